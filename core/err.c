@@ -1,0 +1,160 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+static const char *const err_names[] = {
+#define X(n, s) s,
+	PERF_ERRS(X)
+#undef X
+};
+
+static fatal_hook_fn fatal_hook;
+
+int
+perf_err_set(struct perf_err *err, enum perf_err_code code, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return -1;
+	err->code = code;
+	err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *
+perf_err_name(enum perf_err_code code)
+{
+	if ((size_t)code >= sizeof err_names / sizeof err_names[0])
+		return "unknown error";
+	return err_names[code];
+}
+
+void
+diag_add(struct diag_list *l, uint32_t severity, uint32_t file, uint64_t offset, const char *fmt,
+    ...)
+{
+	va_list ap;
+	char buf[512];
+	struct diag *d;
+
+	if (l->n >= DIAG_MAX) {
+		l->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	GROW(l->v, l->cap, l->n + 1);
+	d = &l->v[l->n++];
+	d->offset = offset;
+	d->file = file;
+	d->severity = severity;
+	d->msg = xstrdup(buf);
+}
+
+void
+diag_free(struct diag_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].msg);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+void
+fatal_set_hook(fatal_hook_fn fn)
+{
+	fatal_hook = fn;
+}
+
+void
+fatal_oom(size_t size)
+{
+	if (fatal_hook != NULL)
+		fatal_hook();
+	fprintf(stderr, "perfnav: out of memory (allocating %zu bytes)\n", size);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		fatal_oom(n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	if (p == NULL)
+		fatal_oom(n * m);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		fatal_oom(n);
+	return q;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t m)
+{
+	if (m != 0 && n > SIZE_MAX / m)
+		fatal_oom(SIZE_MAX);
+	return xrealloc(p, n * m);
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		fatal_oom(strlen(s) + 1);
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		fatal_oom(n + 1);
+	return p;
+}
+
+void
+grow_array(void **v, size_t *cap, size_t need, size_t sz)
+{
+	size_t ncap;
+
+	if (need <= *cap)
+		return;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			fatal_oom(SIZE_MAX);
+		ncap *= 2;
+	}
+	*v = xreallocarray(*v, ncap, sz);
+	*cap = ncap;
+}

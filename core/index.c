@@ -1,0 +1,166 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/index.h"
+
+static uint32_t
+pack_id(int64_t v)
+{
+	if (v < 0)
+		return ENT_ID_NONE;
+	if (v >= ENT_ID_BIG)
+		return ENT_ID_BIG;
+	return (uint32_t)v;
+}
+
+void
+ent_set(struct rec_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr, int64_t cpu,
+    int64_t pid, int64_t tid)
+{
+	uint64_t t = type >= ENT_TYPE_BIG ? ENT_TYPE_BIG : type;
+	uint64_t a = attr < 0 || attr >= (int)ENT_ATTR_NONE ? ENT_ATTR_NONE : (uint64_t)attr;
+	uint64_t c = cpu < 0 || cpu >= ENT_CPU_NONE ? ENT_CPU_NONE : (uint64_t)cpu;
+
+	e->time = time;
+	e->loc = (loc & ENT_LOC_MASK) | t << 48 | a << 56;
+	e->who = c << 48 | (uint64_t)pack_id(pid) << 24 | pack_id(tid);
+}
+
+void
+index_push(struct rec_index *ix, const struct rec_ent *e)
+{
+	if (ix->n == ix->cap)
+		GROW(ix->v, ix->cap, ix->n + 1);
+	ix->v[ix->n++] = *e;
+}
+
+/* Merge sorted a[0..na) and b[0..nb) into out, stably (a first on ties). */
+static void
+merge(struct rec_ent *out, const struct rec_ent *a, size_t na, const struct rec_ent *b, size_t nb)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na && j < nb) {
+		if (b[j].time < a[i].time)
+			out[k++] = b[j++];
+		else
+			out[k++] = a[i++];
+	}
+	/* out may alias b's tail (in-place merge): memmove. */
+	memmove(out + k, a + i, (na - i) * sizeof *a);
+	k += na - i;
+	memmove(out + k, b + j, (nb - j) * sizeof *b);
+}
+
+static size_t
+run_end(const struct rec_ent *v, size_t i, size_t n)
+{
+	while (i + 1 < n && v[i + 1].time >= v[i].time)
+		i++;
+	return i + 1;
+}
+
+/*
+ * Stable natural merge sort of v[0..n) using tmp (n entries).  Runs that
+ * are already in order cost one pass to find.
+ */
+static void
+sort_runs(struct rec_ent *v, size_t n, struct rec_ent *tmp)
+{
+	struct rec_ent *src = v, *dst = tmp;
+
+	if (n < 2 || run_end(v, 0, n) == n)
+		return;
+	for (;;) {
+		size_t i = 0, nruns = 0;
+
+		while (i < n) {
+			size_t m = run_end(src, i, n), e;
+
+			if (m == n) {
+				memcpy(dst + i, src + i, (n - i) * sizeof *src);
+				i = n;
+			} else {
+				e = run_end(src, m, n);
+				merge(dst + i, src + i, m - i, src + m, e - m);
+				i = e;
+			}
+			nruns++;
+		}
+		src = dst;
+		dst = (dst == tmp) ? v : tmp;
+		if (nruns <= 1)
+			break;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+}
+
+/* First position in v[0..n) whose time is greater than t. */
+static size_t
+upper_bound(const struct rec_ent *v, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].time <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void
+index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
+{
+	struct rec_ent *tmp = NULL, *tmp2 = NULL;
+	size_t tmpcap = 0, tmp2cap = 0, start = 0, work = 0;
+	size_t n = ix->n;
+
+	/*
+	 * Sort each round on its own, then merge it into the sorted prefix:
+	 * only the prefix's tail newer than the round's first record moves.
+	 */
+	for (size_t r = 0; r <= nrounds; r++) {
+		size_t end = r < nrounds ? rounds[r] : n, p, ntail;
+
+		if (end > n)
+			end = n;
+		if (end <= start)
+			continue;
+		GROW(tmp, tmpcap, end - start);
+		sort_runs(ix->v + start, end - start, tmp);
+		p = upper_bound(ix->v, start, ix->v[start].time);
+		ntail = start - p;
+		if (ntail > 0) {
+			work += ntail;
+			if (work > 8 * n + 1024) {
+				/* Rounds overlap badly: sort all at once. */
+				free(tmp);
+				tmp = xmalloc(n * sizeof *tmp);
+				sort_runs(ix->v, n, tmp);
+				goto done;
+			}
+			GROW(tmp2, tmp2cap, ntail);
+			memcpy(tmp2, ix->v + p, ntail * sizeof *tmp2);
+			merge(ix->v + p, tmp2, ntail, ix->v + start, end - start);
+		}
+		start = end;
+	}
+done:
+	free(tmp);
+	free(tmp2);
+}
+
+void
+index_free(struct rec_index *ix)
+{
+	free(ix->v);
+	memset(ix, 0, sizeof *ix);
+}

@@ -1,0 +1,150 @@
+/*
+ * session.h: an open recording.  session_open() maps the file(s), reads the
+ * header, attrs and feature sections, walks every record (decompressing
+ * PERF_RECORD_COMPRESSED), and builds the time-ordered index, the thread
+ * table and the address-space history.  Everything it returns is owned by
+ * the session and valid until session_close().
+ *
+ * Locations.  Every record has a 48-bit virtual location "loc":
+ *  - below SESSION_ZLOC, loc is a byte position in the concatenation of
+ *    the recording's files (file 0 is perf.data or perf.data/data, then
+ *    data.0, data.1, ...); for a plain file, loc is the file offset;
+ *  - from SESSION_ZLOC on, loc - SESSION_ZLOC is a position in the
+ *    session's buffer of decompressed bytes; session_zorigin() tells the
+ *    COMPRESSED record (container) it came from.
+ */
+#ifndef PERFNAV_CORE_SESSION_H
+#define PERFNAV_CORE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/attr.h"
+#include "core/err.h"
+#include "core/feature.h"
+#include "core/index.h"
+#include "core/perf_file.h"
+#include "core/record.h"
+#include "core/thread.h"
+
+#define SESSION_ZLOC	(UINT64_C(1) << 46)
+
+enum session_mode {
+	SESSION_FILE,
+	SESSION_PIPE,
+	SESSION_DIR,
+};
+
+/* One mapped (or read) file of the recording. */
+struct sfile {
+	char		*path;
+	const uint8_t	*base;		/* whole file, mapped read-only or read */
+	uint64_t	 size;
+	uint64_t	 vbase;		/* loc of byte 0 */
+	bool		 mapped;	/* munmap (else free) */
+	/* Where records are: [data_off, data_end). */
+	uint64_t	 data_off, data_end;
+	uint64_t	 nrecords;	/* top-level records walked */
+	bool		 damaged;	/* walk stopped early */
+};
+
+/* A chunk of decompressed bytes and the COMPRESSED record it came from. */
+struct zchunk {
+	uint64_t	zoff;		/* start in zbuf */
+	uint64_t	zend;		/* end in zbuf */
+	uint64_t	container;	/* loc of the COMPRESSED record */
+	uint64_t	first_rec;	/* zbuf offset of the first record starting in it,
+					   or zend if none */
+};
+
+/* Counts of records per type, whole recording and per attr (--stats). */
+#define SESSION_NTYPES	256
+struct type_counts {
+	uint64_t	total;
+	uint64_t	by_type[SESSION_NTYPES];	/* types >= 256 go to by_type[255] */
+};
+
+struct session_opts {
+	bool		 no_index;	/* walk and count only (stats) */
+	bool		 keep_going;	/* default true: salvage what can be read */
+};
+
+struct session {
+	char			*path;		/* as given */
+	enum session_mode	 mode;
+	bool			 swap;		/* file is of the other byte order */
+	bool			 from_stdin;
+
+	struct sfile		*files;
+	size_t			 nfiles;
+
+	/* File mode header, native byte order. */
+	uint64_t		 header_size, attr_size;
+	struct pf_section	 attrs_sec, data_sec, event_types_sec;
+	uint64_t		 feat_bits[4];
+	uint64_t		 feat_off;	/* start of feature section table */
+
+	struct attr_table	 attrs;
+	struct features		 feat;
+
+	/* Decompression: all decompressed bytes, and where they came from. */
+	uint8_t			*zbuf;
+	size_t			 zlen, zcap;
+	struct zchunk		*zchunks;
+	size_t			 nzchunks, capzchunks;
+	void			*zctx;		/* ZSTD_DCtx */
+
+	struct rec_index	 index;
+	struct type_counts	 counts;
+	struct type_counts	*attr_counts;	/* per attr, attrs.n entries */
+	size_t			 nattr_counts;
+	uint64_t		 nr_containers_records;	/* records found inside COMPRESSED */
+
+	struct thread_table	 threads;
+
+	struct diag_list	 diags;
+	bool			 damaged;	/* anything could not be read */
+	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
+};
+
+/*
+ * Open and load a recording: a file, a perf.data/ directory, or "-" for
+ * standard input (pipe mode).  Returns NULL with err filled if nothing at
+ * all can be read (empty, not a perf file, unreadable).  Damage after a
+ * valid start does not fail: it is recorded in s->diags and s->damaged.
+ */
+struct session *session_open(const char *path, const struct session_opts *opts,
+    struct perf_err *err);
+void session_close(struct session *s);
+
+/* The record at loc, or -1 if loc is not a valid record start. */
+int session_rec(const struct session *s, uint64_t loc, struct rec *out);
+
+/* For a loc, the file index and file offset it lies at (for decompressed
+ * bytes: of the container record).  Returns the file index. */
+uint32_t session_file_of(const struct session *s, uint64_t loc, uint64_t *file_off);
+
+/* For a decompressed loc, its chunk (NULL if loc is in a file). */
+const struct zchunk *session_zorigin(const struct session *s, uint64_t loc);
+
+/*
+ * Walk every record in file order: top-level records of each file, and
+ * after each COMPRESSED record the records decompressed from it.  Calls
+ * fn(arg, rec, depth) (depth 1 for decompressed records); stops if fn
+ * returns non-zero.  Works from the already loaded data.
+ */
+typedef int (*session_walk_fn)(void *arg, const struct rec *r, int depth);
+int session_walk(const struct session *s, session_walk_fn fn, void *arg);
+
+/* Bytes that follow a record outside its header.size (the payload of
+ * TRACING_DATA and AUXTRACE records); 0 for other records. */
+uint64_t session_rec_trailing(const struct rec *r);
+
+/* Bytes at loc (len must lie within one file or the zbuf), or NULL. */
+const uint8_t *session_bytes(const struct session *s, uint64_t loc, uint64_t len);
+
+/* Name of attr i ("cycles", "cpu-clock:ppp"), never NULL. */
+const char *session_attr_name(const struct session *s, int i);
+
+#endif

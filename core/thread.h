@@ -1,0 +1,91 @@
+/*
+ * thread.h: threads and processes over time (COMM, FORK, EXIT), and each
+ * process's address-space history (MMAP, MMAP2), built from the
+ * time-ordered index.  Owned by the session.
+ *
+ * A thread entry is one lifetime of a tid: a tid reused after its EXIT, or
+ * seen in a FORK again, starts a new entry.  Threads are addressed by
+ * 32-bit ids (indexes), never by pointers.
+ */
+#ifndef PERFNAV_CORE_THREAD_H
+#define PERFNAV_CORE_THREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct session;
+
+/* Interned strings: ids are offsets into one arena. */
+struct strtab {
+	char		*buf;
+	size_t		 len, cap;
+	uint32_t	*hslots;	/* offset + 1, 0 empty */
+	size_t		 hcap, hn;
+};
+
+uint32_t strtab_intern(struct strtab *t, const char *s, size_t n);
+static inline const char *strtab_get(const struct strtab *t, uint32_t id) { return t->buf + id; }
+void strtab_free(struct strtab *t);
+
+struct comm_ev {
+	uint64_t	time;
+	uint32_t	thread;		/* thread id (index) */
+	uint32_t	name;		/* strtab id */
+	bool		exec;		/* PERF_RECORD_MISC_COMM_EXEC */
+	uint32_t	next;		/* next comm of the same thread, UINT32_MAX */
+};
+
+#define THREAD_NONE UINT32_MAX
+
+struct pn_thread {
+	int32_t		pid, tid;
+	int32_t		ppid, ptid;	/* from FORK, -1 if unknown */
+	uint32_t	parent;		/* thread id of the parent, THREAD_NONE */
+	uint64_t	start, end;	/* FORK/first seen, EXIT (0 if none) */
+	bool		exited;
+	uint32_t	first_comm;	/* index into comms of its first COMM, or UINT32_MAX */
+	uint32_t	last_comm;
+	uint32_t	ncomms;
+	uint64_t	samples;
+	uint32_t	prev;		/* earlier lifetime of the same tid, THREAD_NONE */
+};
+
+struct map_ev {
+	uint64_t	time;
+	uint64_t	loc;		/* the MMAP/MMAP2 record */
+	uint64_t	start, len, pgoff;
+	int32_t		pid, tid;	/* pid -1: kernel maps */
+	uint32_t	filename;	/* strtab id */
+	uint32_t	maj, min;
+	uint64_t	ino, ino_generation;
+	uint32_t	prot, flags;
+	uint16_t	misc;
+	uint8_t		build_id_len;	/* MMAP2 with MISC_MMAP_BUILD_ID */
+	uint8_t		build_id[20];
+	bool		mmap2;
+};
+
+struct thread_table {
+	struct pn_thread	*v;
+	size_t			 n, cap;
+	struct comm_ev		*comms;
+	size_t			 ncomms, capcomms;
+	struct map_ev		*maps;		/* in time order */
+	size_t			 nmaps, capmaps;
+	struct strtab		 strs;
+	/* tid -> current thread id, open addressing */
+	int32_t			*hkeys;
+	uint32_t		*hvals;
+	size_t			 hcap, hn;
+};
+
+/* Build from the session's time-ordered index (after loading). */
+void thread_table_build(struct thread_table *t, const struct session *s);
+/* Current (latest at or before time) thread entry for tid, THREAD_NONE. */
+uint32_t thread_table_find(const struct thread_table *t, int32_t tid, uint64_t time);
+/* The comm of a thread at a time (NULL if it never had one). */
+const char *thread_comm_at(const struct thread_table *t, uint32_t thread, uint64_t time);
+void thread_table_free(struct thread_table *t);
+
+#endif

@@ -1,0 +1,359 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/helpers.h"
+
+struct synth_layout synth_layout;
+
+static void
+need(struct pdbuf *b, size_t n)
+{
+	if (b->len + n <= b->cap)
+		return;
+	while (b->cap < b->len + n)
+		b->cap = b->cap ? b->cap * 2 : 4096;
+	b->p = realloc(b->p, b->cap);
+	if (b->p == NULL)
+		abort();
+}
+
+void
+pd_bytes(struct pdbuf *b, const void *p, size_t n)
+{
+	need(b, n);
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void
+pd_zero(struct pdbuf *b, size_t n)
+{
+	need(b, n);
+	memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+void
+pd_u8(struct pdbuf *b, uint8_t v)
+{
+	pd_bytes(b, &v, 1);
+}
+
+void
+pd_u16(struct pdbuf *b, uint16_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap16(v);
+	pd_bytes(b, &v, 2);
+}
+
+void
+pd_u32(struct pdbuf *b, uint32_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap32(v);
+	pd_bytes(b, &v, 4);
+}
+
+void
+pd_u64(struct pdbuf *b, uint64_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap64(v);
+	pd_bytes(b, &v, 8);
+}
+
+void
+pd_put64(struct pdbuf *b, size_t at, uint64_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap64(v);
+	memcpy(b->p + at, &v, 8);
+}
+
+void
+pd_put32(struct pdbuf *b, size_t at, uint32_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap32(v);
+	memcpy(b->p + at, &v, 4);
+}
+
+void
+pd_put16(struct pdbuf *b, size_t at, uint16_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap16(v);
+	memcpy(b->p + at, &v, 2);
+}
+
+void
+pd_str8(struct pdbuf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, pad = (8 - n % 8) % 8;
+
+	pd_bytes(b, s, n);
+	pd_zero(b, pad);
+}
+
+size_t
+pd_rec_begin(struct pdbuf *b, uint32_t type, uint16_t misc)
+{
+	size_t start = b->len;
+
+	pd_u32(b, type);
+	pd_u16(b, misc);
+	pd_u16(b, 0);
+	return start;
+}
+
+void
+pd_rec_end(struct pdbuf *b, size_t start)
+{
+	pd_put16(b, start + 6, (uint16_t)(b->len - start));
+}
+
+static uint8_t
+mirror(uint8_t v)
+{
+	uint8_t r = 0;
+
+	for (int i = 0; i < 8; i++)
+		if (v & (1u << i))
+			r |= (uint8_t)(0x80u >> i);
+	return r;
+}
+
+void
+pd_attr(struct pdbuf *b, uint32_t size, uint32_t type, uint64_t config, uint64_t period,
+    uint64_t sample_type, uint64_t read_format, uint64_t flags)
+{
+	size_t start = b->len;
+	uint8_t fb[8];
+
+	pd_u32(b, type);
+	pd_u32(b, size);
+	pd_u64(b, config);
+	pd_u64(b, period);
+	pd_u64(b, sample_type);
+	pd_u64(b, read_format);
+	/* Bitfield word: a big-endian compiler fills each byte from its top bit. */
+	memcpy(fb, &flags, 8);	/* host (little-endian) layout */
+	if (b->swap)
+		for (int i = 0; i < 8; i++)
+			fb[i] = mirror(fb[i]);
+	pd_bytes(b, fb, 8);
+	pd_zero(b, size - (b->len - start));
+}
+
+void
+pd_free(struct pdbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof *b);
+}
+
+/* Bits of the attr bitfield word (host order). */
+#define ATTR_DISABLED		(1ull << 0)
+#define ATTR_INHERIT		(1ull << 1)
+#define ATTR_MMAP		(1ull << 8)
+#define ATTR_COMM		(1ull << 9)
+#define ATTR_FREQ		(1ull << 10)
+#define ATTR_SAMPLE_ID_ALL	(1ull << 18)
+#define ATTR_MMAP2		(1ull << 23)
+
+#define ST_SYNTH (1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8)
+
+/* sample_id_all trailer of the synthetic attr: TID, TIME, ID, CPU. */
+static void
+trailer(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
+{
+	pd_u32(b, pid);
+	pd_u32(b, tid);
+	pd_u64(b, time);
+	pd_u64(b, 100);
+	pd_u32(b, cpu);
+	pd_u32(b, 0);
+}
+
+void
+synth_file(struct pdbuf *b, bool swap, int nsamples)
+{
+	size_t attrs_off, ids_off, data_off, r, feat_tab;
+	uint32_t attr_size = 128;
+	size_t nrec = 0;
+
+	memset(b, 0, sizeof *b);
+	b->swap = swap;
+	/* Header: the magic is the u64 "PERFILE2" in the file's byte order. */
+	pd_u64(b, 0x32454c4946524550ULL);
+	pd_u64(b, 104);
+	pd_u64(b, attr_size + 16);
+	pd_zero(b, 104 - 24);
+	/* ids */
+	ids_off = b->len;
+	pd_u64(b, 100);
+	pd_u64(b, 101);
+	/* attrs */
+	attrs_off = b->len;
+	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST_SYNTH,
+	    0, ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ |
+	    ATTR_SAMPLE_ID_ALL | ATTR_MMAP2);
+	pd_u64(b, ids_off);
+	pd_u64(b, 16);
+	/* data */
+	data_off = b->len;
+	r = pd_rec_begin(b, 3 /* COMM */, 0);
+	pd_u32(b, 42);
+	pd_u32(b, 42);
+	pd_str8(b, "synth");
+	trailer(b, 42, 42, 900, 0);
+	pd_rec_end(b, r);
+	nrec++;
+	r = pd_rec_begin(b, 10 /* MMAP2 */, 2 /* USER */);
+	pd_u32(b, 42);
+	pd_u32(b, 42);
+	pd_u64(b, 0x400000);
+	pd_u64(b, 0x1000);
+	pd_u64(b, 0);
+	pd_u32(b, 8);
+	pd_u32(b, 1);
+	pd_u64(b, 1234);
+	pd_u64(b, 0);
+	pd_u32(b, 5);
+	pd_u32(b, 2);
+	pd_str8(b, "/usr/bin/synth");
+	trailer(b, 42, 42, 950, 0);
+	pd_rec_end(b, r);
+	nrec++;
+	synth_layout.first_sample = b->len;
+	for (int i = 0; i < nsamples; i++) {
+		/* Inside a round of 4, times go 2,1,4,3 steps: out of order. */
+		static const int perm[4] = { 1, 0, 3, 2 };
+		int k = (i / 4) * 4 + perm[i % 4];
+		uint64_t t = 1000 + 10 * (uint64_t)(k < nsamples ? k : i);
+
+		r = pd_rec_begin(b, 9 /* SAMPLE */, 2);
+		pd_u64(b, 0x400100 + (uint64_t)i);	/* IP */
+		pd_u32(b, 42);				/* TID */
+		pd_u32(b, 42);
+		pd_u64(b, t);				/* TIME */
+		pd_u64(b, i % 2 ? 101 : 100);		/* ID */
+		pd_u32(b, (uint32_t)(i % 2));		/* CPU */
+		pd_u32(b, 0);
+		pd_u64(b, 4000);			/* PERIOD */
+		pd_rec_end(b, r);
+		nrec++;
+		if (i % 4 == 3) {
+			r = pd_rec_begin(b, 68 /* FINISHED_ROUND */, 0);
+			pd_rec_end(b, r);
+			nrec++;
+		}
+	}
+	r = pd_rec_begin(b, 4 /* EXIT */, 0);
+	pd_u32(b, 42);
+	pd_u32(b, 1);
+	pd_u32(b, 42);
+	pd_u32(b, 1);
+	pd_u64(b, 1000 + 10 * (uint64_t)nsamples);
+	trailer(b, 42, 42, 1000 + 10 * (uint64_t)nsamples, 0);
+	pd_rec_end(b, r);
+	nrec++;
+	/* feature table: HOSTNAME (bit 3), OSRELEASE (bit 4) */
+	feat_tab = b->len;
+	pd_zero(b, 32);
+	{
+		size_t h = b->len;
+
+		pd_u32(b, 8);
+		pd_bytes(b, "synthhh", 8);
+		pd_put64(b, feat_tab, h);
+		pd_put64(b, feat_tab + 8, b->len - h);
+		h = b->len;
+		pd_u32(b, 8);
+		pd_bytes(b, "6.1.0\0\0", 8);
+		pd_put64(b, feat_tab + 16, h);
+		pd_put64(b, feat_tab + 24, b->len - h);
+	}
+	/* patch header */
+	pd_put64(b, 24, attrs_off);
+	pd_put64(b, 32, attr_size + 16);
+	pd_put64(b, 40, data_off);
+	pd_put64(b, 48, feat_tab - data_off);
+	pd_put64(b, 72, (1ull << 3) | (1ull << 4));
+	synth_layout.data_off = data_off;
+	synth_layout.data_size = feat_tab - data_off;
+	synth_layout.nrecords = nrec;
+	synth_layout.feat_table = feat_tab;
+}
+
+char *
+tmp_write(const char *tag, const void *p, size_t n)
+{
+	char *path;
+	int fd;
+	FILE *fp;
+
+	if (asprintf(&path, "/tmp/perfnav-test-%s-XXXXXX", tag) < 0)
+		abort();
+	fd = mkstemp(path);
+	if (fd < 0)
+		abort();
+	fp = fdopen(fd, "wb");
+	if (fp == NULL)
+		abort();
+	if (n > 0 && fwrite(p, 1, n, fp) != n)
+		abort();
+	fclose(fp);
+	return path;
+}
+
+char *
+slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (fp == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+			if (buf == NULL)
+				abort();
+		}
+		r = fread(buf + n, 1, cap - n, fp);
+		if (r == 0)
+			break;
+		n += r;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+const char *
+test_data(const char *name)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof buf, "%s/%s", TEST_DATA, name);
+	return buf;
+}
+
+bool
+file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}

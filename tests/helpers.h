@@ -1,0 +1,64 @@
+/*
+ * helpers.h: test helpers.  A byte writer that builds perf.data files on
+ * purpose, in either byte order, and small file utilities.
+ */
+#ifndef PERFNAV_TESTS_HELPERS_H
+#define PERFNAV_TESTS_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pdbuf {
+	uint8_t	*p;
+	size_t	 len, cap;
+	bool	 swap;		/* write big-endian (on a little-endian host) */
+};
+
+void pd_bytes(struct pdbuf *b, const void *p, size_t n);
+void pd_zero(struct pdbuf *b, size_t n);
+void pd_u8(struct pdbuf *b, uint8_t v);
+void pd_u16(struct pdbuf *b, uint16_t v);
+void pd_u32(struct pdbuf *b, uint32_t v);
+void pd_u64(struct pdbuf *b, uint64_t v);
+/* Overwrite a u64/u32/u16 at an offset already written. */
+void pd_put64(struct pdbuf *b, size_t at, uint64_t v);
+void pd_put32(struct pdbuf *b, size_t at, uint32_t v);
+void pd_put16(struct pdbuf *b, size_t at, uint16_t v);
+/* A string padded with NULs to a multiple of 8 (at least one NUL). */
+void pd_str8(struct pdbuf *b, const char *s);
+/* Start a record; pd_rec_end patches its size. */
+size_t pd_rec_begin(struct pdbuf *b, uint32_t type, uint16_t misc);
+void pd_rec_end(struct pdbuf *b, size_t start);
+/* Write an attr of 'size' bytes (>= 64) with the given fields, bitfield
+ * word in the target byte order's layout. */
+void pd_attr(struct pdbuf *b, uint32_t size, uint32_t type, uint64_t config, uint64_t period,
+    uint64_t sample_type, uint64_t read_format, uint64_t flags /* native bit order */);
+void pd_free(struct pdbuf *b);
+
+/*
+ * A small synthetic file-mode recording: one cpu-clock attr with ids
+ * {100, 101}, sample_type IP|TID|TIME|ID|CPU|PERIOD, sample_id_all; data:
+ * COMM, MMAP2, nsamples samples (times 1000 + 10*i, out of order inside
+ * each round of 4), a FINISHED_ROUND after every 4 samples, EXIT;
+ * feature sections HOSTNAME and OSRELEASE.  Returns the bytes in *b.
+ */
+void synth_file(struct pdbuf *b, bool swap, int nsamples);
+/* Offsets of parts of the last synth_file() output. */
+struct synth_layout {
+	size_t	data_off, data_size;
+	size_t	first_sample;	/* offset of the first SAMPLE record */
+	size_t	nrecords;	/* records in the data section */
+	size_t	feat_table;
+};
+extern struct synth_layout synth_layout;
+
+/* Write bytes to a new temporary file; returns its malloc'd path. */
+char *tmp_write(const char *tag, const void *p, size_t n);
+/* Read a whole file (malloc'd, NUL-terminated); NULL if unreadable. */
+char *slurp(const char *path, size_t *len);
+/* Path under tests/data (static buffer). */
+const char *test_data(const char *name);
+bool file_exists(const char *path);
+
+#endif

@@ -1,0 +1,347 @@
+/* Criterion tests of core/session.c, core/index.c and core/thread.c. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "tests/helpers.h"
+
+static struct session *
+open_bytes(const void *p, size_t n, struct perf_err *err, char **pathp)
+{
+	char *path = tmp_write("sess", p, n);
+	struct session *s = session_open(path, NULL, err);
+
+	if (pathp)
+		*pathp = path;
+	else {
+		unlink(path);
+		free(path);
+	}
+	return s;
+}
+
+static void
+assert_sorted(const struct session *s)
+{
+	for (size_t i = 1; i < s->index.n; i++)
+		cr_assert_leq(s->index.v[i - 1].time, s->index.v[i].time, "index not sorted at %zu", i);
+}
+
+Test(session, synth_native)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+
+	synth_file(&b, false, 10);
+	s = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->mode, SESSION_FILE);
+	cr_assert_eq(s->swap, false);
+	cr_assert_eq(s->attrs.n, 1);
+	cr_assert_eq(s->attrs.v[0].attr.sample_type, (1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8));
+	cr_assert_eq(s->attrs.v[0].attr.freq, 1);
+	cr_assert_eq(s->attrs.v[0].attr.sample_id_all, 1);
+	cr_assert_eq(s->attrs.v[0].attr.mmap2, 1);
+	cr_assert_eq(s->attrs.v[0].attr.sample_period, 4000);
+	cr_assert_eq(attr_table_find_id(&s->attrs, 100), 0);
+	cr_assert_eq(attr_table_find_id(&s->attrs, 101), 0);
+	cr_assert_eq(attr_table_find_id(&s->attrs, 102), -1);
+	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 10);
+	cr_assert_eq(s->counts.by_type[PF_REC_FINISHED_ROUND], 2);
+	cr_assert_eq(s->nattr_counts >= 1, true);
+	cr_assert_eq(s->attr_counts[0].by_type[PERF_RECORD_SAMPLE], 10);
+	cr_assert_eq(s->index.n, synth_layout.nrecords);
+	cr_assert_eq(s->damaged, false);
+	cr_assert_eq(s->diags.n, 0, "unexpected diagnostic: %s", s->diags.n ? s->diags.v[0].msg : "");
+	cr_assert(s->feat.sec[PF_FEAT_HOSTNAME].present);
+	cr_assert(s->feat.sec[PF_FEAT_OSRELEASE].present);
+	assert_sorted(s);
+	/* The samples' times are 1000..1090 step 10 once sorted. */
+	{
+		uint64_t want = 1000;
+
+		for (size_t i = 0; i < s->index.n; i++) {
+			if (ent_type(&s->index.v[i]) != PERF_RECORD_SAMPLE)
+				continue;
+			cr_assert_eq(s->index.v[i].time, want);
+			cr_assert_eq(ent_pid(&s->index.v[i]), 42);
+			cr_assert_eq(ent_tid(&s->index.v[i]), 42);
+			cr_assert_eq(ent_attr(&s->index.v[i]), 0);
+			cr_assert_lt(ent_cpu(&s->index.v[i]), 2);
+			want += 10;
+		}
+		cr_assert_eq(want, 1100);
+	}
+	/* The thread table saw the COMM, the MMAP2 and the EXIT. */
+	cr_assert_eq(s->threads.n, 1);
+	cr_assert_eq(s->threads.v[0].tid, 42);
+	cr_assert_eq(s->threads.v[0].samples, 10);
+	cr_assert(s->threads.v[0].exited);
+	cr_assert_str_eq(thread_comm_at(&s->threads, 0, 2000), "synth");
+	cr_assert_eq(s->threads.nmaps, 1);
+	cr_assert_eq(s->threads.maps[0].start, 0x400000);
+	cr_assert_eq(s->threads.maps[0].ino, 1234);
+	cr_assert_str_eq(strtab_get(&s->threads.strs, s->threads.maps[0].filename), "/usr/bin/synth");
+	session_close(s);
+	pd_free(&b);
+}
+
+/* A big-endian copy decodes to exactly the same tables. */
+Test(session, synth_swapped_equals_native)
+{
+	struct pdbuf a, b;
+	struct perf_err err;
+	struct session *sa, *sb;
+
+	synth_file(&a, false, 13);
+	synth_file(&b, true, 13);
+	cr_assert_eq(a.len, b.len);
+	cr_assert_neq(memcmp(a.p, b.p, a.len), 0);
+	sa = open_bytes(a.p, a.len, &err, NULL);
+	cr_assert_not_null(sa, "%s", err.msg);
+	sb = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(sb, "%s", err.msg);
+	cr_assert_eq(sb->swap, true);
+	cr_assert_eq(memcmp(&sa->attrs.v[0].attr, &sb->attrs.v[0].attr, sizeof sa->attrs.v[0].attr), 0);
+	cr_assert_eq(sb->attrs.v[0].attr.sample_id_all, 1);
+	cr_assert_eq(sb->attrs.v[0].attr.freq, 1);
+	cr_assert_eq(sa->index.n, sb->index.n);
+	for (size_t i = 0; i < sa->index.n; i++) {
+		cr_assert_eq(sa->index.v[i].time, sb->index.v[i].time);
+		cr_assert_eq(sa->index.v[i].loc, sb->index.v[i].loc);
+		cr_assert_eq(sa->index.v[i].who, sb->index.v[i].who);
+	}
+	cr_assert_eq(memcmp(&sa->counts, &sb->counts, sizeof sa->counts), 0);
+	cr_assert_eq(sb->threads.nmaps, 1);
+	cr_assert_eq(sb->threads.maps[0].ino, 1234);
+	cr_assert_eq(sb->damaged, false);
+	session_close(sa);
+	session_close(sb);
+	pd_free(&a);
+	pd_free(&b);
+}
+
+/* Record boundaries of the synthetic file's data section. */
+static size_t
+whole_records_before(const struct pdbuf *b, size_t cut)
+{
+	size_t pos = synth_layout.data_off, n = 0;
+	size_t end = synth_layout.data_off + synth_layout.data_size;
+
+	while (pos + 8 <= end) {
+		uint16_t size;
+
+		memcpy(&size, b->p + pos + 6, 2);
+		if (b->swap)
+			size = __builtin_bswap16(size);
+		if (pos + size > cut)
+			break;
+		pos += size;
+		n++;
+	}
+	return n;
+}
+
+/* Cut the file at every length: never a crash, the right record count. */
+Test(session, truncated_at_every_length)
+{
+	struct pdbuf b;
+
+	synth_file(&b, false, 9);
+	for (size_t cut = 0; cut <= b.len; cut++) {
+		struct perf_err err;
+		struct session *s = open_bytes(b.p, cut, &err, NULL);
+
+		if (cut < synth_layout.data_off) {
+			/* Header, ids or attrs cut: opening may fail, but says why. */
+			if (s == NULL) {
+				cr_assert_neq(err.msg[0], '\0');
+				continue;
+			}
+			cr_assert_eq(s->counts.total, 0, "cut %zu", cut);
+			cr_assert(s->damaged, "cut %zu not flagged", cut);
+		} else {
+			size_t want = whole_records_before(&b, cut);
+
+			cr_assert_not_null(s, "cut %zu: %s", cut, err.msg);
+			cr_assert_eq(s->counts.total, want, "cut %zu: %llu records, want %zu", cut,
+			    (unsigned long long)s->counts.total, want);
+			if (cut < synth_layout.feat_table + 32)
+				cr_assert(s->damaged, "cut %zu not flagged", cut);
+			assert_sorted(s);
+		}
+		session_close(s);
+	}
+	pd_free(&b);
+}
+
+Test(session, record_size_zero)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+	size_t at;
+
+	synth_file(&b, false, 8);
+	at = synth_layout.first_sample;
+	at += 2 * 56;	/* the third sample (each is 56 bytes) */
+	pd_put16(&b, at + 6, 0);
+	s = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert(s->damaged);
+	cr_assert_eq(s->counts.total, 4);	/* COMM, MMAP2, two samples */
+	cr_assert_geq(s->diags.n, 1);
+	cr_assert_eq(s->diags.v[0].offset, at, "diag at 0x%llx, want 0x%zx",
+	    (unsigned long long)s->diags.v[0].offset, at);
+	cr_assert_not_null(strstr(s->diags.v[0].msg, "size 0"), "%s", s->diags.v[0].msg);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(session, data_size_zero_salvaged)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+
+	synth_file(&b, false, 8);
+	/* A killed perf record: data.size 0, no features, file ends after the data. */
+	pd_put64(&b, 48, 0);
+	pd_put64(&b, 72, 0);
+	s = open_bytes(b.p, synth_layout.feat_table, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert(s->damaged);
+	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 8);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(session, data_size_past_eof)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+
+	synth_file(&b, false, 8);
+	pd_put64(&b, 48, 1ull << 40);
+	s = open_bytes(b.p, synth_layout.feat_table, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert(s->damaged);
+	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	cr_assert_not_null(strstr(s->diags.v[0].msg, "past the end"), "%s", s->diags.v[0].msg);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(session, feature_table_beyond_eof)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+
+	synth_file(&b, false, 4);
+	pd_put64(&b, synth_layout.feat_table, 1ull << 40);	/* HOSTNAME section offset */
+	s = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->feat.sec[PF_FEAT_HOSTNAME].status, FEAT_MISSING);
+	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(session, bad_inputs)
+{
+	struct perf_err err;
+	struct session *s;
+	static const char junk[64] = "\x7f" "ELF this is not a recording";
+	char dir[] = "/tmp/perfnav-test-dir-XXXXXX";
+
+	s = open_bytes("", 0, &err, NULL);
+	cr_assert_null(s);
+	cr_assert_eq(err.code, PERF_E_EMPTY);
+	cr_assert_not_null(strstr(err.msg, "empty"));
+
+	s = open_bytes(junk, sizeof junk, &err, NULL);
+	cr_assert_null(s);
+	cr_assert_eq(err.code, PERF_E_NOT_PERF);
+	cr_assert_not_null(strstr(err.msg, "offset 0x0"), "%s", err.msg);
+
+	s = session_open("/nonexistent/perf.data", NULL, &err);
+	cr_assert_null(s);
+	cr_assert_eq(err.code, PERF_E_IO);
+	cr_assert_not_null(strstr(err.msg, "/nonexistent/perf.data"));
+
+	cr_assert_not_null(mkdtemp(dir));
+	s = session_open(dir, NULL, &err);
+	cr_assert_null(s);
+	cr_assert_not_null(strstr(err.msg, "without a 'data' file"), "%s", err.msg);
+	rmdir(dir);
+}
+
+/* index_sort against a reference stable sort, on nearly sorted rounds. */
+static int
+ref_cmp(const void *a, const void *b)
+{
+	const struct rec_ent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	/* loc holds the original position: stability */
+	return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+Test(index, sort_matches_stable_reference)
+{
+	for (int trial = 0; trial < 40; trial++) {
+		struct rec_index ix;
+		size_t n = 1 + (size_t)(trial * 97 % 3000), rounds[64], nr = 0;
+		struct rec_ent *ref;
+
+		memset(&ix, 0, sizeof ix);
+		srand((unsigned)trial);
+		for (size_t i = 0; i < n; i++) {
+			struct rec_ent e;
+			/* time grows with i, jitter makes overlaps, few distinct values make ties */
+			uint64_t t = i / 3 + (uint64_t)(rand() % (trial % 5 == 0 ? 1000 : 20));
+
+			ent_set(&e, t, i, 9, 0, 0, 1, 1);
+			index_push(&ix, &e);
+			if (nr < 64 && rand() % 50 == 0)
+				rounds[nr++] = i;
+		}
+		ref = malloc(n * sizeof *ref);
+		memcpy(ref, ix.v, n * sizeof *ref);
+		qsort(ref, n, sizeof *ref, ref_cmp);
+		index_sort(&ix, rounds, nr);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(ix.v[i].loc, ref[i].loc, "trial %d: position %zu", trial, i);
+		free(ref);
+		index_free(&ix);
+	}
+}
+
+Test(index, entry_packing)
+{
+	struct rec_ent e;
+
+	ent_set(&e, 77, 0x123456789abcull, 9, 3, 5, 1234, 5678);
+	cr_assert_eq(ent_loc(&e), 0x123456789abcull);
+	cr_assert_eq(ent_type(&e), 9);
+	cr_assert_eq(ent_attr(&e), 3);
+	cr_assert_eq(ent_cpu(&e), 5);
+	cr_assert_eq(ent_pid(&e), 1234);
+	cr_assert_eq(ent_tid(&e), 5678);
+	ent_set(&e, 0, 0, 300, -1, -1, -1, 1 << 30);
+	cr_assert_eq(ent_type(&e), ENT_TYPE_BIG);
+	cr_assert_eq(ent_attr(&e), ENT_ATTR_NONE);
+	cr_assert_eq(ent_cpu(&e), ENT_CPU_NONE);
+	cr_assert_eq(ent_pid(&e), -1);
+	cr_assert_eq(ent_tid(&e), (int32_t)ENT_ID_BIG);
+}

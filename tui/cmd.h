@@ -1,0 +1,66 @@
+/*
+ * cmd.h: the text subcommands (perfnav header|stats|dump|hex|...) and the
+ * options they share.  Each cmd_* parses its own arguments and returns the
+ * process exit status.
+ */
+#ifndef PERFNAV_TUI_CMD_H
+#define PERFNAV_TUI_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct session;
+
+/* Options every subcommand and the TUI accept. */
+struct common_opts {
+	const char	*input;		/* -i FILE or the positional FILE; default perf.data */
+	const char	*buildid_dir;	/* --buildid-dir DIR */
+	const char	*kallsyms;	/* --kallsyms FILE */
+	const char	*perfmap_dir;	/* --perfmap-dir DIR */
+	const char	*symfs;		/* --symfs DIR */
+	const char	*theme;		/* --theme NAME|PATH */
+};
+
+/* Exit statuses. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* cannot read the recording at all */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_DAMAGED = 3,	/* read, but the recording is damaged (output is what was valid) */
+};
+
+/*
+ * Extra options of one subcommand, handled by its callback: returns 0, or
+ * -1 for a bad value.  ch is the short option char or the long option's val.
+ */
+struct cmd_opt {
+	const char	*name;		/* long name, NULL ends the table */
+	int		 has_arg;	/* 0 or 1 */
+	int		 val;		/* short char or a value >= 256 */
+	const char	*help;
+};
+typedef int (*cmd_opt_fn)(void *arg, int val, const char *optarg);
+
+/*
+ * Parse argv (argv[0] is the subcommand name): common options, the
+ * subcommand's extra options, and positional arguments (the first is the
+ * input file unless -i was given; others are returned in pos/npos).
+ * Prints usage on --help (returns 1 with *exit_status EXIT_OK) or a bad
+ * option (returns 1 with EXIT_USAGE).  Returns 0 to go on.
+ */
+int opts_parse(int argc, char **argv, const char *usage, const struct cmd_opt *extra,
+    cmd_opt_fn fn, void *arg, struct common_opts *co, char ***pos, int *npos, int *exit_status);
+
+/* Open co->input, printing diagnostics to stderr as
+ * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */
+struct session *cmd_open(const struct common_opts *co, bool index);
+/* Print the session's diagnostics to stderr; returns EXIT_DAMAGED if any
+ * error-level damage, else EXIT_OK. */
+int cmd_report_diags(const struct session *s);
+
+int cmd_header(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_hex(int argc, char **argv);
+
+#endif

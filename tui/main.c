@@ -1,0 +1,55 @@
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/cmd.h"
+
+struct subcmd {
+	const char	*name;
+	int		(*fn)(int, char **);
+	const char	*help;
+};
+
+static const struct subcmd subcmds[] = {
+	{ "header", cmd_header, "the header and every feature section, as perf report --header-only -I" },
+	{ "stats", cmd_stats, "record counts by type and samples per event, as perf report --stats" },
+	{ "dump", cmd_dump, "one line per record in file order (-x: with hex)" },
+	{ "hex", cmd_hex, "the record at an offset as annotated hex" },
+	{ NULL, NULL, NULL },
+};
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "usage: perfnav [OPTIONS] [FILE]        browse a recording (default ./perf.data)\n"
+	    "       perfnav COMMAND [OPTIONS] [FILE]\n\nCommands:\n");
+	for (const struct subcmd *c = subcmds; c->name; c++)
+		fprintf(fp, "  %-8s %s\n", c->name, c->help);
+	fprintf(fp, "\nFILE may be a perf.data file, a perf.data/ directory, or - for standard input.\n"
+	    "'perfnav COMMAND --help' lists the options of a command.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	if (argc >= 2) {
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+		    strcmp(argv[1], "help") == 0) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[1], "--version") == 0) {
+			printf("perfnav %s\n", PACKAGE_VERSION);
+			return EXIT_OK;
+		}
+		for (const struct subcmd *c = subcmds; c->name; c++)
+			if (strcmp(argv[1], c->name) == 0)
+				return c->fn(argc - 1, argv + 1);
+	}
+	/* The TUI arrives with issue 4; until then, show the header. */
+	argv[0] = (char *)"header";
+	return cmd_header(argc, argv);
+}

@@ -1,0 +1,201 @@
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "tui/cmd.h"
+
+enum {
+	OPT_BUILDID_DIR = 1000,
+	OPT_KALLSYMS,
+	OPT_PERFMAP_DIR,
+	OPT_SYMFS,
+	OPT_THEME,
+};
+
+static const struct cmd_opt common_opts[] = {
+	{ "input", 1, 'i', "FILE: the recording (default ./perf.data; - for standard input)" },
+	{ "buildid-dir", 1, OPT_BUILDID_DIR, "DIR: build-id cache (default ~/.debug)" },
+	{ "kallsyms", 1, OPT_KALLSYMS, "FILE: kernel symbols (default /proc/kallsyms)" },
+	{ "perfmap-dir", 1, OPT_PERFMAP_DIR, "DIR: where perf-PID.map JIT maps are (default /tmp)" },
+	{ "symfs", 1, OPT_SYMFS, "DIR: look for binaries under DIR" },
+	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
+	{ "help", 0, 'h', "show this help" },
+	{ NULL, 0, 0, NULL },
+};
+
+static void
+print_opts(FILE *fp, const struct cmd_opt *o)
+{
+	for (; o && o->name; o++) {
+		char buf[64];
+
+		if (o->val < 256)
+			snprintf(buf, sizeof buf, "-%c, --%s", o->val, o->name);
+		else
+			snprintf(buf, sizeof buf, "    --%s", o->name);
+		fprintf(fp, "  %-22s %s\n", buf, o->help);
+	}
+}
+
+static void
+usage(FILE *fp, const char *name, const char *text, const struct cmd_opt *extra)
+{
+	fprintf(fp, "usage: perfnav %s\n\n", text);
+	if (extra && extra->name) {
+		fprintf(fp, "Options of '%s':\n", name);
+		print_opts(fp, extra);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "Common options:\n");
+	print_opts(fp, common_opts);
+}
+
+static size_t
+nopts(const struct cmd_opt *o)
+{
+	size_t n = 0;
+
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+static void
+add_opts(struct option *lo, size_t *nl, char *sh, size_t *ns, const struct cmd_opt *o)
+{
+	for (; o && o->name; o++) {
+		lo[*nl].name = o->name;
+		lo[*nl].has_arg = o->has_arg ? required_argument : no_argument;
+		lo[*nl].flag = NULL;
+		lo[*nl].val = o->val;
+		(*nl)++;
+		if (o->val < 256) {
+			sh[(*ns)++] = (char)o->val;
+			if (o->has_arg)
+				sh[(*ns)++] = ':';
+		}
+	}
+}
+
+int
+opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra, cmd_opt_fn fn,
+    void *arg, struct common_opts *co, char ***pos, int *npos, int *exit_status)
+{
+	size_t ne = nopts(extra), nc = nopts(common_opts), nl = 0, ns = 0;
+	struct option *lo = xcalloc(ne + nc + 1, sizeof *lo);
+	char *sh = xcalloc(2 * (ne + nc) + 2, 1);
+	const char *name = argv[0];
+	int c, rc = 0;
+
+	memset(co, 0, sizeof *co);
+	sh[ns++] = ':';	/* report missing arguments as ':' */
+	add_opts(lo, &nl, sh, &ns, common_opts);
+	add_opts(lo, &nl, sh, &ns, extra);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, sh, lo, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			co->input = optarg;
+			break;
+		case OPT_BUILDID_DIR:
+			co->buildid_dir = optarg;
+			break;
+		case OPT_KALLSYMS:
+			co->kallsyms = optarg;
+			break;
+		case OPT_PERFMAP_DIR:
+			co->perfmap_dir = optarg;
+			break;
+		case OPT_SYMFS:
+			co->symfs = optarg;
+			break;
+		case OPT_THEME:
+			co->theme = optarg;
+			break;
+		case 'h':
+			usage(stdout, name, utext, extra);
+			*exit_status = EXIT_OK;
+			rc = 1;
+			goto out;
+		case ':':
+			fprintf(stderr, "perfnav %s: option '%s' needs a value\n", name,
+			    argv[optind - 1]);
+			goto bad;
+		case '?':
+			fprintf(stderr, "perfnav %s: unknown option '%s'\n", name, argv[optind - 1]);
+			goto bad;
+		default:
+			if (fn == NULL || fn(arg, c, optarg) < 0) {
+				fprintf(stderr, "perfnav %s: bad value for '%s'\n", name,
+				    argv[optind - 1]);
+				goto bad;
+			}
+			break;
+		}
+	}
+	*pos = argv + optind;
+	*npos = argc - optind;
+	if (co->input == NULL && *npos > 0) {
+		co->input = (*pos)[0];
+		(*pos)++;
+		(*npos)--;
+	}
+	if (co->input == NULL)
+		co->input = "perf.data";
+	goto out;
+bad:
+	fprintf(stderr, "Try 'perfnav %s --help'.\n", name);
+	*exit_status = EXIT_USAGE;
+	rc = 1;
+out:
+	free(lo);
+	free(sh);
+	return rc;
+}
+
+static const char *
+diag_file(const struct session *s, uint32_t f)
+{
+	return f < s->nfiles ? s->files[f].path : s->path;
+}
+
+struct session *
+cmd_open(const struct common_opts *co, bool index)
+{
+	struct perf_err err;
+	struct session_opts so = { .no_index = !index, .keep_going = true };
+	struct session *s;
+
+	memset(&err, 0, sizeof err);
+	s = session_open(co->input, &so, &err);
+	if (s == NULL)
+		fprintf(stderr, "perfnav: %s\n", err.msg);
+	return s;
+}
+
+int
+cmd_report_diags(const struct session *s)
+{
+	bool bad = false;
+
+	for (size_t i = 0; i < s->diags.n; i++) {
+		const struct diag *d = &s->diags.v[i];
+
+		if (d->offset == PERF_ERR_OFF_NONE)
+			fprintf(stderr, "perfnav: %s: %s\n", diag_file(s, d->file), d->msg);
+		else
+			fprintf(stderr, "perfnav: %s: offset 0x%llx: %s\n", diag_file(s, d->file),
+			    (unsigned long long)d->offset, d->msg);
+		if (d->severity >= DIAG_ERROR)
+			bad = true;
+	}
+	if (s->diags.dropped)
+		fprintf(stderr, "perfnav: %s: %zu more problems not shown\n", s->path,
+		    s->diags.dropped);
+	return bad || s->damaged ? EXIT_DAMAGED : EXIT_OK;
+}
