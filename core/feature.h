@@ -40,6 +40,9 @@ struct feat_sec {
 	char			*why;		/* for non-OK statuses */
 };
 
+/* perf's PERF_RECORD_MISC_BUILD_ID_SIZE: byte 20 of build_id holds its size. */
+#define PF_MISC_BUILD_ID_SIZE	(1 << 15)
+
 struct feat_build_id {
 	int32_t		 pid;
 	uint16_t	 misc;
@@ -122,6 +125,7 @@ struct feat_bpf_prog {
 	bool			 has_func_info;
 	struct feat_bpf_sub	*subs;
 	uint32_t		 nsubs;
+	uint32_t		 seq;		/* position in the section */
 };
 
 /* BPF_BTF: one BTF blob, copied. */
@@ -129,6 +133,7 @@ struct feat_btf {
 	uint32_t	 id;
 	uint32_t	 size;
 	uint8_t		*data;
+	uint32_t	 seq;		/* position in the section */
 };
 
 /* Tracepoint id -> "sys:name", from TRACING_DATA's event formats. */
@@ -224,6 +229,9 @@ struct features {
  * Sets f->sec[bit] (status, why).  Damage is reported to diags too.
  * attrs: EVENT_DESC gives names (and, for files without an attrs section,
  * the attrs themselves) to the attr table.
+ * p == NULL means the section lies beyond the end of the file (FEAT_MISSING);
+ * TRACING_DATA and unknown bits get FEAT_RAW; bit 32 with no content is
+ * pipe mode's end-of-features marker (FEAT_RAW).
  */
 void feature_decode(struct features *f, unsigned bit, const uint8_t *p, size_t len, bool swap,
     uint64_t off, struct attr_table *attrs, struct diag_list *diags);
@@ -231,6 +239,15 @@ void feature_decode(struct features *f, unsigned bit, const uint8_t *p, size_t l
 /* Add one build id (from the BUILD_ID section or a HEADER_BUILD_ID record). */
 void features_add_build_id(struct features *f, int32_t pid, uint16_t misc, const uint8_t *id,
     size_t id_len, const char *filename, size_t filename_max);
+
+/*
+ * Give EVENT_DESC's names to the attrs that have none, matched like perf by
+ * position (attr i gets event i; an event beyond the table by its ids).
+ * With add_if_empty and an empty table, add EVENT_DESC's attrs (and ids)
+ * instead.  feature_decode() calls this (without adding) when it decodes
+ * EVENT_DESC; in pipe mode, call it again once all HEADER_ATTRs are in.
+ */
+void features_apply_event_desc(struct features *f, struct attr_table *t, bool add_if_empty);
 
 /* "sys:name" of a tracepoint config from TRACING_DATA, or NULL. */
 const char *features_tracepoint_name(const struct features *f, uint64_t config);

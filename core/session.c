@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -32,6 +33,15 @@ struct loader {
 	uint64_t	 zskipped;
 	bool		 index;
 };
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* ---- files ---- */
 
@@ -120,8 +130,9 @@ open_one(struct session *s, const char *path, struct perf_err *err)
 	if (rc < 0)
 		return -1;
 	f->vbase = s->nfiles > 1 ? s->files[s->nfiles - 2].vbase + s->files[s->nfiles - 2].size : 0;
-	/* Keep file locations 8-aligned and apart: never a shared byte. */
-	f->vbase = (f->vbase + 7) & ~UINT64_C(7);
+	/* Keep file locations 8-aligned and apart: a gap between files. */
+	if (s->nfiles > 1)
+		f->vbase = (f->vbase + 8 + 7) & ~UINT64_C(7);
 	if (f->vbase + f->size >= SESSION_ZLOC)
 		return perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE,
 		    "%s: recording larger than %llu bytes", path,
@@ -212,7 +223,7 @@ session_bytes(const struct session *s, uint64_t loc, uint64_t len)
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct sfile *f = &s->files[i];
 
-		if (loc >= f->vbase && loc - f->vbase <= f->size) {
+		if (loc >= f->vbase && loc - f->vbase < f->size) {
 			uint64_t off = loc - f->vbase;
 
 			if (len > f->size - off)
@@ -634,6 +645,13 @@ process_event_update(struct session *s, const struct rec *r)
 	id = rd64(b + 8, s->swap);
 	if (type != 2 /* PERF_EVENT_UPDATE__NAME */)
 		return;
+	/*
+	 * perf names pipe-mode events from their attrs (its stats say
+	 * "cycles:uH" where the stream's EVENT_UPDATE says "cycles:u"); the
+	 * header pane still shows the stream's EVENT_DESC names.
+	 */
+	if (s->mode == SESSION_PIPE)
+		return;
 	a = attr_table_find_id(&s->attrs, id);
 	if (a < 0)
 		return;
@@ -797,7 +815,7 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 			const uint8_t *b = r->p + 8;
 			uint8_t len = 20;
 
-			if ((r->misc & 2 /* PERF_RECORD_MISC_BUILD_ID_SIZE */) && b[4 + 20] <= 20)
+			if ((r->misc & PF_MISC_BUILD_ID_SIZE) && b[4 + 20] <= 20)
 				len = b[4 + 20];
 			features_add_build_id(&s->feat, (int32_t)rd32(b, s->swap), r->misc, b + 4,
 			    len, (const char *)b + 28, r->size - 8 - 28);
@@ -815,7 +833,8 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 				fs->size = r->size - 16;
 				s->feat_bits[bit / 64] |= UINT64_C(1) << (bit % 64);
 				feature_decode(&s->feat, (unsigned)bit, r->p + 16, r->size - 16,
-				    s->swap, r->loc + 16, &s->attrs, &s->diags);
+				    s->swap, r->loc + 16,
+				    s->mode == SESSION_PIPE ? NULL : &s->attrs, &s->diags);
 			}
 		}
 		break;
@@ -923,6 +942,16 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 				s->damaged = true;
 				break;
 			}
+			if (r.type == PF_REC_TRACING_DATA && !s->feat.sec[PF_FEAT_TRACING_DATA].present) {
+				/* Pipe mode: the tracing data follows the record. */
+				struct feat_sec *fs = &s->feat.sec[PF_FEAT_TRACING_DATA];
+
+				fs->present = true;
+				fs->offset = inner ? r.loc + size : file_off0 + pos;
+				fs->size = extra;
+				feature_decode(&s->feat, PF_FEAT_TRACING_DATA, base + pos, extra,
+				    s->swap, fs->offset, NULL, &s->diags);
+			}
 			pos += extra;
 			if (inner)
 				ld->zpending += extra;
@@ -1015,6 +1044,14 @@ name_attrs(struct session *s)
 
 		if (pa->name != NULL)
 			continue;
+		if (pa->attr.type == PERF_TYPE_TRACEPOINT) {
+			const char *tp = features_tracepoint_name(&s->feat, pa->attr.config);
+
+			if (tp != NULL) {
+				pa->name = xstrdup(tp);
+				continue;
+			}
+		}
 		names_event_name(&pa->attr, buf, sizeof buf);
 		pa->name = xstrdup(buf);
 	}
@@ -1028,6 +1065,7 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 	struct stat st;
 	const struct sfile *f0;
 	uint64_t magic;
+	double t0 = now_s(), t;
 	int rc;
 
 	s->path = xstrdup(path);
@@ -1078,6 +1116,8 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 	}
 	set_data_ranges(s);
 
+	t = now_s();
+	s->t_open = t - t0;
 	memset(&ld, 0, sizeof ld);
 	ld.s = s;
 	ld.index = !(opts && opts->no_index);
@@ -1089,9 +1129,14 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 		walk_file(&ld, i);
 	}
 	name_attrs(s);
+	s->t_walk = now_s() - t;
 	if (ld.index) {
+		t = now_s();
 		index_sort(&s->index, ld.rounds, ld.nrounds);
+		s->t_sort = now_s() - t;
+		t = now_s();
 		thread_table_build(&s->threads, s);
+		s->t_threads = now_s() - t;
 	}
 	free(ld.rounds);
 	if (s->zctx != NULL) {

@@ -103,6 +103,9 @@ struct session {
 
 	struct thread_table	 threads;
 
+	/* Seconds spent loading, by phase (for benchmarks). */
+	double			 t_open, t_walk, t_sort, t_threads;
+
 	struct diag_list	 diags;
 	bool			 damaged;	/* anything could not be read */
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */

@@ -51,6 +51,33 @@ print_stats(FILE *fp, const struct session *s)
 	}
 }
 
+/* What building the full index cost (stats --index). */
+static void
+print_index(FILE *fp, const struct session *s)
+{
+	fprintf(fp, "\n# index: %zu records, %zu bytes each (%.1f MiB), %zu without a timestamp\n",
+	    s->index.n, sizeof(struct rec_ent),
+	    (double)(s->index.n * sizeof(struct rec_ent)) / (1024.0 * 1024.0), s->index.n_untimed);
+	fprintf(fp, "# threads: %zu, comm changes: %zu, maps: %zu\n", s->threads.n,
+	    s->threads.ncomms, s->threads.nmaps);
+	fprintf(fp, "# seconds: open %.3f, walk+index %.3f, sort %.3f, threads %.3f\n", s->t_open,
+	    s->t_walk, s->t_sort, s->t_threads);
+}
+
+static const struct cmd_opt stats_opts[] = {
+	{ "index", 0, 'I', "also build the full time-ordered index and the thread table, and say what they cost" },
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+stats_opt(void *arg, int val, const char *optarg)
+{
+	(void)optarg;
+	if (val == 'I')
+		*(bool *)arg = true;
+	return 0;
+}
+
 int
 cmd_stats(int argc, char **argv)
 {
@@ -58,20 +85,23 @@ cmd_stats(int argc, char **argv)
 	struct session *s;
 	char **pos;
 	int npos, status = EXIT_OK;
+	bool index = false;
 
 	if (opts_parse(argc, argv, "stats [OPTIONS] [FILE]\n\n"
 	    "Count the records of a recording by type, and samples per event,\n"
-	    "as 'perf report --stats' prints them.", NULL, NULL, NULL, &co, &pos, &npos,
-	    &status))
+	    "as 'perf report --stats' prints them.", stats_opts, stats_opt, &index, &co, &pos,
+	    &npos, &status))
 		return status;
 	if (npos > 0) {
 		fprintf(stderr, "perfnav stats: unexpected argument '%s'\n", pos[0]);
 		return EXIT_USAGE;
 	}
-	s = cmd_open(&co, false);
+	s = cmd_open(&co, index);
 	if (s == NULL)
 		return EXIT_FAIL;
 	print_stats(stdout, s);
+	if (index)
+		print_index(stdout, s);
 	status = cmd_report_diags(s);
 	session_close(s);
 	return status;
