@@ -107,9 +107,9 @@ int record_decode_sample(const struct session *s, const struct rec *r, struct sa
     const char **why);
 
 /*
- * Decode the sample_id_all trailer of a non-sample record (for which attr:
- * pass -1 to find it from the trailer's identifier).  Returns 0, or -1 if
- * there is none or it does not fit.
+ * Decode the sample_id_all trailer of a non-sample record (its attr found
+ * from the trailer's identifier or id when attrs differ).  Returns 0, or -1
+ * if there is none or it does not fit.
  */
 int record_decode_sample_id(const struct session *s, const struct rec *r, struct sample_id *out);
 
@@ -118,8 +118,5 @@ int record_attr(const struct session *s, const struct rec *r);
 
 /* Name of a record type as perf prints it ("MMAP2"), or NULL if unknown. */
 const char *record_type_name(uint32_t type);
-
-/* Size of the fixed part of a non-sample record of the kernel (before the
- * trailer), or 0 if variable / unknown. */
 
 #endif

@@ -344,9 +344,9 @@ swap_perf_file(const uint8_t *src, size_t len, struct pdbuf *out)
 	uint64_t attr_size, attrs_off, attrs_size, data_off, data_size, feat[4];
 	size_t tab, k = 0, kout = 0;
 
+	in = src;
 	if (len < 104 || memcmp(src, "PERFILE2", 8) != 0 || g64(8) != 104)
 		return -1;
-	in = src;
 	memset(out, 0, sizeof *out);
 	pd_bytes(out, src, len);
 	o = out->p;

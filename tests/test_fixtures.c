@@ -21,7 +21,7 @@
 
 struct stat_line {
 	char		event[128];	/* "" for the aggregated block */
-	char		type[32];
+	char		type[64];
 	uint64_t	count;
 };
 
@@ -206,11 +206,20 @@ Test(fixtures, dump_records_equal_perf)
 		text = slurp(path, NULL);
 		cr_assert_not_null(text);
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char off[64];
-			unsigned size, type;
+			char off[64], tname[64];
+			unsigned size, type = UINT32_MAX;
 
-			if (sscanf(line, "%63s %x %u", off, &size, &type) != 3)
+			if (sscanf(line, "%63s %x %63s", off, &size, tname) != 3)
 				continue;
+			/* "PERF_RECORD_NAME" or a number */
+			if (strncmp(tname, "PERF_RECORD_", 12) == 0) {
+				for (uint32_t t = 0; t < 256; t++)
+					if (record_type_name(t) && strcmp(record_type_name(t), tname + 12) == 0)
+						type = t;
+			} else {
+				type = (unsigned)strtoul(tname, NULL, 10);
+			}
+			cr_assert_neq(type, UINT32_MAX, "%s: unknown type in '%s'", names[i], line);
 			if (type == PF_REC_COMPRESSED || type == PF_REC_COMPRESSED2)
 				continue;
 			collect_rec(&want, &(struct rec){ .size = size, .type = type }, 0);

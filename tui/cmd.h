@@ -7,6 +7,7 @@
 #define PERFNAV_TUI_CMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct session;
@@ -19,6 +20,7 @@ struct common_opts {
 	const char	*perfmap_dir;	/* --perfmap-dir DIR */
 	const char	*symfs;		/* --symfs DIR */
 	const char	*theme;		/* --theme NAME|PATH */
+	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
 };
 
 /* Exit statuses. */
@@ -26,7 +28,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* cannot read the recording at all */
 	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_DAMAGED = 3,	/* read, but the recording is damaged (output is what was valid) */
+	EXIT_DAMAGED = 3,	/* with --strict: read, but damaged (output is what was valid) */
 };
 
 /*
@@ -54,9 +56,19 @@ int opts_parse(int argc, char **argv, const char *usage, const struct cmd_opt *e
 /* Open co->input, printing diagnostics to stderr as
  * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */
 struct session *cmd_open(const struct common_opts *co, bool index);
-/* Print the session's diagnostics to stderr; returns EXIT_DAMAGED if any
- * error-level damage, else EXIT_OK. */
+/* Print the session's diagnostics to stderr; returns EXIT_DAMAGED if the
+ * recording is damaged and --strict was given, else EXIT_OK. */
 int cmd_report_diags(const struct session *s);
+
+/*
+ * A record's offset as perf report -D shows it, and as dump prints and hex
+ * takes it: the offset in its file (directory mode: in its data.N file),
+ * less the 16-byte header in pipe mode; decompressed records give their
+ * container's.  *file gets the file index.
+ */
+uint64_t cmd_rec_offset(const struct session *s, uint64_t loc, uint32_t *file);
+/* Format an offset as perf does ("%#llx": 0 prints as "0"). */
+const char *cmd_fmt_off(char *buf, size_t n, uint64_t off);
 
 int cmd_header(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

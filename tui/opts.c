@@ -14,7 +14,11 @@ enum {
 	OPT_PERFMAP_DIR,
 	OPT_SYMFS,
 	OPT_THEME,
+	OPT_STRICT,
 };
+
+/* --strict: a damaged recording makes the exit status EXIT_DAMAGED. */
+static bool opt_strict;
 
 static const struct cmd_opt common_opts[] = {
 	{ "input", 1, 'i', "FILE: the recording (default ./perf.data; - for standard input)" },
@@ -23,6 +27,7 @@ static const struct cmd_opt common_opts[] = {
 	{ "perfmap-dir", 1, OPT_PERFMAP_DIR, "DIR: where perf-PID.map JIT maps are (default /tmp)" },
 	{ "symfs", 1, OPT_SYMFS, "DIR: look for binaries under DIR" },
 	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
+	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
 	{ "help", 0, 'h', "show this help" },
 	{ NULL, 0, 0, NULL },
 };
@@ -92,6 +97,7 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 	int c, rc = 0;
 
 	memset(co, 0, sizeof *co);
+	opt_strict = false;
 	sh[ns++] = ':';	/* report missing arguments as ':' */
 	add_opts(lo, &nl, sh, &ns, common_opts);
 	add_opts(lo, &nl, sh, &ns, extra);
@@ -116,6 +122,9 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 			break;
 		case OPT_THEME:
 			co->theme = optarg;
+			break;
+		case OPT_STRICT:
+			co->strict = opt_strict = true;
 			break;
 		case 'h':
 			usage(stdout, name, utext, extra);
@@ -197,5 +206,29 @@ cmd_report_diags(const struct session *s)
 	if (s->diags.dropped)
 		fprintf(stderr, "perfnav: %s: %zu more problems not shown\n", s->path,
 		    s->diags.dropped);
-	return bad || s->damaged ? EXIT_DAMAGED : EXIT_OK;
+	/*
+	 * Like perf, a salvaged recording exits 0 (the problems are on
+	 * stderr); --strict makes damage an exit status of its own.
+	 */
+	return opt_strict && (bad || s->damaged) ? EXIT_DAMAGED : EXIT_OK;
+}
+
+uint64_t
+cmd_rec_offset(const struct session *s, uint64_t loc, uint32_t *file)
+{
+	uint64_t off;
+	uint32_t fi = session_file_of(s, loc, &off);
+
+	if (file != NULL)
+		*file = fi;
+	if (s->mode == SESSION_PIPE && off >= sizeof(struct pf_pipe_header))
+		off -= sizeof(struct pf_pipe_header);
+	return off;
+}
+
+const char *
+cmd_fmt_off(char *buf, size_t n, uint64_t off)
+{
+	snprintf(buf, n, "%#llx", (unsigned long long)off);
+	return buf;
 }
