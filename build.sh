@@ -1,0 +1,125 @@
+#!/bin/bash
+# perfnav's one-stop set-up and build script for a fresh Debian 12 machine.
+#
+#   ./build.sh                    install missing packages, configure, build
+#   ./build.sh run [FILE] [ARGS]  build, then run ./perfnav on FILE (default:
+#                                 the bundled demo recording with its build-id cache)
+#   ./build.sh check              build, then run every test (make check)
+#
+# Missing Debian packages are installed with apt-get when run as root; otherwise
+# the exact command is printed and the script stops.  Extra configure flags can
+# be given in PERFNAV_CONFIGURE_FLAGS (e.g. --enable-werror, --enable-asan).
+set -euo pipefail
+
+cd "$(dirname "$0")"
+
+PACKAGES=(
+	libncurses-dev libzstd-dev libdw-dev libelf-dev libunwind-dev libcriterion-dev
+	autoconf automake pkg-config gcc make tmux zstd python3 time
+)
+
+die()
+{
+	echo "build.sh: $*" >&2
+	exit 1
+}
+
+# Installs (or asks for) every package in PACKAGES that is not installed.
+ensure_packages()
+{
+	local missing=() p status
+	for p in "${PACKAGES[@]}"; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		[ "$status" = "install ok installed" ] || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+
+	echo "build.sh: missing packages: ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "build.sh: install them with:" >&2
+		echo "  sudo apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+}
+
+# True when $1 is missing or older than any of the following files.
+stale()
+{
+	local target=$1 f
+	shift
+	[ -e "$target" ] || return 0
+	for f in "$@"; do
+		[ "$f" -nt "$target" ] && return 0
+	done
+	return 1
+}
+
+# True when the tree was configured with every flag given.
+configured_with()
+{
+	local have f
+	have=$(./config.status --config 2>/dev/null) || return 1
+	for f in "$@"; do
+		case " $have " in
+		*" '$f' "* | *" $f "*) ;;
+		*) return 1 ;;
+		esac
+	done
+	return 0
+}
+
+build()
+{
+	ensure_packages
+	mkdir -p m4
+	if stale configure configure.ac Makefile.am; then
+		echo "build.sh: autoreconf -fi"
+		autoreconf -fi
+	fi
+	# shellcheck disable=SC2086 # PERFNAV_CONFIGURE_FLAGS is a list of flags
+	if stale Makefile configure; then
+		echo "build.sh: ./configure ${PERFNAV_CONFIGURE_FLAGS:-}"
+		./configure ${PERFNAV_CONFIGURE_FLAGS:-}
+	elif ! configured_with ${PERFNAV_CONFIGURE_FLAGS:-}; then
+		# Configured before without the requested flags: configure again.
+		echo "build.sh: ./configure ${PERFNAV_CONFIGURE_FLAGS}"
+		./configure ${PERFNAV_CONFIGURE_FLAGS}
+	fi
+	make -j2
+}
+
+cmd=${1:-build}
+case $cmd in
+build)
+	[ $# -le 1 ] || die "usage: ./build.sh [run [FILE] [ARGS...] | check]"
+	build
+	;;
+run)
+	shift
+	build
+	if [ $# -eq 0 ]; then
+		exec ./perfnav --buildid-dir examples/demo/buildid examples/demo/perf.data
+	fi
+	exec ./perfnav "$@"
+	;;
+check)
+	[ $# -le 1 ] || die "usage: ./build.sh check"
+	build
+	if ! make -j2 check; then
+		for log in test-suite.log tests/test-suite.log; do
+			[ -f "$log" ] || continue
+			echo "===== $log"
+			cat "$log"
+		done
+		die "make check failed"
+	fi
+	;;
+-h | --help | help)
+	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+	;;
+*)
+	die "unknown command '$cmd' (try: ./build.sh, ./build.sh run [FILE], ./build.sh check)"
+	;;
+esac

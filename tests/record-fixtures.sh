@@ -1,0 +1,151 @@
+#!/bin/bash
+# Records the perf.data fixtures the unit tests read, into tests/data/, and
+# writes what real perf says about each into tests/data/expected/:
+#   NAME.stats.txt   perf report --stats -i NAME
+#   NAME.dump.txt    one line per record from perf report -D: "0xOFFSET 0xSIZE
+#                    PERF_RECORD_NAME" (records inside COMPRESSED carry the
+#                    container's offset and the container is not listed; in a
+#                    directory recording offsets are per data file)
+#   NAME.header.txt  perf report --header-only -I -i NAME
+#
+# usage: tests/record-fixtures.sh [NAME...]      (default: every fixture)
+#
+# The fixtures are committed; tests never re-record them.  The workloads in
+# tests/fixtures-src/ do a fixed amount of work and are built in a fixed
+# scratch directory (/tmp/perfnav-fixtures) so the recorded paths are the same
+# on every machine.  The build-id cache tests/data/buildid/ keeps only the
+# fixture binaries (libc, ld.so, vdso and kernel entries are pruned).
+# Needs perf (software events only: cpu-clock/task-clock; no hardware PMU).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+src=tests/fixtures-src
+out=tests/data
+exp=$out/expected
+cache=$root/$out/buildid
+bin=/tmp/perfnav-fixtures
+
+command -v perf >/dev/null || { echo "record-fixtures.sh: perf not found" >&2; exit 1; }
+
+rm -rf "$bin"
+mkdir -p "$bin" "$out" "$exp"
+for p in cpu threads forkexec; do
+	gcc -O1 -g -fno-omit-frame-pointer -pthread -Wall -Wextra -o "$bin/$p" "$src/$p.c"
+done
+
+PERF=(perf --buildid-dir "$cache")
+
+# expect NAME: writes the three expected-output files for tests/data/NAME.
+expect()
+{
+	local name=$1 f=$out/$1
+	"${PERF[@]}" report --stats -i "$f" >"$exp/$name.stats.txt" 2>/dev/null || true
+	"${PERF[@]}" report -D -i "$f" 2>/dev/null |
+		grep -oE '^(-?[0-9]+ )*(0x[0-9a-f]+|0) \[0x[0-9a-f]+\]: PERF_RECORD_[A-Z0-9_]+' |
+		sed -E 's/^(-?[0-9]+ )*(0x[0-9a-f]+|0) \[(0x[0-9a-f]+)\]: /\2 \3 /; s/^0 /0x0 /' >"$exp/$name.dump.txt" || true
+	"${PERF[@]}" report --header-only -I -i "$f" >"$exp/$name.header.txt" 2>/dev/null || true
+}
+
+# rec NAME PERF-RECORD-ARGS... -- CMD...: records tests/data/NAME.
+rec()
+{
+	local name=$1
+	shift
+	rm -rf "${out:?}/$name" "$out/$name.old"
+	echo "== $name: perf record $*"
+	(cd "$bin" && "${PERF[@]}" record -o "$root/$out/$name" "$@") >"$bin/$name.log" 2>&1 || {
+		cat "$bin/$name.log" >&2
+		echo "record-fixtures.sh: recording $name failed" >&2
+		return 1
+	}
+	expect "$name"
+}
+
+want()
+{
+	[ ${#only[@]} -eq 0 ] && return 0
+	local n
+	for n in "${only[@]}"; do
+		[ "$n" = "$1" ] && return 0
+	done
+	return 1
+}
+
+only=("$@")
+
+want plain.data && rec plain.data -e cpu-clock -F 2000 -- ./cpu
+want fp.data && rec fp.data -e cpu-clock -F 2000 -g -- ./cpu
+want dwarf.data && rec dwarf.data -e cpu-clock -F 1000 --call-graph dwarf,1024 -- ./cpu
+if want pipe.data; then
+	echo "== pipe.data: perf record -o - -e cpu-clock -F 2000 -g -- ./threads > pipe.data"
+	rm -f "$out/pipe.data"
+	(cd "$bin" && "${PERF[@]}" record -o - -e cpu-clock -F 2000 -g -- ./threads) \
+		>"$out/pipe.data" 2>"$bin/pipe.log" || {
+		cat "$bin/pipe.log" >&2
+		exit 1
+	}
+	expect pipe.data
+fi
+want dir.data && rec dir.data -e cpu-clock -F 2000 -g --threads -- ./threads
+want zstd.data && rec zstd.data -e cpu-clock -F 2000 -g -z -- ./cpu
+want multi.data && rec multi.data -e cpu-clock,task-clock -F 1000 -- ./cpu
+want group.data && rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- ./cpu
+want fork.data && rec fork.data -e cpu-clock -F 2000 -g -- ./forkexec
+if want tracepoint.data; then
+	if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
+		[ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
+		rec tracepoint.data -e sched:sched_switch -e cpu-clock/freq=2000/ -- ./threads 50
+	else
+		echo "== tracepoint.data: skipped (no sched:sched_switch tracepoint here)"
+	fi
+fi
+want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
+if want stat.data; then
+	echo "== stat.data: perf stat record -e cpu-clock,task-clock -- ./cpu"
+	rm -f "$out/stat.data"
+	(cd "$bin" && "${PERF[@]}" stat record -o "$root/$out/stat.data" \
+		-e cpu-clock,task-clock -- ./cpu) >"$bin/stat.log" 2>&1 || {
+		cat "$bin/stat.log" >&2
+		exit 1
+	}
+	expect stat.data
+fi
+
+# perf writes its files mode 0600; the fixtures are read by everyone.
+chmod -R a+rX "$out"
+find "$out" -maxdepth 2 -name '*.old' -exec rm -rf {} +
+
+# Prune the build-id cache to the fixture binaries only.
+if [ -d "$cache" ]; then
+	for d in "$cache"/*; do
+		[ "$(basename "$d")" = tmp ] || rm -rf "$d"
+	done
+	find "$cache/tmp" -mindepth 1 -maxdepth 1 ! -name perfnav-fixtures -exec rm -rf {} + 2>/dev/null || true
+	find "$cache" -name probes -exec rm -rf {} +
+	# Real copies, not hardlinks to the scratch binaries.
+	find "$cache" -type f -links +1 | while read -r f; do
+		cp -p "$f" "$f.tmp" && mv -f "$f.tmp" "$f"
+	done
+	# Drop absolute symlinks and the ones left dangling by the pruning.
+	find "$cache" -type l | while read -r l; do
+		case $(readlink "$l") in
+		/*) rm -f "$l" ;;
+		*) [ -e "$l" ] || rm -f "$l" ;;
+		esac
+	done
+	find "$cache" -depth -type d -empty -delete
+fi
+rm -rf "$bin"
+
+echo
+echo "== fixtures"
+for f in "$out"/*.data; do
+	n=$(basename "$f")
+	samples=$(awk '/^ *SAMPLE events:/ && !f { print $3; f = 1 } END { if (!f) print 0 }' "$exp/$n.stats.txt")
+	printf '%-18s %8s  %5s samples  %5s records\n' "$n" "$(du -sh "$f" | cut -f1)" \
+		"$samples" "$(wc -l <"$exp/$n.dump.txt")"
+done
+echo "== build-id cache"
+find "$cache" \( -type f -o -type l \) | sed "s|^$root/||" | sort
+du -sh "$cache" "$out"
