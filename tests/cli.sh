@@ -1,0 +1,116 @@
+#!/bin/bash
+# End-to-end tests of the text subcommands on the project's fixtures,
+# against what real perf printed for them (tests/data/expected):
+#   header: every line of perf report --header-only -I but "captured on"
+#   stats:  perf report --stats, byte for byte
+#   dump:   every record's offset, size and type (perf -D prints samples as
+#           it delivers them, in time order: compared as sorted lists)
+# and the behaviour on bad input: messages naming the file and offset,
+# exit statuses.  Run by make check (PERFNAV = the built program).
+set -uo pipefail
+
+top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
+bin=${PERFNAV:-$PWD/perfnav}
+[ -x "$bin" ] || bin=$top/perfnav
+data=$top/tests/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+for exp in "$data"/expected/*.stats.txt; do
+	name=$(basename "$exp" .stats.txt)
+	f=$data/$name
+	# stats: exactly perf's text
+	if "$bin" stats "$f" > "$tmp/out" 2> "$tmp/err" && diff -u "$exp" "$tmp/out" > "$tmp/diff"; then
+		ok
+	else
+		ko "stats $name"; head -20 "$tmp/diff" "$tmp/err"
+	fi
+	# header: perf's block, "captured on" aside
+	want=$data/expected/$name.header.txt
+	if "$bin" header "$f" > "$tmp/out" 2> "$tmp/err"; then
+		grep -v '^# captured on' "$want" > "$tmp/want"
+		# after perf's text, ours goes on with its own section table
+		sed '/^# perfnav: feature sections/,$d' "$tmp/out" | grep -v '^# captured on' |
+			sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' > "$tmp/got"
+		if diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then ok; else ko "header $name"; head -20 "$tmp/diff"; fi
+	else
+		ko "header $name exited $?"; cat "$tmp/err"
+	fi
+	# dump: offset, size, type of every record in order (perf prints offset 0 as "0")
+	want=$data/expected/$name.dump.txt
+	if "$bin" dump "$f" > "$tmp/out" 2> "$tmp/err"; then
+		sed -nE 's/^(0x[0-9a-f]+|0) \[(0x[0-9a-f]+)\]: (PERF_RECORD_[A-Z0-9_]+).*/\1 \2 \3/p' "$tmp/out" |
+			sed -E 's/^0 /0x0 /' | grep -v ' PERF_RECORD_COMPRESSED$' | sort > "$tmp/got"
+		sort "$want" > "$tmp/want"
+		if diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then ok; else ko "dump $name"; head -20 "$tmp/diff"; fi
+	else
+		ko "dump $name exited $?"; cat "$tmp/err"
+	fi
+done
+
+# hex: the first record of plain.data, its bytes and named fields
+if "$bin" hex "$data/plain.data" 0x108 > "$tmp/out" 2> "$tmp/err" &&
+	grep -q 'PERF_RECORD_ID_INDEX' "$tmp/out" && grep -q 'header.type' "$tmp/out" &&
+	grep -q '45 00 00 00' "$tmp/out"; then
+	ok
+else
+	ko "hex plain.data 0x108"; cat "$tmp/out" "$tmp/err" | head -20
+fi
+# hex at an offset where no record starts: exit 1 and the nearest records
+if "$bin" hex "$data/plain.data" 0x109 > "$tmp/out" 2> "$tmp/err"; then
+	ko "hex at 0x109 succeeded"
+elif grep -q 'offset 0x109' "$tmp/err" && grep -q '0x108' "$tmp/err"; then
+	ok
+else
+	ko "hex at 0x109: message"; cat "$tmp/err"
+fi
+
+# bad input: each gets a message naming the file, and the right status
+expect_fail() # what, status, message-regex, args...
+{
+	local what=$1 want=$2 re=$3 rc
+	shift 3
+	"$bin" "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ] && grep -Eq "$re" "$tmp/err"; then
+		ok
+	else
+		ko "$what: exit $rc (want $want), stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+: > "$tmp/empty.data"
+expect_fail "empty file" 1 "empty.data: empty file" stats "$tmp/empty.data"
+head -c 4096 "$bin" > "$tmp/elf.data"
+expect_fail "not a perf file" 1 "elf.data: offset 0x0: not a perf.data file" dump "$tmp/elf.data"
+mkdir "$tmp/dir.data"
+expect_fail "directory without data" 1 "without a 'data' file" header "$tmp/dir.data"
+expect_fail "missing file" 1 "nope.data: No such file" stats "$tmp/nope.data"
+expect_fail "unknown option" 2 "unknown option" stats --bogus "$data/plain.data"
+# truncated inside the data: what precedes is shown, the damage on stderr,
+# exit 0 as perf (3 with --strict)
+size=$(stat -c %s "$data/plain.data")
+head -c $((size / 2)) "$data/plain.data" > "$tmp/cut.data"
+if "$bin" dump "$tmp/cut.data" > "$tmp/out" 2> "$tmp/err" &&
+	[ "$(grep -c PERF_RECORD_SAMPLE "$tmp/out")" -gt 10 ] &&
+	grep -Eq 'cut.data: offset 0x[0-9a-f]+: ' "$tmp/err"; then
+	ok
+else
+	ko "truncated file: $(head -c 300 "$tmp/err")"
+fi
+expect_fail "truncated, --strict" 3 "runs past the end" stats --strict "$tmp/cut.data"
+# pipe mode from standard input equals the same file
+if "$bin" stats - < "$data/pipe.data" > "$tmp/a" && "$bin" stats "$data/pipe.data" > "$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b"; then
+	ok
+else
+	ko "stats from stdin"
+fi
+cat "$data/pipe.data" | "$bin" stats - > "$tmp/a" && cmp -s "$tmp/a" "$tmp/b" && ok || ko "stats from a pipe"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
