@@ -97,7 +97,7 @@ measure()
 		"$(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')"
 }
 
-names=("walk count" "walk index" "perf report --stats" "perfnav stats" "perfnav dump > /dev/null")
+names=("walk count" "walk index" "perf report --stats" "perfnav stats" "perfnav stats --index" "perfnav dump > /dev/null")
 
 echo "| recording | command | wall (s) | x walk count | peak RSS (MB) |"
 echo "|---|---|---:|---:|---:|"
@@ -110,6 +110,7 @@ for r in "${recs[@]}"; do
 	results+=("$(measure "$walk" index "$f")")
 	results+=("$(measure perf report --stats -i "$f")")
 	results+=("$(measure ./perfnav stats "$f")")
+	results+=("$(measure ./perfnav stats --index "$f")")
 	results+=("$(measure ./perfnav dump "$f")")
 	base=${results[0]%% *}
 	for i in "${!names[@]}"; do
