@@ -258,6 +258,10 @@ add_map(struct thread_table *t, const struct session *s, const struct rec *r, ui
 void
 thread_table_build(struct thread_table *t, const struct session *s)
 {
+	/* Runs of samples of one thread are common: remember the last one. */
+	int32_t last_tid = INT32_MIN;
+	uint32_t last_th = THREAD_NONE;
+
 	for (size_t i = 0; i < s->index.n; i++) {
 		const struct rec_ent *e = &s->index.v[i];
 		unsigned type = ent_type(e);
@@ -272,10 +276,17 @@ thread_table_build(struct thread_table *t, const struct session *s)
 		if (type == PERF_RECORD_SAMPLE) {
 			int32_t tid = ent_tid(e);
 
-			if (tid >= 0 || ent_pid(e) >= 0)
-				t->v[thread_get(t, ent_pid(e), tid, e->time)].samples++;
+			if (tid < 0 && ent_pid(e) < 0)
+				continue;
+			if (tid != last_tid || last_th == THREAD_NONE ||
+			    (t->v[last_th].exited && e->time > t->v[last_th].end)) {
+				last_th = thread_get(t, ent_pid(e), tid, e->time);
+				last_tid = tid;
+			}
+			t->v[last_th].samples++;
 			continue;
 		}
+		last_tid = INT32_MIN;	/* COMM/FORK/EXIT may change the mapping */
 		if (session_rec(s, ent_loc(e), &r) < 0)
 			continue;
 		b = r.p + 8;
