@@ -464,3 +464,54 @@ Test(fixtures, byte_swapped_callchains)
 {
 	check_swapped("fp.data");
 }
+
+/* A zstd stream that fails to decompress: a diagnostic at the container,
+ * every record before it kept, no crash. */
+Test(fixtures, zstd_corrupt_stream)
+{
+	size_t len;
+	char *bytes = slurp(test_data("zstd.data"), &len);
+	struct session *good, *bad;
+	struct perf_err err;
+	uint64_t first = 0, before = 0;
+	char *path;
+
+	cr_assert_not_null(bytes);
+	good = open_fixture("zstd.data");
+	/* the first COMPRESSED record, and how many records precede it */
+	for (uint64_t pos = good->files[0].data_off; pos < good->files[0].data_end;) {
+		struct rec r;
+
+		cr_assert_eq(session_rec(good, pos, &r), 0);
+		if (r.type == PF_REC_COMPRESSED) {
+			first = pos;
+			break;
+		}
+		before++;
+		pos += r.size;
+	}
+	cr_assert_gt(first, 0);
+	/* garble the middle of its payload */
+	for (size_t i = 0; i < 16; i++)
+		bytes[first + 24 + i] ^= 0x5a;
+	path = tmp_write("zbad", bytes, len);
+	bad = session_open(path, NULL, &err);
+	cr_assert_not_null(bad, "%s", err.msg);
+	cr_assert(bad->damaged);
+	cr_assert_geq(bad->diags.n, 1);
+	{
+		bool at_container = false;
+
+		for (size_t i = 0; i < bad->diags.n; i++)
+			if (bad->diags.v[i].offset == first && strstr(bad->diags.v[i].msg, "zstd"))
+				at_container = true;
+		cr_assert(at_container, "no zstd diagnostic at 0x%llx", (unsigned long long)first);
+	}
+	cr_assert_geq(bad->counts.total, before + 1);
+	cr_assert_lt(bad->nr_containers_records, good->nr_containers_records);
+	session_close(bad);
+	session_close(good);
+	unlink(path);
+	free(path);
+	free(bytes);
+}

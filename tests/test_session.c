@@ -345,3 +345,43 @@ Test(index, entry_packing)
 	cr_assert_eq(ent_pid(&e), -1);
 	cr_assert_eq(ent_tid(&e), (int32_t)ENT_ID_BIG);
 }
+
+Test(session, attrs_section_beyond_eof)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+
+	synth_file(&b, false, 4);
+	pd_put64(&b, 24, b.len + 4096);	/* attrs.offset */
+	s = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert(s->damaged);
+	cr_assert_eq(s->attrs.n, 0);
+	cr_assert_not_null(strstr(s->diags.v[0].msg, "attrs section"), "%s", s->diags.v[0].msg);
+	cr_assert_eq(s->diags.v[0].offset, 24);
+	/* the records are still all there */
+	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(session, unknown_record_type_kept)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+	size_t at;
+
+	synth_file(&b, false, 4);
+	at = synth_layout.first_sample;
+	pd_put32(&b, at, 200);	/* make the first sample an unknown type */
+	s = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	cr_assert_eq(s->counts.by_type[200], 1);
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 3);
+	cr_assert_eq(s->damaged, false);
+	session_close(s);
+	pd_free(&b);
+}
