@@ -76,7 +76,16 @@ only=("$@")
 
 want plain.data && rec plain.data -e cpu-clock -F 2000 -- ./cpu
 want fp.data && rec fp.data -e cpu-clock -F 2000 -g -- ./cpu
-want dwarf.data && rec dwarf.data -e cpu-clock -F 1000 --call-graph dwarf,1024 -- ./cpu
+if want dwarf.data; then
+	rec dwarf.data -e cpu-clock -F 1000 --call-graph dwarf,1024 -- ./cpu
+	# perf's own unwinding of every sample, and the build ids of the system
+	# libraries it unwound through (perf records build ids only of DSOs with
+	# samples): tests/test_unwind.c compares whole chains with these.
+	"${PERF[@]}" script -F tid,time,ip,dso -i "$out/dwarf.data" >"$exp/dwarf.data.unwind.txt" 2>/dev/null
+	libc=$(ldd "$bin/cpu" | awk '/libc.so/ {print $3}')
+	readelf -n "$libc" | awk -v f="$(readlink -f "$libc")" '/Build ID/ {print $3, f}' \
+		>"$exp/dwarf.data.local-buildids"
+fi
 if want pipe.data; then
 	echo "== pipe.data: perf record -o - -e cpu-clock -F 2000 -g -- ./threads > pipe.data"
 	rm -f "$out/pipe.data"
