@@ -221,6 +221,53 @@ read_entry_u64s(uint64_t rf)
 	return 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 }
 
+/* The fields at fixed positions, IDENTIFIER to PERIOD. */
+static int
+sample_head(struct cursor *c, uint64_t st, struct sample *out)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		out->identifier = cursor_u64(c);
+	if (st & PERF_SAMPLE_IP)
+		out->ip = cursor_u64(c);
+	if (st & PERF_SAMPLE_TID) {
+		out->pid = cursor_u32(c);
+		out->tid = cursor_u32(c);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		out->time = cursor_u64(c);
+	if (st & PERF_SAMPLE_ADDR)
+		out->addr = cursor_u64(c);
+	if (st & PERF_SAMPLE_ID)
+		out->id = cursor_u64(c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		out->stream_id = cursor_u64(c);
+	if (st & PERF_SAMPLE_CPU) {
+		out->cpu = cursor_u32(c);
+		out->res = cursor_u32(c);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		out->period = cursor_u64(c);
+	return c->bad ? -1 : 0;
+}
+
+int
+record_sample_head(const struct session *s, const struct rec *r, int attr, struct sample *out)
+{
+	struct cursor c;
+
+	/* Only the head is written: no memset of the whole struct per sample. */
+	out->identifier = out->ip = out->time = out->addr = out->id = out->stream_id = 0;
+	out->period = 0;
+	out->pid = out->tid = out->cpu = out->res = 0;
+	out->attr = attr;
+	out->swap = r->swap;
+	if (attr < 0 || (size_t)attr >= s->attrs.n || r->size < 8)
+		return -1;
+	out->sample_type = s->attrs.v[attr].attr.sample_type;
+	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
+	return sample_head(&c, out->sample_type, out);
+}
+
 #define FAIL(msg) do { *why = (msg); return -1; } while (0)
 
 int
@@ -252,30 +299,7 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 	out->attr = a;
 	out->sample_type = st;
 	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
-
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		out->identifier = cursor_u64(&c);
-	if (st & PERF_SAMPLE_IP)
-		out->ip = cursor_u64(&c);
-	if (st & PERF_SAMPLE_TID) {
-		out->pid = cursor_u32(&c);
-		out->tid = cursor_u32(&c);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		out->time = cursor_u64(&c);
-	if (st & PERF_SAMPLE_ADDR)
-		out->addr = cursor_u64(&c);
-	if (st & PERF_SAMPLE_ID)
-		out->id = cursor_u64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		out->stream_id = cursor_u64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		out->cpu = cursor_u32(&c);
-		out->res = cursor_u32(&c);
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		out->period = cursor_u64(&c);
-	if (c.bad)
+	if (sample_head(&c, st, out) < 0)
 		FAIL("sample shorter than its fixed fields");
 
 	if (st & PERF_SAMPLE_READ) {

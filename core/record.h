@@ -107,6 +107,16 @@ int record_decode_sample(const struct session *s, const struct rec *r, struct sa
     const char **why);
 
 /*
+ * Decode only the fixed-position fields of a sample of attr (IDENTIFIER
+ * to PERIOD: ip, pid/tid, time, addr, id, stream id, cpu, period): what an
+ * index needs, without walking the variable-length rest.  Only those
+ * fields, attr, sample_type and swap of *out are written.  Returns 0, or
+ * -1 if the record is too short for them.
+ */
+int record_sample_head(const struct session *s, const struct rec *r, int attr,
+    struct sample *out);
+
+/*
  * Decode the sample_id_all trailer of a non-sample record (its attr found
  * from the trailer's identifier or id when attrs differ).  Returns 0, or -1
  * if there is none or it does not fit.

@@ -516,53 +516,6 @@ body_who(const struct rec *r, int64_t *pid, int64_t *tid, uint64_t *time, bool *
 	}
 }
 
-/* Sample fields at fixed positions (before any variable-length field). */
-static void
-sample_prefix(const struct session *s, const struct rec *r, int attr, uint64_t *time, int64_t *pid,
-    int64_t *tid, int64_t *cpu, bool *has_time)
-{
-	uint64_t st;
-	struct cursor c;
-
-	if (attr < 0 || (size_t)attr >= s->attrs.n)
-		return;
-	st = s->attrs.v[attr].attr.sample_type;
-	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		cursor_u64(&c);
-	if (st & PERF_SAMPLE_IP)
-		cursor_u64(&c);
-	if (st & PERF_SAMPLE_TID) {
-		uint32_t p = cursor_u32(&c), t = cursor_u32(&c);
-
-		if (!c.bad) {
-			*pid = (int32_t)p;
-			*tid = (int32_t)t;
-		}
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		uint64_t v = cursor_u64(&c);
-
-		if (!c.bad) {
-			*time = v;
-			*has_time = true;
-		}
-	}
-	if (st & PERF_SAMPLE_ADDR)
-		cursor_u64(&c);
-	if (st & PERF_SAMPLE_ID)
-		cursor_u64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		cursor_u64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t v = cursor_u32(&c);
-
-		cursor_u32(&c);
-		if (!c.bad)
-			*cpu = v;
-	}
-}
-
 static void
 index_rec(struct loader *ld, const struct rec *r, int attr)
 {
@@ -573,7 +526,22 @@ index_rec(struct loader *ld, const struct rec *r, int attr)
 	bool has_time = false;
 
 	if (r->type == PERF_RECORD_SAMPLE) {
-		sample_prefix(s, r, attr, &time, &pid, &tid, &cpu, &has_time);
+		struct sample smp;
+
+		if (record_sample_head(s, r, attr, &smp) == 0) {
+			uint64_t st = smp.sample_type;
+
+			if (st & PERF_SAMPLE_TID) {
+				pid = (int32_t)smp.pid;
+				tid = (int32_t)smp.tid;
+			}
+			if (st & PERF_SAMPLE_TIME) {
+				time = smp.time;
+				has_time = true;
+			}
+			if (st & PERF_SAMPLE_CPU)
+				cpu = smp.cpu;
+		}
 	} else if (r->type < PF_REC_USER_TYPE_START) {
 		struct sample_id sid;
 
