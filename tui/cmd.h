@@ -74,5 +74,13 @@ int cmd_header(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_hex(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_folded(int argc, char **argv);
+
+struct sym_opts;
+/* Map the common symbolization options onto the symbolizer's options. */
+void cmd_sym_opts(const struct common_opts *co, struct sym_opts *so);
 
 #endif

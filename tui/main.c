@@ -17,6 +17,10 @@ static const struct subcmd subcmds[] = {
 	{ "stats", cmd_stats, "record counts by type and samples per event, as perf report --stats" },
 	{ "dump", cmd_dump, "one line per record in file order (-x: with hex)" },
 	{ "hex", cmd_hex, "the record at an offset as annotated hex" },
+	{ "script", cmd_script, "one line per sample, as perf script (-F fields, -G: no callchains)" },
+	{ "top", cmd_top, "hot functions (self and children), as perf report --stdio" },
+	{ "tree", cmd_tree, "the process tree with samples per process and thread, as perf report --tasks" },
+	{ "folded", cmd_folded, "folded stacks for flamegraph.pl and speedscope" },
 	{ NULL, NULL, NULL },
 };
 

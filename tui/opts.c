@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/resolve.h"
 #include "tui/cmd.h"
 
 enum {
@@ -231,4 +232,14 @@ cmd_fmt_off(char *buf, size_t n, uint64_t off)
 {
 	snprintf(buf, n, "%#llx", (unsigned long long)off);
 	return buf;
+}
+
+void
+cmd_sym_opts(const struct common_opts *co, struct sym_opts *so)
+{
+	memset(so, 0, sizeof *so);
+	so->buildid_dir = co->buildid_dir;
+	so->kallsyms = co->kallsyms;
+	so->perfmap_dir = co->perfmap_dir;
+	so->symfs = co->symfs;
 }

@@ -1,0 +1,724 @@
+#include "config.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/session.h"
+#include "symbolize/dso.h"
+
+void
+dso_table_init(struct dso_table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->kernel = DSO_NONE;
+}
+
+void
+dso_table_free(struct dso_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct dso_ent *d = &t->v[i];
+
+		symtab_free(&d->syms);
+		strtab_free(&d->names);
+		free(d->symfile);
+		free(d->runfile);
+		if (d->src)
+			srcline_close(d->src);
+		for (size_t k = 0; k < d->src_cap; k++)
+			free(d->src_vals ? d->src_vals[k] : NULL);
+		free(d->src_keys);
+		free(d->src_vals);
+	}
+	free(t->v);
+	free(t->hslots);
+	free(t->refs);
+	memset(t, 0, sizeof *t);
+}
+
+/* snprintf for paths (a too long path just fails to exist). */
+static void pfmt(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+pfmt(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- registry ---- */
+
+static size_t
+name_slot(const struct dso_table *t, uint32_t name)
+{
+	size_t i = ((size_t)name * 2654435761u) & (t->hcap - 1);
+
+	while (t->hslots[i] != 0 && t->v[t->hslots[i] - 1].name != name)
+		i = (i + 1) & (t->hcap - 1);
+	return i;
+}
+
+static uint32_t
+dso_new(struct dso_table *t, struct strtab *strs, uint32_t name, enum dso_kind kind,
+    const char *short_name)
+{
+	struct dso_ent *d;
+	uint32_t id;
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->hcap) {
+		size_t nc = t->hcap ? t->hcap * 2 : 64;
+
+		free(t->hslots);
+		t->hslots = xcalloc(nc, sizeof *t->hslots);
+		t->hcap = nc;
+		for (size_t k = 0; k < t->n; k++)
+			t->hslots[name_slot(t, t->v[k].name)] = (uint32_t)k + 1;
+	}
+	GROW(t->v, t->cap, t->n + 1);
+	id = (uint32_t)t->n++;
+	d = &t->v[id];
+	memset(d, 0, sizeof *d);
+	d->name = name;
+	d->kind = kind;
+	d->short_name = strtab_intern(strs, short_name, strlen(short_name));
+	i = name_slot(t, name);
+	t->hslots[i] = id + 1;
+	return id;
+}
+
+static uint32_t
+dso_lookup_name(struct dso_table *t, uint32_t name)
+{
+	if (t->hcap == 0)
+		return DSO_NONE;
+	return t->hslots[name_slot(t, name)] ? t->hslots[name_slot(t, name)] - 1 : DSO_NONE;
+}
+
+uint32_t
+dso_get(struct dso_table *t, struct strtab *strs, const char *name, size_t len)
+{
+	uint32_t nid = strtab_intern(strs, name, len), d;
+	const char *n, *base;
+	char *copy;
+
+	d = dso_lookup_name(t, nid);
+	if (d != DSO_NONE)
+		return d;
+	n = strtab_get(strs, nid);
+	if (strcmp(n, "[vdso]") == 0)
+		return dso_new(t, strs, nid, DSO_VDSO, "[vdso]");
+	copy = xstrdup(n);
+	base = strrchr(copy, '/');
+	base = base ? base + 1 : copy;
+	d = dso_new(t, strs, nid, DSO_USER, base);
+	free(copy);
+	return d;
+}
+
+uint32_t
+dso_for_kernel_map(struct dso_table *t, struct strtab *strs, const char *filename)
+{
+	char buf[PATH_MAX];
+	const char *base;
+	uint32_t nid, d;
+	size_t len;
+
+	if (filename[0] != '/') {
+		if (t->kernel == DSO_NONE || strncmp(filename, "[kernel.kallsyms]", 17) == 0 ||
+		    strncmp(filename, "[guest.kernel.kallsyms", 22) == 0) {
+			if (t->kernel == DSO_NONE) {
+				nid = strtab_intern(strs, "[kernel.kallsyms]", 17);
+				t->kernel = dso_lookup_name(t, nid);
+				if (t->kernel == DSO_NONE)
+					t->kernel = dso_new(t, strs, nid, DSO_KERNEL, "[kernel.kallsyms]");
+			}
+			if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 ||
+			    strncmp(filename, "[guest.kernel.kallsyms", 22) == 0)
+				return t->kernel;
+		}
+		len = strlen(filename);
+		nid = strtab_intern(strs, filename, len);
+		d = dso_lookup_name(t, nid);
+		return d != DSO_NONE ? d : dso_new(t, strs, nid, DSO_MODULE, filename);
+	}
+	/* A module: "[name]" from the file name, dashes as underscores. */
+	base = strrchr(filename, '/') + 1;
+	len = strcspn(base, ".");
+	if (len + 3 > sizeof buf)
+		len = sizeof buf - 3;
+	buf[0] = '[';
+	for (size_t i = 0; i < len; i++)
+		buf[i + 1] = base[i] == '-' ? '_' : base[i];
+	buf[len + 1] = ']';
+	buf[len + 2] = '\0';
+	nid = strtab_intern(strs, buf, len + 2);
+	d = dso_lookup_name(t, nid);
+	return d != DSO_NONE ? d : dso_new(t, strs, nid, DSO_MODULE, buf);
+}
+
+uint32_t
+dso_for_jit(struct dso_table *t, struct strtab *strs, int32_t pid)
+{
+	char name[64], sname[64];
+	uint32_t nid, d;
+
+	pfmt(name, sizeof name, "/tmp/perf-%d.map", (int)pid);
+	pfmt(sname, sizeof sname, "[JIT] tid %d", (int)pid);
+	nid = strtab_intern(strs, name, strlen(name));
+	d = dso_lookup_name(t, nid);
+	if (d == DSO_NONE) {
+		d = dso_new(t, strs, nid, DSO_JIT, sname);
+		t->v[d].pid = pid;
+	}
+	return d;
+}
+
+void
+dso_set_build_id(struct dso_table *t, uint32_t d, const uint8_t *id, size_t len)
+{
+	struct dso_ent *e = &t->v[d];
+
+	if (e->bid_len > 0 || len == 0)
+		return;
+	if (len > 20)
+		len = 20;
+	/* perf keeps 20 bytes and compares them all: an all-zero id is none. */
+	for (size_t i = 0; i < len; i++)
+		if (id[i] != 0) {
+			memcpy(e->bid, id, len);
+			e->bid_len = (uint8_t)len;
+			return;
+		}
+}
+
+const char *
+dso_long_name(const struct dso_table *t, const struct strtab *strs, uint32_t d)
+{
+	return d < t->n ? strtab_get(strs, t->v[d].name) : "[unknown]";
+}
+
+const char *
+dso_short_name(const struct dso_table *t, const struct strtab *strs, uint32_t d)
+{
+	return d < t->n ? strtab_get(strs, t->v[d].short_name) : "[unknown]";
+}
+
+const char *
+dso_sym_name(const struct dso_table *t, const struct strtab *strs, uint32_t sym)
+{
+	(void)strs;
+	if (sym >= t->nrefs)
+		return "[unknown]";
+	return strtab_get(&t->v[t->refs[sym].dso].names, t->refs[sym].name);
+}
+
+/* ---- finding files ---- */
+
+
+static bool
+is_regular(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void
+bid_hex(const struct dso_ent *d, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < d->bid_len; i++) {
+		hex[2 * i] = digits[d->bid[i] >> 4];
+		hex[2 * i + 1] = digits[d->bid[i] & 15];
+	}
+	hex[2 * d->bid_len] = '\0';
+}
+
+/*
+ * A build-id cache entry: DIR/.build-id/xx/rest (a symlink to the entry's
+ * directory, an old-style file, or, in caches copied without symlinks, a
+ * file holding the link's target), else DIR/<name>/<buildid>/<kind>.
+ */
+static bool
+cache_file(const char *dir, const char *hex, const char *name, const char *kind, char *out,
+    size_t n)
+{
+	char link[PATH_MAX];
+	struct stat st;
+
+	if (dir == NULL || hex[0] == '\0')
+		return false;
+	pfmt(link, sizeof link, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+	if (lstat(link, &st) == 0) {
+		if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)) {
+			pfmt(out, n, "%s/%s", link, kind);
+			if (is_regular(out))
+				return true;
+		} else if (S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < PATH_MAX) {
+			char target[PATH_MAX];
+			int fd = open(link, O_RDONLY | O_CLOEXEC);
+			ssize_t r = fd >= 0 ? read(fd, target, sizeof target - 1) : -1;
+
+			if (fd >= 0)
+				close(fd);
+			if (r >= 4 && memcmp(target, "\177ELF", 4) == 0) {
+				if (strcmp(kind, "elf") == 0) {
+					pfmt(out, n, "%s", link);
+					return true;
+				}
+			} else if (r > 0) {
+				target[r] = '\0';
+				target[strcspn(target, "\n")] = '\0';
+				if (target[0] == '/')
+					pfmt(out, n, "%s/%s", target, kind);
+				else
+					pfmt(out, n, "%s/.build-id/%.2s/%s/%s", dir, hex, target, kind);
+				if (is_regular(out))
+					return true;
+			}
+		}
+	}
+	if (name != NULL) {
+		pfmt(out, n, "%s/%s%s/%s/%s", dir, name[0] == '/' ? "" : "", name, hex, kind);
+		if (name[0] != '/')
+			pfmt(out, n, "%s/%s/%s/%s", dir, name, hex, kind);
+		if (is_regular(out))
+			return true;
+	}
+	return false;
+}
+
+/* Without a build id: the only version of a path in the cache. */
+static bool
+cache_sole_entry(const char *dir, const char *name, char *hex_out)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dp;
+	int found = 0;
+
+	if (dir == NULL)
+		return false;
+	pfmt(path, sizeof path, "%s/%s", dir, name);
+	dp = opendir(path);
+	if (dp == NULL)
+		return false;
+	while ((de = readdir(dp)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || len < 2 || len > 40 ||
+		    strspn(de->d_name, "0123456789abcdef") != len)
+			continue;
+		if (found++ == 0)
+			memcpy(hex_out, de->d_name, len + 1);
+	}
+	closedir(dp);
+	return found == 1;
+}
+
+static void
+hex_to_bid(struct dso_ent *d, const char *hex)
+{
+	size_t n = strlen(hex) / 2;
+
+	for (size_t i = 0; i < n && i < 20; i++) {
+		unsigned v;
+
+		sscanf(hex + 2 * i, "%2x", &v);
+		d->bid[i] = (uint8_t)v;
+	}
+	d->bid_len = (uint8_t)(n < 20 ? n : 20);
+}
+
+/* Does the file at p have d's build id?  1 yes, 0 another, -1 none/unreadable. */
+static int
+bid_match(const struct dso_ent *d, const char *p)
+{
+	uint8_t id[20];
+	int n = elfsym_build_id(p, id);
+	size_t cmp;
+
+	if (n < 0)
+		return -1;
+	cmp = d->bid_len < (size_t)n ? d->bid_len : (size_t)n;
+	/* perf compares the recorded size (20 bytes, zero padded). */
+	if (memcmp(id, d->bid, cmp) != 0)
+		return 0;
+	for (size_t i = cmp; i < d->bid_len; i++)
+		if (d->bid[i] != 0)
+			return 0;
+	return 1;
+}
+
+struct cand {
+	char	symfile[PATH_MAX];
+	char	runfile[PATH_MAX];
+	char	anyfile[PATH_MAX];
+	bool	have_sym, have_run, have_any;
+	bool	mismatch;
+};
+
+/* Consider one candidate file, in perf's order: the first with .symtab
+ * gives the symbols, the first ELF at all the runtime image. */
+static bool
+cand_try(struct cand *c, const struct dso_ent *d, const char *p)
+{
+	int hs;
+
+	if (!is_regular(p))
+		return false;
+	if (d->bid_len > 0) {
+		int m = bid_match(d, p);
+
+		if (m == 0)
+			c->mismatch = true;
+		if (m != 1)
+			return false;
+	}
+	hs = elfsym_has_symtab(p);
+	if (hs < 0)
+		return false;
+	if ((hs & ELFSYM_SYMTAB) && !c->have_sym) {
+		pfmt(c->symfile, sizeof c->symfile, "%s", p);
+		c->have_sym = true;
+	}
+	if ((hs & ELFSYM_DYNSYM) && !c->have_run) {
+		pfmt(c->runfile, sizeof c->runfile, "%s", p);
+		c->have_run = true;
+	}
+	if (!c->have_any) {
+		pfmt(c->anyfile, sizeof c->anyfile, "%s", p);
+		c->have_any = true;
+	}
+	return c->have_sym && c->have_run;
+}
+
+static void
+load_user(struct dso_ent *d, const char *name, const struct dso_ctx *c)
+{
+	struct cand cd;
+	char hex[41], path[PATH_MAX], p[PATH_MAX], link[PATH_MAX];
+	const char *symfs = c->o->symfs;
+	bool path_ok;
+	long nr;
+
+	memset(&cd, 0, sizeof cd);
+	pfmt(path, sizeof path, "%s%s", symfs ? symfs : "", name);
+	path_ok = is_regular(path);
+	if (d->bid_len == 0 && path_ok) {
+		int n = elfsym_build_id(path, d->bid);
+
+		if (n > 0)
+			d->bid_len = (uint8_t)n;
+	}
+	if (d->bid_len == 0 && !path_ok && cache_sole_entry(c->buildid_dir, name, hex))
+		hex_to_bid(d, hex);
+	bid_hex(d, hex);
+
+	/* 1. .gnu_debuglink next to the file. */
+	if (path_ok && elfsym_debuglink(path, link, sizeof link) == 0) {
+		char dir[PATH_MAX];
+		char *slash;
+
+		pfmt(dir, sizeof dir, "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		pfmt(p, sizeof p, "%s/%s", dir, link);
+		if (strcmp(p, path) != 0)
+			cand_try(&cd, d, p);
+		pfmt(p, sizeof p, "%s/.debug/%s", dir, link);
+		cand_try(&cd, d, p);
+		pfmt(p, sizeof p, "/usr/lib/debug%s/%s", dir, link);
+		cand_try(&cd, d, p);
+	}
+	/* 2, 3. The build-id cache: the binary, then its debug file. */
+	if (d->bid_len > 0) {
+		if (!(cd.have_sym && cd.have_run) && cache_file(c->buildid_dir, hex, name, "elf", p, sizeof p))
+			cand_try(&cd, d, p);
+		if (!(cd.have_sym && cd.have_run) && cache_file(c->buildid_dir, hex, name, "debug", p, sizeof p))
+			cand_try(&cd, d, p);
+		/* 4, 5. System debug files. */
+		if (!(cd.have_sym && cd.have_run)) {
+			pfmt(p, sizeof p, "/usr/lib/debug%s.debug", name);
+			cand_try(&cd, d, p);
+		}
+		if (!(cd.have_sym && cd.have_run)) {
+			pfmt(p, sizeof p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+			cand_try(&cd, d, p);
+		}
+	}
+	/* 6. The path itself. */
+	if (!(cd.have_sym && cd.have_run) && path_ok)
+		cand_try(&cd, d, path);
+
+	if (!cd.have_sym && !cd.have_run && cd.have_any) {
+		/* An ELF file with neither table: stripped of everything. */
+		d->why = SYM_WHY_NO_SYMBOLS;
+		d->symfile = xstrdup(cd.anyfile);
+		d->runfile = xstrdup(cd.anyfile);
+		return;
+	}
+	if (!cd.have_sym && !cd.have_run) {
+		d->why = cd.mismatch ? SYM_WHY_BUILDID_MISMATCH : SYM_WHY_NO_DSO_FILE;
+		return;
+	}
+	if (!cd.have_sym)
+		memcpy(cd.symfile, cd.runfile, sizeof cd.symfile);
+	if (!cd.have_run)
+		memcpy(cd.runfile, cd.symfile, sizeof cd.runfile);
+	d->symfile = xstrdup(cd.symfile);
+	d->runfile = xstrdup(cd.runfile);
+	nr = elfsym_load(cd.symfile, cd.runfile, !c->o->no_demangle, &d->syms, &d->names);
+	if (nr < 0)
+		d->why = SYM_WHY_BAD_FILE;
+	else if (d->syms.n == 0)
+		d->why = SYM_WHY_NO_SYMBOLS;
+}
+
+static bool
+read_sysfs_bid(uint8_t *id, size_t *len)
+{
+	uint8_t buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	size_t off = 0;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	while (n > 0 && off + 12 <= (size_t)n) {
+		uint32_t nsz, dsz, type;
+
+		memcpy(&nsz, buf + off, 4);
+		memcpy(&dsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		off += 12;
+		if (type == 3 && nsz == 4 && off + 4 + dsz <= (size_t)n &&
+		    memcmp(buf + off, "GNU", 4) == 0) {
+			*len = dsz < 20 ? dsz : 20;
+			memcpy(id, buf + off + 4, *len);
+			return true;
+		}
+		off += ((nsz + 3) & ~3u) + ((dsz + 3) & ~3u);
+	}
+	return false;
+}
+
+static void
+load_kernel(struct dso_ent *d, const struct dso_ctx *c)
+{
+	char hex[41], p[PATH_MAX];
+	long nr = -1;
+
+	bid_hex(d, hex);
+	if (c->o->kallsyms != NULL) {
+		nr = kallsyms_load(c->o->kallsyms, &d->syms, &d->names);
+	} else {
+		if (c->s->kcore_dir != NULL) {
+			pfmt(p, sizeof p, "%s/kallsyms", c->s->kcore_dir);
+			nr = kallsyms_load(p, &d->syms, &d->names);
+		}
+		if (nr <= 0 && d->bid_len > 0 &&
+		    cache_file(c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
+			nr = kallsyms_load(p, &d->syms, &d->names);
+		if (nr <= 0) {
+			uint8_t id[20];
+			size_t len = 0;
+
+			if (d->bid_len > 0 && read_sysfs_bid(id, &len) && len == d->bid_len &&
+			    memcmp(id, d->bid, len) == 0)
+				nr = kallsyms_load("/proc/kallsyms", &d->syms, &d->names);
+		}
+	}
+	if (nr > 0)
+		d->symfile = xstrdup("kallsyms");
+	d->why = SYM_WHY_NO_KALLSYMS;
+}
+
+static void
+load_vdso(struct dso_ent *d, const struct dso_ctx *c)
+{
+	char hex[41], p[PATH_MAX];
+
+	bid_hex(d, hex);
+	if (d->bid_len == 0 || !cache_file(c->buildid_dir, hex, "[vdso]", "vdso", p, sizeof p)) {
+		/* As perf: the vdso of this machine, if the build id allows. */
+		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+		long nr;
+
+		if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+		    eh->e_ident[EI_CLASS] != ELFCLASS64) {
+			d->why = SYM_WHY_NO_DSO_FILE;
+			return;
+		}
+		nr = elfsym_load_mem(eh, eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize, d->bid,
+		    d->bid_len, !c->o->no_demangle, &d->syms, &d->names);
+		d->why = nr == -2 ? SYM_WHY_BUILDID_MISMATCH : nr < 0 ? SYM_WHY_BAD_FILE :
+		    nr == 0 ? SYM_WHY_NO_SYMBOLS : SYM_WHY_NOT_IN_SYMBOL;
+		return;
+	}
+	if (elfsym_load(p, p, !c->o->no_demangle, &d->syms, &d->names) < 0) {
+		d->why = SYM_WHY_BAD_FILE;
+		return;
+	}
+	d->symfile = xstrdup(p);
+	d->runfile = xstrdup(p);
+	d->why = d->syms.n ? SYM_WHY_NOT_IN_SYMBOL : SYM_WHY_NO_SYMBOLS;
+}
+
+static void
+load_jit(struct dso_ent *d, const struct dso_ctx *c)
+{
+	char p[PATH_MAX];
+
+	pfmt(p, sizeof p, "%s/perf-%d.map", c->perfmap_dir, (int)d->pid);
+	if (perfmap_load(p, &d->syms, &d->names) < 0)
+		d->why = SYM_WHY_JIT_NO_MAP;
+	else
+		d->symfile = xstrdup(p);
+}
+
+static void
+dso_load(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id)
+{
+	struct dso_ent *d = &t->v[id];
+	char *name = xstrdup(strtab_get(strs, d->name));
+
+	d->loaded = true;
+	d->why = SYM_WHY_NOT_IN_SYMBOL;
+	switch (d->kind) {
+	case DSO_USER:
+		load_user(d, name, c);
+		break;
+	case DSO_KERNEL:
+		load_kernel(d, c);
+		break;
+	case DSO_MODULE:
+		d->why = SYM_WHY_NO_KALLSYMS;
+		break;
+	case DSO_VDSO:
+		load_vdso(d, c);
+		break;
+	case DSO_JIT:
+		load_jit(d, c);
+		break;
+	}
+	free(name);
+	if (d->syms.n > 0) {
+		if (d->why != SYM_WHY_NO_KALLSYMS && d->why != SYM_WHY_JIT_NO_MAP)
+			d->why = SYM_WHY_NOT_IN_SYMBOL;
+		else
+			d->why = SYM_WHY_NOT_IN_SYMBOL;
+	}
+	/* Global ids for this DSO's symbols. */
+	d->sym_base = (uint32_t)t->nrefs;
+	GROW(t->refs, t->caprefs, t->nrefs + d->syms.n + 1);
+	for (size_t i = 0; i < d->syms.n; i++) {
+		t->refs[t->nrefs].dso = id;
+		t->refs[t->nrefs].name = d->syms.v[i].name;
+		t->nrefs++;
+	}
+	/* Names stay put from now on; drop the interning hash. */
+	free(d->names.hslots);
+	d->names.hslots = NULL;
+	d->names.hcap = d->names.hn = 0;
+}
+
+uint32_t
+dso_find_sym(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t d,
+    uint64_t rel, uint64_t *start)
+{
+	size_t i;
+
+	if (d >= t->n)
+		return SYM_NONE;
+	if (!t->v[d].loaded)
+		dso_load(t, strs, c, d);
+	i = symtab_find(&t->v[d].syms, rel);
+	if (i == SIZE_MAX)
+		return SYM_NONE;
+	*start = t->v[d].syms.v[i].start;
+	return t->v[d].sym_base + (uint32_t)i;
+}
+
+enum sym_why
+dso_why(const struct dso_table *t, uint32_t d)
+{
+	return d < t->n ? (enum sym_why)t->v[d].why : SYM_WHY_NO_MAP;
+}
+
+const char *
+dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id,
+    uint64_t rel)
+{
+	struct dso_ent *d;
+	char buf[PATH_MAX + 32];
+	size_t i;
+
+	if (id >= t->n)
+		return NULL;
+	d = &t->v[id];
+	if (!d->loaded)
+		dso_load(t, strs, c, id);
+	if (d->kind != DSO_USER && d->kind != DSO_VDSO)
+		return NULL;
+	if (!d->src_tried) {
+		d->src_tried = true;
+		if (d->symfile != NULL)
+			d->src = srcline_open(d->symfile, d->runfile);
+		if (d->src == NULL && d->runfile != NULL && d->symfile != NULL &&
+		    strcmp(d->runfile, d->symfile) != 0)
+			d->src = srcline_open(d->runfile, d->runfile);
+	}
+	if (d->src == NULL)
+		return NULL;
+	if ((d->src_n + 1) * 2 > d->src_cap) {
+		uint64_t *ok = d->src_keys;
+		char **ov = d->src_vals;
+		size_t oc = d->src_cap;
+
+		d->src_cap = oc ? oc * 2 : 64;
+		d->src_keys = xcalloc(d->src_cap, sizeof *d->src_keys);
+		d->src_vals = xcalloc(d->src_cap, sizeof *d->src_vals);
+		for (size_t k = 0; k < oc; k++) {
+			if (ov[k] == NULL)
+				continue;
+			i = (size_t)(ok[k] * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->src_cap - 1);
+			while (d->src_vals[i] != NULL)
+				i = (i + 1) & (d->src_cap - 1);
+			d->src_keys[i] = ok[k];
+			d->src_vals[i] = ov[k];
+		}
+		free(ok);
+		free(ov);
+	}
+	i = (size_t)(rel * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->src_cap - 1);
+	while (d->src_vals[i] != NULL) {
+		if (d->src_keys[i] == rel)
+			return d->src_vals[i][0] ? d->src_vals[i] : NULL;
+		i = (i + 1) & (d->src_cap - 1);
+	}
+	if (srcline_lookup(d->src, rel, buf, sizeof buf) < 0)
+		buf[0] = '\0';
+	d->src_keys[i] = rel;
+	d->src_vals[i] = xstrdup(buf);
+	d->src_n++;
+	return buf[0] ? d->src_vals[i] : NULL;
+}

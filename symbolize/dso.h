@@ -1,0 +1,109 @@
+/*
+ * dso.h: the DSO registry of a symbolizer (inside symbolize/).
+ *
+ * A DSO is what a map points at: a file path, the kernel, a kernel module,
+ * the vdso, or a process's JIT code (perf-PID.map).  Each is found and
+ * loaded once, on the first lookup: its ELF file through the build-id
+ * cache, --symfs, the path and separate debug files (perf's order), or
+ * kallsyms, or the perf-PID.map.  Names live in the table; symbol ids are
+ * global across DSOs.  Nothing here prints.
+ */
+#ifndef PERFNAV_SYMBOLIZE_DSO_H
+#define PERFNAV_SYMBOLIZE_DSO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/thread.h"
+#include "symbolize/resolve.h"
+#include "symbolize/symtab.h"
+
+enum dso_kind {
+	DSO_USER,
+	DSO_KERNEL,
+	DSO_MODULE,
+	DSO_VDSO,
+	DSO_JIT,
+};
+
+struct srcline_h;
+
+struct dso_ent {
+	uint32_t		 name;		/* strtab id: perf's dso->name (path, [kernel.kallsyms]) */
+	uint32_t		 short_name;
+	enum dso_kind		 kind;
+	int32_t			 pid;		/* DSO_JIT */
+	uint8_t			 bid[20];
+	uint8_t			 bid_len;
+	bool			 loaded;
+	uint8_t			 why;		/* enum sym_why when it has no symbols */
+	struct symtab		 syms;
+	struct strtab		 names;		/* symbol names, stable after loading */
+	uint32_t		 sym_base;	/* global id of syms.v[0] */
+	char			*symfile;	/* file the symbols came from */
+	char			*runfile;	/* runtime image (program headers, PLT) */
+	bool			 src_tried;
+	struct srcline_h	*src;
+	/* srcline memo: rel -> string */
+	uint64_t		*src_keys;
+	char			**src_vals;
+	size_t			 src_cap, src_n;
+};
+
+struct dso_symref {
+	uint32_t	dso;
+	uint32_t	name;		/* in that DSO's names */
+};
+
+struct dso_table {
+	struct dso_ent		*v;
+	size_t			 n, cap;
+	uint32_t		*hslots;	/* name id -> dso id + 1 */
+	size_t			 hcap;
+	uint32_t		 kernel;	/* DSO_NONE until a kernel map is seen */
+	struct dso_symref	*refs;
+	size_t			 nrefs, caprefs;
+};
+
+/* What loading needs from the symbolizer. */
+struct dso_ctx {
+	const struct session	*s;
+	const struct sym_opts	*o;
+	const char		*buildid_dir;
+	const char		*perfmap_dir;
+};
+
+void dso_table_init(struct dso_table *t);
+void dso_table_free(struct dso_table *t);
+
+/* The user DSO of a path (created on first use). */
+uint32_t dso_get(struct dso_table *t, struct strtab *strs, const char *name, size_t len);
+/* The DSO of a kernel map's file name: [kernel.kallsyms] or a module. */
+uint32_t dso_for_kernel_map(struct dso_table *t, struct strtab *strs, const char *filename);
+/* The JIT DSO of a process ("/tmp/perf-PID.map", "[JIT] tid PID"). */
+uint32_t dso_for_jit(struct dso_table *t, struct strtab *strs, int32_t pid);
+/* Give a DSO its build id, unless it has one. */
+void dso_set_build_id(struct dso_table *t, uint32_t d, const uint8_t *id, size_t len);
+
+/* Symbol containing rel (loading the DSO on first use): global id or
+ * SYM_NONE; *start gets the symbol's start. */
+uint32_t dso_find_sym(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    uint32_t d, uint64_t rel, uint64_t *start);
+/* Why a lookup in d found no symbol (after dso_find_sym). */
+enum sym_why dso_why(const struct dso_table *t, uint32_t d);
+
+const char *dso_long_name(const struct dso_table *t, const struct strtab *strs, uint32_t d);
+const char *dso_short_name(const struct dso_table *t, const struct strtab *strs, uint32_t d);
+const char *dso_sym_name(const struct dso_table *t, const struct strtab *strs, uint32_t sym);
+/* "file.c:12" of rel in d, memoized; NULL if unknown. */
+const char *dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    uint32_t d, uint64_t rel);
+
+/* srcline.c: DWARF line tables of one DSO (libdw). */
+struct srcline_h *srcline_open(const char *symfile, const char *runfile);
+/* basename:line of a file offset, into buf; 0, or -1 if unknown. */
+int srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n);
+void srcline_close(struct srcline_h *h);
+
+#endif

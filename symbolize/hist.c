@@ -1,0 +1,1485 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "symbolize/hist.h"
+
+/*
+ * Tables are growable arrays of plain structs addressed by 32-bit ids;
+ * lookups go through open-addressing hash tables of ids (slot = id + 1,
+ * with the id's hash kept beside it so probing and growing never rehash).
+ */
+struct idtab {
+	uint32_t	*slot;		/* id + 1, 0 empty */
+	uint32_t	*hv;
+	size_t		 cap, n;
+};
+
+#define NONE32	UINT32_MAX
+
+/* A resolved address, cached per (address space, cpumode, ip). */
+struct fcache {
+	uint64_t	ip;
+	int32_t		pid;		/* -1 for kernel lookups */
+	uint32_t	epoch;
+	uint8_t		cpumode;
+	struct frame	f;
+	uint32_t	node[3];		/* per enum node_mode, NONE32 until needed */
+	uint32_t	srcline;		/* NONE32 until needed */
+};
+
+/* What a frame contributes to entry keys. */
+struct fkey {
+	uint32_t	dso, node, srcline;
+	uint8_t		why;
+};
+
+/* Per-thread comm cursor (samples come in time order). */
+struct tcomm {
+	uint32_t	ci;		/* current comm_ev index, NONE32 if none */
+	uint32_t	id;		/* our string id for it */
+};
+
+struct pid_epoch {
+	int32_t		pid;
+	uint32_t	epoch;
+};
+
+struct hist {
+	const struct session	*s;
+	struct symbolizer	*z;
+	struct hist_opts	 o;
+	bool			 want_src;	/* srcline key used */
+	bool			 want_sym;	/* sym key used */
+	bool			 want_dso;
+
+	struct strtab		 strs;
+
+	struct hist_event	*ev;
+	size_t			 nev, capev;
+	uint32_t		*ev_of_attr;	/* attr -> event index + 1 */
+	size_t			 capattr;
+	uint32_t		*ev_order;	/* events with samples, by attr */
+	size_t			 nev_order;
+
+	struct hist_entry	*ent;
+	size_t			 nent, capent;
+	struct idtab		 ent_tab;
+
+	struct hist_node	*node;
+	size_t			 nnode, capnode;
+	struct idtab		 node_tab;
+
+	struct fcache		*fc;
+	size_t			 nfc, capfc;
+	struct idtab		 fc_tab;
+
+	struct hist_edge	*edge;
+	size_t			 nedge, capedge;
+	struct idtab		 edge_tab;
+
+	struct hist_tnode	*tn;
+	size_t			 ntn, captn;
+	struct idtab		 tn_tab;
+
+	struct hist_why		*why;
+	size_t			 nwhy, capwhy;
+	uint32_t		*why_of_dso;	/* dso + 1 -> why index + 1 */
+	size_t			 capwdso;
+
+	/* Address-space epochs: bumped by the records that change maps. */
+	struct pid_epoch	*pe;
+	size_t			 pecap, pen;
+	uint32_t		 kepoch;
+
+	struct tcomm		*tc;
+	size_t			 captc;
+	uint32_t		*comm_id;	/* comm_ev index -> string id + 1 */
+	size_t			 capcomm;
+
+	uint32_t		 stamp;
+	bool			 finished;
+
+	/* Scratch. */
+	uint32_t		*rows;
+	size_t			 caprows;
+	struct hist_edge	*erows;
+	size_t			 caperows;
+	struct fkey		*chain;
+	size_t			 capchain;
+	uint32_t		*path;
+	size_t			 cappath;
+};
+
+/* ---- hashing ---- */
+
+static inline uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
+static void
+idtab_grow(struct idtab *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 1024;
+	uint32_t *slot = xcalloc(ncap, sizeof *slot), *hv = xcalloc(ncap, sizeof *hv);
+
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t j;
+
+		if (t->slot[i] == 0)
+			continue;
+		j = t->hv[i] & (ncap - 1);
+		while (slot[j] != 0)
+			j = (j + 1) & (ncap - 1);
+		slot[j] = t->slot[i];
+		hv[j] = t->hv[i];
+	}
+	free(t->slot);
+	free(t->hv);
+	t->slot = slot;
+	t->hv = hv;
+	t->cap = ncap;
+}
+
+/* Make room for one insertion; then probe from hash & mask. */
+static inline void
+idtab_reserve(struct idtab *t)
+{
+	if ((t->n + 1) * 2 > t->cap)
+		idtab_grow(t);
+}
+
+static inline void
+idtab_put(struct idtab *t, size_t i, uint32_t hash, uint32_t id)
+{
+	t->slot[i] = id + 1;
+	t->hv[i] = hash;
+	t->n++;
+}
+
+static void
+idtab_free(struct idtab *t)
+{
+	free(t->slot);
+	free(t->hv);
+	memset(t, 0, sizeof *t);
+}
+
+static uint32_t
+intern(struct hist *h, const char *str)
+{
+	return strtab_intern(&h->strs, str, strlen(str));
+}
+
+/* ---- keys ---- */
+
+static const struct {
+	const char	*name, *header;
+	int		 width;
+} key_info[] = {
+#define X(id, name, hdr, w) { name, hdr, w },
+	HIST_KEYS(X)
+#undef X
+};
+
+const char *
+hist_key_name(enum hist_key k)
+{
+	return k < HIST_KEY_COUNT ? key_info[k].name : "?";
+}
+
+const char *
+hist_key_header(enum hist_key k)
+{
+	return k < HIST_KEY_COUNT ? key_info[k].header : "?";
+}
+
+int
+hist_key_width(enum hist_key k)
+{
+	return k < HIST_KEY_COUNT ? key_info[k].width : 0;
+}
+
+int
+hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t *badlen)
+{
+	const char *p = list;
+	int n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < HIST_KEY_COUNT; k++)
+			if (strlen(key_info[k].name) == len && strncmp(p, key_info[k].name, len) == 0)
+				break;
+		if (k == HIST_KEY_COUNT || n == HIST_MAX_KEYS) {
+			*bad = p;
+			*badlen = len;
+			return -1;
+		}
+		keys[n++] = (enum hist_key)k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/* ---- construction ---- */
+
+struct hist *
+hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *o)
+{
+	struct hist *h = xcalloc(1, sizeof *h);
+
+	h->s = s;
+	h->z = z;
+	h->o = *o;
+	if (h->o.nkeys == 0) {
+		h->o.keys[0] = HIST_KEY_COMM;
+		h->o.keys[1] = HIST_KEY_DSO;
+		h->o.keys[2] = HIST_KEY_SYM;
+		h->o.nkeys = 3;
+	}
+	for (unsigned i = 0; i < h->o.nkeys; i++) {
+		h->want_src |= h->o.keys[i] == HIST_KEY_SRCLINE;
+		h->want_sym |= h->o.keys[i] == HIST_KEY_SYM;
+		h->want_dso |= h->o.keys[i] == HIST_KEY_DSO;
+	}
+	intern(h, "");
+	return h;
+}
+
+void
+hist_free(struct hist *h)
+{
+	if (h == NULL)
+		return;
+	strtab_free(&h->strs);
+	free(h->ev);
+	free(h->ev_of_attr);
+	free(h->ev_order);
+	free(h->ent);
+	idtab_free(&h->ent_tab);
+	free(h->node);
+	idtab_free(&h->node_tab);
+	free(h->fc);
+	idtab_free(&h->fc_tab);
+	free(h->edge);
+	idtab_free(&h->edge_tab);
+	free(h->tn);
+	idtab_free(&h->tn_tab);
+	free(h->why);
+	free(h->why_of_dso);
+	free(h->pe);
+	free(h->tc);
+	free(h->comm_id);
+	free(h->rows);
+	free(h->erows);
+	free(h->chain);
+	free(h->path);
+	free(h);
+}
+
+/* Event index for an attr, created on first use. */
+static uint32_t
+event_of(struct hist *h, int attr, const char *name)
+{
+	size_t a = attr < 0 ? 0 : (size_t)attr + 1;
+	struct hist_event *e;
+
+	if (a < h->capattr && h->ev_of_attr[a] != 0)
+		return h->ev_of_attr[a] - 1;
+	if (a >= h->capattr) {
+		size_t old = h->capattr;
+
+		GROW(h->ev_of_attr, h->capattr, a + 1);
+		memset(h->ev_of_attr + old, 0, (h->capattr - old) * sizeof *h->ev_of_attr);
+	}
+	GROW(h->ev, h->capev, h->nev + 1);
+	e = &h->ev[h->nev];
+	memset(e, 0, sizeof *e);
+	e->attr = attr;
+	e->name = intern(h, name ? name : "?");
+	e->tree_root = NONE32;
+	h->ev_of_attr[a] = (uint32_t)++h->nev;
+	return (uint32_t)(h->nev - 1);
+}
+
+/* ---- function nodes ---- */
+
+static void
+label_frame(struct hist *h, const struct frame *f, char *buf, size_t n)
+{
+	if (h->z != NULL) {
+		symbolizer_sym_label(h->z, f, buf, n);
+		return;
+	}
+	if (f->sym != SYM_NONE)
+		snprintf(buf, n, "[%c] s%" PRIu32, f->kernel ? 'k' : '.', f->sym);
+	else
+		snprintf(buf, n, "[%c] %#018" PRIx64, f->kernel ? 'k' : '.', f->kernel ? f->ip : f->rel);
+}
+
+static void
+fold_frame(struct hist *h, const struct frame *f, char *buf, size_t n)
+{
+	if (f->sym != SYM_NONE)
+		snprintf(buf, n, "%s", h->z ? symbolizer_sym_name(h->z, f->sym) : "");
+	else if (f->dso != DSO_NONE && h->z && symbolizer_dso_short(h->z, f->dso)[0] == '[')
+		snprintf(buf, n, "%s", symbolizer_dso_short(h->z, f->dso));
+	else if (f->dso != DSO_NONE)
+		snprintf(buf, n, "[%s]", h->z ? symbolizer_dso_short(h->z, f->dso) : "");
+	else
+		snprintf(buf, n, "[unknown]");
+	if (h->z == NULL && f->sym != SYM_NONE)
+		snprintf(buf, n, "s%" PRIu32, f->sym);
+	else if (h->z == NULL && f->dso != DSO_NONE)
+		snprintf(buf, n, "[d%" PRIu32 "]", f->dso);
+	/* A ';' would split the frame in folded output. */
+	for (char *p = buf; *p; p++)
+		if (*p == ';')
+			*p = ':';
+}
+
+/* How a frame came to a sample: its ip, a callchain entry, a branch target. */
+enum node_mode {
+	NODE_SELF,
+	NODE_CHAIN,
+	NODE_BRANCH,
+};
+
+/*
+ * The node of a frame.  A resolved function is (DSO, symbol); an
+ * unresolved one is its address alone, as perf's symbol sort key compares
+ * them: the address relative to the DSO for a sample's ip, the recorded
+ * address for a callchain frame or branch target.  perf labels an
+ * unmapped callchain frame, and every branch target, with the sample's
+ * [k]/[.].  The first frame that creates a node names it.
+ */
+static uint32_t
+node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sample_cpumode)
+{
+	bool chain = mode != NODE_SELF;
+	struct frame f = *fin;
+	uint64_t a, b, hh;
+	uint32_t hash, id;
+	size_t i;
+	char buf[1024];
+	struct hist_node *nd;
+
+	if (f.sym != SYM_NONE) {
+		a = f.dso;
+		b = f.sym;
+	} else {
+		if (chain)
+			f.rel = f.ip;
+	}
+	if (mode == NODE_BRANCH || (mode == NODE_CHAIN && f.dso == DSO_NONE)) {
+		f.cpumode = sample_cpumode;
+		f.kernel = sample_cpumode == PERF_RECORD_MISC_KERNEL ||
+		    sample_cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	}
+	if (f.sym == SYM_NONE) {
+		a = UINT64_MAX;
+		b = f.rel;
+	}
+	hh = mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
+	hash = (uint32_t)hh;
+	idtab_reserve(&h->node_tab);
+	i = hash & (h->node_tab.cap - 1);
+	while ((id = h->node_tab.slot[i]) != 0) {
+		const struct hist_node *c = &h->node[id - 1];
+
+		if (h->node_tab.hv[i] == hash) {
+			if (f.sym != SYM_NONE) {
+				if (c->f.sym == f.sym && c->f.dso == f.dso)
+					return id - 1;
+			} else if (c->f.sym == SYM_NONE && c->f.rel == b) {
+				return id - 1;
+			}
+		}
+		i = (i + 1) & (h->node_tab.cap - 1);
+	}
+	GROW(h->node, h->capnode, h->nnode + 1);
+	nd = &h->node[h->nnode];
+	/* Keep the key in f.rel so the comparison above holds for both kinds. */
+	if (f.sym == SYM_NONE)
+		f.rel = b;
+	nd->f = f;
+	label_frame(h, &f, buf, sizeof buf);
+	nd->label = intern(h, buf);
+	fold_frame(h, &f, buf, sizeof buf);
+	nd->fold = intern(h, buf);
+	idtab_put(&h->node_tab, i, hash, (uint32_t)h->nnode);
+	return (uint32_t)h->nnode++;
+}
+
+size_t
+hist_nnodes(const struct hist *h)
+{
+	return h->nnode;
+}
+
+const struct hist_node *
+hist_node_get(const struct hist *h, uint32_t id)
+{
+	return id < h->nnode ? &h->node[id] : NULL;
+}
+
+const char *
+hist_str(const struct hist *h, uint32_t id)
+{
+	return strtab_get(&h->strs, id);
+}
+
+static uint32_t
+srcline_of(struct hist *h, const struct frame *f)
+{
+	const char *sl = h->z ? symbolizer_srcline(h->z, f) : NULL;
+
+	return intern(h, sl ? sl : "??:0");
+}
+
+static void
+count_why(struct hist *h, const struct fkey *k, bool chain, uint64_t n)
+{
+	size_t d;
+	struct hist_why *w;
+
+	if (k->why == SYM_WHY_OK || k->why >= SYM_WHY_COUNT)
+		return;
+	d = k->dso == DSO_NONE ? 0 : (size_t)k->dso + 1;
+	if (d >= h->capwdso) {
+		size_t old = h->capwdso;
+
+		GROW(h->why_of_dso, h->capwdso, d + 1);
+		memset(h->why_of_dso + old, 0, (h->capwdso - old) * sizeof *h->why_of_dso);
+	}
+	if (h->why_of_dso[d] == 0) {
+		GROW(h->why, h->capwhy, h->nwhy + 1);
+		memset(&h->why[h->nwhy], 0, sizeof *h->why);
+		h->why[h->nwhy].dso = k->dso;
+		h->why_of_dso[d] = (uint32_t)++h->nwhy;
+	}
+	w = &h->why[h->why_of_dso[d] - 1];
+	if (chain)
+		w->chain[k->why] += n;
+	else
+		w->self[k->why] += n;
+}
+
+size_t
+hist_whys(const struct hist *h, const struct hist_why **out)
+{
+	*out = h->why;
+	return h->nwhy;
+}
+
+/* ---- entries ---- */
+
+#define ENT_KEY_BYTES	offsetof(struct hist_entry, period)
+
+static inline uint32_t
+ent_hash(const struct hist_entry *k)
+{
+	uint64_t w[4];
+
+	_Static_assert(ENT_KEY_BYTES == 32, "entry key is 32 bytes");
+	memcpy(w, k, 32);
+	return (uint32_t)mix64(w[0] * 31 + mix64(w[1] ^ mix64(w[2] * 17 + w[3])));
+}
+
+static inline struct hist_entry *
+ent_get(struct hist *h, const struct hist_entry *k)
+{
+	uint32_t hash = ent_hash(k), id;
+	size_t i;
+	struct hist_entry *e;
+
+	idtab_reserve(&h->ent_tab);
+	i = hash & (h->ent_tab.cap - 1);
+	while ((id = h->ent_tab.slot[i]) != 0) {
+		if (h->ent_tab.hv[i] == hash && memcmp(&h->ent[id - 1], k, ENT_KEY_BYTES) == 0)
+			return &h->ent[id - 1];
+		i = (i + 1) & (h->ent_tab.cap - 1);
+	}
+	GROW(h->ent, h->capent, h->nent + 1);
+	e = &h->ent[h->nent];
+	memset(e, 0, sizeof *e);
+	memcpy(e, k, ENT_KEY_BYTES);
+	idtab_put(&h->ent_tab, i, hash, (uint32_t)h->nent++);
+	return e;
+}
+
+const struct hist_entry *
+hist_entry_get(const struct hist *h, uint32_t id)
+{
+	return id < h->nent ? &h->ent[id] : NULL;
+}
+
+/* ---- call graph: edges and the call tree ---- */
+
+static void
+edge_add(struct hist *h, uint32_t ev, uint32_t caller, uint32_t callee, uint64_t period)
+{
+	uint32_t hash = (uint32_t)mix64(((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17), id;
+	size_t i;
+	struct hist_edge *e;
+
+	idtab_reserve(&h->edge_tab);
+	i = hash & (h->edge_tab.cap - 1);
+	while ((id = h->edge_tab.slot[i]) != 0) {
+		e = &h->edge[id - 1];
+		if (e->caller == caller && e->callee == callee && e->event == ev)
+			goto found;
+		i = (i + 1) & (h->edge_tab.cap - 1);
+	}
+	GROW(h->edge, h->capedge, h->nedge + 1);
+	e = &h->edge[h->nedge];
+	memset(e, 0, sizeof *e);
+	e->event = ev;
+	e->caller = caller;
+	e->callee = callee;
+	idtab_put(&h->edge_tab, i, hash, (uint32_t)h->nedge++);
+found:
+	if (e->stamp != h->stamp) {
+		e->stamp = h->stamp;
+		e->period += period;
+		e->samples++;
+	}
+}
+
+static uint32_t
+tnode_child(struct hist *h, uint32_t parent, uint32_t node, uint32_t name)
+{
+	uint32_t hash = (uint32_t)mix64((uint64_t)parent << 32 ^ (uint64_t)node << 1 ^
+	    (uint64_t)name * 0x9e3779b1u), id;
+	size_t i;
+	struct hist_tnode *t;
+
+	idtab_reserve(&h->tn_tab);
+	i = hash & (h->tn_tab.cap - 1);
+	while ((id = h->tn_tab.slot[i]) != 0) {
+		t = &h->tn[id - 1];
+		if (t->parent == parent && t->node == node && t->name == name)
+			return id - 1;
+		i = (i + 1) & (h->tn_tab.cap - 1);
+	}
+	GROW(h->tn, h->captn, h->ntn + 1);
+	t = &h->tn[h->ntn];
+	memset(t, 0, sizeof *t);
+	t->parent = parent;
+	t->node = node;
+	t->name = name;
+	t->first_child = NONE32;
+	t->next_sibling = NONE32;
+	if (parent != NONE32) {
+		t->next_sibling = h->tn[parent].first_child;
+		h->tn[parent].first_child = (uint32_t)h->ntn;
+	}
+	idtab_put(&h->tn_tab, i, hash, (uint32_t)h->ntn);
+	return (uint32_t)h->ntn++;
+}
+
+static void
+callgraph_add(struct hist *h, uint32_t ev, uint32_t comm, const struct fkey *self,
+    const struct fkey *chain, size_t n, uint64_t period)
+{
+	struct hist_event *e = &h->ev[ev];
+	uint32_t t;
+
+	if (n == 0) {
+		chain = self;
+		n = 1;
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		edge_add(h, ev, chain[i + 1].node, chain[i].node, period);
+	if (e->tree_root == NONE32)
+		e->tree_root = tnode_child(h, NONE32, NONE32, e->name);
+	t = e->tree_root;
+	h->tn[t].inc_period += period;
+	h->tn[t].inc_samples++;
+	t = tnode_child(h, t, NONE32, comm);
+	h->tn[t].inc_period += period;
+	h->tn[t].inc_samples++;
+	for (size_t i = n; i-- > 0;) {
+		t = tnode_child(h, t, chain[i].node, h->node[chain[i].node].fold);
+		h->tn[t].inc_period += period;
+		h->tn[t].inc_samples++;
+	}
+	h->tn[t].self_period += period;
+	h->tn[t].self_samples++;
+}
+
+/* ---- adding samples ---- */
+
+/*
+ * The core of both entry points: credit one sample whose frames are
+ * already reduced to keys.
+ */
+static void
+add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, uint32_t cpu,
+    uint64_t period, const struct fkey *self, const struct fkey *chain, size_t n)
+{
+	struct hist_entry k, *e;
+	const struct hist_opts *o = &h->o;
+	bool kc = false, kp = false, kt = false, kcpu = false;
+
+	if (++h->stamp == 0) {
+		for (size_t i = 0; i < h->nent; i++)
+			h->ent[i].stamp = 0;
+		for (size_t i = 0; i < h->nedge; i++)
+			h->edge[i].stamp = 0;
+		h->stamp = 1;
+	}
+	h->ev[ev].total_period += period;
+	h->ev[ev].nsamples++;
+	for (unsigned i = 0; i < o->nkeys; i++) {
+		kc |= o->keys[i] == HIST_KEY_COMM;
+		kp |= o->keys[i] == HIST_KEY_PID;
+		kt |= o->keys[i] == HIST_KEY_TID;
+		kcpu |= o->keys[i] == HIST_KEY_CPU;
+	}
+	memset(&k, 0, sizeof k);
+	k.event = ev;
+	k.comm = kc ? comm : 0;
+	k.pid = kp || kt ? pid : 0;
+	k.tid = kt ? tid : 0;
+	k.cpu = kcpu ? cpu : 0;
+	k.dso = h->want_dso ? self->dso : 0;
+	k.node = h->want_sym ? self->node : 0;
+	k.srcline = h->want_src ? self->srcline : 0;
+	e = ent_get(h, &k);
+	if (e->samples == 0 && e->acc_samples == 0) {
+		e->label_comm = comm;
+		e->label_tid = tid;
+	}
+	e->period += period;
+	e->samples++;
+	e->stamp = h->stamp;
+	e->acc_period += period;
+	e->acc_samples++;
+	count_why(h, self, false, 1);
+	for (size_t i = 0; i < n; i++)
+		count_why(h, &chain[i], true, 1);
+	if (o->children) {
+		for (size_t i = 0; i < n; i++) {
+			k.dso = h->want_dso ? chain[i].dso : 0;
+			k.node = h->want_sym ? chain[i].node : 0;
+			k.srcline = h->want_src ? chain[i].srcline : 0;
+			e = ent_get(h, &k);
+			if (e->acc_samples == 0) {
+				e->label_comm = comm;
+				e->label_tid = tid;
+			}
+			if (e->stamp != h->stamp) {
+				e->stamp = h->stamp;
+				e->acc_period += period;
+				e->acc_samples++;
+			}
+		}
+	}
+	if (o->callgraph)
+		callgraph_add(h, ev, comm, self, chain, n, period);
+}
+
+static void
+frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample_cpumode,
+    struct fkey *out)
+{
+	out->dso = f->dso;
+	out->why = f->why;
+	out->node = node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode);
+	out->srcline = h->want_src ? srcline_of(h, f) : 0;
+}
+
+void
+hist_add(struct hist *h, const struct hist_sample *smp)
+{
+	uint32_t ev = event_of(h, smp->attr, smp->event_name);
+	struct fkey self;
+	uint8_t cm = smp->self->cpumode;
+
+	if (h->o.event >= 0 && smp->attr != h->o.event)
+		return;
+	frame_key(h, smp->self, false, cm, &self);
+	GROW(h->chain, h->capchain, smp->nchain + 1);
+	for (size_t i = 0; i < smp->nchain; i++)
+		frame_key(h, &smp->chain[i], true, cm, &h->chain[i]);
+	add_keys(h, ev, intern(h, smp->comm ? smp->comm : ""), smp->pid, smp->tid, smp->cpu,
+	    smp->period, &self, h->chain, smp->nchain);
+}
+
+/* ---- the session walk ---- */
+
+static uint32_t *
+epoch_slot(struct hist *h, int32_t pid)
+{
+	size_t i;
+
+	if ((h->pen + 1) * 2 > h->pecap) {
+		size_t ncap = h->pecap ? h->pecap * 2 : 256;
+		struct pid_epoch *n = xcalloc(ncap, sizeof *n);
+
+		for (size_t j = 0; j < ncap; j++)
+			n[j].pid = INT32_MIN;
+		for (size_t j = 0; j < h->pecap; j++) {
+			if (h->pe[j].pid == INT32_MIN)
+				continue;
+			i = (size_t)mix64((uint64_t)(uint32_t)h->pe[j].pid) & (ncap - 1);
+			while (n[i].pid != INT32_MIN)
+				i = (i + 1) & (ncap - 1);
+			n[i] = h->pe[j];
+		}
+		free(h->pe);
+		h->pe = n;
+		h->pecap = ncap;
+	}
+	i = (size_t)mix64((uint64_t)(uint32_t)pid) & (h->pecap - 1);
+	while (h->pe[i].pid != INT32_MIN && h->pe[i].pid != pid)
+		i = (i + 1) & (h->pecap - 1);
+	if (h->pe[i].pid == INT32_MIN) {
+		h->pe[i].pid = pid;
+		h->pe[i].epoch = 0;
+		h->pen++;
+	}
+	return &h->pe[i].epoch;
+}
+
+/* A record that may change what an address of pid resolves to. */
+static void
+epoch_bump(struct hist *h, const struct rec *r)
+{
+	int32_t pid;
+
+	if (r->size < 16)
+		return;
+	pid = (int32_t)rd32(r->p + 8, r->swap);
+	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
+		return;
+	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2))
+		h->kepoch++;
+	else
+		(*epoch_slot(h, pid))++;
+}
+
+/*
+ * Resolve through the cache: one symbolizer call per distinct address.
+ * Returns the cache entry's id (the array may move as it grows).
+ */
+static uint32_t
+resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode, uint64_t ip,
+    uint32_t *last_pid_epoch)
+{
+	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
+	uint32_t epoch = kpid == -1 ? h->kepoch : *last_pid_epoch;
+	uint32_t hash = (uint32_t)mix64(ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
+	    (uint64_t)cpumode << 61), id;
+	size_t i;
+	struct fcache *c;
+
+	idtab_reserve(&h->fc_tab);
+	i = hash & (h->fc_tab.cap - 1);
+	while ((id = h->fc_tab.slot[i]) != 0) {
+		c = &h->fc[id - 1];
+		if (h->fc_tab.hv[i] == hash && c->ip == ip && c->pid == kpid && c->epoch == epoch &&
+		    c->cpumode == cpumode)
+			return id - 1;
+		i = (i + 1) & (h->fc_tab.cap - 1);
+	}
+	GROW(h->fc, h->capfc, h->nfc + 1);
+	c = &h->fc[h->nfc];
+	c->ip = ip;
+	c->pid = kpid;
+	c->epoch = epoch;
+	c->cpumode = cpumode;
+	if (h->z != NULL) {
+		symbolizer_resolve(h->z, pid, tid, time, cpumode, ip, &c->f);
+	} else {
+		memset(&c->f, 0, sizeof c->f);
+		c->f.ip = c->f.rel = ip;
+		c->f.dso = DSO_NONE;
+		c->f.sym = SYM_NONE;
+		c->f.cpumode = cpumode;
+		c->f.why = SYM_WHY_NO_MAP;
+		c->f.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	}
+	c->node[0] = c->node[1] = c->node[2] = c->srcline = NONE32;
+	idtab_put(&h->fc_tab, i, hash, (uint32_t)h->nfc);
+	return (uint32_t)h->nfc++;
+}
+
+static void
+cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpumode,
+    struct fkey *out)
+{
+	struct fcache *c = &h->fc[ci];
+	uint32_t *node = &c->node[mode];
+
+	if (*node == NONE32)
+		*node = node_of(h, &c->f, mode, sample_cpumode);
+	if (h->want_src && c->srcline == NONE32)
+		c->srcline = srcline_of(h, &c->f);
+	out->dso = c->f.dso;
+	out->node = *node;
+	out->srcline = h->want_src ? c->srcline : 0;
+	out->why = c->f.why;
+}
+
+/* Our string id for the comm of thread th at time (perf's rules). */
+static uint32_t
+comm_of(struct hist *h, int32_t tid, uint64_t time)
+{
+	const struct thread_table *t = &h->s->threads;
+	uint32_t th = thread_table_find(t, tid, time);
+	struct tcomm *c;
+	char buf[32];
+
+	if (th == THREAD_NONE || t->v[th].first_comm == NONE32) {
+		if (tid == 0)
+			return intern(h, "swapper");
+		snprintf(buf, sizeof buf, ":%" PRId32, tid);
+		return intern(h, buf);
+	}
+	if (th >= h->captc) {
+		size_t old = h->captc;
+
+		GROW(h->tc, h->captc, (size_t)th + 1);
+		for (size_t i = old; i < h->captc; i++)
+			h->tc[i].ci = NONE32;
+	}
+	c = &h->tc[th];
+	if (c->ci == NONE32 || t->comms[c->ci].time > time)
+		c->ci = t->v[th].first_comm;
+	while (t->comms[c->ci].next != NONE32 && t->comms[t->comms[c->ci].next].time <= time)
+		c->ci = t->comms[c->ci].next;
+	if (c->ci >= h->capcomm) {
+		size_t old = h->capcomm;
+
+		GROW(h->comm_id, h->capcomm, (size_t)c->ci + 1);
+		memset(h->comm_id + old, 0, (h->capcomm - old) * sizeof *h->comm_id);
+	}
+	if (h->comm_id[c->ci] == 0)
+		h->comm_id[c->ci] = intern(h, strtab_get(&t->strs, t->comms[c->ci].name)) + 1;
+	return h->comm_id[c->ci] - 1;
+}
+
+/*
+ * perf report's branch mode (the default when the recording has branch
+ * stacks): every branch entry of a sample is a row of period 1, at the
+ * branch target (resolved as user, then kernel address), labelled with
+ * the sample's [k]/[.].
+ */
+static void
+add_branches(struct hist *h, const struct sample *smp, uint32_t ev, uint32_t comm, int32_t pid,
+    int32_t tid, uint8_t cpumode, uint32_t *last_epoch)
+{
+	for (uint64_t i = 0; i < smp->branch_nr; i++) {
+		uint64_t to = rd64(smp->branch + 24 * i + 8, smp->swap);
+		uint32_t c = resolve(h, pid, tid, smp->time, PERF_RECORD_MISC_USER, to, last_epoch);
+		struct fkey k;
+
+		if (h->fc[c].f.dso == DSO_NONE) {
+			uint32_t kc = resolve(h, pid, tid, smp->time, PERF_RECORD_MISC_KERNEL, to,
+			    last_epoch);
+
+			if (h->fc[kc].f.dso != DSO_NONE)
+				c = kc;
+		}
+		cached_key(h, c, NODE_BRANCH, cpumode, &k);
+		add_keys(h, ev, comm, pid, tid, smp->cpu, 1, &k, NULL, 0);
+	}
+}
+
+uint64_t
+hist_add_session(struct hist *h, uint64_t *skipped)
+{
+	bool branch_mode = h->s->feat.sec[PF_FEAT_BRANCH_STACK].present;
+	const struct session *s = h->s;
+	uint64_t added = 0, bad = 0;
+	size_t cap = 0;
+	uint32_t *cs = NULL, self;
+	int32_t last_pid = INT32_MIN;
+	uint32_t last_epoch = 0;
+
+	for (size_t i = 0; i < s->index.n; i++) {
+		const struct rec_ent *ent = &s->index.v[i];
+		unsigned type = ent_type(ent);
+		struct sample smp;
+		struct rec r;
+		struct fkey sk;
+		uint8_t cpumode, cm;
+		uint64_t period;
+		uint32_t ev, comm, *pe;
+		size_t n = 0;
+		int32_t pid, tid;
+
+		if (type != PERF_RECORD_SAMPLE) {
+			if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
+			    type == PERF_RECORD_COMM || type == PERF_RECORD_FORK) {
+				if (session_rec(s, ent_loc(ent), &r) == 0) {
+					epoch_bump(h, &r);
+					last_pid = INT32_MIN;
+				}
+			}
+			continue;
+		}
+		if (h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
+		    (int)ent_attr(ent) != h->o.event)
+			continue;
+		if (session_rec(s, ent_loc(ent), &r) < 0 ||
+		    record_decode_sample(s, &r, &smp, NULL) < 0) {
+			bad++;
+			continue;
+		}
+		if (h->o.event >= 0 && smp.attr != h->o.event)
+			continue;
+		period = smp.period;
+		if (!(smp.sample_type & PERF_SAMPLE_PERIOD))
+			period = s->attrs.v[smp.attr].attr.sample_period;
+		pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
+		tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
+		if (pid != last_pid) {
+			pe = epoch_slot(h, pid);
+			last_epoch = *pe;
+			last_pid = pid;
+		}
+		if (branch_mode && smp.branch == NULL)
+			continue;	/* as perf: no branch stack, no rows */
+		cpumode = r.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		ev = event_of(h, smp.attr, session_attr_name(s, smp.attr));
+		comm = comm_of(h, tid, smp.time);
+		if (branch_mode) {
+			add_branches(h, &smp, ev, comm, pid, tid, cpumode, &last_epoch);
+			added++;
+			continue;
+		}
+		self = resolve(h, pid, tid, smp.time, cpumode, smp.ip, &last_epoch);
+		cached_key(h, self, NODE_SELF, cpumode, &sk);
+		if ((h->o.children || h->o.callgraph) && (smp.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			/*
+			 * perf's callchain walk (callee order): context markers set
+			 * the cpumode of the entries after them, an unknown marker
+			 * discards the chain, at most max_stack real entries.
+			 */
+			uint64_t nr = smp.callchain_nr;
+
+			cm = PERF_RECORD_MISC_USER;
+			GROW(h->chain, h->capchain, (size_t)nr + 1);
+			for (uint64_t j = 0; j < nr; j++) {
+				uint64_t ip = sample_callchain_ip(&smp, j);
+
+				if (ip >= PERF_CONTEXT_MAX) {
+					switch (ip) {
+					case PERF_CONTEXT_HV:
+						cm = PERF_RECORD_MISC_HYPERVISOR;
+						continue;
+					case PERF_CONTEXT_KERNEL:
+						cm = PERF_RECORD_MISC_KERNEL;
+						continue;
+					case PERF_CONTEXT_USER:
+						cm = PERF_RECORD_MISC_USER;
+						continue;
+					case PERF_CONTEXT_GUEST_KERNEL:
+						cm = PERF_RECORD_MISC_GUEST_KERNEL;
+						continue;
+					case PERF_CONTEXT_GUEST_USER:
+						cm = PERF_RECORD_MISC_GUEST_USER;
+						continue;
+					default:
+						n = 0;
+						goto done;
+					}
+				}
+				if (h->o.max_stack && n >= h->o.max_stack)
+					break;
+				if (n >= cap) {
+					cap = cap ? cap * 2 : 256;
+					cs = xreallocarray(cs, cap, sizeof *cs);
+				}
+				cs[n++] = resolve(h, pid, tid, smp.time, cm, ip, &last_epoch);
+			}
+done:
+			for (size_t j = 0; j < n; j++)
+				cached_key(h, cs[j], NODE_CHAIN, cpumode, &h->chain[j]);
+		}
+		add_keys(h, ev, comm, pid, tid, smp.cpu, period, &sk, h->chain, n);
+		added++;
+	}
+	free(cs);
+	if (skipped != NULL)
+		*skipped = bad;
+	return added;
+}
+
+/* ---- results ---- */
+
+static int
+cmp_attr(const void *a, const void *b, void *arg)
+{
+	const struct hist *h = arg;
+	int x = h->ev[*(const uint32_t *)a].attr, y = h->ev[*(const uint32_t *)b].attr;
+
+	return (x > y) - (x < y);
+}
+
+/* Children of each tree node sorted by inclusive period, descending. */
+static void
+sort_tree(struct hist *h)
+{
+	uint32_t *kids = NULL;
+	size_t cap = 0;
+
+	for (size_t p = 0; p < h->ntn; p++) {
+		size_t n = 0;
+
+		for (uint32_t c = h->tn[p].first_child; c != NONE32; c = h->tn[c].next_sibling) {
+			GROW(kids, cap, n + 1);
+			kids[n++] = c;
+		}
+		/* insertion sort: sibling lists are short */
+		for (size_t i = 1; i < n; i++) {
+			uint32_t v = kids[i];
+			size_t j = i;
+
+			while (j > 0 && h->tn[kids[j - 1]].inc_period < h->tn[v].inc_period) {
+				kids[j] = kids[j - 1];
+				j--;
+			}
+			kids[j] = v;
+		}
+		h->tn[p].first_child = n ? kids[0] : NONE32;
+		for (size_t i = 0; i < n; i++)
+			h->tn[kids[i]].next_sibling = i + 1 < n ? kids[i + 1] : NONE32;
+	}
+	free(kids);
+}
+
+/* Length of the last comm of the thread an entry was made for. */
+static size_t
+final_comm_len(const struct hist *h, const struct hist_entry *e)
+{
+	const struct thread_table *t;
+	uint32_t th;
+	char buf[32];
+
+	if (h->s == NULL)
+		return strlen(hist_str(h, e->label_comm));
+	t = &h->s->threads;
+	th = thread_table_find(t, e->label_tid, UINT64_MAX);
+	if (th == THREAD_NONE || t->v[th].last_comm == NONE32) {
+		if (e->label_tid == 0)
+			return strlen("swapper");
+		return (size_t)snprintf(buf, sizeof buf, ":%" PRId32, e->label_tid);
+	}
+	return strlen(strtab_get(&t->strs, t->comms[t->v[th].last_comm].name));
+}
+
+void
+hist_finish(struct hist *h)
+{
+	if (h->finished)
+		return;
+	h->finished = true;
+	free(h->ev_order);
+	h->ev_order = xcalloc(h->nev + 1, sizeof *h->ev_order);
+	h->nev_order = 0;
+	for (size_t i = 0; i < h->nev; i++)
+		if (h->ev[i].nsamples > 0)
+			h->ev_order[h->nev_order++] = (uint32_t)i;
+	qsort_r(h->ev_order, h->nev_order, sizeof *h->ev_order, cmp_attr, h);
+	sort_tree(h);
+	for (size_t i = 0; i < h->nent; i++) {
+		const struct hist_entry *e = &h->ent[i];
+		size_t w = final_comm_len(h, e);
+
+		if (w > h->ev[e->event].comm_width)
+			h->ev[e->event].comm_width = (uint32_t)w;
+	}
+}
+
+size_t
+hist_nevents(const struct hist *h)
+{
+	return h->nev_order;
+}
+
+const struct hist_event *
+hist_event(const struct hist *h, size_t i)
+{
+	return i < h->nev_order ? &h->ev[h->ev_order[i]] : NULL;
+}
+
+int
+hist_event_find(const struct hist *h, const char *name)
+{
+	for (size_t i = 0; i < h->nev_order; i++)
+		if (strcmp(hist_str(h, h->ev[h->ev_order[i]].name), name) == 0)
+			return (int)i;
+	return -1;
+}
+
+double
+hist_self_pct(const struct hist *h, const struct hist_entry *e)
+{
+	uint64_t t = h->ev[e->event].total_period;
+
+	return t ? 100.0 * (double)e->period / (double)t : 0.0;
+}
+
+double
+hist_children_pct(const struct hist *h, const struct hist_entry *e)
+{
+	uint64_t t = h->ev[e->event].total_period;
+
+	return t ? 100.0 * (double)e->acc_period / (double)t : 0.0;
+}
+
+static int
+cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct hist *h = arg;
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	const struct hist_entry *x = &h->ent[ia], *y = &h->ent[ib];
+
+	if (h->o.children && x->acc_period != y->acc_period)
+		return x->acc_period < y->acc_period ? 1 : -1;
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (ia > ib) - (ia < ib);
+}
+
+size_t
+hist_rows(struct hist *h, size_t evi, double min_pct, const uint32_t **rows)
+{
+	size_t n = 0;
+	uint32_t ev;
+
+	*rows = NULL;
+	if (evi >= h->nev_order)
+		return 0;
+	ev = h->ev_order[evi];
+	GROW(h->rows, h->caprows, h->nent + 1);
+	for (size_t i = 0; i < h->nent; i++) {
+		const struct hist_entry *e = &h->ent[i];
+		double pct;
+
+		if (e->event != ev)
+			continue;
+		pct = h->o.children ? hist_children_pct(h, e) : hist_self_pct(h, e);
+		if (min_pct > 0 && pct < min_pct)
+			continue;
+		if (!h->o.children && e->samples == 0)
+			continue;
+		h->rows[n++] = (uint32_t)i;
+	}
+	qsort_r(h->rows, n, sizeof *h->rows, cmp_rows, h);
+	*rows = h->rows;
+	return n;
+}
+
+/* The comm shown beside a pid or tid: the thread's last one (as perf). */
+static const char *
+thread_comm_label(const struct hist *h, int32_t tid, uint32_t fallback)
+{
+	const struct thread_table *t;
+	uint32_t th;
+
+	if (h->s == NULL)
+		return hist_str(h, fallback);
+	t = &h->s->threads;
+	th = thread_table_find(t, tid, UINT64_MAX);
+	if (th == THREAD_NONE || t->v[th].last_comm == NONE32)
+		return hist_str(h, fallback);
+	return strtab_get(&t->strs, t->comms[t->v[th].last_comm].name);
+}
+
+const char *
+hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, char *buf,
+    size_t n)
+{
+	switch (k) {
+	case HIST_KEY_COMM: {
+		int w = (int)h->ev[e->event].comm_width;
+
+		snprintf(buf, n, "%.*s", w < 7 ? 7 : w, hist_str(h, e->comm));
+		break;
+	}
+	case HIST_KEY_PID:
+		snprintf(buf, n, "%7" PRId32 ":%s", e->pid, thread_comm_label(h, e->pid, e->label_comm));
+		break;
+	case HIST_KEY_TID:
+		snprintf(buf, n, "%7" PRId32 ":%s", e->tid, thread_comm_label(h, e->tid, e->label_comm));
+		break;
+	case HIST_KEY_DSO:
+		if (e->dso == DSO_NONE)
+			snprintf(buf, n, "[unknown]");
+		else if (h->z != NULL)
+			snprintf(buf, n, "%s", symbolizer_dso_short(h->z, e->dso));
+		else
+			snprintf(buf, n, "d%" PRIu32, e->dso);
+		break;
+	case HIST_KEY_SYM:
+		snprintf(buf, n, "%s", hist_str(h, h->node[e->node].label));
+		break;
+	case HIST_KEY_CPU:
+		snprintf(buf, n, "%" PRId32, (int32_t)e->cpu);
+		break;
+	case HIST_KEY_SRCLINE:
+		snprintf(buf, n, "%s", hist_str(h, e->srcline));
+		break;
+	default:
+		snprintf(buf, n, "?");
+		break;
+	}
+	return buf;
+}
+
+static int
+cmp_edges(const void *a, const void *b)
+{
+	const struct hist_edge *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	return (x->samples < y->samples) - (x->samples > y->samples);
+}
+
+static size_t
+edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct hist_edge **out)
+{
+	size_t n = 0;
+	uint32_t ev;
+
+	*out = NULL;
+	if (evi >= h->nev_order)
+		return 0;
+	ev = h->ev_order[evi];
+	for (size_t i = 0; i < h->nedge; i++) {
+		const struct hist_edge *e = &h->edge[i];
+
+		if (e->event != ev || (callers ? e->callee : e->caller) != node)
+			continue;
+		GROW(h->erows, h->caperows, n + 1);
+		h->erows[n++] = *e;
+	}
+	qsort(h->erows, n, sizeof *h->erows, cmp_edges);
+	*out = h->erows;
+	return n;
+}
+
+size_t
+hist_callers(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out)
+{
+	return edges_of(h, ev, node, true, out);
+}
+
+size_t
+hist_callees(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out)
+{
+	return edges_of(h, ev, node, false, out);
+}
+
+const struct hist_tnode *
+hist_tnode_get(const struct hist *h, uint32_t id)
+{
+	return id < h->ntn ? &h->tn[id] : NULL;
+}
+
+/* Folded lines are merged by text: frames of one name in one context. */
+struct fold_line {
+	uint32_t	text;
+	uint64_t	count;
+};
+
+int
+hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *arg)
+{
+	struct fold_line *lines = NULL;
+	size_t nl = 0, capl = 0;
+	struct idtab tab;
+	char *buf = NULL;
+	size_t capb = 0;
+	int rc = 0;
+	uint32_t root;
+
+	if (evi >= h->nev_order)
+		return 0;
+	root = h->ev[h->ev_order[evi]].tree_root;
+	if (root == NONE32)
+		return 0;
+	memset(&tab, 0, sizeof tab);
+	for (size_t t = 0; t < h->ntn; t++) {
+		const struct hist_tnode *tn = &h->tn[t];
+		uint64_t count = use_period ? tn->self_period : tn->self_samples;
+		size_t depth = 0, len = 0, i;
+		uint32_t p, hash, text, id;
+
+		if (count == 0)
+			continue;
+		for (p = (uint32_t)t; p != NONE32 && p != root; p = h->tn[p].parent) {
+			GROW(h->path, h->cappath, depth + 1);
+			h->path[depth++] = p;
+		}
+		if (p != root)
+			continue;
+		for (i = depth; i-- > 0;) {
+			const char *nm = hist_str(h, h->tn[h->path[i]].name);
+			size_t l = strlen(nm);
+
+			GROW(buf, capb, len + l + 2);
+			memcpy(buf + len, nm, l);
+			len += l;
+			buf[len++] = i ? ';' : '\0';
+		}
+		text = intern(h, buf);
+		hash = (uint32_t)mix64(text);
+		idtab_reserve(&tab);
+		i = hash & (tab.cap - 1);
+		while ((id = tab.slot[i]) != 0 && lines[id - 1].text != text)
+			i = (i + 1) & (tab.cap - 1);
+		if (id == 0) {
+			GROW(lines, capl, nl + 1);
+			lines[nl].text = text;
+			lines[nl].count = 0;
+			idtab_put(&tab, i, hash, (uint32_t)nl++);
+			id = (uint32_t)nl;
+		}
+		lines[id - 1].count += count;
+	}
+	for (size_t i = 0; i < nl && rc == 0; i++)
+		rc = fn(arg, hist_str(h, lines[i].text), lines[i].count);
+	idtab_free(&tab);
+	free(lines);
+	free(buf);
+	return rc;
+}
+
+/* ---- the process tree ---- */
+
+struct tlink {
+	uint32_t	parent, first, next;	/* thread ids */
+	uint64_t	proc_samples;
+};
+
+/* The leader (tid == pid) of pid's process around time, or NONE32. */
+static uint32_t
+leader_of(const struct thread_table *t, int32_t pid, uint64_t time)
+{
+	uint32_t l;
+
+	if (pid < 0)
+		return NONE32;
+	l = thread_table_find(t, pid, time);
+	if (l != NONE32 && t->v[l].pid != t->v[l].tid)
+		return NONE32;
+	return l;
+}
+
+static int
+cmp_start(const void *a, const void *b, void *arg)
+{
+	const struct thread_table *t = arg;
+	const struct pn_thread *x = &t->v[*(const uint32_t *)a], *y = &t->v[*(const uint32_t *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void
+task_emit(const struct thread_table *t, const struct tlink *tl, uint32_t th, uint32_t parent_row,
+    uint32_t depth, struct hist_task *out, size_t *n)
+{
+	/* Iterative over siblings, recursive over depth (trees are shallow). */
+	for (; th != NONE32; th = tl[th].next) {
+		size_t row = (*n)++;
+
+		out[row].thread = th;
+		out[row].parent = parent_row;
+		out[row].depth = depth;
+		out[row].leader = t->v[th].pid == t->v[th].tid;
+		out[row].proc_samples = tl[th].proc_samples;
+		if (tl[th].first != NONE32 && depth < 10000)
+			task_emit(t, tl, tl[th].first, (uint32_t)row, depth + 1, out, n);
+		if (parent_row == NONE32)
+			break;
+	}
+}
+
+size_t
+hist_tasks(const struct session *s, struct hist_task **out)
+{
+	const struct thread_table *t = &s->threads;
+	struct tlink *tl = xcalloc(t->n + 1, sizeof *tl);
+	uint32_t *order = xcalloc(t->n + 1, sizeof *order);
+	struct hist_task *rows = xcalloc(t->n + 1, sizeof *rows);
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pn_thread *p = &t->v[i];
+		uint32_t par = NONE32;
+
+		tl[i].first = tl[i].next = NONE32;
+		if (p->pid != p->tid) {
+			par = leader_of(t, p->pid, p->start);
+		} else if (p->parent != NONE32) {
+			const struct pn_thread *pt = &t->v[p->parent];
+
+			par = pt->pid == pt->tid ? p->parent : leader_of(t, pt->pid, p->start);
+			if (par == NONE32)
+				par = p->parent;
+		} else if (p->ppid >= 0) {
+			par = leader_of(t, p->ppid, p->start);
+		}
+		tl[i].parent = par == (uint32_t)i ? NONE32 : par;
+		order[i] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pn_thread *p = &t->v[i];
+		uint32_t l = p->pid == p->tid ? (uint32_t)i : leader_of(t, p->pid, p->start);
+
+		if (l != NONE32)
+			tl[l].proc_samples += p->samples;
+	}
+	qsort_r(order, t->n, sizeof *order, cmp_start, (void *)t);
+	/* Link children in reverse order so lists come out sorted; no cycles. */
+	for (size_t k = t->n; k-- > 0;) {
+		uint32_t i = order[k], par = tl[i].parent, up;
+		size_t guard = 0;
+
+		for (up = par; up != NONE32 && up != i && guard <= t->n; up = tl[up].parent)
+			guard++;
+		if (up != NONE32)
+			par = tl[i].parent = NONE32;
+		if (par != NONE32) {
+			tl[i].next = tl[par].first;
+			tl[par].first = i;
+		}
+	}
+	for (size_t k = 0; k < t->n; k++)
+		if (tl[order[k]].parent == NONE32)
+			task_emit(t, tl, order[k], NONE32, 0, rows, &n);
+	free(tl);
+	free(order);
+	*out = rows;
+	return n;
+}

@@ -1,0 +1,256 @@
+/*
+ * hist.h: the aggregations built from resolved samples, as perf report
+ * computes them: hot-function tables per event (self and children, keyed
+ * by any list of sort keys), caller/callee edges between functions, a
+ * top-down call tree per event (comm at the first level) and folded stacks.
+ *
+ * A struct hist is fed samples either by hist_add_session() (walks the
+ * session's time-ordered index once, decodes each sample in place and
+ * resolves each distinct (address space, cpumode, ip) once) or by
+ * hist_add() (one sample given as frames: for tests and other producers).
+ * hist_finish() then computes totals; rows, nodes and tree nodes are
+ * addressed by 32-bit ids.  The hist owns everything it returns (strings
+ * too) until hist_free(); it borrows the session and symbolizer, which
+ * must outlive it.  Nothing here prints.
+ *
+ * Semantics (perf report 6.1):
+ *  - overhead is the sample PERIOD over the event's total period; the
+ *    samples column counts samples;
+ *  - children: the sample's own entry plus one entry per callchain frame,
+ *    each distinct entry of a sample credited once (recursion counts once);
+ *    entries compare by every sort key; with a symbol key a resolved
+ *    function is keyed by (DSO, symbol), an unresolved one by its address
+ *    (relative to the DSO for the sample's own ip, as recorded for
+ *    callchain frames, as perf keys them);
+ *  - max_stack limits the callchain frames used (perf's default: 127).
+ */
+#ifndef PERFNAV_SYMBOLIZE_HIST_H
+#define PERFNAV_SYMBOLIZE_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+
+/* Sort keys. X(id, name, column header, column width) */
+#define HIST_KEYS(X) \
+	X(COMM, "comm", "Command", 15) \
+	X(PID, "pid", "Pid:Command", 22) \
+	X(TID, "tid", "Tid:Command", 22) \
+	X(DSO, "dso", "Shared Object", 20) \
+	X(SYM, "sym", "Symbol", 0) \
+	X(CPU, "cpu", "CPU", 3) \
+	X(SRCLINE, "srcline", "Source:Line", 24)
+
+enum hist_key {
+#define X(id, name, hdr, w) HIST_KEY_##id,
+	HIST_KEYS(X)
+#undef X
+	HIST_KEY_COUNT
+};
+
+#define HIST_MAX_KEYS	8
+
+/* Name of a key ("comm"), its column header ("Command"), width (0: last). */
+const char *hist_key_name(enum hist_key k);
+const char *hist_key_header(enum hist_key k);
+int hist_key_width(enum hist_key k);
+
+/*
+ * Parse "comm,dso,sym" into keys (at most HIST_MAX_KEYS).  Returns the
+ * number of keys, or -1 with *bad pointing at the unknown name.
+ */
+int hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t *badlen);
+
+struct hist_opts {
+	enum hist_key	 keys[HIST_MAX_KEYS];
+	unsigned	 nkeys;		/* 0: comm,dso,sym */
+	bool		 children;	/* accumulate callchains (perf --children) */
+	bool		 callgraph;	/* also build caller/callee edges and the call tree */
+	int		 event;		/* attr index to keep, -1: every event */
+	unsigned	 max_stack;	/* callchain frames used; 0: no limit */
+};
+
+/* perf report's default --max-stack (the kernel's perf_event_max_stack). */
+#define HIST_DEFAULT_MAX_STACK	127
+
+/* A row of a hot-function table: one combination of key values. */
+struct hist_entry {
+	/* Key values (unused keys 0): string ids, ids, numbers. */
+	uint32_t	event;		/* index into hist's events */
+	uint32_t	comm;		/* string id */
+	int32_t		pid, tid;
+	uint32_t	cpu;
+	uint32_t	dso;		/* DSO id or DSO_NONE */
+	uint32_t	node;		/* function node id (hist_node) */
+	uint32_t	srcline;	/* string id */
+	/* Counts. */
+	uint64_t	period, samples;		/* self */
+	uint64_t	acc_period, acc_samples;	/* children (inclusive) */
+	uint32_t	stamp;		/* last sample that credited acc (dedup) */
+	uint32_t	label_comm;	/* comm of its first sample (for pid/tid labels) */
+	int32_t		label_tid;	/* tid of its first sample */
+};
+
+/* A function: a symbol of a DSO, or an unresolved address. */
+struct hist_node {
+	struct frame	f;		/* a frame that resolved to it */
+	uint32_t	label;		/* string id: "[.] name", "[k] 0xffff..." */
+	uint32_t	fold;		/* string id: "name", "[libc.so.6]", "[unknown]" */
+};
+
+/* One event (attr) that has samples. */
+struct hist_event {
+	int		attr;		/* index in the session's attrs, or as given */
+	uint32_t	name;		/* string id */
+	uint64_t	total_period;
+	uint64_t	nsamples;
+	uint32_t	tree_root;	/* call tree root (callgraph), else UINT32_MAX */
+	uint32_t	comm_width;	/* perf's Command column width (see hist_key_text) */
+};
+
+/* Caller -> callee edge between two nodes of one event. */
+struct hist_edge {
+	uint32_t	event;
+	uint32_t	caller, callee;	/* node ids */
+	uint64_t	period, samples;
+	uint32_t	stamp;
+};
+
+/*
+ * A call tree node: one function in one calling context (path from the
+ * comm at the first level down).  inc_* count samples whose stack passes
+ * through it, self_* those that end in it.
+ */
+struct hist_tnode {
+	uint32_t	parent;		/* UINT32_MAX for an event root */
+	uint32_t	node;		/* function node, or UINT32_MAX for a comm level */
+	uint32_t	name;		/* string id (comm or fold name) */
+	uint32_t	first_child, next_sibling;	/* UINT32_MAX ends */
+	uint64_t	self_period, self_samples;
+	uint64_t	inc_period, inc_samples;
+	uint32_t	stamp;
+};
+
+/* Per DSO, how many frames did not resolve and why. */
+struct hist_why {
+	uint32_t	dso;		/* DSO id or DSO_NONE */
+	uint64_t	self[SYM_WHY_COUNT];	/* sample ips */
+	uint64_t	chain[SYM_WHY_COUNT];	/* callchain frames */
+};
+
+struct hist;
+
+/*
+ * A hist over a session and its symbolizer (both may be NULL for
+ * hist_add() use; then symbols are labelled "[.] s<ID>" / DSOs "d<ID>").
+ */
+struct hist *hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *o);
+void hist_free(struct hist *h);
+
+/*
+ * Walk every sample of the session (in time order) into the hist.
+ * Returns the number of samples added; undecodable samples are skipped
+ * and counted in *skipped (may be NULL).
+ */
+uint64_t hist_add_session(struct hist *h, uint64_t *skipped);
+
+/*
+ * Add one sample: its event (attr index; name used the first time), comm,
+ * pid/tid/cpu, period, the frame of its ip (self) and its callchain frames
+ * leaf first (chain, nchain; may be 0).
+ */
+struct hist_sample {
+	int		 attr;
+	const char	*event_name;
+	const char	*comm;
+	int32_t		 pid, tid;
+	uint32_t	 cpu;
+	uint64_t	 period;
+	const struct frame *self;
+	const struct frame *chain;
+	size_t		 nchain;
+};
+void hist_add(struct hist *h, const struct hist_sample *smp);
+
+/* Sort rows, compute the call tree's order.  Call once after adding. */
+void hist_finish(struct hist *h);
+
+/* Events with samples, in attr order. */
+size_t hist_nevents(const struct hist *h);
+const struct hist_event *hist_event(const struct hist *h, size_t i);
+/* Event index for a name, or -1. */
+int hist_event_find(const struct hist *h, const char *name);
+
+/*
+ * The rows of event ev, sorted as perf sorts them (children, then self
+ * overhead, descending; ties by key text), rows under min_pct percent of
+ * the event's total hidden (children % when children are on).  Returns
+ * the count; *rows (owned by the hist, valid until the next call) gets
+ * entry ids.
+ */
+size_t hist_rows(struct hist *h, size_t ev, double min_pct, const uint32_t **rows);
+const struct hist_entry *hist_entry_get(const struct hist *h, uint32_t id);
+
+/* Percentages of an entry against its event's total. */
+double hist_self_pct(const struct hist *h, const struct hist_entry *e);
+double hist_children_pct(const struct hist *h, const struct hist_entry *e);
+
+/*
+ * Text of key k of an entry as perf report prints it (comm; "  6505:comm"
+ * for pid/tid; short DSO name; "[.] name"; cpu number; "file.c:12").
+ * As perf, a comm is cut to the Command column's width, which perf sizes
+ * by the last comm of each row's thread (so "perf-exec" before an exec of
+ * "lsattr" prints as "perf-ex").  Returns buf.
+ */
+const char *hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k,
+    char *buf, size_t n);
+
+/* A string by id. */
+const char *hist_str(const struct hist *h, uint32_t id);
+/* Function nodes. */
+size_t hist_nnodes(const struct hist *h);
+const struct hist_node *hist_node_get(const struct hist *h, uint32_t id);
+
+/*
+ * Callers or callees of a function node within event ev, as edges sorted
+ * by period descending (callgraph only).  Returns the count, *out (owned
+ * by the hist, valid until the next call of either) the edges.
+ */
+size_t hist_callers(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out);
+size_t hist_callees(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out);
+
+/* Call tree (callgraph only): node by id; children come sorted by inc_period. */
+const struct hist_tnode *hist_tnode_get(const struct hist *h, uint32_t id);
+
+/*
+ * Folded stacks of event ev ("comm;outer;...;inner COUNT"), one call per
+ * line with the line's text (NUL-terminated, no newline) and its count
+ * (samples, or period if use_period).  Stops when fn returns non-zero.
+ */
+typedef int (*hist_fold_fn)(void *arg, const char *line, uint64_t count);
+int hist_folded(struct hist *h, size_t ev, bool use_period, hist_fold_fn fn, void *arg);
+
+/* Per-DSO failure counts (every DSO with at least one failed frame). */
+size_t hist_whys(const struct hist *h, const struct hist_why **out);
+
+/*
+ * The process tree (perf report --tasks): one row per thread lifetime of
+ * the session's thread table, depth-first; a process's threads and child
+ * processes below it, siblings by start time.  A thread's parent is its
+ * process leader; a leader's parent is the leader of the process that
+ * forked it.  proc_samples is set on leaders: the samples of all their
+ * threads.  Returns the row count; *out is malloc'd (caller frees).
+ */
+struct hist_task {
+	uint32_t	thread;		/* id in s->threads */
+	uint32_t	parent;		/* row index of the tree parent, UINT32_MAX */
+	uint32_t	depth;
+	bool		leader;		/* tid == pid */
+	uint64_t	proc_samples;	/* leaders: samples of the whole process */
+};
+size_t hist_tasks(const struct session *s, struct hist_task **out);
+
+#endif

@@ -1,0 +1,829 @@
+#include "config.h"
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/session.h"
+#include "symbolize/dso.h"
+#include "symbolize/resolve.h"
+#include "symbolize/symtab.h"
+#include "symbolize/unwind.h"
+
+static const char *const why_text[] = {
+#define X(n, t) t,
+	SYM_WHYS(X)
+#undef X
+};
+static const char *const why_name[] = {
+#define X(n, t) #n,
+	SYM_WHYS(X)
+#undef X
+};
+
+const char *
+sym_why_text(enum sym_why w)
+{
+	return (unsigned)w < SYM_WHY_COUNT ? why_text[w] : "?";
+}
+
+const char *
+sym_why_name(enum sym_why w)
+{
+	return (unsigned)w < SYM_WHY_COUNT ? why_name[w] : "?";
+}
+
+/* ---- maps and processes ---- */
+
+/* One mapping, from one MMAP/MMAP2 record. */
+struct zmap {
+	uint64_t	start, end, pgoff;
+	uint64_t	time;
+	uint32_t	dso;
+	bool		identity;	/* rel = ip (kernel, anon, JIT) */
+};
+
+/* A piece of a map in effect (after newer maps cut into it). */
+struct ival {
+	uint64_t	start, end;
+	uint32_t	map;
+};
+
+struct proc {
+	int32_t		 pid;
+	int32_t		 ppid;		/* parent process whose maps it inherited, or -2 */
+	uint64_t	 fork_time;
+	uint32_t	*maps;		/* zmap ids in time order */
+	size_t		 nmaps, capmaps;
+	/* Snapshot of the address space at some time. */
+	struct ival	*iv;
+	size_t		 niv, capiv;
+	bool		 snap;
+	size_t		 applied;	/* own maps applied */
+	uint64_t	 snap_from;	/* valid for times >= snap_from ... */
+};
+
+/* Memo of (dso, rel) -> symbol. */
+struct memo {
+	uint64_t	rel;
+	uint32_t	dso;		/* DSO_NONE: empty slot */
+	uint32_t	sym;
+	uint64_t	symstart;
+};
+
+struct symbolizer {
+	const struct session	*s;
+	struct sym_opts		 o;
+	char			*buildid_dir, *perfmap_dir;
+	struct strtab		 strs;
+	struct dso_table	 dsos;
+
+	struct zmap		*maps;
+	size_t			 nmaps;
+	struct proc		*procs;
+	size_t			 nprocs, capprocs;
+	int32_t			*pkeys;		/* pid -> proc index hash */
+	uint32_t		*pvals;
+	size_t			 pcap;
+	uint32_t		 kproc;		/* kernel maps */
+
+	struct memo		*memo;
+	size_t			 mcap, mn;
+
+	uint64_t		*whys;		/* per dso x SYM_WHY_COUNT */
+	size_t			 capwhys;
+	uint64_t		 nomap[SYM_WHY_COUNT];
+
+	/* DWARF unwinding of --call-graph dwarf samples, made on first use. */
+	struct unwinder		*unw;
+	uint64_t		*stops;		/* per dso x UNWIND_STOP_COUNT */
+	size_t			 capstops;
+	uint64_t		 nodso_stops[UNWIND_STOP_COUNT];
+};
+
+static size_t
+pid_slot(const struct symbolizer *z, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * UINT32_C(2654435761)) & (z->pcap - 1);
+
+	while (z->pvals[i] != UINT32_MAX && z->pkeys[i] != pid)
+		i = (i + 1) & (z->pcap - 1);
+	return i;
+}
+
+static uint32_t
+proc_find(const struct symbolizer *z, int32_t pid)
+{
+	if (z->pcap == 0)
+		return UINT32_MAX;
+	return z->pvals[pid_slot(z, pid)];
+}
+
+static uint32_t
+proc_get(struct symbolizer *z, int32_t pid)
+{
+	uint32_t id = proc_find(z, pid);
+	struct proc *p;
+	size_t i;
+
+	if (id != UINT32_MAX)
+		return id;
+	if ((z->nprocs + 1) * 2 > z->pcap) {
+		int32_t *ok = z->pkeys;
+		uint32_t *ov = z->pvals;
+		size_t oc = z->pcap;
+
+		z->pcap = oc ? oc * 2 : 64;
+		z->pkeys = xcalloc(z->pcap, sizeof *z->pkeys);
+		z->pvals = xmalloc(z->pcap * sizeof *z->pvals);
+		memset(z->pvals, 0xff, z->pcap * sizeof *z->pvals);
+		for (size_t k = 0; k < oc; k++) {
+			if (ov[k] == UINT32_MAX)
+				continue;
+			i = pid_slot(z, ok[k]);
+			z->pkeys[i] = ok[k];
+			z->pvals[i] = ov[k];
+		}
+		free(ok);
+		free(ov);
+	}
+	GROW(z->procs, z->capprocs, z->nprocs + 1);
+	id = (uint32_t)z->nprocs++;
+	p = &z->procs[id];
+	memset(p, 0, sizeof *p);
+	p->pid = pid;
+	p->ppid = -2;
+	i = pid_slot(z, pid);
+	z->pkeys[i] = pid;
+	z->pvals[i] = id;
+	return id;
+}
+
+static bool
+is_anon(const char *f)
+{
+	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 ||
+	    strncmp(f, "/anon_hugepage", 14) == 0;
+}
+
+static bool
+is_no_dso(const char *f)
+{
+	return strncmp(f, "[stack", 6) == 0 || strncmp(f, "/SYSV", 5) == 0 ||
+	    strcmp(f, "[heap]") == 0;
+}
+
+static void
+add_map(struct symbolizer *z, const struct map_ev *m)
+{
+	const char *fn = strtab_get(&z->s->threads.strs, m->filename);
+	unsigned cpumode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct zmap *zm = &z->maps[z->nmaps];
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	uint32_t pid;
+
+	memset(zm, 0, sizeof *zm);
+	zm->start = m->start;
+	zm->end = m->start + m->len;
+	zm->pgoff = m->pgoff;
+	zm->time = m->time;
+	if (kernel) {
+		zm->identity = true;
+		zm->dso = dso_for_kernel_map(&z->dsos, &z->strs, fn);
+		if (zm->end <= zm->start)
+			zm->end = UINT64_MAX;
+		pid = z->kproc;
+	} else {
+		bool exec = m->mmap2 ? (m->prot & PROT_EXEC) != 0 :
+		    !(m->misc & PERF_RECORD_MISC_MMAP_DATA);
+		bool anon = is_anon(fn) || (m->flags & MAP_HUGETLB) != 0;
+		bool nodso = is_no_dso(fn);
+
+		if ((anon || nodso) && exec) {
+			zm->dso = dso_for_jit(&z->dsos, &z->strs, m->pid);
+			zm->identity = true;
+		} else {
+			zm->dso = dso_get(&z->dsos, &z->strs, fn, strlen(fn));
+			zm->identity = anon || nodso;
+		}
+		if (m->build_id_len > 0)
+			dso_set_build_id(&z->dsos, zm->dso, m->build_id, m->build_id_len);
+		if (zm->end < zm->start)
+			zm->end = UINT64_MAX;
+		pid = proc_get(z, m->pid);
+	}
+	GROW(z->procs[pid].maps, z->procs[pid].capmaps, z->procs[pid].nmaps + 1);
+	z->procs[pid].maps[z->procs[pid].nmaps++] = (uint32_t)z->nmaps;
+	z->nmaps++;
+}
+
+struct symbolizer *
+symbolizer_new(const struct session *s, const struct sym_opts *o)
+{
+	struct symbolizer *z = xcalloc(1, sizeof *z);
+	const struct thread_table *t = &s->threads;
+	const char *home;
+
+	z->s = s;
+	if (o != NULL)
+		z->o = *o;
+	if (z->o.buildid_dir != NULL)
+		z->buildid_dir = xstrdup(z->o.buildid_dir);
+	else if ((home = getenv("HOME")) != NULL) {
+		size_t n = strlen(home) + 8;
+
+		z->buildid_dir = xmalloc(n);
+		snprintf(z->buildid_dir, n, "%s/.debug", home);
+	}
+	z->perfmap_dir = xstrdup(z->o.perfmap_dir ? z->o.perfmap_dir : "/tmp");
+	dso_table_init(&z->dsos);
+	z->kproc = proc_get(z, -1);
+
+	/* Build ids from the header and HEADER_BUILD_ID records. */
+	for (size_t i = 0; i < s->feat.n_build_ids; i++) {
+		const struct feat_build_id *b = &s->feat.build_ids[i];
+		unsigned cm = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		uint32_t d;
+
+		if (b->filename == NULL)
+			continue;
+		if (cm == PERF_RECORD_MISC_KERNEL || cm == PERF_RECORD_MISC_GUEST_KERNEL)
+			d = dso_for_kernel_map(&z->dsos, &z->strs, b->filename);
+		else
+			d = dso_get(&z->dsos, &z->strs, b->filename, strlen(b->filename));
+		dso_set_build_id(&z->dsos, d, b->id, b->id_len ? b->id_len : 20);
+	}
+
+	z->maps = xcalloc(t->nmaps ? t->nmaps : 1, sizeof *z->maps);
+	for (size_t i = 0; i < t->nmaps; i++)
+		add_map(z, &t->maps[i]);
+
+	/* Processes inherit their parent's address space at fork. */
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pn_thread *th = &t->v[i];
+		uint32_t p;
+
+		if (th->tid != th->pid || th->ppid < 0 || th->ppid == th->pid)
+			continue;
+		p = proc_get(z, th->pid);
+		if (z->procs[p].ppid == -2) {
+			z->procs[p].ppid = th->ppid;
+			z->procs[p].fork_time = th->start;
+		}
+	}
+	z->mcap = 1024;
+	z->memo = xmalloc(z->mcap * sizeof *z->memo);
+	for (size_t i = 0; i < z->mcap; i++)
+		z->memo[i].dso = DSO_NONE;
+	return z;
+}
+
+void
+symbolizer_free(struct symbolizer *z)
+{
+	if (z == NULL)
+		return;
+	for (size_t i = 0; i < z->nprocs; i++) {
+		free(z->procs[i].maps);
+		free(z->procs[i].iv);
+	}
+	free(z->procs);
+	free(z->pkeys);
+	free(z->pvals);
+	free(z->maps);
+	free(z->memo);
+	free(z->whys);
+	free(z->stops);
+	unwinder_free(z->unw);
+	dso_table_free(&z->dsos);
+	strtab_free(&z->strs);
+	free(z->buildid_dir);
+	free(z->perfmap_dir);
+	free(z);
+}
+
+/* ---- address space snapshots ---- */
+
+/* Put map m over the snapshot: it cuts into whatever it overlaps. */
+static void
+iv_apply(struct proc *p, const struct zmap *maps, uint32_t m)
+{
+	uint64_t s = maps[m].start, e = maps[m].end;
+	size_t lo = 0, hi = p->niv, first, last;
+	struct ival left = { 0, 0, 0 }, right = { 0, 0, 0 };
+	bool hl = false, hr = false;
+	size_t nnew;
+
+	if (e <= s)
+		return;
+	/* First interval with end > s. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->iv[mid].end <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = last = lo;
+	while (last < p->niv && p->iv[last].start < e)
+		last++;
+	if (first < last) {
+		if (p->iv[first].start < s) {
+			left = p->iv[first];
+			left.end = s;
+			hl = true;
+		}
+		if (p->iv[last - 1].end > e) {
+			right = p->iv[last - 1];
+			right.start = e;
+			hr = true;
+		}
+	}
+	nnew = (size_t)hl + 1 + (size_t)hr;
+	GROW(p->iv, p->capiv, p->niv - (last - first) + nnew);
+	memmove(&p->iv[first + nnew], &p->iv[last], (p->niv - last) * sizeof *p->iv);
+	p->niv = p->niv - (last - first) + nnew;
+	if (hl)
+		p->iv[first++] = left;
+	p->iv[first].start = s;
+	p->iv[first].end = e;
+	p->iv[first].map = m;
+	first++;
+	if (hr)
+		p->iv[first] = right;
+}
+
+/* Apply to target the maps that src inherited (its ancestors' at fork). */
+static void
+apply_inherited(struct symbolizer *z, uint32_t target, uint32_t src, int depth)
+{
+	uint32_t pp;
+	uint64_t t;
+
+	if (z->procs[src].ppid == -2 || depth > 32)
+		return;
+	pp = proc_find(z, z->procs[src].ppid);
+	if (pp == UINT32_MAX || pp == src)
+		return;
+	t = z->procs[src].fork_time;
+	apply_inherited(z, target, pp, depth + 1);
+	for (size_t i = 0; i < z->procs[pp].nmaps && z->maps[z->procs[pp].maps[i]].time <= t; i++)
+		iv_apply(&z->procs[target], z->maps, z->procs[pp].maps[i]);
+}
+
+/* Make p's snapshot describe time t. */
+static void
+proc_snapshot(struct symbolizer *z, uint32_t pid, uint64_t t)
+{
+	struct proc *p = &z->procs[pid];
+
+	if (!p->snap || t < p->snap_from) {
+		p->niv = 0;
+		p->applied = 0;
+		p->snap = true;
+		p->snap_from = 0;
+		apply_inherited(z, pid, pid, 0);
+	}
+	while (p->applied < p->nmaps && z->maps[p->maps[p->applied]].time <= t) {
+		iv_apply(p, z->maps, p->maps[p->applied]);
+		p->snap_from = z->maps[p->maps[p->applied]].time;
+		p->applied++;
+	}
+}
+
+static uint32_t
+proc_lookup(struct symbolizer *z, int32_t pid, uint64_t t, uint64_t ip)
+{
+	uint32_t id = pid == -1 ? z->kproc : proc_find(z, pid);
+	const struct proc *p;
+	size_t lo = 0, hi;
+
+	if (id == UINT32_MAX)
+		return UINT32_MAX;
+	proc_snapshot(z, id, t);
+	p = &z->procs[id];
+	hi = p->niv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->iv[mid].end <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->niv && p->iv[lo].start <= ip && ip < p->iv[lo].end)
+		return p->iv[lo].map;
+	return UINT32_MAX;
+}
+
+/* ---- symbols ---- */
+
+static void
+count_why(struct symbolizer *z, uint32_t dso, unsigned why)
+{
+	if (why == SYM_WHY_OK)
+		return;
+	if (dso == DSO_NONE) {
+		z->nomap[why]++;
+		return;
+	}
+	if ((size_t)(dso + 1) * SYM_WHY_COUNT > z->capwhys) {
+		size_t old = z->capwhys, n = (size_t)(dso + 64) * SYM_WHY_COUNT;
+
+		z->whys = xreallocarray(z->whys, n, sizeof *z->whys);
+		memset(z->whys + old, 0, (n - old) * sizeof *z->whys);
+		z->capwhys = n;
+	}
+	z->whys[(size_t)dso * SYM_WHY_COUNT + why]++;
+}
+
+static size_t
+memo_slot(const struct symbolizer *z, uint32_t dso, uint64_t rel)
+{
+	uint64_t h = (rel ^ ((uint64_t)dso << 40)) * UINT64_C(0x9e3779b97f4a7c15);
+	size_t i = (size_t)(h >> 20) & (z->mcap - 1);
+
+	while (z->memo[i].dso != DSO_NONE && (z->memo[i].dso != dso || z->memo[i].rel != rel))
+		i = (i + 1) & (z->mcap - 1);
+	return i;
+}
+
+static void
+memo_grow(struct symbolizer *z)
+{
+	struct memo *old = z->memo;
+	size_t oc = z->mcap;
+
+	z->mcap *= 2;
+	z->memo = xmalloc(z->mcap * sizeof *z->memo);
+	for (size_t i = 0; i < z->mcap; i++)
+		z->memo[i].dso = DSO_NONE;
+	for (size_t i = 0; i < oc; i++)
+		if (old[i].dso != DSO_NONE)
+			z->memo[memo_slot(z, old[i].dso, old[i].rel)] = old[i];
+	free(old);
+}
+
+static void
+dso_lookup(struct symbolizer *z, uint32_t dso, uint64_t rel, struct frame *f)
+{
+	size_t i = memo_slot(z, dso, rel);
+	struct memo *m = &z->memo[i];
+
+	if (m->dso == DSO_NONE) {
+		struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+		uint64_t start = 0;
+		uint32_t sym = dso_find_sym(&z->dsos, &z->strs, &c, dso, rel, &start);
+
+		if (z->mn + 1 > z->mcap / 2) {
+			memo_grow(z);
+			i = memo_slot(z, dso, rel);
+		}
+		m = &z->memo[i];
+		m->dso = dso;
+		m->rel = rel;
+		m->sym = sym;
+		m->symstart = start;
+		z->mn++;
+	}
+	f->sym = m->sym;
+	if (m->sym != SYM_NONE) {
+		f->symoff = rel - m->symstart;
+		f->why = SYM_WHY_OK;
+	} else {
+		f->why = (uint8_t)dso_why(&z->dsos, dso);
+	}
+}
+
+void
+symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t time,
+    uint8_t cpumode, uint64_t ip, struct frame *out)
+{
+	uint32_t m = UINT32_MAX;
+
+	(void)tid;
+	memset(out, 0, sizeof *out);
+	out->ip = ip;
+	out->rel = ip;
+	out->dso = DSO_NONE;
+	out->sym = SYM_NONE;
+	out->cpumode = cpumode;
+	out->why = SYM_WHY_NO_MAP;
+	out->kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	if (out->kernel)
+		m = proc_lookup(z, -1, time, ip);
+	else if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER)
+		m = pid == -1 ? UINT32_MAX : proc_lookup(z, pid, time, ip);
+	if (m != UINT32_MAX) {
+		const struct zmap *zm = &z->maps[m];
+
+		out->dso = zm->dso;
+		out->rel = zm->identity ? ip : ip - zm->start + zm->pgoff;
+		dso_lookup(z, zm->dso, out->rel, out);
+	}
+	count_why(z, out->dso, out->why);
+}
+
+static size_t callchain_recorded(struct symbolizer *z, const struct sample *smp, uint16_t misc,
+    struct frame *out, size_t n, unsigned max_stack);
+
+/* ---- DWARF unwinding ---- */
+
+struct unw_arg {
+	struct symbolizer	*z;
+	int32_t			 pid;
+	uint64_t		 time;
+};
+
+/* The unwinder's view of a map: its range and the DSO's runtime image. */
+static int
+unw_find_map(void *arg, uint64_t addr, struct unwind_map *out)
+{
+	struct unw_arg *a = arg;
+	struct symbolizer *z = a->z;
+	uint32_t m = proc_lookup(z, a->pid, a->time, addr);
+	const struct zmap *zm;
+	const struct dso_ent *d;
+
+	if (m == UINT32_MAX)
+		return -1;
+	zm = &z->maps[m];
+	out->start = zm->start;
+	out->end = zm->end;
+	out->pgoff = zm->pgoff;
+	out->key = zm->dso;
+	out->path = NULL;
+	if (zm->identity || zm->dso == DSO_NONE)
+		return 0;
+	if (!z->dsos.v[zm->dso].loaded) {
+		struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+		uint64_t start;
+
+		dso_find_sym(&z->dsos, &z->strs, &c, zm->dso, 0, &start);
+	}
+	d = &z->dsos.v[zm->dso];
+	out->path = d->runfile ? d->runfile : d->symfile;
+	return 0;
+}
+
+static void
+count_stop(struct symbolizer *z, uint32_t dso, enum unwind_stop st)
+{
+	if (dso == DSO_NONE) {
+		z->nodso_stops[st]++;
+		return;
+	}
+	if ((size_t)dso >= z->capstops) {
+		size_t ncap = z->capstops ? z->capstops : 64;
+
+		while (ncap <= dso)
+			ncap *= 2;
+		z->stops = xreallocarray(z->stops, ncap, UNWIND_STOP_COUNT * sizeof *z->stops);
+		memset(z->stops + z->capstops * UNWIND_STOP_COUNT, 0,
+		    (ncap - z->capstops) * UNWIND_STOP_COUNT * sizeof *z->stops);
+		z->capstops = ncap;
+	}
+	z->stops[(size_t)dso * UNWIND_STOP_COUNT + st]++;
+}
+
+/* Did the sample's event record a user stack to unwind? */
+static bool
+has_user_stack(const struct sample *smp)
+{
+	return (smp->sample_type & PERF_SAMPLE_REGS_USER) &&
+	    (smp->sample_type & PERF_SAMPLE_STACK_USER) && smp->uregs != NULL &&
+	    smp->stack != NULL && smp->stack_dyn_size > 0;
+}
+
+/* Append the unwound user frames of smp to out[k..n). */
+static size_t
+unwind_user(struct symbolizer *z, const struct sample *smp, struct frame *out, size_t k,
+    size_t n, unsigned max_stack, size_t entries)
+{
+	struct unw_arg a = { z, (int32_t)smp->pid, smp->time };
+	uint64_t ips[256];
+	size_t want = n - k, got;
+	enum unwind_stop st;
+
+	if (max_stack != 0)
+		want = entries >= max_stack ? 0 : (max_stack - entries < want ? max_stack - entries : want);
+	if (want > 256)
+		want = 256;
+	if (want == 0 || smp->attr < 0 || (size_t)smp->attr >= z->s->attrs.n)
+		return k;
+	if (z->unw == NULL)
+		z->unw = unwinder_new();
+	got = unwinder_unwind(z->unw, smp, z->s->attrs.v[smp->attr].attr.sample_regs_user,
+	    unw_find_map, &a, ips, want, &st);
+	for (size_t i = 0; i < got && k < n; i++)
+		symbolizer_resolve(z, a.pid, (int32_t)smp->tid, smp->time, PERF_RECORD_MISC_USER,
+		    ips[i], &out[k++]);
+	if (st != UNWIND_STOP_END && st != UNWIND_STOP_MAX)
+		count_stop(z, k > 0 ? out[k - 1].dso : DSO_NONE, st);
+	return k;
+}
+
+size_t
+symbolizer_unwind_counts(const struct symbolizer *z, struct sym_unwind_count *out, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t d = 0; d <= z->capstops; d++) {
+		const uint64_t *c = d < z->capstops ? z->stops + d * UNWIND_STOP_COUNT : z->nodso_stops;
+		bool any = false;
+
+		for (unsigned w = 0; w < UNWIND_STOP_COUNT; w++)
+			any |= c[w] != 0;
+		if (!any)
+			continue;
+		if (k < n) {
+			out[k].dso = d < z->capstops ? (uint32_t)d : DSO_NONE;
+			memcpy(out[k].count, c, sizeof out[k].count);
+		}
+		k++;
+	}
+	return k;
+}
+
+size_t
+symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t misc,
+    struct frame *out, size_t n, unsigned max_stack)
+{
+	if (has_user_stack(smp) && !z->o.no_unwind) {
+		/*
+		 * --call-graph dwarf: the kernel part of the recorded chain (or
+		 * the kernel ip), then the user stack unwound, as perf joins them.
+		 */
+		uint8_t cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		size_t k = 0;
+
+		if (n == 0)
+			return 0;
+		for (uint64_t i = 0; smp->callchain != NULL && i < smp->callchain_nr && k < n; i++) {
+			uint64_t ip = sample_callchain_ip(smp, i);
+
+			if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+				cpumode = ip == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				    ip == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : cpumode;
+				continue;
+			}
+			if (cpumode != PERF_RECORD_MISC_KERNEL)
+				break;
+			if (max_stack != 0 && k >= max_stack)
+				return k;
+			symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+			    cpumode, ip, &out[k++]);
+		}
+		if (k == 0 && (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+			symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+			    PERF_RECORD_MISC_KERNEL, smp->ip, &out[k++]);
+		return unwind_user(z, smp, out, k, n, max_stack, k);
+	}
+	return callchain_recorded(z, smp, misc, out, n, max_stack);
+}
+
+/* A callchain recorded by the kernel (frame pointers, LBR). */
+static size_t
+callchain_recorded(struct symbolizer *z, const struct sample *smp, uint16_t misc,
+    struct frame *out, size_t n, unsigned max_stack)
+{
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t k = 0, entries = 0;
+	int32_t pid = (int32_t)smp->pid;
+
+	if (n == 0)
+		return 0;
+	if (smp->callchain == NULL || smp->callchain_nr == 0) {
+		symbolizer_resolve(z, pid, (int32_t)smp->tid, smp->time,
+		    misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &out[0]);
+		return 1;
+	}
+	for (uint64_t i = 0; i < smp->callchain_nr && k < n; i++) {
+		uint64_t ip = sample_callchain_ip(smp, i);
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case (uint64_t)PERF_CONTEXT_HV:
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case (uint64_t)PERF_CONTEXT_KERNEL:
+				cpumode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case (uint64_t)PERF_CONTEXT_USER:
+				cpumode = PERF_RECORD_MISC_USER;
+				break;
+			case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
+				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+				break;
+			case (uint64_t)PERF_CONTEXT_GUEST_USER:
+				cpumode = PERF_RECORD_MISC_GUEST_USER;
+				break;
+			default:
+				break;
+			}
+			continue;
+		}
+		if (max_stack != 0 && entries >= max_stack)
+			break;
+		entries++;
+		symbolizer_resolve(z, pid, (int32_t)smp->tid, smp->time, cpumode, ip, &out[k++]);
+	}
+	return k;
+}
+
+const char *
+symbolizer_dso_long(const struct symbolizer *z, uint32_t dso)
+{
+	return dso == DSO_NONE ? "[unknown]" : dso_long_name(&z->dsos, &z->strs, dso);
+}
+
+const char *
+symbolizer_dso_short(const struct symbolizer *z, uint32_t dso)
+{
+	return dso == DSO_NONE ? "[unknown]" : dso_short_name(&z->dsos, &z->strs, dso);
+}
+
+const char *
+symbolizer_sym_name(const struct symbolizer *z, uint32_t sym)
+{
+	return sym == SYM_NONE ? "[unknown]" : dso_sym_name(&z->dsos, &z->strs, sym);
+}
+
+static char
+level_char(uint8_t cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return 'k';
+	case PERF_RECORD_MISC_USER:
+		return '.';
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return 'g';
+	case PERF_RECORD_MISC_GUEST_USER:
+		return 'u';
+	default:
+		return 'H';
+	}
+}
+
+const char *
+symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *buf, size_t n)
+{
+	char lv = level_char(f->cpumode);
+
+	if (f->sym != SYM_NONE)
+		snprintf(buf, n, "[%c] %s", lv, symbolizer_sym_name(z, f->sym));
+	else
+		snprintf(buf, n, "[%c] %#.16" PRIx64, lv, f->rel);
+	return buf;
+}
+
+const char *
+symbolizer_srcline(struct symbolizer *z, const struct frame *f)
+{
+	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+
+	if (f->dso == DSO_NONE || z->o.no_srcline)
+		return NULL;
+	return dso_srcline(&z->dsos, &z->strs, &c, f->dso, f->rel);
+}
+
+size_t
+symbolizer_why_counts(const struct symbolizer *z, struct sym_why_count *out, size_t n)
+{
+	size_t k = 0, ndso = z->capwhys / SYM_WHY_COUNT;
+	bool any = false;
+
+	for (unsigned w = 1; w < SYM_WHY_COUNT; w++)
+		any |= z->nomap[w] != 0;
+	if (any) {
+		if (k < n) {
+			out[k].dso = DSO_NONE;
+			memcpy(out[k].count, z->nomap, sizeof z->nomap);
+		}
+		k++;
+	}
+	for (size_t d = 0; d < ndso; d++) {
+		const uint64_t *c = z->whys + d * SYM_WHY_COUNT;
+		bool fail = false;
+
+		for (unsigned w = 1; w < SYM_WHY_COUNT; w++)
+			fail |= c[w] != 0;
+		if (!fail)
+			continue;
+		if (k < n) {
+			out[k].dso = (uint32_t)d;
+			memcpy(out[k].count, c, SYM_WHY_COUNT * sizeof *c);
+		}
+		k++;
+	}
+	return k;
+}

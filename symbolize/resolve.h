@@ -1,0 +1,140 @@
+/*
+ * resolve.h: from a sample's (pid, tid, time, cpumode, ip) to a DSO and a
+ * function, the way perf report resolves it; and callchains to frames.
+ *
+ * A struct symbolizer is built over one open session and owns everything
+ * it returns: DSO and symbol names are valid until symbolizer_free().  DSOs
+ * and symbols are addressed by 32-bit ids.  Work is lazy and cached: a DSO's
+ * ELF file is found and opened once, on first use; a lookup is memoized per
+ * (DSO, address); nothing is re-read per sample.  So the TUI can resolve just
+ * the rows it shows.
+ *
+ * Nothing here prints.  Every unresolved frame says why (enum sym_why).
+ */
+#ifndef PERFNAV_SYMBOLIZE_RESOLVE_H
+#define PERFNAV_SYMBOLIZE_RESOLVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+struct symbolizer;
+
+struct sym_opts {
+	const char	*buildid_dir;	/* build-id cache; NULL: $HOME/.debug */
+	const char	*kallsyms;	/* NULL: /proc/kallsyms, if the kernel build id matches */
+	const char	*perfmap_dir;	/* perf-PID.map files; NULL: /tmp */
+	const char	*symfs;		/* prefix for binary paths; NULL: none */
+	bool		 no_demangle;	/* keep C++ names mangled */
+	bool		 no_srcline;	/* never open DWARF line tables */
+	bool		 no_unwind;	/* do not unwind --call-graph dwarf stacks */
+};
+
+/* Why a frame is not (fully) resolved. X(name, text) */
+#define SYM_WHYS(X) \
+	X(OK, "resolved") \
+	X(NO_MAP, "no mapping covers the address") \
+	X(NO_DSO_FILE, "the DSO's file was not found (build-id cache, --symfs, path)") \
+	X(BUILDID_MISMATCH, "the file at the DSO's path has another build id") \
+	X(NO_SYMBOLS, "the file has no symbol table (stripped)") \
+	X(NOT_IN_SYMBOL, "the address is in no symbol of the file") \
+	X(NO_KALLSYMS, "no kernel symbols (kallsyms) for this recording") \
+	X(JIT_NO_MAP, "no perf-PID.map for this JIT code") \
+	X(BAD_FILE, "the DSO's file could not be read as ELF")
+
+enum sym_why {
+#define X(n, t) SYM_WHY_##n,
+	SYM_WHYS(X)
+#undef X
+	SYM_WHY_COUNT
+};
+
+/* Text of a reason ("no mapping covers the address"). */
+const char *sym_why_text(enum sym_why w);
+/* Short name of a reason ("NO_MAP"). */
+const char *sym_why_name(enum sym_why w);
+
+#define DSO_NONE UINT32_MAX
+#define SYM_NONE UINT32_MAX
+
+/* One resolved address. */
+struct frame {
+	uint64_t	ip;		/* as recorded */
+	uint64_t	rel;		/* address relative to the DSO as perf computes it (map_ip) */
+	uint64_t	symoff;		/* ip - symbol start, if sym != SYM_NONE */
+	uint32_t	dso;		/* DSO id, or DSO_NONE ([unknown]) */
+	uint32_t	sym;		/* symbol id, or SYM_NONE */
+	uint8_t		cpumode;	/* PERF_RECORD_MISC_KERNEL/USER/... */
+	uint8_t		why;		/* enum sym_why */
+	bool		kernel;		/* printed as [k] (kernel or guest kernel) */
+};
+
+/*
+ * Build a symbolizer over the session (its thread table and map history).
+ * Never fails; missing files show up as reasons on frames.
+ */
+struct symbolizer *symbolizer_new(const struct session *s, const struct sym_opts *o);
+void symbolizer_free(struct symbolizer *z);
+
+/*
+ * Resolve one address of thread (pid, tid) at time, with the sample's
+ * cpumode (misc & PERF_RECORD_MISC_CPUMODE_MASK).  Always fills *out.
+ */
+void symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t time,
+    uint8_t cpumode, uint64_t ip, struct frame *out);
+
+/*
+ * The callchain of a decoded sample as frames, leaf first, the way perf
+ * report builds it.  For --call-graph dwarf samples (user registers and
+ * stack recorded): the kernel part of the recorded chain, then the user
+ * stack unwound with DWARF CFI (symbolize/unwind.h).  Otherwise: PERF_CONTEXT_* markers set the cpumode of the entries
+ * after them and are dropped (the chain starts in user mode, as perf's),
+ * at most max_stack frames (0: no limit).  Frame-pointer chains already
+ * start with the sample ip, so nothing else is dropped (perf 6.1 does the
+ * same).  With no callchain, one frame for the sample ip.  Returns the
+ * number of frames written (at most n).
+ */
+size_t symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t misc,
+    struct frame *out, size_t n, unsigned max_stack);
+
+/* DSO names: long (the path, "[kernel.kallsyms]", "[JIT] tid 123") and
+ * short (basename, as perf report's dso column). */
+const char *symbolizer_dso_long(const struct symbolizer *z, uint32_t dso);
+const char *symbolizer_dso_short(const struct symbolizer *z, uint32_t dso);
+/* Symbol name (demangled unless no_demangle), "[unknown]" for SYM_NONE. */
+const char *symbolizer_sym_name(const struct symbolizer *z, uint32_t sym);
+
+/*
+ * The symbol column as perf report prints it: "[.] name", "[k] name",
+ * "[.] 0x0000000000045c0e" (rel, unresolved user), "[k] 0xffffffff9661da49"
+ * (ip, unresolved kernel).  Writes into buf; returns buf.
+ */
+const char *symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *buf,
+    size_t n);
+
+/* "file.c:123" for the frame (libdw line tables), or NULL if unknown. */
+const char *symbolizer_srcline(struct symbolizer *z, const struct frame *f);
+
+/* Per-DSO count of frames that failed and why, for --why and the UI. */
+struct sym_why_count {
+	uint32_t	dso;
+	uint64_t	count[SYM_WHY_COUNT];
+};
+/* Fill up to n entries; returns the number of DSOs with failures. */
+size_t symbolizer_why_counts(const struct symbolizer *z, struct sym_why_count *out, size_t n);
+
+/* Per-DSO count of DWARF unwinds that ended early and why (enum
+ * unwind_stop, symbolize/unwind.h); dso is the DSO of the last frame
+ * reached, DSO_NONE when no frame was. */
+#define SYM_UNWIND_STOPS 9
+struct sym_unwind_count {
+	uint32_t	dso;
+	uint64_t	count[SYM_UNWIND_STOPS];
+};
+/* Fill up to n entries; returns the number of DSOs with early stops. */
+size_t symbolizer_unwind_counts(const struct symbolizer *z, struct sym_unwind_count *out,
+    size_t n);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * symtab.h: symbol tables inside symbolize/ (not for use outside it).
+ *
+ * A symbol table is a sorted array of struct sym, built from one source
+ * (ELF .symtab/.dynsym + synthesized PLT entries, kallsyms, a perf-PID.map)
+ * and fixed up the way perf fixes its tables (zero sizes extended to the
+ * next symbol, aliases at one address reduced to the best one).  Names are
+ * ids in a struct strtab owned by the caller.
+ */
+#ifndef PERFNAV_SYMBOLIZE_SYMTAB_H
+#define PERFNAV_SYMBOLIZE_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/thread.h"
+
+struct sym {
+	uint64_t	start, end;	/* [start, end) in the DSO's address space */
+	uint32_t	name;		/* strtab id */
+	uint32_t	seq;		/* insertion order (ties) */
+	uint8_t		bind;		/* STB_* */
+	uint8_t		type;		/* STT_* */
+};
+
+struct symtab {
+	struct sym	*v;
+	size_t		 n, cap;
+};
+
+/* Add a symbol of size bytes (0: unknown, extended by symtab_fixup). */
+void symtab_add(struct symtab *t, uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
+    uint32_t name);
+/* Sort and fix up as perf does: ELF order is end-fixup then duplicates;
+ * kallsyms is duplicates then end-fixup (with the kallsyms rule). */
+void symtab_fixup(struct symtab *t, const struct strtab *strs, bool kallsyms);
+/* Sort only (for entries added after fixup, e.g. PLT). */
+void symtab_sort(struct symtab *t);
+/* Index of the symbol containing addr, or SIZE_MAX. */
+size_t symtab_find(const struct symtab *t, uint64_t addr);
+void symtab_free(struct symtab *t);
+
+/* C++ (Itanium ABI) name as perf 6.1 prints it: without parameters or
+ * return type.  Returns a malloc'd string, or NULL if name is not mangled. */
+char *demangle_cxx(const char *name);
+
+/* Read "ADDR TYPE NAME [MODULE]" lines (kernel symbols; module symbols
+ * are skipped).  Returns the number of symbols added, -1 if the file
+ * cannot be read. */
+long kallsyms_load(const char *path, struct symtab *t, struct strtab *strs);
+/* Read a perf-PID.map ("START SIZE NAME" in hex).  Same returns. */
+long perfmap_load(const char *path, struct symtab *t, struct strtab *strs);
+
+/*
+ * ELF symbols of a user-space DSO.  syms: the file with the symbol table
+ * (may be a separate debug file); run: the runtime image (program headers,
+ * PLT), may be the same path.  Symbol addresses are converted to file
+ * offsets as perf does (st_value - (p_vaddr - p_offset) of the PT_LOAD
+ * segment holding them), so they compare with map_ip (ip - start + pgoff).
+ * Returns the number of symbols, 0 if the file has none, -1 if unreadable.
+ */
+long elfsym_load(const char *syms, const char *run, bool demangle, struct symtab *t,
+    struct strtab *strs);
+/* The same for an ELF image in memory (the running vdso); with bid_len,
+ * -2 if its build id differs. */
+long elfsym_load_mem(const void *p, size_t n, const uint8_t *bid, size_t bid_len, bool demangle,
+    struct symtab *t, struct strtab *strs);
+/* Build id of an ELF file (up to 20 bytes) into id; its length or -1. */
+int elfsym_build_id(const char *path, uint8_t *id);
+/* Which symbol tables an ELF file has (ELFSYM_* bits), -1 if not ELF.  A
+ * separate debug file's .dynsym is NOBITS: it is no runtime image. */
+#define ELFSYM_SYMTAB	1
+#define ELFSYM_DYNSYM	2
+int elfsym_has_symtab(const char *path);
+/* .gnu_debuglink file name into buf; 0, or -1 if none. */
+int elfsym_debuglink(const char *path, char *buf, size_t n);
+
+#endif

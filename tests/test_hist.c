@@ -1,0 +1,437 @@
+/* Criterion tests of symbolize/hist.c: hot-function tables, children,
+ * call graph, folded stacks, the process tree. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "tests/helpers.h"
+
+/* A resolved frame: symbol sym of DSO dso (labelled "[.] s<sym>" without a symbolizer). */
+static struct frame
+fr(uint32_t dso, uint32_t sym, uint64_t ip)
+{
+	struct frame f;
+
+	memset(&f, 0, sizeof f);
+	f.ip = ip;
+	f.rel = ip - 0x1000;
+	f.dso = dso;
+	f.sym = sym;
+	f.cpumode = PERF_RECORD_MISC_USER;
+	f.why = sym == SYM_NONE ? SYM_WHY_NOT_IN_SYMBOL : SYM_WHY_OK;
+	return f;
+}
+
+static void
+add(struct hist *h, int attr, const char *comm, int32_t tid, uint64_t period,
+    const struct frame *chain, size_t n)
+{
+	struct hist_sample s = {
+		.attr = attr, .event_name = attr ? "task-clock" : "cpu-clock", .comm = comm,
+		.pid = tid, .tid = tid, .cpu = (uint32_t)tid % 2, .period = period,
+		.self = &chain[0], .chain = chain, .nchain = n,
+	};
+
+	hist_add(h, &s);
+}
+
+static struct hist *
+mk(const char *keys, bool children, bool callgraph)
+{
+	struct hist_opts o;
+	const char *bad;
+	size_t badlen;
+	int n;
+
+	memset(&o, 0, sizeof o);
+	n = hist_parse_keys(keys, o.keys, &bad, &badlen);
+	cr_assert_gt(n, 0);
+	o.nkeys = (unsigned)n;
+	o.children = children;
+	o.callgraph = callgraph;
+	o.event = -1;
+	return hist_new(NULL, NULL, &o);
+}
+
+/* The row of event ev whose key k reads text, or NULL. */
+static const struct hist_entry *
+row(struct hist *h, size_t ev, enum hist_key k, const char *text)
+{
+	const uint32_t *rows;
+	size_t n = hist_rows(h, ev, 0, &rows);
+	char buf[256];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+		if (strcmp(hist_key_text(h, e, k, buf, sizeof buf), text) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+Test(hist, parse_keys)
+{
+	enum hist_key k[HIST_MAX_KEYS];
+	const char *bad;
+	size_t badlen;
+
+	cr_assert_eq(hist_parse_keys("comm,dso,sym", k, &bad, &badlen), 3);
+	cr_assert_eq(k[0], HIST_KEY_COMM);
+	cr_assert_eq(k[1], HIST_KEY_DSO);
+	cr_assert_eq(k[2], HIST_KEY_SYM);
+	cr_assert_eq(hist_parse_keys("pid,tid,cpu,srcline", k, &bad, &badlen), 4);
+	cr_assert_eq(k[3], HIST_KEY_SRCLINE);
+	cr_assert_eq(hist_parse_keys("comm,bogus,sym", k, &bad, &badlen), -1);
+	cr_assert_eq(badlen, 5);
+	cr_assert_eq(strncmp(bad, "bogus", 5), 0);
+}
+
+Test(hist, self_overhead_is_period_share)
+{
+	struct hist *h = mk("sym", false, false);
+	struct frame a = fr(0, 1, 0x1100), b = fr(0, 2, 0x1200), c = fr(1, 3, 0x1300);
+	const uint32_t *rows;
+	const struct hist_entry *e;
+
+	add(h, 0, "x", 1, 100, &a, 1);
+	add(h, 0, "x", 1, 100, &a, 1);
+	add(h, 0, "x", 1, 600, &b, 1);	/* one sample, most of the period */
+	add(h, 0, "y", 2, 200, &c, 1);
+	add(h, 1, "x", 1, 5, &a, 1);	/* another event */
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 2);
+	cr_assert_str_eq(hist_str(h, hist_event(h, 0)->name), "cpu-clock");
+	cr_assert_eq(hist_event(h, 0)->total_period, 1000);
+	cr_assert_eq(hist_event(h, 0)->nsamples, 4);
+	cr_assert_eq(hist_rows(h, 0, 0, &rows), 3);
+	/* sorted by period: s2 (600) first although s1 has more samples */
+	e = hist_entry_get(h, rows[0]);
+	cr_assert_eq(e->period, 600);
+	cr_assert_float_eq(hist_self_pct(h, e), 60.0, 1e-9);
+	e = row(h, 0, HIST_KEY_SYM, "[.] s1");
+	cr_assert_not_null(e);
+	cr_assert_eq(e->samples, 2);
+	cr_assert_float_eq(hist_self_pct(h, e), 20.0, 1e-9);
+	/* the second event has its own rows and total */
+	cr_assert_eq(hist_rows(h, 1, 0, &rows), 1);
+	cr_assert_float_eq(hist_self_pct(h, hist_entry_get(h, rows[0])), 100.0, 1e-9);
+	cr_assert_eq(hist_event_find(h, "task-clock"), 1);
+	cr_assert_eq(hist_event_find(h, "nope"), -1);
+	hist_free(h);
+}
+
+Test(hist, percent_limit_hides_rows)
+{
+	struct hist *h = mk("sym", false, false);
+	struct frame a = fr(0, 1, 0x1100), b = fr(0, 2, 0x1200);
+	const uint32_t *rows;
+
+	for (int i = 0; i < 99; i++)
+		add(h, 0, "x", 1, 1, &a, 1);
+	add(h, 0, "x", 1, 1, &b, 1);
+	hist_finish(h);
+	cr_assert_eq(hist_rows(h, 0, 0, &rows), 2);
+	cr_assert_eq(hist_rows(h, 0, 1.0, &rows), 2);	/* 1.00% is not under 1 */
+	cr_assert_eq(hist_rows(h, 0, 1.5, &rows), 1);
+	cr_assert_eq(hist_rows(h, 0, 100, &rows), 0 + 0);
+	hist_free(h);
+}
+
+Test(hist, children_count_a_recursive_symbol_once)
+{
+	struct hist *h = mk("sym", true, false);
+	/* leaf first: fib <- fib <- fib <- main <- start */
+	struct frame c1[] = { fr(0, 1, 0x1110), fr(0, 1, 0x1120), fr(0, 1, 0x1130), fr(0, 2, 0x1200),
+	    fr(0, 3, 0x1300) };
+	/* leaf <- fib <- main <- start */
+	struct frame c2[] = { fr(0, 4, 0x1400), fr(0, 1, 0x1120), fr(0, 2, 0x1200), fr(0, 3, 0x1300) };
+	const struct hist_entry *e;
+
+	add(h, 0, "x", 1, 10, c1, 5);
+	add(h, 0, "x", 1, 10, c1, 5);
+	add(h, 0, "x", 1, 20, c2, 4);
+	hist_finish(h);
+	e = row(h, 0, HIST_KEY_SYM, "[.] s1");
+	cr_assert_not_null(e);
+	cr_assert_eq(e->samples, 2);
+	cr_assert_eq(e->period, 20);
+	cr_assert_eq(e->acc_period, 40);	/* 10 + 10 + 20, not 3x for recursion */
+	cr_assert_eq(e->acc_samples, 3);
+	cr_assert_float_eq(hist_children_pct(h, e), 100.0, 1e-9);
+	cr_assert_float_eq(hist_self_pct(h, e), 50.0, 1e-9);
+	e = row(h, 0, HIST_KEY_SYM, "[.] s4");
+	cr_assert_eq(e->acc_period, 20);
+	cr_assert_eq(e->period, 20);
+	e = row(h, 0, HIST_KEY_SYM, "[.] s3");
+	cr_assert_eq(e->samples, 0);
+	cr_assert_eq(e->acc_period, 40);
+	hist_free(h);
+}
+
+Test(hist, children_without_callchain_equal_self)
+{
+	struct hist *h = mk("comm,dso,sym", true, false);
+	struct frame a = fr(0, 1, 0x1100);
+	const struct hist_entry *e;
+
+	add(h, 0, "x", 1, 3, &a, 0);
+	add(h, 0, "x", 1, 3, &a, 0);
+	hist_finish(h);
+	e = row(h, 0, HIST_KEY_SYM, "[.] s1");
+	cr_assert_eq(e->acc_period, e->period);
+	cr_assert_eq(e->acc_samples, 2);
+	hist_free(h);
+}
+
+Test(hist, children_keyed_by_every_sort_key)
+{
+	/* --sort comm: a chain adds nothing new, children == self */
+	struct hist *h = mk("comm", true, false);
+	struct frame c[] = { fr(0, 1, 0x1100), fr(0, 2, 0x1200) };
+	const struct hist_entry *e;
+
+	add(h, 0, "x", 1, 7, c, 2);
+	hist_finish(h);
+	e = row(h, 0, HIST_KEY_COMM, "x");
+	cr_assert_eq(e->acc_period, 7);
+	cr_assert_eq(e->period, 7);
+	hist_free(h);
+}
+
+Test(hist, unresolved_keys_as_perf)
+{
+	/*
+	 * An unresolved sample ip is keyed (and printed) relative to its DSO;
+	 * the same address as a callchain frame is keyed by the recorded
+	 * address, so perf shows both rows.
+	 */
+	struct hist *h = mk("sym", true, false);
+	struct frame c[] = { fr(0, SYM_NONE, 0x5100), fr(0, 2, 0x1200) };
+	const struct hist_entry *e;
+
+	add(h, 0, "x", 1, 1, c, 2);
+	hist_finish(h);
+	e = row(h, 0, HIST_KEY_SYM, "[.] 0x0000000000004100");
+	cr_assert_not_null(e);
+	cr_assert_eq(e->samples, 1);
+	e = row(h, 0, HIST_KEY_SYM, "[.] 0x0000000000005100");
+	cr_assert_not_null(e);
+	cr_assert_eq(e->samples, 0);
+	cr_assert_eq(e->acc_samples, 1);
+	hist_free(h);
+}
+
+Test(hist, sort_keys_split_rows)
+{
+	struct hist *h = mk("comm,pid,tid,cpu,dso,sym", false, false);
+	struct frame a = fr(7, 1, 0x1100);
+	const uint32_t *rows;
+	char buf[64];
+	const struct hist_entry *e;
+
+	add(h, 0, "one", 10, 1, &a, 1);
+	add(h, 0, "one", 10, 1, &a, 1);
+	add(h, 0, "one", 11, 1, &a, 1);	/* other tid and cpu */
+	add(h, 0, "two", 10, 1, &a, 1);	/* same tid, other comm (exec) */
+	hist_finish(h);
+	cr_assert_eq(hist_rows(h, 0, 0, &rows), 3);
+	e = hist_entry_get(h, rows[0]);
+	cr_assert_eq(e->samples, 2);
+	cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_COMM, buf, sizeof buf), "one");
+	cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_PID, buf, sizeof buf), "     10:one");
+	cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_DSO, buf, sizeof buf), "d7");
+	cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_CPU, buf, sizeof buf), "0");
+	hist_free(h);
+
+	h = mk("dso", false, false);
+	add(h, 0, "one", 10, 1, &a, 1);
+	add(h, 0, "two", 11, 1, &a, 1);
+	hist_finish(h);
+	cr_assert_eq(hist_rows(h, 0, 0, &rows), 1);
+	cr_assert_eq(hist_entry_get(h, rows[0])->samples, 2);
+	hist_free(h);
+}
+
+struct folded {
+	char	text[8][128];
+	uint64_t count[8];
+	int	n;
+};
+
+static int
+collect(void *arg, const char *line, uint64_t count)
+{
+	struct folded *f = arg;
+
+	cr_assert_lt(f->n, 8);
+	snprintf(f->text[f->n], sizeof f->text[0], "%s", line);
+	f->count[f->n++] = count;
+	return 0;
+}
+
+static uint64_t
+folded_count(const struct folded *f, const char *line)
+{
+	for (int i = 0; i < f->n; i++)
+		if (strcmp(f->text[i], line) == 0)
+			return f->count[i];
+	return 0;
+}
+
+Test(hist, folded_stacks_and_call_graph)
+{
+	struct hist *h = mk("sym", false, true);
+	struct frame c1[] = { fr(0, 1, 0x1110), fr(0, 2, 0x1200), fr(0, 3, 0x1300) };
+	struct frame c2[] = { fr(0, 1, 0x1114), fr(0, 2, 0x1208), fr(0, 3, 0x1300) };
+	struct frame c3[] = { fr(0, 4, 0x1400), fr(0, 3, 0x1300) };
+	struct frame c4[] = { fr(0, SYM_NONE, 0x9999), fr(0, 3, 0x1300) };
+	struct folded f;
+	const struct hist_edge *ed;
+	uint32_t n1 = UINT32_MAX, n3 = UINT32_MAX;
+
+	add(h, 0, "w", 1, 10, c1, 3);
+	add(h, 0, "w", 1, 30, c2, 3);
+	add(h, 0, "w", 1, 5, c3, 2);
+	add(h, 0, "v", 2, 5, c4, 2);
+	hist_finish(h);
+	memset(&f, 0, sizeof f);
+	hist_folded(h, 0, false, collect, &f);
+	cr_assert_eq(f.n, 3);
+	cr_assert_eq(folded_count(&f, "w;s3;s2;s1"), 2);
+	cr_assert_eq(folded_count(&f, "w;s3;s4"), 1);
+	cr_assert_eq(folded_count(&f, "v;s3;[d0]"), 1);
+	memset(&f, 0, sizeof f);
+	hist_folded(h, 0, true, collect, &f);
+	cr_assert_eq(folded_count(&f, "w;s3;s2;s1"), 40);
+
+	for (uint32_t i = 0; i < hist_nnodes(h); i++) {
+		const struct hist_node *nd = hist_node_get(h, i);
+
+		if (nd->f.sym == 1)
+			n1 = i;
+		if (nd->f.sym == 3)
+			n3 = i;
+	}
+	cr_assert_neq(n1, UINT32_MAX);
+	/* s3 calls s2 (40), s4 (5) and the unresolved address (5) */
+	cr_assert_eq(hist_callees(h, 0, n3, &ed), 3);
+	cr_assert_eq(ed[0].period, 40);
+	cr_assert_str_eq(hist_str(h, hist_node_get(h, ed[0].callee)->label), "[.] s2");
+	cr_assert_eq(hist_callers(h, 0, n1, &ed), 1);
+	cr_assert_eq(ed[0].samples, 2);
+	cr_assert_eq(hist_callers(h, 0, n3, &ed), 0);
+
+	/* the call tree: root -> comm -> s3 -> ... with inclusive counts */
+	{
+		const struct hist_tnode *root = hist_tnode_get(h, hist_event(h, 0)->tree_root);
+		const struct hist_tnode *w = hist_tnode_get(h, root->first_child);
+		const struct hist_tnode *s3 = hist_tnode_get(h, w->first_child);
+
+		cr_assert_eq(root->inc_period, 50);
+		cr_assert_str_eq(hist_str(h, w->name), "w");
+		cr_assert_eq(w->inc_period, 45);
+		cr_assert_eq(s3->inc_samples, 3);
+		cr_assert_eq(hist_tnode_get(h, s3->first_child)->inc_period, 40);
+	}
+	hist_free(h);
+}
+
+Test(hist, why_counts)
+{
+	struct hist *h = mk("sym", true, false);
+	struct frame c[] = { fr(3, SYM_NONE, 0x5100), fr(3, SYM_NONE, 0x5200), fr(0, 2, 0x1200) };
+	const struct hist_why *w;
+
+	add(h, 0, "x", 1, 1, c, 3);
+	hist_finish(h);
+	cr_assert_eq(hist_whys(h, &w), 1);
+	cr_assert_eq(w[0].dso, 3);
+	cr_assert_eq(w[0].self[SYM_WHY_NOT_IN_SYMBOL], 1);
+	cr_assert_eq(w[0].chain[SYM_WHY_NOT_IN_SYMBOL], 2);
+	hist_free(h);
+}
+
+/* The project's fixtures, without a symbolizer: counts and periods. */
+Test(hist, session_fp_fixture)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	struct hist_opts o;
+	struct hist *h;
+	const uint32_t *rows;
+	uint64_t skipped = 1, sum = 0, added, acc_max = 0;
+	size_t n;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.children = true;
+	o.callgraph = true;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	h = hist_new(s, NULL, &o);
+	added = hist_add_session(h, &skipped);
+	hist_finish(h);
+	cr_assert_eq(skipped, 0);
+	cr_assert_eq(added, s->counts.by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(hist_nevents(h), 1);
+	cr_assert_eq(hist_event(h, 0)->nsamples, added);
+	n = hist_rows(h, 0, 0, &rows);
+	cr_assert_gt(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+		sum += e->samples;
+		cr_assert_geq(e->acc_period, e->period);
+		if (e->acc_period > acc_max)
+			acc_max = e->acc_period;
+		if (i > 0)
+			cr_assert_geq(hist_entry_get(h, rows[i - 1])->acc_period, e->acc_period);
+	}
+	cr_assert_eq(sum, added);
+	cr_assert_leq(acc_max, hist_event(h, 0)->total_period);
+	cr_assert_str_eq(hist_str(h, hist_entry_get(h, rows[0])->comm), "cpu");
+	hist_free(h);
+	session_close(s);
+}
+
+/* fork.data: a parent that forks two children, one of which execs. */
+Test(hist, task_tree_fork_fixture)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fork.data"), NULL, &err);
+	struct hist_task *rows;
+	const struct thread_table *t;
+	size_t n;
+	uint64_t total = 0;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	t = &s->threads;
+	n = hist_tasks(s, &rows);
+	cr_assert_eq(n, t->n);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(rows[0].depth, 0);
+	cr_assert_eq(rows[0].parent, UINT32_MAX);
+	cr_assert(rows[0].leader);
+	cr_assert_eq(t->v[rows[0].thread].pid, 26193);
+	for (size_t i = 1; i < n; i++) {
+		cr_assert_eq(rows[i].depth, 1);
+		cr_assert_eq(rows[i].parent, 0);
+		cr_assert_eq(t->v[rows[i].thread].ppid, 26193);
+		cr_assert_lt(t->v[rows[i - 1].thread].start, t->v[rows[i].thread].start + (i == 1));
+	}
+	for (size_t i = 0; i < t->n; i++)
+		total += t->v[i].samples;
+	cr_assert_eq(total, s->counts.by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(rows[0].proc_samples, t->v[rows[0].thread].samples);
+	/* the parent was perf-exec, then exec'd forkexec */
+	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, 0), "perf-exec");
+	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, UINT64_MAX), "forkexec");
+	free(rows);
+	session_close(s);
+}

@@ -1,0 +1,346 @@
+/*
+ * test_resolve.c: symbolization: demangling, kallsyms and perf-PID.map
+ * parsing, ELF symbols and build ids of small programs compiled here, and
+ * whole resolutions (symbols, DSOs, reasons, callchains) on the fixtures.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+#include "symbolize/symtab.h"
+#include "tests/helpers.h"
+
+/* ---- demangling ---- */
+
+static void
+check_dm(const char *mangled, const char *want)
+{
+	char *got = demangle_cxx(mangled);
+
+	cr_assert_not_null(got, "%s", mangled);
+	cr_expect_str_eq(got, want, "%s", mangled);
+	free(got);
+}
+
+Test(demangle, perf_style_names)
+{
+	check_dm("_ZN3dev4algo11WordCounter4feedERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+	    "dev::algo::WordCounter::feed");
+	check_dm("_ZSt16__introsort_loopIPilN9__gnu_cxx5__ops15_Iter_less_iterEEvT_S4_T0_T1_",
+	    "std::__introsort_loop<int*, long, __gnu_cxx::__ops::_Iter_less_iter>");
+	check_dm("_ZN3dev4algo8sum_dotsIdLi4EEET_PKS2_S4_", "dev::algo::sum_dots<double, 4>");
+	check_dm("_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int> >::size");
+	check_dm("_Z3fooi.cold", "foo");
+	check_dm("_ZZ4mainENKUljjE_clEjj", "main::{lambda(unsigned int, unsigned int)#1}::operator()");
+	check_dm("_ZlsRSoRK1A", "operator<<");
+	cr_expect_null(demangle_cxx("main"));
+	cr_expect_null(demangle_cxx("_Zgarbage"));
+}
+
+/* ---- kallsyms, perf-PID.map ---- */
+
+Test(kallsyms, parse_and_fixup)
+{
+	static const char text[] =
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81000100 t local_fn\n"
+	    "ffffffff81000200 W weak_fn\n"
+	    "ffffffff81000300 r rodata_skipped\n"
+	    "ffffffff81000400 T mod_fn\t[mymod]\n"
+	    "ffffffff81000500 T last\n";
+	char *path = tmp_write("kallsyms", text, sizeof text - 1);
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+	size_t i;
+
+	cr_assert_eq(kallsyms_load(path, &t, &s), 5);
+	/* _stext and _text alias: the one with fewer underscores... equal; longer name wins. */
+	cr_assert_eq(t.n, 4);
+	cr_expect_str_eq(strtab_get(&s, t.v[0].name), "_stext");
+	cr_expect_eq(t.v[0].end, 0xffffffff81000100);
+	i = symtab_find(&t, 0xffffffff81000250);
+	cr_assert_neq(i, SIZE_MAX);
+	cr_expect_str_eq(strtab_get(&s, t.v[i].name), "weak_fn");
+	/* weak_fn extends to the next kept symbol (rodata and module symbols are not kept). */
+	cr_expect_eq(t.v[i].end, 0xffffffff81000500);
+	i = symtab_find(&t, 0xffffffff81000600);
+	cr_expect_str_eq(strtab_get(&s, t.v[i].name), "last");
+	cr_expect_eq(symtab_find(&t, 0xffffffff80000000), SIZE_MAX);
+	cr_expect_eq(kallsyms_load("/nonexistent/kallsyms", &t, &s), -1);
+	symtab_free(&t);
+	strtab_free(&s);
+	unlink(path);
+	free(path);
+}
+
+Test(perfmap, parse)
+{
+	static const char text[] = "7fe259691040 38 jit_spin_fast\n7fe259691400 38 jit_spin_slow[tier0]\n"
+	    "bad line\n";
+	char *path = tmp_write("perf-1.map", text, sizeof text - 1);
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+	size_t i;
+
+	cr_assert_eq(perfmap_load(path, &t, &s), 2);
+	i = symtab_find(&t, 0x7fe25969142b);
+	cr_assert_neq(i, SIZE_MAX);
+	cr_expect_str_eq(strtab_get(&s, t.v[i].name), "jit_spin_slow[tier0]");
+	cr_expect_eq(symtab_find(&t, 0x7fe259691000), SIZE_MAX);
+	cr_expect_eq(symtab_find(&t, 0x7fe259691078), SIZE_MAX);
+	symtab_free(&t);
+	strtab_free(&s);
+	unlink(path);
+	free(path);
+}
+
+/* ---- ELF files compiled here ---- */
+
+static char elfdir[] = "/tmp/perfnav-elf-XXXXXX";
+static bool have_cc;
+
+static void
+elf_setup(void)
+{
+	char cmd[1024];
+	FILE *fp;
+
+	cr_assert_not_null(mkdtemp(elfdir));
+	snprintf(cmd, sizeof cmd, "%s/t.c", elfdir);
+	fp = fopen(cmd, "w");
+	cr_assert_not_null(fp);
+	fputs("static int __attribute__((noinline)) helper(int x) { return x * 3; }\n"
+	    "int __attribute__((noinline)) visible(int x) { return helper(x) + 1; }\n"
+	    "static inline int inl(int x) { return x + 7; }\n"
+	    "int main(int c, char **v) { (void)v; return visible(c) + inl(c); }\n", fp);
+	fclose(fp);
+	snprintf(cmd, sizeof cmd,
+	    "cd %s && cc -O1 -g -o t t.c -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567 "
+	    "2>/dev/null && cp t t.stripped && strip -s t.stripped && "
+	    "objcopy --only-keep-debug t t.debug && objcopy --strip-debug "
+	    "--add-gnu-debuglink=t.debug t t.linked", elfdir);
+	have_cc = system(cmd) == 0;
+}
+
+static void
+elf_teardown(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", elfdir);
+	if (system(cmd) != 0)
+		cr_log_warn("cannot remove %s", elfdir);
+}
+
+static const char *
+ep(const char *name)
+{
+	static char buf[4][256];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", elfdir, name);
+	return buf[k];
+}
+
+Test(elf, symbols_and_build_id, .init = elf_setup, .fini = elf_teardown)
+{
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+	uint8_t id[20];
+	bool saw_main = false, saw_helper = false, saw_visible = false;
+
+	if (!have_cc)
+		cr_skip_test("no C compiler");
+	cr_assert_eq(elfsym_build_id(ep("t"), id), 20);
+	cr_expect_eq(id[0], 0x01);
+	cr_expect_eq(id[19], 0x67);
+	cr_expect_eq(elfsym_has_symtab(ep("t")), ELFSYM_SYMTAB | ELFSYM_DYNSYM);
+	cr_expect_eq(elfsym_has_symtab(ep("t.stripped")), ELFSYM_DYNSYM);
+	cr_expect_eq(elfsym_has_symtab(ep("t.debug")) & ELFSYM_DYNSYM, 0);
+	cr_expect_eq(elfsym_has_symtab(ep("t.c")), -1);
+	cr_assert_gt(elfsym_load(ep("t"), ep("t"), true, &t, &s), 0);
+	for (size_t i = 0; i < t.n; i++) {
+		const char *n = strtab_get(&s, t.v[i].name);
+
+		saw_main |= strcmp(n, "main") == 0;
+		saw_helper |= strcmp(n, "helper") == 0;
+		saw_visible |= strcmp(n, "visible") == 0 && t.v[i].end > t.v[i].start;
+	}
+	cr_expect(saw_main && saw_helper && saw_visible);
+	symtab_free(&t);
+	strtab_free(&s);
+
+	/* Symbols from the separate debug file, program headers from the binary. */
+	cr_assert_gt(elfsym_load(ep("t.debug"), ep("t.linked"), true, &t, &s), 0);
+	symtab_free(&t);
+	strtab_free(&s);
+	{
+		char link[256];
+
+		cr_assert_eq(elfsym_debuglink(ep("t.linked"), link, sizeof link), 0);
+		cr_expect_str_eq(link, "t.debug");
+	}
+}
+
+/* ---- resolution on the fixtures ---- */
+
+static struct session *
+open_fx(const char *name)
+{
+	struct session_opts so = { .keep_going = true };
+	struct perf_err err;
+	struct session *s;
+
+	memset(&err, 0, sizeof err);
+	s = session_open(test_data(name), &so, &err);
+	cr_assert_not_null(s, "%s: %s", name, err.msg);
+	return s;
+}
+
+/* Resolve every sample of a fixture and count what its frames say. */
+struct tally {
+	size_t	samples, resolved, cpu_dso, why[SYM_WHY_COUNT];
+	bool	saw_main_in_chain;
+	bool	saw_kernel_frame;
+};
+
+static void
+run_all(const char *name, const char *buildid, struct tally *ty)
+{
+	struct session *s = open_fx(name);
+	struct sym_opts o = { .buildid_dir = buildid, .kallsyms = "/dev/null",
+		.perfmap_dir = "/nonexistent" };
+	struct symbolizer *z = symbolizer_new(s, &o);
+	struct frame fr[256];
+
+	memset(ty, 0, sizeof *ty);
+	for (size_t i = 0; i < s->index.n; i++) {
+		const struct rec_ent *e = &s->index.v[i];
+		struct sample smp;
+		struct rec r;
+		const char *why;
+		struct frame f;
+
+		if (ent_type(e) != PERF_RECORD_SAMPLE || session_rec(s, ent_loc(e), &r) < 0 ||
+		    record_decode_sample(s, &r, &smp, &why) < 0)
+			continue;
+		ty->samples++;
+		symbolizer_resolve(z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
+		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &f);
+		ty->why[f.why]++;
+		if (f.sym != SYM_NONE)
+			ty->resolved++;
+		if (strcmp(symbolizer_dso_long(z, f.dso), "/tmp/perfnav-fixtures/cpu") == 0) {
+			char label[256];
+
+			ty->cpu_dso++;
+			cr_expect_str_eq(symbolizer_dso_short(z, f.dso), "cpu");
+			symbolizer_sym_label(z, &f, label, sizeof label);
+			cr_expect(strncmp(label, "[.] ", 4) == 0, "%s", label);
+		}
+		if (smp.callchain != NULL) {
+			size_t n = symbolizer_callchain(z, &smp, r.misc, fr, 256, 0);
+
+			cr_expect_gt(n, 0);
+			cr_expect_eq(fr[0].ip, smp.ip);
+			for (size_t k = 0; k < n; k++) {
+				ty->saw_main_in_chain |= fr[k].sym != SYM_NONE &&
+				    strcmp(symbolizer_sym_name(z, fr[k].sym), "main") == 0;
+				ty->saw_kernel_frame |= fr[k].kernel;
+			}
+			cr_expect_leq(symbolizer_callchain(z, &smp, r.misc, fr, 256, 2), 2);
+		}
+	}
+	symbolizer_free(z);
+	session_close(s);
+}
+
+Test(resolve, fp_with_buildid_cache)
+{
+	char dir[1024];
+	struct tally t;
+
+	snprintf(dir, sizeof dir, "%s", test_data("buildid"));
+	run_all("fp.data", dir, &t);
+	cr_assert_gt(t.samples, 100);
+	cr_expect_gt(t.cpu_dso, t.samples / 2);
+	cr_expect_gt(t.resolved, t.samples / 2);
+	cr_expect(t.saw_main_in_chain);
+	cr_expect(t.saw_kernel_frame);
+	/* The kernel has no symbols here (--kallsyms /dev/null). */
+	cr_expect_gt(t.why[SYM_WHY_NO_KALLSYMS], 0);
+}
+
+Test(resolve, missing_cache_says_why)
+{
+	struct tally t;
+
+	run_all("fp.data", "/nonexistent-buildid-dir", &t);
+	cr_assert_gt(t.samples, 100);
+	/* The fixture binary lives in /tmp/perfnav-fixtures only when recorded there. */
+	if (access("/tmp/perfnav-fixtures/cpu", R_OK) != 0)
+		cr_expect_gt(t.why[SYM_WHY_NO_DSO_FILE], t.samples / 2);
+}
+
+Test(resolve, fork_exec_images)
+{
+	char dir[1024];
+	struct tally t;
+
+	snprintf(dir, sizeof dir, "%s", test_data("buildid"));
+	run_all("fork.data", dir, &t);
+	cr_assert_gt(t.samples, 50);
+	cr_expect_gt(t.resolved, t.samples / 2);
+}
+
+Test(resolve, callchain_context_markers)
+{
+	struct session *s = open_fx("plain.data");
+	struct sym_opts o = { .buildid_dir = "/nonexistent", .kallsyms = "/dev/null" };
+	struct symbolizer *z = symbolizer_new(s, &o);
+	uint64_t chain[] = { (uint64_t)PERF_CONTEXT_KERNEL, 0xffffffff81000010, 0xffffffff81000020,
+		(uint64_t)PERF_CONTEXT_USER, 0x1000, 0x2000, 0x3000 };
+	struct sample smp;
+	struct frame fr[16];
+	size_t n;
+
+	memset(&smp, 0, sizeof smp);
+	smp.pid = smp.tid = 424242;
+	smp.ip = chain[1];
+	smp.callchain = (const uint8_t *)chain;
+	smp.callchain_nr = 7;
+	n = symbolizer_callchain(z, &smp, PERF_RECORD_MISC_KERNEL, fr, 16, 0);
+	cr_assert_eq(n, 5);
+	cr_expect(fr[0].kernel && fr[1].kernel);
+	cr_expect(!fr[2].kernel && fr[2].cpumode == PERF_RECORD_MISC_USER);
+	cr_expect_eq(fr[4].ip, 0x3000);
+	/* No process 424242: user frames have no map. */
+	cr_expect_eq(fr[2].why, SYM_WHY_NO_MAP);
+	cr_expect_eq(fr[2].dso, DSO_NONE);
+	cr_expect_str_eq(symbolizer_dso_long(z, fr[2].dso), "[unknown]");
+	{
+		char label[64];
+
+		cr_expect_str_eq(symbolizer_sym_label(z, &fr[2], label, sizeof label),
+		    "[.] 0x0000000000001000");
+	}
+	cr_expect_eq(symbolizer_callchain(z, &smp, PERF_RECORD_MISC_KERNEL, fr, 16, 3), 3);
+	cr_expect_eq(symbolizer_callchain(z, &smp, PERF_RECORD_MISC_KERNEL, fr, 2, 0), 2);
+	symbolizer_free(z);
+	session_close(s);
+}
+
+Test(resolve, why_texts)
+{
+	cr_expect_str_eq(sym_why_name(SYM_WHY_BUILDID_MISMATCH), "BUILDID_MISMATCH");
+	cr_expect_str_eq(sym_why_text(SYM_WHY_NO_MAP), "no mapping covers the address");
+}

@@ -1,0 +1,152 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/cmd.h"
+
+/*
+ * perfnav folded: one line per distinct stack, "comm;outer;...;inner COUNT",
+ * the input of flamegraph.pl and speedscope.  Counts are samples (or the
+ * sample period with --period) of one event.
+ */
+
+enum {
+	OPT_EVENT = 300,
+	OPT_PERIOD,
+	OPT_MAX_STACK,
+};
+
+struct folded_args {
+	const char	*event;
+	bool		 period;
+	long		 max_stack;
+};
+
+static const struct cmd_opt folded_opts[] = {
+	{ "event", 1, OPT_EVENT, "NAME: the event to fold (default: the first with samples)" },
+	{ "period", 0, OPT_PERIOD, "count the sample period instead of samples" },
+	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+folded_opt(void *arg, int val, const char *optarg)
+{
+	struct folded_args *a = arg;
+	char *end;
+
+	switch (val) {
+	case OPT_EVENT:
+		a->event = optarg;
+		break;
+	case OPT_PERIOD:
+		a->period = true;
+		break;
+	case OPT_MAX_STACK:
+		a->max_stack = strtol(optarg, &end, 10);
+		if (end == optarg || *end || a->max_stack < 0)
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+struct line {
+	char		*text;
+	uint64_t	 count;
+};
+
+struct lines {
+	struct line	*v;
+	size_t		 n, cap;
+};
+
+static int
+collect(void *arg, const char *text, uint64_t count)
+{
+	struct lines *l = arg;
+
+	GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n].text = xstrdup(text);
+	l->v[l->n++].count = count;
+	return 0;
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
+}
+
+int
+cmd_folded(int argc, char **argv)
+{
+	struct folded_args a = { .max_stack = HIST_DEFAULT_MAX_STACK };
+	struct common_opts co;
+	struct hist_opts ho;
+	struct sym_opts so;
+	struct lines l = { NULL, 0, 0 };
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h;
+	char **pos;
+	int npos, status = EXIT_OK;
+
+	if (opts_parse(argc, argv, "folded [OPTIONS] [FILE]\n\n"
+	    "Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
+	    "for flamegraph.pl and speedscope.", folded_opts, folded_opt, &a, &co, &pos, &npos,
+	    &status))
+		return status;
+	if (npos > 0) {
+		fprintf(stderr, "perfnav folded: unexpected argument '%s'\n", pos[0]);
+		return EXIT_USAGE;
+	}
+	s = cmd_open(&co, true);
+	if (s == NULL)
+		return EXIT_FAIL;
+	memset(&ho, 0, sizeof ho);
+	ho.event = -1;
+	if (a.event != NULL) {
+		for (size_t i = 0; i < s->attrs.n; i++)
+			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
+				ho.event = (int)i;
+		if (ho.event < 0) {
+			fprintf(stderr, "perfnav folded: %s: no event '%s'\n", co.input, a.event);
+			session_close(s);
+			return EXIT_USAGE;
+		}
+	}
+	ho.keys[0] = HIST_KEY_SYM;
+	ho.nkeys = 1;
+	ho.callgraph = true;
+	ho.max_stack = (unsigned)a.max_stack;
+	cmd_sym_opts(&co, &so);
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	if (hist_nevents(h) > 1)
+		fprintf(stderr, "perfnav folded: %s: %zu events have samples; folding '%s' "
+		    "(choose with --event)\n", co.input, hist_nevents(h),
+		    hist_str(h, hist_event(h, 0)->name));
+	hist_folded(h, 0, a.period, collect, &l);
+	qsort(l.v, l.n, sizeof *l.v, cmp_line);
+	for (size_t i = 0; i < l.n; i++) {
+		printf("%s %" PRIu64 "\n", l.v[i].text, l.v[i].count);
+		free(l.v[i].text);
+	}
+	free(l.v);
+	hist_free(h);
+	symbolizer_free(z);
+	status = cmd_report_diags(s);
+	session_close(s);
+	return status;
+}

@@ -1,0 +1,272 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+#include "tui/cmd.h"
+
+/* perf script -F fields perfnav prints, in perf's output order. */
+#define SCRIPT_FIELDS(X) \
+	X(COMM, "comm") \
+	X(PID, "pid") \
+	X(TID, "tid") \
+	X(CPU, "cpu") \
+	X(TIME, "time") \
+	X(PERIOD, "period") \
+	X(EVENT, "event") \
+	X(ADDR, "addr") \
+	X(IP, "ip") \
+	X(SYM, "sym") \
+	X(SYMOFF, "symoff") \
+	X(DSO, "dso") \
+	X(SRCLINE, "srcline")
+
+enum {
+#define X(n, s) F_##n,
+	SCRIPT_FIELDS(X)
+#undef X
+	F_COUNT
+};
+
+static const char *const field_names[] = {
+#define X(n, s) s,
+	SCRIPT_FIELDS(X)
+#undef X
+};
+
+struct script {
+	unsigned	 fields;	/* 1 << F_* */
+	bool		 no_callchain;	/* -G */
+	bool		 callchain;	/* -g */
+	bool		 fields_given;	/* -F */
+	unsigned	 max_stack;
+	bool		 why;
+};
+
+#define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
+
+enum { OPT_MAX_STACK = 300, OPT_WHY };
+
+static const struct cmd_opt script_opts[] = {
+	{ "fields", 1, 'F', "comma-separated fields: comm,pid,tid,cpu,time,period,event,addr,ip,sym,symoff,dso,srcline" },
+	{ "hide-call-graph", 0, 'G', "print no callchains" },
+	{ "call-graph", 0, 'g', "print callchains also with -F (the default without -F)" },
+	{ "max-stack", 1, OPT_MAX_STACK, "at most N callchain frames" },
+	{ "why", 0, OPT_WHY, "say on stderr why addresses stay unresolved, per DSO" },
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+parse_fields(struct script *sc, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int rc = 0;
+
+	if (copy == NULL)
+		return -1;
+	sc->fields = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned f;
+
+		/* "sample:ip,sym" style type prefixes are accepted and ignored. */
+		if (strchr(tok, ':'))
+			tok = strchr(tok, ':') + 1;
+		for (f = 0; f < F_COUNT; f++)
+			if (strcmp(tok, field_names[f]) == 0)
+				break;
+		if (f == F_COUNT) {
+			fprintf(stderr, "perfnav script: unknown field '%s'\n", tok);
+			rc = -1;
+			break;
+		}
+		sc->fields |= 1u << f;
+	}
+	free(copy);
+	return rc;
+}
+
+static int
+script_opt(void *arg, int val, const char *optarg)
+{
+	struct script *sc = arg;
+	char *end;
+
+	switch (val) {
+	case 'F':
+		sc->fields_given = true;
+		return parse_fields(sc, optarg);
+	case 'g':
+		sc->callchain = true;
+		return 0;
+	case 'G':
+		sc->no_callchain = true;
+		return 0;
+	case OPT_MAX_STACK:
+		sc->max_stack = (unsigned)strtoul(optarg, &end, 10);
+		return *end == '\0' ? 0 : -1;
+	case OPT_WHY:
+		sc->why = true;
+		return 0;
+	}
+	return -1;
+}
+
+static void
+print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct frame *f)
+{
+	if (HAS(sc, F_SYM)) {
+		fprintf(fp, " %s", symbolizer_sym_name(z, f->sym));
+		if (HAS(sc, F_SYMOFF) && f->sym != SYM_NONE)
+			fprintf(fp, "+0x%" PRIx64, f->symoff);
+	}
+	if (HAS(sc, F_DSO))
+		fprintf(fp, " (%s)", symbolizer_dso_long(z, f->dso));
+}
+
+static void
+print_sample(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct rec *r, const struct sample *smp, struct frame *frames, size_t nframes)
+{
+	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool chain = !sc->no_callchain && (sc->callchain || !sc->fields_given) &&
+	    smp->callchain != NULL &&
+	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
+	struct frame f;
+
+	if (HAS(sc, F_COMM)) {
+		uint32_t th = thread_table_find(&s->threads, (int32_t)smp->tid, smp->time);
+		const char *comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, smp->time) : NULL;
+
+		fprintf(fp, "%16s ", comm ? comm : ":-1");
+	}
+	if (HAS(sc, F_PID) && HAS(sc, F_TID))
+		fprintf(fp, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
+	else if (HAS(sc, F_PID))
+		fprintf(fp, "%5d ", (int)smp->pid);
+	else if (HAS(sc, F_TID))
+		fprintf(fp, "%5d ", (int)smp->tid);
+	if (HAS(sc, F_CPU))
+		fprintf(fp, "[%03u] ", smp->cpu);
+	if (HAS(sc, F_TIME))
+		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", smp->time / 1000000000,
+		    smp->time % 1000000000 / 1000);
+	if (HAS(sc, F_PERIOD))
+		fprintf(fp, "%10" PRIu64 " ", smp->period);
+	if (HAS(sc, F_EVENT))
+		fprintf(fp, "%s: ", session_attr_name(s, smp->attr));
+	if (HAS(sc, F_ADDR))
+		fprintf(fp, "%16" PRIx64 " ", smp->addr);
+	if (chain) {
+		size_t n = symbolizer_callchain(z, smp, r->misc, frames, nframes, sc->max_stack);
+
+		fputc('\n', fp);
+		for (size_t i = 0; i < n; i++) {
+			fputc('\t', fp);
+			if (HAS(sc, F_IP))
+				fprintf(fp, "%16" PRIx64, frames[i].ip);
+			print_sym(fp, sc, z, &frames[i]);
+			fputc('\n', fp);
+		}
+		if (HAS(sc, F_SRCLINE) && n > 0) {
+			const char *src = symbolizer_srcline(z, &frames[0]);
+
+			if (src != NULL)
+				fprintf(fp, "  %s\n", src);
+		}
+		fputc('\n', fp);
+		return;
+	}
+	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip, &f);
+	if (HAS(sc, F_IP))
+		fprintf(fp, "%16" PRIx64, smp->ip);
+	print_sym(fp, sc, z, &f);
+	fputc('\n', fp);
+	if (HAS(sc, F_SRCLINE)) {
+		const char *src = symbolizer_srcline(z, &f);
+
+		if (src != NULL)
+			fprintf(fp, "  %s\n", src);
+	}
+}
+
+static void
+print_why(const struct session *s, struct symbolizer *z)
+{
+	struct sym_why_count *c;
+	size_t n = symbolizer_why_counts(z, NULL, 0);
+
+	if (n == 0)
+		return;
+	c = calloc(n, sizeof *c);
+	if (c == NULL)
+		return;
+	n = symbolizer_why_counts(z, c, n);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned w = 1; w < SYM_WHY_COUNT; w++)
+			if (c[i].count[w])
+				fprintf(stderr, "perfnav: %s: %s: %" PRIu64 " frames: %s\n", s->path,
+				    symbolizer_dso_long(z, c[i].dso), c[i].count[w],
+				    sym_why_text((enum sym_why)w));
+	free(c);
+}
+
+int
+cmd_script(int argc, char **argv)
+{
+	struct script sc;
+	struct common_opts co;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct session *s;
+	struct frame *frames;
+	size_t nframes = 1024;
+	char **pos;
+	int npos, status = EXIT_OK;
+	static char obuf[1 << 16];
+
+	memset(&sc, 0, sizeof sc);
+	sc.fields = 1u << F_COMM | 1u << F_TID | 1u << F_TIME | 1u << F_EVENT | 1u << F_IP |
+	    1u << F_SYM | 1u << F_DSO;
+	if (opts_parse(argc, argv, "script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts,
+	    script_opt, &sc, &co, &pos, &npos, &status))
+		return status;
+	if (npos > 0) {
+		fprintf(stderr, "perfnav script: unexpected argument '%s'\n", pos[0]);
+		return EXIT_USAGE;
+	}
+	s = cmd_open(&co, true);
+	if (s == NULL)
+		return EXIT_FAIL;
+	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+	cmd_sym_opts(&co, &so);
+	z = symbolizer_new(s, &so);
+	frames = calloc(nframes, sizeof *frames);
+	for (size_t i = 0; frames != NULL && i < s->index.n; i++) {
+		const struct rec_ent *e = &s->index.v[i];
+		struct sample smp;
+		const char *why;
+		struct rec r;
+
+		if (ent_type(e) != PERF_RECORD_SAMPLE)
+			continue;
+		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
+			continue;
+		print_sample(stdout, &sc, s, z, &r, &smp, frames, nframes);
+	}
+	fflush(stdout);
+	if (sc.why)
+		print_why(s, z);
+	status = cmd_report_diags(s);
+	if (ferror(stdout)) {
+		fprintf(stderr, "perfnav: %s: write error\n", s->path);
+		status = EXIT_FAIL;
+	}
+	free(frames);
+	symbolizer_free(z);
+	session_close(s);
+	return status;
+}

@@ -1,0 +1,312 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/cmd.h"
+
+enum {
+	OPT_SORT = 300,
+	OPT_CHILDREN,
+	OPT_NO_CHILDREN,
+	OPT_EVENT,
+	OPT_TSV,
+	OPT_PCT,
+	OPT_MAX_STACK,
+	OPT_WHY,
+};
+
+struct top_args {
+	const char	*sort;
+	int		 children;	/* -1: as the recording (callchains -> on) */
+	const char	*event;
+	bool		 tsv, why;
+	double		 pct;
+	long		 max_stack;
+};
+
+static const struct cmd_opt top_opts[] = {
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid,tid,dso,sym,cpu,srcline (default comm,dso,sym)" },
+	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
+	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
+	{ "event", 1, OPT_EVENT, "NAME: only this event" },
+	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY..." },
+	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent" },
+	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
+	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and why" },
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+top_opt(void *arg, int val, const char *optarg)
+{
+	struct top_args *a = arg;
+	char *end;
+
+	switch (val) {
+	case OPT_SORT:
+		a->sort = optarg;
+		break;
+	case OPT_CHILDREN:
+		a->children = 1;
+		break;
+	case OPT_NO_CHILDREN:
+		a->children = 0;
+		break;
+	case OPT_EVENT:
+		a->event = optarg;
+		break;
+	case OPT_TSV:
+		a->tsv = true;
+		break;
+	case OPT_PCT:
+		a->pct = strtod(optarg, &end);
+		if (*end == '%')
+			end++;
+		if (end == optarg || *end || a->pct < 0)
+			return -1;
+		break;
+	case OPT_MAX_STACK:
+		a->max_stack = strtol(optarg, &end, 10);
+		if (end == optarg || *end || a->max_stack < 0)
+			return -1;
+		break;
+	case OPT_WHY:
+		a->why = true;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* Index of the attr named name, or -1. */
+static int
+find_event(const struct session *s, const char *name)
+{
+	for (size_t i = 0; i < s->attrs.n; i++)
+		if (strcmp(session_attr_name(s, (int)i), name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool
+has_callchains(const struct session *s)
+{
+	for (size_t i = 0; i < s->attrs.n; i++)
+		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+static void
+print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
+{
+	char buf[4096];
+
+	fprintf(fp, "# event\t%s%s\tsamples", o->children ? "children\t" : "", "self");
+	for (unsigned k = 0; k < o->nkeys; k++)
+		fprintf(fp, "\t%s", hist_key_name(o->keys[k]));
+	fputc('\n', fp);
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const char *name = hist_str(h, hist_event(h, ev)->name);
+		const uint32_t *rows;
+		size_t n = hist_rows(h, ev, pct, &rows);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+			fprintf(fp, "%s\t", name);
+			if (o->children)
+				fprintf(fp, "%.2f\t", hist_children_pct(h, e));
+			fprintf(fp, "%.2f\t%" PRIu64, hist_self_pct(h, e), e->samples);
+			for (unsigned k = 0; k < o->nkeys; k++)
+				fprintf(fp, "\t%s", hist_key_text(h, e, o->keys[k], buf, sizeof buf));
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* perf report --stdio's table: '#' header, one aligned line per row. */
+static void
+print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
+{
+	char buf[4096];
+
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const struct hist_event *he = hist_event(h, ev);
+		const uint32_t *rows;
+		size_t n = hist_rows(h, ev, pct, &rows);
+		int w[HIST_MAX_KEYS];
+		int sw = 7;
+
+		for (unsigned k = 0; k < o->nkeys; k++)
+			w[k] = (int)strlen(hist_key_header(o->keys[k]));
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(h, rows[i]);
+			int l = snprintf(buf, sizeof buf, "%" PRIu64, e->samples);
+
+			if (l > sw)
+				sw = l;
+			for (unsigned k = 0; k + 1 < o->nkeys; k++) {
+				l = (int)strlen(hist_key_text(h, e, o->keys[k], buf, sizeof buf));
+				if (l > w[k])
+					w[k] = l;
+			}
+		}
+		fprintf(fp, "%s# Samples: %" PRIu64 "  of event '%s'\n", ev ? "\n\n" : "",
+		    he->nsamples, hist_str(h, he->name));
+		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", he->total_period);
+		fprintf(fp, "%s  %*s  ", o->children ? "# Children      Self" : "# Overhead", sw,
+		    "Samples");
+		for (unsigned k = 0; k < o->nkeys; k++)
+			fprintf(fp, "%-*s%s", k + 1 < o->nkeys ? w[k] : 0,
+			    hist_key_header(o->keys[k]), k + 1 < o->nkeys ? "  " : "");
+		fprintf(fp, "\n%s  ", o->children ? "# ........  ........" : "# ........");
+		for (int i = 0; i < sw; i++)
+			fputc('.', fp);
+		fputs("  ", fp);
+		for (unsigned k = 0; k < o->nkeys; k++) {
+			int cw = k + 1 < o->nkeys ? w[k] : (int)strlen(hist_key_header(o->keys[k]));
+
+			for (int i = 0; i < cw; i++)
+				fputc('.', fp);
+			if (k + 1 < o->nkeys)
+				fputs("  ", fp);
+		}
+		fputs("\n#\n", fp);
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+			if (o->children)
+				fprintf(fp, "  %7.2f%%  %7.2f%%", hist_children_pct(h, e),
+				    hist_self_pct(h, e));
+			else
+				fprintf(fp, "  %7.2f%%", hist_self_pct(h, e));
+			fprintf(fp, "  %*" PRIu64 "  ", sw, e->samples);
+			for (unsigned k = 0; k < o->nkeys; k++) {
+				hist_key_text(h, e, o->keys[k], buf, sizeof buf);
+				if (k + 1 < o->nkeys)
+					fprintf(fp, "%-*s  ", w[k], buf);
+				else
+					fputs(buf, fp);
+			}
+			fputc('\n', fp);
+		}
+	}
+}
+
+static void
+print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
+{
+	const struct hist_why *w;
+	size_t n = hist_whys(h, &w);
+
+	fprintf(fp, "#\n%sUnresolved addresses per DSO (sample ips, callchain frames) and why:\n",
+	    pre);
+	if (n == 0)
+		fprintf(fp, "%s  every address resolved\n", pre);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp, "%s  %s\n", pre,
+		    w[i].dso == DSO_NONE ? "[unknown] (no DSO)" : symbolizer_dso_long(z, w[i].dso));
+		for (int r = 0; r < SYM_WHY_COUNT; r++) {
+			if (w[i].self[r] == 0 && w[i].chain[r] == 0)
+				continue;
+			fprintf(fp, "%s    %-18s %10" PRIu64 " %10" PRIu64 "  %s\n", pre,
+			    sym_why_name((enum sym_why)r), w[i].self[r], w[i].chain[r],
+			    sym_why_text((enum sym_why)r));
+		}
+	}
+}
+
+int
+cmd_top(int argc, char **argv)
+{
+	struct top_args a = { .children = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
+	struct common_opts co;
+	struct hist_opts ho;
+	struct sym_opts so;
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h;
+	char **pos;
+	int npos, status = EXIT_OK, nk;
+
+	if (opts_parse(argc, argv, "top [OPTIONS] [FILE]\n\n"
+	    "The hot functions of a recording, as 'perf report --stdio' lists them:\n"
+	    "overhead (share of the sample period) and samples per row, per event.",
+	    top_opts, top_opt, &a, &co, &pos, &npos, &status))
+		return status;
+	if (npos > 0) {
+		fprintf(stderr, "perfnav top: unexpected argument '%s'\n", pos[0]);
+		return EXIT_USAGE;
+	}
+	memset(&ho, 0, sizeof ho);
+	if (a.sort != NULL) {
+		const char *bad;
+		size_t badlen;
+
+		nk = hist_parse_keys(a.sort, ho.keys, &bad, &badlen);
+		if (nk <= 0) {
+			if (nk < 0)
+				fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
+				    "pid, tid, dso, sym, cpu, srcline)\n", (int)badlen, bad);
+			else
+				fprintf(stderr, "perfnav top: no sort keys\n");
+			return EXIT_USAGE;
+		}
+		ho.nkeys = (unsigned)nk;
+	}
+	s = cmd_open(&co, true);
+	if (s == NULL)
+		return EXIT_FAIL;
+	ho.event = -1;
+	if (a.event != NULL) {
+		ho.event = find_event(s, a.event);
+		if (ho.event < 0) {
+			fprintf(stderr, "perfnav top: %s: no event '%s'; events:", co.input, a.event);
+			for (size_t i = 0; i < s->attrs.n; i++)
+				fprintf(stderr, " %s", session_attr_name(s, (int)i));
+			fputc('\n', stderr);
+			session_close(s);
+			return EXIT_USAGE;
+		}
+	}
+	/*
+	 * As perf: children by default when the recording has callchains.
+	 * The TSV layout is fixed by the flag, though: without an explicit
+	 * --children it is EVENT SELF_PCT SAMPLES KEY... (self rows).
+	 */
+	if (a.children < 0)
+		ho.children = !a.tsv && has_callchains(s);
+	else
+		ho.children = a.children == 1;
+	ho.max_stack = (unsigned)a.max_stack;
+	cmd_sym_opts(&co, &so);
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &ho);
+	if (ho.nkeys == 0) {
+		ho.keys[0] = HIST_KEY_COMM;
+		ho.keys[1] = HIST_KEY_DSO;
+		ho.keys[2] = HIST_KEY_SYM;
+		ho.nkeys = 3;
+	}
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	if (a.tsv)
+		print_tsv(stdout, h, &ho, a.pct);
+	else
+		print_table(stdout, h, &ho, a.pct);
+	if (a.why)
+		print_why(stdout, h, z, "# ");
+	hist_free(h);
+	symbolizer_free(z);
+	status = cmd_report_diags(s);
+	session_close(s);
+	return status;
+}
