@@ -111,6 +111,8 @@ struct hist {
 	size_t			 caperows;
 	struct fkey		*chain;
 	size_t			 capchain;
+	struct chain_ip		*ips;		/* one sample's raw chain */
+	size_t			 capips;
 	uint32_t		*path;
 	size_t			 cappath;
 };
@@ -289,6 +291,7 @@ hist_free(struct hist *h)
 	free(h->rows);
 	free(h->erows);
 	free(h->chain);
+	free(h->ips);
 	free(h->path);
 	free(h);
 }
@@ -922,7 +925,7 @@ hist_add_session(struct hist *h, uint64_t *skipped)
 		struct sample smp;
 		struct rec r;
 		struct fkey sk;
-		uint8_t cpumode, cm;
+		uint8_t cpumode;
 		uint64_t period;
 		uint32_t ev, comm, *pe;
 		size_t n = 0;
@@ -970,50 +973,23 @@ hist_add_session(struct hist *h, uint64_t *skipped)
 		}
 		self = resolve(h, pid, tid, smp.time, cpumode, smp.ip, &last_epoch);
 		cached_key(h, self, NODE_SELF, cpumode, &sk);
-		if ((h->o.children || h->o.callgraph) && (smp.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-			/*
-			 * perf's callchain walk (callee order): context markers set
-			 * the cpumode of the entries after them, an unknown marker
-			 * discards the chain, at most max_stack real entries.
-			 */
-			uint64_t nr = smp.callchain_nr;
+		if ((h->o.children || h->o.callgraph) && symbolizer_has_chain(&smp) && h->z != NULL) {
+			/* perf's callchain walk (callee order), unwinding included. */
+			size_t want = smp.callchain_nr + 256;
 
-			cm = PERF_RECORD_MISC_USER;
-			GROW(h->chain, h->capchain, (size_t)nr + 1);
-			for (uint64_t j = 0; j < nr; j++) {
-				uint64_t ip = sample_callchain_ip(&smp, j);
-
-				if (ip >= PERF_CONTEXT_MAX) {
-					switch (ip) {
-					case PERF_CONTEXT_HV:
-						cm = PERF_RECORD_MISC_HYPERVISOR;
-						continue;
-					case PERF_CONTEXT_KERNEL:
-						cm = PERF_RECORD_MISC_KERNEL;
-						continue;
-					case PERF_CONTEXT_USER:
-						cm = PERF_RECORD_MISC_USER;
-						continue;
-					case PERF_CONTEXT_GUEST_KERNEL:
-						cm = PERF_RECORD_MISC_GUEST_KERNEL;
-						continue;
-					case PERF_CONTEXT_GUEST_USER:
-						cm = PERF_RECORD_MISC_GUEST_USER;
-						continue;
-					default:
-						n = 0;
-						goto done;
-					}
-				}
-				if (h->o.max_stack && n >= h->o.max_stack)
-					break;
-				if (n >= cap) {
-					cap = cap ? cap * 2 : 256;
-					cs = xreallocarray(cs, cap, sizeof *cs);
-				}
-				cs[n++] = resolve(h, pid, tid, smp.time, cm, ip, &last_epoch);
+			if (want > h->capips) {
+				h->ips = xreallocarray(h->ips, want, sizeof *h->ips);
+				h->capips = want;
 			}
-done:
+			n = symbolizer_chain_ips(h->z, &smp, r.misc, h->ips, want, h->o.max_stack);
+			GROW(h->chain, h->capchain, n + 1);
+			if (n > cap) {
+				cap = n;
+				cs = xreallocarray(cs, cap, sizeof *cs);
+			}
+			for (size_t j = 0; j < n; j++)
+				cs[j] = resolve(h, pid, tid, smp.time, h->ips[j].cpumode, h->ips[j].ip,
+				    &last_epoch);
 			for (size_t j = 0; j < n; j++)
 				cached_key(h, cs[j], NODE_CHAIN, cpumode, &h->chain[j]);
 		}

@@ -532,9 +532,6 @@ symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t time
 	count_why(z, out->dso, out->why);
 }
 
-static size_t callchain_recorded(struct symbolizer *z, const struct sample *smp, uint16_t misc,
-    struct frame *out, size_t n, unsigned max_stack);
-
 /* ---- DWARF unwinding ---- */
 
 struct unw_arg {
@@ -603,10 +600,10 @@ has_user_stack(const struct sample *smp)
 	    smp->stack != NULL && smp->stack_dyn_size > 0;
 }
 
-/* Append the unwound user frames of smp to out[k..n). */
+/* Append the unwound user stack of smp to out[k..n) as (ip, cpumode). */
 static size_t
-unwind_user(struct symbolizer *z, const struct sample *smp, struct frame *out, size_t k,
-    size_t n, unsigned max_stack, size_t entries)
+unwind_user(struct symbolizer *z, const struct sample *smp, struct chain_ip *out, size_t k,
+    size_t n, unsigned max_stack)
 {
 	struct unw_arg a = { z, (int32_t)smp->pid, smp->time };
 	uint64_t ips[256];
@@ -614,7 +611,7 @@ unwind_user(struct symbolizer *z, const struct sample *smp, struct frame *out, s
 	enum unwind_stop st;
 
 	if (max_stack != 0)
-		want = entries >= max_stack ? 0 : (max_stack - entries < want ? max_stack - entries : want);
+		want = k >= max_stack ? 0 : (max_stack - k < want ? max_stack - k : want);
 	if (want > 256)
 		want = 256;
 	if (want == 0 || smp->attr < 0 || (size_t)smp->attr >= z->s->attrs.n)
@@ -623,11 +620,15 @@ unwind_user(struct symbolizer *z, const struct sample *smp, struct frame *out, s
 		z->unw = unwinder_new();
 	got = unwinder_unwind(z->unw, smp, z->s->attrs.v[smp->attr].attr.sample_regs_user,
 	    unw_find_map, &a, ips, want, &st);
-	for (size_t i = 0; i < got && k < n; i++)
-		symbolizer_resolve(z, a.pid, (int32_t)smp->tid, smp->time, PERF_RECORD_MISC_USER,
-		    ips[i], &out[k++]);
-	if (st != UNWIND_STOP_END && st != UNWIND_STOP_MAX)
-		count_stop(z, k > 0 ? out[k - 1].dso : DSO_NONE, st);
+	for (size_t i = 0; i < got && k < n; i++) {
+		out[k].ip = ips[i];
+		out[k++].cpumode = PERF_RECORD_MISC_USER;
+	}
+	if (st != UNWIND_STOP_END && st != UNWIND_STOP_MAX) {
+		uint32_t m = got ? proc_lookup(z, a.pid, a.time, ips[got - 1]) : UINT32_MAX;
+
+		count_stop(z, m == UINT32_MAX ? DSO_NONE : z->maps[m].dso, st);
+	}
 	return k;
 }
 
@@ -653,89 +654,84 @@ symbolizer_unwind_counts(const struct symbolizer *z, struct sym_unwind_count *ou
 	return k;
 }
 
+static uint8_t
+context_cpumode(uint64_t marker)
+{
+	switch (marker) {
+	case (uint64_t)PERF_CONTEXT_HV:
+		return PERF_RECORD_MISC_HYPERVISOR;
+	case (uint64_t)PERF_CONTEXT_KERNEL:
+		return PERF_RECORD_MISC_KERNEL;
+	case (uint64_t)PERF_CONTEXT_USER:
+		return PERF_RECORD_MISC_USER;
+	case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
+		return PERF_RECORD_MISC_GUEST_KERNEL;
+	case (uint64_t)PERF_CONTEXT_GUEST_USER:
+		return PERF_RECORD_MISC_GUEST_USER;
+	default:
+		return 0xff;	/* not a marker perf knows */
+	}
+}
+
+size_t
+symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
+    struct chain_ip *out, size_t n, unsigned max_stack)
+{
+	bool dwarf = has_user_stack(smp) && !z->o.no_unwind;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t k = 0;
+
+	for (uint64_t i = 0; smp->callchain != NULL && i < smp->callchain_nr && k < n; i++) {
+		uint64_t ip = sample_callchain_ip(smp, i);
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			cpumode = context_cpumode(ip);
+			if (cpumode == 0xff)
+				return 0;	/* as perf: an unknown marker voids the chain */
+			continue;
+		}
+		/* --call-graph dwarf: the user part comes from unwinding. */
+		if (dwarf && cpumode != PERF_RECORD_MISC_KERNEL &&
+		    cpumode != PERF_RECORD_MISC_GUEST_KERNEL)
+			break;
+		if (max_stack != 0 && k >= max_stack)
+			return k;
+		out[k].ip = ip;
+		out[k++].cpumode = cpumode;
+	}
+	if (!dwarf || k >= n)
+		return k;
+	if (k == 0 && (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
+		out[k].ip = smp->ip;
+		out[k++].cpumode = PERF_RECORD_MISC_KERNEL;
+	}
+	return unwind_user(z, smp, out, k, n, max_stack);
+}
+
+bool
+symbolizer_has_chain(const struct sample *smp)
+{
+	return (smp->callchain != NULL && smp->callchain_nr > 0) || has_user_stack(smp);
+}
+
 size_t
 symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct frame *out, size_t n, unsigned max_stack)
 {
-	if (has_user_stack(smp) && !z->o.no_unwind) {
-		/*
-		 * --call-graph dwarf: the kernel part of the recorded chain (or
-		 * the kernel ip), then the user stack unwound, as perf joins them.
-		 */
-		uint8_t cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		size_t k = 0;
-
-		if (n == 0)
-			return 0;
-		for (uint64_t i = 0; smp->callchain != NULL && i < smp->callchain_nr && k < n; i++) {
-			uint64_t ip = sample_callchain_ip(smp, i);
-
-			if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-				cpumode = ip == (uint64_t)PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
-				    ip == (uint64_t)PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : cpumode;
-				continue;
-			}
-			if (cpumode != PERF_RECORD_MISC_KERNEL)
-				break;
-			if (max_stack != 0 && k >= max_stack)
-				return k;
-			symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-			    cpumode, ip, &out[k++]);
-		}
-		if (k == 0 && (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-			symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-			    PERF_RECORD_MISC_KERNEL, smp->ip, &out[k++]);
-		return unwind_user(z, smp, out, k, n, max_stack, k);
-	}
-	return callchain_recorded(z, smp, misc, out, n, max_stack);
-}
-
-/* A callchain recorded by the kernel (frame pointers, LBR). */
-static size_t
-callchain_recorded(struct symbolizer *z, const struct sample *smp, uint16_t misc,
-    struct frame *out, size_t n, unsigned max_stack)
-{
-	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	size_t k = 0, entries = 0;
-	int32_t pid = (int32_t)smp->pid;
+	struct chain_ip ips[512];
+	size_t k;
 
 	if (n == 0)
 		return 0;
-	if (smp->callchain == NULL || smp->callchain_nr == 0) {
-		symbolizer_resolve(z, pid, (int32_t)smp->tid, smp->time,
+	if (!symbolizer_has_chain(smp)) {
+		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
 		    misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &out[0]);
 		return 1;
 	}
-	for (uint64_t i = 0; i < smp->callchain_nr && k < n; i++) {
-		uint64_t ip = sample_callchain_ip(smp, i);
-
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			switch (ip) {
-			case (uint64_t)PERF_CONTEXT_HV:
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-				break;
-			case (uint64_t)PERF_CONTEXT_KERNEL:
-				cpumode = PERF_RECORD_MISC_KERNEL;
-				break;
-			case (uint64_t)PERF_CONTEXT_USER:
-				cpumode = PERF_RECORD_MISC_USER;
-				break;
-			case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
-				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
-				break;
-			case (uint64_t)PERF_CONTEXT_GUEST_USER:
-				cpumode = PERF_RECORD_MISC_GUEST_USER;
-				break;
-			default:
-				break;
-			}
-			continue;
-		}
-		if (max_stack != 0 && entries >= max_stack)
-			break;
-		entries++;
-		symbolizer_resolve(z, pid, (int32_t)smp->tid, smp->time, cpumode, ip, &out[k++]);
-	}
+	k = symbolizer_chain_ips(z, smp, misc, ips, n < 512 ? n : 512, max_stack);
+	for (size_t i = 0; i < k; i++)
+		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+		    ips[i].cpumode, ips[i].ip, &out[i]);
 	return k;
 }
 

@@ -99,6 +99,21 @@ void symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t
 size_t symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct frame *out, size_t n, unsigned max_stack);
 
+/*
+ * The raw chain behind symbolizer_callchain: (ip, cpumode) pairs, leaf
+ * first, for callers that resolve through caches of their own.  Returns 0
+ * for a sample without a chain, and for a chain with a context marker
+ * perf does not know (perf drops such chains).
+ */
+struct chain_ip {
+	uint64_t	ip;
+	uint8_t		cpumode;
+};
+size_t symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
+    struct chain_ip *out, size_t n, unsigned max_stack);
+/* Does the sample carry a chain (recorded, or a user stack to unwind)? */
+bool symbolizer_has_chain(const struct sample *smp);
+
 /* DSO names: long (the path, "[kernel.kallsyms]", "[JIT] tid 123") and
  * short (basename, as perf report's dso column). */
 const char *symbolizer_dso_long(const struct symbolizer *z, uint32_t dso);

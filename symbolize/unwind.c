@@ -192,12 +192,14 @@ place(struct uctx *c, uint64_t addr)
 		if (addr >= c->placed[i].lo && addr < c->placed[i].hi)
 			return &c->placed[i];
 	if (c->find_map(c->arg, addr, &m) < 0) {
-		c->fail = UNWIND_STOP_NO_MAP;
+		if (c->fail == UNWIND_STOP_ERROR)
+			c->fail = UNWIND_STOP_NO_MAP;
 		return NULL;
 	}
 	e = uelf_get(c->u, m.key, m.path);
 	if (e == NULL) {
-		c->fail = UNWIND_STOP_NO_FILE;
+		if (c->fail == UNWIND_STOP_ERROR)
+			c->fail = UNWIND_STOP_NO_FILE;
 		return NULL;
 	}
 	p = &c->placed[c->nplaced < PLACED_MAX ? c->nplaced++ : PLACED_MAX - 1];
@@ -320,6 +322,12 @@ acc_get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *dil, void *arg)
 	return -UNW_ENOINFO;
 }
 
+/*
+ * Memory of the sampled process: the stack copy, else the DSO images.
+ * Like perf, a read that cannot be served yields 0 rather than an error
+ * (so a chain that runs off the copy ends in a frame of ip ~0, as in
+ * perf's), and the reason is kept to be counted.
+ */
 static int
 acc_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, int write, void *arg)
 {
@@ -331,21 +339,24 @@ acc_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, int write
 	(void)as;
 	if (write)
 		return -UNW_EINVAL;
+	*valp = 0;
+	if (addr + 8 < addr)
+		return -UNW_EINVAL;
 	/* The stack copy starts at the sample's user sp. */
-	if (addr >= c->sp && addr - c->sp < smp->stack_size) {
-		if (addr - c->sp + 8 > smp->stack_dyn_size) {
+	if (addr >= c->sp && addr - c->sp + 8 <= smp->stack_size) {
+		if (addr - c->sp + 8 > smp->stack_dyn_size && c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_STACK_END;
-			return -UNW_EINVAL;
-		}
 		memcpy(&v, smp->stack + (addr - c->sp), 8);
 		*valp = smp->swap ? __builtin_bswap64(v) : v;
 		return 0;
 	}
 	p = place(c, addr);
-	if (p == NULL || image_read(p, addr, &v) < 0) {
-		if (p != NULL)
+	if (p == NULL)
+		return 0;
+	if (image_read(p, addr, &v) < 0) {
+		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_MAP;
-		return -UNW_EINVAL;
+		return 0;
 	}
 	*valp = v;
 	return 0;
@@ -479,13 +490,18 @@ unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask
 
 		rc = unw_step(&cur);
 		if (rc <= 0) {
-			*stop = rc == 0 ? UNWIND_STOP_END : c.fail;
+			/* c.fail is ERROR unless something could not be read. */
+			*stop = rc == 0 && c.fail == UNWIND_STOP_ERROR ? UNWIND_STOP_END : c.fail;
 			return n;
 		}
-		if (unw_get_reg(&cur, UNW_REG_IP, &w) < 0 || w == 0)
+		if (unw_get_reg(&cur, UNW_REG_IP, &w) < 0)
 			return n;
-		/* A caller's frame: its return address minus one, except after
-		 * a signal frame, where the ip is the interrupted instruction. */
+		/*
+		 * A caller's frame: its return address minus one, except after
+		 * a signal frame, where the ip is the interrupted instruction.
+		 * A return address of 0 (a frame libunwind could step into but
+		 * not recover) becomes ~0, as it does in perf's chains.
+		 */
 		if (unw_is_signal_frame(&cur) <= 0)
 			w--;
 		ips[n++] = w;
