@@ -294,6 +294,27 @@ session_file_of(const struct session *s, uint64_t loc, uint64_t *file_off)
 	return 0;
 }
 
+void
+session_drop_pages(const struct session *s, uint64_t from, uint64_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t mask = pg > 0 ? (uint64_t)pg - 1 : 4095;
+
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct sfile *f = &s->files[i];
+		uint64_t lo, hi;
+
+		if (!f->mapped || to <= f->vbase || from >= f->vbase + f->size)
+			continue;
+		lo = from > f->vbase ? from - f->vbase : 0;
+		hi = to - f->vbase < f->size ? to - f->vbase : f->size;
+		lo = (lo + mask) & ~mask;	/* whole pages inside the range */
+		hi &= ~mask;
+		if (hi > lo)
+			madvise((void *)(f->base + lo), hi - lo, MADV_DONTNEED);
+	}
+}
+
 const char *
 session_attr_name(const struct session *s, int i)
 {
@@ -572,6 +593,10 @@ index_rec(struct loader *ld, const struct rec *r, int attr)
 static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t len,
     uint64_t file_off0, bool inner);
 
+/* Pages of the mapped file behind the walk are given back every so often:
+ * the walk reads each once, and the resident set stays small. */
+#define DROP_STEP	(UINT64_C(256) << 20)
+
 /* Pipe-mode HEADER_ATTR: attr + ids. */
 static void
 process_header_attr(struct session *s, const struct rec *r)
@@ -832,12 +857,17 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
     uint64_t file_off0, bool inner)
 {
 	struct session *s = ld->s;
-	uint64_t pos = 0;
+	uint64_t pos = 0, dropped = 0;
 
 	while (pos < len) {
 		struct rec r;
 		uint64_t extra = 0;
 		uint32_t size;
+
+		if (!inner && pos - dropped >= DROP_STEP) {
+			session_drop_pages(s, vstart + dropped, vstart + pos);
+			dropped = pos;
+		}
 
 		if (len - pos < 8) {
 			if (!inner) {

@@ -147,6 +147,13 @@ uint64_t session_rec_trailing(const struct rec *r);
 /* Bytes at loc (len must lie within one file or the zbuf), or NULL. */
 const uint8_t *session_bytes(const struct session *s, uint64_t loc, uint64_t len);
 
+/*
+ * Give back the resident pages of the mapped file(s) in [from, to) (locs):
+ * a hint after reading them, for large recordings read once.  Records
+ * there stay readable (they fault back in from the page cache).
+ */
+void session_drop_pages(const struct session *s, uint64_t from, uint64_t to);
+
 /* Name of attr i ("cycles", "cpu-clock:ppp"), never NULL. */
 const char *session_attr_name(const struct session *s, int i);
 
