@@ -128,6 +128,14 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# script on a perf stat record file: the counter table, as perf script prints it
+if "$bin" script "$data/stat.data" > "$tmp/script" 2> "$tmp/err" &&
+	diff "$tmp/script" "$data/expected/stat.data.script.txt" > "$tmp/diff"; then
+	ok
+else
+	ko "script stat.data: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+
 # top: perf report --stdio --no-children -g none --sort comm,dso,sym -n --percent-limit 0
 # (tests/data/expected/NAME.top.tsv, converted to EVENT SELF_PCT SAMPLES COMM DSO SYM rows by
 # running it with -t TAB).  Only rows of the fixture binaries are compared, exactly: their

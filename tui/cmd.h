@@ -75,6 +75,9 @@ int cmd_stats(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_hex(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+/* script's counter table for 'perf stat record' files (STAT records);
+ * returns the lines printed. */
+int script_print_stat(const struct session *s, FILE *fp);
 int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);

@@ -242,6 +242,7 @@ cmd_script(int argc, char **argv)
 	if (s == NULL)
 		return EXIT_FAIL;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+	script_print_stat(s, stdout);	/* perf stat record files */
 	cmd_sym_opts(&co, &so);
 	z = symbolizer_new(s, &so);
 	frames = calloc(nframes, sizeof *frames);
