@@ -10,6 +10,11 @@
 #                missing recordings are made there first (fp-1G: ~2 minutes, 1.1 GB)
 #   BENCH_RUNS   runs per measurement (default 3; the median is reported)
 #   SHARED       the shared tree (default ../shared relative to the repository)
+#   BENCH_TOP    1: also time hot functions, perfnav top against perf report
+#                (--no-children --sort sym, and --children: perf takes ~20 s
+#                and ~60 s per run on fp-1G)
+#   BENCH_DWARF  1: also time top --children against perf report --children on
+#                dwarf-100M (made if missing)
 #
 # Prints a Markdown table.  A command that fails shows 'fail'.  Timings are
 # never part of `make check`.
@@ -113,6 +118,14 @@ for r in "${recs[@]}"; do
 	results+=("$(measure ./perfnav stats --index "$f")")
 	results+=("$(measure ./perfnav dump "$f")")
 	base=${results[0]%% *}
+	if [ "${BENCH_TOP:-0}" = 1 ]; then
+		names+=("perf report --stdio --no-children --sort sym" "perfnav top --no-children --sort sym"
+			"perf report --stdio --children" "perfnav top --children")
+		results+=("$(measure perf report --stdio --no-children --sort sym -i "$f")")
+		results+=("$(measure ./perfnav top --no-children --sort sym "$f")")
+		results+=("$(measure perf report --stdio --children -i "$f")")
+		results+=("$(measure ./perfnav top --children "$f")")
+	fi
 	for i in "${!names[@]}"; do
 		res=${results[$i]}
 		if [ "$res" = fail ]; then
@@ -124,4 +137,16 @@ for r in "${recs[@]}"; do
 		ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
 		echo "| $r ($size) | \`${names[$i]}\` | $wall | $ratio | $mb |"
 	done
+	names=("walk count" "walk index" "perf report --stats" "perfnav stats" "perfnav stats --index" "perfnav dump > /dev/null")
 done
+
+if [ "${BENCH_DWARF:-0}" = 1 ]; then
+	f=$BENCH_DIR/rec/dwarf-100M.data
+	[ -s "$f" ] || sh "$bench_src/make-recordings.sh" "$BENCH_DIR" dwarf >&2
+	cat "$f" >/dev/null
+	for c in "perf report --stdio --children -i" "./perfnav top --children"; do
+		# shellcheck disable=SC2086
+		res=$(measure $c "$f")
+		echo "| dwarf-100M ($(du -h "$f" | cut -f1)) | \`${c% -i}\` | ${res%% *} | | ${res##* } |"
+	done
+fi
