@@ -39,10 +39,15 @@ dso_table_free(struct dso_table *t)
 			free(d->src_vals ? d->src_vals[k] : NULL);
 		free(d->src_keys);
 		free(d->src_vals);
+		free(d->inl_keys);
+		free(d->inl_first);
+		free(d->inl_n1);
 	}
 	free(t->v);
 	free(t->hslots);
 	free(t->refs);
+	free(t->inl);
+	free(t->isym_slots);
 	memset(t, 0, sizeof *t);
 }
 
@@ -223,6 +228,8 @@ dso_sym_name(const struct dso_table *t, const struct strtab *strs, uint32_t sym)
 	(void)strs;
 	if (sym >= t->nrefs)
 		return "[unknown]";
+	if (t->refs[sym].base != SYM_NONE)
+		return strtab_get(strs, t->refs[sym].name);
 	return strtab_get(&t->v[t->refs[sym].dso].names, t->refs[sym].name);
 }
 
@@ -633,6 +640,7 @@ dso_load(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint
 	for (size_t i = 0; i < d->syms.n; i++) {
 		t->refs[t->nrefs].dso = id;
 		t->refs[t->nrefs].name = d->syms.v[i].name;
+		t->refs[t->nrefs].base = SYM_NONE;
 		t->nrefs++;
 	}
 	/* Names stay put from now on; drop the interning hash. */
@@ -721,4 +729,158 @@ dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 	d->src_vals[i] = xstrdup(buf);
 	d->src_n++;
 	return buf[0] ? d->src_vals[i] : NULL;
+}
+
+/* ---- inline chains ---- */
+
+bool
+dso_sym_inlined(const struct dso_table *t, uint32_t sym)
+{
+	return sym < t->nrefs && t->refs[sym].base != SYM_NONE;
+}
+
+static inline size_t
+isym_hash(uint32_t base, uint32_t name)
+{
+	return (size_t)((((uint64_t)base << 32) | name) * UINT64_C(0x9e3779b97f4a7c15) >> 24);
+}
+
+/* The inlined symbol named name (strs id) inside real symbol base. */
+static uint32_t
+inline_sym(struct dso_table *t, uint32_t base, uint32_t name)
+{
+	size_t i;
+	uint32_t id;
+
+	if ((t->isym_n + 1) * 2 > t->isym_cap) {
+		uint32_t *old = t->isym_slots;
+		size_t oc = t->isym_cap;
+
+		t->isym_cap = oc ? oc * 2 : 256;
+		t->isym_slots = xcalloc(t->isym_cap, sizeof *t->isym_slots);
+		for (size_t k = 0; k < oc; k++) {
+			const struct dso_symref *r;
+
+			if (old[k] == 0)
+				continue;
+			r = &t->refs[old[k] - 1];
+			i = isym_hash(r->base, r->name) & (t->isym_cap - 1);
+			while (t->isym_slots[i] != 0)
+				i = (i + 1) & (t->isym_cap - 1);
+			t->isym_slots[i] = old[k];
+		}
+		free(old);
+	}
+	i = isym_hash(base, name) & (t->isym_cap - 1);
+	while ((id = t->isym_slots[i]) != 0) {
+		if (t->refs[id - 1].base == base && t->refs[id - 1].name == name)
+			return id - 1;
+		i = (i + 1) & (t->isym_cap - 1);
+	}
+	GROW(t->refs, t->caprefs, t->nrefs + 1);
+	t->refs[t->nrefs].dso = t->refs[base].dso;
+	t->refs[t->nrefs].name = name;
+	t->refs[t->nrefs].base = base;
+	t->isym_slots[i] = (uint32_t)t->nrefs + 1;
+	t->isym_n++;
+	return (uint32_t)t->nrefs++;
+}
+
+/* Ask the DWARF for rel's records and turn them into levels (perf's
+ * new_inline_sym()); appended to t->inl, returns the count. */
+static size_t
+inlines_compute(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    struct dso_ent *d, uint64_t rel, uint32_t base)
+{
+	struct srcline_rec rec[128];
+	size_t n = srcline_inlines(d->src, rel, rec, sizeof rec / sizeof *rec);
+	const char *bname = dso_sym_name(t, strs, base);
+	char buf[PATH_MAX + 32];
+
+	GROW(t->inl, t->capinl, t->ninl + n + 1);
+	for (size_t k = 0; k < n; k++) {
+		const char *nm = rec[k].name ? rec[k].name : "??";
+		char *dm = c->o->no_demangle ? NULL : demangle_cxx(nm);
+		struct dso_inl *l = &t->inl[t->ninl + k];
+
+		if (dm != NULL)
+			nm = dm;
+		if (strcmp(nm, bname) == 0)
+			l->sym = base;
+		else
+			l->sym = inline_sym(t, base, strtab_intern(strs, nm, strlen(nm)));
+		if (rec[k].file != NULL)
+			snprintf(buf, sizeof buf, "%s:%u", rec[k].file, rec[k].line);
+		else
+			snprintf(buf, sizeof buf, "??:0");
+		l->src = strtab_intern(strs, buf, strlen(buf));
+		free(dm);
+		bname = dso_sym_name(t, strs, base);	/* strs may have moved */
+	}
+	t->ninl += n;
+	return n;
+}
+
+size_t
+dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id,
+    uint64_t rel, uint32_t base, const struct dso_inl **out)
+{
+	struct dso_ent *d;
+	size_t i, n;
+
+	*out = NULL;
+	if (id >= t->n || base == SYM_NONE || base >= t->nrefs || t->refs[base].base != SYM_NONE)
+		return 0;
+	d = &t->v[id];
+	if (!d->loaded)
+		dso_load(t, strs, c, id);
+	if ((d->kind != DSO_USER && d->kind != DSO_VDSO) || d->symfile == NULL)
+		return 0;
+	if (!d->src_tried) {
+		d->src_tried = true;
+		d->src = srcline_open(d->symfile, d->runfile);
+		if (d->src == NULL && d->runfile != NULL && strcmp(d->runfile, d->symfile) != 0)
+			d->src = srcline_open(d->runfile, d->runfile);
+	}
+	if (d->src == NULL)
+		return 0;
+	if ((d->inl_used + 1) * 2 > d->inl_cap) {
+		uint64_t *ok = d->inl_keys;
+		uint32_t *of = d->inl_first, *on = d->inl_n1;
+		size_t oc = d->inl_cap;
+
+		d->inl_cap = oc ? oc * 2 : 64;
+		d->inl_keys = xcalloc(d->inl_cap, sizeof *d->inl_keys);
+		d->inl_first = xcalloc(d->inl_cap, sizeof *d->inl_first);
+		d->inl_n1 = xcalloc(d->inl_cap, sizeof *d->inl_n1);
+		for (size_t k = 0; k < oc; k++) {
+			if (on[k] == 0)
+				continue;
+			i = (size_t)(ok[k] * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->inl_cap - 1);
+			while (d->inl_n1[i] != 0)
+				i = (i + 1) & (d->inl_cap - 1);
+			d->inl_keys[i] = ok[k];
+			d->inl_first[i] = of[k];
+			d->inl_n1[i] = on[k];
+		}
+		free(ok);
+		free(of);
+		free(on);
+	}
+	i = (size_t)(rel * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->inl_cap - 1);
+	while (d->inl_n1[i] != 0) {
+		if (d->inl_keys[i] == rel) {
+			*out = t->inl + d->inl_first[i];
+			return d->inl_n1[i] - 1;
+		}
+		i = (i + 1) & (d->inl_cap - 1);
+	}
+	d->inl_keys[i] = rel;
+	d->inl_first[i] = (uint32_t)t->ninl;
+	n = inlines_compute(t, strs, c, d, rel, base);
+	d = &t->v[id];
+	d->inl_n1[i] = (uint32_t)n + 1;
+	d->inl_used++;
+	*out = t->inl + d->inl_first[i];
+	return n;
 }

@@ -49,11 +49,22 @@ struct dso_ent {
 	uint64_t		*src_keys;
 	char			**src_vals;
 	size_t			 src_cap, src_n;
+	/* inline memo: rel -> inl[first .. first + n) (slot used: n + 1) */
+	uint64_t		*inl_keys;
+	uint32_t		*inl_first, *inl_n1;
+	size_t			 inl_cap, inl_used;
+};
+
+/* One level of an address's inline chain. */
+struct dso_inl {
+	uint32_t	sym;		/* global symbol id: the real one or an inlined one */
+	uint32_t	src;		/* strs id of "file.c:12" ("??:0" if unknown) */
 };
 
 struct dso_symref {
 	uint32_t	dso;
-	uint32_t	name;		/* in that DSO's names */
+	uint32_t	name;		/* in that DSO's names; inlined: in the symbolizer's strs */
+	uint32_t	base;		/* inlined: the real symbol it lies in; else SYM_NONE */
 };
 
 struct dso_table {
@@ -64,6 +75,10 @@ struct dso_table {
 	uint32_t		 kernel;	/* DSO_NONE until a kernel map is seen */
 	struct dso_symref	*refs;
 	size_t			 nrefs, caprefs;
+	struct dso_inl		*inl;		/* inline chains of all DSOs */
+	size_t			 ninl, capinl;
+	uint32_t		*isym_slots;	/* (base, name) -> inlined symbol id + 1 */
+	size_t			 isym_cap, isym_n;
 };
 
 /* What loading needs from the symbolizer. */
@@ -100,10 +115,32 @@ const char *dso_sym_name(const struct dso_table *t, const struct strtab *strs, u
 const char *dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
     uint32_t d, uint64_t rel);
 
-/* srcline.c: DWARF line tables of one DSO (libdw). */
+/*
+ * The inline chain of rel in d, as perf 6.1 appends it to callchains
+ * (memoized per (DSO, rel)): innermost level first, the real symbol base
+ * where the level's function name is base's name, else an inlined symbol
+ * named by the function (one id per (base, name)).  Returns the number of
+ * levels (0: no chain; the entry stays as it is), *out owned by t.
+ */
+size_t dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    uint32_t d, uint64_t rel, uint32_t base, const struct dso_inl **out);
+/* Is sym an inlined symbol (printed "name (inlined)")? */
+bool dso_sym_inlined(const struct dso_table *t, uint32_t sym);
+
+/* srcline.c: DWARF line tables and inline chains of one DSO (libdw). */
 struct srcline_h *srcline_open(const char *symfile, const char *runfile);
 /* basename:line of a file offset, into buf; 0, or -1 if unknown. */
 int srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n);
 void srcline_close(struct srcline_h *h);
+/* One record of addr2line -i -f: a function name and a file:line (file a
+ * basename; NULL, and name NULL, when unknown). */
+struct srcline_rec {
+	const char	*name;
+	const char	*file;
+	unsigned	 line;
+};
+/* The records for a file offset, innermost first (see srcline.c); the
+ * count, 0 when addr2line would give none.  Strings live as long as h. */
+size_t srcline_inlines(struct srcline_h *h, uint64_t fileoff, struct srcline_rec *out, size_t n);
 
 #endif

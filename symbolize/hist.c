@@ -30,6 +30,8 @@ struct fcache {
 	struct frame	f;
 	uint32_t	node[3];		/* per enum node_mode, NONE32 until needed */
 	uint32_t	srcline;		/* NONE32 until needed */
+	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
+	uint32_t	ninl;			/* NONE32 until needed, 0: the frame itself */
 };
 
 /* What a frame contributes to entry keys. */
@@ -77,6 +79,8 @@ struct hist {
 	struct fcache		*fc;
 	size_t			 nfc, capfc;
 	struct idtab		 fc_tab;
+	struct fkey		*inl;		/* inline levels of callchain frames */
+	size_t			 ninl, capinl;
 
 	struct hist_edge	*edge;
 	size_t			 nedge, capedge;
@@ -278,6 +282,7 @@ hist_free(struct hist *h)
 	free(h->node);
 	idtab_free(&h->node_tab);
 	free(h->fc);
+	free(h->inl);
 	idtab_free(&h->fc_tab);
 	free(h->edge);
 	idtab_free(&h->edge_tab);
@@ -822,6 +827,8 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	}
 	c->node[0] = c->node[1] = c->node[2] = c->srcline = NONE32;
+	c->inl = 0;
+	c->ninl = NONE32;
 	idtab_put(&h->fc_tab, i, hash, (uint32_t)h->nfc);
 	return (uint32_t)h->nfc++;
 }
@@ -841,6 +848,42 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 	out->node = *node;
 	out->srcline = h->want_src ? c->srcline : 0;
 	out->why = c->f.why;
+}
+
+/*
+ * The keys a callchain frame contributes: for a frame unwound from a
+ * --call-graph dwarf stack, one per inline level (perf's append_inlines(),
+ * asked once per cached address, in sample order as perf asks); else, or
+ * without levels, the frame's own.  Appends to h->chain[*k...]; returns the new
+ * count.
+ */
+static size_t
+chain_keys(struct hist *h, uint32_t ci, bool unwound, uint8_t sample_cpumode, size_t k)
+{
+	struct fcache *c = &h->fc[ci];
+
+	if (unwound && c->ninl == NONE32) {
+		struct frame lv[64];
+		size_t n = h->z ? symbolizer_inlines(h->z, &c->f, lv, sizeof lv / sizeof *lv) : 0;
+
+		if (n > sizeof lv / sizeof *lv)
+			n = sizeof lv / sizeof *lv;
+		GROW(h->inl, h->capinl, h->ninl + n + 1);
+		for (size_t j = 0; j < n; j++)
+			frame_key(h, &lv[j], true, sample_cpumode, &h->inl[h->ninl + j]);
+		c = &h->fc[ci];
+		c->inl = (uint32_t)h->ninl;
+		c->ninl = (uint32_t)n;
+		h->ninl += n;
+	}
+	if (!unwound || c->ninl == 0) {
+		GROW(h->chain, h->capchain, k + 1);
+		cached_key(h, ci, NODE_CHAIN, sample_cpumode, &h->chain[k]);
+		return k + 1;
+	}
+	GROW(h->chain, h->capchain, k + c->ninl);
+	memcpy(&h->chain[k], &h->inl[c->inl], c->ninl * sizeof *h->chain);
+	return k + c->ninl;
 }
 
 /* Our string id for the comm of thread th at time (perf's rules). */
@@ -928,7 +971,7 @@ hist_add_session(struct hist *h, uint64_t *skipped)
 		uint8_t cpumode;
 		uint64_t period;
 		uint32_t ev, comm, *pe;
-		size_t n = 0;
+		size_t n = 0, nips;
 		int32_t pid, tid;
 
 		if (type != PERF_RECORD_SAMPLE) {
@@ -990,8 +1033,10 @@ hist_add_session(struct hist *h, uint64_t *skipped)
 			for (size_t j = 0; j < n; j++)
 				cs[j] = resolve(h, pid, tid, smp.time, h->ips[j].cpumode, h->ips[j].ip,
 				    &last_epoch);
-			for (size_t j = 0; j < n; j++)
-				cached_key(h, cs[j], NODE_CHAIN, cpumode, &h->chain[j]);
+			nips = n;
+			n = 0;
+			for (size_t j = 0; j < nips; j++)
+				n = chain_keys(h, cs[j], h->ips[j].unwound, cpumode, n);
 		}
 		add_keys(h, ev, comm, pid, tid, smp.cpu, period, &sk, h->chain, n);
 		added++;

@@ -622,6 +622,7 @@ unwind_user(struct symbolizer *z, const struct sample *smp, struct chain_ip *out
 	    unw_find_map, &a, ips, want, &st);
 	for (size_t i = 0; i < got && k < n; i++) {
 		out[k].ip = ips[i];
+		out[k].unwound = true;
 		out[k++].cpumode = PERF_RECORD_MISC_USER;
 	}
 	if (st != UNWIND_STOP_END && st != UNWIND_STOP_MAX) {
@@ -697,12 +698,14 @@ symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t mi
 		if (max_stack != 0 && k >= max_stack)
 			return k;
 		out[k].ip = ip;
+		out[k].unwound = false;
 		out[k++].cpumode = cpumode;
 	}
 	if (!dwarf || k >= n)
 		return k;
 	if (k == 0 && (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {
 		out[k].ip = smp->ip;
+		out[k].unwound = false;
 		out[k++].cpumode = PERF_RECORD_MISC_KERNEL;
 	}
 	return unwind_user(z, smp, out, k, n, max_stack);
@@ -715,11 +718,36 @@ symbolizer_has_chain(const struct sample *smp)
 }
 
 size_t
+symbolizer_inlines(struct symbolizer *z, const struct frame *f, struct frame *out, size_t n)
+{
+	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+	const struct dso_inl *l;
+	size_t k;
+
+	if (f->dso == DSO_NONE || f->sym == SYM_NONE || f->kernel)
+		return 0;
+	k = dso_inlines(&z->dsos, &z->strs, &c, f->dso, f->rel, f->sym, &l);
+	for (size_t i = 0; i < k && i < n; i++) {
+		out[i] = *f;
+		out[i].sym = l[i].sym;
+		out[i].src = l[i].src + 1;
+	}
+	return k;
+}
+
+bool
+symbolizer_sym_inlined(const struct symbolizer *z, uint32_t sym)
+{
+	return dso_sym_inlined(&z->dsos, sym);
+}
+
+size_t
 symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct frame *out, size_t n, unsigned max_stack)
 {
 	struct chain_ip ips[512];
-	size_t k;
+	struct frame f, lv[64];
+	size_t k, m = 0;
 
 	if (n == 0)
 		return 0;
@@ -729,10 +757,18 @@ symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t mi
 		return 1;
 	}
 	k = symbolizer_chain_ips(z, smp, misc, ips, n < 512 ? n : 512, max_stack);
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k && m < n; i++) {
+		size_t nl;
+
 		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-		    ips[i].cpumode, ips[i].ip, &out[i]);
-	return k;
+		    ips[i].cpumode, ips[i].ip, &f);
+		nl = ips[i].unwound ? symbolizer_inlines(z, &f, lv, sizeof lv / sizeof *lv) : 0;
+		if (nl == 0)
+			out[m++] = f;
+		for (size_t j = 0; j < nl && j < sizeof lv / sizeof *lv && m < n; j++)
+			out[m++] = lv[j];
+	}
+	return m;
 }
 
 const char *
@@ -776,7 +812,8 @@ symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *bu
 	char lv = level_char(f->cpumode);
 
 	if (f->sym != SYM_NONE)
-		snprintf(buf, n, "[%c] %s", lv, symbolizer_sym_name(z, f->sym));
+		snprintf(buf, n, "[%c] %s%s", lv, symbolizer_sym_name(z, f->sym),
+		    dso_sym_inlined(&z->dsos, f->sym) ? " (inlined)" : "");
 	else
 		snprintf(buf, n, "[%c] %#.16" PRIx64, lv, f->rel);
 	return buf;
@@ -789,6 +826,8 @@ symbolizer_srcline(struct symbolizer *z, const struct frame *f)
 
 	if (f->dso == DSO_NONE || z->o.no_srcline)
 		return NULL;
+	if (f->src != 0)
+		return strtab_get(&z->strs, f->src - 1);
 	return dso_srcline(&z->dsos, &z->strs, &c, f->dso, f->rel);
 }
 

@@ -69,6 +69,7 @@ struct frame {
 	uint8_t		cpumode;	/* PERF_RECORD_MISC_KERNEL/USER/... */
 	uint8_t		why;		/* enum sym_why */
 	bool		kernel;		/* printed as [k] (kernel or guest kernel) */
+	uint32_t	src;		/* inline level: its "file.c:12" (string id + 1), else 0 */
 };
 
 /*
@@ -86,8 +87,27 @@ void symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t
     uint8_t cpumode, uint64_t ip, struct frame *out);
 
 /*
+ * The inline chain of a callchain frame, as perf 6.1 appends it to
+ * unwound chains (its append_inlines(), answered the way addr2line -i -f answers, see
+ * symbolize/srcline.c): when the DSO's DWARF has records for the address,
+ * one frame per level, innermost first, each a copy of f whose symbol is
+ * the real one where the level's function has its name, else an inlined
+ * symbol (symbolizer_sym_inlined(), "name (inlined)") named by the
+ * function, and whose src is the level's file:line.  Memoized per (DSO,
+ * address); answers depend on the order of first queries, as perf's do.
+ * Returns the number of levels, at most n written; 0 when f stays as it
+ * is (no symbol, no debug info, no record).
+ */
+size_t symbolizer_inlines(struct symbolizer *z, const struct frame *f, struct frame *out,
+    size_t n);
+/* Is sym an inlined symbol (made by symbolizer_inlines)? */
+bool symbolizer_sym_inlined(const struct symbolizer *z, uint32_t sym);
+
+/*
  * The callchain of a decoded sample as frames, leaf first, the way perf
- * report builds it.  For --call-graph dwarf samples (user registers and
+ * report builds it; frames unwound from a --call-graph dwarf stack are
+ * expanded into their inline levels (symbolizer_inlines), as perf 6.1's
+ * unwind_entry() does (recorded frame-pointer chains are not).  For --call-graph dwarf samples (user registers and
  * stack recorded): the kernel part of the recorded chain, then the user
  * stack unwound with DWARF CFI (symbolize/unwind.h).  Otherwise: PERF_CONTEXT_* markers set the cpumode of the entries
  * after them and are dropped (the chain starts in user mode, as perf's),
@@ -108,6 +128,8 @@ size_t symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint
 struct chain_ip {
 	uint64_t	ip;
 	uint8_t		cpumode;
+	bool		unwound;	/* from DWARF unwinding (perf expands only these
+					 * into inline levels) */
 };
 size_t symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct chain_ip *out, size_t n, unsigned max_stack);
@@ -123,13 +145,15 @@ const char *symbolizer_sym_name(const struct symbolizer *z, uint32_t sym);
 
 /*
  * The symbol column as perf report prints it: "[.] name", "[k] name",
+ * "[.] name (inlined)",
  * "[.] 0x0000000000045c0e" (rel, unresolved user), "[k] 0xffffffff9661da49"
  * (ip, unresolved kernel).  Writes into buf; returns buf.
  */
 const char *symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *buf,
     size_t n);
 
-/* "file.c:123" for the frame (libdw line tables), or NULL if unknown. */
+/* "file.c:123" for the frame (libdw line tables; an inline level's own
+ * line), or NULL if unknown. */
 const char *symbolizer_srcline(struct symbolizer *z, const struct frame *f);
 
 /* Per-DSO count of frames that failed and why, for --why and the UI. */

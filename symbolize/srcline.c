@@ -1,5 +1,20 @@
+/*
+ * srcline.c: DWARF of one DSO through one libdw handle: source lines, and
+ * the inline chains perf 6.1 shows, as GNU addr2line 2.40 (`addr2line -a
+ * -i -f`, the long-running process perf starts per DSO when built without
+ * libbfd) reports them.  addr2line keeps state between queries, and perf's
+ * output depends on it, so srcline_inlines() keeps the same state:
+ *  - the first record names the innermost function at the address by its
+ *    linkage name (DW_AT_linkage_name, or DW_AT_name in C); a C++ function
+ *    known only by DW_AT_name is named by the ELF symbol covering the
+ *    address instead, the first time it is innermost; that symbol's name
+ *    sticks to the function if the symbol starts where the function does;
+ *  - the other records name each caller of an inlined level by its name
+ *    as it stands then, with the call site's file and line.
+ */
 #include "config.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -15,11 +30,40 @@ struct seg {
 	uint64_t	off, vaddr, filesz;
 };
 
+/* addr2line's view of one function DIE: its name now, and whether that
+ * name is final ("linkage"). */
+struct fstate {
+	Dwarf_Off	 off;		/* 0: empty slot */
+	const char	*name;
+	bool		 linkage;
+};
+
+/* One symbol of the symbol table addr2line reads, in file order. */
+struct esym {
+	uint64_t	 value, size;
+	const char	*name;
+	uint32_t	 shndx;
+	uint8_t		 type, bind, vis;
+};
+
+struct esec {
+	uint64_t	addr, size;
+	uint32_t	idx;
+};
+
 struct srcline_h {
 	int		 fd;
 	Dwarf		*dw;
 	struct seg	*segs;
 	size_t		 nsegs;
+	int		 has_lines;	/* .debug_line present: -1 unknown */
+	struct fstate	*fs;
+	size_t		 fscap, fsn;
+	bool		 syms_read;
+	struct esym	*es;
+	size_t		 nes;
+	struct esec	*secs;
+	size_t		 nsecs;
 };
 
 static void
@@ -68,25 +112,29 @@ srcline_open(const char *symfile, const char *runfile)
 	h = xcalloc(1, sizeof *h);
 	h->fd = fd;
 	h->dw = dw;
+	h->has_lines = -1;
 	read_segs(h, runfile ? runfile : symfile);
 	return h;
+}
+
+static uint64_t
+to_vaddr(const struct srcline_h *h, uint64_t fileoff)
+{
+	for (size_t i = 0; i < h->nsegs; i++)
+		if (fileoff >= h->segs[i].off && fileoff < h->segs[i].off + h->segs[i].filesz)
+			return fileoff - h->segs[i].off + h->segs[i].vaddr;
+	return fileoff;
 }
 
 int
 srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n)
 {
-	uint64_t vaddr = fileoff;
+	uint64_t vaddr = to_vaddr(h, fileoff);
 	Dwarf_Die cu;
 	Dwarf_Line *line;
 	const char *src, *base;
 	int lineno = 0;
 
-	for (size_t i = 0; i < h->nsegs; i++) {
-		if (fileoff >= h->segs[i].off && fileoff < h->segs[i].off + h->segs[i].filesz) {
-			vaddr = fileoff - h->segs[i].off + h->segs[i].vaddr;
-			break;
-		}
-	}
 	if (dwarf_addrdie(h->dw, vaddr, &cu) == NULL)
 		return -1;
 	line = dwarf_getsrc_die(&cu, vaddr);
@@ -108,5 +156,359 @@ srcline_close(struct srcline_h *h)
 	dwarf_end(h->dw);
 	close(h->fd);
 	free(h->segs);
+	free(h->fs);
+	free(h->es);
+	free(h->secs);
 	free(h);
+}
+
+/* ---- inline chains, as addr2line -i -f reports them ---- */
+
+static const char *
+base_name(const char *p)
+{
+	const char *b = p ? strrchr(p, '/') : NULL;
+
+	return b ? b + 1 : p;
+}
+
+/* Does the file have line tables?  (perf starts addr2line only then.) */
+static bool
+has_lines(struct srcline_h *h)
+{
+	Elf *e;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (h->has_lines >= 0)
+		return h->has_lines;
+	h->has_lines = 0;
+	e = dwarf_getelf(h->dw);
+	if (e == NULL || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		nm = elf_strptr(e, shstrndx, sh.sh_name);
+		if (nm != NULL && strcmp(nm, ".debug_line") == 0) {
+			h->has_lines = 1;
+			break;
+		}
+	}
+	return h->has_lines;
+}
+
+/* binutils' mangle_style() == 0: languages whose DW_AT_name is the
+ * linkage name. */
+static bool
+c_like(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_C99:
+	case DW_LANG_UPC: case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+	case 0x8765 /* DW_LANG_Upc */:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static struct fstate *
+fstate_get(struct srcline_h *h, Dwarf_Die *die, int lang)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	struct fstate *f;
+	Dwarf_Attribute a;
+	size_t i;
+
+	if ((h->fsn + 1) * 2 > h->fscap) {
+		struct fstate *old = h->fs;
+		size_t oc = h->fscap;
+
+		h->fscap = oc ? oc * 2 : 256;
+		h->fs = xcalloc(h->fscap, sizeof *h->fs);
+		for (size_t k = 0; k < oc; k++) {
+			if (old[k].off == 0)
+				continue;
+			i = (size_t)(old[k].off * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (h->fscap - 1);
+			while (h->fs[i].off != 0)
+				i = (i + 1) & (h->fscap - 1);
+			h->fs[i] = old[k];
+		}
+		free(old);
+	}
+	i = (size_t)(off * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (h->fscap - 1);
+	while (h->fs[i].off != 0 && h->fs[i].off != off)
+		i = (i + 1) & (h->fscap - 1);
+	f = &h->fs[i];
+	if (f->off == off)
+		return f;
+	f->off = off;
+	h->fsn++;
+	f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	if (f->name == NULL)
+		f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (f->name != NULL) {
+		f->linkage = true;
+	} else {
+		f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+		f->linkage = f->name != NULL && c_like(lang);
+	}
+	return f;
+}
+
+/* Length of the range of die holding pc, 0 if none. */
+static uint64_t
+range_len(Dwarf_Die *die, uint64_t pc)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (pc >= start && pc < end)
+			return end - start;
+	return 0;
+}
+
+/*
+ * The function DIEs containing pc, outermost first (the concrete tree, as
+ * addr2line nests them).  Of sibling functions holding pc, the one whose
+ * range there is shortest, the later one at equal length (addr2line's
+ * "best fit": glibc's assembler CUs have aliases with equal ranges).
+ */
+static bool
+find_path(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *path, size_t *np, size_t max, int depth)
+{
+	Dwarf_Die c, best;
+	uint64_t blen = 0;
+	bool have = false;
+
+	if (depth > 256 || dwarf_child(parent, &c) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+		uint64_t len;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_entry_point:
+			if ((len = range_len(&c, pc)) == 0 || (have && len > blen))
+				break;
+			best = c;
+			blen = len;
+			have = true;
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (have || dwarf_haspc(&c, pc) != 1)
+				break;
+			find_path(&c, pc, path, np, max, depth + 1);
+			return true;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+			if (!have && find_path(&c, pc, path, np, max, depth + 1))
+				return true;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	if (!have)
+		return false;
+	if (*np < max)
+		path[(*np)++] = best;
+	find_path(&best, pc, path, np, max, depth + 1);
+	return true;
+}
+
+static void
+read_syms(struct srcline_h *h)
+{
+	Elf *e = dwarf_getelf(h->dw);
+	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+
+	h->syms_read = true;
+	if (e == NULL)
+		return;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB && sh.sh_size > sh.sh_entsize)
+			symscn = scn;
+		else if (sh.sh_type == SHT_DYNSYM && sh.sh_size > sh.sh_entsize)
+			dynscn = scn;
+		if (sh.sh_flags & SHF_ALLOC) {
+			GROW(h->secs, cap, h->nsecs + 1);
+			h->secs[h->nsecs].addr = sh.sh_addr;
+			h->secs[h->nsecs].size = sh.sh_size;
+			h->secs[h->nsecs].idx = (uint32_t)elf_ndxscn(scn);
+			h->nsecs++;
+		}
+	}
+	if (symscn == NULL)
+		symscn = dynscn;
+	if (symscn != NULL && gelf_getshdr(symscn, &sh) != NULL && sh.sh_entsize > 0) {
+		Elf_Data *d = elf_getdata(symscn, NULL);
+		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+
+		h->es = xcalloc(n ? n : 1, sizeof *h->es);
+		for (size_t i = 1; i < n; i++) {
+			GElf_Sym sym;
+			struct esym *x;
+
+			if (gelf_getsym(d, (int)i, &sym) == NULL)
+				continue;
+			x = &h->es[h->nes++];
+			x->value = sym.st_value;
+			x->size = sym.st_size;
+			x->shndx = sym.st_shndx;
+			x->type = GELF_ST_TYPE(sym.st_info);
+			x->bind = GELF_ST_BIND(sym.st_info);
+			x->vis = GELF_ST_VISIBILITY(sym.st_other);
+			x->name = elf_strptr(e, sh.sh_link, sym.st_name);
+		}
+	}
+}
+
+/* binutils' elf_find_function(): the symbol addr2line names an address by. */
+static const struct esym *
+elf_find_function(struct srcline_h *h, uint64_t pc)
+{
+	const struct esym *best = NULL;
+	uint64_t boff = 0, bsize = 0;
+	uint32_t sec = 0;
+	bool have_sec = false;
+
+	if (!h->syms_read)
+		read_syms(h);
+	for (size_t i = 0; i < h->nsecs; i++) {
+		if (pc >= h->secs[i].addr && pc < h->secs[i].addr + h->secs[i].size) {
+			sec = h->secs[i].idx;
+			have_sec = true;
+			break;
+		}
+	}
+	if (!have_sec)
+		return NULL;
+	for (size_t i = 0; i < h->nes; i++) {
+		const struct esym *s = &h->es[i];
+		uint64_t off = s->value, size = s->size;
+		bool better;
+
+		if (s->type == STT_FILE || s->type == STT_SECTION || s->type == STT_OBJECT ||
+		    s->type == STT_TLS || s->type == STT_COMMON || s->shndx != sec)
+			continue;
+		if (size == 0 && s->bind == STB_LOCAL && s->type == STT_NOTYPE &&
+		    s->vis == STV_HIDDEN)
+			continue;
+		if (size == 0)
+			size = 1;
+		if (off > pc || (best != NULL && off < boff))
+			continue;
+		if (best == NULL || off > boff)
+			better = true;
+		else if (boff + bsize <= pc)
+			better = size > bsize;
+		else if (off + size > pc)
+			/* Narrower wins; at equal size a function over another
+			 * kind, else the later symbol (addr2line 2.40 names
+			 * glibc's __memmove_* aliases __memcpy_* so). */
+			better = size < bsize || (size == bsize && (s->type == STT_FUNC ||
+			    s->type == STT_GNU_IFUNC || (best->type != STT_FUNC &&
+			    best->type != STT_GNU_IFUNC)));
+		else
+			better = false;
+		if (better) {
+			best = s;
+			boff = off;
+			bsize = size;
+		}
+	}
+	return best;
+}
+
+static uint64_t
+first_low(Dwarf_Die *die)
+{
+	Dwarf_Addr base, start, end;
+
+	if (dwarf_ranges(die, 0, &base, &start, &end) > 0)
+		return start;
+	return UINT64_MAX;
+}
+
+size_t
+srcline_inlines(struct srcline_h *h, uint64_t fileoff, struct srcline_rec *out, size_t n)
+{
+	uint64_t pc = to_vaddr(h, fileoff);
+	Dwarf_Die cu, path[64];
+	size_t np = 0, k = 0;
+	bool have_cu, have_line = false;
+	int lang = -1, lineno = 0;
+	const char *file = NULL, *name = NULL;
+	struct fstate *fs = NULL;
+
+	if (n == 0 || !has_lines(h))
+		return 0;
+	have_cu = dwarf_addrdie(h->dw, pc, &cu) != NULL;
+	if (have_cu) {
+		Dwarf_Line *line = dwarf_getsrc_die(&cu, pc);
+
+		lang = dwarf_srclang(&cu);
+		if (line != NULL && (file = dwarf_linesrc(line, NULL, NULL)) != NULL) {
+			dwarf_lineno(line, &lineno);
+			have_line = true;
+		}
+		find_path(&cu, pc, path, &np, sizeof path / sizeof *path, 0);
+	}
+	if (np > 0)
+		fs = fstate_get(h, &path[np - 1], lang);
+	if (fs != NULL && fs->linkage) {
+		name = fs->name;
+	} else {
+		const struct esym *sym = elf_find_function(h, pc);
+
+		if (sym != NULL)
+			name = sym->name;
+		if (fs != NULL) {
+			if (sym == NULL)
+				name = fs->name;
+			else if (sym->value == first_low(&path[np - 1]))
+				fs->name = sym->name;
+			fs->linkage = true;
+		}
+		if (sym == NULL && np == 0 && !have_line)
+			return 0;	/* "??" / "??:0": perf takes no record */
+	}
+	out[k].name = name;
+	out[k].file = have_line ? base_name(file) : NULL;
+	out[k].line = have_line ? (unsigned)lineno : 0;
+	k++;
+	/* The callers of inlined levels, innermost first. */
+	for (size_t i = np; i-- > 1 && k < n;) {
+		Dwarf_Attribute a;
+		Dwarf_Word cf = 0, cl = 0;
+		Dwarf_Files *files;
+		size_t nfiles;
+
+		if (dwarf_tag(&path[i]) != DW_TAG_inlined_subroutine)
+			break;
+		dwarf_formudata(dwarf_attr(&path[i], DW_AT_call_file, &a), &cf);
+		dwarf_formudata(dwarf_attr(&path[i], DW_AT_call_line, &a), &cl);
+		out[k].name = fstate_get(h, &path[i - 1], lang)->name;
+		out[k].file = NULL;
+		if (dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && cf < nfiles)
+			out[k].file = base_name(dwarf_filesrc(files, cf, NULL, NULL));
+		out[k].line = (unsigned)cl;
+		k++;
+	}
+	return k;
 }

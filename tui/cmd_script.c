@@ -115,6 +115,7 @@ script_opt(void *arg, int val, const char *optarg)
 	return -1;
 }
 
+/* " sym+off (dso)"; an inlined symbol's level shows no DSO (as perf). */
 static void
 print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct frame *f)
 {
@@ -123,7 +124,7 @@ print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct 
 		if (HAS(sc, F_SYMOFF) && f->sym != SYM_NONE)
 			fprintf(fp, "+0x%" PRIx64, f->symoff);
 	}
-	if (HAS(sc, F_DSO))
+	if (HAS(sc, F_DSO) && (f->sym == SYM_NONE || !symbolizer_sym_inlined(z, f->sym)))
 		fprintf(fp, " (%s)", symbolizer_dso_long(z, f->dso));
 }
 
@@ -164,18 +165,22 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 		size_t n = symbolizer_callchain(z, smp, r->misc, frames, nframes, sc->max_stack);
 
 		fputc('\n', fp);
+		/* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
 		for (size_t i = 0; i < n; i++) {
+			bool inl = frames[i].sym != SYM_NONE && symbolizer_sym_inlined(z, frames[i].sym);
+
 			fputc('\t', fp);
 			if (HAS(sc, F_IP))
 				fprintf(fp, "%16" PRIx64, frames[i].ip);
 			print_sym(fp, sc, z, &frames[i]);
-			fputc('\n', fp);
-		}
-		if (HAS(sc, F_SRCLINE) && n > 0) {
-			const char *src = symbolizer_srcline(z, &frames[0]);
+			if (HAS(sc, F_SRCLINE)) {
+				const char *src = symbolizer_srcline(z, &frames[i]);
 
-			if (src != NULL)
-				fprintf(fp, "  %s\n", src);
+				fprintf(fp, "\n  %s", src != NULL ? src : "??:0");
+			}
+			if (inl)
+				fputs(" (inlined)", fp);
+			fputc('\n', fp);
 		}
 		fputc('\n', fp);
 		return;

@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
+#include "symbolize/unwind.h"
 #include "tui/cmd.h"
 
 enum {
@@ -38,7 +39,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY..." },
 	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
-	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and why" },
+	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and how many DWARF unwinds ended early, and why" },
 	{ NULL, 0, 0, NULL },
 };
 
@@ -224,6 +225,39 @@ print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 	}
 }
 
+/* Per DSO, the DWARF unwinds (--call-graph dwarf) that ended early and why. */
+static void
+print_unwind_stops(FILE *fp, struct symbolizer *z, const char *pre)
+{
+	static const char *const stop_name[] = {
+#define X(n, t) #n,
+		UNWIND_STOPS(X)
+#undef X
+	};
+	size_t n = symbolizer_unwind_counts(z, NULL, 0);
+	struct sym_unwind_count *c;
+
+	fprintf(fp, "#\n%sDWARF unwinds that ended early, per DSO of the last frame reached, and why:\n",
+	    pre);
+	if (n == 0) {
+		fprintf(fp, "%s  none\n", pre);
+		return;
+	}
+	c = calloc(n, sizeof *c);
+	if (c == NULL)
+		return;
+	n = symbolizer_unwind_counts(z, c, n);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp, "%s  %s\n", pre,
+		    c[i].dso == DSO_NONE ? "[unknown] (no frame)" : symbolizer_dso_long(z, c[i].dso));
+		for (unsigned w = 0; w < UNWIND_STOP_COUNT; w++)
+			if (c[i].count[w] != 0)
+				fprintf(fp, "%s    %-18s %10" PRIu64 "  %s\n", pre, stop_name[w],
+				    c[i].count[w], unwind_stop_text((enum unwind_stop)w));
+	}
+	free(c);
+}
+
 int
 cmd_top(int argc, char **argv)
 {
@@ -302,8 +336,10 @@ cmd_top(int argc, char **argv)
 		print_tsv(stdout, h, &ho, a.pct);
 	else
 		print_table(stdout, h, &ho, a.pct);
-	if (a.why)
+	if (a.why) {
 		print_why(stdout, h, z, "# ");
+		print_unwind_stops(stdout, z, "# ");
+	}
 	hist_free(h);
 	symbolizer_free(z);
 	status = cmd_report_diags(s);
