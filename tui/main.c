@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/app.h"
 #include "tui/cmd.h"
 
 struct subcmd {
@@ -53,7 +54,5 @@ main(int argc, char **argv)
 			if (strcmp(argv[1], c->name) == 0)
 				return c->fn(argc - 1, argv + 1);
 	}
-	/* The TUI arrives with issue 4; until then, show the header. */
-	argv[0] = (char *)"header";
-	return cmd_header(argc, argv);
+	return tui_main(argc, argv);
 }

@@ -1,0 +1,222 @@
+#!/bin/bash
+# End-to-end tests of the TUI: run perfnav in a detached tmux session of a
+# fixed size on the project's fixtures, send keys, and assert what a user
+# sees in capture-pane: the title, the event list, a process's threads
+# after drilling into it, the first bytes of a record in its hex view, the
+# header's hostname, the help screen, resizing (also below 80x24), the
+# recording on standard input, and that quitting restores the terminal.
+# Skips (77) without tmux.  Run by make check (PERFNAV = the built program);
+# under ASan, leaks and errors in the TUI fail the test.
+set -uo pipefail
+
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
+
+top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
+bin=${PERFNAV:-$PWD/perfnav}
+[ -x "$bin" ] || bin=$top/perfnav
+data=$top/tests/data
+tmp=$(mktemp -d)
+sock=perfnav-e2e-$$
+nsess=0
+pass=0
+fail=0
+# Slower under sanitizers: generous timeouts.
+timeout=${TUI_E2E_TIMEOUT:-15}
+
+cleanup()
+{
+	tmux -L "$sock" kill-server >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+ko() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+	echo "----- screen"
+	tmux -L "$sock" capture-pane -t e2e -p 2>/dev/null
+	echo "-----"
+}
+
+screen() { tmux -L "$sock" capture-pane -t e2e -p; }
+
+# wait_for REGEX [what]: poll the screen until REGEX (grep -E) shows.
+wait_for()
+{
+	local re=$1 what=${2:-$1} i
+	for ((i = 0; i < timeout * 10; i++)); do
+		if screen | grep -qE -- "$re"; then
+			ok "$what"
+			return 0
+		fi
+		sleep 0.1
+	done
+	ko "$what (waited for /$re/)"
+	return 1
+}
+
+# wait_gone REGEX what: poll until REGEX is no longer on screen.
+wait_gone()
+{
+	local re=$1 what=$2 i
+	for ((i = 0; i < timeout * 10; i++)); do
+		if ! screen | grep -qE -- "$re"; then
+			ok "$what"
+			return 0
+		fi
+		sleep 0.1
+	done
+	ko "$what (/$re/ still there)"
+	return 1
+}
+
+keys() { tmux -L "$sock" send-keys -t e2e "$@"; sleep 0.2; }
+
+# start ARGS...: a fresh 100x30 session running perfnav ARGS; afterwards the
+# shell prints the exit status and whether the tty is sane again.
+start()
+{
+	tmux -L "$sock" kill-server >/dev/null 2>&1
+	# a server of its own per run: a dying one must not take the next command
+	nsess=$((nsess + 1))
+	sock=perfnav-e2e-$$-$nsess
+	local cmd="cd '$tmp' && env LANG=C.UTF-8 LC_ALL=C.UTF-8 $*"
+	cmd+=" 2>'$tmp/stderr'; echo \"EXIT=\$?\";"
+	cmd+=" if stty -a | grep -qE '(^| )icanon' && stty -a | grep -qE '(^| )echo( |;|\$)'; then echo TTY-SANE; else echo TTY-RAW; fi;"
+	cmd+=" sleep 600"
+	tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 100 -y 30 "$cmd"
+	tmux -L "$sock" set-option -t e2e status off >/dev/null
+}
+
+# finish: quit with q and check the exit status, the terminal, stderr.
+finish()
+{
+	local what=$1 want=${2:-0}
+	keys q
+	if wait_for "EXIT=$want" "$what: exits with $want"; then
+		wait_for "TTY-SANE" "$what: terminal restored (echo, icanon)"
+		wait_gone "perfnav  " "$what: the TUI is gone from the screen (alternate screen left)"
+	fi
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp/stderr" 2>/dev/null; then
+		ko "$what: sanitizer report"
+		cat "$tmp/stderr"
+	fi
+}
+
+# ---- plain.data: title, events, hex, header, help, resize ----
+start "'$bin' '$data/plain.data'"
+wait_for "perfnav  plain\.data \| perf 6\.1\.187 \| cpu-clock" "title: file, perf version, event"
+wait_for " 1 Hot functions +2 Processes +3 Events +4 Header +5 Hex" "tab line"
+wait_for "PERF_RECORD_SAMPLE\(IP" "events list shows PERF_RECORD_SAMPLE rows"
+wait_for "^ *- +- +- +PERF_RECORD_ID_INDEX nr: 2" "first record on the first row"
+wait_for "^ events \[1/" "status line: where we are"
+keys x
+wait_for "PERF_RECORD_ID_INDEX at 0x108, 80 bytes" "x: hex view of the record at 0x108"
+wait_for "^00000108  45 00 00 00 00 00 50 00" "hex: the record's first bytes"
+wait_for "0000 header\.type" "hex: decoded fields beside the bytes"
+wait_for "events > hex 0x108" "status: the drill-down path"
+keys Down Down
+wait_for "^header\.size = 80" "moving through fields selects header.size"
+keys x
+wait_for "PERF_RECORD_ID_INDEX nr: 2" "x in hex: back to the decoded record"
+wait_gone "events > hex" "the path is back to events"
+keys 4
+wait_for "HOSTNAME +0x[0-9a-f]+ +[0-9]+ ok +vm" "header pane: HOSTNAME vm with offset, size, status"
+wait_for "Events \(attrs\)" "header pane: the attrs"
+keys '?'
+wait_for "q +quit +quit perfnav" "help generated from the key table"
+keys G
+wait_for "x, Enter +record" "help lists pane maps"
+keys Escape
+wait_gone "quit perfnav" "Esc closes the help"
+keys 3 f
+keys -l "type:COMM"
+keys Enter
+wait_for "filter 'type:COMM': [0-9]+ rows" "filter by type"
+wait_for "PERF_RECORD_COMM exec: cpu" "filtered list shows COMM records"
+keys F
+wait_for "filter cleared" "F clears the filter"
+keys /
+keys -l "EXIT"
+keys Enter
+wait_for "PERF_RECORD_EXIT" "incremental search finds a record"
+tmux -L "$sock" resize-window -t e2e -x 60 -y 20
+wait_for "needs at least 80x24 \(now 60x20\)" "below 80x24: a clear message"
+tmux -L "$sock" resize-window -t e2e -x 120 -y 40
+wait_for "perfnav  plain\.data" "resized larger: redrawn"
+tmux -L "$sock" resize-window -t e2e -x 100 -y 30
+wait_for "perfnav  plain\.data" "resized back"
+finish "plain.data"
+
+# ---- pipe.data: process -> its threads -> a thread's events -> hex ----
+start "'$bin' '$data/pipe.data'"
+wait_for "perfnav  pipe\.data" "pipe.data opens"
+keys 2
+wait_for "PID/TID +Comm +Samples" "processes pane"
+wait_for "25943 +threads +231 +100\.00" "the process with its samples"
+keys Enter
+wait_for "procs > pid 25943 threads" "Enter drills into the process"
+wait_for "25943/25945 +threads +58 " "its threads after drilling in"
+wait_for "25943/25947 +threads" "all of its threads"
+keys Down Down Enter
+wait_for "events tid 25945" "Enter on a thread: its events"
+wait_for "25943/25945 threads +PERF_RECORD_SAMPLE" "only that thread's records"
+keys Enter
+wait_for "PERF_RECORD_SAMPLE at 0x" "Enter on a record: its hex view"
+keys Escape
+wait_for "events tid 25945" "Esc goes back"
+keys Left
+wait_for "procs > pid 25943 threads \[" "Left goes back again"
+keys BSpace
+wait_for "^ procs \[" "Backspace back to the root"
+finish "pipe.data"
+
+# ---- zstd.data: a record from a COMPRESSED container ----
+start "'$bin' '$data/zstd.data'"
+wait_for "perfnav  zstd\.data" "zstd.data opens"
+keys f
+keys -l "type:SAMPLE"
+keys Enter x
+wait_for "decompressed from PERF_RECORD_COMPRESSED at 0x" "hex view says where decompressed bytes came from"
+finish "zstd.data"
+
+# ---- standard input: curses on /dev/tty ----
+start "cat '$data/plain.data' | '$bin' -"
+wait_for "perfnav  \(stdin\)" "recording from standard input"
+keys j
+wait_for "events \[2/" "keys work with the recording on stdin"
+finish "stdin"
+
+# ---- a damaged recording opens and shows what is valid ----
+head -c 5000 "$data/plain.data" > "$tmp/cut.data"
+start "'$bin' '$tmp/cut.data'"
+wait_for "cut\.data \[damaged\]" "a truncated file opens, marked damaged"
+wait_for "PERF_RECORD_" "its valid records are listed"
+keys 4
+wait_for "Diagnostics .*damaged +[1-9]" "the header pane lists the diagnostics first"
+wait_for "error +0x1380 .*runs pas" "each with its offset"
+finish "damaged"
+
+# ---- themes and NO_COLOR ----
+start "NO_COLOR=1 '$bin' --theme high-contrast '$data/fork.data'"
+wait_for "perfnav  fork\.data" "NO_COLOR with a theme file"
+finish "NO_COLOR"
+start "'$bin' --theme '$top/themes/light.theme' '$data/fork.data'"
+wait_for "perfnav  fork\.data" "--theme PATH"
+finish "light theme"
+if "$bin" --theme no-such-theme "$data/plain.data" > /dev/null 2> "$tmp/err"; then
+	ko "unknown theme accepted"
+elif grep -q "theme 'no-such-theme' not found" "$tmp/err"; then
+	ok "unknown theme: an error"
+else
+	ko "unknown theme: message"; cat "$tmp/err"
+fi
+if "$bin" "$tmp/nonexistent.data" > /dev/null 2> "$tmp/err"; then
+	ko "missing file accepted"
+else
+	ok "missing file: exit status $?"
+fi
+
+echo "tui_e2e: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

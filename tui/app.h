@@ -1,0 +1,32 @@
+/*
+ * app.h: the curses application, what `perfnav [FILE]` runs.
+ *
+ * tui_main() parses the command line (the common options) and calls
+ * tui_run(), which opens the recording, sets up the terminal (on /dev/tty
+ * when the recording comes from standard input), runs the input loop over
+ * the panes and restores the terminal on every way out: quitting, a
+ * signal, or the fatal path of core/err.h.  While curses is active,
+ * standard error goes to a temporary file that is shown after endwin().
+ */
+#ifndef PERFNAV_TUI_APP_H
+#define PERFNAV_TUI_APP_H
+
+#include <stdbool.h>
+
+#include "tui/theme.h"
+
+struct common_opts;
+
+/* perfnav [OPTIONS] [FILE]: returns the exit status. */
+int tui_main(int argc, char **argv);
+/* Browse co->input; returns the exit status. */
+int tui_run(const struct common_opts *co);
+
+/*
+ * Apply a theme to the current curses screen: one colour pair per element,
+ * colours reduced to what the terminal has; mono (NO_COLOR, or a terminal
+ * without colours) uses the mono theme's attributes.
+ */
+void app_theme_apply(const struct theme *t, struct theme_attrs *ta, bool mono);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * keys.h: the TUI's actions and key bindings.
+ *
+ * Every action is one line of the ACTIONS X-macro (id, name, help text).
+ * Default bindings are text in the syntax of the user's key file
+ * ($XDG_CONFIG_HOME/perfnav/keys), parsed at start-up:
+ *
+ *     # comment
+ *     bind MAP KEY ACTION      e.g.  bind global q quit
+ *     unbind MAP KEY
+ *
+ * MAP is "global" or a pane's name (hot, procs, events, header, hex, help);
+ * lookup tries the focused pane's map, then global.  KEY is a character
+ * ("q", "?", "é"), C-x for control keys, or a name: Up Down Left Right
+ * PgUp PgDn Home End Enter Esc Tab BTab Backspace Delete Insert Space F1..F12.
+ * The help screen is generated from the action table and the bindings.
+ * Curses-free apart from the KEY_* codes of function keys.
+ */
+#ifndef PERFNAV_TUI_KEYS_H
+#define PERFNAV_TUI_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACTIONS(X) \
+	X(NONE, "none", "do nothing") \
+	X(QUIT, "quit", "quit perfnav") \
+	X(HELP, "help", "show this help") \
+	X(UP, "up", "move up one row (hex view: previous field)") \
+	X(DOWN, "down", "move down one row (hex view: next field)") \
+	X(PAGE_UP, "page-up", "move up one page") \
+	X(PAGE_DOWN, "page-down", "move down one page") \
+	X(TOP, "top", "go to the first row") \
+	X(BOTTOM, "bottom", "go to the last row") \
+	X(ENTER, "enter", "drill into the selected row") \
+	X(BACK, "back", "go back to the previous view") \
+	X(SEARCH, "search", "search forward as you type") \
+	X(SEARCH_NEXT, "search-next", "next match of the search") \
+	X(SEARCH_PREV, "search-prev", "previous match of the search") \
+	X(FILTER, "filter", "filter rows (events: type:NAME pid:N tid:N cpu:N time:A-B words)") \
+	X(CLEAR_FILTER, "clear-filter", "remove the filter") \
+	X(SORT_NEXT, "sort-next", "sort by the next column") \
+	X(SORT_PREV, "sort-prev", "sort by the previous column") \
+	X(SORT_REVERSE, "sort-reverse", "reverse the sort order") \
+	X(TOGGLE, "toggle", "expand or collapse the selected row") \
+	X(EXPAND, "expand", "expand the selected row and everything below it") \
+	X(EXPAND_ALL, "expand-all", "expand every row") \
+	X(COLLAPSE, "collapse", "collapse the selected row") \
+	X(COLLAPSE_ALL, "collapse-all", "collapse every row") \
+	X(NEXT_PANE, "next-pane", "next pane (with hot functions: next event)") \
+	X(PREV_PANE, "prev-pane", "previous pane") \
+	X(PANE_HOT, "pane-hot", "hot functions pane") \
+	X(PANE_PROCS, "pane-procs", "processes pane") \
+	X(PANE_EVENTS, "pane-events", "events pane") \
+	X(PANE_HEADER, "pane-header", "header pane") \
+	X(PANE_HEX, "pane-hex", "hex view of the selected record") \
+	X(HEX, "hex", "open the hex view of the selected record or section") \
+	X(RECORD, "record", "back from the hex view to the decoded record") \
+	X(ZOOM_DSO, "zoom-dso", "zoom into the selected DSO (with hot functions)") \
+	X(ZOOM_THREAD, "zoom-thread", "zoom into the selected thread") \
+	X(ANNOTATE, "annotate", "annotate the selected symbol (not yet)") \
+	X(REDRAW, "redraw", "redraw the screen")
+
+enum action {
+#define X(id, name, help) ACT_##id,
+	ACTIONS(X)
+#undef X
+	ACT_COUNT
+};
+
+/* Key codes: characters are their code point; function keys (curses
+ * KEY_*) have KEYS_FN added so they never collide with characters. */
+#define KEYS_FN		0x40000000
+#define KEYS_ESC	27
+#define KEYS_TAB	9
+#define KEYS_ENTER	10
+
+#define KEYS_MAPS_MAX	16
+
+struct binding {
+	uint8_t		map;		/* 0 global, else a pane map */
+	int		key;
+	enum action	act;
+};
+
+struct keys {
+	const char	*maps[KEYS_MAPS_MAX];	/* map names: [0] "global" */
+	size_t		 nmaps;
+	struct binding	*v;
+	size_t		 n, cap;
+};
+
+/* The default bindings, in the key file's syntax. */
+extern const char keys_default_text[];
+
+/* Set up with map names (NULL-terminated list of pane names). */
+void keys_init(struct keys *k, const char *const *pane_maps);
+void keys_free(struct keys *k);
+/*
+ * Parse bindings text.  Bad lines are skipped; for each, err(arg, line,
+ * message) is called when err is non-NULL.  Returns the number of bad lines.
+ */
+int keys_parse(struct keys *k, const char *text,
+    void (*err)(void *arg, int line, const char *msg), void *arg);
+/* Load the user's file (path); 0 if absent or read, else the bad lines. */
+int keys_load_file(struct keys *k, const char *path,
+    void (*err)(void *arg, int line, const char *msg), void *arg);
+/* Action bound to key in map (pane name or NULL), then global; ACT_NONE. */
+enum action keys_lookup(const struct keys *k, const char *map, int key);
+/* Parse a key name ("C-l", "PgDn", "q"); -1 if unknown. */
+int keys_parse_key(const char *name);
+/* A key's name as the key file writes it. */
+const char *keys_key_name(int key, char *buf, size_t n);
+/* Action by name, -1 if unknown; name and help of an action. */
+int keys_action_by_name(const char *name);
+const char *keys_action_name(enum action a);
+const char *keys_action_help(enum action a);
+/* The keys bound to a in map (exactly that map), "k, Up"; "" if none. */
+char *keys_bound(const struct keys *k, const char *map, enum action a, char *buf, size_t n);
+
+/*
+ * The help screen: calls fn once per line (map heading or binding),
+ * generated from the action table and bindings.  kind 0 is a heading
+ * (text = map name), 1 a binding (keys, action name, help text).
+ */
+typedef void (*keys_help_fn)(void *arg, int kind, const char *keys, const char *action,
+    const char *help);
+void keys_help(const struct keys *k, keys_help_fn fn, void *arg);
+
+#endif

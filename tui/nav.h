@@ -1,0 +1,58 @@
+/*
+ * nav.h: the drill-down history of the TUI, a stack of views like a web
+ * browser's history.  Enter pushes a view (pane + filter + cursor + target),
+ * Esc/Backspace/Left pops back to the one before, which comes back with its
+ * own filter and cursor.  Curses-free; the stack owns its entries.
+ */
+#ifndef PERFNAV_TUI_NAV_H
+#define PERFNAV_TUI_NAV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NAV_FILTER_MAX	128
+#define NAV_LABEL_MAX	48
+#define NAV_DEPTH_MAX	64
+#define NAV_NONE	UINT64_MAX
+
+/* What a hex view shows. */
+enum nav_target {
+	NAV_T_NONE = 0,
+	NAV_T_RECORD,		/* arg = record loc */
+	NAV_T_BYTES,		/* arg = file offset in file arg2, len arg3 (a feature section, an attr) */
+	NAV_T_PID,		/* processes: scope to process arg */
+};
+
+struct nav_view {
+	int		 pane;			/* enum pane_id */
+	char		 filter[NAV_FILTER_MAX];
+	uint64_t	 cursor;		/* pane's row key under the cursor, NAV_NONE */
+	enum nav_target	 target;
+	uint64_t	 arg, arg2, arg3;
+	char		 label[NAV_LABEL_MAX];	/* shown in the path: "pid 123" */
+};
+
+struct nav {
+	struct nav_view	 v[NAV_DEPTH_MAX];
+	size_t		 n;
+};
+
+/* Start over with one view. */
+void nav_reset(struct nav *n, const struct nav_view *root);
+/* Push a view; when full, the oldest entry above the root is dropped. */
+void nav_push(struct nav *n, const struct nav_view *v);
+/* Pop the top view; returns false (and keeps the root) at the root. */
+bool nav_pop(struct nav *n);
+/* The current view (NULL if empty). */
+struct nav_view *nav_top(struct nav *n);
+size_t nav_depth(const struct nav *n);
+/*
+ * The path as "events > pid 123 > hex 0x108" into buf (n bytes); name(pane)
+ * gives pane names.  Returns buf.
+ */
+char *nav_path(const struct nav *n, const char *(*name)(int pane), char *buf, size_t len);
+/* A view of a pane with nothing set. */
+void nav_view_init(struct nav_view *v, int pane);
+
+#endif

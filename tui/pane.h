@@ -1,0 +1,132 @@
+/*
+ * pane.h: what every pane of the TUI implements (struct pane_ops), and the
+ * pane instance the app owns.
+ *
+ * A pane is a vtable plus private state.  List and tree panes produce their
+ * rows as data (nrows + row) and the generic widget (widget.h) draws,
+ * sorts, filters, searches and expands them; other panes (hex, the
+ * hot-functions placeholder) draw themselves.  Panes ask the session for
+ * their rows and never read the file or touch the terminal except in draw,
+ * so every model is testable without curses.
+ *
+ * Adding a pane: write tui/pane_NAME.c exporting `const struct pane_ops
+ * pane_NAME_ops`, and list it in app.c's pane table (PANES below).
+ */
+#ifndef PERFNAV_TUI_PANE_H
+#define PERFNAV_TUI_PANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui/keys.h"
+#include "tui/nav.h"
+#include "tui/theme.h"
+#include "tui/widget.h"
+
+struct session;
+struct pane;
+
+/* The panes, in tab order: X(id, ops symbol, number key). */
+#define PANES(X) \
+	X(HOT, pane_hot_ops) \
+	X(PROCS, pane_procs_ops) \
+	X(EVENTS, pane_events_ops) \
+	X(HEADER, pane_header_ops) \
+	X(HEX, pane_hex_ops)
+
+enum pane_id {
+#define X(id, ops) PANE_##id,
+	PANES(X)
+#undef X
+	PANE_NTABS,		/* panes with a tab */
+	PANE_HELP = PANE_NTABS,	/* the help screen: a pane without a tab */
+	PANE_COUNT
+};
+
+/* Result bits of pane_ops.key. */
+enum {
+	PANE_IGNORED = 0,
+	PANE_HANDLED = 1 << 0,
+	PANE_REDRAW = 1 << 1,
+	PANE_QUIT = 1 << 2,
+	PANE_PUSH = 1 << 3,	/* drill in: push p->push */
+	PANE_BACK = 1 << 4,	/* go back one view */
+	PANE_MSG = 1 << 5,	/* show p->msg on the status line */
+};
+
+/* What the app hands to drawing panes. */
+struct pane_canvas {
+	void		*win;		/* WINDOW * */
+	int		 y, x, h, w;
+	const struct theme_attrs *ta;	/* curses attributes per element */
+};
+
+struct pane_ops {
+	const char	*name;		/* key map and nav name: "events" */
+	const char	*title;		/* tab title: "Events" */
+	/* Set up p->priv, p->cols, rows; 0 or -1. */
+	int		(*init)(struct pane *p);
+	void		(*free)(struct pane *p);
+	/* The pane area changed size (optional). */
+	void		(*resize)(struct pane *p, int h, int w);
+	/* Draw the pane (non-list panes; list panes may leave it NULL). */
+	void		(*draw)(struct pane *p, const struct pane_canvas *c);
+	/* An action: PANE_* bits; PANE_IGNORED lets the widget and app have it. */
+	int		(*key)(struct pane *p, enum action a);
+	/* List panes: rows as data. */
+	size_t		(*nrows)(struct pane *p);
+	void		(*row)(struct pane *p, size_t idx, struct row *r);
+	/* Optional: compare two rows by column (else by their text). */
+	int		(*cmp)(struct pane *p, int col, size_t a, size_t b);
+	/* Optional structured filter: compile text (0, or -1 with err), match. */
+	int		(*filter)(struct pane *p, const char *text, char *err, size_t n);
+	bool		(*match)(struct pane *p, size_t idx);
+	/* Optional: the hex target of the selection (the events list drives hex). */
+	bool		(*select)(struct pane *p, struct nav_view *hex);
+	/* Apply a view (drill-down target or going back) and save the current one. */
+	void		(*enter)(struct pane *p, const struct nav_view *v);
+	void		(*save)(struct pane *p, struct nav_view *v);
+	/* Optional one-line hint for the status line. */
+	const char	*(*help)(struct pane *p);
+};
+
+struct pane {
+	const struct pane_ops	*ops;
+	enum pane_id		 id;
+	struct session		*s;
+	const struct keys	*keys;		/* for the help pane */
+	void			*priv;
+	/* List panes: columns and the widget. */
+	const struct column	*cols;
+	int			 ncols;
+	struct widget		 w;
+	bool			 is_list;
+	/* Set by key() with PANE_PUSH / PANE_MSG. */
+	struct nav_view		 push;
+	char			 msg[200];
+};
+
+#define X(id, ops) extern const struct pane_ops ops;
+PANES(X)
+#undef X
+extern const struct pane_ops pane_help_ops;
+
+/* Create pane id over session s (keys for help); 0 or -1. */
+int pane_create(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys);
+void pane_destroy(struct pane *p);
+/* The ops of a pane id. */
+const struct pane_ops *pane_ops_of(enum pane_id id);
+/* Pane id for a name ("events"), -1 if none. */
+int pane_by_name(const char *name);
+
+/* Generic enter/save for list panes: filter and cursor row. */
+void pane_list_enter(struct pane *p, const struct nav_view *v);
+void pane_list_save(struct pane *p, struct nav_view *v);
+
+/* Format a perf timestamp (ns) as perf script does: "12345.678901". */
+void pane_fmt_time(char *buf, size_t n, uint64_t ns);
+/* Short type name of a record type ("SAMPLE", "UNKNOWN42"). */
+void pane_type_name(uint32_t type, char *buf, size_t n);
+
+#endif

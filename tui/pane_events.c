@@ -1,0 +1,411 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/core.h"
+#include "tui/cmd.h"
+#include "tui/pane.h"
+
+/*
+ * The events pane: every record in time order, straight from the
+ * session's index (one row per index entry, nothing copied): time, cpu,
+ * pid/tid, comm at that time, and the record's one-line summary.
+ *
+ * Filter terms (all must hold): type:NAME[,NAME] (SAMPLE, PERF_RECORD_MMAP2,
+ * or a number), pid:N, tid:N, cpu:N, time:A-B (seconds as shown; either
+ * end may be left out), and plain words found in the comm or summary.
+ */
+
+enum { C_TIME, C_CPU, C_PID, C_COMM, C_REC, C_N };
+
+static const struct column ev_cols[C_N] = {
+	[C_TIME] = { "Time", 16, COL_RIGHT | COL_NUM },
+	[C_CPU] = { "CPU", 3, COL_RIGHT | COL_NUM },
+	[C_PID] = { "PID/TID", 13, COL_RIGHT | COL_NUM },
+	[C_COMM] = { "Comm", 15, 0 },
+	[C_REC] = { "Record", 20, COL_FLEX },
+};
+
+#define EV_WORDS 8
+
+struct ev_filter {
+	bool		 by_type;
+	bool		 types[256];
+	int64_t		 pid, tid, cpu;		/* -2: any */
+	bool		 by_time;
+	uint64_t	 t0, t1;
+	int		 nwords;
+	char		 words[EV_WORDS][64];
+};
+
+struct ev {
+	struct ev_filter	 f;
+};
+
+static const struct rec_ent *
+ent(struct pane *p, size_t idx)
+{
+	return &p->s->index.v[idx];
+}
+
+static const char *
+comm_of(struct pane *p, const struct rec_ent *e)
+{
+	int32_t tid = ent_tid(e);
+	uint32_t t;
+	const char *c;
+
+	if (tid < 0)
+		return NULL;
+	t = thread_table_find(&p->s->threads, tid, e->time);
+	if (t == THREAD_NONE)
+		return NULL;
+	c = thread_comm_at(&p->s->threads, t, e->time);
+	return c;
+}
+
+static int
+type_elem(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+		return EL_REC_SAMPLE;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return EL_REC_TASK;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		return EL_WARNING;
+	default:
+		return EL_REC_META;
+	}
+}
+
+static size_t
+ev_nrows(struct pane *p)
+{
+	return p->s->index.n;
+}
+
+static void
+ev_row(struct pane *p, size_t idx, struct row *r)
+{
+	const struct rec_ent *e = ent(p, idx);
+	struct rec rec;
+	char t[32], sum[512];
+	const char *comm;
+	int32_t pid = ent_pid(e), tid = ent_tid(e);
+	unsigned cpu = ent_cpu(e);
+
+	r->key = idx;
+	r->have_key = true;
+	if (e->time) {
+		pane_fmt_time(t, sizeof t, e->time);
+		row_set(r, C_TIME, EL_TIME, "%s", t);
+	} else {
+		row_set(r, C_TIME, EL_DIM, "-");
+	}
+	if (cpu == ENT_CPU_NONE)
+		row_set(r, C_CPU, EL_DIM, "-");
+	else
+		row_set(r, C_CPU, 0, "%u", cpu);
+	if (pid < 0 && tid < 0)
+		row_set(r, C_PID, EL_DIM, "-");
+	else
+		row_set(r, C_PID, EL_PID, "%" PRId32 "/%" PRId32, pid, tid);
+	comm = comm_of(p, e);
+	row_set(r, C_COMM, EL_COMM, "%s", comm ? comm : "");
+	if (session_rec(p->s, ent_loc(e), &rec) < 0) {
+		row_set(r, C_REC, EL_DAMAGED, "(unreadable record at loc 0x%" PRIx64 ")", ent_loc(e));
+		return;
+	}
+	fields_summary(p->s, &rec, sum, sizeof sum);
+	row_set(r, C_REC, type_elem(rec.type), "%s", sum);
+}
+
+static int
+cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int
+ev_cmp(struct pane *p, int col, size_t a, size_t b)
+{
+	const struct rec_ent *x = ent(p, a), *y = ent(p, b);
+
+	switch (col) {
+	case C_TIME:
+		return cmp_u64(x->time, y->time);
+	case C_CPU:
+		return cmp_u64(ent_cpu(x), ent_cpu(y));
+	case C_PID: {
+		int r = cmp_u64((uint64_t)(int64_t)ent_pid(x), (uint64_t)(int64_t)ent_pid(y));
+
+		return r ? r : cmp_u64((uint64_t)(int64_t)ent_tid(x), (uint64_t)(int64_t)ent_tid(y));
+	}
+	case C_COMM: {
+		const char *c = comm_of(p, x), *d = comm_of(p, y);
+
+		return strcmp(c ? c : "", d ? d : "");
+	}
+	case C_REC: {
+		struct rec r1, r2;
+		uint32_t t1 = ent_type(x), t2 = ent_type(y);
+
+		if (t1 == ENT_TYPE_BIG && session_rec(p->s, ent_loc(x), &r1) == 0)
+			t1 = r1.type;
+		if (t2 == ENT_TYPE_BIG && session_rec(p->s, ent_loc(y), &r2) == 0)
+			t2 = r2.type;
+		return cmp_u64(t1, t2);
+	}
+	}
+	return 0;
+}
+
+/* "123.456789" seconds to ns. */
+static int
+parse_secs(const char *s, const char *end, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000u;
+	const char *p = s;
+
+	if (p == end || !(isdigit((unsigned char)*p) || *p == '.'))
+		return -1;
+	while (p < end && isdigit((unsigned char)*p))
+		sec = sec * 10 + (uint64_t)(*p++ - '0');
+	if (p < end && *p == '.') {
+		p++;
+		while (p < end && isdigit((unsigned char)*p)) {
+			scale /= 10;
+			frac += (uint64_t)(*p++ - '0') * scale;
+			if (scale == 1)
+				break;
+		}
+		while (p < end && isdigit((unsigned char)*p))
+			p++;
+	}
+	if (p != end)
+		return -1;
+	*ns = sec * 1000000000u + frac;
+	return 0;
+}
+
+static int
+parse_types(struct ev_filter *f, const char *v)
+{
+	char buf[128], *save = NULL, *t;
+
+	snprintf(buf, sizeof buf, "%s", v);
+	f->by_type = true;
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		bool ok = false;
+		char *end;
+		unsigned long n;
+
+		if (strncasecmp(t, "PERF_RECORD_", 12) == 0)
+			t += 12;
+		n = strtoul(t, &end, 10);
+		if (*t && *end == '\0' && n < 256) {
+			f->types[n] = true;
+			continue;
+		}
+		for (unsigned i = 0; i < 256; i++) {
+			const char *name = record_type_name(i);
+
+			if (name && strcasecmp(name, t) == 0) {
+				f->types[i] = true;
+				ok = true;
+			}
+		}
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
+{
+	char buf[NAV_FILTER_MAX], *save = NULL, *w;
+
+	memset(f, 0, sizeof *f);
+	f->pid = f->tid = f->cpu = -2;
+	snprintf(buf, sizeof buf, "%s", text);
+	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char *colon = strchr(w, ':'), *end;
+		const char *v = colon ? colon + 1 : NULL;
+
+		if (colon && strncmp(w, "type:", 5) == 0) {
+			if (parse_types(f, v) < 0)
+				goto bad;
+		} else if (colon && (strncmp(w, "pid:", 4) == 0 || strncmp(w, "tid:", 4) == 0 ||
+		    strncmp(w, "cpu:", 4) == 0)) {
+			long long x = strtoll(v, &end, 10);
+
+			if (*v == '\0' || *end != '\0')
+				goto bad;
+			if (w[0] == 'p')
+				f->pid = x;
+			else if (w[0] == 't')
+				f->tid = x;
+			else
+				f->cpu = x;
+		} else if (colon && strncmp(w, "time:", 5) == 0) {
+			const char *dash = strchr(v, '-');
+
+			f->by_time = true;
+			f->t0 = 0;
+			f->t1 = UINT64_MAX;
+			if (dash == NULL) {
+				goto bad;
+			}
+			if (dash > v && parse_secs(v, dash, &f->t0) < 0)
+				goto bad;
+			if (dash[1] && parse_secs(dash + 1, dash + strlen(dash), &f->t1) < 0)
+				goto bad;
+		} else if (f->nwords < EV_WORDS) {
+			snprintf(f->words[f->nwords++], sizeof f->words[0], "%s", w);
+		}
+		continue;
+bad:
+		if (err && n)
+			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B)", w);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+ev_filter(struct pane *p, const char *text, char *err, size_t n)
+{
+	struct ev *ev = p->priv;
+	struct ev_filter f;
+
+	if (parse_filter(&f, text, err, n) < 0)
+		return -1;
+	ev->f = f;
+	return 0;
+}
+
+static bool
+ev_match(struct pane *p, size_t idx)
+{
+	struct ev *ev = p->priv;
+	const struct ev_filter *f = &ev->f;
+	const struct rec_ent *e = ent(p, idx);
+
+	if (f->pid != -2 && ent_pid(e) != f->pid)
+		return false;
+	if (f->tid != -2 && ent_tid(e) != f->tid)
+		return false;
+	if (f->cpu != -2 && (ent_cpu(e) == ENT_CPU_NONE ? -1 : (int64_t)ent_cpu(e)) != f->cpu)
+		return false;
+	if (f->by_time && (e->time < f->t0 || e->time > f->t1))
+		return false;
+	if (f->by_type) {
+		unsigned t = ent_type(e);
+		struct rec r;
+
+		if (t == ENT_TYPE_BIG)
+			t = session_rec(p->s, ent_loc(e), &r) == 0 && r.type < 256 ? r.type : 255;
+		if (!f->types[t])
+			return false;
+	}
+	for (int i = 0; i < f->nwords; i++)
+		if (!widget_row_contains(&p->w, idx, f->words[i]))
+			return false;
+	return true;
+}
+
+static bool
+ev_select(struct pane *p, struct nav_view *v)
+{
+	size_t src = widget_cursor_row(&p->w);
+	const struct rec_ent *e;
+	char off[64];
+
+	if (src == WIDGET_NONE)
+		return false;
+	e = ent(p, src);
+	nav_view_init(v, PANE_HEX);
+	v->target = NAV_T_RECORD;
+	v->arg = ent_loc(e);
+	if (v->arg >= SESSION_ZLOC) {
+		const struct zchunk *z = session_zorigin(p->s, v->arg);
+
+		if (z)
+			snprintf(off, sizeof off, "@%#" PRIx64 "+%#" PRIx64,
+			    cmd_rec_offset(p->s, z->container, NULL), v->arg - SESSION_ZLOC - z->zoff);
+		else
+			snprintf(off, sizeof off, "z+%#" PRIx64, v->arg - SESSION_ZLOC);
+	} else {
+		cmd_fmt_off(off, sizeof off, cmd_rec_offset(p->s, v->arg, NULL));
+	}
+	snprintf(v->label, sizeof v->label, "hex %.40s", off);
+	return true;
+}
+
+static int
+ev_key(struct pane *p, enum action a)
+{
+	switch (a) {
+	case ACT_ENTER:
+	case ACT_HEX:
+		if (ev_select(p, &p->push))
+			return PANE_HANDLED | PANE_PUSH;
+		return PANE_HANDLED;
+	default:
+		return PANE_IGNORED;
+	}
+}
+
+static int
+ev_init(struct pane *p)
+{
+	struct ev *ev = xcalloc(1, sizeof *ev);
+
+	ev->f.pid = ev->f.tid = ev->f.cpu = -2;
+	p->priv = ev;
+	p->cols = ev_cols;
+	p->ncols = C_N;
+	p->is_list = true;
+	widget_init(&p->w, p, false);
+	return 0;
+}
+
+static void
+ev_free(struct pane *p)
+{
+	free(p->priv);
+}
+
+static const char *
+ev_help(struct pane *p)
+{
+	(void)p;
+	return "Enter/x:hex  f:filter (type: pid: tid: cpu: time:)  /:search";
+}
+
+const struct pane_ops pane_events_ops = {
+	.name = "events",
+	.title = "Events",
+	.init = ev_init,
+	.free = ev_free,
+	.key = ev_key,
+	.nrows = ev_nrows,
+	.row = ev_row,
+	.cmp = ev_cmp,
+	.filter = ev_filter,
+	.match = ev_match,
+	.select = ev_select,
+	.enter = pane_list_enter,
+	.save = pane_list_save,
+	.help = ev_help,
+};

@@ -1,0 +1,684 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "tui/pane.h"
+
+/*
+ * The header pane: everything outside the records as one collapsible tree.
+ *   Feature sections: every announced section with its offset, size and
+ *     decode status (and why), its decoded content below it;
+ *   Events (attrs): each attr with sample_type, read_format and the flag
+ *     bits spelled out, its ids;
+ *   File: mode, byte order, header, sections, the files of a directory;
+ *   Diagnostics: every problem found while loading, with its offset.
+ * Enter or x on a row with bytes (a section, an attr, a diagnostic) opens
+ * them in the hex view.
+ */
+
+enum { C_NAME, C_OFF, C_SIZE, C_STATUS, C_VALUE, C_N };
+
+static const struct column hd_cols[C_N] = {
+	[C_NAME] = { "Item", 30, COL_TREE },
+	[C_OFF] = { "Offset", 10, COL_RIGHT | COL_NUM },
+	[C_SIZE] = { "Size", 8, COL_RIGHT | COL_NUM },
+	[C_STATUS] = { "Status", 11, 0 },
+	[C_VALUE] = { "Value", 10, COL_FLEX },
+};
+
+struct hrow {
+	uint8_t		 depth;
+	bool		 expanded;
+	bool		 have_off;
+	char		*name, *value, *status;
+	int		 el, status_el;
+	uint64_t	 off, size;
+	enum nav_target	 t;
+	uint64_t	 loc, len;
+};
+
+struct hd {
+	struct hrow	*rows;
+	size_t		 n, cap;
+};
+
+static size_t
+hadd(struct hd *h, int depth, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static size_t
+hadd(struct hd *h, int depth, const char *name, const char *fmt, ...)
+{
+	struct hrow *r;
+	char buf[2048];
+	va_list ap;
+
+	GROW(h->rows, h->cap, h->n + 1);
+	r = &h->rows[h->n];
+	memset(r, 0, sizeof *r);
+	r->depth = (uint8_t)depth;
+	r->name = xstrdup(name);
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof buf, fmt, ap);
+		va_end(ap);
+		r->value = xstrdup(buf);
+	}
+	return h->n++;
+}
+
+static void
+hbytes(struct hd *h, size_t i, uint64_t off, uint64_t size, bool hex)
+{
+	struct hrow *r = &h->rows[i];
+
+	r->have_off = true;
+	r->off = off;
+	r->size = size;
+	if (hex && size > 0) {
+		r->t = NAV_T_BYTES;
+		r->loc = off;
+		r->len = size;
+	}
+}
+
+static void
+hstatus(struct hd *h, size_t i, const char *st, int el)
+{
+	free(h->rows[i].status);
+	h->rows[i].status = xstrdup(st);
+	h->rows[i].status_el = el;
+}
+
+/* ---- attrs ---- */
+
+struct bitname {
+	uint64_t	 bit;
+	const char	*name;
+};
+
+static const struct bitname sample_bits[] = {
+	{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
+	{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
+	{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
+	{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
+	{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
+	{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
+	{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_WEIGHT, "WEIGHT" },
+	{ PERF_SAMPLE_DATA_SRC, "DATA_SRC" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
+	{ PERF_SAMPLE_TRANSACTION, "TRANSACTION" }, { PERF_SAMPLE_REGS_INTR, "REGS_INTR" },
+	{ PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" }, { PERF_SAMPLE_AUX, "AUX" },
+	{ PERF_SAMPLE_CGROUP, "CGROUP" }, { PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+	{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
+	{ 0, NULL },
+};
+
+static const struct bitname read_bits[] = {
+	{ PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
+	{ PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" },
+	{ PERF_FORMAT_ID, "ID" }, { PERF_FORMAT_GROUP, "GROUP" }, { 1u << 4, "LOST" },
+	{ 0, NULL },
+};
+
+static void
+spell_bits(char *buf, size_t n, uint64_t v, const struct bitname *b)
+{
+	size_t o = 0;
+	uint64_t known = 0;
+
+	buf[0] = '\0';
+	for (; b->name; b++) {
+		known |= b->bit;
+		if ((v & b->bit) && o < n)
+			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "|" : "", b->name);
+	}
+	if ((v & ~known) && o < n)
+		o += (size_t)snprintf(buf + o, n - o, "%s0x%" PRIx64, o ? "|" : "", v & ~known);
+	if (o == 0)
+		snprintf(buf, n, "0");
+}
+
+static void
+attr_flags(char *buf, size_t n, const struct perf_event_attr *a)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+#define F(name) \
+	if (a->name && o < n) \
+		o += (size_t)snprintf(buf + o, n - o, "%s" #name, o ? " " : "");
+	F(disabled) F(inherit) F(pinned) F(exclusive) F(exclude_user) F(exclude_kernel)
+	F(exclude_hv) F(exclude_idle) F(mmap) F(comm) F(freq) F(inherit_stat) F(enable_on_exec)
+	F(task) F(watermark) F(mmap_data) F(sample_id_all) F(exclude_host) F(exclude_guest)
+	F(exclude_callchain_kernel) F(exclude_callchain_user) F(mmap2) F(comm_exec)
+	F(use_clockid) F(context_switch) F(write_backward) F(namespaces) F(ksymbol) F(bpf_event)
+	F(aux_output) F(cgroup) F(text_poke) F(build_id) F(inherit_thread) F(remove_on_exec)
+	F(sigtrap)
+#undef F
+	if (a->precise_ip && o < n)
+		snprintf(buf + o, n - o, "%sprecise_ip=%u", o ? " " : "", (unsigned)a->precise_ip);
+}
+
+static void
+add_attrs(struct pane *p, struct hd *h)
+{
+	const struct attr_table *t = &p->s->attrs;
+	size_t top = hadd(h, 0, "Events (attrs)", "%zu", t->n);
+
+	h->rows[top].expanded = true;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pn_attr *pa = &t->v[i];
+		const struct perf_event_attr *a = &pa->attr;
+		char st[512], rf[256], fl[1024], ids[512];
+		size_t r, o = 0;
+
+		spell_bits(st, sizeof st, a->sample_type, sample_bits);
+		spell_bits(rf, sizeof rf, a->read_format, read_bits);
+		attr_flags(fl, sizeof fl, a);
+		r = hadd(h, 1, session_attr_name(p->s, (int)i), "type %" PRIu32 ", config %#" PRIx64
+		    ", sample_type %s", a->type, (uint64_t)a->config, st);
+		if (p->s->mode != SESSION_PIPE && pa->disk_size)
+			hbytes(h, r, pa->file_off, pa->disk_size, true);
+		hadd(h, 2, "type", "%" PRIu32, a->type);
+		hadd(h, 2, "config", "%#" PRIx64, (uint64_t)a->config);
+		hadd(h, 2, a->freq ? "sample_freq" : "sample_period", "%" PRIu64,
+		    (uint64_t)a->sample_period);
+		hadd(h, 2, "sample_type", "%s (%#" PRIx64 ")", st, (uint64_t)a->sample_type);
+		hadd(h, 2, "read_format", "%s (%#" PRIx64 ")", rf, (uint64_t)a->read_format);
+		hadd(h, 2, "flags", "%s", fl[0] ? fl : "(none)");
+		if (a->branch_sample_type)
+			hadd(h, 2, "branch_sample_type", "%#" PRIx64, (uint64_t)a->branch_sample_type);
+		if (a->sample_regs_user)
+			hadd(h, 2, "sample_regs_user", "%#" PRIx64, (uint64_t)a->sample_regs_user);
+		if (a->sample_stack_user)
+			hadd(h, 2, "sample_stack_user", "%" PRIu32, a->sample_stack_user);
+		if (a->sample_regs_intr)
+			hadd(h, 2, "sample_regs_intr", "%#" PRIx64, (uint64_t)a->sample_regs_intr);
+		if (a->use_clockid)
+			hadd(h, 2, "clockid", "%d (%s)", a->clockid, names_clockid(a->clockid));
+		if (a->sample_max_stack)
+			hadd(h, 2, "sample_max_stack", "%u", (unsigned)a->sample_max_stack);
+		hadd(h, 2, "size", "%" PRIu32 " (%" PRIu32 " bytes on disk)", a->size, pa->disk_size);
+		ids[0] = '\0';
+		for (size_t k = 0; k < pa->nids && k < 32 && o < sizeof ids; k++)
+			o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%" PRIu64, k ? ", " : "",
+			    pa->ids[k]);
+		hadd(h, 2, "ids", "%zu%s%s%s", pa->nids, pa->nids ? ": " : "", ids,
+		    pa->nids > 32 ? ", ..." : "");
+		if (i < p->s->nattr_counts)
+			hadd(h, 2, "samples", "%" PRIu64,
+			    p->s->attr_counts[i].by_type[PERF_RECORD_SAMPLE]);
+	}
+}
+
+/* ---- feature sections ---- */
+
+static void
+join(char *buf, size_t n, char **v, uint32_t nv, const char *sep)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < nv && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? sep : "", v[i] ? v[i] : "");
+}
+
+static void
+feature_content(struct pane *p, struct hd *h, size_t row, unsigned bit)
+{
+	const struct features *f = &p->s->feat;
+	char buf[2048], tmp[2048];
+	int d = 2;
+
+#define VAL(...) do { free(h->rows[row].value); snprintf(buf, sizeof buf, __VA_ARGS__); \
+	h->rows[row].value = xstrdup(buf); } while (0)
+	switch (bit) {
+	case PF_FEAT_HOSTNAME:
+		VAL("%s", f->hostname ? f->hostname : "");
+		break;
+	case PF_FEAT_OSRELEASE:
+		VAL("%s", f->osrelease ? f->osrelease : "");
+		break;
+	case PF_FEAT_VERSION:
+		VAL("%s", f->version ? f->version : "");
+		break;
+	case PF_FEAT_ARCH:
+		VAL("%s", f->arch ? f->arch : "");
+		break;
+	case PF_FEAT_CPUDESC:
+		VAL("%s", f->cpudesc ? f->cpudesc : "");
+		break;
+	case PF_FEAT_CPUID:
+		VAL("%s", f->cpuid ? f->cpuid : "");
+		break;
+	case PF_FEAT_NRCPUS:
+		VAL("online %" PRIu32 ", available %" PRIu32, f->nr_cpus_online, f->nr_cpus_avail);
+		break;
+	case PF_FEAT_TOTAL_MEM:
+		VAL("%" PRIu64 " kB", f->total_mem);
+		break;
+	case PF_FEAT_CMDLINE:
+		join(tmp, sizeof tmp, f->cmdline, f->cmdline_n, " ");
+		VAL("%s", tmp);
+		for (uint32_t i = 0; i < f->cmdline_n; i++) {
+			char nm[24];
+
+			snprintf(nm, sizeof nm, "argv[%" PRIu32 "]", i);
+			hadd(h, d, nm, "%s", f->cmdline[i]);
+		}
+		break;
+	case PF_FEAT_BUILD_ID:
+		VAL("%zu build ids", f->n_build_ids);
+		for (size_t i = 0; i < f->n_build_ids; i++) {
+			const struct feat_build_id *b = &f->build_ids[i];
+			char id[64];
+
+			for (unsigned k = 0; k < b->id_len && k < 20; k++)
+				snprintf(id + 2 * k, sizeof id - 2 * k, "%02x", b->id[k]);
+			if (b->id_len == 0)
+				id[0] = '\0';
+			hadd(h, d, id, "%s (pid %" PRId32 ")", b->filename ? b->filename : "", b->pid);
+		}
+		break;
+	case PF_FEAT_EVENT_DESC:
+		VAL("%" PRIu32 " events%s", f->nevents, f->events_ok ? "" : " (partly decoded)");
+		for (uint32_t i = 0; i < f->nevents; i++)
+			hadd(h, d, f->events[i].name ? f->events[i].name : "?", "type %" PRIu32
+			    ", config %#" PRIx64 ", %" PRIu32 " ids", f->events[i].attr.type,
+			    (uint64_t)f->events[i].attr.config, f->events[i].nids);
+		break;
+	case PF_FEAT_CPU_TOPOLOGY:
+		VAL("%" PRIu32 " core lists, %" PRIu32 " thread lists", f->nr_sibling_cores,
+		    f->nr_sibling_threads);
+		for (uint32_t i = 0; i < f->nr_sibling_cores; i++)
+			hadd(h, d, "sibling sockets", "%s", f->sibling_cores[i]);
+		for (uint32_t i = 0; i < f->nr_sibling_dies; i++)
+			hadd(h, d, "sibling dies", "%s", f->sibling_dies[i]);
+		for (uint32_t i = 0; i < f->nr_sibling_threads; i++)
+			hadd(h, d, "sibling threads", "%s", f->sibling_threads[i]);
+		for (uint32_t i = 0; i < f->ncpu_ids; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "CPU %" PRIu32, i);
+			hadd(h, d, nm, "core %" PRIu32 ", die %" PRIu32 ", socket %" PRIu32,
+			    f->cpu_ids[i].core_id, f->cpu_ids[i].die_id, f->cpu_ids[i].socket_id);
+		}
+		break;
+	case PF_FEAT_NUMA_TOPOLOGY:
+		VAL("%" PRIu32 " nodes", f->nnuma);
+		for (uint32_t i = 0; i < f->nnuma; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "node%" PRIu32, f->numa[i].node);
+			hadd(h, d, nm, "total %" PRIu64 " kB, free %" PRIu64 " kB, cpus %s",
+			    f->numa[i].mem_total, f->numa[i].mem_free, f->numa[i].cpus ? f->numa[i].cpus : "");
+		}
+		break;
+	case PF_FEAT_PMU_MAPPINGS:
+		VAL("%" PRIu32 " PMUs", f->npmus);
+		for (uint32_t i = 0; i < f->npmus; i++)
+			hadd(h, d, f->pmus[i].name ? f->pmus[i].name : "?", "type %" PRIu32,
+			    f->pmus[i].type);
+		break;
+	case PF_FEAT_GROUP_DESC:
+		VAL("%" PRIu32 " groups", f->ngroups);
+		for (uint32_t i = 0; i < f->ngroups; i++)
+			hadd(h, d, f->groups[i].name ? f->groups[i].name : "?",
+			    "leader %" PRIu32 ", %" PRIu32 " members", f->groups[i].leader_idx,
+			    f->groups[i].nr_members);
+		break;
+	case PF_FEAT_CACHE:
+		VAL("%" PRIu32 " caches", f->ncaches);
+		for (uint32_t i = 0; i < f->ncaches; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "L%" PRIu32 " %s", f->caches[i].level,
+			    f->caches[i].type ? f->caches[i].type : "");
+			hadd(h, d, nm, "%s, line %" PRIu32 ", %" PRIu32 " sets, %" PRIu32 " ways, cpus %s",
+			    f->caches[i].size ? f->caches[i].size : "", f->caches[i].line_size,
+			    f->caches[i].sets, f->caches[i].ways, f->caches[i].map ? f->caches[i].map : "");
+		}
+		break;
+	case PF_FEAT_SAMPLE_TIME: {
+		char a[32], b[32];
+
+		pane_fmt_time(a, sizeof a, f->sample_time_first);
+		pane_fmt_time(b, sizeof b, f->sample_time_last);
+		VAL("%s - %s", a, b);
+		break;
+	}
+	case PF_FEAT_MEM_TOPOLOGY:
+		VAL("%" PRIu64 " nodes, block size %#" PRIx64, f->nmem_nodes, f->mem_block_size);
+		for (uint64_t i = 0; i < f->nmem_nodes; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "node %" PRIu64, f->mem_nodes[i].node);
+			hadd(h, d, nm, "size %" PRIu64 ", %" PRIu64 " blocks", f->mem_nodes[i].size,
+			    f->mem_nodes[i].nbits);
+		}
+		break;
+	case PF_FEAT_CLOCKID:
+		VAL("resolution %" PRIu64 " ns", f->clockid_res_ns);
+		break;
+	case PF_FEAT_DIR_FORMAT:
+		VAL("version %" PRIu64, f->dir_format_version);
+		break;
+	case PF_FEAT_BPF_PROG_INFO:
+		VAL("%" PRIu32 " programs (%" PRIu32 " decoded)", f->bpf_prog_count, f->nbpf_progs);
+		for (uint32_t i = 0; i < f->nbpf_progs; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "prog %" PRIu32, f->bpf_progs[i].id);
+			hadd(h, d, nm, "%s, %" PRIu32 " sub-programs", f->bpf_progs[i].name,
+			    f->bpf_progs[i].nsubs);
+		}
+		break;
+	case PF_FEAT_BPF_BTF:
+		VAL("%" PRIu32 " blobs (%" PRIu32 " decoded)", f->btf_count, f->nbtfs);
+		for (uint32_t i = 0; i < f->nbtfs; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "btf %" PRIu32, f->btfs[i].id);
+			hadd(h, d, nm, "%" PRIu32 " bytes", f->btfs[i].size);
+		}
+		break;
+	case PF_FEAT_COMPRESSED:
+		VAL("%s, level %" PRIu32 ", ratio %" PRIu32 ", mmap_len %" PRIu32,
+		    f->comp_type == 1 ? "zstd" : "unknown", f->comp_level, f->comp_ratio,
+		    f->comp_mmap_len);
+		break;
+	case PF_FEAT_CLOCK_DATA:
+		VAL("version %" PRIu32 ", clockid %" PRIu32 " (%s)", f->clock_data_ver,
+		    f->clock_data_clockid, names_clockid(f->clock_data_clockid));
+		hadd(h, d, "tod ns", "%" PRIu64, f->clock_data_tod_ns);
+		hadd(h, d, "clockid ns", "%" PRIu64, f->clock_data_clockid_ns);
+		break;
+	case PF_FEAT_HYBRID_TOPOLOGY:
+		VAL("%" PRIu32 " PMUs", f->nhybrid);
+		for (uint32_t i = 0; i < f->nhybrid; i++)
+			hadd(h, d, f->hybrid[i].pmu_name ? f->hybrid[i].pmu_name : "?", "cpus %s",
+			    f->hybrid[i].cpus ? f->hybrid[i].cpus : "");
+		break;
+	case PF_FEAT_CPU_PMU_CAPS:
+		join(tmp, sizeof tmp, f->cpu_pmu_caps.caps, f->cpu_pmu_caps.nr_caps, ", ");
+		VAL("%s", tmp[0] ? tmp : "(none)");
+		break;
+	case PF_FEAT_PMU_CAPS:
+		VAL("%" PRIu32 " PMUs", f->npmu_caps);
+		for (uint32_t i = 0; i < f->npmu_caps; i++) {
+			join(buf, sizeof buf, f->pmu_caps[i].caps, f->pmu_caps[i].nr_caps, ", ");
+			hadd(h, d, f->pmu_caps[i].pmu_name ? f->pmu_caps[i].pmu_name : "?", "%s", buf);
+		}
+		break;
+	case PF_FEAT_TRACING_DATA:
+		VAL("version %s, %" PRIu32 " tracepoint formats",
+		    f->tracing_version ? f->tracing_version : "?", f->ntracepoints);
+		for (uint32_t i = 0; i < f->ntracepoints; i++) {
+			char nm[32];
+
+			snprintf(nm, sizeof nm, "id %" PRIu64, f->tracepoints[i].id);
+			hadd(h, d, nm, "%s", f->tracepoints[i].name ? f->tracepoints[i].name : "");
+		}
+		break;
+	case PF_FEAT_AUXTRACE:
+		VAL("%" PRIu64 " index entries", f->nauxtrace);
+		break;
+	case PF_FEAT_BRANCH_STACK:
+		VAL("samples have branch stacks");
+		break;
+	case PF_FEAT_STAT:
+		VAL("stat data");
+		break;
+	default:
+		break;
+	}
+#undef VAL
+}
+
+static void
+add_features(struct pane *p, struct hd *h)
+{
+	const struct features *f = &p->s->feat;
+	size_t top, n = 0;
+
+	for (unsigned bit = 0; bit < PF_FEAT_BITS; bit++)
+		n += f->sec[bit].present;
+	top = hadd(h, 0, "Feature sections", "%zu present", n);
+	h->rows[top].expanded = true;
+	for (unsigned bit = 0; bit < PF_FEAT_BITS; bit++) {
+		const struct feat_sec *fs = &f->sec[bit];
+		const char *name = feat_name(bit);
+		char nm[40];
+		size_t r;
+
+		if (!fs->present)
+			continue;
+		if (name == NULL)
+			snprintf(nm, sizeof nm, bit == PF_FEAT_LAST_KNOWN + 1 && fs->size == 0 ?
+			    "(end marker %u)" : "unknown-%u", bit);
+		else
+			snprintf(nm, sizeof nm, "%s", name);
+		r = hadd(h, 1, nm, NULL);
+		hbytes(h, r, fs->offset, fs->size, fs->status != FEAT_MISSING);
+		hstatus(h, r, feat_status_name(fs->status),
+		    fs->status == FEAT_OK || fs->status == FEAT_RAW ? 0 : EL_DAMAGED);
+		if (fs->status == FEAT_OK || fs->status == FEAT_SIZE_MISMATCH ||
+		    (bit == PF_FEAT_TRACING_DATA && fs->status == FEAT_RAW))
+			feature_content(p, h, r, bit);
+		if (fs->why)
+			hadd(h, 2, "problem", "%s", fs->why);
+		if (h->rows[r].value == NULL && fs->why)
+			h->rows[r].value = xstrdup(fs->why);
+	}
+}
+
+/* ---- the file ---- */
+
+static void
+add_file(struct pane *p, struct hd *h)
+{
+	const struct session *s = p->s;
+	size_t top = hadd(h, 0, "File", "%s", s->path), r;
+
+	h->rows[top].expanded = true;
+	hadd(h, 1, "mode", "%s%s", s->mode == SESSION_PIPE ? "pipe" : s->mode == SESSION_DIR ?
+	    "directory" : "file", s->from_stdin ? " (standard input)" : "");
+	hadd(h, 1, "byte order", "%s", s->swap ? "other than this machine's (swapped)" :
+	    "this machine's");
+	if (s->mode != SESSION_PIPE) {
+		r = hadd(h, 1, "header", "%" PRIu64 " bytes", s->header_size);
+		hbytes(h, r, 0, s->header_size, true);
+		r = hadd(h, 1, "attrs section", "attr_size %" PRIu64, s->attr_size);
+		hbytes(h, r, s->attrs_sec.offset, s->attrs_sec.size, true);
+		r = hadd(h, 1, "data section", NULL);
+		hbytes(h, r, s->data_sec.offset, s->data_sec.size, false);
+		if (s->event_types_sec.size) {
+			r = hadd(h, 1, "event_types section", NULL);
+			hbytes(h, r, s->event_types_sec.offset, s->event_types_sec.size, true);
+		}
+		{
+			size_t n = 0;
+
+			for (unsigned b = 0; b < PF_FEAT_BITS; b++)
+				n += s->feat.sec[b].present;
+			r = hadd(h, 1, "feature table", "%zu sections", n);
+			hbytes(h, r, s->feat_off, 16 * n, n > 0);
+		}
+	}
+	hadd(h, 1, "records", "%zu (%zu without a timestamp, %" PRIu64 " from COMPRESSED)",
+	    s->index.n, s->index.n_untimed, s->nr_containers_records);
+	if (s->nzchunks)
+		hadd(h, 1, "decompressed", "%zu bytes in %zu chunks", s->zlen, s->nzchunks);
+	for (size_t i = 0; i < s->nfiles; i++) {
+		char nm[32];
+
+		snprintf(nm, sizeof nm, "file %zu", i);
+		r = hadd(h, 1, nm, "%s, %" PRIu64 " bytes, %" PRIu64 " records%s", s->files[i].path,
+		    s->files[i].size, s->files[i].nrecords, s->files[i].damaged ? ", damaged" : "");
+		if (s->files[i].damaged)
+			hstatus(h, r, "damaged", EL_DAMAGED);
+	}
+	if (s->kcore_dir)
+		hadd(h, 1, "kcore_dir", "%s", s->kcore_dir);
+}
+
+static void
+add_diags(struct pane *p, struct hd *h)
+{
+	const struct session *s = p->s;
+	size_t top = hadd(h, 0, "Diagnostics", "%zu%s", s->diags.n, s->diags.n ? "" : " (none)");
+
+	h->rows[top].expanded = true;
+	if (s->diags.n)
+		hstatus(h, top, s->damaged ? "damaged" : "notes", s->damaged ? EL_DAMAGED : EL_WARNING);
+	for (size_t i = 0; i < s->diags.n; i++) {
+		const struct diag *d = &s->diags.v[i];
+		char nm[48];
+		size_t r;
+
+		if (s->nfiles > 1)
+			snprintf(nm, sizeof nm, "file %" PRIu32, d->file);
+		else
+			snprintf(nm, sizeof nm, "%s", d->severity >= DIAG_ERROR ? "error" :
+			    d->severity == DIAG_WARN ? "warning" : "note");
+		r = hadd(h, 1, nm, "%s", d->msg);
+		hstatus(h, r, d->severity >= DIAG_ERROR ? "error" : d->severity == DIAG_WARN ?
+		    "warning" : "note", d->severity >= DIAG_WARN ? EL_DAMAGED : EL_WARNING);
+		if (d->offset != PERF_ERR_OFF_NONE && d->file < s->nfiles) {
+			uint64_t loc = s->files[d->file].vbase + d->offset, left;
+			struct rec rec;
+
+			h->rows[r].have_off = true;
+			h->rows[r].off = d->offset;
+			if (session_rec(s, loc, &rec) == 0) {
+				h->rows[r].t = NAV_T_RECORD;
+				h->rows[r].loc = loc;
+				h->rows[r].size = rec.size;
+			} else if (d->offset < s->files[d->file].size) {
+				left = s->files[d->file].size - d->offset;
+				h->rows[r].t = NAV_T_BYTES;
+				h->rows[r].loc = loc;
+				h->rows[r].len = h->rows[r].size = left < 256 ? left : 256;
+			}
+		}
+	}
+	if (s->diags.dropped)
+		hadd(h, 1, "more", "%zu more problems not kept", s->diags.dropped);
+}
+
+/* ---- pane ops ---- */
+
+static size_t
+hd_nrows(struct pane *p)
+{
+	return ((struct hd *)p->priv)->n;
+}
+
+static void
+hd_row(struct pane *p, size_t idx, struct row *r)
+{
+	const struct hrow *h = &((struct hd *)p->priv)->rows[idx];
+
+	r->depth = h->depth;
+	r->expanded = h->expanded;
+	row_set(r, C_NAME, h->depth == 0 ? EL_COMM : h->depth == 1 ? EL_FIELD_NAME : 0, "%s",
+	    h->name);
+	if (h->have_off) {
+		row_set(r, C_OFF, EL_HEX_OFFSET, "%#" PRIx64, h->off);
+		if (h->size || h->t == NAV_T_BYTES)
+			row_set(r, C_SIZE, 0, "%" PRIu64, h->size);
+	}
+	if (h->status)
+		row_set(r, C_STATUS, h->status_el, "%s", h->status);
+	if (h->value)
+		row_set(r, C_VALUE, EL_FIELD_VALUE, "%s", h->value);
+}
+
+static int
+hd_key(struct pane *p, enum action a)
+{
+	struct hd *hd = p->priv;
+	size_t src = widget_cursor_row(&p->w);
+	const struct hrow *h;
+
+	if ((a != ACT_ENTER && a != ACT_HEX) || src == WIDGET_NONE)
+		return PANE_IGNORED;
+	h = &hd->rows[src];
+	if (h->t == NAV_T_NONE) {
+		if (a == ACT_ENTER && widget_has_children(&p->w, src)) {
+			widget_toggle(&p->w);
+			return PANE_HANDLED | PANE_REDRAW;
+		}
+		snprintf(p->msg, sizeof p->msg, "no bytes to show for this row");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	nav_view_init(&p->push, PANE_HEX);
+	p->push.target = h->t;
+	p->push.arg = h->loc;
+	p->push.arg3 = h->len;
+	snprintf(p->push.label, sizeof p->push.label, "hex %.30s", h->name);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+static int
+hd_init(struct pane *p)
+{
+	struct hd *h = xcalloc(1, sizeof *h);
+
+	p->priv = h;
+	/* problems first when there are any: that is what a damaged file is about */
+	if (p->s->diags.n)
+		add_diags(p, h);
+	add_features(p, h);
+	add_attrs(p, h);
+	add_file(p, h);
+	if (p->s->diags.n == 0)
+		add_diags(p, h);
+	p->cols = hd_cols;
+	p->ncols = C_N;
+	p->is_list = true;
+	widget_init(&p->w, p, true);
+	return 0;
+}
+
+static void
+hd_free(struct pane *p)
+{
+	struct hd *h = p->priv;
+
+	if (h == NULL)
+		return;
+	for (size_t i = 0; i < h->n; i++) {
+		free(h->rows[i].name);
+		free(h->rows[i].value);
+		free(h->rows[i].status);
+	}
+	free(h->rows);
+	free(h);
+}
+
+static const char *
+hd_help(struct pane *p)
+{
+	(void)p;
+	return "Enter/x:bytes  +/Right:expand  E/C:all  /:search";
+}
+
+const struct pane_ops pane_header_ops = {
+	.name = "header",
+	.title = "Header",
+	.init = hd_init,
+	.free = hd_free,
+	.key = hd_key,
+	.nrows = hd_nrows,
+	.row = hd_row,
+	.enter = pane_list_enter,
+	.save = pane_list_save,
+	.help = hd_help,
+};

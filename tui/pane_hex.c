@@ -1,0 +1,442 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "tui/cmd.h"
+#include "tui/pane.h"
+
+/*
+ * The hex pane: the bytes of one record (or of a feature section, an attr,
+ * the file header) as offset | hex | ASCII, with the record's decoded
+ * fields beside them (fields_describe).  The cursor moves through the
+ * fields and the selected field's bytes are highlighted.  A record that
+ * came out of a PERF_RECORD_COMPRESSED shows its decompressed bytes and
+ * says which container it came from.  x or Enter goes back to the record
+ * in the events list.
+ */
+
+struct hfield {
+	uint32_t	 off, len;
+	enum field_kind	 kind;
+	char		*name, *value;
+};
+
+struct hx {
+	enum nav_target	 t;
+	uint64_t	 loc, len;
+	const uint8_t	*p;
+	bool		 have_rec;
+	struct rec	 rec;
+	struct hfield	*f;
+	size_t		 nf, capf;
+	bool		 damaged;
+	size_t		 cur;		/* field, or line in byte mode */
+	size_t		 ftop, htop;	/* first field / hex line on screen */
+	char		 what[600];	/* first line: what this is */
+	char		 where[256];	/* second: where it came from */
+	uint64_t	 base;		/* offset shown for byte 0 */
+	bool		 rel;		/* offsets relative to the record */
+	int		 last_h, last_bpl;
+};
+
+static void
+hx_clear(struct hx *h)
+{
+	for (size_t i = 0; i < h->nf; i++) {
+		free(h->f[i].name);
+		free(h->f[i].value);
+	}
+	free(h->f);
+	memset(h, 0, sizeof *h);
+}
+
+static void
+collect(void *arg, const struct field *f)
+{
+	struct hx *h = arg;
+	struct hfield *d;
+
+	GROW(h->f, h->capf, h->nf + 1);
+	d = &h->f[h->nf++];
+	d->off = f->off;
+	d->len = f->len;
+	d->kind = f->kind;
+	d->name = xstrdup(f->name);
+	d->value = xstrdup(f->value);
+}
+
+static void
+load(struct pane *p, const struct nav_view *v)
+{
+	struct hx *h = p->priv;
+	const struct session *s = p->s;
+	char tn[48], off[32];
+
+	hx_clear(h);
+	h->t = v->target;
+	h->loc = v->arg;
+	h->len = v->arg3;
+	if (v->target == NAV_T_RECORD) {
+		if (session_rec(s, v->arg, &h->rec) < 0) {
+			snprintf(h->what, sizeof h->what, "no record at loc 0x%" PRIx64, v->arg);
+			h->t = NAV_T_NONE;
+			return;
+		}
+		h->have_rec = true;
+		h->p = h->rec.p;
+		h->len = h->rec.size;
+		h->damaged = fields_describe(s, &h->rec, collect, h) < 0;
+		pane_type_name(h->rec.type, tn, sizeof tn);
+		cmd_fmt_off(off, sizeof off, cmd_rec_offset(s, v->arg, NULL));
+		if (v->arg >= SESSION_ZLOC) {
+			const struct zchunk *z = session_zorigin(s, v->arg);
+			char coff[32];
+
+			h->rel = true;
+			h->base = 0;
+			snprintf(h->what, sizeof h->what, "PERF_RECORD_%s, %" PRIu32 " bytes%s", tn,
+			    h->rec.size, h->damaged ? " (damaged)" : "");
+			if (z) {
+				cmd_fmt_off(coff, sizeof coff, cmd_rec_offset(s, z->container, NULL));
+				snprintf(h->where, sizeof h->where,
+				    "decompressed from PERF_RECORD_COMPRESSED at %s, +0x%" PRIx64
+				    " in its decompressed bytes (dump: @%s+0x%" PRIx64 ")", coff,
+				    v->arg - SESSION_ZLOC - z->zoff, coff, v->arg - SESSION_ZLOC - z->zoff);
+				snprintf(h->what, sizeof h->what, "PERF_RECORD_%s, %" PRIu32 " bytes%s, %s",
+				    tn, h->rec.size, h->damaged ? " (damaged)" : "", h->where);
+			} else {
+				snprintf(h->where, sizeof h->where, "decompressed bytes");
+			}
+		} else {
+			uint64_t foff;
+			uint32_t fi = session_file_of(s, v->arg, &foff);
+
+			h->base = foff;
+			snprintf(h->what, sizeof h->what, "PERF_RECORD_%s at %s, %" PRIu32 " bytes%s", tn,
+			    off, h->rec.size, h->damaged ? " (damaged)" : "");
+			snprintf(h->where, sizeof h->where, "file %s, offset %#" PRIx64,
+			    fi < s->nfiles ? s->files[fi].path : s->path, foff);
+		}
+		return;
+	}
+	if (v->target == NAV_T_BYTES) {
+		uint64_t len = v->arg3;
+		uint64_t foff;
+		uint32_t fi = session_file_of(s, v->arg, &foff);
+
+		/* clamp to the file */
+		if (fi < s->nfiles && foff < s->files[fi].size && len > s->files[fi].size - foff)
+			len = s->files[fi].size - foff;
+		h->p = session_bytes(s, v->arg, len);
+		if (h->p == NULL) {
+			snprintf(h->what, sizeof h->what, "%s: bytes at %#" PRIx64 " are not in the file",
+			    v->label, v->arg);
+			h->t = NAV_T_NONE;
+			return;
+		}
+		h->len = len;
+		h->base = foff;
+		snprintf(h->what, sizeof h->what, "%s: %" PRIu64 " bytes at file offset %#" PRIx64,
+		    v->label[0] ? v->label + (strncmp(v->label, "hex ", 4) == 0 ? 4 : 0) : "bytes",
+		    len, foff);
+		snprintf(h->where, sizeof h->where, "file %s",
+		    fi < s->nfiles ? s->files[fi].path : s->path);
+		return;
+	}
+	h->t = NAV_T_NONE;
+	snprintf(h->what, sizeof h->what, "no record selected: pick one in the events pane (3) "
+	    "and press x");
+}
+
+/* ---- model helpers (curses-free) ---- */
+
+static size_t
+ncursor(const struct hx *h)
+{
+	if (h->t == NAV_T_NONE)
+		return 0;
+	return h->nf ? h->nf : (size_t)((h->len + 15) / 16);
+}
+
+static void
+hx_enter(struct pane *p, const struct nav_view *v)
+{
+	struct hx *h = p->priv;
+
+	load(p, v);
+	if (v->cursor != NAV_NONE && v->cursor < ncursor(h))
+		h->cur = (size_t)v->cursor;
+}
+
+static void
+hx_save(struct pane *p, struct nav_view *v)
+{
+	struct hx *h = p->priv;
+
+	v->target = h->t;
+	v->arg = h->loc;
+	v->arg3 = h->len;
+	v->cursor = h->cur;
+}
+
+/* Index position of the record at loc (linear; once per key press). */
+static size_t
+index_pos(const struct session *s, uint64_t loc)
+{
+	for (size_t i = 0; i < s->index.n; i++)
+		if (ent_loc(&s->index.v[i]) == loc)
+			return i;
+	return SIZE_MAX;
+}
+
+static int
+hx_key(struct pane *p, enum action a)
+{
+	struct hx *h = p->priv;
+	size_t n = ncursor(h);
+	long page = h->last_h > 4 ? h->last_h - 4 : 10;
+
+	switch (a) {
+	case ACT_UP:
+		if (h->cur > 0)
+			h->cur--;
+		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_DOWN:
+		if (h->cur + 1 < n)
+			h->cur++;
+		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_PAGE_UP:
+		h->cur = h->cur > (size_t)page ? h->cur - (size_t)page : 0;
+		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_PAGE_DOWN:
+		h->cur = n && h->cur + (size_t)page < n ? h->cur + (size_t)page : n ? n - 1 : 0;
+		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_TOP:
+		h->cur = 0;
+		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_BOTTOM:
+		h->cur = n ? n - 1 : 0;
+		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_RECORD:
+	case ACT_ENTER:
+	case ACT_HEX: {
+		size_t pos;
+
+		if (h->t != NAV_T_RECORD)
+			return PANE_HANDLED | PANE_BACK;
+		pos = index_pos(p->s, h->loc);
+		if (pos == SIZE_MAX) {
+			snprintf(p->msg, sizeof p->msg, "this record is not in the index");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		nav_view_init(&p->push, PANE_EVENTS);
+		p->push.cursor = pos;
+		snprintf(p->push.label, sizeof p->push.label, "events");
+		return PANE_HANDLED | PANE_PUSH;
+	}
+	default:
+		return PANE_IGNORED;
+	}
+}
+
+/* ---- drawing ---- */
+
+static void
+put(WINDOW *win, int y, int x, int w, const char *s, unsigned long attr)
+{
+	wchar_t buf[512];
+
+	if (w <= 0)
+		return;
+	wattrset(win, (attr_t)attr);
+	text_decode(s, buf, sizeof buf / sizeof buf[0], w, false);
+	mvwaddnwstr(win, y, x, buf, -1);
+}
+
+/* Field containing byte i (fields are in offset order). */
+static const struct hfield *
+field_at(const struct hx *h, uint64_t i, size_t *idx)
+{
+	size_t lo = 0, hi = h->nf;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (h->f[mid].off + h->f[mid].len <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < h->nf && h->f[lo].off <= i) {
+		if (idx)
+			*idx = lo;
+		return &h->f[lo];
+	}
+	return NULL;
+}
+
+static void
+hx_draw(struct pane *p, const struct pane_canvas *c)
+{
+	struct hx *h = p->priv;
+	WINDOW *win = c->win;
+	const struct theme_attrs *ta = c->ta;
+	int bpl = c->w >= 130 ? 16 : 8;
+	int hexw = 10 + 3 * bpl + 1 + bpl, body = c->h - 2;
+	int fx = c->x + hexw + 2, fw = c->x + c->w - fx;
+	uint64_t nlines = (h->len + (uint64_t)bpl - 1) / (uint64_t)bpl;
+	uint64_t sel_lo = 0, sel_hi = 0;
+	char line[1024];
+
+	h->last_h = c->h;
+	h->last_bpl = bpl;
+	for (int y = 0; y < c->h; y++) {
+		wattrset(win, (attr_t)ta->a[EL_NORMAL]);
+		mvwhline(win, c->y + y, c->x, ' ', c->w);
+	}
+	put(win, c->y, c->x, c->w, h->what, ta->a[h->damaged ? EL_DAMAGED : EL_COMM]);
+	if (h->t == NAV_T_NONE || h->p == NULL)
+		return;
+	/* the selection */
+	if (h->nf) {
+		const struct hfield *f = &h->f[h->cur < h->nf ? h->cur : 0];
+
+		sel_lo = f->off;
+		sel_hi = (uint64_t)f->off + f->len;
+		snprintf(line, sizeof line, "%s = %s%s", f->name, f->value,
+		    f->kind == FIELD_BAD ? "  <-- damaged" : "");
+		put(win, c->y + 1, c->x, c->w, line, ta->a[f->kind == FIELD_BAD ? EL_DAMAGED : EL_FIELD_VALUE]);
+	} else {
+		sel_lo = (uint64_t)h->cur * 16;
+		sel_hi = sel_lo + 16;
+		put(win, c->y + 1, c->x, c->w, h->where, ta->a[EL_DIM]);
+	}
+	if (body <= 0)
+		return;
+	/* keep the selection's first line on screen */
+	{
+		uint64_t l = sel_lo / (uint64_t)bpl, le = sel_hi ? (sel_hi - 1) / (uint64_t)bpl : l;
+
+		if (l < h->htop)
+			h->htop = (size_t)l;
+		if (le >= h->htop + (uint64_t)body)
+			h->htop = (size_t)(le - (uint64_t)body + 1 > l ? l : le - (uint64_t)body + 1);
+		if (h->htop > nlines)
+			h->htop = 0;
+	}
+	for (int y = 0; y < body && h->htop + (uint64_t)y < nlines; y++) {
+		uint64_t o = (h->htop + (uint64_t)y) * (uint64_t)bpl;
+		int x = c->x;
+
+		if (h->rel)
+			snprintf(line, sizeof line, "+%07" PRIx64, o);
+		else
+			snprintf(line, sizeof line, "%08" PRIx64, h->base + o);
+		put(win, c->y + 2 + y, x, 10, line, ta->a[EL_HEX_OFFSET]);
+		x += 10;
+		for (int k = 0; k < bpl; k++) {
+			uint64_t i = o + (uint64_t)k;
+			unsigned long at = ta->a[EL_HEX_BYTES];
+			const struct hfield *f;
+			char b[4];
+
+			if (i >= h->len)
+				break;
+			f = h->nf ? field_at(h, i, NULL) : NULL;
+			if (i >= sel_lo && i < sel_hi)
+				at = ta->a[EL_HEX_FIELD];
+			else if (f && f->kind == FIELD_BAD)
+				at = ta->a[EL_DAMAGED];
+			else if (f && f->kind == FIELD_PAD)
+				at = ta->a[EL_DIM];
+			snprintf(b, sizeof b, "%02x", h->p[i]);
+			put(win, c->y + 2 + y, x + 3 * k, 2, b, at);
+			/* the space between two selected bytes is selected too */
+			if (i + 1 < sel_hi && i >= sel_lo && k + 1 < bpl)
+				put(win, c->y + 2 + y, x + 3 * k + 2, 1, " ", at);
+			b[0] = h->p[i] >= 0x20 && h->p[i] < 0x7f ? (char)h->p[i] : '.';
+			b[1] = '\0';
+			put(win, c->y + 2 + y, x + 3 * bpl + 1 + k, 1, b,
+			    i >= sel_lo && i < sel_hi ? ta->a[EL_HEX_FIELD] : ta->a[EL_HEX_ASCII]);
+		}
+	}
+	if (fw < 12)
+		return;
+	if (h->nf == 0) {
+		return;
+	}
+	/* the fields, beside */
+	if (h->cur < h->ftop)
+		h->ftop = h->cur;
+	if (h->cur >= h->ftop + (size_t)body)
+		h->ftop = h->cur - (size_t)body + 1;
+	for (int y = 0; y < body && h->ftop + (size_t)y < h->nf; y++) {
+		const struct hfield *f = &h->f[h->ftop + (size_t)y];
+		bool cur = h->ftop + (size_t)y == h->cur;
+		int nw;
+
+		snprintf(line, sizeof line, "%04x %s", f->off, f->name);
+		nw = (int)strlen(line);
+		if (nw > fw / 2)
+			nw = fw / 2;
+		if (cur) {
+			wattrset(win, (attr_t)ta->a[EL_CURSOR]);
+			mvwhline(win, c->y + 2 + y, fx, ' ', fw);
+		}
+		put(win, c->y + 2 + y, fx, nw, line, ta->a[cur ? EL_CURSOR : EL_FIELD_NAME]);
+		snprintf(line, sizeof line, " %s", f->value);
+		put(win, c->y + 2 + y, fx + nw, fw - nw, line,
+		    ta->a[cur ? EL_CURSOR : f->kind == FIELD_BAD ? EL_DAMAGED : EL_FIELD_VALUE]);
+	}
+}
+
+static int
+hx_init(struct pane *p)
+{
+	struct hx *h = xcalloc(1, sizeof *h);
+
+	p->priv = h;
+	snprintf(h->what, sizeof h->what, "no record selected: pick one in the events pane (3) "
+	    "and press x");
+	return 0;
+}
+
+static void
+hx_free(struct pane *p)
+{
+	struct hx *h = p->priv;
+
+	if (h == NULL)
+		return;
+	hx_clear(h);
+	free(h);
+}
+
+static const char *
+hx_help(struct pane *p)
+{
+	(void)p;
+	return "Up/Down:fields  x/Enter:decoded record  Esc:back";
+}
+
+const struct pane_ops pane_hex_ops = {
+	.name = "hex",
+	.title = "Hex",
+	.init = hx_init,
+	.free = hx_free,
+	.draw = hx_draw,
+	.key = hx_key,
+	.enter = hx_enter,
+	.save = hx_save,
+	.help = hx_help,
+};

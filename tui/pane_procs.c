@@ -1,0 +1,467 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "tui/pane.h"
+
+/*
+ * The processes pane: the fork tree of processes built from the session's
+ * thread table, each process with its threads below it, then the
+ * processes it forked.  Columns: samples and their share, start and exit
+ * times, lost samples (LOST / LOST_SAMPLES records of that pid), and the
+ * comms a thread had over time ("perf-exec > forkexec").
+ *
+ * Enter on a process scopes the pane to it (its threads, expanded); Enter
+ * on a thread, or on the process the pane is scoped to, opens the events of
+ * that thread or process.
+ */
+
+enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_COMMS, C_N };
+
+static const struct column pr_cols[C_N] = {
+	[C_ID] = { "PID/TID", 18, COL_TREE | COL_NUM },
+	[C_COMM] = { "Comm", 16, 0 },
+	[C_SAMPLES] = { "Samples", 8, COL_RIGHT | COL_NUM },
+	[C_PCT] = { "%", 6, COL_RIGHT | COL_NUM },
+	[C_START] = { "Start", 15, COL_RIGHT | COL_NUM },
+	[C_END] = { "Exit", 15, COL_RIGHT | COL_NUM },
+	[C_LOST] = { "Lost", 5, COL_RIGHT | COL_NUM },
+	[C_COMMS] = { "Comms over time", 10, COL_FLEX },
+};
+
+enum { K_PROC = 1, K_THREAD = 2 };
+
+struct prow {
+	uint8_t		kind;
+	uint8_t		depth;
+	int32_t		pid, tid;
+	uint32_t	thread;		/* leader or the thread */
+	uint32_t	proc;		/* index into procs */
+};
+
+struct proc {
+	int32_t		 pid;
+	uint32_t	 leader;	/* thread id, or the first thread */
+	uint32_t	*threads;
+	size_t		 nthreads;
+	uint64_t	 samples, lost, start, end;
+	bool		 exited;
+	uint32_t	 parent;	/* proc index, UINT32_MAX */
+	uint32_t	*kids;
+	size_t		 nkids, capkids;
+};
+
+struct pr {
+	struct proc	*procs;
+	size_t		 nprocs;
+	uint32_t	*order;		/* thread ids grouped by pid */
+	struct prow	*rows;
+	size_t		 nrows, caprows;
+	int64_t		 scope;		/* pid, or -1 */
+	uint64_t	 total;		/* samples */
+};
+
+static const struct pn_thread *
+thr(struct pane *p, uint32_t id)
+{
+	return &p->s->threads.v[id];
+}
+
+static struct pane *cmp_pane;
+
+static int
+cmp_threads(const void *a, const void *b)
+{
+	const struct pn_thread *x = thr(cmp_pane, *(const uint32_t *)a);
+	const struct pn_thread *y = thr(cmp_pane, *(const uint32_t *)b);
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if ((x->tid == x->pid) != (y->tid == y->pid))
+		return x->tid == x->pid ? -1 : 1;	/* the leader first */
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static uint32_t
+find_proc(const struct pr *pr, int32_t pid)
+{
+	size_t lo = 0, hi = pr->nprocs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pr->procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pr->nprocs && pr->procs[lo].pid == pid ? (uint32_t)lo : UINT32_MAX;
+}
+
+static int
+cmp_kids_start(const void *a, const void *b)
+{
+	const struct pr *pr = cmp_pane->priv;
+	const struct proc *x = &pr->procs[*(const uint32_t *)a], *y = &pr->procs[*(const uint32_t *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Lost samples per pid, from LOST and LOST_SAMPLES records. */
+static void
+count_lost(struct pane *p, struct pr *pr)
+{
+	const struct session *s = p->s;
+
+	if (s->counts.by_type[PERF_RECORD_LOST] == 0 && s->counts.by_type[PERF_RECORD_LOST_SAMPLES] == 0)
+		return;
+	for (size_t i = 0; i < s->index.n; i++) {
+		const struct rec_ent *e = &s->index.v[i];
+		unsigned t = ent_type(e);
+		struct rec r;
+		uint64_t lost;
+		uint32_t pi;
+
+		if (t != PERF_RECORD_LOST && t != PERF_RECORD_LOST_SAMPLES)
+			continue;
+		if (session_rec(s, ent_loc(e), &r) < 0)
+			continue;
+		if (t == PERF_RECORD_LOST && r.size >= 24)
+			lost = rd64(r.p + 16, r.swap);
+		else if (t == PERF_RECORD_LOST_SAMPLES && r.size >= 16)
+			lost = rd64(r.p + 8, r.swap);
+		else
+			continue;
+		if (ent_pid(e) >= 0 && (pi = find_proc(pr, ent_pid(e))) != UINT32_MAX)
+			pr->procs[pi].lost += lost;
+	}
+}
+
+static void
+build_procs(struct pane *p, struct pr *pr)
+{
+	const struct thread_table *t = &p->s->threads;
+
+	pr->order = xcalloc(t->n ? t->n : 1, sizeof *pr->order);
+	for (size_t i = 0; i < t->n; i++)
+		pr->order[i] = (uint32_t)i;
+	cmp_pane = p;
+	qsort(pr->order, t->n, sizeof *pr->order, cmp_threads);
+	pr->procs = xcalloc(t->n ? t->n : 1, sizeof *pr->procs);
+	for (size_t i = 0; i < t->n;) {
+		size_t j = i;
+		struct proc *pc = &pr->procs[pr->nprocs++];
+		const struct pn_thread *l = thr(p, pr->order[i]);
+
+		pc->pid = l->pid;
+		pc->leader = pr->order[i];
+		pc->threads = &pr->order[i];
+		pc->parent = UINT32_MAX;
+		pc->start = UINT64_MAX;
+		pc->exited = true;
+		while (j < t->n && thr(p, pr->order[j])->pid == l->pid) {
+			const struct pn_thread *th = thr(p, pr->order[j]);
+
+			pc->samples += th->samples;
+			if (th->start < pc->start)
+				pc->start = th->start;
+			if (th->end > pc->end)
+				pc->end = th->end;
+			if (!th->exited)
+				pc->exited = false;
+			j++;
+		}
+		pc->nthreads = j - i;
+		i = j;
+	}
+	/* the fork tree: a process's parent is the process its leader forked from */
+	for (size_t i = 0; i < pr->nprocs; i++) {
+		struct proc *pc = &pr->procs[i];
+		const struct pn_thread *l = thr(p, pc->leader);
+		uint32_t par;
+
+		if (l->ppid < 0 || l->ppid == pc->pid || (par = find_proc(pr, l->ppid)) == UINT32_MAX)
+			continue;
+		/* no cycles: the parent must not descend from us */
+		for (uint32_t a = par; a != UINT32_MAX; a = pr->procs[a].parent)
+			if (a == i)
+				goto next;
+		pc->parent = par;
+		GROW(pr->procs[par].kids, pr->procs[par].capkids, pr->procs[par].nkids + 1);
+		pr->procs[par].kids[pr->procs[par].nkids++] = (uint32_t)i;
+next:
+		;
+	}
+	for (size_t i = 0; i < pr->nprocs; i++)
+		if (pr->procs[i].nkids > 1)
+			qsort(pr->procs[i].kids, pr->procs[i].nkids, sizeof(uint32_t), cmp_kids_start);
+	count_lost(p, pr);
+}
+
+static void
+add_row(struct pr *pr, uint8_t kind, int depth, const struct pn_thread *th, uint32_t thread,
+    uint32_t proc)
+{
+	struct prow *r;
+
+	GROW(pr->rows, pr->caprows, pr->nrows + 1);
+	r = &pr->rows[pr->nrows++];
+	r->kind = kind;
+	r->depth = (uint8_t)(depth > 250 ? 250 : depth);
+	r->pid = th->pid;
+	r->tid = th->tid;
+	r->thread = thread;
+	r->proc = proc;
+}
+
+static void
+emit(struct pane *p, struct pr *pr, uint32_t pi, int depth)
+{
+	/* iterative depth-first walk, children in start order */
+	struct frame {
+		uint32_t	proc;
+		int		depth;
+	} *stack = xcalloc(pr->nprocs + 1, sizeof *stack);
+	size_t sp = 0;
+
+	stack[sp++] = (struct frame){ pi, depth };
+	while (sp) {
+		struct frame f = stack[--sp];
+		struct proc *pc = &pr->procs[f.proc];
+
+		add_row(pr, K_PROC, f.depth, thr(p, pc->leader), pc->leader, f.proc);
+		if (pc->nthreads > 1 || thr(p, pc->leader)->tid != pc->pid || pr->scope >= 0)
+			for (size_t k = 0; k < pc->nthreads; k++)
+				add_row(pr, K_THREAD, f.depth + 1, thr(p, pc->threads[k]),
+				    pc->threads[k], f.proc);
+		for (size_t k = pc->nkids; k-- > 0;)
+			stack[sp++] = (struct frame){ pc->kids[k], f.depth + 1 };
+	}
+	free(stack);
+}
+
+static void
+build_rows(struct pane *p, struct pr *pr)
+{
+	uint32_t *roots;
+	size_t nroots = 0;
+
+	pr->nrows = 0;
+	if (pr->scope >= 0) {
+		uint32_t pi = find_proc(pr, (int32_t)pr->scope);
+
+		if (pi != UINT32_MAX)
+			emit(p, pr, pi, 0);
+		return;
+	}
+	roots = xcalloc(pr->nprocs + 1, sizeof *roots);
+	for (size_t i = 0; i < pr->nprocs; i++)
+		if (pr->procs[i].parent == UINT32_MAX)
+			roots[nroots++] = (uint32_t)i;
+	cmp_pane = p;
+	qsort(roots, nroots, sizeof *roots, cmp_kids_start);
+	for (size_t i = 0; i < nroots; i++)
+		emit(p, pr, roots[i], 0);
+	free(roots);
+}
+
+static size_t
+pr_nrows(struct pane *p)
+{
+	return ((struct pr *)p->priv)->nrows;
+}
+
+static void
+fmt_time(char *buf, size_t n, uint64_t t)
+{
+	if (t == 0 || t == UINT64_MAX)
+		snprintf(buf, n, "-");
+	else
+		pane_fmt_time(buf, n, t);
+}
+
+static void
+comms_history(struct pane *p, uint32_t thread, struct row *r)
+{
+	const struct thread_table *t = &p->s->threads;
+	char buf[512];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (uint32_t c = thr(p, thread)->first_comm; c != UINT32_MAX && o + 1 < sizeof buf;
+	    c = t->comms[c].next) {
+		int k = snprintf(buf + o, sizeof buf - o, "%s%s%s", o ? " > " : "",
+		    strtab_get(&t->strs, t->comms[c].name), t->comms[c].exec ? " (exec)" : "");
+
+		if (k < 0)
+			break;
+		o += (size_t)k;
+	}
+	row_set(r, C_COMMS, EL_DIM, "%s", buf);
+}
+
+static void
+pr_row(struct pane *p, size_t idx, struct row *r)
+{
+	struct pr *pr = p->priv;
+	const struct prow *w = &pr->rows[idx];
+	const struct pn_thread *th = thr(p, w->thread);
+	const struct proc *pc = &pr->procs[w->proc];
+	const char *comm = th->last_comm != UINT32_MAX ?
+	    strtab_get(&p->s->threads.strs, p->s->threads.comms[th->last_comm].name) : "";
+	uint64_t samples = w->kind == K_PROC ? pc->samples : th->samples;
+	char t[32];
+	double pct = pr->total ? 100.0 * (double)samples / (double)pr->total : 0.0;
+
+	r->depth = w->depth;
+	r->expanded = pr->scope >= 0 || pr->nrows <= 200;
+	r->have_key = true;
+	r->key = w->kind == K_PROC ? (UINT64_C(1) << 40) | (uint32_t)w->pid :
+	    (UINT64_C(2) << 40) | w->thread;
+	if (w->kind == K_PROC)
+		row_set(r, C_ID, EL_PID, "%" PRId32, w->pid);
+	else
+		row_set(r, C_ID, EL_DIM, "%" PRId32 "/%" PRId32, w->pid, w->tid);
+	row_set(r, C_COMM, EL_COMM, "%s", comm);
+	row_set(r, C_SAMPLES, 0, "%" PRIu64, samples);
+	row_set(r, C_PCT, pct >= 20 ? EL_HOT_HIGH : pct >= 5 ? EL_HOT_MID : samples ? EL_HOT_LOW : EL_DIM,
+	    "%.2f", pct);
+	fmt_time(t, sizeof t, w->kind == K_PROC ? pc->start : th->start);
+	row_set(r, C_START, EL_TIME, "%s", t);
+	fmt_time(t, sizeof t, w->kind == K_PROC ? (pc->exited ? pc->end : 0) :
+	    (th->exited ? th->end : 0));
+	row_set(r, C_END, EL_TIME, "%s", t);
+	if (w->kind == K_PROC && pc->lost)
+		row_set(r, C_LOST, EL_WARNING, "%" PRIu64, pc->lost);
+	else
+		row_set(r, C_LOST, EL_DIM, "%s", w->kind == K_PROC ? "0" : "");
+	comms_history(p, w->thread, r);
+}
+
+static void
+set_scope(struct pane *p, int64_t pid)
+{
+	struct pr *pr = p->priv;
+
+	if (pr->scope == pid)
+		return;
+	pr->scope = pid;
+	build_rows(p, pr);
+	widget_free(&p->w);
+	widget_init(&p->w, p, true);
+}
+
+static int
+pr_key(struct pane *p, enum action a)
+{
+	struct pr *pr = p->priv;
+	size_t src = widget_cursor_row(&p->w);
+	const struct prow *w;
+	const char *comm;
+	const struct pn_thread *th;
+
+	if (a != ACT_ENTER || src == WIDGET_NONE)
+		return PANE_IGNORED;
+	w = &pr->rows[src];
+	th = thr(p, w->thread);
+	comm = th->last_comm != UINT32_MAX ?
+	    strtab_get(&p->s->threads.strs, p->s->threads.comms[th->last_comm].name) : "?";
+	if (w->kind == K_PROC && (int64_t)w->pid != pr->scope) {
+		nav_view_init(&p->push, PANE_PROCS);
+		p->push.target = NAV_T_PID;
+		p->push.arg = (uint64_t)(int64_t)w->pid;
+		snprintf(p->push.label, sizeof p->push.label, "pid %" PRId32 " %.24s", w->pid, comm);
+		return PANE_HANDLED | PANE_PUSH;
+	}
+	nav_view_init(&p->push, PANE_EVENTS);
+	if (w->kind == K_PROC) {
+		snprintf(p->push.filter, sizeof p->push.filter, "pid:%" PRId32, w->pid);
+		snprintf(p->push.label, sizeof p->push.label, "events pid %" PRId32, w->pid);
+	} else {
+		snprintf(p->push.filter, sizeof p->push.filter, "tid:%" PRId32, w->tid);
+		snprintf(p->push.label, sizeof p->push.label, "events tid %" PRId32 " %.20s", w->tid,
+		    comm);
+	}
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+static void
+pr_enter(struct pane *p, const struct nav_view *v)
+{
+	set_scope(p, v->target == NAV_T_PID ? (int64_t)v->arg : -1);
+	pane_list_enter(p, v);
+}
+
+static void
+pr_save(struct pane *p, struct nav_view *v)
+{
+	struct pr *pr = p->priv;
+
+	pane_list_save(p, v);
+	if (pr->scope >= 0) {
+		v->target = NAV_T_PID;
+		v->arg = (uint64_t)pr->scope;
+	} else {
+		v->target = NAV_T_NONE;
+	}
+}
+
+static int
+pr_init(struct pane *p)
+{
+	struct pr *pr = xcalloc(1, sizeof *pr);
+
+	p->priv = pr;
+	pr->scope = -1;
+	pr->total = p->s->counts.by_type[PERF_RECORD_SAMPLE];
+	build_procs(p, pr);
+	build_rows(p, pr);
+	p->cols = pr_cols;
+	p->ncols = C_N;
+	p->is_list = true;
+	widget_init(&p->w, p, true);
+	return 0;
+}
+
+static void
+pr_free(struct pane *p)
+{
+	struct pr *pr = p->priv;
+
+	if (pr == NULL)
+		return;
+	for (size_t i = 0; i < pr->nprocs; i++)
+		free(pr->procs[i].kids);
+	free(pr->procs);
+	free(pr->order);
+	free(pr->rows);
+	free(pr);
+}
+
+static const char *
+pr_help(struct pane *p)
+{
+	(void)p;
+	return "Enter:threads/events  +/Right:expand  e/E/c/C  f:filter";
+}
+
+const struct pane_ops pane_procs_ops = {
+	.name = "procs",
+	.title = "Processes",
+	.init = pr_init,
+	.free = pr_free,
+	.key = pr_key,
+	.nrows = pr_nrows,
+	.row = pr_row,
+	.enter = pr_enter,
+	.save = pr_save,
+	.help = pr_help,
+};

@@ -1,0 +1,1006 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <ctype.h>
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "core/err.h"
+#include "tui/pane.h"
+#include "tui/widget.h"
+
+enum {
+	WF_EXPANDED = 1 << 0,
+	WF_KIDS = 1 << 1,
+	WF_MATCH = 1 << 2,
+	WF_KEEP = 1 << 3,	/* a descendant matches */
+	WF_OPEN = 1 << 4,	/* scratch: children may show */
+};
+
+/* ---- rows ---- */
+
+void
+row_reset(struct row *r)
+{
+	memset(r->col, 0, sizeof r->col);
+	memset(r->el, 0, sizeof r->el);
+	r->depth = 0;
+	r->expanded = false;
+	r->key = 0;
+	r->have_key = false;
+	r->used = 0;
+	r->buf[0] = '\0';
+}
+
+void
+row_set(struct row *r, int col, int el, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room;
+	int k;
+
+	if (col < 0 || col >= ROW_MAXCOLS)
+		return;
+	if (r->used >= sizeof r->buf - 1) {
+		r->col[col] = "";
+		return;
+	}
+	room = sizeof r->buf - r->used;
+	va_start(ap, fmt);
+	k = vsnprintf(r->buf + r->used, room, fmt, ap);
+	va_end(ap);
+	r->col[col] = r->buf + r->used;
+	r->el[col] = (uint8_t)el;
+	if (k < 0)
+		k = 0;
+	if ((size_t)k >= room)
+		k = (int)room - 1;
+	r->used += (size_t)k + 1;
+}
+
+/* ---- text ---- */
+
+bool
+text_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+/* Decode one character: its wide char and width; advances *s. */
+static wchar_t
+next_char(const char **s, int *width, bool utf8)
+{
+	const unsigned char *p = (const unsigned char *)*s;
+	mbstate_t st;
+	wchar_t wc;
+	size_t k;
+	int wd;
+
+	if (*p < 0x80) {
+		(*s)++;
+		if (*p < 0x20 || *p == 0x7f) {
+			*width = 1;
+			return L'?';
+		}
+		*width = 1;
+		return (wchar_t)*p;
+	}
+	memset(&st, 0, sizeof st);
+	k = utf8 ? mbrtowc(&wc, *s, strnlen(*s, 8), &st) : (size_t)-1;
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+		(*s)++;
+		*width = 1;
+		return utf8 ? (wchar_t)0xfffd : L'?';
+	}
+	*s += k;
+	wd = wcwidth(wc);
+	if (wd < 0) {
+		*width = 1;
+		return utf8 ? (wchar_t)0xfffd : L'?';
+	}
+	*width = wd;
+	return wc;
+}
+
+int
+text_width(const char *s)
+{
+	bool utf8 = text_utf8();
+	int cols = 0, w;
+
+	while (s && *s) {
+		next_char(&s, &w, utf8);
+		cols += w;
+	}
+	return cols;
+}
+
+int
+text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
+{
+	bool utf8 = text_utf8();
+	const char *p = s ? s : "";
+	size_t o = 0;
+	int cols = 0, w;
+
+	if (n == 0)
+		return 0;
+	if (maxcols <= 0) {
+		out[0] = 0;
+		return 0;
+	}
+	if (middle && text_width(p) > maxcols && maxcols >= 5) {
+		/* start ... end: the end is what tells C++ names apart */
+		int head = (maxcols - 1) / 2, tail = maxcols - 1 - head, total = text_width(p), skip;
+		const char *q;
+
+		while (*p && o + 1 < n) {
+			const char *save = p;
+			wchar_t wc = next_char(&p, &w, utf8);
+
+			if (cols + w > head) {
+				p = save;
+				break;
+			}
+			out[o++] = wc;
+			cols += w;
+		}
+		if (o + 1 < n) {
+			out[o++] = utf8 ? (wchar_t)0x2026 : L'~';
+			cols++;
+		}
+		/* skip to where the last tail columns start */
+		skip = total - tail;
+		q = s;
+		for (int c = 0; *q && c < skip;) {
+			next_char(&q, &w, utf8);
+			c += w;
+		}
+		while (*q && o + 1 < n) {
+			wchar_t wc = next_char(&q, &w, utf8);
+
+			if (cols + w > maxcols)
+				break;
+			out[o++] = wc;
+			cols += w;
+		}
+		out[o] = 0;
+		return cols;
+	}
+	while (*p && o + 1 < n) {
+		wchar_t wc = next_char(&p, &w, utf8);
+
+		if (cols + w > maxcols)
+			break;
+		out[o++] = wc;
+		cols += w;
+	}
+	out[o] = 0;
+	return cols;
+}
+
+/* ---- the model ---- */
+
+static size_t
+src_nrows(struct widget *w)
+{
+	return w->p->ops->nrows ? w->p->ops->nrows(w->p) : 0;
+}
+
+static void
+src_row(struct widget *w, size_t idx, struct row *r)
+{
+	row_reset(r);
+	w->p->ops->row(w->p, idx, r);
+	if (!r->have_key)
+		r->key = idx;
+}
+
+size_t
+widget_count(const struct widget *w)
+{
+	return w->nvis;
+}
+
+size_t
+widget_source(const struct widget *w, size_t pos)
+{
+	if (pos >= w->nvis)
+		return WIDGET_NONE;
+	return w->vis ? w->vis[pos] : pos;
+}
+
+size_t
+widget_cursor_row(const struct widget *w)
+{
+	return widget_source(w, w->cursor);
+}
+
+uint64_t
+widget_cursor_key(struct widget *w)
+{
+	size_t src = widget_cursor_row(w);
+	struct row *r;
+	uint64_t k;
+
+	if (src == WIDGET_NONE)
+		return UINT64_MAX;
+	r = xmalloc(sizeof *r);
+	src_row(w, src, r);
+	k = r->key;
+	free(r);
+	return k;
+}
+
+static void
+clamp(struct widget *w)
+{
+	int h = w->height > 0 ? w->height : 1;
+
+	if (w->nvis == 0) {
+		w->cursor = w->top = 0;
+		return;
+	}
+	if (w->cursor >= w->nvis)
+		w->cursor = w->nvis - 1;
+	if (w->top > w->cursor)
+		w->top = w->cursor;
+	if (w->cursor >= w->top + (size_t)h)
+		w->top = w->cursor - (size_t)h + 1;
+	if (w->top + (size_t)h > w->nvis)
+		w->top = w->nvis > (size_t)h ? w->nvis - (size_t)h : 0;
+}
+
+bool
+widget_goto_row(struct widget *w, size_t src)
+{
+	if (src == WIDGET_NONE)
+		return false;
+	if (w->vis == NULL) {
+		if (src >= w->nvis)
+			return false;
+		w->cursor = src;
+	} else {
+		size_t i;
+
+		for (i = 0; i < w->nvis; i++)
+			if (w->vis[i] == src)
+				break;
+		if (i == w->nvis)
+			return false;
+		w->cursor = i;
+	}
+	/* centre the row if it was off screen */
+	if (w->cursor < w->top || w->cursor >= w->top + (size_t)(w->height > 0 ? w->height : 1))
+		w->top = w->cursor > (size_t)(w->height / 2) ? w->cursor - (size_t)(w->height / 2) : 0;
+	clamp(w);
+	return true;
+}
+
+bool
+widget_goto_key(struct widget *w, uint64_t key)
+{
+	struct row *r;
+	bool ok = false;
+
+	if (key == UINT64_MAX)
+		return false;
+	r = xmalloc(sizeof *r);
+	/* rows whose key is their index: one look */
+	if (key < w->n) {
+		src_row(w, (size_t)key, r);
+		if (r->key == key) {
+			if (w->tree)
+				widget_reveal(w, (size_t)key);
+			ok = widget_goto_row(w, (size_t)key);
+			free(r);
+			return ok;
+		}
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		src_row(w, i, r);
+		if (r->key == key) {
+			if (w->tree)
+				widget_reveal(w, i);
+			ok = widget_goto_row(w, i);
+			break;
+		}
+	}
+	free(r);
+	return ok;
+}
+
+/* Tree structure from the rows' depths. */
+static void
+build_tree(struct widget *w, bool keep_flags)
+{
+	struct row *r = xmalloc(sizeof *r);
+	uint32_t *stack = xcalloc(257, sizeof *stack);
+	int sp = 0;
+
+	w->parent = xreallocarray(w->parent, w->n ? w->n : 1, sizeof *w->parent);
+	w->depth = xreallocarray(w->depth, w->n ? w->n : 1, sizeof *w->depth);
+	if (!keep_flags) {
+		free(w->flags);
+		w->flags = xcalloc(w->n ? w->n : 1, 1);
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		int d;
+
+		src_row(w, i, r);
+		d = r->depth;
+		if (d > sp)		/* no skipping levels */
+			d = sp;
+		w->depth[i] = (uint8_t)d;
+		sp = d;
+		w->parent[i] = d ? stack[d - 1] : UINT32_MAX;
+		stack[sp] = (uint32_t)i;
+		if (sp < 255)
+			sp++;
+		w->flags[i] &= (uint8_t)~WF_KIDS;
+		if (d && !(w->flags[w->parent[i]] & WF_KIDS))
+			w->flags[w->parent[i]] |= WF_KIDS;
+		if (!keep_flags && r->expanded)
+			w->flags[i] |= WF_EXPANDED;
+	}
+	free(stack);
+	free(r);
+}
+
+/* ---- sorting ---- */
+
+struct sortctx {
+	struct widget	*w;
+	int		 col;
+	bool		 desc, num;
+	char		**text;
+	double		*val;
+};
+static struct sortctx *sctx;
+
+static double
+num_of(const char *s)
+{
+	while (*s == ' ' || *s == '+')
+		s++;
+	return strtod(s, NULL);
+}
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	struct sortctx *c = sctx;
+	int r;
+
+	if (c->w->p->ops->cmp)
+		r = c->w->p->ops->cmp(c->w->p, c->col, x, y);
+	else if (c->num)
+		r = c->val[x] < c->val[y] ? -1 : c->val[x] > c->val[y];
+	else
+		r = strcasecmp(c->text[x] ? c->text[x] : "", c->text[y] ? c->text[y] : "");
+	if (c->desc)
+		r = -r;
+	if (r == 0)
+		r = x < y ? -1 : x > y;
+	return r;
+}
+
+static void
+build_order(struct widget *w)
+{
+	struct sortctx c;
+	struct row *r;
+	const struct column *col;
+
+	free(w->order);
+	w->order = NULL;
+	if (w->sort_col < 0 || w->sort_col >= w->p->ncols || w->n == 0)
+		return;
+	col = &w->p->cols[w->sort_col];
+	memset(&c, 0, sizeof c);
+	c.w = w;
+	c.col = w->sort_col;
+	c.desc = w->sort_desc;
+	c.num = (col->flags & COL_NUM) != 0;
+	if (w->p->ops->cmp == NULL) {
+		r = xmalloc(sizeof *r);
+		if (c.num)
+			c.val = xcalloc(w->n, sizeof *c.val);
+		else
+			c.text = xcalloc(w->n, sizeof *c.text);
+		for (size_t i = 0; i < w->n; i++) {
+			const char *t;
+
+			src_row(w, i, r);
+			t = r->col[w->sort_col] ? r->col[w->sort_col] : "";
+			if (c.num)
+				c.val[i] = num_of(t);
+			else
+				c.text[i] = xstrdup(t);
+		}
+		free(r);
+	}
+	w->order = xcalloc(w->n, sizeof *w->order);
+	sctx = &c;
+	if (!w->tree) {
+		for (size_t i = 0; i < w->n; i++)
+			w->order[i] = (uint32_t)i;
+		qsort(w->order, w->n, sizeof *w->order, cmp_rows);
+	} else {
+		/* sort each group of siblings, then walk depth first */
+		uint32_t *kids = xcalloc(w->n + 1, sizeof *kids);	/* children, grouped */
+		uint32_t *first = xcalloc(w->n + 1, sizeof *first);	/* [parent+1] start */
+		uint32_t *cnt = xcalloc(w->n + 1, sizeof *cnt);
+		uint32_t *stack = xcalloc(w->n + 1, sizeof *stack);
+		size_t o = 0, sp = 0;
+
+		for (size_t i = 0; i < w->n; i++)
+			cnt[w->parent[i] == UINT32_MAX ? 0 : w->parent[i] + 1]++;
+		for (size_t i = 0, acc = 0; i <= w->n; i++) {
+			first[i] = (uint32_t)acc;
+			acc += cnt[i];
+			cnt[i] = 0;
+		}
+		for (size_t i = 0; i < w->n; i++) {
+			size_t g = w->parent[i] == UINT32_MAX ? 0 : w->parent[i] + 1;
+
+			kids[first[g] + cnt[g]++] = (uint32_t)i;
+		}
+		for (size_t g = 0; g <= w->n; g++)
+			if (cnt[g] > 1)
+				qsort(kids + first[g], cnt[g], sizeof *kids, cmp_rows);
+		/* depth-first: push roots in reverse */
+		for (size_t k = cnt[0]; k-- > 0;)
+			stack[sp++] = kids[first[0] + k];
+		while (sp) {
+			uint32_t i = stack[--sp];
+			size_t g = (size_t)i + 1;
+
+			w->order[o++] = i;
+			for (size_t k = cnt[g]; k-- > 0;)
+				stack[sp++] = kids[first[g] + k];
+		}
+		free(kids);
+		free(first);
+		free(cnt);
+		free(stack);
+	}
+	sctx = NULL;
+	if (c.text)
+		for (size_t i = 0; i < w->n; i++)
+			free(c.text[i]);
+	free(c.text);
+	free(c.val);
+}
+
+/* ---- filtering and visibility ---- */
+
+static bool
+contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	if (n == 0)
+		return true;
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return false;
+}
+
+bool
+widget_row_contains(struct widget *w, size_t idx, const char *text)
+{
+	struct row *r = xmalloc(sizeof *r);
+	bool hit = false;
+
+	src_row(w, idx, r);
+	for (int c = 0; c < ROW_MAXCOLS && !hit; c++)
+		if (r->col[c] && contains_ci(r->col[c], text))
+			hit = true;
+	free(r);
+	return hit;
+}
+
+/* Generic filter: every word somewhere in the row. */
+static bool
+generic_match(struct widget *w, size_t idx, struct row *r)
+{
+	char buf[sizeof w->filter], *save = NULL, *word;
+	bool ok = true;
+
+	src_row(w, idx, r);
+	snprintf(buf, sizeof buf, "%s", w->filter);
+	for (word = strtok_r(buf, " \t", &save); word && ok; word = strtok_r(NULL, " \t", &save)) {
+		bool hit = false;
+
+		for (int c = 0; c < ROW_MAXCOLS && !hit; c++)
+			if (r->col[c] && contains_ci(r->col[c], word))
+				hit = true;
+		ok = hit;
+	}
+	return ok;
+}
+
+static bool
+row_matches(struct widget *w, size_t idx, struct row *r)
+{
+	if (w->p->ops->filter && w->p->ops->match)
+		return w->p->ops->match(w->p, idx);
+	return generic_match(w, idx, r);
+}
+
+static void
+compute_visible(struct widget *w)
+{
+	size_t nv = 0;
+
+	free(w->vis);
+	w->vis = NULL;
+	if (!w->tree && w->order == NULL && !w->filtered) {
+		w->nvis = w->n;
+		return;
+	}
+	w->vis = xcalloc(w->n ? w->n : 1, sizeof *w->vis);
+	for (size_t k = 0; k < w->n; k++) {
+		uint32_t i = w->order ? w->order[k] : (uint32_t)k;
+		bool show;
+
+		if (!w->tree) {
+			show = !w->filtered || (w->flags && (w->flags[i] & WF_MATCH));
+		} else {
+			uint32_t par = w->parent[i];
+			bool popen = par == UINT32_MAX || (w->flags[par] & WF_OPEN);
+			bool self = !w->filtered || (w->flags[i] & (WF_MATCH | WF_KEEP));
+
+			show = popen && self;
+			w->flags[i] &= (uint8_t)~WF_OPEN;
+			if (show && ((w->flags[i] & WF_EXPANDED) ||
+			    (w->filtered && (w->flags[i] & WF_KEEP))))
+				w->flags[i] |= WF_OPEN;
+		}
+		if (show)
+			w->vis[nv++] = i;
+	}
+	w->nvis = nv;
+}
+
+static void
+compute_matches(struct widget *w)
+{
+	struct row *r;
+
+	if (!w->filtered)
+		return;
+	if (!w->tree) {
+		free(w->flags);
+		w->flags = xcalloc(w->n ? w->n : 1, 1);
+	}
+	r = xmalloc(sizeof *r);
+	for (size_t i = 0; i < w->n; i++) {
+		w->flags[i] &= (uint8_t)~(WF_MATCH | WF_KEEP);
+		if (row_matches(w, i, r))
+			w->flags[i] |= WF_MATCH;
+	}
+	free(r);
+	if (w->tree)
+		for (size_t i = 0; i < w->n; i++)
+			if (w->flags[i] & WF_MATCH)
+				for (uint32_t p = w->parent[i]; p != UINT32_MAX && !(w->flags[p] & WF_KEEP);
+				    p = w->parent[p])
+					w->flags[p] |= WF_KEEP;
+}
+
+static void
+rebuild(struct widget *w, bool keep_tree_flags)
+{
+	size_t cur = widget_cursor_row(w);
+	uint64_t key = cur != WIDGET_NONE && cur < src_nrows(w) ? widget_cursor_key(w) : UINT64_MAX;
+
+	w->n = src_nrows(w);
+	if (w->n > UINT32_MAX - 1)
+		w->n = UINT32_MAX - 1;
+	if (w->tree)
+		build_tree(w, keep_tree_flags);
+	else if (!w->filtered) {
+		free(w->flags);
+		w->flags = NULL;
+	}
+	compute_matches(w);
+	build_order(w);
+	compute_visible(w);
+	if (key == UINT64_MAX || !widget_goto_key(w, key)) {
+		w->cursor = 0;
+		w->top = 0;
+	}
+	clamp(w);
+}
+
+void
+widget_init(struct widget *w, struct pane *p, bool tree)
+{
+	memset(w, 0, sizeof *w);
+	w->p = p;
+	w->tree = tree;
+	w->sort_col = -1;
+	w->height = 20;
+	rebuild(w, false);
+}
+
+void
+widget_free(struct widget *w)
+{
+	free(w->parent);
+	free(w->depth);
+	free(w->flags);
+	free(w->order);
+	free(w->vis);
+	memset(w, 0, sizeof *w);
+	w->sort_col = -1;
+}
+
+void
+widget_reload(struct widget *w)
+{
+	size_t n = src_nrows(w);
+
+	/* a tree with other rows starts over with its default expansion */
+	rebuild(w, w->tree && n == w->n);
+}
+
+void
+widget_set_height(struct widget *w, int h)
+{
+	w->height = h > 0 ? h : 1;
+	clamp(w);
+}
+
+void
+widget_move(struct widget *w, long delta)
+{
+	if (w->nvis == 0)
+		return;
+	if (delta < 0 && (size_t)-delta > w->cursor)
+		w->cursor = 0;
+	else if (delta > 0 && w->cursor + (size_t)delta >= w->nvis)
+		w->cursor = w->nvis - 1;
+	else
+		w->cursor = (size_t)((long)w->cursor + delta);
+	clamp(w);
+}
+
+void
+widget_page(struct widget *w, int dir)
+{
+	long h = w->height > 1 ? w->height - 1 : 1;
+
+	if (dir < 0 && w->top >= (size_t)h)
+		w->top -= (size_t)h;
+	else if (dir < 0)
+		w->top = 0;
+	else if (w->top + (size_t)(2 * h) < w->nvis)
+		w->top += (size_t)h;
+	widget_move(w, dir * h);
+}
+
+void
+widget_home(struct widget *w)
+{
+	w->cursor = 0;
+	w->top = 0;
+	clamp(w);
+}
+
+void
+widget_end(struct widget *w)
+{
+	w->cursor = w->nvis ? w->nvis - 1 : 0;
+	clamp(w);
+}
+
+void
+widget_scroll(struct widget *w, long delta)
+{
+	size_t h = (size_t)(w->height > 0 ? w->height : 1);
+
+	if (w->nvis <= h) {
+		widget_move(w, delta);
+		return;
+	}
+	if (delta < 0)
+		w->top = (size_t)-delta > w->top ? 0 : w->top - (size_t)-delta;
+	else
+		w->top = w->top + (size_t)delta + h > w->nvis ? w->nvis - h : w->top + (size_t)delta;
+	if (w->cursor < w->top)
+		w->cursor = w->top;
+	if (w->cursor >= w->top + h)
+		w->cursor = w->top + h - 1;
+}
+
+bool
+widget_click(struct widget *w, int y)
+{
+	if (y < 0 || w->top + (size_t)y >= w->nvis)
+		return false;
+	w->cursor = w->top + (size_t)y;
+	return true;
+}
+
+void
+widget_sort(struct widget *w, int col, bool desc)
+{
+	if (col >= w->p->ncols || (col >= 0 && (w->p->cols[col].flags & COL_NOSORT)))
+		return;
+	w->sort_col = col;
+	w->sort_desc = desc;
+	rebuild(w, true);
+}
+
+void
+widget_sort_step(struct widget *w, int dir)
+{
+	int n = w->p->ncols, c = w->sort_col;
+
+	for (int tries = 0; tries <= n; tries++) {
+		c += dir;
+		if (c >= n)
+			c = -1;
+		if (c < -1)
+			c = n - 1;
+		if (c == -1 || !(w->p->cols[c].flags & COL_NOSORT))
+			break;
+	}
+	widget_sort(w, c, c >= 0 && (w->p->cols[c].flags & COL_NUM));
+}
+
+int
+widget_set_filter(struct widget *w, const char *text, char *err, size_t n)
+{
+	const char *t = text ? text : "";
+
+	while (*t == ' ')
+		t++;
+	if (w->p->ops->filter && w->p->ops->filter(w->p, t, err, n) < 0)
+		return -1;
+	snprintf(w->filter, sizeof w->filter, "%s", t);
+	w->filtered = w->filter[0] != '\0';
+	rebuild(w, true);
+	return 0;
+}
+
+bool
+widget_search(struct widget *w, const char *text, int dir, bool skip)
+{
+	size_t n = w->nvis;
+
+	if (text != w->search)
+		snprintf(w->search, sizeof w->search, "%s", text);
+	if (n == 0 || w->search[0] == '\0')
+		return false;
+	for (size_t k = skip ? 1 : 0; k <= n; k++) {
+		size_t pos = dir >= 0 ? (w->cursor + k) % n : (w->cursor + n - k % n) % n;
+
+		if (k == n && skip)
+			break;
+		if (widget_row_contains(w, widget_source(w, pos), w->search)) {
+			w->cursor = pos;
+			if (w->cursor < w->top || w->cursor >= w->top + (size_t)w->height)
+				w->top = w->cursor > (size_t)(w->height / 2) ?
+				    w->cursor - (size_t)(w->height / 2) : 0;
+			clamp(w);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
+widget_has_children(const struct widget *w, size_t src)
+{
+	return w->tree && src < w->n && (w->flags[src] & WF_KIDS);
+}
+
+bool
+widget_is_expanded(const struct widget *w, size_t src)
+{
+	return w->tree && src < w->n && (w->flags[src] & WF_EXPANDED);
+}
+
+static void
+relayout(struct widget *w, size_t keep_src)
+{
+	compute_visible(w);
+	if (!widget_goto_row(w, keep_src))
+		clamp(w);
+}
+
+void
+widget_toggle(struct widget *w)
+{
+	size_t src = widget_cursor_row(w);
+
+	if (!widget_has_children(w, src))
+		return;
+	w->flags[src] ^= WF_EXPANDED;
+	relayout(w, src);
+}
+
+void
+widget_expand(struct widget *w, bool deep)
+{
+	size_t src = widget_cursor_row(w);
+
+	if (!w->tree || src == WIDGET_NONE)
+		return;
+	w->flags[src] |= WF_EXPANDED;
+	if (deep)
+		for (size_t i = src + 1; i < w->n && w->depth[i] > w->depth[src]; i++)
+			w->flags[i] |= WF_EXPANDED;
+	relayout(w, src);
+}
+
+void
+widget_collapse(struct widget *w)
+{
+	size_t src = widget_cursor_row(w);
+
+	if (!w->tree || src == WIDGET_NONE)
+		return;
+	if (!(w->flags[src] & WF_KIDS) || !(w->flags[src] & WF_EXPANDED)) {
+		/* a leaf or closed row: close its parent and go there */
+		if (w->parent[src] == UINT32_MAX)
+			return;
+		src = w->parent[src];
+	}
+	w->flags[src] &= (uint8_t)~WF_EXPANDED;
+	relayout(w, src);
+}
+
+void
+widget_expand_all(struct widget *w, bool expand)
+{
+	size_t src = widget_cursor_row(w);
+
+	if (!w->tree)
+		return;
+	for (size_t i = 0; i < w->n; i++) {
+		if (expand)
+			w->flags[i] |= WF_EXPANDED;
+		else
+			w->flags[i] &= (uint8_t)~WF_EXPANDED;
+	}
+	/* collapsing everything: the cursor goes to its root */
+	while (!expand && src != WIDGET_NONE && w->parent[src] != UINT32_MAX)
+		src = w->parent[src];
+	relayout(w, src);
+}
+
+void
+widget_reveal(struct widget *w, size_t src)
+{
+	if (!w->tree || src >= w->n)
+		return;
+	for (uint32_t p = w->parent[src]; p != UINT32_MAX; p = w->parent[p])
+		w->flags[p] |= WF_EXPANDED;
+	compute_visible(w);
+}
+
+/* ---- drawing ---- */
+
+static void
+put_text(WINDOW *win, int y, int x, int width, const char *s, bool right, bool middle)
+{
+	wchar_t buf[512];
+	int cols;
+
+	if (width <= 0)
+		return;
+	cols = text_decode(s, buf, sizeof buf / sizeof buf[0], width, middle);
+	if (right && cols < width)
+		x += width - cols;
+	mvwaddnwstr(win, y, x, buf, -1);
+}
+
+/* Widths of the columns for a total width. */
+static void
+layout_cols(const struct pane *p, int total, int *wd)
+{
+	int fixed = 0, flex = -1;
+
+	for (int c = 0; c < p->ncols; c++) {
+		wd[c] = p->cols[c].width;
+		if ((p->cols[c].flags & COL_FLEX) && flex < 0)
+			flex = c;
+		else
+			fixed += wd[c] + 1;
+	}
+	if (flex >= 0) {
+		int left = total - fixed;
+
+		wd[flex] = left > p->cols[flex].width ? left : p->cols[flex].width;
+	}
+}
+
+void
+widget_draw(struct widget *w, const struct pane_canvas *c)
+{
+	WINDOW *win = c->win;
+	const struct pane *p = w->p;
+	const struct theme_attrs *ta = c->ta;
+	struct row *r = xmalloc(sizeof *r);
+	int wd[ROW_MAXCOLS], x;
+	bool utf8 = ta->utf8;
+
+	widget_set_height(w, c->h - 1);
+	layout_cols(p, c->w, wd);
+	/* column headers, with the sort mark */
+	wattrset(win, (attr_t)ta->a[EL_COLUMN_HEADER]);
+	mvwhline(win, c->y, c->x, ' ', c->w);
+	x = c->x;
+	for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
+		char t[96];
+		int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room;
+
+		snprintf(t, sizeof t, "%s%s", p->cols[k].title,
+		    w->sort_col == k ? (w->sort_desc ? (utf8 ? "\u25bc" : "v") : (utf8 ? "\u25b2" : "^")) : "");
+		put_text(win, c->y, x, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, false);
+		x += wd[k] + 1;
+	}
+	for (int y = 0; y < c->h - 1; y++) {
+		size_t pos = w->top + (size_t)y;
+		size_t src = widget_source(w, pos);
+		bool cur = pos == w->cursor;
+		attr_t base = (attr_t)(cur ? ta->a[EL_CURSOR] : ta->a[EL_NORMAL]);
+
+		wattrset(win, base);
+		mvwhline(win, c->y + 1 + y, c->x, ' ', c->w);
+		if (src == WIDGET_NONE)
+			continue;
+		src_row(w, src, r);
+		x = c->x;
+		for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
+			int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room, xx = x;
+			const char *t = r->col[k] ? r->col[k] : "";
+
+			if (!cur && r->el[k])
+				wattrset(win, (attr_t)ta->a[r->el[k]]);
+			else
+				wattrset(win, base);
+			if ((p->cols[k].flags & COL_TREE) && w->tree) {
+				int ind = 2 * w->depth[src];
+				const char *g = "  ";
+
+				if (w->flags[src] & WF_KIDS)
+					g = (w->flags[src] & WF_EXPANDED) ? (utf8 ? "\u25be " : "- ") :
+					    (utf8 ? "\u25b8 " : "+ ");
+				if (ind + 2 > cw)
+					ind = cw > 2 ? cw - 2 : 0;
+				if (!cur)
+					wattrset(win, (attr_t)ta->a[EL_TREE]);
+				put_text(win, c->y + 1 + y, xx + ind, cw - ind, g, false, false);
+				if (!cur)
+					wattrset(win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
+				xx += ind + 2;
+				cw -= ind + 2;
+			}
+			put_text(win, c->y + 1 + y, xx, cw, t, (p->cols[k].flags & COL_RIGHT) != 0,
+			    (p->cols[k].flags & COL_MIDDLE) != 0);
+			x += wd[k] + 1;
+		}
+	}
+	wattrset(win, (attr_t)ta->a[EL_NORMAL]);
+	free(r);
+}
