@@ -32,7 +32,15 @@ struct loader {
 	bool		 zbroken;	/* decompression failed in this file */
 	uint64_t	 zskipped;
 	bool		 index;
+	/* progress */
+	session_progress_fn progress;
+	void		*progress_arg;
+	uint64_t	 total, done_before;	/* bytes to walk; of finished files */
+	uint64_t	 next_report;
+	bool		 stop;
 };
+
+#define PROGRESS_STEP	(UINT64_C(16) << 20)
 
 static double
 now_s(void)
@@ -868,6 +876,16 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 			session_drop_pages(s, vstart + dropped, vstart + pos);
 			dropped = pos;
 		}
+		if (!inner && ld->progress != NULL && ld->done_before + pos >= ld->next_report) {
+			ld->next_report = ld->done_before + pos + PROGRESS_STEP;
+			if (ld->progress(ld->progress_arg, ld->done_before + pos, ld->total) != 0) {
+				ld->stop = true;
+				s->cancelled = true;
+				diag_add(&s->diags, DIAG_NOTE, ld->file, file_off0 + pos,
+				    "loading stopped here on request");
+				return;
+			}
+		}
 
 		if (len - pos < 8) {
 			if (!inner) {
@@ -1119,13 +1137,20 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 	memset(&ld, 0, sizeof ld);
 	ld.s = s;
 	ld.index = !(opts && opts->no_index);
-	for (uint32_t i = 0; i < s->nfiles; i++) {
+	ld.progress = opts ? opts->progress : NULL;
+	ld.progress_arg = opts ? opts->progress_arg : NULL;
+	for (uint32_t i = 0; i < s->nfiles; i++)
+		ld.total += s->files[i].data_end - s->files[i].data_off;
+	for (uint32_t i = 0; i < s->nfiles && !ld.stop; i++) {
 		if (i > 0 && ld.index) {
 			GROW(ld.rounds, ld.caprounds, ld.nrounds + 1);
 			ld.rounds[ld.nrounds++] = s->index.n;
 		}
 		walk_file(&ld, i);
+		ld.done_before += s->files[i].data_end - s->files[i].data_off;
 	}
+	if (ld.progress != NULL && !ld.stop)
+		ld.progress(ld.progress_arg, ld.total, ld.total);
 	name_attrs(s);
 	s->t_walk = now_s() - t;
 	if (ld.index) {

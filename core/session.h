@@ -65,9 +65,18 @@ struct type_counts {
 	uint64_t	by_type[SESSION_NTYPES];	/* types >= 256 go to by_type[255] */
 };
 
+/*
+ * Called while loading, about every 16 MiB of records walked and once per
+ * phase change, with bytes done and the total to walk.  A non-zero return
+ * stops loading there: what was read so far is kept (s->cancelled set).
+ */
+typedef int (*session_progress_fn)(void *arg, uint64_t done, uint64_t total);
+
 struct session_opts {
-	bool		 no_index;	/* walk and count only (stats) */
-	bool		 keep_going;	/* default true: salvage what can be read */
+	bool			 no_index;	/* walk and count only (stats) */
+	bool			 keep_going;	/* default true: salvage what can be read */
+	session_progress_fn	 progress;	/* NULL: none */
+	void			*progress_arg;
 };
 
 struct session {
@@ -108,6 +117,7 @@ struct session {
 
 	struct diag_list	 diags;
 	bool			 damaged;	/* anything could not be read */
+	bool			 cancelled;	/* the progress callback stopped loading */
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
 };
 

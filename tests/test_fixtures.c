@@ -515,3 +515,49 @@ Test(fixtures, zstd_corrupt_stream)
 	free(path);
 	free(bytes);
 }
+
+/* Loading reports its progress, and stops where the callback asks. */
+struct prog {
+	uint64_t	calls, last_done, total;
+	bool		monotonic, stop;
+};
+
+static int
+on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct prog *p = arg;
+
+	if (done < p->last_done)
+		p->monotonic = false;
+	p->calls++;
+	p->last_done = done;
+	p->total = total;
+	return p->stop;
+}
+
+Test(fixtures, load_progress_and_cancel)
+{
+	struct prog p = { .monotonic = true };
+	struct session_opts o = { .progress = on_progress, .progress_arg = &p };
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), &o, &err);
+	uint64_t all;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_geq(p.calls, 2, "a first report and the final one");
+	cr_assert(p.monotonic);
+	cr_assert_eq(p.last_done, p.total, "the last report says done");
+	cr_assert_eq(p.total, s->files[0].data_end - s->files[0].data_off);
+	cr_assert_eq(s->cancelled, false);
+	all = s->counts.total;
+	session_close(s);
+
+	/* stop at the first report: the session opens with what it read */
+	p = (struct prog){ .monotonic = true, .stop = true };
+	s = session_open(test_data("fp.data"), &o, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert(s->cancelled);
+	cr_assert_eq(p.calls, 1);
+	cr_assert_lt(s->counts.total, all);
+	session_close(s);
+}
