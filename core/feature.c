@@ -864,7 +864,8 @@ sort_progs(struct features *f)
 
 	for (uint32_t i = 0; i < f->nbpf_progs; i++)
 		f->bpf_progs[i].seq = i;
-	qsort(f->bpf_progs, f->nbpf_progs, sizeof *f->bpf_progs, cmp_prog);
+	if (f->nbpf_progs > 1)
+		qsort(f->bpf_progs, f->nbpf_progs, sizeof *f->bpf_progs, cmp_prog);
 	for (uint32_t i = 0; i < f->nbpf_progs; i++) {
 		if (k > 0 && f->bpf_progs[k - 1].id == f->bpf_progs[i].id) {
 			free(f->bpf_progs[i].subs);
@@ -882,7 +883,8 @@ sort_btfs(struct features *f)
 
 	for (uint32_t i = 0; i < f->nbtfs; i++)
 		f->btfs[i].seq = i;
-	qsort(f->btfs, f->nbtfs, sizeof *f->btfs, cmp_btf);
+	if (f->nbtfs > 1)
+		qsort(f->btfs, f->nbtfs, sizeof *f->btfs, cmp_btf);
 	for (uint32_t i = 0; i < f->nbtfs; i++) {
 		if (k > 0 && f->btfs[k - 1].id == f->btfs[i].id) {
 			free(f->btfs[i].data);

@@ -202,7 +202,8 @@ open_dir(struct session *s, const char *path, struct perf_err *err)
 		names[n++] = xstrdup(nm);
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, data_file_cmp);
+	if (n > 1)
+		qsort(names, n, sizeof *names, data_file_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0) {
 			if (asprintf(&p, "%s/%s", path, names[i]) < 0)

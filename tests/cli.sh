@@ -128,6 +128,16 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# a recording without samples: every aggregating subcommand prints no rows and exits 0
+for c in folded top; do
+	if "$bin" $c "$data/stat.data" > "$tmp/out" 2> "$tmp/err" &&
+		[ "$(grep -v '^#' "$tmp/out" | grep -cv '^ *$')" -eq 0 ]; then
+		ok
+	else
+		ko "$c on stat.data (no samples): exit $?: $(head -c 300 "$tmp/out" "$tmp/err")"
+	fi
+done
+
 # script on a perf stat record file: the counter table, as perf script prints it
 if "$bin" script "$data/stat.data" > "$tmp/script" 2> "$tmp/err" &&
 	diff "$tmp/script" "$data/expected/stat.data.script.txt" > "$tmp/diff"; then

@@ -138,7 +138,8 @@ cmd_folded(int argc, char **argv)
 		    "(choose with --event)\n", co.input, hist_nevents(h),
 		    hist_str(h, hist_event(h, 0)->name));
 	hist_folded(h, 0, a.period, collect, &l);
-	qsort(l.v, l.n, sizeof *l.v, cmp_line);
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof *l.v, cmp_line);
 	for (size_t i = 0; i < l.n; i++) {
 		printf("%s %" PRIu64 "\n", l.v[i].text, l.v[i].count);
 		free(l.v[i].text);
