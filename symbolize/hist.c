@@ -119,6 +119,21 @@ struct hist {
 	size_t			 capips;
 	uint32_t		*path;
 	size_t			 cappath;
+	uint32_t		*cs;		/* one sample's chain: cache ids */
+	size_t			 capcs;
+
+	/* record_self: the self entry of each sample, by index position */
+	uint32_t		*sample_ent;
+	uint32_t		 last_self;	/* the entry add_keys credited as self */
+
+	/* hist_rows_merged() */
+	struct hist_entry	*mrows;
+	size_t			 capmrows;
+	uint32_t		*mfirst, *mbest;
+	size_t			 capmfirst;
+	uint64_t		*mbestv;
+	const struct hist_entry	**mout;
+	size_t			 capmout;
 };
 
 /* ---- hashing ---- */
@@ -298,6 +313,13 @@ hist_free(struct hist *h)
 	free(h->chain);
 	free(h->ips);
 	free(h->path);
+	free(h->cs);
+	free(h->sample_ent);
+	free(h->mrows);
+	free(h->mfirst);
+	free(h->mbest);
+	free(h->mbestv);
+	free(h->mout);
 	free(h);
 }
 
@@ -675,6 +697,7 @@ add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, u
 		e->label_comm = comm;
 		e->label_tid = tid;
 	}
+	h->last_self = (uint32_t)(e - h->ent);
 	e->period += period;
 	e->samples++;
 	e->stamp = h->stamp;
@@ -952,17 +975,23 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, uint32_t com
 }
 
 uint64_t
-hist_add_session(struct hist *h, uint64_t *skipped)
+hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 {
 	bool branch_mode = h->s->feat.sec[PF_FEAT_BRANCH_STACK].present;
 	const struct session *s = h->s;
 	uint64_t added = 0, bad = 0;
-	size_t cap = 0;
-	uint32_t *cs = NULL, self;
+	uint32_t self;
+	/* a cache of the last pid's epoch: starting cold gives the same results */
 	int32_t last_pid = INT32_MIN;
 	uint32_t last_epoch = 0;
 
-	for (size_t i = 0; i < s->index.n; i++) {
+	if (to > s->index.n)
+		to = s->index.n;
+	if (h->o.record_self && h->sample_ent == NULL && s->index.n > 0) {
+		h->sample_ent = xreallocarray(NULL, s->index.n, sizeof *h->sample_ent);
+		memset(h->sample_ent, 0xff, s->index.n * sizeof *h->sample_ent);
+	}
+	for (size_t i = from; i < to; i++) {
 		const struct rec_ent *ent = &s->index.v[i];
 		unsigned type = ent_type(ent);
 		struct sample smp;
@@ -1026,25 +1055,32 @@ hist_add_session(struct hist *h, uint64_t *skipped)
 			}
 			n = symbolizer_chain_ips(h->z, &smp, r.misc, h->ips, want, h->o.max_stack);
 			GROW(h->chain, h->capchain, n + 1);
-			if (n > cap) {
-				cap = n;
-				cs = xreallocarray(cs, cap, sizeof *cs);
+			if (n > h->capcs) {
+				h->capcs = n;
+				h->cs = xreallocarray(h->cs, h->capcs, sizeof *h->cs);
 			}
 			for (size_t j = 0; j < n; j++)
-				cs[j] = resolve(h, pid, tid, smp.time, h->ips[j].cpumode, h->ips[j].ip,
+				h->cs[j] = resolve(h, pid, tid, smp.time, h->ips[j].cpumode, h->ips[j].ip,
 				    &last_epoch);
 			nips = n;
 			n = 0;
 			for (size_t j = 0; j < nips; j++)
-				n = chain_keys(h, cs[j], h->ips[j].unwound, cpumode, n);
+				n = chain_keys(h, h->cs[j], h->ips[j].unwound, cpumode, n);
 		}
 		add_keys(h, ev, comm, pid, tid, smp.cpu, period, &sk, h->chain, n);
+		if (h->sample_ent != NULL)
+			h->sample_ent[i] = h->last_self;
 		added++;
 	}
-	free(cs);
 	if (skipped != NULL)
 		*skipped = bad;
 	return added;
+}
+
+uint64_t
+hist_add_session(struct hist *h, uint64_t *skipped)
+{
+	return hist_add_range(h, 0, h->s->index.n, skipped);
 }
 
 /* ---- results ---- */
@@ -1110,12 +1146,10 @@ final_comm_len(const struct hist *h, const struct hist_entry *e)
 	return strlen(strtab_get(&t->strs, t->comms[t->v[th].last_comm].name));
 }
 
-void
-hist_finish(struct hist *h)
+/* Events with samples in attr order, and perf's Command column widths. */
+static void
+order_events(struct hist *h)
 {
-	if (h->finished)
-		return;
-	h->finished = true;
 	free(h->ev_order);
 	h->ev_order = xcalloc(h->nev + 1, sizeof *h->ev_order);
 	h->nev_order = 0;
@@ -1123,7 +1157,11 @@ hist_finish(struct hist *h)
 		if (h->ev[i].nsamples > 0)
 			h->ev_order[h->nev_order++] = (uint32_t)i;
 	qsort_r(h->ev_order, h->nev_order, sizeof *h->ev_order, cmp_attr, h);
-	sort_tree(h);
+}
+
+static void
+comm_widths(struct hist *h)
+{
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		size_t w = final_comm_len(h, e);
@@ -1131,6 +1169,34 @@ hist_finish(struct hist *h)
 		if (w > h->ev[e->event].comm_width)
 			h->ev[e->event].comm_width = (uint32_t)w;
 	}
+}
+
+void
+hist_finish(struct hist *h)
+{
+	if (h->finished)
+		return;
+	h->finished = true;
+	order_events(h);
+	sort_tree(h);
+	comm_widths(h);
+}
+
+void
+hist_peek(struct hist *h)
+{
+	if (h->finished)
+		return;
+	order_events(h);
+	comm_widths(h);
+}
+
+uint32_t
+hist_sample_entry(const struct hist *h, size_t pos)
+{
+	if (h->sample_ent == NULL || h->s == NULL || pos >= h->s->index.n)
+		return NONE32;
+	return h->sample_ent[pos];
 }
 
 size_t
@@ -1212,6 +1278,141 @@ hist_rows(struct hist *h, size_t evi, double min_pct, const uint32_t **rows)
 	}
 	qsort_r(h->rows, n, sizeof *h->rows, cmp_rows, h);
 	*rows = h->rows;
+	return n;
+}
+
+static bool
+selected(const struct hist_entry *e, const struct hist_select *sel)
+{
+	if (sel == NULL)
+		return true;
+	if (sel->by_pid && e->pid != sel->pid)
+		return false;
+	if (sel->by_tid && e->tid != sel->tid)
+		return false;
+	if (sel->by_dso && e->dso != sel->dso)
+		return false;
+	if (sel->by_node && e->node != sel->node)
+		return false;
+	if (sel->by_comm && e->comm != sel->comm)
+		return false;
+	return true;
+}
+
+static int
+cmp_merged(const void *a, const void *b, void *arg)
+{
+	const struct hist *h = arg;
+	const struct hist_entry *x = *(const struct hist_entry *const *)a;
+	const struct hist_entry *y = *(const struct hist_entry *const *)b;
+	uint32_t ia = h->mfirst[x - h->mrows], ib = h->mfirst[y - h->mrows];
+
+	if (h->o.children && x->acc_period != y->acc_period)
+		return x->acc_period < y->acc_period ? 1 : -1;
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (ia > ib) - (ia < ib);
+}
+
+size_t
+hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
+    double min_pct, const struct hist_entry *const **out)
+{
+	struct idtab tab;
+	size_t nm = 0, n = 0;
+	uint32_t ev;
+	uint64_t total;
+
+	*out = NULL;
+	if (evi >= h->nev_order)
+		return 0;
+	ev = h->ev_order[evi];
+	total = h->ev[ev].total_period;
+	memset(&tab, 0, sizeof tab);
+	for (size_t i = 0; i < h->nent; i++) {
+		const struct hist_entry *e = &h->ent[i];
+		struct hist_entry k;
+		uint32_t hash, id;
+		uint64_t v;
+		size_t j;
+		struct hist_entry *m;
+
+		if (e->event != ev || !selected(e, sel))
+			continue;
+		memset(&k, 0, sizeof k);
+		k.event = ev;
+		if (keep & HIST_KEEP(HIST_KEY_COMM))
+			k.comm = e->comm;
+		if (keep & (HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID)))
+			k.pid = e->pid;
+		if (keep & HIST_KEEP(HIST_KEY_TID))
+			k.tid = e->tid;
+		if (keep & HIST_KEEP(HIST_KEY_CPU))
+			k.cpu = e->cpu;
+		if (keep & HIST_KEEP(HIST_KEY_DSO))
+			k.dso = e->dso;
+		if (keep & HIST_KEEP(HIST_KEY_SYM))
+			k.node = e->node;
+		if (keep & HIST_KEEP(HIST_KEY_SRCLINE))
+			k.srcline = e->srcline;
+		hash = ent_hash(&k);
+		idtab_reserve(&tab);
+		j = hash & (tab.cap - 1);
+		while ((id = tab.slot[j]) != 0) {
+			if (tab.hv[j] == hash && memcmp(&h->mrows[id - 1], &k, ENT_KEY_BYTES) == 0)
+				break;
+			j = (j + 1) & (tab.cap - 1);
+		}
+		if (id == 0) {
+			GROW(h->mrows, h->capmrows, nm + 1);
+			if (nm + 1 > h->capmfirst) {
+				h->capmfirst = h->capmrows;
+				h->mfirst = xreallocarray(h->mfirst, h->capmfirst, sizeof *h->mfirst);
+				h->mbest = xreallocarray(h->mbest, h->capmfirst, sizeof *h->mbest);
+				h->mbestv = xreallocarray(h->mbestv, h->capmfirst, sizeof *h->mbestv);
+			}
+			h->mrows[nm] = k;
+			h->mfirst[nm] = (uint32_t)i;
+			h->mbest[nm] = (uint32_t)i;
+			h->mbestv[nm] = 0;
+			idtab_put(&tab, j, hash, (uint32_t)nm);
+			id = (uint32_t)++nm;
+		}
+		m = &h->mrows[id - 1];
+		m->period += e->period;
+		m->samples += e->samples;
+		m->acc_period += e->acc_period;
+		m->acc_samples += e->acc_samples;
+		v = h->o.children ? e->acc_period : e->period;
+		if (v > h->mbestv[id - 1]) {
+			h->mbestv[id - 1] = v;
+			h->mbest[id - 1] = (uint32_t)i;
+		}
+	}
+	idtab_free(&tab);
+	GROW(h->mout, h->capmout, nm + 1);
+	for (size_t i = 0; i < nm; i++) {
+		struct hist_entry *m = &h->mrows[i];
+		const struct hist_entry *b = &h->ent[h->mbest[i]];
+		double pct = total ? 100.0 * (double)(h->o.children ? m->acc_period : m->period) /
+		    (double)total : 0.0;
+
+		if (!(keep & (HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID)))) {
+			m->pid = b->pid;
+			m->tid = b->tid;
+		}
+		m->label_comm = b->label_comm;
+		m->label_tid = b->label_tid;
+		if (min_pct > 0 && pct < min_pct)
+			continue;
+		if (!h->o.children && m->samples == 0)
+			continue;
+		h->mout[n++] = m;
+	}
+	qsort_r(h->mout, n, sizeof *h->mout, cmp_merged, h);
+	*out = h->mout;
 	return n;
 }
 
@@ -1300,7 +1501,8 @@ edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct h
 		GROW(h->erows, h->caperows, n + 1);
 		h->erows[n++] = *e;
 	}
-	qsort(h->erows, n, sizeof *h->erows, cmp_edges);
+	if (n > 1)
+		qsort(h->erows, n, sizeof *h->erows, cmp_edges);
 	*out = h->erows;
 	return n;
 }

@@ -71,6 +71,8 @@ struct hist_opts {
 	bool		 callgraph;	/* also build caller/callee edges and the call tree */
 	int		 event;		/* attr index to keep, -1: every event */
 	unsigned	 max_stack;	/* callchain frames used; 0: no limit */
+	bool		 record_self;	/* hist_add_range: keep each sample's self entry
+					 * (hist_sample_entry; 4 bytes per index entry) */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */
@@ -158,6 +160,22 @@ void hist_free(struct hist *h);
 uint64_t hist_add_session(struct hist *h, uint64_t *skipped);
 
 /*
+ * The same walk over the index positions [from, to) only, for adding a
+ * session in slices (the TUI symbolizes between key presses): consecutive
+ * ranges that cover the index, in order, give exactly what one
+ * hist_add_session() gives.  Returns the samples added; *skipped (may be
+ * NULL) gets this range's undecodable samples.
+ */
+uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped);
+
+/*
+ * With record_self: the entry a sample at index position pos was credited
+ * to as its own (self) entry, or UINT32_MAX (not a sample, not added yet,
+ * skipped, branch mode, or record_self off).
+ */
+uint32_t hist_sample_entry(const struct hist *h, size_t pos);
+
+/*
  * Add one sample: its event (attr index; name used the first time), comm,
  * pid/tid/cpu, period, the frame of its ip (self) and its callchain frames
  * leaf first (chain, nchain; may be 0).
@@ -178,6 +196,14 @@ void hist_add(struct hist *h, const struct hist_sample *smp);
 /* Sort rows, compute the call tree's order.  Call once after adding. */
 void hist_finish(struct hist *h);
 
+/*
+ * Make what was added so far readable (events, rows, merged rows) before
+ * hist_finish(), for showing a table that fills in while samples are
+ * still being added; may be called any number of times, adding goes on
+ * after it.  The call tree's sibling order is left to hist_finish().
+ */
+void hist_peek(struct hist *h);
+
 /* Events with samples, in attr order. */
 size_t hist_nevents(const struct hist *h);
 const struct hist_event *hist_event(const struct hist *h, size_t i);
@@ -193,6 +219,38 @@ int hist_event_find(const struct hist *h, const char *name);
  */
 size_t hist_rows(struct hist *h, size_t ev, double min_pct, const uint32_t **rows);
 const struct hist_entry *hist_entry_get(const struct hist *h, uint32_t id);
+
+/*
+ * Which entries hist_rows_merged() takes: every condition set must hold
+ * (pid and tid need those keys in the hist; dso and node need dso / sym).
+ */
+struct hist_select {
+	bool		 by_pid, by_tid, by_dso, by_node, by_comm;
+	int32_t		 pid, tid;
+	uint32_t	 dso;		/* DSO id or DSO_NONE */
+	uint32_t	 node;		/* function node id */
+	uint32_t	 comm;		/* string id */
+};
+
+/* Bits of hist_rows_merged()'s keep. */
+#define HIST_KEEP(k)	(1u << (k))
+
+/*
+ * The rows of event ev over the entries sel takes (NULL: all), merged by
+ * the keys in keep (HIST_KEEP(HIST_KEY_COMM) | ...): entries that agree
+ * on those keys sum into one row.  Sums are exact for self and children
+ * alike, since a sample has one comm, pid, tid and cpu and credits an
+ * entry once; so a hist keyed comm,tid,dso,sym gives the comm,dso,sym
+ * table of the whole recording, of one process or of one thread.  Keys
+ * not kept are zero in a merged row, except pid and tid, which are those
+ * of the biggest entry merged (by children, else self period) and
+ * label_comm / label_tid, from the same entry.  Sorted and limited by
+ * min_pct as hist_rows() (ties: the order the first entry was made).
+ * Returns the count; *out (owned by the hist, valid until the next call)
+ * gets pointers to the rows.
+ */
+size_t hist_rows_merged(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep,
+    double min_pct, const struct hist_entry *const **out);
 
 /* Percentages of an entry against its event's total. */
 double hist_self_pct(const struct hist *h, const struct hist_entry *e);

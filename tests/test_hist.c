@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/resolve.h"
 #include "tests/helpers.h"
 
 /* A resolved frame: symbol sym of DSO dso (labelled "[.] s<sym>" without a symbolizer). */
@@ -433,5 +434,254 @@ Test(hist, task_tree_fork_fixture)
 	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, 0), "perf-exec");
 	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, UINT64_MAX), "forkexec");
 	free(rows);
+	session_close(s);
+}
+
+/* ---- adding a session in slices (the TUI's incremental symbolization) ---- */
+
+struct fold_text {
+	char	*s;
+	size_t	 len, cap;
+};
+
+static int
+fold_cat(void *arg, const char *line, uint64_t count)
+{
+	struct fold_text *t = arg;
+	char buf[64];
+	size_t l = strlen(line), k = (size_t)snprintf(buf, sizeof buf, " %llu\n",
+	    (unsigned long long)count);
+
+	if (t->len + l + k + 1 > t->cap) {
+		t->cap = (t->len + l + k + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		cr_assert_not_null(t->s);
+	}
+	memcpy(t->s + t->len, line, l);
+	memcpy(t->s + t->len + l, buf, k + 1);
+	t->len += l + k;
+	return 0;
+}
+
+/* Everything a hist answers, the same in a and b. */
+static void
+assert_same_hists(struct hist *a, struct hist *b, const struct hist_opts *o, const char *what)
+{
+	const struct hist_why *wa, *wb;
+	size_t nwa, nwb;
+
+	cr_assert_eq(hist_nevents(a), hist_nevents(b), "%s: events", what);
+	cr_assert_eq(hist_nnodes(a), hist_nnodes(b), "%s: function nodes", what);
+	for (size_t ev = 0; ev < hist_nevents(a); ev++) {
+		const uint32_t *ra, *rb;
+		uint32_t *copy;
+		size_t na = hist_rows(a, ev, 0, &ra), nb;
+		struct fold_text fa = { 0 }, fb = { 0 };
+
+		cr_assert_eq(hist_event(a, ev)->total_period, hist_event(b, ev)->total_period);
+		cr_assert_eq(hist_event(a, ev)->nsamples, hist_event(b, ev)->nsamples);
+		copy = calloc(na + 1, sizeof *copy);
+		if (na > 0)
+			memcpy(copy, ra, na * sizeof *ra);
+		nb = hist_rows(b, ev, 0, &rb);
+		cr_assert_eq(na, nb, "%s: event %zu: %zu rows, sliced %zu", what, ev, na, nb);
+		for (size_t i = 0; i < na; i++) {
+			const struct hist_entry *x = hist_entry_get(a, copy[i]), *y = hist_entry_get(b, rb[i]);
+			char bx[1024], by[1024];
+
+			cr_assert_eq(x->period, y->period, "%s: row %zu", what, i);
+			cr_assert_eq(x->samples, y->samples, "%s: row %zu", what, i);
+			cr_assert_eq(x->acc_period, y->acc_period, "%s: row %zu", what, i);
+			cr_assert_eq(x->acc_samples, y->acc_samples, "%s: row %zu", what, i);
+			for (unsigned k = 0; k < o->nkeys; k++)
+				cr_assert_str_eq(hist_key_text(a, x, o->keys[k], bx, sizeof bx),
+				    hist_key_text(b, y, o->keys[k], by, sizeof by), "%s: row %zu", what, i);
+			if (o->callgraph) {
+				size_t ca, cb;
+				const struct hist_edge *ea, *eb;
+				uint64_t pa = 0, pb = 0;
+
+				ca = hist_callers(a, ev, x->node, &ea);
+				for (size_t j = 0; j < ca; j++)
+					pa += ea[j].period * (j + 1) + ea[j].caller;
+				cb = hist_callers(b, ev, y->node, &eb);
+				for (size_t j = 0; j < cb; j++)
+					pb += eb[j].period * (j + 1) + eb[j].caller;
+				cr_assert_eq(ca, cb, "%s: callers of row %zu", what, i);
+				cr_assert_eq(pa, pb, "%s: callers of row %zu", what, i);
+			}
+		}
+		free(copy);
+		if (o->callgraph) {
+			hist_folded(a, ev, false, fold_cat, &fa);
+			hist_folded(b, ev, false, fold_cat, &fb);
+			cr_assert_eq(fa.len, fb.len, "%s: folded stacks", what);
+			if (fa.len)
+				cr_assert_str_eq(fa.s, fb.s, "%s: folded stacks", what);
+			free(fa.s);
+			free(fb.s);
+		}
+	}
+	nwa = hist_whys(a, &wa);
+	nwb = hist_whys(b, &wb);
+	cr_assert_eq(nwa, nwb, "%s: why counts", what);
+	if (nwa > 0)
+		cr_assert_eq(memcmp(wa, wb, nwa * sizeof *wa), 0, "%s: why counts", what);
+}
+
+static struct hist *
+session_hist(struct session *s, struct symbolizer *z, const struct hist_opts *o, size_t slice,
+    uint64_t *nadded)
+{
+	struct hist *h = hist_new(s, z, o);
+	uint64_t added = 0, skipped, bad = 0;
+
+	if (slice == 0) {
+		added = hist_add_session(h, &bad);
+	} else {
+		for (size_t i = 0; i < s->index.n; i += slice) {
+			added += hist_add_range(h, i, i + slice, &skipped);
+			bad += skipped;
+			if (i == s->index.n / 2)
+				hist_peek(h);	/* reading midway changes nothing */
+		}
+	}
+	*nadded = added * 1000003 + bad;
+	hist_finish(h);
+	return h;
+}
+
+Test(hist, add_range_in_slices_equals_add_session)
+{
+	const char *fx[] = { "fp.data", "dwarf.data", "multi.data", "pipe.data", "zstd.data",
+		"switch.data", "fork.data" };
+	const size_t slices[] = { 1, 7, 4096 };
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct perf_err err;
+		struct session *s = session_open(test_data(fx[f]), NULL, &err);
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct hist_opts o;
+
+		cr_assert_not_null(s, "%s: %s", fx[f], err.msg);
+		memset(&o, 0, sizeof o);
+		o.event = -1;
+		o.children = true;
+		o.callgraph = true;
+		o.max_stack = HIST_DEFAULT_MAX_STACK;
+		o.keys[0] = HIST_KEY_COMM;
+		o.keys[1] = HIST_KEY_DSO;
+		o.keys[2] = HIST_KEY_SYM;
+		o.nkeys = 3;
+		for (size_t k = 0; k < sizeof slices / sizeof slices[0]; k++) {
+			struct symbolizer *za = symbolizer_new(s, &so), *zb = symbolizer_new(s, &so);
+			uint64_t na, nb;
+			struct hist *a = session_hist(s, za, &o, 0, &na);
+			struct hist *b = session_hist(s, zb, &o, slices[k], &nb);
+			char what[128];
+
+			snprintf(what, sizeof what, "%s in slices of %zu", fx[f], slices[k]);
+			cr_assert_eq(na, nb, "%s: samples added and skipped", what);
+			assert_same_hists(a, b, &o, what);
+			hist_free(a);
+			hist_free(b);
+			symbolizer_free(za);
+			symbolizer_free(zb);
+		}
+		session_close(s);
+	}
+}
+
+/* A hist keyed comm,tid,dso,sym merged to comm,dso,sym is perf's table. */
+Test(hist, merged_rows_equal_coarser_keys)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	char bdir[4096];
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct symbolizer *z;
+	struct hist_opts o, ot;
+	struct hist *h, *ht;
+	const uint32_t *rows;
+	const struct hist_entry *const *m;
+	size_t n, nm;
+	uint64_t by_pos = 0;
+	struct hist_select sel;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	so.buildid_dir = bdir;
+	z = symbolizer_new(s, &so);
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.children = true;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	ot = o;
+	ot.keys[0] = HIST_KEY_COMM;
+	ot.keys[1] = HIST_KEY_TID;
+	ot.keys[2] = HIST_KEY_DSO;
+	ot.keys[3] = HIST_KEY_SYM;
+	ot.nkeys = 4;
+	ot.record_self = true;
+	h = hist_new(s, z, &o);
+	ht = hist_new(s, z, &ot);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	hist_add_session(ht, NULL);
+	hist_finish(ht);
+	n = hist_rows(h, 0, 0, &rows);
+	nm = hist_rows_merged(ht, 0, NULL, HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) |
+	    HIST_KEEP(HIST_KEY_SYM), 0, &m);
+	cr_assert_eq(n, nm);
+	cr_assert_eq(n, 19, "perf report's 19 rows");
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, rows[i]);
+		char b1[512], b2[512];
+
+		cr_assert_eq(e->period, m[i]->period, "row %zu", i);
+		cr_assert_eq(e->acc_period, m[i]->acc_period, "row %zu", i);
+		cr_assert_eq(e->samples, m[i]->samples, "row %zu", i);
+		cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_SYM, b1, sizeof b1),
+		    hist_key_text(ht, m[i], HIST_KEY_SYM, b2, sizeof b2), "row %zu", i);
+		cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_DSO, b1, sizeof b1),
+		    hist_key_text(ht, m[i], HIST_KEY_DSO, b2, sizeof b2), "row %zu", i);
+	}
+	/* one thread: its samples; a thread that does not exist: nothing */
+	memset(&sel, 0, sizeof sel);
+	sel.by_tid = true;
+	sel.tid = m[0]->tid;
+	nm = hist_rows_merged(ht, 0, &sel, HIST_KEEP(HIST_KEY_SYM), 0, &m);
+	cr_assert_gt(nm, 0);
+	sel.tid = 999999;
+	cr_assert_eq(hist_rows_merged(ht, 0, &sel, HIST_KEEP(HIST_KEY_SYM), 0, &m), 0);
+	/* DSOs: self sums */
+	nm = hist_rows_merged(ht, 0, NULL, HIST_KEEP(HIST_KEY_DSO), 0, &m);
+	cr_assert_geq(nm, 3);
+	{
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < nm; i++)
+			sum += m[i]->samples;
+		cr_assert_eq(sum, hist_event(ht, 0)->nsamples);
+	}
+	/* each sample's own entry */
+	for (size_t i = 0; i < s->index.n; i++) {
+		uint32_t id = hist_sample_entry(ht, i);
+
+		if (ent_type(&s->index.v[i]) != PERF_RECORD_SAMPLE) {
+			cr_assert_eq(id, UINT32_MAX);
+			continue;
+		}
+		cr_assert_neq(id, UINT32_MAX);
+		cr_assert_gt(hist_entry_get(ht, id)->samples, 0);
+		by_pos++;
+	}
+	cr_assert_eq(by_pos, hist_event(ht, 0)->nsamples);
+	cr_assert_eq(hist_sample_entry(h, 0), UINT32_MAX, "record_self off");
+	hist_free(h);
+	hist_free(ht);
+	symbolizer_free(z);
 	session_close(s);
 }

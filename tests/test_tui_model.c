@@ -16,9 +16,12 @@
 #include <curses.h>
 
 #include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
 #include "tui/keys.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
+#include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
 
@@ -668,9 +671,14 @@ Test(panes, procs_threads_and_drill)
 	p.ops->enter(&p, &v);
 	cr_assert_eq(widget_count(&p.w), 5, "the process and its 4 threads, expanded");
 	widget_move(&p.w, 2);
-	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.ops->key(&p, ACT_EVENTS), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(p.push.pane, PANE_EVENTS);
 	cr_assert_eq(strncmp(p.push.filter, "tid:", 4), 0, "%s", p.push.filter);
+	/* Enter on a thread: its hot functions */
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_HOT);
+	cr_assert_eq(p.push.target, NAV_T_HOT);
+	cr_assert_eq(p.push.arg, NAV_HOT_TID);
 	/* back to the whole tree */
 	nav_view_init(&v, PANE_PROCS);
 	p.ops->enter(&p, &v);
@@ -804,6 +812,16 @@ Test(panes, every_fixture_opens_in_every_pane)
 			struct nav_view v;
 
 			cr_assert_eq(pane_create(&p, (enum pane_id)id, s, NULL), 0);
+			if (id == PANE_HOT) {
+				/* the pane made symbols of its own: resolve them, load the rows */
+				cr_assert_not_null(p.sym);
+				symbols_run(p.sym);
+				nav_view_init(&v, id);
+				p.ops->enter(&p, &v);
+				if (s->counts.by_type[PERF_RECORD_SAMPLE] > 0 &&
+				    strcmp(fx[f], "stat.data") != 0)
+					cr_assert_gt(widget_count(&p.w), 0, "%s: hot rows", fx[f]);
+			}
 			if (p.is_list) {
 				struct row *r = malloc(sizeof *r);
 
@@ -821,4 +839,342 @@ Test(panes, every_fixture_opens_in_every_pane)
 		}
 		session_close(s);
 	}
+}
+
+/* ---- hot functions ---- */
+
+static struct symbols *
+fixture_symbols(struct session *s)
+{
+	struct sym_opts so;
+
+	memset(&so, 0, sizeof so);
+	so.buildid_dir = TEST_DATA "/buildid";
+	so.kallsyms = "/dev/null";
+	return symbols_new(s, &so);
+}
+
+/* Visible position of the first row containing text, or WIDGET_NONE. */
+static size_t
+find_text(struct pane *p, const char *text)
+{
+	for (size_t i = 0; i < widget_count(&p->w); i++)
+		if (row_has(p, widget_source(&p->w, i), text))
+			return i;
+	return WIDGET_NONE;
+}
+
+static void
+hot_pane(struct pane *p, struct session *s, struct symbols *sy)
+{
+	struct nav_view v;
+
+	cr_assert_eq(pane_create_sym(p, PANE_HOT, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_HOT);
+	p->ops->enter(p, &v);
+}
+
+/* Apply a pushed view to a pane of its kind (what the app's history does). */
+static void
+go(struct pane *p, const struct nav_view *v)
+{
+	struct nav_view copy = *v;
+
+	p->ops->enter(p, &copy);
+}
+
+Test(hot, rows_sort_filter_limit)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	size_t i;
+
+	symbols_run(sy);
+	cr_assert(sy->done);
+	cr_assert(sy->children, "fp.data has callchains: a Children column");
+	hot_pane(&p, s, sy);
+	/* perf report's table: 19 rows, children first */
+	cr_assert_eq(widget_count(&p.w), 19);
+	cr_assert_eq(p.ncols, 6);
+	cr_assert_str_eq(p.cols[0].title, "Children");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "__libc_start_call_main"));
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "98.92%"));
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_eq(i, 2, "mix_one third, as perf report");
+	cr_assert(row_has(&p, widget_source(&p.w, i), "74.19%"));
+	cr_assert(row_has(&p, widget_source(&p.w, i), "138"));
+	/* sort by Self: the hottest symbol first; back to perf's order */
+	widget_sort(&p.w, 1, true);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "mix_one"));
+	widget_sort(&p.w, 2, true);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "mix_one"), "by samples too");
+	widget_sort(&p.w, 5, false);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "[.] "), "by symbol text");
+	widget_sort(&p.w, -1, false);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "__libc_start_call_main"));
+	/* filter and search */
+	cr_assert_eq(widget_set_filter(&p.w, "mix", NULL, 0), 0);
+	cr_assert_eq(widget_count(&p.w), 2, "mix_one and mix");
+	widget_set_filter(&p.w, "", NULL, 0);
+	cr_assert_eq(widget_count(&p.w), 19);
+	widget_home(&p.w);
+	cr_assert(widget_search(&p.w, "reduce", 1, false));
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] reduce"));
+	/* percent limit: 0.5 % keeps all, 1 % keeps 6, then 2, 5, none */
+	cr_assert_eq(p.ops->key(&p, ACT_PCT_LIMIT), PANE_HANDLED | PANE_MSG);
+	cr_assert_eq(widget_count(&p.w), 19);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(widget_count(&p.w), 6, "rows of at least 1 %%");
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(widget_count(&p.w), 5, "rows of at least 5 %%");
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(widget_count(&p.w), 19);
+	cr_assert_str_eq(p.msg, "every row shown");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(hot, expand_callers_and_callees)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	size_t i;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	widget_move(&p.w, (long)i);
+	/* + : the callers group (mix_one calls nothing) */
+	cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED);
+	cr_assert_eq(widget_count(&p.w), 20);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "callers (1)"));
+	cr_assert_eq(find_text(&p, "callees"), WIDGET_NONE);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "mix_one"), "the cursor stays");
+	widget_move(&p.w, 1);
+	p.ops->key(&p, ACT_TOGGLE);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "<- [.] main"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "74.19%"));
+	/* main's own callers, one level further */
+	widget_move(&p.w, 1);
+	p.ops->key(&p, ACT_TOGGLE);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 3), "__libc_start_call_main"));
+	/* c on a leaf closes its parent; C closes everything */
+	p.ops->key(&p, ACT_COLLAPSE);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "<- [.] main"));
+	p.ops->key(&p, ACT_COLLAPSE_ALL);
+	cr_assert_eq(widget_count(&p.w), 19);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "mix_one"), "back on its root row");
+	/* main: callers and callees; e opens them and two levels below */
+	widget_home(&p.w);
+	widget_move(&p.w, 1);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] main"));
+	p.ops->key(&p, ACT_EXPAND);
+	cr_assert_neq(find_text(&p, "callers (1)"), WIDGET_NONE);
+	cr_assert_neq(find_text(&p, "callees ("), WIDGET_NONE);
+	cr_assert_neq(find_text(&p, "-> [.] mix_one"), WIDGET_NONE);
+	/* E: every row's callers and callees */
+	p.ops->key(&p, ACT_EXPAND_ALL);
+	cr_assert_gt(widget_count(&p.w), 19 * 2);
+	p.ops->key(&p, ACT_COLLAPSE_ALL);
+	cr_assert_eq(widget_count(&p.w), 19);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(hot, drill_zoom_and_samples)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, ev;
+	struct nav_view root, dso;
+	size_t i;
+	uint64_t self = 0;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	widget_move(&p.w, (long)i);
+	/* Enter: the samples of the symbol, as an event list */
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_EVENTS);
+	cr_assert_not_null(strstr(p.push.filter, "sym:mix_one"), "%s", p.push.filter);
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	go(&ev, &p.push);
+	cr_assert_eq(widget_count(&ev.w), 138, "mix_one's 138 samples");
+	cr_assert(row_has(&ev, widget_cursor_row(&ev.w), "PERF_RECORD_SAMPLE"));
+	cr_assert_eq(ev.ops->key(&ev, ACT_HEX), PANE_HANDLED | PANE_PUSH, "x: its hex view");
+	cr_assert_eq(ev.push.target, NAV_T_RECORD);
+	cr_assert_neq(widget_set_filter(&ev.w, "sym:no_such_function", NULL, 0), 0);
+	cr_assert_eq(widget_set_filter(&ev.w, "type:SAMPLE dso:cpu", NULL, 0), 0);
+	cr_assert_eq(widget_count(&ev.w), 184, "the samples in the binary");
+	pane_destroy(&ev);
+	/* Enter on a symbol without samples of its own: a message */
+	widget_home(&p.w);
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_MSG);
+	/* d: zoom into the DSO of the row */
+	p.ops->save(&p, &root);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.target, NAV_T_HOT);
+	cr_assert(p.push.arg & NAV_HOT_DSO);
+	dso = p.push;
+	go(&p, &dso);
+	cr_assert_eq(widget_count(&p.w), 5, "main, mix_one, fill, reduce, mix: %zu",
+	    widget_count(&p.w));
+	for (size_t k = 0; k < widget_count(&p.w); k++)
+		cr_assert_not(row_has(&p, widget_source(&p.w, k), "libc"));
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_BACK, "d again: out");
+	/* s: the DSOs; Enter on one: its symbols */
+	go(&p, &root);
+	cr_assert_eq(widget_count(&p.w), 19, "back: the whole table");
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	cr_assert_eq(widget_count(&p.w), 4, "cpu, libc, kernel, ld.so");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "/tmp/perfnav-fixtures/cpu"));
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert(p.push.arg & NAV_HOT_DSO);
+	cr_assert_not(p.push.arg & NAV_HOT_DSOS);
+	go(&p, &p.push);
+	cr_assert_eq(widget_count(&p.w), 5);
+	/* t: the thread of the row */
+	go(&p, &root);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	cr_assert(p.push.arg & NAV_HOT_TID);
+	cr_assert_not_null(strstr(p.push.label, "thread 25671"), "%s", p.push.label);
+	go(&p, &p.push);
+	for (size_t k = 0; k < widget_count(&p.w); k++) {
+		struct row *r = malloc(sizeof *r);
+
+		row_reset(r);
+		p.ops->row(&p, widget_source(&p.w, k), r);
+		self += strtoull(r->col[2], NULL, 10);
+		free(r);
+	}
+	cr_assert_eq(self, 186, "every sample is that thread's");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Rows fill in while symbols are resolved in slices, and end as if at once. */
+Test(hot, fills_in_incrementally)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s), *all = fixture_symbols(s);
+	struct pane p, q;
+	size_t prev = 0, steps = 0;
+	bool partial = false;
+
+	hot_pane(&p, s, sy);
+	cr_assert_eq(widget_count(&p.w), 0, "nothing before symbols");
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED, "no row: nothing to drill");
+	while (!symbols_step(sy, 0, 16)) {
+		steps++;
+		symbols_peek(sy);
+		p.ops->key(&p, ACT_NONE);	/* a key: the pane takes the new rows */
+		cr_assert_geq(widget_count(&p.w), prev, "rows only come in");
+		prev = widget_count(&p.w);
+		if (prev > 0 && prev < 19)
+			partial = true;
+		cr_assert_lt(symbols_progress(sy), 1.0);
+	}
+	cr_assert_gt(steps, 5);
+	cr_assert(partial, "some rows before the end");
+	p.ops->key(&p, ACT_NONE);
+	symbols_run(all);
+	hot_pane(&q, s, all);
+	cr_assert_eq(widget_count(&p.w), widget_count(&q.w));
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		struct row *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+
+		row_reset(a);
+		row_reset(b);
+		p.ops->row(&p, widget_source(&p.w, i), a);
+		q.ops->row(&q, widget_source(&q.w, i), b);
+		for (int c = 0; c < p.ncols; c++)
+			cr_assert_str_eq(a->col[c] ? a->col[c] : "", b->col[c] ? b->col[c] : "",
+			    "row %zu col %d", i, c);
+		free(a);
+		free(b);
+	}
+	cr_assert_eq(symbols_progress(sy), 1.0);
+	pane_destroy(&p);
+	pane_destroy(&q);
+	symbols_free(sy);
+	symbols_free(all);
+	session_close(s);
+}
+
+Test(hot, tab_switches_events)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+
+	symbols_run(sy);
+	cr_assert_not(sy->children, "no callchains: one Overhead column");
+	hot_pane(&p, s, sy);
+	cr_assert_str_eq(p.cols[0].title, "Overhead");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "71.74%"), "cpu-clock's first row");
+	cr_assert_eq(p.ops->key(&p, ACT_NEXT_EVENT), PANE_HANDLED | PANE_MSG);
+	cr_assert_str_eq(p.msg, "event 2 of 2: task-clock");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "75.00%"), "task-clock's first row");
+	p.ops->key(&p, ACT_NEXT_EVENT);
+	cr_assert_str_eq(p.msg, "event 1 of 2: cpu-clock");
+	p.ops->key(&p, ACT_PREV_EVENT);
+	cr_assert_str_eq(p.msg, "event 2 of 2: task-clock");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* processes -> a thread -> its hot functions */
+Test(hot, process_thread_hot_functions)
+{
+	struct session *s = open_fixture("pipe.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane pr, p;
+	struct nav_view v;
+	uint64_t self = 0;
+	const struct pn_thread *th = NULL;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
+	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	v = pr.push;
+	pr.ops->enter(&pr, &v);
+	/* Enter on the process we are in: the hot functions of the process */
+	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pr.push.arg, NAV_HOT_PID);
+	widget_move(&pr.w, 2);
+	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pr.push.pane, PANE_HOT);
+	cr_assert_eq(pr.push.arg, NAV_HOT_TID);
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (s->threads.v[i].tid == (int32_t)(uint32_t)pr.push.arg2)
+			th = &s->threads.v[i];
+	cr_assert_not_null(th);
+	cr_assert_gt(th->samples, 0);
+	cr_assert_eq(pane_create_sym(&p, PANE_HOT, s, NULL, sy), 0);
+	go(&p, &pr.push);
+	cr_assert_gt(widget_count(&p.w), 0);
+	for (size_t k = 0; k < widget_count(&p.w); k++) {
+		struct row *r = malloc(sizeof *r);
+
+		row_reset(r);
+		p.ops->row(&p, widget_source(&p.w, k), r);
+		self += strtoull(r->col[sy->children ? 2 : 1], NULL, 10);
+		free(r);
+	}
+	cr_assert_eq(self, th->samples, "the rows are that thread's samples");
+	pane_destroy(&p);
+	pane_destroy(&pr);
+	symbols_free(sy);
+	session_close(s);
 }

@@ -1,10 +1,13 @@
 #!/bin/bash
 # End-to-end tests of the TUI: run perfnav in a detached tmux session of a
 # fixed size on the project's fixtures, send keys, and assert what a user
-# sees in capture-pane: the title, the event list, a process's threads
-# after drilling into it, the first bytes of a record in its hex view, the
-# header's hostname, the help screen, resizing (also below 80x24), the
-# recording on standard input, and that quitting restores the terminal.
+# sees in capture-pane: the title, the hot functions (the hottest symbol on
+# the first screen once symbols are resolved, callers, the samples of a
+# symbol, zooms, Tab between events), the event list, a process's threads
+# and their hot functions after drilling in, the first bytes of a record in
+# its hex view, the header's hostname, the help screen, resizing (also
+# below 80x24), the recording on standard input, and that quitting restores
+# the terminal.
 # Skips (77) without tmux.  Run by make check (PERFNAV = the built program);
 # under ASan, leaks and errors in the TUI fail the test.
 set -uo pipefail
@@ -108,6 +111,9 @@ finish()
 start "'$bin' '$data/plain.data'"
 wait_for "perfnav  plain\.data \| perf 6\.1\.187 \| cpu-clock" "title: file, perf version, event"
 wait_for " 1 Hot functions +2 Processes +3 Events +4 Header +5 Hex" "tab line"
+wait_for "^ hot \[1/" "the hot functions first"
+wait_for "cpu-clock \| [0-9]+ samples \| symbols in [0-9.]+ s" "title: symbols resolved"
+keys 3
 wait_for "PERF_RECORD_SAMPLE\(IP" "events list shows PERF_RECORD_SAMPLE rows"
 wait_for "^ *- +- +- +PERF_RECORD_ID_INDEX nr: 2" "first record on the first row"
 wait_for "^ events \[1/" "status line: where we are"
@@ -149,6 +155,59 @@ tmux -L "$sock" resize-window -t e2e -x 100 -y 30
 wait_for "perfnav  plain\.data" "resized back"
 finish "plain.data"
 
+# ---- fp.data: the hottest symbol, its callers, its samples, zooms ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "perfnav  fp\.data \| perf 6\.1\.187 \| cpu-clock \| 186 samples \| symbols in" \
+	"fp.data: symbols resolved (title)"
+wait_for "^Children +Self +Samples Command +Shared Object +Symbol" "perf report's columns"
+wait_for "^ +98\.92% +0\.00% +0 cpu +libc\.so\.6 +. \[\.\] __libc_start_call_main" \
+	"children first, as perf report"
+wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" \
+	"the hottest symbol on the first screen"
+wait_for "Samples: 186 of event 'cpu-clock'" "the event line"
+keys Down Down +
+wait_for "callers \(1\)" "+ expands a symbol into its callers"
+keys Down Right
+wait_for "^ +74\.19% +138 +cpu +. <- \[\.\] main" "its caller, main"
+keys C
+wait_gone "callers \(1\)" "C collapses everything"
+keys Enter
+wait_for "hot > samples mix_one \[1/138 filtered\]" "Enter: the samples of the symbol"
+wait_for "25671/25671 cpu +PERF_RECORD_SAMPLE\(IP, 0x2\): 25671/25671: 0x55d92" "as an event list"
+keys x
+wait_for "PERF_RECORD_SAMPLE at 0x[0-9a-f]+, 80 bytes" "x: a sample's hex view"
+wait_for "samples mix_one > hex 0x" "the path: hot > samples > hex"
+keys Escape Escape
+wait_for "^ hot \[3/19\]" "back to the hot functions, on the same row"
+keys d
+wait_for "^ hot > dso cpu \[1/5\]" "d zooms into the DSO"
+keys d
+wait_for "^ hot \[" "d again zooms out"
+keys s
+wait_for "^ +98\.92% +184 +cpu +/tmp/perfnav-fixtures/cpu" "s: the shared objects"
+keys Escape 2 Enter
+wait_for "procs > pid 25671 cpu" "processes: into the process"
+keys Enter
+wait_for "procs > pid 25671 cpu > hot pid 25671 cpu" "Enter again: its hot functions"
+wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
+keys a
+wait_for "annotate is not there yet" "a: annotate says it is not there"
+finish "fp.data"
+
+# ---- multi.data: Tab switches events ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/multi.data'"
+wait_for "Samples: 92 of event 'cpu-clock' \(1 of 2, Tab: next\)" "multi.data: the first event"
+wait_for "^ +71\.74% +66 cpu +cpu +\[\.\] mix_one" "cpu-clock's rows (self only: one column)"
+keys Tab
+wait_for "event 2 of 2: task-clock" "Tab: the next event"
+wait_for "Samples: 92 of event 'task-clock' \(2 of 2" "task-clock's table"
+wait_for "^ +75\.00% +69 cpu +cpu +\[\.\] mix_one" "task-clock's rows"
+keys BTab
+wait_for "Samples: 92 of event 'cpu-clock'" "BTab: back to the first event"
+keys 2
+wait_for "^ procs \[" "number keys still switch panes"
+finish "multi.data"
+
 # ---- pipe.data: process -> its threads -> a thread's events -> hex ----
 start "'$bin' '$data/pipe.data'"
 wait_for "perfnav  pipe\.data" "pipe.data opens"
@@ -160,7 +219,11 @@ wait_for "procs > pid 25943 threads" "Enter drills into the process"
 wait_for "25943/25945 +threads +58 " "its threads after drilling in"
 wait_for "25943/25947 +threads" "all of its threads"
 keys Down Down Enter
-wait_for "events tid 25945" "Enter on a thread: its events"
+wait_for "procs > pid 25943 threads > hot tid 25945 threads" "Enter on a thread: its hot functions"
+wait_for "Samples: 231 of event 'cpu-clock'" "the hot functions of the thread"
+wait_for "25\.11% +0\.00% +0 threads +libc\.so\.6 +. \[\.\] start_thread" "the thread's rows only"
+keys Escape v
+wait_for "events tid 25945" "v on a thread: its events"
 wait_for "25943/25945 threads +PERF_RECORD_SAMPLE" "only that thread's records"
 keys Enter
 wait_for "PERF_RECORD_SAMPLE at 0x" "Enter on a record: its hex view"
@@ -175,7 +238,7 @@ finish "pipe.data"
 # ---- zstd.data: a record from a COMPRESSED container ----
 start "'$bin' '$data/zstd.data'"
 wait_for "perfnav  zstd\.data" "zstd.data opens"
-keys f
+keys 3 f
 keys -l "type:SAMPLE"
 keys Enter x
 wait_for "decompressed from PERF_RECORD_COMPRESSED at 0x" "hex view says where decompressed bytes came from"
@@ -184,7 +247,7 @@ finish "zstd.data"
 # ---- standard input: curses on /dev/tty ----
 start "cat '$data/plain.data' | '$bin' -"
 wait_for "perfnav  \(stdin\)" "recording from standard input"
-keys j
+keys 3 j
 wait_for "events \[2/" "keys work with the recording on stdin"
 finish "stdin"
 
@@ -192,6 +255,7 @@ finish "stdin"
 head -c 5000 "$data/plain.data" > "$tmp/cut.data"
 start "'$bin' '$tmp/cut.data'"
 wait_for "cut\.data \[damaged\]" "a truncated file opens, marked damaged"
+keys 3
 wait_for "PERF_RECORD_" "its valid records are listed"
 keys 4
 wait_for "Diagnostics .*damaged +[1-9]" "the header pane lists the diagnostics first"

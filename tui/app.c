@@ -20,11 +20,13 @@
 #include <curses.h>
 
 #include "core/core.h"
+#include "symbolize/resolve.h"
 #include "tui/app.h"
 #include "tui/cmd.h"
 #include "tui/keys.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
+#include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
 
@@ -34,12 +36,19 @@
 
 #define MIN_COLS	80
 #define MIN_LINES	24
-#define START_PANE	PANE_EVENTS	/* PANE_HOT once hot functions exist */
+#define START_PANE	PANE_HOT
+/* Symbolizing between keys: a slice's time, how often the table refreshes. */
+#define SYM_SLICE_SECS	0.03
+#define SYM_PEEK_FIRST	0.25
+#define SYM_PEEK_SECS	1.0
 
 enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER };
 
 struct app {
 	struct session		*s;
+	struct symbols		*sym;
+	double			 t_start;	/* when perfnav started */
+	double			 sym_wall;	/* start to symbols done, seconds */
 	const struct common_opts *co;
 	struct keys		 keys;
 	struct theme		 theme;
@@ -589,8 +598,11 @@ do_action(struct app *a, enum action act, int key)
 		break;
 	case ACT_ZOOM_DSO:
 	case ACT_ZOOM_THREAD:
-		msg(a, EL_MESSAGE, "zooming arrives with hot functions (symbolization, issue 3)%s",
-		    act == ACT_ZOOM_THREAD ? "; Enter on a thread in processes (2) shows its events" : "");
+		msg(a, EL_MESSAGE, "d and t zoom in the hot functions (1)%s",
+		    act == ACT_ZOOM_THREAD ? "; in processes (2), t shows a thread's" : "");
+		break;
+	case ACT_EVENTS:
+		msg(a, EL_MESSAGE, "v lists the events of a process or thread (2) or a symbol (1)");
 		break;
 	case ACT_ANNOTATE:
 		msg(a, EL_MESSAGE, "annotate is not there yet");
@@ -644,13 +656,21 @@ draw_title(struct app *a)
 	const char *base = strrchr(s->path, '/');
 	char buf[1024], span[32];
 
+	char sym[64];
+
 	fill_line(a, 0, EL_TITLE);
 	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
-	snprintf(buf, sizeof buf, " perfnav  %s%s | perf %s | %s | %" PRIu64 " samples | %s | "
+	if (a->sym == NULL || s->counts.by_type[PERF_RECORD_SAMPLE] == 0)
+		sym[0] = '\0';
+	else if (!a->sym->done)
+		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
+	else
+		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);
+	snprintf(buf, sizeof buf, " perfnav  %s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
 	    "%zu records, %.2f s to load%s",
 	    s->from_stdin ? "(stdin)" : base && base[1] ? base + 1 : s->path,
 	    s->damaged ? " [damaged]" : "", s->feat.version ? s->feat.version : "?", a->events,
-	    s->counts.by_type[PERF_RECORD_SAMPLE], span, s->index.n, a->load_secs,
+	    s->counts.by_type[PERF_RECORD_SAMPLE], sym, span, s->index.n, a->load_secs,
 	    s->counts.by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
 	put_text(0, 0, COLS, buf);
 }
@@ -958,17 +978,44 @@ curses_stop(void)
 	stderr_replay();
 }
 
+/*
+ * The input loop.  While symbols are being resolved, keys are read without
+ * waiting and every pause between them resolves a slice of about
+ * SYM_SLICE_SECS, so the screen stays responsive; the hot functions take
+ * the rows so far every SYM_PEEK_SECS.
+ */
 static void
 loop(struct app *a)
 {
+	double last_draw = 0, last_peek = now(), peek_every = SYM_PEEK_FIRST;
+	bool dirty = true;
+
 	while (!a->quit) {
+		bool working = a->sym != NULL && !a->sym->done;
 		wint_t wc;
 		int r, key;
 
-		draw(a);
+		if (dirty || !working || now() - last_draw >= 0.1) {
+			draw(a);
+			last_draw = now();
+			dirty = false;
+		}
+		timeout(working ? 0 : -1);
 		r = get_wch(&wc);
-		if (r == ERR)
+		if (r == ERR) {
+			if (!working)
+				continue;
+			if (symbols_step(a->sym, SYM_SLICE_SECS, 0)) {
+				a->sym_wall = now() - a->t_start;
+				dirty = true;
+			} else if (now() - last_peek >= peek_every) {
+				symbols_peek(a->sym);
+				last_peek = now();
+				peek_every = SYM_PEEK_SECS;
+			}
 			continue;
+		}
+		dirty = true;
 		if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
 			clear();
 			continue;
@@ -1003,8 +1050,10 @@ tui_run(const struct common_opts *co)
 	char err[512];
 	double t0 = now();
 	int status = EXIT_OK, tr;
+	struct sym_opts so;
 
 	a->co = co;
+	a->t_start = t0;
 	tr = theme_load(&a->theme, co->theme, PKGDATADIR, err, sizeof err);
 	if (tr < 0) {
 		fprintf(stderr, "perfnav: %s\n", err);
@@ -1022,8 +1071,12 @@ tui_run(const struct common_opts *co)
 	a->load_secs = now() - t0;
 	load_keys(a);
 	title_info(a);
+	cmd_sym_opts(co, &so);
+	a->sym = symbols_new(a->s, &so);
+	if (a->sym->done)
+		a->sym_wall = now() - t0;
 	for (int i = 0; i < PANE_COUNT; i++) {
-		if (pane_create(&a->panes[i], (enum pane_id)i, a->s, &a->keys) < 0) {
+		if (pane_create_sym(&a->panes[i], (enum pane_id)i, a->s, &a->keys, a->sym) < 0) {
 			fprintf(stderr, "perfnav: cannot set up the %s pane\n",
 			    pane_ops_of((enum pane_id)i)->name);
 			status = EXIT_FAIL;
@@ -1050,6 +1103,7 @@ out:
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (a->panes[i].ops)
 			pane_destroy(&a->panes[i]);
+	symbols_free(a->sym);
 	keys_free(&a->keys);
 	session_close(a->s);
 	free(a);

@@ -21,7 +21,8 @@ static const struct {
 
 /*
  * The default bindings.  Keys users of perf report know keep their
- * meaning: ?/h help, / search, q quit, Tab next (event, later; pane now),
+ * meaning: ?/h help, / search, q quit, Tab next event (hot functions; elsewhere
+ * the next pane),
  * + e E c C expansion, d t zooms, i header, a annotate.
  */
 const char keys_default_text[] =
@@ -76,7 +77,12 @@ const char keys_default_text[] =
 	"bind global d zoom-dso\n"
 	"bind global t zoom-thread\n"
 	"bind global a annotate\n"
+	"bind global v events\n"
 	"bind global C-l redraw\n"
+	"bind hot Tab next-event\n"
+	"bind hot BTab prev-event\n"
+	"bind hot s dsos\n"
+	"bind hot % percent-limit\n"
 	"bind hex x record\n"
 	"bind hex Enter record\n"
 	"bind help q back\n"

@@ -48,8 +48,10 @@
 	X(EXPAND_ALL, "expand-all", "expand every row") \
 	X(COLLAPSE, "collapse", "collapse the selected row") \
 	X(COLLAPSE_ALL, "collapse-all", "collapse every row") \
-	X(NEXT_PANE, "next-pane", "next pane (with hot functions: next event)") \
+	X(NEXT_PANE, "next-pane", "next pane") \
 	X(PREV_PANE, "prev-pane", "previous pane") \
+	X(NEXT_EVENT, "next-event", "hot functions: the next event (as perf report's Tab)") \
+	X(PREV_EVENT, "prev-event", "hot functions: the previous event") \
 	X(PANE_HOT, "pane-hot", "hot functions pane") \
 	X(PANE_PROCS, "pane-procs", "processes pane") \
 	X(PANE_EVENTS, "pane-events", "events pane") \
@@ -57,8 +59,11 @@
 	X(PANE_HEX, "pane-hex", "hex view of the selected record") \
 	X(HEX, "hex", "open the hex view of the selected record or section") \
 	X(RECORD, "record", "back from the hex view to the decoded record") \
-	X(ZOOM_DSO, "zoom-dso", "zoom into the selected DSO (with hot functions)") \
-	X(ZOOM_THREAD, "zoom-thread", "zoom into the selected thread") \
+	X(ZOOM_DSO, "zoom-dso", "hot functions: zoom into the selected row's DSO (again: out)") \
+	X(ZOOM_THREAD, "zoom-thread", "hot functions of the selected row's thread (again: out)") \
+	X(DSOS, "dsos", "hot functions: list shared objects instead of symbols (again: back)") \
+	X(PCT_LIMIT, "percent-limit", "hot functions: hide rows under 0.5, 1, 2, 5 %, or none") \
+	X(EVENTS, "events", "the events of the selected process, thread or symbol") \
 	X(ANNOTATE, "annotate", "annotate the selected symbol (not yet)") \
 	X(REDRAW, "redraw", "redraw the screen")
 

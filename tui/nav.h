@@ -22,6 +22,15 @@ enum nav_target {
 	NAV_T_RECORD,		/* arg = record loc */
 	NAV_T_BYTES,		/* arg = file offset in file arg2, len arg3 (a feature section, an attr) */
 	NAV_T_PID,		/* processes: scope to process arg */
+	NAV_T_HOT,		/* hot functions: arg NAV_HOT_* bits, arg2 pid << 32 | tid, arg3 dso */
+};
+
+/* Bits of a hot-functions view's arg. */
+enum {
+	NAV_HOT_PID = 1 << 0,	/* only process (arg2 >> 32) */
+	NAV_HOT_TID = 1 << 1,	/* only thread (arg2 & 0xffffffff) */
+	NAV_HOT_DSO = 1 << 2,	/* only DSO arg3 */
+	NAV_HOT_DSOS = 1 << 3,	/* list DSOs, not symbols */
 };
 
 struct nav_view {

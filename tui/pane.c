@@ -34,10 +34,18 @@ pane_by_name(const char *name)
 int
 pane_create(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys)
 {
+	return pane_create_sym(p, id, s, keys, NULL);
+}
+
+int
+pane_create_sym(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys,
+    struct symbols *sym)
+{
 	memset(p, 0, sizeof *p);
 	p->ops = pane_ops_of(id);
 	p->id = id;
 	p->s = s;
+	p->sym = sym;
 	p->keys = keys;
 	if (p->ops == NULL)
 		return -1;

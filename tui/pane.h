@@ -4,8 +4,8 @@
  *
  * A pane is a vtable plus private state.  List and tree panes produce their
  * rows as data (nrows + row) and the generic widget (widget.h) draws,
- * sorts, filters, searches and expands them; other panes (hex, the
- * hot-functions placeholder) draw themselves.  Panes ask the session for
+ * sorts, filters, searches and expands them; a pane may draw itself
+ * instead (hex) or around the widget (hot functions: a progress line).  Panes ask the session for
  * their rows and never read the file or touch the terminal except in draw,
  * so every model is testable without curses.
  *
@@ -25,6 +25,7 @@
 #include "tui/widget.h"
 
 struct session;
+struct symbols;
 struct pane;
 
 /* The panes, in tab order: X(id, ops symbol, number key). */
@@ -89,12 +90,16 @@ struct pane_ops {
 	void		(*save)(struct pane *p, struct nav_view *v);
 	/* Optional one-line hint for the status line. */
 	const char	*(*help)(struct pane *p);
+	/* Optional: the source row of a row key (WIDGET_NONE), so the widget
+	 * finds a row without producing every row's text. */
+	size_t		(*find)(struct pane *p, uint64_t key);
 };
 
 struct pane {
 	const struct pane_ops	*ops;
 	enum pane_id		 id;
 	struct session		*s;
+	struct symbols		*sym;		/* symbols being resolved (app-owned), or NULL */
 	const struct keys	*keys;		/* for the help pane */
 	void			*priv;
 	/* List panes: columns and the widget. */
@@ -114,6 +119,13 @@ extern const struct pane_ops pane_help_ops;
 
 /* Create pane id over session s (keys for help); 0 or -1. */
 int pane_create(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys);
+/*
+ * The same with the app's symbols (tui/symbols.h), which the hot-functions
+ * and events panes read; without them (NULL) the hot pane makes its own,
+ * which nobody steps until symbols_run() is called on p->sym.
+ */
+int pane_create_sym(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys,
+    struct symbols *sym);
 void pane_destroy(struct pane *p);
 /* The ops of a pane id. */
 const struct pane_ops *pane_ops_of(enum pane_id id);

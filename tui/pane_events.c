@@ -8,8 +8,11 @@
 #include <strings.h>
 
 #include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
 #include "tui/cmd.h"
 #include "tui/pane.h"
+#include "tui/symbols.h"
 
 /*
  * The events pane: every record in time order, straight from the
@@ -18,7 +21,14 @@
  *
  * Filter terms (all must hold): type:NAME[,NAME] (SAMPLE, PERF_RECORD_MMAP2,
  * or a number), pid:N, tid:N, cpu:N, time:A-B (seconds as shown; either
- * end may be left out), and plain words found in the comm or summary.
+ * end may be left out), comm:NAME (the thread's comm at that time), and
+ * plain words found in the comm or summary.  With symbols resolved (the
+ * app's symbols, tui/symbols.h): dso:NAME (the short name, as the hot
+ * functions show it) and sym:NAME (the symbol as shown without its
+ * "[.] ", an unresolved address as 0x..., or #ID for a function node),
+ * samples whose own ip is there; sym: takes the rest of the line, so a
+ * C++ name may have spaces.  This is how the hot functions list the
+ * samples of a symbol.
  */
 
 enum { C_TIME, C_CPU, C_PID, C_COMM, C_REC, C_N };
@@ -41,10 +51,17 @@ struct ev_filter {
 	uint64_t	 t0, t1;
 	int		 nwords;
 	char		 words[EV_WORDS][64];
+	bool		 by_comm, by_dso, by_sym;
+	char		 comm[64], dso[NAV_FILTER_MAX], sym[NAV_FILTER_MAX];
 };
 
 struct ev {
 	struct ev_filter	 f;
+	/* sym: and dso: compiled against the hist */
+	uint8_t			*nodes;		/* per function node: matches sym: */
+	size_t			 nnodes;
+	uint32_t		 dso_last;	/* one-entry cache of the dso: test */
+	bool			 dso_last_ok;
 };
 
 static const struct rec_ent *
@@ -234,15 +251,38 @@ static int
 parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 {
 	char buf[NAV_FILTER_MAX], *save = NULL, *w;
+	const char *sym;
 
 	memset(f, 0, sizeof *f);
 	f->pid = f->tid = f->cpu = -2;
 	snprintf(buf, sizeof buf, "%s", text);
+	/* sym: takes the rest of the line */
+	for (sym = buf; (sym = strstr(sym, "sym:")) != NULL; sym++)
+		if (sym == buf || sym[-1] == ' ' || sym[-1] == '\t')
+			break;
+	if (sym != NULL) {
+		f->by_sym = true;
+		snprintf(f->sym, sizeof f->sym, "%s", sym + 4);
+		for (size_t l = strlen(f->sym); l > 0 && f->sym[l - 1] == ' '; l--)
+			f->sym[l - 1] = '\0';
+		buf[sym - buf] = '\0';
+		if (f->sym[0] == '\0') {
+			if (err && n)
+				snprintf(err, n, "sym: wants a name");
+			return -1;
+		}
+	}
 	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 		char *colon = strchr(w, ':'), *end;
 		const char *v = colon ? colon + 1 : NULL;
 
-		if (colon && strncmp(w, "type:", 5) == 0) {
+		if (colon && strncmp(w, "comm:", 5) == 0) {
+			f->by_comm = true;
+			snprintf(f->comm, sizeof f->comm, "%s", v);
+		} else if (colon && strncmp(w, "dso:", 4) == 0) {
+			f->by_dso = true;
+			snprintf(f->dso, sizeof f->dso, "%s", v);
+		} else if (colon && strncmp(w, "type:", 5) == 0) {
 			if (parse_types(f, v) < 0)
 				goto bad;
 		} else if (colon && (strncmp(w, "pid:", 4) == 0 || strncmp(w, "tid:", 4) == 0 ||
@@ -276,9 +316,50 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 		continue;
 bad:
 		if (err && n)
-			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B)", w);
+			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B "
+			    "comm:NAME dso:NAME sym:NAME)", w);
 		return -1;
 	}
+	return 0;
+}
+
+/* Which function nodes sym: names: "#ID", or the label without "[.] ". */
+static int
+compile_sym(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err, size_t n)
+{
+	const struct hist *h = p->sym->h;
+	size_t nn = hist_nnodes(h), hits = 0;
+	uint8_t *nodes = xcalloc(nn + 1, 1);
+
+	if (f->sym[0] == '#') {
+		char *end;
+		unsigned long id = strtoul(f->sym + 1, &end, 10);
+
+		if (*end == '\0' && id < nn) {
+			nodes[id] = 1;
+			hits++;
+		}
+	} else {
+		for (size_t i = 0; i < nn; i++) {
+			const char *l = hist_str(h, hist_node_get(h, (uint32_t)i)->label);
+
+			if (strlen(l) > 4 && l[0] == '[' && l[2] == ']' && l[3] == ' ')
+				l += 4;
+			if (strcmp(l, f->sym) == 0) {
+				nodes[i] = 1;
+				hits++;
+			}
+		}
+	}
+	if (hits == 0) {
+		free(nodes);
+		if (err && n)
+			snprintf(err, n, "no symbol '%s'", f->sym);
+		return -1;
+	}
+	free(ev->nodes);
+	ev->nodes = nodes;
+	ev->nnodes = nn;
 	return 0;
 }
 
@@ -290,8 +371,51 @@ ev_filter(struct pane *p, const char *text, char *err, size_t n)
 
 	if (parse_filter(&f, text, err, n) < 0)
 		return -1;
+	if (f.by_sym || f.by_dso) {
+		if (p->sym == NULL) {
+			if (err && n)
+				snprintf(err, n, "dso: and sym: need symbols");
+			return -1;
+		}
+		if (!p->sym->done) {
+			if (err && n)
+				snprintf(err, n, "dso: and sym: once symbols are resolved (%.0f%% now)",
+				    100 * symbols_progress(p->sym));
+			return -1;
+		}
+		if (f.by_sym && compile_sym(p, ev, &f, err, n) < 0)
+			return -1;
+	}
+	ev->dso_last = UINT32_MAX - 1;
 	ev->f = f;
 	return 0;
+}
+
+/* dso: and sym: of a sample, from its own entry in the hist. */
+static bool
+sym_match(struct pane *p, struct ev *ev, size_t idx)
+{
+	const struct ev_filter *f = &ev->f;
+	const struct hist *h = p->sym->h;
+	uint32_t id = hist_sample_entry(h, idx);
+	const struct hist_entry *e;
+
+	if (id == UINT32_MAX || (e = hist_entry_get(h, id)) == NULL)
+		return false;
+	if (f->by_sym && (e->node >= ev->nnodes || !ev->nodes[e->node]))
+		return false;
+	if (f->by_dso) {
+		if (e->dso != ev->dso_last) {
+			const char *d = e->dso == DSO_NONE ? "[unknown]" :
+			    symbolizer_dso_short(p->sym->z, e->dso);
+
+			ev->dso_last = e->dso;
+			ev->dso_last_ok = strcmp(d, f->dso) == 0;
+		}
+		if (!ev->dso_last_ok)
+			return false;
+	}
+	return true;
 }
 
 static bool
@@ -308,6 +432,14 @@ ev_match(struct pane *p, size_t idx)
 	if (f->cpu != -2 && (ent_cpu(e) == ENT_CPU_NONE ? -1 : (int64_t)ent_cpu(e)) != f->cpu)
 		return false;
 	if (f->by_time && (e->time < f->t0 || e->time > f->t1))
+		return false;
+	if (f->by_comm) {
+		const char *c = comm_of(p, e);
+
+		if (c == NULL || strcmp(c, f->comm) != 0)
+			return false;
+	}
+	if ((f->by_sym || f->by_dso) && (p->sym == NULL || !sym_match(p, ev, idx)))
 		return false;
 	if (f->by_type) {
 		unsigned t = ent_type(e);
@@ -383,14 +515,18 @@ ev_init(struct pane *p)
 static void
 ev_free(struct pane *p)
 {
-	free(p->priv);
+	struct ev *ev = p->priv;
+
+	if (ev)
+		free(ev->nodes);
+	free(ev);
 }
 
 static const char *
 ev_help(struct pane *p)
 {
 	(void)p;
-	return "Enter/x:hex  f:filter (type: pid: tid: cpu: time:)  /:search";
+	return "Enter/x:hex  f:filter (type: pid: tid: cpu: time: comm: dso: sym:)";
 }
 
 const struct pane_ops pane_events_ops = {

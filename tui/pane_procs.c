@@ -16,8 +16,9 @@
  * comms a thread had over time ("perf-exec > forkexec").
  *
  * Enter on a process scopes the pane to it (its threads, expanded); Enter
- * on a thread, or on the process the pane is scoped to, opens the events of
- * that thread or process.
+ * on a thread, or on the process the pane is scoped to, opens the hot
+ * functions of that thread or process (t does so from any row); v opens
+ * their events.
  */
 
 enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_COMMS, C_N };
@@ -368,13 +369,28 @@ pr_key(struct pane *p, enum action a)
 	const char *comm;
 	const struct pn_thread *th;
 
-	if (a != ACT_ENTER || src == WIDGET_NONE)
+	if ((a != ACT_ENTER && a != ACT_EVENTS && a != ACT_ZOOM_THREAD) || src == WIDGET_NONE)
 		return PANE_IGNORED;
 	w = &pr->rows[src];
 	th = thr(p, w->thread);
 	comm = th->last_comm != UINT32_MAX ?
 	    strtab_get(&p->s->threads.strs, p->s->threads.comms[th->last_comm].name) : "?";
-	if (w->kind == K_PROC && (int64_t)w->pid != pr->scope) {
+	if (a == ACT_ZOOM_THREAD || (a == ACT_ENTER && (w->kind == K_THREAD ||
+	    (int64_t)w->pid == pr->scope))) {
+		/* the hot functions of the thread or process */
+		nav_view_init(&p->push, PANE_HOT);
+		p->push.target = NAV_T_HOT;
+		p->push.arg = w->kind == K_PROC ? NAV_HOT_PID : NAV_HOT_TID;
+		p->push.arg2 = (uint64_t)(uint32_t)w->pid << 32 | (uint32_t)w->tid;
+		if (w->kind == K_PROC)
+			snprintf(p->push.label, sizeof p->push.label, "hot pid %" PRId32 " %.24s",
+			    w->pid, comm);
+		else
+			snprintf(p->push.label, sizeof p->push.label, "hot tid %" PRId32 " %.24s",
+			    w->tid, comm);
+		return PANE_HANDLED | PANE_PUSH;
+	}
+	if (a == ACT_ENTER && w->kind == K_PROC && (int64_t)w->pid != pr->scope) {
 		nav_view_init(&p->push, PANE_PROCS);
 		p->push.target = NAV_T_PID;
 		p->push.arg = (uint64_t)(int64_t)w->pid;
@@ -450,7 +466,7 @@ static const char *
 pr_help(struct pane *p)
 {
 	(void)p;
-	return "Enter:threads/events  +/Right:expand  e/E/c/C  f:filter";
+	return "Enter:threads/hot functions  v:events  +/Right:expand  f:filter";
 }
 
 const struct pane_ops pane_procs_ops = {

@@ -297,6 +297,15 @@ widget_goto_key(struct widget *w, uint64_t key)
 
 	if (key == UINT64_MAX)
 		return false;
+	if (w->p->ops->find) {
+		size_t src = w->p->ops->find(w->p, key);
+
+		if (src == WIDGET_NONE || src >= w->n)
+			return false;
+		if (w->tree)
+			widget_reveal(w, src);
+		return widget_goto_row(w, src);
+	}
 	r = xmalloc(sizeof *r);
 	/* rows whose key is their index: one look */
 	if (key < w->n) {
@@ -659,6 +668,12 @@ widget_reload(struct widget *w)
 
 	/* a tree with other rows starts over with its default expansion */
 	rebuild(w, w->tree && n == w->n);
+}
+
+void
+widget_refresh(struct widget *w)
+{
+	rebuild(w, false);
 }
 
 void

@@ -88,6 +88,12 @@ void widget_init(struct widget *w, struct pane *p, bool tree);
 void widget_free(struct widget *w);
 /* The pane's rows changed: rebuild (keeps the cursor on the same key). */
 void widget_reload(struct widget *w);
+/*
+ * The pane's rows changed entirely: rebuild, a tree's expansion from the
+ * rows' expanded flags again; keeps the sort and filter.  The cursor row
+ * is the caller's to set (widget_goto_key with a key taken before).
+ */
+void widget_refresh(struct widget *w);
 /* Rows on screen (for paging and scrolling). */
 void widget_set_height(struct widget *w, int h);
 

@@ -1,0 +1,129 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/symbols.h"
+
+#define SLICE_DEFAULT	4096
+
+static double
+mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool
+has_callchains(const struct session *s)
+{
+	for (size_t i = 0; i < s->attrs.n; i++)
+		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+struct symbols *
+symbols_new(const struct session *s, const struct sym_opts *so)
+{
+	struct symbols *sy = xcalloc(1, sizeof *sy);
+	struct sym_opts def;
+	struct hist_opts ho;
+
+	if (so == NULL) {
+		memset(&def, 0, sizeof def);
+		so = &def;
+	}
+	sy->s = s;
+	sy->z = symbolizer_new(s, so);
+	memset(&ho, 0, sizeof ho);
+	ho.keys[0] = HIST_KEY_COMM;
+	ho.keys[1] = HIST_KEY_TID;
+	ho.keys[2] = HIST_KEY_DSO;
+	ho.keys[3] = HIST_KEY_SYM;
+	ho.nkeys = 4;
+	sy->children = has_callchains(s);
+	ho.children = sy->children;
+	ho.callgraph = sy->children;
+	ho.event = -1;
+	ho.max_stack = HIST_DEFAULT_MAX_STACK;
+	ho.record_self = true;
+	sy->h = hist_new(s, sy->z, &ho);
+	sy->samples_total = s->counts.by_type[PERF_RECORD_SAMPLE];
+	if (s->index.n == 0) {
+		hist_finish(sy->h);
+		sy->done = true;
+	}
+	return sy;
+}
+
+void
+symbols_free(struct symbols *sy)
+{
+	if (sy == NULL)
+		return;
+	hist_free(sy->h);
+	symbolizer_free(sy->z);
+	free(sy);
+}
+
+bool
+symbols_step(struct symbols *sy, double budget, size_t slice)
+{
+	const struct session *s = sy->s;
+	double t0 = mono_now(), t;
+
+	if (sy->done)
+		return true;
+	if (slice == 0)
+		slice = SLICE_DEFAULT;
+	do {
+		size_t to = sy->pos + slice < s->index.n ? sy->pos + slice : s->index.n;
+
+		for (size_t i = sy->pos; i < to; i++)
+			if (ent_type(&s->index.v[i]) == PERF_RECORD_SAMPLE)
+				sy->samples_done++;
+		hist_add_range(sy->h, sy->pos, to, NULL);
+		sy->pos = to;
+		t = mono_now();
+	} while (sy->pos < s->index.n && t - t0 < budget);
+	if (sy->pos >= s->index.n) {
+		hist_finish(sy->h);
+		sy->done = true;
+		sy->gen++;
+	}
+	sy->busy_secs += t - t0;
+	return sy->done;
+}
+
+void
+symbols_run(struct symbols *sy)
+{
+	while (!symbols_step(sy, 1e9, SIZE_MAX / 2))
+		;
+}
+
+void
+symbols_peek(struct symbols *sy)
+{
+	if (sy->done)
+		return;
+	hist_peek(sy->h);
+	sy->gen++;
+}
+
+double
+symbols_progress(const struct symbols *sy)
+{
+	if (sy->done)
+		return 1.0;
+	if (sy->samples_total == 0)
+		return sy->s->index.n ? (double)sy->pos / (double)sy->s->index.n : 1.0;
+	return (double)sy->samples_done / (double)sy->samples_total;
+}

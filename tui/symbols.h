@@ -1,0 +1,59 @@
+/*
+ * symbols.h: the TUI's symbolization, done in slices between key presses.
+ *
+ * A struct symbols owns a symbolizer and a hist (symbolize/hist.h) over an
+ * open session: keyed comm,tid,dso,sym so the hot-functions pane can show
+ * the whole recording, one process or one thread by merging rows
+ * (hist_rows_merged), with children when the recording has callchains, the
+ * caller/callee edges, and each sample's own entry (record_self) so the
+ * events pane can list the samples of a symbol.
+ *
+ * symbols_step() adds the next slice of the session's index for about the
+ * time it is given and returns; the app calls it from its input loop while
+ * no key is waiting, so the first screen shows at once and the table fills
+ * in.  When the last slice is in, the hist is finished.  Curses-free; the
+ * session must outlive it.
+ */
+#ifndef PERFNAV_TUI_SYMBOLS_H
+#define PERFNAV_TUI_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct session;
+struct sym_opts;
+struct symbolizer;
+struct hist;
+
+struct symbols {
+	const struct session	*s;
+	struct symbolizer	*z;
+	struct hist		*h;
+	bool			 children;	/* the recording has callchains */
+	size_t			 pos;		/* index positions added */
+	uint64_t		 samples_done;	/* SAMPLE records among them */
+	uint64_t		 samples_total;
+	bool			 done;		/* finished: rows are final */
+	unsigned		 gen;		/* bumped whenever rows may have changed */
+	double			 busy_secs;	/* time spent symbolizing */
+};
+
+/* Set up (nothing is resolved yet); so may be NULL for the defaults. */
+struct symbols *symbols_new(const struct session *s, const struct sym_opts *so);
+void symbols_free(struct symbols *sy);
+
+/*
+ * Add slices of the index for about budget seconds (at least one slice of
+ * `slice` positions, 0: a default); finishes the hist after the last.
+ * Returns true once everything is in.
+ */
+bool symbols_step(struct symbols *sy, double budget, size_t slice);
+/* Everything at once (text tools, tests). */
+void symbols_run(struct symbols *sy);
+/* Make the rows so far readable (hist_peek) and bump gen. */
+void symbols_peek(struct symbols *sy);
+/* Share of the samples added, 0..1 (1 when done). */
+double symbols_progress(const struct symbols *sy);
+
+#endif
