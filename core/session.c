@@ -73,7 +73,7 @@ map_file(const char *path, int fd, struct sfile *f, struct perf_err *err)
 	if (p == MAP_FAILED)
 		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: mmap: %s", path,
 		    strerror(errno));
-	madvise(p, f->size, MADV_WILLNEED);
+	/* no MADV_WILLNEED: it maps more than the walk needs at once */
 	f->base = p;
 	f->mapped = true;
 	return 0;
@@ -604,7 +604,7 @@ static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base,
 
 /* Pages of the mapped file behind the walk are given back every so often:
  * the walk reads each once, and the resident set stays small. */
-#define DROP_STEP	(UINT64_C(256) << 20)
+#define DROP_STEP	(UINT64_C(128) << 20)
 
 /* Pipe-mode HEADER_ATTR: attr + ids. */
 static void
@@ -990,6 +990,7 @@ walk_file(struct loader *ld, uint32_t fi)
 	if (f->data_end > f->data_off)
 		walk_region(ld, f->vbase + f->data_off, f->base + f->data_off,
 		    f->data_end - f->data_off, f->data_off, false);
+
 	if (ld->zpending != UINT64_MAX && ld->zpending < s->zlen) {
 		diag_add(&s->diags, DIAG_ERROR, fi, PERF_ERR_OFF_NONE,
 		    "%s: %llu decompressed bytes at the end do not form a whole record", f->path,
@@ -1162,6 +1163,12 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 		thread_table_build(&s->threads, s);
 		s->t_threads = now_s() - t;
 	}
+	/*
+	 * Nothing read while loading needs to stay resident; the thread table's
+	 * scattered reads of COMM/MMAP records alone map ~64 KiB around each.
+	 */
+	for (size_t i = 0; i < s->nfiles; i++)
+		session_drop_pages(s, s->files[i].vbase, s->files[i].vbase + s->files[i].size);
 	free(ld.rounds);
 	if (s->zctx != NULL) {
 		ZSTD_freeDCtx(s->zctx);

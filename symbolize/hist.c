@@ -117,6 +117,9 @@ struct hist {
 	size_t			 capchain;
 	struct chain_ip		*ips;		/* one sample's raw chain */
 	size_t			 capips;
+	/* Pages of the mapped file behind the pass are given back: [drop_lo,
+	 * drop_hi) is what was read since the last time. */
+	uint64_t		 drop_lo, drop_hi;
 	uint32_t		*path;
 	size_t			 cappath;
 	uint32_t		*cs;		/* one sample's chain: cache ids */
@@ -974,6 +977,9 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, uint32_t com
 	}
 }
 
+#define HIST_DROP_STEP	(UINT64_C(64) << 20)
+#define HIST_DROP_SLACK	(UINT64_C(16) << 20)
+
 uint64_t
 hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 {
@@ -1002,6 +1008,21 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		uint32_t ev, comm, *pe;
 		size_t n = 0, nips;
 		int32_t pid, tid;
+		uint64_t loc = ent_loc(ent);
+
+		/*
+		 * The index is in time order, nearly file order: what lies well
+		 * behind the furthest record read is not needed again (if it
+		 * is, it faults back in from the page cache).
+		 */
+		if (s->nfiles == 1 && loc < SESSION_ZLOC) {
+			if (loc > h->drop_hi)
+				h->drop_hi = loc;
+			if (h->drop_hi - h->drop_lo >= HIST_DROP_STEP + HIST_DROP_SLACK) {
+				session_drop_pages(s, h->drop_lo, h->drop_hi - HIST_DROP_SLACK);
+				h->drop_lo = h->drop_hi - HIST_DROP_SLACK;
+			}
+		}
 
 		if (type != PERF_RECORD_SAMPLE) {
 			if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
