@@ -1063,7 +1063,7 @@ tui_run(const struct common_opts *co)
 	if (tr > 0)
 		fprintf(stderr, "perfnav: %s\n", err);
 	a->mono = (nc && nc[0]) || strcmp(a->theme.name, "mono") == 0;
-	a->s = cmd_open(co, true);
+	a->s = cmd_open_progress(co, true);
 	if (a->s == NULL) {
 		free(a);
 		return EXIT_FAIL;
@@ -1126,8 +1126,8 @@ tui_main(int argc, char **argv)
 	    NULL, NULL, NULL, &co, &pos, &npos, &status))
 		return status;
 	if (npos > 0) {
-		fprintf(stderr, "perfnav: unexpected argument '%s' (commands: header stats dump hex)\n",
-		    pos[0]);
+		fprintf(stderr, "perfnav: unexpected argument '%s' (see perfnav --help for the "
+		    "commands)\n", pos[0]);
 		return EXIT_USAGE;
 	}
 	return tui_run(&co);

@@ -56,6 +56,9 @@ int opts_parse(int argc, char **argv, const char *usage, const struct cmd_opt *e
 /* Open co->input, printing diagnostics to stderr as
  * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */
 struct session *cmd_open(const struct common_opts *co, bool index);
+/* The same, with a progress bar on standard error (when it is a
+ * terminal) if loading takes more than a moment: for the TUI. */
+struct session *cmd_open_progress(const struct common_opts *co, bool index);
 /* Print the session's diagnostics to stderr; returns EXIT_DAMAGED if the
  * recording is damaged and --strict was given, else EXIT_OK. */
 int cmd_report_diags(const struct session *s);

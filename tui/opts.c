@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/resolve.h"
@@ -95,6 +97,8 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 	struct option *lo = xcalloc(ne + nc + 1, sizeof *lo);
 	char *sh = xcalloc(2 * (ne + nc) + 2, 1);
 	const char *name = argv[0];
+	/* "perfnav top: ..." for a subcommand, "perfnav: ..." for the TUI */
+	const char *sep = name[0] ? " " : "";
 	int c, rc = 0;
 
 	memset(co, 0, sizeof *co);
@@ -133,15 +137,16 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 			rc = 1;
 			goto out;
 		case ':':
-			fprintf(stderr, "perfnav %s: option '%s' needs a value\n", name,
+			fprintf(stderr, "perfnav%s%s: option '%s' needs a value\n", sep, name,
 			    argv[optind - 1]);
 			goto bad;
 		case '?':
-			fprintf(stderr, "perfnav %s: unknown option '%s'\n", name, argv[optind - 1]);
+			fprintf(stderr, "perfnav%s%s: unknown option '%s'\n", sep, name,
+			    argv[optind - 1]);
 			goto bad;
 		default:
 			if (fn == NULL || fn(arg, c, optarg) < 0) {
-				fprintf(stderr, "perfnav %s: bad value for '%s'\n", name,
+				fprintf(stderr, "perfnav%s%s: bad value for '%s'\n", sep, name,
 				    argv[optind - 1]);
 				goto bad;
 			}
@@ -159,7 +164,7 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 		co->input = "perf.data";
 	goto out;
 bad:
-	fprintf(stderr, "Try 'perfnav %s --help'.\n", name);
+	fprintf(stderr, "Try 'perfnav%s%s --help'.\n", sep, name);
 	*exit_status = EXIT_USAGE;
 	rc = 1;
 out:
@@ -172,6 +177,63 @@ static const char *
 diag_file(const struct session *s, uint32_t f)
 {
 	return f < s->nfiles ? s->files[f].path : s->path;
+}
+
+/* A progress bar on standard error while a large recording loads. */
+struct load_progress {
+	const char	*path;
+	double		 t0;
+	bool		 shown;
+};
+
+static double
+mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct load_progress *lp = arg;
+	int pct = total ? (int)(100.0 * (double)done / (double)total) : 100, w = 30, fill;
+
+	if (!lp->shown && mono_now() - lp->t0 < 0.3)
+		return 0;	/* quick loads show nothing */
+	if (done >= total && !lp->shown)
+		return 0;
+	lp->shown = true;
+	fill = pct * w / 100;
+	fprintf(stderr, "\rperfnav: loading %s [%.*s%*s] %3d%%", lp->path, fill,
+	    "##############################", w - fill, "", pct);
+	if (done >= total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+	return 0;
+}
+
+struct session *
+cmd_open_progress(const struct common_opts *co, bool index)
+{
+	struct perf_err err;
+	struct load_progress lp = { co->input, mono_now(), false };
+	struct session_opts so = { .no_index = !index, .keep_going = true };
+	struct session *s;
+
+	if (isatty(STDERR_FILENO)) {
+		so.progress = show_progress;
+		so.progress_arg = &lp;
+	}
+	memset(&err, 0, sizeof err);
+	s = session_open(co->input, &so, &err);
+	if (lp.shown)
+		fputs("\r\033[K", stderr);
+	if (s == NULL)
+		fprintf(stderr, "perfnav: %s\n", err.msg);
+	return s;
 }
 
 struct session *
