@@ -267,6 +267,8 @@ thread_table_build(struct thread_table *t, const struct session *s)
 	 * as we go, or the resident set grows by ~64 KiB per record.
 	 */
 	bool give_back = s->nfiles > 0 && s->files[0].size > (UINT64_C(256) << 20);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	unsigned pending = 0;
 
 	for (size_t i = 0; i < s->index.n; i++) {
 		const struct rec_ent *e = &s->index.v[i];
@@ -350,10 +352,23 @@ thread_table_build(struct thread_table *t, const struct session *s)
 			add_map(t, s, &r, e->time);
 			break;
 		}
-		if (give_back)
-			session_drop_pages(s, (ent_loc(e) & ~(uint64_t)0xffff) - 0x10000,
-			    (ent_loc(e) & ~(uint64_t)0xffff) + 0x20000);
+		if (give_back) {
+			/* in batches: one madvise for a run of nearby records */
+			uint64_t l = ent_loc(e) & ~(uint64_t)0xffff;
+
+			l = l >= 0x10000 ? l - 0x10000 : 0;
+			lo = l < lo ? l : lo;
+			hi = l + 0x30000 > hi ? l + 0x30000 : hi;
+			if (++pending >= 256 || hi - lo > (UINT64_C(64) << 20)) {
+				session_drop_pages(s, lo, hi);
+				lo = UINT64_MAX;
+				hi = 0;
+				pending = 0;
+			}
+		}
 	}
+	if (pending)
+		session_drop_pages(s, lo, hi);
 }
 
 uint32_t
