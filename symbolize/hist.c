@@ -991,6 +991,9 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	int32_t last_pid = INT32_MIN;
 	uint32_t last_epoch = 0;
 
+	/* Self rows need only a sample's fixed head: no walk of its chain. */
+	bool head_only = !h->o.children && !h->o.callgraph && !branch_mode;
+
 	if (to > s->index.n)
 		to = s->index.n;
 	if (h->o.record_self && h->sample_ent == NULL && s->index.n > 0) {
@@ -1038,7 +1041,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		    (int)ent_attr(ent) != h->o.event)
 			continue;
 		if (session_rec(s, ent_loc(ent), &r) < 0 ||
-		    record_decode_sample(s, &r, &smp, NULL) < 0) {
+		    (head_only ? record_sample_head(s, &r, record_attr(s, &r), &smp) :
+		    record_decode_sample(s, &r, &smp, NULL)) < 0) {
 			bad++;
 			continue;
 		}
