@@ -11,6 +11,7 @@
 #include "core/bytes.h"
 #include "core/feature.h"
 #include "core/fields.h"
+#include "core/names.h"
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/session.h"
@@ -19,25 +20,6 @@
 #define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
 #endif
 #define MISC_BUILD_ID_SIZE	(1u << 15)	/* perf's, on HEADER_BUILD_ID records */
-
-/* sample_type bits: X(bit, NAME) */
-#define SAMPLE_BITS(X) \
-	X(0, IP) X(1, TID) X(2, TIME) X(3, ADDR) X(4, READ) X(5, CALLCHAIN) X(6, ID) \
-	X(7, CPU) X(8, PERIOD) X(9, STREAM_ID) X(10, RAW) X(11, BRANCH_STACK) \
-	X(12, REGS_USER) X(13, STACK_USER) X(14, WEIGHT) X(15, DATA_SRC) \
-	X(16, IDENTIFIER) X(17, TRANSACTION) X(18, REGS_INTR) X(19, PHYS_ADDR) \
-	X(20, AUX) X(21, CGROUP) X(22, DATA_PAGE_SIZE) X(23, CODE_PAGE_SIZE) \
-	X(24, WEIGHT_STRUCT)
-
-static const char *const sample_bit_names[64] = {
-#define X(b, n) [b] = #n,
-	SAMPLE_BITS(X)
-#undef X
-};
-
-static const char *const read_format_names[64] = {
-	"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
-};
 
 /* attr flag bits in the order of struct perf_event_attr's bitfield word;
  * precise_ip takes two bits (15 and 16). */
@@ -142,22 +124,6 @@ sb_hex(struct sbuf *b, const uint8_t *p, size_t len, size_t max)
 		sb_printf(b, "%02x", p[i]);
 	if (len > max)
 		sb_printf(b, "...");
-}
-
-static void
-sb_bits(struct sbuf *b, uint64_t v, const char *const names[64])
-{
-	bool first = true;
-
-	for (unsigned i = 0; i < 64; i++) {
-		if (!(v & (UINT64_C(1) << i)))
-			continue;
-		if (names[i])
-			sb_printf(b, "%s%s", first ? "" : "|", names[i]);
-		else
-			sb_printf(b, "%sbit%u", first ? "" : "|", i);
-		first = false;
-	}
 }
 
 /* CPU list of a perf_record_cpu_map_data at p (len bytes) as "0-3,5". */
@@ -1037,11 +1003,9 @@ f_attr(struct fctx *d, const char *pfx, uint32_t asz)
 	U32(d, nm(d, "%s.size", pfx), NULL);
 	X64(d, nm(d, "%s.config", pfx), NULL);
 	U64(d, nm(d, a.freq ? "%s.sample_freq" : "%s.sample_period", pfx), NULL);
-	sb_init(&b, note, sizeof note);
-	sb_bits(&b, a.sample_type, sample_bit_names);
+	names_sample_type(a.sample_type, NAMES_BITS_ALL, note, sizeof note);
 	fint_note(d, 8, I_HEX, nm(d, "%s.sample_type", pfx), NULL, note);
-	sb_init(&b, note, sizeof note);
-	sb_bits(&b, a.read_format, read_format_names);
+	names_read_format(a.read_format, NAMES_BITS_ALL, note, sizeof note);
 	fint_note(d, 8, I_HEX, nm(d, "%s.read_format", pfx), NULL, note);
 	/* The flags word, from the decoded (native) attr. */
 	memcpy(&fw, (const uint8_t *)&a + 40, 8);
@@ -1654,8 +1618,12 @@ sum_user(const struct rec *r, struct body *b, struct sbuf *sb)
 		nids = (b->n - 8 - asz) / 8;
 		sb_printf(sb, " type %u config %#" PRIx64 " sample_type ", a.type,
 		    (uint64_t)a.config);
-		sb_bits(sb, a.sample_type, sample_bit_names);
-		sb_printf(sb, " ids %" PRIu64, nids);
+		{
+			char st[512];
+
+			sb_printf(sb, "%s ids %" PRIu64,
+			    names_sample_type(a.sample_type, NAMES_BITS_ALL, st, sizeof st), nids);
+		}
 		break;
 	}
 	case PF_REC_EVENT_TYPE:

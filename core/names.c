@@ -203,3 +203,59 @@ names_clockid(int64_t clockid)
 		return "(not found)";
 	}
 }
+
+struct bit_name {
+	uint8_t		 bit;
+	bool		 perf;
+	const char	*name;
+};
+
+static const struct bit_name sample_bit_table[] = {
+#define X(b, n, perf) { b, perf, #n },
+	NAMES_SAMPLE_BITS(X)
+#undef X
+};
+
+static const struct bit_name read_bit_table[] = {
+#define X(b, n) { b, true, #n },
+	NAMES_READ_FORMAT_BITS(X)
+#undef X
+};
+
+static const char *
+format_bits(uint64_t v, const struct bit_name *t, size_t nt, enum names_bits_style style,
+    char *buf, size_t n)
+{
+	size_t o = 0;
+	uint64_t known = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nt; i++) {
+		uint64_t m = UINT64_C(1) << t[i].bit;
+
+		known |= m;
+		if (!(v & m) || (style == NAMES_BITS_PERF && !t[i].perf) || o >= n)
+			continue;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "|" : "", t[i].name);
+	}
+	for (unsigned b = 0; style == NAMES_BITS_ALL && b < 64 && o < n; b++)
+		if ((v & ~known) >> b & 1)
+			o += (size_t)snprintf(buf + o, n - o, "%sbit%u", o ? "|" : "", b);
+	return buf;
+}
+
+const char *
+names_sample_type(uint64_t v, enum names_bits_style style, char *buf, size_t n)
+{
+	return format_bits(v, sample_bit_table, sizeof sample_bit_table / sizeof sample_bit_table[0],
+	    style, buf, n);
+}
+
+const char *
+names_read_format(uint64_t v, enum names_bits_style style, char *buf, size_t n)
+{
+	return format_bits(v, read_bit_table, sizeof read_bit_table / sizeof read_bit_table[0],
+	    style, buf, n);
+}

@@ -36,6 +36,34 @@ const char *names_sw(uint64_t config);
  * "unknown-ext-hardware-cache-..."/"invalid-cache"), no modifiers. */
 void names_hw_cache(uint64_t config, char *buf, size_t n);
 
+/*
+ * sample_type bits, in the order perf prints them: X(bit, NAME, PERF)
+ * where PERF says whether perf 6.1's header printer knows the bit.
+ */
+#define NAMES_SAMPLE_BITS(X) \
+	X(0, IP, 1) X(1, TID, 1) X(2, TIME, 1) X(3, ADDR, 1) X(4, READ, 1) \
+	X(5, CALLCHAIN, 1) X(6, ID, 1) X(7, CPU, 1) X(8, PERIOD, 1) X(9, STREAM_ID, 1) \
+	X(10, RAW, 1) X(11, BRANCH_STACK, 1) X(12, REGS_USER, 1) X(13, STACK_USER, 1) \
+	X(16, IDENTIFIER, 1) X(18, REGS_INTR, 1) X(15, DATA_SRC, 1) X(14, WEIGHT, 1) \
+	X(19, PHYS_ADDR, 1) X(20, AUX, 1) X(21, CGROUP, 1) X(22, DATA_PAGE_SIZE, 1) \
+	X(23, CODE_PAGE_SIZE, 1) X(24, WEIGHT_STRUCT, 1) X(17, TRANSACTION, 0)
+
+/* read_format bits: X(bit, NAME) */
+#define NAMES_READ_FORMAT_BITS(X) \
+	X(0, TOTAL_TIME_ENABLED) X(1, TOTAL_TIME_RUNNING) X(2, ID) X(3, GROUP) X(4, LOST)
+
+enum names_bits_style {
+	NAMES_BITS_ALL,		/* every set bit; unknown ones as "bitN" */
+	NAMES_BITS_PERF,	/* only what perf's header prints, in its order */
+};
+
+/*
+ * "IP|TID|TIME" for a sample_type / read_format value (never NULL;
+ * "" for 0).  Writes into buf; returns buf.
+ */
+const char *names_sample_type(uint64_t v, enum names_bits_style style, char *buf, size_t n);
+const char *names_read_format(uint64_t v, enum names_bits_style style, char *buf, size_t n);
+
 /* perf's clockid names ("monotonic"), or "(not found)". */
 const char *names_clockid(int64_t clockid);
 

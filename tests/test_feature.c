@@ -878,3 +878,21 @@ Test(names, breakpoint)
 	cr_assert_str_eq(names_clockid(1), "monotonic");
 	cr_assert_str_eq(names_clockid(99), "(not found)");
 }
+
+Test(names, sample_type_and_read_format_bits)
+{
+	char b[256];
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+	    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TRANSACTION | (UINT64_C(1) << 40);
+
+	/* perf's order: IDENTIFIER before DATA_SRC before WEIGHT; it skips TRANSACTION */
+	cr_assert_str_eq(names_sample_type(st, NAMES_BITS_PERF, b, sizeof b),
+	    "IP|TID|IDENTIFIER|DATA_SRC|WEIGHT");
+	cr_assert_str_eq(names_sample_type(st, NAMES_BITS_ALL, b, sizeof b),
+	    "IP|TID|IDENTIFIER|DATA_SRC|WEIGHT|TRANSACTION|bit40");
+	cr_assert_str_eq(names_sample_type(0, NAMES_BITS_ALL, b, sizeof b), "");
+	cr_assert_str_eq(names_read_format(PERF_FORMAT_ID | PERF_FORMAT_GROUP | (1u << 4),
+	    NAMES_BITS_PERF, b, sizeof b), "ID|GROUP|LOST");
+	/* a short buffer is cut, never overrun */
+	cr_assert_eq(strlen(names_sample_type(st, NAMES_BITS_ALL, b, 8)) < 8, true);
+}

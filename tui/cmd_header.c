@@ -23,30 +23,6 @@ struct bit_name {
 	const char	*name;
 };
 
-static const struct bit_name sample_bits[] = {
-	{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
-	{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
-	{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
-	{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
-	{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
-	{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
-	{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
-	{ PERF_SAMPLE_REGS_INTR, "REGS_INTR" }, { PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
-	{ PERF_SAMPLE_WEIGHT, "WEIGHT" }, { PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
-	{ PERF_SAMPLE_AUX, "AUX" }, { PERF_SAMPLE_CGROUP, "CGROUP" },
-	{ PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
-	{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
-	{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
-	{ 0, NULL },
-};
-
-static const struct bit_name read_bits[] = {
-	{ PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
-	{ PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" },
-	{ PERF_FORMAT_ID, "ID" }, { PERF_FORMAT_GROUP, "GROUP" }, { 1u << 4, "LOST" },
-	{ 0, NULL },
-};
-
 static const struct bit_name branch_bits[] = {
 	{ PERF_SAMPLE_BRANCH_USER, "USER" }, { PERF_SAMPLE_BRANCH_KERNEL, "KERNEL" },
 	{ PERF_SAMPLE_BRANCH_HV, "HV" }, { PERF_SAMPLE_BRANCH_ANY, "ANY" },
@@ -96,12 +72,18 @@ print_x(FILE *fp, const char *name, uint64_t v)
 static void
 print_attr(FILE *fp, const struct perf_event_attr *a)
 {
+	char bits[512];
+
 	print_u(fp, "type", a->type);
 	print_u(fp, "size", a->size);
 	print_x(fp, "config", a->config);
 	print_u(fp, "{ sample_period, sample_freq }", a->sample_period);
-	print_bits(fp, "sample_type", a->sample_type, sample_bits);
-	print_bits(fp, "read_format", a->read_format, read_bits);
+	if (a->sample_type)
+		fprintf(fp, ", sample_type = %s",
+		    names_sample_type(a->sample_type, NAMES_BITS_PERF, bits, sizeof bits));
+	if (a->read_format)
+		fprintf(fp, ", read_format = %s",
+		    names_read_format(a->read_format, NAMES_BITS_PERF, bits, sizeof bits));
 #define F(n) print_u(fp, #n, a->n)
 	F(disabled);
 	F(inherit);

@@ -102,48 +102,6 @@ struct bitname {
 	const char	*name;
 };
 
-static const struct bitname sample_bits[] = {
-	{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
-	{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
-	{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
-	{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
-	{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
-	{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
-	{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_WEIGHT, "WEIGHT" },
-	{ PERF_SAMPLE_DATA_SRC, "DATA_SRC" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
-	{ PERF_SAMPLE_TRANSACTION, "TRANSACTION" }, { PERF_SAMPLE_REGS_INTR, "REGS_INTR" },
-	{ PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" }, { PERF_SAMPLE_AUX, "AUX" },
-	{ PERF_SAMPLE_CGROUP, "CGROUP" }, { PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
-	{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
-	{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
-	{ 0, NULL },
-};
-
-static const struct bitname read_bits[] = {
-	{ PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
-	{ PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" },
-	{ PERF_FORMAT_ID, "ID" }, { PERF_FORMAT_GROUP, "GROUP" }, { 1u << 4, "LOST" },
-	{ 0, NULL },
-};
-
-static void
-spell_bits(char *buf, size_t n, uint64_t v, const struct bitname *b)
-{
-	size_t o = 0;
-	uint64_t known = 0;
-
-	buf[0] = '\0';
-	for (; b->name; b++) {
-		known |= b->bit;
-		if ((v & b->bit) && o < n)
-			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "|" : "", b->name);
-	}
-	if ((v & ~known) && o < n)
-		o += (size_t)snprintf(buf + o, n - o, "%s0x%" PRIx64, o ? "|" : "", v & ~known);
-	if (o == 0)
-		snprintf(buf, n, "0");
-}
-
 static void
 attr_flags(char *buf, size_t n, const struct perf_event_attr *a)
 {
@@ -178,8 +136,12 @@ add_attrs(struct pane *p, struct hd *h)
 		char st[512], rf[256], fl[1024], ids[512];
 		size_t r, o = 0;
 
-		spell_bits(st, sizeof st, a->sample_type, sample_bits);
-		spell_bits(rf, sizeof rf, a->read_format, read_bits);
+		names_sample_type(a->sample_type, NAMES_BITS_ALL, st, sizeof st);
+		names_read_format(a->read_format, NAMES_BITS_ALL, rf, sizeof rf);
+		if (st[0] == '\0')
+			snprintf(st, sizeof st, "0");
+		if (rf[0] == '\0')
+			snprintf(rf, sizeof rf, "0");
 		attr_flags(fl, sizeof fl, a);
 		r = hadd(h, 1, session_attr_name(p->s, (int)i), "type %" PRIu32 ", config %#" PRIx64
 		    ", sample_type %s", a->type, (uint64_t)a->config, st);
