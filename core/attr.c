@@ -147,10 +147,7 @@ attr_table_add(struct attr_table *t, const struct perf_event_attr *a, uint32_t d
 static size_t
 id_hash(uint64_t id)
 {
-	id ^= id >> 33;
-	id *= UINT64_C(0xff51afd7ed558ccd);
-	id ^= id >> 33;
-	return (size_t)id;
+	return (size_t)hash_mix64(id);
 }
 
 static void

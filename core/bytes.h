@@ -112,4 +112,17 @@ cursor_left(const struct cursor *c)
 	return c->bad ? 0 : c->len - c->pos;
 }
 
+/* A 64-bit finalizer (murmur3's fmix64): spreads every input bit over the
+ * result, for open-addressing tables keyed by integers. */
+static inline uint64_t
+hash_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
 #endif

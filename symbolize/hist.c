@@ -141,16 +141,6 @@ struct hist {
 
 /* ---- hashing ---- */
 
-static inline uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	x ^= x >> 33;
-	return x;
-}
 
 static void
 idtab_grow(struct idtab *t)
@@ -429,7 +419,7 @@ node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sa
 		a = UINT64_MAX;
 		b = f.rel;
 	}
-	hh = mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
+	hh = hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
 	hash = (uint32_t)hh;
 	idtab_reserve(&h->node_tab);
 	i = hash & (h->node_tab.cap - 1);
@@ -532,7 +522,7 @@ ent_hash(const struct hist_entry *k)
 
 	_Static_assert(ENT_KEY_BYTES == 32, "entry key is 32 bytes");
 	memcpy(w, k, 32);
-	return (uint32_t)mix64(w[0] * 31 + mix64(w[1] ^ mix64(w[2] * 17 + w[3])));
+	return (uint32_t)hash_mix64(w[0] * 31 + hash_mix64(w[1] ^ hash_mix64(w[2] * 17 + w[3])));
 }
 
 static inline struct hist_entry *
@@ -568,7 +558,7 @@ hist_entry_get(const struct hist *h, uint32_t id)
 static void
 edge_add(struct hist *h, uint32_t ev, uint32_t caller, uint32_t callee, uint64_t period)
 {
-	uint32_t hash = (uint32_t)mix64(((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17), id;
+	uint32_t hash = (uint32_t)hash_mix64(((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17), id;
 	size_t i;
 	struct hist_edge *e;
 
@@ -598,7 +588,7 @@ found:
 static uint32_t
 tnode_child(struct hist *h, uint32_t parent, uint32_t node, uint32_t name)
 {
-	uint32_t hash = (uint32_t)mix64((uint64_t)parent << 32 ^ (uint64_t)node << 1 ^
+	uint32_t hash = (uint32_t)hash_mix64((uint64_t)parent << 32 ^ (uint64_t)node << 1 ^
 	    (uint64_t)name * 0x9e3779b1u), id;
 	size_t i;
 	struct hist_tnode *t;
@@ -773,7 +763,7 @@ epoch_slot(struct hist *h, int32_t pid)
 		for (size_t j = 0; j < h->pecap; j++) {
 			if (h->pe[j].pid == INT32_MIN)
 				continue;
-			i = (size_t)mix64((uint64_t)(uint32_t)h->pe[j].pid) & (ncap - 1);
+			i = (size_t)hash_mix64((uint64_t)(uint32_t)h->pe[j].pid) & (ncap - 1);
 			while (n[i].pid != INT32_MIN)
 				i = (i + 1) & (ncap - 1);
 			n[i] = h->pe[j];
@@ -782,7 +772,7 @@ epoch_slot(struct hist *h, int32_t pid)
 		h->pe = n;
 		h->pecap = ncap;
 	}
-	i = (size_t)mix64((uint64_t)(uint32_t)pid) & (h->pecap - 1);
+	i = (size_t)hash_mix64((uint64_t)(uint32_t)pid) & (h->pecap - 1);
 	while (h->pe[i].pid != INT32_MIN && h->pe[i].pid != pid)
 		i = (i + 1) & (h->pecap - 1);
 	if (h->pe[i].pid == INT32_MIN) {
@@ -820,7 +810,7 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 {
 	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
 	uint32_t epoch = kpid == -1 ? h->kepoch : *last_pid_epoch;
-	uint32_t hash = (uint32_t)mix64(ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
+	uint32_t hash = (uint32_t)hash_mix64(ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
 	    (uint64_t)cpumode << 61), id;
 	size_t i;
 	struct fcache *c;
@@ -1597,7 +1587,7 @@ hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *
 			buf[len++] = i ? ';' : '\0';
 		}
 		text = intern(h, buf);
-		hash = (uint32_t)mix64(text);
+		hash = (uint32_t)hash_mix64(text);
 		idtab_reserve(&tab);
 		i = hash & (tab.cap - 1);
 		while ((id = tab.slot[i]) != 0 && lines[id - 1].text != text)

@@ -147,22 +147,12 @@ exp_set(struct hot *ht, uint64_t key, bool on)
 
 /* ---- keys ---- */
 
-static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	x ^= x >> 33;
-	return x;
-}
 
 /* Keys stay below 2^62: UINT64_MAX and NAV_NONE mean "none". */
 static uint64_t
 key2(uint64_t a, uint64_t b)
 {
-	return mix(a * UINT64_C(0x9e3779b97f4a7c15) ^ mix(b + 0x51)) >> 2;
+	return hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ hash_mix64(b + 0x51)) >> 2;
 }
 
 static uint64_t
