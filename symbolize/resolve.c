@@ -101,8 +101,10 @@ struct symbolizer {
 	size_t			 capwhys;
 	uint64_t		 nomap[SYM_WHY_COUNT];
 
-	/* DWARF unwinding of --call-graph dwarf samples, made on first use. */
+	/* DWARF unwinding of --call-graph dwarf samples, made on first use;
+	 * only for recordings of the architecture libunwind is built for. */
 	struct unwinder		*unw;
+	bool			 unwind_arch;
 	uint64_t		*stops;		/* per dso x UNWIND_STOP_COUNT */
 	size_t			 capstops;
 	uint64_t		 nodso_stops[UNWIND_STOP_COUNT];
@@ -243,6 +245,7 @@ symbolizer_new(const struct session *s, const struct sym_opts *o)
 		snprintf(z->buildid_dir, n, "%s/.debug", home);
 	}
 	z->perfmap_dir = xstrdup(z->o.perfmap_dir ? z->o.perfmap_dir : "/tmp");
+	z->unwind_arch = s->feat.arch == NULL || strcmp(s->feat.arch, "x86_64") == 0;
 	dso_table_init(&z->dsos);
 	z->kproc = proc_get(z, -1);
 
@@ -678,7 +681,7 @@ size_t
 symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct chain_ip *out, size_t n, unsigned max_stack)
 {
-	bool dwarf = has_user_stack(smp) && !z->o.no_unwind;
+	bool dwarf = has_user_stack(smp) && !z->o.no_unwind && z->unwind_arch;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 	size_t k = 0;
 

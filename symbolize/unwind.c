@@ -463,7 +463,8 @@ unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask
 	*stop = UNWIND_STOP_END;
 	if (max == 0)
 		return 0;
-	if (smp->uregs == NULL || smp->uregs_abi == 0 ||
+	/* x86_64 registers (PERF_SAMPLE_REGS_ABI_64) are all this unwinder reads. */
+	if (smp->uregs == NULL || smp->uregs_abi != PERF_SAMPLE_REGS_ABI_64 ||
 	    reg_value(smp, regs_mask, 8 /* IP */, &ip) < 0) {
 		*stop = UNWIND_STOP_NO_REGS;
 		return 0;

@@ -56,7 +56,8 @@ void unwinder_free(struct unwinder *u);
 
 /*
  * Unwind the user stack of a decoded sample whose attr recorded
- * sample_regs_user = regs_mask (x86_64 perf register numbering).  Writes
+ * sample_regs_user = regs_mask: x86_64 registers (PERF_SAMPLE_REGS_ABI_64,
+ * perf's numbering); other ABIs stop with UNWIND_STOP_NO_REGS.  Writes
  * up to max ips, leaf first: the sample's user ip, then each caller's
  * return address minus one (as perf and libdw do, so a call at the end
  * of a function resolves to it).  Returns the count; *stop says why it
