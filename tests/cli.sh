@@ -91,6 +91,20 @@ mkdir "$tmp/dir.data"
 expect_fail "directory without data" 1 "without a 'data' file" header "$tmp/dir.data"
 expect_fail "missing file" 1 "nope.data: No such file" stats "$tmp/nope.data"
 expect_fail "unknown option" 2 "unknown option" stats --bogus "$data/plain.data"
+# permission denied: as an unprivileged user (root reads anything), when setpriv is here
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	cp "$data/plain.data" "$tmp/locked.data"
+	chmod 000 "$tmp/locked.data"
+	chmod 755 "$tmp"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" stats "$tmp/locked.data" \
+		> "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "locked.data: Permission denied" "$tmp/err"; then
+		ok
+	else
+		ko "permission denied: exit $rc, stderr: $(head -c 300 "$tmp/err")"
+	fi
+fi
 # truncated inside the data: what precedes is shown, the damage on stderr,
 # exit 0 as perf (3 with --strict)
 size=$(stat -c %s "$data/plain.data")
