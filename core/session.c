@@ -1238,11 +1238,16 @@ session_walk(const struct session *s, session_walk_fn fn, void *arg)
 
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct sfile *f = &s->files[i];
-		uint64_t pos = f->data_off;
+		uint64_t pos = f->data_off, dropped = f->data_off;
 
 		while (pos < f->data_end) {
 			struct rec r;
 			int rc;
+
+			if (pos - dropped >= DROP_STEP) {
+				session_drop_pages(s, f->vbase + dropped, f->vbase + pos);
+				dropped = pos;
+			}
 
 			if (f->data_end - pos < 8 || session_rec(s, f->vbase + pos, &r) < 0 ||
 			    pos + r.size > f->data_end)
