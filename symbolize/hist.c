@@ -238,6 +238,8 @@ hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t 
 		for (k = 0; k < HIST_KEY_COUNT; k++)
 			if (strlen(key_info[k].name) == len && strncmp(p, key_info[k].name, len) == 0)
 				break;
+		if (k == HIST_KEY_COUNT && len == 3 && strncmp(p, "tid", 3) == 0)
+			k = HIST_KEY_TID;	/* perf's pid key is per thread */
 		if (k == HIST_KEY_COUNT || n == HIST_MAX_KEYS) {
 			*bad = p;
 			*badlen = len;

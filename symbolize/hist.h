@@ -34,11 +34,15 @@
 #include "core/core.h"
 #include "symbolize/resolve.h"
 
-/* Sort keys. X(id, name, column header, column width) */
+/*
+ * Sort keys. X(id, name, column header, column width).  As in perf, "pid"
+ * groups by thread ("tid:comm"; "tid" is accepted for it too); "process"
+ * groups by process.
+ */
 #define HIST_KEYS(X) \
 	X(COMM, "comm", "Command", 15) \
-	X(PID, "pid", "Pid:Command", 22) \
-	X(TID, "tid", "Tid:Command", 22) \
+	X(PID, "process", "Process", 22) \
+	X(TID, "pid", "Pid:Command", 22) \
 	X(DSO, "dso", "Shared Object", 20) \
 	X(SYM, "sym", "Symbol", 0) \
 	X(CPU, "cpu", "CPU", 3) \

@@ -152,6 +152,16 @@ for c in folded top; do
 	fi
 done
 
+# --sort pid groups by thread, as perf report --sort pid does
+# (tests/data/expected/pipe.data.pid.txt: perf report --no-children --sort pid -n)
+"$bin" top --tsv --sort pid "$data/pipe.data" 2> "$tmp/err" | grep -v '^#' |
+	awk -F'\t' '{ gsub(/^ +/, "", $4); print $2, $3, $4 }' > "$tmp/got"
+if diff "$data/expected/pipe.data.pid.txt" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "top --sort pid: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+
 # script on a perf stat record file: the counter table, as perf script prints it
 if "$bin" script "$data/stat.data" > "$tmp/script" 2> "$tmp/err" &&
 	diff "$tmp/script" "$data/expected/stat.data.script.txt" > "$tmp/diff"; then

@@ -32,7 +32,7 @@ struct top_args {
 };
 
 static const struct cmd_opt top_opts[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid,tid,dso,sym,cpu,srcline (default comm,dso,sym)" },
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline (default comm,dso,sym)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
@@ -289,7 +289,7 @@ cmd_top(int argc, char **argv)
 		if (nk <= 0) {
 			if (nk < 0)
 				fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
-				    "pid, tid, dso, sym, cpu, srcline)\n", (int)badlen, bad);
+				    "pid, tid, process, dso, sym, cpu, srcline)\n", (int)badlen, bad);
 			else
 				fprintf(stderr, "perfnav top: no sort keys\n");
 			return EXIT_USAGE;
