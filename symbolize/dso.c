@@ -528,30 +528,40 @@ read_sysfs_bid(uint8_t *id, size_t *len)
 	return false;
 }
 
+/*
+ * Kernel symbols into d from the first kallsyms that has them: --kallsyms,
+ * kcore_dir/kallsyms, the build-id cache's copy for the kernel's build id
+ * (kd: the kernel DSO), /proc/kallsyms if the running kernel is the
+ * recorded one.  module: "[name]" for a module's symbols, NULL for the
+ * kernel's own.
+ */
 static void
-load_kernel(struct dso_ent *d, const struct dso_ctx *c)
+load_kallsyms(struct dso_ent *d, const struct dso_ent *kd, const struct dso_ctx *c,
+    const char *module)
 {
 	char hex[41], p[PATH_MAX];
 	long nr = -1;
 
-	bid_hex(d, hex);
 	if (c->o->kallsyms != NULL) {
-		nr = kallsyms_load(c->o->kallsyms, &d->syms, &d->names);
+		nr = kallsyms_load_module(c->o->kallsyms, module, &d->syms, &d->names);
 	} else {
 		if (c->s->kcore_dir != NULL) {
 			pfmt(p, sizeof p, "%s/kallsyms", c->s->kcore_dir);
-			nr = kallsyms_load(p, &d->syms, &d->names);
+			nr = kallsyms_load_module(p, module, &d->syms, &d->names);
 		}
-		if (nr <= 0 && d->bid_len > 0 &&
+		if (kd != NULL)
+			bid_hex(kd, hex);
+		if (nr <= 0 && kd != NULL && kd->bid_len > 0 &&
 		    cache_file(c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
-			nr = kallsyms_load(p, &d->syms, &d->names);
-		if (nr <= 0) {
+			nr = kallsyms_load_module(p, module, &d->syms, &d->names);
+		if (nr <= 0 && kd != NULL) {
 			uint8_t id[20];
 			size_t len = 0;
 
-			if (d->bid_len > 0 && read_sysfs_bid(id, &len) && len == d->bid_len &&
-			    memcmp(id, d->bid, len) == 0)
-				nr = kallsyms_load("/proc/kallsyms", &d->syms, &d->names);
+			if (kd->bid_len > 0 && read_sysfs_bid(id, &len) && len == kd->bid_len &&
+			    memcmp(id, kd->bid, len) == 0)
+				nr = kallsyms_load_module("/proc/kallsyms", module, &d->syms,
+				    &d->names);
 		}
 	}
 	if (nr > 0)
@@ -615,10 +625,12 @@ dso_load(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint
 		load_user(d, name, c);
 		break;
 	case DSO_KERNEL:
-		load_kernel(d, c);
+		load_kallsyms(d, d, c, NULL);
 		break;
 	case DSO_MODULE:
-		d->why = SYM_WHY_NO_KALLSYMS;
+		/* perf reads a module's symbols from its .ko when it has it; from
+		 * kallsyms, where lines are tagged with the module, otherwise. */
+		load_kallsyms(d, t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL, c, name);
 		break;
 	case DSO_VDSO:
 		load_vdso(d, c);

@@ -11,6 +11,13 @@
 long
 kallsyms_load(const char *path, struct symtab *t, struct strtab *strs)
 {
+	return kallsyms_load_module(path, NULL, t, strs);
+}
+
+long
+kallsyms_load_module(const char *path, const char *module, struct symtab *t, struct strtab *strs)
+{
+	size_t modlen = module ? strlen(module) : 0;
 	FILE *fp = fopen(path, "re");
 	char *line = NULL;
 	size_t cap = 0;
@@ -35,7 +42,10 @@ kallsyms_load(const char *path, struct symtab *t, struct strtab *strs)
 		name = p + 2;
 		len = strcspn(name, "\t\n");
 		/* Module symbols ("name\t[mod]") belong to module maps. */
-		if (name[len] == '\t')
+		if (module == NULL ? name[len] == '\t' :
+		    name[len] != '\t' || strncmp(name + len + 1, module, modlen) != 0 ||
+		    (name[len + 1 + modlen] != '\0' && name[len + 1 + modlen] != '\n' &&
+		    name[len + 1 + modlen] != '\t' && name[len + 1 + modlen] != ' '))
 			continue;
 		switch (toupper((unsigned char)type)) {
 		case 'T': case 'W': case 'D': case 'B':

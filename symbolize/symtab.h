@@ -49,6 +49,10 @@ char *demangle_cxx(const char *name);
  * are skipped).  Returns the number of symbols added, -1 if the file
  * cannot be read. */
 long kallsyms_load(const char *path, struct symtab *t, struct strtab *strs);
+/* The symbols of one module ("[name]", as kallsyms tags them), or of the
+ * kernel itself for module NULL. */
+long kallsyms_load_module(const char *path, const char *module, struct symtab *t,
+    struct strtab *strs);
 /* Read a perf-PID.map ("START SIZE NAME" in hex).  Same returns. */
 long perfmap_load(const char *path, struct symtab *t, struct strtab *strs);
 

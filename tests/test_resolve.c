@@ -344,3 +344,89 @@ Test(resolve, why_texts)
 	cr_expect_str_eq(sym_why_name(SYM_WHY_BUILDID_MISMATCH), "BUILDID_MISMATCH");
 	cr_expect_str_eq(sym_why_text(SYM_WHY_NO_MAP), "no mapping covers the address");
 }
+
+/* A recording with a kernel map and a module map, written byte by byte. */
+static char *
+write_kernel_recording(void)
+{
+	struct pdbuf b;
+	size_t attrs, data, r;
+	char *path;
+
+	memset(&b, 0, sizeof b);
+	pd_u64(&b, 0x32454c4946524550ULL);
+	pd_u64(&b, 104);
+	pd_u64(&b, 64 + 16);
+	pd_zero(&b, 104 - 24);
+	attrs = b.len;
+	pd_attr(&b, 64, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 1000,
+	    PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, 0, 0);
+	pd_u64(&b, 0);
+	pd_u64(&b, 0);
+	data = b.len;
+	r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	pd_u32(&b, (uint32_t)-1);
+	pd_u32(&b, 0);
+	pd_u64(&b, 0xffffffff81000000ULL);
+	pd_u64(&b, 0x1000000);
+	pd_u64(&b, 0xffffffff81000000ULL);
+	pd_str8(&b, "[kernel.kallsyms]_text");
+	pd_rec_end(&b, r);
+	r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	pd_u32(&b, (uint32_t)-1);
+	pd_u32(&b, 0);
+	pd_u64(&b, 0xffffffffc0000000ULL);
+	pd_u64(&b, 0x10000);
+	pd_u64(&b, 0);
+	pd_str8(&b, "/lib/modules/6.1.0/kernel/drivers/input/joy-dev.ko");
+	pd_rec_end(&b, r);
+	pd_put64(&b, 24, attrs);
+	pd_put64(&b, 32, 64 + 16);
+	pd_put64(&b, 40, data);
+	pd_put64(&b, 48, b.len - data);
+	path = tmp_write("kmod", b.p, b.len);
+	pd_free(&b);
+	return path;
+}
+
+Test(resolve, kernel_module_symbols_from_kallsyms)
+{
+	static const char ksyms[] =
+	    "ffffffff81000100 T kfunc\n"
+	    "ffffffff81000200 T kfunc2\n"
+	    "ffffffffc0000100 t joy_read\t[joy_dev]\n"
+	    "ffffffffc0000200 t joy_write\t[joy_dev]\n"
+	    "ffffffffc0000100 t other_mod_fn\t[joy_dev_extra]\n";
+	char *rec = write_kernel_recording();
+	char *kpath = tmp_write("kallsyms", ksyms, sizeof ksyms - 1);
+	struct sym_opts o = { .buildid_dir = "/nonexistent", .kallsyms = kpath };
+	struct perf_err err;
+	struct session *s = session_open(rec, NULL, &err);
+	struct symbolizer *z;
+	struct frame f;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	z = symbolizer_new(s, &o);
+	symbolizer_resolve(z, 0, 0, 1, PERF_RECORD_MISC_KERNEL, 0xffffffffc0000123ULL, &f);
+	cr_assert_eq(f.why, SYM_WHY_OK, "why %s", sym_why_name(f.why));
+	cr_expect_str_eq(symbolizer_sym_name(z, f.sym), "joy_read");
+	cr_expect_str_eq(symbolizer_dso_short(z, f.dso), "[joy_dev]");
+	cr_expect_eq(f.symoff, 0x23);
+	symbolizer_resolve(z, 0, 0, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000150ULL, &f);
+	cr_assert_eq(f.why, SYM_WHY_OK);
+	cr_expect_str_eq(symbolizer_sym_name(z, f.sym), "kfunc");
+	cr_expect_str_eq(symbolizer_dso_short(z, f.dso), "[kernel.kallsyms]");
+	symbolizer_free(z);
+	/* without kallsyms, the module's addresses stay unresolved and say why */
+	o.kallsyms = "/dev/null";
+	z = symbolizer_new(s, &o);
+	symbolizer_resolve(z, 0, 0, 1, PERF_RECORD_MISC_KERNEL, 0xffffffffc0000123ULL, &f);
+	cr_expect_eq(f.sym, SYM_NONE);
+	cr_expect_eq(f.why, SYM_WHY_NO_KALLSYMS);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(rec);
+	unlink(kpath);
+	free(rec);
+	free(kpath);
+}
