@@ -1253,20 +1253,27 @@ hist_children_pct(const struct hist *h, const struct hist_entry *e)
 	return t ? 100.0 * (double)e->acc_period / (double)t : 0.0;
 }
 
+/* perf's row order: children (when shown), self, samples, then first seen. */
 static int
-cmp_rows(const void *a, const void *b, void *arg)
+cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t ix,
+    const struct hist_entry *y, uint32_t iy)
 {
-	const struct hist *h = arg;
-	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
-	const struct hist_entry *x = &h->ent[ia], *y = &h->ent[ib];
-
 	if (h->o.children && x->acc_period != y->acc_period)
 		return x->acc_period < y->acc_period ? 1 : -1;
 	if (x->period != y->period)
 		return x->period < y->period ? 1 : -1;
 	if (x->samples != y->samples)
 		return x->samples < y->samples ? 1 : -1;
-	return (ia > ib) - (ia < ib);
+	return (ix > iy) - (ix < iy);
+}
+
+static int
+cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct hist *h = arg;
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+
+	return cmp_entries(h, &h->ent[ia], ia, &h->ent[ib], ib);
 }
 
 size_t
@@ -1322,15 +1329,8 @@ cmp_merged(const void *a, const void *b, void *arg)
 	const struct hist *h = arg;
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
-	uint32_t ia = h->mfirst[x - h->mrows], ib = h->mfirst[y - h->mrows];
 
-	if (h->o.children && x->acc_period != y->acc_period)
-		return x->acc_period < y->acc_period ? 1 : -1;
-	if (x->period != y->period)
-		return x->period < y->period ? 1 : -1;
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
-	return (ia > ib) - (ia < ib);
+	return cmp_entries(h, x, h->mfirst[x - h->mrows], y, h->mfirst[y - h->mrows]);
 }
 
 size_t
