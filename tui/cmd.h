@@ -53,6 +53,10 @@ typedef int (*cmd_opt_fn)(void *arg, int val, const char *optarg);
 int opts_parse(int argc, char **argv, const char *usage, const struct cmd_opt *extra,
     cmd_opt_fn fn, void *arg, struct common_opts *co, char ***pos, int *npos, int *exit_status);
 
+/* A count option's value: a decimal in [0, max] into *out; 0, or -1 if
+ * it is not one. */
+int opts_count(const char *arg, long max, long *out);
+
 /* Open co->input, printing diagnostics to stderr as
  * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */
 struct session *cmd_open(const struct common_opts *co, bool index);

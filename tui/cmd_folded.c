@@ -39,7 +39,6 @@ static int
 folded_opt(void *arg, int val, const char *optarg)
 {
 	struct folded_args *a = arg;
-	char *end;
 
 	switch (val) {
 	case OPT_EVENT:
@@ -49,10 +48,7 @@ folded_opt(void *arg, int val, const char *optarg)
 		a->period = true;
 		break;
 	case OPT_MAX_STACK:
-		a->max_stack = strtol(optarg, &end, 10);
-		if (end == optarg || *end || a->max_stack < 0)
-			return -1;
-		break;
+		return opts_count(optarg, INT32_MAX, &a->max_stack);
 	default:
 		return -1;
 	}

@@ -93,7 +93,6 @@ static int
 script_opt(void *arg, int val, const char *optarg)
 {
 	struct script *sc = arg;
-	char *end;
 
 	switch (val) {
 	case 'F':
@@ -105,9 +104,14 @@ script_opt(void *arg, int val, const char *optarg)
 	case 'G':
 		sc->no_callchain = true;
 		return 0;
-	case OPT_MAX_STACK:
-		sc->max_stack = (unsigned)strtoul(optarg, &end, 10);
-		return *end == '\0' ? 0 : -1;
+	case OPT_MAX_STACK: {
+		long v;
+
+		if (opts_count(optarg, INT32_MAX, &v) < 0)
+			return -1;
+		sc->max_stack = (unsigned)v;
+		return 0;
+	}
 	case OPT_WHY:
 		sc->why = true;
 		return 0;

@@ -73,10 +73,7 @@ top_opt(void *arg, int val, const char *optarg)
 			return -1;
 		break;
 	case OPT_MAX_STACK:
-		a->max_stack = strtol(optarg, &end, 10);
-		if (end == optarg || *end || a->max_stack < 0)
-			return -1;
-		break;
+		return opts_count(optarg, INT32_MAX, &a->max_stack);
 	case OPT_WHY:
 		a->why = true;
 		break;

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,4 +305,18 @@ cmd_sym_opts(const struct common_opts *co, struct sym_opts *so)
 	so->kallsyms = co->kallsyms;
 	so->perfmap_dir = co->perfmap_dir;
 	so->symfs = co->symfs;
+}
+
+int
+opts_count(const char *arg, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno != 0 || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
 }
