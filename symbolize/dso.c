@@ -798,6 +798,44 @@ inline_sym(struct dso_table *t, uint32_t base, uint32_t name)
 	return (uint32_t)t->nrefs++;
 }
 
+int
+dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t sym, uint32_t *dso,
+    uint32_t *index, const char **inl_name)
+{
+	const struct dso_symref *r;
+
+	if (sym >= t->nrefs)
+		return -1;
+	r = &t->refs[sym];
+	*dso = r->dso;
+	if (r->base != SYM_NONE) {
+		*index = r->base - t->v[r->dso].sym_base;
+		*inl_name = strtab_get(strs, r->name);
+	} else {
+		*index = sym - t->v[r->dso].sym_base;
+		*inl_name = NULL;
+	}
+	return 0;
+}
+
+uint32_t
+dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t d,
+    uint32_t index, const char *inl_name)
+{
+	uint32_t base;
+
+	if (d >= t->n)
+		return SYM_NONE;
+	if (!t->v[d].loaded)
+		dso_load(t, strs, c, d);
+	if (index >= t->v[d].syms.n)
+		return SYM_NONE;
+	base = t->v[d].sym_base + index;
+	if (inl_name == NULL)
+		return base;
+	return inline_sym(t, base, strtab_intern(strs, inl_name, strlen(inl_name)));
+}
+
 /* Ask the DWARF for rel's records and turn them into levels (perf's
  * new_inline_sym()); appended to t->inl, returns the count. */
 static size_t

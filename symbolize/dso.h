@@ -126,6 +126,11 @@ size_t dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ct
     uint32_t d, uint64_t rel, uint32_t base, const struct dso_inl **out);
 /* Is sym an inlined symbol (printed "name (inlined)")? */
 bool dso_sym_inlined(const struct dso_table *t, uint32_t sym);
+/* See symbolizer_sym_ident() and symbolizer_sym_by_ident() (resolve.h). */
+int dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t sym,
+    uint32_t *dso, uint32_t *index, const char **inl_name);
+uint32_t dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    uint32_t d, uint32_t index, const char *inl_name);
 
 /* srcline.c: DWARF line tables and inline chains of one DSO (libdw). */
 struct srcline_h *srcline_open(const char *symfile, const char *runfile);

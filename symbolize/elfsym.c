@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,15 +19,19 @@ struct efile {
 	size_t		 shstrndx;
 };
 
+static void
+elf_init(void)
+{
+	elf_version(EV_CURRENT);
+}
+
 static int
 efile_open(struct efile *f, const char *path)
 {
-	static bool inited;
+	/* Symbolizers may load DSOs on several threads (perfnav top). */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!inited) {
-		elf_version(EV_CURRENT);
-		inited = true;
-	}
+	pthread_once(&once, elf_init);
 	memset(f, 0, sizeof *f);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)

@@ -387,6 +387,39 @@ enum node_mode {
 };
 
 /*
+ * The node keyed (a, b): (DSO, symbol) for a resolved frame f, (UINT64_MAX,
+ * address) for an unresolved one.  Returns its id, or NONE32 with *hash and
+ * *slot set for inserting it.
+ */
+static uint32_t
+node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_t *hash,
+    size_t *slot)
+{
+	uint64_t hh = hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
+	uint32_t id;
+	size_t i;
+
+	*hash = (uint32_t)hh;
+	idtab_reserve(&h->node_tab);
+	i = *hash & (h->node_tab.cap - 1);
+	while ((id = h->node_tab.slot[i]) != 0) {
+		const struct hist_node *c = &h->node[id - 1];
+
+		if (h->node_tab.hv[i] == *hash) {
+			if (f->sym != SYM_NONE) {
+				if (c->f.sym == f->sym && c->f.dso == f->dso)
+					return id - 1;
+			} else if (c->f.sym == SYM_NONE && c->f.rel == b) {
+				return id - 1;
+			}
+		}
+		i = (i + 1) & (h->node_tab.cap - 1);
+	}
+	*slot = i;
+	return NONE32;
+}
+
+/*
  * The node of a frame.  A resolved function is (DSO, symbol); an
  * unresolved one is its address alone, as perf's symbol sort key compares
  * them: the address relative to the DSO for a sample's ip, the recorded
@@ -399,7 +432,7 @@ node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sa
 {
 	bool chain = mode != NODE_SELF;
 	struct frame f = *fin;
-	uint64_t a, b, hh;
+	uint64_t a, b;
 	uint32_t hash, id;
 	size_t i;
 	char buf[1024];
@@ -421,23 +454,9 @@ node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sa
 		a = UINT64_MAX;
 		b = f.rel;
 	}
-	hh = hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
-	hash = (uint32_t)hh;
-	idtab_reserve(&h->node_tab);
-	i = hash & (h->node_tab.cap - 1);
-	while ((id = h->node_tab.slot[i]) != 0) {
-		const struct hist_node *c = &h->node[id - 1];
-
-		if (h->node_tab.hv[i] == hash) {
-			if (f.sym != SYM_NONE) {
-				if (c->f.sym == f.sym && c->f.dso == f.dso)
-					return id - 1;
-			} else if (c->f.sym == SYM_NONE && c->f.rel == b) {
-				return id - 1;
-			}
-		}
-		i = (i + 1) & (h->node_tab.cap - 1);
-	}
+	id = node_find(h, &f, a, b, &hash, &i);
+	if (id != NONE32)
+		return id;
 	GROW(h->node, h->capnode, h->nnode + 1);
 	nd = &h->node[h->nnode];
 	/* Keep the key in f.rel so the comparison above holds for both kinds. */
@@ -988,6 +1007,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 
 	if (to > s->index.n)
 		to = s->index.n;
+	/* A hist that starts mid-session (one of a parallel pass) drops
+	 * nothing before where it starts. */
+	if (from > 0 && from < to && h->drop_hi == 0 && ent_loc(&s->index.v[from]) < SESSION_ZLOC)
+		h->drop_lo = h->drop_hi = ent_loc(&s->index.v[from]);
 	if (h->o.record_self && h->sample_ent == NULL && s->index.n > 0) {
 		h->sample_ent = xreallocarray(NULL, s->index.n, sizeof *h->sample_ent);
 		memset(h->sample_ent, 0xff, s->index.n * sizeof *h->sample_ent);
@@ -1098,6 +1121,150 @@ uint64_t
 hist_add_session(struct hist *h, uint64_t *skipped)
 {
 	return hist_add_range(h, 0, h->s->index.n, skipped);
+}
+
+/* ---- merging ---- */
+
+static bool
+same_opts(const struct hist_opts *a, const struct hist_opts *b)
+{
+	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
+	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self)
+		return false;
+	for (unsigned i = 0; i < a->nkeys; i++)
+		if (a->keys[i] != b->keys[i])
+			return false;
+	return true;
+}
+
+int
+hist_merge(struct hist *into, const struct hist *from)
+{
+	uint32_t *evmap = NULL, *nodemap = NULL;
+
+	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
+	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.record_self ||
+	    into->finished || from->finished)
+		return -1;
+	if (into->z != NULL) {
+		/* DSO ids are the same in both symbolizers (see symbolizer_ndsos). */
+		size_t nd = symbolizer_ndsos(into->z);
+
+		if (symbolizer_ndsos(from->z) != nd)
+			return -1;
+		for (size_t d = 0; d < nd; d++)
+			if (strcmp(symbolizer_dso_long(into->z, (uint32_t)d),
+			    symbolizer_dso_long(from->z, (uint32_t)d)) != 0)
+				return -1;
+	}
+
+	/* Events, by attr. */
+	evmap = xcalloc(from->nev + 1, sizeof *evmap);
+	for (size_t i = 0; i < from->nev; i++) {
+		const struct hist_event *fe = &from->ev[i];
+		uint32_t ev = event_of(into, fe->attr, hist_str(from, fe->name));
+
+		evmap[i] = ev;
+		into->ev[ev].total_period += fe->total_period;
+		into->ev[ev].nsamples += fe->nsamples;
+	}
+
+	/*
+	 * Function nodes, by (DSO, symbol identity) or address, in from's
+	 * order: a node new to into is named as from named it (its first
+	 * frame), one into has keeps into's name (into's samples came first).
+	 */
+	nodemap = xcalloc(from->nnode + 1, sizeof *nodemap);
+	for (size_t i = 0; i < from->nnode; i++) {
+		const struct hist_node *fn = &from->node[i];
+		struct frame f = fn->f;
+		uint64_t a, b;
+		uint32_t hash, id;
+		size_t slot = 0;
+		struct hist_node *nd;
+
+		if (f.sym != SYM_NONE && into->z != NULL) {
+			uint32_t dso, index;
+			const char *inl;
+
+			if (symbolizer_sym_ident(from->z, f.sym, &dso, &index, &inl) == 0)
+				f.sym = symbolizer_sym_by_ident(into->z, dso, index, inl);
+			else
+				f.sym = SYM_NONE;
+			if (f.sym == SYM_NONE) {
+				/* cannot happen: one session, one set of files */
+				free(evmap);
+				free(nodemap);
+				return -2;
+			}
+		}
+		if (f.sym != SYM_NONE) {
+			a = f.dso;
+			b = f.sym;
+		} else {
+			a = UINT64_MAX;
+			b = f.rel;
+		}
+		id = node_find(into, &f, a, b, &hash, &slot);
+		if (id == NONE32) {
+			f.src = 0;	/* a string id of from's symbolizer */
+			GROW(into->node, into->capnode, into->nnode + 1);
+			nd = &into->node[into->nnode];
+			nd->f = f;
+			nd->label = intern(into, hist_str(from, fn->label));
+			nd->fold = intern(into, hist_str(from, fn->fold));
+			idtab_put(&into->node_tab, slot, hash, (uint32_t)into->nnode);
+			id = (uint32_t)into->nnode++;
+		}
+		nodemap[i] = id;
+	}
+
+	/*
+	 * Entries in from's order: those new to into come after into's, in
+	 * the order from made them, which is the order one pass over both
+	 * ranges would have made them in.
+	 */
+	for (size_t i = 0; i < from->nent; i++) {
+		const struct hist_entry *fe = &from->ent[i];
+		struct hist_entry k, *e;
+		size_t before = into->nent;
+
+		memset(&k, 0, sizeof k);
+		k.event = evmap[fe->event];
+		k.comm = fe->comm ? intern(into, hist_str(from, fe->comm)) : 0;
+		k.pid = fe->pid;
+		k.tid = fe->tid;
+		k.cpu = fe->cpu;
+		k.dso = fe->dso;
+		k.node = into->want_sym ? nodemap[fe->node] : 0;
+		k.srcline = fe->srcline ? intern(into, hist_str(from, fe->srcline)) : 0;
+		e = ent_get(into, &k);
+		if (into->nent != before) {
+			e->label_comm = intern(into, hist_str(from, fe->label_comm));
+			e->label_tid = fe->label_tid;
+		}
+		e->period += fe->period;
+		e->samples += fe->samples;
+		e->acc_period += fe->acc_period;
+		e->acc_samples += fe->acc_samples;
+	}
+
+	/* Failure counts per DSO. */
+	for (size_t i = 0; i < from->nwhy; i++) {
+		const struct hist_why *w = &from->why[i];
+
+		for (unsigned r = 0; r < SYM_WHY_COUNT; r++) {
+			struct fkey fk = { .dso = w->dso, .why = (uint8_t)r };
+
+			if (w->self[r])
+				count_why(into, &fk, false, w->self[r]);
+			if (w->chain[r])
+				count_why(into, &fk, true, w->chain[r]);
+		}
+	}
+	free(evmap);
+	free(nodemap);
+	return 0;
 }
 
 /* ---- results ---- */

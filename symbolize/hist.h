@@ -173,6 +173,27 @@ uint64_t hist_add_session(struct hist *h, uint64_t *skipped);
 uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped);
 
 /*
+ * Add what hist from holds into hist into, as if into had also been fed
+ * from's samples after its own: a session is split at an index position,
+ * each part added (hist_add_range) into a hist of its own with its own
+ * symbolizer (symbolizers are not thread-safe; each hist must start
+ * empty, its resolve cache then starts empty too, so it resolves each
+ * address as of its own records), the hists are merged in index order and
+ * into is finished: its rows, their order, labels, totals and failure
+ * counts are then those of one pass.  Children sums are exact: a sample
+ * credits an entry once, and it lies in one part.  Ids of from (events,
+ * strings, DSOs, symbols, nodes) are translated into into's.  into must
+ * get no more samples afterwards; from is not changed (free it).
+ * Both need the same session and options, callgraph and record_self off
+ * (edges, call trees and per-sample entries do not merge), neither
+ * finished.  Returns 0; -1 (nothing changed) when refused: options differ
+ * or are not supported, or the symbolizers number DSOs differently; -2
+ * (into half-merged: discard it) if a symbol of from is not found in
+ * into's symbolizer.
+ */
+int hist_merge(struct hist *into, const struct hist *from);
+
+/*
  * With record_self: the entry a sample at index position pos was credited
  * to as its own (self) entry, or UINT32_MAX (not a sample, not added yet,
  * skipped, branch mode, or record_self off).

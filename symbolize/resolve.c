@@ -786,6 +786,27 @@ symbolizer_dso_short(const struct symbolizer *z, uint32_t dso)
 	return dso == DSO_NONE ? "[unknown]" : dso_short_name(&z->dsos, &z->strs, dso);
 }
 
+size_t
+symbolizer_ndsos(const struct symbolizer *z)
+{
+	return z->dsos.n;
+}
+
+int
+symbolizer_sym_ident(const struct symbolizer *z, uint32_t sym, uint32_t *dso, uint32_t *index,
+    const char **inl_name)
+{
+	return dso_sym_ident(&z->dsos, &z->strs, sym, dso, index, inl_name);
+}
+
+uint32_t
+symbolizer_sym_by_ident(struct symbolizer *z, uint32_t dso, uint32_t index, const char *inl_name)
+{
+	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+
+	return dso_sym_by_ident(&z->dsos, &z->strs, &c, dso, index, inl_name);
+}
+
 const char *
 symbolizer_sym_name(const struct symbolizer *z, uint32_t sym)
 {

@@ -143,6 +143,27 @@ const char *symbolizer_dso_short(const struct symbolizer *z, uint32_t dso);
 /* Symbol name (demangled unless no_demangle), "[unknown]" for SYM_NONE. */
 const char *symbolizer_sym_name(const struct symbolizer *z, uint32_t sym);
 
+/* Number of DSOs (ids 0 .. n-1).  Every DSO is registered when the
+ * symbolizer is built, from the session's maps and build ids, so two
+ * symbolizers of one session number their DSOs alike. */
+size_t symbolizer_ndsos(const struct symbolizer *z);
+
+/*
+ * A symbol's identity apart from the order symbols were loaded in (symbol
+ * ids are handed out as DSOs load, so two symbolizers of one session
+ * number them differently): its DSO, its index in the DSO's symbol table,
+ * and for an inlined symbol its name (else NULL; the index is then that of
+ * the real symbol it lies in).  Returns 0, or -1 for an unknown id.
+ */
+int symbolizer_sym_ident(const struct symbolizer *z, uint32_t sym, uint32_t *dso,
+    uint32_t *index, const char **inl_name);
+/*
+ * The id in z of the symbol so identified (loading the DSO, making the
+ * inlined symbol if needed), or SYM_NONE if z has no such symbol.
+ */
+uint32_t symbolizer_sym_by_ident(struct symbolizer *z, uint32_t dso, uint32_t index,
+    const char *inl_name);
+
 /*
  * The symbol column as perf report prints it: "[.] name", "[k] name",
  * "[.] name (inlined)",

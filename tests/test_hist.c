@@ -685,3 +685,129 @@ Test(hist, merged_rows_equal_coarser_keys)
 	symbolizer_free(z);
 	session_close(s);
 }
+
+/* ---- two hists over two parts of a session, merged (perfnav top's parallel pass) ---- */
+
+/* One pass over s, or two hists over [0, mid) and [mid, n) merged. */
+static struct hist *
+split_hist(struct session *s, const struct sym_opts *so, const struct hist_opts *o, size_t mid,
+    struct symbolizer **zp)
+{
+	struct symbolizer *z2;
+	struct hist *h, *h2;
+
+	*zp = symbolizer_new(s, so);
+	h = hist_new(s, *zp, o);
+	if (mid == SIZE_MAX) {
+		hist_add_session(h, NULL);
+		hist_finish(h);
+		return h;
+	}
+	z2 = symbolizer_new(s, so);
+	h2 = hist_new(s, z2, o);
+	hist_add_range(h2, mid, s->index.n, NULL);
+	hist_add_range(h, 0, mid, NULL);
+	cr_assert_eq(hist_merge(h, h2), 0, "hist_merge refused");
+	hist_free(h2);
+	symbolizer_free(z2);
+	hist_finish(h);
+	return h;
+}
+
+Test(hist, split_and_merged_equals_one_pass)
+{
+	const char *fx[] = { "fp.data", "plain.data", "multi.data", "fork.data", "dwarf.data",
+		"pipe.data", "dir.data", "zstd.data", "group.data", "switch.data",
+		"tracepoint.data" };
+	const struct {
+		const char	*keys;
+		bool		 children;
+	} cfg[] = {
+		{ "comm,dso,sym", false }, { "comm,dso,sym", true }, { "sym", false },
+		{ "sym", true }, { "pid,cpu,srcline", false }, { "process,dso", true },
+	};
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct perf_err err;
+		struct session *s = session_open(test_data(fx[f]), NULL, &err);
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		size_t n;
+
+		cr_assert_not_null(s, "%s: %s", fx[f], err.msg);
+		n = s->index.n;
+		for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
+			const size_t mids[] = { 0, 1, n / 3, n / 2, n - n / 4, n > 0 ? n - 1 : 0, n };
+			struct hist_opts o;
+			const char *bad;
+			size_t badlen;
+			int nk;
+
+			memset(&o, 0, sizeof o);
+			nk = hist_parse_keys(cfg[c].keys, o.keys, &bad, &badlen);
+			cr_assert_gt(nk, 0);
+			o.nkeys = (unsigned)nk;
+			o.event = -1;
+			o.children = cfg[c].children;
+			o.max_stack = HIST_DEFAULT_MAX_STACK;
+			for (size_t m = 0; m < sizeof mids / sizeof mids[0]; m++) {
+				struct symbolizer *za, *zb;
+				struct hist *a = split_hist(s, &so, &o, SIZE_MAX, &za);
+				struct hist *b = split_hist(s, &so, &o, mids[m], &zb);
+				char what[160];
+
+				snprintf(what, sizeof what, "%s, %s%s, split at %zu of %zu", fx[f],
+				    cfg[c].keys, cfg[c].children ? " (children)" : "", mids[m], n);
+				assert_same_hists(a, b, &o, what);
+				for (size_t ev = 0; ev < hist_nevents(a); ev++) {
+					const uint32_t *ra, *rb;
+					uint32_t *copy;
+					size_t na = hist_rows(a, ev, 0, &ra);
+
+					cr_assert_eq(hist_event(a, ev)->comm_width,
+					    hist_event(b, ev)->comm_width, "%s: comm width", what);
+					cr_assert_str_eq(hist_str(a, hist_event(a, ev)->name),
+					    hist_str(b, hist_event(b, ev)->name), "%s: event name", what);
+					copy = calloc(na + 1, sizeof *copy);
+					if (na > 0)
+						memcpy(copy, ra, na * sizeof *ra);
+					cr_assert_eq(hist_rows(b, ev, 0, &rb), na);
+					for (size_t i = 0; i < na; i++) {
+						const struct hist_entry *x = hist_entry_get(a, copy[i]);
+						const struct hist_entry *y = hist_entry_get(b, rb[i]);
+
+						cr_assert_str_eq(hist_str(a, x->label_comm),
+						    hist_str(b, y->label_comm), "%s: row %zu", what, i);
+						cr_assert_eq(x->label_tid, y->label_tid, "%s: row %zu", what, i);
+					}
+					free(copy);
+				}
+				hist_free(a);
+				hist_free(b);
+				symbolizer_free(za);
+				symbolizer_free(zb);
+			}
+		}
+		session_close(s);
+	}
+}
+
+/* What does not merge is refused, and leaves the hist as it was. */
+Test(hist, merge_refuses_what_does_not_merge)
+{
+	struct hist *a = mk("comm,dso,sym", true, true), *b = mk("comm,dso,sym", true, true);
+	struct hist *c = mk("comm,sym", true, false), *d = mk("comm,dso,sym", true, false);
+	struct frame f[2] = { fr(1, 2, 0x1100), fr(1, 3, 0x1200) };
+
+	add(b, 0, "x", 1, 10, f, 2);
+	cr_assert_eq(hist_merge(a, b), -1, "call graphs do not merge");
+	cr_assert_eq(hist_merge(c, d), -1, "other keys");
+	add(d, 0, "x", 1, 10, f, 2);
+	cr_assert_eq(hist_merge(d, d), -1, "itself");
+	hist_finish(c);
+	hist_free(a);
+	hist_free(b);
+	hist_free(c);
+	hist_free(d);
+}

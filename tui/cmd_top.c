@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,115 @@ has_callchains(const struct session *s)
 		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			return true;
 	return false;
+}
+
+/* Any --call-graph dwarf samples (user stacks to unwind)? */
+static bool
+has_user_stacks(const struct session *s)
+{
+	for (size_t i = 0; i < s->attrs.n; i++)
+		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
+/*
+ * The hist pass on two cores: the index is cut in two at a sample, the
+ * second part goes to a thread with a symbolizer and a hist of its own
+ * (symbolizers are not thread-safe; the session is read-only), and its
+ * hist is merged into the first (hist_merge: the same rows as one pass).
+ * Below TOP_PARALLEL_MIN samples one pass is quicker than starting the
+ * second symbolizer; the environment variable PERFNAV_PARALLEL_MIN (a
+ * sample count, 0: always) overrides that, for tests.
+ */
+#define TOP_PARALLEL_MIN	200000
+
+struct top_part {
+	struct hist	*h;
+	size_t		 from, to;
+};
+
+static void *
+top_part_run(void *arg)
+{
+	struct top_part *p = arg;
+
+	hist_add_range(p->h, p->from, p->to, NULL);
+	return NULL;
+}
+
+/* Should the pass run on two cores, and where to cut the index. */
+static bool
+top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *mid)
+{
+	uint64_t min = TOP_PARALLEL_MIN, nsamples = s->counts.by_type[PERF_RECORD_SAMPLE];
+	const char *env = getenv("PERFNAV_PARALLEL_MIN");
+	size_t n = s->index.n, m;
+
+	if (env != NULL && *env != '\0') {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (*end == '\0')
+			min = v;
+	}
+	if (nsamples < min || nsamples < 2 || n < 2)
+		return false;
+	/*
+	 * DWARF unwinding expands frames into inline levels whose names depend
+	 * on the order the symbolizer was asked in (as perf's addr2line): a
+	 * second symbolizer, asked in another order, may name them otherwise.
+	 * The call graph does not merge.
+	 */
+	if (ho->callgraph || ho->record_self || (ho->children && has_user_stacks(s)))
+		return false;
+	for (m = n / 2; m < n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE; m++)
+		;
+	if (m == 0 || m >= n)
+		return false;
+	*mid = m;
+	return true;
+}
+
+/*
+ * Fill a fresh hist h (over session s and symbolizer z, options ho) with
+ * every sample of s: on two cores when worth it, else in one pass.
+ */
+static void
+top_fill(const struct session *s, const struct sym_opts *so, const struct hist_opts *ho,
+    struct symbolizer *z, struct hist **hp)
+{
+	struct top_part part;
+	struct symbolizer *z2;
+	pthread_t th;
+	size_t mid;
+	int rc;
+
+	if (!top_parallel_split(s, ho, &mid)) {
+		hist_add_session(*hp, NULL);
+		return;
+	}
+	z2 = symbolizer_new(s, so);
+	part.h = hist_new(s, z2, ho);
+	part.from = mid;
+	part.to = s->index.n;
+	if (pthread_create(&th, NULL, top_part_run, &part) != 0) {
+		hist_free(part.h);
+		symbolizer_free(z2);
+		hist_add_session(*hp, NULL);
+		return;
+	}
+	hist_add_range(*hp, 0, mid, NULL);
+	pthread_join(th, NULL);
+	rc = hist_merge(*hp, part.h);
+	hist_free(part.h);
+	symbolizer_free(z2);
+	if (rc != 0) {
+		/* refused: one pass after all, over a fresh hist */
+		hist_free(*hp);
+		*hp = hist_new(s, z, ho);
+		hist_add_session(*hp, NULL);
+	}
 }
 
 static void
@@ -327,7 +437,7 @@ cmd_top(int argc, char **argv)
 		ho.keys[2] = HIST_KEY_SYM;
 		ho.nkeys = 3;
 	}
-	hist_add_session(h, NULL);
+	top_fill(s, &so, &ho, z, &h);
 	hist_finish(h);
 	if (a.tsv)
 		print_tsv(stdout, h, &ho, a.pct);
