@@ -77,11 +77,14 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# measure CMD...: runs CMD BENCH_RUNS times (stdout to /dev/null), prints
+# measure CMD...: runs CMD once untimed, then BENCH_RUNS times (stdout to /dev/null), prints
 # "MEDIAN_WALL_S MAX_RSS_MB" or "fail" (wall includes ~1 ms of /usr/bin/time).
 measure()
 {
 	local i walls=() rss=0 w m t0 t1
+	# one untimed run first: every command is measured warm (page cache,
+	# memory freed by the command before it), perf's as much as ours
+	"$@" >/dev/null 2>&1 || true
 	for ((i = 0; i < BENCH_RUNS; i++)); do
 		# /usr/bin/time gives the peak RSS; its %e has only 10 ms
 		# resolution, so the wall time is taken around it in ns.
