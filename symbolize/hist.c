@@ -577,9 +577,11 @@ hist_entry_get(const struct hist *h, uint32_t id)
 /* ---- call graph: edges and the call tree ---- */
 
 static void
-edge_add(struct hist *h, uint32_t ev, uint32_t caller, uint32_t callee, uint64_t period)
+edge_add(struct hist *h, uint32_t ev, int32_t pid, int32_t tid, uint32_t caller, uint32_t callee,
+    uint64_t period)
 {
-	uint32_t hash = (uint32_t)hash_mix64(((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17), id;
+	uint32_t hash = (uint32_t)hash_mix64(((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17 ^
+	    ((uint64_t)(uint32_t)tid << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15u), id;
 	size_t i;
 	struct hist_edge *e;
 
@@ -587,7 +589,8 @@ edge_add(struct hist *h, uint32_t ev, uint32_t caller, uint32_t callee, uint64_t
 	i = hash & (h->edge_tab.cap - 1);
 	while ((id = h->edge_tab.slot[i]) != 0) {
 		e = &h->edge[id - 1];
-		if (e->caller == caller && e->callee == callee && e->event == ev)
+		if (e->caller == caller && e->callee == callee && e->event == ev && e->tid == tid &&
+		    e->pid == pid)
 			goto found;
 		i = (i + 1) & (h->edge_tab.cap - 1);
 	}
@@ -597,6 +600,8 @@ edge_add(struct hist *h, uint32_t ev, uint32_t caller, uint32_t callee, uint64_t
 	e->event = ev;
 	e->caller = caller;
 	e->callee = callee;
+	e->pid = pid;
+	e->tid = tid;
 	idtab_put(&h->edge_tab, i, hash, (uint32_t)h->nedge++);
 found:
 	if (e->stamp != h->stamp) {
@@ -639,18 +644,21 @@ tnode_child(struct hist *h, uint32_t parent, uint32_t node, uint32_t name)
 }
 
 static void
-callgraph_add(struct hist *h, uint32_t ev, uint32_t comm, const struct fkey *self,
-    const struct fkey *chain, size_t n, uint64_t period)
+callgraph_add(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid,
+    const struct fkey *self, const struct fkey *chain, size_t n, uint64_t period)
 {
 	struct hist_event *e = &h->ev[ev];
 	uint32_t t;
+
+	if (!h->o.edge_split)
+		pid = tid = 0;
 
 	if (n == 0) {
 		chain = self;
 		n = 1;
 	}
 	for (size_t i = 0; i + 1 < n; i++)
-		edge_add(h, ev, chain[i + 1].node, chain[i].node, period);
+		edge_add(h, ev, pid, tid, chain[i + 1].node, chain[i].node, period);
 	if (e->tree_root == NONE32)
 		e->tree_root = tnode_child(h, NONE32, NONE32, e->name);
 	t = e->tree_root;
@@ -738,7 +746,7 @@ add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, u
 		}
 	}
 	if (o->callgraph)
-		callgraph_add(h, ev, comm, self, chain, n, period);
+		callgraph_add(h, ev, comm, pid, tid, self, chain, n, period);
 }
 
 static void
@@ -1129,7 +1137,8 @@ static bool
 same_opts(const struct hist_opts *a, const struct hist_opts *b)
 {
 	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
-	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self)
+	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
+	    a->edge_split != b->edge_split)
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
 		if (a->keys[i] != b->keys[i])
@@ -1667,11 +1676,46 @@ cmp_edges(const void *a, const void *b)
 	return (x->samples < y->samples) - (x->samples > y->samples);
 }
 
+/* edge_split: order by (caller, callee), then by first appearance (stamp). */
+static int
+cmp_edge_ends(const void *a, const void *b)
+{
+	const struct hist_edge *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return (x->stamp > y->stamp) - (x->stamp < y->stamp);
+}
+
+static int
+cmp_edge_first(const void *a, const void *b)
+{
+	const struct hist_edge *x = a, *y = b;
+
+	return (x->stamp > y->stamp) - (x->stamp < y->stamp);
+}
+
+static bool
+edge_selected(const struct hist_edge *e, const struct hist_select *sel)
+{
+	if (sel == NULL)
+		return true;
+	if (sel->by_pid && e->pid != sel->pid)
+		return false;
+	if (sel->by_tid && e->tid != sel->tid)
+		return false;
+	return true;
+}
+
 static size_t
-edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct hist_edge **out)
+edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct hist_select *sel,
+    const struct hist_edge **out)
 {
 	size_t n = 0;
 	uint32_t ev;
+	bool split = h->o.edge_split;
 
 	*out = NULL;
 	if (evi >= h->nev_order)
@@ -1682,9 +1726,39 @@ edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct h
 
 		if (e->event != ev || (callers ? e->callee : e->caller) != node)
 			continue;
+		if (split && !edge_selected(e, sel))
+			continue;
 		GROW(h->erows, h->caperows, n + 1);
-		h->erows[n++] = *e;
+		h->erows[n] = *e;
+		if (split) {
+			h->erows[n].stamp = (uint32_t)i;	/* first appearance */
+			h->erows[n].pid = h->erows[n].tid = 0;
+		}
+		n++;
 	}
+	/*
+	 * Split edges sum over their (caller, callee), in the order each
+	 * first appeared: what one edge per (caller, callee) would give.
+	 */
+	if (split && n > 1) {
+		size_t m = 0;
+
+		qsort(h->erows, n, sizeof *h->erows, cmp_edge_ends);
+		for (size_t i = 0; i < n; i++) {
+			if (m > 0 && h->erows[m - 1].caller == h->erows[i].caller &&
+			    h->erows[m - 1].callee == h->erows[i].callee) {
+				h->erows[m - 1].period += h->erows[i].period;
+				h->erows[m - 1].samples += h->erows[i].samples;
+				continue;
+			}
+			h->erows[m++] = h->erows[i];
+		}
+		n = m;
+		qsort(h->erows, n, sizeof *h->erows, cmp_edge_first);
+	}
+	if (split)
+		for (size_t i = 0; i < n; i++)
+			h->erows[i].stamp = 0;
 	if (n > 1)
 		qsort(h->erows, n, sizeof *h->erows, cmp_edges);
 	*out = h->erows;
@@ -1694,13 +1768,27 @@ edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct h
 size_t
 hist_callers(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out)
 {
-	return edges_of(h, ev, node, true, out);
+	return edges_of(h, ev, node, true, NULL, out);
 }
 
 size_t
 hist_callees(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out)
 {
-	return edges_of(h, ev, node, false, out);
+	return edges_of(h, ev, node, false, NULL, out);
+}
+
+size_t
+hist_callers_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
+    const struct hist_edge **out)
+{
+	return edges_of(h, ev, node, true, sel, out);
+}
+
+size_t
+hist_callees_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
+    const struct hist_edge **out)
+{
+	return edges_of(h, ev, node, false, sel, out);
 }
 
 const struct hist_tnode *

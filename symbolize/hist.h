@@ -77,6 +77,9 @@ struct hist_opts {
 	unsigned	 max_stack;	/* callchain frames used; 0: no limit */
 	bool		 record_self;	/* hist_add_range: keep each sample's self entry
 					 * (hist_sample_entry; 4 bytes per index entry) */
+	bool		 edge_split;	/* callgraph: key edges also by the sample's pid
+					 * and tid, so hist_callers_sel() can give those
+					 * of one process or thread */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */
@@ -123,6 +126,7 @@ struct hist_edge {
 	uint32_t	caller, callee;	/* node ids */
 	uint64_t	period, samples;
 	uint32_t	stamp;
+	int32_t		pid, tid;	/* edge_split: the samples' (0 in answers) */
 };
 
 /*
@@ -304,6 +308,19 @@ const struct hist_node *hist_node_get(const struct hist *h, uint32_t id);
  */
 size_t hist_callers(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out);
 size_t hist_callees(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out);
+
+/*
+ * The same over the samples sel takes (NULL: all): with edge_split, by_pid
+ * and by_tid restrict the edges to those samples' and the edges are summed
+ * over what they keep (other conditions are ignored: a DSO zoom's rows
+ * count every sample through them, so do its edges); without edge_split,
+ * sel is ignored.  With sel NULL the answer is that of hist_callers() /
+ * hist_callees() without edge_split: same edges, sums and order.
+ */
+size_t hist_callers_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
+    const struct hist_edge **out);
+size_t hist_callees_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
+    const struct hist_edge **out);
 
 /* Call tree (callgraph only): node by id; children come sorted by inc_period. */
 const struct hist_tnode *hist_tnode_get(const struct hist *h, uint32_t id);

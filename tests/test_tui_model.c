@@ -1178,3 +1178,188 @@ Test(hot, process_thread_hot_functions)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* Row text of column c at visible position i. */
+static uint64_t
+col_num(struct pane *p, size_t i, int c)
+{
+	struct row *r = malloc(sizeof *r);
+	uint64_t v;
+
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	v = strtoull(r->col[c], NULL, 10);
+	free(r);
+	return v;
+}
+
+/*
+ * Expand row i's callers (up) or callees one level: their count and summed
+ * samples; everything is closed again after.
+ */
+static uint64_t
+edges_samples(struct pane *p, size_t i, bool up, size_t *n)
+{
+	const char *group = up ? "callers (" : "callees (", *mark = up ? "<- " : "-> ";
+	uint64_t sum = 0;
+	size_t g, k;
+
+	*n = 0;
+	widget_home(&p->w);
+	widget_move(&p->w, (long)i);
+	p->ops->key(p, ACT_TOGGLE);
+	for (g = i + 1; g < i + 3 && g < widget_count(&p->w); g++)
+		if (row_has(p, widget_source(&p->w, g), group))
+			break;
+	if (g == i + 3 || g == widget_count(&p->w)) {
+		p->ops->key(p, ACT_COLLAPSE_ALL);
+		return 0;
+	}
+	widget_move(&p->w, (long)(g - i));
+	p->ops->key(p, ACT_TOGGLE);
+	for (k = g + 1; k < widget_count(&p->w) && row_has(p, widget_source(&p->w, k), mark); k++) {
+		sum += col_num(p, k, 2);
+		(*n)++;
+	}
+	p->ops->key(p, ACT_COLLAPSE_ALL);
+	return sum;
+}
+
+/* The samples through node (children) in the whole event or one thread. */
+static uint64_t
+node_samples(struct symbols *sy, uint32_t node, bool by_tid, int32_t tid)
+{
+	struct hist_select sel;
+	const struct hist_entry *const *m;
+
+	memset(&sel, 0, sizeof sel);
+	sel.by_node = true;
+	sel.node = node;
+	sel.by_tid = by_tid;
+	sel.tid = tid;
+	cr_assert_eq(hist_rows_merged(sy->h, 0, &sel, 0, 0, &m), 1);
+	return m[0]->acc_samples;
+}
+
+static uint32_t
+node_named(struct symbols *sy, const char *label)
+{
+	for (uint32_t k = 0; k < hist_nnodes(sy->h); k++)
+		if (strcmp(hist_str(sy->h, hist_node_get(sy->h, k)->label), label) == 0)
+			return k;
+	cr_assert_fail("no node %s", label);
+	return UINT32_MAX;
+}
+
+/*
+ * t: callers and callees are those of the thread's samples.  pipe.data's
+ * threads each run one worker_* from start_thread: in the whole event
+ * start_thread calls all three, in a thread's zoom only that thread's.
+ */
+Test(hot, thread_zoom_callers_are_the_threads)
+{
+	struct session *s = open_fixture("pipe.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	uint32_t st, wm;
+	int32_t tid;
+	size_t i, n;
+	uint64_t sum, whole;
+
+	symbols_run(sy);
+	cr_assert(sy->children);
+	st = node_named(sy, "[.] start_thread");
+	wm = node_named(sy, "[.] worker_mul");
+	hot_pane(&p, s, sy);
+	/* the whole event: start_thread calls every worker */
+	i = find_text(&p, "[.] start_thread");
+	cr_assert_neq(i, WIDGET_NONE);
+	sum = edges_samples(&p, i, false, &n);
+	cr_assert_geq(n, 3, "worker_mul, worker_div, worker_add: %zu", n);
+	whole = sum;
+	cr_assert_leq(whole, node_samples(sy, st, false, 0));
+	/* t on worker_mul: its thread */
+	i = find_text(&p, "[.] worker_mul");
+	widget_home(&p.w);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	tid = (int32_t)(uint32_t)p.push.arg2;
+	go(&p, &p.push);
+	i = find_text(&p, "[.] start_thread");
+	cr_assert_neq(i, WIDGET_NONE);
+	sum = edges_samples(&p, i, false, &n);
+	cr_assert_eq(n, 1, "only worker_mul");
+	cr_assert(node_samples(sy, st, true, tid) < node_samples(sy, st, false, 0));
+	cr_assert_lt(sum, whole, "not the whole event's");
+	cr_assert_eq(sum, node_samples(sy, wm, true, tid), "the thread's share: %llu",
+	    (unsigned long long)sum);
+	cr_assert_eq(sum, node_samples(sy, st, true, tid), "every sample of the thread");
+	/* worker_mul's callers: start_thread, with the thread's samples */
+	i = find_text(&p, "[.] worker_mul");
+	sum = edges_samples(&p, i, true, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(sum, node_samples(sy, wm, true, tid));
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Outside a zoom the split edges give what unsplit edges give, in order. */
+Test(hot, split_edges_sum_to_the_whole_events)
+{
+	const char *fx[] = { "fp.data", "dwarf.data", "pipe.data", "fork.data", "switch.data" };
+
+	for (size_t f = 0; f < sizeof fx / sizeof *fx; f++) {
+		struct session *s = open_fixture(fx[f]);
+		struct symbols *sy = fixture_symbols(s);
+		struct sym_opts so;
+		struct symbolizer *z;
+		struct hist_opts ho;
+		struct hist *h;
+
+		symbols_run(sy);
+		if (!sy->children) {
+			symbols_free(sy);
+			session_close(s);
+			continue;
+		}
+		memset(&so, 0, sizeof so);
+		so.buildid_dir = TEST_DATA "/buildid";
+		so.kallsyms = "/dev/null";
+		z = symbolizer_new(s, &so);
+		memset(&ho, 0, sizeof ho);
+		ho.keys[0] = HIST_KEY_COMM;
+		ho.keys[1] = HIST_KEY_TID;
+		ho.keys[2] = HIST_KEY_DSO;
+		ho.keys[3] = HIST_KEY_SYM;
+		ho.nkeys = 4;
+		ho.children = ho.callgraph = true;
+		ho.event = -1;
+		ho.max_stack = HIST_DEFAULT_MAX_STACK;
+		h = hist_new(s, z, &ho);
+		hist_add_session(h, NULL);
+		hist_finish(h);
+		cr_assert_eq(hist_nnodes(h), hist_nnodes(sy->h), "%s", fx[f]);
+		for (size_t ev = 0; ev < hist_nevents(h); ev++)
+			for (uint32_t node = 0; node < hist_nnodes(h); node++)
+				for (int up = 0; up < 2; up++) {
+					const struct hist_edge *a, *b;
+					size_t na = up ? hist_callers(h, ev, node, &a) :
+					    hist_callees(h, ev, node, &a);
+					size_t nb = up ? hist_callers(sy->h, ev, node, &b) :
+					    hist_callees(sy->h, ev, node, &b);
+
+					cr_assert_eq(na, nb, "%s node %u", fx[f], node);
+					for (size_t k = 0; k < na; k++) {
+						cr_assert_eq(a[k].caller, b[k].caller, "%s", fx[f]);
+						cr_assert_eq(a[k].callee, b[k].callee, "%s", fx[f]);
+						cr_assert_eq(a[k].period, b[k].period, "%s", fx[f]);
+						cr_assert_eq(a[k].samples, b[k].samples, "%s", fx[f]);
+					}
+				}
+		hist_free(h);
+		symbolizer_free(z);
+		symbols_free(sy);
+		session_close(s);
+	}
+}

@@ -29,8 +29,11 @@
  * resolved the table shows what is in so far, under a progress bar.
  *
  * A symbol expands into two groups, its callers and its callees (edges of
- * the call graph of the whole event), and each caller or callee expands
- * into its own callers or callees in turn.  The tree is materialized
+ * the call graph of the event; in a process or thread zoom, of its samples
+ * only: the hist keys edges by pid and tid too, hist_callers_sel; a DSO
+ * zoom keeps the whole event's, as its rows count every sample through
+ * them), and each caller or callee expands into its own callers or
+ * callees in turn.  The tree is materialized
  * lazily: a collapsed row has one hidden placeholder child (so the widget
  * draws it as expandable), and expanding rebuilds the rows.  Expansion
  * state is a set of row keys, kept across rebuilds, events and zooms.
@@ -199,7 +202,8 @@ static size_t
 edges(struct hot *ht, uint32_t node, bool up, struct hist_edge **out)
 {
 	const struct hist_edge *e;
-	size_t n = up ? hist_callers(H(ht), ht->ev, node, &e) : hist_callees(H(ht), ht->ev, node, &e);
+	size_t n = up ? hist_callers_sel(H(ht), ht->ev, node, &ht->sel, &e) :
+	    hist_callees_sel(H(ht), ht->ev, node, &ht->sel, &e);
 
 	*out = NULL;
 	if (n == 0)
@@ -285,8 +289,8 @@ build_rows(struct hot *ht)
 			add_row(ht, HR_MORE, 1, (uint32_t)i, key2(k, 4));
 			continue;
 		}
-		nc = hist_callers(H(ht), ht->ev, e->node, &ed);
-		ne = hist_callees(H(ht), ht->ev, e->node, &ed);
+		nc = hist_callers_sel(H(ht), ht->ev, e->node, &ht->sel, &ed);
+		ne = hist_callees_sel(H(ht), ht->ev, e->node, &ht->sel, &ed);
 		if (nc == 0 && ne == 0)
 			add_row(ht, HR_NONE, 1, (uint32_t)i, key2(k, 3));
 		if (nc)

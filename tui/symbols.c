@@ -51,6 +51,7 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	sy->children = has_callchains(s);
 	ho.children = sy->children;
 	ho.callgraph = sy->children;
+	ho.edge_split = sy->children;	/* callers / callees of a zoom */
 	ho.event = -1;
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
 	ho.record_self = true;

@@ -5,7 +5,9 @@
  * open session: keyed comm,tid,dso,sym so the hot-functions pane can show
  * the whole recording, one process or one thread by merging rows
  * (hist_rows_merged), with children when the recording has callchains, the
- * caller/callee edges, and each sample's own entry (record_self) so the
+ * caller/callee edges (keyed by pid and tid too, edge_split, so a process
+ * or thread zoom shows those of its own samples), and each sample's own entry
+ * (record_self) so the
  * events pane can list the samples of a symbol.
  *
  * symbols_step() adds the next slice of the session's index for about the
