@@ -216,15 +216,16 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 	return 0;
 }
 
-struct session *
-cmd_open_progress(const struct common_opts *co, bool index)
+/* Open co->input, with a progress bar on a terminal when asked. */
+static struct session *
+open_input(const struct common_opts *co, bool index, bool progress)
 {
 	struct perf_err err;
 	struct load_progress lp = { co->input, mono_now(), false };
 	struct session_opts so = { .no_index = !index, .keep_going = true };
 	struct session *s;
 
-	if (isatty(STDERR_FILENO)) {
+	if (progress && isatty(STDERR_FILENO)) {
 		so.progress = show_progress;
 		so.progress_arg = &lp;
 	}
@@ -238,17 +239,15 @@ cmd_open_progress(const struct common_opts *co, bool index)
 }
 
 struct session *
+cmd_open_progress(const struct common_opts *co, bool index)
+{
+	return open_input(co, index, true);
+}
+
+struct session *
 cmd_open(const struct common_opts *co, bool index)
 {
-	struct perf_err err;
-	struct session_opts so = { .no_index = !index, .keep_going = true };
-	struct session *s;
-
-	memset(&err, 0, sizeof err);
-	s = session_open(co->input, &so, &err);
-	if (s == NULL)
-		fprintf(stderr, "perfnav: %s\n", err.msg);
-	return s;
+	return open_input(co, index, false);
 }
 
 int
