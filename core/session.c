@@ -606,6 +606,16 @@ static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base,
  * the walk reads each once, and the resident set stays small. */
 #define DROP_STEP	(UINT64_C(128) << 20)
 
+/* A sequential pass at base + pos: give back what lies DROP_STEP behind. */
+static void
+drop_behind(const struct session *s, uint64_t base, uint64_t *dropped, uint64_t pos)
+{
+	if (pos - *dropped >= DROP_STEP) {
+		session_drop_pages(s, base + *dropped, base + pos);
+		*dropped = pos;
+	}
+}
+
 /* Pipe-mode HEADER_ATTR: attr + ids. */
 static void
 process_header_attr(struct session *s, const struct rec *r)
@@ -873,10 +883,8 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		uint64_t extra = 0;
 		uint32_t size;
 
-		if (!inner && pos - dropped >= DROP_STEP) {
-			session_drop_pages(s, vstart + dropped, vstart + pos);
-			dropped = pos;
-		}
+		if (!inner)
+			drop_behind(s, vstart, &dropped, pos);
 		if (!inner && ld->progress != NULL && ld->done_before + pos >= ld->next_report) {
 			ld->next_report = ld->done_before + pos + PROGRESS_STEP;
 			if (ld->progress(ld->progress_arg, ld->done_before + pos, ld->total) != 0) {
@@ -1244,10 +1252,7 @@ session_walk(const struct session *s, session_walk_fn fn, void *arg)
 			struct rec r;
 			int rc;
 
-			if (pos - dropped >= DROP_STEP) {
-				session_drop_pages(s, f->vbase + dropped, f->vbase + pos);
-				dropped = pos;
-			}
+			drop_behind(s, f->vbase, &dropped, pos);
 
 			if (f->data_end - pos < 8 || session_rec(s, f->vbase + pos, &r) < 0 ||
 			    pos + r.size > f->data_end)
