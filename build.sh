@@ -16,6 +16,8 @@ cd "$(dirname "$0")"
 PACKAGES=(
 	libncurses-dev libzstd-dev libdw-dev libelf-dev libunwind-dev libcriterion-dev
 	autoconf automake pkg-config gcc make tmux zstd python3 time
+	# objdump: annotate disassembles with it, as perf annotate does
+	binutils
 	# the detached debug info of libc: the inline-frame tests unwind through it
 	libc6-dbg
 )

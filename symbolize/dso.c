@@ -745,6 +745,37 @@ dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 
 /* ---- inline chains ---- */
 
+int
+dso_sym_range(const struct dso_table *t, uint32_t sym, uint32_t *dso, uint64_t *start,
+    uint64_t *end)
+{
+	const struct dso_symref *r;
+	const struct dso_ent *d;
+	uint32_t real;
+
+	if (sym >= t->nrefs)
+		return -1;
+	r = &t->refs[sym];
+	real = r->base != SYM_NONE ? r->base : sym;
+	d = &t->v[r->dso];
+	if (real < d->sym_base || real - d->sym_base >= d->syms.n)
+		return -1;
+	*dso = r->dso;
+	*start = d->syms.v[real - d->sym_base].start;
+	*end = d->syms.v[real - d->sym_base].end;
+	return 0;
+}
+
+const char *
+dso_image(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t d)
+{
+	if (d >= t->n)
+		return NULL;
+	if (!t->v[d].loaded)
+		dso_load(t, strs, c, d);
+	return t->v[d].runfile;
+}
+
 bool
 dso_sym_inlined(const struct dso_table *t, uint32_t sym)
 {

@@ -124,6 +124,13 @@ const char *dso_srcline(struct dso_table *t, struct strtab *strs, const struct d
  */
 size_t dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
     uint32_t d, uint64_t rel, uint32_t base, const struct dso_inl **out);
+/* A symbol's DSO and [start, end) (an inlined one's real symbol's); 0 or -1. */
+int dso_sym_range(const struct dso_table *t, uint32_t sym, uint32_t *dso, uint64_t *start,
+    uint64_t *end);
+/* The runtime image of d (loading it on first use): the ELF file with its
+ * code, or NULL (kallsyms, JIT maps, the in-memory vdso, no file). */
+const char *dso_image(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    uint32_t d);
 /* Is sym an inlined symbol (printed "name (inlined)")? */
 bool dso_sym_inlined(const struct dso_table *t, uint32_t sym);
 /* See symbolizer_sym_ident() and symbolizer_sym_by_ident() (resolve.h). */

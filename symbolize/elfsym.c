@@ -132,6 +132,34 @@ elfsym_build_id(const char *path, uint8_t *id)
 }
 
 int
+elfsym_off_bias(const char *path, uint64_t off, uint64_t *bias)
+{
+	struct efile f;
+	size_t n;
+	int r = -1;
+
+	if (efile_open(&f, path) < 0)
+		return -1;
+	if (elf_getphdrnum(f.elf, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(f.elf, (int)i, &ph) == NULL)
+				break;
+			if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
+				continue;
+			if (off >= ph.p_offset && off - ph.p_offset < ph.p_filesz) {
+				*bias = ph.p_vaddr - ph.p_offset;
+				r = 0;
+				break;
+			}
+		}
+	}
+	efile_close(&f);
+	return r;
+}
+
+int
 elfsym_has_symtab(const char *path)
 {
 	struct efile f;

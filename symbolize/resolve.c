@@ -807,6 +807,23 @@ symbolizer_sym_by_ident(struct symbolizer *z, uint32_t dso, uint32_t index, cons
 	return dso_sym_by_ident(&z->dsos, &z->strs, &c, dso, index, inl_name);
 }
 
+int
+symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso, uint64_t *start,
+    uint64_t *end)
+{
+	if (sym == SYM_NONE)
+		return -1;
+	return dso_sym_range(&z->dsos, sym, dso, start, end);
+}
+
+const char *
+symbolizer_dso_image(struct symbolizer *z, uint32_t dso)
+{
+	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+
+	return dso_image(&z->dsos, &z->strs, &c, dso);
+}
+
 const char *
 symbolizer_sym_name(const struct symbolizer *z, uint32_t sym)
 {

@@ -173,6 +173,20 @@ uint32_t symbolizer_sym_by_ident(struct symbolizer *z, uint32_t dso, uint32_t in
 const char *symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *buf,
     size_t n);
 
+/*
+ * Where symbol sym lies: its DSO and [start, end) in the DSO's address
+ * space (that of frames' rel); an inlined symbol answers for the real one
+ * it lies in.  Returns 0, or -1 for SYM_NONE or an unknown id.
+ */
+int symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso,
+    uint64_t *start, uint64_t *end);
+/*
+ * The ELF file holding the code of DSO dso (found and loaded on first use),
+ * or NULL when there is none (kallsyms, JIT maps, the in-memory vdso, no
+ * file found).  Owned by the symbolizer.
+ */
+const char *symbolizer_dso_image(struct symbolizer *z, uint32_t dso);
+
 /* "file.c:123" for the frame (libdw line tables; an inline level's own
  * line), or NULL if unknown. */
 const char *symbolizer_srcline(struct symbolizer *z, const struct frame *f);

@@ -77,6 +77,10 @@ int elfsym_build_id(const char *path, uint8_t *id);
 #define ELFSYM_SYMTAB	1
 #define ELFSYM_DYNSYM	2
 int elfsym_has_symtab(const char *path);
+/* The PT_LOAD segment of an ELF file holding file offset off: its
+ * p_vaddr - p_offset into *bias (add it to a symbol address of ours to get
+ * the file's virtual address).  0, or -1 (unreadable, no such segment). */
+int elfsym_off_bias(const char *path, uint64_t off, uint64_t *bias);
 /* .gnu_debuglink file name into buf; 0, or -1 if none. */
 int elfsym_debuglink(const char *path, char *buf, size_t n);
 

@@ -226,5 +226,28 @@ else
 	ko "folded fp: $(head -c 400 "$tmp/fold") $(head -c 200 "$tmp/err")"
 fi
 
+# annotate: the percentage at each instruction of mix_one is perf annotate's
+# (tests/data/expected/fp.data.annotate.txt), and they add up to 100
+insn_pcts() { grep -E '^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:' "$1" | awk '{ print $1, $3 }'; }
+if "$bin" annotate --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/fp.data" mix_one \
+	> "$tmp/annot" 2> "$tmp/err" && insn_pcts "$tmp/annot" > "$tmp/got" &&
+	insn_pcts "$data/expected/fp.data.annotate.txt" > "$tmp/want" && [ -s "$tmp/want" ] &&
+	diff "$tmp/want" "$tmp/got" > "$tmp/diff" &&
+	grep -q 'Disassembly of /tmp/perfnav-fixtures/cpu for cpu-clock (138 samples' "$tmp/annot" &&
+	awk '{ s += $1 } END { exit !(s > 99.9 && s < 100.1) }' "$tmp/got"; then
+	ok
+else
+	ko "annotate mix_one: $(head -c 400 "$tmp/diff") $(head -c 300 "$tmp/annot") $(head -c 200 "$tmp/err")"
+fi
+# without SYMBOL: the hottest function; an unknown symbol is an error naming it
+if "$bin" annotate --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/fp.data" \
+	2> "$tmp/err" | grep -q '^ *: *mix_one() /tmp/perfnav-fixtures/cpu$'; then
+	ok
+else
+	ko "annotate without a symbol: $(head -c 200 "$tmp/err")"
+fi
+expect_fail "annotate: unknown symbol" 1 "no samples in a symbol named 'no_such_fn'" \
+	annotate --buildid-dir "$data/buildid" "$data/fp.data" no_such_fn
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

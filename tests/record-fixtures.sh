@@ -75,7 +75,12 @@ want()
 only=("$@")
 
 want plain.data && rec plain.data -e cpu-clock -F 2000 -- ./cpu
-want fp.data && rec fp.data -e cpu-clock -F 2000 -g -- ./cpu
+if want fp.data; then
+	rec fp.data -e cpu-clock -F 2000 -g -- ./cpu
+	# perf annotate of the hottest function: tests/cli.sh compares perfnav
+	# annotate's per-instruction percentages with it.
+	"${PERF[@]}" annotate --stdio -i "$out/fp.data" mix_one >"$exp/fp.data.annotate.txt" 2>/dev/null
+fi
 if want dwarf.data; then
 	rec dwarf.data -e cpu-clock -F 1000 --call-graph dwarf,1024 -- ./cpu
 	# perf's own unwinding of every sample, and the build ids of the system

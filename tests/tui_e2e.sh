@@ -190,8 +190,15 @@ wait_for "procs > pid 25671 cpu" "processes: into the process"
 keys Enter
 wait_for "procs > pid 25671 cpu > hot pid 25671 cpu" "Enter again: its hot functions"
 wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
-keys a
-wait_for "annotate is not there yet" "a: annotate says it is not there"
+keys Home Down Down a
+wait_for "5 Hex +a Annotate" "a: the annotate view of the selected symbol"
+wait_for "^ Percent +Samples +Address Instruction" "annotate's columns"
+wait_for "mix_one in cpu, cpu-clock: 138 samples of one process" "the function, its samples"
+wait_for "^ +23\.19% +32 +1188 lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
+wait_for "annotate mix_one \[[0-9]+/[0-9]+\]" "the path names it; the cursor on the hottest"
+wait_for "^ +cpu\.c:[0-9]+" "source lines between the instructions"
+keys Escape
+wait_for "procs > pid 25671 cpu > hot pid 25671 cpu \[3/" "Esc: back to the same row"
 finish "fp.data"
 
 # ---- multi.data: Tab switches events ----

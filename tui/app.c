@@ -605,7 +605,7 @@ do_action(struct app *a, enum action act, int key)
 		msg(a, EL_MESSAGE, "v lists the events of a process or thread (2) or a symbol (1)");
 		break;
 	case ACT_ANNOTATE:
-		msg(a, EL_MESSAGE, "annotate is not there yet");
+		msg(a, EL_MESSAGE, "a annotates a symbol of the hot functions (1)");
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -695,9 +695,9 @@ draw_tabs(struct app *a)
 		x += w + 1;
 	}
 	a->tab_x[PANE_NTABS] = x;
-	if (top && top->pane == PANE_HELP) {
+	if (top && top->pane >= PANE_NTABS) {
 		attrset((attr_t)a->ta.a[EL_TAB_ACTIVE]);
-		put_text(1, x, COLS - x, " ? Help ");
+		put_text(1, x, COLS - x, top->pane == PANE_HELP ? " ? Help " : " a Annotate ");
 	}
 }
 

@@ -88,6 +88,7 @@ int script_print_stat(const struct session *s, FILE *fp);
 int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 struct sym_opts;
 /* Map the common symbolization options onto the symbolizer's options. */

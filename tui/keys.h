@@ -64,7 +64,7 @@
 	X(DSOS, "dsos", "hot functions: list shared objects instead of symbols (again: back)") \
 	X(PCT_LIMIT, "percent-limit", "hot functions: hide rows under 0.5, 1, 2, 5 %, or none") \
 	X(EVENTS, "events", "the events of the selected process, thread or symbol") \
-	X(ANNOTATE, "annotate", "annotate the selected symbol (not yet)") \
+	X(ANNOTATE, "annotate", "hot functions: the selected symbol's instructions with their samples (again: back)") \
 	X(REDRAW, "redraw", "redraw the screen")
 
 enum action {

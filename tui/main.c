@@ -22,6 +22,7 @@ static const struct subcmd subcmds[] = {
 	{ "top", cmd_top, "hot functions (self and children), as perf report --stdio" },
 	{ "tree", cmd_tree, "the process tree with samples per process and thread, as perf report --tasks" },
 	{ "folded", cmd_folded, "folded stacks for flamegraph.pl and speedscope" },
+	{ "annotate", cmd_annotate, "a function's instructions with their samples, as perf annotate --stdio" },
 	{ NULL, NULL, NULL },
 };
 

@@ -14,6 +14,7 @@ static const struct pane_ops *const pane_table[PANE_COUNT] = {
 	PANES(X)
 #undef X
 	[PANE_HELP] = &pane_help_ops,
+	[PANE_ANNOTATE] = &pane_annotate_ops,
 };
 
 const struct pane_ops *

@@ -42,6 +42,7 @@ enum pane_id {
 #undef X
 	PANE_NTABS,		/* panes with a tab */
 	PANE_HELP = PANE_NTABS,	/* the help screen: a pane without a tab */
+	PANE_ANNOTATE,		/* a function's instructions (from hot functions) */
 	PANE_COUNT
 };
 
@@ -116,6 +117,7 @@ struct pane {
 PANES(X)
 #undef X
 extern const struct pane_ops pane_help_ops;
+extern const struct pane_ops pane_annotate_ops;
 
 /* Create pane id over session s (keys for help); 0 or -1. */
 int pane_create(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys);

@@ -585,6 +585,46 @@ samples_view(struct pane *p, uint32_t node, uint32_t comm, uint32_t dso)
 	return PANE_HANDLED | PANE_PUSH;
 }
 
+/* The annotate view of the row's function (self samples of this event, of
+ * the zoomed process or thread if any). */
+static int
+annotate_view(struct pane *p, const struct hrow *w)
+{
+	struct hot *ht = p->priv;
+	const struct hist_node *nd;
+	const char *label;
+	uint32_t node;
+
+	if (w == NULL || ht->dsos) {
+		snprintf(p->msg, sizeof p->msg, "a annotates a symbol: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	node = w->kind == HR_ENTRY ? ht->ents[w->ent].node : w->node;
+	nd = hist_node_get(H(ht), node);
+	if (nd == NULL || (w->kind != HR_ENTRY && w->kind != HR_EDGE)) {
+		snprintf(p->msg, sizeof p->msg, "a annotates a symbol: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (nd->f.sym == SYM_NONE) {
+		snprintf(p->msg, sizeof p->msg, "%s is no symbol: nothing to disassemble",
+		    hist_str(H(ht), nd->label));
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (symbolizer_sym_inlined(ht->sy->z, nd->f.sym)) {
+		snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function it is "
+		    "inlined into");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	label = hist_str(H(ht), nd->label);
+	nav_view_init(&p->push, PANE_ANNOTATE);
+	p->push.arg = (uint64_t)(view_flags(ht) & (NAV_HOT_PID | NAV_HOT_TID)) << 32 | ht->ev;
+	p->push.arg2 = node;
+	p->push.arg3 = (uint64_t)(uint32_t)ht->sel.pid << 32 | (uint32_t)ht->sel.tid;
+	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
+	    strlen(label) > 4 && label[0] == '[' && label[2] == ']' ? label + 4 : label);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
 static int
 drill(struct pane *p, const struct hrow *w)
 {
@@ -681,6 +721,8 @@ hot_key(struct pane *p, enum action a)
 		else
 			snprintf(p->msg, sizeof p->msg, "every row shown");
 		return PANE_HANDLED | PANE_MSG;
+	case ACT_ANNOTATE:
+		return annotate_view(p, w);
 	case ACT_DSOS:
 		if (ht->dsos)
 			return PANE_HANDLED | PANE_BACK;

@@ -1,0 +1,447 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "symbolize/annotate.h"
+#include "symbolize/resolve.h"
+#include "symbolize/symtab.h"
+
+extern char **environ;
+
+#define ANNOT_MAX_CODE_DEFAULT	(UINT64_C(1) << 20)
+/* objdump prints well under 200 bytes per instruction */
+#define ANNOT_OUT_PER_BYTE	256
+
+struct annotation *
+annotate_new(struct symbolizer *z, uint32_t sym, const char **why)
+{
+	struct annotation *a;
+	uint32_t dso;
+	uint64_t start, end;
+
+	if (symbolizer_sym_range(z, sym, &dso, &start, &end) < 0) {
+		if (why != NULL)
+			*why = "not a symbol: an unresolved address has no code to show";
+		return NULL;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->z = z;
+	a->sym = sym;
+	a->dso = dso;
+	a->start = start;
+	a->end = end > start ? end : start + 1;
+	a->hottest = SIZE_MAX;
+	return a;
+}
+
+void
+annotate_free(struct annotation *a)
+{
+	if (a == NULL)
+		return;
+	free(a->rows);
+	free(a->text);
+	free(a->hits);
+	free(a);
+}
+
+static size_t
+hit_slot(uint64_t rel, size_t cap)
+{
+	return (size_t)((rel * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+}
+
+static void
+hits_grow(struct annotation *a)
+{
+	size_t cap = a->caphits ? a->caphits * 2 : 64;
+	struct annot_hit *v = xcalloc(cap, sizeof *v);
+
+	for (size_t i = 0; i < a->caphits; i++) {
+		size_t j;
+
+		if (a->hits[i].samples == 0)
+			continue;
+		for (j = hit_slot(a->hits[i].rel, cap); v[j].samples != 0; j = (j + 1) & (cap - 1))
+			;
+		v[j] = a->hits[i];
+	}
+	free(a->hits);
+	a->hits = v;
+	a->caphits = cap;
+}
+
+void
+annotate_add(struct annotation *a, uint64_t rel, uint64_t period)
+{
+	size_t j;
+
+	if ((a->nhits + 1) * 4 > a->caphits * 3)
+		hits_grow(a);
+	for (j = hit_slot(rel, a->caphits); a->hits[j].samples != 0 && a->hits[j].rel != rel;
+	    j = (j + 1) & (a->caphits - 1))
+		;
+	if (a->hits[j].samples == 0) {
+		a->hits[j].rel = rel;
+		a->nhits++;
+	}
+	a->hits[j].samples++;
+	a->hits[j].period += period;
+	a->samples++;
+	a->period += period;
+}
+
+uint64_t
+annotate_collect(struct annotation *a, const struct session *s, int attr, size_t from, size_t to,
+    annot_want_fn want, void *arg)
+{
+	uint64_t fed = 0;
+
+	if (to > s->index.n)
+		to = s->index.n;
+	for (size_t i = from; i < to; i++) {
+		const struct rec_ent *ent = &s->index.v[i];
+		struct sample smp;
+		struct frame f;
+		struct rec r;
+		uint64_t period;
+
+		if (ent_type(ent) != PERF_RECORD_SAMPLE)
+			continue;
+		if (attr >= 0 && ent_attr(ent) != ENT_ATTR_NONE && (int)ent_attr(ent) != attr)
+			continue;
+		if (want != NULL && !want(arg, i))
+			continue;
+		if (session_rec(s, ent_loc(ent), &r) < 0 ||
+		    record_sample_head(s, &r, record_attr(s, &r), &smp) < 0)
+			continue;
+		if (attr >= 0 && smp.attr != attr)
+			continue;
+		symbolizer_resolve(a->z, (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1,
+		    (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1, smp.time,
+		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &f);
+		if (f.sym != a->sym)
+			continue;
+		period = (smp.sample_type & PERF_SAMPLE_PERIOD) ? smp.period :
+		    s->attrs.v[smp.attr].attr.sample_period;
+		annotate_add(a, f.rel, period);
+		fed++;
+	}
+	return fed;
+}
+
+/* ---- rows ---- */
+
+static uint32_t
+add_text(struct annotation *a, const char *t, size_t len)
+{
+	uint32_t off = (uint32_t)a->ntext;
+
+	GROW(a->text, a->captext, a->ntext + len + 1);
+	memcpy(a->text + a->ntext, t, len);
+	a->text[a->ntext + len] = '\0';
+	a->ntext += len + 1;
+	return off;
+}
+
+static struct annot_row *
+add_row(struct annotation *a, uint8_t kind, uint64_t rel, const char *t, size_t len)
+{
+	struct annot_row *r;
+
+	GROW(a->rows, a->caprows, a->nrows + 1);
+	r = &a->rows[a->nrows++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->rel = rel;
+	r->vaddr = rel + a->bias;
+	r->text = add_text(a, t, len);
+	return r;
+}
+
+const char *
+annotate_row_text(const struct annotation *a, const struct annot_row *r)
+{
+	return a->text != NULL ? a->text + r->text : "";
+}
+
+/*
+ * Run objdump over [vstart, vend) of path; its standard output (at most
+ * max bytes) into a malloc'd buffer.  Returns the length, or -1 with the
+ * reason in a->note.
+ */
+static ssize_t
+run_objdump(struct annotation *a, const char *prog, const char *path, uint64_t vstart,
+    uint64_t vend, size_t max, char **out)
+{
+	char sa[64], so[64];
+	char *argv[] = { (char *)prog, "-d", "-C", "-w", "--no-show-raw-insn", sa, so,
+	    (char *)path, NULL };
+	posix_spawn_file_actions_t fa;
+	int fds[2], status = 0, rc;
+	pid_t pid;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	bool cut = false;
+
+	snprintf(sa, sizeof sa, "--start-address=0x%" PRIx64, vstart);
+	snprintf(so, sizeof so, "--stop-address=0x%" PRIx64, vend);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(a->note, sizeof a->note, "cannot run %s: %s", prog, strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
+		snprintf(a->note, sizeof a->note, "cannot run %s (%s): install binutils for "
+		    "disassembly", prog, strerror(rc));
+		return -1;
+	}
+	for (;;) {
+		ssize_t k;
+
+		GROW(buf, cap, n + 65536);
+		k = read(fds[0], buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+		if (n >= max) {
+			cut = true;
+			kill(pid, SIGTERM);
+			break;
+		}
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!cut && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		free(buf);
+		snprintf(a->note, sizeof a->note, "%s failed on %s", prog, path);
+		return -1;
+	}
+	*out = buf;
+	return (ssize_t)n;
+}
+
+/* "  401a29:\tmov    %rdi,%rax" -> address and the text after the tab. */
+static bool
+parse_insn(const char *line, size_t len, uint64_t *addr, const char **text, size_t *tlen)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	int digits = 0;
+
+	while (i < len && line[i] == ' ')
+		i++;
+	for (; i < len; i++, digits++) {
+		char c = line[i];
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else
+			break;
+		if (digits >= 16)
+			return false;
+		v = v << 4 | d;
+	}
+	if (digits == 0 || i + 1 >= len || line[i] != ':' || line[i + 1] != '\t')
+		return false;
+	i += 2;
+	*addr = v;
+	*text = line + i;
+	*tlen = len - i;
+	return true;
+}
+
+/* Instruction text with tabs as single spaces, trailing blanks cut. */
+static size_t
+clean_insn(const char *t, size_t len, char *out, size_t cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < len && k + 1 < cap; i++)
+		out[k++] = t[i] == '\t' ? ' ' : t[i];
+	while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\r'))
+		k--;
+	out[k] = '\0';
+	return k;
+}
+
+static int
+cmp_hit(const void *x, const void *y)
+{
+	const struct annot_hit *a = x, *b = y;
+
+	return a->rel < b->rel ? -1 : a->rel > b->rel;
+}
+
+/* The fed hits, sorted by address (compacted in place). */
+static size_t
+sorted_hits(struct annotation *a)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < a->caphits; i++)
+		if (a->hits[i].samples != 0)
+			a->hits[k++] = a->hits[i];
+	if (k > 1)
+		qsort(a->hits, k, sizeof *a->hits, cmp_hit);
+	a->caphits = 0;		/* no longer a hash table */
+	return k;
+}
+
+static void
+add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_source)
+{
+	const char *prev_src = NULL;
+	char prev_copy[512] = "";
+	char ibuf[1024];
+
+	for (size_t i = 0; i < n;) {
+		const char *line = buf + i, *t;
+		const char *nl = memchr(line, '\n', n - i);
+		size_t len = nl ? (size_t)(nl - line) : n - i, tlen;
+		uint64_t v;
+
+		i += len + 1;
+		if (!parse_insn(line, len, &v, &t, &tlen) || v < a->bias)
+			continue;
+		if (v - a->bias < a->start || v - a->bias >= a->end)
+			continue;
+		if (!no_source) {
+			struct frame f;
+			const char *src;
+
+			memset(&f, 0, sizeof f);
+			f.dso = a->dso;
+			f.sym = a->sym;
+			f.rel = v - a->bias;
+			f.ip = f.rel;
+			src = symbolizer_srcline(a->z, &f);
+			if (src != NULL && (prev_src == NULL || strcmp(src, prev_copy) != 0)) {
+				add_row(a, ANNOT_SRC, f.rel, src, strlen(src));
+				snprintf(prev_copy, sizeof prev_copy, "%s", src);
+				prev_src = prev_copy;
+			}
+		}
+		tlen = clean_insn(t, tlen, ibuf, sizeof ibuf);
+		add_row(a, ANNOT_INSN, v - a->bias, ibuf, tlen);
+	}
+}
+
+/* Credit sorted hits to the instruction rows at or before their address. */
+static void
+credit(struct annotation *a, size_t nh)
+{
+	size_t r = 0, last = SIZE_MAX;
+
+	for (size_t h = 0; h < nh; h++) {
+		while (r < a->nrows && (a->rows[r].kind == ANNOT_SRC || a->rows[r].rel <= a->hits[h].rel)) {
+			if (a->rows[r].kind != ANNOT_SRC)
+				last = r;
+			r++;
+		}
+		if (last == SIZE_MAX)
+			continue;	/* before the first instruction: cannot be */
+		a->rows[last].samples += a->hits[h].samples;
+		a->rows[last].period += a->hits[h].period;
+	}
+}
+
+int
+annotate_build(struct annotation *a, const struct annot_opts *o)
+{
+	struct annot_opts def;
+	const char *prog, *image;
+	uint64_t len, max_code;
+	size_t nh;
+	char *buf = NULL;
+	ssize_t n = -1;
+
+	if (o == NULL) {
+		memset(&def, 0, sizeof def);
+		o = &def;
+	}
+	prog = o->objdump;
+	if (prog == NULL)
+		prog = getenv("PERFNAV_OBJDUMP");
+	if (prog == NULL || prog[0] == '\0')
+		prog = "objdump";
+	max_code = o->max_code ? o->max_code : ANNOT_MAX_CODE_DEFAULT;
+	nh = sorted_hits(a);
+	a->nrows = 0;
+	a->ntext = 0;
+	a->note[0] = '\0';
+
+	image = symbolizer_dso_image(a->z, a->dso);
+	len = a->end - a->start;
+	if (image == NULL) {
+		snprintf(a->note, sizeof a->note, "no object file with the code of %s: sampled "
+		    "addresses only", symbolizer_dso_short(a->z, a->dso));
+	} else if (elfsym_off_bias(image, a->start, &a->bias) < 0) {
+		snprintf(a->note, sizeof a->note, "%s: no loadable segment holds the symbol",
+		    image);
+	} else {
+		if (len > max_code) {
+			len = max_code;
+			snprintf(a->note, sizeof a->note, "the first %" PRIu64 " KiB of the "
+			    "function only", max_code >> 10);
+		}
+		n = run_objdump(a, prog, image, a->start + a->bias, a->start + a->bias + len,
+		    (size_t)len * ANNOT_OUT_PER_BYTE + 65536, &buf);
+	}
+	if (n > 0)
+		add_source_rows_and_insns(a, buf, (size_t)n, o->no_source);
+	free(buf);
+	a->have_code = false;
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].kind == ANNOT_INSN)
+			a->have_code = true;
+	if (!a->have_code) {
+		if (n >= 0 && a->note[0] == '\0')
+			snprintf(a->note, sizeof a->note, "objdump printed no instructions for %s",
+			    image);
+		a->nrows = 0;
+		a->ntext = 0;
+		a->bias = image != NULL ? a->bias : 0;
+		for (size_t h = 0; h < nh; h++) {
+			struct annot_row *r = add_row(a, ANNOT_ADDR, a->hits[h].rel, "", 0);
+
+			r->samples = a->hits[h].samples;
+			r->period = a->hits[h].period;
+		}
+	} else {
+		credit(a, nh);
+	}
+	a->max_period = 0;
+	a->hottest = SIZE_MAX;
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].samples > 0 && (a->hottest == SIZE_MAX ||
+		    a->rows[i].period > a->max_period)) {
+			a->max_period = a->rows[i].period;
+			a->hottest = i;
+		}
+	a->nhits = 0;
+	return a->have_code ? 0 : 1;
+}

@@ -1,0 +1,102 @@
+/*
+ * annotate.h: one function's samples per instruction, beside its
+ * disassembly and source lines, as perf annotate shows them.
+ *
+ * An annotation is made for one symbol of a symbolizer and fed the samples
+ * whose own ip resolved into it (annotate_add, or annotate_collect which
+ * walks a session's samples).  annotate_build() then disassembles the
+ * function with objdump (binutils; perf annotate runs it too), credits each
+ * instruction with the samples at its address, and puts a source row
+ * ("file.c:12", from libdw) before every instruction whose line differs
+ * from the one before.  When there is no file with the code (kallsyms,
+ * JIT maps, the in-memory vdso) or objdump cannot be run, the rows are the
+ * sampled addresses alone and a note says why.
+ *
+ * Nothing here prints.  The annotation owns its rows and their text until
+ * annotate_free(); it borrows the symbolizer, which must outlive it.
+ */
+#ifndef PERFNAV_SYMBOLIZE_ANNOTATE_H
+#define PERFNAV_SYMBOLIZE_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+
+enum annot_kind {
+	ANNOT_INSN,		/* an instruction (objdump's text) */
+	ANNOT_SRC,		/* the source line of the instructions below */
+	ANNOT_ADDR,		/* a sampled address, no disassembly */
+};
+
+struct annot_row {
+	uint8_t		kind;		/* enum annot_kind */
+	uint64_t	rel;		/* address in the DSO's space (frames' rel) */
+	uint64_t	vaddr;		/* the address as the file (and objdump) numbers it */
+	uint64_t	samples, period;
+	uint32_t	text;		/* offset of the row's text in the annotation */
+};
+
+/* The per-address counts fed so far (an open-addressing table). */
+struct annot_hit {
+	uint64_t	rel;
+	uint64_t	samples, period;
+};
+
+struct annotation {
+	struct symbolizer	*z;
+	uint32_t		 sym, dso;
+	uint64_t		 start, end;	/* the symbol, in the DSO's space */
+	uint64_t		 bias;		/* vaddr - rel in the code file */
+	bool			 have_code;	/* rows are a disassembly */
+	struct annot_row	*rows;
+	size_t			 nrows, caprows;
+	char			*text;
+	size_t			 ntext, captext;
+	uint64_t		 samples, period;	/* everything fed */
+	uint64_t		 max_period;		/* of the hottest row */
+	size_t			 hottest;		/* its row, SIZE_MAX if none */
+	char			 note[256];	/* why there is no disassembly, or "" */
+	/* fed counts */
+	struct annot_hit	*hits;
+	size_t			 nhits, caphits;
+};
+
+struct annot_opts {
+	const char	*objdump;	/* program; NULL: $PERFNAV_OBJDUMP, else "objdump" */
+	bool		 no_source;	/* no source rows */
+	uint64_t	 max_code;	/* bytes of code disassembled at most; 0: 1 MiB */
+};
+
+/*
+ * An empty annotation of symbol sym of z, or NULL (with *why set, may be
+ * NULL) when sym is SYM_NONE or unknown.
+ */
+struct annotation *annotate_new(struct symbolizer *z, uint32_t sym, const char **why);
+void annotate_free(struct annotation *a);
+
+/* Credit one sample at address rel (DSO space) with its period. */
+void annotate_add(struct annotation *a, uint64_t rel, uint64_t period);
+
+/*
+ * Walk the session's index positions [from, to) and feed every sample of
+ * event attr (-1: any) whose own ip resolves (through a's symbolizer) into
+ * a's symbol; want (may be NULL) can skip positions cheaply first.
+ * Returns the samples fed; undecodable records are skipped.
+ */
+typedef bool (*annot_want_fn)(void *arg, size_t pos);
+uint64_t annotate_collect(struct annotation *a, const struct session *s, int attr, size_t from,
+    size_t to, annot_want_fn want, void *arg);
+
+/*
+ * Make the rows from what was fed (call once, after feeding).  Returns 0
+ * with a disassembly, 1 with sampled addresses only (a->note says why).
+ */
+int annotate_build(struct annotation *a, const struct annot_opts *o);
+
+/* A row's text (instruction, "file.c:12", or "" for an address row). */
+const char *annotate_row_text(const struct annotation *a, const struct annot_row *r);
+
+#endif

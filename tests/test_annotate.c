@@ -1,0 +1,232 @@
+/*
+ * test_annotate.c: per-instruction sample counts (symbolize/annotate.h) on
+ * the fp fixture: every sample of a function lands on one of its
+ * instructions, rows stay inside the function in address order, the
+ * hottest row is right; and the fallbacks (no objdump, an objdump that
+ * prints garbage, no symbol) keep every sample and say why.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "symbolize/annotate.h"
+#include "symbolize/resolve.h"
+#include "tests/helpers.h"
+
+struct fx {
+	struct session		*s;
+	struct symbolizer	*z;
+	char			 bid[1024];
+};
+
+static void
+fx_open(struct fx *f, const char *name)
+{
+	struct session_opts so = { 0 };
+	struct perf_err err;
+	struct sym_opts o = { .kallsyms = "/dev/null", .perfmap_dir = "/nonexistent" };
+
+	memset(&err, 0, sizeof err);
+	f->s = session_open(test_data(name), &so, &err);
+	cr_assert_not_null(f->s, "%s: %s", name, err.msg);
+	snprintf(f->bid, sizeof f->bid, "%s", test_data("buildid"));
+	o.buildid_dir = f->bid;
+	f->z = symbolizer_new(f->s, &o);
+}
+
+static void
+fx_close(struct fx *f)
+{
+	symbolizer_free(f->z);
+	session_close(f->s);
+}
+
+/*
+ * The symbol named name among the samples' own ips, and independently of
+ * annotate.c: how many samples resolve into it and at which addresses
+ * (counted into per-address tallies, addresses sorted).
+ */
+struct tally {
+	uint32_t	sym;
+	uint64_t	samples;
+	uint64_t	rel[4096];
+	uint64_t	cnt[4096];
+	size_t		n;
+};
+
+static void
+tally(struct fx *f, const char *name, struct tally *t)
+{
+	memset(t, 0, sizeof *t);
+	t->sym = SYM_NONE;
+	for (size_t i = 0; i < f->s->index.n; i++) {
+		const struct rec_ent *e = &f->s->index.v[i];
+		struct sample smp;
+		struct frame fr;
+		struct rec r;
+		size_t k;
+
+		if (ent_type(e) != PERF_RECORD_SAMPLE || session_rec(f->s, ent_loc(e), &r) < 0 ||
+		    record_decode_sample(f->s, &r, &smp, NULL) < 0)
+			continue;
+		symbolizer_resolve(f->z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
+		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &fr);
+		if (fr.sym == SYM_NONE || strcmp(symbolizer_sym_name(f->z, fr.sym), name) != 0)
+			continue;
+		t->sym = fr.sym;
+		t->samples++;
+		for (k = 0; k < t->n && t->rel[k] != fr.rel; k++)
+			;
+		if (k == t->n) {
+			cr_assert_lt(t->n, 4096);
+			t->rel[t->n++] = fr.rel;
+		}
+		t->cnt[k]++;
+	}
+}
+
+Test(annotate, every_sample_on_an_instruction)
+{
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	uint64_t sum = 0, prev = 0, best = 0;
+	size_t insns = 0, srcs = 0, best_k = 0;
+	const struct annot_row *hot;
+
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	cr_assert_neq(t.sym, SYM_NONE, "mix_one has samples in fp.data");
+	cr_assert_gt(t.samples, 10);
+
+	an = annotate_new(f.z, t.sym, NULL);
+	cr_assert_not_null(an);
+	cr_expect_eq(annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL), t.samples);
+	cr_assert_eq(annotate_build(an, NULL), 0, "disassembly: %s", an->note);
+	cr_expect(an->have_code);
+	cr_expect_eq(an->samples, t.samples);
+
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct annot_row *r = &an->rows[i];
+
+		if (r->kind == ANNOT_SRC) {
+			srcs++;
+			cr_expect(strstr(annotate_row_text(an, r), "cpu.c:") != NULL, "%s",
+			    annotate_row_text(an, r));
+			continue;
+		}
+		cr_assert_eq(r->kind, ANNOT_INSN);
+		cr_expect(r->rel >= an->start && r->rel < an->end, "row %zu at %#lx outside", i,
+		    (unsigned long)r->rel);
+		cr_expect(insns == 0 || r->rel > prev, "rows in address order");
+		cr_expect_eq(r->vaddr, r->rel + an->bias);
+		cr_expect_neq(annotate_row_text(an, r)[0], '\0');
+		prev = r->rel;
+		insns++;
+		sum += r->samples;
+	}
+	cr_expect_gt(insns, 3);
+	cr_expect_gt(srcs, 0, "the fixture has line tables");
+	cr_expect_eq(an->rows[0].kind == ANNOT_SRC ? an->rows[1].rel : an->rows[0].rel, an->start,
+	    "the first instruction is the symbol's start");
+	cr_expect_eq(sum, t.samples, "no sample lost");
+
+	/* each sampled address is an instruction holding exactly its samples */
+	for (size_t k = 0; k < t.n; k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < an->nrows; i++)
+			if (an->rows[i].kind == ANNOT_INSN && an->rows[i].rel == t.rel[k]) {
+				cr_expect_eq(an->rows[i].samples, t.cnt[k], "at %#lx",
+				    (unsigned long)t.rel[k]);
+				found = true;
+			}
+		cr_expect(found, "sampled address %#lx is an instruction", (unsigned long)t.rel[k]);
+		if (t.cnt[k] > best) {
+			best = t.cnt[k];
+			best_k = k;
+		}
+	}
+	cr_assert_neq(an->hottest, SIZE_MAX);
+	hot = &an->rows[an->hottest];
+	cr_expect_eq(hot->samples, best);
+	cr_expect_eq(hot->samples, t.cnt[best_k]);
+	annotate_free(an);
+	fx_close(&f);
+}
+
+Test(annotate, without_objdump_keeps_samples)
+{
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	struct annot_opts o = { .objdump = "/nonexistent/objdump" };
+	uint64_t sum = 0;
+
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	cr_assert_neq(t.sym, SYM_NONE);
+	an = annotate_new(f.z, t.sym, NULL);
+	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	cr_assert_eq(annotate_build(an, &o), 1);
+	cr_expect(!an->have_code);
+	cr_expect(strstr(an->note, "cannot run") != NULL, "%s", an->note);
+	cr_expect_eq(an->nrows, t.n, "one row per sampled address");
+	for (size_t i = 0; i < an->nrows; i++) {
+		cr_expect_eq(an->rows[i].kind, ANNOT_ADDR);
+		cr_expect(i == 0 || an->rows[i].rel > an->rows[i - 1].rel);
+		sum += an->rows[i].samples;
+	}
+	cr_expect_eq(sum, t.samples);
+	annotate_free(an);
+	fx_close(&f);
+}
+
+Test(annotate, garbage_from_objdump)
+{
+	static const char script[] =
+	    "#!/bin/sh\n"
+	    "printf 'zz:\\tnot hex\\n:\\t\\n  ffffffffffffffffff:\\ttoo long\\n'\n"
+	    "printf '  10:\\toutside the function\\n%s\\n' \"$(head -c 3000 /dev/zero | tr '\\0' x)\"\n"
+	    "printf 'no newline at the end:\\t'\n";
+	char *path = tmp_write("objdump", script, sizeof script - 1);
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	struct annot_opts o = { 0 };
+	uint64_t sum = 0;
+
+	cr_assert_eq(chmod(path, 0755), 0);
+	o.objdump = path;
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	an = annotate_new(f.z, t.sym, NULL);
+	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	cr_assert_eq(annotate_build(an, &o), 1);
+	cr_expect(strstr(an->note, "no instructions") != NULL, "%s", an->note);
+	for (size_t i = 0; i < an->nrows; i++)
+		sum += an->rows[i].samples;
+	cr_expect_eq(sum, t.samples);
+	annotate_free(an);
+	fx_close(&f);
+	unlink(path);
+	free(path);
+}
+
+Test(annotate, no_symbol_no_annotation)
+{
+	struct fx f;
+	const char *why = NULL;
+
+	fx_open(&f, "fp.data");
+	cr_expect_null(annotate_new(f.z, SYM_NONE, &why));
+	cr_expect_not_null(why);
+	cr_expect_null(annotate_new(f.z, 0x7ffffff0, NULL));
+	fx_close(&f);
+}

@@ -1,0 +1,224 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/annotate.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/cmd.h"
+
+/*
+ * perfnav annotate [FILE] [SYMBOL]: a function's disassembly with the share
+ * of its samples at each instruction and its source lines, like perf
+ * annotate --stdio.  Without SYMBOL, the hottest function of the event.
+ */
+
+enum {
+	OPT_EVENT = 300,
+	OPT_OBJDUMP,
+	OPT_NO_SOURCE,
+	OPT_DSO,
+};
+
+struct annotate_args {
+	const char	*event;
+	const char	*objdump;
+	const char	*dso;
+	bool		 no_source;
+	bool		 nr_samples;
+};
+
+static const struct cmd_opt annotate_opts[] = {
+	{ "event", 1, OPT_EVENT, "NAME: the event whose samples count (default: the first with samples)" },
+	{ "dso", 1, OPT_DSO, "NAME: only a symbol of this DSO (short or long name)" },
+	{ "objdump", 1, OPT_OBJDUMP, "PATH: the objdump to disassemble with (default: objdump)" },
+	{ "no-source", 0, OPT_NO_SOURCE, "no source file:line rows" },
+	{ "show-nr-samples", 0, 'n', "a column with the samples of each instruction" },
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+annotate_opt(void *arg, int val, const char *optarg)
+{
+	struct annotate_args *a = arg;
+
+	switch (val) {
+	case OPT_EVENT:
+		a->event = optarg;
+		break;
+	case OPT_OBJDUMP:
+		a->objdump = optarg;
+		break;
+	case OPT_DSO:
+		a->dso = optarg;
+		break;
+	case OPT_NO_SOURCE:
+		a->no_source = true;
+		break;
+	case 'n':
+		a->nr_samples = true;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* The symbol name of a row label ("[.] name" -> "name"). */
+static const char *
+bare(const char *label)
+{
+	return strlen(label) > 4 && label[0] == '[' && label[2] == ']' ? label + 4 : label;
+}
+
+static void
+print_annotation(const struct annotation *an, const struct annotate_args *a,
+    const struct symbolizer *z, const char *event)
+{
+	const char *dso = symbolizer_dso_long(z, an->dso);
+	int w = a->nr_samples ? 10 : 0;
+
+	printf(" Percent |%s      Source code & Disassembly of %s for %s (%" PRIu64 " samples, "
+	    "percent: local period)\n", a->nr_samples ? "    Samples |" : "", dso, event,
+	    an->samples);
+	printf("--------------------------------------------------------------------------------"
+	    "--------\n");
+	printf("%9s:%s  %s() %s\n", "", a->nr_samples ? "            :" : "",
+	    symbolizer_sym_name(z, an->sym), dso);
+	if (an->note[0])
+		printf("%9s:%s  (%s)\n", "", a->nr_samples ? "            :" : "", an->note);
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct annot_row *r = &an->rows[i];
+		double pct = an->period ? 100.0 * (double)r->period / (double)an->period : 0;
+
+		if (r->kind == ANNOT_SRC) {
+			printf("%9s:%s  %s\n", "", a->nr_samples ? "            :" : "",
+			    annotate_row_text(an, r));
+			continue;
+		}
+		printf("%8.2f :", pct);
+		if (w)
+			printf(" %*" PRIu64 " :", w, r->samples);
+		printf("   %" PRIx64 ":  %s\n", r->vaddr, annotate_row_text(an, r));
+	}
+}
+
+int
+cmd_annotate(int argc, char **argv)
+{
+	struct annotate_args a;
+	struct common_opts co;
+	struct hist_opts ho;
+	struct annot_opts ao;
+	struct sym_opts so;
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h;
+	struct annotation *an;
+	const struct hist_entry *best = NULL;
+	const uint32_t *rows;
+	const char *want = NULL, *why = NULL;
+	char **pos;
+	int npos, status = EXIT_OK, attr = -1;
+	size_t nrows, ev = 0, matches = 0;
+
+	memset(&a, 0, sizeof a);
+	if (opts_parse(argc, argv, "annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
+	    "A function's instructions with the share of its samples at each, and its\n"
+	    "source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.",
+	    annotate_opts, annotate_opt, &a, &co, &pos, &npos, &status))
+		return status;
+	if (npos > 1) {
+		fprintf(stderr, "perfnav annotate: unexpected argument '%s'\n", pos[1]);
+		return EXIT_USAGE;
+	}
+	if (npos == 1)
+		want = pos[0];
+	s = cmd_open(&co, true);
+	if (s == NULL)
+		return EXIT_FAIL;
+	if (a.event != NULL) {
+		for (size_t i = 0; i < s->attrs.n; i++)
+			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
+				attr = (int)i;
+		if (attr < 0) {
+			fprintf(stderr, "perfnav annotate: %s: no event '%s'\n", co.input, a.event);
+			session_close(s);
+			return EXIT_USAGE;
+		}
+	}
+	memset(&ho, 0, sizeof ho);
+	ho.event = attr;
+	ho.keys[0] = HIST_KEY_DSO;
+	ho.keys[1] = HIST_KEY_SYM;
+	ho.nkeys = 2;
+	cmd_sym_opts(&co, &so);
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	if (hist_nevents(h) == 0) {
+		fprintf(stderr, "perfnav annotate: %s: no samples\n", co.input);
+		status = EXIT_FAIL;
+		goto out;
+	}
+	if (attr < 0 && hist_nevents(h) > 1)
+		fprintf(stderr, "perfnav annotate: %s: %zu events have samples; counting '%s' "
+		    "(choose with --event)\n", co.input, hist_nevents(h),
+		    hist_str(h, hist_event(h, 0)->name));
+	nrows = hist_rows(h, ev, 0, &rows);
+	/* rows come hottest first: the first match is the one */
+	for (size_t i = 0; i < nrows; i++) {
+		const struct hist_entry *e = hist_entry_get(h, rows[i]);
+		const struct hist_node *nd = hist_node_get(h, e->node);
+
+		if (nd == NULL || nd->f.sym == SYM_NONE)
+			continue;
+		if (want != NULL && strcmp(bare(hist_str(h, nd->label)), want) != 0)
+			continue;
+		if (a.dso != NULL && strcmp(symbolizer_dso_short(z, e->dso), a.dso) != 0 &&
+		    strcmp(symbolizer_dso_long(z, e->dso), a.dso) != 0)
+			continue;
+		if (best == NULL)
+			best = e;
+		matches++;
+		if (want == NULL)
+			break;
+	}
+	if (best == NULL) {
+		if (want != NULL)
+			fprintf(stderr, "perfnav annotate: %s: no samples in a symbol named '%s'%s%s\n",
+			    co.input, want, a.dso ? " in " : "", a.dso ? a.dso : "");
+		else
+			fprintf(stderr, "perfnav annotate: %s: no sample resolved to a symbol\n",
+			    co.input);
+		status = EXIT_FAIL;
+		goto out;
+	}
+	if (matches > 1)
+		fprintf(stderr, "perfnav annotate: %s: %zu symbols match; annotating the one in %s "
+		    "(choose with --dso)\n", co.input, matches, symbolizer_dso_short(z, best->dso));
+	an = annotate_new(z, hist_node_get(h, best->node)->f.sym, &why);
+	if (an == NULL) {
+		fprintf(stderr, "perfnav annotate: %s\n", why);
+		status = EXIT_FAIL;
+		goto out;
+	}
+	annotate_collect(an, s, hist_event(h, ev)->attr, 0, s->index.n, NULL, NULL);
+	memset(&ao, 0, sizeof ao);
+	ao.objdump = a.objdump;
+	ao.no_source = a.no_source;
+	annotate_build(an, &ao);
+	print_annotation(an, &a, z, hist_str(h, hist_event(h, ev)->name));
+	annotate_free(an);
+	status = cmd_report_diags(s);
+out:
+	hist_free(h);
+	symbolizer_free(z);
+	session_close(s);
+	return status;
+}
