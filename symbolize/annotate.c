@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -311,12 +312,119 @@ sorted_hits(struct annotation *a)
 	return k;
 }
 
+/*
+ * Source files read for their text, a few at a time (a function's lines
+ * come from one or two files).
+ */
+#define SRC_FILES	4
+#define SRC_MAX_BYTES	(UINT64_C(32) << 20)
+
+struct src_file {
+	char		*path;
+	char		*data;		/* NULL: unreadable */
+	size_t		 len;
+	size_t		*line;		/* offsets of line starts */
+	size_t		 nline;
+};
+
+struct src_cache {
+	struct src_file	 f[SRC_FILES];
+	size_t		 next;
+};
+
+static void
+src_load(struct src_file *sf, const char *path)
+{
+	struct stat st;
+	int fd;
+	size_t cap = 0;
+
+	memset(sf, 0, sizeof *sf);
+	sf->path = xstrdup(path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SRC_MAX_BYTES) {
+		sf->data = xmalloc((size_t)st.st_size + 1);
+		while (sf->len < (size_t)st.st_size) {
+			ssize_t k = read(fd, sf->data + sf->len, (size_t)st.st_size - sf->len);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			sf->len += (size_t)k;
+		}
+		sf->data[sf->len] = '\0';
+		GROW(sf->line, cap, 1);
+		sf->line[sf->nline++] = 0;
+		for (size_t i = 0; i < sf->len; i++)
+			if (sf->data[i] == '\n' && i + 1 < sf->len) {
+				GROW(sf->line, cap, sf->nline + 1);
+				sf->line[sf->nline++] = i + 1;
+			}
+	}
+	close(fd);
+}
+
+static void
+src_cache_free(struct src_cache *c)
+{
+	for (size_t i = 0; i < SRC_FILES; i++) {
+		free(c->f[i].path);
+		free(c->f[i].data);
+		free(c->f[i].line);
+	}
+}
+
+/* Line lineno (1-based) of path with tabs expanded, into out; false if
+ * the file or line is not there. */
+static bool
+src_text(struct src_cache *c, const char *path, int lineno, char *out, size_t cap)
+{
+	struct src_file *sf = NULL;
+	const char *p, *e;
+	size_t k = 0;
+
+	for (size_t i = 0; i < SRC_FILES && sf == NULL; i++)
+		if (c->f[i].path != NULL && strcmp(c->f[i].path, path) == 0)
+			sf = &c->f[i];
+	if (sf == NULL) {
+		sf = &c->f[c->next];
+		c->next = (c->next + 1) % SRC_FILES;
+		free(sf->path);
+		free(sf->data);
+		free(sf->line);
+		src_load(sf, path);
+	}
+	if (sf->data == NULL || lineno < 1 || (size_t)lineno > sf->nline)
+		return false;
+	p = sf->data + sf->line[lineno - 1];
+	e = memchr(p, '\n', sf->len - (size_t)(p - sf->data));
+	if (e == NULL)
+		e = sf->data + sf->len;
+	for (; p < e && k + 9 < cap; p++) {
+		if (*p == '\t') {
+			do
+				out[k++] = ' ';
+			while (k % 8 != 0);
+		} else if (*p != '\r') {
+			out[k++] = *p;
+		}
+	}
+	out[k] = '\0';
+	return true;
+}
+
 static void
 add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_source)
 {
 	const char *prev_src = NULL;
 	char prev_copy[512] = "";
-	char ibuf[1024];
+	char ibuf[1024], sbuf[1024];
+	struct src_cache sc;
+
+	memset(&sc, 0, sizeof sc);
 
 	for (size_t i = 0; i < n;) {
 		const char *line = buf + i, *t;
@@ -340,7 +448,17 @@ add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_sou
 			f.ip = f.rel;
 			src = symbolizer_srcline(a->z, &f);
 			if (src != NULL && (prev_src == NULL || strcmp(src, prev_copy) != 0)) {
-				add_row(a, ANNOT_SRC, f.rel, src, strlen(src));
+				const char *path;
+				char text[900];
+				int lineno;
+				int k = snprintf(sbuf, sizeof sbuf, "%s", src);
+
+				if (symbolizer_source(a->z, &f, &path, &lineno) == 0 &&
+				    src_text(&sc, path, lineno, text, sizeof text))
+					k = snprintf(sbuf, sizeof sbuf, "%-14s %s", src, text);
+				if (k < 0)
+					k = 0;
+				add_row(a, ANNOT_SRC, f.rel, sbuf, strlen(sbuf));
 				snprintf(prev_copy, sizeof prev_copy, "%s", src);
 				prev_src = prev_copy;
 			}
@@ -348,6 +466,7 @@ add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_sou
 		tlen = clean_insn(t, tlen, ibuf, sizeof ibuf);
 		add_row(a, ANNOT_INSN, v - a->bias, ibuf, tlen);
 	}
+	src_cache_free(&sc);
 }
 
 /* Credit sorted hits to the instruction rows at or before their address. */

@@ -684,13 +684,11 @@ dso_why(const struct dso_table *t, uint32_t d)
 	return d < t->n ? (enum sym_why)t->v[d].why : SYM_WHY_NO_MAP;
 }
 
-const char *
-dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id,
-    uint64_t rel)
+/* The DSO's line tables (opened once), or NULL. */
+static struct srcline_h *
+dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id)
 {
 	struct dso_ent *d;
-	char buf[PATH_MAX + 32];
-	size_t i;
 
 	if (id >= t->n)
 		return NULL;
@@ -707,8 +705,29 @@ dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 		    strcmp(d->runfile, d->symfile) != 0)
 			d->src = srcline_open(d->runfile, d->runfile);
 	}
-	if (d->src == NULL)
+	return d->src;
+}
+
+int
+dso_source(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id,
+    uint64_t rel, const char **path, int *line)
+{
+	struct srcline_h *h = dso_lines(t, strs, c, id);
+
+	return h != NULL ? srcline_lookup_file(h, rel, path, line) : -1;
+}
+
+const char *
+dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id,
+    uint64_t rel)
+{
+	struct dso_ent *d;
+	char buf[PATH_MAX + 32];
+	size_t i;
+
+	if (dso_lines(t, strs, c, id) == NULL)
 		return NULL;
+	d = &t->v[id];
 	if ((d->src_n + 1) * 2 > d->src_cap) {
 		uint64_t *ok = d->src_keys;
 		char **ov = d->src_vals;

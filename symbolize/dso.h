@@ -115,6 +115,11 @@ const char *dso_sym_name(const struct dso_table *t, const struct strtab *strs, u
 const char *dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
     uint32_t d, uint64_t rel);
 
+/* The source file (path as the DWARF names it, owned by the table) and
+ * line of rel in d; 0, or -1 if unknown. */
+int dso_source(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t d,
+    uint64_t rel, const char **path, int *line);
+
 /*
  * The inline chain of rel in d, as perf 6.1 appends it to callchains
  * (memoized per (DSO, rel)): innermost level first, the real symbol base
@@ -143,6 +148,9 @@ uint32_t dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct
 struct srcline_h *srcline_open(const char *symfile, const char *runfile);
 /* basename:line of a file offset, into buf; 0, or -1 if unknown. */
 int srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n);
+/* The source file (its path as the DWARF names it, owned by h) and line
+ * of fileoff; 0 or -1. */
+int srcline_lookup_file(struct srcline_h *h, uint64_t fileoff, const char **path, int *lineno);
 void srcline_close(struct srcline_h *h);
 /* One record of addr2line -i -f: a function name and a file:line (file a
  * basename; NULL, and name NULL, when unknown). */

@@ -872,6 +872,16 @@ symbolizer_srcline(struct symbolizer *z, const struct frame *f)
 	return dso_srcline(&z->dsos, &z->strs, &c, f->dso, f->rel);
 }
 
+int
+symbolizer_source(struct symbolizer *z, const struct frame *f, const char **path, int *line)
+{
+	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
+
+	if (f->dso == DSO_NONE || z->o.no_srcline)
+		return -1;
+	return dso_source(&z->dsos, &z->strs, &c, f->dso, f->rel, path, line);
+}
+
 size_t
 symbolizer_why_counts(const struct symbolizer *z, struct sym_why_count *out, size_t n)
 {

@@ -191,6 +191,10 @@ const char *symbolizer_dso_image(struct symbolizer *z, uint32_t dso);
  * line), or NULL if unknown. */
 const char *symbolizer_srcline(struct symbolizer *z, const struct frame *f);
 
+/* The source file of the frame's address (its path as the DWARF names it,
+ * owned by the symbolizer) and line; 0, or -1 if unknown. */
+int symbolizer_source(struct symbolizer *z, const struct frame *f, const char **path, int *line);
+
 /* Per-DSO count of frames that failed and why, for --why and the UI. */
 struct sym_why_count {
 	uint32_t	dso;

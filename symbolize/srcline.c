@@ -148,6 +148,26 @@ srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n)
 	return 0;
 }
 
+int
+srcline_lookup_file(struct srcline_h *h, uint64_t fileoff, const char **path, int *lineno)
+{
+	uint64_t vaddr = to_vaddr(h, fileoff);
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	const char *src;
+
+	if (dwarf_addrdie(h->dw, vaddr, &cu) == NULL)
+		return -1;
+	line = dwarf_getsrc_die(&cu, vaddr);
+	if (line == NULL)
+		return -1;
+	src = dwarf_linesrc(line, NULL, NULL);
+	if (src == NULL || dwarf_lineno(line, lineno) != 0)
+		return -1;
+	*path = src;
+	return 0;
+}
+
 void
 srcline_close(struct srcline_h *h)
 {

@@ -230,3 +230,54 @@ Test(annotate, no_symbol_no_annotation)
 	cr_expect_null(annotate_new(f.z, 0x7ffffff0, NULL));
 	fx_close(&f);
 }
+
+/* Source rows carry the line's text when the file the DWARF names is there
+ * (the fixture's source is put where it was compiled, if it is not). */
+Test(annotate, source_text)
+{
+	const char *dir = "/tmp/perfnav-fixtures", *path = "/tmp/perfnav-fixtures/cpu.c";
+	bool made_dir = false, made_file = false;
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	bool seen = false;
+
+	if (access(path, R_OK) != 0) {
+		FILE *in = fopen(test_data("../fixtures-src/cpu.c"), "r"), *out;
+		char buf[4096];
+		size_t k;
+
+		cr_assert_not_null(in);
+		if (mkdir(dir, 0755) == 0)
+			made_dir = true;
+		out = fopen(path, "w");
+		cr_assert_not_null(out, "cannot write %s", path);
+		made_file = true;
+		while ((k = fread(buf, 1, sizeof buf, in)) > 0)
+			fwrite(buf, 1, k, out);
+		fclose(in);
+		fclose(out);
+	}
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	an = annotate_new(f.z, t.sym, NULL);
+	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	cr_assert_eq(annotate_build(an, NULL), 0, "%s", an->note);
+	for (size_t i = 0; i < an->nrows; i++) {
+		const char *text = annotate_row_text(an, &an->rows[i]);
+
+		if (an->rows[i].kind == ANNOT_SRC && strncmp(text, "cpu.c:31 ", 9) == 0) {
+			/* the tab before it is expanded to 8 columns after the 15-column location */
+			cr_expect(strstr(text, " x = (x ^ (x >> 7)) * 0x9e3779b1u + (uint32_t)k;") != NULL,
+			    "%s", text);
+			seen = true;
+		}
+	}
+	cr_expect(seen, "a source row for line 31");
+	annotate_free(an);
+	fx_close(&f);
+	if (made_file)
+		unlink(path);
+	if (made_dir)
+		rmdir(dir);
+}

@@ -1363,3 +1363,99 @@ Test(hot, split_edges_sum_to_the_whole_events)
 		session_close(s);
 	}
 }
+
+/* ---- symbols of the rows shown, annotate ---- */
+
+/* The events list shows a sample's symbol before the symbols pass has
+ * reached it: resolved for the row asked for. */
+Test(events, sample_rows_resolve_before_the_pass)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane ev;
+	struct nav_view v;
+	size_t found = 0, samples = 0;
+
+	cr_assert_eq(sy->pos, 0, "nothing resolved yet");
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	ev.ops->enter(&ev, &v);
+	for (size_t i = widget_count(&ev.w); i-- > 0;) {
+		size_t src = widget_source(&ev.w, i);
+
+		if (ent_type(&s->index.v[src]) != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		/* the last samples first: the pass would reach them last */
+		if (row_has(&ev, src, "mix_one+0x") && row_has(&ev, src, " (cpu)  PERF_RECORD_SAMPLE("))
+			found++;
+		if (samples == 40)
+			break;
+	}
+	cr_expect_eq(sy->pos, 0, "the pass did not run");
+	cr_expect_gt(found, 10, "%zu of the last %zu samples are in mix_one", found, samples);
+	pane_destroy(&ev);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* a on a symbol: its instructions, opened on the hottest, the samples all
+ * credited; in a thread zoom only its samples; a on no symbol: a message. */
+Test(annotate, from_hot_functions)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an;
+	size_t i, hot;
+	uint64_t sum = 0, best = 0;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_ANNOTATE);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	cr_assert_gt(widget_count(&an.w), 5);
+	for (size_t k = 0; k < widget_count(&an.w); k++) {
+		struct row r;
+		unsigned long n;
+
+		row_reset(&r);
+		an.ops->row(&an, widget_source(&an.w, k), &r);
+		if (r.col[1] == NULL || sscanf(r.col[1], "%lu", &n) != 1)
+			continue;	/* a source row */
+		sum += n;
+		if (n > best)
+			best = n;
+	}
+	cr_expect_eq(sum, 138, "mix_one's 138 samples on its instructions");
+	hot = widget_cursor_row(&an.w);
+	cr_expect(row_has(&an, hot, "1188"), "the cursor on the hottest instruction");
+	{
+		struct row r;
+
+		row_reset(&r);
+		an.ops->row(&an, hot, &r);
+		cr_expect_eq(strtoul(r.col[1], NULL, 10), best);
+	}
+	/* n: the next instruction with samples */
+	cr_expect_eq(an.ops->key(&an, ACT_SEARCH_NEXT), PANE_HANDLED);
+	cr_expect_neq(widget_cursor_row(&an.w), hot);
+	cr_expect_eq(an.ops->key(&an, ACT_ANNOTATE), PANE_HANDLED | PANE_BACK, "a again: back");
+	pane_destroy(&an);
+	/* a row without a symbol of its own to disassemble: a message, no view */
+	widget_home(&p.w);
+	for (i = 0; i < widget_count(&p.w) && !row_has(&p, widget_source(&p.w, i), "[k] 0x"); i++)
+		;
+	if (i < widget_count(&p.w)) {
+		widget_home(&p.w);
+		widget_move(&p.w, (long)i);
+		cr_expect_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_MSG);
+	}
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -173,7 +173,8 @@ keys C
 wait_gone "callers \(1\)" "C collapses everything"
 keys Enter
 wait_for "hot > samples mix_one \[1/138 filtered\]" "Enter: the samples of the symbol"
-wait_for "25671/25671 cpu +PERF_RECORD_SAMPLE\(IP, 0x2\): 25671/25671: 0x55d92" "as an event list"
+wait_for "25671/25671 cpu +mix_one\+0x[0-9a-f]+ \(cpu\)  PERF_RECORD_SAMPLE\(IP, 0x2\)" \
+	"as an event list, each sample led by its symbol as perf script prints it"
 keys x
 wait_for "PERF_RECORD_SAMPLE at 0x[0-9a-f]+, 80 bytes" "x: a sample's hex view"
 wait_for "samples mix_one > hex 0x" "the path: hot > samples > hex"
@@ -231,7 +232,7 @@ wait_for "Samples: 231 of event 'cpu-clock'" "the hot functions of the thread"
 wait_for "25\.11% +0\.00% +0 threads +libc\.so\.6 +. \[\.\] start_thread" "the thread's rows only"
 keys Escape v
 wait_for "events tid 25945" "v on a thread: its events"
-wait_for "25943/25945 threads +PERF_RECORD_SAMPLE" "only that thread's records"
+wait_for "25943/25945 threads +.*\(threads\)  PERF_RECORD_SAMPLE" "only that thread's records"
 keys Enter
 wait_for "PERF_RECORD_SAMPLE at 0x" "Enter on a record: its hex view"
 keys Escape

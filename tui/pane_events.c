@@ -143,6 +143,21 @@ ev_row(struct pane *p, size_t idx, struct row *r)
 		return;
 	}
 	fields_summary(p->s, &rec, sum, sizeof sum);
+	/*
+	 * A sample starts with where its ip is, as perf script prints it
+	 * ("mix_one+0x14 (cpu)"), so it shows in a narrow terminal too;
+	 * resolved for the rows shown, ahead of the symbols pass (memoized: a
+	 * lookup once an address is known).
+	 */
+	if (rec.type == PERF_RECORD_SAMPLE && p->sym != NULL) {
+		char sym[ROW_BUF / 4];
+		uint64_t ip;
+
+		if (symbols_sample_where(p->sym, &rec, sym, sizeof sym, &ip) != NULL) {
+			row_set(r, C_REC, type_elem(rec.type), "%s  %s", sym, sum);
+			return;
+		}
+	}
 	row_set(r, C_REC, type_elem(rec.type), "%s", sum);
 }
 

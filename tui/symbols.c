@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -117,6 +119,28 @@ symbols_peek(struct symbols *sy)
 		return;
 	hist_peek(sy->h);
 	sy->gen++;
+}
+
+const char *
+symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t n, uint64_t *ip)
+{
+	struct sample smp;
+	struct frame f;
+
+	if (r->type != PERF_RECORD_SAMPLE ||
+	    record_sample_head(sy->s, r, record_attr(sy->s, r), &smp) < 0)
+		return NULL;
+	symbolizer_resolve(sy->z, (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1,
+	    (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1, smp.time,
+	    r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &f);
+	*ip = smp.ip;
+	if (f.sym != SYM_NONE)
+		snprintf(buf, n, "%s+%#" PRIx64 " (%s)", symbolizer_sym_name(sy->z, f.sym), f.symoff,
+		    symbolizer_dso_short(sy->z, f.dso));
+	else
+		snprintf(buf, n, "[unknown] (%s)", f.dso == DSO_NONE ? "[unknown]" :
+		    symbolizer_dso_short(sy->z, f.dso));
+	return buf;
 }
 
 double

@@ -55,6 +55,17 @@ bool symbols_step(struct symbols *sy, double budget, size_t slice);
 void symbols_run(struct symbols *sy);
 /* Make the rows so far readable (hist_peek) and bump gen. */
 void symbols_peek(struct symbols *sy);
+/*
+ * Where a sample record's own ip is, as perf script prints it
+ * ("mix_one+0x14 (cpu)", "[unknown] ([kernel.kallsyms])"), resolved now,
+ * whatever the pass has reached (a list shows its visible rows' symbols at
+ * once).  Into buf, the ip into *ip; returns buf, or NULL if r is no
+ * decodable sample.
+ */
+struct rec;
+const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t n,
+    uint64_t *ip);
+
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);
 
