@@ -103,7 +103,10 @@ print_annotation(const struct annotation *an, const struct annotate_args *a,
 		printf("%8.2f :", pct);
 		if (w)
 			printf(" %*" PRIu64 " :", w, r->samples);
-		printf("   %" PRIx64 ":  %s\n", r->vaddr, annotate_row_text(an, r));
+		if (r->kind == ANNOT_ADDR)
+			printf("   %" PRIx64 ":\n", r->vaddr);
+		else
+			printf("   %" PRIx64 ":  %s\n", r->vaddr, annotate_row_text(an, r));
 	}
 }
 
