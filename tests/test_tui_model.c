@@ -1441,6 +1441,21 @@ Test(annotate, from_hot_functions)
 		an.ops->row(&an, hot, &r);
 		cr_expect_eq(strtoul(r.col[1], NULL, 10), best);
 	}
+	/* Enter on it: its samples, as an event list */
+	{
+		struct pane ev;
+
+		cr_assert_eq(an.ops->key(&an, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+		cr_assert_eq(an.push.pane, PANE_EVENTS);
+		cr_expect(strstr(an.push.filter, "symoff:0x") != NULL, "%s", an.push.filter);
+		cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+		go(&ev, &an.push);
+		cr_expect_eq(widget_count(&ev.w), best, "the %lu samples at that instruction: %s",
+		    (unsigned long)best, an.push.filter);
+		for (size_t k = 0; k < widget_count(&ev.w); k++)
+			cr_expect(row_has(&ev, widget_source(&ev.w, k), "mix_one+0x14 (cpu)"));
+		pane_destroy(&ev);
+	}
 	/* n: the next instruction with samples */
 	cr_expect_eq(an.ops->key(&an, ACT_SEARCH_NEXT), PANE_HANDLED);
 	cr_expect_neq(widget_cursor_row(&an.w), hot);

@@ -198,6 +198,11 @@ wait_for "mix_one in cpu, cpu-clock: 138 samples of one process" "the function, 
 wait_for "^ +23\.19% +32 +1188 lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
 wait_for "annotate mix_one \[[0-9]+/[0-9]+\]" "the path names it; the cursor on the hottest"
 wait_for "^ +cpu\.c:[0-9]+" "source lines between the instructions"
+keys Enter
+wait_for "annotate mix_one > samples at 1188 \[1/32 filtered\]" "Enter: the samples at the instruction"
+wait_for "25671/25671 cpu +mix_one\+0x14 \(cpu\)  PERF_RECORD_SAMPLE" "each at mix_one+0x14"
+keys Escape
+wait_for "annotate mix_one \[[0-9]+/[0-9]+\]" "Esc: back to the annotate view"
 keys Escape
 wait_for "procs > pid 25671 cpu > hot pid 25671 cpu \[3/" "Esc: back to the same row"
 finish "fp.data"

@@ -194,6 +194,32 @@ annot_enter(struct pane *p, const struct nav_view *v)
 	pane_list_enter(p, v);
 }
 
+/* Enter on an instruction: its samples as an event list. */
+static int
+samples_at(struct pane *p, const struct annot_row *r)
+{
+	struct annot_view *av = p->priv;
+	int k;
+
+	if (r->samples == 0) {
+		snprintf(p->msg, sizeof p->msg, "no samples at %" PRIx64 " (n/N: the next / previous "
+		    "instruction with samples)", r->vaddr);
+		return PANE_HANDLED | PANE_MSG;
+	}
+	nav_view_init(&p->push, PANE_EVENTS);
+	k = snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE");
+	if (av->by_tid)
+		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " tid:%" PRId32,
+		    av->tid);
+	else if (av->by_pid)
+		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " pid:%" PRId32,
+		    av->pid);
+	snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k,
+	    " symoff:%#" PRIx64 " sym:#%" PRIu32, r->rel - av->an->start, av->node);
+	snprintf(p->push.label, sizeof p->push.label, "samples at %" PRIx64, r->vaddr);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
 static int
 annot_key(struct pane *p, enum action a)
 {
@@ -204,6 +230,12 @@ annot_key(struct pane *p, enum action a)
 		return PANE_IGNORED;
 	switch (a) {
 	case ACT_ENTER:
+		cur = widget_cursor_row(&p->w);
+		if (cur != WIDGET_NONE && cur < av->an->nrows &&
+		    av->an->rows[cur].kind != ANNOT_SRC)
+			return samples_at(p, &av->an->rows[cur]);
+		/* a source row: the next instruction with samples */
+		/* FALLTHROUGH */
 	case ACT_SEARCH_NEXT:
 	case ACT_SEARCH_PREV:
 		/* without a search: the next / previous instruction with samples */
@@ -252,7 +284,7 @@ static const char *
 annot_hint(struct pane *p)
 {
 	(void)p;
-	return "Enter/n/N:next/prev hot instruction  /:search  Esc:back";
+	return "Enter:samples here  n/N:next/prev hot instruction  /:search  Esc:back";
 }
 
 const struct pane_ops pane_annotate_ops = {

@@ -28,7 +28,9 @@
  * "[.] ", an unresolved address as 0x..., or #ID for a function node),
  * samples whose own ip is there; sym: takes the rest of the line, so a
  * C++ name may have spaces.  This is how the hot functions list the
- * samples of a symbol.
+ * samples of a symbol.  symoff:N (any time): samples whose own ip lies N
+ * bytes into its symbol (how annotate lists an instruction's samples).
+ * A sample's summary starts with its symbol, resolved for that row.
  */
 
 enum { C_TIME, C_CPU, C_PID, C_COMM, C_REC, C_N };
@@ -51,7 +53,8 @@ struct ev_filter {
 	uint64_t	 t0, t1;
 	int		 nwords;
 	char		 words[EV_WORDS][64];
-	bool		 by_comm, by_dso, by_sym;
+	bool		 by_comm, by_dso, by_sym, by_symoff;
+	uint64_t	 symoff;
 	char		 comm[64], dso[NAV_FILTER_MAX], sym[NAV_FILTER_MAX];
 };
 
@@ -297,6 +300,11 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 		} else if (colon && strncmp(w, "dso:", 4) == 0) {
 			f->by_dso = true;
 			snprintf(f->dso, sizeof f->dso, "%s", v);
+		} else if (colon && strncmp(w, "symoff:", 7) == 0) {
+			f->symoff = strtoull(v, &end, 0);
+			if (*v == '\0' || *end != '\0')
+				goto bad;
+			f->by_symoff = true;
 		} else if (colon && strncmp(w, "type:", 5) == 0) {
 			if (parse_types(f, v) < 0)
 				goto bad;
@@ -332,7 +340,7 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 bad:
 		if (err && n)
 			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B "
-			    "comm:NAME dso:NAME sym:NAME)", w);
+			    "comm:NAME dso:NAME symoff:N sym:NAME)", w);
 		return -1;
 	}
 	return 0;
@@ -386,6 +394,11 @@ ev_filter(struct pane *p, const char *text, char *err, size_t n)
 
 	if (parse_filter(&f, text, err, n) < 0)
 		return -1;
+	if (f.by_symoff && p->sym == NULL) {
+		if (err && n)
+			snprintf(err, n, "symoff: needs symbols");
+		return -1;
+	}
 	if (f.by_sym || f.by_dso) {
 		if (p->sym == NULL) {
 			if (err && n)
@@ -456,6 +469,16 @@ ev_match(struct pane *p, size_t idx)
 	}
 	if ((f->by_sym || f->by_dso) && (p->sym == NULL || !sym_match(p, ev, idx)))
 		return false;
+	if (f->by_symoff) {
+		struct frame fr;
+		struct rec r;
+		uint64_t ip;
+
+		if (p->sym == NULL || session_rec(p->s, ent_loc(e), &r) < 0 ||
+		    symbols_sample_frame(p->sym, &r, &fr, &ip) < 0 || fr.sym == SYM_NONE ||
+		    fr.symoff != f->symoff)
+			return false;
+	}
 	if (f->by_type) {
 		unsigned t = ent_type(e);
 		struct rec r;

@@ -121,19 +121,28 @@ symbols_peek(struct symbols *sy)
 	sy->gen++;
 }
 
-const char *
-symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t n, uint64_t *ip)
+int
+symbols_sample_frame(struct symbols *sy, const struct rec *r, struct frame *f, uint64_t *ip)
 {
 	struct sample smp;
-	struct frame f;
 
 	if (r->type != PERF_RECORD_SAMPLE ||
 	    record_sample_head(sy->s, r, record_attr(sy->s, r), &smp) < 0)
-		return NULL;
+		return -1;
 	symbolizer_resolve(sy->z, (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1,
 	    (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1, smp.time,
-	    r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &f);
+	    r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, f);
 	*ip = smp.ip;
+	return 0;
+}
+
+const char *
+symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t n, uint64_t *ip)
+{
+	struct frame f;
+
+	if (symbols_sample_frame(sy, r, &f, ip) < 0)
+		return NULL;
 	if (f.sym != SYM_NONE)
 		snprintf(buf, n, "%s+%#" PRIx64 " (%s)", symbolizer_sym_name(sy->z, f.sym), f.symoff,
 		    symbolizer_dso_short(sy->z, f.dso));

@@ -63,6 +63,10 @@ void symbols_peek(struct symbols *sy);
  * decodable sample.
  */
 struct rec;
+struct frame;
+/* The resolved frame of a sample record's own ip (now, as above); 0, or -1
+ * if r is no decodable sample. */
+int symbols_sample_frame(struct symbols *sy, const struct rec *r, struct frame *f, uint64_t *ip);
 const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t n,
     uint64_t *ip);
 
