@@ -129,19 +129,10 @@ to_vaddr(const struct srcline_h *h, uint64_t fileoff)
 int
 srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n)
 {
-	uint64_t vaddr = to_vaddr(h, fileoff);
-	Dwarf_Die cu;
-	Dwarf_Line *line;
 	const char *src, *base;
 	int lineno = 0;
 
-	if (dwarf_addrdie(h->dw, vaddr, &cu) == NULL)
-		return -1;
-	line = dwarf_getsrc_die(&cu, vaddr);
-	if (line == NULL)
-		return -1;
-	src = dwarf_linesrc(line, NULL, NULL);
-	if (src == NULL || dwarf_lineno(line, &lineno) != 0)
+	if (srcline_lookup_file(h, fileoff, &src, &lineno) < 0)
 		return -1;
 	base = strrchr(src, '/');
 	snprintf(buf, n, "%s:%d", base ? base + 1 : src, lineno);
