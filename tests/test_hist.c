@@ -811,3 +811,116 @@ Test(hist, merge_refuses_what_does_not_merge)
 	hist_free(c);
 	hist_free(d);
 }
+
+/* ---- perf's entry tree (symbolize/perftree.c and its use in hist.c) ---- */
+
+#include "symbolize/perftree.h"
+
+static int64_t
+int_cmp(void *arg, uint32_t old)
+{
+	const int *vals = arg;
+
+	return (int64_t)vals[vals[0]] - vals[old];	/* vals[0]: index of the value sought */
+}
+
+/* Preorder "VALUE" + r/b, as the replay's tree prints its shape. */
+static void
+preorder(const struct perftree *t, uint32_t p, const int *vals, char *out, size_t n)
+{
+	size_t l = strlen(out);
+
+	if (p == PERFTREE_NONE)
+		return;
+	snprintf(out + l, n - l, "%s%d%c", l ? " " : "", vals[p], t->v[p].red ? 'r' : 'b');
+	preorder(t, t->v[p].kid[0], vals, out, n);
+	preorder(t, t->v[p].kid[1], vals, out, n);
+}
+
+/* Black height, or -1 where a red node has a red child or heights differ. */
+static int
+black_height(const struct perftree *t, uint32_t p)
+{
+	int l, r;
+
+	if (p == PERFTREE_NONE)
+		return 1;
+	l = black_height(t, t->v[p].kid[0]);
+	r = black_height(t, t->v[p].kid[1]);
+	if (l < 0 || r < 0 || l != r)
+		return -1;
+	for (int d = 0; d < 2; d++)
+		if (t->v[p].red && t->v[p].kid[d] != PERFTREE_NONE && t->v[t->v[p].kid[d]].red)
+			return -1;
+	return l + !t->v[p].red;
+}
+
+static void
+collect_id(void *arg, uint32_t id)
+{
+	uint32_t *acc = arg;
+
+	acc[++acc[0]] = id;
+}
+
+static void
+tree_of(const int *seq, size_t n, int *vals, struct perftree *t, uint32_t *root)
+{
+	*root = PERFTREE_NONE;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t parent, id = (uint32_t)i + 1;
+		int side;
+
+		vals[id] = seq[i];
+		vals[0] = (int)id;
+		cr_assert_eq(perftree_find(t, *root, int_cmp, vals, &parent, &side), PERFTREE_NONE);
+		perftree_insert(t, root, id, parent, side);
+	}
+}
+
+/*
+ * The shapes perf's rbtree (and tests/perf-hist-replay.py's Tree, which
+ * follows it) gives for two insertion orders, taken from the replay; and
+ * the red-black rules and order over many random insertions.
+ */
+Test(perftree, shapes_and_invariants)
+{
+	static const int asc[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const int mixed[] = { 5, 3, 8, 1, 4, 7, 9, 2, 6, 10, 12, 11 };
+	int vals[2001];
+	uint32_t ids[2001];
+	int seq[2000];
+	char shape[512];
+	struct perftree t = { 0 };
+	uint32_t root;
+
+	tree_of(asc, 10, vals, &t, &root);
+	shape[0] = '\0';
+	preorder(&t, root, vals, shape, sizeof shape);
+	cr_assert_str_eq(shape, "4b 2b 1b 3b 6b 5b 8r 7b 9b 10r");
+	perftree_free(&t);
+	tree_of(mixed, 12, vals, &t, &root);
+	shape[0] = '\0';
+	preorder(&t, root, vals, shape, sizeof shape);
+	cr_assert_str_eq(shape, "5b 3b 1b 2r 4b 8b 7b 6r 10r 9b 12b 11r");
+	perftree_free(&t);
+
+	srand(7);
+	for (int i = 0; i < 2000; i++)
+		seq[i] = i;
+	for (int i = 1999; i > 0; i--) {
+		int j = rand() % (i + 1), x = seq[i];
+
+		seq[i] = seq[j];
+		seq[j] = x;
+	}
+	tree_of(seq, 2000, vals, &t, &root);
+	cr_assert_gt(black_height(&t, root), 0);
+	cr_assert_not(t.v[root].red);
+	ids[0] = 0;
+	perftree_walk(&t, root, collect_id, ids);
+	cr_assert_eq(ids[0], 2000);
+	for (uint32_t i = 1; i <= 2000; i++)
+		cr_assert_eq(vals[ids[i]], (int)i - 1);
+	perftree_free(&t);
+}
