@@ -7,6 +7,7 @@
 
 #include "core/bytes.h"
 #include "symbolize/hist.h"
+#include "symbolize/perftree.h"
 
 /*
  * Tables are growable arrays of plain structs addressed by 32-bit ids;
@@ -49,6 +50,16 @@ struct tcomm {
 struct pid_epoch {
 	int32_t		pid;
 	uint32_t	epoch;
+};
+
+/* What perf's sort keys compare of a function node (pt_cmp). */
+struct pt_sym {
+	uint32_t	 dso;		/* short name (string id); NONE32: no DSO */
+	uint32_t	 name;		/* string id; NONE32: unresolved */
+	uint64_t	 start, end;	/* the symbol's (an inlined one's: its function's) */
+	uint64_t	 addr;		/* unresolved: the address perf keys it by */
+	bool		 inl;
+	bool		 ready;
 };
 
 struct hist {
@@ -107,6 +118,21 @@ struct hist {
 
 	uint32_t		 stamp;
 	bool			 finished;
+
+	/*
+	 * perf's entry tree (children with inlined frames, see use_ptree()):
+	 * entries are found through one tree per event, by perf's comparison.
+	 */
+	bool			 ptree;
+	struct perftree		 pt;
+	uint32_t		*pt_root;	/* per event */
+	size_t			 cappt_root;
+	struct pt_sym		*pt_sym;	/* per node */
+	size_t			 cappt_sym;
+	uint32_t		*pt_dso;	/* per DSO: short name's string id + 1 */
+	size_t			 cappt_dso;
+	uint32_t		*pt_seen;	/* one sample's entries (perf's he_cache) */
+	size_t			 cappt_seen;
 
 	/* Scratch. */
 	uint32_t		*rows;
@@ -255,6 +281,37 @@ hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t 
 
 /* ---- construction ---- */
 
+/*
+ * Should entries be found through perf's tree (ent_find_perf) rather than
+ * by key?  perf 6.1 files entries in a red-black tree whose symbol
+ * comparison is by name when either side is an inlined frame and by
+ * address otherwise; that is not a total order, so perf can miss an entry
+ * it has and make a second one with the same name.  Inlined frames come
+ * only from unwound --call-graph dwarf stacks, so: for children tables
+ * keyed by sym over a session with user stacks, when the symbolizer
+ * unwinds them.  Elsewhere perf's comparison is a total order that agrees
+ * with the keys, and the keyed tables give perf's entries.  Only sort keys
+ * perf compares in that one tree qualify: comm and srcline make perf merge
+ * entries again in a second tree (its collapse pass), which is not
+ * emulated, and perf has no "process" key.
+ */
+static bool
+use_ptree(const struct hist *h)
+{
+	bool stacks = false;
+
+	if (!h->o.children || !h->want_sym || h->s == NULL || h->z == NULL ||
+	    !symbolizer_unwinds(h->z))
+		return false;
+	for (unsigned i = 0; i < h->o.nkeys; i++)
+		if (h->o.keys[i] != HIST_KEY_SYM && h->o.keys[i] != HIST_KEY_DSO &&
+		    h->o.keys[i] != HIST_KEY_CPU && h->o.keys[i] != HIST_KEY_TID)
+			return false;
+	for (size_t i = 0; i < h->s->attrs.n; i++)
+		stacks |= (h->s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+	return stacks;
+}
+
 struct hist *
 hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *o)
 {
@@ -274,6 +331,7 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 		h->want_sym |= h->o.keys[i] == HIST_KEY_SYM;
 		h->want_dso |= h->o.keys[i] == HIST_KEY_DSO;
 	}
+	h->ptree = use_ptree(h);
 	intern(h, "");
 	return h;
 }
@@ -315,6 +373,11 @@ hist_free(struct hist *h)
 	free(h->mbest);
 	free(h->mbestv);
 	free(h->mout);
+	perftree_free(&h->pt);
+	free(h->pt_root);
+	free(h->pt_sym);
+	free(h->pt_dso);
+	free(h->pt_seen);
 	free(h);
 }
 
@@ -568,6 +631,191 @@ ent_get(struct hist *h, const struct hist_entry *k)
 	return e;
 }
 
+/* ---- perf's entry tree ---- */
+
+/* Our string id of a DSO's short name, NONE32 for none. */
+static uint32_t
+pt_dso_name(struct hist *h, uint32_t dso)
+{
+	if (dso == DSO_NONE)
+		return NONE32;
+	if (dso >= h->cappt_dso) {
+		size_t old = h->cappt_dso;
+
+		GROW(h->pt_dso, h->cappt_dso, (size_t)dso + 1);
+		memset(h->pt_dso + old, 0, (h->cappt_dso - old) * sizeof *h->pt_dso);
+	}
+	if (h->pt_dso[dso] == 0)
+		h->pt_dso[dso] = intern(h, symbolizer_dso_short(h->z, dso)) + 1;
+	return h->pt_dso[dso] - 1;
+}
+
+/* What perf's comparison sees of function node id. */
+static const struct pt_sym *
+pt_sym_of(struct hist *h, uint32_t id)
+{
+	struct pt_sym *p;
+	const struct frame *f;
+	uint32_t dso;
+
+	if (id >= h->cappt_sym) {
+		size_t old = h->cappt_sym;
+
+		GROW(h->pt_sym, h->cappt_sym, (size_t)id + 1);
+		memset(h->pt_sym + old, 0, (h->cappt_sym - old) * sizeof *h->pt_sym);
+	}
+	p = &h->pt_sym[id];
+	if (p->ready)
+		return p;
+	f = &h->node[id].f;
+	/* Our own copies: the symbolizer's string buffer moves as it grows. */
+	p->dso = pt_dso_name(h, f->dso);
+	p->name = NONE32;
+	p->addr = f->rel;	/* node_of keeps an unresolved node's key there */
+	if (f->sym != SYM_NONE) {
+		p->name = intern(h, symbolizer_sym_name(h->z, f->sym));
+		p->inl = symbolizer_sym_inlined(h->z, f->sym);
+		if (symbolizer_sym_range(h->z, f->sym, &dso, &p->start, &p->end) != 0)
+			p->start = p->end = 0;
+	}
+	p->ready = true;
+	return p;
+}
+
+/* perf's cmp_null(): which of two possibly absent things sorts first. */
+static int64_t
+pt_null(const void *l, const void *r)
+{
+	if (l == NULL && r == NULL)
+		return 0;
+	return l == NULL ? -1 : 1;
+}
+
+/*
+ * perf's dso key, old the entry in the tree, nw the one sought: short
+ * names (perf compares long names only with -v), the sought one's first.
+ */
+static int64_t
+pt_dso(const struct hist *h, uint32_t old, uint32_t nw)
+{
+	if (old == NONE32 || nw == NONE32)
+		return pt_null(old == NONE32 ? NULL : h, nw == NONE32 ? NULL : h);
+	return old == nw ? 0 : strcmp(hist_str(h, nw), hist_str(h, old));
+}
+
+/*
+ * perf's sym key (sort__sym_cmp, _sort__sym_cmp): unresolved frames by
+ * address; else the DSOs; then a symbol before no symbol; the same symbol
+ * is equal; when either is inlined, by name, and equal names whose
+ * functions overlap are equal; else by start, then end, higher first.
+ */
+static int64_t
+pt_sym_cmp(struct hist *h, uint32_t old, uint32_t nw)
+{
+	const struct pt_sym *a, *b;
+	int64_t c;
+
+	if (old == nw)
+		return 0;
+	pt_sym_of(h, old);
+	pt_sym_of(h, nw);	/* may move the array: take the pointers after */
+	a = &h->pt_sym[old];
+	b = &h->pt_sym[nw];
+	if (a->name == NONE32 && b->name == NONE32)
+		return (int64_t)(b->addr - a->addr);
+	if ((c = pt_dso(h, a->dso, b->dso)) != 0)
+		return c;
+	if (a->name == NONE32 || b->name == NONE32)
+		return pt_null(a->name == NONE32 ? NULL : a, b->name == NONE32 ? NULL : b);
+	if (h->node[old].f.sym == h->node[nw].f.sym)
+		return 0;
+	if (a->inl || b->inl) {
+		int r = a->name == b->name ? 0 : strcmp(hist_str(h, a->name), hist_str(h, b->name));
+
+		if (r != 0)
+			return r;
+		if (a->start <= b->end && a->end >= b->start)
+			return 0;
+	}
+	if (a->start != b->start)
+		return (int64_t)(b->start - a->start);
+	return (int64_t)(b->end - a->end);
+}
+
+/* perf's hist_entry__cmp(): every sort key in order, old in the tree. */
+static int64_t
+pt_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	int64_t c = 0;
+
+	if (old->event != nw->event)	/* one tree per event: never */
+		return old->event < nw->event ? 1 : -1;
+	for (unsigned i = 0; i < h->o.nkeys && c == 0; i++) {
+		switch (h->o.keys[i]) {
+		case HIST_KEY_SYM:
+			c = pt_sym_cmp(h, old->node, nw->node);
+			break;
+		case HIST_KEY_DSO:
+			c = pt_dso(h, pt_dso_name(h, old->dso), pt_dso_name(h, nw->dso));
+			break;
+		case HIST_KEY_CPU:
+			c = (int64_t)(int32_t)nw->cpu - (int64_t)(int32_t)old->cpu;
+			break;
+		case HIST_KEY_TID:
+			c = (int64_t)nw->tid - (int64_t)old->tid;
+			break;
+		default:	/* use_ptree() lets no other key in */
+			break;
+		}
+	}
+	return c;
+}
+
+struct pt_search {
+	struct hist		*h;
+	const struct hist_entry	*k;
+};
+
+static int64_t
+pt_search_cmp(void *arg, uint32_t old)
+{
+	struct pt_search *q = arg;
+
+	return pt_cmp(q->h, &q->h->ent[old], q->k);
+}
+
+/*
+ * The entry perf's tree gives for key k (perf's hists__findnew_entry()):
+ * the one the search stops at, else a new one, linked where the search
+ * ended.  Ids are those of the entry table; ent_tab is not used.
+ */
+static struct hist_entry *
+ent_find_perf(struct hist *h, const struct hist_entry *k)
+{
+	struct pt_search q = { h, k };
+	uint32_t id, parent;
+	int side;
+	struct hist_entry *e;
+
+	if (k->event >= h->cappt_root) {
+		size_t old = h->cappt_root;
+
+		GROW(h->pt_root, h->cappt_root, (size_t)k->event + 1);
+		for (size_t i = old; i < h->cappt_root; i++)
+			h->pt_root[i] = PERFTREE_NONE;
+	}
+	id = perftree_find(&h->pt, h->pt_root[k->event], pt_search_cmp, &q, &parent, &side);
+	if (id != PERFTREE_NONE)
+		return &h->ent[id];
+	GROW(h->ent, h->capent, h->nent + 1);
+	e = &h->ent[h->nent];
+	memset(e, 0, sizeof *e);
+	memcpy(e, k, ENT_KEY_BYTES);
+	perftree_insert(&h->pt, &h->pt_root[k->event], (uint32_t)h->nent, parent, side);
+	h->nent++;
+	return e;
+}
+
 const struct hist_entry *
 hist_entry_get(const struct hist *h, uint32_t id)
 {
@@ -679,6 +927,43 @@ callgraph_add(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t t
 /* ---- adding samples ---- */
 
 /*
+ * Children through perf's tree, as perf's cumulative iterator adds them:
+ * after the sample's own entry (h->last_self), one entry per callchain
+ * frame in caller order (outermost first, chain being leaf first), a
+ * frame skipped when it compares equal to an entry this sample already
+ * counts in.  k holds the sample's keys; its frame keys are overwritten.
+ */
+static void
+add_chain_perf(struct hist *h, struct hist_entry *k, uint32_t comm, int32_t tid, uint64_t period,
+    const struct fkey *chain, size_t n)
+{
+	size_t nseen = 0;
+
+	GROW(h->pt_seen, h->cappt_seen, n + 1);
+	h->pt_seen[nseen++] = h->last_self;
+	for (size_t i = n; i-- > 0;) {
+		struct hist_entry *e;
+		bool dup = false;
+
+		k->dso = h->want_dso ? chain[i].dso : 0;
+		k->node = chain[i].node;
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = pt_cmp(h, &h->ent[h->pt_seen[j]], k) == 0;
+		if (dup)
+			continue;
+		e = ent_find_perf(h, k);
+		if (e->acc_samples == 0) {
+			e->label_comm = comm;
+			e->label_tid = tid;
+		}
+		e->stamp = h->stamp;
+		e->acc_period += period;
+		e->acc_samples++;
+		h->pt_seen[nseen++] = (uint32_t)(e - h->ent);
+	}
+}
+
+/*
  * The core of both entry points: credit one sample whose frames are
  * already reduced to keys.
  */
@@ -714,7 +999,7 @@ add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, u
 	k.dso = h->want_dso ? self->dso : 0;
 	k.node = h->want_sym ? self->node : 0;
 	k.srcline = h->want_src ? self->srcline : 0;
-	e = ent_get(h, &k);
+	e = h->ptree ? ent_find_perf(h, &k) : ent_get(h, &k);
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = comm;
 		e->label_tid = tid;
@@ -728,7 +1013,9 @@ add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, u
 	count_why(h, self, false, 1);
 	for (size_t i = 0; i < n; i++)
 		count_why(h, &chain[i], true, 1);
-	if (o->children) {
+	if (o->children && h->ptree) {
+		add_chain_perf(h, &k, comm, tid, period, chain, n);
+	} else if (o->children) {
 		for (size_t i = 0; i < n; i++) {
 			k.dso = h->want_dso ? chain[i].dso : 0;
 			k.node = h->want_sym ? chain[i].node : 0;
@@ -898,7 +1185,8 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 /*
  * The keys a callchain frame contributes: for a frame unwound from a
  * --call-graph dwarf stack, one per inline level (perf's append_inlines(),
- * asked once per cached address, in sample order as perf asks); else, or
+ * asked once per cached address, in sample order as perf asks; perf's
+ * entry tree asks in caller order first, see hist_add_range); else, or
  * without levels, the frame's own.  Appends to h->chain[*k...]; returns the new
  * count.
  */
@@ -1112,6 +1400,14 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 				    &last_epoch);
 			nips = n;
 			n = 0;
+			/*
+			 * perf, with --children, walks the chain in caller order
+			 * and asks for inline levels as it goes, and its answers
+			 * depend on the order of first questions.
+			 */
+			if (h->ptree)
+				for (size_t j = nips; j-- > 0;)
+					(void)chain_keys(h, h->cs[j], h->ips[j].unwound, cpumode, 0);
 			for (size_t j = 0; j < nips; j++)
 				n = chain_keys(h, h->cs[j], h->ips[j].unwound, cpumode, n);
 		}
@@ -1153,7 +1449,7 @@ hist_merge(struct hist *into, const struct hist *from)
 
 	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
 	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.record_self ||
-	    into->finished || from->finished)
+	    into->ptree || from->ptree || into->finished || from->finished)
 		return -1;
 	if (into->z != NULL) {
 		/* DSO ids are the same in both symbolizers (see symbolizer_ndsos). */

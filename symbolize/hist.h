@@ -22,6 +22,18 @@
  *    function is keyed by (DSO, symbol), an unresolved one by its address
  *    (relative to the DSO for the sample's own ip, as recorded for
  *    callchain frames, as perf keys them);
+ *  - except where perf's own entry tree gives other entries: children
+ *    tables keyed by sym (with only dso, cpu and pid besides) over a
+ *    session with --call-graph dwarf stacks that the symbolizer unwinds.
+ *    Their chains carry inlined frames, which perf 6.1 compares by name
+ *    and real functions by address, so its tree of entries (perf's
+ *    hists__findnew_entry) can miss an entry it has and make a second
+ *    one of the same function.  Such hists find entries through a
+ *    red-black tree with perf's comparison (symbolize/perftree.h), adding
+ *    each sample as perf's children iterator does (own entry, then the
+ *    frames in caller order, asking for inline levels in that order too),
+ *    so they have perf's entries, duplicates included.  They do not merge
+ *    (hist_merge), and hist_rows_merged() sums duplicates into one row;
  *  - max_stack limits the callchain frames used (perf's default: 127).
  */
 #ifndef PERFNAV_SYMBOLIZE_HIST_H
@@ -191,7 +203,8 @@ uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skippe
  * Both need the same session and options, callgraph and record_self off
  * (edges, call trees and per-sample entries do not merge), neither
  * finished.  Returns 0; -1 (nothing changed) when refused: options differ
- * or are not supported, or the symbolizers number DSOs differently; -2
+ * or are not supported (perf's entry tree, see above, depends on the order
+ * of every sample), or the symbolizers number DSOs differently; -2
  * (into half-merged: discard it) if a symbol of from is not found in
  * into's symbolizer.
  */

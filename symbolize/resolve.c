@@ -744,6 +744,12 @@ symbolizer_sym_inlined(const struct symbolizer *z, uint32_t sym)
 	return dso_sym_inlined(&z->dsos, sym);
 }
 
+bool
+symbolizer_unwinds(const struct symbolizer *z)
+{
+	return !z->o.no_unwind && z->unwind_arch;
+}
+
 size_t
 symbolizer_callchain(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct frame *out, size_t n, unsigned max_stack)

@@ -102,6 +102,9 @@ size_t symbolizer_inlines(struct symbolizer *z, const struct frame *f, struct fr
     size_t n);
 /* Is sym an inlined symbol (made by symbolizer_inlines)? */
 bool symbolizer_sym_inlined(const struct symbolizer *z, uint32_t sym);
+/* Does z unwind --call-graph dwarf stacks (symbolizer_chain_ips), and so
+ * expand their frames into inline levels? */
+bool symbolizer_unwinds(const struct symbolizer *z);
 
 /*
  * The callchain of a decoded sample as frames, leaf first, the way perf

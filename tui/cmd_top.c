@@ -159,7 +159,9 @@ top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *
 	 * DWARF unwinding expands frames into inline levels whose names depend
 	 * on the order the symbolizer was asked in (as perf's addr2line): a
 	 * second symbolizer, asked in another order, may name them otherwise.
-	 * The call graph does not merge.
+	 * And children tables keyed by sym over such sessions emulate perf's
+	 * entry tree, whose entries depend on the order of every sample
+	 * (hist_merge refuses them).  The call graph does not merge.
 	 */
 	if (ho->callgraph || ho->record_self || (ho->children && has_user_stacks(s)))
 		return false;
