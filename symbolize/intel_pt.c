@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "core/ptpkt.h"
+#include "symbolize/hist.h"
 #include "symbolize/intel_pt.h"
 
 /*
@@ -2002,4 +2005,44 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 	free(x.pid_typed);
 	*out = x.items;
 	return x.nitems;
+}
+
+size_t
+pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
+{
+	struct pt_opts po = { .script = false };
+	struct pt_item *items;
+	size_t n = pt_synth(s, z, &po, &items), added = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pt_item *it = &items[i];
+		struct hist_sample hs;
+		struct frame f;
+		uint32_t th;
+		const char *comm;
+		char buf[32];
+
+		if (it->kind != PT_ITEM_SAMPLE)
+			continue;
+		th = thread_table_find(&s->threads, it->tid, it->time);
+		comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, it->time) : NULL;
+		if (comm == NULL) {
+			snprintf(buf, sizeof buf, ":%d", (int)it->tid);
+			comm = buf;
+		}
+		symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
+		memset(&hs, 0, sizeof hs);
+		hs.attr = (int)s->attrs.n + (int)it->event;
+		hs.event_name = pt_event_name(it->event);
+		hs.comm = comm;
+		hs.pid = it->pid;
+		hs.tid = it->tid;
+		hs.cpu = (uint32_t)it->cpu;
+		hs.period = 1;
+		hs.self = &f;
+		hist_add(h, &hs);
+		added++;
+	}
+	free(items);
+	return added;
 }

@@ -101,6 +101,16 @@ bool pt_present(const struct session *s);
 size_t pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
     struct pt_item **out);
 
+struct hist;
+
+/*
+ * Add the samples perf report synthesizes from the session's Intel PT
+ * trace (pt_synth() without script's extras) to h, as events of their own
+ * (attr index s->attrs.n + enum pt_event, named as perf names them).
+ * Returns the number of samples added.
+ */
+size_t pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z);
+
 /* ---- the decoder alone (for tests) ---- */
 
 /* One trace buffer of a queue, in order. */

@@ -179,45 +179,6 @@ top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *
  * Fill a fresh hist h (over session s and symbolizer z, options ho) with
  * every sample of s: on two cores when worth it, else in one pass.
  */
-/* Add the samples perf report synthesizes from an Intel PT trace. */
-static void
-top_add_pt(const struct session *s, struct symbolizer *z, struct hist *h)
-{
-	struct pt_opts po = { .script = false };
-	struct pt_item *items;
-	size_t n = pt_synth(s, z, &po, &items);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct pt_item *it = &items[i];
-		struct hist_sample hs;
-		struct frame f;
-		uint32_t th;
-		const char *comm;
-		char buf[32];
-
-		if (it->kind != PT_ITEM_SAMPLE)
-			continue;
-		th = thread_table_find(&s->threads, it->tid, it->time);
-		comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, it->time) : NULL;
-		if (comm == NULL) {
-			snprintf(buf, sizeof buf, ":%d", (int)it->tid);
-			comm = buf;
-		}
-		symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
-		memset(&hs, 0, sizeof hs);
-		hs.attr = (int)s->attrs.n + (int)it->event;
-		hs.event_name = pt_event_name(it->event);
-		hs.comm = comm;
-		hs.pid = it->pid;
-		hs.tid = it->tid;
-		hs.cpu = (uint32_t)it->cpu;
-		hs.period = 1;
-		hs.self = &f;
-		hist_add(h, &hs);
-	}
-	free(items);
-}
-
 static void
 top_fill(const struct session *s, const struct sym_opts *so, const struct hist_opts *ho,
     struct symbolizer *z, struct hist **hp)
@@ -482,7 +443,7 @@ cmd_top(int argc, char **argv)
 	}
 	top_fill(s, &so, &ho, z, &h);
 	if (pt_present(s))
-		top_add_pt(s, z, h);
+		pt_hist_add(h, s, z);
 	hist_finish(h);
 	if (a.tsv)
 		print_tsv(stdout, h, &ho, a.pct);
