@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/ptpkt.h"
 #include "symbolize/intel_pt.h"
@@ -220,4 +221,183 @@ Test(intel_pt, garbage_ends)
 	}
 	cr_assert_str_eq(pt_error_text(PT_ERR_NOINSN), "Failed to get instruction");
 	cr_assert_str_eq(pt_event_name(PT_EV_PSB), "psb");
+}
+
+/* ---- a whole recording: pt_synth() over a made-up perf.data ---- */
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+#include "tests/helpers.h"
+
+static void
+sid(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
+{
+	pd_u32(b, pid);
+	pd_u32(b, tid);
+	pd_u64(b, time);
+	pd_u64(b, 100);
+	pd_u32(b, cpu);
+	pd_u32(b, 0);
+}
+
+/*
+ * One intel_pt attr (type 8, TSC on, branches on) and the records perf
+ * writes around a trace: COMM and MMAP2 of pid 42, AUXTRACE_INFO (TSC ==
+ * perf time), ITRACE_START on cpu 0, the AUXTRACE buffer of cpu 0, EXIT.
+ */
+static char *
+pt_file(const struct tbuf *trace)
+{
+	struct pdbuf b;
+	size_t attrs_off, ids_off, data_off, r;
+	static const uint64_t priv[17] = {
+		8, 0, 1, 0, 1, 0x400, 0x800, 0, 0, 1, 0x200, 0x3c000, 2, 1, 2, 12, 0,
+	};
+	char *path;
+
+	memset(&b, 0, sizeof b);
+	pd_u64(&b, 0x32454c4946524550ULL);
+	pd_u64(&b, 104);
+	pd_u64(&b, 128 + 16);
+	pd_zero(&b, 104 - 24);
+	ids_off = b.len;
+	pd_u64(&b, 100);
+	attrs_off = b.len;
+	pd_attr(&b, 128, 8, 0x2401, 1, 0x1c7 /* IP|TID|TIME|ID|CPU|PERIOD */, 0,
+	    1ull << 9 | 1ull << 18 | 1ull << 23 /* comm, sample_id_all, mmap2 */);
+	pd_u64(&b, ids_off);
+	pd_u64(&b, 8);
+	data_off = b.len;
+
+	r = pd_rec_begin(&b, 70 /* AUXTRACE_INFO */, 0);
+	pd_u32(&b, 1);
+	pd_u32(&b, 0);
+	for (int i = 0; i < 17; i++)
+		pd_u64(&b, priv[i]);
+	pd_rec_end(&b, r);
+	r = pd_rec_begin(&b, 3 /* COMM */, 0);
+	pd_u32(&b, 42);
+	pd_u32(&b, 42);
+	pd_str8(&b, "synth");
+	sid(&b, 42, 42, 900, 0);
+	pd_rec_end(&b, r);
+	r = pd_rec_begin(&b, 10 /* MMAP2 */, 2);
+	pd_u32(&b, 42);
+	pd_u32(&b, 42);
+	pd_u64(&b, 0x400000);
+	pd_u64(&b, 0x1000);
+	pd_u64(&b, 0);
+	pd_u32(&b, 8);
+	pd_u32(&b, 1);
+	pd_u64(&b, 1234);
+	pd_u64(&b, 0);
+	pd_u32(&b, 5);
+	pd_u32(&b, 2);
+	pd_str8(&b, "/nonexistent/synth");
+	sid(&b, 42, 42, 950, 0);
+	pd_rec_end(&b, r);
+	r = pd_rec_begin(&b, 12 /* ITRACE_START */, 0);
+	pd_u32(&b, 42);
+	pd_u32(&b, 42);
+	sid(&b, 42, 42, 1000, 0);
+	pd_rec_end(&b, r);
+	r = pd_rec_begin(&b, 71 /* AUXTRACE */, 0);
+	pd_u64(&b, trace->n);
+	pd_u64(&b, 0);
+	pd_u64(&b, 2000);	/* reference TSC */
+	pd_u32(&b, 0);		/* idx */
+	pd_u32(&b, 42);		/* tid */
+	pd_u32(&b, 0);		/* cpu */
+	pd_u32(&b, 0);
+	pd_rec_end(&b, r);
+	pd_bytes(&b, trace->b, trace->n);
+	r = pd_rec_begin(&b, 4 /* EXIT */, 0);
+	pd_u32(&b, 42);
+	pd_u32(&b, 1);
+	pd_u32(&b, 42);
+	pd_u32(&b, 1);
+	pd_u64(&b, 5000);
+	sid(&b, 42, 42, 5000, 0);
+	pd_rec_end(&b, r);
+
+	pd_put64(&b, 24, attrs_off);
+	pd_put64(&b, 32, 128 + 16);
+	pd_put64(&b, 40, data_off);
+	pd_put64(&b, 48, b.len - data_off);
+	path = tmp_write("pt", b.p, b.len);
+	pd_free(&b);
+	return path;
+}
+
+Test(intel_pt, synthesized_from_a_recording)
+{
+	struct tbuf t = { .n = 0 };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *it;
+	struct pt_opts po = { .script = true };
+	size_t n, exit_pos = 0;
+	char *path;
+
+	put_psb(&t);
+	put_tsc(&t, 2000);
+	put_tma(&t, 0, 0);
+	put_cbr(&t, 0x20);
+	put_ip64(&t, OP_FUP, 0x400010);
+	put_psbend(&t);
+	put_ip64(&t, OP_FUP, 0x400010);			/* interrupted right there */
+	put_ip64(&t, OP_TIP, UINT64_C(0xffffffff81000000));
+	put(&t, "\x59\x01", 2);				/* MTC: +1 CTC = +2 TSC */
+	t.b[t.n++] = 0x06;				/* TNT: kernel code, no map */
+	while (t.n % 8)
+		t.b[t.n++] = 0;
+	path = pt_file(&t);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert(pt_present(s));
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	for (size_t i = 0; i < s->index.n; i++)
+		if (ent_type(&s->index.v[i]) == PERF_RECORD_EXIT)
+			exit_pos = i;
+
+	n = pt_synth(s, z, &po, &it);
+	cr_assert_eq(n, 4);
+	cr_assert_eq(it[0].kind, PT_ITEM_SAMPLE);
+	cr_assert_eq(it[0].event, PT_EV_PSB);
+	cr_assert_eq(it[0].ip, 0x400010);
+	cr_assert_eq(it[0].time, 2000);
+	cr_assert_eq(it[0].cpumode, PERF_RECORD_MISC_USER);
+	cr_assert_eq(it[1].event, PT_EV_CBR);
+	cr_assert_eq(it[1].payload, 0x20);
+	cr_assert_eq(it[2].event, PT_EV_BRANCHES);
+	cr_assert_eq(it[2].ip, 0x400010);
+	cr_assert_eq(it[2].addr, UINT64_C(0xffffffff81000000));
+	cr_assert_eq(it[2].flags, PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC |
+	    PT_FLAG_INTERRUPT);
+	cr_assert_eq(it[3].kind, PT_ITEM_ERROR);
+	cr_assert_eq(it[3].code, PT_ERR_NOINSN);
+	cr_assert_eq(it[3].ip, UINT64_C(0xffffffff81000000));
+	cr_assert_eq(it[3].time, 2002);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(it[i].pid, 42);
+		cr_assert_eq(it[i].tid, 42);
+		cr_assert_eq(it[i].cpu, 0);
+		cr_assert_eq(it[i].before, exit_pos, "item %zu comes before the EXIT", i);
+	}
+	free(it);
+
+	po.script = false;	/* perf report: psb and cbr only */
+	n = pt_synth(s, z, &po, &it);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(it[0].event, PT_EV_PSB);
+	cr_assert_eq(it[1].event, PT_EV_CBR);
+	free(it);
+
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
 }
