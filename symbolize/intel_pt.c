@@ -120,6 +120,8 @@ struct pt_decoder {
 	enum pkt_state		 pkt_state;
 
 	bool			 pge, in_psb, have_last_ip, have_tma, fixup_last_mtc;
+	uint64_t		 pip_payload;
+	bool			 nr, next_nr;	/* VMX non-root now / after the branch */
 	uint64_t		 last_ip, ip, psb_ip;
 
 	uint64_t		 timestamp, tsc_timestamp, ref_timestamp, buf_timestamp;
@@ -128,6 +130,8 @@ struct pt_decoder {
 	uint32_t		 last_mtc, tsc_ctc_mult, ctc_rem_mask;
 	uint64_t		 tsc_slip;
 	uint64_t		 cycle_cnt, cyc_ref_timestamp;
+	double			 calc_cyc_to_tsc;
+	bool			 have_calc_cyc_to_tsc;
 
 	unsigned		 cbr, cbr_seen;
 	double			 cbr_cyc_to_tsc;
@@ -231,6 +235,24 @@ static bool
 have_ip(const struct pt_decoder *d)
 {
 	return d->pkt.count && (d->have_last_ip || d->pkt.count == 3 || d->pkt.count == 6);
+}
+
+/* PIP: NR (bit 0) says whether the code is a guest's. */
+static void update_pip(struct pt_decoder *d) { d->pip_payload = d->pkt.payload; }
+static void update_nr(struct pt_decoder *d) { d->next_nr = d->pip_payload & 1; }
+
+static void
+set_nr(struct pt_decoder *d)
+{
+	d->nr = d->pip_payload & 1;
+	d->next_nr = d->nr;
+}
+
+static void
+set_pip(struct pt_decoder *d)
+{
+	update_pip(d);
+	set_nr(d);
 }
 
 /* ---- data ---- */
@@ -373,8 +395,10 @@ calc_tsc(struct pt_decoder *d)
 		d->timestamp = t;
 	}
 	if (d->last_packet_type == PTPKT_CYC) {
+		/* (perf does not calibrate cycles against TSC packets) */
 		d->cyc_ref_timestamp = d->timestamp;
 		d->cycle_cnt = 0;
+		d->have_calc_cyc_to_tsc = false;
 	}
 }
 
@@ -409,6 +433,97 @@ fixup_last_mtc(uint32_t mtc, int shift, uint32_t *last)
 	}
 }
 
+/*
+ * After an MTC that follows a CYC: look ahead in the buffer for the next
+ * MTC that follows a CYC and take TSC ticks per cycle from the cycles
+ * counted in between (as perf does, refusing a ratio over 1.25 times the
+ * core:bus ratio's, and stopping at anything that may stop the clock).
+ */
+static void
+calibrate_cyc(struct pt_decoder *d)
+{
+	const uint8_t *b = d->buf;
+	size_t len = d->len, step = (size_t)d->pkt_step;
+	enum ptpkt_ctx ctx = d->ctx;
+	enum ptpkt_kind last = d->last_packet_type;
+	uint64_t cycles = 0, ctc_delta = d->ctc_delta, ts = d->timestamp, t = 0;
+	uint32_t last_mtc = d->last_mtc;
+	bool fixup = d->fixup_last_mtc;
+	unsigned cbr = 0;
+	double cbr_ratio = 0, ratio;
+	struct ptpkt pk;
+
+	if (!d->have_tma)
+		return;
+	for (;;) {
+		int r;
+
+		do {
+			b += step;
+			len -= step;
+			if (len == 0)
+				return;
+			r = ptpkt_get(b, len, &pk, &ctx);
+			if (r <= 0)
+				return;
+			step = (size_t)r;
+		} while (pk.kind == PTPKT_PAD);
+		switch (pk.kind) {
+		case PTPKT_TNT: case PTPKT_TIP_PGE: case PTPKT_TIP: case PTPKT_FUP: case PTPKT_PSB:
+		case PTPKT_PIP: case PTPKT_MODE_EXEC: case PTPKT_MODE_TSX: case PTPKT_PSBEND:
+		case PTPKT_VMCS: case PTPKT_MNT: case PTPKT_PTWRITE: case PTPKT_PTWRITE_IP:
+		case PTPKT_BBP: case PTPKT_BIP: case PTPKT_BEP: case PTPKT_BEP_IP:
+			last = pk.kind;
+			continue;
+		case PTPKT_CYC:
+			cycles += pk.payload;
+			last = pk.kind;
+			continue;
+		case PTPKT_CBR:
+			if (cbr && cbr != (unsigned)pk.payload)
+				return;
+			cbr = (unsigned)pk.payload;
+			cbr_ratio = cbr ? (double)d->p.max_non_turbo_ratio / cbr : 0;
+			last = pk.kind;
+			continue;
+		case PTPKT_MTC: {
+			uint32_t mtc = (uint32_t)pk.payload, delta;
+
+			if (d->p.mtc_shift > 8 && fixup) {
+				fixup = false;
+				fixup_last_mtc(mtc, d->p.mtc_shift, &last_mtc);
+			}
+			delta = mtc > last_mtc ? mtc - last_mtc : mtc + 256 - last_mtc;
+			ctc_delta += (uint64_t)delta << d->p.mtc_shift;
+			last_mtc = mtc;
+			t = d->ctc_timestamp + ctc_to_tsc(d, ctc_delta);
+			if (t < ts)
+				return;
+			if (last != PTPKT_CYC) {
+				ts = t;
+				last = pk.kind;
+				continue;
+			}
+			break;
+		}
+		default:	/* TSC, TMA and whatever may stop the clock */
+			return;
+		}
+		break;
+	}
+	if (!cbr && d->cbr) {
+		cbr = d->cbr;
+		cbr_ratio = d->cbr_cyc_to_tsc;
+	}
+	if (!cycles)
+		return;
+	ratio = (double)(t - d->timestamp) / (double)cycles;
+	if (cbr && ratio > cbr_ratio && ratio / cbr_ratio > 1.25)
+		return;
+	d->calc_cyc_to_tsc = ratio;
+	d->have_calc_cyc_to_tsc = true;
+}
+
 static void
 calc_mtc(struct pt_decoder *d)
 {
@@ -431,6 +546,8 @@ calc_mtc(struct pt_decoder *d)
 	if (d->last_packet_type == PTPKT_CYC) {
 		d->cyc_ref_timestamp = d->timestamp;
 		d->cycle_cnt = 0;
+		d->have_calc_cyc_to_tsc = false;
+		calibrate_cyc(d);
 	}
 }
 
@@ -443,19 +560,30 @@ calc_cbr(struct pt_decoder *d)
 		return;
 	d->cbr = cbr;
 	d->cbr_cyc_to_tsc = cbr ? (double)d->p.max_non_turbo_ratio / cbr : 0;
+	/* cycles count from here at the new ratio */
+	d->cyc_ref_timestamp = d->timestamp;
+	d->cycle_cnt = 0;
 }
 
-/* CYC: cycles since the last timestamp, at the core:bus ratio.  (perf
- * also calibrates the ratio from later MTCs; not done here.) */
+/* CYC: cycles since the last MTC or TSC that followed a CYC, at the
+ * calibrated ratio, else the core:bus ratio's. */
 static void
 calc_cyc(struct pt_decoder *d)
 {
 	uint64_t t = d->cyc_ref_timestamp;
+	double ratio;
 
 	d->cycle_cnt += d->pkt.payload;
-	if (!d->cyc_ref_timestamp || !d->cbr)
+	if (!d->cyc_ref_timestamp)
 		return;
-	t += (uint64_t)((double)d->cycle_cnt * d->cbr_cyc_to_tsc);
+	if (d->have_calc_cyc_to_tsc)
+		ratio = d->calc_cyc_to_tsc;
+	else if (d->cbr)
+		ratio = d->cbr_cyc_to_tsc;
+	else
+		return;
+	/* in double, as perf computes it */
+	t = (uint64_t)((double)t + (double)d->cycle_cnt * ratio);
 	if (t >= d->timestamp)
 		d->timestamp = t;
 }
@@ -464,6 +592,7 @@ static int
 overflow(struct pt_decoder *d)
 {
 	d->tx_flags = 0;
+	set_nr(d);
 	d->pkt_state = S_ERR_RESYNC;
 	return R_OVF;
 }
@@ -478,7 +607,7 @@ walk_insn(struct pt_decoder *d, uint64_t to_ip)
 	if (to_ip && d->ip == to_ip)
 		return R_AGAIN;
 	d->pkt_state = S_NO_IP;
-	return d->walk(d->walk_arg, d->ip) == PT_WALK_SILENT ? R_LINK : R_NOINSN;
+	return d->walk(d->walk_arg, d->ip, d->state.to_nr) == PT_WALK_SILENT ? R_LINK : R_NOINSN;
 }
 
 static bool
@@ -602,6 +731,7 @@ walk_fup_tip(struct pt_decoder *d)
 			}
 			d->pge = false;
 			d->state.type |= PT_ST_TRACE_END;
+			update_nr(d);
 			return 0;
 		case PTPKT_TIP_PGE:
 			d->pge = true;
@@ -613,6 +743,7 @@ walk_fup_tip(struct pt_decoder *d)
 				d->state.to_ip = d->ip;
 			}
 			d->state.type |= PT_ST_TRACE_BEGIN;
+			set_nr(d);
 			return 0;
 		case PTPKT_TIP:
 			d->state.from_ip = d->ip;
@@ -622,14 +753,18 @@ walk_fup_tip(struct pt_decoder *d)
 				set_ip(d);
 				d->state.to_ip = d->ip;
 			}
+			update_nr(d);
 			return 0;
+		case PTPKT_PIP:
+			update_pip(d);
+			break;
 		case PTPKT_MTC:
 			calc_mtc(d);
 			break;
 		case PTPKT_CYC:
 			calc_cyc(d);
 			break;
-		default:	/* PIP, MODE.Exec, VMCS, MNT, PAD */
+		default:	/* MODE.Exec, VMCS, MNT, PAD */
 			break;
 		}
 	}
@@ -669,6 +804,9 @@ walk_psbend(struct pt_decoder *d)
 			break;
 		case PTPKT_CBR:
 			calc_cbr(d);
+			break;
+		case PTPKT_PIP:
+			set_pip(d);
 			break;
 		case PTPKT_FUP:
 			d->pge = true;
@@ -719,6 +857,9 @@ walk_psb(struct pt_decoder *d)
 				set_ip(d);
 				d->psb_ip = d->ip;
 			}
+			break;
+		case PTPKT_PIP:
+			set_pip(d);
 			break;
 		case PTPKT_MTC:
 			calc_mtc(d);
@@ -823,6 +964,9 @@ walk_to_ip(struct pt_decoder *d)
 			break;
 		case PTPKT_MODE_TSX:
 			d->tx_flags = (unsigned)d->pkt.payload & PT_SF_IN_TX;
+			break;
+		case PTPKT_PIP:
+			set_pip(d);
 			break;
 		case PTPKT_OVF:
 			return overflow(d);
@@ -1069,6 +1213,7 @@ next:
 			return walk_insn(d, 0);
 		case PTPKT_TIP_PGE:
 			d->pge = true;
+			set_nr(d);
 			if (d->pkt.count == 0)
 				break;
 			set_ip(d);
@@ -1217,7 +1362,10 @@ next:
 				no_tip = true;
 			}
 			goto next;
-		default:	/* PIP, MODE.Exec, PSBEND, VMCS, MNT, BBP, BIP */
+		case PTPKT_PIP:
+			update_pip(d);
+			break;
+		default:	/* MODE.Exec, PSBEND, VMCS, MNT, BBP, BIP */
 			break;
 		}
 	}
@@ -1278,6 +1426,7 @@ pt_decode(struct pt_decoder *d)
 		d->state.err = ext_err(r);
 		d->state.from_ip = d->ip;
 		update_sample_time(d);
+		set_nr(d);
 	} else {
 		d->state.err = 0;
 		if (d->cbr != d->cbr_seen) {
@@ -1295,6 +1444,9 @@ pt_decode(struct pt_decoder *d)
 	/* A PSB event has the PSB's own TSC. */
 	if ((d->state.type & PT_ST_PSB) && d->tsc_timestamp)
 		d->sample_timestamp = d->tsc_timestamp;
+	d->state.from_nr = d->nr;
+	d->state.to_nr = d->next_nr;
+	d->nr = d->next_nr;
 	d->state.timestamp = d->sample_timestamp;
 	return &d->state;
 }
@@ -1478,12 +1630,14 @@ dso_readable(const struct ptx *x, uint32_t dso)
 }
 
 static enum pt_walk
-walk_cb(void *arg, uint64_t ip)
+walk_cb(void *arg, uint64_t ip, bool nr)
 {
 	struct ptx *x = arg;
 	struct ptq *q = x->cur;
 	uint32_t dso;
 
+	if (nr)
+		return PT_WALK_FAIL;	/* a guest's code: no guest machine */
 	if (ip < KERNEL_START && q->tid == -1)
 		return PT_WALK_FAIL;
 	dso = dso_at(x, q->pid, q->tid, ip);
@@ -1555,15 +1709,22 @@ synth_sample(struct ptx *x, struct ptq *q, enum pt_event ev, uint64_t payload)
 	const struct pt_state *st = q->state;
 	struct pt_item *it = new_item(x, PT_ITEM_SAMPLE, q);
 	uint64_t mode_ip = st->from_ip ? st->from_ip : st->to_ip;
+	bool nr = st->from_ip ? st->from_nr : st->to_nr;
 
 	it->event = ev;
 	it->time = tsc_to_perf(x, q->timestamp);
 	it->ip = st->from_ip;
 	it->addr = st->to_ip;
-	it->cpumode = mode_ip >= KERNEL_START ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (nr)
+		it->cpumode = mode_ip >= KERNEL_START ? PERF_RECORD_MISC_GUEST_KERNEL :
+		    PERF_RECORD_MISC_GUEST_USER;
+	else
+		it->cpumode = mode_ip >= KERNEL_START ? PERF_RECORD_MISC_KERNEL :
+		    PERF_RECORD_MISC_USER;
 	it->flags = ev == PT_EV_BRANCHES ? q->flags : 0;
 	it->payload = payload;
-	probe_code(x, it->pid, it->tid, it->ip);
+	if (!nr)
+		probe_code(x, it->pid, it->tid, it->ip);
 }
 
 static void
@@ -1574,8 +1735,13 @@ sample_flags(struct ptq *q)
 	if (st->flags & PT_SF_ABORT_TX) {
 		q->flags = PT_FLAG_BRANCH | PT_FLAG_TX_ABORT;
 	} else if (st->flags & PT_SF_ASYNC) {
-		q->flags = st->to_ip ? PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC |
-		    PT_FLAG_INTERRUPT : PT_FLAG_BRANCH | PT_FLAG_TRACE_END;
+		if (!st->to_ip)
+			q->flags = PT_FLAG_BRANCH | PT_FLAG_TRACE_END;
+		else if (st->from_nr && !st->to_nr)
+			q->flags = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_VMEXIT;
+		else
+			q->flags = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC |
+			    PT_FLAG_INTERRUPT;
 	} else {
 		/* Without a walked instruction, a branch from somewhere has no type. */
 		q->flags = st->from_ip ? 0 : PT_FLAG_BRANCH | PT_FLAG_TRACE_BEGIN;
@@ -1617,8 +1783,22 @@ queue_sample(struct ptx *x, struct ptq *q)
 		synth_sample(x, q, PT_EV_PTWRITE, st->payload);
 	if (!(st->type & PT_ST_BRANCH))
 		return;
-	if (x->branches_filter && (q->flags & x->branches_filter))
+	if (!x->branches_filter || !(q->flags & x->branches_filter))
+		return;
+	if (st->from_nr != st->to_nr && st->from_ip && st->to_ip) {
+		/* host and guest addresses: perf makes two samples */
+		struct pt_state *w = (struct pt_state *)st;
+		uint64_t from = w->from_ip, to = w->to_ip;
+
+		w->to_ip = 0;
 		synth_sample(x, q, PT_EV_BRANCHES, 0);
+		w->from_ip = 0;
+		w->to_ip = to;
+		synth_sample(x, q, PT_EV_BRANCHES, 0);
+		w->from_ip = from;
+		return;
+	}
+	synth_sample(x, q, PT_EV_BRANCHES, 0);
 }
 
 /* Decode queue q until its time reaches *ts: 0, or 1 at its end. */

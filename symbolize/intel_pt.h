@@ -59,6 +59,7 @@ const char *pt_event_name(enum pt_event e);
 #define PT_FLAG_TRACE_BEGIN	(1u << 8)
 #define PT_FLAG_TRACE_END	(1u << 9)
 #define PT_FLAG_IN_TX		(1u << 10)
+#define PT_FLAG_VMEXIT		(1u << 11)
 
 enum pt_item_kind {
 	PT_ITEM_SAMPLE,
@@ -133,10 +134,10 @@ struct pt_params {
  * How a code walk from ip ends, as the caller's address lookup answers:
  * PT_WALK_FAIL reports "Failed to get instruction", PT_WALK_SILENT ends
  * the walk without a report (perf's answer for code it already failed to
- * read twice).
+ * read twice).  nr: the code runs in a guest (VMX non-root).
  */
 enum pt_walk { PT_WALK_FAIL, PT_WALK_SILENT };
-typedef enum pt_walk (*pt_walk_fn)(void *arg, uint64_t ip);
+typedef enum pt_walk (*pt_walk_fn)(void *arg, uint64_t ip, bool nr);
 
 /* A decoder state, as perf's decoder hands them out. */
 #define PT_ST_BRANCH		(1u << 0)
@@ -168,6 +169,7 @@ struct pt_state {
 	uint64_t	psb_offset;
 	unsigned	cbr;
 	uint64_t	payload;	/* ptwrite, mwait, pwre, pwrx */
+	bool		from_nr, to_nr;	/* in VMX non-root operation (a guest) */
 };
 
 struct pt_decoder;

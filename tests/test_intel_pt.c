@@ -77,8 +77,9 @@ struct walks {
 };
 
 static enum pt_walk
-walk(void *arg, uint64_t ip)
+walk(void *arg, uint64_t ip, bool nr)
 {
+	(void)nr;
 	struct walks *w = arg;
 
 	if (w->n < 8)
@@ -400,4 +401,34 @@ Test(intel_pt, synthesized_from_a_recording)
 	session_close(s);
 	unlink(path);
 	free(path);
+}
+
+/* CYC packets advance time at the core:bus ratio from the CBR on. */
+Test(intel_pt, cyc_time_from_cbr)
+{
+	struct tbuf t = { .n = 0 };
+	struct walks w = { .n = 0, .silent_from = 100 };
+	struct pt_buffer buf;
+	struct pt_decoder *d;
+	const struct pt_state *st;
+
+	put_psb(&t);
+	put_tsc(&t, 0x1000);
+	put_tma(&t, 0, 0);
+	put_cbr(&t, 32);		/* 12 / 32 TSC ticks per cycle */
+	put_psbend(&t);
+	put_ip64(&t, OP_PGE, 0x400000);
+	put(&t, "\x47\x3e", 2);	/* CYC: 8 | 31 << 5 = 1000 cycles */
+	t.b[t.n++] = 0x06;		/* TNT */
+	buf = (struct pt_buffer){ t.b, t.n, 0x1000 };
+	d = pt_decoder_new(&params, &buf, 1, walk, &w);
+
+	st = pt_decode(d);
+	cr_assert_eq(st->type, PT_ST_PSB | PT_ST_CBR_CHG);
+	st = pt_decode(d);
+	cr_assert_eq(st->to_ip, 0x400000);
+	st = pt_decode(d);
+	cr_assert_eq(st->err, PT_ERR_NOINSN);
+	cr_assert_eq(st->timestamp, 0x1000 + 375);
+	pt_decoder_free(d);
 }
