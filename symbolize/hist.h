@@ -108,6 +108,8 @@ struct hist_node {
 	struct frame	f;		/* a frame that resolved to it */
 	uint32_t	label;		/* string id: "[.] name", "[k] 0xffff..." */
 	uint32_t	fold;		/* string id: "name", "[libc.so.6]", "[unknown]" */
+	uint32_t	owner;		/* 0, or event index + 1: an unresolved address of
+					 * that event alone (hist_sample.own_nodes) */
 };
 
 /* One event (attr) that has samples. */
@@ -219,6 +221,14 @@ struct hist_sample {
 	const struct frame *self;
 	const struct frame *chain;
 	size_t		 nchain;
+	/*
+	 * An unresolved self address gets a node of this event alone, so its
+	 * [k]/[.] label is that of the event's first sample there, as in
+	 * perf's per-event tables (for events made up from a trace, whose
+	 * samples at one address may differ in mode from event to event).
+	 * hist_merge() refuses a hist with such nodes.
+	 */
+	bool		 own_nodes;
 };
 void hist_add(struct hist *h, const struct hist_sample *smp);
 

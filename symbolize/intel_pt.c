@@ -46,6 +46,20 @@ pt_error_text(uint32_t code)
 	return code < sizeof t / sizeof t[0] ? t[code] : t[0];
 }
 
+const char *
+pt_item_comm(const struct session *s, const struct pt_item *it, char *buf, size_t n)
+{
+	uint32_t th = thread_table_find(&s->threads, it->tid, it->time);
+	const char *comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, it->time) : NULL;
+
+	if (comm != NULL)
+		return comm;
+	if (it->tid == 0)
+		return "swapper";
+	snprintf(buf, n, ":%d", (int)it->tid);
+	return buf;
+}
+
 /* Internal results: 0, or these. */
 enum {
 	R_AGAIN = -1,	/* go on with the next packet */
@@ -2198,28 +2212,21 @@ pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
 		const struct pt_item *it = &items[i];
 		struct hist_sample hs;
 		struct frame f;
-		uint32_t th;
-		const char *comm;
 		char buf[32];
 
 		if (it->kind != PT_ITEM_SAMPLE)
 			continue;
-		th = thread_table_find(&s->threads, it->tid, it->time);
-		comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, it->time) : NULL;
-		if (comm == NULL) {
-			snprintf(buf, sizeof buf, ":%d", (int)it->tid);
-			comm = buf;
-		}
 		symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
 		memset(&hs, 0, sizeof hs);
 		hs.attr = (int)s->attrs.n + (int)it->event;
 		hs.event_name = pt_event_name(it->event);
-		hs.comm = comm;
+		hs.comm = pt_item_comm(s, it, buf, sizeof buf);
 		hs.pid = it->pid;
 		hs.tid = it->tid;
 		hs.cpu = (uint32_t)it->cpu;
 		hs.period = 1;
 		hs.self = &f;
+		hs.own_nodes = true;
 		hist_add(h, &hs);
 		added++;
 	}

@@ -79,6 +79,14 @@ struct pt_item {
 	size_t		 before;	/* index position the item is output before */
 };
 
+/*
+ * The comm of an item's thread at its time, as perf names it: the thread's
+ * comm, "swapper" for tid 0, else ":TID".  Returns a string of the
+ * session's, or buf.
+ */
+const char *pt_item_comm(const struct session *s, const struct pt_item *it, char *buf,
+    size_t n);
+
 /* Error text as perf prints it ("Failed to get instruction"). */
 const char *pt_error_text(uint32_t code);
 

@@ -211,15 +211,9 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 	struct frame f;
 
 	if (HAS(sc, F_COMM)) {
-		uint32_t th = thread_table_find(&s->threads, it->tid, it->time);
-		const char *comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, it->time) : NULL;
 		char buf[32];
 
-		if (comm == NULL) {
-			snprintf(buf, sizeof buf, ":%d", (int)it->tid);
-			comm = buf;
-		}
-		fprintf(fp, "%16s ", comm);
+		fprintf(fp, "%16s ", pt_item_comm(s, it, buf, sizeof buf));
 	}
 	if (HAS(sc, F_PID) && HAS(sc, F_TID))
 		fprintf(fp, "%5d/%-5d ", (int)it->pid, (int)it->tid);
