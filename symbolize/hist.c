@@ -38,6 +38,7 @@ struct fcache {
 struct fkey {
 	uint32_t	dso, node, srcline;
 	uint8_t		why;
+	uint32_t	label;		/* string id + 1 of a row label of its own, or 0 */
 };
 
 /* Per-thread comm cursor (samples come in time order). */
@@ -724,6 +725,7 @@ add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, u
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = comm;
 		e->label_tid = tid;
+		e->label_sym = self->label;
 	}
 	h->last_self = (uint32_t)(e - h->ent);
 	e->period += period;
@@ -761,6 +763,7 @@ frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample_cpum
 {
 	out->dso = f->dso;
 	out->why = f->why;
+	out->label = 0;
 	out->node = node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode, 0);
 	out->srcline = h->want_src ? srcline_of(h, f) : 0;
 }
@@ -775,8 +778,13 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
 	frame_key(h, smp->self, false, cm, &self);
-	if (smp->own_nodes && smp->self->sym == SYM_NONE)
+	if (smp->own_nodes && smp->self->sym == SYM_NONE) {
+		char buf[128];
+
 		self.node = node_of(h, smp->self, NODE_SELF, cm, ev + 1);
+		label_frame(h, smp->self, buf, sizeof buf);
+		self.label = intern(h, buf) + 1;
+	}
 	GROW(h->chain, h->capchain, smp->nchain + 1);
 	for (size_t i = 0; i < smp->nchain; i++)
 		frame_key(h, &smp->chain[i], true, cm, &h->chain[i]);
@@ -901,6 +909,7 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 	out->node = *node;
 	out->srcline = h->want_src ? c->srcline : 0;
 	out->why = c->f.why;
+	out->label = 0;
 }
 
 /*
@@ -1613,6 +1622,7 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		}
 		m->label_comm = b->label_comm;
 		m->label_tid = b->label_tid;
+		m->label_sym = b->label_sym;
 		if (min_pct > 0 && pct < min_pct)
 			continue;
 		if (!h->o.children && m->samples == 0)
@@ -1666,7 +1676,8 @@ hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k,
 			snprintf(buf, n, "d%" PRIu32, e->dso);
 		break;
 	case HIST_KEY_SYM:
-		snprintf(buf, n, "%s", hist_str(h, h->node[e->node].label));
+		snprintf(buf, n, "%s", hist_str(h, e->label_sym ? e->label_sym - 1 :
+		    h->node[e->node].label));
 		break;
 	case HIST_KEY_CPU:
 		snprintf(buf, n, "%" PRId32, (int32_t)e->cpu);

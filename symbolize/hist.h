@@ -101,6 +101,8 @@ struct hist_entry {
 	uint32_t	stamp;		/* last sample that credited acc (dedup) */
 	uint32_t	label_comm;	/* comm of its first sample (for pid/tid labels) */
 	int32_t		label_tid;	/* tid of its first sample */
+	uint32_t	label_sym;	/* string id + 1 of its symbol column as its first
+					 * sample had it (own_nodes samples), else 0 */
 };
 
 /* A function: a symbol of a DSO, or an unresolved address. */
@@ -222,11 +224,11 @@ struct hist_sample {
 	const struct frame *chain;
 	size_t		 nchain;
 	/*
-	 * An unresolved self address gets a node of this event alone, so its
-	 * [k]/[.] label is that of the event's first sample there, as in
-	 * perf's per-event tables (for events made up from a trace, whose
-	 * samples at one address may differ in mode from event to event).
-	 * hist_merge() refuses a hist with such nodes.
+	 * An unresolved self address gets a node of this event alone, and
+	 * each row its own [k]/[.]: that of the row's first sample, as perf's
+	 * per-event tables label them (for events made up from a trace, whose
+	 * samples at one address may differ in mode).  hist_merge() refuses a
+	 * hist with such nodes.
 	 */
 	bool		 own_nodes;
 };
