@@ -1522,6 +1522,7 @@ struct ptx {
 	int32_t			*pid_typed;	/* address spaces with a readable DSO */
 	size_t			 npt, cappt;
 	uint64_t		 now;		/* perf time of the last record delivered */
+	uint64_t		 min_ordinal;	/* of the queues on the heap, UINT64_MAX none */
 	size_t			 pos;		/* index position being delivered */
 	uint32_t		 branches_filter;
 	struct pt_item		*items;
@@ -1866,6 +1867,8 @@ set_pid_tid_cpu(struct ptx *x, struct ptq *q)
 		q->pid = pid_of(x, q->tid);
 }
 
+static void update_min(struct ptx *x);
+
 static void
 setup_queues(struct ptx *x)
 {
@@ -1892,6 +1895,7 @@ setup_queues(struct ptx *x)
 			}
 		}
 	}
+	update_min(x);
 }
 
 static struct ptq *
@@ -1910,16 +1914,28 @@ heap_top(struct ptx *x, const struct ptq *skip)
 	return best;
 }
 
+static void
+update_min(struct ptx *x)
+{
+	const struct ptq *q = heap_top(x, NULL);
+
+	x->min_ordinal = q != NULL ? q->ordinal : UINT64_MAX;
+}
+
 /* Decode every queue up to TSC ts (exclusive), earliest first. */
 static void
 process_queues(struct ptx *x, uint64_t ts)
 {
+	if (x->min_ordinal >= ts)
+		return;		/* the common case: nothing due yet */
 	for (;;) {
 		struct ptq *q = heap_top(x, NULL), *next;
 		uint64_t upto;
 
-		if (q == NULL || q->ordinal >= ts)
+		if (q == NULL || q->ordinal >= ts) {
+			update_min(x);
 			return;
+		}
 		q->on_heap = false;
 		next = heap_top(x, q);
 		upto = ts;
@@ -1962,6 +1978,24 @@ deliver(struct ptx *x, const struct rec *r)
 		}
 		return;
 	}
+	case PERF_RECORD_AUX:
+		/* A truncated AUX area: perf reports lost trace data. */
+		if (!x->script || r->size < 32 || !(rd64(r->p + 24, r->swap) & 1))
+			return;
+		if (record_decode_sample_id(x->s, r, &sid) < 0)
+			return;
+		{
+			struct ptq none = {
+				.pid = (sid.have & PERF_SAMPLE_TID) ? (int32_t)sid.pid : -1,
+				.tid = (sid.have & PERF_SAMPLE_TID) ? (int32_t)sid.tid : -1,
+				.cpu = (sid.have & PERF_SAMPLE_CPU) ? (int32_t)sid.cpu : -1,
+			};
+			struct pt_item *it = new_item(x, PT_ITEM_ERROR, &none);
+
+			it->code = ERR_LOST;
+			it->time = (sid.have & PERF_SAMPLE_TIME) ? sid.time : 0;
+		}
+		return;
 	case PERF_RECORD_ITRACE_START:
 		if (!x->per_cpu_mmaps || r->size < 16)
 			return;

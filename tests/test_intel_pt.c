@@ -244,7 +244,8 @@ sid(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
 /*
  * One intel_pt attr (type 8, TSC on, branches on) and the records perf
  * writes around a trace: COMM and MMAP2 of pid 42, AUXTRACE_INFO (TSC ==
- * perf time), ITRACE_START on cpu 0, the AUXTRACE buffer of cpu 0, EXIT.
+ * perf time), ITRACE_START on cpu 0, an AUX record saying the area was
+ * truncated, the AUXTRACE buffer of cpu 0, EXIT.
  */
 static char *
 pt_file(const struct tbuf *trace)
@@ -302,6 +303,12 @@ pt_file(const struct tbuf *trace)
 	pd_u32(&b, 42);
 	sid(&b, 42, 42, 1000, 0);
 	pd_rec_end(&b, r);
+	r = pd_rec_begin(&b, 11 /* AUX */, 0);	/* a truncated AUX area */
+	pd_u64(&b, 0);
+	pd_u64(&b, trace->n);
+	pd_u64(&b, 1);		/* PERF_AUX_FLAG_TRUNCATED */
+	sid(&b, 42, 42, 1500, 0);
+	pd_rec_end(&b, r);
 	r = pd_rec_begin(&b, 71 /* AUXTRACE */, 0);
 	pd_u64(&b, trace->n);
 	pd_u64(&b, 0);
@@ -339,7 +346,7 @@ Test(intel_pt, synthesized_from_a_recording)
 	struct symbolizer *z;
 	struct pt_item *it;
 	struct pt_opts po = { .script = true };
-	size_t n, exit_pos = 0;
+	size_t n, exit_pos = 0, aux_pos = 0;
 	char *path;
 
 	put_psb(&t);
@@ -363,9 +370,18 @@ Test(intel_pt, synthesized_from_a_recording)
 	for (size_t i = 0; i < s->index.n; i++)
 		if (ent_type(&s->index.v[i]) == PERF_RECORD_EXIT)
 			exit_pos = i;
+		else if (ent_type(&s->index.v[i]) == PERF_RECORD_AUX)
+			aux_pos = i;
 
 	n = pt_synth(s, z, &po, &it);
-	cr_assert_eq(n, 4);
+	cr_assert_eq(n, 5);
+	/* the truncated AUX area: lost data, reported as the AUX record comes */
+	cr_assert_eq(it[0].kind, PT_ITEM_ERROR);
+	cr_assert_eq(it[0].code, 8);
+	cr_assert_str_eq(pt_error_text(it[0].code), "Lost trace data");
+	cr_assert_eq(it[0].time, 1500);
+	cr_assert_eq(it[0].before, aux_pos);
+	memmove(it, it + 1, --n * sizeof *it);
 	cr_assert_eq(it[0].kind, PT_ITEM_SAMPLE);
 	cr_assert_eq(it[0].event, PT_EV_PSB);
 	cr_assert_eq(it[0].ip, 0x400010);
