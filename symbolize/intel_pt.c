@@ -1523,6 +1523,8 @@ struct ptx {
 	size_t			 npt, cappt;
 	uint64_t		 now;		/* perf time of the last record delivered */
 	uint64_t		 min_ordinal;	/* of the queues on the heap, UINT64_MAX none */
+	unsigned		 max_nonturbo;
+	uint32_t		 cbr2khz;	/* kHz per CBR step */
 	size_t			 pos;		/* index position being delivered */
 	uint32_t		 branches_filter;
 	struct pt_item		*items;
@@ -1738,6 +1740,10 @@ synth_sample(struct ptx *x, struct ptq *q, enum pt_event ev, uint64_t payload)
 		    PERF_RECORD_MISC_USER;
 	it->flags = ev == PT_EV_BRANCHES ? q->flags : 0;
 	it->payload = payload;
+	if (ev == PT_EV_CBR) {
+		it->freq_khz = (uint32_t)payload * x->cbr2khz;
+		it->max_nonturbo = x->max_nonturbo;
+	}
 	if (!nr)
 		probe_code(x, it->pid, it->tid, it->ip);
 }
@@ -2136,6 +2142,15 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 	x.time_mult = (uint32_t)priv[PRIV_TIME_MULT];
 	x.time_zero = priv[PRIV_TIME_ZERO];
 	x.have_sched_switch = (int)priv[PRIV_HAVE_SCHED_SWITCH];
+	x.max_nonturbo = (unsigned)priv[PRIV_MAX_NONTURBO_RATIO];
+	if (x.max_nonturbo) {
+		/* TSC ticks per second over the ratio: kHz per CBR step */
+		uint64_t sec = UINT64_C(1000000000);
+		uint64_t ticks = ((sec / x.time_mult) << x.time_shift) +
+		    ((sec % x.time_mult) << x.time_shift) / x.time_mult;
+
+		x.cbr2khz = (uint32_t)(ticks / x.max_nonturbo / 1000);
+	}
 	x.per_cpu_mmaps = priv[PRIV_PER_CPU_MMAPS] != 0;
 	x.ndso = symbolizer_ndsos(z);
 	x.dso_err = calloc(x.ndso + 1, 1);

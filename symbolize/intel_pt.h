@@ -76,6 +76,8 @@ struct pt_item {
 	uint32_t	 flags;		/* branches: PT_FLAG_* */
 	uint32_t	 code;		/* errors: perf's error code (5: no instruction) */
 	uint64_t	 payload;	/* psb: offset in the trace; cbr: the ratio */
+	uint32_t	 freq_khz;	/* cbr: the core frequency */
+	uint32_t	 max_nonturbo;	/* cbr: the max non-turbo ratio */
 	size_t		 before;	/* index position the item is output before */
 };
 

@@ -221,21 +221,48 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 		fprintf(fp, "%5d ", (int)it->pid);
 	else if (HAS(sc, F_TID))
 		fprintf(fp, "%5d ", (int)it->tid);
-	if (HAS(sc, F_CPU))
+	bool branch = it->event == PT_EV_BRANCHES;
+
+	/* Without -F, perf's default fields for these events: the cpu and the
+	 * event's own data; for branches the period and where to. */
+	if (HAS(sc, F_CPU) || (!sc->fields_given && !branch))
 		fprintf(fp, "[%03d] ", (int)it->cpu);
 	if (HAS(sc, F_TIME))
 		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", it->time / 1000000000,
 		    it->time % 1000000000 / 1000);
-	if (HAS(sc, F_PERIOD))
+	if (HAS(sc, F_PERIOD) || (!sc->fields_given && branch))
 		fprintf(fp, "%10u ", 1u);
 	if (HAS(sc, F_EVENT))
 		fprintf(fp, "%s: ", pt_event_name(it->event));
+	if (!sc->fields_given && !branch) {
+		char raw[96];
+
+		if (it->event == PT_EV_PSB)
+			snprintf(raw, sizeof raw, " psb offs: %#" PRIx64, it->payload);
+		else if (it->event == PT_EV_CBR && it->max_nonturbo)
+			snprintf(raw, sizeof raw, " cbr: %2u freq: %4u MHz (%3u%%)",
+			    (unsigned)it->payload, (it->freq_khz + 500) / 1000,
+			    (unsigned)(5 + 1000 * it->payload / it->max_nonturbo) / 10);
+		else if (it->event == PT_EV_CBR)
+			snprintf(raw, sizeof raw, " cbr: %2u", (unsigned)it->payload);
+		else
+			snprintf(raw, sizeof raw, " %#" PRIx64, it->payload);
+		fprintf(fp, "%-34s ", raw);
+	}
 	if (HAS(sc, F_ADDR))
 		fprintf(fp, "%16" PRIx64 " ", it->addr);
 	symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
 	if (HAS(sc, F_IP))
 		fprintf(fp, "%16" PRIx64, it->ip);
 	print_sym(fp, sc, z, &f);
+	if (!sc->fields_given && branch) {
+		uint8_t cm = it->addr >= (UINT64_C(1) << 63) ? PERF_RECORD_MISC_KERNEL :
+		    PERF_RECORD_MISC_USER;
+
+		symbolizer_resolve(z, it->pid, it->tid, it->time, cm, it->addr, &f);
+		fprintf(fp, " => %16" PRIx64, it->addr);
+		print_sym(fp, sc, z, &f);
+	}
 	fputc('\n', fp);
 }
 
