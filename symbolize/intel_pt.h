@@ -122,7 +122,7 @@ struct hist;
  */
 size_t pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z);
 
-/* ---- the decoder alone (for tests) ---- */
+/* ---- the decoder (symbolize/pt_decoder.c), also alone for tests ---- */
 
 /* One trace buffer of a queue, in order. */
 struct pt_buffer {
@@ -193,5 +193,6 @@ const struct pt_state *pt_decode(struct pt_decoder *d);
 
 #define PT_ERR_NODATA	4
 #define PT_ERR_NOINSN	5
+#define PT_ERR_LOST	8
 
 #endif
