@@ -93,8 +93,8 @@ struct ptx {
 	/* perf's per-DSO data status: could not be read / seen by the trace */
 	uint8_t			*dso_err, *dso_seen;
 	size_t			 ndso;
-	int32_t			*pid_typed;	/* address spaces with a readable DSO */
-	size_t			 npt, cappt;
+	uint32_t		*maps_by_pid;	/* thread table maps, by pid then time */
+	bool			 have_maps_by_pid;
 	uint64_t		 now;		/* perf time of the last record delivered */
 	uint64_t		 min_ordinal;	/* of the queues on the heap, UINT64_MAX none */
 	unsigned		 max_nonturbo;
@@ -257,24 +257,84 @@ probe_code(struct ptx *x, int32_t pid, int32_t tid, uint64_t ip)
 		x->dso_err[dso] = 1;
 }
 
-/* perf asks each DSO mapped into an address space for its type until one
- * answers; those that cannot be read are marked as such. */
-static void
-probe_map(struct ptx *x, int32_t pid, int32_t tid, uint64_t start)
+static int
+cmp_map_pid(const void *a, const void *b, void *arg)
 {
-	uint32_t dso;
+	const struct thread_table *t = arg;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int32_t p = t->maps[i].pid, q = t->maps[j].pid;
 
-	for (size_t i = 0; i < x->npt; i++)
-		if (x->pid_typed[i] == pid)
-			return;
-	dso = dso_at(x, pid, tid, start);
-	if (dso == DSO_NONE)
+	if (p != q)
+		return p < q ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* Probe the file-backed DSOs pid had mapped (up to time) for their data. */
+static void
+probe_maps_of(struct ptx *x, int32_t pid, int32_t tid, uint64_t time, uint64_t skip_loc)
+{
+	const struct thread_table *t = &x->s->threads;
+	size_t lo = 0, hi = t->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->maps[x->maps_by_pid[mid]].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nmaps && t->maps[x->maps_by_pid[lo]].pid == pid; lo++) {
+		const struct map_ev *m = &t->maps[x->maps_by_pid[lo]];
+		uint32_t dso;
+
+		if (m->time > time || m->loc == skip_loc)
+			continue;
+		if (strtab_get(&t->strs, m->filename)[0] != '/')
+			continue;
+		dso = dso_at(x, pid, tid, m->start);
+		if (dso != DSO_NONE && !dso_readable(x, dso))
+			x->dso_err[dso] = 1;
+	}
+}
+
+/*
+ * When a process maps [vdso], perf works out whether the process is 32 or
+ * 64-bit from the DSOs it has mapped, reading each file-backed one (in
+ * address order, until one can be read): those that cannot are marked as
+ * such.  The process's maps include what it inherited from its parent.
+ */
+static void
+probe_vdso_map(struct ptx *x, const struct rec *r)
+{
+	const struct thread_table *t = &x->s->threads;
+	size_t off = r->type == PERF_RECORD_MMAP ? 40 : 72;
+	int32_t pid, tid;
+	uint64_t time = x->now;
+
+	if (r->size < off + 7 || memcmp(r->p + off, "[vdso]", 7) != 0)
 		return;
-	if (dso_readable(x, dso)) {
-		x->pid_typed = grow(x->pid_typed, &x->cappt, x->npt + 1, sizeof *x->pid_typed);
-		x->pid_typed[x->npt++] = pid;
-	} else {
-		x->dso_err[dso] = 1;
+	if (!x->have_maps_by_pid) {
+		x->have_maps_by_pid = true;
+		x->maps_by_pid = calloc(t->nmaps + 1, sizeof *x->maps_by_pid);
+		if (x->maps_by_pid == NULL)
+			abort();
+		for (size_t i = 0; i < t->nmaps; i++)
+			x->maps_by_pid[i] = (uint32_t)i;
+		qsort_r(x->maps_by_pid, t->nmaps, sizeof *x->maps_by_pid, cmp_map_pid,
+		    (void *)t);
+	}
+	pid = (int32_t)rd32(r->p + 8, r->swap);
+	tid = (int32_t)rd32(r->p + 12, r->swap);
+	for (int depth = 0; depth < 16 && pid > 0; depth++) {
+		uint32_t th = thread_table_find(t, pid, time);
+
+		probe_maps_of(x, pid, depth ? pid : tid, time, r->loc);
+		if (th == THREAD_NONE || t->v[th].ppid <= 0 || t->v[th].ppid == pid)
+			break;
+		/* what the parent had when it forked this process */
+		time = t->v[th].start;
+		pid = t->v[th].ppid;
 	}
 }
 
@@ -591,8 +651,7 @@ deliver(struct ptx *x, const struct rec *r)
 			return;
 		if ((int32_t)rd32(r->p + 8, r->swap) == -1)
 			return;
-		probe_map(x, (int32_t)rd32(r->p + 8, r->swap), (int32_t)rd32(r->p + 12, r->swap),
-		    rd64(r->p + 16, r->swap));
+		probe_vdso_map(x, r);
 		return;
 	case PERF_RECORD_SAMPLE: {
 		struct sample smp;
@@ -819,7 +878,7 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 	free(x.tp);
 	free(x.dso_err);
 	free(x.dso_seen);
-	free(x.pid_typed);
+	free(x.maps_by_pid);
 	*out = x.items;
 	return x.nitems;
 }

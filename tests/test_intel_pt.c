@@ -248,7 +248,7 @@ sid(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
  * truncated, the AUXTRACE buffer of cpu 0, EXIT.
  */
 static char *
-pt_file(const struct tbuf *trace)
+pt_file(const struct tbuf *trace, bool vdso)
 {
 	struct pdbuf b;
 	size_t attrs_off, ids_off, data_off, r;
@@ -298,6 +298,20 @@ pt_file(const struct tbuf *trace)
 	pd_str8(&b, "/nonexistent/synth");
 	sid(&b, 42, 42, 950, 0);
 	pd_rec_end(&b, r);
+	if (vdso) {
+		r = pd_rec_begin(&b, 10 /* MMAP2 */, 2);
+		pd_u32(&b, 42);
+		pd_u32(&b, 42);
+		pd_u64(&b, 0x7fff0000);
+		pd_u64(&b, 0x2000);
+		pd_u64(&b, 0);
+		pd_zero(&b, 24);
+		pd_u32(&b, 5);
+		pd_u32(&b, 2);
+		pd_str8(&b, "[vdso]");
+		sid(&b, 42, 42, 960, 0);
+		pd_rec_end(&b, r);
+	}
 	r = pd_rec_begin(&b, 12 /* ITRACE_START */, 0);
 	pd_u32(&b, 42);
 	pd_u32(&b, 42);
@@ -361,7 +375,7 @@ Test(intel_pt, synthesized_from_a_recording)
 	t.b[t.n++] = 0x06;				/* TNT: kernel code, no map */
 	while (t.n % 8)
 		t.b[t.n++] = 0;
-	path = pt_file(&t);
+	path = pt_file(&t, false);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_assert(pt_present(s));
@@ -447,4 +461,62 @@ Test(intel_pt, cyc_time_from_cbr)
 	cr_assert_eq(st->err, PT_ERR_NOINSN);
 	cr_assert_eq(st->timestamp, 0x1000 + 375);
 	pt_decoder_free(d);
+}
+
+/*
+ * Walks into a DSO whose file cannot be read: perf reports the first two
+ * and then stays silent, or reports one only when the DSO was already
+ * found unreadable - as when the process mapped [vdso] after it.
+ */
+static size_t
+user_errors(bool vdso)
+{
+	struct tbuf t = { .n = 0 };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *it;
+	struct pt_opts po = { .script = true };
+	size_t n, k = 0;
+	char *path;
+
+	put_psb(&t);
+	put_tsc(&t, 2000);
+	put_tma(&t, 0, 0);
+	put_cbr(&t, 0x20);
+	put_ip64(&t, OP_FUP, UINT64_C(0xffffffff81000000));
+	put_psbend(&t);
+	put_ip64(&t, OP_FUP, UINT64_C(0xffffffff81000000));
+	put_ip64(&t, OP_TIP, 0x400010);		/* back to user code */
+	t.b[t.n++] = 0x06;			/* walk 1 */
+	put_ip64(&t, OP_FUP, 0x400020);		/* in sync again */
+	t.b[t.n++] = 0x06;			/* walk 2 */
+	put_ip64(&t, OP_FUP, 0x400030);
+	t.b[t.n++] = 0x06;			/* walk 3 */
+	while (t.n % 8)
+		t.b[t.n++] = 0;
+	path = pt_file(&t, vdso);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	n = pt_synth(s, z, &po, &it);
+	for (size_t i = 0; i < n; i++)
+		if (it[i].kind == PT_ITEM_ERROR && it[i].code == PT_ERR_NOINSN) {
+			cr_assert_eq(it[i].ip, 0x400010 + 0x10 * k);
+			k++;
+		}
+	free(it);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+	return k;
+}
+
+Test(intel_pt, unreadable_dso_errors)
+{
+	cr_assert_eq(user_errors(false), 2);
+	cr_assert_eq(user_errors(true), 1);
 }
