@@ -13,6 +13,7 @@
 #include "core/index.h"
 #include "core/names.h"
 #include "core/perf_file.h"
+#include "core/ptpkt.h"
 #include "core/record.h"
 #include "core/session.h"
 #include "core/thread.h"

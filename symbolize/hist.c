@@ -39,6 +39,7 @@ struct fcache {
 struct fkey {
 	uint32_t	dso, node, srcline;
 	uint8_t		why;
+	uint32_t	label;		/* string id + 1 of a row label of its own, or 0 */
 };
 
 /* Per-thread comm cursor (samples come in time order). */
@@ -455,10 +456,10 @@ enum node_mode {
  * *slot set for inserting it.
  */
 static uint32_t
-node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_t *hash,
-    size_t *slot)
+node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_t owner,
+    uint32_t *hash, size_t *slot)
 {
-	uint64_t hh = hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
+	uint64_t hh = hash_mix64((a - owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b);
 	uint32_t id;
 	size_t i;
 
@@ -469,7 +470,9 @@ node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_
 		const struct hist_node *c = &h->node[id - 1];
 
 		if (h->node_tab.hv[i] == *hash) {
-			if (f->sym != SYM_NONE) {
+			if (c->owner != owner) {
+				/* another event's own node */
+			} else if (f->sym != SYM_NONE) {
 				if (c->f.sym == f->sym && c->f.dso == f->dso)
 					return id - 1;
 			} else if (c->f.sym == SYM_NONE && c->f.rel == b) {
@@ -491,7 +494,8 @@ node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_
  * [k]/[.].  The first frame that creates a node names it.
  */
 static uint32_t
-node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sample_cpumode)
+node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sample_cpumode,
+    uint32_t owner)
 {
 	bool chain = mode != NODE_SELF;
 	struct frame f = *fin;
@@ -517,11 +521,14 @@ node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sa
 		a = UINT64_MAX;
 		b = f.rel;
 	}
-	id = node_find(h, &f, a, b, &hash, &i);
+	if (f.sym != SYM_NONE)
+		owner = 0;
+	id = node_find(h, &f, a, b, owner, &hash, &i);
 	if (id != NONE32)
 		return id;
 	GROW(h->node, h->capnode, h->nnode + 1);
 	nd = &h->node[h->nnode];
+	nd->owner = owner;
 	/* Keep the key in f.rel so the comparison above holds for both kinds. */
 	if (f.sym == SYM_NONE)
 		f.rel = b;
@@ -1003,6 +1010,7 @@ add_keys(struct hist *h, uint32_t ev, uint32_t comm, int32_t pid, int32_t tid, u
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = comm;
 		e->label_tid = tid;
+		e->label_sym = self->label;
 	}
 	h->last_self = (uint32_t)(e - h->ent);
 	e->period += period;
@@ -1042,7 +1050,8 @@ frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample_cpum
 {
 	out->dso = f->dso;
 	out->why = f->why;
-	out->node = node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode);
+	out->label = 0;
+	out->node = node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode, 0);
 	out->srcline = h->want_src ? srcline_of(h, f) : 0;
 }
 
@@ -1056,6 +1065,13 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
 	frame_key(h, smp->self, false, cm, &self);
+	if (smp->own_nodes && smp->self->sym == SYM_NONE) {
+		char buf[128];
+
+		self.node = node_of(h, smp->self, NODE_SELF, cm, ev + 1);
+		label_frame(h, smp->self, buf, sizeof buf);
+		self.label = intern(h, buf) + 1;
+	}
 	GROW(h->chain, h->capchain, smp->nchain + 1);
 	for (size_t i = 0; i < smp->nchain; i++)
 		frame_key(h, &smp->chain[i], true, cm, &h->chain[i]);
@@ -1173,13 +1189,14 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 	uint32_t *node = &c->node[mode];
 
 	if (*node == NONE32)
-		*node = node_of(h, &c->f, mode, sample_cpumode);
+		*node = node_of(h, &c->f, mode, sample_cpumode, 0);
 	if (h->want_src && c->srcline == NONE32)
 		c->srcline = srcline_of(h, &c->f);
 	out->dso = c->f.dso;
 	out->node = *node;
 	out->srcline = h->want_src ? c->srcline : 0;
 	out->why = c->f.why;
+	out->label = 0;
 }
 
 /*
@@ -1451,6 +1468,12 @@ hist_merge(struct hist *into, const struct hist *from)
 	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.record_self ||
 	    into->ptree || from->ptree || into->finished || from->finished)
 		return -1;
+	for (size_t i = 0; i < from->nnode; i++)
+		if (from->node[i].owner != 0)
+			return -1;	/* event-own nodes do not translate */
+	for (size_t i = 0; i < into->nnode; i++)
+		if (into->node[i].owner != 0)
+			return -1;
 	if (into->z != NULL) {
 		/* DSO ids are the same in both symbolizers (see symbolizer_ndsos). */
 		size_t nd = symbolizer_ndsos(into->z);
@@ -1510,12 +1533,13 @@ hist_merge(struct hist *into, const struct hist *from)
 			a = UINT64_MAX;
 			b = f.rel;
 		}
-		id = node_find(into, &f, a, b, &hash, &slot);
+		id = node_find(into, &f, a, b, 0, &hash, &slot);
 		if (id == NONE32) {
 			f.src = 0;	/* a string id of from's symbolizer */
 			GROW(into->node, into->capnode, into->nnode + 1);
 			nd = &into->node[into->nnode];
 			nd->f = f;
+			nd->owner = 0;
 			nd->label = intern(into, hist_str(from, fn->label));
 			nd->fold = intern(into, hist_str(from, fn->fold));
 			idtab_put(&into->node_tab, slot, hash, (uint32_t)into->nnode);
@@ -1894,6 +1918,7 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		}
 		m->label_comm = b->label_comm;
 		m->label_tid = b->label_tid;
+		m->label_sym = b->label_sym;
 		if (min_pct > 0 && pct < min_pct)
 			continue;
 		if (!h->o.children && m->samples == 0)
@@ -1947,7 +1972,8 @@ hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k,
 			snprintf(buf, n, "d%" PRIu32, e->dso);
 		break;
 	case HIST_KEY_SYM:
-		snprintf(buf, n, "%s", hist_str(h, h->node[e->node].label));
+		snprintf(buf, n, "%s", hist_str(h, e->label_sym ? e->label_sym - 1 :
+		    h->node[e->node].label));
 		break;
 	case HIST_KEY_CPU:
 		snprintf(buf, n, "%" PRId32, (int32_t)e->cpu);

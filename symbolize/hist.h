@@ -113,6 +113,8 @@ struct hist_entry {
 	uint32_t	stamp;		/* last sample that credited acc (dedup) */
 	uint32_t	label_comm;	/* comm of its first sample (for pid/tid labels) */
 	int32_t		label_tid;	/* tid of its first sample */
+	uint32_t	label_sym;	/* string id + 1 of its symbol column as its first
+					 * sample had it (own_nodes samples), else 0 */
 };
 
 /* A function: a symbol of a DSO, or an unresolved address. */
@@ -120,6 +122,8 @@ struct hist_node {
 	struct frame	f;		/* a frame that resolved to it */
 	uint32_t	label;		/* string id: "[.] name", "[k] 0xffff..." */
 	uint32_t	fold;		/* string id: "name", "[libc.so.6]", "[unknown]" */
+	uint32_t	owner;		/* 0, or event index + 1: an unresolved address of
+					 * that event alone (hist_sample.own_nodes) */
 };
 
 /* One event (attr) that has samples. */
@@ -232,6 +236,14 @@ struct hist_sample {
 	const struct frame *self;
 	const struct frame *chain;
 	size_t		 nchain;
+	/*
+	 * An unresolved self address gets a node of this event alone, and
+	 * each row its own [k]/[.]: that of the row's first sample, as perf's
+	 * per-event tables label them (for events made up from a trace, whose
+	 * samples at one address may differ in mode).  hist_merge() refuses a
+	 * hist with such nodes.
+	 */
+	bool		 own_nodes;
 };
 void hist_add(struct hist *h, const struct hist_sample *smp);
 

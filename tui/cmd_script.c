@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
 
@@ -202,6 +203,91 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	}
 }
 
+/* A sample perf synthesizes from an Intel PT trace, laid out as the others. */
+static void
+print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct pt_item *it)
+{
+	struct frame f;
+
+	if (HAS(sc, F_COMM)) {
+		char buf[32];
+
+		fprintf(fp, "%16s ", pt_item_comm(s, it, buf, sizeof buf));
+	}
+	if (HAS(sc, F_PID) && HAS(sc, F_TID))
+		fprintf(fp, "%5d/%-5d ", (int)it->pid, (int)it->tid);
+	else if (HAS(sc, F_PID))
+		fprintf(fp, "%5d ", (int)it->pid);
+	else if (HAS(sc, F_TID))
+		fprintf(fp, "%5d ", (int)it->tid);
+	bool branch = it->event == PT_EV_BRANCHES;
+
+	/* Without -F, perf's default fields for these events: the cpu and the
+	 * event's own data; for branches the period and where to. */
+	if (HAS(sc, F_CPU) || (!sc->fields_given && !branch))
+		fprintf(fp, "[%03d] ", (int)it->cpu);
+	if (HAS(sc, F_TIME))
+		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", it->time / 1000000000,
+		    it->time % 1000000000 / 1000);
+	if (HAS(sc, F_PERIOD) || (!sc->fields_given && branch))
+		fprintf(fp, "%10u ", 1u);
+	if (HAS(sc, F_EVENT))
+		fprintf(fp, "%s: ", pt_event_name(it->event));
+	if (!sc->fields_given && !branch) {
+		char raw[96];
+
+		if (it->event == PT_EV_PSB)
+			snprintf(raw, sizeof raw, " psb offs: %#" PRIx64, it->payload);
+		else if (it->event == PT_EV_CBR && it->max_nonturbo)
+			snprintf(raw, sizeof raw, " cbr: %2u freq: %4u MHz (%3u%%)",
+			    (unsigned)it->payload, (it->freq_khz + 500) / 1000,
+			    (unsigned)(5 + 1000 * it->payload / it->max_nonturbo) / 10);
+		else if (it->event == PT_EV_CBR)
+			snprintf(raw, sizeof raw, " cbr: %2u", (unsigned)it->payload);
+		else
+			snprintf(raw, sizeof raw, " %#" PRIx64, it->payload);
+		fprintf(fp, "%-34s ", raw);
+	}
+	if (HAS(sc, F_ADDR))
+		fprintf(fp, "%16" PRIx64 " ", it->addr);
+	symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
+	if (HAS(sc, F_IP))
+		fprintf(fp, "%16" PRIx64, it->ip);
+	print_sym(fp, sc, z, &f);
+	if (!sc->fields_given && branch) {
+		uint8_t cm = it->addr >= (UINT64_C(1) << 63) ? PERF_RECORD_MISC_KERNEL :
+		    PERF_RECORD_MISC_USER;
+
+		symbolizer_resolve(z, it->pid, it->tid, it->time, cm, it->addr, &f);
+		fprintf(fp, " => %16" PRIx64, it->addr);
+		print_sym(fp, sc, z, &f);
+	}
+	fputc('\n', fp);
+}
+
+/* perf script's line for a trace decoding error. */
+static void
+print_pt_error(FILE *fp, const struct pt_item *it)
+{
+	fprintf(fp, " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
+	    " cpu %d pid %d tid %d ip %#" PRIx64 " code %u: %s\n", it->time / 1000000000,
+	    it->time % 1000000000, (int)it->cpu, (int)it->pid, (int)it->tid, it->ip,
+	    (unsigned)it->code, pt_error_text(it->code));
+}
+
+static void
+print_pt_items(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct pt_item *items, size_t n, size_t *next, size_t before)
+{
+	for (; *next < n && items[*next].before <= before; (*next)++) {
+		if (items[*next].kind == PT_ITEM_ERROR)
+			print_pt_error(fp, &items[*next]);
+		else
+			print_pt_sample(fp, sc, s, z, &items[*next]);
+	}
+}
+
 static void
 print_why(const struct session *s, struct symbolizer *z)
 {
@@ -235,6 +321,8 @@ cmd_script(int argc, char **argv)
 	size_t nframes = 1024;
 	char **pos;
 	int npos, status = EXIT_OK;
+	struct pt_item *items = NULL;
+	size_t nitems = 0, next_item = 0;
 	static char obuf[1 << 16];
 
 	memset(&sc, 0, sizeof sc);
@@ -255,18 +343,28 @@ cmd_script(int argc, char **argv)
 	cmd_sym_opts(&co, &so);
 	z = symbolizer_new(s, &so);
 	frames = calloc(nframes, sizeof *frames);
+	if (pt_present(s)) {
+		struct pt_opts po = { .script = true };
+
+		nitems = pt_synth(s, z, &po, &items);
+	}
 	for (size_t i = 0; frames != NULL && i < s->index.n; i++) {
 		const struct rec_ent *e = &s->index.v[i];
 		struct sample smp;
 		const char *why;
 		struct rec r;
 
+		if (nitems)
+			print_pt_items(stdout, &sc, s, z, items, nitems, &next_item, i);
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
 		print_sample(stdout, &sc, s, z, &r, &smp, frames, nframes);
 	}
+	if (frames != NULL)
+		print_pt_items(stdout, &sc, s, z, items, nitems, &next_item, s->index.n);
+	free(items);
 	fflush(stdout);
 	if (sc.why)
 		print_why(s, z);

@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "symbolize/unwind.h"
 #include "tui/cmd.h"
@@ -154,6 +155,9 @@ top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *
 			min = v;
 	}
 	if (nsamples < min || nsamples < 2 || n < 2)
+		return false;
+	/* Samples decoded from an Intel PT trace are added after the pass. */
+	if (pt_present(s))
 		return false;
 	/*
 	 * DWARF unwinding expands frames into inline levels whose names depend
@@ -440,6 +444,8 @@ cmd_top(int argc, char **argv)
 		ho.nkeys = 3;
 	}
 	top_fill(s, &so, &ho, z, &h);
+	if (pt_present(s))
+		pt_hist_add(h, s, z);
 	hist_finish(h);
 	if (a.tsv)
 		print_tsv(stdout, h, &ho, a.pct);

@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/symbols.h"
 
@@ -97,6 +98,8 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 		t = mono_now();
 	} while (sy->pos < s->index.n && t - t0 < budget);
 	if (sy->pos >= s->index.n) {
+		if (pt_present(s))
+			pt_hist_add(sy->h, s, sy->z);
 		hist_finish(sy->h);
 		sy->done = true;
 		sy->gen++;

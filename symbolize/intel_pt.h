@@ -1,0 +1,198 @@
+/*
+ * intel_pt.h: Intel Processor Trace (AUX area) decoding, as perf 6.1 does
+ * it when it cannot read the traced code: the events perf synthesizes from
+ * the trace (psb, cbr, branches at asynchronous transfers, ...) and its
+ * "instruction trace error" lines, with perf's times, threads and order.
+ *
+ * perf walks the traced instructions with the object files to follow TNT
+ * and TIP packets; perfnav has no x86 instruction decoder, so every walk is
+ * treated as failing, as it fails in perf when no object file is found
+ * ("Failed to get instruction").  Recordings whose object files perf can
+ * read give perf instruction and branch samples that this does not make.
+ *
+ * pt_synth() walks the session's index once, decoding each CPU's (or
+ * thread's) trace in step with the other records exactly as perf
+ * interleaves them, and returns the synthesized items in output order.
+ * Each item says before which index position it comes.  The caller owns
+ * the returned array (free()).  Nothing here prints.
+ */
+#ifndef PERFNAV_SYMBOLIZE_INTEL_PT_H
+#define PERFNAV_SYMBOLIZE_INTEL_PT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+
+/* Synthesized events, named as perf names them. X(id, name) */
+#define PT_EVENTS(X) \
+	X(BRANCHES, "branches") \
+	X(TRANSACTIONS, "transactions") \
+	X(PTWRITE, "ptwrite") \
+	X(CBR, "cbr") \
+	X(MWAIT, "mwait") \
+	X(PWRE, "pwre") \
+	X(EXSTOP, "exstop") \
+	X(PWRX, "pwrx") \
+	X(PSB, "psb")
+
+enum pt_event {
+#define X(id, name) PT_EV_##id,
+	PT_EVENTS(X)
+#undef X
+	PT_EV_COUNT
+};
+
+const char *pt_event_name(enum pt_event e);
+
+/* Branch flags of a branches sample (perf's PERF_IP_FLAG_* bits). */
+#define PT_FLAG_BRANCH		(1u << 0)
+#define PT_FLAG_CALL		(1u << 1)
+#define PT_FLAG_RETURN		(1u << 2)
+#define PT_FLAG_CONDITIONAL	(1u << 3)
+#define PT_FLAG_SYSCALLRET	(1u << 4)
+#define PT_FLAG_ASYNC		(1u << 5)
+#define PT_FLAG_INTERRUPT	(1u << 6)
+#define PT_FLAG_TX_ABORT	(1u << 7)
+#define PT_FLAG_TRACE_BEGIN	(1u << 8)
+#define PT_FLAG_TRACE_END	(1u << 9)
+#define PT_FLAG_IN_TX		(1u << 10)
+#define PT_FLAG_VMEXIT		(1u << 11)
+
+enum pt_item_kind {
+	PT_ITEM_SAMPLE,
+	PT_ITEM_ERROR,
+};
+
+struct pt_item {
+	enum pt_item_kind kind;
+	enum pt_event	 event;		/* samples */
+	uint8_t		 cpumode;	/* samples: PERF_RECORD_MISC_KERNEL / USER */
+	int32_t		 pid, tid, cpu;
+	uint64_t	 time;		/* perf time (ns) */
+	uint64_t	 ip, addr;
+	uint32_t	 flags;		/* branches: PT_FLAG_* */
+	uint32_t	 code;		/* errors: perf's error code (5: no instruction) */
+	uint64_t	 payload;	/* psb: offset in the trace; cbr: the ratio */
+	uint32_t	 freq_khz;	/* cbr: the core frequency */
+	uint32_t	 max_nonturbo;	/* cbr: the max non-turbo ratio */
+	size_t		 before;	/* index position the item is output before */
+};
+
+/*
+ * The comm of an item's thread at its time, as perf names it: the thread's
+ * comm, "swapper" for tid 0, else ":TID".  Returns a string of the
+ * session's, or buf.
+ */
+const char *pt_item_comm(const struct session *s, const struct pt_item *it, char *buf,
+    size_t n);
+
+/* Error text as perf prints it ("Failed to get instruction"). */
+const char *pt_error_text(uint32_t code);
+
+struct pt_opts {
+	/*
+	 * perf script's defaults (branches at calls and asynchronous
+	 * transfers, errors, power events and PSBs) and the probing of code
+	 * bytes perf script does at each printed sample; otherwise perf
+	 * report's (power events and PSBs).
+	 */
+	bool	script;
+};
+
+/* Does the session hold an Intel PT trace (AUXTRACE_INFO of type 1)? */
+bool pt_present(const struct session *s);
+
+/*
+ * Decode the session's Intel PT trace.  Returns the number of items
+ * (*out malloc'd, NULL when 0), or 0 when there is no trace to decode.
+ */
+size_t pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
+    struct pt_item **out);
+
+struct hist;
+
+/*
+ * Add the samples perf report synthesizes from the session's Intel PT
+ * trace (pt_synth() without script's extras) to h, as events of their own
+ * (attr index s->attrs.n + enum pt_event, named as perf names them).
+ * Returns the number of samples added.
+ */
+size_t pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z);
+
+/* ---- the decoder (symbolize/pt_decoder.c), also alone for tests ---- */
+
+/* One trace buffer of a queue, in order. */
+struct pt_buffer {
+	const uint8_t	*data;
+	size_t		 len;
+	uint64_t	 ref_tsc;	/* the AUXTRACE record's reference (TSC) */
+};
+
+/* Decoder parameters (from AUXTRACE_INFO and the PT event's config). */
+struct pt_params {
+	int		 mtc_shift;	/* MTC period */
+	uint32_t	 tsc_ctc_n, tsc_ctc_d;
+	unsigned	 max_non_turbo_ratio;
+	bool		 branch_enable;
+	bool		 return_compression;
+};
+
+/*
+ * How a code walk from ip ends, as the caller's address lookup answers:
+ * PT_WALK_FAIL reports "Failed to get instruction", PT_WALK_SILENT ends
+ * the walk without a report (perf's answer for code it already failed to
+ * read twice).  nr: the code runs in a guest (VMX non-root).
+ */
+enum pt_walk { PT_WALK_FAIL, PT_WALK_SILENT };
+typedef enum pt_walk (*pt_walk_fn)(void *arg, uint64_t ip, bool nr);
+
+/* A decoder state, as perf's decoder hands them out. */
+#define PT_ST_BRANCH		(1u << 0)
+#define PT_ST_INSTRUCTION	(1u << 1)
+#define PT_ST_TRANSACTION	(1u << 2)
+#define PT_ST_PTW		(1u << 3)
+#define PT_ST_MWAIT		(1u << 4)
+#define PT_ST_PWR_ENTRY		(1u << 5)
+#define PT_ST_EX_STOP		(1u << 6)
+#define PT_ST_PWR_EXIT		(1u << 7)
+#define PT_ST_CBR_CHG		(1u << 8)
+#define PT_ST_TRACE_BEGIN	(1u << 9)
+#define PT_ST_TRACE_END		(1u << 10)
+#define PT_ST_PSB		(1u << 11)
+#define PT_ST_BLK		(1u << 12)
+
+/* state flags */
+#define PT_SF_IN_TX		(1u << 0)
+#define PT_SF_ABORT_TX		(1u << 1)
+#define PT_SF_ASYNC		(1u << 2)
+#define PT_SF_FUP_IP		(1u << 3)
+
+struct pt_state {
+	unsigned	type;		/* PT_ST_* */
+	unsigned	flags;		/* PT_SF_* */
+	uint64_t	from_ip, to_ip;
+	uint64_t	timestamp;	/* TSC */
+	uint32_t	err;		/* 0, or perf's error code */
+	uint64_t	psb_offset;
+	unsigned	cbr;
+	uint64_t	payload;	/* ptwrite, mwait, pwre, pwrx */
+	bool		from_nr, to_nr;	/* in VMX non-root operation (a guest) */
+};
+
+struct pt_decoder;
+
+/* A decoder over bufs (borrowed, n of them); walk says how walks end. */
+struct pt_decoder *pt_decoder_new(const struct pt_params *p, const struct pt_buffer *bufs,
+    size_t n, pt_walk_fn walk, void *arg);
+void pt_decoder_free(struct pt_decoder *d);
+/* The next state; err PT_ERR_NODATA (4) at the end of the trace. */
+const struct pt_state *pt_decode(struct pt_decoder *d);
+
+#define PT_ERR_NODATA	4
+#define PT_ERR_NOINSN	5
+#define PT_ERR_LOST	8
+
+#endif
