@@ -13,8 +13,9 @@
 #   BENCH_TOP    1: also time hot functions, perfnav top against perf report
 #                (--no-children --sort sym, and --children: perf takes ~20 s
 #                and ~60 s per run on fp-1G)
-#   BENCH_DWARF  1: also time top --children against perf report --children on
-#                dwarf-100M (made if missing)
+#   BENCH_DWARF  1: also time top --children (default keys, and --sort sym)
+#                against perf report's on dwarf-100M (made if missing)
+# The TUI's start-up (first screen, every symbol resolved) is bench/tui.sh.
 #
 # Prints a Markdown table.  A command that fails shows 'fail'.  Timings are
 # never part of `make check`.
@@ -147,7 +148,9 @@ if [ "${BENCH_DWARF:-0}" = 1 ]; then
 	f=$BENCH_DIR/rec/dwarf-100M.data
 	[ -s "$f" ] || sh "$bench_src/make-recordings.sh" "$BENCH_DIR" dwarf >&2
 	cat "$f" >/dev/null
-	for c in "perf report --stdio --children -i" "./perfnav top --children"; do
+	# --sort sym: perfnav files these entries through perf's tree (one core)
+	for c in "perf report --stdio --children -i" "./perfnav top --children" \
+		"perf report --stdio --children --sort sym -i" "./perfnav top --children --sort sym"; do
 		# shellcheck disable=SC2086
 		res=$(measure $c "$f")
 		echo "| dwarf-100M ($(du -h "$f" | cut -f1)) | \`${c% -i}\` | ${res%% *} | | ${res##* } |"

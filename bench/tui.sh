@@ -1,0 +1,79 @@
+#!/bin/bash
+# perfnav benchmark of the TUI's start-up: for each recording, the time from
+# starting `perfnav FILE` in a terminal (tmux, 160x50) until its first screen
+# is drawn (the title line is there), and until every symbol is resolved (the
+# title says "symbols in S s"), median of BENCH_RUNS, and the peak RSS; next to
+# perf report's time to its first output (perf report --stdio prints nothing
+# until it has processed the whole recording, so its time to first output is
+# its whole run, measured by bench/run.sh).
+#
+# usage: bench/tui.sh [RECORDING...]   (default: fp-1G; made by bench/run.sh)
+# environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3).
+# Prints a Markdown table.  Never part of `make check`.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+BENCH_DIR=${BENCH_DIR:-/tmp/perfnav-bench}
+BENCH_RUNS=${BENCH_RUNS:-3}
+recs=("$@")
+[ ${#recs[@]} -gt 0 ] || recs=(fp-1G)
+command -v tmux >/dev/null || { echo "bench/tui.sh: needs tmux" >&2; exit 1; }
+[ -x ./perfnav ] || ./build.sh >&2
+
+sock=perfnav-bench-$$
+tmp=$(mktemp -d)
+trap 'tmux -L "$sock" kill-server >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+
+now() { date +%s%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# one_run FILE: prints "FIRST_S ALL_S RSS_MB" or "fail"
+one_run()
+{
+	local f=$1 t0 t1 t2 i screen rss
+	rm -f "$tmp/rss"
+	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
+	t0=$(now)
+	tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 50 \
+		"/usr/bin/time -f %M -o '$tmp/rss' ./perfnav '$f' 2>/dev/null; sleep 60"
+	t1=
+	for ((i = 0; i < 120000; i++)); do
+		screen=$(tmux -L "$sock" capture-pane -p 2>/dev/null || true)
+		if [ -z "$t1" ] && grep -q '^ perfnav  ' <<<"$screen"; then
+			t1=$(now)
+		fi
+		if grep -q 'symbols in [0-9.]* s' <<<"$screen"; then
+			t2=$(now)
+			break
+		fi
+		sleep 0.01
+	done
+	[ -n "$t1" ] && [ -n "${t2:-}" ] || { echo fail; return; }
+	tmux -L "$sock" send-keys q
+	for ((i = 0; i < 3000; i++)); do
+		[ -s "$tmp/rss" ] && break
+		sleep 0.01
+	done
+	rss=$(tail -1 "$tmp/rss" 2>/dev/null || echo 0)
+	echo "$(secs "$t0" "$t1") $(secs "$t0" "$t2") $(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')"
+}
+
+echo "| recording | TUI: first screen (s) | TUI: every symbol resolved (s) | peak RSS (MB) |"
+echo "|---|---:|---:|---:|"
+for r in "${recs[@]}"; do
+	f=$BENCH_DIR/rec/$r.data
+	[ -s "$f" ] || { echo "bench/tui.sh: no $f (bench/run.sh $r makes it)" >&2; exit 1; }
+	cat "$f" >/dev/null
+	one_run "$f" >/dev/null # warm-up, untimed
+	firsts=() alls=() rss=0
+	for ((k = 0; k < BENCH_RUNS; k++)); do
+		read -r a b m <<<"$(one_run "$f")"
+		[ "$a" != fail ] || { echo "| $r | fail | fail | |"; continue 2; }
+		firsts+=("$a")
+		alls+=("$b")
+		[ "$m" -gt "$rss" ] && rss=$m
+	done
+	echo "| $r ($(du -h "$f" | cut -f1)) | $(printf '%s\n' "${firsts[@]}" | median) |" \
+		"$(printf '%s\n' "${alls[@]}" | median) | $rss |"
+done
