@@ -9,8 +9,21 @@
 #include "symbolize/intel_pt.h"
 
 /*
- * intel_pt.c: Intel PT traces of a session decoded in step with its
- * records, as perf 6.1 interleaves them (the decoder is pt_decoder.c).
+ * intel_pt.c: the items `perf script` and `perf report` show for an Intel
+ * PT recording, made from the session's records and the states of the
+ * packet decoder (pt_decoder.c).  It is built from a few parts, each in a
+ * section of its own below:
+ *
+ *   clock      TSC <-> perf time, from the AUXTRACE_INFO words;
+ *   threads    which thread runs on each CPU (switch and trace-start
+ *              records) and the pid of each tid those records named;
+ *   code reads what perf learns of each DSO by trying to read its code,
+ *              which decides when a decoded walk is reported as an error;
+ *   streams    one per AUX buffer index (a CPU, or a thread): its trace
+ *              buffers, a decoder and the latest decoded state;
+ *   items      the samples and errors a decoded state or record gives;
+ *   the merge  the records in time order, every stream decoded up to each
+ *              record's time before the record is looked at.
  */
 
 static const char *const event_names[] = {
@@ -39,71 +52,12 @@ pt_item_comm(const struct session *s, const struct pt_item *it, char *buf, size_
 	return buf;
 }
 
-/* ---- the session: queues, threads and samples, in perf's order ---- */
-
-#define KERNEL_START	(UINT64_C(1) << 63)
-
-/* AUXTRACE_INFO private words of an Intel PT recording. */
-enum {
-	PRIV_PMU_TYPE, PRIV_TIME_SHIFT, PRIV_TIME_MULT, PRIV_TIME_ZERO, PRIV_CAP_TIME_ZERO,
-	PRIV_TSC_BIT, PRIV_NORETCOMP_BIT, PRIV_HAVE_SCHED_SWITCH, PRIV_SNAPSHOT_MODE,
-	PRIV_PER_CPU_MMAPS, PRIV_MTC_BIT, PRIV_MTC_FREQ_BITS, PRIV_TSC_CTC_N, PRIV_TSC_CTC_D,
-	PRIV_CYC_BIT, PRIV_MAX_NONTURBO_RATIO, PRIV_FILTER_STR_LEN, PRIV_COUNT
-};
-
-#define AUXTRACE_TYPE_INTEL_PT	1
-
-struct ptq {
-	uint32_t		 idx;
-	int32_t			 cpu, qtid;
-	struct pt_buffer	*bufs;
-	size_t			 nbufs, capbufs;
-	struct pt_decoder	*d;
-	const struct pt_state	*state;
-	bool			 have_sample, on_heap;
-	uint64_t		 timestamp;	/* TSC */
-	uint64_t		 ordinal;	/* heap key */
-	int32_t			 pid, tid;
-	unsigned		 cbr_seen;
-	uint32_t		 flags;
-};
-
-struct tidpid {
-	int32_t	tid, pid;
-};
-
-struct ptx {
-	const struct session	*s;
-	struct symbolizer	*z;
-	bool			 script;
-	struct ptq		*q;
-	size_t			 nq;
-	struct ptq		*cur;
-	/* TSC <-> perf time */
-	uint32_t		 time_shift, time_mult;
-	uint64_t		 time_zero;
-	int			 have_sched_switch;
-	bool			 per_cpu_mmaps;
-	bool			 set_up;
-	/* what the machine knows: the current tid per cpu, pids of tids */
-	int32_t			*cur_tid;
-	size_t			 ncpu;
-	struct tidpid		*tp;
-	size_t			 ntp, captp;
-	/* perf's per-DSO data status: could not be read / seen by the trace */
-	uint8_t			*dso_err, *dso_seen;
-	size_t			 ndso;
-	uint32_t		*maps_by_pid;	/* thread table maps, by pid then time */
-	bool			 have_maps_by_pid;
-	uint64_t		 now;		/* perf time of the last record delivered */
-	uint64_t		 min_ordinal;	/* of the queues on the heap, UINT64_MAX none */
-	unsigned		 max_nonturbo;
-	uint32_t		 cbr2khz;	/* kHz per CBR step */
-	size_t			 pos;		/* index position being delivered */
-	uint32_t		 branches_filter;
-	struct pt_item		*items;
-	size_t			 nitems, capitems;
-};
+/* Addresses from the top half up are the kernel's. */
+static bool
+is_kernel_ip(uint64_t ip)
+{
+	return ip >= (UINT64_C(1) << 63);
+}
 
 static void *
 grow(void *p, size_t *cap, size_t need, size_t size)
@@ -123,223 +77,212 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 	return n;
 }
 
+/* ---- the recording's parameters ---- */
+
+#define TRACE_KIND_INTEL_PT	1	/* AUXTRACE_INFO type */
+
+/*
+ * The 64-bit words an Intel PT AUXTRACE_INFO record carries after its
+ * type, in the order the file format lays them out.  Words named *_BIT or
+ * *_MASK are bits of the PT event's config.
+ */
+enum info_word {
+	IW_PMU,			/* attr type of the intel_pt events */
+	IW_CLOCK_SHIFT,
+	IW_CLOCK_MULT,
+	IW_CLOCK_ZERO,
+	IW_CLOCK_ZERO_OK,	/* the zero word holds a value */
+	IW_TSC_BIT,		/* TSC packets on */
+	IW_NORETCOMP_BIT,	/* return compression off */
+	IW_SWITCHES,		/* how thread switches were recorded (enum) */
+	IW_SNAPSHOT,
+	IW_PER_CPU,		/* one trace buffer per CPU, not per thread */
+	IW_MTC_BIT,
+	IW_MTC_PERIOD_MASK,
+	IW_CTC_NUM,
+	IW_CTC_DEN,
+	IW_CYC_BIT,
+	IW_NONTURBO_RATIO,
+	IW_FILTER_LEN,
+	IW_COUNT
+};
+
+/* IW_SWITCHES: switch records written for every CPU (record -a). */
+#define SWITCHES_CPU_WIDE	3
+
+/* ---- clock: TSC <-> perf time ---- */
+
+struct clock {
+	uint32_t	shift, mult;
+	uint64_t	zero;
+};
+
 static uint64_t
-tsc_to_perf(const struct ptx *x, uint64_t tsc)
+clock_ns(const struct clock *c, uint64_t tsc)
 {
-	uint64_t quot = tsc >> x->time_shift;
-	uint64_t rem = tsc & ((UINT64_C(1) << x->time_shift) - 1);
+	uint64_t whole = tsc >> c->shift;
+	uint64_t part = tsc & ((UINT64_C(1) << c->shift) - 1);
 
-	return x->time_zero + quot * x->time_mult + ((rem * x->time_mult) >> x->time_shift);
+	return c->zero + whole * c->mult + ((part * c->mult) >> c->shift);
+}
+
+/* TSC ticks in ns nanoseconds. */
+static uint64_t
+clock_ticks(const struct clock *c, uint64_t ns)
+{
+	return ((ns / c->mult) << c->shift) + ((ns % c->mult) << c->shift) / c->mult;
 }
 
 static uint64_t
-perf_to_tsc(const struct ptx *x, uint64_t ns)
+clock_tsc(const struct clock *c, uint64_t ns)
 {
-	uint64_t t = ns - x->time_zero;
-	uint64_t quot = t / x->time_mult, rem = t % x->time_mult;
-
-	return (quot << x->time_shift) + (rem << x->time_shift) / x->time_mult;
+	return clock_ticks(c, ns - c->zero);
 }
 
-static int32_t
-pid_of(const struct ptx *x, int32_t tid)
-{
-	uint32_t th;
+/* ---- threads: who runs on each CPU ---- */
 
-	for (size_t i = x->ntp; i-- > 0;)
-		if (x->tp[i].tid == tid)
-			return x->tp[i].pid;
-	th = thread_table_find(&x->s->threads, tid, x->now);
-	return th != THREAD_NONE ? x->s->threads.v[th].pid : -1;
-}
+/*
+ * The thread on each CPU as the switch and trace-start records have told
+ * it so far, and the pid of every tid they named with one.  A tid they
+ * never named with a pid takes the session's thread table instead.
+ */
+struct tid_pid {
+	int32_t	tid, pid;
+};
 
-static bool
-knows_tid(const struct ptx *x, int32_t tid)
-{
-	for (size_t i = 0; i < x->ntp; i++)
-		if (x->tp[i].tid == tid)
-			return true;
-	return thread_table_find(&x->s->threads, tid, x->now) != THREAD_NONE;
-}
+struct cpu_threads {
+	const struct thread_table *table;
+	int32_t		*on_cpu;	/* tid by CPU, -1 unknown */
+	size_t		 ncpu;
+	struct tid_pid	*named;		/* each tid once */
+	size_t		 nnamed, capnamed;
+};
+
+#define MAX_CPU		65535
 
 static void
-set_current_tid(struct ptx *x, int64_t cpu, int32_t pid, int32_t tid)
+threads_put(struct cpu_threads *t, int64_t cpu, int32_t pid, int32_t tid)
 {
-	if (cpu < 0 || cpu > 65535)
+	size_t i;
+
+	if (cpu < 0 || cpu > MAX_CPU)
 		return;
-	if ((size_t)cpu >= x->ncpu) {
+	if ((size_t)cpu >= t->ncpu) {
 		size_t n = (size_t)cpu + 1;
-		int32_t *v = realloc(x->cur_tid, n * sizeof *v);
+		int32_t *v = realloc(t->on_cpu, n * sizeof *v);
 
 		if (v == NULL)
 			abort();
-		for (size_t i = x->ncpu; i < n; i++)
-			v[i] = -1;
-		x->cur_tid = v;
-		x->ncpu = n;
+		while (t->ncpu < n)
+			v[t->ncpu++] = -1;
+		t->on_cpu = v;
 	}
-	x->cur_tid[cpu] = tid;
-	if (pid != -1) {
-		size_t i;
-
-		for (i = 0; i < x->ntp; i++)
-			if (x->tp[i].tid == tid)
-				break;
-		if (i == x->ntp) {
-			x->tp = grow(x->tp, &x->captp, x->ntp + 1, sizeof *x->tp);
-			x->ntp++;
-		}
-		x->tp[i].tid = tid;
-		x->tp[i].pid = pid;
+	t->on_cpu[cpu] = tid;
+	if (pid == -1)
+		return;
+	for (i = 0; i < t->nnamed && t->named[i].tid != tid; i++)
+		continue;
+	if (i == t->nnamed) {
+		t->named = grow(t->named, &t->capnamed, t->nnamed + 1, sizeof *t->named);
+		t->named[t->nnamed++].tid = tid;
 	}
+	t->named[i].pid = pid;
 }
 
 static int32_t
-current_tid(const struct ptx *x, int32_t cpu)
+threads_on(const struct cpu_threads *t, int32_t cpu)
 {
-	return cpu >= 0 && (size_t)cpu < x->ncpu ? x->cur_tid[cpu] : -1;
+	return cpu >= 0 && (size_t)cpu < t->ncpu ? t->on_cpu[cpu] : -1;
 }
 
-/* The DSO ip lies in for the queue's thread, or DSO_NONE. */
-static uint32_t
-dso_at(struct ptx *x, int32_t pid, int32_t tid, uint64_t ip)
-{
-	struct frame f;
-	uint8_t cm = ip >= KERNEL_START ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-
-	symbolizer_resolve(x->z, pid, tid, x->now, cm, ip, &f);
-	if (f.dso == DSO_NONE || f.dso >= x->ndso)
-		return DSO_NONE;
-	return f.dso;
-}
-
-/* perf reads the [vdso] of its own process: the one DSO it always can. */
+/* The pid of tid (at time now), if anything knows it. */
 static bool
-dso_readable(const struct ptx *x, uint32_t dso)
+threads_pid(const struct cpu_threads *t, int32_t tid, uint64_t now, int32_t *pid)
 {
-	return strcmp(symbolizer_dso_long(x->z, dso), "[vdso]") == 0;
+	uint32_t th;
+
+	for (size_t i = 0; i < t->nnamed; i++)
+		if (t->named[i].tid == tid) {
+			*pid = t->named[i].pid;
+			return true;
+		}
+	th = thread_table_find(t->table, tid, now);
+	if (th == THREAD_NONE)
+		return false;
+	*pid = t->table->v[th].pid;
+	return true;
 }
 
-static enum pt_walk
-walk_cb(void *arg, uint64_t ip, bool nr)
-{
-	struct ptx *x = arg;
-	struct ptq *q = x->cur;
-	uint32_t dso;
-
-	if (nr)
-		return PT_WALK_FAIL;	/* a guest's code: no guest machine */
-	if (ip < KERNEL_START && q->tid == -1)
-		return PT_WALK_FAIL;
-	dso = dso_at(x, q->pid, q->tid, ip);
-	if (dso == DSO_NONE)
-		return PT_WALK_FAIL;
-	if (x->dso_err[dso]) {
-		if (x->dso_seen[dso])
-			return PT_WALK_SILENT;
-		x->dso_seen[dso] = 1;
-		return PT_WALK_FAIL;
-	}
-	x->dso_err[dso] = 1;
-	return PT_WALK_FAIL;
-}
-
-/* perf script reads the code bytes at each sample it prints. */
 static void
-probe_code(struct ptx *x, int32_t pid, int32_t tid, uint64_t ip)
+threads_free(struct cpu_threads *t)
 {
-	uint32_t dso;
-
-	if (!x->script || ip == 0)
-		return;
-	dso = dso_at(x, pid, tid, ip);
-	if (dso != DSO_NONE && !dso_readable(x, dso))
-		x->dso_err[dso] = 1;
+	free(t->on_cpu);
+	free(t->named);
 }
 
-static int
-cmp_map_pid(const void *a, const void *b, void *arg)
-{
-	const struct thread_table *t = arg;
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	int32_t p = t->maps[i].pid, q = t->maps[j].pid;
-
-	if (p != q)
-		return p < q ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-/* Probe the file-backed DSOs pid had mapped (up to time) for their data. */
-static void
-probe_maps_of(struct ptx *x, int32_t pid, int32_t tid, uint64_t time, uint64_t skip_loc)
-{
-	const struct thread_table *t = &x->s->threads;
-	size_t lo = 0, hi = t->nmaps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->maps[x->maps_by_pid[mid]].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < t->nmaps && t->maps[x->maps_by_pid[lo]].pid == pid; lo++) {
-		const struct map_ev *m = &t->maps[x->maps_by_pid[lo]];
-		uint32_t dso;
-
-		if (m->time > time || m->loc == skip_loc)
-			continue;
-		if (strtab_get(&t->strs, m->filename)[0] != '/')
-			continue;
-		dso = dso_at(x, pid, tid, m->start);
-		if (dso != DSO_NONE && !dso_readable(x, dso))
-			x->dso_err[dso] = 1;
-	}
-}
+/* ---- streams, items and the run ---- */
 
 /*
- * When a process maps [vdso], perf works out whether the process is 32 or
- * 64-bit from the DSOs it has mapped, reading each file-backed one (in
- * address order, until one can be read): those that cannot are marked as
- * such.  The process's maps include what it inherited from its parent.
+ * One AUX buffer index's trace: a CPU's, or a thread's when the buffers
+ * were per thread.  Its decoder runs in steps (see the merge below).
  */
-static void
-probe_vdso_map(struct ptx *x, const struct rec *r)
-{
-	const struct thread_table *t = &x->s->threads;
-	size_t off = r->type == PERF_RECORD_MMAP ? 40 : 72;
-	int32_t pid, tid;
-	uint64_t time = x->now;
+struct stream {
+	uint32_t		 idx;
+	int32_t			 cpu;
+	int32_t			 bound_tid;	/* a per-thread buffer's tid, else -1 */
+	struct pt_buffer	*bufs;
+	size_t			 nbufs, capbufs;
+	struct pt_decoder	*dec;
+	const struct pt_state	*state;		/* the latest decoded state */
+	bool			 unreported;	/* its items not made yet */
+	int32_t			 pid, tid;	/* the thread the trace is of now */
+	unsigned		 cbr;		/* the last CBR reported, UINT_MAX none */
+	uint64_t		 tsc;		/* the stream's time */
+	bool			 waiting;	/* in the merge (decoder not at its end) */
+	uint64_t		 resume_at;	/* the merge's key (TSC) */
+};
 
-	if (r->size < off + 7 || memcmp(r->p + off, "[vdso]", 7) != 0)
-		return;
-	if (!x->have_maps_by_pid) {
-		x->have_maps_by_pid = true;
-		x->maps_by_pid = calloc(t->nmaps + 1, sizeof *x->maps_by_pid);
-		if (x->maps_by_pid == NULL)
-			abort();
-		for (size_t i = 0; i < t->nmaps; i++)
-			x->maps_by_pid[i] = (uint32_t)i;
-		qsort_r(x->maps_by_pid, t->nmaps, sizeof *x->maps_by_pid, cmp_map_pid,
-		    (void *)t);
-	}
-	pid = (int32_t)rd32(r->p + 8, r->swap);
-	tid = (int32_t)rd32(r->p + 12, r->swap);
-	for (int depth = 0; depth < 16 && pid > 0; depth++) {
-		uint32_t th = thread_table_find(t, pid, time);
+/* A map of the thread table, for lookups by pid. */
+struct pid_map {
+	int32_t		pid;
+	uint32_t	map;
+};
 
-		probe_maps_of(x, pid, depth ? pid : tid, time, r->loc);
-		if (th == THREAD_NONE || t->v[th].ppid <= 0 || t->v[th].ppid == pid)
-			break;
-		/* what the parent had when it forked this process */
-		time = t->v[th].start;
-		pid = t->v[th].ppid;
-	}
-}
+/* How often reading a DSO's code failed (see "code reads"). */
+enum { READ_NOT_FAILED, READ_FAILED_ONCE, READ_GIVEN_UP };
+
+struct run {
+	const struct session	*s;
+	struct symbolizer	*z;
+	bool			 script;
+	struct clock		 clock;
+	int			 switches;	/* IW_SWITCHES */
+	bool			 per_cpu;
+	unsigned		 nonturbo;	/* max non-turbo ratio */
+	uint32_t		 khz_per_cbr;
+	uint32_t		 branch_mask;	/* branches reported: any of these flags */
+
+	struct stream		*streams;	/* by idx */
+	size_t			 nstreams, capstreams;
+	struct stream		*walking;	/* the stream being decoded */
+	bool			 started;
+	uint64_t		 next_due;	/* least resume_at waiting, UINT64_MAX none */
+
+	struct cpu_threads	 threads;
+	uint64_t		 now;		/* time of the latest timed record */
+	size_t			 pos;		/* index position being looked at */
+
+	uint8_t			*reads;		/* READ_* by DSO */
+	size_t			 ndso;
+	struct pid_map		*maps;		/* the thread table's maps by pid */
+	bool			 maps_sorted;
+
+	struct pt_item		*items;
+	size_t			 nitems, capitems;
+};
 
 static struct pt_item *
-new_item(struct ptx *x, enum pt_item_kind kind, const struct ptq *q)
+add_item(struct run *x, enum pt_item_kind kind, int32_t pid, int32_t tid, int32_t cpu)
 {
 	struct pt_item *it;
 
@@ -347,330 +290,603 @@ new_item(struct ptx *x, enum pt_item_kind kind, const struct ptq *q)
 	it = &x->items[x->nitems++];
 	memset(it, 0, sizeof *it);
 	it->kind = kind;
-	it->pid = q->pid;
-	it->tid = q->tid;
-	it->cpu = q->cpu;
+	it->pid = pid;
+	it->tid = tid;
+	it->cpu = cpu;
 	it->before = x->pos;
 	return it;
 }
 
-static void
-synth_sample(struct ptx *x, struct ptq *q, enum pt_event ev, uint64_t payload)
+/* ---- code reads ---- */
+
+/*
+ * perf follows the trace through the traced code, read from the object
+ * files; perfnav reads none, but what perf sees depends on which reads
+ * failed before.  Per DSO: a walk into code perf cannot read is reported
+ * as "Failed to get instruction" the first two times (any other failed
+ * read of the DSO counting as the first), and silently ends afterwards.
+ * The other reads are perf script's look at the code bytes at each sample
+ * it prints and, when a process maps [vdso], its look at the process's
+ * object files to tell 32 from 64-bit code.  Only [vdso] itself, which
+ * perf copies from its own process, reads fine.
+ */
+
+/* The DSO ip lies in for the thread, now, or DSO_NONE. */
+static uint32_t
+dso_of(struct run *x, int32_t pid, int32_t tid, uint64_t ip)
 {
-	const struct pt_state *st = q->state;
-	struct pt_item *it = new_item(x, PT_ITEM_SAMPLE, q);
-	uint64_t mode_ip = st->from_ip ? st->from_ip : st->to_ip;
-	bool nr = st->from_ip ? st->from_nr : st->to_nr;
+	struct frame f;
+
+	symbolizer_resolve(x->z, pid, tid, x->now,
+	    is_kernel_ip(ip) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, &f);
+	return f.dso < x->ndso ? f.dso : DSO_NONE;
+}
+
+/* A read of the DSO at ip other than a walk. */
+static void
+read_code(struct run *x, int32_t pid, int32_t tid, uint64_t ip)
+{
+	uint32_t dso = dso_of(x, pid, tid, ip);
+
+	if (dso == DSO_NONE || strcmp(symbolizer_dso_long(x->z, dso), "[vdso]") == 0)
+		return;
+	if (x->reads[dso] == READ_NOT_FAILED)
+		x->reads[dso] = READ_FAILED_ONCE;
+}
+
+/* The decoder's question: how does a walk from ip end? */
+static enum pt_walk
+walk_ends(void *arg, uint64_t ip, bool nr)
+{
+	struct run *x = arg;
+	const struct stream *st = x->walking;
+	uint32_t dso;
+
+	if (nr)
+		return PT_WALK_FAIL;	/* guest code: there is no guest to look in */
+	if (!is_kernel_ip(ip) && st->tid == -1)
+		return PT_WALK_FAIL;
+	dso = dso_of(x, st->pid, st->tid, ip);
+	if (dso == DSO_NONE)
+		return PT_WALK_FAIL;
+	if (x->reads[dso] == READ_GIVEN_UP)
+		return PT_WALK_SILENT;
+	x->reads[dso]++;
+	return PT_WALK_FAIL;
+}
+
+/* The code bytes perf script reads at each sample it prints. */
+static void
+read_sample_code(struct run *x, int32_t pid, int32_t tid, uint64_t ip)
+{
+	if (x->script && ip != 0)
+		read_code(x, pid, tid, ip);
+}
+
+static int
+cmp_pid_map(const void *a, const void *b)
+{
+	const struct pid_map *m = a, *n = b;
+
+	if (m->pid != n->pid)
+		return m->pid < n->pid ? -1 : 1;
+	return m->map < n->map ? -1 : m->map > n->map;
+}
+
+static void
+sort_maps(struct run *x)
+{
+	const struct thread_table *t = &x->s->threads;
+
+	x->maps_sorted = true;
+	x->maps = calloc(t->nmaps + 1, sizeof *x->maps);
+	if (x->maps == NULL)
+		abort();
+	for (size_t i = 0; i < t->nmaps; i++) {
+		x->maps[i].pid = t->maps[i].pid;
+		x->maps[i].map = (uint32_t)i;
+	}
+	qsort(x->maps, t->nmaps, sizeof *x->maps, cmp_pid_map);
+}
+
+/* Read the object files pid had mapped by time (but the map at loc). */
+static void
+read_objects_of(struct run *x, int32_t pid, int32_t tid, uint64_t time, uint64_t loc)
+{
+	const struct thread_table *t = &x->s->threads;
+	size_t lo = 0, hi = t->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->maps[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nmaps && x->maps[lo].pid == pid; lo++) {
+		const struct map_ev *m = &t->maps[x->maps[lo].map];
+
+		if (m->time <= time && m->loc != loc &&
+		    strtab_get(&t->strs, m->filename)[0] == '/')
+			read_code(x, pid, tid, m->start);
+	}
+}
+
+/*
+ * A user-space [vdso] map (record r): the process's object files are
+ * read, its own and those it had from its ancestors when they forked it.
+ */
+static void
+vdso_mapped(struct run *x, const struct rec *r)
+{
+	const struct thread_table *t = &x->s->threads;
+	size_t name = r->type == PERF_RECORD_MMAP ? 40 : 72;
+	int32_t pid, tid;
+	uint64_t time = x->now;
+
+	if (r->size < name + 7 || memcmp(r->p + name, "[vdso]", 7) != 0)
+		return;
+	if (!x->maps_sorted)
+		sort_maps(x);
+	pid = (int32_t)rd32(r->p + 8, r->swap);
+	tid = (int32_t)rd32(r->p + 12, r->swap);
+	for (int gen = 0; gen < 16 && pid > 0; gen++) {
+		uint32_t th = thread_table_find(t, pid, time);
+
+		read_objects_of(x, pid, gen == 0 ? tid : pid, time, r->loc);
+		if (th == THREAD_NONE || t->v[th].ppid <= 0 || t->v[th].ppid == pid)
+			break;
+		time = t->v[th].start;
+		pid = t->v[th].ppid;
+	}
+}
+
+/* ---- items from a decoded state ---- */
+
+/*
+ * The branch flags a state's branches sample shows.  The decoder cannot
+ * tell a branch's instruction (perfnav walks no code), so a synchronous
+ * branch is untyped; asynchronous ones are interrupts, VM exits or the
+ * end of tracing; a state without a source is where tracing begins.
+ */
+static uint32_t
+branch_flags(const struct pt_state *st)
+{
+	uint32_t f;
+
+	if (st->flags & PT_SF_ABORT_TX)
+		f = PT_FLAG_BRANCH | PT_FLAG_TX_ABORT;
+	else if ((st->flags & PT_SF_ASYNC) && st->to_ip == 0)
+		f = PT_FLAG_BRANCH | PT_FLAG_TRACE_END;
+	else if ((st->flags & PT_SF_ASYNC) && st->from_nr && !st->to_nr)
+		f = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_VMEXIT;
+	else if (st->flags & PT_SF_ASYNC)
+		f = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC | PT_FLAG_INTERRUPT;
+	else
+		f = (st->from_ip ? 0 : PT_FLAG_BRANCH | PT_FLAG_TRACE_BEGIN) |
+		    (st->flags & PT_SF_IN_TX ? PT_FLAG_IN_TX : 0);
+	if (st->type & PT_ST_TRACE_BEGIN)
+		f |= PT_FLAG_TRACE_BEGIN;
+	if (st->type & PT_ST_TRACE_END)
+		f |= PT_FLAG_TRACE_END;
+	return f;
+}
+
+/* What a sample's payload column holds. */
+enum shown { SHOWN_NOTHING, SHOWN_PSB_OFFSET, SHOWN_RATIO, SHOWN_PAYLOAD };
+
+/*
+ * The samples of a state other than its branch, in the order perf prints
+ * them.  The cbr sample comes with any state whose ratio differs from the
+ * stream's last one reported (so also with the stream's first state).
+ */
+static const struct {
+	unsigned	 when;		/* PT_ST_* bit; 0: the ratio changed */
+	enum pt_event	 event;
+	enum shown	 shown;
+} state_samples[] = {
+	{ PT_ST_PSB,		PT_EV_PSB,		SHOWN_PSB_OFFSET },
+	{ 0,			PT_EV_CBR,		SHOWN_RATIO },
+	{ PT_ST_MWAIT,		PT_EV_MWAIT,		SHOWN_PAYLOAD },
+	{ PT_ST_PWR_ENTRY,	PT_EV_PWRE,		SHOWN_PAYLOAD },
+	{ PT_ST_EX_STOP,	PT_EV_EXSTOP,		SHOWN_NOTHING },
+	{ PT_ST_PWR_EXIT,	PT_EV_PWRX,		SHOWN_PAYLOAD },
+	{ PT_ST_TRANSACTION,	PT_EV_TRANSACTIONS,	SHOWN_NOTHING },
+	{ PT_ST_PTW,		PT_EV_PTWRITE,		SHOWN_PAYLOAD },
+};
+
+/*
+ * A sample of the stream's state from ip to addr, at the stream's time.
+ * Its cpumode is that of ip, or of addr when there is no ip; guest modes
+ * for code in a guest.
+ */
+static void
+add_sample(struct run *x, const struct stream *st, enum pt_event ev, uint64_t payload,
+    uint64_t ip, uint64_t addr, uint32_t flags)
+{
+	const struct pt_state *d = st->state;
+	struct pt_item *it = add_item(x, PT_ITEM_SAMPLE, st->pid, st->tid, st->cpu);
+	bool guest = ip ? d->from_nr : d->to_nr;
+	bool kernel = is_kernel_ip(ip ? ip : addr);
 
 	it->event = ev;
-	it->time = tsc_to_perf(x, q->timestamp);
-	it->ip = st->from_ip;
-	it->addr = st->to_ip;
-	if (nr)
-		it->cpumode = mode_ip >= KERNEL_START ? PERF_RECORD_MISC_GUEST_KERNEL :
-		    PERF_RECORD_MISC_GUEST_USER;
+	it->time = clock_ns(&x->clock, st->tsc);
+	it->ip = ip;
+	it->addr = addr;
+	if (guest)
+		it->cpumode = kernel ? PERF_RECORD_MISC_GUEST_KERNEL : PERF_RECORD_MISC_GUEST_USER;
 	else
-		it->cpumode = mode_ip >= KERNEL_START ? PERF_RECORD_MISC_KERNEL :
-		    PERF_RECORD_MISC_USER;
-	it->flags = ev == PT_EV_BRANCHES ? q->flags : 0;
+		it->cpumode = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	it->flags = flags;
 	it->payload = payload;
 	if (ev == PT_EV_CBR) {
-		it->freq_khz = (uint32_t)payload * x->cbr2khz;
-		it->max_nonturbo = x->max_nonturbo;
+		it->freq_khz = (uint32_t)payload * x->khz_per_cbr;
+		it->max_nonturbo = x->nonturbo;
 	}
-	if (!nr)
-		probe_code(x, it->pid, it->tid, it->ip);
+	if (!guest)
+		read_sample_code(x, it->pid, it->tid, ip);
 }
 
+/* The items of the stream's latest state, once. */
 static void
-sample_flags(struct ptq *q)
+report_state(struct run *x, struct stream *st)
 {
-	const struct pt_state *st = q->state;
+	const struct pt_state *d = st->state;
+	uint32_t flags;
 
-	if (st->flags & PT_SF_ABORT_TX) {
-		q->flags = PT_FLAG_BRANCH | PT_FLAG_TX_ABORT;
-	} else if (st->flags & PT_SF_ASYNC) {
-		if (!st->to_ip)
-			q->flags = PT_FLAG_BRANCH | PT_FLAG_TRACE_END;
-		else if (st->from_nr && !st->to_nr)
-			q->flags = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_VMEXIT;
-		else
-			q->flags = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC |
-			    PT_FLAG_INTERRUPT;
-	} else {
-		/* Without a walked instruction, a branch from somewhere has no type. */
-		q->flags = st->from_ip ? 0 : PT_FLAG_BRANCH | PT_FLAG_TRACE_BEGIN;
-		if (st->flags & PT_SF_IN_TX)
-			q->flags |= PT_FLAG_IN_TX;
+	if (!st->unreported)
+		return;
+	st->unreported = false;
+	for (size_t i = 0; i < sizeof state_samples / sizeof state_samples[0]; i++) {
+		uint64_t v = 0;
+
+		if (state_samples[i].when == 0) {
+			if (d->cbr == st->cbr)
+				continue;
+			st->cbr = d->cbr;
+		} else if (!(d->type & state_samples[i].when)) {
+			continue;
+		}
+		switch (state_samples[i].shown) {
+		case SHOWN_NOTHING:
+			break;
+		case SHOWN_PSB_OFFSET:
+			v = d->psb_offset;
+			break;
+		case SHOWN_RATIO:
+			v = d->cbr;
+			break;
+		case SHOWN_PAYLOAD:
+			v = d->payload;
+			break;
+		}
+		add_sample(x, st, state_samples[i].event, v, d->from_ip, d->to_ip, 0);
 	}
-	if (st->type & PT_ST_TRACE_BEGIN)
-		q->flags |= PT_FLAG_TRACE_BEGIN;
-	if (st->type & PT_ST_TRACE_END)
-		q->flags |= PT_FLAG_TRACE_END;
+	if (!(d->type & PT_ST_BRANCH))
+		return;
+	flags = branch_flags(d);
+	if (!(flags & x->branch_mask))
+		return;
+	if (d->from_nr != d->to_nr && d->from_ip && d->to_ip) {
+		/* between host and guest: a sample for each side */
+		add_sample(x, st, PT_EV_BRANCHES, 0, d->from_ip, 0, flags);
+		add_sample(x, st, PT_EV_BRANCHES, 0, 0, d->to_ip, flags);
+		return;
+	}
+	add_sample(x, st, PT_EV_BRANCHES, 0, d->from_ip, d->to_ip, flags);
 }
 
-/* The samples of the queue's last state. */
+/* A decoder error: perf script's "instruction trace error" line. */
 static void
-queue_sample(struct ptx *x, struct ptq *q)
+report_error(struct run *x, const struct stream *st, const struct pt_state *d)
 {
-	const struct pt_state *st = q->state;
+	struct pt_item *it;
 
-	if (!q->have_sample)
+	if (!x->script)
 		return;
-	q->have_sample = false;
-	if (st->type & PT_ST_PSB)
-		synth_sample(x, q, PT_EV_PSB, st->psb_offset);
-	if (st->cbr != q->cbr_seen) {
-		q->cbr_seen = st->cbr;
-		synth_sample(x, q, PT_EV_CBR, st->cbr);
-	}
-	if (st->type & PT_ST_MWAIT)
-		synth_sample(x, q, PT_EV_MWAIT, st->payload);
-	if (st->type & PT_ST_PWR_ENTRY)
-		synth_sample(x, q, PT_EV_PWRE, st->payload);
-	if (st->type & PT_ST_EX_STOP)
-		synth_sample(x, q, PT_EV_EXSTOP, 0);
-	if (st->type & PT_ST_PWR_EXIT)
-		synth_sample(x, q, PT_EV_PWRX, st->payload);
-	if (st->type & PT_ST_TRANSACTION)
-		synth_sample(x, q, PT_EV_TRANSACTIONS, 0);
-	if (st->type & PT_ST_PTW)
-		synth_sample(x, q, PT_EV_PTWRITE, st->payload);
-	if (!(st->type & PT_ST_BRANCH))
-		return;
-	if (!x->branches_filter || !(q->flags & x->branches_filter))
-		return;
-	if (st->from_nr != st->to_nr && st->from_ip && st->to_ip) {
-		/* host and guest addresses: perf makes two samples */
-		struct pt_state *w = (struct pt_state *)st;
-		uint64_t from = w->from_ip, to = w->to_ip;
-
-		w->to_ip = 0;
-		synth_sample(x, q, PT_EV_BRANCHES, 0);
-		w->from_ip = 0;
-		w->to_ip = to;
-		synth_sample(x, q, PT_EV_BRANCHES, 0);
-		w->from_ip = from;
-		return;
-	}
-	synth_sample(x, q, PT_EV_BRANCHES, 0);
+	it = add_item(x, PT_ITEM_ERROR, st->pid, st->tid, st->cpu);
+	it->code = d->err;
+	it->ip = d->from_ip;
+	it->time = clock_ns(&x->clock, d->timestamp);
 }
 
-/* Decode queue q until its time reaches *ts: 0, or 1 at its end. */
-static int
-run_decoder(struct ptx *x, struct ptq *q, uint64_t *ts)
+/* ---- streams ---- */
+
+static struct stream *
+stream_of(struct run *x, uint32_t idx, int32_t cpu, int32_t tid)
 {
-	x->cur = q;
+	size_t i;
+
+	for (i = 0; i < x->nstreams; i++)
+		if (x->streams[i].idx == idx)
+			return &x->streams[i];
+	x->streams = grow(x->streams, &x->capstreams, x->nstreams + 1, sizeof *x->streams);
+	for (i = x->nstreams; i > 0 && x->streams[i - 1].idx > idx; i--)
+		x->streams[i] = x->streams[i - 1];
+	x->nstreams++;
+	memset(&x->streams[i], 0, sizeof x->streams[i]);
+	x->streams[i].idx = idx;
+	x->streams[i].cpu = cpu;
+	x->streams[i].bound_tid = tid;
+	x->streams[i].tid = tid;
+	x->streams[i].pid = -1;
+	x->streams[i].cbr = UINT32_MAX;
+	return &x->streams[i];
+}
+
+/*
+ * Before each step, the stream takes the thread on its CPU, unless its
+ * buffer is a thread's and the recording has no switch records; and the
+ * pid of that thread where known.
+ */
+static void
+stream_take_thread(struct run *x, struct stream *st)
+{
+	int32_t pid;
+
+	if (st->bound_tid == -1 || x->switches != 0) {
+		st->tid = threads_on(&x->threads, st->cpu);
+		if (st->tid == -1)
+			st->pid = -1;
+	}
+	if (st->tid != -1 && threads_pid(&x->threads, st->tid, x->now, &pid))
+		st->pid = pid;
+}
+
+/*
+ * A stream's time after state d: the state's time, except that it never
+ * goes back but on a return to user space, where it takes the state's
+ * time as it is.
+ */
+static uint64_t
+stream_time(uint64_t now, const struct pt_state *d)
+{
+	bool to_user = d->to_ip != 0 && !is_kernel_ip(d->to_ip);
+
+	if (to_user && (d->from_ip == 0 || is_kernel_ip(d->from_ip)))
+		return d->timestamp;
+	return d->timestamp > now ? d->timestamp : now;
+}
+
+/*
+ * Decode the stream until its time reaches *until (then *until is that
+ * time), reporting each state's items as the next state comes.  False
+ * when the trace ends first.
+ */
+static bool
+stream_step(struct run *x, struct stream *st, uint64_t *until)
+{
+	x->walking = st;
 	for (;;) {
-		const struct pt_state *st;
+		const struct pt_state *d;
 
-		queue_sample(x, q);
-		st = pt_decode(q->d);
-		if (st->err) {
-			struct pt_item *it;
-
-			if (st->err == PT_ERR_NODATA)
-				return 1;
-			if (!x->script)
-				continue;
-			it = new_item(x, PT_ITEM_ERROR, q);
-			it->code = st->err;
-			it->ip = st->from_ip;
-			it->time = tsc_to_perf(x, st->timestamp);
+		report_state(x, st);
+		d = pt_decode(st->dec);
+		if (d->err == PT_ERR_NODATA)
+			return false;
+		if (d->err) {
+			report_error(x, st, d);
 			continue;
 		}
-		q->state = st;
-		q->have_sample = true;
-		sample_flags(q);
-		/* perf's estimate on return to user space (no instructions counted) */
-		if ((st->from_ip >= KERNEL_START || !st->from_ip) && st->to_ip &&
-		    st->to_ip < KERNEL_START)
-			q->timestamp = st->timestamp;
-		else if (st->timestamp > q->timestamp)
-			q->timestamp = st->timestamp;
-		if (q->timestamp >= *ts) {
-			*ts = q->timestamp;
-			return 0;
+		st->state = d;
+		st->unreported = true;
+		st->tsc = stream_time(st->tsc, d);
+		if (st->tsc >= *until) {
+			*until = st->tsc;
+			return true;
 		}
 	}
 }
 
+/*
+ * A stream starts at its first state with a time: what comes before,
+ * errors included, shows nothing.
+ */
 static void
-set_pid_tid_cpu(struct ptx *x, struct ptq *q)
+stream_start(struct run *x, struct stream *st)
 {
-	if (q->qtid == -1 || x->have_sched_switch) {
-		q->tid = current_tid(x, q->cpu);
-		if (q->tid == -1)
-			q->pid = -1;
-	}
-	if (q->tid != -1 && knows_tid(x, q->tid))
-		q->pid = pid_of(x, q->tid);
+	const struct pt_state *d;
+
+	x->walking = st;
+	do {
+		d = pt_decode(st->dec);
+		if (d->err == PT_ERR_NODATA)
+			return;
+	} while (d->err || d->timestamp == 0);
+	st->state = d;
+	st->unreported = true;
+	st->tsc = d->timestamp;
+	st->resume_at = d->timestamp;
+	st->waiting = true;
 }
 
-static void update_min(struct ptx *x);
+/* ---- the merge ---- */
 
-static void
-setup_queues(struct ptx *x)
+/*
+ * The records are looked at in time order; before a timed record, every
+ * stream is decoded up to its time.  The streams take turns: the one
+ * waiting with the earliest resume_at (the lowest idx of equals) steps
+ * until its time reaches the next one's resume_at + 1, or the record's
+ * time, whichever is first; it then waits again at the time it reached.
+ * So items of several CPUs interleave in time order, each before the
+ * record that follows it, and each stream's thread is as the records
+ * before that point left it.
+ */
+
+static struct stream *
+earliest(const struct run *x)
 {
-	for (size_t i = 0; i < x->nq; i++) {
-		struct ptq *q = &x->q[i];
+	struct stream *best = NULL;
 
-		x->cur = q;
-		for (;;) {
-			const struct pt_state *st = pt_decode(q->d);
-
-			if (st->err) {
-				if (st->err == PT_ERR_NODATA)
-					break;
-				continue;
-			}
-			if (st->timestamp) {
-				q->timestamp = st->timestamp;
-				q->state = st;
-				q->have_sample = true;
-				sample_flags(q);
-				q->ordinal = q->timestamp;
-				q->on_heap = true;
-				break;
-			}
-		}
-	}
-	update_min(x);
-}
-
-static struct ptq *
-heap_top(struct ptx *x, const struct ptq *skip)
-{
-	struct ptq *best = NULL;
-
-	for (size_t i = 0; i < x->nq; i++) {
-		struct ptq *q = &x->q[i];
-
-		if (q == skip || !q->on_heap)
-			continue;
-		if (best == NULL || q->ordinal < best->ordinal)
-			best = q;
-	}
+	for (size_t i = 0; i < x->nstreams; i++)
+		if (x->streams[i].waiting &&
+		    (best == NULL || x->streams[i].resume_at < best->resume_at))
+			best = &x->streams[i];
 	return best;
 }
 
 static void
-update_min(struct ptx *x)
+note_next_due(struct run *x)
 {
-	const struct ptq *q = heap_top(x, NULL);
+	const struct stream *st = earliest(x);
 
-	x->min_ordinal = q != NULL ? q->ordinal : UINT64_MAX;
+	x->next_due = st != NULL ? st->resume_at : UINT64_MAX;
 }
 
-/* Decode every queue up to TSC ts (exclusive), earliest first. */
+/* The streams start when the first timed record comes (or at the end). */
 static void
-process_queues(struct ptx *x, uint64_t ts)
+merge_start(struct run *x)
 {
-	if (x->min_ordinal >= ts)
-		return;		/* the common case: nothing due yet */
-	for (;;) {
-		struct ptq *q = heap_top(x, NULL), *next;
-		uint64_t upto;
+	x->started = true;
+	for (size_t i = 0; i < x->nstreams; i++)
+		stream_start(x, &x->streams[i]);
+	note_next_due(x);
+}
 
-		if (q == NULL || q->ordinal >= ts) {
-			update_min(x);
-			return;
-		}
-		q->on_heap = false;
-		next = heap_top(x, q);
-		upto = ts;
-		if (next != NULL && next->ordinal + 1 < ts)
-			upto = next->ordinal + 1;
-		set_pid_tid_cpu(x, q);
-		if (run_decoder(x, q, &upto) == 0) {
-			q->ordinal = upto;
-			q->on_heap = true;
+/* Decode every stream up to TSC limit (exclusive). */
+static void
+merge_until(struct run *x, uint64_t limit)
+{
+	if (x->next_due >= limit)
+		return;
+	for (;;) {
+		struct stream *st = earliest(x), *next;
+		uint64_t until = limit;
+
+		if (st == NULL || st->resume_at >= limit)
+			break;
+		st->waiting = false;
+		next = earliest(x);
+		if (next != NULL && next->resume_at + 1 < limit)
+			until = next->resume_at + 1;
+		stream_take_thread(x, st);
+		if (stream_step(x, st, &until)) {
+			st->resume_at = until;
+			st->waiting = true;
 		}
 	}
+	note_next_due(x);
 }
 
-/* What perf does with a record once the trace is decoded up to it. */
+/* ---- records ---- */
+
+/*
+ * Switch records: a switch-in puts its thread on the CPU.  With switch
+ * records for every CPU, a switch-out already names the thread coming
+ * next, and a switch-in only corrects a CPU whose thread differs.
+ */
 static void
-deliver(struct ptx *x, const struct rec *r)
+on_switch(struct run *x, const struct rec *r)
 {
 	struct sample_id sid;
-	uint16_t cm = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool out = r->misc & PERF_RECORD_MISC_SWITCH_OUT;
 
-	switch (r->type) {
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		bool out = r->misc & PERF_RECORD_MISC_SWITCH_OUT;
-
-		if (record_decode_sample_id(x->s, r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
-			return;
-		if (x->have_sched_switch == 3) {
-			if (!out) {
-				if (current_tid(x, (int32_t)sid.cpu) != (int32_t)sid.tid)
-					set_current_tid(x, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
-				return;
-			}
-			if (r->type != PERF_RECORD_SWITCH_CPU_WIDE || r->size < 16)
-				return;
-			set_current_tid(x, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
-			    (int32_t)rd32(r->p + 12, r->swap));
-		} else if (!out) {
-			set_current_tid(x, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
-		}
+	if (record_decode_sample_id(x->s, r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
 		return;
-	}
-	case PERF_RECORD_AUX:
-		/* A truncated AUX area: perf reports lost trace data. */
-		if (!x->script || r->size < 32 || !(rd64(r->p + 24, r->swap) & 1))
-			return;
-		if (record_decode_sample_id(x->s, r, &sid) < 0)
-			return;
-		{
-			struct ptq none = {
-				.pid = (sid.have & PERF_SAMPLE_TID) ? (int32_t)sid.pid : -1,
-				.tid = (sid.have & PERF_SAMPLE_TID) ? (int32_t)sid.tid : -1,
-				.cpu = (sid.have & PERF_SAMPLE_CPU) ? (int32_t)sid.cpu : -1,
-			};
-			struct pt_item *it = new_item(x, PT_ITEM_ERROR, &none);
-
-			it->code = PT_ERR_LOST;
-			it->time = (sid.have & PERF_SAMPLE_TIME) ? sid.time : 0;
-		}
-		return;
-	case PERF_RECORD_ITRACE_START:
-		if (!x->per_cpu_mmaps || r->size < 16)
-			return;
-		if (record_decode_sample_id(x->s, r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
-			return;
-		set_current_tid(x, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
+	if (x->switches != SWITCHES_CPU_WIDE) {
+		if (!out)
+			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
+	} else if (!out) {
+		if (threads_on(&x->threads, (int32_t)sid.cpu) != (int32_t)sid.tid)
+			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
+	} else if (r->type == PERF_RECORD_SWITCH_CPU_WIDE && r->size >= 16) {
+		threads_put(&x->threads, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
 		    (int32_t)rd32(r->p + 12, r->swap));
-		return;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		if (r->size < 24 || cm == PERF_RECORD_MISC_KERNEL ||
-		    cm == PERF_RECORD_MISC_GUEST_KERNEL)
-			return;
-		if ((int32_t)rd32(r->p + 8, r->swap) == -1)
-			return;
-		probe_vdso_map(x, r);
-		return;
-	case PERF_RECORD_SAMPLE: {
-		struct sample smp;
-		int a = record_attr(x->s, r);
-
-		if (!x->script || a < 0 || record_sample_head(x->s, r, a, &smp) < 0)
-			return;
-		if (!(smp.sample_type & PERF_SAMPLE_IP))
-			return;
-		probe_code(x, (int32_t)smp.pid, (int32_t)smp.tid, smp.ip);
-		return;
-	}
-	default:
-		return;
 	}
 }
 
+/* A trace-start record puts its thread on a per-CPU buffer's CPU. */
+static void
+on_trace_start(struct run *x, const struct rec *r)
+{
+	struct sample_id sid;
+
+	if (!x->per_cpu || r->size < 16)
+		return;
+	if (record_decode_sample_id(x->s, r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
+		return;
+	threads_put(&x->threads, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
+	    (int32_t)rd32(r->p + 12, r->swap));
+}
+
+/* An AUX record of a truncated area: perf script reports lost trace data. */
+static void
+on_aux(struct run *x, const struct rec *r)
+{
+	struct sample_id sid;
+	struct pt_item *it;
+	bool tid;
+
+	if (!x->script || r->size < 32 || !(rd64(r->p + 24, r->swap) & 1))
+		return;
+	if (record_decode_sample_id(x->s, r, &sid) < 0)
+		return;
+	tid = sid.have & PERF_SAMPLE_TID;
+	it = add_item(x, PT_ITEM_ERROR, tid ? (int32_t)sid.pid : -1, tid ? (int32_t)sid.tid : -1,
+	    (sid.have & PERF_SAMPLE_CPU) ? (int32_t)sid.cpu : -1);
+	it->code = PT_ERR_LOST;
+	it->time = (sid.have & PERF_SAMPLE_TIME) ? sid.time : 0;
+}
+
+/* A process's user-space map, for [vdso]. */
+static void
+on_map(struct run *x, const struct rec *r)
+{
+	uint16_t mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	if (r->size < 24 || mode == PERF_RECORD_MISC_KERNEL ||
+	    mode == PERF_RECORD_MISC_GUEST_KERNEL || (int32_t)rd32(r->p + 8, r->swap) == -1)
+		return;
+	vdso_mapped(x, r);
+}
+
+/* A sample perf script prints (it reads the code at its ip). */
+static void
+on_sample(struct run *x, const struct rec *r)
+{
+	struct sample smp;
+	int a;
+
+	if (!x->script)
+		return;
+	a = record_attr(x->s, r);
+	if (a < 0 || record_sample_head(x->s, r, a, &smp) < 0 ||
+	    !(smp.sample_type & PERF_SAMPLE_IP))
+		return;
+	read_sample_code(x, (int32_t)smp.pid, (int32_t)smp.tid, smp.ip);
+}
+
+static void
+on_record(struct run *x, const struct rec *r)
+{
+	switch (r->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		on_switch(x, r);
+		break;
+	case PERF_RECORD_AUX:
+		on_aux(x, r);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		on_trace_start(x, r);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		on_map(x, r);
+		break;
+	case PERF_RECORD_SAMPLE:
+		on_sample(x, r);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- set-up ---- */
+
 static const struct rec_ent *
-find_type(const struct session *s, unsigned type)
+first_of_type(const struct session *s, unsigned type)
 {
 	for (size_t i = 0; i < s->index.n; i++)
 		if (ent_type(&s->index.v[i]) == type)
@@ -678,53 +894,31 @@ find_type(const struct session *s, unsigned type)
 	return NULL;
 }
 
+/* The AUXTRACE_INFO record of an Intel PT recording. */
+static bool
+pt_info_rec(const struct session *s, struct rec *r)
+{
+	const struct rec_ent *e = first_of_type(s, PF_REC_AUXTRACE_INFO);
+
+	return e != NULL && session_rec(s, ent_loc(e), r) == 0 && r->size >= 16 &&
+	    rd32(r->p + 8, r->swap) == TRACE_KIND_INTEL_PT;
+}
+
 bool
 pt_present(const struct session *s)
 {
-	const struct rec_ent *e = find_type(s, PF_REC_AUXTRACE_INFO);
 	struct rec r;
 
-	return e != NULL && session_rec(s, ent_loc(e), &r) == 0 && r.size >= 16 &&
-	    rd32(r.p + 8, r.swap) == AUXTRACE_TYPE_INTEL_PT;
+	return pt_info_rec(s, &r);
 }
 
-static struct ptq *
-queue_of(struct ptx *x, uint32_t idx, int32_t cpu, int32_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < x->nq; i++)
-		if (x->q[i].idx == idx)
-			return &x->q[i];
-	x->q = realloc(x->q, (x->nq + 1) * sizeof *x->q);
-	if (x->q == NULL)
-		abort();
-	/* queues stay in idx order, as perf's queue array */
-	for (i = x->nq; i > 0 && x->q[i - 1].idx > idx; i--)
-		x->q[i] = x->q[i - 1];
-	memset(&x->q[i], 0, sizeof x->q[i]);
-	x->q[i].idx = idx;
-	x->q[i].cpu = cpu;
-	x->q[i].qtid = tid;
-	x->q[i].tid = tid;
-	x->q[i].pid = -1;
-	x->q[i].cbr_seen = UINT32_MAX;
-	x->nq++;
-	return &x->q[i];
-}
-
-static int
-cmp_loc(const void *a, const void *b)
-{
-	uint64_t x = ent_loc(*(const struct rec_ent *const *)a);
-	uint64_t y = ent_loc(*(const struct rec_ent *const *)b);
-
-	return x < y ? -1 : x > y;
-}
-
-/* The PT event's config and whether all events have time (else timeless). */
+/*
+ * The config of the first PT event.  False when there is none, or when an
+ * event has no time in its samples: perf then decodes without timestamps,
+ * which this does not do.
+ */
 static bool
-pt_config(const struct session *s, uint64_t pmu_type, uint64_t *config)
+pt_event_config(const struct session *s, uint64_t pmu, uint64_t *config)
 {
 	bool found = false;
 
@@ -733,7 +927,7 @@ pt_config(const struct session *s, uint64_t pmu_type, uint64_t *config)
 
 		if (!(a->sample_type & PERF_SAMPLE_TIME))
 			return false;
-		if (a->type == pmu_type && !found) {
+		if (!found && a->type == pmu) {
 			*config = a->config;
 			found = true;
 		}
@@ -741,144 +935,165 @@ pt_config(const struct session *s, uint64_t pmu_type, uint64_t *config)
 	return found;
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t m = *(const uint64_t *)a, n = *(const uint64_t *)b;
+
+	return m < n ? -1 : m > n;
+}
+
+/* Each AUXTRACE record's data, to its stream, in file order. */
+static void
+collect_buffers(struct run *x)
+{
+	const struct session *s = x->s;
+	uint64_t *locs = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < s->index.n; i++)
+		if (ent_type(&s->index.v[i]) == PF_REC_AUXTRACE) {
+			locs = grow(locs, &cap, n + 1, sizeof *locs);
+			locs[n++] = ent_loc(&s->index.v[i]);
+		}
+	if (n > 1)
+		qsort(locs, n, sizeof *locs, cmp_u64);
+	for (size_t i = 0; i < n; i++) {
+		struct stream *st;
+		struct rec r;
+		uint64_t len;
+		const uint8_t *data;
+
+		if (session_rec(s, locs[i], &r) < 0 || r.size < 48)
+			continue;
+		len = rd64(r.p + 8, r.swap);
+		data = session_bytes(s, r.loc + r.size, len);
+		if (data == NULL || len == 0)
+			continue;
+		st = stream_of(x, rd32(r.p + 32, r.swap), (int32_t)rd32(r.p + 40, r.swap),
+		    (int32_t)rd32(r.p + 36, r.swap));
+		st->bufs = grow(st->bufs, &st->capbufs, st->nbufs + 1, sizeof *st->bufs);
+		st->bufs[st->nbufs++] = (struct pt_buffer){
+			.data = data,
+			.len = (size_t)len,
+			.ref_tsc = rd64(r.p + 24, r.swap),
+		};
+	}
+	free(locs);
+}
+
+/* The decoder's parameters, from the info words and the event's config. */
+static void
+decoder_params(const uint64_t *w, uint64_t config, struct pt_params *p)
+{
+	memset(p, 0, sizeof *p);
+	if (w[IW_MTC_PERIOD_MASK]) {
+		uint64_t mask = w[IW_MTC_PERIOD_MASK];
+		int low = 0;
+
+		while (!(mask >> low & 1))
+			low++;
+		p->mtc_shift = (int)((config & mask) >> low);
+	}
+	p->tsc_ctc_n = (uint32_t)w[IW_CTC_NUM];
+	p->tsc_ctc_d = (uint32_t)w[IW_CTC_DEN];
+	p->max_non_turbo_ratio = (unsigned)w[IW_NONTURBO_RATIO];
+	/* config bit 0 (pt) without bit 13 (branch_en): no branch packets */
+	p->branch_enable = !((config & 1) && !(config & 0x2000));
+	p->return_compression = !w[IW_NORETCOMP_BIT] || !(config & w[IW_NORETCOMP_BIT]);
+}
+
+static void
+run_free(struct run *x)
+{
+	for (size_t i = 0; i < x->nstreams; i++) {
+		pt_decoder_free(x->streams[i].dec);
+		free(x->streams[i].bufs);
+	}
+	free(x->streams);
+	threads_free(&x->threads);
+	free(x->reads);
+	free(x->maps);
+}
+
 size_t
 pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
     struct pt_item **out)
 {
-	const struct rec_ent *e = find_type(s, PF_REC_AUXTRACE_INFO);
-	const struct rec_ent **aux = NULL;
-	struct ptx x;
+	struct run x;
 	struct pt_params p;
-	uint64_t priv[PRIV_COUNT], config = 0;
-	size_t npriv, naux = 0, capaux = 0;
+	uint64_t w[IW_COUNT], config = 0;
+	size_t nw;
 	struct rec r;
 
 	*out = NULL;
-	if (e == NULL || session_rec(s, ent_loc(e), &r) < 0 || r.size < 16 ||
-	    rd32(r.p + 8, r.swap) != AUXTRACE_TYPE_INTEL_PT)
+	if (!pt_info_rec(s, &r))
 		return 0;
-	memset(priv, 0, sizeof priv);
-	npriv = (r.size - 16) / 8;
-	for (size_t i = 0; i < npriv && i < PRIV_COUNT; i++)
-		priv[i] = rd64(r.p + 16 + 8 * i, r.swap);
-	if (npriv <= PRIV_PER_CPU_MMAPS || priv[PRIV_TIME_MULT] == 0 ||
-	    priv[PRIV_TIME_SHIFT] > 63 || !priv[PRIV_CAP_TIME_ZERO] || !priv[PRIV_TSC_BIT])
-		return 0;	/* no timestamps: perf decodes such traces timeless */
-	if (!pt_config(s, priv[PRIV_PMU_TYPE], &config) || !(config & priv[PRIV_TSC_BIT]))
+	memset(w, 0, sizeof w);
+	nw = (r.size - 16) / 8;
+	for (size_t i = 0; i < nw && i < IW_COUNT; i++)
+		w[i] = rd64(r.p + 16 + 8 * i, r.swap);
+	/* Only traces with timestamps are decoded here; others give nothing. */
+	if (nw <= IW_PER_CPU || w[IW_CLOCK_MULT] == 0 || w[IW_CLOCK_SHIFT] > 63 ||
+	    !w[IW_CLOCK_ZERO_OK] || !w[IW_TSC_BIT])
+		return 0;
+	if (!pt_event_config(s, w[IW_PMU], &config) || !(config & w[IW_TSC_BIT]))
 		return 0;
 
 	memset(&x, 0, sizeof x);
 	x.s = s;
 	x.z = z;
 	x.script = o->script;
-	x.time_shift = (uint32_t)priv[PRIV_TIME_SHIFT];
-	x.time_mult = (uint32_t)priv[PRIV_TIME_MULT];
-	x.time_zero = priv[PRIV_TIME_ZERO];
-	x.have_sched_switch = (int)priv[PRIV_HAVE_SCHED_SWITCH];
-	x.max_nonturbo = (unsigned)priv[PRIV_MAX_NONTURBO_RATIO];
-	if (x.max_nonturbo) {
-		/* TSC ticks per second over the ratio: kHz per CBR step */
-		uint64_t sec = UINT64_C(1000000000);
-		uint64_t ticks = ((sec / x.time_mult) << x.time_shift) +
-		    ((sec % x.time_mult) << x.time_shift) / x.time_mult;
-
-		x.cbr2khz = (uint32_t)(ticks / x.max_nonturbo / 1000);
-	}
-	x.per_cpu_mmaps = priv[PRIV_PER_CPU_MMAPS] != 0;
-	x.ndso = symbolizer_ndsos(z);
-	x.dso_err = calloc(x.ndso + 1, 1);
-	x.dso_seen = calloc(x.ndso + 1, 1);
-	if (x.dso_err == NULL || x.dso_seen == NULL)
-		abort();
+	x.clock.shift = (uint32_t)w[IW_CLOCK_SHIFT];
+	x.clock.mult = (uint32_t)w[IW_CLOCK_MULT];
+	x.clock.zero = w[IW_CLOCK_ZERO];
+	x.switches = (int)w[IW_SWITCHES];
+	x.per_cpu = w[IW_PER_CPU] != 0;
+	x.nonturbo = (unsigned)w[IW_NONTURBO_RATIO];
+	if (x.nonturbo)	/* TSC ticks per second over the ratio */
+		x.khz_per_cbr =
+		    (uint32_t)(clock_ticks(&x.clock, UINT64_C(1000000000)) / x.nonturbo / 1000);
+	/* perf script: branches at calls, asynchronous transfers and trace ends */
 	if (o->script)
-		x.branches_filter = PT_FLAG_CALL | PT_FLAG_ASYNC | PT_FLAG_TRACE_END;
+		x.branch_mask = PT_FLAG_CALL | PT_FLAG_ASYNC | PT_FLAG_TRACE_END;
+	x.threads.table = &s->threads;
+	x.ndso = symbolizer_ndsos(z);
+	x.reads = calloc(x.ndso + 1, 1);
+	if (x.reads == NULL)
+		abort();
 
-	memset(&p, 0, sizeof p);
-	if (priv[PRIV_MTC_FREQ_BITS]) {
-		uint64_t bits = priv[PRIV_MTC_FREQ_BITS];
-		int shift = 0;
-
-		while (!(bits & 1)) {
-			bits >>= 1;
-			shift++;
-		}
-		p.mtc_shift = (int)((config & priv[PRIV_MTC_FREQ_BITS]) >> shift);
-	}
-	p.tsc_ctc_n = (uint32_t)priv[PRIV_TSC_CTC_N];
-	p.tsc_ctc_d = (uint32_t)priv[PRIV_TSC_CTC_D];
-	p.max_non_turbo_ratio = (unsigned)priv[PRIV_MAX_NONTURBO_RATIO];
-	p.branch_enable = !((config & 1) && !(config & 0x2000));
-	p.return_compression = !priv[PRIV_NORETCOMP_BIT] || !(config & priv[PRIV_NORETCOMP_BIT]);
-
-	/* The trace buffers, per queue in file order. */
-	for (size_t i = 0; i < s->index.n; i++)
-		if (ent_type(&s->index.v[i]) == PF_REC_AUXTRACE) {
-			aux = grow(aux, &capaux, naux + 1, sizeof *aux);
-			aux[naux++] = &s->index.v[i];
-		}
-	if (naux > 1)
-		qsort(aux, naux, sizeof *aux, cmp_loc);
-	for (size_t i = 0; i < naux; i++) {
-		struct ptq *q;
-		uint64_t size;
-		const uint8_t *data;
-
-		if (session_rec(s, ent_loc(aux[i]), &r) < 0 || r.size < 48)
-			continue;
-		size = rd64(r.p + 8, r.swap);
-		data = session_bytes(s, r.loc + r.size, size);
-		if (data == NULL || size == 0)
-			continue;
-		q = queue_of(&x, rd32(r.p + 32, r.swap), (int32_t)rd32(r.p + 40, r.swap),
-		    (int32_t)rd32(r.p + 36, r.swap));
-		q->bufs = grow(q->bufs, &q->capbufs, q->nbufs + 1, sizeof *q->bufs);
-		q->bufs[q->nbufs].data = data;
-		q->bufs[q->nbufs].len = (size_t)size;
-		q->bufs[q->nbufs].ref_tsc = rd64(r.p + 24, r.swap);
-		q->nbufs++;
-	}
-	free(aux);
-	for (size_t i = 0; i < x.nq; i++) {
-		x.q[i].d = pt_decoder_new(&p, x.q[i].bufs, x.q[i].nbufs, walk_cb, &x);
-		if (x.q[i].d == NULL)
+	decoder_params(w, config, &p);
+	collect_buffers(&x);
+	for (size_t i = 0; i < x.nstreams; i++) {
+		x.streams[i].dec = pt_decoder_new(&p, x.streams[i].bufs, x.streams[i].nbufs,
+		    walk_ends, &x);
+		if (x.streams[i].dec == NULL)
 			abort();
 	}
 
-	/* The records in time order; the trace decoded up to each. */
 	for (size_t i = 0; i < s->index.n; i++) {
 		const struct rec_ent *en = &s->index.v[i];
 		unsigned type = ent_type(en);
 
 		x.pos = i;
 		if (type >= PF_REC_ATTR && type != ENT_TYPE_BIG)
-			continue;	/* perf's own records carry no time */
+			continue;	/* perf's own records: no time, nothing to do */
 		if (session_rec(s, ent_loc(en), &r) < 0 || r.type >= 64)
 			continue;
 		if (en->time != 0 && en->time != UINT64_MAX) {
-			if (!x.set_up) {
-				x.set_up = true;
-				setup_queues(&x);
-			}
-			process_queues(&x, perf_to_tsc(&x, en->time));
+			if (!x.started)
+				merge_start(&x);
+			merge_until(&x, clock_tsc(&x.clock, en->time));
 			x.now = en->time;
 		}
-		deliver(&x, &r);
+		on_record(&x, &r);
 	}
 	x.pos = s->index.n;
-	if (!x.set_up)
-		setup_queues(&x);
-	process_queues(&x, UINT64_MAX);
+	if (!x.started)
+		merge_start(&x);
+	merge_until(&x, UINT64_MAX);
 
-	for (size_t i = 0; i < x.nq; i++) {
-		pt_decoder_free(x.q[i].d);
-		free(x.q[i].bufs);
-	}
-	free(x.q);
-	free(x.cur_tid);
-	free(x.tp);
-	free(x.dso_err);
-	free(x.dso_seen);
-	free(x.maps_by_pid);
+	run_free(&x);
 	*out = x.items;
 	return x.nitems;
 }
