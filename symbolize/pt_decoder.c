@@ -818,7 +818,7 @@ trace_edge(enum ptpkt_kind k)
  * events share one.  Returns whether there was any.
  */
 static bool
-place_fup_pending(struct pt_decoder *d)
+place_pending_events(struct pt_decoder *d)
 {
 	const unsigned shared = PT_ST_MWAIT | PT_ST_PWR_ENTRY | PT_ST_EX_STOP | PT_ST_BLK;
 	struct pt_state *st = &d->state;
@@ -875,7 +875,7 @@ reach_fup(struct pt_decoder *d, bool alone)
 	if (!d->base_ip || d->ip != d->base_ip)
 		return fup_not_reached(d);
 	d->sync = TRACING;
-	if (place_fup_pending(d) && alone)
+	if (place_pending_events(d) && alone)
 		return 0;
 	return GO_ON;
 }
@@ -1086,7 +1086,7 @@ trace_fup(struct pt_decoder *d)
 	take_base_ip(d);
 	if (!d->p.branch_enable) {
 		d->ip = d->base_ip;
-		if (place_fup_pending(d))
+		if (place_pending_events(d))
 			return 0;
 		d->fup_alone = false;
 		return GO_ON;
