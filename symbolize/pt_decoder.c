@@ -7,87 +7,194 @@
 #include "symbolize/intel_pt.h"
 
 /*
- * pt_decoder.c: the Intel PT decoder of symbolize/intel_pt.h.  It follows
- * the packet stream the way perf 6.1's decoder does, so that its states
- * (and so the samples and errors made from them) fall at the same packets
- * with the same timestamps.  Code is never read: wherever perf would walk
- * instructions, the walk fails (see intel_pt.h).
+ * pt_decoder.c: the Intel PT decoder of symbolize/intel_pt.h, which turns
+ * one queue's packets into decoder states.
+ *
+ * An Intel PT stream (Intel SDM vol. 3, "Intel Processor Trace") carries
+ * two sorts of packets.  Control-flow packets (TNT, TIP, TIP.PGE/PGD, FUP)
+ * only make sense next to the traced code: a TNT says which way the next
+ * conditional branches went, a TIP where the next indirect branch went.
+ * Context packets stand alone: the clock (TSC, TMA, MTC, CYC), the
+ * core:bus ratio (CBR), paging and VMX context (PIP), the transactional
+ * state (MODE.TSX).  A PSB packet, every few kilobytes, is followed by a
+ * snapshot of the context (PSB+, up to PSBEND) from which a decoder can
+ * start.  perfnav never reads code, so every walk through it fails (the
+ * caller says how, see pt_walk_fn): what comes out is the context, the
+ * addresses the packets give outright, the events (power, PTWRITE, TSX)
+ * and where the decoder loses and regains its footing, all placed at the
+ * packets and times where perf places them, so that the output is perf's.
+ *
+ * The decoder is always in one phase: reading the PSB+ it synchronized
+ * on, reading a PSB+ met while in sync, looking for a whole address,
+ * waiting for the TIP of an asynchronous transfer whose source a FUP gave,
+ * or following the trace.  Each phase reads packets until one ends it.
+ * What a packet kind does in each phase is one row of the table `rules`
+ * below: feed the clock and context (apply_context(), the same function
+ * for every phase), nothing, or end the phase in one of a few common ways;
+ * the rest goes to the phase's own small function.
  */
 
-/* perf's error codes and texts. */
+/*
+ * Step results.  0: a state is ready.  Positive: the error code the state
+ * reports (see pt_error_text()).  Negative: how the decoder goes on.
+ */
 enum {
-	ERR_NOMEM = 1, ERR_INTERN, ERR_BADPKT, ERR_NODATA, ERR_NOINSN, ERR_MISMAT, ERR_OVR,
-	ERR_LOST, ERR_UNK, ERR_NELOOP,
+	E_INTERNAL = 2,
+	E_BAD_PACKET = 3,
+	E_NO_DATA = 4,
+	E_NO_CODE = 5,
+	E_MISMATCH = 6,
+	E_OVERFLOW = 7,
+};
+
+enum {
+	GO_ON = -1,		/* on to the next packet, same phase */
+	AGAIN = -2,		/* this packet once more, same phase */
+	PSB_CUT = -3,		/* a PSB+ ended early, at a packet of the trace */
+	RESTART = -4,		/* a new sync state: start over, nothing to report */
 };
 
 const char *
 pt_error_text(uint32_t code)
 {
-	static const char *const t[] = {
+	/* The texts perf prints for these codes. */
+	static const char *const text[] = {
 		"Unknown error!", "Memory allocation failed", "Internal error", "Bad packet",
 		"No more data", "Failed to get instruction", "Trace doesn't match instruction",
 		"Overflow packet", "Lost trace data", "Unknown error!", "Never-ending loop",
 	};
 
-	return code < sizeof t / sizeof t[0] ? t[code] : t[0];
+	return code < sizeof text / sizeof text[0] ? text[code] : text[0];
 }
 
-/* Internal results: 0, or these. */
+/* How far the decoder's footing goes, between calls of pt_decode(). */
+enum sync {
+	SEEK_PSB,	/* nothing known: find a PSB */
+	SEEK_IP,	/* the address is lost: forget it and find a whole one */
+	RESYNC_IP,	/* after an error: find a whole address again */
+	TRACING,	/* in sync: follow the trace */
+};
+
+/* The phases a step reads packets in (columns of `rules`). */
+enum phase {
+	PH_SYNC_PSB,	/* the PSB+ the decoder synchronizes on */
+	PH_PSB,		/* a PSB+ met while in sync */
+	PH_FIND_IP,	/* looking for a packet with a whole address */
+	PH_AFTER_FUP,	/* after the FUP of an asynchronous transfer: its TIP */
+	PH_TRACE,	/* in sync */
+	PH_COUNT
+};
+
+/* What a packet does in a phase. */
+enum action {
+	SKIP,		/* nothing */
+	CTX,		/* feeds the clock or the context: apply_context() */
+	STOP,		/* TraceSTOP: tracing stopped; go on */
+	OVFL,		/* the processor lost packets: find an address again */
+	LOST,		/* no packet: start over from a PSB */
+	DONE,		/* the phase is complete: a state is ready */
+	CUT,		/* the phase ends early: the phase's cut() */
+	OWN,		/* the phase's own handling: its own() */
+};
+
+/* Traits of packet kinds for the look-aheads. */
 enum {
-	R_AGAIN = -1,	/* go on with the next packet */
-	R_LINK = -2,	/* start over in the new packet state, nothing to report */
-	R_NODATA = -3,
-	R_BADPKT = -4,
-	R_NOINSN = -5,
-	R_MISMAT = -6,
-	R_OVF = -7,
-	R_INTERN = -8,
+	SIDEBAND = 1 << 0,	/* may stand in PSB+ around the FUP */
+	EVENT = 1 << 1,		/* PTWRITE, power and block events */
+	CLOCK_RUNS = 1 << 2,	/* the core clock keeps running across it */
 };
 
-static uint32_t
-ext_err(int r)
-{
-	switch (r) {
-	case R_NODATA: return ERR_NODATA;
-	case R_BADPKT: return ERR_BADPKT;
-	case R_NOINSN: return ERR_NOINSN;
-	case R_MISMAT: return ERR_MISMAT;
-	case R_OVF: return ERR_OVR;
-	case R_INTERN: return ERR_INTERN;
-	default: return ERR_UNK;
-	}
-}
-
-enum pkt_state {
-	S_NO_PSB,
-	S_NO_IP,
-	S_ERR_RESYNC,
-	S_IN_SYNC,
-	S_TNT_CONT,
-	S_TNT,
-	S_TIP,
-	S_TIP_PGD,
-	S_FUP,
-	S_FUP_NO_TIP,
-	S_FUP_IN_PSB,
+struct rule {
+	uint8_t	in[PH_COUNT];	/* enum action, by phase */
+	uint8_t	traits;
 };
 
-/* States after which the sample time follows the current time. */
-static bool
-state_updates_time(enum pkt_state st)
-{
-	switch (st) {
-	case S_TNT:
-	case S_TIP:
-	case S_TIP_PGD:
-	case S_FUP:
-	case S_FUP_NO_TIP:
-	case S_FUP_IN_PSB:
-		return false;
-	default:
-		return true;
-	}
-}
+/*
+ * The packet rules.  Kinds that end a PSB+ are those that cannot be part
+ * of the snapshot; after a FUP, anything but context packets that may
+ * come before the TIP means the FUP did not announce a transfer.
+ */
+static const struct rule rules[PTPKT_KIND_COUNT] = {
+	/*                    sync PSB+ PSB+  find IP after FUP trace   traits */
+	/* padding, maintenance, bytes that are no packet, lost packets */
+	[PTPKT_PAD]        = { { SKIP,  SKIP, SKIP,   SKIP,     SKIP }, SIDEBAND },
+	[PTPKT_MNT]        = { { SKIP,  SKIP, SKIP,   SKIP,     SKIP }, SIDEBAND | CLOCK_RUNS },
+	[PTPKT_BAD]        = { { LOST,  CUT,  LOST,   CUT,      LOST }, 0 },
+	[PTPKT_OVF]        = { { OVFL,  OVFL, OVFL,   OVFL,     OVFL }, 0 },
+	/* a PSB and the end of its PSB+ */
+	[PTPKT_PSB]        = { { SKIP,  CUT,  OWN,    CUT,      OWN },  CLOCK_RUNS },
+	[PTPKT_PSBEND]     = { { DONE,  DONE, SKIP,   CUT,      SKIP }, CLOCK_RUNS },
+	/* branches */
+	[PTPKT_TNT]        = { { OWN,   CUT,  SKIP,   CUT,      OWN },  CLOCK_RUNS },
+	[PTPKT_TIP]        = { { CUT,   CUT,  OWN,    OWN,      OWN },  CLOCK_RUNS },
+	[PTPKT_FUP]        = { { OWN,   OWN,  OWN,    CUT,      OWN },  CLOCK_RUNS },
+	/* tracing enabled, disabled, stopped */
+	[PTPKT_TIP_PGE]    = { { CUT,   CUT,  OWN,    OWN,      OWN },  CLOCK_RUNS },
+	[PTPKT_TIP_PGD]    = { { CUT,   CUT,  OWN,    OWN,      OWN },  0 },
+	[PTPKT_TRACESTOP]  = { { OWN,   CUT,  STOP,   CUT,      STOP }, 0 },
+	/* time */
+	[PTPKT_TSC]        = { { CTX,   CTX,  CTX,    CUT,      CTX },  SIDEBAND },
+	[PTPKT_TMA]        = { { CTX,   CTX,  CTX,    CUT,      CTX },  SIDEBAND },
+	[PTPKT_MTC]        = { { CTX,   CTX,  CTX,    CTX,      CTX },  SIDEBAND },
+	[PTPKT_CYC]        = { { CTX,   CTX,  CTX,    CTX,      CTX },  SIDEBAND },
+	[PTPKT_CBR]        = { { CTX,   CTX,  CTX,    CTX,      OWN },  SIDEBAND },
+	/* execution context */
+	[PTPKT_MODE_EXEC]  = { { SKIP,  SKIP, SKIP,   SKIP,     SKIP }, SIDEBAND | CLOCK_RUNS },
+	[PTPKT_MODE_TSX]   = { { CTX,   CTX,  CTX,    CUT,      OWN },  SIDEBAND | CLOCK_RUNS },
+	[PTPKT_PIP]        = { { CTX,   CTX,  CTX,    CTX,      CTX },  SIDEBAND | CLOCK_RUNS },
+	[PTPKT_VMCS]       = { { SKIP,  SKIP, SKIP,   SKIP,     SKIP }, SIDEBAND | CLOCK_RUNS },
+	/* PTWRITE */
+	[PTPKT_PTWRITE]    = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT | CLOCK_RUNS },
+	[PTPKT_PTWRITE_IP] = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT | CLOCK_RUNS },
+	/* power events */
+	[PTPKT_MWAIT]      = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT },
+	[PTPKT_PWRE]       = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT },
+	[PTPKT_EXSTOP]     = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT },
+	[PTPKT_EXSTOP_IP]  = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT },
+	[PTPKT_PWRX]       = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT },
+	/* block events */
+	[PTPKT_BBP]        = { { CUT,   CUT,  SKIP,   CUT,      SKIP }, EVENT | CLOCK_RUNS },
+	[PTPKT_BIP]        = { { CUT,   CUT,  SKIP,   CUT,      SKIP }, EVENT | CLOCK_RUNS },
+	[PTPKT_BEP]        = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT | CLOCK_RUNS },
+	[PTPKT_BEP_IP]     = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT | CLOCK_RUNS },
+};
+
+/* A TSC packet may fall this far behind the time MTCs and CYCs reached. */
+#define TSC_LAG_MAX	UINT64_C(0x10000)
+/* TSC packets hold the low 56 bits. */
+#define TSC_WRAP	(UINT64_C(1) << 56)
+#define TSC_HIGH	(UINT64_C(0xff) << 56)
+
+/*
+ * The decoder's idea of the time, in TSC ticks.  A TSC packet gives the
+ * TSC outright (low 56 bits); between TSC packets, MTC packets give a
+ * slice of the crystal clock (CTC), which a TMA after a TSC ties to the
+ * TSC, and CYC packets count core cycles, turned to TSC ticks with a
+ * ratio measured between two MTCs or else taken from the core:bus ratio.
+ */
+struct pt_clock {
+	uint64_t	now;		/* the time reached; 0 until known */
+	uint64_t	tsc;		/* the last TSC packet, widened to 64 bits */
+	uint64_t	first_ref;	/* the first buffer's AUXTRACE TSC, until a TSC packet */
+	uint64_t	buffer_ref;	/* the current buffer's AUXTRACE TSC */
+
+	/* CTC: counted from the TMA's value through the MTCs */
+	bool		ctc_known;	/* a TMA since the last TSC (nothing lost since) */
+	bool		mtc_high_open;	/* the MTC slice reaches above the TMA's 16 bits */
+	uint64_t	ctc_start;	/* TSC at the CTC count the MTCs are counted from */
+	uint64_t	ctc_ticks;	/* CTC ticks counted since */
+	uint32_t	mtc_slice;	/* the last MTC (CTC bits mtc_shift.. mtc_shift + 7) */
+	uint32_t	tsc_per_ctc;	/* the TSC:CTC ratio when whole, else 0 */
+	uint32_t	ctc_low_mask;	/* CTC bits below the MTC slice */
+
+	/* CYC: core cycles counted from a point in time */
+	uint64_t	cyc_start;	/* TSC the cycles count from; 0: none */
+	uint64_t	cycles;
+	double		tsc_per_cycle;	/* measured over a span between MTCs */
+	bool		tsc_per_cycle_known;
+	unsigned	cbr;		/* core:bus ratio */
+	double		cbr_tsc_per_cycle; /* max non-turbo ratio / cbr */
+};
 
 struct pt_decoder {
 	struct pt_params	 p;
@@ -96,37 +203,38 @@ struct pt_decoder {
 	pt_walk_fn		 walk;
 	void			*walk_arg;
 
-	const uint8_t		*buf;
-	size_t			 len;
-	uint64_t		 pos;
-	int			 pkt_step;
-	struct ptpkt		 pkt, tnt;
+	/* the stream: pkt is the packet at `at`, `size` bytes long */
+	const uint8_t		*at;
+	size_t			 left;
+	uint64_t		 offset;	/* of `at` in the whole trace */
+	int			 size;
+	struct ptpkt		 pkt;
 	enum ptpkt_ctx		 ctx;
-	enum ptpkt_kind		 last_packet_type;
-	enum pkt_state		 pkt_state;
+	enum ptpkt_kind		 prev_kind;	/* of the packet before pkt */
+	enum sync		 sync;
 
-	bool			 pge, in_psb, have_last_ip, have_tma, fixup_last_mtc;
-	uint64_t		 pip_payload;
-	bool			 nr, next_nr;	/* VMX non-root now / after the branch */
-	uint64_t		 last_ip, ip, psb_ip;
+	/* where the code is */
+	uint64_t		 ip;		/* the current address */
+	uint64_t		 base_ip;	/* what compressed addresses complete (SDM: last IP) */
+	bool			 base_ip_known;
+	uint64_t		 psb_fup_ip;	/* the FUP's address in the last PSB+, or 0 */
+	bool			 tracing;	/* packets enabled (TIP.PGE .. TIP.PGD) */
+	uint64_t		 pip;		/* the last PIP (bit 0: VMX non-root) */
+	bool			 guest, guest_next; /* non-root now, after the next branch */
+	unsigned		 tsx;		/* PT_SF_IN_TX, PT_SF_ABORT_TX */
 
-	uint64_t		 timestamp, tsc_timestamp, ref_timestamp, buf_timestamp;
-	uint64_t		 sample_timestamp;
-	uint64_t		 ctc_timestamp, ctc_delta;
-	uint32_t		 last_mtc, tsc_ctc_mult, ctc_rem_mask;
-	uint64_t		 tsc_slip;
-	uint64_t		 cycle_cnt, cyc_ref_timestamp;
-	double			 calc_cyc_to_tsc;
-	bool			 have_calc_cyc_to_tsc;
+	/*
+	 * Events that a following FUP gives the address of (PT_ST_* bits),
+	 * with their payloads; fup_alone: the FUP to come only places
+	 * events, no TIP follows it.
+	 */
+	unsigned		 fup_pending;
+	bool			 fup_alone;
+	unsigned		 fup_tsx;
+	uint64_t		 ptw_payload, mwait_payload, pwre_payload;
 
-	unsigned		 cbr, cbr_seen;
-	double			 cbr_cyc_to_tsc;
-
-	unsigned		 tx_flags, fup_tx_flags;
-	bool			 set_fup_tx_flags, set_fup_ptw, set_fup_mwait, set_fup_pwre,
-				 set_fup_exstop, set_fup_bep;
-	uint64_t		 fup_ptw_payload, fup_mwait_payload, fup_pwre_payload;
-
+	struct pt_clock		 clk;
+	unsigned		 cbr_reported;
 	struct pt_state		 state;
 };
 
@@ -145,14 +253,13 @@ pt_decoder_new(const struct pt_params *p, const struct pt_buffer *bufs, size_t n
 	d->walk_arg = arg;
 	if (d->p.mtc_shift < 0 || d->p.mtc_shift > 15)
 		d->p.mtc_shift = 0;
-	d->ctc_rem_mask = (1u << d->p.mtc_shift) - 1;
+	d->clk.ctc_low_mask = (1u << d->p.mtc_shift) - 1;
 	if (d->p.tsc_ctc_n == 0)
 		d->p.tsc_ctc_d = 0;
 	if (d->p.tsc_ctc_d != 0 && d->p.tsc_ctc_n % d->p.tsc_ctc_d == 0)
-		d->tsc_ctc_mult = d->p.tsc_ctc_n / d->p.tsc_ctc_d;
-	d->tsc_slip = 0x10000;
-	d->pkt_state = S_NO_PSB;
-	d->last_packet_type = PTPKT_PAD;
+		d->clk.tsc_per_ctc = d->p.tsc_ctc_n / d->p.tsc_ctc_d;
+	d->sync = SEEK_PSB;
+	d->prev_kind = PTPKT_PAD;
 	d->pkt.kind = PTPKT_PAD;
 	return d;
 }
@@ -163,39 +270,27 @@ pt_decoder_free(struct pt_decoder *d)
 	free(d);
 }
 
+/* ---- addresses and VMX context ---- */
+
+/*
+ * The address of a TIP, FUP or TIP.PGE/PGD packet: its IPBytes field says
+ * how many low bytes it holds; the rest comes from `base`, the last
+ * address seen (3: 6 bytes, sign-extended; 6: all 8 bytes).
+ */
 static uint64_t
-multdiv(uint64_t t, uint32_t n, uint32_t d)
+complete_ip(const struct ptpkt *pk, uint64_t base)
 {
-	if (d == 0)
-		return 0;
-	return (t / d) * n + ((t % d) * n) / d;
-}
-
-static uint64_t
-ctc_to_tsc(const struct pt_decoder *d, uint64_t ctc)
-{
-	return d->tsc_ctc_mult ? ctc * d->tsc_ctc_mult : multdiv(ctc, d->p.tsc_ctc_n, d->p.tsc_ctc_d);
-}
-
-/* ---- addresses ---- */
-
-static uint64_t
-calc_ip(const struct ptpkt *pk, uint64_t last_ip)
-{
-	uint64_t ip;
-
 	switch (pk->count) {
 	case 1:
-		return (last_ip & UINT64_C(0xffffffffffff0000)) | pk->payload;
 	case 2:
-		return (last_ip & UINT64_C(0xffffffff00000000)) | pk->payload;
+	case 4: {
+		unsigned low = pk->count == 4 ? 48 : 16 * (unsigned)pk->count;
+
+		return (base >> low << low) | pk->payload;
+	}
 	case 3:
-		ip = pk->payload;
-		if (ip & UINT64_C(0x800000000000))
-			ip |= UINT64_C(0xffff000000000000);
-		return ip;
-	case 4:
-		return (last_ip & UINT64_C(0xffff000000000000)) | pk->payload;
+		return pk->payload & (UINT64_C(1) << 47) ? pk->payload | ~((UINT64_C(1) << 48) - 1) :
+		    pk->payload;
 	case 6:
 		return pk->payload;
 	default:
@@ -204,1235 +299,1103 @@ calc_ip(const struct ptpkt *pk, uint64_t last_ip)
 }
 
 static void
-set_last_ip(struct pt_decoder *d)
+take_base_ip(struct pt_decoder *d)
 {
-	d->last_ip = calc_ip(&d->pkt, d->last_ip);
-	d->have_last_ip = true;
+	d->base_ip = complete_ip(&d->pkt, d->base_ip);
+	d->base_ip_known = true;
 }
 
 static void
-set_ip(struct pt_decoder *d)
+take_ip(struct pt_decoder *d)
 {
-	set_last_ip(d);
-	d->ip = d->last_ip;
+	take_base_ip(d);
+	d->ip = d->base_ip;
 }
 
+/* Does the packet give an address (one that needs no base, or a base)? */
 static bool
-have_ip(const struct pt_decoder *d)
+gives_ip(const struct pt_decoder *d)
 {
-	return d->pkt.count && (d->have_last_ip || d->pkt.count == 3 || d->pkt.count == 6);
+	return d->pkt.count && (d->base_ip_known || d->pkt.count == 3 || d->pkt.count == 6);
 }
 
-/* PIP: NR (bit 0) says whether the code is a guest's. */
-static void update_pip(struct pt_decoder *d) { d->pip_payload = d->pkt.payload; }
-static void update_nr(struct pt_decoder *d) { d->next_nr = d->pip_payload & 1; }
-
+/* The PIP's NR bit: from now on, or from the next branch on. */
 static void
-set_nr(struct pt_decoder *d)
+guest_now(struct pt_decoder *d)
 {
-	d->nr = d->pip_payload & 1;
-	d->next_nr = d->nr;
+	d->guest = d->pip & 1;
+	d->guest_next = d->guest;
 }
 
 static void
-set_pip(struct pt_decoder *d)
+guest_after_branch(struct pt_decoder *d)
 {
-	update_pip(d);
-	set_nr(d);
+	d->guest_next = d->pip & 1;
 }
 
-/* ---- data ---- */
-
-static void
-update_sample_time(struct pt_decoder *d)
-{
-	d->sample_timestamp = d->timestamp;
-}
+/* ---- the packet stream ---- */
 
 static int
-get_data(struct pt_decoder *d)
+load_buffer(struct pt_decoder *d)
 {
 	const struct pt_buffer *b;
 
-	d->pkt_step = 0;
+	d->size = 0;
 	if (d->next_buf >= d->nbufs)
-		return R_NODATA;
+		return E_NO_DATA;
 	b = &d->bufs[d->next_buf++];
-	d->buf = b->data;
-	d->len = b->len;
-	if (d->len == 0)
-		return R_NODATA;
-	d->buf_timestamp = b->ref_tsc;
-	if (d->next_buf == 1) {
-		/* A new trace: start over from a PSB. */
-		d->ip = 0;
-		d->pkt_state = S_NO_PSB;
-		d->timestamp = 0;
-		d->have_tma = false;
-		d->ref_timestamp = b->ref_tsc;
-		return R_LINK;
-	}
-	return 0;
+	d->at = b->data;
+	d->left = b->len;
+	if (d->left == 0)
+		return E_NO_DATA;
+	d->clk.buffer_ref = b->ref_tsc;
+	if (d->next_buf > 1)
+		return 0;
+	/* The first buffer: nothing is known, start from a PSB. */
+	d->ip = 0;
+	d->sync = SEEK_PSB;
+	d->clk.now = 0;
+	d->clk.ctc_known = false;
+	d->clk.first_ref = b->ref_tsc;
+	return RESTART;
 }
 
+/* Bytes that are no packet: step over one of them. */
 static int
-bad_packet(struct pt_decoder *d)
+bad_bytes(struct pt_decoder *d)
 {
-	d->tx_flags = 0;
-	d->have_tma = false;
-	d->pkt_step = 1;
-	return R_BADPKT;
+	d->tsx = 0;
+	d->clk.ctc_known = false;
+	d->size = 1;
+	return E_BAD_PACKET;
 }
 
+/* Step to the next packet that is not a PAD (size 0: read pkt again). */
 static int
-next_packet(struct pt_decoder *d)
+advance(struct pt_decoder *d)
 {
-	int r;
+	int n;
 
-	d->last_packet_type = d->pkt.kind;
+	d->prev_kind = d->pkt.kind;
 	do {
-		d->pos += (uint64_t)d->pkt_step;
-		d->buf += d->pkt_step;
-		d->len -= (size_t)d->pkt_step;
-		if (d->len == 0) {
-			r = get_data(d);
-			if (r)
-				return r;
+		d->offset += (uint64_t)d->size;
+		d->at += d->size;
+		d->left -= (size_t)d->size;
+		if (d->left == 0) {
+			n = load_buffer(d);
+			if (n)
+				return n;
 		}
-		r = ptpkt_get(d->buf, d->len, &d->pkt, &d->ctx);
-		if (r <= 0)
-			return bad_packet(d);
-		d->pkt_step = r;
+		n = ptpkt_get(d->at, d->left, &d->pkt, &d->ctx);
+		if (n <= 0)
+			return bad_bytes(d);
+		d->size = n;
 	} while (d->pkt.kind == PTPKT_PAD);
 	return 0;
 }
 
-/*
- * Look at the packets after the current one in this buffer (PADs
- * skipped): fn returns non-zero to stop.
- */
-typedef int (*look_fn)(struct pt_decoder *d, const struct ptpkt *pk, void *arg);
+/* Show fn the packets after pkt in this buffer (no PADs) until it returns true. */
+typedef bool (*peek_fn)(struct pt_decoder *d, const struct ptpkt *pk, void *arg);
 
 static void
-lookahead(struct pt_decoder *d, look_fn fn, void *arg)
+peek(struct pt_decoder *d, peek_fn fn, void *arg)
 {
-	const uint8_t *b = d->buf;
-	size_t len = d->len, step = (size_t)d->pkt_step;
+	const uint8_t *at = d->at;
+	size_t left = d->left, size = (size_t)d->size;
 	enum ptpkt_ctx ctx = d->ctx;
 	struct ptpkt pk;
+	int n;
 
+	do {
+		do {
+			at += size;
+			left -= size;
+			if (left == 0)
+				return;
+			n = ptpkt_get(at, left, &pk, &ctx);
+			if (n <= 0)
+				return;
+			size = (size_t)n;
+		} while (pk.kind == PTPKT_PAD);
+	} while (!fn(d, &pk, arg));
+}
+
+/* Find the next PSB and step onto it. */
+static int
+find_psb(struct pt_decoder *d)
+{
 	for (;;) {
+		size_t at;
 		int r;
 
-		do {
-			b += step;
-			len -= step;
-			if (len == 0)
-				return;
-			r = ptpkt_get(b, len, &pk, &ctx);
-			if (r <= 0)
-				return;
-			step = (size_t)r;
-		} while (pk.kind == PTPKT_PAD);
-		if (fn(d, &pk, arg))
-			return;
+		if (d->left == 0) {
+			r = load_buffer(d);
+			if (r)
+				return r;
+		}
+		at = ptpkt_find_psb(d->at, d->left);
+		if (at < d->left) {
+			d->size = (int)at;
+			return advance(d);
+		}
+		d->offset += d->left;
+		d->left = 0;
 	}
 }
 
-/* ---- time ---- */
+/* ---- the clock ---- */
 
 static uint64_t
-tsc_8b(uint64_t tsc, uint64_t ref)
+scale(uint64_t x, uint32_t mul, uint32_t div)
 {
-	tsc |= ref & (UINT64_C(0xff) << 56);
-	if (tsc < ref) {
-		if (ref - tsc > (UINT64_C(1) << 55))
-			tsc += UINT64_C(1) << 56;
-	} else if (tsc - ref > (UINT64_C(1) << 55)) {
-		tsc -= UINT64_C(1) << 56;
-	}
-	return tsc;
+	if (div == 0)
+		return 0;
+	return (x / div) * mul + ((x % div) * mul) / div;
 }
 
-static void
-calc_tsc(struct pt_decoder *d)
+static uint64_t
+ctc_as_tsc(const struct pt_decoder *d, uint64_t ctc)
 {
+	const struct pt_clock *c = &d->clk;
+
+	return c->tsc_per_ctc ? ctc * c->tsc_per_ctc : scale(ctc, d->p.tsc_ctc_n, d->p.tsc_ctc_d);
+}
+
+/* Cycles count afresh from now. */
+static void
+cycles_from_now(struct pt_clock *c)
+{
+	c->cyc_start = c->now;
+	c->cycles = 0;
+}
+
+/* The 56 bits of a TSC packet, widened to the 64-bit TSC nearest to ref. */
+static uint64_t
+widen_tsc(uint64_t low, uint64_t ref)
+{
+	uint64_t t = low | (ref & TSC_HIGH);
+
+	if (t < ref && ref - t > TSC_WRAP / 2)
+		t += TSC_WRAP;
+	else if (t >= ref && t - ref > TSC_WRAP / 2)
+		t -= TSC_WRAP;
+	return t;
+}
+
+/*
+ * TSC: the time outright.  The first one is widened against the
+ * AUXTRACE reference; later ones take the high byte of the time reached,
+ * and may not take the time back: one a little behind (MTCs and CYCs
+ * went past it) leaves the time as it is; one further behind has wrapped
+ * unless that would pass the buffer's reference.
+ */
+static void
+clock_tsc(struct pt_decoder *d)
+{
+	struct pt_clock *c = &d->clk;
 	uint64_t t;
 
-	d->have_tma = false;
-	if (d->ref_timestamp) {
-		t = tsc_8b(d->pkt.payload, d->ref_timestamp);
-		d->tsc_timestamp = t;
-		d->timestamp = t;
-		d->ref_timestamp = 0;
-	} else if (d->timestamp) {
-		t = d->pkt.payload | (d->timestamp & (UINT64_C(0xff) << 56));
-		d->tsc_timestamp = t;
-		if (t < d->timestamp && d->timestamp - t < d->tsc_slip)
-			t = d->timestamp;	/* slipped back past an MTC */
-		if (t < d->timestamp) {
-			if (!d->buf_timestamp || t + (UINT64_C(1) << 56) < d->buf_timestamp) {
-				t += UINT64_C(1) << 56;
-				d->tsc_timestamp = t;
+	c->ctc_known = false;
+	if (c->first_ref) {
+		t = widen_tsc(d->pkt.payload, c->first_ref);
+		c->tsc = t;
+		c->now = t;
+		c->first_ref = 0;
+	} else if (c->now) {
+		t = d->pkt.payload | (c->now & TSC_HIGH);
+		c->tsc = t;
+		if (t < c->now && c->now - t < TSC_LAG_MAX)
+			t = c->now;
+		if (t < c->now) {
+			if (!c->buffer_ref || t + TSC_WRAP < c->buffer_ref) {
+				t += TSC_WRAP;
+				c->tsc = t;
 			} else {
-				t = d->timestamp;
+				t = c->now;
 			}
 		}
-		d->timestamp = t;
+		c->now = t;
 	}
-	if (d->last_packet_type == PTPKT_CYC) {
-		/* (perf does not calibrate cycles against TSC packets) */
-		d->cyc_ref_timestamp = d->timestamp;
-		d->cycle_cnt = 0;
-		d->have_calc_cyc_to_tsc = false;
+	if (d->prev_kind == PTPKT_CYC) {
+		/* cycles count from here, at a ratio not measured yet */
+		cycles_from_now(c);
+		c->tsc_per_cycle_known = false;
 	}
 }
 
+/*
+ * TMA: the CTC's low 16 bits and the fast counter at the last TSC, so
+ * that MTCs can be counted as TSC ticks from there.
+ */
 static void
-calc_tma(struct pt_decoder *d)
+clock_tma(struct pt_decoder *d)
 {
+	struct pt_clock *c = &d->clk;
 	uint32_t ctc = (uint32_t)d->pkt.payload;
-	uint32_t fc = (uint32_t)d->pkt.count;
-	uint32_t rem = ctc & d->ctc_rem_mask;
+	uint32_t fast = (uint32_t)d->pkt.count;
 
 	if (!d->p.tsc_ctc_d)
 		return;
-	d->last_mtc = (ctc >> d->p.mtc_shift) & 0xff;
-	d->ctc_timestamp = d->tsc_timestamp - fc - ctc_to_tsc(d, rem);
-	d->ctc_delta = 0;
-	d->have_tma = true;
-	d->fixup_last_mtc = true;
-}
-
-/* The TMA gives 16 bits of CTC; with a long MTC period the MTC has bits
- * the TMA lacks: take them from the first MTC, which comes after. */
-static void
-fixup_last_mtc(uint32_t mtc, int shift, uint32_t *last)
-{
-	uint32_t first_missing = 1u << (16 - shift);
-	uint32_t mask = ~(first_missing - 1);
-
-	*last |= mtc & mask;
-	if (*last >= mtc) {
-		*last -= first_missing;
-		*last &= 0xff;
-	}
+	c->mtc_slice = (ctc >> d->p.mtc_shift) & 0xff;
+	c->ctc_start = c->tsc - fast - ctc_as_tsc(d, ctc & c->ctc_low_mask);
+	c->ctc_ticks = 0;
+	c->ctc_known = true;
+	c->mtc_high_open = true;
 }
 
 /*
- * After an MTC that follows a CYC: look ahead in the buffer for the next
- * MTC that follows a CYC and take TSC ticks per cycle from the cycles
- * counted in between (as perf does, refusing a ratio over 1.25 times the
- * core:bus ratio's, and stopping at anything that may stop the clock).
+ * With an MTC period over 2^8, an MTC's slice has CTC bits above the
+ * TMA's 16: the first MTC after the TMA fills them in for the TMA's
+ * slice, one step back when that puts the TMA at or past the MTC.
  */
-static void
-calibrate_cyc(struct pt_decoder *d)
+static uint32_t
+fill_mtc_high(uint32_t tma_slice, uint32_t mtc, int shift)
 {
-	const uint8_t *b = d->buf;
-	size_t len = d->len, step = (size_t)d->pkt_step;
-	enum ptpkt_ctx ctx = d->ctx;
-	enum ptpkt_kind last = d->last_packet_type;
-	uint64_t cycles = 0, ctc_delta = d->ctc_delta, ts = d->timestamp, t = 0;
-	uint32_t last_mtc = d->last_mtc;
-	bool fixup = d->fixup_last_mtc;
-	unsigned cbr = 0;
-	double cbr_ratio = 0, ratio;
-	struct ptpkt pk;
+	uint32_t open_bit = 1u << (16 - shift);
 
-	if (!d->have_tma)
-		return;
-	for (;;) {
-		int r;
+	tma_slice |= mtc & ~(open_bit - 1);
+	if (tma_slice >= mtc)
+		tma_slice = (tma_slice - open_bit) & 0xff;
+	return tma_slice;
+}
 
-		do {
-			b += step;
-			len -= step;
-			if (len == 0)
-				return;
-			r = ptpkt_get(b, len, &pk, &ctx);
-			if (r <= 0)
-				return;
-			step = (size_t)r;
-		} while (pk.kind == PTPKT_PAD);
-		switch (pk.kind) {
-		case PTPKT_TNT: case PTPKT_TIP_PGE: case PTPKT_TIP: case PTPKT_FUP: case PTPKT_PSB:
-		case PTPKT_PIP: case PTPKT_MODE_EXEC: case PTPKT_MODE_TSX: case PTPKT_PSBEND:
-		case PTPKT_VMCS: case PTPKT_MNT: case PTPKT_PTWRITE: case PTPKT_PTWRITE_IP:
-		case PTPKT_BBP: case PTPKT_BIP: case PTPKT_BEP: case PTPKT_BEP_IP:
-			last = pk.kind;
-			continue;
-		case PTPKT_CYC:
-			cycles += pk.payload;
-			last = pk.kind;
-			continue;
-		case PTPKT_CBR:
-			if (cbr && cbr != (unsigned)pk.payload)
-				return;
-			cbr = (unsigned)pk.payload;
-			cbr_ratio = cbr ? (double)d->p.max_non_turbo_ratio / cbr : 0;
-			last = pk.kind;
-			continue;
-		case PTPKT_MTC: {
-			uint32_t mtc = (uint32_t)pk.payload, delta;
+/*
+ * Count an MTC (its CTC slice `mtc`) into *ticks from the slice before,
+ * *slice; the result is the TSC it stands for.
+ */
+static uint64_t
+count_mtc(const struct pt_decoder *d, uint32_t mtc, uint32_t *slice, bool *high_open,
+    uint64_t *ticks)
+{
+	uint32_t steps;
 
-			if (d->p.mtc_shift > 8 && fixup) {
-				fixup = false;
-				fixup_last_mtc(mtc, d->p.mtc_shift, &last_mtc);
-			}
-			delta = mtc > last_mtc ? mtc - last_mtc : mtc + 256 - last_mtc;
-			ctc_delta += (uint64_t)delta << d->p.mtc_shift;
-			last_mtc = mtc;
-			t = d->ctc_timestamp + ctc_to_tsc(d, ctc_delta);
-			if (t < ts)
-				return;
-			if (last != PTPKT_CYC) {
-				ts = t;
-				last = pk.kind;
-				continue;
-			}
-			break;
-		}
-		default:	/* TSC, TMA and whatever may stop the clock */
-			return;
-		}
-		break;
+	if (d->p.mtc_shift > 8 && *high_open) {
+		*high_open = false;
+		*slice = fill_mtc_high(*slice, mtc, d->p.mtc_shift);
 	}
-	if (!cbr && d->cbr) {
-		cbr = d->cbr;
-		cbr_ratio = d->cbr_cyc_to_tsc;
-	}
-	if (!cycles)
-		return;
-	ratio = (double)(t - d->timestamp) / (double)cycles;
-	if (cbr && ratio > cbr_ratio && ratio / cbr_ratio > 1.25)
-		return;
-	d->calc_cyc_to_tsc = ratio;
-	d->have_calc_cyc_to_tsc = true;
+	steps = mtc > *slice ? mtc - *slice : mtc + 256 - *slice;
+	*ticks += (uint64_t)steps << d->p.mtc_shift;
+	*slice = mtc;
+	return d->clk.ctc_start + ctc_as_tsc(d, *ticks);
 }
 
-static void
-calc_mtc(struct pt_decoder *d)
-{
-	uint32_t mtc, delta;
-	uint64_t t;
-
-	if (!d->have_tma)
-		return;
-	mtc = (uint32_t)d->pkt.payload;
-	if (d->p.mtc_shift > 8 && d->fixup_last_mtc) {
-		d->fixup_last_mtc = false;
-		fixup_last_mtc(mtc, d->p.mtc_shift, &d->last_mtc);
-	}
-	delta = mtc > d->last_mtc ? mtc - d->last_mtc : mtc + 256 - d->last_mtc;
-	d->ctc_delta += (uint64_t)delta << d->p.mtc_shift;
-	t = d->ctc_timestamp + ctc_to_tsc(d, d->ctc_delta);
-	if (t >= d->timestamp)
-		d->timestamp = t;
-	d->last_mtc = mtc;
-	if (d->last_packet_type == PTPKT_CYC) {
-		d->cyc_ref_timestamp = d->timestamp;
-		d->cycle_cnt = 0;
-		d->have_calc_cyc_to_tsc = false;
-		calibrate_cyc(d);
-	}
-}
-
-static void
-calc_cbr(struct pt_decoder *d)
-{
-	unsigned cbr = (unsigned)d->pkt.payload & 0xff;
-
-	if (d->cbr == cbr)
-		return;
-	d->cbr = cbr;
-	d->cbr_cyc_to_tsc = cbr ? (double)d->p.max_non_turbo_ratio / cbr : 0;
-	/* cycles count from here at the new ratio */
-	d->cyc_ref_timestamp = d->timestamp;
-	d->cycle_cnt = 0;
-}
-
-/* CYC: cycles since the last MTC or TSC that followed a CYC, at the
- * calibrated ratio, else the core:bus ratio's. */
-static void
-calc_cyc(struct pt_decoder *d)
-{
-	uint64_t t = d->cyc_ref_timestamp;
-	double ratio;
-
-	d->cycle_cnt += d->pkt.payload;
-	if (!d->cyc_ref_timestamp)
-		return;
-	if (d->have_calc_cyc_to_tsc)
-		ratio = d->calc_cyc_to_tsc;
-	else if (d->cbr)
-		ratio = d->cbr_cyc_to_tsc;
-	else
-		return;
-	/* in double, as perf computes it */
-	t = (uint64_t)((double)t + (double)d->cycle_cnt * ratio);
-	if (t >= d->timestamp)
-		d->timestamp = t;
-}
-
-static int
-overflow(struct pt_decoder *d)
-{
-	d->tx_flags = 0;
-	set_nr(d);
-	d->pkt_state = S_ERR_RESYNC;
-	return R_OVF;
-}
-
-/* ---- walks ---- */
-
-/* Walk code from ip to to_ip (0: to the next branch).  Code is never read,
- * so only an empty walk (ip already at to_ip) succeeds. */
-static int
-walk_insn(struct pt_decoder *d, uint64_t to_ip)
-{
-	if (to_ip && d->ip == to_ip)
-		return R_AGAIN;
-	d->pkt_state = S_NO_IP;
-	return d->walk(d->walk_arg, d->ip, d->state.to_nr) == PT_WALK_SILENT ? R_LINK : R_NOINSN;
-}
+/* Measuring TSC ticks per cycle: the look-ahead's state. */
+struct cyc_span {
+	uint64_t	cycles, ctc_ticks, floor, end;
+	uint32_t	mtc_slice;
+	bool		high_open, complete;
+	unsigned	cbr;
+	double		cbr_tsc_per_cycle;
+	enum ptpkt_kind	prev;
+};
 
 static bool
-fup_event(struct pt_decoder *d)
+span_packet(struct pt_decoder *d, const struct ptpkt *pk, void *arg)
 {
-	bool ret = false;
+	struct cyc_span *s = arg;
+	uint64_t t;
 
-	if (d->set_fup_tx_flags) {
-		d->set_fup_tx_flags = false;
-		d->tx_flags = d->fup_tx_flags;
-		d->state.type = PT_ST_TRANSACTION;
-		if (d->fup_tx_flags & PT_SF_ABORT_TX)
-			d->state.type |= PT_ST_BRANCH;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		d->state.flags = d->fup_tx_flags;
-		return true;
+	switch (pk->kind) {
+	case PTPKT_CYC:
+		s->cycles += pk->payload;
+		break;
+	case PTPKT_CBR:
+		if (s->cbr && s->cbr != (unsigned)pk->payload)
+			return true;
+		s->cbr = (unsigned)pk->payload;
+		s->cbr_tsc_per_cycle = s->cbr ? (double)d->p.max_non_turbo_ratio / s->cbr : 0;
+		break;
+	case PTPKT_MTC:
+		t = count_mtc(d, (uint32_t)pk->payload, &s->mtc_slice, &s->high_open, &s->ctc_ticks);
+		s->end = t;
+		if (t < s->floor)
+			return true;
+		if (s->prev == PTPKT_CYC) {
+			s->complete = true;
+			return true;
+		}
+		s->floor = t;
+		break;
+	default:
+		if (!(rules[pk->kind].traits & CLOCK_RUNS))
+			return true;
+		break;
 	}
-	if (d->set_fup_ptw) {
-		d->set_fup_ptw = false;
-		d->state.type = PT_ST_PTW;
-		d->state.flags |= PT_SF_FUP_IP;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		d->state.payload = d->fup_ptw_payload;
-		return true;
+	s->prev = pk->kind;
+	return false;
+}
+
+/*
+ * At an MTC right after a CYC: measure TSC ticks per cycle up to the next
+ * MTC right after a CYC in this buffer, from the cycles counted in
+ * between.  Nothing is measured if the clock may stop on the way, the
+ * core:bus ratio changes, time would go back, or the ratio comes out
+ * over 1.25 times the core:bus ratio's.
+ */
+static void
+measure_cycles(struct pt_decoder *d)
+{
+	struct pt_clock *c = &d->clk;
+	struct cyc_span s = {
+		.ctc_ticks = c->ctc_ticks,
+		.floor = c->now,
+		.mtc_slice = c->mtc_slice,
+		.high_open = c->mtc_high_open,
+		.prev = d->prev_kind,
+	};
+	double ratio;
+
+	peek(d, span_packet, &s);
+	if (!s.complete)
+		return;
+	if (!s.cbr && c->cbr) {
+		s.cbr = c->cbr;
+		s.cbr_tsc_per_cycle = c->cbr_tsc_per_cycle;
 	}
-	if (d->set_fup_mwait) {
-		d->set_fup_mwait = false;
-		d->state.type = PT_ST_MWAIT;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		d->state.payload = d->fup_mwait_payload;
-		ret = true;
+	if (!s.cycles)
+		return;
+	ratio = (double)(s.end - c->now) / (double)s.cycles;
+	if (s.cbr && ratio > s.cbr_tsc_per_cycle && ratio / s.cbr_tsc_per_cycle > 1.25)
+		return;
+	c->tsc_per_cycle = ratio;
+	c->tsc_per_cycle_known = true;
+}
+
+/* MTC: the CTC moved on; time follows it, never back. */
+static void
+clock_mtc(struct pt_decoder *d)
+{
+	struct pt_clock *c = &d->clk;
+	uint64_t t;
+
+	if (!c->ctc_known)
+		return;
+	t = count_mtc(d, (uint32_t)d->pkt.payload, &c->mtc_slice, &c->mtc_high_open,
+	    &c->ctc_ticks);
+	if (t >= c->now)
+		c->now = t;
+	if (d->prev_kind == PTPKT_CYC) {
+		cycles_from_now(c);
+		c->tsc_per_cycle_known = false;
+		measure_cycles(d);
 	}
-	if (d->set_fup_pwre) {
-		d->set_fup_pwre = false;
-		d->state.type |= PT_ST_PWR_ENTRY;
-		d->state.type &= ~PT_ST_BRANCH;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		d->state.payload = d->fup_pwre_payload;
-		ret = true;
+}
+
+/* CBR: a new core:bus ratio; cycles count at it from here. */
+static void
+clock_cbr(struct pt_decoder *d)
+{
+	struct pt_clock *c = &d->clk;
+	unsigned cbr = (unsigned)d->pkt.payload & 0xff;
+
+	if (c->cbr == cbr)
+		return;
+	c->cbr = cbr;
+	c->cbr_tsc_per_cycle = cbr ? (double)d->p.max_non_turbo_ratio / cbr : 0;
+	cycles_from_now(c);
+}
+
+/* CYC: core cycles since the last one; time follows them, never back. */
+static void
+clock_cyc(struct pt_decoder *d)
+{
+	struct pt_clock *c = &d->clk;
+	double ratio;
+	uint64_t t;
+
+	c->cycles += d->pkt.payload;
+	if (!c->cyc_start)
+		return;
+	if (c->tsc_per_cycle_known)
+		ratio = c->tsc_per_cycle;
+	else if (c->cbr)
+		ratio = c->cbr_tsc_per_cycle;
+	else
+		return;
+	/* (in double precision: the digits are perf's) */
+	t = (uint64_t)((double)c->cyc_start + (double)c->cycles * ratio);
+	if (t >= c->now)
+		c->now = t;
+}
+
+/*
+ * A clock or context packet: TSC, TMA, MTC, CYC, CBR, PIP or MODE.TSX.
+ * A PIP's NR bit applies at once where no branch is pending (PSB+, while
+ * looking for an address), else from the next branch on.
+ */
+static void
+apply_context(struct pt_decoder *d, bool guest_at_once)
+{
+	switch (d->pkt.kind) {
+	case PTPKT_TSC:
+		clock_tsc(d);
+		break;
+	case PTPKT_TMA:
+		clock_tma(d);
+		break;
+	case PTPKT_MTC:
+		clock_mtc(d);
+		break;
+	case PTPKT_CYC:
+		clock_cyc(d);
+		break;
+	case PTPKT_CBR:
+		clock_cbr(d);
+		break;
+	case PTPKT_PIP:
+		d->pip = d->pkt.payload;
+		if (guest_at_once)
+			guest_now(d);
+		break;
+	case PTPKT_MODE_TSX:
+		d->tsx = (unsigned)d->pkt.payload & PT_SF_IN_TX;
+		break;
+	default:
+		break;
 	}
-	if (d->set_fup_exstop) {
-		d->set_fup_exstop = false;
-		d->state.type |= PT_ST_EX_STOP;
-		d->state.type &= ~PT_ST_BRANCH;
-		d->state.flags |= PT_SF_FUP_IP;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		ret = true;
-	}
-	if (d->set_fup_bep) {
-		d->set_fup_bep = false;
-		d->state.type |= PT_ST_BLK;
-		d->state.type &= ~PT_ST_BRANCH;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		ret = true;
-	}
-	return ret;
+}
+
+/* ---- steps shared by the phases ---- */
+
+static void
+trace_stopped(struct pt_decoder *d)
+{
+	d->tracing = false;
+	d->tsx = 0;
+	d->clk.ctc_known = false;
 }
 
 static int
-walk_fup(struct pt_decoder *d)
+overflowed(struct pt_decoder *d)
 {
-	int r = walk_insn(d, d->last_ip);
-
-	if (r == R_AGAIN) {
-		bool no_tip = d->pkt_state != S_FUP;
-
-		d->pkt_state = S_IN_SYNC;
-		if (fup_event(d) && no_tip)
-			return 0;
-		return R_AGAIN;
-	}
-	d->set_fup_tx_flags = false;
-	return r;
+	d->tsx = 0;
+	guest_now(d);
+	d->sync = RESYNC_IP;
+	return E_OVERFLOW;
 }
 
-/* After a FUP of an asynchronous transfer: the TIP that says where to. */
+/*
+ * Follow the code from ip: perfnav cannot, so the walk fails and the
+ * address is lost.  The caller says whether that is reported.
+ */
 static int
-walk_fup_tip(struct pt_decoder *d)
+walk_fails(struct pt_decoder *d)
+{
+	d->sync = SEEK_IP;
+	return d->walk(d->walk_arg, d->ip, d->state.to_nr) == PT_WALK_SILENT ? RESTART : E_NO_CODE;
+}
+
+/* A state of a plain event at the current address. */
+static int
+event_state(struct pt_decoder *d, unsigned type, bool with_payload)
+{
+	d->state.type = type;
+	d->state.from_ip = d->ip;
+	d->state.to_ip = 0;
+	if (with_payload)
+		d->state.payload = d->pkt.payload;
+	return 0;
+}
+
+static int
+psb_state(struct pt_decoder *d)
+{
+	d->state.type = PT_ST_PSB;
+	d->state.from_ip = d->psb_fup_ip;
+	d->state.to_ip = 0;
+	return 0;
+}
+
+static unsigned
+trace_edge(enum ptpkt_kind k)
+{
+	return k == PTPKT_TIP_PGE ? PT_ST_TRACE_BEGIN : k == PTPKT_TIP_PGD ? PT_ST_TRACE_END : 0;
+}
+
+/*
+ * The FUP reached: the events waiting for its address become the state.
+ * A transaction or a PTWRITE makes a state of its own; power and block
+ * events share one.  Returns whether there was any.
+ */
+static bool
+place_pending_events(struct pt_decoder *d)
+{
+	const unsigned shared = PT_ST_MWAIT | PT_ST_PWR_ENTRY | PT_ST_EX_STOP | PT_ST_BLK;
+	struct pt_state *st = &d->state;
+	unsigned ev = d->fup_pending;
+
+	if (ev & PT_ST_TRANSACTION) {
+		d->fup_pending &= ~PT_ST_TRANSACTION;
+		d->tsx = d->fup_tsx;
+		st->type = PT_ST_TRANSACTION | (d->fup_tsx & PT_SF_ABORT_TX ? PT_ST_BRANCH : 0);
+		st->flags = d->fup_tsx;
+	} else if (ev & PT_ST_PTW) {
+		d->fup_pending &= ~PT_ST_PTW;
+		st->type = PT_ST_PTW;
+		st->flags |= PT_SF_FUP_IP;
+		st->payload = d->ptw_payload;
+	} else if (ev & shared) {
+		d->fup_pending &= ~shared;
+		if (ev & PT_ST_MWAIT) {
+			st->type = PT_ST_MWAIT;
+			st->payload = d->mwait_payload;
+		}
+		if (ev & PT_ST_PWR_ENTRY)
+			st->payload = d->pwre_payload;
+		if (ev & PT_ST_EX_STOP)
+			st->flags |= PT_SF_FUP_IP;
+		if (ev & (shared & ~PT_ST_MWAIT)) {
+			/* (an MWAIT alone keeps the state type it sets) */
+			st->type |= ev & (shared & ~PT_ST_MWAIT);
+			st->type &= ~PT_ST_BRANCH;
+		}
+	} else {
+		return false;
+	}
+	st->from_ip = d->ip;
+	st->to_ip = 0;
+	return true;
+}
+
+/* The code up to the FUP's address could not be followed. */
+static int
+fup_not_reached(struct pt_decoder *d)
+{
+	d->fup_pending &= ~PT_ST_TRANSACTION;
+	return walk_fails(d);
+}
+
+/*
+ * Reach a FUP's address from ip: only possible when already there.  Its
+ * events make the state when alone (no TIP to wait for); else GO_ON.
+ */
+static int
+reach_fup(struct pt_decoder *d, bool alone)
+{
+	if (!d->base_ip || d->ip != d->base_ip)
+		return fup_not_reached(d);
+	d->sync = TRACING;
+	if (place_pending_events(d) && alone)
+		return 0;
+	return GO_ON;
+}
+
+/* ---- phases ---- */
+
+struct phase_ops {
+	bool	guest_at_once;			/* PIP's NR applies at once */
+	int	(*cut)(struct pt_decoder *d);	/* CUT packets */
+	int	(*own)(struct pt_decoder *d);	/* OWN packets */
+};
+
+static const struct phase_ops phases[PH_COUNT];
+
+static int
+handle(struct pt_decoder *d, enum phase ph)
+{
+	const struct phase_ops *f = &phases[ph];
+
+	switch ((enum action)rules[d->pkt.kind].in[ph]) {
+	case SKIP:
+		return GO_ON;
+	case CTX:
+		apply_context(d, f->guest_at_once);
+		return GO_ON;
+	case STOP:
+		trace_stopped(d);
+		return GO_ON;
+	case OVFL:
+		return overflowed(d);
+	case LOST:
+		d->sync = SEEK_PSB;
+		return E_INTERNAL;
+	case DONE:
+		return 0;
+	case CUT:
+		return f->cut(d);
+	case OWN:
+	default:
+		return f->own(d);
+	}
+}
+
+/* Read packets in phase ph until one ends it. */
+static int
+run(struct pt_decoder *d, enum phase ph)
+{
+	for (;;) {
+		int r = advance(d);
+
+		if (r)
+			return r;
+		do
+			r = handle(d, ph);
+		while (r == AGAIN);
+		if (r != GO_ON)
+			return r;
+	}
+}
+
+/* A FUP in PSB+: the address execution is at; tracing is on. */
+static int
+psb_fup(struct pt_decoder *d, bool take_as_current)
+{
+	d->tracing = true;
+	if (d->pkt.count == 0)
+		return GO_ON;
+	take_base_ip(d);
+	d->psb_fup_ip = d->base_ip;
+	if (take_as_current)
+		d->ip = d->base_ip;
+	return GO_ON;
+}
+
+/* PH_SYNC_PSB: anything that is no PSB+ packet means no sync here. */
+static int
+sync_psb_cut(struct pt_decoder *d)
+{
+	(void)d;
+	return E_MISMATCH;
+}
+
+static int
+sync_psb_own(struct pt_decoder *d)
+{
+	switch (d->pkt.kind) {
+	case PTPKT_FUP:
+		return psb_fup(d, true);
+	case PTPKT_TRACESTOP:
+		trace_stopped(d);
+		/* fall through */
+	default:	/* TNT */
+		d->clk.ctc_known = false;
+		d->sync = d->ip ? TRACING : RESYNC_IP;
+		return E_MISMATCH;
+	}
+}
+
+/* PH_PSB: a packet that is no PSB+ packet belongs to the trace. */
+static int
+psb_cut(struct pt_decoder *d)
+{
+	d->clk.ctc_known = false;
+	return PSB_CUT;
+}
+
+static int
+psb_own(struct pt_decoder *d)
+{
+	return psb_fup(d, false);	/* FUP */
+}
+
+/* A PSB+ while in sync: its PSB state, or PSB_CUT. */
+static int
+psb_in_sync(struct pt_decoder *d)
 {
 	int r;
 
-	if (d->tx_flags & PT_SF_ABORT_TX) {
-		d->tx_flags = 0;
+	d->base_ip = 0;
+	d->psb_fup_ip = 0;
+	d->base_ip_known = true;
+	r = run(d, PH_PSB);
+	return r ? r : psb_state(d);
+}
+
+/* PH_FIND_IP: a TIP, TIP.PGE/PGD or FUP with a whole address, or a PSB+. */
+static int
+find_ip_own(struct pt_decoder *d)
+{
+	enum ptpkt_kind k = d->pkt.kind;
+	int r;
+
+	if (k == PTPKT_PSB) {
+		d->state.psb_offset = d->offset;
+		d->psb_fup_ip = 0;
+		d->base_ip = 0;
+		d->base_ip_known = true;
+		r = run(d, PH_SYNC_PSB);
+		return r ? r : psb_state(d);
+	}
+	if (k != PTPKT_FUP)
+		d->tracing = k != PTPKT_TIP_PGD;
+	if (gives_ip(d))
+		take_ip(d);
+	if (!d->ip)
+		return GO_ON;
+	d->state.type |= trace_edge(k);
+	return 0;
+}
+
+/* PH_AFTER_FUP: anything but a TIP means the FUP was no transfer. */
+static int
+after_fup_cut(struct pt_decoder *d)
+{
+	d->sync = RESYNC_IP;
+	d->size = 0;	/* the packet is looked at again */
+	return E_MISMATCH;
+}
+
+/* The TIP, TIP.PGE or TIP.PGD: the transfer's destination. */
+static int
+after_fup_own(struct pt_decoder *d)
+{
+	enum ptpkt_kind k = d->pkt.kind;
+	bool begins = k == PTPKT_TIP_PGE;
+
+	d->state.from_ip = begins ? 0 : d->ip;
+	d->state.to_ip = 0;
+	if (d->pkt.count) {
+		take_ip(d);
+		d->state.to_ip = d->ip;
+	}
+	if (k != PTPKT_TIP)
+		d->tracing = begins;
+	d->state.type |= trace_edge(k);
+	if (begins)
+		guest_now(d);
+	else
+		guest_after_branch(d);
+	return 0;
+}
+
+/* After a FUP that announces an asynchronous transfer (or a TSX abort). */
+static int
+follow_fup_tip(struct pt_decoder *d)
+{
+	if (d->tsx & PT_SF_ABORT_TX) {
+		d->tsx = 0;
 		d->state.flags &= ~PT_SF_IN_TX;
 		d->state.flags |= PT_SF_ABORT_TX;
 	} else {
 		d->state.flags |= PT_SF_ASYNC;
 	}
-	for (;;) {
-		r = next_packet(d);
-		if (r)
-			return r;
-		switch (d->pkt.kind) {
-		case PTPKT_TNT: case PTPKT_FUP: case PTPKT_TRACESTOP: case PTPKT_PSB:
-		case PTPKT_TSC: case PTPKT_TMA: case PTPKT_MODE_TSX: case PTPKT_BAD:
-		case PTPKT_PSBEND: case PTPKT_PTWRITE: case PTPKT_PTWRITE_IP:
-		case PTPKT_EXSTOP: case PTPKT_EXSTOP_IP: case PTPKT_MWAIT: case PTPKT_PWRE:
-		case PTPKT_PWRX: case PTPKT_BBP: case PTPKT_BIP: case PTPKT_BEP: case PTPKT_BEP_IP:
-			/* Missing TIP after FUP */
-			d->pkt_state = S_ERR_RESYNC;
-			d->pkt_step = 0;
-			return R_MISMAT;
-		case PTPKT_CBR:
-			calc_cbr(d);
-			break;
-		case PTPKT_OVF:
-			return overflow(d);
-		case PTPKT_TIP_PGD:
-			d->state.from_ip = d->ip;
-			if (d->pkt.count == 0) {
-				d->state.to_ip = 0;
-			} else {
-				set_ip(d);
-				d->state.to_ip = d->ip;
-			}
-			d->pge = false;
-			d->state.type |= PT_ST_TRACE_END;
-			update_nr(d);
-			return 0;
-		case PTPKT_TIP_PGE:
-			d->pge = true;
-			d->state.from_ip = 0;
-			if (d->pkt.count == 0) {
-				d->state.to_ip = 0;
-			} else {
-				set_ip(d);
-				d->state.to_ip = d->ip;
-			}
-			d->state.type |= PT_ST_TRACE_BEGIN;
-			set_nr(d);
-			return 0;
-		case PTPKT_TIP:
-			d->state.from_ip = d->ip;
-			if (d->pkt.count == 0) {
-				d->state.to_ip = 0;
-			} else {
-				set_ip(d);
-				d->state.to_ip = d->ip;
-			}
-			update_nr(d);
-			return 0;
-		case PTPKT_PIP:
-			update_pip(d);
-			break;
-		case PTPKT_MTC:
-			calc_mtc(d);
-			break;
-		case PTPKT_CYC:
-			calc_cyc(d);
-			break;
-		default:	/* MODE.Exec, VMCS, MNT, PAD */
-			break;
-		}
-	}
+	return run(d, PH_AFTER_FUP);
 }
 
-/* The PSB+ packets once in sync (up to PSBEND). */
+/* PH_TRACE packets. */
+
 static int
-walk_psbend(struct pt_decoder *d)
+trace_fup(struct pt_decoder *d)
 {
 	int r;
 
-	d->in_psb = true;
-	for (;;) {
-		r = next_packet(d);
-		if (r)
-			break;
-		switch (d->pkt.kind) {
-		case PTPKT_PSBEND:
-			r = 0;
-			goto out;
-		case PTPKT_TIP_PGD: case PTPKT_TIP_PGE: case PTPKT_TIP: case PTPKT_TNT:
-		case PTPKT_TRACESTOP: case PTPKT_BAD: case PTPKT_PSB: case PTPKT_PTWRITE:
-		case PTPKT_PTWRITE_IP: case PTPKT_EXSTOP: case PTPKT_EXSTOP_IP: case PTPKT_MWAIT:
-		case PTPKT_PWRE: case PTPKT_PWRX: case PTPKT_BBP: case PTPKT_BIP: case PTPKT_BEP:
-		case PTPKT_BEP_IP:
-			d->have_tma = false;
-			r = R_AGAIN;
-			goto out;
-		case PTPKT_OVF:
-			r = overflow(d);
-			goto out;
-		case PTPKT_TSC:
-			calc_tsc(d);
-			break;
-		case PTPKT_TMA:
-			calc_tma(d);
-			break;
-		case PTPKT_CBR:
-			calc_cbr(d);
-			break;
-		case PTPKT_PIP:
-			set_pip(d);
-			break;
-		case PTPKT_FUP:
-			d->pge = true;
-			if (d->pkt.count) {
-				set_last_ip(d);
-				d->psb_ip = d->last_ip;
-			}
-			break;
-		case PTPKT_MODE_TSX:
-			d->tx_flags = (unsigned)d->pkt.payload & PT_SF_IN_TX;
-			break;
-		case PTPKT_MTC:
-			calc_mtc(d);
-			break;
-		case PTPKT_CYC:
-			calc_cyc(d);
-			break;
-		default:
-			break;
-		}
+	if (d->pkt.count == 0) {
+		d->fup_alone = false;
+		return GO_ON;
 	}
-out:
-	d->in_psb = false;
-	return r;
-}
-
-/* The PSB+ packets when getting in sync. */
-static int
-walk_psb(struct pt_decoder *d)
-{
-	int r;
-
-	d->in_psb = true;
-	for (;;) {
-		r = next_packet(d);
-		if (r)
-			goto out;
-		switch (d->pkt.kind) {
-		case PTPKT_TIP_PGD: case PTPKT_TIP_PGE: case PTPKT_TIP: case PTPKT_PTWRITE:
-		case PTPKT_PTWRITE_IP: case PTPKT_EXSTOP: case PTPKT_EXSTOP_IP: case PTPKT_MWAIT:
-		case PTPKT_PWRE: case PTPKT_PWRX: case PTPKT_BBP: case PTPKT_BIP: case PTPKT_BEP:
-		case PTPKT_BEP_IP:
-			r = R_MISMAT;
-			goto out;
-		case PTPKT_FUP:
-			d->pge = true;
-			if (have_ip(d)) {
-				set_ip(d);
-				d->psb_ip = d->ip;
-			}
-			break;
-		case PTPKT_PIP:
-			set_pip(d);
-			break;
-		case PTPKT_MTC:
-			calc_mtc(d);
-			break;
-		case PTPKT_TSC:
-			calc_tsc(d);
-			break;
-		case PTPKT_TMA:
-			calc_tma(d);
-			break;
-		case PTPKT_CYC:
-			calc_cyc(d);
-			break;
-		case PTPKT_CBR:
-			calc_cbr(d);
-			break;
-		case PTPKT_MODE_TSX:
-			d->tx_flags = (unsigned)d->pkt.payload & PT_SF_IN_TX;
-			break;
-		case PTPKT_TRACESTOP:
-			d->pge = false;
-			d->tx_flags = 0;
-			/* fall through */
-		case PTPKT_TNT:
-			d->have_tma = false;
-			d->pkt_state = d->ip ? S_IN_SYNC : S_ERR_RESYNC;
-			r = R_MISMAT;
-			goto out;
-		case PTPKT_BAD:
-			d->pkt_state = S_NO_PSB;
-			r = R_INTERN;
-			goto out;
-		case PTPKT_OVF:
-			r = overflow(d);
-			goto out;
-		case PTPKT_PSBEND:
-			r = 0;
-			goto out;
-		default:
-			break;
-		}
-	}
-out:
-	d->in_psb = false;
-	return r;
-}
-
-/* Scan for a packet that gives a whole address. */
-static int
-walk_to_ip(struct pt_decoder *d)
-{
-	int r;
-
-	for (;;) {
-		r = next_packet(d);
-		if (r)
-			return r;
-		switch (d->pkt.kind) {
-		case PTPKT_TIP_PGD:
-			d->pge = false;
-			if (have_ip(d))
-				set_ip(d);
-			if (!d->ip)
-				break;
-			d->state.type |= PT_ST_TRACE_END;
-			return 0;
-		case PTPKT_TIP_PGE:
-			d->pge = true;
-			if (have_ip(d))
-				set_ip(d);
-			if (!d->ip)
-				break;
-			d->state.type |= PT_ST_TRACE_BEGIN;
-			return 0;
-		case PTPKT_TIP:
-			d->pge = true;
-			if (have_ip(d))
-				set_ip(d);
-			if (!d->ip)
-				break;
-			return 0;
-		case PTPKT_FUP:
-			if (have_ip(d))
-				set_ip(d);
-			if (d->ip)
-				return 0;
-			break;
-		case PTPKT_MTC:
-			calc_mtc(d);
-			break;
-		case PTPKT_TSC:
-			calc_tsc(d);
-			break;
-		case PTPKT_TMA:
-			calc_tma(d);
-			break;
-		case PTPKT_CYC:
-			calc_cyc(d);
-			break;
-		case PTPKT_CBR:
-			calc_cbr(d);
-			break;
-		case PTPKT_MODE_TSX:
-			d->tx_flags = (unsigned)d->pkt.payload & PT_SF_IN_TX;
-			break;
-		case PTPKT_PIP:
-			set_pip(d);
-			break;
-		case PTPKT_OVF:
-			return overflow(d);
-		case PTPKT_BAD:
-			d->pkt_state = S_NO_PSB;
-			return R_INTERN;
-		case PTPKT_TRACESTOP:
-			d->pge = false;
-			d->tx_flags = 0;
-			d->have_tma = false;
-			break;
-		case PTPKT_PSB:
-			d->state.psb_offset = d->pos;
-			d->psb_ip = 0;
-			d->last_ip = 0;
-			d->have_last_ip = true;
-			r = walk_psb(d);
-			if (r)
-				return r;
-			d->state.type = PT_ST_PSB;
-			d->state.from_ip = d->psb_ip;
-			d->state.to_ip = 0;
-			return 0;
-		default:
-			break;
-		}
-	}
-}
-
-static int
-sync_ip(struct pt_decoder *d)
-{
-	int r;
-
-	d->set_fup_tx_flags = d->set_fup_ptw = d->set_fup_mwait = false;
-	d->set_fup_pwre = d->set_fup_exstop = d->set_fup_bep = false;
+	take_base_ip(d);
 	if (!d->p.branch_enable) {
-		d->pkt_state = S_IN_SYNC;
+		d->ip = d->base_ip;
+		if (place_pending_events(d))
+			return 0;
+		d->fup_alone = false;
+		return GO_ON;
+	}
+	if (d->fup_pending & PT_ST_MWAIT)
+		d->fup_alone = true;
+	r = reach_fup(d, d->fup_alone);
+	if (r != GO_ON)
+		return r;
+	if (d->fup_alone) {
+		d->fup_alone = false;
+		return GO_ON;
+	}
+	return follow_fup_tip(d);
+}
+
+/*
+ * PSB+ look-ahead: does the PSB+ have a FUP that the code must reach
+ * first?  Not when a TIP.PGE closely follows PSBEND (within six packets
+ * of sideband or events).
+ */
+struct psb_scan {
+	struct ptpkt	fup;
+	bool		have_fup;
+	int		after_end;	/* packets still looked at after PSBEND */
+};
+
+static bool
+psb_scan_packet(struct pt_decoder *d, const struct ptpkt *pk, void *arg)
+{
+	struct psb_scan *s = arg;
+	unsigned traits = rules[pk->kind].traits;
+
+	(void)d;
+	switch (pk->kind) {
+	case PTPKT_FUP:
+		if (s->after_end || s->have_fup || pk->count == 0)
+			return true;
+		s->fup = *pk;
+		s->have_fup = true;
+		return false;
+	case PTPKT_PSBEND:
+		if (!s->have_fup)
+			return true;
+		s->after_end = 6;
+		return false;
+	case PTPKT_TIP_PGE:
+		if (s->after_end)
+			s->have_fup = false;
+		return true;
+	default:
+		if (traits & SIDEBAND)
+			return s->after_end && --s->after_end == 0;
+		if (traits & EVENT)
+			return !s->after_end || --s->after_end == 0;
+		return true;
+	}
+}
+
+/*
+ * A PSB while tracing: if its PSB+ has a FUP, the code must first reach
+ * that address; then the PSB+ is read.
+ */
+static int
+trace_psb(struct pt_decoder *d)
+{
+	struct psb_scan s = { .have_fup = false };
+	int r;
+
+	d->state.psb_offset = d->offset;
+	d->psb_fup_ip = 0;
+	if (d->p.branch_enable && d->tracing)
+		peek(d, psb_scan_packet, &s);
+	if (!s.have_fup) {
+		r = psb_in_sync(d);
+		return r == PSB_CUT ? AGAIN : r;
+	}
+	d->pkt = s.fup;
+	take_base_ip(d);
+	if (d->ip != d->base_ip)
+		return fup_not_reached(d);
+	d->sync = TRACING;
+	if (psb_in_sync(d)) {
+		d->sync = RESYNC_IP;
+		return E_MISMATCH;
+	}
+	return 0;
+}
+
+/*
+ * MODE.TSX while tracing: its FUP places the transaction event (a begin
+ * or commit has no TIP); without one, the state applies at once, taken
+ * (as perf does) from the packet that came instead.
+ */
+static int
+trace_tsx(struct pt_decoder *d)
+{
+	unsigned flags = (unsigned)d->pkt.payload & (PT_SF_IN_TX | PT_SF_ABORT_TX);
+	int r;
+
+	if (!d->tracing) {
+		apply_context(d, false);
+		return GO_ON;
+	}
+	r = advance(d);
+	if (r)
+		return r;
+	if (d->pkt.kind == PTPKT_FUP) {
+		d->fup_tsx = flags;
+		d->fup_pending |= PT_ST_TRANSACTION;
+		if (!(flags & PT_SF_ABORT_TX))
+			d->fup_alone = true;
+	} else {
+		d->tsx = (unsigned)d->pkt.payload & PT_SF_IN_TX;
+	}
+	return AGAIN;
+}
+
+/* An event packet with IP bit: a FUP right after it gives its address. */
+static int
+event_at_next_fup(struct pt_decoder *d, unsigned event)
+{
+	int r = advance(d);
+
+	if (r)
+		return r;
+	if (d->pkt.kind == PTPKT_FUP) {
+		d->fup_pending |= event;
+		d->fup_alone = true;
+	}
+	return AGAIN;
+}
+
+static int
+trace_own(struct pt_decoder *d)
+{
+	switch (d->pkt.kind) {
+	case PTPKT_TNT:
+		return d->pkt.count ? walk_fails(d) : GO_ON;
+	case PTPKT_TIP:
+	case PTPKT_TIP_PGD:
+		if (d->pkt.count)
+			take_base_ip(d);
+		return walk_fails(d);
+	case PTPKT_TIP_PGE:
+		d->tracing = true;
+		guest_now(d);
+		if (d->pkt.count == 0)
+			return GO_ON;
+		take_ip(d);
+		d->state.from_ip = 0;
+		d->state.to_ip = d->ip;
+		d->state.type |= PT_ST_TRACE_BEGIN;
+		return 0;
+	case PTPKT_FUP:
+		return trace_fup(d);
+	case PTPKT_PSB:
+		return trace_psb(d);
+	case PTPKT_CBR:
+		apply_context(d, false);
+		if (d->clk.cbr == d->cbr_reported)
+			return GO_ON;
+		d->state.type = 0;	/* a state of its own */
+		return 0;
+	case PTPKT_MODE_TSX:
+		return trace_tsx(d);
+	case PTPKT_PTWRITE_IP:
+		d->ptw_payload = d->pkt.payload;
+		return event_at_next_fup(d, PT_ST_PTW);
+	case PTPKT_EXSTOP_IP:
+		return event_at_next_fup(d, PT_ST_EX_STOP);
+	case PTPKT_BEP_IP:
+		return event_at_next_fup(d, PT_ST_BLK);
+	case PTPKT_MWAIT:
+		/* its address comes with the FUP after the PWRE */
+		d->mwait_payload = d->pkt.payload;
+		d->fup_pending |= PT_ST_MWAIT;
+		return GO_ON;
+	case PTPKT_PWRE:
+		if (d->fup_pending & PT_ST_MWAIT) {
+			d->pwre_payload = d->pkt.payload;
+			d->fup_pending |= PT_ST_PWR_ENTRY;
+			return GO_ON;
+		}
+		return event_state(d, PT_ST_PWR_ENTRY, true);
+	case PTPKT_PTWRITE:
+		return event_state(d, PT_ST_PTW, true);
+	case PTPKT_EXSTOP:
+		return event_state(d, PT_ST_EX_STOP, false);
+	case PTPKT_PWRX:
+		return event_state(d, PT_ST_PWR_EXIT, true);
+	case PTPKT_BEP:
+		return event_state(d, PT_ST_BLK, false);
+	default:
+		return GO_ON;
+	}
+}
+
+static const struct phase_ops phases[PH_COUNT] = {
+	[PH_SYNC_PSB] = { true, sync_psb_cut, sync_psb_own },
+	[PH_PSB] = { true, psb_cut, psb_own },
+	[PH_FIND_IP] = { true, NULL, find_ip_own },
+	[PH_AFTER_FUP] = { false, after_fup_cut, after_fup_own },
+	[PH_TRACE] = { false, NULL, trace_own },
+};
+
+/* ---- the steps of pt_decode() ---- */
+
+/* From nothing: the next PSB, and its PSB+. */
+static int
+sync_on_psb(struct pt_decoder *d)
+{
+	int r;
+
+	d->tracing = false;
+	d->base_ip_known = false;
+	d->base_ip = 0;
+	d->psb_fup_ip = 0;
+	d->ip = 0;
+	r = find_psb(d);
+	if (r)
+		return r;
+	d->base_ip_known = true;
+	d->sync = SEEK_IP;
+	r = run(d, PH_SYNC_PSB);
+	if (r)
+		return r;
+	psb_state(d);
+	if (d->ip)
+		d->sync = TRACING;
+	return 0;
+}
+
+/* The next whole address: the trace goes on from there. */
+static int
+find_ip(struct pt_decoder *d)
+{
+	int r;
+
+	d->fup_pending = 0;
+	if (!d->p.branch_enable) {
+		d->sync = TRACING;
 		d->state.type = 0;
 		return 0;
 	}
-	r = walk_to_ip(d);
+	r = run(d, PH_FIND_IP);
 	if (r || ((d->state.type & PT_ST_PSB) && !d->ip))
 		return r;
-	d->pkt_state = S_IN_SYNC;
+	d->sync = TRACING;
 	d->state.from_ip = 0;
 	d->state.to_ip = d->ip;
 	return 0;
 }
 
 static int
-scan_for_psb(struct pt_decoder *d)
+follow_trace(struct pt_decoder *d)
 {
-	for (;;) {
-		size_t off;
-
-		if (d->len == 0) {
-			int r = get_data(d);
-
-			if (r)
-				return r;
-		}
-		off = ptpkt_find_psb(d->buf, d->len);
-		if (off == d->len) {
-			d->pos += d->len;
-			d->len = 0;
-			continue;
-		}
-		d->pkt_step = (int)off;
-		return next_packet(d);
-	}
-}
-
-static int
-do_sync(struct pt_decoder *d)
-{
-	int r;
-
-	d->pge = false;
-	d->have_last_ip = false;
-	d->last_ip = 0;
-	d->psb_ip = 0;
-	d->ip = 0;
-	r = scan_for_psb(d);
-	if (r)
-		return r;
-	d->have_last_ip = true;
-	d->pkt_state = S_NO_IP;
-	r = walk_psb(d);
-	if (r)
-		return r;
-	d->state.type = PT_ST_PSB;
-	d->state.from_ip = d->psb_ip;
-	d->state.to_ip = 0;
-	if (d->ip)
-		d->pkt_state = S_IN_SYNC;
-	return 0;
-}
-
-static int
-do_psb(struct pt_decoder *d)
-{
-	int r;
-
-	d->last_ip = 0;
-	d->psb_ip = 0;
-	d->have_last_ip = true;
-	r = walk_psbend(d);
-	if (r)
-		return r;
-	d->state.type = PT_ST_PSB;
-	d->state.from_ip = d->psb_ip;
-	d->state.to_ip = 0;
-	return 0;
-}
-
-static int
-fup_in_psb(struct pt_decoder *d)
-{
-	int r;
-
-	if (d->ip != d->last_ip) {
-		r = walk_fup(d);
-		if (r != R_AGAIN)
-			return r;
-	}
-	d->pkt_state = S_IN_SYNC;
-	r = do_psb(d);
-	if (r) {
-		d->pkt_state = S_ERR_RESYNC;
-		return R_MISMAT;
-	}
-	return 0;
-}
-
-struct psb_look {
-	struct ptpkt	fup;
-	bool		have_fup;
-	int		after_psbend;
-};
-
-static int
-psb_look(struct pt_decoder *d, const struct ptpkt *pk, void *arg)
-{
-	struct psb_look *l = arg;
-
-	(void)d;
-	switch (pk->kind) {
-	case PTPKT_PAD: case PTPKT_MNT: case PTPKT_TSC: case PTPKT_TMA: case PTPKT_MODE_EXEC:
-	case PTPKT_MODE_TSX: case PTPKT_MTC: case PTPKT_CYC: case PTPKT_VMCS: case PTPKT_CBR:
-	case PTPKT_PIP:
-		if (l->after_psbend && --l->after_psbend == 0)
-			return 1;
-		return 0;
-	case PTPKT_FUP:
-		if (l->after_psbend || l->have_fup || pk->count == 0)
-			return 1;
-		l->fup = *pk;
-		l->have_fup = true;
-		return 0;
-	case PTPKT_PSBEND:
-		if (!l->have_fup)
-			return 1;
-		l->after_psbend = 6;	/* look for a TIP.PGE after it */
-		return 0;
-	case PTPKT_TIP_PGE:
-		if (l->after_psbend)
-			l->have_fup = false;
-		return 1;
-	case PTPKT_PTWRITE: case PTPKT_PTWRITE_IP: case PTPKT_EXSTOP: case PTPKT_EXSTOP_IP:
-	case PTPKT_MWAIT: case PTPKT_PWRE: case PTPKT_PWRX: case PTPKT_BBP: case PTPKT_BIP:
-	case PTPKT_BEP: case PTPKT_BEP_IP:
-		if (l->after_psbend) {
-			if (--l->after_psbend == 0)
-				return 1;
-			return 0;
-		}
-		return 1;
-	default:
-		return 1;
-	}
-}
-
-/* A PSB while tracing: if PSB+ has a FUP, the code up to it comes first. */
-static bool
-psb_with_fup(struct pt_decoder *d, int *r)
-{
-	struct psb_look l;
-
-	if (!d->p.branch_enable || !d->pge)
-		return false;
-	memset(&l, 0, sizeof l);
-	lookahead(d, psb_look, &l);
-	if (!l.have_fup)
-		return false;
-	d->pkt = l.fup;
-	set_last_ip(d);
-	d->pkt_state = S_FUP_IN_PSB;
-	*r = fup_in_psb(d);
-	return true;
-}
-
-static int
-mode_tsx(struct pt_decoder *d, bool *no_tip)
-{
-	unsigned flags = (unsigned)d->pkt.payload & (PT_SF_IN_TX | PT_SF_ABORT_TX);
-	int r = next_packet(d);
-
-	if (r)
-		return r;
-	if (d->pkt.kind == PTPKT_FUP) {
-		d->fup_tx_flags = flags;
-		d->set_fup_tx_flags = true;
-		if (!(flags & PT_SF_ABORT_TX))
-			*no_tip = true;
-	} else {
-		d->tx_flags = (unsigned)d->pkt.payload & PT_SF_IN_TX;
-	}
-	return 0;
-}
-
-static int
-walk_trace(struct pt_decoder *d)
-{
-	bool no_tip = false;
-	int r;
-
-	for (;;) {
-		r = next_packet(d);
-		if (r)
-			return r;
-next:
-		switch (d->pkt.kind) {
-		case PTPKT_TNT:
-			if (!d->pkt.count)
-				break;
-			d->tnt = d->pkt;
-			d->pkt_state = S_TNT;
-			return walk_insn(d, 0);
-		case PTPKT_TIP_PGD:
-			if (d->pkt.count)
-				set_last_ip(d);
-			d->pkt_state = S_TIP_PGD;
-			return walk_insn(d, 0);
-		case PTPKT_TIP_PGE:
-			d->pge = true;
-			set_nr(d);
-			if (d->pkt.count == 0)
-				break;
-			set_ip(d);
-			d->state.from_ip = 0;
-			d->state.to_ip = d->ip;
-			d->state.type |= PT_ST_TRACE_BEGIN;
-			return 0;
-		case PTPKT_OVF:
-			return overflow(d);
-		case PTPKT_TIP:
-			if (d->pkt.count)
-				set_last_ip(d);
-			d->pkt_state = S_TIP;
-			return walk_insn(d, 0);
-		case PTPKT_FUP:
-			if (d->pkt.count == 0) {
-				no_tip = false;
-				break;
-			}
-			set_last_ip(d);
-			if (!d->p.branch_enable) {
-				d->ip = d->last_ip;
-				if (fup_event(d))
-					return 0;
-				no_tip = false;
-				break;
-			}
-			if (d->set_fup_mwait)
-				no_tip = true;
-			d->pkt_state = no_tip ? S_FUP_NO_TIP : S_FUP;
-			r = walk_fup(d);
-			if (r != R_AGAIN)
-				return r;
-			if (no_tip) {
-				no_tip = false;
-				break;
-			}
-			return walk_fup_tip(d);
-		case PTPKT_TRACESTOP:
-			d->pge = false;
-			d->tx_flags = 0;
-			d->have_tma = false;
-			break;
-		case PTPKT_PSB:
-			d->state.psb_offset = d->pos;
-			d->psb_ip = 0;
-			if (psb_with_fup(d, &r))
-				return r;
-			r = do_psb(d);
-			if (r == R_AGAIN)
-				goto next;
-			return r;
-		case PTPKT_MTC:
-			calc_mtc(d);
-			break;
-		case PTPKT_TSC:
-			calc_tsc(d);
-			break;
-		case PTPKT_TMA:
-			calc_tma(d);
-			break;
-		case PTPKT_CYC:
-			calc_cyc(d);
-			break;
-		case PTPKT_CBR:
-			calc_cbr(d);
-			if (d->cbr != d->cbr_seen) {
-				d->state.type = 0;
-				return 0;
-			}
-			break;
-		case PTPKT_MODE_TSX:
-			if (!d->pge || d->in_psb) {
-				d->tx_flags = (unsigned)d->pkt.payload & PT_SF_IN_TX;
-				break;
-			}
-			r = mode_tsx(d, &no_tip);
-			if (r)
-				return r;
-			goto next;
-		case PTPKT_BAD:
-			d->pkt_state = S_NO_PSB;
-			return R_INTERN;
-		case PTPKT_PTWRITE_IP:
-			d->fup_ptw_payload = d->pkt.payload;
-			r = next_packet(d);
-			if (r)
-				return r;
-			if (d->pkt.kind == PTPKT_FUP) {
-				d->set_fup_ptw = true;
-				no_tip = true;
-			}
-			goto next;
-		case PTPKT_PTWRITE:
-			d->state.type = PT_ST_PTW;
-			d->state.from_ip = d->ip;
-			d->state.to_ip = 0;
-			d->state.payload = d->pkt.payload;
-			return 0;
-		case PTPKT_MWAIT:
-			d->fup_mwait_payload = d->pkt.payload;
-			d->set_fup_mwait = true;
-			break;
-		case PTPKT_PWRE:
-			if (d->set_fup_mwait) {
-				d->fup_pwre_payload = d->pkt.payload;
-				d->set_fup_pwre = true;
-				break;
-			}
-			d->state.type = PT_ST_PWR_ENTRY;
-			d->state.from_ip = d->ip;
-			d->state.to_ip = 0;
-			d->state.payload = d->pkt.payload;
-			return 0;
-		case PTPKT_EXSTOP_IP:
-			r = next_packet(d);
-			if (r)
-				return r;
-			if (d->pkt.kind == PTPKT_FUP) {
-				d->set_fup_exstop = true;
-				no_tip = true;
-			}
-			goto next;
-		case PTPKT_EXSTOP:
-			d->state.type = PT_ST_EX_STOP;
-			d->state.from_ip = d->ip;
-			d->state.to_ip = 0;
-			return 0;
-		case PTPKT_PWRX:
-			d->state.type = PT_ST_PWR_EXIT;
-			d->state.from_ip = d->ip;
-			d->state.to_ip = 0;
-			d->state.payload = d->pkt.payload;
-			return 0;
-		case PTPKT_BEP:
-			d->state.type = PT_ST_BLK;
-			d->state.from_ip = d->ip;
-			d->state.to_ip = 0;
-			return 0;
-		case PTPKT_BEP_IP:
-			r = next_packet(d);
-			if (r)
-				return r;
-			if (d->pkt.kind == PTPKT_FUP) {
-				d->set_fup_bep = true;
-				no_tip = true;
-			}
-			goto next;
-		case PTPKT_PIP:
-			update_pip(d);
-			break;
-		default:	/* MODE.Exec, PSBEND, VMCS, MNT, BBP, BIP */
-			break;
-		}
-	}
+	d->fup_alone = false;
+	return run(d, PH_TRACE);
 }
 
 const struct pt_state *
 pt_decode(struct pt_decoder *d)
 {
+	struct pt_state *st = &d->state;
 	int r;
 
 	do {
-		d->state.type = PT_ST_BRANCH;
-		d->state.flags = 0;
-		switch (d->pkt_state) {
-		case S_NO_PSB:
-			r = do_sync(d);
+		st->type = PT_ST_BRANCH;
+		st->flags = 0;
+		switch (d->sync) {
+		case SEEK_PSB:
+			r = sync_on_psb(d);
 			break;
-		case S_NO_IP:
-			d->have_last_ip = false;
-			d->last_ip = 0;
+		case SEEK_IP:
+			d->base_ip_known = false;
+			d->base_ip = 0;
 			d->ip = 0;
-			/* fall through */
-		case S_ERR_RESYNC:
-			r = sync_ip(d);
+			r = find_ip(d);
 			break;
-		case S_IN_SYNC:
-			r = walk_trace(d);
-			break;
-		case S_TNT:
-		case S_TNT_CONT:
-			r = walk_insn(d, 0);
-			break;
-		case S_TIP:
-		case S_TIP_PGD:
-			r = walk_insn(d, 0);
-			break;
-		case S_FUP:
-			r = walk_fup(d);
-			if (r == R_AGAIN)
-				r = walk_fup_tip(d);
-			break;
-		case S_FUP_NO_TIP:
-			r = walk_fup(d);
-			if (r == R_AGAIN)
-				r = walk_trace(d);
-			break;
-		case S_FUP_IN_PSB:
-			r = fup_in_psb(d);
+		case RESYNC_IP:
+			r = find_ip(d);
 			break;
 		default:
-			d->pkt_state = S_NO_PSB;
-			r = R_INTERN;
+			r = follow_trace(d);
 			break;
 		}
-	} while (r == R_LINK);
+	} while (r == RESTART);
 
 	if (r) {
-		d->state.err = ext_err(r);
-		d->state.from_ip = d->ip;
-		update_sample_time(d);
-		set_nr(d);
+		st->err = (uint32_t)r;
+		st->from_ip = d->ip;
+		guest_now(d);
 	} else {
-		d->state.err = 0;
-		if (d->cbr != d->cbr_seen) {
-			d->cbr_seen = d->cbr;
-			if (!d->state.type) {
-				d->state.from_ip = d->ip;
-				d->state.to_ip = 0;
+		st->err = 0;
+		if (d->clk.cbr != d->cbr_reported) {
+			d->cbr_reported = d->clk.cbr;
+			if (!st->type) {
+				st->from_ip = d->ip;
+				st->to_ip = 0;
 			}
-			d->state.type |= PT_ST_CBR_CHG;
-			d->state.cbr = d->cbr;
+			st->type |= PT_ST_CBR_CHG;
+			st->cbr = d->clk.cbr;
 		}
-		if (state_updates_time(d->pkt_state))
-			update_sample_time(d);
 	}
-	/* A PSB event has the PSB's own TSC. */
-	if ((d->state.type & PT_ST_PSB) && d->tsc_timestamp)
-		d->sample_timestamp = d->tsc_timestamp;
-	d->state.from_nr = d->nr;
-	d->state.to_nr = d->next_nr;
-	d->nr = d->next_nr;
-	d->state.timestamp = d->sample_timestamp;
-	return &d->state;
+	/* A PSB's state has the time of the TSC in its PSB+. */
+	st->timestamp = (st->type & PT_ST_PSB) && d->clk.tsc ? d->clk.tsc : d->clk.now;
+	st->from_nr = d->guest;
+	st->to_nr = d->guest_next;
+	d->guest = d->guest_next;
+	return st;
 }
