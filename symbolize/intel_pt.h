@@ -149,7 +149,7 @@ struct pt_params {
 enum pt_walk { PT_WALK_FAIL, PT_WALK_SILENT };
 typedef enum pt_walk (*pt_walk_fn)(void *arg, uint64_t ip, bool nr);
 
-/* A decoder state, as perf's decoder hands them out. */
+/* What a decoded state is (bits of pt_state.type); each may give a synthesized sample. */
 #define PT_ST_BRANCH		(1u << 0)
 #define PT_ST_INSTRUCTION	(1u << 1)
 #define PT_ST_TRANSACTION	(1u << 2)
@@ -164,7 +164,7 @@ typedef enum pt_walk (*pt_walk_fn)(void *arg, uint64_t ip, bool nr);
 #define PT_ST_PSB		(1u << 11)
 #define PT_ST_BLK		(1u << 12)
 
-/* state flags */
+/* Conditions of a decoded state (bits of pt_state.flags). */
 #define PT_SF_IN_TX		(1u << 0)
 #define PT_SF_ABORT_TX		(1u << 1)
 #define PT_SF_ASYNC		(1u << 2)
