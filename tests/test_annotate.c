@@ -281,3 +281,85 @@ Test(annotate, source_text)
 	if (made_dir)
 		rmdir(dir);
 }
+
+/*
+ * A function longer than max_code is disassembled in part: the samples
+ * past the part shown are not credited to its last instruction (perf
+ * credits an instruction with the samples from it to the next one, and
+ * none past the code), and the note says how many are left out.
+ */
+Test(annotate, cut_function_keeps_samples_off_its_last_instruction)
+{
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	struct annot_opts o = { .max_code = 0x10 };
+	uint64_t in = 0, sum = 0;
+	const struct annot_row *last = NULL;
+
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	an = annotate_new(f.z, t.sym, NULL);
+	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	cr_assert_eq(annotate_build(an, &o), 0, "%s", an->note);
+	for (size_t k = 0; k < t.n; k++)
+		if (t.rel[k] < an->start + 0x10)
+			in += t.cnt[k];
+	cr_assert_lt(in, t.samples, "mix_one has samples past its first 16 bytes");
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct annot_row *r = &an->rows[i];
+
+		if (r->kind != ANNOT_INSN)
+			continue;
+		cr_expect_lt(r->rel, an->start + 0x10);
+		sum += r->samples;
+		last = r;
+	}
+	cr_assert_not_null(last);
+	cr_expect_eq(sum, in, "only the samples in the part shown: %lu of %lu",
+	    (unsigned long)sum, (unsigned long)t.samples);
+	cr_expect(strstr(an->note, "first") != NULL, "%s", an->note);
+	cr_expect(strstr(an->note, "not shown") != NULL, "%s", an->note);
+	annotate_free(an);
+	fx_close(&f);
+}
+
+/*
+ * objdump's output cut short (more than it should print for the code):
+ * the last line may be partial, the instructions after it are missing;
+ * the samples past it are not piled on it, and the note says so.
+ */
+Test(annotate, cut_objdump_output)
+{
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	struct annot_opts o = { 0 };
+	char script[512], *path;
+	uint64_t at_start = 0, sum = 0;
+
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	an = annotate_new(f.z, t.sym, NULL);
+	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	for (size_t k = 0; k < t.n; k++)
+		if (t.rel[k] == an->start)
+			at_start += t.cnt[k];
+	/* the first instruction, then endless output */
+	snprintf(script, sizeof script, "#!/bin/sh\nprintf '  %%x:\\tfirst insn\\n' %lu\n"
+	    "exec yes '  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx:\\tjunk'\n",
+	    (unsigned long)an->start);
+	path = tmp_write("objdump", script, strlen(script));
+	cr_assert_eq(chmod(path, 0755), 0);
+	o.objdump = path;
+	cr_assert_eq(annotate_build(an, &o), 0, "%s", an->note);
+	for (size_t i = 0; i < an->nrows; i++)
+		if (an->rows[i].kind == ANNOT_INSN)
+			sum += an->rows[i].samples;
+	cr_expect_eq(sum, at_start, "the one instruction shown: its own samples only");
+	cr_expect(strstr(an->note, "cut") != NULL, "%s", an->note);
+	annotate_free(an);
+	fx_close(&f);
+	unlink(path);
+	free(path);
+}
