@@ -348,7 +348,12 @@ src_load(struct src_file *sf, const char *path)
 
 	memset(sf, 0, sizeof *sf);
 	sf->path = xstrdup(path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * The path comes from the binary: it may name a FIFO (open would wait
+	 * for a writer) or a device (a terminal must not become ours); open
+	 * without blocking, read regular files only.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SRC_MAX_BYTES) {
@@ -421,6 +426,20 @@ src_text(struct src_cache *c, const char *path, int lineno, char *out, size_t ca
 	}
 	out[k] = '\0';
 	return true;
+}
+
+bool
+annotate_source_line(const char *path, int lineno, char *out, size_t cap)
+{
+	struct src_cache sc;
+	bool ok;
+
+	if (cap == 0)
+		return false;
+	memset(&sc, 0, sizeof sc);
+	ok = src_text(&sc, path, lineno, out, cap);
+	src_cache_free(&sc);
+	return ok;
 }
 
 static void

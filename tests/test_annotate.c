@@ -363,3 +363,33 @@ Test(annotate, cut_objdump_output)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * Source paths come from the binary: one naming a FIFO must not hang the
+ * build waiting for a writer (nor a device be read); a regular file gives
+ * its lines, tabs expanded.
+ */
+Test(annotate, source_line_of_a_fifo_or_file, .timeout = 30)
+{
+	char dir[] = "/tmp/perfnav-annot-XXXXXX", fifo[64], file[64], out[256];
+	FILE *fp;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/fifo.c", dir);
+	snprintf(file, sizeof file, "%s/file.c", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	alarm(10);	/* a hang fails the test */
+	cr_expect_not(annotate_source_line(fifo, 1, out, sizeof out), "a FIFO is no source");
+	alarm(0);
+	cr_expect_not(annotate_source_line("/dev/zero", 1, out, sizeof out));
+	fp = fopen(file, "w");
+	cr_assert_not_null(fp);
+	fputs("int x;\n\treturn 0;\n", fp);
+	fclose(fp);
+	cr_expect(annotate_source_line(file, 2, out, sizeof out));
+	cr_expect_str_eq(out, "        return 0;");
+	cr_expect_not(annotate_source_line(file, 3, out, sizeof out), "no line 3");
+	unlink(fifo);
+	unlink(file);
+	rmdir(dir);
+}
