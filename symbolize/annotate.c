@@ -226,8 +226,10 @@ run_objdump(struct annotation *a, const char *prog, const char *path, uint64_t v
 			break;
 		n += (size_t)k;
 		if (n >= max) {
+			/* no more wanted: SIGKILL, as SIGTERM and SIGPIPE may be
+			 * ignored (inherited from where perfnav was started) */
 			cut = true;
-			kill(pid, SIGTERM);
+			kill(pid, SIGKILL);
 			break;
 		}
 	}

@@ -417,3 +417,36 @@ Test(annotate, source_line_of_a_fifo_or_file, .timeout = 30)
 	unlink(file);
 	rmdir(dir);
 }
+
+/*
+ * An objdump that goes on printing after its output is cut and ignores
+ * SIGTERM and SIGPIPE (as any child does when they are ignored where
+ * perfnav was started) must not hang the build: it is killed.
+ */
+Test(annotate, cut_objdump_that_will_not_stop, .timeout = 60)
+{
+	static const char script[] =
+	    "#!/bin/sh\n"
+	    "trap '' TERM PIPE\n"
+	    "while :; do echo '  zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz:\tx'; "
+	    "done 2>/dev/null\n";
+	char *path = tmp_write("objdump", script, sizeof script - 1);
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	struct annot_opts o = { .max_code = 16 };
+
+	cr_assert_eq(chmod(path, 0755), 0);
+	o.objdump = path;
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &t);
+	an = annotate_new(f.z, t.sym, NULL);
+	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	alarm(30);	/* a hang fails the test */
+	cr_expect_eq(annotate_build(an, &o), 1);
+	alarm(0);
+	annotate_free(an);
+	fx_close(&f);
+	unlink(path);
+	free(path);
+}
