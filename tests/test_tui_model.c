@@ -1475,6 +1475,13 @@ Test(annotate, from_hot_functions)
 	session_close(s);
 }
 
+/* Every row of an annotate pane's annotation, filtered or not. */
+static size_t
+annot_nrows_all(struct pane *an)
+{
+	return an->ops->nrows(an);
+}
+
 /* The hottest instruction's sample count in an annotate pane. */
 static uint64_t
 annot_best(struct pane *an)
@@ -1562,6 +1569,43 @@ Test(annotate, samples_at_while_resolving)
 		cr_expect_eq(r, PANE_HANDLED | PANE_MSG);
 		cr_expect(strstr(an.msg, "resolved") != NULL, "%s", an.msg);
 	}
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* A filter typed in one function's annotate view does not stay on the
+ * next function annotated (a view pushed without one). */
+Test(annotate, next_symbol_starts_unfiltered)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an;
+	struct nav_view first;
+	size_t i, all;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	first = p.push;
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &first);
+	cr_assert_eq(widget_set_filter(&an.w, "lea", NULL, 0), 0);
+	cr_assert_lt(widget_count(&an.w), annot_nrows_all(&an));
+	/* back in the hot functions, another symbol */
+	widget_home(&p.w);
+	i = find_text(&p, "[.] fill");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	go(&an, &p.push);
+	all = annot_nrows_all(&an);
+	cr_expect_str_eq(an.w.filter, "", "no filter on fill's view");
+	cr_expect_eq(widget_count(&an.w), all, "every row of fill shown");
 	pane_destroy(&an);
 	pane_destroy(&p);
 	symbols_free(sy);

@@ -184,16 +184,18 @@ annot_enter(struct pane *p, const struct nav_view *v)
 {
 	struct annot_view *av = p->priv;
 
+	bool rebuilt = false;
+
 	if (av->an == NULL || v->arg != av->arg || v->arg2 != av->arg2 || v->arg3 != av->arg3 ||
 	    av->partial) {
 		build(p, v);
 		widget_reload(&p->w);
-		if (av->an != NULL && av->an->hottest != SIZE_MAX && v->cursor == NAV_NONE) {
-			widget_goto_key(&p->w, av->an->hottest);
-			return;
-		}
+		rebuilt = true;
 	}
+	/* the view's filter (none for a function just opened) and cursor */
 	pane_list_enter(p, v);
+	if (rebuilt && av->an != NULL && av->an->hottest != SIZE_MAX && v->cursor == NAV_NONE)
+		widget_goto_key(&p->w, av->an->hottest);
 }
 
 /* Enter on an instruction: its samples as an event list. */
