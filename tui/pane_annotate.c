@@ -183,7 +183,6 @@ static void
 annot_enter(struct pane *p, const struct nav_view *v)
 {
 	struct annot_view *av = p->priv;
-
 	bool rebuilt = false;
 
 	if (av->an == NULL || v->arg != av->arg || v->arg2 != av->arg2 || v->arg3 != av->arg3 ||
