@@ -178,12 +178,13 @@ annotate_row_text(const struct annotation *a, const struct annot_row *r)
 
 /*
  * Run objdump over [vstart, vend) of path; its standard output (at most
- * max bytes) into a malloc'd buffer.  Returns the length, or -1 with the
+ * max bytes, *cut set when there was more: then up to its last whole
+ * line) into a malloc'd buffer.  Returns the length, or -1 with the
  * reason in a->note.
  */
 static ssize_t
 run_objdump(struct annotation *a, const char *prog, const char *path, uint64_t vstart,
-    uint64_t vend, size_t max, char **out)
+    uint64_t vend, size_t max, char **out, bool *cutp)
 {
 	char sa[64], so[64];
 	char *argv[] = { (char *)prog, "-d", "-C", "-w", "--no-show-raw-insn", sa, so,
@@ -225,8 +226,10 @@ run_objdump(struct annotation *a, const char *prog, const char *path, uint64_t v
 			break;
 		n += (size_t)k;
 		if (n >= max) {
+			/* no more wanted: SIGKILL, as SIGTERM and SIGPIPE may be
+			 * ignored (inherited from where perfnav was started) */
 			cut = true;
-			kill(pid, SIGTERM);
+			kill(pid, SIGKILL);
 			break;
 		}
 	}
@@ -238,7 +241,13 @@ run_objdump(struct annotation *a, const char *prog, const char *path, uint64_t v
 		snprintf(a->note, sizeof a->note, "%s failed on %s", prog, path);
 		return -1;
 	}
+	if (cut) {
+		/* the last line read may be partial */
+		while (n > 0 && buf[n - 1] != '\n')
+			n--;
+	}
 	*out = buf;
+	*cutp = cut;
 	return (ssize_t)n;
 }
 
@@ -341,7 +350,12 @@ src_load(struct src_file *sf, const char *path)
 
 	memset(sf, 0, sizeof *sf);
 	sf->path = xstrdup(path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * The path comes from the binary: it may name a FIFO (open would wait
+	 * for a writer) or a device (a terminal must not become ours); open
+	 * without blocking, read regular files only.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SRC_MAX_BYTES) {
@@ -416,6 +430,20 @@ src_text(struct src_cache *c, const char *path, int lineno, char *out, size_t ca
 	return true;
 }
 
+bool
+annotate_source_line(const char *path, int lineno, char *out, size_t cap)
+{
+	struct src_cache sc;
+	bool ok;
+
+	if (cap == 0)
+		return false;
+	memset(&sc, 0, sizeof sc);
+	ok = src_text(&sc, path, lineno, out, cap);
+	src_cache_free(&sc);
+	return ok;
+}
+
 static void
 add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_source)
 {
@@ -469,23 +497,36 @@ add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_sou
 	src_cache_free(&sc);
 }
 
-/* Credit sorted hits to the instruction rows at or before their address. */
-static void
-credit(struct annotation *a, size_t nh)
+/*
+ * Credit sorted hits to the instruction rows: an instruction gets those
+ * from its address up to the next instruction's (perf annotate's ranges),
+ * the last one those before limit, the end of the code shown.  Returns
+ * the samples left out (outside the instructions shown).
+ */
+static uint64_t
+credit(struct annotation *a, size_t nh, uint64_t limit)
 {
 	size_t r = 0, last = SIZE_MAX;
+	uint64_t out = 0;
 
 	for (size_t h = 0; h < nh; h++) {
+		bool later = false;
+
 		while (r < a->nrows && (a->rows[r].kind == ANNOT_SRC || a->rows[r].rel <= a->hits[h].rel)) {
 			if (a->rows[r].kind != ANNOT_SRC)
 				last = r;
 			r++;
 		}
-		if (last == SIZE_MAX)
-			continue;	/* before the first instruction: cannot be */
+		for (size_t k = r; k < a->nrows && !later; k++)
+			later = a->rows[k].kind != ANNOT_SRC;
+		if (last == SIZE_MAX || (!later && a->hits[h].rel >= limit)) {
+			out += a->hits[h].samples;	/* before the first, past the last */
+			continue;
+		}
 		a->rows[last].samples += a->hits[h].samples;
 		a->rows[last].period += a->hits[h].period;
 	}
+	return out;
 }
 
 int
@@ -493,10 +534,11 @@ annotate_build(struct annotation *a, const struct annot_opts *o)
 {
 	struct annot_opts def;
 	const char *prog, *image;
-	uint64_t len, max_code;
+	uint64_t len, max_code, limit, left;
 	size_t nh;
 	char *buf = NULL;
 	ssize_t n = -1;
+	bool cut = false;
 
 	if (o == NULL) {
 		memset(&def, 0, sizeof def);
@@ -524,11 +566,15 @@ annotate_build(struct annotation *a, const struct annot_opts *o)
 	} else {
 		if (len > max_code) {
 			len = max_code;
-			snprintf(a->note, sizeof a->note, "the first %" PRIu64 " KiB of the "
-			    "function only", max_code >> 10);
+			if (max_code % 1024 == 0)
+				snprintf(a->note, sizeof a->note, "the first %" PRIu64 " KiB of the "
+				    "function only", max_code >> 10);
+			else
+				snprintf(a->note, sizeof a->note, "the first %" PRIu64 " bytes of the "
+				    "function only", max_code);
 		}
 		n = run_objdump(a, prog, image, a->start + a->bias, a->start + a->bias + len,
-		    (size_t)len * ANNOT_OUT_PER_BYTE + 65536, &buf);
+		    (size_t)len * ANNOT_OUT_PER_BYTE + 65536, &buf, &cut);
 	}
 	if (n > 0)
 		add_source_rows_and_insns(a, buf, (size_t)n, o->no_source);
@@ -551,7 +597,27 @@ annotate_build(struct annotation *a, const struct annot_opts *o)
 			r->period = a->hits[h].period;
 		}
 	} else {
-		credit(a, nh);
+		/* the end of the code shown; objdump's output cut: the last
+		 * instruction's length is not known, its own address only */
+		limit = a->start + len;
+		if (cut) {
+			for (size_t i = a->nrows; i-- > 0;)
+				if (a->rows[i].kind == ANNOT_INSN) {
+					limit = a->rows[i].rel + 1;
+					break;
+				}
+		}
+		left = credit(a, nh, limit);
+		if (cut || left > 0) {
+			size_t k = strlen(a->note);
+
+			snprintf(a->note + k, sizeof a->note - k, "%s%s", k ? "; " : "",
+			    cut ? "objdump's output cut short" : "");
+			k = strlen(a->note);
+			if (left > 0)
+				snprintf(a->note + k, sizeof a->note - k, "%s%" PRIu64 " samples not "
+				    "shown (past the instructions shown)", cut ? ": " : "", left);
+		}
 	}
 	a->max_period = 0;
 	a->hottest = SIZE_MAX;

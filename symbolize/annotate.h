@@ -96,6 +96,14 @@ uint64_t annotate_collect(struct annotation *a, const struct session *s, int att
  */
 int annotate_build(struct annotation *a, const struct annot_opts *o);
 
+/*
+ * The text of line lineno (1-based) of source file path, tabs expanded to
+ * 8 columns, into out (cap bytes); what annotate_build() puts
+ * in source rows.  False when path is no readable regular file (a FIFO or
+ * device is not opened for reading) or has no such line.
+ */
+bool annotate_source_line(const char *path, int lineno, char *out, size_t cap);
+
 /* A row's text (instruction, "file.c:12", or "" for an address row). */
 const char *annotate_row_text(const struct annotation *a, const struct annot_row *r);
 

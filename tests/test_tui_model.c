@@ -1474,3 +1474,140 @@ Test(annotate, from_hot_functions)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* Every row of an annotate pane's annotation, filtered or not. */
+static size_t
+annot_nrows_all(struct pane *an)
+{
+	return an->ops->nrows(an);
+}
+
+/* The hottest instruction's sample count in an annotate pane. */
+static uint64_t
+annot_best(struct pane *an)
+{
+	uint64_t best = 0;
+
+	for (size_t k = 0; k < widget_count(&an->w); k++) {
+		struct row r;
+		unsigned long n;
+
+		row_reset(&r);
+		an->ops->row(an, widget_source(&an->w, k), &r);
+		if (r.col[1] != NULL && sscanf(r.col[1], "%lu", &n) == 1 && n > best)
+			best = n;
+	}
+	return best;
+}
+
+/* Two events: annotate counts one, and Enter on an instruction lists that
+ * event's samples there, not the other event's too. */
+Test(annotate, samples_at_of_the_event_annotated)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an, ev;
+	size_t i;
+	uint64_t best;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	p.ops->key(&p, ACT_NEXT_EVENT);
+	cr_assert_str_eq(p.msg, "event 2 of 2: task-clock");
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	best = annot_best(&an);
+	cr_assert_gt(best, 0);
+	cr_assert_eq(an.ops->key(&an, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	go(&ev, &an.push);
+	cr_expect_str_eq(ev.w.filter, an.push.filter, "the filter is taken");
+	cr_expect_eq(widget_count(&ev.w), best, "the %lu task-clock samples there: %s",
+	    (unsigned long)best, an.push.filter);
+	pane_destroy(&ev);
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Annotate while symbols are still resolving: the counts so far; Enter on
+ * an instruction never pushes a list whose filter cannot be taken (it
+ * would show every record of the file as "samples at"). */
+Test(annotate, samples_at_while_resolving)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an, ev;
+	size_t i;
+	int r;
+
+	while (!symbols_step(sy, 0, 16) && sy->pos < s->index.n / 2)
+		;
+	cr_assert_not(sy->done);
+	symbols_peek(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	cr_assert_gt(annot_best(&an), 0);
+	r = an.ops->key(&an, ACT_ENTER);
+	if (r & PANE_PUSH) {
+		cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+		go(&ev, &an.push);
+		cr_expect_str_eq(ev.w.filter, an.push.filter, "the filter is taken");
+		cr_expect_leq(widget_count(&ev.w), annot_best(&an));
+		pane_destroy(&ev);
+	} else {
+		cr_expect_eq(r, PANE_HANDLED | PANE_MSG);
+		cr_expect(strstr(an.msg, "resolved") != NULL, "%s", an.msg);
+	}
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* A filter typed in one function's annotate view does not stay on the
+ * next function annotated (a view pushed without one). */
+Test(annotate, next_symbol_starts_unfiltered)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an;
+	struct nav_view first;
+	size_t i, all;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	first = p.push;
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &first);
+	cr_assert_eq(widget_set_filter(&an.w, "lea", NULL, 0), 0);
+	cr_assert_lt(widget_count(&an.w), annot_nrows_all(&an));
+	/* back in the hot functions, another symbol */
+	widget_home(&p.w);
+	i = find_text(&p, "[.] fill");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	go(&an, &p.push);
+	all = annot_nrows_all(&an);
+	cr_expect_str_eq(an.w.filter, "", "no filter on fill's view");
+	cr_expect_eq(widget_count(&an.w), all, "every row of fill shown");
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -51,6 +51,7 @@ struct annot_view {
 	uint32_t		 node;
 	int32_t			 pid, tid;
 	bool			 by_pid, by_tid;
+	int			 attr;			/* the event's */
 	char			 title[600];
 };
 
@@ -156,6 +157,7 @@ build(struct pane *p, const struct nav_view *v)
 		return;
 	}
 	he = hist_event(sy->h, ev);
+	av->attr = he->attr;
 	av->an = annotate_new(sy->z, nd->f.sym, &why);
 	if (av->an == NULL) {
 		snprintf(av->title, sizeof av->title, "%s", why);
@@ -181,17 +183,18 @@ static void
 annot_enter(struct pane *p, const struct nav_view *v)
 {
 	struct annot_view *av = p->priv;
+	bool rebuilt = false;
 
 	if (av->an == NULL || v->arg != av->arg || v->arg2 != av->arg2 || v->arg3 != av->arg3 ||
 	    av->partial) {
 		build(p, v);
 		widget_reload(&p->w);
-		if (av->an != NULL && av->an->hottest != SIZE_MAX && v->cursor == NAV_NONE) {
-			widget_goto_key(&p->w, av->an->hottest);
-			return;
-		}
+		rebuilt = true;
 	}
+	/* the view's filter (none for a function just opened) and cursor */
 	pane_list_enter(p, v);
+	if (rebuilt && av->an != NULL && av->an->hottest != SIZE_MAX && v->cursor == NAV_NONE)
+		widget_goto_key(&p->w, av->an->hottest);
 }
 
 /* Enter on an instruction: its samples as an event list. */
@@ -206,8 +209,18 @@ samples_at(struct pane *p, const struct annot_row *r)
 		    "instruction with samples)", r->vaddr);
 		return PANE_HANDLED | PANE_MSG;
 	}
+	/* the events list takes sym: once symbols are resolved (pane_events.c) */
+	if (p->sym == NULL || !p->sym->done) {
+		snprintf(p->msg, sizeof p->msg, "the samples at an instruction: when symbols are "
+		    "resolved (%.0f%% now)", p->sym ? 100 * symbols_progress(p->sym) : 0.0);
+		return PANE_HANDLED | PANE_MSG;
+	}
 	nav_view_init(&p->push, PANE_EVENTS);
+	/* the event counted (its attr: names may repeat) */
 	k = snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE");
+	if (av->attr >= 0)
+		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " event:#%d",
+		    av->attr);
 	if (av->by_tid)
 		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " tid:%" PRId32,
 		    av->tid);

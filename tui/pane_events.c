@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,9 @@
  * C++ name may have spaces.  This is how the hot functions list the
  * samples of a symbol.  symoff:N (any time): samples whose own ip lies N
  * bytes into its symbol (how annotate lists an instruction's samples).
- * A sample's summary starts with its symbol, resolved for that row.
+ * event:NAME (or event:#N, the N-th attr): the records of one event (how
+ * annotate keeps to the event it counts).  A sample's summary starts with
+ * its symbol, resolved for that row.
  */
 
 enum { C_TIME, C_CPU, C_PID, C_COMM, C_REC, C_N };
@@ -53,9 +56,10 @@ struct ev_filter {
 	uint64_t	 t0, t1;
 	int		 nwords;
 	char		 words[EV_WORDS][64];
-	bool		 by_comm, by_dso, by_sym, by_symoff;
+	bool		 by_comm, by_dso, by_sym, by_symoff, by_event;
 	uint64_t	 symoff;
 	char		 comm[64], dso[NAV_FILTER_MAX], sym[NAV_FILTER_MAX];
+	char		 event[NAV_FILTER_MAX];
 };
 
 struct ev {
@@ -65,6 +69,9 @@ struct ev {
 	size_t			 nnodes;
 	uint32_t		 dso_last;	/* one-entry cache of the dso: test */
 	bool			 dso_last_ok;
+	/* event: compiled against the session's attrs */
+	uint8_t			*attrs;		/* per attr: matches event: */
+	size_t			 nattrs;
 };
 
 static const struct rec_ent *
@@ -305,6 +312,11 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 			if (*v == '\0' || *end != '\0')
 				goto bad;
 			f->by_symoff = true;
+		} else if (colon && strncmp(w, "event:", 6) == 0) {
+			if (*v == '\0')
+				goto bad;
+			f->by_event = true;
+			snprintf(f->event, sizeof f->event, "%s", v);
 		} else if (colon && strncmp(w, "type:", 5) == 0) {
 			if (parse_types(f, v) < 0)
 				goto bad;
@@ -340,7 +352,7 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 bad:
 		if (err && n)
 			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B "
-			    "comm:NAME dso:NAME symoff:N sym:NAME)", w);
+			    "comm:NAME event:NAME dso:NAME symoff:N sym:NAME)", w);
 		return -1;
 	}
 	return 0;
@@ -386,6 +398,40 @@ compile_sym(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err,
 	return 0;
 }
 
+/* Which attrs event: names: "#N" (the N-th attr), or an event name. */
+static int
+compile_event(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err, size_t n)
+{
+	size_t na = p->s->attrs.n, hits = 0;
+	uint8_t *attrs = xcalloc(na + 1, 1);
+
+	if (f->event[0] == '#') {
+		char *end;
+		unsigned long id = strtoul(f->event + 1, &end, 10);
+
+		if (f->event[1] != '\0' && *end == '\0' && id < na) {
+			attrs[id] = 1;
+			hits++;
+		}
+	} else {
+		for (size_t i = 0; i < na; i++)
+			if (strcmp(session_attr_name(p->s, (int)i), f->event) == 0) {
+				attrs[i] = 1;
+				hits++;
+			}
+	}
+	if (hits == 0) {
+		free(attrs);
+		if (err && n)
+			snprintf(err, n, "no event '%s'", f->event);
+		return -1;
+	}
+	free(ev->attrs);
+	ev->attrs = attrs;
+	ev->nattrs = na;
+	return 0;
+}
+
 static int
 ev_filter(struct pane *p, const char *text, char *err, size_t n)
 {
@@ -399,6 +445,8 @@ ev_filter(struct pane *p, const char *text, char *err, size_t n)
 			snprintf(err, n, "symoff: needs symbols");
 		return -1;
 	}
+	if (f.by_event && compile_event(p, ev, &f, err, n) < 0)
+		return -1;
 	if (f.by_sym || f.by_dso) {
 		if (p->sym == NULL) {
 			if (err && n)
@@ -469,6 +517,18 @@ ev_match(struct pane *p, size_t idx)
 	}
 	if ((f->by_sym || f->by_dso) && (p->sym == NULL || !sym_match(p, ev, idx)))
 		return false;
+	if (f->by_event) {
+		unsigned a = ent_attr(e);
+		struct rec r;
+
+		if (a == ENT_ATTR_NONE) {
+			int ra = session_rec(p->s, ent_loc(e), &r) == 0 ? record_attr(p->s, &r) : -1;
+
+			a = ra < 0 ? UINT_MAX : (unsigned)ra;
+		}
+		if (a >= ev->nattrs || !ev->attrs[a])
+			return false;
+	}
 	if (f->by_symoff) {
 		struct frame fr;
 		struct rec r;
@@ -555,8 +615,10 @@ ev_free(struct pane *p)
 {
 	struct ev *ev = p->priv;
 
-	if (ev)
+	if (ev) {
 		free(ev->nodes);
+		free(ev->attrs);
+	}
 	free(ev);
 }
 
@@ -564,7 +626,7 @@ static const char *
 ev_help(struct pane *p)
 {
 	(void)p;
-	return "Enter/x:hex  f:filter (type: pid: tid: cpu: time: comm: dso: sym:)";
+	return "Enter/x:hex  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym:)";
 }
 
 const struct pane_ops pane_events_ops = {
