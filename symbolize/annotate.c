@@ -325,20 +325,21 @@ sorted_hits(struct annotation *a)
  * Source files read for their text, a few at a time (a function's lines
  * come from one or two files).
  */
-#define SRC_FILES	4
-#define SRC_MAX_BYTES	(UINT64_C(32) << 20)
+#define SRC_FILES	16
+#define SRC_MAX_BYTES	(UINT64_C(8) << 20)
 
 struct src_file {
 	char		*path;
 	char		*data;		/* NULL: unreadable */
 	size_t		 len;
-	size_t		*line;		/* offsets of line starts */
+	uint32_t	*line;		/* offsets of line starts */
+	uint64_t	 used;		/* clock of the last use (LRU) */
 	size_t		 nline;
 };
 
 struct src_cache {
 	struct src_file	 f[SRC_FILES];
-	size_t		 next;
+	uint64_t	 clock;
 };
 
 static void
@@ -375,7 +376,7 @@ src_load(struct src_file *sf, const char *path)
 		for (size_t i = 0; i < sf->len; i++)
 			if (sf->data[i] == '\n' && i + 1 < sf->len) {
 				GROW(sf->line, cap, sf->nline + 1);
-				sf->line[sf->nline++] = i + 1;
+				sf->line[sf->nline++] = (uint32_t)(i + 1);
 			}
 	}
 	close(fd);
@@ -404,13 +405,17 @@ src_text(struct src_cache *c, const char *path, int lineno, char *out, size_t ca
 		if (c->f[i].path != NULL && strcmp(c->f[i].path, path) == 0)
 			sf = &c->f[i];
 	if (sf == NULL) {
-		sf = &c->f[c->next];
-		c->next = (c->next + 1) % SRC_FILES;
+		/* the least recently used slot (inlined code alternates files) */
+		sf = &c->f[0];
+		for (size_t i = 1; i < SRC_FILES; i++)
+			if (c->f[i].used < sf->used)
+				sf = &c->f[i];
 		free(sf->path);
 		free(sf->data);
 		free(sf->line);
 		src_load(sf, path);
 	}
+	sf->used = ++c->clock;
 	if (sf->data == NULL || lineno < 1 || (size_t)lineno > sf->nline)
 		return false;
 	p = sf->data + sf->line[lineno - 1];
@@ -461,7 +466,8 @@ add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_sou
 		uint64_t v;
 
 		i += len + 1;
-		if (!parse_insn(line, len, &v, &t, &tlen) || v < a->bias)
+		/* (wrapping arithmetic: a segment may have p_vaddr < p_offset) */
+		if (!parse_insn(line, len, &v, &t, &tlen))
 			continue;
 		if (v - a->bias < a->start || v - a->bias >= a->end)
 			continue;

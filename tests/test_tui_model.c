@@ -1394,6 +1394,10 @@ Test(events, sample_rows_resolve_before_the_pass)
 	}
 	cr_expect_eq(sy->pos, 0, "the pass did not run");
 	cr_expect_gt(found, 10, "%zu of the last %zu samples are in mix_one", found, samples);
+	/* symoff: takes an offset, never a signed one */
+	cr_expect_neq(widget_set_filter(&ev.w, "symoff:-1", NULL, 0), 0);
+	cr_expect_neq(widget_set_filter(&ev.w, "symoff:+4", NULL, 0), 0);
+	cr_expect_eq(widget_set_filter(&ev.w, "symoff:0x14", NULL, 0), 0);
 	pane_destroy(&ev);
 	symbols_free(sy);
 	session_close(s);

@@ -309,7 +309,7 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 			snprintf(f->dso, sizeof f->dso, "%s", v);
 		} else if (colon && strncmp(w, "symoff:", 7) == 0) {
 			f->symoff = strtoull(v, &end, 0);
-			if (*v == '\0' || *end != '\0')
+			if (*v == '\0' || *v == '-' || *v == '+' || *end != '\0')
 				goto bad;
 			f->by_symoff = true;
 		} else if (colon && strncmp(w, "event:", 6) == 0) {
