@@ -124,14 +124,9 @@ annotate_collect(struct annotation *a, const struct session *s, int attr, size_t
 		if (want != NULL && !want(arg, i))
 			continue;
 		if (session_rec(s, ent_loc(ent), &r) < 0 ||
-		    record_sample_head(s, &r, record_attr(s, &r), &smp) < 0)
+		    symbolizer_resolve_self(a->z, &r, &smp, &f) < 0)
 			continue;
-		if (attr >= 0 && smp.attr != attr)
-			continue;
-		symbolizer_resolve(a->z, (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1,
-		    (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1, smp.time,
-		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &f);
-		if (f.sym != a->sym)
+		if ((attr >= 0 && smp.attr != attr) || f.sym != a->sym)
 			continue;
 		period = (smp.sample_type & PERF_SAMPLE_PERIOD) ? smp.period :
 		    s->attrs.v[smp.attr].attr.sample_period;

@@ -506,6 +506,21 @@ dso_lookup(struct symbolizer *z, uint32_t dso, uint64_t rel, struct frame *f)
 	}
 }
 
+int
+symbolizer_resolve_self(struct symbolizer *z, const struct rec *r, struct sample *smp,
+    struct frame *out)
+{
+	bool has_tid;
+
+	if (r->type != PERF_RECORD_SAMPLE ||
+	    record_sample_head(z->s, r, record_attr(z->s, r), smp) < 0)
+		return -1;
+	has_tid = (smp->sample_type & PERF_SAMPLE_TID) != 0;
+	symbolizer_resolve(z, has_tid ? (int32_t)smp->pid : -1, has_tid ? (int32_t)smp->tid : -1,
+	    smp->time, r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, out);
+	return 0;
+}
+
 void
 symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t time,
     uint8_t cpumode, uint64_t ip, struct frame *out)
@@ -851,6 +866,13 @@ level_char(uint8_t cpumode)
 	default:
 		return 'H';
 	}
+}
+
+const char *
+symbolizer_label_name(const char *label)
+{
+	return strlen(label) > 4 && label[0] == '[' && label[2] == ']' && label[3] == ' ' ?
+	    label + 4 : label;
 }
 
 const char *

@@ -87,6 +87,14 @@ void symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t
     uint8_t cpumode, uint64_t ip, struct frame *out);
 
 /*
+ * Decode the fixed head of sample record r (record_sample_head) into *smp
+ * and resolve its own ip (thread -1 when the sample has no TID).  Returns
+ * 0, or -1 (*out untouched) if r is no decodable sample.
+ */
+int symbolizer_resolve_self(struct symbolizer *z, const struct rec *r, struct sample *smp,
+    struct frame *out);
+
+/*
  * The inline chain of a callchain frame, as perf 6.1 appends it to
  * unwound chains (its append_inlines(), answered the way addr2line -i -f answers, see
  * symbolize/srcline.c): when the DSO's DWARF has records for the address,
@@ -189,6 +197,9 @@ int symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso
  * file found).  Owned by the symbolizer.
  */
 const char *symbolizer_dso_image(struct symbolizer *z, uint32_t dso);
+
+/* The name in such a label: after its "[.] " / "[k] " level, if it has one. */
+const char *symbolizer_label_name(const char *label);
 
 /* "file.c:123" for the frame (libdw line tables; an inline level's own
  * line), or NULL if unknown. */

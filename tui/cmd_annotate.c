@@ -68,13 +68,6 @@ annotate_opt(void *arg, int val, const char *optarg)
 	return 0;
 }
 
-/* The symbol name of a row label ("[.] name" -> "name"). */
-static const char *
-bare(const char *label)
-{
-	return strlen(label) > 4 && label[0] == '[' && label[2] == ']' ? label + 4 : label;
-}
-
 static void
 print_annotation(const struct annotation *an, const struct annotate_args *a,
     const struct symbolizer *z, const char *event)
@@ -181,7 +174,7 @@ cmd_annotate(int argc, char **argv)
 
 		if (nd == NULL || nd->f.sym == SYM_NONE)
 			continue;
-		if (want != NULL && strcmp(bare(hist_str(h, nd->label)), want) != 0)
+		if (want != NULL && strcmp(symbolizer_label_name(hist_str(h, nd->label)), want) != 0)
 			continue;
 		if (a.dso != NULL && strcmp(symbolizer_dso_short(z, e->dso), a.dso) != 0 &&
 		    strcmp(symbolizer_dso_long(z, e->dso), a.dso) != 0)

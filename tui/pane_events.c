@@ -378,9 +378,7 @@ compile_sym(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err,
 		for (size_t i = 0; i < nn; i++) {
 			const char *l = hist_str(h, hist_node_get(h, (uint32_t)i)->label);
 
-			if (strlen(l) > 4 && l[0] == '[' && l[2] == ']' && l[3] == ' ')
-				l += 4;
-			if (strcmp(l, f->sym) == 0) {
+			if (strcmp(symbolizer_label_name(l), f->sym) == 0) {
 				nodes[i] = 1;
 				hits++;
 			}

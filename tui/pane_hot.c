@@ -563,7 +563,7 @@ samples_view(struct pane *p, uint32_t node, uint32_t comm, uint32_t dso)
 	if (nd == NULL)
 		return PANE_HANDLED;
 	label = hist_str(H(ht), nd->label);
-	name = strlen(label) > 4 && label[0] == '[' && label[2] == ']' ? label + 4 : label;
+	name = symbolizer_label_name(label);
 	nav_view_init(&p->push, PANE_EVENTS);
 	k = snprintf(f, sizeof f, "type:SAMPLE");
 	if (ht->sel.by_tid)
@@ -621,7 +621,7 @@ annotate_view(struct pane *p, const struct hrow *w)
 	p->push.arg2 = node;
 	p->push.arg3 = (uint64_t)(uint32_t)ht->sel.pid << 32 | (uint32_t)ht->sel.tid;
 	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
-	    strlen(label) > 4 && label[0] == '[' && label[2] == ']' ? label + 4 : label);
+	    symbolizer_label_name(label));
 	return PANE_HANDLED | PANE_PUSH;
 }
 

@@ -129,12 +129,8 @@ symbols_sample_frame(struct symbols *sy, const struct rec *r, struct frame *f, u
 {
 	struct sample smp;
 
-	if (r->type != PERF_RECORD_SAMPLE ||
-	    record_sample_head(sy->s, r, record_attr(sy->s, r), &smp) < 0)
+	if (symbolizer_resolve_self(sy->z, r, &smp, f) < 0)
 		return -1;
-	symbolizer_resolve(sy->z, (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1,
-	    (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1, smp.time,
-	    r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, f);
 	*ip = smp.ip;
 	return 0;
 }
