@@ -132,34 +132,6 @@ elfsym_build_id(const char *path, uint8_t *id)
 }
 
 int
-elfsym_off_bias(const char *path, uint64_t off, uint64_t *bias)
-{
-	struct efile f;
-	size_t n;
-	int r = -1;
-
-	if (efile_open(&f, path) < 0)
-		return -1;
-	if (elf_getphdrnum(f.elf, &n) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(f.elf, (int)i, &ph) == NULL)
-				break;
-			if (ph.p_type != PT_LOAD || ph.p_filesz == 0)
-				continue;
-			if (off >= ph.p_offset && off - ph.p_offset < ph.p_filesz) {
-				*bias = ph.p_vaddr - ph.p_offset;
-				r = 0;
-				break;
-			}
-		}
-	}
-	efile_close(&f);
-	return r;
-}
-
-int
 elfsym_has_symtab(const char *path)
 {
 	struct efile f;
@@ -201,9 +173,13 @@ elfsym_debuglink(const char *path, char *buf, size_t n)
 	return r;
 }
 
-/* The PT_LOAD segment holding vaddr: its p_vaddr - p_offset. */
+/*
+ * The PT_LOAD segment holding addr, a virtual address (by_offset false:
+ * within its memory size) or a file offset (true: within its file size):
+ * its p_vaddr - p_offset into *bias.  0, or -1 if none does.
+ */
 static int
-load_bias(struct efile *f, uint64_t vaddr, uint64_t *bias)
+load_bias_at(struct efile *f, uint64_t addr, bool by_offset, uint64_t *bias)
 {
 	size_t n;
 
@@ -211,21 +187,36 @@ load_bias(struct efile *f, uint64_t vaddr, uint64_t *bias)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
-		uint64_t sz;
+		uint64_t start, sz;
 
 		if (gelf_getphdr(f->elf, (int)i, &ph) == NULL)
 			return -1;
 		if (ph.p_type != PT_LOAD)
 			continue;
-		sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		start = by_offset ? ph.p_offset : ph.p_vaddr;
+		sz = by_offset ? ph.p_filesz :
+		    ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
 		if (sz == 0)
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + sz) {
+		if (addr >= start && addr - start < sz) {
 			*bias = ph.p_vaddr - ph.p_offset;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+int
+elfsym_off_bias(const char *path, uint64_t off, uint64_t *bias)
+{
+	struct efile f;
+	int r;
+
+	if (efile_open(&f, path) < 0)
+		return -1;
+	r = load_bias_at(&f, off, true, bias);
+	efile_close(&f);
+	return r;
 }
 
 static uint32_t
@@ -295,7 +286,7 @@ load_table(struct efile *sf, struct efile *rf, Elf_Scn *scn, const GElf_Shdr *sh
 		value = s.st_value;
 		if (sf->ehdr.e_machine == EM_ARM)
 			value &= ~UINT64_C(1);
-		if (load_bias(rf, s.st_value, &bias) == 0)
+		if (load_bias_at(rf, s.st_value, false, &bias) == 0)
 			value -= bias;
 		else
 			value -= ssh.sh_addr - ssh.sh_offset;
