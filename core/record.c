@@ -221,33 +221,58 @@ read_entry_u64s(uint64_t rf)
 	return 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 }
 
-/* The fields at fixed positions, IDENTIFIER to PERIOD. */
+/* The fields at fixed positions, IDENTIFIER to PERIOD: each takes 8
+ * bytes (TID and CPU are two u32s), so one check covers them all. */
+#define SAMPLE_HEAD_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
 static int
 sample_head(struct cursor *c, uint64_t st, struct sample *out)
 {
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		out->identifier = cursor_u64(c);
-	if (st & PERF_SAMPLE_IP)
-		out->ip = cursor_u64(c);
-	if (st & PERF_SAMPLE_TID) {
-		out->pid = cursor_u32(c);
-		out->tid = cursor_u32(c);
+	size_t need = 8 * (size_t)__builtin_popcountll(st & SAMPLE_HEAD_BITS);
+	const uint8_t *p = cursor_take(c, need);
+	bool sw = c->swap;
+
+	if (p == NULL)
+		return -1;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		out->identifier = rd64(p, sw);
+		p += 8;
 	}
-	if (st & PERF_SAMPLE_TIME)
-		out->time = cursor_u64(c);
-	if (st & PERF_SAMPLE_ADDR)
-		out->addr = cursor_u64(c);
-	if (st & PERF_SAMPLE_ID)
-		out->id = cursor_u64(c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		out->stream_id = cursor_u64(c);
+	if (st & PERF_SAMPLE_IP) {
+		out->ip = rd64(p, sw);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		out->pid = rd32(p, sw);
+		out->tid = rd32(p + 4, sw);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		out->time = rd64(p, sw);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_ADDR) {
+		out->addr = rd64(p, sw);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		out->id = rd64(p, sw);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		out->stream_id = rd64(p, sw);
+		p += 8;
+	}
 	if (st & PERF_SAMPLE_CPU) {
-		out->cpu = cursor_u32(c);
-		out->res = cursor_u32(c);
+		out->cpu = rd32(p, sw);
+		out->res = rd32(p + 4, sw);
+		p += 8;
 	}
 	if (st & PERF_SAMPLE_PERIOD)
-		out->period = cursor_u64(c);
-	return c->bad ? -1 : 0;
+		out->period = rd64(p, sw);
+	return 0;
 }
 
 int
@@ -457,6 +482,19 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 			FAIL("aux data runs past the sample");
 		out->aux_size = sz;
 		out->aux = cursor_take(&c, (size_t)sz);
+	}
+	return 0;
+}
+
+int
+record_check(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
+{
+	*why = NULL;
+	if (r->type == PERF_RECORD_SAMPLE)
+		return record_decode_sample(s, r, smp, why);
+	if (r->type < PF_REC_USER_TYPE_START && r->size - 8 < kernel_body_min[r->type]) {
+		*why = "shorter than its fixed fields";
+		return -1;
 	}
 	return 0;
 }

@@ -123,6 +123,15 @@ int record_sample_head(const struct session *s, const struct rec *r, int attr,
  */
 int record_decode_sample_id(const struct session *s, const struct rec *r, struct sample_id *out);
 
+/*
+ * Is a record whole, as every view that reads it needs it to be?  A
+ * SAMPLE is decoded in full into *smp; a kernel record must hold its fixed
+ * fields.  Returns 0, or -1 with why (a static string) for a damaged
+ * record, which every view leaves out.
+ */
+int record_check(const struct session *s, const struct rec *r, struct sample *smp,
+    const char **why);
+
 /* The attr index a record belongs to, or -1. */
 int record_attr(const struct session *s, const struct rec *r);
 

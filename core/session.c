@@ -18,8 +18,19 @@
 
 /* Cap on the bytes one COMPRESSED record may expand to. */
 #define ZCHUNK_MAX	(UINT64_C(256) << 20)
-/* Cap on everything read from a pipe (standard input). */
-#define PIPE_MAX	(UINT64_C(1) << 40)
+/*
+ * The default memory budget (session_default_budget): BUDGET_FILE_MULT
+ * times the recording's size, at least BUDGET_FLOOR, at most
+ * 1/BUDGET_RAM_SHARE of the machine's memory.
+ */
+#define BUDGET_FILE_MULT	64
+#define BUDGET_FLOOR		(UINT64_C(256) << 20)
+#define BUDGET_RAM_SHARE	2
+/* A COMPRESSED record inflating more than this many times is suspicious:
+ * perf's own records inflate 3 to 30 times. */
+#define ZRATIO_ABSURD		1000
+/* Bytes decompressed at a time, the records they complete walked at once. */
+#define ZSTEP			(UINT64_C(1) << 20)
 
 /* State of the load walk. */
 struct loader {
@@ -38,6 +49,20 @@ struct loader {
 	uint64_t	 total, done_before;	/* bytes to walk; of finished files */
 	uint64_t	 next_report;
 	bool		 stop;
+	/* memory budget (bytes of decompressed data, index and rounds) */
+	uint64_t	 budget;
+	uint64_t	 zabsurd;	/* COMPRESSED records of absurd ratio */
+	int		 zdepth;	/* inside process_compressed */
+	uint64_t	 znested;	/* COMPRESSED records found decompressed */
+	/* damaged records by (type, reason), summed up after the walk */
+	struct bad_kind {
+		uint32_t	 type;
+		const char	*why;		/* static string */
+		uint64_t	 n;
+		uint64_t	 off;		/* file offset of the first */
+		uint32_t	 file;
+	} bad[16];
+	size_t		 nbad;
 };
 
 #define PROGRESS_STEP	(UINT64_C(16) << 20)
@@ -79,24 +104,29 @@ map_file(const char *path, int fd, struct sfile *f, struct perf_err *err)
 	return 0;
 }
 
+/* Read a pipe (standard input) to its end, or to max bytes: 1 when it
+ * stopped there, 0 at the end, -1 on a read error. */
 static int
-read_all(const char *path, int fd, struct sfile *f, struct perf_err *err)
+read_all(const char *path, int fd, struct sfile *f, uint64_t max, struct perf_err *err)
 {
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0;
+	int rc = 0;
 
 	for (;;) {
+		size_t want;
 		ssize_t n;
 
-		if (len == cap) {
-			if (cap >= PIPE_MAX) {
-				free(buf);
-				return perf_err_set(err, PERF_E_IO, len, "%s: input too large",
-				    path);
-			}
-			GROW(buf, cap, len + 65536);
+		if (len >= max) {
+			rc = 1;
+			break;
 		}
-		n = read(fd, buf + len, cap - len);
+		if (len == cap)
+			GROW(buf, cap, len + 65536);
+		want = cap - len;
+		if (want > max - len)
+			want = (size_t)(max - len);
+		n = read(fd, buf + len, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -111,7 +141,7 @@ read_all(const char *path, int fd, struct sfile *f, struct perf_err *err)
 	f->base = buf;
 	f->size = len;
 	f->mapped = false;
-	return 0;
+	return rc;
 }
 
 static int
@@ -131,8 +161,19 @@ open_one(struct session *s, const char *path, struct perf_err *err)
 	f->path = xstrdup(is_stdin ? "<stdin>" : path);
 	s->nfiles++;
 	rc = map_file(f->path, fd, f, err);
-	if (rc == 1)
-		rc = read_all(f->path, fd, f, err);
+	if (rc == 1) {
+		uint64_t max = s->mem_budget ? s->mem_budget : session_default_budget(0);
+
+		rc = read_all(f->path, fd, f, max, err);
+		if (rc == 1) {
+			diag_add(&s->diags, DIAG_ERROR, s->nfiles - 1, f->size,
+			    "stopped reading after %llu MiB, the memory budget (--max-memory): records after this point are not loaded",
+			    (unsigned long long)(f->size >> 20));
+			s->damaged = true;
+			s->over_budget = true;
+			rc = 0;
+		}
+	}
 	if (!is_stdin)
 		close(fd);
 	if (rc < 0)
@@ -546,8 +587,9 @@ body_who(const struct rec *r, int64_t *pid, int64_t *tid, uint64_t *time, bool *
 	}
 }
 
+/* Index a record; smp is the sample decoded whole, or NULL (read its head). */
 static void
-index_rec(struct loader *ld, const struct rec *r, int attr)
+index_rec(struct loader *ld, const struct rec *r, int attr, const struct sample *smp)
 {
 	struct session *s = ld->s;
 	struct rec_ent e;
@@ -556,21 +598,23 @@ index_rec(struct loader *ld, const struct rec *r, int attr)
 	bool has_time = false;
 
 	if (r->type == PERF_RECORD_SAMPLE) {
-		struct sample smp;
+		struct sample head;
 
-		if (record_sample_head(s, r, attr, &smp) == 0) {
-			uint64_t st = smp.sample_type;
+		if (smp == NULL && record_sample_head(s, r, attr, &head) == 0)
+			smp = &head;
+		if (smp != NULL) {
+			uint64_t st = smp->sample_type;
 
 			if (st & PERF_SAMPLE_TID) {
-				pid = (int32_t)smp.pid;
-				tid = (int32_t)smp.tid;
+				pid = (int32_t)smp->pid;
+				tid = (int32_t)smp->tid;
 			}
 			if (st & PERF_SAMPLE_TIME) {
-				time = smp.time;
+				time = smp->time;
 				has_time = true;
 			}
 			if (st & PERF_SAMPLE_CPU)
-				cpu = smp.cpu;
+				cpu = smp->cpu;
 		}
 	} else if (r->type < PF_REC_USER_TYPE_START) {
 		struct sample_id sid;
@@ -710,13 +754,74 @@ session_rec_trailing(const struct rec *r)
 	return 0;
 }
 
-/* Decompress one COMPRESSED record and walk the records it completes. */
+/* The file offset of a loc for a diagnostic: a decompressed record's is
+ * its container's. */
+static uint64_t
+diag_off(const struct loader *ld, uint64_t loc)
+{
+	const struct session *s = ld->s;
+
+	if (loc >= SESSION_ZLOC && s->nzchunks > 0)
+		loc = s->zchunks[s->nzchunks - 1].container;
+	return loc - s->files[ld->file].vbase;
+}
+
+/* Bytes the load has taken so far against the memory budget. */
+static uint64_t
+loader_used(const struct loader *ld)
+{
+	const struct session *s = ld->s;
+
+	return s->zlen + s->index.n * sizeof(struct rec_ent) + ld->nrounds * sizeof(size_t);
+}
+
+/*
+ * Would taking 'more' bytes go past the budget?  The first time, loading
+ * stops there with a diagnostic at loc; true from then on.
+ */
+static bool
+over_budget(struct loader *ld, uint64_t loc, uint64_t more)
+{
+	struct session *s = ld->s;
+
+	if (!ld->stop && loader_used(ld) + more <= ld->budget)
+		return false;
+	if (!s->over_budget) {
+		diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, loc),
+		    "memory budget of %llu MiB reached (%llu MiB decompressed, %llu records read): loading stopped here; --max-memory raises it",
+		    (unsigned long long)(ld->budget >> 20), (unsigned long long)(s->zlen >> 20),
+		    (unsigned long long)s->counts.total);
+		s->over_budget = true;
+		s->damaged = true;
+	}
+	ld->stop = true;
+	return true;
+}
+
+/* Walk the complete records decompressed and not walked yet. */
+static void
+walk_decompressed(struct loader *ld)
+{
+	struct session *s = ld->s;
+
+	if (ld->zpending != UINT64_MAX && ld->zpending < s->zlen) {
+		uint64_t from = ld->zpending;
+
+		walk_region(ld, SESSION_ZLOC + from, s->zbuf + from, s->zlen - from, UINT64_MAX, true);
+	}
+}
+
+/*
+ * Decompress one COMPRESSED record ZSTEP bytes at a time, walking the
+ * records each step completes, so that the memory budget stops a bomb
+ * after what it allows, with the records before that point loaded.
+ */
 static void
 process_compressed(struct loader *ld, const struct rec *r)
 {
 	struct session *s = ld->s;
 	const uint8_t *src = r->p + 8;
-	size_t srclen = r->size - 8, zstart = s->zlen;
+	size_t srclen = r->size - 8, zstart = s->zlen, zi;
 	ZSTD_inBuffer in;
 	struct zchunk *zc;
 
@@ -733,82 +838,135 @@ process_compressed(struct loader *ld, const struct rec *r)
 		ld->zskipped++;
 		return;
 	}
+	if (ld->zdepth > 0) {
+		/* perf never compresses a COMPRESSED record again */
+		if (ld->znested++ == 0)
+			diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, r->loc),
+			    "a COMPRESSED record inside decompressed data: not decompressed");
+		s->damaged = true;
+		return;
+	}
 	if (s->zctx == NULL) {
 		s->zctx = ZSTD_createDCtx();
 		if (s->zctx == NULL)
 			fatal_oom(0);
 	}
+	GROW(s->zchunks, s->capzchunks, s->nzchunks + 1);
+	zi = s->nzchunks++;
+	zc = &s->zchunks[zi];
+	zc->zoff = zc->zend = zstart;
+	zc->container = r->loc;
+	zc->first_rec = UINT64_MAX;	/* set by walk_region */
+	ld->zdepth++;
 	in.src = src;
 	in.size = srclen;
 	in.pos = 0;
-	while (in.pos < in.size) {
+	for (;;) {
 		ZSTD_outBuffer out;
 		size_t ret;
 
+		if (over_budget(ld, r->loc, ZSTEP))
+			break;
 		if (s->zlen - zstart >= ZCHUNK_MAX) {
-			diag_add(&s->diags, DIAG_ERROR, ld->file, r->loc,
+			diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, r->loc),
 			    "COMPRESSED record expands beyond %llu bytes: giving up on it",
 			    (unsigned long long)ZCHUNK_MAX);
 			ld->zbroken = true;
 			s->damaged = true;
 			break;
 		}
-		if (s->zcap - s->zlen < 65536)
-			GROW(s->zbuf, s->zcap, s->zlen + 65536 + srclen * 4);
+		if (s->zcap - s->zlen < ZSTEP)
+			GROW(s->zbuf, s->zcap, s->zlen + ZSTEP);
 		out.dst = s->zbuf + s->zlen;
-		out.size = s->zcap - s->zlen;
+		out.size = ZSTEP;
 		out.pos = 0;
 		ret = ZSTD_decompressStream(s->zctx, &out, &in);
 		s->zlen += out.pos;
+		s->zchunks[zi].zend = s->zlen;
 		if (ZSTD_isError(ret)) {
-			diag_add(&s->diags, DIAG_ERROR, ld->file, r->loc,
+			diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, r->loc),
 			    "COMPRESSED record: zstd: %s", ZSTD_getErrorName(ret));
 			ld->zbroken = true;
 			s->damaged = true;
 			break;
 		}
-		if (out.pos == 0 && in.pos < in.size && out.pos < out.size)
+		walk_decompressed(ld);
+		if (ld->stop || ld->zbroken)
+			break;
+		/* All input taken and room left over: everything is out. */
+		if (in.pos >= in.size && out.pos < out.size)
+			break;
+		if (out.pos == 0 && in.pos < in.size)
 			break;	/* no progress: should not happen */
 	}
-	/* Flush what the frame still holds for this input. */
-	if (!ld->zbroken) {
-		for (;;) {
-			ZSTD_outBuffer out;
-			ZSTD_inBuffer none = { NULL, 0, 0 };
-			size_t ret;
-
-			if (s->zcap - s->zlen < 65536)
-				GROW(s->zbuf, s->zcap, s->zlen + 65536);
-			out.dst = s->zbuf + s->zlen;
-			out.size = s->zcap - s->zlen;
-			out.pos = 0;
-			ret = ZSTD_decompressStream(s->zctx, &out, &none);
-			s->zlen += out.pos;
-			if (ZSTD_isError(ret) || out.pos < out.size)
-				break;
-		}
-	}
-	GROW(s->zchunks, s->capzchunks, s->nzchunks + 1);
-	zc = &s->zchunks[s->nzchunks++];
-	zc->zoff = zstart;
-	zc->zend = s->zlen;
-	zc->container = r->loc;
-	zc->first_rec = UINT64_MAX;	/* set by walk_region */
-	/* Walk the complete records now available. */
-	if (ld->zpending != UINT64_MAX && ld->zpending < s->zlen) {
-		uint64_t from = ld->zpending;
-
-		walk_region(ld, SESSION_ZLOC + from, s->zbuf + from, s->zlen - from, UINT64_MAX, true);
-	}
-	zc = &s->zchunks[s->nzchunks - 1];
+	ld->zdepth--;
+	if (srclen > 0 && (s->zlen - zstart) / srclen > ZRATIO_ABSURD && ld->zabsurd++ == 0)
+		diag_add(&s->diags, DIAG_WARN, ld->file, diag_off(ld, r->loc),
+		    "COMPRESSED record inflates %zu bytes to %llu%s, %llu times: perf's records never compress that well (a decompression bomb?)",
+		    srclen, (unsigned long long)(s->zlen - zstart), ld->stop ? " or more" : "",
+		    (unsigned long long)((s->zlen - zstart) / srclen));
+	zc = &s->zchunks[zi];
 	if (zc->first_rec > zc->zend)
 		zc->first_rec = zc->zend;
+}
+
+/* Count a damaged record under its type and reason. */
+static void
+tally_bad(struct loader *ld, const struct rec *r, const char *why)
+{
+	struct bad_kind *b;
+	size_t i;
+
+	for (i = 0; i < ld->nbad; i++)
+		if (ld->bad[i].type == r->type && ld->bad[i].why == why)
+			break;
+	if (i == ld->nbad) {
+		if (ld->nbad == sizeof ld->bad / sizeof ld->bad[0])
+			i--;	/* a last catch-all row */
+		else
+			ld->nbad++;
+		b = &ld->bad[i];
+		if (b->n == 0) {
+			b->type = r->type;
+			b->why = why;
+			b->off = diag_off(ld, r->loc);
+			b->file = ld->file;
+		} else {
+			b->why = "of several kinds";
+		}
+	}
+	ld->bad[i].n++;
+}
+
+/* One diagnostic per kind of damaged record: count and first offset. */
+static void
+report_bad(struct loader *ld)
+{
+	struct session *s = ld->s;
+
+	for (size_t i = 0; i < ld->nbad; i++) {
+		const struct bad_kind *b = &ld->bad[i];
+		const char *name = record_type_name(b->type);
+		char tbuf[32];
+
+		if (name == NULL) {
+			snprintf(tbuf, sizeof tbuf, "type %u", b->type);
+			name = tbuf;
+		}
+		diag_add(&s->diags, DIAG_ERROR, b->file, b->off,
+		    "%llu damaged %s record%s (%s), the first here: left out of every view",
+		    (unsigned long long)b->n, name, b->n == 1 ? "" : "s", b->why);
+		s->damaged = true;
+	}
 }
 
 static void
 process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 {
 	struct session *s = ld->s;
+	struct sample smp;
+	const char *why;
+	bool whole;
 	int attr = -1;
 
 	*extra = session_rec_trailing(r);
@@ -856,12 +1014,15 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 	if (r->type == PERF_RECORD_SAMPLE || r->type < PF_REC_USER_TYPE_START)
 		attr = record_attr(s, r);
 	count_rec(s, r->type, attr);
+	whole = record_check(s, r, &smp, &why) == 0;
+	if (!whole)
+		tally_bad(ld, r, why);
 	if (ld->index) {
 		if (r->type == PF_REC_FINISHED_ROUND) {
 			GROW(ld->rounds, ld->caprounds, ld->nrounds + 1);
 			ld->rounds[ld->nrounds++] = s->index.n;
 		}
-		index_rec(ld, r, attr);
+		index_rec(ld, r, attr, whole && r->type == PERF_RECORD_SAMPLE ? &smp : NULL);
 	}
 	if (r->type == PF_REC_COMPRESSED || r->type == PF_REC_COMPRESSED2)
 		process_compressed(ld, r);
@@ -883,6 +1044,8 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		uint64_t extra = 0;
 		uint32_t size;
 
+		if (ld->stop)
+			return;
 		if (!inner)
 			drop_behind(s, vstart, &dropped, pos);
 		if (!inner && ld->progress != NULL && ld->done_before + pos >= ld->next_report) {
@@ -933,12 +1096,18 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 			}
 			break;
 		}
+		if (over_budget(ld, vstart + pos, sizeof(struct rec_ent) + sizeof(size_t)))
+			return;
 		r.p = base + pos;
 		r.size = size;
 		r.type = rd32(base + pos, s->swap);
 		r.misc = rd16(base + pos + 4, s->swap);
 		r.swap = s->swap;
 		r.loc = vstart + pos;
+		/* Decompressed: a record whose trailing data is still to come
+		 * waits for the next step, as a partial record does. */
+		if (inner && session_rec_trailing(&r) > len - pos - size)
+			break;
 		if (!inner)
 			s->files[ld->file].nrecords++;
 		else
@@ -952,8 +1121,6 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 			ld->zpending = z + size;
 		}
 		process_rec(ld, &r, &extra);
-		if (inner && (r.type == PF_REC_COMPRESSED || r.type == PF_REC_COMPRESSED2))
-			break;	/* nested: the zbuf moved; stop here */
 		if (inner) {
 			/* process_rec may not grow zbuf for inner records, but be safe. */
 			base = s->zbuf + (vstart - SESSION_ZLOC);
@@ -999,7 +1166,12 @@ walk_file(struct loader *ld, uint32_t fi)
 		walk_region(ld, f->vbase + f->data_off, f->base + f->data_off,
 		    f->data_end - f->data_off, f->data_off, false);
 
-	if (ld->zpending != UINT64_MAX && ld->zpending < s->zlen) {
+	if (ld->zabsurd > 1)
+		diag_add(&s->diags, DIAG_WARN, fi, PERF_ERR_OFF_NONE,
+		    "%s: %llu COMPRESSED records inflate more than %d times", f->path,
+		    (unsigned long long)ld->zabsurd, ZRATIO_ABSURD);
+	ld->zabsurd = 0;
+	if (!ld->stop && ld->zpending != UINT64_MAX && ld->zpending < s->zlen) {
 		diag_add(&s->diags, DIAG_ERROR, fi, PERF_ERR_OFF_NONE,
 		    "%s: %llu decompressed bytes at the end do not form a whole record", f->path,
 		    (unsigned long long)(s->zlen - ld->zpending));
@@ -1083,6 +1255,21 @@ name_attrs(struct session *s)
 	}
 }
 
+uint64_t
+session_default_budget(uint64_t size)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && pg > 0 ? (uint64_t)pages * (uint64_t)pg : UINT64_C(8) << 30;
+	uint64_t cap = ram / BUDGET_RAM_SHARE, b;
+
+	if (size == 0)
+		return cap;
+	b = size > UINT64_MAX / BUDGET_FILE_MULT ? UINT64_MAX : size * BUDGET_FILE_MULT;
+	if (b < BUDGET_FLOOR)
+		b = BUDGET_FLOOR;
+	return b < cap ? b : cap;
+}
+
 struct session *
 session_open(const char *path, const struct session_opts *opts, struct perf_err *err)
 {
@@ -1096,6 +1283,7 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 
 	s->path = xstrdup(path);
 	s->from_stdin = strcmp(path, "-") == 0;
+	s->mem_budget = opts ? opts->mem_budget : 0;
 	if (!s->from_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		rc = open_dir(s, path, err);
 		s->mode = SESSION_DIR;
@@ -1151,6 +1339,14 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 	ld.progress_arg = opts ? opts->progress_arg : NULL;
 	for (uint32_t i = 0; i < s->nfiles; i++)
 		ld.total += s->files[i].data_end - s->files[i].data_off;
+	if (s->mem_budget == 0) {
+		uint64_t size = 0;
+
+		for (uint32_t i = 0; i < s->nfiles; i++)
+			size += s->files[i].size;
+		s->mem_budget = session_default_budget(size);
+	}
+	ld.budget = s->mem_budget;
 	for (uint32_t i = 0; i < s->nfiles && !ld.stop; i++) {
 		if (i > 0 && ld.index) {
 			GROW(ld.rounds, ld.caprounds, ld.nrounds + 1);
@@ -1159,6 +1355,7 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 		walk_file(&ld, i);
 		ld.done_before += s->files[i].data_end - s->files[i].data_off;
 	}
+	report_bad(&ld);
 	if (ld.progress != NULL && !ld.stop)
 		ld.progress(ld.progress_arg, ld.total, ld.total);
 	name_attrs(s);

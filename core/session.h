@@ -77,6 +77,9 @@ struct session_opts {
 	bool			 keep_going;	/* default true: salvage what can be read */
 	session_progress_fn	 progress;	/* NULL: none */
 	void			*progress_arg;
+	/* Memory budget in bytes for decompressed data and the index
+	 * (0: session_default_budget of the recording's size). */
+	uint64_t		 mem_budget;
 };
 
 struct session {
@@ -118,6 +121,8 @@ struct session {
 	struct diag_list	 diags;
 	bool			 damaged;	/* anything could not be read */
 	bool			 cancelled;	/* the progress callback stopped loading */
+	uint64_t		 mem_budget;	/* the budget in effect (bytes) */
+	bool			 over_budget;	/* loading stopped at the budget */
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
 };
 
@@ -130,6 +135,14 @@ struct session {
 struct session *session_open(const char *path, const struct session_opts *opts,
     struct perf_err *err);
 void session_close(struct session *s);
+
+/*
+ * The default memory budget for a recording of 'size' bytes (0: unknown,
+ * standard input): 64 times its size, at least 256 MiB, at most half of
+ * the machine's memory.  Loading stops where decompressed bytes plus the
+ * index would go past it, with a diagnostic; what was loaded stays.
+ */
+uint64_t session_default_budget(uint64_t size);
 
 /* The record at loc, or -1 if loc is not a valid record start. */
 int session_rec(const struct session *s, uint64_t loc, struct rec *out);

@@ -1090,7 +1090,10 @@ tui_run(const struct common_opts *co)
 	}
 	nav_reset(&a->nav, &a->roots[START_PANE]);
 	view_apply(a);
-	if (a->s->damaged && a->msg[0] == '\0')
+	if (a->s->over_budget && a->msg[0] == '\0')
+		msg(a, EL_DAMAGED, "loading stopped at the memory budget (%llu MiB): this is part of the recording; see the header pane (4), --max-memory raises it",
+		    (unsigned long long)(a->s->mem_budget >> 20));
+	else if (a->s->damaged && a->msg[0] == '\0')
 		msg(a, EL_DAMAGED, "damaged recording: %zu problems, see the header pane (4)",
 		    a->s->diags.n);
 	loop(a);

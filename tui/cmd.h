@@ -21,6 +21,7 @@ struct common_opts {
 	const char	*symfs;		/* --symfs DIR */
 	const char	*theme;		/* --theme NAME|PATH */
 	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
+	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
 };
 
 /* Exit statuses. */
@@ -56,6 +57,10 @@ int opts_parse(int argc, char **argv, const char *usage, const struct cmd_opt *e
 /* A count option's value: a decimal in [0, max] into *out; 0, or -1 if
  * it is not one. */
 int opts_count(const char *arg, long max, long *out);
+/* A size option's value: digits with an optional K, M, G or T suffix
+ * (powers of 1024; "KiB", "MB" also read) into *out; 0, or -1 if it is
+ * not one. */
+int opts_size(const char *arg, uint64_t *out);
 
 /* Open co->input, printing diagnostics to stderr as
  * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */

@@ -119,7 +119,7 @@ cmd_annotate(int argc, char **argv)
 	const uint32_t *rows;
 	const char *want = NULL, *why = NULL;
 	char **pos;
-	int npos, status = EXIT_OK, attr = -1;
+	int npos, status = EXIT_OK, attr = -1, rc;
 	size_t nrows, ev = 0, matches = 0;
 
 	memset(&a, 0, sizeof a);
@@ -211,8 +211,11 @@ cmd_annotate(int argc, char **argv)
 	annotate_build(an, &ao);
 	print_annotation(an, &a, z, hist_str(h, hist_event(h, ev)->name));
 	annotate_free(an);
-	status = cmd_report_diags(s);
 out:
+	/* the recording's problems are told whatever became of the annotation */
+	rc = cmd_report_diags(s);
+	if (status == EXIT_OK)
+		status = rc;
 	hist_free(h);
 	symbolizer_free(z);
 	session_close(s);

@@ -19,6 +19,7 @@ enum {
 	OPT_SYMFS,
 	OPT_THEME,
 	OPT_STRICT,
+	OPT_MAX_MEMORY,
 };
 
 /* --strict: a damaged recording makes the exit status EXIT_DAMAGED. */
@@ -31,6 +32,7 @@ static const struct cmd_opt common_opts[] = {
 	{ "perfmap-dir", 1, OPT_PERFMAP_DIR, "DIR: where perf-PID.map JIT maps are (default /tmp)" },
 	{ "symfs", 1, OPT_SYMFS, "DIR: look for binaries under DIR" },
 	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
+	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 256M, at most half the machine's memory)" },
 	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
 	{ "help", 0, 'h', "show this help" },
 	{ NULL, 0, 0, NULL },
@@ -132,6 +134,13 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 		case OPT_STRICT:
 			co->strict = opt_strict = true;
 			break;
+		case OPT_MAX_MEMORY:
+			if (opts_size(optarg, &co->max_memory) < 0 || co->max_memory == 0) {
+				fprintf(stderr, "perfnav%s%s: bad size '%s' for --max-memory (e.g. 512M, 8G)\n",
+				    sep, name, optarg);
+				goto bad;
+			}
+			break;
 		case 'h':
 			usage(stdout, name, utext, extra);
 			*exit_status = EXIT_OK;
@@ -222,7 +231,8 @@ open_input(const struct common_opts *co, bool index, bool progress)
 {
 	struct perf_err err;
 	struct load_progress lp = { co->input, mono_now(), false };
-	struct session_opts so = { .no_index = !index, .keep_going = true };
+	struct session_opts so = { .no_index = !index, .keep_going = true,
+		.mem_budget = co->max_memory };
 	struct session *s;
 
 	if (progress && isatty(STDERR_FILENO)) {
@@ -304,6 +314,36 @@ cmd_sym_opts(const struct common_opts *co, struct sym_opts *so)
 	so->kallsyms = co->kallsyms;
 	so->perfmap_dir = co->perfmap_dir;
 	so->symfs = co->symfs;
+}
+
+int
+opts_size(const char *arg, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	if (arg[0] < '0' || arg[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno != 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && shift)
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end != '\0' || v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
 }
 
 int

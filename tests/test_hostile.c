@@ -1,0 +1,361 @@
+/*
+ * Criterion tests of hostile recordings: the memory budget (decompression
+ * bombs, huge indexes), damaged records counted and reported, and every
+ * subcommand on them (bounded, a diagnostic, --strict exits 3).  The
+ * inputs are built here, byte by byte, in pipe mode.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "core/core.h"
+#include "tests/helpers.h"
+
+#define ST_IP		(1u << 0)
+#define ST_TID		(1u << 1)
+#define ST_TIME		(1u << 2)
+#define ST_CALLCHAIN	(1u << 5)
+#define ST_PERIOD	(1u << 8)
+#define ST_HOSTILE	(ST_IP | ST_TID | ST_TIME | ST_CALLCHAIN | ST_PERIOD)
+#define ATTR_SAMPLE_ID_ALL	(1ull << 18)
+
+/* A pipe-mode stream: header, one HEADER_ATTR (cpu-clock, id 100), COMM. */
+static void
+pipe_begin(struct pdbuf *b)
+{
+	size_t r;
+
+	memset(b, 0, sizeof *b);
+	pd_u64(b, 0x32454c4946524550ULL);
+	pd_u64(b, 16);
+	r = pd_rec_begin(b, 64 /* HEADER_ATTR */, 0);
+	pd_attr(b, 128, 1 /* SOFTWARE */, 0, 4000, ST_HOSTILE, 0, 0);
+	pd_u64(b, 100);
+	pd_rec_end(b, r);
+	r = pd_rec_begin(b, 3 /* COMM */, 0);
+	pd_u32(b, 7);
+	pd_u32(b, 7);
+	pd_str8(b, "victim");
+	pd_rec_end(b, r);
+}
+
+/* A SAMPLE whose callchain claims nr entries and holds 'have' of them. */
+static size_t
+pipe_sample(struct pdbuf *b, uint64_t time, uint64_t nr, int have)
+{
+	size_t r = pd_rec_begin(b, 9 /* SAMPLE */, 2 /* USER */);
+
+	pd_u64(b, 0x401000);
+	pd_u32(b, 7);
+	pd_u32(b, 7);
+	pd_u64(b, time);
+	pd_u64(b, 4000);	/* PERIOD comes before CALLCHAIN */
+	pd_u64(b, nr);
+	for (int i = 0; i < have; i++)
+		pd_u64(b, 0x401000 + 16 * (uint64_t)i);
+	pd_rec_end(b, r);
+	return r;
+}
+
+/*
+ * 'nrec' COMPRESSED records, each one zstd frame inflating to 'each'
+ * bytes of 8-byte FINISHED_ROUND records.  Returns the offset of the first.
+ */
+static size_t
+pipe_zbomb(struct pdbuf *b, int nrec, size_t each)
+{
+	uint8_t *plain = malloc(each), *z;
+	size_t zcap = ZSTD_compressBound(each), zn, first = b->len;
+
+	cr_assert_not_null(plain);
+	for (size_t i = 0; i + 8 <= each; i += 8) {
+		plain[i] = 68;	/* FINISHED_ROUND, little-endian */
+		memset(plain + i + 1, 0, 5);
+		plain[i + 6] = 8;
+		plain[i + 7] = 0;
+	}
+	z = malloc(zcap);
+	cr_assert_not_null(z);
+	zn = ZSTD_compress(z, zcap, plain, each, 19);
+	cr_assert(!ZSTD_isError(zn));
+	cr_assert_lt(zn + 8, 65536, "frame of %zu bytes does not fit a record", zn);
+	for (int k = 0; k < nrec; k++) {
+		size_t r = pd_rec_begin(b, 81 /* COMPRESSED */, 0);
+
+		pd_bytes(b, z, zn);	/* perf does not pad it either */
+		pd_rec_end(b, r);
+	}
+	free(plain);
+	free(z);
+	return first;
+}
+
+static struct session *
+open_with(const struct pdbuf *b, uint64_t budget, bool index, char **pathp)
+{
+	char *path = tmp_write("hostile", b->p, b->len);
+	struct session_opts so = { .no_index = !index, .keep_going = true, .mem_budget = budget };
+	struct perf_err err;
+	struct session *s;
+
+	memset(&err, 0, sizeof err);
+	s = session_open(path, &so, &err);
+	cr_assert_not_null(s, "session_open: %s", err.msg);
+	if (pathp != NULL) {
+		*pathp = path;
+	} else {
+		unlink(path);
+		free(path);
+	}
+	return s;
+}
+
+/* The first diagnostic whose message holds 'text', or NULL. */
+static const struct diag *
+find_diag(const struct session *s, const char *text)
+{
+	for (size_t i = 0; i < s->diags.n; i++)
+		if (strstr(s->diags.v[i].msg, text) != NULL)
+			return &s->diags.v[i];
+	return NULL;
+}
+
+Test(budget, default_is_proportionate)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+	uint64_t half = (uint64_t)pages * (uint64_t)pg / 2;
+
+	cr_assert_eq(session_default_budget(75000), UINT64_C(256) << 20, "floor");
+	if (half > (UINT64_C(640) << 20))
+		cr_assert_eq(session_default_budget(UINT64_C(10) << 20), UINT64_C(640) << 20,
+		    "64 times the file");
+	cr_assert_eq(session_default_budget(UINT64_C(1) << 40), half, "half the machine");
+	cr_assert_eq(session_default_budget(UINT64_MAX), half, "no overflow");
+	cr_assert_eq(session_default_budget(0), half, "unknown size");
+}
+
+Test(budget, bomb_stops_with_what_came_before, .timeout = 30)
+{
+	struct pdbuf b;
+	struct session *s;
+	const struct diag *d;
+	uint64_t budget = UINT64_C(24) << 20, used;
+	size_t zoff;
+
+	pipe_begin(&b);
+	pipe_sample(&b, 1000, 2, 2);
+	zoff = pipe_zbomb(&b, 3, (size_t)64 << 20);
+	pipe_sample(&b, 2000, 2, 2);
+	s = open_with(&b, budget, true, NULL);
+	cr_assert(s->over_budget);
+	cr_assert(s->damaged);
+	d = find_diag(s, "memory budget of 24 MiB reached");
+	cr_assert_not_null(d);
+	cr_assert_eq(d->severity, DIAG_ERROR);
+	/* offsets are perf's pipe offsets less nothing here: the record's own */
+	cr_assert_eq(d->offset, zoff, "budget diagnostic at 0x%llx, want the first COMPRESSED 0x%zx",
+	    (unsigned long long)d->offset, zoff);
+	used = s->zlen + s->index.n * sizeof(struct rec_ent);
+	cr_assert_leq(used, budget, "used %llu of %llu", (unsigned long long)used,
+	    (unsigned long long)budget);
+	/* what came before the bomb and part of the bomb are loaded */
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 1);
+	cr_assert_gt(s->counts.by_type[68], 100000);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(budget, bomb_within_a_raised_budget_loads_whole, .timeout = 30)
+{
+	struct pdbuf b;
+	struct session *s;
+
+	pipe_begin(&b);
+	pipe_zbomb(&b, 2, (size_t)4 << 20);
+	pipe_sample(&b, 2000, 2, 2);
+	s = open_with(&b, UINT64_C(1) << 30, true, NULL);
+	cr_assert(!s->over_budget);
+	cr_assert_eq(s->counts.by_type[68], 2 * ((4 << 20) / 8));
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 1);
+	cr_assert_not_null(find_diag(s, "COMPRESSED record inflates"), "absurd ratio named");
+	cr_assert_not_null(find_diag(s, "2 COMPRESSED records inflate more than"));
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(budget, stats_mode_bounded_too, .timeout = 30)
+{
+	struct pdbuf b;
+	struct session *s;
+
+	pipe_begin(&b);
+	pipe_zbomb(&b, 3, (size_t)64 << 20);
+	s = open_with(&b, UINT64_C(16) << 20, false, NULL);
+	cr_assert(s->over_budget);
+	cr_assert_leq(s->zlen, UINT64_C(16) << 20);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(budget, index_of_a_plain_file, .timeout = 30)
+{
+	struct pdbuf b;
+	struct session *s;
+	char *path;
+	struct session_opts so = { .keep_going = true, .mem_budget = 4096 };
+	struct perf_err err;
+
+	synth_file(&b, false, 1000);
+	path = tmp_write("budget", b.p, b.len);
+	s = session_open(path, &so, &err);
+	cr_assert_not_null(s);
+	cr_assert(s->over_budget);
+	cr_assert_lt(s->index.n, 4096 / sizeof(struct rec_ent) + 1);
+	cr_assert_gt(s->index.n, 10);
+	cr_assert_not_null(find_diag(s, "memory budget"));
+	session_close(s);
+	unlink(path);
+	free(path);
+	pd_free(&b);
+}
+
+Test(budget, real_zstd_fixture_untouched)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("zstd.data"), NULL, &err);
+
+	cr_assert_not_null(s);
+	cr_assert(!s->over_budget);
+	cr_assert_null(find_diag(s, "inflates"));
+	cr_assert_null(find_diag(s, "budget"));
+	session_close(s);
+}
+
+Test(damaged, callchain_count_that_wraps, .timeout = 10)
+{
+	struct pdbuf b;
+	struct session *s;
+	const struct diag *d;
+	size_t bad;
+
+	pipe_begin(&b);
+	pipe_sample(&b, 1000, 2, 2);
+	bad = pipe_sample(&b, 1100, UINT64_C(1) << 61, 2);	/* nr * 8 wraps to 0 */
+	pipe_sample(&b, 1200, 3, 2);		/* runs past the sample */
+	pipe_sample(&b, 1300, UINT64_C(1) << 61, 1);
+	pipe_sample(&b, 1400, 1, 1);
+	s = open_with(&b, 0, true, NULL);
+	cr_assert(s->damaged);
+	d = find_diag(s, "2 damaged SAMPLE records (absurd callchain length)");
+	cr_assert_not_null(d);
+	cr_assert_eq(d->offset, bad, "first at 0x%llx, want 0x%zx", (unsigned long long)d->offset,
+	    bad);
+	cr_assert_not_null(find_diag(s, "1 damaged SAMPLE record (callchain runs past the sample)"));
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 5, "still counted as perf --stats does");
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(damaged, short_kernel_record)
+{
+	struct pdbuf b;
+	struct session *s;
+	size_t r;
+
+	pipe_begin(&b);
+	r = pd_rec_begin(&b, 4 /* EXIT */, 0);
+	pd_u64(&b, 7);	/* 8 of its 24 bytes */
+	pd_rec_end(&b, r);
+	s = open_with(&b, 0, true, NULL);
+	cr_assert_not_null(find_diag(s, "1 damaged EXIT record (shorter than its fixed fields)"));
+	cr_assert(s->damaged);
+	session_close(s);
+	pd_free(&b);
+}
+
+/* Run perfnav ARGS FILE with a time limit: exit status, stderr in *err. */
+static int
+run_perfnav(const char *args, const char *file, char **err)
+{
+	char *cmd, *errpath = tmp_write("stderr", "", 0);
+	size_t n;
+	int st;
+
+	if (asprintf(&cmd, "timeout 20 %s/perfnav %s '%s' >/dev/null 2>'%s'", TEST_BUILDDIR, args,
+	    file, errpath) < 0)
+		abort();
+	st = system(cmd);
+	*err = slurp(errpath, &n);
+	unlink(errpath);
+	free(errpath);
+	free(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static const char *const subcommands[] = {
+	"stats", "stats --index", "header", "dump", "top", "top --tsv", "top --children",
+	"script", "tree", "folded", "annotate",
+};
+
+Test(cli, every_subcommand_reports_a_damaged_sample, .timeout = 120)
+{
+	struct pdbuf b;
+	char *path, *err;
+
+	pipe_begin(&b);
+	pipe_sample(&b, 1000, 2, 2);
+	pipe_sample(&b, 1100, UINT64_C(1) << 61, 2);
+	path = tmp_write("damaged", b.p, b.len);
+	for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
+		char args[64];
+		int rc = run_perfnav(subcommands[i], path, &err);
+
+		/* annotate has nothing to annotate here: its failure is 1 */
+		cr_expect_eq(rc, strncmp(subcommands[i], "annotate", 8) ? 0 : 1,
+		    "%s: exit %d without --strict", subcommands[i], rc);
+		cr_expect(err && strstr(err, "1 damaged SAMPLE record (absurd callchain length)"),
+		    "%s said: %s", subcommands[i], err ? err : "(nothing)");
+		cr_expect(err && strstr(err, "offset 0x"), "%s: no offset", subcommands[i]);
+		free(err);
+		snprintf(args, sizeof args, "%s --strict", subcommands[i]);
+		rc = run_perfnav(args, path, &err);
+		cr_expect_eq(rc, strncmp(subcommands[i], "annotate", 8) ? 3 : 1,
+		    "%s --strict: exit %d", subcommands[i], rc);
+		free(err);
+	}
+	unlink(path);
+	free(path);
+	pd_free(&b);
+}
+
+Test(cli, every_subcommand_bounded_on_a_bomb, .timeout = 300)
+{
+	struct pdbuf b;
+	char *path, *err;
+
+	pipe_begin(&b);
+	pipe_sample(&b, 1000, 2, 2);
+	pipe_zbomb(&b, 3, (size_t)64 << 20);
+	path = tmp_write("bomb", b.p, b.len);
+	for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
+		char args[96];
+		int rc;
+
+		/* 16 MiB: the default (256 MiB) would make this test slow */
+		snprintf(args, sizeof args, "%s --max-memory 16M", subcommands[i]);
+		rc = run_perfnav(args, path, &err);
+		cr_expect_lt(rc, 124, "%s: exit %d (124: timed out)", subcommands[i], rc);
+		cr_expect(err && strstr(err, "memory budget of 16 MiB reached"), "%s said: %s",
+		    subcommands[i], err ? err : "(nothing)");
+		free(err);
+	}
+	unlink(path);
+	free(path);
+	pd_free(&b);
+}
