@@ -137,6 +137,10 @@ read_all(const char *path, int fd, struct sfile *f, uint64_t max, struct perf_er
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		/* Not a perf stream (say /dev/zero): stop before reading more. */
+		if (len >= 8 && len - (size_t)n < 8 && rd64(buf, false) != PERF_MAGIC2 &&
+		    rd64(buf, false) != PERF_MAGIC2_SWAPPED && rd64(buf, false) != PERF_MAGIC1)
+			break;
 	}
 	f->base = buf;
 	f->size = len;

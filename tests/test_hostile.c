@@ -359,3 +359,14 @@ Test(cli, every_subcommand_bounded_on_a_bomb, .timeout = 300)
 	free(path);
 	pd_free(&b);
 }
+
+Test(input, endless_device_is_not_read_to_its_end, .timeout = 10)
+{
+	struct perf_err err;
+	struct session *s;
+
+	memset(&err, 0, sizeof err);
+	s = session_open("/dev/zero", NULL, &err);
+	cr_assert_null(s);
+	cr_assert(strstr(err.msg, "not a perf.data file") != NULL, "%s", err.msg);
+}
