@@ -24,11 +24,13 @@
  * 1/BUDGET_RAM_SHARE of the machine's memory.
  */
 #define BUDGET_FILE_MULT	64
-#define BUDGET_FLOOR		(UINT64_C(256) << 20)
+#define BUDGET_FLOOR		(UINT64_C(64) << 20)
 #define BUDGET_RAM_SHARE	2
 /* A COMPRESSED record inflating more than this many times is suspicious:
  * perf's own records inflate 3 to 30 times. */
 #define ZRATIO_ABSURD		1000
+/* What a record costs in the index: its entry, and a round mark at most. */
+#define REC_CHARGE		(sizeof(struct rec_ent) + sizeof(size_t))
 /* Bytes decompressed at a time, the records they complete walked at once. */
 #define ZSTEP			(UINT64_C(1) << 20)
 
@@ -52,6 +54,7 @@ struct loader {
 	/* memory budget (bytes of decompressed data, index and rounds) */
 	uint64_t	 budget;
 	uint64_t	 zabsurd;	/* COMPRESSED records of absurd ratio */
+	uint64_t	 charged;	/* index bytes of the records read, indexed or not */
 	int		 zdepth;	/* inside process_compressed */
 	uint64_t	 znested;	/* COMPRESSED records found decompressed */
 	/* damaged records by (type, reason), summed up after the walk */
@@ -776,7 +779,7 @@ loader_used(const struct loader *ld)
 {
 	const struct session *s = ld->s;
 
-	return s->zlen + s->index.n * sizeof(struct rec_ent) + ld->nrounds * sizeof(size_t);
+	return s->zlen + ld->charged;
 }
 
 /*
@@ -1100,8 +1103,13 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 			}
 			break;
 		}
-		if (over_budget(ld, vstart + pos, sizeof(struct rec_ent) + sizeof(size_t)))
+		/*
+		 * Every record is charged what indexing it costs, indexed or
+		 * not: every subcommand then stops at the same record.
+		 */
+		if (over_budget(ld, vstart + pos, REC_CHARGE))
 			return;
+		ld->charged += REC_CHARGE;
 		r.p = base + pos;
 		r.size = size;
 		r.type = rd32(base + pos, s->swap);

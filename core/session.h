@@ -138,9 +138,11 @@ void session_close(struct session *s);
 
 /*
  * The default memory budget for a recording of 'size' bytes (0: unknown,
- * standard input): 64 times its size, at least 256 MiB, at most half of
+ * standard input): 64 times its size, at least 64 MiB, at most half of
  * the machine's memory.  Loading stops where decompressed bytes plus the
- * index would go past it, with a diagnostic; what was loaded stays.
+ * index (32 bytes a record, whether it is indexed or not, so that every
+ * subcommand stops at the same record) would go past it, with a
+ * diagnostic; what was loaded stays.
  */
 uint64_t session_default_budget(uint64_t size);
 
