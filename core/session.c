@@ -794,10 +794,13 @@ over_budget(struct loader *ld, uint64_t loc, uint64_t more)
 	if (!ld->stop && loader_used(ld) + more <= ld->budget)
 		return false;
 	if (!s->over_budget) {
+		s->stop_loc = loc;
+		bool kib = ld->budget < (UINT64_C(1) << 20);
+
 		diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, loc),
-		    "memory budget of %llu MiB reached (%llu MiB decompressed, %llu records read): loading stopped here; --max-memory raises it",
-		    (unsigned long long)(ld->budget >> 20), (unsigned long long)(s->zlen >> 20),
-		    (unsigned long long)s->counts.total);
+		    "memory budget of %llu %s reached (%llu MiB decompressed, %llu records read): loading stopped here; --max-memory raises it",
+		    (unsigned long long)(ld->budget >> (kib ? 10 : 20)), kib ? "KiB" : "MiB",
+		    (unsigned long long)(s->zlen >> 20), (unsigned long long)s->counts.total);
 		s->over_budget = true;
 		s->damaged = true;
 	}
@@ -872,7 +875,8 @@ process_compressed(struct loader *ld, const struct rec *r)
 		ZSTD_outBuffer out;
 		size_t ret;
 
-		if (over_budget(ld, r->loc, ZSTEP))
+		if (over_budget(ld, ld->zpending != UINT64_MAX ? SESSION_ZLOC + ld->zpending : r->loc,
+		    ZSTEP))
 			break;
 		if (s->zlen - zstart >= ZCHUNK_MAX) {
 			diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, r->loc),
@@ -1060,6 +1064,7 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 			if (ld->progress(ld->progress_arg, ld->done_before + pos, ld->total) != 0) {
 				ld->stop = true;
 				s->cancelled = true;
+				s->stop_loc = vstart + pos;
 				diag_add(&s->diags, DIAG_NOTE, ld->file, file_off0 + pos,
 				    "loading stopped here on request");
 				return;
@@ -1296,6 +1301,7 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 	s->path = xstrdup(path);
 	s->from_stdin = strcmp(path, "-") == 0;
 	s->mem_budget = opts ? opts->mem_budget : 0;
+	s->stop_loc = UINT64_MAX;
 	if (!s->from_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		rc = open_dir(s, path, err);
 		s->mode = SESSION_DIR;
@@ -1430,11 +1436,18 @@ session_close(struct session *s)
 /* ---- file-order walk of loaded data ---- */
 
 static int
-walk_inner(const struct session *s, const struct zchunk *zc, session_walk_fn fn, void *arg)
+walk_inner(const struct session *s, const struct zchunk *zc, session_walk_fn fn, void *arg,
+    bool *stopped)
 {
-	uint64_t pos = zc->first_rec;
+	uint64_t pos = zc->first_rec, stop = UINT64_MAX;
 
-	while (pos < zc->zend) {
+	/* Loading stopped in this chunk (at its end, or before a record). */
+	if (s->stop_loc != UINT64_MAX && s->stop_loc >= SESSION_ZLOC &&
+	    s->stop_loc - SESSION_ZLOC >= zc->zoff && s->stop_loc - SESSION_ZLOC <= zc->zend) {
+		stop = s->stop_loc - SESSION_ZLOC;
+		*stopped = true;
+	}
+	while (pos < zc->zend && pos < stop) {
 		struct rec r;
 		int rc;
 
@@ -1466,6 +1479,8 @@ session_walk(const struct session *s, session_walk_fn fn, void *arg)
 			if (f->data_end - pos < 8 || session_rec(s, f->vbase + pos, &r) < 0 ||
 			    pos + r.size > f->data_end)
 				break;
+			if (r.loc == s->stop_loc)
+				return 0;	/* loading stopped here */
 			rc = fn(arg, &r, 0);
 			if (rc)
 				return rc;
@@ -1473,8 +1488,10 @@ session_walk(const struct session *s, session_walk_fn fn, void *arg)
 				while (zi < s->nzchunks && s->zchunks[zi].container < r.loc)
 					zi++;
 				if (zi < s->nzchunks && s->zchunks[zi].container == r.loc) {
-					rc = walk_inner(s, &s->zchunks[zi], fn, arg);
-					if (rc)
+					bool stopped = false;
+
+					rc = walk_inner(s, &s->zchunks[zi], fn, arg, &stopped);
+					if (rc || stopped)
 						return rc;
 				}
 			}

@@ -123,6 +123,8 @@ struct session {
 	bool			 cancelled;	/* the progress callback stopped loading */
 	uint64_t		 mem_budget;	/* the budget in effect (bytes) */
 	bool			 over_budget;	/* loading stopped at the budget */
+	uint64_t		 stop_loc;	/* loc of the first record not loaded
+						   (budget or cancel), or UINT64_MAX */
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
 };
 

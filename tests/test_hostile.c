@@ -126,6 +126,26 @@ find_diag(const struct session *s, const char *text)
 	return NULL;
 }
 
+static int
+count_rec(void *arg, const struct rec *r, int depth)
+{
+	(void)r;
+	(void)depth;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+/* A walk of a session cut by the budget (dump) sees what loading saw. */
+static void
+assert_walk_matches(const struct session *s)
+{
+	uint64_t n = 0;
+
+	session_walk(s, count_rec, &n);
+	cr_assert_eq(n, s->counts.total, "walk saw %llu records, loading %llu",
+	    (unsigned long long)n, (unsigned long long)s->counts.total);
+}
+
 Test(budget, default_is_proportionate)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
@@ -167,6 +187,7 @@ Test(budget, bomb_stops_with_what_came_before, .timeout = 30)
 	/* what came before the bomb and part of the bomb are loaded */
 	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 1);
 	cr_assert_gt(s->counts.by_type[68], 100000);
+	assert_walk_matches(s);
 	session_close(s);
 	pd_free(&b);
 }
@@ -199,6 +220,7 @@ Test(budget, stats_mode_bounded_too, .timeout = 30)
 	s = open_with(&b, UINT64_C(16) << 20, false, NULL);
 	cr_assert(s->over_budget);
 	cr_assert_leq(s->zlen + s->counts.total * 32, UINT64_C(16) << 20);
+	assert_walk_matches(s);
 	session_close(s);
 	pd_free(&b);
 }
@@ -218,7 +240,8 @@ Test(budget, index_of_a_plain_file, .timeout = 30)
 	cr_assert(s->over_budget);
 	cr_assert_leq(s->index.n, 4096 / (sizeof(struct rec_ent) + sizeof(size_t)));
 	cr_assert_gt(s->index.n, 10);
-	cr_assert_not_null(find_diag(s, "memory budget"));
+	cr_assert_not_null(find_diag(s, "memory budget of 4 KiB reached"));
+	assert_walk_matches(s);
 	session_close(s);
 	unlink(path);
 	free(path);
