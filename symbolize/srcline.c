@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/safefile.h"
 #include "symbolize/dso.h"
+#include "symbolize/symtab.h"
 
 struct seg {
 	uint64_t	off, vaddr, filesz;
@@ -69,7 +71,7 @@ struct srcline_h {
 static void
 read_segs(struct srcline_h *h, const char *runfile)
 {
-	int fd = open(runfile, O_RDONLY | O_CLOEXEC);
+	int fd = safefile_open(runfile, &elfsym_rule, NULL, NULL);
 	Elf *e;
 	size_t n;
 
@@ -99,7 +101,7 @@ struct srcline_h *
 srcline_open(const char *symfile, const char *runfile)
 {
 	struct srcline_h *h;
-	int fd = open(symfile, O_RDONLY | O_CLOEXEC);
+	int fd = safefile_open(symfile, &elfsym_rule, NULL, NULL);
 	Dwarf *dw;
 
 	if (fd < 0)
