@@ -181,8 +181,7 @@ safefile_open(const char *path, const struct safefile_rule *rule, struct stat *s
 		close(fd);
 		return -1;
 	}
-	if ((rule->flags & SAFEFILE_OWNER) && !owned_ok(after.st_uid)) {
-		note_set(note, SAFEFILE_REFUSED, "not owned by you or root");
+	if ((rule->flags & SAFEFILE_OWNER) && check_owner(path, &after, note) < 0) {
 		close(fd);
 		return -1;
 	}
