@@ -10,6 +10,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
+#include "tui/symbols.h"
 
 /*
  * perfnav annotate [FILE] [SYMBOL]: a function's disassembly with the share
@@ -213,6 +214,8 @@ cmd_annotate(int argc, char **argv)
 	annotate_free(an);
 	status = cmd_report_diags(s);
 out:
+	fflush(stdout);
+	symbols_report_refusals(stderr, z);
 	hist_free(h);
 	symbolizer_free(z);
 	session_close(s);
