@@ -789,6 +789,19 @@ dso_why(const struct dso_table *t, uint32_t d)
 	return d < t->n ? (enum sym_why)t->v[d].why : SYM_WHY_NO_MAP;
 }
 
+/* srcline_open, keeping a refusal of a file the DWARF refers to. */
+static struct srcline_h *
+lines_open(struct dso_table *t, uint32_t id, const char *symfile, const char *runfile)
+{
+	struct safefile_note sn;
+	char refused[PATH_MAX];
+	struct srcline_h *h = srcline_open(symfile, runfile, &sn, refused, sizeof refused);
+
+	if (h == NULL && sn.status == SAFEFILE_REFUSED)
+		dso_add_refusal(t, id, refused, sn.why, false);
+	return h;
+}
+
 /* The DSO's line tables (opened once), or NULL. */
 static struct srcline_h *
 dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id)
@@ -805,10 +818,10 @@ dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uin
 	if (!d->src_tried) {
 		d->src_tried = true;
 		if (d->symfile != NULL)
-			d->src = srcline_open(d->symfile, d->runfile);
+			d->src = lines_open(t, id, d->symfile, d->runfile);
 		if (d->src == NULL && d->runfile != NULL && d->symfile != NULL &&
 		    strcmp(d->runfile, d->symfile) != 0)
-			d->src = srcline_open(d->runfile, d->runfile);
+			d->src = lines_open(t, id, d->runfile, d->runfile);
 	}
 	return d->src;
 }
@@ -1036,19 +1049,9 @@ dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 	*out = NULL;
 	if (id >= t->n || base == SYM_NONE || base >= t->nrefs || t->refs[base].base != SYM_NONE)
 		return 0;
+	if (dso_lines(t, strs, c, id) == NULL)
+		return 0;
 	d = &t->v[id];
-	if (!d->loaded)
-		dso_load(t, strs, c, id);
-	if ((d->kind != DSO_USER && d->kind != DSO_VDSO) || d->symfile == NULL)
-		return 0;
-	if (!d->src_tried) {
-		d->src_tried = true;
-		d->src = srcline_open(d->symfile, d->runfile);
-		if (d->src == NULL && d->runfile != NULL && strcmp(d->runfile, d->symfile) != 0)
-			d->src = srcline_open(d->runfile, d->runfile);
-	}
-	if (d->src == NULL)
-		return 0;
 	if ((d->inl_used + 1) * 2 > d->inl_cap) {
 		uint64_t *ok = d->inl_keys;
 		uint32_t *of = d->inl_first, *on = d->inl_n1;

@@ -170,8 +170,14 @@ int dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t
 uint32_t dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
     uint32_t d, uint32_t index, const char *inl_name);
 
-/* srcline.c: DWARF line tables and inline chains of one DSO (libdw). */
-struct srcline_h *srcline_open(const char *symfile, const char *runfile);
+/*
+ * srcline.c: DWARF line tables and inline chains of one DSO (libdw).  NULL
+ * if symfile has no DWARF, or (why REFUSED, the file's path in refused)
+ * when a file its DWARF refers to (.gnu_debugaltlink) is one core/safefile
+ * refuses, which libdw would open blindly.  why and refused may be NULL.
+ */
+struct srcline_h *srcline_open(const char *symfile, const char *runfile,
+    struct safefile_note *why, char *refused, size_t n);
 /* basename:line of a file offset, into buf; 0, or -1 if unknown. */
 int srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n);
 /* The source file (its path as the DWARF names it, owned by h) and line

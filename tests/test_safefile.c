@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "symbolize/dso.h"
 #include "symbolize/resolve.h"
 #include "symbolize/symtab.h"
 #include "tests/helpers.h"
@@ -522,4 +523,61 @@ Test(safefile, kallsyms_and_perfmap_readers, .timeout = 20)
 	strtab_free(&strs);
 	unlink(ks);
 	rmdir(dir);
+}
+
+/*
+ * A DWARF file whose .gnu_debugaltlink (dwz's shared file) names a FIFO:
+ * libdw would open it with a plain open() and wait for a writer, so
+ * srcline_open refuses the DWARF and says which file; an alt file that is
+ * a regular ELF file is used.
+ */
+Test(safefile, dwarf_altlink_that_is_a_fifo, .timeout = 60)
+{
+	char dir[64], src[128], bin[128], alt[128], sec[128], cmd[1024], path[4096];
+	struct safefile_note n;
+	struct srcline_h *h;
+	FILE *fp;
+
+	tmpdir(dir, sizeof dir);
+	snprintf(src, sizeof src, "%s/t.c", dir);
+	snprintf(bin, sizeof bin, "%s/t", dir);
+	snprintf(alt, sizeof alt, "%s/alt.debug", dir);
+	snprintf(sec, sizeof sec, "%s/altlink", dir);
+	put(src, "int main(void) { return 0; }\n");
+	snprintf(cmd, sizeof cmd, "cc -g -o %s %s 2>/dev/null", bin, src);
+	if (system(cmd) != 0)
+		cr_skip_test("no C compiler");
+	/* the section: a relative name, NUL, a 20-byte build id nobody has */
+	fp = fopen(sec, "wb");
+	cr_assert_not_null(fp);
+	fwrite("alt.debug", 1, sizeof "alt.debug", fp);
+	fwrite("\xfe\xed\xfa\xce\xde\xad\xbe\xef\x01\x23\x45\x67\x89\xab\xcd\xef\xfe\xed\xfa\xce",
+	    1, 20, fp);
+	fclose(fp);
+	snprintf(cmd, sizeof cmd, "objcopy --add-section .gnu_debugaltlink=%s %s 2>/dev/null", sec,
+	    bin);
+	if (system(cmd) != 0)
+		cr_skip_test("no objcopy");
+	cr_assert_eq(mkfifo(alt, 0600), 0);
+	h = srcline_open(bin, bin, &n, path, sizeof path);
+	cr_expect_null(h);
+	cr_expect_eq(n.status, SAFEFILE_REFUSED);
+	cr_expect_str_eq(n.why, "is a FIFO, not a regular file");
+	cr_expect_str_eq(path, alt);
+	srcline_close(h);
+	/* a regular ELF file there: taken as the alt file */
+	unlink(alt);
+	snprintf(cmd, sizeof cmd, "cp %s %s", bin, alt);
+	cr_assert_eq(system(cmd), 0);
+	h = srcline_open(bin, bin, &n, path, sizeof path);
+	cr_expect_not_null(h);
+	cr_expect_eq(n.status, SAFEFILE_OK);
+	srcline_close(h);
+	/* none there: libdw finds none either */
+	unlink(alt);
+	h = srcline_open(bin, bin, NULL, NULL, 0);
+	cr_expect_not_null(h);
+	srcline_close(h);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
 }
