@@ -15,6 +15,7 @@
 #include "core/perf_file.h"
 #include "core/ptpkt.h"
 #include "core/record.h"
+#include "core/safefile.h"
 #include "core/session.h"
 #include "core/thread.h"
 

@@ -49,7 +49,8 @@ const char *perf_err_name(enum perf_err_code code);
 /* A diagnostic: something damaged at a file offset, loading went on. */
 struct diag {
 	uint64_t	 offset;	/* file offset, PERF_ERR_OFF_NONE if none */
-	uint32_t	 file;		/* index of the file (directory mode), 0 */
+	uint32_t	 file;		/* index of the file (directory mode), 0;
+					   UINT32_MAX: the recording as a whole */
 	uint32_t	 severity;	/* 0 note, 1 warning, 2 error */
 	char		*msg;
 };

@@ -14,6 +14,7 @@
 
 #include "core/bytes.h"
 #include "core/names.h"
+#include "core/safefile.h"
 #include "core/session.h"
 
 /* Cap on the bytes one COMPRESSED record may expand to. */
@@ -151,14 +152,29 @@ read_all(const char *path, int fd, struct sfile *f, uint64_t max, struct perf_er
 	return rc;
 }
 
+/*
+ * Open one file of the recording.  in_dir: a file of a perf.data directory,
+ * which is only read when it is a regular file (safefile); the path given
+ * by the user may be anything readable (a FIFO is read as a pipe).
+ */
 static int
-open_one(struct session *s, const char *path, struct perf_err *err)
+open_one(struct session *s, const char *path, bool in_dir, struct perf_err *err)
 {
+	static const struct safefile_rule data_rule = { .what = "a data file", .cap = 0 };
+	struct safefile_note note;
 	struct sfile *f;
 	int fd, rc;
 	bool is_stdin = strcmp(path, "-") == 0;
 
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (in_dir) {
+		fd = safefile_open(path, &data_rule, NULL, &note);
+		if (fd < 0)
+			return perf_err_set(err, note.status == SAFEFILE_REFUSED ? PERF_E_UNSUPPORTED :
+			    PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s%s", path,
+			    note.status == SAFEFILE_REFUSED ? "refused: " : "", note.why);
+	} else {
+		fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s", path,
 		    strerror(errno));
@@ -184,16 +200,27 @@ open_one(struct session *s, const char *path, struct perf_err *err)
 	if (!is_stdin)
 		close(fd);
 	if (rc < 0)
-		return -1;
+		goto drop;
 	f->vbase = s->nfiles > 1 ? s->files[s->nfiles - 2].vbase + s->files[s->nfiles - 2].size : 0;
 	/* Keep file locations 8-aligned and apart: a gap between files. */
 	if (s->nfiles > 1)
 		f->vbase = (f->vbase + 8 + 7) & ~UINT64_C(7);
-	if (f->vbase + f->size >= SESSION_ZLOC)
-		return perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE,
+	if (f->vbase + f->size >= SESSION_ZLOC) {
+		perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE,
 		    "%s: recording larger than %llu bytes", path,
 		    (unsigned long long)SESSION_ZLOC);
+		goto drop;
+	}
 	return 0;
+drop:
+	/* Not one of the session's files after all: no hole in the table. */
+	if (f->mapped)
+		munmap((void *)f->base, f->size);
+	else
+		free((void *)f->base);
+	free(f->path);
+	s->nfiles--;
+	return -1;
 }
 
 static int
@@ -224,7 +251,7 @@ open_dir(struct session *s, const char *path, struct perf_err *err)
 		free(p);
 		return -1;
 	}
-	rc = open_one(s, p, err);
+	rc = open_one(s, p, true, err);
 	free(p);
 	if (rc < 0)
 		return -1;
@@ -253,16 +280,26 @@ open_dir(struct session *s, const char *path, struct perf_err *err)
 	if (n > 1)
 		qsort(names, n, sizeof *names, data_file_cmp);
 	for (size_t i = 0; i < n; i++) {
-		if (rc == 0) {
-			if (asprintf(&p, "%s/%s", path, names[i]) < 0)
-				fatal_oom(0);
-			rc = open_one(s, p, err);
-			free(p);
+		struct perf_err ferr;
+
+		if (asprintf(&p, "%s/%s", path, names[i]) < 0)
+			fatal_oom(0);
+		/* A data.N that cannot be read is left out; the others are read. */
+		if (open_one(s, p, true, &ferr) < 0) {
+			const char *why = ferr.msg;
+			size_t lp = strlen(p);
+
+			if (strncmp(why, p, lp) == 0 && why[lp] == ':')
+				why += lp + 2;
+			diag_add(&s->diags, DIAG_ERROR, UINT32_MAX, PERF_ERR_OFF_NONE,
+			    "%s left out: %s", names[i], why);
+			s->damaged = true;
 		}
+		free(p);
 		free(names[i]);
 	}
 	free(names);
-	return rc;
+	return 0;
 }
 
 /* ---- helpers ---- */
@@ -1306,7 +1343,7 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 		rc = open_dir(s, path, err);
 		s->mode = SESSION_DIR;
 	} else {
-		rc = open_one(s, path, err);
+		rc = open_one(s, path, false, err);
 	}
 	if (rc < 0)
 		goto fail;

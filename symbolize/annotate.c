@@ -321,7 +321,7 @@ sorted_hits(struct annotation *a)
  * come from one or two files).
  */
 #define SRC_FILES	16
-#define SRC_MAX_BYTES	(UINT64_C(8) << 20)
+#define SRC_MAX_BYTES	SAFEFILE_CAP_SOURCE
 
 struct src_file {
 	char		*path;
@@ -340,6 +340,7 @@ struct src_cache {
 static void
 src_load(struct src_file *sf, const char *path)
 {
+	static const struct safefile_rule rule = { .what = "a source file", .cap = SRC_MAX_BYTES };
 	struct stat st;
 	int fd;
 	size_t cap = 0;
@@ -348,32 +349,30 @@ src_load(struct src_file *sf, const char *path)
 	sf->path = xstrdup(path);
 	/*
 	 * The path comes from the binary: it may name a FIFO (open would wait
-	 * for a writer) or a device (a terminal must not become ours); open
-	 * without blocking, read regular files only.
+	 * for a writer) or a device (a terminal must not become ours): regular
+	 * files of sane size only, opened without blocking (core/safefile.h).
 	 */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	fd = safefile_open(path, &rule, &st, NULL);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SRC_MAX_BYTES) {
-		sf->data = xmalloc((size_t)st.st_size + 1);
-		while (sf->len < (size_t)st.st_size) {
-			ssize_t k = read(fd, sf->data + sf->len, (size_t)st.st_size - sf->len);
+	sf->data = xmalloc((size_t)st.st_size + 1);
+	while (sf->len < (size_t)st.st_size) {
+		ssize_t k = read(fd, sf->data + sf->len, (size_t)st.st_size - sf->len);
 
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			sf->len += (size_t)k;
-		}
-		sf->data[sf->len] = '\0';
-		GROW(sf->line, cap, 1);
-		sf->line[sf->nline++] = 0;
-		for (size_t i = 0; i < sf->len; i++)
-			if (sf->data[i] == '\n' && i + 1 < sf->len) {
-				GROW(sf->line, cap, sf->nline + 1);
-				sf->line[sf->nline++] = (uint32_t)(i + 1);
-			}
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		sf->len += (size_t)k;
 	}
+	sf->data[sf->len] = '\0';
+	GROW(sf->line, cap, 1);
+	sf->line[sf->nline++] = 0;
+	for (size_t i = 0; i < sf->len; i++)
+		if (sf->data[i] == '\n' && i + 1 < sf->len) {
+			GROW(sf->line, cap, sf->nline + 1);
+			sf->line[sf->nline++] = (uint32_t)(i + 1);
+		}
 	close(fd);
 }
 
@@ -534,6 +533,7 @@ int
 annotate_build(struct annotation *a, const struct annot_opts *o)
 {
 	struct annot_opts def;
+	struct safefile_note sn;
 	const char *prog, *image;
 	uint64_t len, max_code, limit, left;
 	size_t nh;
@@ -558,7 +558,12 @@ annotate_build(struct annotation *a, const struct annot_opts *o)
 
 	image = symbolizer_dso_image(a->z, a->dso);
 	len = a->end - a->start;
-	if (image == NULL) {
+	if (image != NULL && safefile_check(image, &elfsym_rule, NULL, &sn) < 0) {
+		/* objdump would open it as it is: a FIFO would hang it */
+		snprintf(a->note, sizeof a->note, "%s: %s: sampled addresses only", image,
+		    sn.status == SAFEFILE_REFUSED ? sn.why : "cannot be read");
+		image = NULL;
+	} else if (image == NULL) {
 		snprintf(a->note, sizeof a->note, "no object file with the code of %s: sampled "
 		    "addresses only", symbolizer_dso_short(a->z, a->dso));
 	} else if (elfsym_off_bias(image, a->start, &a->bias) < 0) {

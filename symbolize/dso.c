@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/safefile.h"
 #include "core/session.h"
 #include "symbolize/dso.h"
 
@@ -48,6 +49,11 @@ dso_table_free(struct dso_table *t)
 	free(t->refs);
 	free(t->inl);
 	free(t->isym_slots);
+	for (size_t i = 0; i < t->nrefusals; i++) {
+		free(t->refusals[i].path);
+		free(t->refusals[i].why);
+	}
+	free(t->refusals);
 	memset(t, 0, sizeof *t);
 }
 
@@ -233,15 +239,81 @@ dso_sym_name(const struct dso_table *t, const struct strtab *strs, uint32_t sym)
 	return strtab_get(&t->v[t->refs[sym].dso].names, t->refs[sym].name);
 }
 
+/* ---- refused files ---- */
+
+void
+dso_add_refusal(struct dso_table *t, uint32_t d, const char *path, const char *why, bool cut)
+{
+	struct dso_refusal *r;
+
+	for (size_t i = 0; i < t->nrefusals; i++)
+		if (t->refusals[i].dso == d && strcmp(t->refusals[i].path, path) == 0)
+			return;
+	if (t->nrefusals >= DSO_REFUSALS_MAX) {
+		t->refusals_dropped++;
+		return;
+	}
+	GROW(t->refusals, t->caprefusals, t->nrefusals + 1);
+	r = &t->refusals[t->nrefusals++];
+	r->path = xstrdup(path);
+	r->why = xstrdup(why);
+	r->dso = d;
+	r->cut = cut;
+}
+
+const struct dso_refusal *
+dso_refusal(const struct dso_table *t, uint32_t d)
+{
+	for (size_t i = 0; i < t->nrefusals; i++)
+		if (t->refusals[i].dso == d && !t->refusals[i].cut)
+			return &t->refusals[i];
+	return NULL;
+}
+
+/* Keep what safefile said of path, if it refused it or cut it short. */
+static void
+note_file(struct dso_table *t, const char *path, const struct safefile_note *n)
+{
+	if (n->status == SAFEFILE_REFUSED || n->status == SAFEFILE_CUT)
+		dso_add_refusal(t, t->loading, path, n->why, n->status == SAFEFILE_CUT);
+}
+
+/* Has the DSO being loaded had a file refused (not cut) since refusal i? */
+static bool
+refused_since(const struct dso_table *t, size_t i)
+{
+	for (; i < t->nrefusals; i++)
+		if (t->refusals[i].dso == t->loading && !t->refusals[i].cut)
+			return true;
+	return false;
+}
+
 /* ---- finding files ---- */
 
+static const struct safefile_rule link_rule = {
+	.what = "a build-id cache link",
+	.cap = SAFEFILE_CAP_LINK,
+};
 
+static const struct safefile_rule notes_rule = {
+	.what = "kernel notes",
+	.cap = SAFEFILE_CAP_NOTES,
+};
+
+/*
+ * May the file at p be opened under rule (elfsym_rule when NULL)?  One
+ * that is there but refused (a FIFO, a device, too large) is kept as a
+ * refusal of the DSO being loaded; one that is not there is just absent.
+ */
 static bool
-is_regular(const char *p)
+probe(struct dso_table *t, const char *p, const struct safefile_rule *rule)
 {
-	struct stat st;
+	struct safefile_note n;
 
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	if (safefile_check(p, rule ? rule : &elfsym_rule, NULL, &n) == 0)
+		return true;
+	note_file(t, p, &n);
+	return false;
 }
 
 static void
@@ -262,8 +334,8 @@ bid_hex(const struct dso_ent *d, char *hex)
  * file holding the link's target), else DIR/<name>/<buildid>/<kind>.
  */
 static bool
-cache_file(const char *dir, const char *hex, const char *name, const char *kind, char *out,
-    size_t n)
+cache_file(struct dso_table *t, const char *dir, const char *hex, const char *name,
+    const char *kind, char *out, size_t n)
 {
 	char link[PATH_MAX];
 	struct stat st;
@@ -274,15 +346,24 @@ cache_file(const char *dir, const char *hex, const char *name, const char *kind,
 	if (lstat(link, &st) == 0) {
 		if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)) {
 			pfmt(out, n, "%s/%s", link, kind);
-			if (is_regular(out))
+			if (probe(t, out, NULL))
 				return true;
-		} else if (S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < PATH_MAX) {
+		} else if (!S_ISREG(st.st_mode)) {
+			struct safefile_note sn;
+
+			/* A FIFO or a device where a link or file should be. */
+			if (safefile_check(link, &link_rule, NULL, &sn) < 0)
+				note_file(t, link, &sn);
+		} else if (st.st_size > 0 && st.st_size < PATH_MAX) {
 			char target[PATH_MAX];
-			int fd = open(link, O_RDONLY | O_CLOEXEC);
+			struct safefile_note sn;
+			int fd = safefile_open(link, &link_rule, NULL, &sn);
 			ssize_t r = fd >= 0 ? read(fd, target, sizeof target - 1) : -1;
 
 			if (fd >= 0)
 				close(fd);
+			else
+				note_file(t, link, &sn);
 			if (r >= 4 && memcmp(target, "\177ELF", 4) == 0) {
 				if (strcmp(kind, "elf") == 0) {
 					pfmt(out, n, "%s", link);
@@ -295,7 +376,7 @@ cache_file(const char *dir, const char *hex, const char *name, const char *kind,
 					pfmt(out, n, "%s/%s", target, kind);
 				else
 					pfmt(out, n, "%s/.build-id/%.2s/%s/%s", dir, hex, target, kind);
-				if (is_regular(out))
+				if (probe(t, out, NULL))
 					return true;
 			}
 		}
@@ -304,7 +385,7 @@ cache_file(const char *dir, const char *hex, const char *name, const char *kind,
 		pfmt(out, n, "%s/%s%s/%s/%s", dir, name[0] == '/' ? "" : "", name, hex, kind);
 		if (name[0] != '/')
 			pfmt(out, n, "%s/%s/%s/%s", dir, name, hex, kind);
-		if (is_regular(out))
+		if (probe(t, out, NULL))
 			return true;
 	}
 	return false;
@@ -383,11 +464,11 @@ struct cand {
 /* Consider one candidate file, in perf's order: the first with .symtab
  * gives the symbols, the first ELF at all the runtime image. */
 static bool
-cand_try(struct cand *c, const struct dso_ent *d, const char *p)
+cand_try(struct dso_table *t, struct cand *c, const struct dso_ent *d, const char *p)
 {
 	int hs;
 
-	if (!is_regular(p))
+	if (!probe(t, p, NULL))
 		return false;
 	if (d->bid_len > 0) {
 		int m = bid_match(d, p);
@@ -416,7 +497,7 @@ cand_try(struct cand *c, const struct dso_ent *d, const char *p)
 }
 
 static void
-load_user(struct dso_ent *d, const char *name, const struct dso_ctx *c)
+load_user(struct dso_table *t, struct dso_ent *d, const char *name, const struct dso_ctx *c)
 {
 	struct cand cd;
 	char hex[41], path[PATH_MAX], p[PATH_MAX], link[PATH_MAX];
@@ -426,7 +507,7 @@ load_user(struct dso_ent *d, const char *name, const struct dso_ctx *c)
 
 	memset(&cd, 0, sizeof cd);
 	pfmt(path, sizeof path, "%s%s", symfs ? symfs : "", name);
-	path_ok = is_regular(path);
+	path_ok = probe(t, path, NULL);
 	if (d->bid_len == 0 && path_ok) {
 		int n = elfsym_build_id(path, d->bid);
 
@@ -448,31 +529,31 @@ load_user(struct dso_ent *d, const char *name, const struct dso_ctx *c)
 			*slash = '\0';
 		pfmt(p, sizeof p, "%s/%s", dir, link);
 		if (strcmp(p, path) != 0)
-			cand_try(&cd, d, p);
+			cand_try(t, &cd, d, p);
 		pfmt(p, sizeof p, "%s/.debug/%s", dir, link);
-		cand_try(&cd, d, p);
+		cand_try(t, &cd, d, p);
 		pfmt(p, sizeof p, "/usr/lib/debug%s/%s", dir, link);
-		cand_try(&cd, d, p);
+		cand_try(t, &cd, d, p);
 	}
 	/* 2, 3. The build-id cache: the binary, then its debug file. */
 	if (d->bid_len > 0) {
-		if (!(cd.have_sym && cd.have_run) && cache_file(c->buildid_dir, hex, name, "elf", p, sizeof p))
-			cand_try(&cd, d, p);
-		if (!(cd.have_sym && cd.have_run) && cache_file(c->buildid_dir, hex, name, "debug", p, sizeof p))
-			cand_try(&cd, d, p);
+		if (!(cd.have_sym && cd.have_run) && cache_file(t, c->buildid_dir, hex, name, "elf", p, sizeof p))
+			cand_try(t, &cd, d, p);
+		if (!(cd.have_sym && cd.have_run) && cache_file(t, c->buildid_dir, hex, name, "debug", p, sizeof p))
+			cand_try(t, &cd, d, p);
 		/* 4, 5. System debug files. */
 		if (!(cd.have_sym && cd.have_run)) {
 			pfmt(p, sizeof p, "/usr/lib/debug%s.debug", name);
-			cand_try(&cd, d, p);
+			cand_try(t, &cd, d, p);
 		}
 		if (!(cd.have_sym && cd.have_run)) {
 			pfmt(p, sizeof p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-			cand_try(&cd, d, p);
+			cand_try(t, &cd, d, p);
 		}
 	}
 	/* 6. The path itself. */
 	if (!(cd.have_sym && cd.have_run) && path_ok)
-		cand_try(&cd, d, path);
+		cand_try(t, &cd, d, path);
 
 	if (!cd.have_sym && !cd.have_run && cd.have_any) {
 		/* An ELF file with neither table: stripped of everything. */
@@ -499,15 +580,19 @@ load_user(struct dso_ent *d, const char *name, const struct dso_ctx *c)
 }
 
 static bool
-read_sysfs_bid(uint8_t *id, size_t *len)
+read_sysfs_bid(struct dso_table *t, uint8_t *id, size_t *len)
 {
+	static const char path[] = "/sys/kernel/notes";
 	uint8_t buf[4096];
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	struct safefile_note sn;
+	int fd = safefile_open(path, &notes_rule, NULL, &sn);
 	ssize_t n;
 	size_t off = 0;
 
-	if (fd < 0)
+	if (fd < 0) {
+		note_file(t, path, &sn);
 		return false;
+	}
 	n = read(fd, buf, sizeof buf);
 	close(fd);
 	while (n > 0 && off + 12 <= (size_t)n) {
@@ -535,33 +620,44 @@ read_sysfs_bid(uint8_t *id, size_t *len)
  * recorded one.  module: "[name]" for a module's symbols, NULL for the
  * kernel's own.
  */
+static long
+kallsyms_from(struct dso_table *t, struct dso_ent *d, const char *path, const char *module)
+{
+	struct safefile_note sn;
+	long nr = kallsyms_load_module(path, module, &d->syms, &d->names, &sn);
+
+	note_file(t, path, &sn);
+	return nr;
+}
+
 static void
-load_kallsyms(struct dso_ent *d, const struct dso_ent *kd, const struct dso_ctx *c,
-    const char *module)
+load_kallsyms(struct dso_table *t, struct dso_ent *d, const struct dso_ent *kd,
+    const struct dso_ctx *c, const char *module)
 {
 	char hex[41], p[PATH_MAX];
 	long nr = -1;
 
 	if (c->o->kallsyms != NULL) {
-		nr = kallsyms_load_module(c->o->kallsyms, module, &d->syms, &d->names);
+		/* --kallsyms /dev/null: no kernel symbols, as asked. */
+		if (strcmp(c->o->kallsyms, "/dev/null") != 0)
+			nr = kallsyms_from(t, d, c->o->kallsyms, module);
 	} else {
 		if (c->s->kcore_dir != NULL) {
 			pfmt(p, sizeof p, "%s/kallsyms", c->s->kcore_dir);
-			nr = kallsyms_load_module(p, module, &d->syms, &d->names);
+			nr = kallsyms_from(t, d, p, module);
 		}
 		if (kd != NULL)
 			bid_hex(kd, hex);
 		if (nr <= 0 && kd != NULL && kd->bid_len > 0 &&
-		    cache_file(c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
-			nr = kallsyms_load_module(p, module, &d->syms, &d->names);
+		    cache_file(t, c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
+			nr = kallsyms_from(t, d, p, module);
 		if (nr <= 0 && kd != NULL) {
 			uint8_t id[20];
 			size_t len = 0;
 
-			if (kd->bid_len > 0 && read_sysfs_bid(id, &len) && len == kd->bid_len &&
+			if (kd->bid_len > 0 && read_sysfs_bid(t, id, &len) && len == kd->bid_len &&
 			    memcmp(id, kd->bid, len) == 0)
-				nr = kallsyms_load_module("/proc/kallsyms", module, &d->syms,
-				    &d->names);
+				nr = kallsyms_from(t, d, "/proc/kallsyms", module);
 		}
 	}
 	if (nr > 0)
@@ -570,12 +666,12 @@ load_kallsyms(struct dso_ent *d, const struct dso_ent *kd, const struct dso_ctx 
 }
 
 static void
-load_vdso(struct dso_ent *d, const struct dso_ctx *c)
+load_vdso(struct dso_table *t, struct dso_ent *d, const struct dso_ctx *c)
 {
 	char hex[41], p[PATH_MAX];
 
 	bid_hex(d, hex);
-	if (d->bid_len == 0 || !cache_file(c->buildid_dir, hex, "[vdso]", "vdso", p, sizeof p)) {
+	if (d->bid_len == 0 || !cache_file(t, c->buildid_dir, hex, "[vdso]", "vdso", p, sizeof p)) {
 		/* As perf: the vdso of this machine, if the build id allows. */
 		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
 		long nr;
@@ -601,15 +697,17 @@ load_vdso(struct dso_ent *d, const struct dso_ctx *c)
 }
 
 static void
-load_jit(struct dso_ent *d, const struct dso_ctx *c)
+load_jit(struct dso_table *t, struct dso_ent *d, const struct dso_ctx *c)
 {
+	struct safefile_note sn;
 	char p[PATH_MAX];
 
 	pfmt(p, sizeof p, "%s/perf-%d.map", c->perfmap_dir, (int)d->pid);
-	if (perfmap_load(p, &d->syms, &d->names) < 0)
+	if (perfmap_load(p, &d->syms, &d->names, &sn) < 0)
 		d->why = SYM_WHY_JIT_NO_MAP;
 	else
 		d->symfile = xstrdup(p);
+	note_file(t, p, &sn);
 }
 
 static void
@@ -617,29 +715,36 @@ dso_load(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint
 {
 	struct dso_ent *d = &t->v[id];
 	char *name = xstrdup(strtab_get(strs, d->name));
+	size_t refusals_before = t->nrefusals;
 
 	d->loaded = true;
 	d->why = SYM_WHY_NOT_IN_SYMBOL;
+	t->loading = id;
 	switch (d->kind) {
 	case DSO_USER:
-		load_user(d, name, c);
+		load_user(t, d, name, c);
 		break;
 	case DSO_KERNEL:
-		load_kallsyms(d, d, c, NULL);
+		load_kallsyms(t, d, d, c, NULL);
 		break;
 	case DSO_MODULE:
 		/* perf reads a module's symbols from its .ko when it has it; from
 		 * kallsyms, where lines are tagged with the module, otherwise. */
-		load_kallsyms(d, t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL, c, name);
+		load_kallsyms(t, d, t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL, c, name);
 		break;
 	case DSO_VDSO:
-		load_vdso(d, c);
+		load_vdso(t, d, c);
 		break;
 	case DSO_JIT:
-		load_jit(d, c);
+		load_jit(t, d, c);
 		break;
 	}
 	free(name);
+	/* Nothing found, and a file was refused: that is why. */
+	if (d->syms.n == 0 && (d->why == SYM_WHY_NO_DSO_FILE || d->why == SYM_WHY_NO_KALLSYMS ||
+	    d->why == SYM_WHY_JIT_NO_MAP || d->why == SYM_WHY_BUILDID_MISMATCH) &&
+	    refused_since(t, refusals_before))
+		d->why = SYM_WHY_REFUSED;
 	if (d->syms.n > 0) {
 		if (d->why != SYM_WHY_NO_KALLSYMS && d->why != SYM_WHY_JIT_NO_MAP)
 			d->why = SYM_WHY_NOT_IN_SYMBOL;
@@ -684,6 +789,19 @@ dso_why(const struct dso_table *t, uint32_t d)
 	return d < t->n ? (enum sym_why)t->v[d].why : SYM_WHY_NO_MAP;
 }
 
+/* srcline_open, keeping a refusal of a file the DWARF refers to. */
+static struct srcline_h *
+lines_open(struct dso_table *t, uint32_t id, const char *symfile, const char *runfile)
+{
+	struct safefile_note sn;
+	char refused[PATH_MAX];
+	struct srcline_h *h = srcline_open(symfile, runfile, &sn, refused, sizeof refused);
+
+	if (h == NULL && sn.status == SAFEFILE_REFUSED)
+		dso_add_refusal(t, id, refused, sn.why, false);
+	return h;
+}
+
 /* The DSO's line tables (opened once), or NULL. */
 static struct srcline_h *
 dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id)
@@ -700,10 +818,10 @@ dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uin
 	if (!d->src_tried) {
 		d->src_tried = true;
 		if (d->symfile != NULL)
-			d->src = srcline_open(d->symfile, d->runfile);
+			d->src = lines_open(t, id, d->symfile, d->runfile);
 		if (d->src == NULL && d->runfile != NULL && d->symfile != NULL &&
 		    strcmp(d->runfile, d->symfile) != 0)
-			d->src = srcline_open(d->runfile, d->runfile);
+			d->src = lines_open(t, id, d->runfile, d->runfile);
 	}
 	return d->src;
 }
@@ -931,19 +1049,9 @@ dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 	*out = NULL;
 	if (id >= t->n || base == SYM_NONE || base >= t->nrefs || t->refs[base].base != SYM_NONE)
 		return 0;
+	if (dso_lines(t, strs, c, id) == NULL)
+		return 0;
 	d = &t->v[id];
-	if (!d->loaded)
-		dso_load(t, strs, c, id);
-	if ((d->kind != DSO_USER && d->kind != DSO_VDSO) || d->symfile == NULL)
-		return 0;
-	if (!d->src_tried) {
-		d->src_tried = true;
-		d->src = srcline_open(d->symfile, d->runfile);
-		if (d->src == NULL && d->runfile != NULL && strcmp(d->runfile, d->symfile) != 0)
-			d->src = srcline_open(d->runfile, d->runfile);
-	}
-	if (d->src == NULL)
-		return 0;
 	if ((d->inl_used + 1) * 2 > d->inl_cap) {
 		uint64_t *ok = d->inl_keys;
 		uint32_t *of = d->inl_first, *on = d->inl_n1;

@@ -67,6 +67,20 @@ struct dso_symref {
 	uint32_t	base;		/* inlined: the real symbol it lies in; else SYM_NONE */
 };
 
+/*
+ * A file refused while loading a DSO (core/safefile.h: not a regular file,
+ * over its size cap, not the user's in a world-writable directory), or
+ * read only up to a cap (cut).
+ */
+struct dso_refusal {
+	char		*path;
+	char		*why;
+	uint32_t	 dso;
+	bool		 cut;
+};
+
+#define DSO_REFUSALS_MAX	1000
+
 struct dso_table {
 	struct dso_ent		*v;
 	size_t			 n, cap;
@@ -79,6 +93,10 @@ struct dso_table {
 	size_t			 ninl, capinl;
 	uint32_t		*isym_slots;	/* (base, name) -> inlined symbol id + 1 */
 	size_t			 isym_cap, isym_n;
+	struct dso_refusal	*refusals;	/* at most DSO_REFUSALS_MAX, in the order met */
+	size_t			 nrefusals, caprefusals;
+	size_t			 refusals_dropped;
+	uint32_t		 loading;	/* the DSO being loaded */
 };
 
 /* What loading needs from the symbolizer. */
@@ -98,6 +116,14 @@ uint32_t dso_get(struct dso_table *t, struct strtab *strs, const char *name, siz
 uint32_t dso_for_kernel_map(struct dso_table *t, struct strtab *strs, const char *filename);
 /* The JIT DSO of a process ("/tmp/perf-PID.map", "[JIT] tid PID"). */
 uint32_t dso_for_jit(struct dso_table *t, struct strtab *strs, int32_t pid);
+/*
+ * Keep a refusal (or a cut read) of path for DSO d, once per (path, d);
+ * why is copied.  Beyond DSO_REFUSALS_MAX they are counted only.
+ */
+void dso_add_refusal(struct dso_table *t, uint32_t d, const char *path, const char *why,
+    bool cut);
+/* The first refusal that left d without symbols (SYM_WHY_REFUSED), or NULL. */
+const struct dso_refusal *dso_refusal(const struct dso_table *t, uint32_t d);
 /* Give a DSO its build id, unless it has one. */
 void dso_set_build_id(struct dso_table *t, uint32_t d, const uint8_t *id, size_t len);
 
@@ -144,8 +170,14 @@ int dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t
 uint32_t dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
     uint32_t d, uint32_t index, const char *inl_name);
 
-/* srcline.c: DWARF line tables and inline chains of one DSO (libdw). */
-struct srcline_h *srcline_open(const char *symfile, const char *runfile);
+/*
+ * srcline.c: DWARF line tables and inline chains of one DSO (libdw).  NULL
+ * if symfile has no DWARF, or (why REFUSED, the file's path in refused)
+ * when a file its DWARF refers to (.gnu_debugaltlink) is one core/safefile
+ * refuses, which libdw would open blindly.  why and refused may be NULL.
+ */
+struct srcline_h *srcline_open(const char *symfile, const char *runfile,
+    struct safefile_note *why, char *refused, size_t n);
 /* basename:line of a file offset, into buf; 0, or -1 if unknown. */
 int srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n);
 /* The source file (its path as the DWARF names it, owned by h) and line

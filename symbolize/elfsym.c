@@ -9,7 +9,14 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/safefile.h"
 #include "symbolize/symtab.h"
+
+/* ELF files named by a recording: regular, mapped rather than read. */
+const struct safefile_rule elfsym_rule = {
+	.what = "an ELF file",
+	.cap = SAFEFILE_CAP_ELF,
+};
 
 /* An open ELF file. */
 struct efile {
@@ -33,7 +40,7 @@ efile_open(struct efile *f, const char *path)
 
 	pthread_once(&once, elf_init);
 	memset(f, 0, sizeof *f);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = safefile_open(path, &elfsym_rule, NULL, NULL);
 	if (f->fd < 0)
 		return -1;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);

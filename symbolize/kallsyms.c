@@ -5,28 +5,72 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/err.h"
+#include "core/safefile.h"
 #include "symbolize/symtab.h"
 
-long
-kallsyms_load(const char *path, struct symtab *t, struct strtab *strs)
+/*
+ * Kallsyms and perf-PID.map files are read through the bounded line
+ * reader: regular files only, at most their cap in bytes, lines at most
+ * so long, and at most MAX_SYMS symbols kept (a file of 6-byte lines
+ * would otherwise make 40 M symbols of its 256 MiB).
+ */
+#define KALLSYMS_LINE_MAX	4096
+#define PERFMAP_LINE_MAX	(64 * 1024)
+#define MAX_SYMS		(4u << 20)
+
+static const struct safefile_rule kallsyms_rule = {
+	.what = "kallsyms",
+	.cap = SAFEFILE_CAP_KALLSYMS,
+};
+
+static const struct safefile_rule perfmap_rule = {
+	.what = "a JIT map",
+	.cap = SAFEFILE_CAP_JIT_MAP,
+	.flags = SAFEFILE_OWNER,
+};
+
+/* After reading: say if the reader or the symbol cap stopped it early. */
+static void
+read_end(const struct safefile_lines *lr, const struct safefile_rule *rule, long nr,
+    struct safefile_note *note)
 {
-	return kallsyms_load_module(path, NULL, t, strs);
+	if (note == NULL)
+		return;
+	if (safefile_lines_note(lr, rule, note))
+		return;
+	if ((unsigned long)nr >= MAX_SYMS) {
+		note->status = SAFEFILE_CUT;
+		snprintf(note->why, sizeof note->why, "read only the first %u symbols, the cap for %s",
+		    MAX_SYMS, rule->what);
+	}
 }
 
 long
-kallsyms_load_module(const char *path, const char *module, struct symtab *t, struct strtab *strs)
+kallsyms_load(const char *path, struct symtab *t, struct strtab *strs, struct safefile_note *note)
+{
+	return kallsyms_load_module(path, NULL, t, strs, note);
+}
+
+long
+kallsyms_load_module(const char *path, const char *module, struct symtab *t, struct strtab *strs,
+    struct safefile_note *note)
 {
 	size_t modlen = module ? strlen(module) : 0;
-	FILE *fp = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	struct safefile_lines lr;
+	const char *line;
+	size_t linelen;
 	long nr = 0;
+	int fd = safefile_open(path, &kallsyms_rule, NULL, note);
 
-	if (fp == NULL)
+	if (fd < 0)
 		return -1;
-	while (getline(&line, &cap, fp) > 0) {
-		char *p = line, *end, *name;
+	safefile_lines_init(&lr, fd, KALLSYMS_LINE_MAX, kallsyms_rule.cap);
+	while ((unsigned long)nr < MAX_SYMS && safefile_lines_next(&lr, &line, &linelen) > 0) {
+		const char *p = line, *name;
+		char *end;
 		unsigned long long addr;
 		char type;
 		uint8_t bind;
@@ -64,25 +108,29 @@ kallsyms_load_module(const char *path, const char *module, struct symtab *t, str
 		    STT_FUNC : STT_OBJECT, strtab_intern(strs, name, len));
 		nr++;
 	}
-	free(line);
-	fclose(fp);
+	read_end(&lr, &kallsyms_rule, nr, note);
+	safefile_lines_free(&lr);
+	close(fd);
 	if (nr > 0)
 		symtab_fixup(t, strs, true);
 	return nr;
 }
 
 long
-perfmap_load(const char *path, struct symtab *t, struct strtab *strs)
+perfmap_load(const char *path, struct symtab *t, struct strtab *strs, struct safefile_note *note)
 {
-	FILE *fp = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	struct safefile_lines lr;
+	const char *line;
+	size_t linelen;
 	long nr = 0;
+	int fd = safefile_open(path, &perfmap_rule, NULL, note);
 
-	if (fp == NULL)
+	if (fd < 0)
 		return -1;
-	while (getline(&line, &cap, fp) > 0) {
-		char *p = line, *end;
+	safefile_lines_init(&lr, fd, PERFMAP_LINE_MAX, perfmap_rule.cap);
+	while ((unsigned long)nr < MAX_SYMS && safefile_lines_next(&lr, &line, &linelen) > 0) {
+		const char *p = line;
+		char *end;
 		unsigned long long start, size;
 		size_t len;
 
@@ -100,8 +148,9 @@ perfmap_load(const char *path, struct symtab *t, struct strtab *strs)
 		symtab_add(t, start, size, STB_GLOBAL, STT_FUNC, strtab_intern(strs, p, len));
 		nr++;
 	}
-	free(line);
-	fclose(fp);
+	read_end(&lr, &perfmap_rule, nr, note);
+	safefile_lines_free(&lr);
+	close(fd);
 	if (nr > 0)
 		symtab_fixup(t, strs, false);
 	return nr;

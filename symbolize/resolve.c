@@ -911,6 +911,46 @@ symbolizer_source(struct symbolizer *z, const struct frame *f, const char **path
 }
 
 size_t
+symbolizer_refusals(const struct symbolizer *z, struct sym_refusal *out, size_t n,
+    size_t *dropped)
+{
+	const struct dso_table *t = &z->dsos;
+
+	for (size_t i = 0; i < n && i < t->nrefusals; i++) {
+		out[i].path = t->refusals[i].path;
+		out[i].why = t->refusals[i].why;
+		out[i].dso = t->refusals[i].dso;
+		out[i].cut = t->refusals[i].cut;
+	}
+	if (dropped != NULL)
+		*dropped = t->refusals_dropped;
+	return t->nrefusals;
+}
+
+const char *
+symbolizer_dso_refusal(const struct symbolizer *z, uint32_t dso, const char **path)
+{
+	const struct dso_refusal *r = dso_refusal(&z->dsos, dso);
+
+	if (r == NULL)
+		return NULL;
+	if (path != NULL)
+		*path = r->path;
+	return r->why;
+}
+
+void
+symbolizer_adopt_refusals(struct symbolizer *z, const struct symbolizer *from)
+{
+	const struct dso_table *f = &from->dsos;
+
+	for (size_t i = 0; i < f->nrefusals; i++)
+		dso_add_refusal(&z->dsos, f->refusals[i].dso, f->refusals[i].path,
+		    f->refusals[i].why, f->refusals[i].cut);
+	z->dsos.refusals_dropped += f->refusals_dropped;
+}
+
+size_t
 symbolizer_why_counts(const struct symbolizer *z, struct sym_why_count *out, size_t n)
 {
 	size_t k = 0, ndso = z->capwhys / SYM_WHY_COUNT;

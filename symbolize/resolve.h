@@ -42,7 +42,8 @@ struct sym_opts {
 	X(NOT_IN_SYMBOL, "the address is in no symbol of the file") \
 	X(NO_KALLSYMS, "no kernel symbols (kallsyms) for this recording") \
 	X(JIT_NO_MAP, "no perf-PID.map for this JIT code") \
-	X(BAD_FILE, "the DSO's file could not be read as ELF")
+	X(BAD_FILE, "the DSO's file could not be read as ELF") \
+	X(REFUSED, "a file was refused: not a regular file, over its size cap, or not yours in a world-writable directory")
 
 enum sym_why {
 #define X(n, t) SYM_WHY_##n,
@@ -216,6 +217,30 @@ struct sym_why_count {
 };
 /* Fill up to n entries; returns the number of DSOs with failures. */
 size_t symbolizer_why_counts(const struct symbolizer *z, struct sym_why_count *out, size_t n);
+
+/*
+ * Files refused while symbolizing (core/safefile.h: not a regular file, over
+ * the size cap of their kind, a perf-PID.map not the user's or root's in a
+ * world-writable directory), or read only up to a cap (cut).  A DSO whose
+ * symbols were not found because of one says SYM_WHY_REFUSED.  Strings are
+ * owned by the symbolizer.
+ */
+struct sym_refusal {
+	const char	*path;
+	const char	*why;		/* "is a FIFO, not a regular file" */
+	uint32_t	 dso;		/* the DSO it was for */
+	bool		 cut;		/* read, but only up to a cap */
+};
+/* Fill up to n refusals, in the order met; returns how many there are.
+ * *dropped (may be NULL) gets the number not kept (beyond 1000). */
+size_t symbolizer_refusals(const struct symbolizer *z, struct sym_refusal *out, size_t n,
+    size_t *dropped);
+/* Why dso says SYM_WHY_REFUSED: the refused file's reason (and its path
+ * into *path, may be NULL), or NULL if it does not. */
+const char *symbolizer_dso_refusal(const struct symbolizer *z, uint32_t dso, const char **path);
+/* Take over from's refusals (a second symbolizer over the same session,
+ * whose DSO ids are the same), so z reports them too. */
+void symbolizer_adopt_refusals(struct symbolizer *z, const struct symbolizer *from);
 
 /* Per-DSO count of DWARF unwinds that ended early and why (enum
  * unwind_stop, symbolize/unwind.h); dso is the DSO of the last frame

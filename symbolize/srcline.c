@@ -16,6 +16,8 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -24,7 +26,9 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/safefile.h"
 #include "symbolize/dso.h"
+#include "symbolize/symtab.h"
 
 struct seg {
 	uint64_t	off, vaddr, filesz;
@@ -54,6 +58,8 @@ struct esec {
 struct srcline_h {
 	int		 fd;
 	Dwarf		*dw;
+	Dwarf		*alt;		/* the .gnu_debugaltlink file we opened */
+	int		 altfd;
 	struct seg	*segs;
 	size_t		 nsegs;
 	int		 has_lines;	/* .debug_line present: -1 unknown */
@@ -69,7 +75,7 @@ struct srcline_h {
 static void
 read_segs(struct srcline_h *h, const char *runfile)
 {
-	int fd = open(runfile, O_RDONLY | O_CLOEXEC);
+	int fd = safefile_open(runfile, &elfsym_rule, NULL, NULL);
 	Elf *e;
 	size_t n;
 
@@ -95,13 +101,92 @@ read_segs(struct srcline_h *h, const char *runfile)
 	close(fd);
 }
 
+/*
+ * The DWARF of a dwz-compressed file refers to a shared file named by its
+ * .gnu_debugaltlink; libdw opens it when a name or DIE lives there, with a
+ * plain open() of /usr/lib/debug/.build-id/xx/rest.debug, else of the name
+ * (relative: to the file's own directory).  A FIFO there would hang it.  So
+ * look first, the same places in the same order: the first that is there
+ * is opened here, under the ELF rule, and handed to libdw (dwarf_setalt);
+ * one that is there but refused is kept as *why/refused and the DWARF is
+ * not used (-1).  0 otherwise.
+ */
+static int
+open_alt(struct srcline_h *h, const char *symfile, struct safefile_note *why, char *refused,
+    size_t n)
+{
+	char cand[2][PATH_MAX], real[PATH_MAX];
+	const char *name;
+	const void *idp;
+	const uint8_t *id;
+	ssize_t idlen = dwelf_dwarf_gnu_debugaltlink(h->dw, &name, &idp);
+	size_t k = 0;
+
+	if (idlen <= 0)
+		return 0;
+	id = idp;
+	if (idlen >= 3 && idlen <= 64) {
+		int o = snprintf(cand[k], PATH_MAX, "/usr/lib/debug/.build-id/%02x/", id[0]);
+
+		for (ssize_t i = 1; i < idlen && o < PATH_MAX - 8; i++)
+			o += snprintf(cand[k] + o, (size_t)(PATH_MAX - o), "%02x", id[i]);
+		snprintf(cand[k] + o, (size_t)(PATH_MAX - o), ".debug");
+		k++;
+	}
+	if (name[0] == '/') {
+		snprintf(cand[k++], PATH_MAX, "%s", name);
+	} else {
+		char *slash;
+
+		if (realpath(symfile, real) == NULL)
+			snprintf(real, sizeof real, "%s", symfile);
+		slash = strrchr(real, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		/* a path too long to hold is one libdw would not open either */
+		if (snprintf(cand[k], PATH_MAX, "%s/%s", slash ? real : ".", name) < PATH_MAX)
+			k++;
+	}
+	for (size_t i = 0; i < k; i++) {
+		struct safefile_note sn;
+		int fd = safefile_open(cand[i], &elfsym_rule, NULL, &sn);
+
+		if (fd < 0 && sn.status == SAFEFILE_MISSING)
+			continue;
+		if (fd < 0) {
+			*why = sn;
+			snprintf(refused, n, "%s", cand[i]);
+			return -1;
+		}
+		h->alt = dwarf_begin(fd, DWARF_C_READ);
+		if (h->alt == NULL) {
+			close(fd);
+			return 0;	/* not DWARF: libdw would not use it either */
+		}
+		h->altfd = fd;
+		dwarf_setalt(h->dw, h->alt);
+		return 0;
+	}
+	return 0;
+}
+
 struct srcline_h *
-srcline_open(const char *symfile, const char *runfile)
+srcline_open(const char *symfile, const char *runfile, struct safefile_note *why,
+    char *refused, size_t n)
 {
 	struct srcline_h *h;
-	int fd = open(symfile, O_RDONLY | O_CLOEXEC);
+	struct safefile_note sn;
+	char rbuf[PATH_MAX];
+	int fd = safefile_open(symfile, &elfsym_rule, NULL, NULL);
 	Dwarf *dw;
 
+	if (why == NULL || refused == NULL) {
+		why = &sn;
+		refused = rbuf;
+		n = sizeof rbuf;
+	}
+	why->status = SAFEFILE_OK;
+	why->why[0] = '\0';
 	if (fd < 0)
 		return NULL;
 	dw = dwarf_begin(fd, DWARF_C_READ);
@@ -112,6 +197,11 @@ srcline_open(const char *symfile, const char *runfile)
 	h = xcalloc(1, sizeof *h);
 	h->fd = fd;
 	h->dw = dw;
+	h->altfd = -1;
+	if (open_alt(h, symfile, why, refused, n) < 0) {
+		srcline_close(h);
+		return NULL;
+	}
 	h->has_lines = -1;
 	read_segs(h, runfile ? runfile : symfile);
 	return h;
@@ -166,6 +256,10 @@ srcline_close(struct srcline_h *h)
 		return;
 	dwarf_end(h->dw);
 	close(h->fd);
+	if (h->alt != NULL) {
+		dwarf_end(h->alt);
+		close(h->altfd);
+	}
 	free(h->segs);
 	free(h->fs);
 	free(h->es);

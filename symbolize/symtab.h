@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/safefile.h"
 #include "core/thread.h"
 
 struct sym {
@@ -45,16 +46,31 @@ void symtab_free(struct symtab *t);
  * return type.  Returns a malloc'd string, or NULL if name is not mangled. */
 char *demangle_cxx(const char *name);
 
-/* Read "ADDR TYPE NAME [MODULE]" lines (kernel symbols; module symbols
- * are skipped).  Returns the number of symbols added, -1 if the file
- * cannot be read. */
-long kallsyms_load(const char *path, struct symtab *t, struct strtab *strs);
+/*
+ * Read "ADDR TYPE NAME [MODULE]" lines (kernel symbols; module symbols
+ * are skipped) from a regular file of at most SAFEFILE_CAP_KALLSYMS
+ * (core/safefile.h).  Returns the number of symbols added, -1 if the file
+ * cannot be read; note (may be NULL) says why (MISSING, REFUSED), or CUT
+ * when reading stopped at a cap.
+ */
+long kallsyms_load(const char *path, struct symtab *t, struct strtab *strs,
+    struct safefile_note *note);
 /* The symbols of one module ("[name]", as kallsyms tags them), or of the
- * kernel itself for module NULL. */
+ * kernel itself for module NULL.  Same returns. */
 long kallsyms_load_module(const char *path, const char *module, struct symtab *t,
-    struct strtab *strs);
-/* Read a perf-PID.map ("START SIZE NAME" in hex).  Same returns. */
-long perfmap_load(const char *path, struct symtab *t, struct strtab *strs);
+    struct strtab *strs, struct safefile_note *note);
+/* Read a perf-PID.map ("START SIZE NAME" in hex): a regular file of at
+ * most SAFEFILE_CAP_JIT_MAP, in a world-writable directory only if owned
+ * by the effective user or root.  Same returns. */
+long perfmap_load(const char *path, struct symtab *t, struct strtab *strs,
+    struct safefile_note *note);
+
+/*
+ * The rule ELF and DWARF files are opened under (core/safefile.h): regular
+ * files of at most SAFEFILE_CAP_ELF.  Every elfsym_* function taking a
+ * path opens it so, and fails (-1) on a file the rule refuses.
+ */
+extern const struct safefile_rule elfsym_rule;
 
 /*
  * ELF symbols of a user-space DSO.  syms: the file with the symbol table

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safefile.h"
+#include "symbolize/symtab.h"
 #include "symbolize/unwind.h"
 
 /* Not in libunwind's public header, but exported: the lookup in a
@@ -77,14 +79,14 @@ struct unwinder {
 static void
 uelf_load(struct uelf *e, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	int fd = safefile_open(path, &elfsym_rule, &st, NULL);
 	Elf *elf;
 	size_t nph;
 
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0) {
+	if (st.st_size <= 0) {
 		close(fd);
 		return;
 	}

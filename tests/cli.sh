@@ -249,5 +249,38 @@ fi
 expect_fail "annotate: unknown symbol" 1 "no samples in a symbol named 'no_such_fn'" \
 	annotate --buildid-dir "$data/buildid" "$data/fp.data" no_such_fn
 
+# files a recording names that are no regular files of sane size (core/safefile.h):
+# the DSO path a FIFO, /dev/zero, a 10 GiB sparse file.  Refused with their own
+# reason, on stderr by every subcommand and in top --why; never waited on or read.
+dso=$tmp/symfs/tmp/perfnav-fixtures/cpu
+mkdir -p "$(dirname "$dso")"
+for kind in fifo zero sparse; do
+	rm -f "$dso"
+	case $kind in
+	fifo) mkfifo "$dso"; want="is a FIFO, not a regular file" ;;
+	zero) ln -s /dev/zero "$dso"; want="is a character device, not a regular file" ;;
+	sparse) truncate -s 10G "$dso" || continue
+		want="10 GiB is larger than the 8 GiB cap for an ELF file" ;;
+	esac
+	for c in top script folded annotate; do
+		timeout 20 "$bin" $c --buildid-dir /nonexistent --kallsyms /dev/null --symfs "$tmp/symfs" \
+			"$data/fp.data" > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		if [ $rc -ne 124 ] && [ $rc -le 1 ] && grep -qxF "perfnav: $dso: refused: $want" "$tmp/err"; then
+			ok
+		else
+			ko "$c with a DSO path that is $kind: exit $rc: $(head -c 300 "$tmp/err")"
+		fi
+	done
+	if timeout 20 "$bin" top --why --buildid-dir /nonexistent --kallsyms /dev/null \
+		--symfs "$tmp/symfs" "$data/fp.data" 2> /dev/null |
+		grep -E '^# +REFUSED +[0-9]+ +[0-9]+ ' | grep -qF "refused: $dso: $want"; then
+		ok
+	else
+		ko "top --why with a DSO path that is $kind: no REFUSED row with the reason"
+	fi
+done
+rm -f "$dso"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -392,4 +393,36 @@ Test(input, endless_device_is_not_read_to_its_end, .timeout = 10)
 	s = session_open("/dev/zero", NULL, &err);
 	cr_assert_null(s);
 	cr_assert(strstr(err.msg, "not a perf.data file") != NULL, "%s", err.msg);
+}
+
+Test(input, directory_with_special_data_files, .timeout = 10)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+	char dir[] = "/tmp/perfnav-test-dir-XXXXXX", p[128];
+	FILE *fp;
+
+	cr_assert_not_null(mkdtemp(dir));
+	synth_file(&b, false, 8);
+	snprintf(p, sizeof p, "%s/data", dir);
+	fp = fopen(p, "wb");
+	cr_assert_not_null(fp);
+	fwrite(b.p, 1, b.len, fp);
+	fclose(fp);
+	snprintf(p, sizeof p, "%s/data.0", dir);
+	cr_assert_eq(mkfifo(p, 0600), 0);	/* nobody will ever write it */
+	snprintf(p, sizeof p, "%s/data.1", dir);
+	cr_assert_eq(symlink("/dev/zero", p), 0);
+	s = session_open(dir, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->nfiles, 1, "only 'data' is a file to read");
+	cr_assert_not_null(find_diag(s, "data.0 left out: refused: is a FIFO"));
+	cr_assert_not_null(find_diag(s, "data.1 left out: refused: is a character device"));
+	cr_assert(s->damaged);
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 8, "data is read whole");
+	session_close(s);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	cr_assert_eq(system(p), 0);
+	pd_free(&b);
 }

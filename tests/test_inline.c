@@ -120,7 +120,7 @@ Test(inline, records_of_known_chains, .init = setup, .fini = teardown)
 		cr_skip_test("no C compiler");
 	cr_assert(elf_info(bin, "outer", &ei));
 	cr_assert_gt(ei.size, 0);
-	h = srcline_open(bin, bin);
+	h = srcline_open(bin, bin, NULL, NULL, 0);
 	cr_assert_not_null(h);
 	for (uint64_t a = ei.start; a < ei.start + ei.size; a++) {
 		size_t n = srcline_inlines(h, fileoff(&ei, a), rec, 16);

@@ -61,7 +61,7 @@ Test(kallsyms, parse_and_fixup)
 	struct strtab s = { 0 };
 	size_t i;
 
-	cr_assert_eq(kallsyms_load(path, &t, &s), 5);
+	cr_assert_eq(kallsyms_load(path, &t, &s, NULL), 5);
 	/* _stext and _text alias: the one with fewer underscores... equal; longer name wins. */
 	cr_assert_eq(t.n, 4);
 	cr_expect_str_eq(strtab_get(&s, t.v[0].name), "_stext");
@@ -74,7 +74,7 @@ Test(kallsyms, parse_and_fixup)
 	i = symtab_find(&t, 0xffffffff81000600);
 	cr_expect_str_eq(strtab_get(&s, t.v[i].name), "last");
 	cr_expect_eq(symtab_find(&t, 0xffffffff80000000), SIZE_MAX);
-	cr_expect_eq(kallsyms_load("/nonexistent/kallsyms", &t, &s), -1);
+	cr_expect_eq(kallsyms_load("/nonexistent/kallsyms", &t, &s, NULL), -1);
 	symtab_free(&t);
 	strtab_free(&s);
 	unlink(path);
@@ -90,7 +90,7 @@ Test(perfmap, parse)
 	struct strtab s = { 0 };
 	size_t i;
 
-	cr_assert_eq(perfmap_load(path, &t, &s), 2);
+	cr_assert_eq(perfmap_load(path, &t, &s, NULL), 2);
 	i = symtab_find(&t, 0x7fe25969142b);
 	cr_assert_neq(i, SIZE_MAX);
 	cr_expect_str_eq(strtab_get(&s, t.v[i].name), "jit_spin_slow[tier0]");

@@ -275,6 +275,24 @@ wait_for "Diagnostics .*damaged +[1-9]" "the header pane lists the diagnostics f
 wait_for "error +0x1380 .*runs pas" "each with its offset"
 finish "damaged"
 
+# ---- a DSO path that is a FIFO (core/safefile.h): refused and said, q still quits ----
+mkdir -p "$tmp/symfs/tmp/perfnav-fixtures"
+mkfifo "$tmp/symfs/tmp/perfnav-fixtures/cpu"
+start "'$bin' --buildid-dir /nonexistent --kallsyms /dev/null --symfs '$tmp/symfs' '$data/fp.data'"
+wait_for "cpu refused: is a FIFO, not a regular file; see the header pane" \
+	"a FIFO DSO path: refused, said on the status line"
+wait_for "symbols in [0-9.]+ s" "symbols resolved all the same"
+keys 4
+wait_for "Refused files +refused +1 file not read for symbols" "header pane: the refused files first"
+wait_for "cpu +refused +is a FIFO, not a regular file \\(/tmp/" "header pane: the file and its reason"
+finish "refused FIFO"
+if grep -qF "perfnav: $tmp/symfs/tmp/perfnav-fixtures/cpu: refused: is a FIFO, not a regular file" \
+	"$tmp/stderr"; then
+	ok "refused FIFO: said on stderr after the TUI ends"
+else
+	ko "refused FIFO: not on stderr"; cat "$tmp/stderr"
+fi
+
 # ---- themes and NO_COLOR ----
 start "NO_COLOR=1 '$bin' --theme high-contrast '$data/fork.data'"
 wait_for "perfnav  fork\.data" "NO_COLOR with a theme file"

@@ -49,6 +49,7 @@ struct app {
 	struct symbols		*sym;
 	double			 t_start;	/* when perfnav started */
 	double			 sym_wall;	/* start to symbols done, seconds */
+	size_t			 refusals_seen;	/* files refused, said on the status line */
 	const struct common_opts *co;
 	struct keys		 keys;
 	struct theme		 theme;
@@ -979,6 +980,32 @@ curses_stop(void)
 }
 
 /*
+ * A file the symbolizer refused (a perf-PID.map that is a FIFO, a DSO path
+ * that is a device...) since the last look: said on the status line, the
+ * header pane lists them all.  Returns true if there was one.
+ */
+static bool
+note_refusals(struct app *a)
+{
+	size_t n = symbolizer_refusals(a->sym->z, NULL, 0, NULL);
+	struct sym_refusal *r;
+	const char *base;
+
+	if (n <= a->refusals_seen)
+		return false;
+	r = xcalloc(n, sizeof *r);
+	symbolizer_refusals(a->sym->z, r, n, NULL);
+	/* the file's name (its path is in the header pane), its reason */
+	base = strrchr(r[n - 1].path, '/');
+	base = base != NULL && base[1] ? base + 1 : r[n - 1].path;
+	msg(a, EL_WARNING, "%s %s: %s; see the header pane (4)", base,
+	    r[n - 1].cut ? "cut short" : "refused", r[n - 1].why);
+	a->refusals_seen = n;
+	free(r);
+	return true;
+}
+
+/*
  * The input loop.  While symbols are being resolved, keys are read without
  * waiting and every pause between them resolves a slice of about
  * SYM_SLICE_SECS, so the screen stays responsive; the hot functions take
@@ -995,6 +1022,8 @@ loop(struct app *a)
 		wint_t wc;
 		int r, key;
 
+		if (note_refusals(a))
+			dirty = true;
 		if (dirty || !working || now() - last_draw >= 0.1) {
 			draw(a);
 			last_draw = now();
@@ -1098,6 +1127,7 @@ tui_run(const struct common_opts *co)
 		    a->s->diags.n);
 	loop(a);
 	curses_stop();
+	symbols_report_refusals(stderr, a->sym->z);
 	status = cmd_report_diags(a->s);
 out:
 	if (a->startup_msgs)

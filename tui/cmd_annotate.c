@@ -10,6 +10,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
+#include "tui/symbols.h"
 
 /*
  * perfnav annotate [FILE] [SYMBOL]: a function's disassembly with the share
@@ -212,6 +213,8 @@ cmd_annotate(int argc, char **argv)
 	print_annotation(an, &a, z, hist_str(h, hist_event(h, ev)->name));
 	annotate_free(an);
 out:
+	fflush(stdout);
+	symbols_report_refusals(stderr, z);
 	/* the recording's problems are told whatever became of the annotation */
 	rc = cmd_report_diags(s);
 	if (status == EXIT_OK)

@@ -9,6 +9,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
+#include "tui/symbols.h"
 
 /*
  * perfnav folded: one line per distinct stack, "comm;outer;...;inner COUNT",
@@ -141,6 +142,8 @@ cmd_folded(int argc, char **argv)
 		free(l.v[i].text);
 	}
 	free(l.v);
+	fflush(stdout);
+	symbols_report_refusals(stderr, z);
 	hist_free(h);
 	symbolizer_free(z);
 	status = cmd_report_diags(s);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "symbolize/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
+#include "tui/symbols.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
 #define SCRIPT_FIELDS(X) \
@@ -293,6 +295,7 @@ print_why(const struct session *s, struct symbolizer *z)
 {
 	struct sym_why_count *c;
 	size_t n = symbolizer_why_counts(z, NULL, 0);
+	char text[PATH_MAX + 256];
 
 	if (n == 0)
 		return;
@@ -305,7 +308,7 @@ print_why(const struct session *s, struct symbolizer *z)
 			if (c[i].count[w])
 				fprintf(stderr, "perfnav: %s: %s: %" PRIu64 " frames: %s\n", s->path,
 				    symbolizer_dso_long(z, c[i].dso), c[i].count[w],
-				    sym_why_text((enum sym_why)w));
+				    symbols_why_text(z, c[i].dso, w, text, sizeof text));
 	free(c);
 }
 
@@ -368,6 +371,7 @@ cmd_script(int argc, char **argv)
 	fflush(stdout);
 	if (sc.why)
 		print_why(s, z);
+	symbols_report_refusals(stderr, z);
 	status = cmd_report_diags(s);
 	if (ferror(stdout)) {
 		fprintf(stderr, "perfnav: %s: write error\n", s->path);

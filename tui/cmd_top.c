@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "symbolize/resolve.h"
 #include "symbolize/unwind.h"
 #include "tui/cmd.h"
+#include "tui/symbols.h"
 
 enum {
 	OPT_SORT = 300,
@@ -207,6 +209,7 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	}
 	hist_add_range(*hp, 0, mid, NULL);
 	pthread_join(th, NULL);
+	symbolizer_adopt_refusals(z, z2);	/* the files it refused are said too */
 	rc = hist_merge(*hp, part.h);
 	hist_free(part.h);
 	symbolizer_free(z2);
@@ -320,6 +323,7 @@ print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 {
 	const struct hist_why *w;
 	size_t n = hist_whys(h, &w);
+	char text[PATH_MAX + 256];
 
 	fprintf(fp, "#\n%sUnresolved addresses per DSO (sample ips, callchain frames) and why:\n",
 	    pre);
@@ -333,7 +337,7 @@ print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 				continue;
 			fprintf(fp, "%s    %-18s %10" PRIu64 " %10" PRIu64 "  %s\n", pre,
 			    sym_why_name((enum sym_why)r), w[i].self[r], w[i].chain[r],
-			    sym_why_text((enum sym_why)r));
+			    symbols_why_text(z, w[i].dso, (unsigned)r, text, sizeof text));
 		}
 	}
 }
@@ -455,6 +459,8 @@ cmd_top(int argc, char **argv)
 		print_why(stdout, h, z, "# ");
 		print_unwind_stops(stdout, z, "# ");
 	}
+	fflush(stdout);
+	symbols_report_refusals(stderr, z);
 	hist_free(h);
 	symbolizer_free(z);
 	status = cmd_report_diags(s);

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/resolve.h"
 #include "tui/pane.h"
+#include "tui/symbols.h"
 
 /*
  * The header pane: everything outside the records as one collapsible tree.
@@ -16,7 +18,11 @@
  *   Events (attrs): each attr with sample_type, read_format and the flag
  *     bits spelled out, its ids;
  *   File: mode, byte order, header, sections, the files of a directory;
- *   Diagnostics: every problem found while loading, with its offset.
+ *   Diagnostics: every problem found while loading, with its offset;
+ *   Refused files: files symbolization would not read (a perf-PID.map that
+ *     is a FIFO, a DSO path that is a device, a file over its size cap:
+ *     core/safefile.h), each with its reason, as the symbols come in.
+ * Problems (diagnostics, refused files) come first when there are any.
  * Enter or x on a row with bytes (a section, an attr, a diagnostic) opens
  * them in the hex view.
  */
@@ -45,6 +51,7 @@ struct hrow {
 struct hd {
 	struct hrow	*rows;
 	size_t		 n, cap;
+	size_t		 refusals;	/* the symbolizer's refusals shown */
 };
 
 static size_t
@@ -70,6 +77,23 @@ hadd(struct hd *h, int depth, const char *name, const char *fmt, ...)
 		r->value = xstrdup(buf);
 	}
 	return h->n++;
+}
+
+static void hadd_value(struct hd *h, size_t i, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Set row i's value. */
+static void
+hadd_value(struct hd *h, size_t i, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(h->rows[i].value);
+	h->rows[i].value = xstrdup(buf);
 }
 
 static void
@@ -504,8 +528,10 @@ add_diags(struct pane *p, struct hd *h)
 		char nm[48];
 		size_t r;
 
-		if (s->nfiles > 1)
+		if (s->nfiles > 1 && d->file < s->nfiles)
 			snprintf(nm, sizeof nm, "file %" PRIu32, d->file);
+		else if (s->nfiles > 1)
+			snprintf(nm, sizeof nm, "directory");
 		else
 			snprintf(nm, sizeof nm, "%s", d->severity >= DIAG_ERROR ? "error" :
 			    d->severity == DIAG_WARN ? "warning" : "note");
@@ -532,6 +558,41 @@ add_diags(struct pane *p, struct hd *h)
 	}
 	if (s->diags.dropped)
 		hadd(h, 1, "more", "%zu more problems not kept", s->diags.dropped);
+}
+
+/* The files the symbolizer refused so far (each once), if any. */
+static void
+add_refusals(struct pane *p, struct hd *h)
+{
+	struct sym_refusal *r;
+	size_t dropped, n, top, files = 0;
+
+	h->refusals = p->sym != NULL ? symbolizer_refusals(p->sym->z, NULL, 0, &dropped) : 0;
+	if (h->refusals == 0)
+		return;
+	r = xcalloc(h->refusals, sizeof *r);
+	n = symbolizer_refusals(p->sym->z, r, h->refusals, NULL);
+	top = hadd(h, 0, "Refused files", NULL);
+	h->rows[top].expanded = true;
+	hstatus(h, top, "refused", EL_WARNING);
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		const char *base;
+		size_t row;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(r[k].path, r[i].path) == 0;
+		if (seen)
+			continue;
+		base = strrchr(r[i].path, '/');
+		row = hadd(h, 1, base != NULL && base[1] ? base + 1 : r[i].path, "%s (%s)",
+		    r[i].why, r[i].path);
+		hstatus(h, row, r[i].cut ? "cut short" : "refused", EL_WARNING);
+		files++;
+	}
+	hadd_value(h, top, "%zu file%s not read for symbols%s", files, files == 1 ? "" : "s",
+	    dropped ? ", more not kept" : "");
+	free(r);
 }
 
 /* ---- pane ops ---- */
@@ -588,25 +649,59 @@ hd_key(struct pane *p, enum action a)
 	return PANE_HANDLED | PANE_PUSH;
 }
 
+static void
+hd_rows_free(struct hd *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		free(h->rows[i].name);
+		free(h->rows[i].value);
+		free(h->rows[i].status);
+	}
+	h->n = 0;
+}
+
+static void
+hd_build(struct pane *p, struct hd *h)
+{
+	hd_rows_free(h);
+	/* problems first when there are any: that is what a damaged file is about */
+	if (p->s->diags.n)
+		add_diags(p, h);
+	add_refusals(p, h);
+	add_features(p, h);
+	add_attrs(p, h);
+	add_file(p, h);
+	if (p->s->diags.n == 0)
+		add_diags(p, h);
+}
+
 static int
 hd_init(struct pane *p)
 {
 	struct hd *h = xcalloc(1, sizeof *h);
 
 	p->priv = h;
-	/* problems first when there are any: that is what a damaged file is about */
-	if (p->s->diags.n)
-		add_diags(p, h);
-	add_features(p, h);
-	add_attrs(p, h);
-	add_file(p, h);
-	if (p->s->diags.n == 0)
-		add_diags(p, h);
+	hd_build(p, h);
 	p->cols = hd_cols;
 	p->ncols = C_N;
 	p->is_list = true;
 	widget_init(&p->w, p, true);
 	return 0;
+}
+
+/* The list; files refused since the last draw (symbols come in meanwhile)
+ * make it again, from the top. */
+static void
+hd_draw(struct pane *p, const struct pane_canvas *c)
+{
+	struct hd *h = p->priv;
+
+	if (p->sym != NULL && symbolizer_refusals(p->sym->z, NULL, 0, NULL) != h->refusals) {
+		hd_build(p, h);
+		widget_refresh(&p->w);
+		widget_home(&p->w);
+	}
+	widget_draw(&p->w, c);
 }
 
 static void
@@ -616,11 +711,7 @@ hd_free(struct pane *p)
 
 	if (h == NULL)
 		return;
-	for (size_t i = 0; i < h->n; i++) {
-		free(h->rows[i].name);
-		free(h->rows[i].value);
-		free(h->rows[i].status);
-	}
+	hd_rows_free(h);
 	free(h->rows);
 	free(h);
 }
@@ -637,6 +728,7 @@ const struct pane_ops pane_header_ops = {
 	.title = "Header",
 	.init = hd_init,
 	.free = hd_free,
+	.draw = hd_draw,
 	.key = hd_key,
 	.nrows = hd_nrows,
 	.row = hd_row,

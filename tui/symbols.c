@@ -160,3 +160,43 @@ symbols_progress(const struct symbols *sy)
 		return sy->s->index.n ? (double)sy->pos / (double)sy->s->index.n : 1.0;
 	return (double)sy->samples_done / (double)sy->samples_total;
 }
+
+const char *
+symbols_why_text(const struct symbolizer *z, uint32_t dso, unsigned w, char *buf, size_t n)
+{
+	const char *why, *path = NULL;
+
+	if (w == SYM_WHY_REFUSED && (why = symbolizer_dso_refusal(z, dso, &path)) != NULL)
+		snprintf(buf, n, "refused: %s: %s", path, why);
+	else
+		snprintf(buf, n, "%s", sym_why_text((enum sym_why)w));
+	return buf;
+}
+
+size_t
+symbols_report_refusals(FILE *fp, const struct symbolizer *z)
+{
+	size_t dropped, n = symbolizer_refusals(z, NULL, 0, &dropped), lines = 0;
+	struct sym_refusal *r;
+
+	if (n == 0 && dropped == 0)
+		return 0;
+	r = xcalloc(n ? n : 1, sizeof *r);
+	n = symbolizer_refusals(z, r, n, NULL);
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		/* one line per file, whichever DSOs it was for */
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(r[k].path, r[i].path) == 0;
+		if (seen)
+			continue;
+		fprintf(fp, "perfnav: %s: %s: %s\n", r[i].path, r[i].cut ? "cut short" : "refused",
+		    r[i].why);
+		lines++;
+	}
+	if (dropped > 0)
+		fprintf(fp, "perfnav: %zu more files refused\n", dropped);
+	free(r);
+	return lines;
+}
