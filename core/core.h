@@ -16,6 +16,7 @@
 #include "core/ptpkt.h"
 #include "core/record.h"
 #include "core/session.h"
+#include "core/text.h"
 #include "core/thread.h"
 
 #endif
