@@ -279,17 +279,54 @@ Test(text, utf8_invalid_and_ellipsis)
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
 		cr_skip_test("no C.UTF-8 locale");
 	cols = text_decode("ab\xff" "c", buf, 64, 80, false);
-	cr_assert_eq(cols, 4);
-	cr_assert_eq(buf[2], 0xfffd, "invalid byte becomes U+FFFD");
+	cr_assert_eq(cols, 7);
+	cr_assert(wcscmp(buf, L"ab\\xffc") == 0, "invalid byte shown as the text outputs: %ls",
+	    buf);
 	cr_assert_eq(text_width("\xe4\xb8\xad"), 2, "a CJK character is two columns");
+	cols = text_decode("caf\xc3\xa9", buf, 64, 80, false);
+	cr_assert_eq(cols, 4);
+	cr_assert(wcscmp(buf, L"caf\x00e9") == 0, "valid UTF-8 drawn as is");
 	cols = text_decode("std::vector<int>::push_back", buf, 64, 11, true);
 	cr_assert_eq(cols, 11);
 	cr_assert(wcscmp(buf, L"std::\x2026" L"_back") == 0, "middle ellipsis: %ls", buf);
 	cols = text_decode("hello world", buf, 64, 5, false);
 	cr_assert(wcscmp(buf, L"hello") == 0);
-	cols = text_decode("a\tb", buf, 64, 10, false);
-	cr_assert_eq(buf[1], L'?', "control characters are not drawn");
 	setlocale(LC_ALL, "C");
+}
+
+/* Control characters, DEL, C1 and invalid UTF-8 draw as "\xHH" escapes,
+ * 4 columns each, measured as such and never cut in half. */
+Test(text, escapes_as_the_text_outputs)
+{
+	wchar_t buf[128];
+	int cols;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	cols = text_decode("\x1b]0;t\x07\x1b[2J", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1b]0;t\\x07\\x1b[2J") == 0, "%ls", buf);
+	cr_assert_eq(cols, 19);
+	cr_assert_eq(text_width("\x1b[31m"), 8);
+	cr_assert_eq(text_width("a\tb\nc\x7f"), 15, "tab, newline, DEL: 4 columns each");
+	text_decode("\xc2\x9b" "x", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\xc2\\x9bx") == 0, "C1: each byte: %ls", buf);
+	/* an escape that does not fit whole is left out */
+	cols = text_decode("ab\x1b", buf, 128, 5, false);
+	cr_assert_eq(cols, 2);
+	cr_assert(wcscmp(buf, L"ab") == 0, "%ls", buf);
+	cols = text_decode("ab\x1b", buf, 128, 6, false);
+	cr_assert_eq(cols, 6);
+	/* nor when the wide-char buffer is short */
+	cols = text_decode("\x1b\x1b", buf, 6, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1b") == 0, "%ls", buf);
+	/* the middle ellipsis counts escapes as 4 columns */
+	cols = text_decode("\x1b\x1b\x1b\x1b\x1b\x1b", buf, 128, 13, true);
+	cr_assert_leq(cols, 13);
+	cr_assert(wcscmp(buf, L"\\x1b\x2026\\x1b") == 0, "%ls", buf);
+	/* not a UTF-8 locale: escapes the same, other non-ASCII '?' */
+	setlocale(LC_ALL, "C");
+	text_decode("\x1b" "caf\xc3\xa9", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1bcaf?") == 0, "%ls", buf);
 }
 
 /* ---- navigation ---- */
