@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -24,6 +25,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
+#include "tests/helpers.h"
 
 /* ---- a fake pane: rows from a table ---- */
 
@@ -1651,4 +1653,99 @@ Test(annotate, next_symbol_starts_unfiltered)
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/* ---- names from a hostile recording ---- */
+
+#define HOSTILE	"\x1b]0;title\x07\x1b[2J\x1b[31m\n\t\x7f\xc2\x9b\xff"
+#define HOSTILE_SHOWN	L"\\x1b]0;title\\x07\\x1b[2J\\x1b[31m\\x0a\\x09\\x7f\\xc2\\x9b\\xff"
+
+/* Does some column of some visible row of p draw as text containing want? */
+static bool
+draws(struct pane *p, const wchar_t *want)
+{
+	struct row *r = malloc(sizeof *r);
+	wchar_t buf[512];
+	bool found = false;
+
+	cr_assert_not_null(r);
+	for (size_t i = 0; i < widget_count(&p->w) && !found; i++) {
+		row_reset(r);
+		p->ops->row(p, widget_source(&p->w, i), r);
+		for (int c = 0; c < p->ncols && !found; c++) {
+			text_decode(r->col[c], buf, sizeof buf / sizeof buf[0], 500, false);
+			found = wcsstr(buf, want) != NULL;
+			/* what is drawn holds no control character at all */
+			for (wchar_t *w = buf; *w; w++)
+				cr_assert(*w >= 0x20 && *w != 0x7f && !(*w >= 0x80 && *w < 0xa0),
+				    "row %zu col %d draws %#x", i, c, (unsigned)*w);
+		}
+	}
+	free(r);
+	return found;
+}
+
+/* The processes and hot functions panes draw a comm, a DSO and a JIT
+ * symbol holding escape sequences as the text outputs print them. */
+Test(panes, hostile_names_drawn_escaped)
+{
+	static const struct synth_names nm = {
+		.comm = "c" HOSTILE "caf\xc3\xa9",
+		.dso = "/nonexistent/d" HOSTILE ".so",
+		.event = "ev" HOSTILE,
+		.hostname = "h" HOSTILE,
+		.cmdline_arg = "a" HOSTILE,
+	};
+	char dir[] = "/tmp/perfnav-test-map-XXXXXX", map[64];
+	struct perf_err err;
+	struct sym_opts so;
+	struct pdbuf b;
+	struct session *s;
+	struct symbols *sy;
+	struct pane p;
+	char *path;
+	FILE *fp;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	synth_names_file(&b, &nm, 20);
+	path = tmp_write("tui-escape", b.p, b.len);
+	pd_free(&b);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(map, sizeof map, "%s/perf-42.map", dir);
+	fp = fopen(map, "w");
+	cr_assert_not_null(fp);
+	fprintf(fp, "%llx 100 jit_\x1b[2J\x1b[31mx\n", SYNTH_JIT_ADDR);
+	fclose(fp);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+
+	cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in processes");
+	pane_destroy(&p);
+
+	memset(&so, 0, sizeof so);
+	so.kallsyms = "/dev/null";
+	so.perfmap_dir = dir;
+	sy = symbols_new(s, &so);
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in hot functions");
+	cr_assert(draws(&p, L"d" HOSTILE_SHOWN L".so"), "the DSO in hot functions");
+	cr_assert(draws(&p, L"jit_\\x1b[2J\\x1b[31mx"), "the JIT symbol in hot functions");
+	pane_destroy(&p);
+
+	cr_assert_eq(pane_create(&p, PANE_HEADER, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	cr_assert(draws(&p, L"h" HOSTILE_SHOWN), "the hostname in the header pane");
+	pane_destroy(&p);
+
+	symbols_free(sy);
+	session_close(s);
+	unlink(map);
+	rmdir(dir);
+	unlink(path);
+	free(path);
+	setlocale(LC_ALL, "C");
 }

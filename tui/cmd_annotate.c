@@ -77,7 +77,7 @@ print_annotation(const struct annotation *an, const struct annotate_args *a,
 	int w = a->nr_samples ? 10 : 0;
 
 	printf(" Percent |%s      Source code & Disassembly of %s for %s (%" PRIu64 " samples, "
-	    "percent: local period)\n", a->nr_samples ? "    Samples |" : "", dso, event,
+	    "percent: local period)\n", a->nr_samples ? "    Samples |" : "", dso, textout_esc(event),
 	    an->samples);
 	printf("--------------------------------------------------------------------------------"
 	    "--------\n");
