@@ -17,6 +17,7 @@
 #include "core/record.h"
 #include "core/safefile.h"
 #include "core/session.h"
+#include "core/text.h"
 #include "core/thread.h"
 
 #endif

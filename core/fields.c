@@ -15,6 +15,7 @@
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/session.h"
+#include "core/text.h"
 
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS
 #define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
@@ -93,28 +94,47 @@ sb_init(struct sbuf *b, char *p, size_t n)
 		p[0] = '\0';
 }
 
-/* A NUL-padded string of at most len bytes, quoted and escaped. */
+/* Append s[0..n) escaped with flags (core/text.h); a cut copy ends in "...". */
+static void
+sb_esc(struct sbuf *b, const char *s, size_t n, unsigned flags)
+{
+	size_t room, k;
+
+	if (b->n == 0 || b->len >= b->n - 1)
+		return;
+	room = b->n - b->len;
+	k = text_escape(b->p + b->len, room, s, n, flags);
+	if (k < room) {
+		b->len += k;
+		return;
+	}
+	/* cut: whole units only, then "..." */
+	if (room > 4) {
+		text_escape(b->p + b->len, room - 3, s, n, flags);
+		b->len += strlen(b->p + b->len);
+	}
+	sb_printf(b, "...");
+}
+
+/* A NUL-padded string of at most len bytes, quoted and escaped ('"' and
+ * '\\' too). */
 static void
 sb_str(struct sbuf *b, const uint8_t *p, size_t len, bool quote)
 {
-	size_t i;
+	size_t n = strnlen((const char *)p, len);
 
 	if (quote)
 		sb_printf(b, "\"");
-	for (i = 0; i < len && p[i] != '\0'; i++) {
-		uint8_t ch = p[i];
-
-		if (ch == '"' || ch == '\\')
-			sb_printf(b, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			sb_printf(b, "\\x%02x", ch);
-		else
-			sb_printf(b, "%c", ch);
-		if (b->len + 1 >= b->n)
-			return;
-	}
-	if (quote)
+	sb_esc(b, (const char *)p, n, TEXT_QUOTE);
+	if (quote && b->len + 1 < b->n)
 		sb_printf(b, "\"");
+}
+
+/* A name (an event's) escaped as every name shown. */
+static void
+sb_name(struct sbuf *b, const char *s)
+{
+	sb_esc(b, s, strlen(s), 0);
 }
 
 static void
@@ -1446,8 +1466,10 @@ sum_sample(const struct session *s, const struct rec *r, struct sbuf *sb)
 		sb_printf(sb, " time: %" PRIu64, smp.time);
 	if (smp.sample_type & PERF_SAMPLE_CPU)
 		sb_printf(sb, " cpu: %u", smp.cpu);
-	if (s->attrs.n > 1 && smp.attr >= 0)
-		sb_printf(sb, " event: %s", session_attr_name(s, smp.attr));
+	if (s->attrs.n > 1 && smp.attr >= 0) {
+		sb_printf(sb, " event: ");
+		sb_name(sb, session_attr_name(s, smp.attr));
+	}
 	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN)
 		sb_printf(sb, " callchain: %" PRIu64, smp.callchain_nr);
 	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK)
@@ -1468,8 +1490,8 @@ sum_read_value(const struct session *s, const struct rec *r, struct body *b, str
 		rf = s->attrs.v[0].attr.read_format;
 	else if (a >= 0)
 		rf = s->attrs.v[a].attr.read_format;
-	sb_printf(sb, ": %d %d %s", (int32_t)b32(b, 8), (int32_t)b32(b, 12),
-	    s ? session_attr_name(s, a) : "?");
+	sb_printf(sb, ": %d %d ", (int32_t)b32(b, 8), (int32_t)b32(b, 12));
+	sb_name(sb, s ? session_attr_name(s, a) : "?");
 	if (rf & PERF_FORMAT_GROUP)
 		sb_printf(sb, " group of %" PRIu64, b64(b, 16));
 	else

@@ -292,6 +292,117 @@ synth_file(struct pdbuf *b, bool swap, int nsamples)
 	synth_layout.feat_table = feat_tab;
 }
 
+/* A feature string: u32 length (NUL included, padded to 8), the bytes. */
+static void
+feat_str(struct pdbuf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + 7) & ~(size_t)7;
+
+	pd_u32(b, (uint32_t)padded);
+	pd_bytes(b, s, n - 1);
+	pd_zero(b, padded - (n - 1));
+}
+
+void
+synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
+{
+	static const unsigned bits[] = { 3 /* HOSTNAME */, 4 /* OSRELEASE */, 11 /* CMDLINE */,
+	    12 /* EVENT_DESC */ };
+	const size_t nbits = sizeof bits / sizeof bits[0];
+	const uint64_t flags = ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ |
+	    ATTR_SAMPLE_ID_ALL | ATTR_MMAP2;
+	uint32_t attr_size = 128;
+	size_t attrs_off, ids_off, data_off, r, feat_tab;
+	uint64_t featmask = 0;
+
+	memset(b, 0, sizeof *b);
+	pd_u64(b, 0x32454c4946524550ULL);
+	pd_u64(b, 104);
+	pd_u64(b, attr_size + 16);
+	pd_zero(b, 104 - 24);
+	ids_off = b->len;
+	pd_u64(b, 100);
+	pd_u64(b, 101);
+	attrs_off = b->len;
+	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST_SYNTH, 0, flags);
+	pd_u64(b, ids_off);
+	pd_u64(b, 16);
+	data_off = b->len;
+	r = pd_rec_begin(b, 3 /* COMM */, 0);
+	pd_u32(b, 42);
+	pd_u32(b, 42);
+	pd_str8(b, nm->comm);
+	trailer(b, 42, 42, 900, 0);
+	pd_rec_end(b, r);
+	/* the DSO, then an anonymous (JIT) mapping */
+	for (int m = 0; m < 2; m++) {
+		r = pd_rec_begin(b, 10 /* MMAP2 */, 2 /* USER */);
+		pd_u32(b, 42);
+		pd_u32(b, 42);
+		pd_u64(b, m ? SYNTH_JIT_ADDR : 0x400000);
+		pd_u64(b, 0x1000);
+		pd_u64(b, 0);
+		pd_u32(b, m ? 0 : 8);
+		pd_u32(b, m ? 0 : 1);
+		pd_u64(b, m ? 0 : 1234);
+		pd_u64(b, 0);
+		pd_u32(b, 7);	/* PROT_READ | PROT_WRITE | PROT_EXEC */
+		pd_u32(b, 2);	/* MAP_PRIVATE */
+		pd_str8(b, m ? "//anon" : nm->dso);
+		trailer(b, 42, 42, 950, 0);
+		pd_rec_end(b, r);
+	}
+	for (int i = 0; i < nsamples; i++) {
+		r = pd_rec_begin(b, 9 /* SAMPLE */, 2);
+		pd_u64(b, i % 2 ? SYNTH_JIT_ADDR + 0x10 : 0x400100);	/* IP */
+		pd_u32(b, 42);						/* TID */
+		pd_u32(b, 42);
+		pd_u64(b, 1000 + 10 * (uint64_t)i);			/* TIME */
+		pd_u64(b, 100);						/* ID */
+		pd_u32(b, 0);						/* CPU */
+		pd_u32(b, 0);
+		pd_u64(b, 4000);					/* PERIOD */
+		pd_rec_end(b, r);
+	}
+	/* features: a table of (offset, size) per bit, then the sections */
+	feat_tab = b->len;
+	pd_zero(b, 16 * nbits);
+	for (size_t k = 0; k < nbits; k++) {
+		size_t h = b->len;
+
+		switch (bits[k]) {
+		case 3:
+			feat_str(b, nm->hostname);
+			break;
+		case 4:
+			feat_str(b, "6.1.0");
+			break;
+		case 11:
+			pd_u32(b, 2);
+			feat_str(b, "perf");
+			feat_str(b, nm->cmdline_arg);
+			break;
+		case 12:
+			pd_u32(b, 1);
+			pd_u32(b, attr_size);
+			pd_attr(b, attr_size, 1, 0, 4000, ST_SYNTH, 0, flags);
+			pd_u32(b, 2);
+			feat_str(b, nm->event);
+			pd_u64(b, 100);
+			pd_u64(b, 101);
+			break;
+		}
+		pd_put64(b, feat_tab + 16 * k, h);
+		pd_put64(b, feat_tab + 16 * k + 8, b->len - h);
+		featmask |= 1ull << bits[k];
+	}
+	pd_put64(b, 24, attrs_off);
+	pd_put64(b, 32, attr_size + 16);
+	pd_put64(b, 40, data_off);
+	pd_put64(b, 48, feat_tab - data_off);
+	pd_put64(b, 72, featmask);
+}
+
 char *
 tmp_write(const char *tag, const void *p, size_t n)
 {

@@ -53,6 +53,20 @@ struct synth_layout {
 };
 extern struct synth_layout synth_layout;
 
+/*
+ * A recording whose names are the given strings, as a hostile recording
+ * may make them: the comm of pid 42 (COMM), the file of its MMAP2 at
+ * 0x400000, the event's name (EVENT_DESC), the hostname and perf's second
+ * argument (CMDLINE).  Pid 42 also maps anonymous memory (a JIT's) at
+ * SYNTH_JIT_ADDR, whose symbols a perf-42.map may give.  nsamples samples
+ * of pid 42 alternate between 0x400100 and SYNTH_JIT_ADDR + 0x10.
+ */
+struct synth_names {
+	const char	*comm, *dso, *event, *hostname, *cmdline_arg;
+};
+#define SYNTH_JIT_ADDR	0x7f0000000000ull
+void synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples);
+
 /* Write bytes to a new temporary file; returns its malloc'd path. */
 char *tmp_write(const char *tag, const void *p, size_t n);
 /* Read a whole file (malloc'd, NUL-terminated); NULL if unreadable. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -24,6 +25,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
+#include "tests/helpers.h"
 
 /* ---- a fake pane: rows from a table ---- */
 
@@ -279,17 +281,54 @@ Test(text, utf8_invalid_and_ellipsis)
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
 		cr_skip_test("no C.UTF-8 locale");
 	cols = text_decode("ab\xff" "c", buf, 64, 80, false);
-	cr_assert_eq(cols, 4);
-	cr_assert_eq(buf[2], 0xfffd, "invalid byte becomes U+FFFD");
+	cr_assert_eq(cols, 7);
+	cr_assert(wcscmp(buf, L"ab\\xffc") == 0, "invalid byte shown as the text outputs: %ls",
+	    buf);
 	cr_assert_eq(text_width("\xe4\xb8\xad"), 2, "a CJK character is two columns");
+	cols = text_decode("caf\xc3\xa9", buf, 64, 80, false);
+	cr_assert_eq(cols, 4);
+	cr_assert(wcscmp(buf, L"caf\x00e9") == 0, "valid UTF-8 drawn as is");
 	cols = text_decode("std::vector<int>::push_back", buf, 64, 11, true);
 	cr_assert_eq(cols, 11);
 	cr_assert(wcscmp(buf, L"std::\x2026" L"_back") == 0, "middle ellipsis: %ls", buf);
 	cols = text_decode("hello world", buf, 64, 5, false);
 	cr_assert(wcscmp(buf, L"hello") == 0);
-	cols = text_decode("a\tb", buf, 64, 10, false);
-	cr_assert_eq(buf[1], L'?', "control characters are not drawn");
 	setlocale(LC_ALL, "C");
+}
+
+/* Control characters, DEL, C1 and invalid UTF-8 draw as "\xHH" escapes,
+ * 4 columns each, measured as such and never cut in half. */
+Test(text, escapes_as_the_text_outputs)
+{
+	wchar_t buf[128];
+	int cols;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	cols = text_decode("\x1b]0;t\x07\x1b[2J", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1b]0;t\\x07\\x1b[2J") == 0, "%ls", buf);
+	cr_assert_eq(cols, 19);
+	cr_assert_eq(text_width("\x1b[31m"), 8);
+	cr_assert_eq(text_width("a\tb\nc\x7f"), 15, "tab, newline, DEL: 4 columns each");
+	text_decode("\xc2\x9b" "x", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\xc2\\x9bx") == 0, "C1: each byte: %ls", buf);
+	/* an escape that does not fit whole is left out */
+	cols = text_decode("ab\x1b", buf, 128, 5, false);
+	cr_assert_eq(cols, 2);
+	cr_assert(wcscmp(buf, L"ab") == 0, "%ls", buf);
+	cols = text_decode("ab\x1b", buf, 128, 6, false);
+	cr_assert_eq(cols, 6);
+	/* nor when the wide-char buffer is short */
+	cols = text_decode("\x1b\x1b", buf, 6, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1b") == 0, "%ls", buf);
+	/* the middle ellipsis counts escapes as 4 columns */
+	cols = text_decode("\x1b\x1b\x1b\x1b\x1b\x1b", buf, 128, 13, true);
+	cr_assert_leq(cols, 13);
+	cr_assert(wcscmp(buf, L"\\x1b\x2026\\x1b") == 0, "%ls", buf);
+	/* not a UTF-8 locale: escapes the same, other non-ASCII '?' */
+	setlocale(LC_ALL, "C");
+	text_decode("\x1b" "caf\xc3\xa9", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1bcaf?") == 0, "%ls", buf);
 }
 
 /* ---- navigation ---- */
@@ -1614,4 +1653,99 @@ Test(annotate, next_symbol_starts_unfiltered)
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/* ---- names from a hostile recording ---- */
+
+#define HOSTILE	"\x1b]0;title\x07\x1b[2J\x1b[31m\n\t\x7f\xc2\x9b\xff"
+#define HOSTILE_SHOWN	L"\\x1b]0;title\\x07\\x1b[2J\\x1b[31m\\x0a\\x09\\x7f\\xc2\\x9b\\xff"
+
+/* Does some column of some visible row of p draw as text containing want? */
+static bool
+draws(struct pane *p, const wchar_t *want)
+{
+	struct row *r = malloc(sizeof *r);
+	wchar_t buf[512];
+	bool found = false;
+
+	cr_assert_not_null(r);
+	for (size_t i = 0; i < widget_count(&p->w) && !found; i++) {
+		row_reset(r);
+		p->ops->row(p, widget_source(&p->w, i), r);
+		for (int c = 0; c < p->ncols && !found; c++) {
+			text_decode(r->col[c], buf, sizeof buf / sizeof buf[0], 500, false);
+			found = wcsstr(buf, want) != NULL;
+			/* what is drawn holds no control character at all */
+			for (wchar_t *w = buf; *w; w++)
+				cr_assert(*w >= 0x20 && *w != 0x7f && !(*w >= 0x80 && *w < 0xa0),
+				    "row %zu col %d draws %#x", i, c, (unsigned)*w);
+		}
+	}
+	free(r);
+	return found;
+}
+
+/* The processes and hot functions panes draw a comm, a DSO and a JIT
+ * symbol holding escape sequences as the text outputs print them. */
+Test(panes, hostile_names_drawn_escaped)
+{
+	static const struct synth_names nm = {
+		.comm = "c" HOSTILE "caf\xc3\xa9",
+		.dso = "/nonexistent/d" HOSTILE ".so",
+		.event = "ev" HOSTILE,
+		.hostname = "h" HOSTILE,
+		.cmdline_arg = "a" HOSTILE,
+	};
+	char dir[] = "/tmp/perfnav-test-map-XXXXXX", map[64];
+	struct perf_err err;
+	struct sym_opts so;
+	struct pdbuf b;
+	struct session *s;
+	struct symbols *sy;
+	struct pane p;
+	char *path;
+	FILE *fp;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	synth_names_file(&b, &nm, 20);
+	path = tmp_write("tui-escape", b.p, b.len);
+	pd_free(&b);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(map, sizeof map, "%s/perf-42.map", dir);
+	fp = fopen(map, "w");
+	cr_assert_not_null(fp);
+	fprintf(fp, "%llx 100 jit_\x1b[2J\x1b[31mx\n", SYNTH_JIT_ADDR);
+	fclose(fp);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+
+	cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in processes");
+	pane_destroy(&p);
+
+	memset(&so, 0, sizeof so);
+	so.kallsyms = "/dev/null";
+	so.perfmap_dir = dir;
+	sy = symbols_new(s, &so);
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in hot functions");
+	cr_assert(draws(&p, L"d" HOSTILE_SHOWN L".so"), "the DSO in hot functions");
+	cr_assert(draws(&p, L"jit_\\x1b[2J\\x1b[31mx"), "the JIT symbol in hot functions");
+	pane_destroy(&p);
+
+	cr_assert_eq(pane_create(&p, PANE_HEADER, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	cr_assert(draws(&p, L"h" HOSTILE_SHOWN), "the hostname in the header pane");
+	pane_destroy(&p);
+
+	symbols_free(sy);
+	session_close(s);
+	unlink(map);
+	rmdir(dir);
+	unlink(path);
+	free(path);
+	setlocale(LC_ALL, "C");
 }

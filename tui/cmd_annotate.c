@@ -11,6 +11,7 @@
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
 #include "tui/symbols.h"
+#include "tui/textout.h"
 
 /*
  * perfnav annotate [FILE] [SYMBOL]: a function's disassembly with the share
@@ -73,25 +74,26 @@ static void
 print_annotation(const struct annotation *an, const struct annotate_args *a,
     const struct symbolizer *z, const char *event)
 {
-	const char *dso = symbolizer_dso_long(z, an->dso);
+	const char *dso = textout_esc(symbolizer_dso_long(z, an->dso));
 	int w = a->nr_samples ? 10 : 0;
 
 	printf(" Percent |%s      Source code & Disassembly of %s for %s (%" PRIu64 " samples, "
-	    "percent: local period)\n", a->nr_samples ? "    Samples |" : "", dso, event,
+	    "percent: local period)\n", a->nr_samples ? "    Samples |" : "", dso, textout_esc(event),
 	    an->samples);
 	printf("--------------------------------------------------------------------------------"
 	    "--------\n");
 	printf("%9s:%s  %s() %s\n", "", a->nr_samples ? "            :" : "",
-	    symbolizer_sym_name(z, an->sym), dso);
+	    textout_esc(symbolizer_sym_name(z, an->sym)), dso);
 	if (an->note[0])
-		printf("%9s:%s  (%s)\n", "", a->nr_samples ? "            :" : "", an->note);
+		printf("%9s:%s  (%s)\n", "", a->nr_samples ? "            :" : "",
+		    textout_esc(an->note));
 	for (size_t i = 0; i < an->nrows; i++) {
 		const struct annot_row *r = &an->rows[i];
 		double pct = an->period ? 100.0 * (double)r->period / (double)an->period : 0;
 
 		if (r->kind == ANNOT_SRC) {
 			printf("%9s:%s  %s\n", "", a->nr_samples ? "            :" : "",
-			    annotate_row_text(an, r));
+			    textout_esc(annotate_row_text(an, r)));
 			continue;
 		}
 		printf("%8.2f :", pct);
@@ -100,7 +102,8 @@ print_annotation(const struct annotation *an, const struct annotate_args *a,
 		if (r->kind == ANNOT_ADDR)
 			printf("   %" PRIx64 ":\n", r->vaddr);
 		else
-			printf("   %" PRIx64 ":  %s\n", r->vaddr, annotate_row_text(an, r));
+			printf("   %" PRIx64 ":  %s\n", r->vaddr,
+			    textout_esc(annotate_row_text(an, r)));
 	}
 }
 
@@ -166,7 +169,7 @@ cmd_annotate(int argc, char **argv)
 	if (attr < 0 && hist_nevents(h) > 1)
 		fprintf(stderr, "perfnav annotate: %s: %zu events have samples; counting '%s' "
 		    "(choose with --event)\n", co.input, hist_nevents(h),
-		    hist_str(h, hist_event(h, 0)->name));
+		    textout_esc(hist_str(h, hist_event(h, 0)->name)));
 	nrows = hist_rows(h, ev, 0, &rows);
 	/* rows come hottest first: the first match is the one */
 	for (size_t i = 0; i < nrows; i++) {
@@ -198,10 +201,11 @@ cmd_annotate(int argc, char **argv)
 	}
 	if (matches > 1)
 		fprintf(stderr, "perfnav annotate: %s: %zu symbols match; annotating the one in %s "
-		    "(choose with --dso)\n", co.input, matches, symbolizer_dso_short(z, best->dso));
+		    "(choose with --dso)\n", co.input, matches,
+		    textout_esc(symbolizer_dso_short(z, best->dso)));
 	an = annotate_new(z, hist_node_get(h, best->node)->f.sym, &why);
 	if (an == NULL) {
-		fprintf(stderr, "perfnav annotate: %s\n", why);
+		fprintf(stderr, "perfnav annotate: %s\n", textout_esc(why));
 		status = EXIT_FAIL;
 		goto out;
 	}

@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 /*
  * perfnav dump [-x] FILE: one line per record in file order,
@@ -75,7 +76,8 @@ dump_rec(void *arg, const struct rec *r, int depth)
 	char ob[32];
 
 	if (s->mode == SESSION_DIR && (long)fi != d->file)
-		fprintf(d->fp, "# file %u: %s\n", fi, fi < s->nfiles ? s->files[fi].path : "?");
+		fprintf(d->fp, "# file %u: %s\n", fi,
+		    fi < s->nfiles ? textout_esc(s->files[fi].path) : "?");
 	d->file = fi;
 	fields_summary(s, r, d->line, sizeof d->line);
 	if (depth == 0) {

@@ -10,6 +10,7 @@
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
 #include "tui/symbols.h"
+#include "tui/textout.h"
 
 /*
  * perfnav folded: one line per distinct stack, "comm;outer;...;inner COUNT",
@@ -133,12 +134,12 @@ cmd_folded(int argc, char **argv)
 	if (hist_nevents(h) > 1)
 		fprintf(stderr, "perfnav folded: %s: %zu events have samples; folding '%s' "
 		    "(choose with --event)\n", co.input, hist_nevents(h),
-		    hist_str(h, hist_event(h, 0)->name));
+		    textout_esc(hist_str(h, hist_event(h, 0)->name)));
 	hist_folded(h, 0, a.period, collect, &l);
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof *l.v, cmp_line);
 	for (size_t i = 0; i < l.n; i++) {
-		printf("%s %" PRIu64 "\n", l.v[i].text, l.v[i].count);
+		printf("%s %" PRIu64 "\n", textout_esc(l.v[i].text), l.v[i].count);
 		free(l.v[i].text);
 	}
 	free(l.v);

@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 /*
  * perfnav header: the lines of "perf report --header-only -I" (perf 6.1),
@@ -173,7 +174,7 @@ print_event_desc(FILE *fp, const struct features *f)
 		/* perf's list ends at the first attr of size 0. */
 		if (e->attr.size == 0)
 			break;
-		fprintf(fp, "# event : name = %s, ", e->name);
+		fprintf(fp, "# event : name = %s, ", textout_esc(e->name));
 		if (e->nids > 0) {
 			fprintf(fp, ", id = {");
 			for (uint32_t j = 0; j < e->nids; j++)
@@ -280,7 +281,7 @@ print_cpu_list(FILE *fp, const char *s)
 	size_t n;
 
 	if (parse_cpus(s, &v, &n) < 0) {
-		fprintf(fp, "%s\n", s);
+		fprintf(fp, "%s\n", textout_esc(s));
 		return;
 	}
 	snprint_cpus(buf, sizeof buf, v, n);
@@ -351,7 +352,7 @@ print_cmdline(FILE *fp, const struct features *f)
 {
 	fprintf(fp, "# cmdline : ");
 	for (uint32_t i = 0; i < f->cmdline_n; i++) {
-		for (const char *c = f->cmdline[i]; *c != '\0'; c++) {
+		for (const char *c = textout_esc(f->cmdline[i]); *c != '\0'; c++) {
 			if (*c == '\'')
 				fputs("\\'", fp);
 			else
@@ -366,11 +367,11 @@ static void
 print_topology(FILE *fp, const struct features *f)
 {
 	for (uint32_t i = 0; i < f->nr_sibling_cores; i++)
-		fprintf(fp, "# sibling sockets : %s\n", f->sibling_cores[i]);
+		fprintf(fp, "# sibling sockets : %s\n", textout_esc(f->sibling_cores[i]));
 	for (uint32_t i = 0; i < f->nr_sibling_dies; i++)
-		fprintf(fp, "# sibling dies    : %s\n", f->sibling_dies[i]);
+		fprintf(fp, "# sibling dies    : %s\n", textout_esc(f->sibling_dies[i]));
 	for (uint32_t i = 0; i < f->nr_sibling_threads; i++)
-		fprintf(fp, "# sibling threads : %s\n", f->sibling_threads[i]);
+		fprintf(fp, "# sibling threads : %s\n", textout_esc(f->sibling_threads[i]));
 	if (f->nr_sibling_dies) {
 		if (f->cpu_ids != NULL) {
 			for (uint32_t i = 0; i < f->ncpu_ids; i++)
@@ -412,8 +413,8 @@ print_pmu_mappings(FILE *fp, const struct features *f)
 		return;
 	}
 	for (uint32_t i = 0; i < f->npmus; i++)
-		fprintf(fp, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ", f->pmus[i].name,
-		    f->pmus[i].type);
+		fprintf(fp, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ",
+		    textout_esc(f->pmus[i].name), f->pmus[i].type);
 	fputc('\n', fp);
 }
 
@@ -443,13 +444,13 @@ print_groups(FILE *fp, const struct session *s)
 		if (gr->nr_members <= 1 || gr->leader_idx >= nev)
 			continue;
 		name = event_name(s, gr->leader_idx);
-		fprintf(fp, "# group: %s{%s", strcmp(gr->name, "{anon_group}") ? gr->name : "",
-		    name ? name : "");
+		fprintf(fp, "# group: %s{%s",
+		    strcmp(gr->name, "{anon_group}") ? textout_esc(gr->name) : "", textout_esc(name));
 		for (uint32_t m = 1; m < gr->nr_members; m++) {
 			if (gr->leader_idx + m >= nev)
 				break;
 			name = event_name(s, gr->leader_idx + m);
-			fprintf(fp, ",%s", name ? name : "");
+			fprintf(fp, ",%s", textout_esc(name));
 			if (m + 1 == gr->nr_members)
 				fprintf(fp, "}\n");
 		}
@@ -463,7 +464,8 @@ print_caches(FILE *fp, const struct features *f)
 	for (uint32_t i = 0; i < f->ncaches; i++) {
 		const struct feat_cache *c = &f->caches[i];
 
-		fprintf(fp, "#  L%d %-15s %8s [%s]\n", (int)c->level, c->type, c->size, c->map);
+		fprintf(fp, "#  L%d %-15s %8s [%s]\n", (int)c->level, textout_esc(c->type),
+		    textout_esc(c->size), textout_esc(c->map));
 	}
 }
 
@@ -517,14 +519,14 @@ print_bpf_progs(FILE *fp, const struct features *f)
 		if (p->nsubs == 1) {
 			features_bpf_prog_name(f, p, 0, name, sizeof name);
 			fprintf(fp, "# bpf_prog_info %" PRIu32 ": %s addr 0x%" PRIx64 " size %" PRIu32
-			    "\n", p->id, name, p->subs[0].addr, p->subs[0].len);
+			    "\n", p->id, textout_esc(name), p->subs[0].addr, p->subs[0].len);
 			continue;
 		}
 		fprintf(fp, "# bpf_prog_info %" PRIu32 ":\n", p->id);
 		for (uint32_t k = 0; k < p->nsubs; k++) {
 			features_bpf_prog_name(f, p, k, name, sizeof name);
 			fprintf(fp, "# \tsub_prog %" PRIu32 ": %s addr 0x%" PRIx64 " size %" PRIu32 "\n",
-			    k, name, p->subs[k].addr, p->subs[k].len);
+			    k, textout_esc(name), p->subs[k].addr, p->subs[k].len);
 		}
 	}
 }
@@ -533,12 +535,12 @@ static void
 print_caps(FILE *fp, const struct feat_pmu_caps *p, const char *pmu)
 {
 	if (p->nr_caps == 0) {
-		fprintf(fp, "# %s pmu capabilities: not available\n", pmu);
+		fprintf(fp, "# %s pmu capabilities: not available\n", textout_esc(pmu));
 		return;
 	}
-	fprintf(fp, "# %s pmu capabilities: ", pmu);
+	fprintf(fp, "# %s pmu capabilities: ", textout_esc(pmu));
 	for (uint32_t i = 0; i < p->nr_caps; i++)
-		fprintf(fp, "%s%s", i ? ", " : "", p->caps[i]);
+		fprintf(fp, "%s%s", i ? ", " : "", textout_esc(p->caps[i]));
 	fputc('\n', fp);
 }
 
@@ -579,26 +581,26 @@ print_feature(FILE *fp, const struct session *s, unsigned bit)
 		return;
 	switch (bit) {
 	case PF_FEAT_HOSTNAME:
-		fprintf(fp, "# hostname : %s\n", f->hostname);
+		fprintf(fp, "# hostname : %s\n", textout_esc(f->hostname));
 		break;
 	case PF_FEAT_OSRELEASE:
-		fprintf(fp, "# os release : %s\n", f->osrelease);
+		fprintf(fp, "# os release : %s\n", textout_esc(f->osrelease));
 		break;
 	case PF_FEAT_VERSION:
-		fprintf(fp, "# perf version : %s\n", f->version);
+		fprintf(fp, "# perf version : %s\n", textout_esc(f->version));
 		break;
 	case PF_FEAT_ARCH:
-		fprintf(fp, "# arch : %s\n", f->arch);
+		fprintf(fp, "# arch : %s\n", textout_esc(f->arch));
 		break;
 	case PF_FEAT_NRCPUS:
 		fprintf(fp, "# nrcpus online : %" PRIu32 "\n", f->nr_cpus_online);
 		fprintf(fp, "# nrcpus avail : %" PRIu32 "\n", f->nr_cpus_avail);
 		break;
 	case PF_FEAT_CPUDESC:
-		fprintf(fp, "# cpudesc : %s\n", f->cpudesc);
+		fprintf(fp, "# cpudesc : %s\n", textout_esc(f->cpudesc));
 		break;
 	case PF_FEAT_CPUID:
-		fprintf(fp, "# cpuid : %s\n", f->cpuid);
+		fprintf(fp, "# cpuid : %s\n", textout_esc(f->cpuid));
 		break;
 	case PF_FEAT_TOTAL_MEM:
 		fprintf(fp, "# total memory : %" PRIu64 " kB\n", f->total_mem);
@@ -665,7 +667,8 @@ print_feature(FILE *fp, const struct session *s, unsigned bit)
 	case PF_FEAT_HYBRID_TOPOLOGY:
 		fprintf(fp, "# hybrid cpu system:\n");
 		for (uint32_t i = 0; i < f->nhybrid; i++)
-			fprintf(fp, "# %s cpu list : %s\n", f->hybrid[i].pmu_name, f->hybrid[i].cpus);
+			fprintf(fp, "# %s cpu list : %s\n", textout_esc(f->hybrid[i].pmu_name),
+			    textout_esc(f->hybrid[i].cpus));
 		break;
 	case PF_FEAT_PMU_CAPS:
 		for (uint32_t i = 0; i < f->npmu_caps; i++)
@@ -772,7 +775,7 @@ print_sections(FILE *fp, const struct session *s)
 		}
 		fprintf(fp, "#   %3u  %-15s  0x%-16" PRIx64 "  %-5" PRIu64 " %s%s%s\n", bit, name,
 		    fs->offset, fs->size, feat_status_name(fs->status), fs->why ? ": " : "",
-		    fs->why ? fs->why : "");
+		    textout_esc(fs->why));
 		if (feat_name(bit) == NULL && fs->size > 0)
 			print_raw(fp, s, fs);
 	}
@@ -782,7 +785,7 @@ print_sections(FILE *fp, const struct session *s)
 		fprintf(fp, "#   build ids: %zu\n", f->n_build_ids);
 	if (f->sec[PF_FEAT_TRACING_DATA].present)
 		fprintf(fp, "#   tracing data: version %s, %" PRIu32 " tracepoint formats\n",
-		    f->tracing_version ? f->tracing_version : "?", f->ntracepoints);
+		    f->tracing_version ? textout_esc(f->tracing_version) : "?", f->ntracepoints);
 	if (f->sec[PF_FEAT_BPF_PROG_INFO].present)
 		fprintf(fp, "#   bpf programs: %" PRIu32 " announced, %" PRIu32 " decoded\n",
 		    f->bpf_prog_count, f->nbpf_progs);

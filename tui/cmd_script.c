@@ -11,6 +11,7 @@
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
 #include "tui/symbols.h"
+#include "tui/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
 #define SCRIPT_FIELDS(X) \
@@ -127,12 +128,12 @@ static void
 print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct frame *f)
 {
 	if (HAS(sc, F_SYM)) {
-		fprintf(fp, " %s", symbolizer_sym_name(z, f->sym));
+		fprintf(fp, " %s", textout_esc(symbolizer_sym_name(z, f->sym)));
 		if (HAS(sc, F_SYMOFF) && f->sym != SYM_NONE)
 			fprintf(fp, "+0x%" PRIx64, f->symoff);
 	}
 	if (HAS(sc, F_DSO) && (f->sym == SYM_NONE || !symbolizer_sym_inlined(z, f->sym)))
-		fprintf(fp, " (%s)", symbolizer_dso_long(z, f->dso));
+		fprintf(fp, " (%s)", textout_esc(symbolizer_dso_long(z, f->dso)));
 }
 
 static void
@@ -149,7 +150,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 		uint32_t th = thread_table_find(&s->threads, (int32_t)smp->tid, smp->time);
 		const char *comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, smp->time) : NULL;
 
-		fprintf(fp, "%16s ", comm ? comm : ":-1");
+		fprintf(fp, "%16s ", comm ? textout_esc(comm) : ":-1");
 	}
 	if (HAS(sc, F_PID) && HAS(sc, F_TID))
 		fprintf(fp, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
@@ -165,7 +166,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	if (HAS(sc, F_PERIOD))
 		fprintf(fp, "%10" PRIu64 " ", smp->period);
 	if (HAS(sc, F_EVENT))
-		fprintf(fp, "%s: ", session_attr_name(s, smp->attr));
+		fprintf(fp, "%s: ", textout_esc(session_attr_name(s, smp->attr)));
 	if (HAS(sc, F_ADDR))
 		fprintf(fp, "%16" PRIx64 " ", smp->addr);
 	if (chain) {
@@ -183,7 +184,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 			if (HAS(sc, F_SRCLINE)) {
 				const char *src = symbolizer_srcline(z, &frames[i]);
 
-				fprintf(fp, "\n  %s", src != NULL ? src : "??:0");
+				fprintf(fp, "\n  %s", src != NULL ? textout_esc(src) : "??:0");
 			}
 			if (inl)
 				fputs(" (inlined)", fp);
@@ -201,7 +202,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 		const char *src = symbolizer_srcline(z, &f);
 
 		if (src != NULL)
-			fprintf(fp, "  %s\n", src);
+			fprintf(fp, "  %s\n", textout_esc(src));
 	}
 }
 
@@ -215,7 +216,7 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 	if (HAS(sc, F_COMM)) {
 		char buf[32];
 
-		fprintf(fp, "%16s ", pt_item_comm(s, it, buf, sizeof buf));
+		fprintf(fp, "%16s ", textout_esc(pt_item_comm(s, it, buf, sizeof buf)));
 	}
 	if (HAS(sc, F_PID) && HAS(sc, F_TID))
 		fprintf(fp, "%5d/%-5d ", (int)it->pid, (int)it->tid);
@@ -307,8 +308,8 @@ print_why(const struct session *s, struct symbolizer *z)
 		for (unsigned w = 1; w < SYM_WHY_COUNT; w++)
 			if (c[i].count[w])
 				fprintf(stderr, "perfnav: %s: %s: %" PRIu64 " frames: %s\n", s->path,
-				    symbolizer_dso_long(z, c[i].dso), c[i].count[w],
-				    symbols_why_text(z, c[i].dso, w, text, sizeof text));
+				    textout_esc(symbolizer_dso_long(z, c[i].dso)), c[i].count[w],
+				    textout_esc(symbols_why_text(z, c[i].dso, w, text, sizeof text)));
 	free(c);
 }
 

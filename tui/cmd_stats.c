@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 static void
 type_label(uint32_t t, char *buf, size_t n)
@@ -41,7 +42,7 @@ print_stats(FILE *fp, const struct session *s)
 
 		if (ac->total == 0)
 			continue;
-		fprintf(fp, "%s stats:\n", session_attr_name(s, (int)a));
+		fprintf(fp, "%s stats:\n", textout_esc(session_attr_name(s, (int)a)));
 		for (uint32_t t = 1; t < SESSION_NTYPES; t++) {
 			if (ac->by_type[t] == 0)
 				continue;

@@ -14,6 +14,7 @@
 #include "symbolize/unwind.h"
 #include "tui/cmd.h"
 #include "tui/symbols.h"
+#include "tui/textout.h"
 
 enum {
 	OPT_SORT = 300,
@@ -221,6 +222,13 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	}
 }
 
+/* A row's text for key k, escaped: buf or a textout_esc() scratch copy. */
+static const char *
+key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, char *buf, size_t n)
+{
+	return textout_esc(hist_key_text(h, e, k, buf, n));
+}
+
 static void
 print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 {
@@ -231,7 +239,7 @@ print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 		fprintf(fp, "\t%s", hist_key_name(o->keys[k]));
 	fputc('\n', fp);
 	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
-		const char *name = hist_str(h, hist_event(h, ev)->name);
+		const char *name = textout_esc(hist_str(h, hist_event(h, ev)->name));
 		const uint32_t *rows;
 		size_t n = hist_rows(h, ev, pct, &rows);
 
@@ -243,7 +251,7 @@ print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 				fprintf(fp, "%.2f\t", hist_children_pct(h, e));
 			fprintf(fp, "%.2f\t%" PRIu64, hist_self_pct(h, e), e->samples);
 			for (unsigned k = 0; k < o->nkeys; k++)
-				fprintf(fp, "\t%s", hist_key_text(h, e, o->keys[k], buf, sizeof buf));
+				fprintf(fp, "\t%s", key_text(h, e, o->keys[k], buf, sizeof buf));
 			fputc('\n', fp);
 		}
 	}
@@ -271,13 +279,13 @@ print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 			if (l > sw)
 				sw = l;
 			for (unsigned k = 0; k + 1 < o->nkeys; k++) {
-				l = (int)strlen(hist_key_text(h, e, o->keys[k], buf, sizeof buf));
+				l = (int)strlen(key_text(h, e, o->keys[k], buf, sizeof buf));
 				if (l > w[k])
 					w[k] = l;
 			}
 		}
 		fprintf(fp, "%s# Samples: %" PRIu64 "  of event '%s'\n", ev ? "\n\n" : "",
-		    he->nsamples, hist_str(h, he->name));
+		    he->nsamples, textout_esc(hist_str(h, he->name)));
 		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", he->total_period);
 		fprintf(fp, "%s  %*s  ", o->children ? "# Children      Self" : "# Overhead", sw,
 		    "Samples");
@@ -307,11 +315,12 @@ print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 				fprintf(fp, "  %7.2f%%", hist_self_pct(h, e));
 			fprintf(fp, "  %*" PRIu64 "  ", sw, e->samples);
 			for (unsigned k = 0; k < o->nkeys; k++) {
-				hist_key_text(h, e, o->keys[k], buf, sizeof buf);
+				const char *t = key_text(h, e, o->keys[k], buf, sizeof buf);
+
 				if (k + 1 < o->nkeys)
-					fprintf(fp, "%-*s  ", w[k], buf);
+					fprintf(fp, "%-*s  ", w[k], t);
 				else
-					fputs(buf, fp);
+					fputs(t, fp);
 			}
 			fputc('\n', fp);
 		}
@@ -331,7 +340,8 @@ print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 		fprintf(fp, "%s  every address resolved\n", pre);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(fp, "%s  %s\n", pre,
-		    w[i].dso == DSO_NONE ? "[unknown] (no DSO)" : symbolizer_dso_long(z, w[i].dso));
+		    w[i].dso == DSO_NONE ? "[unknown] (no DSO)" :
+		    textout_esc(symbolizer_dso_long(z, w[i].dso)));
 		for (int r = 0; r < SYM_WHY_COUNT; r++) {
 			if (w[i].self[r] == 0 && w[i].chain[r] == 0)
 				continue;
@@ -366,7 +376,8 @@ print_unwind_stops(FILE *fp, struct symbolizer *z, const char *pre)
 	n = symbolizer_unwind_counts(z, c, n);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(fp, "%s  %s\n", pre,
-		    c[i].dso == DSO_NONE ? "[unknown] (no frame)" : symbolizer_dso_long(z, c[i].dso));
+		    c[i].dso == DSO_NONE ? "[unknown] (no frame)" :
+		    textout_esc(symbolizer_dso_long(z, c[i].dso)));
 		for (unsigned w = 0; w < UNWIND_STOP_COUNT; w++)
 			if (c[i].count[w] != 0)
 				fprintf(fp, "%s    %-18s %10" PRIu64 "  %s\n", pre, stop_name[w],
@@ -422,7 +433,7 @@ cmd_top(int argc, char **argv)
 		if (ho.event < 0) {
 			fprintf(stderr, "perfnav top: %s: no event '%s'; events:", co.input, a.event);
 			for (size_t i = 0; i < s->attrs.n; i++)
-				fprintf(stderr, " %s", session_attr_name(s, (int)i));
+				fprintf(stderr, " %s", textout_esc(session_attr_name(s, (int)i)));
 			fputc('\n', stderr);
 			session_close(s);
 			return EXIT_USAGE;

@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 /*
  * perfnav tree: the process tree from FORK/COMM/EXIT, in the form of perf
@@ -47,7 +48,8 @@ print_comms(FILE *fp, const struct thread_table *t, uint32_t th)
 			continue;
 		if (prev != UINT32_MAX && t->comms[ci].name == prev)
 			continue;
-		fprintf(fp, "%s%s", first ? "" : " -> ", strtab_get(&t->strs, t->comms[ci].name));
+		fprintf(fp, "%s%s", first ? "" : " -> ",
+		    textout_esc(strtab_get(&t->strs, t->comms[ci].name)));
 		prev = t->comms[ci].name;
 		first = false;
 	}

@@ -6,6 +6,7 @@
 
 #include "tui/app.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 struct subcmd {
 	const char	*name;
@@ -52,8 +53,13 @@ main(int argc, char **argv)
 			return EXIT_OK;
 		}
 		for (const struct subcmd *c = subcmds; c->name; c++)
-			if (strcmp(argv[1], c->name) == 0)
+			if (strcmp(argv[1], c->name) == 0) {
+				/* names are escaped where printed; this catches the rest */
+				textout_filter(true);
 				return c->fn(argc - 1, argv + 1);
+			}
 	}
+	/* curses draws on stdout: only stderr is filtered */
+	textout_filter(false);
 	return tui_main(argc, argv);
 }

@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 enum {
 	OPT_BUILDID_DIR = 1000,
@@ -217,11 +218,12 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 		return 0;
 	lp->shown = true;
 	fill = pct * w / 100;
-	fprintf(stderr, "\rperfnav: loading %s [%.*s%*s] %3d%%", lp->path, fill,
-	    "##############################", w - fill, "", pct);
+	/* terminal controls on purpose: past the filter on stderr */
+	fprintf(textout_tty_err(), "\rperfnav: loading %s [%.*s%*s] %3d%%",
+	    textout_esc(lp->path), fill, "##############################", w - fill, "", pct);
 	if (done >= total)
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
+		fputs("\r\033[K", textout_tty_err());
+	fflush(textout_tty_err());
 	return 0;
 }
 
@@ -242,7 +244,7 @@ open_input(const struct common_opts *co, bool index, bool progress)
 	memset(&err, 0, sizeof err);
 	s = session_open(co->input, &so, &err);
 	if (lp.shown)
-		fputs("\r\033[K", stderr);
+		fputs("\r\033[K", textout_tty_err());
 	if (s == NULL)
 		fprintf(stderr, "perfnav: %s\n", err.msg);
 	return s;
@@ -268,11 +270,14 @@ cmd_report_diags(const struct session *s)
 	for (size_t i = 0; i < s->diags.n; i++) {
 		const struct diag *d = &s->diags.v[i];
 
+		/* a message may quote the recording (a file name in a directory) */
 		if (d->offset == PERF_ERR_OFF_NONE)
-			fprintf(stderr, "perfnav: %s: %s\n", diag_file(s, d->file), d->msg);
+			fprintf(stderr, "perfnav: %s: %s\n", textout_esc(diag_file(s, d->file)),
+			    textout_esc(d->msg));
 		else
-			fprintf(stderr, "perfnav: %s: offset 0x%llx: %s\n", diag_file(s, d->file),
-			    (unsigned long long)d->offset, d->msg);
+			fprintf(stderr, "perfnav: %s: offset 0x%llx: %s\n",
+			    textout_esc(diag_file(s, d->file)), (unsigned long long)d->offset,
+			    textout_esc(d->msg));
 		if (d->severity >= DIAG_ERROR)
 			bad = true;
 	}

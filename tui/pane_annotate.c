@@ -285,12 +285,12 @@ annot_draw(struct pane *p, const struct pane_canvas *c)
 	widget_draw(&p->w, &lc);
 	if ((av->an == NULL || av->an->nrows == 0) && c->h > 4) {
 		wattrset(win, (attr_t)c->ta->a[EL_DIM]);
-		mvwaddnstr(win, c->y + 2, c->x + 2, av->an == NULL ? av->title :
-		    "no samples of this function yet", c->w - 4);
+		text_put(win, c->y + 2, c->x + 2, c->w - 4, av->an == NULL ? av->title :
+		    "no samples of this function yet");
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
-	mvwaddnstr(win, c->y + c->h - 1, c->x + 1, av->title, c->w - 1);
+	text_put(win, c->y + c->h - 1, c->x + 1, c->w - 1, av->title);
 }
 
 static const char *

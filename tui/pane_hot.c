@@ -875,7 +875,7 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 		    "no samples here (Esc goes back)";
 
 		wattrset(win, (attr_t)c->ta->a[EL_DIM]);
-		mvwaddnstr(win, c->y + 2, c->x + 2, m, c->w - 4);
+		text_put(win, c->y + 2, c->x + 2, c->w - 4, m);
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	mvwhline(win, y, c->x, ' ', c->w);
@@ -894,11 +894,11 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 		snprintf(buf, sizeof buf, " %3.0f%%  %s of %s samples (keys work meanwhile)",
 		    100 * f, a, b);
 		if (19 + bw < c->w)
-			mvwaddnstr(win, y, c->x + 19 + bw, buf, c->w - 19 - bw);
+			text_put(win, y, c->x + 19 + bw, c->w - 19 - bw, buf);
 		return;
 	}
 	info_line(p, buf, sizeof buf);
-	mvwaddnstr(win, y, c->x, buf, c->w);
+	text_put(win, y, c->x, c->w, buf);
 }
 
 static const char *

@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "tui/cmd.h"
+#include "tui/textout.h"
 
 /*
  * perf script on a 'perf stat record' file: the counter table, one line
@@ -122,7 +123,7 @@ script_print_stat(const struct session *s, FILE *fp)
 			time = rd64(r.p + 16, r.swap);
 			fprintf(fp, "%3d %8d %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %s\n",
 			    map_at(m->cpus, m->ncpus, cpu), map_at(m->threads, m->nthreads, thr), val, ena,
-			    run, time, session_attr_name(s, attr_table_find_id(&s->attrs, id)));
+			    run, time, textout_esc(session_attr_name(s, attr_table_find_id(&s->attrs, id))));
 			printed++;
 		}
 		pending_from = i + 1;

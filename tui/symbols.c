@@ -11,6 +11,7 @@
 #include "symbolize/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/symbols.h"
+#include "tui/textout.h"
 
 #define SLICE_DEFAULT	4096
 
@@ -191,8 +192,8 @@ symbols_report_refusals(FILE *fp, const struct symbolizer *z)
 			seen = strcmp(r[k].path, r[i].path) == 0;
 		if (seen)
 			continue;
-		fprintf(fp, "perfnav: %s: %s: %s\n", r[i].path, r[i].cut ? "cut short" : "refused",
-		    r[i].why);
+		fprintf(fp, "perfnav: %s: %s: %s\n", textout_esc(r[i].path),
+		    r[i].cut ? "cut short" : "refused", textout_esc(r[i].why));
 		lines++;
 	}
 	if (dropped > 0)

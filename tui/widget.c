@@ -16,6 +16,7 @@
 #include <curses.h>
 
 #include "core/err.h"
+#include "core/text.h"
 #include "tui/pane.h"
 #include "tui/widget.h"
 
@@ -78,53 +79,84 @@ text_utf8(void)
 	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
 
-/* Decode one character: its wide char and width; advances *s. */
-static wchar_t
-next_char(const char **s, int *width, bool utf8)
+/*
+ * What one unit of text draws as: a character, or for a byte that must not
+ * reach the terminal (core/text.h) its escape "\xHH" as the text outputs
+ * print it, 4 columns that are cut whole or not at all.
+ */
+struct glyph {
+	wchar_t	wc[TEXT_ESC_LEN];
+	int	n;		/* wide chars */
+	int	width;		/* columns */
+};
+
+/* The next glyph of *s (not at its NUL); advances *s. */
+static void
+next_glyph(const char **s, struct glyph *g, bool utf8)
 {
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)*s;
-	mbstate_t st;
-	wchar_t wc;
-	size_t k;
+	size_t u = text_unit(*s, strnlen(*s, 4), 0);
+	uint32_t cp;
 	int wd;
 
-	if (*p < 0x80) {
+	g->n = 1;
+	g->width = 1;
+	if (u == 0) {
+		g->wc[0] = L'\\';
+		g->wc[1] = L'x';
+		g->wc[2] = (wchar_t)hex[p[0] >> 4];
+		g->wc[3] = (wchar_t)hex[p[0] & 15];
+		g->n = g->width = TEXT_ESC_LEN;
 		(*s)++;
-		if (*p < 0x20 || *p == 0x7f) {
-			*width = 1;
-			return L'?';
-		}
-		*width = 1;
-		return (wchar_t)*p;
+		return;
 	}
-	memset(&st, 0, sizeof st);
-	k = utf8 ? mbrtowc(&wc, *s, strnlen(*s, 8), &st) : (size_t)-1;
-	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-		(*s)++;
-		*width = 1;
-		return utf8 ? (wchar_t)0xfffd : L'?';
+	*s += u;
+	if (u == 1) {
+		g->wc[0] = (wchar_t)p[0];
+		return;
 	}
-	*s += k;
-	wd = wcwidth(wc);
+	if (!utf8) {
+		g->wc[0] = L'?';
+		return;
+	}
+	/* valid UTF-8 (text_unit said so): decode it */
+	cp = p[0] & (0x7f >> u);
+	for (size_t i = 1; i < u; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	wd = wcwidth((wchar_t)cp);
 	if (wd < 0) {
-		*width = 1;
-		return utf8 ? (wchar_t)0xfffd : L'?';
+		g->wc[0] = (wchar_t)0xfffd;	/* printable nowhere */
+		return;
 	}
-	*width = wd;
-	return wc;
+	g->wc[0] = (wchar_t)cp;
+	g->width = wd;
 }
 
 int
 text_width(const char *s)
 {
 	bool utf8 = text_utf8();
-	int cols = 0, w;
+	struct glyph g;
+	int cols = 0;
 
 	while (s && *s) {
-		next_char(&s, &w, utf8);
-		cols += w;
+		next_glyph(&s, &g, utf8);
+		cols += g.width;
 	}
 	return cols;
+}
+
+/* Append glyph g to out (o of n used) if it fits in maxcols; false if not. */
+static bool
+put_glyph(wchar_t *out, size_t n, size_t *o, int *cols, int maxcols, const struct glyph *g)
+{
+	if (*cols + g->width > maxcols || *o + (size_t)g->n >= n)
+		return false;
+	for (int i = 0; i < g->n; i++)
+		out[(*o)++] = g->wc[i];
+	*cols += g->width;
+	return true;
 }
 
 int
@@ -132,8 +164,9 @@ text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 {
 	bool utf8 = text_utf8();
 	const char *p = s ? s : "";
+	struct glyph g;
 	size_t o = 0;
-	int cols = 0, w;
+	int cols = 0;
 
 	if (n == 0)
 		return 0;
@@ -146,16 +179,10 @@ text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 		int head = (maxcols - 1) / 2, tail = maxcols - 1 - head, total = text_width(p), skip;
 		const char *q;
 
-		while (*p && o + 1 < n) {
-			const char *save = p;
-			wchar_t wc = next_char(&p, &w, utf8);
-
-			if (cols + w > head) {
-				p = save;
+		while (*p) {
+			next_glyph(&p, &g, utf8);
+			if (!put_glyph(out, n, &o, &cols, head, &g))
 				break;
-			}
-			out[o++] = wc;
-			cols += w;
 		}
 		if (o + 1 < n) {
 			out[o++] = utf8 ? (wchar_t)0x2026 : L'~';
@@ -165,27 +192,21 @@ text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 		skip = total - tail;
 		q = s;
 		for (int c = 0; *q && c < skip;) {
-			next_char(&q, &w, utf8);
-			c += w;
+			next_glyph(&q, &g, utf8);
+			c += g.width;
 		}
-		while (*q && o + 1 < n) {
-			wchar_t wc = next_char(&q, &w, utf8);
-
-			if (cols + w > maxcols)
+		while (*q) {
+			next_glyph(&q, &g, utf8);
+			if (!put_glyph(out, n, &o, &cols, maxcols, &g))
 				break;
-			out[o++] = wc;
-			cols += w;
 		}
 		out[o] = 0;
 		return cols;
 	}
-	while (*p && o + 1 < n) {
-		wchar_t wc = next_char(&p, &w, utf8);
-
-		if (cols + w > maxcols)
+	while (*p) {
+		next_glyph(&p, &g, utf8);
+		if (!put_glyph(out, n, &o, &cols, maxcols, &g))
 			break;
-		out[o++] = wc;
-		cols += w;
 	}
 	out[o] = 0;
 	return cols;
@@ -927,6 +948,12 @@ put_text(WINDOW *win, int y, int x, int width, const char *s, bool right, bool m
 	if (right && cols < width)
 		x += width - cols;
 	mvwaddnwstr(win, y, x, buf, -1);
+}
+
+void
+text_put(void *win, int y, int x, int width, const char *s)
+{
+	put_text(win, y, x, width, s, false, false);
 }
 
 /* Widths of the columns for a total width. */

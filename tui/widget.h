@@ -151,8 +151,10 @@ void widget_reveal(struct widget *w, size_t src);
 void widget_draw(struct widget *w, const struct pane_canvas *c);
 
 /*
- * Text helpers (curses-free).  UTF-8 in, invalid bytes become U+FFFD
- * ('?' when the locale is not UTF-8), control characters '?'.
+ * Text helpers (curses-free).  UTF-8 in; what core/text.h escapes in the
+ * text outputs (control bytes, tab and newline too, DEL, C1, invalid
+ * UTF-8) shows as the same "\xHH", 4 columns never cut; other non-ASCII
+ * shows as '?' when the locale is not UTF-8.
  * text_decode fills out (n wide chars, NUL-terminated) with at most
  * maxcols columns; with middle, a longer text keeps its start and end
  * around an ellipsis.  Returns the columns used.
@@ -162,5 +164,11 @@ int text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 int text_width(const char *s);
 /* Is the locale's charset UTF-8? */
 bool text_utf8(void);
+/*
+ * Draw s at (y, x) of win (a WINDOW *) in at most width columns, through
+ * text_decode: every text from a recording that is not in a widget row
+ * is drawn with this, never with waddstr and friends.
+ */
+void text_put(void *win, int y, int x, int width, const char *s);
 
 #endif

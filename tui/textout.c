@@ -1,0 +1,272 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/text.h"
+#include "tui/textout.h"
+
+/* ---- names ---- */
+
+#define ESC_SLOTS	8
+
+static struct text_buf esc_slot[ESC_SLOTS];
+static unsigned esc_next;
+
+const char *
+textout_esc(const char *s)
+{
+	struct text_buf *b;
+
+	if (s == NULL)
+		return "";
+	if (!text_needs_escape(s, 0))
+		return s;
+	b = &esc_slot[esc_next++ % ESC_SLOTS];
+	return text_esc(b, s, 0);
+}
+
+/* ---- the filter ---- */
+
+#define FILTER_FLAGS	(TEXT_KEEP_TAB | TEXT_KEEP_NL)
+#define FILTER_OUT	(1 << 16)	/* escaped output gathered before a write */
+#define FILTER_BUF	(1 << 16)	/* the stream's own buffer */
+
+struct filter {
+	int	 fd;
+	size_t	 npend;			/* a UTF-8 sequence cut at a write's end */
+	char	 pend[4];
+	size_t	 nout;
+	char	 out[FILTER_OUT];
+};
+
+static struct filter *f_out, *f_err;
+static FILE *raw_err;
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int
+f_flush(struct filter *f)
+{
+	int rc = write_all(f->fd, f->out, f->nout);
+
+	f->nout = 0;
+	return rc;
+}
+
+static int
+f_put(struct filter *f, const char *p, size_t n)
+{
+	if (f->nout + n > sizeof f->out) {
+		if (f_flush(f) < 0)
+			return -1;
+		if (n > sizeof f->out / 2)
+			return write_all(f->fd, p, n);
+	}
+	memcpy(f->out + f->nout, p, n);
+	f->nout += n;
+	return 0;
+}
+
+static int
+f_esc(struct filter *f, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e[TEXT_ESC_LEN] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+	return f_put(f, e, sizeof e);
+}
+
+/* Is p[0..n) the start of a UTF-8 sequence that more bytes may complete? */
+static bool
+cut_short(const char *p, size_t n)
+{
+	size_t need = text_seq_len((unsigned char)p[0]);
+
+	if (need == 0 || n >= need)
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (((unsigned char)p[i] & 0xc0) != 0x80)
+			return false;
+	return true;
+}
+
+/* p[0..n): clean runs as they are, the rest escaped; a sequence cut at
+ * the end waits in f->pend for the next write. */
+static int
+f_feed(struct filter *f, const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t u = text_clean_prefix(p + i, n - i, FILTER_FLAGS);
+
+		if (u > 0) {
+			if (f_put(f, p + i, u) < 0)
+				return -1;
+			i += u;
+			continue;
+		}
+		if (cut_short(p + i, n - i)) {
+			memcpy(f->pend, p + i, n - i);
+			f->npend = n - i;
+			return 0;
+		}
+		if (f_esc(f, (unsigned char)p[i++]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Complete the pending sequence with the first bytes of buf; returns the
+ * bytes of buf used, or -1 on a write error. */
+static ssize_t
+f_pending(struct filter *f, const char *buf, size_t size)
+{
+	char tmp[8];
+	size_t t = f->npend, k = 4 - t < size ? 4 - t : size, u;
+
+	memcpy(tmp, f->pend, t);
+	memcpy(tmp + t, buf, k);
+	if (cut_short(tmp, t + k)) {
+		memcpy(f->pend, tmp, t + k);
+		f->npend = t + k;
+		return (ssize_t)k;
+	}
+	f->npend = 0;
+	u = text_unit(tmp, t + k, FILTER_FLAGS);
+	if (u > 0)
+		return f_put(f, tmp, u) < 0 ? -1 : (ssize_t)(u - t);
+	/* the lead byte and the continuation bytes that followed it */
+	for (size_t i = 0; i < t; i++)
+		if (f_esc(f, (unsigned char)tmp[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static ssize_t
+f_write(void *cookie, const char *buf, size_t size)
+{
+	struct filter *f = cookie;
+	size_t i = 0;
+
+	if (f->npend) {
+		ssize_t used = f_pending(f, buf, size);
+
+		if (used < 0)
+			return -1;
+		i = (size_t)used;
+	}
+	if (f->nout == 0 && f->npend == 0 &&
+	    text_clean_prefix(buf + i, size - i, FILTER_FLAGS) == size - i)
+		return write_all(f->fd, buf + i, size - i) < 0 ? -1 : (ssize_t)size;
+	if (f_feed(f, buf + i, size - i) < 0 || f_flush(f) < 0)
+		return -1;
+	return (ssize_t)size;
+}
+
+/* A sequence still cut short at the end is invalid: escaped. */
+static void
+f_finish(struct filter *f)
+{
+	if (f == NULL)
+		return;
+	for (size_t i = 0; i < f->npend; i++)
+		f_esc(f, (unsigned char)f->pend[i]);
+	f->npend = 0;
+	f_flush(f);
+}
+
+static int
+f_close(void *cookie)
+{
+	f_finish(cookie);
+	return 0;
+}
+
+static void
+at_exit(void)
+{
+	if (f_out != NULL) {
+		fflush(stdout);
+		f_finish(f_out);
+	}
+	if (f_err != NULL) {
+		fflush(stderr);
+		f_finish(f_err);
+	}
+}
+
+static FILE *
+f_open(int fd, struct filter **fp, int mode)
+{
+	static const cookie_io_functions_t io = { .write = f_write, .close = f_close };
+	struct filter *f = calloc(1, sizeof *f);
+	FILE *s;
+
+	if (f == NULL)
+		return NULL;
+	f->fd = fd;
+	s = fopencookie(f, "w", io);
+	if (s == NULL) {
+		free(f);
+		return NULL;
+	}
+	if (mode != _IONBF)
+		setvbuf(s, NULL, mode, FILTER_BUF);
+	else
+		setvbuf(s, NULL, _IONBF, 0);
+	*fp = f;
+	return s;
+}
+
+int
+textout_filter(bool out)
+{
+	FILE *so = NULL, *se;
+
+	raw_err = stderr;
+	if (out) {
+		fflush(stdout);
+		so = f_open(STDOUT_FILENO, &f_out, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
+		if (so == NULL)
+			return -1;
+	}
+	fflush(stderr);
+	se = f_open(STDERR_FILENO, &f_err, _IONBF);
+	if (se == NULL) {
+		if (so != NULL) {
+			fclose(so);
+			free(f_out);
+			f_out = NULL;
+		}
+		return -1;
+	}
+	if (so != NULL)
+		stdout = so;
+	stderr = se;
+	atexit(at_exit);
+	return 0;
+}
+
+FILE *
+textout_tty_err(void)
+{
+	return raw_err != NULL ? raw_err : stderr;
+}

@@ -1,0 +1,39 @@
+/*
+ * textout.h: what the text subcommands write, made safe for a terminal.
+ *
+ * Names from a recording are escaped where they are printed, with
+ * textout_esc() (core/text.h says how they look).  As a backstop, so that
+ * nothing from a recording reaches the terminal raw even from a place that
+ * forgot to escape, textout_filter() puts a filter in front of standard
+ * output and standard error: any control byte but tab and newline, any C1
+ * control and any byte of invalid UTF-8 that gets there is written as
+ * "\xHH".  Clean text goes through in one write, uncopied.  The few
+ * deliberate terminal controls (the load progress bar) go to
+ * textout_tty_err() instead.  The curses screen never goes through it.
+ */
+#ifndef PERFNAV_TUI_TEXTOUT_H
+#define PERFNAV_TUI_TEXTOUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * s escaped for printing (every control byte, tab and newline too): s
+ * itself when clean, else a copy in one of 8 scratch buffers reused in
+ * turn, so up to 8 results can be used together (in one printf).  Not
+ * thread-safe: for the main thread's output.  NULL reads as "".
+ */
+const char *textout_esc(const char *s);
+
+/*
+ * Replace stderr, and stdout when out is true, by filtering streams (call
+ * once, before anything is written; the TUI passes false: curses draws on
+ * stdout).  Returns 0, or -1 (the streams are left as they were) if a
+ * stream cannot be made.  An exit handler flushes what is pending.
+ */
+int textout_filter(bool out);
+
+/* The unfiltered standard error, for deliberate terminal controls. */
+FILE *textout_tty_err(void);
+
+#endif
