@@ -1324,8 +1324,43 @@ session_default_budget(uint64_t size)
 	return b < cap ? b : cap;
 }
 
-struct session *
-session_open(const char *path, const struct session_opts *opts, struct perf_err *err)
+/*
+ * Memory buffers as the session's files: unmapped and borrowed (never
+ * freed); several are a directory's data, data.0, data.1, ...
+ */
+static int
+open_mem(struct session *s, const struct session_mem *mem, size_t nmem, struct perf_err *err)
+{
+	s->files = xcalloc(nmem, sizeof *s->files);
+	for (size_t i = 0; i < nmem; i++) {
+		struct sfile *f = &s->files[i];
+
+		if (nmem == 1)
+			f->path = xstrdup(s->path);
+		else if (i == 0 && asprintf(&f->path, "%s/data", s->path) < 0)
+			fatal_oom(0);
+		else if (i > 0 && asprintf(&f->path, "%s/data.%zu", s->path, i - 1) < 0)
+			fatal_oom(0);
+		f->base = mem[i].size > 0 ? mem[i].base : NULL;
+		f->size = mem[i].size;
+		f->borrowed = true;
+		s->nfiles++;
+		if (i > 0)
+			f->vbase = (f[-1].vbase + f[-1].size + 8 + 7) & ~UINT64_C(7);
+		if (f->vbase + f->size >= SESSION_ZLOC)
+			return perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE,
+			    "%s: recording larger than %llu bytes", f->path,
+			    (unsigned long long)SESSION_ZLOC);
+	}
+	if (nmem > 1)
+		s->mode = SESSION_DIR;
+	return 0;
+}
+
+/* session_open() and session_open_mem(): from path, or from mem if not NULL. */
+static struct session *
+open_session(const char *path, const struct session_mem *mem, size_t nmem,
+    const struct session_opts *opts, struct perf_err *err)
 {
 	struct session *s = xcalloc(1, sizeof *s);
 	struct loader ld;
@@ -1336,10 +1371,12 @@ session_open(const char *path, const struct session_opts *opts, struct perf_err 
 	int rc;
 
 	s->path = xstrdup(path);
-	s->from_stdin = strcmp(path, "-") == 0;
+	s->from_stdin = mem == NULL && strcmp(path, "-") == 0;
 	s->mem_budget = opts ? opts->mem_budget : 0;
 	s->stop_loc = UINT64_MAX;
-	if (!s->from_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (mem != NULL) {
+		rc = open_mem(s, mem, nmem, err);
+	} else if (!s->from_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		rc = open_dir(s, path, err);
 		s->mode = SESSION_DIR;
 	} else {
@@ -1440,6 +1477,23 @@ fail:
 	return NULL;
 }
 
+struct session *
+session_open(const char *path, const struct session_opts *opts, struct perf_err *err)
+{
+	return open_session(path, NULL, 0, opts, err);
+}
+
+struct session *
+session_open_mem(const char *name, const struct session_mem *mem, size_t nmem,
+    const struct session_opts *opts, struct perf_err *err)
+{
+	if (mem == NULL || nmem == 0) {
+		perf_err_set(err, PERF_E_EMPTY, 0, "%s: no buffer", name);
+		return NULL;
+	}
+	return open_session(name, mem, nmem, opts, err);
+}
+
 void
 session_close(struct session *s)
 {
@@ -1450,7 +1504,7 @@ session_close(struct session *s)
 
 		if (f->mapped)
 			munmap((void *)f->base, f->size);
-		else
+		else if (!f->borrowed)
 			free((void *)f->base);
 		free(f->path);
 	}

@@ -43,6 +43,7 @@ struct sfile {
 	uint64_t	 size;
 	uint64_t	 vbase;		/* loc of byte 0 */
 	bool		 mapped;	/* munmap (else free) */
+	bool		 borrowed;	/* the caller's memory: neither */
 	/* Where records are: [data_off, data_end). */
 	uint64_t	 data_off, data_end;
 	uint64_t	 nrecords;	/* top-level records walked */
@@ -136,6 +137,23 @@ struct session {
  */
 struct session *session_open(const char *path, const struct session_opts *opts,
     struct perf_err *err);
+
+/* One recording file in memory, for session_open_mem(). */
+struct session_mem {
+	const void	*base;
+	size_t		 size;
+};
+
+/*
+ * Open and load a recording held in memory, as session_open() loads a
+ * file: one buffer is a file or pipe-mode recording, several are a
+ * perf.data/ directory's files ('data', then data.0, data.1, ...).  name
+ * stands for the path in messages and s->path.  The buffers are not
+ * copied: they must stay unchanged until session_close().  Returns NULL
+ * with err filled as session_open() does (nmem 0 is PERF_E_EMPTY).
+ */
+struct session *session_open_mem(const char *name, const struct session_mem *mem, size_t nmem,
+    const struct session_opts *opts, struct perf_err *err);
 void session_close(struct session *s);
 
 /*

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -384,4 +385,151 @@ Test(session, unknown_record_type_kept)
 	cr_assert_eq(s->damaged, false);
 	session_close(s);
 	pd_free(&b);
+}
+
+/* A recording in memory loads as the same bytes in a file do. */
+Test(session, open_mem_file_mode)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *a, *m;
+	struct session_mem mem;
+
+	synth_file(&b, false, 10);
+	a = open_bytes(b.p, b.len, &err, NULL);
+	cr_assert_not_null(a, "%s", err.msg);
+	mem.base = b.p;
+	mem.size = b.len;
+	m = session_open_mem("<mem>", &mem, 1, NULL, &err);
+	cr_assert_not_null(m, "%s", err.msg);
+	cr_assert_eq(m->mode, SESSION_FILE);
+	cr_assert_str_eq(m->path, "<mem>");
+	cr_assert_eq(m->nfiles, 1);
+	cr_assert_eq(m->files[0].base, b.p, "the buffer is used in place");
+	cr_assert_eq(m->files[0].borrowed, true);
+	cr_assert_eq(m->index.n, a->index.n);
+	cr_assert_eq(memcmp(&m->counts, &a->counts, sizeof m->counts), 0);
+	for (size_t i = 0; i < m->index.n; i++) {
+		cr_assert_eq(m->index.v[i].loc, a->index.v[i].loc);
+		cr_assert_eq(m->index.v[i].time, a->index.v[i].time);
+	}
+	cr_assert_eq(m->diags.n, 0);
+	cr_assert_str_eq(m->feat.hostname, a->feat.hostname);
+	session_close(m);
+	/* The buffer is the caller's: still intact after session_close(). */
+	cr_assert_eq(memcmp(b.p, "PERFILE2", 8), 0);
+	session_close(a);
+	pd_free(&b);
+}
+
+/* Several buffers are a directory: 'data', then data.0, ... */
+Test(session, open_mem_directory_mode)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+	struct session_mem mem[2];
+
+	synth_file(&b, false, 8);
+	mem[0].base = b.p;
+	mem[0].size = b.len;
+	/* data.0: the same records again, as a per-CPU file holds them. */
+	mem[1].base = b.p + synth_layout.data_off;
+	mem[1].size = synth_layout.data_size;
+	s = session_open_mem("rec", mem, 2, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->mode, SESSION_DIR);
+	cr_assert_eq(s->nfiles, 2);
+	cr_assert_str_eq(s->files[0].path, "rec/data");
+	cr_assert_str_eq(s->files[1].path, "rec/data.0");
+	cr_assert_geq(s->files[1].vbase, s->files[0].size + 8);
+	cr_assert_eq(s->files[1].vbase % 8, 0);
+	cr_assert_eq(s->counts.total, 2 * synth_layout.nrecords);
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 16);
+	cr_assert_eq(s->index.n, 2 * synth_layout.nrecords);
+	cr_assert_eq(s->diags.n, 0, "unexpected diagnostic: %s", s->diags.n ? s->diags.v[0].msg : "");
+	assert_sorted(s);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(session, open_mem_bad_inputs)
+{
+	struct perf_err err;
+	struct session_mem mem = { "", 0 };
+	static const char junk[64] = "not a recording";
+	struct pdbuf b;
+
+	cr_assert_null(session_open_mem("m", NULL, 0, NULL, &err));
+	cr_assert_eq(err.code, PERF_E_EMPTY);
+	cr_assert_null(session_open_mem("m", &mem, 1, NULL, &err));
+	cr_assert_eq(err.code, PERF_E_EMPTY);
+	mem.base = junk;
+	mem.size = sizeof junk;
+	cr_assert_null(session_open_mem("m", &mem, 1, NULL, &err));
+	cr_assert_eq(err.code, PERF_E_NOT_PERF);
+	cr_assert_not_null(strstr(err.msg, "m: offset 0x0"), "%s", err.msg);
+	/* A pipe-mode header cannot be a directory's 'data'. */
+	memset(&b, 0, sizeof b);
+	pd_bytes(&b, "PERFILE2", 8);
+	pd_u64(&b, 16);
+	{
+		struct session_mem two[2] = { { b.p, b.len }, { b.p, b.len } };
+
+		cr_assert_null(session_open_mem("m", two, 2, NULL, &err));
+		cr_assert_eq(err.code, PERF_E_BAD_HEADER);
+	}
+	pd_free(&b);
+}
+
+/* The pipe and directory fixtures load from memory as from their files. */
+Test(session, open_mem_fixtures)
+{
+	static const char *const dir_files[] = { "data", "data.0", "data.1" };
+	struct perf_err err;
+	struct session_mem mem[3];
+	char *bytes[3];
+	struct session *a, *m;
+	size_t n;
+
+	bytes[0] = slurp(test_data("pipe.data"), &n);
+	if (bytes[0] == NULL)
+		cr_skip_test("no pipe.data fixture");
+	mem[0].base = bytes[0];
+	mem[0].size = n;
+	m = session_open_mem("pipe", mem, 1, NULL, &err);
+	cr_assert_not_null(m, "%s", err.msg);
+	a = session_open(test_data("pipe.data"), NULL, &err);
+	cr_assert_not_null(a, "%s", err.msg);
+	cr_assert_eq(m->mode, SESSION_PIPE);
+	cr_assert_eq(m->index.n, a->index.n);
+	cr_assert_eq(memcmp(&m->counts, &a->counts, sizeof m->counts), 0);
+	cr_assert_eq(m->attrs.n, a->attrs.n);
+	session_close(m);
+	session_close(a);
+	free(bytes[0]);
+
+	for (size_t i = 0; i < 3; i++) {
+		char p[4096];
+
+		snprintf(p, sizeof p, "%s/%s", test_data("dir.data"), dir_files[i]);
+		bytes[i] = slurp(p, &n);
+		cr_assert_not_null(bytes[i], "%s", p);
+		mem[i].base = bytes[i];
+		mem[i].size = n;
+	}
+	m = session_open_mem("dir", mem, 3, NULL, &err);
+	cr_assert_not_null(m, "%s", err.msg);
+	a = session_open(test_data("dir.data"), NULL, &err);
+	cr_assert_not_null(a, "%s", err.msg);
+	cr_assert_eq(a->nfiles, 3, "dir.data has data, data.0, data.1");
+	cr_assert_eq(m->mode, SESSION_DIR);
+	cr_assert_eq(m->index.n, a->index.n);
+	cr_assert_eq(memcmp(&m->counts, &a->counts, sizeof m->counts), 0);
+	for (size_t i = 0; i < m->index.n; i++)
+		cr_assert_eq(m->index.v[i].loc, a->index.v[i].loc);
+	session_close(m);
+	session_close(a);
+	for (size_t i = 0; i < 3; i++)
+		free(bytes[i]);
 }
