@@ -90,6 +90,16 @@ int cmd_script(int argc, char **argv);
 /* script's counter table for 'perf stat record' files (STAT records);
  * returns the lines printed. */
 int script_print_stat(const struct session *s, FILE *fp);
+struct symbolizer;
+/*
+ * What `perfnav script` prints to standard output for a loaded (indexed)
+ * session, written to fp with symbols from z: fields NULL for script's
+ * default fields, else a -F list; callchain as -g (true) or -G (false).
+ * Returns 0, or -1 (message on stderr, nothing written) for an unknown
+ * field.
+ */
+int script_print(const struct session *s, struct symbolizer *z, const char *fields, bool callchain,
+    unsigned max_stack, FILE *fp);
 int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);

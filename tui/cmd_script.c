@@ -313,39 +313,16 @@ print_why(const struct session *s, struct symbolizer *z)
 	free(c);
 }
 
-int
-cmd_script(int argc, char **argv)
+/* Everything script prints to standard output: stat table, samples. */
+static void
+script_run(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z)
 {
-	struct script sc;
-	struct common_opts co;
-	struct sym_opts so;
-	struct symbolizer *z;
-	struct session *s;
 	struct frame *frames;
 	size_t nframes = 1024;
-	char **pos;
-	int npos, status = EXIT_OK;
 	struct pt_item *items = NULL;
 	size_t nitems = 0, next_item = 0;
-	static char obuf[1 << 16];
 
-	memset(&sc, 0, sizeof sc);
-	sc.fields = 1u << F_COMM | 1u << F_TID | 1u << F_TIME | 1u << F_EVENT | 1u << F_IP |
-	    1u << F_SYM | 1u << F_DSO;
-	if (opts_parse(argc, argv, "script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts,
-	    script_opt, &sc, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav script: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
-	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-	script_print_stat(s, stdout);	/* perf stat record files */
-	cmd_sym_opts(&co, &so);
-	z = symbolizer_new(s, &so);
+	script_print_stat(s, fp);	/* perf stat record files */
 	frames = calloc(nframes, sizeof *frames);
 	if (pt_present(s)) {
 		struct pt_opts po = { .script = true };
@@ -359,16 +336,73 @@ cmd_script(int argc, char **argv)
 		struct rec r;
 
 		if (nitems)
-			print_pt_items(stdout, &sc, s, z, items, nitems, &next_item, i);
+			print_pt_items(fp, sc, s, z, items, nitems, &next_item, i);
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
-		print_sample(stdout, &sc, s, z, &r, &smp, frames, nframes);
+		print_sample(fp, sc, s, z, &r, &smp, frames, nframes);
 	}
 	if (frames != NULL)
-		print_pt_items(stdout, &sc, s, z, items, nitems, &next_item, s->index.n);
+		print_pt_items(fp, sc, s, z, items, nitems, &next_item, s->index.n);
 	free(items);
+	free(frames);
+}
+
+static void
+script_defaults(struct script *sc)
+{
+	memset(sc, 0, sizeof *sc);
+	sc->fields = 1u << F_COMM | 1u << F_TID | 1u << F_TIME | 1u << F_EVENT | 1u << F_IP |
+	    1u << F_SYM | 1u << F_DSO;
+}
+
+int
+script_print(const struct session *s, struct symbolizer *z, const char *fields, bool callchain,
+    unsigned max_stack, FILE *fp)
+{
+	struct script sc;
+
+	script_defaults(&sc);
+	if (fields != NULL) {
+		sc.fields_given = true;
+		if (parse_fields(&sc, fields) < 0)
+			return -1;
+	}
+	sc.callchain = callchain;
+	sc.no_callchain = !callchain;
+	sc.max_stack = max_stack;
+	script_run(fp, &sc, s, z);
+	return 0;
+}
+
+int
+cmd_script(int argc, char **argv)
+{
+	struct script sc;
+	struct common_opts co;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct session *s;
+	char **pos;
+	int npos, status = EXIT_OK;
+	static char obuf[1 << 16];
+
+	script_defaults(&sc);
+	if (opts_parse(argc, argv, "script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts,
+	    script_opt, &sc, &co, &pos, &npos, &status))
+		return status;
+	if (npos > 0) {
+		fprintf(stderr, "perfnav script: unexpected argument '%s'\n", pos[0]);
+		return EXIT_USAGE;
+	}
+	s = cmd_open(&co, true);
+	if (s == NULL)
+		return EXIT_FAIL;
+	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+	cmd_sym_opts(&co, &so);
+	z = symbolizer_new(s, &so);
+	script_run(stdout, &sc, s, z);
 	fflush(stdout);
 	if (sc.why)
 		print_why(s, z);
@@ -378,7 +412,6 @@ cmd_script(int argc, char **argv)
 		fprintf(stderr, "perfnav: %s: write error\n", s->path);
 		status = EXIT_FAIL;
 	}
-	free(frames);
 	symbolizer_free(z);
 	session_close(s);
 	return status;
