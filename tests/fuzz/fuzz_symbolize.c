@@ -1,0 +1,195 @@
+/*
+ * fuzz_symbolize.c: symbolization and the hot-function pass over a
+ * recording loaded from memory, with the fixtures' build-id cache
+ * (tests/data/buildid) so that their binaries resolve.  An even-sized
+ * input gets perf report's children and call graph (rows, callers and
+ * callees, folded stacks, the process tree); an odd-sized one the pass
+ * `perfnav top` runs on two cores: the index cut in two, one hist and
+ * symbolizer per part, hist_merge(), which must give the rows of one pass.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/hist.h"
+#include "symbolize/intel_pt.h"
+#include "tests/fuzz/fuzz.h"
+
+static const enum hist_key keys[] = {
+	HIST_KEY_COMM, HIST_KEY_TID, HIST_KEY_DSO, HIST_KEY_SYM, HIST_KEY_CPU,
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static int
+fold(void *arg, const char *line, uint64_t count)
+{
+	fuzz_use(strlen(line) + count);
+	return 0;
+}
+
+/* Every node of a call tree (as deep as max_stack frames). */
+static void
+walk_tree(struct hist *h, uint32_t t)
+{
+	for (; t != UINT32_MAX; t = hist_tnode_get(h, t)->next_sibling) {
+		const struct hist_tnode *tn = hist_tnode_get(h, t);
+
+		fuzz_use(tn->inc_period + tn->self_period);
+		walk_tree(h, tn->first_child);
+	}
+}
+
+/* Read back everything a finished call-graph hist answers. */
+static void
+read_hist(struct hist *h)
+{
+	char buf[4096];
+	const struct hist_why *whys;
+
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const uint32_t *rows;
+		size_t n = hist_rows(h, ev, 0, &rows);
+		const struct hist_event *he = hist_event(h, ev);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(h, rows[i]);
+			const struct hist_edge *edges;
+
+			for (size_t k = 0; k < NKEYS; k++)
+				fuzz_use(strlen(hist_key_text(h, e, keys[k], buf, sizeof buf)));
+			fuzz_use((uint64_t)(hist_self_pct(h, e) + hist_children_pct(h, e)));
+			fuzz_use(hist_callers(h, ev, e->node, &edges));
+			fuzz_use(hist_callees(h, ev, e->node, &edges));
+		}
+		walk_tree(h, he->tree_root);
+		hist_folded(h, ev, false, fold, NULL);
+	}
+	fuzz_use(hist_whys(h, &whys));
+}
+
+static bool
+same_rows(struct hist *a, struct hist *b)
+{
+	char ta[4096], tb[4096];
+
+	if (hist_nevents(a) != hist_nevents(b))
+		return false;
+	for (size_t ev = 0; ev < hist_nevents(a); ev++) {
+		const uint32_t *ra, *rb;
+		size_t na = hist_rows(a, ev, 0, &ra);
+		size_t nb;
+
+		if (hist_event(a, ev)->total_period != hist_event(b, ev)->total_period ||
+		    hist_event(a, ev)->nsamples != hist_event(b, ev)->nsamples)
+			return false;
+		/* hist_rows' answer lives until the next call: copy a's ids. */
+		uint32_t *ids = malloc((na + 1) * sizeof *ids);
+
+		if (ids == NULL)
+			abort();
+		memcpy(ids, ra, na * sizeof *ids);
+		nb = hist_rows(b, ev, 0, &rb);
+		for (size_t i = 0; i < na && na == nb; i++) {
+			const struct hist_entry *x = hist_entry_get(a, ids[i]);
+			const struct hist_entry *y = hist_entry_get(b, rb[i]);
+
+			if (x->period != y->period || x->samples != y->samples ||
+			    x->acc_period != y->acc_period || x->acc_samples != y->acc_samples)
+				na = SIZE_MAX;
+			for (size_t k = 0; k < NKEYS && na != SIZE_MAX; k++)
+				if (strcmp(hist_key_text(a, x, keys[k], ta, sizeof ta),
+				    hist_key_text(b, y, keys[k], tb, sizeof tb)) != 0)
+					na = SIZE_MAX;
+		}
+		free(ids);
+		if (na != nb)
+			return false;
+	}
+	return true;
+}
+
+static bool
+user_stacks(const struct session *s)
+{
+	for (size_t i = 0; i < s->attrs.n; i++)
+		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
+/* top's two-part pass against one pass. */
+static void
+merged(const struct session *s, const struct sym_opts *so, const struct hist_opts *ho)
+{
+	struct symbolizer *z1, *z2, *z;
+	struct hist *h1, *h2, *one;
+	size_t m;
+
+	if (s->index.n < 2 || pt_present(s) || user_stacks(s))
+		return;
+	for (m = s->index.n / 2; m < s->index.n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE;
+	    m++)
+		;
+	z1 = symbolizer_new(s, so);
+	z2 = symbolizer_new(s, so);
+	h1 = hist_new(s, z1, ho);
+	h2 = hist_new(s, z2, ho);
+	hist_add_range(h1, 0, m, NULL);
+	hist_add_range(h2, m, s->index.n, NULL);
+	if (hist_merge(h1, h2) == 0) {
+		hist_finish(h1);
+		z = symbolizer_new(s, so);
+		one = hist_new(s, z, ho);
+		hist_add_session(one, NULL);
+		hist_finish(one);
+		if (!same_rows(h1, one))
+			abort();	/* the merge is not one pass */
+		hist_free(one);
+		symbolizer_free(z);
+	}
+	hist_free(h2);
+	hist_free(h1);
+	symbolizer_free(z2);
+	symbolizer_free(z1);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct session *s = fuzz_open(data, size, NULL);
+	struct sym_opts so;
+	struct hist_opts ho;
+	struct symbolizer *z;
+	struct hist *h;
+	struct hist_task *tasks;
+	uint64_t skipped = 0;
+
+	if (s == NULL)
+		return 0;
+	fuzz_sym_opts(&so);
+	memset(&ho, 0, sizeof ho);
+	memcpy(ho.keys, keys, sizeof keys);
+	ho.nkeys = NKEYS;
+	ho.children = true;
+	ho.event = -1;
+	ho.max_stack = HIST_DEFAULT_MAX_STACK;
+	if (size % 2 == 1) {
+		merged(s, &so, &ho);
+		session_close(s);
+		return 0;
+	}
+	ho.callgraph = true;
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &ho);
+	fuzz_use(hist_add_session(h, &skipped) + skipped);
+	hist_finish(h);
+	read_hist(h);
+	fuzz_use(symbolizer_why_counts(z, NULL, 0));
+	hist_free(h);
+	symbolizer_free(z);
+	fuzz_use(hist_tasks(s, &tasks));
+	free(tasks);
+	session_close(s);
+	return 0;
+}

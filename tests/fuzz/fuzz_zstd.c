@@ -1,0 +1,164 @@
+/*
+ * fuzz_zstd.c: PERF_RECORD_COMPRESSED decompression.  The input is a flag
+ * byte (bit 0: COMPRESSED2 records, with their data size, instead of
+ * COMPRESSED) and then zstd data cut at each FUZZ_SEP into the payloads of
+ * successive records (a payload too big for one record continues in the
+ * next, as perf's stream would); they go into a small file-mode recording
+ * made here (one cpu-clock event with callchains, as tests/data/zstd.data
+ * has), which is loaded with its index and read back.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/fuzz/fuzz.h"
+
+/* Payload bytes of one record at most (header.size is a u16). */
+#define PAYLOAD_MAX	(65535 - 16)
+
+struct out {
+	uint8_t	*p;
+	size_t	 len, cap;
+};
+
+static void
+put(struct out *o, const void *p, size_t n)
+{
+	if (o->len + n > o->cap) {
+		o->cap = (o->len + n) * 2;
+		o->p = realloc(o->p, o->cap);
+		if (o->p == NULL)
+			abort();
+	}
+	memcpy(o->p + o->len, p, n);
+	o->len += n;
+}
+
+static void
+put64(struct out *o, uint64_t v)
+{
+	put(o, &v, 8);
+}
+
+static void
+put_hdr(struct out *o, uint32_t type, uint16_t misc, uint16_t size)
+{
+	put(o, &type, 4);
+	put(o, &misc, 2);
+	put(o, &size, 2);
+}
+
+/* Header, one attr with ids 3441 and 3442, a COMM: the data section starts
+ * at 264 (as in zstd.data). */
+static void
+head(struct out *o)
+{
+	struct perf_event_attr a;
+	static const char comm[16] = "cpu";
+
+	put64(o, PERF_MAGIC2);
+	put64(o, sizeof(struct pf_header));
+	put64(o, sizeof a + 16);			/* attr_size */
+	put64(o, 104);					/* attrs */
+	put64(o, sizeof a + 16);
+	put64(o, 264);					/* data, size patched */
+	put64(o, 0);
+	put64(o, 0);					/* event_types */
+	put64(o, 0);
+	for (int i = 0; i < 4; i++)
+		put64(o, 0);				/* no feature sections */
+	memset(&a, 0, sizeof a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof a;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_freq = 2000;
+	a.freq = 1;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD;
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	a.mmap = a.comm = a.sample_id_all = a.mmap2 = a.comm_exec = 1;
+	put(o, &a, sizeof a);
+	put64(o, 104 + sizeof a + 16);			/* ids */
+	put64(o, 16);
+	put64(o, 3441);
+	put64(o, 3442);
+	/* COMM cpu 26134/26134, sample_id_all trailer (tid, time). */
+	put_hdr(o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 16);
+	put64(o, (uint64_t)26134 << 32 | 26134);
+	put(o, comm, sizeof comm);
+	put64(o, (uint64_t)26134 << 32 | 26134);
+	put64(o, 1);
+}
+
+static void
+compressed(struct out *o, bool v2, const uint8_t *p, size_t n)
+{
+	static const uint8_t zero[8];
+
+	if (v2) {
+		size_t pad = (8 - n % 8) % 8;
+
+		put_hdr(o, PF_REC_COMPRESSED2, 0, (uint16_t)(16 + n + pad));
+		put64(o, n);
+		put(o, p, n);
+		put(o, zero, pad);
+	} else {
+		put_hdr(o, PF_REC_COMPRESSED, 0, (uint16_t)(8 + n));
+		put(o, p, n);
+	}
+	put_hdr(o, PF_REC_FINISHED_ROUND, 0, 8);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct session_mem parts[64], mem;
+	struct out o = { NULL, 0, 0 };
+	struct perf_err err;
+	struct session *s;
+	size_t nparts;
+	bool v2;
+	uint64_t data_size;
+
+	if (size < 1)
+		return 0;
+	v2 = data[0] & 1;
+	nparts = fuzz_split(data + 1, size - 1, parts, 64);
+	head(&o);
+	for (size_t i = 0; i < nparts; i++) {
+		const uint8_t *p = parts[i].base;
+		size_t left = parts[i].size;
+
+		do {
+			size_t n = left < PAYLOAD_MAX ? left : PAYLOAD_MAX;
+
+			compressed(&o, v2, p, n);
+			p += n;
+			left -= n;
+		} while (left > 0);
+	}
+	data_size = o.len - 264;
+	memcpy(o.p + 48, &data_size, 8);
+	mem.base = o.p;
+	mem.size = o.len;
+	s = session_open_mem("zstd", &mem, 1, NULL, &err);
+	if (s == NULL)
+		abort();	/* the header made here is valid */
+	for (size_t i = 0; i < s->index.n; i++) {
+		const struct rec_ent *e = &s->index.v[i];
+		struct sample smp;
+		const char *why;
+		struct rec r;
+
+		if (session_rec(s, ent_loc(e), &r) < 0)
+			abort();
+		if (ent_loc(e) >= SESSION_ZLOC && session_zorigin(s, ent_loc(e)) == NULL)
+			abort();
+		if (r.type == PERF_RECORD_SAMPLE && record_decode_sample(s, &r, &smp, &why) == 0)
+			fuzz_use(smp.ip + smp.callchain_nr);
+	}
+	session_close(s);
+	free(o.p);
+	return 0;
+}

@@ -1,0 +1,286 @@
+/*
+ * seeds.c: the harnesses' seed inputs, made from the recordings in
+ * tests/data (nothing of them is committed twice), for every harness:
+ *  - load, record, symbolize, script: each NAME.data as it is, a
+ *    directory recording as its files joined with FUZZ_SEP ('data', then
+ *    data.N in numeric order);
+ *  - feature: each feature section of each recording, as fuzz_feature
+ *    reads it (bit and byte order, attr table, the section's bytes);
+ *  - zstd: the payloads of zstd.data's COMPRESSED records, and the records
+ *    of the other file-mode recordings compressed here, as fuzz_zstd reads
+ *    them (a flag byte, payloads joined with FUZZ_SEP).
+ * seeds_main.c writes them to files (make fuzz), replay.c runs them.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "tests/fuzz/fuzz.h"
+
+const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
+	"load", "record", "feature", "zstd", "symbolize", "script",
+};
+
+static seeds_fn emit;
+static void *emit_arg;
+static int status;
+
+struct buf {
+	uint8_t	*p;
+	size_t	 len, cap;
+};
+
+static void
+put(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (b->p == NULL)
+			abort();
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void
+fail(const char *what, const char *path)
+{
+	fprintf(stderr, "seeds: %s: %s: %s\n", path, what, strerror(errno));
+	status = 1;
+}
+
+static void
+write_seed(const char *harness, const char *name, const void *p, size_t n)
+{
+	emit(emit_arg, harness, name, p, n);
+}
+
+static bool
+read_file(const char *path, struct buf *b)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t chunk[65536];
+	size_t n;
+
+	if (fp == NULL) {
+		fail("cannot open", path);
+		return false;
+	}
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		put(b, chunk, n);
+	fclose(fp);
+	return true;
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+data_n_cmp(const void *a, const void *b)
+{
+	unsigned long x = strtoul(*(char *const *)a + 5, NULL, 10);
+	unsigned long y = strtoul(*(char *const *)b + 5, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+/* A directory recording as one input: data, data.0, data.1, ... */
+static bool
+read_dir(const char *path, struct buf *b)
+{
+	char *p, *names[256];
+	size_t n = 0;
+	DIR *d = opendir(path);
+	struct dirent *de;
+	bool ok;
+
+	if (d == NULL) {
+		fail("cannot open", path);
+		return false;
+	}
+	while ((de = readdir(d)) != NULL && n < 256)
+		if (strncmp(de->d_name, "data.", 5) == 0)
+			names[n++] = strdup(de->d_name);
+	closedir(d);
+	qsort(names, n, sizeof *names, data_n_cmp);
+	if (asprintf(&p, "%s/data", path) < 0)
+		abort();
+	ok = read_file(p, b);
+	free(p);
+	for (size_t i = 0; i < n; i++) {
+		if (asprintf(&p, "%s/%s", path, names[i]) < 0)
+			abort();
+		put(b, FUZZ_SEP, FUZZ_SEP_LEN);
+		ok = ok && read_file(p, b);
+		free(p);
+		free(names[i]);
+	}
+	return ok;
+}
+
+/* feature: every section present, as [bit, swap][attr table][bytes]. */
+static void
+feature_seeds(const char *name, const struct buf *rec)
+{
+	struct session_mem parts[FUZZ_MAX_PARTS];
+	size_t n = fuzz_split(rec->p, rec->len, parts, FUZZ_MAX_PARTS);
+	struct perf_err err;
+	struct session *s = session_open_mem(name, parts, n, NULL, &err);
+
+	if (s == NULL) {
+		fprintf(stderr, "seeds: %s\n", err.msg);
+		status = 1;
+		return;
+	}
+	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++) {
+		const struct feat_sec *fs = &s->feat.sec[bit];
+		const uint8_t *p;
+		struct buf b = { NULL, 0, 0 };
+		uint8_t head[2];
+		char sname[256];
+
+		if (!fs->present || fs->size == 0 || fs->size > (1u << 20))
+			continue;
+		p = session_bytes(s, fs->offset, fs->size);
+		if (p == NULL)
+			continue;
+		head[0] = (uint8_t)(bit | (s->swap ? 0x40 : 0));
+		head[1] = s->mode == SESSION_PIPE ? 0 : 2;
+		put(&b, head, 2);
+		put(&b, p, fs->size);
+		snprintf(sname, sizeof sname, "%s-%s", name, feat_name(bit));
+		write_seed("feature", sname, b.p, b.len);
+		free(b.p);
+	}
+	session_close(s);
+}
+
+struct zseed {
+	const struct session	*s;
+	struct buf		 out;
+	int			 n;
+};
+
+static int
+compressed_payload(void *arg, const struct rec *r, int depth)
+{
+	struct zseed *z = arg;
+
+	if (depth > 0 || r->type != PF_REC_COMPRESSED || r->size <= 8)
+		return 0;
+	if (z->n++ > 0)
+		put(&z->out, FUZZ_SEP, FUZZ_SEP_LEN);
+	put(&z->out, r->p + 8, r->size - 8);
+	return 0;
+}
+
+/* zstd: a recording's records compressed in frames of about 16 KiB (as
+ * perf -z makes them), or its own COMPRESSED payloads if it has some. */
+static void
+zstd_seeds(const char *name, const struct buf *rec, uint8_t flags)
+{
+	struct perf_err err;
+	struct session_mem mem = { rec->p, rec->len };
+	struct session *s;
+	struct zseed z = { NULL, { NULL, 0, 0 }, 0 };
+	const struct sfile *f;
+	char sname[256];
+
+	if (memmem(rec->p, rec->len, FUZZ_SEP, FUZZ_SEP_LEN) != NULL)
+		return;	/* a directory */
+	s = session_open_mem(name, &mem, 1, NULL, &err);
+	if (s == NULL || s->mode != SESSION_FILE) {
+		session_close(s);
+		return;
+	}
+	z.s = s;
+	put(&z.out, &flags, 1);
+	if (s->nzchunks > 0) {
+		session_walk(s, compressed_payload, &z);
+	} else {
+		uint8_t dst[65536];
+
+		f = &s->files[0];
+		for (uint64_t off = f->data_off; off < f->data_end; off += 16384) {
+			size_t n = f->data_end - off < 16384 ? f->data_end - off : 16384;
+			size_t c = ZSTD_compress(dst, sizeof dst, f->base + off, n, 1);
+
+			if (ZSTD_isError(c)) {
+				fprintf(stderr, "seeds: %s: zstd: %s\n", name, ZSTD_getErrorName(c));
+				status = 1;
+				break;
+			}
+			if (z.n++ > 0)
+				put(&z.out, FUZZ_SEP, FUZZ_SEP_LEN);
+			put(&z.out, dst, c);
+		}
+	}
+	snprintf(sname, sizeof sname, "%s%s", name, flags & 1 ? "-v2" : "");
+	if (z.n > 0)
+		write_seed("zstd", sname, z.out.p, z.out.len);
+	free(z.out.p);
+	session_close(s);
+}
+
+int
+seeds_make(const char *datadir, seeds_fn fn, void *arg)
+{
+	DIR *d;
+	struct dirent *de;
+	char path[4096], **names = NULL;
+	size_t n = 0;
+
+	emit = fn;
+	emit_arg = arg;
+	status = 0;
+	d = opendir(datadir);
+	if (d == NULL) {
+		fail("cannot open", datadir);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".data") != 0)
+			continue;
+		names = realloc(names, (n + 1) * sizeof *names);
+		if (names == NULL)
+			abort();
+		names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct buf b = { NULL, 0, 0 };
+		struct stat st;
+		bool ok;
+
+		snprintf(path, sizeof path, "%s/%s", datadir, names[i]);
+		if (stat(path, &st) == 0) {
+			ok = S_ISDIR(st.st_mode) ? read_dir(path, &b) : read_file(path, &b);
+			if (ok && b.len > 0) {
+				for (size_t k = 0; k < FUZZ_NHARNESS; k++)
+					if (strcmp(fuzz_harnesses[k], "feature") != 0 &&
+					    strcmp(fuzz_harnesses[k], "zstd") != 0)
+						write_seed(fuzz_harnesses[k], names[i], b.p, b.len);
+				feature_seeds(names[i], &b);
+				zstd_seeds(names[i], &b, 0);
+				zstd_seeds(names[i], &b, 1);
+			}
+		}
+		free(b.p);
+		free(names[i]);
+	}
+	free(names);
+	return status ? -1 : 0;
+}
