@@ -1377,8 +1377,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		if (h->o.event >= 0 && smp.attr != h->o.event)
 			continue;
 		period = smp.period;
+		/* A sample whose id names no event (attr -1) was decoded with the
+		 * layout of attr 0 (record.c), its default period is attr 0's. */
 		if (!(smp.sample_type & PERF_SAMPLE_PERIOD))
-			period = s->attrs.v[smp.attr].attr.sample_period;
+			period = s->attrs.v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
 		pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
 		tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
 		if (pid != last_pid) {

@@ -401,6 +401,82 @@ Test(hist, session_fp_fixture)
 	session_close(s);
 }
 
+/*
+ * Two events of one sample_type without PERIOD (periods 250 and 500, ids
+ * 100 and 200) and a sample whose id names neither: it decodes with attr
+ * 0's layout as event -1 ("unknown") and takes attr 0's period (found by
+ * tests/fuzz/fuzz_symbolize: the children pass read the attr table at -1).
+ */
+Test(hist, sample_of_unknown_event)
+{
+	static const uint64_t ids[] = { 100, 200, 999 };
+	struct pdbuf b;
+	struct perf_err err;
+	struct session_mem mem;
+	struct session *s;
+	struct hist_opts o;
+	struct hist *h;
+	size_t attrs_off, data_off, r;
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
+	int ev;
+
+	memset(&b, 0, sizeof b);
+	pd_u64(&b, 0x32454c4946524550ULL);	/* PERFILE2 */
+	pd_u64(&b, 104);
+	pd_u64(&b, 128 + 16);
+	pd_zero(&b, 104 - 24);
+	attrs_off = b.len;
+	for (int i = 0; i < 2; i++) {
+		pd_attr(&b, 128, PERF_TYPE_SOFTWARE, i == 0 ? PERF_COUNT_SW_CPU_CLOCK :
+		    PERF_COUNT_SW_TASK_CLOCK, 250 * (uint64_t)(i + 1), st, 0, 0);
+		pd_u64(&b, attrs_off + 2 * (128 + 16) + 8 * (size_t)i);	/* its id */
+		pd_u64(&b, 8);
+	}
+	pd_u64(&b, 100);
+	pd_u64(&b, 200);
+	data_off = b.len;
+	for (int i = 0; i < 3; i++) {
+		r = pd_rec_begin(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		pd_u64(&b, 0x400100);
+		pd_u32(&b, 42);
+		pd_u32(&b, 42);
+		pd_u64(&b, 1000 + (uint64_t)i);
+		pd_u64(&b, ids[i]);
+		pd_rec_end(&b, r);
+	}
+	pd_put64(&b, 24, attrs_off);
+	pd_put64(&b, 32, 2 * (128 + 16));
+	pd_put64(&b, 40, data_off);
+	pd_put64(&b, 48, b.len - data_off);
+	mem.base = b.p;
+	mem.size = b.len;
+	s = session_open_mem("unknown-event", &mem, 1, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->attrs.n, 2);
+	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 3);
+
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.children = true;	/* the full sample decode */
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	h = hist_new(s, NULL, &o);
+	cr_assert_eq(hist_add_session(h, NULL), 3);
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 3);
+	ev = hist_event_find(h, "unknown");
+	cr_assert_geq(ev, 0);
+	cr_assert_eq(hist_event(h, (size_t)ev)->attr, -1);
+	cr_assert_eq(hist_event(h, (size_t)ev)->nsamples, 1);
+	cr_assert_eq(hist_event(h, (size_t)ev)->total_period, 250);
+	for (size_t i = 0; i < 3; i++)
+		if (hist_event(h, i)->attr >= 0)
+			cr_assert_eq(hist_event(h, i)->total_period,
+			    250 * (uint64_t)(hist_event(h, i)->attr + 1));
+	hist_free(h);
+	session_close(s);
+	pd_free(&b);
+}
+
 /* fork.data: a parent that forks two children, one of which execs. */
 Test(hist, task_tree_fork_fixture)
 {
