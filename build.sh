@@ -5,6 +5,8 @@
 #   ./build.sh run [FILE] [ARGS]  build, then run ./perfnav on FILE (default:
 #                                 the bundled demo recording with its build-id cache)
 #   ./build.sh check              build, then run every test (make check)
+#   ./build.sh fuzz               build, then install clang and libFuzzer and
+#                                 build the fuzz harnesses (make fuzz)
 #
 # Missing Debian packages are installed with apt-get when run as root; otherwise
 # the exact command is printed and the script stops.  Extra configure flags can
@@ -28,11 +30,16 @@ die()
 	exit 1
 }
 
-# Installs (or asks for) every package in PACKAGES that is not installed.
+# Only for ./build.sh fuzz: the libFuzzer harnesses are built with clang.
+FUZZ_PACKAGES=(clang libfuzzer-14-dev)
+
+# Installs (or asks for) every package given (default: PACKAGES) that is
+# not installed.
 ensure_packages()
 {
 	local missing=() p status
-	for p in "${PACKAGES[@]}"; do
+	[ $# -gt 0 ] || set -- "${PACKAGES[@]}"
+	for p in "$@"; do
 		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 		[ "$status" = "install ok installed" ] || missing+=("$p")
 	done
@@ -120,10 +127,16 @@ check)
 		die "make check failed"
 	fi
 	;;
+fuzz)
+	[ $# -le 1 ] || die "usage: ./build.sh fuzz"
+	build
+	ensure_packages "${FUZZ_PACKAGES[@]}"
+	make -j2 fuzz
+	;;
 -h | --help | help)
-	sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
 	;;
 *)
-	die "unknown command '$cmd' (try: ./build.sh, ./build.sh run [FILE], ./build.sh check)"
+	die "unknown command '$cmd' (try: ./build.sh, ./build.sh run [FILE], ./build.sh check, ./build.sh fuzz)"
 	;;
 esac
