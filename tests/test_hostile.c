@@ -18,6 +18,8 @@
 #include "core/core.h"
 #include "tests/helpers.h"
 
+TESTS_ONE_AT_A_TIME
+
 #define ST_IP		(1u << 0)
 #define ST_TID		(1u << 1)
 #define ST_TIME		(1u << 2)

@@ -25,19 +25,7 @@
 #include "symbolize/symtab.h"
 #include "tests/helpers.h"
 
-/*
- * One test at a time: each test has a timeout (a regression must fail, not
- * hang), and Criterion 2.4.1's timeout thread (BoxFort's timeout-posix.c)
- * leaks a request when timeouts of tests running side by side are
- * cancelled, which LeakSanitizer reports in the sanitizer build.  Criterion
- * reads CRITERION_JOBS in its main, after this runs; a value given outside
- * wins.
- */
-__attribute__((constructor)) static void
-one_job_at_a_time(void)
-{
-	setenv("CRITERION_JOBS", "1", 0);
-}
+TESTS_ONE_AT_A_TIME
 
 static const struct safefile_rule jit_rule = {
 	.what = "a JIT map",
