@@ -93,6 +93,16 @@ pd_put16(struct pdbuf *b, size_t at, uint16_t v)
 }
 
 void
+pd_feat_str(struct pdbuf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + 7) & ~(size_t)7;
+
+	pd_u32(b, (uint32_t)padded);
+	pd_bytes(b, s, n - 1);
+	pd_zero(b, padded - (n - 1));
+}
+
+void
 pd_str8(struct pdbuf *b, const char *s)
 {
 	size_t n = strlen(s) + 1, pad = (8 - n % 8) % 8;
@@ -181,12 +191,17 @@ trailer(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu
 	pd_u32(b, 0);
 }
 
-void
-synth_file(struct pdbuf *b, bool swap, int nsamples)
+/*
+ * The start of a synthetic file-mode recording: the header (its data and
+ * feature fields patched by the caller), ids {100, 101}, one cpu-clock attr
+ * of 128 bytes (sample_type ST_SYNTH, sample_id_all) and its attrs
+ * section.  Returns where the data section starts.
+ */
+static size_t
+synth_head(struct pdbuf *b, bool swap)
 {
-	size_t attrs_off, ids_off, data_off, r, feat_tab;
-	uint32_t attr_size = 128;
-	size_t nrec = 0;
+	const uint32_t attr_size = 128;
+	size_t attrs_off, ids_off;
 
 	memset(b, 0, sizeof *b);
 	b->swap = swap;
@@ -195,19 +210,27 @@ synth_file(struct pdbuf *b, bool swap, int nsamples)
 	pd_u64(b, 104);
 	pd_u64(b, attr_size + 16);
 	pd_zero(b, 104 - 24);
-	/* ids */
 	ids_off = b->len;
 	pd_u64(b, 100);
 	pd_u64(b, 101);
-	/* attrs */
 	attrs_off = b->len;
 	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST_SYNTH,
 	    0, ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ |
 	    ATTR_SAMPLE_ID_ALL | ATTR_MMAP2);
 	pd_u64(b, ids_off);
 	pd_u64(b, 16);
-	/* data */
-	data_off = b->len;
+	pd_put64(b, 24, attrs_off);
+	pd_put64(b, 32, attr_size + 16);
+	return b->len;
+}
+
+void
+synth_file(struct pdbuf *b, bool swap, int nsamples)
+{
+	size_t data_off, r, feat_tab;
+	size_t nrec = 0;
+
+	data_off = synth_head(b, swap);
 	r = pd_rec_begin(b, 3 /* COMM */, 0);
 	pd_u32(b, 42);
 	pd_u32(b, 42);
@@ -281,8 +304,6 @@ synth_file(struct pdbuf *b, bool swap, int nsamples)
 		pd_put64(b, feat_tab + 24, b->len - h);
 	}
 	/* patch header */
-	pd_put64(b, 24, attrs_off);
-	pd_put64(b, 32, attr_size + 16);
 	pd_put64(b, 40, data_off);
 	pd_put64(b, 48, feat_tab - data_off);
 	pd_put64(b, 72, (1ull << 3) | (1ull << 4));
@@ -290,17 +311,6 @@ synth_file(struct pdbuf *b, bool swap, int nsamples)
 	synth_layout.data_size = feat_tab - data_off;
 	synth_layout.nrecords = nrec;
 	synth_layout.feat_table = feat_tab;
-}
-
-/* A feature string: u32 length (NUL included, padded to 8), the bytes. */
-static void
-feat_str(struct pdbuf *b, const char *s)
-{
-	size_t n = strlen(s) + 1, padded = (n + 7) & ~(size_t)7;
-
-	pd_u32(b, (uint32_t)padded);
-	pd_bytes(b, s, n - 1);
-	pd_zero(b, padded - (n - 1));
 }
 
 void
@@ -311,23 +321,11 @@ synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 	const size_t nbits = sizeof bits / sizeof bits[0];
 	const uint64_t flags = ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ |
 	    ATTR_SAMPLE_ID_ALL | ATTR_MMAP2;
-	uint32_t attr_size = 128;
-	size_t attrs_off, ids_off, data_off, r, feat_tab;
+	const uint32_t attr_size = 128;	/* as synth_head writes it */
+	size_t data_off, r, feat_tab;
 	uint64_t featmask = 0;
 
-	memset(b, 0, sizeof *b);
-	pd_u64(b, 0x32454c4946524550ULL);
-	pd_u64(b, 104);
-	pd_u64(b, attr_size + 16);
-	pd_zero(b, 104 - 24);
-	ids_off = b->len;
-	pd_u64(b, 100);
-	pd_u64(b, 101);
-	attrs_off = b->len;
-	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST_SYNTH, 0, flags);
-	pd_u64(b, ids_off);
-	pd_u64(b, 16);
-	data_off = b->len;
+	data_off = synth_head(b, false);
 	r = pd_rec_begin(b, 3 /* COMM */, 0);
 	pd_u32(b, 42);
 	pd_u32(b, 42);
@@ -372,22 +370,22 @@ synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 
 		switch (bits[k]) {
 		case 3:
-			feat_str(b, nm->hostname);
+			pd_feat_str(b, nm->hostname);
 			break;
 		case 4:
-			feat_str(b, "6.1.0");
+			pd_feat_str(b, "6.1.0");
 			break;
 		case 11:
 			pd_u32(b, 2);
-			feat_str(b, "perf");
-			feat_str(b, nm->cmdline_arg);
+			pd_feat_str(b, "perf");
+			pd_feat_str(b, nm->cmdline_arg);
 			break;
 		case 12:
 			pd_u32(b, 1);
 			pd_u32(b, attr_size);
 			pd_attr(b, attr_size, 1, 0, 4000, ST_SYNTH, 0, flags);
 			pd_u32(b, 2);
-			feat_str(b, nm->event);
+			pd_feat_str(b, nm->event);
 			pd_u64(b, 100);
 			pd_u64(b, 101);
 			break;
@@ -396,8 +394,6 @@ synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 		pd_put64(b, feat_tab + 16 * k + 8, b->len - h);
 		featmask |= 1ull << bits[k];
 	}
-	pd_put64(b, 24, attrs_off);
-	pd_put64(b, 32, attr_size + 16);
 	pd_put64(b, 40, data_off);
 	pd_put64(b, 48, feat_tab - data_off);
 	pd_put64(b, 72, featmask);

@@ -25,6 +25,9 @@ void pd_u64(struct pdbuf *b, uint64_t v);
 void pd_put64(struct pdbuf *b, size_t at, uint64_t v);
 void pd_put32(struct pdbuf *b, size_t at, uint32_t v);
 void pd_put16(struct pdbuf *b, size_t at, uint16_t v);
+/* A feature section string: u32 length (NUL included, padded to 8), then
+ * the bytes and NULs. */
+void pd_feat_str(struct pdbuf *b, const char *s);
 /* A string padded with NULs to a multiple of 8 (at least one NUL). */
 void pd_str8(struct pdbuf *b, const char *s);
 /* Start a record; pd_rec_end patches its size. */

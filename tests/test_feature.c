@@ -10,17 +10,6 @@
 #include "core/core.h"
 #include "tests/helpers.h"
 
-/* A perf string: u32 length (padded to 8, NUL included), then the bytes. */
-static void
-put_str(struct pdbuf *b, const char *s)
-{
-	size_t n = strlen(s) + 1, padded = (n + 7) & ~(size_t)7;
-
-	pd_u32(b, (uint32_t)padded);
-	pd_bytes(b, s, n - 1);
-	pd_zero(b, padded - (n - 1));
-}
-
 /* Decode b as section bit into a fresh *f. */
 static enum feat_status
 decode(struct features *f, unsigned bit, const struct pdbuf *b, size_t len, struct attr_table *t,
@@ -68,7 +57,7 @@ strings_in(bool swap)
 	struct pdbuf b = { .swap = swap };
 	struct features f;
 
-	put_str(&b, "myhost");
+	pd_feat_str(&b, "myhost");
 	cr_assert_eq(decode(&f, PF_FEAT_HOSTNAME, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_str_eq(f.hostname, "myhost");
 	cr_assert_eq(f.sec[PF_FEAT_HOSTNAME].offset, 0x1000);
@@ -191,9 +180,9 @@ Test(feature, cmdline)
 	struct features f;
 
 	pd_u32(&b, 3);
-	put_str(&b, "/usr/bin/perf");
-	put_str(&b, "record");
-	put_str(&b, "it's");
+	pd_feat_str(&b, "/usr/bin/perf");
+	pd_feat_str(&b, "record");
+	pd_feat_str(&b, "it's");
 	cr_assert_eq(decode(&f, PF_FEAT_CMDLINE, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_eq(f.cmdline_n, 3);
 	cr_assert_str_eq(f.cmdline[0], "/usr/bin/perf");
@@ -224,12 +213,12 @@ event_desc_buf(struct pdbuf *b)
 	pd_attr(b, 120, 0, 0, 4000, PERF_SAMPLE_IP | PERF_SAMPLE_TID, 0,
 	    BIT_EXCL_KERNEL | BIT_EXCL_HV | BIT_EXCL_GUEST);
 	pd_u32(b, 2);		/* ids */
-	put_str(b, "cycles:u");
+	pd_feat_str(b, "cycles:u");
 	pd_u64(b, 76);
 	pd_u64(b, 77);
 	pd_attr(b, 120, 1, 1, 1000, PERF_SAMPLE_IP, 0, BIT_PRECISE3);
 	pd_u32(b, 1);
-	put_str(b, "task-clock");
+	pd_feat_str(b, "task-clock");
 	pd_u64(b, 78);
 }
 
@@ -324,10 +313,10 @@ static void
 topology_buf(struct pdbuf *b, int version)
 {
 	pd_u32(b, 1);
-	put_str(b, "0-1");
+	pd_feat_str(b, "0-1");
 	pd_u32(b, 2);
-	put_str(b, "0");
-	put_str(b, "1");
+	pd_feat_str(b, "0");
+	pd_feat_str(b, "1");
 	if (version < 1)
 		return;
 	pd_u32(b, 5);	/* cpu 0 core */
@@ -337,7 +326,7 @@ topology_buf(struct pdbuf *b, int version)
 	if (version < 2)
 		return;
 	pd_u32(b, 1);
-	put_str(b, "0-1");
+	pd_feat_str(b, "0-1");
 	pd_u32(b, 0);
 	pd_u32(b, 0);
 }
@@ -435,7 +424,7 @@ lists_in(bool swap)
 		pd_u32(&b, i);
 		pd_u64(&b, 1000 + i);
 		pd_u64(&b, 500 + i);
-		put_str(&b, i ? "8-15" : "0-7");
+		pd_feat_str(&b, i ? "8-15" : "0-7");
 	}
 	cr_assert_eq(decode(&f, PF_FEAT_NUMA_TOPOLOGY, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_eq(f.nnuma, 2);
@@ -450,9 +439,9 @@ lists_in(bool swap)
 	/* PMU_MAPPINGS */
 	pd_u32(&b, 2);
 	pd_u32(&b, 1);
-	put_str(&b, "software");
+	pd_feat_str(&b, "software");
 	pd_u32(&b, 4);
-	put_str(&b, "cpu");
+	pd_feat_str(&b, "cpu");
 	cr_assert_eq(decode(&f, PF_FEAT_PMU_MAPPINGS, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_eq(f.npmus, 2);
 	cr_assert_eq(f.pmus[1].type, 4);
@@ -463,7 +452,7 @@ lists_in(bool swap)
 
 	/* GROUP_DESC */
 	pd_u32(&b, 1);
-	put_str(&b, "{anon_group}");
+	pd_feat_str(&b, "{anon_group}");
 	pd_u32(&b, 0);
 	pd_u32(&b, 2);
 	cr_assert_eq(decode(&f, PF_FEAT_GROUP_DESC, &b, b.len, NULL, NULL), FEAT_OK);
@@ -481,9 +470,9 @@ lists_in(bool swap)
 	pd_u32(&b, 64);
 	pd_u32(&b, 64);
 	pd_u32(&b, 8);
-	put_str(&b, "Data");
-	put_str(&b, "32K");
-	put_str(&b, "0-1");
+	pd_feat_str(&b, "Data");
+	pd_feat_str(&b, "32K");
+	pd_feat_str(&b, "0-1");
 	cr_assert_eq(decode(&f, PF_FEAT_CACHE, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_eq(f.ncaches, 1);
 	cr_assert_eq(f.caches[0].line_size, 64);
@@ -523,10 +512,10 @@ lists_in(bool swap)
 
 	/* CPU_PMU_CAPS */
 	pd_u32(&b, 2);
-	put_str(&b, "branches");
-	put_str(&b, "32");
-	put_str(&b, "pmu_name");
-	put_str(&b, "skylake");
+	pd_feat_str(&b, "branches");
+	pd_feat_str(&b, "32");
+	pd_feat_str(&b, "pmu_name");
+	pd_feat_str(&b, "skylake");
 	cr_assert_eq(decode(&f, PF_FEAT_CPU_PMU_CAPS, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_eq(f.cpu_pmu_caps.nr_caps, 2);
 	cr_assert_str_eq(f.cpu_pmu_caps.caps[1], "pmu_name=skylake");
@@ -537,9 +526,9 @@ lists_in(bool swap)
 	/* PMU_CAPS: caps first, then the PMU's name */
 	pd_u32(&b, 1);
 	pd_u32(&b, 1);
-	put_str(&b, "psb_cyc");
-	put_str(&b, "1");
-	put_str(&b, "intel_pt");
+	pd_feat_str(&b, "psb_cyc");
+	pd_feat_str(&b, "1");
+	pd_feat_str(&b, "intel_pt");
 	cr_assert_eq(decode(&f, PF_FEAT_PMU_CAPS, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_eq(f.npmu_caps, 1);
 	cr_assert_str_eq(f.pmu_caps[0].pmu_name, "intel_pt");
@@ -550,8 +539,8 @@ lists_in(bool swap)
 
 	/* HYBRID_TOPOLOGY */
 	pd_u32(&b, 1);
-	put_str(&b, "cpu_core");
-	put_str(&b, "0-7");
+	pd_feat_str(&b, "cpu_core");
+	pd_feat_str(&b, "0-7");
 	cr_assert_eq(decode(&f, PF_FEAT_HYBRID_TOPOLOGY, &b, b.len, NULL, NULL), FEAT_OK);
 	cr_assert_str_eq(f.hybrid[0].pmu_name, "cpu_core");
 	cr_assert_str_eq(f.hybrid[0].cpus, "0-7");
