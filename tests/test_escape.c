@@ -194,6 +194,72 @@ Test(escape, top)
 	free(check("top --sort pid,dso,sym", WANT("42:c" SHOWN CAFE)));
 }
 
+/*
+ * Every --tsv row starts with the event's name, though the rows escape more
+ * names than textout_esc() has scratch slots: the JIT samples are spread
+ * over ten symbols whose names need escaping (their IPs patched in the
+ * bytes synth_names_file wrote), so each of ten rows escapes its comm and
+ * its symbol after the event's name was escaped once.
+ */
+Test(escape_rows, top_tsv_event_on_every_row)
+{
+	static const struct synth_names nm = {
+		.comm = "c" HOSTILE, .dso = "/nonexistent/d.so", .event = "ev" HOSTILE CAFE,
+		.hostname = "h", .cmdline_arg = "a",
+	};
+	const uint64_t jit_ip = SYNTH_JIT_ADDR + 0x10;
+	char dir[] = "/tmp/perfnav-test-rows-XXXXXX", map[96], cmd[512], *path, *out;
+	struct pdbuf b;
+	int k = 0, rows = 0;
+	size_t n;
+	FILE *fp;
+
+	synth_names_file(&b, &nm, 40);
+	for (size_t i = 0; i + 8 <= b.len; i += 8) {
+		uint64_t v;
+
+		memcpy(&v, b.p + i, 8);
+		if (v == jit_ip) {
+			v = SYNTH_JIT_ADDR + 0x100 * (uint64_t)(k++ % 10);
+			memcpy(b.p + i, &v, 8);
+		}
+	}
+	cr_assert_eq(k, 20, "the 20 JIT samples");
+	path = tmp_write("rows", b.p, b.len);
+	pd_free(&b);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(map, sizeof map, "%s/perf-42.map", dir);
+	fp = fopen(map, "w");
+	cr_assert_not_null(fp);
+	for (int i = 0; i < 10; i++)
+		fprintf(fp, "%llx 100 jit%d_%s\n", SYNTH_JIT_ADDR + 0x100 * (unsigned long long)i, i,
+		    "\x1b[31m\x7f_a_longer_name_than_the_last_one_to_make_it_grow");
+	fclose(fp);
+	snprintf(cmd, sizeof cmd, "%s/perfnav top --tsv --sort comm,dso,sym --perfmap-dir %s "
+	    "--kallsyms /dev/null %s 2>/dev/null", TEST_BUILDDIR, dir, path);
+	fp = popen(cmd, "r");
+	cr_assert_not_null(fp);
+	out = malloc(1 << 20);
+	cr_assert_not_null(out);
+	n = fread(out, 1, (1 << 20) - 1, fp);
+	out[n] = '\0';
+	cr_assert_eq(pclose(fp), 0);
+	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		cr_expect(strncmp(line, "ev" SHOWN CAFE "\t", strlen("ev" SHOWN CAFE "\t")) == 0,
+		    "row %d starts '%.60s'", rows, line);
+		rows++;
+	}
+	cr_expect_eq(rows, 11, "ten JIT symbols and the DSO's address");
+	free(out);
+	unlink(map);
+	rmdir(dir);
+	unlink(path);
+	free(path);
+}
+
 /* --tsv: a tab or newline in a name does not add a column or a row. */
 Test(escape, top_tsv_columns)
 {

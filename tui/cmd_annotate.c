@@ -74,7 +74,8 @@ static void
 print_annotation(const struct annotation *an, const struct annotate_args *a,
     const struct symbolizer *z, const char *event)
 {
-	const char *dso = textout_esc(symbolizer_dso_long(z, an->dso));
+	/* a copy: it is printed again after other names were escaped */
+	char *dso = xstrdup(textout_esc(symbolizer_dso_long(z, an->dso)));
 	int w = a->nr_samples ? 10 : 0;
 
 	printf(" Percent |%s      Source code & Disassembly of %s for %s (%" PRIu64 " samples, "
@@ -105,6 +106,7 @@ print_annotation(const struct annotation *an, const struct annotate_args *a,
 			printf("   %" PRIx64 ":  %s\n", r->vaddr,
 			    textout_esc(annotate_row_text(an, r)));
 	}
+	free(dso);
 }
 
 int

@@ -239,7 +239,8 @@ print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 		fprintf(fp, "\t%s", hist_key_name(o->keys[k]));
 	fputc('\n', fp);
 	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
-		const char *name = textout_esc(hist_str(h, hist_event(h, ev)->name));
+		/* a copy: key_text() escapes too, and the scratch slots turn over */
+		char *name = xstrdup(textout_esc(hist_str(h, hist_event(h, ev)->name)));
 		const uint32_t *rows;
 		size_t n = hist_rows(h, ev, pct, &rows);
 
@@ -254,6 +255,7 @@ print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 				fprintf(fp, "\t%s", key_text(h, e, o->keys[k], buf, sizeof buf));
 			fputc('\n', fp);
 		}
+		free(name);
 	}
 }
 
@@ -347,7 +349,7 @@ print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 				continue;
 			fprintf(fp, "%s    %-18s %10" PRIu64 " %10" PRIu64 "  %s\n", pre,
 			    sym_why_name((enum sym_why)r), w[i].self[r], w[i].chain[r],
-			    symbols_why_text(z, w[i].dso, (unsigned)r, text, sizeof text));
+			    textout_esc(symbols_why_text(z, w[i].dso, (unsigned)r, text, sizeof text)));
 		}
 	}
 }
@@ -415,7 +417,15 @@ cmd_top(int argc, char **argv)
 
 		nk = hist_parse_keys(a.sort, ho.keys, &bad, &badlen);
 		if (nk <= 0) {
-			if (nk < 0)
+			enum hist_key one[HIST_MAX_KEYS];
+			char word[32];
+			const char *b2;
+			size_t l2;
+
+			snprintf(word, sizeof word, "%.*s", (int)badlen, bad);
+			if (nk < 0 && hist_parse_keys(word, one, &b2, &l2) == 1)
+				fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
+			else if (nk < 0)
 				fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
 				    "pid, tid, process, dso, sym, cpu, srcline)\n", (int)badlen, bad);
 			else
