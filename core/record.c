@@ -486,14 +486,38 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 	return 0;
 }
 
+/*
+ * Smallest body of the perf tool's records that loading reads (index by
+ * type - PF_REC_USER_TYPE_START); 0 where nothing is read or the record
+ * checks itself.
+ */
+static const uint8_t user_body_min[PF_REC_MAX_KNOWN - PF_REC_USER_TYPE_START] = {
+	[PF_REC_ATTR - PF_REC_USER_TYPE_START] = PF_ATTR_SIZE_VER0_MIN,
+	[PF_REC_TRACING_DATA - PF_REC_USER_TYPE_START] = 4,	/* u32 size */
+	[PF_REC_BUILD_ID - PF_REC_USER_TYPE_START] = 28,	/* pid, build_id[24] */
+	[PF_REC_ID_INDEX - PF_REC_USER_TYPE_START] = 8,		/* nr */
+	[PF_REC_AUXTRACE - PF_REC_USER_TYPE_START] = 40,	/* size .. reserved */
+	[PF_REC_EVENT_UPDATE - PF_REC_USER_TYPE_START] = 16,	/* type, id */
+	[PF_REC_FEATURE - PF_REC_USER_TYPE_START] = 8,		/* feat_id */
+	[PF_REC_COMPRESSED2 - PF_REC_USER_TYPE_START] = 8,	/* data_size */
+};
+
 int
 record_check(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
 {
+	uint32_t body = r->size - 8;
+
 	*why = NULL;
 	if (r->type == PERF_RECORD_SAMPLE)
 		return record_decode_sample(s, r, smp, why);
-	if (r->type < PF_REC_USER_TYPE_START && r->size - 8 < kernel_body_min[r->type]) {
+	if ((r->type < PF_REC_USER_TYPE_START && body < kernel_body_min[r->type]) ||
+	    (r->type >= PF_REC_USER_TYPE_START && r->type < PF_REC_MAX_KNOWN &&
+	    body < user_body_min[r->type - PF_REC_USER_TYPE_START])) {
 		*why = "shorter than its fixed fields";
+		return -1;
+	}
+	if (r->type == PF_REC_COMPRESSED2 && rd64(r->p + 8, r->swap) > body - 8) {
+		*why = "data_size runs past the record";
 		return -1;
 	}
 	return 0;

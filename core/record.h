@@ -126,8 +126,9 @@ int record_decode_sample_id(const struct session *s, const struct rec *r, struct
 /*
  * Is a record whole, as every view that reads it needs it to be?  A
  * SAMPLE is decoded in full into *smp; a kernel record must hold its fixed
- * fields.  Returns 0, or -1 with why (a static string) for a damaged
- * record, which every view leaves out.
+ * fields, and so must the perf tool's records that loading reads.
+ * Returns 0, or -1 with why (a static string) for a damaged record, which
+ * the views built from samples leave out (dump and hex list it, marked).
  */
 int record_check(const struct session *s, const struct rec *r, struct sample *smp,
     const char **why);

@@ -22,11 +22,12 @@
 /*
  * The default memory budget (session_default_budget): BUDGET_FILE_MULT
  * times the recording's size, at least BUDGET_FLOOR, at most
- * 1/BUDGET_RAM_SHARE of the machine's memory.
+ * 1/BUDGET_RAM_SHARE of the machine's memory (peak memory may reach about
+ * twice the budget: the index is sorted through a copy).
  */
 #define BUDGET_FILE_MULT	64
 #define BUDGET_FLOOR		(UINT64_C(64) << 20)
-#define BUDGET_RAM_SHARE	2
+#define BUDGET_RAM_SHARE	4
 /* A COMPRESSED record inflating more than this many times is suspicious:
  * perf's own records inflate 3 to 30 times. */
 #define ZRATIO_ABSURD		1000
@@ -185,7 +186,8 @@ open_one(struct session *s, const char *path, bool in_dir, struct perf_err *err)
 	s->nfiles++;
 	rc = map_file(f->path, fd, f, err);
 	if (rc == 1) {
-		uint64_t max = s->mem_budget ? s->mem_budget : session_default_budget(0);
+		/* what is read is charged to the budget: half of it at most */
+		uint64_t max = (s->mem_budget ? s->mem_budget : session_default_budget(0)) / 2;
 
 		rc = read_all(f->path, fd, f, max, err);
 		if (rc == 1) {
@@ -193,7 +195,7 @@ open_one(struct session *s, const char *path, bool in_dir, struct perf_err *err)
 			    "stopped reading after %llu MiB, the memory budget (--max-memory): records after this point are not loaded",
 			    (unsigned long long)(f->size >> 20));
 			s->damaged = true;
-			s->over_budget = true;
+			s->input_cut = true;
 			rc = 0;
 		}
 	}
@@ -713,11 +715,8 @@ process_header_attr(struct session *s, const struct rec *r)
 	uint32_t disk, idx;
 	struct perf_event_attr a;
 
-	if (n < PF_ATTR_SIZE_VER0_MIN) {
-		diag_add(&s->diags, DIAG_ERROR, 0, r->loc, "HEADER_ATTR record too small (%u bytes)",
-		    r->size);
-		return;
-	}
+	if (n < PF_ATTR_SIZE_VER0_MIN)
+		return;	/* record_check counts it */
 	disk = rd32(b + 4, s->swap);
 	if (disk == 0)
 		disk = PF_ATTR_SIZE_VER0;
@@ -830,8 +829,10 @@ over_budget(struct loader *ld, uint64_t loc, uint64_t more)
 
 	if (!ld->stop && loader_used(ld) + more <= ld->budget)
 		return false;
-	if (!s->over_budget) {
+	if (s->stop_loc == UINT64_MAX) {
 		s->stop_loc = loc;
+		/* in decompressed bytes: the chunk being filled is the last one */
+		s->stop_zchunk = loc >= SESSION_ZLOC ? s->nzchunks - 1 : SIZE_MAX;
 		bool kib = ld->budget < (UINT64_C(1) << 20);
 
 		diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, loc),
@@ -944,8 +945,15 @@ process_compressed(struct loader *ld, const struct rec *r)
 		/* All input taken and room left over: everything is out. */
 		if (in.pos >= in.size && out.pos < out.size)
 			break;
-		if (out.pos == 0 && in.pos < in.size)
-			break;	/* no progress: should not happen */
+		if (out.pos == 0 && in.pos < in.size) {
+			/* no progress: zstd should never do this */
+			diag_add(&s->diags, DIAG_ERROR, ld->file, diag_off(ld, r->loc),
+			    "COMPRESSED record: zstd made no progress: %zu of its bytes left undecompressed",
+			    in.size - in.pos);
+			ld->zbroken = true;
+			s->damaged = true;
+			break;
+		}
 	}
 	ld->zdepth--;
 	if (srclen > 0 && (s->zlen - zstart) / srclen > ZRATIO_ABSURD && ld->zabsurd++ == 0)
@@ -979,6 +987,8 @@ tally_bad(struct loader *ld, const struct rec *r, const char *why)
 			b->why = why;
 			b->off = diag_off(ld, r->loc);
 			b->file = ld->file;
+		} else if (b->type != r->type) {
+			b->why = "and of other types and kinds";
 		} else {
 			b->why = "of several kinds";
 		}
@@ -1002,7 +1012,7 @@ report_bad(struct loader *ld)
 			name = tbuf;
 		}
 		diag_add(&s->diags, DIAG_ERROR, b->file, b->off,
-		    "%llu damaged %s record%s (%s), the first here: left out of every view",
+		    "%llu damaged %s record%s (%s), the first here: ignored (dump and hex show it)",
 		    (unsigned long long)b->n, name, b->n == 1 ? "" : "s", b->why);
 		s->damaged = true;
 	}
@@ -1374,6 +1384,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	s->from_stdin = mem == NULL && strcmp(path, "-") == 0;
 	s->mem_budget = opts ? opts->mem_budget : 0;
 	s->stop_loc = UINT64_MAX;
+	s->stop_zchunk = SIZE_MAX;
 	if (mem != NULL) {
 		rc = open_mem(s, mem, nmem, err);
 	} else if (!s->from_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -1439,6 +1450,10 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		s->mem_budget = session_default_budget(size);
 	}
 	ld.budget = s->mem_budget;
+	/* What was read from a pipe is held in memory: it counts too. */
+	for (uint32_t i = 0; i < s->nfiles; i++)
+		if (!s->files[i].mapped && !s->files[i].borrowed)
+			ld.charged += s->files[i].size;
 	for (uint32_t i = 0; i < s->nfiles && !ld.stop; i++) {
 		if (i > 0 && ld.index) {
 			GROW(ld.rounds, ld.caprounds, ld.nrounds + 1);
@@ -1532,9 +1547,9 @@ walk_inner(const struct session *s, const struct zchunk *zc, session_walk_fn fn,
 {
 	uint64_t pos = zc->first_rec, stop = UINT64_MAX;
 
-	/* Loading stopped in this chunk (at its end, or before a record). */
+	/* Loading stopped in this chunk (before a record, or at its end). */
 	if (s->stop_loc != UINT64_MAX && s->stop_loc >= SESSION_ZLOC &&
-	    s->stop_loc - SESSION_ZLOC >= zc->zoff && s->stop_loc - SESSION_ZLOC <= zc->zend) {
+	    s->stop_zchunk == (size_t)(zc - s->zchunks)) {
 		stop = s->stop_loc - SESSION_ZLOC;
 		*stopped = true;
 	}

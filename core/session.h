@@ -126,6 +126,9 @@ struct session {
 	bool			 over_budget;	/* loading stopped at the budget */
 	uint64_t		 stop_loc;	/* loc of the first record not loaded
 						   (budget or cancel), or UINT64_MAX */
+	size_t			 stop_zchunk;	/* the chunk stop_loc lies in, when it
+						   is decompressed; else SIZE_MAX */
+	bool			 input_cut;	/* standard input read only in part */
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
 };
 
@@ -158,8 +161,9 @@ void session_close(struct session *s);
 
 /*
  * The default memory budget for a recording of 'size' bytes (0: unknown,
- * standard input): 64 times its size, at least 64 MiB, at most half of
- * the machine's memory.  Loading stops where decompressed bytes plus the
+ * standard input): 64 times its size, at least 64 MiB, at most a quarter
+ * of the machine's memory.  What is read from a pipe counts against it
+ * (half of it at most is read).  Loading stops where decompressed bytes plus the
  * index (32 bytes a record, whether it is indexed or not, so that every
  * subcommand stops at the same record) would go past it, with a
  * diagnostic; what was loaded stays.

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,7 @@ assert_walk_matches(const struct session *s)
 Test(budget, default_is_proportionate)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
-	uint64_t half = (uint64_t)pages * (uint64_t)pg / 2;
+	uint64_t half = (uint64_t)pages * (uint64_t)pg / 4;	/* a quarter, in fact */
 
 	cr_assert_eq(session_default_budget(75000), UINT64_C(64) << 20, "floor");
 	if (half > (UINT64_C(640) << 20))
@@ -426,5 +427,114 @@ Test(input, directory_with_special_data_files, .timeout = 10)
 	session_close(s);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
+	pd_free(&b);
+}
+
+/* A stop at the very start of a COMPRESSED record, after records that lie
+ * between two containers: the walk (dump) sees exactly what was loaded. */
+Test(budget, stop_at_a_container_start, .timeout = 30)
+{
+	struct pdbuf b;
+	struct session *s;
+	const struct diag *d;
+	size_t bomb;
+
+	pipe_begin(&b);
+	pipe_zbomb(&b, 1, 800);		/* 100 rounds in a first container */
+	for (int i = 0; i < 5; i++)
+		pd_rec_end(&b, pd_rec_begin(&b, 68 /* FINISHED_ROUND */, 0));
+	bomb = pipe_zbomb(&b, 1, (size_t)64 << 20);
+	/*
+	 * Room for everything before the bomb (800 bytes inflated, 109 records
+	 * of 32 bytes: HEADER_ATTR, COMM, 2 containers, 100 + 5 rounds), not for
+	 * the bomb's first 1 MiB step.
+	 */
+	s = open_with(&b, 800 + 109 * 32 + (UINT64_C(1) << 20) - 1, false, NULL);
+	cr_assert(s->over_budget);
+	d = find_diag(s, "memory budget of");
+	cr_assert_not_null(d);
+	cr_assert_eq(d->offset, bomb, "at 0x%llx, want the bomb at 0x%zx",
+	    (unsigned long long)d->offset, bomb);
+	cr_assert_eq(s->counts.by_type[68], 105, "the first container's and the 5 between: %llu",
+	    (unsigned long long)s->counts.by_type[68]);
+	assert_walk_matches(s);
+	session_close(s);
+	pd_free(&b);
+}
+
+/* Standard input is read up to half the budget; what is read counts, and
+ * the load then stops at its own budget with its own diagnostic. */
+Test(budget, standard_input_counts, .timeout = 30)
+{
+	struct pdbuf b;
+	struct session_opts so = { .keep_going = true, .mem_budget = UINT64_C(1) << 20 };
+	struct perf_err err;
+	struct session *s;
+	char *path, cmd[128];
+	int fd, saved;
+	FILE *fp;
+
+	pipe_begin(&b);
+	for (int i = 0; i < 200000; i++)
+		pd_rec_end(&b, pd_rec_begin(&b, 68 /* FINISHED_ROUND */, 0));
+	path = tmp_write("stdin", b.p, b.len);
+	/* a real pipe: a regular file on standard input would be mapped */
+	snprintf(cmd, sizeof cmd, "cat '%s'", path);
+	fp = popen(cmd, "r");
+	cr_assert_not_null(fp);
+	fd = fileno(fp);
+	saved = dup(STDIN_FILENO);
+	cr_assert_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	s = session_open("-", &so, &err);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	pclose(fp);	/* cat may die of SIGPIPE: what was read is what counts */
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(s->files[0].size, (UINT64_C(1) << 20) / 2, "half the budget read: %llu",
+	    (unsigned long long)s->files[0].size);
+	cr_assert(s->input_cut);
+	cr_assert_not_null(find_diag(s, "stopped reading after"));
+	cr_assert(s->over_budget);
+	cr_assert_not_null(find_diag(s, "memory budget of 1 MiB reached"));
+	cr_assert_leq(s->files[0].size + s->counts.total * 32, UINT64_C(1) << 20);
+	assert_walk_matches(s);
+	session_close(s);
+	unlink(path);
+	free(path);
+	pd_free(&b);
+}
+
+/* The perf tool's own records too short for what loading reads of them. */
+Test(damaged, short_tool_records)
+{
+	static const struct { uint32_t type; const char *name; } short_ones[] = {
+		{ 67, "BUILD_ID" }, { 69, "ID_INDEX" }, { 78, "EVENT_UPDATE" },
+		{ 80, "FEATURE" }, { 83, "COMPRESSED2" },
+	};
+	struct pdbuf b;
+	struct session *s;
+	size_t r;
+
+	pipe_begin(&b);
+	for (size_t i = 0; i < sizeof short_ones / sizeof short_ones[0]; i++) {
+		r = pd_rec_begin(&b, short_ones[i].type, 0);
+		pd_u32(&b, 1);	/* 4 bytes of body: short for each */
+		pd_rec_end(&b, r);
+	}
+	r = pd_rec_begin(&b, 83 /* COMPRESSED2 */, 0);
+	pd_u64(&b, 4096);	/* data_size past the record */
+	pd_u64(&b, 0);
+	pd_rec_end(&b, r);
+	s = open_with(&b, 0, true, NULL);
+	for (size_t i = 0; i < sizeof short_ones / sizeof short_ones[0]; i++) {
+		char want[96];
+
+		snprintf(want, sizeof want, "1 damaged %s record (shorter than its fixed fields)",
+		    short_ones[i].name);
+		cr_expect_not_null(find_diag(s, want), "no '%s'", want);
+	}
+	cr_expect_not_null(find_diag(s, "1 damaged COMPRESSED2 record (data_size runs past the record)"));
+	cr_assert(s->damaged);
+	session_close(s);
 	pd_free(&b);
 }
