@@ -33,7 +33,7 @@ static const struct cmd_opt common_opts[] = {
 	{ "perfmap-dir", 1, OPT_PERFMAP_DIR, "DIR: where perf-PID.map JIT maps are (default /tmp)" },
 	{ "symfs", 1, OPT_SYMFS, "DIR: look for binaries under DIR" },
 	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
-	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 64M, at most half the machine's memory)" },
+	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 64M, at most a quarter of the machine's memory)" },
 	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
 	{ "help", 0, 'h', "show this help" },
 	{ NULL, 0, 0, NULL },
@@ -136,8 +136,9 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 			co->strict = opt_strict = true;
 			break;
 		case OPT_MAX_MEMORY:
-			if (opts_size(optarg, &co->max_memory) < 0 || co->max_memory == 0) {
-				fprintf(stderr, "perfnav%s%s: bad size '%s' for --max-memory (e.g. 512M, 8G)\n",
+			if (opts_size(optarg, &co->max_memory) < 0 ||
+			    co->max_memory < (UINT64_C(1) << 20)) {
+				fprintf(stderr, "perfnav%s%s: bad size '%s' for --max-memory (1M at least; e.g. 512M, 8G)\n",
 				    sep, name, optarg);
 				goto bad;
 			}

@@ -690,7 +690,7 @@ hd_init(struct pane *p)
 }
 
 /* The list; files refused since the last draw (symbols come in meanwhile)
- * make it again, from the top. */
+ * make it again, the cursor kept where it was (clamped). */
 static void
 hd_draw(struct pane *p, const struct pane_canvas *c)
 {
@@ -699,7 +699,6 @@ hd_draw(struct pane *p, const struct pane_canvas *c)
 	if (p->sym != NULL && symbolizer_refusals(p->sym->z, NULL, 0, NULL) != h->refusals) {
 		hd_build(p, h);
 		widget_refresh(&p->w);
-		widget_home(&p->w);
 	}
 	widget_draw(&p->w, c);
 }
