@@ -27,6 +27,10 @@ dso_table_init(struct dso_table *t)
 void
 dso_table_free(struct dso_table *t)
 {
+	for (size_t i = 0; i < t->nksyms; i++) {
+		free(t->ksyms[i].path);
+		kallsyms_file_free(t->ksyms[i].kf);
+	}
 	for (size_t i = 0; i < t->n; i++) {
 		struct dso_ent *d = &t->v[i];
 
@@ -623,9 +627,31 @@ read_sysfs_bid(struct dso_table *t, uint8_t *id, size_t *len)
 static long
 kallsyms_from(struct dso_table *t, struct dso_ent *d, const char *path, const char *module)
 {
+	struct kallsyms_file *kf = NULL;
 	struct safefile_note sn;
-	long nr = kallsyms_load_module(path, module, &d->syms, &d->names, &sn);
+	long nr;
 
+	/* Each file is read once: a module map more does not read it again. */
+	for (size_t i = 0; i < t->nksyms && kf == NULL; i++)
+		if (strcmp(t->ksyms[i].path, path) == 0)
+			kf = t->ksyms[i].kf;
+	if (kf == NULL) {
+		size_t slot = t->nksyms;
+
+		if (slot == sizeof t->ksyms / sizeof t->ksyms[0]) {
+			/* all taken (one path of each kind at most): give back the last */
+			slot--;
+			free(t->ksyms[slot].path);
+			kallsyms_file_free(t->ksyms[slot].kf);
+		} else {
+			t->nksyms++;
+		}
+		kf = kallsyms_file_read(path);
+		t->ksyms[slot].path = xstrdup(path);
+		t->ksyms[slot].kf = kf;
+	}
+	nr = kallsyms_file_load(kf, module, &d->syms, &d->names);
+	sn = *kallsyms_file_note(kf);
 	note_file(t, path, &sn);
 	return nr;
 }

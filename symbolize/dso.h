@@ -97,6 +97,12 @@ struct dso_table {
 	size_t			 nrefusals, caprefusals;
 	size_t			 refusals_dropped;
 	uint32_t		 loading;	/* the DSO being loaded */
+	/* kallsyms files read once for the kernel and every module */
+	struct {
+		char			*path;
+		struct kallsyms_file	*kf;
+	}			 ksyms[4];
+	size_t			 nksyms;
 };
 
 /* What loading needs from the symbolizer. */

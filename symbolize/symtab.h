@@ -59,6 +59,21 @@ long kallsyms_load(const char *path, struct symtab *t, struct strtab *strs,
  * kernel itself for module NULL.  Same returns. */
 long kallsyms_load_module(const char *path, const char *module, struct symtab *t,
     struct strtab *strs, struct safefile_note *note);
+/*
+ * A kallsyms file read once (under the same rules) and kept, so that the
+ * kernel's and every module's symbols come from one read: a recording with
+ * many module maps does not read it again for each.  Never NULL; a file
+ * that could not be read loads as -1, its note says why.
+ */
+struct kallsyms_file;
+struct kallsyms_file *kallsyms_file_read(const char *path);
+/* How reading went (MISSING, REFUSED, CUT or OK). */
+const struct safefile_note *kallsyms_file_note(const struct kallsyms_file *kf);
+/* The symbols of module ("[name]") or of the kernel (NULL) into t: their
+ * number, -1 if the file could not be read. */
+long kallsyms_file_load(const struct kallsyms_file *kf, const char *module, struct symtab *t,
+    struct strtab *strs);
+void kallsyms_file_free(struct kallsyms_file *kf);
 /* Read a perf-PID.map ("START SIZE NAME" in hex): a regular file of at
  * most SAFEFILE_CAP_JIT_MAP, in a world-writable directory only if owned
  * by the effective user or root.  Same returns. */

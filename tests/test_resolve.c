@@ -81,6 +81,44 @@ Test(kallsyms, parse_and_fixup)
 	free(path);
 }
 
+/* One read of a kallsyms serves the kernel and every module: the symbols
+ * still load after the file is gone. */
+Test(kallsyms, one_read_for_every_module)
+{
+	static const char text[] =
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffffc0000000 T a_fn\t[moda]\n"
+	    "ffffffffc0000100 t a_local\t[moda]\n"
+	    "ffffffffc1000000 T b_fn\t[modb] \n"
+	    "ffffffffc1000100 r b_rodata\t[modb]\n"
+	    "ffffffff81000100 T _etext\n";
+	char *path = tmp_write("kallsyms", text, sizeof text - 1);
+	struct kallsyms_file *kf = kallsyms_file_read(path);
+	struct symtab k = { 0 }, a = { 0 }, b = { 0 }, none = { 0 };
+	struct strtab s = { 0 };
+
+	unlink(path);
+	cr_expect_eq(kallsyms_file_note(kf)->status, SAFEFILE_OK);
+	cr_expect_eq(kallsyms_file_load(kf, NULL, &k, &s), 2);
+	cr_expect_eq(kallsyms_file_load(kf, "[moda]", &a, &s), 2);
+	cr_expect_eq(kallsyms_file_load(kf, "[modb]", &b, &s), 1, "rodata is not a symbol");
+	cr_expect_eq(kallsyms_file_load(kf, "[modc]", &none, &s), 0);
+	cr_expect_eq(kallsyms_file_load(kf, "[mod", &none, &s), 0, "a tag matches whole");
+	cr_assert_eq(b.n, 1);
+	cr_expect_str_eq(strtab_get(&s, b.v[0].name), "b_fn");
+	kallsyms_file_free(kf);
+	kf = kallsyms_file_read(path);
+	cr_expect_eq(kallsyms_file_note(kf)->status, SAFEFILE_MISSING);
+	cr_expect_eq(kallsyms_file_load(kf, NULL, &none, &s), -1);
+	kallsyms_file_free(kf);
+	symtab_free(&k);
+	symtab_free(&a);
+	symtab_free(&b);
+	symtab_free(&none);
+	strtab_free(&s);
+	free(path);
+}
+
 Test(perfmap, parse)
 {
 	static const char text[] = "7fe259691040 38 jit_spin_fast\n7fe259691400 38 jit_spin_slow[tier0]\n"
