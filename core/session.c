@@ -1159,7 +1159,8 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		 * Every record is charged what indexing it costs, indexed or
 		 * not: every subcommand then stops at the same record.
 		 */
-		if (over_budget(ld, vstart + pos, REC_CHARGE))
+		if (loader_used(ld) + REC_CHARGE > ld->budget &&
+		    over_budget(ld, vstart + pos, REC_CHARGE))
 			return;
 		ld->charged += REC_CHARGE;
 		r.p = base + pos;

@@ -88,6 +88,7 @@ text_clean_prefix(const char *s, size_t n, unsigned flags)
 	size_t i = 0;
 
 	while (i < n) {
+		unsigned char c;
 		size_t u;
 
 		/* runs of printable ASCII, a word at a time */
@@ -105,6 +106,16 @@ text_clean_prefix(const char *s, size_t n, unsigned flags)
 		}
 		if (quoted((unsigned char)s[i], flags))
 			return i;
+		/* ASCII inline: a tab or newline ends every word scan of output */
+		c = (unsigned char)s[i];
+		if (c < 0x80) {
+			if ((c >= 0x20 && c != 0x7f) || (c == '\t' && (flags & TEXT_KEEP_TAB)) ||
+			    (c == '\n' && (flags & TEXT_KEEP_NL))) {
+				i++;
+				continue;
+			}
+			return i;
+		}
 		u = text_unit(s + i, n - i, flags);
 		if (u == 0)
 			return i;
@@ -116,12 +127,20 @@ text_clean_prefix(const char *s, size_t n, unsigned flags)
 bool
 text_needs_escape(const char *s, unsigned flags)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	size_t n;
 
 	if (s == NULL)
 		return false;
-	n = strlen(s);
-	return text_clean_prefix(s, n, flags) != n;
+	/* Names are short: one pass over printable ASCII to the NUL, no strlen. */
+	if (!(flags & TEXT_QUOTE)) {
+		while (*p >= 0x20 && *p < 0x7f)
+			p++;
+		if (*p == '\0')
+			return false;
+	}
+	n = strlen((const char *)p);
+	return text_clean_prefix((const char *)p, n, flags) != n;
 }
 
 size_t

@@ -50,7 +50,8 @@ read_end(const struct safefile_lines *lr, const struct safefile_rule *rule, long
 
 /* A kallsyms line kept: where its text is, and the module it tags. */
 struct ks_line {
-	uint32_t	off;		/* in text */
+	uint64_t	addr;
+	uint32_t	off;		/* in text: "T name" */
 	uint32_t	mod;		/* 0: the kernel's own; else mods[mod - 1] */
 };
 
@@ -92,10 +93,11 @@ kallsyms_file_read(const char *path)
 	safefile_lines_init(&lr, fd, KALLSYMS_LINE_MAX, kallsyms_rule.cap);
 	while (kf->nlines < MAX_SYMS && safefile_lines_next(&lr, &line, &linelen) > 0) {
 		const char *p = line, *name, *tag;
+		unsigned long long addr;
 		char *end;
 		size_t len;
 
-		strtoull(p, &end, 16);
+		addr = strtoull(p, &end, 16);
 		if (end == p || *end != ' ')
 			continue;
 		p = end + 1;
@@ -110,6 +112,7 @@ kallsyms_file_read(const char *path)
 		name = p + 2;
 		len = strcspn(name, "\t\n");
 		GROW(kf->lines, kf->caplines, kf->nlines + 1);
+		kf->lines[kf->nlines].addr = addr;
 		kf->lines[kf->nlines].off = (uint32_t)kf->len;
 		kf->lines[kf->nlines].mod = 0;
 		/* Module symbols ("name\t[mod]") belong to module maps. */
@@ -118,9 +121,10 @@ kallsyms_file_read(const char *path)
 			kf->lines[kf->nlines].mod = ks_mod_id(kf, tag, strcspn(tag, "\t\n "));
 		}
 		kf->nlines++;
-		GROW(kf->text, kf->cap, kf->len + (size_t)(name + len - line) + 1);
-		memcpy(kf->text + kf->len, line, (size_t)(name + len - line));
-		kf->len += (size_t)(name + len - line);
+		/* kept from the type on: "T name" */
+		GROW(kf->text, kf->cap, kf->len + (size_t)(name + len - p) + 1);
+		memcpy(kf->text + kf->len, p, (size_t)(name + len - p));
+		kf->len += (size_t)(name + len - p);
 		kf->text[kf->len++] = '\0';
 	}
 	read_end(&lr, &kallsyms_rule, (long)kf->nlines, &kf->note);
@@ -153,16 +157,16 @@ kallsyms_file_load(const struct kallsyms_file *kf, const char *module, struct sy
 	}
 	for (size_t i = 0; i < kf->nlines; i++) {
 		const char *p, *name;
-		unsigned long long addr;
-		char *end, type;
+		uint64_t addr;
+		char type;
 		uint8_t bind;
 
 		if (kf->lines[i].mod != want)
 			continue;
 		p = kf->text + kf->lines[i].off;
-		addr = strtoull(p, &end, 16);
-		type = end[1];
-		name = end + 3;
+		addr = kf->lines[i].addr;
+		type = p[0];
+		name = p + 2;
 		if (type == 'W' || type == 'w')
 			bind = STB_WEAK;
 		else if (isupper((unsigned char)type))

@@ -172,12 +172,12 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	if (chain) {
 		size_t n = symbolizer_callchain(z, smp, r->misc, frames, nframes, sc->max_stack);
 
-		fputc('\n', fp);
+		putc_unlocked('\n', fp);
 		/* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
 		for (size_t i = 0; i < n; i++) {
 			bool inl = frames[i].sym != SYM_NONE && symbolizer_sym_inlined(z, frames[i].sym);
 
-			fputc('\t', fp);
+			putc_unlocked('\t', fp);
 			if (HAS(sc, F_IP))
 				fprintf(fp, "%16" PRIx64, frames[i].ip);
 			print_sym(fp, sc, z, &frames[i]);
@@ -188,16 +188,16 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 			}
 			if (inl)
 				fputs(" (inlined)", fp);
-			fputc('\n', fp);
+			putc_unlocked('\n', fp);
 		}
-		fputc('\n', fp);
+		putc_unlocked('\n', fp);
 		return;
 	}
 	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip, &f);
 	if (HAS(sc, F_IP))
 		fprintf(fp, "%16" PRIx64, smp->ip);
 	print_sym(fp, sc, z, &f);
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 	if (HAS(sc, F_SRCLINE)) {
 		const char *src = symbolizer_srcline(z, &f);
 
@@ -266,7 +266,7 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 		fprintf(fp, " => %16" PRIx64, it->addr);
 		print_sym(fp, sc, z, &f);
 	}
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 }
 
 /* perf script's line for a trace decoding error. */
