@@ -1338,6 +1338,27 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		uint64_t period;
 		uint32_t ev, comm, *pe;
 		size_t n = 0, nips;
+
+		/*
+		 * A sample resolves with the maps at its time, those of records
+		 * with the same time included, wherever they lie among records of
+		 * that time (the symbolizer's rule; script's too): so the records
+		 * that change maps in a run of equal times bump their epochs when
+		 * the run starts, and no cached answer from before crosses them.
+		 * Looked for past 'to': a pass split in two gives one pass's rows.
+		 */
+		if (i == from || ent->time != s->index.v[i - 1].time) {
+			for (size_t j = i + 1; j < s->index.n && s->index.v[j].time == ent->time; j++) {
+				unsigned tj = ent_type(&s->index.v[j]);
+
+				if ((tj == PERF_RECORD_MMAP || tj == PERF_RECORD_MMAP2 ||
+				    tj == PERF_RECORD_COMM || tj == PERF_RECORD_FORK) &&
+				    session_rec(s, ent_loc(&s->index.v[j]), &r) == 0) {
+					epoch_bump(h, &r);
+					last_pid = INT32_MIN;
+				}
+			}
+		}
 		int32_t pid, tid;
 		uint64_t loc = ent_loc(ent);
 
