@@ -143,10 +143,20 @@ text_needs_escape(const char *s, unsigned flags)
 	return text_clean_prefix((const char *)p, n, flags) != n;
 }
 
+void
+text_esc_byte(char e[TEXT_ESC_LEN], unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	e[0] = '\\';
+	e[1] = 'x';
+	e[2] = hex[c >> 4];
+	e[3] = hex[c & 15];
+}
+
 size_t
 text_escape(char *dst, size_t size, const char *s, size_t n, unsigned flags)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i = 0, o = 0;
 	bool full = size == 0;
 
@@ -184,11 +194,8 @@ text_escape(char *dst, size_t size, const char *s, size_t n, unsigned flags)
 			e[1] = (char)c;
 			el = 2;
 		} else {
-			e[0] = '\\';
-			e[1] = 'x';
-			e[2] = hex[c >> 4];
-			e[3] = hex[c & 15];
-			el = 4;
+			text_esc_byte(e, c);
+			el = TEXT_ESC_LEN;
 		}
 		if (!full && o + el >= size) {
 			dst[o] = '\0';

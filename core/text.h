@@ -33,6 +33,9 @@ enum text_flags {
 /* Longest escape of one byte: "\xHH". */
 #define TEXT_ESC_LEN	4
 
+/* Write the escape of byte c, "\xHH" (lowercase hex, no NUL), to e. */
+void text_esc_byte(char e[TEXT_ESC_LEN], unsigned char c);
+
 /*
  * Bytes of the unit at s[0..n) that may be shown as is: 1 for printable
  * ASCII (and tab, newline as flags keep them), 2 to 4 for a valid UTF-8

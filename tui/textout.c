@@ -87,9 +87,9 @@ f_put(struct filter *f, const char *p, size_t n)
 static int
 f_esc(struct filter *f, unsigned char c)
 {
-	static const char hex[] = "0123456789abcdef";
-	char e[TEXT_ESC_LEN] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+	char e[TEXT_ESC_LEN];
 
+	text_esc_byte(e, c);
 	return f_put(f, e, sizeof e);
 }
 

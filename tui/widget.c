@@ -94,7 +94,6 @@ struct glyph {
 static void
 next_glyph(const char **s, struct glyph *g, bool utf8)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)*s;
 	size_t u = text_unit(*s, strnlen(*s, 4), 0);
 	uint32_t cp;
@@ -103,10 +102,11 @@ next_glyph(const char **s, struct glyph *g, bool utf8)
 	g->n = 1;
 	g->width = 1;
 	if (u == 0) {
-		g->wc[0] = L'\\';
-		g->wc[1] = L'x';
-		g->wc[2] = (wchar_t)hex[p[0] >> 4];
-		g->wc[3] = (wchar_t)hex[p[0] & 15];
+		char e[TEXT_ESC_LEN];
+
+		text_esc_byte(e, p[0]);
+		for (int i = 0; i < TEXT_ESC_LEN; i++)
+			g->wc[i] = (wchar_t)e[i];
 		g->n = g->width = TEXT_ESC_LEN;
 		(*s)++;
 		return;
