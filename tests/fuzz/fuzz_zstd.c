@@ -13,62 +13,40 @@
 #include <string.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "tests/helpers.h"
 
 /* Payload bytes of one record at most: header.size is a u16, and a
  * COMPRESSED2 record pads its payload to 8 bytes after a 16-byte start. */
 #define PAYLOAD_MAX	(65536 - 24)
 
-struct out {
-	uint8_t	*p;
-	size_t	 len, cap;
-};
-
+/* A record header, in the host's byte order as the rest. */
 static void
-put(struct out *o, const void *p, size_t n)
+put_hdr(struct pdbuf *o, uint32_t type, uint16_t misc, uint16_t size)
 {
-	if (o->len + n > o->cap) {
-		o->cap = (o->len + n) * 2;
-		o->p = realloc(o->p, o->cap);
-		if (o->p == NULL)
-			abort();
-	}
-	memcpy(o->p + o->len, p, n);
-	o->len += n;
-}
-
-static void
-put64(struct out *o, uint64_t v)
-{
-	put(o, &v, 8);
-}
-
-static void
-put_hdr(struct out *o, uint32_t type, uint16_t misc, uint16_t size)
-{
-	put(o, &type, 4);
-	put(o, &misc, 2);
-	put(o, &size, 2);
+	pd_u32(o, type);
+	pd_u16(o, misc);
+	pd_u16(o, size);
 }
 
 /* Header, one attr with ids 3441 and 3442, a COMM: the data section starts
  * at 264 (as in zstd.data). */
 static void
-head(struct out *o)
+head(struct pdbuf *o)
 {
 	struct perf_event_attr a;
 	static const char comm[16] = "cpu";
 
-	put64(o, PERF_MAGIC2);
-	put64(o, sizeof(struct pf_header));
-	put64(o, sizeof a + 16);			/* attr_size */
-	put64(o, 104);					/* attrs */
-	put64(o, sizeof a + 16);
-	put64(o, 264);					/* data, size patched */
-	put64(o, 0);
-	put64(o, 0);					/* event_types */
-	put64(o, 0);
+	pd_u64(o, PERF_MAGIC2);
+	pd_u64(o, sizeof(struct pf_header));
+	pd_u64(o, sizeof a + 16);			/* attr_size */
+	pd_u64(o, 104);					/* attrs */
+	pd_u64(o, sizeof a + 16);
+	pd_u64(o, 264);					/* data, size patched */
+	pd_u64(o, 0);
+	pd_u64(o, 0);					/* event_types */
+	pd_u64(o, 0);
 	for (int i = 0; i < 4; i++)
-		put64(o, 0);				/* no feature sections */
+		pd_u64(o, 0);				/* no feature sections */
 	memset(&a, 0, sizeof a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.size = sizeof a;
@@ -79,21 +57,21 @@ head(struct out *o)
 	    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD;
 	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a.mmap = a.comm = a.sample_id_all = a.mmap2 = a.comm_exec = 1;
-	put(o, &a, sizeof a);
-	put64(o, 104 + sizeof a + 16);			/* ids */
-	put64(o, 16);
-	put64(o, 3441);
-	put64(o, 3442);
+	pd_bytes(o, &a, sizeof a);
+	pd_u64(o, 104 + sizeof a + 16);			/* ids */
+	pd_u64(o, 16);
+	pd_u64(o, 3441);
+	pd_u64(o, 3442);
 	/* COMM cpu 26134/26134, sample_id_all trailer (tid, time). */
 	put_hdr(o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 16);
-	put64(o, (uint64_t)26134 << 32 | 26134);
-	put(o, comm, sizeof comm);
-	put64(o, (uint64_t)26134 << 32 | 26134);
-	put64(o, 1);
+	pd_u64(o, (uint64_t)26134 << 32 | 26134);
+	pd_bytes(o, comm, sizeof comm);
+	pd_u64(o, (uint64_t)26134 << 32 | 26134);
+	pd_u64(o, 1);
 }
 
 static void
-compressed(struct out *o, bool v2, const uint8_t *p, size_t n)
+compressed(struct pdbuf *o, bool v2, const uint8_t *p, size_t n)
 {
 	static const uint8_t zero[8];
 
@@ -101,12 +79,12 @@ compressed(struct out *o, bool v2, const uint8_t *p, size_t n)
 		size_t pad = (8 - n % 8) % 8;
 
 		put_hdr(o, PF_REC_COMPRESSED2, 0, (uint16_t)(16 + n + pad));
-		put64(o, n);
-		put(o, p, n);
-		put(o, zero, pad);
+		pd_u64(o, n);
+		pd_bytes(o, p, n);
+		pd_bytes(o, zero, pad);
 	} else {
 		put_hdr(o, PF_REC_COMPRESSED, 0, (uint16_t)(8 + n));
-		put(o, p, n);
+		pd_bytes(o, p, n);
 	}
 	put_hdr(o, PF_REC_FINISHED_ROUND, 0, 8);
 }
@@ -115,7 +93,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session_mem parts[64], mem;
-	struct out o = { NULL, 0, 0 };
+	struct pdbuf o = { NULL, 0, 0, false };
 	struct perf_err err;
 	struct session *s;
 	size_t nparts;
@@ -140,7 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} while (left > 0);
 	}
 	data_size = o.len - 264;
-	memcpy(o.p + 48, &data_size, 8);
+	pd_put64(&o, 48, data_size);
 	mem.base = o.p;
 	mem.size = o.len;
 	s = session_open_mem("zstd", &mem, 1, NULL, &err);

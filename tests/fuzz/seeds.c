@@ -22,6 +22,7 @@
 #include <zstd.h>
 
 #include "tests/fuzz/fuzz.h"
+#include "tests/helpers.h"
 
 const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
 	"load", "record", "feature", "zstd", "symbolize", "script",
@@ -30,24 +31,6 @@ const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
 static seeds_fn emit;
 static void *emit_arg;
 static int status;
-
-struct buf {
-	uint8_t	*p;
-	size_t	 len, cap;
-};
-
-static void
-put(struct buf *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2;
-		b->p = realloc(b->p, b->cap);
-		if (b->p == NULL)
-			abort();
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
 
 static void
 fail(const char *what, const char *path)
@@ -63,7 +46,7 @@ write_seed(const char *harness, const char *name, const void *p, size_t n)
 }
 
 static bool
-read_file(const char *path, struct buf *b)
+read_file(const char *path, struct pdbuf *b)
 {
 	FILE *fp = fopen(path, "rb");
 	uint8_t chunk[65536];
@@ -74,7 +57,7 @@ read_file(const char *path, struct buf *b)
 		return false;
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		put(b, chunk, n);
+		pd_bytes(b, chunk, n);
 	fclose(fp);
 	return true;
 }
@@ -96,7 +79,7 @@ data_n_cmp(const void *a, const void *b)
 
 /* A directory recording as one input: data, data.0, data.1, ... */
 static bool
-read_dir(const char *path, struct buf *b)
+read_dir(const char *path, struct pdbuf *b)
 {
 	char *p, *names[256];
 	size_t n = 0;
@@ -120,7 +103,7 @@ read_dir(const char *path, struct buf *b)
 	for (size_t i = 0; i < n; i++) {
 		if (asprintf(&p, "%s/%s", path, names[i]) < 0)
 			abort();
-		put(b, FUZZ_SEP, FUZZ_SEP_LEN);
+		pd_bytes(b, FUZZ_SEP, FUZZ_SEP_LEN);
 		ok = ok && read_file(p, b);
 		free(p);
 		free(names[i]);
@@ -130,7 +113,7 @@ read_dir(const char *path, struct buf *b)
 
 /* feature: every section present, as [bit, swap][attr table][bytes]. */
 static void
-feature_seeds(const char *name, const struct buf *rec)
+feature_seeds(const char *name, const struct pdbuf *rec)
 {
 	struct session_mem parts[FUZZ_MAX_PARTS];
 	size_t n = fuzz_split(rec->p, rec->len, parts, FUZZ_MAX_PARTS);
@@ -145,7 +128,7 @@ feature_seeds(const char *name, const struct buf *rec)
 	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++) {
 		const struct feat_sec *fs = &s->feat.sec[bit];
 		const uint8_t *p;
-		struct buf b = { NULL, 0, 0 };
+		struct pdbuf b = { NULL, 0, 0, false };
 		uint8_t head[2];
 		char sname[256];
 
@@ -156,8 +139,8 @@ feature_seeds(const char *name, const struct buf *rec)
 			continue;
 		head[0] = (uint8_t)(bit | (s->swap ? 0x40 : 0));
 		head[1] = s->mode == SESSION_PIPE ? 0 : 2;
-		put(&b, head, 2);
-		put(&b, p, fs->size);
+		pd_bytes(&b, head, 2);
+		pd_bytes(&b, p, fs->size);
 		snprintf(sname, sizeof sname, "%s-%s", name, feat_name(bit));
 		write_seed("feature", sname, b.p, b.len);
 		free(b.p);
@@ -167,7 +150,7 @@ feature_seeds(const char *name, const struct buf *rec)
 
 struct zseed {
 	const struct session	*s;
-	struct buf		 out;
+	struct pdbuf		 out;
 	int			 n;
 };
 
@@ -179,20 +162,20 @@ compressed_payload(void *arg, const struct rec *r, int depth)
 	if (depth > 0 || r->type != PF_REC_COMPRESSED || r->size <= 8)
 		return 0;
 	if (z->n++ > 0)
-		put(&z->out, FUZZ_SEP, FUZZ_SEP_LEN);
-	put(&z->out, r->p + 8, r->size - 8);
+		pd_bytes(&z->out, FUZZ_SEP, FUZZ_SEP_LEN);
+	pd_bytes(&z->out, r->p + 8, r->size - 8);
 	return 0;
 }
 
 /* zstd: a recording's records compressed in frames of about 16 KiB (as
  * perf -z makes them), or its own COMPRESSED payloads if it has some. */
 static void
-zstd_seeds(const char *name, const struct buf *rec, uint8_t flags)
+zstd_seeds(const char *name, const struct pdbuf *rec, uint8_t flags)
 {
 	struct perf_err err;
 	struct session_mem mem = { rec->p, rec->len };
 	struct session *s;
-	struct zseed z = { NULL, { NULL, 0, 0 }, 0 };
+	struct zseed z = { NULL, { NULL, 0, 0, false }, 0 };
 	const struct sfile *f;
 	char sname[256];
 
@@ -204,7 +187,7 @@ zstd_seeds(const char *name, const struct buf *rec, uint8_t flags)
 		return;
 	}
 	z.s = s;
-	put(&z.out, &flags, 1);
+	pd_bytes(&z.out, &flags, 1);
 	if (s->nzchunks > 0) {
 		session_walk(s, compressed_payload, &z);
 	} else {
@@ -221,8 +204,8 @@ zstd_seeds(const char *name, const struct buf *rec, uint8_t flags)
 				break;
 			}
 			if (z.n++ > 0)
-				put(&z.out, FUZZ_SEP, FUZZ_SEP_LEN);
-			put(&z.out, dst, c);
+				pd_bytes(&z.out, FUZZ_SEP, FUZZ_SEP_LEN);
+			pd_bytes(&z.out, dst, c);
 		}
 	}
 	snprintf(sname, sizeof sname, "%s%s", name, flags & 1 ? "-v2" : "");
@@ -261,7 +244,7 @@ seeds_make(const char *datadir, seeds_fn fn, void *arg)
 	closedir(d);
 	qsort(names, n, sizeof *names, name_cmp);
 	for (size_t i = 0; i < n; i++) {
-		struct buf b = { NULL, 0, 0 };
+		struct pdbuf b = { NULL, 0, 0, false };
 		struct stat st;
 		bool ok;
 
