@@ -7,6 +7,7 @@
 
 #include "core/bytes.h"
 #include "symbolize/hist.h"
+#include "symbolize/intel_pt.h"
 #include "symbolize/perftree.h"
 
 /*
@@ -1479,6 +1480,26 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	for (unsigned i = 0; i < a->nkeys; i++)
 		if (a->keys[i] != b->keys[i])
 			return false;
+	return true;
+}
+
+bool
+hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid)
+{
+	size_t n = s->index.n, m;
+	bool stacks = false;
+
+	if (n < 2 || pt_present(s) || o->callgraph || o->record_self)
+		return false;
+	for (size_t i = 0; i < s->attrs.n; i++)
+		stacks |= (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+	if (o->children && stacks)
+		return false;
+	for (m = n / 2; m < n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE; m++)
+		;
+	if (m == 0 || m >= n)
+		return false;
+	*mid = m;
 	return true;
 }
 

@@ -215,6 +215,17 @@ uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skippe
 int hist_merge(struct hist *into, const struct hist *from);
 
 /*
+ * May a pass over s with options o be cut in two (hist_add_range on each
+ * part with a symbolizer of its own, then hist_merge) and give one pass's
+ * rows?  If so, true with *mid the index position of a sample at or after
+ * the middle.  False for Intel PT sessions (their samples are added after
+ * the pass), the call graph and record_self, and children over
+ * DWARF-unwound stacks (inline names depend on the order a symbolizer is
+ * asked in, and perf's entry tree on the order of every sample).
+ */
+bool hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid);
+
+/*
  * With record_self: the entry a sample at index position pos was credited
  * to as its own (self) entry, or UINT32_MAX (not a sample, not added yet,
  * skipped, branch mode, or record_self off).

@@ -107,16 +107,6 @@ has_callchains(const struct session *s)
 	return false;
 }
 
-/* Any --call-graph dwarf samples (user stacks to unwind)? */
-static bool
-has_user_stacks(const struct session *s)
-{
-	for (size_t i = 0; i < s->attrs.n; i++)
-		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER)
-			return true;
-	return false;
-}
-
 /*
  * The hist pass on two cores: the index is cut in two at a sample, the
  * second part goes to a thread with a symbolizer and a hist of its own
@@ -148,7 +138,6 @@ top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *
 {
 	uint64_t min = TOP_PARALLEL_MIN, nsamples = s->counts.by_type[PERF_RECORD_SAMPLE];
 	const char *env = getenv("PERFNAV_PARALLEL_MIN");
-	size_t n = s->index.n, m;
 
 	if (env != NULL && *env != '\0') {
 		char *end;
@@ -157,27 +146,9 @@ top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *
 		if (*end == '\0')
 			min = v;
 	}
-	if (nsamples < min || nsamples < 2 || n < 2)
+	if (nsamples < min || nsamples < 2)
 		return false;
-	/* Samples decoded from an Intel PT trace are added after the pass. */
-	if (pt_present(s))
-		return false;
-	/*
-	 * DWARF unwinding expands frames into inline levels whose names depend
-	 * on the order the symbolizer was asked in (as perf's addr2line): a
-	 * second symbolizer, asked in another order, may name them otherwise.
-	 * And children tables keyed by sym over such sessions emulate perf's
-	 * entry tree, whose entries depend on the order of every sample
-	 * (hist_merge refuses them).  The call graph does not merge.
-	 */
-	if (ho->callgraph || ho->record_self || (ho->children && has_user_stacks(s)))
-		return false;
-	for (m = n / 2; m < n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE; m++)
-		;
-	if (m == 0 || m >= n)
-		return false;
-	*mid = m;
-	return true;
+	return hist_split_point(s, ho, mid);
 }
 
 /*

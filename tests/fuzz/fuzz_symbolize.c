@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "symbolize/hist.h"
-#include "symbolize/intel_pt.h"
 #include "tests/fuzz/fuzz.h"
 
 static const enum hist_key keys[] = {
@@ -109,15 +108,6 @@ same_rows(struct hist *a, struct hist *b)
 	return true;
 }
 
-static bool
-user_stacks(const struct session *s)
-{
-	for (size_t i = 0; i < s->attrs.n; i++)
-		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER)
-			return true;
-	return false;
-}
-
 /* top's two-part pass against one pass. */
 static void
 merged(const struct session *s, const struct sym_opts *so, const struct hist_opts *ho)
@@ -126,11 +116,8 @@ merged(const struct session *s, const struct sym_opts *so, const struct hist_opt
 	struct hist *h1, *h2, *one;
 	size_t m;
 
-	if (s->index.n < 2 || pt_present(s) || user_stacks(s))
-		return;
-	for (m = s->index.n / 2; m < s->index.n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE;
-	    m++)
-		;
+	if (!hist_split_point(s, ho, &m))
+		return;	/* top would not cut this pass either */
 	z1 = symbolizer_new(s, so);
 	z2 = symbolizer_new(s, so);
 	h1 = hist_new(s, z1, ho);
