@@ -178,6 +178,9 @@ pd_free(struct pdbuf *b)
 #define ATTR_MMAP2		(1ull << 23)
 
 #define ST_SYNTH (1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8)
+/* The attr flags of the synthetic recordings' one attr. */
+#define SYNTH_ATTR_FLAGS (ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ | \
+	ATTR_SAMPLE_ID_ALL | ATTR_MMAP2)
 
 /* sample_id_all trailer of the synthetic attr: TID, TIME, ID, CPU. */
 static void
@@ -215,8 +218,7 @@ synth_head(struct pdbuf *b, bool swap)
 	pd_u64(b, 101);
 	attrs_off = b->len;
 	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST_SYNTH,
-	    0, ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ |
-	    ATTR_SAMPLE_ID_ALL | ATTR_MMAP2);
+	    0, SYNTH_ATTR_FLAGS);
 	pd_u64(b, ids_off);
 	pd_u64(b, 16);
 	pd_put64(b, 24, attrs_off);
@@ -319,8 +321,6 @@ synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 	static const unsigned bits[] = { 3 /* HOSTNAME */, 4 /* OSRELEASE */, 11 /* CMDLINE */,
 	    12 /* EVENT_DESC */ };
 	const size_t nbits = sizeof bits / sizeof bits[0];
-	const uint64_t flags = ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_FREQ |
-	    ATTR_SAMPLE_ID_ALL | ATTR_MMAP2;
 	const uint32_t attr_size = 128;	/* as synth_head writes it */
 	size_t data_off, r, feat_tab;
 	uint64_t featmask = 0;
@@ -383,7 +383,7 @@ synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 		case 12:
 			pd_u32(b, 1);
 			pd_u32(b, attr_size);
-			pd_attr(b, attr_size, 1, 0, 4000, ST_SYNTH, 0, flags);
+			pd_attr(b, attr_size, 1, 0, 4000, ST_SYNTH, 0, SYNTH_ATTR_FLAGS);
 			pd_u32(b, 2);
 			pd_feat_str(b, nm->event);
 			pd_u64(b, 100);
