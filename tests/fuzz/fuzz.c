@@ -74,3 +74,12 @@ fuzz_use(uint64_t v)
 
 	sink += v;
 }
+
+void
+fuzz_use_double(double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof bits);
+	fuzz_use(bits);
+}

@@ -55,4 +55,7 @@ int seeds_make(const char *datadir, seeds_fn fn, void *arg);
 /* Keep the compiler from dropping a computed value. */
 void fuzz_use(uint64_t v);
 
+/* The same for a double, by its bits: a double out of uint64_t's range may not be converted. */
+void fuzz_use_double(double v);
+
 #endif

@@ -57,7 +57,7 @@ read_hist(struct hist *h)
 
 			for (size_t k = 0; k < NKEYS; k++)
 				fuzz_use(strlen(hist_key_text(h, e, keys[k], buf, sizeof buf)));
-			fuzz_use((uint64_t)(hist_self_pct(h, e) + hist_children_pct(h, e)));
+			fuzz_use_double(hist_self_pct(h, e) + hist_children_pct(h, e));
 			fuzz_use(hist_callers(h, ev, e->node, &edges));
 			fuzz_use(hist_callees(h, ev, e->node, &edges));
 		}
