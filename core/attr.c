@@ -251,3 +251,12 @@ attr_table_free(struct attr_table *t)
 	free(t->hvals);
 	memset(t, 0, sizeof *t);
 }
+
+bool
+attr_table_has_callchains(const struct attr_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}

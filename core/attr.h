@@ -58,6 +58,9 @@ int attr_table_find_id(const struct attr_table *t, uint64_t id);
 void attr_table_finish(struct attr_table *t);
 void attr_table_free(struct attr_table *t);
 
+/* Whether any attr samples callchains (PERF_SAMPLE_CALLCHAIN). */
+bool attr_table_has_callchains(const struct attr_table *t);
+
 /* Bytes of the sample_id_all trailer for a sample_type. */
 uint32_t attr_trailer_size(uint64_t sample_type);
 

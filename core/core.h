@@ -13,7 +13,6 @@
 #include "core/index.h"
 #include "core/names.h"
 #include "core/perf_file.h"
-#include "core/ptpkt.h"
 #include "core/record.h"
 #include "core/safefile.h"
 #include "core/session.h"

@@ -7,7 +7,7 @@
 
 #include "core/bytes.h"
 #include "symbolize/hist.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/intel_pt.h"
 #include "symbolize/perftree.h"
 
 /*

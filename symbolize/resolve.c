@@ -981,3 +981,15 @@ symbolizer_why_counts(const struct symbolizer *z, struct sym_why_count *out, siz
 	}
 	return k;
 }
+
+const char *
+symbolizer_why_text(const struct symbolizer *z, uint32_t dso, unsigned w, char *buf, size_t n)
+{
+	const char *why, *path = NULL;
+
+	if (w == SYM_WHY_REFUSED && (why = symbolizer_dso_refusal(z, dso, &path)) != NULL)
+		snprintf(buf, n, "refused: %s: %s", path, why);
+	else
+		snprintf(buf, n, "%s", sym_why_text((enum sym_why)w));
+	return buf;
+}

@@ -254,4 +254,12 @@ struct sym_unwind_count {
 size_t symbolizer_unwind_counts(const struct symbolizer *z, struct sym_unwind_count *out,
     size_t n);
 
+/*
+ * The text of reason w for DSO dso's unresolved addresses: sym_why_text(),
+ * but for SYM_WHY_REFUSED the refused file and its own reason ("refused:
+ * /tmp/perf-1.map: is a FIFO, not a regular file").  Into buf; returns it.
+ */
+const char *symbolizer_why_text(const struct symbolizer *z, uint32_t dso, unsigned w, char *buf,
+    size_t n);
+
 #endif

@@ -1,4 +1,4 @@
-/* Criterion tests of symbolize/intel_pt.c: the decoder over a made-up trace. */
+/* Criterion tests of symbolize/pt/intel_pt.c: the decoder over a made-up trace. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/ptpkt.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/ptpkt.h"
+#include "symbolize/pt/intel_pt.h"
 
 struct tbuf {
 	uint8_t	b[512];

@@ -1,11 +1,11 @@
-/* Criterion tests of core/ptpkt.c: Intel PT packets from hand-written bytes. */
+/* Criterion tests of symbolize/pt/ptpkt.c: Intel PT packets from hand-written bytes. */
 #include "config.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ptpkt.h"
+#include "symbolize/pt/ptpkt.h"
 
 static struct ptpkt
 one(const uint8_t *b, size_t n, int want_len)

@@ -1,5 +1,5 @@
 /*
- * Criterion tests of tui/textout.c's filter on standard output and error:
+ * Criterion tests of tui/cmd/textout.c's filter on standard output and error:
  * in a child process whose stdout and stderr are files, text written in
  * pieces (UTF-8 sequences cut between writes, a sequence cut at exit,
  * large clean runs) comes out with every control byte but tab and newline,
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
-#include "tui/textout.h"
+#include "tui/cmd/textout.h"
 
 /* Write each piece with its own write to the filter (unbuffered). */
 static void

@@ -22,7 +22,7 @@
 #include "core/core.h"
 #include "symbolize/resolve.h"
 #include "tui/app.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/keys.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
@@ -1127,7 +1127,7 @@ tui_run(const struct common_opts *co)
 		    a->s->diags.n);
 	loop(a);
 	curses_stop();
-	symbols_report_refusals(stderr, a->sym->z);
+	cmd_report_refusals(stderr, a->sym->z);
 	status = cmd_report_diags(a->s);
 out:
 	if (a->startup_msgs)

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "tui/app.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 struct subcmd {
 	const char	*name;

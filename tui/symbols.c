@@ -8,10 +8,9 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/symbols.h"
-#include "tui/textout.h"
 
 #define SLICE_DEFAULT	4096
 
@@ -22,15 +21,6 @@ mono_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static bool
-has_callchains(const struct session *s)
-{
-	for (size_t i = 0; i < s->attrs.n; i++)
-		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			return true;
-	return false;
 }
 
 struct symbols *
@@ -52,7 +42,7 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	ho.keys[2] = HIST_KEY_DSO;
 	ho.keys[3] = HIST_KEY_SYM;
 	ho.nkeys = 4;
-	sy->children = has_callchains(s);
+	sy->children = attr_table_has_callchains(&s->attrs);
 	ho.children = sy->children;
 	ho.callgraph = sy->children;
 	ho.edge_split = sy->children;	/* callers / callees of a zoom */
@@ -162,42 +152,3 @@ symbols_progress(const struct symbols *sy)
 	return (double)sy->samples_done / (double)sy->samples_total;
 }
 
-const char *
-symbols_why_text(const struct symbolizer *z, uint32_t dso, unsigned w, char *buf, size_t n)
-{
-	const char *why, *path = NULL;
-
-	if (w == SYM_WHY_REFUSED && (why = symbolizer_dso_refusal(z, dso, &path)) != NULL)
-		snprintf(buf, n, "refused: %s: %s", path, why);
-	else
-		snprintf(buf, n, "%s", sym_why_text((enum sym_why)w));
-	return buf;
-}
-
-size_t
-symbols_report_refusals(FILE *fp, const struct symbolizer *z)
-{
-	size_t dropped, n = symbolizer_refusals(z, NULL, 0, &dropped), lines = 0;
-	struct sym_refusal *r;
-
-	if (n == 0 && dropped == 0)
-		return 0;
-	r = xcalloc(n ? n : 1, sizeof *r);
-	n = symbolizer_refusals(z, r, n, NULL);
-	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-
-		/* one line per file, whichever DSOs it was for */
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = strcmp(r[k].path, r[i].path) == 0;
-		if (seen)
-			continue;
-		fprintf(fp, "perfnav: %s: %s: %s\n", textout_esc(r[i].path),
-		    r[i].cut ? "cut short" : "refused", textout_esc(r[i].why));
-		lines++;
-	}
-	if (dropped > 0)
-		fprintf(fp, "perfnav: %zu more files refused\n", dropped);
-	free(r);
-	return lines;
-}

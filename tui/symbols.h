@@ -74,19 +74,5 @@ const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);
 
-/*
- * The text of reason w for DSO dso's unresolved addresses: sym_why_text(),
- * but for SYM_WHY_REFUSED the refused file and its own reason ("refused:
- * /tmp/perf-1.map: is a FIFO, not a regular file").  Into buf; returns it.
- */
-const char *symbols_why_text(const struct symbolizer *z, uint32_t dso, unsigned w, char *buf,
-    size_t n);
-/*
- * One line on fp per file z refused ("perfnav: PATH: refused: REASON") or
- * read only in part ("perfnav: PATH: cut short: REASON"), each path once:
- * what the text subcommands and the TUI (after it ends) print on stderr.
- * Returns the number of lines.
- */
-size_t symbols_report_refusals(FILE *fp, const struct symbolizer *z);
 
 #endif

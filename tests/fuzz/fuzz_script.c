@@ -11,7 +11,7 @@
 
 #include "symbolize/resolve.h"
 #include "tests/fuzz/fuzz.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 
 #define ALL "comm,pid,tid,cpu,time,period,event,addr,ip,sym,symoff,dso"
 

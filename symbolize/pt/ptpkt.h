@@ -5,8 +5,8 @@
  * context the caller keeps (block items after a BBP packet), no knowledge
  * of code, addresses or time.  Nothing here allocates or prints.
  */
-#ifndef PERFNAV_CORE_PTPKT_H
-#define PERFNAV_CORE_PTPKT_H
+#ifndef PERFNAV_SYMBOLIZE_PT_PTPKT_H
+#define PERFNAV_SYMBOLIZE_PT_PTPKT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "core/ptpkt.h"
+#include "symbolize/pt/ptpkt.h"
 
 const uint8_t ptpkt_psb_bytes[16] = {
 	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,

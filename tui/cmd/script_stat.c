@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 /*
  * perf script on a 'perf stat record' file: the counter table, one line

@@ -10,8 +10,8 @@
 
 #include "core/core.h"
 #include "symbolize/resolve.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 enum {
 	OPT_BUILDID_DIR = 1000,
@@ -364,4 +364,32 @@ opts_count(const char *arg, long max, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+size_t
+cmd_report_refusals(FILE *fp, const struct symbolizer *z)
+{
+	size_t dropped, n = symbolizer_refusals(z, NULL, 0, &dropped), lines = 0;
+	struct sym_refusal *r;
+
+	if (n == 0 && dropped == 0)
+		return 0;
+	r = xcalloc(n ? n : 1, sizeof *r);
+	n = symbolizer_refusals(z, r, n, NULL);
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		/* one line per file, whichever DSOs it was for */
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(r[k].path, r[i].path) == 0;
+		if (seen)
+			continue;
+		fprintf(fp, "perfnav: %s: %s: %s\n", textout_esc(r[i].path),
+		    r[i].cut ? "cut short" : "refused", textout_esc(r[i].why));
+		lines++;
+	}
+	if (dropped > 0)
+		fprintf(fp, "perfnav: %zu more files refused\n", dropped);
+	free(r);
+	return lines;
 }

@@ -3,8 +3,8 @@
  * options they share.  Each cmd_* parses its own arguments and returns the
  * process exit status.
  */
-#ifndef PERFNAV_TUI_CMD_H
-#define PERFNAV_TUI_CMD_H
+#ifndef PERFNAV_TUI_CMD_CMD_H
+#define PERFNAV_TUI_CMD_CMD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -104,6 +104,15 @@ int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+
+struct symbolizer;
+/*
+ * One line on fp per file z refused ("perfnav: PATH: refused: REASON") or
+ * read only in part ("perfnav: PATH: cut short: REASON"), each path once:
+ * what the text subcommands and the TUI (after it ends) print on stderr.
+ * Returns the number of lines.
+ */
+size_t cmd_report_refusals(FILE *fp, const struct symbolizer *z);
 
 struct sym_opts;
 /* Map the common symbolization options onto the symbolizer's options. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 
 /*
  * perfnav hex FILE OFFSET: the record starting at OFFSET as annotated hex,

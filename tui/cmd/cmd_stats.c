@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 static void
 type_label(uint32_t t, char *buf, size_t n)

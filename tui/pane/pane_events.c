@@ -11,7 +11,7 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 

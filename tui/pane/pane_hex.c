@@ -12,7 +12,7 @@
 #include <curses.h>
 
 #include "core/core.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/pane.h"
 
 /*

@@ -9,9 +9,9 @@
 #include "symbolize/annotate.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/symbols.h"
-#include "tui/textout.h"
+#include "tui/cmd/textout.h"
 
 /*
  * perfnav annotate [FILE] [SYMBOL]: a function's disassembly with the share
@@ -220,7 +220,7 @@ cmd_annotate(int argc, char **argv)
 	annotate_free(an);
 out:
 	fflush(stdout);
-	symbols_report_refusals(stderr, z);
+	cmd_report_refusals(stderr, z);
 	/* the recording's problems are told whatever became of the annotation */
 	rc = cmd_report_diags(s);
 	if (status == EXIT_OK)

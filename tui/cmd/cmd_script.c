@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/symbols.h"
-#include "tui/textout.h"
+#include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
 #define SCRIPT_FIELDS(X) \
@@ -309,7 +309,7 @@ print_why(const struct session *s, struct symbolizer *z)
 			if (c[i].count[w])
 				fprintf(stderr, "perfnav: %s: %s: %" PRIu64 " frames: %s\n", s->path,
 				    textout_esc(symbolizer_dso_long(z, c[i].dso)), c[i].count[w],
-				    textout_esc(symbols_why_text(z, c[i].dso, w, text, sizeof text)));
+				    textout_esc(symbolizer_why_text(z, c[i].dso, w, text, sizeof text)));
 	free(c);
 }
 
@@ -406,7 +406,7 @@ cmd_script(int argc, char **argv)
 	fflush(stdout);
 	if (sc.why)
 		print_why(s, z);
-	symbols_report_refusals(stderr, z);
+	cmd_report_refusals(stderr, z);
 	status = cmd_report_diags(s);
 	if (ferror(stdout)) {
 		fprintf(stderr, "perfnav: %s: write error\n", s->path);

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ptpkt.h"
+#include "symbolize/pt/ptpkt.h"
 #include "symbolize/hist.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/intel_pt.h"
 
 /*
  * intel_pt.c: the items `perf script` and `perf report` show for an Intel

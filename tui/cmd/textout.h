@@ -11,8 +11,8 @@
  * deliberate terminal controls (the load progress bar) go to
  * textout_tty_err() instead.  The curses screen never goes through it.
  */
-#ifndef PERFNAV_TUI_TEXTOUT_H
-#define PERFNAV_TUI_TEXTOUT_H
+#ifndef PERFNAV_TUI_CMD_TEXTOUT_H
+#define PERFNAV_TUI_CMD_TEXTOUT_H
 
 #include <stdbool.h>
 #include <stdio.h>

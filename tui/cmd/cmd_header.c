@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 /*
  * perfnav header: the lines of "perf report --header-only -I" (perf 6.1),

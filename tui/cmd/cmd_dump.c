@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 /*
  * perfnav dump [-x] FILE: one line per record in file order,

@@ -16,8 +16,8 @@
  * Each item says before which index position it comes.  The caller owns
  * the returned array (free()).  Nothing here prints.
  */
-#ifndef PERFNAV_SYMBOLIZE_INTEL_PT_H
-#define PERFNAV_SYMBOLIZE_INTEL_PT_H
+#ifndef PERFNAV_SYMBOLIZE_PT_INTEL_PT_H
+#define PERFNAV_SYMBOLIZE_PT_INTEL_PT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "tui/cmd.h"
-#include "tui/textout.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
 
 /*
  * perfnav tree: the process tree from FORK/COMM/EXIT, in the form of perf

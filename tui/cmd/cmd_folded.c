@@ -8,9 +8,9 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/symbols.h"
-#include "tui/textout.h"
+#include "tui/cmd/textout.h"
 
 /*
  * perfnav folded: one line per distinct stack, "comm;outer;...;inner COUNT",
@@ -144,7 +144,7 @@ cmd_folded(int argc, char **argv)
 	}
 	free(l.v);
 	fflush(stdout);
-	symbols_report_refusals(stderr, z);
+	cmd_report_refusals(stderr, z);
 	hist_free(h);
 	symbolizer_free(z);
 	status = cmd_report_diags(s);

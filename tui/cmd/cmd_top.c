@@ -9,12 +9,12 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "symbolize/unwind.h"
-#include "tui/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui/symbols.h"
-#include "tui/textout.h"
+#include "tui/cmd/textout.h"
 
 enum {
 	OPT_SORT = 300,
@@ -96,15 +96,6 @@ find_event(const struct session *s, const char *name)
 		if (strcmp(session_attr_name(s, (int)i), name) == 0)
 			return (int)i;
 	return -1;
-}
-
-static bool
-has_callchains(const struct session *s)
-{
-	for (size_t i = 0; i < s->attrs.n; i++)
-		if (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			return true;
-	return false;
 }
 
 /*
@@ -320,7 +311,7 @@ print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 				continue;
 			fprintf(fp, "%s    %-18s %10" PRIu64 " %10" PRIu64 "  %s\n", pre,
 			    sym_why_name((enum sym_why)r), w[i].self[r], w[i].chain[r],
-			    textout_esc(symbols_why_text(z, w[i].dso, (unsigned)r, text, sizeof text)));
+			    textout_esc(symbolizer_why_text(z, w[i].dso, (unsigned)r, text, sizeof text)));
 		}
 	}
 }
@@ -426,7 +417,7 @@ cmd_top(int argc, char **argv)
 	 * --children it is EVENT SELF_PCT SAMPLES KEY... (self rows).
 	 */
 	if (a.children < 0)
-		ho.children = !a.tsv && has_callchains(s);
+		ho.children = !a.tsv && attr_table_has_callchains(&s->attrs);
 	else
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;
@@ -452,7 +443,7 @@ cmd_top(int argc, char **argv)
 		print_unwind_stops(stdout, z, "# ");
 	}
 	fflush(stdout);
-	symbols_report_refusals(stderr, z);
+	cmd_report_refusals(stderr, z);
 	hist_free(h);
 	symbolizer_free(z);
 	status = cmd_report_diags(s);

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "core/text.h"
-#include "tui/textout.h"
+#include "tui/cmd/textout.h"
 
 /* ---- names ---- */
 

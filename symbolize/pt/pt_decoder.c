@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ptpkt.h"
-#include "symbolize/intel_pt.h"
+#include "symbolize/pt/ptpkt.h"
+#include "symbolize/pt/intel_pt.h"
 
 /*
  * pt_decoder.c: the Intel PT decoder of symbolize/intel_pt.h, which turns
