@@ -5,6 +5,7 @@
 
 #include "symbolize/pt/ptpkt.h"
 #include "symbolize/pt/intel_pt.h"
+#include "symbolize/pt/pt_internal.h"
 
 /*
  * pt_decoder.c: the Intel PT decoder of symbolize/intel_pt.h, which turns
@@ -28,31 +29,11 @@
  * on, reading a PSB+ met while in sync, looking for a whole address,
  * waiting for the TIP of an asynchronous transfer whose source a FUP gave,
  * or following the trace.  Each phase reads packets until one ends it.
- * What a packet kind does in each phase is one row of the table `rules`
+ * What a packet kind does in each phase is one row of the table `pt_rules`
  * below: feed the clock and context (apply_context(), the same function
  * for every phase), nothing, or end the phase in one of a few common ways;
  * the rest goes to the phase's own small function.
  */
-
-/*
- * Step results.  0: a state is ready.  Positive: the error code the state
- * reports (see pt_error_text()).  Negative: how the decoder goes on.
- */
-enum {
-	E_INTERNAL = 2,
-	E_BAD_PACKET = 3,
-	E_NO_DATA = 4,
-	E_NO_CODE = 5,
-	E_MISMATCH = 6,
-	E_OVERFLOW = 7,
-};
-
-enum {
-	GO_ON = -1,		/* on to the next packet, same phase */
-	AGAIN = -2,		/* this packet once more, same phase */
-	PSB_CUT = -3,		/* a PSB+ ended early, at a packet of the trace */
-	RESTART = -4,		/* a new sync state: start over, nothing to report */
-};
 
 const char *
 pt_error_text(uint32_t code)
@@ -67,54 +48,12 @@ pt_error_text(uint32_t code)
 	return code < sizeof text / sizeof text[0] ? text[code] : text[0];
 }
 
-/* How far the decoder's footing goes, between calls of pt_decode(). */
-enum sync {
-	SEEK_PSB,	/* nothing known: find a PSB */
-	SEEK_IP,	/* the address is lost: forget it and find a whole one */
-	RESYNC_IP,	/* after an error: find a whole address again */
-	TRACING,	/* in sync: follow the trace */
-};
-
-/* The phases a step reads packets in (columns of `rules`). */
-enum phase {
-	PH_SYNC_PSB,	/* the PSB+ the decoder synchronizes on */
-	PH_PSB,		/* a PSB+ met while in sync */
-	PH_FIND_IP,	/* looking for a packet with a whole address */
-	PH_AFTER_FUP,	/* after the FUP of an asynchronous transfer: its TIP */
-	PH_TRACE,	/* in sync */
-	PH_COUNT
-};
-
-/* What a packet does in a phase. */
-enum action {
-	SKIP,		/* nothing */
-	CTX,		/* feeds the clock or the context: apply_context() */
-	STOP,		/* TraceSTOP: tracing stopped; go on */
-	OVFL,		/* the processor lost packets: find an address again */
-	LOST,		/* no packet: start over from a PSB */
-	DONE,		/* the phase is complete: a state is ready */
-	CUT,		/* the phase ends early: the phase's cut() */
-	OWN,		/* the phase's own handling: its own() */
-};
-
-/* Traits of packet kinds for the look-aheads. */
-enum {
-	SIDEBAND = 1 << 0,	/* may stand in PSB+ around the FUP */
-	EVENT = 1 << 1,		/* PTWRITE, power and block events */
-	CLOCK_RUNS = 1 << 2,	/* the core clock keeps running across it */
-};
-
-struct rule {
-	uint8_t	in[PH_COUNT];	/* enum action, by phase */
-	uint8_t	traits;
-};
-
 /*
  * The packet rules.  Kinds that end a PSB+ are those that cannot be part
  * of the snapshot; after a FUP, anything but context packets that may
  * come before the TIP means the FUP did not announce a transfer.
  */
-static const struct rule rules[PTPKT_KIND_COUNT] = {
+const struct rule pt_rules[PTPKT_KIND_COUNT] = {
 	/*                    sync PSB+ PSB+  find IP after FUP trace   traits */
 	/* padding, maintenance, bytes that are no packet, lost packets */
 	[PTPKT_PAD]        = { { SKIP,  SKIP, SKIP,   SKIP,     SKIP }, SIDEBAND },
@@ -157,85 +96,6 @@ static const struct rule rules[PTPKT_KIND_COUNT] = {
 	[PTPKT_BIP]        = { { CUT,   CUT,  SKIP,   CUT,      SKIP }, EVENT | CLOCK_RUNS },
 	[PTPKT_BEP]        = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT | CLOCK_RUNS },
 	[PTPKT_BEP_IP]     = { { CUT,   CUT,  SKIP,   CUT,      OWN },  EVENT | CLOCK_RUNS },
-};
-
-/* A TSC packet may fall this far behind the time MTCs and CYCs reached. */
-#define TSC_LAG_MAX	UINT64_C(0x10000)
-/* TSC packets hold the low 56 bits. */
-#define TSC_WRAP	(UINT64_C(1) << 56)
-#define TSC_HIGH	(UINT64_C(0xff) << 56)
-
-/*
- * The decoder's idea of the time, in TSC ticks.  A TSC packet gives the
- * TSC outright (low 56 bits); between TSC packets, MTC packets give a
- * slice of the crystal clock (CTC), which a TMA after a TSC ties to the
- * TSC, and CYC packets count core cycles, turned to TSC ticks with a
- * ratio measured between two MTCs or else taken from the core:bus ratio.
- */
-struct pt_clock {
-	uint64_t	now;		/* the time reached; 0 until known */
-	uint64_t	tsc;		/* the last TSC packet, widened to 64 bits */
-	uint64_t	first_ref;	/* the first buffer's AUXTRACE TSC, until a TSC packet */
-	uint64_t	buffer_ref;	/* the current buffer's AUXTRACE TSC */
-
-	/* CTC: counted from the TMA's value through the MTCs */
-	bool		ctc_known;	/* a TMA since the last TSC (nothing lost since) */
-	bool		mtc_high_open;	/* the MTC slice reaches above the TMA's 16 bits */
-	uint64_t	ctc_start;	/* TSC at the CTC count the MTCs are counted from */
-	uint64_t	ctc_ticks;	/* CTC ticks counted since */
-	uint32_t	mtc_slice;	/* the last MTC (CTC bits mtc_shift.. mtc_shift + 7) */
-	uint32_t	tsc_per_ctc;	/* the TSC:CTC ratio when whole, else 0 */
-	uint32_t	ctc_low_mask;	/* CTC bits below the MTC slice */
-
-	/* CYC: core cycles counted from a point in time */
-	uint64_t	cyc_start;	/* TSC the cycles count from; 0: none */
-	uint64_t	cycles;
-	double		tsc_per_cycle;	/* measured over a span between MTCs */
-	bool		tsc_per_cycle_known;
-	unsigned	cbr;		/* core:bus ratio */
-	double		cbr_tsc_per_cycle; /* max non-turbo ratio / cbr */
-};
-
-struct pt_decoder {
-	struct pt_params	 p;
-	const struct pt_buffer	*bufs;
-	size_t			 nbufs, next_buf;
-	pt_walk_fn		 walk;
-	void			*walk_arg;
-
-	/* the stream: pkt is the packet at `at`, `size` bytes long */
-	const uint8_t		*at;
-	size_t			 left;
-	uint64_t		 offset;	/* of `at` in the whole trace */
-	int			 size;
-	struct ptpkt		 pkt;
-	enum ptpkt_ctx		 ctx;
-	enum ptpkt_kind		 prev_kind;	/* of the packet before pkt */
-	enum sync		 sync;
-
-	/* where the code is */
-	uint64_t		 ip;		/* the current address */
-	uint64_t		 base_ip;	/* what compressed addresses complete (SDM: last IP) */
-	bool			 base_ip_known;
-	uint64_t		 psb_fup_ip;	/* the FUP's address in the last PSB+, or 0 */
-	bool			 tracing;	/* packets enabled (TIP.PGE .. TIP.PGD) */
-	uint64_t		 pip;		/* the last PIP (bit 0: VMX non-root) */
-	bool			 guest, guest_next; /* non-root now, after the next branch */
-	unsigned		 tsx;		/* PT_SF_IN_TX, PT_SF_ABORT_TX */
-
-	/*
-	 * Events that a following FUP gives the address of (PT_ST_* bits),
-	 * with their payloads; fup_alone: the FUP to come only places
-	 * events, no TIP follows it.
-	 */
-	unsigned		 fup_pending;
-	bool			 fup_alone;
-	unsigned		 fup_tsx;
-	uint64_t		 ptw_payload, mwait_payload, pwre_payload;
-
-	struct pt_clock		 clk;
-	unsigned		 cbr_reported;
-	struct pt_state		 state;
 };
 
 struct pt_decoder *
@@ -394,11 +254,9 @@ advance(struct pt_decoder *d)
 	return 0;
 }
 
-/* Show fn the packets after pkt in this buffer (no PADs) until it returns true. */
-typedef bool (*peek_fn)(struct pt_decoder *d, const struct ptpkt *pk, void *arg);
 
-static void
-peek(struct pt_decoder *d, peek_fn fn, void *arg)
+void
+pt_peek(struct pt_decoder *d, pt_peek_fn fn, void *arg)
 {
 	const uint8_t *at = d->at;
 	size_t left = d->left, size = (size_t)d->size;
@@ -443,281 +301,6 @@ find_psb(struct pt_decoder *d)
 	}
 }
 
-/* ---- the clock ---- */
-
-static uint64_t
-scale(uint64_t x, uint32_t mul, uint32_t div)
-{
-	if (div == 0)
-		return 0;
-	return (x / div) * mul + ((x % div) * mul) / div;
-}
-
-static uint64_t
-ctc_as_tsc(const struct pt_decoder *d, uint64_t ctc)
-{
-	const struct pt_clock *c = &d->clk;
-
-	return c->tsc_per_ctc ? ctc * c->tsc_per_ctc : scale(ctc, d->p.tsc_ctc_n, d->p.tsc_ctc_d);
-}
-
-/* Cycles count afresh from now. */
-static void
-cycles_from_now(struct pt_clock *c)
-{
-	c->cyc_start = c->now;
-	c->cycles = 0;
-}
-
-/* The 56 bits of a TSC packet, widened to the 64-bit TSC nearest to ref. */
-static uint64_t
-widen_tsc(uint64_t low, uint64_t ref)
-{
-	uint64_t t = low | (ref & TSC_HIGH);
-
-	if (t < ref && ref - t > TSC_WRAP / 2)
-		t += TSC_WRAP;
-	else if (t >= ref && t - ref > TSC_WRAP / 2)
-		t -= TSC_WRAP;
-	return t;
-}
-
-/*
- * TSC: the time outright.  The first one is widened against the
- * AUXTRACE reference; later ones take the high byte of the time reached,
- * and may not take the time back: one a little behind (MTCs and CYCs
- * went past it) leaves the time as it is; one further behind has wrapped
- * unless that would pass the buffer's reference.
- */
-static void
-clock_tsc(struct pt_decoder *d)
-{
-	struct pt_clock *c = &d->clk;
-	uint64_t t;
-
-	c->ctc_known = false;
-	if (c->first_ref) {
-		t = widen_tsc(d->pkt.payload, c->first_ref);
-		c->tsc = t;
-		c->now = t;
-		c->first_ref = 0;
-	} else if (c->now) {
-		t = d->pkt.payload | (c->now & TSC_HIGH);
-		c->tsc = t;
-		if (t < c->now && c->now - t < TSC_LAG_MAX)
-			t = c->now;
-		if (t < c->now) {
-			if (!c->buffer_ref || t + TSC_WRAP < c->buffer_ref) {
-				t += TSC_WRAP;
-				c->tsc = t;
-			} else {
-				t = c->now;
-			}
-		}
-		c->now = t;
-	}
-	if (d->prev_kind == PTPKT_CYC) {
-		/* cycles count from here, at a ratio not measured yet */
-		cycles_from_now(c);
-		c->tsc_per_cycle_known = false;
-	}
-}
-
-/*
- * TMA: the CTC's low 16 bits and the fast counter at the last TSC, so
- * that MTCs can be counted as TSC ticks from there.
- */
-static void
-clock_tma(struct pt_decoder *d)
-{
-	struct pt_clock *c = &d->clk;
-	uint32_t ctc = (uint32_t)d->pkt.payload;
-	uint32_t fast = (uint32_t)d->pkt.count;
-
-	if (!d->p.tsc_ctc_d)
-		return;
-	c->mtc_slice = (ctc >> d->p.mtc_shift) & 0xff;
-	c->ctc_start = c->tsc - fast - ctc_as_tsc(d, ctc & c->ctc_low_mask);
-	c->ctc_ticks = 0;
-	c->ctc_known = true;
-	c->mtc_high_open = true;
-}
-
-/*
- * With an MTC period over 2^8, an MTC's slice has CTC bits above the
- * TMA's 16: the first MTC after the TMA fills them in for the TMA's
- * slice, one step back when that puts the TMA at or past the MTC.
- */
-static uint32_t
-fill_mtc_high(uint32_t tma_slice, uint32_t mtc, int shift)
-{
-	uint32_t open_bit = 1u << (16 - shift);
-
-	tma_slice |= mtc & ~(open_bit - 1);
-	if (tma_slice >= mtc)
-		tma_slice = (tma_slice - open_bit) & 0xff;
-	return tma_slice;
-}
-
-/*
- * Count an MTC (its CTC slice `mtc`) into *ticks from the slice before,
- * *slice; the result is the TSC it stands for.
- */
-static uint64_t
-count_mtc(const struct pt_decoder *d, uint32_t mtc, uint32_t *slice, bool *high_open,
-    uint64_t *ticks)
-{
-	uint32_t steps;
-
-	if (d->p.mtc_shift > 8 && *high_open) {
-		*high_open = false;
-		*slice = fill_mtc_high(*slice, mtc, d->p.mtc_shift);
-	}
-	steps = mtc > *slice ? mtc - *slice : mtc + 256 - *slice;
-	*ticks += (uint64_t)steps << d->p.mtc_shift;
-	*slice = mtc;
-	return d->clk.ctc_start + ctc_as_tsc(d, *ticks);
-}
-
-/* Measuring TSC ticks per cycle: the look-ahead's state. */
-struct cyc_span {
-	uint64_t	cycles, ctc_ticks, floor, end;
-	uint32_t	mtc_slice;
-	bool		high_open, complete;
-	unsigned	cbr;
-	double		cbr_tsc_per_cycle;
-	enum ptpkt_kind	prev;
-};
-
-static bool
-span_packet(struct pt_decoder *d, const struct ptpkt *pk, void *arg)
-{
-	struct cyc_span *s = arg;
-	uint64_t t;
-
-	switch (pk->kind) {
-	case PTPKT_CYC:
-		s->cycles += pk->payload;
-		break;
-	case PTPKT_CBR:
-		if (s->cbr && s->cbr != (unsigned)pk->payload)
-			return true;
-		s->cbr = (unsigned)pk->payload;
-		s->cbr_tsc_per_cycle = s->cbr ? (double)d->p.max_non_turbo_ratio / s->cbr : 0;
-		break;
-	case PTPKT_MTC:
-		t = count_mtc(d, (uint32_t)pk->payload, &s->mtc_slice, &s->high_open, &s->ctc_ticks);
-		s->end = t;
-		if (t < s->floor)
-			return true;
-		if (s->prev == PTPKT_CYC) {
-			s->complete = true;
-			return true;
-		}
-		s->floor = t;
-		break;
-	default:
-		if (!(rules[pk->kind].traits & CLOCK_RUNS))
-			return true;
-		break;
-	}
-	s->prev = pk->kind;
-	return false;
-}
-
-/*
- * At an MTC right after a CYC: measure TSC ticks per cycle up to the next
- * MTC right after a CYC in this buffer, from the cycles counted in
- * between.  Nothing is measured if the clock may stop on the way, the
- * core:bus ratio changes, time would go back, or the ratio comes out
- * over 1.25 times the core:bus ratio's.
- */
-static void
-measure_cycles(struct pt_decoder *d)
-{
-	struct pt_clock *c = &d->clk;
-	struct cyc_span s = {
-		.ctc_ticks = c->ctc_ticks,
-		.floor = c->now,
-		.mtc_slice = c->mtc_slice,
-		.high_open = c->mtc_high_open,
-		.prev = d->prev_kind,
-	};
-	double ratio;
-
-	peek(d, span_packet, &s);
-	if (!s.complete)
-		return;
-	if (!s.cbr && c->cbr) {
-		s.cbr = c->cbr;
-		s.cbr_tsc_per_cycle = c->cbr_tsc_per_cycle;
-	}
-	if (!s.cycles)
-		return;
-	ratio = (double)(s.end - c->now) / (double)s.cycles;
-	if (s.cbr && ratio > s.cbr_tsc_per_cycle && ratio / s.cbr_tsc_per_cycle > 1.25)
-		return;
-	c->tsc_per_cycle = ratio;
-	c->tsc_per_cycle_known = true;
-}
-
-/* MTC: the CTC moved on; time follows it, never back. */
-static void
-clock_mtc(struct pt_decoder *d)
-{
-	struct pt_clock *c = &d->clk;
-	uint64_t t;
-
-	if (!c->ctc_known)
-		return;
-	t = count_mtc(d, (uint32_t)d->pkt.payload, &c->mtc_slice, &c->mtc_high_open,
-	    &c->ctc_ticks);
-	if (t >= c->now)
-		c->now = t;
-	if (d->prev_kind == PTPKT_CYC) {
-		cycles_from_now(c);
-		c->tsc_per_cycle_known = false;
-		measure_cycles(d);
-	}
-}
-
-/* CBR: a new core:bus ratio; cycles count at it from here. */
-static void
-clock_cbr(struct pt_decoder *d)
-{
-	struct pt_clock *c = &d->clk;
-	unsigned cbr = (unsigned)d->pkt.payload & 0xff;
-
-	if (c->cbr == cbr)
-		return;
-	c->cbr = cbr;
-	c->cbr_tsc_per_cycle = cbr ? (double)d->p.max_non_turbo_ratio / cbr : 0;
-	cycles_from_now(c);
-}
-
-/* CYC: core cycles since the last one; time follows them, never back. */
-static void
-clock_cyc(struct pt_decoder *d)
-{
-	struct pt_clock *c = &d->clk;
-	double ratio;
-	uint64_t t;
-
-	c->cycles += d->pkt.payload;
-	if (!c->cyc_start)
-		return;
-	if (c->tsc_per_cycle_known)
-		ratio = c->tsc_per_cycle;
-	else if (c->cbr)
-		ratio = c->cbr_tsc_per_cycle;
-	else
-		return;
-	/* (in double precision: the digits are perf's) */
-	t = (uint64_t)((double)c->cyc_start + (double)c->cycles * ratio);
-	if (t >= c->now)
-		c->now = t;
-}
-
 /*
  * A clock or context packet: TSC, TMA, MTC, CYC, CBR, PIP or MODE.TSX.
  * A PIP's NR bit applies at once where no branch is pending (PSB+, while
@@ -728,19 +311,19 @@ apply_context(struct pt_decoder *d, bool guest_at_once)
 {
 	switch (d->pkt.kind) {
 	case PTPKT_TSC:
-		clock_tsc(d);
+		pt_clock_tsc(d);
 		break;
 	case PTPKT_TMA:
-		clock_tma(d);
+		pt_clock_tma(d);
 		break;
 	case PTPKT_MTC:
-		clock_mtc(d);
+		pt_clock_mtc(d);
 		break;
 	case PTPKT_CYC:
-		clock_cyc(d);
+		pt_clock_cyc(d);
 		break;
 	case PTPKT_CBR:
-		clock_cbr(d);
+		pt_clock_cbr(d);
 		break;
 	case PTPKT_PIP:
 		d->pip = d->pkt.payload;
@@ -895,7 +478,7 @@ handle(struct pt_decoder *d, enum phase ph)
 {
 	const struct phase_ops *f = &phases[ph];
 
-	switch ((enum action)rules[d->pkt.kind].in[ph]) {
+	switch ((enum action)pt_rules[d->pkt.kind].in[ph]) {
 	case SKIP:
 		return GO_ON;
 	case CTX:
@@ -1118,7 +701,7 @@ static bool
 psb_scan_packet(struct pt_decoder *d, const struct ptpkt *pk, void *arg)
 {
 	struct psb_scan *s = arg;
-	unsigned traits = rules[pk->kind].traits;
+	unsigned traits = pt_rules[pk->kind].traits;
 
 	(void)d;
 	switch (pk->kind) {
@@ -1159,7 +742,7 @@ trace_psb(struct pt_decoder *d)
 	d->state.psb_offset = d->offset;
 	d->psb_fup_ip = 0;
 	if (d->p.branch_enable && d->tracing)
-		peek(d, psb_scan_packet, &s);
+		pt_peek(d, psb_scan_packet, &s);
 	if (!s.have_fup) {
 		r = psb_in_sync(d);
 		return r == PSB_CUT ? AGAIN : r;
