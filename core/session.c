@@ -16,6 +16,7 @@
 #include "core/names.h"
 #include "core/safefile.h"
 #include "core/session.h"
+#include "core/session_int.h"
 
 /* Cap on the bytes one COMPRESSED record may expand to. */
 #define ZCHUNK_MAX	(UINT64_C(256) << 20)
@@ -79,498 +80,6 @@ now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- files ---- */
-
-static int
-map_file(const char *path, int fd, struct sfile *f, struct perf_err *err)
-{
-	struct stat st;
-	void *p;
-
-	if (fstat(fd, &st) < 0)
-		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s", path,
-		    strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return 1;	/* not mappable: caller reads it */
-	f->size = (uint64_t)st.st_size;
-	if (f->size == 0) {
-		f->base = NULL;
-		return 0;
-	}
-	p = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: mmap: %s", path,
-		    strerror(errno));
-	/* no MADV_WILLNEED: it maps more than the walk needs at once */
-	f->base = p;
-	f->mapped = true;
-	return 0;
-}
-
-/* Read a pipe (standard input) to its end, or to max bytes: 1 when it
- * stopped there, 0 at the end, -1 on a read error. */
-static int
-read_all(const char *path, int fd, struct sfile *f, uint64_t max, struct perf_err *err)
-{
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc = 0;
-
-	for (;;) {
-		size_t want;
-		ssize_t n;
-
-		if (len >= max) {
-			rc = 1;
-			break;
-		}
-		if (len == cap)
-			GROW(buf, cap, len + 65536);
-		want = cap - len;
-		if (want > max - len)
-			want = (size_t)(max - len);
-		n = read(fd, buf + len, want);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			return perf_err_set(err, PERF_E_IO, len, "%s: read: %s", path,
-			    strerror(errno));
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		/* Not a perf stream (say /dev/zero): stop before reading more. */
-		if (len >= 8 && len - (size_t)n < 8 && rd64(buf, false) != PERF_MAGIC2 &&
-		    rd64(buf, false) != PERF_MAGIC2_SWAPPED && rd64(buf, false) != PERF_MAGIC1)
-			break;
-	}
-	f->base = buf;
-	f->size = len;
-	f->mapped = false;
-	return rc;
-}
-
-/*
- * Open one file of the recording.  in_dir: a file of a perf.data directory,
- * which is only read when it is a regular file (safefile); the path given
- * by the user may be anything readable (a FIFO is read as a pipe).
- */
-static int
-open_one(struct session *s, const char *path, bool in_dir, struct perf_err *err)
-{
-	static const struct safefile_rule data_rule = { .what = "a data file", .cap = 0 };
-	struct safefile_note note;
-	struct sfile *f;
-	int fd, rc;
-	bool is_stdin = strcmp(path, "-") == 0;
-
-	if (in_dir) {
-		fd = safefile_open(path, &data_rule, NULL, &note);
-		if (fd < 0)
-			return perf_err_set(err, note.status == SAFEFILE_REFUSED ? PERF_E_UNSUPPORTED :
-			    PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s%s", path,
-			    note.status == SAFEFILE_REFUSED ? "refused: " : "", note.why);
-	} else {
-		fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	}
-	if (fd < 0)
-		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s", path,
-		    strerror(errno));
-	s->files = xreallocarray(s->files, s->nfiles + 1, sizeof *s->files);
-	f = &s->files[s->nfiles];
-	memset(f, 0, sizeof *f);
-	f->path = xstrdup(is_stdin ? "<stdin>" : path);
-	s->nfiles++;
-	rc = map_file(f->path, fd, f, err);
-	if (rc == 1) {
-		/* what is read is charged to the budget: half of it at most */
-		uint64_t max = (s->mem_budget ? s->mem_budget : session_default_budget(0)) / 2;
-
-		rc = read_all(f->path, fd, f, max, err);
-		if (rc == 1) {
-			diag_add(&s->diags, DIAG_ERROR, s->nfiles - 1, f->size,
-			    "stopped reading after %llu MiB, the memory budget (--max-memory): records after this point are not loaded",
-			    (unsigned long long)(f->size >> 20));
-			s->damaged = true;
-			s->input_cut = true;
-			rc = 0;
-		}
-	}
-	if (!is_stdin)
-		close(fd);
-	if (rc < 0)
-		goto drop;
-	f->vbase = s->nfiles > 1 ? s->files[s->nfiles - 2].vbase + s->files[s->nfiles - 2].size : 0;
-	/* Keep file locations 8-aligned and apart: a gap between files. */
-	if (s->nfiles > 1)
-		f->vbase = (f->vbase + 8 + 7) & ~UINT64_C(7);
-	if (f->vbase + f->size >= SESSION_ZLOC) {
-		perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE,
-		    "%s: recording larger than %llu bytes", path,
-		    (unsigned long long)SESSION_ZLOC);
-		goto drop;
-	}
-	return 0;
-drop:
-	/* Not one of the session's files after all: no hole in the table. */
-	if (f->mapped)
-		munmap((void *)f->base, f->size);
-	else
-		free((void *)f->base);
-	free(f->path);
-	s->nfiles--;
-	return -1;
-}
-
-static int
-data_file_cmp(const void *a, const void *b)
-{
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
-	unsigned long nx = strtoul(x + 5, NULL, 10), ny = strtoul(y + 5, NULL, 10);
-
-	return nx < ny ? -1 : nx > ny;
-}
-
-/* Directory mode: data, then data.N in numeric order. */
-static int
-open_dir(struct session *s, const char *path, struct perf_err *err)
-{
-	char *p, **names = NULL;
-	size_t n = 0, cap = 0;
-	DIR *d;
-	struct dirent *de;
-	int rc = 0;
-	struct stat st;
-
-	if (asprintf(&p, "%s/data", path) < 0)
-		fatal_oom(0);
-	if (stat(p, &st) < 0) {
-		perf_err_set(err, PERF_E_NOT_PERF, PERF_ERR_OFF_NONE,
-		    "%s: a directory without a 'data' file: not a perf.data directory", path);
-		free(p);
-		return -1;
-	}
-	rc = open_one(s, p, true, err);
-	free(p);
-	if (rc < 0)
-		return -1;
-	d = opendir(path);
-	if (d == NULL)
-		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s", path,
-		    strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		const char *nm = de->d_name;
-		char *end;
-
-		if (strcmp(nm, "kcore_dir") == 0) {
-			if (asprintf(&s->kcore_dir, "%s/kcore_dir", path) < 0)
-				fatal_oom(0);
-			continue;
-		}
-		if (strncmp(nm, "data.", 5) != 0 || nm[5] == '\0')
-			continue;
-		strtoul(nm + 5, &end, 10);
-		if (*end != '\0')
-			continue;
-		GROW(names, cap, n + 1);
-		names[n++] = xstrdup(nm);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, data_file_cmp);
-	for (size_t i = 0; i < n; i++) {
-		struct perf_err ferr;
-
-		if (asprintf(&p, "%s/%s", path, names[i]) < 0)
-			fatal_oom(0);
-		/* A data.N that cannot be read is left out; the others are read. */
-		if (open_one(s, p, true, &ferr) < 0) {
-			const char *why = ferr.msg;
-			size_t lp = strlen(p);
-
-			if (strncmp(why, p, lp) == 0 && why[lp] == ':')
-				why += lp + 2;
-			diag_add(&s->diags, DIAG_ERROR, UINT32_MAX, PERF_ERR_OFF_NONE,
-			    "%s left out: %s", names[i], why);
-			s->damaged = true;
-		}
-		free(p);
-		free(names[i]);
-	}
-	free(names);
-	return 0;
-}
-
-/* ---- helpers ---- */
-
-const uint8_t *
-session_bytes(const struct session *s, uint64_t loc, uint64_t len)
-{
-	if (loc >= SESSION_ZLOC) {
-		uint64_t z = loc - SESSION_ZLOC;
-
-		if (z > s->zlen || len > s->zlen - z)
-			return NULL;
-		return s->zbuf + z;
-	}
-	for (size_t i = 0; i < s->nfiles; i++) {
-		const struct sfile *f = &s->files[i];
-
-		if (loc >= f->vbase && loc - f->vbase < f->size) {
-			uint64_t off = loc - f->vbase;
-
-			if (len > f->size - off)
-				return NULL;
-			return f->base + off;
-		}
-	}
-	return NULL;
-}
-
-int
-session_rec(const struct session *s, uint64_t loc, struct rec *out)
-{
-	const uint8_t *p = session_bytes(s, loc, 8);
-	uint32_t size;
-
-	if (p == NULL)
-		return -1;
-	size = rd16(p + 6, s->swap);
-	if (size < 8 || session_bytes(s, loc, size) == NULL)
-		return -1;
-	out->p = p;
-	out->size = size;
-	out->type = rd32(p, s->swap);
-	out->misc = rd16(p + 4, s->swap);
-	out->swap = s->swap;
-	out->loc = loc;
-	return 0;
-}
-
-const struct zchunk *
-session_zorigin(const struct session *s, uint64_t loc)
-{
-	size_t lo = 0, hi;
-	uint64_t z;
-
-	if (loc < SESSION_ZLOC || s->nzchunks == 0)
-		return NULL;
-	z = loc - SESSION_ZLOC;
-	hi = s->nzchunks;
-	while (lo + 1 < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->zchunks[mid].zoff <= z)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &s->zchunks[lo];
-}
-
-uint32_t
-session_file_of(const struct session *s, uint64_t loc, uint64_t *file_off)
-{
-	const struct zchunk *z = session_zorigin(s, loc);
-
-	if (z != NULL)
-		loc = z->container;
-	for (size_t i = s->nfiles; i-- > 0;) {
-		if (loc >= s->files[i].vbase) {
-			if (file_off)
-				*file_off = loc - s->files[i].vbase;
-			return (uint32_t)i;
-		}
-	}
-	if (file_off)
-		*file_off = loc;
-	return 0;
-}
-
-void
-session_drop_pages(const struct session *s, uint64_t from, uint64_t to)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t mask = pg > 0 ? (uint64_t)pg - 1 : 4095;
-
-	for (size_t i = 0; i < s->nfiles; i++) {
-		const struct sfile *f = &s->files[i];
-		uint64_t lo, hi;
-
-		if (!f->mapped || to <= f->vbase || from >= f->vbase + f->size)
-			continue;
-		lo = from > f->vbase ? from - f->vbase : 0;
-		hi = to - f->vbase < f->size ? to - f->vbase : f->size;
-		lo = (lo + mask) & ~mask;	/* whole pages inside the range */
-		hi &= ~mask;
-		if (hi > lo)
-			madvise((void *)(f->base + lo), hi - lo, MADV_DONTNEED);
-	}
-}
-
-const char *
-session_attr_name(const struct session *s, int i)
-{
-	if (i < 0 || (size_t)i >= s->attrs.n || s->attrs.v[i].name == NULL)
-		return "unknown";
-	return s->attrs.v[i].name;
-}
-
-/* ---- the file header ---- */
-
-static int
-read_file_header(struct session *s, struct perf_err *err)
-{
-	const struct sfile *f = &s->files[0];
-	const uint8_t *p = f->base;
-	bool sw = s->swap;
-
-	s->header_size = rd64(p + 8, sw);
-	if (s->header_size == sizeof(struct pf_pipe_header)) {
-		s->mode = s->nfiles > 1 ? SESSION_DIR : SESSION_PIPE;
-		if (s->nfiles > 1)
-			return perf_err_set(err, PERF_E_BAD_HEADER, 8,
-			    "%s: directory 'data' file is in pipe format", f->path);
-		return 0;
-	}
-	if (s->header_size < PF_HEADER_FEATURES_OFF || f->size < PF_HEADER_FEATURES_OFF)
-		return perf_err_set(err, PERF_E_BAD_HEADER, 8,
-		    "%s: offset 0x8: header size %llu is neither a pipe (16) nor a file header",
-		    f->path, (unsigned long long)s->header_size);
-	s->attr_size = rd64(p + 16, sw);
-	s->attrs_sec.offset = rd64(p + 24, sw);
-	s->attrs_sec.size = rd64(p + 32, sw);
-	s->data_sec.offset = rd64(p + 40, sw);
-	s->data_sec.size = rd64(p + 48, sw);
-	s->event_types_sec.offset = rd64(p + 56, sw);
-	s->event_types_sec.size = rd64(p + 64, sw);
-	if (s->header_size >= sizeof(struct pf_header) && f->size >= sizeof(struct pf_header))
-		for (int i = 0; i < 4; i++)
-			s->feat_bits[i] = rd64(p + PF_HEADER_FEATURES_OFF + 8 * i, sw);
-	return 0;
-}
-
-static bool
-sec_ok(const struct sfile *f, uint64_t off, uint64_t size)
-{
-	return off <= f->size && size <= f->size - off;
-}
-
-static void
-read_attrs(struct session *s)
-{
-	const struct sfile *f = &s->files[0];
-	uint64_t stride = s->attr_size, off = s->attrs_sec.offset, size = s->attrs_sec.size;
-	uint64_t n;
-
-	if (size == 0)
-		return;
-	if (stride < PF_ATTR_SIZE_VER0_MIN + sizeof(struct pf_section) || stride > 4096) {
-		diag_add(&s->diags, DIAG_ERROR, 0, 16, "header attr_size %llu is not plausible",
-		    (unsigned long long)stride);
-		s->damaged = true;
-		return;
-	}
-	if (!sec_ok(f, off, size)) {
-		diag_add(&s->diags, DIAG_ERROR, 0, 24,
-		    "attrs section [0x%llx, +0x%llx) lies beyond the end of the file (0x%llx)",
-		    (unsigned long long)off, (unsigned long long)size,
-		    (unsigned long long)f->size);
-		s->damaged = true;
-		size = off <= f->size ? f->size - off : 0;
-	}
-	n = size / stride;
-	for (uint64_t i = 0; i < n; i++) {
-		const uint8_t *e = f->base + off + i * stride;
-		uint64_t abytes = stride - sizeof(struct pf_section);
-		uint64_t ids_off = rd64(e + abytes, s->swap), ids_size = rd64(e + abytes + 8, s->swap);
-		struct perf_event_attr a;
-		uint32_t disk = rd32(e + 4, s->swap), idx;
-
-		if (disk == 0 || disk > abytes)
-			disk = (uint32_t)abytes;
-		if (attr_decode(&a, e, disk, s->swap) < 0)
-			continue;
-		idx = attr_table_add(&s->attrs, &a, disk, off + i * stride);
-		if (!sec_ok(f, ids_off, ids_size)) {
-			diag_add(&s->diags, DIAG_ERROR, 0, off + i * stride + abytes,
-			    "attr %u: id list [0x%llx, +0x%llx) lies beyond the end of the file",
-			    idx, (unsigned long long)ids_off, (unsigned long long)ids_size);
-			s->damaged = true;
-			continue;
-		}
-		for (uint64_t j = 0; j + 8 <= ids_size; j += 8)
-			attr_table_add_id(&s->attrs, idx, rd64(f->base + ids_off + j, s->swap));
-	}
-}
-
-/* Old perf's event_types section: tracepoint ids and names. */
-static void
-read_event_types(struct session *s)
-{
-	const struct sfile *f = &s->files[0];
-	uint64_t off = s->event_types_sec.offset, size = s->event_types_sec.size;
-
-	if (size == 0 || !sec_ok(f, off, size))
-		return;
-	for (uint64_t i = 0; i + PF_EVENT_TYPE_SIZE <= size; i += PF_EVENT_TYPE_SIZE) {
-		const uint8_t *e = f->base + off + i;
-		uint64_t id = rd64(e, s->swap);
-
-		for (size_t a = 0; a < s->attrs.n; a++) {
-			struct pn_attr *pa = &s->attrs.v[a];
-
-			if (pa->attr.type == PERF_TYPE_TRACEPOINT && pa->attr.config == id &&
-			    pa->name == NULL) {
-				pa->name = xstrndup((const char *)e + 8, PF_EVENT_TYPE_NAME_LEN);
-				pa->name_given = true;
-			}
-		}
-	}
-}
-
-static void
-read_features(struct session *s)
-{
-	const struct sfile *f = &s->files[0];
-	uint64_t tab = s->data_sec.offset + s->data_sec.size;
-	size_t k = 0;
-
-	s->feat_off = tab;
-	for (unsigned bit = 0; bit < PF_FEAT_BITS; bit++) {
-		struct feat_sec *fs = &s->feat.sec[bit];
-		uint64_t at, off, size;
-
-		if (!(s->feat_bits[bit / 64] >> (bit % 64) & 1))
-			continue;
-		at = tab + 16 * k++;
-		fs->present = true;
-		if (tab < s->data_sec.offset || !sec_ok(f, at, 16)) {
-			fs->status = FEAT_MISSING;
-			fs->why = xstrdup("feature section table lies beyond the end of the file");
-			continue;
-		}
-		off = rd64(f->base + at, s->swap);
-		size = rd64(f->base + at + 8, s->swap);
-		fs->offset = off;
-		fs->size = size;
-		if (!sec_ok(f, off, size)) {
-			fs->status = FEAT_MISSING;
-			fs->why = xstrdup("section lies beyond the end of the file");
-			diag_add(&s->diags, DIAG_WARN, 0, at,
-			    "feature %u (%s): section [0x%llx, +0x%llx) lies beyond the end of the file",
-			    bit, feat_name(bit) ? feat_name(bit) : "unknown",
-			    (unsigned long long)off, (unsigned long long)size);
-			continue;
-		}
-		feature_decode(&s->feat, bit, f->base + off, size, s->swap, off, &s->attrs,
-		    &s->diags);
-	}
-	if (k > 0 && !sec_ok(f, tab, 16 * k))
-		s->damaged = true;
 }
 
 /* ---- records ---- */
@@ -691,20 +200,6 @@ index_rec(struct loader *ld, const struct rec *r, int attr, const struct sample 
 
 static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t len,
     uint64_t file_off0, bool inner);
-
-/* Pages of the mapped file behind the walk are given back every so often:
- * the walk reads each once, and the resident set stays small. */
-#define DROP_STEP	(UINT64_C(128) << 20)
-
-/* A sequential pass at base + pos: give back what lies DROP_STEP behind. */
-static void
-drop_behind(const struct session *s, uint64_t base, uint64_t *dropped, uint64_t pos)
-{
-	if (pos - *dropped >= DROP_STEP) {
-		session_drop_pages(s, base + *dropped, base + pos);
-		*dropped = pos;
-	}
-}
 
 /* Pipe-mode HEADER_ATTR: attr + ids. */
 static void
@@ -1087,6 +582,28 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 }
 
 /*
+ * Report progress when due (pos bytes into the current file, at location
+ * loc and file offset off); true when the callback asks to stop, which
+ * stops loading there with a note.
+ */
+static bool
+progress_stops(struct loader *ld, uint64_t loc, uint64_t off, uint64_t pos)
+{
+	struct session *s = ld->s;
+
+	if (ld->progress == NULL || ld->done_before + pos < ld->next_report)
+		return false;
+	ld->next_report = ld->done_before + pos + PROGRESS_STEP;
+	if (ld->progress(ld->progress_arg, ld->done_before + pos, ld->total) == 0)
+		return false;
+	ld->stop = true;
+	s->cancelled = true;
+	s->stop_loc = loc;
+	diag_add(&s->diags, DIAG_NOTE, ld->file, off, "loading stopped here on request");
+	return true;
+}
+
+/*
  * Walk the records of [base, base + len) at location vstart.  For inner
  * (decompressed) regions a partial record at the end is left pending.
  */
@@ -1105,18 +622,9 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		if (ld->stop)
 			return;
 		if (!inner)
-			drop_behind(s, vstart, &dropped, pos);
-		if (!inner && ld->progress != NULL && ld->done_before + pos >= ld->next_report) {
-			ld->next_report = ld->done_before + pos + PROGRESS_STEP;
-			if (ld->progress(ld->progress_arg, ld->done_before + pos, ld->total) != 0) {
-				ld->stop = true;
-				s->cancelled = true;
-				s->stop_loc = vstart + pos;
-				diag_add(&s->diags, DIAG_NOTE, ld->file, file_off0 + pos,
-				    "loading stopped here on request");
-				return;
-			}
-		}
+			session_drop_behind(s, vstart, &dropped, pos);
+		if (!inner && progress_stops(ld, vstart + pos, file_off0 + pos, pos))
+			return;
 
 		if (len - pos < 8) {
 			if (!inner) {
@@ -1376,8 +884,6 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	struct session *s = xcalloc(1, sizeof *s);
 	struct loader ld;
 	struct stat st;
-	const struct sfile *f0;
-	uint64_t magic;
 	double t0 = now_s(), t;
 	int rc;
 
@@ -1389,48 +895,25 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	if (mem != NULL) {
 		rc = open_mem(s, mem, nmem, err);
 	} else if (!s->from_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		rc = open_dir(s, path, err);
+		rc = session_file_open_dir(s, path, err);
 		s->mode = SESSION_DIR;
 	} else {
-		rc = open_one(s, path, false, err);
+		rc = session_file_open(s, path, false, err);
 	}
 	if (rc < 0)
 		goto fail;
-	f0 = &s->files[0];
-	if (f0->size == 0) {
-		perf_err_set(err, PERF_E_EMPTY, 0, "%s: empty file", f0->path);
+	if (session_file_check_magic(s, err) < 0)
 		goto fail;
-	}
-	if (f0->size < 16) {
-		perf_err_set(err, PERF_E_NOT_PERF, 0, "%s: offset 0x0: %llu bytes is too short for a perf.data header",
-		    f0->path, (unsigned long long)f0->size);
-		goto fail;
-	}
-	magic = rd64(f0->base, false);
-	if (magic == PERF_MAGIC2) {
-		s->swap = false;
-	} else if (magic == PERF_MAGIC2_SWAPPED) {
-		s->swap = true;
-	} else if (magic == PERF_MAGIC1) {
-		perf_err_set(err, PERF_E_UNSUPPORTED, 0,
-		    "%s: offset 0x0: 'PERFFILE' (version 1) recordings of perf before 2.6.37 are not supported",
-		    f0->path);
-		goto fail;
-	} else {
-		perf_err_set(err, PERF_E_NOT_PERF, 0,
-		    "%s: offset 0x0: not a perf.data file (no PERFILE2 magic)", f0->path);
-		goto fail;
-	}
-	if (read_file_header(s, err) < 0)
+	if (session_file_read_header(s, err) < 0)
 		goto fail;
 	if (s->mode != SESSION_PIPE) {
 		if (s->mode != SESSION_DIR)
 			s->mode = SESSION_FILE;
-		read_attrs(s);
+		session_file_read_attrs(s);
 		attr_table_finish(&s->attrs);
-		read_features(s);
+		session_file_read_features(s);
 		attr_table_finish(&s->attrs);
-		read_event_types(s);
+		session_file_read_event_types(s);
 	}
 	set_data_ranges(s);
 
@@ -1538,72 +1021,4 @@ session_close(struct session *s)
 	free(s->kcore_dir);
 	free(s->path);
 	free(s);
-}
-
-/* ---- file-order walk of loaded data ---- */
-
-static int
-walk_inner(const struct session *s, const struct zchunk *zc, session_walk_fn fn, void *arg,
-    bool *stopped)
-{
-	uint64_t pos = zc->first_rec, stop = UINT64_MAX;
-
-	/* Loading stopped in this chunk (before a record, or at its end). */
-	if (s->stop_loc != UINT64_MAX && s->stop_loc >= SESSION_ZLOC &&
-	    s->stop_zchunk == (size_t)(zc - s->zchunks)) {
-		stop = s->stop_loc - SESSION_ZLOC;
-		*stopped = true;
-	}
-	while (pos < zc->zend && pos < stop) {
-		struct rec r;
-		int rc;
-
-		if (session_rec(s, SESSION_ZLOC + pos, &r) < 0)
-			return 0;
-		rc = fn(arg, &r, 1);
-		if (rc)
-			return rc;
-		pos += r.size + session_rec_trailing(&r);
-	}
-	return 0;
-}
-
-int
-session_walk(const struct session *s, session_walk_fn fn, void *arg)
-{
-	size_t zi = 0;
-
-	for (size_t i = 0; i < s->nfiles; i++) {
-		const struct sfile *f = &s->files[i];
-		uint64_t pos = f->data_off, dropped = f->data_off;
-
-		while (pos < f->data_end) {
-			struct rec r;
-			int rc;
-
-			drop_behind(s, f->vbase, &dropped, pos);
-
-			if (f->data_end - pos < 8 || session_rec(s, f->vbase + pos, &r) < 0 ||
-			    pos + r.size > f->data_end)
-				break;
-			if (r.loc == s->stop_loc)
-				return 0;	/* loading stopped here */
-			rc = fn(arg, &r, 0);
-			if (rc)
-				return rc;
-			if (r.type == PF_REC_COMPRESSED || r.type == PF_REC_COMPRESSED2) {
-				while (zi < s->nzchunks && s->zchunks[zi].container < r.loc)
-					zi++;
-				if (zi < s->nzchunks && s->zchunks[zi].container == r.loc) {
-					bool stopped = false;
-
-					rc = walk_inner(s, &s->zchunks[zi], fn, arg, &stopped);
-					if (rc || stopped)
-						return rc;
-				}
-			}
-			pos += r.size + session_rec_trailing(&r);
-		}
-	}
-	return 0;
 }
