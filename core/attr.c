@@ -144,48 +144,6 @@ attr_table_add(struct attr_table *t, const struct perf_event_attr *a, uint32_t d
 	return (uint32_t)t->n++;
 }
 
-static size_t
-id_hash(uint64_t id)
-{
-	return (size_t)hash_mix64(id);
-}
-
-static void
-id_insert(struct attr_table *t, uint64_t id, uint32_t val)
-{
-	size_t mask = t->hcap - 1, i = id_hash(id) & mask;
-
-	while (t->hvals[i] != UINT32_MAX) {
-		if (t->hkeys[i] == id) {
-			t->hvals[i] = val;	/* last one wins, as in perf */
-			return;
-		}
-		i = (i + 1) & mask;
-	}
-	t->hkeys[i] = id;
-	t->hvals[i] = val;
-	t->hn++;
-}
-
-static void
-id_rehash(struct attr_table *t, size_t ncap)
-{
-	uint64_t *ok = t->hkeys;
-	uint32_t *ov = t->hvals;
-	size_t ocap = t->hcap;
-
-	t->hkeys = xcalloc(ncap, sizeof *t->hkeys);
-	t->hvals = xmalloc(ncap * sizeof *t->hvals);
-	memset(t->hvals, 0xff, ncap * sizeof *t->hvals);
-	t->hcap = ncap;
-	t->hn = 0;
-	for (size_t i = 0; i < ocap; i++)
-		if (ov[i] != UINT32_MAX)
-			id_insert(t, ok[i], ov[i]);
-	free(ok);
-	free(ov);
-}
-
 void
 attr_table_add_id(struct attr_table *t, uint32_t idx, uint64_t id)
 {
@@ -200,26 +158,15 @@ attr_table_add_id(struct attr_table *t, uint32_t idx, uint64_t id)
 	GROW(pa->ids, pa->cap_ids, pa->nids + 1);
 	pa->ids[pa->nids++] = id;
 map:
-	if ((t->hn + 1) * 2 > t->hcap)
-		id_rehash(t, t->hcap ? t->hcap * 2 : 64);
-	id_insert(t, id, idx);
+	hmap_set(&t->ids, id, idx);	/* last one wins, as in perf */
 }
 
 int
 attr_table_find_id(const struct attr_table *t, uint64_t id)
 {
-	size_t mask, i;
+	uint32_t v = hmap_get(&t->ids, id);
 
-	if (t->hcap == 0)
-		return -1;
-	mask = t->hcap - 1;
-	i = id_hash(id) & mask;
-	while (t->hvals[i] != UINT32_MAX) {
-		if (t->hkeys[i] == id)
-			return (int)t->hvals[i];
-		i = (i + 1) & mask;
-	}
-	return -1;
+	return v == HMAP_NONE ? -1 : (int)v;
 }
 
 void
@@ -247,8 +194,7 @@ attr_table_free(struct attr_table *t)
 		free(t->v[i].name);
 	}
 	free(t->v);
-	free(t->hkeys);
-	free(t->hvals);
+	hmap_free(&t->ids);
 	memset(t, 0, sizeof *t);
 }
 

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "core/hmap.h"
+
 struct pn_attr {
 	struct perf_event_attr	 attr;		/* native byte order, zero past size */
 	uint32_t		 disk_size;	/* bytes of attr present on disk */
@@ -30,10 +32,7 @@ struct pn_attr {
 struct attr_table {
 	struct pn_attr	*v;
 	size_t		 n, cap;
-	/* id -> attr index, open addressing. */
-	uint64_t	*hkeys;
-	uint32_t	*hvals;
-	size_t		 hcap, hn;
+	struct hmap	 ids;		/* id -> attr index */
 	/* All attrs agree on these (else -1: ids cannot be located). */
 	int		 id_pos, is_pos;
 	bool		 same_sample_type;

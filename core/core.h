@@ -10,6 +10,7 @@
 #include "core/err.h"
 #include "core/feature.h"
 #include "core/fields.h"
+#include "core/hmap.h"
 #include "core/index.h"
 #include "core/names.h"
 #include "core/perf_file.h"

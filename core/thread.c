@@ -8,142 +8,18 @@
 #include "core/session.h"
 #include "core/thread.h"
 
-/* ---- interned strings ---- */
-
-static uint64_t
-str_hash(const char *s, size_t n)
-{
-	uint64_t h = UINT64_C(1469598103934665603);
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (uint8_t)s[i];
-		h *= UINT64_C(1099511628211);
-	}
-	return h;
-}
-
-static void
-strtab_rehash(struct strtab *t, size_t ncap)
-{
-	uint32_t *nh = xcalloc(ncap, sizeof *nh);
-
-	for (size_t i = 0; i < t->hcap; i++) {
-		uint32_t v = t->hslots[i];
-		const char *s;
-		size_t j;
-
-		if (v == 0)
-			continue;
-		s = t->buf + v - 1;
-		j = str_hash(s, strlen(s)) & (ncap - 1);
-		while (nh[j] != 0)
-			j = (j + 1) & (ncap - 1);
-		nh[j] = v;
-	}
-	free(t->hslots);
-	t->hslots = nh;
-	t->hcap = ncap;
-}
-
-uint32_t
-strtab_intern(struct strtab *t, const char *s, size_t n)
-{
-	size_t i, len = strnlen(s, n);
-	uint32_t off;
-
-	if ((t->hn + 1) * 2 > t->hcap)
-		strtab_rehash(t, t->hcap ? t->hcap * 2 : 256);
-	i = str_hash(s, len) & (t->hcap - 1);
-	while (t->hslots[i] != 0) {
-		const char *c = t->buf + t->hslots[i] - 1;
-
-		if (strncmp(c, s, len) == 0 && c[len] == '\0')
-			return t->hslots[i] - 1;
-		i = (i + 1) & (t->hcap - 1);
-	}
-	if (t->len + len + 1 >= UINT32_MAX - 1)
-		fatal_oom(t->len + len + 1);
-	GROW(t->buf, t->cap, t->len + len + 1);
-	off = (uint32_t)t->len;
-	memcpy(t->buf + off, s, len);
-	t->buf[off + len] = '\0';
-	t->len += len + 1;
-	t->hslots[i] = off + 1;
-	t->hn++;
-	return off;
-}
-
-void
-strtab_free(struct strtab *t)
-{
-	free(t->buf);
-	free(t->hslots);
-	memset(t, 0, sizeof *t);
-}
-
 /* ---- tid map ---- */
-
-static size_t
-tid_hash(int32_t tid)
-{
-	return (size_t)((uint32_t)tid * UINT32_C(2654435761));
-}
-
-static void tid_put(struct thread_table *t, int32_t tid, uint32_t th);
-
-static void
-tid_rehash(struct thread_table *t, size_t ncap)
-{
-	int32_t *ok = t->hkeys;
-	uint32_t *ov = t->hvals;
-	size_t ocap = t->hcap;
-
-	t->hkeys = xcalloc(ncap, sizeof *t->hkeys);
-	t->hvals = xmalloc(ncap * sizeof *t->hvals);
-	memset(t->hvals, 0xff, ncap * sizeof *t->hvals);
-	t->hcap = ncap;
-	t->hn = 0;
-	for (size_t i = 0; i < ocap; i++)
-		if (ov[i] != THREAD_NONE)
-			tid_put(t, ok[i], ov[i]);
-	free(ok);
-	free(ov);
-}
 
 static void
 tid_put(struct thread_table *t, int32_t tid, uint32_t th)
 {
-	size_t i;
-
-	if ((t->hn + 1) * 2 > t->hcap)
-		tid_rehash(t, t->hcap ? t->hcap * 2 : 256);
-	i = tid_hash(tid) & (t->hcap - 1);
-	while (t->hvals[i] != THREAD_NONE) {
-		if (t->hkeys[i] == tid) {
-			t->hvals[i] = th;
-			return;
-		}
-		i = (i + 1) & (t->hcap - 1);
-	}
-	t->hkeys[i] = tid;
-	t->hvals[i] = th;
-	t->hn++;
+	hmap_set(&t->tids, (uint32_t)tid, th);
 }
 
 static uint32_t
 tid_get(const struct thread_table *t, int32_t tid)
 {
-	size_t i;
-
-	if (t->hcap == 0)
-		return THREAD_NONE;
-	i = tid_hash(tid) & (t->hcap - 1);
-	while (t->hvals[i] != THREAD_NONE) {
-		if (t->hkeys[i] == tid)
-			return t->hvals[i];
-		i = (i + 1) & (t->hcap - 1);
-	}
-	return THREAD_NONE;
+	return hmap_get(&t->tids, (uint32_t)tid);
 }
 
 /* ---- building ---- */
@@ -404,7 +280,6 @@ thread_table_free(struct thread_table *t)
 	free(t->comms);
 	free(t->maps);
 	strtab_free(&t->strs);
-	free(t->hkeys);
-	free(t->hvals);
+	hmap_free(&t->tids);
 	memset(t, 0, sizeof *t);
 }

@@ -14,19 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hmap.h"
+
 struct session;
-
-/* Interned strings: ids are offsets into one arena. */
-struct strtab {
-	char		*buf;
-	size_t		 len, cap;
-	uint32_t	*hslots;	/* offset + 1, 0 empty */
-	size_t		 hcap, hn;
-};
-
-uint32_t strtab_intern(struct strtab *t, const char *s, size_t n);
-static inline const char *strtab_get(const struct strtab *t, uint32_t id) { return t->buf + id; }
-void strtab_free(struct strtab *t);
 
 struct comm_ev {
 	uint64_t	time;
@@ -74,10 +64,7 @@ struct thread_table {
 	struct map_ev		*maps;		/* in time order */
 	size_t			 nmaps, capmaps;
 	struct strtab		 strs;
-	/* tid -> current thread id, open addressing */
-	int32_t			*hkeys;
-	uint32_t		*hvals;
-	size_t			 hcap, hn;
+	struct hmap		 tids;		/* tid -> current thread id */
 };
 
 /* Build from the session's time-ordered index (after loading). */

@@ -787,9 +787,7 @@ dso_load(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint
 		t->nrefs++;
 	}
 	/* Names stay put from now on; drop the interning hash. */
-	free(d->names.hslots);
-	d->names.hslots = NULL;
-	d->names.hcap = d->names.hn = 0;
+	hmap_free(&d->names.map);
 }
 
 uint32_t
