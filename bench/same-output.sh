@@ -11,6 +11,7 @@
 # --perfmap-dir) come from the set as the conformance check takes them. It prints
 # one line per difference and ends with "same-output: N same, M differ"; the exit
 # status is 1 when anything differs. Used to show a restructuring changed nothing.
+# SAME_OUTPUT_CACHE=DIR keeps the old binary's outputs for the next run.
 set -u
 [ $# -ge 3 ] || { echo "usage: $0 OLD_BIN NEW_BIN SET_DIR..." >&2; exit 2; }
 old=$1 new=$2
@@ -31,10 +32,29 @@ run() {
 	sed -i '/^# seconds: /d' "$tmp/$tag.out"
 }
 
+# The old binary's runs are kept in $SAME_OUTPUT_CACHE (if set) by binary and
+# arguments, so comparing several new builds with one old binary runs it once.
+run_old() {
+	local key dir
+	if [ -z "${SAME_OUTPUT_CACHE:-}" ]; then
+		run "$old" a "$@"
+		return
+	fi
+	key=$( (stat -c '%s %Y' "$old"; printf '%s\n' "$@") | md5sum | cut -c1-32)
+	dir=$SAME_OUTPUT_CACHE/$key
+	if [ ! -f "$dir/a.rc" ]; then
+		run "$old" a "$@"
+		mkdir -p "$dir.$$" && cp "$tmp/a.out" "$tmp/a.err" "$tmp/a.rc" "$dir.$$/" &&
+			{ mv -T "$dir.$$" "$dir" 2>/dev/null || rm -rf "$dir.$$"; }
+		return
+	fi
+	cp "$dir/a.out" "$dir/a.err" "$dir/a.rc" "$tmp/"
+}
+
 compare() {
 	local what=$1
 	shift
-	run "$old" a "$@"
+	run_old "$@"
 	run "$new" b "$@"
 	if cmp -s "$tmp/a.out" "$tmp/b.out" && cmp -s "$tmp/a.err" "$tmp/b.err" &&
 		cmp -s "$tmp/a.rc" "$tmp/b.rc"; then
