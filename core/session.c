@@ -1607,3 +1607,16 @@ session_walk(const struct session *s, session_walk_fn fn, void *arg)
 	}
 	return 0;
 }
+
+uint64_t
+session_rec_offset(const struct session *s, uint64_t loc, uint32_t *file)
+{
+	uint64_t off;
+	uint32_t fi = session_file_of(s, loc, &off);
+
+	if (file != NULL)
+		*file = fi;
+	if (s->mode == SESSION_PIPE && off >= sizeof(struct pf_pipe_header))
+		off -= sizeof(struct pf_pipe_header);
+	return off;
+}
