@@ -7,7 +7,6 @@
 #include <string.h>
 #include <curses.h>
 
-#include "core/core.h"
 #include "tui/app.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
