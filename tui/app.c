@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <wchar.h>
+
 #include <curses.h>
 
 #include "core/core.h"

@@ -5,6 +5,7 @@
 #endif
 
 #include <stdio.h>
+
 #include <curses.h>
 
 #include "tui/app_priv.h"

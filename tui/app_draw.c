@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>
+
 #include <curses.h>
 
 #include "core/core.h"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
 #include <curses.h>
 
 #include "core/core.h"

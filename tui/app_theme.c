@@ -5,6 +5,7 @@
 #endif
 
 #include <string.h>
+
 #include <curses.h>
 
 #include "tui/app.h"
