@@ -280,8 +280,8 @@ keys_line(void *arg, char **w, int nw, char *msg, size_t n)
 	return 0;
 }
 
-/* Words split at blanks and tabs; '#' starts a comment only at a word's
- * start ("bind global a#b x" binds "a#b"). */
+/* Words split at blanks and tabs; a '#' at a word's start begins a
+ * comment (so '#' itself cannot be bound). */
 static const struct conf_syntax keys_syntax = {
 	.line_max = 255,
 	.words_max = 4,
