@@ -176,6 +176,13 @@ int session_rec(const struct session *s, uint64_t loc, struct rec *out);
 /* For a loc, the file index and file offset it lies at (for decompressed
  * bytes: of the container record).  Returns the file index. */
 uint32_t session_file_of(const struct session *s, uint64_t loc, uint64_t *file_off);
+/*
+ * A record's offset as perf report -D shows it, and as dump prints and hex
+ * takes it: the offset in its file (directory mode: in its data.N file),
+ * less the 16-byte header in pipe mode; decompressed records give their
+ * container's.  *file (if not NULL) gets the file index.  Never fails.
+ */
+uint64_t session_rec_offset(const struct session *s, uint64_t loc, uint32_t *file);
 
 /* For a decompressed loc, its chunk (NULL if loc is in a file). */
 const struct zchunk *session_zorigin(const struct session *s, uint64_t loc);

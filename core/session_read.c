@@ -142,6 +142,19 @@ session_drop_behind(const struct session *s, uint64_t base, uint64_t *dropped, u
 	}
 }
 
+uint64_t
+session_rec_offset(const struct session *s, uint64_t loc, uint32_t *file)
+{
+	uint64_t off;
+	uint32_t fi = session_file_of(s, loc, &off);
+
+	if (file != NULL)
+		*file = fi;
+	if (s->mode == SESSION_PIPE && off >= sizeof(struct pf_pipe_header))
+		off -= sizeof(struct pf_pipe_header);
+	return off;
+}
+
 /* ---- file-order walk of loaded data ---- */
 
 static int

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,4 +236,11 @@ text_buf_free(struct text_buf *b)
 	free(b->p);
 	b->p = NULL;
 	b->cap = 0;
+}
+
+const char *
+text_fmt_offset(char *buf, size_t n, uint64_t off)
+{
+	snprintf(buf, n, "%#llx", (unsigned long long)off);
+	return buf;
 }

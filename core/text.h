@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum text_flags {
 	TEXT_KEEP_TAB = 1 << 0,	/* '\t' passes (whole lines of a tab-separated output) */
@@ -80,5 +81,9 @@ struct text_buf {
  */
 const char *text_esc(struct text_buf *b, const char *s, unsigned flags);
 void text_buf_free(struct text_buf *b);
+
+/* Format a file offset as perf does ("%#llx": 0 prints as "0") into buf (n
+ * bytes, cut short if too small); returns buf. */
+const char *text_fmt_offset(char *buf, size_t n, uint64_t off);
 
 #endif

@@ -7,6 +7,7 @@
  * the panes and restores the terminal on every way out: quitting, a
  * signal, or the fatal path of core/err.h.  While curses is active,
  * standard error goes to a temporary file that is shown after endwin().
+ * Its files are tui/app*.c, one concern each (tui/app_priv.h lists them).
  */
 #ifndef PERFNAV_TUI_APP_H
 #define PERFNAV_TUI_APP_H

@@ -9,6 +9,7 @@
 #include <curses.h>
 
 #include "core/err.h"
+#include "tui/conf.h"
 #include "tui/keys.h"
 
 static const struct {
@@ -248,92 +249,49 @@ bind(struct keys *k, int map, int key, enum action a)
 	k->n++;
 }
 
-/* Split a line into at most 4 whitespace-separated words. */
+/* One line of a key file: bind MAP KEY ACTION, or unbind MAP KEY. */
 static int
-split(char *line, char **w, int max)
+keys_line(void *arg, char **w, int nw, char *msg, size_t n)
 {
-	int n = 0;
-	char *p = line;
+	struct keys *k = arg;
+	int map, key, act;
 
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\0' || *p == '#')
-			break;
-		if (n == max)
-			return max + 1;
-		w[n++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (*p)
-			*p++ = '\0';
+	if (!(strcmp(w[0], "bind") == 0 && nw == 4) && !(strcmp(w[0], "unbind") == 0 && nw == 3)) {
+		snprintf(msg, n, "expected 'bind MAP KEY ACTION' or 'unbind MAP KEY'");
+		return -1;
 	}
-	return n;
+	if ((map = map_index(k, w[1])) < 0) {
+		snprintf(msg, n, "unknown map '%s'", w[1]);
+		return -1;
+	}
+	if ((key = keys_parse_key(w[2])) < 0) {
+		snprintf(msg, n, "unknown key '%s'", w[2]);
+		return -1;
+	}
+	if (nw == 3) {
+		unbind(k, map, key);
+		return 0;
+	}
+	if ((act = keys_action_by_name(w[3])) < 0) {
+		snprintf(msg, n, "unknown action '%s'", w[3]);
+		return -1;
+	}
+	bind(k, map, key, (enum action)act);
+	return 0;
 }
+
+/* Words split at blanks and tabs; a '#' at a word's start begins a
+ * comment (so '#' itself cannot be bound). */
+static const struct conf_syntax keys_syntax = {
+	.line_max = 255,
+	.words_max = 4,
+	.tab_space = true,
+};
 
 int
 keys_parse(struct keys *k, const char *text, void (*err)(void *, int, const char *), void *arg)
 {
-	int bad = 0, lineno = 0;
-	const char *p = text;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256], msg[320], *w[5];
-		int nw, map, key, act;
-
-		lineno++;
-		if (len >= sizeof line) {
-			bad++;
-			if (err)
-				err(arg, lineno, "line too long");
-			goto next;
-		}
-		memcpy(line, p, len);
-		line[len] = '\0';
-		if (len && line[len - 1] == '\r')
-			line[len - 1] = '\0';
-		/* '#' starts a comment only at a word's start: "bind global # x" is not one */
-		nw = split(line, w, 4);
-		if (nw == 0)
-			goto next;
-		if (strcmp(w[0], "bind") == 0 && nw == 4) {
-			;
-		} else if (strcmp(w[0], "unbind") == 0 && nw == 3) {
-			;
-		} else {
-			snprintf(msg, sizeof msg, "expected 'bind MAP KEY ACTION' or 'unbind MAP KEY'");
-			goto fail;
-		}
-		if ((map = map_index(k, w[1])) < 0) {
-			snprintf(msg, sizeof msg, "unknown map '%s'", w[1]);
-			goto fail;
-		}
-		if ((key = keys_parse_key(w[2])) < 0) {
-			snprintf(msg, sizeof msg, "unknown key '%s'", w[2]);
-			goto fail;
-		}
-		if (nw == 3) {
-			unbind(k, map, key);
-			goto next;
-		}
-		if ((act = keys_action_by_name(w[3])) < 0) {
-			snprintf(msg, sizeof msg, "unknown action '%s'", w[3]);
-			goto fail;
-		}
-		bind(k, map, key, (enum action)act);
-		goto next;
-fail:
-		bad++;
-		if (err)
-			err(arg, lineno, msg);
-next:
-		if (nl == NULL)
-			break;
-		p = nl + 1;
-	}
-	return bad;
+	return conf_parse(text, &keys_syntax, keys_line, k, err, arg);
 }
 
 int

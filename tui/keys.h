@@ -14,6 +14,7 @@
  * ("q", "?", "é"), C-x for control keys, or a name: Up Down Left Right
  * PgUp PgDn Home End Enter Esc Tab BTab Backspace Delete Insert Space F1..F12.
  * The help screen is generated from the action table and the bindings.
+ * Lines and words are read by tui/conf.h's parser (no quoting).
  * Curses-free apart from the KEY_* codes of function keys.
  */
 #ifndef PERFNAV_TUI_KEYS_H

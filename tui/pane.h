@@ -9,8 +9,11 @@
  * their rows and never read the file or touch the terminal except in draw,
  * so every model is testable without curses.
  *
- * Adding a pane: write tui/pane_NAME.c exporting `const struct pane_ops
- * pane_NAME_ops`, and list it in app.c's pane table (PANES below).
+ * Adding a pane: write tui/pane/pane_NAME.c exporting `const struct
+ * pane_ops pane_NAME_ops` (and list it in Makefile.am), add it to PANES
+ * below (a pane with a tab; one without: an enum entry after PANE_HELP,
+ * its extern below and a line in pane.c's table), and bind its keys in
+ * keys.c's default text.
  */
 #ifndef PERFNAV_TUI_PANE_H
 #define PERFNAV_TUI_PANE_H

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "tui/conf.h"
 #include "tui/theme.h"
 
 /* Curses-free: parsing, the built-in themes, colour reduction. */
@@ -160,92 +161,59 @@ is_rgb_word(const char *p)
 	return p[7] == '\0' || isspace((unsigned char)p[7]);
 }
 
+/* One line of a theme file: element fg bg [attrs]. */
 static int
-split_words(char *line, char **w, int max)
+theme_line(void *arg, char **w, int nw, char *msg, size_t n)
 {
-	int n = 0;
-	char *p = line;
+	struct theme *t = arg;
+	struct theme_style st;
+	int e;
 
-	while (*p) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (*p == '\0' || (*p == '#' && !is_rgb_word(p)))
-			break;
-		if (n == max)
-			return max + 1;
-		w[n++] = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		if (*p)
-			*p++ = '\0';
+	if (nw < 3 || nw > 11) {
+		snprintf(msg, n, "expected 'element fg bg [attrs]'");
+		return -1;
 	}
-	return n;
+	if ((e = theme_elem_by_name(w[0])) < 0) {
+		snprintf(msg, n, "unknown element '%s'", w[0]);
+		return -1;
+	}
+	memset(&st, 0, sizeof st);
+	if (theme_parse_color(w[1], &st.fg) < 0) {
+		snprintf(msg, n, "bad colour '%s'", w[1]);
+		return -1;
+	}
+	if (theme_parse_color(w[2], &st.bg) < 0) {
+		snprintf(msg, n, "bad colour '%s'", w[2]);
+		return -1;
+	}
+	for (int i = 3; i < nw; i++) {
+		size_t k;
+
+		for (k = 0; k < sizeof attr_names / sizeof attr_names[0]; k++)
+			if (strcmp(attr_names[k].name, w[i]) == 0)
+				break;
+		if (k == sizeof attr_names / sizeof attr_names[0]) {
+			snprintf(msg, n, "unknown attribute '%s'", w[i]);
+			return -1;
+		}
+		st.attrs |= attr_names[k].bit;
+	}
+	t->el[e] = st;
+	return 0;
 }
+
+/* Words split at any white space; "#rrggbb" is a colour, not a comment. */
+static const struct conf_syntax theme_syntax = {
+	.line_max = 511,
+	.words_max = 11,
+	.tab_space = false,
+	.hash_word = is_rgb_word,
+};
 
 int
 theme_parse(struct theme *t, const char *text, void (*err)(void *, int, const char *), void *arg)
 {
-	const char *p = text;
-	int lineno = 0, bad = 0;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[512], msg[600], *w[12];
-		struct theme_style st;
-		int nw, e;
-
-		lineno++;
-		if (len >= sizeof line) {
-			snprintf(msg, sizeof msg, "line too long");
-			goto fail;
-		}
-		memcpy(line, p, len);
-		line[len] = '\0';
-		nw = split_words(line, w, 11);
-		if (nw == 0)
-			goto next;
-		if (nw < 3 || nw > 11) {
-			snprintf(msg, sizeof msg, "expected 'element fg bg [attrs]'");
-			goto fail;
-		}
-		if ((e = theme_elem_by_name(w[0])) < 0) {
-			snprintf(msg, sizeof msg, "unknown element '%s'", w[0]);
-			goto fail;
-		}
-		memset(&st, 0, sizeof st);
-		if (theme_parse_color(w[1], &st.fg) < 0) {
-			snprintf(msg, sizeof msg, "bad colour '%s'", w[1]);
-			goto fail;
-		}
-		if (theme_parse_color(w[2], &st.bg) < 0) {
-			snprintf(msg, sizeof msg, "bad colour '%s'", w[2]);
-			goto fail;
-		}
-		for (int i = 3; i < nw; i++) {
-			size_t k;
-
-			for (k = 0; k < sizeof attr_names / sizeof attr_names[0]; k++)
-				if (strcmp(attr_names[k].name, w[i]) == 0)
-					break;
-			if (k == sizeof attr_names / sizeof attr_names[0]) {
-				snprintf(msg, sizeof msg, "unknown attribute '%s'", w[i]);
-				goto fail;
-			}
-			st.attrs |= attr_names[k].bit;
-		}
-		t->el[e] = st;
-		goto next;
-fail:
-		bad++;
-		if (err)
-			err(arg, lineno, msg);
-next:
-		if (nl == NULL)
-			break;
-		p = nl + 1;
-	}
-	return bad;
+	return conf_parse(text, &theme_syntax, theme_line, t, err, arg);
 }
 
 bool

@@ -7,6 +7,7 @@
  * green yellow blue magenta cyan white, bright- variants), a number 0-255
  * or #rrggbb; attrs are bold dim underline reverse italic blink standout.
  * Elements a file leaves out keep the built-in default theme's value.
+ * Lines and words are read by tui/conf.h's parser.
  *
  * Parsing and colour reduction (RGB -> 256 -> 16 -> 8) are curses-free;
  * app_theme_apply() (app.h, curses) turns a theme into attributes.

@@ -398,7 +398,6 @@ struct sortctx {
 	char		**text;
 	double		*val;
 };
-static struct sortctx *sctx;
 
 static double
 num_of(const char *s)
@@ -409,10 +408,10 @@ num_of(const char *s)
 }
 
 static int
-cmp_rows(const void *a, const void *b)
+cmp_rows(const void *a, const void *b, void *arg)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	struct sortctx *c = sctx;
+	struct sortctx *c = arg;
 	int r;
 
 	if (c->w->p->ops->cmp)
@@ -464,11 +463,10 @@ build_order(struct widget *w)
 		free(r);
 	}
 	w->order = xcalloc(w->n, sizeof *w->order);
-	sctx = &c;
 	if (!w->tree) {
 		for (size_t i = 0; i < w->n; i++)
 			w->order[i] = (uint32_t)i;
-		qsort(w->order, w->n, sizeof *w->order, cmp_rows);
+		qsort_r(w->order, w->n, sizeof *w->order, cmp_rows, &c);
 	} else {
 		/* sort each group of siblings, then walk depth first */
 		uint32_t *kids = xcalloc(w->n + 1, sizeof *kids);	/* children, grouped */
@@ -491,7 +489,7 @@ build_order(struct widget *w)
 		}
 		for (size_t g = 0; g <= w->n; g++)
 			if (cnt[g] > 1)
-				qsort(kids + first[g], cnt[g], sizeof *kids, cmp_rows);
+				qsort_r(kids + first[g], cnt[g], sizeof *kids, cmp_rows, &c);
 		/* depth-first: push roots in reverse */
 		for (size_t k = cnt[0]; k-- > 0;)
 			stack[sp++] = kids[first[0] + k];
@@ -508,7 +506,6 @@ build_order(struct widget *w)
 		free(cnt);
 		free(stack);
 	}
-	sctx = NULL;
 	if (c.text)
 		for (size_t i = 0; i < w->n; i++)
 			free(c.text[i]);

@@ -72,16 +72,6 @@ struct session *cmd_open_progress(const struct common_opts *co, bool index);
  * recording is damaged and --strict was given, else EXIT_OK. */
 int cmd_report_diags(const struct session *s);
 
-/*
- * A record's offset as perf report -D shows it, and as dump prints and hex
- * takes it: the offset in its file (directory mode: in its data.N file),
- * less the 16-byte header in pipe mode; decompressed records give their
- * container's.  *file gets the file index.
- */
-uint64_t cmd_rec_offset(const struct session *s, uint64_t loc, uint32_t *file);
-/* Format an offset as perf does ("%#llx": 0 prints as "0"). */
-const char *cmd_fmt_off(char *buf, size_t n, uint64_t off);
-
 int cmd_header(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

@@ -72,7 +72,7 @@ dump_rec(void *arg, const struct rec *r, int depth)
 	struct dump *d = arg;
 	const struct session *s = d->s;
 	uint32_t fi;
-	uint64_t off = cmd_rec_offset(s, r->loc, &fi);
+	uint64_t off = session_rec_offset(s, r->loc, &fi);
 	char ob[32];
 
 	if (s->mode == SESSION_DIR && (long)fi != d->file)
@@ -81,7 +81,7 @@ dump_rec(void *arg, const struct rec *r, int depth)
 	d->file = fi;
 	fields_summary(s, r, d->line, sizeof d->line);
 	if (depth == 0) {
-		fprintf(d->fp, "%s [0x%x]: %s\n", cmd_fmt_off(ob, sizeof ob, off), r->size,
+		fprintf(d->fp, "%s [0x%x]: %s\n", text_fmt_offset(ob, sizeof ob, off), r->size,
 		    d->line);
 	} else {
 		const struct zchunk *z = session_zorigin(s, r->loc);
@@ -90,7 +90,7 @@ dump_rec(void *arg, const struct rec *r, int depth)
 		const char *rest = d->line + nl;
 
 		fprintf(d->fp, "%s [0x%x]: %.*s @%s+0x%" PRIx64 "%s%s\n",
-		    cmd_fmt_off(ob, sizeof ob, off), r->size, (int)nl, d->line, ob, inner,
+		    text_fmt_offset(ob, sizeof ob, off), r->size, (int)nl, d->line, ob, inner,
 		    rest[0] == '(' ? " " : "", rest);
 	}
 	if (d->hex)

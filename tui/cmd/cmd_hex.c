@@ -115,7 +115,7 @@ find_rec(void *arg, const struct rec *r, int depth)
 {
 	struct find *f = arg;
 	uint32_t fi;
-	uint64_t off = cmd_rec_offset(f->s, r->loc, &fi);
+	uint64_t off = session_rec_offset(f->s, r->loc, &fi);
 
 	if (fi != f->t.file)
 		return 0;
@@ -264,7 +264,7 @@ cmd_hex(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 
-	foff = cmd_rec_offset(s, f.r.loc, NULL);
+	foff = session_rec_offset(s, f.r.loc, NULL);
 	fields_summary(s, &f.r, line, sizeof line);
 	if (f.t.inner)
 		printf("%s: 0x%" PRIx64 "+0x%" PRIx64 " [0x%x]: %s\n", s->path, f.t.off, f.t.ioff,

@@ -292,26 +292,6 @@ cmd_report_diags(const struct session *s)
 	return opt_strict && (bad || s->damaged) ? EXIT_DAMAGED : EXIT_OK;
 }
 
-uint64_t
-cmd_rec_offset(const struct session *s, uint64_t loc, uint32_t *file)
-{
-	uint64_t off;
-	uint32_t fi = session_file_of(s, loc, &off);
-
-	if (file != NULL)
-		*file = fi;
-	if (s->mode == SESSION_PIPE && off >= sizeof(struct pf_pipe_header))
-		off -= sizeof(struct pf_pipe_header);
-	return off;
-}
-
-const char *
-cmd_fmt_off(char *buf, size_t n, uint64_t off)
-{
-	snprintf(buf, n, "%#llx", (unsigned long long)off);
-	return buf;
-}
-
 void
 cmd_sym_opts(const struct common_opts *co, struct sym_opts *so)
 {

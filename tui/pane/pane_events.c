@@ -11,7 +11,6 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
-#include "tui/cmd/cmd.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 
@@ -570,11 +569,11 @@ ev_select(struct pane *p, struct nav_view *v)
 
 		if (z)
 			snprintf(off, sizeof off, "@%#" PRIx64 "+%#" PRIx64,
-			    cmd_rec_offset(p->s, z->container, NULL), v->arg - SESSION_ZLOC - z->zoff);
+			    session_rec_offset(p->s, z->container, NULL), v->arg - SESSION_ZLOC - z->zoff);
 		else
 			snprintf(off, sizeof off, "z+%#" PRIx64, v->arg - SESSION_ZLOC);
 	} else {
-		cmd_fmt_off(off, sizeof off, cmd_rec_offset(p->s, v->arg, NULL));
+		text_fmt_offset(off, sizeof off, session_rec_offset(p->s, v->arg, NULL));
 	}
 	snprintf(v->label, sizeof v->label, "hex %.40s", off);
 	return true;

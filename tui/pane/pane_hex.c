@@ -12,7 +12,6 @@
 #include <curses.h>
 
 #include "core/core.h"
-#include "tui/cmd/cmd.h"
 #include "tui/pane.h"
 
 /*
@@ -97,7 +96,7 @@ load(struct pane *p, const struct nav_view *v)
 		h->len = h->rec.size;
 		h->damaged = fields_describe(s, &h->rec, collect, h) < 0;
 		pane_type_name(h->rec.type, tn, sizeof tn);
-		cmd_fmt_off(off, sizeof off, cmd_rec_offset(s, v->arg, NULL));
+		text_fmt_offset(off, sizeof off, session_rec_offset(s, v->arg, NULL));
 		if (v->arg >= SESSION_ZLOC) {
 			const struct zchunk *z = session_zorigin(s, v->arg);
 			char coff[32];
@@ -107,7 +106,7 @@ load(struct pane *p, const struct nav_view *v)
 			snprintf(h->what, sizeof h->what, "PERF_RECORD_%s, %" PRIu32 " bytes%s", tn,
 			    h->rec.size, h->damaged ? " (damaged)" : "");
 			if (z) {
-				cmd_fmt_off(coff, sizeof coff, cmd_rec_offset(s, z->container, NULL));
+				text_fmt_offset(coff, sizeof coff, session_rec_offset(s, z->container, NULL));
 				snprintf(h->where, sizeof h->where,
 				    "decompressed from PERF_RECORD_COMPRESSED at %s, +0x%" PRIx64
 				    " in its decompressed bytes (dump: @%s+0x%" PRIx64 ")", coff,

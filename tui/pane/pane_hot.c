@@ -686,41 +686,147 @@ toggle(struct pane *p, const struct hrow *w, bool deep)
 	}
 }
 
+/* Tab / BTab: the next or previous event. */
+static int
+key_event(struct pane *p, enum action a)
+{
+	struct hot *ht = p->priv;
+	size_t nev = hist_nevents(H(ht));
+
+	if (nev <= 1) {
+		snprintf(p->msg, sizeof p->msg, "%s (1-5 switch panes)",
+		    nev ? "one event only" : "no events with samples yet");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	ht->ev = (ht->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
+	reload(p, false);
+	snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", ht->ev + 1, nev,
+	    hist_str(H(ht), hist_event(H(ht), ht->ev)->name));
+	return PANE_HANDLED | PANE_MSG;
+}
+
+/* %: hide rows under the next percentage limit. */
+static int
+key_pct_limit(struct pane *p)
+{
+	static const double limits[] = { 0, 0.5, 1, 2, 5 };
+	struct hot *ht = p->priv;
+	size_t i;
+
+	for (i = 0; i < sizeof limits / sizeof limits[0] && limits[i] <= ht->pct; i++)
+		;
+	ht->pct = i < sizeof limits / sizeof limits[0] ? limits[i] : 0;
+	reload(p, true);
+	if (ht->pct > 0)
+		snprintf(p->msg, sizeof p->msg, "rows under %.1f%% hidden (%% again: more)", ht->pct);
+	else
+		snprintf(p->msg, sizeof p->msg, "every row shown");
+	return PANE_HANDLED | PANE_MSG;
+}
+
+/* d: the hot functions of the row's DSO (again: back out). */
+static int
+key_zoom_dso(struct pane *p, const struct hrow *w)
+{
+	struct hot *ht = p->priv;
+	char label[NAV_LABEL_MAX];
+	uint32_t dso;
+
+	if (w == NULL)
+		return PANE_HANDLED;
+	if (w->kind == HR_EDGE) {
+		const struct hist_node *nd = hist_node_get(H(ht), w->node);
+
+		dso = nd ? nd->f.dso : DSO_NONE;
+	} else {
+		dso = ht->ents[w->ent].dso;
+	}
+	if (ht->sel.by_dso && ht->sel.dso == dso && !ht->dsos)
+		return PANE_HANDLED | PANE_BACK;
+	snprintf(label, sizeof label, "dso %.40s", dso_short(ht, dso));
+	push_hot(p, (view_flags(ht) & ~(unsigned)NAV_HOT_DSOS) | NAV_HOT_DSO, ht->sel.pid,
+	    ht->sel.tid, dso, label);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+/* t: the hot functions of the row's thread (again: back out). */
+static int
+key_zoom_thread(struct pane *p, const struct hrow *w)
+{
+	struct hot *ht = p->priv;
+	char label[NAV_LABEL_MAX];
+	const struct hist_entry *e;
+
+	if (w == NULL)
+		return PANE_HANDLED;
+	e = &ht->ents[w->ent];
+	if (ht->sel.by_tid && ht->sel.tid == e->tid)
+		return PANE_HANDLED | PANE_BACK;
+	snprintf(label, sizeof label, "thread %" PRId32 " %.24s", e->tid, thread_comm(p, e->tid));
+	push_hot(p, (view_flags(ht) & ~(unsigned)NAV_HOT_PID) | NAV_HOT_TID, e->pid, e->tid,
+	    ht->sel.dso, label);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+/* c: collapse the row, or its parent if it is not expanded. */
+static int
+key_collapse(struct pane *p, const struct hrow *w)
+{
+	struct hot *ht = p->priv;
+	size_t src = widget_cursor_row(&p->w);
+
+	if (w == NULL)
+		return PANE_HANDLED;
+	if (!exp_has(ht, w->key) || !expandable(ht, w)) {
+		src = parent_of(ht, src);
+		if (src == WIDGET_NONE)
+			return PANE_HANDLED;
+	}
+	exp_set(ht, ht->rows[src].key, false);
+	rebuild(p, ht->rows[src].key);
+	return PANE_HANDLED;
+}
+
+/* E: the callers and callees of the first HOT_MAX_EXPAND_ALL rows. */
+static int
+key_expand_all(struct pane *p, const struct hrow *w)
+{
+	struct hot *ht = p->priv;
+	uint64_t key = w ? w->key : UINT64_MAX;
+	size_t n = 0;
+
+	if (!has_graph(ht))
+		return PANE_HANDLED;
+	for (size_t i = 0; i < ht->nents && n < HOT_MAX_EXPAND_ALL; i++, n++) {
+		uint64_t k = entry_key(ht, &ht->ents[i]);
+
+		exp_set(ht, k, true);
+		exp_set(ht, key2(k, 1), true);
+		exp_set(ht, key2(k, 2), true);
+	}
+	rebuild(p, key);
+	if (n < ht->nents) {
+		snprintf(p->msg, sizeof p->msg, "expanded the first %zu rows' callers and callees",
+		    n);
+		return PANE_HANDLED | PANE_MSG;
+	}
+	return PANE_HANDLED;
+}
+
 static int
 hot_key(struct pane *p, enum action a)
 {
 	struct hot *ht = p->priv;
 	const struct hrow *w;
-	size_t nev, i;
-	char label[NAV_LABEL_MAX];
-	static const double limits[] = { 0, 0.5, 1, 2, 5 };
 
 	sync(p);
 	w = cursor_row(p);
-	nev = hist_nevents(H(ht));
 	switch (a) {
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
-		if (nev <= 1) {
-			snprintf(p->msg, sizeof p->msg, "%s (1-5 switch panes)",
-			    nev ? "one event only" : "no events with samples yet");
-			return PANE_HANDLED | PANE_MSG;
-		}
-		ht->ev = (ht->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
-		reload(p, false);
-		snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", ht->ev + 1, nev,
-		    hist_str(H(ht), hist_event(H(ht), ht->ev)->name));
-		return PANE_HANDLED | PANE_MSG;
+		return key_event(p, a);
 	case ACT_PCT_LIMIT:
-		for (i = 0; i < sizeof limits / sizeof limits[0] && limits[i] <= ht->pct; i++)
-			;
-		ht->pct = i < sizeof limits / sizeof limits[0] ? limits[i] : 0;
-		reload(p, true);
-		if (ht->pct > 0)
-			snprintf(p->msg, sizeof p->msg, "rows under %.1f%% hidden (%% again: more)", ht->pct);
-		else
-			snprintf(p->msg, sizeof p->msg, "every row shown");
-		return PANE_HANDLED | PANE_MSG;
+		return key_pct_limit(p);
 	case ACT_ANNOTATE:
 		return annotate_view(p, w);
 	case ACT_DSOS:
@@ -729,38 +835,10 @@ hot_key(struct pane *p, enum action a)
 		push_hot(p, view_flags(ht) | NAV_HOT_DSOS, ht->sel.pid, ht->sel.tid, ht->sel.dso,
 		    "dsos");
 		return PANE_HANDLED | PANE_PUSH;
-	case ACT_ZOOM_DSO: {
-		uint32_t dso;
-
-		if (w == NULL)
-			return PANE_HANDLED;
-		if (w->kind == HR_EDGE) {
-			const struct hist_node *nd = hist_node_get(H(ht), w->node);
-
-			dso = nd ? nd->f.dso : DSO_NONE;
-		} else {
-			dso = ht->ents[w->ent].dso;
-		}
-		if (ht->sel.by_dso && ht->sel.dso == dso && !ht->dsos)
-			return PANE_HANDLED | PANE_BACK;
-		snprintf(label, sizeof label, "dso %.40s", dso_short(ht, dso));
-		push_hot(p, (view_flags(ht) & ~(unsigned)NAV_HOT_DSOS) | NAV_HOT_DSO, ht->sel.pid,
-		    ht->sel.tid, dso, label);
-		return PANE_HANDLED | PANE_PUSH;
-	}
-	case ACT_ZOOM_THREAD: {
-		const struct hist_entry *e;
-
-		if (w == NULL)
-			return PANE_HANDLED;
-		e = &ht->ents[w->ent];
-		if (ht->sel.by_tid && ht->sel.tid == e->tid)
-			return PANE_HANDLED | PANE_BACK;
-		snprintf(label, sizeof label, "thread %" PRId32 " %.24s", e->tid, thread_comm(p, e->tid));
-		push_hot(p, (view_flags(ht) & ~(unsigned)NAV_HOT_PID) | NAV_HOT_TID, e->pid, e->tid,
-		    ht->sel.dso, label);
-		return PANE_HANDLED | PANE_PUSH;
-	}
+	case ACT_ZOOM_DSO:
+		return key_zoom_dso(p, w);
+	case ACT_ZOOM_THREAD:
+		return key_zoom_thread(p, w);
 	case ACT_ENTER:
 	case ACT_EVENTS:
 		if (w && (w->kind == HR_CALLERS || w->kind == HR_CALLEES) && a == ACT_ENTER) {
@@ -774,41 +852,10 @@ hot_key(struct pane *p, enum action a)
 			return PANE_HANDLED;
 		toggle(p, w, a == ACT_EXPAND);
 		return PANE_HANDLED;
-	case ACT_COLLAPSE: {
-		size_t src = widget_cursor_row(&p->w);
-
-		if (w == NULL)
-			return PANE_HANDLED;
-		if (!exp_has(ht, w->key) || !expandable(ht, w)) {
-			src = parent_of(ht, src);
-			if (src == WIDGET_NONE)
-				return PANE_HANDLED;
-		}
-		exp_set(ht, ht->rows[src].key, false);
-		rebuild(p, ht->rows[src].key);
-		return PANE_HANDLED;
-	}
-	case ACT_EXPAND_ALL: {
-		uint64_t key = w ? w->key : UINT64_MAX;
-		size_t n = 0;
-
-		if (!has_graph(ht))
-			return PANE_HANDLED;
-		for (i = 0; i < ht->nents && n < HOT_MAX_EXPAND_ALL; i++, n++) {
-			uint64_t k = entry_key(ht, &ht->ents[i]);
-
-			exp_set(ht, k, true);
-			exp_set(ht, key2(k, 1), true);
-			exp_set(ht, key2(k, 2), true);
-		}
-		rebuild(p, key);
-		if (n < ht->nents) {
-			snprintf(p->msg, sizeof p->msg, "expanded the first %zu rows' callers and callees",
-			    n);
-			return PANE_HANDLED | PANE_MSG;
-		}
-		return PANE_HANDLED;
-	}
+	case ACT_COLLAPSE:
+		return key_collapse(p, w);
+	case ACT_EXPAND_ALL:
+		return key_expand_all(p, w);
 	case ACT_COLLAPSE_ALL: {
 		size_t src = widget_cursor_row(&p->w);
 

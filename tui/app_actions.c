@@ -1,0 +1,193 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <stdio.h>
+
+#include <curses.h>
+
+#include "tui/app_priv.h"
+
+/*
+ * app_actions.c: what an action does.  The current pane sees it first
+ * (its result bits may push, go back, quit or set a message), then the
+ * list widget (moving, sorting, searching, filtering, expanding), then
+ * the application (panes, help, history).
+ */
+
+static bool
+list_action(struct app *a, struct pane *p, enum action act)
+{
+	struct widget *w = &p->w;
+
+	switch (act) {
+	case ACT_UP:
+		widget_move(w, -1);
+		return true;
+	case ACT_DOWN:
+		widget_move(w, 1);
+		return true;
+	case ACT_PAGE_UP:
+		widget_page(w, -1);
+		return true;
+	case ACT_PAGE_DOWN:
+		widget_page(w, 1);
+		return true;
+	case ACT_TOP:
+		widget_home(w);
+		return true;
+	case ACT_BOTTOM:
+		widget_end(w);
+		return true;
+	case ACT_TOGGLE:
+	case ACT_ENTER:
+		if (!w->tree || !widget_has_children(w, widget_cursor_row(w)))
+			return false;
+		widget_toggle(w);
+		return true;
+	case ACT_EXPAND:
+		widget_expand(w, true);
+		return true;
+	case ACT_EXPAND_ALL:
+		widget_expand_all(w, true);
+		return true;
+	case ACT_COLLAPSE:
+		widget_collapse(w);
+		return true;
+	case ACT_COLLAPSE_ALL:
+		widget_expand_all(w, false);
+		return true;
+	case ACT_SORT_NEXT:
+	case ACT_SORT_PREV:
+		widget_sort_step(w, act == ACT_SORT_NEXT ? 1 : -1);
+		if (w->sort_col >= 0)
+			app_msg(a, EL_MESSAGE, "sorted by %s%s", p->cols[w->sort_col].title,
+			    w->sort_desc ? ", descending" : "");
+		else
+			app_msg(a, EL_MESSAGE, "in the pane's own order");
+		return true;
+	case ACT_SORT_REVERSE:
+		if (w->sort_col >= 0)
+			widget_sort(w, w->sort_col, !w->sort_desc);
+		return true;
+	case ACT_SEARCH:
+		app_lineedit_start(a, IN_SEARCH);
+		return true;
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+		if (w->search[0] == '\0')
+			app_msg(a, EL_MESSAGE, "no search yet: / searches");
+		else if (!widget_search(w, w->search, act == ACT_SEARCH_NEXT ? 1 : -1, true))
+			app_msg(a, EL_ERROR, "no other match for '%s'", w->search);
+		return true;
+	case ACT_FILTER:
+		app_lineedit_start(a, IN_FILTER);
+		return true;
+	case ACT_CLEAR_FILTER:
+		widget_set_filter(w, "", NULL, 0);
+		app_msg(a, EL_MESSAGE, "filter cleared");
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The application's own actions: panes, help, history, and what to say
+ * about an action this pane does not take. */
+static void
+own_action(struct app *a, struct pane *p, enum action act, int key)
+{
+	struct nav_view v;
+	char kn[32];
+
+	switch (act) {
+	case ACT_NONE:
+		app_msg(a, EL_MESSAGE, "%s: no action here (? for help)", keys_key_name(key, kn, sizeof kn));
+		break;
+	case ACT_QUIT:
+		a->quit = true;
+		break;
+	case ACT_HELP:
+		if (p->id == PANE_HELP) {
+			app_view_back(a);
+			break;
+		}
+		nav_view_init(&v, PANE_HELP);
+		snprintf(v.label, sizeof v.label, "help");
+		app_view_push(a, &v);
+		break;
+	case ACT_BACK:
+		app_view_back(a);
+		break;
+	case ACT_NEXT_PANE:
+	case ACT_PREV_PANE: {
+		int n = p->id >= PANE_NTABS ? a->nav.v[0].pane : (int)p->id;
+
+		n = (n + (act == ACT_NEXT_PANE ? 1 : PANE_NTABS - 1)) % PANE_NTABS;
+		app_view_switch(a, n);
+		break;
+	}
+	case ACT_PANE_HOT:
+		app_view_switch(a, PANE_HOT);
+		break;
+	case ACT_PANE_PROCS:
+		app_view_switch(a, PANE_PROCS);
+		break;
+	case ACT_PANE_EVENTS:
+		app_view_switch(a, PANE_EVENTS);
+		break;
+	case ACT_PANE_HEADER:
+		app_view_switch(a, PANE_HEADER);
+		break;
+	case ACT_PANE_HEX:
+		app_view_switch(a, PANE_HEX);
+		break;
+	case ACT_HEX:
+		app_msg(a, EL_MESSAGE, "x shows the bytes of a record or section: select one in "
+		    "events (3) or header (4)");
+		break;
+	case ACT_RECORD:
+		app_msg(a, EL_MESSAGE, "not a hex view");
+		break;
+	case ACT_ZOOM_DSO:
+	case ACT_ZOOM_THREAD:
+		app_msg(a, EL_MESSAGE, "d and t zoom in the hot functions (1)%s",
+		    act == ACT_ZOOM_THREAD ? "; in processes (2), t shows a thread's" : "");
+		break;
+	case ACT_EVENTS:
+		app_msg(a, EL_MESSAGE, "v lists the events of a process or thread (2) or a symbol (1)");
+		break;
+	case ACT_ANNOTATE:
+		app_msg(a, EL_MESSAGE, "a annotates a symbol of the hot functions (1)");
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	default:
+		app_msg(a, EL_MESSAGE, "%s does nothing in this pane", keys_action_name(act));
+		break;
+	}
+}
+
+void
+app_actions_do(struct app *a, enum action act, int key)
+{
+	struct pane *p = app_view_pane(a);
+	int r = p->ops->key ? p->ops->key(p, act) : PANE_IGNORED;
+
+	if (r & PANE_MSG)
+		app_msg(a, EL_MESSAGE, "%s", p->msg);
+	if (r & PANE_QUIT)
+		a->quit = true;
+	if (r & PANE_BACK)
+		app_view_back(a);
+	if (r & PANE_PUSH)
+		app_view_follow(a, p);
+	if (r & PANE_HANDLED)
+		return;
+	if (p->is_list && list_action(a, p, act))
+		return;
+	own_action(a, p, act, key);
+}

@@ -1,0 +1,209 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "tui/app_priv.h"
+#include "tui/symbols.h"
+#include "tui/widget.h"
+
+/*
+ * app_draw.c: drawing the screen: the title line (recording, events,
+ * symbol progress), the tabs, the current pane in between, and the status
+ * line (path of views, row count, message or the line editor).
+ */
+
+static const char *
+pane_name_of(int id)
+{
+	const struct pane_ops *o = pane_ops_of((enum pane_id)id);
+
+	return o ? o->name : "?";
+}
+
+static void
+fill_line(struct app *a, int y, int el)
+{
+	attrset((attr_t)a->ta.a[el]);
+	mvhline(y, 0, ' ', COLS);
+}
+
+static void
+put_text(int y, int x, int w, const char *s)
+{
+	wchar_t buf[1024];
+
+	if (w <= 0)
+		return;
+	text_decode(s, buf, sizeof buf / sizeof buf[0], w, false);
+	mvaddnwstr(y, x, buf, -1);
+}
+
+static void
+fmt_span(char *buf, size_t n, uint64_t ns)
+{
+	double s = (double)ns / 1e9;
+
+	if (s < 10)
+		snprintf(buf, n, "%.3f s", s);
+	else if (s < 600)
+		snprintf(buf, n, "%.1f s", s);
+	else
+		snprintf(buf, n, "%.0f min", s / 60);
+}
+
+static void
+draw_title(struct app *a)
+{
+	const struct session *s = a->s;
+	const char *base = strrchr(s->path, '/');
+	char buf[1024], span[32];
+
+	char sym[64];
+
+	fill_line(a, 0, EL_TITLE);
+	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
+	if (a->sym == NULL || s->counts.by_type[PERF_RECORD_SAMPLE] == 0)
+		sym[0] = '\0';
+	else if (!a->sym->done)
+		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
+	else
+		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);
+	snprintf(buf, sizeof buf, " perfnav  %s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
+	    "%zu records, %.2f s to load%s",
+	    s->from_stdin ? "(stdin)" : base && base[1] ? base + 1 : s->path,
+	    s->damaged ? " [damaged]" : "", s->feat.version ? s->feat.version : "?", a->events,
+	    s->counts.by_type[PERF_RECORD_SAMPLE], sym, span, s->index.n, a->load_secs,
+	    s->counts.by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
+	put_text(0, 0, COLS, buf);
+}
+
+static void
+draw_tabs(struct app *a)
+{
+	struct nav_view *top = nav_top(&a->nav);
+	int root = a->nav.n ? a->nav.v[0].pane : START_PANE, x = 0;
+
+	fill_line(a, 1, EL_TAB);
+	for (int i = 0; i < PANE_NTABS; i++) {
+		char buf[64];
+		bool on = root == i;
+		int w;
+
+		snprintf(buf, sizeof buf, " %d %s ", i + 1, pane_ops_of((enum pane_id)i)->title);
+		w = (int)strlen(buf);
+		a->tab_x[i] = x;
+		attrset((attr_t)a->ta.a[on ? EL_TAB_ACTIVE : EL_TAB]);
+		put_text(1, x, COLS - x, buf);
+		x += w + 1;
+	}
+	a->tab_x[PANE_NTABS] = x;
+	if (top && top->pane >= PANE_NTABS) {
+		attrset((attr_t)a->ta.a[EL_TAB_ACTIVE]);
+		put_text(1, x, COLS - x, top->pane == PANE_HELP ? " ? Help " : " a Annotate ");
+	}
+}
+
+static void
+draw_status(struct app *a)
+{
+	struct pane *p = app_view_pane(a);
+	char path[512], buf[1024];
+	int y = LINES - 1, pw;
+	const char *hint = p->ops->help ? p->ops->help(p) : "";
+
+	fill_line(a, y, EL_STATUS);
+	if (a->in != IN_NONE) {
+		snprintf(buf, sizeof buf, "%s%s", a->in == IN_SEARCH ? "/" : "filter: ", a->in_buf);
+		attrset((attr_t)a->ta.a[EL_STATUS]);
+		put_text(y, 0, COLS - 1, buf);
+		if (a->msg[0]) {
+			int x = text_width(buf) + 3;
+
+			attrset((attr_t)a->ta.a[a->msg_el ? a->msg_el : EL_MESSAGE]);
+			if (x < COLS)
+				put_text(y, x, COLS - x, a->msg);
+		}
+		move(y, text_width(buf) < COLS ? text_width(buf) : COLS - 1);
+		curs_set(1);
+		return;
+	}
+	curs_set(0);
+	nav_path(&a->nav, pane_name_of, path, sizeof path);
+	snprintf(buf, sizeof buf, " %s", path);
+	if (p->is_list) {
+		size_t n = widget_count(&p->w);
+
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " [%zu/%zu%s]",
+		    n ? p->w.cursor + 1 : 0, n, p->w.filtered ? " filtered" : "");
+	}
+	attrset((attr_t)a->ta.a[EL_STATUS]);
+	put_text(y, 0, COLS, buf);
+	pw = text_width(buf) + 2;
+	if (a->msg[0]) {
+		attrset((attr_t)a->ta.a[a->msg_el ? a->msg_el : EL_MESSAGE]);
+		put_text(y, pw, COLS - pw, a->msg);
+	} else {
+		snprintf(buf, sizeof buf, "%s  ?:help q:quit", hint);
+		if (text_width(buf) >= COLS - pw)
+			snprintf(buf, sizeof buf, "?:help q:quit");
+		if (text_width(buf) < COLS - pw) {
+			attrset((attr_t)a->ta.a[EL_STATUS]);
+			put_text(y, COLS - text_width(buf) - 1, text_width(buf), buf);
+		}
+	}
+}
+
+static void
+draw_small(struct app *a)
+{
+	char buf[128];
+
+	attrset((attr_t)a->ta.a[EL_NORMAL]);
+	erase();
+	snprintf(buf, sizeof buf, "perfnav needs at least %dx%d (now %dx%d)",
+	    MIN_COLS, MIN_LINES, COLS, LINES);
+	attrset((attr_t)a->ta.a[EL_ERROR]);
+	mvaddnstr(LINES / 2 > 0 ? LINES / 2 - 1 : 0, 0, buf, COLS);
+	attrset((attr_t)a->ta.a[EL_NORMAL]);
+	if (LINES > 1)
+		mvaddnstr(LINES / 2, 0, "make it larger, or press q to quit", COLS);
+}
+
+void
+app_draw(struct app *a)
+{
+	struct pane *p = app_view_pane(a);
+	struct pane_canvas c;
+
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		draw_small(a);
+		refresh();
+		return;
+	}
+	c.win = stdscr;
+	c.y = 2;
+	c.x = 0;
+	c.h = LINES - 3;
+	c.w = COLS;
+	c.ta = &a->ta;
+	draw_title(a);
+	draw_tabs(a);
+	if (p->ops->resize)
+		p->ops->resize(p, c.h, c.w);
+	if (p->ops->draw)
+		p->ops->draw(p, &c);
+	else if (p->is_list)
+		widget_draw(&p->w, &c);
+	draw_status(a);
+	refresh();
+}

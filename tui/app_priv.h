@@ -1,0 +1,111 @@
+/*
+ * app_priv.h: what the files of the curses application share (private to
+ * tui/app*.c; app.h is the public side).
+ *
+ *   app.c           start-up, the input loop, the status-line message
+ *   app_term.c      terminal state: curses on /dev/tty, signals, stderr
+ *   app_theme.c     a theme turned into curses colour pairs and attributes
+ *   app_view.c      navigation: the view history over the panes
+ *   app_lineedit.c  the line editor of search and filter
+ *   app_actions.c   what an action does (the pane's own first)
+ *   app_draw.c      drawing: title, tabs, the pane, the status line
+ *   app_mouse.c     the mouse: wheel, tabs, clicks on rows
+ *
+ * The application owns one struct app for its whole run (tui_run()).
+ */
+#ifndef PERFNAV_TUI_APP_PRIV_H
+#define PERFNAV_TUI_APP_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui/keys.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/theme.h"
+
+#define MIN_COLS	80
+#define MIN_LINES	24
+#define START_PANE	PANE_HOT
+
+struct common_opts;
+struct session;
+struct symbols;
+
+/* What the status line is editing. */
+enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER };
+
+struct app {
+	struct session		*s;
+	struct symbols		*sym;
+	double			 t_start;	/* when perfnav started */
+	double			 sym_wall;	/* start to symbols done, seconds */
+	size_t			 refusals_seen;	/* files refused, said on the status line */
+	const struct common_opts *co;
+	struct keys		 keys;
+	struct theme		 theme;
+	struct theme_attrs	 ta;
+	bool			 mono;
+	struct pane		 panes[PANE_COUNT];
+	struct nav		 nav;
+	struct nav_view		 roots[PANE_COUNT];
+	char			 msg[256];
+	int			 msg_el;
+	enum input_mode		 in;
+	char			 in_buf[NAV_FILTER_MAX];
+	size_t			 in_saved;	/* cursor before an incremental search */
+	bool			 quit;
+	double			 load_secs;
+	char			 events[128];	/* event names for the title */
+	uint64_t		 t_first, t_last;
+	int			 tab_x[PANE_NTABS + 1];
+	char			*startup_msgs;	/* key/theme file problems */
+	size_t			 startup_len, startup_cap;
+};
+
+/* app.c: set the status line's message (el: its theme element). */
+void app_msg(struct app *a, int el, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * app_term.c: start curses (on /dev/tty when standard input or output is
+ * not a terminal), catch the fatal path and signals to restore the
+ * terminal, send stderr to a temporary file, apply a's theme.  Returns 0,
+ * or -1 with a message on stderr.
+ */
+int app_term_start(struct app *a);
+/* app_term.c: restore the terminal and signals, show what stderr got. */
+void app_term_stop(void);
+
+/* app_view.c: the pane of the current view. */
+struct pane *app_view_pane(struct app *a);
+/* app_view.c: the current pane keeps its state in the current view. */
+void app_view_save(struct app *a);
+/* app_view.c: the current view's pane takes it up. */
+void app_view_apply(struct app *a);
+/* app_view.c: drill into view v (the current one is saved first). */
+void app_view_push(struct app *a, const struct nav_view *v);
+/* app_view.c: back to the view before (a message at the root). */
+void app_view_back(struct app *a);
+/* app_view.c: go to the view pane p asked for (its push). */
+void app_view_follow(struct app *a, const struct pane *p);
+/* app_view.c: the root view of pane (a tab); the hex view shows the
+ * events pane's selection. */
+void app_view_switch(struct app *a, int pane);
+
+/* app_lineedit.c: start editing a search or a filter (list panes only). */
+void app_lineedit_start(struct app *a, enum input_mode m);
+/* app_lineedit.c: one key while editing: Enter applies, Esc cancels. */
+void app_lineedit_key(struct app *a, int key);
+
+/* app_actions.c: do act (bound to key): the pane first, then the list
+ * widget, then the application's own actions. */
+void app_actions_do(struct app *a, enum action act, int key);
+
+/* app_draw.c: draw the whole screen and refresh it. */
+void app_draw(struct app *a);
+
+/* app_mouse.c: handle the pending mouse event. */
+void app_mouse(struct app *a);
+
+#endif

@@ -1,0 +1,171 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "tui/app.h"
+#include "tui/app_priv.h"
+
+/*
+ * app_term.c: the terminal's state, restored on every way out: quitting,
+ * a signal (INT, TERM, HUP, QUIT) or the fatal path of core/err.h.  While
+ * curses is active, standard error goes to a temporary file shown after
+ * endwin().
+ */
+
+static SCREEN *app_screen;
+static FILE *tty_in, *tty_out;
+static bool curses_on;
+static int saved_stderr = -1;
+static FILE *err_tmp;
+
+static void
+stderr_restore(void)
+{
+	if (saved_stderr < 0)
+		return;
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	saved_stderr = -1;
+}
+
+/* What libraries wrote while curses was active. */
+static void
+stderr_replay(void)
+{
+	char buf[4096];
+	size_t n;
+
+	if (err_tmp == NULL)
+		return;
+	fflush(err_tmp);
+	rewind(err_tmp);
+	while ((n = fread(buf, 1, sizeof buf, err_tmp)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(err_tmp);
+	err_tmp = NULL;
+}
+
+static void
+terminal_restore(void)
+{
+	if (curses_on) {
+		curses_on = false;
+		endwin();
+	}
+	stderr_restore();
+}
+
+static void
+fatal_hook(void)
+{
+	terminal_restore();
+}
+
+static void
+on_signal(int sig)
+{
+	terminal_restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+stderr_capture(void)
+{
+	int fd;
+
+	fflush(stderr);
+	err_tmp = tmpfile();
+	if (err_tmp == NULL)
+		return;
+	saved_stderr = dup(2);
+	if (saved_stderr < 0) {
+		fclose(err_tmp);
+		err_tmp = NULL;
+		return;
+	}
+	fd = fileno(err_tmp);
+	dup2(fd, 2);
+}
+
+int
+app_term_start(struct app *a)
+{
+	FILE *in = stdin, *out = stdout;
+
+	/* the recording may be on stdin, and stdout may be a pipe: use the tty */
+	if (a->s->from_stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		tty_in = fopen("/dev/tty", "r");
+		tty_out = fopen("/dev/tty", "w");
+		if (tty_in == NULL || tty_out == NULL) {
+			fprintf(stderr, "perfnav: no terminal (/dev/tty: %s); the text subcommands "
+			    "(perfnav header|stats|dump) work without one\n", strerror(errno));
+			if (tty_in)
+				fclose(tty_in);
+			if (tty_out)
+				fclose(tty_out);
+			tty_in = tty_out = NULL;
+			return -1;
+		}
+		in = tty_in;
+		out = tty_out;
+	}
+	app_screen = newterm(NULL, out, in);
+	if (app_screen == NULL) {
+		fprintf(stderr, "perfnav: cannot use the terminal (TERM=%s)\n",
+		    getenv("TERM") ? getenv("TERM") : "");
+		return -1;
+	}
+	set_term(app_screen);
+	curses_on = true;
+	fatal_set_hook(fatal_hook);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGQUIT, on_signal);
+	stderr_capture();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(ALL_MOUSE_EVENTS, NULL);
+	mouseinterval(0);
+	app_theme_apply(&a->theme, &a->ta, a->mono);
+	return 0;
+}
+
+void
+app_term_stop(void)
+{
+	terminal_restore();
+	if (app_screen) {
+		delscreen(app_screen);
+		app_screen = NULL;
+	}
+	if (tty_in)
+		fclose(tty_in);
+	if (tty_out)
+		fclose(tty_out);
+	tty_in = tty_out = NULL;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	fatal_set_hook(NULL);
+	stderr_replay();
+}

@@ -1,0 +1,123 @@
+#include "config.h"
+
+#include <stdio.h>
+
+#include "tui/app_priv.h"
+
+/*
+ * app_view.c: navigation over the panes: the history of views (tui/nav.h),
+ * each pane saving its state into its view and taking it up again, and
+ * the tabs' root views.
+ */
+
+struct pane *
+app_view_pane(struct app *a)
+{
+	struct nav_view *v = nav_top(&a->nav);
+
+	return &a->panes[v ? v->pane : START_PANE];
+}
+
+void
+app_view_save(struct app *a)
+{
+	struct nav_view *v = nav_top(&a->nav);
+	struct pane *p;
+
+	if (v == NULL)
+		return;
+	p = &a->panes[v->pane];
+	if (p->ops->save)
+		p->ops->save(p, v);
+}
+
+void
+app_view_apply(struct app *a)
+{
+	struct nav_view *v = nav_top(&a->nav);
+	struct pane *p;
+
+	if (v == NULL)
+		return;
+	p = &a->panes[v->pane];
+	if (p->ops->enter)
+		p->ops->enter(p, v);
+}
+
+void
+app_view_push(struct app *a, const struct nav_view *v)
+{
+	app_view_save(a);
+	nav_push(&a->nav, v);
+	app_view_apply(a);
+}
+
+void
+app_view_back(struct app *a)
+{
+	if (nav_depth(&a->nav) <= 1) {
+		app_msg(a, EL_MESSAGE, "at the start of the history (q quits)");
+		return;
+	}
+	nav_pop(&a->nav);
+	app_view_apply(a);
+}
+
+/* The hex view of the events pane's selection. */
+static bool
+hex_of_selection(struct app *a, struct nav_view *v)
+{
+	struct pane *ev = &a->panes[PANE_EVENTS];
+
+	return ev->ops->select && ev->ops->select(ev, v);
+}
+
+void
+app_view_switch(struct app *a, int pane)
+{
+	struct nav_view root;
+
+	app_view_save(a);
+	if (nav_depth(&a->nav) > 0)
+		a->roots[a->nav.v[0].pane] = a->nav.v[0];
+	if (nav_depth(&a->nav) == 1 && a->nav.v[0].pane == pane && pane != PANE_HEX)
+		return;
+	root = a->roots[pane];
+	if (pane == PANE_HEX) {
+		if (!hex_of_selection(a, &root))
+			nav_view_init(&root, PANE_HEX);
+		root.label[0] = '\0';
+	}
+	nav_reset(&a->nav, &root);
+	app_view_apply(a);
+}
+
+/*
+ * Go where pane p asked to (p->push): from the hex view back to its record
+ * in the events list if we came from there; a record without a filter in
+ * the events root; anything else pushed on the history.
+ */
+void
+app_view_follow(struct app *a, const struct pane *p)
+{
+	struct nav_view push = p->push;
+
+	/* hex -> its record: go back if we came from the events list */
+	if (p->id == PANE_HEX && push.pane == PANE_EVENTS && nav_depth(&a->nav) >= 2 &&
+	    a->nav.v[a->nav.n - 2].pane == PANE_EVENTS) {
+		nav_pop(&a->nav);
+		app_view_apply(a);
+		if (!widget_goto_key(&a->panes[PANE_EVENTS].w, push.cursor))
+			app_msg(a, EL_MESSAGE, "the record is hidden by the filter");
+	} else if (push.pane == PANE_EVENTS && push.target == NAV_T_NONE &&
+	    push.filter[0] == '\0') {
+		/* a record without a filter: the events root, on that record */
+		app_view_switch(a, PANE_EVENTS);
+		app_view_save(a);
+		if (a->panes[PANE_EVENTS].w.filtered)
+			widget_set_filter(&a->panes[PANE_EVENTS].w, "", NULL, 0);
+		widget_goto_key(&a->panes[PANE_EVENTS].w, push.cursor);
+	} else {
+		app_view_push(a, &push);
+	}
+}
