@@ -7,6 +7,8 @@
 #   ./build.sh check              build, then run every test (make check)
 #   ./build.sh fuzz               build, then install clang and libFuzzer and
 #                                 build the fuzz harnesses (make fuzz)
+#   ./build.sh format [--fix]     install clang-format and check the C style
+#                                 (tests/check-format.sh; --fix applies it)
 #
 # Missing Debian packages are installed with apt-get when run as root; otherwise
 # the exact command is printed and the script stops.  Extra configure flags can
@@ -32,6 +34,8 @@ die()
 
 # Only for ./build.sh fuzz: the libFuzzer harnesses are built with clang.
 FUZZ_PACKAGES=(clang libfuzzer-14-dev)
+# Only for ./build.sh format.
+FORMAT_PACKAGES=(clang-format)
 
 # Installs (or asks for) every package given (default: PACKAGES) that is
 # not installed.
@@ -133,10 +137,16 @@ fuzz)
 	ensure_packages "${FUZZ_PACKAGES[@]}"
 	make -j2 fuzz
 	;;
+format)
+	shift
+	[ $# -eq 0 ] || [ "$*" = --fix ] || die "usage: ./build.sh format [--fix]"
+	ensure_packages "${FORMAT_PACKAGES[@]}"
+	exec tests/check-format.sh "$@"
+	;;
 -h | --help | help)
-	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
 	;;
 *)
-	die "unknown command '$cmd' (try: ./build.sh, ./build.sh run [FILE], ./build.sh check, ./build.sh fuzz)"
+	die "unknown command '$cmd' (try: ./build.sh, ./build.sh run [FILE], ./build.sh check, ./build.sh fuzz, ./build.sh format)"
 	;;
 esac

@@ -1,76 +1,173 @@
 #!/bin/bash
-# Checks perfnav's layering (tui -> symbolize -> core) by grepping includes:
-#   - core/ and symbolize/ include no curses header and nothing from tui/;
-#   - core/ includes no libdw/libelf/libunwind/elfutils header and nothing
-#     from symbolize/;
+# Checks perfnav's layering (tui -> symbolize -> core) by reading includes:
+#   - core/ includes nothing from symbolize/ or tui/, no curses header and no
+#     libdw/libelf/libunwind/elfutils header;
+#   - symbolize/ (symbolize/pt/ included) includes no curses header and
+#     nothing from tui/;
+#   - tui/cmd/ (the text subcommands, built as libpncmd.a without curses
+#     flags) includes no curses header and nothing from tui/ outside tui/cmd/;
 #   - tui/main.c is not a source of any library in Makefile.am (the tests
 #     link the libraries and Criterion brings its own main).
-# Exit status 0 when clean, 1 on any violation.  Run by `make check` (which
-# exports srcdir) or directly from anywhere.
+# An include is resolved as the compiler does: "x.h" next to the including
+# file first, then from the top of the tree (-I$(top_srcdir)); one that
+# names no file of the tree is judged by its text (a system header).
+#
+# Usage: tests/check-layering.sh [TOP]   (default: $srcdir, else the tree
+# this script is in).  Exit status 0 when clean, 1 on any violation, 2 when
+# TOP is not a perfnav tree.  Run by `make check` (which exports srcdir).
+# One grep over the tree and one awk: well under a second.
 set -euo pipefail
 
-top=${srcdir:-$(dirname "$0")/..}
-if [ ! -d "$top/core" ] && [ -d "$(dirname "$0")/../core" ]; then
-	top=$(dirname "$0")/..
-fi
-cd "$top"
-
-violations=0
-checked=0
-seen=
-
-# forbid DIR WHAT REGEX: every #include line in DIR/*.[ch] whose target
-# matches REGEX (an extended regex over the text between <> or "") is a
-# violation.
-forbid()
-{
-	local dir=$1 what=$2 re=$3 f line target n=0
-	[ -d "$dir" ] || return 0
-	while IFS= read -r f; do
-		case " $seen " in *" $f "*) ;; *) seen="$seen $f" checked=$((checked + 1)) ;; esac
-		while IFS= read -r line; do
-			target=$(printf '%s\n' "${line#*:}" |
-				sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]*)[>"].*/\1/')
-			if printf '%s\n' "$target" | grep -qE "$re"; then
-				echo "layering: $f:${line%%:*}: includes <$target> ($what)"
-				n=$((n + 1))
-			fi
-		done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$f" || true)
-	done < <(find "$dir" -type f \( -name '*.c' -o -name '*.h' \) | sort)
-	violations=$((violations + n))
-	echo "layering: $dir/ has no $what includes: $([ "$n" -eq 0 ] && echo ok || echo "$n violation(s)")"
-}
-
-CURSES='^(n?curses(w)?/|curses\.h$|ncurses(w)?\.h$|ncurses_dll\.h$|term\.h$|termcap\.h$|panel\.h$|menu\.h$|form\.h$|unctrl\.h$)'
-TUI='(^|/)tui/'
-DW='^(elfutils/|libdw\.h$|libdwfl\.h$|libdwelf\.h$|dwarf\.h$|libelf\.h$|gelf\.h$|nlist\.h$|libunwind|unwind\.h$)'
-SYMBOLIZE='(^|/)symbolize/'
-
-forbid core curses "$CURSES"
-forbid core tui "$TUI"
-forbid core "libdw/libelf/libunwind" "$DW"
-forbid core symbolize "$SYMBOLIZE"
-forbid symbolize curses "$CURSES"
-forbid symbolize tui "$TUI"
-
-# tui/main.c must not be a source of any library (lib*_a_SOURCES or
-# lib*_la_SOURCES, including continuation lines).
-if [ -f Makefile.am ]; then
-	libs=$(awk '
-		/^[A-Za-z0-9_]+_l?a_SOURCES[[:space:]]*\+?=/ { inlib = 1; name = $1 }
-		/^[A-Za-z0-9_]+_SOURCES[[:space:]]*\+?=/ && !/_l?a_SOURCES/ { inlib = 0 }
-		inlib { for (i = 1; i <= NF; i++) if ($i == "tui/main.c") print name }
-		!/\\$/ { inlib = 0 }
-	' Makefile.am)
-	if [ -n "$libs" ]; then
-		for l in $libs; do
-			echo "layering: Makefile.am: tui/main.c is a source of $l"
-			violations=$((violations + 1))
-		done
-	else
-		echo "layering: tui/main.c is in no library: ok"
+if [ $# -gt 0 ]; then
+	top=$1
+else
+	top=${srcdir:-$(dirname "$0")/..}
+	if [ ! -d "$top/core" ] && [ -d "$(dirname "$0")/../core" ]; then
+		top=$(dirname "$0")/..
 	fi
 fi
+cd "$top" || exit 2
+[ -d core ] || { echo "layering: $top has no core/" >&2; exit 2; }
 
-echo "layering: $checked files checked, $violations violations"
-[ "$violations" -eq 0 ]
+dirs=()
+for d in core symbolize tui; do
+	[ -d "$d" ] && dirs+=("$d")
+done
+
+# Every source file of the layers (for resolving includes and the count),
+# then every include line, as "FILE:LINE:TEXT"; the awk below judges them.
+{
+	find "${dirs[@]}" -type f \( -name '*.c' -o -name '*.h' \) -printf 'FILE %p\n' | LC_ALL=C sort
+	grep -rnE --include='*.c' --include='*.h' \
+		'^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "${dirs[@]}" | LC_ALL=C sort -t: -k1,1 -k2,2n || true
+	# tui/main.c in a library: lib*_a_SOURCES / lib*_la_SOURCES, continuation lines included.
+	if [ -f Makefile.am ]; then
+		awk '
+			/^[A-Za-z0-9_]+_l?a_SOURCES[[:space:]]*\+?=/ { inlib = 1; name = $1 }
+			/^[A-Za-z0-9_]+_SOURCES[[:space:]]*\+?=/ && !/_l?a_SOURCES/ { inlib = 0 }
+			inlib { for (i = 1; i <= NF; i++) if ($i == "tui/main.c") print "MAINLIB " name }
+			!/\\$/ { inlib = 0 }
+		' Makefile.am
+		echo "MAKEFILE"
+	fi
+} | awk '
+# normalize("a/b/../c/./d.h") = "a/c/d.h"
+function normalize(p,    n, i, k, part, out, res) {
+	n = split(p, part, "/")
+	k = 0
+	for (i = 1; i <= n; i++) {
+		if (part[i] == "" || part[i] == ".")
+			continue
+		if (part[i] == ".." && k > 0 && out[k] != "..") {
+			k--
+			continue
+		}
+		out[++k] = part[i]
+	}
+	res = ""
+	for (i = 1; i <= k; i++)
+		res = res (i > 1 ? "/" : "") out[i]
+	return res
+}
+
+function dirname(p) {
+	if (p !~ /\//)
+		return ""
+	sub(/\/[^\/]*$/, "", p)
+	return p
+}
+
+function violation(file, line, target, what) {
+	printf "layering: %s:%s: includes <%s> (%s)\n", file, line, target, what
+	count[what]++
+	total++
+}
+
+BEGIN {
+	CURSES = "^(n?curses(w)?/|curses\\.h$|ncurses(w)?\\.h$|ncurses_dll\\.h$|term\\.h$|termcap\\.h$|panel\\.h$|menu\\.h$|form\\.h$|unctrl\\.h$)"
+	DW = "^(elfutils/|libdw\\.h$|libdwfl\\.h$|libdwelf\\.h$|dwarf\\.h$|libelf\\.h$|gelf\\.h$|nlist\\.h$|libunwind|unwind\\.h$)"
+	# The rules, in the order they are reported: "layer|what".
+	nrules = 0
+	rule[++nrules] = "core|curses"
+	rule[++nrules] = "core|tui"
+	rule[++nrules] = "core|symbolize"
+	rule[++nrules] = "core|libdw/libelf/libunwind"
+	rule[++nrules] = "symbolize|curses"
+	rule[++nrules] = "symbolize|tui"
+	rule[++nrules] = "tui/cmd|curses"
+	rule[++nrules] = "tui/cmd|tui outside tui/cmd"
+}
+
+$1 == "FILE" {
+	exists[$2] = 1
+	files++
+	next
+}
+
+$1 == "MAINLIB" {
+	print "layering: Makefile.am: tui/main.c is a source of " $2
+	mainlib++
+	total++
+	next
+}
+
+$1 == "MAKEFILE" {
+	makefile = 1
+	next
+}
+
+{
+	# FILE:LINE:TEXT (the text may hold colons)
+	file = $0
+	sub(/:.*/, "", file)
+	rest = substr($0, length(file) + 2)
+	line = rest
+	sub(/:.*/, "", line)
+	text = substr(rest, length(line) + 2)
+	if (!match(text, /include[[:space:]]*[<"][^>"]*[>"]/))
+		next
+	inc = substr(text, RSTART, RLENGTH)
+	sub(/^include[[:space:]]*/, "", inc)
+	quoted = substr(inc, 1, 1) == "\""
+	target = substr(inc, 2, length(inc) - 2)
+
+	# Resolve as the compiler would.
+	here = normalize(dirname(file) "/" target)
+	fromtop = normalize(target)
+	if (quoted && (here in exists))
+		path = here
+	else if (fromtop in exists)
+		path = fromtop
+	else if (target ~ /^\.\.?\//)
+		path = here
+	else
+		path = target
+
+	if (file ~ /^core\//) {
+		if (target ~ CURSES) violation(file, line, target, "core|curses")
+		if (path ~ /^tui\//) violation(file, line, target, "core|tui")
+		if (path ~ /^symbolize\//) violation(file, line, target, "core|symbolize")
+		if (target ~ DW) violation(file, line, target, "core|libdw/libelf/libunwind")
+	} else if (file ~ /^symbolize\//) {
+		if (target ~ CURSES) violation(file, line, target, "symbolize|curses")
+		if (path ~ /^tui\//) violation(file, line, target, "symbolize|tui")
+	} else if (file ~ /^tui\/cmd\//) {
+		if (target ~ CURSES) violation(file, line, target, "tui/cmd|curses")
+		if (path ~ /^tui\// && path !~ /^tui\/cmd\//)
+			violation(file, line, target, "tui/cmd|tui outside tui/cmd")
+	}
+}
+
+END {
+	for (i = 1; i <= nrules; i++) {
+		split(rule[i], r, "|")
+		n = count[rule[i]] + 0
+		printf "layering: %s/ has no %s includes: %s\n", r[1], r[2], \
+		    n == 0 ? "ok" : n " violation(s)"
+	}
+	if (makefile && !mainlib)
+		print "layering: tui/main.c is in no library: ok"
+	printf "layering: %d files checked, %d violations\n", files, total
+	exit total > 0
+}
+'

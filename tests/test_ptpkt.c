@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/pt/intel_pt.h"
 #include "symbolize/pt/ptpkt.h"
 
 static struct ptpkt
@@ -222,15 +223,35 @@ Test(ptpkt, bad_bytes)
 	cr_assert_eq(ptpkt_get(badpsb, 16, &pk, &ctx), -1);
 }
 
-/* Any bytes: every call ends, steps are in bounds, the walk terminates. */
+static enum pt_walk
+walk_fails(void *arg, uint64_t ip, bool nr)
+{
+	(void)ip;
+	(void)nr;
+	++*(size_t *)arg;
+	return PT_WALK_FAIL;
+}
+
+/*
+ * Any bytes: the decoders make progress on their own.  ptpkt_get answers
+ * 0 (more bytes needed) only within PTPKT_MAX_LEN of the end, else a
+ * length within what is left or -1 with PTPKT_BAD (its contract: step one
+ * byte); the walk by its answers covers the buffer exactly.  The trace
+ * decoder, which steps over bad bytes itself, reaches the end of the data
+ * (PT_ERR_NODATA, and stays there) in fewer calls than there are bytes.
+ */
 Test(ptpkt, garbage_never_hangs)
 {
-	uint8_t buf[4096];
+	static uint8_t buf[4096];
 	uint32_t seed = 12345;
 
 	for (int round = 0; round < 64; round++) {
 		enum ptpkt_ctx ctx = PTPKT_CTX_NONE;
-		size_t pos = 0;
+		struct pt_params params = { .mtc_shift = 3, .tsc_ctc_n = 1, .tsc_ctc_d = 1 };
+		struct pt_buffer pb = { .data = buf, .len = sizeof buf, .ref_tsc = 1 };
+		struct pt_decoder *d;
+		const struct pt_state *st;
+		size_t pos = 0, calls = 0, walks = 0, bad = 0;
 
 		for (size_t i = 0; i < sizeof buf; i++) {
 			seed = seed * 1103515245u + 12345u;
@@ -238,18 +259,51 @@ Test(ptpkt, garbage_never_hangs)
 		}
 		if (round & 1)
 			memcpy(buf + 100, ptpkt_psb_bytes, 16);
-		while (pos < sizeof buf) {
+		for (;;) {
 			struct ptpkt pk;
-			int r = ptpkt_get(buf + pos, sizeof buf - pos, &pk, &ctx);
+			size_t left = sizeof buf - pos;
+			int r = ptpkt_get(buf + pos, left, &pk, &ctx);
 
-			cr_assert(r <= PTPKT_MAX_LEN);
-			if (r <= 0)
-				r = 1;
+			if (r == 0) {
+				cr_assert_lt(left, PTPKT_MAX_LEN, "round %d: 0 with %zu bytes left",
+				    round, left);
+				break;
+			}
+			if (r < 0) {
+				cr_assert_eq(r, -1);
+				cr_assert_eq(pk.kind, PTPKT_BAD);
+				bad++;
+				r = 1;	/* the contract's step */
+			} else {
+				cr_assert_leq((size_t)r, left);
+				cr_assert_leq(r, PTPKT_MAX_LEN);
+			}
 			pos += (size_t)r;
+			if (pos == sizeof buf)
+				break;
 		}
-		cr_assert_eq(pos, sizeof buf);
+		cr_assert_gt(bad, 0, "round %d: garbage holds bytes that are no packet", round);
 		if (round & 1)
 			cr_assert_leq(ptpkt_find_psb(buf, sizeof buf), 100);
+
+		d = pt_decoder_new(&params, &pb, 1, walk_fails, &walks);
+		cr_assert_not_null(d);
+		do {
+			st = pt_decode(d);
+			cr_assert_not_null(st);
+			calls++;
+			cr_assert_leq(calls, sizeof buf, "round %d: no end after %zu states",
+			    round, calls);
+		} while (st->err != PT_ERR_NODATA);
+		cr_assert_eq(pt_decode(d)->err, PT_ERR_NODATA);
+		if (round & 1) {
+			/* in sync from the PSB at 100: it decodes, not only skips */
+			cr_assert_gt(calls, 100, "round %d: %zu states", round, calls);
+			cr_assert_gt(walks, 0, "round %d: no code walk", round);
+		} else {
+			cr_assert_eq(walks, 0, "round %d: a walk with no PSB", round);
+		}
+		pt_decoder_free(d);
 	}
 }
 

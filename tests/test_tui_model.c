@@ -837,11 +837,192 @@ Test(panes, help_generated)
 	keys_free(&k);
 }
 
+/* ---- every pane on every fixture ---- */
+
+static const char *const pane_titles[PANE_NTABS] = {
+	[PANE_HOT] = "Hot functions",
+	[PANE_PROCS] = "Processes",
+	[PANE_EVENTS] = "Events",
+	[PANE_HEADER] = "Header",
+	[PANE_HEX] = "Hex",
+};
+
+/* Column of list pane p titled title (asserted to exist). */
+static int
+col_titled(const struct pane *p, const char *title)
+{
+	for (int c = 0; c < p->ncols; c++)
+		if (strcmp(p->cols[c].title, title) == 0)
+			return c;
+	cr_assert_fail("%s: no column \"%s\"", p->ops->name, title);
+	return -1;
+}
+
+/* Texts of source row src of list pane p, in r. */
+static void
+row_of(struct pane *p, size_t src, struct row *r)
+{
+	row_reset(r);
+	p->ops->row(p, src, r);
+}
+
+/* Events: one row per record of the index, each with its type and ids. */
+static void
+every_events(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int rec = col_titled(p, "Record"), ids = col_titled(p, "PID/TID");
+	size_t n = s->index.n, pick[3] = { 0, n / 2, n - 1 };
+
+	cr_assert_gt(n, 0, "%s: records", fx);
+	cr_assert_eq(widget_count(&p->w), n, "%s: one row per record", fx);
+	for (int k = 0; k < 3; k++) {
+		const struct rec_ent *e = &s->index.v[pick[k]];
+		struct rec rc;
+		char want[64], tn[48];
+
+		cr_assert_eq(session_rec(s, ent_loc(e), &rc), 0);
+		pane_type_name(rc.type, tn, sizeof tn);
+		snprintf(want, sizeof want, "PERF_RECORD_%s", tn);
+		row_of(p, pick[k], r);
+		cr_assert_not_null(strstr(r->col[rec], want), "%s: row %zu: \"%s\", want %s", fx,
+		    pick[k], r->col[rec], want);
+		if (ent_pid(e) >= 0 && ent_tid(e) >= 0) {
+			snprintf(want, sizeof want, "%d/%d", (int)ent_pid(e), (int)ent_tid(e));
+			cr_assert_str_eq(r->col[ids], want, "%s: row %zu", fx, pick[k]);
+		}
+	}
+}
+
+/* Header: the file, its attrs and its feature sections on the first level. */
+static void
+every_header(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int item = col_titled(p, "Item"), value = col_titled(p, "Value");
+	bool file = false, attrs = false, feats = false;
+	char nattrs[32];
+
+	snprintf(nattrs, sizeof nattrs, "%zu", s->attrs.n);
+	cr_assert_gt(widget_count(&p->w), 3, "%s: header rows", fx);
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		size_t src = widget_source(&p->w, i);
+
+		if (p->w.depth[src] != 0)
+			continue;
+		row_of(p, src, r);
+		if (strcmp(r->col[item], "File") == 0)
+			file = strstr(r->col[value], fx) != NULL;
+		else if (strcmp(r->col[item], "Events (attrs)") == 0)
+			attrs = strcmp(r->col[value], nattrs) == 0;
+		else if (strcmp(r->col[item], "Feature sections") == 0)
+			feats = strstr(r->col[value], " present") != NULL;
+	}
+	cr_assert(file, "%s: File row with the path", fx);
+	cr_assert(attrs, "%s: Events (attrs) row with %s", fx, nattrs);
+	cr_assert(feats, "%s: Feature sections row", fx);
+}
+
+/* Processes: the process of the first sample is a first-level row. */
+static void
+every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int id = col_titled(p, "PID/TID"), comm = col_titled(p, "Comm");
+	int32_t pid = -1;
+	char want[16];
+	bool found = false;
+
+	for (size_t i = 0; i < s->index.n && pid < 0; i++)
+		if (ent_type(&s->index.v[i]) == PERF_RECORD_SAMPLE)
+			pid = ent_pid(&s->index.v[i]);
+	if (pid < 0) {
+		cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 0, "%s: samples without pid", fx);
+		return;
+	}
+	cr_assert_gt(widget_count(&p->w), 0, "%s: process rows", fx);
+	snprintf(want, sizeof want, "%d", (int)pid);
+	for (size_t i = 0; i < widget_count(&p->w) && !found; i++) {
+		size_t src = widget_source(&p->w, i);
+
+		if (p->w.depth[src] != 0)
+			continue;
+		row_of(p, src, r);
+		found = strcmp(r->col[id], want) == 0;
+	}
+	cr_assert(found, "%s: no row for pid %s", fx, want);
+	cr_assert_neq(r->col[comm][0], '\0', "%s: pid %s has a comm", fx, want);
+}
+
+/*
+ * Hot functions: the top row has a share in % and a symbol; the first-level
+ * rows' samples (self samples) add up to some and at most all samples.
+ */
+static void
+every_hot(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int share = strcmp(p->cols[0].title, "Children") == 0 ? 0 : col_titled(p, "Overhead");
+	int samples = col_titled(p, "Samples"), sym = col_titled(p, "Symbol");
+	uint64_t sum = 0;
+	const char *pct;
+
+	if (s->counts.by_type[PERF_RECORD_SAMPLE] == 0 || strcmp(fx, "stat.data") == 0)
+		return;
+	cr_assert_gt(widget_count(&p->w), 0, "%s: hot rows", fx);
+	row_of(p, widget_source(&p->w, 0), r);
+	pct = r->col[share];
+	cr_assert(strlen(pct) > 1 && pct[strlen(pct) - 1] == '%', "%s: share \"%s\"", fx, pct);
+	cr_assert_gt(strtod(pct, NULL), 0, "%s: top share \"%s\"", fx, pct);
+	cr_assert_neq(r->col[sym][0], '\0', "%s: top row's symbol", fx);
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		size_t src = widget_source(&p->w, i);
+
+		if (p->w.depth[src] != 0)
+			continue;
+		row_of(p, src, r);
+		sum += strtoull(r->col[samples], NULL, 10);
+	}
+	cr_assert_gt(sum, 0, "%s: samples on the first level", fx);
+	cr_assert_leq(sum, s->counts.by_type[PERF_RECORD_SAMPLE], "%s", fx);
+}
+
+/* Hex: nothing shown at first; then the first and last records, field by field. */
+static void
+every_hex(struct pane *p, struct session *s, const char *fx)
+{
+	size_t n = s->index.n, pick[2] = { 0, n - 1 };
+	struct nav_view v;
+
+	cr_assert(!p->is_list);
+	nav_view_init(&v, PANE_HEX);
+	p->ops->enter(p, &v);
+	p->ops->save(p, &v);
+	cr_assert_eq(v.target, NAV_T_NONE, "%s: no record selected", fx);
+	cr_assert_eq(p->ops->key(p, ACT_RECORD), PANE_HANDLED | PANE_BACK);
+	for (int k = 0; k < 2; k++) {
+		uint64_t loc = ent_loc(&s->index.v[pick[k]]);
+		struct rec rc;
+
+		cr_assert_eq(session_rec(s, loc, &rc), 0);
+		nav_view_init(&v, PANE_HEX);
+		v.target = NAV_T_RECORD;
+		v.arg = loc;
+		p->ops->enter(p, &v);
+		cr_assert_eq(p->ops->key(p, ACT_BOTTOM), PANE_HANDLED | PANE_REDRAW);
+		p->ops->save(p, &v);
+		cr_assert_eq(v.target, NAV_T_RECORD, "%s: record %zu", fx, pick[k]);
+		cr_assert_eq(v.arg, loc);
+		cr_assert_eq(v.arg3, rc.size, "%s: record %zu's bytes", fx, pick[k]);
+		cr_assert_geq(v.cursor, 2, "%s: record %zu: type, misc, size at least", fx, pick[k]);
+		cr_assert_eq(p->ops->key(p, ACT_RECORD), PANE_HANDLED | PANE_PUSH);
+		cr_assert_eq(p->push.pane, PANE_EVENTS);
+		cr_assert_eq(p->push.cursor, pick[k], "%s: back to its events row", fx);
+	}
+}
+
 Test(panes, every_fixture_opens_in_every_pane)
 {
 	const char *fx[] = { "plain.data", "fp.data", "dwarf.data", "pipe.data", "dir.data",
 		"zstd.data", "multi.data", "group.data", "fork.data", "tracepoint.data",
 		"switch.data", "stat.data" };
+	struct row *r = malloc(sizeof *r);
 
 	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
 		struct session *s = open_fixture(fx[f]);
@@ -851,26 +1032,40 @@ Test(panes, every_fixture_opens_in_every_pane)
 			struct nav_view v;
 
 			cr_assert_eq(pane_create(&p, (enum pane_id)id, s, NULL), 0);
+			cr_assert_eq(p.ops, pane_ops_of((enum pane_id)id));
+			cr_assert_str_eq(p.ops->title, pane_titles[id]);
+			cr_assert_eq(pane_by_name(p.ops->name), id, "%s", p.ops->name);
 			if (id == PANE_HOT) {
 				/* the pane made symbols of its own: resolve them, load the rows */
 				cr_assert_not_null(p.sym);
 				symbols_run(p.sym);
 				nav_view_init(&v, id);
 				p.ops->enter(&p, &v);
-				if (s->counts.by_type[PERF_RECORD_SAMPLE] > 0 &&
-				    strcmp(fx[f], "stat.data") != 0)
-					cr_assert_gt(widget_count(&p.w), 0, "%s: hot rows", fx[f]);
 			}
 			if (p.is_list) {
-				struct row *r = malloc(sizeof *r);
-
+				cr_assert_gt(p.ncols, 0);
+				for (int c = 0; c < p.ncols; c++)
+					cr_assert_neq(p.cols[c].title[0], '\0');
+				/* every row has a text */
 				for (size_t i = 0; i < widget_count(&p.w); i++) {
-					row_reset(r);
-					p.ops->row(&p, widget_source(&p.w, i), r);
+					row_of(&p, widget_source(&p.w, i), r);
+					cr_assert(r->col[0] && r->col[0][0], "%s: %s row %zu",
+					    fx[f], p.ops->name, i);
 				}
-				free(r);
 			}
-			if (p.ops->enter) {
+			if (id == PANE_HOT)
+				every_hot(&p, s, fx[f], r);
+			else if (id == PANE_PROCS)
+				every_procs(&p, s, fx[f], r);
+			else if (id == PANE_EVENTS)
+				every_events(&p, s, fx[f], r);
+			else if (id == PANE_HEADER)
+				every_header(&p, s, fx[f], r);
+			else if (id == PANE_HEX)
+				every_hex(&p, s, fx[f]);
+			else
+				cr_assert_fail("pane %d: no check", id);
+			if (p.ops->enter && id != PANE_HEX) {
 				nav_view_init(&v, id);
 				p.ops->enter(&p, &v);
 			}
@@ -878,6 +1073,7 @@ Test(panes, every_fixture_opens_in_every_pane)
 		}
 		session_close(s);
 	}
+	free(r);
 }
 
 /* ---- hot functions ---- */
