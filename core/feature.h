@@ -5,6 +5,10 @@
  * Every announced section keeps its file offset, size and decode status
  * even when its content cannot be decoded.  Decoded strings and arrays are
  * owned by struct features and freed by features_free().
+ *
+ * Each section has one entry in the feature table (core/feature_table.c,
+ * core/feature_int.h): its decoder, its free, and its describer, which
+ * gives the rows "perfnav header" prints and the header pane shows.
  */
 #ifndef PERFNAV_CORE_FEATURE_H
 #define PERFNAV_CORE_FEATURE_H
@@ -294,6 +298,7 @@ void feature_describe_notes(const struct features *f, unsigned bit, struct feat_
 /* Append every section's summary rows, in the order "perfnav header" prints them. */
 void feature_notes(const struct features *f, struct feat_rows *out);
 
+/* Free the rows' strings and array; r is empty again. */
 void feature_rows_free(struct feat_rows *r);
 
 void features_free(struct features *f);

@@ -70,7 +70,10 @@ struct feat_entry {
 /* Indexed by bit; an entry with no decode, free nor describe is unknown. */
 extern const struct feat_entry feature_table[PF_FEAT_LAST_KNOWN + 1];
 
-/* ---- decoding (feature.c) ---- */
+/* ---- decoding (feature.c) ----
+ * Each feature_*dec* reads d->c into d->f and returns 0, or -1 with d->why
+ * set (what it read so far stays, to be freed); each free leaves its
+ * fields empty. */
 
 int feat_fail(struct feat_dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whether nr entries of at least each bytes can still follow. */
@@ -121,7 +124,9 @@ void feature_bpf_free_btf(struct features *f);
 int feature_trace_dec(struct feat_dec *d);
 void feature_trace_free(struct features *f);
 
-/* ---- describing (feature_desc.c, feature_attr.c) ---- */
+/* ---- describing (feature_desc.c, feature_attr.c) ----
+ * Each feature_desc_* adds the rows perf prints for d->f's section,
+ * feature_notes_* perfnav's own; none fails. */
 
 /* A growable string; zero-initialize. */
 struct feat_str {
