@@ -5,6 +5,10 @@
  * Every announced section keeps its file offset, size and decode status
  * even when its content cannot be decoded.  Decoded strings and arrays are
  * owned by struct features and freed by features_free().
+ *
+ * Each section has one entry in the feature table (core/feature_table.c,
+ * core/feature_int.h): its decoder, its free, and its describer, which
+ * gives the rows "perfnav header" prints and the header pane shows.
  */
 #ifndef PERFNAV_CORE_FEATURE_H
 #define PERFNAV_CORE_FEATURE_H
@@ -258,6 +262,44 @@ const char *features_tracepoint_name(const struct features *f, uint64_t config);
  */
 void features_bpf_prog_name(const struct features *f, const struct feat_bpf_prog *p, uint32_t i,
     char *buf, size_t n);
+
+/*
+ * One line "perfnav header" prints for a feature section, and a row of the
+ * header pane: "# " lead label [sep value] and a newline.  label and value
+ * are escaped as core/text.h says (flags 0) and owned by the row.
+ */
+struct feat_row {
+	const char	*lead;	/* perf's indent after "# ": "", " ", "\t", "  " */
+	char		*label;
+	const char	*sep;	/* between label and value, as perf writes it */
+	char		*value;	/* NULL: the label is the whole line */
+	bool		 open;	/* no newline: perf leaves the line unfinished */
+};
+
+/* Rows, appended to; zero-initialize, free with feature_rows_free(). */
+struct feat_rows {
+	struct feat_row	*v;
+	size_t		 n, cap;
+};
+
+/*
+ * Append the rows perf's "report --header-only -I" prints for section bit
+ * (none when it prints nothing for it, or the section did not decode).
+ * attrs (may be NULL) names GROUP_DESC's events EVENT_DESC does not name.
+ * Never fails.
+ */
+void feature_describe(const struct features *f, const struct attr_table *attrs, unsigned bit,
+    struct feat_rows *out);
+
+/* Append perfnav's own summary rows of section bit (counts perf does not
+ * print), if it has any.  Never fails. */
+void feature_describe_notes(const struct features *f, unsigned bit, struct feat_rows *out);
+
+/* Append every section's summary rows, in the order "perfnav header" prints them. */
+void feature_notes(const struct features *f, struct feat_rows *out);
+
+/* Free the rows' strings and array; r is empty again. */
+void feature_rows_free(struct feat_rows *r);
 
 void features_free(struct features *f);
 

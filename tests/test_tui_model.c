@@ -23,6 +23,7 @@
 #include "tui/nav.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
+#include "tui/cmd/cmd.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
 #include "tests/helpers.h"
@@ -767,6 +768,29 @@ Test(panes, header_tree)
 		if (row_has(&p, widget_source(&p.w, i), "IP|TID|TIME|PERIOD"))
 			attr = true;
 	cr_assert(attr, "sample_type bits spelled out");
+	/* below each section, the rows perfnav header prints for it */
+	{
+		struct row r;
+		size_t src, nrows = p.ops->nrows(&p);
+		bool online = false, cache = false, bids = false;
+
+		for (src = 0; src < nrows; src++) {
+			row_reset(&r);
+			p.ops->row(&p, src, &r);
+			if (r.depth == 1 && strcmp(r.col[0], "NRCPUS") == 0)
+				cr_assert_str_eq(r.col[4], "2 lines", "two lines beside NRCPUS");
+			if (r.depth == 2 && strcmp(r.col[0], "nrcpus online") == 0)
+				online |= r.col[4] != NULL && strcmp(r.col[4], "2") == 0;
+			/* "#  L1 Data ...": indented under "CPU cache info:" */
+			if (r.depth == 3 && strncmp(r.col[0], "L1 Data ", 8) == 0)
+				cache |= r.col[4] != NULL && strcmp(r.col[4], "     48K [0]") == 0;
+			if (r.depth == 2 && strcmp(r.col[0], "build ids") == 0)
+				bids |= r.col[4] != NULL && strcmp(r.col[4], "3") == 0;
+		}
+		cr_assert(online, "nrcpus online 2, under NRCPUS");
+		cr_assert(cache, "the L1 data cache under CPU cache info:");
+		cr_assert(bids, "perfnav's count of build ids under BUILD_ID");
+	}
 	/* x on HOSTNAME: its bytes */
 	cr_assert(widget_search(&p.w, "HOSTNAME", 1, false));
 	cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
@@ -774,6 +798,166 @@ Test(panes, header_tree)
 	cr_assert_eq(p.push.arg, s->feat.sec[PF_FEAT_HOSTNAME].offset);
 	pane_destroy(&p);
 	session_close(s);
+}
+
+/* ---- the header pane shows the rows perfnav header prints ---- */
+
+/* What `perfnav header TEST_DATA/name` writes, its standard output caught. */
+static char *
+header_output(const char *name)
+{
+	char path[4096], *out;
+	char *argv[] = { "header", path, NULL };
+	FILE *tmp = tmpfile();
+	long n;
+	int fd, rc;
+
+	cr_assert_not_null(tmp);
+	snprintf(path, sizeof path, "%s/%s", TEST_DATA, name);
+	fflush(stdout);
+	fd = dup(1);
+	cr_assert_geq(fd, 0);
+	dup2(fileno(tmp), 1);
+	rc = cmd_header(2, argv);
+	fflush(stdout);
+	dup2(fd, 1);
+	close(fd);
+	cr_assert_eq(rc, 0, "perfnav header %s", name);
+	n = ftell(tmp);
+	cr_assert_gt(n, 0);
+	out = calloc(1, (size_t)n + 1);
+	rewind(tmp);
+	cr_assert_eq(fread(out, 1, (size_t)n, tmp), (size_t)n);
+	fclose(tmp);
+	return out;
+}
+
+/* Whether line is what perfnav header prints for a row shown as name and
+ * value: "# ", perf's indent, name, its separator, value. */
+static bool
+line_shows(const char *line, const char *name, const char *value)
+{
+	static const char *const leads[] = { "", " ", "  ", "\t" };
+	static const char *const seps[] = { " : ", ": ", "  : ", "    : ", " " };
+
+	if (strncmp(line, "# ", 2) != 0)
+		return false;
+	for (size_t l = 0; l < sizeof leads / sizeof leads[0]; l++) {
+		const char *t = line + 2;
+
+		if (strncmp(t, leads[l], strlen(leads[l])) != 0)
+			continue;
+		t += strlen(leads[l]);
+		if (strncmp(t, name, strlen(name)) != 0)
+			continue;
+		t += strlen(name);
+		if (value == NULL && *t == '\0')
+			return true;
+		for (size_t k = 0; value != NULL && k < sizeof seps / sizeof seps[0]; k++)
+			if (strncmp(t, seps[k], strlen(seps[k])) == 0 &&
+			    strcmp(t + strlen(seps[k]), value) == 0)
+				return true;
+	}
+	return false;
+}
+
+struct shown {
+	char	*name, *value;
+	bool	 used;
+};
+
+/* The rows under the feature sections (not their "problem" rows), from the
+ * pane's model, every row whether expanded or not. */
+static size_t
+pane_feature_rows(struct pane *p, struct shown *v, size_t max)
+{
+	size_t n = 0, total = p->ops->nrows(p);
+	bool in = false;
+
+	for (size_t i = 0; i < total; i++) {
+		struct row r;
+
+		row_reset(&r);
+		p->ops->row(p, i, &r);
+		if (r.depth == 0)
+			in = r.col[0] != NULL && strcmp(r.col[0], "Feature sections") == 0;
+		if (!in || r.depth < 2 || strcmp(r.col[0], "problem") == 0)
+			continue;
+		cr_assert_lt(n, max);
+		v[n].name = strdup(r.col[0]);
+		v[n].value = r.col[4] != NULL ? strdup(r.col[4]) : NULL;
+		v[n].used = false;
+		n++;
+	}
+	return n;
+}
+
+/* Every line perfnav header prints for a feature section, perf's in order
+ * and perfnav's own counts, is a row of the header pane, and the pane has
+ * no other. */
+static void
+header_rows_match(const char *fixture)
+{
+	struct session *s = open_fixture(fixture);
+	char *out = header_output(fixture), *save = NULL;
+	struct shown v[512];
+	struct pane p;
+	size_t n, next = 0, perf = 0, notes = 0;
+	enum { BEFORE, PERF, TABLE, DONE } at = BEFORE;
+
+	cr_assert_eq(pane_create(&p, PANE_HEADER, s, NULL), 0);
+	n = pane_feature_rows(&p, v, sizeof v / sizeof v[0]);
+	cr_assert_gt(n, 3, "%s: the pane shows feature rows", fixture);
+	for (char *line = strtok_r(out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (at == BEFORE && strncmp(line, "# feat offset", 13) == 0) {
+			at = PERF;
+		} else if (at == PERF && strncmp(line, "# missing features:", 19) == 0) {
+			at = DONE;
+		} else if (at == PERF) {
+			/* perf's lines: the pane's rows in the same order (perfnav's
+			 * own come after a section's, skipped here) */
+			while (next < n && !line_shows(line, v[next].name, v[next].value))
+				next++;
+			cr_assert_lt(next, n, "%s: line \"%s\" is not in the pane (in order)", fixture,
+			    line);
+			v[next++].used = true;
+			perf++;
+		} else if (strncmp(line, "#   bit  feature", 16) == 0) {
+			at = TABLE;
+		} else if (at == TABLE && strncmp(line, "#   ", 4) == 0 &&
+		    line[4] >= 'a' && line[4] <= 'z') {
+			bool found = false;
+
+			for (size_t i = 0; i < n && !found; i++)
+				if (!v[i].used && line_shows(line, v[i].name, v[i].value))
+					found = v[i].used = true;
+			cr_assert(found, "%s: perfnav's line \"%s\" is not in the pane", fixture, line);
+			notes++;
+		}
+	}
+	cr_assert_eq(at, TABLE, "%s: the output had its parts", fixture);
+	cr_assert_gt(perf, 3, "%s: perf's lines compared", fixture);
+	cr_assert_eq(perf + notes, n, "%s: the pane shows %zu rows, perfnav header %zu lines",
+	    fixture, n, perf + notes);
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(out);
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, header_rows_are_perfnav_header_lines)
+{
+	static const char *const fixtures[] = {
+		"plain.data", "group.data", "tracepoint.data", "multi.data", "stat.data",
+		"zstd.data",
+	};
+
+	for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++)
+		header_rows_match(fixtures[i]);
 }
 
 Test(panes, hex_record_and_back)

@@ -14,7 +14,8 @@
 /*
  * The header pane: everything outside the records as one collapsible tree.
  *   Feature sections: every announced section with its offset, size and
- *     decode status (and why), its decoded content below it;
+ *     decode status (and why), below it the lines "perfnav header" prints
+ *     for it (core/feature.h: perf's, then perfnav's counts);
  *   Events (attrs): each attr with sample_type, read_format and the flag
  *     bits spelled out, its ids;
  *   File: mode, byte order, header, sections, the files of a directory;
@@ -205,226 +206,27 @@ add_attrs(struct pane *p, struct hd *h)
 
 /* ---- feature sections ---- */
 
-static void
-join(char *buf, size_t n, char **v, uint32_t nv, const char *sep)
+/* The section's rows as "perfnav header" prints them (core/feature.h):
+ * perf's lines, then perfnav's own; a line perf indents goes under the
+ * line before it.  Returns how many. */
+static size_t
+feature_rows(struct pane *p, struct hd *h, unsigned bit)
 {
-	size_t o = 0;
+	struct feat_rows r = { NULL, 0, 0 };
+	size_t n, perf;
 
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < nv && o < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? sep : "", v[i] ? v[i] : "");
-}
+	feature_describe(&p->s->feat, &p->s->attrs, bit, &r);
+	perf = r.n;
+	feature_describe_notes(&p->s->feat, bit, &r);
+	for (size_t i = 0; i < r.n; i++) {
+		size_t k = hadd(h, i < perf && r.v[i].lead[0] != '\0' ? 3 : 2, r.v[i].label, NULL);
 
-static void
-feature_content(struct pane *p, struct hd *h, size_t row, unsigned bit)
-{
-	const struct features *f = &p->s->feat;
-	char buf[2048], tmp[2048];
-	int d = 2;
-
-#define VAL(...) do { free(h->rows[row].value); snprintf(buf, sizeof buf, __VA_ARGS__); \
-	h->rows[row].value = xstrdup(buf); } while (0)
-	switch (bit) {
-	case PF_FEAT_HOSTNAME:
-		VAL("%s", f->hostname ? f->hostname : "");
-		break;
-	case PF_FEAT_OSRELEASE:
-		VAL("%s", f->osrelease ? f->osrelease : "");
-		break;
-	case PF_FEAT_VERSION:
-		VAL("%s", f->version ? f->version : "");
-		break;
-	case PF_FEAT_ARCH:
-		VAL("%s", f->arch ? f->arch : "");
-		break;
-	case PF_FEAT_CPUDESC:
-		VAL("%s", f->cpudesc ? f->cpudesc : "");
-		break;
-	case PF_FEAT_CPUID:
-		VAL("%s", f->cpuid ? f->cpuid : "");
-		break;
-	case PF_FEAT_NRCPUS:
-		VAL("online %" PRIu32 ", available %" PRIu32, f->nr_cpus_online, f->nr_cpus_avail);
-		break;
-	case PF_FEAT_TOTAL_MEM:
-		VAL("%" PRIu64 " kB", f->total_mem);
-		break;
-	case PF_FEAT_CMDLINE:
-		join(tmp, sizeof tmp, f->cmdline, f->cmdline_n, " ");
-		VAL("%s", tmp);
-		for (uint32_t i = 0; i < f->cmdline_n; i++) {
-			char nm[24];
-
-			snprintf(nm, sizeof nm, "argv[%" PRIu32 "]", i);
-			hadd(h, d, nm, "%s", f->cmdline[i]);
-		}
-		break;
-	case PF_FEAT_BUILD_ID:
-		VAL("%zu build ids", f->n_build_ids);
-		for (size_t i = 0; i < f->n_build_ids; i++) {
-			const struct feat_build_id *b = &f->build_ids[i];
-			char id[64];
-
-			for (unsigned k = 0; k < b->id_len && k < 20; k++)
-				snprintf(id + 2 * k, sizeof id - 2 * k, "%02x", b->id[k]);
-			if (b->id_len == 0)
-				id[0] = '\0';
-			hadd(h, d, id, "%s (pid %" PRId32 ")", b->filename ? b->filename : "", b->pid);
-		}
-		break;
-	case PF_FEAT_EVENT_DESC:
-		VAL("%" PRIu32 " events%s", f->nevents, f->events_ok ? "" : " (partly decoded)");
-		for (uint32_t i = 0; i < f->nevents; i++)
-			hadd(h, d, f->events[i].name ? f->events[i].name : "?", "type %" PRIu32
-			    ", config %#" PRIx64 ", %" PRIu32 " ids", f->events[i].attr.type,
-			    (uint64_t)f->events[i].attr.config, f->events[i].nids);
-		break;
-	case PF_FEAT_CPU_TOPOLOGY:
-		VAL("%" PRIu32 " core lists, %" PRIu32 " thread lists", f->nr_sibling_cores,
-		    f->nr_sibling_threads);
-		for (uint32_t i = 0; i < f->nr_sibling_cores; i++)
-			hadd(h, d, "sibling sockets", "%s", f->sibling_cores[i]);
-		for (uint32_t i = 0; i < f->nr_sibling_dies; i++)
-			hadd(h, d, "sibling dies", "%s", f->sibling_dies[i]);
-		for (uint32_t i = 0; i < f->nr_sibling_threads; i++)
-			hadd(h, d, "sibling threads", "%s", f->sibling_threads[i]);
-		for (uint32_t i = 0; i < f->ncpu_ids; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "CPU %" PRIu32, i);
-			hadd(h, d, nm, "core %" PRIu32 ", die %" PRIu32 ", socket %" PRIu32,
-			    f->cpu_ids[i].core_id, f->cpu_ids[i].die_id, f->cpu_ids[i].socket_id);
-		}
-		break;
-	case PF_FEAT_NUMA_TOPOLOGY:
-		VAL("%" PRIu32 " nodes", f->nnuma);
-		for (uint32_t i = 0; i < f->nnuma; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "node%" PRIu32, f->numa[i].node);
-			hadd(h, d, nm, "total %" PRIu64 " kB, free %" PRIu64 " kB, cpus %s",
-			    f->numa[i].mem_total, f->numa[i].mem_free, f->numa[i].cpus ? f->numa[i].cpus : "");
-		}
-		break;
-	case PF_FEAT_PMU_MAPPINGS:
-		VAL("%" PRIu32 " PMUs", f->npmus);
-		for (uint32_t i = 0; i < f->npmus; i++)
-			hadd(h, d, f->pmus[i].name ? f->pmus[i].name : "?", "type %" PRIu32,
-			    f->pmus[i].type);
-		break;
-	case PF_FEAT_GROUP_DESC:
-		VAL("%" PRIu32 " groups", f->ngroups);
-		for (uint32_t i = 0; i < f->ngroups; i++)
-			hadd(h, d, f->groups[i].name ? f->groups[i].name : "?",
-			    "leader %" PRIu32 ", %" PRIu32 " members", f->groups[i].leader_idx,
-			    f->groups[i].nr_members);
-		break;
-	case PF_FEAT_CACHE:
-		VAL("%" PRIu32 " caches", f->ncaches);
-		for (uint32_t i = 0; i < f->ncaches; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "L%" PRIu32 " %s", f->caches[i].level,
-			    f->caches[i].type ? f->caches[i].type : "");
-			hadd(h, d, nm, "%s, line %" PRIu32 ", %" PRIu32 " sets, %" PRIu32 " ways, cpus %s",
-			    f->caches[i].size ? f->caches[i].size : "", f->caches[i].line_size,
-			    f->caches[i].sets, f->caches[i].ways, f->caches[i].map ? f->caches[i].map : "");
-		}
-		break;
-	case PF_FEAT_SAMPLE_TIME: {
-		char a[32], b[32];
-
-		pane_fmt_time(a, sizeof a, f->sample_time_first);
-		pane_fmt_time(b, sizeof b, f->sample_time_last);
-		VAL("%s - %s", a, b);
-		break;
+		if (r.v[i].value != NULL)
+			h->rows[k].value = xstrdup(r.v[i].value);
 	}
-	case PF_FEAT_MEM_TOPOLOGY:
-		VAL("%" PRIu64 " nodes, block size %#" PRIx64, f->nmem_nodes, f->mem_block_size);
-		for (uint64_t i = 0; i < f->nmem_nodes; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "node %" PRIu64, f->mem_nodes[i].node);
-			hadd(h, d, nm, "size %" PRIu64 ", %" PRIu64 " blocks", f->mem_nodes[i].size,
-			    f->mem_nodes[i].nbits);
-		}
-		break;
-	case PF_FEAT_CLOCKID:
-		VAL("resolution %" PRIu64 " ns", f->clockid_res_ns);
-		break;
-	case PF_FEAT_DIR_FORMAT:
-		VAL("version %" PRIu64, f->dir_format_version);
-		break;
-	case PF_FEAT_BPF_PROG_INFO:
-		VAL("%" PRIu32 " programs (%" PRIu32 " decoded)", f->bpf_prog_count, f->nbpf_progs);
-		for (uint32_t i = 0; i < f->nbpf_progs; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "prog %" PRIu32, f->bpf_progs[i].id);
-			hadd(h, d, nm, "%s, %" PRIu32 " sub-programs", f->bpf_progs[i].name,
-			    f->bpf_progs[i].nsubs);
-		}
-		break;
-	case PF_FEAT_BPF_BTF:
-		VAL("%" PRIu32 " blobs (%" PRIu32 " decoded)", f->btf_count, f->nbtfs);
-		for (uint32_t i = 0; i < f->nbtfs; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "btf %" PRIu32, f->btfs[i].id);
-			hadd(h, d, nm, "%" PRIu32 " bytes", f->btfs[i].size);
-		}
-		break;
-	case PF_FEAT_COMPRESSED:
-		VAL("%s, level %" PRIu32 ", ratio %" PRIu32 ", mmap_len %" PRIu32,
-		    f->comp_type == 1 ? "zstd" : "unknown", f->comp_level, f->comp_ratio,
-		    f->comp_mmap_len);
-		break;
-	case PF_FEAT_CLOCK_DATA:
-		VAL("version %" PRIu32 ", clockid %" PRIu32 " (%s)", f->clock_data_ver,
-		    f->clock_data_clockid, names_clockid(f->clock_data_clockid));
-		hadd(h, d, "tod ns", "%" PRIu64, f->clock_data_tod_ns);
-		hadd(h, d, "clockid ns", "%" PRIu64, f->clock_data_clockid_ns);
-		break;
-	case PF_FEAT_HYBRID_TOPOLOGY:
-		VAL("%" PRIu32 " PMUs", f->nhybrid);
-		for (uint32_t i = 0; i < f->nhybrid; i++)
-			hadd(h, d, f->hybrid[i].pmu_name ? f->hybrid[i].pmu_name : "?", "cpus %s",
-			    f->hybrid[i].cpus ? f->hybrid[i].cpus : "");
-		break;
-	case PF_FEAT_CPU_PMU_CAPS:
-		join(tmp, sizeof tmp, f->cpu_pmu_caps.caps, f->cpu_pmu_caps.nr_caps, ", ");
-		VAL("%s", tmp[0] ? tmp : "(none)");
-		break;
-	case PF_FEAT_PMU_CAPS:
-		VAL("%" PRIu32 " PMUs", f->npmu_caps);
-		for (uint32_t i = 0; i < f->npmu_caps; i++) {
-			join(buf, sizeof buf, f->pmu_caps[i].caps, f->pmu_caps[i].nr_caps, ", ");
-			hadd(h, d, f->pmu_caps[i].pmu_name ? f->pmu_caps[i].pmu_name : "?", "%s", buf);
-		}
-		break;
-	case PF_FEAT_TRACING_DATA:
-		VAL("version %s, %" PRIu32 " tracepoint formats",
-		    f->tracing_version ? f->tracing_version : "?", f->ntracepoints);
-		for (uint32_t i = 0; i < f->ntracepoints; i++) {
-			char nm[32];
-
-			snprintf(nm, sizeof nm, "id %" PRIu64, f->tracepoints[i].id);
-			hadd(h, d, nm, "%s", f->tracepoints[i].name ? f->tracepoints[i].name : "");
-		}
-		break;
-	case PF_FEAT_AUXTRACE:
-		VAL("%" PRIu64 " index entries", f->nauxtrace);
-		break;
-	case PF_FEAT_BRANCH_STACK:
-		VAL("samples have branch stacks");
-		break;
-	case PF_FEAT_STAT:
-		VAL("stat data");
-		break;
-	default:
-		break;
-	}
-#undef VAL
+	n = r.n;
+	feature_rows_free(&r);
+	return n;
 }
 
 static void
@@ -441,7 +243,7 @@ add_features(struct pane *p, struct hd *h)
 		const struct feat_sec *fs = &f->sec[bit];
 		const char *name = feat_name(bit);
 		char nm[40];
-		size_t r;
+		size_t r, nrows;
 
 		if (!fs->present)
 			continue;
@@ -454,9 +256,13 @@ add_features(struct pane *p, struct hd *h)
 		hbytes(h, r, fs->offset, fs->size, fs->status != FEAT_MISSING);
 		hstatus(h, r, feat_status_name(fs->status),
 		    fs->status == FEAT_OK || fs->status == FEAT_RAW ? 0 : EL_DAMAGED);
-		if (fs->status == FEAT_OK || fs->status == FEAT_SIZE_MISMATCH ||
-		    (bit == PF_FEAT_TRACING_DATA && fs->status == FEAT_RAW))
-			feature_content(p, h, r, bit);
+		nrows = feature_rows(p, h, bit);
+		/* One line shows beside the section; more are counted. */
+		if (nrows == 1)
+			h->rows[r].value = xstrdup(h->rows[r + 1].value != NULL ?
+			    h->rows[r + 1].value : h->rows[r + 1].name);
+		else if (nrows > 1)
+			hadd_value(h, r, "%zu lines", nrows);
 		if (fs->why)
 			hadd(h, 2, "problem", "%s", fs->why);
 		if (h->rows[r].value == NULL && fs->why)
