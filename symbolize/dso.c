@@ -503,6 +503,12 @@ dso_find_sym(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, 
 	return t->v[d].sym_base + (uint32_t)i;
 }
 
+const char *
+dso_source_name(const struct dso_table *t, uint32_t d)
+{
+	return d < t->n && t->v[d].source != NULL ? t->v[d].source->name : NULL;
+}
+
 enum sym_why
 dso_why(const struct dso_table *t, uint32_t d)
 {

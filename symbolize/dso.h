@@ -136,6 +136,9 @@ const struct dso_refusal *dso_refusal(const struct dso_table *t, uint32_t d);
 /* Give a DSO its build id, unless it has one. */
 void dso_set_build_id(struct dso_table *t, uint32_t d, const uint8_t *id, size_t len);
 
+/* The name of the source that loaded d (symsrc.h), or NULL if none has. */
+const char *dso_source_name(const struct dso_table *t, uint32_t d);
+
 /* Symbol containing rel (loading the DSO on first use): global id or
  * SYM_NONE; *start gets the symbol's start. */
 uint32_t dso_find_sym(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
