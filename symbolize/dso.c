@@ -1,20 +1,23 @@
+/*
+ * dso.c: the DSO registry (DSOs by name, their build ids, global symbol
+ * ids), the files refused while loading, the build-id cache, loading a DSO
+ * through the symbol sources of symsrc_table, and each DSO's memo of source
+ * lines and inline chains.
+ */
 #include "config.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/err.h"
 #include "core/safefile.h"
-#include "core/session.h"
 #include "symbolize/symsrc.h"
 
 void
