@@ -1,21 +1,24 @@
+/*
+ * dso.c: the DSO registry (DSOs by name, their build ids, global symbol
+ * ids), the files refused while loading, the build-id cache, loading a DSO
+ * through the symbol sources of symsrc_table, and each DSO's memo of source
+ * lines and inline chains.
+ */
 #include "config.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/err.h"
 #include "core/safefile.h"
-#include "core/session.h"
-#include "symbolize/dso.h"
+#include "symbolize/symsrc.h"
 
 void
 dso_table_init(struct dso_table *t)
@@ -61,11 +64,8 @@ dso_table_free(struct dso_table *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* snprintf for paths (a too long path just fails to exist). */
-static void pfmt(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-pfmt(char *out, size_t n, const char *fmt, ...)
+void
+dso_path(char *out, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -191,8 +191,8 @@ dso_for_jit(struct dso_table *t, struct strtab *strs, int32_t pid)
 	char name[64], sname[64];
 	uint32_t nid, d;
 
-	pfmt(name, sizeof name, "/tmp/perf-%d.map", (int)pid);
-	pfmt(sname, sizeof sname, "[JIT] tid %d", (int)pid);
+	dso_path(name, sizeof name, "/tmp/perf-%d.map", (int)pid);
+	dso_path(sname, sizeof sname, "[JIT] tid %d", (int)pid);
 	nid = strtab_intern(strs, name, strlen(name));
 	d = dso_lookup_name(t, nid);
 	if (d == DSO_NONE) {
@@ -274,9 +274,8 @@ dso_refusal(const struct dso_table *t, uint32_t d)
 	return NULL;
 }
 
-/* Keep what safefile said of path, if it refused it or cut it short. */
-static void
-note_file(struct dso_table *t, const char *path, const struct safefile_note *n)
+void
+dso_note_file(struct dso_table *t, const char *path, const struct safefile_note *n)
 {
 	if (n->status == SAFEFILE_REFUSED || n->status == SAFEFILE_CUT)
 		dso_add_refusal(t, t->loading, path, n->why, n->status == SAFEFILE_CUT);
@@ -299,29 +298,19 @@ static const struct safefile_rule link_rule = {
 	.cap = SAFEFILE_CAP_LINK,
 };
 
-static const struct safefile_rule notes_rule = {
-	.what = "kernel notes",
-	.cap = SAFEFILE_CAP_NOTES,
-};
-
-/*
- * May the file at p be opened under rule (elfsym_rule when NULL)?  One
- * that is there but refused (a FIFO, a device, too large) is kept as a
- * refusal of the DSO being loaded; one that is not there is just absent.
- */
-static bool
-probe(struct dso_table *t, const char *p, const struct safefile_rule *rule)
+bool
+dso_probe(struct dso_table *t, const char *p, const struct safefile_rule *rule)
 {
 	struct safefile_note n;
 
 	if (safefile_check(p, rule ? rule : &elfsym_rule, NULL, &n) == 0)
 		return true;
-	note_file(t, p, &n);
+	dso_note_file(t, p, &n);
 	return false;
 }
 
-static void
-bid_hex(const struct dso_ent *d, char *hex)
+void
+dso_bid_hex(const struct dso_ent *d, char *hex)
 {
 	static const char digits[] = "0123456789abcdef";
 
@@ -332,13 +321,10 @@ bid_hex(const struct dso_ent *d, char *hex)
 	hex[2 * d->bid_len] = '\0';
 }
 
-/*
- * A build-id cache entry: DIR/.build-id/xx/rest (a symlink to the entry's
- * directory, an old-style file, or, in caches copied without symlinks, a
- * file holding the link's target), else DIR/<name>/<buildid>/<kind>.
- */
-static bool
-cache_file(struct dso_table *t, const char *dir, const char *hex, const char *name,
+/* In caches copied without symlinks, .build-id/xx/rest may be a file
+ * holding the link's target. */
+bool
+dso_cache_file(struct dso_table *t, const char *dir, const char *hex, const char *name,
     const char *kind, char *out, size_t n)
 {
 	char link[PATH_MAX];
@@ -346,18 +332,18 @@ cache_file(struct dso_table *t, const char *dir, const char *hex, const char *na
 
 	if (dir == NULL || hex[0] == '\0')
 		return false;
-	pfmt(link, sizeof link, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+	dso_path(link, sizeof link, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
 	if (lstat(link, &st) == 0) {
 		if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode)) {
-			pfmt(out, n, "%s/%s", link, kind);
-			if (probe(t, out, NULL))
+			dso_path(out, n, "%s/%s", link, kind);
+			if (dso_probe(t, out, NULL))
 				return true;
 		} else if (!S_ISREG(st.st_mode)) {
 			struct safefile_note sn;
 
 			/* A FIFO or a device where a link or file should be. */
 			if (safefile_check(link, &link_rule, NULL, &sn) < 0)
-				note_file(t, link, &sn);
+				dso_note_file(t, link, &sn);
 		} else if (st.st_size > 0 && st.st_size < PATH_MAX) {
 			char target[PATH_MAX];
 			struct safefile_note sn;
@@ -367,37 +353,36 @@ cache_file(struct dso_table *t, const char *dir, const char *hex, const char *na
 			if (fd >= 0)
 				close(fd);
 			else
-				note_file(t, link, &sn);
+				dso_note_file(t, link, &sn);
 			if (r >= 4 && memcmp(target, "\177ELF", 4) == 0) {
 				if (strcmp(kind, "elf") == 0) {
-					pfmt(out, n, "%s", link);
+					dso_path(out, n, "%s", link);
 					return true;
 				}
 			} else if (r > 0) {
 				target[r] = '\0';
 				target[strcspn(target, "\n")] = '\0';
 				if (target[0] == '/')
-					pfmt(out, n, "%s/%s", target, kind);
+					dso_path(out, n, "%s/%s", target, kind);
 				else
-					pfmt(out, n, "%s/.build-id/%.2s/%s/%s", dir, hex, target, kind);
-				if (probe(t, out, NULL))
+					dso_path(out, n, "%s/.build-id/%.2s/%s/%s", dir, hex, target, kind);
+				if (dso_probe(t, out, NULL))
 					return true;
 			}
 		}
 	}
 	if (name != NULL) {
-		pfmt(out, n, "%s/%s%s/%s/%s", dir, name[0] == '/' ? "" : "", name, hex, kind);
+		dso_path(out, n, "%s/%s%s/%s/%s", dir, name[0] == '/' ? "" : "", name, hex, kind);
 		if (name[0] != '/')
-			pfmt(out, n, "%s/%s/%s/%s", dir, name, hex, kind);
-		if (probe(t, out, NULL))
+			dso_path(out, n, "%s/%s/%s/%s", dir, name, hex, kind);
+		if (dso_probe(t, out, NULL))
 			return true;
 	}
 	return false;
 }
 
-/* Without a build id: the only version of a path in the cache. */
-static bool
-cache_sole_entry(const char *dir, const char *name, char *hex_out)
+bool
+dso_cache_sole_entry(const char *dir, const char *name, char *hex_out)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -406,7 +391,7 @@ cache_sole_entry(const char *dir, const char *name, char *hex_out)
 
 	if (dir == NULL)
 		return false;
-	pfmt(path, sizeof path, "%s/%s", dir, name);
+	dso_path(path, sizeof path, "%s/%s", dir, name);
 	dp = opendir(path);
 	if (dp == NULL)
 		return false;
@@ -423,8 +408,8 @@ cache_sole_entry(const char *dir, const char *name, char *hex_out)
 	return found == 1;
 }
 
-static void
-hex_to_bid(struct dso_ent *d, const char *hex)
+void
+dso_bid_from_hex(struct dso_ent *d, const char *hex)
 {
 	size_t n = strlen(hex) / 2;
 
@@ -437,303 +422,34 @@ hex_to_bid(struct dso_ent *d, const char *hex)
 	d->bid_len = (uint8_t)(n < 20 ? n : 20);
 }
 
-/* Does the file at p have d's build id?  1 yes, 0 another, -1 none/unreadable. */
-static int
-bid_match(const struct dso_ent *d, const char *p)
-{
-	uint8_t id[20];
-	int n = elfsym_build_id(p, id);
-	size_t cmp;
-
-	if (n < 0)
-		return -1;
-	cmp = d->bid_len < (size_t)n ? d->bid_len : (size_t)n;
-	/* perf compares the recorded size (20 bytes, zero padded). */
-	if (memcmp(id, d->bid, cmp) != 0)
-		return 0;
-	for (size_t i = cmp; i < d->bid_len; i++)
-		if (d->bid[i] != 0)
-			return 0;
-	return 1;
-}
-
-struct cand {
-	char	symfile[PATH_MAX];
-	char	runfile[PATH_MAX];
-	char	anyfile[PATH_MAX];
-	bool	have_sym, have_run, have_any;
-	bool	mismatch;
-};
-
-/* Consider one candidate file, in perf's order: the first with .symtab
- * gives the symbols, the first ELF at all the runtime image. */
-static bool
-cand_try(struct dso_table *t, struct cand *c, const struct dso_ent *d, const char *p)
-{
-	int hs;
-
-	if (!probe(t, p, NULL))
-		return false;
-	if (d->bid_len > 0) {
-		int m = bid_match(d, p);
-
-		if (m == 0)
-			c->mismatch = true;
-		if (m != 1)
-			return false;
-	}
-	hs = elfsym_has_symtab(p);
-	if (hs < 0)
-		return false;
-	if ((hs & ELFSYM_SYMTAB) && !c->have_sym) {
-		pfmt(c->symfile, sizeof c->symfile, "%s", p);
-		c->have_sym = true;
-	}
-	if ((hs & ELFSYM_DYNSYM) && !c->have_run) {
-		pfmt(c->runfile, sizeof c->runfile, "%s", p);
-		c->have_run = true;
-	}
-	if (!c->have_any) {
-		pfmt(c->anyfile, sizeof c->anyfile, "%s", p);
-		c->have_any = true;
-	}
-	return c->have_sym && c->have_run;
-}
-
-static void
-load_user(struct dso_table *t, struct dso_ent *d, const char *name, const struct dso_ctx *c)
-{
-	struct cand cd;
-	char hex[41], path[PATH_MAX], p[PATH_MAX], link[PATH_MAX];
-	const char *symfs = c->o->symfs;
-	bool path_ok;
-	long nr;
-
-	memset(&cd, 0, sizeof cd);
-	pfmt(path, sizeof path, "%s%s", symfs ? symfs : "", name);
-	path_ok = probe(t, path, NULL);
-	if (d->bid_len == 0 && path_ok) {
-		int n = elfsym_build_id(path, d->bid);
-
-		if (n > 0)
-			d->bid_len = (uint8_t)n;
-	}
-	if (d->bid_len == 0 && !path_ok && cache_sole_entry(c->buildid_dir, name, hex))
-		hex_to_bid(d, hex);
-	bid_hex(d, hex);
-
-	/* 1. .gnu_debuglink next to the file. */
-	if (path_ok && elfsym_debuglink(path, link, sizeof link) == 0) {
-		char dir[PATH_MAX];
-		char *slash;
-
-		pfmt(dir, sizeof dir, "%s", path);
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		pfmt(p, sizeof p, "%s/%s", dir, link);
-		if (strcmp(p, path) != 0)
-			cand_try(t, &cd, d, p);
-		pfmt(p, sizeof p, "%s/.debug/%s", dir, link);
-		cand_try(t, &cd, d, p);
-		pfmt(p, sizeof p, "/usr/lib/debug%s/%s", dir, link);
-		cand_try(t, &cd, d, p);
-	}
-	/* 2, 3. The build-id cache: the binary, then its debug file. */
-	if (d->bid_len > 0) {
-		if (!(cd.have_sym && cd.have_run) && cache_file(t, c->buildid_dir, hex, name, "elf", p, sizeof p))
-			cand_try(t, &cd, d, p);
-		if (!(cd.have_sym && cd.have_run) && cache_file(t, c->buildid_dir, hex, name, "debug", p, sizeof p))
-			cand_try(t, &cd, d, p);
-		/* 4, 5. System debug files. */
-		if (!(cd.have_sym && cd.have_run)) {
-			pfmt(p, sizeof p, "/usr/lib/debug%s.debug", name);
-			cand_try(t, &cd, d, p);
-		}
-		if (!(cd.have_sym && cd.have_run)) {
-			pfmt(p, sizeof p, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-			cand_try(t, &cd, d, p);
-		}
-	}
-	/* 6. The path itself. */
-	if (!(cd.have_sym && cd.have_run) && path_ok)
-		cand_try(t, &cd, d, path);
-
-	if (!cd.have_sym && !cd.have_run && cd.have_any) {
-		/* An ELF file with neither table: stripped of everything. */
-		d->why = SYM_WHY_NO_SYMBOLS;
-		d->symfile = xstrdup(cd.anyfile);
-		d->runfile = xstrdup(cd.anyfile);
-		return;
-	}
-	if (!cd.have_sym && !cd.have_run) {
-		d->why = cd.mismatch ? SYM_WHY_BUILDID_MISMATCH : SYM_WHY_NO_DSO_FILE;
-		return;
-	}
-	if (!cd.have_sym)
-		memcpy(cd.symfile, cd.runfile, sizeof cd.symfile);
-	if (!cd.have_run)
-		memcpy(cd.runfile, cd.symfile, sizeof cd.runfile);
-	d->symfile = xstrdup(cd.symfile);
-	d->runfile = xstrdup(cd.runfile);
-	nr = elfsym_load(cd.symfile, cd.runfile, !c->o->no_demangle, &d->syms, &d->names);
-	if (nr < 0)
-		d->why = SYM_WHY_BAD_FILE;
-	else if (d->syms.n == 0)
-		d->why = SYM_WHY_NO_SYMBOLS;
-}
-
-static bool
-read_sysfs_bid(struct dso_table *t, uint8_t *id, size_t *len)
-{
-	static const char path[] = "/sys/kernel/notes";
-	uint8_t buf[4096];
-	struct safefile_note sn;
-	int fd = safefile_open(path, &notes_rule, NULL, &sn);
-	ssize_t n;
-	size_t off = 0;
-
-	if (fd < 0) {
-		note_file(t, path, &sn);
-		return false;
-	}
-	n = read(fd, buf, sizeof buf);
-	close(fd);
-	while (n > 0 && off + 12 <= (size_t)n) {
-		uint32_t nsz, dsz, type;
-
-		memcpy(&nsz, buf + off, 4);
-		memcpy(&dsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		off += 12;
-		if (type == 3 && nsz == 4 && off + 4 + dsz <= (size_t)n &&
-		    memcmp(buf + off, "GNU", 4) == 0) {
-			*len = dsz < 20 ? dsz : 20;
-			memcpy(id, buf + off + 4, *len);
-			return true;
-		}
-		off += ((nsz + 3) & ~3u) + ((dsz + 3) & ~3u);
-	}
-	return false;
-}
-
 /*
- * Kernel symbols into d from the first kallsyms that has them: --kallsyms,
- * kcore_dir/kallsyms, the build-id cache's copy for the kernel's build id
- * (kd: the kernel DSO), /proc/kallsyms if the running kernel is the
- * recorded one.  module: "[name]" for a module's symbols, NULL for the
- * kernel's own.
+ * Let source src load d.  When an earlier source left d without symbols,
+ * src starts afresh and d keeps the earlier outcome (its reason, files
+ * and source) unless src gives symbols.
  */
-static long
-kallsyms_from(struct dso_table *t, struct dso_ent *d, const char *path, const char *module)
-{
-	struct kallsyms_file *kf = NULL;
-	struct safefile_note sn;
-	long nr;
-
-	/* Each file is read once: a module map more does not read it again. */
-	for (size_t i = 0; i < t->nksyms && kf == NULL; i++)
-		if (strcmp(t->ksyms[i].path, path) == 0)
-			kf = t->ksyms[i].kf;
-	if (kf == NULL) {
-		size_t slot = t->nksyms;
-
-		if (slot == sizeof t->ksyms / sizeof t->ksyms[0]) {
-			/* all taken (one path of each kind at most): give back the last */
-			slot--;
-			free(t->ksyms[slot].path);
-			kallsyms_file_free(t->ksyms[slot].kf);
-		} else {
-			t->nksyms++;
-		}
-		kf = kallsyms_file_read(path);
-		t->ksyms[slot].path = xstrdup(path);
-		t->ksyms[slot].kf = kf;
-	}
-	nr = kallsyms_file_load(kf, module, &d->syms, &d->names);
-	sn = *kallsyms_file_note(kf);
-	note_file(t, path, &sn);
-	return nr;
-}
-
 static void
-load_kallsyms(struct dso_table *t, struct dso_ent *d, const struct dso_ent *kd,
-    const struct dso_ctx *c, const char *module)
+load_from(struct dso_table *t, struct dso_ent *d, const char *name, const struct dso_ctx *c,
+    const struct sym_source *src)
 {
-	char hex[41], p[PATH_MAX];
-	long nr = -1;
+	char *symfile = d->symfile, *runfile = d->runfile;
+	uint8_t why = d->why;
 
-	if (c->o->kallsyms != NULL) {
-		/* --kallsyms /dev/null: no kernel symbols, as asked. */
-		if (strcmp(c->o->kallsyms, "/dev/null") != 0)
-			nr = kallsyms_from(t, d, c->o->kallsyms, module);
-	} else {
-		if (c->s->kcore_dir != NULL) {
-			pfmt(p, sizeof p, "%s/kallsyms", c->s->kcore_dir);
-			nr = kallsyms_from(t, d, p, module);
-		}
-		if (kd != NULL)
-			bid_hex(kd, hex);
-		if (nr <= 0 && kd != NULL && kd->bid_len > 0 &&
-		    cache_file(t, c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
-			nr = kallsyms_from(t, d, p, module);
-		if (nr <= 0 && kd != NULL) {
-			uint8_t id[20];
-			size_t len = 0;
-
-			if (kd->bid_len > 0 && read_sysfs_bid(t, id, &len) && len == kd->bid_len &&
-			    memcmp(id, kd->bid, len) == 0)
-				nr = kallsyms_from(t, d, "/proc/kallsyms", module);
-		}
+	if (d->source != NULL) {
+		d->symfile = d->runfile = NULL;
+		d->why = SYM_WHY_NOT_IN_SYMBOL;
 	}
-	if (nr > 0)
-		d->symfile = xstrdup("kallsyms");
-	d->why = SYM_WHY_NO_KALLSYMS;
-}
-
-static void
-load_vdso(struct dso_table *t, struct dso_ent *d, const struct dso_ctx *c)
-{
-	char hex[41], p[PATH_MAX];
-
-	bid_hex(d, hex);
-	if (d->bid_len == 0 || !cache_file(t, c->buildid_dir, hex, "[vdso]", "vdso", p, sizeof p)) {
-		/* As perf: the vdso of this machine, if the build id allows. */
-		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
-		long nr;
-
-		if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-		    eh->e_ident[EI_CLASS] != ELFCLASS64) {
-			d->why = SYM_WHY_NO_DSO_FILE;
-			return;
-		}
-		nr = elfsym_load_mem(eh, eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize, d->bid,
-		    d->bid_len, !c->o->no_demangle, &d->syms, &d->names);
-		d->why = nr == -2 ? SYM_WHY_BUILDID_MISMATCH : nr < 0 ? SYM_WHY_BAD_FILE :
-		    nr == 0 ? SYM_WHY_NO_SYMBOLS : SYM_WHY_NOT_IN_SYMBOL;
+	src->load(t, d, name, c);
+	if (d->source == NULL || d->syms.n > 0) {
+		d->source = src;
+		free(symfile);
+		free(runfile);
 		return;
 	}
-	if (elfsym_load(p, p, !c->o->no_demangle, &d->syms, &d->names) < 0) {
-		d->why = SYM_WHY_BAD_FILE;
-		return;
-	}
-	d->symfile = xstrdup(p);
-	d->runfile = xstrdup(p);
-	d->why = d->syms.n ? SYM_WHY_NOT_IN_SYMBOL : SYM_WHY_NO_SYMBOLS;
-}
-
-static void
-load_jit(struct dso_table *t, struct dso_ent *d, const struct dso_ctx *c)
-{
-	struct safefile_note sn;
-	char p[PATH_MAX];
-
-	pfmt(p, sizeof p, "%s/perf-%d.map", c->perfmap_dir, (int)d->pid);
-	if (perfmap_load(p, &d->syms, &d->names, &sn) < 0)
-		d->why = SYM_WHY_JIT_NO_MAP;
-	else
-		d->symfile = xstrdup(p);
-	note_file(t, p, &sn);
+	free(d->symfile);
+	free(d->runfile);
+	d->symfile = symfile;
+	d->runfile = runfile;
+	d->why = why;
 }
 
 static void
@@ -746,37 +462,18 @@ dso_load(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint
 	d->loaded = true;
 	d->why = SYM_WHY_NOT_IN_SYMBOL;
 	t->loading = id;
-	switch (d->kind) {
-	case DSO_USER:
-		load_user(t, d, name, c);
-		break;
-	case DSO_KERNEL:
-		load_kallsyms(t, d, d, c, NULL);
-		break;
-	case DSO_MODULE:
-		/* perf reads a module's symbols from its .ko when it has it; from
-		 * kallsyms, where lines are tagged with the module, otherwise. */
-		load_kallsyms(t, d, t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL, c, name);
-		break;
-	case DSO_VDSO:
-		load_vdso(t, d, c);
-		break;
-	case DSO_JIT:
-		load_jit(t, d, c);
-		break;
-	}
+	/* The sources that match d, in the table's order, until one gives symbols. */
+	for (size_t i = 0; symsrc_table[i] != NULL && d->syms.n == 0; i++)
+		if (symsrc_table[i]->match(d))
+			load_from(t, d, name, c, symsrc_table[i]);
 	free(name);
 	/* Nothing found, and a file was refused: that is why. */
 	if (d->syms.n == 0 && (d->why == SYM_WHY_NO_DSO_FILE || d->why == SYM_WHY_NO_KALLSYMS ||
 	    d->why == SYM_WHY_JIT_NO_MAP || d->why == SYM_WHY_BUILDID_MISMATCH) &&
 	    refused_since(t, refusals_before))
 		d->why = SYM_WHY_REFUSED;
-	if (d->syms.n > 0) {
-		if (d->why != SYM_WHY_NO_KALLSYMS && d->why != SYM_WHY_JIT_NO_MAP)
-			d->why = SYM_WHY_NOT_IN_SYMBOL;
-		else
-			d->why = SYM_WHY_NOT_IN_SYMBOL;
-	}
+	if (d->syms.n > 0)
+		d->why = SYM_WHY_NOT_IN_SYMBOL;
 	/* Global ids for this DSO's symbols. */
 	d->sym_base = (uint32_t)t->nrefs;
 	GROW(t->refs, t->caprefs, t->nrefs + d->syms.n + 1);
@@ -805,6 +502,12 @@ dso_find_sym(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, 
 		return SYM_NONE;
 	*start = t->v[d].syms.v[i].start;
 	return t->v[d].sym_base + (uint32_t)i;
+}
+
+const char *
+dso_source_name(const struct dso_table *t, uint32_t d)
+{
+	return d < t->n && t->v[d].source != NULL ? t->v[d].source->name : NULL;
 }
 
 enum sym_why
@@ -837,7 +540,7 @@ dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uin
 	d = &t->v[id];
 	if (!d->loaded)
 		dso_load(t, strs, c, id);
-	if (d->kind != DSO_USER && d->kind != DSO_VDSO)
+	if (d->source == NULL || !d->source->lines)
 		return NULL;
 	if (!d->src_tried) {
 		d->src_tried = true;

@@ -2,10 +2,11 @@
  * dso.h: the DSO registry of a symbolizer (inside symbolize/).
  *
  * A DSO is what a map points at: a file path, the kernel, a kernel module,
- * the vdso, or a process's JIT code (perf-PID.map).  Each is found and
- * loaded once, on the first lookup: its ELF file through the build-id
- * cache, --symfs, the path and separate debug files (perf's order), or
- * kallsyms, or the perf-PID.map.  Names live in the table; symbol ids are
+ * the vdso, or a process's JIT code (perf-PID.map).  Each is loaded once,
+ * on the first lookup, by the symbol sources of symsrc.h (src_*.c: its ELF
+ * file through the build-id cache, --symfs, the path and separate debug
+ * files in perf's order; kallsyms; the perf-PID.map; the vdso), which dso.c
+ * tries in their table's order.  Names live in the table; symbol ids are
  * global across DSOs.  Nothing here prints.
  */
 #ifndef PERFNAV_SYMBOLIZE_DSO_H
@@ -28,6 +29,7 @@ enum dso_kind {
 };
 
 struct srcline_h;
+struct sym_source;
 
 struct dso_ent {
 	uint32_t		 name;		/* strtab id: perf's dso->name (path, [kernel.kallsyms]) */
@@ -38,6 +40,7 @@ struct dso_ent {
 	uint8_t			 bid_len;
 	bool			 loaded;
 	uint8_t			 why;		/* enum sym_why when it has no symbols */
+	const struct sym_source	*source;	/* what loaded it (symsrc.h), once loaded */
 	struct symtab		 syms;
 	struct strtab		 names;		/* symbol names, stable after loading */
 	uint32_t		 sym_base;	/* global id of syms.v[0] */
@@ -132,6 +135,9 @@ void dso_add_refusal(struct dso_table *t, uint32_t d, const char *path, const ch
 const struct dso_refusal *dso_refusal(const struct dso_table *t, uint32_t d);
 /* Give a DSO its build id, unless it has one. */
 void dso_set_build_id(struct dso_table *t, uint32_t d, const uint8_t *id, size_t len);
+
+/* The name of the source that loaded d (symsrc.h), or NULL if none has. */
+const char *dso_source_name(const struct dso_table *t, uint32_t d);
 
 /* Symbol containing rel (loading the DSO on first use): global id or
  * SYM_NONE; *start gets the symbol's start. */

@@ -84,6 +84,7 @@ struct symbolizer {
 	char			*buildid_dir, *perfmap_dir;
 	struct strtab		 strs;
 	struct dso_table	 dsos;
+	struct dso_ctx		 ctx;		/* what loading DSOs needs (points into z) */
 
 	struct zmap		*maps;
 	size_t			 nmaps;
@@ -245,6 +246,10 @@ symbolizer_new(const struct session *s, const struct sym_opts *o)
 		snprintf(z->buildid_dir, n, "%s/.debug", home);
 	}
 	z->perfmap_dir = xstrdup(z->o.perfmap_dir ? z->o.perfmap_dir : "/tmp");
+	z->ctx.s = s;
+	z->ctx.o = &z->o;
+	z->ctx.buildid_dir = z->buildid_dir;
+	z->ctx.perfmap_dir = z->perfmap_dir;
 	z->unwind_arch = s->feat.arch == NULL || strcmp(s->feat.arch, "x86_64") == 0;
 	dso_table_init(&z->dsos);
 	z->kproc = proc_get(z, -1);
@@ -482,9 +487,8 @@ dso_lookup(struct symbolizer *z, uint32_t dso, uint64_t rel, struct frame *f)
 	struct memo *m = &z->memo[i];
 
 	if (m->dso == DSO_NONE) {
-		struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 		uint64_t start = 0;
-		uint32_t sym = dso_find_sym(&z->dsos, &z->strs, &c, dso, rel, &start);
+		uint32_t sym = dso_find_sym(&z->dsos, &z->strs, &z->ctx, dso, rel, &start);
 
 		if (z->mn + 1 > z->mcap / 2) {
 			memo_grow(z);
@@ -579,10 +583,9 @@ unw_find_map(void *arg, uint64_t addr, struct unwind_map *out)
 	if (zm->identity || zm->dso == DSO_NONE)
 		return 0;
 	if (!z->dsos.v[zm->dso].loaded) {
-		struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 		uint64_t start;
 
-		dso_find_sym(&z->dsos, &z->strs, &c, zm->dso, 0, &start);
+		dso_find_sym(&z->dsos, &z->strs, &z->ctx, zm->dso, 0, &start);
 	}
 	d = &z->dsos.v[zm->dso];
 	out->path = d->runfile ? d->runfile : d->symfile;
@@ -738,13 +741,12 @@ symbolizer_has_chain(const struct sample *smp)
 size_t
 symbolizer_inlines(struct symbolizer *z, const struct frame *f, struct frame *out, size_t n)
 {
-	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 	const struct dso_inl *l;
 	size_t k;
 
 	if (f->dso == DSO_NONE || f->sym == SYM_NONE || f->kernel)
 		return 0;
-	k = dso_inlines(&z->dsos, &z->strs, &c, f->dso, f->rel, f->sym, &l);
+	k = dso_inlines(&z->dsos, &z->strs, &z->ctx, f->dso, f->rel, f->sym, &l);
 	for (size_t i = 0; i < k && i < n; i++) {
 		out[i] = *f;
 		out[i].sym = l[i].sym;
@@ -807,6 +809,12 @@ symbolizer_dso_short(const struct symbolizer *z, uint32_t dso)
 	return dso == DSO_NONE ? "[unknown]" : dso_short_name(&z->dsos, &z->strs, dso);
 }
 
+const char *
+symbolizer_dso_source(const struct symbolizer *z, uint32_t dso)
+{
+	return dso_source_name(&z->dsos, dso);
+}
+
 size_t
 symbolizer_ndsos(const struct symbolizer *z)
 {
@@ -823,9 +831,8 @@ symbolizer_sym_ident(const struct symbolizer *z, uint32_t sym, uint32_t *dso, ui
 uint32_t
 symbolizer_sym_by_ident(struct symbolizer *z, uint32_t dso, uint32_t index, const char *inl_name)
 {
-	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 
-	return dso_sym_by_ident(&z->dsos, &z->strs, &c, dso, index, inl_name);
+	return dso_sym_by_ident(&z->dsos, &z->strs, &z->ctx, dso, index, inl_name);
 }
 
 int
@@ -840,9 +847,8 @@ symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso, ui
 const char *
 symbolizer_dso_image(struct symbolizer *z, uint32_t dso)
 {
-	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 
-	return dso_image(&z->dsos, &z->strs, &c, dso);
+	return dso_image(&z->dsos, &z->strs, &z->ctx, dso);
 }
 
 const char *
@@ -891,23 +897,21 @@ symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *bu
 const char *
 symbolizer_srcline(struct symbolizer *z, const struct frame *f)
 {
-	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 
 	if (f->dso == DSO_NONE || z->o.no_srcline)
 		return NULL;
 	if (f->src != 0)
 		return strtab_get(&z->strs, f->src - 1);
-	return dso_srcline(&z->dsos, &z->strs, &c, f->dso, f->rel);
+	return dso_srcline(&z->dsos, &z->strs, &z->ctx, f->dso, f->rel);
 }
 
 int
 symbolizer_source(struct symbolizer *z, const struct frame *f, const char **path, int *line)
 {
-	struct dso_ctx c = { z->s, &z->o, z->buildid_dir, z->perfmap_dir };
 
 	if (f->dso == DSO_NONE || z->o.no_srcline)
 		return -1;
-	return dso_source(&z->dsos, &z->strs, &c, f->dso, f->rel, path, line);
+	return dso_source(&z->dsos, &z->strs, &z->ctx, f->dso, f->rel, path, line);
 }
 
 size_t

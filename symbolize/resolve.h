@@ -155,6 +155,11 @@ const char *symbolizer_dso_short(const struct symbolizer *z, uint32_t dso);
 /* Symbol name (demangled unless no_demangle), "[unknown]" for SYM_NONE. */
 const char *symbolizer_sym_name(const struct symbolizer *z, uint32_t sym);
 
+/* The name of the symbol source that loaded dso's symbols ("elf",
+ * "kallsyms", "perf-map", "vdso": symbolize/symsrc.h), or NULL for a DSO
+ * not loaded yet (no lookup in it so far) and for DSO_NONE. */
+const char *symbolizer_dso_source(const struct symbolizer *z, uint32_t dso);
+
 /* Number of DSOs (ids 0 .. n-1).  Every DSO is registered when the
  * symbolizer is built, from the session's maps and build ids, so two
  * symbolizers of one session number their DSOs alike. */

@@ -47,9 +47,9 @@ void symtab_free(struct symtab *t);
 char *demangle_cxx(const char *name);
 
 /*
- * Read "ADDR TYPE NAME [MODULE]" lines (kernel symbols; module symbols
- * are skipped) from a regular file of at most SAFEFILE_CAP_KALLSYMS
- * (core/safefile.h).  Returns the number of symbols added, -1 if the file
+ * src_kallsyms.c: read "ADDR TYPE NAME [MODULE]" lines (kernel symbols;
+ * module symbols are skipped) from a regular file of at most
+ * SAFEFILE_CAP_KALLSYMS (core/safefile.h).  Returns the number of symbols added, -1 if the file
  * cannot be read; note (may be NULL) says why (MISSING, REFUSED), or CUT
  * when reading stopped at a cap.
  */
@@ -74,15 +74,16 @@ const struct safefile_note *kallsyms_file_note(const struct kallsyms_file *kf);
 long kallsyms_file_load(const struct kallsyms_file *kf, const char *module, struct symtab *t,
     struct strtab *strs);
 void kallsyms_file_free(struct kallsyms_file *kf);
-/* Read a perf-PID.map ("START SIZE NAME" in hex): a regular file of at
- * most SAFEFILE_CAP_JIT_MAP, in a world-writable directory only if owned
- * by the effective user or root.  Same returns. */
+/* src_perfmap.c: read a perf-PID.map ("START SIZE NAME" in hex): a
+ * regular file of at most SAFEFILE_CAP_JIT_MAP, in a world-writable
+ * directory only if owned by the effective user or root.  Same returns. */
 long perfmap_load(const char *path, struct symtab *t, struct strtab *strs,
     struct safefile_note *note);
 
 /*
- * The rule ELF and DWARF files are opened under (core/safefile.h): regular
- * files of at most SAFEFILE_CAP_ELF.  Every elfsym_* function taking a
+ * elfsym.c: reading ELF files (for src_elf.c, src_vdso.c, annotate.c and
+ * unwind.c).  The rule ELF and DWARF files are opened under
+ * (core/safefile.h): regular files of at most SAFEFILE_CAP_ELF.  Every elfsym_* function taking a
  * path opens it so, and fails (-1) on a file the rule refuses.
  */
 extern const struct safefile_rule elfsym_rule;

@@ -1,19 +1,24 @@
 /*
  * test_resolve.c: symbolization: demangling, kallsyms and perf-PID.map
  * parsing, ELF symbols and build ids of small programs compiled here, and
- * whole resolutions (symbols, DSOs, reasons, callchains) on the fixtures.
+ * whole resolutions (symbols, DSOs, reasons, callchains) on the fixtures;
+ * the symbol sources' table, each source given a DSO of its kind, and each
+ * reason a frame may give from a DSO that really fails that way.
  */
 #include "config.h"
 
 #include <criterion/criterion.h>
 #include <elf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/resolve.h"
+#include "symbolize/symsrc.h"
 #include "symbolize/symtab.h"
 #include "tests/helpers.h"
 
@@ -377,15 +382,19 @@ Test(resolve, callchain_context_markers)
 	session_close(s);
 }
 
-Test(resolve, why_texts)
-{
-	cr_expect_str_eq(sym_why_name(SYM_WHY_BUILDID_MISMATCH), "BUILDID_MISMATCH");
-	cr_expect_str_eq(sym_why_text(SYM_WHY_NO_MAP), "no mapping covers the address");
-}
+/* ---- recordings of maps, written byte by byte ---- */
 
-/* A recording with a kernel map and a module map, written byte by byte. */
+/* One map of a recording made by write_recording(). */
+struct tmap {
+	int32_t		 pid;		/* -1: a kernel map (MMAP, kernel cpumode) */
+	uint64_t	 start, len;
+	const char	*name;
+	const char	*bid;		/* 40 hex digits: MMAP2 with MISC_MMAP_BUILD_ID */
+};
+
+/* A recording whose data is the maps m (user ones read-exec MMAP2). */
 static char *
-write_kernel_recording(void)
+write_recording(const struct tmap *m, size_t n)
 {
 	struct pdbuf b;
 	size_t attrs, data, r;
@@ -402,29 +411,318 @@ write_kernel_recording(void)
 	pd_u64(&b, 0);
 	pd_u64(&b, 0);
 	data = b.len;
-	r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-	pd_u32(&b, (uint32_t)-1);
-	pd_u32(&b, 0);
-	pd_u64(&b, 0xffffffff81000000ULL);
-	pd_u64(&b, 0x1000000);
-	pd_u64(&b, 0xffffffff81000000ULL);
-	pd_str8(&b, "[kernel.kallsyms]_text");
-	pd_rec_end(&b, r);
-	r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-	pd_u32(&b, (uint32_t)-1);
-	pd_u32(&b, 0);
-	pd_u64(&b, 0xffffffffc0000000ULL);
-	pd_u64(&b, 0x10000);
-	pd_u64(&b, 0);
-	pd_str8(&b, "/lib/modules/6.1.0/kernel/drivers/input/joy-dev.ko");
-	pd_rec_end(&b, r);
+	for (size_t k = 0; k < n; k++) {
+		if (m[k].pid < 0) {
+			r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+			pd_u32(&b, (uint32_t)-1);
+			pd_u32(&b, 0);
+			pd_u64(&b, m[k].start);
+			pd_u64(&b, m[k].len);
+			pd_u64(&b, m[k].name[0] == '[' ? m[k].start : 0);
+			pd_str8(&b, m[k].name);
+			pd_rec_end(&b, r);
+			continue;
+		}
+		r = pd_rec_begin(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER |
+		    (m[k].bid ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0));
+		pd_u32(&b, (uint32_t)m[k].pid);
+		pd_u32(&b, (uint32_t)m[k].pid);
+		pd_u64(&b, m[k].start);
+		pd_u64(&b, m[k].len);
+		pd_u64(&b, 0);
+		if (m[k].bid != NULL) {
+			pd_u8(&b, 20);
+			pd_zero(&b, 3);
+			for (size_t i = 0; i < 20; i++) {
+				unsigned v;
+
+				cr_assert_eq(sscanf(m[k].bid + 2 * i, "%2x", &v), 1);
+				pd_u8(&b, (uint8_t)v);
+			}
+		} else {
+			pd_zero(&b, 24);	/* maj, min, ino, ino_generation */
+		}
+		pd_u32(&b, 5);	/* PROT_READ | PROT_EXEC */
+		pd_u32(&b, 2);	/* MAP_PRIVATE */
+		pd_str8(&b, m[k].name);
+		pd_rec_end(&b, r);
+	}
 	pd_put64(&b, 24, attrs);
 	pd_put64(&b, 32, 64 + 16);
 	pd_put64(&b, 40, data);
 	pd_put64(&b, 48, b.len - data);
-	path = tmp_write("kmod", b.p, b.len);
+	path = tmp_write("maps", b.p, b.len);
 	pd_free(&b);
 	return path;
+}
+
+/* A recording with a kernel map and a module map. */
+static char *
+write_kernel_recording(void)
+{
+	static const struct tmap m[] = {
+		{ -1, 0xffffffff81000000ULL, 0x1000000, "[kernel.kallsyms]_text", NULL },
+		{ -1, 0xffffffffc0000000ULL, 0x10000,
+		    "/lib/modules/6.1.0/kernel/drivers/input/joy-dev.ko", NULL },
+	};
+
+	return write_recording(m, sizeof m / sizeof m[0]);
+}
+
+/* Files of a test in a fresh directory under /tmp. */
+static void
+tdir_make(char *dir, size_t n)
+{
+	snprintf(dir, n, "/tmp/perfnav-symsrc-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+/* Write n bytes of p to dir/name, making the directories it lies in. */
+static void
+tdir_put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[1024], cmd[1200];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	fp = fopen(path, "wb");
+	cr_assert_not_null(fp, "%s", path);
+	cr_assert_eq(fwrite(p, 1, n, fp), n);
+	fclose(fp);
+}
+
+static void
+tdir_remove(const char *dir)
+{
+	char cmd[1100];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		cr_log_warn("cannot remove %s", dir);
+}
+
+/* The fixture binary of tests/data's build-id cache, and its build id. */
+#define CPU_BID	"d4aec36f57664181c7762a6851ef1dd35510a091"
+#define CPU_ELF	"buildid/tmp/perfnav-fixtures/cpu/" CPU_BID "/elf"
+/* Another build id. */
+#define VDSO_BID "0102030405060708090a0b0c0d0e0f1011121314"
+
+/* One resolution a test expects. */
+struct tcase {
+	int32_t		 pid;
+	uint8_t		 cpumode;
+	uint64_t	 ip;
+	enum sym_why	 why;
+	const char	*sym;		/* the symbol's name, or the reason's text */
+	const char	*source;	/* the source that loaded the DSO, or NULL */
+};
+
+static void
+check_case(struct symbolizer *z, const struct tcase *c)
+{
+	char text[512];
+	struct frame f;
+
+	symbolizer_resolve(z, c->pid, c->pid, 1, c->cpumode, c->ip, &f);
+	cr_assert_eq(f.why, c->why, "%#" PRIx64 ": why %s, not %s", c->ip,
+	    sym_why_name(f.why), sym_why_name(c->why));
+	if (c->why == SYM_WHY_OK)
+		cr_expect_str_eq(symbolizer_sym_name(z, f.sym), c->sym);
+	else
+		cr_expect_str_eq(symbolizer_why_text(z, f.dso, f.why, text, sizeof text), c->sym);
+	if (c->source != NULL)
+		cr_expect_str_eq(symbolizer_dso_source(z, f.dso), c->source, "%s", c->sym);
+	else
+		cr_expect_null(symbolizer_dso_source(z, f.dso));
+}
+
+/* The file offset of function name in the ELF file at path. */
+static uint64_t
+elf_sym_at(const char *path, const char *name)
+{
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+	uint64_t at = 0;
+
+	cr_assert_gt(elfsym_load(path, path, true, &t, &s), 0, "%s", path);
+	for (size_t i = 0; i < t.n; i++)
+		if (strcmp(strtab_get(&s, t.v[i].name), name) == 0)
+			at = t.v[i].start;
+	cr_assert_neq(at, 0, "%s in %s", name, path);
+	symtab_free(&t);
+	strtab_free(&s);
+	return at;
+}
+
+/*
+ * Every symbol source of symsrc_table, each given a DSO of its kind: the
+ * kernel and a module (kallsyms), a user binary (its ELF file in the
+ * build-id cache), the vdso (the cache's copy), JIT code (perf-42.map).
+ */
+Test(symsrc, each_kind_of_dso_resolves_through_its_source)
+{
+	static const char ksyms[] = "ffffffff81000100 T kfunc\n"
+	    "ffffffffc0000100 t joy_read\t[joy_dev]\n";
+	static const char jit[] = "7f0000000000 40 jit_fn\n";
+	const struct tmap m[] = {
+		{ -1, 0xffffffff81000000ULL, 0x1000000, "[kernel.kallsyms]_text", NULL },
+		{ -1, 0xffffffffc0000000ULL, 0x10000,
+		    "/lib/modules/6.1.0/kernel/drivers/input/joy-dev.ko", NULL },
+		{ 42, 0x400000, 0x100000, "/x/cpu", CPU_BID },
+		{ 42, 0x7ffff7f00000ULL, 0x100000, "[vdso]", VDSO_BID },
+		{ 42, SYNTH_JIT_ADDR, 0x1000, "//anon", NULL },
+	};
+	char dir[64], kpath[128], *rec = write_recording(m, sizeof m / sizeof m[0]), *elf;
+	struct sym_opts o = { .buildid_dir = dir, .kallsyms = kpath, .perfmap_dir = dir };
+	size_t len, nsrc = 0;
+	uint64_t at;
+	struct perf_err err;
+	struct session *s = session_open(rec, NULL, &err);
+	struct symbolizer *z;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	elf = slurp(test_data(CPU_ELF), &len);
+	cr_assert_not_null(elf);
+	at = elf_sym_at(test_data(CPU_ELF), "main");
+	tdir_make(dir, sizeof dir);
+	tdir_put(dir, "kallsyms", ksyms, sizeof ksyms - 1);
+	snprintf(kpath, sizeof kpath, "%s/kallsyms", dir);
+	tdir_put(dir, "perf-42.map", jit, sizeof jit - 1);
+	tdir_put(dir, "x/cpu/" CPU_BID "/elf", elf, len);
+	tdir_put(dir, "[vdso]/" VDSO_BID "/vdso", elf, len);
+	{
+		const struct tcase c[] = {
+			{ 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000150ULL, SYM_WHY_OK, "kfunc",
+			    "kallsyms" },
+			{ 0, PERF_RECORD_MISC_KERNEL, 0xffffffffc0000123ULL, SYM_WHY_OK, "joy_read",
+			    "kallsyms" },
+			{ 42, PERF_RECORD_MISC_USER, 0x400000 + at, SYM_WHY_OK, "main", "elf" },
+			{ 42, PERF_RECORD_MISC_USER, 0x7ffff7f00000ULL + at, SYM_WHY_OK, "main",
+			    "vdso" },
+			{ 42, PERF_RECORD_MISC_USER, SYNTH_JIT_ADDR + 0x10, SYM_WHY_OK, "jit_fn",
+			    "perf-map" },
+		};
+
+		z = symbolizer_new(s, &o);
+		/* Every DSO is registered up front; none is loaded before a lookup. */
+		cr_expect_eq(symbolizer_ndsos(z), 5);
+		for (uint32_t d = 0; d < symbolizer_ndsos(z); d++)
+			cr_expect_null(symbolizer_dso_source(z, d));
+		for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
+			check_case(z, &c[k]);
+		/* Each source of the table had its case. */
+		for (size_t i = 0; symsrc_table[i] != NULL; i++, nsrc++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
+				seen |= strcmp(c[k].source, symsrc_table[i]->name) == 0;
+			cr_expect(seen, "source %s has no case here", symsrc_table[i]->name);
+		}
+		cr_expect_eq(nsrc, 4);
+		symbolizer_free(z);
+	}
+	session_close(s);
+	tdir_remove(dir);
+	unlink(rec);
+	free(rec);
+	free(elf);
+}
+
+/*
+ * Each reason a frame may give, from a DSO that really fails that way,
+ * and the text --why prints for it.
+ */
+Test(resolve, why_texts)
+{
+	static const char jit[] = "7f0000000000 10 jit_fn\n";
+	static const char bad[] = "not an ELF file\n";
+	char dir[64], bare[128], fifo[128], refused[256], mismatched[1024];
+	const struct tmap m[] = {
+		{ -1, 0xffffffff81000000ULL, 0x1000000, "[kernel.kallsyms]_text", NULL },
+		{ 42, 0x400000, 0x1000, "/nonexistent/x", NULL },
+		{ 42, 0x500000, 0x1000, mismatched, "ffffffffffffffffffffffffffffffffffffffff" },
+		{ 42, 0x600000, 0x1000, bare, NULL },
+		{ 42, 0x700000, 0x1000, "[vdso]", VDSO_BID },
+		{ 42, SYNTH_JIT_ADDR, 0x1000, "//anon", NULL },
+		{ 43, SYNTH_JIT_ADDR, 0x1000, "//anon", NULL },
+		{ 44, SYNTH_JIT_ADDR, 0x1000, "//anon", NULL },
+	};
+	struct sym_opts o = { .buildid_dir = dir, .kallsyms = "/dev/null", .perfmap_dir = dir };
+	Elf64_Ehdr eh;
+	char *rec;
+	struct perf_err err;
+	struct session *s;
+	struct symbolizer *z;
+	bool covered[SYM_WHY_COUNT] = { false };
+
+	tdir_make(dir, sizeof dir);
+	snprintf(mismatched, sizeof mismatched, "%s", test_data(CPU_ELF));
+	snprintf(bare, sizeof bare, "%s/bare", dir);
+	snprintf(fifo, sizeof fifo, "%s/perf-44.map", dir);
+	snprintf(refused, sizeof refused, "refused: %s: is a FIFO, not a regular file", fifo);
+	/* An ELF header and no sections: neither symbol table. */
+	memset(&eh, 0, sizeof eh);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_DYN;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_ehsize = sizeof eh;
+	tdir_put(dir, "bare", &eh, sizeof eh);
+	tdir_put(dir, "perf-42.map", jit, sizeof jit - 1);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	tdir_put(dir, "[vdso]/" VDSO_BID "/vdso", bad, sizeof bad - 1);
+	rec = write_recording(m, sizeof m / sizeof m[0]);
+	s = session_open(rec, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	z = symbolizer_new(s, &o);
+	{
+		const uint8_t U = PERF_RECORD_MISC_USER;
+		const struct tcase c[] = {
+			{ 42, U, SYNTH_JIT_ADDR + 4, SYM_WHY_OK, "jit_fn", "perf-map" },
+			{ 42, U, 0x10, SYM_WHY_NO_MAP, "no mapping covers the address", NULL },
+			{ 42, U, 0x400010, SYM_WHY_NO_DSO_FILE,
+			    "the DSO's file was not found (build-id cache, --symfs, path)", "elf" },
+			{ 42, U, 0x500010, SYM_WHY_BUILDID_MISMATCH,
+			    "the file at the DSO's path has another build id", "elf" },
+			{ 42, U, 0x600010, SYM_WHY_NO_SYMBOLS,
+			    "the file has no symbol table (stripped)", "elf" },
+			{ 42, U, SYNTH_JIT_ADDR + 0x100, SYM_WHY_NOT_IN_SYMBOL,
+			    "the address is in no symbol of the file", "perf-map" },
+			{ 0, PERF_RECORD_MISC_KERNEL, 0xffffffff81000150ULL, SYM_WHY_NO_KALLSYMS,
+			    "no kernel symbols (kallsyms) for this recording", "kallsyms" },
+			{ 43, U, SYNTH_JIT_ADDR + 4, SYM_WHY_JIT_NO_MAP,
+			    "no perf-PID.map for this JIT code", "perf-map" },
+			{ 42, U, 0x700010, SYM_WHY_BAD_FILE, "the DSO's file could not be read as ELF",
+			    "vdso" },
+			{ 44, U, SYNTH_JIT_ADDR + 4, SYM_WHY_REFUSED, refused, "perf-map" },
+		};
+
+		for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+			check_case(z, &c[k]);
+			covered[c[k].why] = true;
+		}
+	}
+	/* Every reason has its case, a name and a text of its own. */
+	for (unsigned w = 0; w < SYM_WHY_COUNT; w++) {
+		cr_expect(covered[w], "no case for %s", sym_why_name((enum sym_why)w));
+		cr_expect_gt(strlen(sym_why_text((enum sym_why)w)), 0);
+		for (unsigned v = 0; v < w; v++) {
+			cr_expect_str_neq(sym_why_text((enum sym_why)w), sym_why_text((enum sym_why)v));
+			cr_expect_str_neq(sym_why_name((enum sym_why)w), sym_why_name((enum sym_why)v));
+		}
+	}
+	cr_expect_str_eq(sym_why_name(SYM_WHY_BUILDID_MISMATCH), "BUILDID_MISMATCH");
+	cr_expect_str_eq(sym_why_name(SYM_WHY_COUNT), "?");
+	symbolizer_free(z);
+	session_close(s);
+	tdir_remove(dir);
+	unlink(rec);
+	free(rec);
 }
 
 Test(resolve, kernel_module_symbols_from_kallsyms)

@@ -1,7 +1,14 @@
+/*
+ * src_kallsyms.c: the symbol source of the kernel and its modules:
+ * kallsyms ("ADDR TYPE NAME [MODULE]" lines), from --kallsyms, the
+ * recording's kcore directory, the build-id cache's copy for the kernel's
+ * build id, or /proc/kallsyms if the running kernel is the recorded one.
+ */
 #include "config.h"
 
 #include <ctype.h>
 #include <elf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,44 +16,21 @@
 
 #include "core/err.h"
 #include "core/safefile.h"
-#include "symbolize/symtab.h"
+#include "core/session.h"
+#include "symbolize/symsrc.h"
 
-/*
- * Kallsyms and perf-PID.map files are read through the bounded line
- * reader: regular files only, at most their cap in bytes, lines at most
- * so long, and at most MAX_SYMS symbols kept (a file of 6-byte lines
- * would otherwise make 40 M symbols of its 256 MiB).
- */
+/* Lines of kallsyms are at most so long. */
 #define KALLSYMS_LINE_MAX	4096
-#define PERFMAP_LINE_MAX	(64 * 1024)
-#define MAX_SYMS		(4u << 20)
 
 static const struct safefile_rule kallsyms_rule = {
 	.what = "kallsyms",
 	.cap = SAFEFILE_CAP_KALLSYMS,
 };
 
-static const struct safefile_rule perfmap_rule = {
-	.what = "a JIT map",
-	.cap = SAFEFILE_CAP_JIT_MAP,
-	.flags = SAFEFILE_OWNER,
+static const struct safefile_rule notes_rule = {
+	.what = "kernel notes",
+	.cap = SAFEFILE_CAP_NOTES,
 };
-
-/* After reading: say if the reader or the symbol cap stopped it early. */
-static void
-read_end(const struct safefile_lines *lr, const struct safefile_rule *rule, long nr,
-    struct safefile_note *note)
-{
-	if (note == NULL)
-		return;
-	if (safefile_lines_note(lr, rule, note))
-		return;
-	if ((unsigned long)nr >= MAX_SYMS) {
-		note->status = SAFEFILE_CUT;
-		snprintf(note->why, sizeof note->why, "read only the first %u symbols, the cap for %s",
-		    MAX_SYMS, rule->what);
-	}
-}
 
 /* A kallsyms line kept: where its text is, and the module it tags. */
 struct ks_line {
@@ -91,7 +75,7 @@ kallsyms_file_read(const char *path)
 		return kf;
 	kf->ok = true;
 	safefile_lines_init(&lr, fd, KALLSYMS_LINE_MAX, kallsyms_rule.cap);
-	while (kf->nlines < MAX_SYMS && safefile_lines_next(&lr, &line, &linelen) > 0) {
+	while (kf->nlines < SYMSRC_MAX_SYMS && safefile_lines_next(&lr, &line, &linelen) > 0) {
 		const char *p = line, *name, *tag;
 		unsigned long long addr;
 		char *end;
@@ -127,7 +111,7 @@ kallsyms_file_read(const char *path)
 		kf->len += (size_t)(name + len - p);
 		kf->text[kf->len++] = '\0';
 	}
-	read_end(&lr, &kallsyms_rule, (long)kf->nlines, &kf->note);
+	symsrc_lines_end(&lr, &kallsyms_rule, (long)kf->nlines, &kf->note);
 	safefile_lines_free(&lr);
 	close(fd);
 	return kf;
@@ -215,42 +199,134 @@ kallsyms_load_module(const char *path, const char *module, struct symtab *t, str
 	return nr;
 }
 
-long
-perfmap_load(const char *path, struct symtab *t, struct strtab *strs, struct safefile_note *note)
+
+/* ---- the source ---- */
+
+/* The running kernel's build id, from /sys/kernel/notes. */
+static bool
+read_sysfs_bid(struct dso_table *t, uint8_t *id, size_t *len)
 {
-	struct safefile_lines lr;
-	const char *line;
-	size_t linelen;
-	long nr = 0;
-	int fd = safefile_open(path, &perfmap_rule, NULL, note);
+	static const char path[] = "/sys/kernel/notes";
+	uint8_t buf[4096];
+	struct safefile_note sn;
+	int fd = safefile_open(path, &notes_rule, NULL, &sn);
+	ssize_t n;
+	size_t off = 0;
 
-	if (fd < 0)
-		return -1;
-	safefile_lines_init(&lr, fd, PERFMAP_LINE_MAX, perfmap_rule.cap);
-	while ((unsigned long)nr < MAX_SYMS && safefile_lines_next(&lr, &line, &linelen) > 0) {
-		const char *p = line;
-		char *end;
-		unsigned long long start, size;
-		size_t len;
-
-		start = strtoull(p, &end, 16);
-		if (end == p || (*end != ' ' && *end != '\t'))
-			continue;
-		p = end;
-		size = strtoull(p, &end, 16);
-		if (end == p || (*end != ' ' && *end != '\t'))
-			continue;
-		p = end + 1;
-		len = strcspn(p, "\n");
-		if (len > 0 && p[len - 1] == '\r')
-			len--;
-		symtab_add(t, start, size, STB_GLOBAL, STT_FUNC, strtab_intern(strs, p, len));
-		nr++;
+	if (fd < 0) {
+		dso_note_file(t, path, &sn);
+		return false;
 	}
-	read_end(&lr, &perfmap_rule, nr, note);
-	safefile_lines_free(&lr);
+	n = read(fd, buf, sizeof buf);
 	close(fd);
-	if (nr > 0)
-		symtab_fixup(t, strs, false);
+	while (n > 0 && off + 12 <= (size_t)n) {
+		uint32_t nsz, dsz, type;
+
+		memcpy(&nsz, buf + off, 4);
+		memcpy(&dsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		off += 12;
+		if (type == 3 && nsz == 4 && off + 4 + dsz <= (size_t)n &&
+		    memcmp(buf + off, "GNU", 4) == 0) {
+			*len = dsz < 20 ? dsz : 20;
+			memcpy(id, buf + off + 4, *len);
+			return true;
+		}
+		off += ((nsz + 3) & ~3u) + ((dsz + 3) & ~3u);
+	}
+	return false;
+}
+
+/*
+ * The symbols of module ("[name]") or of the kernel (NULL) from the
+ * kallsyms file at path into d, reading each file once for the kernel and
+ * every module (kept in t).  Their number, -1 if unreadable.
+ */
+static long
+kallsyms_from(struct dso_table *t, struct dso_ent *d, const char *path, const char *module)
+{
+	struct kallsyms_file *kf = NULL;
+	struct safefile_note sn;
+	long nr;
+
+	/* Each file is read once: a module map more does not read it again. */
+	for (size_t i = 0; i < t->nksyms && kf == NULL; i++)
+		if (strcmp(t->ksyms[i].path, path) == 0)
+			kf = t->ksyms[i].kf;
+	if (kf == NULL) {
+		size_t slot = t->nksyms;
+
+		if (slot == sizeof t->ksyms / sizeof t->ksyms[0]) {
+			/* all taken (one path of each kind at most): give back the last */
+			slot--;
+			free(t->ksyms[slot].path);
+			kallsyms_file_free(t->ksyms[slot].kf);
+		} else {
+			t->nksyms++;
+		}
+		kf = kallsyms_file_read(path);
+		t->ksyms[slot].path = xstrdup(path);
+		t->ksyms[slot].kf = kf;
+	}
+	nr = kallsyms_file_load(kf, module, &d->syms, &d->names);
+	sn = *kallsyms_file_note(kf);
+	dso_note_file(t, path, &sn);
 	return nr;
 }
+
+static bool
+kallsyms_match(const struct dso_ent *d)
+{
+	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
+}
+
+/*
+ * Kernel symbols into d from the first kallsyms that has them: --kallsyms,
+ * kcore_dir/kallsyms, the build-id cache's copy for the kernel's build id,
+ * /proc/kallsyms if the running kernel is the recorded one.  A module's
+ * symbols are its tagged lines: perf reads them from its .ko when it has
+ * it, from kallsyms otherwise.
+ */
+static void
+kallsyms_dso_load(struct dso_table *t, struct dso_ent *d, const char *name,
+    const struct dso_ctx *c)
+{
+	const struct dso_ent *kd = d->kind == DSO_KERNEL ? d :
+	    t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL;
+	const char *module = d->kind == DSO_KERNEL ? NULL : name;
+	char hex[41], p[PATH_MAX];
+	long nr = -1;
+
+	if (c->o->kallsyms != NULL) {
+		/* --kallsyms /dev/null: no kernel symbols, as asked. */
+		if (strcmp(c->o->kallsyms, "/dev/null") != 0)
+			nr = kallsyms_from(t, d, c->o->kallsyms, module);
+	} else {
+		if (c->s->kcore_dir != NULL) {
+			dso_path(p, sizeof p, "%s/kallsyms", c->s->kcore_dir);
+			nr = kallsyms_from(t, d, p, module);
+		}
+		if (kd != NULL)
+			dso_bid_hex(kd, hex);
+		if (nr <= 0 && kd != NULL && kd->bid_len > 0 &&
+		    dso_cache_file(t, c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
+			nr = kallsyms_from(t, d, p, module);
+		if (nr <= 0 && kd != NULL) {
+			uint8_t id[20];
+			size_t len = 0;
+
+			if (kd->bid_len > 0 && read_sysfs_bid(t, id, &len) && len == kd->bid_len &&
+			    memcmp(id, kd->bid, len) == 0)
+				nr = kallsyms_from(t, d, "/proc/kallsyms", module);
+		}
+	}
+	if (nr > 0)
+		d->symfile = xstrdup("kallsyms");
+	d->why = SYM_WHY_NO_KALLSYMS;
+}
+
+const struct sym_source symsrc_kallsyms = {
+	.name = "kallsyms",
+	.match = kallsyms_match,
+	.load = kallsyms_dso_load,
+};
