@@ -47,23 +47,19 @@
 #include "symbolize/resolve.h"
 
 /*
- * Sort keys. X(id, name, column header, column width).  As in perf, "pid"
- * groups by thread ("tid:comm"; "tid" is accepted for it too); "process"
- * groups by process.
+ * Sort keys: each is one entry of the table in symbolize/sortkey.c (name,
+ * header, width, extract, compare, text...), indexed by this enum.  As in
+ * perf, "pid" groups by thread ("tid:comm"; "tid" is accepted for it too);
+ * "process" groups by process.
  */
-#define HIST_KEYS(X) \
-	X(COMM, "comm", "Command", 15) \
-	X(PID, "process", "Process", 22) \
-	X(TID, "pid", "Pid:Command", 22) \
-	X(DSO, "dso", "Shared Object", 20) \
-	X(SYM, "sym", "Symbol", 0) \
-	X(CPU, "cpu", "CPU", 3) \
-	X(SRCLINE, "srcline", "Source:Line", 24)
-
 enum hist_key {
-#define X(id, name, hdr, w) HIST_KEY_##id,
-	HIST_KEYS(X)
-#undef X
+	HIST_KEY_COMM,		/* comm */
+	HIST_KEY_PID,		/* process */
+	HIST_KEY_TID,		/* pid */
+	HIST_KEY_DSO,		/* dso */
+	HIST_KEY_SYM,		/* sym */
+	HIST_KEY_CPU,		/* cpu */
+	HIST_KEY_SRCLINE,	/* srcline */
 	HIST_KEY_COUNT
 };
 
