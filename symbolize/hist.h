@@ -368,21 +368,4 @@ int hist_folded(struct hist *h, size_t ev, bool use_period, hist_fold_fn fn, voi
 /* Per-DSO failure counts (every DSO with at least one failed frame). */
 size_t hist_whys(const struct hist *h, const struct hist_why **out);
 
-/*
- * The process tree (perf report --tasks): one row per thread lifetime of
- * the session's thread table, depth-first; a process's threads and child
- * processes below it, siblings by start time.  A thread's parent is its
- * process leader; a leader's parent is the leader of the process that
- * forked it.  proc_samples is set on leaders: the samples of all their
- * threads.  Returns the row count; *out is malloc'd (caller frees).
- */
-struct hist_task {
-	uint32_t	thread;		/* id in s->threads */
-	uint32_t	parent;		/* row index of the tree parent, UINT32_MAX */
-	uint32_t	depth;
-	bool		leader;		/* tid == pid */
-	uint64_t	proc_samples;	/* leaders: samples of the whole process */
-};
-size_t hist_tasks(const struct session *s, struct hist_task **out);
-
 #endif

@@ -10,6 +10,7 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
+#include "symbolize/tasks.h"
 #include "tests/helpers.h"
 
 /* A resolved frame: symbol sym of DSO dso (labelled "[.] s<sym>" without a symbolizer). */
@@ -482,14 +483,17 @@ Test(hist, task_tree_fork_fixture)
 {
 	struct perf_err err;
 	struct session *s = session_open(test_data("fork.data"), NULL, &err);
-	struct hist_task *rows;
+	struct tasks *tk;
+	const struct task_row *rows;
 	const struct thread_table *t;
 	size_t n;
 	uint64_t total = 0;
 
 	cr_assert_not_null(s, "%s", err.msg);
 	t = &s->threads;
-	n = hist_tasks(s, &rows);
+	tk = tasks_new(s);
+	rows = tk->rows;
+	n = tk->nrows;
 	cr_assert_eq(n, t->n);
 	cr_assert_eq(n, 3);
 	cr_assert_eq(rows[0].depth, 0);
@@ -509,7 +513,7 @@ Test(hist, task_tree_fork_fixture)
 	/* the parent was perf-exec, then exec'd forkexec */
 	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, 0), "perf-exec");
 	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, UINT64_MAX), "forkexec");
-	free(rows);
+	tasks_free(tk);
 	session_close(s);
 }
 
