@@ -176,18 +176,6 @@ cmp_edge_first(const void *a, const void *b)
 	return (x->stamp > y->stamp) - (x->stamp < y->stamp);
 }
 
-static bool
-edge_selected(const struct hist_edge *e, const struct hist_select *sel)
-{
-	if (sel == NULL)
-		return true;
-	if (sel->by_pid && e->pid != sel->pid)
-		return false;
-	if (sel->by_tid && e->tid != sel->tid)
-		return false;
-	return true;
-}
-
 static size_t
 edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct hist_select *sel,
     const struct hist_edge **out)
@@ -205,7 +193,7 @@ edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct h
 
 		if (e->event != ev || (callers ? e->callee : e->caller) != node)
 			continue;
-		if (split && !edge_selected(e, sel))
+		if (split && !hist_sel_thread(sel, e->pid, e->tid))
 			continue;
 		GROW(h->erows, h->caperows, n + 1);
 		h->erows[n] = *e;

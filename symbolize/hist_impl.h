@@ -234,6 +234,13 @@ ent_hash(const struct hist_entry *k)
 	return (uint32_t)x;
 }
 
+/* Does sel (NULL: all) take what a sample of pid and tid gave? */
+static inline bool
+hist_sel_thread(const struct hist_select *sel, int32_t pid, int32_t tid)
+{
+	return sel == NULL || ((!sel->by_pid || pid == sel->pid) && (!sel->by_tid || tid == sel->tid));
+}
+
 /* ---- the sort-key table (sortkey.c) ---- */
 
 /* What a sample gives the keys of an entry: its values and one frame's. */

@@ -214,9 +214,7 @@ selected(const struct hist_entry *e, const struct hist_select *sel)
 {
 	if (sel == NULL)
 		return true;
-	if (sel->by_pid && e->pid != sel->pid)
-		return false;
-	if (sel->by_tid && e->tid != sel->tid)
+	if (!hist_sel_thread(sel, e->pid, e->tid))
 		return false;
 	if (sel->by_dso && e->dso != sel->dso)
 		return false;

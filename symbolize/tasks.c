@@ -126,7 +126,6 @@ thread_rows(const struct session *s, struct task_row **out)
 	return n;
 }
 
-
 /* ---- processes level ---- */
 
 /* Threads by pid, the leader first, then by start, then tid. */
