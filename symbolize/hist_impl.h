@@ -72,7 +72,7 @@ struct pid_epoch {
 	uint32_t	epoch;
 };
 
-/* What perf's sort keys compare of a function node (pt_cmp). */
+/* What perf's sym key compares of a function node (sortkey.c). */
 struct pt_sym {
 	uint32_t	 dso;		/* short name (string id); NONE32: no DSO */
 	uint32_t	 name;		/* string id; NONE32: unresolved */
@@ -174,7 +174,7 @@ struct hist {
 
 	/* record_self: the self entry of each sample, by index position */
 	uint32_t		*sample_ent;
-	uint32_t		 last_self;	/* the entry add_keys credited as self */
+	uint32_t		 last_self;	/* the entry hist_add_keys credited as self */
 
 	/* hist_rows_merged() */
 	struct hist_entry	*mrows;

@@ -10,9 +10,9 @@
 #include "tui/pane.h"
 
 /*
- * The processes pane: the fork tree of processes built from the session's
- * thread table, each process with its threads below it, then the
- * processes it forked.  Columns: samples and their share, start and exit
+ * The processes pane: the processes level of the session's process tree
+ * (symbolize/tasks.h), each process with its threads below it, then the
+ * processes it forked; the pane keeps its rows, scope and lost counts.  Columns: samples and their share, start and exit
  * times, lost samples (LOST / LOST_SAMPLES records of that pid), and the
  * comms a thread had over time ("perf-exec > forkexec").
  *
@@ -45,7 +45,7 @@ struct prow {
 	uint32_t	proc;		/* index into the model's procs */
 };
 
-/* What the pane adds to a process of the model. */
+/* What the pane adds to a process of the model (count_lost). */
 struct proc {
 	uint64_t	 lost;
 };
