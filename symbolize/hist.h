@@ -47,23 +47,19 @@
 #include "symbolize/resolve.h"
 
 /*
- * Sort keys. X(id, name, column header, column width).  As in perf, "pid"
- * groups by thread ("tid:comm"; "tid" is accepted for it too); "process"
- * groups by process.
+ * Sort keys: each is one entry of the table in symbolize/sortkey.c (name,
+ * header, width, extract, compare, text...), indexed by this enum.  As in
+ * perf, "pid" groups by thread ("tid:comm"; "tid" is accepted for it too);
+ * "process" groups by process.
  */
-#define HIST_KEYS(X) \
-	X(COMM, "comm", "Command", 15) \
-	X(PID, "process", "Process", 22) \
-	X(TID, "pid", "Pid:Command", 22) \
-	X(DSO, "dso", "Shared Object", 20) \
-	X(SYM, "sym", "Symbol", 0) \
-	X(CPU, "cpu", "CPU", 3) \
-	X(SRCLINE, "srcline", "Source:Line", 24)
-
 enum hist_key {
-#define X(id, name, hdr, w) HIST_KEY_##id,
-	HIST_KEYS(X)
-#undef X
+	HIST_KEY_COMM,		/* comm */
+	HIST_KEY_PID,		/* process */
+	HIST_KEY_TID,		/* pid */
+	HIST_KEY_DSO,		/* dso */
+	HIST_KEY_SYM,		/* sym */
+	HIST_KEY_CPU,		/* cpu */
+	HIST_KEY_SRCLINE,	/* srcline */
 	HIST_KEY_COUNT
 };
 
@@ -371,22 +367,5 @@ int hist_folded(struct hist *h, size_t ev, bool use_period, hist_fold_fn fn, voi
 
 /* Per-DSO failure counts (every DSO with at least one failed frame). */
 size_t hist_whys(const struct hist *h, const struct hist_why **out);
-
-/*
- * The process tree (perf report --tasks): one row per thread lifetime of
- * the session's thread table, depth-first; a process's threads and child
- * processes below it, siblings by start time.  A thread's parent is its
- * process leader; a leader's parent is the leader of the process that
- * forked it.  proc_samples is set on leaders: the samples of all their
- * threads.  Returns the row count; *out is malloc'd (caller frees).
- */
-struct hist_task {
-	uint32_t	thread;		/* id in s->threads */
-	uint32_t	parent;		/* row index of the tree parent, UINT32_MAX */
-	uint32_t	depth;
-	bool		leader;		/* tid == pid */
-	uint64_t	proc_samples;	/* leaders: samples of the whole process */
-};
-size_t hist_tasks(const struct session *s, struct hist_task **out);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * perftree.h: an insertion-only red-black tree of 32-bit ids, searched with
  * a comparison the caller gives per search, for emulating how perf report
- * 6.1 files hist entries (symbolize/hist.c).  perf keeps entries in a Linux
+ * 6.1 files hist entries (symbolize/hist_ptree.c).  perf keeps entries in a Linux
  * rbtree ordered by its sort keys, and its symbol comparison is not a total
  * order when inlined symbols take part: what a search finds then depends on
  * the tree's exact shape.  So this tree takes the same path perf's does

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
+#include "symbolize/tasks.h"
 #include "tui/keys.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
@@ -747,6 +749,67 @@ Test(panes, procs_fork_tree)
 	cr_assert_geq(kids, 2, "the forked and the exec'd children under it");
 	pane_destroy(&p);
 	session_close(s);
+}
+
+/* The rows the processes pane should show for proc pi of the model, depth-first. */
+static void
+expect_proc_rows(const struct session *s, const struct tasks *tk, uint32_t pi, unsigned depth,
+    char (*ids)[32], unsigned *depths, uint64_t *samples, size_t *n)
+{
+	const struct task_proc *pc = &tk->procs[pi];
+
+	snprintf(ids[*n], 32, "%" PRId32, pc->pid);
+	depths[*n] = depth;
+	samples[(*n)++] = pc->samples;
+	if (pc->nthreads > 1 || s->threads.v[pc->leader].tid != pc->pid) {
+		for (size_t k = 0; k < pc->nthreads; k++) {
+			const struct pn_thread *th = &s->threads.v[pc->threads[k]];
+
+			snprintf(ids[*n], 32, "%" PRId32 "/%" PRId32, th->pid, th->tid);
+			depths[*n] = depth + 1;
+			samples[(*n)++] = th->samples;
+		}
+	}
+	for (size_t k = 0; k < pc->nkids; k++)
+		expect_proc_rows(s, tk, pc->kids[k], depth + 1, ids, depths, samples, n);
+}
+
+/* The processes pane draws the process tree of symbolize/tasks.c, row for row. */
+Test(panes, procs_rows_are_the_tasks_model)
+{
+	static const char *const names[] = { "fork.data", "pipe.data", "multi.data", "dir.data" };
+
+	for (size_t f = 0; f < sizeof names / sizeof *names; f++) {
+		struct session *s = open_fixture(names[f]);
+		struct tasks *tk = tasks_new(s);
+		size_t cap = 2 * s->threads.n + 1, n = 0;
+		char (*ids)[32] = calloc(cap, sizeof *ids);
+		unsigned *depths = calloc(cap, sizeof *depths);
+		uint64_t *samples = calloc(cap, sizeof *samples);
+		struct pane p;
+
+		for (size_t i = 0; i < tk->nroots; i++)
+			expect_proc_rows(s, tk, tk->roots[i], 0, ids, depths, samples, &n);
+		cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+		cr_assert_eq(p.ops->nrows(&p), n, "%s", names[f]);
+		for (size_t i = 0; i < n; i++) {
+			struct row r;
+			char num[32];
+
+			row_reset(&r);
+			p.ops->row(&p, i, &r);
+			snprintf(num, sizeof num, "%" PRIu64, samples[i]);
+			cr_assert_str_eq(r.col[0], ids[i], "%s row %zu", names[f], i);
+			cr_assert_eq(r.depth, depths[i]);
+			cr_assert_str_eq(r.col[2], num, "%s row %zu samples", names[f], i);
+		}
+		pane_destroy(&p);
+		tasks_free(tk);
+		free(ids);
+		free(depths);
+		free(samples);
+		session_close(s);
+	}
 }
 
 Test(panes, header_tree)

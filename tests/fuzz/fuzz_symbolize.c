@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "symbolize/hist.h"
+#include "symbolize/tasks.h"
 #include "tests/fuzz/fuzz.h"
 
 static const enum hist_key keys[] = {
@@ -149,7 +150,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hist_opts ho;
 	struct symbolizer *z;
 	struct hist *h;
-	struct hist_task *tasks;
+	struct tasks *tk;
 	uint64_t skipped = 0;
 
 	if (s == NULL)
@@ -175,8 +176,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_use(symbolizer_why_counts(z, NULL, 0));
 	hist_free(h);
 	symbolizer_free(z);
-	fuzz_use(hist_tasks(s, &tasks));
-	free(tasks);
+	tk = tasks_new(s);
+	fuzz_use(tk->nrows + tk->nprocs + tk->nroots);
+	tasks_free(tk);
 	session_close(s);
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "symbolize/hist.h"
+#include "symbolize/tasks.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 
@@ -59,8 +59,9 @@ static void
 print_tree(FILE *fp, const struct session *s)
 {
 	const struct thread_table *t = &s->threads;
-	struct hist_task *rows;
-	size_t n = hist_tasks(s, &rows);
+	struct tasks *tk = tasks_new(s);
+	const struct task_row *rows = tk->rows;
+	size_t n = tk->nrows;
 	uint64_t total = 0;
 	bool have_idle = false;
 
@@ -93,7 +94,7 @@ print_tree(FILE *fp, const struct session *s)
 		fputc('\n', fp);
 	}
 	fprintf(fp, "# %zu threads, %" PRIu64 " samples\n", t->n, total);
-	free(rows);
+	tasks_free(tk);
 }
 
 int

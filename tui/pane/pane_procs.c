@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/tasks.h"
 #include "tui/pane.h"
 
 /*
- * The processes pane: the fork tree of processes built from the session's
- * thread table, each process with its threads below it, then the
- * processes it forked.  Columns: samples and their share, start and exit
+ * The processes pane: the processes level of the session's process tree
+ * (symbolize/tasks.h), each process with its threads below it, then the
+ * processes it forked; the pane keeps its rows, scope and lost counts.  Columns: samples and their share, start and exit
  * times, lost samples (LOST / LOST_SAMPLES records of that pid), and the
  * comms a thread had over time ("perf-exec > forkexec").
  *
@@ -41,25 +42,17 @@ struct prow {
 	uint8_t		depth;
 	int32_t		pid, tid;
 	uint32_t	thread;		/* leader or the thread */
-	uint32_t	proc;		/* index into procs */
+	uint32_t	proc;		/* index into the model's procs */
 };
 
+/* What the pane adds to a process of the model (count_lost). */
 struct proc {
-	int32_t		 pid;
-	uint32_t	 leader;	/* thread id, or the first thread */
-	uint32_t	*threads;
-	size_t		 nthreads;
-	uint64_t	 samples, lost, start, end;
-	bool		 exited;
-	uint32_t	 parent;	/* proc index, UINT32_MAX */
-	uint32_t	*kids;
-	size_t		 nkids, capkids;
+	uint64_t	 lost;
 };
 
 struct pr {
-	struct proc	*procs;
-	size_t		 nprocs;
-	uint32_t	*order;		/* thread ids grouped by pid */
+	struct tasks	*tk;		/* the process tree (symbolize/tasks.h) */
+	struct proc	*procs;		/* per tk->procs */
 	struct prow	*rows;
 	size_t		 nrows, caprows;
 	int64_t		 scope;		/* pid, or -1 */
@@ -72,48 +65,10 @@ thr(struct pane *p, uint32_t id)
 	return &p->s->threads.v[id];
 }
 
-static struct pane *cmp_pane;
-
-static int
-cmp_threads(const void *a, const void *b)
-{
-	const struct pn_thread *x = thr(cmp_pane, *(const uint32_t *)a);
-	const struct pn_thread *y = thr(cmp_pane, *(const uint32_t *)b);
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if ((x->tid == x->pid) != (y->tid == y->pid))
-		return x->tid == x->pid ? -1 : 1;	/* the leader first */
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
 static uint32_t
 find_proc(const struct pr *pr, int32_t pid)
 {
-	size_t lo = 0, hi = pr->nprocs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (pr->procs[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < pr->nprocs && pr->procs[lo].pid == pid ? (uint32_t)lo : UINT32_MAX;
-}
-
-static int
-cmp_kids_start(const void *a, const void *b)
-{
-	const struct pr *pr = cmp_pane->priv;
-	const struct proc *x = &pr->procs[*(const uint32_t *)a], *y = &pr->procs[*(const uint32_t *)b];
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
+	return tasks_proc_find(pr->tk, pid);
 }
 
 /* Lost samples per pid, from LOST and LOST_SAMPLES records. */
@@ -149,61 +104,8 @@ count_lost(struct pane *p, struct pr *pr)
 static void
 build_procs(struct pane *p, struct pr *pr)
 {
-	const struct thread_table *t = &p->s->threads;
-
-	pr->order = xcalloc(t->n ? t->n : 1, sizeof *pr->order);
-	for (size_t i = 0; i < t->n; i++)
-		pr->order[i] = (uint32_t)i;
-	cmp_pane = p;
-	qsort(pr->order, t->n, sizeof *pr->order, cmp_threads);
-	pr->procs = xcalloc(t->n ? t->n : 1, sizeof *pr->procs);
-	for (size_t i = 0; i < t->n;) {
-		size_t j = i;
-		struct proc *pc = &pr->procs[pr->nprocs++];
-		const struct pn_thread *l = thr(p, pr->order[i]);
-
-		pc->pid = l->pid;
-		pc->leader = pr->order[i];
-		pc->threads = &pr->order[i];
-		pc->parent = UINT32_MAX;
-		pc->start = UINT64_MAX;
-		pc->exited = true;
-		while (j < t->n && thr(p, pr->order[j])->pid == l->pid) {
-			const struct pn_thread *th = thr(p, pr->order[j]);
-
-			pc->samples += th->samples;
-			if (th->start < pc->start)
-				pc->start = th->start;
-			if (th->end > pc->end)
-				pc->end = th->end;
-			if (!th->exited)
-				pc->exited = false;
-			j++;
-		}
-		pc->nthreads = j - i;
-		i = j;
-	}
-	/* the fork tree: a process's parent is the process its leader forked from */
-	for (size_t i = 0; i < pr->nprocs; i++) {
-		struct proc *pc = &pr->procs[i];
-		const struct pn_thread *l = thr(p, pc->leader);
-		uint32_t par;
-
-		if (l->ppid < 0 || l->ppid == pc->pid || (par = find_proc(pr, l->ppid)) == UINT32_MAX)
-			continue;
-		/* no cycles: the parent must not descend from us */
-		for (uint32_t a = par; a != UINT32_MAX; a = pr->procs[a].parent)
-			if (a == i)
-				goto next;
-		pc->parent = par;
-		GROW(pr->procs[par].kids, pr->procs[par].capkids, pr->procs[par].nkids + 1);
-		pr->procs[par].kids[pr->procs[par].nkids++] = (uint32_t)i;
-next:
-		;
-	}
-	for (size_t i = 0; i < pr->nprocs; i++)
-		if (pr->procs[i].nkids > 1)
-			qsort(pr->procs[i].kids, pr->procs[i].nkids, sizeof(uint32_t), cmp_kids_start);
+	pr->tk = tasks_new(p->s);
+	pr->procs = xcalloc(pr->tk->nprocs + 1, sizeof *pr->procs);
 	count_lost(p, pr);
 }
 
@@ -230,13 +132,13 @@ emit(struct pane *p, struct pr *pr, uint32_t pi, int depth)
 	struct frame {
 		uint32_t	proc;
 		int		depth;
-	} *stack = xcalloc(pr->nprocs + 1, sizeof *stack);
+	} *stack = xcalloc(pr->tk->nprocs + 1, sizeof *stack);
 	size_t sp = 0;
 
 	stack[sp++] = (struct frame){ pi, depth };
 	while (sp) {
 		struct frame f = stack[--sp];
-		struct proc *pc = &pr->procs[f.proc];
+		const struct task_proc *pc = &pr->tk->procs[f.proc];
 
 		add_row(pr, K_PROC, f.depth, thr(p, pc->leader), pc->leader, f.proc);
 		if (pc->nthreads > 1 || thr(p, pc->leader)->tid != pc->pid || pr->scope >= 0)
@@ -252,9 +154,6 @@ emit(struct pane *p, struct pr *pr, uint32_t pi, int depth)
 static void
 build_rows(struct pane *p, struct pr *pr)
 {
-	uint32_t *roots;
-	size_t nroots = 0;
-
 	pr->nrows = 0;
 	if (pr->scope >= 0) {
 		uint32_t pi = find_proc(pr, (int32_t)pr->scope);
@@ -263,15 +162,8 @@ build_rows(struct pane *p, struct pr *pr)
 			emit(p, pr, pi, 0);
 		return;
 	}
-	roots = xcalloc(pr->nprocs + 1, sizeof *roots);
-	for (size_t i = 0; i < pr->nprocs; i++)
-		if (pr->procs[i].parent == UINT32_MAX)
-			roots[nroots++] = (uint32_t)i;
-	cmp_pane = p;
-	qsort(roots, nroots, sizeof *roots, cmp_kids_start);
-	for (size_t i = 0; i < nroots; i++)
-		emit(p, pr, roots[i], 0);
-	free(roots);
+	for (size_t i = 0; i < pr->tk->nroots; i++)
+		emit(p, pr, pr->tk->roots[i], 0);
 }
 
 static size_t
@@ -315,7 +207,7 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 	struct pr *pr = p->priv;
 	const struct prow *w = &pr->rows[idx];
 	const struct pn_thread *th = thr(p, w->thread);
-	const struct proc *pc = &pr->procs[w->proc];
+	const struct task_proc *pc = &pr->tk->procs[w->proc];
 	const char *comm = th->last_comm != UINT32_MAX ?
 	    strtab_get(&p->s->threads.strs, p->s->threads.comms[th->last_comm].name) : "";
 	uint64_t samples = w->kind == K_PROC ? pc->samples : th->samples;
@@ -340,8 +232,8 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 	fmt_time(t, sizeof t, w->kind == K_PROC ? (pc->exited ? pc->end : 0) :
 	    (th->exited ? th->end : 0));
 	row_set(r, C_END, EL_TIME, "%s", t);
-	if (w->kind == K_PROC && pc->lost)
-		row_set(r, C_LOST, EL_WARNING, "%" PRIu64, pc->lost);
+	if (w->kind == K_PROC && pr->procs[w->proc].lost)
+		row_set(r, C_LOST, EL_WARNING, "%" PRIu64, pr->procs[w->proc].lost);
 	else
 		row_set(r, C_LOST, EL_DIM, "%s", w->kind == K_PROC ? "0" : "");
 	comms_history(p, w->thread, r);
@@ -454,10 +346,8 @@ pr_free(struct pane *p)
 
 	if (pr == NULL)
 		return;
-	for (size_t i = 0; i < pr->nprocs; i++)
-		free(pr->procs[i].kids);
+	tasks_free(pr->tk);
 	free(pr->procs);
-	free(pr->order);
 	free(pr->rows);
 	free(pr);
 }

@@ -1,0 +1,349 @@
+/*
+ * hist_impl.h: what the files of struct hist share (private to
+ * symbolize/hist*.c, sortkey.c, callgraph.c, folded.c; nothing else
+ * includes it).
+ *
+ *   hist.c        the histogram: construction, events, function nodes,
+ *                 entries, crediting a sample (hist_add), rows
+ *   sortkey.c     the sort-key table (one entry per key) and its texts
+ *   hist_ptree.c  perf's entry tree (children over inlined frames)
+ *   callgraph.c   caller/callee edges and the call tree
+ *   hist_walk.c   the session walk and its caches (hist_add_range)
+ *   hist_merge.c  merging hists, the split point, merged rows
+ *   folded.c      folded stacks
+ */
+#ifndef PERFNAV_SYMBOLIZE_HIST_IMPL_H
+#define PERFNAV_SYMBOLIZE_HIST_IMPL_H
+
+#include <string.h>
+
+#include "core/bytes.h"
+#include "symbolize/hist.h"
+#include "symbolize/perftree.h"
+
+/*
+ * Tables are growable arrays of plain structs addressed by 32-bit ids;
+ * lookups go through open-addressing hash tables of ids (slot = id + 1,
+ * with the id's hash kept beside it so probing and growing never rehash).
+ */
+struct idtab {
+	uint32_t	*slot;		/* id + 1, 0 empty */
+	uint32_t	*hv;
+	size_t		 cap, n;
+};
+
+#define NONE32	UINT32_MAX
+
+/* How a frame came to a sample: its ip, a callchain entry, a branch target. */
+enum node_mode {
+	NODE_SELF,
+	NODE_CHAIN,
+	NODE_BRANCH,
+};
+
+/* A resolved address, cached per (address space, cpumode, ip). */
+struct fcache {
+	uint64_t	ip;
+	int32_t		pid;		/* -1 for kernel lookups */
+	uint32_t	epoch;
+	uint8_t		cpumode;
+	struct frame	f;
+	uint32_t	node[3];		/* per enum node_mode, NONE32 until needed */
+	uint32_t	srcline;		/* NONE32 until needed */
+	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
+	uint32_t	ninl;			/* NONE32 until needed, 0: the frame itself */
+};
+
+/* What a frame contributes to entry keys. */
+struct fkey {
+	uint32_t	dso, node, srcline;
+	uint8_t		why;
+	uint32_t	label;		/* string id + 1 of a row label of its own, or 0 */
+};
+
+/* Per-thread comm cursor (samples come in time order). */
+struct tcomm {
+	uint32_t	ci;		/* current comm_ev index, NONE32 if none */
+	uint32_t	id;		/* our string id for it */
+};
+
+struct pid_epoch {
+	int32_t		pid;
+	uint32_t	epoch;
+};
+
+/* What perf's sym key compares of a function node (sortkey.c). */
+struct pt_sym {
+	uint32_t	 dso;		/* short name (string id); NONE32: no DSO */
+	uint32_t	 name;		/* string id; NONE32: unresolved */
+	uint64_t	 start, end;	/* the symbol's (an inlined one's: its function's) */
+	uint64_t	 addr;		/* unresolved: the address perf keys it by */
+	bool		 inl;
+	bool		 ready;
+};
+
+struct hist {
+	const struct session	*s;
+	struct symbolizer	*z;
+	struct hist_opts	 o;
+	unsigned		 keymask;	/* HIST_KEEP() of each key */
+	bool			 want_src;	/* a key needs source lines */
+	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
+	unsigned		 nfkeys;
+
+	struct strtab		 strs;
+
+	struct hist_event	*ev;
+	size_t			 nev, capev;
+	uint32_t		*ev_of_attr;	/* attr -> event index + 1 */
+	size_t			 capattr;
+	uint32_t		*ev_order;	/* events with samples, by attr */
+	size_t			 nev_order;
+
+	struct hist_entry	*ent;
+	size_t			 nent, capent;
+	struct idtab		 ent_tab;
+
+	struct hist_node	*node;
+	size_t			 nnode, capnode;
+	struct idtab		 node_tab;
+
+	struct fcache		*fc;
+	size_t			 nfc, capfc;
+	struct idtab		 fc_tab;
+	struct fkey		*inl;		/* inline levels of callchain frames */
+	size_t			 ninl, capinl;
+
+	struct hist_edge	*edge;
+	size_t			 nedge, capedge;
+	struct idtab		 edge_tab;
+
+	struct hist_tnode	*tn;
+	size_t			 ntn, captn;
+	struct idtab		 tn_tab;
+
+	struct hist_why		*why;
+	size_t			 nwhy, capwhy;
+	uint32_t		*why_of_dso;	/* dso + 1 -> why index + 1 */
+	size_t			 capwdso;
+
+	/* Address-space epochs: bumped by the records that change maps. */
+	struct pid_epoch	*pe;
+	size_t			 pecap, pen;
+	uint32_t		 kepoch;
+
+	struct tcomm		*tc;
+	size_t			 captc;
+	uint32_t		*comm_id;	/* comm_ev index -> string id + 1 */
+	size_t			 capcomm;
+
+	uint32_t		 stamp;
+	bool			 finished;
+
+	/*
+	 * perf's entry tree (children with inlined frames, see hist_ptree_wanted()):
+	 * entries are found through one tree per event, by perf's comparison.
+	 */
+	bool			 ptree;
+	struct perftree		 pt;
+	uint32_t		*pt_root;	/* per event */
+	size_t			 cappt_root;
+	struct pt_sym		*pt_sym;	/* per node */
+	size_t			 cappt_sym;
+	uint32_t		*pt_dso;	/* per DSO: short name's string id + 1 */
+	size_t			 cappt_dso;
+	uint32_t		*pt_seen;	/* one sample's entries (perf's he_cache) */
+	size_t			 cappt_seen;
+
+	/* Scratch. */
+	uint32_t		*rows;
+	size_t			 caprows;
+	struct hist_edge	*erows;
+	size_t			 caperows;
+	struct fkey		*chain;
+	size_t			 capchain;
+	struct chain_ip		*ips;		/* one sample's raw chain */
+	size_t			 capips;
+	/* Pages of the mapped file behind the pass are given back: [drop_lo,
+	 * drop_hi) is what was read since the last time. */
+	uint64_t		 drop_lo, drop_hi;
+	uint32_t		*path;
+	size_t			 cappath;
+	uint32_t		*cs;		/* one sample's chain: cache ids */
+	size_t			 capcs;
+
+	/* record_self: the self entry of each sample, by index position */
+	uint32_t		*sample_ent;
+	uint32_t		 last_self;	/* the entry hist_add_keys credited as self */
+
+	/* hist_rows_merged() */
+	struct hist_entry	*mrows;
+	size_t			 capmrows;
+	uint32_t		*mfirst, *mbest;
+	size_t			 capmfirst;
+	uint64_t		*mbestv;
+	const struct hist_entry	**mout;
+	size_t			 capmout;
+};
+
+/* ---- id tables (hist.c) ---- */
+
+/* Double an id table's capacity. */
+void idtab_grow(struct idtab *t);
+/* Free an id table and zero it. */
+void idtab_free(struct idtab *t);
+
+/* Make room for one insertion; then probe from hash & mask. */
+static inline void
+idtab_reserve(struct idtab *t)
+{
+	if ((t->n + 1) * 2 > t->cap)
+		idtab_grow(t);
+}
+
+static inline void
+idtab_put(struct idtab *t, size_t i, uint32_t hash, uint32_t id)
+{
+	t->slot[i] = id + 1;
+	t->hv[i] = hash;
+	t->n++;
+}
+
+
+/* ---- entries: the key bytes, hashed and compared whole ---- */
+
+/*
+ * An entry's key is its bytes before period: every sort key's fields
+ * (unused ones 0) and the event.  A key's field goes there, so equality
+ * (memcmp) and the hash cover it with nothing written per key.
+ */
+#define ENT_KEY_BYTES	offsetof(struct hist_entry, period)
+#define ENT_KEY_WORDS	(ENT_KEY_BYTES / 8)
+
+_Static_assert(ENT_KEY_BYTES % 8 == 0, "an entry's key is whole 64-bit words");
+
+static inline uint32_t
+ent_hash(const struct hist_entry *k)
+{
+	uint64_t w[ENT_KEY_WORDS], x;
+
+	memcpy(w, k, sizeof w);
+	x = w[ENT_KEY_WORDS - 1];
+	for (size_t i = ENT_KEY_WORDS - 1; i-- > 0;)
+		x = hash_mix64(w[i] * 31 + x);
+	return (uint32_t)x;
+}
+
+/* Does sel (NULL: all) take what a sample of pid and tid gave? */
+static inline bool
+hist_sel_thread(const struct hist_select *sel, int32_t pid, int32_t tid)
+{
+	return sel == NULL || ((!sel->by_pid || pid == sel->pid) && (!sel->by_tid || tid == sel->tid));
+}
+
+/* ---- the sort-key table (sortkey.c) ---- */
+
+/* What a sample gives the keys of an entry: its values and one frame's. */
+struct key_src {
+	uint32_t		 comm;	/* string id */
+	int32_t			 pid, tid;
+	uint32_t		 cpu;
+	const struct fkey	*f;	/* the sample's own frame or a callchain frame */
+};
+
+/* hist_merge()'s translation of from's ids into into's. */
+struct hist_xlat {
+	struct hist		*into;
+	const struct hist	*from;
+	const uint32_t		*nodemap;	/* from's node id -> into's */
+};
+
+/*
+ * One sort key.  Its value lives in fields of struct hist_entry's key
+ * bytes (see ENT_KEY_BYTES): equal keys are equal bytes.
+ */
+struct sortkey {
+	const char	*name;		/* --sort name */
+	const char	*header;	/* column header */
+	int		 width;		/* column width; 0: the last column takes the rest */
+	bool		 per_frame;	/* valued by a frame: each callchain frame of a
+					 * sample sets it again (children) */
+	bool		 srcline;	/* needs source lines resolved */
+	bool		 thread;	/* names a thread: merged rows that keep no such key
+					 * take pid and tid from their biggest entry */
+	/* Set the key's fields of k from what the sample gives. */
+	void		(*extract)(struct hist_entry *k, const struct key_src *src);
+	/* Copy the key's fields of e into k (hist_rows_merged keeps the key). */
+	void		(*keep)(struct hist_entry *k, const struct hist_entry *e);
+	/* Set the key's fields of k from fe, an entry of x->from (hist_merge). */
+	void		(*xlat)(const struct hist_xlat *x, struct hist_entry *k,
+			    const struct hist_entry *fe);
+	/*
+	 * perf's comparison in its entry tree, old the entry in the tree, nw
+	 * the one sought (sign only); NULL: perf merges by this key in a later
+	 * pass, so hists with it do not use perf's tree (hist_ptree.c).
+	 */
+	int64_t		(*perf_cmp)(struct hist *h, const struct hist_entry *old,
+			    const struct hist_entry *nw);
+	/* The key's text in a row (hist_key_text). */
+	void		(*text)(const struct hist *h, const struct hist_entry *e, char *buf,
+			    size_t n);
+};
+
+extern const struct sortkey sortkeys[HIST_KEY_COUNT];
+
+/* ---- hist.c ---- */
+
+/* Our string id of str. */
+uint32_t hist_intern(struct hist *h, const char *str);
+/* Event index for an attr, created on first use. */
+uint32_t hist_event_of(struct hist *h, int attr, const char *name);
+/* "[.] name" label of a frame. */
+void hist_label_frame(struct hist *h, const struct frame *f, char *buf, size_t n);
+/*
+ * The node keyed (a, b): (DSO, symbol) for a resolved frame f, (UINT64_MAX,
+ * address) for an unresolved one.  Returns its id, or NONE32 with *hash and
+ * *slot set for inserting it.
+ */
+uint32_t hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b,
+    uint32_t owner, uint32_t *hash, size_t *slot);
+/* The node of a frame that came to a sample as mode says (created on first use). */
+uint32_t hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode,
+    uint8_t sample_cpumode, uint32_t owner);
+/* Our string id of a frame's source line ("??:0" when unknown). */
+uint32_t hist_srcline_of(struct hist *h, const struct frame *f);
+/* The keys a frame contributes. */
+void hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample_cpumode,
+    struct fkey *out);
+/* Count n failed frames of k (chain: callchain frames, else sample ips). */
+void hist_count_why(struct hist *h, const struct fkey *k, bool chain, uint64_t n);
+/* The entry keyed k, created (zero counts) on first use. */
+struct hist_entry *hist_ent_get(struct hist *h, const struct hist_entry *k);
+/* Credit one sample whose frames are already reduced to keys. */
+void hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
+    const struct fkey *chain, size_t n);
+/* perf's row order: children (when shown), self, samples, then ix/iy. */
+int hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t ix,
+    const struct hist_entry *y, uint32_t iy);
+
+/* ---- hist_ptree.c ---- */
+
+/* Should entries be found through perf's tree?  (At hist_new.) */
+bool hist_ptree_wanted(const struct hist *h);
+/* perf's hist_entry__cmp(): every sort key in order, old in the tree. */
+int64_t hist_ptree_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw);
+/* The entry perf's tree gives for key k, else a new one linked there. */
+struct hist_entry *hist_ptree_find(struct hist *h, const struct hist_entry *k);
+/* Children through perf's tree, as perf's cumulative iterator adds them. */
+void hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src,
+    uint64_t period, const struct fkey *chain, size_t n);
+
+/* ---- callgraph.c ---- */
+
+/* Add one sample's edges and call-tree path. */
+void callgraph_add(struct hist *h, uint32_t ev, const struct key_src *src,
+    const struct fkey *chain, size_t n, uint64_t period);
+/* Sort every tree node's children by inclusive period, descending. */
+void callgraph_sort_tree(struct hist *h);
+
+#endif

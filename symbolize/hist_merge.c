@@ -1,0 +1,331 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/hist_impl.h"
+#include "symbolize/pt/intel_pt.h"
+
+/*
+ * Merging: hists of the parts of one pass merged into one
+ * (hist_merge, hist_split_point), and entries merged by fewer keys into
+ * rows (hist_rows_merged).
+ */
+
+static bool
+same_opts(const struct hist_opts *a, const struct hist_opts *b)
+{
+	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
+	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
+	    a->edge_split != b->edge_split)
+		return false;
+	for (unsigned i = 0; i < a->nkeys; i++)
+		if (a->keys[i] != b->keys[i])
+			return false;
+	return true;
+}
+
+bool
+hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid)
+{
+	size_t n = s->index.n, m;
+	bool stacks = false;
+
+	if (n < 2 || pt_present(s) || o->callgraph || o->record_self)
+		return false;
+	for (size_t i = 0; i < s->attrs.n; i++)
+		stacks |= (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+	if (o->children && stacks)
+		return false;
+	for (m = n / 2; m < n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE; m++)
+		;
+	if (m == 0 || m >= n)
+		return false;
+	*mid = m;
+	return true;
+}
+
+/*
+ * May from be merged into into?  Not when their sessions, symbolizers or
+ * options differ, for what does not merge, or when the symbolizers number
+ * DSOs differently.
+ */
+static bool
+mergeable(const struct hist *into, const struct hist *from)
+{
+	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
+	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.record_self ||
+	    into->ptree || from->ptree || into->finished || from->finished)
+		return false;
+	for (size_t i = 0; i < from->nnode; i++)
+		if (from->node[i].owner != 0)
+			return false;	/* event-own nodes do not translate */
+	for (size_t i = 0; i < into->nnode; i++)
+		if (into->node[i].owner != 0)
+			return false;
+	if (into->z != NULL) {
+		/* DSO ids are the same in both symbolizers (see symbolizer_ndsos). */
+		size_t nd = symbolizer_ndsos(into->z);
+
+		if (symbolizer_ndsos(from->z) != nd)
+			return false;
+		for (size_t d = 0; d < nd; d++)
+			if (strcmp(symbolizer_dso_long(into->z, (uint32_t)d),
+			    symbolizer_dso_long(from->z, (uint32_t)d)) != 0)
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Function nodes, by (DSO, symbol identity) or address, in from's order:
+ * a node new to into is named as from named it (its first frame), one
+ * into has keeps into's name (into's samples came first).  Fills nodemap;
+ * returns 0, or -2 if a symbol of from is not in into's symbolizer.
+ */
+static int
+merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
+{
+	for (size_t i = 0; i < from->nnode; i++) {
+		const struct hist_node *fn = &from->node[i];
+		struct frame f = fn->f;
+		uint64_t a, b;
+		uint32_t hash, id;
+		size_t slot = 0;
+		struct hist_node *nd;
+
+		if (f.sym != SYM_NONE && into->z != NULL) {
+			uint32_t dso, index;
+			const char *inl;
+
+			if (symbolizer_sym_ident(from->z, f.sym, &dso, &index, &inl) == 0)
+				f.sym = symbolizer_sym_by_ident(into->z, dso, index, inl);
+			else
+				f.sym = SYM_NONE;
+			if (f.sym == SYM_NONE)
+				return -2;	/* cannot happen: one session, one set of files */
+		}
+		if (f.sym != SYM_NONE) {
+			a = f.dso;
+			b = f.sym;
+		} else {
+			a = UINT64_MAX;
+			b = f.rel;
+		}
+		id = hist_node_find(into, &f, a, b, 0, &hash, &slot);
+		if (id == NONE32) {
+			f.src = 0;	/* a string id of from's symbolizer */
+			GROW(into->node, into->capnode, into->nnode + 1);
+			nd = &into->node[into->nnode];
+			nd->f = f;
+			nd->owner = 0;
+			nd->label = hist_intern(into, hist_str(from, fn->label));
+			nd->fold = hist_intern(into, hist_str(from, fn->fold));
+			idtab_put(&into->node_tab, slot, hash, (uint32_t)into->nnode);
+			id = (uint32_t)into->nnode++;
+		}
+		nodemap[i] = id;
+	}
+	return 0;
+}
+
+/*
+ * Entries in from's order: those new to into come after into's, in the
+ * order from made them, which is the order one pass over both ranges
+ * would have made them in.  Each key translates its own fields.
+ */
+static void
+merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
+    const uint32_t *nodemap)
+{
+	struct hist_xlat x = { into, from, nodemap };
+
+	for (size_t i = 0; i < from->nent; i++) {
+		const struct hist_entry *fe = &from->ent[i];
+		struct hist_entry k, *e;
+		size_t before = into->nent;
+
+		memset(&k, 0, sizeof k);
+		k.event = evmap[fe->event];
+		for (unsigned j = 0; j < HIST_KEY_COUNT; j++)	/* strings in key order */
+			if (into->keymask & HIST_KEEP(j))
+				sortkeys[j].xlat(&x, &k, fe);
+		e = hist_ent_get(into, &k);
+		if (into->nent != before) {
+			e->label_comm = hist_intern(into, hist_str(from, fe->label_comm));
+			e->label_tid = fe->label_tid;
+		}
+		e->period += fe->period;
+		e->samples += fe->samples;
+		e->acc_period += fe->acc_period;
+		e->acc_samples += fe->acc_samples;
+	}
+}
+
+/* Failure counts per DSO. */
+static void
+merge_whys(struct hist *into, const struct hist *from)
+{
+	for (size_t i = 0; i < from->nwhy; i++) {
+		const struct hist_why *w = &from->why[i];
+
+		for (unsigned r = 0; r < SYM_WHY_COUNT; r++) {
+			struct fkey fk = { .dso = w->dso, .why = (uint8_t)r };
+
+			if (w->self[r])
+				hist_count_why(into, &fk, false, w->self[r]);
+			if (w->chain[r])
+				hist_count_why(into, &fk, true, w->chain[r]);
+		}
+	}
+}
+
+int
+hist_merge(struct hist *into, const struct hist *from)
+{
+	uint32_t *evmap, *nodemap;
+	int rc;
+
+	if (!mergeable(into, from))
+		return -1;
+	/* Events, by attr. */
+	evmap = xcalloc(from->nev + 1, sizeof *evmap);
+	for (size_t i = 0; i < from->nev; i++) {
+		const struct hist_event *fe = &from->ev[i];
+		uint32_t ev = hist_event_of(into, fe->attr, hist_str(from, fe->name));
+
+		evmap[i] = ev;
+		into->ev[ev].total_period += fe->total_period;
+		into->ev[ev].nsamples += fe->nsamples;
+	}
+	nodemap = xcalloc(from->nnode + 1, sizeof *nodemap);
+	rc = merge_nodes(into, from, nodemap);
+	if (rc == 0) {
+		merge_entries(into, from, evmap, nodemap);
+		merge_whys(into, from);
+	}
+	free(evmap);
+	free(nodemap);
+	return rc;
+}
+
+static bool
+selected(const struct hist_entry *e, const struct hist_select *sel)
+{
+	if (sel == NULL)
+		return true;
+	if (!hist_sel_thread(sel, e->pid, e->tid))
+		return false;
+	if (sel->by_dso && e->dso != sel->dso)
+		return false;
+	if (sel->by_node && e->node != sel->node)
+		return false;
+	if (sel->by_comm && e->comm != sel->comm)
+		return false;
+	return true;
+}
+
+static int
+cmp_merged(const void *a, const void *b, void *arg)
+{
+	const struct hist *h = arg;
+	const struct hist_entry *x = *(const struct hist_entry *const *)a;
+	const struct hist_entry *y = *(const struct hist_entry *const *)b;
+
+	return hist_cmp_entries(h, x, h->mfirst[x - h->mrows], y, h->mfirst[y - h->mrows]);
+}
+
+size_t
+hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
+    double min_pct, const struct hist_entry *const **out)
+{
+	struct idtab tab;
+	size_t nm = 0, n = 0;
+	uint32_t ev;
+	uint64_t total;
+	unsigned thread_keys = 0;
+
+	*out = NULL;
+	if (evi >= h->nev_order)
+		return 0;
+	ev = h->ev_order[evi];
+	total = h->ev[ev].total_period;
+	for (unsigned k = 0; k < HIST_KEY_COUNT; k++)
+		if (sortkeys[k].thread)
+			thread_keys |= HIST_KEEP(k);
+	memset(&tab, 0, sizeof tab);
+	for (size_t i = 0; i < h->nent; i++) {
+		const struct hist_entry *e = &h->ent[i];
+		struct hist_entry k;
+		uint32_t hash, id;
+		uint64_t v;
+		size_t j;
+		struct hist_entry *m;
+
+		if (e->event != ev || !selected(e, sel))
+			continue;
+		memset(&k, 0, sizeof k);
+		k.event = ev;
+		for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
+			if (keep & HIST_KEEP(kk))
+				sortkeys[kk].keep(&k, e);
+		hash = ent_hash(&k);
+		idtab_reserve(&tab);
+		j = hash & (tab.cap - 1);
+		while ((id = tab.slot[j]) != 0) {
+			if (tab.hv[j] == hash && memcmp(&h->mrows[id - 1], &k, ENT_KEY_BYTES) == 0)
+				break;
+			j = (j + 1) & (tab.cap - 1);
+		}
+		if (id == 0) {
+			GROW(h->mrows, h->capmrows, nm + 1);
+			if (nm + 1 > h->capmfirst) {
+				h->capmfirst = h->capmrows;
+				h->mfirst = xreallocarray(h->mfirst, h->capmfirst, sizeof *h->mfirst);
+				h->mbest = xreallocarray(h->mbest, h->capmfirst, sizeof *h->mbest);
+				h->mbestv = xreallocarray(h->mbestv, h->capmfirst, sizeof *h->mbestv);
+			}
+			h->mrows[nm] = k;
+			h->mfirst[nm] = (uint32_t)i;
+			h->mbest[nm] = (uint32_t)i;
+			h->mbestv[nm] = 0;
+			idtab_put(&tab, j, hash, (uint32_t)nm);
+			id = (uint32_t)++nm;
+		}
+		m = &h->mrows[id - 1];
+		m->period += e->period;
+		m->samples += e->samples;
+		m->acc_period += e->acc_period;
+		m->acc_samples += e->acc_samples;
+		v = h->o.children ? e->acc_period : e->period;
+		if (v > h->mbestv[id - 1]) {
+			h->mbestv[id - 1] = v;
+			h->mbest[id - 1] = (uint32_t)i;
+		}
+	}
+	idtab_free(&tab);
+	GROW(h->mout, h->capmout, nm + 1);
+	for (size_t i = 0; i < nm; i++) {
+		struct hist_entry *m = &h->mrows[i];
+		const struct hist_entry *b = &h->ent[h->mbest[i]];
+		double pct = total ? 100.0 * (double)(h->o.children ? m->acc_period : m->period) /
+		    (double)total : 0.0;
+
+		if (!(keep & thread_keys)) {
+			m->pid = b->pid;
+			m->tid = b->tid;
+		}
+		m->label_comm = b->label_comm;
+		m->label_tid = b->label_tid;
+		m->label_sym = b->label_sym;
+		if (min_pct > 0 && pct < min_pct)
+			continue;
+		if (!h->o.children && m->samples == 0)
+			continue;
+		h->mout[n++] = m;
+	}
+	qsort_r(h->mout, n, sizeof *h->mout, cmp_merged, h);
+	*out = h->mout;
+	return n;
+}
+

@@ -1,0 +1,466 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/hist_impl.h"
+
+/*
+ * The sort keys, as perf's sort.c keeps them: one entry per key (the
+ * table at the end) with the functions that read, compare and print its
+ * value.  A key's value lives in fields of the entry's key bytes
+ * (struct hist_entry before period), so entries with equal keys have
+ * equal bytes and hist.c hashes and compares them whole.
+ *
+ * To add a key: its enum value (hist.h), its field in struct hist_entry
+ * before period if it needs a new one, and its entry here.
+ */
+
+/* ---- comm ---- */
+
+static void
+comm_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->comm = src->comm;
+}
+
+static void
+comm_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->comm = e->comm;
+}
+
+static void
+comm_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->comm = fe->comm ? hist_intern(x->into, hist_str(x->from, fe->comm)) : 0;
+}
+
+/* As perf, cut to the Command column's width (see hist_key_text). */
+static void
+comm_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	int w = (int)h->ev[e->event].comm_width;
+
+	snprintf(buf, n, "%.*s", w < 7 ? 7 : w, hist_str(h, e->comm));
+}
+
+/* ---- process and pid (perf's per-thread "pid") ---- */
+
+static void
+pid_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->pid = src->pid;
+}
+
+static void
+pid_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->pid = e->pid;
+}
+
+static void
+pid_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->pid = fe->pid;
+}
+
+static void
+tid_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->pid = src->pid;
+	k->tid = src->tid;
+}
+
+static void
+tid_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->pid = e->pid;
+	k->tid = e->tid;
+}
+
+static void
+tid_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	tid_keep(k, fe);
+}
+
+/* perf's sort__thread_cmp. */
+static int64_t
+tid_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	(void)h;
+	return (int64_t)nw->tid - (int64_t)old->tid;
+}
+
+/* The comm shown beside a pid or tid: the thread's last one (as perf). */
+static const char *
+thread_comm_label(const struct hist *h, int32_t tid, uint32_t fallback)
+{
+	const struct thread_table *t;
+	uint32_t th;
+
+	if (h->s == NULL)
+		return hist_str(h, fallback);
+	t = &h->s->threads;
+	th = thread_table_find(t, tid, UINT64_MAX);
+	if (th == THREAD_NONE || t->v[th].last_comm == NONE32)
+		return hist_str(h, fallback);
+	return strtab_get(&t->strs, t->comms[t->v[th].last_comm].name);
+}
+
+static void
+pid_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%7" PRId32 ":%s", e->pid, thread_comm_label(h, e->pid, e->label_comm));
+}
+
+static void
+tid_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%7" PRId32 ":%s", e->tid, thread_comm_label(h, e->tid, e->label_comm));
+}
+
+/* ---- dso ---- */
+
+static void
+dso_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->dso = src->f->dso;
+}
+
+static void
+dso_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->dso = e->dso;
+}
+
+static void
+dso_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;	/* DSO ids are the same in both (hist_merge checks) */
+	k->dso = fe->dso;
+}
+
+/* Our string id of a DSO's short name, NONE32 for none. */
+static uint32_t
+pt_dso_name(struct hist *h, uint32_t dso)
+{
+	if (dso == DSO_NONE)
+		return NONE32;
+	if (dso >= h->cappt_dso) {
+		size_t old = h->cappt_dso;
+
+		GROW(h->pt_dso, h->cappt_dso, (size_t)dso + 1);
+		memset(h->pt_dso + old, 0, (h->cappt_dso - old) * sizeof *h->pt_dso);
+	}
+	if (h->pt_dso[dso] == 0)
+		h->pt_dso[dso] = hist_intern(h, symbolizer_dso_short(h->z, dso)) + 1;
+	return h->pt_dso[dso] - 1;
+}
+
+/* perf's cmp_null(): which of two possibly absent things sorts first. */
+static int64_t
+pt_null(const void *l, const void *r)
+{
+	if (l == NULL && r == NULL)
+		return 0;
+	return l == NULL ? -1 : 1;
+}
+
+/*
+ * perf's dso key, old the entry in the tree, nw the one sought: short
+ * names (perf compares long names only with -v), the sought one's first.
+ */
+static int64_t
+pt_dso(const struct hist *h, uint32_t old, uint32_t nw)
+{
+	if (old == NONE32 || nw == NONE32)
+		return pt_null(old == NONE32 ? NULL : h, nw == NONE32 ? NULL : h);
+	return old == nw ? 0 : strcmp(hist_str(h, nw), hist_str(h, old));
+}
+
+static int64_t
+dso_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	return pt_dso(h, pt_dso_name(h, old->dso), pt_dso_name(h, nw->dso));
+}
+
+static void
+dso_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	if (e->dso == DSO_NONE)
+		snprintf(buf, n, "[unknown]");
+	else if (h->z != NULL)
+		snprintf(buf, n, "%s", symbolizer_dso_short(h->z, e->dso));
+	else
+		snprintf(buf, n, "d%" PRIu32, e->dso);
+}
+
+/* ---- sym ---- */
+
+static void
+sym_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->node = src->f->node;
+}
+
+static void
+sym_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->node = e->node;
+}
+
+static void
+sym_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->node = x->nodemap[fe->node];
+}
+
+/* What perf's comparison sees of function node id. */
+static const struct pt_sym *
+pt_sym_of(struct hist *h, uint32_t id)
+{
+	struct pt_sym *p;
+	const struct frame *f;
+	uint32_t dso;
+
+	if (id >= h->cappt_sym) {
+		size_t old = h->cappt_sym;
+
+		GROW(h->pt_sym, h->cappt_sym, (size_t)id + 1);
+		memset(h->pt_sym + old, 0, (h->cappt_sym - old) * sizeof *h->pt_sym);
+	}
+	p = &h->pt_sym[id];
+	if (p->ready)
+		return p;
+	f = &h->node[id].f;
+	/* Our own copies: the symbolizer's string buffer moves as it grows. */
+	p->dso = pt_dso_name(h, f->dso);
+	p->name = NONE32;
+	p->addr = f->rel;	/* node_of keeps an unresolved node's key there */
+	if (f->sym != SYM_NONE) {
+		p->name = hist_intern(h, symbolizer_sym_name(h->z, f->sym));
+		p->inl = symbolizer_sym_inlined(h->z, f->sym);
+		if (symbolizer_sym_range(h->z, f->sym, &dso, &p->start, &p->end) != 0)
+			p->start = p->end = 0;
+	}
+	p->ready = true;
+	return p;
+}
+
+/*
+ * perf's sym key (sort__sym_cmp, _sort__sym_cmp): unresolved frames by
+ * address; else the DSOs; then a symbol before no symbol; the same symbol
+ * is equal; when either is inlined, by name, and equal names whose
+ * functions overlap are equal; else by start, then end, higher first.
+ */
+static int64_t
+pt_sym_cmp(struct hist *h, uint32_t old, uint32_t nw)
+{
+	const struct pt_sym *a, *b;
+	int64_t c;
+
+	if (old == nw)
+		return 0;
+	pt_sym_of(h, old);
+	pt_sym_of(h, nw);	/* may move the array: take the pointers after */
+	a = &h->pt_sym[old];
+	b = &h->pt_sym[nw];
+	if (a->name == NONE32 && b->name == NONE32)
+		return (int64_t)(b->addr - a->addr);
+	if ((c = pt_dso(h, a->dso, b->dso)) != 0)
+		return c;
+	if (a->name == NONE32 || b->name == NONE32)
+		return pt_null(a->name == NONE32 ? NULL : a, b->name == NONE32 ? NULL : b);
+	if (h->node[old].f.sym == h->node[nw].f.sym)
+		return 0;
+	if (a->inl || b->inl) {
+		int r = a->name == b->name ? 0 : strcmp(hist_str(h, a->name), hist_str(h, b->name));
+
+		if (r != 0)
+			return r;
+		if (a->start <= b->end && a->end >= b->start)
+			return 0;
+	}
+	if (a->start != b->start)
+		return (int64_t)(b->start - a->start);
+	return (int64_t)(b->end - a->end);
+}
+
+static int64_t
+sym_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	return pt_sym_cmp(h, old->node, nw->node);
+}
+
+static void
+sym_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", hist_str(h, e->label_sym ? e->label_sym - 1 :
+	    h->node[e->node].label));
+}
+
+/* ---- cpu ---- */
+
+static void
+cpu_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->cpu = src->cpu;
+}
+
+static void
+cpu_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->cpu = e->cpu;
+}
+
+static void
+cpu_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->cpu = fe->cpu;
+}
+
+/* perf's sort__cpu_cmp. */
+static int64_t
+cpu_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	(void)h;
+	return (int64_t)(int32_t)nw->cpu - (int64_t)(int32_t)old->cpu;
+}
+
+static void
+cpu_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	snprintf(buf, n, "%" PRId32, (int32_t)e->cpu);
+}
+
+/* ---- srcline ---- */
+
+static void
+srcline_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->srcline = src->f->srcline;
+}
+
+static void
+srcline_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->srcline = e->srcline;
+}
+
+static void
+srcline_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->srcline = fe->srcline ? hist_intern(x->into, hist_str(x->from, fe->srcline)) : 0;
+}
+
+static void
+srcline_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", hist_str(h, e->srcline));
+}
+
+/* ---- the table ---- */
+
+const struct sortkey sortkeys[HIST_KEY_COUNT] = {
+	[HIST_KEY_COMM] = {
+		.name = "comm", .header = "Command", .width = 15,
+		.extract = comm_extract, .keep = comm_keep, .xlat = comm_xlat,
+		.text = comm_text,
+	},
+	[HIST_KEY_PID] = {
+		.name = "process", .header = "Process", .width = 22, .thread = true,
+		.extract = pid_extract, .keep = pid_keep, .xlat = pid_xlat,
+		.text = pid_text,
+	},
+	[HIST_KEY_TID] = {
+		.name = "pid", .header = "Pid:Command", .width = 22, .thread = true,
+		.extract = tid_extract, .keep = tid_keep, .xlat = tid_xlat,
+		.perf_cmp = tid_perf_cmp, .text = tid_text,
+	},
+	[HIST_KEY_DSO] = {
+		.name = "dso", .header = "Shared Object", .width = 20, .per_frame = true,
+		.extract = dso_extract, .keep = dso_keep, .xlat = dso_xlat,
+		.perf_cmp = dso_perf_cmp, .text = dso_text,
+	},
+	[HIST_KEY_SYM] = {
+		.name = "sym", .header = "Symbol", .width = 0, .per_frame = true,
+		.extract = sym_extract, .keep = sym_keep, .xlat = sym_xlat,
+		.perf_cmp = sym_perf_cmp, .text = sym_text,
+	},
+	[HIST_KEY_CPU] = {
+		.name = "cpu", .header = "CPU", .width = 3,
+		.extract = cpu_extract, .keep = cpu_keep, .xlat = cpu_xlat,
+		.perf_cmp = cpu_perf_cmp, .text = cpu_text,
+	},
+	[HIST_KEY_SRCLINE] = {
+		.name = "srcline", .header = "Source:Line", .width = 24, .per_frame = true,
+		.srcline = true,
+		.extract = srcline_extract, .keep = srcline_keep, .xlat = srcline_xlat,
+		.text = srcline_text,
+	},
+};
+
+const char *
+hist_key_name(enum hist_key k)
+{
+	return k < HIST_KEY_COUNT ? sortkeys[k].name : "?";
+}
+
+const char *
+hist_key_header(enum hist_key k)
+{
+	return k < HIST_KEY_COUNT ? sortkeys[k].header : "?";
+}
+
+int
+hist_key_width(enum hist_key k)
+{
+	return k < HIST_KEY_COUNT ? sortkeys[k].width : 0;
+}
+
+int
+hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t *badlen)
+{
+	const char *p = list;
+	int n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < HIST_KEY_COUNT; k++)
+			if (strlen(sortkeys[k].name) == len && strncmp(p, sortkeys[k].name, len) == 0)
+				break;
+		if (k == HIST_KEY_COUNT && len == 3 && strncmp(p, "tid", 3) == 0)
+			k = HIST_KEY_TID;	/* perf's pid key is per thread */
+		if (k == HIST_KEY_COUNT || n == HIST_MAX_KEYS) {
+			*bad = p;
+			*badlen = len;
+			return -1;
+		}
+		keys[n++] = (enum hist_key)k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+const char *
+hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, char *buf,
+    size_t n)
+{
+	if (k < HIST_KEY_COUNT)
+		sortkeys[k].text(h, e, buf, n);
+	else
+		snprintf(buf, n, "?");
+	return buf;
+}
