@@ -236,3 +236,28 @@ text_buf_free(struct text_buf *b)
 	b->p = NULL;
 	b->cap = 0;
 }
+
+/* What the number and name formatters below need (kept with them). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/record.h"
+
+const char *
+text_time_us(char *buf, size_t n, uint64_t ns)
+{
+	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
+	return buf;
+}
+
+const char *
+text_record_type(char *buf, size_t n, uint32_t type)
+{
+	const char *name = record_type_name(type);
+
+	if (name != NULL)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "UNKNOWN%" PRIu32, type);
+	return buf;
+}

@@ -81,4 +81,19 @@ struct text_buf {
 const char *text_esc(struct text_buf *b, const char *s, unsigned flags);
 void text_buf_free(struct text_buf *b);
 
+/*
+ * Numbers and names as perfnav prints them, the same in the text
+ * subcommands and the panes.  Each writes into buf (n bytes, cut as
+ * snprintf cuts) and returns buf; none fails.
+ */
+#include <stdint.h>
+
+/* A time in nanoseconds as perf prints a sample's: seconds and
+ * microseconds, "12.345678" (the nanoseconds below a microsecond dropped). */
+const char *text_time_us(char *buf, size_t n, uint64_t ns);
+
+/* A record type's name as perf prints it without "PERF_RECORD_": "MMAP2",
+ * or "UNKNOWN42" for a type perf does not know. */
+const char *text_record_type(char *buf, size_t n, uint32_t type);
+
 #endif

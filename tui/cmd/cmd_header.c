@@ -472,7 +472,7 @@ print_caches(FILE *fp, const struct features *f)
 static void
 timestamp_usec(char *buf, size_t n, uint64_t t)
 {
-	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+	text_time_us(buf, n, t);
 }
 
 static void

@@ -149,12 +149,9 @@ find_rec(void *arg, const struct rec *r, int depth)
 static void
 type_str(uint32_t type, char *buf, size_t n)
 {
-	const char *name = record_type_name(type);
+	char name[32];
 
-	if (name)
-		snprintf(buf, n, "PERF_RECORD_%s", name);
-	else
-		snprintf(buf, n, "PERF_RECORD_UNKNOWN%u", type);
+	snprintf(buf, n, "PERF_RECORD_%s", text_record_type(name, sizeof name, type));
 }
 
 struct hexout {

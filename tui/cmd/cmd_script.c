@@ -145,6 +145,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	    smp->callchain != NULL &&
 	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
 	struct frame f;
+	char tb[32];
 
 	if (HAS(sc, F_COMM)) {
 		uint32_t th = thread_table_find(&s->threads, (int32_t)smp->tid, smp->time);
@@ -161,8 +162,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	if (HAS(sc, F_CPU))
 		fprintf(fp, "[%03u] ", smp->cpu);
 	if (HAS(sc, F_TIME))
-		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", smp->time / 1000000000,
-		    smp->time % 1000000000 / 1000);
+		fprintf(fp, "%12s: ", text_time_us(tb, sizeof tb, smp->time));
 	if (HAS(sc, F_PERIOD))
 		fprintf(fp, "%10" PRIu64 " ", smp->period);
 	if (HAS(sc, F_EVENT))
@@ -212,6 +212,7 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
     const struct pt_item *it)
 {
 	struct frame f;
+	char tb[32];
 
 	if (HAS(sc, F_COMM)) {
 		char buf[32];
@@ -231,8 +232,7 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 	if (HAS(sc, F_CPU) || (!sc->fields_given && !branch))
 		fprintf(fp, "[%03d] ", (int)it->cpu);
 	if (HAS(sc, F_TIME))
-		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", it->time / 1000000000,
-		    it->time % 1000000000 / 1000);
+		fprintf(fp, "%12s: ", text_time_us(tb, sizeof tb, it->time));
 	if (HAS(sc, F_PERIOD) || (!sc->fields_given && branch))
 		fprintf(fp, "%10u ", 1u);
 	if (HAS(sc, F_EVENT))

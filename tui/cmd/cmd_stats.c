@@ -8,17 +8,6 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 
-static void
-type_label(uint32_t t, char *buf, size_t n)
-{
-	const char *name = record_type_name(t);
-
-	if (name != NULL)
-		snprintf(buf, n, "%s", name);
-	else
-		snprintf(buf, n, "UNKNOWN%u", t);
-}
-
 /* The "Aggregated stats:" block of perf report --stats. */
 static void
 print_stats(FILE *fp, const struct session *s)
@@ -33,8 +22,8 @@ print_stats(FILE *fp, const struct session *s)
 	for (uint32_t t = 1; t < SESSION_NTYPES; t++) {
 		if (c->by_type[t] == 0)
 			continue;
-		type_label(t, label, sizeof label);
-		fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", label, c->by_type[t],
+		fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n",
+		    text_record_type(label, sizeof label, t), c->by_type[t],
 		    c->total ? 100.0 * (double)c->by_type[t] / (double)c->total : 0.0);
 	}
 	for (size_t a = 0; a < s->nattr_counts; a++) {
@@ -46,8 +35,8 @@ print_stats(FILE *fp, const struct session *s)
 		for (uint32_t t = 1; t < SESSION_NTYPES; t++) {
 			if (ac->by_type[t] == 0)
 				continue;
-			type_label(t, label, sizeof label);
-			fprintf(fp, "%16s events: %10" PRIu64 "\n", label, ac->by_type[t]);
+			fprintf(fp, "%16s events: %10" PRIu64 "\n",
+			    text_record_type(label, sizeof label, t), ac->by_type[t]);
 		}
 	}
 }

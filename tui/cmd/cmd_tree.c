@@ -23,7 +23,7 @@ fmt_time(char *buf, size_t n, uint64_t t, bool known)
 	if (!known)
 		snprintf(buf, n, "-");
 	else
-		snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+		text_time_us(buf, n, t);
 }
 
 static void
