@@ -376,43 +376,25 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	return 0;
 }
 
+static const struct cmd_spec script_spec = {
+	"script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts, script_opt, 0
+};
+
 int
 cmd_script(int argc, char **argv)
 {
 	struct script sc;
-	struct common_opts co;
-	struct sym_opts so;
-	struct symbolizer *z;
-	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK;
+	struct cmd_run r;
 	static char obuf[1 << 16];
 
 	script_defaults(&sc);
-	if (opts_parse(argc, argv, "script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts,
-	    script_opt, &sc, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav script: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
+	if (cmd_begin(&r, argc, argv, &script_spec, &sc) < 0 || cmd_load(&r, true) < 0)
+		return r.status;
+	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-	cmd_sym_opts(&co, &so);
-	z = symbolizer_new(s, &so);
-	script_run(stdout, &sc, s, z);
+	script_run(stdout, &sc, r.s, cmd_symbolizer(&r));
 	fflush(stdout);
 	if (sc.why)
-		print_why(s, z);
-	cmd_report_refusals(stderr, z);
-	status = cmd_report_diags(s);
-	if (ferror(stdout)) {
-		fprintf(stderr, "perfnav: %s: write error\n", s->path);
-		status = EXIT_FAIL;
-	}
-	symbolizer_free(z);
-	session_close(s);
-	return status;
+		print_why(r.s, r.z);
+	return cmd_end(&r);
 }

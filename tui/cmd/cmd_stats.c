@@ -68,31 +68,22 @@ stats_opt(void *arg, int val, const char *optarg)
 	return 0;
 }
 
+static const struct cmd_spec stats_spec = {
+	"stats [OPTIONS] [FILE]\n\n"
+	"Count the records of a recording by type, and samples per event,\n"
+	"as 'perf report --stats' prints them.", stats_opts, stats_opt, 0
+};
+
 int
 cmd_stats(int argc, char **argv)
 {
-	struct common_opts co;
-	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK;
+	struct cmd_run r;
 	bool index = false;
 
-	if (opts_parse(argc, argv, "stats [OPTIONS] [FILE]\n\n"
-	    "Count the records of a recording by type, and samples per event,\n"
-	    "as 'perf report --stats' prints them.", stats_opts, stats_opt, &index, &co, &pos,
-	    &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav stats: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, index);
-	if (s == NULL)
-		return EXIT_FAIL;
-	print_stats(stdout, s);
+	if (cmd_begin(&r, argc, argv, &stats_spec, &index) < 0 || cmd_load(&r, index) < 0)
+		return r.status;
+	print_stats(stdout, r.s);
 	if (index)
-		print_index(stdout, s);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+		print_index(stdout, r.s);
+	return cmd_end(&r);
 }
