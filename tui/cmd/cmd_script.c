@@ -10,7 +10,6 @@
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
-#include "tui/symbols.h"
 #include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */

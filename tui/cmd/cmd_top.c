@@ -13,7 +13,6 @@
 #include "symbolize/resolve.h"
 #include "symbolize/unwind.h"
 #include "tui/cmd/cmd.h"
-#include "tui/symbols.h"
 #include "tui/cmd/textout.h"
 
 enum {
