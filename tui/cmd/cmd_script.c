@@ -122,6 +122,18 @@ script_opt(void *arg, int val, const char *optarg)
 	return -1;
 }
 
+/* The pid and tid fields: "  pid/tid   ", or the one asked for. */
+static void
+print_pid_tid(FILE *fp, const struct script *sc, int pid, int tid)
+{
+	if (HAS(sc, F_PID) && HAS(sc, F_TID))
+		fprintf(fp, "%5d/%-5d ", pid, tid);
+	else if (HAS(sc, F_PID))
+		fprintf(fp, "%5d ", pid);
+	else if (HAS(sc, F_TID))
+		fprintf(fp, "%5d ", tid);
+}
+
 /* " sym+off (dso)"; an inlined symbol's level shows no DSO (as perf). */
 static void
 print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct frame *f)
@@ -152,12 +164,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 
 		fprintf(fp, "%16s ", comm ? textout_esc(comm) : ":-1");
 	}
-	if (HAS(sc, F_PID) && HAS(sc, F_TID))
-		fprintf(fp, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
-	else if (HAS(sc, F_PID))
-		fprintf(fp, "%5d ", (int)smp->pid);
-	else if (HAS(sc, F_TID))
-		fprintf(fp, "%5d ", (int)smp->tid);
+	print_pid_tid(fp, sc, (int)smp->pid, (int)smp->tid);
 	if (HAS(sc, F_CPU))
 		fprintf(fp, "[%03u] ", smp->cpu);
 	if (HAS(sc, F_TIME))
@@ -218,12 +225,7 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 
 		fprintf(fp, "%16s ", textout_esc(pt_item_comm(s, it, buf, sizeof buf)));
 	}
-	if (HAS(sc, F_PID) && HAS(sc, F_TID))
-		fprintf(fp, "%5d/%-5d ", (int)it->pid, (int)it->tid);
-	else if (HAS(sc, F_PID))
-		fprintf(fp, "%5d ", (int)it->pid);
-	else if (HAS(sc, F_TID))
-		fprintf(fp, "%5d ", (int)it->tid);
+	print_pid_tid(fp, sc, (int)it->pid, (int)it->tid);
 	bool branch = it->event == PT_EV_BRANCHES;
 
 	/* Without -F, perf's default fields for these events: the cpu and the
