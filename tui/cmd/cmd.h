@@ -1,7 +1,10 @@
 /*
  * cmd.h: the text subcommands (perfnav header|stats|dump|hex|...) and the
- * options they share.  Each cmd_* parses its own arguments and returns the
- * process exit status.
+ * options they share.  Each cmd_* takes its argv (argv[0] its name) and
+ * returns the process exit status; each runs the same path (struct
+ * cmd_run): cmd_begin() parses, cmd_load() opens the recording, its own
+ * work prints to standard output, cmd_end() reports and frees.  A new
+ * subcommand is one file here plus its line in tui/main.c's table.
  */
 #ifndef PERFNAV_TUI_CMD_CMD_H
 #define PERFNAV_TUI_CMD_CMD_H

@@ -1,3 +1,9 @@
+/*
+ * opts.c: what every text subcommand shares: the common options and their
+ * parser, opening the recording, its diagnostics and the files the
+ * symbolizer refused on stderr, --strict's exit status, and the run path
+ * (cmd_begin .. cmd_end) built from them.
+ */
 #include "config.h"
 
 #include <errno.h>
