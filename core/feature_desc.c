@@ -11,6 +11,7 @@
 #include "core/err.h"
 #include "core/feature_int.h"
 #include "core/names.h"
+#include "core/text.h"
 
 /*
  * The rows of each feature section: the lines of "perf report
@@ -437,21 +438,15 @@ feature_desc_cache(struct feat_desc *d)
 	}
 }
 
-static void
-timestamp_usec(char *buf, size_t n, uint64_t t)
-{
-	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
-}
-
 void
 feature_desc_sample_time(struct feat_desc *d)
 {
 	const struct features *f = d->f;
 	char b[32];
 
-	timestamp_usec(b, sizeof b, f->sample_time_first);
+	text_time_us(b, sizeof b, f->sample_time_first);
 	feat_rowf(d, "", "time of first sample", " : ", "%s", b);
-	timestamp_usec(b, sizeof b, f->sample_time_last);
+	text_time_us(b, sizeof b, f->sample_time_last);
 	feat_rowf(d, "", "time of last sample", " : ", "%s", b);
 	feat_rowf(d, "", "sample duration", " : ", "%10.3f ms",
 	    (double)(f->sample_time_last - f->sample_time_first) / 1e6);

@@ -1,11 +1,13 @@
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
+#include "core/record.h"
 #include "core/text.h"
 
 #define ONES	UINT64_C(0x0101010101010101)
@@ -242,5 +244,24 @@ const char *
 text_fmt_offset(char *buf, size_t n, uint64_t off)
 {
 	snprintf(buf, n, "%#llx", (unsigned long long)off);
+	return buf;
+}
+
+const char *
+text_time_us(char *buf, size_t n, uint64_t ns)
+{
+	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
+	return buf;
+}
+
+const char *
+text_record_type(char *buf, size_t n, uint32_t type)
+{
+	const char *name = record_type_name(type);
+
+	if (name != NULL)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "UNKNOWN%" PRIu32, type);
 	return buf;
 }

@@ -85,5 +85,18 @@ void text_buf_free(struct text_buf *b);
 /* Format a file offset as perf does ("%#llx": 0 prints as "0") into buf (n
  * bytes, cut short if too small); returns buf. */
 const char *text_fmt_offset(char *buf, size_t n, uint64_t off);
+/*
+ * Numbers and names as perfnav prints them, the same in the text
+ * subcommands and the panes.  Each writes into buf (n bytes, cut as
+ * snprintf cuts) and returns buf; none fails.
+ */
+
+/* A time in nanoseconds as perf prints a sample's: seconds and
+ * microseconds, "12.345678" (the nanoseconds below a microsecond dropped). */
+const char *text_time_us(char *buf, size_t n, uint64_t ns);
+
+/* A record type's name as perf prints it without "PERF_RECORD_": "MMAP2",
+ * or "UNKNOWN42" for a type perf does not know. */
+const char *text_record_type(char *buf, size_t n, uint32_t type);
 
 #endif

@@ -193,3 +193,27 @@ Test(text, esc_into_a_buffer)
 	text_buf_free(&b);
 	cr_assert_null(b.p);
 }
+
+Test(text, time_as_perf_prints_a_sample)
+{
+	char buf[32], small[6];
+
+	cr_assert_str_eq(text_time_us(buf, sizeof buf, 0), "0.000000");
+	/* microseconds truncated, never rounded; leading zeros kept */
+	cr_assert_str_eq(text_time_us(buf, sizeof buf, UINT64_C(12000001999)), "12.000001");
+	cr_assert_str_eq(text_time_us(buf, sizeof buf, UINT64_C(999999999)), "0.999999");
+	cr_assert_str_eq(text_time_us(buf, sizeof buf, UINT64_MAX), "18446744073.709551");
+	/* a short buffer gets a cut, terminated copy */
+	cr_assert_eq(text_time_us(small, sizeof small, UINT64_C(12345678901)), small);
+	cr_assert_str_eq(small, "12.34");
+}
+
+Test(text, record_type_names)
+{
+	char buf[32];
+
+	cr_assert_str_eq(text_record_type(buf, sizeof buf, 1), "MMAP");
+	cr_assert_str_eq(text_record_type(buf, sizeof buf, 10), "MMAP2");
+	cr_assert_str_eq(text_record_type(buf, sizeof buf, 0), "UNKNOWN0");
+	cr_assert_str_eq(text_record_type(buf, sizeof buf, 4000000000u), "UNKNOWN4000000000");
+}

@@ -266,7 +266,7 @@ tui_run(const struct common_opts *co)
 	loop(a);
 	app_term_stop();
 	cmd_report_refusals(stderr, a->sym->z);
-	status = cmd_report_diags(a->s);
+	status = cmd_report_diags(a->s, co->strict);
 out:
 	if (a->startup_msgs)
 		fputs(a->startup_msgs, stderr);

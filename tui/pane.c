@@ -90,16 +90,11 @@ pane_list_save(struct pane *p, struct nav_view *v)
 void
 pane_fmt_time(char *buf, size_t n, uint64_t ns)
 {
-	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
+	text_time_us(buf, n, ns);
 }
 
 void
 pane_type_name(uint32_t type, char *buf, size_t n)
 {
-	const char *name = record_type_name(type);
-
-	if (name)
-		snprintf(buf, n, "%s", name);
-	else
-		snprintf(buf, n, "UNKNOWN%" PRIu32, type);
+	text_record_type(buf, n, type);
 }

@@ -1,7 +1,10 @@
 /*
  * cmd.h: the text subcommands (perfnav header|stats|dump|hex|...) and the
- * options they share.  Each cmd_* parses its own arguments and returns the
- * process exit status.
+ * options they share.  Each cmd_* takes its argv (argv[0] its name) and
+ * returns the process exit status; each runs the same path (struct
+ * cmd_run): cmd_begin() parses, cmd_load() opens the recording, its own
+ * work prints to standard output, cmd_end() reports and frees.  A new
+ * subcommand is one file here plus its line in tui/main.c's table.
  */
 #ifndef PERFNAV_TUI_CMD_CMD_H
 #define PERFNAV_TUI_CMD_CMD_H
@@ -62,6 +65,61 @@ int opts_count(const char *arg, long max, long *out);
  * not one. */
 int opts_size(const char *arg, uint64_t *out);
 
+/*
+ * A subcommand's command line: the usage text after "perfnav ", its own
+ * options and their callback (NULL, NULL for none), and how many
+ * positional arguments it takes after FILE (-1: it checks them itself).
+ */
+struct cmd_spec {
+	const char		*usage;
+	const struct cmd_opt	*opts;
+	cmd_opt_fn		 fn;
+	int			 maxpos;
+};
+
+/*
+ * One run of a text subcommand, from its command line to its exit status:
+ * cmd_begin() parses the command line, cmd_load() opens the recording,
+ * cmd_symbolizer() makes a symbolizer for it, cmd_end() reports the
+ * recording's problems and frees, cmd_quit() frees after a late usage
+ * error.  Each subcommand's own work goes between.
+ */
+struct cmd_run {
+	const char		*name;		/* the subcommand: "top" */
+	struct common_opts	 co;
+	char			**pos;		/* positional arguments after FILE */
+	int			 npos;
+	struct session		*s;		/* from cmd_load(), else NULL */
+	struct symbolizer	*z;		/* from cmd_symbolizer(), else NULL */
+	bool			 check_write;	/* a write error on stdout: EXIT_FAIL */
+	int			 status;	/* the exit status so far: EXIT_OK */
+};
+
+/*
+ * Start run r of the subcommand argv[0]: parse argv as spec says (arg goes
+ * to spec->fn) and check the positional arguments' count.  Returns 0 to go
+ * on, or -1 to return r->status now: EXIT_OK after --help, EXIT_USAGE after
+ * a bad command line (message printed).
+ */
+int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *spec, void *arg);
+/* Open r's recording into r->s (index: build the time-ordered index and
+ * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
+int cmd_load(struct cmd_run *r, bool index);
+/* A symbolizer for r's recording with the common options, r->z (freed by
+ * cmd_end()).  Never fails. */
+struct symbolizer *cmd_symbolizer(struct cmd_run *r);
+/*
+ * End run r: flush standard output, print the files r->z refused and the
+ * recording's diagnostics on stderr, free r->z and r->s.  Returns the exit
+ * status: EXIT_FAIL after a write error on stdout (with check_write, the
+ * error said), else r->status if it is not EXIT_OK, else
+ * cmd_report_diags()'s.
+ */
+int cmd_end(struct cmd_run *r);
+/* End run r after an error found once the recording was open (a bad
+ * --event, say): free without reporting.  Returns status. */
+int cmd_quit(struct cmd_run *r, int status);
+
 /* Open co->input, printing diagnostics to stderr as
  * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */
 struct session *cmd_open(const struct common_opts *co, bool index);
@@ -69,8 +127,9 @@ struct session *cmd_open(const struct common_opts *co, bool index);
  * terminal) if loading takes more than a moment: for the TUI. */
 struct session *cmd_open_progress(const struct common_opts *co, bool index);
 /* Print the session's diagnostics to stderr; returns EXIT_DAMAGED if the
- * recording is damaged and --strict was given, else EXIT_OK. */
-int cmd_report_diags(const struct session *s);
+ * recording is damaged and strict (--strict, co->strict) is set, else
+ * EXIT_OK. */
+int cmd_report_diags(const struct session *s, bool strict);
 
 int cmd_header(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

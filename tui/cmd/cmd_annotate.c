@@ -10,7 +10,6 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
-#include "tui/symbols.h"
 #include "tui/cmd/textout.h"
 
 /*
@@ -109,70 +108,20 @@ print_annotation(const struct annotation *an, const struct annotate_args *a,
 	free(dso);
 }
 
-int
-cmd_annotate(int argc, char **argv)
+/*
+ * The row of event ev to annotate: the hottest with a symbol, named want
+ * unless want is NULL, in the DSO a->dso names unless it is NULL.  NULL
+ * if none; *matches counts the rows that qualify (1 at most without want).
+ */
+static const struct hist_entry *
+pick_row(struct hist *h, size_t ev, const struct symbolizer *z, const struct annotate_args *a,
+    const char *want, size_t *matches)
 {
-	struct annotate_args a;
-	struct common_opts co;
-	struct hist_opts ho;
-	struct annot_opts ao;
-	struct sym_opts so;
-	struct session *s;
-	struct symbolizer *z;
-	struct hist *h;
-	struct annotation *an;
 	const struct hist_entry *best = NULL;
 	const uint32_t *rows;
-	const char *want = NULL, *why = NULL;
-	char **pos;
-	int npos, status = EXIT_OK, attr = -1, rc;
-	size_t nrows, ev = 0, matches = 0;
+	size_t nrows = hist_rows(h, ev, 0, &rows);
 
-	memset(&a, 0, sizeof a);
-	if (opts_parse(argc, argv, "annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
-	    "A function's instructions with the share of its samples at each, and its\n"
-	    "source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.",
-	    annotate_opts, annotate_opt, &a, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 1) {
-		fprintf(stderr, "perfnav annotate: unexpected argument '%s'\n", pos[1]);
-		return EXIT_USAGE;
-	}
-	if (npos == 1)
-		want = pos[0];
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
-	if (a.event != NULL) {
-		for (size_t i = 0; i < s->attrs.n; i++)
-			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
-				attr = (int)i;
-		if (attr < 0) {
-			fprintf(stderr, "perfnav annotate: %s: no event '%s'\n", co.input, a.event);
-			session_close(s);
-			return EXIT_USAGE;
-		}
-	}
-	memset(&ho, 0, sizeof ho);
-	ho.event = attr;
-	ho.keys[0] = HIST_KEY_DSO;
-	ho.keys[1] = HIST_KEY_SYM;
-	ho.nkeys = 2;
-	cmd_sym_opts(&co, &so);
-	z = symbolizer_new(s, &so);
-	h = hist_new(s, z, &ho);
-	hist_add_session(h, NULL);
-	hist_finish(h);
-	if (hist_nevents(h) == 0) {
-		fprintf(stderr, "perfnav annotate: %s: no samples\n", co.input);
-		status = EXIT_FAIL;
-		goto out;
-	}
-	if (attr < 0 && hist_nevents(h) > 1)
-		fprintf(stderr, "perfnav annotate: %s: %zu events have samples; counting '%s' "
-		    "(choose with --event)\n", co.input, hist_nevents(h),
-		    textout_esc(hist_str(h, hist_event(h, 0)->name)));
-	nrows = hist_rows(h, ev, 0, &rows);
+	*matches = 0;
 	/* rows come hottest first: the first match is the one */
 	for (size_t i = 0; i < nrows; i++) {
 		const struct hist_entry *e = hist_entry_get(h, rows[i]);
@@ -182,33 +131,93 @@ cmd_annotate(int argc, char **argv)
 			continue;
 		if (want != NULL && strcmp(symbolizer_label_name(hist_str(h, nd->label)), want) != 0)
 			continue;
-		if (a.dso != NULL && strcmp(symbolizer_dso_short(z, e->dso), a.dso) != 0 &&
-		    strcmp(symbolizer_dso_long(z, e->dso), a.dso) != 0)
+		if (a->dso != NULL && strcmp(symbolizer_dso_short(z, e->dso), a->dso) != 0 &&
+		    strcmp(symbolizer_dso_long(z, e->dso), a->dso) != 0)
 			continue;
 		if (best == NULL)
 			best = e;
-		matches++;
+		(*matches)++;
 		if (want == NULL)
 			break;
 	}
+	return best;
+}
+
+static const struct cmd_spec annotate_spec = {
+	"annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
+	"A function's instructions with the share of its samples at each, and its\n"
+	"source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.",
+	annotate_opts, annotate_opt, 1
+};
+
+int
+cmd_annotate(int argc, char **argv)
+{
+	struct annotate_args a;
+	struct cmd_run r;
+	struct hist_opts ho;
+	struct annot_opts ao;
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h;
+	struct annotation *an;
+	const struct hist_entry *best;
+	const char *want = NULL, *why = NULL;
+	int attr = -1;
+	size_t ev = 0, matches;
+
+	memset(&a, 0, sizeof a);
+	if (cmd_begin(&r, argc, argv, &annotate_spec, &a) < 0 || cmd_load(&r, true) < 0)
+		return r.status;
+	if (r.npos == 1)
+		want = r.pos[0];
+	s = r.s;
+	if (a.event != NULL) {
+		for (size_t i = 0; i < s->attrs.n; i++)
+			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
+				attr = (int)i;
+		if (attr < 0) {
+			fprintf(stderr, "perfnav annotate: %s: no event '%s'\n", r.co.input, a.event);
+			return cmd_quit(&r, EXIT_USAGE);
+		}
+	}
+	memset(&ho, 0, sizeof ho);
+	ho.event = attr;
+	ho.keys[0] = HIST_KEY_DSO;
+	ho.keys[1] = HIST_KEY_SYM;
+	ho.nkeys = 2;
+	z = cmd_symbolizer(&r);
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	if (hist_nevents(h) == 0) {
+		fprintf(stderr, "perfnav annotate: %s: no samples\n", r.co.input);
+		r.status = EXIT_FAIL;
+		goto out;
+	}
+	if (attr < 0 && hist_nevents(h) > 1)
+		fprintf(stderr, "perfnav annotate: %s: %zu events have samples; counting '%s' "
+		    "(choose with --event)\n", r.co.input, hist_nevents(h),
+		    textout_esc(hist_str(h, hist_event(h, 0)->name)));
+	best = pick_row(h, ev, z, &a, want, &matches);
 	if (best == NULL) {
 		if (want != NULL)
 			fprintf(stderr, "perfnav annotate: %s: no samples in a symbol named '%s'%s%s\n",
-			    co.input, want, a.dso ? " in " : "", a.dso ? a.dso : "");
+			    r.co.input, want, a.dso ? " in " : "", a.dso ? a.dso : "");
 		else
 			fprintf(stderr, "perfnav annotate: %s: no sample resolved to a symbol\n",
-			    co.input);
-		status = EXIT_FAIL;
+			    r.co.input);
+		r.status = EXIT_FAIL;
 		goto out;
 	}
 	if (matches > 1)
 		fprintf(stderr, "perfnav annotate: %s: %zu symbols match; annotating the one in %s "
-		    "(choose with --dso)\n", co.input, matches,
+		    "(choose with --dso)\n", r.co.input, matches,
 		    textout_esc(symbolizer_dso_short(z, best->dso)));
 	an = annotate_new(z, hist_node_get(h, best->node)->f.sym, &why);
 	if (an == NULL) {
 		fprintf(stderr, "perfnav annotate: %s\n", textout_esc(why));
-		status = EXIT_FAIL;
+		r.status = EXIT_FAIL;
 		goto out;
 	}
 	annotate_collect(an, s, hist_event(h, ev)->attr, 0, s->index.n, NULL, NULL);
@@ -219,14 +228,6 @@ cmd_annotate(int argc, char **argv)
 	print_annotation(an, &a, z, hist_str(h, hist_event(h, ev)->name));
 	annotate_free(an);
 out:
-	fflush(stdout);
-	cmd_report_refusals(stderr, z);
-	/* the recording's problems are told whatever became of the annotation */
-	rc = cmd_report_diags(s);
-	if (status == EXIT_OK)
-		status = rc;
 	hist_free(h);
-	symbolizer_free(z);
-	session_close(s);
-	return status;
+	return cmd_end(&r);
 }

@@ -115,27 +115,21 @@ static const struct cmd_opt dump_opts[] = {
 	{ NULL, 0, 0, NULL },
 };
 
+static const struct cmd_spec dump_spec = { "dump [-x] [FILE]", dump_opts, dump_opt, 0 };
+
 int
 cmd_dump(int argc, char **argv)
 {
 	static struct dump d;
-	struct common_opts co;
+	struct cmd_run r;
 	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK, rc;
 	static char obuf[1 << 16];
 
 	memset(&d, 0, sizeof d);
-	if (opts_parse(argc, argv, "dump [-x] [FILE]", dump_opts, dump_opt, &d, &co, &pos, &npos,
-	    &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav dump: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, false);
-	if (s == NULL)
-		return EXIT_FAIL;
+	if (cmd_begin(&r, argc, argv, &dump_spec, &d) < 0 || cmd_load(&r, false) < 0)
+		return r.status;
+	s = r.s;
+	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 	d.s = s;
 	d.fp = stdout;
@@ -143,13 +137,7 @@ cmd_dump(int argc, char **argv)
 	fprintf(stdout, "# %s: %s mode, %s-endian\n", s->path,
 	    s->mode == SESSION_PIPE ? "pipe" : s->mode == SESSION_DIR ? "directory" : "file",
 	    (s->swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) ? "big" : "little");
-	rc = session_walk(s, dump_rec, &d);
-	fflush(stdout);
-	status = cmd_report_diags(s);
-	if (rc != 0 || ferror(stdout)) {
-		fprintf(stderr, "perfnav: %s: write error\n", s->path);
-		status = EXIT_FAIL;
-	}
-	session_close(s);
-	return status;
+	/* it stops at a write error, which cmd_end() tells */
+	session_walk(s, dump_rec, &d);
+	return cmd_end(&r);
 }

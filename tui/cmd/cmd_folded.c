@@ -9,7 +9,6 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
-#include "tui/symbols.h"
 #include "tui/cmd/textout.h"
 
 /*
@@ -84,32 +83,26 @@ cmp_line(const void *a, const void *b)
 	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
 }
 
+static const struct cmd_spec folded_spec = {
+	"folded [OPTIONS] [FILE]\n\n"
+	"Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
+	"for flamegraph.pl and speedscope.", folded_opts, folded_opt, 0
+};
+
 int
 cmd_folded(int argc, char **argv)
 {
 	struct folded_args a = { .max_stack = HIST_DEFAULT_MAX_STACK };
-	struct common_opts co;
+	struct cmd_run r;
 	struct hist_opts ho;
-	struct sym_opts so;
 	struct lines l = { NULL, 0, 0 };
 	struct session *s;
 	struct symbolizer *z;
 	struct hist *h;
-	char **pos;
-	int npos, status = EXIT_OK;
 
-	if (opts_parse(argc, argv, "folded [OPTIONS] [FILE]\n\n"
-	    "Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
-	    "for flamegraph.pl and speedscope.", folded_opts, folded_opt, &a, &co, &pos, &npos,
-	    &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav folded: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
+	if (cmd_begin(&r, argc, argv, &folded_spec, &a) < 0 || cmd_load(&r, true) < 0)
+		return r.status;
+	s = r.s;
 	memset(&ho, 0, sizeof ho);
 	ho.event = -1;
 	if (a.event != NULL) {
@@ -117,23 +110,21 @@ cmd_folded(int argc, char **argv)
 			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
 				ho.event = (int)i;
 		if (ho.event < 0) {
-			fprintf(stderr, "perfnav folded: %s: no event '%s'\n", co.input, a.event);
-			session_close(s);
-			return EXIT_USAGE;
+			fprintf(stderr, "perfnav folded: %s: no event '%s'\n", r.co.input, a.event);
+			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
 	ho.keys[0] = HIST_KEY_SYM;
 	ho.nkeys = 1;
 	ho.callgraph = true;
 	ho.max_stack = (unsigned)a.max_stack;
-	cmd_sym_opts(&co, &so);
-	z = symbolizer_new(s, &so);
+	z = cmd_symbolizer(&r);
 	h = hist_new(s, z, &ho);
 	hist_add_session(h, NULL);
 	hist_finish(h);
 	if (hist_nevents(h) > 1)
 		fprintf(stderr, "perfnav folded: %s: %zu events have samples; folding '%s' "
-		    "(choose with --event)\n", co.input, hist_nevents(h),
+		    "(choose with --event)\n", r.co.input, hist_nevents(h),
 		    textout_esc(hist_str(h, hist_event(h, 0)->name)));
 	hist_folded(h, 0, a.period, collect, &l);
 	if (l.n > 1)
@@ -143,11 +134,6 @@ cmd_folded(int argc, char **argv)
 		free(l.v[i].text);
 	}
 	free(l.v);
-	fflush(stdout);
-	cmd_report_refusals(stderr, z);
 	hist_free(h);
-	symbolizer_free(z);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+	return cmd_end(&r);
 }

@@ -148,30 +148,21 @@ print_sections(FILE *fp, const struct session *s)
 	feature_rows_free(&notes);
 }
 
+static const struct cmd_spec header_spec = {
+	"header [OPTIONS] [FILE]\n\n"
+	"Print the recording's header and feature sections with the lines of\n"
+	"'perf report --header-only -I', then each section's offset, size and\n"
+	"decode status.", NULL, NULL, 0
+};
+
 int
 cmd_header(int argc, char **argv)
 {
-	struct common_opts co;
-	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK;
+	struct cmd_run r;
 
-	if (opts_parse(argc, argv, "header [OPTIONS] [FILE]\n\n"
-	    "Print the recording's header and feature sections with the lines of\n"
-	    "'perf report --header-only -I', then each section's offset, size and\n"
-	    "decode status.", NULL, NULL, NULL, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav header: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, false);
-	if (s == NULL)
-		return EXIT_FAIL;
-	print_perf_header(stdout, s);
-	print_sections(stdout, s);
-	fflush(stdout);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+	if (cmd_begin(&r, argc, argv, &header_spec, NULL) < 0 || cmd_load(&r, false) < 0)
+		return r.status;
+	print_perf_header(stdout, r.s);
+	print_sections(stdout, r.s);
+	return cmd_end(&r);
 }

@@ -149,12 +149,9 @@ find_rec(void *arg, const struct rec *r, int depth)
 static void
 type_str(uint32_t type, char *buf, size_t n)
 {
-	const char *name = record_type_name(type);
+	char name[32];
 
-	if (name)
-		snprintf(buf, n, "PERF_RECORD_%s", name);
-	else
-		snprintf(buf, n, "PERF_RECORD_UNKNOWN%u", type);
+	snprintf(buf, n, "PERF_RECORD_%s", text_record_type(name, sizeof name, type));
 }
 
 struct hexout {
@@ -185,44 +182,40 @@ print_field(void *arg, const struct field *f)
 	}
 }
 
-static const struct cmd_opt hex_opts[] = {
-	{ NULL, 0, 0, NULL },
+static const struct cmd_spec hex_spec = {
+	"hex FILE OFFSET\n\n"
+	"OFFSET: a record's offset as 'perfnav dump' prints it (0x... or decimal; pipe mode\n"
+	"counts after the 16-byte header, as perf report -D), or CONTAINER+INNER for a record\n"
+	"decompressed from PERF_RECORD_COMPRESSED (as 'perfnav dump' prints it); in\n"
+	"directory mode FILE:OFFSET picks the file (data.1:0x128).", NULL, NULL, -1
 };
 
 int
 cmd_hex(int argc, char **argv)
 {
-	struct common_opts co;
+	struct cmd_run r;
 	struct session *s;
 	struct find f;
 	struct hexout h;
-	char **pos;
-	int npos, status = EXIT_OK;
 	uint64_t foff;
 	char line[8192], tb[40], ta[40];
 
-	if (opts_parse(argc, argv, "hex FILE OFFSET\n\n"
-	    "OFFSET: a record's offset as 'perfnav dump' prints it (0x... or decimal; pipe mode\n"
-	    "counts after the 16-byte header, as perf report -D), or CONTAINER+INNER for a record\n"
-	    "decompressed from PERF_RECORD_COMPRESSED (as 'perfnav dump' prints it); in\n"
-	    "directory mode FILE:OFFSET picks the file (data.1:0x128).",
-	    hex_opts, NULL, NULL, &co, &pos, &npos, &status))
-		return status;
-	if (npos != 1) {
+	if (cmd_begin(&r, argc, argv, &hex_spec, NULL) < 0)
+		return r.status;
+	if (r.npos != 1) {
 		fprintf(stderr, "perfnav hex: %s\nTry 'perfnav hex --help'.\n",
-		    npos == 0 ? "missing OFFSET" : "too many arguments");
+		    r.npos == 0 ? "missing OFFSET" : "too many arguments");
 		return EXIT_USAGE;
 	}
-	s = cmd_open(&co, false);
-	if (s == NULL)
-		return EXIT_FAIL;
+	if (cmd_load(&r, false) < 0)
+		return r.status;
+	s = r.s;
 	memset(&f, 0, sizeof f);
 	f.s = s;
-	if (parse_target(s, pos[0], &f.t) < 0) {
+	if (parse_target(s, r.pos[0], &f.t) < 0) {
 		fprintf(stderr, "perfnav hex: bad OFFSET '%s': want 0x1a8, 424, 0x218+0x40%s\n",
-		    pos[0], s->mode == SESSION_DIR ? " or data.N:0x1a8" : "");
-		session_close(s);
-		return EXIT_USAGE;
+		    r.pos[0], s->mode == SESSION_DIR ? " or data.N:0x1a8" : "");
+		return cmd_quit(&r, EXIT_USAGE);
 	}
 	session_walk(s, find_rec, &f);
 	if (!f.found) {
@@ -260,8 +253,7 @@ cmd_hex(int argc, char **argv)
 			}
 			fputc('\n', stderr);
 		}
-		session_close(s);
-		return EXIT_FAIL;
+		return cmd_quit(&r, EXIT_FAIL);
 	}
 
 	foff = session_rec_offset(s, f.r.loc, NULL);
@@ -281,8 +273,5 @@ cmd_hex(int argc, char **argv)
 	h.p = f.r.p;
 	if (fields_describe(s, &f.r, print_field, &h) < 0)
 		printf("# this record is damaged: the bytes marked damaged could not be decoded\n");
-	fflush(stdout);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+	return cmd_end(&r);
 }

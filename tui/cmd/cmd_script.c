@@ -10,7 +10,6 @@
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
-#include "tui/symbols.h"
 #include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
@@ -123,6 +122,18 @@ script_opt(void *arg, int val, const char *optarg)
 	return -1;
 }
 
+/* The pid and tid fields: "  pid/tid   ", or the one asked for. */
+static void
+print_pid_tid(FILE *fp, const struct script *sc, int pid, int tid)
+{
+	if (HAS(sc, F_PID) && HAS(sc, F_TID))
+		fprintf(fp, "%5d/%-5d ", pid, tid);
+	else if (HAS(sc, F_PID))
+		fprintf(fp, "%5d ", pid);
+	else if (HAS(sc, F_TID))
+		fprintf(fp, "%5d ", tid);
+}
+
 /* " sym+off (dso)"; an inlined symbol's level shows no DSO (as perf). */
 static void
 print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct frame *f)
@@ -145,6 +156,7 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	    smp->callchain != NULL &&
 	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
 	struct frame f;
+	char tb[32];
 
 	if (HAS(sc, F_COMM)) {
 		uint32_t th = thread_table_find(&s->threads, (int32_t)smp->tid, smp->time);
@@ -152,17 +164,11 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 
 		fprintf(fp, "%16s ", comm ? textout_esc(comm) : ":-1");
 	}
-	if (HAS(sc, F_PID) && HAS(sc, F_TID))
-		fprintf(fp, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
-	else if (HAS(sc, F_PID))
-		fprintf(fp, "%5d ", (int)smp->pid);
-	else if (HAS(sc, F_TID))
-		fprintf(fp, "%5d ", (int)smp->tid);
+	print_pid_tid(fp, sc, (int)smp->pid, (int)smp->tid);
 	if (HAS(sc, F_CPU))
 		fprintf(fp, "[%03u] ", smp->cpu);
 	if (HAS(sc, F_TIME))
-		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", smp->time / 1000000000,
-		    smp->time % 1000000000 / 1000);
+		fprintf(fp, "%12s: ", text_time_us(tb, sizeof tb, smp->time));
 	if (HAS(sc, F_PERIOD))
 		fprintf(fp, "%10" PRIu64 " ", smp->period);
 	if (HAS(sc, F_EVENT))
@@ -212,18 +218,14 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
     const struct pt_item *it)
 {
 	struct frame f;
+	char tb[32];
 
 	if (HAS(sc, F_COMM)) {
 		char buf[32];
 
 		fprintf(fp, "%16s ", textout_esc(pt_item_comm(s, it, buf, sizeof buf)));
 	}
-	if (HAS(sc, F_PID) && HAS(sc, F_TID))
-		fprintf(fp, "%5d/%-5d ", (int)it->pid, (int)it->tid);
-	else if (HAS(sc, F_PID))
-		fprintf(fp, "%5d ", (int)it->pid);
-	else if (HAS(sc, F_TID))
-		fprintf(fp, "%5d ", (int)it->tid);
+	print_pid_tid(fp, sc, (int)it->pid, (int)it->tid);
 	bool branch = it->event == PT_EV_BRANCHES;
 
 	/* Without -F, perf's default fields for these events: the cpu and the
@@ -231,8 +233,7 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 	if (HAS(sc, F_CPU) || (!sc->fields_given && !branch))
 		fprintf(fp, "[%03d] ", (int)it->cpu);
 	if (HAS(sc, F_TIME))
-		fprintf(fp, "%5" PRIu64 ".%06" PRIu64 ": ", it->time / 1000000000,
-		    it->time % 1000000000 / 1000);
+		fprintf(fp, "%12s: ", text_time_us(tb, sizeof tb, it->time));
 	if (HAS(sc, F_PERIOD) || (!sc->fields_given && branch))
 		fprintf(fp, "%10u ", 1u);
 	if (HAS(sc, F_EVENT))
@@ -376,43 +377,25 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	return 0;
 }
 
+static const struct cmd_spec script_spec = {
+	"script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts, script_opt, 0
+};
+
 int
 cmd_script(int argc, char **argv)
 {
 	struct script sc;
-	struct common_opts co;
-	struct sym_opts so;
-	struct symbolizer *z;
-	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK;
+	struct cmd_run r;
 	static char obuf[1 << 16];
 
 	script_defaults(&sc);
-	if (opts_parse(argc, argv, "script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts,
-	    script_opt, &sc, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav script: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
+	if (cmd_begin(&r, argc, argv, &script_spec, &sc) < 0 || cmd_load(&r, true) < 0)
+		return r.status;
+	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-	cmd_sym_opts(&co, &so);
-	z = symbolizer_new(s, &so);
-	script_run(stdout, &sc, s, z);
+	script_run(stdout, &sc, r.s, cmd_symbolizer(&r));
 	fflush(stdout);
 	if (sc.why)
-		print_why(s, z);
-	cmd_report_refusals(stderr, z);
-	status = cmd_report_diags(s);
-	if (ferror(stdout)) {
-		fprintf(stderr, "perfnav: %s: write error\n", s->path);
-		status = EXIT_FAIL;
-	}
-	symbolizer_free(z);
-	session_close(s);
-	return status;
+		print_why(r.s, r.z);
+	return cmd_end(&r);
 }

@@ -8,17 +8,6 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 
-static void
-type_label(uint32_t t, char *buf, size_t n)
-{
-	const char *name = record_type_name(t);
-
-	if (name != NULL)
-		snprintf(buf, n, "%s", name);
-	else
-		snprintf(buf, n, "UNKNOWN%u", t);
-}
-
 /* The "Aggregated stats:" block of perf report --stats. */
 static void
 print_stats(FILE *fp, const struct session *s)
@@ -33,8 +22,8 @@ print_stats(FILE *fp, const struct session *s)
 	for (uint32_t t = 1; t < SESSION_NTYPES; t++) {
 		if (c->by_type[t] == 0)
 			continue;
-		type_label(t, label, sizeof label);
-		fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", label, c->by_type[t],
+		fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n",
+		    text_record_type(label, sizeof label, t), c->by_type[t],
 		    c->total ? 100.0 * (double)c->by_type[t] / (double)c->total : 0.0);
 	}
 	for (size_t a = 0; a < s->nattr_counts; a++) {
@@ -46,8 +35,8 @@ print_stats(FILE *fp, const struct session *s)
 		for (uint32_t t = 1; t < SESSION_NTYPES; t++) {
 			if (ac->by_type[t] == 0)
 				continue;
-			type_label(t, label, sizeof label);
-			fprintf(fp, "%16s events: %10" PRIu64 "\n", label, ac->by_type[t]);
+			fprintf(fp, "%16s events: %10" PRIu64 "\n",
+			    text_record_type(label, sizeof label, t), ac->by_type[t]);
 		}
 	}
 }
@@ -79,31 +68,22 @@ stats_opt(void *arg, int val, const char *optarg)
 	return 0;
 }
 
+static const struct cmd_spec stats_spec = {
+	"stats [OPTIONS] [FILE]\n\n"
+	"Count the records of a recording by type, and samples per event,\n"
+	"as 'perf report --stats' prints them.", stats_opts, stats_opt, 0
+};
+
 int
 cmd_stats(int argc, char **argv)
 {
-	struct common_opts co;
-	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK;
+	struct cmd_run r;
 	bool index = false;
 
-	if (opts_parse(argc, argv, "stats [OPTIONS] [FILE]\n\n"
-	    "Count the records of a recording by type, and samples per event,\n"
-	    "as 'perf report --stats' prints them.", stats_opts, stats_opt, &index, &co, &pos,
-	    &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav stats: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, index);
-	if (s == NULL)
-		return EXIT_FAIL;
-	print_stats(stdout, s);
+	if (cmd_begin(&r, argc, argv, &stats_spec, &index) < 0 || cmd_load(&r, index) < 0)
+		return r.status;
+	print_stats(stdout, r.s);
 	if (index)
-		print_index(stdout, s);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+		print_index(stdout, r.s);
+	return cmd_end(&r);
 }

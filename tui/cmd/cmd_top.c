@@ -13,7 +13,6 @@
 #include "symbolize/resolve.h"
 #include "symbolize/unwind.h"
 #include "tui/cmd/cmd.h"
-#include "tui/symbols.h"
 #include "tui/cmd/textout.h"
 
 enum {
@@ -350,65 +349,66 @@ print_unwind_stops(FILE *fp, struct symbolizer *z, const char *pre)
 	free(c);
 }
 
+/* --sort KEYS into ho's keys: 0, or -1 (message printed) for a bad list. */
+static int
+parse_sort(const char *sort, struct hist_opts *ho)
+{
+	enum hist_key one[HIST_MAX_KEYS];
+	const char *bad, *b2;
+	size_t badlen, l2;
+	char word[32];
+	int nk = hist_parse_keys(sort, ho->keys, &bad, &badlen);
+
+	if (nk > 0) {
+		ho->nkeys = (unsigned)nk;
+		return 0;
+	}
+	snprintf(word, sizeof word, "%.*s", (int)badlen, bad);
+	if (nk < 0 && hist_parse_keys(word, one, &b2, &l2) == 1)
+		fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
+	else if (nk < 0)
+		fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
+		    "pid, tid, process, dso, sym, cpu, srcline)\n", (int)badlen, bad);
+	else
+		fprintf(stderr, "perfnav top: no sort keys\n");
+	return -1;
+}
+
+static const struct cmd_spec top_spec = {
+	"top [OPTIONS] [FILE]\n\n"
+	"The hot functions of a recording, as 'perf report --stdio' lists them:\n"
+	"overhead (share of the sample period) and samples per row, per event.",
+	top_opts, top_opt, 0
+};
+
 int
 cmd_top(int argc, char **argv)
 {
 	struct top_args a = { .children = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
-	struct common_opts co;
+	struct cmd_run r;
 	struct hist_opts ho;
 	struct sym_opts so;
 	struct session *s;
 	struct symbolizer *z;
 	struct hist *h;
-	char **pos;
-	int npos, status = EXIT_OK, nk;
 
-	if (opts_parse(argc, argv, "top [OPTIONS] [FILE]\n\n"
-	    "The hot functions of a recording, as 'perf report --stdio' lists them:\n"
-	    "overhead (share of the sample period) and samples per row, per event.",
-	    top_opts, top_opt, &a, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav top: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
+	if (cmd_begin(&r, argc, argv, &top_spec, &a) < 0)
+		return r.status;
 	memset(&ho, 0, sizeof ho);
-	if (a.sort != NULL) {
-		const char *bad;
-		size_t badlen;
-
-		nk = hist_parse_keys(a.sort, ho.keys, &bad, &badlen);
-		if (nk <= 0) {
-			enum hist_key one[HIST_MAX_KEYS];
-			char word[32];
-			const char *b2;
-			size_t l2;
-
-			snprintf(word, sizeof word, "%.*s", (int)badlen, bad);
-			if (nk < 0 && hist_parse_keys(word, one, &b2, &l2) == 1)
-				fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
-			else if (nk < 0)
-				fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
-				    "pid, tid, process, dso, sym, cpu, srcline)\n", (int)badlen, bad);
-			else
-				fprintf(stderr, "perfnav top: no sort keys\n");
-			return EXIT_USAGE;
-		}
-		ho.nkeys = (unsigned)nk;
-	}
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
+	if (a.sort != NULL && parse_sort(a.sort, &ho) < 0)
+		return EXIT_USAGE;
+	if (cmd_load(&r, true) < 0)
+		return r.status;
+	s = r.s;
 	ho.event = -1;
 	if (a.event != NULL) {
 		ho.event = find_event(s, a.event);
 		if (ho.event < 0) {
-			fprintf(stderr, "perfnav top: %s: no event '%s'; events:", co.input, a.event);
+			fprintf(stderr, "perfnav top: %s: no event '%s'; events:", r.co.input, a.event);
 			for (size_t i = 0; i < s->attrs.n; i++)
 				fprintf(stderr, " %s", textout_esc(session_attr_name(s, (int)i)));
 			fputc('\n', stderr);
-			session_close(s);
-			return EXIT_USAGE;
+			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
 	/*
@@ -421,8 +421,8 @@ cmd_top(int argc, char **argv)
 	else
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;
-	cmd_sym_opts(&co, &so);
-	z = symbolizer_new(s, &so);
+	cmd_sym_opts(&r.co, &so);	/* for top_fill's second symbolizer */
+	z = cmd_symbolizer(&r);
 	h = hist_new(s, z, &ho);
 	if (ho.nkeys == 0) {
 		ho.keys[0] = HIST_KEY_COMM;
@@ -442,11 +442,6 @@ cmd_top(int argc, char **argv)
 		print_why(stdout, h, z, "# ");
 		print_unwind_stops(stdout, z, "# ");
 	}
-	fflush(stdout);
-	cmd_report_refusals(stderr, z);
 	hist_free(h);
-	symbolizer_free(z);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+	return cmd_end(&r);
 }

@@ -23,7 +23,7 @@ fmt_time(char *buf, size_t n, uint64_t t, bool known)
 	if (!known)
 		snprintf(buf, n, "-");
 	else
-		snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+		text_time_us(buf, n, t);
 }
 
 static void
@@ -97,28 +97,20 @@ print_tree(FILE *fp, const struct session *s)
 	tasks_free(tk);
 }
 
+static const struct cmd_spec tree_spec = {
+	"tree [OPTIONS] [FILE]\n\n"
+	"The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
+	"samples and their share per thread and process, start and exit times, and\n"
+	"the comms each thread had.", NULL, NULL, 0
+};
+
 int
 cmd_tree(int argc, char **argv)
 {
-	struct common_opts co;
-	struct session *s;
-	char **pos;
-	int npos, status = EXIT_OK;
+	struct cmd_run r;
 
-	if (opts_parse(argc, argv, "tree [OPTIONS] [FILE]\n\n"
-	    "The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
-	    "samples and their share per thread and process, start and exit times, and\n"
-	    "the comms each thread had.", NULL, NULL, NULL, &co, &pos, &npos, &status))
-		return status;
-	if (npos > 0) {
-		fprintf(stderr, "perfnav tree: unexpected argument '%s'\n", pos[0]);
-		return EXIT_USAGE;
-	}
-	s = cmd_open(&co, true);
-	if (s == NULL)
-		return EXIT_FAIL;
-	print_tree(stdout, s);
-	status = cmd_report_diags(s);
-	session_close(s);
-	return status;
+	if (cmd_begin(&r, argc, argv, &tree_spec, NULL) < 0 || cmd_load(&r, true) < 0)
+		return r.status;
+	print_tree(stdout, r.s);
+	return cmd_end(&r);
 }

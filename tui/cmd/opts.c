@@ -1,3 +1,9 @@
+/*
+ * opts.c: what every text subcommand shares: the common options and their
+ * parser, opening the recording, its diagnostics and the files the
+ * symbolizer refused on stderr, --strict's exit status, and the run path
+ * (cmd_begin .. cmd_end) built from them.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -22,9 +28,6 @@ enum {
 	OPT_STRICT,
 	OPT_MAX_MEMORY,
 };
-
-/* --strict: a damaged recording makes the exit status EXIT_DAMAGED. */
-static bool opt_strict;
 
 static const struct cmd_opt common_opts[] = {
 	{ "input", 1, 'i', "FILE: the recording (default ./perf.data; - for standard input)" },
@@ -106,7 +109,6 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 	int c, rc = 0;
 
 	memset(co, 0, sizeof *co);
-	opt_strict = false;
 	sh[ns++] = ':';	/* report missing arguments as ':' */
 	add_opts(lo, &nl, sh, &ns, common_opts);
 	add_opts(lo, &nl, sh, &ns, extra);
@@ -133,7 +135,7 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 			co->theme = optarg;
 			break;
 		case OPT_STRICT:
-			co->strict = opt_strict = true;
+			co->strict = true;
 			break;
 		case OPT_MAX_MEMORY:
 			if (opts_size(optarg, &co->max_memory) < 0 ||
@@ -264,7 +266,7 @@ cmd_open(const struct common_opts *co, bool index)
 }
 
 int
-cmd_report_diags(const struct session *s)
+cmd_report_diags(const struct session *s, bool strict)
 {
 	bool bad = false;
 
@@ -289,7 +291,7 @@ cmd_report_diags(const struct session *s)
 	 * Like perf, a salvaged recording exits 0 (the problems are on
 	 * stderr); --strict makes damage an exit status of its own.
 	 */
-	return opt_strict && (bad || s->damaged) ? EXIT_DAMAGED : EXIT_OK;
+	return strict && (bad || s->damaged) ? EXIT_DAMAGED : EXIT_OK;
 }
 
 void
@@ -372,4 +374,71 @@ cmd_report_refusals(FILE *fp, const struct symbolizer *z)
 		fprintf(fp, "perfnav: %zu more files refused\n", dropped);
 	free(r);
 	return lines;
+}
+
+int
+cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *spec, void *arg)
+{
+	memset(r, 0, sizeof *r);
+	r->name = argv[0];
+	r->status = EXIT_OK;
+	if (opts_parse(argc, argv, spec->usage, spec->opts, spec->fn, arg, &r->co, &r->pos,
+	    &r->npos, &r->status))
+		return -1;
+	if (spec->maxpos >= 0 && r->npos > spec->maxpos) {
+		fprintf(stderr, "perfnav %s: unexpected argument '%s'\n", r->name,
+		    r->pos[spec->maxpos]);
+		r->status = EXIT_USAGE;
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_load(struct cmd_run *r, bool index)
+{
+	r->s = cmd_open(&r->co, index);
+	if (r->s != NULL)
+		return 0;
+	r->status = EXIT_FAIL;
+	return -1;
+}
+
+struct symbolizer *
+cmd_symbolizer(struct cmd_run *r)
+{
+	struct sym_opts so;
+
+	cmd_sym_opts(&r->co, &so);
+	r->z = symbolizer_new(r->s, &so);
+	return r->z;
+}
+
+int
+cmd_end(struct cmd_run *r)
+{
+	int rc;
+
+	fflush(stdout);
+	if (r->z != NULL)
+		cmd_report_refusals(stderr, r->z);
+	/* the recording's problems are told whatever became of the output */
+	rc = cmd_report_diags(r->s, r->co.strict);
+	if (r->status == EXIT_OK)
+		r->status = rc;
+	if (r->check_write && ferror(stdout)) {
+		fprintf(stderr, "perfnav: %s: write error\n", r->s->path);
+		r->status = EXIT_FAIL;
+	}
+	return cmd_quit(r, r->status);
+}
+
+int
+cmd_quit(struct cmd_run *r, int status)
+{
+	symbolizer_free(r->z);
+	session_close(r->s);
+	r->z = NULL;
+	r->s = NULL;
+	return status;
 }
