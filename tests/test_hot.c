@@ -1,0 +1,765 @@
+/*
+ * Criterion tests of the hot-functions pane over the fixtures, without a
+ * terminal: rows, sorting, callers and callees, drilling, zooms, filling
+ * in while symbols resolve; the events pane's samples; annotate.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "symbolize/tasks.h"
+#include "tests/helpers.h"
+#include "tests/tui_helpers.h"
+#include "tui/cmd/cmd.h"
+#include "tui/keys.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/symbols.h"
+#include "tui/theme.h"
+#include "tui/widget.h"
+/* ---- hot functions ---- */
+
+Test(hot, rows_sort_filter_limit)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	size_t i;
+
+	symbols_run(sy);
+	cr_assert(sy->done);
+	cr_assert(sy->children, "fp.data has callchains: a Children column");
+	hot_pane(&p, s, sy);
+	/* perf report's table: 19 rows, children first */
+	cr_assert_eq(widget_count(&p.w), 19);
+	cr_assert_eq(p.ncols, 6);
+	cr_assert_str_eq(p.cols[0].title, "Children");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "__libc_start_call_main"));
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "98.92%"));
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_eq(i, 2, "mix_one third, as perf report");
+	cr_assert(row_has(&p, widget_source(&p.w, i), "74.19%"));
+	cr_assert(row_has(&p, widget_source(&p.w, i), "138"));
+	/* sort by Self: the hottest symbol first; back to perf's order */
+	widget_sort(&p.w, 1, true);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "mix_one"));
+	widget_sort(&p.w, 2, true);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "mix_one"), "by samples too");
+	widget_sort(&p.w, 5, false);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "[.] "), "by symbol text");
+	widget_sort(&p.w, -1, false);
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "__libc_start_call_main"));
+	/* filter and search */
+	cr_assert_eq(widget_set_filter(&p.w, "mix", NULL, 0), 0);
+	cr_assert_eq(widget_count(&p.w), 2, "mix_one and mix");
+	widget_set_filter(&p.w, "", NULL, 0);
+	cr_assert_eq(widget_count(&p.w), 19);
+	widget_home(&p.w);
+	cr_assert(widget_search(&p.w, "reduce", 1, false));
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] reduce"));
+	/* percent limit: 0.5 % keeps all, 1 % keeps 6, then 2, 5, none */
+	cr_assert_eq(p.ops->key(&p, ACT_PCT_LIMIT), PANE_HANDLED | PANE_MSG);
+	cr_assert_eq(widget_count(&p.w), 19);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(widget_count(&p.w), 6, "rows of at least 1 %%");
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(widget_count(&p.w), 5, "rows of at least 5 %%");
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(widget_count(&p.w), 19);
+	cr_assert_str_eq(p.msg, "every row shown");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(hot, expand_callers_and_callees)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	size_t i;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	widget_move(&p.w, (long)i);
+	/* + : the callers group (mix_one calls nothing) */
+	cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED);
+	cr_assert_eq(widget_count(&p.w), 20);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "callers (1)"));
+	cr_assert_eq(find_text(&p, "callees"), WIDGET_NONE);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "mix_one"), "the cursor stays");
+	widget_move(&p.w, 1);
+	p.ops->key(&p, ACT_TOGGLE);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "<- [.] main"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "74.19%"));
+	/* main's own callers, one level further */
+	widget_move(&p.w, 1);
+	p.ops->key(&p, ACT_TOGGLE);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 3), "__libc_start_call_main"));
+	/* c on a leaf closes its parent; C closes everything */
+	p.ops->key(&p, ACT_COLLAPSE);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "<- [.] main"));
+	p.ops->key(&p, ACT_COLLAPSE_ALL);
+	cr_assert_eq(widget_count(&p.w), 19);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "mix_one"), "back on its root row");
+	/* main: callers and callees; e opens them and two levels below */
+	widget_home(&p.w);
+	widget_move(&p.w, 1);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] main"));
+	p.ops->key(&p, ACT_EXPAND);
+	cr_assert_neq(find_text(&p, "callers (1)"), WIDGET_NONE);
+	cr_assert_neq(find_text(&p, "callees ("), WIDGET_NONE);
+	cr_assert_neq(find_text(&p, "-> [.] mix_one"), WIDGET_NONE);
+	/* E: every row's callers and callees */
+	p.ops->key(&p, ACT_EXPAND_ALL);
+	cr_assert_gt(widget_count(&p.w), 19 * 2);
+	p.ops->key(&p, ACT_COLLAPSE_ALL);
+	cr_assert_eq(widget_count(&p.w), 19);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(hot, drill_zoom_and_samples)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, ev;
+	struct nav_view root, dso;
+	size_t i;
+	uint64_t self = 0;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	widget_move(&p.w, (long)i);
+	/* Enter: the samples of the symbol, as an event list */
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_EVENTS);
+	cr_assert_not_null(strstr(p.push.filter, "sym:mix_one"), "%s", p.push.filter);
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	go(&ev, &p.push);
+	cr_assert_eq(widget_count(&ev.w), 138, "mix_one's 138 samples");
+	cr_assert(row_has(&ev, widget_cursor_row(&ev.w), "PERF_RECORD_SAMPLE"));
+	cr_assert_eq(ev.ops->key(&ev, ACT_HEX), PANE_HANDLED | PANE_PUSH, "x: its hex view");
+	cr_assert_eq(ev.push.target, NAV_T_RECORD);
+	cr_assert_neq(widget_set_filter(&ev.w, "sym:no_such_function", NULL, 0), 0);
+	cr_assert_eq(widget_set_filter(&ev.w, "type:SAMPLE dso:cpu", NULL, 0), 0);
+	cr_assert_eq(widget_count(&ev.w), 184, "the samples in the binary");
+	pane_destroy(&ev);
+	/* Enter on a symbol without samples of its own: a message */
+	widget_home(&p.w);
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_MSG);
+	/* d: zoom into the DSO of the row */
+	p.ops->save(&p, &root);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.target, NAV_T_HOT);
+	cr_assert(p.push.arg & NAV_HOT_DSO);
+	dso = p.push;
+	go(&p, &dso);
+	cr_assert_eq(widget_count(&p.w), 5, "main, mix_one, fill, reduce, mix: %zu",
+	    widget_count(&p.w));
+	for (size_t k = 0; k < widget_count(&p.w); k++)
+		cr_assert_not(row_has(&p, widget_source(&p.w, k), "libc"));
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_BACK, "d again: out");
+	/* s: the DSOs; Enter on one: its symbols */
+	go(&p, &root);
+	cr_assert_eq(widget_count(&p.w), 19, "back: the whole table");
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	cr_assert_eq(widget_count(&p.w), 4, "cpu, libc, kernel, ld.so");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "/tmp/perfnav-fixtures/cpu"));
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert(p.push.arg & NAV_HOT_DSO);
+	cr_assert_not(p.push.arg & NAV_HOT_DSOS);
+	go(&p, &p.push);
+	cr_assert_eq(widget_count(&p.w), 5);
+	/* t: the thread of the row */
+	go(&p, &root);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	cr_assert(p.push.arg & NAV_HOT_TID);
+	cr_assert_not_null(strstr(p.push.label, "thread 25671"), "%s", p.push.label);
+	go(&p, &p.push);
+	for (size_t k = 0; k < widget_count(&p.w); k++) {
+		struct row *r = malloc(sizeof *r);
+
+		row_reset(r);
+		p.ops->row(&p, widget_source(&p.w, k), r);
+		self += strtoull(r->col[2], NULL, 10);
+		free(r);
+	}
+	cr_assert_eq(self, 186, "every sample is that thread's");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Rows fill in while symbols are resolved in slices, and end as if at once. */
+Test(hot, fills_in_incrementally)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s), *all = fixture_symbols(s);
+	struct pane p, q;
+	size_t prev = 0, steps = 0;
+	bool partial = false;
+
+	hot_pane(&p, s, sy);
+	cr_assert_eq(widget_count(&p.w), 0, "nothing before symbols");
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED, "no row: nothing to drill");
+	while (!symbols_step(sy, 0, 16)) {
+		steps++;
+		symbols_peek(sy);
+		p.ops->key(&p, ACT_NONE);	/* a key: the pane takes the new rows */
+		cr_assert_geq(widget_count(&p.w), prev, "rows only come in");
+		prev = widget_count(&p.w);
+		if (prev > 0 && prev < 19)
+			partial = true;
+		cr_assert_lt(symbols_progress(sy), 1.0);
+	}
+	cr_assert_gt(steps, 5);
+	cr_assert(partial, "some rows before the end");
+	p.ops->key(&p, ACT_NONE);
+	symbols_run(all);
+	hot_pane(&q, s, all);
+	cr_assert_eq(widget_count(&p.w), widget_count(&q.w));
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		struct row *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+
+		row_reset(a);
+		row_reset(b);
+		p.ops->row(&p, widget_source(&p.w, i), a);
+		q.ops->row(&q, widget_source(&q.w, i), b);
+		for (int c = 0; c < p.ncols; c++)
+			cr_assert_str_eq(a->col[c] ? a->col[c] : "", b->col[c] ? b->col[c] : "",
+			    "row %zu col %d", i, c);
+		free(a);
+		free(b);
+	}
+	cr_assert_eq(symbols_progress(sy), 1.0);
+	pane_destroy(&p);
+	pane_destroy(&q);
+	symbols_free(sy);
+	symbols_free(all);
+	session_close(s);
+}
+
+Test(hot, tab_switches_events)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+
+	symbols_run(sy);
+	cr_assert_not(sy->children, "no callchains: one Overhead column");
+	hot_pane(&p, s, sy);
+	cr_assert_str_eq(p.cols[0].title, "Overhead");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "71.74%"), "cpu-clock's first row");
+	cr_assert_eq(p.ops->key(&p, ACT_NEXT_EVENT), PANE_HANDLED | PANE_MSG);
+	cr_assert_str_eq(p.msg, "event 2 of 2: task-clock");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "75.00%"), "task-clock's first row");
+	p.ops->key(&p, ACT_NEXT_EVENT);
+	cr_assert_str_eq(p.msg, "event 1 of 2: cpu-clock");
+	p.ops->key(&p, ACT_PREV_EVENT);
+	cr_assert_str_eq(p.msg, "event 2 of 2: task-clock");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* processes -> a thread -> its hot functions */
+Test(hot, process_thread_hot_functions)
+{
+	struct session *s = open_fixture("pipe.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane pr, p;
+	struct nav_view v;
+	uint64_t self = 0;
+	const struct pn_thread *th = NULL;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
+	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	v = pr.push;
+	pr.ops->enter(&pr, &v);
+	/* Enter on the process we are in: the hot functions of the process */
+	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pr.push.arg, NAV_HOT_PID);
+	widget_move(&pr.w, 2);
+	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pr.push.pane, PANE_HOT);
+	cr_assert_eq(pr.push.arg, NAV_HOT_TID);
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (s->threads.v[i].tid == (int32_t)(uint32_t)pr.push.arg2)
+			th = &s->threads.v[i];
+	cr_assert_not_null(th);
+	cr_assert_gt(th->samples, 0);
+	cr_assert_eq(pane_create_sym(&p, PANE_HOT, s, NULL, sy), 0);
+	go(&p, &pr.push);
+	cr_assert_gt(widget_count(&p.w), 0);
+	for (size_t k = 0; k < widget_count(&p.w); k++) {
+		struct row *r = malloc(sizeof *r);
+
+		row_reset(r);
+		p.ops->row(&p, widget_source(&p.w, k), r);
+		self += strtoull(r->col[sy->children ? 2 : 1], NULL, 10);
+		free(r);
+	}
+	cr_assert_eq(self, th->samples, "the rows are that thread's samples");
+	pane_destroy(&p);
+	pane_destroy(&pr);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Row text of column c at visible position i. */
+static uint64_t
+col_num(struct pane *p, size_t i, int c)
+{
+	struct row *r = malloc(sizeof *r);
+	uint64_t v;
+
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	v = strtoull(r->col[c], NULL, 10);
+	free(r);
+	return v;
+}
+
+/*
+ * Expand row i's callers (up) or callees one level: their count and summed
+ * samples; everything is closed again after.
+ */
+static uint64_t
+edges_samples(struct pane *p, size_t i, bool up, size_t *n)
+{
+	const char *group = up ? "callers (" : "callees (", *mark = up ? "<- " : "-> ";
+	uint64_t sum = 0;
+	size_t g, k;
+
+	*n = 0;
+	widget_home(&p->w);
+	widget_move(&p->w, (long)i);
+	p->ops->key(p, ACT_TOGGLE);
+	for (g = i + 1; g < i + 3 && g < widget_count(&p->w); g++)
+		if (row_has(p, widget_source(&p->w, g), group))
+			break;
+	if (g == i + 3 || g == widget_count(&p->w)) {
+		p->ops->key(p, ACT_COLLAPSE_ALL);
+		return 0;
+	}
+	widget_move(&p->w, (long)(g - i));
+	p->ops->key(p, ACT_TOGGLE);
+	for (k = g + 1; k < widget_count(&p->w) && row_has(p, widget_source(&p->w, k), mark); k++) {
+		sum += col_num(p, k, 2);
+		(*n)++;
+	}
+	p->ops->key(p, ACT_COLLAPSE_ALL);
+	return sum;
+}
+
+/* The samples through node (children) in the whole event or one thread. */
+static uint64_t
+node_samples(struct symbols *sy, uint32_t node, bool by_tid, int32_t tid)
+{
+	struct hist_select sel;
+	const struct hist_entry *const *m;
+
+	memset(&sel, 0, sizeof sel);
+	sel.by_node = true;
+	sel.node = node;
+	sel.by_tid = by_tid;
+	sel.tid = tid;
+	cr_assert_eq(hist_rows_merged(sy->h, 0, &sel, 0, 0, &m), 1);
+	return m[0]->acc_samples;
+}
+
+static uint32_t
+node_named(struct symbols *sy, const char *label)
+{
+	for (uint32_t k = 0; k < hist_nnodes(sy->h); k++)
+		if (strcmp(hist_str(sy->h, hist_node_get(sy->h, k)->label), label) == 0)
+			return k;
+	cr_assert_fail("no node %s", label);
+	return UINT32_MAX;
+}
+
+/*
+ * t: callers and callees are those of the thread's samples.  pipe.data's
+ * threads each run one worker_* from start_thread: in the whole event
+ * start_thread calls all three, in a thread's zoom only that thread's.
+ */
+Test(hot, thread_zoom_callers_are_the_threads)
+{
+	struct session *s = open_fixture("pipe.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	uint32_t st, wm;
+	int32_t tid;
+	size_t i, n;
+	uint64_t sum, whole;
+
+	symbols_run(sy);
+	cr_assert(sy->children);
+	st = node_named(sy, "[.] start_thread");
+	wm = node_named(sy, "[.] worker_mul");
+	hot_pane(&p, s, sy);
+	/* the whole event: start_thread calls every worker */
+	i = find_text(&p, "[.] start_thread");
+	cr_assert_neq(i, WIDGET_NONE);
+	sum = edges_samples(&p, i, false, &n);
+	cr_assert_geq(n, 3, "worker_mul, worker_div, worker_add: %zu", n);
+	whole = sum;
+	cr_assert_leq(whole, node_samples(sy, st, false, 0));
+	/* t on worker_mul: its thread */
+	i = find_text(&p, "[.] worker_mul");
+	widget_home(&p.w);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	tid = (int32_t)(uint32_t)p.push.arg2;
+	go(&p, &p.push);
+	i = find_text(&p, "[.] start_thread");
+	cr_assert_neq(i, WIDGET_NONE);
+	sum = edges_samples(&p, i, false, &n);
+	cr_assert_eq(n, 1, "only worker_mul");
+	cr_assert(node_samples(sy, st, true, tid) < node_samples(sy, st, false, 0));
+	cr_assert_lt(sum, whole, "not the whole event's");
+	cr_assert_eq(sum, node_samples(sy, wm, true, tid), "the thread's share: %llu",
+	    (unsigned long long)sum);
+	cr_assert_eq(sum, node_samples(sy, st, true, tid), "every sample of the thread");
+	/* worker_mul's callers: start_thread, with the thread's samples */
+	i = find_text(&p, "[.] worker_mul");
+	sum = edges_samples(&p, i, true, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(sum, node_samples(sy, wm, true, tid));
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Outside a zoom the split edges give what unsplit edges give, in order. */
+Test(hot, split_edges_sum_to_the_whole_events)
+{
+	const char *fx[] = { "fp.data", "dwarf.data", "pipe.data", "fork.data", "switch.data" };
+
+	for (size_t f = 0; f < sizeof fx / sizeof *fx; f++) {
+		struct session *s = open_fixture(fx[f]);
+		struct symbols *sy = fixture_symbols(s);
+		struct sym_opts so;
+		struct symbolizer *z;
+		struct hist_opts ho;
+		struct hist *h;
+
+		symbols_run(sy);
+		if (!sy->children) {
+			symbols_free(sy);
+			session_close(s);
+			continue;
+		}
+		memset(&so, 0, sizeof so);
+		so.buildid_dir = TEST_DATA "/buildid";
+		so.kallsyms = "/dev/null";
+		z = symbolizer_new(s, &so);
+		memset(&ho, 0, sizeof ho);
+		ho.keys[0] = HIST_KEY_COMM;
+		ho.keys[1] = HIST_KEY_TID;
+		ho.keys[2] = HIST_KEY_DSO;
+		ho.keys[3] = HIST_KEY_SYM;
+		ho.nkeys = 4;
+		ho.children = ho.callgraph = true;
+		ho.event = -1;
+		ho.max_stack = HIST_DEFAULT_MAX_STACK;
+		h = hist_new(s, z, &ho);
+		hist_add_session(h, NULL);
+		hist_finish(h);
+		cr_assert_eq(hist_nnodes(h), hist_nnodes(sy->h), "%s", fx[f]);
+		for (size_t ev = 0; ev < hist_nevents(h); ev++)
+			for (uint32_t node = 0; node < hist_nnodes(h); node++)
+				for (int up = 0; up < 2; up++) {
+					const struct hist_edge *a, *b;
+					size_t na = up ? hist_callers(h, ev, node, &a) :
+					    hist_callees(h, ev, node, &a);
+					size_t nb = up ? hist_callers(sy->h, ev, node, &b) :
+					    hist_callees(sy->h, ev, node, &b);
+
+					cr_assert_eq(na, nb, "%s node %u", fx[f], node);
+					for (size_t k = 0; k < na; k++) {
+						cr_assert_eq(a[k].caller, b[k].caller, "%s", fx[f]);
+						cr_assert_eq(a[k].callee, b[k].callee, "%s", fx[f]);
+						cr_assert_eq(a[k].period, b[k].period, "%s", fx[f]);
+						cr_assert_eq(a[k].samples, b[k].samples, "%s", fx[f]);
+					}
+				}
+		hist_free(h);
+		symbolizer_free(z);
+		symbols_free(sy);
+		session_close(s);
+	}
+}
+
+/* ---- symbols of the rows shown, annotate ---- */
+
+/* The events list shows a sample's symbol before the symbols pass has
+ * reached it: resolved for the row asked for. */
+Test(events, sample_rows_resolve_before_the_pass)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane ev;
+	struct nav_view v;
+	size_t found = 0, samples = 0;
+
+	cr_assert_eq(sy->pos, 0, "nothing resolved yet");
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	ev.ops->enter(&ev, &v);
+	for (size_t i = widget_count(&ev.w); i-- > 0;) {
+		size_t src = widget_source(&ev.w, i);
+
+		if (ent_type(&s->index.v[src]) != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		/* the last samples first: the pass would reach them last */
+		if (row_has(&ev, src, "mix_one+0x") && row_has(&ev, src, " (cpu)  PERF_RECORD_SAMPLE("))
+			found++;
+		if (samples == 40)
+			break;
+	}
+	cr_expect_eq(sy->pos, 0, "the pass did not run");
+	cr_expect_gt(found, 10, "%zu of the last %zu samples are in mix_one", found, samples);
+	/* symoff: takes an offset, never a signed one */
+	cr_expect_neq(widget_set_filter(&ev.w, "symoff:-1", NULL, 0), 0);
+	cr_expect_neq(widget_set_filter(&ev.w, "symoff:+4", NULL, 0), 0);
+	cr_expect_eq(widget_set_filter(&ev.w, "symoff:0x14", NULL, 0), 0);
+	pane_destroy(&ev);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* a on a symbol: its instructions, opened on the hottest, the samples all
+ * credited; in a thread zoom only its samples; a on no symbol: a message. */
+Test(annotate, from_hot_functions)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an;
+	size_t i, hot;
+	uint64_t sum = 0, best = 0;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_ANNOTATE);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	cr_assert_gt(widget_count(&an.w), 5);
+	for (size_t k = 0; k < widget_count(&an.w); k++) {
+		struct row r;
+		unsigned long n;
+
+		row_reset(&r);
+		an.ops->row(&an, widget_source(&an.w, k), &r);
+		if (r.col[1] == NULL || sscanf(r.col[1], "%lu", &n) != 1)
+			continue;	/* a source row */
+		sum += n;
+		if (n > best)
+			best = n;
+	}
+	cr_expect_eq(sum, 138, "mix_one's 138 samples on its instructions");
+	hot = widget_cursor_row(&an.w);
+	cr_expect(row_has(&an, hot, "1188"), "the cursor on the hottest instruction");
+	{
+		struct row r;
+
+		row_reset(&r);
+		an.ops->row(&an, hot, &r);
+		cr_expect_eq(strtoul(r.col[1], NULL, 10), best);
+	}
+	/* Enter on it: its samples, as an event list */
+	{
+		struct pane ev;
+
+		cr_assert_eq(an.ops->key(&an, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+		cr_assert_eq(an.push.pane, PANE_EVENTS);
+		cr_expect(strstr(an.push.filter, "symoff:0x") != NULL, "%s", an.push.filter);
+		cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+		go(&ev, &an.push);
+		cr_expect_eq(widget_count(&ev.w), best, "the %lu samples at that instruction: %s",
+		    (unsigned long)best, an.push.filter);
+		for (size_t k = 0; k < widget_count(&ev.w); k++)
+			cr_expect(row_has(&ev, widget_source(&ev.w, k), "mix_one+0x14 (cpu)"));
+		pane_destroy(&ev);
+	}
+	/* n: the next instruction with samples */
+	cr_expect_eq(an.ops->key(&an, ACT_SEARCH_NEXT), PANE_HANDLED);
+	cr_expect_neq(widget_cursor_row(&an.w), hot);
+	cr_expect_eq(an.ops->key(&an, ACT_ANNOTATE), PANE_HANDLED | PANE_BACK, "a again: back");
+	pane_destroy(&an);
+	/* a row without a symbol of its own to disassemble: a message, no view */
+	widget_home(&p.w);
+	for (i = 0; i < widget_count(&p.w) && !row_has(&p, widget_source(&p.w, i), "[k] 0x"); i++)
+		;
+	if (i < widget_count(&p.w)) {
+		widget_home(&p.w);
+		widget_move(&p.w, (long)i);
+		cr_expect_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_MSG);
+	}
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Every row of an annotate pane's annotation, filtered or not. */
+static size_t
+annot_nrows_all(struct pane *an)
+{
+	return an->ops->nrows(an);
+}
+
+/* The hottest instruction's sample count in an annotate pane. */
+static uint64_t
+annot_best(struct pane *an)
+{
+	uint64_t best = 0;
+
+	for (size_t k = 0; k < widget_count(&an->w); k++) {
+		struct row r;
+		unsigned long n;
+
+		row_reset(&r);
+		an->ops->row(an, widget_source(&an->w, k), &r);
+		if (r.col[1] != NULL && sscanf(r.col[1], "%lu", &n) == 1 && n > best)
+			best = n;
+	}
+	return best;
+}
+
+/* Two events: annotate counts one, and Enter on an instruction lists that
+ * event's samples there, not the other event's too. */
+Test(annotate, samples_at_of_the_event_annotated)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an, ev;
+	size_t i;
+	uint64_t best;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	p.ops->key(&p, ACT_NEXT_EVENT);
+	cr_assert_str_eq(p.msg, "event 2 of 2: task-clock");
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	best = annot_best(&an);
+	cr_assert_gt(best, 0);
+	cr_assert_eq(an.ops->key(&an, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	go(&ev, &an.push);
+	cr_expect_str_eq(ev.w.filter, an.push.filter, "the filter is taken");
+	cr_expect_eq(widget_count(&ev.w), best, "the %lu task-clock samples there: %s",
+	    (unsigned long)best, an.push.filter);
+	pane_destroy(&ev);
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Annotate while symbols are still resolving: the counts so far; Enter on
+ * an instruction never pushes a list whose filter cannot be taken (it
+ * would show every record of the file as "samples at"). */
+Test(annotate, samples_at_while_resolving)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an, ev;
+	size_t i;
+	int r;
+
+	while (!symbols_step(sy, 0, 16) && sy->pos < s->index.n / 2)
+		;
+	cr_assert_not(sy->done);
+	symbols_peek(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	cr_assert_gt(annot_best(&an), 0);
+	r = an.ops->key(&an, ACT_ENTER);
+	if (r & PANE_PUSH) {
+		cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+		go(&ev, &an.push);
+		cr_expect_str_eq(ev.w.filter, an.push.filter, "the filter is taken");
+		cr_expect_leq(widget_count(&ev.w), annot_best(&an));
+		pane_destroy(&ev);
+	} else {
+		cr_expect_eq(r, PANE_HANDLED | PANE_MSG);
+		cr_expect(strstr(an.msg, "resolved") != NULL, "%s", an.msg);
+	}
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* A filter typed in one function's annotate view does not stay on the
+ * next function annotated (a view pushed without one). */
+Test(annotate, next_symbol_starts_unfiltered)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p, an;
+	struct nav_view first;
+	size_t i, all;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "[.] mix_one");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	first = p.push;
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &first);
+	cr_assert_eq(widget_set_filter(&an.w, "lea", NULL, 0), 0);
+	cr_assert_lt(widget_count(&an.w), annot_nrows_all(&an));
+	/* back in the hot functions, another symbol */
+	widget_home(&p.w);
+	i = find_text(&p, "[.] fill");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	go(&an, &p.push);
+	all = annot_nrows_all(&an);
+	cr_expect_str_eq(an.w.filter, "", "no filter on fill's view");
+	cr_expect_eq(widget_count(&an.w), all, "every row of fill shown");
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -1,0 +1,824 @@
+/*
+ * Criterion tests of the panes over the fixtures, without a terminal:
+ * events, processes, header, hex and help, every pane on every fixture,
+ * and hostile names drawn escaped.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "symbolize/tasks.h"
+#include "tests/helpers.h"
+#include "tests/tui_helpers.h"
+#include "tui/cmd/cmd.h"
+#include "tui/keys.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/symbols.h"
+#include "tui/theme.h"
+#include "tui/widget.h"
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "help", NULL };
+
+/* ---- panes over fixtures ---- */
+
+Test(panes, events_rows_and_filters)
+{
+	struct session *s = open_fixture("plain.data");
+	struct pane p;
+	char err[200];
+
+	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
+	cr_assert_eq(widget_count(&p.w), s->index.n);
+	cr_assert(row_has(&p, 0, "PERF_RECORD_ID_INDEX"));
+	cr_assert_eq(widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err), 0);
+	cr_assert_eq(widget_count(&p.w), s->counts.by_type[PERF_RECORD_SAMPLE]);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "PERF_RECORD_SAMPLE"));
+	cr_assert_eq(widget_set_filter(&p.w, "type:perf_record_comm,EXIT", err, sizeof err), 0);
+	cr_assert_eq(widget_count(&p.w), s->counts.by_type[PERF_RECORD_COMM] +
+	    s->counts.by_type[PERF_RECORD_EXIT]);
+	cr_assert_lt(widget_set_filter(&p.w, "type:NOPE", err, sizeof err), 0);
+	cr_assert_not_null(strstr(err, "type:NOPE"));
+	cr_assert_lt(widget_set_filter(&p.w, "pid:x", err, sizeof err), 0);
+	cr_assert_eq(widget_set_filter(&p.w, "exec", err, sizeof err), 0);
+	cr_assert_geq(widget_count(&p.w), 1, "free words match the summary");
+	widget_set_filter(&p.w, "", err, sizeof err);
+	/* time range: from the first sample on */
+	{
+		char f[80], t[32];
+		size_t n;
+
+		widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err);
+		pane_fmt_time(t, sizeof t, p.s->index.v[widget_cursor_row(&p.w)].time);
+		widget_set_filter(&p.w, "", err, sizeof err);
+		snprintf(f, sizeof f, "time:%s-", t);
+		cr_assert_eq(widget_set_filter(&p.w, f, err, sizeof err), 0, "%s", err);
+		n = widget_count(&p.w);
+		cr_assert_gt(n, 0);
+		cr_assert_lt(n, s->index.n);
+	}
+	/* x: the hex view of the selection */
+	widget_set_filter(&p.w, "", err, sizeof err);
+	widget_home(&p.w);
+	cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_HEX);
+	cr_assert_eq(p.push.target, NAV_T_RECORD);
+	cr_assert_eq(p.push.arg, 0x108, "plain.data's first record");
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, events_sort_by_cpu_keeps_count)
+{
+	struct session *s = open_fixture("tracepoint.data");
+	struct pane p;
+
+	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
+	widget_sort(&p.w, 1, false);
+	cr_assert_eq(widget_count(&p.w), s->index.n);
+	for (size_t i = 1; i < widget_count(&p.w); i++)
+		cr_assert_leq(ent_cpu(&s->index.v[widget_source(&p.w, i - 1)]),
+		    ent_cpu(&s->index.v[widget_source(&p.w, i)]));
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, procs_threads_and_drill)
+{
+	struct session *s = open_fixture("pipe.data");
+	struct pane p;
+	struct nav_view v;
+	int threads = 0;
+
+	cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	for (size_t i = 0; i < widget_count(&p.w); i++)
+		if (p.w.depth[widget_source(&p.w, i)] == 1)
+			threads++;
+	cr_assert_eq(threads, 4, "main + 3 worker threads");
+	widget_home(&p.w);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "threads"));
+	/* Enter on the process: its own view */
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_PROCS);
+	cr_assert_eq(p.push.target, NAV_T_PID);
+	v = p.push;
+	p.ops->enter(&p, &v);
+	cr_assert_eq(widget_count(&p.w), 5, "the process and its 4 threads, expanded");
+	widget_move(&p.w, 2);
+	cr_assert_eq(p.ops->key(&p, ACT_EVENTS), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_EVENTS);
+	cr_assert_eq(strncmp(p.push.filter, "tid:", 4), 0, "%s", p.push.filter);
+	/* Enter on a thread: its hot functions */
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_HOT);
+	cr_assert_eq(p.push.target, NAV_T_HOT);
+	cr_assert_eq(p.push.arg, NAV_HOT_TID);
+	/* back to the whole tree */
+	nav_view_init(&v, PANE_PROCS);
+	p.ops->enter(&p, &v);
+	cr_assert_geq(widget_count(&p.w), 1);
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, procs_fork_tree)
+{
+	struct session *s = open_fixture("fork.data");
+	struct pane p;
+	size_t roots = 0, kids = 0;
+
+	cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		size_t src = widget_source(&p.w, i);
+
+		if (p.w.depth[src] == 0)
+			roots++;
+		else if (row_has(&p, src, "forkexec"))
+			kids++;
+	}
+	cr_assert_eq(roots, 1, "one root process");
+	cr_assert_geq(kids, 2, "the forked and the exec'd children under it");
+	pane_destroy(&p);
+	session_close(s);
+}
+
+/* The rows the processes pane should show for proc pi of the model, depth-first. */
+static void
+expect_proc_rows(const struct session *s, const struct tasks *tk, uint32_t pi, unsigned depth,
+    char (*ids)[32], unsigned *depths, uint64_t *samples, size_t *n)
+{
+	const struct task_proc *pc = &tk->procs[pi];
+
+	snprintf(ids[*n], 32, "%" PRId32, pc->pid);
+	depths[*n] = depth;
+	samples[(*n)++] = pc->samples;
+	if (pc->nthreads > 1 || s->threads.v[pc->leader].tid != pc->pid) {
+		for (size_t k = 0; k < pc->nthreads; k++) {
+			const struct pn_thread *th = &s->threads.v[pc->threads[k]];
+
+			snprintf(ids[*n], 32, "%" PRId32 "/%" PRId32, th->pid, th->tid);
+			depths[*n] = depth + 1;
+			samples[(*n)++] = th->samples;
+		}
+	}
+	for (size_t k = 0; k < pc->nkids; k++)
+		expect_proc_rows(s, tk, pc->kids[k], depth + 1, ids, depths, samples, n);
+}
+
+/* The processes pane draws the process tree of symbolize/tasks.c, row for row. */
+Test(panes, procs_rows_are_the_tasks_model)
+{
+	static const char *const names[] = { "fork.data", "pipe.data", "multi.data", "dir.data" };
+
+	for (size_t f = 0; f < sizeof names / sizeof *names; f++) {
+		struct session *s = open_fixture(names[f]);
+		struct tasks *tk = tasks_new(s);
+		size_t cap = 2 * s->threads.n + 1, n = 0;
+		char (*ids)[32] = calloc(cap, sizeof *ids);
+		unsigned *depths = calloc(cap, sizeof *depths);
+		uint64_t *samples = calloc(cap, sizeof *samples);
+		struct pane p;
+
+		for (size_t i = 0; i < tk->nroots; i++)
+			expect_proc_rows(s, tk, tk->roots[i], 0, ids, depths, samples, &n);
+		cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+		cr_assert_eq(p.ops->nrows(&p), n, "%s", names[f]);
+		for (size_t i = 0; i < n; i++) {
+			struct row r;
+			char num[32];
+
+			row_reset(&r);
+			p.ops->row(&p, i, &r);
+			snprintf(num, sizeof num, "%" PRIu64, samples[i]);
+			cr_assert_str_eq(r.col[0], ids[i], "%s row %zu", names[f], i);
+			cr_assert_eq(r.depth, depths[i]);
+			cr_assert_str_eq(r.col[2], num, "%s row %zu samples", names[f], i);
+		}
+		pane_destroy(&p);
+		tasks_free(tk);
+		free(ids);
+		free(depths);
+		free(samples);
+		session_close(s);
+	}
+}
+
+Test(panes, header_tree)
+{
+	struct session *s = open_fixture("plain.data");
+	struct pane p;
+	bool host = false, attr = false;
+
+	cr_assert_eq(pane_create(&p, PANE_HEADER, s, NULL), 0);
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		size_t src = widget_source(&p.w, i);
+
+		if (row_has(&p, src, "HOSTNAME") && row_has(&p, src, "vm"))
+			host = true;
+	}
+	cr_assert(host, "HOSTNAME vm on the first level");
+	widget_expand_all(&p.w, true);
+	for (size_t i = 0; i < widget_count(&p.w); i++)
+		if (row_has(&p, widget_source(&p.w, i), "IP|TID|TIME|PERIOD"))
+			attr = true;
+	cr_assert(attr, "sample_type bits spelled out");
+	/* below each section, the rows perfnav header prints for it */
+	{
+		struct row r;
+		size_t src, nrows = p.ops->nrows(&p);
+		bool online = false, cache = false, bids = false;
+
+		for (src = 0; src < nrows; src++) {
+			row_reset(&r);
+			p.ops->row(&p, src, &r);
+			if (r.depth == 1 && strcmp(r.col[0], "NRCPUS") == 0)
+				cr_assert_str_eq(r.col[4], "2 lines", "two lines beside NRCPUS");
+			if (r.depth == 2 && strcmp(r.col[0], "nrcpus online") == 0)
+				online |= r.col[4] != NULL && strcmp(r.col[4], "2") == 0;
+			/* "#  L1 Data ...": indented under "CPU cache info:" */
+			if (r.depth == 3 && strncmp(r.col[0], "L1 Data ", 8) == 0)
+				cache |= r.col[4] != NULL && strcmp(r.col[4], "     48K [0]") == 0;
+			if (r.depth == 2 && strcmp(r.col[0], "build ids") == 0)
+				bids |= r.col[4] != NULL && strcmp(r.col[4], "3") == 0;
+		}
+		cr_assert(online, "nrcpus online 2, under NRCPUS");
+		cr_assert(cache, "the L1 data cache under CPU cache info:");
+		cr_assert(bids, "perfnav's count of build ids under BUILD_ID");
+	}
+	/* x on HOSTNAME: its bytes */
+	cr_assert(widget_search(&p.w, "HOSTNAME", 1, false));
+	cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.target, NAV_T_BYTES);
+	cr_assert_eq(p.push.arg, s->feat.sec[PF_FEAT_HOSTNAME].offset);
+	pane_destroy(&p);
+	session_close(s);
+}
+
+/* ---- the header pane shows the rows perfnav header prints ---- */
+
+/* What `perfnav header TEST_DATA/name` writes, its standard output caught. */
+static char *
+header_output(const char *name)
+{
+	char path[4096], *out;
+	char *argv[] = { "header", path, NULL };
+	FILE *tmp = tmpfile();
+	long n;
+	int fd, rc;
+
+	cr_assert_not_null(tmp);
+	snprintf(path, sizeof path, "%s/%s", TEST_DATA, name);
+	fflush(stdout);
+	fd = dup(1);
+	cr_assert_geq(fd, 0);
+	dup2(fileno(tmp), 1);
+	rc = cmd_header(2, argv);
+	fflush(stdout);
+	dup2(fd, 1);
+	close(fd);
+	cr_assert_eq(rc, 0, "perfnav header %s", name);
+	n = ftell(tmp);
+	cr_assert_gt(n, 0);
+	out = calloc(1, (size_t)n + 1);
+	rewind(tmp);
+	cr_assert_eq(fread(out, 1, (size_t)n, tmp), (size_t)n);
+	fclose(tmp);
+	return out;
+}
+
+/* Whether line is what perfnav header prints for a row shown as name and
+ * value: "# ", perf's indent, name, its separator, value. */
+static bool
+line_shows(const char *line, const char *name, const char *value)
+{
+	static const char *const leads[] = { "", " ", "  ", "\t" };
+	static const char *const seps[] = { " : ", ": ", "  : ", "    : ", " " };
+
+	if (strncmp(line, "# ", 2) != 0)
+		return false;
+	for (size_t l = 0; l < sizeof leads / sizeof leads[0]; l++) {
+		const char *t = line + 2;
+
+		if (strncmp(t, leads[l], strlen(leads[l])) != 0)
+			continue;
+		t += strlen(leads[l]);
+		if (strncmp(t, name, strlen(name)) != 0)
+			continue;
+		t += strlen(name);
+		if (value == NULL && *t == '\0')
+			return true;
+		for (size_t k = 0; value != NULL && k < sizeof seps / sizeof seps[0]; k++)
+			if (strncmp(t, seps[k], strlen(seps[k])) == 0 &&
+			    strcmp(t + strlen(seps[k]), value) == 0)
+				return true;
+	}
+	return false;
+}
+
+struct shown {
+	char	*name, *value;
+	bool	 used;
+};
+
+/* The rows under the feature sections (not their "problem" rows), from the
+ * pane's model, every row whether expanded or not. */
+static size_t
+pane_feature_rows(struct pane *p, struct shown *v, size_t max)
+{
+	size_t n = 0, total = p->ops->nrows(p);
+	bool in = false;
+
+	for (size_t i = 0; i < total; i++) {
+		struct row r;
+
+		row_reset(&r);
+		p->ops->row(p, i, &r);
+		if (r.depth == 0)
+			in = r.col[0] != NULL && strcmp(r.col[0], "Feature sections") == 0;
+		if (!in || r.depth < 2 || strcmp(r.col[0], "problem") == 0)
+			continue;
+		cr_assert_lt(n, max);
+		v[n].name = strdup(r.col[0]);
+		v[n].value = r.col[4] != NULL ? strdup(r.col[4]) : NULL;
+		v[n].used = false;
+		n++;
+	}
+	return n;
+}
+
+/* Every line perfnav header prints for a feature section, perf's in order
+ * and perfnav's own counts, is a row of the header pane, and the pane has
+ * no other. */
+static void
+header_rows_match(const char *fixture)
+{
+	struct session *s = open_fixture(fixture);
+	char *out = header_output(fixture), *save = NULL;
+	struct shown v[512];
+	struct pane p;
+	size_t n, next = 0, perf = 0, notes = 0;
+	enum { BEFORE, PERF, TABLE, DONE } at = BEFORE;
+
+	cr_assert_eq(pane_create(&p, PANE_HEADER, s, NULL), 0);
+	n = pane_feature_rows(&p, v, sizeof v / sizeof v[0]);
+	cr_assert_gt(n, 3, "%s: the pane shows feature rows", fixture);
+	for (char *line = strtok_r(out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (at == BEFORE && strncmp(line, "# feat offset", 13) == 0) {
+			at = PERF;
+		} else if (at == PERF && strncmp(line, "# missing features:", 19) == 0) {
+			at = DONE;
+		} else if (at == PERF) {
+			/* perf's lines: the pane's rows in the same order (perfnav's
+			 * own come after a section's, skipped here) */
+			while (next < n && !line_shows(line, v[next].name, v[next].value))
+				next++;
+			cr_assert_lt(next, n, "%s: line \"%s\" is not in the pane (in order)", fixture,
+			    line);
+			v[next++].used = true;
+			perf++;
+		} else if (strncmp(line, "#   bit  feature", 16) == 0) {
+			at = TABLE;
+		} else if (at == TABLE && strncmp(line, "#   ", 4) == 0 &&
+		    line[4] >= 'a' && line[4] <= 'z') {
+			bool found = false;
+
+			for (size_t i = 0; i < n && !found; i++)
+				if (!v[i].used && line_shows(line, v[i].name, v[i].value))
+					found = v[i].used = true;
+			cr_assert(found, "%s: perfnav's line \"%s\" is not in the pane", fixture, line);
+			notes++;
+		}
+	}
+	cr_assert_eq(at, TABLE, "%s: the output had its parts", fixture);
+	cr_assert_gt(perf, 3, "%s: perf's lines compared", fixture);
+	cr_assert_eq(perf + notes, n, "%s: the pane shows %zu rows, perfnav header %zu lines",
+	    fixture, n, perf + notes);
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].value);
+	}
+	free(out);
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, header_rows_are_perfnav_header_lines)
+{
+	static const char *const fixtures[] = {
+		"plain.data", "group.data", "tracepoint.data", "multi.data", "stat.data",
+		"zstd.data",
+	};
+
+	for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++)
+		header_rows_match(fixtures[i]);
+}
+
+Test(panes, hex_record_and_back)
+{
+	struct session *s = open_fixture("plain.data");
+	struct pane p;
+	struct nav_view v;
+
+	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
+	nav_view_init(&v, PANE_HEX);
+	v.target = NAV_T_RECORD;
+	v.arg = 0x108;
+	p.ops->enter(&p, &v);
+	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	p.ops->save(&p, &v);
+	cr_assert_eq(v.cursor, 1, "the next field");
+	cr_assert_eq(p.ops->key(&p, ACT_RECORD), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_EVENTS);
+	cr_assert_eq(p.push.cursor, 0, "the first record of the index");
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, hex_compressed_record)
+{
+	struct session *s = open_fixture("zstd.data");
+	struct pane p;
+	struct nav_view v;
+	size_t i;
+
+	for (i = 0; i < s->index.n; i++)
+		if (ent_loc(&s->index.v[i]) >= SESSION_ZLOC)
+			break;
+	cr_assert_lt(i, s->index.n, "zstd.data has decompressed records");
+	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
+	nav_view_init(&v, PANE_HEX);
+	v.target = NAV_T_RECORD;
+	v.arg = ent_loc(&s->index.v[i]);
+	p.ops->enter(&p, &v);
+	p.ops->save(&p, &v);
+	cr_assert_eq(v.target, NAV_T_RECORD);
+	pane_destroy(&p);
+	session_close(s);
+}
+
+Test(panes, help_generated)
+{
+	struct keys k;
+	struct pane p;
+	bool quit = false;
+
+	keys_init(&k, maps);
+	keys_parse(&k, keys_default_text, NULL, NULL);
+	cr_assert_eq(pane_create(&p, PANE_HELP, NULL, &k), 0);
+	cr_assert_gt(widget_count(&p.w), 20);
+	for (size_t i = 0; i < widget_count(&p.w); i++)
+		if (row_has(&p, widget_source(&p.w, i), "quit perfnav"))
+			quit = true;
+	cr_assert(quit);
+	pane_destroy(&p);
+	keys_free(&k);
+}
+
+/* ---- every pane on every fixture ---- */
+
+static const char *const pane_titles[PANE_NTABS] = {
+	[PANE_HOT] = "Hot functions",
+	[PANE_PROCS] = "Processes",
+	[PANE_EVENTS] = "Events",
+	[PANE_HEADER] = "Header",
+	[PANE_HEX] = "Hex",
+};
+
+/* Column of list pane p titled title (asserted to exist). */
+static int
+col_titled(const struct pane *p, const char *title)
+{
+	for (int c = 0; c < p->ncols; c++)
+		if (strcmp(p->cols[c].title, title) == 0)
+			return c;
+	cr_assert_fail("%s: no column \"%s\"", p->ops->name, title);
+	return -1;
+}
+
+/* Texts of source row src of list pane p, in r. */
+static void
+row_of(struct pane *p, size_t src, struct row *r)
+{
+	row_reset(r);
+	p->ops->row(p, src, r);
+}
+
+/* Events: one row per record of the index, each with its type and ids. */
+static void
+every_events(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int rec = col_titled(p, "Record"), ids = col_titled(p, "PID/TID");
+	size_t n = s->index.n, pick[3] = { 0, n / 2, n - 1 };
+
+	cr_assert_gt(n, 0, "%s: records", fx);
+	cr_assert_eq(widget_count(&p->w), n, "%s: one row per record", fx);
+	for (int k = 0; k < 3; k++) {
+		const struct rec_ent *e = &s->index.v[pick[k]];
+		struct rec rc;
+		char want[64], tn[48];
+
+		cr_assert_eq(session_rec(s, ent_loc(e), &rc), 0);
+		pane_type_name(rc.type, tn, sizeof tn);
+		snprintf(want, sizeof want, "PERF_RECORD_%s", tn);
+		row_of(p, pick[k], r);
+		cr_assert_not_null(strstr(r->col[rec], want), "%s: row %zu: \"%s\", want %s", fx,
+		    pick[k], r->col[rec], want);
+		if (ent_pid(e) >= 0 && ent_tid(e) >= 0) {
+			snprintf(want, sizeof want, "%d/%d", (int)ent_pid(e), (int)ent_tid(e));
+			cr_assert_str_eq(r->col[ids], want, "%s: row %zu", fx, pick[k]);
+		}
+	}
+}
+
+/* Header: the file, its attrs and its feature sections on the first level. */
+static void
+every_header(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int item = col_titled(p, "Item"), value = col_titled(p, "Value");
+	bool file = false, attrs = false, feats = false;
+	char nattrs[32];
+
+	snprintf(nattrs, sizeof nattrs, "%zu", s->attrs.n);
+	cr_assert_gt(widget_count(&p->w), 3, "%s: header rows", fx);
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		size_t src = widget_source(&p->w, i);
+
+		if (p->w.depth[src] != 0)
+			continue;
+		row_of(p, src, r);
+		if (strcmp(r->col[item], "File") == 0)
+			file = strstr(r->col[value], fx) != NULL;
+		else if (strcmp(r->col[item], "Events (attrs)") == 0)
+			attrs = strcmp(r->col[value], nattrs) == 0;
+		else if (strcmp(r->col[item], "Feature sections") == 0)
+			feats = strstr(r->col[value], " present") != NULL;
+	}
+	cr_assert(file, "%s: File row with the path", fx);
+	cr_assert(attrs, "%s: Events (attrs) row with %s", fx, nattrs);
+	cr_assert(feats, "%s: Feature sections row", fx);
+}
+
+/* Processes: the process of the first sample is a first-level row. */
+static void
+every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int id = col_titled(p, "PID/TID"), comm = col_titled(p, "Comm");
+	int32_t pid = -1;
+	char want[16];
+	bool found = false;
+
+	for (size_t i = 0; i < s->index.n && pid < 0; i++)
+		if (ent_type(&s->index.v[i]) == PERF_RECORD_SAMPLE)
+			pid = ent_pid(&s->index.v[i]);
+	if (pid < 0) {
+		cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 0, "%s: samples without pid", fx);
+		return;
+	}
+	cr_assert_gt(widget_count(&p->w), 0, "%s: process rows", fx);
+	snprintf(want, sizeof want, "%d", (int)pid);
+	for (size_t i = 0; i < widget_count(&p->w) && !found; i++) {
+		size_t src = widget_source(&p->w, i);
+
+		if (p->w.depth[src] != 0)
+			continue;
+		row_of(p, src, r);
+		found = strcmp(r->col[id], want) == 0;
+	}
+	cr_assert(found, "%s: no row for pid %s", fx, want);
+	cr_assert_neq(r->col[comm][0], '\0', "%s: pid %s has a comm", fx, want);
+}
+
+/*
+ * Hot functions: the top row has a share in % and a symbol; the first-level
+ * rows' samples (self samples) add up to some and at most all samples.
+ */
+static void
+every_hot(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int share = strcmp(p->cols[0].title, "Children") == 0 ? 0 : col_titled(p, "Overhead");
+	int samples = col_titled(p, "Samples"), sym = col_titled(p, "Symbol");
+	uint64_t sum = 0;
+	const char *pct;
+
+	if (s->counts.by_type[PERF_RECORD_SAMPLE] == 0 || strcmp(fx, "stat.data") == 0)
+		return;
+	cr_assert_gt(widget_count(&p->w), 0, "%s: hot rows", fx);
+	row_of(p, widget_source(&p->w, 0), r);
+	pct = r->col[share];
+	cr_assert(strlen(pct) > 1 && pct[strlen(pct) - 1] == '%', "%s: share \"%s\"", fx, pct);
+	cr_assert_gt(strtod(pct, NULL), 0, "%s: top share \"%s\"", fx, pct);
+	cr_assert_neq(r->col[sym][0], '\0', "%s: top row's symbol", fx);
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		size_t src = widget_source(&p->w, i);
+
+		if (p->w.depth[src] != 0)
+			continue;
+		row_of(p, src, r);
+		sum += strtoull(r->col[samples], NULL, 10);
+	}
+	cr_assert_gt(sum, 0, "%s: samples on the first level", fx);
+	cr_assert_leq(sum, s->counts.by_type[PERF_RECORD_SAMPLE], "%s", fx);
+}
+
+/* Hex: nothing shown at first; then the first and last records, field by field. */
+static void
+every_hex(struct pane *p, struct session *s, const char *fx)
+{
+	size_t n = s->index.n, pick[2] = { 0, n - 1 };
+	struct nav_view v;
+
+	cr_assert(!p->is_list);
+	nav_view_init(&v, PANE_HEX);
+	p->ops->enter(p, &v);
+	p->ops->save(p, &v);
+	cr_assert_eq(v.target, NAV_T_NONE, "%s: no record selected", fx);
+	cr_assert_eq(p->ops->key(p, ACT_RECORD), PANE_HANDLED | PANE_BACK);
+	for (int k = 0; k < 2; k++) {
+		uint64_t loc = ent_loc(&s->index.v[pick[k]]);
+		struct rec rc;
+
+		cr_assert_eq(session_rec(s, loc, &rc), 0);
+		nav_view_init(&v, PANE_HEX);
+		v.target = NAV_T_RECORD;
+		v.arg = loc;
+		p->ops->enter(p, &v);
+		cr_assert_eq(p->ops->key(p, ACT_BOTTOM), PANE_HANDLED | PANE_REDRAW);
+		p->ops->save(p, &v);
+		cr_assert_eq(v.target, NAV_T_RECORD, "%s: record %zu", fx, pick[k]);
+		cr_assert_eq(v.arg, loc);
+		cr_assert_eq(v.arg3, rc.size, "%s: record %zu's bytes", fx, pick[k]);
+		cr_assert_geq(v.cursor, 2, "%s: record %zu: type, misc, size at least", fx, pick[k]);
+		cr_assert_eq(p->ops->key(p, ACT_RECORD), PANE_HANDLED | PANE_PUSH);
+		cr_assert_eq(p->push.pane, PANE_EVENTS);
+		cr_assert_eq(p->push.cursor, pick[k], "%s: back to its events row", fx);
+	}
+}
+
+Test(panes, every_fixture_opens_in_every_pane)
+{
+	const char *fx[] = { "plain.data", "fp.data", "dwarf.data", "pipe.data", "dir.data",
+		"zstd.data", "multi.data", "group.data", "fork.data", "tracepoint.data",
+		"switch.data", "stat.data" };
+	struct row *r = malloc(sizeof *r);
+
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct session *s = open_fixture(fx[f]);
+
+		for (int id = 0; id < PANE_NTABS; id++) {
+			struct pane p;
+			struct nav_view v;
+
+			cr_assert_eq(pane_create(&p, (enum pane_id)id, s, NULL), 0);
+			cr_assert_eq(p.ops, pane_ops_of((enum pane_id)id));
+			cr_assert_str_eq(p.ops->title, pane_titles[id]);
+			cr_assert_eq(pane_by_name(p.ops->name), id, "%s", p.ops->name);
+			if (id == PANE_HOT) {
+				/* the pane made symbols of its own: resolve them, load the rows */
+				cr_assert_not_null(p.sym);
+				symbols_run(p.sym);
+				nav_view_init(&v, id);
+				p.ops->enter(&p, &v);
+			}
+			if (p.is_list) {
+				cr_assert_gt(p.ncols, 0);
+				for (int c = 0; c < p.ncols; c++)
+					cr_assert_neq(p.cols[c].title[0], '\0');
+				/* every row has a text */
+				for (size_t i = 0; i < widget_count(&p.w); i++) {
+					row_of(&p, widget_source(&p.w, i), r);
+					cr_assert(r->col[0] && r->col[0][0], "%s: %s row %zu",
+					    fx[f], p.ops->name, i);
+				}
+			}
+			if (id == PANE_HOT)
+				every_hot(&p, s, fx[f], r);
+			else if (id == PANE_PROCS)
+				every_procs(&p, s, fx[f], r);
+			else if (id == PANE_EVENTS)
+				every_events(&p, s, fx[f], r);
+			else if (id == PANE_HEADER)
+				every_header(&p, s, fx[f], r);
+			else if (id == PANE_HEX)
+				every_hex(&p, s, fx[f]);
+			else
+				cr_assert_fail("pane %d: no check", id);
+			if (p.ops->enter && id != PANE_HEX) {
+				nav_view_init(&v, id);
+				p.ops->enter(&p, &v);
+			}
+			pane_destroy(&p);
+		}
+		session_close(s);
+	}
+	free(r);
+}
+
+/* ---- names from a hostile recording ---- */
+
+#define HOSTILE	"\x1b]0;title\x07\x1b[2J\x1b[31m\n\t\x7f\xc2\x9b\xff"
+#define HOSTILE_SHOWN	L"\\x1b]0;title\\x07\\x1b[2J\\x1b[31m\\x0a\\x09\\x7f\\xc2\\x9b\\xff"
+
+
+/* Does some column of some visible row of p draw as text containing want? */
+static bool
+draws(struct pane *p, const wchar_t *want)
+{
+	struct row *r = malloc(sizeof *r);
+	wchar_t buf[512];
+	bool found = false;
+
+	cr_assert_not_null(r);
+	for (size_t i = 0; i < widget_count(&p->w) && !found; i++) {
+		row_reset(r);
+		p->ops->row(p, widget_source(&p->w, i), r);
+		for (int c = 0; c < p->ncols && !found; c++) {
+			text_decode(r->col[c], buf, sizeof buf / sizeof buf[0], 500, false);
+			found = wcsstr(buf, want) != NULL;
+			/* what is drawn holds no control character at all */
+			for (wchar_t *w = buf; *w; w++)
+				cr_assert(*w >= 0x20 && *w != 0x7f && !(*w >= 0x80 && *w < 0xa0),
+				    "row %zu col %d draws %#x", i, c, (unsigned)*w);
+		}
+	}
+	free(r);
+	return found;
+}
+
+/* The processes and hot functions panes draw a comm, a DSO and a JIT
+ * symbol holding escape sequences as the text outputs print them. */
+Test(panes, hostile_names_drawn_escaped)
+{
+	static const struct synth_names nm = {
+		.comm = "c" HOSTILE "caf\xc3\xa9",
+		.dso = "/nonexistent/d" HOSTILE ".so",
+		.event = "ev" HOSTILE,
+		.hostname = "h" HOSTILE,
+		.cmdline_arg = "a" HOSTILE,
+	};
+	char dir[] = "/tmp/perfnav-test-map-XXXXXX", map[64];
+	struct perf_err err;
+	struct sym_opts so;
+	struct pdbuf b;
+	struct session *s;
+	struct symbols *sy;
+	struct pane p;
+	char *path;
+	FILE *fp;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	synth_names_file(&b, &nm, 20);
+	path = tmp_write("tui-escape", b.p, b.len);
+	pd_free(&b);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(map, sizeof map, "%s/perf-42.map", dir);
+	fp = fopen(map, "w");
+	cr_assert_not_null(fp);
+	fprintf(fp, "%llx 100 jit_\x1b[2J\x1b[31mx\n", SYNTH_JIT_ADDR);
+	fclose(fp);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+
+	cr_assert_eq(pane_create(&p, PANE_PROCS, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in processes");
+	pane_destroy(&p);
+
+	memset(&so, 0, sizeof so);
+	so.kallsyms = "/dev/null";
+	so.perfmap_dir = dir;
+	sy = symbols_new(s, &so);
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in hot functions");
+	cr_assert(draws(&p, L"d" HOSTILE_SHOWN L".so"), "the DSO in hot functions");
+	cr_assert(draws(&p, L"jit_\\x1b[2J\\x1b[31mx"), "the JIT symbol in hot functions");
+	pane_destroy(&p);
+
+	cr_assert_eq(pane_create(&p, PANE_HEADER, s, NULL), 0);
+	widget_expand_all(&p.w, true);
+	cr_assert(draws(&p, L"h" HOSTILE_SHOWN), "the hostname in the header pane");
+	pane_destroy(&p);
+
+	symbols_free(sy);
+	session_close(s);
+	unlink(map);
+	rmdir(dir);
+	unlink(path);
+	free(path);
+	setlocale(LC_ALL, "C");
+}

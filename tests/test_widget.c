@@ -1,0 +1,609 @@
+/*
+ * Criterion tests of the TUI's building blocks, without a terminal: the
+ * list/tree widget (sorting, filtering, search, expansion), text cells,
+ * the navigation stack, the key table (parsing, lookup, help), the theme
+ * parser and colour reduction.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "symbolize/tasks.h"
+#include "tui/keys.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/symbols.h"
+#include "tui/cmd/cmd.h"
+#include "tui/theme.h"
+#include "tui/widget.h"
+#include "tests/helpers.h"
+
+/* ---- a fake pane: rows from a table ---- */
+
+struct frow {
+	int		 depth;
+	const char	*name;
+	const char	*num;
+};
+
+struct fake {
+	const struct frow	*rows;
+	size_t			 n;
+};
+
+static size_t
+fake_nrows(struct pane *p)
+{
+	return ((struct fake *)p->priv)->n;
+}
+
+static void
+fake_row(struct pane *p, size_t idx, struct row *r)
+{
+	const struct frow *f = &((struct fake *)p->priv)->rows[idx];
+
+	r->depth = (uint8_t)f->depth;
+	row_set(r, 0, 0, "%s", f->name);
+	row_set(r, 1, 0, "%s", f->num);
+}
+
+static const struct pane_ops fake_ops = {
+	.name = "fake",
+	.title = "Fake",
+	.nrows = fake_nrows,
+	.row = fake_row,
+};
+
+static const struct column fake_cols[2] = {
+	{ "Name", 10, COL_TREE },
+	{ "Num", 6, COL_NUM | COL_RIGHT },
+};
+
+static void
+fake_pane(struct pane *p, struct fake *f, const struct frow *rows, size_t n, bool tree)
+{
+	memset(p, 0, sizeof *p);
+	f->rows = rows;
+	f->n = n;
+	p->ops = &fake_ops;
+	p->priv = f;
+	p->cols = fake_cols;
+	p->ncols = 2;
+	p->is_list = true;
+	widget_init(&p->w, p, tree);
+}
+
+static const char *
+name_at(struct widget *w, size_t pos)
+{
+	struct pane *p = w->p;
+	size_t src = widget_source(w, pos);
+
+	return src == WIDGET_NONE ? NULL : ((struct fake *)p->priv)->rows[src].name;
+}
+
+static const struct frow flat[] = {
+	{ 0, "banana", "10" }, { 0, "apple", "2" }, { 0, "cherry", "33" }, { 0, "date", "2.5" },
+	{ 0, "elder", "100" },
+};
+
+Test(widget, flat_identity_and_movement)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, flat, 5, false);
+	cr_assert_eq(widget_count(&p.w), 5);
+	cr_assert_null(p.w.vis, "an unsorted, unfiltered list needs no index array");
+	cr_assert_str_eq(name_at(&p.w, 0), "banana");
+	widget_set_height(&p.w, 2);
+	widget_move(&p.w, 3);
+	cr_assert_eq(p.w.cursor, 3);
+	cr_assert_eq(p.w.top, 2, "scrolled to keep the cursor visible");
+	widget_move(&p.w, 100);
+	cr_assert_eq(p.w.cursor, 4);
+	widget_move(&p.w, -100);
+	cr_assert_eq(p.w.cursor, 0);
+	widget_end(&p.w);
+	cr_assert_eq(p.w.cursor, 4);
+	widget_home(&p.w);
+	cr_assert_eq(p.w.cursor, 0);
+	cr_assert(widget_click(&p.w, 1));
+	cr_assert_eq(p.w.cursor, 1);
+	cr_assert_not(widget_click(&p.w, 10));
+	widget_free(&p.w);
+}
+
+Test(widget, sort_text_and_number)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, flat, 5, false);
+	widget_sort(&p.w, 0, false);
+	cr_assert_str_eq(name_at(&p.w, 0), "apple");
+	cr_assert_str_eq(name_at(&p.w, 4), "elder");
+	widget_sort(&p.w, 1, true);
+	cr_assert_str_eq(name_at(&p.w, 0), "elder", "100 is the largest number, not text");
+	cr_assert_str_eq(name_at(&p.w, 1), "cherry");
+	cr_assert_str_eq(name_at(&p.w, 3), "date", "2.5 sorts between 10 and 2");
+	cr_assert_str_eq(name_at(&p.w, 4), "apple");
+	widget_sort(&p.w, 1, false);
+	cr_assert_str_eq(name_at(&p.w, 0), "apple");
+	/* sort steps: Name, Num (descending first), back to source order */
+	widget_sort(&p.w, -1, false);
+	widget_sort_step(&p.w, 1);
+	cr_assert_eq(p.w.sort_col, 0);
+	widget_sort_step(&p.w, 1);
+	cr_assert_eq(p.w.sort_col, 1);
+	cr_assert(p.w.sort_desc);
+	widget_sort_step(&p.w, 1);
+	cr_assert_eq(p.w.sort_col, -1);
+	cr_assert_str_eq(name_at(&p.w, 0), "banana");
+	widget_free(&p.w);
+}
+
+Test(widget, sort_keeps_cursor_row)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, flat, 5, false);
+	widget_move(&p.w, 2);	/* cherry */
+	widget_sort(&p.w, 0, false);
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "cherry");
+	widget_free(&p.w);
+}
+
+Test(widget, filter_and_search)
+{
+	struct pane p;
+	struct fake f;
+	char err[64];
+
+	fake_pane(&p, &f, flat, 5, false);
+	cr_assert_eq(widget_set_filter(&p.w, "an", err, sizeof err), 0);
+	cr_assert_eq(widget_count(&p.w), 1, "only banana contains 'an'");
+	cr_assert_str_eq(name_at(&p.w, 0), "banana");
+	widget_set_filter(&p.w, "E", err, sizeof err);
+	cr_assert_eq(widget_count(&p.w), 4, "case-insensitive: apple cherry date elder");
+	widget_set_filter(&p.w, "e 2", err, sizeof err);
+	cr_assert_eq(widget_count(&p.w), 2, "every word: apple(2) date(2.5)");
+	widget_set_filter(&p.w, "", err, sizeof err);
+	cr_assert_eq(widget_count(&p.w), 5);
+	cr_assert_not(p.w.filtered);
+
+	cr_assert(widget_search(&p.w, "err", 1, false));
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "cherry");
+	cr_assert(widget_search(&p.w, "e", 1, true));
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "date");
+	cr_assert(widget_search(&p.w, "e", -1, true));
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "cherry");
+	cr_assert(widget_search(&p.w, "an", 1, true), "wraps around");
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "banana");
+	cr_assert_not(widget_search(&p.w, "zzz", 1, false));
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "banana");
+	widget_free(&p.w);
+}
+
+/*
+ * root
+ *   a (3)
+ *     a1 (1)
+ *     a2 (5)
+ *   b (9)
+ *     b1 (7)
+ * other
+ */
+static const struct frow tree[] = {
+	{ 0, "root", "0" }, { 1, "a", "3" }, { 2, "a1", "1" }, { 2, "a2", "5" }, { 1, "b", "9" },
+	{ 2, "b1", "7" }, { 0, "other", "4" },
+};
+
+Test(widget, tree_expand_collapse)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, tree, 7, true);
+	cr_assert_eq(widget_count(&p.w), 2, "collapsed: root, other");
+	cr_assert(widget_has_children(&p.w, 0));
+	cr_assert_not(widget_has_children(&p.w, 6));
+	widget_toggle(&p.w);
+	cr_assert_eq(widget_count(&p.w), 4, "root, a, b, other");
+	cr_assert_str_eq(name_at(&p.w, 1), "a");
+	widget_move(&p.w, 1);
+	widget_expand(&p.w, true);
+	cr_assert_eq(widget_count(&p.w), 6, "a's children");
+	widget_move(&p.w, 1);	/* a1, a leaf */
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "a1");
+	widget_collapse(&p.w);
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "a", "collapsing a leaf closes its parent");
+	cr_assert_eq(widget_count(&p.w), 4);
+	widget_expand_all(&p.w, true);
+	cr_assert_eq(widget_count(&p.w), 7);
+	widget_expand_all(&p.w, false);
+	cr_assert_eq(widget_count(&p.w), 2);
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "root", "the cursor goes to its root");
+	widget_reveal(&p.w, 5);
+	cr_assert(widget_goto_row(&p.w, 5));
+	cr_assert_str_eq(name_at(&p.w, p.w.cursor), "b1");
+	widget_free(&p.w);
+}
+
+Test(widget, tree_sort_siblings)
+{
+	struct pane p;
+	struct fake f;
+	const char *want[] = { "other", "root", "b", "b1", "a", "a2", "a1" };
+
+	fake_pane(&p, &f, tree, 7, true);
+	widget_expand_all(&p.w, true);
+	widget_sort(&p.w, 1, true);
+	cr_assert_eq(widget_count(&p.w), 7);
+	for (size_t i = 0; i < 7; i++)
+		cr_assert_str_eq(name_at(&p.w, i), want[i], "row %zu", i);
+	widget_free(&p.w);
+}
+
+Test(widget, tree_filter_keeps_ancestors)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, tree, 7, true);
+	widget_set_filter(&p.w, "a2", NULL, 0);
+	cr_assert_eq(widget_count(&p.w), 3, "root > a > a2, though collapsed");
+	cr_assert_str_eq(name_at(&p.w, 0), "root");
+	cr_assert_str_eq(name_at(&p.w, 1), "a");
+	cr_assert_str_eq(name_at(&p.w, 2), "a2");
+	widget_set_filter(&p.w, "", NULL, 0);
+	cr_assert_eq(widget_count(&p.w), 2);
+	widget_free(&p.w);
+}
+
+/* ---- text ---- */
+
+Test(text, utf8_invalid_and_ellipsis)
+{
+	wchar_t buf[64];
+	int cols;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	cols = text_decode("ab\xff" "c", buf, 64, 80, false);
+	cr_assert_eq(cols, 7);
+	cr_assert(wcscmp(buf, L"ab\\xffc") == 0, "invalid byte shown as the text outputs: %ls",
+	    buf);
+	cr_assert_eq(text_width("\xe4\xb8\xad"), 2, "a CJK character is two columns");
+	cols = text_decode("caf\xc3\xa9", buf, 64, 80, false);
+	cr_assert_eq(cols, 4);
+	cr_assert(wcscmp(buf, L"caf\x00e9") == 0, "valid UTF-8 drawn as is");
+	cols = text_decode("std::vector<int>::push_back", buf, 64, 11, true);
+	cr_assert_eq(cols, 11);
+	cr_assert(wcscmp(buf, L"std::\x2026" L"_back") == 0, "middle ellipsis: %ls", buf);
+	cols = text_decode("hello world", buf, 64, 5, false);
+	cr_assert(wcscmp(buf, L"hello") == 0);
+	setlocale(LC_ALL, "C");
+}
+
+/* Control characters, DEL, C1 and invalid UTF-8 draw as "\xHH" escapes,
+ * 4 columns each, measured as such and never cut in half. */
+Test(text, escapes_as_the_text_outputs)
+{
+	wchar_t buf[128];
+	int cols;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	cols = text_decode("\x1b]0;t\x07\x1b[2J", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1b]0;t\\x07\\x1b[2J") == 0, "%ls", buf);
+	cr_assert_eq(cols, 19);
+	cr_assert_eq(text_width("\x1b[31m"), 8);
+	cr_assert_eq(text_width("a\tb\nc\x7f"), 15, "tab, newline, DEL: 4 columns each");
+	text_decode("\xc2\x9b" "x", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\xc2\\x9bx") == 0, "C1: each byte: %ls", buf);
+	/* an escape that does not fit whole is left out */
+	cols = text_decode("ab\x1b", buf, 128, 5, false);
+	cr_assert_eq(cols, 2);
+	cr_assert(wcscmp(buf, L"ab") == 0, "%ls", buf);
+	cols = text_decode("ab\x1b", buf, 128, 6, false);
+	cr_assert_eq(cols, 6);
+	/* nor when the wide-char buffer is short */
+	cols = text_decode("\x1b\x1b", buf, 6, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1b") == 0, "%ls", buf);
+	/* the middle ellipsis counts escapes as 4 columns */
+	cols = text_decode("\x1b\x1b\x1b\x1b\x1b\x1b", buf, 128, 13, true);
+	cr_assert_leq(cols, 13);
+	cr_assert(wcscmp(buf, L"\\x1b\x2026\\x1b") == 0, "%ls", buf);
+	/* not a UTF-8 locale: escapes the same, other non-ASCII '?' */
+	setlocale(LC_ALL, "C");
+	text_decode("\x1b" "caf\xc3\xa9", buf, 128, 80, false);
+	cr_assert(wcscmp(buf, L"\\x1bcaf?") == 0, "%ls", buf);
+}
+
+/* ---- navigation ---- */
+
+static const char *
+pname(int pane)
+{
+	static const char *n[] = { "hot", "procs", "events", "header", "hex", "help" };
+
+	return pane >= 0 && pane < 6 ? n[pane] : "?";
+}
+
+Test(nav, push_pop_path)
+{
+	struct nav n;
+	struct nav_view v;
+	char path[256];
+
+	nav_view_init(&v, 1);
+	nav_reset(&n, &v);
+	cr_assert_eq(nav_depth(&n), 1);
+	cr_assert_not(nav_pop(&n), "the root stays");
+	nav_view_init(&v, 1);
+	snprintf(v.label, sizeof v.label, "pid 42");
+	v.target = NAV_T_PID;
+	v.arg = 42;
+	nav_push(&n, &v);
+	nav_view_init(&v, 2);
+	snprintf(v.filter, sizeof v.filter, "tid:43");
+	snprintf(v.label, sizeof v.label, "events tid 43");
+	nav_push(&n, &v);
+	nav_path(&n, pname, path, sizeof path);
+	cr_assert_str_eq(path, "procs > pid 42 > events tid 43");
+	cr_assert_str_eq(nav_top(&n)->filter, "tid:43");
+	cr_assert(nav_pop(&n));
+	cr_assert_eq(nav_top(&n)->arg, 42);
+	cr_assert(nav_pop(&n));
+	cr_assert_eq(nav_depth(&n), 1);
+}
+
+Test(nav, overflow_keeps_root)
+{
+	struct nav n;
+	struct nav_view v;
+
+	nav_view_init(&v, 3);
+	nav_reset(&n, &v);
+	for (int i = 0; i < NAV_DEPTH_MAX + 10; i++) {
+		nav_view_init(&v, 2);
+		v.arg = (uint64_t)i;
+		nav_push(&n, &v);
+	}
+	cr_assert_eq(nav_depth(&n), NAV_DEPTH_MAX);
+	cr_assert_eq(n.v[0].pane, 3, "root kept");
+	cr_assert_eq(nav_top(&n)->arg, NAV_DEPTH_MAX + 9);
+}
+
+/* ---- keys ---- */
+
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "help", NULL };
+
+static int nerr;
+static void
+count_err(void *arg, int line, const char *m)
+{
+	(void)arg;
+	(void)line;
+	(void)m;
+	nerr++;
+}
+
+struct helpacc {
+	char	text[16384];
+	size_t	len;
+	int	headings;
+};
+
+static void
+help_acc(void *arg, int kind, const char *keys, const char *action, const char *help)
+{
+	struct helpacc *h = arg;
+
+	if (kind == 0)
+		h->headings++;
+	h->len += (size_t)snprintf(h->text + h->len, sizeof h->text - h->len, "%s|%s|%s\n",
+	    keys ? keys : "", action, help ? help : "");
+}
+
+Test(keys, defaults_and_lookup)
+{
+	struct keys k;
+
+	keys_init(&k, maps);
+	nerr = 0;
+	cr_assert_eq(keys_parse(&k, keys_default_text, count_err, NULL), 0);
+	cr_assert_eq(nerr, 0);
+	cr_assert_eq(keys_lookup(&k, "events", 'q'), ACT_QUIT);
+	cr_assert_eq(keys_lookup(&k, "events", '?'), ACT_HELP);
+	cr_assert_eq(keys_lookup(&k, "events", 'h'), ACT_HELP);
+	cr_assert_eq(keys_lookup(&k, "events", '/'), ACT_SEARCH);
+	cr_assert_eq(keys_lookup(&k, "events", 'j'), ACT_DOWN);
+	cr_assert_eq(keys_lookup(&k, "events", KEYS_FN + KEY_DOWN), ACT_DOWN);
+	cr_assert_eq(keys_lookup(&k, "events", KEYS_TAB), ACT_NEXT_PANE);
+	cr_assert_eq(keys_lookup(&k, "events", '+'), ACT_TOGGLE);
+	cr_assert_eq(keys_lookup(&k, "events", 'E'), ACT_EXPAND_ALL);
+	cr_assert_eq(keys_lookup(&k, "events", 'C'), ACT_COLLAPSE_ALL);
+	cr_assert_eq(keys_lookup(&k, "events", 'i'), ACT_PANE_HEADER);
+	cr_assert_eq(keys_lookup(&k, "events", '3'), ACT_PANE_EVENTS);
+	cr_assert_eq(keys_lookup(&k, "events", 'x'), ACT_HEX);
+	cr_assert_eq(keys_lookup(&k, "hex", 'x'), ACT_RECORD, "the pane's map comes first");
+	cr_assert_eq(keys_lookup(&k, "hex", 'q'), ACT_QUIT, "then the global one");
+	cr_assert_eq(keys_lookup(&k, "help", 'q'), ACT_BACK);
+	cr_assert_eq(keys_lookup(&k, NULL, 'Z'), ACT_NONE);
+	keys_free(&k);
+}
+
+Test(keys, user_config)
+{
+	struct keys k;
+	const char *user =
+	    "# my keys\n"
+	    "bind global Q quit   # trailing comment\n"
+	    "unbind global q\n"
+	    "bind events C-x hex\n"
+	    "bind nosuchmap q quit\n"
+	    "bind global q nosuchaction\n"
+	    "bind global NoSuchKey quit\n"
+	    "bind global\n"
+	    "\n";
+
+	keys_init(&k, maps);
+	keys_parse(&k, keys_default_text, NULL, NULL);
+	nerr = 0;
+	cr_assert_eq(keys_parse(&k, user, count_err, NULL), 4);
+	cr_assert_eq(nerr, 4);
+	cr_assert_eq(keys_lookup(&k, "events", 'Q'), ACT_QUIT);
+	cr_assert_eq(keys_lookup(&k, "events", 'q'), ACT_NONE, "unbound");
+	cr_assert_eq(keys_lookup(&k, "events", 24), ACT_HEX);
+	cr_assert_eq(keys_lookup(&k, "procs", 24), ACT_NONE);
+	keys_free(&k);
+}
+
+Test(keys, names_round_trip)
+{
+	const char *names[] = { "Up", "PgDn", "Home", "End", "Enter", "Esc", "Tab", "BTab", "C-l",
+		"F1", "F12", "Space", "q", "?", "Backspace", "DEL" };
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int key = keys_parse_key(names[i]);
+
+		cr_assert_neq(key, -1, "%s", names[i]);
+		cr_assert_str_eq(keys_key_name(key, buf, sizeof buf), names[i]);
+	}
+	cr_assert_eq(keys_parse_key("C-L"), 12);
+	cr_assert_eq(keys_parse_key("pagedown"), keys_parse_key("PgDn"));
+	cr_assert_eq(keys_parse_key("F13"), -1);
+	cr_assert_eq(keys_parse_key("Nope"), -1);
+	cr_assert_eq(keys_action_by_name("quit"), ACT_QUIT);
+	cr_assert_eq(keys_action_by_name("nope"), -1);
+}
+
+Test(keys, help_from_table)
+{
+	struct keys k;
+	struct helpacc *h = calloc(1, sizeof *h);
+	char buf[128];
+
+	keys_init(&k, maps);
+	keys_parse(&k, keys_default_text, NULL, NULL);
+	keys_help(&k, help_acc, h);
+	cr_assert_geq(h->headings, 3, "global, hex and help maps");
+	cr_assert_not_null(strstr(h->text, "q|quit|quit perfnav\n"));
+	cr_assert_not_null(strstr(h->text, "?, h, F1|help|show this help\n"));
+	cr_assert_not_null(strstr(h->text, "x, Enter|record|"), "%s", h->text);
+	/* every bound action's help text is there */
+	for (int a = 1; a < ACT_COUNT; a++)
+		if (keys_bound(&k, "global", (enum action)a, buf, sizeof buf)[0])
+			cr_assert_not_null(strstr(h->text, keys_action_help((enum action)a)));
+	free(h);
+	keys_free(&k);
+}
+
+/* ---- themes ---- */
+
+Test(theme, builtin_and_parse)
+{
+	struct theme t;
+
+	cr_assert(theme_builtin(&t, "default"));
+	cr_assert_eq(t.el[EL_CURSOR].bg.kind, TC_INDEX);
+	cr_assert_eq(t.el[EL_CURSOR].bg.v, 6, "cyan");
+	cr_assert(t.el[EL_TITLE].attrs & TA_BOLD);
+	cr_assert(theme_builtin(&t, "mono"));
+	cr_assert_eq(t.el[EL_CURSOR].fg.kind, TC_DEFAULT);
+	cr_assert(t.el[EL_CURSOR].attrs & TA_REVERSE);
+	cr_assert_not(theme_builtin(&t, "nope"));
+
+	theme_builtin(&t, "default");
+	nerr = 0;
+	cr_assert_eq(theme_parse(&t,
+	    "# comment\n"
+	    "cursor #ff8700 color17 bold underline  # comment\n"
+	    "hot-high brightred default\n"
+	    "nosuch red blue\n"
+	    "title red\n"
+	    "tab red blue sparkly\n"
+	    "time 256 default\n", count_err, NULL), 4);
+	cr_assert_eq(nerr, 4);
+	cr_assert_eq(t.el[EL_CURSOR].fg.kind, TC_RGB);
+	cr_assert_eq(t.el[EL_CURSOR].fg.v, 0xff8700);
+	cr_assert_eq(t.el[EL_CURSOR].bg.v, 17);
+	cr_assert_eq(t.el[EL_CURSOR].attrs, TA_BOLD | TA_UNDERLINE);
+	cr_assert_eq(t.el[EL_HOT_HIGH].fg.v, 9);
+	cr_assert_eq(t.el[EL_TITLE].fg.v, 15, "a bad line leaves the element alone");
+	cr_assert_eq(theme_elem_by_name("hex-field"), EL_HEX_FIELD);
+}
+
+Test(theme, files_in_themes_dir)
+{
+	const char *files[] = { "dark", "light", "high-contrast" };
+
+	for (size_t i = 0; i < 3; i++) {
+		char path[4096], err[256];
+		struct theme t, d;
+
+		snprintf(path, sizeof path, "%s/../../themes/%s.theme", TEST_DATA, files[i]);
+		cr_assert_eq(theme_load(&t, path, NULL, err, sizeof err), 0, "%s: %s", path, err);
+		if (i == 0) {
+			theme_builtin(&d, "default");
+			cr_assert_eq(memcmp(t.el, d.el, sizeof t.el), 0, "dark.theme is the default");
+		}
+	}
+}
+
+Test(theme, load_errors)
+{
+	struct theme t;
+	char err[256];
+
+	cr_assert_eq(theme_load(&t, "mono", NULL, err, sizeof err), 0);
+	cr_assert_lt(theme_load(&t, "/nonexistent/x.theme", NULL, err, sizeof err), 0);
+	cr_assert_not_null(strstr(err, "not found"));
+}
+
+Test(theme, colour_reduction)
+{
+	struct tcolor c;
+
+	theme_parse_color("#ff0000", &c);
+	cr_assert_eq(theme_reduce(&c, 256), 196);
+	cr_assert_eq(theme_reduce(&c, 16), 9);
+	cr_assert_eq(theme_reduce(&c, 8), 1);
+	cr_assert_eq(theme_reduce(&c, 0x1000000), 0xff0000, "direct colour");
+	theme_parse_color("#808080", &c);
+	cr_assert_eq(theme_reduce(&c, 256), 244, "grey ramp");
+	theme_parse_color("#005f87", &c);
+	cr_assert_eq(theme_reduce(&c, 256), 24, "exact cube colour");
+	theme_parse_color("bright-blue", &c);
+	cr_assert_eq(theme_reduce(&c, 256), 12);
+	cr_assert_eq(theme_reduce(&c, 16), 12);
+	cr_assert_eq(theme_reduce(&c, 8), 4, "bright -> normal on 8 colours");
+	theme_parse_color("208", &c);
+	cr_assert_eq(theme_reduce(&c, 256), 208);
+	cr_assert_eq(theme_reduce(&c, 16), 3, "orange -> yellow");
+	theme_parse_color("default", &c);
+	cr_assert_eq(theme_reduce(&c, 256), -1);
+	theme_parse_color("red", &c);
+	cr_assert_eq(theme_reduce(&c, 2), -1, "no colours");
+	cr_assert_lt(theme_parse_color("#12345", &c), 0);
+	cr_assert_lt(theme_parse_color("300", &c), 0);
+	cr_assert_eq(theme_index_rgb(16), 0x000000);
+	cr_assert_eq(theme_index_rgb(231), 0xffffff);
+	cr_assert_eq(theme_index_rgb(232), 0x080808);
+}
