@@ -28,7 +28,6 @@ struct pn_attr;
 
 /* ---- small formatting helpers ---- */
 
-
 struct sbuf {
 	char	*p;
 	size_t	 n;	/* capacity, NUL included */
@@ -361,6 +360,16 @@ bstr(struct sbuf *sb, struct body *b, uint32_t off)
 }
 
 /* ---- the record table's halves ---- */
+
+/* For a typed decoder: the body of a record of type want if it holds min
+ * bytes, else NULL. */
+static inline const uint8_t *
+rec_body(const struct rec *r, uint32_t want, uint32_t min)
+{
+	if (r->type != want || r->size < 8 || r->size - 8 < min)
+		return NULL;
+	return r->p + 8;
+}
 
 /* Entry of the record table (struct rec_type, record.h) for type T. */
 #define REC_TYPE(T, min, fields, summary) \

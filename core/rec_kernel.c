@@ -98,7 +98,7 @@ desc_comm(struct fctx *d)
 }
 
 static void
-desc_exit(struct fctx *d)
+desc_task(struct fctx *d)
 {
 	S32(d, "pid", NULL);
 	S32(d, "ppid", NULL);
@@ -326,7 +326,7 @@ sum_comm(const struct session *s, const struct rec *r, struct body *b, struct sb
 }
 
 static void
-sum_exit(const struct session *s, const struct rec *r, struct body *b, struct sbuf *sb)
+sum_task(const struct session *s, const struct rec *r, struct body *b, struct sbuf *sb)
 {
 	sb_printf(sb, "(%d:%d):(%d:%d)", (int32_t)b32(b, 8), (int32_t)b32(b, 16),
 	    (int32_t)b32(b, 12), (int32_t)b32(b, 20));
@@ -440,20 +440,11 @@ sum_aux_output_hw_id(const struct session *s, const struct rec *r, struct body *
 
 /* ---- typed decoders ---- */
 
-/* The body of a record of type want if it holds min bytes, else NULL. */
-static const uint8_t *
-body_of(const struct rec *r, uint32_t want, uint32_t min)
-{
-	if (r->type != want || r->size < 8 || r->size - 8 < min)
-		return NULL;
-	return r->p + 8;
-}
-
 int
 record_mmap(const struct rec *r, struct rec_mmap *m)
 {
 	bool two = r->type == PERF_RECORD_MMAP2;
-	const uint8_t *b = body_of(r, two ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, two ? 64 : 32);
+	const uint8_t *b = rec_body(r, two ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, two ? 64 : 32);
 	size_t fo = two ? 64 : 32;
 
 	if (b == NULL)
@@ -487,7 +478,7 @@ record_mmap(const struct rec *r, struct rec_mmap *m)
 int
 record_comm(const struct rec *r, struct rec_comm *c)
 {
-	const uint8_t *b = body_of(r, PERF_RECORD_COMM, 8);
+	const uint8_t *b = rec_body(r, PERF_RECORD_COMM, 8);
 
 	if (b == NULL)
 		return -1;
@@ -502,7 +493,7 @@ record_comm(const struct rec *r, struct rec_comm *c)
 int
 record_task(const struct rec *r, struct rec_task *t)
 {
-	const uint8_t *b = body_of(r, r->type == PERF_RECORD_EXIT ? PERF_RECORD_EXIT :
+	const uint8_t *b = rec_body(r, r->type == PERF_RECORD_EXIT ? PERF_RECORD_EXIT :
 	    PERF_RECORD_FORK, 24);
 
 	if (b == NULL)
@@ -520,12 +511,12 @@ record_lost(const struct rec *r, struct rec_lost *l)
 {
 	const uint8_t *b;
 
-	if ((b = body_of(r, PERF_RECORD_LOST, 16)) != NULL) {
+	if ((b = rec_body(r, PERF_RECORD_LOST, 16)) != NULL) {
 		l->id = rd64(b, r->swap);
 		l->lost = rd64(b + 8, r->swap);
 		return 0;
 	}
-	if ((b = body_of(r, PERF_RECORD_LOST_SAMPLES, 8)) != NULL) {
+	if ((b = rec_body(r, PERF_RECORD_LOST_SAMPLES, 8)) != NULL) {
 		l->id = 0;
 		l->lost = rd64(b, r->swap);
 		return 0;
@@ -542,10 +533,10 @@ const struct rec_type rec_kernel_types[PF_REC_USER_TYPE_START] = {
 	WHO(MMAP, 32, 4, -1, 8, desc_mmap, sum_mmap),
 	REC_TYPE(LOST, 16, desc_lost, sum_lost),
 	WHO(COMM, 8, 4, -1, 8, desc_comm, sum_comm),
-	WHO(EXIT, 24, 8, 16, 24, desc_exit, sum_exit),
+	WHO(EXIT, 24, 8, 16, 24, desc_task, sum_task),
 	REC_TYPE(THROTTLE, 24, desc_throttle, sum_throttle),
 	REC_TYPE(UNTHROTTLE, 24, desc_throttle, sum_throttle),
-	WHO(FORK, 24, 8, 16, 24, desc_exit, sum_exit),
+	WHO(FORK, 24, 8, 16, 24, desc_task, sum_task),
 	WHO(READ, 16, 4, -1, 8, desc_read, sum_read),
 	REC_TYPE(SAMPLE, 0, fields_sample_describe, fields_sample_summary),
 	WHO(MMAP2, 64, 4, -1, 8, desc_mmap2, sum_mmap2),

@@ -763,19 +763,10 @@ sum_compressed2(const struct session *s, const struct rec *r, struct body *b, st
 
 /* ---- typed decoders ---- */
 
-/* The body of a record of type want if it holds min bytes, else NULL. */
-static const uint8_t *
-body_of(const struct rec *r, uint32_t want, uint32_t min)
-{
-	if (r->type != want || r->size < 8 || r->size - 8 < min)
-		return NULL;
-	return r->p + 8;
-}
-
 int
 record_thread_map(const struct rec *r, struct rec_thread_map *m)
 {
-	const uint8_t *b = body_of(r, PF_REC_THREAD_MAP, 8);
+	const uint8_t *b = rec_body(r, PF_REC_THREAD_MAP, 8);
 	uint32_t n;
 
 	if (b == NULL)
@@ -798,7 +789,7 @@ record_thread_map_pid(const struct rec_thread_map *m, uint64_t i)
 int
 record_cpu_map(const struct rec *r, struct rec_cpu_map *m)
 {
-	const uint8_t *b = body_of(r, PF_REC_CPU_MAP, 4);
+	const uint8_t *b = rec_body(r, PF_REC_CPU_MAP, 4);
 
 	if (b == NULL)
 		return -1;
@@ -826,7 +817,7 @@ record_cpu_map_cpu(const struct rec_cpu_map *m, uint16_t i)
 int
 record_stat(const struct rec *r, struct rec_stat *st)
 {
-	const uint8_t *b = body_of(r, PF_REC_STAT, 40);
+	const uint8_t *b = rec_body(r, PF_REC_STAT, 40);
 
 	if (b == NULL)
 		return -1;
@@ -842,7 +833,7 @@ record_stat(const struct rec *r, struct rec_stat *st)
 int
 record_stat_round(const struct rec *r, struct rec_stat_round *sr)
 {
-	const uint8_t *b = body_of(r, PF_REC_STAT_ROUND, 16);
+	const uint8_t *b = rec_body(r, PF_REC_STAT_ROUND, 16);
 
 	if (b == NULL)
 		return -1;

@@ -564,18 +564,29 @@ walk_regs(struct walk *w, uint64_t mask, bool intr)
 	return 0;
 }
 
+/* A u64 size (field size_id) that the bytes after it must hold. */
+static int
+walk_size(struct walk *w, enum sample_field_id size_id, const char *short_why,
+    const char *past_why, uint64_t *sz)
+{
+	if (!w_show(w, size_id, 0, 8))
+		return -1;
+	*sz = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail(w, short_why);
+	if (*sz > cursor_left(w->c))
+		return w_fail(w, past_why);
+	return 0;
+}
+
 static int
 walk_stack(struct walk *w)
 {
 	uint64_t sz;
 
-	if (!w_show(w, SF_STACK_SIZE, 0, 8))
+	if (walk_size(w, SF_STACK_SIZE, "sample too short for its user stack size",
+	    "user stack runs past the sample", &sz) < 0)
 		return -1;
-	sz = cursor_u64(w->c);
-	if (w->c->bad)
-		return w_fail(w, "sample too short for its user stack size");
-	if (sz > cursor_left(w->c))
-		return w_fail(w, "user stack runs past the sample");
 	w->out->stack_size = sz;
 	if (sz == 0)
 		return 0;
@@ -677,13 +688,9 @@ walk_aux(struct walk *w)
 {
 	uint64_t sz;
 
-	if (!w_show(w, SF_AUX_SIZE, 0, 8))
+	if (walk_size(w, SF_AUX_SIZE, "sample too short for its aux size",
+	    "aux data runs past the sample", &sz) < 0)
 		return -1;
-	sz = cursor_u64(w->c);
-	if (w->c->bad)
-		return w_fail(w, "sample too short for its aux size");
-	if (sz > cursor_left(w->c))
-		return w_fail(w, "aux data runs past the sample");
 	w->out->aux_size = sz;
 	w->out->aux = cursor_take(w->c, (size_t)sz);
 	w_show(w, SF_AUX_DATA, 0, sz);
