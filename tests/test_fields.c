@@ -1,4 +1,4 @@
-/* Criterion tests of core/fields.c (and the record table). */
+/* Criterion tests of the field describer and summaries (core/fields.c and the record table). */
 #include "config.h"
 
 #include <criterion/criterion.h>

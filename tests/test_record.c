@@ -1,4 +1,4 @@
-/* Criterion tests of core/record.c and core/fields.c. */
+/* Criterion tests of core/record.c: sample decoding, the record table, the typed decoders. */
 #include "config.h"
 
 #include <criterion/criterion.h>
