@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "core/bytes.h"
 #include "core/perf_file.h"
 #include "core/record.h"
+#include "core/sample_walk.h"
 #include "core/session.h"
 
 /* Newer kernels than our <linux/perf_event.h> may know. */
@@ -15,47 +17,60 @@
 #define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
 #endif
 
-static const char *const type_names[PF_REC_MAX_KNOWN] = {
-#define X(v, n) [v] = #n,
-	PF_RECORD_TYPES(X)
-#undef X
-};
+/* ---- the record table ---- */
+
+/* Its two halves: core/rec_kernel.c, core/rec_tool.c. */
+extern const struct rec_type rec_kernel_types[PF_REC_USER_TYPE_START];
+extern const struct rec_type rec_tool_types[PF_REC_MAX_KNOWN - PF_REC_USER_TYPE_START];
+
+const struct rec_type *
+record_type(uint32_t type)
+{
+	const struct rec_type *t;
+
+	if (type < PF_REC_USER_TYPE_START)
+		t = &rec_kernel_types[type];
+	else if (type < PF_REC_MAX_KNOWN)
+		t = &rec_tool_types[type - PF_REC_USER_TYPE_START];
+	else
+		return NULL;
+	return t->name != NULL ? t : NULL;
+}
 
 const char *
 record_type_name(uint32_t type)
 {
-	if (type >= PF_REC_MAX_KNOWN)
-		return NULL;
-	return type_names[type];
+	const struct rec_type *t = record_type(type);
+
+	return t != NULL ? t->name : NULL;
 }
 
-/*
- * Smallest body (bytes after the 8-byte header, before the sample_id_all
- * trailer) of each kernel record type; used to tell a trailer from a body
- * that is too short to carry one.
- */
-static const uint8_t kernel_body_min[PF_REC_USER_TYPE_START] = {
-	[PERF_RECORD_MMAP] = 32,
-	[PERF_RECORD_LOST] = 16,
-	[PERF_RECORD_COMM] = 8,
-	[PERF_RECORD_EXIT] = 24,
-	[PERF_RECORD_THROTTLE] = 24,
-	[PERF_RECORD_UNTHROTTLE] = 24,
-	[PERF_RECORD_FORK] = 24,
-	[PERF_RECORD_READ] = 16,
-	[PERF_RECORD_MMAP2] = 64,
-	[PERF_RECORD_AUX] = 24,
-	[PERF_RECORD_ITRACE_START] = 8,
-	[PERF_RECORD_LOST_SAMPLES] = 8,
-	[PERF_RECORD_SWITCH] = 0,
-	[PERF_RECORD_SWITCH_CPU_WIDE] = 8,
-	[PERF_RECORD_NAMESPACES] = 16,
-	[PERF_RECORD_KSYMBOL] = 16,
-	[PERF_RECORD_BPF_EVENT] = 16,
-	[PERF_RECORD_CGROUP] = 8,
-	[PERF_RECORD_TEXT_POKE] = 12,
-	[21 /* AUX_OUTPUT_HW_ID */] = 8,
-};
+/* The smallest whole body of a type (0 for an unknown one). */
+static uint32_t
+body_min(uint32_t type)
+{
+	const struct rec_type *t = record_type(type);
+
+	return t != NULL ? t->body_min : 0;
+}
+
+int
+record_who(const struct rec *r, struct rec_who *w)
+{
+	const struct rec_type *t = record_type(r->type);
+	const uint8_t *b = r->p + 8;
+
+	if (t == NULL || t->pid < 0 || r->size < 8 || r->size - 8 < t->who_min)
+		return -1;
+	w->pid = (int32_t)rd32(b + t->pid, r->swap);
+	if (t->tid >= 0)
+		w->tid = (int32_t)rd32(b + t->tid, r->swap);
+	if (t->time >= 0) {
+		w->time = rd64(b + t->time, r->swap);
+		w->has_time = true;
+	}
+	return 0;
+}
 
 /* Does a record of this type carry a sample_id_all trailer (if enabled)? */
 static bool
@@ -140,13 +155,8 @@ record_attr(const struct session *s, const struct rec *r)
 	return record_attr_slow(s, r);
 }
 
-/*
- * The attr whose layout decodes a record: its own, else (unknown id, as in
- * the zeroed trailers of records perf synthesizes) the first one, which
- * perf requires to agree with the others on the trailer layout.
- */
-static const struct pn_attr *
-layout_attr(const struct session *s, const struct rec *r, int *idx)
+const struct pn_attr *
+record_layout(const struct session *s, const struct rec *r, int *idx)
 {
 	int a = record_attr(s, r);
 
@@ -172,12 +182,12 @@ record_decode_sample_id(const struct session *s, const struct rec *r, struct sam
 	memset(out, 0, sizeof *out);
 	if (!type_has_trailer(r->type) || r->size < 8)
 		return -1;
-	pa = layout_attr(s, r, &a);
+	pa = record_layout(s, r, &a);
 	if (pa == NULL || !pa->attr.sample_id_all)
 		return -1;
 	st = pa->attr.sample_type;
 	tsz = attr_trailer_size(st);
-	if (tsz == 0 || r->size - 8 < tsz || r->size - 8 - tsz < kernel_body_min[r->type])
+	if (tsz == 0 || r->size - 8 < tsz || r->size - 8 - tsz < body_min(r->type))
 		return -1;
 	cursor_init(&c, r->p + r->size - tsz, tsz, r->swap);
 	if (st & PERF_SAMPLE_TID) {
@@ -293,6 +303,444 @@ record_sample_head(const struct session *s, const struct rec *r, int attr, struc
 	return sample_head(&c, out->sample_type, out);
 }
 
+/* ---- the sample walk ---- */
+
+struct walk {
+	struct cursor			*c;
+	struct sample			*out;
+	const struct sample_sink	*sink;	/* NULL when only decoding */
+	const char			*why;
+};
+
+/* Field id (entry i) of len bytes, to a describing walk: false if it does
+ * not fit there.  Decoding, always true. */
+static inline bool
+w_show(struct walk *w, enum sample_field_id id, uint64_t i, uint64_t len)
+{
+	return w->sink == NULL || w->sink->field(w->sink->arg, id, i, len);
+}
+
+/* n entries of each bytes, already taken by the walk, to a describing walk. */
+static void
+w_show_n(struct walk *w, enum sample_field_id id, uint64_t n, uint64_t each)
+{
+	if (w->sink != NULL)
+		for (uint64_t i = 0; i < n; i++)
+			w->sink->field(w->sink->arg, id, i, each);
+}
+
+/* Stop the walk: why for decoding, dwhy for the description. */
+static int
+w_fail2(struct walk *w, const char *why, const char *dwhy)
+{
+	w->why = why;
+	if (w->sink != NULL)
+		w->sink->bad(w->sink->arg, dwhy);
+	return -1;
+}
+
+static int
+w_fail(struct walk *w, const char *why)
+{
+	return w_fail2(w, why, why);
+}
+
+/* A describing walk needs n more bytes before it shows the next fields. */
+static bool
+w_need(struct walk *w, uint64_t n, const char *dwhy)
+{
+	if (w->sink == NULL || n <= cursor_left(w->c))
+		return true;
+	w_fail2(w, dwhy, dwhy);
+	return false;
+}
+
+/* The fields at fixed positions, in order; TID and CPU are two u32s. */
+static const struct {
+	uint64_t		bit;
+	enum sample_field_id	id;
+	uint8_t			len;
+} head_fields[] = {
+	{ PERF_SAMPLE_IDENTIFIER, SF_IDENTIFIER, 8 }, { PERF_SAMPLE_IP, SF_IP, 8 },
+	{ PERF_SAMPLE_TID, SF_PID, 4 }, { PERF_SAMPLE_TID, SF_TID, 4 },
+	{ PERF_SAMPLE_TIME, SF_TIME, 8 }, { PERF_SAMPLE_ADDR, SF_ADDR, 8 },
+	{ PERF_SAMPLE_ID, SF_ID, 8 }, { PERF_SAMPLE_STREAM_ID, SF_STREAM_ID, 8 },
+	{ PERF_SAMPLE_CPU, SF_CPU, 4 }, { PERF_SAMPLE_CPU, SF_RES, 4 },
+	{ PERF_SAMPLE_PERIOD, SF_PERIOD, 8 },
+};
+
+static int
+walk_head(struct walk *w, uint64_t st)
+{
+	if (w->sink != NULL)
+		for (size_t i = 0; i < sizeof head_fields / sizeof head_fields[0]; i++)
+			if ((st & head_fields[i].bit) &&
+			    !w_show(w, head_fields[i].id, 0, head_fields[i].len))
+				return -1;
+	/* sample_head() reads the same fields unrolled: it is the hot path */
+	if (sample_head(w->c, st, w->out) < 0)
+		return w_fail(w, "sample shorter than its fixed fields");
+	return 0;
+}
+
+/* A group's values: nr, then time_enabled/running, then nr entries. */
+static int
+walk_read_group(struct walk *w, uint64_t rf, uint64_t *n)
+{
+	uint64_t nr, each = read_entry_u64s(rf);
+
+	if (!w_show(w, SF_READ_NR, 0, 8))
+		return -1;
+	nr = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail(w, "sample too short for its read group count");
+	if (nr > SAMPLE_MAX_NR)
+		return w_fail(w, "absurd read group count");
+	if (!w_need(w, nr * 8 * each, "read values run past the record"))
+		return -1;
+	if (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) && !w_show(w, SF_READ_TIME_ENABLED, 0, 8)) ||
+	    ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) && !w_show(w, SF_READ_TIME_RUNNING, 0, 8)))
+		return -1;
+	for (uint64_t i = 0; w->sink != NULL && i < nr; i++)
+		if (!w_show(w, SF_READ_GROUP_VALUE, i, 8) ||
+		    ((rf & PERF_FORMAT_ID) && !w_show(w, SF_READ_GROUP_ID, i, 8)) ||
+		    ((rf & PERF_FORMAT_LOST) && !w_show(w, SF_READ_GROUP_LOST, i, 8)))
+			return -1;
+	*n = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) +
+	    nr * each;
+	return 0;
+}
+
+int
+sample_walk_read(uint64_t rf, struct cursor *c, struct sample *out,
+    const struct sample_sink *sink, const char **why)
+{
+	struct walk w = { c, out, sink, NULL };
+	size_t start = c->pos;
+	uint64_t n;
+
+	out->read_format = rf;
+	if (rf & PERF_FORMAT_GROUP) {
+		if (walk_read_group(&w, rf, &n) < 0)
+			goto fail;
+	} else {
+		if (!w_show(&w, SF_READ_VALUE, 0, 8) ||
+		    ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) && !w_show(&w, SF_READ_TIME_ENABLED, 0, 8)) ||
+		    ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) && !w_show(&w, SF_READ_TIME_RUNNING, 0, 8)) ||
+		    ((rf & PERF_FORMAT_ID) && !w_show(&w, SF_READ_ID, 0, 8)) ||
+		    ((rf & PERF_FORMAT_LOST) && !w_show(&w, SF_READ_LOST, 0, 8)))
+			goto fail;
+		n = read_entry_u64s(rf) + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	}
+	if (take_u64s(c, n) == NULL) {
+		w_fail(&w, "read values run past the sample");
+		goto fail;
+	}
+	out->read = c->base + start;
+	out->read_len = c->pos - start;
+	return 0;
+fail:
+	*why = w.why;
+	return -1;
+}
+
+static int
+walk_callchain(struct walk *w)
+{
+	uint64_t nr;
+
+	if (!w_show(w, SF_CALLCHAIN_NR, 0, 8))
+		return -1;
+	nr = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail(w, "sample too short for its callchain count");
+	if (nr > SAMPLE_MAX_NR)
+		return w_fail(w, "absurd callchain length");
+	w->out->callchain = take_u64s(w->c, nr);
+	if (w->out->callchain == NULL)
+		return w_fail(w, "callchain runs past the sample");
+	w->out->callchain_nr = nr;
+	w_show_n(w, SF_CALLCHAIN, nr, 8);
+	return 0;
+}
+
+static int
+walk_raw(struct walk *w)
+{
+	uint32_t sz;
+	uint64_t padded;
+
+	if (!w_show(w, SF_RAW_SIZE, 0, 4))
+		return -1;
+	sz = cursor_u32(w->c);
+	if (w->c->bad)
+		return w_fail(w, "sample too short for its raw size");
+	/* The u32 size and the data are padded to 8 bytes as a whole. */
+	padded = (((uint64_t)sz + 4 + 7) & ~UINT64_C(7)) - 4;
+	if (padded > cursor_left(w->c))
+		return w_fail(w, "raw data runs past the sample");
+	w->out->raw = cursor_take(w->c, sz);
+	w->out->raw_size = sz;
+	cursor_take(w->c, (size_t)(padded - sz));
+	w_show(w, SF_RAW_DATA, 0, sz);
+	w_show(w, SF_RAW_PAD, 0, padded - sz);
+	return 0;
+}
+
+static int
+walk_branch(struct walk *w, const struct perf_event_attr *at)
+{
+	bool counters = at->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS;
+	bool hw_idx = at->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
+	struct sample *out = w->out;
+	uint64_t nr;
+
+	if (!w_show(w, SF_BRANCH_NR, 0, 8))
+		return -1;
+	nr = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail(w, "sample too short for its branch stack count");
+	if (nr > SAMPLE_MAX_NR)
+		return w_fail(w, "absurd branch stack count");
+	out->branch_nr = nr;
+	if (hw_idx) {
+		if (!w_show(w, SF_BRANCH_HW_IDX, 0, 8))
+			return -1;
+		out->branch_has_hw_idx = true;
+		out->branch_hw_idx = cursor_u64(w->c);
+		if (w->c->bad)
+			return w_fail(w, "sample too short for its branch hw_idx");
+	}
+	if (!w_need(w, nr * (counters ? 32 : 24), "branch stack runs past the sample"))
+		return -1;
+	out->branch = take_u64s(w->c, nr * 3);
+	if (out->branch == NULL)
+		return w_fail(w, "branch stack runs past the sample");
+	for (uint64_t i = 0; w->sink != NULL && i < nr; i++) {
+		w_show(w, SF_BRANCH_FROM, i, 8);
+		w_show(w, SF_BRANCH_TO, i, 8);
+		w_show(w, SF_BRANCH_FLAGS, i, 8);
+	}
+	if (counters) {
+		if (take_u64s(w->c, nr) == NULL)
+			return w_fail(w, "branch counters run past the sample");
+		w_show_n(w, SF_BRANCH_COUNTERS, nr, 8);
+	}
+	return 0;
+}
+
+/* REGS_USER (intr false) or REGS_INTR: abi, then the registers of mask. */
+static int
+walk_regs(struct walk *w, uint64_t mask, bool intr)
+{
+	uint64_t abi;
+	const uint8_t *regs = NULL;
+
+	if (!w_show(w, intr ? SF_IREGS_ABI : SF_UREGS_ABI, 0, 8))
+		return -1;
+	abi = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail2(w, intr ? "sample too short for its interrupt regs abi" :
+		    "sample too short for its user regs abi", "regs abi");
+	if (abi != 0) {
+		regs = take_u64s(w->c, (uint64_t)__builtin_popcountll(mask));
+		if (regs == NULL)
+			return w_fail2(w, intr ? "interrupt regs run past the sample" :
+			    "user regs run past the sample", "registers run past the sample");
+		for (unsigned bit = 0; w->sink != NULL && bit < 64; bit++)
+			if (mask & (UINT64_C(1) << bit))
+				w_show(w, intr ? SF_IREGS : SF_UREGS, bit, 8);
+	}
+	if (intr) {
+		w->out->iregs_abi = abi;
+		w->out->iregs_mask = mask;
+		w->out->iregs = regs;
+	} else {
+		w->out->uregs_abi = abi;
+		w->out->uregs_mask = mask;
+		w->out->uregs = regs;
+	}
+	return 0;
+}
+
+/* A u64 size (field size_id) that the bytes after it must hold. */
+static int
+walk_size(struct walk *w, enum sample_field_id size_id, const char *short_why,
+    const char *past_why, uint64_t *sz)
+{
+	if (!w_show(w, size_id, 0, 8))
+		return -1;
+	*sz = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail(w, short_why);
+	if (*sz > cursor_left(w->c))
+		return w_fail(w, past_why);
+	return 0;
+}
+
+static int
+walk_stack(struct walk *w)
+{
+	uint64_t sz;
+
+	if (walk_size(w, SF_STACK_SIZE, "sample too short for its user stack size",
+	    "user stack runs past the sample", &sz) < 0)
+		return -1;
+	w->out->stack_size = sz;
+	if (sz == 0)
+		return 0;
+	w->out->stack = cursor_take(w->c, (size_t)sz);
+	w_show(w, SF_STACK_DATA, 0, sz);
+	if (!w_show(w, SF_STACK_DYN_SIZE, 0, 8))
+		return -1;
+	w->out->stack_dyn_size = cursor_u64(w->c);
+	if (w->c->bad)
+		return w_fail(w, "sample too short for its user stack dyn_size");
+	if (w->out->stack_dyn_size > sz)
+		return w_fail(w, "user stack dyn_size larger than its size");
+	return 0;
+}
+
+/* WEIGHT or WEIGHT_STRUCT, DATA_SRC, TRANSACTION. */
+static int
+walk_weight(struct walk *w, uint64_t st)
+{
+	struct sample *out = w->out;
+
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+		/* var1_dw is the low half of the u64 in the file's byte order. */
+		if (!w_need(w, 8, "sample too short for its weight"))
+			return -1;
+		if (w->sink != NULL && !w->c->swap) {
+			w_show(w, SF_WEIGHT_VAR1, 0, 4);
+			w_show(w, SF_WEIGHT_VAR2, 0, 2);
+			w_show(w, SF_WEIGHT_VAR3, 0, 2);
+		} else if (w->sink != NULL) {
+			w_show(w, SF_WEIGHT_VAR3, 0, 2);
+			w_show(w, SF_WEIGHT_VAR2, 0, 2);
+			w_show(w, SF_WEIGHT_VAR1, 0, 4);
+		}
+	} else if ((st & PERF_SAMPLE_WEIGHT) && !w_show(w, SF_WEIGHT, 0, 8)) {
+		return -1;
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		uint64_t v = cursor_u64(w->c);
+
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+			/* var1_dw is the low 32 bits of the u64 in either byte order. */
+			out->weight = (uint32_t)v;
+			out->weight_var2 = (uint16_t)(v >> 32);
+			out->weight_var3 = (uint16_t)(v >> 48);
+		} else {
+			out->weight = v;
+		}
+	}
+	if (st & PERF_SAMPLE_DATA_SRC) {
+		if (!w_show(w, SF_DATA_SRC, 0, 8))
+			return -1;
+		out->data_src = cursor_u64(w->c);
+	}
+	if (st & PERF_SAMPLE_TRANSACTION) {
+		if (!w_show(w, SF_TRANSACTION, 0, 8))
+			return -1;
+		out->transaction = cursor_u64(w->c);
+	}
+	if (w->c->bad)
+		return w_fail(w, "sample too short for weight/data_src/transaction");
+	return 0;
+}
+
+/* PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE: one u64 each. */
+static int
+walk_u64s(struct walk *w, uint64_t st)
+{
+	static const struct {
+		uint64_t		bit;
+		enum sample_field_id	id;
+		size_t			off;
+	} f[] = {
+		{ PERF_SAMPLE_PHYS_ADDR, SF_PHYS_ADDR, offsetof(struct sample, phys_addr) },
+		{ PERF_SAMPLE_CGROUP, SF_CGROUP, offsetof(struct sample, cgroup) },
+		{ PERF_SAMPLE_DATA_PAGE_SIZE, SF_DATA_PAGE_SIZE,
+		    offsetof(struct sample, data_page_size) },
+		{ PERF_SAMPLE_CODE_PAGE_SIZE, SF_CODE_PAGE_SIZE,
+		    offsetof(struct sample, code_page_size) },
+	};
+
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		uint64_t v;
+
+		if (!(st & f[i].bit))
+			continue;
+		if (!w_show(w, f[i].id, 0, 8))
+			return -1;
+		v = cursor_u64(w->c);
+		memcpy((char *)w->out + f[i].off, &v, sizeof v);
+	}
+	if (w->c->bad)
+		return w_fail(w, "sample too short for phys_addr/cgroup/page sizes");
+	return 0;
+}
+
+static int
+walk_aux(struct walk *w)
+{
+	uint64_t sz;
+
+	if (walk_size(w, SF_AUX_SIZE, "sample too short for its aux size",
+	    "aux data runs past the sample", &sz) < 0)
+		return -1;
+	w->out->aux_size = sz;
+	w->out->aux = cursor_take(w->c, (size_t)sz);
+	w_show(w, SF_AUX_DATA, 0, sz);
+	return 0;
+}
+
+/* The parts after the head, in perf's order. */
+static int
+walk_rest(struct walk *w, const struct perf_event_attr *at, uint64_t st)
+{
+	if ((st & PERF_SAMPLE_READ) &&
+	    sample_walk_read(at->read_format, w->c, w->out, w->sink, &w->why) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_CALLCHAIN) && walk_callchain(w) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_RAW) && walk_raw(w) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_BRANCH_STACK) && walk_branch(w, at) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_REGS_USER) && walk_regs(w, at->sample_regs_user, false) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_STACK_USER) && walk_stack(w) < 0)
+		return -1;
+	if ((st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |
+	    PERF_SAMPLE_TRANSACTION)) && walk_weight(w, st) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_REGS_INTR) && walk_regs(w, at->sample_regs_intr, true) < 0)
+		return -1;
+	if ((st & (PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+	    PERF_SAMPLE_CODE_PAGE_SIZE)) && walk_u64s(w, st) < 0)
+		return -1;
+	if ((st & PERF_SAMPLE_AUX) && walk_aux(w) < 0)
+		return -1;
+	return 0;
+}
+
+int
+sample_walk(const struct perf_event_attr *at, struct cursor *c, struct sample *out,
+    const struct sample_sink *sink, const char **why)
+{
+	struct walk w = { c, out, sink, NULL };
+	uint64_t st = at->sample_type;
+
+	if (walk_head(&w, st) < 0 || walk_rest(&w, at, st) < 0) {
+		*why = w.why;
+		return -1;
+	}
+	return 0;
+}
+
 #define FAIL(msg) do { *why = (msg); return -1; } while (0)
 
 int
@@ -300,10 +748,8 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
     const char **why)
 {
 	const struct pn_attr *pa;
-	const struct perf_event_attr *at;
 	const char *dummy;
 	struct cursor c;
-	uint64_t st;
 	int a;
 
 	if (why == NULL)
@@ -316,191 +762,14 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 		FAIL("not a sample");
 	if (r->size < 8)
 		FAIL("record smaller than its header");
-	pa = layout_attr(s, r, &a);
+	pa = record_layout(s, r, &a);
 	if (pa == NULL)
 		FAIL(s->attrs.n ? "sample of an unknown event id" : "no event attributes");
-	at = &pa->attr;
-	st = at->sample_type;
 	out->attr = a;
-	out->sample_type = st;
+	out->sample_type = pa->attr.sample_type;
 	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
-	if (sample_head(&c, st, out) < 0)
-		FAIL("sample shorter than its fixed fields");
-
-	if (st & PERF_SAMPLE_READ) {
-		uint64_t rf = at->read_format, n;
-		size_t start = c.pos;
-
-		out->read_format = rf;
-		if (rf & PERF_FORMAT_GROUP) {
-			uint64_t nr = cursor_u64(&c);
-
-			if (c.bad)
-				FAIL("sample too short for its read group count");
-			if (nr > SAMPLE_MAX_NR)
-				FAIL("absurd read group count");
-			n = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + nr * read_entry_u64s(rf);
-		} else {
-			n = read_entry_u64s(rf) + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		}
-		if (take_u64s(&c, n) == NULL)
-			FAIL("read values run past the sample");
-		out->read = c.base + start;
-		out->read_len = c.pos - start;
-	}
-
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		uint64_t nr = cursor_u64(&c);
-
-		if (c.bad)
-			FAIL("sample too short for its callchain count");
-		if (nr > SAMPLE_MAX_NR)
-			FAIL("absurd callchain length");
-		out->callchain = take_u64s(&c, nr);
-		if (out->callchain == NULL)
-			FAIL("callchain runs past the sample");
-		out->callchain_nr = nr;
-	}
-
-	if (st & PERF_SAMPLE_RAW) {
-		uint32_t sz = cursor_u32(&c);
-		uint64_t padded;
-
-		if (c.bad)
-			FAIL("sample too short for its raw size");
-		/* The u32 size and the data are padded to 8 bytes as a whole. */
-		padded = (((uint64_t)sz + 4 + 7) & ~UINT64_C(7)) - 4;
-		if (padded > cursor_left(&c))
-			FAIL("raw data runs past the sample");
-		out->raw = cursor_take(&c, sz);
-		out->raw_size = sz;
-		cursor_take(&c, (size_t)(padded - sz));
-	}
-
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr = cursor_u64(&c);
-
-		if (c.bad)
-			FAIL("sample too short for its branch stack count");
-		if (nr > SAMPLE_MAX_NR)
-			FAIL("absurd branch stack count");
-		out->branch_nr = nr;
-		if (at->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			out->branch_has_hw_idx = true;
-			out->branch_hw_idx = cursor_u64(&c);
-			if (c.bad)
-				FAIL("sample too short for its branch hw_idx");
-		}
-		out->branch = take_u64s(&c, nr * 3);
-		if (out->branch == NULL)
-			FAIL("branch stack runs past the sample");
-		if ((at->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS) &&
-		    take_u64s(&c, nr) == NULL)
-			FAIL("branch counters run past the sample");
-	}
-
-	if (st & PERF_SAMPLE_REGS_USER) {
-		out->uregs_abi = cursor_u64(&c);
-		if (c.bad)
-			FAIL("sample too short for its user regs abi");
-		out->uregs_mask = at->sample_regs_user;
-		if (out->uregs_abi != 0) {
-			out->uregs = take_u64s(&c, (uint64_t)__builtin_popcountll(at->sample_regs_user));
-			if (out->uregs == NULL)
-				FAIL("user regs run past the sample");
-		}
-	}
-
-	if (st & PERF_SAMPLE_STACK_USER) {
-		uint64_t sz = cursor_u64(&c);
-
-		if (c.bad)
-			FAIL("sample too short for its user stack size");
-		if (sz > cursor_left(&c))
-			FAIL("user stack runs past the sample");
-		out->stack_size = sz;
-		if (sz != 0) {
-			out->stack = cursor_take(&c, (size_t)sz);
-			out->stack_dyn_size = cursor_u64(&c);
-			if (c.bad)
-				FAIL("sample too short for its user stack dyn_size");
-			if (out->stack_dyn_size > sz)
-				FAIL("user stack dyn_size larger than its size");
-		}
-	}
-
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		uint64_t w = cursor_u64(&c);
-
-		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-			/* var1_dw is the low 32 bits of the u64 in either byte order. */
-			out->weight = (uint32_t)w;
-			out->weight_var2 = (uint16_t)(w >> 32);
-			out->weight_var3 = (uint16_t)(w >> 48);
-		} else {
-			out->weight = w;
-		}
-	}
-	if (st & PERF_SAMPLE_DATA_SRC)
-		out->data_src = cursor_u64(&c);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		out->transaction = cursor_u64(&c);
-	if (c.bad)
-		FAIL("sample too short for weight/data_src/transaction");
-
-	if (st & PERF_SAMPLE_REGS_INTR) {
-		out->iregs_abi = cursor_u64(&c);
-		if (c.bad)
-			FAIL("sample too short for its interrupt regs abi");
-		out->iregs_mask = at->sample_regs_intr;
-		if (out->iregs_abi != 0) {
-			out->iregs = take_u64s(&c, (uint64_t)__builtin_popcountll(at->sample_regs_intr));
-			if (out->iregs == NULL)
-				FAIL("interrupt regs run past the sample");
-		}
-	}
-
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		out->phys_addr = cursor_u64(&c);
-	if (st & PERF_SAMPLE_CGROUP)
-		out->cgroup = cursor_u64(&c);
-	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		out->data_page_size = cursor_u64(&c);
-	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		out->code_page_size = cursor_u64(&c);
-	if (c.bad)
-		FAIL("sample too short for phys_addr/cgroup/page sizes");
-
-	if (st & PERF_SAMPLE_AUX) {
-		uint64_t sz = cursor_u64(&c);
-
-		if (c.bad)
-			FAIL("sample too short for its aux size");
-		if (sz > cursor_left(&c))
-			FAIL("aux data runs past the sample");
-		out->aux_size = sz;
-		out->aux = cursor_take(&c, (size_t)sz);
-	}
-	return 0;
+	return sample_walk(&pa->attr, &c, out, NULL, why);
 }
-
-/*
- * Smallest body of the perf tool's records that loading reads (index by
- * type - PF_REC_USER_TYPE_START); 0 where nothing is read or the record
- * checks itself.
- */
-static const uint8_t user_body_min[PF_REC_MAX_KNOWN - PF_REC_USER_TYPE_START] = {
-	[PF_REC_ATTR - PF_REC_USER_TYPE_START] = PF_ATTR_SIZE_VER0_MIN,
-	[PF_REC_TRACING_DATA - PF_REC_USER_TYPE_START] = 4,	/* u32 size */
-	[PF_REC_BUILD_ID - PF_REC_USER_TYPE_START] = 28,	/* pid, build_id[24] */
-	[PF_REC_ID_INDEX - PF_REC_USER_TYPE_START] = 8,		/* nr */
-	[PF_REC_AUXTRACE - PF_REC_USER_TYPE_START] = 40,	/* size .. reserved */
-	[PF_REC_EVENT_UPDATE - PF_REC_USER_TYPE_START] = 16,	/* type, id */
-	[PF_REC_FEATURE - PF_REC_USER_TYPE_START] = 8,		/* feat_id */
-	[PF_REC_COMPRESSED2 - PF_REC_USER_TYPE_START] = 8,	/* data_size */
-};
 
 int
 record_check(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
@@ -510,9 +779,7 @@ record_check(const struct session *s, const struct rec *r, struct sample *smp, c
 	*why = NULL;
 	if (r->type == PERF_RECORD_SAMPLE)
 		return record_decode_sample(s, r, smp, why);
-	if ((r->type < PF_REC_USER_TYPE_START && body < kernel_body_min[r->type]) ||
-	    (r->type >= PF_REC_USER_TYPE_START && r->type < PF_REC_MAX_KNOWN &&
-	    body < user_body_min[r->type - PF_REC_USER_TYPE_START])) {
+	if (body < body_min(r->type)) {
 		*why = "shorter than its fixed fields";
 		return -1;
 	}

@@ -136,7 +136,146 @@ int record_check(const struct session *s, const struct rec *r, struct sample *sm
 /* The attr index a record belongs to, or -1. */
 int record_attr(const struct session *s, const struct rec *r);
 
+struct pn_attr;
+
+/*
+ * The attr whose layout decodes a record: its own (*attr its index), else
+ * (unknown id, as in the zeroed trailers of records perf synthesizes) the
+ * first one, which perf requires to agree with the others on the trailer
+ * layout; *attr is then -1.  NULL if there is none, or for a sample of an
+ * unknown id when the events' sample layouts differ.
+ */
+const struct pn_attr *record_layout(const struct session *s, const struct rec *r, int *attr);
+
+/* ---- the record table ---- */
+
+struct fctx;
+struct body;
+struct sbuf;
+
+/*
+ * One record type: an entry of the record table (core/rec_kernel.c for the
+ * kernel's types, core/rec_tool.c for the perf tool's).  A new record type
+ * is one entry there, plus its describer and summary beside it (and a
+ * typed decoder below if others read its fields).
+ */
+struct rec_type {
+	const char	*name;		/* as perf prints it: "MMAP2" */
+	uint8_t		 body_min;	/* smallest body (bytes after the header, before
+					 * the sample_id_all trailer) that is whole */
+	int8_t		 pid, tid, time;	/* body offsets of who and when, -1: none */
+	uint8_t		 who_min;	/* body bytes needed to read them */
+	/* The body as named fields (core/fields_fmt.h), NULL: none. */
+	void		(*fields)(struct fctx *d);
+	/* The one-line summary after "PERF_RECORD_<name>", NULL: none. */
+	void		(*summary)(const struct session *s, const struct rec *r, struct body *b,
+			    struct sbuf *sb);
+};
+
+/* The table's entry for a record type, or NULL if unknown. */
+const struct rec_type *record_type(uint32_t type);
+
 /* Name of a record type as perf prints it ("MMAP2"), or NULL if unknown. */
 const char *record_type_name(uint32_t type);
+
+/* Who and when a non-sample record's body says it is about. */
+struct rec_who {
+	int64_t		pid, tid;	/* -1 unknown */
+	uint64_t	time;
+	bool		has_time;
+};
+
+/*
+ * Read who and when from a record's body (MMAP, MMAP2, COMM, NAMESPACES,
+ * READ: pid/tid; FORK, EXIT: pid/tid/time), not from its sample_id_all
+ * trailer.  Fields the type has not, or a body too short for, are left as
+ * they are in *w.  Returns 0, or -1 if none was read.
+ */
+int record_who(const struct rec *r, struct rec_who *w);
+
+/* ---- typed decoders of the bodies others read ---- */
+
+/*
+ * Each decodes a record of its type(s) whose body holds the fields it
+ * reads; strings point into the record (at most *_max bytes, up to the
+ * record's end, NUL-padded).  Each returns 0, or -1 if the record is of
+ * another type or too short.
+ */
+
+/* MMAP and MMAP2. */
+struct rec_mmap {
+	int32_t		 pid, tid;
+	uint64_t	 addr, len, pgoff;
+	bool		 mmap2;
+	/* MMAP2 only: build id (MISC_MMAP_BUILD_ID) or device and inode. */
+	bool		 has_build_id;
+	uint8_t		 build_id_size;	/* as recorded, may exceed 20 */
+	const uint8_t	*build_id;	/* 20 bytes */
+	uint32_t	 maj, min;
+	uint64_t	 ino, ino_generation;
+	uint32_t	 prot, flags;
+	const char	*filename;
+	size_t		 filename_max;
+};
+int record_mmap(const struct rec *r, struct rec_mmap *m);
+
+/* COMM. */
+struct rec_comm {
+	int32_t		 pid, tid;
+	bool		 exec;		/* PERF_RECORD_MISC_COMM_EXEC */
+	const char	*comm;
+	size_t		 comm_max;
+};
+int record_comm(const struct rec *r, struct rec_comm *c);
+
+/* FORK and EXIT. */
+struct rec_task {
+	int32_t		pid, ppid, tid, ptid;
+	uint64_t	time;
+};
+int record_task(const struct rec *r, struct rec_task *t);
+
+/* LOST (id and lost) and LOST_SAMPLES (lost only, id 0). */
+struct rec_lost {
+	uint64_t	id, lost;
+};
+int record_lost(const struct rec *r, struct rec_lost *l);
+
+/* THREAD_MAP: nr entries of (u64 pid, char comm[16]). */
+struct rec_thread_map {
+	uint64_t	 nr;
+	uint64_t	 have;		/* entries whose pid the record holds (may be < nr) */
+	const uint8_t	*entries;
+	bool		 swap;
+};
+int record_thread_map(const struct rec *r, struct rec_thread_map *m);
+/* The pid of entry i (< have). */
+int32_t record_thread_map_pid(const struct rec_thread_map *m, uint64_t i);
+
+/* CPU_MAP: its type (0: a list of u16 cpus), and for a list its count and
+ * how many of them the record holds. */
+struct rec_cpu_map {
+	uint16_t	 type;
+	uint16_t	 nr, have;	/* type 0 only */
+	const uint8_t	*cpus;
+	bool		 swap;
+};
+int record_cpu_map(const struct rec *r, struct rec_cpu_map *m);
+/* CPU i (< have) of a type 0 map; -1 for "any" (0xffff). */
+int32_t record_cpu_map_cpu(const struct rec_cpu_map *m, uint16_t i);
+
+/* STAT: one counter value. */
+struct rec_stat {
+	uint64_t	id;
+	uint32_t	cpu, thread;	/* indexes into the CPU_MAP and THREAD_MAP */
+	uint64_t	val, ena, run;
+};
+int record_stat(const struct rec *r, struct rec_stat *st);
+
+/* STAT_ROUND: type (0 interval, 1 final) and time. */
+struct rec_stat_round {
+	uint64_t	type, time;
+};
+int record_stat_round(const struct rec *r, struct rec_stat_round *sr);
 
 #endif

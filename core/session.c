@@ -105,43 +105,6 @@ count_rec(struct session *s, uint32_t type, int attr)
 	}
 }
 
-/* pid/tid/time kept in the body of some kernel records. */
-static void
-body_who(const struct rec *r, int64_t *pid, int64_t *tid, uint64_t *time, bool *has_time)
-{
-	const uint8_t *b = r->p + 8;
-	size_t n = r->size - 8;
-
-	switch (r->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_NAMESPACES:
-		if (n >= 8) {
-			*pid = (int32_t)rd32(b, r->swap);
-			*tid = (int32_t)rd32(b + 4, r->swap);
-		}
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (n >= 24) {
-			*pid = (int32_t)rd32(b, r->swap);
-			*tid = (int32_t)rd32(b + 8, r->swap);
-			*time = rd64(b + 16, r->swap);
-			*has_time = true;
-		}
-		break;
-	case PERF_RECORD_READ:
-		if (n >= 8) {
-			*pid = (int32_t)rd32(b, r->swap);
-			*tid = (int32_t)rd32(b + 4, r->swap);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
 /* Index a record; smp is the sample decoded whole, or NULL (read its head). */
 static void
 index_rec(struct loader *ld, const struct rec *r, int attr, const struct sample *smp)
@@ -173,8 +136,13 @@ index_rec(struct loader *ld, const struct rec *r, int attr, const struct sample 
 		}
 	} else if (r->type < PF_REC_USER_TYPE_START) {
 		struct sample_id sid;
+		struct rec_who w = { -1, -1, 0, false };
 
-		body_who(r, &pid, &tid, &time, &has_time);
+		record_who(r, &w);	/* who the body says, the trailer overrides */
+		pid = w.pid;
+		tid = w.tid;
+		time = w.time;
+		has_time = w.has_time;
 		if (record_decode_sample_id(s, r, &sid) == 0) {
 			if (sid.have & PERF_SAMPLE_TID) {
 				pid = (int32_t)sid.pid;

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bytes.h"
 #include "core/err.h"
+#include "core/record.h"
 #include "core/session.h"
 #include "core/thread.h"
 
@@ -89,46 +89,93 @@ bounded_strlen(const uint8_t *p, size_t n)
 }
 
 static void
-add_map(struct thread_table *t, const struct session *s, const struct rec *r, uint64_t time)
+add_map(struct thread_table *t, const struct rec *r, uint64_t time)
 {
-	const uint8_t *b = r->p + 8;
-	size_t n = r->size - 8, fo;
+	struct rec_mmap mm;
 	struct map_ev m;
 
+	if (record_mmap(r, &mm) < 0)
+		return;
 	memset(&m, 0, sizeof m);
-	if (r->type == PERF_RECORD_MMAP) {
-		if (n < 32)
-			return;
-		fo = 32;
-	} else {
-		if (n < 64)
-			return;
-		fo = 64;
-		m.mmap2 = true;
-		if (r->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			m.build_id_len = b[32] <= 20 ? b[32] : 20;
-			memcpy(m.build_id, b + 36, m.build_id_len);
-		} else {
-			m.maj = rd32(b + 32, r->swap);
-			m.min = rd32(b + 36, r->swap);
-			m.ino = rd64(b + 40, r->swap);
-			m.ino_generation = rd64(b + 48, r->swap);
-		}
-		m.prot = rd32(b + 56, r->swap);
-		m.flags = rd32(b + 60, r->swap);
+	m.mmap2 = mm.mmap2;
+	if (mm.has_build_id) {
+		m.build_id_len = mm.build_id_size <= 20 ? mm.build_id_size : 20;
+		memcpy(m.build_id, mm.build_id, m.build_id_len);
 	}
+	m.maj = mm.maj;
+	m.min = mm.min;
+	m.ino = mm.ino;
+	m.ino_generation = mm.ino_generation;
+	m.prot = mm.prot;
+	m.flags = mm.flags;
 	m.time = time;
 	m.loc = r->loc;
-	m.pid = (int32_t)rd32(b, r->swap);
-	m.tid = (int32_t)rd32(b + 4, r->swap);
-	m.start = rd64(b + 8, r->swap);
-	m.len = rd64(b + 16, r->swap);
-	m.pgoff = rd64(b + 24, r->swap);
+	m.pid = mm.pid;
+	m.tid = mm.tid;
+	m.start = mm.addr;
+	m.len = mm.len;
+	m.pgoff = mm.pgoff;
 	m.misc = r->misc;
-	m.filename = strtab_intern(&t->strs, (const char *)b + fo, bounded_strlen(b + fo, n - fo));
+	m.filename = strtab_intern(&t->strs, mm.filename,
+	    bounded_strlen((const uint8_t *)mm.filename, mm.filename_max));
 	GROW(t->maps, t->capmaps, t->nmaps + 1);
 	t->maps[t->nmaps++] = m;
-	(void)s;
+}
+
+/* A FORK: a new lifetime of its tid, unless this one is fresh. */
+static void
+on_fork(struct thread_table *t, const struct rec *r, uint64_t time)
+{
+	struct rec_task f;
+	uint32_t th, parent;
+
+	if (record_task(r, &f) < 0)
+		return;
+	parent = tid_get(t, f.ptid);
+	th = tid_get(t, f.tid);
+	/* A FORK for a live tid that was already forked starts a new lifetime. */
+	if (th == THREAD_NONE || t->v[th].exited || t->v[th].ppid != -1 || t->v[th].ncomms > 0)
+		th = thread_new(t, f.pid, f.tid, time);
+	t->v[th].ppid = f.ppid;
+	t->v[th].ptid = f.ptid;
+	t->v[th].parent = parent;
+	t->v[th].start = time;
+	if (parent != THREAD_NONE && t->v[parent].last_comm != UINT32_MAX)
+		comm_add(t, th, time, t->comms[t->v[parent].last_comm].name, false);
+}
+
+/* A COMM, EXIT, FORK, MMAP or MMAP2 record of the index. */
+static void
+on_record(struct thread_table *t, const struct rec *r, uint64_t time)
+{
+	struct rec_comm c;
+	struct rec_task x;
+	uint32_t th;
+
+	switch (r->type) {
+	case PERF_RECORD_COMM:
+		if (record_comm(r, &c) < 0)
+			break;
+		th = thread_get(t, c.pid, c.tid, time);
+		comm_add(t, th, time, strtab_intern(&t->strs, c.comm,
+		    bounded_strlen((const uint8_t *)c.comm, c.comm_max)), c.exec);
+		break;
+	case PERF_RECORD_FORK:
+		on_fork(t, r, time);
+		break;
+	case PERF_RECORD_EXIT:
+		if (record_task(r, &x) < 0)
+			break;
+		th = tid_get(t, x.tid);
+		if (th != THREAD_NONE) {
+			t->v[th].exited = true;
+			t->v[th].end = time;
+		}
+		break;
+	default:
+		add_map(t, r, time);
+		break;
+	}
 }
 
 void
@@ -150,8 +197,6 @@ thread_table_build(struct thread_table *t, const struct session *s)
 		const struct rec_ent *e = &s->index.v[i];
 		unsigned type = ent_type(e);
 		struct rec r;
-		const uint8_t *b;
-		size_t n;
 
 		if (type != PERF_RECORD_COMM && type != PERF_RECORD_FORK &&
 		    type != PERF_RECORD_EXIT && type != PERF_RECORD_MMAP &&
@@ -173,61 +218,7 @@ thread_table_build(struct thread_table *t, const struct session *s)
 		last_tid = INT32_MIN;	/* COMM/FORK/EXIT may change the mapping */
 		if (session_rec(s, ent_loc(e), &r) < 0)
 			continue;
-		b = r.p + 8;
-		n = r.size - 8;
-		switch (type) {
-		case PERF_RECORD_COMM: {
-			uint32_t th;
-
-			if (n < 8)
-				break;
-			th = thread_get(t, (int32_t)rd32(b, r.swap), (int32_t)rd32(b + 4, r.swap),
-			    e->time);
-			comm_add(t, th, e->time,
-			    strtab_intern(&t->strs, (const char *)b + 8, bounded_strlen(b + 8, n - 8)),
-			    (r.misc & PERF_RECORD_MISC_COMM_EXEC) != 0);
-			break;
-		}
-		case PERF_RECORD_FORK: {
-			int32_t pid, ppid, tid, ptid;
-			uint32_t th, parent;
-
-			if (n < 24)
-				break;
-			pid = (int32_t)rd32(b, r.swap);
-			ppid = (int32_t)rd32(b + 4, r.swap);
-			tid = (int32_t)rd32(b + 8, r.swap);
-			ptid = (int32_t)rd32(b + 12, r.swap);
-			parent = tid_get(t, ptid);
-			th = tid_get(t, tid);
-			/* A FORK for a live tid that was already forked starts a new lifetime. */
-			if (th == THREAD_NONE || t->v[th].exited || t->v[th].ppid != -1 ||
-			    t->v[th].ncomms > 0)
-				th = thread_new(t, pid, tid, e->time);
-			t->v[th].ppid = ppid;
-			t->v[th].ptid = ptid;
-			t->v[th].parent = parent;
-			t->v[th].start = e->time;
-			if (parent != THREAD_NONE && t->v[parent].last_comm != UINT32_MAX)
-				comm_add(t, th, e->time, t->comms[t->v[parent].last_comm].name, false);
-			break;
-		}
-		case PERF_RECORD_EXIT: {
-			uint32_t th;
-
-			if (n < 24)
-				break;
-			th = tid_get(t, (int32_t)rd32(b + 8, r.swap));
-			if (th != THREAD_NONE) {
-				t->v[th].exited = true;
-				t->v[th].end = e->time;
-			}
-			break;
-		}
-		default:
-			add_map(t, s, &r, e->time);
-			break;
-		}
+		on_record(t, &r, e->time);
 		if (give_back) {
 			/* in batches: one madvise for a run of nearby records */
 			uint64_t l = ent_loc(e) & ~(uint64_t)0xffff;

@@ -52,11 +52,13 @@ epoch_slot(struct hist *h, int32_t pid)
 static void
 epoch_bump(struct hist *h, const struct rec *r)
 {
+	struct rec_who w = { -1, -1, 0, false };
 	int32_t pid;
 
-	if (r->size < 16)
+	/* (a FORK too short for its whole body changes no maps: no bump) */
+	if (record_who(r, &w) < 0)
 		return;
-	pid = (int32_t)rd32(r->p + 8, r->swap);
+	pid = (int32_t)w.pid;
 	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
 	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2))

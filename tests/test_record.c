@@ -1,4 +1,4 @@
-/* Criterion tests of core/record.c and core/fields.c. */
+/* Criterion tests of core/record.c: sample decoding, the record table, the typed decoders. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -8,125 +8,11 @@
 #include <unistd.h>
 
 #include "core/core.h"
-#include "tests/helpers.h"
+#include "tests/rec_helpers.h"
 
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS
 #define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
 #endif
-
-/* ---- a session with an attr table and nothing else ---- */
-
-static void
-sess_init(struct session *s, const struct perf_event_attr *a, size_t n)
-{
-	memset(s, 0, sizeof *s);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t idx = attr_table_add(&s->attrs, &a[i], sizeof a[i], 0);
-
-		attr_table_add_id(&s->attrs, idx, 100 + i);
-		attr_table_add_id(&s->attrs, idx, 200 + i);
-	}
-	attr_table_finish(&s->attrs);
-}
-
-static void
-sess_free(struct session *s)
-{
-	attr_table_free(&s->attrs);
-}
-
-static struct rec
-mkrec(const struct pdbuf *b, size_t start)
-{
-	struct rec r;
-
-	r.p = b->p + start;
-	r.swap = b->swap;
-	r.type = rd32(r.p, r.swap);
-	r.misc = rd16(r.p + 4, r.swap);
-	r.size = rd16(r.p + 6, r.swap);
-	r.loc = start;
-	return r;
-}
-
-/* ---- collecting fields ---- */
-
-struct fcol {
-	size_t	 n;
-	struct {
-		uint32_t	off, len;
-		enum field_kind	kind;
-		char		name[FIELD_NAME_MAX];
-		char		value[FIELD_VALUE_MAX];
-		uint64_t	num;
-	} v[4096];
-};
-
-static struct fcol col;
-
-static void
-collect(void *arg, const struct field *f)
-{
-	struct fcol *c = arg;
-
-	cr_assert_lt(c->n, sizeof c->v / sizeof c->v[0]);
-	c->v[c->n].off = f->off;
-	c->v[c->n].len = f->len;
-	c->v[c->n].kind = f->kind;
-	snprintf(c->v[c->n].name, sizeof c->v[c->n].name, "%s", f->name);
-	snprintf(c->v[c->n].value, sizeof c->v[c->n].value, "%s", f->value);
-	c->v[c->n].num = f->num;
-	c->n++;
-}
-
-/* Describe r; assert its fields cover every byte exactly once, in order.
- * Returns fields_describe's result. */
-static int
-describe(const struct session *s, const struct rec *r)
-{
-	int rc;
-	uint32_t next = 0;
-
-	col.n = 0;
-	rc = fields_describe(s, r, collect, &col);
-	for (size_t i = 0; i < col.n; i++) {
-		cr_assert_eq(col.v[i].off, next, "type %u: field %s at %u, expected %u", r->type,
-		    col.v[i].name, col.v[i].off, next);
-		cr_assert_gt(col.v[i].len, 0, "field %s is empty", col.v[i].name);
-		cr_assert_not_null(col.v[i].value);
-		next = col.v[i].off + col.v[i].len;
-	}
-	cr_assert_eq(next, r->size, "type %u: fields end at %u, record is %u bytes", r->type,
-	    next, r->size);
-	return rc;
-}
-
-static int
-field_idx(const char *name)
-{
-	for (size_t i = 0; i < col.n; i++)
-		if (strcmp(col.v[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-static uint64_t
-field_num(const char *name)
-{
-	int i = field_idx(name);
-
-	cr_assert_geq(i, 0, "no field %s", name);
-	return col.v[i].num;
-}
-
-static bool
-any_bad(void)
-{
-	for (size_t i = 0; i < col.n; i++)
-		if (col.v[i].kind == FIELD_BAD)
-			return true;
-	return false;
-}
 
 /* ---- a sample writer driven by an attr and a seed ---- */
 
@@ -406,17 +292,6 @@ check_sample_fields(const struct perf_event_attr *a, uint64_t seed, uint64_t id)
 		cr_assert_eq(field_num("regs_intr[AX]"), V(400));
 }
 
-static void
-base_attr(struct perf_event_attr *a, uint64_t st)
-{
-	memset(a, 0, sizeof *a);
-	a->type = PERF_TYPE_SOFTWARE;
-	a->size = sizeof *a;
-	a->sample_type = st;
-	a->sample_id_all = 1;
-	a->sample_regs_user = 0x7;	/* AX BX CX */
-	a->sample_regs_intr = 0x101;	/* AX IP */
-}
 
 #define ALL_SAMPLE_BITS	(PERF_SAMPLE_MAX - 1)
 
@@ -623,43 +498,6 @@ Test(record, sample_without_attrs)
 	pd_free(&b);
 }
 
-/* ---- which attr, sample_id trailers ---- */
-
-static void
-write_trailer(struct pdbuf *b, uint64_t st, uint64_t id)
-{
-	if (st & PERF_SAMPLE_TID) {
-		pd_u32(b, 11);
-		pd_u32(b, 12);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		pd_u64(b, 13);
-	if (st & PERF_SAMPLE_ID)
-		pd_u64(b, id);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		pd_u64(b, 14);
-	if (st & PERF_SAMPLE_CPU) {
-		pd_u32(b, 3);
-		pd_u32(b, 0);
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		pd_u64(b, id);
-}
-
-static size_t
-write_comm(struct pdbuf *b, uint64_t st, uint64_t id, bool trailer)
-{
-	size_t r = pd_rec_begin(b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
-
-	pd_u32(b, 1234);
-	pd_u32(b, 1235);
-	pd_str8(b, "d_matmul");
-	if (trailer)
-		write_trailer(b, st, id);
-	pd_rec_end(b, r);
-	return r;
-}
-
 Test(record, attr_by_identifier_and_id)
 {
 	static const uint64_t sts[] = {
@@ -806,481 +644,194 @@ Test(record, type_names)
 	cr_assert_null(record_type_name(UINT32_MAX));
 }
 
-/* ---- every record type described ---- */
 
-#define TRAILER_ST	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
-			 PERF_SAMPLE_IDENTIFIER)
+/* ---- the record table, who, and the typed decoders ---- */
 
-/* kind 0: cpus list, 1: 64-bit mask, 2: range, 3: 32-bit mask. */
+Test(record, table_entries)
+{
+#define X(v, n) \
+	cr_assert_not_null(record_type(v), "type %d", v); \
+	cr_expect_str_eq(record_type(v)->name, #n);
+	PF_RECORD_TYPES(X)
+#undef X
+	cr_expect_null(record_type(22));
+	cr_expect_null(record_type(63));
+	cr_expect_null(record_type(PF_REC_MAX_KNOWN));
+	cr_expect_eq(record_type(PERF_RECORD_MMAP)->body_min, 32);
+	cr_expect_eq(record_type(PERF_RECORD_MMAP2)->body_min, 64);
+	cr_expect_eq(record_type(PF_REC_ATTR)->body_min, PF_ATTR_SIZE_VER0_MIN);
+	cr_expect_eq(record_type(PF_REC_BUILD_ID)->body_min, 28);
+	/* every kernel type but SWITCH and every described tool type has fields */
+	cr_expect_not_null(record_type(PERF_RECORD_SAMPLE)->fields);
+	cr_expect_null(record_type(PERF_RECORD_SWITCH)->fields);
+	cr_expect_null(record_type(PF_REC_FINISHED_ROUND)->summary);
+}
+
+/* MMAP2 (build id or inode), MMAP, COMM, FORK, EXIT, LOST, LOST_SAMPLES. */
 static void
-cpu_map_data(struct pdbuf *b, int kind)
+write_kernel_records(struct pdbuf *b, size_t at[7])
 {
-	pd_u16(b, (uint16_t)(kind == 3 ? 1 : kind));
-	if (kind == 0) {
-		pd_u16(b, 3);
-		pd_u16(b, 0);
-		pd_u16(b, 1);
-		pd_u16(b, 3);
-	} else if (kind == 1) {
-		pd_u16(b, 1);
-		pd_u16(b, 8);
-		pd_zero(b, 4);
-		pd_u64(b, 0x2d);
-	} else if (kind == 2) {
-		pd_u8(b, 0);
-		pd_u8(b, 0);
-		pd_u16(b, 0);
-		pd_u16(b, 7);
-	} else {
-		pd_u16(b, 2);
-		pd_u16(b, 4);
-		pd_u32(b, 0x3);
-		pd_u32(b, 0x1);
+	at[0] = pd_rec_begin(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
+	pd_u32(b, 7);
+	pd_u32(b, 8);
+	pd_u64(b, 0x400000);
+	pd_u64(b, 0x1000);
+	pd_u64(b, 0x20);
+	pd_u8(b, 24);		/* more than 20: kept as recorded */
+	pd_zero(b, 3);
+	for (int i = 0; i < 20; i++)
+		pd_u8(b, (uint8_t)(0xa0 + i));
+	pd_u32(b, 5);
+	pd_u32(b, 2);
+	pd_str8(b, "/bin/x");
+	pd_rec_end(b, at[0]);
+	at[1] = pd_rec_begin(b, PERF_RECORD_MMAP, 0);
+	pd_u32(b, (uint32_t)-1);
+	pd_u32(b, 0);
+	pd_u64(b, 1);
+	pd_u64(b, 2);
+	pd_u64(b, 3);
+	pd_str8(b, "[vdso]");
+	pd_rec_end(b, at[1]);
+	at[2] = write_comm(b, 0, 0, false);
+	for (int k = 0; k < 2; k++) {
+		at[3 + k] = pd_rec_begin(b, k ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0);
+		pd_u32(b, 20);
+		pd_u32(b, 10);
+		pd_u32(b, 21);
+		pd_u32(b, 11);
+		pd_u64(b, 999);
+		pd_rec_end(b, at[3 + k]);
 	}
+	at[5] = pd_rec_begin(b, PERF_RECORD_LOST, 0);
+	pd_u64(b, 4);
+	pd_u64(b, 17);
+	pd_rec_end(b, at[5]);
+	at[6] = pd_rec_begin(b, PERF_RECORD_LOST_SAMPLES, 0);
+	pd_u64(b, 18);
+	pd_rec_end(b, at[6]);
 }
 
 static void
-pad8(struct pdbuf *b, size_t start)
+check_kernel_records(bool swap)
 {
-	while ((b->len - start) % 8)
-		pd_u8(b, 0);
-}
-
-/* Write one record of type t (variant v) with plausible content; returns
- * its start, or SIZE_MAX if there is no such variant. */
-static size_t
-write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
-{
-	size_t r;
-	uint16_t misc = 0;
-
-	if (t == PERF_RECORD_MMAP2 && v == 1)
-		misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
-	if (t == PERF_RECORD_SWITCH || t == PERF_RECORD_SWITCH_CPU_WIDE)
-		misc = PERF_RECORD_MISC_SWITCH_OUT;
-	if (t == PF_REC_BUILD_ID)
-		misc = 1u << 15;
-	if ((t == PF_REC_CPU_MAP && v > 3) || (t == PF_REC_EVENT_UPDATE && v > 3) ||
-	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PERF_RECORD_MMAP2 &&
-	    t != PF_REC_ATTR && v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) ||
-	    (t == PF_REC_ATTR && v > 2))
-		return SIZE_MAX;
-	r = pd_rec_begin(b, t, misc | PERF_RECORD_MISC_USER);
-	switch (t) {
-	case PERF_RECORD_MMAP:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
-		pd_str8(b, "/usr/bin/foo");
-		break;
-	case PERF_RECORD_MMAP2:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
-		if (v == 0) {
-			pd_u32(b, 8); pd_u32(b, 1); pd_u64(b, 1234); pd_u64(b, 5);
-		} else {
-			pd_u8(b, 20); pd_u8(b, 0); pd_u16(b, 0);
-			for (int i = 0; i < 20; i++)
-				pd_u8(b, (uint8_t)i);
-		}
-		pd_u32(b, 5); pd_u32(b, 2);
-		pd_str8(b, "/usr/lib/libc.so.6");
-		break;
-	case PERF_RECORD_LOST:
-		pd_u64(b, 100); pd_u64(b, 7);
-		break;
-	case PERF_RECORD_COMM:
-		pd_u32(b, 1); pd_u32(b, 2); pd_str8(b, "comm");
-		break;
-	case PERF_RECORD_EXIT:
-	case PERF_RECORD_FORK:
-		pd_u32(b, 3); pd_u32(b, 1); pd_u32(b, 3); pd_u32(b, 1); pd_u64(b, 99);
-		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		pd_u64(b, 99); pd_u64(b, 100); pd_u64(b, 0);
-		break;
-	case PERF_RECORD_READ:
-		pd_u32(b, 1); pd_u32(b, 2);
-		/* read_format GROUP|ID of the test attr: nr, then {value, id} */
-		pd_u64(b, 2); pd_u64(b, 10); pd_u64(b, 100); pd_u64(b, 20); pd_u64(b, 101);
-		break;
-	case PERF_RECORD_SAMPLE:
-		/* IDENTIFIER IP TID TIME ID CPU PERIOD */
-		pd_u64(b, 100); pd_u64(b, 0x1234); pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 5);
-		pd_u64(b, 100); pd_u32(b, 1); pd_u32(b, 0); pd_u64(b, 1000);
-		break;
-	case PERF_RECORD_AUX:
-		pd_u64(b, 0); pd_u64(b, 0x3370); pd_u64(b, 1);
-		break;
-	case PERF_RECORD_ITRACE_START:
-		pd_u32(b, 1); pd_u32(b, 2);
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		pd_u64(b, 3);
-		break;
-	case PERF_RECORD_SWITCH:
-		break;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		pd_u32(b, 5); pd_u32(b, 6);
-		break;
-	case PERF_RECORD_NAMESPACES:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 7);
-		for (int i = 0; i < 7; i++) {
-			pd_u64(b, 4); pd_u64(b, 0xeffffff0u + i);
-		}
-		break;
-	case PERF_RECORD_KSYMBOL:
-		pd_u64(b, 0xffffffffc0248588ull); pd_u32(b, 72); pd_u16(b, 1); pd_u16(b, 0);
-		pd_str8(b, "bpf_prog_x");
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		pd_u16(b, 1); pd_u16(b, 0); pd_u32(b, 5);
-		for (int i = 0; i < 8; i++)
-			pd_u8(b, (uint8_t)(0xa0 + i));
-		break;
-	case PERF_RECORD_CGROUP:
-		pd_u64(b, 1); pd_str8(b, "/");
-		break;
-	case PERF_RECORD_TEXT_POKE:
-		pd_u64(b, 0xffffffff81000000ull); pd_u16(b, 5); pd_u16(b, 5);
-		for (int i = 0; i < 10; i++)
-			pd_u8(b, 0x90);
-		pad8(b, r);
-		break;
-	case 21:
-		pd_u64(b, 0x42);
-		break;
-	case PF_REC_ATTR:
-		pd_attr(b, v == 0 ? 128 : v == 1 ? PF_ATTR_SIZE_VER0 : 136, PERF_TYPE_SOFTWARE, 0,
-		    4000, TRAILER_ST, 0, (1ull << 10) | (1ull << 18) | (3ull << 15));
-		pd_u64(b, 100); pd_u64(b, 101);
-		break;
-	case PF_REC_EVENT_TYPE:
-		pd_u64(b, 12); pd_str8(b, "cycles");
-		break;
-	case PF_REC_TRACING_DATA:
-		pd_u32(b, 4096);
-		break;
-	case PF_REC_BUILD_ID:
-		pd_u32(b, (uint32_t)-1);
-		for (int i = 0; i < 20; i++)
-			pd_u8(b, (uint8_t)i);
-		pd_u8(b, 20); pd_zero(b, 3);
-		pd_str8(b, "/usr/bin/foo");
-		break;
-	case PF_REC_FINISHED_ROUND:
-	case PF_REC_FINISHED_INIT:
-		break;
-	case PF_REC_ID_INDEX:
-		pd_u64(b, 2);
-		for (int i = 0; i < 2; i++) {
-			pd_u64(b, 100 + i); pd_u64(b, 0); pd_u64(b, i); pd_u64(b, 1234);
-		}
-		break;
-	case PF_REC_AUXTRACE_INFO:
-		pd_u32(b, 1); pd_u32(b, 0);
-		for (int i = 0; i < 4; i++)
-			pd_u64(b, i);
-		break;
-	case PF_REC_AUXTRACE:
-		pd_u64(b, 0x12a70); pd_u64(b, 0); pd_u64(b, 0x3a717781f00ull); pd_u32(b, 0);
-		pd_u32(b, 3587); pd_u32(b, 0); pd_u32(b, 0);
-		break;
-	case PF_REC_AUXTRACE_ERROR:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u32(b, 0); pd_u32(b, 1); pd_u32(b, 2);
-		pd_u32(b, 2); pd_u64(b, 0x1234); pd_u64(b, 99);
-		{
-			char msg[64] = "overflow";
-
-			pd_bytes(b, msg, sizeof msg);
-		}
-		pd_u32(b, 0); pd_u32(b, 0);
-		break;
-	case PF_REC_THREAD_MAP:
-		pd_u64(b, 2);
-		for (int i = 0; i < 2; i++) {
-			char comm[16] = "worker";
-
-			pd_u64(b, 1000 + i);
-			pd_bytes(b, comm, 16);
-		}
-		break;
-	case PF_REC_CPU_MAP:
-		cpu_map_data(b, v);
-		pad8(b, r);
-		break;
-	case PF_REC_STAT_CONFIG:
-		pd_u64(b, 3);
-		for (int i = 0; i < 3; i++) {
-			pd_u64(b, i); pd_u64(b, i + 1);
-		}
-		break;
-	case PF_REC_STAT:
-		pd_u64(b, 11999); pd_u32(b, (uint32_t)-1); pd_u32(b, 0);
-		pd_u64(b, 1); pd_u64(b, 2); pd_u64(b, 3);
-		break;
-	case PF_REC_STAT_ROUND:
-		pd_u64(b, 1); pd_u64(b, 202457576);
-		break;
-	case PF_REC_EVENT_UPDATE:
-		pd_u64(b, (uint64_t)v); pd_u64(b, 11680);
-		if (v == 0) {
-			pd_str8(b, "msec");
-		} else if (v == 1) {
-			double d = 0.000001;
-			uint64_t u;
-
-			memcpy(&u, &d, 8);
-			pd_u64(b, u);
-			pd_zero(b, 16);
-		} else if (v == 2) {
-			pd_str8(b, "cpu-clock:ppp");
-		} else {
-			cpu_map_data(b, 0);
-			pad8(b, r);
-		}
-		break;
-	case PF_REC_TIME_CONV:
-		pd_u64(b, 31); pd_u64(b, 123); pd_u64(b, 456); pd_u64(b, 0); pd_u64(b, ~0ull);
-		pd_u8(b, 1); pd_u8(b, 1); pd_zero(b, 6);
-		break;
-	case PF_REC_FEATURE:
-		pd_u64(b, 3); pd_u32(b, 5); pd_bytes(b, "host", 5); pd_zero(b, 7);
-		break;
-	case PF_REC_COMPRESSED:
-		pd_bytes(b, "\x28\xb5\x2f\xfd\x00\x00\x00\x00", 8);
-		break;
-	case PF_REC_COMPRESSED2:
-		pd_u64(b, 5); pd_bytes(b, "\x28\xb5\x2f\xfd\x00", 5); pd_zero(b, 3);
-		break;
-	default:	/* unknown types */
-		pd_u64(b, 1); pd_u64(b, 2);
-		break;
-	}
-	if (t < PF_REC_USER_TYPE_START && t != PERF_RECORD_SAMPLE)
-		write_trailer(b, a->sample_type, 100);
-	pd_rec_end(b, r);
-	return r;
-}
-
-Test(fields, every_record_type_covered_once)
-{
-	static const uint32_t types[] = {
-		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-		64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83,
-		0, 22, 63, 84, 200, 65535,
-	};
-	struct perf_event_attr a;
-
-	base_attr(&a, TRAILER_ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	for (int swap = 0; swap < 2; swap++) {
-		struct session s;
-		struct pdbuf b = { .swap = swap };
-
-		sess_init(&s, &a, 1);
-		for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
-			for (int v = 0; v < 5; v++) {
-				size_t at = write_type(&b, types[k], v, &a);
-				struct rec r;
-				char sum[1024];
-				const char *tn;
-				char want[64];
-
-				if (at == SIZE_MAX)
-					continue;
-				r = mkrec(&b, at);
-				cr_assert_eq(describe(&s, &r), 0, "type %u/%d (swap %d) damaged",
-				    types[k], v, swap);
-				cr_assert(!any_bad(), "type %u/%d: bad field", types[k], v);
-				cr_assert_eq(field_idx("extra"), -1, "type %u/%d: extra bytes",
-				    types[k], v);
-				cr_assert_eq(field_num("header.type"), types[k]);
-				cr_assert_eq(field_num("header.size"), r.size);
-				tn = record_type_name(types[k]);
-				if (tn == NULL) {
-					cr_assert_geq(field_idx("payload"), 0);
-					snprintf(want, sizeof want, "PERF_RECORD_UNKNOWN%u", types[k]);
-				} else {
-					snprintf(want, sizeof want, "PERF_RECORD_%s", tn);
-				}
-				if (types[k] < PF_REC_USER_TYPE_START && types[k] != 9 && tn)
-					cr_assert_eq(field_num("sample_id.identifier"), 100,
-					    "type %u: no trailer", types[k]);
-				fields_summary(&s, &r, sum, sizeof sum);
-				cr_assert(strncmp(sum, want, strlen(want)) == 0, "%s", sum);
-				cr_assert_null(strstr(sum, "damaged"), "%s", sum);
-				/* Also without a session: still covered. */
-				describe(NULL, &r);
-			}
-		}
-		pd_free(&b);
-		sess_free(&s);
-	}
-}
-
-/* Values of a few typical fields and the summaries perf users know. */
-Test(fields, values_and_summaries)
-{
-	struct perf_event_attr a;
-	struct session s;
-	struct pdbuf b = { 0 };
+	struct pdbuf b = { .swap = swap };
+	size_t at[7];
 	struct rec r;
-	size_t at;
-	char sum[1024];
+	struct rec_mmap m;
+	struct rec_comm c;
+	struct rec_task t;
+	struct rec_lost l;
+	struct rec_who w = { -1, -1, 0, false };
 
-	base_attr(&a, TRAILER_ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	sess_init(&s, &a, 1);
+	write_kernel_records(&b, at);
+	r = mkrec(&b, at[0]);
+	cr_assert_eq(record_mmap(&r, &m), 0);
+	cr_expect(m.mmap2 && m.has_build_id && m.pid == 7 && m.tid == 8);
+	cr_expect(m.addr == 0x400000 && m.len == 0x1000 && m.pgoff == 0x20);
+	cr_expect(m.build_id_size == 24 && m.build_id[0] == 0xa0 && m.build_id[19] == 0xb3);
+	cr_expect(m.prot == 5 && m.flags == 2 && m.maj == 0 && m.ino == 0);
+	cr_expect_str_eq(m.filename, "/bin/x");
+	cr_expect_eq(m.filename_max, 8);
+	cr_assert_eq(record_who(&r, &w), 0);
+	cr_expect(w.pid == 7 && w.tid == 8 && !w.has_time);
+	cr_expect_eq(record_comm(&r, &c), -1, "an MMAP2 is not a COMM");
 
-	at = write_comm(&b, a.sample_type, 100, true);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_COMM exec: d_matmul:1234/1235");
-	describe(&s, &r);
-	cr_assert_str_eq(col.v[field_idx("comm")].value, "\"d_matmul\"");
-	cr_assert_eq(field_num("sample_id.tid"), 12);
+	r = mkrec(&b, at[1]);
+	cr_assert_eq(record_mmap(&r, &m), 0);
+	cr_expect(!m.mmap2 && m.pid == -1 && m.addr == 1 && m.len == 2 && m.pgoff == 3);
+	cr_expect_str_eq(m.filename, "[vdso]");
+	r.size = 39;	/* one byte short of its fixed fields */
+	cr_expect_eq(record_mmap(&r, &m), -1);
 
-	at = write_type(&b, PERF_RECORD_MMAP2, 0, &a);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_MMAP2 1/2: [0x400000(0x1000) @ 0 08:01 1234 5]: "
-	    "r-xp /usr/lib/libc.so.6");
-	describe(&s, &r);
-	cr_assert_str_eq(col.v[field_idx("filename")].value, "\"/usr/lib/libc.so.6\"");
+	r = mkrec(&b, at[2]);
+	cr_assert_eq(record_comm(&r, &c), 0);
+	cr_expect(c.pid == 1234 && c.tid == 1235 && c.exec);
+	cr_expect_str_eq(c.comm, "d_matmul");
 
-	at = write_type(&b, PERF_RECORD_MMAP2, 1, &a);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_MMAP2 1/2: [0x400000(0x1000) @ 0 "
-	    "<000102030405060708090a0b0c0d0e0f10111213>]: r-xp /usr/lib/libc.so.6");
-
-	at = write_type(&b, PF_REC_CPU_MAP, 1, &a);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0,2-3,5");
-	at = write_type(&b, PF_REC_CPU_MAP, 2, &a);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0-7");
-	at = write_type(&b, PF_REC_CPU_MAP, 3, &a);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0-1,32");
-
-	at = write_type(&b, PERF_RECORD_SAMPLE, 0, &a);
-	r = mkrec(&b, at);
-	fields_summary(&s, &r, sum, sizeof sum);
-	cr_assert_str_eq(sum, "PERF_RECORD_SAMPLE(IP, 0x2): 1/2: 0x1234 period: 1000 addr: 0 "
-	    "time: 5 cpu: 1", "%s", sum);
-
-	at = write_type(&b, PF_REC_ATTR, 0, &a);
-	r = mkrec(&b, at);
-	describe(&s, &r);
-	cr_assert_eq(field_idx("attr.sample_period"), -1);	/* freq is set */
-	cr_assert_eq(field_num("attr.sample_freq"), 4000);
-	cr_assert_not_null(strstr(col.v[field_idx("attr.flags")].value, "precise_ip=3"));
-	cr_assert_not_null(strstr(col.v[field_idx("attr.sample_type")].value, "IDENTIFIER"));
-	cr_assert_eq(field_num("id[1]"), 101);
+	for (int k = 0; k < 2; k++) {
+		r = mkrec(&b, at[3 + k]);
+		cr_assert_eq(record_task(&r, &t), 0);
+		cr_expect(t.pid == 20 && t.ppid == 10 && t.tid == 21 && t.ptid == 11 && t.time == 999);
+		w.has_time = false;
+		cr_assert_eq(record_who(&r, &w), 0);
+		cr_expect(w.pid == 20 && w.tid == 21 && w.has_time && w.time == 999);
+	}
+	r = mkrec(&b, at[5]);
+	cr_assert_eq(record_lost(&r, &l), 0);
+	cr_expect(l.id == 4 && l.lost == 17);
+	cr_expect_eq(record_who(&r, &w), -1, "LOST says no who in its body");
+	r = mkrec(&b, at[6]);
+	cr_assert_eq(record_lost(&r, &l), 0);
+	cr_expect(l.id == 0 && l.lost == 18);
 	pd_free(&b);
-	sess_free(&s);
 }
 
-/* ---- through a real session: the synthetic recording of helpers.c ---- */
-
-struct walkst {
-	const struct session	*s;
-	size_t			 n, samples;
-};
-
-static int
-walk_check(void *arg, const struct rec *r, int depth)
+Test(record, typed_kernel_decoders_both_orders)
 {
-	struct walkst *w = arg;
-	char sum[1024];
+	check_kernel_records(false);
+	check_kernel_records(true);
+}
 
-	(void)depth;
-	cr_assert_eq(describe(w->s, r), 0, "record at %#llx (type %u) damaged",
-	    (unsigned long long)r->loc, r->type);
-	cr_assert(!any_bad());
-	fields_summary(w->s, r, sum, sizeof sum);
-	cr_assert_null(strstr(sum, "damaged"), "%s", sum);
-	if (r->type == PERF_RECORD_SAMPLE) {
-		struct sample smp;
-		const char *why = NULL;
+Test(record, typed_stat_decoders)
+{
+	struct pdbuf b = { 0 };
+	size_t tm, cm, st, sr;
+	struct rec r;
+	struct rec_thread_map t;
+	struct rec_cpu_map c;
+	struct rec_stat s;
+	struct rec_stat_round round;
 
-		cr_assert_eq(record_decode_sample(w->s, r, &smp, &why), 0, "%s", why);
-		cr_assert_eq(smp.attr, 0);
-		cr_assert_eq(field_num("time"), smp.time);
-		w->samples++;
-	} else if (r->type < PF_REC_USER_TYPE_START) {
-		struct sample_id sid;
-
-		cr_assert_eq(record_decode_sample_id(w->s, r, &sid), 0);
-		cr_assert_eq(field_num("sample_id.time"), sid.time);
+	tm = pd_rec_begin(&b, PF_REC_THREAD_MAP, 0);
+	pd_u64(&b, 3);		/* says 3, holds 2 */
+	for (int i = 0; i < 2; i++) {
+		pd_u64(&b, (uint64_t)(100 + i));
+		pd_zero(&b, 16);
 	}
-	w->n++;
-	return 0;
-}
-
-Test(fields, synthetic_recording_both_orders)
-{
-	for (int swap = 0; swap < 2; swap++) {
-		struct pdbuf b;
-		struct perf_err err;
-		struct session *s;
-		struct walkst w = { 0 };
-		char *path;
-
-		synth_file(&b, swap, 12);
-		path = tmp_write("rec", b.p, b.len);
-		s = session_open(path, NULL, &err);
-		cr_assert_not_null(s, "%s", err.msg);
-		cr_assert_eq(s->swap, (bool)swap);
-		w.s = s;
-		session_walk(s, walk_check, &w);
-		cr_assert_eq(w.n, synth_layout.nrecords);
-		cr_assert_eq(w.samples, 12);
-		session_close(s);
-		unlink(path);
-		free(path);
-		pd_free(&b);
-	}
-}
-
-/* Counts whose byte size overflows 64 bits are damage, not a wrap-around. */
-Test(fields, huge_counts_in_other_records)
-{
-	static const uint32_t types[] = {
-		PF_REC_THREAD_MAP, PF_REC_ID_INDEX, PF_REC_STAT_CONFIG, PERF_RECORD_NAMESPACES,
-	};
-	static const uint64_t nrs[] = { 1ull << 60, 1ull << 59, UINT64_MAX, 3 };
-	struct perf_event_attr a;
-	struct session s;
-
-	base_attr(&a, PERF_SAMPLE_IP);
-	a.sample_id_all = 0;
-	sess_init(&s, &a, 1);
-	for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
-		for (size_t i = 0; i < sizeof nrs / sizeof nrs[0]; i++) {
-			struct pdbuf b = { 0 };
-			size_t at = pd_rec_begin(&b, types[k], 0);
-			struct rec r;
-			char sum[256];
-
-			if (types[k] == PERF_RECORD_NAMESPACES) {
-				pd_u32(&b, 1);
-				pd_u32(&b, 1);
-			}
-			pd_u64(&b, nrs[i]);
-			pd_u64(&b, 1);
-			pd_u64(&b, 2);
-			pd_rec_end(&b, at);
-			r = mkrec(&b, at);
-			cr_assert_eq(describe(&s, &r), -1, "type %u nr %#llx", types[k],
-			    (unsigned long long)nrs[i]);
-			cr_assert(any_bad());
-			fields_summary(&s, &r, sum, sizeof sum);
-			pd_free(&b);
+	pd_rec_end(&b, tm);
+	cm = pd_rec_begin(&b, PF_REC_CPU_MAP, 0);
+	pd_u16(&b, 0);
+	pd_u16(&b, 3);
+	pd_u16(&b, 0);
+	pd_u16(&b, 0xffff);
+	pd_u16(&b, 2);
+	pd_zero(&b, 6);
+	pd_rec_end(&b, cm);
+	st = pd_rec_begin(&b, PF_REC_STAT, 0);
+	for (uint64_t v = 1; v <= 5; v++) {
+		if (v == 2) {
+			pd_u32(&b, 6);
+			pd_u32(&b, 7);
+		} else {
+			pd_u64(&b, v);
 		}
 	}
-	sess_free(&s);
+	pd_u64(&b, 9);
+	pd_rec_end(&b, st);
+	sr = pd_rec_begin(&b, PF_REC_STAT_ROUND, 0);
+	pd_u64(&b, 1);
+	pd_u64(&b, 55);
+	pd_rec_end(&b, sr);
+
+	r = mkrec(&b, tm);
+	cr_assert_eq(record_thread_map(&r, &t), 0);
+	cr_expect(t.nr == 3 && t.have == 2);
+	cr_expect(record_thread_map_pid(&t, 0) == 100 && record_thread_map_pid(&t, 1) == 101);
+	r = mkrec(&b, cm);
+	cr_assert_eq(record_cpu_map(&r, &c), 0);
+	cr_expect(c.type == 0 && c.nr == 3 && c.have == 3);
+	cr_expect(record_cpu_map_cpu(&c, 0) == 0 && record_cpu_map_cpu(&c, 1) == -1 &&
+	    record_cpu_map_cpu(&c, 2) == 2);
+	r = mkrec(&b, st);
+	cr_assert_eq(record_stat(&r, &s), 0);
+	cr_expect(s.id == 1 && s.cpu == 6 && s.thread == 7 && s.val == 3 && s.ena == 4 &&
+	    s.run == 5);
+	r.size -= 16;
+	cr_expect_eq(record_stat(&r, &s), -1);
+	r = mkrec(&b, sr);
+	cr_assert_eq(record_stat_round(&r, &round), 0);
+	cr_expect(round.type == 1 && round.time == 55);
+	cr_expect_eq(record_stat(&r, &s), -1, "a STAT_ROUND is not a STAT");
+	pd_free(&b);
 }

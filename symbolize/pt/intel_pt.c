@@ -418,19 +418,16 @@ read_objects_of(struct run *x, int32_t pid, int32_t tid, uint64_t time, uint64_t
  * read, its own and those it had from its ancestors when they forked it.
  */
 static void
-vdso_mapped(struct run *x, const struct rec *r)
+vdso_mapped(struct run *x, const struct rec *r, const struct rec_mmap *m)
 {
 	const struct thread_table *t = &x->s->threads;
-	size_t name = r->type == PERF_RECORD_MMAP ? 40 : 72;
-	int32_t pid, tid;
+	int32_t pid = m->pid, tid = m->tid;
 	uint64_t time = x->now;
 
-	if (r->size < name + 7 || memcmp(r->p + name, "[vdso]", 7) != 0)
+	if (m->filename_max < 7 || memcmp(m->filename, "[vdso]", 7) != 0)
 		return;
 	if (!x->maps_sorted)
 		sort_maps(x);
-	pid = (int32_t)rd32(r->p + 8, r->swap);
-	tid = (int32_t)rd32(r->p + 12, r->swap);
 	for (int gen = 0; gen < 16 && pid > 0; gen++) {
 		uint32_t th = thread_table_find(t, pid, time);
 
@@ -834,11 +831,12 @@ static void
 on_map(struct run *x, const struct rec *r)
 {
 	uint16_t mode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct rec_mmap m;
 
-	if (r->size < 24 || mode == PERF_RECORD_MISC_KERNEL ||
-	    mode == PERF_RECORD_MISC_GUEST_KERNEL || (int32_t)rd32(r->p + 8, r->swap) == -1)
+	if (record_mmap(r, &m) < 0 || mode == PERF_RECORD_MISC_KERNEL ||
+	    mode == PERF_RECORD_MISC_GUEST_KERNEL || m.pid == -1)
 		return;
-	vdso_mapped(x, r);
+	vdso_mapped(x, r, &m);
 }
 
 /* A sample perf script prints (it reads the code at its ip). */

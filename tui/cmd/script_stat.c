@@ -28,19 +28,13 @@ struct stat_maps {
 static void
 read_thread_map(struct stat_maps *m, const struct rec *r)
 {
-	uint64_t nr;
+	struct rec_thread_map tm;
 
-	if (r->size < 16)
+	if (record_thread_map(r, &tm) < 0)
 		return;
-	nr = rd64(r->p + 8, r->swap);
 	m->nthreads = 0;
-	for (uint64_t i = 0; i < nr && m->nthreads < STAT_MAX_MAP; i++) {
-		uint64_t at = 16 + i * 24;
-
-		if (at + 8 > r->size)
-			break;
-		m->threads[m->nthreads++] = (int32_t)rd64(r->p + at, r->swap);
-	}
+	for (uint64_t i = 0; i < tm.nr && i < tm.have && m->nthreads < STAT_MAX_MAP; i++)
+		m->threads[m->nthreads++] = record_thread_map_pid(&tm, i);
 }
 
 /* CPU_MAP type 0: a list of u16 cpus (0xffff = any); others: not needed
@@ -48,23 +42,13 @@ read_thread_map(struct stat_maps *m, const struct rec *r)
 static void
 read_cpu_map(struct stat_maps *m, const struct rec *r)
 {
-	uint16_t type, nr;
+	struct rec_cpu_map cm;
 
 	m->ncpus = 0;
-	if (r->size < 12)
+	if (record_cpu_map(r, &cm) < 0 || cm.type != 0)
 		return;
-	type = rd16(r->p + 8, r->swap);
-	if (type != 0)
-		return;
-	nr = rd16(r->p + 10, r->swap);
-	for (uint16_t i = 0; i < nr && m->ncpus < STAT_MAX_MAP; i++) {
-		uint16_t c;
-
-		if (12u + 2u * i + 2 > r->size)
-			break;
-		c = rd16(r->p + 12 + 2 * i, r->swap);
-		m->cpus[m->ncpus++] = c == 0xffff ? -1 : c;
-	}
+	for (uint16_t i = 0; i < cm.have && m->ncpus < STAT_MAX_MAP; i++)
+		m->cpus[m->ncpus++] = record_cpu_map_cpu(&cm, i);
 }
 
 static int32_t
@@ -108,22 +92,16 @@ script_print_stat(const struct session *s, FILE *fp)
 		for (size_t k = pending_from; k < i; k++) {
 			const struct rec_ent *se = &s->index.v[k];
 			struct rec sr;
-			uint64_t id, val, ena, run, time;
-			uint32_t cpu, thr;
+			struct rec_stat st;
+			struct rec_stat_round round;
 
 			if (ent_type(se) != PF_REC_STAT || session_rec(s, ent_loc(se), &sr) < 0 ||
-			    sr.size < 48 || r.size < 24)
+			    record_stat(&sr, &st) < 0 || record_stat_round(&r, &round) < 0)
 				continue;
-			id = rd64(sr.p + 8, sr.swap);
-			cpu = rd32(sr.p + 16, sr.swap);
-			thr = rd32(sr.p + 20, sr.swap);
-			val = rd64(sr.p + 24, sr.swap);
-			ena = rd64(sr.p + 32, sr.swap);
-			run = rd64(sr.p + 40, sr.swap);
-			time = rd64(r.p + 16, r.swap);
 			fprintf(fp, "%3d %8d %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %s\n",
-			    map_at(m->cpus, m->ncpus, cpu), map_at(m->threads, m->nthreads, thr), val, ena,
-			    run, time, textout_esc(session_attr_name(s, attr_table_find_id(&s->attrs, id))));
+			    map_at(m->cpus, m->ncpus, st.cpu), map_at(m->threads, m->nthreads, st.thread),
+			    st.val, st.ena, st.run, round.time,
+			    textout_esc(session_attr_name(s, attr_table_find_id(&s->attrs, st.id))));
 			printed++;
 		}
 		pending_from = i + 1;

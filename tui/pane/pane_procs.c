@@ -83,21 +83,15 @@ count_lost(struct pane *p, struct pr *pr)
 		const struct rec_ent *e = &s->index.v[i];
 		unsigned t = ent_type(e);
 		struct rec r;
-		uint64_t lost;
+		struct rec_lost l;
 		uint32_t pi;
 
 		if (t != PERF_RECORD_LOST && t != PERF_RECORD_LOST_SAMPLES)
 			continue;
-		if (session_rec(s, ent_loc(e), &r) < 0)
-			continue;
-		if (t == PERF_RECORD_LOST && r.size >= 24)
-			lost = rd64(r.p + 16, r.swap);
-		else if (t == PERF_RECORD_LOST_SAMPLES && r.size >= 16)
-			lost = rd64(r.p + 8, r.swap);
-		else
+		if (session_rec(s, ent_loc(e), &r) < 0 || record_lost(&r, &l) < 0)
 			continue;
 		if (ent_pid(e) >= 0 && (pi = find_proc(pr, ent_pid(e))) != UINT32_MAX)
-			pr->procs[pi].lost += lost;
+			pr->procs[pi].lost += l.lost;
 	}
 }
 

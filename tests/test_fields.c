@@ -1,0 +1,494 @@
+/* Criterion tests of the field describer and summaries (core/fields.c and the record table). */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "tests/rec_helpers.h"
+
+#ifndef PERF_SAMPLE_BRANCH_COUNTERS
+#define PERF_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
+#endif
+
+/* ---- every record type described ---- */
+
+#define TRAILER_ST	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
+			 PERF_SAMPLE_IDENTIFIER)
+
+/* kind 0: cpus list, 1: 64-bit mask, 2: range, 3: 32-bit mask. */
+static void
+cpu_map_data(struct pdbuf *b, int kind)
+{
+	pd_u16(b, (uint16_t)(kind == 3 ? 1 : kind));
+	if (kind == 0) {
+		pd_u16(b, 3);
+		pd_u16(b, 0);
+		pd_u16(b, 1);
+		pd_u16(b, 3);
+	} else if (kind == 1) {
+		pd_u16(b, 1);
+		pd_u16(b, 8);
+		pd_zero(b, 4);
+		pd_u64(b, 0x2d);
+	} else if (kind == 2) {
+		pd_u8(b, 0);
+		pd_u8(b, 0);
+		pd_u16(b, 0);
+		pd_u16(b, 7);
+	} else {
+		pd_u16(b, 2);
+		pd_u16(b, 4);
+		pd_u32(b, 0x3);
+		pd_u32(b, 0x1);
+	}
+}
+
+static void
+pad8(struct pdbuf *b, size_t start)
+{
+	while ((b->len - start) % 8)
+		pd_u8(b, 0);
+}
+
+/* Write one record of type t (variant v) with plausible content; returns
+ * its start, or SIZE_MAX if there is no such variant. */
+static size_t
+write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
+{
+	size_t r;
+	uint16_t misc = 0;
+
+	if (t == PERF_RECORD_MMAP2 && v == 1)
+		misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
+	if (t == PERF_RECORD_SWITCH || t == PERF_RECORD_SWITCH_CPU_WIDE)
+		misc = PERF_RECORD_MISC_SWITCH_OUT;
+	if (t == PF_REC_BUILD_ID)
+		misc = 1u << 15;
+	if ((t == PF_REC_CPU_MAP && v > 3) || (t == PF_REC_EVENT_UPDATE && v > 3) ||
+	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PERF_RECORD_MMAP2 &&
+	    t != PF_REC_ATTR && v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) ||
+	    (t == PF_REC_ATTR && v > 2))
+		return SIZE_MAX;
+	r = pd_rec_begin(b, t, misc | PERF_RECORD_MISC_USER);
+	switch (t) {
+	case PERF_RECORD_MMAP:
+		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
+		pd_str8(b, "/usr/bin/foo");
+		break;
+	case PERF_RECORD_MMAP2:
+		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
+		if (v == 0) {
+			pd_u32(b, 8); pd_u32(b, 1); pd_u64(b, 1234); pd_u64(b, 5);
+		} else {
+			pd_u8(b, 20); pd_u8(b, 0); pd_u16(b, 0);
+			for (int i = 0; i < 20; i++)
+				pd_u8(b, (uint8_t)i);
+		}
+		pd_u32(b, 5); pd_u32(b, 2);
+		pd_str8(b, "/usr/lib/libc.so.6");
+		break;
+	case PERF_RECORD_LOST:
+		pd_u64(b, 100); pd_u64(b, 7);
+		break;
+	case PERF_RECORD_COMM:
+		pd_u32(b, 1); pd_u32(b, 2); pd_str8(b, "comm");
+		break;
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_FORK:
+		pd_u32(b, 3); pd_u32(b, 1); pd_u32(b, 3); pd_u32(b, 1); pd_u64(b, 99);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		pd_u64(b, 99); pd_u64(b, 100); pd_u64(b, 0);
+		break;
+	case PERF_RECORD_READ:
+		pd_u32(b, 1); pd_u32(b, 2);
+		/* read_format GROUP|ID of the test attr: nr, then {value, id} */
+		pd_u64(b, 2); pd_u64(b, 10); pd_u64(b, 100); pd_u64(b, 20); pd_u64(b, 101);
+		break;
+	case PERF_RECORD_SAMPLE:
+		/* IDENTIFIER IP TID TIME ID CPU PERIOD */
+		pd_u64(b, 100); pd_u64(b, 0x1234); pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 5);
+		pd_u64(b, 100); pd_u32(b, 1); pd_u32(b, 0); pd_u64(b, 1000);
+		break;
+	case PERF_RECORD_AUX:
+		pd_u64(b, 0); pd_u64(b, 0x3370); pd_u64(b, 1);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		pd_u32(b, 1); pd_u32(b, 2);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		pd_u64(b, 3);
+		break;
+	case PERF_RECORD_SWITCH:
+		break;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		pd_u32(b, 5); pd_u32(b, 6);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 7);
+		for (int i = 0; i < 7; i++) {
+			pd_u64(b, 4); pd_u64(b, 0xeffffff0u + i);
+		}
+		break;
+	case PERF_RECORD_KSYMBOL:
+		pd_u64(b, 0xffffffffc0248588ull); pd_u32(b, 72); pd_u16(b, 1); pd_u16(b, 0);
+		pd_str8(b, "bpf_prog_x");
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		pd_u16(b, 1); pd_u16(b, 0); pd_u32(b, 5);
+		for (int i = 0; i < 8; i++)
+			pd_u8(b, (uint8_t)(0xa0 + i));
+		break;
+	case PERF_RECORD_CGROUP:
+		pd_u64(b, 1); pd_str8(b, "/");
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		pd_u64(b, 0xffffffff81000000ull); pd_u16(b, 5); pd_u16(b, 5);
+		for (int i = 0; i < 10; i++)
+			pd_u8(b, 0x90);
+		pad8(b, r);
+		break;
+	case 21:
+		pd_u64(b, 0x42);
+		break;
+	case PF_REC_ATTR:
+		pd_attr(b, v == 0 ? 128 : v == 1 ? PF_ATTR_SIZE_VER0 : 136, PERF_TYPE_SOFTWARE, 0,
+		    4000, TRAILER_ST, 0, (1ull << 10) | (1ull << 18) | (3ull << 15));
+		pd_u64(b, 100); pd_u64(b, 101);
+		break;
+	case PF_REC_EVENT_TYPE:
+		pd_u64(b, 12); pd_str8(b, "cycles");
+		break;
+	case PF_REC_TRACING_DATA:
+		pd_u32(b, 4096);
+		break;
+	case PF_REC_BUILD_ID:
+		pd_u32(b, (uint32_t)-1);
+		for (int i = 0; i < 20; i++)
+			pd_u8(b, (uint8_t)i);
+		pd_u8(b, 20); pd_zero(b, 3);
+		pd_str8(b, "/usr/bin/foo");
+		break;
+	case PF_REC_FINISHED_ROUND:
+	case PF_REC_FINISHED_INIT:
+		break;
+	case PF_REC_ID_INDEX:
+		pd_u64(b, 2);
+		for (int i = 0; i < 2; i++) {
+			pd_u64(b, 100 + i); pd_u64(b, 0); pd_u64(b, i); pd_u64(b, 1234);
+		}
+		break;
+	case PF_REC_AUXTRACE_INFO:
+		pd_u32(b, 1); pd_u32(b, 0);
+		for (int i = 0; i < 4; i++)
+			pd_u64(b, i);
+		break;
+	case PF_REC_AUXTRACE:
+		pd_u64(b, 0x12a70); pd_u64(b, 0); pd_u64(b, 0x3a717781f00ull); pd_u32(b, 0);
+		pd_u32(b, 3587); pd_u32(b, 0); pd_u32(b, 0);
+		break;
+	case PF_REC_AUXTRACE_ERROR:
+		pd_u32(b, 1); pd_u32(b, 2); pd_u32(b, 0); pd_u32(b, 1); pd_u32(b, 2);
+		pd_u32(b, 2); pd_u64(b, 0x1234); pd_u64(b, 99);
+		{
+			char msg[64] = "overflow";
+
+			pd_bytes(b, msg, sizeof msg);
+		}
+		pd_u32(b, 0); pd_u32(b, 0);
+		break;
+	case PF_REC_THREAD_MAP:
+		pd_u64(b, 2);
+		for (int i = 0; i < 2; i++) {
+			char comm[16] = "worker";
+
+			pd_u64(b, 1000 + i);
+			pd_bytes(b, comm, 16);
+		}
+		break;
+	case PF_REC_CPU_MAP:
+		cpu_map_data(b, v);
+		pad8(b, r);
+		break;
+	case PF_REC_STAT_CONFIG:
+		pd_u64(b, 3);
+		for (int i = 0; i < 3; i++) {
+			pd_u64(b, i); pd_u64(b, i + 1);
+		}
+		break;
+	case PF_REC_STAT:
+		pd_u64(b, 11999); pd_u32(b, (uint32_t)-1); pd_u32(b, 0);
+		pd_u64(b, 1); pd_u64(b, 2); pd_u64(b, 3);
+		break;
+	case PF_REC_STAT_ROUND:
+		pd_u64(b, 1); pd_u64(b, 202457576);
+		break;
+	case PF_REC_EVENT_UPDATE:
+		pd_u64(b, (uint64_t)v); pd_u64(b, 11680);
+		if (v == 0) {
+			pd_str8(b, "msec");
+		} else if (v == 1) {
+			double d = 0.000001;
+			uint64_t u;
+
+			memcpy(&u, &d, 8);
+			pd_u64(b, u);
+			pd_zero(b, 16);
+		} else if (v == 2) {
+			pd_str8(b, "cpu-clock:ppp");
+		} else {
+			cpu_map_data(b, 0);
+			pad8(b, r);
+		}
+		break;
+	case PF_REC_TIME_CONV:
+		pd_u64(b, 31); pd_u64(b, 123); pd_u64(b, 456); pd_u64(b, 0); pd_u64(b, ~0ull);
+		pd_u8(b, 1); pd_u8(b, 1); pd_zero(b, 6);
+		break;
+	case PF_REC_FEATURE:
+		pd_u64(b, 3); pd_u32(b, 5); pd_bytes(b, "host", 5); pd_zero(b, 7);
+		break;
+	case PF_REC_COMPRESSED:
+		pd_bytes(b, "\x28\xb5\x2f\xfd\x00\x00\x00\x00", 8);
+		break;
+	case PF_REC_COMPRESSED2:
+		pd_u64(b, 5); pd_bytes(b, "\x28\xb5\x2f\xfd\x00", 5); pd_zero(b, 3);
+		break;
+	default:	/* unknown types */
+		pd_u64(b, 1); pd_u64(b, 2);
+		break;
+	}
+	if (t < PF_REC_USER_TYPE_START && t != PERF_RECORD_SAMPLE)
+		write_trailer(b, a->sample_type, 100);
+	pd_rec_end(b, r);
+	return r;
+}
+
+Test(fields, every_record_type_covered_once)
+{
+	static const uint32_t types[] = {
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+		64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83,
+		0, 22, 63, 84, 200, 65535,
+	};
+	struct perf_event_attr a;
+
+	base_attr(&a, TRAILER_ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	for (int swap = 0; swap < 2; swap++) {
+		struct session s;
+		struct pdbuf b = { .swap = swap };
+
+		sess_init(&s, &a, 1);
+		for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+			for (int v = 0; v < 5; v++) {
+				size_t at = write_type(&b, types[k], v, &a);
+				struct rec r;
+				char sum[1024];
+				const char *tn;
+				char want[64];
+
+				if (at == SIZE_MAX)
+					continue;
+				r = mkrec(&b, at);
+				cr_assert_eq(describe(&s, &r), 0, "type %u/%d (swap %d) damaged",
+				    types[k], v, swap);
+				cr_assert(!any_bad(), "type %u/%d: bad field", types[k], v);
+				cr_assert_eq(field_idx("extra"), -1, "type %u/%d: extra bytes",
+				    types[k], v);
+				cr_assert_eq(field_num("header.type"), types[k]);
+				cr_assert_eq(field_num("header.size"), r.size);
+				tn = record_type_name(types[k]);
+				if (tn == NULL) {
+					cr_assert_geq(field_idx("payload"), 0);
+					snprintf(want, sizeof want, "PERF_RECORD_UNKNOWN%u", types[k]);
+				} else {
+					snprintf(want, sizeof want, "PERF_RECORD_%s", tn);
+				}
+				if (types[k] < PF_REC_USER_TYPE_START && types[k] != 9 && tn)
+					cr_assert_eq(field_num("sample_id.identifier"), 100,
+					    "type %u: no trailer", types[k]);
+				fields_summary(&s, &r, sum, sizeof sum);
+				cr_assert(strncmp(sum, want, strlen(want)) == 0, "%s", sum);
+				cr_assert_null(strstr(sum, "damaged"), "%s", sum);
+				/* Also without a session: still covered. */
+				describe(NULL, &r);
+			}
+		}
+		pd_free(&b);
+		sess_free(&s);
+	}
+}
+
+/* Values of a few typical fields and the summaries perf users know. */
+Test(fields, values_and_summaries)
+{
+	struct perf_event_attr a;
+	struct session s;
+	struct pdbuf b = { 0 };
+	struct rec r;
+	size_t at;
+	char sum[1024];
+
+	base_attr(&a, TRAILER_ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	sess_init(&s, &a, 1);
+
+	at = write_comm(&b, a.sample_type, 100, true);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_COMM exec: d_matmul:1234/1235");
+	describe(&s, &r);
+	cr_assert_str_eq(col.v[field_idx("comm")].value, "\"d_matmul\"");
+	cr_assert_eq(field_num("sample_id.tid"), 12);
+
+	at = write_type(&b, PERF_RECORD_MMAP2, 0, &a);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_MMAP2 1/2: [0x400000(0x1000) @ 0 08:01 1234 5]: "
+	    "r-xp /usr/lib/libc.so.6");
+	describe(&s, &r);
+	cr_assert_str_eq(col.v[field_idx("filename")].value, "\"/usr/lib/libc.so.6\"");
+
+	at = write_type(&b, PERF_RECORD_MMAP2, 1, &a);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_MMAP2 1/2: [0x400000(0x1000) @ 0 "
+	    "<000102030405060708090a0b0c0d0e0f10111213>]: r-xp /usr/lib/libc.so.6");
+
+	at = write_type(&b, PF_REC_CPU_MAP, 1, &a);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0,2-3,5");
+	at = write_type(&b, PF_REC_CPU_MAP, 2, &a);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0-7");
+	at = write_type(&b, PF_REC_CPU_MAP, 3, &a);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0-1,32");
+
+	at = write_type(&b, PERF_RECORD_SAMPLE, 0, &a);
+	r = mkrec(&b, at);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_assert_str_eq(sum, "PERF_RECORD_SAMPLE(IP, 0x2): 1/2: 0x1234 period: 1000 addr: 0 "
+	    "time: 5 cpu: 1", "%s", sum);
+
+	at = write_type(&b, PF_REC_ATTR, 0, &a);
+	r = mkrec(&b, at);
+	describe(&s, &r);
+	cr_assert_eq(field_idx("attr.sample_period"), -1);	/* freq is set */
+	cr_assert_eq(field_num("attr.sample_freq"), 4000);
+	cr_assert_not_null(strstr(col.v[field_idx("attr.flags")].value, "precise_ip=3"));
+	cr_assert_not_null(strstr(col.v[field_idx("attr.sample_type")].value, "IDENTIFIER"));
+	cr_assert_eq(field_num("id[1]"), 101);
+	pd_free(&b);
+	sess_free(&s);
+}
+
+/* ---- through a real session: the synthetic recording of helpers.c ---- */
+
+struct walkst {
+	const struct session	*s;
+	size_t			 n, samples;
+};
+
+static int
+walk_check(void *arg, const struct rec *r, int depth)
+{
+	struct walkst *w = arg;
+	char sum[1024];
+
+	(void)depth;
+	cr_assert_eq(describe(w->s, r), 0, "record at %#llx (type %u) damaged",
+	    (unsigned long long)r->loc, r->type);
+	cr_assert(!any_bad());
+	fields_summary(w->s, r, sum, sizeof sum);
+	cr_assert_null(strstr(sum, "damaged"), "%s", sum);
+	if (r->type == PERF_RECORD_SAMPLE) {
+		struct sample smp;
+		const char *why = NULL;
+
+		cr_assert_eq(record_decode_sample(w->s, r, &smp, &why), 0, "%s", why);
+		cr_assert_eq(smp.attr, 0);
+		cr_assert_eq(field_num("time"), smp.time);
+		w->samples++;
+	} else if (r->type < PF_REC_USER_TYPE_START) {
+		struct sample_id sid;
+
+		cr_assert_eq(record_decode_sample_id(w->s, r, &sid), 0);
+		cr_assert_eq(field_num("sample_id.time"), sid.time);
+	}
+	w->n++;
+	return 0;
+}
+
+Test(fields, synthetic_recording_both_orders)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct pdbuf b;
+		struct perf_err err;
+		struct session *s;
+		struct walkst w = { 0 };
+		char *path;
+
+		synth_file(&b, swap, 12);
+		path = tmp_write("rec", b.p, b.len);
+		s = session_open(path, NULL, &err);
+		cr_assert_not_null(s, "%s", err.msg);
+		cr_assert_eq(s->swap, (bool)swap);
+		w.s = s;
+		session_walk(s, walk_check, &w);
+		cr_assert_eq(w.n, synth_layout.nrecords);
+		cr_assert_eq(w.samples, 12);
+		session_close(s);
+		unlink(path);
+		free(path);
+		pd_free(&b);
+	}
+}
+
+/* Counts whose byte size overflows 64 bits are damage, not a wrap-around. */
+Test(fields, huge_counts_in_other_records)
+{
+	static const uint32_t types[] = {
+		PF_REC_THREAD_MAP, PF_REC_ID_INDEX, PF_REC_STAT_CONFIG, PERF_RECORD_NAMESPACES,
+	};
+	static const uint64_t nrs[] = { 1ull << 60, 1ull << 59, UINT64_MAX, 3 };
+	struct perf_event_attr a;
+	struct session s;
+
+	base_attr(&a, PERF_SAMPLE_IP);
+	a.sample_id_all = 0;
+	sess_init(&s, &a, 1);
+	for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+		for (size_t i = 0; i < sizeof nrs / sizeof nrs[0]; i++) {
+			struct pdbuf b = { 0 };
+			size_t at = pd_rec_begin(&b, types[k], 0);
+			struct rec r;
+			char sum[256];
+
+			if (types[k] == PERF_RECORD_NAMESPACES) {
+				pd_u32(&b, 1);
+				pd_u32(&b, 1);
+			}
+			pd_u64(&b, nrs[i]);
+			pd_u64(&b, 1);
+			pd_u64(&b, 2);
+			pd_rec_end(&b, at);
+			r = mkrec(&b, at);
+			cr_assert_eq(describe(&s, &r), -1, "type %u nr %#llx", types[k],
+			    (unsigned long long)nrs[i]);
+			cr_assert(any_bad());
+			fields_summary(&s, &r, sum, sizeof sum);
+			pd_free(&b);
+		}
+	}
+	sess_free(&s);
+}
