@@ -54,26 +54,10 @@ pad8(struct pdbuf *b, size_t start)
 		pd_u8(b, 0);
 }
 
-/* Write one record of type t (variant v) with plausible content; returns
- * its start, or SIZE_MAX if there is no such variant. */
-static size_t
-write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
+/* The body of a kernel record of type t (variant v), record started at r. */
+static void
+kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
 {
-	size_t r;
-	uint16_t misc = 0;
-
-	if (t == PERF_RECORD_MMAP2 && v == 1)
-		misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
-	if (t == PERF_RECORD_SWITCH || t == PERF_RECORD_SWITCH_CPU_WIDE)
-		misc = PERF_RECORD_MISC_SWITCH_OUT;
-	if (t == PF_REC_BUILD_ID)
-		misc = 1u << 15;
-	if ((t == PF_REC_CPU_MAP && v > 3) || (t == PF_REC_EVENT_UPDATE && v > 3) ||
-	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PERF_RECORD_MMAP2 &&
-	    t != PF_REC_ATTR && v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) ||
-	    (t == PF_REC_ATTR && v > 2))
-		return SIZE_MAX;
-	r = pd_rec_begin(b, t, misc | PERF_RECORD_MISC_USER);
 	switch (t) {
 	case PERF_RECORD_MMAP:
 		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
@@ -156,6 +140,17 @@ write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
 	case 21:
 		pd_u64(b, 0x42);
 		break;
+	default:	/* unknown types */
+		pd_u64(b, 1); pd_u64(b, 2);
+		break;
+	}
+}
+
+/* The body of a perf-tool record of type t (variant v), record started at r. */
+static void
+tool_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
+{
+	switch (t) {
 	case PF_REC_ATTR:
 		pd_attr(b, v == 0 ? 128 : v == 1 ? PF_ATTR_SIZE_VER0 : 136, PERF_TYPE_SOFTWARE, 0,
 		    4000, TRAILER_ST, 0, (1ull << 10) | (1ull << 18) | (3ull << 15));
@@ -263,6 +258,32 @@ write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
 		pd_u64(b, 1); pd_u64(b, 2);
 		break;
 	}
+}
+
+/* Write one record of type t (variant v) with plausible content; returns
+ * its start, or SIZE_MAX if there is no such variant. */
+static size_t
+write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
+{
+	size_t r;
+	uint16_t misc = 0;
+
+	if (t == PERF_RECORD_MMAP2 && v == 1)
+		misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
+	if (t == PERF_RECORD_SWITCH || t == PERF_RECORD_SWITCH_CPU_WIDE)
+		misc = PERF_RECORD_MISC_SWITCH_OUT;
+	if (t == PF_REC_BUILD_ID)
+		misc = 1u << 15;
+	if ((t == PF_REC_CPU_MAP && v > 3) || (t == PF_REC_EVENT_UPDATE && v > 3) ||
+	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PERF_RECORD_MMAP2 &&
+	    t != PF_REC_ATTR && v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) ||
+	    (t == PF_REC_ATTR && v > 2))
+		return SIZE_MAX;
+	r = pd_rec_begin(b, t, misc | PERF_RECORD_MISC_USER);
+	if (t < PF_REC_USER_TYPE_START)
+		kernel_body(b, t, v, a, r);
+	else
+		tool_body(b, t, v, a, r);
 	if (t < PF_REC_USER_TYPE_START && t != PERF_RECORD_SAMPLE)
 		write_trailer(b, a->sample_type, 100);
 	pd_rec_end(b, r);

@@ -24,11 +24,35 @@ weight_u64(uint64_t seed)
 	return (uint64_t)(uint32_t)V(20) | (uint64_t)7 << 32 | (uint64_t)9 << 48;
 }
 
+/* PERF_SAMPLE_READ's values for read_format rf (write_sample's part). */
+static void
+write_read(struct pdbuf *b, uint64_t rf, uint64_t seed)
+{
+	uint64_t nr = (rf & PERF_FORMAT_GROUP) ? seed % 3 + 1 : 1;
+
+	if (rf & PERF_FORMAT_GROUP)
+		pd_u64(b, nr);
+	else
+		pd_u64(b, V(30));
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		pd_u64(b, V(31));
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		pd_u64(b, V(32));
+	for (uint64_t i = 0; i < nr; i++) {
+		if (rf & PERF_FORMAT_GROUP)
+			pd_u64(b, V(40 + i));
+		if (rf & PERF_FORMAT_ID)
+			pd_u64(b, V(50 + i));
+		if (rf & PERF_FORMAT_LOST)
+			pd_u64(b, V(60 + i));
+	}
+}
+
 static size_t
 write_sample(struct pdbuf *b, const struct perf_event_attr *a, uint64_t seed, uint64_t id,
     uint16_t misc)
 {
-	uint64_t st = a->sample_type, rf = a->read_format;
+	uint64_t st = a->sample_type;
 	size_t r = pd_rec_begin(b, PERF_RECORD_SAMPLE, misc);
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -53,26 +77,8 @@ write_sample(struct pdbuf *b, const struct perf_event_attr *a, uint64_t seed, ui
 	}
 	if (st & PERF_SAMPLE_PERIOD)
 		pd_u64(b, V(8));
-	if (st & PERF_SAMPLE_READ) {
-		uint64_t nr = (rf & PERF_FORMAT_GROUP) ? seed % 3 + 1 : 1;
-
-		if (rf & PERF_FORMAT_GROUP)
-			pd_u64(b, nr);
-		else
-			pd_u64(b, V(30));
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			pd_u64(b, V(31));
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			pd_u64(b, V(32));
-		for (uint64_t i = 0; i < nr; i++) {
-			if (rf & PERF_FORMAT_GROUP)
-				pd_u64(b, V(40 + i));
-			if (rf & PERF_FORMAT_ID)
-				pd_u64(b, V(50 + i));
-			if (rf & PERF_FORMAT_LOST)
-				pd_u64(b, V(60 + i));
-		}
-	}
+	if (st & PERF_SAMPLE_READ)
+		write_read(b, a->read_format, seed);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		pd_u64(b, seed % 5);
 		for (uint64_t i = 0; i < seed % 5; i++)
