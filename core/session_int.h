@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/session.h"
+
 /* Pages of the mapped file behind the walk are given back every so often:
  * the walk reads each once, and the resident set stays small. */
 #define DROP_STEP	(UINT64_C(128) << 20)
@@ -34,7 +36,15 @@ void session_file_read_attrs(struct session *s);
 void session_file_read_event_types(struct session *s);
 /* The feature sections named by the header's bitmap (damage goes to s->diags). */
 void session_file_read_features(struct session *s);
-/* A sequential pass at base + pos: give back the pages DROP_STEP or more behind *dropped. */
-void session_drop_behind(const struct session *s, uint64_t base, uint64_t *dropped, uint64_t pos);
+/* A sequential pass at base + pos: give back the pages DROP_STEP or more
+ * behind *dropped (inline: it is asked once per record). */
+static inline void
+session_drop_behind(const struct session *s, uint64_t base, uint64_t *dropped, uint64_t pos)
+{
+	if (pos - *dropped >= DROP_STEP) {
+		session_drop_pages(s, base + *dropped, base + pos);
+		*dropped = pos;
+	}
+}
 
 #endif

@@ -132,16 +132,6 @@ session_attr_name(const struct session *s, int i)
 	return s->attrs.v[i].name;
 }
 
-/* A sequential pass at base + pos: give back what lies DROP_STEP behind. */
-void
-session_drop_behind(const struct session *s, uint64_t base, uint64_t *dropped, uint64_t pos)
-{
-	if (pos - *dropped >= DROP_STEP) {
-		session_drop_pages(s, base + *dropped, base + pos);
-		*dropped = pos;
-	}
-}
-
 uint64_t
 session_rec_offset(const struct session *s, uint64_t loc, uint32_t *file)
 {
