@@ -63,7 +63,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp --parents "${files[@]}" "$tmp/"
 cp .clang-format "$tmp/"
-(cd "$tmp" && "$CLANG_FORMAT" -i --style=file "${files[@]}")
+# Sources in one run; headers one by one, named as C sources: clang-format
+# guesses a header's language from its text and may take it for Objective-C.
+(
+	cd "$tmp"
+	srcs=() hdrs=()
+	for f in "${files[@]}"; do
+		case $f in *.h) hdrs+=("$f") ;; *) srcs+=("$f") ;; esac
+	done
+	[ ${#srcs[@]} -eq 0 ] || "$CLANG_FORMAT" -i --style=file "${srcs[@]}"
+	for f in ${hdrs[@]+"${hdrs[@]}"}; do
+		"$CLANG_FORMAT" --style=file --assume-filename="${f%.h}.c" <"$f" >"$f.fmt"
+		mv "$f.fmt" "$f"
+	done
+)
 
 FIX=$fix TMP=$tmp python3 - "${files[@]}" <<'PY'
 import difflib, os, re, sys
