@@ -10,7 +10,7 @@
 static void
 put_new(struct hmap *m, uint64_t key, uint32_t val)
 {
-	size_t mask = m->cap - 1, i = (size_t)hash_mix64(key) & mask;
+	size_t mask = m->cap - 1, i = hmap_slot(m, key);
 
 	while (m->vals[i] != HMAP_NONE)
 		i = (i + 1) & mask;
@@ -30,6 +30,7 @@ reserve_one(struct hmap *m)
 	if ((m->n + 1) * 2 <= m->cap)
 		return;
 	m->cap = ocap ? ocap * 2 : 64;
+	m->shift = ocap ? m->shift - 1 : 64 - 6;
 	if (m->cap / 2 <= m->n || m->cap > SIZE_MAX / sizeof *m->keys)
 		fatal_oom(SIZE_MAX);
 	m->keys = xmalloc(m->cap * sizeof *m->keys);
@@ -50,7 +51,7 @@ hmap_set(struct hmap *m, uint64_t key, uint32_t val)
 
 	reserve_one(m);
 	mask = m->cap - 1;
-	for (i = (size_t)hash_mix64(key) & mask; m->vals[i] != HMAP_NONE; i = (i + 1) & mask) {
+	for (i = hmap_slot(m, key); m->vals[i] != HMAP_NONE; i = (i + 1) & mask) {
 		if (m->keys[i] == key) {
 			m->vals[i] = val;
 			return;

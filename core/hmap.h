@@ -32,7 +32,18 @@ struct hmap {
 	uint64_t	*keys;
 	uint32_t	*vals;		/* HMAP_NONE: empty slot */
 	size_t		 cap, n;	/* cap: 0 or a power of two */
+	unsigned	 shift;		/* 64 - log2(cap) */
 };
+
+/*
+ * The first slot a key probes (cap > 0): the top bits of key times 2^64
+ * over the golden ratio (Fibonacci hashing; every bit of the key counts).
+ */
+static inline size_t
+hmap_slot(const struct hmap *m, uint64_t key)
+{
+	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> m->shift);
+}
 
 /* Is the value the caller's (for hmap_find): its key, its hash's owner, equal to what ctx holds? */
 typedef bool (*hmap_eq_fn)(const void *ctx, uint32_t val);
@@ -46,7 +57,7 @@ hmap_get(const struct hmap *m, uint64_t key)
 	if (m->cap == 0)
 		return HMAP_NONE;
 	mask = m->cap - 1;
-	for (i = (size_t)hash_mix64(key) & mask; m->vals[i] != HMAP_NONE; i = (i + 1) & mask)
+	for (i = hmap_slot(m, key); m->vals[i] != HMAP_NONE; i = (i + 1) & mask)
 		if (m->keys[i] == key)
 			return m->vals[i];
 	return HMAP_NONE;
@@ -64,7 +75,7 @@ hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq, const void *ctx)
 	if (m->cap == 0)
 		return HMAP_NONE;
 	mask = m->cap - 1;
-	for (i = (size_t)hash_mix64(hash) & mask; m->vals[i] != HMAP_NONE; i = (i + 1) & mask)
+	for (i = hmap_slot(m, hash); m->vals[i] != HMAP_NONE; i = (i + 1) & mask)
 		if (m->keys[i] == hash && eq(ctx, m->vals[i]))
 			return m->vals[i];
 	return HMAP_NONE;

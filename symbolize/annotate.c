@@ -53,48 +53,22 @@ annotate_free(struct annotation *a)
 	free(a->rows);
 	free(a->text);
 	free(a->hits);
+	hmap_free(&a->hit_of);
 	free(a);
-}
-
-static size_t
-hit_slot(uint64_t rel, size_t cap)
-{
-	return (size_t)((rel * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
-}
-
-static void
-hits_grow(struct annotation *a)
-{
-	size_t cap = a->caphits ? a->caphits * 2 : 64;
-	struct annot_hit *v = xcalloc(cap, sizeof *v);
-
-	for (size_t i = 0; i < a->caphits; i++) {
-		size_t j;
-
-		if (a->hits[i].samples == 0)
-			continue;
-		for (j = hit_slot(a->hits[i].rel, cap); v[j].samples != 0; j = (j + 1) & (cap - 1))
-			;
-		v[j] = a->hits[i];
-	}
-	free(a->hits);
-	a->hits = v;
-	a->caphits = cap;
 }
 
 void
 annotate_add(struct annotation *a, uint64_t rel, uint64_t period)
 {
-	size_t j;
+	uint32_t j = hmap_get(&a->hit_of, rel);
 
-	if ((a->nhits + 1) * 4 > a->caphits * 3)
-		hits_grow(a);
-	for (j = hit_slot(rel, a->caphits); a->hits[j].samples != 0 && a->hits[j].rel != rel;
-	    j = (j + 1) & (a->caphits - 1))
-		;
-	if (a->hits[j].samples == 0) {
+	if (j == HMAP_NONE) {
+		GROW(a->hits, a->caphits, a->nhits + 1);
+		j = (uint32_t)a->nhits++;
 		a->hits[j].rel = rel;
-		a->nhits++;
+		a->hits[j].samples = 0;
+		a->hits[j].period = 0;
+		hmap_set(&a->hit_of, rel, j);
 	}
 	a->hits[j].samples++;
 	a->hits[j].period += period;
@@ -301,18 +275,15 @@ cmp_hit(const void *x, const void *y)
 	return a->rel < b->rel ? -1 : a->rel > b->rel;
 }
 
-/* The fed hits, sorted by address (compacted in place). */
+/* The fed hits, sorted by address (in place). */
 static size_t
 sorted_hits(struct annotation *a)
 {
-	size_t k = 0;
+	size_t k = a->nhits;
 
-	for (size_t i = 0; i < a->caphits; i++)
-		if (a->hits[i].samples != 0)
-			a->hits[k++] = a->hits[i];
 	if (k > 1)
 		qsort(a->hits, k, sizeof *a->hits, cmp_hit);
-	a->caphits = 0;		/* no longer a hash table */
+	hmap_free(&a->hit_of);	/* the indices moved: feeding again starts afresh */
 	return k;
 }
 

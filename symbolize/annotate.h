@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "core/hmap.h"
 #include "symbolize/resolve.h"
 
 enum annot_kind {
@@ -60,8 +61,9 @@ struct annotation {
 	size_t			 hottest;		/* its row, SIZE_MAX if none */
 	char			 note[256];	/* why there is no disassembly, or "" */
 	/* fed counts */
-	struct annot_hit	*hits;
+	struct annot_hit	*hits;			/* in the order first fed */
 	size_t			 nhits, caphits;
+	struct hmap		 hit_of;		/* rel -> index in hits */
 };
 
 struct annot_opts {

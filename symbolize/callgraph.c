@@ -11,34 +11,47 @@
  * the first level), both fed one sample at a time by callgraph_add().
  */
 
+/* What edge_add() seeks (edge_eq's ctx). */
+struct edge_want {
+	const struct hist_edge	*v;
+	uint32_t		 ev, caller, callee;
+	int32_t			 pid, tid;
+};
+
+/* hmap_eq_fn: is edge id the one w seeks? */
+static bool
+edge_eq(const void *ctx, uint32_t id)
+{
+	const struct edge_want *w = ctx;
+	const struct hist_edge *e = &w->v[id];
+
+	return e->caller == w->caller && e->callee == w->callee && e->event == w->ev &&
+	    e->tid == w->tid && e->pid == w->pid;
+}
+
 static void
 edge_add(struct hist *h, uint32_t ev, int32_t pid, int32_t tid, uint32_t caller, uint32_t callee,
     uint64_t period)
 {
-	uint32_t hash = (uint32_t)hash_mix64(((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17 ^
-	    ((uint64_t)(uint32_t)tid << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15u), id;
-	size_t i;
+	uint64_t hash = ((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17 ^
+	    ((uint64_t)(uint32_t)tid << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15u;
+	struct edge_want w = { h->edge, ev, caller, callee, pid, tid };
+	uint32_t id = hmap_find(&h->edge_tab, hash, edge_eq, &w);
 	struct hist_edge *e;
 
-	idtab_reserve(&h->edge_tab);
-	i = hash & (h->edge_tab.cap - 1);
-	while ((id = h->edge_tab.slot[i]) != 0) {
-		e = &h->edge[id - 1];
-		if (e->caller == caller && e->callee == callee && e->event == ev && e->tid == tid &&
-		    e->pid == pid)
-			goto found;
-		i = (i + 1) & (h->edge_tab.cap - 1);
+	if (id != HMAP_NONE) {
+		e = &h->edge[id];
+	} else {
+		GROW(h->edge, h->capedge, h->nedge + 1);
+		e = &h->edge[h->nedge];
+		memset(e, 0, sizeof *e);
+		e->event = ev;
+		e->caller = caller;
+		e->callee = callee;
+		e->pid = pid;
+		e->tid = tid;
+		hmap_add(&h->edge_tab, hash, (uint32_t)h->nedge++);
 	}
-	GROW(h->edge, h->capedge, h->nedge + 1);
-	e = &h->edge[h->nedge];
-	memset(e, 0, sizeof *e);
-	e->event = ev;
-	e->caller = caller;
-	e->callee = callee;
-	e->pid = pid;
-	e->tid = tid;
-	idtab_put(&h->edge_tab, i, hash, (uint32_t)h->nedge++);
-found:
 	if (e->stamp != h->stamp) {
 		e->stamp = h->stamp;
 		e->period += period;
@@ -46,22 +59,32 @@ found:
 	}
 }
 
+/* What tnode_child() seeks (tnode_eq's ctx). */
+struct tnode_want {
+	const struct hist_tnode	*v;
+	uint32_t		 parent, node, name;
+};
+
+/* hmap_eq_fn: is tree node id the one w seeks? */
+static bool
+tnode_eq(const void *ctx, uint32_t id)
+{
+	const struct tnode_want *w = ctx;
+	const struct hist_tnode *t = &w->v[id];
+
+	return t->parent == w->parent && t->node == w->node && t->name == w->name;
+}
+
 static uint32_t
 tnode_child(struct hist *h, uint32_t parent, uint32_t node, uint32_t name)
 {
-	uint32_t hash = (uint32_t)hash_mix64((uint64_t)parent << 32 ^ (uint64_t)node << 1 ^
-	    (uint64_t)name * 0x9e3779b1u), id;
-	size_t i;
+	uint64_t hash = (uint64_t)parent << 32 ^ (uint64_t)node << 1 ^ (uint64_t)name * 0x9e3779b1u;
+	struct tnode_want w = { h->tn, parent, node, name };
+	uint32_t id = hmap_find(&h->tn_tab, hash, tnode_eq, &w);
 	struct hist_tnode *t;
 
-	idtab_reserve(&h->tn_tab);
-	i = hash & (h->tn_tab.cap - 1);
-	while ((id = h->tn_tab.slot[i]) != 0) {
-		t = &h->tn[id - 1];
-		if (t->parent == parent && t->node == node && t->name == name)
-			return id - 1;
-		i = (i + 1) & (h->tn_tab.cap - 1);
-	}
+	if (id != HMAP_NONE)
+		return id;
 	GROW(h->tn, h->captn, h->ntn + 1);
 	t = &h->tn[h->ntn];
 	memset(t, 0, sizeof *t);
@@ -74,7 +97,7 @@ tnode_child(struct hist *h, uint32_t parent, uint32_t node, uint32_t name)
 		t->next_sibling = h->tn[parent].first_child;
 		h->tn[parent].first_child = (uint32_t)h->ntn;
 	}
-	idtab_put(&h->tn_tab, i, hash, (uint32_t)h->ntn);
+	hmap_add(&h->tn_tab, hash, (uint32_t)h->ntn);
 	return (uint32_t)h->ntn++;
 }
 

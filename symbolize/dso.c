@@ -43,19 +43,18 @@ dso_table_free(struct dso_table *t)
 		free(d->runfile);
 		if (d->src)
 			srcline_close(d->src);
-		for (size_t k = 0; k < d->src_cap; k++)
-			free(d->src_vals ? d->src_vals[k] : NULL);
-		free(d->src_keys);
-		free(d->src_vals);
-		free(d->inl_keys);
-		free(d->inl_first);
-		free(d->inl_n1);
+		for (size_t k = 0; k < d->src_n; k++)
+			free(d->src_strs[k]);
+		free(d->src_strs);
+		hmap_free(&d->src_memo);
+		free(d->inl_runs);
+		hmap_free(&d->inl_memo);
 	}
 	free(t->v);
-	free(t->hslots);
+	hmap_free(&t->by_name);
 	free(t->refs);
 	free(t->inl);
-	free(t->isym_slots);
+	hmap_free(&t->isym_of);
 	for (size_t i = 0; i < t->nrefusals; i++) {
 		free(t->refusals[i].path);
 		free(t->refusals[i].why);
@@ -76,33 +75,13 @@ dso_path(char *out, size_t n, const char *fmt, ...)
 
 /* ---- registry ---- */
 
-static size_t
-name_slot(const struct dso_table *t, uint32_t name)
-{
-	size_t i = ((size_t)name * 2654435761u) & (t->hcap - 1);
-
-	while (t->hslots[i] != 0 && t->v[t->hslots[i] - 1].name != name)
-		i = (i + 1) & (t->hcap - 1);
-	return i;
-}
-
 static uint32_t
 dso_new(struct dso_table *t, struct strtab *strs, uint32_t name, enum dso_kind kind,
     const char *short_name)
 {
 	struct dso_ent *d;
 	uint32_t id;
-	size_t i;
 
-	if ((t->n + 1) * 2 > t->hcap) {
-		size_t nc = t->hcap ? t->hcap * 2 : 64;
-
-		free(t->hslots);
-		t->hslots = xcalloc(nc, sizeof *t->hslots);
-		t->hcap = nc;
-		for (size_t k = 0; k < t->n; k++)
-			t->hslots[name_slot(t, t->v[k].name)] = (uint32_t)k + 1;
-	}
 	GROW(t->v, t->cap, t->n + 1);
 	id = (uint32_t)t->n++;
 	d = &t->v[id];
@@ -110,17 +89,16 @@ dso_new(struct dso_table *t, struct strtab *strs, uint32_t name, enum dso_kind k
 	d->name = name;
 	d->kind = kind;
 	d->short_name = strtab_intern(strs, short_name, strlen(short_name));
-	i = name_slot(t, name);
-	t->hslots[i] = id + 1;
+	hmap_set(&t->by_name, name, id);
 	return id;
 }
 
 static uint32_t
 dso_lookup_name(struct dso_table *t, uint32_t name)
 {
-	if (t->hcap == 0)
-		return DSO_NONE;
-	return t->hslots[name_slot(t, name)] ? t->hslots[name_slot(t, name)] - 1 : DSO_NONE;
+	uint32_t id = hmap_get(&t->by_name, name);
+
+	return id != HMAP_NONE ? id : DSO_NONE;
 }
 
 uint32_t
@@ -568,43 +546,21 @@ dso_srcline(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 {
 	struct dso_ent *d;
 	char buf[PATH_MAX + 32];
-	size_t i;
+	uint32_t i;
 
 	if (dso_lines(t, strs, c, id) == NULL)
 		return NULL;
 	d = &t->v[id];
-	if ((d->src_n + 1) * 2 > d->src_cap) {
-		uint64_t *ok = d->src_keys;
-		char **ov = d->src_vals;
-		size_t oc = d->src_cap;
-
-		d->src_cap = oc ? oc * 2 : 64;
-		d->src_keys = xcalloc(d->src_cap, sizeof *d->src_keys);
-		d->src_vals = xcalloc(d->src_cap, sizeof *d->src_vals);
-		for (size_t k = 0; k < oc; k++) {
-			if (ov[k] == NULL)
-				continue;
-			i = (size_t)(ok[k] * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->src_cap - 1);
-			while (d->src_vals[i] != NULL)
-				i = (i + 1) & (d->src_cap - 1);
-			d->src_keys[i] = ok[k];
-			d->src_vals[i] = ov[k];
-		}
-		free(ok);
-		free(ov);
+	i = hmap_get(&d->src_memo, rel);
+	if (i == HMAP_NONE) {
+		if (srcline_lookup(d->src, rel, buf, sizeof buf) < 0)
+			buf[0] = '\0';
+		GROW(d->src_strs, d->src_cap, d->src_n + 1);
+		i = (uint32_t)d->src_n++;
+		d->src_strs[i] = xstrdup(buf);
+		hmap_set(&d->src_memo, rel, i);
 	}
-	i = (size_t)(rel * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->src_cap - 1);
-	while (d->src_vals[i] != NULL) {
-		if (d->src_keys[i] == rel)
-			return d->src_vals[i][0] ? d->src_vals[i] : NULL;
-		i = (i + 1) & (d->src_cap - 1);
-	}
-	if (srcline_lookup(d->src, rel, buf, sizeof buf) < 0)
-		buf[0] = '\0';
-	d->src_keys[i] = rel;
-	d->src_vals[i] = xstrdup(buf);
-	d->src_n++;
-	return buf[0] ? d->src_vals[i] : NULL;
+	return d->src_strs[i][0] ? d->src_strs[i] : NULL;
 }
 
 /* ---- inline chains ---- */
@@ -646,50 +602,20 @@ dso_sym_inlined(const struct dso_table *t, uint32_t sym)
 	return sym < t->nrefs && t->refs[sym].base != SYM_NONE;
 }
 
-static inline size_t
-isym_hash(uint32_t base, uint32_t name)
-{
-	return (size_t)((((uint64_t)base << 32) | name) * UINT64_C(0x9e3779b97f4a7c15) >> 24);
-}
-
 /* The inlined symbol named name (strs id) inside real symbol base. */
 static uint32_t
 inline_sym(struct dso_table *t, uint32_t base, uint32_t name)
 {
-	size_t i;
-	uint32_t id;
+	uint64_t key = (uint64_t)base << 32 | name;
+	uint32_t id = hmap_get(&t->isym_of, key);
 
-	if ((t->isym_n + 1) * 2 > t->isym_cap) {
-		uint32_t *old = t->isym_slots;
-		size_t oc = t->isym_cap;
-
-		t->isym_cap = oc ? oc * 2 : 256;
-		t->isym_slots = xcalloc(t->isym_cap, sizeof *t->isym_slots);
-		for (size_t k = 0; k < oc; k++) {
-			const struct dso_symref *r;
-
-			if (old[k] == 0)
-				continue;
-			r = &t->refs[old[k] - 1];
-			i = isym_hash(r->base, r->name) & (t->isym_cap - 1);
-			while (t->isym_slots[i] != 0)
-				i = (i + 1) & (t->isym_cap - 1);
-			t->isym_slots[i] = old[k];
-		}
-		free(old);
-	}
-	i = isym_hash(base, name) & (t->isym_cap - 1);
-	while ((id = t->isym_slots[i]) != 0) {
-		if (t->refs[id - 1].base == base && t->refs[id - 1].name == name)
-			return id - 1;
-		i = (i + 1) & (t->isym_cap - 1);
-	}
+	if (id != HMAP_NONE)
+		return id;
 	GROW(t->refs, t->caprefs, t->nrefs + 1);
 	t->refs[t->nrefs].dso = t->refs[base].dso;
 	t->refs[t->nrefs].name = name;
 	t->refs[t->nrefs].base = base;
-	t->isym_slots[i] = (uint32_t)t->nrefs + 1;
-	t->isym_n++;
+	hmap_set(&t->isym_of, key, (uint32_t)t->nrefs);
 	return (uint32_t)t->nrefs++;
 }
 
@@ -771,7 +697,8 @@ dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
     uint64_t rel, uint32_t base, const struct dso_inl **out)
 {
 	struct dso_ent *d;
-	size_t i, n;
+	uint32_t i, first;
+	size_t n;
 
 	*out = NULL;
 	if (id >= t->n || base == SYM_NONE || base >= t->nrefs || t->refs[base].base != SYM_NONE)
@@ -779,43 +706,17 @@ dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 	if (dso_lines(t, strs, c, id) == NULL)
 		return 0;
 	d = &t->v[id];
-	if ((d->inl_used + 1) * 2 > d->inl_cap) {
-		uint64_t *ok = d->inl_keys;
-		uint32_t *of = d->inl_first, *on = d->inl_n1;
-		size_t oc = d->inl_cap;
-
-		d->inl_cap = oc ? oc * 2 : 64;
-		d->inl_keys = xcalloc(d->inl_cap, sizeof *d->inl_keys);
-		d->inl_first = xcalloc(d->inl_cap, sizeof *d->inl_first);
-		d->inl_n1 = xcalloc(d->inl_cap, sizeof *d->inl_n1);
-		for (size_t k = 0; k < oc; k++) {
-			if (on[k] == 0)
-				continue;
-			i = (size_t)(ok[k] * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->inl_cap - 1);
-			while (d->inl_n1[i] != 0)
-				i = (i + 1) & (d->inl_cap - 1);
-			d->inl_keys[i] = ok[k];
-			d->inl_first[i] = of[k];
-			d->inl_n1[i] = on[k];
-		}
-		free(ok);
-		free(of);
-		free(on);
+	i = hmap_get(&d->inl_memo, rel);
+	if (i == HMAP_NONE) {
+		first = (uint32_t)t->ninl;
+		n = inlines_compute(t, strs, c, d, rel, base);
+		d = &t->v[id];
+		GROW(d->inl_runs, d->inl_cap, d->inl_n + 1);
+		i = (uint32_t)d->inl_n++;
+		d->inl_runs[i].first = first;
+		d->inl_runs[i].n = (uint32_t)n;
+		hmap_set(&d->inl_memo, rel, i);
 	}
-	i = (size_t)(rel * UINT64_C(0x9e3779b97f4a7c15) >> 24) & (d->inl_cap - 1);
-	while (d->inl_n1[i] != 0) {
-		if (d->inl_keys[i] == rel) {
-			*out = t->inl + d->inl_first[i];
-			return d->inl_n1[i] - 1;
-		}
-		i = (i + 1) & (d->inl_cap - 1);
-	}
-	d->inl_keys[i] = rel;
-	d->inl_first[i] = (uint32_t)t->ninl;
-	n = inlines_compute(t, strs, c, d, rel, base);
-	d = &t->v[id];
-	d->inl_n1[i] = (uint32_t)n + 1;
-	d->inl_used++;
-	*out = t->inl + d->inl_first[i];
-	return n;
+	*out = t->inl + d->inl_runs[i].first;
+	return d->inl_runs[i].n;
 }

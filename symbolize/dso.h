@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hmap.h"
 #include "core/thread.h"
 #include "symbolize/resolve.h"
 #include "symbolize/symtab.h"
@@ -30,6 +31,11 @@ enum dso_kind {
 
 struct srcline_h;
 struct sym_source;
+
+/* An address's inline levels: inl[first .. first + n) of its dso_table. */
+struct dso_inl_run {
+	uint32_t		 first, n;
+};
 
 struct dso_ent {
 	uint32_t		 name;		/* strtab id: perf's dso->name (path, [kernel.kallsyms]) */
@@ -48,14 +54,14 @@ struct dso_ent {
 	char			*runfile;	/* runtime image (program headers, PLT) */
 	bool			 src_tried;
 	struct srcline_h	*src;
-	/* srcline memo: rel -> string */
-	uint64_t		*src_keys;
-	char			**src_vals;
-	size_t			 src_cap, src_n;
-	/* inline memo: rel -> inl[first .. first + n) (slot used: n + 1) */
-	uint64_t		*inl_keys;
-	uint32_t		*inl_first, *inl_n1;
-	size_t			 inl_cap, inl_used;
+	/* srcline memo: rel -> index in src_strs ("" when unknown) */
+	struct hmap		 src_memo;
+	char			**src_strs;
+	size_t			 src_n, src_cap;
+	/* inline memo: rel -> index in inl_runs, a run of the table's inl */
+	struct hmap		 inl_memo;
+	struct dso_inl_run	*inl_runs;
+	size_t			 inl_n, inl_cap;
 };
 
 /* One level of an address's inline chain. */
@@ -87,15 +93,13 @@ struct dso_refusal {
 struct dso_table {
 	struct dso_ent		*v;
 	size_t			 n, cap;
-	uint32_t		*hslots;	/* name id -> dso id + 1 */
-	size_t			 hcap;
+	struct hmap		 by_name;	/* name id -> dso id */
 	uint32_t		 kernel;	/* DSO_NONE until a kernel map is seen */
 	struct dso_symref	*refs;
 	size_t			 nrefs, caprefs;
 	struct dso_inl		*inl;		/* inline chains of all DSOs */
 	size_t			 ninl, capinl;
-	uint32_t		*isym_slots;	/* (base, name) -> inlined symbol id + 1 */
-	size_t			 isym_cap, isym_n;
+	struct hmap		 isym_of;	/* base << 32 | name -> inlined symbol id */
 	struct dso_refusal	*refusals;	/* at most DSO_REFUSALS_MAX, in the order met */
 	size_t			 nrefusals, caprefusals;
 	size_t			 refusals_dropped;

@@ -21,7 +21,7 @@ hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *
 {
 	struct fold_line *lines = NULL;
 	size_t nl = 0, capl = 0;
-	struct idtab tab;
+	struct hmap tab;
 	char *buf = NULL;
 	size_t capb = 0;
 	int rc = 0;
@@ -37,7 +37,7 @@ hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *
 		const struct hist_tnode *tn = &h->tn[t];
 		uint64_t count = use_period ? tn->self_period : tn->self_samples;
 		size_t depth = 0, len = 0, i;
-		uint32_t p, hash, text, id;
+		uint32_t p, text, id;
 
 		if (count == 0)
 			continue;
@@ -57,23 +57,19 @@ hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *
 			buf[len++] = i ? ';' : '\0';
 		}
 		text = hist_intern(h, buf);
-		hash = (uint32_t)hash_mix64(text);
-		idtab_reserve(&tab);
-		i = hash & (tab.cap - 1);
-		while ((id = tab.slot[i]) != 0 && lines[id - 1].text != text)
-			i = (i + 1) & (tab.cap - 1);
-		if (id == 0) {
+		id = hmap_get(&tab, text);
+		if (id == HMAP_NONE) {
 			GROW(lines, capl, nl + 1);
 			lines[nl].text = text;
 			lines[nl].count = 0;
-			idtab_put(&tab, i, hash, (uint32_t)nl++);
-			id = (uint32_t)nl;
+			id = (uint32_t)nl++;
+			hmap_set(&tab, text, id);
 		}
-		lines[id - 1].count += count;
+		lines[id].count += count;
 	}
 	for (size_t i = 0; i < nl && rc == 0; i++)
 		rc = fn(arg, hist_str(h, lines[i].text), lines[i].count);
-	idtab_free(&tab);
+	hmap_free(&tab);
 	free(lines);
 	free(buf);
 	return rc;

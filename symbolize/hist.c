@@ -13,40 +13,6 @@
  * other parts of struct hist are listed in hist_impl.h.
  */
 
-/* ---- id tables ---- */
-
-void
-idtab_grow(struct idtab *t)
-{
-	size_t ncap = t->cap ? t->cap * 2 : 1024;
-	uint32_t *slot = xcalloc(ncap, sizeof *slot), *hv = xcalloc(ncap, sizeof *hv);
-
-	for (size_t i = 0; i < t->cap; i++) {
-		size_t j;
-
-		if (t->slot[i] == 0)
-			continue;
-		j = t->hv[i] & (ncap - 1);
-		while (slot[j] != 0)
-			j = (j + 1) & (ncap - 1);
-		slot[j] = t->slot[i];
-		hv[j] = t->hv[i];
-	}
-	free(t->slot);
-	free(t->hv);
-	t->slot = slot;
-	t->hv = hv;
-	t->cap = ncap;
-}
-
-void
-idtab_free(struct idtab *t)
-{
-	free(t->slot);
-	free(t->hv);
-	memset(t, 0, sizeof *t);
-}
-
 uint32_t
 hist_intern(struct hist *h, const char *str)
 {
@@ -92,19 +58,20 @@ hist_free(struct hist *h)
 	free(h->ev_of_attr);
 	free(h->ev_order);
 	free(h->ent);
-	idtab_free(&h->ent_tab);
+	hmap_free(&h->ent_tab);
 	free(h->node);
-	idtab_free(&h->node_tab);
+	hmap_free(&h->node_tab);
 	free(h->fc);
 	free(h->inl);
-	idtab_free(&h->fc_tab);
+	hmap_free(&h->fc_tab);
 	free(h->edge);
-	idtab_free(&h->edge_tab);
+	hmap_free(&h->edge_tab);
 	free(h->tn);
-	idtab_free(&h->tn_tab);
+	hmap_free(&h->tn_tab);
 	free(h->why);
 	free(h->why_of_dso);
 	free(h->pe);
+	hmap_free(&h->pe_tab);
 	free(h->tc);
 	free(h->comm_id);
 	free(h->rows);
@@ -194,34 +161,36 @@ fold_frame(struct hist *h, const struct frame *f, char *buf, size_t n)
  * address) for an unresolved one.  Returns its id, or NONE32 with *hash and
  * *slot set for inserting it.
  */
+/* What hist_node_find() seeks (node_eq's ctx). */
+struct node_want {
+	const struct hist	*h;
+	const struct frame	*f;
+	uint64_t		 b;
+	uint32_t		 owner;
+};
+
+/* hmap_eq_fn: is node id the one w seeks? */
+static bool
+node_eq(const void *ctx, uint32_t id)
+{
+	const struct node_want *w = ctx;
+	const struct hist_node *c = &w->h->node[id];
+
+	if (c->owner != w->owner)
+		return false;	/* another event's own node */
+	if (w->f->sym != SYM_NONE)
+		return c->f.sym == w->f->sym && c->f.dso == w->f->dso;
+	return c->f.sym == SYM_NONE && c->f.rel == w->b;
+}
+
 uint32_t
 hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_t owner,
-    uint32_t *hash, size_t *slot)
+    uint64_t *hash)
 {
-	uint64_t hh = hash_mix64((a - owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b);
-	uint32_t id;
-	size_t i;
+	struct node_want w = { h, f, b, owner };
 
-	*hash = (uint32_t)hh;
-	idtab_reserve(&h->node_tab);
-	i = *hash & (h->node_tab.cap - 1);
-	while ((id = h->node_tab.slot[i]) != 0) {
-		const struct hist_node *c = &h->node[id - 1];
-
-		if (h->node_tab.hv[i] == *hash) {
-			if (c->owner != owner) {
-				/* another event's own node */
-			} else if (f->sym != SYM_NONE) {
-				if (c->f.sym == f->sym && c->f.dso == f->dso)
-					return id - 1;
-			} else if (c->f.sym == SYM_NONE && c->f.rel == b) {
-				return id - 1;
-			}
-		}
-		i = (i + 1) & (h->node_tab.cap - 1);
-	}
-	*slot = i;
-	return NONE32;
+	*hash = (a - owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b;
+	return hmap_find(&h->node_tab, *hash, node_eq, &w);
 }
 
 /*
@@ -238,9 +207,8 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 {
 	bool chain = mode != NODE_SELF;
 	struct frame f = *fin;
-	uint64_t a, b;
-	uint32_t hash, id;
-	size_t i;
+	uint64_t a, b, hash;
+	uint32_t id;
 	char buf[1024];
 	struct hist_node *nd;
 
@@ -262,7 +230,7 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	}
 	if (f.sym != SYM_NONE)
 		owner = 0;
-	id = hist_node_find(h, &f, a, b, owner, &hash, &i);
+	id = hist_node_find(h, &f, a, b, owner, &hash);
 	if (id != NONE32)
 		return id;
 	GROW(h->node, h->capnode, h->nnode + 1);
@@ -276,7 +244,7 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	nd->label = hist_intern(h, buf);
 	fold_frame(h, &f, buf, sizeof buf);
 	nd->fold = hist_intern(h, buf);
-	idtab_put(&h->node_tab, i, hash, (uint32_t)h->nnode);
+	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
 	return (uint32_t)h->nnode++;
 }
 
@@ -346,22 +314,18 @@ hist_whys(const struct hist *h, const struct hist_why **out)
 struct hist_entry *
 hist_ent_get(struct hist *h, const struct hist_entry *k)
 {
-	uint32_t hash = ent_hash(k), id;
-	size_t i;
+	uint64_t hash = ent_hash(k);
+	struct ent_want w = { h->ent, k };
+	uint32_t id = hmap_find(&h->ent_tab, hash, ent_eq, &w);
 	struct hist_entry *e;
 
-	idtab_reserve(&h->ent_tab);
-	i = hash & (h->ent_tab.cap - 1);
-	while ((id = h->ent_tab.slot[i]) != 0) {
-		if (h->ent_tab.hv[i] == hash && memcmp(&h->ent[id - 1], k, ENT_KEY_BYTES) == 0)
-			return &h->ent[id - 1];
-		i = (i + 1) & (h->ent_tab.cap - 1);
-	}
+	if (id != HMAP_NONE)
+		return &h->ent[id];
 	GROW(h->ent, h->capent, h->nent + 1);
 	e = &h->ent[h->nent];
 	memset(e, 0, sizeof *e);
 	memcpy(e, k, ENT_KEY_BYTES);
-	idtab_put(&h->ent_tab, i, hash, (uint32_t)h->nent++);
+	hmap_add(&h->ent_tab, hash, (uint32_t)h->nent++);
 	return e;
 }
 

@@ -18,19 +18,15 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/hmap.h"
 #include "symbolize/hist.h"
 #include "symbolize/perftree.h"
 
 /*
  * Tables are growable arrays of plain structs addressed by 32-bit ids;
- * lookups go through open-addressing hash tables of ids (slot = id + 1,
- * with the id's hash kept beside it so probing and growing never rehash).
+ * lookups go through a struct hmap (core/hmap.h) from a 64-bit digest of
+ * the key to the id, the owner's eq callback comparing the whole key.
  */
-struct idtab {
-	uint32_t	*slot;		/* id + 1, 0 empty */
-	uint32_t	*hv;
-	size_t		 cap, n;
-};
 
 #define NONE32	UINT32_MAX
 
@@ -102,25 +98,25 @@ struct hist {
 
 	struct hist_entry	*ent;
 	size_t			 nent, capent;
-	struct idtab		 ent_tab;
+	struct hmap		 ent_tab;
 
 	struct hist_node	*node;
 	size_t			 nnode, capnode;
-	struct idtab		 node_tab;
+	struct hmap		 node_tab;
 
 	struct fcache		*fc;
 	size_t			 nfc, capfc;
-	struct idtab		 fc_tab;
+	struct hmap		 fc_tab;
 	struct fkey		*inl;		/* inline levels of callchain frames */
 	size_t			 ninl, capinl;
 
 	struct hist_edge	*edge;
 	size_t			 nedge, capedge;
-	struct idtab		 edge_tab;
+	struct hmap		 edge_tab;
 
 	struct hist_tnode	*tn;
 	size_t			 ntn, captn;
-	struct idtab		 tn_tab;
+	struct hmap		 tn_tab;
 
 	struct hist_why		*why;
 	size_t			 nwhy, capwhy;
@@ -130,6 +126,7 @@ struct hist {
 	/* Address-space epochs: bumped by the records that change maps. */
 	struct pid_epoch	*pe;
 	size_t			 pecap, pen;
+	struct hmap		 pe_tab;	/* pid -> index in pe */
 	uint32_t		 kepoch;
 
 	struct tcomm		*tc;
@@ -186,29 +183,6 @@ struct hist {
 	size_t			 capmout;
 };
 
-/* ---- id tables (hist.c) ---- */
-
-/* Double an id table's capacity. */
-void idtab_grow(struct idtab *t);
-/* Free an id table and zero it. */
-void idtab_free(struct idtab *t);
-
-/* Make room for one insertion; then probe from hash & mask. */
-static inline void
-idtab_reserve(struct idtab *t)
-{
-	if ((t->n + 1) * 2 > t->cap)
-		idtab_grow(t);
-}
-
-static inline void
-idtab_put(struct idtab *t, size_t i, uint32_t hash, uint32_t id)
-{
-	t->slot[i] = id + 1;
-	t->hv[i] = hash;
-	t->n++;
-}
-
 
 /* ---- entries: the key bytes, hashed and compared whole ---- */
 
@@ -222,16 +196,32 @@ idtab_put(struct idtab *t, size_t i, uint32_t hash, uint32_t id)
 
 _Static_assert(ENT_KEY_BYTES % 8 == 0, "an entry's key is whole 64-bit words");
 
-static inline uint32_t
+/* A digest of an entry's key bytes, for hmap_find()/hmap_add() (which mix it once more). */
+static inline uint64_t
 ent_hash(const struct hist_entry *k)
 {
 	uint64_t w[ENT_KEY_WORDS], x;
 
 	memcpy(w, k, sizeof w);
 	x = w[ENT_KEY_WORDS - 1];
-	for (size_t i = ENT_KEY_WORDS - 1; i-- > 0;)
+	for (size_t i = ENT_KEY_WORDS - 1; i-- > 1;)
 		x = hash_mix64(w[i] * 31 + x);
-	return (uint32_t)x;
+	return w[0] * 31 + x;
+}
+
+/* The key sought in a table of entries (ent_eq's ctx). */
+struct ent_want {
+	const struct hist_entry	*v;	/* the table's entries */
+	const struct hist_entry	*k;
+};
+
+/* hmap_eq_fn: is entry id of w->v keyed as w->k? */
+static inline bool
+ent_eq(const void *ctx, uint32_t id)
+{
+	const struct ent_want *w = ctx;
+
+	return memcmp(&w->v[id], w->k, ENT_KEY_BYTES) == 0;
 }
 
 /* Does sel (NULL: all) take what a sample of pid and tid gave? */
@@ -302,11 +292,11 @@ uint32_t hist_event_of(struct hist *h, int attr, const char *name);
 void hist_label_frame(struct hist *h, const struct frame *f, char *buf, size_t n);
 /*
  * The node keyed (a, b): (DSO, symbol) for a resolved frame f, (UINT64_MAX,
- * address) for an unresolved one.  Returns its id, or NONE32 with *hash and
- * *slot set for inserting it.
+ * address) for an unresolved one.  Returns its id, or NONE32 with *hash set
+ * for adding it to node_tab.
  */
 uint32_t hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b,
-    uint32_t owner, uint32_t *hash, size_t *slot);
+    uint32_t owner, uint64_t *hash);
 /* The node of a frame that came to a sample as mode says (created on first use). */
 uint32_t hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode,
     uint8_t sample_cpumode, uint32_t owner);

@@ -89,9 +89,8 @@ merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
 	for (size_t i = 0; i < from->nnode; i++) {
 		const struct hist_node *fn = &from->node[i];
 		struct frame f = fn->f;
-		uint64_t a, b;
-		uint32_t hash, id;
-		size_t slot = 0;
+		uint64_t a, b, hash;
+		uint32_t id;
 		struct hist_node *nd;
 
 		if (f.sym != SYM_NONE && into->z != NULL) {
@@ -112,7 +111,7 @@ merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
 			a = UINT64_MAX;
 			b = f.rel;
 		}
-		id = hist_node_find(into, &f, a, b, 0, &hash, &slot);
+		id = hist_node_find(into, &f, a, b, 0, &hash);
 		if (id == NONE32) {
 			f.src = 0;	/* a string id of from's symbolizer */
 			GROW(into->node, into->capnode, into->nnode + 1);
@@ -121,7 +120,7 @@ merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
 			nd->owner = 0;
 			nd->label = hist_intern(into, hist_str(from, fn->label));
 			nd->fold = hist_intern(into, hist_str(from, fn->fold));
-			idtab_put(&into->node_tab, slot, hash, (uint32_t)into->nnode);
+			hmap_add(&into->node_tab, hash, (uint32_t)into->nnode);
 			id = (uint32_t)into->nnode++;
 		}
 		nodemap[i] = id;
@@ -239,7 +238,7 @@ size_t
 hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out)
 {
-	struct idtab tab;
+	struct hmap tab;
 	size_t nm = 0, n = 0;
 	uint32_t ev;
 	uint64_t total;
@@ -257,9 +256,9 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		struct hist_entry k;
-		uint32_t hash, id;
-		uint64_t v;
-		size_t j;
+		struct ent_want w = { h->mrows, &k };
+		uint64_t hash, v;
+		uint32_t id;
 		struct hist_entry *m;
 
 		if (e->event != ev || !selected(e, sel))
@@ -270,14 +269,9 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 			if (keep & HIST_KEEP(kk))
 				sortkeys[kk].keep(&k, e);
 		hash = ent_hash(&k);
-		idtab_reserve(&tab);
-		j = hash & (tab.cap - 1);
-		while ((id = tab.slot[j]) != 0) {
-			if (tab.hv[j] == hash && memcmp(&h->mrows[id - 1], &k, ENT_KEY_BYTES) == 0)
-				break;
-			j = (j + 1) & (tab.cap - 1);
-		}
-		if (id == 0) {
+		w.v = h->mrows;
+		id = hmap_find(&tab, hash, ent_eq, &w);
+		if (id == HMAP_NONE) {
 			GROW(h->mrows, h->capmrows, nm + 1);
 			if (nm + 1 > h->capmfirst) {
 				h->capmfirst = h->capmrows;
@@ -289,21 +283,21 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 			h->mfirst[nm] = (uint32_t)i;
 			h->mbest[nm] = (uint32_t)i;
 			h->mbestv[nm] = 0;
-			idtab_put(&tab, j, hash, (uint32_t)nm);
-			id = (uint32_t)++nm;
+			hmap_add(&tab, hash, (uint32_t)nm);
+			id = (uint32_t)nm++;
 		}
-		m = &h->mrows[id - 1];
+		m = &h->mrows[id];
 		m->period += e->period;
 		m->samples += e->samples;
 		m->acc_period += e->acc_period;
 		m->acc_samples += e->acc_samples;
 		v = h->o.children ? e->acc_period : e->period;
-		if (v > h->mbestv[id - 1]) {
-			h->mbestv[id - 1] = v;
-			h->mbest[id - 1] = (uint32_t)i;
+		if (v > h->mbestv[id]) {
+			h->mbestv[id] = v;
+			h->mbest[id] = (uint32_t)i;
 		}
 	}
-	idtab_free(&tab);
+	hmap_free(&tab);
 	GROW(h->mout, h->capmout, nm + 1);
 	for (size_t i = 0; i < nm; i++) {
 		struct hist_entry *m = &h->mrows[i];

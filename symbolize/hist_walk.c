@@ -17,33 +17,14 @@
 static uint32_t *
 epoch_slot(struct hist *h, int32_t pid)
 {
-	size_t i;
+	uint32_t i = hmap_get(&h->pe_tab, (uint32_t)pid);
 
-	if ((h->pen + 1) * 2 > h->pecap) {
-		size_t ncap = h->pecap ? h->pecap * 2 : 256;
-		struct pid_epoch *n = xcalloc(ncap, sizeof *n);
-
-		for (size_t j = 0; j < ncap; j++)
-			n[j].pid = INT32_MIN;
-		for (size_t j = 0; j < h->pecap; j++) {
-			if (h->pe[j].pid == INT32_MIN)
-				continue;
-			i = (size_t)hash_mix64((uint64_t)(uint32_t)h->pe[j].pid) & (ncap - 1);
-			while (n[i].pid != INT32_MIN)
-				i = (i + 1) & (ncap - 1);
-			n[i] = h->pe[j];
-		}
-		free(h->pe);
-		h->pe = n;
-		h->pecap = ncap;
-	}
-	i = (size_t)hash_mix64((uint64_t)(uint32_t)pid) & (h->pecap - 1);
-	while (h->pe[i].pid != INT32_MIN && h->pe[i].pid != pid)
-		i = (i + 1) & (h->pecap - 1);
-	if (h->pe[i].pid == INT32_MIN) {
+	if (i == HMAP_NONE) {
+		GROW(h->pe, h->pecap, h->pen + 1);
+		i = (uint32_t)h->pen++;
 		h->pe[i].pid = pid;
 		h->pe[i].epoch = 0;
-		h->pen++;
+		hmap_set(&h->pe_tab, (uint32_t)pid, i);
 	}
 	return &h->pe[i].epoch;
 }
@@ -67,6 +48,26 @@ epoch_bump(struct hist *h, const struct rec *r)
 		(*epoch_slot(h, pid))++;
 }
 
+/* What resolve() seeks in the cache (fc_eq's ctx). */
+struct fc_want {
+	const struct fcache	*v;
+	uint64_t		 ip;
+	int32_t			 pid;
+	uint32_t		 epoch;
+	uint8_t			 cpumode;
+};
+
+/* hmap_eq_fn: is cache entry id the one w seeks? */
+static inline bool
+fc_eq(const void *ctx, uint32_t id)
+{
+	const struct fc_want *w = ctx;
+	const struct fcache *c = &w->v[id];
+
+	return c->ip == w->ip && c->pid == w->pid && c->epoch == w->epoch &&
+	    c->cpumode == w->cpumode;
+}
+
 /*
  * Resolve through the cache: one symbolizer call per distinct address.
  * Returns the cache entry's id (the array may move as it grows).
@@ -77,20 +78,14 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 {
 	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
 	uint32_t epoch = kpid == -1 ? h->kepoch : *last_pid_epoch;
-	uint32_t hash = (uint32_t)hash_mix64(ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
-	    (uint64_t)cpumode << 61), id;
-	size_t i;
+	uint64_t hash = ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
+	    (uint64_t)cpumode << 61;
+	struct fc_want w = { h->fc, ip, kpid, epoch, cpumode };
+	uint32_t id = hmap_find(&h->fc_tab, hash, fc_eq, &w);
 	struct fcache *c;
 
-	idtab_reserve(&h->fc_tab);
-	i = hash & (h->fc_tab.cap - 1);
-	while ((id = h->fc_tab.slot[i]) != 0) {
-		c = &h->fc[id - 1];
-		if (h->fc_tab.hv[i] == hash && c->ip == ip && c->pid == kpid && c->epoch == epoch &&
-		    c->cpumode == cpumode)
-			return id - 1;
-		i = (i + 1) & (h->fc_tab.cap - 1);
-	}
+	if (id != HMAP_NONE)
+		return id;
 	GROW(h->fc, h->capfc, h->nfc + 1);
 	c = &h->fc[h->nfc];
 	c->ip = ip;
@@ -112,7 +107,7 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 	c->node[0] = c->node[1] = c->node[2] = c->srcline = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
-	idtab_put(&h->fc_tab, i, hash, (uint32_t)h->nfc);
+	hmap_add(&h->fc_tab, hash, (uint32_t)h->nfc);
 	return (uint32_t)h->nfc++;
 }
 

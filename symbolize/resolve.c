@@ -73,7 +73,7 @@ struct proc {
 /* Memo of (dso, rel) -> symbol. */
 struct memo {
 	uint64_t	rel;
-	uint32_t	dso;		/* DSO_NONE: empty slot */
+	uint32_t	dso;
 	uint32_t	sym;
 	uint64_t	symstart;
 };
@@ -90,13 +90,12 @@ struct symbolizer {
 	size_t			 nmaps;
 	struct proc		*procs;
 	size_t			 nprocs, capprocs;
-	int32_t			*pkeys;		/* pid -> proc index hash */
-	uint32_t		*pvals;
-	size_t			 pcap;
+	struct hmap		 proc_of;	/* pid -> proc index */
 	uint32_t		 kproc;		/* kernel maps */
 
 	struct memo		*memo;
 	size_t			 mcap, mn;
+	struct hmap		 memo_tab;	/* digest of (dso, rel) -> memo index */
 
 	uint64_t		*whys;		/* per dso x SYM_WHY_COUNT */
 	size_t			 capwhys;
@@ -111,22 +110,10 @@ struct symbolizer {
 	uint64_t		 nodso_stops[UNWIND_STOP_COUNT];
 };
 
-static size_t
-pid_slot(const struct symbolizer *z, int32_t pid)
-{
-	size_t i = ((uint32_t)pid * UINT32_C(2654435761)) & (z->pcap - 1);
-
-	while (z->pvals[i] != UINT32_MAX && z->pkeys[i] != pid)
-		i = (i + 1) & (z->pcap - 1);
-	return i;
-}
-
 static uint32_t
 proc_find(const struct symbolizer *z, int32_t pid)
 {
-	if (z->pcap == 0)
-		return UINT32_MAX;
-	return z->pvals[pid_slot(z, pid)];
+	return hmap_get(&z->proc_of, (uint32_t)pid);
 }
 
 static uint32_t
@@ -134,38 +121,16 @@ proc_get(struct symbolizer *z, int32_t pid)
 {
 	uint32_t id = proc_find(z, pid);
 	struct proc *p;
-	size_t i;
 
 	if (id != UINT32_MAX)
 		return id;
-	if ((z->nprocs + 1) * 2 > z->pcap) {
-		int32_t *ok = z->pkeys;
-		uint32_t *ov = z->pvals;
-		size_t oc = z->pcap;
-
-		z->pcap = oc ? oc * 2 : 64;
-		z->pkeys = xcalloc(z->pcap, sizeof *z->pkeys);
-		z->pvals = xmalloc(z->pcap * sizeof *z->pvals);
-		memset(z->pvals, 0xff, z->pcap * sizeof *z->pvals);
-		for (size_t k = 0; k < oc; k++) {
-			if (ov[k] == UINT32_MAX)
-				continue;
-			i = pid_slot(z, ok[k]);
-			z->pkeys[i] = ok[k];
-			z->pvals[i] = ov[k];
-		}
-		free(ok);
-		free(ov);
-	}
 	GROW(z->procs, z->capprocs, z->nprocs + 1);
 	id = (uint32_t)z->nprocs++;
 	p = &z->procs[id];
 	memset(p, 0, sizeof *p);
 	p->pid = pid;
 	p->ppid = -2;
-	i = pid_slot(z, pid);
-	z->pkeys[i] = pid;
-	z->pvals[i] = id;
+	hmap_set(&z->proc_of, (uint32_t)pid, id);
 	return id;
 }
 
@@ -286,10 +251,6 @@ symbolizer_new(const struct session *s, const struct sym_opts *o)
 			z->procs[p].fork_time = th->start;
 		}
 	}
-	z->mcap = 1024;
-	z->memo = xmalloc(z->mcap * sizeof *z->memo);
-	for (size_t i = 0; i < z->mcap; i++)
-		z->memo[i].dso = DSO_NONE;
 	return z;
 }
 
@@ -303,10 +264,10 @@ symbolizer_free(struct symbolizer *z)
 		free(z->procs[i].iv);
 	}
 	free(z->procs);
-	free(z->pkeys);
-	free(z->pvals);
+	hmap_free(&z->proc_of);
 	free(z->maps);
 	free(z->memo);
+	hmap_free(&z->memo_tab);
 	free(z->whys);
 	free(z->stops);
 	unwinder_free(z->unw);
@@ -453,54 +414,44 @@ count_why(struct symbolizer *z, uint32_t dso, unsigned why)
 	z->whys[(size_t)dso * SYM_WHY_COUNT + why]++;
 }
 
-static size_t
-memo_slot(const struct symbolizer *z, uint32_t dso, uint64_t rel)
+/* What dso_lookup() seeks in the memo (memo_eq's ctx). */
+struct memo_want {
+	const struct memo	*v;
+	uint64_t		 rel;
+	uint32_t		 dso;
+};
+
+/* hmap_eq_fn: is memo entry id the one w seeks? */
+static inline bool
+memo_eq(const void *ctx, uint32_t id)
 {
-	uint64_t h = (rel ^ ((uint64_t)dso << 40)) * UINT64_C(0x9e3779b97f4a7c15);
-	size_t i = (size_t)(h >> 20) & (z->mcap - 1);
+	const struct memo_want *w = ctx;
 
-	while (z->memo[i].dso != DSO_NONE && (z->memo[i].dso != dso || z->memo[i].rel != rel))
-		i = (i + 1) & (z->mcap - 1);
-	return i;
-}
-
-static void
-memo_grow(struct symbolizer *z)
-{
-	struct memo *old = z->memo;
-	size_t oc = z->mcap;
-
-	z->mcap *= 2;
-	z->memo = xmalloc(z->mcap * sizeof *z->memo);
-	for (size_t i = 0; i < z->mcap; i++)
-		z->memo[i].dso = DSO_NONE;
-	for (size_t i = 0; i < oc; i++)
-		if (old[i].dso != DSO_NONE)
-			z->memo[memo_slot(z, old[i].dso, old[i].rel)] = old[i];
-	free(old);
+	return w->v[id].dso == w->dso && w->v[id].rel == w->rel;
 }
 
 static void
 dso_lookup(struct symbolizer *z, uint32_t dso, uint64_t rel, struct frame *f)
 {
-	size_t i = memo_slot(z, dso, rel);
-	struct memo *m = &z->memo[i];
+	uint64_t hash = rel ^ (uint64_t)dso << 40;
+	struct memo_want w = { z->memo, rel, dso };
+	uint32_t i = hmap_find(&z->memo_tab, hash, memo_eq, &w);
+	struct memo *m;
 
-	if (m->dso == DSO_NONE) {
+	if (i == HMAP_NONE) {
 		uint64_t start = 0;
 		uint32_t sym = dso_find_sym(&z->dsos, &z->strs, &z->ctx, dso, rel, &start);
 
-		if (z->mn + 1 > z->mcap / 2) {
-			memo_grow(z);
-			i = memo_slot(z, dso, rel);
-		}
+		GROW(z->memo, z->mcap, z->mn + 1);
+		i = (uint32_t)z->mn++;
 		m = &z->memo[i];
 		m->dso = dso;
 		m->rel = rel;
 		m->sym = sym;
 		m->symstart = start;
-		z->mn++;
+		hmap_add(&z->memo_tab, hash, i);
 	}
+	m = &z->memo[i];
 	f->sym = m->sym;
 	if (m->sym != SYM_NONE) {
 		f->symoff = rel - m->symstart;

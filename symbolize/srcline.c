@@ -37,7 +37,7 @@ struct seg {
 /* addr2line's view of one function DIE: its name now, and whether that
  * name is final ("linkage"). */
 struct fstate {
-	Dwarf_Off	 off;		/* 0: empty slot */
+	Dwarf_Off	 off;
 	const char	*name;
 	bool		 linkage;
 };
@@ -63,8 +63,9 @@ struct srcline_h {
 	struct seg	*segs;
 	size_t		 nsegs;
 	int		 has_lines;	/* .debug_line present: -1 unknown */
-	struct fstate	*fs;
+	struct fstate	*fs;		/* in the order met */
 	size_t		 fscap, fsn;
+	struct hmap	 fs_of;		/* DIE offset -> index in fs */
 	bool		 syms_read;
 	struct esym	*es;
 	size_t		 nes;
@@ -262,6 +263,7 @@ srcline_close(struct srcline_h *h)
 	}
 	free(h->segs);
 	free(h->fs);
+	hmap_free(&h->fs_of);
 	free(h->es);
 	free(h->secs);
 	free(h);
@@ -326,34 +328,18 @@ static struct fstate *
 fstate_get(struct srcline_h *h, Dwarf_Die *die, int lang)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
+	uint32_t i = hmap_get(&h->fs_of, off);
 	struct fstate *f;
 	Dwarf_Attribute a;
-	size_t i;
 
-	if ((h->fsn + 1) * 2 > h->fscap) {
-		struct fstate *old = h->fs;
-		size_t oc = h->fscap;
-
-		h->fscap = oc ? oc * 2 : 256;
-		h->fs = xcalloc(h->fscap, sizeof *h->fs);
-		for (size_t k = 0; k < oc; k++) {
-			if (old[k].off == 0)
-				continue;
-			i = (size_t)(old[k].off * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (h->fscap - 1);
-			while (h->fs[i].off != 0)
-				i = (i + 1) & (h->fscap - 1);
-			h->fs[i] = old[k];
-		}
-		free(old);
-	}
-	i = (size_t)(off * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (h->fscap - 1);
-	while (h->fs[i].off != 0 && h->fs[i].off != off)
-		i = (i + 1) & (h->fscap - 1);
+	if (i != HMAP_NONE)
+		return &h->fs[i];
+	GROW(h->fs, h->fscap, h->fsn + 1);
+	i = (uint32_t)h->fsn++;
+	hmap_set(&h->fs_of, off, i);
 	f = &h->fs[i];
-	if (f->off == off)
-		return f;
+	memset(f, 0, sizeof *f);
 	f->off = off;
-	h->fsn++;
 	f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
 	if (f->name == NULL)
 		f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));

@@ -40,6 +40,48 @@ Test(hmap, exact_keys_through_growth)
 	hmap_free(&m);
 }
 
+/* The mean and the longest distance of the stored keys from their first slots. */
+static void
+probe_lengths(const struct hmap *m, double *mean, size_t *max)
+{
+	size_t sum = 0;
+
+	*max = 0;
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t d;
+
+		if (m->vals[i] == HMAP_NONE)
+			continue;
+		d = (i - hmap_slot(m, m->keys[i])) & (m->cap - 1);
+		sum += d;
+		if (d > *max)
+			*max = d;
+	}
+	*mean = m->n ? (double)sum / (double)m->n : 0;
+}
+
+Test(hmap, regular_keys_spread)
+{
+	/* ids, aligned addresses, keys differing in high bits only */
+	const unsigned shifts[] = { 0, 4, 12, 32, 44 };
+	const uint32_t n = 50000;
+
+	for (size_t k = 0; k < sizeof shifts / sizeof *shifts; k++) {
+		struct hmap m = { 0 };
+		double mean;
+		size_t max;
+
+		for (uint32_t i = 0; i < n; i++)
+			hmap_set(&m, (uint64_t)i << shifts[k], i);
+		probe_lengths(&m, &mean, &max);
+		cr_assert_lt(mean, 2.0, "keys i << %u: mean probe %.2f", shifts[k], mean);
+		cr_assert_lt(max, 64, "keys i << %u: longest probe %zu", shifts[k], max);
+		for (uint32_t i = 0; i < n; i++)
+			cr_assert_eq(hmap_get(&m, (uint64_t)i << shifts[k]), i);
+		hmap_free(&m);
+	}
+}
+
 Test(hmap, set_replaces_the_value)
 {
 	struct hmap m = { 0 };
