@@ -37,7 +37,6 @@ struct seg {
 /* addr2line's view of one function DIE: its name now, and whether that
  * name is final ("linkage"). */
 struct fstate {
-	Dwarf_Off	 off;
 	const char	*name;
 	bool		 linkage;
 };
@@ -339,7 +338,6 @@ fstate_get(struct srcline_h *h, Dwarf_Die *die, int lang)
 	hmap_set(&h->fs_of, off, i);
 	f = &h->fs[i];
 	memset(f, 0, sizeof *f);
-	f->off = off;
 	f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
 	if (f->name == NULL)
 		f->name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
