@@ -89,7 +89,8 @@ struct session;
 
 /*
  * What a session knows of itself besides its tables, as session_info()
- * returns it: copied, so valid whatever happens to the session.
+ * returns it: a copy (its strings stay the session's, valid until
+ * session_close()).
  */
 struct session_info {
 	const char		*path;		/* as given */
