@@ -67,7 +67,6 @@ struct session {
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
 };
 
-
 /*
  * Open one file of the recording into s->files (mapped, or read when it
  * cannot be mapped).  in_dir: a data.N file of a directory, opened only if
