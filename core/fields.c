@@ -12,6 +12,7 @@
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/session.h"
+#include "core/session_int.h"
 
 /*
  * The entry points of the field describer and the one-line summaries: the

@@ -12,6 +12,7 @@
 #include "core/record.h"
 #include "core/sample_walk.h"
 #include "core/session.h"
+#include "core/session_int.h"
 
 /*
  * The SAMPLE entry of the record table: its fields as the sample walk

@@ -11,6 +11,7 @@
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/session.h"
+#include "core/session_int.h"
 
 /*
  * The kernel's record types: their half of the record table (at the end),

@@ -13,6 +13,7 @@
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/session.h"
+#include "core/session_int.h"
 
 /*
  * The perf tool's record types (64 and up): their half of the record

@@ -11,6 +11,7 @@
 #include "core/record.h"
 #include "core/sample_walk.h"
 #include "core/session.h"
+#include "core/session_int.h"
 
 /* Newer kernels than our <linux/perf_event.h> may know. */
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS

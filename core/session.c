@@ -844,6 +844,53 @@ open_mem(struct session *s, const struct session_mem *mem, size_t nmem, struct p
 	return 0;
 }
 
+/* Feed the thread table the index's samples and its COMM, FORK, EXIT and MMAP records. */
+static void
+build_threads(struct session *s)
+{
+	/*
+	 * The records read here are scattered over the file, and each read
+	 * maps the pages around it too: on a large recording, give them back
+	 * as we go, or the resident set grows by ~64 KiB per record.
+	 */
+	bool give_back = s->nfiles > 0 && s->files[0].size > (UINT64_C(256) << 20);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	unsigned pending = 0;
+
+	for (size_t i = 0; i < s->index.n; i++) {
+		const struct rec_ent *e = &s->index.v[i];
+		unsigned type = ent_type(e);
+		struct rec r;
+
+		if (type == PERF_RECORD_SAMPLE) {
+			thread_table_add_sample(&s->threads, ent_pid(e), ent_tid(e), e->time);
+			continue;
+		}
+		if (!thread_table_wants(type))
+			continue;
+		s->threads.cached = false;	/* even if the record cannot be read */
+		if (session_rec(s, ent_loc(e), &r) < 0)
+			continue;
+		thread_table_add(&s->threads, &r, e->time);
+		if (give_back) {
+			/* in batches: one madvise for a run of nearby records */
+			uint64_t l = ent_loc(e) & ~(uint64_t)0xffff;
+
+			l = l >= 0x10000 ? l - 0x10000 : 0;
+			lo = l < lo ? l : lo;
+			hi = l + 0x30000 > hi ? l + 0x30000 : hi;
+			if (++pending >= 256 || hi - lo > (UINT64_C(64) << 20)) {
+				session_drop_pages(s, lo, hi);
+				lo = UINT64_MAX;
+				hi = 0;
+				pending = 0;
+			}
+		}
+	}
+	if (pending)
+		session_drop_pages(s, lo, hi);
+}
+
 /* session_open() and session_open_mem(): from path, or from mem if not NULL. */
 static struct session *
 open_session(const char *path, const struct session_mem *mem, size_t nmem,
@@ -924,7 +971,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		index_sort(&s->index, ld.rounds, ld.nrounds);
 		s->t_sort = now_s() - t;
 		t = now_s();
-		thread_table_build(&s->threads, s);
+		build_threads(s);
 		s->t_threads = now_s() - t;
 	}
 	/*

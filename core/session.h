@@ -69,7 +69,8 @@ struct type_counts {
 /*
  * Called while loading, about every 16 MiB of records walked and once per
  * phase change, with bytes done and the total to walk.  A non-zero return
- * stops loading there: what was read so far is kept (s->cancelled set).
+ * stops loading there: what was read so far is kept (session_info().cancelled
+ * set).
  */
 typedef int (*session_progress_fn)(void *arg, uint64_t done, uint64_t total);
 
@@ -83,60 +84,44 @@ struct session_opts {
 	uint64_t		 mem_budget;
 };
 
-struct session {
-	char			*path;		/* as given */
+/* An open recording: opaque outside core/ (core/session_int.h). */
+struct session;
+
+/*
+ * What a session knows of itself besides its tables, as session_info()
+ * returns it: a copy (its strings stay the session's, valid until
+ * session_close()).
+ */
+struct session_info {
+	const char		*path;		/* as given */
 	enum session_mode	 mode;
 	bool			 swap;		/* file is of the other byte order */
 	bool			 from_stdin;
-
-	struct sfile		*files;
-	size_t			 nfiles;
-
 	/* File mode header, native byte order. */
 	uint64_t		 header_size, attr_size;
 	struct pf_section	 attrs_sec, data_sec, event_types_sec;
-	uint64_t		 feat_bits[4];
 	uint64_t		 feat_off;	/* start of feature section table */
-
-	struct attr_table	 attrs;
-	struct features		 feat;
-
-	/* Decompression: all decompressed bytes, and where they came from. */
-	uint8_t			*zbuf;
-	size_t			 zlen, zcap;
-	struct zchunk		*zchunks;
-	size_t			 nzchunks, capzchunks;
-	void			*zctx;		/* ZSTD_DCtx */
-
-	struct rec_index	 index;
-	struct type_counts	 counts;
-	struct type_counts	*attr_counts;	/* per attr, attrs.n entries */
-	size_t			 nattr_counts;
+	size_t			 zlen;		/* bytes decompressed */
+	size_t			 nzchunks;	/* COMPRESSED records they came from */
 	uint64_t		 nr_containers_records;	/* records found inside COMPRESSED */
-
-	struct thread_table	 threads;
-
 	/* Seconds spent loading, by phase (for benchmarks). */
 	double			 t_open, t_walk, t_sort, t_threads;
-
-	struct diag_list	 diags;
 	bool			 damaged;	/* anything could not be read */
 	bool			 cancelled;	/* the progress callback stopped loading */
 	uint64_t		 mem_budget;	/* the budget in effect (bytes) */
 	bool			 over_budget;	/* loading stopped at the budget */
 	uint64_t		 stop_loc;	/* loc of the first record not loaded
 						   (budget or cancel), or UINT64_MAX */
-	size_t			 stop_zchunk;	/* the chunk stop_loc lies in, when it
-						   is decompressed; else SIZE_MAX */
 	bool			 input_cut;	/* standard input read only in part */
-	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
+	const char		*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
 };
 
 /*
  * Open and load a recording: a file, a perf.data/ directory, or "-" for
  * standard input (pipe mode).  Returns NULL with err filled if nothing at
  * all can be read (empty, not a perf file, unreadable).  Damage after a
- * valid start does not fail: it is recorded in s->diags and s->damaged.
+ * valid start does not fail: it is recorded in session_diags() and
+ * session_info().damaged.
  */
 struct session *session_open(const char *path, const struct session_opts *opts,
     struct perf_err *err);
@@ -151,7 +136,7 @@ struct session_mem {
  * Open and load a recording held in memory, as session_open() loads a
  * file: one buffer is a file or pipe-mode recording, several are a
  * perf.data/ directory's files ('data', then data.0, data.1, ...).  name
- * stands for the path in messages and s->path.  The buffers are not
+ * stands for the path in messages and session_info().path.  The buffers are not
  * copied: they must stay unchanged until session_close().  Returns NULL
  * with err filled as session_open() does (nmem 0 is PERF_E_EMPTY).
  */
@@ -209,6 +194,32 @@ const uint8_t *session_bytes(const struct session *s, uint64_t loc, uint64_t len
  * there stay readable (they fault back in from the page cache).
  */
 void session_drop_pages(const struct session *s, uint64_t from, uint64_t to);
+
+/*
+ * The session's tables, owned by it and valid until session_close(); each
+ * returns a pointer to hoist out of loops (never NULL; empty tables when
+ * nothing was loaded or the session was opened with no_index).
+ */
+/* The time-ordered index of every record. */
+const struct rec_index *session_index(const struct session *s);
+/* Threads, processes and address-space history. */
+const struct thread_table *session_threads(const struct session *s);
+/* The attrs (events) of the recording. */
+const struct attr_table *session_attrs(const struct session *s);
+/* Counts of records per type over the whole recording. */
+const struct type_counts *session_counts(const struct session *s);
+/* Counts of records per type of attr i, or NULL if i has none (i out of range). */
+const struct type_counts *session_attr_counts(const struct session *s, size_t i);
+/* The decoded feature sections. */
+const struct features *session_features(const struct session *s);
+/* What could not be read while loading (in order found). */
+const struct diag_list *session_diags(const struct session *s);
+/* Number of files of the recording (1 but for directory mode). */
+size_t session_nfiles(const struct session *s);
+/* File i of the recording (i < session_nfiles()). */
+const struct sfile *session_file(const struct session *s, size_t i);
+/* The session's scalars (mode, path, damage, timings...), copied; never fails. */
+struct session_info session_info(const struct session *s);
 
 /* Name of attr i ("cycles", "cpu-clock:ppp"), never NULL. */
 const char *session_attr_name(const struct session *s, int i);

@@ -1,7 +1,8 @@
 /*
- * session_int.h: what core/session.c (loading and indexing) and
- * core/session_file.c (the recording's files and file header) share.
- * Private to core/.
+ * session_int.h: struct session, and what core/session.c (loading and
+ * indexing), core/session_file.c (the recording's files and file header)
+ * and core/session_read.c (reading a loaded session) share.  Private to
+ * core/: everything else uses session.h's accessors.
  */
 #ifndef PERFNAV_CORE_SESSION_INT_H
 #define PERFNAV_CORE_SESSION_INT_H
@@ -16,7 +17,55 @@
 #define DROP_STEP	(UINT64_C(128) << 20)
 
 struct perf_err;
-struct session;
+
+struct session {
+	char			*path;		/* as given */
+	enum session_mode	 mode;
+	bool			 swap;		/* file is of the other byte order */
+	bool			 from_stdin;
+
+	struct sfile		*files;
+	size_t			 nfiles;
+
+	/* File mode header, native byte order. */
+	uint64_t		 header_size, attr_size;
+	struct pf_section	 attrs_sec, data_sec, event_types_sec;
+	uint64_t		 feat_bits[4];
+	uint64_t		 feat_off;	/* start of feature section table */
+
+	struct attr_table	 attrs;
+	struct features		 feat;
+
+	/* Decompression: all decompressed bytes, and where they came from. */
+	uint8_t			*zbuf;
+	size_t			 zlen, zcap;
+	struct zchunk		*zchunks;
+	size_t			 nzchunks, capzchunks;
+	void			*zctx;		/* ZSTD_DCtx */
+
+	struct rec_index	 index;
+	struct type_counts	 counts;
+	struct type_counts	*attr_counts;	/* per attr, attrs.n entries */
+	size_t			 nattr_counts;
+	uint64_t		 nr_containers_records;	/* records found inside COMPRESSED */
+
+	struct thread_table	 threads;
+
+	/* Seconds spent loading, by phase (for benchmarks). */
+	double			 t_open, t_walk, t_sort, t_threads;
+
+	struct diag_list	 diags;
+	bool			 damaged;	/* anything could not be read */
+	bool			 cancelled;	/* the progress callback stopped loading */
+	uint64_t		 mem_budget;	/* the budget in effect (bytes) */
+	bool			 over_budget;	/* loading stopped at the budget */
+	uint64_t		 stop_loc;	/* loc of the first record not loaded
+						   (budget or cancel), or UINT64_MAX */
+	size_t			 stop_zchunk;	/* the chunk stop_loc lies in, when it
+						   is decompressed; else SIZE_MAX */
+	bool			 input_cut;	/* standard input read only in part */
+	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
+};
 
 /*
  * Open one file of the recording into s->files (mapped, or read when it

@@ -14,7 +14,8 @@
  * session_read.c: reading a loaded session: the bytes at a location (in a
  * file or in decompressed data), the record there, which file and which
  * COMPRESSED record it came from, giving pages back behind a sequential
- * pass, and session_walk() over the records in file order.
+ * pass, session_walk() over the records in file order, and the accessors
+ * of the session's tables and scalars.
  */
 
 /* ---- helpers ---- */
@@ -130,6 +131,95 @@ session_attr_name(const struct session *s, int i)
 	if (i < 0 || (size_t)i >= s->attrs.n || s->attrs.v[i].name == NULL)
 		return "unknown";
 	return s->attrs.v[i].name;
+}
+
+/* ---- the session's tables and scalars, for code outside core/ ---- */
+
+const struct rec_index *
+session_index(const struct session *s)
+{
+	return &s->index;
+}
+
+const struct thread_table *
+session_threads(const struct session *s)
+{
+	return &s->threads;
+}
+
+const struct attr_table *
+session_attrs(const struct session *s)
+{
+	return &s->attrs;
+}
+
+const struct type_counts *
+session_counts(const struct session *s)
+{
+	return &s->counts;
+}
+
+const struct type_counts *
+session_attr_counts(const struct session *s, size_t i)
+{
+	return i < s->nattr_counts ? &s->attr_counts[i] : NULL;
+}
+
+const struct features *
+session_features(const struct session *s)
+{
+	return &s->feat;
+}
+
+const struct diag_list *
+session_diags(const struct session *s)
+{
+	return &s->diags;
+}
+
+size_t
+session_nfiles(const struct session *s)
+{
+	return s->nfiles;
+}
+
+const struct sfile *
+session_file(const struct session *s, size_t i)
+{
+	return &s->files[i];
+}
+
+struct session_info
+session_info(const struct session *s)
+{
+	struct session_info si = {
+		.path = s->path,
+		.mode = s->mode,
+		.swap = s->swap,
+		.from_stdin = s->from_stdin,
+		.header_size = s->header_size,
+		.attr_size = s->attr_size,
+		.attrs_sec = s->attrs_sec,
+		.data_sec = s->data_sec,
+		.event_types_sec = s->event_types_sec,
+		.feat_off = s->feat_off,
+		.zlen = s->zlen,
+		.nzchunks = s->nzchunks,
+		.nr_containers_records = s->nr_containers_records,
+		.t_open = s->t_open,
+		.t_walk = s->t_walk,
+		.t_sort = s->t_sort,
+		.t_threads = s->t_threads,
+		.damaged = s->damaged,
+		.cancelled = s->cancelled,
+		.mem_budget = s->mem_budget,
+		.over_budget = s->over_budget,
+		.stop_loc = s->stop_loc,
+		.input_cut = s->input_cut,
+		.kcore_dir = s->kcore_dir,
+	};
+
+	return si;
 }
 
 uint64_t

@@ -5,7 +5,6 @@
 
 #include "core/err.h"
 #include "core/record.h"
-#include "core/session.h"
 #include "core/thread.h"
 
 /* ---- tid map ---- */
@@ -145,13 +144,14 @@ on_fork(struct thread_table *t, const struct rec *r, uint64_t time)
 }
 
 /* A COMM, EXIT, FORK, MMAP or MMAP2 record of the index. */
-static void
-on_record(struct thread_table *t, const struct rec *r, uint64_t time)
+void
+thread_table_add(struct thread_table *t, const struct rec *r, uint64_t time)
 {
 	struct rec_comm c;
 	struct rec_task x;
 	uint32_t th;
 
+	t->cached = false;	/* COMM/FORK/EXIT may change the mapping */
 	switch (r->type) {
 	case PERF_RECORD_COMM:
 		if (record_comm(r, &c) < 0)
@@ -179,63 +179,18 @@ on_record(struct thread_table *t, const struct rec *r, uint64_t time)
 }
 
 void
-thread_table_build(struct thread_table *t, const struct session *s)
+thread_table_add_sample(struct thread_table *t, int32_t pid, int32_t tid, uint64_t time)
 {
+	if (tid < 0 && pid < 0)
+		return;
 	/* Runs of samples of one thread are common: remember the last one. */
-	int32_t last_tid = INT32_MIN;
-	uint32_t last_th = THREAD_NONE;
-	/*
-	 * The records read here are scattered over the file, and each read
-	 * maps the pages around it too: on a large recording, give them back
-	 * as we go, or the resident set grows by ~64 KiB per record.
-	 */
-	bool give_back = s->nfiles > 0 && s->files[0].size > (UINT64_C(256) << 20);
-	uint64_t lo = UINT64_MAX, hi = 0;
-	unsigned pending = 0;
-
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
-		unsigned type = ent_type(e);
-		struct rec r;
-
-		if (type != PERF_RECORD_COMM && type != PERF_RECORD_FORK &&
-		    type != PERF_RECORD_EXIT && type != PERF_RECORD_MMAP &&
-		    type != PERF_RECORD_MMAP2 && type != PERF_RECORD_SAMPLE)
-			continue;
-		if (type == PERF_RECORD_SAMPLE) {
-			int32_t tid = ent_tid(e);
-
-			if (tid < 0 && ent_pid(e) < 0)
-				continue;
-			if (tid != last_tid || last_th == THREAD_NONE ||
-			    (t->v[last_th].exited && e->time > t->v[last_th].end)) {
-				last_th = thread_get(t, ent_pid(e), tid, e->time);
-				last_tid = tid;
-			}
-			t->v[last_th].samples++;
-			continue;
-		}
-		last_tid = INT32_MIN;	/* COMM/FORK/EXIT may change the mapping */
-		if (session_rec(s, ent_loc(e), &r) < 0)
-			continue;
-		on_record(t, &r, e->time);
-		if (give_back) {
-			/* in batches: one madvise for a run of nearby records */
-			uint64_t l = ent_loc(e) & ~(uint64_t)0xffff;
-
-			l = l >= 0x10000 ? l - 0x10000 : 0;
-			lo = l < lo ? l : lo;
-			hi = l + 0x30000 > hi ? l + 0x30000 : hi;
-			if (++pending >= 256 || hi - lo > (UINT64_C(64) << 20)) {
-				session_drop_pages(s, lo, hi);
-				lo = UINT64_MAX;
-				hi = 0;
-				pending = 0;
-			}
-		}
+	if (!t->cached || tid != t->last_tid ||
+	    (t->v[t->last_th].exited && time > t->v[t->last_th].end)) {
+		t->last_th = thread_get(t, pid, tid, time);
+		t->last_tid = tid;
+		t->cached = true;
 	}
-	if (pending)
-		session_drop_pages(s, lo, hi);
+	t->v[t->last_th].samples++;
 }
 
 uint32_t

@@ -1,7 +1,7 @@
 /*
  * thread.h: threads and processes over time (COMM, FORK, EXIT), and each
- * process's address-space history (MMAP, MMAP2), built from the
- * time-ordered index.  Owned by the session.
+ * process's address-space history (MMAP, MMAP2), built from records fed
+ * in time order (the session feeds its index).  Owned by the session.
  *
  * A thread entry is one lifetime of a tid: a tid reused after its EXIT, or
  * seen in a FORK again, starts a new entry.  Threads are addressed by
@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/perf_event.h>
 
 #include "core/hmap.h"
-
-struct session;
+#include "core/record.h"
 
 struct comm_ev {
 	uint64_t	time;
@@ -65,10 +65,27 @@ struct thread_table {
 	size_t			 nmaps, capmaps;
 	struct strtab		 strs;
 	struct hmap		 tids;		/* tid -> current thread id */
+	/* The thread of the last sample, while no other record came (the
+	 * feeder clears it for a record it wants but cannot read). */
+	bool			 cached;
+	int32_t			 last_tid;
+	uint32_t		 last_th;
 };
 
-/* Build from the session's time-ordered index (after loading). */
-void thread_table_build(struct thread_table *t, const struct session *s);
+/* Whether thread_table_add() wants records of this type (COMM, FORK, EXIT, MMAP, MMAP2). */
+static inline bool
+thread_table_wants(unsigned type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT ||
+	    type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
+}
+/* Add a record thread_table_wants(), at its time; records come in time
+ * order.  Records too short to decode are skipped.  Never fails (out of
+ * memory is fatal, as everywhere in perfnav). */
+void thread_table_add(struct thread_table *t, const struct rec *r, uint64_t time);
+/* Count a sample of pid/tid at time for its thread, creating the thread
+ * if it is new; pid and tid both negative: nothing. */
+void thread_table_add_sample(struct thread_table *t, int32_t pid, int32_t tid, uint64_t time);
 /* Current (latest at or before time) thread entry for tid, THREAD_NONE. */
 uint32_t thread_table_find(const struct thread_table *t, int32_t tid, uint64_t time);
 /* The comm of a thread at a time (NULL if it never had one). */

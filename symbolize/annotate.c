@@ -80,12 +80,13 @@ uint64_t
 annotate_collect(struct annotation *a, const struct session *s, int attr, size_t from, size_t to,
     annot_want_fn want, void *arg)
 {
+	const struct rec_index *ix = session_index(s);
 	uint64_t fed = 0;
 
-	if (to > s->index.n)
-		to = s->index.n;
+	if (to > ix->n)
+		to = ix->n;
 	for (size_t i = from; i < to; i++) {
-		const struct rec_ent *ent = &s->index.v[i];
+		const struct rec_ent *ent = &ix->v[i];
 		struct sample smp;
 		struct frame f;
 		struct rec r;
@@ -103,7 +104,7 @@ annotate_collect(struct annotation *a, const struct session *s, int attr, size_t
 		if ((attr >= 0 && smp.attr != attr) || f.sym != a->sym)
 			continue;
 		period = (smp.sample_type & PERF_SAMPLE_PERIOD) ? smp.period :
-		    s->attrs.v[smp.attr].attr.sample_period;
+		    session_attrs(s)->v[smp.attr].attr.sample_period;
 		annotate_add(a, f.rel, period);
 		fed++;
 	}

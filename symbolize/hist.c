@@ -469,7 +469,7 @@ final_comm_len(const struct hist *h, const struct hist_entry *e)
 
 	if (h->s == NULL)
 		return strlen(hist_str(h, e->label_comm));
-	t = &h->s->threads;
+	t = session_threads(h->s);
 	th = thread_table_find(t, e->label_tid, UINT64_MAX);
 	if (th == THREAD_NONE || t->v[th].last_comm == NONE32) {
 		if (e->label_tid == 0)
@@ -527,7 +527,7 @@ hist_peek(struct hist *h)
 uint32_t
 hist_sample_entry(const struct hist *h, size_t pos)
 {
-	if (h->sample_ent == NULL || h->s == NULL || pos >= h->s->index.n)
+	if (h->sample_ent == NULL || h->s == NULL || pos >= session_index(h->s)->n)
 		return NONE32;
 	return h->sample_ent[pos];
 }

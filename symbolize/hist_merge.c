@@ -28,16 +28,18 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 bool
 hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid)
 {
-	size_t n = s->index.n, m;
+	const struct attr_table *at = session_attrs(s);
+	const struct rec_index *ix = session_index(s);
+	size_t n = ix->n, m;
 	bool stacks = false;
 
 	if (n < 2 || pt_present(s) || o->callgraph || o->record_self)
 		return false;
-	for (size_t i = 0; i < s->attrs.n; i++)
-		stacks |= (s->attrs.v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+	for (size_t i = 0; i < at->n; i++)
+		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
 	if (o->children && stacks)
 		return false;
-	for (m = n / 2; m < n && ent_type(&s->index.v[m]) != PERF_RECORD_SAMPLE; m++)
+	for (m = n / 2; m < n && ent_type(&ix->v[m]) != PERF_RECORD_SAMPLE; m++)
 		;
 	if (m == 0 || m >= n)
 		return false;

@@ -170,7 +170,7 @@ chain_keys(struct hist *h, uint32_t ci, bool unwound, uint8_t sample_cpumode, si
 static uint32_t
 comm_of(struct hist *h, int32_t tid, uint64_t time)
 {
-	const struct thread_table *t = &h->s->threads;
+	const struct thread_table *t = session_threads(h->s);
 	uint32_t th = thread_table_find(t, tid, time);
 	struct tcomm *c;
 	char buf[32];
@@ -264,12 +264,13 @@ static void
 bump_run(struct hist *h, struct walk *w, size_t i)
 {
 	const struct session *s = h->s;
-	uint64_t time = s->index.v[i].time;
+	const struct rec_index *ix = session_index(s);
+	uint64_t time = ix->v[i].time;
 	struct rec r;
 
-	for (size_t j = i + 1; j < s->index.n && s->index.v[j].time == time; j++) {
-		if (changes_maps(ent_type(&s->index.v[j])) &&
-		    session_rec(s, ent_loc(&s->index.v[j]), &r) == 0) {
+	for (size_t j = i + 1; j < ix->n && ix->v[j].time == time; j++) {
+		if (changes_maps(ent_type(&ix->v[j])) &&
+		    session_rec(s, ent_loc(&ix->v[j]), &r) == 0) {
 			epoch_bump(h, &r);
 			w->last_pid = INT32_MIN;
 		}
@@ -286,7 +287,7 @@ drop_behind(struct hist *h, uint64_t loc)
 {
 	const struct session *s = h->s;
 
-	if (s->nfiles != 1 || loc >= SESSION_ZLOC)
+	if (session_nfiles(s) != 1 || loc >= SESSION_ZLOC)
 		return;
 	if (loc > h->drop_hi)
 		h->drop_hi = loc;
@@ -359,7 +360,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	/* A sample whose id names no event (attr -1) was decoded with the
 	 * layout of attr 0 (record.c), its default period is attr 0's. */
 	if (!(smp.sample_type & PERF_SAMPLE_PERIOD))
-		period = s->attrs.v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
+		period = session_attrs(s)->v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
 	src.pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
 	src.tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
 	src.cpu = smp.cpu;
@@ -391,31 +392,32 @@ uint64_t
 hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 {
 	const struct session *s = h->s;
+	const struct rec_index *ix = session_index(s);
 	uint64_t added = 0, bad = 0;
 	struct walk w = {
-		.branch_mode = s->feat.sec[PF_FEAT_BRANCH_STACK].present,
+		.branch_mode = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present,
 		.last_pid = INT32_MIN,
 	};
 
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.head_only = !h->o.children && !h->o.callgraph && !w.branch_mode;
-	if (to > s->index.n)
-		to = s->index.n;
+	if (to > ix->n)
+		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops
 	 * nothing before where it starts. */
-	if (from > 0 && from < to && h->drop_hi == 0 && ent_loc(&s->index.v[from]) < SESSION_ZLOC)
-		h->drop_lo = h->drop_hi = ent_loc(&s->index.v[from]);
-	if (h->o.record_self && h->sample_ent == NULL && s->index.n > 0) {
-		h->sample_ent = xreallocarray(NULL, s->index.n, sizeof *h->sample_ent);
-		memset(h->sample_ent, 0xff, s->index.n * sizeof *h->sample_ent);
+	if (from > 0 && from < to && h->drop_hi == 0 && ent_loc(&ix->v[from]) < SESSION_ZLOC)
+		h->drop_lo = h->drop_hi = ent_loc(&ix->v[from]);
+	if (h->o.record_self && h->sample_ent == NULL && ix->n > 0) {
+		h->sample_ent = xreallocarray(NULL, ix->n, sizeof *h->sample_ent);
+		memset(h->sample_ent, 0xff, ix->n * sizeof *h->sample_ent);
 	}
 	for (size_t i = from; i < to; i++) {
-		const struct rec_ent *ent = &s->index.v[i];
+		const struct rec_ent *ent = &ix->v[i];
 		unsigned type = ent_type(ent);
 		struct rec r;
 		int rc;
 
-		if (i == from || ent->time != s->index.v[i - 1].time)
+		if (i == from || ent->time != ix->v[i - 1].time)
 			bump_run(h, &w, i);
 		drop_behind(h, ent_loc(ent));
 		if (type != PERF_RECORD_SAMPLE) {
@@ -442,5 +444,5 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 uint64_t
 hist_add_session(struct hist *h, uint64_t *skipped)
 {
-	return hist_add_range(h, 0, h->s->index.n, skipped);
+	return hist_add_range(h, 0, session_index(h->s)->n, skipped);
 }

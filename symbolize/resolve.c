@@ -151,7 +151,7 @@ is_no_dso(const char *f)
 static void
 add_map(struct symbolizer *z, const struct map_ev *m)
 {
-	const char *fn = strtab_get(&z->s->threads.strs, m->filename);
+	const char *fn = strtab_get(&session_threads(z->s)->strs, m->filename);
 	unsigned cpumode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct zmap *zm = &z->maps[z->nmaps];
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
@@ -195,8 +195,9 @@ add_map(struct symbolizer *z, const struct map_ev *m)
 struct symbolizer *
 symbolizer_new(const struct session *s, const struct sym_opts *o)
 {
+	const struct features *ft = session_features(s);
 	struct symbolizer *z = xcalloc(1, sizeof *z);
-	const struct thread_table *t = &s->threads;
+	const struct thread_table *t = session_threads(s);
 	const char *home;
 
 	z->s = s;
@@ -215,13 +216,13 @@ symbolizer_new(const struct session *s, const struct sym_opts *o)
 	z->ctx.o = &z->o;
 	z->ctx.buildid_dir = z->buildid_dir;
 	z->ctx.perfmap_dir = z->perfmap_dir;
-	z->unwind_arch = s->feat.arch == NULL || strcmp(s->feat.arch, "x86_64") == 0;
+	z->unwind_arch = ft->arch == NULL || strcmp(ft->arch, "x86_64") == 0;
 	dso_table_init(&z->dsos);
 	z->kproc = proc_get(z, -1);
 
 	/* Build ids from the header and HEADER_BUILD_ID records. */
-	for (size_t i = 0; i < s->feat.n_build_ids; i++) {
-		const struct feat_build_id *b = &s->feat.build_ids[i];
+	for (size_t i = 0; i < ft->n_build_ids; i++) {
+		const struct feat_build_id *b = &ft->build_ids[i];
 		unsigned cm = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 		uint32_t d;
 
@@ -577,6 +578,7 @@ static size_t
 unwind_user(struct symbolizer *z, const struct sample *smp, struct chain_ip *out, size_t k,
     size_t n, unsigned max_stack)
 {
+	const struct attr_table *at = session_attrs(z->s);
 	struct unw_arg a = { z, (int32_t)smp->pid, smp->time };
 	uint64_t ips[256];
 	size_t want = n - k, got;
@@ -586,11 +588,11 @@ unwind_user(struct symbolizer *z, const struct sample *smp, struct chain_ip *out
 		want = k >= max_stack ? 0 : (max_stack - k < want ? max_stack - k : want);
 	if (want > 256)
 		want = 256;
-	if (want == 0 || smp->attr < 0 || (size_t)smp->attr >= z->s->attrs.n)
+	if (want == 0 || smp->attr < 0 || (size_t)smp->attr >= at->n)
 		return k;
 	if (z->unw == NULL)
 		z->unw = unwinder_new();
-	got = unwinder_unwind(z->unw, smp, z->s->attrs.v[smp->attr].attr.sample_regs_user,
+	got = unwinder_unwind(z->unw, smp, at->v[smp->attr].attr.sample_regs_user,
 	    unw_find_map, &a, ips, want, &st);
 	for (size_t i = 0; i < got && k < n; i++) {
 		out[k].ip = ips[i];

@@ -106,7 +106,7 @@ thread_comm_label(const struct hist *h, int32_t tid, uint32_t fallback)
 
 	if (h->s == NULL)
 		return hist_str(h, fallback);
-	t = &h->s->threads;
+	t = session_threads(h->s);
 	th = thread_table_find(t, tid, UINT64_MAX);
 	if (th == THREAD_NONE || t->v[th].last_comm == NONE32)
 		return hist_str(h, fallback);

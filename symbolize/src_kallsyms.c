@@ -291,6 +291,7 @@ static void
 kallsyms_dso_load(struct dso_table *t, struct dso_ent *d, const char *name,
     const struct dso_ctx *c)
 {
+	struct session_info si = session_info(c->s);
 	const struct dso_ent *kd = d->kind == DSO_KERNEL ? d :
 	    t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL;
 	const char *module = d->kind == DSO_KERNEL ? NULL : name;
@@ -302,8 +303,8 @@ kallsyms_dso_load(struct dso_table *t, struct dso_ent *d, const char *name,
 		if (strcmp(c->o->kallsyms, "/dev/null") != 0)
 			nr = kallsyms_from(t, d, c->o->kallsyms, module);
 	} else {
-		if (c->s->kcore_dir != NULL) {
-			dso_path(p, sizeof p, "%s/kallsyms", c->s->kcore_dir);
+		if (si.kcore_dir != NULL) {
+			dso_path(p, sizeof p, "%s/kallsyms", si.kcore_dir);
 			nr = kallsyms_from(t, d, p, module);
 		}
 		if (kd != NULL)

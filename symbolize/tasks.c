@@ -70,7 +70,7 @@ task_emit(const struct thread_table *t, const struct tlink *tl, uint32_t th, uin
 static size_t
 thread_rows(const struct session *s, struct task_row **out)
 {
-	const struct thread_table *t = &s->threads;
+	const struct thread_table *t = session_threads(s);
 	struct tlink *tl = xcalloc(t->n + 1, sizeof *tl);
 	uint32_t *order = xcalloc(t->n + 1, sizeof *order);
 	struct task_row *rows = xcalloc(t->n + 1, sizeof *rows);
@@ -258,11 +258,12 @@ fork_tree(struct tasks *tk, const struct thread_table *t)
 struct tasks *
 tasks_new(const struct session *s)
 {
+	const struct thread_table *tt = session_threads(s);
 	struct tasks *tk = xcalloc(1, sizeof *tk);
 
 	tk->nrows = thread_rows(s, &tk->rows);
-	group_procs(tk, &s->threads);
-	fork_tree(tk, &s->threads);
+	group_procs(tk, tt);
+	fork_tree(tk, tt);
 	return tk;
 }
 

@@ -25,7 +25,7 @@
 
 /* A thread lifetime's row (perf report --tasks). */
 struct task_row {
-	uint32_t	thread;		/* id in s->threads */
+	uint32_t	thread;		/* id in *session_threads(s) */
 	uint32_t	parent;		/* row index of the tree parent, TASKS_NONE */
 	uint32_t	depth;
 	bool		leader;		/* tid == pid */

@@ -6,6 +6,8 @@
 #     nothing from tui/;
 #   - tui/cmd/ (the text subcommands, built as libpncmd.a without curses
 #     flags) includes no curses header and nothing from tui/ outside tui/cmd/;
+#   - nothing outside core/ includes a core-private header, core/*_int.h
+#     (struct session is opaque outside core/: core/session_int.h);
 #   - tui/main.c is not a source of any library in Makefile.am (the tests
 #     link the libraries and Criterion brings its own main).
 # An include is resolved as the compiler does: "x.h" next to the including
@@ -96,6 +98,8 @@ BEGIN {
 	rule[++nrules] = "symbolize|tui"
 	rule[++nrules] = "tui/cmd|curses"
 	rule[++nrules] = "tui/cmd|tui outside tui/cmd"
+	rule[++nrules] = "symbolize|core-private (core/*_int.h)"
+	rule[++nrules] = "tui|core-private (core/*_int.h)"
 }
 
 $1 == "FILE" {
@@ -143,6 +147,11 @@ $1 == "MAKEFILE" {
 	else
 		path = target
 
+	if (file !~ /^core\// && path ~ /^core\/[^\/]*_int\.h$/) {
+		layer = file
+		sub(/\/.*/, "", layer)
+		violation(file, line, target, layer "|core-private (core/*_int.h)")
+	}
 	if (file ~ /^core\//) {
 		if (target ~ CURSES) violation(file, line, target, "core|curses")
 		if (path ~ /^tui\//) violation(file, line, target, "core|tui")

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "core/session_int.h"	/* the tests of record.c and fields.c build sessions by hand */
 #include "tests/helpers.h"
 
 /* A session with attrs a[0..n) (ids 100 + i and 200 + i) and nothing else. */

@@ -63,10 +63,12 @@ struct tally {
 static void
 tally(struct fx *f, const char *name, struct tally *t)
 {
+	const struct rec_index *ix = session_index(f->s);
+
 	memset(t, 0, sizeof *t);
 	t->sym = SYM_NONE;
-	for (size_t i = 0; i < f->s->index.n; i++) {
-		const struct rec_ent *e = &f->s->index.v[i];
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
 		struct sample smp;
 		struct frame fr;
 		struct rec r;
@@ -107,7 +109,7 @@ Test(annotate, every_sample_on_an_instruction)
 
 	an = annotate_new(f.z, t.sym, NULL);
 	cr_assert_not_null(an);
-	cr_expect_eq(annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL), t.samples);
+	cr_expect_eq(annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL), t.samples);
 	cr_assert_eq(annotate_build(an, NULL), 0, "disassembly: %s", an->note);
 	cr_expect(an->have_code);
 	cr_expect_eq(an->samples, t.samples);
@@ -173,7 +175,7 @@ Test(annotate, without_objdump_keeps_samples)
 	tally(&f, "mix_one", &t);
 	cr_assert_neq(t.sym, SYM_NONE);
 	an = annotate_new(f.z, t.sym, NULL);
-	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL);
 	cr_assert_eq(annotate_build(an, &o), 1);
 	cr_expect(!an->have_code);
 	cr_expect(strstr(an->note, "cannot run") != NULL, "%s", an->note);
@@ -207,7 +209,7 @@ Test(annotate, garbage_from_objdump)
 	fx_open(&f, "fp.data");
 	tally(&f, "mix_one", &t);
 	an = annotate_new(f.z, t.sym, NULL);
-	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL);
 	cr_assert_eq(annotate_build(an, &o), 1);
 	cr_expect(strstr(an->note, "no instructions") != NULL, "%s", an->note);
 	for (size_t i = 0; i < an->nrows; i++)
@@ -285,7 +287,7 @@ Test(annotate, source_text)
 		fclose(out);
 	}
 	an = annotate_new(f.z, t.sym, NULL);
-	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL);
 	cr_assert_eq(annotate_build(an, NULL), 0, "%s", an->note);
 	for (size_t i = 0; i < an->nrows; i++) {
 		const char *text = annotate_row_text(an, &an->rows[i]);
@@ -324,7 +326,7 @@ Test(annotate, cut_function_keeps_samples_off_its_last_instruction)
 	fx_open(&f, "fp.data");
 	tally(&f, "mix_one", &t);
 	an = annotate_new(f.z, t.sym, NULL);
-	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL);
 	cr_assert_eq(annotate_build(an, &o), 0, "%s", an->note);
 	for (size_t k = 0; k < t.n; k++)
 		if (t.rel[k] < an->start + 0x10)
@@ -365,7 +367,7 @@ Test(annotate, cut_objdump_output)
 	fx_open(&f, "fp.data");
 	tally(&f, "mix_one", &t);
 	an = annotate_new(f.z, t.sym, NULL);
-	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL);
 	for (size_t k = 0; k < t.n; k++)
 		if (t.rel[k] == an->start)
 			at_start += t.cnt[k];
@@ -441,7 +443,7 @@ Test(annotate, cut_objdump_that_will_not_stop, .timeout = 60)
 	fx_open(&f, "fp.data");
 	tally(&f, "mix_one", &t);
 	an = annotate_new(f.z, t.sym, NULL);
-	annotate_collect(an, f.s, -1, 0, f.s->index.n, NULL, NULL);
+	annotate_collect(an, f.s, -1, 0, session_index(f.s)->n, NULL, NULL);
 	alarm(30);	/* a hang fails the test */
 	cr_expect_eq(annotate_build(an, &o), 1);
 	alarm(0);

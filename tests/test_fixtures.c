@@ -59,17 +59,17 @@ parse_stats(const char *text, struct stat_line *out, size_t max)
 static uint64_t
 our_count(const struct session *s, const char *event, const char *type)
 {
-	const struct type_counts *c = &s->counts;
+	const struct type_counts *c = session_counts(s);
 	int attr = -1;
 
 	if (event[0] != '\0') {
-		for (size_t a = 0; a < s->attrs.n; a++)
-			if (strcmp(session_attr_name(s, (int)a), event) == 0 && a < s->nattr_counts &&
-			    s->attr_counts[a].total > 0)
+		for (size_t a = 0; a < session_attrs(s)->n; a++)
+			if (strcmp(session_attr_name(s, (int)a), event) == 0 && session_attr_counts(s, a) != NULL &&
+			    session_attr_counts(s, a)->total > 0)
 				attr = (int)a;
 		if (attr < 0)
 			return UINT64_MAX;
-		c = &s->attr_counts[attr];
+		c = session_attr_counts(s, (size_t)attr);
 	}
 	if (strcmp(type, "TOTAL") == 0)
 		return c->total;
@@ -145,7 +145,7 @@ Test(fixtures, stats_equal_perf)
 			    names[i], lines[k].type, lines[k].event[0] ? " @ " : "", lines[k].event,
 			    (unsigned long long)lines[k].count, (unsigned long long)got);
 		}
-		cr_expect_eq(s->damaged, false, "%s flagged damaged", names[i]);
+		cr_expect_eq(session_info(s).damaged, false, "%s flagged damaged", names[i]);
 		session_close(s);
 		checked++;
 	}
@@ -238,9 +238,9 @@ Test(fixtures, dump_records_equal_perf)
 				break;
 		}
 		/* The index holds every record, containers too, in time order. */
-		cr_expect_geq(s->index.n, got.n, "%s", names[i]);
-		for (size_t k = 1; k < s->index.n; k++)
-			cr_assert_leq(s->index.v[k - 1].time, s->index.v[k].time, "%s: index at %zu",
+		cr_expect_geq(session_index(s)->n, got.n, "%s", names[i]);
+		for (size_t k = 1; k < session_index(s)->n; k++)
+			cr_assert_leq(session_index(s)->v[k - 1].time, session_index(s)->v[k].time, "%s: index at %zu",
 			    names[i], k);
 		free(want.v);
 		free(got.v);
@@ -265,8 +265,8 @@ Test(fixtures, every_truncation_of_a_real_file, .timeout = 600)
 
 	cr_assert_not_null(bytes, "tests/data/plain.data is missing");
 	full = open_fixture("plain.data");
-	data_off = full->files[0].data_off;
-	data_end = full->files[0].data_end;
+	data_off = session_file(full, 0)->data_off;
+	data_end = session_file(full, 0)->data_end;
 	/* record start offsets of the whole file */
 	for (uint64_t pos = data_off; pos + 8 <= data_end;) {
 		uint16_t sz;
@@ -295,15 +295,15 @@ Test(fixtures, every_truncation_of_a_real_file, .timeout = 600)
 			    err.msg);
 			continue;
 		}
-		cr_assert_leq(s->counts.total, full->counts.total, "cut %zu", cut);
+		cr_assert_leq(session_counts(s)->total, session_counts(full)->total, "cut %zu", cut);
 		if (cut >= data_off && cut < data_end) {
 			size_t whole = 0;
 
 			while (whole < nstarts && starts[whole] <= cut)
 				whole++;
-			cr_assert_geq(s->counts.total, whole, "cut %zu: %llu records, %zu lie before it",
-			    cut, (unsigned long long)s->counts.total, whole);
-			cr_assert(s->damaged, "cut %zu: damage not flagged", cut);
+			cr_assert_geq(session_counts(s)->total, whole, "cut %zu: %llu records, %zu lie before it",
+			    cut, (unsigned long long)session_counts(s)->total, whole);
+			cr_assert(session_info(s).damaged, "cut %zu: damage not flagged", cut);
 		}
 		session_close(s);
 	}
@@ -324,7 +324,7 @@ Test(fixtures, pipe_from_stdin)
 	if (!file_exists(test_data("pipe.data")))
 		cr_skip_test("no pipe.data fixture");
 	a = open_fixture("pipe.data");
-	cr_assert_eq(a->mode, SESSION_PIPE);
+	cr_assert_eq(session_info(a).mode, SESSION_PIPE);
 	fd = open(test_data("pipe.data"), O_RDONLY);
 	cr_assert_geq(fd, 0);
 	saved = dup(0);
@@ -334,8 +334,8 @@ Test(fixtures, pipe_from_stdin)
 	dup2(saved, 0);
 	close(saved);
 	cr_assert_not_null(b, "%s", err.msg);
-	cr_assert_eq(memcmp(&a->counts, &b->counts, sizeof a->counts), 0);
-	cr_assert_eq(a->attrs.n, b->attrs.n);
+	cr_assert_eq(memcmp(session_counts(a), session_counts(b), sizeof *session_counts(a)), 0);
+	cr_assert_eq(session_attrs(a)->n, session_attrs(b)->n);
 	session_close(a);
 	session_close(b);
 }
@@ -347,10 +347,10 @@ Test(fixtures, directory_mode)
 	if (!file_exists(test_data("dir.data")))
 		cr_skip_test("no dir.data fixture");
 	s = open_fixture("dir.data");
-	cr_assert_eq(s->mode, SESSION_DIR);
-	cr_assert_gt(s->nfiles, 1);
-	cr_assert(s->feat.sec[PF_FEAT_DIR_FORMAT].present);
-	cr_assert_gt(s->counts.by_type[PERF_RECORD_SAMPLE], 0);
+	cr_assert_eq(session_info(s).mode, SESSION_DIR);
+	cr_assert_gt(session_nfiles(s), 1);
+	cr_assert(session_features(s)->sec[PF_FEAT_DIR_FORMAT].present);
+	cr_assert_gt(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 0);
 	session_close(s);
 }
 
@@ -362,10 +362,10 @@ Test(fixtures, zstd_records_have_identity)
 	if (!file_exists(test_data("zstd.data")))
 		cr_skip_test("no zstd.data fixture");
 	s = open_fixture("zstd.data");
-	cr_assert_gt(s->counts.by_type[PF_REC_COMPRESSED], 0);
-	cr_assert_gt(s->nzchunks, 0);
-	for (size_t i = 0; i < s->index.n; i++) {
-		uint64_t loc = ent_loc(&s->index.v[i]);
+	cr_assert_gt(session_counts(s)->by_type[PF_REC_COMPRESSED], 0);
+	cr_assert_gt(session_info(s).nzchunks, 0);
+	for (size_t i = 0; i < session_index(s)->n; i++) {
+		uint64_t loc = ent_loc(&session_index(s)->v[i]);
 		const struct zchunk *z;
 		struct rec r, c;
 
@@ -380,7 +380,7 @@ Test(fixtures, zstd_records_have_identity)
 		cr_assert_leq(z->zoff, loc - SESSION_ZLOC);
 	}
 	cr_assert_gt(inner, 0);
-	cr_assert_eq(inner, s->nr_containers_records);
+	cr_assert_eq(inner, session_info(s).nr_containers_records);
 	session_close(s);
 }
 
@@ -401,44 +401,44 @@ check_swapped(const char *name)
 	a = open_fixture(name);
 	b = session_open(path, NULL, &err);
 	cr_assert_not_null(b, "%s swapped: %s", name, err.msg);
-	cr_assert_eq(b->swap, true);
-	cr_assert_eq(a->attrs.n, b->attrs.n);
-	for (size_t i = 0; i < a->attrs.n; i++) {
-		cr_assert_eq(memcmp(&a->attrs.v[i].attr, &b->attrs.v[i].attr, sizeof a->attrs.v[i].attr),
+	cr_assert_eq(session_info(b).swap, true);
+	cr_assert_eq(session_attrs(a)->n, session_attrs(b)->n);
+	for (size_t i = 0; i < session_attrs(a)->n; i++) {
+		cr_assert_eq(memcmp(&session_attrs(a)->v[i].attr, &session_attrs(b)->v[i].attr, sizeof session_attrs(a)->v[i].attr),
 		    0, "%s: attr %zu differs", name, i);
-		cr_assert_eq(a->attrs.v[i].nids, b->attrs.v[i].nids);
+		cr_assert_eq(session_attrs(a)->v[i].nids, session_attrs(b)->v[i].nids);
 		cr_assert_str_eq(session_attr_name(a, (int)i), session_attr_name(b, (int)i));
 	}
-	cr_assert_eq(memcmp(&a->counts, &b->counts, sizeof a->counts), 0, "%s: counts differ", name);
-	cr_assert_eq(a->index.n, b->index.n);
-	for (size_t i = 0; i < a->index.n; i++) {
-		cr_assert_eq(a->index.v[i].time, b->index.v[i].time, "%s: entry %zu", name, i);
-		cr_assert_eq(a->index.v[i].loc, b->index.v[i].loc, "%s: entry %zu", name, i);
-		cr_assert_eq(a->index.v[i].who, b->index.v[i].who, "%s: entry %zu", name, i);
+	cr_assert_eq(memcmp(session_counts(a), session_counts(b), sizeof *session_counts(a)), 0, "%s: counts differ", name);
+	cr_assert_eq(session_index(a)->n, session_index(b)->n);
+	for (size_t i = 0; i < session_index(a)->n; i++) {
+		cr_assert_eq(session_index(a)->v[i].time, session_index(b)->v[i].time, "%s: entry %zu", name, i);
+		cr_assert_eq(session_index(a)->v[i].loc, session_index(b)->v[i].loc, "%s: entry %zu", name, i);
+		cr_assert_eq(session_index(a)->v[i].who, session_index(b)->v[i].who, "%s: entry %zu", name, i);
 	}
-	cr_assert_eq(a->threads.n, b->threads.n);
-	cr_assert_eq(a->threads.nmaps, b->threads.nmaps);
-	for (size_t i = 0; i < a->threads.nmaps; i++) {
-		cr_assert_eq(a->threads.maps[i].start, b->threads.maps[i].start);
-		cr_assert_eq(a->threads.maps[i].pgoff, b->threads.maps[i].pgoff);
-		cr_assert_eq(a->threads.maps[i].ino, b->threads.maps[i].ino);
+	cr_assert_eq(session_threads(a)->n, session_threads(b)->n);
+	cr_assert_eq(session_threads(a)->nmaps, session_threads(b)->nmaps);
+	for (size_t i = 0; i < session_threads(a)->nmaps; i++) {
+		cr_assert_eq(session_threads(a)->maps[i].start, session_threads(b)->maps[i].start);
+		cr_assert_eq(session_threads(a)->maps[i].pgoff, session_threads(b)->maps[i].pgoff);
+		cr_assert_eq(session_threads(a)->maps[i].ino, session_threads(b)->maps[i].ino);
 	}
-	cr_assert_not_null(b->feat.hostname);
-	cr_assert_str_eq(a->feat.hostname, b->feat.hostname);
-	cr_assert_str_eq(a->feat.osrelease, b->feat.osrelease);
-	cr_assert_eq(a->feat.nr_cpus_online, b->feat.nr_cpus_online);
-	cr_assert_eq(a->feat.total_mem, b->feat.total_mem);
-	cr_assert_eq(a->feat.cmdline_n, b->feat.cmdline_n);
+	cr_assert_not_null(session_features(b)->hostname);
+	cr_assert_str_eq(session_features(a)->hostname, session_features(b)->hostname);
+	cr_assert_str_eq(session_features(a)->osrelease, session_features(b)->osrelease);
+	cr_assert_eq(session_features(a)->nr_cpus_online, session_features(b)->nr_cpus_online);
+	cr_assert_eq(session_features(a)->total_mem, session_features(b)->total_mem);
+	cr_assert_eq(session_features(a)->cmdline_n, session_features(b)->cmdline_n);
 	/* Samples decode to the same values, callchains included. */
-	for (size_t i = 0; i < a->index.n; i++) {
+	for (size_t i = 0; i < session_index(a)->n; i++) {
 		struct rec ra, rb;
 		struct sample sa, sb;
 		const char *why;
 
-		if (ent_type(&a->index.v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&session_index(a)->v[i]) != PERF_RECORD_SAMPLE)
 			continue;
-		cr_assert_eq(session_rec(a, ent_loc(&a->index.v[i]), &ra), 0);
-		cr_assert_eq(session_rec(b, ent_loc(&b->index.v[i]), &rb), 0);
+		cr_assert_eq(session_rec(a, ent_loc(&session_index(a)->v[i]), &ra), 0);
+		cr_assert_eq(session_rec(b, ent_loc(&session_index(b)->v[i]), &rb), 0);
 		cr_assert_eq(record_decode_sample(a, &ra, &sa, &why), 0);
 		cr_assert_eq(record_decode_sample(b, &rb, &sb, &why), 0);
 		cr_assert_eq(sa.ip, sb.ip);
@@ -479,7 +479,7 @@ Test(fixtures, zstd_corrupt_stream)
 	cr_assert_not_null(bytes);
 	good = open_fixture("zstd.data");
 	/* the first COMPRESSED record, and how many records precede it */
-	for (uint64_t pos = good->files[0].data_off; pos < good->files[0].data_end;) {
+	for (uint64_t pos = session_file(good, 0)->data_off; pos < session_file(good, 0)->data_end;) {
 		struct rec r;
 
 		cr_assert_eq(session_rec(good, pos, &r), 0);
@@ -497,18 +497,18 @@ Test(fixtures, zstd_corrupt_stream)
 	path = tmp_write("zbad", bytes, len);
 	bad = session_open(path, NULL, &err);
 	cr_assert_not_null(bad, "%s", err.msg);
-	cr_assert(bad->damaged);
-	cr_assert_geq(bad->diags.n, 1);
+	cr_assert(session_info(bad).damaged);
+	cr_assert_geq(session_diags(bad)->n, 1);
 	{
 		bool at_container = false;
 
-		for (size_t i = 0; i < bad->diags.n; i++)
-			if (bad->diags.v[i].offset == first && strstr(bad->diags.v[i].msg, "zstd"))
+		for (size_t i = 0; i < session_diags(bad)->n; i++)
+			if (session_diags(bad)->v[i].offset == first && strstr(session_diags(bad)->v[i].msg, "zstd"))
 				at_container = true;
 		cr_assert(at_container, "no zstd diagnostic at 0x%llx", (unsigned long long)first);
 	}
-	cr_assert_geq(bad->counts.total, before + 1);
-	cr_assert_lt(bad->nr_containers_records, good->nr_containers_records);
+	cr_assert_geq(session_counts(bad)->total, before + 1);
+	cr_assert_lt(session_info(bad).nr_containers_records, session_info(good).nr_containers_records);
 	session_close(bad);
 	session_close(good);
 	unlink(path);
@@ -547,17 +547,17 @@ Test(fixtures, load_progress_and_cancel)
 	cr_assert_geq(p.calls, 2, "a first report and the final one");
 	cr_assert(p.monotonic);
 	cr_assert_eq(p.last_done, p.total, "the last report says done");
-	cr_assert_eq(p.total, s->files[0].data_end - s->files[0].data_off);
-	cr_assert_eq(s->cancelled, false);
-	all = s->counts.total;
+	cr_assert_eq(p.total, session_file(s, 0)->data_end - session_file(s, 0)->data_off);
+	cr_assert_eq(session_info(s).cancelled, false);
+	all = session_counts(s)->total;
 	session_close(s);
 
 	/* stop at the first report: the session opens with what it read */
 	p = (struct prog){ .monotonic = true, .stop = true };
 	s = session_open(test_data("fp.data"), &o, &err);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert(s->cancelled);
+	cr_assert(session_info(s).cancelled);
 	cr_assert_eq(p.calls, 1);
-	cr_assert_lt(s->counts.total, all);
+	cr_assert_lt(session_counts(s)->total, all);
 	session_close(s);
 }

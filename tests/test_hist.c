@@ -232,7 +232,7 @@ Test(hist, session_fp_fixture)
 	added = hist_add_session(h, &skipped);
 	hist_finish(h);
 	cr_assert_eq(skipped, 0);
-	cr_assert_eq(added, s->counts.by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(added, session_counts(s)->by_type[PERF_RECORD_SAMPLE]);
 	cr_assert_eq(hist_nevents(h), 1);
 	cr_assert_eq(hist_event(h, 0)->nsamples, added);
 	n = hist_rows(h, 0, 0, &rows);
@@ -305,8 +305,8 @@ Test(hist, sample_of_unknown_event)
 	mem.size = b.len;
 	s = session_open_mem("unknown-event", &mem, 1, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->attrs.n, 2);
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 3);
+	cr_assert_eq(session_attrs(s)->n, 2);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 3);
 
 	memset(&o, 0, sizeof o);
 	o.event = -1;
@@ -426,16 +426,17 @@ static struct hist *
 session_hist(struct session *s, struct symbolizer *z, const struct hist_opts *o, size_t slice,
     uint64_t *nadded)
 {
+	const struct rec_index *ix = session_index(s);
 	struct hist *h = hist_new(s, z, o);
 	uint64_t added = 0, skipped, bad = 0;
 
 	if (slice == 0) {
 		added = hist_add_session(h, &bad);
 	} else {
-		for (size_t i = 0; i < s->index.n; i += slice) {
+		for (size_t i = 0; i < ix->n; i += slice) {
 			added += hist_add_range(h, i, i + slice, &skipped);
 			bad += skipped;
-			if (i == s->index.n / 2)
+			if (i == ix->n / 2)
 				hist_peek(h);	/* reading midway changes nothing */
 		}
 	}
@@ -492,6 +493,7 @@ Test(hist, merged_rows_equal_coarser_keys)
 {
 	struct perf_err err;
 	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	const struct rec_index *ix = session_index(s);
 	char bdir[4096];
 	struct sym_opts so = { .kallsyms = "/dev/null" };
 	struct symbolizer *z;
@@ -560,10 +562,10 @@ Test(hist, merged_rows_equal_coarser_keys)
 		cr_assert_eq(sum, hist_event(ht, 0)->nsamples);
 	}
 	/* each sample's own entry */
-	for (size_t i = 0; i < s->index.n; i++) {
+	for (size_t i = 0; i < ix->n; i++) {
 		uint32_t id = hist_sample_entry(ht, i);
 
-		if (ent_type(&s->index.v[i]) != PERF_RECORD_SAMPLE) {
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE) {
 			cr_assert_eq(id, UINT32_MAX);
 			continue;
 		}
@@ -598,7 +600,7 @@ split_hist(struct session *s, const struct sym_opts *so, const struct hist_opts 
 	}
 	z2 = symbolizer_new(s, so);
 	h2 = hist_new(s, z2, o);
-	hist_add_range(h2, mid, s->index.n, NULL);
+	hist_add_range(h2, mid, session_index(s)->n, NULL);
 	hist_add_range(h, 0, mid, NULL);
 	cr_assert_eq(hist_merge(h, h2), 0, "hist_merge refused");
 	hist_free(h2);
@@ -629,7 +631,7 @@ Test(hist, split_and_merged_equals_one_pass)
 		size_t n;
 
 		cr_assert_not_null(s, "%s: %s", fx[f], err.msg);
-		n = s->index.n;
+		n = session_index(s)->n;
 		for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
 			const size_t mids[] = { 0, 1, n / 3, n / 2, n - n / 4, n > 0 ? n - 1 : 0, n };
 			struct hist_opts o;

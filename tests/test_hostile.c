@@ -124,9 +124,11 @@ open_with(const struct pdbuf *b, uint64_t budget, bool index, char **pathp)
 static const struct diag *
 find_diag(const struct session *s, const char *text)
 {
-	for (size_t i = 0; i < s->diags.n; i++)
-		if (strstr(s->diags.v[i].msg, text) != NULL)
-			return &s->diags.v[i];
+	const struct diag_list *dg = session_diags(s);
+
+	for (size_t i = 0; i < dg->n; i++)
+		if (strstr(dg->v[i].msg, text) != NULL)
+			return &dg->v[i];
 	return NULL;
 }
 
@@ -143,11 +145,12 @@ count_rec(void *arg, const struct rec *r, int depth)
 static void
 assert_walk_matches(const struct session *s)
 {
+	const struct type_counts *cnt = session_counts(s);
 	uint64_t n = 0;
 
 	session_walk(s, count_rec, &n);
-	cr_assert_eq(n, s->counts.total, "walk saw %llu records, loading %llu",
-	    (unsigned long long)n, (unsigned long long)s->counts.total);
+	cr_assert_eq(n, cnt->total, "walk saw %llu records, loading %llu",
+	    (unsigned long long)n, (unsigned long long)cnt->total);
 }
 
 Test(budget, default_is_proportionate)
@@ -177,20 +180,20 @@ Test(budget, bomb_stops_with_what_came_before, .timeout = 30)
 	zoff = pipe_zbomb(&b, 3, (size_t)64 << 20);
 	pipe_sample(&b, 2000, 2, 2);
 	s = open_with(&b, budget, true, NULL);
-	cr_assert(s->over_budget);
-	cr_assert(s->damaged);
+	cr_assert(session_info(s).over_budget);
+	cr_assert(session_info(s).damaged);
 	d = find_diag(s, "memory budget of 24 MiB reached");
 	cr_assert_not_null(d);
 	cr_assert_eq(d->severity, DIAG_ERROR);
 	/* offsets are perf's pipe offsets less nothing here: the record's own */
 	cr_assert_eq(d->offset, zoff, "budget diagnostic at 0x%llx, want the first COMPRESSED 0x%zx",
 	    (unsigned long long)d->offset, zoff);
-	used = s->zlen + s->index.n * (sizeof(struct rec_ent) + sizeof(size_t));
+	used = session_info(s).zlen + session_index(s)->n * (sizeof(struct rec_ent) + sizeof(size_t));
 	cr_assert_leq(used, budget, "used %llu of %llu", (unsigned long long)used,
 	    (unsigned long long)budget);
 	/* what came before the bomb and part of the bomb are loaded */
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 1);
-	cr_assert_gt(s->counts.by_type[68], 100000);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 1);
+	cr_assert_gt(session_counts(s)->by_type[68], 100000);
 	assert_walk_matches(s);
 	session_close(s);
 	pd_free(&b);
@@ -205,9 +208,9 @@ Test(budget, bomb_within_a_raised_budget_loads_whole, .timeout = 30)
 	pipe_zbomb(&b, 2, (size_t)4 << 20);
 	pipe_sample(&b, 2000, 2, 2);
 	s = open_with(&b, UINT64_C(1) << 30, true, NULL);
-	cr_assert(!s->over_budget);
-	cr_assert_eq(s->counts.by_type[68], 2 * ((4 << 20) / 8));
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 1);
+	cr_assert(!session_info(s).over_budget);
+	cr_assert_eq(session_counts(s)->by_type[68], 2 * ((4 << 20) / 8));
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 1);
 	cr_assert_not_null(find_diag(s, "COMPRESSED record inflates"), "absurd ratio named");
 	cr_assert_not_null(find_diag(s, "2 COMPRESSED records inflate more than"));
 	session_close(s);
@@ -222,8 +225,8 @@ Test(budget, stats_mode_bounded_too, .timeout = 30)
 	pipe_begin(&b);
 	pipe_zbomb(&b, 3, (size_t)64 << 20);
 	s = open_with(&b, UINT64_C(16) << 20, false, NULL);
-	cr_assert(s->over_budget);
-	cr_assert_leq(s->zlen + s->counts.total * 32, UINT64_C(16) << 20);
+	cr_assert(session_info(s).over_budget);
+	cr_assert_leq(session_info(s).zlen + session_counts(s)->total * 32, UINT64_C(16) << 20);
 	assert_walk_matches(s);
 	session_close(s);
 	pd_free(&b);
@@ -241,9 +244,9 @@ Test(budget, index_of_a_plain_file, .timeout = 30)
 	path = tmp_write("budget", b.p, b.len);
 	s = session_open(path, &so, &err);
 	cr_assert_not_null(s);
-	cr_assert(s->over_budget);
-	cr_assert_leq(s->index.n, 4096 / (sizeof(struct rec_ent) + sizeof(size_t)));
-	cr_assert_gt(s->index.n, 10);
+	cr_assert(session_info(s).over_budget);
+	cr_assert_leq(session_index(s)->n, 4096 / (sizeof(struct rec_ent) + sizeof(size_t)));
+	cr_assert_gt(session_index(s)->n, 10);
 	cr_assert_not_null(find_diag(s, "memory budget of 4 KiB reached"));
 	assert_walk_matches(s);
 	session_close(s);
@@ -258,7 +261,7 @@ Test(budget, real_zstd_fixture_untouched)
 	struct session *s = session_open(test_data("zstd.data"), NULL, &err);
 
 	cr_assert_not_null(s);
-	cr_assert(!s->over_budget);
+	cr_assert(!session_info(s).over_budget);
 	cr_assert_null(find_diag(s, "inflates"));
 	cr_assert_null(find_diag(s, "budget"));
 	session_close(s);
@@ -278,13 +281,13 @@ Test(damaged, callchain_count_that_wraps, .timeout = 10)
 	pipe_sample(&b, 1300, UINT64_C(1) << 61, 1);
 	pipe_sample(&b, 1400, 1, 1);
 	s = open_with(&b, 0, true, NULL);
-	cr_assert(s->damaged);
+	cr_assert(session_info(s).damaged);
 	d = find_diag(s, "2 damaged SAMPLE records (absurd callchain length)");
 	cr_assert_not_null(d);
 	cr_assert_eq(d->offset, bad, "first at 0x%llx, want 0x%zx", (unsigned long long)d->offset,
 	    bad);
 	cr_assert_not_null(find_diag(s, "1 damaged SAMPLE record (callchain runs past the sample)"));
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 5, "still counted as perf --stats does");
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 5, "still counted as perf --stats does");
 	session_close(s);
 	pd_free(&b);
 }
@@ -301,7 +304,7 @@ Test(damaged, short_kernel_record)
 	pd_rec_end(&b, r);
 	s = open_with(&b, 0, true, NULL);
 	cr_assert_not_null(find_diag(s, "1 damaged EXIT record (shorter than its fixed fields)"));
-	cr_assert(s->damaged);
+	cr_assert(session_info(s).damaged);
 	session_close(s);
 	pd_free(&b);
 }
@@ -419,11 +422,11 @@ Test(input, directory_with_special_data_files, .timeout = 10)
 	cr_assert_eq(symlink("/dev/zero", p), 0);
 	s = session_open(dir, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->nfiles, 1, "only 'data' is a file to read");
+	cr_assert_eq(session_nfiles(s), 1, "only 'data' is a file to read");
 	cr_assert_not_null(find_diag(s, "data.0 left out: refused: is a FIFO"));
 	cr_assert_not_null(find_diag(s, "data.1 left out: refused: is a character device"));
-	cr_assert(s->damaged);
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 8, "data is read whole");
+	cr_assert(session_info(s).damaged);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 8, "data is read whole");
 	session_close(s);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
@@ -450,13 +453,13 @@ Test(budget, stop_at_a_container_start, .timeout = 30)
 	 * the bomb's first 1 MiB step.
 	 */
 	s = open_with(&b, 800 + 109 * 32 + (UINT64_C(1) << 20) - 1, false, NULL);
-	cr_assert(s->over_budget);
+	cr_assert(session_info(s).over_budget);
 	d = find_diag(s, "memory budget of");
 	cr_assert_not_null(d);
 	cr_assert_eq(d->offset, bomb, "at 0x%llx, want the bomb at 0x%zx",
 	    (unsigned long long)d->offset, bomb);
-	cr_assert_eq(s->counts.by_type[68], 105, "the first container's and the 5 between: %llu",
-	    (unsigned long long)s->counts.by_type[68]);
+	cr_assert_eq(session_counts(s)->by_type[68], 105, "the first container's and the 5 between: %llu",
+	    (unsigned long long)session_counts(s)->by_type[68]);
 	assert_walk_matches(s);
 	session_close(s);
 	pd_free(&b);
@@ -490,13 +493,13 @@ Test(budget, standard_input_counts, .timeout = 30)
 	close(saved);
 	pclose(fp);	/* cat may die of SIGPIPE: what was read is what counts */
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->files[0].size, (UINT64_C(1) << 20) / 2, "half the budget read: %llu",
-	    (unsigned long long)s->files[0].size);
-	cr_assert(s->input_cut);
+	cr_assert_eq(session_file(s, 0)->size, (UINT64_C(1) << 20) / 2, "half the budget read: %llu",
+	    (unsigned long long)session_file(s, 0)->size);
+	cr_assert(session_info(s).input_cut);
 	cr_assert_not_null(find_diag(s, "stopped reading after"));
-	cr_assert(s->over_budget);
+	cr_assert(session_info(s).over_budget);
 	cr_assert_not_null(find_diag(s, "memory budget of 1 MiB reached"));
-	cr_assert_leq(s->files[0].size + s->counts.total * 32, UINT64_C(1) << 20);
+	cr_assert_leq(session_file(s, 0)->size + session_counts(s)->total * 32, UINT64_C(1) << 20);
 	assert_walk_matches(s);
 	session_close(s);
 	unlink(path);
@@ -534,7 +537,7 @@ Test(damaged, short_tool_records)
 		cr_expect_not_null(find_diag(s, want), "no '%s'", want);
 	}
 	cr_expect_not_null(find_diag(s, "1 damaged COMPRESSED2 record (data_size runs past the record)"));
-	cr_assert(s->damaged);
+	cr_assert(session_info(s).damaged);
 	session_close(s);
 	pd_free(&b);
 }

@@ -286,6 +286,7 @@ Test(hot, tab_switches_events)
 Test(hot, process_thread_hot_functions)
 {
 	struct session *s = open_fixture("pipe.data");
+	const struct thread_table *tt = session_threads(s);
 	struct symbols *sy = fixture_symbols(s);
 	struct pane pr, p;
 	struct nav_view v;
@@ -304,9 +305,9 @@ Test(hot, process_thread_hot_functions)
 	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(pr.push.pane, PANE_HOT);
 	cr_assert_eq(pr.push.arg, NAV_HOT_TID);
-	for (size_t i = 0; i < s->threads.n; i++)
-		if (s->threads.v[i].tid == (int32_t)(uint32_t)pr.push.arg2)
-			th = &s->threads.v[i];
+	for (size_t i = 0; i < tt->n; i++)
+		if (tt->v[i].tid == (int32_t)(uint32_t)pr.push.arg2)
+			th = &tt->v[i];
 	cr_assert_not_null(th);
 	cr_assert_gt(th->samples, 0);
 	cr_assert_eq(pane_create_sym(&p, PANE_HOT, s, NULL, sy), 0);
@@ -531,7 +532,7 @@ Test(events, sample_rows_resolve_before_the_pass)
 	for (size_t i = widget_count(&ev.w); i-- > 0;) {
 		size_t src = widget_source(&ev.w, i);
 
-		if (ent_type(&s->index.v[src]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&session_index(s)->v[src]) != PERF_RECORD_SAMPLE)
 			continue;
 		samples++;
 		/* the last samples first: the pass would reach them last */
@@ -698,7 +699,7 @@ Test(annotate, samples_at_while_resolving)
 	size_t i;
 	int r;
 
-	while (!symbols_step(sy, 0, 16) && sy->pos < s->index.n / 2)
+	while (!symbols_step(sy, 0, 16) && sy->pos < session_index(s)->n / 2)
 		;
 	cr_assert_not(sy->done);
 	symbols_peek(sy);

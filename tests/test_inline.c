@@ -232,8 +232,8 @@ Test(inline, dwarf_fixture_inlined_levels)
 	o.kallsyms = "/dev/null";
 	s = open_fixture("dwarf.data");
 	z = symbolizer_new(s, &o);
-	for (size_t i = 0; i < s->index.n && k < nw; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; i < session_index(s)->n && k < nw; i++) {
+		const struct rec_ent *e = &session_index(s)->v[i];
 		struct sample smp;
 		struct rec r;
 		size_t n, u = 0;

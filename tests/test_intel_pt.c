@@ -381,10 +381,10 @@ Test(intel_pt, synthesized_from_a_recording)
 	cr_assert(pt_present(s));
 	memset(&so, 0, sizeof so);
 	z = symbolizer_new(s, &so);
-	for (size_t i = 0; i < s->index.n; i++)
-		if (ent_type(&s->index.v[i]) == PERF_RECORD_EXIT)
+	for (size_t i = 0; i < session_index(s)->n; i++)
+		if (ent_type(&session_index(s)->v[i]) == PERF_RECORD_EXIT)
 			exit_pos = i;
-		else if (ent_type(&s->index.v[i]) == PERF_RECORD_AUX)
+		else if (ent_type(&session_index(s)->v[i]) == PERF_RECORD_AUX)
 			aux_pos = i;
 
 	n = pt_synth(s, z, &po, &it);

@@ -36,18 +36,20 @@ static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "
 Test(panes, events_rows_and_filters)
 {
 	struct session *s = open_fixture("plain.data");
+	const struct type_counts *cnt = session_counts(s);
+	const struct rec_index *ix = session_index(s);
 	struct pane p;
 	char err[200];
 
 	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
-	cr_assert_eq(widget_count(&p.w), s->index.n);
+	cr_assert_eq(widget_count(&p.w), ix->n);
 	cr_assert(row_has(&p, 0, "PERF_RECORD_ID_INDEX"));
 	cr_assert_eq(widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err), 0);
-	cr_assert_eq(widget_count(&p.w), s->counts.by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(widget_count(&p.w), cnt->by_type[PERF_RECORD_SAMPLE]);
 	cr_assert(row_has(&p, widget_cursor_row(&p.w), "PERF_RECORD_SAMPLE"));
 	cr_assert_eq(widget_set_filter(&p.w, "type:perf_record_comm,EXIT", err, sizeof err), 0);
-	cr_assert_eq(widget_count(&p.w), s->counts.by_type[PERF_RECORD_COMM] +
-	    s->counts.by_type[PERF_RECORD_EXIT]);
+	cr_assert_eq(widget_count(&p.w), cnt->by_type[PERF_RECORD_COMM] +
+	    cnt->by_type[PERF_RECORD_EXIT]);
 	cr_assert_lt(widget_set_filter(&p.w, "type:NOPE", err, sizeof err), 0);
 	cr_assert_not_null(strstr(err, "type:NOPE"));
 	cr_assert_lt(widget_set_filter(&p.w, "pid:x", err, sizeof err), 0);
@@ -60,13 +62,13 @@ Test(panes, events_rows_and_filters)
 		size_t n;
 
 		widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err);
-		pane_fmt_time(t, sizeof t, p.s->index.v[widget_cursor_row(&p.w)].time);
+		pane_fmt_time(t, sizeof t, session_index(p.s)->v[widget_cursor_row(&p.w)].time);
 		widget_set_filter(&p.w, "", err, sizeof err);
 		snprintf(f, sizeof f, "time:%s-", t);
 		cr_assert_eq(widget_set_filter(&p.w, f, err, sizeof err), 0, "%s", err);
 		n = widget_count(&p.w);
 		cr_assert_gt(n, 0);
-		cr_assert_lt(n, s->index.n);
+		cr_assert_lt(n, ix->n);
 	}
 	/* x: the hex view of the selection */
 	widget_set_filter(&p.w, "", err, sizeof err);
@@ -82,14 +84,15 @@ Test(panes, events_rows_and_filters)
 Test(panes, events_sort_by_cpu_keeps_count)
 {
 	struct session *s = open_fixture("tracepoint.data");
+	const struct rec_index *ix = session_index(s);
 	struct pane p;
 
 	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
 	widget_sort(&p.w, 1, false);
-	cr_assert_eq(widget_count(&p.w), s->index.n);
+	cr_assert_eq(widget_count(&p.w), ix->n);
 	for (size_t i = 1; i < widget_count(&p.w); i++)
-		cr_assert_leq(ent_cpu(&s->index.v[widget_source(&p.w, i - 1)]),
-		    ent_cpu(&s->index.v[widget_source(&p.w, i)]));
+		cr_assert_leq(ent_cpu(&ix->v[widget_source(&p.w, i - 1)]),
+		    ent_cpu(&ix->v[widget_source(&p.w, i)]));
 	pane_destroy(&p);
 	session_close(s);
 }
@@ -160,14 +163,15 @@ static void
 expect_proc_rows(const struct session *s, const struct tasks *tk, uint32_t pi, unsigned depth,
     char (*ids)[32], unsigned *depths, uint64_t *samples, size_t *n)
 {
+	const struct thread_table *tt = session_threads(s);
 	const struct task_proc *pc = &tk->procs[pi];
 
 	snprintf(ids[*n], 32, "%" PRId32, pc->pid);
 	depths[*n] = depth;
 	samples[(*n)++] = pc->samples;
-	if (pc->nthreads > 1 || s->threads.v[pc->leader].tid != pc->pid) {
+	if (pc->nthreads > 1 || tt->v[pc->leader].tid != pc->pid) {
 		for (size_t k = 0; k < pc->nthreads; k++) {
-			const struct pn_thread *th = &s->threads.v[pc->threads[k]];
+			const struct pn_thread *th = &tt->v[pc->threads[k]];
 
 			snprintf(ids[*n], 32, "%" PRId32 "/%" PRId32, th->pid, th->tid);
 			depths[*n] = depth + 1;
@@ -186,7 +190,7 @@ Test(panes, procs_rows_are_the_tasks_model)
 	for (size_t f = 0; f < sizeof names / sizeof *names; f++) {
 		struct session *s = open_fixture(names[f]);
 		struct tasks *tk = tasks_new(s);
-		size_t cap = 2 * s->threads.n + 1, n = 0;
+		size_t cap = 2 * session_threads(s)->n + 1, n = 0;
 		char (*ids)[32] = calloc(cap, sizeof *ids);
 		unsigned *depths = calloc(cap, sizeof *depths);
 		uint64_t *samples = calloc(cap, sizeof *samples);
@@ -262,7 +266,7 @@ Test(panes, header_tree)
 	cr_assert(widget_search(&p.w, "HOSTNAME", 1, false));
 	cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(p.push.target, NAV_T_BYTES);
-	cr_assert_eq(p.push.arg, s->feat.sec[PF_FEAT_HOSTNAME].offset);
+	cr_assert_eq(p.push.arg, session_features(s)->sec[PF_FEAT_HOSTNAME].offset);
 	pane_destroy(&p);
 	session_close(s);
 }
@@ -451,18 +455,19 @@ Test(panes, hex_record_and_back)
 Test(panes, hex_compressed_record)
 {
 	struct session *s = open_fixture("zstd.data");
+	const struct rec_index *ix = session_index(s);
 	struct pane p;
 	struct nav_view v;
 	size_t i;
 
-	for (i = 0; i < s->index.n; i++)
-		if (ent_loc(&s->index.v[i]) >= SESSION_ZLOC)
+	for (i = 0; i < ix->n; i++)
+		if (ent_loc(&ix->v[i]) >= SESSION_ZLOC)
 			break;
-	cr_assert_lt(i, s->index.n, "zstd.data has decompressed records");
+	cr_assert_lt(i, ix->n, "zstd.data has decompressed records");
 	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
 	nav_view_init(&v, PANE_HEX);
 	v.target = NAV_T_RECORD;
-	v.arg = ent_loc(&s->index.v[i]);
+	v.arg = ent_loc(&ix->v[i]);
 	p.ops->enter(&p, &v);
 	p.ops->save(&p, &v);
 	cr_assert_eq(v.target, NAV_T_RECORD);
@@ -521,13 +526,14 @@ row_of(struct pane *p, size_t src, struct row *r)
 static void
 every_events(struct pane *p, struct session *s, const char *fx, struct row *r)
 {
+	const struct rec_index *ix = session_index(s);
 	int rec = col_titled(p, "Record"), ids = col_titled(p, "PID/TID");
-	size_t n = s->index.n, pick[3] = { 0, n / 2, n - 1 };
+	size_t n = ix->n, pick[3] = { 0, n / 2, n - 1 };
 
 	cr_assert_gt(n, 0, "%s: records", fx);
 	cr_assert_eq(widget_count(&p->w), n, "%s: one row per record", fx);
 	for (int k = 0; k < 3; k++) {
-		const struct rec_ent *e = &s->index.v[pick[k]];
+		const struct rec_ent *e = &ix->v[pick[k]];
 		struct rec rc;
 		char want[64], tn[48];
 
@@ -552,7 +558,7 @@ every_header(struct pane *p, struct session *s, const char *fx, struct row *r)
 	bool file = false, attrs = false, feats = false;
 	char nattrs[32];
 
-	snprintf(nattrs, sizeof nattrs, "%zu", s->attrs.n);
+	snprintf(nattrs, sizeof nattrs, "%zu", session_attrs(s)->n);
 	cr_assert_gt(widget_count(&p->w), 3, "%s: header rows", fx);
 	for (size_t i = 0; i < widget_count(&p->w); i++) {
 		size_t src = widget_source(&p->w, i);
@@ -576,16 +582,17 @@ every_header(struct pane *p, struct session *s, const char *fx, struct row *r)
 static void
 every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
 {
+	const struct rec_index *ix = session_index(s);
 	int id = col_titled(p, "PID/TID"), comm = col_titled(p, "Comm");
 	int32_t pid = -1;
 	char want[16];
 	bool found = false;
 
-	for (size_t i = 0; i < s->index.n && pid < 0; i++)
-		if (ent_type(&s->index.v[i]) == PERF_RECORD_SAMPLE)
-			pid = ent_pid(&s->index.v[i]);
+	for (size_t i = 0; i < ix->n && pid < 0; i++)
+		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
+			pid = ent_pid(&ix->v[i]);
 	if (pid < 0) {
-		cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 0, "%s: samples without pid", fx);
+		cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 0, "%s: samples without pid", fx);
 		return;
 	}
 	cr_assert_gt(widget_count(&p->w), 0, "%s: process rows", fx);
@@ -609,12 +616,13 @@ every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
 static void
 every_hot(struct pane *p, struct session *s, const char *fx, struct row *r)
 {
+	const struct type_counts *cnt = session_counts(s);
 	int share = strcmp(p->cols[0].title, "Children") == 0 ? 0 : col_titled(p, "Overhead");
 	int samples = col_titled(p, "Samples"), sym = col_titled(p, "Symbol");
 	uint64_t sum = 0;
 	const char *pct;
 
-	if (s->counts.by_type[PERF_RECORD_SAMPLE] == 0 || strcmp(fx, "stat.data") == 0)
+	if (cnt->by_type[PERF_RECORD_SAMPLE] == 0 || strcmp(fx, "stat.data") == 0)
 		return;
 	cr_assert_gt(widget_count(&p->w), 0, "%s: hot rows", fx);
 	row_of(p, widget_source(&p->w, 0), r);
@@ -631,14 +639,15 @@ every_hot(struct pane *p, struct session *s, const char *fx, struct row *r)
 		sum += strtoull(r->col[samples], NULL, 10);
 	}
 	cr_assert_gt(sum, 0, "%s: samples on the first level", fx);
-	cr_assert_leq(sum, s->counts.by_type[PERF_RECORD_SAMPLE], "%s", fx);
+	cr_assert_leq(sum, cnt->by_type[PERF_RECORD_SAMPLE], "%s", fx);
 }
 
 /* Hex: nothing shown at first; then the first and last records, field by field. */
 static void
 every_hex(struct pane *p, struct session *s, const char *fx)
 {
-	size_t n = s->index.n, pick[2] = { 0, n - 1 };
+	const struct rec_index *ix = session_index(s);
+	size_t n = ix->n, pick[2] = { 0, n - 1 };
 	struct nav_view v;
 
 	cr_assert(!p->is_list);
@@ -648,7 +657,7 @@ every_hex(struct pane *p, struct session *s, const char *fx)
 	cr_assert_eq(v.target, NAV_T_NONE, "%s: no record selected", fx);
 	cr_assert_eq(p->ops->key(p, ACT_RECORD), PANE_HANDLED | PANE_BACK);
 	for (int k = 0; k < 2; k++) {
-		uint64_t loc = ent_loc(&s->index.v[pick[k]]);
+		uint64_t loc = ent_loc(&ix->v[pick[k]]);
 		struct rec rc;
 
 		cr_assert_eq(session_rec(s, loc, &rc), 0);

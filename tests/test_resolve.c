@@ -260,14 +260,15 @@ static void
 run_all(const char *name, const char *buildid, struct tally *ty)
 {
 	struct session *s = open_fx(name);
+	const struct rec_index *ix = session_index(s);
 	struct sym_opts o = { .buildid_dir = buildid, .kallsyms = "/dev/null",
 		.perfmap_dir = "/nonexistent" };
 	struct symbolizer *z = symbolizer_new(s, &o);
 	struct frame fr[256];
 
 	memset(ty, 0, sizeof *ty);
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
 		struct sample smp;
 		struct rec r;
 		const char *why;

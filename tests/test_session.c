@@ -28,8 +28,10 @@ open_bytes(const void *p, size_t n, struct perf_err *err, char **pathp)
 static void
 assert_sorted(const struct session *s)
 {
-	for (size_t i = 1; i < s->index.n; i++)
-		cr_assert_leq(s->index.v[i - 1].time, s->index.v[i].time, "index not sorted at %zu", i);
+	const struct rec_index *ix = session_index(s);
+
+	for (size_t i = 1; i < ix->n; i++)
+		cr_assert_leq(ix->v[i - 1].time, ix->v[i].time, "index not sorted at %zu", i);
 }
 
 Test(session, synth_native)
@@ -41,54 +43,54 @@ Test(session, synth_native)
 	synth_file(&b, false, 10);
 	s = open_bytes(b.p, b.len, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->mode, SESSION_FILE);
-	cr_assert_eq(s->swap, false);
-	cr_assert_eq(s->attrs.n, 1);
-	cr_assert_eq(s->attrs.v[0].attr.sample_type, (1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8));
-	cr_assert_eq(s->attrs.v[0].attr.freq, 1);
-	cr_assert_eq(s->attrs.v[0].attr.sample_id_all, 1);
-	cr_assert_eq(s->attrs.v[0].attr.mmap2, 1);
-	cr_assert_eq(s->attrs.v[0].attr.sample_period, 4000);
-	cr_assert_eq(attr_table_find_id(&s->attrs, 100), 0);
-	cr_assert_eq(attr_table_find_id(&s->attrs, 101), 0);
-	cr_assert_eq(attr_table_find_id(&s->attrs, 102), -1);
-	cr_assert_eq(s->counts.total, synth_layout.nrecords);
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 10);
-	cr_assert_eq(s->counts.by_type[PF_REC_FINISHED_ROUND], 2);
-	cr_assert_eq(s->nattr_counts >= 1, true);
-	cr_assert_eq(s->attr_counts[0].by_type[PERF_RECORD_SAMPLE], 10);
-	cr_assert_eq(s->index.n, synth_layout.nrecords);
-	cr_assert_eq(s->damaged, false);
-	cr_assert_eq(s->diags.n, 0, "unexpected diagnostic: %s", s->diags.n ? s->diags.v[0].msg : "");
-	cr_assert(s->feat.sec[PF_FEAT_HOSTNAME].present);
-	cr_assert(s->feat.sec[PF_FEAT_OSRELEASE].present);
+	cr_assert_eq(session_info(s).mode, SESSION_FILE);
+	cr_assert_eq(session_info(s).swap, false);
+	cr_assert_eq(session_attrs(s)->n, 1);
+	cr_assert_eq(session_attrs(s)->v[0].attr.sample_type, (1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8));
+	cr_assert_eq(session_attrs(s)->v[0].attr.freq, 1);
+	cr_assert_eq(session_attrs(s)->v[0].attr.sample_id_all, 1);
+	cr_assert_eq(session_attrs(s)->v[0].attr.mmap2, 1);
+	cr_assert_eq(session_attrs(s)->v[0].attr.sample_period, 4000);
+	cr_assert_eq(attr_table_find_id(session_attrs(s), 100), 0);
+	cr_assert_eq(attr_table_find_id(session_attrs(s), 101), 0);
+	cr_assert_eq(attr_table_find_id(session_attrs(s), 102), -1);
+	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 10);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_FINISHED_ROUND], 2);
+	cr_assert_not_null(session_attr_counts(s, 0));
+	cr_assert_eq(session_attr_counts(s, 0)->by_type[PERF_RECORD_SAMPLE], 10);
+	cr_assert_eq(session_index(s)->n, synth_layout.nrecords);
+	cr_assert_eq(session_info(s).damaged, false);
+	cr_assert_eq(session_diags(s)->n, 0, "unexpected diagnostic: %s", session_diags(s)->n ? session_diags(s)->v[0].msg : "");
+	cr_assert(session_features(s)->sec[PF_FEAT_HOSTNAME].present);
+	cr_assert(session_features(s)->sec[PF_FEAT_OSRELEASE].present);
 	assert_sorted(s);
 	/* The samples' times are 1000..1090 step 10 once sorted. */
 	{
 		uint64_t want = 1000;
 
-		for (size_t i = 0; i < s->index.n; i++) {
-			if (ent_type(&s->index.v[i]) != PERF_RECORD_SAMPLE)
+		for (size_t i = 0; i < session_index(s)->n; i++) {
+			if (ent_type(&session_index(s)->v[i]) != PERF_RECORD_SAMPLE)
 				continue;
-			cr_assert_eq(s->index.v[i].time, want);
-			cr_assert_eq(ent_pid(&s->index.v[i]), 42);
-			cr_assert_eq(ent_tid(&s->index.v[i]), 42);
-			cr_assert_eq(ent_attr(&s->index.v[i]), 0);
-			cr_assert_lt(ent_cpu(&s->index.v[i]), 2);
+			cr_assert_eq(session_index(s)->v[i].time, want);
+			cr_assert_eq(ent_pid(&session_index(s)->v[i]), 42);
+			cr_assert_eq(ent_tid(&session_index(s)->v[i]), 42);
+			cr_assert_eq(ent_attr(&session_index(s)->v[i]), 0);
+			cr_assert_lt(ent_cpu(&session_index(s)->v[i]), 2);
 			want += 10;
 		}
 		cr_assert_eq(want, 1100);
 	}
 	/* The thread table saw the COMM, the MMAP2 and the EXIT. */
-	cr_assert_eq(s->threads.n, 1);
-	cr_assert_eq(s->threads.v[0].tid, 42);
-	cr_assert_eq(s->threads.v[0].samples, 10);
-	cr_assert(s->threads.v[0].exited);
-	cr_assert_str_eq(thread_comm_at(&s->threads, 0, 2000), "synth");
-	cr_assert_eq(s->threads.nmaps, 1);
-	cr_assert_eq(s->threads.maps[0].start, 0x400000);
-	cr_assert_eq(s->threads.maps[0].ino, 1234);
-	cr_assert_str_eq(strtab_get(&s->threads.strs, s->threads.maps[0].filename), "/usr/bin/synth");
+	cr_assert_eq(session_threads(s)->n, 1);
+	cr_assert_eq(session_threads(s)->v[0].tid, 42);
+	cr_assert_eq(session_threads(s)->v[0].samples, 10);
+	cr_assert(session_threads(s)->v[0].exited);
+	cr_assert_str_eq(thread_comm_at(session_threads(s), 0, 2000), "synth");
+	cr_assert_eq(session_threads(s)->nmaps, 1);
+	cr_assert_eq(session_threads(s)->maps[0].start, 0x400000);
+	cr_assert_eq(session_threads(s)->maps[0].ino, 1234);
+	cr_assert_str_eq(strtab_get(&session_threads(s)->strs, session_threads(s)->maps[0].filename), "/usr/bin/synth");
 	session_close(s);
 	pd_free(&b);
 }
@@ -108,20 +110,20 @@ Test(session, synth_swapped_equals_native)
 	cr_assert_not_null(sa, "%s", err.msg);
 	sb = open_bytes(b.p, b.len, &err, NULL);
 	cr_assert_not_null(sb, "%s", err.msg);
-	cr_assert_eq(sb->swap, true);
-	cr_assert_eq(memcmp(&sa->attrs.v[0].attr, &sb->attrs.v[0].attr, sizeof sa->attrs.v[0].attr), 0);
-	cr_assert_eq(sb->attrs.v[0].attr.sample_id_all, 1);
-	cr_assert_eq(sb->attrs.v[0].attr.freq, 1);
-	cr_assert_eq(sa->index.n, sb->index.n);
-	for (size_t i = 0; i < sa->index.n; i++) {
-		cr_assert_eq(sa->index.v[i].time, sb->index.v[i].time);
-		cr_assert_eq(sa->index.v[i].loc, sb->index.v[i].loc);
-		cr_assert_eq(sa->index.v[i].who, sb->index.v[i].who);
+	cr_assert_eq(session_info(sb).swap, true);
+	cr_assert_eq(memcmp(&session_attrs(sa)->v[0].attr, &session_attrs(sb)->v[0].attr, sizeof session_attrs(sa)->v[0].attr), 0);
+	cr_assert_eq(session_attrs(sb)->v[0].attr.sample_id_all, 1);
+	cr_assert_eq(session_attrs(sb)->v[0].attr.freq, 1);
+	cr_assert_eq(session_index(sa)->n, session_index(sb)->n);
+	for (size_t i = 0; i < session_index(sa)->n; i++) {
+		cr_assert_eq(session_index(sa)->v[i].time, session_index(sb)->v[i].time);
+		cr_assert_eq(session_index(sa)->v[i].loc, session_index(sb)->v[i].loc);
+		cr_assert_eq(session_index(sa)->v[i].who, session_index(sb)->v[i].who);
 	}
-	cr_assert_eq(memcmp(&sa->counts, &sb->counts, sizeof sa->counts), 0);
-	cr_assert_eq(sb->threads.nmaps, 1);
-	cr_assert_eq(sb->threads.maps[0].ino, 1234);
-	cr_assert_eq(sb->damaged, false);
+	cr_assert_eq(memcmp(session_counts(sa), session_counts(sb), sizeof *session_counts(sa)), 0);
+	cr_assert_eq(session_threads(sb)->nmaps, 1);
+	cr_assert_eq(session_threads(sb)->maps[0].ino, 1234);
+	cr_assert_eq(session_info(sb).damaged, false);
 	session_close(sa);
 	session_close(sb);
 	pd_free(&a);
@@ -165,16 +167,16 @@ Test(session, truncated_at_every_length)
 				cr_assert_neq(err.msg[0], '\0');
 				continue;
 			}
-			cr_assert_eq(s->counts.total, 0, "cut %zu", cut);
-			cr_assert(s->damaged, "cut %zu not flagged", cut);
+			cr_assert_eq(session_counts(s)->total, 0, "cut %zu", cut);
+			cr_assert(session_info(s).damaged, "cut %zu not flagged", cut);
 		} else {
 			size_t want = whole_records_before(&b, cut);
 
 			cr_assert_not_null(s, "cut %zu: %s", cut, err.msg);
-			cr_assert_eq(s->counts.total, want, "cut %zu: %llu records, want %zu", cut,
-			    (unsigned long long)s->counts.total, want);
+			cr_assert_eq(session_counts(s)->total, want, "cut %zu: %llu records, want %zu", cut,
+			    (unsigned long long)session_counts(s)->total, want);
 			if (cut < synth_layout.feat_table + 32)
-				cr_assert(s->damaged, "cut %zu not flagged", cut);
+				cr_assert(session_info(s).damaged, "cut %zu not flagged", cut);
 			assert_sorted(s);
 		}
 		session_close(s);
@@ -195,12 +197,12 @@ Test(session, record_size_zero)
 	pd_put16(&b, at + 6, 0);
 	s = open_bytes(b.p, b.len, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert(s->damaged);
-	cr_assert_eq(s->counts.total, 4);	/* COMM, MMAP2, two samples */
-	cr_assert_geq(s->diags.n, 1);
-	cr_assert_eq(s->diags.v[0].offset, at, "diag at 0x%llx, want 0x%zx",
-	    (unsigned long long)s->diags.v[0].offset, at);
-	cr_assert_not_null(strstr(s->diags.v[0].msg, "size 0"), "%s", s->diags.v[0].msg);
+	cr_assert(session_info(s).damaged);
+	cr_assert_eq(session_counts(s)->total, 4);	/* COMM, MMAP2, two samples */
+	cr_assert_geq(session_diags(s)->n, 1);
+	cr_assert_eq(session_diags(s)->v[0].offset, at, "diag at 0x%llx, want 0x%zx",
+	    (unsigned long long)session_diags(s)->v[0].offset, at);
+	cr_assert_not_null(strstr(session_diags(s)->v[0].msg, "size 0"), "%s", session_diags(s)->v[0].msg);
 	session_close(s);
 	pd_free(&b);
 }
@@ -217,9 +219,9 @@ Test(session, data_size_zero_salvaged)
 	pd_put64(&b, 72, 0);
 	s = open_bytes(b.p, synth_layout.feat_table, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert(s->damaged);
-	cr_assert_eq(s->counts.total, synth_layout.nrecords);
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 8);
+	cr_assert(session_info(s).damaged);
+	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 8);
 	session_close(s);
 	pd_free(&b);
 }
@@ -234,9 +236,9 @@ Test(session, data_size_past_eof)
 	pd_put64(&b, 48, 1ull << 40);
 	s = open_bytes(b.p, synth_layout.feat_table, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert(s->damaged);
-	cr_assert_eq(s->counts.total, synth_layout.nrecords);
-	cr_assert_not_null(strstr(s->diags.v[0].msg, "past the end"), "%s", s->diags.v[0].msg);
+	cr_assert(session_info(s).damaged);
+	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
+	cr_assert_not_null(strstr(session_diags(s)->v[0].msg, "past the end"), "%s", session_diags(s)->v[0].msg);
 	session_close(s);
 	pd_free(&b);
 }
@@ -251,8 +253,8 @@ Test(session, feature_table_beyond_eof)
 	pd_put64(&b, synth_layout.feat_table, 1ull << 40);	/* HOSTNAME section offset */
 	s = open_bytes(b.p, b.len, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->feat.sec[PF_FEAT_HOSTNAME].status, FEAT_MISSING);
-	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	cr_assert_eq(session_features(s)->sec[PF_FEAT_HOSTNAME].status, FEAT_MISSING);
+	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
 	session_close(s);
 	pd_free(&b);
 }
@@ -357,12 +359,12 @@ Test(session, attrs_section_beyond_eof)
 	pd_put64(&b, 24, b.len + 4096);	/* attrs.offset */
 	s = open_bytes(b.p, b.len, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert(s->damaged);
-	cr_assert_eq(s->attrs.n, 0);
-	cr_assert_not_null(strstr(s->diags.v[0].msg, "attrs section"), "%s", s->diags.v[0].msg);
-	cr_assert_eq(s->diags.v[0].offset, 24);
+	cr_assert(session_info(s).damaged);
+	cr_assert_eq(session_attrs(s)->n, 0);
+	cr_assert_not_null(strstr(session_diags(s)->v[0].msg, "attrs section"), "%s", session_diags(s)->v[0].msg);
+	cr_assert_eq(session_diags(s)->v[0].offset, 24);
 	/* the records are still all there */
-	cr_assert_eq(s->counts.total, synth_layout.nrecords);
+	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
 	session_close(s);
 	pd_free(&b);
 }
@@ -379,10 +381,10 @@ Test(session, unknown_record_type_kept)
 	pd_put32(&b, at, 200);	/* make the first sample an unknown type */
 	s = open_bytes(b.p, b.len, &err, NULL);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->counts.total, synth_layout.nrecords);
-	cr_assert_eq(s->counts.by_type[200], 1);
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 3);
-	cr_assert_eq(s->damaged, false);
+	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
+	cr_assert_eq(session_counts(s)->by_type[200], 1);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 3);
+	cr_assert_eq(session_info(s).damaged, false);
 	session_close(s);
 	pd_free(&b);
 }
@@ -402,19 +404,19 @@ Test(session, open_mem_file_mode)
 	mem.size = b.len;
 	m = session_open_mem("<mem>", &mem, 1, NULL, &err);
 	cr_assert_not_null(m, "%s", err.msg);
-	cr_assert_eq(m->mode, SESSION_FILE);
-	cr_assert_str_eq(m->path, "<mem>");
-	cr_assert_eq(m->nfiles, 1);
-	cr_assert_eq(m->files[0].base, b.p, "the buffer is used in place");
-	cr_assert_eq(m->files[0].borrowed, true);
-	cr_assert_eq(m->index.n, a->index.n);
-	cr_assert_eq(memcmp(&m->counts, &a->counts, sizeof m->counts), 0);
-	for (size_t i = 0; i < m->index.n; i++) {
-		cr_assert_eq(m->index.v[i].loc, a->index.v[i].loc);
-		cr_assert_eq(m->index.v[i].time, a->index.v[i].time);
+	cr_assert_eq(session_info(m).mode, SESSION_FILE);
+	cr_assert_str_eq(session_info(m).path, "<mem>");
+	cr_assert_eq(session_nfiles(m), 1);
+	cr_assert_eq(session_file(m, 0)->base, b.p, "the buffer is used in place");
+	cr_assert_eq(session_file(m, 0)->borrowed, true);
+	cr_assert_eq(session_index(m)->n, session_index(a)->n);
+	cr_assert_eq(memcmp(session_counts(m), session_counts(a), sizeof *session_counts(m)), 0);
+	for (size_t i = 0; i < session_index(m)->n; i++) {
+		cr_assert_eq(session_index(m)->v[i].loc, session_index(a)->v[i].loc);
+		cr_assert_eq(session_index(m)->v[i].time, session_index(a)->v[i].time);
 	}
-	cr_assert_eq(m->diags.n, 0);
-	cr_assert_str_eq(m->feat.hostname, a->feat.hostname);
+	cr_assert_eq(session_diags(m)->n, 0);
+	cr_assert_str_eq(session_features(m)->hostname, session_features(a)->hostname);
 	session_close(m);
 	/* The buffer is the caller's: still intact after session_close(). */
 	cr_assert_eq(memcmp(b.p, "PERFILE2", 8), 0);
@@ -438,16 +440,16 @@ Test(session, open_mem_directory_mode)
 	mem[1].size = synth_layout.data_size;
 	s = session_open_mem("rec", mem, 2, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(s->mode, SESSION_DIR);
-	cr_assert_eq(s->nfiles, 2);
-	cr_assert_str_eq(s->files[0].path, "rec/data");
-	cr_assert_str_eq(s->files[1].path, "rec/data.0");
-	cr_assert_geq(s->files[1].vbase, s->files[0].size + 8);
-	cr_assert_eq(s->files[1].vbase % 8, 0);
-	cr_assert_eq(s->counts.total, 2 * synth_layout.nrecords);
-	cr_assert_eq(s->counts.by_type[PERF_RECORD_SAMPLE], 16);
-	cr_assert_eq(s->index.n, 2 * synth_layout.nrecords);
-	cr_assert_eq(s->diags.n, 0, "unexpected diagnostic: %s", s->diags.n ? s->diags.v[0].msg : "");
+	cr_assert_eq(session_info(s).mode, SESSION_DIR);
+	cr_assert_eq(session_nfiles(s), 2);
+	cr_assert_str_eq(session_file(s, 0)->path, "rec/data");
+	cr_assert_str_eq(session_file(s, 1)->path, "rec/data.0");
+	cr_assert_geq(session_file(s, 1)->vbase, session_file(s, 0)->size + 8);
+	cr_assert_eq(session_file(s, 1)->vbase % 8, 0);
+	cr_assert_eq(session_counts(s)->total, 2 * synth_layout.nrecords);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 16);
+	cr_assert_eq(session_index(s)->n, 2 * synth_layout.nrecords);
+	cr_assert_eq(session_diags(s)->n, 0, "unexpected diagnostic: %s", session_diags(s)->n ? session_diags(s)->v[0].msg : "");
 	assert_sorted(s);
 	session_close(s);
 	pd_free(&b);
@@ -501,10 +503,10 @@ Test(session, open_mem_fixtures)
 	cr_assert_not_null(m, "%s", err.msg);
 	a = session_open(test_data("pipe.data"), NULL, &err);
 	cr_assert_not_null(a, "%s", err.msg);
-	cr_assert_eq(m->mode, SESSION_PIPE);
-	cr_assert_eq(m->index.n, a->index.n);
-	cr_assert_eq(memcmp(&m->counts, &a->counts, sizeof m->counts), 0);
-	cr_assert_eq(m->attrs.n, a->attrs.n);
+	cr_assert_eq(session_info(m).mode, SESSION_PIPE);
+	cr_assert_eq(session_index(m)->n, session_index(a)->n);
+	cr_assert_eq(memcmp(session_counts(m), session_counts(a), sizeof *session_counts(m)), 0);
+	cr_assert_eq(session_attrs(m)->n, session_attrs(a)->n);
 	session_close(m);
 	session_close(a);
 	free(bytes[0]);
@@ -522,12 +524,12 @@ Test(session, open_mem_fixtures)
 	cr_assert_not_null(m, "%s", err.msg);
 	a = session_open(test_data("dir.data"), NULL, &err);
 	cr_assert_not_null(a, "%s", err.msg);
-	cr_assert_eq(a->nfiles, 3, "dir.data has data, data.0, data.1");
-	cr_assert_eq(m->mode, SESSION_DIR);
-	cr_assert_eq(m->index.n, a->index.n);
-	cr_assert_eq(memcmp(&m->counts, &a->counts, sizeof m->counts), 0);
-	for (size_t i = 0; i < m->index.n; i++)
-		cr_assert_eq(m->index.v[i].loc, a->index.v[i].loc);
+	cr_assert_eq(session_nfiles(a), 3, "dir.data has data, data.0, data.1");
+	cr_assert_eq(session_info(m).mode, SESSION_DIR);
+	cr_assert_eq(session_index(m)->n, session_index(a)->n);
+	cr_assert_eq(memcmp(session_counts(m), session_counts(a), sizeof *session_counts(m)), 0);
+	for (size_t i = 0; i < session_index(m)->n; i++)
+		cr_assert_eq(session_index(m)->v[i].loc, session_index(a)->v[i].loc);
 	session_close(m);
 	session_close(a);
 	for (size_t i = 0; i < 3; i++)

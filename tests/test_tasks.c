@@ -23,7 +23,7 @@ Test(tasks, thread_rows_fork_fixture)
 	uint64_t total = 0;
 
 	cr_assert_not_null(s, "%s", err.msg);
-	t = &s->threads;
+	t = session_threads(s);
 	tk = tasks_new(s);
 	rows = tk->rows;
 	n = tk->nrows;
@@ -41,7 +41,7 @@ Test(tasks, thread_rows_fork_fixture)
 	}
 	for (size_t i = 0; i < t->n; i++)
 		total += t->v[i].samples;
-	cr_assert_eq(total, s->counts.by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(total, session_counts(s)->by_type[PERF_RECORD_SAMPLE]);
 	cr_assert_eq(rows[0].proc_samples, t->v[rows[0].thread].samples);
 	/* the parent was perf-exec, then exec'd forkexec */
 	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, 0), "perf-exec");
@@ -70,7 +70,7 @@ Test(tasks, procs_fork_fixture)
 		const struct task_proc *kid = &tk->procs[root->kids[k]];
 
 		cr_assert_eq(kid->parent, tk->roots[0]);
-		cr_assert_eq(s->threads.v[kid->leader].ppid, 26193);
+		cr_assert_eq(session_threads(s)->v[kid->leader].ppid, 26193);
 		cr_assert_eq(kid->nthreads, 1);
 		cr_assert_eq(tasks_proc_find(tk, kid->pid), root->kids[k]);
 	}
@@ -84,7 +84,7 @@ Test(tasks, procs_fork_fixture)
 static void
 check_levels(const struct session *s, const struct tasks *tk)
 {
-	const struct thread_table *t = &s->threads;
+	const struct thread_table *t = session_threads(s);
 	uint8_t *in_rows = calloc(t->n + 1, 1), *in_procs = calloc(t->n + 1, 1);
 	uint8_t *placed = calloc(tk->nprocs + 1, 1);
 	uint64_t samples = 0, proc_samples = 0;

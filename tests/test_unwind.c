@@ -55,10 +55,12 @@ recorded_local_build_id(const char *filename, char *hex)
 static bool
 build_id_of(const struct session *s, const char *filename, char *hex)
 {
+	const struct features *ft = session_features(s);
+
 	if (recorded_local_build_id(filename, hex))
 		return true;
-	for (size_t i = 0; i < s->feat.n_build_ids; i++) {
-		const struct feat_build_id *b = &s->feat.build_ids[i];
+	for (size_t i = 0; i < ft->n_build_ids; i++) {
+		const struct feat_build_id *b = &ft->build_ids[i];
 
 		if (b->filename && strcmp(b->filename, filename) == 0) {
 			for (unsigned k = 0; k < b->id_len; k++)
@@ -73,7 +75,7 @@ static int
 find_map(void *arg, uint64_t addr, struct unwind_map *out)
 {
 	struct maps_ctx *c = arg;
-	const struct thread_table *t = &c->s->threads;
+	const struct thread_table *t = session_threads(c->s);
 	const struct map_ev *best = NULL;
 
 	for (size_t i = 0; i < t->nmaps; i++) {
@@ -111,16 +113,17 @@ find_map(void *arg, uint64_t addr, struct unwind_map *out)
 static uint64_t
 rel_of(struct maps_ctx *c, uint64_t ip, char *dso, size_t n)
 {
+	const struct thread_table *tt = session_threads(c->s);
 	struct unwind_map m;
 
 	if (find_map(c, ip, &m) < 0) {
 		snprintf(dso, n, "?");
 		return ip;
 	}
-	for (size_t i = 0; i < c->s->threads.nmaps; i++)
-		if (c->s->threads.maps[i].start == m.start && c->s->threads.maps[i].pid == c->pid)
+	for (size_t i = 0; i < tt->nmaps; i++)
+		if (tt->maps[i].start == m.start && tt->maps[i].pid == c->pid)
 			snprintf(dso, n, "%s",
-			    strtab_get(&c->s->threads.strs, c->s->threads.maps[i].filename));
+			    strtab_get(&tt->strs, tt->maps[i].filename));
 	return ip - m.start + m.pgoff;
 }
 
@@ -209,6 +212,7 @@ Test(unwind, chains_equal_perf)
 	size_t nwant = read_expected(want, 512), k = 0, compared = 0, full = 0;
 	struct perf_err err;
 	struct session *s = session_open(test_data("dwarf.data"), NULL, &err);
+	const struct rec_index *ix = session_index(s);
 	struct unwinder *u;
 	bool libc_ok;
 
@@ -216,7 +220,7 @@ Test(unwind, chains_equal_perf)
 	cr_assert_gt(nwant, 50);
 	libc_ok = local_matches(s, "/usr/lib/x86_64-linux-gnu/libc.so.6");
 	u = unwinder_new();
-	for (size_t i = 0; i < s->index.n; i++) {
+	for (size_t i = 0; i < ix->n; i++) {
 		struct rec r;
 		struct sample smp;
 		const char *why;
@@ -225,15 +229,15 @@ Test(unwind, chains_equal_perf)
 		enum unwind_stop stop;
 		size_t n;
 
-		if (ent_type(&s->index.v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
 			continue;
-		cr_assert_eq(session_rec(s, ent_loc(&s->index.v[i]), &r), 0);
+		cr_assert_eq(session_rec(s, ent_loc(&ix->v[i]), &r), 0);
 		cr_assert_eq(record_decode_sample(s, &r, &smp, &why), 0, "%s", why);
 		cr_assert_lt(k, nwant);
 		c.s = s;
 		c.pid = (int32_t)smp.pid;
 		c.time = smp.time;
-		n = unwinder_unwind(u, &smp, s->attrs.v[smp.attr].attr.sample_regs_user, find_map, &c,
+		n = unwinder_unwind(u, &smp, session_attrs(s)->v[smp.attr].attr.sample_regs_user, find_map, &c,
 		    ips, 128, &stop);
 		/* Frames in the fixture binary, and beyond when libc is the one recorded. */
 		for (size_t f = 0; f < want[k].n; f++) {

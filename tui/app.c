@@ -87,24 +87,27 @@ static void
 title_info(struct app *a)
 {
 	const struct session *s = a->s;
+	const struct features *ft = session_features(s);
+	const struct attr_table *at = session_attrs(s);
+	const struct rec_index *ix = session_index(s);
 	size_t o = 0;
 
 	a->events[0] = '\0';
-	for (size_t i = 0; i < s->attrs.n && o < sizeof a->events; i++)
+	for (size_t i = 0; i < at->n && o < sizeof a->events; i++)
 		o += (size_t)snprintf(a->events + o, sizeof a->events - o, "%s%s", i ? "," : "",
 		    session_attr_name(s, (int)i));
-	if (s->attrs.n == 0)
+	if (at->n == 0)
 		snprintf(a->events, sizeof a->events, "no events");
-	if (s->feat.sec[PF_FEAT_SAMPLE_TIME].status == FEAT_OK && s->feat.sample_time_last) {
-		a->t_first = s->feat.sample_time_first;
-		a->t_last = s->feat.sample_time_last;
+	if (ft->sec[PF_FEAT_SAMPLE_TIME].status == FEAT_OK && ft->sample_time_last) {
+		a->t_first = ft->sample_time_first;
+		a->t_last = ft->sample_time_last;
 	} else {
-		for (size_t i = 0; i < s->index.n; i++)
-			if (s->index.v[i].time) {
-				a->t_first = s->index.v[i].time;
+		for (size_t i = 0; i < ix->n; i++)
+			if (ix->v[i].time) {
+				a->t_first = ix->v[i].time;
 				break;
 			}
-		a->t_last = s->index.n ? s->index.v[s->index.n - 1].time : 0;
+		a->t_last = ix->n ? ix->v[ix->n - 1].time : 0;
 	}
 }
 
@@ -257,12 +260,12 @@ tui_run(const struct common_opts *co)
 	}
 	nav_reset(&a->nav, &a->roots[START_PANE]);
 	app_view_apply(a);
-	if (a->s->over_budget && a->msg[0] == '\0')
+	if (session_info(a->s).over_budget && a->msg[0] == '\0')
 		app_msg(a, EL_DAMAGED, "loading stopped at the memory budget (%llu MiB): this is part of the recording; see the header pane (4), --max-memory raises it",
-		    (unsigned long long)(a->s->mem_budget >> 20));
-	else if (a->s->damaged && a->msg[0] == '\0')
+		    (unsigned long long)(session_info(a->s).mem_budget >> 20));
+	else if (session_info(a->s).damaged && a->msg[0] == '\0')
 		app_msg(a, EL_DAMAGED, "damaged recording: %zu problems, see the header pane (4)",
-		    a->s->diags.n);
+		    session_diags(a->s)->n);
 	loop(a);
 	app_term_stop();
 	cmd_report_refusals(stderr, a->sym->z);

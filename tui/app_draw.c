@@ -65,14 +65,17 @@ static void
 draw_title(struct app *a)
 {
 	const struct session *s = a->s;
-	const char *base = strrchr(s->path, '/');
+	const struct type_counts *cnt = session_counts(s);
+	const struct features *ft = session_features(s);
+	struct session_info si = session_info(s);
+	const char *base = strrchr(si.path, '/');
 	char buf[1024], span[32];
 
 	char sym[64];
 
 	fill_line(a, 0, EL_TITLE);
 	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
-	if (a->sym == NULL || s->counts.by_type[PERF_RECORD_SAMPLE] == 0)
+	if (a->sym == NULL || cnt->by_type[PERF_RECORD_SAMPLE] == 0)
 		sym[0] = '\0';
 	else if (!a->sym->done)
 		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
@@ -80,10 +83,10 @@ draw_title(struct app *a)
 		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);
 	snprintf(buf, sizeof buf, " perfnav  %s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
 	    "%zu records, %.2f s to load%s",
-	    s->from_stdin ? "(stdin)" : base && base[1] ? base + 1 : s->path,
-	    s->damaged ? " [damaged]" : "", s->feat.version ? s->feat.version : "?", a->events,
-	    s->counts.by_type[PERF_RECORD_SAMPLE], sym, span, s->index.n, a->load_secs,
-	    s->counts.by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
+	    si.from_stdin ? "(stdin)" : base && base[1] ? base + 1 : si.path,
+	    si.damaged ? " [damaged]" : "", ft->version ? ft->version : "?", a->events,
+	    cnt->by_type[PERF_RECORD_SAMPLE], sym, span, session_index(s)->n, a->load_secs,
+	    cnt->by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
 	put_text(0, 0, COLS, buf);
 }
 

@@ -107,7 +107,7 @@ app_term_start(struct app *a)
 	FILE *in = stdin, *out = stdout;
 
 	/* the recording may be on stdin, and stdout may be a pipe: use the tty */
-	if (a->s->from_stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	if (session_info(a->s).from_stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		tty_in = fopen("/dev/tty", "r");
 		tty_out = fopen("/dev/tty", "w");
 		if (tty_in == NULL || tty_out == NULL) {

@@ -42,7 +42,7 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	ho.keys[2] = HIST_KEY_DSO;
 	ho.keys[3] = HIST_KEY_SYM;
 	ho.nkeys = 4;
-	sy->children = attr_table_has_callchains(&s->attrs);
+	sy->children = attr_table_has_callchains(session_attrs(s));
 	ho.children = sy->children;
 	ho.callgraph = sy->children;
 	ho.edge_split = sy->children;	/* callers / callees of a zoom */
@@ -50,8 +50,8 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
 	ho.record_self = true;
 	sy->h = hist_new(s, sy->z, &ho);
-	sy->samples_total = s->counts.by_type[PERF_RECORD_SAMPLE];
-	if (s->index.n == 0) {
+	sy->samples_total = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	if (session_index(s)->n == 0) {
 		hist_finish(sy->h);
 		sy->done = true;
 	}
@@ -72,6 +72,7 @@ bool
 symbols_step(struct symbols *sy, double budget, size_t slice)
 {
 	const struct session *s = sy->s;
+	const struct rec_index *ix = session_index(s);
 	double t0 = mono_now(), t;
 
 	if (sy->done)
@@ -79,16 +80,16 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 	if (slice == 0)
 		slice = SLICE_DEFAULT;
 	do {
-		size_t to = sy->pos + slice < s->index.n ? sy->pos + slice : s->index.n;
+		size_t to = sy->pos + slice < ix->n ? sy->pos + slice : ix->n;
 
 		for (size_t i = sy->pos; i < to; i++)
-			if (ent_type(&s->index.v[i]) == PERF_RECORD_SAMPLE)
+			if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
 				sy->samples_done++;
 		hist_add_range(sy->h, sy->pos, to, NULL);
 		sy->pos = to;
 		t = mono_now();
-	} while (sy->pos < s->index.n && t - t0 < budget);
-	if (sy->pos >= s->index.n) {
+	} while (sy->pos < ix->n && t - t0 < budget);
+	if (sy->pos >= ix->n) {
 		if (pt_present(s))
 			pt_hist_add(sy->h, s, sy->z);
 		hist_finish(sy->h);
@@ -145,10 +146,12 @@ symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t 
 double
 symbols_progress(const struct symbols *sy)
 {
+	const struct rec_index *ix = session_index(sy->s);
+
 	if (sy->done)
 		return 1.0;
 	if (sy->samples_total == 0)
-		return sy->s->index.n ? (double)sy->pos / (double)sy->s->index.n : 1.0;
+		return ix->n ? (double)sy->pos / (double)ix->n : 1.0;
 	return (double)sy->samples_done / (double)sy->samples_total;
 }
 

@@ -41,8 +41,9 @@ pt_event_name(enum pt_event e)
 const char *
 pt_item_comm(const struct session *s, const struct pt_item *it, char *buf, size_t n)
 {
-	uint32_t th = thread_table_find(&s->threads, it->tid, it->time);
-	const char *comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, it->time) : NULL;
+	const struct thread_table *tt = session_threads(s);
+	uint32_t th = thread_table_find(tt, it->tid, it->time);
+	const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, it->time) : NULL;
 
 	if (comm != NULL)
 		return comm;
@@ -376,7 +377,7 @@ cmp_pid_map(const void *a, const void *b)
 static void
 sort_maps(struct run *x)
 {
-	const struct thread_table *t = &x->s->threads;
+	const struct thread_table *t = session_threads(x->s);
 
 	x->maps_sorted = true;
 	x->maps = calloc(t->nmaps + 1, sizeof *x->maps);
@@ -393,7 +394,7 @@ sort_maps(struct run *x)
 static void
 read_objects_of(struct run *x, int32_t pid, int32_t tid, uint64_t time, uint64_t loc)
 {
-	const struct thread_table *t = &x->s->threads;
+	const struct thread_table *t = session_threads(x->s);
 	size_t lo = 0, hi = t->nmaps;
 
 	while (lo < hi) {
@@ -420,7 +421,7 @@ read_objects_of(struct run *x, int32_t pid, int32_t tid, uint64_t time, uint64_t
 static void
 vdso_mapped(struct run *x, const struct rec *r, const struct rec_mmap *m)
 {
-	const struct thread_table *t = &x->s->threads;
+	const struct thread_table *t = session_threads(x->s);
 	int32_t pid = m->pid, tid = m->tid;
 	uint64_t time = x->now;
 
@@ -886,9 +887,11 @@ on_record(struct run *x, const struct rec *r)
 static const struct rec_ent *
 first_of_type(const struct session *s, unsigned type)
 {
-	for (size_t i = 0; i < s->index.n; i++)
-		if (ent_type(&s->index.v[i]) == type)
-			return &s->index.v[i];
+	const struct rec_index *ix = session_index(s);
+
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_type(&ix->v[i]) == type)
+			return &ix->v[i];
 	return NULL;
 }
 
@@ -918,10 +921,11 @@ pt_present(const struct session *s)
 static bool
 pt_event_config(const struct session *s, uint64_t pmu, uint64_t *config)
 {
+	const struct attr_table *at = session_attrs(s);
 	bool found = false;
 
-	for (size_t i = 0; i < s->attrs.n; i++) {
-		const struct perf_event_attr *a = &s->attrs.v[i].attr;
+	for (size_t i = 0; i < at->n; i++) {
+		const struct perf_event_attr *a = &at->v[i].attr;
 
 		if (!(a->sample_type & PERF_SAMPLE_TIME))
 			return false;
@@ -946,13 +950,14 @@ static void
 collect_buffers(struct run *x)
 {
 	const struct session *s = x->s;
+	const struct rec_index *ix = session_index(s);
 	uint64_t *locs = NULL;
 	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; i < s->index.n; i++)
-		if (ent_type(&s->index.v[i]) == PF_REC_AUXTRACE) {
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_type(&ix->v[i]) == PF_REC_AUXTRACE) {
 			locs = grow(locs, &cap, n + 1, sizeof *locs);
-			locs[n++] = ent_loc(&s->index.v[i]);
+			locs[n++] = ent_loc(&ix->v[i]);
 		}
 	if (n > 1)
 		qsort(locs, n, sizeof *locs, cmp_u64);
@@ -1018,6 +1023,7 @@ size_t
 pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
     struct pt_item **out)
 {
+	const struct rec_index *ix = session_index(s);
 	struct run x;
 	struct pt_params p;
 	uint64_t w[IW_COUNT], config = 0;
@@ -1054,7 +1060,7 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 	/* perf script: branches at calls, asynchronous transfers and trace ends */
 	if (o->script)
 		x.branch_mask = PT_FLAG_CALL | PT_FLAG_ASYNC | PT_FLAG_TRACE_END;
-	x.threads.table = &s->threads;
+	x.threads.table = session_threads(s);
 	x.ndso = symbolizer_ndsos(z);
 	x.reads = calloc(x.ndso + 1, 1);
 	if (x.reads == NULL)
@@ -1069,8 +1075,8 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 			abort();
 	}
 
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *en = &s->index.v[i];
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *en = &ix->v[i];
 		unsigned type = ent_type(en);
 
 		x.pos = i;
@@ -1086,7 +1092,7 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 		}
 		on_record(&x, &r);
 	}
-	x.pos = s->index.n;
+	x.pos = ix->n;
 	if (!x.started)
 		merge_start(&x);
 	merge_until(&x, UINT64_MAX);
@@ -1113,7 +1119,7 @@ pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
 			continue;
 		symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
 		memset(&hs, 0, sizeof hs);
-		hs.attr = (int)s->attrs.n + (int)it->event;
+		hs.attr = (int)session_attrs(s)->n + (int)it->event;
 		hs.event_name = pt_event_name(it->event);
 		hs.comm = pt_item_comm(s, it, buf, sizeof buf);
 		hs.pid = it->pid;

@@ -117,7 +117,7 @@ struct hist;
 /*
  * Add the samples perf report synthesizes from the session's Intel PT
  * trace (pt_synth() without script's extras) to h, as events of their own
- * (attr index s->attrs.n + enum pt_event, named as perf names them).
+ * (attr index session_attrs(s)->n + enum pt_event, named as perf names them).
  * Returns the number of samples added.
  */
 size_t pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z);

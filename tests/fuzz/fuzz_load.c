@@ -48,8 +48,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (s == NULL)
 		return 0;
 	session_walk(s, walk_rec, s);
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; i < session_index(s)->n; i++) {
+		const struct rec_ent *e = &session_index(s)->v[i];
 		struct sample smp;
 		struct rec r;
 		uint32_t th;
@@ -61,17 +61,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.type == PERF_RECORD_SAMPLE &&
 		    record_sample_head(s, &r, record_attr(s, &r), &smp) == 0)
 			fuzz_use(smp.ip + smp.period);
-		th = thread_table_find(&s->threads, ent_tid(e), e->time);
+		th = thread_table_find(session_threads(s), ent_tid(e), e->time);
 		if (th != THREAD_NONE) {
-			const char *comm = thread_comm_at(&s->threads, th, e->time);
+			const char *comm = thread_comm_at(session_threads(s), th, e->time);
 
 			fuzz_use(comm != NULL ? strlen(comm) : 0);
 		}
 	}
-	for (size_t i = 0; i < s->attrs.n; i++)
+	for (size_t i = 0; i < session_attrs(s)->n; i++)
 		fuzz_use(strlen(session_attr_name(s, (int)i)));
-	for (size_t i = 0; i < s->diags.n; i++)
-		fuzz_use(strlen(s->diags.v[i].msg));
+	for (size_t i = 0; i < session_diags(s)->n; i++)
+		fuzz_use(strlen(session_diags(s)->v[i].msg));
 	session_close(s);
 	return 0;
 }

@@ -124,7 +124,7 @@ merged(const struct session *s, const struct sym_opts *so, const struct hist_opt
 	h1 = hist_new(s, z1, ho);
 	h2 = hist_new(s, z2, ho);
 	hist_add_range(h1, 0, m, NULL);
-	hist_add_range(h2, m, s->index.n, NULL);
+	hist_add_range(h2, m, session_index(s)->n, NULL);
 	if (hist_merge(h1, h2) == 0) {
 		hist_finish(h1);
 		z = symbolizer_new(s, so);

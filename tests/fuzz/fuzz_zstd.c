@@ -124,8 +124,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = session_open_mem("zstd", &mem, 1, NULL, &err);
 	if (s == NULL)
 		abort();	/* the header made here is valid */
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; i < session_index(s)->n; i++) {
+		const struct rec_ent *e = &session_index(s)->v[i];
 		struct sample smp;
 		const char *why;
 		struct rec r;

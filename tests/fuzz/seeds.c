@@ -119,6 +119,7 @@ feature_seeds(const char *name, const struct pdbuf *rec)
 	size_t n = fuzz_split(rec->p, rec->len, parts, FUZZ_MAX_PARTS);
 	struct perf_err err;
 	struct session *s = session_open_mem(name, parts, n, NULL, &err);
+	struct session_info si = session_info(s);
 
 	if (s == NULL) {
 		fprintf(stderr, "seeds: %s\n", err.msg);
@@ -126,7 +127,7 @@ feature_seeds(const char *name, const struct pdbuf *rec)
 		return;
 	}
 	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++) {
-		const struct feat_sec *fs = &s->feat.sec[bit];
+		const struct feat_sec *fs = &session_features(s)->sec[bit];
 		const uint8_t *p;
 		struct pdbuf b = { NULL, 0, 0, false };
 		uint8_t head[2];
@@ -137,8 +138,8 @@ feature_seeds(const char *name, const struct pdbuf *rec)
 		p = session_bytes(s, fs->offset, fs->size);
 		if (p == NULL)
 			continue;
-		head[0] = (uint8_t)(bit | (s->swap ? 0x40 : 0));
-		head[1] = s->mode == SESSION_PIPE ? 0 : 2;
+		head[0] = (uint8_t)(bit | (si.swap ? 0x40 : 0));
+		head[1] = si.mode == SESSION_PIPE ? 0 : 2;
 		pd_bytes(&b, head, 2);
 		pd_bytes(&b, p, fs->size);
 		snprintf(sname, sizeof sname, "%s-%s", name, feat_name(bit));
@@ -182,18 +183,18 @@ zstd_seeds(const char *name, const struct pdbuf *rec, uint8_t flags)
 	if (memmem(rec->p, rec->len, FUZZ_SEP, FUZZ_SEP_LEN) != NULL)
 		return;	/* a directory */
 	s = session_open_mem(name, &mem, 1, NULL, &err);
-	if (s == NULL || s->mode != SESSION_FILE) {
+	if (s == NULL || session_info(s).mode != SESSION_FILE) {
 		session_close(s);
 		return;
 	}
 	z.s = s;
 	pd_bytes(&z.out, &flags, 1);
-	if (s->nzchunks > 0) {
+	if (session_info(s).nzchunks > 0) {
 		session_walk(s, compressed_payload, &z);
 	} else {
 		uint8_t dst[65536];
 
-		f = &s->files[0];
+		f = session_file(s, 0);
 		for (uint64_t off = f->data_off; off < f->data_end; off += 16384) {
 			size_t n = f->data_end - off < 16384 ? f->data_end - off : 16384;
 			size_t c = ZSTD_compress(dst, sizeof dst, f->base + off, n, 1);

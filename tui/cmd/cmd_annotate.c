@@ -173,7 +173,7 @@ cmd_annotate(int argc, char **argv)
 		want = r.pos[0];
 	s = r.s;
 	if (a.event != NULL) {
-		for (size_t i = 0; i < s->attrs.n; i++)
+		for (size_t i = 0; i < session_attrs(s)->n; i++)
 			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
 				attr = (int)i;
 		if (attr < 0) {
@@ -220,7 +220,7 @@ cmd_annotate(int argc, char **argv)
 		r.status = EXIT_FAIL;
 		goto out;
 	}
-	annotate_collect(an, s, hist_event(h, ev)->attr, 0, s->index.n, NULL, NULL);
+	annotate_collect(an, s, hist_event(h, ev)->attr, 0, session_index(s)->n, NULL, NULL);
 	memset(&ao, 0, sizeof ao);
 	ao.objdump = a.objdump;
 	ao.no_source = a.no_source;

@@ -75,9 +75,9 @@ dump_rec(void *arg, const struct rec *r, int depth)
 	uint64_t off = session_rec_offset(s, r->loc, &fi);
 	char ob[32];
 
-	if (s->mode == SESSION_DIR && (long)fi != d->file)
+	if (session_info(s).mode == SESSION_DIR && (long)fi != d->file)
 		fprintf(d->fp, "# file %u: %s\n", fi,
-		    fi < s->nfiles ? textout_esc(s->files[fi].path) : "?");
+		    fi < session_nfiles(s) ? textout_esc(session_file(s, fi)->path) : "?");
 	d->file = fi;
 	fields_summary(s, r, d->line, sizeof d->line);
 	if (depth == 0) {
@@ -134,9 +134,9 @@ cmd_dump(int argc, char **argv)
 	d.s = s;
 	d.fp = stdout;
 	d.file = -1;
-	fprintf(stdout, "# %s: %s mode, %s-endian\n", s->path,
-	    s->mode == SESSION_PIPE ? "pipe" : s->mode == SESSION_DIR ? "directory" : "file",
-	    (s->swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) ? "big" : "little");
+	fprintf(stdout, "# %s: %s mode, %s-endian\n", session_info(s).path,
+	    session_info(s).mode == SESSION_PIPE ? "pipe" : session_info(s).mode == SESSION_DIR ? "directory" : "file",
+	    (session_info(s).swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) ? "big" : "little");
 	/* it stops at a write error, which cmd_end() tells */
 	session_walk(s, dump_rec, &d);
 	return cmd_end(&r);

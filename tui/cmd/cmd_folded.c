@@ -106,7 +106,7 @@ cmd_folded(int argc, char **argv)
 	memset(&ho, 0, sizeof ho);
 	ho.event = -1;
 	if (a.event != NULL) {
-		for (size_t i = 0; i < s->attrs.n; i++)
+		for (size_t i = 0; i < session_attrs(s)->n; i++)
 			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
 				ho.event = (int)i;
 		if (ho.event < 0) {

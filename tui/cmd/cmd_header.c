@@ -36,7 +36,7 @@ print_feature(FILE *fp, const struct session *s, unsigned bit)
 {
 	struct feat_rows r = { NULL, 0, 0 };
 
-	feature_describe(&s->feat, &s->attrs, bit, &r);
+	feature_describe(session_features(s), session_attrs(s), bit, &r);
 	print_rows(fp, &r);
 	feature_rows_free(&r);
 }
@@ -46,13 +46,14 @@ print_feature(FILE *fp, const struct session *s, unsigned bit)
 static void
 print_captured_on(FILE *fp, const struct session *s)
 {
+	struct session_info si = session_info(s);
 	struct stat st;
 	int rc;
 
-	if (s->from_stdin)
+	if (si.from_stdin)
 		rc = fstat(0, &st);
 	else
-		rc = stat(s->nfiles > 0 ? s->files[0].path : s->path, &st);
+		rc = stat(session_nfiles(s) > 0 ? session_file(s, 0)->path : si.path, &st);
 	if (rc == 0) {
 		time_t t = st.st_mtime;
 		char buf[64];
@@ -68,8 +69,10 @@ print_captured_on(FILE *fp, const struct session *s)
 static void
 print_perf_header(FILE *fp, const struct session *s)
 {
-	bool pipe = s->mode == SESSION_PIPE;
-	uint64_t doff = pipe ? 0 : s->data_sec.offset, dsize = pipe ? 0 : s->data_sec.size;
+	const struct features *ft = session_features(s);
+	struct session_info si = session_info(s);
+	bool pipe = si.mode == SESSION_PIPE;
+	uint64_t doff = pipe ? 0 : si.data_sec.offset, dsize = pipe ? 0 : si.data_sec.size;
 
 	fprintf(fp, "# ========\n");
 	print_captured_on(fp, s);
@@ -80,16 +83,16 @@ print_perf_header(FILE *fp, const struct session *s)
 	if (pipe) {
 		/* perf prints the HEADER_FEATURE records as it meets them. */
 		fprintf(fp, "# ========\n#\n");
-		for (uint32_t i = 0; i < s->feat.norder; i++)
-			print_feature(fp, s, s->feat.order[i]);
+		for (uint32_t i = 0; i < ft->norder; i++)
+			print_feature(fp, s, ft->order[i]);
 		return;
 	}
 	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++)
-		if (s->feat.sec[bit].present)
+		if (ft->sec[bit].present)
 			print_feature(fp, s, bit);
 	fprintf(fp, "# missing features: ");
 	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++)
-		if (!s->feat.sec[bit].present)
+		if (!ft->sec[bit].present)
 			fprintf(fp, "%s ", feat_name(bit));
 	fprintf(fp, "\n# ========\n#\n");
 }
@@ -113,13 +116,14 @@ print_raw(FILE *fp, const struct session *s, const struct feat_sec *fs)
 static void
 print_sections(FILE *fp, const struct session *s)
 {
-	const struct features *f = &s->feat;
+	struct session_info si = session_info(s);
+	const struct features *f = session_features(s);
 	struct feat_rows notes = { NULL, 0, 0 };
 	bool any = false;
 
 	fprintf(fp, "# perfnav: feature sections (%s mode%s)\n",
-	    s->mode == SESSION_PIPE ? "pipe" : s->mode == SESSION_DIR ? "directory" : "file",
-	    s->swap ? ", other byte order" : "");
+	    si.mode == SESSION_PIPE ? "pipe" : si.mode == SESSION_DIR ? "directory" : "file",
+	    si.swap ? ", other byte order" : "");
 	fprintf(fp, "#   bit  feature          offset              size  status\n");
 	for (unsigned bit = 0; bit < PF_FEAT_BITS; bit++) {
 		const struct feat_sec *fs = &f->sec[bit];

@@ -71,8 +71,8 @@ parse_target(const struct session *s, const char *arg, struct target *t)
 		size_t n = (size_t)(colon - arg);
 		bool ok = false;
 
-		for (size_t i = 0; i < s->nfiles && !ok; i++) {
-			const char *path = s->files[i].path, *base = strrchr(path, '/');
+		for (size_t i = 0; i < session_nfiles(s) && !ok; i++) {
+			const char *path = session_file(s, i)->path, *base = strrchr(path, '/');
 			char idx[24];
 
 			base = base ? base + 1 : path;
@@ -214,12 +214,12 @@ cmd_hex(int argc, char **argv)
 	f.s = s;
 	if (parse_target(s, r.pos[0], &f.t) < 0) {
 		fprintf(stderr, "perfnav hex: bad OFFSET '%s': want 0x1a8, 424, 0x218+0x40%s\n",
-		    r.pos[0], s->mode == SESSION_DIR ? " or data.N:0x1a8" : "");
+		    r.pos[0], session_info(s).mode == SESSION_DIR ? " or data.N:0x1a8" : "");
 		return cmd_quit(&r, EXIT_USAGE);
 	}
 	session_walk(s, find_rec, &f);
 	if (!f.found) {
-		const char *file = f.t.file < s->nfiles ? s->files[f.t.file].path : s->path;
+		const char *file = f.t.file < session_nfiles(s) ? session_file(s, f.t.file)->path : session_info(s).path;
 		char what[64];
 
 		if (f.t.inner)
@@ -259,11 +259,11 @@ cmd_hex(int argc, char **argv)
 	foff = session_rec_offset(s, f.r.loc, NULL);
 	fields_summary(s, &f.r, line, sizeof line);
 	if (f.t.inner)
-		printf("%s: 0x%" PRIx64 "+0x%" PRIx64 " [0x%x]: %s\n", s->path, f.t.off, f.t.ioff,
+		printf("%s: 0x%" PRIx64 "+0x%" PRIx64 " [0x%x]: %s\n", session_info(s).path, f.t.off, f.t.ioff,
 		    f.r.size, line);
 	else
 		printf("%s: 0x%" PRIx64 " [0x%x]: %s\n",
-		    s->mode == SESSION_DIR ? s->files[f.t.file].path : s->path, foff, f.r.size,
+		    session_info(s).mode == SESSION_DIR ? session_file(s, f.t.file)->path : session_info(s).path, foff, f.r.size,
 		    line);
 	if (f.t.inner)
 		printf("# decompressed from the PERF_RECORD_COMPRESSED at 0x%" PRIx64

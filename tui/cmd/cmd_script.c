@@ -151,6 +151,7 @@ static void
 print_sample(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
     const struct rec *r, const struct sample *smp, struct frame *frames, size_t nframes)
 {
+	const struct thread_table *tt = session_threads(s);
 	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool chain = !sc->no_callchain && (sc->callchain || !sc->fields_given) &&
 	    smp->callchain != NULL &&
@@ -159,8 +160,8 @@ print_sample(FILE *fp, const struct script *sc, const struct session *s, struct 
 	char tb[32];
 
 	if (HAS(sc, F_COMM)) {
-		uint32_t th = thread_table_find(&s->threads, (int32_t)smp->tid, smp->time);
-		const char *comm = th != THREAD_NONE ? thread_comm_at(&s->threads, th, smp->time) : NULL;
+		uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
+		const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
 
 		fprintf(fp, "%16s ", comm ? textout_esc(comm) : ":-1");
 	}
@@ -308,7 +309,7 @@ print_why(const struct session *s, struct symbolizer *z)
 	for (size_t i = 0; i < n; i++)
 		for (unsigned w = 1; w < SYM_WHY_COUNT; w++)
 			if (c[i].count[w])
-				fprintf(stderr, "perfnav: %s: %s: %" PRIu64 " frames: %s\n", s->path,
+				fprintf(stderr, "perfnav: %s: %s: %" PRIu64 " frames: %s\n", session_info(s).path,
 				    textout_esc(symbolizer_dso_long(z, c[i].dso)), c[i].count[w],
 				    textout_esc(symbolizer_why_text(z, c[i].dso, w, text, sizeof text)));
 	free(c);
@@ -318,6 +319,7 @@ print_why(const struct session *s, struct symbolizer *z)
 static void
 script_run(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z)
 {
+	const struct rec_index *ix = session_index(s);
 	struct frame *frames;
 	size_t nframes = 1024;
 	struct pt_item *items = NULL;
@@ -330,8 +332,8 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 
 		nitems = pt_synth(s, z, &po, &items);
 	}
-	for (size_t i = 0; frames != NULL && i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; frames != NULL && i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
 		struct sample smp;
 		const char *why;
 		struct rec r;
@@ -345,7 +347,7 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 		print_sample(fp, sc, s, z, &r, &smp, frames, nframes);
 	}
 	if (frames != NULL)
-		print_pt_items(fp, sc, s, z, items, nitems, &next_item, s->index.n);
+		print_pt_items(fp, sc, s, z, items, nitems, &next_item, ix->n);
 	free(items);
 	free(frames);
 }

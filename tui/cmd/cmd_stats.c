@@ -12,7 +12,7 @@
 static void
 print_stats(FILE *fp, const struct session *s)
 {
-	const struct type_counts *c = &s->counts;
+	const struct type_counts *c = session_counts(s);
 	char label[32];
 
 	fprintf(fp, "\nAggregated stats:%s\n",
@@ -26,8 +26,8 @@ print_stats(FILE *fp, const struct session *s)
 		    text_record_type(label, sizeof label, t), c->by_type[t],
 		    c->total ? 100.0 * (double)c->by_type[t] / (double)c->total : 0.0);
 	}
-	for (size_t a = 0; a < s->nattr_counts; a++) {
-		const struct type_counts *ac = &s->attr_counts[a];
+	for (size_t a = 0; session_attr_counts(s, a) != NULL; a++) {
+		const struct type_counts *ac = session_attr_counts(s, a);
 
 		if (ac->total == 0)
 			continue;
@@ -45,13 +45,17 @@ print_stats(FILE *fp, const struct session *s)
 static void
 print_index(FILE *fp, const struct session *s)
 {
+	const struct thread_table *tt = session_threads(s);
+	struct session_info si = session_info(s);
+	const struct rec_index *ix = session_index(s);
+
 	fprintf(fp, "\n# index: %zu records, %zu bytes each (%.1f MiB), %zu without a timestamp\n",
-	    s->index.n, sizeof(struct rec_ent),
-	    (double)(s->index.n * sizeof(struct rec_ent)) / (1024.0 * 1024.0), s->index.n_untimed);
-	fprintf(fp, "# threads: %zu, comm changes: %zu, maps: %zu\n", s->threads.n,
-	    s->threads.ncomms, s->threads.nmaps);
-	fprintf(fp, "# seconds: open %.3f, walk+index %.3f, sort %.3f, threads %.3f\n", s->t_open,
-	    s->t_walk, s->t_sort, s->t_threads);
+	    ix->n, sizeof(struct rec_ent),
+	    (double)(ix->n * sizeof(struct rec_ent)) / (1024.0 * 1024.0), ix->n_untimed);
+	fprintf(fp, "# threads: %zu, comm changes: %zu, maps: %zu\n", tt->n,
+	    tt->ncomms, tt->nmaps);
+	fprintf(fp, "# seconds: open %.3f, walk+index %.3f, sort %.3f, threads %.3f\n", si.t_open,
+	    si.t_walk, si.t_sort, si.t_threads);
 }
 
 static const struct cmd_opt stats_opts[] = {

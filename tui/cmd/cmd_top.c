@@ -91,7 +91,7 @@ top_opt(void *arg, int val, const char *optarg)
 static int
 find_event(const struct session *s, const char *name)
 {
-	for (size_t i = 0; i < s->attrs.n; i++)
+	for (size_t i = 0; i < session_attrs(s)->n; i++)
 		if (strcmp(session_attr_name(s, (int)i), name) == 0)
 			return (int)i;
 	return -1;
@@ -126,7 +126,7 @@ top_part_run(void *arg)
 static bool
 top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *mid)
 {
-	uint64_t min = TOP_PARALLEL_MIN, nsamples = s->counts.by_type[PERF_RECORD_SAMPLE];
+	uint64_t min = TOP_PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
 	const char *env = getenv("PERFNAV_PARALLEL_MIN");
 
 	if (env != NULL && *env != '\0') {
@@ -162,7 +162,7 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	z2 = symbolizer_new(s, so);
 	part.h = hist_new(s, z2, ho);
 	part.from = mid;
-	part.to = s->index.n;
+	part.to = session_index(s)->n;
 	if (pthread_create(&th, NULL, top_part_run, &part) != 0) {
 		hist_free(part.h);
 		symbolizer_free(z2);
@@ -405,7 +405,7 @@ cmd_top(int argc, char **argv)
 		ho.event = find_event(s, a.event);
 		if (ho.event < 0) {
 			fprintf(stderr, "perfnav top: %s: no event '%s'; events:", r.co.input, a.event);
-			for (size_t i = 0; i < s->attrs.n; i++)
+			for (size_t i = 0; i < session_attrs(s)->n; i++)
 				fprintf(stderr, " %s", textout_esc(session_attr_name(s, (int)i)));
 			fputc('\n', stderr);
 			return cmd_quit(&r, EXIT_USAGE);
@@ -417,7 +417,7 @@ cmd_top(int argc, char **argv)
 	 * --children it is EVENT SELF_PCT SAMPLES KEY... (self rows).
 	 */
 	if (a.children < 0)
-		ho.children = !a.tsv && attr_table_has_callchains(&s->attrs);
+		ho.children = !a.tsv && attr_table_has_callchains(session_attrs(s));
 	else
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;

@@ -58,7 +58,7 @@ print_comms(FILE *fp, const struct thread_table *t, uint32_t th)
 static void
 print_tree(FILE *fp, const struct session *s)
 {
-	const struct thread_table *t = &s->threads;
+	const struct thread_table *t = session_threads(s);
 	struct tasks *tk = tasks_new(s);
 	const struct task_row *rows = tk->rows;
 	size_t n = tk->nrows;

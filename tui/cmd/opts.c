@@ -190,7 +190,7 @@ out:
 static const char *
 diag_file(const struct session *s, uint32_t f)
 {
-	return f < s->nfiles ? s->files[f].path : s->path;
+	return f < session_nfiles(s) ? session_file(s, f)->path : session_info(s).path;
 }
 
 /* A progress bar on standard error while a large recording loads. */
@@ -268,10 +268,12 @@ cmd_open(const struct common_opts *co, bool index)
 int
 cmd_report_diags(const struct session *s, bool strict)
 {
+	const struct diag_list *dg = session_diags(s);
+	struct session_info si = session_info(s);
 	bool bad = false;
 
-	for (size_t i = 0; i < s->diags.n; i++) {
-		const struct diag *d = &s->diags.v[i];
+	for (size_t i = 0; i < dg->n; i++) {
+		const struct diag *d = &dg->v[i];
 
 		/* a message may quote the recording (a file name in a directory) */
 		if (d->offset == PERF_ERR_OFF_NONE)
@@ -284,14 +286,14 @@ cmd_report_diags(const struct session *s, bool strict)
 		if (d->severity >= DIAG_ERROR)
 			bad = true;
 	}
-	if (s->diags.dropped)
-		fprintf(stderr, "perfnav: %s: %zu more problems not shown\n", s->path,
-		    s->diags.dropped);
+	if (dg->dropped)
+		fprintf(stderr, "perfnav: %s: %zu more problems not shown\n", si.path,
+		    dg->dropped);
 	/*
 	 * Like perf, a salvaged recording exits 0 (the problems are on
 	 * stderr); --strict makes damage an exit status of its own.
 	 */
-	return strict && (bad || s->damaged) ? EXIT_DAMAGED : EXIT_OK;
+	return strict && (bad || si.damaged) ? EXIT_DAMAGED : EXIT_OK;
 }
 
 void
@@ -427,7 +429,7 @@ cmd_end(struct cmd_run *r)
 	if (r->status == EXIT_OK)
 		r->status = rc;
 	if (r->check_write && ferror(stdout)) {
-		fprintf(stderr, "perfnav: %s: write error\n", r->s->path);
+		fprintf(stderr, "perfnav: %s: write error\n", session_info(r->s).path);
 		r->status = EXIT_FAIL;
 	}
 	return cmd_quit(r, r->status);

@@ -60,15 +60,16 @@ map_at(const int32_t *v, size_t n, uint32_t i)
 int
 script_print_stat(const struct session *s, FILE *fp)
 {
+	const struct rec_index *ix = session_index(s);
 	struct stat_maps *m;
 	size_t pending_from = 0, printed = 0;
 	bool header = false;
 
-	if (s->counts.by_type[PF_REC_STAT] == 0)
+	if (session_counts(s)->by_type[PF_REC_STAT] == 0)
 		return 0;
 	m = xcalloc(1, sizeof *m);
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
 		unsigned type = ent_type(e);
 		struct rec r;
 
@@ -90,7 +91,7 @@ script_print_stat(const struct session *s, FILE *fp)
 			header = true;
 		}
 		for (size_t k = pending_from; k < i; k++) {
-			const struct rec_ent *se = &s->index.v[k];
+			const struct rec_ent *se = &ix->v[k];
 			struct rec sr;
 			struct rec_stat st;
 			struct rec_stat_round round;
@@ -101,7 +102,7 @@ script_print_stat(const struct session *s, FILE *fp)
 			fprintf(fp, "%3d %8d %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %s\n",
 			    map_at(m->cpus, m->ncpus, st.cpu), map_at(m->threads, m->nthreads, st.thread),
 			    st.val, st.ena, st.run, round.time,
-			    textout_esc(session_attr_name(s, attr_table_find_id(&s->attrs, st.id))));
+			    textout_esc(session_attr_name(s, attr_table_find_id(session_attrs(s), st.id))));
 			printed++;
 		}
 		pending_from = i + 1;

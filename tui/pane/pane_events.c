@@ -76,22 +76,23 @@ struct ev {
 static const struct rec_ent *
 ent(struct pane *p, size_t idx)
 {
-	return &p->s->index.v[idx];
+	return &session_index(p->s)->v[idx];
 }
 
 static const char *
 comm_of(struct pane *p, const struct rec_ent *e)
 {
+	const struct thread_table *tt = session_threads(p->s);
 	int32_t tid = ent_tid(e);
 	uint32_t t;
 	const char *c;
 
 	if (tid < 0)
 		return NULL;
-	t = thread_table_find(&p->s->threads, tid, e->time);
+	t = thread_table_find(tt, tid, e->time);
 	if (t == THREAD_NONE)
 		return NULL;
-	c = thread_comm_at(&p->s->threads, t, e->time);
+	c = thread_comm_at(tt, t, e->time);
 	return c;
 }
 
@@ -116,7 +117,7 @@ type_elem(uint32_t type)
 static size_t
 ev_nrows(struct pane *p)
 {
-	return p->s->index.n;
+	return session_index(p->s)->n;
 }
 
 static void
@@ -399,7 +400,7 @@ compile_sym(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err,
 static int
 compile_event(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err, size_t n)
 {
-	size_t na = p->s->attrs.n, hits = 0;
+	size_t na = session_attrs(p->s)->n, hits = 0;
 	uint8_t *attrs = xcalloc(na + 1, 1);
 
 	if (f->event[0] == '#') {

@@ -151,7 +151,7 @@ attr_flags(char *buf, size_t n, const struct perf_event_attr *a)
 static void
 add_attrs(struct pane *p, struct hd *h)
 {
-	const struct attr_table *t = &p->s->attrs;
+	const struct attr_table *t = session_attrs(p->s);
 	size_t top = hadd(h, 0, "Events (attrs)", "%zu", t->n);
 
 	h->rows[top].expanded = true;
@@ -170,7 +170,7 @@ add_attrs(struct pane *p, struct hd *h)
 		attr_flags(fl, sizeof fl, a);
 		r = hadd(h, 1, session_attr_name(p->s, (int)i), "type %" PRIu32 ", config %#" PRIx64
 		    ", sample_type %s", a->type, (uint64_t)a->config, st);
-		if (p->s->mode != SESSION_PIPE && pa->disk_size)
+		if (session_info(p->s).mode != SESSION_PIPE && pa->disk_size)
 			hbytes(h, r, pa->file_off, pa->disk_size, true);
 		hadd(h, 2, "type", "%" PRIu32, a->type);
 		hadd(h, 2, "config", "%#" PRIx64, (uint64_t)a->config);
@@ -198,9 +198,9 @@ add_attrs(struct pane *p, struct hd *h)
 			    pa->ids[k]);
 		hadd(h, 2, "ids", "%zu%s%s%s", pa->nids, pa->nids ? ": " : "", ids,
 		    pa->nids > 32 ? ", ..." : "");
-		if (i < p->s->nattr_counts)
+		if (session_attr_counts(p->s, i) != NULL)
 			hadd(h, 2, "samples", "%" PRIu64,
-			    p->s->attr_counts[i].by_type[PERF_RECORD_SAMPLE]);
+			    session_attr_counts(p->s, i)->by_type[PERF_RECORD_SAMPLE]);
 	}
 }
 
@@ -212,12 +212,13 @@ add_attrs(struct pane *p, struct hd *h)
 static size_t
 feature_rows(struct pane *p, struct hd *h, unsigned bit)
 {
+	const struct features *ft = session_features(p->s);
 	struct feat_rows r = { NULL, 0, 0 };
 	size_t n, perf;
 
-	feature_describe(&p->s->feat, &p->s->attrs, bit, &r);
+	feature_describe(ft, session_attrs(p->s), bit, &r);
 	perf = r.n;
-	feature_describe_notes(&p->s->feat, bit, &r);
+	feature_describe_notes(ft, bit, &r);
 	for (size_t i = 0; i < r.n; i++) {
 		size_t k = hadd(h, i < perf && r.v[i].lead[0] != '\0' ? 3 : 2, r.v[i].label, NULL);
 
@@ -232,7 +233,7 @@ feature_rows(struct pane *p, struct hd *h, unsigned bit)
 static void
 add_features(struct pane *p, struct hd *h)
 {
-	const struct features *f = &p->s->feat;
+	const struct features *f = session_features(p->s);
 	size_t top, n = 0;
 
 	for (unsigned bit = 0; bit < PF_FEAT_BITS; bit++)
@@ -276,67 +277,71 @@ static void
 add_file(struct pane *p, struct hd *h)
 {
 	const struct session *s = p->s;
-	size_t top = hadd(h, 0, "File", "%s", s->path), r;
+	struct session_info si = session_info(s);
+	const struct rec_index *ix = session_index(s);
+	size_t top = hadd(h, 0, "File", "%s", si.path), r;
 
 	h->rows[top].expanded = true;
-	hadd(h, 1, "mode", "%s%s", s->mode == SESSION_PIPE ? "pipe" : s->mode == SESSION_DIR ?
-	    "directory" : "file", s->from_stdin ? " (standard input)" : "");
-	hadd(h, 1, "byte order", "%s", s->swap ? "other than this machine's (swapped)" :
+	hadd(h, 1, "mode", "%s%s", si.mode == SESSION_PIPE ? "pipe" : si.mode == SESSION_DIR ?
+	    "directory" : "file", si.from_stdin ? " (standard input)" : "");
+	hadd(h, 1, "byte order", "%s", si.swap ? "other than this machine's (swapped)" :
 	    "this machine's");
-	if (s->mode != SESSION_PIPE) {
-		r = hadd(h, 1, "header", "%" PRIu64 " bytes", s->header_size);
-		hbytes(h, r, 0, s->header_size, true);
-		r = hadd(h, 1, "attrs section", "attr_size %" PRIu64, s->attr_size);
-		hbytes(h, r, s->attrs_sec.offset, s->attrs_sec.size, true);
+	if (si.mode != SESSION_PIPE) {
+		r = hadd(h, 1, "header", "%" PRIu64 " bytes", si.header_size);
+		hbytes(h, r, 0, si.header_size, true);
+		r = hadd(h, 1, "attrs section", "attr_size %" PRIu64, si.attr_size);
+		hbytes(h, r, si.attrs_sec.offset, si.attrs_sec.size, true);
 		r = hadd(h, 1, "data section", NULL);
-		hbytes(h, r, s->data_sec.offset, s->data_sec.size, false);
-		if (s->event_types_sec.size) {
+		hbytes(h, r, si.data_sec.offset, si.data_sec.size, false);
+		if (si.event_types_sec.size) {
 			r = hadd(h, 1, "event_types section", NULL);
-			hbytes(h, r, s->event_types_sec.offset, s->event_types_sec.size, true);
+			hbytes(h, r, si.event_types_sec.offset, si.event_types_sec.size, true);
 		}
 		{
 			size_t n = 0;
 
 			for (unsigned b = 0; b < PF_FEAT_BITS; b++)
-				n += s->feat.sec[b].present;
+				n += session_features(s)->sec[b].present;
 			r = hadd(h, 1, "feature table", "%zu sections", n);
-			hbytes(h, r, s->feat_off, 16 * n, n > 0);
+			hbytes(h, r, si.feat_off, 16 * n, n > 0);
 		}
 	}
 	hadd(h, 1, "records", "%zu (%zu without a timestamp, %" PRIu64 " from COMPRESSED)",
-	    s->index.n, s->index.n_untimed, s->nr_containers_records);
-	if (s->nzchunks)
-		hadd(h, 1, "decompressed", "%zu bytes in %zu chunks", s->zlen, s->nzchunks);
-	for (size_t i = 0; i < s->nfiles; i++) {
+	    ix->n, ix->n_untimed, si.nr_containers_records);
+	if (si.nzchunks)
+		hadd(h, 1, "decompressed", "%zu bytes in %zu chunks", si.zlen, si.nzchunks);
+	for (size_t i = 0; i < session_nfiles(s); i++) {
 		char nm[32];
 
 		snprintf(nm, sizeof nm, "file %zu", i);
-		r = hadd(h, 1, nm, "%s, %" PRIu64 " bytes, %" PRIu64 " records%s", s->files[i].path,
-		    s->files[i].size, s->files[i].nrecords, s->files[i].damaged ? ", damaged" : "");
-		if (s->files[i].damaged)
+		r = hadd(h, 1, nm, "%s, %" PRIu64 " bytes, %" PRIu64 " records%s", session_file(s, i)->path,
+		    session_file(s, i)->size, session_file(s, i)->nrecords, session_file(s, i)->damaged ? ", damaged" : "");
+		if (session_file(s, i)->damaged)
 			hstatus(h, r, "damaged", EL_DAMAGED);
 	}
-	if (s->kcore_dir)
-		hadd(h, 1, "kcore_dir", "%s", s->kcore_dir);
+	if (si.kcore_dir)
+		hadd(h, 1, "kcore_dir", "%s", si.kcore_dir);
 }
 
 static void
 add_diags(struct pane *p, struct hd *h)
 {
 	const struct session *s = p->s;
-	size_t top = hadd(h, 0, "Diagnostics", "%zu%s", s->diags.n, s->diags.n ? "" : " (none)");
+	const struct diag_list *dg = session_diags(s);
+	struct session_info si = session_info(s);
+	size_t top = hadd(h, 0, "Diagnostics", "%zu%s", dg->n, dg->n ? "" : " (none)");
 
 	h->rows[top].expanded = true;
-	if (s->diags.n)
-		hstatus(h, top, s->damaged ? "damaged" : "notes", s->damaged ? EL_DAMAGED : EL_WARNING);
-	for (size_t i = 0; i < s->diags.n; i++) {
-		const struct diag *d = &s->diags.v[i];
+	if (dg->n)
+		hstatus(h, top, si.damaged ? "damaged" : "notes", si.damaged ? EL_DAMAGED : EL_WARNING);
+	for (size_t i = 0; i < dg->n; i++) {
+		const struct diag *d = &dg->v[i];
 		char nm[48];
 		size_t r;
 
-		if (s->nfiles > 1 && d->file < s->nfiles)
+		if (session_nfiles(s) > 1 && d->file < session_nfiles(s))
 			snprintf(nm, sizeof nm, "file %" PRIu32, d->file);
-		else if (s->nfiles > 1)
+		else if (session_nfiles(s) > 1)
 			snprintf(nm, sizeof nm, "directory");
 		else
 			snprintf(nm, sizeof nm, "%s", d->severity >= DIAG_ERROR ? "error" :
@@ -344,8 +349,8 @@ add_diags(struct pane *p, struct hd *h)
 		r = hadd(h, 1, nm, "%s", d->msg);
 		hstatus(h, r, d->severity >= DIAG_ERROR ? "error" : d->severity == DIAG_WARN ?
 		    "warning" : "note", d->severity >= DIAG_WARN ? EL_DAMAGED : EL_WARNING);
-		if (d->offset != PERF_ERR_OFF_NONE && d->file < s->nfiles) {
-			uint64_t loc = s->files[d->file].vbase + d->offset, left;
+		if (d->offset != PERF_ERR_OFF_NONE && d->file < session_nfiles(s)) {
+			uint64_t loc = session_file(s, d->file)->vbase + d->offset, left;
 			struct rec rec;
 
 			h->rows[r].have_off = true;
@@ -354,16 +359,16 @@ add_diags(struct pane *p, struct hd *h)
 				h->rows[r].t = NAV_T_RECORD;
 				h->rows[r].loc = loc;
 				h->rows[r].size = rec.size;
-			} else if (d->offset < s->files[d->file].size) {
-				left = s->files[d->file].size - d->offset;
+			} else if (d->offset < session_file(s, d->file)->size) {
+				left = session_file(s, d->file)->size - d->offset;
 				h->rows[r].t = NAV_T_BYTES;
 				h->rows[r].loc = loc;
 				h->rows[r].len = h->rows[r].size = left < 256 ? left : 256;
 			}
 		}
 	}
-	if (s->diags.dropped)
-		hadd(h, 1, "more", "%zu more problems not kept", s->diags.dropped);
+	if (dg->dropped)
+		hadd(h, 1, "more", "%zu more problems not kept", dg->dropped);
 }
 
 /* The files the symbolizer refused so far (each once), if any. */
@@ -469,15 +474,17 @@ hd_rows_free(struct hd *h)
 static void
 hd_build(struct pane *p, struct hd *h)
 {
+	const struct diag_list *dg = session_diags(p->s);
+
 	hd_rows_free(h);
 	/* problems first when there are any: that is what a damaged file is about */
-	if (p->s->diags.n)
+	if (dg->n)
 		add_diags(p, h);
 	add_refusals(p, h);
 	add_features(p, h);
 	add_attrs(p, h);
 	add_file(p, h);
-	if (p->s->diags.n == 0)
+	if (dg->n == 0)
 		add_diags(p, h);
 }
 

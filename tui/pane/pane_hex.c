@@ -79,6 +79,7 @@ load(struct pane *p, const struct nav_view *v)
 {
 	struct hx *h = p->priv;
 	const struct session *s = p->s;
+	struct session_info si = session_info(s);
 	char tn[48], off[32];
 
 	hx_clear(h);
@@ -124,7 +125,7 @@ load(struct pane *p, const struct nav_view *v)
 			snprintf(h->what, sizeof h->what, "PERF_RECORD_%s at %s, %" PRIu32 " bytes%s", tn,
 			    off, h->rec.size, h->damaged ? " (damaged)" : "");
 			snprintf(h->where, sizeof h->where, "file %s, offset %#" PRIx64,
-			    fi < s->nfiles ? s->files[fi].path : s->path, foff);
+			    fi < session_nfiles(s) ? session_file(s, fi)->path : si.path, foff);
 		}
 		return;
 	}
@@ -134,8 +135,8 @@ load(struct pane *p, const struct nav_view *v)
 		uint32_t fi = session_file_of(s, v->arg, &foff);
 
 		/* clamp to the file */
-		if (fi < s->nfiles && foff < s->files[fi].size && len > s->files[fi].size - foff)
-			len = s->files[fi].size - foff;
+		if (fi < session_nfiles(s) && foff < session_file(s, fi)->size && len > session_file(s, fi)->size - foff)
+			len = session_file(s, fi)->size - foff;
 		h->p = session_bytes(s, v->arg, len);
 		if (h->p == NULL) {
 			snprintf(h->what, sizeof h->what, "%s: bytes at %#" PRIx64 " are not in the file",
@@ -149,7 +150,7 @@ load(struct pane *p, const struct nav_view *v)
 		    v->label[0] ? v->label + (strncmp(v->label, "hex ", 4) == 0 ? 4 : 0) : "bytes",
 		    len, foff);
 		snprintf(h->where, sizeof h->where, "file %s",
-		    fi < s->nfiles ? s->files[fi].path : s->path);
+		    fi < session_nfiles(s) ? session_file(s, fi)->path : si.path);
 		return;
 	}
 	h->t = NAV_T_NONE;
@@ -192,8 +193,10 @@ hx_save(struct pane *p, struct nav_view *v)
 static size_t
 index_pos(const struct session *s, uint64_t loc)
 {
-	for (size_t i = 0; i < s->index.n; i++)
-		if (ent_loc(&s->index.v[i]) == loc)
+	const struct rec_index *ix = session_index(s);
+
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_loc(&ix->v[i]) == loc)
 			return i;
 	return SIZE_MAX;
 }

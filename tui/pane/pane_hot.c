@@ -458,7 +458,7 @@ hot_nrows(struct pane *p)
 static const char *
 thread_comm(const struct pane *p, int32_t tid)
 {
-	const struct thread_table *t = &p->s->threads;
+	const struct thread_table *t = session_threads(p->s);
 	uint32_t th = thread_table_find(t, tid, UINT64_MAX);
 
 	if (th == THREAD_NONE || t->v[th].last_comm == UINT32_MAX)

@@ -62,7 +62,7 @@ struct pr {
 static const struct pn_thread *
 thr(struct pane *p, uint32_t id)
 {
-	return &p->s->threads.v[id];
+	return &session_threads(p->s)->v[id];
 }
 
 static uint32_t
@@ -76,11 +76,13 @@ static void
 count_lost(struct pane *p, struct pr *pr)
 {
 	const struct session *s = p->s;
+	const struct type_counts *cnt = session_counts(s);
+	const struct rec_index *ix = session_index(s);
 
-	if (s->counts.by_type[PERF_RECORD_LOST] == 0 && s->counts.by_type[PERF_RECORD_LOST_SAMPLES] == 0)
+	if (cnt->by_type[PERF_RECORD_LOST] == 0 && cnt->by_type[PERF_RECORD_LOST_SAMPLES] == 0)
 		return;
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
 		unsigned t = ent_type(e);
 		struct rec r;
 		struct rec_lost l;
@@ -178,7 +180,7 @@ fmt_time(char *buf, size_t n, uint64_t t)
 static void
 comms_history(struct pane *p, uint32_t thread, struct row *r)
 {
-	const struct thread_table *t = &p->s->threads;
+	const struct thread_table *t = session_threads(p->s);
 	char buf[512];
 	size_t o = 0;
 
@@ -198,12 +200,13 @@ comms_history(struct pane *p, uint32_t thread, struct row *r)
 static void
 pr_row(struct pane *p, size_t idx, struct row *r)
 {
+	const struct thread_table *tt = session_threads(p->s);
 	struct pr *pr = p->priv;
 	const struct prow *w = &pr->rows[idx];
 	const struct pn_thread *th = thr(p, w->thread);
 	const struct task_proc *pc = &pr->tk->procs[w->proc];
 	const char *comm = th->last_comm != UINT32_MAX ?
-	    strtab_get(&p->s->threads.strs, p->s->threads.comms[th->last_comm].name) : "";
+	    strtab_get(&tt->strs, tt->comms[th->last_comm].name) : "";
 	uint64_t samples = w->kind == K_PROC ? pc->samples : th->samples;
 	char t[32];
 	double pct = pr->total ? 100.0 * (double)samples / (double)pr->total : 0.0;
@@ -249,6 +252,7 @@ set_scope(struct pane *p, int64_t pid)
 static int
 pr_key(struct pane *p, enum action a)
 {
+	const struct thread_table *tt = session_threads(p->s);
 	struct pr *pr = p->priv;
 	size_t src = widget_cursor_row(&p->w);
 	const struct prow *w;
@@ -260,7 +264,7 @@ pr_key(struct pane *p, enum action a)
 	w = &pr->rows[src];
 	th = thr(p, w->thread);
 	comm = th->last_comm != UINT32_MAX ?
-	    strtab_get(&p->s->threads.strs, p->s->threads.comms[th->last_comm].name) : "?";
+	    strtab_get(&tt->strs, tt->comms[th->last_comm].name) : "?";
 	if (a == ACT_ZOOM_THREAD || (a == ACT_ENTER && (w->kind == K_THREAD ||
 	    (int64_t)w->pid == pr->scope))) {
 		/* the hot functions of the thread or process */
@@ -323,7 +327,7 @@ pr_init(struct pane *p)
 
 	p->priv = pr;
 	pr->scope = -1;
-	pr->total = p->s->counts.by_type[PERF_RECORD_SAMPLE];
+	pr->total = session_counts(p->s)->by_type[PERF_RECORD_SAMPLE];
 	build_procs(p, pr);
 	build_rows(p, pr);
 	p->cols = pr_cols;
