@@ -771,7 +771,6 @@ feature_dec_auxtrace(struct feat_dec *d)
 	return 0;
 }
 
-
 /* ---- BUILD_ID ---- */
 
 void

@@ -244,7 +244,15 @@ btf_extra(uint32_t info)
 	case 6:	/* ENUM */
 	case 13:	/* FUNC_PROTO */
 		return 8 * (int64_t)vlen;
-	case 2: case 7: case 8: case 9: case 10: case 11: case 12: case 16: case 18:
+	case 2:
+	case 7:
+	case 8:
+	case 9:
+	case 10:
+	case 11:
+	case 12:
+	case 16:
+	case 18:
 		return 0;
 	default:
 		return -1;

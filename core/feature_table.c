@@ -14,8 +14,10 @@
  */
 
 #define STRING(field, text) \
-	{ .decode = feature_dec_string, .describe = feature_desc_string, \
-	  .str_off = offsetof(struct features, field), .label = text }
+	{ \
+		.decode = feature_dec_string, .describe = feature_desc_string, \
+		.str_off = offsetof(struct features, field), .label = text \
+	}
 
 const struct feat_entry feature_table[PF_FEAT_LAST_KNOWN + 1] = {
 	[PF_FEAT_TRACING_DATA] = { .decode = feature_trace_dec, .free = feature_trace_free,

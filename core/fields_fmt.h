@@ -216,10 +216,14 @@ peek(const struct fctx *d, unsigned width)
 	const uint8_t *q = d->p + d->pos;
 
 	switch (width) {
-	case 1: return q[0];
-	case 2: return rd16(q, d->swap);
-	case 4: return rd32(q, d->swap);
-	default: return rd64(q, d->swap);
+	case 1:
+		return q[0];
+	case 2:
+		return rd16(q, d->swap);
+	case 4:
+		return rd32(q, d->swap);
+	default:
+		return rd64(q, d->swap);
 	}
 }
 

@@ -59,13 +59,20 @@ static const char *
 callchain_context(uint64_t v)
 {
 	switch (v) {
-	case (uint64_t)-32: return "PERF_CONTEXT_HV";
-	case (uint64_t)-128: return "PERF_CONTEXT_KERNEL";
-	case (uint64_t)-512: return "PERF_CONTEXT_USER";
-	case (uint64_t)-2048: return "PERF_CONTEXT_GUEST";
-	case (uint64_t)-2176: return "PERF_CONTEXT_GUEST_KERNEL";
-	case (uint64_t)-2560: return "PERF_CONTEXT_GUEST_USER";
-	default: return NULL;
+	case (uint64_t)-32:
+		return "PERF_CONTEXT_HV";
+	case (uint64_t)-128:
+		return "PERF_CONTEXT_KERNEL";
+	case (uint64_t)-512:
+		return "PERF_CONTEXT_USER";
+	case (uint64_t)-2048:
+		return "PERF_CONTEXT_GUEST";
+	case (uint64_t)-2176:
+		return "PERF_CONTEXT_GUEST_KERNEL";
+	case (uint64_t)-2560:
+		return "PERF_CONTEXT_GUEST_USER";
+	default:
+		return NULL;
 	}
 }
 
@@ -108,25 +115,40 @@ sf_name(struct sdesc *sd, enum sample_field_id id, uint64_t i)
 	char tmp[16];
 
 	switch (id) {
-	case SF_READ_NR: return nm(d, "%s.nr", sd->pfx);
-	case SF_READ_VALUE: return nm(d, "%s.value", sd->pfx);
-	case SF_READ_TIME_ENABLED: return nm(d, "%s.time_enabled", sd->pfx);
-	case SF_READ_TIME_RUNNING: return nm(d, "%s.time_running", sd->pfx);
-	case SF_READ_ID: return nm(d, "%s.id", sd->pfx);
-	case SF_READ_LOST: return nm(d, "%s.lost", sd->pfx);
-	case SF_READ_GROUP_VALUE: return nm(d, "%s.values[%" PRIu64 "].value", sd->pfx, i);
-	case SF_READ_GROUP_ID: return nm(d, "%s.values[%" PRIu64 "].id", sd->pfx, i);
-	case SF_READ_GROUP_LOST: return nm(d, "%s.values[%" PRIu64 "].lost", sd->pfx, i);
-	case SF_CALLCHAIN: return nm(d, "callchain[%" PRIu64 "]", i);
-	case SF_BRANCH_FROM: return nm(d, "branch[%" PRIu64 "].from", i);
-	case SF_BRANCH_TO: return nm(d, "branch[%" PRIu64 "].to", i);
-	case SF_BRANCH_FLAGS: return nm(d, "branch[%" PRIu64 "].flags", i);
-	case SF_BRANCH_COUNTERS: return nm(d, "branch.counters[%" PRIu64 "]", i);
+	case SF_READ_NR:
+		return nm(d, "%s.nr", sd->pfx);
+	case SF_READ_VALUE:
+		return nm(d, "%s.value", sd->pfx);
+	case SF_READ_TIME_ENABLED:
+		return nm(d, "%s.time_enabled", sd->pfx);
+	case SF_READ_TIME_RUNNING:
+		return nm(d, "%s.time_running", sd->pfx);
+	case SF_READ_ID:
+		return nm(d, "%s.id", sd->pfx);
+	case SF_READ_LOST:
+		return nm(d, "%s.lost", sd->pfx);
+	case SF_READ_GROUP_VALUE:
+		return nm(d, "%s.values[%" PRIu64 "].value", sd->pfx, i);
+	case SF_READ_GROUP_ID:
+		return nm(d, "%s.values[%" PRIu64 "].id", sd->pfx, i);
+	case SF_READ_GROUP_LOST:
+		return nm(d, "%s.values[%" PRIu64 "].lost", sd->pfx, i);
+	case SF_CALLCHAIN:
+		return nm(d, "callchain[%" PRIu64 "]", i);
+	case SF_BRANCH_FROM:
+		return nm(d, "branch[%" PRIu64 "].from", i);
+	case SF_BRANCH_TO:
+		return nm(d, "branch[%" PRIu64 "].to", i);
+	case SF_BRANCH_FLAGS:
+		return nm(d, "branch[%" PRIu64 "].flags", i);
+	case SF_BRANCH_COUNTERS:
+		return nm(d, "branch.counters[%" PRIu64 "]", i);
 	case SF_UREGS:
 		return nm(d, "regs_user[%s]", reg_name(d->s, (unsigned)i, tmp, sizeof tmp));
 	case SF_IREGS:
 		return nm(d, "regs_intr[%s]", reg_name(d->s, (unsigned)i, tmp, sizeof tmp));
-	default: return fixed[id];
+	default:
+		return fixed[id];
 	}
 }
 

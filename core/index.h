@@ -33,17 +33,41 @@ _Static_assert(sizeof(struct rec_ent) == 24, "index entry is 24 bytes");
 #define ENT_ID_NONE	0xffffffu
 #define ENT_ID_BIG	0xfffffeu
 
-static inline uint64_t ent_loc(const struct rec_ent *e) { return e->loc & ENT_LOC_MASK; }
-static inline unsigned ent_type(const struct rec_ent *e) { return (unsigned)(e->loc >> 48) & 0xff; }
-static inline unsigned ent_attr(const struct rec_ent *e) { return (unsigned)(e->loc >> 56); }
-static inline unsigned ent_cpu(const struct rec_ent *e) { return (unsigned)(e->who >> 48); }
+static inline uint64_t
+ent_loc(const struct rec_ent *e)
+{
+	return e->loc & ENT_LOC_MASK;
+}
+static inline unsigned
+ent_type(const struct rec_ent *e)
+{
+	return (unsigned)(e->loc >> 48) & 0xff;
+}
+static inline unsigned
+ent_attr(const struct rec_ent *e)
+{
+	return (unsigned)(e->loc >> 56);
+}
+static inline unsigned
+ent_cpu(const struct rec_ent *e)
+{
+	return (unsigned)(e->who >> 48);
+}
 static inline int32_t
 ent_id_decode(uint32_t v)
 {
 	return v == ENT_ID_NONE ? -1 : (int32_t)v;
 }
-static inline int32_t ent_pid(const struct rec_ent *e) { return ent_id_decode((uint32_t)(e->who >> 24) & 0xffffff); }
-static inline int32_t ent_tid(const struct rec_ent *e) { return ent_id_decode((uint32_t)e->who & 0xffffff); }
+static inline int32_t
+ent_pid(const struct rec_ent *e)
+{
+	return ent_id_decode((uint32_t)(e->who >> 24) & 0xffffff);
+}
+static inline int32_t
+ent_tid(const struct rec_ent *e)
+{
+	return ent_id_decode((uint32_t)e->who & 0xffffff);
+}
 
 void ent_set(struct rec_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr, int64_t cpu,
     int64_t pid, int64_t tid);

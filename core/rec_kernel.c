@@ -159,7 +159,6 @@ desc_lost_samples(struct fctx *d)
 	U64(d, "lost", NULL);
 }
 
-
 static void
 desc_switch_cpu_wide(struct fctx *d)
 {
@@ -527,8 +526,7 @@ record_lost(const struct rec *r, struct rec_lost *l)
 
 /* ---- the kernel's half of the record table ---- */
 
-#define WHO(T, min, tid, time, who_min, f, s) \
-	REC_TYPE_WHO(T, min, 0, tid, time, who_min, f, s)
+#define WHO(T, min, tid, time, who_min, f, s) REC_TYPE_WHO(T, min, 0, tid, time, who_min, f, s)
 
 const struct rec_type rec_kernel_types[PF_REC_USER_TYPE_START] = {
 	WHO(MMAP, 32, 4, -1, 8, desc_mmap, sum_mmap),

@@ -48,7 +48,10 @@ sb_cpu_map(struct sbuf *b, const uint8_t *p, size_t len, bool swap)
 	type = rd16(p, swap);
 #define ADD_CPU(cpu) do { \
 		int64_t c_ = (cpu); \
-		if (c_ == prev + 1 && prev >= 0) { prev = c_; break; } \
+		if (c_ == prev + 1 && prev >= 0) { \
+			prev = c_; \
+			break; \
+		} \
 		if (run_start >= 0 || run_start == -1) { \
 			sb_printf(b, "%s%" PRId64, first ? "" : ",", run_start); \
 			if (prev != run_start) sb_printf(b, "-%" PRId64, prev); \

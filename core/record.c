@@ -742,7 +742,11 @@ sample_walk(const struct perf_event_attr *at, struct cursor *c, struct sample *o
 	return 0;
 }
 
-#define FAIL(msg) do { *why = (msg); return -1; } while (0)
+#define FAIL(msg) \
+	do { \
+		*why = (msg); \
+		return -1; \
+	} while (0)
 
 int
 record_decode_sample(const struct session *s, const struct rec *r, struct sample *out,

@@ -101,7 +101,6 @@ tnode_child(struct hist *h, uint32_t parent, uint32_t node, uint32_t name)
 	return (uint32_t)h->ntn++;
 }
 
-
 void
 callgraph_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
     size_t n, uint64_t period)
@@ -166,7 +165,6 @@ callgraph_sort_tree(struct hist *h)
 	}
 	free(kids);
 }
-
 
 static int
 cmp_edges(const void *a, const void *b)

@@ -119,7 +119,6 @@ hist_event_of(struct hist *h, int attr, const char *name)
 	return (uint32_t)(h->nev - 1);
 }
 
-
 /* ---- function nodes ---- */
 
 void

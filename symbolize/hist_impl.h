@@ -183,7 +183,6 @@ struct hist {
 	size_t			 capmout;
 };
 
-
 /* ---- entries: the key bytes, hashed and compared whole ---- */
 
 /*

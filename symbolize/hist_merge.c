@@ -324,4 +324,3 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	*out = h->mout;
 	return n;
 }
-

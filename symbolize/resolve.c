@@ -784,7 +784,6 @@ symbolizer_sym_ident(const struct symbolizer *z, uint32_t sym, uint32_t *dso, ui
 uint32_t
 symbolizer_sym_by_ident(struct symbolizer *z, uint32_t dso, uint32_t index, const char *inl_name)
 {
-
 	return dso_sym_by_ident(&z->dsos, &z->strs, &z->ctx, dso, index, inl_name);
 }
 
@@ -800,7 +799,6 @@ symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso, ui
 const char *
 symbolizer_dso_image(struct symbolizer *z, uint32_t dso)
 {
-
 	return dso_image(&z->dsos, &z->strs, &z->ctx, dso);
 }
 
@@ -850,7 +848,6 @@ symbolizer_sym_label(const struct symbolizer *z, const struct frame *f, char *bu
 const char *
 symbolizer_srcline(struct symbolizer *z, const struct frame *f)
 {
-
 	if (f->dso == DSO_NONE || z->o.no_srcline)
 		return NULL;
 	if (f->src != 0)
@@ -861,7 +858,6 @@ symbolizer_srcline(struct symbolizer *z, const struct frame *f)
 int
 symbolizer_source(struct symbolizer *z, const struct frame *f, const char **path, int *line)
 {
-
 	if (f->dso == DSO_NONE || z->o.no_srcline)
 		return -1;
 	return dso_source(&z->dsos, &z->strs, &z->ctx, f->dso, f->rel, path, line);

@@ -86,7 +86,14 @@ kallsyms_file_read(const char *path)
 			continue;
 		p = end + 1;
 		switch (*p) {	/* only the types symbols are made of */
-		case 'T': case 't': case 'W': case 'w': case 'D': case 'd': case 'B': case 'b':
+		case 'T':
+		case 't':
+		case 'W':
+		case 'w':
+		case 'D':
+		case 'd':
+		case 'B':
+		case 'b':
 			break;
 		default:
 			continue;
@@ -198,7 +205,6 @@ kallsyms_load_module(const char *path, const char *module, struct symtab *t, str
 	kallsyms_file_free(kf);
 	return nr;
 }
-
 
 /* ---- the source ---- */
 

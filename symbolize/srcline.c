@@ -313,9 +313,17 @@ static bool
 c_like(int lang)
 {
 	switch (lang) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
-	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_C99:
-	case DW_LANG_UPC: case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_PLI:
+	case DW_LANG_C99:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
 	case 0x8765 /* DW_LANG_Upc */:
 		return true;
 	default:

@@ -135,9 +135,17 @@ uelf_load(struct uelf *e, const char *path)
 		    e->hdr_size < 12 || h[0] != 1)
 			return;
 		switch (h[1] & 0x0f) {	/* eh_frame_ptr format */
-		case 0x03: case 0x0b: ptr_len = 4; break;	/* udata4, sdata4 */
-		case 0x04: case 0x0c: case 0x00: ptr_len = 8; break;
-		default: return;
+		case 0x03:
+		case 0x0b:
+			ptr_len = 4;
+			break; /* udata4, sdata4 */
+		case 0x04:
+		case 0x0c:
+		case 0x00:
+			ptr_len = 8;
+			break;
+		default:
+			return;
 		}
 		if (h[2] != 0x03 || h[3] != 0x3b || 4 + ptr_len + 4 > e->hdr_size)
 			return;

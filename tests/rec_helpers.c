@@ -44,8 +44,6 @@ mkrec(const struct pdbuf *b, size_t start)
 
 /* ---- collecting fields ---- */
 
-
-
 struct fcol col;
 
 static void
@@ -111,7 +109,6 @@ any_bad(void)
 			return true;
 	return false;
 }
-
 
 void
 base_attr(struct perf_event_attr *a, uint64_t st)

@@ -191,15 +191,44 @@ swap_sample(size_t at, size_t end)
 {
 	uint64_t st = attrs[0].sample_type;	/* fixtures used here have one sample_type */
 
-	if (st & (1u << 16)) { s64(at); at += 8; }
-	if (st & (1u << 0)) { s64(at); at += 8; }
-	if (st & (1u << 1)) { s32(at); s32(at + 4); at += 8; }
-	if (st & (1u << 2)) { s64(at); at += 8; }
-	if (st & (1u << 3)) { s64(at); at += 8; }
-	if (st & (1u << 6)) { s64(at); at += 8; }
-	if (st & (1u << 9)) { s64(at); at += 8; }
-	if (st & (1u << 7)) { s32(at); s32(at + 4); at += 8; }
-	if (st & (1u << 8)) { s64(at); at += 8; }
+	if (st & (1u << 16)) {
+		s64(at);
+		at += 8;
+	}
+	if (st & (1u << 0)) {
+		s64(at);
+		at += 8;
+	}
+	if (st & (1u << 1)) {
+		s32(at);
+		s32(at + 4);
+		at += 8;
+	}
+	if (st & (1u << 2)) {
+		s64(at);
+		at += 8;
+	}
+	if (st & (1u << 3)) {
+		s64(at);
+		at += 8;
+	}
+	if (st & (1u << 6)) {
+		s64(at);
+		at += 8;
+	}
+	if (st & (1u << 9)) {
+		s64(at);
+		at += 8;
+	}
+	if (st & (1u << 7)) {
+		s32(at);
+		s32(at + 4);
+		at += 8;
+	}
+	if (st & (1u << 8)) {
+		s64(at);
+		at += 8;
+	}
 	if (st & (1u << 5)) {
 		uint64_t nr = g64(at);
 
@@ -225,27 +254,35 @@ swap_record(size_t at)
 	switch (type) {
 	case 1:	/* MMAP */
 		end = swap_trailer(end);
-		s32(b); s32(b + 4);
+		s32(b);
+		s32(b + 4);
 		s64s(b + 8, b + 32);
 		break;
 	case 10: /* MMAP2 */
 		end = swap_trailer(end);
-		s32(b); s32(b + 4);
+		s32(b);
+		s32(b + 4);
 		s64s(b + 8, b + 32);
 		if (!(g16(at + 4) & (1 << 14))) {
-			s32(b + 32); s32(b + 36);
+			s32(b + 32);
+			s32(b + 36);
 			s64s(b + 40, b + 56);
 		}
-		s32(b + 56); s32(b + 60);
+		s32(b + 56);
+		s32(b + 60);
 		break;
 	case 3:	/* COMM */
 		end = swap_trailer(end);
-		s32(b); s32(b + 4);
+		s32(b);
+		s32(b + 4);
 		break;
 	case 4:	/* EXIT */
 	case 7:	/* FORK */
 		end = swap_trailer(end);
-		s32(b); s32(b + 4); s32(b + 8); s32(b + 12);
+		s32(b);
+		s32(b + 4);
+		s32(b + 8);
+		s32(b + 12);
 		s64(b + 16);
 		break;
 	case 9:
@@ -285,7 +322,12 @@ swap_feature(unsigned bit, size_t at, size_t size)
 	size_t end = at + size;
 
 	switch (bit) {
-	case 3: case 4: case 5: case 6: case 8: case 9:	/* strings */
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+	case 8:
+	case 9: /* strings */
 		swap_string(at);
 		return true;
 	case 7:	/* NRCPUS */

@@ -72,8 +72,14 @@ strings_in(bool swap)
 	pd_free(&b);
 }
 
-Test(feature, string_native) { strings_in(false); }
-Test(feature, string_swapped) { strings_in(true); }
+Test(feature, string_native)
+{
+	strings_in(false);
+}
+Test(feature, string_swapped)
+{
+	strings_in(true);
+}
 
 Test(feature, string_absurd_length)
 {
@@ -171,8 +177,14 @@ scalars_in(bool swap)
 	pd_free(&b);
 }
 
-Test(feature, scalars_native) { scalars_in(false); }
-Test(feature, scalars_swapped) { scalars_in(true); }
+Test(feature, scalars_native)
+{
+	scalars_in(false);
+}
+Test(feature, scalars_swapped)
+{
+	scalars_in(true);
+}
 
 Test(feature, cmdline)
 {
@@ -276,8 +288,14 @@ event_desc_in(bool swap)
 	pd_free(&b);
 }
 
-Test(feature, event_desc_native) { event_desc_in(false); }
-Test(feature, event_desc_swapped) { event_desc_in(true); }
+Test(feature, event_desc_native)
+{
+	event_desc_in(false);
+}
+Test(feature, event_desc_swapped)
+{
+	event_desc_in(true);
+}
 
 Test(feature, event_desc_absurd)
 {
@@ -407,8 +425,14 @@ topology_in(bool swap)
 	pd_free(&n);
 }
 
-Test(feature, topology_native) { topology_in(false); }
-Test(feature, topology_swapped) { topology_in(true); }
+Test(feature, topology_native)
+{
+	topology_in(false);
+}
+Test(feature, topology_swapped)
+{
+	topology_in(true);
+}
 
 /* ---- the other list sections ---- */
 
@@ -510,7 +534,6 @@ lists_topology_in(bool swap)
 	cr_assert_eq(decode(&f, PF_FEAT_MEM_TOPOLOGY, &b, b.len, NULL, NULL), FEAT_UNDECODABLE);
 	features_free(&f);
 	pd_free(&b);
-
 }
 
 /* The second half of lists_in(): capabilities and AUX trace offsets. */
@@ -584,8 +607,14 @@ lists_in(bool swap)
 	lists_caps_in(swap);
 }
 
-Test(feature, lists_native) { lists_in(false); }
-Test(feature, lists_swapped) { lists_in(true); }
+Test(feature, lists_native)
+{
+	lists_in(false);
+}
+Test(feature, lists_swapped)
+{
+	lists_in(true);
+}
 
 /* ---- BUILD_ID ---- */
 
@@ -642,8 +671,14 @@ build_id_in(bool swap)
 	pd_free(&b);
 }
 
-Test(feature, build_id_native) { build_id_in(false); }
-Test(feature, build_id_swapped) { build_id_in(true); }
+Test(feature, build_id_native)
+{
+	build_id_in(false);
+}
+Test(feature, build_id_swapped)
+{
+	build_id_in(true);
+}
 
 /* ---- BPF ---- */
 

@@ -54,56 +54,110 @@ pad8(struct pdbuf *b, size_t start)
 		pd_u8(b, 0);
 }
 
+static void kernel_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
+    size_t r);
+static void tool_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
+    size_t r);
+
 /* The body of a kernel record of type t (variant v), record started at r. */
 static void
 kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
 {
 	switch (t) {
 	case PERF_RECORD_MMAP:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_u64(b, 0x400000);
+		pd_u64(b, 0x1000);
+		pd_u64(b, 0);
 		pd_str8(b, "/usr/bin/foo");
 		break;
 	case PERF_RECORD_MMAP2:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 0x400000); pd_u64(b, 0x1000); pd_u64(b, 0);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_u64(b, 0x400000);
+		pd_u64(b, 0x1000);
+		pd_u64(b, 0);
 		if (v == 0) {
-			pd_u32(b, 8); pd_u32(b, 1); pd_u64(b, 1234); pd_u64(b, 5);
+			pd_u32(b, 8);
+			pd_u32(b, 1);
+			pd_u64(b, 1234);
+			pd_u64(b, 5);
 		} else {
-			pd_u8(b, 20); pd_u8(b, 0); pd_u16(b, 0);
+			pd_u8(b, 20);
+			pd_u8(b, 0);
+			pd_u16(b, 0);
 			for (int i = 0; i < 20; i++)
 				pd_u8(b, (uint8_t)i);
 		}
-		pd_u32(b, 5); pd_u32(b, 2);
+		pd_u32(b, 5);
+		pd_u32(b, 2);
 		pd_str8(b, "/usr/lib/libc.so.6");
 		break;
 	case PERF_RECORD_LOST:
-		pd_u64(b, 100); pd_u64(b, 7);
+		pd_u64(b, 100);
+		pd_u64(b, 7);
 		break;
 	case PERF_RECORD_COMM:
-		pd_u32(b, 1); pd_u32(b, 2); pd_str8(b, "comm");
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_str8(b, "comm");
 		break;
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_FORK:
-		pd_u32(b, 3); pd_u32(b, 1); pd_u32(b, 3); pd_u32(b, 1); pd_u64(b, 99);
+		pd_u32(b, 3);
+		pd_u32(b, 1);
+		pd_u32(b, 3);
+		pd_u32(b, 1);
+		pd_u64(b, 99);
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		pd_u64(b, 99); pd_u64(b, 100); pd_u64(b, 0);
+		pd_u64(b, 99);
+		pd_u64(b, 100);
+		pd_u64(b, 0);
 		break;
 	case PERF_RECORD_READ:
-		pd_u32(b, 1); pd_u32(b, 2);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
 		/* read_format GROUP|ID of the test attr: nr, then {value, id} */
-		pd_u64(b, 2); pd_u64(b, 10); pd_u64(b, 100); pd_u64(b, 20); pd_u64(b, 101);
+		pd_u64(b, 2);
+		pd_u64(b, 10);
+		pd_u64(b, 100);
+		pd_u64(b, 20);
+		pd_u64(b, 101);
 		break;
 	case PERF_RECORD_SAMPLE:
 		/* IDENTIFIER IP TID TIME ID CPU PERIOD */
-		pd_u64(b, 100); pd_u64(b, 0x1234); pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 5);
-		pd_u64(b, 100); pd_u32(b, 1); pd_u32(b, 0); pd_u64(b, 1000);
+		pd_u64(b, 100);
+		pd_u64(b, 0x1234);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_u64(b, 5);
+		pd_u64(b, 100);
+		pd_u32(b, 1);
+		pd_u32(b, 0);
+		pd_u64(b, 1000);
 		break;
+	default:
+		kernel_body_more(b, t, v, a, r);
+		break;
+	}
+}
+
+/* kernel_body()'s later types, AUX on, and unknown ones. */
+static void
+kernel_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
+{
+	switch (t) {
 	case PERF_RECORD_AUX:
-		pd_u64(b, 0); pd_u64(b, 0x3370); pd_u64(b, 1);
+		pd_u64(b, 0);
+		pd_u64(b, 0x3370);
+		pd_u64(b, 1);
 		break;
 	case PERF_RECORD_ITRACE_START:
-		pd_u32(b, 1); pd_u32(b, 2);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		pd_u64(b, 3);
@@ -111,28 +165,40 @@ kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
 	case PERF_RECORD_SWITCH:
 		break;
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		pd_u32(b, 5); pd_u32(b, 6);
+		pd_u32(b, 5);
+		pd_u32(b, 6);
 		break;
 	case PERF_RECORD_NAMESPACES:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u64(b, 7);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_u64(b, 7);
 		for (int i = 0; i < 7; i++) {
-			pd_u64(b, 4); pd_u64(b, 0xeffffff0u + i);
+			pd_u64(b, 4);
+			pd_u64(b, 0xeffffff0u + i);
 		}
 		break;
 	case PERF_RECORD_KSYMBOL:
-		pd_u64(b, 0xffffffffc0248588ull); pd_u32(b, 72); pd_u16(b, 1); pd_u16(b, 0);
+		pd_u64(b, 0xffffffffc0248588ull);
+		pd_u32(b, 72);
+		pd_u16(b, 1);
+		pd_u16(b, 0);
 		pd_str8(b, "bpf_prog_x");
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		pd_u16(b, 1); pd_u16(b, 0); pd_u32(b, 5);
+		pd_u16(b, 1);
+		pd_u16(b, 0);
+		pd_u32(b, 5);
 		for (int i = 0; i < 8; i++)
 			pd_u8(b, (uint8_t)(0xa0 + i));
 		break;
 	case PERF_RECORD_CGROUP:
-		pd_u64(b, 1); pd_str8(b, "/");
+		pd_u64(b, 1);
+		pd_str8(b, "/");
 		break;
 	case PERF_RECORD_TEXT_POKE:
-		pd_u64(b, 0xffffffff81000000ull); pd_u16(b, 5); pd_u16(b, 5);
+		pd_u64(b, 0xffffffff81000000ull);
+		pd_u16(b, 5);
+		pd_u16(b, 5);
 		for (int i = 0; i < 10; i++)
 			pd_u8(b, 0x90);
 		pad8(b, r);
@@ -141,7 +207,8 @@ kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
 		pd_u64(b, 0x42);
 		break;
 	default:	/* unknown types */
-		pd_u64(b, 1); pd_u64(b, 2);
+		pd_u64(b, 1);
+		pd_u64(b, 2);
 		break;
 	}
 }
@@ -152,12 +219,18 @@ tool_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, s
 {
 	switch (t) {
 	case PF_REC_ATTR:
-		pd_attr(b, v == 0 ? 128 : v == 1 ? PF_ATTR_SIZE_VER0 : 136, PERF_TYPE_SOFTWARE, 0,
-		    4000, TRAILER_ST, 0, (1ull << 10) | (1ull << 18) | (3ull << 15));
-		pd_u64(b, 100); pd_u64(b, 101);
+		pd_attr(b,
+		    v == 0     ? 128 :
+			v == 1 ? PF_ATTR_SIZE_VER0 :
+				 136,
+		    PERF_TYPE_SOFTWARE, 0, 4000, TRAILER_ST, 0,
+		    (1ull << 10) | (1ull << 18) | (3ull << 15));
+		pd_u64(b, 100);
+		pd_u64(b, 101);
 		break;
 	case PF_REC_EVENT_TYPE:
-		pd_u64(b, 12); pd_str8(b, "cycles");
+		pd_u64(b, 12);
+		pd_str8(b, "cycles");
 		break;
 	case PF_REC_TRACING_DATA:
 		pd_u32(b, 4096);
@@ -166,7 +239,8 @@ tool_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, s
 		pd_u32(b, (uint32_t)-1);
 		for (int i = 0; i < 20; i++)
 			pd_u8(b, (uint8_t)i);
-		pd_u8(b, 20); pd_zero(b, 3);
+		pd_u8(b, 20);
+		pd_zero(b, 3);
 		pd_str8(b, "/usr/bin/foo");
 		break;
 	case PF_REC_FINISHED_ROUND:
@@ -175,27 +249,54 @@ tool_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, s
 	case PF_REC_ID_INDEX:
 		pd_u64(b, 2);
 		for (int i = 0; i < 2; i++) {
-			pd_u64(b, 100 + i); pd_u64(b, 0); pd_u64(b, i); pd_u64(b, 1234);
+			pd_u64(b, 100 + i);
+			pd_u64(b, 0);
+			pd_u64(b, i);
+			pd_u64(b, 1234);
 		}
 		break;
 	case PF_REC_AUXTRACE_INFO:
-		pd_u32(b, 1); pd_u32(b, 0);
+		pd_u32(b, 1);
+		pd_u32(b, 0);
 		for (int i = 0; i < 4; i++)
 			pd_u64(b, i);
 		break;
 	case PF_REC_AUXTRACE:
-		pd_u64(b, 0x12a70); pd_u64(b, 0); pd_u64(b, 0x3a717781f00ull); pd_u32(b, 0);
-		pd_u32(b, 3587); pd_u32(b, 0); pd_u32(b, 0);
+		pd_u64(b, 0x12a70);
+		pd_u64(b, 0);
+		pd_u64(b, 0x3a717781f00ull);
+		pd_u32(b, 0);
+		pd_u32(b, 3587);
+		pd_u32(b, 0);
+		pd_u32(b, 0);
 		break;
+	default:
+		tool_body_more(b, t, v, a, r);
+		break;
+	}
+}
+
+/* tool_body()'s later types, AUXTRACE_ERROR on, and unknown ones. */
+static void
+tool_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
+{
+	switch (t) {
 	case PF_REC_AUXTRACE_ERROR:
-		pd_u32(b, 1); pd_u32(b, 2); pd_u32(b, 0); pd_u32(b, 1); pd_u32(b, 2);
-		pd_u32(b, 2); pd_u64(b, 0x1234); pd_u64(b, 99);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_u32(b, 0);
+		pd_u32(b, 1);
+		pd_u32(b, 2);
+		pd_u32(b, 2);
+		pd_u64(b, 0x1234);
+		pd_u64(b, 99);
 		{
 			char msg[64] = "overflow";
 
 			pd_bytes(b, msg, sizeof msg);
 		}
-		pd_u32(b, 0); pd_u32(b, 0);
+		pd_u32(b, 0);
+		pd_u32(b, 0);
 		break;
 	case PF_REC_THREAD_MAP:
 		pd_u64(b, 2);
@@ -213,18 +314,25 @@ tool_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, s
 	case PF_REC_STAT_CONFIG:
 		pd_u64(b, 3);
 		for (int i = 0; i < 3; i++) {
-			pd_u64(b, i); pd_u64(b, i + 1);
+			pd_u64(b, i);
+			pd_u64(b, i + 1);
 		}
 		break;
 	case PF_REC_STAT:
-		pd_u64(b, 11999); pd_u32(b, (uint32_t)-1); pd_u32(b, 0);
-		pd_u64(b, 1); pd_u64(b, 2); pd_u64(b, 3);
+		pd_u64(b, 11999);
+		pd_u32(b, (uint32_t)-1);
+		pd_u32(b, 0);
+		pd_u64(b, 1);
+		pd_u64(b, 2);
+		pd_u64(b, 3);
 		break;
 	case PF_REC_STAT_ROUND:
-		pd_u64(b, 1); pd_u64(b, 202457576);
+		pd_u64(b, 1);
+		pd_u64(b, 202457576);
 		break;
 	case PF_REC_EVENT_UPDATE:
-		pd_u64(b, (uint64_t)v); pd_u64(b, 11680);
+		pd_u64(b, (uint64_t)v);
+		pd_u64(b, 11680);
 		if (v == 0) {
 			pd_str8(b, "msec");
 		} else if (v == 1) {
@@ -242,20 +350,32 @@ tool_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, s
 		}
 		break;
 	case PF_REC_TIME_CONV:
-		pd_u64(b, 31); pd_u64(b, 123); pd_u64(b, 456); pd_u64(b, 0); pd_u64(b, ~0ull);
-		pd_u8(b, 1); pd_u8(b, 1); pd_zero(b, 6);
+		pd_u64(b, 31);
+		pd_u64(b, 123);
+		pd_u64(b, 456);
+		pd_u64(b, 0);
+		pd_u64(b, ~0ull);
+		pd_u8(b, 1);
+		pd_u8(b, 1);
+		pd_zero(b, 6);
 		break;
 	case PF_REC_FEATURE:
-		pd_u64(b, 3); pd_u32(b, 5); pd_bytes(b, "host", 5); pd_zero(b, 7);
+		pd_u64(b, 3);
+		pd_u32(b, 5);
+		pd_bytes(b, "host", 5);
+		pd_zero(b, 7);
 		break;
 	case PF_REC_COMPRESSED:
 		pd_bytes(b, "\x28\xb5\x2f\xfd\x00\x00\x00\x00", 8);
 		break;
 	case PF_REC_COMPRESSED2:
-		pd_u64(b, 5); pd_bytes(b, "\x28\xb5\x2f\xfd\x00", 5); pd_zero(b, 3);
+		pd_u64(b, 5);
+		pd_bytes(b, "\x28\xb5\x2f\xfd\x00", 5);
+		pd_zero(b, 3);
 		break;
 	default:	/* unknown types */
-		pd_u64(b, 1); pd_u64(b, 2);
+		pd_u64(b, 1);
+		pd_u64(b, 2);
 		break;
 	}
 }

@@ -510,9 +510,15 @@ Test(budget, standard_input_counts, .timeout = 30)
 /* The perf tool's own records too short for what loading reads of them. */
 Test(damaged, short_tool_records)
 {
-	static const struct { uint32_t type; const char *name; } short_ones[] = {
-		{ 67, "BUILD_ID" }, { 69, "ID_INDEX" }, { 78, "EVENT_UPDATE" },
-		{ 80, "FEATURE" }, { 83, "COMPRESSED2" },
+	static const struct {
+		uint32_t type;
+		const char *name;
+	} short_ones[] = {
+		{ 67, "BUILD_ID" },
+		{ 69, "ID_INDEX" },
+		{ 78, "EVENT_UPDATE" },
+		{ 80, "FEATURE" },
+		{ 83, "COMPRESSED2" },
 	};
 	struct pdbuf b;
 	struct session *s;

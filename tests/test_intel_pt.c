@@ -29,8 +29,16 @@ put_le(struct tbuf *t, uint64_t v, unsigned n)
 		t->b[t->n++] = (uint8_t)(v >> (8 * i));
 }
 
-static void put_psb(struct tbuf *t) { put(t, ptpkt_psb_bytes, 16); }
-static void put_psbend(struct tbuf *t) { put(t, "\x02\x23", 2); }
+static void
+put_psb(struct tbuf *t)
+{
+	put(t, ptpkt_psb_bytes, 16);
+}
+static void
+put_psbend(struct tbuf *t)
+{
+	put(t, "\x02\x23", 2);
+}
 
 static void
 put_tsc(struct tbuf *t, uint64_t tsc)

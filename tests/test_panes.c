@@ -191,7 +191,7 @@ Test(panes, procs_rows_are_the_tasks_model)
 		struct session *s = open_fixture(names[f]);
 		struct tasks *tk = tasks_new(s);
 		size_t cap = 2 * session_threads(s)->n + 1, n = 0;
-		char (*ids)[32] = calloc(cap, sizeof *ids);
+		char(*ids)[32] = calloc(cap, sizeof *ids);
 		unsigned *depths = calloc(cap, sizeof *depths);
 		uint64_t *samples = calloc(cap, sizeof *samples);
 		struct pane p;
@@ -740,7 +740,6 @@ Test(panes, every_fixture_opens_in_every_pane)
 
 #define HOSTILE	"\x1b]0;title\x07\x1b[2J\x1b[31m\n\t\x7f\xc2\x9b\xff"
 #define HOSTILE_SHOWN	L"\\x1b]0;title\\x07\\x1b[2J\\x1b[31m\\x0a\\x09\\x7f\\xc2\\x9b\\xff"
-
 
 /* Does some column of some visible row of p draw as text containing want? */
 static bool

@@ -298,7 +298,6 @@ check_sample_fields(const struct perf_event_attr *a, uint64_t seed, uint64_t id)
 		cr_assert_eq(field_num("regs_intr[AX]"), V(400));
 }
 
-
 #define ALL_SAMPLE_BITS	(PERF_SAMPLE_MAX - 1)
 
 static void
@@ -649,7 +648,6 @@ Test(record, type_names)
 	cr_assert_null(record_type_name(84));
 	cr_assert_null(record_type_name(UINT32_MAX));
 }
-
 
 /* ---- the record table, who, and the typed decoders ---- */
 

@@ -154,4 +154,3 @@ symbols_progress(const struct symbols *sy)
 		return ix->n ? (double)sy->pos / (double)ix->n : 1.0;
 	return (double)sy->samples_done / (double)sy->samples_total;
 }
-

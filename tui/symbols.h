@@ -74,5 +74,4 @@ const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);
 
-
 #endif

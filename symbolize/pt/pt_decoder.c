@@ -254,7 +254,6 @@ advance(struct pt_decoder *d)
 	return 0;
 }
 
-
 void
 pt_peek(struct pt_decoder *d, pt_peek_fn fn, void *arg)
 {

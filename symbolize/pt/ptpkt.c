@@ -42,7 +42,11 @@ bad(struct ptpkt *out)
 }
 
 /* A packet of fixed length n: 0 if it does not fit yet. */
-#define NEED(n) do { if (len < (size_t)(n)) return 0; } while (0)
+#define NEED(n) \
+	do { \
+		if (len < (size_t)(n)) \
+			return 0; \
+	} while (0)
 
 /* Branch bits below the stop bit (the highest set bit of v, at bit nbits). */
 static void

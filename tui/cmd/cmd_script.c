@@ -379,9 +379,8 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	return 0;
 }
 
-static const struct cmd_spec script_spec = {
-	"script [-F FIELDS] [-G] [--max-stack N] [FILE]", script_opts, script_opt, 0
-};
+static const struct cmd_spec script_spec = { "script [-F FIELDS] [-G] [--max-stack N] [FILE]",
+	script_opts, script_opt, 0 };
 
 int
 cmd_script(int argc, char **argv)

@@ -150,7 +150,6 @@ exp_set(struct hot *ht, uint64_t key, bool on)
 
 /* ---- keys ---- */
 
-
 /* Keys stay below 2^62: UINT64_MAX and NAV_NONE mean "none". */
 static uint64_t
 key2(uint64_t a, uint64_t b)
