@@ -29,7 +29,7 @@
 bool
 hist_ptree_wanted(const struct hist *h)
 {
-	const struct attr_table *at = session_attrs(h->s);
+	const struct attr_table *at;
 	bool stacks = false, sym = false;
 
 	for (unsigned i = 0; i < h->o.nkeys; i++) {
@@ -40,6 +40,7 @@ hist_ptree_wanted(const struct hist *h)
 	if (!h->o.children || !sym || h->s == NULL || h->z == NULL ||
 	    !symbolizer_unwinds(h->z))
 		return false;
+	at = session_attrs(h->s);
 	for (size_t i = 0; i < at->n; i++)
 		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
 	return stacks;
