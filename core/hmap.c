@@ -6,74 +6,30 @@
 #include "core/err.h"
 #include "core/hmap.h"
 
-/* The slot a new key goes to: the first empty one of its probe run. */
-static void
-put_new(struct hmap *m, uint64_t key, uint32_t val)
+void
+hmap_grow(struct hmap *m)
 {
-	size_t mask = m->cap - 1, i = hmap_slot(m, key);
-
-	while (m->vals[i] != HMAP_NONE)
-		i = (i + 1) & mask;
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->n++;
-}
-
-/* Room for one more entry, the map staying at most half full. */
-static void
-reserve_one(struct hmap *m)
-{
-	uint64_t *ok = m->keys;
-	uint32_t *ov = m->vals;
+	struct hmap_slot *old = m->slots;
 	size_t ocap = m->cap;
 
-	if ((m->n + 1) * 2 <= m->cap)
-		return;
 	m->cap = ocap ? ocap * 2 : 64;
 	m->shift = ocap ? m->shift - 1 : 64 - 6;
-	if (m->cap / 2 <= m->n || m->cap > SIZE_MAX / sizeof *m->keys)
+	if (m->cap / 2 <= m->n || m->cap > SIZE_MAX / sizeof *m->slots)
 		fatal_oom(SIZE_MAX);
-	m->keys = xmalloc(m->cap * sizeof *m->keys);
-	m->vals = xmalloc(m->cap * sizeof *m->vals);
-	memset(m->vals, 0xff, m->cap * sizeof *m->vals);
+	m->slots = xmalloc(m->cap * sizeof *m->slots);
+	for (size_t i = 0; i < m->cap; i++)
+		m->slots[i].val = HMAP_NONE;
 	m->n = 0;
 	for (size_t i = 0; i < ocap; i++)
-		if (ov[i] != HMAP_NONE)
-			put_new(m, ok[i], ov[i]);
-	free(ok);
-	free(ov);
-}
-
-void
-hmap_set(struct hmap *m, uint64_t key, uint32_t val)
-{
-	size_t mask, i;
-
-	reserve_one(m);
-	mask = m->cap - 1;
-	for (i = hmap_slot(m, key); m->vals[i] != HMAP_NONE; i = (i + 1) & mask) {
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
-			return;
-		}
-	}
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->n++;
-}
-
-void
-hmap_add(struct hmap *m, uint64_t hash, uint32_t val)
-{
-	reserve_one(m);
-	put_new(m, hash, val);
+		if (old[i].val != HMAP_NONE)
+			hmap_add(m, old[i].key, old[i].val);
+	free(old);
 }
 
 void
 hmap_free(struct hmap *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	memset(m, 0, sizeof *m);
 }
 

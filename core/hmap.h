@@ -10,7 +10,8 @@
  *   - the key is a 64-bit hash of something larger (a string, a composite
  *     key): hmap_find() asks the owner's eq callback about each candidate
  *     value whose hash matches, hmap_add() adds one the owner checked is new.
- * The lookups are inline (they sit on hot paths: one call per sample).
+ * Lookups and inserts are inline (they sit on hot paths: one call per
+ * sample and per callchain frame); a key and its value share a slot.
  * A zeroed struct hmap is an empty map; hmap_free() gives its memory back.
  *
  * struct strtab interns strings into one arena: equal strings get the same
@@ -28,9 +29,14 @@
 /* The value no entry has: what the lookups return for a missing key. */
 #define HMAP_NONE	UINT32_MAX
 
+/* One slot: a key and its value side by side, one cache line for both. */
+struct hmap_slot {
+	uint64_t	key;
+	uint32_t	val;		/* HMAP_NONE: empty slot */
+};
+
 struct hmap {
-	uint64_t	*keys;
-	uint32_t	*vals;		/* HMAP_NONE: empty slot */
+	struct hmap_slot *slots;
 	size_t		 cap, n;	/* cap: 0 or a power of two */
 	unsigned	 shift;		/* 64 - log2(cap) */
 };
@@ -57,9 +63,9 @@ hmap_get(const struct hmap *m, uint64_t key)
 	if (m->cap == 0)
 		return HMAP_NONE;
 	mask = m->cap - 1;
-	for (i = hmap_slot(m, key); m->vals[i] != HMAP_NONE; i = (i + 1) & mask)
-		if (m->keys[i] == key)
-			return m->vals[i];
+	for (i = hmap_slot(m, key); m->slots[i].val != HMAP_NONE; i = (i + 1) & mask)
+		if (m->slots[i].key == key)
+			return m->slots[i].val;
 	return HMAP_NONE;
 }
 
@@ -75,16 +81,50 @@ hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq, const void *ctx)
 	if (m->cap == 0)
 		return HMAP_NONE;
 	mask = m->cap - 1;
-	for (i = hmap_slot(m, hash); m->vals[i] != HMAP_NONE; i = (i + 1) & mask)
-		if (m->keys[i] == hash && eq(ctx, m->vals[i]))
-			return m->vals[i];
+	for (i = hmap_slot(m, hash); m->slots[i].val != HMAP_NONE; i = (i + 1) & mask)
+		if (m->slots[i].key == hash && eq(ctx, m->slots[i].val))
+			return m->slots[i].val;
 	return HMAP_NONE;
 }
 
+/* Double the map's room (hmap_add() and hmap_set() call it when it is half full). */
+void hmap_grow(struct hmap *m);
+
 /* Map key to val (val != HMAP_NONE), replacing the value key had.  Never fails (xmalloc). */
-void hmap_set(struct hmap *m, uint64_t key, uint32_t val);
+static inline void
+hmap_set(struct hmap *m, uint64_t key, uint32_t val)
+{
+	size_t mask, i;
+
+	if ((m->n + 1) * 2 > m->cap)
+		hmap_grow(m);
+	mask = m->cap - 1;
+	for (i = hmap_slot(m, key); m->slots[i].val != HMAP_NONE; i = (i + 1) & mask) {
+		if (m->slots[i].key == key) {
+			m->slots[i].val = val;
+			return;
+		}
+	}
+	m->slots[i].key = key;
+	m->slots[i].val = val;
+	m->n++;
+}
+
 /* Add val (!= HMAP_NONE) under hash, beside any value already there.  Never fails. */
-void hmap_add(struct hmap *m, uint64_t hash, uint32_t val);
+static inline void
+hmap_add(struct hmap *m, uint64_t hash, uint32_t val)
+{
+	size_t mask, i;
+
+	if ((m->n + 1) * 2 > m->cap)
+		hmap_grow(m);
+	mask = m->cap - 1;
+	for (i = hmap_slot(m, hash); m->slots[i].val != HMAP_NONE; i = (i + 1) & mask)
+		;
+	m->slots[i].key = hash;
+	m->slots[i].val = val;
+	m->n++;
+}
 /* Give the map's memory back; it is empty (and usable) again. */
 void hmap_free(struct hmap *m);
 

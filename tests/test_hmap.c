@@ -50,9 +50,9 @@ probe_lengths(const struct hmap *m, double *mean, size_t *max)
 	for (size_t i = 0; i < m->cap; i++) {
 		size_t d;
 
-		if (m->vals[i] == HMAP_NONE)
+		if (m->slots[i].val == HMAP_NONE)
 			continue;
-		d = (i - hmap_slot(m, m->keys[i])) & (m->cap - 1);
+		d = (i - hmap_slot(m, m->slots[i].key)) & (m->cap - 1);
 		sum += d;
 		if (d > *max)
 			*max = d;
