@@ -62,7 +62,7 @@ Test(panes, events_rows_and_filters)
 		size_t n;
 
 		widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err);
-		pane_fmt_time(t, sizeof t, session_index(p.s)->v[widget_cursor_row(&p.w)].time);
+		text_time_us(t, sizeof t, session_index(p.s)->v[widget_cursor_row(&p.w)].time);
 		widget_set_filter(&p.w, "", err, sizeof err);
 		snprintf(f, sizeof f, "time:%s-", t);
 		cr_assert_eq(widget_set_filter(&p.w, f, err, sizeof err), 0, "%s", err);
@@ -538,7 +538,7 @@ every_events(struct pane *p, struct session *s, const char *fx, struct row *r)
 		char want[64], tn[48];
 
 		cr_assert_eq(session_rec(s, ent_loc(e), &rc), 0);
-		pane_type_name(rc.type, tn, sizeof tn);
+		text_record_type(tn, sizeof tn, rc.type);
 		snprintf(want, sizeof want, "PERF_RECORD_%s", tn);
 		row_of(p, pick[k], r);
 		cr_assert_not_null(strstr(r->col[rec], want), "%s: row %zu: \"%s\", want %s", fx,

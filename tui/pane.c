@@ -86,15 +86,3 @@ pane_list_save(struct pane *p, struct nav_view *v)
 	if (v->cursor == UINT64_MAX)
 		v->cursor = NAV_NONE;
 }
-
-void
-pane_fmt_time(char *buf, size_t n, uint64_t ns)
-{
-	text_time_us(buf, n, ns);
-}
-
-void
-pane_type_name(uint32_t type, char *buf, size_t n)
-{
-	text_record_type(buf, n, type);
-}

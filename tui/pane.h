@@ -141,9 +141,4 @@ int pane_by_name(const char *name);
 void pane_list_enter(struct pane *p, const struct nav_view *v);
 void pane_list_save(struct pane *p, struct nav_view *v);
 
-/* Format a perf timestamp (ns) as perf script does: "12345.678901". */
-void pane_fmt_time(char *buf, size_t n, uint64_t ns);
-/* Short type name of a record type ("SAMPLE", "UNKNOWN42"). */
-void pane_type_name(uint32_t type, char *buf, size_t n);
-
 #endif

@@ -133,7 +133,7 @@ ev_row(struct pane *p, size_t idx, struct row *r)
 	r->key = idx;
 	r->have_key = true;
 	if (e->time) {
-		pane_fmt_time(t, sizeof t, e->time);
+		text_time_us(t, sizeof t, e->time);
 		row_set(r, C_TIME, EL_TIME, "%s", t);
 	} else {
 		row_set(r, C_TIME, EL_DIM, "-");

@@ -96,7 +96,7 @@ load(struct pane *p, const struct nav_view *v)
 		h->p = h->rec.p;
 		h->len = h->rec.size;
 		h->damaged = fields_describe(s, &h->rec, collect, h) < 0;
-		pane_type_name(h->rec.type, tn, sizeof tn);
+		text_record_type(tn, sizeof tn, h->rec.type);
 		text_fmt_offset(off, sizeof off, session_rec_offset(s, v->arg, NULL));
 		if (v->arg >= SESSION_ZLOC) {
 			const struct zchunk *z = session_zorigin(s, v->arg);

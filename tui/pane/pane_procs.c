@@ -174,7 +174,7 @@ fmt_time(char *buf, size_t n, uint64_t t)
 	if (t == 0 || t == UINT64_MAX)
 		snprintf(buf, n, "-");
 	else
-		pane_fmt_time(buf, n, t);
+		text_time_us(buf, n, t);
 }
 
 static void
