@@ -81,6 +81,7 @@ hist_free(struct hist *h)
 	free(h->path);
 	free(h->cs);
 	free(h->sample_ent);
+	cpath_free_base(h);
 	free(h->mrows);
 	free(h->mfirst);
 	free(h->mbest);
@@ -406,6 +407,8 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 		add_chain(h, &k, src, period, chain, n);
 	if (o->callgraph)
 		callgraph_add(h, ev, src, chain, n, period);
+	if (o->paths)
+		cpath_add(h, ev, src, chain, n, period, h->last_self);
 }
 
 void

@@ -88,6 +88,8 @@ struct hist_opts {
 	bool		 edge_split;	/* callgraph: key edges also by the sample's pid
 					 * and tid, so hist_callers_sel() can give those
 					 * of one process or thread */
+	bool		 paths;		/* keep every sample's call path (symbolize/cpath.h);
+					 * with record_self, each sample's too */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */

@@ -11,6 +11,7 @@
  *   hist_walk.c   the session walk and its caches (hist_add_range)
  *   hist_merge.c  merging hists, the split point, merged rows
  *   folded.c      folded stacks
+ *   cpath.c       call paths and the trees built from them
  */
 #ifndef PERFNAV_SYMBOLIZE_HIST_IMPL_H
 #define PERFNAV_SYMBOLIZE_HIST_IMPL_H
@@ -56,6 +57,22 @@ struct fkey {
 	uint8_t		why;
 	uint32_t	label;		/* string id + 1 of a row label of its own, or 0 */
 };
+
+/* A node of the stored call-path tree: (parent, function). */
+struct cp_bnode {
+	uint32_t	parent;		/* NONE32 at an event's root */
+	uint32_t	func;		/* function node; the event index at a root */
+	uint32_t	hint;		/* the child last found from here, or NONE32 */
+};
+
+/* The samples of one own entry whose path ended at one node. */
+struct cp_row {
+	uint32_t	node;
+	uint32_t	entry;		/* CP_NOCHAIN set: samples without a callchain */
+	uint64_t	period, samples;
+};
+
+#define CP_NOCHAIN	UINT32_C(0x80000000)
 
 /* Per-thread comm cursor (samples come in time order). */
 struct tcomm {
@@ -117,6 +134,18 @@ struct hist {
 	struct hist_tnode	*tn;
 	size_t			 ntn, captn;
 	struct hmap		 tn_tab;
+
+	/* paths: the call-path tree of every event (cpath.c) */
+	struct cp_bnode		*cp;
+	size_t			 ncp, capcp;
+	struct hmap		 cp_tab;	/* parent << 32 | func -> node */
+	uint32_t		*cp_root;	/* per event; NONE32 until its first sample */
+	size_t			 capcp_root;
+	struct cp_row		*cprow;
+	size_t			 ncprow, capcprow;
+	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
+	uint32_t		*sample_row;	/* record_self with paths: row per index position */
+	uint32_t		 last_row;
 
 	struct hist_why		*why;
 	size_t			 nwhy, capwhy;
@@ -230,6 +259,23 @@ hist_sel_thread(const struct hist_select *sel, int32_t pid, int32_t tid)
 	return sel == NULL || ((!sel->by_pid || pid == sel->pid) && (!sel->by_tid || tid == sel->tid));
 }
 
+/* Does sel (NULL: all) take entry e? */
+static inline bool
+hist_sel_entry(const struct hist_entry *e, const struct hist_select *sel)
+{
+	if (sel == NULL)
+		return true;
+	if (!hist_sel_thread(sel, e->pid, e->tid))
+		return false;
+	if (sel->by_dso && e->dso != sel->dso)
+		return false;
+	if (sel->by_node && e->node != sel->node)
+		return false;
+	if (sel->by_comm && e->comm != sel->comm)
+		return false;
+	return true;
+}
+
 /* ---- the sort-key table (sortkey.c) ---- */
 
 /* What a sample gives the keys of an entry: its values and one frame's. */
@@ -334,5 +380,18 @@ void callgraph_add(struct hist *h, uint32_t ev, const struct key_src *src,
     const struct fkey *chain, size_t n, uint64_t period);
 /* Sort every tree node's children by inclusive period, descending. */
 void callgraph_sort_tree(struct hist *h);
+
+/* ---- cpath.c ---- */
+
+/* Add one sample's path (chain leaf first, n frames; none: its own frame), own entry e. */
+void cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
+    size_t n, uint64_t period, uint32_t e);
+/*
+ * Merge from's paths into into's: nodemap and entmap translate from's
+ * function nodes and entries, evmap its events.
+ */
+void cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
+    const uint32_t *nodemap, const uint32_t *entmap);
+void cpath_free_base(struct hist *h);
 
 #endif

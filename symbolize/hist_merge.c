@@ -17,7 +17,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 {
 	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
-	    a->edge_split != b->edge_split)
+	    a->edge_split != b->edge_split || a->paths != b->paths)
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
 		if (a->keys[i] != b->keys[i])
@@ -137,7 +137,7 @@ merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
  */
 static void
 merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
-    const uint32_t *nodemap)
+    const uint32_t *nodemap, uint32_t *entmap)
 {
 	struct hist_xlat x = { into, from, nodemap };
 
@@ -160,6 +160,7 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		e->samples += fe->samples;
 		e->acc_period += fe->acc_period;
 		e->acc_samples += fe->acc_samples;
+		entmap[i] = (uint32_t)(e - into->ent);
 	}
 }
 
@@ -184,7 +185,7 @@ merge_whys(struct hist *into, const struct hist *from)
 int
 hist_merge(struct hist *into, const struct hist *from)
 {
-	uint32_t *evmap, *nodemap;
+	uint32_t *evmap, *nodemap, *entmap;
 	int rc;
 
 	if (!mergeable(into, from))
@@ -200,30 +201,18 @@ hist_merge(struct hist *into, const struct hist *from)
 		into->ev[ev].nsamples += fe->nsamples;
 	}
 	nodemap = xcalloc(from->nnode + 1, sizeof *nodemap);
+	entmap = xcalloc(from->nent + 1, sizeof *entmap);
 	rc = merge_nodes(into, from, nodemap);
 	if (rc == 0) {
-		merge_entries(into, from, evmap, nodemap);
+		merge_entries(into, from, evmap, nodemap, entmap);
 		merge_whys(into, from);
+		if (into->o.paths)
+			cpath_merge(into, from, evmap, nodemap, entmap);
 	}
 	free(evmap);
 	free(nodemap);
+	free(entmap);
 	return rc;
-}
-
-static bool
-selected(const struct hist_entry *e, const struct hist_select *sel)
-{
-	if (sel == NULL)
-		return true;
-	if (!hist_sel_thread(sel, e->pid, e->tid))
-		return false;
-	if (sel->by_dso && e->dso != sel->dso)
-		return false;
-	if (sel->by_node && e->node != sel->node)
-		return false;
-	if (sel->by_comm && e->comm != sel->comm)
-		return false;
-	return true;
 }
 
 static int
@@ -263,7 +252,7 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		uint32_t id;
 		struct hist_entry *m;
 
-		if (e->event != ev || !selected(e, sel))
+		if (e->event != ev || !hist_sel_entry(e, sel))
 			continue;
 		memset(&k, 0, sizeof k);
 		k.event = ev;

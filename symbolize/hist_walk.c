@@ -379,12 +379,15 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	}
 	self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
 	cached_key(h, self, NODE_SELF, cpumode, &sk);
-	if ((h->o.children || h->o.callgraph) && symbolizer_has_chain(&smp) && h->z != NULL)
+	if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
+	    h->z != NULL)
 		n = chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
 	src.f = &sk;
 	hist_add_keys(h, ev, &src, period, h->chain, n);
 	if (h->sample_ent != NULL)
 		h->sample_ent[i] = h->last_self;
+	if (h->sample_row != NULL)
+		h->sample_row[i] = h->last_row;
 	return 1;
 }
 
@@ -400,7 +403,7 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	};
 
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
-	w.head_only = !h->o.children && !h->o.callgraph && !w.branch_mode;
+	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode;
 	if (to > ix->n)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops
@@ -410,6 +413,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	if (h->o.record_self && h->sample_ent == NULL && ix->n > 0) {
 		h->sample_ent = xreallocarray(NULL, ix->n, sizeof *h->sample_ent);
 		memset(h->sample_ent, 0xff, ix->n * sizeof *h->sample_ent);
+	}
+	if (h->o.record_self && h->o.paths && h->sample_row == NULL && ix->n > 0) {
+		h->sample_row = xreallocarray(NULL, ix->n, sizeof *h->sample_row);
+		memset(h->sample_row, 0xff, ix->n * sizeof *h->sample_row);
 	}
 	for (size_t i = from; i < to; i++) {
 		const struct rec_ent *ent = &ix->v[i];

@@ -14,6 +14,7 @@
 #include "symbolize/unwind.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
+#include "tui/cmd/top_graph.h"
 
 enum {
 	OPT_SORT = 300,
@@ -24,6 +25,7 @@ enum {
 	OPT_PCT,
 	OPT_MAX_STACK,
 	OPT_WHY,
+	OPT_STDIO,
 };
 
 struct top_args {
@@ -33,6 +35,9 @@ struct top_args {
 	bool		 tsv, why;
 	double		 pct;
 	long		 max_stack;
+	bool		 graph;		/* -g or -G given */
+	bool		 inverted;	/* -G */
+	struct cg_opts	 cg;
 };
 
 static const struct cmd_opt top_opts[] = {
@@ -43,6 +48,10 @@ static const struct cmd_opt top_opts[] = {
 	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY..." },
 	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
+	{ "call-graph", 1, 'g', "TYPE,MIN,ORDER,KEY,VALUE: print each row's call graph as perf report does: graph|fractal|flat|folded|none, the minimum percent (0.5), caller|callee, function|address, percent|period|count; any subset, in any order" },
+	{ "inverted", 0, 'G', "call graphs in caller order (perf's -G); implies -g graph" },
+	{ "show-nr-samples", 0, 'n', "the Samples column (perfnav always shows it; accepted for perf's -n)" },
+	{ "stdio", 0, OPT_STDIO, "text output (what 'top' always writes; accepted for perf's --stdio)" },
 	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and how many DWARF unwinds ended early, and why" },
 	{ NULL, 0, 0, NULL },
 };
@@ -80,6 +89,23 @@ top_opt(void *arg, int val, const char *optarg)
 		return opts_count(optarg, INT32_MAX, &a->max_stack);
 	case OPT_WHY:
 		a->why = true;
+		break;
+	case 'g': {
+		const char *bad = optarg;
+
+		a->graph = true;
+		if (cg_parse(optarg, &a->cg, &bad) < 0) {
+			fprintf(stderr, "perfnav top: bad call-graph option at '%s' in '%s' (TYPE graph|fractal|flat|folded|none, MIN percent, ORDER caller|callee, KEY function|address, VALUE percent|period|count)\n",
+			    textout_esc(bad), textout_esc(optarg));
+			return -1;
+		}
+		break;
+	}
+	case 'G':
+		a->graph = a->inverted = true;
+		break;
+	case 'n':
+	case OPT_STDIO:
 		break;
 	default:
 		return -1;
@@ -222,7 +248,8 @@ print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 
 /* perf report --stdio's table: '#' header, one aligned line per row. */
 static void
-print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
+print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct,
+    const struct top_args *a)
 {
 	char buf[4096];
 
@@ -286,6 +313,9 @@ print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 					fputs(t, fp);
 			}
 			fputc('\n', fp);
+			if (a->graph)
+				cg_print_entry(fp, h, ev, rows[i], &a->cg, o->children,
+				    a->sort != NULL && strncmp(a->sort, "sym", 3) == 0);
 		}
 	}
 }
@@ -349,6 +379,26 @@ print_unwind_stops(FILE *fp, struct symbolizer *z, const char *pre)
 	free(c);
 }
 
+/*
+ * Call graphs asked for: the hist keeps call paths; perf's default order
+ * is callee, caller with --children (and with -G).
+ */
+static void
+top_graph_setup(struct top_args *a, struct hist_opts *ho, const struct session *s)
+{
+	if (a->inverted)
+		a->cg.caller = true;
+	else if (!a->cg.order_set)
+		a->cg.caller = ho->children;
+	if (a->cg.mode == CG_NONE) {
+		a->graph = false;
+		return;
+	}
+	ho->paths = true;
+	if (!attr_table_has_callchains(session_attrs(s)))
+		fprintf(stderr, "perfnav top: the recording has no callchains (record with -g or --call-graph): rows only\n");
+}
+
 /* --sort KEYS into ho's keys: 0, or -1 (message printed) for a bad list. */
 static int
 parse_sort(const char *sort, struct hist_opts *ho)
@@ -385,6 +435,8 @@ int
 cmd_top(int argc, char **argv)
 {
 	struct top_args a = { .children = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
+
+	cg_defaults(&a.cg);
 	struct cmd_run r;
 	struct hist_opts ho;
 	struct sym_opts so;
@@ -421,6 +473,8 @@ cmd_top(int argc, char **argv)
 	else
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;
+	if (a.graph && !a.tsv)
+		top_graph_setup(&a, &ho, s);
 	cmd_sym_opts(&r.co, &so);	/* for top_fill's second symbolizer */
 	z = cmd_symbolizer(&r);
 	h = hist_new(s, z, &ho);
@@ -437,7 +491,7 @@ cmd_top(int argc, char **argv)
 	if (a.tsv)
 		print_tsv(stdout, h, &ho, a.pct);
 	else
-		print_table(stdout, h, &ho, a.pct);
+		print_table(stdout, h, &ho, a.pct, &a);
 	if (a.why) {
 		print_why(stdout, h, z, "# ");
 		print_unwind_stops(stdout, z, "# ");

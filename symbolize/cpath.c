@@ -1,0 +1,465 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/cpath.h"
+#include "symbolize/hist_impl.h"
+
+/*
+ * Call paths (symbolize/cpath.h).  The hist stores one tree of paths per
+ * event, nodes keyed by (parent, function) in a struct hmap whose key is
+ * that pair itself, and rows of (leaf node, own entry) with the samples
+ * and period that ended there.  Trees for views are built from the rows.
+ */
+
+static inline uint64_t
+pair_key(uint32_t a, uint32_t b)
+{
+	return (uint64_t)a << 32 | b;
+}
+
+/* The child of parent for func in the stored tree, made on first use. */
+static uint32_t
+base_child(struct hist *h, uint32_t parent, uint32_t func)
+{
+	uint64_t key = pair_key(parent, func);
+	uint32_t id;
+
+	if (parent != NONE32) {
+		uint32_t hint = h->cp[parent].hint;
+
+		if (hint != NONE32 && h->cp[hint].func == func)
+			return hint;
+	}
+	id = hmap_get(&h->cp_tab, key);
+	if (id == HMAP_NONE) {
+		GROW(h->cp, h->capcp, h->ncp + 1);
+		id = (uint32_t)h->ncp++;
+		h->cp[id].parent = parent;
+		h->cp[id].func = func;
+		h->cp[id].hint = NONE32;
+		hmap_set(&h->cp_tab, key, id);
+	}
+	if (parent != NONE32)
+		h->cp[parent].hint = id;
+	return id;
+}
+
+/* The row of (node, entry), made on first use. */
+static uint32_t
+base_row(struct hist *h, uint32_t node, uint32_t entry)
+{
+	uint64_t key = pair_key(node, entry);
+	uint32_t id = hmap_get(&h->cprow_tab, key);
+
+	if (id == HMAP_NONE) {
+		GROW(h->cprow, h->capcprow, h->ncprow + 1);
+		id = (uint32_t)h->ncprow++;
+		memset(&h->cprow[id], 0, sizeof h->cprow[id]);
+		h->cprow[id].node = node;
+		h->cprow[id].entry = entry;
+		hmap_set(&h->cprow_tab, key, id);
+	}
+	return id;
+}
+
+static uint32_t
+event_root(struct hist *h, uint32_t ev)
+{
+	if (ev >= h->capcp_root) {
+		size_t old = h->capcp_root;
+
+		GROW(h->cp_root, h->capcp_root, (size_t)ev + 1);
+		memset(h->cp_root + old, 0xff, (h->capcp_root - old) * sizeof *h->cp_root);
+	}
+	if (h->cp_root[ev] == NONE32)
+		h->cp_root[ev] = base_child(h, NONE32, ev);
+	return h->cp_root[ev];
+}
+
+void
+cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
+    size_t n, uint64_t period, uint32_t e)
+{
+	uint32_t t = event_root(h, ev), entry = e, r;
+
+	if (n == 0) {
+		t = base_child(h, t, src->f->node);
+		entry |= CP_NOCHAIN;
+	}
+	for (size_t i = n; i-- > 0;)
+		t = base_child(h, t, chain[i].node);
+	r = base_row(h, t, entry);
+	h->cprow[r].period += period;
+	h->cprow[r].samples++;
+	h->last_row = r;
+}
+
+void
+cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
+    const uint32_t *nodemap, const uint32_t *entmap)
+{
+	uint32_t *map = xreallocarray(NULL, from->ncp + 1, sizeof *map);
+
+	/* Parents come before their children in id order. */
+	for (size_t i = 0; i < from->ncp; i++) {
+		const struct cp_bnode *b = &from->cp[i];
+
+		if (b->parent == NONE32)
+			map[i] = event_root(into, evmap[b->func]);
+		else
+			map[i] = base_child(into, map[b->parent], nodemap[b->func]);
+	}
+	for (size_t i = 0; i < from->ncprow; i++) {
+		const struct cp_row *fr = &from->cprow[i];
+		uint32_t ent = entmap[fr->entry & ~CP_NOCHAIN] | (fr->entry & CP_NOCHAIN);
+		uint32_t r = base_row(into, map[fr->node], ent);
+
+		into->cprow[r].period += fr->period;
+		into->cprow[r].samples += fr->samples;
+	}
+	free(map);
+}
+
+void
+cpath_free_base(struct hist *h)
+{
+	free(h->cp);
+	hmap_free(&h->cp_tab);
+	free(h->cp_root);
+	free(h->cprow);
+	hmap_free(&h->cprow_tab);
+	free(h->sample_row);
+}
+
+void
+cpath_stats(const struct hist *h, struct cpath_stats *st)
+{
+	st->nodes = h->ncp;
+	st->rows = h->ncprow;
+	st->bytes = h->capcp * sizeof *h->cp + h->cp_tab.cap * sizeof *h->cp_tab.slots +
+	    h->capcprow * sizeof *h->cprow + h->cprow_tab.cap * sizeof *h->cprow_tab.slots;
+}
+
+/* ---- trees for views ---- */
+
+struct cpath {
+	struct cpath_node	*v;
+	size_t			 n, cap;
+	struct hmap		 tab;		/* parent << 32 | func -> node */
+	bool			 bottom_up;
+	uint32_t		*row_leaf;	/* stored row -> node its path ended in */
+	size_t			 nrow;
+};
+
+static uint32_t
+tree_child(struct cpath *t, uint32_t parent, uint32_t func)
+{
+	uint64_t key = pair_key(parent, func);
+	uint32_t id = hmap_get(&t->tab, key);
+
+	if (id != HMAP_NONE)
+		return id;
+	GROW(t->v, t->cap, t->n + 1);
+	id = (uint32_t)t->n++;
+	memset(&t->v[id], 0, sizeof t->v[id]);
+	t->v[id].parent = parent;
+	t->v[id].func = func;
+	t->v[id].first_child = t->v[id].next_sibling = CPATH_NONE;
+	t->v[id].depth = t->v[parent].depth + 1;
+	hmap_set(&t->tab, key, id);
+	return id;
+}
+
+/* Index of the first frame of func in p[0..n) (from the root side), or n. */
+static size_t
+first_of(const uint32_t *p, size_t n, uint32_t func)
+{
+	size_t i;
+
+	for (i = 0; i < n && p[i] != func; i++)
+		;
+	return i;
+}
+
+/*
+ * Apply one transform to the path p[0..*n) (root first), in place.
+ * Returns false when the path goes.
+ */
+static bool
+xform_path(const struct cpath_xform *x, uint32_t *p, size_t *n)
+{
+	size_t i, k;
+
+	switch (x->op) {
+	case CPATH_FOCUS:
+		i = first_of(p, *n, x->func);
+		if (i == *n)
+			return false;
+		memmove(p, p + i, (*n - i) * sizeof *p);
+		*n -= i;
+		return true;
+	case CPATH_CALLERS:
+		for (i = *n; i-- > 0 && p[i] != x->func;)
+			;
+		if (i == SIZE_MAX)
+			return false;
+		*n = i + 1;
+		return true;
+	case CPATH_DROP:
+		return first_of(p, *n, x->func) == *n;
+	case CPATH_MERGE:
+	case CPATH_NORECURSE:
+		for (i = k = 0; i < *n; i++) {
+			if (x->op == CPATH_MERGE ? p[i] == x->func : k > 0 && p[k - 1] == p[i])
+				continue;
+			p[k++] = p[i];
+		}
+		*n = k;
+		return true;
+	}
+	return false;
+}
+
+/* Sibling lists, each by total period descending, then by id. */
+static int
+cmp_nodes(const void *a, const void *b, void *arg)
+{
+	const struct cpath *t = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct cpath_node *nx = &t->v[x], *ny = &t->v[y];
+
+	if (nx->parent != ny->parent)
+		return nx->parent < ny->parent ? -1 : 1;
+	if (nx->total_period != ny->total_period)
+		return nx->total_period > ny->total_period ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void
+link_children(struct cpath *t)
+{
+	uint32_t *ord;
+	size_t m = t->n - 1;
+
+	if (t->n < 2)
+		return;
+	ord = xreallocarray(NULL, m, sizeof *ord);
+	for (size_t i = 0; i < m; i++)
+		ord[i] = (uint32_t)(i + 1);
+	qsort_r(ord, m, sizeof *ord, cmp_nodes, t);
+	/* Backwards, so each list comes out in order. */
+	for (size_t i = m; i-- > 0;) {
+		struct cpath_node *c = &t->v[ord[i]];
+
+		c->next_sibling = t->v[c->parent].first_child;
+		t->v[c->parent].first_child = ord[i];
+	}
+	free(ord);
+}
+
+/* Do two entries agree on every key that is not a frame's? */
+static bool
+same_sample_keys(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->event == b->event && a->comm == b->comm && a->pid == b->pid &&
+	    a->tid == b->tid && a->cpu == b->cpu;
+}
+
+/*
+ * Does the query take row r?  Its entry's event must be internal event
+ * ev.  0: no; 1: its whole path; 2: its part from q's entry's function on
+ * (through).
+ */
+static int
+row_taken(const struct hist *h, const struct cp_row *r, uint32_t ev, const struct cpath_query *q)
+{
+	uint32_t entry = r->entry & ~CP_NOCHAIN;
+	const struct hist_entry *e = &h->ent[entry];
+	int how = 1;
+
+	if (e->event != ev)
+		return 0;
+	if (q->chained_only && (r->entry & CP_NOCHAIN))
+		return 0;
+	if (q->entry != CPATH_NONE && entry != q->entry) {
+		if (!q->through || !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) ||
+		    !same_sample_keys(e, &h->ent[q->entry]))
+			return 0;
+		how = 2;
+	}
+	return hist_sel_entry(e, q->sel) ? how : 0;
+}
+
+/* The stored path of node leaf, root first, below the event's root: into *p; returns its length. */
+static size_t
+stored_path(const struct hist *h, uint32_t leaf, uint32_t **p, size_t *cap)
+{
+	size_t n = 0;
+
+	for (uint32_t b = leaf; h->cp[b].parent != NONE32; b = h->cp[b].parent) {
+		GROW(*p, *cap, n + 1);
+		(*p)[n++] = h->cp[b].func;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t x = (*p)[i];
+
+		(*p)[i] = (*p)[n - 1 - i];
+		(*p)[n - 1 - i] = x;
+	}
+	return n;
+}
+
+/* Insert one path (root first) with its weight; returns the node it ends in. */
+static uint32_t
+insert_path(struct cpath *t, const uint32_t *p, size_t n, const struct cp_row *r)
+{
+	uint32_t at = 0;
+
+	t->v[0].total_period += r->period;
+	t->v[0].total_samples += r->samples;
+	for (size_t i = 0; i < n; i++) {
+		at = tree_child(t, at, p[t->bottom_up ? n - 1 - i : i]);
+		t->v[at].total_period += r->period;
+		t->v[at].total_samples += r->samples;
+	}
+	t->v[at].self_period += r->period;
+	t->v[at].self_samples += r->samples;
+	return at;
+}
+
+struct cpath *
+cpath_build(struct hist *h, const struct cpath_query *q)
+{
+	struct cpath *t = xcalloc(1, sizeof *t);
+	uint32_t *p = NULL, ev;
+	size_t capp = 0;
+
+	t->bottom_up = q->bottom_up;
+	GROW(t->v, t->cap, 1);
+	memset(&t->v[0], 0, sizeof t->v[0]);
+	t->v[0].parent = t->v[0].func = CPATH_NONE;
+	t->v[0].first_child = t->v[0].next_sibling = CPATH_NONE;
+	t->n = 1;
+	t->nrow = h->ncprow;
+	t->row_leaf = xreallocarray(NULL, t->nrow + 1, sizeof *t->row_leaf);
+	memset(t->row_leaf, 0xff, (t->nrow + 1) * sizeof *t->row_leaf);
+	if (q->ev >= h->nev_order) {
+		return t;
+	}
+	ev = h->ev_order[q->ev];
+	for (size_t i = 0; i < h->ncprow; i++) {
+		const struct cp_row *r = &h->cprow[i];
+		int how = row_taken(h, r, ev, q);
+		size_t n;
+		bool keep = true;
+
+		if (how == 0)
+			continue;
+		n = stored_path(h, r->node, &p, &capp);
+		if (how == 2) {
+			struct cpath_xform part = { q->bottom_up ? CPATH_CALLERS : CPATH_FOCUS,
+				h->ent[q->entry].node };
+
+			keep = xform_path(&part, p, &n);
+		}
+		for (size_t j = 0; j < q->nxf && keep; j++)
+			keep = xform_path(&q->xf[j], p, &n);
+		if (keep)
+			t->row_leaf[i] = insert_path(t, p, n, r);
+	}
+	free(p);
+	link_children(t);
+	return t;
+}
+
+void
+cpath_free(struct cpath *t)
+{
+	if (t == NULL)
+		return;
+	free(t->v);
+	hmap_free(&t->tab);
+	free(t->row_leaf);
+	free(t);
+}
+
+size_t
+cpath_count(const struct cpath *t)
+{
+	return t->n;
+}
+
+const struct cpath_node *
+cpath_node(const struct cpath *t, uint32_t id)
+{
+	return id < t->n ? &t->v[id] : NULL;
+}
+
+bool
+cpath_bottom_up(const struct cpath *t)
+{
+	return t->bottom_up;
+}
+
+size_t
+cpath_path(const struct cpath *t, uint32_t id, uint32_t *funcs, size_t max)
+{
+	size_t d;
+
+	if (id >= t->n)
+		return 0;
+	d = t->v[id].depth;
+	for (uint32_t at = id; at != 0; at = t->v[at].parent)
+		if (t->v[at].depth - 1 < max)
+			funcs[t->v[at].depth - 1] = t->v[at].func;
+	return d;
+}
+
+uint32_t
+cpath_find(const struct cpath *t, const uint32_t *funcs, size_t n)
+{
+	uint32_t at = 0;
+
+	for (size_t i = 0; i < n && at != HMAP_NONE; i++)
+		at = hmap_get(&t->tab, pair_key(at, funcs[i]));
+	return at == HMAP_NONE ? CPATH_NONE : at;
+}
+
+uint32_t
+cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
+{
+	uint32_t r;
+
+	if (h->sample_row == NULL || h->s == NULL || pos >= session_index(h->s)->n)
+		return CPATH_NONE;
+	r = h->sample_row[pos];
+	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
+}
+
+bool
+cpath_within(const struct cpath *t, uint32_t a, uint32_t b)
+{
+	if (a >= t->n || b >= t->n)
+		return false;
+	while (t->v[a].depth > t->v[b].depth)
+		a = t->v[a].parent;
+	return a == b;
+}
+
+const char *
+cpath_func_name(const struct hist *h, uint32_t func, char *buf, size_t n)
+{
+	const struct hist_node *nd = hist_node_get(h, func);
+
+	if (nd == NULL)
+		snprintf(buf, n, "[unknown]");
+	else if (nd->f.sym != SYM_NONE)
+		snprintf(buf, n, "%s", symbolizer_label_name(hist_str(h, nd->label)));
+	else
+		snprintf(buf, n, "%#" PRIx64, nd->f.rel);
+	return buf;
+}

@@ -1,0 +1,135 @@
+/*
+ * cpath.h: call paths and the trees made of them.
+ *
+ * A hist built with hist_opts.paths keeps, per event, every sample's call
+ * path: its callchain frames as function nodes (hist_node_get), from the
+ * outermost caller down to the frame the sample was taken in, inline
+ * levels of DWARF-unwound frames included as perf shows them, recursion
+ * kept as recorded.  A sample without a callchain has the one-frame path
+ * of its own function.  The paths are stored once, as a tree keyed by
+ * (parent, function), with per (path, own entry) the samples and period
+ * that ended there; everything below is built from that on demand:
+ *
+ *   - the top-down tree (roots are the outermost callers), the bottom-up
+ *     tree (roots are the functions samples were taken in, their children
+ *     the callers), each node with self and total samples and period;
+ *   - restricted to the samples of one own entry (perf report's per-entry
+ *     call graph), or of the own entries a struct hist_select takes
+ *     (a process, thread or DSO zoom);
+ *   - after transforms, applied to every path in the order given: focus
+ *     on a function, merge a function into its callers, drop the samples
+ *     through a function, collapse direct recursion, keep the callers of
+ *     a function.
+ *
+ * A node's total is the sum of the self of the nodes below it and its
+ * own: no child ever counts more than its parent.  A struct cpath is a
+ * snapshot: it borrows nothing from the hist but function node ids (valid
+ * for the hist's life) and may outlive later additions to it.
+ */
+#ifndef PERFNAV_SYMBOLIZE_CPATH_H
+#define PERFNAV_SYMBOLIZE_CPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbolize/hist.h"
+
+#define CPATH_NONE	UINT32_MAX
+
+/* One function in one calling context of a built tree.  Node 0 is the root. */
+struct cpath_node {
+	uint32_t	parent;		/* CPATH_NONE at the root */
+	uint32_t	func;		/* function node id; CPATH_NONE at the root */
+	uint32_t	first_child;	/* children by total period, descending; CPATH_NONE ends */
+	uint32_t	next_sibling;
+	uint32_t	depth;		/* 0 at the root */
+	uint64_t	self_period, self_samples;	/* paths that end here */
+	uint64_t	total_period, total_samples;	/* paths through here (self included) */
+};
+
+/* A transform of every path (see cpath_query). */
+enum cpath_op {
+	CPATH_FOCUS,		/* keep the part from the outermost frame of func down;
+				 * paths without func go */
+	CPATH_MERGE,		/* remove func's frames: its callees and self go to its caller */
+	CPATH_DROP,		/* paths through func go */
+	CPATH_NORECURSE,	/* a run of frames of one function becomes one (func unused) */
+	CPATH_CALLERS,		/* keep the part from the root down to the innermost frame of
+				 * func (its callers); paths without func go */
+};
+
+struct cpath_xform {
+	enum cpath_op	op;
+	uint32_t	func;
+};
+
+/* Which paths of which samples, transformed how, in which direction. */
+struct cpath_query {
+	size_t			 ev;		/* event index (hist_event) */
+	const struct hist_select *sel;		/* samples whose own entry sel takes; NULL: all */
+	uint32_t		 entry;		/* only samples of this own entry; CPATH_NONE: any */
+	/*
+	 * With entry (of a hist with the sym key): also the samples of other
+	 * own entries whose path passes through entry's function and that agree
+	 * with entry on the keys that are not the frame's (event, comm, pid,
+	 * tid, cpu), each with the part of its path from that function on:
+	 * down to the leaf from its outermost frame (top-down), up to the root
+	 * from its innermost one (bottom-up).  Samples of entry itself keep
+	 * their whole path.  This is perf report's call graph of an entry with
+	 * --children.
+	 */
+	bool			 through;
+	bool			 chained_only;	/* leave out samples that had no callchain */
+	const struct cpath_xform *xf;		/* applied to each path in order */
+	size_t			 nxf;
+	bool			 bottom_up;	/* paths inserted leaf first */
+};
+
+struct cpath;
+
+/*
+ * Build the tree a query asks for (hist built with paths; finished, or
+ * peeked).  Returns it (never NULL: an empty tree has the root alone).
+ */
+struct cpath *cpath_build(struct hist *h, const struct cpath_query *q);
+void cpath_free(struct cpath *t);
+
+/* Nodes: ids 0 (the root) .. cpath_count() - 1, parents before children. */
+size_t cpath_count(const struct cpath *t);
+const struct cpath_node *cpath_node(const struct cpath *t, uint32_t id);
+/* Was the tree built bottom-up? */
+bool cpath_bottom_up(const struct cpath *t);
+
+/*
+ * The functions from the root's child down to node id (the path as the
+ * tree reads it): writes at most max, returns the depth of id.
+ */
+size_t cpath_path(const struct cpath *t, uint32_t id, uint32_t *funcs, size_t max);
+
+/* The node reached from the root by funcs[0..n), or CPATH_NONE. */
+uint32_t cpath_find(const struct cpath *t, const uint32_t *funcs, size_t n);
+
+/*
+ * The node of t the path of the sample at index position pos ended in
+ * (after t's transforms), or CPATH_NONE: not in t, or the hist was not
+ * built with record_self and paths.
+ */
+uint32_t cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos);
+/* Is node a node b or below it? */
+bool cpath_within(const struct cpath *t, uint32_t a, uint32_t b);
+
+/*
+ * The name perf report gives a function in a call graph: the symbol
+ * ("name (inlined)" for an inline level), "0x..." (the address as
+ * recorded) when unresolved.  Returns buf.
+ */
+const char *cpath_func_name(const struct hist *h, uint32_t func, char *buf, size_t n);
+
+/* How many distinct (path, own entry) pairs and path nodes the hist keeps, and their bytes. */
+struct cpath_stats {
+	size_t	nodes, rows, bytes;
+};
+void cpath_stats(const struct hist *h, struct cpath_stats *st);
+
+#endif
