@@ -46,6 +46,7 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	ho.children = sy->children;
 	ho.callgraph = sy->children;
 	ho.edge_split = sy->children;	/* callers / callees of a zoom */
+	ho.paths = true;		/* call-path trees, flame graph (symbolize/cpath.h) */
 	ho.event = -1;
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
 	ho.record_self = true;

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tui/scope.h"
+
 struct session;
 struct sym_opts;
 struct symbolizer;
@@ -40,6 +42,7 @@ struct symbols {
 	bool			 done;		/* finished: rows are final */
 	unsigned		 gen;		/* bumped whenever rows may have changed */
 	double			 busy_secs;	/* time spent symbolizing */
+	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
 };
 
 /* Set up (nothing is resolved yet); so may be NULL for the defaults. */
