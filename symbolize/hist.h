@@ -90,6 +90,9 @@ struct hist_opts {
 					 * of one process or thread */
 	bool		 paths;		/* keep every sample's call path (symbolize/cpath.h);
 					 * with record_self, each sample's too */
+	bool		 caller_order;	/* perf's -g caller: perf walks a chain root first,
+					 * so inline levels of unwound frames are asked for
+					 * in that order (which decides their names) */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */

@@ -323,11 +323,11 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 	nips = n;
 	n = 0;
 	/*
-	 * perf, with --children, walks the chain in caller order and asks for
-	 * inline levels as it goes, and its answers depend on the order of
-	 * first questions.
+	 * perf, with --children or -g caller, walks the chain in caller order
+	 * and asks for inline levels as it goes, and its answers depend on the
+	 * order of first questions.
 	 */
-	if (h->ptree)
+	if (h->ptree || h->o.caller_order)
 		for (size_t j = nips; j-- > 0;)
 			(void)chain_keys(h, h->cs[j], h->ips[j].unwound, cpumode, 0);
 	for (size_t j = 0; j < nips; j++)

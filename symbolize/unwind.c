@@ -291,11 +291,17 @@ acc_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi, int 
 	struct placed *p = place(c, ip);
 	unw_dyn_info_t di;
 
+	/*
+	 * As perf's: an address in no mapped ELF, or in one without
+	 * .eh_frame_hdr, is an error, which ends the unwind (libunwind
+	 * guesses a frame-pointer step only after -UNW_ENOINFO, which perf
+	 * gives for an address its table does not cover).
+	 */
 	if (p == NULL)
-		return -UNW_ENOINFO;
+		return -UNW_EINVAL;
 	if (!p->e->has_hdr) {
 		c->fail = UNWIND_STOP_NO_CFI;
-		return -UNW_ENOINFO;
+		return -UNW_EINVAL;
 	}
 	if (c->find_map(c->arg, ip, &m) < 0) {
 		m.start = p->lo;

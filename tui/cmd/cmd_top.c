@@ -15,6 +15,7 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 #include "tui/cmd/top_graph.h"
+#include "tui/cmd/top_table.h"
 
 enum {
 	OPT_SORT = 300,
@@ -246,80 +247,6 @@ print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 	}
 }
 
-/* perf report --stdio's table: '#' header, one aligned line per row. */
-static void
-print_table(FILE *fp, struct hist *h, const struct hist_opts *o, double pct,
-    const struct top_args *a)
-{
-	char buf[4096];
-
-	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
-		const struct hist_event *he = hist_event(h, ev);
-		const uint32_t *rows;
-		size_t n = hist_rows(h, ev, pct, &rows);
-		int w[HIST_MAX_KEYS];
-		int sw = 7;
-
-		for (unsigned k = 0; k < o->nkeys; k++)
-			w[k] = (int)strlen(hist_key_header(o->keys[k]));
-		for (size_t i = 0; i < n; i++) {
-			const struct hist_entry *e = hist_entry_get(h, rows[i]);
-			int l = snprintf(buf, sizeof buf, "%" PRIu64, e->samples);
-
-			if (l > sw)
-				sw = l;
-			for (unsigned k = 0; k + 1 < o->nkeys; k++) {
-				l = (int)strlen(key_text(h, e, o->keys[k], buf, sizeof buf));
-				if (l > w[k])
-					w[k] = l;
-			}
-		}
-		fprintf(fp, "%s# Samples: %" PRIu64 "  of event '%s'\n", ev ? "\n\n" : "",
-		    he->nsamples, textout_esc(hist_str(h, he->name)));
-		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", he->total_period);
-		fprintf(fp, "%s  %*s  ", o->children ? "# Children      Self" : "# Overhead", sw,
-		    "Samples");
-		for (unsigned k = 0; k < o->nkeys; k++)
-			fprintf(fp, "%-*s%s", k + 1 < o->nkeys ? w[k] : 0,
-			    hist_key_header(o->keys[k]), k + 1 < o->nkeys ? "  " : "");
-		fprintf(fp, "\n%s  ", o->children ? "# ........  ........" : "# ........");
-		for (int i = 0; i < sw; i++)
-			fputc('.', fp);
-		fputs("  ", fp);
-		for (unsigned k = 0; k < o->nkeys; k++) {
-			int cw = k + 1 < o->nkeys ? w[k] : (int)strlen(hist_key_header(o->keys[k]));
-
-			for (int i = 0; i < cw; i++)
-				fputc('.', fp);
-			if (k + 1 < o->nkeys)
-				fputs("  ", fp);
-		}
-		fputs("\n#\n", fp);
-		for (size_t i = 0; i < n; i++) {
-			const struct hist_entry *e = hist_entry_get(h, rows[i]);
-
-			if (o->children)
-				fprintf(fp, "  %7.2f%%  %7.2f%%", hist_children_pct(h, e),
-				    hist_self_pct(h, e));
-			else
-				fprintf(fp, "  %7.2f%%", hist_self_pct(h, e));
-			fprintf(fp, "  %*" PRIu64 "  ", sw, e->samples);
-			for (unsigned k = 0; k < o->nkeys; k++) {
-				const char *t = key_text(h, e, o->keys[k], buf, sizeof buf);
-
-				if (k + 1 < o->nkeys)
-					fprintf(fp, "%-*s  ", w[k], t);
-				else
-					fputs(t, fp);
-			}
-			fputc('\n', fp);
-			if (a->graph)
-				cg_print_entry(fp, h, ev, rows[i], &a->cg, o->children,
-				    a->sort != NULL && strncmp(a->sort, "sym", 3) == 0);
-		}
-	}
-}
-
 static void
 print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 {
@@ -395,6 +322,7 @@ top_graph_setup(struct top_args *a, struct hist_opts *ho, const struct session *
 		return;
 	}
 	ho->paths = true;
+	ho->caller_order = a->cg.caller;
 	if (!attr_table_has_callchains(session_attrs(s)))
 		fprintf(stderr, "perfnav top: the recording has no callchains (record with -g or --call-graph): rows only\n");
 }
@@ -490,8 +418,12 @@ cmd_top(int argc, char **argv)
 	hist_finish(h);
 	if (a.tsv)
 		print_tsv(stdout, h, &ho, a.pct);
-	else
-		print_table(stdout, h, &ho, a.pct, &a);
+	else {
+		struct top_table tt = { s, a.pct, a.graph ? &a.cg : NULL,
+			a.sort != NULL && strncmp(a.sort, "sym", 3) == 0 };
+
+		top_print_table(stdout, h, &ho, &tt);
+	}
 	if (a.why) {
 		print_why(stdout, h, z, "# ");
 		print_unwind_stops(stdout, z, "# ");

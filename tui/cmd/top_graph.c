@@ -286,6 +286,15 @@ print_graph(struct cg_print *p, uint64_t parent_samples, uint64_t ev_total, bool
 		fputc('\n', p->fp);
 }
 
+/* perf leaves frames at context-marker addresses (an unwind's ~0) out of flat and folded paths. */
+static bool
+marker_frame(const struct hist *h, uint32_t func)
+{
+	const struct hist_node *nd = hist_node_get(h, func);
+
+	return nd != NULL && nd->f.sym == SYM_NONE && nd->f.rel >= (uint64_t)-4095;
+}
+
 /* Order of flat and folded paths: self period, descending, then id. */
 static int
 cmp_self(const void *a, const void *b, void *arg)
@@ -325,8 +334,9 @@ print_paths(struct cg_print *p, uint64_t ev_total)
 		if (p->o->mode == CG_FOLDED) {
 			value(p, x->self_period, x->self_samples, ev_total);
 			fputc(' ', p->fp);
-			for (size_t j = 0; j < d; j++)
-				fprintf(p->fp, "%s%s", j ? ";" : "", fname(p, funcs[j]));
+			for (size_t j = 0, k = 0; j < d; j++)
+				if (!marker_frame(p->h, funcs[j]))
+					fprintf(p->fp, "%s%s", k++ ? ";" : "", fname(p, funcs[j]));
 			fputc('\n', p->fp);
 			continue;
 		}
@@ -334,7 +344,8 @@ print_paths(struct cg_print *p, uint64_t ev_total)
 		value(p, x->total_period, x->total_samples, ev_total);
 		fputc('\n', p->fp);
 		for (size_t j = 0; j < d; j++)
-			fprintf(p->fp, "                %s\n", fname(p, funcs[j]));
+			if (!marker_frame(p->h, funcs[j]))
+				fprintf(p->fp, "                %s\n", fname(p, funcs[j]));
 		fputc('\n', p->fp);
 	}
 	free(funcs);

@@ -1,0 +1,324 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hmap.h"
+#include "tui/cmd/textout.h"
+#include "tui/cmd/top_table.h"
+
+#define GROUP_MAX	16
+
+/* A row's text for key k, escaped. */
+static const char *
+key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, char *buf, size_t n)
+{
+	return textout_esc(hist_key_text(h, e, k, buf, n));
+}
+
+/* The table of one event, or of a group (events ev[0..nev), the leader first). */
+struct tbl {
+	FILE			*fp;
+	struct hist		*h;
+	const struct hist_opts	*o;
+	const struct top_table	*t;
+	size_t			 ev[GROUP_MAX];
+	size_t			 nev;
+	uint32_t		(*row)[GROUP_MAX];	/* per row, per member: entry or NONE */
+	size_t			 nrow;
+	int			 w[HIST_MAX_KEYS], sw;
+};
+
+#define NO_ENT	UINT32_MAX
+
+/* The entry of a row to take its keys from: the first member's that has one. */
+static const struct hist_entry *
+row_keys(const struct tbl *b, size_t r)
+{
+	for (size_t m = 0; m < b->nev; m++)
+		if (b->row[r][m] != NO_ENT)
+			return hist_entry_get(b->h, b->row[r][m]);
+	return NULL;
+}
+
+/* Rows: the leader's in order, then each member's rows the leader has not, matched by key text. */
+static void
+collect_rows(struct tbl *b)
+{
+	struct strtab keys;
+	struct hmap at;
+	char buf[4096], line[8192];
+	size_t cap = 0;
+
+	memset(&keys, 0, sizeof keys);
+	memset(&at, 0, sizeof at);
+	for (size_t m = 0; m < b->nev; m++) {
+		const uint32_t *rows;
+		size_t n = hist_rows(b->h, b->ev[m], b->nev > 1 ? 0 : b->t->pct, &rows);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(b->h, rows[i]);
+			size_t l = 0;
+			uint32_t id, r;
+
+			for (unsigned k = 0; k < b->o->nkeys && l < sizeof line; k++)
+				l += (size_t)snprintf(line + l, sizeof line - l, "%s\t",
+				    hist_key_text(b->h, e, b->o->keys[k], buf, sizeof buf));
+			id = strtab_intern(&keys, line, l < sizeof line ? l : sizeof line - 1);
+			r = b->nev > 1 ? hmap_get(&at, id) : HMAP_NONE;
+			if (r == HMAP_NONE) {
+				GROW(b->row, cap, b->nrow + 1);
+				for (size_t j = 0; j < GROUP_MAX; j++)
+					b->row[b->nrow][j] = NO_ENT;
+				r = (uint32_t)b->nrow++;
+				if (b->nev > 1)
+					hmap_set(&at, id, r);
+			}
+			b->row[r][m] = rows[i];
+		}
+	}
+	hmap_free(&at);
+	strtab_free(&keys);
+}
+
+/* A member's self (or children) percent of row r. */
+static double
+row_pct(const struct tbl *b, size_t r, size_t m, bool children)
+{
+	const struct hist_entry *e;
+
+	if (b->row[r][m] == NO_ENT)
+		return 0;
+	e = hist_entry_get(b->h, b->row[r][m]);
+	return children ? hist_children_pct(b->h, e) : hist_self_pct(b->h, e);
+}
+
+/* Group rows by the leader's values, then the next member's, as perf sorts them. */
+static int
+cmp_group_rows(const void *x, const void *y, void *arg)
+{
+	const struct tbl *b = arg;
+	size_t rx = (size_t)((const uint32_t(*)[GROUP_MAX])x - b->row);
+	size_t ry = (size_t)((const uint32_t(*)[GROUP_MAX])y - b->row);
+
+	for (size_t m = 0; m < b->nev; m++) {
+		double px = row_pct(b, rx, m, b->o->children), py = row_pct(b, ry, m, b->o->children);
+
+		if (px != py)
+			return px > py ? -1 : 1;
+	}
+	return rx < ry ? -1 : rx > ry;
+}
+
+static void
+widths(struct tbl *b)
+{
+	char buf[4096];
+
+	b->sw = b->nev > 1 ? 12 : 7;
+	for (unsigned k = 0; k < b->o->nkeys; k++)
+		b->w[k] = (int)strlen(hist_key_header(b->o->keys[k]));
+	for (size_t r = 0; r < b->nrow; r++) {
+		const struct hist_entry *e = row_keys(b, r);
+
+		for (size_t m = 0; m < b->nev && b->nev == 1; m++) {
+			int l = snprintf(buf, sizeof buf, "%" PRIu64,
+			    hist_entry_get(b->h, b->row[r][m])->samples);
+
+			if (l > b->sw)
+				b->sw = l;
+		}
+		for (unsigned k = 0; k + 1 < b->o->nkeys; k++) {
+			int l = (int)strlen(key_text(b->h, e, b->o->keys[k], buf, sizeof buf));
+
+			if (l > b->w[k])
+				b->w[k] = l;
+		}
+	}
+}
+
+static void
+dots(FILE *fp, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('.', fp);
+}
+
+static void
+header(struct tbl *b, const char *name, uint64_t nsamples, uint64_t total, bool first)
+{
+	FILE *fp = b->fp;
+	int pw = 8 * (int)b->nev + (b->nev > 1 ? 0 : 0), sw = b->sw * (int)b->nev;
+
+	fprintf(fp, "%s# Samples: %" PRIu64 "  of event%s '%s'\n", first ? "" : "\n\n", nsamples,
+	    b->nev > 1 ? "s" : "", name);
+	fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	if (b->nev == 1)
+		fprintf(fp, "%s  %*s  ", b->o->children ? "# Children      Self" : "# Overhead", sw,
+		    "Samples");
+	else if (b->o->children)
+		fprintf(fp, "# %*s  %*s  %*s  ", pw, "Children", pw, "Self", sw, "Samples");
+	else
+		fprintf(fp, "# %*s  %*s  ", pw, "Overhead", sw, "Samples");
+	for (unsigned k = 0; k < b->o->nkeys; k++)
+		fprintf(fp, "%-*s%s", k + 1 < b->o->nkeys ? b->w[k] : 0,
+		    hist_key_header(b->o->keys[k]), k + 1 < b->o->nkeys ? "  " : "");
+	fputs("\n# ", fp);
+	if (b->nev == 1)
+		fputs(b->o->children ? "........  ........" : "........", fp);
+	else {
+		dots(fp, pw);
+		if (b->o->children) {
+			fputs("  ", fp);
+			dots(fp, pw);
+		}
+	}
+	fputs("  ", fp);
+	dots(fp, sw);
+	fputs("  ", fp);
+	for (unsigned k = 0; k < b->o->nkeys; k++) {
+		dots(fp, k + 1 < b->o->nkeys ? b->w[k] : (int)strlen(hist_key_header(b->o->keys[k])));
+		if (k + 1 < b->o->nkeys)
+			fputs("  ", fp);
+	}
+	fputs("\n#\n", fp);
+}
+
+static void
+print_row(struct tbl *b, size_t r)
+{
+	FILE *fp = b->fp;
+	const struct hist_entry *e = row_keys(b, r);
+	char buf[4096];
+
+	fputs("  ", fp);
+	for (int pass = b->o->children ? 0 : 1; pass < 2; pass++) {
+		for (size_t m = 0; m < b->nev; m++)
+			fprintf(fp, "%s%7.2f%%", b->nev == 1 && pass == 1 && b->o->children ? "  " : "",
+			    row_pct(b, r, m, pass == 0));
+		if (b->nev > 1 && pass == 0)
+			fputs("  ", fp);
+	}
+	fputs("  ", fp);
+	for (size_t m = 0; m < b->nev; m++)
+		fprintf(fp, "%*" PRIu64, b->sw, b->row[r][m] == NO_ENT ? 0 :
+		    hist_entry_get(b->h, b->row[r][m])->samples);
+	fputs("  ", fp);
+	for (unsigned k = 0; k < b->o->nkeys; k++) {
+		const char *s = key_text(b->h, e, b->o->keys[k], buf, sizeof buf);
+
+		if (k + 1 < b->o->nkeys)
+			fprintf(fp, "%-*s  ", b->w[k], s);
+		else
+			fputs(s, fp);
+	}
+	fputc('\n', fp);
+	if (b->t->cg != NULL && b->row[r][0] != NO_ENT)
+		cg_print_entry(fp, b->h, b->ev[0], b->row[r][0], b->t->cg, b->o->children,
+		    b->t->skip_first);
+}
+
+/* A group row passes the percent limit when one member's value does. */
+static bool
+row_shown(const struct tbl *b, size_t r)
+{
+	for (size_t m = 0; m < b->nev; m++)
+		if (row_pct(b, r, m, b->o->children) >= b->t->pct)
+			return true;
+	return b->nev == 1;
+}
+
+static void
+print_one(struct tbl *b, const char *name, bool first)
+{
+	uint64_t nsamples = 0, total = 0;
+
+	for (size_t m = 0; m < b->nev; m++) {
+		nsamples += hist_event(b->h, b->ev[m])->nsamples;
+		total += hist_event(b->h, b->ev[m])->total_period;
+	}
+	collect_rows(b);
+	if (b->nev > 1)
+		qsort_r(b->row, b->nrow, sizeof *b->row, cmp_group_rows, b);
+	widths(b);
+	header(b, name, nsamples, total, first);
+	for (size_t r = 0; r < b->nrow; r++)
+		if (row_shown(b, r))
+			print_row(b, r);
+	free(b->row);
+	b->row = NULL;
+	b->nrow = 0;
+}
+
+/* The hist event of attr a, or -1. */
+static long
+event_of_attr(const struct hist *h, int a)
+{
+	for (size_t i = 0; i < hist_nevents(h); i++)
+		if (hist_event(h, i)->attr == a)
+			return (long)i;
+	return -1;
+}
+
+/* The group attr a belongs to (leader or member), or NULL. */
+static const struct feat_group *
+group_of(const struct session *s, int a)
+{
+	const struct features *f = s ? session_features(s) : NULL;
+
+	for (uint32_t g = 0; f != NULL && g < f->ngroups; g++) {
+		const struct feat_group *gr = &f->groups[g];
+
+		if (gr->nr_members > 1 && gr->nr_members <= GROUP_MAX && a >= (int)gr->leader_idx &&
+		    a < (int)(gr->leader_idx + gr->nr_members))
+			return gr;
+	}
+	return NULL;
+}
+
+/* perf's name of a group: "anon group { a, b }" or "NAME { a, b }". */
+static void
+group_name(const struct session *s, const struct feat_group *gr, char *buf, size_t n)
+{
+	size_t l;
+	bool anon = gr->name == NULL || strcmp(gr->name, "{anon_group}") == 0;
+
+	l = (size_t)snprintf(buf, n, "%s { ", anon ? "anon group" : textout_esc(gr->name));
+	for (uint32_t m = 0; m < gr->nr_members && l < n; m++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%s", m ? ", " : "",
+		    textout_esc(session_attr_name(s, (int)(gr->leader_idx + m))));
+	if (l < n)
+		snprintf(buf + l, n - l, " }");
+}
+
+void
+top_print_table(FILE *fp, struct hist *h, const struct hist_opts *o, const struct top_table *t)
+{
+	struct tbl b = { .fp = fp, .h = h, .o = o, .t = t };
+	char name[1024];
+	bool first = true;
+
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		int attr = hist_event(h, ev)->attr;
+		const struct feat_group *gr = group_of(t->s, attr);
+
+		b.nev = 0;
+		if (gr != NULL && attr != (int)gr->leader_idx && event_of_attr(h, (int)gr->leader_idx) >= 0)
+			continue;	/* shown in its leader's table */
+		if (gr != NULL && attr == (int)gr->leader_idx) {
+			for (uint32_t m = 0; m < gr->nr_members; m++) {
+				long e = event_of_attr(h, (int)(gr->leader_idx + m));
+
+				if (e >= 0)
+					b.ev[b.nev++] = (size_t)e;
+			}
+			group_name(t->s, gr, name, sizeof name);
+		} else {
+			b.ev[b.nev++] = ev;
+			snprintf(name, sizeof name, "%s", textout_esc(hist_str(h, hist_event(h, ev)->name)));
+		}
+		print_one(&b, name, first);
+		first = false;
+	}
+}
