@@ -1,0 +1,83 @@
+#!/bin/bash
+# perfnav top's call graphs (-g/-G) against perf report's own output on the
+# perf-made fixtures of tests/data.  perf's outputs are kept in
+# tests/data/expected/callgraph/NAME.N.txt, one per fixture and option set
+# below; `tests/perf-callgraphs.sh --record` writes them again (needs perf).
+#
+# Compared: every entry's block (its row's percentages and key, then every
+# line of its call graph, byte for byte), as a multiset of blocks: perfnav
+# always prints a Samples column (perf only with -n) and may order rows of
+# equal overhead differently.  Header lines ('#') and blank lines are left
+# out.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=${PERFNAV:-./perfnav}
+exp=tests/data/expected/callgraph
+data=tests/data
+
+fixtures="fp.data dwarf.data fork.data"
+optsets=(
+	"--no-children --sort sym -g graph,0.5,callee"
+	"--no-children --sort sym -g fractal,0.5,caller"
+	"--no-children --sort sym -g flat,0"
+	"--no-children --sort sym -g folded,0,caller,count"
+	"--children --sort sym -g graph,0.5,caller"
+	"--children --sort sym -g graph,0,callee,period"
+	"--children --sort sym -G"
+	"--no-children -g graph,0.5,callee,count"
+	"--no-children --sort sym -g fractal,2,callee,count"
+)
+
+if [ "${1-}" = --record ]; then
+	mkdir -p "$exp"
+	for f in $fixtures; do
+		for i in "${!optsets[@]}"; do
+			# shellcheck disable=SC2086
+			perf --buildid-dir "$data/buildid" report -i "$data/$f" --stdio ${optsets[$i]} \
+				>"$exp/$f.$i.txt" 2>/dev/null
+		done
+	done
+	exit 0
+fi
+
+# Blocks: an entry line (leading percentages) with the lines after it, the
+# entry's integer columns dropped, one block per line of output (fields
+# joined by \x01), sorted.
+blocks()
+{
+	grep -v '^#' | grep -v '^$' | awk '
+		/^ +-?[0-9.]+%/ {
+			if (b != "") print b
+			line = $0
+			gsub(/  +[0-9]+  /, "  ", line)
+			b = line
+			next
+		}
+		{ b = b "\001" $0 }
+		END { if (b != "") print b }' | LC_ALL=C sort
+}
+
+fail=0
+n=0
+for f in $fixtures; do
+	for i in "${!optsets[@]}"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if ! "$bin" top ${optsets[$i]} --buildid-dir "$data/buildid" "$data/$f" \
+			>/tmp/perfnav-cg.$$ 2>/dev/null; then
+			echo "FAIL $f ${optsets[$i]}: perfnav top failed"
+			fail=$((fail + 1))
+			continue
+		fi
+		if ! diff <(blocks <"$exp/$f.$i.txt") <(blocks </tmp/perfnav-cg.$$) >/tmp/perfnav-cgd.$$; then
+			echo "FAIL $f ${optsets[$i]}:"
+			tr '\001' '\n' </tmp/perfnav-cgd.$$ | head -40
+			fail=$((fail + 1))
+		fi
+	done
+done
+rm -f /tmp/perfnav-cg.$$ /tmp/perfnav-cgd.$$
+echo "perf-callgraphs: $((n - fail)) of $n agree"
+[ "$fail" = 0 ]

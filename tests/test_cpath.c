@@ -1,0 +1,372 @@
+/* Criterion tests of symbolize/cpath.c: the stored call paths and the trees built from them. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tests/helpers.h"
+#include "tests/hist_helpers.h"
+
+static int
+strcmp_ptr(const char *const *a, const char *const *b)
+{
+	return strcmp(*a, *b);
+}
+
+/* Functions of the byte-built samples: symbol ids of DSO 0. */
+enum { A = 1, B, C, D, R };
+
+static struct hist *
+paths_hist(bool children)
+{
+	struct hist_opts o;
+	struct hist *h;
+
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.children = children;
+	o.paths = true;
+	o.keys[0] = HIST_KEY_SYM;
+	o.nkeys = 1;
+	h = hist_new(NULL, NULL, &o);
+	return h;
+}
+
+/* A sample whose path is syms (root first), n frames. */
+static void
+add_path(struct hist *h, const char *comm, int32_t tid, uint64_t period, const uint32_t *syms,
+    size_t n)
+{
+	struct frame f[16];
+
+	for (size_t i = 0; i < n; i++)
+		f[i] = hh_frame(0, syms[n - 1 - i], 0x1000 * syms[n - 1 - i] + i);
+	hh_add(h, 0, comm, tid, period, f, n);
+}
+
+/* The function node of symbol sym. */
+static uint32_t
+func_of(const struct hist *h, uint32_t sym)
+{
+	for (size_t i = 0; i < hist_nnodes(h); i++)
+		if (hist_node_get(h, (uint32_t)i)->f.sym == sym)
+			return (uint32_t)i;
+	cr_assert_fail("no node for symbol %u", sym);
+	return CPATH_NONE;
+}
+
+/* The node reached by symbols syms[0..n) from the root, or CPATH_NONE. */
+static const struct cpath_node *
+at(const struct hist *h, const struct cpath *t, const uint32_t *syms, size_t n)
+{
+	uint32_t funcs[16];
+	uint32_t id;
+
+	for (size_t i = 0; i < n; i++)
+		funcs[i] = func_of(h, syms[i]);
+	id = cpath_find(t, funcs, n);
+	return id == CPATH_NONE ? NULL : cpath_node(t, id);
+}
+
+/* Every node: total = self + children's totals, no child above its parent. */
+static void
+check_sums(const struct cpath *t)
+{
+	for (size_t i = 0; i < cpath_count(t); i++) {
+		const struct cpath_node *n = cpath_node(t, (uint32_t)i);
+		uint64_t p = n->self_period, s = n->self_samples;
+
+		for (uint32_t c = n->first_child; c != CPATH_NONE; c = cpath_node(t, c)->next_sibling) {
+			const struct cpath_node *cn = cpath_node(t, c);
+
+			cr_assert_leq(cn->total_period, n->total_period);
+			cr_assert_eq(cn->parent, (uint32_t)i);
+			cr_assert_eq(cn->depth, n->depth + 1);
+			p += cn->total_period;
+			s += cn->total_samples;
+		}
+		cr_assert_eq(p, n->total_period, "node %zu: self + children", i);
+		cr_assert_eq(s, n->total_samples, "node %zu: self + children (samples)", i);
+	}
+}
+
+static struct cpath *
+build(struct hist *h, bool bottom_up, const struct cpath_xform *xf, size_t nxf)
+{
+	struct cpath_query q = { .ev = 0, .entry = CPATH_NONE, .xf = xf, .nxf = nxf,
+		.bottom_up = bottom_up };
+	struct cpath *t = cpath_build(h, &q);
+
+	check_sums(t);
+	return t;
+}
+
+/* A>B>C 10, A>B 5, A>D 3, A>R>R>R 2 (periods; one sample each). */
+static struct hist *
+sample_hist(bool children)
+{
+	struct hist *h = paths_hist(children);
+	const uint32_t p1[] = { A, B, C }, p2[] = { A, B }, p3[] = { A, D }, p4[] = { A, R, R, R };
+
+	add_path(h, "w", 1, 10, p1, 3);
+	add_path(h, "w", 1, 5, p2, 2);
+	add_path(h, "w", 1, 3, p3, 2);
+	add_path(h, "w", 1, 2, p4, 4);
+	hist_finish(h);
+	return h;
+}
+
+Test(cpath, top_down_and_bottom_up)
+{
+	struct hist *h = sample_hist(false);
+	struct cpath *td = build(h, false, NULL, 0), *bu = build(h, true, NULL, 0);
+	const uint32_t ab[] = { A, B }, abc[] = { A, B, C }, arrr[] = { A, R, R, R };
+	const uint32_t cba[] = { C, B, A }, b[] = { B }, rr[] = { R, R };
+
+	cr_assert_eq(cpath_node(td, 0)->total_period, 20);
+	cr_assert_eq(at(h, td, ab, 1)->total_period, 20);
+	cr_assert_eq(at(h, td, ab, 2)->total_period, 15);
+	cr_assert_eq(at(h, td, ab, 2)->self_period, 5);
+	cr_assert_eq(at(h, td, abc, 3)->total_period, 10);
+	cr_assert_eq(at(h, td, arrr, 4)->self_period, 2, "recursion kept as recorded");
+	/* Children sorted by total period: B (15), D (3), R (2). */
+	cr_assert_eq(cpath_node(td, cpath_node(td, 1)->first_child)->func, func_of(h, B));
+	/* Bottom-up: the roots are where samples were taken. */
+	cr_assert_eq(at(h, bu, cba, 1)->total_period, 10);
+	cr_assert_eq(at(h, bu, cba, 3)->total_period, 10);
+	cr_assert_eq(at(h, bu, b, 1)->total_period, 5);
+	cr_assert_eq(at(h, bu, rr, 2)->total_period, 2);
+	cr_assert_eq(cpath_node(bu, 0)->total_period, 20);
+	cr_assert(cpath_bottom_up(bu));
+	cpath_free(td);
+	cpath_free(bu);
+	hist_free(h);
+}
+
+Test(cpath, transforms)
+{
+	struct hist *h = sample_hist(false);
+	struct cpath_xform focus = { CPATH_FOCUS, func_of(h, B) }, drop = { CPATH_DROP, func_of(h, B) };
+	struct cpath_xform merge = { CPATH_MERGE, func_of(h, B) }, norec = { CPATH_NORECURSE, 0 };
+	struct cpath_xform callers = { CPATH_CALLERS, func_of(h, B) };
+	struct cpath *t;
+	const uint32_t bc[] = { B, C }, ac[] = { A, C }, ar[] = { A, R }, ab[] = { A, B };
+
+	t = build(h, false, &focus, 1);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 15, "only the paths through B");
+	cr_assert_eq(at(h, t, bc, 1)->total_period, 15);
+	cr_assert_eq(at(h, t, bc, 2)->total_period, 10);
+	cpath_free(t);
+
+	t = build(h, false, &drop, 1);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 5, "the paths through B gone");
+	for (size_t i = 1; i < cpath_count(t); i++)
+		cr_assert_neq(cpath_node(t, (uint32_t)i)->func, func_of(h, B));
+	cpath_free(t);
+
+	t = build(h, false, &merge, 1);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 20, "merging keeps every sample");
+	cr_assert_eq(at(h, t, ac, 2)->total_period, 10, "B's callee goes to its caller");
+	cr_assert_eq(at(h, t, ac, 1)->self_period, 5, "and B's self");
+	cpath_free(t);
+
+	t = build(h, false, &norec, 1);
+	cr_assert_eq(at(h, t, ar, 2)->total_period, 2);
+	cr_assert_eq(at(h, t, ar, 2)->first_child, CPATH_NONE, "R>R>R is one frame");
+	cpath_free(t);
+
+	t = build(h, true, &callers, 1);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 15);
+	cr_assert_eq(cpath_node(t, cpath_node(t, 0)->first_child)->func, func_of(h, B),
+	    "bottom-up callers of B start at B");
+	cpath_free(t);
+
+	/* Two steps in order: drop D, then focus on A. */
+	{
+		struct cpath_xform two[] = { { CPATH_DROP, func_of(h, D) }, { CPATH_FOCUS, func_of(h, A) } };
+
+		t = build(h, false, two, 2);
+		cr_assert_eq(cpath_node(t, 0)->total_period, 17);
+		cr_assert_eq(at(h, t, ab, 2)->total_period, 15);
+		cpath_free(t);
+	}
+	hist_free(h);
+}
+
+/* perf's call graph of one entry, with and without --children. */
+Test(cpath, entry_queries)
+{
+	struct hist *h = sample_hist(true);
+	const struct hist_entry *eb = hh_row(h, 0, HIST_KEY_SYM, "[.] s2");
+	const uint32_t ab[] = { A, B }, bc[] = { B, C }, ba[] = { B, A };
+	struct cpath_query q = { .ev = 0, .bottom_up = false };
+	const uint32_t *rows;
+	size_t nrows = hist_rows(h, 0, 0, &rows);
+	uint32_t id = CPATH_NONE;
+	struct cpath *t;
+
+	cr_assert_not_null(eb);
+	for (size_t i = 0; i < nrows; i++)
+		if (hist_entry_get(h, rows[i]) == eb)
+			id = rows[i];
+	q.entry = id;
+	t = cpath_build(h, &q);
+	check_sums(t);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 5, "B's own samples only");
+	cr_assert_eq(at(h, t, ab, 2)->self_period, 5);
+	cpath_free(t);
+
+	q.through = true;	/* --children: B's own paths whole, the others from B down */
+	t = cpath_build(h, &q);
+	check_sums(t);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 15);
+	cr_assert_eq(at(h, t, ab, 2)->total_period, 5);
+	cr_assert_eq(at(h, t, bc, 2)->total_period, 10);
+	cpath_free(t);
+
+	q.bottom_up = true;	/* callee order: from B up to the root */
+	t = cpath_build(h, &q);
+	check_sums(t);
+	cr_assert_eq(at(h, t, ba, 2)->total_period, 15, "its own and C's samples, cut at B");
+	cpath_free(t);
+	hist_free(h);
+}
+
+/* A zoom: only the samples whose own entry a hist_select takes. */
+Test(cpath, zoom_by_thread)
+{
+	struct hist_opts o;
+	struct hist *h;
+	const uint32_t p1[] = { A, B }, p2[] = { A, C };
+	struct hist_select sel = { .by_tid = true, .tid = 2 };
+	struct cpath_query q = { .ev = 0, .entry = CPATH_NONE, .sel = &sel };
+	struct cpath *t;
+
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.paths = true;
+	o.keys[0] = HIST_KEY_TID;
+	o.keys[1] = HIST_KEY_SYM;
+	o.nkeys = 2;
+	h = hist_new(NULL, NULL, &o);
+	add_path(h, "w", 1, 7, p1, 2);
+	add_path(h, "v", 2, 4, p2, 2);
+	hist_finish(h);
+	t = cpath_build(h, &q);
+	check_sums(t);
+	cr_assert_eq(cpath_node(t, 0)->total_period, 4);
+	cr_assert_not_null(at(h, t, p2, 2));
+	cr_assert_null(at(h, t, p1, 2), "thread 1's path left out");
+	cpath_free(t);
+	hist_free(h);
+}
+
+/* Every path with samples ending in it as "name;name;... SELF_PERIOD" lines, sorted. */
+static char **
+path_lines(struct hist *h, const struct cpath *t, size_t *n)
+{
+	char **v = calloc(cpath_count(t) + 1, sizeof *v);
+	uint32_t funcs[512];
+	char name[512];
+
+	cr_assert_not_null(v);
+	*n = 0;
+	for (size_t i = 1; i < cpath_count(t); i++) {
+		const struct cpath_node *x = cpath_node(t, (uint32_t)i);
+		size_t d = cpath_path(t, (uint32_t)i, funcs, 512), len = 0, cap = 64;
+		char *line = malloc(cap);
+
+		if (x->self_samples == 0) {
+			free(line);
+			continue;
+		}
+		for (size_t k = 0; k < d && k < 512; k++) {
+			size_t l = strlen(cpath_func_name(h, funcs[k], name, sizeof name));
+
+			while (len + l + 32 > cap)
+				line = realloc(line, cap *= 2);
+			memcpy(line + len, name, l);
+			len += l;
+			line[len++] = ';';
+		}
+		snprintf(line + len, 32, " %llu", (unsigned long long)x->self_period);
+		v[(*n)++] = line;
+	}
+	qsort(v, *n, sizeof *v, (int (*)(const void *, const void *))strcmp_ptr);
+	return v;
+}
+
+/* The paths of a pass split in two and merged are those of one pass. */
+Test(cpath, split_and_merged_equals_one_pass)
+{
+	const char *fx[] = { "fp.data", "fork.data", "pipe.data", "zstd.data" };
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct perf_err err;
+		struct session *s = session_open(test_data(fx[f]), NULL, &err);
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct hist_opts o;
+		struct symbolizer *za, *zb, *zc;
+		struct hist *a, *b, *c;
+		struct cpath_query q = { .ev = 0, .entry = CPATH_NONE };
+		struct cpath *ta, *tb;
+		size_t mid, na, nb;
+		char **la, **lb;
+
+		cr_assert_not_null(s, "%s: %s", fx[f], err.msg);
+		memset(&o, 0, sizeof o);
+		o.event = -1;
+		o.children = true;
+		o.paths = true;
+		o.max_stack = HIST_DEFAULT_MAX_STACK;
+		o.keys[0] = HIST_KEY_SYM;
+		o.nkeys = 1;
+		cr_assert(hist_split_point(s, &o, &mid), "%s: a split point", fx[f]);
+		za = symbolizer_new(s, &so);
+		a = hist_new(s, za, &o);
+		hist_add_session(a, NULL);
+		hist_finish(a);
+		zb = symbolizer_new(s, &so);
+		zc = symbolizer_new(s, &so);
+		b = hist_new(s, zb, &o);
+		c = hist_new(s, zc, &o);
+		hist_add_range(b, 0, mid, NULL);
+		hist_add_range(c, mid, session_index(s)->n, NULL);
+		cr_assert_eq(hist_merge(b, c), 0, "%s: merged", fx[f]);
+		hist_finish(b);
+		ta = cpath_build(a, &q);
+		tb = cpath_build(b, &q);
+		check_sums(ta);
+		check_sums(tb);
+		cr_assert_eq(cpath_count(ta), cpath_count(tb), "%s: nodes", fx[f]);
+		cr_assert_gt(cpath_count(ta), 3, "%s: paths were kept", fx[f]);
+		cr_assert_eq(cpath_node(ta, 0)->total_period, cpath_node(tb, 0)->total_period);
+		la = path_lines(a, ta, &na);
+		lb = path_lines(b, tb, &nb);
+		cr_assert_eq(na, nb, "%s: paths", fx[f]);
+		for (size_t i = 0; i < na; i++) {
+			cr_assert_str_eq(la[i], lb[i], "%s: path %zu", fx[f], i);
+			free(la[i]);
+			free(lb[i]);
+		}
+		free(la);
+		free(lb);
+		cpath_free(ta);
+		cpath_free(tb);
+		hist_free(a);
+		hist_free(b);
+		hist_free(c);
+		symbolizer_free(za);
+		symbolizer_free(zb);
+		symbolizer_free(zc);
+		session_close(s);
+	}
+}
