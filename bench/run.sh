@@ -124,11 +124,13 @@ for r in "${recs[@]}"; do
 	base=${results[0]%% *}
 	if [ "${BENCH_TOP:-0}" = 1 ]; then
 		names+=("perf report --stdio --no-children --sort sym" "perfnav top --no-children --sort sym"
-			"perf report --stdio --children" "perfnav top --children")
+			"perf report --stdio --children" "perfnav top --children"
+			"perfnav top --children --path-stats (call paths kept)")
 		results+=("$(measure perf report --stdio --no-children --sort sym -i "$f")")
 		results+=("$(measure ./perfnav top --no-children --sort sym "$f")")
 		results+=("$(measure perf report --stdio --children -i "$f")")
 		results+=("$(measure ./perfnav top --children "$f")")
+		results+=("$(measure ./perfnav top --children --path-stats "$f")")
 	fi
 	for i in "${!names[@]}"; do
 		res=${results[$i]}

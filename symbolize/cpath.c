@@ -124,6 +124,92 @@ cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
 	free(map);
 }
 
+static void
+csr_free(struct cp_csr *c)
+{
+	free(c->off);
+	free(c->row);
+	memset(c, 0, sizeof *c);
+}
+
+/*
+ * Group rows 0..nrows by key: nkey(h, r, keys, max) gives row r's keys
+ * (at most max); a row is listed once per distinct key it gives.
+ */
+static void
+csr_build(struct hist *h, struct cp_csr *c, size_t nkeys,
+    size_t (*rkeys)(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap))
+{
+	uint32_t *buf = NULL, *fill;
+	size_t cap = 0, total = 0;
+
+	csr_free(c);
+	c->nkeys = nkeys;
+	c->off = xcalloc(nkeys + 2, sizeof *c->off);
+	for (size_t r = 0; r < h->ncprow; r++) {
+		size_t n = rkeys(h, (uint32_t)r, &buf, &cap);
+
+		for (size_t i = 0; i < n; i++)
+			c->off[buf[i] + 1]++;
+		total += n;
+	}
+	for (size_t k = 0; k < nkeys; k++)
+		c->off[k + 1] += c->off[k];
+	c->row = xreallocarray(NULL, total + 1, sizeof *c->row);
+	fill = xcalloc(nkeys + 1, sizeof *fill);
+	for (size_t r = 0; r < h->ncprow; r++) {
+		size_t n = rkeys(h, (uint32_t)r, &buf, &cap);
+
+		for (size_t i = 0; i < n; i++)
+			c->row[c->off[buf[i]] + fill[buf[i]]++] = (uint32_t)r;
+	}
+	free(fill);
+	free(buf);
+}
+
+static size_t
+row_entry_key(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
+{
+	GROW(*buf, *cap, 1);
+	(*buf)[0] = h->cprow[r].entry & ~CP_NOCHAIN;
+	return 1;
+}
+
+/* The distinct functions on row r's path. */
+static size_t
+row_func_keys(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
+{
+	size_t n = 0;
+
+	for (uint32_t b = h->cprow[r].node; h->cp[b].parent != NONE32; b = h->cp[b].parent) {
+		uint32_t f = h->cp[b].func;
+		size_t i;
+
+		for (i = 0; i < n && (*buf)[i] != f; i++)
+			;
+		if (i < n)
+			continue;
+		GROW(*buf, *cap, n + 1);
+		(*buf)[n++] = f;
+	}
+	return n;
+}
+
+/* The row indexes, (re)built when rows were added since. */
+static const struct cp_index *
+row_index(struct hist *h)
+{
+	if (h->cp_ix == NULL)
+		h->cp_ix = xcalloc(1, sizeof *h->cp_ix);
+	if (h->cp_ix->nrows != h->ncprow || h->cp_ix->by_ent.nkeys != h->nent ||
+	    h->cp_ix->by_func.nkeys != h->nnode || h->cp_ix->by_ent.off == NULL) {
+		csr_build(h, &h->cp_ix->by_ent, h->nent, row_entry_key);
+		csr_build(h, &h->cp_ix->by_func, h->nnode, row_func_keys);
+		h->cp_ix->nrows = h->ncprow;
+	}
+	return h->cp_ix;
+}
+
 void
 cpath_free_base(struct hist *h)
 {
@@ -133,6 +219,11 @@ cpath_free_base(struct hist *h)
 	free(h->cprow);
 	hmap_free(&h->cprow_tab);
 	free(h->sample_row);
+	if (h->cp_ix != NULL) {
+		csr_free(&h->cp_ix->by_ent);
+		csr_free(&h->cp_ix->by_func);
+		free(h->cp_ix);
+	}
 }
 
 void
@@ -331,12 +422,80 @@ insert_path(struct cpath *t, const uint32_t *p, size_t n, const struct cp_row *r
 	return at;
 }
 
+/*
+ * The rows a query may take, as up to two lists: those of its entry, and
+ * with through those whose path has the entry's function (rows of the
+ * entry itself left to the first list); one list of every row (list NULL)
+ * for other queries.  Returns the number of lists.
+ */
+struct row_lists {
+	const uint32_t	*v[2];
+	size_t		 n[2];
+};
+
+static int
+row_lists(struct hist *h, const struct cpath_query *q, struct row_lists *l)
+{
+	const struct cp_index *ix;
+	uint32_t f;
+
+	memset(l, 0, sizeof *l);
+	if (q->entry == CPATH_NONE || q->entry >= h->nent) {
+		l->n[0] = h->ncprow;
+		return 1;
+	}
+	ix = row_index(h);
+	l->v[0] = ix->by_ent.row + ix->by_ent.off[q->entry];
+	l->n[0] = ix->by_ent.off[q->entry + 1] - ix->by_ent.off[q->entry];
+	f = h->ent[q->entry].node;
+	if (!q->through || !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) || f >= ix->by_func.nkeys)
+		return 1;
+	l->v[1] = ix->by_func.row + ix->by_func.off[f];
+	l->n[1] = ix->by_func.off[f + 1] - ix->by_func.off[f];
+	return 2;
+}
+
+/* Scratch of one build: a path, root first. */
+struct build {
+	struct hist		*h;
+	struct cpath		*t;
+	const struct cpath_query *q;
+	uint32_t		 ev;
+	uint32_t		*p;
+	size_t			 capp;
+};
+
+/* Take stored row i into the tree if the query does. */
+static void
+take_row(struct build *b, size_t i)
+{
+	const struct cp_row *r = &b->h->cprow[i];
+	int how = row_taken(b->h, r, b->ev, b->q);
+	size_t n;
+	bool keep = true;
+
+	if (how == 0)
+		return;
+	n = stored_path(b->h, r->node, &b->p, &b->capp);
+	if (how == 2) {
+		struct cpath_xform part = { b->q->bottom_up ? CPATH_CALLERS : CPATH_FOCUS,
+			b->h->ent[b->q->entry].node };
+
+		keep = xform_path(&part, b->p, &n);
+	}
+	for (size_t j = 0; j < b->q->nxf && keep; j++)
+		keep = xform_path(&b->q->xf[j], b->p, &n);
+	if (keep)
+		b->t->row_leaf[i] = insert_path(b->t, b->p, n, r);
+}
+
 struct cpath *
 cpath_build(struct hist *h, const struct cpath_query *q)
 {
 	struct cpath *t = xcalloc(1, sizeof *t);
-	uint32_t *p = NULL, ev;
-	size_t capp = 0;
+	struct build b = { .h = h, .t = t, .q = q };
+	struct row_lists l;
+	int nl;
 
 	t->bottom_up = q->bottom_up;
 	GROW(t->v, t->cap, 1);
@@ -347,31 +506,17 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 	t->nrow = h->ncprow;
 	t->row_leaf = xreallocarray(NULL, t->nrow + 1, sizeof *t->row_leaf);
 	memset(t->row_leaf, 0xff, (t->nrow + 1) * sizeof *t->row_leaf);
-	if (q->ev >= h->nev_order) {
+	if (q->ev >= h->nev_order)
 		return t;
-	}
-	ev = h->ev_order[q->ev];
-	for (size_t i = 0; i < h->ncprow; i++) {
-		const struct cp_row *r = &h->cprow[i];
-		int how = row_taken(h, r, ev, q);
-		size_t n;
-		bool keep = true;
-
-		if (how == 0)
-			continue;
-		n = stored_path(h, r->node, &p, &capp);
-		if (how == 2) {
-			struct cpath_xform part = { q->bottom_up ? CPATH_CALLERS : CPATH_FOCUS,
-				h->ent[q->entry].node };
-
-			keep = xform_path(&part, p, &n);
-		}
-		for (size_t j = 0; j < q->nxf && keep; j++)
-			keep = xform_path(&q->xf[j], p, &n);
-		if (keep)
-			t->row_leaf[i] = insert_path(t, p, n, r);
-	}
-	free(p);
+	b.ev = h->ev_order[q->ev];
+	nl = row_lists(h, q, &l);
+	for (size_t k = 0; k < l.n[0]; k++)
+		take_row(&b, l.v[0] ? l.v[0][k] : k);
+	/* Rows through the entry's function; the entry's own are in the first list. */
+	for (size_t k = 0; nl > 1 && k < l.n[1]; k++)
+		if ((h->cprow[l.v[1][k]].entry & ~CP_NOCHAIN) != q->entry)
+			take_row(&b, l.v[1][k]);
+	free(b.p);
 	link_children(t);
 	return t;
 }

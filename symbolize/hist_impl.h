@@ -74,6 +74,17 @@ struct cp_row {
 
 #define CP_NOCHAIN	UINT32_C(0x80000000)
 
+/* Rows grouped by a key: the rows of key k are row[off[k] .. off[k + 1]). */
+struct cp_csr {
+	uint32_t	*off, *row;
+	size_t		 nkeys;
+};
+
+struct cp_index {
+	size_t		 nrows;		/* rows when built */
+	struct cp_csr	 by_ent, by_func;
+};
+
 /* Per-thread comm cursor (samples come in time order). */
 struct tcomm {
 	uint32_t	ci;		/* current comm_ev index, NONE32 if none */
@@ -146,6 +157,9 @@ struct hist {
 	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
 	uint32_t		*sample_row;	/* record_self with paths: row per index position */
 	uint32_t		 last_row;
+	/* rows by own entry and by function on their path (CSR), for
+	 * cpath_build's entry queries; built for cp_ix_rows rows */
+	struct cp_index		*cp_ix;
 
 	struct hist_why		*why;
 	size_t			 nwhy, capwhy;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
@@ -27,6 +28,7 @@ enum {
 	OPT_MAX_STACK,
 	OPT_WHY,
 	OPT_STDIO,
+	OPT_PATH_STATS,
 };
 
 struct top_args {
@@ -37,6 +39,7 @@ struct top_args {
 	double		 pct;
 	long		 max_stack;
 	bool		 graph;		/* -g or -G given */
+	bool		 path_stats;	/* --path-stats */
 	bool		 inverted;	/* -G */
 	struct cg_opts	 cg;
 };
@@ -53,6 +56,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "inverted", 0, 'G', "call graphs in caller order (perf's -G); implies -g graph" },
 	{ "show-nr-samples", 0, 'n', "the Samples column (perfnav always shows it; accepted for perf's -n)" },
 	{ "stdio", 0, OPT_STDIO, "text output (what 'top' always writes; accepted for perf's --stdio)" },
+	{ "path-stats", 0, OPT_PATH_STATS, "keep every sample's call path (as -g and the TUI do) and say how many tree nodes and bytes they take" },
 	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and how many DWARF unwinds ended early, and why" },
 	{ NULL, 0, 0, NULL },
 };
@@ -104,6 +108,9 @@ top_opt(void *arg, int val, const char *optarg)
 	}
 	case 'G':
 		a->graph = a->inverted = true;
+		break;
+	case OPT_PATH_STATS:
+		a->path_stats = true;
 		break;
 	case 'n':
 	case OPT_STDIO:
@@ -403,6 +410,7 @@ cmd_top(int argc, char **argv)
 	ho.max_stack = (unsigned)a.max_stack;
 	if (a.graph && !a.tsv)
 		top_graph_setup(&a, &ho, s);
+	ho.paths |= a.path_stats;
 	cmd_sym_opts(&r.co, &so);	/* for top_fill's second symbolizer */
 	z = cmd_symbolizer(&r);
 	h = hist_new(s, z, &ho);
@@ -423,6 +431,13 @@ cmd_top(int argc, char **argv)
 			a.sort != NULL && strncmp(a.sort, "sym", 3) == 0 };
 
 		top_print_table(stdout, h, &ho, &tt);
+	}
+	if (a.path_stats) {
+		struct cpath_stats st;
+
+		cpath_stats(h, &st);
+		printf("#\n# Call paths: %zu tree nodes, %zu (path, entry) rows, %zu bytes (%.1f per node)\n",
+		    st.nodes, st.rows, st.bytes, st.nodes ? (double)st.bytes / (double)st.nodes : 0.0);
 	}
 	if (a.why) {
 		print_why(stdout, h, z, "# ");
