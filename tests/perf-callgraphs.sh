@@ -28,6 +28,8 @@ optsets=(
 	"--children --sort sym -G"
 	"--no-children -g graph,0.5,callee,count"
 	"--no-children --sort sym -g fractal,2,callee,count"
+	"--children -g graph,0.5,caller"
+	"--children -g folded,0,callee,count"
 )
 
 if [ "${1-}" = --record ]; then
@@ -36,7 +38,7 @@ if [ "${1-}" = --record ]; then
 		for i in "${!optsets[@]}"; do
 			# shellcheck disable=SC2086
 			perf --buildid-dir "$data/buildid" report -i "$data/$f" --stdio ${optsets[$i]} \
-				>"$exp/$f.$i.txt" 2>/dev/null
+				2>/dev/null | sed '/^# (Tip:/d' >"$exp/$f.$i.txt"
 		done
 	done
 	exit 0
