@@ -86,16 +86,83 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 {
 	uint32_t t = event_root(h, ev), entry = e, r;
 
+	bool by_addr = h->o.paths_address;
+
 	if (n == 0) {
 		t = base_child(h, t, src->f->node);
 		entry |= CP_NOCHAIN;
 	}
 	for (size_t i = n; i-- > 0;)
-		t = base_child(h, t, chain[i].node);
+		t = base_child(h, t, by_addr ? chain[i].anode : chain[i].node);
 	r = base_row(h, t, entry);
 	h->cprow[r].period += period;
 	h->cprow[r].samples++;
 	h->last_row = r;
+}
+
+/* What cpath_anode() seeks (anode_eq's ctx). */
+struct anode_want {
+	const struct cp_anode	*v;
+	uint32_t		 node;
+	uint64_t		 ip;
+};
+
+static bool
+anode_eq(const void *ctx, uint32_t id)
+{
+	const struct anode_want *w = ctx;
+
+	return w->v[id].node == w->node && w->v[id].ip == w->ip;
+}
+
+/*
+ * perf's name of a frame with the address key: the symbol and the frame's
+ * source line ("mix_one cpu.c:31", "... (inlined)" after it for an inline
+ * level), else its offset in the symbol ("do_wp_page +1794") for a kernel
+ * frame or "??:0"; the address when unresolved.
+ */
+static void
+anode_name(struct hist *h, const struct frame *f, uint32_t node, char *buf, size_t n)
+{
+	const char *sl;
+	char name[1024];
+	size_t l;
+
+	if (f->sym == SYM_NONE || h->z == NULL) {
+		snprintf(buf, n, "%#" PRIx64, f->ip);
+		return;
+	}
+	snprintf(name, sizeof name, "%s", symbolizer_label_name(hist_str(h, h->node[node].label)));
+	l = strlen(name);
+	if (l > 10 && strcmp(name + l - 10, " (inlined)") == 0)
+		name[l - 10] = '\0';
+	sl = symbolizer_srcline(h->z, f);
+	if (sl != NULL)
+		snprintf(buf, n, "%s %s%s", name, sl,
+		    symbolizer_sym_inlined(h->z, f->sym) ? " (inlined)" : "");
+	else if (f->kernel)
+		snprintf(buf, n, "%s +%" PRIu64, name, f->symoff);
+	else
+		snprintf(buf, n, "%s ??:0", name);
+}
+
+uint32_t
+cpath_anode(struct hist *h, const struct frame *f, uint32_t node)
+{
+	uint64_t hash = (uint64_t)node * UINT64_C(0x9e3779b97f4a7c15) ^ f->ip;
+	struct anode_want w = { h->an, node, f->ip };
+	uint32_t id = hmap_find(&h->an_tab, hash, anode_eq, &w);
+	char buf[2048];
+
+	if (id != HMAP_NONE)
+		return id;
+	anode_name(h, f, node, buf, sizeof buf);
+	GROW(h->an, h->capan, h->nan + 1);
+	h->an[h->nan].node = node;
+	h->an[h->nan].ip = f->ip;
+	h->an[h->nan].name = hist_intern(h, buf);
+	hmap_add(&h->an_tab, hash, (uint32_t)h->nan);
+	return (uint32_t)h->nan++;
 }
 
 void
@@ -182,7 +249,7 @@ row_func_keys(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
 	size_t n = 0;
 
 	for (uint32_t b = h->cprow[r].node; h->cp[b].parent != NONE32; b = h->cp[b].parent) {
-		uint32_t f = h->cp[b].func;
+		uint32_t f = cpath_func_node(h, h->cp[b].func);
 		size_t i;
 
 		for (i = 0; i < n && (*buf)[i] != f; i++)
@@ -218,6 +285,8 @@ cpath_free_base(struct hist *h)
 	free(h->cp_root);
 	free(h->cprow);
 	hmap_free(&h->cprow_tab);
+	free(h->an);
+	hmap_free(&h->an_tab);
 	free(h->sample_row);
 	if (h->cp_ix != NULL) {
 		csr_free(&h->cp_ix->by_ent);
@@ -465,6 +534,35 @@ struct build {
 	size_t			 capp;
 };
 
+/*
+ * The part of a path through the query's entry (perf's --children call
+ * graph): from the outermost frame of the entry's function down, or from
+ * the root to its innermost frame (bottom-up).  Frames compare by their
+ * function (address nodes too).  False when the path has no such frame.
+ */
+static bool
+through_part(struct build *b, size_t *n)
+{
+	uint32_t f = b->h->ent[b->q->entry].node;
+	size_t i;
+
+	if (b->q->bottom_up) {
+		for (i = *n; i-- > 0 && cpath_func_node(b->h, b->p[i]) != f;)
+			;
+		if (i == SIZE_MAX)
+			return false;
+		*n = i + 1;
+		return true;
+	}
+	for (i = 0; i < *n && cpath_func_node(b->h, b->p[i]) != f; i++)
+		;
+	if (i == *n)
+		return false;
+	memmove(b->p, b->p + i, (*n - i) * sizeof *b->p);
+	*n -= i;
+	return true;
+}
+
 /* Take stored row i into the tree if the query does. */
 static void
 take_row(struct build *b, size_t i)
@@ -477,12 +575,8 @@ take_row(struct build *b, size_t i)
 	if (how == 0)
 		return;
 	n = stored_path(b->h, r->node, &b->p, &b->capp);
-	if (how == 2) {
-		struct cpath_xform part = { b->q->bottom_up ? CPATH_CALLERS : CPATH_FOCUS,
-			b->h->ent[b->q->entry].node };
-
-		keep = xform_path(&part, b->p, &n);
-	}
+	if (how == 2)
+		keep = through_part(b, &n);
 	for (size_t j = 0; j < b->q->nxf && keep; j++)
 		keep = xform_path(&b->q->xf[j], b->p, &n);
 	if (keep)
@@ -595,10 +689,24 @@ cpath_within(const struct cpath *t, uint32_t a, uint32_t b)
 	return a == b;
 }
 
+uint32_t
+cpath_func_node(const struct hist *h, uint32_t func)
+{
+	if (h->o.paths_address)
+		return func < h->nan ? h->an[func].node : CPATH_NONE;
+	return func;
+}
+
 const char *
 cpath_func_name(const struct hist *h, uint32_t func, char *buf, size_t n)
 {
-	const struct hist_node *nd = hist_node_get(h, func);
+	const struct hist_node *nd;
+
+	if (h->o.paths_address) {
+		snprintf(buf, n, "%s", func < h->nan ? hist_str(h, h->an[func].name) : "[unknown]");
+		return buf;
+	}
+	nd = hist_node_get(h, func);
 
 	if (nd == NULL)
 		snprintf(buf, n, "[unknown]");

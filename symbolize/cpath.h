@@ -40,7 +40,9 @@
 /* One function in one calling context of a built tree.  Node 0 is the root. */
 struct cpath_node {
 	uint32_t	parent;		/* CPATH_NONE at the root */
-	uint32_t	func;		/* function node id; CPATH_NONE at the root */
+	uint32_t	func;		/* function node id (with hist_opts.paths_address an
+					 * address node: cpath_func_node, cpath_func_name);
+					 * CPATH_NONE at the root */
 	uint32_t	first_child;	/* children by total period, descending; CPATH_NONE ends */
 	uint32_t	next_sibling;
 	uint32_t	depth;		/* 0 at the root */
@@ -118,6 +120,12 @@ uint32_t cpath_find(const struct cpath *t, const uint32_t *funcs, size_t n);
 uint32_t cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos);
 /* Is node a node b or below it? */
 bool cpath_within(const struct cpath *t, uint32_t a, uint32_t b);
+
+/*
+ * The function node of a path element: itself, or with paths_address the
+ * function of its address node.
+ */
+uint32_t cpath_func_node(const struct hist *h, uint32_t func);
 
 /*
  * The name perf report gives a function in a call graph: the symbol

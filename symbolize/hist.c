@@ -420,6 +420,7 @@ hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample
 	out->label = 0;
 	out->node = hist_node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode, 0);
 	out->srcline = h->want_src ? hist_srcline_of(h, f) : 0;
+	out->anode = h->o.paths_address && chain ? cpath_anode(h, f, out->node) : 0;
 }
 
 void

@@ -90,6 +90,8 @@ struct hist_opts {
 					 * of one process or thread */
 	bool		 paths;		/* keep every sample's call path (symbolize/cpath.h);
 					 * with record_self, each sample's too */
+	bool		 paths_address;	/* paths: frames keyed by address, not by function
+					 * (perf's -g ...,address; cpath.h) */
 	bool		 caller_order;	/* perf's -g caller: perf walks a chain root first,
 					 * so inline levels of unwound frames are asked for
 					 * in that order (which decides their names) */

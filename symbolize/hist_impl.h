@@ -47,6 +47,7 @@ struct fcache {
 	struct frame	f;
 	uint32_t	node[3];		/* per enum node_mode, NONE32 until needed */
 	uint32_t	srcline;		/* NONE32 until needed */
+	uint32_t	anode;		/* paths_address: address node, NONE32 until needed */
 	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
 	uint32_t	ninl;			/* NONE32 until needed, 0: the frame itself */
 };
@@ -54,6 +55,7 @@ struct fcache {
 /* What a frame contributes to entry keys. */
 struct fkey {
 	uint32_t	dso, node, srcline;
+	uint32_t	anode;		/* paths_address: its address node, else 0 */
 	uint8_t		why;
 	uint32_t	label;		/* string id + 1 of a row label of its own, or 0 */
 };
@@ -63,6 +65,13 @@ struct cp_bnode {
 	uint32_t	parent;		/* NONE32 at an event's root */
 	uint32_t	func;		/* function node; the event index at a root */
 	uint32_t	hint;		/* the child last found from here, or NONE32 */
+};
+
+/* perf's address key: one frame address of one function, and its name. */
+struct cp_anode {
+	uint32_t	node;		/* function node */
+	uint32_t	name;		/* string id: "name file.c:12", "name +12", "0x..." */
+	uint64_t	ip;
 };
 
 /* The samples of one own entry whose path ended at one node. */
@@ -152,6 +161,9 @@ struct hist {
 	struct hmap		 cp_tab;	/* parent << 32 | func -> node */
 	uint32_t		*cp_root;	/* per event; NONE32 until its first sample */
 	size_t			 capcp_root;
+	struct cp_anode		*an;		/* paths_address: address nodes */
+	size_t			 nan, capan;
+	struct hmap		 an_tab;
 	struct cp_row		*cprow;
 	size_t			 ncprow, capcprow;
 	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
@@ -407,5 +419,7 @@ void cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const str
 void cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *nodemap, const uint32_t *entmap);
 void cpath_free_base(struct hist *h);
+/* paths_address: the address node of frame f (function node node), made on first use. */
+uint32_t cpath_anode(struct hist *h, const struct frame *f, uint32_t node);
 
 #endif

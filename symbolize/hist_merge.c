@@ -34,7 +34,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 	size_t n = ix->n, m;
 	bool stacks = false;
 
-	if (n < 2 || pt_present(s) || o->callgraph || o->record_self)
+	if (n < 2 || pt_present(s) || o->callgraph || o->record_self || o->paths_address)
 		return false;
 	for (size_t i = 0; i < at->n; i++)
 		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
@@ -58,6 +58,7 @@ mergeable(const struct hist *into, const struct hist *from)
 {
 	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
 	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.record_self ||
+	    into->o.paths_address ||
 	    into->ptree || from->ptree || into->finished || from->finished)
 		return false;
 	for (size_t i = 0; i < from->nnode; i++)

@@ -104,7 +104,7 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 		c->f.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
 		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	}
-	c->node[0] = c->node[1] = c->node[2] = c->srcline = NONE32;
+	c->node[0] = c->node[1] = c->node[2] = c->srcline = c->anode = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
 	hmap_add(&h->fc_tab, hash, (uint32_t)h->nfc);
@@ -127,6 +127,12 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 	out->srcline = h->want_src ? c->srcline : 0;
 	out->why = c->f.why;
 	out->label = 0;
+	out->anode = 0;
+	if (h->o.paths_address && mode == NODE_CHAIN) {
+		if (c->anode == NONE32)
+			c->anode = cpath_anode(h, &c->f, *node);
+		out->anode = h->fc[ci].anode;
+	}
 }
 
 /*

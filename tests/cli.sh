@@ -249,6 +249,21 @@ fi
 expect_fail "annotate: unknown symbol" 1 "no samples in a symbol named 'no_such_fn'" \
 	annotate --buildid-dir "$data/buildid" "$data/fp.data" no_such_fn
 
+# top -g with the address key: one path node per address, named by its source line
+# (perf report --no-children --sort sym -g folded,0,callee,count,address on fp.data prints
+# the same counts and names, except that it names libc's frame by the call site's file,
+# libc-start.c:74); a bad -g word is a usage error naming it
+if "$bin" top --no-children --sort sym -g folded,0,callee,count,address --buildid-dir \
+	"$data/buildid" --kallsyms /dev/null "$data/fp.data" > "$tmp/out" 2> "$tmp/err" &&
+	grep -qxF '32 mix_one cpu.c:31;main cpu.c:61;__libc_start_call_main libc_start_call_main.h:74' "$tmp/out" &&
+	grep -qxF '18 fill cpu.c:21;__libc_start_call_main libc_start_call_main.h:74' "$tmp/out"; then
+	ok
+else
+	ko "top -g ...,address: $(head -c 400 "$tmp/out") $(head -c 200 "$tmp/err")"
+fi
+expect_fail "top: bad -g word" 2 "bad call-graph option at 'sideways'" \
+	top -g graph,sideways "$data/fp.data"
+
 # files a recording names that are no regular files of sane size (core/safefile.h):
 # the DSO path a FIFO, /dev/zero, a 10 GiB sparse file.  Refused with their own
 # reason, on stderr by every subcommand and in top --why; never waited on or read.

@@ -290,7 +290,7 @@ print_graph(struct cg_print *p, uint64_t parent_samples, uint64_t ev_total, bool
 static bool
 marker_frame(const struct hist *h, uint32_t func)
 {
-	const struct hist_node *nd = hist_node_get(h, func);
+	const struct hist_node *nd = hist_node_get(h, cpath_func_node(h, func));
 
 	return nd != NULL && nd->f.sym == SYM_NONE && nd->f.rel >= (uint64_t)-4095;
 }
