@@ -66,6 +66,8 @@
 	X(PCT_LIMIT, "percent-limit", "hot functions: hide rows under 0.5, 1, 2, 5 %, or none") \
 	X(EVENTS, "events", "the events of the selected process, thread or symbol") \
 	X(ANNOTATE, "annotate", "hot functions: the selected symbol's instructions with their samples (again: back)") \
+	X(CALL_ORDER, "call-order", "hot functions: a symbol's call paths towards its callers or its callees") \
+	X(CALL_PERCENT, "call-percent", "hot functions: call-path percentages of the symbol's total or of the event's") \
 	X(REDRAW, "redraw", "redraw the screen")
 
 enum action {
