@@ -85,7 +85,28 @@ Test(hot, rows_sort_filter_limit)
 	session_close(s);
 }
 
-Test(hot, expand_callers_and_callees)
+/* A row of the pane at visible position i (free it). */
+static struct row *
+row_at(struct pane *p, size_t i)
+{
+	struct row *r = malloc(sizeof *r);
+
+	cr_assert_not_null(r);
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	return r;
+}
+
+/* Put the cursor on visible position i and send a. */
+static int
+key_at(struct pane *p, size_t i, enum action a)
+{
+	widget_home(&p->w);
+	widget_move(&p->w, (long)i);
+	return p->ops->key(p, a);
+}
+
+Test(hot, expand_call_paths)
 {
 	struct session *s = open_fixture("fp.data");
 	struct symbols *sy = fixture_symbols(s);
@@ -94,37 +115,57 @@ Test(hot, expand_callers_and_callees)
 
 	symbols_run(sy);
 	hot_pane(&p, s, sy);
-	i = find_text(&p, "[.] mix_one");
-	widget_move(&p.w, (long)i);
-	/* + : the callers group (mix_one calls nothing) */
-	cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED);
-	cr_assert_eq(widget_count(&p.w), 20);
-	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "callers (1)"));
-	cr_assert_eq(find_text(&p, "callees"), WIDGET_NONE);
-	cr_assert(row_has(&p, widget_cursor_row(&p.w), "mix_one"), "the cursor stays");
-	widget_move(&p.w, 1);
-	p.ops->key(&p, ACT_TOGGLE);
-	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "<- [.] main"));
-	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "74.19%"));
-	/* main's own callers, one level further */
-	widget_move(&p.w, 1);
-	p.ops->key(&p, ACT_TOGGLE);
-	cr_assert(row_has(&p, widget_source(&p.w, i + 3), "__libc_start_call_main"));
+	/* main: its callees (perf report's caller order with --children), as perf shows them */
+	i = find_text(&p, "[.] main");
+	cr_assert_eq(i, 1);
+	cr_assert_eq(key_at(&p, i, ACT_TOGGLE), PANE_HANDLED);
+	cr_assert_eq(widget_count(&p.w), 21);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "-> [.] mix_one"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "74.19%"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "138"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "-> [.] mix"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "4.30%"));
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] main"), "the cursor stays");
+	/* p: percentages of main's own total: 138 and 8 of its 146 samples */
+	cr_assert_eq(p.ops->key(&p, ACT_CALL_PERCENT), PANE_HANDLED | PANE_MSG);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "94.52%"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "5.48%"));
+	p.ops->key(&p, ACT_CALL_PERCENT);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "74.19%"), "p again: of the event");
+	/* mix_one calls nothing; o: its callers, each level the samples of its path */
+	i = 4;	/* below main's two callees */
+	cr_assert(row_has(&p, widget_source(&p.w, i), "[.] mix_one"));
+	cr_assert_not(row_has(&p, widget_source(&p.w, i), "-> "));
+	key_at(&p, i, ACT_TOGGLE);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "(no callees; o: callers)"));
+	cr_assert_eq(p.ops->key(&p, ACT_CALL_ORDER), PANE_HANDLED | PANE_MSG);
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] mix_one"), "on the symbol's row");
+	i = p.w.cursor;
+	cr_assert_eq(i, 3, "main has one caller");
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "<- [.] main"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "74.19%"));
+	cr_assert_eq(find_text(&p, "-> [.] mix_one"), WIDGET_NONE, "main's rows in caller order");
+	cr_assert_neq(find_text(&p, "<- [.] __libc_start_call_main"), WIDGET_NONE,
+	    "main's caller");
+	/* main's own callers on mix_one's path, one level further: 138 samples, not 146 */
+	key_at(&p, i + 1, ACT_TOGGLE);
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "<- [.] __libc_start_call_main"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "138"));
+	cr_assert_not(row_has(&p, widget_source(&p.w, i + 2), "146"));
 	/* c on a leaf closes its parent; C closes everything */
-	p.ops->key(&p, ACT_COLLAPSE);
+	key_at(&p, i + 2, ACT_COLLAPSE);
 	cr_assert(row_has(&p, widget_cursor_row(&p.w), "<- [.] main"));
 	p.ops->key(&p, ACT_COLLAPSE_ALL);
 	cr_assert_eq(widget_count(&p.w), 19);
 	cr_assert(row_has(&p, widget_cursor_row(&p.w), "mix_one"), "back on its root row");
-	/* main: callers and callees; e opens them and two levels below */
-	widget_home(&p.w);
-	widget_move(&p.w, 1);
-	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] main"));
-	p.ops->key(&p, ACT_EXPAND);
-	cr_assert_neq(find_text(&p, "callers (1)"), WIDGET_NONE);
-	cr_assert_neq(find_text(&p, "callees ("), WIDGET_NONE);
-	cr_assert_neq(find_text(&p, "-> [.] mix_one"), WIDGET_NONE);
-	/* E: every row's callers and callees */
+	/* e: every level below (callees again) */
+	p.ops->key(&p, ACT_CALL_ORDER);
+	key_at(&p, 0, ACT_EXPAND);
+	cr_assert(row_has(&p, widget_source(&p.w, 1), "-> [.] main"));
+	cr_assert(row_has(&p, widget_source(&p.w, 2), "-> [.] mix_one"));
+	cr_assert(row_has(&p, widget_source(&p.w, 2), "138"));
+	cr_assert_eq(find_text(&p, "..."), WIDGET_NONE, "nothing left closed");
+	/* E: every row's first level */
 	p.ops->key(&p, ACT_EXPAND_ALL);
 	cr_assert_gt(widget_count(&p.w), 19 * 2);
 	p.ops->key(&p, ACT_COLLAPSE_ALL);
@@ -132,6 +173,111 @@ Test(hot, expand_callers_and_callees)
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/* Open every row of the pane with e, all the way down. */
+static void
+expand_every_row(struct pane *p)
+{
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		struct row *r = row_at(p, i);
+		bool root = r->depth == 0;
+
+		free(r);
+		if (root)
+			key_at(p, i, ACT_EXPAND);
+	}
+}
+
+struct level {
+	uint64_t	 samples, sum;
+	double		 pct;
+};
+
+/*
+ * Walk the pane's rows (every row expanded): no call-path level counts
+ * more samples or a larger share than the one above it, nor do the levels
+ * below one, together; the first level sums to at most its row's children
+ * (the rows are the hist's, merged as the pane merges them).  Returns the
+ * call-path rows seen.
+ */
+static size_t
+check_levels(struct pane *p, struct symbols *sy, size_t ev, const char *what)
+{
+	const struct hist_entry *const *m;
+	unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+	size_t nent = hist_rows_merged(sy->h, ev, NULL, keep, 0, &m), k = 0, top = 0, paths = 0;
+	struct level lv[260];
+
+	for (size_t i = 0; i <= widget_count(&p->w); i++) {
+		struct row *r = i < widget_count(&p->w) ? row_at(p, i) : NULL;
+		size_t d = r ? r->depth : 0;
+
+		for (; top > d; top--)
+			cr_assert_leq(lv[top - 1].sum, lv[top - 1].samples,
+			    "%s row %zu: the levels below one sum to more than it", what, i);
+		if (r == NULL)
+			break;
+		cr_assert_leq(d, top, "%s: no level skipped", what);
+		memset(&lv[d], 0, sizeof lv[d]);
+		if (d == 0) {
+			cr_assert_lt(k, nent, "%s", what);
+			lv[0].samples = m[k]->acc_samples;
+			lv[0].pct = hist_children_pct(sy->h, m[k]);
+			k++;
+		} else if (r->col[2] != NULL) {
+			cr_assert(strncmp(r->col[5], "<- ", 3) == 0 || strncmp(r->col[5], "-> ", 3) == 0,
+			    "%s row %zu: %s", what, i, r->col[5]);
+			lv[d].samples = strtoull(r->col[2], NULL, 10);
+			lv[d].pct = strtod(r->col[0], NULL);
+			cr_assert_gt(lv[d].samples, 0, "%s row %zu", what, i);
+			cr_assert_leq(lv[d].samples, lv[d - 1].samples,
+			    "%s row %zu (%s): %" PRIu64 " samples under %" PRIu64, what, i, r->col[5],
+			    lv[d].samples, lv[d - 1].samples);
+			cr_assert_leq(lv[d].pct, lv[d - 1].pct + 0.0051, "%s row %zu", what, i);
+			lv[d - 1].sum += lv[d].samples;
+			paths++;
+		} else {
+			cr_assert(strncmp(r->col[5], "(no ", 4) == 0, "%s row %zu: %s is no placeholder "
+			    "left closed", what, i, r->col[5]);
+		}
+		top = d + 1;
+		free(r);
+	}
+	cr_assert_eq(k, nent, "%s: every row of the table", what);
+	return paths;
+}
+
+/* Over every fixture with callchains, every event, both orders, every expansion. */
+Test(hot, call_paths_never_exceed_their_parents, .timeout = 120)
+{
+	static const char *const fx[] = { "fp.data", "dwarf.data", "zstd.data", "fork.data",
+		"pipe.data", "dir.data" };
+
+	for (size_t f = 0; f < sizeof fx / sizeof *fx; f++) {
+		struct session *s = open_fixture(fx[f]);
+		struct symbols *sy = fixture_symbols(s);
+		struct pane p;
+		char what[64];
+
+		symbols_run(sy);
+		cr_assert(sy->children, "%s has callchains", fx[f]);
+		hot_pane(&p, s, sy);
+		for (size_t ev = 0; ev < hist_nevents(sy->h); ev++) {
+			for (int callers = 0; callers < 2; callers++) {
+				snprintf(what, sizeof what, "%s event %zu %s", fx[f], ev,
+				    callers ? "callers" : "callees");
+				expand_every_row(&p);
+				cr_assert_gt(check_levels(&p, sy, ev, what), 0, "%s: call paths", what);
+				p.ops->key(&p, ACT_COLLAPSE_ALL);
+				p.ops->key(&p, ACT_CALL_ORDER);
+			}
+			p.ops->key(&p, ACT_NEXT_EVENT);
+		}
+		pane_destroy(&p);
+		symbols_free(sy);
+		session_close(s);
+	}
 }
 
 Test(hot, drill_zoom_and_samples)
@@ -328,46 +474,27 @@ Test(hot, process_thread_hot_functions)
 	session_close(s);
 }
 
-/* Row text of column c at visible position i. */
-static uint64_t
-col_num(struct pane *p, size_t i, int c)
-{
-	struct row *r = malloc(sizeof *r);
-	uint64_t v;
-
-	row_reset(r);
-	p->ops->row(p, widget_source(&p->w, i), r);
-	v = strtoull(r->col[c], NULL, 10);
-	free(r);
-	return v;
-}
-
 /*
- * Expand row i's callers (up) or callees one level: their count and summed
- * samples; everything is closed again after.
+ * Expand row i's call paths (callers or callees, as the pane is set) one
+ * level: their count and summed samples; everything is closed again after.
  */
 static uint64_t
-edges_samples(struct pane *p, size_t i, bool up, size_t *n)
+paths_samples(struct pane *p, size_t i, size_t *n)
 {
-	const char *group = up ? "callers (" : "callees (", *mark = up ? "<- " : "-> ";
 	uint64_t sum = 0;
-	size_t g, k;
+	size_t k;
 
 	*n = 0;
-	widget_home(&p->w);
-	widget_move(&p->w, (long)i);
-	p->ops->key(p, ACT_TOGGLE);
-	for (g = i + 1; g < i + 3 && g < widget_count(&p->w); g++)
-		if (row_has(p, widget_source(&p->w, g), group))
+	key_at(p, i, ACT_TOGGLE);
+	for (k = i + 1; k < widget_count(&p->w); k++) {
+		struct row *r = row_at(p, k);
+		bool level = r->depth == 1 && r->col[2] != NULL;
+
+		if (level)
+			sum += strtoull(r->col[2], NULL, 10);
+		free(r);
+		if (!level)
 			break;
-	if (g == i + 3 || g == widget_count(&p->w)) {
-		p->ops->key(p, ACT_COLLAPSE_ALL);
-		return 0;
-	}
-	widget_move(&p->w, (long)(g - i));
-	p->ops->key(p, ACT_TOGGLE);
-	for (k = g + 1; k < widget_count(&p->w) && row_has(p, widget_source(&p->w, k), mark); k++) {
-		sum += col_num(p, k, 2);
 		(*n)++;
 	}
 	p->ops->key(p, ACT_COLLAPSE_ALL);
@@ -401,11 +528,11 @@ node_named(struct symbols *sy, const char *label)
 }
 
 /*
- * t: callers and callees are those of the thread's samples.  pipe.data's
- * threads each run one worker_* from start_thread: in the whole event
- * start_thread calls all three, in a thread's zoom only that thread's.
+ * t: call paths are those of the thread's samples.  pipe.data's threads
+ * each run one worker_* from start_thread: in the whole event start_thread
+ * calls all three, in a thread's zoom only that thread's.
  */
-Test(hot, thread_zoom_callers_are_the_threads)
+Test(hot, thread_zoom_call_paths_are_the_threads)
 {
 	struct session *s = open_fixture("pipe.data");
 	struct symbols *sy = fixture_symbols(s);
@@ -423,20 +550,18 @@ Test(hot, thread_zoom_callers_are_the_threads)
 	/* the whole event: start_thread calls every worker */
 	i = find_text(&p, "[.] start_thread");
 	cr_assert_neq(i, WIDGET_NONE);
-	sum = edges_samples(&p, i, false, &n);
+	sum = paths_samples(&p, i, &n);
 	cr_assert_geq(n, 3, "worker_mul, worker_div, worker_add: %zu", n);
 	whole = sum;
 	cr_assert_leq(whole, node_samples(sy, st, false, 0));
 	/* t on worker_mul: its thread */
 	i = find_text(&p, "[.] worker_mul");
-	widget_home(&p.w);
-	widget_move(&p.w, (long)i);
-	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
 	tid = (int32_t)(uint32_t)p.push.arg2;
 	go(&p, &p.push);
 	i = find_text(&p, "[.] start_thread");
 	cr_assert_neq(i, WIDGET_NONE);
-	sum = edges_samples(&p, i, false, &n);
+	sum = paths_samples(&p, i, &n);
 	cr_assert_eq(n, 1, "only worker_mul");
 	cr_assert(node_samples(sy, st, true, tid) < node_samples(sy, st, false, 0));
 	cr_assert_lt(sum, whole, "not the whole event's");
@@ -444,10 +569,12 @@ Test(hot, thread_zoom_callers_are_the_threads)
 	    (unsigned long long)sum);
 	cr_assert_eq(sum, node_samples(sy, st, true, tid), "every sample of the thread");
 	/* worker_mul's callers: start_thread, with the thread's samples */
+	p.ops->key(&p, ACT_CALL_ORDER);
 	i = find_text(&p, "[.] worker_mul");
-	sum = edges_samples(&p, i, true, &n);
+	sum = paths_samples(&p, i, &n);
 	cr_assert_eq(n, 1);
 	cr_assert_eq(sum, node_samples(sy, wm, true, tid));
+	cr_assert(row_has(&p, widget_source(&p.w, i), "worker_mul"));
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);

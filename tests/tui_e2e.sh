@@ -166,11 +166,11 @@ wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" \
 	"the hottest symbol on the first screen"
 wait_for "Samples: 186 of event 'cpu-clock'" "the event line"
 keys Down Down +
-wait_for "callers \(1\)" "+ expands a symbol into its callers"
-keys Down Right
-wait_for "^ +74\.19% +138 +cpu +. <- \[\.\] main" "its caller, main"
+wait_for "\(no callees; o: callers\)" "+ expands a symbol into its call paths: callees first"
+keys o
+wait_for "^ +74\.19% +138 +cpu +. <- \[\.\] main" "o: its callers, main"
 keys C
-wait_gone "callers \(1\)" "C collapses everything"
+wait_gone "<- \[\.\] main" "C collapses everything"
 keys Enter
 wait_for "hot > samples mix_one \[1/138 filtered\]" "Enter: the samples of the symbol"
 wait_for "25671/25671 cpu +mix_one\+0x[0-9a-f]+ \(cpu\)  PERF_RECORD_SAMPLE\(IP, 0x2\)" \

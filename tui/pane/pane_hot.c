@@ -12,6 +12,7 @@
 #include <curses.h>
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/pane.h"
@@ -28,18 +29,29 @@
  * selection of rows, exact and instant.  While symbols are still being
  * resolved the table shows what is in so far, under a progress bar.
  *
- * A symbol expands into two groups, its callers and its callees (edges of
- * the call graph of the event; in a process or thread zoom, of its samples
- * only: the hist keys edges by pid and tid too, hist_callers_sel; a DSO
- * zoom keeps the whole event's, as its rows count every sample through
- * them), and each caller or callee expands into its own callers or
- * callees in turn.  The tree is materialized
- * lazily: a collapsed row has one hidden placeholder child (so the widget
- * draws it as expandable), and expanding rebuilds the rows.  Expansion
- * state is a set of row keys, kept across rebuilds, events and zooms.
+ * A symbol F expands into its call paths (symbolize/cpath.h), over the
+ * samples of the row's command (and of the zoomed process or thread) whose
+ * path passes through F, in one of two orders (o switches):
+ *   - callees (the default, what perf report's TUI shows with --children,
+ *     its caller order): the paths from F down, merged over F's call sites
+ *     (CPATH_FOCUS, top-down): each level a callee in one calling context;
+ *   - callers (perf's callee order): the paths from F up to the roots, cut
+ *     at F's innermost frame (CPATH_CALLERS, bottom-up).
+ * Each level counts the samples of its own path, never more than the level
+ * above; percentages are of the event's total (as perf's graph) or, p
+ * switches, of F's total.  One tree is built per expanded row, when it is
+ * first shown, and kept while the rows are unchanged; rows are materialized
+ * from it lazily: a collapsed row has one hidden placeholder child (so the
+ * widget draws it as expandable), and expanding rebuilds the rows.
+ * Expansion state is a set of row keys (a path row's key hashes the
+ * functions from its entry down), kept across rebuilds, events and zooms.
  *
  * Enter on a symbol lists its samples in the events pane; d / t zoom into
- * the row's DSO / thread, s lists DSOs, each pushed on the history stack.
+ * the row's DSO / thread, s lists DSOs, a annotates, each pushed on the
+ * history stack.  A view's cursor may name a function rather than a row:
+ * HOT_CURSOR_FUNC | comm << 32 | node (comm a hist string id, 0: any) puts
+ * the cursor on that function's row (how the events pane opens a frame's
+ * hot-functions entry).
  */
 
 enum { L_CHILDREN, L_SELF, L_SAMPLES, L_COMM, L_DSO, L_SYM, L_N };
@@ -63,27 +75,31 @@ static const struct column cols_self[L_N - 1] = {
 
 enum hrow_kind {
 	HR_ENTRY,		/* a row of the table */
-	HR_CALLERS,		/* group: the callers of the parent's function */
-	HR_CALLEES,
-	HR_EDGE,		/* a caller or callee */
+	HR_PATH,		/* a caller or callee: a node of its entry's call-path tree */
 	HR_MORE,		/* placeholder under a collapsed row */
-	HR_NONE,		/* "(none)" */
+	HR_NONE,		/* "(no callers)" */
 };
 
 struct hrow {
 	uint8_t		 kind;
 	uint8_t		 depth;
-	bool		 up;		/* edge / placeholder: in a callers subtree */
 	uint32_t	 ent;		/* HR_ENTRY: index into ents; else its entry's */
-	uint32_t	 node;		/* the function: entry's, or the edge's other end */
-	uint32_t	 count;		/* groups: edges */
-	uint64_t	 period, samples;	/* edges */
+	uint32_t	 cp;		/* HR_PATH: node of the entry's tree */
 	uint64_t	 key;
 };
 
-#define HOT_MAX_DEPTH	40
+/* An expanded entry's call paths: the tree and the node of its function. */
+struct hot_tree {
+	struct cpath	*t;
+	uint32_t	 top;		/* CPATH_NONE: no path through it */
+};
+
+#define HOT_MAX_DEPTH	250		/* the widget's levels */
 #define HOT_MAX_ROWS	400000
-#define HOT_MAX_EXPAND_ALL	2000
+#define HOT_MAX_EXPAND_ALL	200
+
+/* A view's cursor that names a function (see above); row keys stay below 2^62. */
+#define HOT_CURSOR_FUNC	(UINT64_C(1) << 62)
 
 struct hot {
 	struct symbols		*sy;
@@ -92,65 +108,39 @@ struct hot {
 	bool			 dsos;		/* list DSOs */
 	struct hist_select	 sel;
 	double			 pct;
+	bool			 callers;	/* call paths towards the callers, else callees */
+	bool			 pct_entry;	/* call-path % of the symbol's total, else the event's */
 	unsigned		 gen;		/* sy->gen of the rows */
 	bool			 loaded;
 	struct hist_entry	*ents;
 	size_t			 nents, capents;
+	struct hot_tree		*trees;		/* per entry, built when expanded */
+	size_t			 captrees;
 	struct hrow		*rows;
 	size_t			 nrows, caprows;
 	bool			 truncated;
-	uint64_t		*exp;		/* expanded keys, sorted */
-	size_t			 nexp, capexp;
-	uint32_t		 path[HOT_MAX_DEPTH + 2];
+	struct hmap		 exp;		/* expansion set */
 	char			 info[256];
 };
 
-/* ---- expansion set ---- */
-
-static size_t
-exp_pos(const struct hot *ht, uint64_t key)
-{
-	size_t lo = 0, hi = ht->nexp;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ht->exp[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
+/* ---- expansion set: row key -> 1 (expanded), 0 (closed again) ---- */
 
 static bool
 exp_has(const struct hot *ht, uint64_t key)
 {
-	size_t i = exp_pos(ht, key);
-
-	return i < ht->nexp && ht->exp[i] == key;
+	return hmap_get(&ht->exp, key) == 1;
 }
 
 static void
 exp_set(struct hot *ht, uint64_t key, bool on)
 {
-	size_t i = exp_pos(ht, key);
-	bool has = i < ht->nexp && ht->exp[i] == key;
-
-	if (on && !has) {
-		GROW(ht->exp, ht->capexp, ht->nexp + 1);
-		memmove(&ht->exp[i + 1], &ht->exp[i], (ht->nexp - i) * sizeof *ht->exp);
-		ht->exp[i] = key;
-		ht->nexp++;
-	} else if (!on && has) {
-		memmove(&ht->exp[i], &ht->exp[i + 1], (ht->nexp - i - 1) * sizeof *ht->exp);
-		ht->nexp--;
-	}
+	if (on || hmap_get(&ht->exp, key) != HMAP_NONE)
+		hmap_set(&ht->exp, key, on);
 }
 
 /* ---- keys ---- */
 
-/* Keys stay below 2^62: UINT64_MAX and NAV_NONE mean "none". */
+/* Keys stay below 2^62: UINT64_MAX, NAV_NONE and HOT_CURSOR_FUNC are none of them. */
 static uint64_t
 key2(uint64_t a, uint64_t b)
 {
@@ -161,6 +151,13 @@ static uint64_t
 entry_key(const struct hot *ht, const struct hist_entry *e)
 {
 	return key2(key2(ht->dsos ? 1 : 2, e->comm), (uint64_t)e->dso << 32 | e->node);
+}
+
+/* The key under which an entry's first level of call paths hangs (one per order). */
+static uint64_t
+paths_key(const struct hot *ht, uint64_t ekey)
+{
+	return key2(ekey, ht->callers ? 5 : 6);
 }
 
 /* ---- rows ---- */
@@ -196,75 +193,64 @@ add_row(struct hot *ht, enum hrow_kind kind, unsigned depth, uint32_t ent, uint6
 	return r;
 }
 
-/* Edges of node (callers or callees), copied: the hist's buffer is reused. */
-static size_t
-edges(struct hot *ht, uint32_t node, bool up, struct hist_edge **out)
+static void
+free_trees(struct hot *ht)
 {
-	const struct hist_edge *e;
-	size_t n = up ? hist_callers_sel(H(ht), ht->ev, node, &ht->sel, &e) :
-	    hist_callees_sel(H(ht), ht->ev, node, &ht->sel, &e);
-
-	*out = NULL;
-	if (n == 0)
-		return 0;
-	*out = xcalloc(n, sizeof **out);
-	memcpy(*out, e, n * sizeof *e);
-	return n;
+	for (size_t i = 0; i < ht->nents; i++)
+		cpath_free(ht->trees[i].t);
+	if (ht->nents)
+		memset(ht->trees, 0, ht->nents * sizeof *ht->trees);
 }
 
-static void
-emit_edges(struct hot *ht, uint64_t pkey, uint32_t ent, uint32_t node, bool up, unsigned depth)
+/*
+ * The call paths of entry i in the current order, built on first use: the
+ * paths through its function of the samples of its command (and of the
+ * zoomed process or thread; a DSO zoom's rows count every sample through
+ * them, so do their paths), cut at the function.
+ */
+static const struct hot_tree *
+entry_tree(struct hot *ht, uint32_t i)
 {
-	struct hist_edge *ed;
-	size_t n = edges(ht, node, up, &ed);
-	struct hrow *r;
+	struct hot_tree *pt = &ht->trees[i];
+	const struct hist_entry *e = &ht->ents[i];
+	struct hist_select sel = ht->sel;
+	struct cpath_xform x = { ht->callers ? CPATH_CALLERS : CPATH_FOCUS, e->node };
+	struct cpath_query q = {
+		.ev = ht->ev, .sel = &sel, .entry = CPATH_NONE, .xf = &x, .nxf = 1,
+		.bottom_up = ht->callers,
+	};
 
-	if (n == 0) {
-		if ((r = add_row(ht, HR_NONE, depth, ent, key2(pkey, 3))) != NULL)
-			r->up = up;
-		return;
-	}
-	ht->path[depth] = node;
-	for (size_t i = 0; i < n && !ht->truncated; i++) {
-		uint32_t other = up ? ed[i].caller : ed[i].callee;
-		uint64_t k = key2(pkey, other);
-		bool cycle = false;
+	if (pt->t != NULL)
+		return pt;
+	sel.by_dso = false;
+	sel.by_comm = true;
+	sel.comm = e->comm;
+	pt->t = cpath_build(H(ht), &q);
+	pt->top = cpath_find(pt->t, &e->node, 1);
+	return pt;
+}
 
-		r = add_row(ht, HR_EDGE, depth, ent, k);
+/* The children of node at of entry ent's tree, and below the expanded ones. */
+static void
+emit_paths(struct hot *ht, uint32_t ent, const struct cpath *t, uint32_t at, uint64_t pkey,
+    unsigned depth)
+{
+	for (uint32_t c = cpath_node(t, at)->first_child; c != CPATH_NONE && !ht->truncated;
+	    c = cpath_node(t, c)->next_sibling) {
+		const struct cpath_node *n = cpath_node(t, c);
+		uint64_t k = key2(pkey, n->func);
+		struct hrow *r = add_row(ht, HR_PATH, depth, ent, k);
+
 		if (r == NULL)
-			break;
-		r->up = up;
-		r->node = other;
-		r->period = ed[i].period;
-		r->samples = ed[i].samples;
-		for (unsigned d = 1; d <= depth && !cycle; d++)
-			cycle = ht->path[d] == other;
-		if (cycle || depth >= HOT_MAX_DEPTH)
+			return;
+		r->cp = c;
+		if (n->first_child == CPATH_NONE || depth >= HOT_MAX_DEPTH)
 			continue;
 		if (exp_has(ht, k))
-			emit_edges(ht, k, ent, other, up, depth + 1);
-		else if ((r = add_row(ht, HR_MORE, depth + 1, ent, key2(k, 4))) != NULL)
-			r->up = up;
+			emit_paths(ht, ent, t, c, k, depth + 1);
+		else
+			add_row(ht, HR_MORE, depth + 1, ent, key2(k, 4));
 	}
-	free(ed);
-}
-
-static void
-emit_group(struct hot *ht, uint64_t ekey, uint32_t ent, uint32_t node, bool up, size_t n)
-{
-	uint64_t gk = key2(ekey, up ? 1 : 2);
-	struct hrow *r = add_row(ht, up ? HR_CALLERS : HR_CALLEES, 1, ent, gk);
-
-	if (r == NULL)
-		return;
-	r->count = (uint32_t)n;
-	r->node = node;
-	r->up = up;
-	ht->path[1] = node;
-	if (exp_has(ht, gk))
-		emit_edges(ht, gk, ent, node, up, 2);
-	else if ((r = add_row(ht, HR_MORE, 2, ent, key2(gk, 4))) != NULL)
-		r->up = up;
 }
 
 static void
@@ -276,27 +262,42 @@ build_rows(struct hot *ht)
 		const struct hist_entry *e = &ht->ents[i];
 		uint64_t k = entry_key(ht, e);
 		struct hrow *r = add_row(ht, HR_ENTRY, 0, (uint32_t)i, k);
-		const struct hist_edge *ed;
-		size_t nc, ne;
+		const struct hot_tree *pt;
 
 		if (r == NULL)
 			break;
-		r->node = e->node;
 		if (!has_graph(ht))
 			continue;
 		if (!exp_has(ht, k)) {
 			add_row(ht, HR_MORE, 1, (uint32_t)i, key2(k, 4));
 			continue;
 		}
-		nc = hist_callers_sel(H(ht), ht->ev, e->node, &ht->sel, &ed);
-		ne = hist_callees_sel(H(ht), ht->ev, e->node, &ht->sel, &ed);
-		if (nc == 0 && ne == 0)
+		pt = entry_tree(ht, (uint32_t)i);
+		if (pt->top == CPATH_NONE || cpath_node(pt->t, pt->top)->first_child == CPATH_NONE)
 			add_row(ht, HR_NONE, 1, (uint32_t)i, key2(k, 3));
-		if (nc)
-			emit_group(ht, k, (uint32_t)i, e->node, true, nc);
-		if (ne)
-			emit_group(ht, k, (uint32_t)i, e->node, false, ne);
+		else
+			emit_paths(ht, (uint32_t)i, pt->t, pt->top, paths_key(ht, k), 1);
 	}
+}
+
+/* The row of the function a HOT_CURSOR_FUNC key names: of its command if any. */
+static size_t
+find_func(const struct hot *ht, uint64_t key)
+{
+	uint32_t node = (uint32_t)key, comm = (uint32_t)(key >> 32) & 0x3fffffff;
+	size_t any = WIDGET_NONE;
+
+	for (size_t i = 0; i < ht->nrows; i++) {
+		const struct hrow *w = &ht->rows[i];
+
+		if (w->kind != HR_ENTRY || ht->ents[w->ent].node != node)
+			continue;
+		if (comm == 0 || ht->ents[w->ent].comm == comm)
+			return i;
+		if (any == WIDGET_NONE)
+			any = i;
+	}
+	return any;
 }
 
 static size_t
@@ -304,8 +305,15 @@ hot_find(struct pane *p, uint64_t key)
 {
 	const struct hot *ht = p->priv;
 
+	if (key != UINT64_MAX && (key & HOT_CURSOR_FUNC))
+		return find_func(ht, key);
+	/*
+	 * Never a placeholder: it is hidden, and the widget, going back to the
+	 * key of the row its cursor was on before the rows changed (another
+	 * row now), would open the placeholder's parent to reveal it.
+	 */
 	for (size_t i = 0; i < ht->nrows; i++)
-		if (ht->rows[i].key == key)
+		if (ht->rows[i].key == key && ht->rows[i].kind != HR_MORE)
 			return i;
 	return WIDGET_NONE;
 }
@@ -339,10 +347,13 @@ reload(struct pane *p, bool keep_cursor)
 	ht->loaded = true;
 	if (ht->ev >= hist_nevents(H(ht)))
 		ht->ev = 0;
+	free_trees(ht);
 	n = hist_rows_merged(H(ht), ht->ev, &ht->sel, keep, ht->pct, &m);
 	GROW(ht->ents, ht->capents, n + 1);
+	GROW(ht->trees, ht->captrees, n + 1);
 	for (size_t i = 0; i < n; i++)
 		ht->ents[i] = *m[i];
+	memset(ht->trees, 0, (n + 1) * sizeof *ht->trees);
 	ht->nents = n;
 	rebuild(p, key);
 }
@@ -389,13 +400,44 @@ pct_of(const struct hot *ht, uint64_t v)
 	return t ? 100.0 * (double)v / (double)t : 0.0;
 }
 
+/* v as a share of the base of a call-path row's percentages: the event's or its symbol's. */
+static double
+path_pct(const struct hot *ht, const struct hot_tree *pt, uint64_t v)
+{
+	uint64_t t;
+
+	if (!ht->pct_entry)
+		return pct_of(ht, v);
+	t = cpath_node(pt->t, pt->top)->total_period;
+	return t ? 100.0 * (double)v / (double)t : 0.0;
+}
+
+/* A caller or callee: its path's share, (callees) the samples that end there, its samples. */
+static void
+path_row(const struct hot *ht, const struct hrow *w, struct row *r)
+{
+	const struct hot_tree *pt = &ht->trees[w->ent];
+	const struct cpath_node *n = cpath_node(pt->t, w->cp);
+	const struct hist_node *nd = hist_node_get(H(ht), n->func);
+	double pc = path_pct(ht, pt, n->total_period);
+
+	row_set(r, phys(ht, L_CHILDREN), pct_el(pc), "%.2f%%", pc);
+	if (!ht->callers) {
+		pc = path_pct(ht, pt, n->self_period);
+		row_set(r, phys(ht, L_SELF), n->self_samples ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+	}
+	row_set(r, phys(ht, L_SAMPLES), 0, "%" PRIu64, n->total_samples);
+	row_set(r, phys(ht, L_DSO), EL_DIM, "%s", nd ? dso_short(ht, nd->f.dso) : "");
+	row_set(r, phys(ht, L_SYM), 0, "%s %s", ht->callers ? "<-" : "->",
+	    nd ? hist_str(H(ht), nd->label) : "?");
+}
+
 static void
 hot_row(struct pane *p, size_t idx, struct row *r)
 {
 	struct hot *ht = p->priv;
 	const struct hrow *w = &ht->rows[idx];
 	const struct hist_entry *e = &ht->ents[w->ent];
-	const struct hist_node *nd;
 	char buf[1024];
 	double pc;
 
@@ -422,26 +464,15 @@ hot_row(struct pane *p, size_t idx, struct row *r)
 		row_set(r, phys(ht, L_DSO), 0, "%s", dso_short(ht, e->dso));
 		row_set(r, phys(ht, L_SYM), 0, "%s", hist_key_text(H(ht), e, HIST_KEY_SYM, buf, sizeof buf));
 		break;
-	case HR_CALLERS:
-	case HR_CALLEES:
-		row_set(r, phys(ht, L_SYM), EL_TREE, "%s (%" PRIu32 ")",
-		    w->kind == HR_CALLERS ? "callers" : "callees", w->count);
-		break;
-	case HR_EDGE:
-		nd = hist_node_get(H(ht), w->node);
-		pc = pct_of(ht, w->period);
-		row_set(r, phys(ht, L_CHILDREN), pct_el(pc), "%.2f%%", pc);
-		row_set(r, phys(ht, L_SAMPLES), 0, "%" PRIu64, w->samples);
-		row_set(r, phys(ht, L_DSO), EL_DIM, "%s", nd ? dso_short(ht, nd->f.dso) : "");
-		row_set(r, phys(ht, L_SYM), 0, "%s %s", w->up ? "<-" : "->",
-		    nd ? hist_str(H(ht), nd->label) : "?");
+	case HR_PATH:
+		path_row(ht, w, r);
 		break;
 	case HR_MORE:
 		row_set(r, phys(ht, L_SYM), EL_DIM, "...");
 		break;
 	case HR_NONE:
-		row_set(r, phys(ht, L_SYM), EL_DIM, "%s",
-		    w->depth <= 1 ? "(no callers or callees)" : w->up ? "(no callers)" : "(no callees)");
+		row_set(r, phys(ht, L_SYM), EL_DIM, "%s", ht->callers ? "(no callers; o: callees)" :
+		    "(no callees; o: callers)");
 		break;
 	}
 }
@@ -532,6 +563,19 @@ expandable(const struct hot *ht, const struct hrow *w)
 	return i + 1 < ht->nrows && ht->rows[i + 1].depth > w->depth;
 }
 
+/* The function of a symbol or call-path row, else UINT32_MAX. */
+static uint32_t
+row_func(const struct hot *ht, const struct hrow *w)
+{
+	if (w == NULL || ht->dsos)
+		return UINT32_MAX;
+	if (w->kind == HR_ENTRY)
+		return ht->ents[w->ent].node;
+	if (w->kind == HR_PATH)
+		return cpath_node(ht->trees[w->ent].t, w->cp)->func;
+	return UINT32_MAX;
+}
+
 static size_t
 parent_of(const struct hot *ht, size_t i)
 {
@@ -592,15 +636,10 @@ annotate_view(struct pane *p, const struct hrow *w)
 	struct hot *ht = p->priv;
 	const struct hist_node *nd;
 	const char *label;
-	uint32_t node;
+	uint32_t node = row_func(ht, w);
 
-	if (w == NULL || ht->dsos) {
-		snprintf(p->msg, sizeof p->msg, "a annotates a symbol: select one");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	node = w->kind == HR_ENTRY ? ht->ents[w->ent].node : w->node;
 	nd = hist_node_get(H(ht), node);
-	if (nd == NULL || (w->kind != HR_ENTRY && w->kind != HR_EDGE)) {
+	if (nd == NULL) {
 		snprintf(p->msg, sizeof p->msg, "a annotates a symbol: select one");
 		return PANE_HANDLED | PANE_MSG;
 	}
@@ -651,38 +690,81 @@ drill(struct pane *p, const struct hrow *w)
 			return PANE_HANDLED | PANE_MSG;
 		}
 		return samples_view(p, e->node, e->comm, e->dso);
-	case HR_EDGE:
-		nd = hist_node_get(H(ht), w->node);
-		return samples_view(p, w->node, UINT32_MAX, nd ? nd->f.dso : DSO_NONE);
+	case HR_PATH:
+		nd = hist_node_get(H(ht), row_func(ht, w));
+		return samples_view(p, row_func(ht, w), UINT32_MAX, nd ? nd->f.dso : DSO_NONE);
 	default:
 		return PANE_IGNORED;
 	}
 }
 
+/* Open the nodes below node at (key k, its children at depth) that have children. */
+static void
+collect_keys(struct hot *ht, const struct cpath *t, uint32_t at, uint64_t k, unsigned depth)
+{
+	for (uint32_t c = cpath_node(t, at)->first_child; c != CPATH_NONE && ht->exp.n < HOT_MAX_ROWS;
+	    c = cpath_node(t, c)->next_sibling) {
+		const struct cpath_node *n = cpath_node(t, c);
+		uint64_t ck = key2(k, n->func);
+
+		if (n->first_child == CPATH_NONE || depth >= HOT_MAX_DEPTH)
+			continue;
+		exp_set(ht, ck, true);
+		collect_keys(ht, t, c, ck, depth + 1);
+	}
+}
+
+/* + opens or closes a row; e opens it and every call path below it. */
 static void
 toggle(struct pane *p, const struct hrow *w, bool deep)
 {
 	struct hot *ht = p->priv;
 	uint64_t key = w->key;
-	bool on = !exp_has(ht, key);
 
-	if (deep)
-		on = true;
-	exp_set(ht, key, on);
-	rebuild(p, key);
-	if (!deep)
-		return;
-	/* e: two more levels below the row, as far as they go */
-	for (int level = 0; level < 2 && !ht->truncated; level++) {
-		size_t i = hot_find(p, key), end;
+	exp_set(ht, key, deep || !exp_has(ht, key));
+	if (deep && has_graph(ht) && (w->kind == HR_ENTRY || w->kind == HR_PATH)) {
+		const struct hot_tree *pt = entry_tree(ht, w->ent);
 
-		if (i == WIDGET_NONE)
-			return;
-		for (end = i + 1; end < ht->nrows && ht->rows[end].depth > ht->rows[i].depth; end++)
-			if (ht->rows[end].kind != HR_MORE && expandable(ht, &ht->rows[end]))
-				exp_set(ht, ht->rows[end].key, true);
-		rebuild(p, key);
+		if (w->kind == HR_PATH)
+			collect_keys(ht, pt->t, w->cp, key, w->depth + 1u);
+		else if (pt->top != CPATH_NONE)
+			collect_keys(ht, pt->t, pt->top, paths_key(ht, key), 1);
 	}
+	rebuild(p, key);
+}
+
+/* o: call paths towards the callers or the callees; the cursor goes to its symbol's row. */
+static int
+key_call_order(struct pane *p, const struct hrow *w)
+{
+	struct hot *ht = p->priv;
+	uint64_t key = w ? entry_key(ht, &ht->ents[w->ent]) : UINT64_MAX;
+
+	if (!has_graph(ht)) {
+		snprintf(p->msg, sizeof p->msg, "no call paths here: %s", ht->dsos ?
+		    "the list of DSOs" : "the recording has no callchains");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	ht->callers = !ht->callers;
+	free_trees(ht);
+	rebuild(p, key);
+	snprintf(p->msg, sizeof p->msg, "%s", ht->callers ?
+	    "call paths towards the callers (perf's callee order; o: callees)" :
+	    "call paths towards the callees (perf's caller order; o: callers)");
+	return PANE_HANDLED | PANE_MSG;
+}
+
+/* p: call-path percentages of the symbol's total or of the event's. */
+static int
+key_call_pct(struct pane *p)
+{
+	struct hot *ht = p->priv;
+
+	ht->pct_entry = !ht->pct_entry;
+	rebuild(p, p->w.cursor > 0 ? widget_cursor_key(&p->w) : UINT64_MAX);
+	snprintf(p->msg, sizeof p->msg, "call-path percentages of %s", ht->pct_entry ?
+	    "each symbol's total (p: of the event's)" : "the event's total (p: of each symbol's)");
+	return PANE_HANDLED | PANE_MSG;
 }
 
 /* Tab / BTab: the next or previous event. */
@@ -733,8 +815,8 @@ key_zoom_dso(struct pane *p, const struct hrow *w)
 
 	if (w == NULL)
 		return PANE_HANDLED;
-	if (w->kind == HR_EDGE) {
-		const struct hist_node *nd = hist_node_get(H(ht), w->node);
+	if (w->kind == HR_PATH) {
+		const struct hist_node *nd = hist_node_get(H(ht), row_func(ht, w));
 
 		dso = nd ? nd->f.dso : DSO_NONE;
 	} else {
@@ -786,7 +868,7 @@ key_collapse(struct pane *p, const struct hrow *w)
 	return PANE_HANDLED;
 }
 
-/* E: the callers and callees of the first HOT_MAX_EXPAND_ALL rows. */
+/* E: the first level of call paths of the first HOT_MAX_EXPAND_ALL rows. */
 static int
 key_expand_all(struct pane *p, const struct hrow *w)
 {
@@ -796,17 +878,11 @@ key_expand_all(struct pane *p, const struct hrow *w)
 
 	if (!has_graph(ht))
 		return PANE_HANDLED;
-	for (size_t i = 0; i < ht->nents && n < HOT_MAX_EXPAND_ALL; i++, n++) {
-		uint64_t k = entry_key(ht, &ht->ents[i]);
-
-		exp_set(ht, k, true);
-		exp_set(ht, key2(k, 1), true);
-		exp_set(ht, key2(k, 2), true);
-	}
+	for (size_t i = 0; i < ht->nents && n < HOT_MAX_EXPAND_ALL; i++, n++)
+		exp_set(ht, entry_key(ht, &ht->ents[i]), true);
 	rebuild(p, key);
 	if (n < ht->nents) {
-		snprintf(p->msg, sizeof p->msg, "expanded the first %zu rows' callers and callees",
-		    n);
+		snprintf(p->msg, sizeof p->msg, "expanded the first %zu rows' call paths", n);
 		return PANE_HANDLED | PANE_MSG;
 	}
 	return PANE_HANDLED;
@@ -840,11 +916,11 @@ hot_key(struct pane *p, enum action a)
 		return key_zoom_thread(p, w);
 	case ACT_ENTER:
 	case ACT_EVENTS:
-		if (w && (w->kind == HR_CALLERS || w->kind == HR_CALLEES) && a == ACT_ENTER) {
-			toggle(p, w, false);
-			return PANE_HANDLED;
-		}
 		return drill(p, w) | PANE_HANDLED;
+	case ACT_CALL_ORDER:
+		return key_call_order(p, w);
+	case ACT_CALL_PERCENT:
+		return key_call_pct(p);
 	case ACT_TOGGLE:
 	case ACT_EXPAND:
 		if (w == NULL || w->kind == HR_MORE || w->kind == HR_NONE || !expandable(ht, w))
@@ -860,7 +936,7 @@ hot_key(struct pane *p, enum action a)
 
 		while (src != WIDGET_NONE && ht->rows[src].depth > 0)
 			src = parent_of(ht, src);
-		ht->nexp = 0;
+		hmap_free(&ht->exp);
 		rebuild(p, src != WIDGET_NONE ? ht->rows[src].key : UINT64_MAX);
 		return PANE_HANDLED;
 	}
@@ -899,6 +975,9 @@ info_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab: next)", ht->ev + 1, nev);
 	if (ht->pct > 0 && k >= 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
+	if (has_graph(ht) && k >= 0 && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, " | call paths: %s, %% of %s",
+		    ht->callers ? "callers" : "callees", ht->pct_entry ? "symbol" : "event");
 	if (ht->truncated && k >= 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, " | expansion cut at %d rows", HOT_MAX_ROWS);
 }
@@ -954,7 +1033,7 @@ hot_help(struct pane *p)
 
 	if (ht->dsos)
 		return "Enter:its symbols  s:back  %:limit";
-	return "Enter:samples  +:callers/callees  d/t:zoom  s:DSOs  Tab:event";
+	return "Enter:samples  +/e:call paths  o:callers/callees  p:%  d/t:zoom  s:DSOs  Tab:event";
 }
 
 /* ---- life ---- */
@@ -989,9 +1068,11 @@ hot_free(struct pane *p)
 		symbols_free(ht->sy);
 		p->sym = NULL;
 	}
+	free_trees(ht);
+	free(ht->trees);
 	free(ht->ents);
 	free(ht->rows);
-	free(ht->exp);
+	hmap_free(&ht->exp);
 	free(ht);
 }
 
