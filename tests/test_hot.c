@@ -679,6 +679,69 @@ Test(events, sample_rows_resolve_before_the_pass)
 	session_close(s);
 }
 
+/*
+ * A sample's stack in the events pane (frames equal perfnav script's:
+ * test_panes.c): on a frame, Enter opens its function's row in the hot
+ * functions, a its annotate view, of the sample's event.
+ */
+Test(events, stack_frames_open_hot_functions_and_annotate)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane ev, hot, an;
+	struct nav_view v;
+	uint64_t sum = 0;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	snprintf(v.filter, sizeof v.filter, "type:SAMPLE sym:mix_one");
+	go(&ev, &v);
+	cr_assert_eq(widget_count(&ev.w), 138);
+	cr_assert_eq(ev.ops->key(&ev, ACT_ANNOTATE), PANE_HANDLED | PANE_MSG, "a on a sample");
+	cr_assert_eq(ev.ops->key(&ev, ACT_TOGGLE), PANE_HANDLED);
+	cr_assert(row_has(&ev, widget_source(&ev.w, 1), "mix_one+0x"));
+	cr_assert(row_has(&ev, widget_source(&ev.w, 1), "(/tmp/perfnav-fixtures/cpu)"));
+	cr_assert(row_has(&ev, widget_source(&ev.w, 2), "main+0x"));
+	/* Enter on the main frame: the hot functions, on main's row */
+	widget_move(&ev.w, 2);
+	cr_assert_eq(ev.ops->key(&ev, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(ev.push.pane, PANE_HOT);
+	cr_assert_eq(ev.push.target, NAV_T_HOT);
+	cr_assert_eq(ev.push.arg, 0, "no zoom");
+	hot_pane(&hot, s, sy);
+	go(&hot, &ev.push);
+	cr_assert(row_has(&hot, widget_cursor_row(&hot.w), "[.] main"));
+	cr_assert_eq(hot.w.cursor, 1);
+	/* a on the mix_one frame: its annotate view, every sample of the event */
+	widget_move(&ev.w, -1);
+	cr_assert_eq(ev.ops->key(&ev, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(ev.push.pane, PANE_ANNOTATE);
+	cr_assert_eq(ev.push.arg2, node_named(sy, "[.] mix_one"));
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &ev.push);
+	for (size_t k = 0; k < widget_count(&an.w); k++) {
+		struct row r;
+		unsigned long n;
+
+		row_reset(&r);
+		an.ops->row(&an, widget_source(&an.w, k), &r);
+		if (r.col[1] != NULL && sscanf(r.col[1], "%lu", &n) == 1)
+			sum += n;
+	}
+	cr_assert_eq(sum, 138, "mix_one's 138 samples");
+	/* Enter on the mix_one frame: its row */
+	cr_assert_eq(ev.ops->key(&ev, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	go(&hot, &ev.push);
+	cr_assert(row_has(&hot, widget_cursor_row(&hot.w), "[.] mix_one"));
+	cr_assert_eq(hot.w.cursor, 2);
+	pane_destroy(&an);
+	pane_destroy(&hot);
+	pane_destroy(&ev);
+	symbols_free(sy);
+	session_close(s);
+}
+
 /* a on a symbol: its instructions, opened on the hottest, the samples all
  * credited; in a thread zoom only its samples; a on no symbol: a message. */
 Test(annotate, from_hot_functions)

@@ -97,6 +97,225 @@ Test(panes, events_sort_by_cpu_keeps_count)
 	session_close(s);
 }
 
+/* What perfnav script -F ip,sym,symoff,dso prints for each sample: its frame lines. */
+struct script_stacks {
+	char	*buf;
+	char	**line;		/* frame lines without their tab, in order */
+	size_t	 nline;
+	size_t	*first, *count;	/* per sample */
+	size_t	 n;
+};
+
+static void
+script_stacks(struct session *s, struct script_stacks *st)
+{
+	struct sym_opts so;
+	struct symbolizer *z;
+	size_t len = 0, cap = 0, capl = 0;
+	bool open = false;
+	char *l;
+	FILE *fp;
+
+	memset(st, 0, sizeof *st);
+	memset(&so, 0, sizeof so);
+	so.buildid_dir = TEST_DATA "/buildid";
+	so.kallsyms = "/dev/null";
+	z = symbolizer_new(s, &so);
+	fp = open_memstream(&st->buf, &len);
+	cr_assert_not_null(fp);
+	cr_assert_eq(script_print(s, z, "ip,sym,symoff,dso", true, 0, fp), 0);
+	fclose(fp);
+	symbolizer_free(z);
+	/* a sample with a callchain: an empty line, its frames after a tab, an empty line;
+	 * without: one line */
+	for (char *p = st->buf; (l = strsep(&p, "\n")) != NULL && (p != NULL || *l);) {
+		if (l[0] == '\t') {
+			cr_assert(open, "a frame outside a sample: %s", l);
+			l++;
+		} else if (l[0] == '\0' && open) {
+			open = false;
+			continue;
+		}
+		if (l[0] == '\0' || !open) {
+			if (st->n == cap) {
+				cap = cap ? 2 * cap : 64;
+				st->first = realloc(st->first, cap * sizeof *st->first);
+				st->count = realloc(st->count, cap * sizeof *st->count);
+			}
+			st->first[st->n] = st->nline;
+			st->count[st->n++] = 0;
+			open = l[0] == '\0';
+			if (open)
+				continue;
+		}
+		if (st->nline == capl) {
+			capl = capl ? 2 * capl : 256;
+			st->line = realloc(st->line, capl * sizeof *st->line);
+		}
+		st->line[st->nline++] = l;
+		st->count[st->n - 1]++;
+	}
+	cr_assert_not(open, "the last sample's frames end");
+}
+
+static void
+script_stacks_free(struct script_stacks *st)
+{
+	free(st->buf);
+	free(st->line);
+	free(st->first);
+	free(st->count);
+}
+
+static bool
+is_sample(struct session *s, size_t pos)
+{
+	struct rec r;
+
+	return session_rec(s, ent_loc(&session_index(s)->v[pos]), &r) == 0 &&
+	    r.type == PERF_RECORD_SAMPLE;
+}
+
+/* The row at visible position i, its Time (the address) and Record columns, is line. */
+static void
+assert_record(struct pane *p, size_t i, const char *line, const char *what)
+{
+	struct row *r = malloc(sizeof *r);
+	char buf[ROW_BUF];
+
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	snprintf(buf, sizeof buf, "%s %s", r->col[0] ? r->col[0] : "", r->col[4] ? r->col[4] : "");
+	cr_assert_str_eq(buf, line, "%s row %zu", what, i);
+	free(r);
+}
+
+/* The key of the row at visible position i. */
+static uint64_t
+key_of(struct pane *p, size_t i)
+{
+	struct row *r = malloc(sizeof *r);
+	uint64_t k;
+
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	k = r->have_key ? r->key : widget_source(&p->w, i);
+	free(r);
+	return k;
+}
+
+#define FRAME_KEY	(UINT64_C(1) << 62)
+
+/*
+ * + on each sample in turn: its frames, as perfnav script prints them
+ * (address, symbol+offset, DSO, inline levels), after it; all of them open
+ * at once, sorted, filtered; c and C close them.
+ */
+Test(panes, events_sample_stacks_are_perf_scripts, .timeout = 60)
+{
+	static const char *const fx[] = { "fp.data", "dwarf.data", "zstd.data", "fork.data",
+		"pipe.data", "dir.data", "plain.data" };
+
+	for (size_t f = 0; f < sizeof fx / sizeof *fx; f++) {
+		struct session *s = open_fixture(fx[f]);
+		const struct rec_index *ix = session_index(s);
+		struct symbols *sy = fixture_symbols(s);
+		struct script_stacks st;
+		struct nav_view v;
+		struct pane p;
+		size_t k = 0, cur = SIZE_MAX, fr = 0, shown = 0;
+
+		script_stacks(s, &st);
+		cr_assert_gt(st.n, 0, "%s", fx[f]);
+		cr_assert_eq(pane_create_sym(&p, PANE_EVENTS, s, NULL, sy), 0);
+		nav_view_init(&v, PANE_EVENTS);
+		p.ops->enter(&p, &v);
+		for (size_t pos = 0; pos < ix->n && !sy->done; pos++) {
+			if (!is_sample(s, pos))
+				continue;
+			cr_assert(widget_goto_key(&p.w, pos));
+			cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED | PANE_MSG,
+			    "not before symbols are resolved");
+			cr_assert_not_null(strstr(p.msg, "when symbols are resolved"), "%s", p.msg);
+			break;
+		}
+		symbols_run(sy);
+		for (size_t pos = 0; pos < ix->n; pos++) {
+			size_t i;
+
+			if (!is_sample(s, pos))
+				continue;
+			cr_assert_lt(k, st.n, "%s: as many samples as perfnav script", fx[f]);
+			cr_assert(widget_goto_key(&p.w, pos));
+			cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED);
+			i = p.w.cursor;
+			cr_assert_eq(key_of(&p, i), pos, "%s: the cursor stays on the sample", fx[f]);
+			for (size_t j = 0; j < st.count[k]; j++)
+				assert_record(&p, i + 1 + j, st.line[st.first[k] + j], fx[f]);
+			cr_assert(i + 1 + st.count[k] == widget_count(&p.w) ||
+			    !(key_of(&p, i + 1 + st.count[k]) & FRAME_KEY), "%s: no more frames", fx[f]);
+			shown += st.count[k];
+			k++;
+		}
+		cr_assert_eq(k, st.n, "%s", fx[f]);
+		cr_assert_eq(widget_count(&p.w), ix->n + shown);
+		/* every stack open: each frame where it belongs */
+		k = 0;
+		for (size_t i = 0; i < widget_count(&p.w); i++) {
+			uint64_t key = key_of(&p, i);
+
+			if (key & FRAME_KEY) {
+				cr_assert_lt(fr, st.count[cur], "%s row %zu", fx[f], i);
+				assert_record(&p, i, st.line[st.first[cur] + fr++], fx[f]);
+			} else if (is_sample(s, key)) {
+				cr_assert(cur == SIZE_MAX || fr == st.count[cur]);
+				cur = k++;
+				fr = 0;
+			}
+		}
+		/* sorted by CPU, descending: each sample keeps its frames after it, in order */
+		widget_sort(&p.w, 1, true);
+		for (size_t i = 1; i < widget_count(&p.w); i++) {
+			uint64_t key = key_of(&p, i), prev = key_of(&p, i - 1);
+
+			if (!(key & FRAME_KEY))
+				continue;
+			if ((key & 0xffff) == 0)
+				cr_assert_eq(prev, (key & ~FRAME_KEY) >> 16, "%s row %zu", fx[f], i);
+			else
+				cr_assert_eq(prev, key - 1, "%s row %zu", fx[f], i);
+		}
+		widget_sort(&p.w, -1, false);
+		/* a filter keeps a sample's frames with it */
+		cr_assert_eq(widget_set_filter(&p.w, "type:SAMPLE", NULL, 0), 0);
+		cr_assert_eq(widget_count(&p.w), st.n + shown, "%s", fx[f]);
+		/* c on a frame closes its sample's stack, the cursor on the sample */
+		widget_home(&p.w);
+		widget_move(&p.w, 1);
+		cr_assert(key_of(&p, 1) & FRAME_KEY);
+		cr_assert_eq(p.ops->key(&p, ACT_COLLAPSE), PANE_HANDLED);
+		cr_assert_eq(widget_count(&p.w), st.n + shown - st.count[0]);
+		cr_assert_eq(p.w.cursor, 0);
+		widget_set_filter(&p.w, "", NULL, 0);
+		/* x on a frame: its sample's record */
+		for (k = 0; k < widget_count(&p.w) && !(key_of(&p, k) & FRAME_KEY); k++)
+			;
+		cr_assert_lt(k, widget_count(&p.w));
+		widget_home(&p.w);
+		widget_move(&p.w, (long)k);
+		cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
+		cr_assert_eq(p.push.target, NAV_T_RECORD);
+		cr_assert_eq(p.push.arg, ent_loc(&ix->v[(key_of(&p, k) & ~FRAME_KEY) >> 16]), "%s",
+		    fx[f]);
+		p.ops->key(&p, ACT_COLLAPSE_ALL);
+		cr_assert_eq(widget_count(&p.w), ix->n, "C: every stack closed");
+		pane_destroy(&p);
+		script_stacks_free(&st);
+		symbols_free(sy);
+		session_close(s);
+	}
+}
+
 Test(panes, procs_threads_and_drill)
 {
 	struct session *s = open_fixture("pipe.data");

@@ -33,6 +33,18 @@
  * event:NAME (or event:#N, the N-th attr): the records of one event (how
  * annotate keeps to the event it counts).  A sample's summary starts with
  * its symbol, resolved for that row.
+ *
+ * A sample expands (+, Right, e) into its call stack, one row per frame
+ * leaf first, as perf script prints it (the address in the time column,
+ * then symbol+offset, DSO, inline levels marked "(inlined)"), resolved
+ * when it is expanded
+ * (symbolizer_callchain, once symbols are resolved).  The rows of the
+ * expanded stacks are inserted after their samples: source rows are index
+ * positions shifted by the frames of the stacks before them, a frame's row
+ * key is EV_FRAME_KEY | position << 16 | frame (a record's stays its
+ * position), and a frame row sorts and filters with its sample.  On a
+ * frame, Enter opens its function's row in the hot functions, a its
+ * annotate view.
  */
 
 enum { C_TIME, C_CPU, C_PID, C_COMM, C_REC, C_N };
@@ -46,6 +58,10 @@ static const struct column ev_cols[C_N] = {
 };
 
 #define EV_WORDS 8
+#define EV_MAX_FRAMES	1024		/* as perfnav script */
+#define EV_FRAME_KEY	(UINT64_C(1) << 62)
+/* A hot-functions view's cursor naming a function (pane_hot.c's HOT_CURSOR_FUNC). */
+#define EV_HOT_FUNC	(UINT64_C(1) << 62)
 
 struct ev_filter {
 	bool		 by_type;
@@ -61,8 +77,18 @@ struct ev_filter {
 	char		 event[NAV_FILTER_MAX];
 };
 
+/* An expanded sample: its frames, leaf first. */
+struct ev_stack {
+	size_t		 pos;		/* index position of the sample */
+	size_t		 before;	/* frame rows of the stacks before it */
+	struct frame	*f;
+	uint32_t	 n;
+};
+
 struct ev {
 	struct ev_filter	 f;
+	struct ev_stack		*st;		/* by pos */
+	size_t			 nst, capst;
 	/* sym: and dso: compiled against the hist */
 	uint8_t			*nodes;		/* per function node: matches sym: */
 	size_t			 nnodes;
@@ -77,6 +103,112 @@ static const struct rec_ent *
 ent(struct pane *p, size_t idx)
 {
 	return &session_index(p->s)->v[idx];
+}
+
+/* ---- expanded stacks: source rows and index positions ---- */
+
+/*
+ * How many stacks lie before x: whose sample's index position is below x,
+ * or (by_row) whose sample's source row is.
+ */
+static size_t
+stacks_below(const struct ev *ev, size_t x, bool by_row)
+{
+	size_t lo = 0, hi = ev->nst;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ev->st[mid].pos + (by_row ? ev->st[mid].before : 0) < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Stacks whose sample lies before index position pos. */
+static size_t
+stacks_before(const struct ev *ev, size_t pos)
+{
+	return stacks_below(ev, pos, false);
+}
+
+/* Frame rows before index position pos's row. */
+static size_t
+frames_before(const struct ev *ev, size_t k)
+{
+	return k ? ev->st[k - 1].before + ev->st[k - 1].n : 0;
+}
+
+/* The expanded stack of the sample at pos, or NULL. */
+static struct ev_stack *
+stack_at(const struct ev *ev, size_t pos)
+{
+	size_t k = stacks_before(ev, pos);
+
+	return k < ev->nst && ev->st[k].pos == pos ? &ev->st[k] : NULL;
+}
+
+/* The source row of the record at index position pos. */
+static size_t
+pos_row(const struct pane *p, size_t pos)
+{
+	const struct ev *ev = p->priv;
+
+	return ev->nst ? pos + frames_before(ev, stacks_before(ev, pos)) : pos;
+}
+
+/* The index position of source row src, and which frame of its stack it is (-1: the record). */
+static size_t
+row_pos(const struct pane *p, size_t src, int *frame)
+{
+	const struct ev *ev = p->priv;
+	const struct ev_stack *st;
+	size_t k, s0;
+
+	*frame = -1;
+	if (ev->nst == 0)
+		return src;
+	/* the last stack whose sample's row is at or before src */
+	k = stacks_below(ev, src + 1, true);
+	if (k == 0)
+		return src;
+	st = &ev->st[k - 1];
+	s0 = st->pos + st->before;
+	if (src - s0 <= st->n) {
+		if (src > s0)
+			*frame = (int)(src - s0 - 1);
+		return st->pos;
+	}
+	return src - st->before - st->n;
+}
+
+/* The index position of a source row (a frame's: its sample's). */
+static size_t
+owner(const struct pane *p, size_t src)
+{
+	int fr;
+
+	return row_pos(p, src, &fr);
+}
+
+static void
+restack(struct ev *ev)
+{
+	for (size_t k = 0; k < ev->nst; k++)
+		ev->st[k].before = frames_before(ev, k);
+}
+
+static void
+stack_drop(struct ev *ev, struct ev_stack *st)
+{
+	size_t k = (size_t)(st - ev->st);
+
+	free(st->f);
+	memmove(st, st + 1, (ev->nst - k - 1) * sizeof *st);
+	ev->nst--;
+	restack(ev);
 }
 
 static const char *
@@ -117,12 +249,43 @@ type_elem(uint32_t type)
 static size_t
 ev_nrows(struct pane *p)
 {
-	return session_index(p->s)->n;
+	const struct ev *ev = p->priv;
+
+	return session_index(p->s)->n + frames_before(ev, ev->nst);
+}
+
+/* A frame of an expanded stack, as perf script prints it. */
+static void
+frame_row(struct pane *p, size_t pos, int fr, struct row *r)
+{
+	const struct ev_stack *st = stack_at(p->priv, pos);
+	const struct frame *f;
+	struct symbolizer *z = p->sym->z;
+	bool inl;
+	char off[32] = "";
+
+	r->key = EV_FRAME_KEY | (uint64_t)pos << 16 | (uint64_t)fr;
+	r->have_key = true;
+	if (st == NULL || (uint32_t)fr >= st->n)
+		return;
+	f = &st->f[fr];
+	inl = f->sym != SYM_NONE && symbolizer_sym_inlined(z, f->sym);
+	if (f->sym != SYM_NONE)
+		snprintf(off, sizeof off, "+0x%" PRIx64, f->symoff);
+	/* the address where the time is: the symbol has the width a narrow terminal leaves */
+	row_set(r, C_TIME, EL_DIM, "%16" PRIx64, f->ip);
+	if (inl)
+		row_set(r, C_REC, EL_TREE, "%s%s (inlined)", symbolizer_sym_name(z, f->sym), off);
+	else
+		row_set(r, C_REC, EL_TREE, "%s%s (%s)", symbolizer_sym_name(z, f->sym), off,
+		    symbolizer_dso_long(z, f->dso));
 }
 
 static void
-ev_row(struct pane *p, size_t idx, struct row *r)
+ev_row(struct pane *p, size_t src, struct row *r)
 {
+	int fr;
+	size_t idx = row_pos(p, src, &fr);
 	const struct rec_ent *e = ent(p, idx);
 	struct rec rec;
 	char t[32], sum[512];
@@ -130,6 +293,10 @@ ev_row(struct pane *p, size_t idx, struct row *r)
 	int32_t pid = ent_pid(e), tid = ent_tid(e);
 	unsigned cpu = ent_cpu(e);
 
+	if (fr >= 0) {
+		frame_row(p, idx, fr, r);
+		return;
+	}
 	r->key = idx;
 	r->have_key = true;
 	if (e->time) {
@@ -177,11 +344,18 @@ cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* Rows of one sample compare equal: the widget keeps them in source order, together. */
 static int
 ev_cmp(struct pane *p, int col, size_t a, size_t b)
 {
-	const struct rec_ent *x = ent(p, a), *y = ent(p, b);
+	const struct rec_ent *x, *y;
 
+	a = owner(p, a);
+	b = owner(p, b);
+	if (a == b)
+		return 0;
+	x = ent(p, a);
+	y = ent(p, b);
 	switch (col) {
 	case C_TIME:
 		return cmp_u64(x->time, y->time);
@@ -492,11 +666,13 @@ sym_match(struct pane *p, struct ev *ev, size_t idx)
 	return true;
 }
 
+/* A frame row shows when its sample does. */
 static bool
-ev_match(struct pane *p, size_t idx)
+ev_match(struct pane *p, size_t src)
 {
 	struct ev *ev = p->priv;
 	const struct ev_filter *f = &ev->f;
+	size_t idx = owner(p, src);
 	const struct rec_ent *e = ent(p, idx);
 
 	if (f->pid != -2 && ent_pid(e) != f->pid)
@@ -547,7 +723,7 @@ ev_match(struct pane *p, size_t idx)
 			return false;
 	}
 	for (int i = 0; i < f->nwords; i++)
-		if (!widget_row_contains(&p->w, idx, f->words[i]))
+		if (!widget_row_contains(&p->w, pos_row(p, idx), f->words[i]))
 			return false;
 	return true;
 }
@@ -561,7 +737,7 @@ ev_select(struct pane *p, struct nav_view *v)
 
 	if (src == WIDGET_NONE)
 		return false;
-	e = ent(p, src);
+	e = ent(p, owner(p, src));
 	nav_view_init(v, PANE_HEX);
 	v->target = NAV_T_RECORD;
 	v->arg = ent_loc(e);
@@ -580,18 +756,207 @@ ev_select(struct pane *p, struct nav_view *v)
 	return true;
 }
 
+/* ---- a sample's stack ---- */
+
+/* The rows changed: rebuild the view, the cursor on the record at pos. */
+static void
+restack_view(struct pane *p, size_t pos)
+{
+	restack(p->priv);
+	widget_reload(&p->w);
+	widget_goto_key(&p->w, pos);
+}
+
+/* Expand the sample at pos into its frames. */
+static int
+stack_open(struct pane *p, size_t pos)
+{
+	struct ev *ev = p->priv;
+	struct ev_stack *st;
+	struct sample smp;
+	struct rec rec;
+	const char *why;
+	size_t k;
+
+	if (stack_at(ev, pos) != NULL)
+		return PANE_HANDLED;
+	if (p->sym == NULL || !p->sym->done) {
+		snprintf(p->msg, sizeof p->msg, "a sample's stack: when symbols are resolved "
+		    "(%.0f%% now)", p->sym ? 100 * symbols_progress(p->sym) : 0.0);
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (session_rec(p->s, ent_loc(ent(p, pos)), &rec) < 0 || rec.type != PERF_RECORD_SAMPLE ||
+	    record_decode_sample(p->s, &rec, &smp, &why) < 0) {
+		snprintf(p->msg, sizeof p->msg, "+ expands a sample into its call stack: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	k = stacks_before(ev, pos);
+	GROW(ev->st, ev->capst, ev->nst + 1);
+	memmove(&ev->st[k + 1], &ev->st[k], (ev->nst - k) * sizeof *ev->st);
+	ev->nst++;
+	st = &ev->st[k];
+	memset(st, 0, sizeof *st);
+	st->pos = pos;
+	st->f = xcalloc(EV_MAX_FRAMES, sizeof *st->f);
+	st->n = (uint32_t)symbolizer_callchain(p->sym->z, &smp, rec.misc, st->f, EV_MAX_FRAMES, 0);
+	restack_view(p, pos);
+	return PANE_HANDLED;
+}
+
+/* The hist node of a frame's function (UINT32_MAX: none), its event's index into *evi. */
+static uint32_t
+frame_node(struct pane *p, size_t pos, const struct frame *f, size_t *evi)
+{
+	const struct hist *h = p->sym->h;
+	struct rec rec;
+	int attr;
+
+	*evi = 0;
+	if (session_rec(p->s, ent_loc(ent(p, pos)), &rec) == 0 &&
+	    (attr = record_attr(p->s, &rec)) >= 0)
+		for (size_t i = 0; i < hist_nevents(h); i++)
+			if (hist_event(h, i)->attr == attr)
+				*evi = i;
+	if (f->sym == SYM_NONE)
+		return UINT32_MAX;
+	for (size_t i = 0; i < hist_nnodes(h); i++) {
+		const struct hist_node *nd = hist_node_get(h, (uint32_t)i);
+
+		if (nd->f.sym == f->sym && nd->f.dso == f->dso)
+			return (uint32_t)i;
+	}
+	return UINT32_MAX;
+}
+
+/* On a frame: Enter its function's row in the hot functions, a its annotate view. */
+static int
+frame_open(struct pane *p, size_t pos, int fr, enum action a)
+{
+	const struct ev_stack *st = stack_at(p->priv, pos);
+	const struct hist_entry *e;
+	const struct frame *f;
+	const char *name;
+	uint32_t node;
+	size_t evi;
+
+	if (st == NULL || (uint32_t)fr >= st->n)
+		return PANE_HANDLED;
+	f = &st->f[fr];
+	node = frame_node(p, pos, f, &evi);
+	if (node == UINT32_MAX) {
+		snprintf(p->msg, sizeof p->msg, "%s: no function here", f->sym == SYM_NONE ?
+		    "an unresolved address" : symbolizer_sym_name(p->sym->z, f->sym));
+		return PANE_HANDLED | PANE_MSG;
+	}
+	name = symbolizer_sym_name(p->sym->z, f->sym);
+	if (a == ACT_ANNOTATE) {
+		if (symbolizer_sym_inlined(p->sym->z, f->sym)) {
+			snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function "
+			    "it is inlined into");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		nav_view_init(&p->push, PANE_ANNOTATE);
+		p->push.arg = evi;
+		p->push.arg2 = node;
+		snprintf(p->push.label, sizeof p->push.label, "annotate %.36s", name);
+		return PANE_HANDLED | PANE_PUSH;
+	}
+	e = hist_entry_get(p->sym->h, hist_sample_entry(p->sym->h, pos));
+	nav_view_init(&p->push, PANE_HOT);
+	p->push.target = NAV_T_HOT;
+	p->push.cursor = EV_HOT_FUNC | (uint64_t)(e ? e->comm & 0x3fffffff : 0) << 32 | node;
+	snprintf(p->push.label, sizeof p->push.label, "hot %.40s", name);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+static void
+stacks_free(struct ev *ev)
+{
+	for (size_t k = 0; k < ev->nst; k++)
+		free(ev->st[k].f);
+	ev->nst = 0;
+}
+
+/* +, e, c, C on a sample or a frame of its stack. */
+static int
+stack_key(struct pane *p, enum action a, size_t pos, int fr)
+{
+	struct ev *ev = p->priv;
+	struct ev_stack *st = stack_at(ev, pos);
+
+	switch (a) {
+	case ACT_TOGGLE:
+	case ACT_EXPAND:
+		if (st == NULL)
+			return stack_open(p, pos);
+		if (a == ACT_TOGGLE || fr >= 0)
+			break;
+		return PANE_HANDLED;
+	case ACT_COLLAPSE:
+		if (st == NULL)
+			return PANE_HANDLED;
+		break;
+	case ACT_COLLAPSE_ALL:
+		stacks_free(ev);
+		restack_view(p, pos);
+		return PANE_HANDLED;
+	default:
+		snprintf(p->msg, sizeof p->msg, "+ expands one sample's call stack at a time");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	stack_drop(ev, st);
+	restack_view(p, pos);
+	return PANE_HANDLED;
+}
+
 static int
 ev_key(struct pane *p, enum action a)
 {
+	size_t src = widget_cursor_row(&p->w), pos;
+	int fr = -1;
+
+	pos = src == WIDGET_NONE ? SIZE_MAX : row_pos(p, src, &fr);
 	switch (a) {
 	case ACT_ENTER:
+		if (fr >= 0)
+			return frame_open(p, pos, fr, a);
+		/* FALLTHROUGH */
 	case ACT_HEX:
 		if (ev_select(p, &p->push))
 			return PANE_HANDLED | PANE_PUSH;
 		return PANE_HANDLED;
+	case ACT_ANNOTATE:
+		if (fr >= 0)
+			return frame_open(p, pos, fr, a);
+		snprintf(p->msg, sizeof p->msg, "a annotates a frame's function: + shows a sample's "
+		    "stack");
+		return PANE_HANDLED | PANE_MSG;
+	case ACT_TOGGLE:
+	case ACT_EXPAND:
+	case ACT_COLLAPSE:
+	case ACT_COLLAPSE_ALL:
+	case ACT_EXPAND_ALL:
+		return src == WIDGET_NONE ? PANE_HANDLED : stack_key(p, a, pos, fr);
 	default:
 		return PANE_IGNORED;
 	}
+}
+
+/* A record's key is its index position; a frame's names its sample and place. */
+static size_t
+ev_find(struct pane *p, uint64_t key)
+{
+	struct ev *ev = p->priv;
+	const struct ev_stack *st;
+	size_t pos, fr;
+
+	if (key & EV_FRAME_KEY) {
+		pos = (size_t)((key & ~EV_FRAME_KEY) >> 16);
+		fr = (size_t)(key & 0xffff);
+		st = stack_at(ev, pos);
+		return st != NULL && fr < st->n ? pos_row(p, pos) + 1 + fr : WIDGET_NONE;
+	}
+	return key < session_index(p->s)->n ? pos_row(p, (size_t)key) : WIDGET_NONE;
 }
 
 static int
@@ -616,6 +981,8 @@ ev_free(struct pane *p)
 	if (ev) {
 		free(ev->nodes);
 		free(ev->attrs);
+		stacks_free(ev);
+		free(ev->st);
 	}
 	free(ev);
 }
@@ -624,7 +991,8 @@ static const char *
 ev_help(struct pane *p)
 {
 	(void)p;
-	return "Enter/x:hex  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym:)";
+	return "Enter/x:hex  +:stack (a/Enter on a frame)  f:filter (type: pid: tid: cpu: time: comm: "
+	    "event: dso: sym:)";
 }
 
 const struct pane_ops pane_events_ops = {
@@ -642,4 +1010,5 @@ const struct pane_ops pane_events_ops = {
 	.enter = pane_list_enter,
 	.save = pane_list_save,
 	.help = ev_help,
+	.find = ev_find,
 };
