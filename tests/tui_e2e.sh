@@ -313,5 +313,41 @@ else
 	ok "missing file: exit status $?"
 fi
 
+# ---- fp.data: a symbol's call paths in either order, a sample's stack ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "call paths: symbols resolved"
+keys Down e
+wait_for "^ +74\.19% +74\.19% +138 +cpu +. +-> \[\.\] mix_one" \
+	"e on main: its callees, each with the samples of its own path"
+wait_for "^ +4\.30% +4\.30% +8 +cpu .*-> \[\.\] mix$" "main's other callee"
+wait_for "\| call paths: callees, % of event" "the event line names the order"
+keys o
+wait_for "call paths towards the callers \(perf's callee order; o: callees\)" "o: the callers"
+wait_for "^ +78\.49% +146 +libc\.so\.6 .*<- \[\.\] __libc_start_call_main" \
+	"main's caller, with main's 146 samples"
+wait_gone "-> \[\.\] mix_one" "no callee left"
+keys p
+wait_for "^ +100\.00% +146 +libc\.so\.6 .*<- \[\.\] __libc_start_call_main" \
+	"p: percentages of the symbol's total"
+wait_for "\| call paths: callers, % of symbol" "the event line says so"
+keys o
+wait_for "^ +94\.52% +94\.52% +138 +cpu .*-> \[\.\] mix_one" "o again: callees, of main's total"
+keys 3 f
+keys -l "type:SAMPLE sym:mix_one"
+keys Enter
+wait_for "filter 'type:SAMPLE sym:mix_one': 138 rows" "the samples of mix_one"
+keys +
+wait_for "^ +[0-9a-f]{12} +mix_one\+0x[0-9a-f]+ \(/tmp/perfnav-fixtures/cpu\)$" \
+	"+ on a sample: its stack, as perf script prints it"
+wait_for "^ +[0-9a-f]{12} +__libc_start_call_main\+0x[0-9a-f]+ \(/usr/lib/" \
+	"down to its outermost frame"
+keys Down Down Enter
+wait_for "events > hot main \[2/" "Enter on a frame: its function in the hot functions"
+keys Escape Up a
+wait_for "mix_one in cpu, cpu-clock: 138 samples" "a on a frame: its function's annotate view"
+keys Escape c
+wait_gone "^ +[0-9a-f]{12} +mix_one\+0x" "c closes the stack"
+finish "call paths and stacks"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
