@@ -991,8 +991,7 @@ static const char *
 ev_help(struct pane *p)
 {
 	(void)p;
-	return "Enter/x:hex  +:stack (a/Enter on a frame)  f:filter (type: pid: tid: cpu: time: comm: "
-	    "event: dso: sym:)";
+	return "Enter/x:hex  +:stack  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym:)";
 }
 
 const struct pane_ops pane_events_ops = {

@@ -1033,7 +1033,7 @@ hot_help(struct pane *p)
 
 	if (ht->dsos)
 		return "Enter:its symbols  s:back  %:limit";
-	return "Enter:samples  +/e:call paths  o:callers/callees  p:%  d/t:zoom  s:DSOs  Tab:event";
+	return "Enter:samples  +:paths  o:order  p:%  d/t:zoom  s:DSOs  Tab:event";
 }
 
 /* ---- life ---- */
