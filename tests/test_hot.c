@@ -132,12 +132,12 @@ Test(hot, expand_call_paths)
 	cr_assert(row_has(&p, widget_source(&p.w, i + 2), "5.48%"));
 	p.ops->key(&p, ACT_CALL_PERCENT);
 	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "74.19%"), "p again: of the event");
-	/* mix_one calls nothing; o: its callers, each level the samples of its path */
+	/* mix_one calls nothing; b: its callers, each level the samples of its path */
 	i = 4;	/* below main's two callees */
 	cr_assert(row_has(&p, widget_source(&p.w, i), "[.] mix_one"));
 	cr_assert_not(row_has(&p, widget_source(&p.w, i), "-> "));
 	key_at(&p, i, ACT_TOGGLE);
-	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "(no callees; o: callers)"));
+	cr_assert(row_has(&p, widget_source(&p.w, i + 1), "(no callees; b: callers)"));
 	cr_assert_eq(p.ops->key(&p, ACT_CALL_ORDER), PANE_HANDLED | PANE_MSG);
 	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] mix_one"), "on the symbol's row");
 	i = p.w.cursor;

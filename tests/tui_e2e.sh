@@ -2,7 +2,7 @@
 # End-to-end tests of the TUI: run perfnav in a detached tmux session of a
 # fixed size on the project's fixtures, send keys, and assert what a user
 # sees in capture-pane: the title, the hot functions (the hottest symbol on
-# the first screen once symbols are resolved, callers, the samples of a
+# the first screen once symbols are resolved, call paths, the samples of a
 # symbol, zooms, Tab between events), the event list, a process's threads
 # and their hot functions after drilling in, the first bytes of a record in
 # its hex view, the header's hostname, the help screen, resizing (also
@@ -166,9 +166,9 @@ wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" \
 	"the hottest symbol on the first screen"
 wait_for "Samples: 186 of event 'cpu-clock'" "the event line"
 keys Down Down +
-wait_for "\(no callees; o: callers\)" "+ expands a symbol into its call paths: callees first"
-keys o
-wait_for "^ +74\.19% +138 +cpu +. <- \[\.\] main" "o: its callers, main"
+wait_for "\(no callees; b: callers\)" "+ expands a symbol into its call paths: callees first"
+keys b
+wait_for "^ +74\.19% +138 +cpu +. <- \[\.\] main" "b: its callers, main"
 keys C
 wait_gone "<- \[\.\] main" "C collapses everything"
 keys Enter
@@ -321,8 +321,8 @@ wait_for "^ +74\.19% +74\.19% +138 +cpu +. +-> \[\.\] mix_one" \
 	"e on main: its callees, each with the samples of its own path"
 wait_for "^ +4\.30% +4\.30% +8 +cpu .*-> \[\.\] mix$" "main's other callee"
 wait_for "\| call paths: callees, % of event" "the event line names the order"
-keys o
-wait_for "call paths towards the callers \(perf's callee order; o: callees\)" "o: the callers"
+keys b
+wait_for "call paths towards the callers \(perf's callee order; b: callees\)" "b: the callers"
 wait_for "^ +78\.49% +146 +libc\.so\.6 .*<- \[\.\] __libc_start_call_main" \
 	"main's caller, with main's 146 samples"
 wait_gone "-> \[\.\] mix_one" "no callee left"
@@ -330,8 +330,8 @@ keys p
 wait_for "^ +100\.00% +146 +libc\.so\.6 .*<- \[\.\] __libc_start_call_main" \
 	"p: percentages of the symbol's total"
 wait_for "\| call paths: callers, % of symbol" "the event line says so"
-keys o
-wait_for "^ +94\.52% +94\.52% +138 +cpu .*-> \[\.\] mix_one" "o again: callees, of main's total"
+keys b
+wait_for "^ +94\.52% +94\.52% +138 +cpu .*-> \[\.\] mix_one" "b again: callees, of main's total"
 keys 3 f
 keys -l "type:SAMPLE sym:mix_one"
 keys Enter

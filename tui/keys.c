@@ -84,7 +84,7 @@ const char keys_default_text[] =
 	"bind hot BTab prev-event\n"
 	"bind hot s dsos\n"
 	"bind hot % percent-limit\n"
-	"bind hot o call-order\n"
+	"bind hot b call-order\n"
 	"bind hot p call-percent\n"
 	"bind hex x record\n"
 	"bind hex Enter record\n"

@@ -31,7 +31,8 @@
  *
  * A symbol F expands into its call paths (symbolize/cpath.h), over the
  * samples of the row's command (and of the zoomed process or thread) whose
- * path passes through F, in one of two orders (o switches):
+ * path passes through F, in one of two orders (b switches, as it flips the
+ * flame graph between top-down and bottom-up):
  *   - callees (the default, what perf report's TUI shows with --children,
  *     its caller order): the paths from F down, merged over F's call sites
  *     (CPATH_FOCUS, top-down): each level a callee in one calling context;
@@ -471,8 +472,8 @@ hot_row(struct pane *p, size_t idx, struct row *r)
 		row_set(r, phys(ht, L_SYM), EL_DIM, "...");
 		break;
 	case HR_NONE:
-		row_set(r, phys(ht, L_SYM), EL_DIM, "%s", ht->callers ? "(no callers; o: callees)" :
-		    "(no callees; o: callers)");
+		row_set(r, phys(ht, L_SYM), EL_DIM, "%s", ht->callers ? "(no callers; b: callees)" :
+		    "(no callees; b: callers)");
 		break;
 	}
 }
@@ -733,7 +734,7 @@ toggle(struct pane *p, const struct hrow *w, bool deep)
 	rebuild(p, key);
 }
 
-/* o: call paths towards the callers or the callees; the cursor goes to its symbol's row. */
+/* b: call paths towards the callers or the callees; the cursor goes to its symbol's row. */
 static int
 key_call_order(struct pane *p, const struct hrow *w)
 {
@@ -749,8 +750,8 @@ key_call_order(struct pane *p, const struct hrow *w)
 	free_trees(ht);
 	rebuild(p, key);
 	snprintf(p->msg, sizeof p->msg, "%s", ht->callers ?
-	    "call paths towards the callers (perf's callee order; o: callees)" :
-	    "call paths towards the callees (perf's caller order; o: callers)");
+	    "call paths towards the callers (perf's callee order; b: callees)" :
+	    "call paths towards the callees (perf's caller order; b: callers)");
 	return PANE_HANDLED | PANE_MSG;
 }
 
@@ -1033,7 +1034,7 @@ hot_help(struct pane *p)
 
 	if (ht->dsos)
 		return "Enter:its symbols  s:back  %:limit";
-	return "Enter:samples  +:paths  o:order  p:%  d/t:zoom  s:DSOs  Tab:event";
+	return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  Tab:event";
 }
 
 /* ---- life ---- */
