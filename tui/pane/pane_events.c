@@ -799,6 +799,7 @@ stack_open(struct pane *p, size_t pos)
 	st->pos = pos;
 	st->f = xcalloc(EV_MAX_FRAMES, sizeof *st->f);
 	st->n = (uint32_t)symbolizer_callchain(p->sym->z, &smp, rec.misc, st->f, EV_MAX_FRAMES, 0);
+	st->f = xreallocarray(st->f, st->n ? st->n : 1, sizeof *st->f);
 	restack_view(p, pos);
 	return PANE_HANDLED;
 }
@@ -897,6 +898,8 @@ stack_key(struct pane *p, enum action a, size_t pos, int fr)
 			return PANE_HANDLED;
 		break;
 	case ACT_COLLAPSE_ALL:
+		if (ev->nst == 0)
+			return PANE_HANDLED;
 		stacks_free(ev);
 		restack_view(p, pos);
 		return PANE_HANDLED;
