@@ -6,58 +6,11 @@
 #include "symbolize/hist_impl.h"
 
 /*
- * The call graph of a hist (hist_opts.callgraph): caller -> callee edges
- * between function nodes, and the top-down call tree per event (comm at
- * the first level), both fed one sample at a time by callgraph_add().
+ * The call tree of a hist (hist_opts.callgraph): per event, comm at the
+ * first level, then the functions from the outermost caller down, fed one
+ * sample at a time by callgraph_add(); folded.c reads it.  (Call paths
+ * without the comm level, for every view, are symbolize/cpath.h's.)
  */
-
-/* What edge_add() seeks (edge_eq's ctx). */
-struct edge_want {
-	const struct hist_edge	*v;
-	uint32_t		 ev, caller, callee;
-	int32_t			 pid, tid;
-};
-
-/* hmap_eq_fn: is edge id the one w seeks? */
-static bool
-edge_eq(const void *ctx, uint32_t id)
-{
-	const struct edge_want *w = ctx;
-	const struct hist_edge *e = &w->v[id];
-
-	return e->caller == w->caller && e->callee == w->callee && e->event == w->ev &&
-	    e->tid == w->tid && e->pid == w->pid;
-}
-
-static void
-edge_add(struct hist *h, uint32_t ev, int32_t pid, int32_t tid, uint32_t caller, uint32_t callee,
-    uint64_t period)
-{
-	uint64_t hash = ((uint64_t)caller << 32 | callee) ^ (uint64_t)ev << 17 ^
-	    ((uint64_t)(uint32_t)tid << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15u;
-	struct edge_want w = { h->edge, ev, caller, callee, pid, tid };
-	uint32_t id = hmap_find(&h->edge_tab, hash, edge_eq, &w);
-	struct hist_edge *e;
-
-	if (id != HMAP_NONE) {
-		e = &h->edge[id];
-	} else {
-		GROW(h->edge, h->capedge, h->nedge + 1);
-		e = &h->edge[h->nedge];
-		memset(e, 0, sizeof *e);
-		e->event = ev;
-		e->caller = caller;
-		e->callee = callee;
-		e->pid = pid;
-		e->tid = tid;
-		hmap_add(&h->edge_tab, hash, (uint32_t)h->nedge++);
-	}
-	if (e->stamp != h->stamp) {
-		e->stamp = h->stamp;
-		e->period += period;
-		e->samples++;
-	}
-}
 
 /* What tnode_child() seeks (tnode_eq's ctx). */
 struct tnode_want {
@@ -106,18 +59,12 @@ callgraph_add(struct hist *h, uint32_t ev, const struct key_src *src, const stru
     size_t n, uint64_t period)
 {
 	struct hist_event *e = &h->ev[ev];
-	int32_t pid = src->pid, tid = src->tid;
 	uint32_t t;
-
-	if (!h->o.edge_split)
-		pid = tid = 0;
 
 	if (n == 0) {
 		chain = src->f;
 		n = 1;
 	}
-	for (size_t i = 0; i + 1 < n; i++)
-		edge_add(h, ev, pid, tid, chain[i + 1].node, chain[i].node, period);
 	if (e->tree_root == NONE32)
 		e->tree_root = tnode_child(h, NONE32, NONE32, e->name);
 	t = e->tree_root;
@@ -164,119 +111,6 @@ callgraph_sort_tree(struct hist *h)
 			h->tn[kids[i]].next_sibling = i + 1 < n ? kids[i + 1] : NONE32;
 	}
 	free(kids);
-}
-
-static int
-cmp_edges(const void *a, const void *b)
-{
-	const struct hist_edge *x = a, *y = b;
-
-	if (x->period != y->period)
-		return x->period < y->period ? 1 : -1;
-	return (x->samples < y->samples) - (x->samples > y->samples);
-}
-
-/* edge_split: order by (caller, callee), then by first appearance (stamp). */
-static int
-cmp_edge_ends(const void *a, const void *b)
-{
-	const struct hist_edge *x = a, *y = b;
-
-	if (x->caller != y->caller)
-		return x->caller < y->caller ? -1 : 1;
-	if (x->callee != y->callee)
-		return x->callee < y->callee ? -1 : 1;
-	return (x->stamp > y->stamp) - (x->stamp < y->stamp);
-}
-
-static int
-cmp_edge_first(const void *a, const void *b)
-{
-	const struct hist_edge *x = a, *y = b;
-
-	return (x->stamp > y->stamp) - (x->stamp < y->stamp);
-}
-
-static size_t
-edges_of(struct hist *h, size_t evi, uint32_t node, bool callers, const struct hist_select *sel,
-    const struct hist_edge **out)
-{
-	size_t n = 0;
-	uint32_t ev;
-	bool split = h->o.edge_split;
-
-	*out = NULL;
-	if (evi >= h->nev_order)
-		return 0;
-	ev = h->ev_order[evi];
-	for (size_t i = 0; i < h->nedge; i++) {
-		const struct hist_edge *e = &h->edge[i];
-
-		if (e->event != ev || (callers ? e->callee : e->caller) != node)
-			continue;
-		if (split && !hist_sel_thread(sel, e->pid, e->tid))
-			continue;
-		GROW(h->erows, h->caperows, n + 1);
-		h->erows[n] = *e;
-		if (split) {
-			h->erows[n].stamp = (uint32_t)i;	/* first appearance */
-			h->erows[n].pid = h->erows[n].tid = 0;
-		}
-		n++;
-	}
-	/*
-	 * Split edges sum over their (caller, callee), in the order each
-	 * first appeared: what one edge per (caller, callee) would give.
-	 */
-	if (split && n > 1) {
-		size_t m = 0;
-
-		qsort(h->erows, n, sizeof *h->erows, cmp_edge_ends);
-		for (size_t i = 0; i < n; i++) {
-			if (m > 0 && h->erows[m - 1].caller == h->erows[i].caller &&
-			    h->erows[m - 1].callee == h->erows[i].callee) {
-				h->erows[m - 1].period += h->erows[i].period;
-				h->erows[m - 1].samples += h->erows[i].samples;
-				continue;
-			}
-			h->erows[m++] = h->erows[i];
-		}
-		n = m;
-		qsort(h->erows, n, sizeof *h->erows, cmp_edge_first);
-	}
-	if (split)
-		for (size_t i = 0; i < n; i++)
-			h->erows[i].stamp = 0;
-	if (n > 1)
-		qsort(h->erows, n, sizeof *h->erows, cmp_edges);
-	*out = h->erows;
-	return n;
-}
-
-size_t
-hist_callers(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out)
-{
-	return edges_of(h, ev, node, true, NULL, out);
-}
-
-size_t
-hist_callees(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out)
-{
-	return edges_of(h, ev, node, false, NULL, out);
-}
-
-size_t
-hist_callers_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
-    const struct hist_edge **out)
-{
-	return edges_of(h, ev, node, true, sel, out);
-}
-
-size_t
-hist_callees_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
-    const struct hist_edge **out)
-{
-	return edges_of(h, ev, node, false, sel, out);
 }
 
 const struct hist_tnode *

@@ -64,8 +64,6 @@ hist_free(struct hist *h)
 	free(h->fc);
 	free(h->inl);
 	hmap_free(&h->fc_tab);
-	free(h->edge);
-	hmap_free(&h->edge_tab);
 	free(h->tn);
 	hmap_free(&h->tn_tab);
 	free(h->why);
@@ -75,7 +73,6 @@ hist_free(struct hist *h)
 	free(h->tc);
 	free(h->comm_id);
 	free(h->rows);
-	free(h->erows);
 	free(h->chain);
 	free(h->ips);
 	free(h->path);
@@ -376,8 +373,6 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	if (++h->stamp == 0) {
 		for (size_t i = 0; i < h->nent; i++)
 			h->ent[i].stamp = 0;
-		for (size_t i = 0; i < h->nedge; i++)
-			h->edge[i].stamp = 0;
 		h->stamp = 1;
 	}
 	h->ev[ev].total_period += period;

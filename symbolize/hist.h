@@ -1,7 +1,7 @@
 /*
  * hist.h: the aggregations built from resolved samples, as perf report
  * computes them: hot-function tables per event (self and children, keyed
- * by any list of sort keys), caller/callee edges between functions, a
+ * by any list of sort keys), call paths (symbolize/cpath.h), a
  * top-down call tree per event (comm at the first level) and folded stacks.
  *
  * A struct hist is fed samples either by hist_add_session() (walks the
@@ -80,14 +80,11 @@ struct hist_opts {
 	enum hist_key	 keys[HIST_MAX_KEYS];
 	unsigned	 nkeys;		/* 0: comm,dso,sym */
 	bool		 children;	/* accumulate callchains (perf --children) */
-	bool		 callgraph;	/* also build caller/callee edges and the call tree */
+	bool		 callgraph;	/* also build the call tree (comm first; folded) */
 	int		 event;		/* attr index to keep, -1: every event */
 	unsigned	 max_stack;	/* callchain frames used; 0: no limit */
 	bool		 record_self;	/* hist_add_range: keep each sample's self entry
 					 * (hist_sample_entry; 4 bytes per index entry) */
-	bool		 edge_split;	/* callgraph: key edges also by the sample's pid
-					 * and tid, so hist_callers_sel() can give those
-					 * of one process or thread */
 	bool		 paths;		/* keep every sample's call path (symbolize/cpath.h);
 					 * with record_self, each sample's too */
 	bool		 paths_address;	/* paths: frames keyed by address, not by function
@@ -137,15 +134,6 @@ struct hist_event {
 	uint64_t	nsamples;
 	uint32_t	tree_root;	/* call tree root (callgraph), else UINT32_MAX */
 	uint32_t	comm_width;	/* perf's Command column width (see hist_key_text) */
-};
-
-/* Caller -> callee edge between two nodes of one event. */
-struct hist_edge {
-	uint32_t	event;
-	uint32_t	caller, callee;	/* node ids */
-	uint64_t	period, samples;
-	uint32_t	stamp;
-	int32_t		pid, tid;	/* edge_split: the samples' (0 in answers) */
 };
 
 /*
@@ -208,7 +196,7 @@ uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skippe
  * strings, DSOs, symbols, nodes) are translated into into's.  into must
  * get no more samples afterwards; from is not changed (free it).
  * Both need the same session and options, callgraph and record_self off
- * (edges, call trees and per-sample entries do not merge), neither
+ * (call trees and per-sample entries do not merge; call paths do), neither
  * finished.  Returns 0; -1 (nothing changed) when refused: options differ
  * or are not supported (perf's entry tree, see above, depends on the order
  * of every sample), or the symbolizers number DSOs differently; -2
@@ -339,27 +327,6 @@ const char *hist_str(const struct hist *h, uint32_t id);
 /* Function nodes. */
 size_t hist_nnodes(const struct hist *h);
 const struct hist_node *hist_node_get(const struct hist *h, uint32_t id);
-
-/*
- * Callers or callees of a function node within event ev, as edges sorted
- * by period descending (callgraph only).  Returns the count, *out (owned
- * by the hist, valid until the next call of either) the edges.
- */
-size_t hist_callers(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out);
-size_t hist_callees(struct hist *h, size_t ev, uint32_t node, const struct hist_edge **out);
-
-/*
- * The same over the samples sel takes (NULL: all): with edge_split, by_pid
- * and by_tid restrict the edges to those samples' and the edges are summed
- * over what they keep (other conditions are ignored: a DSO zoom's rows
- * count every sample through them, so do its edges); without edge_split,
- * sel is ignored.  With sel NULL the answer is that of hist_callers() /
- * hist_callees() without edge_split: same edges, sums and order.
- */
-size_t hist_callers_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
-    const struct hist_edge **out);
-size_t hist_callees_sel(struct hist *h, size_t ev, uint32_t node, const struct hist_select *sel,
-    const struct hist_edge **out);
 
 /* Call tree (callgraph only): node by id; children come sorted by inc_period. */
 const struct hist_tnode *hist_tnode_get(const struct hist *h, uint32_t id);

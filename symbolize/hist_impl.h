@@ -7,7 +7,7 @@
  *                 entries, crediting a sample (hist_add), rows
  *   sortkey.c     the sort-key table (one entry per key) and its texts
  *   hist_ptree.c  perf's entry tree (children over inlined frames)
- *   callgraph.c   caller/callee edges and the call tree
+ *   callgraph.c   the call tree (comm first, for folded stacks)
  *   hist_walk.c   the session walk and its caches (hist_add_range)
  *   hist_merge.c  merging hists, the split point, merged rows
  *   folded.c      folded stacks
@@ -147,9 +147,6 @@ struct hist {
 	struct fkey		*inl;		/* inline levels of callchain frames */
 	size_t			 ninl, capinl;
 
-	struct hist_edge	*edge;
-	size_t			 nedge, capedge;
-	struct hmap		 edge_tab;
 
 	struct hist_tnode	*tn;
 	size_t			 ntn, captn;
@@ -210,8 +207,6 @@ struct hist {
 	/* Scratch. */
 	uint32_t		*rows;
 	size_t			 caprows;
-	struct hist_edge	*erows;
-	size_t			 caperows;
 	struct fkey		*chain;
 	size_t			 capchain;
 	struct chain_ip		*ips;		/* one sample's raw chain */
@@ -401,7 +396,7 @@ void hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key
 
 /* ---- callgraph.c ---- */
 
-/* Add one sample's edges and call-tree path. */
+/* Add one sample's call-tree path. */
 void callgraph_add(struct hist *h, uint32_t ev, const struct key_src *src,
     const struct fkey *chain, size_t n, uint64_t period);
 /* Sort every tree node's children by inclusive period, descending. */

@@ -17,7 +17,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 {
 	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
-	    a->edge_split != b->edge_split || a->paths != b->paths ||
+	    a->paths != b->paths ||
 	    a->caller_order != b->caller_order)
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)

@@ -389,20 +389,6 @@ assert_same_hists(struct hist *a, struct hist *b, const struct hist_opts *o, con
 			for (unsigned k = 0; k < o->nkeys; k++)
 				cr_assert_str_eq(hist_key_text(a, x, o->keys[k], bx, sizeof bx),
 				    hist_key_text(b, y, o->keys[k], by, sizeof by), "%s: row %zu", what, i);
-			if (o->callgraph) {
-				size_t ca, cb;
-				const struct hist_edge *ea, *eb;
-				uint64_t pa = 0, pb = 0;
-
-				ca = hist_callers(a, ev, x->node, &ea);
-				for (size_t j = 0; j < ca; j++)
-					pa += ea[j].period * (j + 1) + ea[j].caller;
-				cb = hist_callers(b, ev, y->node, &eb);
-				for (size_t j = 0; j < cb; j++)
-					pb += eb[j].period * (j + 1) + eb[j].caller;
-				cr_assert_eq(ca, cb, "%s: callers of row %zu", what, i);
-				cr_assert_eq(pa, pb, "%s: callers of row %zu", what, i);
-			}
 		}
 		free(copy);
 		if (o->callgraph) {

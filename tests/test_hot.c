@@ -580,68 +580,6 @@ Test(hot, thread_zoom_call_paths_are_the_threads)
 	session_close(s);
 }
 
-/* Outside a zoom the split edges give what unsplit edges give, in order. */
-Test(hot, split_edges_sum_to_the_whole_events)
-{
-	const char *fx[] = { "fp.data", "dwarf.data", "pipe.data", "fork.data", "switch.data" };
-
-	for (size_t f = 0; f < sizeof fx / sizeof *fx; f++) {
-		struct session *s = open_fixture(fx[f]);
-		struct symbols *sy = fixture_symbols(s);
-		struct sym_opts so;
-		struct symbolizer *z;
-		struct hist_opts ho;
-		struct hist *h;
-
-		symbols_run(sy);
-		if (!sy->children) {
-			symbols_free(sy);
-			session_close(s);
-			continue;
-		}
-		memset(&so, 0, sizeof so);
-		so.buildid_dir = TEST_DATA "/buildid";
-		so.kallsyms = "/dev/null";
-		z = symbolizer_new(s, &so);
-		memset(&ho, 0, sizeof ho);
-		ho.keys[0] = HIST_KEY_COMM;
-		ho.keys[1] = HIST_KEY_TID;
-		ho.keys[2] = HIST_KEY_DSO;
-		ho.keys[3] = HIST_KEY_SYM;
-		ho.nkeys = 4;
-		ho.children = ho.callgraph = true;
-		ho.event = -1;
-		ho.max_stack = HIST_DEFAULT_MAX_STACK;
-		h = hist_new(s, z, &ho);
-		hist_add_session(h, NULL);
-		hist_finish(h);
-		cr_assert_eq(hist_nnodes(h), hist_nnodes(sy->h), "%s", fx[f]);
-		for (size_t ev = 0; ev < hist_nevents(h); ev++)
-			for (uint32_t node = 0; node < hist_nnodes(h); node++)
-				for (int up = 0; up < 2; up++) {
-					const struct hist_edge *a, *b;
-					size_t na = up ? hist_callers(h, ev, node, &a) :
-					    hist_callees(h, ev, node, &a);
-					size_t nb = up ? hist_callers(sy->h, ev, node, &b) :
-					    hist_callees(sy->h, ev, node, &b);
-
-					cr_assert_eq(na, nb, "%s node %u", fx[f], node);
-					for (size_t k = 0; k < na; k++) {
-						cr_assert_eq(a[k].caller, b[k].caller, "%s", fx[f]);
-						cr_assert_eq(a[k].callee, b[k].callee, "%s", fx[f]);
-						cr_assert_eq(a[k].period, b[k].period, "%s", fx[f]);
-						cr_assert_eq(a[k].samples, b[k].samples, "%s", fx[f]);
-					}
-				}
-		hist_free(h);
-		symbolizer_free(z);
-		symbols_free(sy);
-		session_close(s);
-	}
-}
-
-/* ---- symbols of the rows shown, annotate ---- */
-
 /* The events list shows a sample's symbol before the symbols pass has
  * reached it: resolved for the row asked for. */
 Test(events, sample_rows_resolve_before_the_pass)

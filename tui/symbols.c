@@ -44,9 +44,8 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	ho.nkeys = 4;
 	sy->children = attr_table_has_callchains(session_attrs(s));
 	ho.children = sy->children;
-	ho.callgraph = sy->children;
-	ho.edge_split = sy->children;	/* callers / callees of a zoom */
-	ho.paths = true;		/* call-path trees, flame graph (symbolize/cpath.h) */
+	ho.paths = true;		/* call paths: the hot functions' expansions, the call
+				 * trees, the flame graph (symbolize/cpath.h) */
 	ho.event = -1;
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
 	ho.record_self = true;

@@ -4,11 +4,10 @@
  * A struct symbols owns a symbolizer and a hist (symbolize/hist.h) over an
  * open session: keyed comm,tid,dso,sym so the hot-functions pane can show
  * the whole recording, one process or one thread by merging rows
- * (hist_rows_merged), with children when the recording has callchains, the
- * caller/callee edges (keyed by pid and tid too, edge_split, so a process
- * or thread zoom shows those of its own samples), and each sample's own entry
- * (record_self) so the
- * events pane can list the samples of a symbol.
+ * (hist_rows_merged), with children when the recording has callchains,
+ * every sample's call path (symbolize/cpath.h: the hot functions' call
+ * paths, the call trees, the flame graph) and each sample's own entry and
+ * path (record_self), so the events pane can list the samples of a symbol.
  *
  * symbols_step() adds the next slice of the session's index for about the
  * time it is given and returns; the app calls it from its input loop while

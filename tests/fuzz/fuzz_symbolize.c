@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/cpath.h"
 #include "symbolize/hist.h"
 #include "symbolize/tasks.h"
 #include "tests/fuzz/fuzz.h"
@@ -40,6 +41,25 @@ walk_tree(struct hist *h, uint32_t t)
 	}
 }
 
+/* An entry's call paths both ways (perf's --children graphs), and the whole trees. */
+static size_t
+entry_paths(struct hist *h, size_t ev, uint32_t id)
+{
+	struct cpath_query q = { .ev = ev, .entry = id, .through = true };
+	size_t n = 0;
+
+	for (int up = 0; up < 2; up++) {
+		struct cpath *t;
+
+		q.bottom_up = up;
+		t = cpath_build(h, &q);
+		for (size_t i = 0; i < cpath_count(t); i++)
+			n += cpath_node(t, (uint32_t)i)->total_samples;
+		cpath_free(t);
+	}
+	return n;
+}
+
 /* Read back everything a finished call-graph hist answers. */
 static void
 read_hist(struct hist *h)
@@ -54,13 +74,11 @@ read_hist(struct hist *h)
 
 		for (size_t i = 0; i < n; i++) {
 			const struct hist_entry *e = hist_entry_get(h, rows[i]);
-			const struct hist_edge *edges;
 
 			for (size_t k = 0; k < NKEYS; k++)
 				fuzz_use(strlen(hist_key_text(h, e, keys[k], buf, sizeof buf)));
 			fuzz_use_double(hist_self_pct(h, e) + hist_children_pct(h, e));
-			fuzz_use(hist_callers(h, ev, e->node, &edges));
-			fuzz_use(hist_callees(h, ev, e->node, &edges));
+			fuzz_use(entry_paths(h, ev, rows[i]));
 		}
 		walk_tree(h, he->tree_root);
 		hist_folded(h, ev, false, fold, NULL);
@@ -162,6 +180,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ho.children = true;
 	ho.event = -1;
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
+	ho.paths = true;	/* call paths, merged too */
 	if (size % 2 == 1) {
 		merged(s, &so, &ho);
 		session_close(s);
