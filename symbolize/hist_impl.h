@@ -147,7 +147,6 @@ struct hist {
 	struct fkey		*inl;		/* inline levels of callchain frames */
 	size_t			 ninl, capinl;
 
-
 	struct hist_tnode	*tn;
 	size_t			 ntn, captn;
 	struct hmap		 tn_tab;
