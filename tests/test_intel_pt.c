@@ -528,3 +528,124 @@ Test(intel_pt, unreadable_dso_errors)
 	cr_assert_eq(user_errors(false), 2);
 	cr_assert_eq(user_errors(true), 1);
 }
+
+/* ---- thread stacks ---- */
+
+/* A kernel address. */
+#define K(a)	(UINT64_C(0xffffffff81000000) + (a))
+
+/* Calls push the address after them, returns pop down to where they return. */
+Test(intel_pt, stacks_push_and_pop)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t call = PT_FLAG_BRANCH | PT_FLAG_CALL;
+	const uint32_t ret = PT_FLAG_BRANCH | PT_FLAG_RETURN;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	cr_assert_not_null(k);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x1000, PT_CHAIN_ROOM, c), 1, "no stack: the ip");
+	cr_assert_eq(c[0], 0x1000);
+	pt_stacks_event(k, 7, 0, call, 0x1000, 0x2000, 5, 1);	/* main -> f */
+	pt_stacks_event(k, 7, 0, call, 0x2010, 0x3000, 5, 1);	/* f -> g */
+	pt_stacks_event(k, 7, 0, call, 0x3020, 0x3025, 5, 1);	/* to the next instruction: none */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x3030, PT_CHAIN_ROOM, c), 3);
+	cr_assert_eq(c[0], 0x3030);
+	cr_assert_eq(c[1], 0x2015, "g returns into f");
+	cr_assert_eq(c[2], 0x1005, "f returns into main");
+	cr_assert_eq(pt_stacks_sample(k, 8, 0, 0x3030, PT_CHAIN_ROOM, c), 1, "another thread's");
+
+	pt_stacks_event(k, 7, 0, ret, 0x3040, 0x2015, 0, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2020, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[1], 0x1005);
+	pt_stacks_event(k, 7, 0, ret, 0x2030, 0x9999, 0, 1);	/* a return not seen called */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2020, PT_CHAIN_ROOM, c), 2, "left alone");
+	pt_stacks_event(k, 7, 0, call, 0x2040, 0x3000, 5, 1);
+	pt_stacks_event(k, 7, 0, ret, 0x3040, 0x1005, 0, 1);	/* longjmp-like: pops both */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x1010, PT_CHAIN_ROOM, c), 1);
+
+	/* an interrupt (no instruction length) pushes its source */
+	pt_stacks_event(k, 7, 0, call | PT_FLAG_ASYNC | PT_FLAG_INTERRUPT, 0x1010, K(0), 0, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0x40), PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[0], K(0x40));
+	cr_assert_eq(c[1], 0x1010);
+	/* another trace number: the stack may be anything, it starts over */
+	pt_stacks_event(k, 7, 0, PT_FLAG_BRANCH, K(0x50), K(0x60), 0, 2);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0x60), PT_CHAIN_ROOM, c), 1);
+	pt_stacks_free(k);
+}
+
+/* Tracing ends in a call and begins again: the call is dropped, a return is taken. */
+Test(intel_pt, stacks_trace_begin)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t call = PT_FLAG_BRANCH | PT_FLAG_CALL;
+	const uint32_t begin = PT_FLAG_BRANCH | PT_FLAG_TRACE_BEGIN;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	pt_stacks_event(k, 7, 0, call, 0x1000, 0x2000, 5, 1);
+	pt_stacks_event(k, 7, 0, call, 0x2000, 0x3000, 5, 1);
+	pt_stacks_event(k, 7, 0, call | PT_FLAG_TRACE_END, 0x3000, 0x4000, 5, 1);
+	pt_stacks_event(k, 7, 0, begin, 0, 0x4010, 0, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x4010, PT_CHAIN_ROOM, c), 3);
+	cr_assert_eq(c[1], 0x2005);
+	pt_stacks_event(k, 7, 0, begin, 0, 0x2005, 0, 1);	/* resumes after a return */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2005, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[1], 0x1005);
+
+	/* the idle thread has a stack per CPU; a fork makes a thread's anew */
+	pt_stacks_event(k, 0, 1, call, 0x1000, 0x2000, 5, 1);
+	cr_assert_eq(pt_stacks_sample(k, 0, 1, 0x2000, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(pt_stacks_sample(k, 0, 2, 0x2000, PT_CHAIN_ROOM, c), 1);
+	pt_stacks_forget(k, 7);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2005, PT_CHAIN_ROOM, c), 1);
+	pt_stacks_free(k);
+}
+
+/* 16 frames and a context marker fit; another marker takes a frame's room. */
+Test(intel_pt, stacks_chain_room)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t call = PT_FLAG_BRANCH | PT_FLAG_CALL;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	for (uint64_t i = 0; i < 20; i++)
+		pt_stacks_event(k, 7, 0, call, 0x1000 + 0x100 * i, 0x1000 + 0x100 * (i + 1), 5, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x9000, PT_CHAIN_ROOM, c), 16);
+	cr_assert_eq(c[15], 0x1000 + 0x100 * 5 + 5);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0), PT_CHAIN_ROOM, c), 15, "a user marker too");
+	cr_assert_eq(c[1], 0x1000 + 0x100 * 19 + 5);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0), 1, c), 0);
+	pt_stacks_free(k);
+}
+
+/*
+ * A sample recorded after it was taken: kernel addresses above the first
+ * user one (or the sample's own ip) are skipped; with none left, the ip.
+ */
+Test(intel_pt, stacks_late_samples)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t irq = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC | PT_FLAG_INTERRUPT;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	pt_stacks_event(k, 7, 0, PT_FLAG_BRANCH | PT_FLAG_CALL, 0x1000, 0x2000, 5, 1);
+	pt_stacks_event(k, 7, 0, irq, 0x2010, K(0), 0, 1);
+	pt_stacks_event(k, 7, 0, irq, K(0x10), K(0x100), 0, 1);
+	pt_stacks_event(k, 7, 0, irq, K(0x110), K(0x200), 0, 1);
+	/* user stack: [0x1005 0x2010], kernel above it: [K(0x10) K(0x110)] */
+	cr_assert_eq(pt_stacks_sample_late(k, 7, 0, 0x2010, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[0], 0x2010);
+	cr_assert_eq(c[1], 0x1005);
+	cr_assert_eq(pt_stacks_sample_late(k, 7, 0, K(0x10), PT_CHAIN_ROOM, c), 3);
+	cr_assert_eq(c[0], K(0x10));
+	cr_assert_eq(c[1], 0x2010);
+	cr_assert_eq(pt_stacks_sample_late(k, 8, 0, K(0x10), PT_CHAIN_ROOM, c), 1);
+	cr_assert_eq(c[0], K(0x10));
+	pt_stacks_free(k);
+	k = pt_stacks_new();
+	pt_stacks_event(k, 7, 0, irq, K(0x10), K(0x100), 0, 1);
+	cr_assert_eq(pt_stacks_sample_late(k, 7, 0, K(0x500), PT_CHAIN_ROOM, c), 1,
+	    "only kernel addresses, none the ip's");
+	cr_assert_eq(c[0], K(0x500));
+	pt_stacks_free(k);
+}

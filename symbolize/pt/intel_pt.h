@@ -191,6 +191,47 @@ void pt_decoder_free(struct pt_decoder *d);
 /* The next state; err PT_ERR_NODATA (4) at the end of the trace. */
 const struct pt_state *pt_decode(struct pt_decoder *d);
 
+/* ---- thread stacks (symbolize/pt/pt_stack.c), also alone for tests ---- */
+
+/* perf's room for a chain made from a trace: 16 frames and a context marker. */
+#define PT_CHAIN_ROOM	17
+
+/* The cpumode a chain address resolves in: kernel for the top half, else user. */
+uint8_t pt_chain_cpumode(uint64_t ip);
+
+/* Every thread's stack of return addresses (the idle thread's, per CPU). */
+struct pt_stacks;
+
+/* An empty set of stacks (never NULL: out of memory aborts). */
+struct pt_stacks *pt_stacks_new(void);
+void pt_stacks_free(struct pt_stacks *k);
+
+/*
+ * A decoded branch of thread tid on cpu, of trace number trace_nr, with
+ * perf's flags (PT_FLAG_*): a call pushes from_ip + insn_len (unless it
+ * goes there), a return pops down to to_ip, a trace begin pops down to
+ * to_ip and drops the calls made as tracing ended.  A new trace number
+ * empties the stack first.
+ */
+void pt_stacks_event(struct pt_stacks *k, int32_t tid, int32_t cpu, uint32_t flags,
+    uint64_t from_ip, uint64_t to_ip, unsigned insn_len, uint64_t trace_nr);
+
+/* The thread tid is made anew (a fork of that tid): its stack is empty. */
+void pt_stacks_forget(struct pt_stacks *k, int32_t tid);
+
+/*
+ * The chain of a sample at ip of thread tid (-1: none) on cpu, leaf first,
+ * into out (room addresses): ip, then the return addresses from the top
+ * down, as many as fit in room with perf's context markers counted.
+ * Returns the count (0 when room < 2).
+ */
+size_t pt_stacks_sample(const struct pt_stacks *k, int32_t tid, int32_t cpu, uint64_t ip,
+    size_t room, uint64_t *out);
+
+/* The same for a sample recorded after it was taken (see struct pt_chains). */
+size_t pt_stacks_sample_late(const struct pt_stacks *k, int32_t tid, int32_t cpu, uint64_t ip,
+    size_t room, uint64_t *out);
+
 #define PT_ERR_NODATA	4
 #define PT_ERR_NOINSN	5
 #define PT_ERR_LOST	8
