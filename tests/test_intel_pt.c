@@ -249,14 +249,40 @@ sid(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
 	pd_u32(b, 0);
 }
 
+/* A kernel address. */
+#define K(a)	(UINT64_C(0xffffffff81000000) + (a))
+
+/*
+ * A trace of user code at 0x400010 from TSC 2000 (PSB+ with a CBR), then
+ * an interrupt right there into the kernel at K(0).
+ */
+static void
+put_user_interrupt(struct tbuf *t)
+{
+	put_psb(t);
+	put_tsc(t, 2000);
+	put_tma(t, 0, 0);
+	put_cbr(t, 0x20);
+	put_ip64(t, OP_FUP, 0x400010);
+	put_psbend(t);
+	put_ip64(t, OP_FUP, 0x400010);
+	put_ip64(t, OP_TIP, K(0));
+}
+
+/* A sample of thread 42 on cpu 0 that pt_file() writes after the trace. */
+struct at_ip {
+	uint64_t	time, ip;
+};
+
 /*
  * One intel_pt attr (type 8, TSC on, branches on) and the records perf
  * writes around a trace: COMM and MMAP2 of pid 42, AUXTRACE_INFO (TSC ==
  * perf time), ITRACE_START on cpu 0, an AUX record saying the area was
- * truncated, the AUXTRACE buffer of cpu 0, EXIT.
+ * truncated, the AUXTRACE buffer of cpu 0, nsmp samples of the attr
+ * (without callchains), EXIT.
  */
 static char *
-pt_file(const struct tbuf *trace, bool vdso)
+pt_file(const struct tbuf *trace, bool vdso, const struct at_ip *smp, size_t nsmp)
 {
 	struct pdbuf b;
 	size_t attrs_off, ids_off, data_off, r;
@@ -341,6 +367,13 @@ pt_file(const struct tbuf *trace, bool vdso)
 	pd_u32(&b, 0);
 	pd_rec_end(&b, r);
 	pd_bytes(&b, trace->b, trace->n);
+	for (size_t i = 0; i < nsmp; i++) {
+		r = pd_rec_begin(&b, 9 /* SAMPLE */, smp[i].ip >> 63 ? 1 : 2);
+		pd_u64(&b, smp[i].ip);
+		sid(&b, 42, 42, smp[i].time, 0);
+		pd_u64(&b, 1);		/* period */
+		pd_rec_end(&b, r);
+	}
 	r = pd_rec_begin(&b, 4 /* EXIT */, 0);
 	pd_u32(&b, 42);
 	pd_u32(&b, 1);
@@ -371,19 +404,12 @@ Test(intel_pt, synthesized_from_a_recording)
 	size_t n, exit_pos = 0, aux_pos = 0;
 	char *path;
 
-	put_psb(&t);
-	put_tsc(&t, 2000);
-	put_tma(&t, 0, 0);
-	put_cbr(&t, 0x20);
-	put_ip64(&t, OP_FUP, 0x400010);
-	put_psbend(&t);
-	put_ip64(&t, OP_FUP, 0x400010);			/* interrupted right there */
-	put_ip64(&t, OP_TIP, UINT64_C(0xffffffff81000000));
+	put_user_interrupt(&t);
 	put(&t, "\x59\x01", 2);				/* MTC: +1 CTC = +2 TSC */
 	t.b[t.n++] = 0x06;				/* TNT: kernel code, no map */
 	while (t.n % 8)
 		t.b[t.n++] = 0;
-	path = pt_file(&t, false);
+	path = pt_file(&t, false, NULL, 0);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_assert(pt_present(s));
@@ -504,7 +530,7 @@ user_errors(bool vdso)
 	t.b[t.n++] = 0x06;			/* walk 3 */
 	while (t.n % 8)
 		t.b[t.n++] = 0;
-	path = pt_file(&t, vdso);
+	path = pt_file(&t, vdso, NULL, 0);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	memset(&so, 0, sizeof so);
@@ -529,10 +555,7 @@ Test(intel_pt, unreadable_dso_errors)
 	cr_assert_eq(user_errors(true), 1);
 }
 
-/* ---- thread stacks ---- */
-
-/* A kernel address. */
-#define K(a)	(UINT64_C(0xffffffff81000000) + (a))
+/* ---- thread stacks and the callchains made of them ---- */
 
 /* Calls push the address after them, returns pop down to where they return. */
 Test(intel_pt, stacks_push_and_pop)
@@ -648,4 +671,76 @@ Test(intel_pt, stacks_late_samples)
 	    "only kernel addresses, none the ip's");
 	cr_assert_eq(c[0], K(0x500));
 	pt_stacks_free(k);
+}
+
+/*
+ * Over a recording: an interrupt pushes the user address it left; the
+ * next PSB's sample shows it under its own ip; the recorded samples after
+ * it get the stack as perf report gives them.
+ */
+Test(intel_pt, chains_from_a_recording)
+{
+	struct tbuf t = { .n = 0 };
+	static const struct at_ip smp[] = { { 2100, K(0x100) }, { 2200, 0x400050 } };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *it;
+	struct pt_opts po = { .script = false };
+	struct pt_chains c;
+	const uint64_t *ips;
+	size_t n, sample_pos[2], k = 0;
+	char *path;
+
+	put_user_interrupt(&t);
+	put_ip64(&t, OP_FUP, K(0));			/* tracing stops there */
+	t.b[t.n++] = OP_PGD;
+	put(&t, "\x59\x01", 2);				/* MTC: +1 CTC = +2 TSC */
+	put_psb(&t);
+	put_tsc(&t, 2010);
+	put_psbend(&t);
+	while (t.n % 8)
+		t.b[t.n++] = 0;
+	path = pt_file(&t, false, smp, 2);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	for (size_t i = 0; i < session_index(s)->n; i++)
+		if (ent_type(&session_index(s)->v[i]) == PERF_RECORD_SAMPLE)
+			sample_pos[k++] = i;
+	cr_assert_eq(k, 2);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	memset(&c, 0, sizeof c);
+	n = pt_synth_chains(s, z, &po, &it, &c);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(it[0].event, PT_EV_PSB);
+	cr_assert_eq(it[0].nchain, 1, "nothing called yet: the ip");
+	cr_assert_eq(c.ips[it[0].chain], 0x400010);
+	cr_assert_eq(it[1].event, PT_EV_CBR);
+	cr_assert_eq(it[1].nchain, 1);
+	cr_assert_eq(it[2].event, PT_EV_PSB);
+	cr_assert_eq(it[2].ip, 0, "tracing is off: no ip");
+	cr_assert_eq(it[2].nchain, 2);
+	cr_assert_eq(c.ips[it[2].chain], 0);
+	cr_assert_eq(c.ips[it[2].chain + 1], 0x400010, "where the interrupt left user code");
+	/* the kernel sample: the stack down from its first user address (not its ip) */
+	cr_assert_eq(pt_chains_of_sample(&c, sample_pos[0], &ips), 1);
+	cr_assert_eq(ips[0], 0x400010);
+	cr_assert_eq(pt_chains_of_sample(&c, sample_pos[1], &ips), 1);
+	cr_assert_eq(ips[0], 0x400010);
+	cr_assert_eq(pt_chains_of_sample(&c, sample_pos[1] + 1, &ips), 0, "not a sample");
+	cr_assert_eq(pt_chain_cpumode(K(0)), PERF_RECORD_MISC_KERNEL);
+	cr_assert_eq(pt_chain_cpumode(0), PERF_RECORD_MISC_USER);
+	free(it);
+
+	n = pt_synth(s, z, &po, &it);	/* without chains: the same items */
+	cr_assert_eq(n, 3);
+	cr_assert_eq(it[2].nchain, 0);
+	free(it);
+	pt_chains_free(&c);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
 }

@@ -79,6 +79,8 @@ struct pt_item {
 	uint32_t	 freq_khz;	/* cbr: the core frequency */
 	uint32_t	 max_nonturbo;	/* cbr: the max non-turbo ratio */
 	size_t		 before;	/* index position the item is output before */
+	/* pt_synth_chains(): the sample's callchain, ips[chain .. chain + nchain) */
+	uint32_t	 chain, nchain;
 };
 
 /*
@@ -111,6 +113,42 @@ bool pt_present(const struct session *s);
  */
 size_t pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
     struct pt_item **out);
+
+/*
+ * The callchains perf report gives from the trace (when callchains are
+ * wanted, its default for a trace): each thread's stack of return
+ * addresses follows the decoded calls and returns (pt_stacks, below); a
+ * synthesized sample's chain is its ip, then the stack from the top
+ * down; a sample of the session without a callchain of its own gets the
+ * stack at its time, less the kernel addresses above its ip or the first
+ * user address (perf's thread_stack__sample_late), or else its ip alone.
+ * Addresses leaf first; each resolves in the mode pt_chain_cpumode() says.
+ */
+struct pt_late_chain {
+	size_t		 pos;		/* index position of the sample */
+	uint32_t	 at, n;		/* its addresses, ips[at .. at + n) */
+};
+
+struct pt_chains {
+	uint64_t	*ips;		/* every chain's addresses */
+	size_t		 nips, capips;
+	struct pt_late_chain *late;	/* by pos, ascending */
+	size_t		 nlate, caplate;
+};
+
+/*
+ * pt_synth() that also gives each sample item its chain (branches have
+ * none) and fills *c (zeroed by the caller; pt_chains_free() it) with the
+ * chains and those of the session's samples.
+ */
+size_t pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
+    struct pt_item **out, struct pt_chains *c);
+
+/* The chain of the session's sample at index position pos: its count (0: none), *ips. */
+size_t pt_chains_of_sample(const struct pt_chains *c, size_t pos, const uint64_t **ips);
+
+/* Give back c's arrays (c itself is the caller's): it is empty again. */
+void pt_chains_free(struct pt_chains *c);
 
 struct hist;
 

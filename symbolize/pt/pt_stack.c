@@ -5,7 +5,7 @@
 
 #include "core/err.h"
 #include "core/hmap.h"
-#include "symbolize/pt/intel_pt.h"
+#include "symbolize/pt/pt_internal.h"
 
 /*
  * pt_stack.c: the call stacks perf report keeps of each thread while it
@@ -236,4 +236,67 @@ pt_stacks_sample_late(const struct pt_stacks *k, int32_t tid, int32_t cpu, uint6
 		nout = 1;
 	}
 	return nout;
+}
+
+/* ---- chains made of them (struct pt_chains) ---- */
+
+/* Room for one more chain at the end of c's addresses. */
+static uint64_t *
+chain_room(struct pt_chains *c)
+{
+	GROW(c->ips, c->capips, c->nips + PT_CHAIN_ROOM);
+	return c->ips + c->nips;
+}
+
+void
+pt_chains_put(struct pt_chains *c, const struct pt_stacks *k, int32_t tid, int32_t cpu,
+    uint64_t ip, uint32_t *at, uint32_t *n)
+{
+	*at = (uint32_t)c->nips;
+	*n = (uint32_t)pt_stacks_sample(k, tid, cpu, ip, PT_CHAIN_ROOM, chain_room(c));
+	c->nips += *n;
+}
+
+void
+pt_chains_put_late(struct pt_chains *c, const struct pt_stacks *k, size_t pos, int32_t tid,
+    int32_t cpu, uint64_t ip)
+{
+	struct pt_late_chain *l;
+
+	GROW(c->late, c->caplate, c->nlate + 1);
+	l = &c->late[c->nlate++];
+	l->pos = pos;
+	l->at = (uint32_t)c->nips;
+	l->n = (uint32_t)pt_stacks_sample_late(k, tid, cpu, ip, PT_CHAIN_ROOM, chain_room(c));
+	c->nips += l->n;
+}
+
+static int
+cmp_pos(const void *key, const void *elem)
+{
+	size_t pos = *(const size_t *)key, at = ((const struct pt_late_chain *)elem)->pos;
+
+	return pos < at ? -1 : pos > at;
+}
+
+size_t
+pt_chains_of_sample(const struct pt_chains *c, size_t pos, const uint64_t **ips)
+{
+	const struct pt_late_chain *l =
+	    c->nlate ? bsearch(&pos, c->late, c->nlate, sizeof *c->late, cmp_pos) : NULL;
+
+	if (l == NULL)
+		return 0;
+	*ips = c->ips + l->at;
+	return l->n;
+}
+
+void
+pt_chains_free(struct pt_chains *c)
+{
+	if (c == NULL)
+		return;
+	free(c->ips);
+	free(c->late);
+	memset(c, 0, sizeof *c);
 }
