@@ -534,6 +534,12 @@ hist_sample_entry(const struct hist *h, size_t pos)
 	return h->sample_ent[pos];
 }
 
+const struct hist_opts *
+hist_opts(const struct hist *h)
+{
+	return &h->o;
+}
+
 size_t
 hist_nevents(const struct hist *h)
 {

@@ -1148,36 +1148,3 @@ pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_o
 	*out = x.items;
 	return x.nitems;
 }
-
-size_t
-pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
-{
-	struct pt_opts po = { .script = false };
-	struct pt_item *items;
-	size_t n = pt_synth(s, z, &po, &items), added = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct pt_item *it = &items[i];
-		struct hist_sample hs;
-		struct frame f;
-		char buf[32];
-
-		if (it->kind != PT_ITEM_SAMPLE)
-			continue;
-		symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
-		memset(&hs, 0, sizeof hs);
-		hs.attr = (int)session_attrs(s)->n + (int)it->event;
-		hs.event_name = pt_event_name(it->event);
-		hs.comm = pt_item_comm(s, it, buf, sizeof buf);
-		hs.pid = it->pid;
-		hs.tid = it->tid;
-		hs.cpu = (uint32_t)it->cpu;
-		hs.period = 1;
-		hs.self = &f;
-		hs.own_nodes = true;
-		hist_add(h, &hs);
-		added++;
-	}
-	free(items);
-	return added;
-}

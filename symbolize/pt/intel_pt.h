@@ -150,13 +150,23 @@ size_t pt_chains_of_sample(const struct pt_chains *c, size_t pos, const uint64_t
 /* Give back c's arrays (c itself is the caller's): it is empty again. */
 void pt_chains_free(struct pt_chains *c);
 
+/*
+ * The chains of a PT session's own samples (perf report's, see above), for
+ * a walk over its samples: malloc'd, NULL when there is no trace to decode.
+ * pt_chains_free() then free() it.
+ */
+struct pt_chains *pt_session_chains(const struct session *s, struct symbolizer *z);
+
 struct hist;
 
 /*
  * Add the samples perf report synthesizes from the session's Intel PT
  * trace (pt_synth() without script's extras) to h, as events of their own
  * (attr index session_attrs(s)->n + enum pt_event, named as perf names them).
- * Returns the number of samples added.
+ * When h keeps call paths and not children, each with its chain
+ * (pt_synth_chains()); with children, chains would add entries perf's
+ * children table of a trace does not have.  Returns the number of samples
+ * added.
  */
 size_t pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z);
 
