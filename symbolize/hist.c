@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/pt/intel_pt.h"
 
 /*
  * The histogram: construction, events, function nodes, entries, crediting
@@ -80,6 +81,8 @@ hist_free(struct hist *h)
 	free(h->ips);
 	free(h->path);
 	free(h->cs);
+	pt_chains_free(h->trace_chains);
+	free(h->trace_chains);
 	free(h->sample_ent);
 	cpath_free_base(h);
 	free(h->mrows);
