@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -235,6 +237,8 @@ Test(intel_pt, garbage_ends)
 /* ---- a whole recording: pt_synth() over a made-up perf.data ---- */
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
 
@@ -674,24 +678,16 @@ Test(intel_pt, stacks_late_samples)
 }
 
 /*
- * Over a recording: an interrupt pushes the user address it left; the
- * next PSB's sample shows it under its own ip; the recorded samples after
- * it get the stack as perf report gives them.
+ * A recording whose trace has an interrupt push the user address it left,
+ * tracing stop in the kernel and a PSB come while it is off; then two
+ * samples of the trace's attr (kernel, user), without callchains.
  */
-Test(intel_pt, chains_from_a_recording)
+static const struct at_ip chain_samples[] = { { 2100, K(0x100) }, { 2200, 0x400050 } };
+
+static char *
+chains_file(void)
 {
 	struct tbuf t = { .n = 0 };
-	static const struct at_ip smp[] = { { 2100, K(0x100) }, { 2200, 0x400050 } };
-	struct session *s;
-	struct perf_err err;
-	struct sym_opts so;
-	struct symbolizer *z;
-	struct pt_item *it;
-	struct pt_opts po = { .script = false };
-	struct pt_chains c;
-	const uint64_t *ips;
-	size_t n, sample_pos[2], k = 0;
-	char *path;
 
 	put_user_interrupt(&t);
 	put_ip64(&t, OP_FUP, K(0));			/* tracing stops there */
@@ -702,7 +698,27 @@ Test(intel_pt, chains_from_a_recording)
 	put_psbend(&t);
 	while (t.n % 8)
 		t.b[t.n++] = 0;
-	path = pt_file(&t, false, smp, 2);
+	return pt_file(&t, false, chain_samples, 2);
+}
+
+/*
+ * Over a recording: the PSB's sample shows the interrupted address under
+ * its own ip; the recorded samples after it get the stack as perf report
+ * gives them.
+ */
+Test(intel_pt, chains_from_a_recording)
+{
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *it;
+	struct pt_opts po = { .script = false };
+	struct pt_chains c;
+	const uint64_t *ips;
+	size_t n, sample_pos[2], k = 0;
+	char *path = chains_file();
+
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	for (size_t i = 0; i < session_index(s)->n; i++)
@@ -739,6 +755,93 @@ Test(intel_pt, chains_from_a_recording)
 	cr_assert_eq(it[2].nchain, 0);
 	free(it);
 	pt_chains_free(&c);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* One event's chains as perf's folded lines, leaf first ("ip;caller count"), sorted. */
+static void
+folded_paths(struct hist *h, const char *event, char *out, size_t n)
+{
+	struct cpath_query q = { .entry = CPATH_NONE, .chained_only = true, .bottom_up = true };
+	struct cpath *t;
+	char lines[8][128];
+	size_t nl = 0, used = 0;
+	int ev = hist_event_find(h, event);
+
+	cr_assert_geq(ev, 0, "%s", event);
+	q.ev = (size_t)ev;
+	t = cpath_build(h, &q);
+	for (uint32_t id = 1; id < cpath_count(t); id++) {
+		uint32_t funcs[32];
+		size_t d = cpath_path(t, id, funcs, 32), l = 0;
+		char name[64];
+
+		if (cpath_node(t, id)->self_samples == 0)
+			continue;
+		cr_assert_lt(nl, 8);
+		for (size_t j = 0; j < d; j++)
+			l += (size_t)snprintf(lines[nl] + l, sizeof lines[nl] - l, "%s%s", j ? ";" : "",
+			    cpath_func_name(h, funcs[j], name, sizeof name));
+		snprintf(lines[nl] + l, sizeof lines[nl] - l, " %" PRIu64,
+		    cpath_node(t, id)->self_samples);
+		nl++;
+	}
+	qsort(lines, nl, sizeof lines[0], cmp_line);
+	out[0] = '\0';
+	for (size_t i = 0; i < nl; i++)
+		used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", lines[i]);
+	cpath_free(t);
+}
+
+/*
+ * A hist that keeps call paths (not children): the trace's samples and the
+ * session's own get perf report's chains, unresolved frames by address.
+ */
+Test(intel_pt, chains_in_a_hist)
+{
+	struct hist_opts ho = { .keys = { HIST_KEY_SYM }, .nkeys = 1, .event = -1, .paths = true };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct hist *h;
+	char got[512];
+	char *path = chains_file();
+
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &ho);
+	cr_assert_eq(hist_opts(h)->paths, true);
+	cr_assert_eq(hist_add_session(h, NULL), 2);
+	cr_assert_eq(pt_hist_add(h, s, z), 3);
+	hist_finish(h);
+	folded_paths(h, "psb", got, sizeof got);
+	cr_assert_str_eq(got, "0;0x400010 1,0x400010 1");
+	folded_paths(h, "cbr", got, sizeof got);
+	cr_assert_str_eq(got, "0x400010 1");
+	folded_paths(h, session_attr_name(s, 0), got, sizeof got);
+	cr_assert_str_eq(got, "0x400010 2", "the kernel sample's chain starts at the user address");
+	hist_free(h);
+
+	ho.children = true;	/* perf's children tables of a trace have no chain entries */
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	pt_hist_add(h, s, z);
+	hist_finish(h);
+	folded_paths(h, "psb", got, sizeof got);
+	cr_assert_str_eq(got, "");
+	hist_free(h);
 	symbolizer_free(z);
 	session_close(s);
 	unlink(path);
