@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/pt/intel_pt.h"
 
 /*
  * The histogram: construction, events, function nodes, entries, crediting
@@ -77,6 +78,8 @@ hist_free(struct hist *h)
 	free(h->ips);
 	free(h->path);
 	free(h->cs);
+	pt_chains_free(h->trace_chains);
+	free(h->trace_chains);
 	free(h->sample_ent);
 	cpath_free_base(h);
 	free(h->mrows);
@@ -528,6 +531,12 @@ hist_sample_entry(const struct hist *h, size_t pos)
 	if (h->sample_ent == NULL || h->s == NULL || pos >= session_index(h->s)->n)
 		return NONE32;
 	return h->sample_ent[pos];
+}
+
+const struct hist_opts *
+hist_opts(const struct hist *h)
+{
+	return &h->o;
 }
 
 size_t

@@ -260,6 +260,9 @@ void hist_finish(struct hist *h);
  */
 void hist_peek(struct hist *h);
 
+/* The options h was made with (nkeys never 0: the default keys filled in). */
+const struct hist_opts *hist_opts(const struct hist *h);
+
 /* Events with samples, in attr order. */
 size_t hist_nevents(const struct hist *h);
 const struct hist_event *hist_event(const struct hist *h, size_t i);

@@ -217,6 +217,10 @@ struct hist {
 	size_t			 cappath;
 	uint32_t		*cs;		/* one sample's chain: cache ids */
 	size_t			 capcs;
+	/* paths without children over an Intel PT session: the chains perf
+	 * gives its samples from the trace (pt_session_chains()), made once */
+	struct pt_chains	*trace_chains;
+	bool			 trace_chains_made;
 
 	/* record_self: the self entry of each sample, by index position */
 	uint32_t		*sample_ent;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/pt/intel_pt.h"
 
 /*
  * The session walk (hist_add_range): each sample of the session's
@@ -342,6 +343,31 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 }
 
 /*
+ * The chain perf report gives a sample without one in an Intel PT session
+ * (its thread's stack, from the trace), as keys into h->chain: in a hist
+ * that keeps paths and not children, as pt_hist_add() gives the trace's
+ * own samples theirs.  Returns their count.
+ */
+static size_t
+trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *smp, int32_t pid,
+    int32_t tid, uint8_t cpumode)
+{
+	const uint64_t *ips;
+	size_t n = pt_chains_of_sample(h->trace_chains, i, &ips);
+
+	if (h->o.max_stack != 0 && n > h->o.max_stack)
+		n = h->o.max_stack;
+	GROW(h->chain, h->capchain, n + 1);
+	for (size_t j = 0; j < n; j++) {
+		uint32_t c = resolve(h, pid, tid, smp->time, pt_chain_cpumode(ips[j]), ips[j],
+		    &w->last_epoch);
+
+		cached_key(h, c, NODE_CHAIN, cpumode, &h->chain[j]);
+	}
+	return n;
+}
+
+/*
  * Add the sample at index position i, record r.  Returns 1 if added, 0 if
  * left out, -1 if undecodable.
  */
@@ -388,6 +414,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
 	    h->z != NULL)
 		n = chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
+	else if (h->trace_chains != NULL)
+		n = trace_chain_of(h, w, i, &smp, src.pid, src.tid, cpumode);
 	src.f = &sk;
 	hist_add_keys(h, ev, &src, period, h->chain, n);
 	if (h->sample_ent != NULL)
@@ -419,6 +447,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	if (h->o.record_self && h->sample_ent == NULL && ix->n > 0) {
 		h->sample_ent = xreallocarray(NULL, ix->n, sizeof *h->sample_ent);
 		memset(h->sample_ent, 0xff, ix->n * sizeof *h->sample_ent);
+	}
+	if (h->o.paths && !h->o.children && h->z != NULL && !h->trace_chains_made) {
+		h->trace_chains = pt_session_chains(s, h->z);
+		h->trace_chains_made = true;
 	}
 	if (h->o.record_self && h->o.paths && h->sample_row == NULL && ix->n > 0) {
 		h->sample_row = xreallocarray(NULL, ix->n, sizeof *h->sample_row);

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -235,6 +237,8 @@ Test(intel_pt, garbage_ends)
 /* ---- a whole recording: pt_synth() over a made-up perf.data ---- */
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
 
@@ -249,14 +253,40 @@ sid(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu)
 	pd_u32(b, 0);
 }
 
+/* A kernel address. */
+#define K(a)	(UINT64_C(0xffffffff81000000) + (a))
+
+/*
+ * A trace of user code at 0x400010 from TSC 2000 (PSB+ with a CBR), then
+ * an interrupt right there into the kernel at K(0).
+ */
+static void
+put_user_interrupt(struct tbuf *t)
+{
+	put_psb(t);
+	put_tsc(t, 2000);
+	put_tma(t, 0, 0);
+	put_cbr(t, 0x20);
+	put_ip64(t, OP_FUP, 0x400010);
+	put_psbend(t);
+	put_ip64(t, OP_FUP, 0x400010);
+	put_ip64(t, OP_TIP, K(0));
+}
+
+/* A sample of thread 42 on cpu 0 that pt_file() writes after the trace. */
+struct at_ip {
+	uint64_t	time, ip;
+};
+
 /*
  * One intel_pt attr (type 8, TSC on, branches on) and the records perf
  * writes around a trace: COMM and MMAP2 of pid 42, AUXTRACE_INFO (TSC ==
  * perf time), ITRACE_START on cpu 0, an AUX record saying the area was
- * truncated, the AUXTRACE buffer of cpu 0, EXIT.
+ * truncated, the AUXTRACE buffer of cpu 0, nsmp samples of the attr
+ * (without callchains), EXIT.
  */
 static char *
-pt_file(const struct tbuf *trace, bool vdso)
+pt_file(const struct tbuf *trace, bool vdso, const struct at_ip *smp, size_t nsmp)
 {
 	struct pdbuf b;
 	size_t attrs_off, ids_off, data_off, r;
@@ -341,6 +371,13 @@ pt_file(const struct tbuf *trace, bool vdso)
 	pd_u32(&b, 0);
 	pd_rec_end(&b, r);
 	pd_bytes(&b, trace->b, trace->n);
+	for (size_t i = 0; i < nsmp; i++) {
+		r = pd_rec_begin(&b, 9 /* SAMPLE */, smp[i].ip >> 63 ? 1 : 2);
+		pd_u64(&b, smp[i].ip);
+		sid(&b, 42, 42, smp[i].time, 0);
+		pd_u64(&b, 1);		/* period */
+		pd_rec_end(&b, r);
+	}
 	r = pd_rec_begin(&b, 4 /* EXIT */, 0);
 	pd_u32(&b, 42);
 	pd_u32(&b, 1);
@@ -371,19 +408,12 @@ Test(intel_pt, synthesized_from_a_recording)
 	size_t n, exit_pos = 0, aux_pos = 0;
 	char *path;
 
-	put_psb(&t);
-	put_tsc(&t, 2000);
-	put_tma(&t, 0, 0);
-	put_cbr(&t, 0x20);
-	put_ip64(&t, OP_FUP, 0x400010);
-	put_psbend(&t);
-	put_ip64(&t, OP_FUP, 0x400010);			/* interrupted right there */
-	put_ip64(&t, OP_TIP, UINT64_C(0xffffffff81000000));
+	put_user_interrupt(&t);
 	put(&t, "\x59\x01", 2);				/* MTC: +1 CTC = +2 TSC */
 	t.b[t.n++] = 0x06;				/* TNT: kernel code, no map */
 	while (t.n % 8)
 		t.b[t.n++] = 0;
-	path = pt_file(&t, false);
+	path = pt_file(&t, false, NULL, 0);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_assert(pt_present(s));
@@ -504,7 +534,7 @@ user_errors(bool vdso)
 	t.b[t.n++] = 0x06;			/* walk 3 */
 	while (t.n % 8)
 		t.b[t.n++] = 0;
-	path = pt_file(&t, vdso);
+	path = pt_file(&t, vdso, NULL, 0);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	memset(&so, 0, sizeof so);
@@ -527,4 +557,293 @@ Test(intel_pt, unreadable_dso_errors)
 {
 	cr_assert_eq(user_errors(false), 2);
 	cr_assert_eq(user_errors(true), 1);
+}
+
+/* ---- thread stacks and the callchains made of them ---- */
+
+/* Calls push the address after them, returns pop down to where they return. */
+Test(intel_pt, stacks_push_and_pop)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t call = PT_FLAG_BRANCH | PT_FLAG_CALL;
+	const uint32_t ret = PT_FLAG_BRANCH | PT_FLAG_RETURN;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	cr_assert_not_null(k);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x1000, PT_CHAIN_ROOM, c), 1, "no stack: the ip");
+	cr_assert_eq(c[0], 0x1000);
+	pt_stacks_event(k, 7, 0, call, 0x1000, 0x2000, 5, 1);	/* main -> f */
+	pt_stacks_event(k, 7, 0, call, 0x2010, 0x3000, 5, 1);	/* f -> g */
+	pt_stacks_event(k, 7, 0, call, 0x3020, 0x3025, 5, 1);	/* to the next instruction: none */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x3030, PT_CHAIN_ROOM, c), 3);
+	cr_assert_eq(c[0], 0x3030);
+	cr_assert_eq(c[1], 0x2015, "g returns into f");
+	cr_assert_eq(c[2], 0x1005, "f returns into main");
+	cr_assert_eq(pt_stacks_sample(k, 8, 0, 0x3030, PT_CHAIN_ROOM, c), 1, "another thread's");
+
+	pt_stacks_event(k, 7, 0, ret, 0x3040, 0x2015, 0, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2020, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[1], 0x1005);
+	pt_stacks_event(k, 7, 0, ret, 0x2030, 0x9999, 0, 1);	/* a return not seen called */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2020, PT_CHAIN_ROOM, c), 2, "left alone");
+	pt_stacks_event(k, 7, 0, call, 0x2040, 0x3000, 5, 1);
+	pt_stacks_event(k, 7, 0, ret, 0x3040, 0x1005, 0, 1);	/* longjmp-like: pops both */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x1010, PT_CHAIN_ROOM, c), 1);
+
+	/* an interrupt (no instruction length) pushes its source */
+	pt_stacks_event(k, 7, 0, call | PT_FLAG_ASYNC | PT_FLAG_INTERRUPT, 0x1010, K(0), 0, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0x40), PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[0], K(0x40));
+	cr_assert_eq(c[1], 0x1010);
+	/* another trace number: the stack may be anything, it starts over */
+	pt_stacks_event(k, 7, 0, PT_FLAG_BRANCH, K(0x50), K(0x60), 0, 2);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0x60), PT_CHAIN_ROOM, c), 1);
+	pt_stacks_free(k);
+}
+
+/* Tracing ends in a call and begins again: the call is dropped, a return is taken. */
+Test(intel_pt, stacks_trace_begin)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t call = PT_FLAG_BRANCH | PT_FLAG_CALL;
+	const uint32_t begin = PT_FLAG_BRANCH | PT_FLAG_TRACE_BEGIN;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	pt_stacks_event(k, 7, 0, call, 0x1000, 0x2000, 5, 1);
+	pt_stacks_event(k, 7, 0, call, 0x2000, 0x3000, 5, 1);
+	pt_stacks_event(k, 7, 0, call | PT_FLAG_TRACE_END, 0x3000, 0x4000, 5, 1);
+	pt_stacks_event(k, 7, 0, begin, 0, 0x4010, 0, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x4010, PT_CHAIN_ROOM, c), 3);
+	cr_assert_eq(c[1], 0x2005);
+	pt_stacks_event(k, 7, 0, begin, 0, 0x2005, 0, 1);	/* resumes after a return */
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2005, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[1], 0x1005);
+
+	/* the idle thread has a stack per CPU; a fork makes a thread's anew */
+	pt_stacks_event(k, 0, 1, call, 0x1000, 0x2000, 5, 1);
+	cr_assert_eq(pt_stacks_sample(k, 0, 1, 0x2000, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(pt_stacks_sample(k, 0, 2, 0x2000, PT_CHAIN_ROOM, c), 1);
+	pt_stacks_forget(k, 7);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x2005, PT_CHAIN_ROOM, c), 1);
+	pt_stacks_free(k);
+}
+
+/* 16 frames and a context marker fit; another marker takes a frame's room. */
+Test(intel_pt, stacks_chain_room)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t call = PT_FLAG_BRANCH | PT_FLAG_CALL;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	for (uint64_t i = 0; i < 20; i++)
+		pt_stacks_event(k, 7, 0, call, 0x1000 + 0x100 * i, 0x1000 + 0x100 * (i + 1), 5, 1);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, 0x9000, PT_CHAIN_ROOM, c), 16);
+	cr_assert_eq(c[15], 0x1000 + 0x100 * 5 + 5);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0), PT_CHAIN_ROOM, c), 15, "a user marker too");
+	cr_assert_eq(c[1], 0x1000 + 0x100 * 19 + 5);
+	cr_assert_eq(pt_stacks_sample(k, 7, 0, K(0), 1, c), 0);
+	pt_stacks_free(k);
+}
+
+/*
+ * A sample recorded after it was taken: kernel addresses above the first
+ * user one (or the sample's own ip) are skipped; with none left, the ip.
+ */
+Test(intel_pt, stacks_late_samples)
+{
+	struct pt_stacks *k = pt_stacks_new();
+	const uint32_t irq = PT_FLAG_BRANCH | PT_FLAG_CALL | PT_FLAG_ASYNC | PT_FLAG_INTERRUPT;
+	uint64_t c[PT_CHAIN_ROOM];
+
+	pt_stacks_event(k, 7, 0, PT_FLAG_BRANCH | PT_FLAG_CALL, 0x1000, 0x2000, 5, 1);
+	pt_stacks_event(k, 7, 0, irq, 0x2010, K(0), 0, 1);
+	pt_stacks_event(k, 7, 0, irq, K(0x10), K(0x100), 0, 1);
+	pt_stacks_event(k, 7, 0, irq, K(0x110), K(0x200), 0, 1);
+	/* user stack: [0x1005 0x2010], kernel above it: [K(0x10) K(0x110)] */
+	cr_assert_eq(pt_stacks_sample_late(k, 7, 0, 0x2010, PT_CHAIN_ROOM, c), 2);
+	cr_assert_eq(c[0], 0x2010);
+	cr_assert_eq(c[1], 0x1005);
+	cr_assert_eq(pt_stacks_sample_late(k, 7, 0, K(0x10), PT_CHAIN_ROOM, c), 3);
+	cr_assert_eq(c[0], K(0x10));
+	cr_assert_eq(c[1], 0x2010);
+	cr_assert_eq(pt_stacks_sample_late(k, 8, 0, K(0x10), PT_CHAIN_ROOM, c), 1);
+	cr_assert_eq(c[0], K(0x10));
+	pt_stacks_free(k);
+	k = pt_stacks_new();
+	pt_stacks_event(k, 7, 0, irq, K(0x10), K(0x100), 0, 1);
+	cr_assert_eq(pt_stacks_sample_late(k, 7, 0, K(0x500), PT_CHAIN_ROOM, c), 1,
+	    "only kernel addresses, none the ip's");
+	cr_assert_eq(c[0], K(0x500));
+	pt_stacks_free(k);
+}
+
+/*
+ * A recording whose trace has an interrupt push the user address it left,
+ * tracing stop in the kernel and a PSB come while it is off; then two
+ * samples of the trace's attr (kernel, user), without callchains.
+ */
+static const struct at_ip chain_samples[] = { { 2100, K(0x100) }, { 2200, 0x400050 } };
+
+static char *
+chains_file(void)
+{
+	struct tbuf t = { .n = 0 };
+
+	put_user_interrupt(&t);
+	put_ip64(&t, OP_FUP, K(0));			/* tracing stops there */
+	t.b[t.n++] = OP_PGD;
+	put(&t, "\x59\x01", 2);				/* MTC: +1 CTC = +2 TSC */
+	put_psb(&t);
+	put_tsc(&t, 2010);
+	put_psbend(&t);
+	while (t.n % 8)
+		t.b[t.n++] = 0;
+	return pt_file(&t, false, chain_samples, 2);
+}
+
+/*
+ * Over a recording: the PSB's sample shows the interrupted address under
+ * its own ip; the recorded samples after it get the stack as perf report
+ * gives them.
+ */
+Test(intel_pt, chains_from_a_recording)
+{
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *it;
+	struct pt_opts po = { .script = false };
+	struct pt_chains c;
+	const uint64_t *ips;
+	size_t n, sample_pos[2], k = 0;
+	char *path = chains_file();
+
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	for (size_t i = 0; i < session_index(s)->n; i++)
+		if (ent_type(&session_index(s)->v[i]) == PERF_RECORD_SAMPLE)
+			sample_pos[k++] = i;
+	cr_assert_eq(k, 2);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	memset(&c, 0, sizeof c);
+	n = pt_synth_chains(s, z, &po, &it, &c);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(it[0].event, PT_EV_PSB);
+	cr_assert_eq(it[0].nchain, 1, "nothing called yet: the ip");
+	cr_assert_eq(c.ips[it[0].chain], 0x400010);
+	cr_assert_eq(it[1].event, PT_EV_CBR);
+	cr_assert_eq(it[1].nchain, 1);
+	cr_assert_eq(it[2].event, PT_EV_PSB);
+	cr_assert_eq(it[2].ip, 0, "tracing is off: no ip");
+	cr_assert_eq(it[2].nchain, 2);
+	cr_assert_eq(c.ips[it[2].chain], 0);
+	cr_assert_eq(c.ips[it[2].chain + 1], 0x400010, "where the interrupt left user code");
+	/* the kernel sample: the stack down from its first user address (not its ip) */
+	cr_assert_eq(pt_chains_of_sample(&c, sample_pos[0], &ips), 1);
+	cr_assert_eq(ips[0], 0x400010);
+	cr_assert_eq(pt_chains_of_sample(&c, sample_pos[1], &ips), 1);
+	cr_assert_eq(ips[0], 0x400010);
+	cr_assert_eq(pt_chains_of_sample(&c, sample_pos[1] + 1, &ips), 0, "not a sample");
+	cr_assert_eq(pt_chain_cpumode(K(0)), PERF_RECORD_MISC_KERNEL);
+	cr_assert_eq(pt_chain_cpumode(0), PERF_RECORD_MISC_USER);
+	free(it);
+
+	n = pt_synth(s, z, &po, &it);	/* without chains: the same items */
+	cr_assert_eq(n, 3);
+	cr_assert_eq(it[2].nchain, 0);
+	free(it);
+	pt_chains_free(&c);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* One event's chains as perf's folded lines, leaf first ("ip;caller count"), sorted. */
+static void
+folded_paths(struct hist *h, const char *event, char *out, size_t n)
+{
+	struct cpath_query q = { .entry = CPATH_NONE, .chained_only = true, .bottom_up = true };
+	struct cpath *t;
+	char lines[8][128];
+	size_t nl = 0, used = 0;
+	int ev = hist_event_find(h, event);
+
+	cr_assert_geq(ev, 0, "%s", event);
+	q.ev = (size_t)ev;
+	t = cpath_build(h, &q);
+	for (uint32_t id = 1; id < cpath_count(t); id++) {
+		uint32_t funcs[32];
+		size_t d = cpath_path(t, id, funcs, 32), l = 0;
+		char name[64];
+
+		if (cpath_node(t, id)->self_samples == 0)
+			continue;
+		cr_assert_lt(nl, 8);
+		for (size_t j = 0; j < d; j++)
+			l += (size_t)snprintf(lines[nl] + l, sizeof lines[nl] - l, "%s%s", j ? ";" : "",
+			    cpath_func_name(h, funcs[j], name, sizeof name));
+		snprintf(lines[nl] + l, sizeof lines[nl] - l, " %" PRIu64,
+		    cpath_node(t, id)->self_samples);
+		nl++;
+	}
+	qsort(lines, nl, sizeof lines[0], cmp_line);
+	out[0] = '\0';
+	for (size_t i = 0; i < nl; i++)
+		used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", lines[i]);
+	cpath_free(t);
+}
+
+/*
+ * A hist that keeps call paths (not children): the trace's samples and the
+ * session's own get perf report's chains, unresolved frames by address.
+ */
+Test(intel_pt, chains_in_a_hist)
+{
+	struct hist_opts ho = { .keys = { HIST_KEY_SYM }, .nkeys = 1, .event = -1, .paths = true };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct hist *h;
+	char got[512];
+	char *path = chains_file();
+
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &ho);
+	cr_assert_eq(hist_opts(h)->paths, true);
+	cr_assert_eq(hist_add_session(h, NULL), 2);
+	cr_assert_eq(pt_hist_add(h, s, z), 3);
+	hist_finish(h);
+	folded_paths(h, "psb", got, sizeof got);
+	cr_assert_str_eq(got, "0;0x400010 1,0x400010 1");
+	folded_paths(h, "cbr", got, sizeof got);
+	cr_assert_str_eq(got, "0x400010 1");
+	folded_paths(h, session_attr_name(s, 0), got, sizeof got);
+	cr_assert_str_eq(got, "0x400010 2", "the kernel sample's chain starts at the user address");
+	hist_free(h);
+
+	ho.children = true;	/* perf's children tables of a trace have no chain entries */
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	pt_hist_add(h, s, z);
+	hist_finish(h);
+	folded_paths(h, "psb", got, sizeof got);
+	cr_assert_str_eq(got, "");
+	hist_free(h);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
 }

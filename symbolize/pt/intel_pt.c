@@ -7,6 +7,7 @@
 #include "symbolize/pt/ptpkt.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
+#include "symbolize/pt/pt_internal.h"
 
 /*
  * intel_pt.c: the items `perf script` and `perf report` show for an Intel
@@ -21,7 +22,9 @@
  *              which decides when a decoded walk is reported as an error;
  *   streams    one per AUX buffer index (a CPU, or a thread): its trace
  *              buffers, a decoder and the latest decoded state;
- *   items      the samples and errors a decoded state or record gives;
+ *   items      the samples and errors a decoded state or record gives,
+ *              and with callchains wanted the thread stacks' part in them
+ *              (pt_stack.c);
  *   the merge  the records in time order, every stream decoded up to each
  *              record's time before the record is looked at.
  */
@@ -239,6 +242,7 @@ struct stream {
 	int32_t			 pid, tid;	/* the thread the trace is of now */
 	unsigned		 cbr;		/* the last CBR reported, UINT_MAX none */
 	uint64_t		 tsc;		/* the stream's time */
+	uint64_t		 trace_nr;	/* perf's: its first buffer's number + 1 */
 	bool			 waiting;	/* in the merge (decoder not at its end) */
 	uint64_t		 resume_at;	/* the merge's key (TSC) */
 };
@@ -280,6 +284,9 @@ struct run {
 
 	struct pt_item		*items;
 	size_t			 nitems, capitems;
+
+	struct pt_chains	*chains;	/* callchains wanted: they go there */
+	struct pt_stacks	*stacks;	/* with chains: the threads' stacks */
 };
 
 static struct pt_item *
@@ -522,6 +529,8 @@ add_sample(struct run *x, const struct stream *st, enum pt_event ev, uint64_t pa
 		it->freq_khz = (uint32_t)payload * x->khz_per_cbr;
 		it->max_nonturbo = x->nonturbo;
 	}
+	if (x->chains != NULL && ev != PT_EV_BRANCHES)
+		pt_chains_put(x->chains, x->stacks, st->tid, st->cpu, ip, &it->chain, &it->nchain);
 	if (!guest)
 		read_sample_code(x, it->pid, it->tid, ip);
 }
@@ -564,6 +573,10 @@ report_state(struct run *x, struct stream *st)
 	if (!(d->type & PT_ST_BRANCH))
 		return;
 	flags = branch_flags(d);
+	/* after the state's other samples; walking no code, no instruction is known long */
+	if (x->stacks != NULL && st->tid != -1)
+		pt_stacks_event(x->stacks, st->tid, st->cpu, flags, d->from_ip, d->to_ip, 0,
+		    st->trace_nr);
 	if (!(flags & x->branch_mask))
 		return;
 	if (d->from_nr != d->to_nr && d->from_ip && d->to_ip) {
@@ -840,20 +853,39 @@ on_map(struct run *x, const struct rec *r)
 	vdso_mapped(x, r, &m);
 }
 
-/* A sample perf script prints (it reads the code at its ip). */
+/*
+ * A sample: perf script prints it (and reads the code at its ip); perf
+ * report gives it a chain from its thread's stack if it has none.
+ */
 static void
 on_sample(struct run *x, const struct rec *r)
 {
 	struct sample smp;
+	uint64_t t;
 	int a;
 
-	if (!x->script)
+	if (!x->script && x->chains == NULL)
 		return;
 	a = record_attr(x->s, r);
-	if (a < 0 || record_sample_head(x->s, r, a, &smp) < 0 ||
-	    !(smp.sample_type & PERF_SAMPLE_IP))
+	if (a < 0 || record_sample_head(x->s, r, a, &smp) < 0)
 		return;
-	read_sample_code(x, (int32_t)smp.pid, (int32_t)smp.tid, smp.ip);
+	t = smp.sample_type;
+	if (x->chains != NULL && !(t & PERF_SAMPLE_CALLCHAIN))
+		pt_chains_put_late(x->chains, x->stacks, x->pos,
+		    t & PERF_SAMPLE_TID ? (int32_t)smp.tid : -1,
+		    t & PERF_SAMPLE_CPU ? (int32_t)smp.cpu : -1, t & PERF_SAMPLE_IP ? smp.ip : 0);
+	if (t & PERF_SAMPLE_IP)
+		read_sample_code(x, (int32_t)smp.pid, (int32_t)smp.tid, smp.ip);
+}
+
+/* A fork makes its thread anew, with a stack of its own (empty). */
+static void
+on_fork(struct run *x, const struct rec *r)
+{
+	struct rec_who w = { -1, -1, 0, false };
+
+	if (x->stacks != NULL && record_who(r, &w) == 0)
+		pt_stacks_forget(x->stacks, (int32_t)w.tid);
 }
 
 static void
@@ -876,6 +908,9 @@ on_record(struct run *x, const struct rec *r)
 		break;
 	case PERF_RECORD_SAMPLE:
 		on_sample(x, r);
+		break;
+	case PERF_RECORD_FORK:
+		on_fork(x, r);
 		break;
 	default:
 		break;
@@ -975,6 +1010,8 @@ collect_buffers(struct run *x)
 			continue;
 		st = stream_of(x, rd32(r.p + 32, r.swap), (int32_t)rd32(r.p + 40, r.swap),
 		    (int32_t)rd32(r.p + 36, r.swap));
+		if (st->nbufs == 0)	/* perf numbers the buffers in file order */
+			st->trace_nr = i + 1;
 		st->bufs = grow(st->bufs, &st->capbufs, st->nbufs + 1, sizeof *st->bufs);
 		st->bufs[st->nbufs++] = (struct pt_buffer){
 			.data = data,
@@ -1017,11 +1054,19 @@ run_free(struct run *x)
 	threads_free(&x->threads);
 	free(x->reads);
 	free(x->maps);
+	pt_stacks_free(x->stacks);
 }
 
 size_t
 pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
     struct pt_item **out)
+{
+	return pt_synth_chains(s, z, o, out, NULL);
+}
+
+size_t
+pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
+    struct pt_item **out, struct pt_chains *c)
 {
 	const struct rec_index *ix = session_index(s);
 	struct run x;
@@ -1065,6 +1110,8 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 	x.reads = calloc(x.ndso + 1, 1);
 	if (x.reads == NULL)
 		abort();
+	x.chains = c;
+	x.stacks = c != NULL ? pt_stacks_new() : NULL;
 
 	decoder_params(w, config, &p);
 	collect_buffers(&x);
@@ -1100,37 +1147,4 @@ pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
 	run_free(&x);
 	*out = x.items;
 	return x.nitems;
-}
-
-size_t
-pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
-{
-	struct pt_opts po = { .script = false };
-	struct pt_item *items;
-	size_t n = pt_synth(s, z, &po, &items), added = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct pt_item *it = &items[i];
-		struct hist_sample hs;
-		struct frame f;
-		char buf[32];
-
-		if (it->kind != PT_ITEM_SAMPLE)
-			continue;
-		symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
-		memset(&hs, 0, sizeof hs);
-		hs.attr = (int)session_attrs(s)->n + (int)it->event;
-		hs.event_name = pt_event_name(it->event);
-		hs.comm = pt_item_comm(s, it, buf, sizeof buf);
-		hs.pid = it->pid;
-		hs.tid = it->tid;
-		hs.cpu = (uint32_t)it->cpu;
-		hs.period = 1;
-		hs.self = &f;
-		hs.own_nodes = true;
-		hist_add(h, &hs);
-		added++;
-	}
-	free(items);
-	return added;
 }

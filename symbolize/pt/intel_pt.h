@@ -79,6 +79,8 @@ struct pt_item {
 	uint32_t	 freq_khz;	/* cbr: the core frequency */
 	uint32_t	 max_nonturbo;	/* cbr: the max non-turbo ratio */
 	size_t		 before;	/* index position the item is output before */
+	/* pt_synth_chains(): the sample's callchain, ips[chain .. chain + nchain) */
+	uint32_t	 chain, nchain;
 };
 
 /*
@@ -112,13 +114,59 @@ bool pt_present(const struct session *s);
 size_t pt_synth(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
     struct pt_item **out);
 
+/*
+ * The callchains perf report gives from the trace (when callchains are
+ * wanted, its default for a trace): each thread's stack of return
+ * addresses follows the decoded calls and returns (pt_stacks, below); a
+ * synthesized sample's chain is its ip, then the stack from the top
+ * down; a sample of the session without a callchain of its own gets the
+ * stack at its time, less the kernel addresses above its ip or the first
+ * user address (perf's thread_stack__sample_late), or else its ip alone.
+ * Addresses leaf first; each resolves in the mode pt_chain_cpumode() says.
+ */
+struct pt_late_chain {
+	size_t		 pos;		/* index position of the sample */
+	uint32_t	 at, n;		/* its addresses, ips[at .. at + n) */
+};
+
+struct pt_chains {
+	uint64_t	*ips;		/* every chain's addresses */
+	size_t		 nips, capips;
+	struct pt_late_chain *late;	/* by pos, ascending */
+	size_t		 nlate, caplate;
+};
+
+/*
+ * pt_synth() that also gives each sample item its chain (branches have
+ * none) and fills *c (zeroed by the caller; pt_chains_free() it) with the
+ * chains and those of the session's samples.
+ */
+size_t pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_opts *o,
+    struct pt_item **out, struct pt_chains *c);
+
+/* The chain of the session's sample at index position pos: its count (0: none), *ips. */
+size_t pt_chains_of_sample(const struct pt_chains *c, size_t pos, const uint64_t **ips);
+
+/* Give back c's arrays (c itself is the caller's): it is empty again. */
+void pt_chains_free(struct pt_chains *c);
+
+/*
+ * The chains of a PT session's own samples (perf report's, see above), for
+ * a walk over its samples: malloc'd, NULL when there is no trace to decode.
+ * pt_chains_free() then free() it.
+ */
+struct pt_chains *pt_session_chains(const struct session *s, struct symbolizer *z);
+
 struct hist;
 
 /*
  * Add the samples perf report synthesizes from the session's Intel PT
  * trace (pt_synth() without script's extras) to h, as events of their own
  * (attr index session_attrs(s)->n + enum pt_event, named as perf names them).
- * Returns the number of samples added.
+ * When h keeps call paths and not children, each with its chain
+ * (pt_synth_chains()); with children, chains would add entries perf's
+ * children table of a trace does not have.  Returns the number of samples
+ * added.
  */
 size_t pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z);
 
@@ -190,6 +238,47 @@ struct pt_decoder *pt_decoder_new(const struct pt_params *p, const struct pt_buf
 void pt_decoder_free(struct pt_decoder *d);
 /* The next state; err PT_ERR_NODATA (4) at the end of the trace. */
 const struct pt_state *pt_decode(struct pt_decoder *d);
+
+/* ---- thread stacks (symbolize/pt/pt_stack.c), also alone for tests ---- */
+
+/* perf's room for a chain made from a trace: 16 frames and a context marker. */
+#define PT_CHAIN_ROOM	17
+
+/* The cpumode a chain address resolves in: kernel for the top half, else user. */
+uint8_t pt_chain_cpumode(uint64_t ip);
+
+/* Every thread's stack of return addresses (the idle thread's, per CPU). */
+struct pt_stacks;
+
+/* An empty set of stacks (never NULL: out of memory aborts). */
+struct pt_stacks *pt_stacks_new(void);
+void pt_stacks_free(struct pt_stacks *k);
+
+/*
+ * A decoded branch of thread tid on cpu, of trace number trace_nr, with
+ * perf's flags (PT_FLAG_*): a call pushes from_ip + insn_len (unless it
+ * goes there), a return pops down to to_ip, a trace begin pops down to
+ * to_ip and drops the calls made as tracing ended.  A new trace number
+ * empties the stack first.
+ */
+void pt_stacks_event(struct pt_stacks *k, int32_t tid, int32_t cpu, uint32_t flags,
+    uint64_t from_ip, uint64_t to_ip, unsigned insn_len, uint64_t trace_nr);
+
+/* The thread tid is made anew (a fork of that tid): its stack is empty. */
+void pt_stacks_forget(struct pt_stacks *k, int32_t tid);
+
+/*
+ * The chain of a sample at ip of thread tid (-1: none) on cpu, leaf first,
+ * into out (room addresses): ip, then the return addresses from the top
+ * down, as many as fit in room with perf's context markers counted.
+ * Returns the count (0 when room < 2).
+ */
+size_t pt_stacks_sample(const struct pt_stacks *k, int32_t tid, int32_t cpu, uint64_t ip,
+    size_t room, uint64_t *out);
+
+/* The same for a sample recorded after it was taken (see struct pt_chains). */
+size_t pt_stacks_sample_late(const struct pt_stacks *k, int32_t tid, int32_t cpu, uint64_t ip,
+    size_t room, uint64_t *out);
 
 #define PT_ERR_NODATA	4
 #define PT_ERR_NOINSN	5

@@ -157,6 +157,17 @@ struct pt_decoder {
 	struct pt_state		 state;
 };
 
+/*
+ * The chains of struct pt_chains, appended (pt_stack.c): that of a
+ * synthesized sample (pt_stacks_sample(): *at, *n where it lies in c->ips),
+ * and that of the session's sample at index position pos
+ * (pt_stacks_sample_late(); positions come in ascending order).
+ */
+void pt_chains_put(struct pt_chains *c, const struct pt_stacks *k, int32_t tid, int32_t cpu,
+    uint64_t ip, uint32_t *at, uint32_t *n);
+void pt_chains_put_late(struct pt_chains *c, const struct pt_stacks *k, size_t pos, int32_t tid,
+    int32_t cpu, uint64_t ip);
+
 /* Show fn the packets after the current one in this buffer (no PADs) until it returns true. */
 typedef bool (*pt_peek_fn)(struct pt_decoder *d, const struct ptpkt *pk, void *arg);
 void pt_peek(struct pt_decoder *d, pt_peek_fn fn, void *arg);
