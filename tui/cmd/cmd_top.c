@@ -331,7 +331,7 @@ top_graph_setup(struct top_args *a, struct hist_opts *ho, const struct session *
 	ho->paths = true;
 	ho->caller_order = a->cg.caller;
 	ho->paths_address = a->cg.address;
-	if (!attr_table_has_callchains(session_attrs(s)))
+	if (!attr_table_has_callchains(session_attrs(s)) && !pt_present(s))
 		fprintf(stderr, "perfnav top: the recording has no callchains (record with -g or --call-graph): rows only\n");
 }
 
