@@ -23,6 +23,14 @@ enum nav_target {
 	NAV_T_BYTES,		/* arg = file offset in file arg2, len arg3 (a feature section, an attr) */
 	NAV_T_PID,		/* processes: scope to process arg */
 	NAV_T_HOT,		/* hot functions: arg NAV_HOT_* bits, arg2 pid << 32 | tid, arg3 dso */
+	/*
+	 * The top-down or bottom-up tree (pane PANE_TOPDOWN / PANE_BOTTOMUP)
+	 * opened at a function: arg = its function node id (hist_node_get,
+	 * symbolize/cpath.h), in the scope's event.  Top-down selects the
+	 * function's hottest occurrence (expanded down to it), bottom-up its
+	 * top-level node.
+	 */
+	NAV_T_CTREE,
 };
 
 /* Bits of a hot-functions view's arg. */
