@@ -29,7 +29,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "help", NULL };
 
 /* ---- panes over fixtures ---- */
 

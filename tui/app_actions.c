@@ -90,8 +90,10 @@ open_tree(struct app *a, struct pane *p, bool bottom_up)
 	char name[256];
 
 	if (f == CPATH_NONE) {
-		app_msg(a, EL_MESSAGE, "%c opens a function in the %s tree: select one", bottom_up ?
-		    'B' : 'T', bottom_up ? "bottom-up" : "top-down");
+		app_msg(a, EL_MESSAGE, "%s opens the selected function in the %s tree: %s",
+		    keys_action_name(bottom_up ? ACT_OPEN_BOTTOMUP : ACT_OPEN_TOPDOWN),
+		    bottom_up ? "bottom-up" : "top-down", p->ops->func ? "select one" :
+		    "this pane has none (the call trees 6, 7 have)");
 		return;
 	}
 	nav_view_init(&v, bottom_up ? PANE_BOTTOMUP : PANE_TOPDOWN);
