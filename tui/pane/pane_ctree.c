@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curses.h>
 
@@ -76,6 +77,7 @@ struct ctree {
 	struct hmap		 by_key;	/* row key -> row */
 	struct hmap		 exp;		/* row key -> EXP_* as the user left it */
 	size_t			 hidden;	/* nodes not shown */
+	clock_t			 built_at, build_cost;	/* the last rebuild: when, how long (CPU) */
 	uint32_t		*path;		/* scratch: a node's path */
 	size_t			 cappath;
 	char			 note[160];	/* on the info line */
@@ -328,6 +330,7 @@ reload(struct pane *p)
 			memcpy(old, ct->path, nold * sizeof *old);
 		}
 	}
+	ct->built_at = clock();
 	cpath_free(ct->t);
 	scope_query(sc, ct->bottom_up, &q);
 	ct->t = cpath_build(H(ct), &q);
@@ -340,16 +343,23 @@ reload(struct pane *p)
 	widget_refresh(&p->w);
 	restore_cursor(p, old, nold, added ? &sc->xf[sc->nxf - 1] : NULL);
 	free(old);
+	ct->build_cost = clock() - ct->built_at;
 }
 
-/* The rows follow the symbols as they come in, and the scope. */
+/*
+ * The rows follow the scope at once, and the symbols as they come in: at
+ * once when they are all in, else after 4 times the processor time the
+ * last building took (a big tree takes a while: keys keep answering).
+ */
 static void
 sync(struct pane *p)
 {
 	struct ctree *ct = p->priv;
 
-	if (!ct->loaded || ct->sym_gen != ct->sy->gen || ct->scope_gen != ct->sy->scope.gen)
-		reload(p);
+	if (ct->loaded && ct->scope_gen == ct->sy->scope.gen && (ct->sym_gen == ct->sy->gen ||
+	    (!ct->sy->done && clock() - ct->built_at < 4 * ct->build_cost)))
+		return;
+	reload(p);
 }
 
 /* ---- row text ---- */
