@@ -29,7 +29,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "help", NULL };
 
 /* ---- panes over fixtures ---- */
 
@@ -720,6 +720,8 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_EVENTS] = "Events",
 	[PANE_HEADER] = "Header",
 	[PANE_HEX] = "Hex",
+	[PANE_TOPDOWN] = "Top-down",
+	[PANE_BOTTOMUP] = "Bottom-up",
 };
 
 /* Column of list pane p titled title (asserted to exist). */
@@ -795,6 +797,20 @@ every_header(struct pane *p, struct session *s, const char *fx, struct row *r)
 	cr_assert(file, "%s: File row with the path", fx);
 	cr_assert(attrs, "%s: Events (attrs) row with %s", fx, nattrs);
 	cr_assert(feats, "%s: Feature sections row", fx);
+}
+
+/* Call trees: rows when there are samples, no share over 100 %. */
+static void
+every_ctree(struct pane *p, struct session *s, const char *fx, struct row *r)
+{
+	int ch = col_titled(p, "Children");
+
+	cr_assert_eq(widget_count(&p->w) > 0, session_counts(s)->by_type[PERF_RECORD_SAMPLE] > 0,
+	    "%s: %s rows when there are samples", fx, p->ops->name);
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		row_of(p, widget_source(&p->w, i), r);
+		cr_assert_leq(strtod(r->col[ch], NULL), 100.0, "%s: %s row %zu", fx, p->ops->name, i);
+	}
 }
 
 /* Processes: the process of the first sample is a first-level row. */
@@ -914,7 +930,7 @@ Test(panes, every_fixture_opens_in_every_pane)
 			cr_assert_eq(p.ops, pane_ops_of((enum pane_id)id));
 			cr_assert_str_eq(p.ops->title, pane_titles[id]);
 			cr_assert_eq(pane_by_name(p.ops->name), id, "%s", p.ops->name);
-			if (id == PANE_HOT) {
+			if (id == PANE_HOT || id == PANE_TOPDOWN || id == PANE_BOTTOMUP) {
 				/* the pane made symbols of its own: resolve them, load the rows */
 				cr_assert_not_null(p.sym);
 				symbols_run(p.sym);
@@ -942,6 +958,8 @@ Test(panes, every_fixture_opens_in_every_pane)
 				every_header(&p, s, fx[f], r);
 			else if (id == PANE_HEX)
 				every_hex(&p, s, fx[f]);
+			else if (id == PANE_TOPDOWN || id == PANE_BOTTOMUP)
+				every_ctree(&p, s, fx[f], r);
 			else
 				cr_assert_fail("pane %d: no check", id);
 			if (p.ops->enter && id != PANE_HEX) {

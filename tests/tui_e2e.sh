@@ -192,7 +192,7 @@ keys Enter
 wait_for "procs > pid 25671 cpu > hot pid 25671 cpu" "Enter again: its hot functions"
 wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
 keys Home Down Down a
-wait_for "5 Hex +a Annotate" "a: the annotate view of the selected symbol"
+wait_for "5 Hex .* a Annotate" "a: the annotate view of the selected symbol"
 wait_for "^ Percent +Samples +Address Instruction" "annotate's columns"
 wait_for "mix_one in cpu, cpu-clock: 138 samples of one process" "the function, its samples"
 wait_for "^ +23\.19% +32 +1188 lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
@@ -348,6 +348,51 @@ wait_for "mix_one in cpu, cpu-clock: 138 samples" "a on a frame: its function's 
 keys Escape c
 wait_gone "^ +[0-9a-f]{12} +mix_one\+0x" "c closes the stack"
 finish "call paths and stacks"
+
+# ---- call trees: top-down and bottom-up, transforms undone with Esc ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "186 samples \| symbols in" "call trees: symbols resolved"
+keys 6
+wait_for "^Children +Self +Samples Shared Object +Function" "top-down: its columns"
+wait_for "^ +98\.92% +0\.00% +184 libc\.so\.6 +. __libc_start_call_main" \
+	"top-down: the outermost caller first, with the samples through it"
+wait_for "^ +74\.19% +74\.19% +138 cpu +mix_one" "the hottest path open down to mix_one"
+wait_for "^ +0\.54% +0\.00% +1 ld-linux.* . _dl_start_user" "other paths closed"
+wait_for "Top-down: 186 of 186 samples of 'cpu-clock'" "the line under the tree"
+keys End Up Right
+wait_for "^ +0\.54% +0\.00% +1 ld-linux.* . _dl_sysdep_start" "Right expands a node"
+keys Home Down o
+wait_for "perfnav  fp\.data \[focus main\] \| perf" "o: focus on main, said in the title"
+wait_for "^ +100\.00% +0\.00% +146 cpu +. main" "main is the root, with all its samples"
+wait_for "^ topdown > focus main \[" "the transform is a step of the history"
+keys Down D
+wait_for "\[focus main > drop mix_one\]" "D drops mix_one's samples"
+wait_for "Top-down: 8 of 186 samples" "mix's samples left"
+keys Escape
+wait_for "perfnav  fp\.data \[focus main\] \| perf" "Esc undoes the drop"
+wait_for "^ +94\.52% +94\.52% +138 cpu +mix_one" "mix_one is back"
+keys Escape
+wait_for "perfnav  fp\.data \| perf" "Esc again: no transform left"
+wait_for "^ +98\.92% +0\.00% +184 libc\.so\.6 +. __libc_start_call_main" "the whole tree again"
+keys 7
+wait_for "^ +74\.19% +0\.00% +138 cpu +. mix_one" "bottom-up: where samples were taken, first"
+wait_for "^ +74\.19% +0\.00% +138 cpu +. main" "its caller below it, open"
+wait_for "Bottom-up: 186 of 186 samples" "the bottom-up line"
+keys m
+wait_for "\[merge mix_one\]" "m merges mix_one into its callers"
+wait_for "^ +74\.19% +0\.00% +138 cpu {16}. main" "main takes its samples: a root now"
+keys T
+wait_for "bottomup > merge mix_one > top-down main" "T: main in the top-down tree"
+wait_for "^ +78\.49% +74\.19% +146 cpu +. main" "main selected, mix_one's samples its own now"
+keys Escape Escape
+wait_gone "merge mix_one" "back out of both steps"
+wait_for "^ bottomup \[" "in the bottom-up tree again"
+keys '?' /
+keys -l "no-recursion"
+keys Enter
+wait_for "R +no-recursion +call paths: collapse direct recursion" "help lists the transform keys"
+keys Escape
+finish "call trees"
 
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,14 +8,129 @@
 
 #include <curses.h>
 
+#include "symbolize/cpath.h"
 #include "tui/app_priv.h"
+#include "tui/scope.h"
+#include "tui/symbols.h"
 
 /*
  * app_actions.c: what an action does.  The current pane sees it first
  * (its result bits may push, go back, quit or set a message), then the
  * list widget (moving, sorting, searching, filtering, expanding), then
- * the application (panes, help, history).
+ * the application (panes, help, history, and the call-path keys: the
+ * transforms of the scope and opening a function in a tree, for the
+ * function of any pane that tells it, pane_ops.func).
  */
+
+/* Back one view; from a transform step, undo its transform; at the root,
+ * undo the last transform if any. */
+static void
+back(struct app *a)
+{
+	struct nav_view *v = nav_top(&a->nav);
+	struct scope *sc = a->sym ? &a->sym->scope : NULL;
+	char step[300];
+
+	if (sc && nav_depth(&a->nav) <= 1 && sc->nxf > 0) {
+		scope_xf_step_text(a->sym->h, &sc->xf[sc->nxf - 1], step, sizeof step);
+		scope_xf_truncate(sc, sc->nxf - 1);
+		app_msg(a, EL_MESSAGE, "undone: %s", step);
+		return;
+	}
+	if (sc && v && v->xf.n > 0 && v->xf.n == sc->nxf && sc->xf[sc->nxf - 1].op == v->xf.op &&
+	    sc->xf[sc->nxf - 1].func == v->xf.func)
+		scope_xf_truncate(sc, sc->nxf - 1);
+	app_view_back(a);
+}
+
+/* The selected function of pane p, CPATH_NONE if it has none (or no function). */
+static uint32_t
+selected_func(struct pane *p)
+{
+	return p->ops->func ? p->ops->func(p) : CPATH_NONE;
+}
+
+/* o m D R: push a transform of the scope as a step of the history. */
+static void
+xform(struct app *a, struct pane *p, enum cpath_op op)
+{
+	struct scope *sc = &a->sym->scope;
+	uint32_t f = selected_func(p);
+	struct nav_view v;
+
+	if (p->ops->func == NULL || (f == CPATH_NONE && op != CPATH_NORECURSE)) {
+		app_msg(a, EL_MESSAGE, "transforms act on a function of the call-path trees "
+		    "(6, 7): select one there");
+		return;
+	}
+	if (op == CPATH_NORECURSE && scope_xf_has(sc, op, f)) {
+		app_msg(a, EL_MESSAGE, "recursion is collapsed already (Esc undoes it)");
+		return;
+	}
+	if (sc->nxf >= SCOPE_XF_MAX) {
+		app_msg(a, EL_ERROR, "at most %d transforms: Esc undoes the last", SCOPE_XF_MAX);
+		return;
+	}
+	app_view_save(a);
+	v = *nav_top(&a->nav);
+	scope_xf_push(sc, op, f);
+	scope_xf_step_text(a->sym->h, &sc->xf[sc->nxf - 1], v.label, sizeof v.label);
+	v.xf.n = (uint8_t)sc->nxf;
+	v.xf.op = (uint8_t)op;
+	v.xf.func = sc->xf[sc->nxf - 1].func;
+	app_view_push(a, &v);
+}
+
+/* T B: the selected function in the top-down or bottom-up tree. */
+static void
+open_tree(struct app *a, struct pane *p, bool bottom_up)
+{
+	uint32_t f = selected_func(p);
+	struct nav_view v;
+	char name[256];
+
+	if (f == CPATH_NONE) {
+		app_msg(a, EL_MESSAGE, "%s opens the selected function in the %s tree: %s",
+		    keys_action_name(bottom_up ? ACT_OPEN_BOTTOMUP : ACT_OPEN_TOPDOWN),
+		    bottom_up ? "bottom-up" : "top-down", p->ops->func ? "select one" :
+		    "this pane has none (the call trees 6, 7 have)");
+		return;
+	}
+	nav_view_init(&v, bottom_up ? PANE_BOTTOMUP : PANE_TOPDOWN);
+	v.target = NAV_T_CTREE;
+	v.arg = f;
+	snprintf(v.label, sizeof v.label, "%s %.36s", bottom_up ? "bottom-up" : "top-down",
+	    cpath_func_name(a->sym->h, f, name, sizeof name));
+	app_view_push(a, &v);
+}
+
+/* The call-path keys (false: act is none of them). */
+static bool
+cpath_action(struct app *a, struct pane *p, enum action act)
+{
+	if (a->sym == NULL)
+		return false;
+	switch (act) {
+	case ACT_FOCUS:
+		xform(a, p, CPATH_FOCUS);
+		return true;
+	case ACT_MERGE:
+		xform(a, p, CPATH_MERGE);
+		return true;
+	case ACT_DROP:
+		xform(a, p, CPATH_DROP);
+		return true;
+	case ACT_NORECURSE:
+		xform(a, p, CPATH_NORECURSE);
+		return true;
+	case ACT_OPEN_TOPDOWN:
+	case ACT_OPEN_BOTTOMUP:
+		open_tree(a, p, act == ACT_OPEN_BOTTOMUP);
+		return true;
+	default:
+		return false;
+	}
+}
 
 static bool
 list_action(struct app *a, struct pane *p, enum action act)
@@ -111,7 +226,7 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 		break;
 	case ACT_HELP:
 		if (p->id == PANE_HELP) {
-			app_view_back(a);
+			back(a);
 			break;
 		}
 		nav_view_init(&v, PANE_HELP);
@@ -119,7 +234,7 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 		app_view_push(a, &v);
 		break;
 	case ACT_BACK:
-		app_view_back(a);
+		back(a);
 		break;
 	case ACT_NEXT_PANE:
 	case ACT_PREV_PANE: {
@@ -143,6 +258,12 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 		break;
 	case ACT_PANE_HEX:
 		app_view_switch(a, PANE_HEX);
+		break;
+	case ACT_PANE_TOPDOWN:
+		app_view_switch(a, PANE_TOPDOWN);
+		break;
+	case ACT_PANE_BOTTOMUP:
+		app_view_switch(a, PANE_BOTTOMUP);
 		break;
 	case ACT_HEX:
 		app_msg(a, EL_MESSAGE, "x shows the bytes of a record or section: select one in "
@@ -182,12 +303,14 @@ app_actions_do(struct app *a, enum action act, int key)
 	if (r & PANE_QUIT)
 		a->quit = true;
 	if (r & PANE_BACK)
-		app_view_back(a);
+		back(a);
 	if (r & PANE_PUSH)
 		app_view_follow(a, p);
 	if (r & PANE_HANDLED)
 		return;
 	if (p->is_list && list_action(a, p, act))
+		return;
+	if (cpath_action(a, p, act))
 		return;
 	own_action(a, p, act, key);
 }

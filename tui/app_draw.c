@@ -13,6 +13,7 @@
 
 #include "core/core.h"
 #include "tui/app_priv.h"
+#include "tui/scope.h"
 #include "tui/symbols.h"
 #include "tui/widget.h"
 
@@ -69,8 +70,7 @@ draw_title(struct app *a)
 	const struct features *ft = session_features(s);
 	struct session_info si = session_info(s);
 	const char *base = strrchr(si.path, '/');
-	char buf[1024], span[32];
-
+	char buf[1024], span[32], xf[256];
 	char sym[64];
 
 	fill_line(a, 0, EL_TITLE);
@@ -81,10 +81,17 @@ draw_title(struct app *a)
 		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
 	else
 		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);
-	snprintf(buf, sizeof buf, " perfnav  %s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
+	/* the call-path transforms in force, first: they change what the panes show */
+	xf[0] = '\0';
+	if (a->sym && a->sym->scope.nxf) {
+		char t[240];
+
+		snprintf(xf, sizeof xf, " [%s]", scope_xf_text(&a->sym->scope, a->sym->h, t, sizeof t));
+	}
+	snprintf(buf, sizeof buf, " perfnav  %s%s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
 	    "%zu records, %.2f s to load%s",
 	    si.from_stdin ? "(stdin)" : base && base[1] ? base + 1 : si.path,
-	    si.damaged ? " [damaged]" : "", ft->version ? ft->version : "?", a->events,
+	    si.damaged ? " [damaged]" : "", xf, ft->version ? ft->version : "?", a->events,
 	    cnt->by_type[PERF_RECORD_SAMPLE], sym, span, session_index(s)->n, a->load_secs,
 	    cnt->by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
 	put_text(0, 0, COLS, buf);

@@ -68,6 +68,14 @@
 	X(ANNOTATE, "annotate", "hot functions: the selected symbol's instructions with their samples (again: back)") \
 	X(CALL_ORDER, "call-order", "hot functions: a symbol's call paths towards its callers or its callees") \
 	X(CALL_PERCENT, "call-percent", "hot functions: call-path percentages of the symbol's total or of the event's") \
+	X(PANE_TOPDOWN, "pane-topdown", "top-down call tree pane") \
+	X(PANE_BOTTOMUP, "pane-bottomup", "bottom-up call tree pane") \
+	X(OPEN_TOPDOWN, "open-topdown", "the selected function in the top-down tree (its hottest call path)") \
+	X(OPEN_BOTTOMUP, "open-bottomup", "the selected function in the bottom-up tree (its callers)") \
+	X(FOCUS, "focus", "call paths: focus on the selected function, merged over its call sites (Esc undoes)") \
+	X(MERGE, "merge", "call paths: merge the selected function into its callers (Esc undoes)") \
+	X(DROP, "drop", "call paths: drop the samples through the selected function (Esc undoes)") \
+	X(NORECURSE, "no-recursion", "call paths: collapse direct recursion (Esc undoes)") \
 	X(REDRAW, "redraw", "redraw the screen")
 
 enum action {

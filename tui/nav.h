@@ -2,7 +2,8 @@
  * nav.h: the drill-down history of the TUI, a stack of views like a web
  * browser's history.  Enter pushes a view (pane + filter + cursor + target),
  * Esc/Backspace/Left pops back to the one before, which comes back with its
- * own filter and cursor.  Curses-free; the stack owns its entries.
+ * own filter and cursor.  A call-path transform is such a step too (struct
+ * nav_xf): going back undoes it.  Curses-free; the stack owns its entries.
  */
 #ifndef PERFNAV_TUI_NAV_H
 #define PERFNAV_TUI_NAV_H
@@ -23,6 +24,14 @@ enum nav_target {
 	NAV_T_BYTES,		/* arg = file offset in file arg2, len arg3 (a feature section, an attr) */
 	NAV_T_PID,		/* processes: scope to process arg */
 	NAV_T_HOT,		/* hot functions: arg NAV_HOT_* bits, arg2 pid << 32 | tid, arg3 dso */
+	/*
+	 * The top-down or bottom-up tree (pane PANE_TOPDOWN / PANE_BOTTOMUP)
+	 * opened at a function: arg = its function node id (hist_node_get,
+	 * symbolize/cpath.h), in the scope's event.  Top-down selects the
+	 * function's hottest occurrence (expanded down to it), bottom-up its
+	 * top-level node.
+	 */
+	NAV_T_CTREE,
 };
 
 /* Bits of a hot-functions view's arg. */
@@ -33,6 +42,18 @@ enum {
 	NAV_HOT_DSOS = 1 << 3,	/* list DSOs, not symbols */
 };
 
+/*
+ * A transform step: a view pushed by a call-path transform (tui/scope.h)
+ * on the view it was applied in.  With it the scope had n transforms, the
+ * last one (op, func); going back from the view undoes that one.  n 0: the
+ * view is no transform step.
+ */
+struct nav_xf {
+	uint8_t		 n;
+	uint8_t		 op;			/* enum cpath_op (symbolize/cpath.h) */
+	uint32_t	 func;			/* function node id */
+};
+
 struct nav_view {
 	int		 pane;			/* enum pane_id */
 	char		 filter[NAV_FILTER_MAX];
@@ -40,6 +61,7 @@ struct nav_view {
 	enum nav_target	 target;
 	uint64_t	 arg, arg2, arg3;
 	char		 label[NAV_LABEL_MAX];	/* shown in the path: "pid 123" */
+	struct nav_xf	 xf;			/* a transform step, or n 0 */
 };
 
 struct nav {

@@ -37,7 +37,9 @@ struct pane;
 	X(PROCS, pane_procs_ops) \
 	X(EVENTS, pane_events_ops) \
 	X(HEADER, pane_header_ops) \
-	X(HEX, pane_hex_ops)
+	X(HEX, pane_hex_ops) \
+	X(TOPDOWN, pane_topdown_ops) \
+	X(BOTTOMUP, pane_bottomup_ops)
 
 enum pane_id {
 #define X(id, ops) PANE_##id,
@@ -97,6 +99,10 @@ struct pane_ops {
 	/* Optional: the source row of a row key (WIDGET_NONE), so the widget
 	 * finds a row without producing every row's text. */
 	size_t		(*find)(struct pane *p, uint64_t key);
+	/* Optional: the function node (hist_node_get) of the selection,
+	 * UINT32_MAX (CPATH_NONE) if none.  Panes showing call paths have it:
+	 * the app's transform and open-in-tree keys act on that function. */
+	uint32_t	(*func)(struct pane *p);
 };
 
 struct pane {

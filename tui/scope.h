@@ -7,7 +7,7 @@
  * (p->sym->scope); a pane that changes it bumps gen, and every pane that
  * shows it rebuilds when gen is not the one it built for.  Transforms are
  * steps of the view history: each is pushed as a view, Esc pops it.
- * Curses-free.
+ * Curses-free; the helpers below are in tui/scope.c.
  */
 #ifndef PERFNAV_TUI_SCOPE_H
 #define PERFNAV_TUI_SCOPE_H
@@ -30,5 +30,28 @@ struct scope {
 	size_t			 nxf;
 	unsigned		 gen;		/* bumped on every change */
 };
+
+/* The call-path query of the scope (event, zoom, transforms) in direction bottom_up. */
+void scope_query(const struct scope *sc, bool bottom_up, struct cpath_query *q);
+
+/*
+ * Push a transform (func is unused by CPATH_NORECURSE) and bump gen.
+ * Returns false (nothing changed) when SCOPE_XF_MAX are in.
+ */
+bool scope_xf_push(struct scope *sc, enum cpath_op op, uint32_t func);
+/* Keep the first n transforms (bump gen if that removed some). */
+void scope_xf_truncate(struct scope *sc, size_t n);
+/* Is the transform (op, func) in the scope (NORECURSE: whatever its func)? */
+bool scope_xf_has(const struct scope *sc, enum cpath_op op, uint32_t func);
+
+/*
+ * One transform as the title shows it: "focus main", "merge f", "drop f",
+ * "no recursion", "callers of f" (names as cpath_func_name gives them).
+ * Returns buf.
+ */
+const char *scope_xf_step_text(const struct hist *h, const struct cpath_xform *x, char *buf,
+    size_t n);
+/* The scope's transforms in order, "focus main > drop malloc"; "" if none.  Returns buf. */
+const char *scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n);
 
 #endif

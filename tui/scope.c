@@ -1,0 +1,90 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/scope.h"
+
+/* scope.c: the scope's call-path query, and its transforms pushed, undone and named. */
+
+void
+scope_query(const struct scope *sc, bool bottom_up, struct cpath_query *q)
+{
+	memset(q, 0, sizeof *q);
+	q->ev = sc->ev;
+	q->sel = sc->zoomed ? &sc->sel : NULL;
+	q->entry = CPATH_NONE;
+	q->xf = sc->xf;
+	q->nxf = sc->nxf;
+	q->bottom_up = bottom_up;
+}
+
+bool
+scope_xf_push(struct scope *sc, enum cpath_op op, uint32_t func)
+{
+	if (sc->nxf >= SCOPE_XF_MAX)
+		return false;
+	sc->xf[sc->nxf].op = op;
+	sc->xf[sc->nxf].func = op == CPATH_NORECURSE ? CPATH_NONE : func;
+	sc->nxf++;
+	sc->gen++;
+	return true;
+}
+
+void
+scope_xf_truncate(struct scope *sc, size_t n)
+{
+	if (n >= sc->nxf)
+		return;
+	sc->nxf = n;
+	sc->gen++;
+}
+
+bool
+scope_xf_has(const struct scope *sc, enum cpath_op op, uint32_t func)
+{
+	for (size_t i = 0; i < sc->nxf; i++)
+		if (sc->xf[i].op == op && (op == CPATH_NORECURSE || sc->xf[i].func == func))
+			return true;
+	return false;
+}
+
+const char *
+scope_xf_step_text(const struct hist *h, const struct cpath_xform *x, char *buf, size_t n)
+{
+	static const char *const verb[] = {
+		[CPATH_FOCUS] = "focus",
+		[CPATH_MERGE] = "merge",
+		[CPATH_DROP] = "drop",
+		[CPATH_NORECURSE] = "no recursion",
+		[CPATH_CALLERS] = "callers of",
+	};
+	char name[256];
+
+	if (x->op == CPATH_NORECURSE || (unsigned)x->op >= sizeof verb / sizeof verb[0]) {
+		snprintf(buf, n, "%s", x->op == CPATH_NORECURSE ? verb[x->op] : "?");
+		return buf;
+	}
+	snprintf(buf, n, "%s %s", verb[x->op], cpath_func_name(h, x->func, name, sizeof name));
+	return buf;
+}
+
+const char *
+scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sc->nxf && o + 1 < n; i++) {
+		char step[300];
+		int k = snprintf(buf + o, n - o, "%s%s", i ? " > " : "",
+		    scope_xf_step_text(h, &sc->xf[i], step, sizeof step));
+
+		if (k < 0)
+			break;
+		o += (size_t)k;
+	}
+	return buf;
+}
