@@ -720,6 +720,7 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_EVENTS] = "Events",
 	[PANE_HEADER] = "Header",
 	[PANE_HEX] = "Hex",
+	[PANE_FLAME] = "Flame graph",
 };
 
 /* Column of list pane p titled title (asserted to exist). */
@@ -942,6 +943,9 @@ Test(panes, every_fixture_opens_in_every_pane)
 				every_header(&p, s, fx[f], r);
 			else if (id == PANE_HEX)
 				every_hex(&p, s, fx[f]);
+			else if (id == PANE_FLAME)
+				cr_assert_geq(widget_count(&p.w), 1, "%s: the flame graph's top frame",
+				    fx[f]);
 			else
 				cr_assert_fail("pane %d: no check", id);
 			if (p.ops->enter && id != PANE_HEX) {

@@ -68,6 +68,9 @@
 	X(ANNOTATE, "annotate", "hot functions: the selected symbol's instructions with their samples (again: back)") \
 	X(CALL_ORDER, "call-order", "hot functions: a symbol's call paths towards its callers or its callees") \
 	X(CALL_PERCENT, "call-percent", "hot functions: call-path percentages of the symbol's total or of the event's") \
+	X(FLAME_LEFT, "flame-left", "flame graph: the frame to the left in the row") \
+	X(FLAME_RIGHT, "flame-right", "flame graph: the frame to the right in the row") \
+	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
 	X(REDRAW, "redraw", "redraw the screen")
 
 enum action {

@@ -37,7 +37,8 @@ struct pane;
 	X(PROCS, pane_procs_ops) \
 	X(EVENTS, pane_events_ops) \
 	X(HEADER, pane_header_ops) \
-	X(HEX, pane_hex_ops)
+	X(HEX, pane_hex_ops) \
+	X(FLAME, pane_flame_ops)
 
 enum pane_id {
 #define X(id, ops) PANE_##id,
@@ -97,6 +98,10 @@ struct pane_ops {
 	/* Optional: the source row of a row key (WIDGET_NONE), so the widget
 	 * finds a row without producing every row's text. */
 	size_t		(*find)(struct pane *p, uint64_t key);
+	/* Optional, for panes that place what they draw themselves: a click on
+	 * screen cell (y, x); true if it selected something (a double click
+	 * then enters it).  Such a pane gets the wheel as up and down. */
+	bool		(*click)(struct pane *p, int y, int x);
 };
 
 struct pane {
