@@ -55,6 +55,11 @@ struct flame_pane {
 	struct symbols		*sy;
 	bool			 own;		/* made by us (no app symbols) */
 	struct cpath		*t;
+	struct {
+		struct cpath	*t;		/* the other direction's tree, or NULL */
+		bool		 bu;
+		unsigned	 scope_gen, sym_gen;
+	} alt;
 	bool			 bottom_up;	/* wanted; the tree is rebuilt when it differs */
 	bool			 built_bu;
 	unsigned		 scope_gen, sym_gen;
@@ -143,16 +148,22 @@ stale(const struct flame_pane *f)
 	return sy->done || sy->samples_done >= f->built_samples + (grown > 20000 ? grown : 20000);
 }
 
-static void
-build(struct flame_pane *f)
+/*
+ * The tree the scope asks for in the wanted direction: the other
+ * direction's tree of the same scope when there is one (b flips back at
+ * once), else built.
+ */
+static struct cpath *
+tree_for(struct flame_pane *f)
 {
 	const struct scope *sc = &f->sy->scope;
 	struct cpath_query q;
-	struct fzoom sel = { NULL, 0 };
+	struct cpath *t = f->alt.t;
 
-	if (f->t) {
-		path_of(f, f->sel, &sel);
-		cpath_free(f->t);
+	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
+	    f->alt.sym_gen == f->sy->gen) {
+		f->alt.t = NULL;
+		return t;
 	}
 	memset(&q, 0, sizeof q);
 	q.ev = sc->ev;
@@ -161,9 +172,32 @@ build(struct flame_pane *f)
 	q.xf = sc->xf;
 	q.nxf = sc->nxf;
 	q.bottom_up = f->bottom_up;
-	f->t = cpath_build(H(f), &q);
+	return cpath_build(H(f), &q);
+}
+
+static void
+build(struct flame_pane *f)
+{
+	struct cpath *old = f->t;
+	struct fzoom sel = { NULL, 0 };
+
+	if (old)
+		path_of(f, f->sel, &sel);
+	f->t = tree_for(f);
+	cpath_free(f->alt.t);
+	f->alt.t = NULL;
+	/* the tree of the other direction is kept while the scope stays */
+	if (old && f->built_bu != f->bottom_up && f->scope_gen == f->sy->scope.gen &&
+	    f->sym_gen == f->sy->gen) {
+		f->alt.t = old;
+		f->alt.bu = f->built_bu;
+		f->alt.scope_gen = f->scope_gen;
+		f->alt.sym_gen = f->sym_gen;
+	} else {
+		cpath_free(old);
+	}
 	f->built_bu = f->bottom_up;
-	f->scope_gen = sc->gen;
+	f->scope_gen = f->sy->scope.gen;
 	f->sym_gen = f->sy->gen;
 	f->built_samples = f->sy->samples_done;
 	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
@@ -673,6 +707,21 @@ head_line(struct pane *p, char *buf, size_t n)
 		    100 * symbols_progress(f->sy));
 }
 
+/*
+ * The samples taken in node's function on its path.  In the bottom-up tree
+ * every sample was taken in the function on the top row: the others are
+ * its callers (the tree's own self counts the paths that end at a node).
+ */
+static void
+frame_self(const struct flame_pane *f, const struct cpath_node *nd, uint64_t *period,
+    uint64_t *samples)
+{
+	bool taken = !f->built_bu || nd->depth == 1;
+
+	*period = !f->built_bu ? nd->self_period : taken ? nd->total_period : 0;
+	*samples = !f->built_bu ? nd->self_samples : taken ? nd->total_samples : 0;
+}
+
 /* The line below the frames: the selected frame; the search's share. */
 static void
 info_line(struct pane *p, char *buf, size_t n)
@@ -680,9 +729,11 @@ info_line(struct pane *p, char *buf, size_t n)
 	struct flame_pane *f = p->priv;
 	const struct cpath_node *nd = N(f, f->sel), *root = N(f, 0), *top = N(f, f->top);
 	const struct hist_node *hn = f->sel ? hist_node_get(H(f), nd->func) : NULL;
+	uint64_t self, self_samples;
 	char name[512];
 	int k;
 
+	frame_self(f, nd, &self, &self_samples);
 	k = snprintf(buf, n, " %s", frame_name(f, f->sel, name, sizeof name));
 	if (hn)
 		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->f.dso == DSO_NONE ?
@@ -690,7 +741,7 @@ info_line(struct pane *p, char *buf, size_t n)
 		    flame_kind_name(flame_kind(H(f), f->sy->z, nd->func)));
 	k += snprintf(buf + k, n - (size_t)k, " | total %.2f%%  self %.2f%% | %" PRIu64
 	    " samples, %" PRIu64 " self", pct(nd->total_period, root->total_period),
-	    pct(nd->self_period, root->total_period), nd->total_samples, nd->self_samples);
+	    pct(self, root->total_period), nd->total_samples, self_samples);
 	if (f->top != 0)
 		k += snprintf(buf + k, n - (size_t)k, " | %.2f%% of the zoom",
 		    pct(nd->total_period, top->total_period));
@@ -783,6 +834,7 @@ flame_init(struct pane *p)
 		p->sym = f->sy;
 	}
 	f->width = FLAME_WIDTH;
+	f->col = FLAME_WIDTH / 2;
 	f->y0 = 3;		/* the app's pane area starts on line 2, frames a line below */
 	p->cols = flame_cols;
 	p->ncols = 1;
@@ -801,6 +853,7 @@ flame_free_pane(struct pane *p)
 		return;
 	zoom_clear(f);
 	cpath_free(f->t);
+	cpath_free(f->alt.t);
 	flame_free(&f->fl);
 	flame_search_free(&f->found);
 	if (f->own) {
