@@ -383,8 +383,12 @@ wait_for "^ mix  cpu \(user\) \| total 4\.30%" "flame: n goes to the next match"
 keys b
 wait_for "Flame graph, bottom-up \(b\)" "flame: b flips to bottom-up"
 wait_for "^▏mix_one +▏fill +▏reduce *▏mix *$" "flame: where samples were taken on the top row"
-keys j j
-wait_for "^ main  cpu \(user\) \| total 74\.19%" "flame: bottom-up: below mix_one, its caller"
+keys j
+wait_for "^ mix_one  cpu \(user\) \| total 74\.19%  self 74\.19%" \
+	"flame: bottom-up: the samples taken in mix_one"
+keys j
+wait_for "^ main  cpu \(user\) \| total 74\.19%  self 0\.00%" \
+	"flame: bottom-up: below mix_one, its caller, none taken in it"
 keys b
 wait_for "Flame graph, top-down \(b\)" "flame: b flips back"
 keys Escape
