@@ -192,7 +192,7 @@ keys Enter
 wait_for "procs > pid 25671 cpu > hot pid 25671 cpu" "Enter again: its hot functions"
 wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
 keys Home Down Down a
-wait_for "5 Hex +a Annotate" "a: the annotate view of the selected symbol"
+wait_for "5 Hex +6 Flame graph +a Annotate" "a: the annotate view of the selected symbol"
 wait_for "^ Percent +Samples +Address Instruction" "annotate's columns"
 wait_for "mix_one in cpu, cpu-clock: 138 samples of one process" "the function, its samples"
 wait_for "^ +23\.19% +32 +1188 lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
