@@ -47,7 +47,7 @@
 #define FLAME_WIDTH	100	/* until the first draw */
 
 struct fzoom {
-	uint32_t	*f;		/* the zoomed node's path of functions */
+	uint32_t	*f;		/* a node's path of functions (a zoom; the selection) */
 	size_t		 n;
 };
 
