@@ -5,7 +5,9 @@
 # title says "symbols in S s"), median of BENCH_RUNS, and the peak RSS; next to
 # perf report's time to its first output (perf report --stdio prints nothing
 # until it has processed the whole recording, so its time to first output is
-# its whole run, measured by bench/run.sh).
+# its whole run, measured by bench/run.sh).  Then the flame graph pane's
+# times on each recording at 200x60 (bench/flame_bench: its tree, layout,
+# and draws; made here if it is not built).
 #
 # usage: bench/tui.sh [RECORDING...]   (default: fp-1G; made by bench/run.sh)
 # environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3).
@@ -76,4 +78,10 @@ for r in "${recs[@]}"; do
 	done
 	echo "| $r ($(du -h "$f" | cut -f1)) | $(printf '%s\n' "${firsts[@]}" | median) |" \
 		"$(printf '%s\n' "${alls[@]}" | median) | $rss |"
+done
+
+echo
+[ -x bench/flame_bench ] || make -s bench/flame_bench >&2
+for r in "${recs[@]}"; do
+	bench/flame_bench "$BENCH_DIR/rec/$r.data" 200 60
 done

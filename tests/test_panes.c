@@ -29,7 +29,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "help", NULL };
 
 /* ---- panes over fixtures ---- */
 
@@ -722,6 +722,7 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_HEX] = "Hex",
 	[PANE_TOPDOWN] = "Top-down",
 	[PANE_BOTTOMUP] = "Bottom-up",
+	[PANE_FLAME] = "Flame graph",
 };
 
 /* Column of list pane p titled title (asserted to exist). */
@@ -960,6 +961,9 @@ Test(panes, every_fixture_opens_in_every_pane)
 				every_hex(&p, s, fx[f]);
 			else if (id == PANE_TOPDOWN || id == PANE_BOTTOMUP)
 				every_ctree(&p, s, fx[f], r);
+			else if (id == PANE_FLAME)
+				cr_assert_geq(widget_count(&p.w), 1, "%s: the flame graph's top frame",
+				    fx[f]);
 			else
 				cr_assert_fail("pane %d: no check", id);
 			if (p.ops->enter && id != PANE_HEX) {

@@ -393,6 +393,59 @@ keys Enter
 wait_for "R +no-recursion +call paths: collapse direct recursion" "help lists the transform keys"
 keys Escape
 finish "call trees"
+# ---- the flame graph (tab 8): move, zoom in and out, search, flip, 80x24, ASCII ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "flame: symbols resolved"
+keys 8
+wait_for "Flame graph, top-down \(b\) \| cpu-clock \| 186 samples" "flame: 8 opens it"
+wait_for "^▏all *$" "flame: the whole at full width on the top row"
+wait_for "^▏main +▏fill +▏reduce *$" "flame: main, fill, reduce side by side, widest first"
+wait_for "^▏mix_one +▏mix *$" "flame: main's callees below it"
+wait_for "^ all \| total 100\.00%  self 0\.00% \| 186 samples, 0 self" "flame: the selection's line"
+wait_for "^ flame \[1/7\]" "flame: the status line counts frames"
+keys j j
+wait_for "^ main  cpu \(user\) \| total 78\.49%  self 0\.00% \| 146 samples, 0 self" \
+	"flame: j j selects main (function, DSO, kind, total, self, samples)"
+keys l
+wait_for "^ fill  cpu \(user\) \| total 12\.90%" "flame: l goes to the frame beside"
+keys Enter
+wait_for "zoom 1: fill \(Esc: out\)" "flame: Enter zooms"
+wait_for "^▏fill *$" "flame: the zoomed frame at full width"
+wait_for "12\.90%  self 12\.90% \| 24 samples, 24 self \| 100\.00% of the zoom" \
+	"flame: its share of the zoom"
+keys Escape
+wait_gone "zoom 1:" "flame: Esc zooms back out"
+wait_for "^▏main +▏fill +▏reduce *$" "flame: the whole graph again"
+wait_for "^ fill  cpu" "flame: the frame zoomed into stays selected"
+keys k
+wait_for "^ [^ ]*__libc_start_call_main|^ 0x[0-9a-f]+  libc" "flame: k goes up to the caller"
+keys / m i x Enter
+wait_for "/mix: 2 frames, 78\.49%" "flame: / highlights the matches and gives their share"
+wait_for "^ mix_one  cpu \(user\)" "flame: / selects the first match"
+keys n
+wait_for "^ mix  cpu \(user\) \| total 4\.30%" "flame: n goes to the next match"
+keys b
+wait_for "Flame graph, bottom-up \(b\)" "flame: b flips to bottom-up"
+wait_for "^▏mix_one +▏fill +▏reduce *▏mix *$" "flame: where samples were taken on the top row"
+keys j
+wait_for "^ mix_one  cpu \(user\) \| total 74\.19%  self 74\.19%" \
+	"flame: bottom-up: the samples taken in mix_one"
+keys j
+wait_for "^ main  cpu \(user\) \| total 74\.19%  self 0\.00%" \
+	"flame: bottom-up: below mix_one, its caller, none taken in it"
+keys b
+wait_for "Flame graph, top-down \(b\)" "flame: b flips back"
+keys Escape
+wait_for "at the start of the history" "flame: Esc without a zoom goes back in the history"
+tmux -L "$sock" resize-window -t e2e -x 80 -y 24
+wait_for "^▏main +▏fill +▏redu… *$" "flame: 80x24 draws, names cut with …"
+wait_for "^ all \| total 100\.00%" "flame: 80x24: the selection's line"
+finish "flame graph"
+start "env LANG=C LC_ALL=C '$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "flame ASCII: symbols resolved"
+keys 8
+wait_for "^\|main +\|fill +\|reduce *$" "flame: ASCII bars where the locale is not UTF-8"
+finish "flame graph ASCII"
 
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -97,29 +97,68 @@ draw_title(struct app *a)
 	put_text(0, 0, COLS, buf);
 }
 
+/*
+ * A tab's label at a level of compactness: 0 " 1 Hot functions ", 1 the
+ * same, 2 the title's first word (" 1 Hot "), 3 the number alone.
+ */
+static void
+tab_label(int i, int level, char *buf, size_t n)
+{
+	const char *t = pane_ops_of((enum pane_id)i)->title;
+
+	if (level < 2)
+		snprintf(buf, n, " %d %s ", i + 1, t);
+	else if (level == 2)
+		snprintf(buf, n, " %d %.*s ", i + 1, (int)strcspn(t, " "), t);
+	else
+		snprintf(buf, n, " %d ", i + 1);
+}
+
+/* The tabs, as compact as the width needs (the extra tab, e.g. " a Annotate ", included). */
+static int
+tabs_level(const char *extra)
+{
+	for (int level = 0; level < 3; level++) {
+		int x = 0;
+		char buf[64];
+
+		for (int i = 0; i < PANE_NTABS; i++) {
+			tab_label(i, level, buf, sizeof buf);
+			x += (int)strlen(buf) + (level == 0);
+		}
+		if (x + (extra ? (int)strlen(extra) : 0) <= COLS)
+			return level;
+	}
+	return 3;
+}
+
 static void
 draw_tabs(struct app *a)
 {
 	struct nav_view *top = nav_top(&a->nav);
-	int root = a->nav.n ? a->nav.v[0].pane : START_PANE, x = 0;
+	int root = a->nav.n ? a->nav.v[0].pane : START_PANE, x = 0, level;
+	const char *extra = NULL;
 
+	if (top && top->pane >= PANE_NTABS)
+		extra = top->pane == PANE_HELP ? " ? Help " : " a Annotate ";
+	level = tabs_level(extra);
 	fill_line(a, 1, EL_TAB);
 	for (int i = 0; i < PANE_NTABS; i++) {
 		char buf[64];
 		bool on = root == i;
 		int w;
 
-		snprintf(buf, sizeof buf, " %d %s ", i + 1, pane_ops_of((enum pane_id)i)->title);
+		tab_label(i, level, buf, sizeof buf);
 		w = (int)strlen(buf);
 		a->tab_x[i] = x;
 		attrset((attr_t)a->ta.a[on ? EL_TAB_ACTIVE : EL_TAB]);
 		put_text(1, x, COLS - x, buf);
-		x += w + 1;
+		x += w + (level == 0);
 	}
 	a->tab_x[PANE_NTABS] = x;
-	if (top && top->pane >= PANE_NTABS) {
+	if (extra != NULL) {
 		attrset((attr_t)a->ta.a[EL_TAB_ACTIVE]);
-		put_text(1, x, COLS - x, top->pane == PANE_HELP ? " ? Help " : " a Annotate ");
+		put_text(1, x, COLS - x, extra);
 	}
 }
 

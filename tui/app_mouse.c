@@ -10,8 +10,8 @@
 
 /*
  * app_mouse.c: the mouse: the wheel scrolls (or moves in panes that are
- * not lists), a click on a tab switches to it, a click selects a row and a
- * double click enters it.
+ * not lists), a click on a tab switches to it, a click selects a row (or
+ * what a pane with a click op drew there) and a double click enters it.
  */
 
 void
@@ -24,7 +24,7 @@ app_mouse(struct app *a)
 		return;
 #ifdef BUTTON5_PRESSED
 	if (ev.bstate & BUTTON5_PRESSED) {
-		if (p->is_list)
+		if (p->is_list && !p->ops->click)
 			widget_scroll(&p->w, 3);
 		else
 			app_actions_do(a, ACT_DOWN, 0);
@@ -32,7 +32,7 @@ app_mouse(struct app *a)
 	}
 #endif
 	if (ev.bstate & BUTTON4_PRESSED) {
-		if (p->is_list)
+		if (p->is_list && !p->ops->click)
 			widget_scroll(&p->w, -3);
 		else
 			app_actions_do(a, ACT_UP, 0);
@@ -44,6 +44,12 @@ app_mouse(struct app *a)
 		for (int i = 0; i < PANE_NTABS; i++)
 			if (ev.x >= a->tab_x[i] && ev.x < a->tab_x[i + 1])
 				app_view_switch(a, i);
+		return;
+	}
+	if (p->ops->click && ev.y >= 2 && ev.y < LINES - 1) {
+		/* the pane maps the cell to what it drew there */
+		if (p->ops->click(p, ev.y, ev.x) && (ev.bstate & BUTTON1_DOUBLE_CLICKED))
+			app_actions_do(a, ACT_ENTER, 0);
 		return;
 	}
 	if (p->is_list && ev.y >= 3 && ev.y < LINES - 1) {

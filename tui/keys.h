@@ -70,12 +70,16 @@
 	X(CALL_PERCENT, "call-percent", "hot functions: call-path percentages of the symbol's total or of the event's") \
 	X(PANE_TOPDOWN, "pane-topdown", "top-down call tree pane") \
 	X(PANE_BOTTOMUP, "pane-bottomup", "bottom-up call tree pane") \
+	X(PANE_FLAME, "pane-flame", "flame graph pane") \
 	X(OPEN_TOPDOWN, "open-topdown", "the selected function in the top-down tree (its hottest call path)") \
 	X(OPEN_BOTTOMUP, "open-bottomup", "the selected function in the bottom-up tree (its callers)") \
 	X(FOCUS, "focus", "call paths: focus on the selected function, merged over its call sites (Esc undoes)") \
 	X(MERGE, "merge", "call paths: merge the selected function into its callers (Esc undoes)") \
 	X(DROP, "drop", "call paths: drop the samples through the selected function (Esc undoes)") \
 	X(NORECURSE, "no-recursion", "call paths: collapse direct recursion (Esc undoes)") \
+	X(FLAME_LEFT, "flame-left", "flame graph: the frame to the left in the row") \
+	X(FLAME_RIGHT, "flame-right", "flame graph: the frame to the right in the row") \
+	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
 	X(REDRAW, "redraw", "redraw the screen")
 
 enum action {

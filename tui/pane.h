@@ -39,7 +39,8 @@ struct pane;
 	X(HEADER, pane_header_ops) \
 	X(HEX, pane_hex_ops) \
 	X(TOPDOWN, pane_topdown_ops) \
-	X(BOTTOMUP, pane_bottomup_ops)
+	X(BOTTOMUP, pane_bottomup_ops) \
+	X(FLAME, pane_flame_ops)
 
 enum pane_id {
 #define X(id, ops) PANE_##id,
@@ -103,6 +104,10 @@ struct pane_ops {
 	 * UINT32_MAX (CPATH_NONE) if none.  Panes showing call paths have it:
 	 * the app's transform and open-in-tree keys act on that function. */
 	uint32_t	(*func)(struct pane *p);
+	/* Optional, for panes that place what they draw themselves: a click on
+	 * screen cell (y, x); true if it selected something (a double click
+	 * then enters it).  Such a pane gets the wheel as up and down. */
+	bool		(*click)(struct pane *p, int y, int x);
 };
 
 struct pane {

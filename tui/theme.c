@@ -65,7 +65,14 @@ static const char default_text[] =
 	"damaged        bright-white   red      bold\n"
 	"warning        yellow         default  bold\n"
 	"key            bright-cyan    default  bold\n"
-	"progress       black          green\n";
+	"progress       black          green\n"
+	"flame-user     black          yellow\n"
+	"flame-kernel   bright-white   red\n"
+	"flame-system   black          cyan\n"
+	"flame-jit      black          green\n"
+	"flame-unresolved white        bright-black\n"
+	"flame-selected bright-white   blue     bold\n"
+	"flame-match    black          bright-magenta bold\n";
 
 /* No colours at all: attributes carry the meaning. */
 static const char mono_text[] =
@@ -84,7 +91,14 @@ static const char mono_text[] =
 	"damaged        default default bold underline\n"
 	"warning        default default bold\n"
 	"key            default default bold\n"
-	"progress       default default reverse\n";
+	"progress       default default reverse\n"
+	"flame-user     default default reverse\n"
+	"flame-kernel   default default reverse bold\n"
+	"flame-system   default default reverse\n"
+	"flame-jit      default default reverse italic\n"
+	"flame-unresolved default default reverse dim\n"
+	"flame-selected default default bold underline\n"
+	"flame-match    default default reverse bold underline\n";
 
 int
 theme_elem_by_name(const char *name)

@@ -50,7 +50,14 @@
 	X(DAMAGED, "damaged") \
 	X(WARNING, "warning") \
 	X(KEY, "key") \
-	X(PROGRESS, "progress")
+	X(PROGRESS, "progress") \
+	X(FLAME_USER, "flame-user") \
+	X(FLAME_KERNEL, "flame-kernel") \
+	X(FLAME_SYSTEM, "flame-system") \
+	X(FLAME_JIT, "flame-jit") \
+	X(FLAME_UNRESOLVED, "flame-unresolved") \
+	X(FLAME_SELECTED, "flame-selected") \
+	X(FLAME_MATCH, "flame-match")
 
 enum theme_elem {
 #define X(id, name) EL_##id,

@@ -1,0 +1,881 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/flame.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/pane.h"
+#include "tui/symbols.h"
+
+/*
+ * The flame graph pane: the call-path tree of the analysis scope
+ * (tui/scope.h: event, zoom, transforms) drawn as an icicle, laid out by
+ * symbolize/flame.h: the whole at full width on the top row, each
+ * function's callees on the row below it, as wide as their share of the
+ * period.  b flips to the bottom-up tree drawn the same way: the
+ * functions samples were taken in on the top row, their callers below.
+ * A line above the frames says what is shown; the line below them, the
+ * selected frame's function, DSO, kind of code, total and self share and
+ * samples, and the share of the frames a search matched.
+ *
+ * The selection moves between frames (up: the caller, down: the callee
+ * under the selection's column or the widest, left and right: the frame
+ * beside in the row); Enter zooms the selected frame to full width and Esc
+ * zooms back out one step (the zooms are the pane's own stack, kept as
+ * paths of functions so they survive rebuilds; Esc without a zoom goes
+ * back in the history).  For the list widget the pane is the list of its
+ * frames, row by row: so / searches them as you type (every matching frame
+ * is highlighted), n and N go from match to match, and the status line
+ * counts frames.  The tree is rebuilt when the scope changes, and while
+ * symbols are resolved as the samples grow by half.
+ */
+
+#define FLAME_ZOOM_MAX	32
+#define FLAME_WIDTH	100	/* until the first draw */
+
+struct fzoom {
+	uint32_t	*f;		/* a node's path of functions (a zoom; the selection) */
+	size_t		 n;
+};
+
+struct flame_pane {
+	struct symbols		*sy;
+	bool			 own;		/* made by us (no app symbols) */
+	struct cpath		*t;
+	struct {
+		struct cpath	*t;		/* the other direction's tree, or NULL */
+		bool		 bu;
+		unsigned	 scope_gen, sym_gen;
+	} alt;
+	bool			 bottom_up;	/* wanted; the tree is rebuilt when it differs */
+	bool			 built_bu;
+	unsigned		 scope_gen, sym_gen;
+	uint64_t		 built_samples;
+	struct flame		 fl;
+	bool			 laid;		/* fl is t's layout at width from top */
+	unsigned		 width;
+	uint32_t		 top;		/* node at full width */
+	uint32_t		 sel;		/* selected node (always shown) */
+	unsigned		 col;		/* the column up and down keep to */
+	size_t			 vtop;		/* first row on screen */
+	int			 y0, x0, rows;	/* where frames were drawn last */
+	struct fzoom		 zoom[FLAME_ZOOM_MAX];
+	size_t			 nzoom;
+	struct flame_search	 found;
+	char			 pat[128];	/* what found was searched for */
+	bool			 found_ok;	/* found is of this tree */
+};
+
+static const struct column flame_cols[] = {
+	{ "Frame", 20, COL_FLEX | COL_NOSORT },
+};
+
+static struct hist *
+H(const struct flame_pane *f)
+{
+	return f->sy->h;
+}
+
+static const struct cpath_node *
+N(const struct flame_pane *f, uint32_t id)
+{
+	return cpath_node(f->t, id);
+}
+
+/* ---- paths of functions: zooms and the selection across rebuilds ---- */
+
+static void
+path_of(const struct flame_pane *f, uint32_t node, struct fzoom *z)
+{
+	size_t d = N(f, node)->depth;
+
+	z->f = xreallocarray(NULL, d + 1, sizeof *z->f);
+	z->n = cpath_path(f->t, node, z->f, d);
+}
+
+/* The deepest node of the tree along path z. */
+static uint32_t
+refind(const struct flame_pane *f, const struct fzoom *z)
+{
+	uint32_t at = 0;
+
+	for (size_t i = 0; i < z->n; i++) {
+		uint32_t c = N(f, at)->first_child;
+
+		while (c != CPATH_NONE && N(f, c)->func != z->f[i])
+			c = N(f, c)->next_sibling;
+		if (c == CPATH_NONE)
+			break;
+		at = c;
+	}
+	return at;
+}
+
+static void
+zoom_clear(struct flame_pane *f)
+{
+	for (size_t i = 0; i < f->nzoom; i++)
+		free(f->zoom[i].f);
+	f->nzoom = 0;
+}
+
+/* ---- the tree and its layout ---- */
+
+static bool
+stale(const struct flame_pane *f)
+{
+	const struct symbols *sy = f->sy;
+	uint64_t grown = f->built_samples / 2;
+
+	if (f->t == NULL || sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu)
+		return true;
+	if (sy->gen == f->sym_gen)
+		return false;
+	/* while symbols are resolved: when the samples grew by half (or 20000) */
+	return sy->done || sy->samples_done >= f->built_samples + (grown > 20000 ? grown : 20000);
+}
+
+/*
+ * The tree the scope asks for in the wanted direction: the other
+ * direction's tree of the same scope when there is one (b flips back at
+ * once), else built.
+ */
+static struct cpath *
+tree_for(struct flame_pane *f)
+{
+	const struct scope *sc = &f->sy->scope;
+	struct cpath_query q;
+	struct cpath *t = f->alt.t;
+
+	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
+	    f->alt.sym_gen == f->sy->gen) {
+		f->alt.t = NULL;
+		return t;
+	}
+	memset(&q, 0, sizeof q);
+	q.ev = sc->ev;
+	q.sel = sc->zoomed ? &sc->sel : NULL;
+	q.entry = CPATH_NONE;
+	q.xf = sc->xf;
+	q.nxf = sc->nxf;
+	q.bottom_up = f->bottom_up;
+	return cpath_build(H(f), &q);
+}
+
+static void
+build(struct flame_pane *f)
+{
+	struct cpath *old = f->t;
+	struct fzoom sel = { NULL, 0 };
+
+	if (old)
+		path_of(f, f->sel, &sel);
+	f->t = tree_for(f);
+	cpath_free(f->alt.t);
+	f->alt.t = NULL;
+	/* the tree of the other direction is kept while the scope stays */
+	if (old && f->built_bu != f->bottom_up && f->scope_gen == f->sy->scope.gen &&
+	    f->sym_gen == f->sy->gen) {
+		f->alt.t = old;
+		f->alt.bu = f->built_bu;
+		f->alt.scope_gen = f->scope_gen;
+		f->alt.sym_gen = f->sym_gen;
+	} else {
+		cpath_free(old);
+	}
+	f->built_bu = f->bottom_up;
+	f->scope_gen = f->sy->scope.gen;
+	f->sym_gen = f->sy->gen;
+	f->built_samples = f->sy->samples_done;
+	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
+	f->sel = refind(f, &sel);
+	if (!cpath_within(f->t, f->sel, f->top))
+		f->sel = f->top;
+	free(sel.f);
+	f->laid = false;
+	f->found_ok = false;
+}
+
+/* The frame of the selection: the selected node, else its nearest ancestor shown. */
+static uint32_t
+sel_frame(struct flame_pane *f)
+{
+	uint32_t i;
+
+	while ((i = flame_of_node(&f->fl, f->sel)) == FLAME_NONE && f->sel != f->top &&
+	    f->sel != 0)
+		f->sel = N(f, f->sel)->parent;
+	if (i == FLAME_NONE) {
+		f->sel = f->top;
+		i = 0;
+	}
+	return i;
+}
+
+/* Select frame i (col: the column to keep to, or UINT32_MAX for its middle). */
+static void
+select_frame(struct pane *p, uint32_t i, unsigned col)
+{
+	struct flame_pane *f = p->priv;
+	const struct flame_frame *fr = &f->fl.f[i];
+
+	f->sel = fr->node;
+	f->col = col != UINT32_MAX ? col : fr->x + fr->w / 2;
+	widget_goto_row(&p->w, i);
+}
+
+/* Tree and layout up to date; the widget's rows are the frames. */
+static void
+sync(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	size_t cur;
+
+	if (stale(f))
+		build(f);
+	if (!f->laid || f->fl.width != f->width) {
+		flame_layout(&f->fl, f->t, f->top, f->width, H(f), f->sy->z);
+		f->laid = true;
+		widget_refresh(&p->w);
+		widget_goto_row(&p->w, sel_frame(f));
+	}
+	/* the widget may have moved (a search, n, N): its row is the selection */
+	cur = widget_cursor_row(&p->w);
+	if (cur != WIDGET_NONE && cur < f->fl.n && f->fl.f[cur].node != f->sel)
+		select_frame(p, (uint32_t)cur, UINT32_MAX);
+	if (!f->found_ok || strcmp(f->pat, p->w.search) != 0) {
+		snprintf(f->pat, sizeof f->pat, "%s", p->w.search);
+		flame_search(&f->found, f->t, H(f), f->pat);
+		f->found_ok = true;
+	}
+}
+
+/* ---- rows for the widget: one per frame ---- */
+
+static size_t
+flame_nrows(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	return f->laid ? f->fl.n : 0;
+}
+
+static const char *
+frame_name(const struct flame_pane *f, uint32_t node, char *buf, size_t n)
+{
+	if (node == 0)
+		return "all";
+	return cpath_func_name(H(f), N(f, node)->func, buf, n);
+}
+
+static void
+flame_row(struct pane *p, size_t idx, struct row *r)
+{
+	struct flame_pane *f = p->priv;
+	char buf[512];
+
+	if (idx >= f->fl.n)
+		return;
+	r->key = f->fl.f[idx].node;
+	r->have_key = true;
+	row_set(r, 0, 0, "%s", frame_name(f, f->fl.f[idx].node, buf, sizeof buf));
+}
+
+static size_t
+flame_find(struct pane *p, uint64_t key)
+{
+	struct flame_pane *f = p->priv;
+	uint32_t i = key < UINT32_MAX ? flame_of_node(&f->fl, (uint32_t)key) : FLAME_NONE;
+
+	return i == FLAME_NONE ? WIDGET_NONE : i;
+}
+
+/* ---- moving ---- */
+
+static int
+move_up(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	uint32_t i = sel_frame(f);
+
+	if (f->fl.f[i].parent == FLAME_NONE) {
+		if (f->nzoom == 0)
+			return PANE_HANDLED;
+		snprintf(p->msg, sizeof p->msg, "the top of the zoom: Esc zooms out");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	select_frame(p, f->fl.f[i].parent, f->col);
+	return PANE_HANDLED;
+}
+
+static int
+move_down(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	uint32_t c = flame_child(&f->fl, sel_frame(f), f->col);
+
+	if (c != FLAME_NONE) {
+		const struct flame_frame *fr = &f->fl.f[c];
+
+		/* keep to the column when the child is under it */
+		select_frame(p, c, f->col >= fr->x && f->col < fr->x + fr->w ? f->col : UINT32_MAX);
+	}
+	return PANE_HANDLED;
+}
+
+static int
+move_aside(struct pane *p, int dir)
+{
+	struct flame_pane *f = p->priv;
+	uint32_t i = flame_beside(&f->fl, sel_frame(f), dir);
+
+	if (i != FLAME_NONE)
+		select_frame(p, i, UINT32_MAX);
+	return PANE_HANDLED;
+}
+
+static int
+zoom_in(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	char buf[512];
+
+	sel_frame(f);
+	if (f->sel == f->top) {
+		snprintf(p->msg, sizeof p->msg, "%s is the whole width already%s",
+		    frame_name(f, f->sel, buf, sizeof buf), f->nzoom ? " (Esc zooms out)" : "");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (f->nzoom == FLAME_ZOOM_MAX) {
+		free(f->zoom[0].f);
+		memmove(&f->zoom[0], &f->zoom[1], (FLAME_ZOOM_MAX - 1) * sizeof f->zoom[0]);
+		f->nzoom--;
+	}
+	path_of(f, f->sel, &f->zoom[f->nzoom++]);
+	f->top = f->sel;
+	f->laid = false;
+	return PANE_HANDLED;
+}
+
+static int
+zoom_out(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	if (f->nzoom == 0)
+		return PANE_IGNORED;
+	free(f->zoom[--f->nzoom].f);
+	/* the frame zoomed into stays selected, now inside the wider view */
+	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
+	f->laid = false;
+	return PANE_HANDLED;
+}
+
+static int
+flip(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	f->bottom_up = !f->bottom_up;
+	zoom_clear(f);
+	f->top = f->sel = 0;
+	f->col = f->width / 2;
+	f->vtop = 0;
+	sync(p);
+	snprintf(p->msg, sizeof p->msg, "%s", f->bottom_up ?
+	    "bottom-up: where samples were taken on top, their callers below (b: top-down)" :
+	    "top-down: the callers on top, their callees below (b: bottom-up)");
+	return PANE_HANDLED | PANE_MSG;
+}
+
+/* Tab / BTab: the scope's next or previous event. */
+static int
+key_event(struct pane *p, enum action a)
+{
+	struct flame_pane *f = p->priv;
+	struct scope *sc = &f->sy->scope;
+	size_t nev = hist_nevents(H(f));
+
+	if (nev <= 1) {
+		snprintf(p->msg, sizeof p->msg, "%s", nev ? "one event only" :
+		    "no events with samples yet");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	sc->ev = (sc->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
+	sc->gen++;
+	sync(p);
+	snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", sc->ev + 1, nev,
+	    hist_str(H(f), hist_event(H(f), sc->ev)->name));
+	return PANE_HANDLED | PANE_MSG;
+}
+
+/* ---- views of other panes ---- */
+
+static const struct hist_node *
+sel_func(struct pane *p, const char *what)
+{
+	struct flame_pane *f = p->priv;
+	const struct hist_node *nd = NULL;
+
+	if (f->sel != 0)
+		nd = hist_node_get(H(f), N(f, f->sel)->func);
+	if (nd == NULL)
+		snprintf(p->msg, sizeof p->msg, "%s: select a function's frame", what);
+	return nd;
+}
+
+/* a: the selected frame's function, annotated (the scope's event, process or thread). */
+static int
+annotate_view(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	const struct scope *sc = &f->sy->scope;
+	const struct hist_node *nd = sel_func(p, "a annotates a function");
+	unsigned flags = 0;
+
+	if (nd == NULL)
+		return PANE_HANDLED | PANE_MSG;
+	if (nd->f.sym == SYM_NONE) {
+		snprintf(p->msg, sizeof p->msg, "%s is no symbol: nothing to disassemble",
+		    hist_str(H(f), nd->label));
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (symbolizer_sym_inlined(f->sy->z, nd->f.sym)) {
+		snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function it is "
+		    "inlined into");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (sc->zoomed && sc->sel.by_tid)
+		flags = NAV_HOT_TID;
+	else if (sc->zoomed && sc->sel.by_pid)
+		flags = NAV_HOT_PID;
+	nav_view_init(&p->push, PANE_ANNOTATE);
+	p->push.arg = (uint64_t)flags << 32 | sc->ev;
+	p->push.arg2 = N(f, f->sel)->func;
+	p->push.arg3 = (uint64_t)(uint32_t)sc->sel.pid << 32 | (uint32_t)sc->sel.tid;
+	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
+	    symbolizer_label_name(hist_str(H(f), nd->label)));
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+/*
+ * v: the samples of the selected frame's function in the events list (of
+ * the scope's event, process or thread).  The events list filters samples
+ * by the function they were taken in, not by call path: for a frame with
+ * callees that is its own samples, not every sample through it.
+ */
+static int
+samples_view(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	const struct scope *sc = &f->sy->scope;
+	const struct hist_node *nd = sel_func(p, "v lists a function's samples");
+	const struct hist_event *he = hist_event(H(f), sc->ev);
+	char buf[512];
+	int k;
+
+	if (nd == NULL)
+		return PANE_HANDLED | PANE_MSG;
+	if (!f->sy->done || he == NULL) {
+		snprintf(p->msg, sizeof p->msg, "the samples of a function: when symbols are "
+		    "resolved (%.0f%% now)", 100 * symbols_progress(f->sy));
+		return PANE_HANDLED | PANE_MSG;
+	}
+	nav_view_init(&p->push, PANE_EVENTS);
+	k = snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d", he->attr);
+	if (sc->zoomed && sc->sel.by_tid)
+		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k,
+		    " tid:%" PRId32, sc->sel.tid);
+	else if (sc->zoomed && sc->sel.by_pid)
+		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k,
+		    " pid:%" PRId32, sc->sel.pid);
+	snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " sym:#%" PRIu32,
+	    N(f, f->sel)->func);
+	frame_name(f, f->sel, buf, sizeof buf);
+	snprintf(p->push.label, sizeof p->push.label, "samples %.36s", buf);
+	if (N(f, f->sel)->first_child == CPATH_NONE)
+		return PANE_HANDLED | PANE_PUSH;
+	snprintf(p->msg, sizeof p->msg, "the samples taken in %.60s itself (the events list "
+	    "cannot keep to a call path)", buf);
+	return PANE_HANDLED | PANE_PUSH | PANE_MSG;
+}
+
+/* ---- keys ---- */
+
+static int
+move_by(struct pane *p, int levels)
+{
+	for (int i = 0; i < (levels < 0 ? -levels : levels); i++)
+		(levels < 0 ? move_up : move_down)(p);
+	return PANE_HANDLED;
+}
+
+static int
+do_key(struct pane *p, enum action a)
+{
+	struct flame_pane *f = p->priv;
+	int page = f->rows > 2 ? f->rows / 2 : 1;
+
+	switch (a) {
+	case ACT_UP:
+		return move_up(p);
+	case ACT_DOWN:
+		return move_down(p);
+	case ACT_FLAME_LEFT:
+		return move_aside(p, -1);
+	case ACT_FLAME_RIGHT:
+		return move_aside(p, 1);
+	case ACT_PAGE_UP:
+		return move_by(p, -page);
+	case ACT_PAGE_DOWN:
+		return move_by(p, page);
+	case ACT_TOP:
+		select_frame(p, 0, UINT32_MAX);
+		return PANE_HANDLED;
+	case ACT_BOTTOM:
+		return move_by(p, (int)f->fl.nrows);
+	case ACT_ENTER:
+		return zoom_in(p);
+	case ACT_BACK:
+		return zoom_out(p);
+	case ACT_FLAME_FLIP:
+		return flip(p);
+	case ACT_NEXT_EVENT:
+	case ACT_PREV_EVENT:
+		return key_event(p, a);
+	case ACT_ANNOTATE:
+		return annotate_view(p);
+	case ACT_EVENTS:
+		return samples_view(p);
+	case ACT_FILTER:
+	case ACT_CLEAR_FILTER:
+	case ACT_SORT_NEXT:
+	case ACT_SORT_PREV:
+	case ACT_SORT_REVERSE:
+	case ACT_TOGGLE:
+	case ACT_EXPAND:
+	case ACT_EXPAND_ALL:
+	case ACT_COLLAPSE:
+	case ACT_COLLAPSE_ALL:
+		snprintf(p->msg, sizeof p->msg, "%s: not in the flame graph (/ highlights frames, "
+		    "Enter zooms)", keys_action_name(a));
+		return PANE_HANDLED | PANE_MSG;
+	default:
+		/* search, n and N: the widget moves through the frames */
+		return PANE_IGNORED;
+	}
+}
+
+static int
+flame_key(struct pane *p, enum action a)
+{
+	int r;
+
+	sync(p);
+	r = do_key(p, a);
+	sync(p);	/* a zoom or a flip shows at once */
+	return r;
+}
+
+/* A click on a frame selects it. */
+static bool
+flame_click(struct pane *p, int y, int x)
+{
+	struct flame_pane *f = p->priv;
+	uint32_t i;
+
+	sync(p);
+	if (y < f->y0 || y >= f->y0 + f->rows || x < f->x0)
+		return false;
+	i = flame_at(&f->fl, f->vtop + (size_t)(y - f->y0), (unsigned)(x - f->x0));
+	if (i == FLAME_NONE)
+		return false;
+	select_frame(p, i, (unsigned)(x - f->x0));
+	return true;
+}
+
+/* ---- drawing ---- */
+
+static int
+frame_el(const struct flame_pane *f, const struct flame_frame *fr)
+{
+	static const int kind_el[FLAME_NKINDS] = {
+		[FLAME_USER] = EL_FLAME_USER, [FLAME_KERNEL] = EL_FLAME_KERNEL,
+		[FLAME_SYSTEM] = EL_FLAME_SYSTEM, [FLAME_JIT] = EL_FLAME_JIT,
+		[FLAME_UNRESOLVED] = EL_FLAME_UNRESOLVED, [FLAME_ROOT] = EL_STATUS,
+	};
+
+	if (fr->node == f->sel)
+		return EL_FLAME_SELECTED;
+	if (fr->node < f->found.n && f->found.on[fr->node])
+		return EL_FLAME_MATCH;
+	return kind_el[fr->kind < FLAME_NKINDS ? fr->kind : FLAME_USER];
+}
+
+/* Name s in w columns at (y, x): cut with an ellipsis when longer. */
+static void
+put_name(WINDOW *win, int y, int x, int w, const char *s, bool utf8)
+{
+	wchar_t buf[256];
+
+	if (w <= 0)
+		return;
+	if (text_width(s) <= w) {
+		text_decode(s, buf, sizeof buf / sizeof buf[0], w, false);
+	} else if (w >= 2) {
+		int k = text_decode(s, buf, sizeof buf / sizeof buf[0] - 1, w - 1, false);
+		size_t len = wcslen(buf);
+
+		(void)k;
+		buf[len] = utf8 ? (wchar_t)0x2026 : L'~';
+		buf[len + 1] = 0;
+	} else {
+		return;
+	}
+	mvwaddnwstr(win, y, x, buf, -1);
+}
+
+/* One frame: a block of its colour, a bar at its left end, its name inside. */
+static void
+draw_frame(const struct flame_pane *f, const struct pane_canvas *c, int y,
+    const struct flame_frame *fr)
+{
+	WINDOW *win = c->win;
+	int x = c->x + (int)fr->x, w = (int)fr->w;
+	char buf[512];
+
+	if (x >= c->x + c->w)
+		return;
+	if (x + w > c->x + c->w)
+		w = c->x + c->w - x;
+	wattrset(win, (attr_t)c->ta->a[frame_el(f, fr)]);
+	mvwhline(win, y, x, ' ', w);
+	if (w < 2)
+		return;
+	if (c->ta->utf8)
+		mvwaddnwstr(win, y, x, L"\u258f", 1);
+	else
+		mvwaddch(win, y, x, '|');
+	put_name(win, y, x + 1, w - 1, frame_name(f, fr->node, buf, sizeof buf), c->ta->utf8);
+}
+
+static double
+pct(uint64_t v, uint64_t of)
+{
+	return of ? 100.0 * (double)v / (double)of : 0.0;
+}
+
+/* The line above the frames: the tree, event, scope, zoom, search. */
+static void
+head_line(struct pane *p, char *buf, size_t n)
+{
+	struct flame_pane *f = p->priv;
+	const struct scope *sc = &f->sy->scope;
+	const struct hist_event *he = hist_event(H(f), sc->ev);
+	size_t nev = hist_nevents(H(f));
+	char name[512];
+	int k;
+
+	k = snprintf(buf, n, " Flame graph, %s | %s", f->built_bu ? "bottom-up (b)" :
+	    "top-down (b)", he ? hist_str(H(f), he->name) : "no samples");
+	if (nev > 1)
+		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab)", sc->ev + 1, nev);
+	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " samples", N(f, 0)->total_samples);
+	if (sc->zoomed)
+		k += snprintf(buf + k, n - (size_t)k, " | %s", sc->zoom_label);
+	if (sc->nxf)
+		k += snprintf(buf + k, n - (size_t)k, " | %zu transform%s", sc->nxf,
+		    sc->nxf == 1 ? "" : "s");
+	if (f->nzoom)
+		k += snprintf(buf + k, n - (size_t)k, " | zoom %zu: %.60s (Esc: out)", f->nzoom,
+		    frame_name(f, f->top, name, sizeof name));
+	if (!f->sy->done)
+		snprintf(buf + k, n - (size_t)k, " | resolving symbols %.0f%%",
+		    100 * symbols_progress(f->sy));
+}
+
+/*
+ * The samples taken in node's function on its path.  In the bottom-up tree
+ * every sample was taken in the function on the top row: the others are
+ * its callers (the tree's own self counts the paths that end at a node).
+ */
+static void
+frame_self(const struct flame_pane *f, const struct cpath_node *nd, uint64_t *period,
+    uint64_t *samples)
+{
+	bool taken = !f->built_bu || nd->depth == 1;
+
+	*period = !f->built_bu ? nd->self_period : taken ? nd->total_period : 0;
+	*samples = !f->built_bu ? nd->self_samples : taken ? nd->total_samples : 0;
+}
+
+/* The line below the frames: the selected frame; the search's share. */
+static void
+info_line(struct pane *p, char *buf, size_t n)
+{
+	struct flame_pane *f = p->priv;
+	const struct cpath_node *nd = N(f, f->sel), *root = N(f, 0), *top = N(f, f->top);
+	const struct hist_node *hn = f->sel ? hist_node_get(H(f), nd->func) : NULL;
+	uint64_t self, self_samples;
+	char name[512];
+	int k;
+
+	frame_self(f, nd, &self, &self_samples);
+	k = snprintf(buf, n, " %s", frame_name(f, f->sel, name, sizeof name));
+	if (hn)
+		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->f.dso == DSO_NONE ?
+		    "[unknown]" : symbolizer_dso_short(f->sy->z, hn->f.dso),
+		    flame_kind_name(flame_kind(H(f), f->sy->z, nd->func)));
+	k += snprintf(buf + k, n - (size_t)k, " | total %.2f%%  self %.2f%% | %" PRIu64
+	    " samples, %" PRIu64 " self", pct(nd->total_period, root->total_period),
+	    pct(self, root->total_period), nd->total_samples, self_samples);
+	if (f->top != 0)
+		k += snprintf(buf + k, n - (size_t)k, " | %.2f%% of the zoom",
+		    pct(nd->total_period, top->total_period));
+	if (f->pat[0])
+		snprintf(buf + k, n - (size_t)k, " | /%s: %zu frames, %.2f%%", f->pat,
+		    f->found.nodes, pct(f->found.period, root->total_period));
+}
+
+static void
+flame_draw(struct pane *p, const struct pane_canvas *c)
+{
+	struct flame_pane *f = p->priv;
+	WINDOW *win = c->win;
+	char buf[1024];
+	uint32_t sel;
+
+	f->width = c->w > 0 ? (unsigned)c->w : 1;
+	sync(p);
+	sel = sel_frame(f);
+	f->y0 = c->y + 1;
+	f->x0 = c->x;
+	f->rows = c->h > 2 ? c->h - 2 : 0;
+	if (f->fl.f[sel].row < f->vtop)
+		f->vtop = f->fl.f[sel].row;
+	else if (f->rows > 0 && f->fl.f[sel].row >= f->vtop + (size_t)f->rows)
+		f->vtop = f->fl.f[sel].row - (size_t)f->rows + 1;
+	wattrset(win, (attr_t)c->ta->a[EL_NORMAL]);
+	for (int y = c->y; y < c->y + c->h; y++)
+		mvwhline(win, y, c->x, ' ', c->w);
+	for (int r = 0; r < f->rows && f->vtop + (size_t)r < f->fl.nrows; r++) {
+		size_t row = f->vtop + (size_t)r;
+
+		for (uint32_t i = f->fl.row[row]; i < f->fl.row[row + 1]; i++)
+			draw_frame(f, c, f->y0 + r, &f->fl.f[i]);
+	}
+	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
+	mvwhline(win, c->y, c->x, ' ', c->w);
+	head_line(p, buf, sizeof buf);
+	text_put(win, c->y, c->x, c->w, buf);
+	if (c->h < 2)
+		return;
+	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
+	info_line(p, buf, sizeof buf);
+	text_put(win, c->y + c->h - 1, c->x, c->w, buf);
+}
+
+static void
+flame_resize(struct pane *p, int h, int w)
+{
+	struct flame_pane *f = p->priv;
+
+	f->width = w > 0 ? (unsigned)w : 1;
+	f->rows = h > 2 ? h - 2 : 0;
+}
+
+static const char *
+flame_help(struct pane *p)
+{
+	(void)p;
+	return "arrows/hjkl:move Enter:zoom Esc:out /:find b:flip a v";
+}
+
+/* ---- life ---- */
+
+static void
+flame_enter(struct pane *p, const struct nav_view *v)
+{
+	(void)v;
+	sync(p);
+}
+
+static void
+flame_save(struct pane *p, struct nav_view *v)
+{
+	struct flame_pane *f = p->priv;
+
+	v->cursor = f->sel;
+}
+
+static int
+flame_init(struct pane *p)
+{
+	struct flame_pane *f = xcalloc(1, sizeof *f);
+
+	p->priv = f;
+	f->sy = p->sym;
+	if (f->sy == NULL) {
+		f->sy = symbols_new(p->s, NULL);
+		f->own = true;
+		p->sym = f->sy;
+	}
+	f->width = FLAME_WIDTH;
+	f->col = FLAME_WIDTH / 2;
+	f->y0 = 3;		/* the app's pane area starts on line 2, frames a line below */
+	p->cols = flame_cols;
+	p->ncols = 1;
+	p->is_list = true;
+	widget_init(&p->w, p, false);
+	sync(p);
+	return 0;
+}
+
+static void
+flame_free_pane(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	if (f == NULL)
+		return;
+	zoom_clear(f);
+	cpath_free(f->t);
+	cpath_free(f->alt.t);
+	flame_free(&f->fl);
+	flame_search_free(&f->found);
+	if (f->own) {
+		symbols_free(f->sy);
+		p->sym = NULL;
+	}
+	free(f);
+}
+
+const struct pane_ops pane_flame_ops = {
+	.name = "flame",
+	.title = "Flame graph",
+	.init = flame_init,
+	.free = flame_free_pane,
+	.resize = flame_resize,
+	.draw = flame_draw,
+	.key = flame_key,
+	.nrows = flame_nrows,
+	.row = flame_row,
+	.enter = flame_enter,
+	.save = flame_save,
+	.help = flame_help,
+	.find = flame_find,
+	.click = flame_click,
+};
