@@ -892,3 +892,57 @@ Test(annotate, next_symbol_starts_unfiltered)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * The hot functions share the scope (tui/scope.h) with the call trees and
+ * the flame graph: Tab sets its event, a zoom its selection (Esc back
+ * clears it), and pane_ops.func gives the selected symbol's function.
+ */
+Test(hot, event_zoom_and_function_are_the_scopes)
+{
+	struct session *s = open_fixture("pipe.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	struct nav_view root;
+	uint32_t wm;
+	unsigned gen;
+	size_t i;
+
+	symbols_run(sy);
+	wm = node_named(sy, "[.] worker_mul");
+	hot_pane(&p, s, sy);
+	p.ops->save(&p, &root);
+	i = find_text(&p, "[.] worker_mul");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_home(&p.w);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->func(&p), wm, "func: the selected symbol's function");
+	gen = sy->scope.gen;
+	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	cr_assert(sy->scope.zoomed, "a thread zoom is the scope's");
+	cr_assert(sy->scope.sel.by_tid);
+	cr_assert_eq(sy->scope.sel.tid, (int32_t)(uint32_t)p.push.arg2);
+	cr_assert_neq(sy->scope.gen, gen, "the other panes rebuild");
+	go(&p, &root);
+	cr_assert_not(sy->scope.zoomed, "back: no zoom");
+	cr_assert_eq(p.ops->key(&p, ACT_FOCUS), PANE_HANDLED | PANE_MSG);
+	cr_assert_eq(sy->scope.nxf, 0, "no transform from the hot functions");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+
+	s = open_fixture("multi.data");
+	sy = fixture_symbols(s);
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	p.ops->key(&p, ACT_NEXT_EVENT);
+	cr_assert_eq(sy->scope.ev, 1, "Tab: the scope's event");
+	sy->scope.ev = 0;
+	sy->scope.gen++;
+	p.ops->key(&p, ACT_NONE);	/* any key (or a draw) syncs the rows */
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "71.74%"), "the scope's event back");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -590,6 +590,18 @@ flame_key(struct pane *p, enum action a)
 	return r;
 }
 
+/* pane_ops.func: the selected frame's function (transforms, T and B act on it). */
+static uint32_t
+flame_func(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	sync(p);
+	if (f->t == NULL || f->sel == 0 || f->sel >= cpath_count(f->t))
+		return CPATH_NONE;
+	return N(f, f->sel)->func;
+}
+
 /* A click on a frame selects it. */
 static bool
 flame_click(struct pane *p, int y, int x)
@@ -878,4 +890,5 @@ const struct pane_ops pane_flame_ops = {
 	.help = flame_help,
 	.find = flame_find,
 	.click = flame_click,
+	.func = flame_func,
 };

@@ -112,6 +112,7 @@ struct hot {
 	bool			 callers;	/* call paths towards the callers, else callees */
 	bool			 pct_entry;	/* call-path % of the symbol's total, else the event's */
 	unsigned		 gen;		/* sy->gen of the rows */
+	unsigned		 scope_gen;	/* sy->scope.gen of the rows */
 	bool			 loaded;
 	struct hist_entry	*ents;
 	size_t			 nents, capents;
@@ -346,8 +347,11 @@ reload(struct pane *p, bool keep_cursor)
 		key = widget_cursor_key(&p->w);
 	ht->gen = ht->sy->gen;
 	ht->loaded = true;
+	/* The event is the scope's: the other analysis panes show the same one. */
+	ht->ev = ht->sy->scope.ev;
 	if (ht->ev >= hist_nevents(H(ht)))
 		ht->ev = 0;
+	ht->scope_gen = ht->sy->scope.gen;
 	free_trees(ht);
 	n = hist_rows_merged(H(ht), ht->ev, &ht->sel, keep, ht->pct, &m);
 	GROW(ht->ents, ht->capents, n + 1);
@@ -365,7 +369,7 @@ sync(struct pane *p)
 {
 	struct hot *ht = p->priv;
 
-	if (!ht->loaded || ht->gen != ht->sy->gen)
+	if (!ht->loaded || ht->gen != ht->sy->gen || ht->scope_gen != ht->sy->scope.gen)
 		reload(p, true);
 }
 
@@ -515,6 +519,24 @@ push_hot(struct pane *p, unsigned flags, int32_t pid, int32_t tid, uint32_t dso,
 	snprintf(p->push.label, sizeof p->push.label, "%s", label);
 }
 
+/*
+ * The hot functions' zoom is the scope's: the call trees and the flame
+ * graph show the same process, thread or DSO (their samples' own entries).
+ */
+static void
+scope_follow(struct hot *ht, const struct nav_view *v)
+{
+	struct scope *sc = &ht->sy->scope;
+	bool zoomed = ht->sel.by_pid || ht->sel.by_tid || ht->sel.by_dso;
+
+	if (zoomed == sc->zoomed && (!zoomed || memcmp(&sc->sel, &ht->sel, sizeof sc->sel) == 0))
+		return;
+	sc->zoomed = zoomed;
+	sc->sel = ht->sel;
+	snprintf(sc->zoom_label, sizeof sc->zoom_label, "%s", zoomed ? v->label : "");
+	sc->gen++;
+}
+
 static void
 hot_enter(struct pane *p, const struct nav_view *v)
 {
@@ -529,6 +551,7 @@ hot_enter(struct pane *p, const struct nav_view *v)
 	ht->sel.tid = (int32_t)(uint32_t)v->arg2;
 	ht->sel.dso = (uint32_t)v->arg3;
 	ht->dsos = (f & NAV_HOT_DSOS) != 0;
+	scope_follow(ht, v);
 	reload(p, false);
 	pane_list_enter(p, v);
 }
@@ -781,6 +804,8 @@ key_event(struct pane *p, enum action a)
 		return PANE_HANDLED | PANE_MSG;
 	}
 	ht->ev = (ht->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
+	ht->sy->scope.ev = ht->ev;
+	ht->sy->scope.gen++;
 	reload(p, false);
 	snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", ht->ev + 1, nev,
 	    hist_str(H(ht), hist_event(H(ht), ht->ev)->name));
@@ -932,6 +957,13 @@ hot_key(struct pane *p, enum action a)
 		return key_collapse(p, w);
 	case ACT_EXPAND_ALL:
 		return key_expand_all(p, w);
+	case ACT_FOCUS:
+	case ACT_MERGE:
+	case ACT_DROP:
+	case ACT_NORECURSE:
+		snprintf(p->msg, sizeof p->msg, "transforms change the call trees and the flame graph "
+		    "(6 7 8): T or B opens this function there");
+		return PANE_HANDLED | PANE_MSG;
 	case ACT_COLLAPSE_ALL: {
 		size_t src = widget_cursor_row(&p->w);
 
@@ -1077,6 +1109,14 @@ hot_free(struct pane *p)
 	free(ht);
 }
 
+/* pane_ops.func: the selected symbol's or call-path row's function (T, B open it in the trees). */
+static uint32_t
+hot_func(struct pane *p)
+{
+	sync(p);
+	return row_func(p->priv, cursor_row(p));
+}
+
 const struct pane_ops pane_hot_ops = {
 	.name = "hot",
 	.title = "Hot functions",
@@ -1090,4 +1130,5 @@ const struct pane_ops pane_hot_ops = {
 	.save = hot_save,
 	.help = hot_help,
 	.find = hot_find,
+	.func = hot_func,
 };
