@@ -761,13 +761,15 @@ Test(flame_pane, views_and_filling_in)
 	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
 	go(&ev, &p.push);
 	cr_assert_eq(widget_count(&ev.w), 138);
-	/* main has callees: its own samples, and the pane says so */
+	/* main has callees: the samples through the frame (frame:N), 146, none taken in it */
 	key(&p, ACT_UP);
 	cr_assert(sel_is(&p, "main"));
-	cr_assert_eq(key(&p, ACT_EVENTS), PANE_HANDLED | PANE_PUSH | PANE_MSG);
-	cr_assert_not_null(strstr(p.msg, "itself"));
+	cr_assert_eq(key(&p, ACT_EVENTS), PANE_HANDLED | PANE_PUSH);
+	cr_assert_not_null(strstr(p.push.filter, "frame:"));
 	go(&ev, &p.push);
-	cr_assert_eq(widget_count(&ev.w), 0, "no sample was taken in main itself");
+	cr_assert_eq(widget_count(&ev.w), 146, "every sample through main");
+	/* the term names a frame of the picked tree only */
+	cr_assert_eq(ev.ops->filter(&ev, "frame:999999", NULL, 0), -1);
 	pane_destroy(&ev);
 	key(&p, ACT_TOP);
 	cr_assert_eq(key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_MSG, "all is no function");

@@ -88,3 +88,18 @@ scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n)
 	}
 	return buf;
 }
+
+void
+scope_pick(struct scope *sc, struct cpath *t, uint32_t node)
+{
+	cpath_free(sc->pick);
+	sc->pick = t;
+	sc->pick_node = node;
+}
+
+void
+scope_free(struct scope *sc)
+{
+	cpath_free(sc->pick);
+	sc->pick = NULL;
+}

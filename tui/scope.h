@@ -29,6 +29,13 @@ struct scope {
 	struct cpath_xform	 xf[SCOPE_XF_MAX];
 	size_t			 nxf;
 	unsigned		 gen;		/* bumped on every change */
+	/*
+	 * A frame picked in a call-path pane (v in the flame graph): the
+	 * events pane's filter term frame:N keeps the samples whose call path
+	 * goes through node N of this tree.  Owned by the scope.
+	 */
+	struct cpath		*pick;
+	uint32_t		 pick_node;
 };
 
 /* The call-path query of the scope (event, zoom, transforms) in direction bottom_up. */
@@ -53,5 +60,10 @@ const char *scope_xf_step_text(const struct hist *h, const struct cpath_xform *x
     size_t n);
 /* The scope's transforms in order, "focus main > drop malloc"; "" if none.  Returns buf. */
 const char *scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n);
+
+/* Keep tree t (the scope owns it from now on) and its node for frame:N; frees the last one. */
+void scope_pick(struct scope *sc, struct cpath *t, uint32_t node);
+/* Free what the scope owns (symbols_free calls it). */
+void scope_free(struct scope *sc);
 
 #endif

@@ -63,6 +63,7 @@ symbols_free(struct symbols *sy)
 {
 	if (sy == NULL)
 		return;
+	scope_free(&sy->scope);
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
 	free(sy);

@@ -71,7 +71,8 @@ struct ev_filter {
 	uint64_t	 t0, t1;
 	int		 nwords;
 	char		 words[EV_WORDS][64];
-	bool		 by_comm, by_dso, by_sym, by_symoff, by_event;
+	bool		 by_comm, by_dso, by_sym, by_symoff, by_event, by_frame;
+	uint32_t	 frame;		/* frame:N: node N of the scope's picked tree */
 	uint64_t	 symoff;
 	char		 comm[64], dso[NAV_FILTER_MAX], sym[NAV_FILTER_MAX];
 	char		 event[NAV_FILTER_MAX];
@@ -491,6 +492,13 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 				goto bad;
 			f->by_event = true;
 			snprintf(f->event, sizeof f->event, "%s", v);
+		} else if (colon && strncmp(w, "frame:", 6) == 0) {
+			unsigned long x = strtoul(v, &end, 10);
+
+			if (*v == '\0' || *v == '-' || *end != '\0' || x >= UINT32_MAX)
+				goto bad;
+			f->by_frame = true;
+			f->frame = (uint32_t)x;
 		} else if (colon && strncmp(w, "type:", 5) == 0) {
 			if (parse_types(f, v) < 0)
 				goto bad;
@@ -526,7 +534,7 @@ parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
 bad:
 		if (err && n)
 			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B "
-			    "comm:NAME event:NAME dso:NAME symoff:N sym:NAME)", w);
+			    "comm:NAME event:NAME dso:NAME symoff:N frame:N sym:NAME)", w);
 		return -1;
 	}
 	return 0;
@@ -619,6 +627,12 @@ ev_filter(struct pane *p, const char *text, char *err, size_t n)
 	}
 	if (f.by_event && compile_event(p, ev, &f, err, n) < 0)
 		return -1;
+	if (f.by_frame && (p->sym == NULL || p->sym->scope.pick == NULL ||
+	    cpath_node(p->sym->scope.pick, f.frame) == NULL)) {
+		if (err && n)
+			snprintf(err, n, "frame:N is a frame picked with v in the flame graph");
+		return -1;
+	}
 	if (f.by_sym || f.by_dso) {
 		if (p->sym == NULL) {
 			if (err && n)
@@ -666,6 +680,19 @@ sym_match(struct pane *p, struct ev *ev, size_t idx)
 	return true;
 }
 
+/* frame:N: does the sample's call path go through node N of the picked tree? */
+static bool
+frame_match(struct pane *p, size_t idx)
+{
+	const struct scope *sc = p->sym ? &p->sym->scope : NULL;
+	uint32_t leaf;
+
+	if (sc == NULL || sc->pick == NULL)
+		return false;
+	leaf = cpath_sample_node(sc->pick, p->sym->h, idx);
+	return leaf != CPATH_NONE && cpath_within(sc->pick, leaf, ((struct ev *)p->priv)->f.frame);
+}
+
 /* A frame row shows when its sample does. */
 static bool
 ev_match(struct pane *p, size_t src)
@@ -690,6 +717,8 @@ ev_match(struct pane *p, size_t src)
 			return false;
 	}
 	if ((f->by_sym || f->by_dso) && (p->sym == NULL || !sym_match(p, ev, idx)))
+		return false;
+	if (f->by_frame && !frame_match(p, idx))
 		return false;
 	if (f->by_event) {
 		unsigned a = ent_attr(e);
@@ -994,7 +1023,7 @@ static const char *
 ev_help(struct pane *p)
 {
 	(void)p;
-	return "Enter/x:hex  +:stack  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym:)";
+	return "Enter/x:hex  +:stack  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym: frame:)";
 }
 
 const struct pane_ops pane_events_ops = {

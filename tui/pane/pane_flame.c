@@ -165,13 +165,7 @@ tree_for(struct flame_pane *f)
 		f->alt.t = NULL;
 		return t;
 	}
-	memset(&q, 0, sizeof q);
-	q.ev = sc->ev;
-	q.sel = sc->zoomed ? &sc->sel : NULL;
-	q.entry = CPATH_NONE;
-	q.xf = sc->xf;
-	q.nxf = sc->nxf;
-	q.bottom_up = f->bottom_up;
+	scope_query(sc, f->bottom_up, &q);
 	return cpath_build(H(f), &q);
 }
 
@@ -485,7 +479,6 @@ samples_view(struct pane *p)
 	const struct hist_node *nd = sel_func(p, "v lists a function's samples");
 	const struct hist_event *he = hist_event(H(f), sc->ev);
 	char buf[512];
-	int k;
 
 	if (nd == NULL)
 		return PANE_HANDLED | PANE_MSG;
@@ -494,23 +487,34 @@ samples_view(struct pane *p)
 		    "resolved (%.0f%% now)", 100 * symbols_progress(f->sy));
 		return PANE_HANDLED | PANE_MSG;
 	}
-	nav_view_init(&p->push, PANE_EVENTS);
-	k = snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d", he->attr);
-	if (sc->zoomed && sc->sel.by_tid)
-		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k,
-		    " tid:%" PRId32, sc->sel.tid);
-	else if (sc->zoomed && sc->sel.by_pid)
-		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k,
-		    " pid:%" PRId32, sc->sel.pid);
-	snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " sym:#%" PRIu32,
-	    N(f, f->sel)->func);
+	/*
+	 * The samples through this frame: the scope keeps a copy of the tree
+	 * (the same query gives the same nodes) for the events filter frame:N.
+	 */
+	{
+		struct cpath_query q;
+		struct cpath *t;
+		struct fzoom path;
+		uint32_t node;
+
+		scope_query(sc, f->bottom_up, &q);
+		t = cpath_build(H(f), &q);
+		path_of(f, f->sel, &path);
+		node = cpath_find(t, path.f, path.n);
+		free(path.f);
+		if (node == CPATH_NONE) {
+			cpath_free(t);
+			snprintf(p->msg, sizeof p->msg, "the frame's samples: not found (the tree changed)");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		scope_pick(&f->sy->scope, t, node);
+		nav_view_init(&p->push, PANE_EVENTS);
+		snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
+		    he->attr, node);
+	}
 	frame_name(f, f->sel, buf, sizeof buf);
-	snprintf(p->push.label, sizeof p->push.label, "samples %.36s", buf);
-	if (N(f, f->sel)->first_child == CPATH_NONE)
-		return PANE_HANDLED | PANE_PUSH;
-	snprintf(p->msg, sizeof p->msg, "the samples taken in %.60s itself (the events list "
-	    "cannot keep to a call path)", buf);
-	return PANE_HANDLED | PANE_PUSH | PANE_MSG;
+	snprintf(p->push.label, sizeof p->push.label, "samples through %.28s", buf);
+	return PANE_HANDLED | PANE_PUSH;
 }
 
 /* ---- keys ---- */
