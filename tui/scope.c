@@ -103,3 +103,19 @@ scope_free(struct scope *sc)
 	cpath_free(sc->pick);
 	sc->pick = NULL;
 }
+
+bool
+scope_step_event(struct scope *sc, const struct hist *h, bool forward, char *msg, size_t n)
+{
+	size_t nev = hist_nevents(h);
+
+	if (nev <= 1) {
+		snprintf(msg, n, "%s", nev ? "one event only" : "no events with samples yet");
+		return false;
+	}
+	sc->ev = (sc->ev + (forward ? 1 : nev - 1)) % nev;
+	sc->gen++;
+	snprintf(msg, n, "event %zu of %zu: %s", sc->ev + 1, nev,
+	    hist_str(h, hist_event(h, sc->ev)->name));
+	return true;
+}

@@ -61,6 +61,13 @@ const char *scope_xf_step_text(const struct hist *h, const struct cpath_xform *x
 /* The scope's transforms in order, "focus main > drop malloc"; "" if none.  Returns buf. */
 const char *scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n);
 
+/*
+ * Tab / BTab in an analysis pane: the next (or previous) event of h with
+ * samples, gen bumped; msg gets what to say ("event 2 of 3: cycles", or
+ * why nothing changed).  Returns true when the event changed.
+ */
+bool scope_step_event(struct scope *sc, const struct hist *h, bool forward, char *msg, size_t n);
+
 /* Keep tree t (the scope owns it from now on) and its node for frame:N; frees the last one. */
 void scope_pick(struct scope *sc, struct cpath *t, uint32_t node);
 /* Free what the scope owns (symbols_free calls it). */

@@ -456,19 +456,9 @@ static int
 key_event(struct pane *p, enum action a)
 {
 	struct ctree *ct = p->priv;
-	struct scope *sc = &ct->sy->scope;
-	size_t nev = hist_nevents(H(ct));
 
-	if (nev <= 1) {
-		snprintf(p->msg, sizeof p->msg, "%s", nev ? "one event only" :
-		    "no events with samples yet");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	sc->ev = (sc->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
-	sc->gen++;
-	sync(p);
-	snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", sc->ev + 1, nev,
-	    hist_str(H(ct), hist_event(H(ct), sc->ev)->name));
+	if (scope_step_event(&ct->sy->scope, H(ct), a == ACT_NEXT_EVENT, p->msg, sizeof p->msg))
+		sync(p);
 	return PANE_HANDLED | PANE_MSG;
 }
 

@@ -400,19 +400,9 @@ static int
 key_event(struct pane *p, enum action a)
 {
 	struct flame_pane *f = p->priv;
-	struct scope *sc = &f->sy->scope;
-	size_t nev = hist_nevents(H(f));
 
-	if (nev <= 1) {
-		snprintf(p->msg, sizeof p->msg, "%s", nev ? "one event only" :
-		    "no events with samples yet");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	sc->ev = (sc->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
-	sc->gen++;
-	sync(p);
-	snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", sc->ev + 1, nev,
-	    hist_str(H(f), hist_event(H(f), sc->ev)->name));
+	if (scope_step_event(&f->sy->scope, H(f), a == ACT_NEXT_EVENT, p->msg, sizeof p->msg))
+		sync(p);
 	return PANE_HANDLED | PANE_MSG;
 }
 

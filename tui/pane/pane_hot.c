@@ -791,24 +791,14 @@ key_call_pct(struct pane *p)
 	return PANE_HANDLED | PANE_MSG;
 }
 
-/* Tab / BTab: the next or previous event. */
+/* Tab / BTab: the next or previous event (the scope's: every analysis pane follows). */
 static int
 key_event(struct pane *p, enum action a)
 {
 	struct hot *ht = p->priv;
-	size_t nev = hist_nevents(H(ht));
 
-	if (nev <= 1) {
-		snprintf(p->msg, sizeof p->msg, "%s (1-5 switch panes)",
-		    nev ? "one event only" : "no events with samples yet");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	ht->ev = (ht->ev + (a == ACT_NEXT_EVENT ? 1 : nev - 1)) % nev;
-	ht->sy->scope.ev = ht->ev;
-	ht->sy->scope.gen++;
-	reload(p, false);
-	snprintf(p->msg, sizeof p->msg, "event %zu of %zu: %s", ht->ev + 1, nev,
-	    hist_str(H(ht), hist_event(H(ht), ht->ev)->name));
+	if (scope_step_event(&ht->sy->scope, H(ht), a == ACT_NEXT_EVENT, p->msg, sizeof p->msg))
+		reload(p, false);
 	return PANE_HANDLED | PANE_MSG;
 }
 
