@@ -663,3 +663,35 @@ Test(ctree, tab_switches_the_scopes_event)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* a annotates the selected node's function; v lists the samples through the node. */
+Test(ctree, annotate_and_samples_through_a_node)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = resolved(s);
+	uint32_t fmain = func_named(sy, "main");
+	struct pane td, ev;
+	struct nav_view v;
+
+	tree_pane(&td, PANE_TOPDOWN, s, sy);
+	nav_view_init(&v, PANE_TOPDOWN);
+	v.target = NAV_T_CTREE;
+	v.arg = fmain;
+	go(&td, &v);
+	cr_assert_eq(td.ops->func(&td), fmain);
+	cr_assert_eq(td.ops->key(&td, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(td.push.pane, PANE_ANNOTATE);
+	cr_assert_eq((uint32_t)td.push.arg2, fmain);
+	/* main: 146 samples go through it, none is taken in it */
+	cr_assert_eq(td.ops->key(&td, ACT_EVENTS), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(td.push.pane, PANE_EVENTS);
+	cr_assert_not_null(strstr(td.push.filter, "frame:"));
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	go(&ev, &td.push);
+	cr_assert_eq(widget_count(&ev.w), 146, "the samples through main: %zu",
+	    widget_count(&ev.w));
+	pane_destroy(&ev);
+	pane_destroy(&td);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -2,10 +2,16 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
 #include "tui/pane.h"
+#include "tui/scope.h"
+#include "tui/symbols.h"
 
 /* What every pane shares: the pane table, list-pane views, formatting. */
 
@@ -85,4 +91,80 @@ pane_list_save(struct pane *p, struct nav_view *v)
 	v->cursor = widget_cursor_key(&p->w);
 	if (v->cursor == UINT64_MAX)
 		v->cursor = NAV_NONE;
+}
+
+int
+pane_push_annotate(struct pane *p, uint32_t func)
+{
+	const struct hist *h = p->sym ? p->sym->h : NULL;
+	const struct scope *sc = p->sym ? &p->sym->scope : NULL;
+	const struct hist_node *nd = h && func != CPATH_NONE ? hist_node_get(h, func) : NULL;
+	unsigned flags = 0;
+
+	if (nd == NULL) {
+		snprintf(p->msg, sizeof p->msg, "a annotates a function: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (nd->f.sym == SYM_NONE) {
+		snprintf(p->msg, sizeof p->msg, "%s is no symbol: nothing to disassemble",
+		    hist_str(h, nd->label));
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (symbolizer_sym_inlined(p->sym->z, nd->f.sym)) {
+		snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function it is "
+		    "inlined into");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (sc->zoomed && sc->sel.by_tid)
+		flags = NAV_HOT_TID;
+	else if (sc->zoomed && sc->sel.by_pid)
+		flags = NAV_HOT_PID;
+	nav_view_init(&p->push, PANE_ANNOTATE);
+	p->push.arg = (uint64_t)flags << 32 | sc->ev;
+	p->push.arg2 = func;
+	p->push.arg3 = (uint64_t)(uint32_t)sc->sel.pid << 32 | (uint32_t)sc->sel.tid;
+	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
+	    symbolizer_label_name(hist_str(h, nd->label)));
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+int
+pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node, const char *name)
+{
+	struct symbols *sy = p->sym;
+	const struct hist_event *he;
+	struct cpath_query q;
+	struct cpath *pick;
+	uint32_t *path, at;
+	size_t d;
+
+	if (sy == NULL || t == NULL || node == 0 || node >= cpath_count(t)) {
+		snprintf(p->msg, sizeof p->msg, "v lists the samples through a frame: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	he = hist_event(sy->h, sy->scope.ev);
+	if (!sy->done || he == NULL) {
+		snprintf(p->msg, sizeof p->msg, "the samples through a frame: when symbols are "
+		    "resolved (%.0f%% now)", 100 * symbols_progress(sy));
+		return PANE_HANDLED | PANE_MSG;
+	}
+	/* The same query gives the same tree; the scope keeps this copy for frame:N. */
+	scope_query(&sy->scope, cpath_bottom_up(t), &q);
+	pick = cpath_build(sy->h, &q);
+	d = cpath_node(t, node)->depth;
+	path = xreallocarray(NULL, d + 1, sizeof *path);
+	cpath_path(t, node, path, d);
+	at = cpath_find(pick, path, d);
+	free(path);
+	if (at == CPATH_NONE) {
+		cpath_free(pick);
+		snprintf(p->msg, sizeof p->msg, "the frame's samples: not found (the tree changed)");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	scope_pick(&sy->scope, pick, at);
+	nav_view_init(&p->push, PANE_EVENTS);
+	snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
+	    he->attr, at);
+	snprintf(p->push.label, sizeof p->push.label, "samples through %.28s", name);
+	return PANE_HANDLED | PANE_PUSH;
 }

@@ -148,6 +148,19 @@ const struct pane_ops *pane_ops_of(enum pane_id id);
 /* Pane id for a name ("events"), -1 if none. */
 int pane_by_name(const char *name);
 
+/*
+ * What a pane showing call paths pushes for its selection (the scope's
+ * event, process or thread, p->sym->scope): a: function func annotated;
+ * v: the samples whose call path goes through node of tree t (the scope
+ * keeps a tree of the same query for the events filter frame:N; name is
+ * shown in the path).  Return pane_ops.key bits: PANE_PUSH, or PANE_MSG
+ * with p->msg saying why not.
+ */
+struct cpath;
+int pane_push_annotate(struct pane *p, uint32_t func);
+int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
+    const char *name);
+
 /* Generic enter/save for list panes: filter and cursor row. */
 void pane_list_enter(struct pane *p, const struct nav_view *v);
 void pane_list_save(struct pane *p, struct nav_view *v);

@@ -462,6 +462,24 @@ key_event(struct pane *p, enum action a)
 	return PANE_HANDLED | PANE_MSG;
 }
 
+static uint32_t ct_func(struct pane *p);
+
+/* v: the samples through the selected node in the events list (frame:N). */
+static int
+key_samples(struct pane *p)
+{
+	struct ctree *ct = p->priv;
+	size_t src = widget_cursor_row(&p->w);
+	uint32_t node;
+	char name[256];
+
+	if (src == WIDGET_NONE || src >= ct->nrows)
+		return pane_push_samples_through(p, ct->t, 0, "");
+	node = ct->rows[src].node;
+	cpath_func_name(H(ct), N(ct, node)->func, name, sizeof name);
+	return pane_push_samples_through(p, ct->t, node, name);
+}
+
 static int
 ct_key(struct pane *p, enum action a)
 {
@@ -470,6 +488,10 @@ ct_key(struct pane *p, enum action a)
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
 		return key_event(p, a);
+	case ACT_ANNOTATE:
+		return pane_push_annotate(p, ct_func(p));
+	case ACT_EVENTS:
+		return key_samples(p);
 	default:
 		return PANE_IGNORED;
 	}

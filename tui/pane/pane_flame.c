@@ -408,103 +408,26 @@ key_event(struct pane *p, enum action a)
 
 /* ---- views of other panes ---- */
 
-static const struct hist_node *
-sel_func(struct pane *p, const char *what)
-{
-	struct flame_pane *f = p->priv;
-	const struct hist_node *nd = NULL;
-
-	if (f->sel != 0)
-		nd = hist_node_get(H(f), N(f, f->sel)->func);
-	if (nd == NULL)
-		snprintf(p->msg, sizeof p->msg, "%s: select a function's frame", what);
-	return nd;
-}
-
 /* a: the selected frame's function, annotated (the scope's event, process or thread). */
 static int
 annotate_view(struct pane *p)
 {
 	struct flame_pane *f = p->priv;
-	const struct scope *sc = &f->sy->scope;
-	const struct hist_node *nd = sel_func(p, "a annotates a function");
-	unsigned flags = 0;
 
-	if (nd == NULL)
-		return PANE_HANDLED | PANE_MSG;
-	if (nd->f.sym == SYM_NONE) {
-		snprintf(p->msg, sizeof p->msg, "%s is no symbol: nothing to disassemble",
-		    hist_str(H(f), nd->label));
-		return PANE_HANDLED | PANE_MSG;
-	}
-	if (symbolizer_sym_inlined(f->sy->z, nd->f.sym)) {
-		snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function it is "
-		    "inlined into");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	if (sc->zoomed && sc->sel.by_tid)
-		flags = NAV_HOT_TID;
-	else if (sc->zoomed && sc->sel.by_pid)
-		flags = NAV_HOT_PID;
-	nav_view_init(&p->push, PANE_ANNOTATE);
-	p->push.arg = (uint64_t)flags << 32 | sc->ev;
-	p->push.arg2 = N(f, f->sel)->func;
-	p->push.arg3 = (uint64_t)(uint32_t)sc->sel.pid << 32 | (uint32_t)sc->sel.tid;
-	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
-	    symbolizer_label_name(hist_str(H(f), nd->label)));
-	return PANE_HANDLED | PANE_PUSH;
+	return pane_push_annotate(p, f->sel != 0 ? N(f, f->sel)->func : CPATH_NONE);
 }
 
-/*
- * v: the samples of the selected frame's function in the events list (of
- * the scope's event, process or thread).  The events list filters samples
- * by the function they were taken in, not by call path: for a frame with
- * callees that is its own samples, not every sample through it.
- */
+/* v: the samples through the selected frame in the events list (frame:N). */
 static int
 samples_view(struct pane *p)
 {
 	struct flame_pane *f = p->priv;
-	const struct scope *sc = &f->sy->scope;
-	const struct hist_node *nd = sel_func(p, "v lists a function's samples");
-	const struct hist_event *he = hist_event(H(f), sc->ev);
 	char buf[512];
 
-	if (nd == NULL)
-		return PANE_HANDLED | PANE_MSG;
-	if (!f->sy->done || he == NULL) {
-		snprintf(p->msg, sizeof p->msg, "the samples of a function: when symbols are "
-		    "resolved (%.0f%% now)", 100 * symbols_progress(f->sy));
-		return PANE_HANDLED | PANE_MSG;
-	}
-	/*
-	 * The samples through this frame: the scope keeps a copy of the tree
-	 * (the same query gives the same nodes) for the events filter frame:N.
-	 */
-	{
-		struct cpath_query q;
-		struct cpath *t;
-		struct fzoom path;
-		uint32_t node;
-
-		scope_query(sc, f->bottom_up, &q);
-		t = cpath_build(H(f), &q);
-		path_of(f, f->sel, &path);
-		node = cpath_find(t, path.f, path.n);
-		free(path.f);
-		if (node == CPATH_NONE) {
-			cpath_free(t);
-			snprintf(p->msg, sizeof p->msg, "the frame's samples: not found (the tree changed)");
-			return PANE_HANDLED | PANE_MSG;
-		}
-		scope_pick(&f->sy->scope, t, node);
-		nav_view_init(&p->push, PANE_EVENTS);
-		snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
-		    he->attr, node);
-	}
+	if (f->sel == 0)
+		return pane_push_samples_through(p, f->t, 0, "");
 	frame_name(f, f->sel, buf, sizeof buf);
-	snprintf(p->push.label, sizeof p->push.label, "samples through %.28s", buf);
-	return PANE_HANDLED | PANE_PUSH;
+	return pane_push_samples_through(p, f->t, f->sel, buf);
 }
 
 /* ---- keys ---- */
