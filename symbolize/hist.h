@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
 #include "symbolize/resolve.h"
 
 /*
@@ -92,6 +93,12 @@ struct hist_opts {
 	bool		 caller_order;	/* perf's -g caller: perf walks a chain root first,
 					 * so inline levels of unwound frames are asked for
 					 * in that order (which decides their names) */
+	const struct hist_filter *filter;	/* NULL: every sample; else hist_add_range
+					 * leaves out samples outside its time ranges
+					 * and cpus, and keeps those outside its pids,
+					 * tids and comms out of rows, paths and trees
+					 * but in the event's totals (symbolize/filter.h);
+					 * borrowed: it must outlive the hist */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */

@@ -18,7 +18,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
 	    a->paths != b->paths ||
-	    a->caller_order != b->caller_order)
+	    a->caller_order != b->caller_order || !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
 		if (a->keys[i] != b->keys[i])

@@ -388,6 +388,9 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return -1;
 	if (h->o.event >= 0 && smp.attr != h->o.event)
 		return 0;
+	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
+	    smp.cpu))
+		return 0;
 	period = smp.period;
 	/* A sample whose id names no event (attr -1) was decoded with the
 	 * layout of attr 0 (record.c), its default period is attr 0's. */
@@ -405,6 +408,13 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	ev = hist_event_of(h, smp.attr, session_attr_name(s, smp.attr));
 	src.comm = comm_of(h, src.tid, smp.time);
+	if (h->o.filter != NULL &&
+	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
+		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
+		h->ev[ev].total_period += period;
+		h->ev[ev].nsamples++;
+		return 0;
+	}
 	if (w->branch_mode) {
 		add_branches(h, &smp, ev, &src, cpumode, &w->last_epoch);
 		return 1;

@@ -1,0 +1,89 @@
+/*
+ * filter.h: which samples an aggregation looks at, as perf report's
+ * --time, --cpu, --comms, --pid and --tid choose them, and the parsing of
+ * those options' values in perf's syntax.
+ *
+ * Two kinds of conditions, as in perf report 6.1:
+ *  - time ranges and cpus leave a sample out altogether (perf skips it
+ *    before counting: totals and percentages are of what is inside);
+ *  - pids, tids and comms leave a sample out of the rows only ("only
+ *    consider symbols in these ..."): it still counts in its event's
+ *    total, so percentages stay those of the whole recording.
+ * An empty list (count 0) lets everything through.  Nothing here prints.
+ */
+#ifndef PERFNAV_SYMBOLIZE_FILTER_H
+#define PERFNAV_SYMBOLIZE_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A time range in perf time (ns); 0 on either side: open. */
+struct filter_range {
+	uint64_t	start, end;
+};
+
+struct hist_filter {
+	struct filter_range	*time;
+	size_t			 ntime;
+	int32_t			*pids;
+	size_t			 npids;
+	int32_t			*tids;
+	size_t			 ntids;
+	char			**comms;
+	size_t			 ncomms;
+	uint32_t		*cpus;
+	size_t			 ncpus;
+};
+
+/* Maximum cpu number filter_parse_cpus() accepts. */
+#define FILTER_MAX_CPU	65535
+
+/*
+ * Parse perf's --time value into f's time ranges (replacing any): absolute
+ * "START,END" in seconds as perf script prints them ("12.5,", ",13"), several
+ * separated by spaces as perf takes them ("1,2 3,4"; "1,2,3,4" is read as
+ * the same pairs), each after the one before; or percents of the span from
+ * first to last (the first and last sample's time): slices "10%/2" (the
+ * second tenth), ranges "0%-10%,30%-40%", a single "25%" (the first quarter),
+ * as perf's perf_time__percent_parse_str computes them.  Returns 0, or -1
+ * (f unchanged) for a malformed value.
+ */
+int filter_parse_time(struct hist_filter *f, const char *s, uint64_t first, uint64_t last);
+
+/* Parse comma-separated pids / tids (>= 0) into f.  Returns 0, or -1 (f unchanged). */
+int filter_parse_pids(struct hist_filter *f, const char *s);
+int filter_parse_tids(struct hist_filter *f, const char *s);
+
+/* Parse comma-separated comm names into f.  Returns 0, or -1 for an empty name. */
+int filter_parse_comms(struct hist_filter *f, const char *s);
+
+/*
+ * Parse perf's --cpu list ("0-2,4") into f.  Returns 0, or -1 (f unchanged)
+ * for a malformed list, a reversed range or a cpu over FILTER_MAX_CPU.
+ */
+int filter_parse_cpus(struct hist_filter *f, const char *s);
+
+/* Does f restrict anything? */
+bool filter_active(const struct hist_filter *f);
+
+/*
+ * Is a sample of this time (ns, 0: none) within f's time ranges?  As perf's
+ * perf_time__ranges_skip_sample: a sample without a time is always in; one
+ * range includes both ends; open ends are unbounded.
+ */
+bool filter_time_ok(const struct hist_filter *f, uint64_t time);
+
+/* Is a sample counted at all (time and cpu; has_cpu false: cpu unknown, in)? */
+bool filter_sample_ok(const struct hist_filter *f, uint64_t time, bool has_cpu, uint32_t cpu);
+
+/* Does a counted sample go into rows (pid, tid, comm; comm may be NULL: no comm)? */
+bool filter_entry_ok(const struct hist_filter *f, int32_t pid, int32_t tid, const char *comm);
+
+/* Do a and b (either may be NULL: no filter) choose the same samples? */
+bool filter_equal(const struct hist_filter *a, const struct hist_filter *b);
+
+/* Free what f holds and empty it. */
+void filter_free(struct hist_filter *f);
+
+#endif
