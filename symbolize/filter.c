@@ -382,8 +382,10 @@ filter_sample_ok(const struct hist_filter *f, uint64_t time, bool has_cpu, uint3
 		return true;
 	if (!filter_time_ok(f, time))
 		return false;
-	if (f->ncpus == 0 || !has_cpu)
+	if (f->ncpus == 0)
 		return true;
+	if (!has_cpu)
+		return false;	/* on no cpu of the list (perf's cpu would be -1) */
 	for (size_t i = 0; i < f->ncpus; i++)
 		if (f->cpus[i] == cpu)
 			return true;

@@ -74,7 +74,10 @@ bool filter_active(const struct hist_filter *f);
  */
 bool filter_time_ok(const struct hist_filter *f, uint64_t time);
 
-/* Is a sample counted at all (time and cpu; has_cpu false: cpu unknown, in)? */
+/*
+ * Is a sample counted at all (time and cpu)?  With cpus listed, a sample
+ * that has no cpu (has_cpu false) is out.
+ */
 bool filter_sample_ok(const struct hist_filter *f, uint64_t time, bool has_cpu, uint32_t cpu);
 
 /* Does a counted sample go into rows (pid, tid, comm; comm may be NULL: no comm)? */

@@ -297,5 +297,63 @@ for kind in fifo zero sparse; do
 done
 rm -f "$dso"
 
+# top's filters against perf report with the same filter (tests/data/expected/NAME.FILTER.tsv,
+# README there): --time (absolute, open, several spans, percent slices and ranges), --pid,
+# --tid, --comms; the rows of the fixture binaries compared exactly (fields trimmed), their
+# percentages included, so the totals are perf's too (--time: what is inside; --pid, --tid,
+# --comms: the whole recording's).  The second field is the DSO's column.
+trimmed_rows() # DSO-COLUMN
+{
+	awk -F'\t' -v OFS='\t' -v d="$1" '{ for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i) }
+		$d == "cpu" || $d == "threads" || $d == "forkexec"' | sort
+}
+while IFS='|' read -r exp dcol sort file opt val; do
+	if "$bin" top --tsv --sort "$sort" --buildid-dir "$data/buildid" --kallsyms /dev/null \
+		"$opt" "$val" "$data/$file" > "$tmp/top" 2> "$tmp/err"; then
+		trimmed_rows "$dcol" < "$data/expected/$exp.tsv" > "$tmp/want"
+		grep -v '^#' "$tmp/top" | trimmed_rows "$dcol" > "$tmp/got"
+		if [ -s "$tmp/want" ] && diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+			ok
+		else
+			ko "top $opt $val $file: $(head -c 400 "$tmp/diff")"
+		fi
+	else
+		ko "top $opt $val $file exited: $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fp.data.time-abs|5|comm,dso,sym|fp.data|--time|972.62,972.70
+fp.data.time-slice|5|comm,dso,sym|fp.data|--time|10%/3
+fork.data.time-pct|5|comm,dso,sym|fork.data|--time|0%-25%,50%-75%
+dir.data.time-multi|5|comm,dso,sym|dir.data|--time|976.35,976.38 976.40,
+dir.data.tid|6|pid,comm,dso,sym|dir.data|--tid|26125,26124
+fork.data.pid|6|pid,comm,dso,sym|fork.data|--pid|26195,26196
+fork.data.comms|5|comm,dso,sym|fork.data|--comms|forkexec,nosuch
+EOF
+# --cpu: perf refuses it for every fixture (an event without PERF_SAMPLE_CPU); the samples per
+# cpu of perf report --sort cpu,... on tracepoint.data instead (sched_switch records the cpu,
+# cpu-clock does not: its samples are on no cpu, left out)
+for cpus in 1 0-1; do
+	if "$bin" top --tsv --sort cpu,comm,dso,sym --kallsyms /dev/null --cpu "$cpus" \
+		"$data/tracepoint.data" > "$tmp/top" 2> "$tmp/err"; then
+		awk -F'\t' -v c="$cpus" '$4 >= 0 && (c == "0-1" || $4 + 0 == c + 0) {
+			print $1, $3, $4 + 0, $5, $6, $7 }' "$data/expected/tracepoint.data.cpu.tsv" |
+			sort > "$tmp/want"
+		awk -F'\t' '!/^#/ { print $1, $3, $4 + 0, $5, $6, $7 }' "$tmp/top" | sort > "$tmp/got"
+		if [ -s "$tmp/want" ] && diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+			ok
+		else
+			ko "top --cpu $cpus tracepoint: $(head -c 400 "$tmp/diff")"
+		fi
+	else
+		ko "top --cpu $cpus exited: $(head -c 200 "$tmp/err")"
+	fi
+done
+expect_fail "top: bad --time" 2 "bad value '1,2,3' for --time" top --time 1,2,3 "$data/fp.data"
+expect_fail "top: bad --time percent" 2 "bad value '150%' for --time" top --time 150% "$data/fp.data"
+expect_fail "top: bad --pid" 2 "bad value 'x' for --pid" top --pid x "$data/fp.data"
+expect_fail "top: bad --cpu" 2 "bad value '2-1' for --cpu" top --cpu 2-1 "$data/fp.data"
+expect_fail "top: bad --comms" 2 "bad value 'a,,b' for --comms" top --comms a,,b "$data/fp.data"
+expect_fail "top: --cpu without cpus" 2 "no event records its cpu" top --cpu 0 "$data/fp.data"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

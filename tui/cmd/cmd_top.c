@@ -71,7 +71,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "tid", 1, OPT_TIDS, "TID,...: rows of these threads only (totals unchanged, as perf report --tid)" },
 	{ "tids", 1, OPT_TIDS, "TID,...: the same as --tid" },
 	{ "comms", 1, OPT_COMMS, "COMM,...: rows of these commands only (totals unchanged, as perf report --comms)" },
-	{ "cpu", 1, OPT_CPU, "CPUS: only samples on these cpus, e.g. 0-2,4 (percentages of those, as perf report --cpu)" },
+	{ "cpu", 1, OPT_CPU, "CPUS: only samples on these cpus, e.g. 0-2,4 (percentages of those, as perf report --cpu; samples of events that do not record the cpu are left out)" },
 	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and how many DWARF unwinds ended early, and why" },
 	{ NULL, 0, 0, NULL },
 };
@@ -470,7 +470,7 @@ top_filter_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *
 	for (size_t i = 0; i < at->n; i++)
 		cpu |= (at->v[i].attr.sample_type & PERF_SAMPLE_CPU) != 0;
 	if (a->filter.ncpus != 0 && !cpu) {
-		fprintf(stderr, "perfnav top: %s: the samples carry no cpu: --cpu cannot choose (as perf)\n",
+		fprintf(stderr, "perfnav top: %s: no event records its cpu: --cpu cannot choose\n",
 		    textout_esc(r->co.input));
 		return -1;
 	}
