@@ -4,8 +4,13 @@
 
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/core.h"
 #include "symbolize/filter.h"
+#include "symbolize/hist.h"
+#include "tests/helpers.h"
 
 #define S(x) ((uint64_t)(x)*UINT64_C(1000000000))
 
@@ -192,4 +197,127 @@ Test(filter, equal_and_active)
 	cr_expect(filter_equal(&a, &b));
 	filter_free(&a);
 	filter_free(&b);
+}
+
+/* ---- the filter in a hist over a fixture (hist_add_range, hist_merge) ---- */
+
+static struct hist *
+fp_hist(struct session *s, const struct hist_filter *f)
+{
+	struct hist_opts o;
+	struct hist *h;
+
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.children = true;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	o.filter = f;
+	h = hist_new(s, NULL, &o);
+	return h;
+}
+
+static uint64_t
+row_samples(struct hist *h)
+{
+	const uint32_t *rows;
+	uint64_t sum = 0;
+	size_t n = hist_nevents(h) ? hist_rows(h, 0, 0, &rows) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += hist_entry_get(h, rows[i])->samples;
+	return sum;
+}
+
+Test(filter, hist_time_and_tid)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	struct hist_filter f = { 0 };
+	const struct rec_index *ix;
+	uint64_t lo, hi, inside = 0, all = 0;
+	struct hist *h;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	ix = session_index(s);
+	/* the middle third of the samples' times */
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
+			all++;
+	lo = hi = 0;
+	for (size_t i = 0, k = 0; i < ix->n; i++) {
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+			continue;
+		if (k == all / 3)
+			lo = ix->v[i].time;
+		if (k == 2 * all / 3)
+			hi = ix->v[i].time;
+		k++;
+	}
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ix->v[i].time >= lo &&
+		    ix->v[i].time <= hi)
+			inside++;
+	f.time = calloc(1, sizeof *f.time);
+	f.time[0].start = lo;
+	f.time[0].end = hi;
+	f.ntime = 1;
+	h = fp_hist(s, &f);
+	cr_expect_eq(hist_add_session(h, NULL), inside);
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 1);
+	cr_expect_eq(hist_event(h, 0)->nsamples, inside, "totals are of the span");
+	cr_expect_eq(row_samples(h), inside);
+	cr_expect(inside > 0 && inside < all);
+	hist_free(h);
+	filter_free(&f);
+
+	/* a tid that has no sample: no rows, the whole recording in the totals */
+	cr_assert_eq(filter_parse_tids(&f, "1"), 0);
+	h = fp_hist(s, &f);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 1);
+	cr_expect_eq(hist_event(h, 0)->nsamples, all);
+	cr_expect_eq(row_samples(h), 0);
+	hist_free(h);
+	filter_free(&f);
+	session_close(s);
+}
+
+Test(filter, hist_merge_same_filter)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	struct hist_filter f = { 0 }, g = { 0 };
+	struct hist *one, *a, *b, *c;
+	size_t mid;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(filter_parse_time(&f, "30%-70%", session_features(s)->sample_time_first,
+	    session_features(s)->sample_time_last), 0);
+	cr_assert_eq(filter_parse_time(&g, "30%-60%", session_features(s)->sample_time_first,
+	    session_features(s)->sample_time_last), 0);
+	one = fp_hist(s, &f);
+	hist_add_session(one, NULL);
+	hist_finish(one);
+	cr_assert(hist_split_point(s, hist_opts(one), &mid));
+	a = fp_hist(s, &f);
+	b = fp_hist(s, &f);
+	c = fp_hist(s, &g);
+	hist_add_range(a, 0, mid, NULL);
+	hist_add_range(b, mid, session_index(s)->n, NULL);
+	cr_expect_eq(hist_merge(a, c), -1, "another filter: refused");
+	cr_assert_eq(hist_merge(a, b), 0);
+	hist_finish(a);
+	cr_expect_eq(hist_event(a, 0)->nsamples, hist_event(one, 0)->nsamples);
+	cr_expect_eq(hist_event(a, 0)->total_period, hist_event(one, 0)->total_period);
+	cr_expect_eq(row_samples(a), row_samples(one));
+	cr_expect(row_samples(one) > 0);
+	hist_free(one);
+	hist_free(a);
+	hist_free(b);
+	hist_free(c);
+	filter_free(&f);
+	filter_free(&g);
+	session_close(s);
 }
