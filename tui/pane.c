@@ -94,12 +94,11 @@ pane_list_save(struct pane *p, struct nav_view *v)
 }
 
 int
-pane_push_annotate(struct pane *p, uint32_t func)
+pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, int32_t pid,
+    int32_t tid)
 {
 	const struct hist *h = p->sym ? p->sym->h : NULL;
-	const struct scope *sc = p->sym ? &p->sym->scope : NULL;
 	const struct hist_node *nd = h && func != CPATH_NONE ? hist_node_get(h, func) : NULL;
-	unsigned flags = 0;
 
 	if (nd == NULL) {
 		snprintf(p->msg, sizeof p->msg, "a annotates a function: select one");
@@ -115,17 +114,29 @@ pane_push_annotate(struct pane *p, uint32_t func)
 		    "inlined into");
 		return PANE_HANDLED | PANE_MSG;
 	}
-	if (sc->zoomed && sc->sel.by_tid)
-		flags = NAV_HOT_TID;
-	else if (sc->zoomed && sc->sel.by_pid)
-		flags = NAV_HOT_PID;
 	nav_view_init(&p->push, PANE_ANNOTATE);
-	p->push.arg = (uint64_t)flags << 32 | sc->ev;
+	p->push.arg = (uint64_t)zoom << 32 | ev;
 	p->push.arg2 = func;
-	p->push.arg3 = (uint64_t)(uint32_t)sc->sel.pid << 32 | (uint32_t)sc->sel.tid;
+	p->push.arg3 = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
 	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
 	    symbolizer_label_name(hist_str(h, nd->label)));
 	return PANE_HANDLED | PANE_PUSH;
+}
+
+int
+pane_push_annotate_scope(struct pane *p, uint32_t func)
+{
+	const struct scope *sc;
+	unsigned zoom = 0;
+
+	if (p->sym == NULL)
+		return pane_push_annotate(p, CPATH_NONE, 0, 0, 0, 0);
+	sc = &p->sym->scope;
+	if (sc->zoomed && sc->sel.by_tid)
+		zoom = NAV_HOT_TID;
+	else if (sc->zoomed && sc->sel.by_pid)
+		zoom = NAV_HOT_PID;
+	return pane_push_annotate(p, func, sc->ev, zoom, sc->sel.pid, sc->sel.tid);
 }
 
 int

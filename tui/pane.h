@@ -149,15 +149,20 @@ const struct pane_ops *pane_ops_of(enum pane_id id);
 int pane_by_name(const char *name);
 
 /*
- * What a pane showing call paths pushes for its selection (the scope's
- * event, process or thread, p->sym->scope): a: function func annotated;
- * v: the samples whose call path goes through node of tree t (the scope
- * keeps a tree of the same query for the events filter frame:N; name is
- * shown in the path).  Return pane_ops.key bits: PANE_PUSH, or PANE_MSG
- * with p->msg saying why not.
+ * The views a pane pushes for its selection.  Return pane_ops.key bits:
+ * PANE_PUSH, or PANE_MSG with p->msg saying why not.
+ *   pane_push_annotate: function func (a hist node of p->sym) annotated,
+ *     with the samples of event ev (hist_event index) and of the zoom
+ *     (NAV_HOT_PID / NAV_HOT_TID bits of pid, tid; 0: every sample);
+ *   pane_push_annotate_scope: the same with the scope's event and zoom;
+ *   pane_push_samples_through: the samples whose call path goes through
+ *     node of tree t (the scope keeps a tree of the same query for the
+ *     events filter frame:N; name is shown in the path).
  */
 struct cpath;
-int pane_push_annotate(struct pane *p, uint32_t func);
+int pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, int32_t pid,
+    int32_t tid);
+int pane_push_annotate_scope(struct pane *p, uint32_t func);
 int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
     const char *name);
 

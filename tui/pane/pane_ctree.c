@@ -489,7 +489,7 @@ ct_key(struct pane *p, enum action a)
 	case ACT_PREV_EVENT:
 		return key_event(p, a);
 	case ACT_ANNOTATE:
-		return pane_push_annotate(p, ct_func(p));
+		return pane_push_annotate_scope(p, ct_func(p));
 	case ACT_EVENTS:
 		return key_samples(p);
 	default:

@@ -879,18 +879,8 @@ frame_open(struct pane *p, size_t pos, int fr, enum action a)
 		return PANE_HANDLED | PANE_MSG;
 	}
 	name = symbolizer_sym_name(p->sym->z, f->sym);
-	if (a == ACT_ANNOTATE) {
-		if (symbolizer_sym_inlined(p->sym->z, f->sym)) {
-			snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function "
-			    "it is inlined into");
-			return PANE_HANDLED | PANE_MSG;
-		}
-		nav_view_init(&p->push, PANE_ANNOTATE);
-		p->push.arg = evi;
-		p->push.arg2 = node;
-		snprintf(p->push.label, sizeof p->push.label, "annotate %.36s", name);
-		return PANE_HANDLED | PANE_PUSH;
-	}
+	if (a == ACT_ANNOTATE)
+		return pane_push_annotate(p, node, evi, 0, 0, 0);
 	e = hist_entry_get(p->sym->h, hist_sample_entry(p->sym->h, pos));
 	nav_view_init(&p->push, PANE_HOT);
 	p->push.target = NAV_T_HOT;

@@ -414,7 +414,7 @@ annotate_view(struct pane *p)
 {
 	struct flame_pane *f = p->priv;
 
-	return pane_push_annotate(p, f->sel != 0 ? N(f, f->sel)->func : CPATH_NONE);
+	return pane_push_annotate_scope(p, f->sel != 0 ? N(f, f->sel)->func : CPATH_NONE);
 }
 
 /* v: the samples through the selected frame in the events list (frame:N). */

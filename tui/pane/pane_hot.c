@@ -658,33 +658,9 @@ static int
 annotate_view(struct pane *p, const struct hrow *w)
 {
 	struct hot *ht = p->priv;
-	const struct hist_node *nd;
-	const char *label;
-	uint32_t node = row_func(ht, w);
 
-	nd = hist_node_get(H(ht), node);
-	if (nd == NULL) {
-		snprintf(p->msg, sizeof p->msg, "a annotates a symbol: select one");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	if (nd->f.sym == SYM_NONE) {
-		snprintf(p->msg, sizeof p->msg, "%s is no symbol: nothing to disassemble",
-		    hist_str(H(ht), nd->label));
-		return PANE_HANDLED | PANE_MSG;
-	}
-	if (symbolizer_sym_inlined(ht->sy->z, nd->f.sym)) {
-		snprintf(p->msg, sizeof p->msg, "an inlined function: annotate the function it is "
-		    "inlined into");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	label = hist_str(H(ht), nd->label);
-	nav_view_init(&p->push, PANE_ANNOTATE);
-	p->push.arg = (uint64_t)(view_flags(ht) & (NAV_HOT_PID | NAV_HOT_TID)) << 32 | ht->ev;
-	p->push.arg2 = node;
-	p->push.arg3 = (uint64_t)(uint32_t)ht->sel.pid << 32 | (uint32_t)ht->sel.tid;
-	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
-	    symbolizer_label_name(label));
-	return PANE_HANDLED | PANE_PUSH;
+	return pane_push_annotate(p, row_func(ht, w), ht->ev,
+	    view_flags(ht) & (NAV_HOT_PID | NAV_HOT_TID), ht->sel.pid, ht->sel.tid);
 }
 
 static int
