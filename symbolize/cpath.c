@@ -336,45 +336,46 @@ tree_child(struct cpath *t, uint32_t parent, uint32_t func)
 
 /* Index of the first frame of func in p[0..n) (from the root side), or n. */
 static size_t
-first_of(const uint32_t *p, size_t n, uint32_t func)
+first_of(const struct hist *h, const uint32_t *p, size_t n, uint32_t func)
 {
 	size_t i;
 
-	for (i = 0; i < n && p[i] != func; i++)
+	for (i = 0; i < n && cpath_func_node(h, p[i]) != func; i++)
 		;
 	return i;
 }
 
 /*
- * Apply one transform to the path p[0..*n) (root first), in place.
- * Returns false when the path goes.
+ * Apply one transform to the path p[0..*n) (root first), in place; frames
+ * compare by their function.  Returns false when the path goes.
  */
 static bool
-xform_path(const struct cpath_xform *x, uint32_t *p, size_t *n)
+xform_path(const struct hist *h, const struct cpath_xform *x, uint32_t *p, size_t *n)
 {
 	size_t i, k;
 
 	switch (x->op) {
 	case CPATH_FOCUS:
-		i = first_of(p, *n, x->func);
+		i = first_of(h, p, *n, x->func);
 		if (i == *n)
 			return false;
 		memmove(p, p + i, (*n - i) * sizeof *p);
 		*n -= i;
 		return true;
 	case CPATH_CALLERS:
-		for (i = *n; i-- > 0 && p[i] != x->func;)
+		for (i = *n; i-- > 0 && cpath_func_node(h, p[i]) != x->func;)
 			;
 		if (i == SIZE_MAX)
 			return false;
 		*n = i + 1;
 		return true;
 	case CPATH_DROP:
-		return first_of(p, *n, x->func) == *n;
+		return first_of(h, p, *n, x->func) == *n;
 	case CPATH_MERGE:
 	case CPATH_NORECURSE:
 		for (i = k = 0; i < *n; i++) {
-			if (x->op == CPATH_MERGE ? p[i] == x->func : k > 0 && p[k - 1] == p[i])
+			if (x->op == CPATH_MERGE ? cpath_func_node(h, p[i]) == x->func :
+			    k > 0 && cpath_func_node(h, p[k - 1]) == cpath_func_node(h, p[i]))
 				continue;
 			p[k++] = p[i];
 		}
@@ -534,35 +535,6 @@ struct build {
 	size_t			 capp;
 };
 
-/*
- * The part of a path through the query's entry (perf's --children call
- * graph): from the outermost frame of the entry's function down, or from
- * the root to its innermost frame (bottom-up).  Frames compare by their
- * function (address nodes too).  False when the path has no such frame.
- */
-static bool
-through_part(struct build *b, size_t *n)
-{
-	uint32_t f = b->h->ent[b->q->entry].node;
-	size_t i;
-
-	if (b->q->bottom_up) {
-		for (i = *n; i-- > 0 && cpath_func_node(b->h, b->p[i]) != f;)
-			;
-		if (i == SIZE_MAX)
-			return false;
-		*n = i + 1;
-		return true;
-	}
-	for (i = 0; i < *n && cpath_func_node(b->h, b->p[i]) != f; i++)
-		;
-	if (i == *n)
-		return false;
-	memmove(b->p, b->p + i, (*n - i) * sizeof *b->p);
-	*n -= i;
-	return true;
-}
-
 /* Take stored row i into the tree if the query does. */
 static void
 take_row(struct build *b, size_t i)
@@ -575,10 +547,18 @@ take_row(struct build *b, size_t i)
 	if (how == 0)
 		return;
 	n = stored_path(b->h, r->node, &b->p, &b->capp);
-	if (how == 2)
-		keep = through_part(b, &n);
+	/*
+	 * Through the entry (perf's --children graph): the part from the
+	 * entry's function on, down to the leaf or up to the root.
+	 */
+	if (how == 2) {
+		struct cpath_xform part = { b->q->bottom_up ? CPATH_CALLERS : CPATH_FOCUS,
+			b->h->ent[b->q->entry].node };
+
+		keep = xform_path(b->h, &part, b->p, &n);
+	}
 	for (size_t j = 0; j < b->q->nxf && keep; j++)
-		keep = xform_path(&b->q->xf[j], b->p, &n);
+		keep = xform_path(b->h, &b->q->xf[j], b->p, &n);
 	if (keep)
 		b->t->row_leaf[i] = insert_path(b->t, b->p, n, r);
 }
