@@ -322,3 +322,33 @@ top_print_table(FILE *fp, struct hist *h, const struct hist_opts *o, const struc
 		first = false;
 	}
 }
+
+void
+top_print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
+{
+	char buf[4096];
+
+	fprintf(fp, "# event\t%s%s\tsamples", o->children ? "children\t" : "", "self");
+	for (unsigned k = 0; k < o->nkeys; k++)
+		fprintf(fp, "\t%s", hist_key_name(o->keys[k]));
+	fputc('\n', fp);
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		/* a copy: key_text() escapes too, and the scratch slots turn over */
+		char *name = xstrdup(textout_esc(hist_str(h, hist_event(h, ev)->name)));
+		const uint32_t *rows;
+		size_t n = hist_rows(h, ev, pct, &rows);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+			fprintf(fp, "%s\t", name);
+			if (o->children)
+				fprintf(fp, "%.2f\t", hist_children_pct(h, e));
+			fprintf(fp, "%.2f\t%" PRIu64, hist_self_pct(h, e), e->samples);
+			for (unsigned k = 0; k < o->nkeys; k++)
+				fprintf(fp, "\t%s", key_text(h, e, o->keys[k], buf, sizeof buf));
+			fputc('\n', fp);
+		}
+		free(name);
+	}
+}
