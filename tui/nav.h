@@ -32,6 +32,12 @@ enum nav_target {
 	 * top-level node.
 	 */
 	NAV_T_CTREE,
+	/*
+	 * A time step (tui/scope.h): the same pane again with the scope
+	 * narrowed to [arg, arg2] (perf time, ns, both in); going back from it
+	 * removes the step.  Made by pane_apply_time().
+	 */
+	NAV_T_TIME,
 };
 
 /* Bits of a hot-functions view's arg. */

@@ -94,6 +94,35 @@ pane_list_save(struct pane *p, struct nav_view *v)
 }
 
 int
+pane_apply_time(struct pane *p, uint64_t start, uint64_t end)
+{
+	uint64_t s, e;
+	char a[32], b[32];
+
+	if (p->sym == NULL) {
+		snprintf(p->msg, sizeof p->msg, "no samples to scope");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (end < start || (scope_time_range(&p->sym->scope, &s, &e) && (start > e || end < s))) {
+		snprintf(p->msg, sizeof p->msg, "that range is outside the current time scope");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (p->sym->scope.ntr >= SCOPE_TIME_MAX) {
+		snprintf(p->msg, sizeof p->msg, "%d time steps at most: Esc removes one",
+		    SCOPE_TIME_MAX);
+		return PANE_HANDLED | PANE_MSG;
+	}
+	nav_view_init(&p->push, (int)p->id);
+	p->push.target = NAV_T_TIME;
+	p->push.arg = start;
+	p->push.arg2 = end;
+	text_time_us(a, sizeof a, start);
+	text_time_us(b, sizeof b, end);
+	snprintf(p->push.label, sizeof p->push.label, "time %.20s-%.20s", a, b);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+int
 pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, int32_t pid,
     int32_t tid)
 {

@@ -149,6 +149,16 @@ const struct pane_ops *pane_ops_of(enum pane_id id);
 int pane_by_name(const char *name);
 
 /*
+ * Apply the time range [start, end] (perf time, ns, both in) to every
+ * pane: sets p->push to a time step on this pane (NAV_T_TIME) and returns
+ * the bits key() returns for it; the app pushes it into the scope
+ * (scope_time_push), recounts the hot functions, trees and flame graph
+ * for it, and Esc removes it.  A range outside the current scope is
+ * refused with a message.
+ */
+int pane_apply_time(struct pane *p, uint64_t start, uint64_t end);
+
+/*
  * The views a pane pushes for its selection.  Return pane_ops.key bits:
  * PANE_PUSH, or PANE_MSG with p->msg saying why not.
  *   pane_push_annotate: function func (a hist node of p->sym) annotated,

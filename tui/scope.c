@@ -89,6 +89,49 @@ scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n)
 	return buf;
 }
 
+bool
+scope_time_push(struct scope *sc, uint64_t start, uint64_t end)
+{
+	uint64_t s, e;
+
+	if (sc->ntr >= SCOPE_TIME_MAX || end < start)
+		return false;
+	if (scope_time_range(sc, &s, &e) && (start > e || end < s))
+		return false;	/* outside the scope: the intersection would be empty */
+	sc->tr[sc->ntr].start = start;
+	sc->tr[sc->ntr].end = end;
+	sc->ntr++;
+	sc->time_pending = true;
+	sc->gen++;
+	return true;
+}
+
+void
+scope_time_truncate(struct scope *sc, size_t n)
+{
+	if (n >= sc->ntr)
+		return;
+	sc->ntr = n;
+	sc->time_pending = true;
+	sc->gen++;
+}
+
+bool
+scope_time_range(const struct scope *sc, uint64_t *start, uint64_t *end)
+{
+	uint64_t s = 0, e = UINT64_MAX;
+
+	for (size_t i = 0; i < sc->ntr; i++) {
+		if (sc->tr[i].start > s)
+			s = sc->tr[i].start;
+		if (sc->tr[i].end < e)
+			e = sc->tr[i].end;
+	}
+	*start = s;
+	*end = e;
+	return sc->ntr > 0;
+}
+
 void
 scope_pick(struct scope *sc, struct cpath *t, uint32_t node)
 {

@@ -20,6 +20,7 @@
 #include "symbolize/hist.h"
 
 #define SCOPE_XF_MAX	8
+#define SCOPE_TIME_MAX	8
 
 struct scope {
 	size_t			 ev;		/* event index (hist_event) */
@@ -36,6 +37,22 @@ struct scope {
 	 */
 	struct cpath		*pick;
 	uint32_t		 pick_node;
+	/*
+	 * Time steps (a range picked in the timeline or the flame scope and
+	 * applied): each narrows the one before; the scope is their
+	 * intersection (scope_time_range).  Steps of the view history, as
+	 * transforms: Esc pops the last.  The app recounts the hist for it
+	 * (hist_rescope) and bumps gen; until symbols are resolved the range
+	 * waits (time_pending).
+	 */
+	struct filter_range	 tr[SCOPE_TIME_MAX];
+	size_t			 ntr;
+	bool			 time_pending;	/* set, hist not recounted for it yet */
+	/*
+	 * The function node (hist_node_get) selected in the hot functions, or
+	 * CPATH_NONE: the timeline can highlight its samples.
+	 */
+	uint32_t		 hl_func;
 };
 
 /* The call-path query of the scope (event, zoom, transforms) in direction bottom_up. */
@@ -67,6 +84,20 @@ const char *scope_xf_text(const struct scope *sc, const struct hist *h, char *bu
  * why nothing changed).  Returns true when the event changed.
  */
 bool scope_step_event(struct scope *sc, const struct hist *h, bool forward, char *msg, size_t n);
+
+/*
+ * Push a time step [start, end] (perf time, ns, both ends in) and bump
+ * gen.  Returns false (nothing changed) when SCOPE_TIME_MAX are in or the
+ * range is empty.
+ */
+bool scope_time_push(struct scope *sc, uint64_t start, uint64_t end);
+/* Keep the first n time steps (bump gen if that removed some). */
+void scope_time_truncate(struct scope *sc, size_t n);
+/*
+ * The time the scope covers: true with [*start, *end] (both in) when a
+ * time step is in, else false (the whole recording).
+ */
+bool scope_time_range(const struct scope *sc, uint64_t *start, uint64_t *end);
 
 /* Keep tree t (the scope owns it from now on) and its node for frame:N; frees the last one. */
 void scope_pick(struct scope *sc, struct cpath *t, uint32_t node);

@@ -36,6 +36,7 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	}
 	sy->s = s;
 	sy->z = symbolizer_new(s, so);
+	sy->scope.hl_func = CPATH_NONE;
 	memset(&ho, 0, sizeof ho);
 	ho.keys[0] = HIST_KEY_COMM;
 	ho.keys[1] = HIST_KEY_TID;
