@@ -85,8 +85,8 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
     size_t n, uint64_t period, uint32_t e)
 {
 	uint32_t t = event_root(h, ev), entry = e, r;
-
 	bool by_addr = h->o.paths_address;
+	size_t nrow = h->ncprow;
 
 	if (n == 0) {
 		t = base_child(h, t, src->f->node);
@@ -95,6 +95,8 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 	for (size_t i = n; i-- > 0;)
 		t = base_child(h, t, by_addr ? chain[i].anode : chain[i].node);
 	r = base_row(h, t, entry);
+	if (h->ncprow > nrow)
+		hist_row_made(h, r);
 	h->cprow[r].period += period;
 	h->cprow[r].samples++;
 	h->last_row = r;
@@ -544,7 +546,7 @@ take_row(struct build *b, size_t i)
 	size_t n;
 	bool keep = true;
 
-	if (how == 0)
+	if (how == 0 || r->samples == 0)	/* r->samples 0: outside hist_rescope's filter */
 		return;
 	n = stored_path(b->h, r->node, &b->p, &b->capp);
 	/*

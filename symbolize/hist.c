@@ -81,6 +81,7 @@ hist_free(struct hist *h)
 	pt_chains_free(h->trace_chains);
 	free(h->trace_chains);
 	free(h->sample_ent);
+	hist_scope_free(h);
 	cpath_free_base(h);
 	free(h->mrows);
 	free(h->mfirst);
@@ -358,6 +359,7 @@ add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint6
 			e->stamp = h->stamp;
 			e->acc_period += period;
 			e->acc_samples++;
+			hist_credit(h, (uint32_t)(e - h->ent));
 		}
 	}
 }
@@ -391,6 +393,8 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 		e->label_sym = src->f->label;
 	}
 	h->last_self = (uint32_t)(e - h->ent);
+	h->ncred = 0;
+	hist_credit(h, h->last_self);
 	e->period += period;
 	e->samples++;
 	e->stamp = h->stamp;
@@ -431,6 +435,7 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
+	h->no_rescope = true;	/* no index position: hist_rescope cannot place it */
 	hist_frame_key(h, smp->self, false, cm, &self);
 	if (smp->own_nodes && smp->self->sym == SYM_NONE) {
 		char buf[128];
@@ -493,13 +498,18 @@ order_events(struct hist *h)
 	qsort_r(h->ev_order, h->nev_order, sizeof *h->ev_order, cmp_attr, h);
 }
 
-static void
-comm_widths(struct hist *h)
+void
+hist_comm_widths(struct hist *h)
 {
+	for (size_t i = 0; i < h->nev; i++)
+		h->ev[i].comm_width = 0;
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
-		size_t w = final_comm_len(h, e);
+		size_t w;
 
+		if (e->samples == 0 && e->acc_samples == 0)
+			continue;
+		w = final_comm_len(h, e);
 		if (w > h->ev[e->event].comm_width)
 			h->ev[e->event].comm_width = (uint32_t)w;
 	}
@@ -513,7 +523,7 @@ hist_finish(struct hist *h)
 	h->finished = true;
 	order_events(h);
 	callgraph_sort_tree(h);
-	comm_widths(h);
+	hist_comm_widths(h);
 }
 
 void
@@ -522,7 +532,7 @@ hist_peek(struct hist *h)
 	if (h->finished)
 		return;
 	order_events(h);
-	comm_widths(h);
+	hist_comm_widths(h);
 }
 
 uint32_t
@@ -619,7 +629,7 @@ hist_rows(struct hist *h, size_t evi, double min_pct, const uint32_t **rows)
 		pct = h->o.children ? hist_children_pct(h, e) : hist_self_pct(h, e);
 		if (min_pct > 0 && pct < min_pct)
 			continue;
-		if (!h->o.children && e->samples == 0)
+		if (e->samples == 0 && (!h->o.children || e->acc_samples == 0))
 			continue;
 		h->rows[n++] = (uint32_t)i;
 	}

@@ -256,6 +256,23 @@ struct hist_sample {
 };
 void hist_add(struct hist *h, const struct hist_sample *smp);
 
+/*
+ * Recount a finished hist for the samples filter f chooses (NULL: every
+ * sample the hist was fed), from what it kept of each sample: no sample
+ * is decoded and no frame resolved again.  Afterwards every count (the
+ * events' totals, entries' self and children, the call paths' rows; so
+ * hist_rows, hist_rows_merged, cpath_build and what is built on them) is
+ * what a pass with hist_opts.filter f would give, over the samples the
+ * first pass kept (its own filter applies first); entries without samples
+ * in f leave the rows, events keep their places (an event may have no
+ * samples in f).  Needs record_self with paths and the session walk
+ * (hist_add_range) as the only source of samples; not with srcline keys,
+ * perf's entry tree, address-keyed paths or branch mode, where one
+ * sample's entries are not its path's.  f is read, not kept.  Returns 0,
+ * or -1 (nothing changed) when this hist cannot be recounted.
+ */
+int hist_rescope(struct hist *h, const struct hist_filter *f);
+
 /* Sort rows, compute the call tree's order.  Call once after adding. */
 void hist_finish(struct hist *h);
 

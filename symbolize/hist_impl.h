@@ -83,6 +83,9 @@ struct cp_row {
 
 #define CP_NOCHAIN	UINT32_C(0x80000000)
 
+/* sample_row: a sample in event (the low 16 bits)'s totals only (--comms, --pid...). */
+#define ROW_TOTALS	UINT32_C(0xffff0000)
+
 /* Rows grouped by a key: the rows of key k are row[off[k] .. off[k + 1]). */
 struct cp_csr {
 	uint32_t	*off, *row;
@@ -163,8 +166,25 @@ struct hist {
 	struct cp_row		*cprow;
 	size_t			 ncprow, capcprow;
 	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
-	uint32_t		*sample_row;	/* record_self with paths: row per index position */
+	uint32_t		*sample_row;	/* record_self with paths: row per index position;
+					 * ROW_TOTALS | event: in the event's totals only */
 	uint32_t		 last_row;
+	/*
+	 * record_self with paths: what hist_rescope() recounts from
+	 * (hist_scope.c): each sample's period by index position (32 bits
+	 * until one needs more), and per path row the entries its first
+	 * sample credited (own entry first): rowent[rowent_off[r] ..
+	 * rowent_off[r + 1]).  cred is one sample's credited entries.
+	 */
+	uint32_t		*sample_p32;
+	uint64_t		*sample_p64;
+	uint32_t		*rowent_off;
+	size_t			 caprowoff;
+	uint32_t		*rowent;
+	size_t			 nrowent, caprowent;
+	uint32_t		*cred;
+	size_t			 ncred, capcred;
+	bool			 no_rescope;	/* samples came other than by index position */
 	/* rows by own entry and by function on their path (CSR), for
 	 * cpath_build's entry queries; built for cp_ix_rows rows */
 	struct cp_index		*cp_ix;
@@ -384,6 +404,26 @@ void hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint6
 /* perf's row order: children (when shown), self, samples, then ix/iy. */
 int hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t ix,
     const struct hist_entry *y, uint32_t iy);
+
+/* perf's Command column widths of the events, over the entries with samples. */
+void hist_comm_widths(struct hist *h);
+
+/* ---- hist_scope.c ---- */
+
+/* Keep the period of the sample at index position pos (record_self with paths). */
+void hist_keep_period(struct hist *h, size_t pos, uint64_t period);
+/* hist_add_keys credited entry id for the current sample (record_self with paths). */
+static inline void
+hist_credit(struct hist *h, uint32_t id)
+{
+	if (h->sample_row == NULL)
+		return;
+	GROW(h->cred, h->capcred, h->ncred + 1);
+	h->cred[h->ncred++] = id;
+}
+/* A path row was made for the current sample: keep what it credited. */
+void hist_row_made(struct hist *h, uint32_t row);
+void hist_scope_free(struct hist *h);
 
 /* ---- hist_ptree.c ---- */
 

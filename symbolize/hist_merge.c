@@ -254,7 +254,8 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		uint32_t id;
 		struct hist_entry *m;
 
-		if (e->event != ev || !hist_sel_entry(e, sel))
+		if (e->event != ev || !hist_sel_entry(e, sel) ||
+		    (e->samples == 0 && e->acc_samples == 0))
 			continue;
 		memset(&k, 0, sizeof k);
 		k.event = ev;

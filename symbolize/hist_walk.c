@@ -413,9 +413,16 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
 		h->ev[ev].total_period += period;
 		h->ev[ev].nsamples++;
+		if (h->sample_row != NULL) {
+			if (ev >= 0xffff)
+				h->no_rescope = true;
+			h->sample_row[i] = ROW_TOTALS | (ev & 0xffff);
+			hist_keep_period(h, i, period);
+		}
 		return 0;
 	}
 	if (w->branch_mode) {
+		h->no_rescope = true;	/* a row per branch: not one per sample */
 		add_branches(h, &smp, ev, &src, cpumode, &w->last_epoch);
 		return 1;
 	}
@@ -430,8 +437,10 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	hist_add_keys(h, ev, &src, period, h->chain, n);
 	if (h->sample_ent != NULL)
 		h->sample_ent[i] = h->last_self;
-	if (h->sample_row != NULL)
+	if (h->sample_row != NULL) {
 		h->sample_row[i] = h->last_row;
+		hist_keep_period(h, i, period);
+	}
 	return 1;
 }
 

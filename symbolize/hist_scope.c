@@ -1,0 +1,189 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/hist_impl.h"
+
+/*
+ * hist_scope.c: recounting a finished hist for another filter
+ * (hist_rescope), from what the walk kept of each sample: its period by
+ * index position, its path row (cp_row: leaf node and own entry), and per
+ * row the entries the row's first sample credited.  Every sample of a row
+ * credits the same entries: a row is one own entry (comm, thread, cpu,
+ * DSO, symbol) and one path of function nodes, and those are all that the
+ * entries of its callchain frames are keyed by (hist_rescope refuses the
+ * keys where that is not so).
+ */
+
+void
+hist_keep_period(struct hist *h, size_t pos, uint64_t period)
+{
+	size_t n = session_index(h->s)->n;
+
+	if (h->sample_p64 != NULL) {
+		h->sample_p64[pos] = period;
+		return;
+	}
+	if (period > UINT32_MAX) {
+		h->sample_p64 = xcalloc(n, sizeof *h->sample_p64);
+		for (size_t i = 0; h->sample_p32 != NULL && i < n; i++)
+			h->sample_p64[i] = h->sample_p32[i];
+		free(h->sample_p32);
+		h->sample_p32 = NULL;
+		h->sample_p64[pos] = period;
+		return;
+	}
+	if (h->sample_p32 == NULL)
+		h->sample_p32 = xcalloc(n, sizeof *h->sample_p32);
+	h->sample_p32[pos] = (uint32_t)period;
+}
+
+void
+hist_row_made(struct hist *h, uint32_t row)
+{
+	if (h->sample_row == NULL)
+		return;
+	/* Rows are made in id order; a gap (rows made otherwise) is refused later. */
+	GROW(h->rowent_off, h->caprowoff, (size_t)row + 2);
+	if (row == 0)
+		h->rowent_off[0] = 0;
+	else if (h->nrowent != h->rowent_off[row] || row + 1 != h->ncprow) {
+		h->no_rescope = true;
+		return;
+	}
+	GROW(h->rowent, h->caprowent, h->nrowent + h->ncred);
+	memcpy(h->rowent + h->nrowent, h->cred, h->ncred * sizeof *h->cred);
+	h->nrowent += h->ncred;
+	h->rowent_off[row + 1] = (uint32_t)h->nrowent;
+}
+
+void
+hist_scope_free(struct hist *h)
+{
+	free(h->sample_p32);
+	free(h->sample_p64);
+	free(h->rowent_off);
+	free(h->rowent);
+	free(h->cred);
+}
+
+/* Can h be recounted for f? */
+static bool
+rescope_ok(const struct hist *h, const struct hist_filter *f)
+{
+	if (!h->finished || h->s == NULL || h->sample_row == NULL || h->no_rescope)
+		return false;
+	if (h->want_src || h->ptree || h->o.paths_address || h->ncprow >= ROW_TOTALS)
+		return false;
+	if (h->ncprow > 0 && (h->rowent_off == NULL || h->caprowoff < h->ncprow + 1 ||
+	    h->rowent_off[h->ncprow] != h->nrowent))
+		return false;
+	/* pids, tids and comms are read off the entries */
+	if (f != NULL && (f->npids || f->ntids) && !(h->keymask & HIST_KEEP(HIST_KEY_TID)) &&
+	    !(h->keymask & HIST_KEEP(HIST_KEY_PID)))
+		return false;
+	if (f != NULL && f->ntids && !(h->keymask & HIST_KEEP(HIST_KEY_TID)))
+		return false;
+	if (f != NULL && f->ncomms && !(h->keymask & HIST_KEEP(HIST_KEY_COMM)))
+		return false;
+	return true;
+}
+
+static void
+zero_counts(struct hist *h)
+{
+	for (size_t i = 0; i < h->nev; i++) {
+		h->ev[i].total_period = 0;
+		h->ev[i].nsamples = 0;
+	}
+	for (size_t i = 0; i < h->nent; i++) {
+		struct hist_entry *e = &h->ent[i];
+
+		e->period = e->samples = e->acc_period = e->acc_samples = 0;
+	}
+	for (size_t i = 0; i < h->ncprow; i++)
+		h->cprow[i].period = h->cprow[i].samples = 0;
+}
+
+/* Per event: does its attr record time / cpu (the walk's test of a sample)? */
+static void
+event_fields(const struct hist *h, uint8_t *has)
+{
+	const struct attr_table *at = session_attrs(h->s);
+
+	for (size_t i = 0; i < h->nev; i++) {
+		int a = h->ev[i].attr >= 0 ? h->ev[i].attr : 0;
+		uint64_t st = (size_t)a < at->n ? at->v[a].attr.sample_type : 0;
+
+		has[i] = (uint8_t)(((st & PERF_SAMPLE_TIME) ? 1 : 0) | ((st & PERF_SAMPLE_CPU) ? 2 : 0));
+	}
+}
+
+/* The samples f takes into the rows' and events' counts. */
+static void
+count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
+{
+	const struct rec_index *ix = session_index(h->s);
+	bool by_entry = f != NULL && (f->npids || f->ntids || f->ncomms);
+
+	for (size_t pos = 0; pos < ix->n; pos++) {
+		uint32_t r = h->sample_row[pos], ev;
+		const struct rec_ent *re = &ix->v[pos];
+		uint64_t period;
+		const struct hist_entry *e = NULL;
+
+		if (r == NONE32)
+			continue;
+		if (r >= ROW_TOTALS)
+			ev = r & 0xffff;
+		else {
+			e = &h->ent[h->cprow[r].entry & ~CP_NOCHAIN];
+			ev = e->event;
+		}
+		if (f != NULL && !filter_sample_ok(f, (has[ev] & 1) ? re->time : 0,
+		    (has[ev] & 2) && ent_cpu(re) != ENT_CPU_NONE, ent_cpu(re)))
+			continue;
+		period = h->sample_p64 ? h->sample_p64[pos] : h->sample_p32[pos];
+		h->ev[ev].total_period += period;
+		h->ev[ev].nsamples++;
+		if (e == NULL)
+			continue;
+		if (by_entry && !filter_entry_ok(f, e->pid, e->tid, hist_str(h, e->comm)))
+			continue;
+		h->cprow[r].period += period;
+		h->cprow[r].samples++;
+	}
+}
+
+int
+hist_rescope(struct hist *h, const struct hist_filter *f)
+{
+	uint8_t *has;
+
+	if (!rescope_ok(h, f))
+		return -1;
+	zero_counts(h);
+	has = xcalloc(h->nev + 1, 1);
+	event_fields(h, has);
+	count_samples(h, f, has);
+	free(has);
+	for (size_t r = 0; r < h->ncprow; r++) {
+		const struct cp_row *cr = &h->cprow[r];
+		struct hist_entry *own = &h->ent[cr->entry & ~CP_NOCHAIN];
+
+		if (cr->samples == 0)
+			continue;
+		own->period += cr->period;
+		own->samples += cr->samples;
+		for (uint32_t i = h->rowent_off[r]; i < h->rowent_off[r + 1]; i++) {
+			struct hist_entry *e = &h->ent[h->rowent[i]];
+
+			e->acc_period += cr->period;
+			e->acc_samples += cr->samples;
+		}
+	}
+	hist_comm_widths(h);
+	return 0;
+}

@@ -1,0 +1,260 @@
+/*
+ * Criterion tests of hist_rescope (symbolize/hist_scope.c): a finished
+ * hist recounted for a filter equals a fresh pass with that filter, on
+ * the perf-made fixtures, for every kind of condition and for the tables,
+ * the events' totals and the call paths alike.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/filter.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tests/helpers.h"
+
+struct fixture {
+	struct session		*s;
+	struct symbolizer	*z;
+	struct hist		*h;
+};
+
+static struct hist *
+tui_hist(struct session *s, struct symbolizer *z, const struct hist_filter *f, bool srcline)
+{
+	struct hist_opts o;
+	struct hist *h;
+
+	memset(&o, 0, sizeof o);
+	o.keys[0] = HIST_KEY_COMM;
+	o.keys[1] = HIST_KEY_TID;
+	o.keys[2] = HIST_KEY_DSO;
+	o.keys[3] = srcline ? HIST_KEY_SRCLINE : HIST_KEY_SYM;
+	o.nkeys = 4;
+	o.children = attr_table_has_callchains(session_attrs(s));
+	o.paths = true;
+	o.record_self = true;
+	o.event = -1;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	o.filter = f;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every event's totals, rows (keys, self, children) and call paths as sorted lines. */
+static char **
+hist_lines(struct hist *h, size_t *n)
+{
+	size_t cap = 64;
+	char **v = malloc(cap * sizeof *v);
+	char line[2048], name[512], k[4][256];
+	uint32_t funcs[512];
+
+	*n = 0;
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const struct hist_event *he = hist_event(h, ev);
+		const struct hist_entry *const *rows;
+		unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_TID) |
+		    HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+		size_t nr = hist_rows_merged(h, ev, NULL, keep, 0, &rows);
+		struct cpath_query q = { .ev = ev, .entry = CPATH_NONE };
+		struct cpath *t;
+
+		if (he->nsamples == 0)
+			continue;	/* kept by hist_rescope, absent from a pass */
+		snprintf(line, sizeof line, "event %s %" PRIu64 " %" PRIu64,
+		    hist_str(h, he->name), he->nsamples, he->total_period);
+		for (size_t i = 0; i < nr + 1; i++) {
+			if (i > 0) {
+				const struct hist_entry *e = rows[i - 1];
+
+				snprintf(line, sizeof line, "row %s|%s|%s|%s %" PRIu64 " %" PRIu64
+				    " %" PRIu64 " %" PRIu64, hist_key_text(h, e, HIST_KEY_COMM, k[0], 256),
+				    hist_key_text(h, e, HIST_KEY_TID, k[1], 256),
+				    hist_key_text(h, e, HIST_KEY_DSO, k[2], 256),
+				    hist_key_text(h, e, HIST_KEY_SYM, k[3], 256), e->samples, e->period,
+				    e->acc_samples, e->acc_period);
+			}
+			if (*n + 1 >= cap)
+				v = realloc(v, (cap *= 2) * sizeof *v);
+			v[(*n)++] = strdup(line);
+		}
+		t = cpath_build(h, &q);
+		for (size_t i = 1; i < cpath_count(t); i++) {
+			const struct cpath_node *x = cpath_node(t, (uint32_t)i);
+			size_t d = cpath_path(t, (uint32_t)i, funcs, 512), len;
+
+			len = (size_t)snprintf(line, sizeof line, "path %zu %" PRIu64 " %" PRIu64 " ", ev,
+			    x->total_samples, x->self_period);
+			for (size_t j = 0; j < d && j < 512 && len < sizeof line; j++)
+				len += (size_t)snprintf(line + len, sizeof line - len, "%s;",
+				    cpath_func_name(h, funcs[j], name, sizeof name));
+			if (*n + 1 >= cap)
+				v = realloc(v, (cap *= 2) * sizeof *v);
+			v[(*n)++] = strdup(line);
+		}
+		cpath_free(t);
+	}
+	qsort(v, *n, sizeof *v, cmp_str);
+	return v;
+}
+
+static void
+free_lines(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* h recounted for f equals a fresh pass with f. */
+static void
+expect_same(struct fixture *fx, const char *name, const char *what, const struct hist_filter *f)
+{
+	struct hist *fresh = tui_hist(fx->s, fx->z, f, false);
+	size_t na, nb;
+	char **a, **b;
+
+	cr_assert_eq(hist_rescope(fx->h, f), 0, "%s %s: recounted", name, what);
+	a = hist_lines(fx->h, &na);
+	b = hist_lines(fresh, &nb);
+	for (size_t i = 0; i < na && i < nb; i++)
+		cr_assert_str_eq(a[i], b[i], "%s %s: line %zu: %s vs %s", name, what, i, a[i], b[i]);
+	cr_assert_eq(na, nb, "%s %s: lines %zu vs %zu: %s / %s", name, what, na, nb, na > nb ? a[nb] : "", nb > na ? b[na] : "");
+	free_lines(a, na);
+	free_lines(b, nb);
+	hist_free(fresh);
+}
+
+/* The first sample's values, for conditions that keep part of the recording. */
+static void
+first_sample(const struct session *s, int32_t *tid, uint32_t *cpu, uint64_t *t0, uint64_t *t1)
+{
+	const struct rec_index *ix = session_index(s);
+
+	*tid = -1;
+	*cpu = 0;
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
+
+		if (ent_type(e) != PERF_RECORD_SAMPLE)
+			continue;
+		if (*tid < 0) {
+			*tid = ent_tid(e);
+			*cpu = ent_cpu(e);
+		}
+		if (e->time < *t0)
+			*t0 = e->time;
+		if (e->time > *t1)
+			*t1 = e->time;
+	}
+}
+
+Test(rescope, equals_a_pass_with_the_filter)
+{
+	const char *names[] = { "fp.data", "fork.data", "dwarf.data", "multi.data", "zstd.data" };
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct fixture fx;
+		struct hist_filter f = { 0 };
+		uint64_t t0, t1, third, full;
+		int32_t tid;
+		uint32_t cpu;
+		char buf[128];
+
+		fx.s = session_open(test_data(names[i]), NULL, &err);
+		cr_assert_not_null(fx.s, "%s: %s", names[i], err.msg);
+		fx.z = symbolizer_new(fx.s, &so);
+		fx.h = tui_hist(fx.s, fx.z, NULL, false);
+		first_sample(fx.s, &tid, &cpu, &t0, &t1);
+		cr_assert_lt(t0, t1, "%s: samples over time", names[i]);
+		third = (t1 - t0) / 3;
+		full = hist_event(fx.h, 0)->nsamples;
+
+		f.time = calloc(2, sizeof *f.time);
+		f.time[0].start = t0 + third;
+		f.time[0].end = t0 + 2 * third;
+		f.ntime = 1;
+		expect_same(&fx, names[i], "middle third", &f);
+		cr_assert(hist_event(fx.h, 0)->nsamples > 0 && hist_event(fx.h, 0)->nsamples < full,
+		    "%s: the middle third is part of the samples", names[i]);
+		f.time[0].end = t0 + third / 2;
+		f.time[1].start = t1 - third / 2;
+		f.ntime = 2;
+		expect_same(&fx, names[i], "two ranges", &f);
+		filter_free(&f);
+
+		snprintf(buf, sizeof buf, "%" PRIu32, cpu);
+		cr_assert_eq(filter_parse_cpus(&f, buf), 0);
+		expect_same(&fx, names[i], "cpu", &f);
+		filter_free(&f);
+
+		snprintf(buf, sizeof buf, "%" PRId32, tid);
+		cr_assert_eq(filter_parse_tids(&f, buf), 0);
+		f.time = calloc(1, sizeof *f.time);
+		f.time[0].start = t0 + third;
+		f.ntime = 1;
+		expect_same(&fx, names[i], "tid and time", &f);
+		filter_free(&f);
+
+		cr_assert_eq(filter_parse_comms(&f, "perf-exec,nonesuch"), 0);
+		expect_same(&fx, names[i], "comms", &f);
+		filter_free(&f);
+
+		expect_same(&fx, names[i], "everything again", NULL);
+		hist_free(fx.h);
+		symbolizer_free(fx.z);
+		session_close(fx.s);
+	}
+}
+
+Test(rescope, refused_where_a_row_is_not_its_entries)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	struct hist_filter f = { 0 };
+	struct hist *h;
+	struct hist_opts o;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	h = tui_hist(s, NULL, NULL, true);
+	cr_expect_eq(hist_rescope(h, &f), -1, "srcline keys: refused");
+	hist_free(h);
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.paths = true;
+	o.record_self = true;
+	h = hist_new(s, NULL, &o);
+	hist_add_session(h, NULL);
+	cr_expect_eq(hist_rescope(h, &f), -1, "not finished: refused");
+	hist_finish(h);
+	cr_expect_eq(hist_rescope(h, &f), 0);
+	hist_free(h);
+	o.record_self = false;
+	h = hist_new(s, NULL, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	cr_expect_eq(hist_rescope(h, &f), -1, "nothing kept per sample: refused");
+	hist_free(h);
+	session_close(s);
+}
