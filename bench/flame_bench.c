@@ -128,7 +128,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	t0 = ms_now();
-	sy = symbols_new(s, NULL);
+	sy = symbols_new(s, NULL, NULL);
 	symbols_run(sy);
 	printf("%s: symbols in %.0f ms (not the pane's)\n", argv[1], ms_now() - t0);
 	tree_and_layout(sy, w);

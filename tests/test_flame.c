@@ -538,7 +538,7 @@ Test(flame, kinds_of_code)
 	so.buildid_dir = "/nonexistent";
 	so.symfs = "/nonexistent";
 	so.kallsyms = "/dev/null";
-	bare = symbols_new(s, &so);
+	bare = symbols_new(s, &so, NULL);
 	symbols_run(bare);
 	t = tree_of(bare, false);
 	cpu_seen = false;

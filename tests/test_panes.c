@@ -1050,7 +1050,7 @@ Test(panes, hostile_names_drawn_escaped)
 	memset(&so, 0, sizeof so);
 	so.kallsyms = "/dev/null";
 	so.perfmap_dir = dir;
-	sy = symbols_new(s, &so);
+	sy = symbols_new(s, &so, NULL);
 	symbols_run(sy);
 	hot_pane(&p, s, sy);
 	cr_assert(draws(&p, L"c" HOSTILE_SHOWN L"caf\x00e9"), "the comm in hot functions");

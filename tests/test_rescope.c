@@ -18,6 +18,8 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
+#include "tui/scope.h"
+#include "tui/symbols.h"
 
 struct fixture {
 	struct session		*s;
@@ -121,15 +123,14 @@ free_lines(char **v, size_t n)
 	free(v);
 }
 
-/* h recounted for f equals a fresh pass with f. */
+/* fx->h as it is equals a fresh pass with f. */
 static void
-expect_same(struct fixture *fx, const char *name, const char *what, const struct hist_filter *f)
+same_as_pass(struct fixture *fx, const char *name, const char *what, const struct hist_filter *f)
 {
 	struct hist *fresh = tui_hist(fx->s, fx->z, f, false);
 	size_t na, nb;
 	char **a, **b;
 
-	cr_assert_eq(hist_rescope(fx->h, f), 0, "%s %s: recounted", name, what);
 	a = hist_lines(fx->h, &na);
 	b = hist_lines(fresh, &nb);
 	for (size_t i = 0; i < na && i < nb; i++)
@@ -138,6 +139,14 @@ expect_same(struct fixture *fx, const char *name, const char *what, const struct
 	free_lines(a, na);
 	free_lines(b, nb);
 	hist_free(fresh);
+}
+
+/* h recounted for f equals a fresh pass with f. */
+static void
+expect_same(struct fixture *fx, const char *name, const char *what, const struct hist_filter *f)
+{
+	cr_assert_eq(hist_rescope(fx->h, f), 0, "%s %s: recounted", name, what);
+	same_as_pass(fx, name, what, f);
 }
 
 /* The first sample's values, for conditions that keep part of the recording. */
@@ -256,5 +265,66 @@ Test(rescope, refused_where_a_row_is_not_its_entries)
 	hist_finish(h);
 	cr_expect_eq(hist_rescope(h, &f), -1, "nothing kept per sample: refused");
 	hist_free(h);
+	session_close(s);
+}
+
+/* The TUI's time steps (tui/scope.h, tui/symbols.h): waiting for symbols, then recounted. */
+Test(rescope, time_steps_of_the_tui_scope)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fork.data"), NULL, &err);
+	char bdir[4096];
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct symbols *sy;
+	struct hist_filter f = { 0 };
+	struct fixture fx;
+	uint64_t t0, t1, full, a, b;
+	unsigned gen;
+	int32_t tid;
+	uint32_t cpu;
+	char buf[96];
+
+	cr_assert_not_null(s, "%s", err.msg);
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	so.buildid_dir = bdir;
+	sy = symbols_new(s, &so, NULL);
+	first_sample(s, &tid, &cpu, &t0, &t1);
+	a = t0 + (t1 - t0) / 4;
+	b = t1 - (t1 - t0) / 4;
+	cr_assert(scope_time_push(&sy->scope, a, b));
+	cr_expect_not(scope_time_push(&sy->scope, b + 1, b + 2), "outside the scope: refused");
+	cr_expect_eq(symbols_apply_scope(sy), 0);
+	cr_expect(sy->scope.time_pending, "waits for the symbols");
+	symbols_run(sy);
+	full = hist_event(sy->h, 0)->nsamples;
+	gen = sy->gen;
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_expect_not(sy->scope.time_pending);
+	cr_expect_neq(sy->gen, gen, "the panes rebuild");
+	cr_expect_lt(hist_event(sy->h, 0)->nsamples, full);
+	cr_expect_str_eq(scope_time_text(&sy->scope, buf, sizeof buf) + 0, buf);
+	cr_expect(strncmp(buf, "time ", 5) == 0, "%s", buf);
+
+	/* the hist is that of a pass over the range */
+	f.time = calloc(1, sizeof *f.time);
+	f.time[0].start = a;
+	f.time[0].end = b;
+	f.ntime = 1;
+	fx.s = s;
+	fx.z = symbolizer_new(s, &so);
+	fx.h = sy->h;
+	same_as_pass(&fx, "fork.data", "time step", &f);
+	filter_free(&f);
+
+	/* a narrower step, then both removed */
+	cr_assert(scope_time_push(&sy->scope, a, a + (b - a) / 2));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_expect_lt(hist_event(sy->h, 0)->nsamples, full);
+	scope_time_truncate(&sy->scope, 0);
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_expect_eq(hist_event(sy->h, 0)->nsamples, full, "the whole recording again");
+	cr_expect_str_eq(scope_time_text(&sy->scope, buf, sizeof buf), "");
+	symbolizer_free(fx.z);
+	symbols_free(sy);
 	session_close(s);
 }

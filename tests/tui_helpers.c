@@ -46,7 +46,7 @@ fixture_symbols(struct session *s)
 	memset(&so, 0, sizeof so);
 	so.buildid_dir = TEST_DATA "/buildid";
 	so.kallsyms = "/dev/null";
-	return symbols_new(s, &so);
+	return symbols_new(s, &so, NULL);
 }
 
 /* Visible position of the first row containing text, or WIDGET_NONE. */

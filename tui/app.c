@@ -177,6 +177,7 @@ loop(struct app *a)
 				continue;
 			if (symbols_step(a->sym, SYM_SLICE_SECS, 0)) {
 				a->sym_wall = now() - a->t_start;
+				app_scope_apply(a);
 				dirty = true;
 			} else if (now() - last_peek >= peek_every) {
 				symbols_peek(a->sym);
@@ -242,7 +243,7 @@ tui_run(const struct common_opts *co)
 	load_keys(a);
 	title_info(a);
 	cmd_sym_opts(co, &so);
-	a->sym = symbols_new(a->s, &so);
+	a->sym = symbols_new(a->s, &so, NULL);
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
 	for (int i = 0; i < PANE_COUNT; i++) {

@@ -22,8 +22,8 @@
  * function of any pane that tells it, pane_ops.func).
  */
 
-/* Back one view; from a transform step, undo its transform; at the root,
- * undo the last transform if any. */
+/* Back one view; from a transform or time step, undo it; at the root,
+ * undo the last transform if any, else the last time step. */
 static void
 back(struct app *a)
 {
@@ -37,9 +37,20 @@ back(struct app *a)
 		app_msg(a, EL_MESSAGE, "undone: %s", step);
 		return;
 	}
+	if (sc && nav_depth(&a->nav) <= 1 && sc->ntr > 0) {
+		scope_time_truncate(sc, sc->ntr - 1);
+		app_scope_apply(a);
+		app_msg(a, EL_MESSAGE, "time step removed%s", sc->ntr ? "" : ": the whole recording");
+		return;
+	}
 	if (sc && v && v->xf.n > 0 && v->xf.n == sc->nxf && sc->xf[sc->nxf - 1].op == v->xf.op &&
 	    sc->xf[sc->nxf - 1].func == v->xf.func)
 		scope_xf_truncate(sc, sc->nxf - 1);
+	if (sc && v && v->target == NAV_T_TIME && sc->ntr > 0 &&
+	    sc->tr[sc->ntr - 1].start == v->arg && sc->tr[sc->ntr - 1].end == v->arg2) {
+		scope_time_truncate(sc, sc->ntr - 1);
+		app_scope_apply(a);
+	}
 	app_view_back(a);
 }
 

@@ -70,7 +70,7 @@ draw_title(struct app *a)
 	const struct features *ft = session_features(s);
 	struct session_info si = session_info(s);
 	const char *base = strrchr(si.path, '/');
-	char buf[1024], span[32], xf[256];
+	char buf[1200], span[32], xf[400];
 	char sym[64];
 
 	fill_line(a, 0, EL_TITLE);
@@ -87,6 +87,15 @@ draw_title(struct app *a)
 		char t[240];
 
 		snprintf(xf, sizeof xf, " [%s]", scope_xf_text(&a->sym->scope, a->sym->h, t, sizeof t));
+	}
+	if (a->sym && (a->sym->scope.ntr || a->start_scope[0])) {
+		size_t o = strlen(xf);
+		char t[96];
+
+		snprintf(xf + o, sizeof xf - o, " [%s%s%s%s]", a->start_scope,
+		    a->start_scope[0] && a->sym->scope.ntr ? ", " : "",
+		    scope_time_text(&a->sym->scope, t, sizeof t),
+		    a->sym->scope.time_pending ? " pending" : "");
 	}
 	snprintf(buf, sizeof buf, " perfnav  %s%s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
 	    "%zu records, %.2f s to load%s",
@@ -245,6 +254,9 @@ app_draw(struct app *a)
 	c.h = LINES - 3;
 	c.w = COLS;
 	c.ta = &a->ta;
+	/* the function selected in an analysis pane: the timeline can highlight it */
+	if (a->sym != NULL && p->ops->func != NULL)
+		a->sym->scope.hl_func = p->ops->func(p);
 	draw_title(a);
 	draw_tabs(a);
 	if (p->ops->resize)

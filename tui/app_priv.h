@@ -39,6 +39,8 @@ enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER };
 struct app {
 	struct session		*s;
 	struct symbols		*sym;
+	char			 start_scope[160];	/* the scope options given at start, as the
+						 * title shows them: "time 10%/3, comms foo" */
 	double			 t_start;	/* when perfnav started */
 	double			 sym_wall;	/* start to symbols done, seconds */
 	size_t			 refusals_seen;	/* files refused, said on the status line */
@@ -66,6 +68,10 @@ struct app {
 
 /* app.c: set the status line's message (el: its theme element). */
 void app_msg(struct app *a, int el, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Push time step v (NAV_T_TIME, from pane_apply_time) into the scope and the history. */
+void app_view_time(struct app *a, const struct nav_view *v);
+/* Recount for the scope's time steps if they changed and symbols are in (symbols_apply_scope). */
+void app_scope_apply(struct app *a);
 
 /*
  * app_term.c: start curses (on /dev/tty when standard input or output is

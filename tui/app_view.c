@@ -3,6 +3,8 @@
 #include <stdio.h>
 
 #include "tui/app_priv.h"
+#include "tui/scope.h"
+#include "tui/symbols.h"
 
 /*
  * app_view.c: navigation over the panes: the history of views (tui/nav.h),
@@ -117,7 +119,36 @@ app_view_follow(struct app *a, const struct pane *p)
 		if (a->panes[PANE_EVENTS].w.filtered)
 			widget_set_filter(&a->panes[PANE_EVENTS].w, "", NULL, 0);
 		widget_goto_key(&a->panes[PANE_EVENTS].w, push.cursor);
+	} else if (push.target == NAV_T_TIME) {
+		app_view_time(a, &push);
 	} else {
 		app_view_push(a, &push);
 	}
+}
+
+void
+app_view_time(struct app *a, const struct nav_view *v)
+{
+	struct scope *sc = a->sym ? &a->sym->scope : NULL;
+
+	if (sc == NULL || !scope_time_push(sc, v->arg, v->arg2)) {
+		app_msg(a, EL_MESSAGE, "%s", sc == NULL ? "no samples to scope" :
+		    "that range is outside the time scope (or 8 steps are in: Esc removes one)");
+		return;
+	}
+	app_view_push(a, v);
+	app_scope_apply(a);
+	if (sc->ntr > 0)
+		app_msg(a, EL_MESSAGE, "%s%s: every pane shows it, Esc removes it", v->label,
+		    sc->time_pending ? " (once symbols are resolved)" : "");
+}
+
+void
+app_scope_apply(struct app *a)
+{
+	if (a->sym == NULL || !a->sym->scope.time_pending || !a->sym->done)
+		return;
+	if (symbols_apply_scope(a->sym) < 0)
+		app_msg(a, EL_WARNING, "a time scope cannot be applied to this recording's samples "
+		    "(Intel PT or branch stacks: the events pane's time: filter can)");
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "tui/scope.h"
 
 /* scope.c: the scope's call-path query, and its transforms pushed, undone and named. */
@@ -130,6 +131,21 @@ scope_time_range(const struct scope *sc, uint64_t *start, uint64_t *end)
 	*start = s;
 	*end = e;
 	return sc->ntr > 0;
+}
+
+const char *
+scope_time_text(const struct scope *sc, char *buf, size_t n)
+{
+	uint64_t s, e;
+	char a[32], b[32];
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (scope_time_range(sc, &s, &e))
+		snprintf(buf, n, "time %s-%s", text_time_us(a, sizeof a, s),
+		    text_time_us(b, sizeof b, e));
+	return buf;
 }
 
 void

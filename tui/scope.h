@@ -99,6 +99,13 @@ void scope_time_truncate(struct scope *sc, size_t n);
  */
 bool scope_time_range(const struct scope *sc, uint64_t *start, uint64_t *end);
 
+/*
+ * The time steps as the title shows them: "time 12.345678-13.000000" (of
+ * their intersection, times as perf script prints them), "" if none.
+ * Returns buf.
+ */
+const char *scope_time_text(const struct scope *sc, char *buf, size_t n);
+
 /* Keep tree t (the scope owns it from now on) and its node for frame:N; frees the last one. */
 void scope_pick(struct scope *sc, struct cpath *t, uint32_t node);
 /* Free what the scope owns (symbols_free calls it). */

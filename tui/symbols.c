@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
@@ -24,7 +25,7 @@ mono_now(void)
 }
 
 struct symbols *
-symbols_new(const struct session *s, const struct sym_opts *so)
+symbols_new(const struct session *s, const struct sym_opts *so, const struct hist_filter *f)
 {
 	struct symbols *sy = xcalloc(1, sizeof *sy);
 	struct sym_opts def;
@@ -50,6 +51,8 @@ symbols_new(const struct session *s, const struct sym_opts *so)
 	ho.event = -1;
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
 	ho.record_self = true;
+	ho.filter = f != NULL && filter_active(f) ? f : NULL;
+	sy->start = ho.filter;
 	sy->h = hist_new(s, sy->z, &ho);
 	sy->samples_total = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
 	if (session_index(s)->n == 0) {
@@ -107,6 +110,29 @@ symbols_run(struct symbols *sy)
 {
 	while (!symbols_step(sy, 1e9, SIZE_MAX / 2))
 		;
+}
+
+int
+symbols_apply_scope(struct symbols *sy)
+{
+	struct scope *sc = &sy->scope;
+	struct filter_range r;
+	struct hist_filter f = { .time = &r, .ntime = 1 };
+
+	if (!sc->time_pending || !sy->done)
+		return 0;
+	sc->time_pending = false;
+	if (!scope_time_range(sc, &r.start, &r.end)) {
+		if (hist_rescope(sy->h, NULL) < 0)
+			return -1;
+	} else if (hist_rescope(sy->h, &f) < 0) {
+		sc->ntr = 0;
+		sc->gen++;
+		return -1;
+	}
+	sc->gen++;
+	sy->gen++;
+	return 0;
 }
 
 void

@@ -30,8 +30,11 @@ struct sym_opts;
 struct symbolizer;
 struct hist;
 
+struct hist_filter;
+
 struct symbols {
 	const struct session	*s;
+	const struct hist_filter *start;	/* the scope given at start, or NULL */
 	struct symbolizer	*z;
 	struct hist		*h;
 	bool			 children;	/* the recording has callchains */
@@ -44,8 +47,13 @@ struct symbols {
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
 };
 
-/* Set up (nothing is resolved yet); so may be NULL for the defaults. */
-struct symbols *symbols_new(const struct session *s, const struct sym_opts *so);
+/*
+ * Set up (nothing is resolved yet); so may be NULL for the defaults; f
+ * (may be NULL) the scope given at start (perf's --time, --pid, --comms...;
+ * symbolize/filter.h): borrowed, it must outlive the symbols.
+ */
+struct symbols *symbols_new(const struct session *s, const struct sym_opts *so,
+    const struct hist_filter *f);
 void symbols_free(struct symbols *sy);
 
 /*
@@ -72,6 +80,15 @@ struct frame;
 int symbols_sample_frame(struct symbols *sy, const struct rec *r, struct frame *f, uint64_t *ip);
 const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t n,
     uint64_t *ip);
+
+/*
+ * Recount the hist for the scope's time steps (hist_rescope) if they
+ * changed and symbols are resolved; bumps gen when it did.  Returns 0
+ * (done, or waiting for symbols: scope.time_pending stays set), or -1
+ * when this hist cannot be recounted (Intel PT or branch-stack samples):
+ * then the last time step is taken back out of the scope.
+ */
+int symbols_apply_scope(struct symbols *sy);
 
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);

@@ -613,7 +613,7 @@ ct_init(struct pane *p, bool bottom_up)
 	ct->bottom_up = bottom_up;
 	ct->sy = p->sym;
 	if (ct->sy == NULL) {
-		ct->sy = symbols_new(p->s, NULL);
+		ct->sy = symbols_new(p->s, NULL, NULL);
 		ct->own = true;
 		p->sym = ct->sy;
 	}

@@ -758,7 +758,7 @@ flame_init(struct pane *p)
 	p->priv = f;
 	f->sy = p->sym;
 	if (f->sy == NULL) {
-		f->sy = symbols_new(p->s, NULL);
+		f->sy = symbols_new(p->s, NULL, NULL);
 		f->own = true;
 		p->sym = f->sy;
 	}

@@ -1045,7 +1045,7 @@ hot_init(struct pane *p)
 	p->priv = ht;
 	ht->sy = p->sym;
 	if (ht->sy == NULL) {
-		ht->sy = symbols_new(p->s, NULL);
+		ht->sy = symbols_new(p->s, NULL, NULL);
 		ht->own = true;
 		p->sym = ht->sy;
 	}
