@@ -809,7 +809,7 @@ widget_set_filter(struct widget *w, const char *text, char *err, size_t n)
 	if (w->p->ops->filter && w->p->ops->filter(w->p, t, err, n) < 0)
 		return -1;
 	snprintf(w->filter, sizeof w->filter, "%s", t);
-	w->filtered = w->filter[0] != '\0';
+	w->filtered = w->filter[0] != '\0' || w->force_filter;
 	rebuild(w, true);
 	return 0;
 }

@@ -79,6 +79,8 @@ struct widget {
 	int		 sort_col;	/* -1: source order */
 	bool		 sort_desc;
 	bool		 filtered;
+	bool		 force_filter;	/* filter with the pane's match even without text
+					 * (the events list in a time scope) */
 	char		 filter[128];
 	char		 search[128];
 };

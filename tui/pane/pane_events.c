@@ -98,6 +98,9 @@ struct ev {
 	/* event: compiled against the session's attrs */
 	uint8_t			*attrs;		/* per attr: matches event: */
 	size_t			 nattrs;
+	/* the scope's time steps (tui/scope.h): only records in [sc_t0, sc_t1] show */
+	bool			 scoped;
+	uint64_t		 sc_t0, sc_t1;
 };
 
 static const struct rec_ent *
@@ -702,6 +705,8 @@ ev_match(struct pane *p, size_t src)
 	size_t idx = owner(p, src);
 	const struct rec_ent *e = ent(p, idx);
 
+	if (ev->scoped && (e->time < ev->sc_t0 || e->time > ev->sc_t1))
+		return false;
 	if (f->pid != -2 && ent_pid(e) != f->pid)
 		return false;
 	if (f->tid != -2 && ent_tid(e) != f->tid)
@@ -1016,11 +1021,34 @@ ev_help(struct pane *p)
 	return "Enter/x:hex  +:stack  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym: frame:)";
 }
 
+/* Before each draw: follow the scope's time steps (the list filters by them). */
+static void
+ev_resize(struct pane *p, int h, int w)
+{
+	struct ev *ev = p->priv;
+	uint64_t t0 = 0, t1 = UINT64_MAX;
+	bool on = p->sym != NULL && scope_time_range(&p->sym->scope, &t0, &t1);
+	char text[sizeof p->w.filter];
+
+	(void)h;
+	(void)w;
+	if (on == ev->scoped && t0 == ev->sc_t0 && t1 == ev->sc_t1)
+		return;
+	ev->scoped = on;
+	ev->sc_t0 = t0;
+	ev->sc_t1 = t1;
+	p->w.force_filter = on;
+	snprintf(text, sizeof text, "%s", p->w.filter);
+	if (widget_set_filter(&p->w, text, NULL, 0) < 0)
+		widget_set_filter(&p->w, "", NULL, 0);
+}
+
 const struct pane_ops pane_events_ops = {
 	.name = "events",
 	.title = "Events",
 	.init = ev_init,
 	.free = ev_free,
+	.resize = ev_resize,
 	.key = ev_key,
 	.nrows = ev_nrows,
 	.row = ev_row,

@@ -8,6 +8,8 @@
 #include "core/core.h"
 #include "symbolize/tasks.h"
 #include "tui/pane.h"
+#include "tui/scope.h"
+#include "tui/symbols.h"
 
 /*
  * The processes pane: the processes level of the session's process tree
@@ -57,6 +59,11 @@ struct pr {
 	size_t		 nrows, caprows;
 	int64_t		 scope;		/* pid, or -1 */
 	uint64_t	 total;		/* samples */
+	/* the scope's time steps (tui/scope.h): samples in [sc_t0, sc_t1] */
+	bool		 scoped;
+	uint64_t	 sc_t0, sc_t1;
+	uint64_t	*tsamples;	/* per thread id */
+	uint64_t	*psamples;	/* per tk->procs */
 };
 
 static const struct pn_thread *
@@ -162,6 +169,81 @@ build_rows(struct pane *p, struct pr *pr)
 		emit(p, pr, pr->tk->roots[i], 0);
 }
 
+/* First index position at or after time t (the index is in time order). */
+static size_t
+first_at(const struct rec_index *ix, uint64_t t)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->v[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Samples per thread and process in the scope's time steps, when they change. */
+static void
+count_scope(struct pane *p, struct pr *pr)
+{
+	const struct thread_table *tt = session_threads(p->s);
+	const struct rec_index *ix = session_index(p->s);
+	uint64_t t0 = 0, t1 = UINT64_MAX;
+	bool on = p->sym != NULL && scope_time_range(&p->sym->scope, &t0, &t1);
+	uint32_t th = THREAD_NONE;
+	int32_t tid = INT32_MIN;
+
+	if (on == pr->scoped && (!on || (t0 == pr->sc_t0 && t1 == pr->sc_t1)))
+		return;
+	pr->scoped = on;
+	pr->sc_t0 = t0;
+	pr->sc_t1 = t1;
+	pr->total = session_counts(p->s)->by_type[PERF_RECORD_SAMPLE];
+	if (!on)
+		return;
+	if (pr->tsamples == NULL) {
+		pr->tsamples = xcalloc(tt->n + 1, sizeof *pr->tsamples);
+		pr->psamples = xcalloc(pr->tk->nprocs + 1, sizeof *pr->psamples);
+	}
+	memset(pr->tsamples, 0, (tt->n + 1) * sizeof *pr->tsamples);
+	pr->total = 0;
+	for (size_t i = first_at(ix, t0); i < ix->n && ix->v[i].time <= t1; i++) {
+		const struct rec_ent *e = &ix->v[i];
+
+		if (ent_type(e) != PERF_RECORD_SAMPLE)
+			continue;
+		pr->total++;
+		/* a tid's lifetime holds until it exits */
+		if (ent_tid(e) != tid || (th != THREAD_NONE && tt->v[th].exited &&
+		    e->time > tt->v[th].end)) {
+			tid = ent_tid(e);
+			th = thread_table_find(tt, tid, e->time);
+		}
+		if (th != THREAD_NONE)
+			pr->tsamples[th]++;
+	}
+	for (size_t i = 0; i < pr->tk->nprocs; i++) {
+		const struct task_proc *pc = &pr->tk->procs[i];
+
+		pr->psamples[i] = 0;
+		for (size_t k = 0; k < pc->nthreads; k++)
+			pr->psamples[i] += pr->tsamples[pc->threads[k]];
+	}
+}
+
+/* Before each draw: follow the scope. */
+static void
+pr_resize(struct pane *p, int h, int w)
+{
+	(void)h;
+	(void)w;
+	count_scope(p, p->priv);
+}
+
 static size_t
 pr_nrows(struct pane *p)
 {
@@ -209,6 +291,9 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 	    strtab_get(&tt->strs, tt->comms[th->last_comm].name) : "";
 	uint64_t samples = w->kind == K_PROC ? pc->samples : th->samples;
 	char t[32];
+
+	if (pr->scoped)
+		samples = w->kind == K_PROC ? pr->psamples[w->proc] : pr->tsamples[w->thread];
 	double pct = pr->total ? 100.0 * (double)samples / (double)pr->total : 0.0;
 
 	r->depth = w->depth;
@@ -345,6 +430,8 @@ pr_free(struct pane *p)
 	if (pr == NULL)
 		return;
 	tasks_free(pr->tk);
+	free(pr->tsamples);
+	free(pr->psamples);
 	free(pr->procs);
 	free(pr->rows);
 	free(pr);
@@ -363,6 +450,7 @@ const struct pane_ops pane_procs_ops = {
 	.init = pr_init,
 	.free = pr_free,
 	.key = pr_key,
+	.resize = pr_resize,
 	.nrows = pr_nrows,
 	.row = pr_row,
 	.enter = pr_enter,
