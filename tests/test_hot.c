@@ -106,6 +106,33 @@ key_at(struct pane *p, size_t i, enum action a)
 	return p->ops->key(p, a);
 }
 
+/* perfnav --sort sym --no-children: the columns and rows of those keys only. */
+Test(hot, start_options_sort_and_children)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s), *all = fixture_symbols(s);
+	struct pane p, q;
+
+	cr_assert_eq(symbols_set_children(sy, false), 0);
+	sy->scope.hot_keep = HIST_KEEP(HIST_KEY_SYM);
+	symbols_run(sy);
+	symbols_run(all);
+	cr_expect_eq(symbols_set_children(sy, true), -1, "too late once symbols are in");
+	hot_pane(&p, s, sy);
+	hot_pane(&q, s, all);
+	cr_assert_eq(p.ncols, 3);
+	cr_expect_str_eq(p.cols[0].title, "Overhead");
+	cr_expect_str_eq(p.cols[1].title, "Samples");
+	cr_expect_str_eq(p.cols[2].title, "Symbol");
+	/* fork.data's commands share symbols: fewer rows by symbol than by comm,dso,sym */
+	cr_expect_lt(widget_count(&p.w), widget_count(&q.w));
+	pane_destroy(&p);
+	pane_destroy(&q);
+	symbols_free(sy);
+	symbols_free(all);
+	session_close(s);
+}
+
 Test(hot, expand_call_paths)
 {
 	struct session *s = open_fixture("fp.data");

@@ -17,7 +17,9 @@
 #include "symbolize/resolve.h"
 #include "tui/app.h"
 #include "tui/app_priv.h"
+#include "symbolize/hist.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/top_graph.h"
 #include "tui/symbols.h"
 
 /*
@@ -214,8 +216,9 @@ loop(struct app *a)
 }
 
 int
-tui_run(const struct common_opts *co)
+tui_run(const struct tui_opts *o)
 {
+	const struct common_opts *co = &o->co;
 	struct app *a = xcalloc(1, sizeof *a);
 	const char *nc = getenv("NO_COLOR");
 	char err[512];
@@ -244,6 +247,10 @@ tui_run(const struct common_opts *co)
 	title_info(a);
 	cmd_sym_opts(co, &so);
 	a->sym = symbols_new(a->s, &so, NULL);
+	if (o->children >= 0)
+		symbols_set_children(a->sym, o->children > 0);
+	a->sym->scope.hot_keep = o->hot_keep;
+	a->sym->scope.hot_callers = o->hot_callers;
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
 	for (int i = 0; i < PANE_COUNT; i++) {
@@ -285,25 +292,84 @@ out:
 	return status;
 }
 
+enum { OPT_SORT = 300, OPT_CHILDREN, OPT_NO_CHILDREN };
+
+static const struct cmd_opt tui_extra[] = {
+	{ "sort", 1, OPT_SORT, "KEYS: the hot functions' keys, of comm,dso,sym (sym always; default all three; perf's --sort)" },
+	{ "children", 0, OPT_CHILDREN, "add callees' periods to their callers (default with callchains)" },
+	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only" },
+	{ "call-graph", 1, 'g', "...,ORDER,...: perf's -g; its order word sets the hot functions' call paths: caller (callees of each function, the default) or callee (its callers)" },
+	{ NULL, 0, 0, NULL },
+};
+
+/* The TUI's own options; 0, or -1 for a bad value (said on stderr). */
+static int
+tui_opt(void *arg, int val, const char *optarg)
+{
+	struct tui_opts *o = arg;
+	enum hist_key keys[HIST_MAX_KEYS];
+	struct cg_opts cg;
+	const char *bad;
+	size_t badlen;
+	int n;
+
+	switch (val) {
+	case OPT_SORT:
+		n = hist_parse_keys(optarg, keys, &bad, &badlen);
+		o->hot_keep = 0;
+		for (int i = 0; i < n; i++) {
+			if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
+				n = -1;
+			else
+				o->hot_keep |= HIST_KEEP(keys[i]);
+		}
+		if (n <= 0) {
+			fprintf(stderr, "perfnav: --sort in the browser takes comm, dso and sym "
+			    "(perfnav top takes every key)\n");
+			return -1;
+		}
+		return 0;
+	case OPT_CHILDREN:
+		o->children = 1;
+		return 0;
+	case OPT_NO_CHILDREN:
+		o->children = 0;
+		return 0;
+	case 'g':
+		cg_defaults(&cg);
+		if (cg_parse(optarg, &cg, &bad) < 0) {
+			fprintf(stderr, "perfnav: bad -g word '%s'\n", bad);
+			return -1;
+		}
+		if (cg.order_set)
+			o->hot_callers = cg.caller ? 0 : 1;
+		return 0;
+	}
+	return -1;
+}
+
 int
 tui_main(int argc, char **argv)
 {
-	struct common_opts co;
+	struct tui_opts o;
 	char **pos;
 	int npos, status = EXIT_OK;
 
+	memset(&o, 0, sizeof o);
+	o.children = -1;
+	o.hot_callers = -1;
 	argv[0] = (char *)"";
 	if (opts_parse(argc, argv, "[OPTIONS] [FILE]\n\n"
 	    "Browse a recording in the terminal: hot functions, processes, every event,\n"
 	    "the header and the bytes of every record.  Press ? inside for the keys.\n"
 	    "Themes: --theme default|mono|light|dark|high-contrast|PATH; NO_COLOR=1 for none.\n"
 	    "Keys and themes of your own: $XDG_CONFIG_HOME/perfnav/keys, .../perfnav/themes/.",
-	    NULL, NULL, NULL, &co, &pos, &npos, &status))
+	    tui_extra, tui_opt, &o, &o.co, &pos, &npos, &status))
 		return status;
 	if (npos > 0) {
 		fprintf(stderr, "perfnav: unexpected argument '%s' (see perfnav --help for the "
 		    "commands)\n", pos[0]);
 		return EXIT_USAGE;
 	}
-	return tui_run(&co);
+	return tui_run(&o);
 }

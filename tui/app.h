@@ -16,12 +16,20 @@
 
 #include "tui/theme.h"
 
-struct common_opts;
+#include "tui/cmd/cmd.h"
+
+/* What perfnav [OPTIONS] [FILE] was asked for, beyond the common options. */
+struct tui_opts {
+	struct common_opts	 co;
+	int			 children;	/* --children 1, --no-children 0, -1: as the recording */
+	unsigned		 hot_keep;	/* --sort: HIST_KEEP of comm, dso, sym; 0: all */
+	int			 hot_callers;	/* -g ORDER: callee 1, caller 0, -1: the pane's */
+};
 
 /* perfnav [OPTIONS] [FILE]: returns the exit status. */
 int tui_main(int argc, char **argv);
-/* Browse co->input; returns the exit status. */
-int tui_run(const struct common_opts *co);
+/* Browse o->co.input; returns the exit status. */
+int tui_run(const struct tui_opts *o);
 
 /*
  * Apply a theme to the current curses screen: one colour pair per element,

@@ -53,6 +53,15 @@ struct scope {
 	 * CPATH_NONE: the timeline can highlight its samples.
 	 */
 	uint32_t		 hl_func;
+	/*
+	 * Start options of the hot functions (perfnav --sort, -g ORDER):
+	 * the keys of its rows and columns (HIST_KEEP of comm, dso, sym; 0:
+	 * all three), and its call paths towards the callers (1), the
+	 * callees (0) or as the pane chooses (-1).  Set before the panes are
+	 * made (symbols_new sets the defaults).
+	 */
+	unsigned		 hot_keep;
+	int			 hot_callers;
 };
 
 /* The call-path query of the scope (event, zoom, transforms) in direction bottom_up. */

@@ -24,12 +24,37 @@ mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The hist: keyed comm,tid,dso,sym, paths and each sample's entry and row kept. */
+static void
+make_hist(struct symbols *sy)
+{
+	struct hist_opts ho;
+
+	memset(&ho, 0, sizeof ho);
+	ho.keys[0] = HIST_KEY_COMM;
+	ho.keys[1] = HIST_KEY_TID;
+	ho.keys[2] = HIST_KEY_DSO;
+	ho.keys[3] = HIST_KEY_SYM;
+	ho.nkeys = 4;
+	ho.children = sy->children;
+	ho.paths = true;		/* call paths: the hot functions' expansions, the call
+				 * trees, the flame graph (symbolize/cpath.h) */
+	ho.event = -1;
+	ho.max_stack = HIST_DEFAULT_MAX_STACK;
+	ho.record_self = true;
+	ho.filter = sy->start;
+	sy->h = hist_new(sy->s, sy->z, &ho);
+	if (session_index(sy->s)->n == 0) {
+		hist_finish(sy->h);
+		sy->done = true;
+	}
+}
+
 struct symbols *
 symbols_new(const struct session *s, const struct sym_opts *so, const struct hist_filter *f)
 {
 	struct symbols *sy = xcalloc(1, sizeof *sy);
 	struct sym_opts def;
-	struct hist_opts ho;
 
 	if (so == NULL) {
 		memset(&def, 0, sizeof def);
@@ -38,28 +63,26 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 	sy->s = s;
 	sy->z = symbolizer_new(s, so);
 	sy->scope.hl_func = CPATH_NONE;
-	memset(&ho, 0, sizeof ho);
-	ho.keys[0] = HIST_KEY_COMM;
-	ho.keys[1] = HIST_KEY_TID;
-	ho.keys[2] = HIST_KEY_DSO;
-	ho.keys[3] = HIST_KEY_SYM;
-	ho.nkeys = 4;
+	sy->scope.hot_callers = -1;
 	sy->children = attr_table_has_callchains(session_attrs(s));
-	ho.children = sy->children;
-	ho.paths = true;		/* call paths: the hot functions' expansions, the call
-				 * trees, the flame graph (symbolize/cpath.h) */
-	ho.event = -1;
-	ho.max_stack = HIST_DEFAULT_MAX_STACK;
-	ho.record_self = true;
-	ho.filter = f != NULL && filter_active(f) ? f : NULL;
-	sy->start = ho.filter;
-	sy->h = hist_new(s, sy->z, &ho);
+	sy->start = f != NULL && filter_active(f) ? f : NULL;
 	sy->samples_total = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
-	if (session_index(s)->n == 0) {
-		hist_finish(sy->h);
-		sy->done = true;
-	}
+	make_hist(sy);
 	return sy;
+}
+
+int
+symbols_set_children(struct symbols *sy, bool on)
+{
+	if (sy->pos > 0)
+		return -1;
+	if (on == sy->children)
+		return 0;
+	sy->children = on;
+	hist_free(sy->h);
+	sy->done = false;
+	make_hist(sy);
+	return 0;
 }
 
 void

@@ -55,6 +55,12 @@ struct symbols {
 struct symbols *symbols_new(const struct session *s, const struct sym_opts *so,
     const struct hist_filter *f);
 void symbols_free(struct symbols *sy);
+/*
+ * perfnav --children / --no-children: children columns and sums on or off
+ * (the default: on when the recording has callchains).  Only before the
+ * first step; 0, or -1 (too late, nothing changed).
+ */
+int symbols_set_children(struct symbols *sy, bool on);
 
 /*
  * Add slices of the index for about budget seconds (at least one slice of

@@ -110,6 +110,10 @@ struct hot {
 	struct hist_select	 sel;
 	double			 pct;
 	bool			 callers;	/* call paths towards the callers, else callees */
+	/* the columns shown: children (with callchains), --sort's keys (scope.hot_keep) */
+	unsigned		 keep;		/* HIST_KEEP of comm, dso, sym */
+	struct column		 cols[L_N];
+	int			 map[L_N];	/* logical column -> shown, -1: not shown */
 	bool			 pct_entry;	/* call-path % of the symbol's total, else the event's */
 	unsigned		 gen;		/* sy->gen of the rows */
 	unsigned		 scope_gen;	/* sy->scope.gen of the rows */
@@ -340,8 +344,7 @@ reload(struct pane *p, bool keep_cursor)
 	const struct hist_entry *const *m;
 	uint64_t key = UINT64_MAX;
 	size_t n;
-	unsigned keep = ht->dsos ? HIST_KEEP(HIST_KEY_DSO) :
-	    HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+	unsigned keep = ht->dsos ? HIST_KEEP(HIST_KEY_DSO) : ht->keep;
 
 	if (keep_cursor && p->w.cursor > 0)
 		key = widget_cursor_key(&p->w);
@@ -378,9 +381,33 @@ sync(struct pane *p)
 static int
 phys(const struct hot *ht, int l)
 {
-	if (ht->sy->children)
-		return l;
-	return l == L_CHILDREN ? -1 : l - 1;
+	return ht->map[l];
+}
+
+/* The columns: children only with callchains, the keys --sort named (sym always). */
+static void
+set_columns(struct pane *p, struct hot *ht)
+{
+	static const unsigned key_of[L_N] = {
+		[L_COMM] = HIST_KEEP(HIST_KEY_COMM), [L_DSO] = HIST_KEEP(HIST_KEY_DSO),
+		[L_SYM] = HIST_KEEP(HIST_KEY_SYM),
+	};
+	int n = 0;
+
+	ht->keep = ht->sy->scope.hot_keep ? ht->sy->scope.hot_keep | HIST_KEEP(HIST_KEY_SYM) :
+	    HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+	for (int l = 0; l < L_N; l++) {
+		bool on = l == L_CHILDREN ? ht->sy->children :
+		    key_of[l] == 0 || (ht->keep & key_of[l]) != 0;
+
+		ht->map[l] = on ? n : -1;
+		if (on)
+			ht->cols[n++] = cols_children[l];
+	}
+	if (!ht->sy->children)
+		ht->cols[ht->map[L_SELF]] = cols_self[0];	/* "Overhead" */
+	p->cols = ht->cols;
+	p->ncols = n;
 }
 
 static int
@@ -1049,8 +1076,9 @@ hot_init(struct pane *p)
 		ht->own = true;
 		p->sym = ht->sy;
 	}
-	p->cols = ht->sy->children ? cols_children : cols_self;
-	p->ncols = ht->sy->children ? L_N : L_N - 1;
+	if (ht->sy->scope.hot_callers >= 0)
+		ht->callers = ht->sy->scope.hot_callers > 0;
+	set_columns(p, ht);
 	p->is_list = true;
 	widget_init(&p->w, p, true);
 	return 0;
