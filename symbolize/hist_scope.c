@@ -121,14 +121,61 @@ event_fields(const struct hist *h, uint8_t *has)
 	}
 }
 
+/* First index position at or after time t (the index is in time order). */
+static size_t
+first_at(const struct rec_index *ix, uint64_t t)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->v[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The index positions [*from, *to) that can hold samples f takes: with
+ * time ranges and every event timed, those from the first range's start to
+ * the last one's end.
+ */
+static void
+span_of(const struct hist *h, const struct hist_filter *f, const uint8_t *has, size_t *from,
+    size_t *to)
+{
+	const struct rec_index *ix = session_index(h->s);
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	*from = 0;
+	*to = ix->n;
+	if (f == NULL || f->ntime == 0)
+		return;
+	for (size_t i = 0; i < h->nev; i++)
+		if (!(has[i] & 1))
+			return;	/* untimed samples are in whatever the range */
+	for (size_t i = 0; i < f->ntime; i++) {
+		lo = f->time[i].start < lo ? f->time[i].start : lo;
+		hi = f->time[i].end == 0 || f->time[i].end > hi ? (f->time[i].end ? f->time[i].end :
+		    UINT64_MAX) : hi;
+	}
+	*from = first_at(ix, lo);
+	*to = hi == UINT64_MAX ? ix->n : first_at(ix, hi + 1);
+}
+
 /* The samples f takes into the rows' and events' counts. */
 static void
 count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
 {
 	const struct rec_index *ix = session_index(h->s);
 	bool by_entry = f != NULL && (f->npids || f->ntids || f->ncomms);
+	size_t from, to;
 
-	for (size_t pos = 0; pos < ix->n; pos++) {
+	span_of(h, f, has, &from, &to);
+	for (size_t pos = from; pos < to; pos++) {
 		uint32_t r = h->sample_row[pos], ev;
 		const struct rec_ent *re = &ix->v[pos];
 		uint64_t period;
