@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/filter.h"
@@ -320,4 +321,75 @@ Test(filter, hist_merge_same_filter)
 	filter_free(&f);
 	filter_free(&g);
 	session_close(s);
+}
+
+/*
+ * synth_file() with one more sample of tid 42 after its EXIT (at 'time'),
+ * spliced in before the feature sections (their offsets moved).
+ */
+static void
+synth_sample_after_exit(struct pdbuf *out, int nsamples, uint64_t time)
+{
+	struct pdbuf b, r = { 0 };
+	size_t ft, at;
+
+	synth_file(&b, false, nsamples);
+	ft = synth_layout.feat_table;
+	at = pd_rec_begin(&r, 9 /* SAMPLE */, 2);
+	pd_u64(&r, 0x400100);	/* IP */
+	pd_u32(&r, 42);		/* TID */
+	pd_u32(&r, 42);
+	pd_u64(&r, time);	/* TIME */
+	pd_u64(&r, 100);	/* ID */
+	pd_u32(&r, 0);		/* CPU */
+	pd_u32(&r, 0);
+	pd_u64(&r, 4000);	/* PERIOD */
+	pd_rec_end(&r, at);
+	memset(out, 0, sizeof *out);
+	pd_bytes(out, b.p, ft);
+	pd_bytes(out, r.p, r.len);
+	pd_bytes(out, b.p + ft, b.len - ft);
+	pd_put64(out, 48, ft + r.len - synth_layout.data_off);
+	for (int i = 0; i < 2; i++)	/* the two feature sections' offsets */
+		pd_put64(out, ft + r.len + 16 * (size_t)i,
+		    *(const uint64_t *)(const void *)(b.p + ft + 16 * (size_t)i) + r.len);
+	pd_free(&b);
+	pd_free(&r);
+}
+
+/*
+ * A sample after its thread's EXIT keeps the thread's comm (perf keeps a
+ * dead thread until a FORK reuses its tid): --comms of that comm counts it.
+ */
+Test(filter, comm_of_a_sample_after_exit)
+{
+	struct pdbuf b;
+	struct perf_err err;
+	struct session *s;
+	struct hist_filter f = { 0 };
+	const struct thread_table *t;
+	char *path;
+	struct hist *h;
+
+	synth_sample_after_exit(&b, 8, 1085);	/* EXIT at 1080 */
+	path = tmp_write("afterexit", b.p, b.len);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 9);
+	t = session_threads(s);
+	cr_expect_eq(t->n, 1, "no second lifetime of tid 42");
+	cr_expect_str_eq(thread_comm_at(t, thread_table_find(t, 42, 1085), 1085), "synth");
+	cr_assert_eq(filter_parse_comms(&f, "synth"), 0);
+	h = fp_hist(s, &f);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 1);
+	cr_expect_eq(hist_event(h, 0)->nsamples, 9);
+	cr_expect_eq(row_samples(h), 9, "the sample after EXIT is synth's");
+	hist_free(h);
+	filter_free(&f);
+	session_close(s);
+	unlink(path);
+	free(path);
+	pd_free(&b);
 }
