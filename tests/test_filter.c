@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/resolve.h"
 #include "tests/helpers.h"
 
 #define S(x) ((uint64_t)(x)*UINT64_C(1000000000))
@@ -324,37 +325,47 @@ Test(filter, hist_merge_same_filter)
 }
 
 /*
- * synth_file() with one more sample of tid 42 after its EXIT (at 'time'),
- * spliced in before the feature sections (their offsets moved).
+ * synth_file() (times 1000 + 10*i, EXIT at 1000 + 10*nsamples) with the
+ * records of r spliced in after its data, before the feature sections
+ * (their offsets moved).
  */
 static void
-synth_sample_after_exit(struct pdbuf *out, int nsamples, uint64_t time)
+synth_plus(struct pdbuf *out, int nsamples, const struct pdbuf *r)
 {
-	struct pdbuf b, r = { 0 };
-	size_t ft, at;
+	struct pdbuf b;
+	size_t ft;
 
 	synth_file(&b, false, nsamples);
 	ft = synth_layout.feat_table;
-	at = pd_rec_begin(&r, 9 /* SAMPLE */, 2);
-	pd_u64(&r, 0x400100);	/* IP */
-	pd_u32(&r, 42);		/* TID */
-	pd_u32(&r, 42);
-	pd_u64(&r, time);	/* TIME */
-	pd_u64(&r, 100);	/* ID */
-	pd_u32(&r, 0);		/* CPU */
-	pd_u32(&r, 0);
-	pd_u64(&r, 4000);	/* PERIOD */
-	pd_rec_end(&r, at);
 	memset(out, 0, sizeof *out);
 	pd_bytes(out, b.p, ft);
-	pd_bytes(out, r.p, r.len);
+	pd_bytes(out, r->p, r->len);
 	pd_bytes(out, b.p + ft, b.len - ft);
-	pd_put64(out, 48, ft + r.len - synth_layout.data_off);
-	for (int i = 0; i < 2; i++)	/* the two feature sections' offsets */
-		pd_put64(out, ft + r.len + 16 * (size_t)i,
-		    *(const uint64_t *)(const void *)(b.p + ft + 16 * (size_t)i) + r.len);
+	pd_put64(out, 48, ft + r->len - synth_layout.data_off);
+	for (int i = 0; i < 2; i++) {	/* the two feature sections' offsets */
+		uint64_t off;
+
+		memcpy(&off, b.p + ft + 16 * (size_t)i, sizeof off);
+		pd_put64(out, ft + r->len + 16 * (size_t)i, off + r->len);
+	}
 	pd_free(&b);
-	pd_free(&r);
+}
+
+/* A sample of synth_file()'s attr (IP, TID, TIME, ID, CPU, PERIOD). */
+static void
+synth_sample(struct pdbuf *r, uint16_t misc, uint32_t pid, uint64_t ip, uint64_t time)
+{
+	size_t at = pd_rec_begin(r, 9 /* SAMPLE */, misc);
+
+	pd_u64(r, ip);
+	pd_u32(r, pid);
+	pd_u32(r, pid);
+	pd_u64(r, time);
+	pd_u64(r, 100);		/* ID */
+	pd_u32(r, 0);		/* CPU */
+	pd_u32(r, 0);
+	pd_u64(r, 4000);	/* PERIOD */
+	pd_rec_end(r, at);
 }
 
 /*
@@ -363,7 +374,7 @@ synth_sample_after_exit(struct pdbuf *out, int nsamples, uint64_t time)
  */
 Test(filter, comm_of_a_sample_after_exit)
 {
-	struct pdbuf b;
+	struct pdbuf b, r = { 0 };
 	struct perf_err err;
 	struct session *s;
 	struct hist_filter f = { 0 };
@@ -371,7 +382,8 @@ Test(filter, comm_of_a_sample_after_exit)
 	char *path;
 	struct hist *h;
 
-	synth_sample_after_exit(&b, 8, 1085);	/* EXIT at 1080 */
+	synth_sample(&r, 2 /* USER */, 42, 0x400100, 1085);	/* EXIT at 1080 */
+	synth_plus(&b, 8, &r);
 	path = tmp_write("afterexit", b.p, b.len);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
@@ -392,4 +404,57 @@ Test(filter, comm_of_a_sample_after_exit)
 	unlink(path);
 	free(path);
 	pd_free(&b);
+	pd_free(&r);
+}
+
+/*
+ * An address of a kernel module with no symbol for it is module-relative,
+ * as perf keys and prints it ("[k] 0x0000000000001234"); the kernel's own
+ * stay absolute.
+ */
+Test(filter, unresolved_module_address_is_module_relative)
+{
+	static const uint64_t mod = UINT64_C(0xffffffffc0000000);
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct pdbuf b, r = { 0 };
+	struct perf_err err;
+	struct session *s;
+	struct symbolizer *z;
+	struct frame fr;
+	char *path, buf[128];
+	size_t at;
+
+	at = pd_rec_begin(&r, 1 /* MMAP */, 1 /* KERNEL */);
+	pd_u32(&r, UINT32_MAX);	/* pid -1 */
+	pd_u32(&r, 0);
+	pd_u64(&r, mod);
+	pd_u64(&r, 0x10000);
+	pd_u64(&r, 0);
+	pd_str8(&r, "/lib/modules/6.1.0/kernel/net/foo-bar.ko");
+	pd_u32(&r, UINT32_MAX);	/* sample_id_all: pid, tid, time, id, cpu */
+	pd_u32(&r, 0);
+	pd_u64(&r, 500);
+	pd_u64(&r, 100);
+	pd_u64(&r, 0);
+	pd_rec_end(&r, at);
+	synth_plus(&b, 4, &r);
+	path = tmp_write("module", b.p, b.len);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	z = symbolizer_new(s, &so);
+	symbolizer_resolve(z, 42, 42, 1005, PERF_RECORD_MISC_KERNEL, mod + 0x1234, &fr);
+	cr_assert_neq(fr.dso, DSO_NONE);
+	cr_expect_eq(fr.sym, SYM_NONE);
+	cr_expect_eq(fr.ip, mod + 0x1234);
+	cr_expect_eq(fr.rel, 0x1234);
+	cr_expect_str_eq(symbolizer_sym_label(z, &fr, buf, sizeof buf), "[k] 0x0000000000001234");
+	symbolizer_resolve(z, 42, 42, 1005, PERF_RECORD_MISC_KERNEL, UINT64_C(0xffffffff81001234),
+	    &fr);
+	cr_expect_str_eq(symbolizer_sym_label(z, &fr, buf, sizeof buf), "[k] 0xffffffff81001234");
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+	pd_free(&b);
+	pd_free(&r);
 }
