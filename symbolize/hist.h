@@ -241,6 +241,8 @@ struct hist_sample {
 	const char	*comm;
 	int32_t		 pid, tid;
 	uint32_t	 cpu;
+	bool		 has_cpu;	/* else the filter's cpus leave it out */
+	uint64_t	 time;		/* 0: none (the filter's time ranges let it in) */
 	uint64_t	 period;
 	const struct frame *self;
 	const struct frame *chain;
