@@ -436,7 +436,8 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 		return;
 	ev = hist_event_of(h, smp->attr, smp->event_name);
 	if (h->o.filter != NULL &&
-	    !filter_entry_ok(h->o.filter, smp->pid, smp->tid, smp->comm)) {
+	    (!filter_entry_ok(h->o.filter, smp->pid, smp->tid, smp->comm) ||
+	    !filter_frame_ok(h->o.filter, h->z, smp->self))) {
 		h->ev[ev].total_period += smp->period;
 		h->ev[ev].nsamples++;
 		return;

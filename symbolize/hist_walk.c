@@ -380,7 +380,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	struct fkey sk;
 	uint8_t cpumode;
 	uint64_t period;
-	uint32_t ev, self;
+	uint32_t ev, self = 0;
 	size_t n = 0;
 
 	if ((w->head_only ? record_sample_head(s, r, record_attr(s, r), &smp) :
@@ -415,11 +415,19 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		h->ev[ev].nsamples++;
 		return 0;
 	}
+	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
+		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
+		if (!filter_frame_ok(h->o.filter, h->z, &h->fc[self].f)) {
+			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
+			h->ev[ev].total_period += period;
+			h->ev[ev].nsamples++;
+			return 0;
+		}
+	}
 	if (w->branch_mode) {
 		add_branches(h, &smp, ev, &src, cpumode, &w->last_epoch);
 		return 1;
 	}
-	self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
 	cached_key(h, self, NODE_SELF, cpumode, &sk);
 	if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
 	    h->z != NULL)

@@ -179,6 +179,40 @@ Test(filter, ids_and_comms)
 	filter_free(&f);
 }
 
+/* --dsos and --symbols: names (short or long DSO names), hex entries as sample addresses. */
+Test(filter, dsos_and_symbols)
+{
+	struct hist_filter f = { 0 }, g = { 0 };
+
+	cr_expect_eq(filter_parse_dsos(&f, "a,,b"), -1);
+	cr_expect_eq(filter_parse_symbols(&f, ","), -1);
+	cr_assert_eq(filter_parse_dsos(&f, "libc.so.6,/usr/bin/x"), 0);
+	cr_assert_eq(f.ndsos, 2);
+	cr_expect_str_eq(f.dsos[1], "/usr/bin/x");
+	cr_expect(filter_active(&f) && filter_has_frame(&f));
+	/* perf's rule: an entry that reads whole as hex is an address, "fade" too */
+	cr_assert_eq(filter_parse_symbols(&f, "main,0x55d518bcb1cb,fade,mix_one,1x,beef "), 0);
+	cr_assert_eq(f.nsyms, 3);
+	cr_expect_str_eq(f.syms[0], "main");
+	cr_expect_str_eq(f.syms[1], "mix_one");
+	cr_expect_str_eq(f.syms[2], "1x");
+	cr_assert_eq(f.nsym_ips, 3);
+	cr_expect_eq(f.sym_ips[0], UINT64_C(0x55d518bcb1cb));
+	cr_expect_eq(f.sym_ips[1], 0xfade);
+	cr_expect_eq(f.sym_ips[2], 0xbeef);
+	cr_expect(!filter_equal(&f, &g));
+	cr_assert_eq(filter_parse_dsos(&g, "libc.so.6,/usr/bin/x"), 0);
+	cr_assert_eq(filter_parse_symbols(&g, "main,0x55d518bcb1cb,fade,mix_one,1x,beef "), 0);
+	cr_expect(filter_equal(&f, &g));
+	cr_assert_eq(filter_parse_symbols(&g, "main,0x55d518bcb1cc,fade,mix_one,1x,beef "), 0);
+	cr_expect(!filter_equal(&f, &g));
+	cr_expect(filter_sample_ok(&f, 5, true, 0), "DSOs and symbols do not drop samples");
+	cr_expect(filter_frame_ok(NULL, NULL, NULL));
+	filter_free(&f);
+	filter_free(&g);
+	cr_expect(!filter_has_frame(&f));
+}
+
 Test(filter, equal_and_active)
 {
 	struct hist_filter a = { 0 }, b = { 0 };
