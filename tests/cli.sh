@@ -142,6 +142,34 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# script's filters: the sample lines of perf script -F pid,tid,time,ip,sym,dso -G with the same
+# filter (tests/data/expected/NAME.script-FILTER.txt; each filter leaves other samples out);
+# --comms forkexec keeps every sample of fork.data, --comms nosuch none.
+while IFS='|' read -r exp file opt val; do
+	if "$bin" script -F pid,tid,time,ip,sym,dso --buildid-dir "$data/buildid" \
+		--kallsyms /dev/null "$opt" "$val" "$data/$file" > "$tmp/script" 2> "$tmp/err" &&
+		[ -s "$data/expected/$exp.txt" ] &&
+		diff -w "$tmp/script" "$data/expected/$exp.txt" > "$tmp/diff"; then
+		ok
+	else
+		ko "script $opt $val $file: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fork.data.script-time-pct|fork.data|--time|0%-25%,50%-75%
+fork.data.script-pid|fork.data|--pid|26195
+dir.data.script-tid|dir.data|--tid|26125
+fp.data.script-dsos|fp.data|--dsos|cpu
+dir.data.script-symbols|dir.data|--symbols|worker_add,0x55d518bcb1cb
+fork.data.script|fork.data|--comms|forkexec
+EOF
+if "$bin" script --kallsyms /dev/null --comms nosuch "$data/fork.data" > "$tmp/script" 2> "$tmp/err" &&
+	[ ! -s "$tmp/script" ]; then
+	ok
+else
+	ko "script --comms nosuch: printed samples, or $(head -c 200 "$tmp/err")"
+fi
+expect_fail "script: bad --time" 2 "bad value '2,1' for --time" script --time 2,1 "$data/fp.data"
+
 # a recording without samples: every aggregating subcommand prints no rows and exits 0
 for c in folded top; do
 	if "$bin" $c "$data/stat.data" > "$tmp/out" 2> "$tmp/err" &&
