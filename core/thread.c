@@ -183,10 +183,19 @@ thread_table_add_sample(struct thread_table *t, int32_t pid, int32_t tid, uint64
 {
 	if (tid < 0 && pid < 0)
 		return;
-	/* Runs of samples of one thread are common: remember the last one. */
-	if (!t->cached || tid != t->last_tid ||
-	    (t->v[t->last_th].exited && time > t->v[t->last_th].end)) {
-		t->last_th = thread_get(t, pid, tid, time);
+	/*
+	 * Runs of samples of one thread are common: remember the last one.  A
+	 * sample after its thread's EXIT stays with that thread, as in perf,
+	 * which keeps a dead thread (and its comm) until a FORK reuses the tid.
+	 */
+	if (!t->cached || tid != t->last_tid) {
+		uint32_t id = tid_get(t, tid);
+
+		if (id == THREAD_NONE)
+			id = thread_new(t, pid, tid, time);
+		else if (t->v[id].pid == -1 && pid != -1)
+			t->v[id].pid = pid;
+		t->last_th = id;
 		t->last_tid = tid;
 		t->cached = true;
 	}

@@ -7,10 +7,11 @@
 
 #include "core/err.h"
 #include "symbolize/filter.h"
+#include "symbolize/resolve.h"
 
 /*
  * The sample filter: perf report's --time (perf's time-utils rules, written
- * anew), --cpu, --comms, --pid and --tid.
+ * anew), --cpu, --comms, --pid, --tid, --dsos and --symbols.
  */
 
 #define NSEC_PER_SEC	UINT64_C(1000000000)
@@ -227,6 +228,14 @@ filter_parse_time(struct hist_filter *f, const char *s, uint64_t first, uint64_t
 	return 0;
 }
 
+static void
+free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* Comma-separated numbers in [0, max], "a-b" ranges if ranges.  0, or -1. */
 static int
 parse_list(const char *s, bool ranges, long max, long **out, size_t *n)
@@ -312,8 +321,9 @@ filter_parse_cpus(struct hist_filter *f, const char *s)
 	return 0;
 }
 
-int
-filter_parse_comms(struct hist_filter *f, const char *s)
+/* Comma-separated names into *v, *n (replacing them).  0, or -1 for an empty name. */
+static int
+parse_names(const char *s, char ***out, size_t *nout)
 {
 	size_t n = 1, k = 0;
 	char **v;
@@ -338,18 +348,76 @@ filter_parse_comms(struct hist_filter *f, const char *s)
 			break;
 		p = e;
 	}
-	for (size_t i = 0; i < f->ncomms; i++)
-		free(f->comms[i]);
-	free(f->comms);
-	f->comms = v;
-	f->ncomms = k;
+	free_names(*out, *nout);
+	*out = v;
+	*nout = k;
+	return 0;
+}
+
+int
+filter_parse_comms(struct hist_filter *f, const char *s)
+{
+	return parse_names(s, &f->comms, &f->ncomms);
+}
+
+int
+filter_parse_dsos(struct hist_filter *f, const char *s)
+{
+	return parse_names(s, &f->dsos, &f->ndsos);
+}
+
+/* Does name read whole as a hex number (perf's strtoul(.., 16), trailing blanks)? */
+static bool
+hex_addr(const char *name, uint64_t *ip)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isxdigit((unsigned char)name[0]))
+		return false;
+	errno = 0;
+	v = strtoull(name, &end, 16);
+	if (errno != 0 || end == name)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	*ip = v;
+	return *end == '\0';
+}
+
+int
+filter_parse_symbols(struct hist_filter *f, const char *s)
+{
+	char **v = NULL;
+	size_t n = 0, k = 0, nips = 0;
+	uint64_t *ips;
+
+	if (parse_names(s, &v, &n) < 0)
+		return -1;
+	ips = xreallocarray(NULL, n, sizeof *ips);
+	for (size_t i = 0; i < n; i++) {
+		if (hex_addr(v[i], &ips[nips])) {
+			nips++;
+			free(v[i]);
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	free_names(f->syms, f->nsyms);
+	free(f->sym_ips);
+	f->syms = v;
+	f->nsyms = k;
+	f->sym_ips = ips;
+	f->nsym_ips = nips;
 	return 0;
 }
 
 bool
 filter_active(const struct hist_filter *f)
 {
-	return f != NULL && (f->ntime || f->npids || f->ntids || f->ncomms || f->ncpus);
+	return f != NULL &&
+	    (f->ntime || f->npids || f->ntids || f->ncomms || f->ncpus || f->ndsos || f->nsyms ||
+	    f->nsym_ips);
 }
 
 bool
@@ -410,34 +478,78 @@ filter_entry_ok(const struct hist_filter *f, int32_t pid, int32_t tid, const cha
 	return true;
 }
 
+static bool
+has_name(char *const *v, size_t n, const char *x)
+{
+	for (size_t i = 0; x != NULL && i < n; i++)
+		if (strcmp(v[i], x) == 0)
+			return true;
+	return false;
+}
+
+bool
+filter_has_frame(const struct hist_filter *f)
+{
+	return f != NULL && (f->ndsos || f->nsyms || f->nsym_ips);
+}
+
+bool
+filter_frame_ok(const struct hist_filter *f, const struct symbolizer *z, const struct frame *fr)
+{
+	if (!filter_has_frame(f))
+		return true;
+	if (f->ndsos && (z == NULL || fr->dso == DSO_NONE ||
+	    !(has_name(f->dsos, f->ndsos, symbolizer_dso_short(z, fr->dso)) ||
+	    has_name(f->dsos, f->ndsos, symbolizer_dso_long(z, fr->dso)))))
+		return false;
+	if (f->nsyms || f->nsym_ips) {
+		for (size_t i = 0; i < f->nsym_ips; i++)
+			if (f->sym_ips[i] == fr->ip)
+				return true;
+		return z != NULL && fr->sym != SYM_NONE &&
+		    has_name(f->syms, f->nsyms, symbolizer_sym_name(z, fr->sym));
+	}
+	return true;
+}
+
+static bool
+names_equal(char *const *a, char *const *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return false;
+	return true;
+}
+
 bool
 filter_equal(const struct hist_filter *a, const struct hist_filter *b)
 {
 	if (!filter_active(a) || !filter_active(b))
 		return filter_active(a) == filter_active(b);
 	if (a->ntime != b->ntime || a->npids != b->npids || a->ntids != b->ntids ||
-	    a->ncomms != b->ncomms || a->ncpus != b->ncpus)
+	    a->ncomms != b->ncomms || a->ncpus != b->ncpus || a->ndsos != b->ndsos ||
+	    a->nsyms != b->nsyms || a->nsym_ips != b->nsym_ips)
 		return false;
 	if ((a->ntime && memcmp(a->time, b->time, a->ntime * sizeof *a->time)) ||
 	    (a->npids && memcmp(a->pids, b->pids, a->npids * sizeof *a->pids)) ||
 	    (a->ntids && memcmp(a->tids, b->tids, a->ntids * sizeof *a->tids)) ||
-	    (a->ncpus && memcmp(a->cpus, b->cpus, a->ncpus * sizeof *a->cpus)))
+	    (a->ncpus && memcmp(a->cpus, b->cpus, a->ncpus * sizeof *a->cpus)) ||
+	    (a->nsym_ips && memcmp(a->sym_ips, b->sym_ips, a->nsym_ips * sizeof *a->sym_ips)))
 		return false;
-	for (size_t i = 0; i < a->ncomms; i++)
-		if (strcmp(a->comms[i], b->comms[i]) != 0)
-			return false;
-	return true;
+	return names_equal(a->comms, b->comms, a->ncomms) &&
+	    names_equal(a->dsos, b->dsos, a->ndsos) && names_equal(a->syms, b->syms, a->nsyms);
 }
 
 void
 filter_free(struct hist_filter *f)
 {
-	for (size_t i = 0; i < f->ncomms; i++)
-		free(f->comms[i]);
-	free(f->comms);
+	free_names(f->comms, f->ncomms);
+	free_names(f->dsos, f->ndsos);
+	free_names(f->syms, f->nsyms);
 	free(f->time);
 	free(f->pids);
 	free(f->tids);
 	free(f->cpus);
+	free(f->sym_ips);
 	memset(f, 0, sizeof *f);
 }

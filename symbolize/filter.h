@@ -1,14 +1,16 @@
 /*
  * filter.h: which samples an aggregation looks at, as perf report's
  * --time, --cpu, --comms, --pid and --tid choose them, and the parsing of
- * those options' values in perf's syntax.
+ * those options' values in perf's syntax, and --dsos and --symbols.
  *
  * Two kinds of conditions, as in perf report 6.1:
  *  - time ranges and cpus leave a sample out altogether (perf skips it
  *    before counting: totals and percentages are of what is inside);
- *  - pids, tids and comms leave a sample out of the rows only ("only
- *    consider symbols in these ..."): it still counts in its event's
- *    total, so percentages stay those of the whole recording.
+ *  - pids, tids, comms, DSOs and symbols leave a sample out of the rows
+ *    only ("only consider symbols in these ..."): it still counts in its
+ *    event's total, so percentages stay those of the whole recording.
+ *    DSOs and symbols are those of the sample's own address (perf's
+ *    machine__resolve); its callchain does not matter.
  * An empty list (count 0) lets everything through.  Nothing here prints.
  */
 #ifndef PERFNAV_SYMBOLIZE_FILTER_H
@@ -34,7 +36,16 @@ struct hist_filter {
 	size_t			 ncomms;
 	uint32_t		*cpus;
 	size_t			 ncpus;
+	char			**dsos;		/* short or long names */
+	size_t			 ndsos;
+	char			**syms;		/* names */
+	size_t			 nsyms;
+	uint64_t		*sym_ips;	/* sample addresses ("0x55d5...") */
+	size_t			 nsym_ips;
 };
+
+struct frame;
+struct symbolizer;
 
 /* Maximum cpu number filter_parse_cpus() accepts. */
 #define FILTER_MAX_CPU	65535
@@ -57,6 +68,16 @@ int filter_parse_tids(struct hist_filter *f, const char *s);
 
 /* Parse comma-separated comm names into f.  Returns 0, or -1 for an empty name. */
 int filter_parse_comms(struct hist_filter *f, const char *s);
+
+/*
+ * Parse comma-separated DSO names (perf's --dsos: a DSO's short name, as
+ * the dso column shows it, or its long name, its path) or symbols (perf's
+ * --symbols: exact names; an entry that reads whole as a hex number,
+ * "0x55d518bcb1cb", is instead a sample address, as perf takes it) into
+ * f.  Returns 0, or -1 (f unchanged) for an empty name.
+ */
+int filter_parse_dsos(struct hist_filter *f, const char *s);
+int filter_parse_symbols(struct hist_filter *f, const char *s);
 
 /*
  * Parse perf's --cpu list ("0-2,4") into f.  Returns 0, or -1 (f unchanged)
@@ -82,6 +103,19 @@ bool filter_sample_ok(const struct hist_filter *f, uint64_t time, bool has_cpu, 
 
 /* Does a counted sample go into rows (pid, tid, comm; comm may be NULL: no comm)? */
 bool filter_entry_ok(const struct hist_filter *f, int32_t pid, int32_t tid, const char *comm);
+
+/* Does f name DSOs, symbols or sample addresses (filter_frame_ok() matters)? */
+bool filter_has_frame(const struct hist_filter *f);
+
+/*
+ * Does a counted sample whose own address resolved to fr (z: the
+ * symbolizer that resolved it, NULL: nothing resolved) go into rows, by
+ * f's DSOs and symbols?  As perf: a sample in no DSO is out when DSOs are
+ * listed; with symbols listed, a sample is in when its symbol's name is
+ * listed or its address (fr->ip) is.
+ */
+bool filter_frame_ok(const struct hist_filter *f, const struct symbolizer *z,
+    const struct frame *fr);
 
 /* Do a and b (either may be NULL: no filter) choose the same samples? */
 bool filter_equal(const struct hist_filter *a, const struct hist_filter *b);

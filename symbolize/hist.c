@@ -428,7 +428,7 @@ hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample
 void
 hist_add(struct hist *h, const struct hist_sample *smp)
 {
-	uint32_t ev = hist_event_of(h, smp->attr, smp->event_name);
+	uint32_t ev;
 	struct fkey self;
 	struct key_src src;
 	uint8_t cm = smp->self->cpumode;
@@ -436,6 +436,17 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
 	h->no_rescope = true;	/* no index position: hist_rescope cannot place it */
+	/* The filter as the walk applies it (add_sample in hist_walk.c). */
+	if (!filter_sample_ok(h->o.filter, smp->time, smp->has_cpu, smp->cpu))
+		return;
+	ev = hist_event_of(h, smp->attr, smp->event_name);
+	if (h->o.filter != NULL &&
+	    (!filter_entry_ok(h->o.filter, smp->pid, smp->tid, smp->comm) ||
+	    !filter_frame_ok(h->o.filter, h->z, smp->self))) {
+		h->ev[ev].total_period += smp->period;
+		h->ev[ev].nsamples++;
+		return;
+	}
 	hist_frame_key(h, smp->self, false, cm, &self);
 	if (smp->own_nodes && smp->self->sym == SYM_NONE) {
 		char buf[128];

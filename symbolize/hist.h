@@ -241,6 +241,8 @@ struct hist_sample {
 	const char	*comm;
 	int32_t		 pid, tid;
 	uint32_t	 cpu;
+	bool		 has_cpu;	/* else the filter's cpus leave it out */
+	uint64_t	 time;		/* 0: none (the filter's time ranges let it in) */
 	uint64_t	 period;
 	const struct frame *self;
 	const struct frame *chain;
@@ -268,7 +270,8 @@ void hist_add(struct hist *h, const struct hist_sample *smp);
  * samples in f).  Needs record_self with paths and the session walk
  * (hist_add_range) as the only source of samples; not with srcline keys,
  * perf's entry tree, address-keyed paths or branch mode, where one
- * sample's entries are not its path's.  f is read, not kept.  Returns 0,
+ * sample's entries are not its path's, nor for f's DSOs and symbols (they
+ * test a sample's own address, which is not kept).  f is read, not kept.  Returns 0,
  * or -1 (nothing changed) when this hist cannot be recounted.
  */
 int hist_rescope(struct hist *h, const struct hist_filter *f);

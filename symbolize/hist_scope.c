@@ -88,6 +88,9 @@ rescope_ok(const struct hist *h, const struct hist_filter *f)
 		return false;
 	if (f != NULL && f->ncomms && !(h->keymask & HIST_KEEP(HIST_KEY_COMM)))
 		return false;
+	/* --dsos and --symbols test a sample's own address, which is not kept */
+	if (f != NULL && (f->ndsos || f->nsyms))
+		return false;
 	return true;
 }
 

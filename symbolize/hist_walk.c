@@ -243,6 +243,20 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 #define HIST_DROP_STEP	(UINT64_C(64) << 20)
 #define HIST_DROP_SLACK	(UINT64_C(16) << 20)
 
+/* A sample of event ev at index position i the filter keeps in the totals only. */
+static void
+totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
+{
+	h->ev[ev].total_period += period;
+	h->ev[ev].nsamples++;
+	if (h->sample_row != NULL) {
+		if (ev >= 0xffff)
+			h->no_rescope = true;
+		h->sample_row[i] = ROW_TOTALS | (ev & 0xffff);
+		hist_keep_period(h, i, period);
+	}
+}
+
 /* The walk's state between samples. */
 struct walk {
 	bool		 branch_mode;	/* perf's branch mode (add_branches) */
@@ -380,7 +394,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	struct fkey sk;
 	uint8_t cpumode;
 	uint64_t period;
-	uint32_t ev, self;
+	uint32_t ev, self = 0;
 	size_t n = 0;
 
 	if ((w->head_only ? record_sample_head(s, r, record_attr(s, r), &smp) :
@@ -411,22 +425,22 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	if (h->o.filter != NULL &&
 	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
 		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
-		h->ev[ev].total_period += period;
-		h->ev[ev].nsamples++;
-		if (h->sample_row != NULL) {
-			if (ev >= 0xffff)
-				h->no_rescope = true;
-			h->sample_row[i] = ROW_TOTALS | (ev & 0xffff);
-			hist_keep_period(h, i, period);
-		}
+		totals_only(h, i, ev, period);
 		return 0;
+	}
+	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
+		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
+		if (!filter_frame_ok(h->o.filter, h->z, &h->fc[self].f)) {
+			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
+			totals_only(h, i, ev, period);
+			return 0;
+		}
 	}
 	if (w->branch_mode) {
 		h->no_rescope = true;	/* a row per branch: not one per sample */
 		add_branches(h, &smp, ev, &src, cpumode, &w->last_epoch);
 		return 1;
 	}
-	self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
 	cached_key(h, self, NODE_SELF, cpumode, &sk);
 	if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
 	    h->z != NULL)

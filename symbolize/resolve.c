@@ -502,6 +502,14 @@ symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t time
 		out->dso = zm->dso;
 		out->rel = zm->identity ? ip : ip - zm->start + zm->pgoff;
 		dso_lookup(z, zm->dso, out->rel, out);
+		/*
+		 * A module's symbols (kallsyms) are at kernel addresses, but
+		 * perf's map of a module is not the identity: an address it
+		 * has no symbol for is keyed and printed module-relative.
+		 */
+		if (out->sym == SYM_NONE && out->kernel && zm->dso != DSO_NONE &&
+		    z->dsos.v[zm->dso].kind == DSO_MODULE && ip >= zm->start)
+			out->rel = ip - zm->start + zm->pgoff;
 	}
 	count_why(z, out->dso, out->why);
 }

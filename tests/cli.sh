@@ -142,6 +142,34 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# script's filters: the sample lines of perf script -F pid,tid,time,ip,sym,dso -G with the same
+# filter (tests/data/expected/NAME.script-FILTER.txt; each filter leaves other samples out);
+# --comms forkexec keeps every sample of fork.data, --comms nosuch none.
+while IFS='|' read -r exp file opt val; do
+	if "$bin" script -F pid,tid,time,ip,sym,dso --buildid-dir "$data/buildid" \
+		--kallsyms /dev/null "$opt" "$val" "$data/$file" > "$tmp/script" 2> "$tmp/err" &&
+		[ -s "$data/expected/$exp.txt" ] &&
+		diff -w "$tmp/script" "$data/expected/$exp.txt" > "$tmp/diff"; then
+		ok
+	else
+		ko "script $opt $val $file: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fork.data.script-time-pct|fork.data|--time|0%-25%,50%-75%
+fork.data.script-pid|fork.data|--pid|26195
+dir.data.script-tid|dir.data|--tid|26125
+fp.data.script-dsos|fp.data|--dsos|cpu
+dir.data.script-symbols|dir.data|--symbols|worker_add,0x55d518bcb1cb
+fork.data.script|fork.data|--comms|forkexec
+EOF
+if "$bin" script --kallsyms /dev/null --comms nosuch "$data/fork.data" > "$tmp/script" 2> "$tmp/err" &&
+	[ ! -s "$tmp/script" ]; then
+	ok
+else
+	ko "script --comms nosuch: printed samples, or $(head -c 200 "$tmp/err")"
+fi
+expect_fail "script: bad --time" 2 "bad value '2,1' for --time" script --time 2,1 "$data/fp.data"
+
 # a recording without samples: every aggregating subcommand prints no rows and exits 0
 for c in folded top; do
 	if "$bin" $c "$data/stat.data" > "$tmp/out" 2> "$tmp/err" &&
@@ -299,9 +327,10 @@ rm -f "$dso"
 
 # top's filters against perf report with the same filter (tests/data/expected/NAME.FILTER.tsv,
 # README there): --time (absolute, open, several spans, percent slices and ranges), --pid,
-# --tid, --comms; the rows of the fixture binaries compared exactly (fields trimmed), their
-# percentages included, so the totals are perf's too (--time: what is inside; --pid, --tid,
-# --comms: the whole recording's).  The second field is the DSO's column.
+# --tid, --comms, --dsos (short names, paths), --symbols (names, a sample address); the rows
+# of the fixture binaries compared exactly (fields trimmed), their percentages included, so
+# the totals are perf's too (--time: what is inside; --pid, --tid, --comms, --dsos, --symbols:
+# the whole recording's).  The second field is the DSO's column.
 trimmed_rows() # DSO-COLUMN
 {
 	awk -F'\t' -v OFS='\t' -v d="$1" '{ for (i = 1; i <= NF; i++) gsub(/^ +| +$/, "", $i) }
@@ -328,6 +357,10 @@ dir.data.time-multi|5|comm,dso,sym|dir.data|--time|976.35,976.38 976.40,
 dir.data.tid|6|pid,comm,dso,sym|dir.data|--tid|26125,26124
 fork.data.pid|6|pid,comm,dso,sym|fork.data|--pid|26195,26196
 fork.data.comms|5|comm,dso,sym|fork.data|--comms|forkexec,nosuch
+fp.data.dsos|5|comm,dso,sym|fp.data|--dsos|cpu,[kernel.kallsyms]
+dir.data.dsos-path|5|comm,dso,sym|dir.data|--dsos|/tmp/perfnav-fixtures/threads,nosuch
+multi.data.symbols|5|comm,dso,sym|multi.data|--symbols|mix_one,fill
+dir.data.symbols-addr|5|comm,dso,sym|dir.data|--symbols|worker_add,worker_div,0x55d518bcb1cb
 EOF
 # --cpu: perf refuses it for every fixture (an event without PERF_SAMPLE_CPU); the samples per
 # cpu of perf report --sort cpu,... on tracepoint.data instead (sched_switch records the cpu,
@@ -353,6 +386,8 @@ expect_fail "top: bad --time percent" 2 "bad value '150%' for --time" top --time
 expect_fail "top: bad --pid" 2 "bad value 'x' for --pid" top --pid x "$data/fp.data"
 expect_fail "top: bad --cpu" 2 "bad value '2-1' for --cpu" top --cpu 2-1 "$data/fp.data"
 expect_fail "top: bad --comms" 2 "bad value 'a,,b' for --comms" top --comms a,,b "$data/fp.data"
+expect_fail "top: bad --dsos" 2 "bad value ',' for --dsos" top --dsos , "$data/fp.data"
+expect_fail "top: bad --symbols" 2 "bad value 'a,' for --symbols" top --symbols a, "$data/fp.data"
 expect_fail "top: --cpu without cpus" 2 "no event records its cpu" top --cpu 0 "$data/fp.data"
 
 echo "cli: $pass passed, $fail failed"

@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/resolve.h"
 #include "tests/helpers.h"
 
 #define S(x) ((uint64_t)(x)*UINT64_C(1000000000))
@@ -177,6 +179,40 @@ Test(filter, ids_and_comms)
 	filter_free(&f);
 }
 
+/* --dsos and --symbols: names (short or long DSO names), hex entries as sample addresses. */
+Test(filter, dsos_and_symbols)
+{
+	struct hist_filter f = { 0 }, g = { 0 };
+
+	cr_expect_eq(filter_parse_dsos(&f, "a,,b"), -1);
+	cr_expect_eq(filter_parse_symbols(&f, ","), -1);
+	cr_assert_eq(filter_parse_dsos(&f, "libc.so.6,/usr/bin/x"), 0);
+	cr_assert_eq(f.ndsos, 2);
+	cr_expect_str_eq(f.dsos[1], "/usr/bin/x");
+	cr_expect(filter_active(&f) && filter_has_frame(&f));
+	/* perf's rule: an entry that reads whole as hex is an address, "fade" too */
+	cr_assert_eq(filter_parse_symbols(&f, "main,0x55d518bcb1cb,fade,mix_one,1x,beef "), 0);
+	cr_assert_eq(f.nsyms, 3);
+	cr_expect_str_eq(f.syms[0], "main");
+	cr_expect_str_eq(f.syms[1], "mix_one");
+	cr_expect_str_eq(f.syms[2], "1x");
+	cr_assert_eq(f.nsym_ips, 3);
+	cr_expect_eq(f.sym_ips[0], UINT64_C(0x55d518bcb1cb));
+	cr_expect_eq(f.sym_ips[1], 0xfade);
+	cr_expect_eq(f.sym_ips[2], 0xbeef);
+	cr_expect(!filter_equal(&f, &g));
+	cr_assert_eq(filter_parse_dsos(&g, "libc.so.6,/usr/bin/x"), 0);
+	cr_assert_eq(filter_parse_symbols(&g, "main,0x55d518bcb1cb,fade,mix_one,1x,beef "), 0);
+	cr_expect(filter_equal(&f, &g));
+	cr_assert_eq(filter_parse_symbols(&g, "main,0x55d518bcb1cc,fade,mix_one,1x,beef "), 0);
+	cr_expect(!filter_equal(&f, &g));
+	cr_expect(filter_sample_ok(&f, 5, true, 0), "DSOs and symbols do not drop samples");
+	cr_expect(filter_frame_ok(NULL, NULL, NULL));
+	filter_free(&f);
+	filter_free(&g);
+	cr_expect(!filter_has_frame(&f));
+}
+
 Test(filter, equal_and_active)
 {
 	struct hist_filter a = { 0 }, b = { 0 };
@@ -320,4 +356,139 @@ Test(filter, hist_merge_same_filter)
 	filter_free(&f);
 	filter_free(&g);
 	session_close(s);
+}
+
+/*
+ * synth_file() (times 1000 + 10*i, EXIT at 1000 + 10*nsamples) with the
+ * records of r spliced in after its data, before the feature sections
+ * (their offsets moved).
+ */
+static void
+synth_plus(struct pdbuf *out, int nsamples, const struct pdbuf *r)
+{
+	struct pdbuf b;
+	size_t ft;
+
+	synth_file(&b, false, nsamples);
+	ft = synth_layout.feat_table;
+	memset(out, 0, sizeof *out);
+	pd_bytes(out, b.p, ft);
+	pd_bytes(out, r->p, r->len);
+	pd_bytes(out, b.p + ft, b.len - ft);
+	pd_put64(out, 48, ft + r->len - synth_layout.data_off);
+	for (int i = 0; i < 2; i++) {	/* the two feature sections' offsets */
+		uint64_t off;
+
+		memcpy(&off, b.p + ft + 16 * (size_t)i, sizeof off);
+		pd_put64(out, ft + r->len + 16 * (size_t)i, off + r->len);
+	}
+	pd_free(&b);
+}
+
+/* A sample of synth_file()'s attr (IP, TID, TIME, ID, CPU, PERIOD). */
+static void
+synth_sample(struct pdbuf *r, uint16_t misc, uint32_t pid, uint64_t ip, uint64_t time)
+{
+	size_t at = pd_rec_begin(r, 9 /* SAMPLE */, misc);
+
+	pd_u64(r, ip);
+	pd_u32(r, pid);
+	pd_u32(r, pid);
+	pd_u64(r, time);
+	pd_u64(r, 100);		/* ID */
+	pd_u32(r, 0);		/* CPU */
+	pd_u32(r, 0);
+	pd_u64(r, 4000);	/* PERIOD */
+	pd_rec_end(r, at);
+}
+
+/*
+ * A sample after its thread's EXIT keeps the thread's comm (perf keeps a
+ * dead thread until a FORK reuses its tid): --comms of that comm counts it.
+ */
+Test(filter, comm_of_a_sample_after_exit)
+{
+	struct pdbuf b, r = { 0 };
+	struct perf_err err;
+	struct session *s;
+	struct hist_filter f = { 0 };
+	const struct thread_table *t;
+	char *path;
+	struct hist *h;
+
+	synth_sample(&r, 2 /* USER */, 42, 0x400100, 1085);	/* EXIT at 1080 */
+	synth_plus(&b, 8, &r);
+	path = tmp_write("afterexit", b.p, b.len);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 9);
+	t = session_threads(s);
+	cr_expect_eq(t->n, 1, "no second lifetime of tid 42");
+	cr_expect_str_eq(thread_comm_at(t, thread_table_find(t, 42, 1085), 1085), "synth");
+	cr_assert_eq(filter_parse_comms(&f, "synth"), 0);
+	h = fp_hist(s, &f);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 1);
+	cr_expect_eq(hist_event(h, 0)->nsamples, 9);
+	cr_expect_eq(row_samples(h), 9, "the sample after EXIT is synth's");
+	hist_free(h);
+	filter_free(&f);
+	session_close(s);
+	unlink(path);
+	free(path);
+	pd_free(&b);
+	pd_free(&r);
+}
+
+/*
+ * An address of a kernel module with no symbol for it is module-relative,
+ * as perf keys and prints it ("[k] 0x0000000000001234"); the kernel's own
+ * stay absolute.
+ */
+Test(filter, unresolved_module_address_is_module_relative)
+{
+	static const uint64_t mod = UINT64_C(0xffffffffc0000000);
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct pdbuf b, r = { 0 };
+	struct perf_err err;
+	struct session *s;
+	struct symbolizer *z;
+	struct frame fr;
+	char *path, buf[128];
+	size_t at;
+
+	at = pd_rec_begin(&r, 1 /* MMAP */, 1 /* KERNEL */);
+	pd_u32(&r, UINT32_MAX);	/* pid -1 */
+	pd_u32(&r, 0);
+	pd_u64(&r, mod);
+	pd_u64(&r, 0x10000);
+	pd_u64(&r, 0);
+	pd_str8(&r, "/lib/modules/6.1.0/kernel/net/foo-bar.ko");
+	pd_u32(&r, UINT32_MAX);	/* sample_id_all: pid, tid, time, id, cpu */
+	pd_u32(&r, 0);
+	pd_u64(&r, 500);
+	pd_u64(&r, 100);
+	pd_u64(&r, 0);
+	pd_rec_end(&r, at);
+	synth_plus(&b, 4, &r);
+	path = tmp_write("module", b.p, b.len);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	z = symbolizer_new(s, &so);
+	symbolizer_resolve(z, 42, 42, 1005, PERF_RECORD_MISC_KERNEL, mod + 0x1234, &fr);
+	cr_assert_neq(fr.dso, DSO_NONE);
+	cr_expect_eq(fr.sym, SYM_NONE);
+	cr_expect_eq(fr.ip, mod + 0x1234);
+	cr_expect_eq(fr.rel, 0x1234);
+	cr_expect_str_eq(symbolizer_sym_label(z, &fr, buf, sizeof buf), "[k] 0x0000000000001234");
+	symbolizer_resolve(z, 42, 42, 1005, PERF_RECORD_MISC_KERNEL, UINT64_C(0xffffffff81001234),
+	    &fr);
+	cr_expect_str_eq(symbolizer_sym_label(z, &fr, buf, sizeof buf), "[k] 0xffffffff81001234");
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+	pd_free(&b);
+	pd_free(&r);
 }

@@ -847,3 +847,50 @@ Test(intel_pt, chains_in_a_hist)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * A filter leaves the trace's samples out as it does the session's: a time
+ * range that holds only the last psb item keeps only that one.
+ */
+Test(intel_pt, filter_in_a_hist)
+{
+	struct hist_opts ho = { .keys = { HIST_KEY_SYM }, .nkeys = 1, .event = -1 };
+	struct hist_filter f = { 0 };
+	struct pt_opts po = { .script = false };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *it;
+	struct hist *h;
+	int psb;
+	char *path = chains_file();
+
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	cr_assert_eq(pt_synth_chains(s, z, &po, &it, NULL), 3);
+	cr_assert_eq(it[1].event, PT_EV_CBR);
+	cr_assert_eq(it[2].event, PT_EV_PSB);
+	cr_assert_lt(it[1].time, it[2].time);
+	f.time = calloc(1, sizeof *f.time);
+	cr_assert_not_null(f.time);
+	f.time[0].start = f.time[0].end = it[2].time;
+	f.ntime = 1;
+	ho.filter = &f;
+	h = hist_new(s, z, &ho);
+	pt_hist_add(h, s, z);
+	hist_finish(h);
+	cr_expect_eq(hist_event_find(h, "cbr"), -1, "the cbr item is before the range");
+	psb = hist_event_find(h, "psb");
+	cr_assert_geq(psb, 0);
+	cr_expect_eq(hist_event(h, (size_t)psb)->nsamples, 1);
+	hist_free(h);
+	filter_free(&f);
+	free(it);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+}

@@ -62,6 +62,8 @@ pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
 		hs.pid = it->pid;
 		hs.tid = it->tid;
 		hs.cpu = (uint32_t)it->cpu;
+		hs.has_cpu = it->cpu >= 0;
+		hs.time = it->time;
 		hs.period = 1;
 		hs.self = &f;
 		hs.own_nodes = true;

@@ -10,6 +10,7 @@
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
@@ -48,6 +49,8 @@ struct script {
 	bool		 fields_given;	/* -F */
 	unsigned	 max_stack;
 	bool		 why;
+	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
+	const struct hist_filter *filter;	/* NULL: every sample */
 };
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
@@ -60,6 +63,7 @@ static const struct cmd_opt script_opts[] = {
 	{ "call-graph", 0, 'g', "print callchains also with -F (the default without -F)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "at most N callchain frames" },
 	{ "why", 0, OPT_WHY, "say on stderr why addresses stay unresolved, per DSO" },
+	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
 
@@ -118,6 +122,13 @@ script_opt(void *arg, int val, const char *optarg)
 	case OPT_WHY:
 		sc->why = true;
 		return 0;
+	}
+	if (filter_opt_is(val)) {
+		char msg[FILTER_OPTS_MSG];
+
+		if (filter_opts_take(&sc->fo, val, optarg, msg, sizeof msg) == 0)
+			return 0;
+		fprintf(stderr, "perfnav script: %s\n", msg);
 	}
 	return -1;
 }
@@ -281,6 +292,55 @@ print_pt_error(FILE *fp, const struct pt_item *it)
 	    (unsigned)it->code, pt_error_text(it->code));
 }
 
+/*
+ * Is a sample (or a trace's) printed, as perf script's filters choose:
+ * each leaves the samples it does not take out (has_cpu: cpu is known;
+ * comm NULL: none; ip resolved in cpumode for --dsos/--symbols).
+ */
+static bool
+script_keeps(const struct script *sc, struct symbolizer *z, int32_t pid, int32_t tid,
+    uint64_t time, bool has_cpu, uint32_t cpu, const char *comm, uint8_t cpumode, uint64_t ip)
+{
+	const struct hist_filter *f = sc->filter;
+	struct frame fr;
+
+	if (f == NULL)
+		return true;
+	if (!filter_sample_ok(f, time, has_cpu, cpu) || !filter_entry_ok(f, pid, tid, comm))
+		return false;
+	if (!filter_has_frame(f))
+		return true;
+	symbolizer_resolve(z, pid, tid, time, cpumode, ip, &fr);
+	return filter_frame_ok(f, z, &fr);
+}
+
+static bool
+script_keeps_sample(const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct rec *r, const struct sample *smp)
+{
+	const struct thread_table *tt = session_threads(s);
+	uint32_t th;
+
+	if (sc->filter == NULL)
+		return true;
+	th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
+	return script_keeps(sc, z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+	    (smp->sample_type & PERF_SAMPLE_CPU) != 0, smp->cpu,
+	    th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL,
+	    r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
+}
+
+static bool
+script_keeps_pt(const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct pt_item *it)
+{
+	char buf[32];
+
+	return sc->filter == NULL ||
+	    script_keeps(sc, z, it->pid, it->tid, it->time, it->cpu >= 0, (uint32_t)it->cpu,
+	    pt_item_comm(s, it, buf, sizeof buf), it->cpumode, it->ip);
+}
+
 static void
 print_pt_items(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
     const struct pt_item *items, size_t n, size_t *next, size_t before)
@@ -288,7 +348,7 @@ print_pt_items(FILE *fp, const struct script *sc, const struct session *s, struc
 	for (; *next < n && items[*next].before <= before; (*next)++) {
 		if (items[*next].kind == PT_ITEM_ERROR)
 			print_pt_error(fp, &items[*next]);
-		else
+		else if (script_keeps_pt(sc, s, z, &items[*next]))
 			print_pt_sample(fp, sc, s, z, &items[*next]);
 	}
 }
@@ -344,7 +404,8 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
-		print_sample(fp, sc, s, z, &r, &smp, frames, nframes);
+		if (script_keeps_sample(sc, s, z, &r, &smp))
+			print_sample(fp, sc, s, z, &r, &smp, frames, nframes);
 	}
 	if (frames != NULL)
 		print_pt_items(fp, sc, s, z, items, nitems, &next_item, ix->n);
@@ -379,8 +440,10 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	return 0;
 }
 
-static const struct cmd_spec script_spec = { "script [-F FIELDS] [-G] [--max-stack N] [FILE]",
-	script_opts, script_opt, 0 };
+static const struct cmd_spec script_spec = {
+	"script [-F FIELDS] [-G] [--max-stack N] [--time SPAN] [--comms ...] [FILE]",
+	script_opts, script_opt, 0
+};
 
 int
 cmd_script(int argc, char **argv)
@@ -389,14 +452,25 @@ cmd_script(int argc, char **argv)
 	struct cmd_run r;
 	static char obuf[1 << 16];
 
+	char msg[FILTER_OPTS_MSG];
+
 	script_defaults(&sc);
-	if (cmd_begin(&r, argc, argv, &script_spec, &sc) < 0 || cmd_load(&r, true) < 0)
+	if (cmd_begin(&r, argc, argv, &script_spec, &sc) < 0 || cmd_load(&r, true) < 0) {
+		filter_opts_free(&sc.fo);
 		return r.status;
+	}
+	if (filter_opts_setup(&sc.fo, r.s, r.co.input, msg, sizeof msg) < 0) {
+		fprintf(stderr, "perfnav script: %s\n", msg);
+		filter_opts_free(&sc.fo);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
+	sc.filter = filter_opts_filter(&sc.fo);
 	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 	script_run(stdout, &sc, r.s, cmd_symbolizer(&r));
 	fflush(stdout);
 	if (sc.why)
 		print_why(r.s, r.z);
+	filter_opts_free(&sc.fo);
 	return cmd_end(&r);
 }

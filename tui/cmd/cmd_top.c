@@ -15,6 +15,7 @@
 #include "symbolize/resolve.h"
 #include "symbolize/unwind.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 #include "tui/cmd/top_graph.h"
 #include "tui/cmd/top_table.h"
@@ -30,11 +31,6 @@ enum {
 	OPT_WHY,
 	OPT_STDIO,
 	OPT_PATH_STATS,
-	OPT_TIME,
-	OPT_PIDS,
-	OPT_TIDS,
-	OPT_COMMS,
-	OPT_CPU,
 };
 
 struct top_args {
@@ -48,8 +44,7 @@ struct top_args {
 	bool		 path_stats;	/* --path-stats */
 	bool		 inverted;	/* -G */
 	struct cg_opts	 cg;
-	const char	*time;		/* --time, parsed once the recording is open */
-	struct hist_filter filter;	/* --pid, --tid, --comms, --cpu (and --time) */
+	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
 static const struct cmd_opt top_opts[] = {
@@ -65,54 +60,10 @@ static const struct cmd_opt top_opts[] = {
 	{ "show-nr-samples", 0, 'n', "the Samples column (perfnav always shows it; accepted for perf's -n)" },
 	{ "stdio", 0, OPT_STDIO, "text output (what 'top' always writes; accepted for perf's --stdio)" },
 	{ "path-stats", 0, OPT_PATH_STATS, "keep every sample's call path (as -g and the TUI do) and say how many tree nodes and bytes they take" },
-	{ "time", 1, OPT_TIME, "START,END: only samples in this time span, as perf report --time: seconds as perf script prints them, either side open (\"12.5,\"); several spans separated by spaces; or percents of the recording: 10%/2 (the second tenth), 0%-10%,30%-40%, 25%; percentages are then of the samples inside" },
-	{ "pid", 1, OPT_PIDS, "PID,...: rows of these processes only (the totals stay the recording's, as perf report --pid)" },
-	{ "pids", 1, OPT_PIDS, "PID,...: the same as --pid" },
-	{ "tid", 1, OPT_TIDS, "TID,...: rows of these threads only (totals unchanged, as perf report --tid)" },
-	{ "tids", 1, OPT_TIDS, "TID,...: the same as --tid" },
-	{ "comms", 1, OPT_COMMS, "COMM,...: rows of these commands only (totals unchanged, as perf report --comms)" },
-	{ "cpu", 1, OPT_CPU, "CPUS: only samples on these cpus, e.g. 0-2,4 (percentages of those, as perf report --cpu; samples of events that do not record the cpu are left out)" },
+	FILTER_OPTS_ROWS,
 	{ "why", 0, OPT_WHY, "say, per DSO, how many addresses did not resolve and how many DWARF unwinds ended early, and why" },
 	{ NULL, 0, 0, NULL },
 };
-
-/* The filter options: their values parsed (--time's checked only), or -1 with a message. */
-static int
-top_filter_opt(struct top_args *a, int val, const char *optarg)
-{
-	struct hist_filter probe = { 0 };
-	const char *what;
-	int rc;
-
-	switch (val) {
-	case OPT_TIME:
-		/* percents need the recording's span: checked here, computed later */
-		rc = filter_parse_time(&probe, optarg, 1, UINT64_C(1) << 40);
-		filter_free(&probe);
-		a->time = optarg;
-		what = "--time (START,END in seconds, either side empty; spans separated by spaces; or percents: 10%/2, 0%-10%,30%-40%, 25%)";
-		break;
-	case OPT_PIDS:
-		rc = filter_parse_pids(&a->filter, optarg);
-		what = "--pid (comma-separated process ids)";
-		break;
-	case OPT_TIDS:
-		rc = filter_parse_tids(&a->filter, optarg);
-		what = "--tid (comma-separated thread ids)";
-		break;
-	case OPT_COMMS:
-		rc = filter_parse_comms(&a->filter, optarg);
-		what = "--comms (comma-separated command names)";
-		break;
-	default:
-		rc = filter_parse_cpus(&a->filter, optarg);
-		what = "--cpu (cpu numbers and ranges such as 0-2,4)";
-		break;
-	}
-	if (rc < 0)
-		fprintf(stderr, "perfnav top: bad value '%s' for %s\n", textout_esc(optarg), what);
-	return rc;
-}
 
 static int
 top_opt(void *arg, int val, const char *optarg)
@@ -168,13 +119,14 @@ top_opt(void *arg, int val, const char *optarg)
 	case 'n':
 	case OPT_STDIO:
 		break;
-	case OPT_TIME:
-	case OPT_PIDS:
-	case OPT_TIDS:
-	case OPT_COMMS:
-	case OPT_CPU:
-		return top_filter_opt(a, val, optarg);
 	default:
+		if (filter_opt_is(val)) {
+			char msg[FILTER_OPTS_MSG];
+
+			if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0)
+				return 0;
+			fprintf(stderr, "perfnav top: %s\n", msg);
+		}
 		return -1;
 	}
 	return 0;
@@ -382,63 +334,17 @@ parse_sort(const char *sort, struct hist_opts *ho)
 	return -1;
 }
 
-/*
- * The first and last sample's time, as perf takes them for --time's
- * percents: the SAMPLE_TIME header where the recording has one, else
- * those of the index.  False when no sample has a time.
- */
-static bool
-sample_span(const struct session *s, uint64_t *first, uint64_t *last)
-{
-	const struct features *ft = session_features(s);
-	const struct rec_index *ix = session_index(s);
-	size_t i, j;
-
-	if (ft->sec[PF_FEAT_SAMPLE_TIME].present && ft->sample_time_last != 0) {
-		*first = ft->sample_time_first;
-		*last = ft->sample_time_last;
-		return true;
-	}
-	for (i = 0; i < ix->n && (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE || !ix->v[i].time); i++)
-		;
-	for (j = ix->n; j > i && (ent_type(&ix->v[j - 1]) != PERF_RECORD_SAMPLE || !ix->v[j - 1].time);
-	    j--)
-		;
-	if (i == ix->n)
-		return false;
-	*first = ix->v[i].time;
-	*last = ix->v[j - 1].time;
-	return true;
-}
-
 /* The filter options against the open recording: 0, or -1 (message printed). */
 static int
 top_filter_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *ho)
 {
-	const struct attr_table *at = session_attrs(r->s);
-	uint64_t first = 0, last = 0;
-	bool cpu = false;
+	char msg[FILTER_OPTS_MSG];
 
-	if (a->time != NULL) {
-		if (strchr(a->time, '%') != NULL && !sample_span(r->s, &first, &last)) {
-			fprintf(stderr, "perfnav top: %s: no sample has a time: --time %s cannot be placed\n",
-			    textout_esc(r->co.input), textout_esc(a->time));
-			return -1;
-		}
-		if (filter_parse_time(&a->filter, a->time, first, last) < 0) {
-			fprintf(stderr, "perfnav top: bad value '%s' for --time\n", textout_esc(a->time));
-			return -1;
-		}
-	}
-	for (size_t i = 0; i < at->n; i++)
-		cpu |= (at->v[i].attr.sample_type & PERF_SAMPLE_CPU) != 0;
-	if (a->filter.ncpus != 0 && !cpu) {
-		fprintf(stderr, "perfnav top: %s: no event records its cpu: --cpu cannot choose\n",
-		    textout_esc(r->co.input));
+	if (filter_opts_setup(&a->fo, r->s, r->co.input, msg, sizeof msg) < 0) {
+		fprintf(stderr, "perfnav top: %s\n", msg);
 		return -1;
 	}
-	if (filter_active(&a->filter))
-		ho->filter = &a->filter;
+	ho->filter = filter_opts_filter(&a->fo);
 	return 0;
 }
 
@@ -463,21 +369,21 @@ cmd_top(int argc, char **argv)
 	struct hist *h;
 
 	if (cmd_begin(&r, argc, argv, &top_spec, &a) < 0) {
-		filter_free(&a.filter);
+		filter_opts_free(&a.fo);
 		return r.status;
 	}
 	memset(&ho, 0, sizeof ho);
 	if (a.sort != NULL && parse_sort(a.sort, &ho) < 0) {
-		filter_free(&a.filter);
+		filter_opts_free(&a.fo);
 		return EXIT_USAGE;
 	}
 	if (cmd_load(&r, true) < 0) {
-		filter_free(&a.filter);
+		filter_opts_free(&a.fo);
 		return r.status;
 	}
 	s = r.s;
 	if (top_filter_setup(&r, &a, &ho) < 0) {
-		filter_free(&a.filter);
+		filter_opts_free(&a.fo);
 		return cmd_quit(&r, EXIT_USAGE);
 	}
 	ho.event = -1;
@@ -488,7 +394,7 @@ cmd_top(int argc, char **argv)
 			for (size_t i = 0; i < session_attrs(s)->n; i++)
 				fprintf(stderr, " %s", textout_esc(session_attr_name(s, (int)i)));
 			fputc('\n', stderr);
-			filter_free(&a.filter);
+			filter_opts_free(&a.fo);
 			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
@@ -538,6 +444,6 @@ cmd_top(int argc, char **argv)
 		print_unwind_stops(stdout, z, "# ");
 	}
 	hist_free(h);
-	filter_free(&a.filter);
+	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }
