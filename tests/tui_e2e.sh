@@ -221,6 +221,23 @@ keys 2
 wait_for "^ procs \[" "number keys still switch panes"
 finish "multi.data"
 
+# ---- start options: a scope and the table's keys, as perfnav top gives them ----
+want=$("$bin" top --time 10%/3 --comms forkexec --buildid-dir "$data/buildid" "$data/fork.data" |
+	awk '/\[\.\] spin$/ { gsub(/\./, "\\.", $1); gsub(/\./, "\\.", $2); print "^ +" $1 " +" $2 " +" $3 " forkexec .*\\[\\.\\] spin"; exit }')
+start "'$bin' --time 10%/3 --comms forkexec --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "\[time 10%/3, comms forkexec\]" "--time/--comms: the scope in the title"
+wait_for "$want" "--time/--comms: spin's row as perfnav top --time --comms prints it"
+finish "start scope"
+start "'$bin' --sort sym --no-children -g callee --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "^Overhead +Samples Symbol" "--sort sym --no-children: those columns only"
+wait_for "^ +74\.19% +138 +. \[\.\] mix_one" "--sort sym: mix_one's row"
+keys +
+wait_for "<- \[\.\] main" "-g callee: the paths go to the callers"
+finish "start keys"
+start "'$bin' --time 1%-x '$data/fp.data'"
+wait_for "EXIT=2" "a bad --time: usage error"
+grep -q "bad value '1%-x' for --time" "$tmp/stderr" && ok "--time's message on stderr" || ko "--time's message on stderr"
+
 # ---- pipe.data: process -> its threads -> a thread's events -> hex ----
 start "'$bin' '$data/pipe.data'"
 wait_for "perfnav  pipe\.data" "pipe.data opens"

@@ -216,7 +216,7 @@ loop(struct app *a)
 }
 
 int
-tui_run(const struct tui_opts *o)
+tui_run(struct tui_opts *o)
 {
 	const struct common_opts *co = &o->co;
 	struct app *a = xcalloc(1, sizeof *a);
@@ -243,10 +243,17 @@ tui_run(const struct tui_opts *o)
 		return EXIT_FAIL;
 	}
 	a->load_secs = now() - t0;
+	if (filter_opts_setup(&o->fo, a->s, co->input, err, sizeof err) < 0) {
+		fprintf(stderr, "perfnav: %s\n", err);
+		session_close(a->s);
+		free(a);
+		return EXIT_USAGE;
+	}
+	snprintf(a->start_scope, sizeof a->start_scope, "%s", o->scope_text);
 	load_keys(a);
 	title_info(a);
 	cmd_sym_opts(co, &so);
-	a->sym = symbols_new(a->s, &so, NULL);
+	a->sym = symbols_new(a->s, &so, filter_opts_filter(&o->fo));
 	if (o->children >= 0)
 		symbols_set_children(a->sym, o->children > 0);
 	a->sym->scope.hot_keep = o->hot_keep;
@@ -299,8 +306,31 @@ static const struct cmd_opt tui_extra[] = {
 	{ "children", 0, OPT_CHILDREN, "add callees' periods to their callers (default with callchains)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only" },
 	{ "call-graph", 1, 'g', "...,ORDER,...: perf's -g; its order word sets the hot functions' call paths: caller (callees of each function, the default) or callee (its callers)" },
+	FILTER_OPTS_ROWS,
 	{ NULL, 0, 0, NULL },
 };
+
+/* A scope option's name as the title shows it. */
+static const char *
+scope_opt_name(int val)
+{
+	switch (val) {
+	case FILTER_OPT_TIME:
+		return "time";
+	case FILTER_OPT_PID:
+		return "pid";
+	case FILTER_OPT_TID:
+		return "tid";
+	case FILTER_OPT_COMMS:
+		return "comms";
+	case FILTER_OPT_CPU:
+		return "cpu";
+	case FILTER_OPT_DSOS:
+		return "dsos";
+	default:
+		return "symbols";
+	}
+}
 
 /* The TUI's own options; 0, or -1 for a bad value (said on stderr). */
 static int
@@ -311,8 +341,20 @@ tui_opt(void *arg, int val, const char *optarg)
 	struct cg_opts cg;
 	const char *bad;
 	size_t badlen;
+	char msg[FILTER_OPTS_MSG];
 	int n;
 
+	if (filter_opt_is(val)) {
+		size_t o2 = strlen(o->scope_text);
+
+		if (filter_opts_take(&o->fo, val, optarg, msg, sizeof msg) < 0) {
+			fprintf(stderr, "perfnav: %s\n", msg);
+			return -1;
+		}
+		snprintf(o->scope_text + o2, sizeof o->scope_text - o2, "%s%s %s", o2 ? ", " : "",
+		    scope_opt_name(val), optarg);
+		return 0;
+	}
 	switch (val) {
 	case OPT_SORT:
 		n = hist_parse_keys(optarg, keys, &bad, &badlen);
@@ -369,7 +411,10 @@ tui_main(int argc, char **argv)
 	if (npos > 0) {
 		fprintf(stderr, "perfnav: unexpected argument '%s' (see perfnav --help for the "
 		    "commands)\n", pos[0]);
+		filter_opts_free(&o.fo);
 		return EXIT_USAGE;
 	}
-	return tui_run(&o);
+	status = tui_run(&o);
+	filter_opts_free(&o.fo);
+	return status;
 }

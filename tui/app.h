@@ -17,6 +17,7 @@
 #include "tui/theme.h"
 
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
 
 /* What perfnav [OPTIONS] [FILE] was asked for, beyond the common options. */
 struct tui_opts {
@@ -24,12 +25,14 @@ struct tui_opts {
 	int			 children;	/* --children 1, --no-children 0, -1: as the recording */
 	unsigned		 hot_keep;	/* --sort: HIST_KEEP of comm, dso, sym; 0: all */
 	int			 hot_callers;	/* -g ORDER: callee 1, caller 0, -1: the pane's */
+	struct filter_opts	 fo;		/* --time, --pid, --comms... (as perf report) */
+	char			 scope_text[160];	/* those options as the title shows them */
 };
 
 /* perfnav [OPTIONS] [FILE]: returns the exit status. */
 int tui_main(int argc, char **argv);
 /* Browse o->co.input; returns the exit status. */
-int tui_run(const struct tui_opts *o);
+int tui_run(struct tui_opts *o);
 
 /*
  * Apply a theme to the current curses screen: one colour pair per element,

@@ -64,7 +64,8 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 	sy->z = symbolizer_new(s, so);
 	sy->scope.hl_func = CPATH_NONE;
 	sy->scope.hot_callers = -1;
-	sy->children = attr_table_has_callchains(session_attrs(s));
+	sy->callchains = attr_table_has_callchains(session_attrs(s));
+	sy->children = sy->callchains;
 	sy->start = f != NULL && filter_active(f) ? f : NULL;
 	sy->samples_total = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
 	make_hist(sy);

@@ -37,7 +37,8 @@ struct symbols {
 	const struct hist_filter *start;	/* the scope given at start, or NULL */
 	struct symbolizer	*z;
 	struct hist		*h;
-	bool			 children;	/* the recording has callchains */
+	bool			 callchains;	/* the recording has callchains */
+	bool			 children;	/* children sums (default: callchains) */
 	size_t			 pos;		/* index positions added */
 	uint64_t		 samples_done;	/* SAMPLE records among them */
 	uint64_t		 samples_total;

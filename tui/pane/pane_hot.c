@@ -177,7 +177,7 @@ H(const struct hot *ht)
 static bool
 has_graph(const struct hot *ht)
 {
-	return ht->sy->children && !ht->dsos;
+	return ht->sy->callchains && !ht->dsos;
 }
 
 static struct hrow *
@@ -229,7 +229,7 @@ entry_tree(struct hot *ht, uint32_t i)
 	if (pt->t != NULL)
 		return pt;
 	sel.by_dso = false;
-	sel.by_comm = true;
+	sel.by_comm = (ht->keep & HIST_KEEP(HIST_KEY_COMM)) != 0;	/* a row of one command */
 	sel.comm = e->comm;
 	pt->t = cpath_build(H(ht), &q);
 	pt->top = cpath_find(pt->t, &e->node, 1);
