@@ -170,6 +170,27 @@ else
 fi
 expect_fail "script: bad --time" 2 "bad value '2,1' for --time" script --time 2,1 "$data/fp.data"
 
+# folded's filters: its lines of the fixture binaries' paths against perf report -g
+# folded,0,caller,count --sort pid,sym with the same filter, summed per comm and path
+# (tests/data/expected/NAME.folded-FILTER.txt, README there)
+while IFS='|' read -r exp file opt val; do
+	if "$bin" folded --buildid-dir "$data/buildid" --kallsyms /dev/null "$opt" "$val" \
+		"$data/$file" > "$tmp/fold" 2> "$tmp/err" &&
+		grep -v '0x\|\[unknown\]\|\[kernel' "$tmp/fold" | LC_ALL=C sort > "$tmp/got" &&
+		[ -s "$data/expected/$exp.txt" ] &&
+		diff "$data/expected/$exp.txt" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "folded $opt $val $file: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fork.data.folded-time-pct|fork.data|--time|0%-25%,50%-75%
+fork.data.folded-pid|fork.data|--pid|26195
+dir.data.folded-tid|dir.data|--tid|26125
+fp.data.folded-dsos|fp.data|--dsos|cpu
+fp.data.folded-symbols|fp.data|--symbols|mix,fill
+EOF
+
 # a recording without samples: every aggregating subcommand prints no rows and exits 0
 for c in folded top; do
 	if "$bin" $c "$data/stat.data" > "$tmp/out" 2> "$tmp/err" &&
