@@ -288,6 +288,22 @@ if "$bin" annotate --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/fp.
 else
 	ko "annotate mix_one: $(head -c 400 "$tmp/diff") $(head -c 300 "$tmp/annot") $(head -c 200 "$tmp/err")"
 fi
+# annotate --time: the samples at each instruction of mix_one are those perf script --time
+# --symbols mix_one prints (tests/data/expected/fp.data.annotate-time.txt: -F period,ip,sym,symoff)
+insn_counts() { grep -E '^ +[0-9.]+ : +[1-9][0-9]* : +[0-9a-f]+:' | awk '{ print $5, $3 }' | tr -d :; }
+if "$bin" annotate -n --buildid-dir "$data/buildid" --kallsyms /dev/null --time 972.62,972.70 \
+	"$data/fp.data" mix_one > "$tmp/annot" 2> "$tmp/err" &&
+	insn_counts < "$tmp/annot" | while read -r addr n; do
+		echo "$((16#$addr - 16#1174)) $n"
+	done | sort > "$tmp/got" &&
+	sed 's/.*+0x//' "$data/expected/fp.data.annotate-time.txt" | while read -r off; do
+		echo "$((16#$off))"
+	done | sort | uniq -c | awk '{ print $2, $1 }' | sort > "$tmp/want" && [ -s "$tmp/want" ] &&
+	diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "annotate --time mix_one: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
 # without SYMBOL: the hottest function; an unknown symbol is an error naming it
 if "$bin" annotate --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/fp.data" \
 	2> "$tmp/err" | grep -q '^ *: *mix_one() /tmp/perfnav-fixtures/cpu$'; then
