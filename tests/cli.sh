@@ -191,6 +191,24 @@ fp.data.folded-dsos|fp.data|--dsos|cpu
 fp.data.folded-symbols|fp.data|--symbols|mix,fill
 EOF
 
+# tree's filters: the samples per thread are those of perf script with the same filter
+# (the script expectations above: their lines per tid)
+while IFS='|' read -r exp file opt val; do
+	if "$bin" tree --buildid-dir "$data/buildid" --kallsyms /dev/null "$opt" "$val" \
+		"$data/$file" > "$tmp/tree" 2> "$tmp/err" &&
+		awk '!/^#/ && $4 > 0 { print $2, $4 }' "$tmp/tree" | sort > "$tmp/got" &&
+		awk '{ split($1, a, "/"); n[a[2]]++ } END { for (t in n) print t, n[t] }' \
+			"$data/expected/$exp.txt" | sort > "$tmp/want" && [ -s "$tmp/want" ] &&
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "tree $opt $val $file: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fork.data.script-time-pct|fork.data|--time|0%-25%,50%-75%
+dir.data.script-symbols|dir.data|--symbols|worker_add,0x55d518bcb1cb
+EOF
+
 # a recording without samples: every aggregating subcommand prints no rows and exits 0
 for c in folded top; do
 	if "$bin" $c "$data/stat.data" > "$tmp/out" 2> "$tmp/err" &&
