@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "symbolize/annotate.h"
+#include "symbolize/filter.h"
 #include "symbolize/resolve.h"
 #include "symbolize/symtab.h"
 
@@ -76,9 +77,30 @@ annotate_add(struct annotation *a, uint64_t rel, uint64_t period)
 	a->period += period;
 }
 
+/* Does filter f take the decoded sample smp, its own address resolved to fr? */
+static bool
+filter_takes(const struct hist_filter *f, const struct annotation *a, const struct session *s,
+    const struct sample *smp, const struct frame *fr)
+{
+	const struct thread_table *tt;
+	bool has_tid = (smp->sample_type & PERF_SAMPLE_TID) != 0;
+	int32_t pid = has_tid ? (int32_t)smp->pid : -1, tid = has_tid ? (int32_t)smp->tid : -1;
+	uint32_t th;
+
+	if (f == NULL)
+		return true;
+	if (!filter_sample_ok(f, smp->time, (smp->sample_type & PERF_SAMPLE_CPU) != 0, smp->cpu))
+		return false;
+	tt = session_threads(s);
+	th = f->ncomms ? thread_table_find(tt, tid, smp->time) : THREAD_NONE;
+	return filter_entry_ok(f, pid, tid,
+	    th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL) &&
+	    filter_frame_ok(f, a->z, fr);
+}
+
 uint64_t
-annotate_collect(struct annotation *a, const struct session *s, int attr, size_t from, size_t to,
-    annot_want_fn want, void *arg)
+annotate_collect_filter(struct annotation *a, const struct session *s, int attr, size_t from,
+    size_t to, const struct hist_filter *flt, annot_want_fn want, void *arg)
 {
 	const struct rec_index *ix = session_index(s);
 	uint64_t fed = 0;
@@ -101,7 +123,8 @@ annotate_collect(struct annotation *a, const struct session *s, int attr, size_t
 		if (session_rec(s, ent_loc(ent), &r) < 0 ||
 		    symbolizer_resolve_self(a->z, &r, &smp, &f) < 0)
 			continue;
-		if ((attr >= 0 && smp.attr != attr) || f.sym != a->sym)
+		if ((attr >= 0 && smp.attr != attr) || f.sym != a->sym ||
+		    !filter_takes(flt, a, s, &smp, &f))
 			continue;
 		period = (smp.sample_type & PERF_SAMPLE_PERIOD) ? smp.period :
 		    session_attrs(s)->v[smp.attr].attr.sample_period;
@@ -109,6 +132,13 @@ annotate_collect(struct annotation *a, const struct session *s, int attr, size_t
 		fed++;
 	}
 	return fed;
+}
+
+uint64_t
+annotate_collect(struct annotation *a, const struct session *s, int attr, size_t from, size_t to,
+    annot_want_fn want, void *arg)
+{
+	return annotate_collect_filter(a, s, attr, from, to, NULL, want, arg);
 }
 
 /* ---- rows ---- */

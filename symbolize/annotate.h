@@ -66,6 +66,8 @@ struct annotation {
 	struct hmap		 hit_of;		/* rel -> index in hits */
 };
 
+struct hist_filter;
+
 struct annot_opts {
 	const char	*objdump;	/* program; NULL: $PERFNAV_OBJDUMP, else "objdump" */
 	bool		 no_source;	/* no source rows */
@@ -91,6 +93,13 @@ void annotate_add(struct annotation *a, uint64_t rel, uint64_t period);
 typedef bool (*annot_want_fn)(void *arg, size_t pos);
 uint64_t annotate_collect(struct annotation *a, const struct session *s, int attr, size_t from,
     size_t to, annot_want_fn want, void *arg);
+/*
+ * The same, with only the samples filter f takes (NULL: all): as perf
+ * annotate, every condition of f (time, cpu, pid, tid, comm, DSO, symbol)
+ * leaves a sample out, so percentages are of the samples inside.
+ */
+uint64_t annotate_collect_filter(struct annotation *a, const struct session *s, int attr,
+    size_t from, size_t to, const struct hist_filter *f, annot_want_fn want, void *arg);
 
 /*
  * Make the rows from what was fed (call once, after feeding).  Returns 0

@@ -170,6 +170,45 @@ else
 fi
 expect_fail "script: bad --time" 2 "bad value '2,1' for --time" script --time 2,1 "$data/fp.data"
 
+# folded's filters: its lines of the fixture binaries' paths against perf report -g
+# folded,0,caller,count --sort pid,sym with the same filter, summed per comm and path
+# (tests/data/expected/NAME.folded-FILTER.txt, README there)
+while IFS='|' read -r exp file opt val; do
+	if "$bin" folded --buildid-dir "$data/buildid" --kallsyms /dev/null "$opt" "$val" \
+		"$data/$file" > "$tmp/fold" 2> "$tmp/err" &&
+		grep -v '0x\|\[unknown\]\|\[kernel' "$tmp/fold" | LC_ALL=C sort > "$tmp/got" &&
+		[ -s "$data/expected/$exp.txt" ] &&
+		diff "$data/expected/$exp.txt" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "folded $opt $val $file: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fork.data.folded-time-pct|fork.data|--time|0%-25%,50%-75%
+fork.data.folded-pid|fork.data|--pid|26195
+dir.data.folded-tid|dir.data|--tid|26125
+fp.data.folded-dsos|fp.data|--dsos|cpu
+fp.data.folded-symbols|fp.data|--symbols|mix,fill
+EOF
+
+# tree's filters: the samples per thread are those of perf script with the same filter
+# (the script expectations above: their lines per tid)
+while IFS='|' read -r exp file opt val; do
+	if "$bin" tree --buildid-dir "$data/buildid" --kallsyms /dev/null "$opt" "$val" \
+		"$data/$file" > "$tmp/tree" 2> "$tmp/err" &&
+		awk '!/^#/ && $4 > 0 { print $2, $4 }' "$tmp/tree" | sort > "$tmp/got" &&
+		awk '{ split($1, a, "/"); n[a[2]]++ } END { for (t in n) print t, n[t] }' \
+			"$data/expected/$exp.txt" | sort > "$tmp/want" && [ -s "$tmp/want" ] &&
+		diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "tree $opt $val $file: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done <<'EOF'
+fork.data.script-time-pct|fork.data|--time|0%-25%,50%-75%
+dir.data.script-symbols|dir.data|--symbols|worker_add,0x55d518bcb1cb
+EOF
+
 # a recording without samples: every aggregating subcommand prints no rows and exits 0
 for c in folded top; do
 	if "$bin" $c "$data/stat.data" > "$tmp/out" 2> "$tmp/err" &&
@@ -266,6 +305,22 @@ if "$bin" annotate --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/fp.
 	ok
 else
 	ko "annotate mix_one: $(head -c 400 "$tmp/diff") $(head -c 300 "$tmp/annot") $(head -c 200 "$tmp/err")"
+fi
+# annotate --time: the samples at each instruction of mix_one are those perf script --time
+# --symbols mix_one prints (tests/data/expected/fp.data.annotate-time.txt: -F period,ip,sym,symoff)
+insn_counts() { grep -E '^ +[0-9.]+ : +[1-9][0-9]* : +[0-9a-f]+:' | awk '{ print $5, $3 }' | tr -d :; }
+if "$bin" annotate -n --buildid-dir "$data/buildid" --kallsyms /dev/null --time 972.62,972.70 \
+	"$data/fp.data" mix_one > "$tmp/annot" 2> "$tmp/err" &&
+	insn_counts < "$tmp/annot" | while read -r addr n; do
+		echo "$((16#$addr - 16#1174)) $n"
+	done | sort > "$tmp/got" &&
+	sed 's/.*+0x//' "$data/expected/fp.data.annotate-time.txt" | while read -r off; do
+		echo "$((16#$off))"
+	done | sort | uniq -c | awk '{ print $2, $1 }' | sort > "$tmp/want" && [ -s "$tmp/want" ] &&
+	diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "annotate --time mix_one: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
 fi
 # without SYMBOL: the hottest function; an unknown symbol is an error naming it
 if "$bin" annotate --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/fp.data" \

@@ -10,6 +10,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 
 /*
@@ -31,6 +32,7 @@ struct annotate_args {
 	const char	*dso;
 	bool		 no_source;
 	bool		 nr_samples;
+	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
 static const struct cmd_opt annotate_opts[] = {
@@ -39,6 +41,7 @@ static const struct cmd_opt annotate_opts[] = {
 	{ "objdump", 1, OPT_OBJDUMP, "PATH: the objdump to disassemble with (default: objdump)" },
 	{ "no-source", 0, OPT_NO_SOURCE, "no source file:line rows" },
 	{ "show-nr-samples", 0, 'n', "a column with the samples of each instruction" },
+	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
 
@@ -64,6 +67,13 @@ annotate_opt(void *arg, int val, const char *optarg)
 		a->nr_samples = true;
 		break;
 	default:
+		if (filter_opt_is(val)) {
+			char msg[FILTER_OPTS_MSG];
+
+			if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0)
+				return 0;
+			fprintf(stderr, "perfnav annotate: %s\n", msg);
+		}
 		return -1;
 	}
 	return 0;
@@ -146,7 +156,8 @@ pick_row(struct hist *h, size_t ev, const struct symbolizer *z, const struct ann
 static const struct cmd_spec annotate_spec = {
 	"annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
 	"A function's instructions with the share of its samples at each, and its\n"
-	"source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.",
+	"source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.\n"
+	"The scope options leave other samples out, as perf annotate's --cpu and --dsos do.",
 	annotate_opts, annotate_opt, 1
 };
 
@@ -163,21 +174,30 @@ cmd_annotate(int argc, char **argv)
 	struct annotation *an;
 	const struct hist_entry *best;
 	const char *want = NULL, *why = NULL;
+	char msg[FILTER_OPTS_MSG];
 	int attr = -1;
 	size_t ev = 0, matches;
 
 	memset(&a, 0, sizeof a);
-	if (cmd_begin(&r, argc, argv, &annotate_spec, &a) < 0 || cmd_load(&r, true) < 0)
+	if (cmd_begin(&r, argc, argv, &annotate_spec, &a) < 0 || cmd_load(&r, true) < 0) {
+		filter_opts_free(&a.fo);
 		return r.status;
+	}
 	if (r.npos == 1)
 		want = r.pos[0];
 	s = r.s;
+	if (filter_opts_setup(&a.fo, s, r.co.input, msg, sizeof msg) < 0) {
+		fprintf(stderr, "perfnav annotate: %s\n", msg);
+		filter_opts_free(&a.fo);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
 	if (a.event != NULL) {
 		for (size_t i = 0; i < session_attrs(s)->n; i++)
 			if (strcmp(session_attr_name(s, (int)i), a.event) == 0)
 				attr = (int)i;
 		if (attr < 0) {
 			fprintf(stderr, "perfnav annotate: %s: no event '%s'\n", r.co.input, a.event);
+			filter_opts_free(&a.fo);
 			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
@@ -186,6 +206,7 @@ cmd_annotate(int argc, char **argv)
 	ho.keys[0] = HIST_KEY_DSO;
 	ho.keys[1] = HIST_KEY_SYM;
 	ho.nkeys = 2;
+	ho.filter = filter_opts_filter(&a.fo);
 	z = cmd_symbolizer(&r);
 	h = hist_new(s, z, &ho);
 	hist_add_session(h, NULL);
@@ -220,7 +241,8 @@ cmd_annotate(int argc, char **argv)
 		r.status = EXIT_FAIL;
 		goto out;
 	}
-	annotate_collect(an, s, hist_event(h, ev)->attr, 0, session_index(s)->n, NULL, NULL);
+	annotate_collect_filter(an, s, hist_event(h, ev)->attr, 0, session_index(s)->n, ho.filter,
+	    NULL, NULL);
 	memset(&ao, 0, sizeof ao);
 	ao.objdump = a.objdump;
 	ao.no_source = a.no_source;
@@ -229,5 +251,6 @@ cmd_annotate(int argc, char **argv)
 	annotate_free(an);
 out:
 	hist_free(h);
+	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }

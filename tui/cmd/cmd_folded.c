@@ -9,6 +9,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 
 /*
@@ -27,12 +28,14 @@ struct folded_args {
 	const char	*event;
 	bool		 period;
 	long		 max_stack;
+	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
 static const struct cmd_opt folded_opts[] = {
 	{ "event", 1, OPT_EVENT, "NAME: the event to fold (default: the first with samples)" },
 	{ "period", 0, OPT_PERIOD, "count the sample period instead of samples" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
+	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
 
@@ -51,6 +54,13 @@ folded_opt(void *arg, int val, const char *optarg)
 	case OPT_MAX_STACK:
 		return opts_count(optarg, INT32_MAX, &a->max_stack);
 	default:
+		if (filter_opt_is(val)) {
+			char msg[FILTER_OPTS_MSG];
+
+			if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0)
+				return 0;
+			fprintf(stderr, "perfnav folded: %s\n", msg);
+		}
 		return -1;
 	}
 	return 0;
@@ -86,7 +96,8 @@ cmp_line(const void *a, const void *b)
 static const struct cmd_spec folded_spec = {
 	"folded [OPTIONS] [FILE]\n\n"
 	"Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
-	"for flamegraph.pl and speedscope.", folded_opts, folded_opt, 0
+	"for flamegraph.pl and speedscope; the scope options leave other samples\n"
+	"out, as perf script's do.", folded_opts, folded_opt, 0
 };
 
 int
@@ -99,11 +110,20 @@ cmd_folded(int argc, char **argv)
 	struct session *s;
 	struct symbolizer *z;
 	struct hist *h;
+	char msg[FILTER_OPTS_MSG];
 
-	if (cmd_begin(&r, argc, argv, &folded_spec, &a) < 0 || cmd_load(&r, true) < 0)
+	if (cmd_begin(&r, argc, argv, &folded_spec, &a) < 0 || cmd_load(&r, true) < 0) {
+		filter_opts_free(&a.fo);
 		return r.status;
+	}
 	s = r.s;
 	memset(&ho, 0, sizeof ho);
+	if (filter_opts_setup(&a.fo, s, r.co.input, msg, sizeof msg) < 0) {
+		fprintf(stderr, "perfnav folded: %s\n", msg);
+		filter_opts_free(&a.fo);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
+	ho.filter = filter_opts_filter(&a.fo);
 	ho.event = -1;
 	if (a.event != NULL) {
 		for (size_t i = 0; i < session_attrs(s)->n; i++)
@@ -111,6 +131,7 @@ cmd_folded(int argc, char **argv)
 				ho.event = (int)i;
 		if (ho.event < 0) {
 			fprintf(stderr, "perfnav folded: %s: no event '%s'\n", r.co.input, a.event);
+			filter_opts_free(&a.fo);
 			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
@@ -135,5 +156,6 @@ cmd_folded(int argc, char **argv)
 	}
 	free(l.v);
 	hist_free(h);
+	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }

@@ -441,7 +441,9 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 }
 
 static const struct cmd_spec script_spec = {
-	"script [-F FIELDS] [-G] [--max-stack N] [--time SPAN] [--comms ...] [FILE]",
+	"script [-F FIELDS] [-g|-G] [--max-stack N] [SCOPE] [FILE]\n\n"
+	"SCOPE: --time, --pid, --tid, --comms, --cpu, --dsos, --symbols (below): only the\n"
+	"samples they all take are printed, as perf script's.",
 	script_opts, script_opt, 0
 };
 

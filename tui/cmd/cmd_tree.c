@@ -6,16 +6,109 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
+#include "symbolize/resolve.h"
 #include "symbolize/tasks.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 
 /*
  * perfnav tree: the process tree from FORK/COMM/EXIT, in the form of perf
  * report --tasks (pid, tid, ppid, indented comm), plus what perf does not
  * print: samples and their share per thread and per process, start and
- * exit times, and every comm a thread had (exec).
+ * exit times, and every comm a thread had (exec).  The scope options count
+ * only the samples they take (each leaves other samples out, as perf
+ * script's); every thread is still listed.
  */
+
+struct tree_args {
+	struct filter_opts	 fo;
+};
+
+static const struct cmd_opt tree_opts[] = {
+	FILTER_OPTS_SAMPLES,
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+tree_opt(void *arg, int val, const char *optarg)
+{
+	struct tree_args *a = arg;
+	char msg[FILTER_OPTS_MSG];
+
+	if (!filter_opt_is(val))
+		return -1;
+	if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0)
+		return 0;
+	fprintf(stderr, "perfnav tree: %s\n", msg);
+	return -1;
+}
+
+/* Does f take the sample r (decoded as smp)?  z resolves its ip for --dsos/--symbols. */
+static bool
+tree_takes(const struct session *s, const struct hist_filter *f, struct symbolizer *z,
+    const struct rec *r, const struct sample *smp, uint32_t th)
+{
+	const struct thread_table *t = session_threads(s);
+	bool has_tid = (smp->sample_type & PERF_SAMPLE_TID) != 0;
+	int32_t pid = has_tid ? (int32_t)smp->pid : -1, tid = has_tid ? (int32_t)smp->tid : -1;
+	struct frame fr;
+
+	if (!filter_sample_ok(f, smp->time, (smp->sample_type & PERF_SAMPLE_CPU) != 0, smp->cpu) ||
+	    !filter_entry_ok(f, pid, tid, thread_comm_at(t, th, smp->time)))
+		return false;
+	if (!filter_has_frame(f))
+		return true;
+	symbolizer_resolve(z, pid, tid, smp->time, r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip,
+	    &fr);
+	return filter_frame_ok(f, z, &fr);
+}
+
+/* Per thread (id), the samples filter f takes. */
+static uint64_t *
+tree_counts(const struct session *s, const struct hist_filter *f, struct symbolizer *z)
+{
+	const struct thread_table *t = session_threads(s);
+	const struct rec_index *ix = session_index(s);
+	uint64_t *cnt = xreallocarray(NULL, t->n ? t->n : 1, sizeof *cnt);
+
+	memset(cnt, 0, (t->n ? t->n : 1) * sizeof *cnt);
+	for (size_t i = 0; i < ix->n; i++) {
+		struct sample smp;
+		struct rec r;
+		uint32_t th;
+
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
+		    record_sample_head(s, &r, record_attr(s, &r), &smp) < 0 ||
+		    !(smp.sample_type & PERF_SAMPLE_TID))
+			continue;
+		th = thread_table_find(t, (int32_t)smp.tid, smp.time);
+		if (th != THREAD_NONE && tree_takes(s, f, z, &r, &smp, th))
+			cnt[th]++;
+	}
+	return cnt;
+}
+
+/* Each leader's process samples from per-thread counts (tasks.c's rule for a thread's leader). */
+static void
+tree_proc_counts(const struct thread_table *t, const uint64_t *cnt, uint64_t *proc)
+{
+	memset(proc, 0, (t->n ? t->n : 1) * sizeof *proc);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pn_thread *p = &t->v[i];
+		uint32_t l = (uint32_t)i;
+
+		if (p->pid != p->tid) {
+			l = p->pid < 0 ? THREAD_NONE : thread_table_find(t, p->pid, p->start);
+			if (l != THREAD_NONE && t->v[l].pid != t->v[l].tid)
+				l = THREAD_NONE;
+		}
+		if (l != THREAD_NONE)
+			proc[l] += cnt[i];
+	}
+}
 
 static void
 fmt_time(char *buf, size_t n, uint64_t t, bool known)
@@ -55,18 +148,23 @@ print_comms(FILE *fp, const struct thread_table *t, uint32_t th)
 	}
 }
 
+/* The tree; cnt: per thread the samples to show (NULL: every sample). */
 static void
-print_tree(FILE *fp, const struct session *s)
+print_tree(FILE *fp, const struct session *s, const uint64_t *cnt)
 {
 	const struct thread_table *t = session_threads(s);
 	struct tasks *tk = tasks_new(s);
 	const struct task_row *rows = tk->rows;
 	size_t n = tk->nrows;
-	uint64_t total = 0;
+	uint64_t total = 0, *proc = NULL;
 	bool have_idle = false;
 
+	if (cnt != NULL) {
+		proc = xreallocarray(NULL, t->n ? t->n : 1, sizeof *proc);
+		tree_proc_counts(t, cnt, proc);
+	}
 	for (size_t i = 0; i < t->n; i++) {
-		total += t->v[i].samples;
+		total += cnt ? cnt[i] : t->v[i].samples;
 		have_idle |= t->v[i].tid == 0;
 	}
 	fprintf(fp, "# %8s %8s %8s %9s %8s %9s %8s %16s %16s  %s\n", "pid", "tid", "ppid", "samples",
@@ -76,24 +174,26 @@ print_tree(FILE *fp, const struct session *s)
 		    "0", "0.00%", "-", "-");
 	for (size_t i = 0; i < n; i++) {
 		const struct pn_thread *p = &t->v[rows[i].thread];
+		uint64_t ns = cnt ? cnt[rows[i].thread] : p->samples;
+		uint64_t pns = proc ? proc[rows[i].thread] : rows[i].proc_samples;
 		char st[32], en[32], ps[24], pp[16];
 
 		fmt_time(st, sizeof st, p->start, p->start != 0);
 		fmt_time(en, sizeof en, p->end, p->exited);
 		ps[0] = pp[0] = '\0';
 		if (rows[i].leader) {
-			snprintf(ps, sizeof ps, "%" PRIu64, rows[i].proc_samples);
-			snprintf(pp, sizeof pp, "%.2f%%",
-			    total ? 100.0 * (double)rows[i].proc_samples / (double)total : 0.0);
+			snprintf(ps, sizeof ps, "%" PRIu64, pns);
+			snprintf(pp, sizeof pp, "%.2f%%", total ? 100.0 * (double)pns / (double)total : 0.0);
 		}
 		fprintf(fp, "%10" PRId32 " %8" PRId32 " %8" PRId32 " %9" PRIu64 " %7.2f%% %9s %8s "
-		    "%16s %16s |%*s", p->pid, p->tid, rows[i].leader ? p->ppid : p->pid, p->samples,
-		    total ? 100.0 * (double)p->samples / (double)total : 0.0, ps, pp, st, en,
+		    "%16s %16s |%*s", p->pid, p->tid, rows[i].leader ? p->ppid : p->pid, ns,
+		    total ? 100.0 * (double)ns / (double)total : 0.0, ps, pp, st, en,
 		    (int)rows[i].depth, "");
 		print_comms(fp, t, rows[i].thread);
 		fputc('\n', fp);
 	}
 	fprintf(fp, "# %zu threads, %" PRIu64 " samples\n", t->n, total);
+	free(proc);
 	tasks_free(tk);
 }
 
@@ -101,16 +201,34 @@ static const struct cmd_spec tree_spec = {
 	"tree [OPTIONS] [FILE]\n\n"
 	"The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
 	"samples and their share per thread and process, start and exit times, and\n"
-	"the comms each thread had.", NULL, NULL, 0
+	"the comms each thread had.  The scope options count only the samples they\n"
+	"take.", tree_opts, tree_opt, 0
 };
 
 int
 cmd_tree(int argc, char **argv)
 {
+	struct tree_args a;
 	struct cmd_run r;
+	const struct hist_filter *f;
+	uint64_t *cnt = NULL;
+	char msg[FILTER_OPTS_MSG];
 
-	if (cmd_begin(&r, argc, argv, &tree_spec, NULL) < 0 || cmd_load(&r, true) < 0)
+	memset(&a, 0, sizeof a);
+	if (cmd_begin(&r, argc, argv, &tree_spec, &a) < 0 || cmd_load(&r, true) < 0) {
+		filter_opts_free(&a.fo);
 		return r.status;
-	print_tree(stdout, r.s);
+	}
+	if (filter_opts_setup(&a.fo, r.s, r.co.input, msg, sizeof msg) < 0) {
+		fprintf(stderr, "perfnav tree: %s\n", msg);
+		filter_opts_free(&a.fo);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
+	f = filter_opts_filter(&a.fo);
+	if (f != NULL)
+		cnt = tree_counts(r.s, f, filter_has_frame(f) ? cmd_symbolizer(&r) : NULL);
+	print_tree(stdout, r.s, cnt);
+	free(cnt);
+	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }
