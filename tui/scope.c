@@ -1,7 +1,10 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/core.h"
 
 #include "core/text.h"
 #include "tui/scope.h"
@@ -146,6 +149,56 @@ scope_time_text(const struct scope *sc, char *buf, size_t n)
 		snprintf(buf, n, "time %s-%s", text_time_us(a, sizeof a, s),
 		    text_time_us(b, sizeof b, e));
 	return buf;
+}
+
+const struct hist_filter *
+scope_filter(const struct scope *sc, const struct hist_filter *start, struct hist_filter *out)
+{
+	uint64_t s, e;
+	size_t n = 0;
+
+	memset(out, 0, sizeof *out);
+	if (start != NULL)
+		*out = *start;
+	out->time = NULL;
+	out->ntime = 0;
+	if (!scope_time_range(sc, &s, &e)) {
+		if (start == NULL || !filter_active(start))
+			return NULL;
+		out->time = start->ntime ? xcalloc(start->ntime, sizeof *out->time) : NULL;
+		memcpy(out->time, start->time, start->ntime * sizeof *out->time);
+		out->ntime = start->ntime;
+		return out;
+	}
+	out->time = xcalloc(start && start->ntime ? start->ntime : 1, sizeof *out->time);
+	if (start == NULL || start->ntime == 0) {
+		out->time[n].start = s;
+		out->time[n++].end = e;
+	}
+	for (size_t i = 0; start != NULL && i < start->ntime; i++) {
+		uint64_t a = start->time[i].start > s ? start->time[i].start : s;
+		uint64_t b = start->time[i].end && start->time[i].end < e ? start->time[i].end : e;
+
+		if (a <= b) {
+			out->time[n].start = a;
+			out->time[n++].end = b;
+		}
+	}
+	if (n == 0) {	/* no time left: a range no sample is in */
+		out->time[0].start = UINT64_MAX;
+		out->time[0].end = UINT64_MAX - 1;
+		n = 1;
+	}
+	out->ntime = n;
+	return out;
+}
+
+void
+scope_filter_free(struct hist_filter *out)
+{
+	free(out->time);
+	out->time = NULL;
+	out->ntime = 0;
 }
 
 void

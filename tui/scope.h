@@ -115,6 +115,17 @@ bool scope_time_range(const struct scope *sc, uint64_t *start, uint64_t *end);
  */
 const char *scope_time_text(const struct scope *sc, char *buf, size_t n);
 
+/*
+ * The samples the scope takes, as a filter for what walks samples itself
+ * (annotate): start's conditions (the start options, may be NULL) with
+ * their time ranges cut to the time steps.  out's time ranges are its
+ * own (scope_filter_free), the rest borrowed from start.  Returns out, or
+ * NULL when nothing restricts.
+ */
+const struct hist_filter *scope_filter(const struct scope *sc, const struct hist_filter *start,
+    struct hist_filter *out);
+void scope_filter_free(struct hist_filter *out);
+
 /* Keep tree t (the scope owns it from now on) and its node for frame:N; frees the last one. */
 void scope_pick(struct scope *sc, struct cpath *t, uint32_t node);
 /* Free what the scope owns (symbols_free calls it). */

@@ -144,6 +144,7 @@ build(struct pane *p, const struct nav_view *v)
 	const char *why = NULL;
 	size_t ev = (size_t)(v->arg & 0xffffffff);
 	unsigned flags = (unsigned)(v->arg >> 32);
+	struct hist_filter f;
 
 	annotate_free(av->an);
 	av->an = NULL;
@@ -170,7 +171,9 @@ build(struct pane *p, const struct nav_view *v)
 	av->pid = (int32_t)(v->arg3 >> 32);
 	av->tid = (int32_t)(v->arg3 & 0xffffffff);
 	av->partial = !sy->done;
-	annotate_collect(av->an, sy->s, he->attr, 0, sy->pos, want_sample, av);
+	annotate_collect_filter(av->an, sy->s, he->attr, 0, sy->pos,
+	    scope_filter(&sy->scope, sy->start, &f), want_sample, av);
+	scope_filter_free(&f);
 	annotate_build(av->an, NULL);
 	snprintf(av->title, sizeof av->title, "%s in %s, %s: %" PRIu64 " samples%s%s%s%s",
 	    symbolizer_sym_name(sy->z, av->an->sym), symbolizer_dso_short(sy->z, av->an->dso),
