@@ -1,4 +1,8 @@
-/* Tests of symbolize/filter.c: perf's --time, --cpu, --pid, --tid, --comms. */
+/*
+ * Tests of symbolize/filter.c (perf's --time, --cpu, --pid, --tid, --comms,
+ * --dsos, --symbols), of tui/cmd/filter_opts.c, and of the fixes the
+ * conformance time check led to.
+ */
 
 #include "config.h"
 
@@ -13,6 +17,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
+#include "tui/cmd/filter_opts.h"
 
 #define S(x) ((uint64_t)(x)*UINT64_C(1000000000))
 
@@ -491,4 +496,42 @@ Test(filter, unresolved_module_address_is_module_relative)
 	free(path);
 	pd_free(&b);
 	pd_free(&r);
+}
+
+/*
+ * tui/cmd/filter_opts.h, the options' shared parser (top, script, ..., the
+ * TUI's start): values, messages returned (nothing printed), setup against
+ * a recording.
+ */
+Test(filter, shared_options)
+{
+	struct filter_opts fo = { 0 };
+	struct perf_err err;
+	struct session *s = session_open(test_data("fp.data"), NULL, &err);
+	char msg[FILTER_OPTS_MSG];
+	uint64_t first, last;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect(filter_opt_is(FILTER_OPT_SYMBOLS) && !filter_opt_is(FILTER_OPT_END));
+	cr_expect_null(filter_opts_filter(&fo));
+	cr_assert_eq(filter_opts_take(&fo, FILTER_OPT_TIME, "10%/2", msg, sizeof msg), 0);
+	cr_assert_eq(filter_opts_take(&fo, FILTER_OPT_DSOS, "cpu", msg, sizeof msg), 0);
+	cr_expect_eq(filter_opts_take(&fo, FILTER_OPT_COMMS, "a,,b", msg, sizeof msg), -1);
+	cr_expect_str_eq(msg, "bad value 'a,,b' for --comms (comma-separated command names)");
+	cr_expect_eq(filter_opts_take(&fo, FILTER_OPT_TIME, "1,2,3", msg, sizeof msg), -1);
+	cr_expect_eq(strncmp(msg, "bad value '1,2,3' for --time", 28), 0, "%s", msg);
+	cr_expect_str_eq(fo.time, "10%/2", "a bad value keeps the earlier one");
+	cr_expect_eq(fo.f.ntime, 0, "--time is placed at setup");
+	cr_assert_eq(filter_opts_setup(&fo, s, "fp.data", msg, sizeof msg), 0, "%s", msg);
+	cr_assert(filter_sample_span(s, &first, &last));
+	cr_assert_eq(fo.f.ntime, 1);
+	cr_expect_eq(fo.f.time[0].start, first + (uint64_t)((double)(last - first) * 0.1 + 0.5));
+	cr_expect_eq(filter_opts_filter(&fo), &fo.f);
+	/* fp.data's event does not record the cpu */
+	cr_assert_eq(filter_opts_take(&fo, FILTER_OPT_CPU, "0", msg, sizeof msg), 0);
+	cr_expect_eq(filter_opts_setup(&fo, s, "fp.data", msg, sizeof msg), -1);
+	cr_expect_str_eq(msg, "fp.data: no event records its cpu: --cpu cannot choose");
+	filter_opts_free(&fo);
+	cr_expect_null(filter_opts_filter(&fo));
+	session_close(s);
 }

@@ -238,6 +238,7 @@ Test(intel_pt, garbage_ends)
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
@@ -850,7 +851,8 @@ Test(intel_pt, chains_in_a_hist)
 
 /*
  * A filter leaves the trace's samples out as it does the session's: a time
- * range that holds only the last psb item keeps only that one.
+ * range that holds only the last psb item keeps that one, and the core
+ * ratio reported again there (as perf decodes only the range).
  */
 Test(intel_pt, filter_in_a_hist)
 {
@@ -882,13 +884,59 @@ Test(intel_pt, filter_in_a_hist)
 	h = hist_new(s, z, &ho);
 	pt_hist_add(h, s, z);
 	hist_finish(h);
-	cr_expect_eq(hist_event_find(h, "cbr"), -1, "the cbr item is before the range");
 	psb = hist_event_find(h, "psb");
 	cr_assert_geq(psb, 0);
-	cr_expect_eq(hist_event(h, (size_t)psb)->nsamples, 1);
+	cr_expect_eq(hist_event(h, (size_t)psb)->nsamples, 1, "the first psb is before the range");
+	cr_assert_geq(hist_event_find(h, "cbr"), 0);
+	cr_expect_eq(hist_event(h, (size_t)hist_event_find(h, "cbr"))->nsamples, 1);
 	hist_free(h);
 	filter_free(&f);
 	free(it);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * With perf's --time, as perf decodes only the ranges: nothing before a
+ * range's start is reported, and the core ratio is reported again at the
+ * first state inside it (perf's cbr_seen was never set).
+ */
+Test(intel_pt, time_ranges_report_the_ratio_again)
+{
+	struct hist_filter f = { 0 };
+	struct pt_opts po = { .script = false };
+	struct session *s;
+	struct perf_err err;
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct pt_item *all, *it;
+	size_t n;
+	char *path = chains_file();
+
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&so, 0, sizeof so);
+	z = symbolizer_new(s, &so);
+	cr_assert_eq(pt_synth(s, z, &po, &all), 3);
+	cr_assert_eq(all[1].event, PT_EV_CBR);
+	cr_assert_lt(all[1].time, all[2].time);
+	f.time = calloc(1, sizeof *f.time);
+	cr_assert_not_null(f.time);
+	f.time[0].start = all[1].time + 1;
+	f.ntime = 1;
+	po.time = &f;
+	n = pt_synth(s, z, &po, &it);
+	cr_assert_eq(n, 2, "the last psb and the ratio again");
+	cr_expect_eq(it[0].event, PT_EV_PSB);
+	cr_expect_eq(it[0].time, all[2].time);
+	cr_expect_eq(it[1].event, PT_EV_CBR);
+	cr_expect_eq(it[1].payload, all[1].payload);
+	cr_expect_eq(it[1].time, all[2].time, "at the first state inside");
+	free(it);
+	free(all);
+	filter_free(&f);
 	symbolizer_free(z);
 	session_close(s);
 	unlink(path);

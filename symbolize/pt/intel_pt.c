@@ -6,6 +6,7 @@
 
 #include "symbolize/pt/ptpkt.h"
 #include "symbolize/hist.h"
+#include "symbolize/filter.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/pt/pt_internal.h"
 
@@ -247,6 +248,11 @@ struct stream {
 	uint64_t		 resume_at;	/* the merge's key (TSC) */
 };
 
+/* An error item (index) of stream (index) outside the --time ranges. */
+struct held_error {
+	size_t	item, stream;
+};
+
 /* A map of the thread table, for lookups by pid. */
 struct pid_map {
 	int32_t		pid;
@@ -285,6 +291,9 @@ struct run {
 	struct pt_item		*items;
 	size_t			 nitems, capitems;
 
+	const struct hist_filter *time;		/* pt_opts.time */
+	struct held_error	*held;		/* errors outside the ranges, kept or not */
+	size_t			 nheld, capheld;	/* later: by what follows in their stream */
 	struct pt_chains	*chains;	/* callchains wanted: they go there */
 	struct pt_stacks	*stacks;	/* with chains: the threads' stacks */
 };
@@ -535,17 +544,41 @@ add_sample(struct run *x, const struct stream *st, enum pt_event ev, uint64_t pa
 		read_sample_code(x, it->pid, it->tid, ip);
 }
 
+/*
+ * The errors of stream st held outside the --time ranges: kept when it
+ * enters a range, dropped at a PSB outside them (perf fast-forwards past
+ * it) or at the end.
+ */
+static void
+held_settle(struct run *x, const struct stream *st, bool keep)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < x->nheld; i++) {
+		if (st != NULL && x->held[i].stream != (size_t)(st - x->streams))
+			x->held[k++] = x->held[i];
+		else if (!keep)
+			x->items[x->held[i].item].kind = PT_ITEM_DROPPED;
+	}
+	x->nheld = k;
+}
+
 /* The items of the stream's latest state, once. */
 static void
 report_state(struct run *x, struct stream *st)
 {
 	const struct pt_state *d = st->state;
 	uint32_t flags;
+	bool inside;
 
 	if (!st->unreported)
 		return;
 	st->unreported = false;
-	for (size_t i = 0; i < sizeof state_samples / sizeof state_samples[0]; i++) {
+	/* outside perf's --time ranges: no sample, the ratio not reported */
+	inside = x->time == NULL || filter_time_ok(x->time, clock_ns(&x->clock, st->tsc));
+	if (x->nheld != 0 && (inside || (d->type & PT_ST_PSB)))
+		held_settle(x, st, inside);
+	for (size_t i = 0; inside && i < sizeof state_samples / sizeof state_samples[0]; i++) {
 		uint64_t v = 0;
 
 		if (state_samples[i].when == 0) {
@@ -577,7 +610,7 @@ report_state(struct run *x, struct stream *st)
 	if (x->stacks != NULL && st->tid != -1)
 		pt_stacks_event(x->stacks, st->tid, st->cpu, flags, d->from_ip, d->to_ip, 0,
 		    st->trace_nr);
-	if (!(flags & x->branch_mask))
+	if (!(flags & x->branch_mask) || !inside)
 		return;
 	if (d->from_nr != d->to_nr && d->from_ip && d->to_ip) {
 		/* between host and guest: a sample for each side */
@@ -600,6 +633,11 @@ report_error(struct run *x, const struct stream *st, const struct pt_state *d)
 	it->code = d->err;
 	it->ip = d->from_ip;
 	it->time = clock_ns(&x->clock, d->timestamp);
+	if (x->time != NULL && !filter_time_ok(x->time, it->time)) {
+		x->held = grow(x->held, &x->capheld, x->nheld + 1, sizeof *x->held);
+		x->held[x->nheld].item = x->nitems - 1;
+		x->held[x->nheld++].stream = (size_t)(st - x->streams);
+	}
 }
 
 /* ---- streams ---- */
@@ -1093,6 +1131,7 @@ pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_o
 	x.s = s;
 	x.z = z;
 	x.script = o->script;
+	x.time = o->time;
 	x.clock.shift = (uint32_t)w[IW_CLOCK_SHIFT];
 	x.clock.mult = (uint32_t)w[IW_CLOCK_MULT];
 	x.clock.zero = w[IW_CLOCK_ZERO];
@@ -1145,6 +1184,16 @@ pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_o
 	merge_until(&x, UINT64_MAX);
 
 	run_free(&x);
+	if (x.time != NULL) {	/* what is still held lies past where perf decodes */
+		size_t k = 0;
+
+		held_settle(&x, NULL, false);
+		for (size_t i = 0; i < x.nitems; i++)
+			if (x.items[i].kind != PT_ITEM_DROPPED)
+				x.items[k++] = x.items[i];
+		x.nitems = k;
+	}
+	free(x.held);
 	*out = x.items;
 	return x.nitems;
 }

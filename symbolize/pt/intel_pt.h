@@ -64,6 +64,7 @@ const char *pt_event_name(enum pt_event e);
 enum pt_item_kind {
 	PT_ITEM_SAMPLE,
 	PT_ITEM_ERROR,
+	PT_ITEM_DROPPED,	/* internal to pt_synth(), never in its result */
 };
 
 struct pt_item {
@@ -94,6 +95,8 @@ const char *pt_item_comm(const struct session *s, const struct pt_item *it, char
 /* Error text as perf prints it ("Failed to get instruction"). */
 const char *pt_error_text(uint32_t code);
 
+struct hist_filter;
+
 struct pt_opts {
 	/*
 	 * perf script's defaults (branches at calls and asynchronous
@@ -102,6 +105,14 @@ struct pt_opts {
 	 * report's (power events and PSBs).
 	 */
 	bool	script;
+	/*
+	 * perf's --time (NULL: none): as perf decodes only the ranges (its
+	 * decoder fast-forwards to the last PSB before each start), no state
+	 * outside them reports anything, the core ratio is reported again at
+	 * the first state inside one when it is not the last one reported,
+	 * and script's decoding errors are those from that PSB on.
+	 */
+	const struct hist_filter *time;
 };
 
 /* Does the session hold an Intel PT trace (AUXTRACE_INFO of type 1)? */

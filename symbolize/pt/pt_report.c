@@ -38,7 +38,7 @@ pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
 {
 	const struct hist_opts *ho = hist_opts(h);
 	bool chains = ho->paths && !ho->children;
-	struct pt_opts po = { .script = false };
+	struct pt_opts po = { .script = false, .time = ho->filter };
 	struct pt_chains c;
 	struct pt_item *items;
 	struct frame fv[PT_CHAIN_ROOM];

@@ -388,7 +388,7 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 	script_print_stat(s, fp);	/* perf stat record files */
 	frames = calloc(nframes, sizeof *frames);
 	if (pt_present(s)) {
-		struct pt_opts po = { .script = true };
+		struct pt_opts po = { .script = true, .time = sc->filter };
 
 		nitems = pt_synth(s, z, &po, &items);
 	}
