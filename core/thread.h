@@ -3,9 +3,11 @@
  * process's address-space history (MMAP, MMAP2), built from records fed
  * in time order (the session feeds its index).  Owned by the session.
  *
- * A thread entry is one lifetime of a tid: a tid reused after its EXIT, or
- * seen in a FORK again, starts a new entry.  Threads are addressed by
- * 32-bit ids (indexes), never by pointers.
+ * A thread entry is one lifetime of a tid: a tid seen in a FORK again, or
+ * named by a COMM after its EXIT, starts a new entry; a sample after the
+ * EXIT stays with the exited thread and its comm (as perf keeps a dead
+ * thread until the tid is reused).  Threads are addressed by 32-bit ids
+ * (indexes), never by pointers.
  */
 #ifndef PERFNAV_CORE_THREAD_H
 #define PERFNAV_CORE_THREAD_H
