@@ -145,6 +145,50 @@ compute(const struct diff *d, struct diff_event *de)
 	}
 }
 
+/* Has the row an entry in any file but the baseline? */
+static bool
+has_pairs(const struct diff *d, const struct diff_row *r)
+{
+	for (size_t f = 1; f < d->nfiles; f++)
+		if (r->cell[f].present)
+			return true;
+	return false;
+}
+
+static void
+free_row(const struct diff *d, struct diff_row *r)
+{
+	for (unsigned k = 0; k < d->ho.nkeys; k++)
+		free((char *)r->key[k]);
+	free(r->cell);
+}
+
+/*
+ * perf's -b: rows without a baseline entry or without a pair go; perf
+ * then sums the baseline's total anew from the entries left, and prints
+ * the baseline's percents of it (the deltas were computed before).
+ */
+static void
+baseline_only(const struct diff *d, struct diff_event *de)
+{
+	size_t n = 0;
+	uint64_t sum = 0;
+
+	for (size_t r = 0; r < de->nrows; r++) {
+		if (de->rows[r].dummy || !has_pairs(d, &de->rows[r])) {
+			free_row(d, &de->rows[r]);
+			continue;
+		}
+		sum += de->rows[r].cell[0].period;
+		de->rows[n++] = de->rows[r];
+	}
+	de->nrows = n;
+	de->total[0] = sum;
+	for (size_t r = 0; r < n; r++)
+		de->rows[r].cell[0].pct = sum ? (double)de->rows[r].cell[0].period * 100.0 /
+		    (double)sum : 0;
+}
+
 /* perf's cmp_doubles, descending: -1 when a sorts first. */
 static int
 desc(double a, double b)
@@ -169,16 +213,6 @@ cmp_value(const struct diff *d, const struct diff_row *a, const struct diff_row 
 		return x->wdiff > y->wdiff ? -1 : x->wdiff < y->wdiff;
 	}
 	return 0;
-}
-
-/* Has the row an entry in any file but the baseline? */
-static bool
-has_pairs(const struct diff *d, const struct diff_row *r)
-{
-	for (size_t f = 1; f < d->nfiles; f++)
-		if (r->cell[f].present)
-			return true;
-	return false;
 }
 
 /* perf's hist_entry__cmp_compute_idx: the sort by -o's file. */
@@ -344,6 +378,8 @@ build_event(struct diff *d, struct hist *const *h, struct taken *t, const char *
 		add_file(&b, h[f], f, (size_t)ev);
 	}
 	compute(d, de);
+	if (d->o.baseline_only)
+		baseline_only(d, de);
 	if (de->nrows > 1)
 		qsort_r(de->rows, de->nrows, sizeof *de->rows, cmp_rows, d);
 	free(b.line);
@@ -391,11 +427,8 @@ diff_free(struct diff *d)
 	for (size_t i = 0; i < d->nev; i++) {
 		struct diff_event *de = &d->ev[i];
 
-		for (size_t r = 0; r < de->nrows; r++) {
-			for (unsigned k = 0; k < d->ho.nkeys; k++)
-				free((char *)de->rows[r].key[k]);
-			free(de->rows[r].cell);
-		}
+		for (size_t r = 0; r < de->nrows; r++)
+			free_row(d, &de->rows[r]);
 		free(de->rows);
 		free((char *)de->name);
 	}

@@ -51,6 +51,9 @@ struct diff_opts {
 	int64_t		 w1, w2;	/* wdiff's weights (perf's wdiff:W1,W2) */
 	unsigned	 order;		/* perf's -o: the file whose column sorts first, 0: none */
 	bool		 relative;	/* --percentage relative: percents of the rows' periods */
+	bool		 baseline_only;	/* perf's -b: only rows with a baseline entry and a
+					 * pair; the baseline's percents (and total) are then
+					 * of those rows, as perf's, its deltas of the whole */
 };
 
 /* One file's part of a row. */

@@ -49,11 +49,11 @@ struct file_sym {
 struct diff_args {
 	const char		*sort;
 	struct diff_opts	 d;
-	bool			 tsv, period, formula, baseline_only;
+	bool			 tsv, period, formula;
 	struct scope_arg	 scope[SCOPE_MAX];
 	size_t			 nscope;
 	struct file_sym		 fs[DIFF_MAX_FILES];
-	bool			 bad_file_opt;
+	const char		*dsos, *comms, *symbols;	/* the last values given */
 };
 
 static const struct cmd_opt diff_opts[] = {
@@ -159,6 +159,12 @@ scope_opt(struct diff_args *a, int val, const char *v)
 	}
 	a->scope[a->nscope].val = val;
 	a->scope[a->nscope++].arg = v;
+	if (val == FILTER_OPT_DSOS)
+		a->dsos = v;
+	else if (val == FILTER_OPT_COMMS)
+		a->comms = v;
+	else if (val == FILTER_OPT_SYMBOLS)
+		a->symbols = v;
 	return 0;
 }
 
@@ -181,7 +187,7 @@ diff_opt(void *arg, int val, const char *v)
 		a->formula = true;
 		return 0;
 	case 'b':
-		a->baseline_only = true;
+		a->d.baseline_only = true;
 		return 0;
 	case 'o':
 		if (opts_count(v, DIFF_MAX_FILES - 1, &n) < 0)
@@ -309,6 +315,8 @@ struct out {
 	struct col		 col[MAX_COLS];
 	size_t			 ncol;
 	int			 kw[HIST_MAX_KEYS];
+	bool			 elide[HIST_MAX_KEYS];	/* a key column not shown */
+	unsigned		 last;			/* the last key shown */
 };
 
 static void
@@ -445,21 +453,7 @@ cell_text(const struct out *o, const struct diff_event *de, const struct diff_ro
 	}
 }
 
-/* Is row r shown (-b: only rows of the baseline with a pair)? */
-static bool
-shown(const struct out *o, const struct diff_row *r)
-{
-	if (!o->a->baseline_only)
-		return true;
-	if (r->dummy)
-		return false;
-	for (size_t f = 1; f < diff_nfiles(o->d); f++)
-		if (r->cell[f].present)
-			return true;
-	return false;
-}
-
-/* The keys' widths over the shown rows, as perf sizes them. */
+/* The keys' widths over the rows, as perf sizes them. */
 static void
 key_widths(struct out *o, const struct diff_event *de)
 {
@@ -471,8 +465,6 @@ key_widths(struct out *o, const struct diff_event *de)
 	for (size_t i = 0; i < de->nrows; i++) {
 		const struct diff_row *r = &de->rows[i];
 
-		if (!shown(o, r))
-			continue;
 		unresolved |= r->sym_none;
 		for (unsigned k = 0; k < ho->nkeys; k++) {
 			int l = (int)strlen(textout_esc(r->key[k]));
@@ -501,11 +493,12 @@ print_header(struct out *o, const struct diff_event *de, bool first)
 	size_t nf = diff_nfiles(o->d);
 	FILE *fp = o->fp;
 
-	fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", textout_esc(de->name));
+	fprintf(fp, "%s# Event '%s'\n", first ? "" : "\n", textout_esc(de->name));
 	for (size_t f = 0; f < nf; f++)
 		if (!de->in[f])
-			fprintf(fp, "# No samples of this event in [%zu] %s\n#\n", f,
+			fprintf(fp, "# No samples of this event in [%zu] %s\n", f,
 			    textout_esc(o->files[f].path));
+	fputs("#\n", fp);
 	if (nf > 2) {
 		fprintf(fp, "# Data files:\n");
 		for (size_t f = 0; f < nf; f++)
@@ -516,19 +509,23 @@ print_header(struct out *o, const struct diff_event *de, bool first)
 	fputs("# ", fp);
 	for (size_t c = 0; c < o->ncol; c++)
 		fprintf(fp, "%*s  ", o->col[c].width, o->col[c].header);
-	for (unsigned k = 0; k < ho->nkeys; k++)
-		fprintf(fp, "%-*s%s", o->kw[k], hist_key_header(ho->keys[k]),
-		    k + 1 < ho->nkeys ? "  " : "\n");
-	fputs("# ", fp);
+	for (unsigned k = 0; k <= o->last; k++)
+		if (!o->elide[k])
+			fprintf(fp, "%-*s%s", o->kw[k], hist_key_header(ho->keys[k]),
+			    k < o->last ? "  " : "");
+	fputs("\n# ", fp);
 	for (size_t c = 0; c < o->ncol; c++) {
 		dots(fp, o->col[c].width);
 		fputs("  ", fp);
 	}
-	for (unsigned k = 0; k < ho->nkeys; k++) {
+	for (unsigned k = 0; k <= o->last; k++) {
+		if (o->elide[k])
+			continue;
 		dots(fp, o->kw[k]);
-		fputs(k + 1 < ho->nkeys ? "  " : "\n", fp);
+		if (k < o->last)
+			fputs("  ", fp);
 	}
-	fputs("#\n", fp);
+	fputs("\n#\n", fp);
 }
 
 static void
@@ -554,7 +551,9 @@ print_row(const struct out *o, const struct diff_event *de, const struct diff_ro
 
 		if (o->a->tsv)
 			fprintf(fp, "\t%s", t);
-		else if (k + 1 < ho->nkeys)
+		else if (o->elide[k])
+			continue;
+		else if (k < o->last)
 			fprintf(fp, "%-*s  ", o->kw[k], t);
 		else
 			fputs(t, fp);
@@ -584,27 +583,86 @@ print_tsv_header(const struct out *o)
 	fputc('\n', o->fp);
 }
 
+/* How many different names a list option gave ("a,b,a": 2). */
+static size_t
+list_len(const char *v)
+{
+	size_t n = 0;
+
+	for (const char *p = v; p != NULL && *p != '\0';) {
+		size_t l = strcspn(p, ",");
+		bool seen = false;
+
+		for (const char *q = v; q < p && !seen;) {
+			size_t ql = strcspn(q, ",");
+
+			seen = ql == l && l > 0 && strncmp(p, q, l) == 0;
+			q += ql + (q[ql] == ',');
+		}
+		n += l > 0 && !seen;
+		p += l + (p[l] == ',');
+	}
+	return n;
+}
+
+/*
+ * As perf: a key column that a scope option limits to one value (--dsos,
+ * --comms or --symbols with one name) is not shown, unless every one is.
+ */
+static void
+elide_keys(struct out *o)
+{
+	const struct hist_opts *ho = diff_hist_opts(o->d);
+	unsigned shown = 0;
+
+	for (unsigned k = 0; k < ho->nkeys; k++) {
+		const char *v = ho->keys[k] == HIST_KEY_DSO ? o->a->dsos :
+		    ho->keys[k] == HIST_KEY_COMM ? o->a->comms :
+		    ho->keys[k] == HIST_KEY_SYM ? o->a->symbols : NULL;
+
+		o->elide[k] = list_len(v) == 1;
+		shown += !o->elide[k];
+	}
+	o->last = 0;
+	for (unsigned k = 0; k < ho->nkeys; k++) {
+		if (shown == 0)
+			o->elide[k] = false;
+		if (!o->elide[k])
+			o->last = k;
+	}
+}
+
 static void
 print_diff(struct out *o)
 {
+	bool first = true;
+
 	make_cols(o);
+	elide_keys(o);
 	if (o->a->tsv)
 		print_tsv_header(o);
 	for (size_t e = 0; e < diff_nevents(o->d); e++) {
 		const struct diff_event *de = diff_event(o->d, e);
 
+		if (!de->in[0]) {
+			/* perf compares the baseline's events only: said, not shown */
+			fprintf(o->fp, "# No samples of event '%s' in the baseline [0] %s: not compared\n",
+			    textout_esc(de->name),
+			    textout_esc(o->files[0].path));
+			continue;
+		}
 		if (o->a->tsv) {
-			for (size_t f = 0; f < diff_nfiles(o->d); f++)
+			for (size_t f = 1; f < diff_nfiles(o->d); f++)
 				if (!de->in[f])
-					fprintf(o->fp, "# event '%s': no samples in [%zu] %s\n",
+					fprintf(o->fp, "# No samples of event '%s' in [%zu] %s\n",
 					    textout_esc(de->name), f, textout_esc(o->files[f].path));
 		} else {
 			key_widths(o, de);
-			print_header(o, de, e == 0);
+			print_header(o, de, first);
 		}
+		first = false;
 		for (size_t i = 0; i < de->nrows; i++)
-			if (shown(o, &de->rows[i]))
-				print_row(o, de, &de->rows[i]);
+			print_row(o, de, &de->rows[i]);
 	}
 }
 
