@@ -424,6 +424,10 @@ relative|b a|--percentage relative
 three|a b c|
 order2|a b c|-c ratio -o 2
 baseline|c a|-b
+wdiff3|a b c|-c wdiff:3,1
+pid|a b|-s pid,dso,sym
+symbols|a b c|--symbols spin
+comm|b a|-s comm,symbol -c delta -p
 LIST
 # --tsv: the rows of perf diff's table (columns at their places), tab-separated, without '%'
 if "$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null --dsos diffwork \

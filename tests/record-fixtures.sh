@@ -157,6 +157,10 @@ if want diff-a.data || want diff-b.data || want diff-c.data; then
 	three|a b c|
 	order2|a b c|-c ratio -o 2
 	baseline|c a|-b
+	wdiff3|a b c|-c wdiff:3,1
+	pid|a b|-s pid,dso,sym
+	symbols|a b c|--symbols spin
+	comm|b a|-s comm,symbol -c delta -p
 	LIST
 fi
 

@@ -57,7 +57,7 @@ struct diff_args {
 };
 
 static const struct cmd_opt diff_opts[] = {
-	{ "sort", 1, 's', "KEYS: the keys entries pair by: comm,pid (also tid),process,dso,sym,cpu,srcline (default dso,sym, as perf diff)" },
+	{ "sort", 1, 's', "KEYS: the keys entries pair by: comm,pid (also tid),process,dso,sym (also symbol),cpu,srcline (default dso,sym, as perf diff)" },
 	{ "compute", 1, 'c', "delta|delta-abs|ratio|wdiff:W1,W2: the column against the baseline (default delta-abs, as perf 6.1)" },
 	{ "period", 0, 'p', "the period columns (Base period, Period)" },
 	{ "formula", 0, 'F', "the formula of each value" },
@@ -453,6 +453,13 @@ cell_text(const struct out *o, const struct diff_event *de, const struct diff_ro
 	}
 }
 
+/* A key column's header: perf's thread column's is "    Pid:Command". */
+static const char *
+key_header(enum hist_key k)
+{
+	return k == HIST_KEY_TID ? "    Pid:Command" : hist_key_header(k);
+}
+
 /* The keys' widths over the rows, as perf sizes them. */
 static void
 key_widths(struct out *o, const struct diff_event *de)
@@ -461,7 +468,7 @@ key_widths(struct out *o, const struct diff_event *de)
 	bool unresolved = false;
 
 	for (unsigned k = 0; k < ho->nkeys; k++)
-		o->kw[k] = (int)strlen(hist_key_header(ho->keys[k]));
+		o->kw[k] = (int)strlen(key_header(ho->keys[k]));
 	for (size_t i = 0; i < de->nrows; i++) {
 		const struct diff_row *r = &de->rows[i];
 
@@ -511,7 +518,7 @@ print_header(struct out *o, const struct diff_event *de, bool first)
 		fprintf(fp, "%*s  ", o->col[c].width, o->col[c].header);
 	for (unsigned k = 0; k <= o->last; k++)
 		if (!o->elide[k])
-			fprintf(fp, "%-*s%s", o->kw[k], hist_key_header(ho->keys[k]),
+			fprintf(fp, "%-*s%s", o->kw[k], key_header(ho->keys[k]),
 			    k < o->last ? "  " : "");
 	fputs("\n# ", fp);
 	for (size_t c = 0; c < o->ncol; c++) {
@@ -540,11 +547,15 @@ print_row(const struct out *o, const struct diff_event *de, const struct diff_ro
 	else
 		fputs("  ", fp);
 	for (size_t c = 0; c < o->ncol; c++) {
-		cell_text(o, de, r, &o->col[c], buf, sizeof buf);
+		const struct col *col = &o->col[c];
+
+		cell_text(o, de, r, col, buf, sizeof buf);
 		if (o->a->tsv)
 			fprintf(fp, "\t%s", buf);
+		else if (col->kind == COL_VALUE && o->a->d.compute == DIFF_WDIFF && !r->dummy)
+			fprintf(fp, "%-*s  ", col->width, buf);	/* perf: "%14ld", then padded */
 		else
-			fprintf(fp, "%*s  ", o->col[c].width, buf[0] ? buf : "");
+			fprintf(fp, "%*s  ", col->width, buf);
 	}
 	for (unsigned k = 0; k < ho->nkeys; k++) {
 		const char *t = textout_esc(r->key[k]);
@@ -555,8 +566,10 @@ print_row(const struct out *o, const struct diff_event *de, const struct diff_ro
 			continue;
 		else if (k < o->last)
 			fprintf(fp, "%-*s  ", o->kw[k], t);
-		else
+		else if (ho->keys[k] == HIST_KEY_SYM || ho->keys[k] == HIST_KEY_SRCLINE)
 			fputs(t, fp);
+		else
+			fprintf(fp, "%-*s", o->kw[k], t);	/* perf pads all but these */
 	}
 	fputc('\n', fp);
 }
@@ -683,10 +696,12 @@ static int
 diff_keys(const char *sort, struct hist_opts *ho)
 {
 	const char *bad;
-	size_t badlen;
+	char keys[256];
+	size_t badlen, l = 0;
 	int nk;
 
 	memset(ho, 0, sizeof *ho);
+	keys[0] = '\0';
 	ho->event = -1;
 	if (sort == NULL) {
 		ho->keys[0] = HIST_KEY_DSO;
@@ -694,7 +709,16 @@ diff_keys(const char *sort, struct hist_opts *ho)
 		ho->nkeys = 2;
 		return 0;
 	}
-	nk = hist_parse_keys(sort, ho->keys, &bad, &badlen);
+	/* perf's name of the sym key, "symbol", read as "sym" */
+	for (const char *p = sort; *p != '\0' && l < sizeof keys - 8;) {
+		size_t w = strcspn(p, ",");
+		bool sym = w == 6 && strncmp(p, "symbol", 6) == 0;
+
+		l += (size_t)snprintf(keys + l, sizeof keys - l, "%.*s%s", sym ? 3 : (int)w, p,
+		    p[w] == ',' ? "," : "");
+		p += w + (p[w] == ',');
+	}
+	nk = hist_parse_keys(keys, ho->keys, &bad, &badlen);
 	if (nk > 0) {
 		ho->nkeys = (unsigned)nk;
 		return 0;
