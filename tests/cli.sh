@@ -428,6 +428,9 @@ wdiff3|a b c|-c wdiff:3,1
 pid|a b|-s pid,dso,sym
 symbols|a b c|--symbols spin
 comm|b a|-s comm,symbol -c delta -p
+time|a b|--time 10%/2
+pids|b a|--pid 22872,22886 --percentage relative
+times|a b|--time 1742.06,1742.10:1743.20,1743.25
 LIST
 # --tsv: the rows of perf diff's table (columns at their places), tab-separated, without '%'
 if "$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null --dsos diffwork \
@@ -457,6 +460,18 @@ if "$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null \
 else
 	ko "diff events: $(head -c 600 "$tmp/got") $(head -c 200 "$tmp/err")"
 fi
+# per-file symbolization: file 0 with the fixtures' build-id cache, file 1 with none (its
+# unresolved addresses one row, as perf makes them)
+if "$bin" diff --tsv --buildid-dir /nonexistent --file-buildid-dir "0:$data/buildid" \
+	--kallsyms /dev/null --dsos diffwork "$data/diff-a.data" "$data/diff-b.data" > "$tmp/got" \
+	2> "$tmp/err" && grep -q "^cpu-clock	85.71		diffwork	\[\.\] spin$" "$tmp/got" &&
+	grep -Eq "^cpu-clock		\+99.33	diffwork	\[\.\] 0x0+1149$" "$tmp/got" &&
+	[ "$(grep -vc '^#' "$tmp/got")" = 6 ]; then
+	ok
+else
+	ko "diff --file-buildid-dir: $(head -c 600 "$tmp/got") $(head -c 200 "$tmp/err")"
+fi
+expect_fail "diff: bad --file-kallsyms" 2 "is not N:VALUE" diff --file-kallsyms x "$data/diff-a.data" "$data/diff-b.data"
 expect_fail "diff: bad -c" 2 "'sum' is not a computation" diff -c sum "$data/diff-a.data" "$data/diff-b.data"
 expect_fail "diff: bad wdiff" 2 "bad weights in 'wdiff:1'" diff -c wdiff:1 "$data/diff-a.data" "$data/diff-b.data"
 expect_fail "diff: -o out of range" 2 "o 2: there are files 0 to 1" diff -o 2 "$data/diff-a.data" "$data/diff-b.data"

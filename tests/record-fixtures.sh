@@ -161,6 +161,9 @@ if want diff-a.data || want diff-b.data || want diff-c.data; then
 	pid|a b|-s pid,dso,sym
 	symbols|a b c|--symbols spin
 	comm|b a|-s comm,symbol -c delta -p
+	time|a b|--time 10%/2
+	pids|b a|--pid 22872,22886 --percentage relative
+	times|a b|--time 1742.06,1742.10:1743.20,1743.25
 	LIST
 fi
 

@@ -138,20 +138,50 @@ file_opt(struct diff_args *a, int val, const char *v)
 	return 0;
 }
 
-/* A scope option: checked now, kept to be replayed for each file. */
+/*
+ * File i's part of a scope option's value: perf diff's --time takes one
+ * span list per file separated by ':' ("1.5,2:3.5,4": the first file's,
+ * then the second's; files past the last part have none: NULL).  Other
+ * values are every file's.
+ */
+static const char *
+scope_part(int val, const char *v, size_t i, char *buf, size_t n)
+{
+	if (val != FILTER_OPT_TIME || strchr(v, ':') == NULL)
+		return v;
+	for (; i > 0 && v != NULL; i--) {
+		v = strchr(v, ':');
+		v = v != NULL ? v + 1 : NULL;
+	}
+	if (v == NULL || *v == '\0')
+		return NULL;
+	snprintf(buf, n, "%.*s", (int)strcspn(v, ":"), v);
+	return buf;
+}
+
+/* A scope option: checked now (each file's part), kept to be replayed for each file. */
 static int
 scope_opt(struct diff_args *a, int val, const char *v)
 {
-	struct filter_opts fo;
-	char msg[FILTER_OPTS_MSG];
-	int rc;
+	char msg[FILTER_OPTS_MSG], part[512];
+	const char *p;
 
-	memset(&fo, 0, sizeof fo);
-	rc = filter_opts_take(&fo, val, v, msg, sizeof msg);
-	filter_opts_free(&fo);
-	if (rc < 0) {
-		fprintf(stderr, "perfnav diff: %s\n", msg);
-		return -1;
+	for (size_t i = 0; i < DIFF_MAX_FILES && (p = scope_part(val, v, i, part, sizeof part));
+	    i++) {
+		struct filter_opts fo;
+		int rc;
+
+		memset(&fo, 0, sizeof fo);
+		rc = p[0] == '\0' ? -1 : filter_opts_take(&fo, val, p, msg, sizeof msg);
+		filter_opts_free(&fo);
+		if (rc < 0) {
+			if (p[0] == '\0')
+				snprintf(msg, sizeof msg, "an empty part in '%s' for --time", v);
+			fprintf(stderr, "perfnav diff: %s\n", msg);
+			return -1;
+		}
+		if (p == v)
+			break;
 	}
 	if (a->nscope == SCOPE_MAX) {
 		fprintf(stderr, "perfnav diff: at most %d scope options\n", SCOPE_MAX);
@@ -219,6 +249,7 @@ diff_opt(void *arg, int val, const char *v)
 /* One recording of the comparison and what its thread made of it. */
 struct dfile {
 	const char		*path;
+	size_t			 idx;		/* its place: 0 the baseline */
 	struct common_opts	 co;
 	struct hist_opts	 ho;
 	const struct diff_args	*a;
@@ -242,8 +273,13 @@ load_file(struct dfile *f)
 		f->status = EXIT_FAIL;
 		return;
 	}
-	for (size_t i = 0; i < a->nscope; i++)
-		filter_opts_take(&f->fo, a->scope[i].val, a->scope[i].arg, f->msg, sizeof f->msg);
+	for (size_t i = 0; i < a->nscope; i++) {
+		char buf[512];
+		const char *v = scope_part(a->scope[i].val, a->scope[i].arg, f->idx, buf, sizeof buf);
+
+		if (v != NULL)
+			filter_opts_take(&f->fo, a->scope[i].val, v, f->msg, sizeof f->msg);
+	}
 	if (filter_opts_setup(&f->fo, f->s, f->path, f->msg, sizeof f->msg) < 0) {
 		f->status = EXIT_USAGE;
 		return;
@@ -762,6 +798,7 @@ diff_files(struct cmd_run *r, const struct diff_args *a, const struct hist_opts 
 
 		memset(df, 0, sizeof *df);
 		df->path = paths[f];
+		df->idx = f;
 		df->co = r->co;
 		df->co.input = paths[f];
 		df->co.buildid_dir = fs->buildid_dir ? fs->buildid_dir : r->co.buildid_dir;
