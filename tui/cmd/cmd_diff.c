@@ -878,6 +878,10 @@ cmd_diff(int argc, char **argv)
 		o.files = files;
 		if (d != NULL)
 			print_diff(&o);
+		else {
+			fprintf(stderr, "perfnav diff: the files cannot be compared\n");
+			status = EXIT_FAIL;
+		}
 		diff_free(d);
 	}
 	return diff_end(files, n, status, r.co.strict);
