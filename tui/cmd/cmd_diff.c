@@ -309,8 +309,11 @@ loader_run(void *arg)
 	struct loader *l = arg;
 	size_t i;
 
-	while ((i = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED)) < l->n)
+	while ((i = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED)) < l->n) {
 		load_file(&l->files[i]);
+		if (l->files[i].status != EXIT_OK)	/* no comparison: load no more */
+			__atomic_store_n(&l->next, l->n, __ATOMIC_RELAXED);
+	}
 	return NULL;
 }
 
