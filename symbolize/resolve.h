@@ -30,6 +30,10 @@ struct sym_opts {
 	bool		 no_demangle;	/* keep C++ names mangled */
 	bool		 no_srcline;	/* never open DWARF line tables */
 	bool		 no_unwind;	/* do not unwind --call-graph dwarf stacks */
+	bool		 no_path_cache;	/* a DSO the recording gives no build id resolves from
+					 * its path only (perf's lookup), never from the sole
+					 * build-id cache entry of that path (which, in a
+					 * comparison of two builds, may be the other's) */
 };
 
 /* Why a frame is not (fully) resolved. X(name, text) */

@@ -183,7 +183,8 @@ elf_dso_load(struct dso_table *t, struct dso_ent *d, const char *name, const str
 		if (n > 0)
 			d->bid_len = (uint8_t)n;
 	}
-	if (d->bid_len == 0 && !path_ok && dso_cache_sole_entry(c->buildid_dir, name, hex))
+	if (d->bid_len == 0 && !path_ok && !c->o->no_path_cache &&
+	    dso_cache_sole_entry(c->buildid_dir, name, hex))
 		dso_bid_from_hex(d, hex);
 	dso_bid_hex(d, hex);
 	if (path_ok)

@@ -445,5 +445,92 @@ expect_fail "top: bad --dsos" 2 "bad value ',' for --dsos" top --dsos , "$data/f
 expect_fail "top: bad --symbols" 2 "bad value 'a,' for --symbols" top --symbols a, "$data/fp.data"
 expect_fail "top: --cpu without cpus" 2 "no event records its cpu" top --cpu 0 "$data/fp.data"
 
+# diff: perfnav diff against perf diff on the diff-*.data fixtures (one binary rebuilt with its
+# hot path moved; README there), byte for byte as perf diff --stdio prints them, each mode
+# (tests/data/expected/diff-OLD~NEW.MODE.txt, made with --dsos diffwork so that only the
+# fixture binary's rows show: their symbols come from tests/data/buildid).  perfnav's note on
+# an event a file lacks ("# No samples of ...") is its own.
+while IFS='|' read -r mode files opts; do
+	names=$(echo "$files" | sed 's/ /~/g')
+	paths=()
+	for f in $files; do
+		paths+=("$data/diff-$f.data")
+	done
+	exp="$data/expected/diff-$names.$mode.txt"
+	# shellcheck disable=SC2086 # opts: words on purpose
+	if "$bin" diff --buildid-dir "$data/buildid" --kallsyms /dev/null --dsos diffwork $opts \
+		"${paths[@]}" > "$tmp/diff.out" 2> "$tmp/err"; then
+		sed "s|$data/||" "$tmp/diff.out" | grep -v '^# No samples of ' > "$tmp/got"
+		if [ -s "$exp" ] && diff "$exp" "$tmp/got" > "$tmp/diff"; then
+			ok
+		else
+			ko "diff $mode $files: $(head -c 600 "$tmp/diff")"
+		fi
+	else
+		ko "diff $mode $files exited: $(head -c 200 "$tmp/err")"
+	fi
+done <<'LIST'
+delta-abs|a b|
+delta|a b|-c delta
+ratio|a b|-c ratio
+wdiff|a b|-c wdiff:1,2
+period|a b|-p -F
+relative|b a|--percentage relative
+three|a b c|
+order2|a b c|-c ratio -o 2
+baseline|c a|-b
+wdiff3|a b c|-c wdiff:3,1
+pid|a b|-s pid,dso,sym
+symbols|a b c|--symbols spin
+comm|b a|-s comm,symbol -c delta -p
+time|a b|--time 10%/2
+pids|b a|--pid 22872,22886 --percentage relative
+times|a b|--time 1742.06,1742.10:1743.20,1743.25
+LIST
+# --tsv: the rows of perf diff's table (columns at their places), tab-separated, without '%'
+if "$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null --dsos diffwork \
+	"$data/diff-a.data" "$data/diff-b.data" > "$tmp/got" 2> "$tmp/err"; then
+	awk -v OFS='\t' '!/^#/ { b = substr($0, 3, 8); d = substr($0, 13, 9); gsub(/[ %]/, "", b);
+		gsub(/[ %]/, "", d); print "cpu-clock", b, d, "diffwork", substr($0, 24) }' \
+		"$data/expected/diff-a~b.delta-abs.txt" > "$tmp/want"
+	if grep -v '^#' "$tmp/got" | diff "$tmp/want" - > "$tmp/diff"; then
+		ok
+	else
+		ko "diff --tsv: $(head -c 600 "$tmp/diff")"
+	fi
+else
+	ko "diff --tsv exited: $(head -c 200 "$tmp/err")"
+fi
+# events pair by name, or by name without modifiers (cpu-clock with cpu-clock:u); one that a
+# file lacks is said so
+if "$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null \
+	"$data/diff-a.data" "$data/diff-c.data" > "$tmp/got" 2> "$tmp/err" &&
+	grep -q "^# No samples of event 'task-clock' in the baseline \[0\] .*: not compared$" "$tmp/got" &&
+	! grep -q "^task-clock" "$tmp/got" &&
+	"$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null \
+		"$data/diff-a.data" "$data/diff-b.data" > "$tmp/got" 2> "$tmp/err" &&
+	! grep -q "^cpu-clock:u" "$tmp/got" &&
+	grep -q "^cpu-clock	85.71	-11.22	diffwork	\[\.\] spin$" "$tmp/got"; then
+	ok
+else
+	ko "diff events: $(head -c 600 "$tmp/got") $(head -c 200 "$tmp/err")"
+fi
+# per-file symbolization: file 0 with the fixtures' build-id cache, file 1 with none (its
+# unresolved addresses one row, as perf makes them)
+if "$bin" diff --tsv --buildid-dir /nonexistent --file-buildid-dir "0:$data/buildid" \
+	--kallsyms /dev/null --dsos diffwork "$data/diff-a.data" "$data/diff-b.data" > "$tmp/got" \
+	2> "$tmp/err" && grep -q "^cpu-clock	85.71		diffwork	\[\.\] spin$" "$tmp/got" &&
+	grep -Eq "^cpu-clock		\+99.33	diffwork	\[\.\] 0x0+1149$" "$tmp/got" &&
+	[ "$(grep -vc '^#' "$tmp/got")" = 6 ]; then
+	ok
+else
+	ko "diff --file-buildid-dir: $(head -c 600 "$tmp/got") $(head -c 200 "$tmp/err")"
+fi
+expect_fail "diff: bad --file-kallsyms" 2 "is not N:VALUE" diff --file-kallsyms x "$data/diff-a.data" "$data/diff-b.data"
+expect_fail "diff: bad -c" 2 "'sum' is not a computation" diff -c sum "$data/diff-a.data" "$data/diff-b.data"
+expect_fail "diff: bad wdiff" 2 "bad weights in 'wdiff:1'" diff -c wdiff:1 "$data/diff-a.data" "$data/diff-b.data"
+expect_fail "diff: -o out of range" 2 "o 2: there are files 0 to 1" diff -o 2 "$data/diff-a.data" "$data/diff-b.data"
+expect_fail "diff: a missing file" 1 "nosuch" diff "$data/diff-a.data" "$tmp/nosuch.data"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

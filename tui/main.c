@@ -24,6 +24,7 @@ static const struct subcmd subcmds[] = {
 	{ "tree", cmd_tree, "the process tree with samples per process and thread, as perf report --tasks" },
 	{ "folded", cmd_folded, "folded stacks for flamegraph.pl and speedscope" },
 	{ "annotate", cmd_annotate, "a function's instructions with their samples, as perf annotate --stdio" },
+	{ "diff", cmd_diff, "compare recordings: the baseline's percents and each other's delta, ratio or weighted diff, as perf diff" },
 	{ NULL, NULL, NULL },
 };
 

@@ -153,6 +153,7 @@ int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 struct symbolizer;
 /*
