@@ -78,7 +78,7 @@ model(const struct session *s, unsigned w, int h, int runs)
 	uint32_t *buf = calloc(w, sizeof *buf);
 	double *v = calloc((size_t)runs, sizeof *v);
 
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < 3; m++) {
 		double t0 = ms_now();
 		struct timeline *tl = timeline_new(s, (enum tl_mode)m, -1);
 		double t1 = ms_now() - t0;
@@ -86,8 +86,8 @@ model(const struct session *s, unsigned w, int h, int runs)
 		for (int i = 0; i < runs; i++)
 			v[i] = buckets_once(tl, w, h, buf);
 		printf("lanes by %s: %zu lanes, %zu samples, %zu lost records, %zu off-CPU gaps in "
-		    "%.1f ms; buckets of %d lanes x %u columns %.3f ms\n", m == TL_TASKS ? "task" :
-		    "cpu", tl->nlanes, tl->npos, tl->nlost, tl->ngaps, t1, h, w, median(v, runs));
+		    "%.1f ms; buckets of %d lanes x %u columns %.3f ms\n",  m == TL_TASKS ? "task" :
+		    m == TL_CPU ? "cpu" : "all", tl->nlanes, tl->npos, tl->nlost, tl->ngaps, t1, h, w, median(v, runs));
 		timeline_free(tl);
 	}
 	free(buf);
@@ -124,13 +124,14 @@ static void
 panes(struct session *s, const struct pane_canvas *c, int runs)
 {
 	struct pane p;
-	double t0;
+	double t0, t1;
 
 	t0 = ms_now();
 	if (pane_create(&p, PANE_TIMELINE, s, NULL) < 0)
 		exit(1);
-	printf("timeline pane: made in %.1f ms; draw %dx%d: first %.2f ms", ms_now() - t0, c->w,
-	    c->h, draw_once(&p, c));
+	t1 = ms_now() - t0;
+	printf("timeline pane: made in %.1f ms; draw %dx%d: first (the lanes made) %.2f ms", t1,
+	    c->w, c->h, draw_once(&p, c));
 	printf(", again %.2f ms", median_draw(&p, c, runs));
 	p.ops->key(&p, ACT_EXPAND_ALL);
 	printf(", every thread shown %.2f ms", median_draw(&p, c, runs));
@@ -143,7 +144,8 @@ panes(struct session *s, const struct pane_canvas *c, int runs)
 	t0 = ms_now();
 	if (pane_create(&p, PANE_FSCOPE, s, NULL) < 0)
 		exit(1);
-	printf("flame scope pane: made in %.1f ms; draw first %.2f ms", ms_now() - t0,
+	t1 = ms_now() - t0;
+	printf("flame scope pane: made in %.1f ms; draw first (the cells laid out) %.2f ms", t1,
 	    draw_once(&p, c));
 	printf(", again %.2f ms (medians of %d)\n", median_draw(&p, c, runs), runs);
 	pane_destroy(&p);

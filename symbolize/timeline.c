@@ -75,6 +75,8 @@ count_keys(struct timeline *tl, struct build *b, size_t n)
 			tl->first = e->time;
 		tl->last = e->time;
 		tl->npos++;
+		if (tl->mode == TL_ALL)
+			continue;
 		if (tl->mode == TL_CPU) {
 			j = key_add(&b->pmap, &b->pk, &b->npk, &b->cappk, (uint32_t)k.cpu, &k);
 			b->pk[j].count++;
@@ -221,6 +223,8 @@ lanes_of(const struct timeline *tl, const struct build *b, int32_t pid, int32_t 
 	uint32_t j;
 
 	*pl = *thl = TL_NONE;
+	if (tl->mode == TL_ALL)
+		return;
 	if (tl->mode == TL_CPU) {
 		j = hmap_get(&b->pmap, (uint32_t)cpu);
 		*pl = j == HMAP_NONE ? TL_NONE : b->pk[j].lane;
@@ -370,7 +374,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 	size_t capo = 0, nouts = 0, cap = 0, nv = 0;
 
 	tl->has_switch = cnt->by_type[PERF_RECORD_SWITCH] || cnt->by_type[PERF_RECORD_SWITCH_CPU_WIDE];
-	if (!tl->has_switch || tl->mode == TL_CPU) {
+	if (!tl->has_switch || tl->mode != TL_TASKS) {
 		tl->gaps = xcalloc(1, sizeof *tl->gaps);
 		return;
 	}

@@ -35,6 +35,7 @@ struct hist;
 enum tl_mode {
 	TL_TASKS,	/* processes, their threads below them */
 	TL_CPU,		/* one lane per CPU */
+	TL_ALL,		/* lane 0 alone (the flame scope's) */
 };
 
 enum tl_kind {

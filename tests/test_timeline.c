@@ -104,6 +104,12 @@ Test(timeline, synth_lanes_span_and_buckets)
 	cr_assert_eq(tl->lanes[2].n, 5);
 	cr_assert_str_eq(timeline_label(tl, 2, buf, sizeof buf), "cpu 1");
 	timeline_free(tl);
+	/* every sample alone */
+	tl = timeline_new(s, TL_ALL, -1);
+	cr_assert_eq(tl->nlanes, 1);
+	cr_assert_eq(tl->lanes[0].n, 10);
+	cr_assert_eq(tl->npos, 10);
+	timeline_free(tl);
 	session_close(s);
 	pd_free(&b);
 }

@@ -77,6 +77,8 @@ build(struct pane *p)
 {
 	struct fs_pane *f = p->priv;
 
+	if (f->tl == NULL)
+		f->tl = timeline_new(p->s, TL_ALL, f->attr);
 	if (f->have && f->ht.nrows == f->nrows && f->ht.unit == fs_units[f->unit])
 		return;
 	timeline_heat_free(&f->ht);
@@ -107,7 +109,7 @@ sync(struct pane *p)
 		attr = fs_attr(p);
 		if (attr != f->attr) {
 			timeline_free(f->tl);
-			f->tl = timeline_new(p->s, TL_CPU, attr);
+			f->tl = NULL;
 			f->attr = attr;
 			f->have = false;
 		}
@@ -428,11 +430,10 @@ fs_init(struct pane *p)
 
 	p->priv = f;
 	f->attr = fs_attr(p);
-	f->tl = timeline_new(p->s, TL_CPU, f->attr);
 	f->unit = FS_UNIT_1S;
 	f->nrows = 50;
 	f->scope_gen = p->sym ? p->sym->scope.gen : 0;
-	build(p);
+	/* the samples are laid out when the pane is first shown */
 	return 0;
 }
 

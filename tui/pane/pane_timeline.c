@@ -44,7 +44,7 @@
 #define TL_MIN_COL_NS	100	/* the deepest zoom: 100 ns a column */
 
 struct tl_pane {
-	struct timeline	*tl[2];		/* by enum tl_mode, made when first shown */
+	struct timeline	*tl[2];		/* TL_TASKS, TL_CPU: made when first shown */
 	enum tl_mode	 mode;
 	int		 attr;		/* the event its timelines were built for */
 	bool		*open;		/* per lane of tl[TL_TASKS]: threads shown */
@@ -182,6 +182,11 @@ sync(struct pane *p)
 	struct tl_pane *t = p->priv;
 	int attr;
 
+	if (TL(t) == NULL) {
+		/* the first time the pane is shown */
+		make_timeline(p, t->mode);
+		set_bounds(p, false, 0, 0);
+	}
 	if (p->sym == NULL || p->sym->scope.gen == t->scope_gen)
 		return;
 	t->scope_gen = p->sym->scope.gen;
@@ -687,6 +692,7 @@ tl_drag(struct pane *p, int y, int x)
 static size_t
 tl_nrows(struct pane *p)
 {
+	sync(p);
 	return ((struct tl_pane *)p->priv)->nvis;
 }
 
@@ -747,8 +753,8 @@ tl_init(struct pane *p)
 	t->attr = scope_attr(p);
 	t->width = 100;
 	t->scope_gen = p->sym ? p->sym->scope.gen : 0;
-	make_timeline(p, TL_TASKS);
-	set_bounds(p, false, 0, 0);
+	t->mode = TL_TASKS;
+	/* the lanes are made when the pane is first shown (sync) */
 	t->y0 = 4;
 	t->x0 = TL_LABEL_MAX + 1;
 	grow_bufs(t, t->width);
