@@ -111,6 +111,8 @@ const char keys_default_text[] =
 	"bind help q back\n"
 	"bind help h back\n"
 	"bind help ? back\n"
+	"bind global 9 pane-timeline\n"
+	"bind global 0 pane-fscope\n"
 	"bind timeline Left time-left\n"
 	"bind timeline h time-left\n"
 	"bind timeline Right time-right\n"

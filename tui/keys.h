@@ -81,6 +81,8 @@
 	X(FLAME_RIGHT, "flame-right", "flame graph: the frame to the right in the row") \
 	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
 	X(REDRAW, "redraw", "redraw the screen") \
+	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
+	X(PANE_FSCOPE, "pane-fscope", "flame scope pane") \
 	X(TIME_LEFT, "time-left", "timeline, flame scope: move the time cursor left") \
 	X(TIME_RIGHT, "time-right", "timeline, flame scope: move the time cursor right") \
 	X(TIME_ZOOM_IN, "time-zoom-in", "timeline: zoom the time axis in around the cursor; flame scope: shorter columns") \
