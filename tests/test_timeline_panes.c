@@ -16,6 +16,8 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/timeline.h"
 #include "tests/tui_helpers.h"
 #include "tui/keys.h"
 #include "tui/nav.h"
@@ -174,6 +176,53 @@ Test(panes, fscope_mark_and_apply)
 	cr_assert_eq(p.push.arg, first + 20000000);
 	cr_assert_eq(p.push.arg2, first + 30000000 - 1);
 	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/*
+ * The highlight's counts: the samples taken in worker_mul (80, all of
+ * thread 26219, as perf script --buildid-dir tests/data/buildid -F
+ * tid,sym says) in the thread's lane, none in another's, split over
+ * columns or not.
+ */
+Test(panes, timeline_highlight_counts_a_function)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct timeline *tl;
+	const uint32_t *rows;
+	uint32_t func = CPATH_NONE, mul = TL_NONE, add = TL_NONE, out[7], sum = 0;
+	size_t n;
+
+	symbols_run(sy);
+	n = hist_rows(sy->h, 0, 0, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *he = hist_entry_get(sy->h, rows[i]);
+		const struct hist_node *nd = hist_node_get(sy->h, he->node);
+
+		if (nd && strstr(hist_str(sy->h, nd->label), "worker_mul"))
+			func = he->node;
+	}
+	cr_assert_neq(func, CPATH_NONE);
+	tl = timeline_new(s, TL_TASKS, -1);
+	for (uint32_t i = 0; i < tl->nlanes; i++) {
+		if (tl->lanes[i].kind == TL_KIND_THREAD && tl->lanes[i].tid == 26219)
+			mul = i;
+		if (tl->lanes[i].kind == TL_KIND_THREAD && tl->lanes[i].tid == 26218)
+			add = i;
+	}
+	cr_assert_neq(mul, TL_NONE);
+	cr_assert_neq(add, TL_NONE);
+	timeline_buckets_func(tl, sy->h, mul, func, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 80);
+	timeline_buckets_func(tl, sy->h, add, func, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 0);
+	timeline_buckets_func(tl, sy->h, 0, func, tl->first, tl->last + 1, 7, out);
+	for (int k = 0; k < 7; k++)
+		sum += out[k];
+	cr_assert_eq(sum, 80);
+	timeline_free(tl);
 	symbols_free(sy);
 	session_close(s);
 }
