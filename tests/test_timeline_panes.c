@@ -226,3 +226,28 @@ Test(panes, timeline_highlight_counts_a_function)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* multi.data has two events of 92 samples each: the timeline counts the scope's. */
+Test(panes, timeline_counts_the_scope_event)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct row *r = malloc(sizeof *r);
+	struct pane p;
+
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	/* before symbols the hist has no events: every sample */
+	cr_assert_geq(p.ops->nrows(&p), 2);
+	cr_assert_str_eq((tl_row_text(&p, 0, r), r->col[1]), "184");
+	symbols_run(sy);
+	cr_assert_geq(p.ops->nrows(&p), 2);
+	cr_assert_str_eq((tl_row_text(&p, 0, r), r->col[1]), "92");
+	sy->scope.ev = 1;
+	sy->scope.gen++;
+	cr_assert_geq(p.ops->nrows(&p), 2);
+	cr_assert_str_eq((tl_row_text(&p, 0, r), r->col[1]), "92");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+	free(r);
+}

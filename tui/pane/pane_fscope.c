@@ -56,7 +56,6 @@ struct fs_pane {
 	size_t		 mc;
 	unsigned	 mr;
 	bool		 drag;
-	unsigned	 scope_gen;
 	int		 y0, x0, ncols;	/* where cells were drawn last */
 };
 
@@ -102,17 +101,14 @@ static void
 sync(struct pane *p)
 {
 	struct fs_pane *f = p->priv;
-	int attr;
+	int attr = fs_attr(p);
 
-	if (p->sym && p->sym->scope.gen != f->scope_gen) {
-		f->scope_gen = p->sym->scope.gen;
-		attr = fs_attr(p);
-		if (attr != f->attr) {
-			timeline_free(f->tl);
-			f->tl = NULL;
-			f->attr = attr;
-			f->have = false;
-		}
+	/* the hist may find a second event only as symbols are resolved */
+	if (attr != f->attr) {
+		timeline_free(f->tl);
+		f->tl = NULL;
+		f->attr = attr;
+		f->have = false;
 	}
 	build(p);
 }
@@ -432,7 +428,6 @@ fs_init(struct pane *p)
 	f->attr = fs_attr(p);
 	f->unit = FS_UNIT_1S;
 	f->nrows = 50;
-	f->scope_gen = p->sym ? p->sym->scope.gen : 0;
 	/* the samples are laid out when the pane is first shown */
 	return 0;
 }

@@ -180,17 +180,9 @@ static void
 sync(struct pane *p)
 {
 	struct tl_pane *t = p->priv;
-	int attr;
+	int attr = scope_attr(p);
 
-	if (TL(t) == NULL) {
-		/* the first time the pane is shown */
-		make_timeline(p, t->mode);
-		set_bounds(p, false, 0, 0);
-	}
-	if (p->sym == NULL || p->sym->scope.gen == t->scope_gen)
-		return;
-	t->scope_gen = p->sym->scope.gen;
-	attr = scope_attr(p);
+	/* the hist may find a second event only as symbols are resolved */
 	if (attr != t->attr) {
 		for (int m = 0; m < 2; m++) {
 			timeline_free(t->tl[m]);
@@ -199,8 +191,15 @@ sync(struct pane *p)
 		free(t->open);
 		t->open = NULL;
 		t->attr = attr;
-		make_timeline(p, t->mode);
 	}
+	if (TL(t) == NULL) {
+		/* the first time the pane is shown, or another event */
+		make_timeline(p, t->mode);
+		set_bounds(p, false, 0, 0);
+	}
+	if (p->sym == NULL || p->sym->scope.gen == t->scope_gen)
+		return;
+	t->scope_gen = p->sym->scope.gen;
 	set_bounds(p, false, 0, 0);
 }
 
