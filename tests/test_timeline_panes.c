@@ -251,3 +251,35 @@ Test(panes, timeline_counts_the_scope_event)
 	session_close(s);
 	free(r);
 }
+
+/* F on a thread's row: the flame scope of that thread, named as the events filter names it. */
+Test(panes, timeline_opens_the_flame_scope_of_a_row)
+{
+	struct session *s = open_fixture("switch.data");
+	struct pane p, f;
+	struct nav_view v;
+
+	cr_assert_eq(pane_create(&p, PANE_TIMELINE, s, NULL), 0);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_FSCOPE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_FSCOPE);
+	cr_assert_str_eq(p.push.filter, "tid:26218");
+	cr_assert(strstr(p.push.label, "26216/26218"), "%s", p.push.label);
+	cr_assert_eq(pane_create(&f, PANE_FSCOPE, s, NULL), 0);
+	f.ops->enter(&f, &p.push);
+	cr_assert_eq(f.ops->key(&f, ACT_TIME_RIGHT), PANE_HANDLED | PANE_REDRAW);
+	nav_view_init(&v, PANE_FSCOPE);
+	f.ops->save(&f, &v);
+	cr_assert_str_eq(v.filter, "tid:26218");
+	/* the first row: every sample */
+	cr_assert_eq(p.ops->key(&p, ACT_TOP), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_FSCOPE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_str_eq(p.push.filter, "");
+	f.ops->enter(&f, &p.push);
+	f.ops->save(&f, &v);
+	cr_assert_str_eq(v.filter, "");
+	pane_destroy(&f);
+	pane_destroy(&p);
+	session_close(s);
+}

@@ -516,6 +516,12 @@ wait_for "Timeline by CPU \(p\)" "timeline: p switches to CPU lanes"
 wait_for "^  cpu \? +[▁▂▃▄▅▆▇█ ]+$" "timeline: samples without a CPU in one lane"
 keys p
 wait_for "Timeline by process \(p\)" "timeline: p switches back"
+keys Down Down Down F
+wait_for "Flame scope of 26216/26218 threads \| columns of 1 s .* \| 61 samples" \
+	"timeline: F opens the flame scope of the selected thread"
+wait_for "timeline > fscope 26216/26218 threads" "timeline: the flame scope of a thread is a step of the path"
+keys Escape
+wait_for "Timeline by process \(p\)" "flame scope: Esc goes back to the timeline"
 mouse 0 40 5
 mouse 3 60 5
 wait_for "timeline > time 983\.[0-9]+-983\.[0-9]+" "timeline: a mouse drag over the axis applies a range"

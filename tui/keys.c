@@ -124,6 +124,7 @@ const char keys_default_text[] =
 	"bind timeline s time-mark\n"
 	"bind timeline p timeline-lanes\n"
 	"bind timeline H time-highlight\n"
+	"bind timeline F time-fscope\n"
 	"bind fscope Left time-left\n"
 	"bind fscope h time-left\n"
 	"bind fscope Right time-right\n"

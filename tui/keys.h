@@ -89,6 +89,7 @@
 	X(TIME_ZOOM_OUT, "time-zoom-out", "timeline: zoom the time axis out; flame scope: longer columns") \
 	X(TIME_MARK, "time-mark", "timeline, flame scope: mark where a time range starts (again, or Enter: apply it to every pane; Esc: drop it)") \
 	X(TIMELINE_LANES, "timeline-lanes", "timeline: lanes per CPU, or per process and thread") \
+	X(TIME_FSCOPE, "time-fscope", "timeline: the flame scope of the selected row's process, thread or CPU") \
 	X(TIME_HIGHLIGHT, "time-highlight", "timeline: highlight the samples of the function selected in the hot functions")
 
 enum action {

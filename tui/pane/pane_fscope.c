@@ -57,6 +57,8 @@ struct fs_pane {
 	unsigned	 mr;
 	bool		 drag;
 	int		 y0, x0, ncols;	/* where cells were drawn last */
+	char		 who[NAV_FILTER_MAX];	/* "pid:N", "tid:N", "cpu:N", "": every sample */
+	uint32_t	 lane;		/* who's lane of tl */
 };
 
 static int
@@ -70,21 +72,57 @@ fs_attr(const struct pane *p)
 	return he ? he->attr : -1;
 }
 
+/* The lane who names: a process, a thread (or its process alone), a CPU; 0 (every sample). */
+static uint32_t
+find_lane(const struct fs_pane *f)
+{
+	const struct timeline *tl = f->tl;
+	long id = strtol(f->who + (f->who[0] ? 4 : 0), NULL, 10);
+
+	for (uint32_t i = 1; i < tl->nlanes && f->who[0]; i++) {
+		const struct tl_lane *l = &tl->lanes[i];
+
+		if ((f->who[0] == 'c' && l->kind == TL_KIND_CPU && l->cpu == id) ||
+		    (f->who[0] == 'p' && l->kind == TL_KIND_PROC && l->pid == id) ||
+		    (f->who[0] == 't' && ((l->kind == TL_KIND_THREAD && l->tid == id) ||
+		    (l->kind == TL_KIND_PROC && l->nkids == 0 && l->tid == id))))
+			return i;
+	}
+	return 0;
+}
+
+/* Show the samples of who ("pid:N", "tid:N", "cpu:N"; "": every sample). */
+static void
+set_who(struct fs_pane *f, const char *who)
+{
+	if (strcmp(f->who, who) == 0)
+		return;
+	snprintf(f->who, sizeof f->who, "%s", who);
+	timeline_free(f->tl);
+	f->tl = NULL;
+	timeline_heat_free(&f->ht);
+	f->have = false;
+	f->marking = false;
+}
+
 /* Lay out the cells for the unit and rows wanted (a longer unit when there would be too many). */
 static void
 build(struct pane *p)
 {
 	struct fs_pane *f = p->priv;
 
-	if (f->tl == NULL)
-		f->tl = timeline_new(p->s, TL_ALL, f->attr);
+	if (f->tl == NULL) {
+		f->tl = timeline_new(p->s, strncmp(f->who, "cpu:", 4) == 0 ? TL_CPU : f->who[0] ?
+		    TL_TASKS : TL_ALL, f->attr);
+		f->lane = find_lane(f);
+	}
 	if (f->have && f->ht.nrows == f->nrows && f->ht.unit == fs_units[f->unit])
 		return;
 	timeline_heat_free(&f->ht);
 	f->have = false;
-	if (f->tl->npos == 0)
+	if (f->tl->lanes[f->lane].n == 0)
 		return;
-	while (!(f->have = timeline_heat(f->tl, 0, fs_units[f->unit], f->nrows, &f->ht)) &&
+	while (!(f->have = timeline_heat(f->tl, f->lane, fs_units[f->unit], f->nrows, &f->ht)) &&
 	    f->unit + 1 < FS_NUNITS)
 		f->unit++;
 	if (!f->have)
@@ -294,11 +332,15 @@ static void
 head_line(struct pane *p, char *buf, size_t n)
 {
 	struct fs_pane *f = p->priv;
-	char u[32], r[32];
+	char u[32], r[32], who[96];
 
-	snprintf(buf, n, " Flame scope | columns of %s (z/Z), rows of %s | %zu samples%s | "
-	    "busiest cell %" PRIu32, fmt_unit(f->ht.unit, u, sizeof u),
-	    fmt_unit(f->ht.unit / f->ht.nrows, r, sizeof r), f->tl->npos,
+	if (f->lane)
+		snprintf(who, sizeof who, " of %s", timeline_label(f->tl, f->lane, u, sizeof u));
+	else
+		who[0] = '\0';
+	snprintf(buf, n, " Flame scope%s | columns of %s (z/Z), rows of %s | %" PRIu32
+	    " samples%s | busiest cell %" PRIu32, who, fmt_unit(f->ht.unit, u, sizeof u),
+	    fmt_unit(f->ht.unit / f->ht.nrows, r, sizeof r), f->tl->lanes[f->lane].n,
 	    f->attr >= 0 ? " of the event" : "", f->ht.max);
 }
 
@@ -318,7 +360,7 @@ info_line(struct pane *p, char *buf, size_t n)
 		text_time_us(x, sizeof x, a);
 		text_time_us(y, sizeof y, b);
 		snprintf(buf, n, " range %s-%s: %" PRIu64 " samples (Enter: apply, Esc: drop)", x, y,
-		    timeline_count(f->tl, 0, a, b + 1));
+		    timeline_count(f->tl, f->lane, a, b + 1));
 	}
 }
 
@@ -407,7 +449,7 @@ fs_drag(struct pane *p, int y, int x)
 static void
 fs_enter(struct pane *p, const struct nav_view *v)
 {
-	(void)v;
+	set_who(p->priv, v->filter);
 	sync(p);
 }
 
@@ -417,6 +459,7 @@ fs_save(struct pane *p, struct nav_view *v)
 	struct fs_pane *f = p->priv;
 
 	v->cursor = f->cc;
+	snprintf(v->filter, sizeof v->filter, "%s", f->who);
 }
 
 static int

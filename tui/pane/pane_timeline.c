@@ -359,6 +359,27 @@ row_key(struct tl_pane *t, enum action a)
 	return PANE_HANDLED | PANE_REDRAW;
 }
 
+/* The flame scope of the selected row: its view names the lane as the events filter would. */
+static int
+push_fscope(struct pane *p)
+{
+	struct tl_pane *t = p->priv;
+	uint32_t lane = t->nvis ? t->vis[t->row] : 0;
+	const struct tl_lane *l = &TL(t)->lanes[lane];
+	char name[64];
+
+	nav_view_init(&p->push, PANE_FSCOPE);
+	if (l->kind == TL_KIND_PROC)
+		snprintf(p->push.filter, sizeof p->push.filter, "pid:%" PRId32, l->pid);
+	else if (l->kind == TL_KIND_THREAD)
+		snprintf(p->push.filter, sizeof p->push.filter, "tid:%" PRId32, l->tid);
+	else if (l->kind == TL_KIND_CPU)
+		snprintf(p->push.filter, sizeof p->push.filter, "cpu:%" PRId32, l->cpu);
+	snprintf(p->push.label, sizeof p->push.label, "fscope %.30s",
+	    timeline_label(TL(t), lane, name, sizeof name));
+	return PANE_HANDLED | PANE_PUSH;
+}
+
 static int
 tl_key(struct pane *p, enum action a)
 {
@@ -391,6 +412,8 @@ tl_key(struct pane *p, enum action a)
 		make_timeline(p, t->mode == TL_TASKS ? TL_CPU : TL_TASKS);
 		t->row = 0;
 		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_TIME_FSCOPE:
+		return push_fscope(p);
 	case ACT_TIME_HIGHLIGHT:
 		if (!t->highlight && (p->sym == NULL || p->sym->scope.hl_func == CPATH_NONE)) {
 			snprintf(p->msg, sizeof p->msg,
@@ -793,7 +816,7 @@ static const char *
 tl_help(struct pane *p)
 {
 	(void)p;
-	return "Left/Right:time z/Z:zoom s:mark Enter:apply p:CPUs H:highlight +:threads";
+	return "Left/Right:time z/Z:zoom s:mark Enter:apply p:CPUs F:flame scope H:highlight";
 }
 
 const struct pane_ops pane_timeline_ops = {
