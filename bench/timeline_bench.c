@@ -82,12 +82,16 @@ model(const struct session *s, unsigned w, int h, int runs)
 		double t0 = ms_now();
 		struct timeline *tl = timeline_new(s, (enum tl_mode)m, -1);
 		double t1 = ms_now() - t0;
+		size_t npos = 0;
 
 		for (int i = 0; i < runs; i++)
 			v[i] = buckets_once(tl, w, h, buf);
-		printf("lanes by %s: %zu lanes, %zu samples, %zu lost records, %zu off-CPU gaps in "
-		    "%.1f ms; buckets of %d lanes x %u columns %.3f ms\n",  m == TL_TASKS ? "task" :
-		    m == TL_CPU ? "cpu" : "all", tl->nlanes, tl->npos, tl->nlost, tl->ngaps, t1, h, w, median(v, runs));
+		for (size_t l = 0; l < tl->nlanes; l++)
+			npos += tl->lanes[l].n;
+		printf("lanes by %s: %zu lanes, %zu samples (%.1f MB of positions), %zu lost records, "
+		    "%zu off-CPU gaps in %.1f ms; buckets of %d lanes x %u columns %.3f ms\n",
+		    m == TL_TASKS ? "task" : m == TL_CPU ? "cpu" : "all", tl->nlanes, tl->npos,
+		    (double)npos * 4 / 1e6, tl->nlost, tl->ngaps, t1, h, w, median(v, runs));
 		timeline_free(tl);
 	}
 	free(buf);
