@@ -570,6 +570,72 @@ timeline_buckets_func(const struct timeline *tl, const struct hist *h, uint32_t 
 	}
 }
 
+uint32_t *
+timeline_func_samples(const struct timeline *tl, const struct hist *h, uint32_t func, size_t *n)
+{
+	const struct tl_lane *l = &tl->lanes[0];
+	uint32_t *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (uint32_t i = l->first; i < l->first + l->n; i++) {
+		uint32_t id = hist_sample_entry(h, tl->pos[i]);
+		const struct hist_entry *he;
+
+		if (id == UINT32_MAX || (he = hist_entry_get(h, id)) == NULL || he->node != func)
+			continue;
+		GROW(v, cap, *n + 1);
+		v[(*n)++] = tl->pos[i];
+	}
+	return v;
+}
+
+/* Is the sample at index position pos one of lane's? */
+static bool
+in_lane(const struct timeline *tl, const struct tl_lane *l, uint32_t pos)
+{
+	const struct rec_ent *e = &tl->ix[pos];
+	unsigned cpu = ent_cpu(e);
+
+	switch (l->kind) {
+	case TL_KIND_ALL:
+		return true;
+	case TL_KIND_PROC:
+		return ent_pid(e) == l->pid;
+	case TL_KIND_THREAD:
+		return ent_pid(e) == l->pid && ent_tid(e) == l->tid;
+	case TL_KIND_CPU:
+		return (cpu == ENT_CPU_NONE ? -1 : (int32_t)cpu) == l->cpu;
+	}
+	return false;
+}
+
+void
+timeline_buckets_picked(const struct timeline *tl, const uint32_t *picked, size_t n,
+    uint32_t lane, uint64_t t0, uint64_t t1, unsigned w, uint32_t *out)
+{
+	const struct tl_lane *l = &tl->lanes[lane];
+	size_t lo = 0, hi = n;
+	unsigned k = 0;
+	uint64_t next = timeline_col_start(t0, t1, w, 1);
+
+	memset(out, 0, w * sizeof *out);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tl->ix[picked[mid]].time < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n && w && tl->ix[picked[i]].time < t1; i++) {
+		while (tl->ix[picked[i]].time >= next && k + 1 < w)
+			next = timeline_col_start(t0, t1, w, ++k + 1);
+		if (in_lane(tl, l, picked[i]))
+			out[k]++;
+	}
+}
+
 static bool
 lost_in_lane(const struct timeline *tl, const struct tl_lane *l, const struct tl_lost *x)
 {

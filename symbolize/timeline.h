@@ -114,6 +114,17 @@ uint32_t timeline_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0,
  */
 void timeline_buckets_func(const struct timeline *tl, const struct hist *h, uint32_t lane,
     uint32_t func, uint64_t t0, uint64_t t1, unsigned w, uint32_t *out);
+/*
+ * The same in two steps, for drawing many lanes and columns of one
+ * function: timeline_func_samples() picks the samples of func once (the
+ * index positions, in time order, of the samples of lane 0 whose own
+ * entry is func; *n of them, malloc'd), timeline_buckets_picked() counts
+ * those of a lane in columns (what a sample's pid, tid or CPU says).
+ */
+uint32_t *timeline_func_samples(const struct timeline *tl, const struct hist *h, uint32_t func,
+    size_t *n);
+void timeline_buckets_picked(const struct timeline *tl, const uint32_t *picked, size_t n,
+    uint32_t lane, uint64_t t0, uint64_t t1, unsigned w, uint32_t *out);
 /* out[k]: the samples the lane's lost records in column k say were lost. */
 void timeline_lost_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
     unsigned w, uint64_t *out);

@@ -192,8 +192,8 @@ Test(panes, timeline_highlight_counts_a_function)
 	struct symbols *sy = fixture_symbols(s);
 	struct timeline *tl;
 	const uint32_t *rows;
-	uint32_t func = CPATH_NONE, mul = TL_NONE, add = TL_NONE, out[7], sum = 0;
-	size_t n;
+	uint32_t func = CPATH_NONE, mul = TL_NONE, add = TL_NONE, out[7], sum = 0, *picked;
+	size_t n, npicked;
 
 	symbols_run(sy);
 	n = hist_rows(sy->h, 0, 0, &rows);
@@ -222,6 +222,24 @@ Test(panes, timeline_highlight_counts_a_function)
 	for (int k = 0; k < 7; k++)
 		sum += out[k];
 	cr_assert_eq(sum, 80);
+	/* picked once, counted per lane: the same */
+	picked = timeline_func_samples(tl, sy->h, func, &npicked);
+	cr_assert_eq(npicked, 80);
+	timeline_buckets_picked(tl, picked, npicked, mul, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 80);
+	timeline_buckets_picked(tl, picked, npicked, add, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 0);
+	timeline_buckets_picked(tl, picked, npicked, 0, tl->first, tl->last + 1, 7, out);
+	sum = 0;
+	for (int k = 0; k < 7; k++) {
+		uint32_t one[7];
+
+		sum += out[k];
+		timeline_buckets_func(tl, sy->h, 0, func, tl->first, tl->last + 1, 7, one);
+		cr_assert_eq(out[k], one[k], "column %d", k);
+	}
+	cr_assert_eq(sum, 80);
+	free(picked);
 	timeline_free(tl);
 	symbols_free(sy);
 	session_close(s);

@@ -62,6 +62,11 @@ struct tl_pane {
 	unsigned	 scope_gen;
 	bool		 drag;		/* a press on the axis started a range */
 	bool		 stepped;	/* the bounds are a time step's (enter) */
+	uint32_t	*hl;		/* the highlighted function's samples */
+	size_t		 nhl;
+	uint32_t	 hl_func;	/* hl is of this function, sym->gen, event */
+	unsigned	 hl_gen;
+	int		 hl_attr;
 	uint32_t	*buf, *hbuf;
 	uint64_t	*lbuf, *gbuf;
 	unsigned	 cap;
@@ -485,6 +490,24 @@ col_el(const struct tl_pane *t, unsigned k, unsigned ck, int el)
 	return el;
 }
 
+/* The samples of the function to highlight, picked again when it, the hist or the event changed. */
+static void
+pick_hl(struct pane *p)
+{
+	struct tl_pane *t = p->priv;
+	uint32_t func = p->sym->scope.hl_func;
+
+	if (t->hl && t->hl_func == func && t->hl_gen == p->sym->gen && t->hl_attr == t->attr)
+		return;
+	free(t->hl);
+	t->hl = timeline_func_samples(TL(t), p->sym->h, func, &t->nhl);
+	if (t->hl == NULL)
+		t->hl = xcalloc(1, sizeof *t->hl);
+	t->hl_func = func;
+	t->hl_gen = p->sym->gen;
+	t->hl_attr = t->attr;
+}
+
 /* One lane's row of density glyphs over the axis. */
 static void
 draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t lane, uint32_t max)
@@ -498,9 +521,10 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	timeline_buckets(tl, lane, t->v0, t->v1, w, t->buf);
 	timeline_lost_buckets(tl, lane, t->v0, t->v1, w, t->lbuf);
 	timeline_gap_buckets(tl, lane, t->v0, t->v1, w, t->gbuf);
-	if (hl)
-		timeline_buckets_func(tl, p->sym->h, lane, p->sym->scope.hl_func, t->v0, t->v1, w,
-		    t->hbuf);
+	if (hl) {
+		pick_hl(p);
+		timeline_buckets_picked(tl, t->hl, t->nhl, lane, t->v0, t->v1, w, t->hbuf);
+	}
 	for (unsigned k = 0; k < w; k++) {
 		uint32_t n = t->buf[k];
 		unsigned lv = n && max ? (unsigned)(((uint64_t)n * 8 + max - 1) / max) : 0;
@@ -794,6 +818,7 @@ tl_free(struct pane *p)
 		timeline_free(t->tl[m]);
 	free(t->open);
 	free(t->vis);
+	free(t->hl);
 	free(t->buf);
 	free(t->hbuf);
 	free(t->lbuf);
