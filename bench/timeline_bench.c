@@ -6,7 +6,9 @@
  * a curses screen of WxH whose output goes to /dev/null (the pane's draw
  * and doupdate): the whole span, zoomed in 8 times, and with the
  * threads of every process shown.  Median of RUNS each.  No symbols are
- * resolved (the timeline needs none; only its highlight reads them).
+ * resolved (the timeline needs none; only its highlight reads them), but
+ * with TIMELINE_BENCH_HL=1 in the environment: then symbols are resolved
+ * first and the timeline also draws the hottest function highlighted.
  *
  *   make bench/timeline_bench && bench/timeline_bench FILE [W H [RUNS]]
  *
@@ -27,9 +29,11 @@
 #include <curses.h>
 
 #include "core/core.h"
+#include "symbolize/hist.h"
 #include "symbolize/timeline.h"
 #include "tui/app.h"
 #include "tui/pane.h"
+#include "tui/symbols.h"
 #include "tui/theme.h"
 
 static double
@@ -124,14 +128,31 @@ median_draw(struct pane *p, const struct pane_canvas *c, int runs)
 	return m;
 }
 
+/* With symbols: the hottest function of the first event highlighted. */
 static void
-panes(struct session *s, const struct pane_canvas *c, int runs)
+highlight(struct pane *p, struct symbols *sy, const struct pane_canvas *c, int runs)
+{
+	const uint32_t *rows;
+	double t0;
+
+	if (sy == NULL || hist_rows(sy->h, 0, 0, &rows) == 0)
+		return;
+	sy->scope.hl_func = hist_entry_get(sy->h, rows[0])->node;
+	p->ops->key(p, ACT_TIME_HIGHLIGHT);
+	t0 = draw_once(p, c);
+	printf(", highlighted: first (its samples picked) %.2f ms", t0);
+	printf(", again %.2f ms", median_draw(p, c, runs));
+	p->ops->key(p, ACT_TIME_HIGHLIGHT);
+}
+
+static void
+panes(struct session *s, struct symbols *sy, const struct pane_canvas *c, int runs)
 {
 	struct pane p;
 	double t0, t1;
 
 	t0 = ms_now();
-	if (pane_create(&p, PANE_TIMELINE, s, NULL) < 0)
+	if (pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy) < 0)
 		exit(1);
 	t1 = ms_now() - t0;
 	printf("timeline pane: made in %.1f ms; draw %dx%d: first (the lanes made) %.2f ms", t1,
@@ -139,6 +160,7 @@ panes(struct session *s, const struct pane_canvas *c, int runs)
 	printf(", again %.2f ms", median_draw(&p, c, runs));
 	p.ops->key(&p, ACT_EXPAND_ALL);
 	printf(", every thread shown %.2f ms", median_draw(&p, c, runs));
+	highlight(&p, sy, c, runs);
 	for (int i = 0; i < 3; i++)
 		p.ops->key(&p, ACT_TIME_ZOOM_IN);
 	printf(", zoomed in 8x %.2f ms", median_draw(&p, c, runs));
@@ -146,7 +168,7 @@ panes(struct session *s, const struct pane_canvas *c, int runs)
 	printf(", by CPU %.2f ms\n", median_draw(&p, c, runs));
 	pane_destroy(&p);
 	t0 = ms_now();
-	if (pane_create(&p, PANE_FSCOPE, s, NULL) < 0)
+	if (pane_create_sym(&p, PANE_FSCOPE, s, NULL, sy) < 0)
 		exit(1);
 	t1 = ms_now() - t0;
 	printf("flame scope pane: made in %.1f ms; draw first (the cells laid out) %.2f ms", t1,
@@ -165,6 +187,8 @@ main(int argc, char **argv)
 	struct theme th;
 	struct theme_attrs ta;
 	struct pane_canvas c;
+	struct symbols *sy = NULL;
+	const char *hl = getenv("TIMELINE_BENCH_HL");
 	FILE *out;
 	double t0;
 
@@ -180,6 +204,12 @@ main(int argc, char **argv)
 	}
 	printf("%s: opened in %.0f ms (not the timeline's)\n", argv[1], ms_now() - t0);
 	model(s, (unsigned)(w > 29 ? w - 29 : w), h, runs);
+	if (hl && strcmp(hl, "1") == 0) {
+		t0 = ms_now();
+		sy = symbols_new(s, NULL);
+		symbols_run(sy);
+		printf("symbols in %.0f ms (for the highlight; not the timeline's)\n", ms_now() - t0);
+	}
 	out = fopen("/dev/null", "w");
 	if (out == NULL || newterm("xterm-256color", out, stdin) == NULL) {
 		fprintf(stderr, "timeline_bench: no curses screen\n");
@@ -194,8 +224,9 @@ main(int argc, char **argv)
 	c.h = h;
 	c.w = w;
 	c.ta = &ta;
-	panes(s, &c, runs);
+	panes(s, sy, &c, runs);
 	endwin();
+	symbols_free(sy);
 	session_close(s);
 	return 0;
 }
