@@ -774,7 +774,11 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_TOPDOWN] = "Top-down",
 	[PANE_BOTTOMUP] = "Bottom-up",
 	[PANE_FLAME] = "Flame graph",
+	[PANE_TIMELINE] = "Timeline",
+	[PANE_FSCOPE] = "Flame scope",
 };
+
+static void every_time_pane(struct pane *p, struct session *s, const char *fx);
 
 /* Column of list pane p titled title (asserted to exist). */
 static int
@@ -1015,6 +1019,8 @@ Test(panes, every_fixture_opens_in_every_pane)
 			else if (id == PANE_FLAME)
 				cr_assert_geq(widget_count(&p.w), 1, "%s: the flame graph's top frame",
 				    fx[f]);
+			else if (id == PANE_TIMELINE || id == PANE_FSCOPE)
+				every_time_pane(&p, s, fx[f]);
 			else
 				cr_assert_fail("pane %d: no check", id);
 			if (p.ops->enter && id != PANE_HEX) {
@@ -1121,4 +1127,27 @@ Test(panes, hostile_names_drawn_escaped)
 	unlink(path);
 	free(path);
 	setlocale(LC_ALL, "C");
+}
+
+/* ---- the timeline and the flame scope ---- */
+
+/* The timeline's rows are its lanes: every sample's, then each process's. */
+static void
+every_time_pane(struct pane *p, struct session *s, const char *fx)
+{
+	uint64_t samples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	struct row *r;
+
+	if (p->id == PANE_FSCOPE) {
+		/* keys act only where there are samples */
+		cr_assert_eq(p->ops->key(p, ACT_TIME_RIGHT) != PANE_IGNORED, samples > 0, "%s", fx);
+		return;
+	}
+	r = malloc(sizeof *r);
+	cr_assert_geq(p->ops->nrows(p), 1, "%s", fx);
+	row_reset(r);
+	p->ops->row(p, 0, r);
+	cr_assert(strstr(r->col[0], "all"), "%s: %s", fx, r->col[0]);
+	cr_assert_eq(strtoull(r->col[1], NULL, 10), samples, "%s: every sample in the first row", fx);
+	free(r);
 }

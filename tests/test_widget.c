@@ -391,7 +391,7 @@ Test(nav, overflow_keeps_root)
 
 /* ---- keys ---- */
 
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "timeline", "fscope", "help", NULL };
 
 static int nerr;
 static void

@@ -279,6 +279,12 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 	case ACT_PANE_FLAME:
 		app_view_switch(a, PANE_FLAME);
 		break;
+	case ACT_PANE_TIMELINE:
+		app_view_switch(a, PANE_TIMELINE);
+		break;
+	case ACT_PANE_FSCOPE:
+		app_view_switch(a, PANE_FSCOPE);
+		break;
 	case ACT_HEX:
 		app_msg(a, EL_MESSAGE, "x shows the bytes of a record or section: select one in "
 		    "events (3) or header (4)");

@@ -11,8 +11,22 @@
 /*
  * app_mouse.c: the mouse: the wheel scrolls (or moves in panes that are
  * not lists), a click on a tab switches to it, a click selects a row (or
- * what a pane with a click op drew there) and a double click enters it.
+ * what a pane with a click op drew there) and a double click enters it;
+ * the release after a press goes to a pane's drag op (the timeline's
+ * ranges).
  */
+
+/* A release in a pane with a drag op (after its click saw the press). */
+static void
+drag(struct app *a, struct pane *p, int y, int x)
+{
+	int r = p->ops->drag(p, y, x);
+
+	if (r & PANE_MSG)
+		app_msg(a, EL_MESSAGE, "%s", p->msg);
+	if (r & PANE_PUSH)
+		app_view_follow(a, p);
+}
 
 void
 app_mouse(struct app *a)
@@ -36,6 +50,10 @@ app_mouse(struct app *a)
 			widget_scroll(&p->w, -3);
 		else
 			app_actions_do(a, ACT_UP, 0);
+		return;
+	}
+	if ((ev.bstate & BUTTON1_RELEASED) && p->ops->drag) {
+		drag(a, p, ev.y, ev.x);
 		return;
 	}
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED)))

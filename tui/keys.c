@@ -110,7 +110,30 @@ const char keys_default_text[] =
 	"bind hex Enter record\n"
 	"bind help q back\n"
 	"bind help h back\n"
-	"bind help ? back\n";
+	"bind help ? back\n"
+	"bind global 9 pane-timeline\n"
+	"bind global 0 pane-fscope\n"
+	"bind timeline Left time-left\n"
+	"bind timeline h time-left\n"
+	"bind timeline Right time-right\n"
+	"bind timeline l time-right\n"
+	"bind timeline z time-zoom-in\n"
+	"bind timeline = time-zoom-in\n"
+	"bind timeline Z time-zoom-out\n"
+	"bind timeline - time-zoom-out\n"
+	"bind timeline s time-mark\n"
+	"bind timeline p timeline-lanes\n"
+	"bind timeline H time-highlight\n"
+	"bind timeline F time-fscope\n"
+	"bind fscope Left time-left\n"
+	"bind fscope h time-left\n"
+	"bind fscope Right time-right\n"
+	"bind fscope l time-right\n"
+	"bind fscope z time-zoom-in\n"
+	"bind fscope = time-zoom-in\n"
+	"bind fscope Z time-zoom-out\n"
+	"bind fscope - time-zoom-out\n"
+	"bind fscope s time-mark\n";
 
 static const struct {
 	const char	*name;

@@ -80,7 +80,17 @@
 	X(FLAME_LEFT, "flame-left", "flame graph: the frame to the left in the row") \
 	X(FLAME_RIGHT, "flame-right", "flame graph: the frame to the right in the row") \
 	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
-	X(REDRAW, "redraw", "redraw the screen")
+	X(REDRAW, "redraw", "redraw the screen") \
+	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
+	X(PANE_FSCOPE, "pane-fscope", "flame scope pane") \
+	X(TIME_LEFT, "time-left", "timeline, flame scope: move the time cursor left") \
+	X(TIME_RIGHT, "time-right", "timeline, flame scope: move the time cursor right") \
+	X(TIME_ZOOM_IN, "time-zoom-in", "timeline: zoom the time axis in around the cursor; flame scope: shorter columns") \
+	X(TIME_ZOOM_OUT, "time-zoom-out", "timeline: zoom the time axis out; flame scope: longer columns") \
+	X(TIME_MARK, "time-mark", "timeline, flame scope: mark where a time range starts (again, or Enter: apply it to every pane; Esc: drop it)") \
+	X(TIMELINE_LANES, "timeline-lanes", "timeline: lanes per CPU, or per process and thread") \
+	X(TIME_FSCOPE, "time-fscope", "timeline: the flame scope of the selected row's process, thread or CPU") \
+	X(TIME_HIGHLIGHT, "time-highlight", "timeline: highlight the samples of the function selected in the hot functions")
 
 enum action {
 #define X(id, name, help) ACT_##id,

@@ -40,7 +40,9 @@ struct pane;
 	X(HEX, pane_hex_ops) \
 	X(TOPDOWN, pane_topdown_ops) \
 	X(BOTTOMUP, pane_bottomup_ops) \
-	X(FLAME, pane_flame_ops)
+	X(FLAME, pane_flame_ops) \
+	X(TIMELINE, pane_timeline_ops) \
+	X(FSCOPE, pane_fscope_ops)
 
 enum pane_id {
 #define X(id, ops) PANE_##id,
@@ -108,6 +110,10 @@ struct pane_ops {
 	 * screen cell (y, x); true if it selected something (a double click
 	 * then enters it).  Such a pane gets the wheel as up and down. */
 	bool		(*click)(struct pane *p, int y, int x);
+	/* Optional, with click: the button released at (y, x) after a click
+	 * (a drag from the click's cell; the timeline selects a range): key()'s
+	 * PANE_* bits, PANE_IGNORED when the press started nothing. */
+	int		(*drag)(struct pane *p, int y, int x);
 };
 
 struct pane {

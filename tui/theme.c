@@ -72,7 +72,15 @@ static const char default_text[] =
 	"flame-jit      black          green\n"
 	"flame-unresolved white        bright-black\n"
 	"flame-selected bright-white   blue     bold\n"
-	"flame-match    black          bright-magenta bold\n";
+	"flame-match    black          bright-magenta bold\n"
+	"timeline-1     blue           default\n"
+	"timeline-2     cyan           default\n"
+	"timeline-3     yellow         default\n"
+	"timeline-4     bright-red     default  bold\n"
+	"timeline-lost  bright-magenta default  bold\n"
+	"timeline-offcpu bright-black  default\n"
+	"timeline-highlight bright-green default bold\n"
+	"timeline-range default        blue\n";
 
 /* No colours at all: attributes carry the meaning. */
 static const char mono_text[] =
@@ -98,7 +106,14 @@ static const char mono_text[] =
 	"flame-jit      default default reverse italic\n"
 	"flame-unresolved default default reverse dim\n"
 	"flame-selected default default bold underline\n"
-	"flame-match    default default reverse bold underline\n";
+	"flame-match    default default reverse bold underline\n"
+	"timeline-1     default default dim\n"
+	"timeline-3     default default bold\n"
+	"timeline-4     default default bold\n"
+	"timeline-lost  default default bold underline\n"
+	"timeline-offcpu default default dim\n"
+	"timeline-highlight default default reverse\n"
+	"timeline-range default default underline\n";
 
 int
 theme_elem_by_name(const char *name)

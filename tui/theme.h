@@ -57,7 +57,15 @@
 	X(FLAME_JIT, "flame-jit") \
 	X(FLAME_UNRESOLVED, "flame-unresolved") \
 	X(FLAME_SELECTED, "flame-selected") \
-	X(FLAME_MATCH, "flame-match")
+	X(FLAME_MATCH, "flame-match") \
+	X(TL_LEVEL1, "timeline-1") \
+	X(TL_LEVEL2, "timeline-2") \
+	X(TL_LEVEL3, "timeline-3") \
+	X(TL_LEVEL4, "timeline-4") \
+	X(TL_LOST, "timeline-lost") \
+	X(TL_OFFCPU, "timeline-offcpu") \
+	X(TL_HIGHLIGHT, "timeline-highlight") \
+	X(TL_RANGE, "timeline-range")
 
 enum theme_elem {
 #define X(id, name) EL_##id,

@@ -1,0 +1,303 @@
+/*
+ * Criterion tests of the timeline and flame scope panes without a terminal
+ * (tui/pane/pane_timeline.c, pane_fscope.c): their lanes as rows,
+ * collapsing, CPU lanes, a range marked and applied as a time step, the
+ * highlight key, the flame scope's cells applied.  Their model is tested in
+ * tests/test_timeline.c; every fixture opens in them in tests/test_panes.c.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/timeline.h"
+#include "tests/tui_helpers.h"
+#include "tui/keys.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/symbols.h"
+#include "tui/widget.h"
+
+static const char *
+tl_row_text(struct pane *p, size_t i, struct row *r)
+{
+	row_reset(r);
+	p->ops->row(p, i, r);
+	return r->col[0];
+}
+
+/* switch.data: the process, its four threads below it (collapsible), and by CPU. */
+Test(panes, timeline_lanes_of_switch_fixture)
+{
+	struct session *s = open_fixture("switch.data");
+	struct row *r = malloc(sizeof *r);
+	struct pane p;
+
+	cr_assert_eq(pane_create(&p, PANE_TIMELINE, s, NULL), 0);
+	cr_assert_not(p.is_list);
+	cr_assert_eq(p.ops->nrows(&p), 6);
+	cr_assert(strstr(tl_row_text(&p, 1, r), "26216 threads"), "%s", r->col[0]);
+	cr_assert_str_eq(r->col[1], "228");
+	cr_assert(strstr(tl_row_text(&p, 2, r), "26216/26216 threads"), "%s", r->col[0]);
+	cr_assert_str_eq(r->col[1], "1");
+	cr_assert_eq(r->depth, 1);
+	cr_assert(strstr(tl_row_text(&p, 3, r), "26216/26218 threads"), "%s", r->col[0]);
+	cr_assert_str_eq(r->col[1], "61");
+	/* on the second thread, + collapses its process and the cursor goes to it */
+	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->nrows(&p), 2);
+	cr_assert_eq(p.ops->key(&p, ACT_EXPAND_ALL), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->nrows(&p), 6);
+	/* per CPU: the samples have none, one lane */
+	cr_assert_eq(p.ops->key(&p, ACT_TIMELINE_LANES), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->nrows(&p), 2);
+	cr_assert(strstr(tl_row_text(&p, 1, r), "cpu ?"), "%s", r->col[0]);
+	cr_assert_str_eq(r->col[1], "228");
+	/* no symbols: nothing to scope */
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_MSG | PANE_REDRAW);
+	pane_destroy(&p);
+	session_close(s);
+	free(r);
+}
+
+/*
+ * Marking a range and applying it: the columns of the axis (100 before
+ * the first draw) from the mark to the cursor, as a time step.
+ */
+Test(panes, timeline_mark_and_apply)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	uint64_t first = UINT64_MAX, last = 0, span, a, b, n = 0;
+	struct nav_view v;
+	struct pane p;
+
+	symbols_run(sy);
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE) {
+			first = first < ix->v[i].time ? first : ix->v[i].time;
+			last = ix->v[i].time;
+		}
+	span = last + 1 - first;
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
+	for (int i = 0; i < 9; i++)
+		cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH | PANE_REDRAW);
+	cr_assert_eq(p.push.pane, PANE_TIMELINE);
+	cr_assert_eq(p.push.target, NAV_T_TIME);
+	/* columns 1 to 10 of 100 */
+	a = first + span / 100 * 1 + span % 100 * 1 / 100;
+	b = first + span / 100 * 11 + span % 100 * 11 / 100 - 1;
+	cr_assert_eq(p.push.arg, a);
+	cr_assert_eq(p.push.arg2, b);
+	cr_assert(strncmp(p.push.label, "time ", 5) == 0, "%s", p.push.label);
+	/* entering the step shows its range */
+	v = p.push;
+	p.ops->enter(&p, &v);
+	for (size_t i = 0; i < ix->n; i++)
+		n += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ix->v[i].time >= a &&
+		    ix->v[i].time <= b;
+	{
+		struct row *r = malloc(sizeof *r);
+
+		/* the first row counts every sample; the range's are on the axis */
+		cr_assert_gt(n, 0);
+		tl_row_text(&p, 0, r);
+		cr_assert_str_eq(r->col[1], "228");
+		free(r);
+	}
+	/* Esc drops a mark before it goes back */
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_BACK), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_BACK), PANE_IGNORED);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* H needs a function selected in the hot functions; with one, it highlights. */
+Test(panes, timeline_highlight_needs_a_function)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	cr_assert_eq(sy->scope.hl_func, CPATH_NONE);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_HIGHLIGHT), PANE_HANDLED | PANE_MSG);
+	cr_assert(strstr(p.msg, "hot functions"), "%s", p.msg);
+	sy->scope.hl_func = 0;
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_HIGHLIGHT), PANE_HANDLED | PANE_REDRAW);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* The flame scope: s, Down, Enter applies the first two cells of the first column. */
+Test(panes, fscope_mark_and_apply)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	uint64_t first = UINT64_MAX;
+	struct pane p;
+
+	symbols_run(sy);
+	for (size_t i = 0; i < ix->n; i++)
+		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ix->v[i].time < first)
+			first = ix->v[i].time;
+	cr_assert_eq(pane_create_sym(&p, PANE_FSCOPE, s, NULL, sy), 0);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_PUSH | PANE_REDRAW);
+	cr_assert_eq(p.push.target, NAV_T_TIME);
+	/* columns of 1 s, 50 rows of 20 ms before the first draw */
+	cr_assert_eq(p.push.arg, first);
+	cr_assert_eq(p.push.arg2, first + 40000000 - 1);
+	/* shorter columns keep the cursor's time */
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_ZOOM_IN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH | PANE_REDRAW);
+	/* the cursor was at 20 ms: in 500 ms columns of 10 ms rows, row 2 */
+	cr_assert_eq(p.push.arg, first + 20000000);
+	cr_assert_eq(p.push.arg2, first + 30000000 - 1);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/*
+ * The highlight's counts: the samples taken in worker_mul (80, all of
+ * thread 26219, as perf script --buildid-dir tests/data/buildid -F
+ * tid,sym says) in the thread's lane, none in another's, split over
+ * columns or not.
+ */
+Test(panes, timeline_highlight_counts_a_function)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct timeline *tl;
+	const uint32_t *rows;
+	uint32_t func = CPATH_NONE, mul = TL_NONE, add = TL_NONE, out[7], sum = 0, *picked;
+	size_t n, npicked;
+
+	symbols_run(sy);
+	n = hist_rows(sy->h, 0, 0, &rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *he = hist_entry_get(sy->h, rows[i]);
+		const struct hist_node *nd = hist_node_get(sy->h, he->node);
+
+		if (nd && strstr(hist_str(sy->h, nd->label), "worker_mul"))
+			func = he->node;
+	}
+	cr_assert_neq(func, CPATH_NONE);
+	tl = timeline_new(s, TL_TASKS, -1);
+	for (uint32_t i = 0; i < tl->nlanes; i++) {
+		if (tl->lanes[i].kind == TL_KIND_THREAD && tl->lanes[i].tid == 26219)
+			mul = i;
+		if (tl->lanes[i].kind == TL_KIND_THREAD && tl->lanes[i].tid == 26218)
+			add = i;
+	}
+	cr_assert_neq(mul, TL_NONE);
+	cr_assert_neq(add, TL_NONE);
+	timeline_buckets_func(tl, sy->h, mul, func, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 80);
+	timeline_buckets_func(tl, sy->h, add, func, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 0);
+	timeline_buckets_func(tl, sy->h, 0, func, tl->first, tl->last + 1, 7, out);
+	for (int k = 0; k < 7; k++)
+		sum += out[k];
+	cr_assert_eq(sum, 80);
+	/* picked once, counted per lane: the same */
+	picked = timeline_func_samples(tl, sy->h, func, &npicked);
+	cr_assert_eq(npicked, 80);
+	timeline_buckets_picked(tl, picked, npicked, mul, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 80);
+	timeline_buckets_picked(tl, picked, npicked, add, tl->first, tl->last + 1, 1, out);
+	cr_assert_eq(out[0], 0);
+	timeline_buckets_picked(tl, picked, npicked, 0, tl->first, tl->last + 1, 7, out);
+	sum = 0;
+	for (int k = 0; k < 7; k++) {
+		uint32_t one[7];
+
+		sum += out[k];
+		timeline_buckets_func(tl, sy->h, 0, func, tl->first, tl->last + 1, 7, one);
+		cr_assert_eq(out[k], one[k], "column %d", k);
+	}
+	cr_assert_eq(sum, 80);
+	free(picked);
+	timeline_free(tl);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* multi.data has two events of 92 samples each: the timeline counts the scope's. */
+Test(panes, timeline_counts_the_scope_event)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct row *r = malloc(sizeof *r);
+	struct pane p;
+
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	/* before symbols the hist has no events: every sample */
+	cr_assert_geq(p.ops->nrows(&p), 2);
+	cr_assert_str_eq((tl_row_text(&p, 0, r), r->col[1]), "184");
+	symbols_run(sy);
+	cr_assert_geq(p.ops->nrows(&p), 2);
+	cr_assert_str_eq((tl_row_text(&p, 0, r), r->col[1]), "92");
+	sy->scope.ev = 1;
+	sy->scope.gen++;
+	cr_assert_geq(p.ops->nrows(&p), 2);
+	cr_assert_str_eq((tl_row_text(&p, 0, r), r->col[1]), "92");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+	free(r);
+}
+
+/* F on a thread's row: the flame scope of that thread, named as the events filter names it. */
+Test(panes, timeline_opens_the_flame_scope_of_a_row)
+{
+	struct session *s = open_fixture("switch.data");
+	struct pane p, f;
+	struct nav_view v;
+
+	cr_assert_eq(pane_create(&p, PANE_TIMELINE, s, NULL), 0);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_FSCOPE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_FSCOPE);
+	cr_assert_str_eq(p.push.filter, "tid:26218");
+	cr_assert(strstr(p.push.label, "26216/26218"), "%s", p.push.label);
+	cr_assert_eq(pane_create(&f, PANE_FSCOPE, s, NULL), 0);
+	f.ops->enter(&f, &p.push);
+	cr_assert_eq(f.ops->key(&f, ACT_TIME_RIGHT), PANE_HANDLED | PANE_REDRAW);
+	nav_view_init(&v, PANE_FSCOPE);
+	f.ops->save(&f, &v);
+	cr_assert_str_eq(v.filter, "tid:26218");
+	/* the first row: every sample */
+	cr_assert_eq(p.ops->key(&p, ACT_TOP), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_FSCOPE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_str_eq(p.push.filter, "");
+	f.ops->enter(&f, &p.push);
+	f.ops->save(&f, &v);
+	cr_assert_str_eq(v.filter, "");
+	pane_destroy(&f);
+	pane_destroy(&p);
+	session_close(s);
+}
