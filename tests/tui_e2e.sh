@@ -574,7 +574,7 @@ if grep -rqs hist_rescope "$top"/tui/*.c; then
 	top_time "$ra" "$rb" | grep -E '^ +[0-9.]+%' | head -3 >"$tmp/top"
 	[ -s "$tmp/top" ] || ko "timeline scope: perfnav top --time $ra,$rb has rows"
 	while read -r pct n comm dso kind sym; do
-		kre=$(printf '%s' "$kind" | sed 's/[][.]/\\&/g')
+		kre=$(printf '%s' "$kind" | sed 's/[].[]/\\&/g')
 		if screen | grep -qE "^ +$pct +$n +$comm +$dso +$kre $sym"; then
 			ok "timeline scope: hot functions row $pct $n $sym as perfnav top --time"
 		else
