@@ -110,7 +110,7 @@ finish()
 # ---- plain.data: title, events, hex, header, help, resize ----
 start "'$bin' '$data/plain.data'"
 wait_for "perfnav  plain\.data \| perf 6\.1\.187 \| cpu-clock" "title: file, perf version, event"
-wait_for "^ 1 +2 +3 +4 +5 +6 +7 +8 +9 +10 *$" "tab line (at 100 columns, ten tabs are numbers)"
+wait_for "^ 1 +2 +3 +4 +5 +6 +7 +8 +9 +0 *$" "tab line (at 100 columns, ten tabs are numbers, the tenth 0 as its key)"
 wait_for "^ hot \[1/" "the hot functions first"
 wait_for "cpu-clock \| [0-9]+ samples \| symbols in [0-9.]+ s" "title: symbols resolved"
 keys 3
@@ -543,7 +543,7 @@ mouse 0 40 5
 mouse 3 60 5
 wait_for "timeline > time 983\.[0-9]+-983\.[0-9]+" "timeline: a mouse drag over the axis applies a range"
 keys Escape
-tab 10
+tab 0
 wait_for "Flame scope \| columns of 1 s \(z/Z\), rows of [0-9.]+ ms \| 228 samples" "flame scope: the tab opens it"
 wait_for "^\+0 ms +█" "flame scope: offsets on the left, cells in block glyphs"
 keys s Down Down Enter

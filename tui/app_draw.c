@@ -113,14 +113,18 @@ draw_title(struct app *a)
 static void
 tab_label(int i, int level, char *buf, size_t n)
 {
-	const char *t = pane_ops_of((enum pane_id)i)->title;
+	const struct pane_ops *o = pane_ops_of((enum pane_id)i);
+	const char *t = o->title;
+	int k = (i + 1) % 10;	/* the number key that opens it: 1..9, then 0 */
 
 	if (level < 2)
-		snprintf(buf, n, " %d %s ", i + 1, t);
+		snprintf(buf, n, " %d %s ", k, t);
+	else if (level == 2 && o->short_title != NULL)
+		snprintf(buf, n, " %d %s ", k, o->short_title);
 	else if (level == 2)
-		snprintf(buf, n, " %d %.*s ", i + 1, (int)strcspn(t, " "), t);
+		snprintf(buf, n, " %d %.*s ", k, (int)strcspn(t, " "), t);
 	else
-		snprintf(buf, n, " %d ", i + 1);
+		snprintf(buf, n, " %d ", k);
 }
 
 /* The tabs, as compact as the width needs (the extra tab, e.g. " a Annotate ", included). */

@@ -112,6 +112,12 @@ pane_apply_time(struct pane *p, uint64_t start, uint64_t end)
 		    SCOPE_TIME_MAX);
 		return PANE_HANDLED | PANE_MSG;
 	}
+	/* to the microsecond, as the label and perf script print times: the range
+	 * is then the one perf's --time START,END takes with those numbers */
+	start -= start % 1000;
+	end -= end % 1000;
+	if (end < start)
+		end = start;
 	nav_view_init(&p->push, (int)p->id);
 	p->push.target = NAV_T_TIME;
 	p->push.arg = start;

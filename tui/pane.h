@@ -75,6 +75,7 @@ struct pane_canvas {
 struct pane_ops {
 	const char	*name;		/* key map and nav name: "events" */
 	const char	*title;		/* tab title: "Events" */
+	const char	*short_title;	/* where tabs shorten, if not title's first word */
 	/* Set up p->priv, p->cols, rows; 0 or -1. */
 	int		(*init)(struct pane *p);
 	void		(*free)(struct pane *p);
@@ -157,7 +158,9 @@ int pane_by_name(const char *name);
 /*
  * Apply the time range [start, end] (perf time, ns, both in) to every
  * pane: sets p->push to a time step on this pane (NAV_T_TIME) and returns
- * the bits key() returns for it; the app pushes it into the scope
+ * the bits key() returns for it (both ends cut to the microsecond, as
+ * perf script prints times, so the range is what perf's --time takes with
+ * the numbers shown); the app pushes it into the scope
  * (scope_time_push), recounts the hot functions, trees and flame graph
  * for it, and Esc removes it.  A range outside the current scope is
  * refused with a message.
