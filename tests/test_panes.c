@@ -17,6 +17,7 @@
 #include <curses.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "symbolize/tasks.h"
@@ -213,54 +214,7 @@ key_of(struct pane *p, size_t i)
  * at once, sorted, filtered; c and C close them.
  */
 
-/* A time step of the scope: the events list and the processes show only its range. */
-Test(panes, time_scope_in_events_and_processes)
-{
-	struct session *s = open_fixture("fork.data");
-	const struct rec_index *ix = session_index(s);
-	struct symbols *sy = fixture_symbols(s);
-	struct pane ev, pr;
-	struct nav_view v;
-	uint64_t a, b, recs = 0, samples = 0, sum = 0;
-	struct row r;
 
-	cr_assert_gt(ix->n, 10);
-	a = ix->v[ix->n / 4].time;
-	b = ix->v[ix->n / 2].time;
-	for (size_t i = 0; i < ix->n; i++)
-		if (ix->v[i].time >= a && ix->v[i].time <= b) {
-			recs++;
-			samples += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE;
-		}
-	cr_assert(samples > 0 && recs < ix->n);
-	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
-	cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
-	nav_view_init(&v, PANE_EVENTS);
-	ev.ops->enter(&ev, &v);
-	cr_assert_eq(pane_apply_time(&ev, a, b), PANE_HANDLED | PANE_PUSH);
-	cr_expect_eq(ev.push.target, NAV_T_TIME);
-	cr_expect_eq(ev.push.arg, a - a % 1000, "to the microsecond");
-	cr_expect_eq(ev.push.arg2, b - b % 1000);
-	cr_expect_eq(pane_apply_time(&ev, b, a) & PANE_MSG, PANE_MSG, "an empty range: refused");
-	cr_assert(scope_time_push(&sy->scope, a, b));
-	ev.ops->resize(&ev, 20, 100);
-	pr.ops->resize(&pr, 20, 100);
-	cr_expect_eq(widget_count(&ev.w), recs, "the events of the range");
-	for (size_t i = 0; i < pr.ops->nrows(&pr); i++) {
-		row_reset(&r);
-		pr.ops->row(&pr, i, &r);
-		if (r.col[0] != NULL && strchr(r.col[0], '/') == NULL)	/* a process row */
-			sum += strtoull(r.col[2], NULL, 10);
-	}
-	cr_expect_eq(sum, samples, "the processes' samples are those of the range");
-	scope_time_truncate(&sy->scope, 0);
-	ev.ops->resize(&ev, 20, 100);
-	cr_expect_eq(widget_count(&ev.w), ix->n, "every event again");
-	pane_destroy(&ev);
-	pane_destroy(&pr);
-	symbols_free(sy);
-	session_close(s);
-}
 
 Test(panes, events_sample_stacks_are_perf_scripts, .timeout = 60)
 {

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/pane.h"
@@ -696,6 +697,21 @@ frame_match(struct pane *p, size_t idx)
 	return leaf != CPATH_NONE && cpath_within(sc->pick, leaf, ((struct ev *)p->priv)->f.frame);
 }
 
+/* Is record e in the scope: the time steps and the start options (tui/scope.h)? */
+static bool
+in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e)
+{
+	const struct hist_filter *sf = p->sym->start;
+
+	if (e->time < ev->sc_t0 || e->time > ev->sc_t1)
+		return false;
+	if (sf == NULL)
+		return true;
+	if (!filter_sample_ok(sf, e->time, ent_cpu(e) != ENT_CPU_NONE, ent_cpu(e)))
+		return false;
+	return ent_pid(e) < 0 || filter_entry_ok(sf, ent_pid(e), ent_tid(e), comm_of(p, e));
+}
+
 /* A frame row shows when its sample does. */
 static bool
 ev_match(struct pane *p, size_t src)
@@ -705,7 +721,7 @@ ev_match(struct pane *p, size_t src)
 	size_t idx = owner(p, src);
 	const struct rec_ent *e = ent(p, idx);
 
-	if (ev->scoped && (e->time < ev->sc_t0 || e->time > ev->sc_t1))
+	if (ev->scoped && !in_scope(p, ev, e))
 		return false;
 	if (f->pid != -2 && ent_pid(e) != f->pid)
 		return false;
@@ -1027,7 +1043,8 @@ ev_resize(struct pane *p, int h, int w)
 {
 	struct ev *ev = p->priv;
 	uint64_t t0 = 0, t1 = UINT64_MAX;
-	bool on = p->sym != NULL && scope_time_range(&p->sym->scope, &t0, &t1);
+	bool on = p->sym != NULL &&
+	    (scope_time_range(&p->sym->scope, &t0, &t1) || p->sym->start != NULL);
 	char text[sizeof p->w.filter];
 
 	(void)h;

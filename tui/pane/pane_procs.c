@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
 #include "symbolize/tasks.h"
 #include "tui/pane.h"
 #include "tui/scope.h"
@@ -193,7 +194,8 @@ count_scope(struct pane *p, struct pr *pr)
 	const struct thread_table *tt = session_threads(p->s);
 	const struct rec_index *ix = session_index(p->s);
 	uint64_t t0 = 0, t1 = UINT64_MAX;
-	bool on = p->sym != NULL && scope_time_range(&p->sym->scope, &t0, &t1);
+	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
+	bool on = (p->sym != NULL && scope_time_range(&p->sym->scope, &t0, &t1)) || sf != NULL;
 	uint32_t th = THREAD_NONE;
 	int32_t tid = INT32_MIN;
 
@@ -216,6 +218,10 @@ count_scope(struct pane *p, struct pr *pr)
 
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
+		/* the start options: time and cpu leave a sample out, the rest its rows */
+		if (sf != NULL &&
+		    !filter_sample_ok(sf, e->time, ent_cpu(e) != ENT_CPU_NONE, ent_cpu(e)))
+			continue;
 		pr->total++;
 		/* a tid's lifetime holds until it exits */
 		if (ent_tid(e) != tid || (th != THREAD_NONE && tt->v[th].exited &&
@@ -223,8 +229,10 @@ count_scope(struct pane *p, struct pr *pr)
 			tid = ent_tid(e);
 			th = thread_table_find(tt, tid, e->time);
 		}
-		if (th != THREAD_NONE)
-			pr->tsamples[th]++;
+		if (th == THREAD_NONE || (sf != NULL && !filter_entry_ok(sf, ent_pid(e), tid,
+		    thread_comm_at(tt, th, e->time))))
+			continue;
+		pr->tsamples[th]++;
 	}
 	for (size_t i = 0; i < pr->tk->nprocs; i++) {
 		const struct task_proc *pc = &pr->tk->procs[i];
