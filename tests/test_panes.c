@@ -214,8 +214,6 @@ key_of(struct pane *p, size_t i)
  * at once, sorted, filtered; c and C close them.
  */
 
-
-
 Test(panes, events_sample_stacks_are_perf_scripts, .timeout = 60)
 {
 	static const char *const fx[] = { "fp.data", "dwarf.data", "zstd.data", "fork.data",
