@@ -7,7 +7,10 @@
 # until it has processed the whole recording, so its time to first output is
 # its whole run, measured by bench/run.sh).  Then the flame graph pane's
 # times on each recording at 200x60 (bench/flame_bench: its tree, layout,
-# and draws; made here if it is not built).
+# and draws), the timeline's (bench/timeline_bench: its lanes and a draw's
+# bucket counts) and applying a time scope once symbols are in
+# (bench/scope_bench: the recount, the hot rows and the flame graph); each
+# made here if it is not built.
 #
 # usage: bench/tui.sh [RECORDING...]   (default: fp-1G; made by bench/run.sh)
 # environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3).
@@ -81,7 +84,11 @@ for r in "${recs[@]}"; do
 done
 
 echo
-[ -x bench/flame_bench ] || make -s bench/flame_bench >&2
+for b in flame_bench timeline_bench scope_bench; do
+	[ -x bench/$b ] || make -s bench/$b >&2
+done
 for r in "${recs[@]}"; do
 	bench/flame_bench "$BENCH_DIR/rec/$r.data" 200 60
+	bench/timeline_bench "$BENCH_DIR/rec/$r.data"
+	bench/scope_bench "$BENCH_DIR/rec/$r.data" 200
 done
