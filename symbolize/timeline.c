@@ -178,8 +178,10 @@ make_lanes(struct timeline *tl, struct build *b)
 	size_t cap = 0, t = 0;
 
 	lane_add(tl, &cap, TL_KIND_ALL, NULL);
-	qsort(b->pk, b->npk, sizeof *b->pk, cmp_proc);
-	qsort(b->tk, b->ntk, sizeof *b->tk, cmp_thread);
+	if (b->npk > 1)
+		qsort(b->pk, b->npk, sizeof *b->pk, cmp_proc);
+	if (b->ntk > 1)
+		qsort(b->tk, b->ntk, sizeof *b->tk, cmp_thread);
 	for (size_t i = 0; i < b->npk; i++) {
 		uint32_t pl = (uint32_t)tl->nlanes;
 		size_t t0;
@@ -351,7 +353,8 @@ gap_lane(const struct timeline *tl, const struct build *b, int32_t pid, int32_t 
 static void
 store_gaps(struct timeline *tl, struct lgap *v, size_t nv)
 {
-	qsort(v, nv, sizeof *v, cmp_lgap);
+	if (nv > 1)
+		qsort(v, nv, sizeof *v, cmp_lgap);
 	tl->gaps = xcalloc(nv ? nv : 1, sizeof *tl->gaps);
 	for (size_t i = 0; i < nv; i++) {
 		struct tl_lane *l = &tl->lanes[v[i].lane];

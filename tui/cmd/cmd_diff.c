@@ -258,6 +258,7 @@ struct dfile {
 	struct symbolizer	*z;
 	struct hist		*h;
 	char			 msg[FILTER_OPTS_MSG];	/* a scope setup's complaint */
+	char			 time[512];	/* this file's --time value (fo.time points here) */
 	int			 status;
 };
 
@@ -275,7 +276,9 @@ load_file(struct dfile *f)
 	}
 	for (size_t i = 0; i < a->nscope; i++) {
 		char buf[512];
-		const char *v = scope_part(a->scope[i].val, a->scope[i].arg, f->idx, buf, sizeof buf);
+		bool t = a->scope[i].val == FILTER_OPT_TIME;	/* kept as given, until setup */
+		const char *v = scope_part(a->scope[i].val, a->scope[i].arg, f->idx,
+		    t ? f->time : buf, t ? sizeof f->time : sizeof buf);
 
 		if (v != NULL)
 			filter_opts_take(&f->fo, a->scope[i].val, v, f->msg, sizeof f->msg);
