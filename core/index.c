@@ -152,6 +152,12 @@ upper_bound(const struct rec_ent *v, size_t n, uint64_t t)
 	return lo;
 }
 
+size_t
+index_first_at(const struct rec_index *ix, uint64_t t)
+{
+	return t == 0 ? 0 : upper_bound(ix->v, ix->n, t - 1);
+}
+
 void
 index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 {

@@ -89,5 +89,7 @@ void index_push(struct rec_index *ix, const struct rec_ent *e);
  */
 void index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds);
 void index_free(struct rec_index *ix);
+/* First position of a sorted index whose time is t or later (ix->n if none). */
+size_t index_first_at(const struct rec_index *ix, uint64_t t);
 
 #endif

@@ -124,23 +124,6 @@ event_fields(const struct hist *h, uint8_t *has)
 	}
 }
 
-/* First index position at or after time t (the index is in time order). */
-static size_t
-first_at(const struct rec_index *ix, uint64_t t)
-{
-	size_t lo = 0, hi = ix->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->v[mid].time < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * The index positions [*from, *to) that can hold samples f takes: with
  * time ranges and every event timed, those from the first range's start to
@@ -165,8 +148,8 @@ span_of(const struct hist *h, const struct hist_filter *f, const uint8_t *has, s
 		hi = f->time[i].end == 0 || f->time[i].end > hi ? (f->time[i].end ? f->time[i].end :
 		    UINT64_MAX) : hi;
 	}
-	*from = first_at(ix, lo);
-	*to = hi == UINT64_MAX ? ix->n : first_at(ix, hi + 1);
+	*from = index_first_at(ix, lo);
+	*to = hi == UINT64_MAX ? ix->n : index_first_at(ix, hi + 1);
 }
 
 /* The samples f takes into the rows' and events' counts. */

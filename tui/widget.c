@@ -953,6 +953,13 @@ text_put(void *win, int y, int x, int width, const char *s)
 	put_text(win, y, x, width, s, false, false);
 }
 
+void
+text_line(void *win, int y, int x, int width, const char *s)
+{
+	mvwhline(win, y, x, ' ', width);
+	put_text(win, y, x, width, s, false, false);
+}
+
 /* Widths of the columns for a total width. */
 static void
 layout_cols(const struct pane *p, int total, int *wd)

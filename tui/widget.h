@@ -172,5 +172,7 @@ bool text_utf8(void);
  * is drawn with this, never with waddstr and friends.
  */
 void text_put(void *win, int y, int x, int width, const char *s);
+/* The same over a whole line of width cells, cleared first (a pane's bars). */
+void text_line(void *win, int y, int x, int width, const char *s);
 
 #endif

@@ -608,7 +608,7 @@ pct(uint64_t v, uint64_t of)
 }
 
 /* The line above the frames: the tree, event, scope, zoom, search. */
-static void
+static const char *
 head_line(struct pane *p, char *buf, size_t n)
 {
 	struct flame_pane *f = p->priv;
@@ -634,6 +634,7 @@ head_line(struct pane *p, char *buf, size_t n)
 	if (!f->sy->done)
 		snprintf(buf + k, n - (size_t)k, " | resolving symbols %.0f%%",
 		    100 * symbols_progress(f->sy));
+	return buf;
 }
 
 /*
@@ -652,7 +653,7 @@ frame_self(const struct flame_pane *f, const struct cpath_node *nd, uint64_t *pe
 }
 
 /* The line below the frames: the selected frame; the search's share. */
-static void
+static const char *
 info_line(struct pane *p, char *buf, size_t n)
 {
 	struct flame_pane *f = p->priv;
@@ -677,6 +678,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	if (f->pat[0])
 		snprintf(buf + k, n - (size_t)k, " | /%s: %zu frames, %.2f%%", f->pat,
 		    f->found.nodes, pct(f->found.period, root->total_period));
+	return buf;
 }
 
 static void
@@ -707,14 +709,10 @@ flame_draw(struct pane *p, const struct pane_canvas *c)
 			draw_frame(f, c, f->y0 + r, &f->fl.f[i]);
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
-	mvwhline(win, c->y, c->x, ' ', c->w);
-	head_line(p, buf, sizeof buf);
-	text_put(win, c->y, c->x, c->w, buf);
+	text_line(win, c->y, c->x, c->w, head_line(p, buf, sizeof buf));
 	if (c->h < 2)
 		return;
-	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
-	info_line(p, buf, sizeof buf);
-	text_put(win, c->y + c->h - 1, c->x, c->w, buf);
+	text_line(win, c->y + c->h - 1, c->x, c->w, info_line(p, buf, sizeof buf));
 }
 
 static void

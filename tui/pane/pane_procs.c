@@ -170,23 +170,6 @@ build_rows(struct pane *p, struct pr *pr)
 		emit(p, pr, pr->tk->roots[i], 0);
 }
 
-/* First index position at or after time t (the index is in time order). */
-static size_t
-first_at(const struct rec_index *ix, uint64_t t)
-{
-	size_t lo = 0, hi = ix->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->v[mid].time < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Samples per thread and process in the scope's time steps, when they change. */
 static void
 count_scope(struct pane *p, struct pr *pr)
@@ -213,7 +196,7 @@ count_scope(struct pane *p, struct pr *pr)
 	}
 	memset(pr->tsamples, 0, (tt->n + 1) * sizeof *pr->tsamples);
 	pr->total = 0;
-	for (size_t i = first_at(ix, t0); i < ix->n && ix->v[i].time <= t1; i++) {
+	for (size_t i = index_first_at(ix, t0); i < ix->n && ix->v[i].time <= t1; i++) {
 		const struct rec_ent *e = &ix->v[i];
 
 		if (ent_type(e) != PERF_RECORD_SAMPLE)

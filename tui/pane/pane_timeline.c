@@ -578,7 +578,7 @@ lane_label(struct pane *p, uint32_t lane, char *buf, size_t n)
 		snprintf(buf, n, "  %s", name);
 }
 
-static void
+static const char *
 head_line(struct pane *p, char *buf, size_t n)
 {
 	struct tl_pane *t = p->priv;
@@ -603,9 +603,10 @@ head_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU (-)");
 	if (t->highlight)
 		snprintf(buf + k, n - (size_t)k, " | highlight (H)");
+	return buf;
 }
 
-static void
+static const char *
 info_line(struct pane *p, char *buf, size_t n)
 {
 	struct tl_pane *t = p->priv;
@@ -628,6 +629,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	snprintf(buf + o, n - (size_t)o, " %s: %" PRIu64 " samples at %s (+%.3f ms)",
 	    timeline_label(tl, lane, name, sizeof name), timeline_count(tl, lane, c0, c1), x,
 	    (double)(c1 - c0) / 1e6);
+	return buf;
 }
 
 static uint32_t
@@ -683,14 +685,10 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 		draw_lane(p, c, t->y0 + r, t->x0, lane, lane == 0 || max == 0 ? max0 : max);
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
-	mvwhline(win, c->y, c->x, ' ', c->w);
-	head_line(p, buf, sizeof buf);
-	text_put(win, c->y, c->x, c->w, buf);
+	text_line(win, c->y, c->x, c->w, head_line(p, buf, sizeof buf));
 	if (c->h < 2)
 		return;
-	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
-	info_line(p, buf, sizeof buf);
-	text_put(win, c->y + c->h - 1, c->x, c->w, buf);
+	text_line(win, c->y + c->h - 1, c->x, c->w, info_line(p, buf, sizeof buf));
 }
 
 /* ---- mouse ---- */
