@@ -35,22 +35,7 @@
 #include "tui/theme.h"
 #include "tui/widget.h"
 
-static double
-ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench/bench_util.h"
 
 /* One draw of the pane as the app makes it: the pane, then the screen out. */
 static double

@@ -27,22 +27,7 @@
 #include "tui/scope.h"
 #include "tui/symbols.h"
 
-static double
-ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench/bench_util.h"
 
 /* One application of [a, b] (a > b: the whole recording): the times of its three parts. */
 static void

@@ -36,29 +36,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 
-static double
-ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return v[n / 2];
-}
+#include "bench/bench_util.h"
 
 /* The counts a draw of h rows asks for: the first h lanes, w columns each. */
 static double
@@ -206,7 +184,7 @@ main(int argc, char **argv)
 	model(s, (unsigned)(w > 29 ? w - 29 : w), h, runs);
 	if (hl && strcmp(hl, "1") == 0) {
 		t0 = ms_now();
-		sy = symbols_new(s, NULL);
+		sy = symbols_new(s, NULL, NULL);
 		symbols_run(sy);
 		printf("symbols in %.0f ms (for the highlight; not the timeline's)\n", ms_now() - t0);
 	}
