@@ -166,16 +166,17 @@ Test(panes, fscope_mark_and_apply)
 	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_PUSH | PANE_REDRAW);
 	cr_assert_eq(p.push.target, NAV_T_TIME);
-	/* columns of 1 s, 50 rows of 20 ms before the first draw */
+	/* switch.data spans 86 ms: columns of 2 ms (about 20 or more of them), 50 rows of
+	 * 40 us before the first draw */
 	cr_assert_eq(p.push.arg, first - first % 1000);
-	cr_assert_eq(p.push.arg2, (first + 40000000 - 1) - (first + 40000000 - 1) % 1000);
+	cr_assert_eq(p.push.arg2, (first + 80000 - 1) - (first + 80000 - 1) % 1000);
 	/* shorter columns keep the cursor's time */
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_ZOOM_IN), PANE_HANDLED | PANE_REDRAW);
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
 	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH | PANE_REDRAW);
-	/* the cursor was at 20 ms: in 500 ms columns of 10 ms rows, row 2 */
-	cr_assert_eq(p.push.arg, (first + 20000000) - (first + 20000000) % 1000);
-	cr_assert_eq(p.push.arg2, (first + 30000000 - 1) - (first + 30000000 - 1) % 1000);
+	/* the cursor was at 40 us: in 1 ms columns of 20 us rows, row 2 */
+	cr_assert_eq(p.push.arg, (first + 40000) - (first + 40000) % 1000);
+	cr_assert_eq(p.push.arg2, (first + 60000 - 1) - (first + 60000 - 1) % 1000);
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);

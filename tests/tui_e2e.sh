@@ -534,7 +534,7 @@ wait_for "^  cpu \? +[▁▂▃▄▅▆▇█ ]+$" "timeline: samples without a
 keys p
 wait_for "Timeline by process \(p\)" "timeline: p switches back"
 keys Down Down Down F
-wait_for "Flame scope of 26216/26218 threads \| columns of 1 s .* \| 61 samples" \
+wait_for "Flame scope of 26216/26218 threads \| columns of 2 ms .* \| 61 samples" \
 	"timeline: F opens the flame scope of the selected thread"
 wait_for "timeline > fscope 26216/26218 threads" "timeline: the flame scope of a thread is a step of the path"
 keys Escape
@@ -544,14 +544,17 @@ mouse 3 60 5
 wait_for "timeline > time 983\.[0-9]+-983\.[0-9]+" "timeline: a mouse drag over the axis applies a range"
 keys Escape
 tab 0
-wait_for "Flame scope \| columns of 1 s \(z/Z\), rows of [0-9.]+ ms \| 228 samples" "flame scope: the tab opens it"
+wait_for "Flame scope \| columns of 2 ms \(z/Z\), rows of [0-9.]+ us \| 228 samples" \
+	"flame scope: the tab opens it, columns short enough for the 86 ms recording"
 wait_for "^\+0 ms +█" "flame scope: offsets on the left, cells in block glyphs"
 keys s Down Down Enter
 wait_for "fscope > time 983\.164494-983\.[0-9]+" "flame scope: s, Down, Enter applies the cells' range"
 keys Escape
 wait_gone "> time 983" "flame scope: Esc removes the step"
-keys z z z
-wait_for "columns of 100 ms" "flame scope: z makes the columns shorter"
+keys Z Z Z
+wait_for "columns of 20 ms" "flame scope: Z makes the columns longer"
+keys z
+wait_for "columns of 10 ms" "flame scope: z makes them shorter"
 finish "timeline and flame scope"
 
 # ---- a range of the timeline in the hot functions: perfnav top --time's rows ----

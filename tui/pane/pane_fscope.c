@@ -115,6 +115,9 @@ build(struct pane *p)
 		f->tl = timeline_new(p->s, strncmp(f->who, "cpu:", 4) == 0 ? TL_CPU : f->who[0] ?
 		    TL_TASKS : TL_ALL, f->attr);
 		f->lane = find_lane(f);
+		/* a short recording: columns short enough for about 20 of them (1 s at most) */
+		while (f->unit > 0 && (f->tl->last - f->tl->first) / fs_units[f->unit] < 20)
+			f->unit--;
 	}
 	if (f->have && f->ht.nrows == f->nrows && f->ht.unit == fs_units[f->unit])
 		return;
