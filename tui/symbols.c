@@ -288,3 +288,20 @@ symbols_pair_event(const struct symbols *sy, size_t ev)
 	}
 	return -1;
 }
+
+bool
+symbols_pair_query(const struct symbols *sy, const struct cpath_query *q,
+    struct cpath_query *out, struct cpath_xform *xf)
+{
+	int ev = symbols_pair_event(sy, q->ev);
+
+	*out = *q;
+	for (size_t i = 0; i < q->nxf; i++) {
+		xf[i] = q->xf[i];
+		xf[i].func = symbols_pair_func(sy, q->xf[i].func);
+	}
+	out->xf = xf;
+	out->sel = NULL;
+	out->ev = ev < 0 ? 0 : (size_t)ev;
+	return ev >= 0;
+}

@@ -121,6 +121,18 @@ uint32_t symbols_pair_func(const struct symbols *sy, uint32_t func);
  * same name but for perf's modifiers, as perf diff pairs), -1 if none. */
 int symbols_pair_event(const struct symbols *sy, size_t ev);
 
+/*
+ * Diff mode: query q over sy's hist as sy->pair's hist reads it, into out:
+ * its event paired by name (symbols_pair_event), its transforms'
+ * functions by name (into xf, room for q->nxf; symbols_pair_func), no
+ * zoom (processes do not pair).  Returns false (out's event 0) when the
+ * pair lacks the event.
+ */
+struct cpath_query;
+struct cpath_xform;
+bool symbols_pair_query(const struct symbols *sy, const struct cpath_query *q,
+    struct cpath_query *out, struct cpath_xform *xf);
+
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);
 

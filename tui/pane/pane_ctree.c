@@ -341,27 +341,19 @@ diff_build(struct ctree *ct, const struct cpath_query *q)
 {
 	struct symbols *o = ct->sy->pair;
 	struct cpath_xform xf[SCOPE_XF_MAX];
-	struct cpath_query q2 = *q;
-	int ev = symbols_pair_event(ct->sy, q->ev);
+	struct cpath_query q2;
 	const struct hist_event *he = hist_event(H(ct), q->ev);
 
 	cpath_diff_free(ct->cd);
 	cpath_free(ct->t2);
 	ct->cd = NULL;
 	ct->t2 = NULL;
-	for (size_t i = 0; i < q->nxf && i < SCOPE_XF_MAX; i++) {
-		xf[i] = q->xf[i];
-		xf[i].func = symbols_pair_func(ct->sy, q->xf[i].func);
-	}
-	q2.xf = xf;
-	q2.sel = NULL;
-	q2.ev = ev < 0 ? 0 : (size_t)ev;
 	ct->tot[0] = he ? he->total_period : 0;
 	ct->tot[1] = 0;
-	if (ev >= 0) {
+	if (symbols_pair_query(ct->sy, q, &q2, xf)) {
 		ct->t2 = cpath_build(o->h, &q2);
 		ct->cd = cpath_diff_new(H(ct), ct->t, o->h, ct->t2);
-		ct->tot[1] = hist_event(o->h, (size_t)ev)->total_period;
+		ct->tot[1] = hist_event(o->h, q2.ev)->total_period;
 	}
 	ct->pair_gen = o->gen;
 	ct->abs = ct->sy->diff_abs;
