@@ -693,12 +693,12 @@ info_line(struct pane *p, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, " | %zu small or deep nodes not shown",
 		    ct->hidden);
 	if (ct->sy->pair != NULL && k < n)
-		k += (size_t)snprintf(buf + k, n - k, " | diff, %s shown: %s (A), %s's own paths %.2f%%%s",
-		    ct->sy->role ? "NEW" : "OLD", ct->abs ? "periods" : "% of each total",
+		k += (size_t)snprintf(buf + k, n - k, " | %s-only paths %.2f%% | %s shown, %s (A)%s",
 		    ct->sy->role ? "OLD" : "NEW", ct->cd && ct->tot[1] ? 100.0 *
 		    (double)cpath_diff_b_only(ct->cd) / (double)ct->tot[1] : 0.0,
-		    ct->cd == NULL ? " (its event is not in the other)" : sc->zoomed ?
-		    " (the zoom: this one only)" : "");
+		    ct->sy->role ? "NEW" : "OLD", ct->abs ? "periods" : "% of totals",
+		    ct->cd == NULL ? " | its event is not in the other" : sc->zoomed ?
+		    " | the zoom: this one only" : "");
 	if (ct->note[0] && k < n)
 		snprintf(buf + k, n - k, " | %s", ct->note);
 }
