@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -306,7 +307,11 @@ diff_open(struct app *a, const struct tui_opts *o, const struct sym_opts *so)
 	a->sym->scope.hot_keep = o->hot_keep;
 	a->sym->scope.hot_callers = o->hot_callers;
 	swap_rec(a);
+	if (isatty(2))
+		fprintf(stderr, "perfnav: resolving the symbols of both recordings...\r");
 	symbols_run_pair(a->sym, a->other.sym);
+	if (isatty(2))
+		fprintf(stderr, "%60s\r", "");
 	a->sym_wall = now() - a->t_start;
 	for (int i = 0; i < PANE_COUNT; i++) {
 		if (pane_create_sym(&a->pane_set[1][i], (enum pane_id)i, a->other.s, &a->keys,

@@ -224,6 +224,7 @@ symbols_run_pair(struct symbols *old, struct symbols *new)
 
 	old->pair = new;
 	new->pair = old;
+	old->pf_in = new->pf_in = CPATH_NONE;
 	old->role = 0;
 	new->role = 1;
 	started = pthread_create(&th, NULL, run_thread, new) == 0;
@@ -235,7 +236,7 @@ symbols_run_pair(struct symbols *old, struct symbols *new)
 }
 
 uint32_t
-symbols_pair_func(const struct symbols *sy, uint32_t func)
+symbols_pair_func(struct symbols *sy, uint32_t func)
 {
 	char a[1024], b[1024];
 	const struct hist *o;
@@ -243,13 +244,19 @@ symbols_pair_func(const struct symbols *sy, uint32_t func)
 
 	if (sy->pair == NULL || func == CPATH_NONE)
 		return CPATH_NONE;
+	if (func == sy->pf_in)	/* the flame graph asks once a draw: the last answer */
+		return sy->pf_out;
 	o = sy->pair->h;
 	cpath_func_name(sy->h, func, a, sizeof a);
 	n = hist_nnodes(o);
+	sy->pf_in = func;
+	sy->pf_out = CPATH_NONE;
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(cpath_func_name(o, (uint32_t)i, b, sizeof b), a) == 0)
-			return (uint32_t)i;
-	return CPATH_NONE;
+		if (strcmp(cpath_func_name(o, (uint32_t)i, b, sizeof b), a) == 0) {
+			sy->pf_out = (uint32_t)i;
+			break;
+		}
+	return sy->pf_out;
 }
 
 /* The length of an event name without perf's modifiers (":u", ":ppp"...). */
@@ -290,7 +297,7 @@ symbols_pair_event(const struct symbols *sy, size_t ev)
 }
 
 bool
-symbols_pair_query(const struct symbols *sy, const struct cpath_query *q,
+symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
     struct cpath_query *out, struct cpath_xform *xf)
 {
 	int ev = symbols_pair_event(sy, q->ev);

@@ -55,6 +55,7 @@ struct symbols {
 	struct symbols		*pair;
 	int			 role;		/* 0: OLD (the baseline), 1: NEW */
 	bool			 diff_abs;
+	uint32_t		 pf_in, pf_out;	/* symbols_pair_func's last answer */
 };
 
 /*
@@ -116,7 +117,7 @@ void symbols_run_pair(struct symbols *old, struct symbols *new);
  * The function node of sy->pair's hist with the name (cpath_func_name)
  * of func of sy's hist, CPATH_NONE if none (or no pair).
  */
-uint32_t symbols_pair_func(const struct symbols *sy, uint32_t func);
+uint32_t symbols_pair_func(struct symbols *sy, uint32_t func);
 /* The event index of sy->pair's hist with the name of sy's event ev (else the
  * same name but for perf's modifiers, as perf diff pairs), -1 if none. */
 int symbols_pair_event(const struct symbols *sy, size_t ev);
@@ -130,7 +131,7 @@ int symbols_pair_event(const struct symbols *sy, size_t ev);
  */
 struct cpath_query;
 struct cpath_xform;
-bool symbols_pair_query(const struct symbols *sy, const struct cpath_query *q,
+bool symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
     struct cpath_query *out, struct cpath_xform *xf);
 
 /* Share of the samples added, 0..1 (1 when done). */
