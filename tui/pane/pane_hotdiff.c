@@ -213,7 +213,8 @@ reload(struct pane *p)
 	}
 	d->scope_gen = d->sy->scope.gen;
 	d->abs = d->sy->diff_abs;
-	qsort(v, n, sizeof *v, dent_cmp);
+	if (n > 0)
+		qsort(v, n, sizeof *v, dent_cmp);
 	pair_rows(d, v, n);
 	free(v);
 	d->loaded = true;
