@@ -28,8 +28,9 @@
  * each recording's event total (perfnav diff's numbers) or, A switches, as
  * periods.  Rows come sorted by the size of the change; every column
  * sorts (> <).  The event is the scope's of the recording shown, paired by
- * name in the other.  Enter lists the row's samples in the events pane of
- * the recording shown (w there shows the other's).
+ * name in the other.  Enter (or v) lists the row's samples in the events
+ * pane of the recording shown (w there shows the other's); a annotates
+ * its function in the recording shown.
  */
 
 enum { D_BASE, D_NEW, D_DELTA, D_DSO, D_SYM, D_N };
@@ -306,12 +307,19 @@ hd_key(struct pane *p, enum action a)
 	size_t i;
 
 	sync(p);
+	i = widget_cursor_row(&p->w);
 	switch (a) {
 	case ACT_ENTER:
-		i = widget_cursor_row(&p->w);
+	case ACT_EVENTS:
 		if (i >= d->nrows)
 			return PANE_HANDLED;
 		return samples_view(p, &d->rows[i]);
+	case ACT_ANNOTATE:
+		if (i >= d->nrows || d->rows[i].node[d->sy->role] == CPATH_NONE) {
+			snprintf(p->msg, sizeof p->msg, "nothing of it in the recording shown (w)");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		return pane_push_annotate_scope(p, d->rows[i].node[d->sy->role]);
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
 		scope_step_event(&d->sy->scope, d->sy->h, a == ACT_NEXT_EVENT, p->msg, sizeof p->msg);
@@ -368,7 +376,7 @@ static const char *
 hd_help(struct pane *p)
 {
 	(void)p;
-	return "Enter:samples  A:%/periods  w:OLD/NEW  > <:sort  Tab:event";
+	return "Enter:samples  a:annotate  A:%/periods  w:OLD/NEW  > <:sort  Tab:event";
 }
 
 static int
