@@ -597,5 +597,59 @@ wait_for "^  all +[.:=+*#@ -]+$" "timeline ASCII: .:-=+*#@ for the density"
 wait_for "^   26216/26216 threads +:-+$" "timeline ASCII: - off CPU"
 finish "timeline ASCII"
 
+# ---- diff mode: perfnav OLD NEW on the diff fixtures (two builds of diffwork.c) ----
+dopts="--buildid-dir '$data/buildid' --kallsyms /dev/null"
+"$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/diff-a.data" \
+	"$data/diff-b.data" >"$tmp/diff.tsv" 2>/dev/null
+# the moved hot path: spin's Delta as perfnav diff --tsv prints it
+sd=$(awk -F'\t' '$4 == "diffwork" && $5 == "[.] spin" { print $3 }' "$tmp/diff.tsv")
+sb=$(awk -F'\t' '$4 == "diffwork" && $5 == "[.] spin" { print $2 }' "$tmp/diff.tsv")
+[ -n "$sd" ] || ko "diff: perfnav diff --tsv has spin's row"
+sdre=$(printf '%s' "$sd" | sed 's/[+.]/\\&/g')
+sbre=$(printf '%s' "$sb" | sed 's/[.]/\\&/g')
+start "'$bin' $dopts '$data/diff-a.data' '$data/diff-b.data'"
+wait_for "perfnav  diff-a\.data vs diff-b\.data \[OLD, % of totals\] \| perf 6\.1\.187 \| cpu-clock \| 182 samples" "diff: title OLD vs NEW, OLD shown"
+wait_for "^ Baseline +New +Delta +Shared Object +Symbol" "diff: hot functions with Baseline, New and Delta"
+wait_for "^ +${sbre}% +[0-9.]+% +${sdre}% diffwork +\[\.\] spin *$" "diff: spin's Delta $sd as perfnav diff --tsv"
+screen | sed -n 4p | grep -qE "\[\.\] spin *$" && ok "diff: the biggest change first" || ko "diff: the biggest change first"
+wait_for "new_only  \(NEW only\)" "diff: a function of NEW only"
+wait_for "Diff of event 'cpu-clock': OLD 182 samples, NEW 149" "diff: events paired by name (cpu-clock, cpu-clock:u)"
+keys A
+wait_for "\[OLD, periods\]" "diff: A: the title says periods"
+wait_for "^ +78000000 +55500000 +-22500000 diffwork +\[\.\] spin" "diff: A: spin's periods and their difference"
+keys A
+wait_for "\[OLD, % of totals\]" "diff: A again: percents"
+keys Enter
+wait_for "hot > OLD samples spin \[1/[0-9]+ filtered\]" "diff: Enter lists OLD's samples of spin"
+wait_for "spin\+0x[0-9a-f]+ \(diffwork\)" "diff: OLD's samples in spin"
+keys w
+wait_for "\[NEW, % of totals\] \| perf 6\.1\.187 \| cpu-clock:u \| 149 samples" "diff: w shows NEW"
+wait_for "hot > NEW samples spin \[1/[0-9]+ filtered\]" "diff: w lists NEW's samples of spin"
+keys 4
+wait_for "diff-b\.data" "diff: NEW's header"
+keys w
+wait_for "\[OLD, % of totals\] \| perf 6\.1\.187 \| cpu-clock \| 182 samples" "diff: w back to OLD"
+keys 6
+wait_for "^ Baseline +New +Delta +Shared Object +Function" "diff: top-down with Baseline, New and Delta"
+wait_for "^ +85\.71% +74\.50% +${sdre}% diffwork +spin *$" "diff: top-down main > spin's Delta as the hot functions'"
+wait_for "old_only  \(OLD only\)" "diff: top-down: a path of OLD only"
+wait_for "\| NEW-only paths 1\.34% \| OLD shown" "diff: top-down: NEW's own paths"
+keys 7
+wait_for "^ +85\.71% +74\.50% +${sdre}% diffwork +. spin *$" "diff: bottom-up spin's Delta"
+keys 8
+wait_for "Differential flame graph, top-down \(b\) \| cpu-clock \| NEW's shape \(O: OLD's\) \| red grew, blue shrank" "diff: flame graph: NEW's shape, its colour key"
+wait_for "149 samples" "diff: flame graph: NEW's samples"
+keys Down Down
+wait_for "^ main .*NEW - OLD -7\.50%" "diff: flame graph: the selected frame's change"
+keys O
+wait_for "OLD's shape \(O: NEW's\)" "diff: O: OLD's shape"
+finish "diff mode"
+
+start "'$bin' '$data/plain.data'"
+wait_for "symbols in [0-9.]+ s" "one recording: symbols resolved"
+keys w
+wait_for "one recording: perfnav OLD NEW compares two" "one recording: w says what it is for"
+finish "one recording: w"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

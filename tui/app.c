@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -215,6 +216,115 @@ loop(struct app *a)
 	}
 }
 
+/* Diff mode: swap the recording shown with the other one. */
+static void
+swap_rec(struct app *a)
+{
+	struct app_other t = a->other;
+
+	a->other.s = a->s;
+	a->other.sym = a->sym;
+	memcpy(a->other.events, a->events, sizeof a->events);
+	a->other.t_first = a->t_first;
+	a->other.t_last = a->t_last;
+	a->other.load_secs = a->load_secs;
+	a->other.refusals_seen = a->refusals_seen;
+	a->s = t.s;
+	a->sym = t.sym;
+	memcpy(a->events, t.events, sizeof a->events);
+	a->t_first = t.t_first;
+	a->t_last = t.t_last;
+	a->load_secs = t.load_secs;
+	a->refusals_seen = t.refusals_seen;
+	a->shown ^= 1;
+	a->panes = a->pane_set[a->shown];
+	a->roots = a->root_set[a->shown];
+}
+
+void
+app_diff_swap(struct app *a)
+{
+	struct nav_view root, top;
+	int tab = nav_depth(&a->nav) > 0 ? a->nav.v[0].pane : START_PANE, ev;
+	bool carry;
+
+	if (!a->diff) {
+		app_msg(a, EL_MESSAGE, "one recording: perfnav OLD NEW compares two");
+		return;
+	}
+	app_view_save(a);
+	if (nav_depth(&a->nav) > 0)
+		a->roots[tab] = a->nav.v[0];
+	/* a filtered events list (a row's samples) shows the other's samples of it */
+	top = *nav_top(&a->nav);
+	carry = nav_depth(&a->nav) > 1 && top.pane == PANE_EVENTS && top.target == NAV_T_NONE &&
+	    top.filter[0] != '\0';
+	/* the event shown follows by name, where the other recording has it */
+	ev = symbols_pair_event(a->sym, a->sym->scope.ev);
+	swap_rec(a);
+	if (ev >= 0 && (size_t)ev != a->sym->scope.ev) {
+		a->sym->scope.ev = (size_t)ev;
+		a->sym->scope.gen++;
+	}
+	if (tab == PANE_HEX || tab >= PANE_NTABS)
+		tab = PANE_EVENTS;
+	root = a->roots[tab];
+	nav_reset(&a->nav, &root);
+	if (carry) {
+		if (strncmp(top.label, "OLD ", 4) == 0 || strncmp(top.label, "NEW ", 4) == 0)
+			memcpy(top.label, a->shown ? "NEW" : "OLD", 3);
+		top.cursor = NAV_NONE;
+		nav_push(&a->nav, &top);
+	}
+	app_view_apply(a);
+	app_msg(a, EL_MESSAGE, "showing %s: %s (w: %s)", a->shown ? "NEW" : "OLD",
+	    a->names[a->shown], a->shown ? "OLD" : "NEW");
+}
+
+/*
+ * Diff mode: open NEW (o->input2), its symbols (the start options as
+ * OLD's), resolve both at once (NEW in a thread), and make NEW's panes.
+ * 0, or -1 with a message on stderr.
+ */
+static int
+diff_open(struct app *a, const struct tui_opts *o, const struct sym_opts *so)
+{
+	struct common_opts co2 = o->co;
+	double t0 = now();
+
+	co2.input = o->input2;
+	swap_rec(a);
+	a->s = cmd_open_progress(&co2, true);
+	if (a->s == NULL) {
+		swap_rec(a);
+		return -1;
+	}
+	a->load_secs = now() - t0;
+	title_info(a);
+	a->sym = symbols_new(a->s, so, NULL);
+	if (o->children >= 0)
+		symbols_set_children(a->sym, o->children > 0);
+	a->sym->scope.hot_keep = o->hot_keep;
+	a->sym->scope.hot_callers = o->hot_callers;
+	swap_rec(a);
+	if (isatty(2))
+		fprintf(stderr, "perfnav: resolving the symbols of both recordings...\r");
+	symbols_run_pair(a->sym, a->other.sym);
+	if (isatty(2))
+		fprintf(stderr, "%60s\r", "");
+	a->sym_wall = now() - a->t_start;
+	for (int i = 0; i < PANE_COUNT; i++) {
+		if (pane_create_sym(&a->pane_set[1][i], (enum pane_id)i, a->other.s, &a->keys,
+		    a->other.sym) < 0) {
+			fprintf(stderr, "perfnav: cannot set up the %s pane\n",
+			    pane_ops_of((enum pane_id)i)->name);
+			return -1;
+		}
+		nav_view_init(&a->root_set[1][i], i);
+	}
+	return 0;
+}
+
 int
 tui_run(struct tui_opts *o)
 {
@@ -228,6 +338,11 @@ tui_run(struct tui_opts *o)
 
 	a->co = co;
 	a->t_start = t0;
+	a->panes = a->pane_set[0];
+	a->roots = a->root_set[0];
+	a->diff = o->input2 != NULL;
+	a->names[0] = co->input;
+	a->names[1] = o->input2;
 	tr = theme_load(&a->theme, co->theme, PKGDATADIR, err, sizeof err);
 	if (tr < 0) {
 		fprintf(stderr, "perfnav: %s\n", err);
@@ -253,6 +368,7 @@ tui_run(struct tui_opts *o)
 	load_keys(a);
 	title_info(a);
 	cmd_sym_opts(co, &so);
+	so.no_path_cache = a->diff;	/* a path's cache entry may be the other file's build */
 	a->sym = symbols_new(a->s, &so, filter_opts_filter(&o->fo));
 	if (o->children >= 0)
 		symbols_set_children(a->sym, o->children > 0);
@@ -260,6 +376,10 @@ tui_run(struct tui_opts *o)
 	a->sym->scope.hot_callers = o->hot_callers;
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
+	if (a->diff && diff_open(a, o, &so) < 0) {
+		status = EXIT_FAIL;
+		goto out;
+	}
 	for (int i = 0; i < PANE_COUNT; i++) {
 		if (pane_create_sym(&a->panes[i], (enum pane_id)i, a->s, &a->keys, a->sym) < 0) {
 			fprintf(stderr, "perfnav: cannot set up the %s pane\n",
@@ -283,18 +403,31 @@ tui_run(struct tui_opts *o)
 		    session_diags(a->s)->n);
 	loop(a);
 	app_term_stop();
+	if (a->shown)
+		swap_rec(a);
 	cmd_report_refusals(stderr, a->sym->z);
 	status = cmd_report_diags(a->s, co->strict);
+	if (a->diff) {
+		cmd_report_refusals(stderr, a->other.sym->z);
+		if (cmd_report_diags(a->other.s, co->strict) != EXIT_OK)
+			status = EXIT_DAMAGED;
+	}
 out:
 	if (a->startup_msgs)
 		fputs(a->startup_msgs, stderr);
 	free(a->startup_msgs);
-	for (int i = 0; i < PANE_COUNT; i++)
-		if (a->panes[i].ops)
-			pane_destroy(&a->panes[i]);
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < PANE_COUNT; i++)
+			if (a->pane_set[k][i].ops)
+				pane_destroy(&a->pane_set[k][i]);
+	if (a->shown)
+		swap_rec(a);
 	symbols_free(a->sym);
+	symbols_free(a->other.sym);
 	keys_free(&a->keys);
 	session_close(a->s);
+	if (a->other.s)
+		session_close(a->other.s);
 	free(a);
 	return status;
 }
@@ -401,16 +534,19 @@ tui_main(int argc, char **argv)
 	o.children = -1;
 	o.hot_callers = -1;
 	argv[0] = (char *)"";
-	if (opts_parse(argc, argv, "[OPTIONS] [FILE]\n\n"
+	if (opts_parse(argc, argv, "[OPTIONS] [FILE | OLD NEW]\n\n"
 	    "Browse a recording in the terminal: hot functions, processes, every event,\n"
 	    "the header and the bytes of every record.  Press ? inside for the keys.\n"
+	    "Two recordings: a diff of NEW against OLD (w shows the other one).\n"
 	    "Themes: --theme default|mono|light|dark|high-contrast|PATH; NO_COLOR=1 for none.\n"
 	    "Keys and themes of your own: $XDG_CONFIG_HOME/perfnav/keys, .../perfnav/themes/.",
 	    tui_extra, tui_opt, &o, &o.co, &pos, &npos, &status))
 		return status;
-	if (npos > 0) {
+	if (npos == 1 && o.scope_text[0] == '\0')
+		o.input2 = pos[0];	/* perfnav OLD NEW: diff mode */
+	else if (npos > 0) {
 		fprintf(stderr, "perfnav: unexpected argument '%s' (see perfnav --help for the "
-		    "commands)\n", pos[0]);
+		    "commands; two files open a diff, without scope options)\n", pos[npos - 1]);
 		filter_opts_free(&o.fo);
 		return EXIT_USAGE;
 	}

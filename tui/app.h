@@ -27,11 +27,12 @@ struct tui_opts {
 	int			 hot_callers;	/* -g ORDER: callee 1, caller 0, -1: the pane's */
 	struct filter_opts	 fo;		/* --time, --pid, --comms... (as perf report) */
 	char			 scope_text[160];	/* those options as the title shows them */
+	const char		*input2;	/* perfnav OLD NEW: NEW (diff mode), else NULL */
 };
 
 /* perfnav [OPTIONS] [FILE]: returns the exit status. */
 int tui_main(int argc, char **argv);
-/* Browse o->co.input; returns the exit status. */
+/* Browse o->co.input (with o->input2, a diff of the two); returns the exit status. */
 int tui_run(struct tui_opts *o);
 
 /*

@@ -312,6 +312,35 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 	}
 }
 
+/* Diff mode's app-wide actions (perfnav OLD NEW); true if act was one. */
+static bool
+diff_action(struct app *a, enum action act)
+{
+	switch (act) {
+	case ACT_DIFF_SWAP:
+		app_diff_swap(a);
+		return true;
+	case ACT_DIFF_NORM:
+		if (!a->diff) {
+			app_msg(a, EL_MESSAGE, "one recording: perfnav OLD NEW compares two");
+			return true;
+		}
+		a->sym->diff_abs = !a->sym->diff_abs;
+		a->other.sym->diff_abs = a->sym->diff_abs;
+		a->sym->gen++;
+		a->other.sym->gen++;
+		app_msg(a, EL_MESSAGE, "diff: %s", a->sym->diff_abs ? "absolute periods" :
+		    "percents of each recording's total");
+		return true;
+	case ACT_DIFF_OLD:
+		app_msg(a, EL_MESSAGE, "%s", a->diff ? "O shows OLD's shape in the flame graph (8)" :
+		    "one recording: perfnav OLD NEW compares two");
+		return true;
+	default:
+		return false;
+	}
+}
+
 void
 app_actions_do(struct app *a, enum action act, int key)
 {
@@ -330,7 +359,7 @@ app_actions_do(struct app *a, enum action act, int key)
 		return;
 	if (p->is_list && list_action(a, p, act))
 		return;
-	if (cpath_action(a, p, act))
+	if (cpath_action(a, p, act) || diff_action(a, act))
 		return;
 	own_action(a, p, act, key);
 }

@@ -71,9 +71,19 @@ draw_title(struct app *a)
 	struct session_info si = session_info(s);
 	const char *base = strrchr(si.path, '/');
 	char buf[1200], span[32], xf[400];
-	char sym[64];
+	char sym[64], name[600];
 
 	fill_line(a, 0, EL_TITLE);
+	snprintf(name, sizeof name, "%s", si.from_stdin ? "(stdin)" : base && base[1] ? base + 1 :
+	    si.path);
+	if (a->diff) {
+		const char *o = strrchr(a->names[0], '/'), *n = strrchr(a->names[1], '/');
+
+		/* OLD vs NEW, and which one the per-recording panes show */
+		snprintf(name, sizeof name, "%s vs %s [%s%s]", o ? o + 1 : a->names[0],
+		    n ? n + 1 : a->names[1], a->shown ? "NEW" : "OLD",
+		    a->sym->diff_abs ? ", periods" : ", % of totals");
+	}
 	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
 	if (a->sym == NULL || cnt->by_type[PERF_RECORD_SAMPLE] == 0)
 		sym[0] = '\0';
@@ -99,8 +109,7 @@ draw_title(struct app *a)
 	}
 	snprintf(buf, sizeof buf, " perfnav  %s%s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
 	    "%zu records, %.2f s to load%s",
-	    si.from_stdin ? "(stdin)" : base && base[1] ? base + 1 : si.path,
-	    si.damaged ? " [damaged]" : "", xf, ft->version ? ft->version : "?", a->events,
+	    name, si.damaged ? " [damaged]" : "", xf, ft->version ? ft->version : "?", a->events,
 	    cnt->by_type[PERF_RECORD_SAMPLE], sym, span, session_index(s)->n, a->load_secs,
 	    cnt->by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
 	put_text(0, 0, COLS, buf);

@@ -36,6 +36,16 @@ struct symbols;
 /* What the status line is editing. */
 enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER };
 
+/* Diff mode: what the app keeps of the recording not shown (swapped with app's own). */
+struct app_other {
+	struct session		*s;
+	struct symbols		*sym;
+	char			 events[128];
+	uint64_t		 t_first, t_last;
+	double			 load_secs;
+	size_t			 refusals_seen;
+};
+
 struct app {
 	struct session		*s;
 	struct symbols		*sym;
@@ -49,9 +59,20 @@ struct app {
 	struct theme		 theme;
 	struct theme_attrs	 ta;
 	bool			 mono;
-	struct pane		 panes[PANE_COUNT];
+	struct pane		*panes;		/* [PANE_COUNT]: pane_set[shown] */
 	struct nav		 nav;
-	struct nav_view		 roots[PANE_COUNT];
+	struct nav_view		*roots;		/* [PANE_COUNT]: root_set[shown] */
+	/*
+	 * Diff mode (perfnav OLD NEW): each recording has its own panes and
+	 * root views; the app's s, sym, events... are those of recording
+	 * `shown` (0: OLD, 1: NEW), `other` keeps the other's.
+	 */
+	bool			 diff;
+	int			 shown;
+	struct app_other	 other;
+	const char		*names[2];	/* the two files, as given */
+	struct pane		 pane_set[2][PANE_COUNT];
+	struct nav_view		 root_set[2][PANE_COUNT];
 	char			 msg[256];
 	int			 msg_el;
 	enum input_mode		 in;
@@ -65,6 +86,9 @@ struct app {
 	char			*startup_msgs;	/* key/theme file problems */
 	size_t			 startup_len, startup_cap;
 };
+
+/* app.c, diff mode: show the other recording in the per-recording panes. */
+void app_diff_swap(struct app *a);
 
 /* app.c: set the status line's message (el: its theme element). */
 void app_msg(struct app *a, int el, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -133,7 +133,10 @@ const char keys_default_text[] =
 	"bind fscope = time-zoom-in\n"
 	"bind fscope Z time-zoom-out\n"
 	"bind fscope - time-zoom-out\n"
-	"bind fscope s time-mark\n";
+	"bind fscope s time-mark\n"
+	"bind global w diff-swap\n"
+	"bind global A diff-norm\n"
+	"bind flame O diff-old\n";
 
 static const struct {
 	const char	*name;

@@ -90,7 +90,10 @@
 	X(TIME_MARK, "time-mark", "timeline, flame scope: mark where a time range starts (again, or Enter: apply it to every pane; Esc: drop it)") \
 	X(TIMELINE_LANES, "timeline-lanes", "timeline: lanes per CPU, or per process and thread") \
 	X(TIME_FSCOPE, "time-fscope", "timeline: the flame scope of the selected row's process, thread or CPU") \
-	X(TIME_HIGHLIGHT, "time-highlight", "timeline: highlight the samples of the function selected in the hot functions")
+	X(TIME_HIGHLIGHT, "time-highlight", "timeline: highlight the samples of the function selected in the hot functions") \
+	X(DIFF_SWAP, "diff-swap", "diff mode (perfnav OLD NEW): the per-recording panes show the other recording") \
+	X(DIFF_NORM, "diff-norm", "diff mode: Baseline, New and Delta as percents of each recording's total, or as periods") \
+	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)")
 
 enum action {
 #define X(id, name, help) ACT_##id,

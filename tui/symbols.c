@@ -1,12 +1,14 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
@@ -205,4 +207,108 @@ symbols_progress(const struct symbols *sy)
 	if (sy->samples_total == 0)
 		return ix->n ? (double)sy->pos / (double)ix->n : 1.0;
 	return (double)sy->samples_done / (double)sy->samples_total;
+}
+
+static void *
+run_thread(void *arg)
+{
+	symbols_run(arg);
+	return NULL;
+}
+
+void
+symbols_run_pair(struct symbols *old, struct symbols *new)
+{
+	pthread_t th;
+	bool started;
+
+	old->pair = new;
+	new->pair = old;
+	old->pf_in = new->pf_in = CPATH_NONE;
+	old->role = 0;
+	new->role = 1;
+	started = pthread_create(&th, NULL, run_thread, new) == 0;
+	symbols_run(old);
+	if (started)
+		pthread_join(th, NULL);
+	else
+		symbols_run(new);
+}
+
+uint32_t
+symbols_pair_func(struct symbols *sy, uint32_t func)
+{
+	char a[1024], b[1024];
+	const struct hist *o;
+	size_t n;
+
+	if (sy->pair == NULL || func == CPATH_NONE)
+		return CPATH_NONE;
+	if (func == sy->pf_in)	/* the flame graph asks once a draw: the last answer */
+		return sy->pf_out;
+	o = sy->pair->h;
+	cpath_func_name(sy->h, func, a, sizeof a);
+	n = hist_nnodes(o);
+	sy->pf_in = func;
+	sy->pf_out = CPATH_NONE;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(cpath_func_name(o, (uint32_t)i, b, sizeof b), a) == 0) {
+			sy->pf_out = (uint32_t)i;
+			break;
+		}
+	return sy->pf_out;
+}
+
+/* The length of an event name without perf's modifiers (":u", ":ppp"...). */
+static size_t
+event_base_len(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	if (c == NULL || c[1] == '\0' || strspn(c + 1, "ukhIGHpPSDWeb") != strlen(c + 1))
+		return strlen(name);
+	return (size_t)(c - name);
+}
+
+int
+symbols_pair_event(const struct symbols *sy, size_t ev)
+{
+	const struct hist_event *he = hist_event(sy->h, ev);
+	const struct hist *o;
+	const char *name;
+	size_t len;
+	int i;
+
+	if (sy->pair == NULL || he == NULL)
+		return -1;
+	o = sy->pair->h;
+	name = hist_str(sy->h, he->name);
+	if ((i = hist_event_find(o, name)) >= 0)
+		return i;
+	/* as perf diff: the same event but for its modifiers (cpu-clock, cpu-clock:u) */
+	len = event_base_len(name);
+	for (size_t k = 0; k < hist_nevents(o); k++) {
+		const char *n = hist_str(o, hist_event(o, k)->name);
+
+		if (event_base_len(n) == len && strncmp(n, name, len) == 0)
+			return (int)k;
+	}
+	return -1;
+}
+
+bool
+symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
+    struct cpath_query *out, struct cpath_xform *xf)
+{
+	int ev = symbols_pair_event(sy, q->ev);
+
+	*out = *q;
+	for (size_t i = 0; i < q->nxf; i++) {
+		xf[i] = q->xf[i];
+		xf[i].func = symbols_pair_func(sy, q->xf[i].func);
+	}
+	out->xf = xf;
+	out->sel = NULL;
+	out->ev = ev < 0 ? 0 : (size_t)ev;
+	return ev >= 0;
 }

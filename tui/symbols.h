@@ -46,6 +46,16 @@ struct symbols {
 	unsigned		 gen;		/* bumped whenever rows may have changed */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
+	/*
+	 * Diff mode (perfnav OLD NEW): the other recording's symbols (each
+	 * with its own session and symbolizer), or NULL; which one this is;
+	 * the diff columns in periods, else in percents of each recording's
+	 * event total (the app keeps it equal in both).
+	 */
+	struct symbols		*pair;
+	int			 role;		/* 0: OLD (the baseline), 1: NEW */
+	bool			 diff_abs;
+	uint32_t		 pf_in, pf_out;	/* symbols_pair_func's last answer */
 };
 
 /*
@@ -96,6 +106,33 @@ const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *
  * then the last time step is taken back out of the scope.
  */
 int symbols_apply_scope(struct symbols *sy);
+
+/*
+ * Diff mode: make old and new a pair (old->pair = new, roles 0 and 1) and
+ * resolve both to the end at once, new in a thread of its own (each has
+ * its own symbolizer; build them with sym_opts.no_path_cache).
+ */
+void symbols_run_pair(struct symbols *old, struct symbols *new);
+/*
+ * The function node of sy->pair's hist with the name (cpath_func_name)
+ * of func of sy's hist, CPATH_NONE if none (or no pair).
+ */
+uint32_t symbols_pair_func(struct symbols *sy, uint32_t func);
+/* The event index of sy->pair's hist with the name of sy's event ev (else the
+ * same name but for perf's modifiers, as perf diff pairs), -1 if none. */
+int symbols_pair_event(const struct symbols *sy, size_t ev);
+
+/*
+ * Diff mode: query q over sy's hist as sy->pair's hist reads it, into out:
+ * its event paired by name (symbols_pair_event), its transforms'
+ * functions by name (into xf, room for q->nxf; symbols_pair_func), no
+ * zoom (processes do not pair).  Returns false (out's event 0) when the
+ * pair lacks the event.
+ */
+struct cpath_query;
+struct cpath_xform;
+bool symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
+    struct cpath_query *out, struct cpath_xform *xf);
 
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);

@@ -80,7 +80,16 @@ static const char default_text[] =
 	"timeline-lost  bright-magenta default  bold\n"
 	"timeline-offcpu bright-black  default\n"
 	"timeline-highlight bright-green default bold\n"
-	"timeline-range default        blue\n";
+	"timeline-range default        blue\n"
+	"diff-grew      bright-red     default  bold\n"
+	"diff-shrank    bright-blue    default  bold\n"
+	"flame-grew-1   black          #ffd7d7\n"
+	"flame-grew-2   black          #ff8787\n"
+	"flame-grew-3   bright-white   red      bold\n"
+	"flame-shrank-1 black          #d7d7ff\n"
+	"flame-shrank-2 black          #8787ff\n"
+	"flame-shrank-3 bright-white   blue     bold\n"
+	"flame-same     black          white\n";
 
 /* No colours at all: attributes carry the meaning. */
 static const char mono_text[] =
@@ -113,7 +122,16 @@ static const char mono_text[] =
 	"timeline-lost  default default bold underline\n"
 	"timeline-offcpu default default dim\n"
 	"timeline-highlight default default reverse\n"
-	"timeline-range default default underline\n";
+	"timeline-range default default underline\n"
+	"flame-grew-1   default default reverse\n"
+	"flame-grew-2   default default reverse bold\n"
+	"flame-grew-3   default default reverse bold underline\n"
+	"flame-shrank-1 default default reverse\n"
+	"flame-shrank-2 default default reverse dim\n"
+	"flame-shrank-3 default default reverse dim underline\n"
+	"flame-same     default default reverse\n"
+	"diff-grew      default default bold\n"
+	"diff-shrank    default default underline\n";
 
 int
 theme_elem_by_name(const char *name)

@@ -65,7 +65,16 @@
 	X(TL_LOST, "timeline-lost") \
 	X(TL_OFFCPU, "timeline-offcpu") \
 	X(TL_HIGHLIGHT, "timeline-highlight") \
-	X(TL_RANGE, "timeline-range")
+	X(TL_RANGE, "timeline-range") \
+	X(DIFF_GREW, "diff-grew") \
+	X(DIFF_SHRANK, "diff-shrank") \
+	X(FLAME_GREW1, "flame-grew-1") \
+	X(FLAME_GREW2, "flame-grew-2") \
+	X(FLAME_GREW3, "flame-grew-3") \
+	X(FLAME_SHRANK1, "flame-shrank-1") \
+	X(FLAME_SHRANK2, "flame-shrank-2") \
+	X(FLAME_SHRANK3, "flame-shrank-3") \
+	X(FLAME_SAME, "flame-same")
 
 enum theme_elem {
 #define X(id, name) EL_##id,

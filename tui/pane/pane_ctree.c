@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/cpath_diff.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/pane.h"
@@ -38,6 +39,15 @@
  * path; going back restores the view's cursor.  A NAV_T_CTREE view opens
  * the tree at a function (nav.h).  Huge trees show their heaviest
  * CT_MAX_ROWS nodes, at most CT_MAX_DEPTH deep; the info line says so.
+ *
+ * Diff mode (perfnav OLD NEW: the symbols have a pair): the other
+ * recording's tree is built with the same query (its event paired by
+ * name, the transforms' functions by name, no zoom) and paired node by
+ * node along the names (symbolize/cpath_diff.h); the columns are then
+ * Baseline (OLD's total), New and Delta, as percents of each recording's
+ * event total or, A switches, periods.  The rows are the shown
+ * recording's nodes (w shows the other's); the info line says how much of
+ * the other's period is on paths this tree does not have.
  */
 
 enum { C_CHILDREN, C_SELF, C_SAMPLES, C_DSO, C_FUNC, C_N };
@@ -46,6 +56,14 @@ static const struct column ct_cols[C_N] = {
 	[C_CHILDREN] = { "Children", 8, COL_RIGHT | COL_NUM },
 	[C_SELF] = { "Self", 8, COL_RIGHT | COL_NUM },
 	[C_SAMPLES] = { "Samples", 9, COL_RIGHT | COL_NUM },
+	[C_DSO] = { "Shared Object", 18, 0 },
+	[C_FUNC] = { "Function", 20, COL_FLEX | COL_TREE | COL_MIDDLE },
+};
+
+static const struct column dt_cols[C_N] = {
+	[C_CHILDREN] = { "Baseline", 9, COL_RIGHT | COL_NUM },
+	[C_SELF] = { "New", 9, COL_RIGHT | COL_NUM },
+	[C_SAMPLES] = { "Delta", 9, COL_RIGHT | COL_NUM },
 	[C_DSO] = { "Shared Object", 18, 0 },
 	[C_FUNC] = { "Function", 20, COL_FLEX | COL_TREE | COL_MIDDLE },
 };
@@ -78,6 +96,12 @@ struct ctree {
 	struct hmap		 exp;		/* row key -> EXP_* as the user left it */
 	size_t			 hidden;	/* nodes not shown */
 	clock_t			 built_at, build_cost;	/* the last rebuild: when, how long (CPU) */
+	/* diff mode: the other recording's tree, the pairing, each event total */
+	struct cpath		*t2;
+	struct cpath_diff	*cd;
+	unsigned		 pair_gen;
+	bool			 abs;
+	uint64_t		 tot[2];	/* [0] the shown recording's, [1] the other's */
 	uint32_t		*path;		/* scratch: a node's path */
 	size_t			 cappath;
 	char			 note[160];	/* on the info line */
@@ -311,6 +335,55 @@ same_xf(const struct cpath_xform *a, const struct cpath_xform *b, size_t n)
 	return true;
 }
 
+/* Diff mode: the other recording's tree for query q (as mapped by name) and the pairing. */
+static void
+diff_build(struct ctree *ct, const struct cpath_query *q)
+{
+	struct symbols *o = ct->sy->pair;
+	struct cpath_xform xf[SCOPE_XF_MAX];
+	struct cpath_query q2;
+	const struct hist_event *he = hist_event(H(ct), q->ev);
+
+	cpath_diff_free(ct->cd);
+	cpath_free(ct->t2);
+	ct->cd = NULL;
+	ct->t2 = NULL;
+	ct->tot[0] = he ? he->total_period : 0;
+	ct->tot[1] = 0;
+	if (symbols_pair_query(ct->sy, q, &q2, xf)) {
+		ct->t2 = cpath_build(o->h, &q2);
+		ct->cd = cpath_diff_new(H(ct), ct->t, o->h, ct->t2);
+		ct->tot[1] = hist_event(o->h, q2.ev)->total_period;
+	}
+	ct->pair_gen = o->gen;
+	ct->abs = ct->sy->diff_abs;
+}
+
+/* Diff mode: node's counts, [0] the shown recording's, [1] the other's. */
+static void
+dnode(const struct ctree *ct, uint32_t node, struct cpath_dnode *d)
+{
+	const struct cpath_node *nd = N(ct, node);
+
+	if (ct->cd != NULL && cpath_diff_node(ct->cd, node, d) == 0)
+		return;
+	memset(d, 0, sizeof *d);
+	d->pair = CPATH_NONE;
+	d->total[0] = nd->total_period;
+	d->self[0] = nd->self_period;
+}
+
+/* Diff mode: OLD's (k 0) or NEW's value of a node, as shown (percents or periods). */
+static double
+dvalue(const struct ctree *ct, const struct cpath_dnode *d, int k)
+{
+	int side = ct->sy->role == k ? 0 : 1;
+
+	if (ct->abs)
+		return (double)d->total[side];
+	return ct->tot[side] ? 100.0 * (double)d->total[side] / (double)ct->tot[side] : 0.0;
+}
+
 /* The tree again for the scope (new symbols, event, zoom, transforms). */
 static void
 reload(struct pane *p)
@@ -334,6 +407,8 @@ reload(struct pane *p)
 	cpath_free(ct->t);
 	scope_query(sc, ct->bottom_up, &q);
 	ct->t = cpath_build(H(ct), &q);
+	if (ct->sy->pair != NULL)
+		diff_build(ct, &q);
 	memcpy(ct->xf, sc->xf, sizeof ct->xf);
 	ct->nxf = sc->nxf;
 	ct->sym_gen = ct->sy->gen;
@@ -356,6 +431,11 @@ sync(struct pane *p)
 {
 	struct ctree *ct = p->priv;
 
+	if (ct->sy->pair != NULL && ct->loaded && (ct->pair_gen != ct->sy->pair->gen ||
+	    ct->abs != ct->sy->diff_abs)) {
+		reload(p);
+		return;
+	}
 	if (ct->loaded && ct->scope_gen == ct->sy->scope.gen && (ct->sym_gen == ct->sy->gen ||
 	    (!ct->sy->done && clock() - ct->built_at < 4 * ct->build_cost)))
 		return;
@@ -388,6 +468,29 @@ dso_of(const struct ctree *ct, uint32_t func)
 	return hn->f.dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(ct->sy->z, hn->f.dso);
 }
 
+/* Diff mode: Baseline, New, Delta. */
+static void
+diff_cols(const struct ctree *ct, uint32_t node, struct row *r)
+{
+	struct cpath_dnode d;
+	double o, n;
+	int el;
+
+	dnode(ct, node, &d);
+	o = dvalue(ct, &d, 0);
+	n = dvalue(ct, &d, 1);
+	el = n > o ? EL_DIFF_GREW : n < o ? EL_DIFF_SHRANK : EL_DIM;
+	if (ct->abs) {
+		row_set(r, C_CHILDREN, 0, "%.0f", o);
+		row_set(r, C_SELF, 0, "%.0f", n);
+		row_set(r, C_SAMPLES, el, "%+.0f", n - o);
+	} else {
+		row_set(r, C_CHILDREN, 0, "%.2f%%", o);
+		row_set(r, C_SELF, 0, "%.2f%%", n);
+		row_set(r, C_SAMPLES, el, "%+.2f%%", n - o);
+	}
+}
+
 static void
 ct_row(struct pane *p, size_t idx, struct row *r)
 {
@@ -403,6 +506,17 @@ ct_row(struct pane *p, size_t idx, struct row *r)
 	r->key = w->key;
 	r->have_key = true;
 	r->expanded = st == HMAP_NONE || st == EXP_DEFAULT ? w->hot : st == EXP_OPEN;
+	if (ct->sy->pair != NULL) {
+		struct cpath_dnode d;
+
+		diff_cols(ct, w->node, r);
+		dnode(ct, w->node, &d);
+		row_set(r, C_DSO, EL_DIM, "%s", dso_of(ct, nd->func));
+		row_set(r, C_FUNC, d.pair == CPATH_NONE ? EL_DIM : 0, "%s%s",
+		    cpath_func_name(H(ct), nd->func, name, sizeof name),
+		    d.pair != CPATH_NONE ? "" : ct->sy->role ? "  (NEW only)" : "  (OLD only)");
+		return;
+	}
 	pc = share(ct, nd->total_period);
 	row_set(r, C_CHILDREN, pct_el(pc), "%.2f%%", pc);
 	pc = share(ct, nd->self_period);
@@ -434,6 +548,18 @@ ct_cmp(struct pane *p, int col, size_t a, size_t b)
 	const struct cpath_node *x = N(ct, ct->rows[a].node), *y = N(ct, ct->rows[b].node);
 	char na[512], nb[512];
 
+	if (ct->sy->pair != NULL && col <= C_SAMPLES) {
+		struct cpath_dnode dx, dy;
+		double vx, vy;
+
+		dnode(ct, ct->rows[a].node, &dx);
+		dnode(ct, ct->rows[b].node, &dy);
+		vx = col == C_SAMPLES ? dvalue(ct, &dx, 1) - dvalue(ct, &dx, 0) :
+		    dvalue(ct, &dx, col == C_SELF);
+		vy = col == C_SAMPLES ? dvalue(ct, &dy, 1) - dvalue(ct, &dy, 0) :
+		    dvalue(ct, &dy, col == C_SELF);
+		return vx < vy ? -1 : vx > vy;
+	}
 	switch (col) {
 	case C_CHILDREN:
 		return x->total_period < y->total_period ? -1 : x->total_period > y->total_period;
@@ -566,6 +692,13 @@ info_line(struct pane *p, char *buf, size_t n)
 	if (ct->hidden && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %zu small or deep nodes not shown",
 		    ct->hidden);
+	if (ct->sy->pair != NULL && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " | %s-only paths %.2f%% | %s shown, %s (A)%s",
+		    ct->sy->role ? "OLD" : "NEW", ct->cd && ct->tot[1] ? 100.0 *
+		    (double)cpath_diff_b_only(ct->cd) / (double)ct->tot[1] : 0.0,
+		    ct->sy->role ? "NEW" : "OLD", ct->abs ? "periods" : "% of totals",
+		    ct->cd == NULL ? " | its event is not in the other" : sc->zoomed ?
+		    " | the zoom: this one only" : "");
 	if (ct->note[0] && k < n)
 		snprintf(buf + k, n - k, " | %s", ct->note);
 }
@@ -617,7 +750,7 @@ ct_init(struct pane *p, bool bottom_up)
 		ct->own = true;
 		p->sym = ct->sy;
 	}
-	p->cols = ct_cols;
+	p->cols = ct->sy->pair != NULL ? dt_cols : ct_cols;
 	p->ncols = C_N;
 	p->is_list = true;
 	widget_init(&p->w, p, true);
@@ -648,6 +781,8 @@ ct_free(struct pane *p)
 		p->sym = NULL;
 	}
 	cpath_free(ct->t);
+	cpath_diff_free(ct->cd);
+	cpath_free(ct->t2);
 	hmap_free(&ct->by_key);
 	hmap_free(&ct->exp);
 	free(ct->rows);

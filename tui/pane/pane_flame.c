@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/cpath_diff.h"
 #include "symbolize/flame.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
@@ -41,6 +42,14 @@
  * is highlighted), n and N go from match to match, and the status line
  * counts frames.  The tree is rebuilt when the scope changes, and while
  * symbols are resolved as the samples grow by half.
+ *
+ * Diff mode (perfnav OLD NEW): a differential flame graph.  The frames
+ * are NEW's tree (O: OLD's shape), laid out as above; the other
+ * recording's tree of the same query (event and transforms paired by
+ * name, no zoom) is paired node by node along the names
+ * (symbolize/cpath_diff.h), and each frame is coloured by the change of
+ * its total's share of its recording's event total: red it grew, blue it
+ * shrank, three intensities (0.1, 1 and 5 points or more), grey the same.
  */
 
 #define FLAME_ZOOM_MAX	32
@@ -53,6 +62,12 @@ struct fzoom {
 
 struct flame_pane {
 	struct symbols		*sy;
+	struct symbols		*tsy;		/* whose tree is drawn: sy, or in diff mode NEW's
+					 * (OLD's with O) */
+	bool			 show_old, built_old;
+	struct cpath		*t2;		/* diff mode: the other recording's tree */
+	struct cpath_diff	*cd;		/* t's nodes paired with t2's */
+	uint64_t		 tot[2];	/* event totals: [0] t's recording, [1] t2's */
 	bool			 own;		/* made by us (no app symbols) */
 	struct cpath		*t;
 	struct {
@@ -86,7 +101,7 @@ static const struct column flame_cols[] = {
 static struct hist *
 H(const struct flame_pane *f)
 {
-	return f->sy->h;
+	return f->tsy->h;
 }
 
 static const struct cpath_node *
@@ -140,7 +155,8 @@ stale(const struct flame_pane *f)
 	const struct symbols *sy = f->sy;
 	uint64_t grown = f->built_samples / 2;
 
-	if (f->t == NULL || sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu)
+	if (f->t == NULL || sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu ||
+	    f->show_old != f->built_old)
 		return true;
 	if (sy->gen == f->sym_gen)
 		return false;
@@ -161,12 +177,43 @@ tree_for(struct flame_pane *f)
 	struct cpath *t = f->alt.t;
 
 	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
-	    f->alt.sym_gen == f->sy->gen) {
+	    f->alt.sym_gen == f->sy->gen && f->built_old == f->show_old) {
 		f->alt.t = NULL;
 		return t;
 	}
 	scope_query(sc, f->bottom_up, &q);
+	if (f->tsy != f->sy) {
+		struct cpath_xform xf[SCOPE_XF_MAX];
+		struct cpath_query q2;
+
+		symbols_pair_query(f->sy, &q, &q2, xf);
+		return cpath_build(H(f), &q2);
+	}
 	return cpath_build(H(f), &q);
+}
+
+/* Diff mode: the other recording's tree of the scope, its pairing with t, the totals. */
+static void
+diff_build(struct flame_pane *f)
+{
+	struct symbols *o = f->tsy == f->sy ? f->sy->pair : f->sy;
+	struct cpath_xform xf[SCOPE_XF_MAX];
+	struct cpath_query q, q2;
+	bool both;
+
+	cpath_diff_free(f->cd);
+	cpath_free(f->t2);
+	scope_query(&f->sy->scope, f->built_bu, &q);
+	both = symbols_pair_query(f->sy, &q, &q2, xf);
+	/* q reads the shown recording's hist, q2 its pair's */
+	f->t2 = cpath_build(o->h, o == f->sy ? &q : &q2);
+	f->cd = cpath_diff_new(H(f), f->t, o->h, f->t2);
+	f->tot[0] = hist_event(H(f), f->tsy == f->sy ? q.ev : q2.ev) ?
+	    hist_event(H(f), f->tsy == f->sy ? q.ev : q2.ev)->total_period : 0;
+	f->tot[1] = hist_event(o->h, o == f->sy ? q.ev : q2.ev) ?
+	    hist_event(o->h, o == f->sy ? q.ev : q2.ev)->total_period : 0;
+	if (!both)
+		f->tot[f->tsy == f->sy ? 1 : 0] = 0;	/* the pair lacks the event */
 }
 
 static void
@@ -175,14 +222,19 @@ build(struct flame_pane *f)
 	struct cpath *old = f->t;
 	struct fzoom sel = { NULL, 0 };
 
-	if (old)
+	if (old && f->built_old == f->show_old)
 		path_of(f, f->sel, &sel);
+	if (f->built_old != f->show_old) {
+		zoom_clear(f);
+		cpath_free(f->alt.t);
+		f->alt.t = NULL;
+	}
 	f->t = tree_for(f);
 	cpath_free(f->alt.t);
 	f->alt.t = NULL;
 	/* the tree of the other direction is kept while the scope stays */
 	if (old && f->built_bu != f->bottom_up && f->scope_gen == f->sy->scope.gen &&
-	    f->sym_gen == f->sy->gen) {
+	    f->sym_gen == f->sy->gen && f->built_old == f->show_old) {
 		f->alt.t = old;
 		f->alt.bu = f->built_bu;
 		f->alt.scope_gen = f->scope_gen;
@@ -191,6 +243,9 @@ build(struct flame_pane *f)
 		cpath_free(old);
 	}
 	f->built_bu = f->bottom_up;
+	f->built_old = f->show_old;
+	if (f->sy->pair != NULL)
+		diff_build(f);
 	f->scope_gen = f->sy->scope.gen;
 	f->sym_gen = f->sy->gen;
 	f->built_samples = f->sy->samples_done;
@@ -241,7 +296,7 @@ sync(struct pane *p)
 	if (stale(f))
 		build(f);
 	if (!f->laid || f->fl.width != f->width) {
-		flame_layout(&f->fl, f->t, f->top, f->width, H(f), f->sy->z);
+		flame_layout(&f->fl, f->t, f->top, f->width, H(f), f->tsy->z);
 		f->laid = true;
 		widget_refresh(&p->w);
 		widget_goto_row(&p->w, sel_frame(f));
@@ -401,12 +456,42 @@ key_event(struct pane *p, enum action a)
 {
 	struct flame_pane *f = p->priv;
 
-	if (scope_step_event(&f->sy->scope, H(f), a == ACT_NEXT_EVENT, p->msg, sizeof p->msg))
+	if (scope_step_event(&f->sy->scope, f->sy->h, a == ACT_NEXT_EVENT, p->msg, sizeof p->msg))
 		sync(p);
 	return PANE_HANDLED | PANE_MSG;
 }
 
 /* ---- views of other panes ---- */
+
+/* Diff mode: the frames are the other recording's (O): a and v are the shown one's. */
+static int
+not_shown(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	snprintf(p->msg, sizeof p->msg, "these frames are %s's, w shows %s's panes (O: %s's frames)",
+	    f->tsy->role ? "NEW" : "OLD", f->tsy->role ? "NEW" : "OLD", f->sy->role ? "NEW" : "OLD");
+	return PANE_HANDLED | PANE_MSG;
+}
+
+/* O: OLD's shape, or NEW's again. */
+static int
+key_diff_old(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	if (f->sy->pair == NULL) {
+		snprintf(p->msg, sizeof p->msg, "one recording: perfnav OLD NEW compares two");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	f->show_old = !f->show_old;
+	f->tsy = f->sy->role == (f->show_old ? 0 : 1) ? f->sy : f->sy->pair;
+	f->top = f->sel = 0;
+	f->vtop = 0;
+	snprintf(p->msg, sizeof p->msg, "%s's shape, coloured by the change from OLD to NEW",
+	    f->show_old ? "OLD" : "NEW");
+	return PANE_HANDLED | PANE_MSG;
+}
 
 /* a: the selected frame's function, annotated (the scope's event, process or thread). */
 static int
@@ -414,6 +499,8 @@ annotate_view(struct pane *p)
 {
 	struct flame_pane *f = p->priv;
 
+	if (f->tsy != f->sy)
+		return not_shown(p);
 	return pane_push_annotate_scope(p, f->sel != 0 ? N(f, f->sel)->func : CPATH_NONE);
 }
 
@@ -424,6 +511,8 @@ samples_view(struct pane *p)
 	struct flame_pane *f = p->priv;
 	char buf[512];
 
+	if (f->tsy != f->sy)
+		return not_shown(p);
 	if (f->sel == 0)
 		return pane_push_samples_through(p, f->t, 0, "");
 	frame_name(f, f->sel, buf, sizeof buf);
@@ -470,6 +559,8 @@ do_key(struct pane *p, enum action a)
 		return zoom_out(p);
 	case ACT_FLAME_FLIP:
 		return flip(p);
+	case ACT_DIFF_OLD:
+		return key_diff_old(p);
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
 		return key_event(p, a);
@@ -516,6 +607,8 @@ flame_func(struct pane *p)
 	sync(p);
 	if (f->t == NULL || f->sel == 0 || f->sel >= cpath_count(f->t))
 		return CPATH_NONE;
+	if (f->tsy != f->sy)	/* the shown recording's function of that name */
+		return symbols_pair_func(f->tsy, N(f, f->sel)->func);
 	return N(f, f->sel)->func;
 }
 
@@ -538,6 +631,34 @@ flame_click(struct pane *p, int y, int x)
 
 /* ---- drawing ---- */
 
+/* Diff mode: a node's share of its recording's event total, NEW's minus OLD's (points). */
+static double
+diff_points(const struct flame_pane *f, uint32_t node)
+{
+	struct cpath_dnode d;
+	double a, b;
+
+	if (cpath_diff_node(f->cd, node, &d) < 0)
+		return 0;
+	a = f->tot[0] ? 100.0 * (double)d.total[0] / (double)f->tot[0] : 0;
+	b = f->tot[1] ? 100.0 * (double)d.total[1] / (double)f->tot[1] : 0;
+	return f->tsy->role ? a - b : b - a;
+}
+
+/* Diff mode: red grew, blue shrank, by 0.1, 1, 5 points or more; else the same. */
+static int
+diff_el(const struct flame_pane *f, uint32_t node)
+{
+	static const int grew[] = { EL_FLAME_GREW1, EL_FLAME_GREW2, EL_FLAME_GREW3 };
+	static const int shrank[] = { EL_FLAME_SHRANK1, EL_FLAME_SHRANK2, EL_FLAME_SHRANK3 };
+	double d = diff_points(f, node), m = d < 0 ? -d : d;
+	int lv = m >= 5 ? 2 : m >= 1 ? 1 : 0;
+
+	if (m < 0.1)
+		return EL_FLAME_SAME;
+	return d > 0 ? grew[lv] : shrank[lv];
+}
+
 static int
 frame_el(const struct flame_pane *f, const struct flame_frame *fr)
 {
@@ -551,6 +672,8 @@ frame_el(const struct flame_pane *f, const struct flame_frame *fr)
 		return EL_FLAME_SELECTED;
 	if (fr->node < f->found.n && f->found.on[fr->node])
 		return EL_FLAME_MATCH;
+	if (f->cd != NULL && fr->node != 0)
+		return diff_el(f, fr->node);
 	return kind_el[fr->kind < FLAME_NKINDS ? fr->kind : FLAME_USER];
 }
 
@@ -613,13 +736,18 @@ head_line(struct pane *p, char *buf, size_t n)
 {
 	struct flame_pane *f = p->priv;
 	const struct scope *sc = &f->sy->scope;
-	const struct hist_event *he = hist_event(H(f), sc->ev);
-	size_t nev = hist_nevents(H(f));
+	const struct hist_event *he = hist_event(f->sy->h, sc->ev);
+	size_t nev = hist_nevents(f->sy->h);
 	char name[512];
 	int k;
 
-	k = snprintf(buf, n, " Flame graph, %s | %s", f->built_bu ? "bottom-up (b)" :
-	    "top-down (b)", he ? hist_str(H(f), he->name) : "no samples");
+	k = snprintf(buf, n, " %slame graph, %s | %s", f->cd ? "Differential f" : "F",
+	    f->built_bu ? "bottom-up (b)" : "top-down (b)",
+	    he ? hist_str(f->sy->h, he->name) : "no samples");
+	if (f->cd)
+		k += snprintf(buf + k, n - (size_t)k, " | %s's shape (O: %s's) | red grew, blue "
+		    "shrank, grey the same", f->tsy->role ? "NEW" : "OLD", f->tsy->role ? "OLD" :
+		    "NEW");
 	if (nev > 1)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab)", sc->ev + 1, nev);
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " samples", N(f, 0)->total_samples);
@@ -667,11 +795,13 @@ info_line(struct pane *p, char *buf, size_t n)
 	k = snprintf(buf, n, " %s", frame_name(f, f->sel, name, sizeof name));
 	if (hn)
 		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->f.dso == DSO_NONE ?
-		    "[unknown]" : symbolizer_dso_short(f->sy->z, hn->f.dso),
-		    flame_kind_name(flame_kind(H(f), f->sy->z, nd->func)));
+		    "[unknown]" : symbolizer_dso_short(f->tsy->z, hn->f.dso),
+		    flame_kind_name(flame_kind(H(f), f->tsy->z, nd->func)));
 	k += snprintf(buf + k, n - (size_t)k, " | total %.2f%%  self %.2f%% | %" PRIu64
 	    " samples, %" PRIu64 " self", pct(nd->total_period, root->total_period),
 	    pct(self, root->total_period), nd->total_samples, self_samples);
+	if (f->cd != NULL && f->sel != 0)
+		k += snprintf(buf + k, n - (size_t)k, " | NEW - OLD %+.2f%%", diff_points(f, f->sel));
 	if (f->top != 0)
 		k += snprintf(buf + k, n - (size_t)k, " | %.2f%% of the zoom",
 		    pct(nd->total_period, top->total_period));
@@ -760,6 +890,8 @@ flame_init(struct pane *p)
 		f->own = true;
 		p->sym = f->sy;
 	}
+	/* diff mode: NEW's shape */
+	f->tsy = f->sy->pair != NULL && f->sy->role == 0 ? f->sy->pair : f->sy;
 	f->width = FLAME_WIDTH;
 	f->col = FLAME_WIDTH / 2;
 	f->y0 = 3;		/* the app's pane area starts on line 2, frames a line below */
@@ -781,6 +913,8 @@ flame_free_pane(struct pane *p)
 	zoom_clear(f);
 	cpath_free(f->t);
 	cpath_free(f->alt.t);
+	cpath_diff_free(f->cd);
+	cpath_free(f->t2);
 	flame_free(&f->fl);
 	flame_search_free(&f->found);
 	if (f->own) {

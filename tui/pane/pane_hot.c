@@ -1064,11 +1064,19 @@ hot_help(struct pane *p)
 
 /* ---- life ---- */
 
+/* Diff mode (symbols with a pair): the diff's table (tui/pane/pane_hotdiff.c). */
+extern const struct pane_ops pane_hotdiff_ops;
+
 static int
 hot_init(struct pane *p)
 {
-	struct hot *ht = xcalloc(1, sizeof *ht);
+	struct hot *ht;
 
+	if (p->sym != NULL && p->sym->pair != NULL) {
+		p->ops = &pane_hotdiff_ops;
+		return p->ops->init(p);
+	}
+	ht = xcalloc(1, sizeof *ht);
 	p->priv = ht;
 	ht->sy = p->sym;
 	if (ht->sy == NULL) {

@@ -1,0 +1,174 @@
+/*
+ * Criterion tests of the browser's diff mode (perfnav OLD NEW) over the
+ * diff fixtures (two builds of tests/fixtures-src/diffwork.c, the hot path
+ * through spin made faster): two symbols paired (tui/symbols.h), the hot
+ * functions' Baseline, New and Delta, the trees' deltas per node.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tests/helpers.h"
+#include "tests/tui_helpers.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/scope.h"
+#include "tui/symbols.h"
+#include "tui/widget.h"
+
+struct two {
+	struct session	*s[2];
+	struct symbols	*sy[2];
+};
+
+static void
+open_two(struct two *t)
+{
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
+			       .no_path_cache = true };
+
+	t->s[0] = open_fixture("diff-a.data");
+	t->s[1] = open_fixture("diff-b.data");
+	for (int k = 0; k < 2; k++)
+		t->sy[k] = symbols_new(t->s[k], &so, NULL);
+	symbols_run_pair(t->sy[0], t->sy[1]);
+}
+
+static void
+close_two(struct two *t)
+{
+	for (int k = 0; k < 2; k++) {
+		symbols_free(t->sy[k]);
+		session_close(t->s[k]);
+	}
+}
+
+/* The visible row's column texts into out[0..n) (pointers into r). */
+static void
+cols_of(struct pane *p, size_t pos, struct row *r)
+{
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, pos), r);
+}
+
+static void
+expect_col(const struct row *r, int col, const char *want, const char *what)
+{
+	cr_expect_not_null(r->col[col], "%s: column %d empty", what, col);
+	if (r->col[col] != NULL)
+		cr_expect_str_eq(r->col[col], want, "%s: column %d", what, col);
+}
+
+Test(diff_panes, symbols_pair_events_and_functions)
+{
+	struct two t;
+	char a[256], b[256];
+	uint32_t f = CPATH_NONE;
+
+	open_two(&t);
+	cr_assert_eq(t.sy[0]->pair, t.sy[1]);
+	cr_assert_eq(t.sy[1]->pair, t.sy[0]);
+	cr_assert_eq(t.sy[0]->role, 0);
+	cr_assert_eq(t.sy[1]->role, 1);
+	cr_assert(t.sy[0]->done && t.sy[1]->done);
+	cr_expect_str_eq(hist_str(t.sy[1]->h, hist_event(t.sy[1]->h, 0)->name), "cpu-clock:u");
+	cr_expect_eq(symbols_pair_event(t.sy[0], 0), 0, "cpu-clock pairs with cpu-clock:u");
+	cr_expect_eq(symbols_pair_event(t.sy[1], 0), 0);
+	for (size_t i = 0; i < hist_nnodes(t.sy[0]->h) && f == CPATH_NONE; i++)
+		if (strcmp(cpath_func_name(t.sy[0]->h, (uint32_t)i, a, sizeof a), "old_only") == 0)
+			f = (uint32_t)i;
+	cr_assert_neq(f, CPATH_NONE);
+	cr_expect_eq(symbols_pair_func(t.sy[0], f), CPATH_NONE, "old_only: not in NEW");
+	for (size_t i = 0; i < hist_nnodes(t.sy[0]->h); i++)
+		if (strcmp(cpath_func_name(t.sy[0]->h, (uint32_t)i, a, sizeof a), "spin") == 0)
+			f = (uint32_t)i;
+	cr_assert_neq(symbols_pair_func(t.sy[0], f), CPATH_NONE);
+	cr_expect_str_eq(cpath_func_name(t.sy[1]->h, symbols_pair_func(t.sy[0], f), b, sizeof b),
+	    "spin");
+	close_two(&t);
+}
+
+/* The hot functions: perfnav diff's numbers (perf diff's), the biggest change first, A: periods. */
+Test(diff_panes, hot_functions_baseline_new_delta)
+{
+	struct two t;
+	struct pane p[2];
+	struct row r;
+	size_t at;
+
+	open_two(&t);
+	for (int k = 0; k < 2; k++) {
+		hot_pane(&p[k], t.s[k], t.sy[k]);
+		widget_set_height(&p[k].w, 20);
+		cr_assert_str_eq(p[k].cols[0].title, "Baseline");
+		cr_assert_str_eq(p[k].cols[2].title, "Delta");
+		cr_assert_eq(widget_count(&p[k].w), 7, "spin, steady, fast_path, new_only, "
+		    "old_only, slow_path, intel_check_word: %zu", widget_count(&p[k].w));
+		cols_of(&p[k], 0, &r);
+		/* whichever recording is shown: OLD is the baseline */
+		expect_col(&r, 0, "85.71%", "spin's baseline");
+		expect_col(&r, 1, "74.50%", "spin's new");
+		expect_col(&r, 2, "-11.22%", "spin's delta (perf diff's)");
+		expect_col(&r, 4, "[.] spin", "the biggest change first");
+		at = find_text(&p[k], "new_only");
+		cr_assert_neq(at, WIDGET_NONE);
+		cols_of(&p[k], at, &r);
+		cr_expect(r.col[0] == NULL || r.col[0][0] == '\0', "new_only: no baseline");
+		expect_col(&r, 2, "+1.34%", "new_only's delta");
+	}
+	t.sy[0]->diff_abs = t.sy[1]->diff_abs = true;
+	t.sy[0]->gen++;
+	t.sy[1]->gen++;
+	p[0].ops->nrows(&p[0]);
+	cols_of(&p[0], 0, &r);
+	expect_col(&r, 0, "78000000", "spin's baseline period");
+	expect_col(&r, 1, "55500000", "spin's new period");
+	expect_col(&r, 2, "-22500000", "spin's period delta");
+	/* Enter: the row's samples in the events pane of the recording shown */
+	widget_home(&p[1].w);
+	cr_assert_eq(p[1].ops->key(&p[1], ACT_ENTER), PANE_HANDLED | PANE_PUSH);
+	cr_expect_eq(p[1].push.pane, PANE_EVENTS);
+	cr_expect_str_eq(p[1].push.filter, "type:SAMPLE dso:diffwork sym:spin");
+	cr_expect(strncmp(p[1].push.label, "NEW ", 4) == 0, "%s", p[1].push.label);
+	pane_destroy(&p[0]);
+	pane_destroy(&p[1]);
+	close_two(&t);
+}
+
+/* The top-down tree: main > spin with Baseline, New and Delta; a path of OLD only. */
+Test(diff_panes, trees_delta_per_node)
+{
+	struct two t;
+	struct pane p;
+	struct nav_view v;
+	struct row r;
+	size_t at;
+
+	open_two(&t);
+	cr_assert_eq(pane_create_sym(&p, PANE_TOPDOWN, t.s[0], NULL, t.sy[0]), 0);
+	nav_view_init(&v, PANE_TOPDOWN);
+	p.ops->enter(&p, &v);
+	widget_set_height(&p.w, 30);
+	widget_expand_all(&p.w, true);
+	cr_assert_str_eq(p.cols[0].title, "Baseline");
+	at = find_text(&p, "spin");
+	cr_assert_neq(at, WIDGET_NONE);
+	cols_of(&p, at, &r);
+	expect_col(&r, 0, "85.71%", "main > spin: OLD");
+	expect_col(&r, 1, "74.50%", "main > spin: NEW");
+	expect_col(&r, 2, "-11.22%", "main > spin: delta");
+	at = find_text(&p, "old_only");
+	cr_assert_neq(at, WIDGET_NONE);
+	cols_of(&p, at, &r);
+	expect_col(&r, 1, "0.00%", "old_only: nothing in NEW");
+	cr_expect(strstr(r.col[4], "(OLD only)") != NULL, "%s", r.col[4]);
+	pane_destroy(&p);
+	close_two(&t);
+}

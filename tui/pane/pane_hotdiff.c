@@ -1,0 +1,434 @@
+#include "config.h"
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/pane.h"
+#include "tui/symbols.h"
+
+/*
+ * The hot functions of a diff (perfnav OLD NEW; tab 1 in diff mode: the
+ * hot pane hands over to these ops when its symbols have a pair): one row
+ * per shared object and symbol of either recording, paired by their text
+ * as perf diff pairs them (never by address; the unresolved addresses of a
+ * DSO are one row, named by the lowest), with the self period of each
+ * recording: Baseline (OLD), New and Delta (New - Baseline), as percents of
+ * each recording's event total (perfnav diff's numbers) or, A switches, as
+ * periods.  Rows come sorted by the size of the change; every column
+ * sorts (> <).  The event is the scope's of the recording shown, paired by
+ * name in the other.  Enter (or v) lists the row's samples in the events
+ * pane of the recording shown (w there shows the other's); a annotates
+ * its function in the recording shown.
+ */
+
+enum { D_BASE, D_NEW, D_DELTA, D_DSO, D_SYM, D_N };
+
+static const struct column dcols[D_N] = {
+	{ "Baseline", 9, COL_RIGHT | COL_NUM },
+	{ "New", 9, COL_RIGHT | COL_NUM },
+	{ "Delta", 9, COL_RIGHT | COL_NUM },
+	{ "Shared Object", 20, 0 },
+	{ "Symbol", 20, COL_FLEX | COL_MIDDLE },
+};
+
+/* One key text of either recording: [0] OLD, [1] NEW. */
+struct drow {
+	char		*dso, *sym;	/* texts (sym: "[.] name") */
+	bool		 in[2];
+	uint64_t	 period[2], samples[2];
+	uint32_t	 node[2];	/* a function node of each hist, CPATH_NONE */
+	double		 delta;		/* New - Baseline, as shown (percents or periods) */
+};
+
+struct hdiff {
+	struct symbols	*sy;		/* the recording shown */
+	struct symbols	*side[2];	/* OLD, NEW */
+	int		 ev[2];		/* the event of each, -1: not in it */
+	uint64_t	 total[2];
+	unsigned	 gen[2], scope_gen;
+	bool		 abs;
+	bool		 loaded;
+	struct drow	*rows;
+	size_t		 nrows;
+};
+
+/* An entry of one side while pairing: its key text and counts. */
+struct dent {
+	char		*key;		/* dso \x1f sym, or dso \x1f\x01 for an unresolved address */
+	char		*sym;
+	int		 side;
+	uint64_t	 period, samples;
+	uint32_t	 node;
+};
+
+static int
+dent_cmp(const void *a, const void *b)
+{
+	const struct dent *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c != 0)
+		return c;
+	if (x->side != y->side)
+		return x->side - y->side;
+	return strcmp(x->sym, y->sym);
+}
+
+static void
+free_rows(struct hdiff *d)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		free(d->rows[i].dso);
+		free(d->rows[i].sym);
+	}
+	free(d->rows);
+	d->rows = NULL;
+	d->nrows = 0;
+}
+
+/* The entries with self samples of side k's event, appended to *v. */
+static void
+collect(struct hdiff *d, int k, struct dent **v, size_t *n, size_t *cap)
+{
+	struct symbols *sy = d->side[k];
+	const struct hist_entry *const *m;
+	size_t ne;
+	char sym[1024];
+
+	if (d->ev[k] < 0)
+		return;
+	ne = hist_rows_merged(sy->h, (size_t)d->ev[k], NULL,
+	    HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM), 0, &m);
+	for (size_t i = 0; i < ne; i++) {
+		const struct hist_entry *e = m[i];
+		const struct hist_node *nd = hist_node_get(sy->h, e->node);
+		const char *dso = e->dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(sy->z, e->dso);
+		bool unres = nd == NULL || nd->f.sym == SYM_NONE;
+		struct dent *x;
+		size_t kl;
+
+		if (e->period == 0 && e->samples == 0)
+			continue;
+		hist_key_text(sy->h, e, HIST_KEY_SYM, sym, sizeof sym);
+		GROW(*v, *cap, *n + 1);
+		x = &(*v)[(*n)++];
+		kl = strlen(dso) + strlen(sym) + 3;
+		x->key = xmalloc(kl);
+		snprintf(x->key, kl, "%s\x1f%s", dso, unres ? "\x01" : sym);
+		x->sym = xstrdup(sym);
+		x->side = k;
+		x->period = e->period;
+		x->samples = e->samples;
+		x->node = e->node;
+	}
+}
+
+static double
+value(const struct hdiff *d, const struct drow *r, int k)
+{
+	if (d->abs)
+		return (double)r->period[k];
+	return d->total[k] ? 100.0 * (double)r->period[k] / (double)d->total[k] : 0.0;
+}
+
+/* By the size of the change, then the key text. */
+static int
+drow_cmp(const void *a, const void *b)
+{
+	const struct drow *x = a, *y = b;
+	double ax = x->delta < 0 ? -x->delta : x->delta, ay = y->delta < 0 ? -y->delta : y->delta;
+	int c;
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	c = strcmp(x->dso, y->dso);
+	return c ? c : strcmp(x->sym, y->sym);
+}
+
+/* Pair the sorted entries v[0..n) into rows (takes their strings). */
+static void
+pair_rows(struct hdiff *d, struct dent *v, size_t n)
+{
+	d->rows = xcalloc(n + 1, sizeof *d->rows);
+	for (size_t i = 0, j; i < n; i = j) {
+		struct drow *r = &d->rows[d->nrows++];
+		size_t dl = (size_t)(strchr(v[i].key, '\x1f') - v[i].key);
+
+		r->dso = xmalloc(dl + 1);
+		memcpy(r->dso, v[i].key, dl);
+		r->dso[dl] = '\0';
+		r->node[0] = r->node[1] = CPATH_NONE;
+		for (j = i; j < n && strcmp(v[j].key, v[i].key) == 0; j++) {
+			struct dent *x = &v[j];
+
+			r->in[x->side] = true;
+			r->period[x->side] += x->period;
+			r->samples[x->side] += x->samples;
+			if (r->node[x->side] == CPATH_NONE)
+				r->node[x->side] = x->node;
+			if (r->sym == NULL)
+				r->sym = x->sym;	/* OLD's first (lowest) if it has it */
+			else
+				free(x->sym);
+		}
+		for (size_t k = i; k < j; k++)
+			free(v[k].key);
+		r->delta = value(d, r, 1) - value(d, r, 0);
+	}
+	qsort(d->rows, d->nrows, sizeof *d->rows, drow_cmp);
+}
+
+static void
+reload(struct pane *p)
+{
+	struct hdiff *d = p->priv;
+	struct dent *v = NULL;
+	size_t n = 0, cap = 0;
+	int me = d->sy->role;
+	uint64_t key = p->w.cursor > 0 ? widget_cursor_key(&p->w) : UINT64_MAX;
+
+	free_rows(d);
+	d->ev[me] = (int)d->sy->scope.ev;
+	if (d->sy->scope.ev >= hist_nevents(d->sy->h))
+		d->ev[me] = hist_nevents(d->sy->h) ? 0 : -1;
+	d->ev[!me] = d->ev[me] < 0 ? -1 : symbols_pair_event(d->sy, (size_t)d->ev[me]);
+	for (int k = 0; k < 2; k++) {
+		const struct hist_event *he = d->ev[k] < 0 ? NULL :
+		    hist_event(d->side[k]->h, (size_t)d->ev[k]);
+
+		d->total[k] = he ? he->total_period : 0;
+		d->gen[k] = d->side[k]->gen;
+		collect(d, k, &v, &n, &cap);
+	}
+	d->scope_gen = d->sy->scope.gen;
+	d->abs = d->sy->diff_abs;
+	if (n > 0)
+		qsort(v, n, sizeof *v, dent_cmp);
+	pair_rows(d, v, n);
+	free(v);
+	d->loaded = true;
+	widget_refresh(&p->w);
+	if (key == UINT64_MAX || !widget_goto_key(&p->w, key))
+		widget_home(&p->w);
+}
+
+static void
+sync(struct pane *p)
+{
+	struct hdiff *d = p->priv;
+
+	if (!d->loaded || d->gen[0] != d->side[0]->gen || d->gen[1] != d->side[1]->gen ||
+	    d->scope_gen != d->sy->scope.gen || d->abs != d->sy->diff_abs)
+		reload(p);
+}
+
+static size_t
+hd_nrows(struct pane *p)
+{
+	sync(p);
+	return ((struct hdiff *)p->priv)->nrows;
+}
+
+static void
+put_value(const struct hdiff *d, const struct drow *w, int k, struct row *r)
+{
+	if (!w->in[k])
+		return;
+	if (d->abs)
+		row_set(r, k == 0 ? D_BASE : D_NEW, 0, "%" PRIu64, w->period[k]);
+	else
+		row_set(r, k == 0 ? D_BASE : D_NEW, 0, "%.2f%%", value(d, w, k));
+}
+
+static void
+hd_row(struct pane *p, size_t idx, struct row *r)
+{
+	struct hdiff *d = p->priv;
+	const struct drow *w = &d->rows[idx];
+	int el = w->delta > 0 ? EL_DIFF_GREW : w->delta < 0 ? EL_DIFF_SHRANK : EL_DIM;
+
+	r->key = (hash_bytes(w->dso, strlen(w->dso)) ^ hash_mix64(hash_bytes(w->sym, strlen(w->sym)))) >> 2;
+	r->have_key = true;
+	put_value(d, w, 0, r);
+	put_value(d, w, 1, r);
+	if (d->abs)
+		row_set(r, D_DELTA, el, "%+" PRId64, (int64_t)(w->period[1] - w->period[0]));
+	else
+		row_set(r, D_DELTA, el, "%+.2f%%", w->delta);
+	row_set(r, D_DSO, 0, "%s", w->dso);
+	row_set(r, D_SYM, w->in[0] && w->in[1] ? 0 : EL_DIM, "%s%s", w->sym,
+	    w->in[0] ? w->in[1] ? "" : "  (OLD only)" : "  (NEW only)");
+}
+
+/* Enter: the row's samples in the events pane of the recording shown. */
+static int
+samples_view(struct pane *p, const struct drow *w)
+{
+	struct hdiff *d = p->priv;
+	int me = d->sy->role;
+	const struct hist_node *nd = w->node[me] == CPATH_NONE ? NULL :
+	    hist_node_get(d->sy->h, w->node[me]);
+	const char *name;
+	char f[NAV_FILTER_MAX];
+
+	if (nd == NULL) {
+		snprintf(p->msg, sizeof p->msg, "no samples of it in %s: w shows %s",
+		    me ? "NEW" : "OLD", me ? "OLD" : "NEW");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	name = symbolizer_label_name(hist_str(d->sy->h, nd->label));
+	nav_view_init(&p->push, PANE_EVENTS);
+	if (strchr(w->dso, ' ') || strlen(name) + strlen(w->dso) + 30 >= sizeof f)
+		snprintf(f, sizeof f, "type:SAMPLE sym:#%" PRIu32, w->node[me]);
+	else
+		snprintf(f, sizeof f, "type:SAMPLE dso:%s sym:%s", w->dso, name);
+	memcpy(p->push.filter, f, strlen(f) + 1);
+	snprintf(p->push.label, sizeof p->push.label, "%s samples %.30s", me ? "NEW" : "OLD",
+	    name);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+static int
+hd_key(struct pane *p, enum action a)
+{
+	struct hdiff *d = p->priv;
+	size_t i;
+
+	sync(p);
+	i = widget_cursor_row(&p->w);
+	switch (a) {
+	case ACT_ENTER:
+	case ACT_EVENTS:
+		if (i >= d->nrows)
+			return PANE_HANDLED;
+		return samples_view(p, &d->rows[i]);
+	case ACT_ANNOTATE:
+		if (i >= d->nrows || d->rows[i].node[d->sy->role] == CPATH_NONE) {
+			snprintf(p->msg, sizeof p->msg, "nothing of it in the recording shown (w)");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		return pane_push_annotate_scope(p, d->rows[i].node[d->sy->role]);
+	case ACT_NEXT_EVENT:
+	case ACT_PREV_EVENT:
+		scope_step_event(&d->sy->scope, d->sy->h, a == ACT_NEXT_EVENT, p->msg, sizeof p->msg);
+		return PANE_HANDLED | PANE_MSG;
+	default:
+		return PANE_IGNORED;
+	}
+}
+
+static void
+info_line(struct pane *p, char *buf, size_t n)
+{
+	struct hdiff *d = p->priv;
+	int me = d->sy->role;
+	const struct hist_event *he = d->ev[me] < 0 ? NULL :
+	    hist_event(d->sy->h, (size_t)d->ev[me]);
+	const char *name = he ? hist_str(d->sy->h, he->name) : "";
+	uint64_t ns[2] = { 0, 0 };
+
+	if (he == NULL) {
+		snprintf(buf, n, " No samples in %s (w: the other recording)", me ? "NEW" : "OLD");
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		if (d->ev[k] >= 0)
+			ns[k] = hist_event(d->side[k]->h, (size_t)d->ev[k])->nsamples;
+	if (d->ev[!me] < 0)
+		snprintf(buf, n, " Event '%s' is in %s only | %s", name, me ? "NEW" : "OLD",
+		    d->abs ? "periods" : "% of each total");
+	else
+		snprintf(buf, n, " Diff of event '%s': OLD %" PRIu64 " samples, NEW %" PRIu64
+		    " | %s (A: %s) | w: %s shown", name, ns[0], ns[1],
+		    d->abs ? "periods" : "% of each total",
+		    d->abs ? "percents" : "periods", me ? "NEW" : "OLD");
+}
+
+static void
+hd_draw(struct pane *p, const struct pane_canvas *c)
+{
+	WINDOW *win = c->win;
+	struct pane_canvas lc = *c;
+	char buf[512];
+
+	sync(p);
+	lc.h = c->h - 1;
+	widget_draw(&p->w, &lc);
+	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
+	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
+	info_line(p, buf, sizeof buf);
+	text_put(win, c->y + c->h - 1, c->x, c->w, buf);
+}
+
+static const char *
+hd_help(struct pane *p)
+{
+	(void)p;
+	return "Enter:samples  a:annotate  A:%/periods  w:OLD/NEW  > <:sort  Tab:event";
+}
+
+static int
+hd_init(struct pane *p)
+{
+	struct hdiff *d = xcalloc(1, sizeof *d);
+
+	p->priv = d;
+	d->sy = p->sym;
+	d->side[d->sy->role] = d->sy;
+	d->side[!d->sy->role] = d->sy->pair;
+	p->cols = dcols;
+	p->ncols = D_N;
+	p->is_list = true;
+	widget_init(&p->w, p, false);
+	return 0;
+}
+
+static void
+hd_free(struct pane *p)
+{
+	struct hdiff *d = p->priv;
+
+	if (d == NULL)
+		return;
+	free_rows(d);
+	free(d);
+}
+
+/* pane_ops.func: the selected row's function in the recording shown. */
+static uint32_t
+hd_func(struct pane *p)
+{
+	struct hdiff *d = p->priv;
+	size_t i;
+
+	sync(p);
+	i = widget_cursor_row(&p->w);
+	return i < d->nrows ? d->rows[i].node[d->sy->role] : CPATH_NONE;
+}
+
+const struct pane_ops pane_hotdiff_ops = {
+	.name = "hot",
+	.title = "Hot functions",
+	.init = hd_init,
+	.free = hd_free,
+	.draw = hd_draw,
+	.key = hd_key,
+	.nrows = hd_nrows,
+	.row = hd_row,
+	.enter = pane_list_enter,
+	.save = pane_list_save,
+	.help = hd_help,
+	.func = hd_func,
+};
