@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
@@ -170,5 +171,85 @@ Test(diff_panes, trees_delta_per_node)
 	expect_col(&r, 1, "0.00%", "old_only: nothing in NEW");
 	cr_expect(strstr(r.col[4], "(OLD only)") != NULL, "%s", r.col[4]);
 	pane_destroy(&p);
+	close_two(&t);
+}
+
+/*
+ * The browser's start (symbols_pair_start): NEW resolves in a thread, OLD
+ * between keys; the diff panes have no rows and say what they wait for
+ * until both are in, then fill in.
+ */
+Test(diff_panes, panes_wait_for_both_then_fill_in)
+{
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
+			       .no_path_cache = true };
+	struct two t;
+	struct pane p[3];
+	static const enum pane_id ids[3] = { PANE_HOT, PANE_TOPDOWN, PANE_FLAME };
+	struct nav_view v;
+	struct row r;
+	char w[96];
+
+	t.s[0] = open_fixture("diff-a.data");
+	t.s[1] = open_fixture("diff-b.data");
+	for (int k = 0; k < 2; k++)
+		t.sy[k] = symbols_new(t.s[k], &so, NULL);
+	symbols_pair_start(t.sy[0], t.sy[1]);
+	cr_assert_eq(t.sy[0]->pair, t.sy[1]);
+	cr_assert(!t.sy[0]->done, "OLD resolves between keys, not at the start");
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(pane_create_sym(&p[i], ids[i], t.s[0], NULL, t.sy[0]), 0);
+		nav_view_init(&v, ids[i]);
+		p[i].ops->enter(&p[i], &v);
+		widget_set_height(&p[i].w, 30);
+	}
+	cr_expect(symbols_pair_waiting(t.sy[0]));
+	symbols_pair_wait_text(t.sy[0], w, sizeof w);
+	cr_expect(strncmp(w, "symbols OLD 0%, NEW ", 20) == 0, "%s", w);
+	for (int i = 0; i < 3; i++) {
+		cr_expect_eq(p[i].ops->nrows(&p[i]), 0, "%s: no rows while waiting", p[i].ops->name);
+		cr_expect_eq(p[i].ops->func(&p[i]), CPATH_NONE);
+	}
+	cr_expect_eq(p[0].ops->key(&p[0], ACT_ENTER), PANE_HANDLED, "Enter on no row");
+	/* OLD in slices, as the app's loop; NEW's thread meanwhile */
+	while (!symbols_step(t.sy[0], 0.01, 64))
+		cr_assert_eq(p[0].ops->nrows(&p[0]), 0, "the diff waits for OLD too");
+	for (int n = 0; symbols_pair_waiting(t.sy[0]); n++) {
+		cr_assert_lt(n, 6000, "NEW's thread never finished");
+		cr_assert_eq(p[0].ops->nrows(&p[0]), 0);
+		usleep(5000);
+	}
+	cr_assert(t.sy[1]->done, "NEW resolved by its thread");
+	symbols_pair_wait_text(t.sy[0], w, sizeof w);
+	cr_expect_str_eq(w, "symbols OLD done, NEW done");
+	cr_assert_eq(p[0].ops->nrows(&p[0]), 7, "the hot diff fills in");
+	cols_of(&p[0], 0, &r);
+	expect_col(&r, 0, "85.71%", "spin's baseline");
+	expect_col(&r, 1, "74.50%", "spin's new");
+	expect_col(&r, 2, "-11.22%", "spin's delta");
+	/* the tree and the flame graph build when asked (a draw, a key, their function) */
+	p[1].ops->func(&p[1]);
+	p[2].ops->func(&p[2]);
+	cr_expect_gt(p[1].ops->nrows(&p[1]), 0, "the tree fills in");
+	cr_expect_gt(p[2].ops->nrows(&p[2]), 0, "the flame graph fills in");
+	for (int i = 0; i < 3; i++)
+		pane_destroy(&p[i]);
+	close_two(&t);
+}
+
+/* Freed before NEW's thread is done (q at once): it stops, nothing leaks or races. */
+Test(diff_panes, freed_while_new_resolves)
+{
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
+			       .no_path_cache = true };
+	struct two t;
+
+	t.s[0] = open_fixture("diff-a.data");
+	t.s[1] = open_fixture("diff-b.data");
+	for (int k = 0; k < 2; k++)
+		t.sy[k] = symbols_new(t.s[k], &so, NULL);
+	symbols_pair_start(t.sy[0], t.sy[1]);
+	symbols_pair_stop(t.sy[0]);
+	cr_expect(symbols_pair_waiting(t.sy[0]), "OLD is not resolved");
 	close_two(&t);
 }

@@ -149,6 +149,46 @@ note_refusals(struct app *a)
 	return true;
 }
 
+/* Diff mode: make NEW's panes (once NEW is resolved); 0, or -1. */
+static int
+diff_panes(struct app *a)
+{
+	struct app_other *o = &a->other;
+	int set = !a->shown;
+
+	for (int i = 0; i < PANE_COUNT; i++) {
+		if (pane_create_sym(&a->pane_set[set][i], (enum pane_id)i, o->s, &a->keys,
+		    o->sym) < 0) {
+			app_msg(a, EL_ERROR, "cannot set up NEW's %s pane",
+			    pane_ops_of((enum pane_id)i)->name);
+			return -1;
+		}
+		nav_view_init(&a->root_set[set][i], i);
+	}
+	return 0;
+}
+
+/*
+ * Diff mode: whether both recordings are resolved (NEW's thread joined);
+ * the first time, NEW's panes are made and the time scope applied.
+ */
+static bool
+pair_poll(struct app *a)
+{
+	if (a->pair_ready)
+		return true;
+	if (symbols_pair_waiting(a->sym))
+		return false;
+	if (diff_panes(a) == 0)
+		a->pair_ready = true;
+	else
+		a->diff = false;	/* w says: one recording */
+	a->sym_wall = now() - a->t_start;
+	a->sym->gen++;		/* the diff panes fill in */
+	app_scope_apply(a);
+	return true;
+}
+
 /*
  * The input loop.  While symbols are being resolved, keys are read without
  * waiting and every pause between them resolves a slice of about
@@ -162,7 +202,7 @@ loop(struct app *a)
 	bool dirty = true;
 
 	while (!a->quit) {
-		bool working = a->sym != NULL && !a->sym->done;
+		bool working = a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready));
 		wint_t wc;
 		int r, key;
 
@@ -173,13 +213,18 @@ loop(struct app *a)
 			last_draw = now();
 			dirty = false;
 		}
-		timeout(working ? 0 : -1);
+		/* waiting for NEW's thread alone: look again (and draw its progress) soon */
+		timeout(!working ? -1 : a->sym->done ? 50 : 0);
 		r = get_wch(&wc);
 		if (r == ERR) {
 			if (!working)
 				continue;
-			if (symbols_step(a->sym, SYM_SLICE_SECS, 0)) {
-				a->sym_wall = now() - a->t_start;
+			if (a->sym->done) {	/* diff mode: OLD is in, NEW's thread is not */
+				if (pair_poll(a))
+					dirty = true;
+			} else if (symbols_step(a->sym, SYM_SLICE_SECS, 0)) {
+				if (!a->diff || pair_poll(a))
+					a->sym_wall = now() - a->t_start;
 				app_scope_apply(a);
 				dirty = true;
 			} else if (now() - last_peek >= peek_every) {
@@ -252,6 +297,13 @@ app_diff_swap(struct app *a)
 		app_msg(a, EL_MESSAGE, "one recording: perfnav OLD NEW compares two");
 		return;
 	}
+	if (!a->pair_ready) {
+		char w[96];
+
+		app_msg(a, EL_MESSAGE, "w shows NEW once both are resolved (%s)",
+		    symbols_pair_wait_text(a->sym, w, sizeof w));
+		return;
+	}
 	app_view_save(a);
 	if (nav_depth(&a->nav) > 0)
 		a->roots[tab] = a->nav.v[0];
@@ -307,21 +359,8 @@ diff_open(struct app *a, const struct tui_opts *o, const struct sym_opts *so)
 	a->sym->scope.hot_keep = o->hot_keep;
 	a->sym->scope.hot_callers = o->hot_callers;
 	swap_rec(a);
-	if (isatty(2))
-		fprintf(stderr, "perfnav: resolving the symbols of both recordings...\r");
-	symbols_run_pair(a->sym, a->other.sym);
-	if (isatty(2))
-		fprintf(stderr, "%60s\r", "");
-	a->sym_wall = now() - a->t_start;
-	for (int i = 0; i < PANE_COUNT; i++) {
-		if (pane_create_sym(&a->pane_set[1][i], (enum pane_id)i, a->other.s, &a->keys,
-		    a->other.sym) < 0) {
-			fprintf(stderr, "perfnav: cannot set up the %s pane\n",
-			    pane_ops_of((enum pane_id)i)->name);
-			return -1;
-		}
-		nav_view_init(&a->root_set[1][i], i);
-	}
+	/* NEW in a thread of its own, OLD between keys: NEW's panes once it is in (pair_poll) */
+	symbols_pair_start(a->sym, a->other.sym);
 	return 0;
 }
 
@@ -403,6 +442,8 @@ tui_run(struct tui_opts *o)
 		    session_diags(a->s)->n);
 	loop(a);
 	app_term_stop();
+	if (a->diff)
+		symbols_pair_stop(a->sym);	/* q before NEW was in: leave off */
 	if (a->shown)
 		swap_rec(a);
 	cmd_report_refusals(stderr, a->sym->z);

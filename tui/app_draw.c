@@ -71,7 +71,7 @@ draw_title(struct app *a)
 	struct session_info si = session_info(s);
 	const char *base = strrchr(si.path, '/');
 	char buf[1200], span[32], xf[400];
-	char sym[64], name[600];
+	char sym[128], name[600];
 
 	fill_line(a, 0, EL_TITLE);
 	snprintf(name, sizeof name, "%s", si.from_stdin ? "(stdin)" : base && base[1] ? base + 1 :
@@ -87,7 +87,11 @@ draw_title(struct app *a)
 	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
 	if (a->sym == NULL || cnt->by_type[PERF_RECORD_SAMPLE] == 0)
 		sym[0] = '\0';
-	else if (!a->sym->done)
+	else if (a->diff && symbols_pair_waiting(a->sym)) {
+		char w[96];
+
+		snprintf(sym, sizeof sym, " | %s", symbols_pair_wait_text(a->sym, w, sizeof w));
+	} else if (!a->sym->done)
 		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
 	else
 		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);

@@ -68,6 +68,7 @@ struct app {
 	 * `shown` (0: OLD, 1: NEW), `other` keeps the other's.
 	 */
 	bool			 diff;
+	bool			 pair_ready;	/* both resolved, NEW's panes made (w works) */
 	int			 shown;
 	struct app_other	 other;
 	const char		*names[2];	/* the two files, as given */

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,22 @@
 #include "tui/symbols.h"
 
 #define SLICE_DEFAULT	4096
+#define WORKER_SLICE_SECS	0.05
+
+/*
+ * Diff mode: NEW's worker thread.  The thread alone touches NEW until it
+ * sets `finished` (release); the UI thread reads `permille` for the
+ * progress, sees `finished` (acquire) and joins before it reads NEW.
+ */
+struct pair_work {
+	pthread_t	 th;
+	bool		 started;	/* a thread runs (else NEW was resolved at once) */
+	bool		 joined;	/* UI thread: joined, NEW is the UI's */
+	int		 owners;	/* symbols still pointing at it */
+	atomic_bool	 finished;
+	atomic_bool	 stop;		/* symbols_free before the end: leave off */
+	atomic_uint	 permille;	/* NEW's progress */
+};
 
 static double
 mono_now(void)
@@ -88,11 +105,29 @@ symbols_set_children(struct symbols *sy, bool on)
 	return 0;
 }
 
+/* Stop NEW's worker (if it still runs) and wait for it. */
+static void
+pair_stop(struct pair_work *w)
+{
+	if (w == NULL || !w->started || w->joined)
+		return;
+	atomic_store(&w->stop, true);
+	pthread_join(w->th, NULL);
+	w->joined = true;
+}
+
 void
 symbols_free(struct symbols *sy)
 {
 	if (sy == NULL)
 		return;
+	if (sy->pw != NULL) {
+		pair_stop(sy->pw);
+		if (--sy->pw->owners == 0)
+			free(sy->pw);
+		if (sy->pair != NULL)
+			sy->pair->pair = NULL;
+	}
 	scope_free(&sy->scope);
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
@@ -233,6 +268,89 @@ symbols_run_pair(struct symbols *old, struct symbols *new)
 		pthread_join(th, NULL);
 	else
 		symbols_run(new);
+}
+
+static void *
+pair_worker(void *arg)
+{
+	struct symbols *sy = arg;
+	struct pair_work *w = sy->pw;
+	bool done = sy->done;
+
+	while (!done && !atomic_load(&w->stop)) {
+		done = symbols_step(sy, WORKER_SLICE_SECS, 0);
+		atomic_store(&w->permille, (unsigned)(1000 * symbols_progress(sy)));
+	}
+	atomic_store_explicit(&w->finished, done, memory_order_release);
+	return NULL;
+}
+
+void
+symbols_pair_start(struct symbols *old, struct symbols *new)
+{
+	struct pair_work *w = xcalloc(1, sizeof *w);
+
+	old->pair = new;
+	new->pair = old;
+	old->pf_in = new->pf_in = CPATH_NONE;
+	old->role = 0;
+	new->role = 1;
+	old->pw = new->pw = w;
+	w->owners = 2;
+	atomic_init(&w->finished, false);
+	atomic_init(&w->stop, false);
+	atomic_init(&w->permille, 0);
+	w->started = pthread_create(&w->th, NULL, pair_worker, new) == 0;
+	if (!w->started) {	/* no thread: NEW at once, as the text tools */
+		symbols_run(new);
+		w->joined = true;
+		atomic_store(&w->finished, true);
+	}
+}
+
+void
+symbols_pair_stop(struct symbols *sy)
+{
+	pair_stop(sy->pw);
+}
+
+bool
+symbols_pair_waiting(struct symbols *sy)
+{
+	struct pair_work *w = sy->pw;
+
+	if (sy->pair == NULL || w == NULL)
+		return false;
+	if (!w->joined) {
+		if (!atomic_load_explicit(&w->finished, memory_order_acquire))
+			return true;
+		pthread_join(w->th, NULL);
+		w->joined = true;
+	}
+	return !sy->done || !sy->pair->done;
+}
+
+const char *
+symbols_pair_wait_text(const struct symbols *sy, char *buf, size_t n)
+{
+	const struct symbols *old = sy->role == 0 ? sy : sy->pair;
+	const struct pair_work *w = sy->pw;
+	unsigned pm = w ? atomic_load(&((struct pair_work *)w)->permille) : 0;
+	bool nd = w == NULL || w->joined || atomic_load(&((struct pair_work *)w)->finished);
+	char o[32], nw[32];
+
+	if (old == NULL || old->done)
+		snprintf(o, sizeof o, "done");
+	else
+		snprintf(o, sizeof o, "%.0f%%", 100 * symbols_progress(old));
+	if (nd)
+		snprintf(nw, sizeof nw, "done");
+	else if (pm == 0)
+		snprintf(nw, sizeof nw, "resolving");
+	else
+		snprintf(nw, sizeof nw, "%u%%", pm / 10);
+	snprintf(buf, n, "symbols OLD %s, NEW %s", o, nw);
+	return buf;
 }
 
 uint32_t

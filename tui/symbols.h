@@ -31,6 +31,7 @@ struct symbolizer;
 struct hist;
 
 struct hist_filter;
+struct pair_work;
 
 struct symbols {
 	const struct session	*s;
@@ -53,6 +54,7 @@ struct symbols {
 	 * event total (the app keeps it equal in both).
 	 */
 	struct symbols		*pair;
+	struct pair_work	*pw;		/* NEW's worker thread (symbols.c), shared */
 	int			 role;		/* 0: OLD (the baseline), 1: NEW */
 	bool			 diff_abs;
 	uint32_t		 pf_in, pf_out;	/* symbols_pair_func's last answer */
@@ -113,6 +115,24 @@ int symbols_apply_scope(struct symbols *sy);
  * its own symbolizer; build them with sym_opts.no_path_cache).
  */
 void symbols_run_pair(struct symbols *old, struct symbols *new);
+/*
+ * Diff mode in the browser: make old and new a pair and start resolving
+ * new in a thread of its own; old is resolved by symbols_step in the UI
+ * thread, as one recording is.  Until symbols_pair_waiting() says false,
+ * nothing but symbols_pair_wait_text reads new (its hist, its symbolizer,
+ * its counts) from the UI thread; symbols_free stops and joins the thread.
+ */
+void symbols_pair_start(struct symbols *old, struct symbols *new);
+/*
+ * Diff mode: true while sy or its pair is not finished (then the diff
+ * panes show symbols_pair_wait_text instead of rows); false without a
+ * pair.  Joins the worker once it has finished: from the UI thread only.
+ */
+bool symbols_pair_waiting(struct symbols *sy);
+/* Diff mode: stop NEW's thread if it still runs and wait for it (quitting early). */
+void symbols_pair_stop(struct symbols *sy);
+/* What the diff waits for: "symbols OLD 45%, NEW resolving" (into buf). */
+const char *symbols_pair_wait_text(const struct symbols *sy, char *buf, size_t n);
 /*
  * The function node of sy->pair's hist with the name (cpath_func_name)
  * of func of sy's hist, CPATH_NONE if none (or no pair).

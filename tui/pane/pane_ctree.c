@@ -431,6 +431,8 @@ sync(struct pane *p)
 {
 	struct ctree *ct = p->priv;
 
+	if (symbols_pair_waiting(ct->sy))	/* diff mode: no tree until both are in */
+		return;
 	if (ct->sy->pair != NULL && ct->loaded && (ct->pair_gen != ct->sy->pair->gen ||
 	    ct->abs != ct->sy->diff_abs)) {
 		reload(p);
@@ -610,6 +612,8 @@ static int
 ct_key(struct pane *p, enum action a)
 {
 	sync(p);
+	if (!((struct ctree *)p->priv)->loaded)
+		return PANE_IGNORED;
 	switch (a) {
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
@@ -643,6 +647,8 @@ ct_enter(struct pane *p, const struct nav_view *v)
 
 	sync(p);
 	ct->note[0] = '\0';
+	if (!ct->loaded)
+		return;
 	if (v->target == NAV_T_CTREE)
 		at.cursor = NAV_NONE;
 	pane_list_enter(p, &at);
@@ -670,6 +676,11 @@ info_line(struct pane *p, char *buf, size_t n)
 	char xf[256];
 	size_t k;
 
+	if (!ct->loaded) {	/* diff mode: waiting for both */
+		snprintf(buf, n, " Diff of the call paths: waiting for the %s",
+		    symbols_pair_wait_text(ct->sy, xf, sizeof xf));
+		return;
+	}
 	if (he == NULL) {
 		snprintf(buf, n, " %s", ct->sy->done ? "No samples in this recording." :
 		    "Resolving symbols...");
@@ -715,7 +726,8 @@ ct_draw(struct pane *p, const struct pane_canvas *c)
 	lc.h = c->h - 1;
 	widget_draw(&p->w, &lc);
 	if (ct->nrows == 0 && c->h > 4) {
-		const char *m = !ct->sy->done ? "resolving symbols: the call paths show here as "
+		const char *m = !ct->loaded ? "resolving both recordings: the diff of the call paths "
+		    "shows here once both are in" : !ct->sy->done ? "resolving symbols: the call paths show here as "
 		    "they come in" : ct->sy->scope.nxf ? "no samples left after the transforms "
 		    "(Esc undoes one)" : "no samples here";
 

@@ -293,6 +293,8 @@ sync(struct pane *p)
 	struct flame_pane *f = p->priv;
 	size_t cur;
 
+	if (symbols_pair_waiting(f->sy))	/* diff mode: no tree until both are in */
+		return;
 	if (stale(f))
 		build(f);
 	if (!f->laid || f->fl.width != f->width) {
@@ -593,6 +595,8 @@ flame_key(struct pane *p, enum action a)
 	int r;
 
 	sync(p);
+	if (!((struct flame_pane *)p->priv)->laid)
+		return PANE_IGNORED;
 	r = do_key(p, a);
 	sync(p);	/* a zoom or a flip shows at once */
 	return r;
@@ -605,7 +609,7 @@ flame_func(struct pane *p)
 	struct flame_pane *f = p->priv;
 
 	sync(p);
-	if (f->t == NULL || f->sel == 0 || f->sel >= cpath_count(f->t))
+	if (f->t == NULL || !f->laid || f->sel == 0 || f->sel >= cpath_count(f->t))
 		return CPATH_NONE;
 	if (f->tsy != f->sy)	/* the shown recording's function of that name */
 		return symbols_pair_func(f->tsy, N(f, f->sel)->func);
@@ -620,7 +624,7 @@ flame_click(struct pane *p, int y, int x)
 	uint32_t i;
 
 	sync(p);
-	if (y < f->y0 || y >= f->y0 + f->rows || x < f->x0)
+	if (!f->laid || y < f->y0 || y >= f->y0 + f->rows || x < f->x0)
 		return false;
 	i = flame_at(&f->fl, f->vtop + (size_t)(y - f->y0), (unsigned)(x - f->x0));
 	if (i == FLAME_NONE)
@@ -821,6 +825,18 @@ flame_draw(struct pane *p, const struct pane_canvas *c)
 
 	f->width = c->w > 0 ? (unsigned)c->w : 1;
 	sync(p);
+	if (!f->laid) {	/* diff mode: waiting for both */
+		wattrset(win, (attr_t)c->ta->a[EL_NORMAL]);
+		for (int y = c->y; y < c->y + c->h; y++)
+			mvwhline(win, y, c->x, ' ', c->w);
+		wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
+		char w[96];
+
+		snprintf(buf, sizeof buf, " Differential flame graph: waiting for the %s",
+		    symbols_pair_wait_text(f->sy, w, sizeof w));
+		text_line(win, c->y, c->x, c->w, buf);
+		return;
+	}
 	sel = sel_frame(f);
 	f->y0 = c->y + 1;
 	f->x0 = c->x;

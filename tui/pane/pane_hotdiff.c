@@ -229,6 +229,8 @@ sync(struct pane *p)
 {
 	struct hdiff *d = p->priv;
 
+	if (symbols_pair_waiting(d->sy))	/* no rows until both recordings are in */
+		return;
 	if (!d->loaded || d->gen[0] != d->side[0]->gen || d->gen[1] != d->side[1]->gen ||
 	    d->scope_gen != d->sy->scope.gen || d->abs != d->sy->diff_abs)
 		reload(p);
@@ -338,7 +340,13 @@ info_line(struct pane *p, char *buf, size_t n)
 	    hist_event(d->sy->h, (size_t)d->ev[me]);
 	const char *name = he ? hist_str(d->sy->h, he->name) : "";
 	uint64_t ns[2] = { 0, 0 };
+	char w[96];
 
+	if (!d->loaded) {
+		snprintf(buf, n, " Diff of the hot functions: waiting for the %s",
+		    symbols_pair_wait_text(d->sy, w, sizeof w));
+		return;
+	}
 	if (he == NULL) {
 		snprintf(buf, n, " No samples in %s (w: the other recording)", me ? "NEW" : "OLD");
 		return;
@@ -366,6 +374,11 @@ hd_draw(struct pane *p, const struct pane_canvas *c)
 	sync(p);
 	lc.h = c->h - 1;
 	widget_draw(&p->w, &lc);
+	if (!((struct hdiff *)p->priv)->loaded && c->h > 4) {
+		wattrset(win, (attr_t)c->ta->a[EL_DIM]);
+		text_put(win, c->y + 2, c->x + 2, c->w - 4, "resolving both recordings: the diff "
+		    "shows here once both are in (keys and the other panes answer meanwhile)");
+	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
 	info_line(p, buf, sizeof buf);
