@@ -645,6 +645,37 @@ keys O
 wait_for "OLD's shape \(O: NEW's\)" "diff: O: OLD's shape"
 finish "diff mode"
 
+# diff mode with the start's scope options: each recording scoped against its own span
+# (--time's percents) or its own part of --time A,B:C,D; the hot table is perfnav diff --tsv's
+diff_scope()
+{
+	local what=$1 titlere=$2 re
+	shift 2
+	"$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null "$@" \
+		"$data/diff-a.data" "$data/diff-b.data" >"$tmp/diffs.tsv" 2>/dev/null
+	[ "$(grep -vc '^#' "$tmp/diffs.tsv")" -ge 3 ] || ko "diff $what: perfnav diff --tsv has rows"
+	start "'$bin' $dopts $* '$data/diff-a.data' '$data/diff-b.data'"
+	wait_for "diff-a\.data vs diff-b\.data \[OLD, % of totals\] \[$titlere\]" \
+		"diff $what: the title shows the scope"
+	# each row of perfnav diff --tsv, as the hot table shows it (Baseline, New, Delta)
+	while IFS= read -r re; do
+		wait_for "$re" "diff $what: as perfnav diff --tsv: $re"
+	done < <(awk -F'\t' '!/^#/ {
+		s = $5; gsub(/[][.+*()]/, "\\\\&", s); b = $2; gsub(/[.]/, "\\\\.", b)
+		d = $3; gsub(/[.+]/, "\\\\&", d)
+		if (b == "")
+			print "^ +[0-9.]+% +" d "% " $4 " +" s "  \\(NEW only\\)"
+		else if (d == "")
+			print "^ +" b "% +-" b "% " $4 " +" s "  \\(OLD only\\)"
+		else
+			print "^ +" b "% +[0-9.]+% +" d "% " $4 " +" s " *$"
+	}' "$tmp/diffs.tsv")
+	finish "diff $what"
+}
+diff_scope "--comms --time" "comms diffwork, time 10%-90%" --comms diffwork --time 10%-90%
+diff_scope "--time A,B:C,D" "time 1742\.06,1742\.14:1743\.20,1743\.26" \
+	--time 1742.06,1742.14:1743.20,1743.26
+
 start "'$bin' '$data/plain.data'"
 wait_for "symbols in [0-9.]+ s" "one recording: symbols resolved"
 keys w

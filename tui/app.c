@@ -334,15 +334,17 @@ app_diff_swap(struct app *a)
 }
 
 /*
- * Diff mode: open NEW (o->input2), its symbols (the start options as
- * OLD's), resolve both at once (NEW in a thread), and make NEW's panes.
- * 0, or -1 with a message on stderr.
+ * Diff mode: open NEW (o->input2), set up the start options against it
+ * (o->fo2), make its symbols (the options as OLD's) and start resolving
+ * it in a thread (NEW's panes come once both are in: pair_poll).  0, or
+ * -1 (cannot open) or -2 (a bad scope option) with a message on stderr.
  */
 static int
-diff_open(struct app *a, const struct tui_opts *o, const struct sym_opts *so)
+diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 {
 	struct common_opts co2 = o->co;
 	double t0 = now();
+	char err[512];
 
 	co2.input = o->input2;
 	swap_rec(a);
@@ -353,7 +355,13 @@ diff_open(struct app *a, const struct tui_opts *o, const struct sym_opts *so)
 	}
 	a->load_secs = now() - t0;
 	title_info(a);
-	a->sym = symbols_new(a->s, so, NULL);
+	/* the start options, set up against NEW's own recording (--time's percents: its span) */
+	if (filter_opts_setup(&o->fo2, a->s, o->input2, err, sizeof err) < 0) {
+		fprintf(stderr, "perfnav: %s\n", err);
+		swap_rec(a);
+		return -2;
+	}
+	a->sym = symbols_new(a->s, so, filter_opts_filter(&o->fo2));
 	if (o->children >= 0)
 		symbols_set_children(a->sym, o->children > 0);
 	a->sym->scope.hot_keep = o->hot_keep;
@@ -415,8 +423,8 @@ tui_run(struct tui_opts *o)
 	a->sym->scope.hot_callers = o->hot_callers;
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
-	if (a->diff && diff_open(a, o, &so) < 0) {
-		status = EXIT_FAIL;
+	if (a->diff && (tr = diff_open(a, o, &so)) < 0) {
+		status = tr == -2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}
 	for (int i = 0; i < PANE_COUNT; i++) {
@@ -515,16 +523,17 @@ tui_opt(void *arg, int val, const char *optarg)
 	struct cg_opts cg;
 	const char *bad;
 	size_t badlen;
-	char msg[FILTER_OPTS_MSG];
 	int n;
 
 	if (filter_opt_is(val)) {
 		size_t o2 = strlen(o->scope_text);
 
-		if (filter_opts_take(&o->fo, val, optarg, msg, sizeof msg) < 0) {
-			fprintf(stderr, "perfnav: %s\n", msg);
+		if (o->nscope == sizeof o->scope / sizeof o->scope[0]) {
+			fprintf(stderr, "perfnav: at most %zu scope options\n", o->nscope);
 			return -1;
 		}
+		o->scope[o->nscope].val = val;	/* taken once the files are known (take_scope) */
+		o->scope[o->nscope++].arg = optarg;
 		snprintf(o->scope_text + o2, sizeof o->scope_text - o2, "%s%s %s", o2 ? ", " : "",
 		    scope_opt_name(val), optarg);
 		return 0;
@@ -564,6 +573,40 @@ tui_opt(void *arg, int val, const char *optarg)
 	return -1;
 }
 
+/*
+ * The scope options given, into o->fo (one file: each value whole, as
+ * perf report takes it) or, in diff mode, into OLD's o->fo and NEW's
+ * o->fo2, each its part of a --time A,B:C,D (as perfnav diff).  0, or -1
+ * for a bad value (said on stderr).
+ */
+static int
+take_scope(struct tui_opts *o)
+{
+	char msg[FILTER_OPTS_MSG], buf[512];
+
+	for (int k = 0; k < (o->input2 ? 2 : 1); k++)
+		for (size_t i = 0; i < o->nscope; i++) {
+			int val = o->scope[i].val;
+			bool t = val == FILTER_OPT_TIME;
+			const char *v = o->scope[i].arg;
+
+			if (o->input2 != NULL)
+				v = filter_opts_part(val, v, (size_t)k, t ? o->time_part[k] : buf,
+				    t ? sizeof o->time_part[k] : sizeof buf);
+			if (v == NULL)
+				continue;	/* --time A,B: for OLD only */
+			if (v[0] == '\0' || filter_opts_take(k ? &o->fo2 : &o->fo, val, v, msg,
+			    sizeof msg) < 0) {
+				if (v[0] == '\0')
+					snprintf(msg, sizeof msg, "an empty part in '%s' for --time",
+					    o->scope[i].arg);
+				fprintf(stderr, "perfnav: %s\n", msg);
+				return -1;
+			}
+		}
+	return 0;
+}
+
 int
 tui_main(int argc, char **argv)
 {
@@ -583,15 +626,18 @@ tui_main(int argc, char **argv)
 	    "Keys and themes of your own: $XDG_CONFIG_HOME/perfnav/keys, .../perfnav/themes/.",
 	    tui_extra, tui_opt, &o, &o.co, &pos, &npos, &status))
 		return status;
-	if (npos == 1 && o.scope_text[0] == '\0')
+	if (npos == 1)
 		o.input2 = pos[0];	/* perfnav OLD NEW: diff mode */
 	else if (npos > 0) {
 		fprintf(stderr, "perfnav: unexpected argument '%s' (see perfnav --help for the "
-		    "commands; two files open a diff, without scope options)\n", pos[npos - 1]);
-		filter_opts_free(&o.fo);
+		    "commands; two files open a diff)\n", pos[npos - 1]);
 		return EXIT_USAGE;
 	}
-	status = tui_run(&o);
+	if (take_scope(&o) == 0)
+		status = tui_run(&o);
+	else
+		status = EXIT_USAGE;
 	filter_opts_free(&o.fo);
+	filter_opts_free(&o.fo2);
 	return status;
 }

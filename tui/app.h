@@ -27,6 +27,18 @@ struct tui_opts {
 	int			 hot_callers;	/* -g ORDER: callee 1, caller 0, -1: the pane's */
 	struct filter_opts	 fo;		/* --time, --pid, --comms... (as perf report) */
 	char			 scope_text[160];	/* those options as the title shows them */
+	/*
+	 * The scope options as given, taken into fo (and in diff mode fo2,
+	 * NEW's) once the files are known: --time A,B:C,D gives each file its
+	 * part (filter_opts_part), kept in time_part.
+	 */
+	struct {
+		int		 val;
+		const char	*arg;
+	}			 scope[64];
+	size_t			 nscope;
+	struct filter_opts	 fo2;
+	char			 time_part[2][512];
 	const char		*input2;	/* perfnav OLD NEW: NEW (diff mode), else NULL */
 };
 

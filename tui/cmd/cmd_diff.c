@@ -138,27 +138,6 @@ file_opt(struct diff_args *a, int val, const char *v)
 	return 0;
 }
 
-/*
- * File i's part of a scope option's value: perf diff's --time takes one
- * span list per file separated by ':' ("1.5,2:3.5,4": the first file's,
- * then the second's; files past the last part have none: NULL).  Other
- * values are every file's.
- */
-static const char *
-scope_part(int val, const char *v, size_t i, char *buf, size_t n)
-{
-	if (val != FILTER_OPT_TIME || strchr(v, ':') == NULL)
-		return v;
-	for (; i > 0 && v != NULL; i--) {
-		v = strchr(v, ':');
-		v = v != NULL ? v + 1 : NULL;
-	}
-	if (v == NULL || *v == '\0')
-		return NULL;
-	snprintf(buf, n, "%.*s", (int)strcspn(v, ":"), v);
-	return buf;
-}
-
 /* A scope option: checked now (each file's part), kept to be replayed for each file. */
 static int
 scope_opt(struct diff_args *a, int val, const char *v)
@@ -166,7 +145,7 @@ scope_opt(struct diff_args *a, int val, const char *v)
 	char msg[FILTER_OPTS_MSG], part[512];
 	const char *p;
 
-	for (size_t i = 0; i < DIFF_MAX_FILES && (p = scope_part(val, v, i, part, sizeof part));
+	for (size_t i = 0; i < DIFF_MAX_FILES && (p = filter_opts_part(val, v, i, part, sizeof part));
 	    i++) {
 		struct filter_opts fo;
 		int rc;
@@ -277,7 +256,7 @@ load_file(struct dfile *f)
 	for (size_t i = 0; i < a->nscope; i++) {
 		char buf[512];
 		bool t = a->scope[i].val == FILTER_OPT_TIME;	/* kept as given, until setup */
-		const char *v = scope_part(a->scope[i].val, a->scope[i].arg, f->idx,
+		const char *v = filter_opts_part(a->scope[i].val, a->scope[i].arg, f->idx,
 		    t ? f->time : buf, t ? sizeof f->time : sizeof buf);
 
 		if (v != NULL)

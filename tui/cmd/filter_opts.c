@@ -130,6 +130,21 @@ filter_opts_setup(struct filter_opts *fo, const struct session *s, const char *f
 	return 0;
 }
 
+const char *
+filter_opts_part(int val, const char *v, size_t i, char *buf, size_t n)
+{
+	if (val != FILTER_OPT_TIME || strchr(v, ':') == NULL)
+		return v;
+	for (; i > 0 && v != NULL; i--) {
+		v = strchr(v, ':');
+		v = v != NULL ? v + 1 : NULL;
+	}
+	if (v == NULL || *v == '\0')
+		return NULL;
+	snprintf(buf, n, "%.*s", (int)strcspn(v, ":"), v);
+	return buf;
+}
+
 const struct hist_filter *
 filter_opts_filter(const struct filter_opts *fo)
 {

@@ -102,6 +102,15 @@ int filter_opts_take(struct filter_opts *fo, int val, const char *arg, char *msg
 int filter_opts_setup(struct filter_opts *fo, const struct session *s, const char *file,
     char *msg, size_t n);
 
+/*
+ * Several recordings (perfnav diff, the browser's diff mode): file i's part
+ * of a scope option's value.  --time takes one span list per file
+ * separated by ':' ("1.5,2:3.5,4": the first file's, then the second's;
+ * files past the last part have none: NULL); other values, and a --time
+ * without ':', are every file's (v itself).  A part is copied into buf.
+ */
+const char *filter_opts_part(int val, const char *v, size_t i, char *buf, size_t n);
+
 /* The filter to give an aggregation: NULL when no option restricts anything. */
 const struct hist_filter *filter_opts_filter(const struct filter_opts *fo);
 
