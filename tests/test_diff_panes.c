@@ -222,7 +222,8 @@ Test(diff_panes, panes_wait_for_both_then_fill_in)
 	cr_assert(t.sy[1]->done, "NEW resolved by its thread");
 	symbols_pair_wait_text(t.sy[0], w, sizeof w);
 	cr_expect_str_eq(w, "symbols OLD done, NEW done");
-	cr_assert_eq(p[0].ops->nrows(&p[0]), 7, "the hot diff fills in");
+	p[0].ops->nrows(&p[0]);
+	cr_assert_eq(widget_count(&p[0].w), 7, "the hot diff fills in");
 	cols_of(&p[0], 0, &r);
 	expect_col(&r, 0, "85.71%", "spin's baseline");
 	expect_col(&r, 1, "74.50%", "spin's new");
@@ -251,5 +252,62 @@ Test(diff_panes, freed_while_new_resolves)
 	symbols_pair_start(t.sy[0], t.sy[1]);
 	symbols_pair_stop(t.sy[0]);
 	cr_expect(symbols_pair_waiting(t.sy[0]), "OLD is not resolved");
+	close_two(&t);
+}
+
+/*
+ * + on a hot function opens its callees, each level with Baseline, New and
+ * Delta (dwarf.data against itself: mix, 3.09% self, calls mix_one, whose
+ * children share perfnav top --children gives as 63.92%, only called from
+ * mix); c closes it from the callee's row; v lists the samples through it.
+ */
+Test(diff_panes, hot_functions_open_callees)
+{
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
+			       .no_path_cache = true };
+	struct two t;
+	struct pane p;
+	struct row r;
+	size_t at, n;
+	char name[256];
+
+	t.s[0] = open_fixture("dwarf.data");
+	t.s[1] = open_fixture("dwarf.data");
+	for (int k = 0; k < 2; k++)
+		t.sy[k] = symbols_new(t.s[k], &so, NULL);
+	symbols_run_pair(t.sy[0], t.sy[1]);
+	hot_pane(&p, t.s[0], t.sy[0]);
+	widget_set_height(&p.w, 30);
+	n = widget_count(&p.w);
+	at = find_text(&p, "[.] mix  ");
+	if (at == WIDGET_NONE)	/* the row's text ends at the name */
+		for (size_t i = 0; i < n && at == WIDGET_NONE; i++) {
+			cols_of(&p, i, &r);
+			if (r.col[4] != NULL && strcmp(r.col[4], "[.] mix") == 0)
+				at = i;
+		}
+	cr_assert_neq(at, WIDGET_NONE, "mix's row");
+	cols_of(&p, at, &r);
+	expect_col(&r, 0, "3.09%", "mix's self");
+	widget_goto_row(&p.w, widget_source(&p.w, at));
+	cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED);
+	cr_assert_eq(widget_count(&p.w), n + 1, "one callee opened");
+	cols_of(&p, at + 1, &r);
+	cr_expect_eq(r.depth, 1);
+	expect_col(&r, 4, "mix_one", "mix's callee");
+	expect_col(&r, 0, "63.92%", "mix > mix_one in OLD");
+	expect_col(&r, 1, "63.92%", "mix > mix_one in NEW");
+	expect_col(&r, 2, "+0.00%", "the same file: no change");
+	expect_col(&r, 3, "cpu", "its DSO");
+	/* the callee's function: what T, B and a act on (the recording shown's) */
+	widget_goto_row(&p.w, widget_source(&p.w, at + 1));
+	cr_assert_neq(p.ops->func(&p), CPATH_NONE);
+	cr_expect_str_eq(cpath_func_name(t.sy[0]->h, p.ops->func(&p), name, sizeof name),
+	    "mix_one");
+	/* c on the callee closes its function's row, the cursor back on it */
+	cr_assert_eq(p.ops->key(&p, ACT_COLLAPSE), PANE_HANDLED);
+	cr_expect_eq(widget_count(&p.w), n);
+	cr_expect_eq(widget_cursor_row(&p.w), widget_source(&p.w, at));
+	pane_destroy(&p);
 	close_two(&t);
 }

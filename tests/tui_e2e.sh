@@ -610,13 +610,13 @@ sbre=$(printf '%s' "$sb" | sed 's/[.]/\\&/g')
 start "'$bin' $dopts '$data/diff-a.data' '$data/diff-b.data'"
 wait_for "perfnav  diff-a\.data vs diff-b\.data \[OLD, % of totals\] \| perf 6\.1\.187 \| cpu-clock \| 182 samples" "diff: title OLD vs NEW, OLD shown"
 wait_for "^ Baseline +New +Delta +Shared Object +Symbol" "diff: hot functions with Baseline, New and Delta"
-wait_for "^ +${sbre}% +[0-9.]+% +${sdre}% diffwork +\[\.\] spin *$" "diff: spin's Delta $sd as perfnav diff --tsv"
+wait_for "^ +${sbre}% +[0-9.]+% +${sdre}% diffwork +[^[]*\[\.\] spin *$" "diff: spin's Delta $sd as perfnav diff --tsv"
 screen | sed -n 4p | grep -qE "\[\.\] spin *$" && ok "diff: the biggest change first" || ko "diff: the biggest change first"
 wait_for "new_only  \(NEW only\)" "diff: a function of NEW only"
 wait_for "Diff of event 'cpu-clock': OLD 182 samples, NEW 149" "diff: events paired by name (cpu-clock, cpu-clock:u)"
 keys A
 wait_for "\[OLD, periods\]" "diff: A: the title says periods"
-wait_for "^ +78000000 +55500000 +-22500000 diffwork +\[\.\] spin" "diff: A: spin's periods and their difference"
+wait_for "^ +78000000 +55500000 +-22500000 diffwork +[^[]*\[\.\] spin" "diff: A: spin's periods and their difference"
 keys A
 wait_for "\[OLD, % of totals\]" "diff: A again: percents"
 keys Enter
@@ -664,17 +664,28 @@ diff_scope()
 		s = $5; gsub(/[][.+*()]/, "\\\\&", s); b = $2; gsub(/[.]/, "\\\\.", b)
 		d = $3; gsub(/[.+]/, "\\\\&", d)
 		if (b == "")
-			print "^ +[0-9.]+% +" d "% " $4 " +" s "  \\(NEW only\\)"
+			print "^ +[0-9.]+% +" d "% " $4 " +[^[]*" s "  \\(NEW only\\)"
 		else if (d == "")
-			print "^ +" b "% +-" b "% " $4 " +" s "  \\(OLD only\\)"
+			print "^ +" b "% +-" b "% " $4 " +[^[]*" s "  \\(OLD only\\)"
 		else
-			print "^ +" b "% +[0-9.]+% +" d "% " $4 " +" s " *$"
+			print "^ +" b "% +[0-9.]+% +" d "% " $4 " +[^[]*" s " *$"
 	}' "$tmp/diffs.tsv")
 	finish "diff $what"
 }
 diff_scope "--comms --time" "comms diffwork, time 10%-90%" --comms diffwork --time 10%-90%
 diff_scope "--time A,B:C,D" "time 1742\.06,1742\.14:1743\.20,1743\.26" \
 	--time 1742.06,1742.14:1743.20,1743.26
+
+# diff mode: + opens a hot function's callees with Baseline, New and Delta per level
+# (dwarf.data against itself: mix calls mix_one, 63.92% as perfnav top --children gives it)
+start "'$bin' $dopts '$data/dwarf.data' '$data/dwarf.data'"
+wait_for "^ +59\.79% +59\.79% +\+0\.00% cpu +[^[]*\[\.\] mix_one *$" "diff callees: both resolved, the table in"
+keys E
+wait_for "^ +63\.92% +63\.92% +\+0\.00% cpu +[^m]*mix_one *$" "diff callees: E opens mix > mix_one"
+wait_for "\(no callees\)" "diff callees: a leaf says so"
+keys C
+wait_gone "\(no callees\)" "diff callees: C closes them"
+finish "diff callees"
 
 start "'$bin' '$data/plain.data'"
 wait_for "symbols in [0-9.]+ s" "one recording: symbols resolved"

@@ -13,6 +13,7 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/cpath_diff.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/pane.h"
@@ -31,6 +32,17 @@
  * name in the other.  Enter (or v) lists the row's samples in the events
  * pane of the recording shown (w there shows the other's); a annotates
  * its function in the recording shown.
+ *
+ * + (or e) on a row opens its callees: the call paths from its function
+ * down, merged over its call sites (CPATH_FOCUS, as the hot pane's), of
+ * the recording shown (of the other when the function is the other's
+ * only), each level paired by name with the other recording's
+ * (symbolize/cpath_diff.h) and counted in Baseline, New and Delta: the
+ * level's total (its own and its callees' periods) on that path, as the
+ * table's percents or periods.  Built per row when first opened; rows are
+ * materialized lazily (a closed row has one hidden placeholder child, as
+ * in the hot pane) and the set of opened row keys (hashes of the names
+ * on the path) survives reloads.
  */
 
 enum { D_BASE, D_NEW, D_DELTA, D_DSO, D_SYM, D_N };
@@ -40,8 +52,31 @@ static const struct column dcols[D_N] = {
 	{ "New", 9, COL_RIGHT | COL_NUM },
 	{ "Delta", 9, COL_RIGHT | COL_NUM },
 	{ "Shared Object", 20, 0 },
-	{ "Symbol", 20, COL_FLEX | COL_MIDDLE },
+	{ "Symbol", 20, COL_FLEX | COL_TREE | COL_MIDDLE },
 };
+
+/* A row of the widget: a table row, a level of its callees, a placeholder. */
+enum { V_ROW, V_PATH, V_MORE, V_NONE };
+
+struct vrow {
+	uint8_t		 kind;
+	uint8_t		 depth;
+	uint32_t	 row;		/* the table row (d->rows) */
+	uint32_t	 node;		/* V_PATH: node of its tree's base */
+	uint64_t	 key;
+};
+
+/* An opened row's callees: each recording's tree, the base's nodes paired. */
+struct dtree {
+	struct cpath	*t[2];		/* OLD's, NEW's (NULL: the function is not in it) */
+	struct cpath_diff *cd;		/* t[base]'s nodes paired with the other's */
+	int		 base;		/* the recording shown, else the one that has it */
+	uint32_t	 top;		/* the function's node in t[base], CPATH_NONE */
+};
+
+#define HD_MAX_DEPTH	250
+#define HD_MAX_VROWS	400000
+#define HD_EXPAND_ALL	200
 
 /* One key text of either recording: [0] OLD, [1] NEW. */
 struct drow {
@@ -62,6 +97,11 @@ struct hdiff {
 	bool		 loaded;
 	struct drow	*rows;
 	size_t		 nrows;
+	struct dtree	*trees;		/* per row, built when opened */
+	struct vrow	*v;		/* the widget's rows */
+	size_t		 nv, capv;
+	bool		 truncated;
+	struct hmap	 exp;		/* opened row keys: 1, closed again: 0 */
 };
 
 /* An entry of one side while pairing: its key text and counts. */
@@ -92,7 +132,14 @@ free_rows(struct hdiff *d)
 	for (size_t i = 0; i < d->nrows; i++) {
 		free(d->rows[i].dso);
 		free(d->rows[i].sym);
+		if (d->trees == NULL)
+			continue;
+		cpath_free(d->trees[i].t[0]);
+		cpath_free(d->trees[i].t[1]);
+		cpath_diff_free(d->trees[i].cd);
 	}
+	free(d->trees);
+	d->trees = NULL;
 	free(d->rows);
 	d->rows = NULL;
 	d->nrows = 0;
@@ -190,6 +237,158 @@ pair_rows(struct hdiff *d, struct dent *v, size_t n)
 	qsort(d->rows, d->nrows, sizeof *d->rows, drow_cmp);
 }
 
+/* ---- a row's callees ---- */
+
+static uint64_t
+key2(uint64_t a, uint64_t b)
+{
+	return hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ hash_mix64(b + 0x51)) >> 2;
+}
+
+/* A table row's key: its texts (stable across reloads and the two recordings). */
+static uint64_t
+row_key(const struct drow *w)
+{
+	return (hash_bytes(w->dso, strlen(w->dso)) ^ hash_mix64(hash_bytes(w->sym,
+	    strlen(w->sym)))) >> 2;
+}
+
+static bool
+exp_has(const struct hdiff *d, uint64_t key)
+{
+	return hmap_get(&d->exp, key) == 1;
+}
+
+/* Does any recording have callchains (else no row opens)? */
+static bool
+has_graph(const struct hdiff *d)
+{
+	return d->side[0]->callchains || d->side[1]->callchains;
+}
+
+/* Table row i's callees, built on first use. */
+static const struct dtree *
+row_tree(struct hdiff *d, size_t i)
+{
+	struct dtree *dt = &d->trees[i];
+	const struct drow *w = &d->rows[i];
+	int b = w->node[d->sy->role] != CPATH_NONE ? d->sy->role : !d->sy->role;
+
+	if (dt->t[b] != NULL || w->node[b] == CPATH_NONE)
+		return dt;
+	dt->base = b;
+	for (int k = 0; k < 2; k++) {
+		struct cpath_xform x = { CPATH_FOCUS, w->node[k] };
+		struct cpath_query q = { .entry = CPATH_NONE, .xf = &x, .nxf = 1 };
+
+		if (w->node[k] == CPATH_NONE || d->ev[k] < 0)
+			continue;
+		q.ev = (size_t)d->ev[k];
+		dt->t[k] = cpath_build(d->side[k]->h, &q);
+	}
+	if (dt->t[b] == NULL) {
+		dt->top = CPATH_NONE;
+		return dt;
+	}
+	dt->top = cpath_find(dt->t[b], &w->node[b], 1);
+	if (dt->t[!b] != NULL)
+		dt->cd = cpath_diff_new(d->side[b]->h, dt->t[b], d->side[!b]->h, dt->t[!b]);
+	return dt;
+}
+
+static struct vrow *
+add_vrow(struct hdiff *d, int kind, unsigned depth, size_t row, uint64_t key)
+{
+	struct vrow *r;
+
+	if (d->nv >= HD_MAX_VROWS) {
+		d->truncated = true;
+		return NULL;
+	}
+	GROW(d->v, d->capv, d->nv + 1);
+	r = &d->v[d->nv++];
+	r->kind = (uint8_t)kind;
+	r->depth = (uint8_t)depth;
+	r->row = (uint32_t)row;
+	r->node = CPATH_NONE;
+	r->key = key;
+	return r;
+}
+
+/* The key of a level: its parent's and its function's name. */
+static uint64_t
+path_key(const struct hdiff *d, const struct dtree *dt, uint32_t node, uint64_t pkey)
+{
+	char name[1024];
+
+	cpath_func_name(d->side[dt->base]->h, cpath_node(dt->t[dt->base], node)->func, name,
+	    sizeof name);
+	return key2(pkey, hash_bytes(name, strlen(name)));
+}
+
+/* The callees of node at of row i's tree, and below the opened ones. */
+static void
+emit_paths(struct hdiff *d, size_t i, const struct dtree *dt, uint32_t at, uint64_t pkey,
+    unsigned depth)
+{
+	const struct cpath *t = dt->t[dt->base];
+
+	for (uint32_t c = cpath_node(t, at)->first_child; c != CPATH_NONE && !d->truncated;
+	    c = cpath_node(t, c)->next_sibling) {
+		uint64_t k = path_key(d, dt, c, pkey);
+		struct vrow *r = add_vrow(d, V_PATH, depth, i, k);
+
+		if (r == NULL)
+			return;
+		r->node = c;
+		if (cpath_node(t, c)->first_child == CPATH_NONE || depth >= HD_MAX_DEPTH)
+			continue;
+		if (exp_has(d, k))
+			emit_paths(d, i, dt, c, k, depth + 1);
+		else
+			add_vrow(d, V_MORE, depth + 1, i, key2(k, 4));
+	}
+}
+
+/* The widget's rows from the table rows and the opened ones. */
+static void
+build_vrows(struct hdiff *d)
+{
+	d->nv = 0;
+	d->truncated = false;
+	for (size_t i = 0; i < d->nrows && !d->truncated; i++) {
+		uint64_t k = row_key(&d->rows[i]);
+		const struct dtree *dt;
+
+		if (add_vrow(d, V_ROW, 0, i, k) == NULL)
+			break;
+		if (!has_graph(d))
+			continue;
+		if (!exp_has(d, k)) {
+			add_vrow(d, V_MORE, 1, i, key2(k, 4));
+			continue;
+		}
+		dt = row_tree(d, i);
+		if (dt->top == CPATH_NONE ||
+		    cpath_node(dt->t[dt->base], dt->top)->first_child == CPATH_NONE)
+			add_vrow(d, V_NONE, 1, i, key2(k, 3));
+		else
+			emit_paths(d, i, dt, dt->top, key2(k, 6), 1);
+	}
+}
+
+/* The rows again (a row opened or closed); the cursor stays on key. */
+static void
+rebuild(struct pane *p, uint64_t key)
+{
+	struct hdiff *d = p->priv;
+
+	build_vrows(d);
+	widget_refresh(&p->w);
+	if (key == UINT64_MAX || !widget_goto_key(&p->w, key))
+		widget_home(&p->w);
+}
+
 static void
 reload(struct pane *p)
 {
@@ -218,10 +417,9 @@ reload(struct pane *p)
 		qsort(v, n, sizeof *v, dent_cmp);
 	pair_rows(d, v, n);
 	free(v);
+	d->trees = xcalloc(d->nrows + 1, sizeof *d->trees);
 	d->loaded = true;
-	widget_refresh(&p->w);
-	if (key == UINT64_MAX || !widget_goto_key(&p->w, key))
-		widget_home(&p->w);
+	rebuild(p, key);
 }
 
 static void
@@ -240,7 +438,7 @@ static size_t
 hd_nrows(struct pane *p)
 {
 	sync(p);
-	return ((struct hdiff *)p->priv)->nrows;
+	return ((struct hdiff *)p->priv)->nv;
 }
 
 static void
@@ -254,15 +452,66 @@ put_value(const struct hdiff *d, const struct drow *w, int k, struct row *r)
 		row_set(r, k == 0 ? D_BASE : D_NEW, 0, "%.2f%%", value(d, w, k));
 }
 
+/* A level of a row's callees: its total on the path in each recording. */
+static void
+path_row(struct hdiff *d, const struct vrow *v, struct row *r)
+{
+	const struct dtree *dt = &d->trees[v->row];
+	const struct hist *h = d->side[dt->base]->h;
+	const struct cpath_node *nd = cpath_node(dt->t[dt->base], v->node);
+	const struct hist_node *hn = hist_node_get(h, nd->func);
+	struct cpath_dnode dn;
+	struct drow w;
+	char name[1024];
+	int el;
+
+	memset(&w, 0, sizeof w);
+	if (dt->cd == NULL || cpath_diff_node(dt->cd, v->node, &dn) < 0) {
+		memset(&dn, 0, sizeof dn);
+		dn.pair = CPATH_NONE;
+		dn.total[0] = nd->total_period;
+	}
+	w.in[dt->base] = true;
+	w.in[!dt->base] = dn.pair != CPATH_NONE;
+	w.period[dt->base] = dn.total[0];
+	w.period[!dt->base] = dn.total[1];
+	w.delta = value(d, &w, 1) - value(d, &w, 0);
+	el = w.delta > 0 ? EL_DIFF_GREW : w.delta < 0 ? EL_DIFF_SHRANK : EL_DIM;
+	put_value(d, &w, 0, r);
+	put_value(d, &w, 1, r);
+	if (d->abs)
+		row_set(r, D_DELTA, el, "%+" PRId64, (int64_t)(w.period[1] - w.period[0]));
+	else
+		row_set(r, D_DELTA, el, "%+.2f%%", w.delta);
+	row_set(r, D_DSO, EL_DIM, "%s", hn == NULL || hn->f.dso == DSO_NONE ? "[unknown]" :
+	    symbolizer_dso_short(d->side[dt->base]->z, hn->f.dso));
+	row_set(r, D_SYM, w.in[!dt->base] ? 0 : EL_DIM, "%s%s",
+	    cpath_func_name(h, nd->func, name, sizeof name), w.in[!dt->base] ? "" :
+	    dt->base ? "  (NEW only)" : "  (OLD only)");
+}
+
 static void
 hd_row(struct pane *p, size_t idx, struct row *r)
 {
 	struct hdiff *d = p->priv;
-	const struct drow *w = &d->rows[idx];
+	const struct vrow *v = &d->v[idx];
+	const struct drow *w = &d->rows[v->row];
 	int el = w->delta > 0 ? EL_DIFF_GREW : w->delta < 0 ? EL_DIFF_SHRANK : EL_DIM;
 
-	r->key = (hash_bytes(w->dso, strlen(w->dso)) ^ hash_mix64(hash_bytes(w->sym, strlen(w->sym)))) >> 2;
+	r->key = v->key;
 	r->have_key = true;
+	r->depth = v->depth;
+	r->expanded = exp_has(d, v->key);
+	if (v->kind == V_MORE)
+		return;
+	if (v->kind == V_NONE) {
+		row_set(r, D_SYM, EL_DIM, "(no callees)");
+		return;
+	}
+	if (v->kind == V_PATH) {
+		path_row(d, v, r);
+		return;
+	}
 	put_value(d, w, 0, r);
 	put_value(d, w, 1, r);
 	if (d->abs)
@@ -302,30 +551,96 @@ samples_view(struct pane *p, const struct drow *w)
 	return PANE_HANDLED | PANE_PUSH;
 }
 
+/* The function of a widget row in the recording shown, CPATH_NONE. */
+static uint32_t
+vrow_func(struct hdiff *d, const struct vrow *v)
+{
+	const struct dtree *dt = &d->trees[v->row];
+	uint32_t f;
+
+	if (v->kind == V_ROW)
+		return d->rows[v->row].node[d->sy->role];
+	if (v->kind != V_PATH)
+		return CPATH_NONE;
+	f = cpath_node(dt->t[dt->base], v->node)->func;
+	/* a callee in the other recording's tree: the shown one's function of that name */
+	return dt->base == d->sy->role ? f : symbols_pair_func(d->side[dt->base], f);
+}
+
+/* +, e, c: open or close a row (c on a closed one: its parent); E, C: all rows. */
+static int
+key_open(struct pane *p, enum action a, size_t i)
+{
+	struct hdiff *d = p->priv;
+	const struct vrow *v = i < d->nv ? &d->v[i] : NULL;
+	bool kids = v != NULL && i + 1 < d->nv && d->v[i + 1].depth > v->depth;
+	uint64_t key = v ? v->key : UINT64_MAX;
+
+	if (a == ACT_COLLAPSE_ALL || a == ACT_EXPAND_ALL) {
+		hmap_free(&d->exp);
+		for (size_t k = 0; a == ACT_EXPAND_ALL && k < d->nrows && k < HD_EXPAND_ALL; k++)
+			hmap_set(&d->exp, row_key(&d->rows[k]), 1);
+		while (v != NULL && v->depth > 0 && a == ACT_COLLAPSE_ALL)
+			v--;	/* the cursor to its table row */
+		rebuild(p, v ? v->key : UINT64_MAX);
+		return PANE_HANDLED;
+	}
+	if (v == NULL || v->kind == V_MORE || v->kind == V_NONE)
+		return PANE_HANDLED;
+	if (a == ACT_COLLAPSE && (!kids || !exp_has(d, key))) {
+		size_t j = i;
+
+		if (v->depth == 0)
+			return PANE_HANDLED;
+		while (j > 0 && d->v[j].depth >= v->depth)
+			j--;
+		key = d->v[j].key;	/* the parent */
+	} else if (!kids) {
+		return PANE_HANDLED;
+	}
+	hmap_set(&d->exp, key, a == ACT_EXPAND || (a == ACT_TOGGLE && !exp_has(d, key)));
+	rebuild(p, key);
+	return PANE_HANDLED;
+}
+
 static int
 hd_key(struct pane *p, enum action a)
 {
 	struct hdiff *d = p->priv;
 	size_t i;
+	uint32_t f;
 
 	sync(p);
 	i = widget_cursor_row(&p->w);
 	switch (a) {
 	case ACT_ENTER:
 	case ACT_EVENTS:
-		if (i >= d->nrows)
+		if (i >= d->nv || d->v[i].kind > V_PATH)
 			return PANE_HANDLED;
-		return samples_view(p, &d->rows[i]);
+		if (d->v[i].kind == V_PATH && a == ACT_ENTER)
+			return key_open(p, ACT_TOGGLE, i);
+		if (d->v[i].kind == V_PATH) {
+			snprintf(p->msg, sizeof p->msg, "a callee: v lists a function's samples from its "
+			    "row; T or B opens it in the trees, a annotates it");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		return samples_view(p, &d->rows[d->v[i].row]);
 	case ACT_ANNOTATE:
-		if (i >= d->nrows || d->rows[i].node[d->sy->role] == CPATH_NONE) {
+		if (i >= d->nv || (f = vrow_func(d, &d->v[i])) == CPATH_NONE) {
 			snprintf(p->msg, sizeof p->msg, "nothing of it in the recording shown (w)");
 			return PANE_HANDLED | PANE_MSG;
 		}
-		return pane_push_annotate_scope(p, d->rows[i].node[d->sy->role]);
+		return pane_push_annotate_scope(p, f);
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
 		scope_step_event(&d->sy->scope, d->sy->h, a == ACT_NEXT_EVENT, p->msg, sizeof p->msg);
 		return PANE_HANDLED | PANE_MSG;
+	case ACT_TOGGLE:
+	case ACT_EXPAND:
+	case ACT_COLLAPSE:
+	case ACT_EXPAND_ALL:
+	case ACT_COLLAPSE_ALL:
+		return key_open(p, a, i);
 	default:
 		return PANE_IGNORED;
 	}
@@ -389,7 +704,7 @@ static const char *
 hd_help(struct pane *p)
 {
 	(void)p;
-	return "Enter:samples  a:annotate  A:%/periods  w:OLD/NEW  > <:sort  Tab:event";
+	return "+:callees  Enter:samples  a:annotate  A:%/periods  w:OLD/NEW  > <:sort  Tab:event";
 }
 
 static int
@@ -404,7 +719,7 @@ hd_init(struct pane *p)
 	p->cols = dcols;
 	p->ncols = D_N;
 	p->is_list = true;
-	widget_init(&p->w, p, false);
+	widget_init(&p->w, p, true);
 	return 0;
 }
 
@@ -416,10 +731,27 @@ hd_free(struct pane *p)
 	if (d == NULL)
 		return;
 	free_rows(d);
+	free(d->v);
+	hmap_free(&d->exp);
 	free(d);
 }
 
 /* pane_ops.func: the selected row's function in the recording shown. */
+/*
+ * pane_ops.find: never a placeholder (hidden: the widget, going back to
+ * the key its cursor was on, would open the placeholder's parent).
+ */
+static size_t
+hd_find(struct pane *p, uint64_t key)
+{
+	const struct hdiff *d = p->priv;
+
+	for (size_t i = 0; i < d->nv; i++)
+		if (d->v[i].key == key && d->v[i].kind != V_MORE)
+			return i;
+	return WIDGET_NONE;
+}
+
 static uint32_t
 hd_func(struct pane *p)
 {
@@ -428,7 +760,7 @@ hd_func(struct pane *p)
 
 	sync(p);
 	i = widget_cursor_row(&p->w);
-	return i < d->nrows ? d->rows[i].node[d->sy->role] : CPATH_NONE;
+	return i < d->nv ? vrow_func(d, &d->v[i]) : CPATH_NONE;
 }
 
 const struct pane_ops pane_hotdiff_ops = {
@@ -440,6 +772,7 @@ const struct pane_ops pane_hotdiff_ops = {
 	.key = hd_key,
 	.nrows = hd_nrows,
 	.row = hd_row,
+	.find = hd_find,
 	.enter = pane_list_enter,
 	.save = pane_list_save,
 	.help = hd_help,
