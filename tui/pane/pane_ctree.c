@@ -735,9 +735,8 @@ ct_draw(struct pane *p, const struct pane_canvas *c)
 		text_put(win, c->y + 2, c->x + 2, c->w - 4, m);
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
-	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
 	info_line(p, buf, sizeof buf);
-	text_put(win, c->y + c->h - 1, c->x, c->w, buf);
+	text_line(win, c->y + c->h - 1, c->x, c->w, buf);
 }
 
 static const char *

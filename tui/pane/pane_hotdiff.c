@@ -698,9 +698,8 @@ hd_draw(struct pane *p, const struct pane_canvas *c)
 		    "shows here once both are in (keys and the other panes answer meanwhile)");
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
-	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
 	info_line(p, buf, sizeof buf);
-	text_put(win, c->y + c->h - 1, c->x, c->w, buf);
+	text_line(win, c->y + c->h - 1, c->x, c->w, buf);
 }
 
 static const char *
