@@ -13,6 +13,9 @@
 #   BENCH_TOP    1: also time hot functions, perfnav top against perf report
 #                (--no-children --sort sym, and --children: perf takes ~20 s
 #                and ~60 s per run on fp-1G)
+#   BENCH_SCRIPT 1: also time perfnav script against perf script (default
+#                fields and callchains, output to /dev/null; perf takes ~30 s
+#                per run on fp-1G)
 #   BENCH_DWARF  1: also time top --children (default keys, and --sort sym)
 #                against perf report's on dwarf-100M (made if missing)
 # The TUI's start-up (first screen, every symbol resolved) is bench/tui.sh.
@@ -131,6 +134,11 @@ for r in "${recs[@]}"; do
 		results+=("$(measure perf report --stdio --children -i "$f")")
 		results+=("$(measure ./perfnav top --children "$f")")
 		results+=("$(measure ./perfnav top --children --path-stats "$f")")
+	fi
+	if [ "${BENCH_SCRIPT:-0}" = 1 ]; then
+		names+=("perf script > /dev/null" "perfnav script > /dev/null")
+		results+=("$(measure perf script -i "$f")")
+		results+=("$(measure ./perfnav script "$f")")
 	fi
 	for i in "${!names[@]}"; do
 		res=${results[$i]}

@@ -11,6 +11,7 @@
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
+#include "tui/cmd/fmt.h"
 #include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
@@ -52,6 +53,9 @@ struct script {
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 	const struct hist_filter *filter;	/* NULL: every sample */
 };
+
+/* Output is gathered in a buffer and written in blocks of about this size. */
+#define SCRIPT_FLUSH	(1u << 20)
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
 
@@ -135,99 +139,140 @@ script_opt(void *arg, int val, const char *optarg)
 
 /* The pid and tid fields: "  pid/tid   ", or the one asked for. */
 static void
-print_pid_tid(FILE *fp, const struct script *sc, int pid, int tid)
+print_pid_tid(struct fmt *b, const struct script *sc, int pid, int tid)
 {
-	if (HAS(sc, F_PID) && HAS(sc, F_TID))
-		fprintf(fp, "%5d/%-5d ", pid, tid);
-	else if (HAS(sc, F_PID))
-		fprintf(fp, "%5d ", pid);
-	else if (HAS(sc, F_TID))
-		fprintf(fp, "%5d ", tid);
+	if (HAS(sc, F_PID) && HAS(sc, F_TID)) {
+		fmt_int(b, pid, 5);
+		fmt_char(b, '/');
+		fmt_int_left(b, tid, 5);
+		fmt_char(b, ' ');
+	} else if (HAS(sc, F_PID) || HAS(sc, F_TID)) {
+		fmt_int(b, HAS(sc, F_PID) ? pid : tid, 5);
+		fmt_char(b, ' ');
+	}
 }
 
 /* " sym+off (dso)"; an inlined symbol's level shows no DSO (as perf). */
 static void
-print_sym(FILE *fp, const struct script *sc, struct symbolizer *z, const struct frame *f)
+print_sym(struct fmt *b, const struct script *sc, struct symbolizer *z, const struct frame *f)
 {
 	if (HAS(sc, F_SYM)) {
-		fprintf(fp, " %s", textout_esc(symbolizer_sym_name(z, f->sym)));
-		if (HAS(sc, F_SYMOFF) && f->sym != SYM_NONE)
-			fprintf(fp, "+0x%" PRIx64, f->symoff);
+		fmt_char(b, ' ');
+		textout_fmt(b, symbolizer_sym_name(z, f->sym));
+		if (HAS(sc, F_SYMOFF) && f->sym != SYM_NONE) {
+			fmt_mem(b, "+0x", 3);
+			fmt_hex(b, f->symoff, 0);
+		}
 	}
-	if (HAS(sc, F_DSO) && (f->sym == SYM_NONE || !symbolizer_sym_inlined(z, f->sym)))
-		fprintf(fp, " (%s)", textout_esc(symbolizer_dso_long(z, f->dso)));
+	if (HAS(sc, F_DSO) && (f->sym == SYM_NONE || !symbolizer_sym_inlined(z, f->sym))) {
+		fmt_mem(b, " (", 2);
+		textout_fmt(b, symbolizer_dso_long(z, f->dso));
+		fmt_char(b, ')');
+	}
 }
 
+/* The fields before the ip, symbol and callchain. */
 static void
-print_sample(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
-    const struct rec *r, const struct sample *smp, struct frame *frames, size_t nframes)
+print_head(struct fmt *b, const struct script *sc, const struct session *s,
+    const struct sample *smp)
 {
 	const struct thread_table *tt = session_threads(s);
-	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	bool chain = !sc->no_callchain && (sc->callchain || !sc->fields_given) &&
-	    smp->callchain != NULL &&
-	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
-	struct frame f;
-	char tb[32];
 
 	if (HAS(sc, F_COMM)) {
 		uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
 		const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
 
-		fprintf(fp, "%16s ", comm ? textout_esc(comm) : ":-1");
+		fmt_str_right(b, comm ? textout_esc(comm) : ":-1", 16);
+		fmt_char(b, ' ');
 	}
-	print_pid_tid(fp, sc, (int)smp->pid, (int)smp->tid);
-	if (HAS(sc, F_CPU))
-		fprintf(fp, "[%03u] ", smp->cpu);
-	if (HAS(sc, F_TIME))
-		fprintf(fp, "%12s: ", text_time_us(tb, sizeof tb, smp->time));
-	if (HAS(sc, F_PERIOD))
-		fprintf(fp, "%10" PRIu64 " ", smp->period);
-	if (HAS(sc, F_EVENT))
-		fprintf(fp, "%s: ", textout_esc(session_attr_name(s, smp->attr)));
-	if (HAS(sc, F_ADDR))
-		fprintf(fp, "%16" PRIx64 " ", smp->addr);
+	print_pid_tid(b, sc, (int)smp->pid, (int)smp->tid);
+	if (HAS(sc, F_CPU)) {
+		fmt_char(b, '[');
+		fmt_u64_zero(b, smp->cpu, 3);
+		fmt_mem(b, "] ", 2);
+	}
+	if (HAS(sc, F_TIME)) {
+		fmt_time_us(b, smp->time, 12);
+		fmt_mem(b, ": ", 2);
+	}
+	if (HAS(sc, F_PERIOD)) {
+		fmt_u64(b, smp->period, 10);
+		fmt_char(b, ' ');
+	}
+	if (HAS(sc, F_EVENT)) {
+		textout_fmt(b, session_attr_name(s, smp->attr));
+		fmt_mem(b, ": ", 2);
+	}
+	if (HAS(sc, F_ADDR)) {
+		fmt_hex(b, smp->addr, 16);
+		fmt_char(b, ' ');
+	}
+}
+
+/* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
+static void
+print_chain(struct fmt *b, const struct script *sc, struct symbolizer *z,
+    const struct frame *frames, size_t n)
+{
+	fmt_char(b, '\n');
+	for (size_t i = 0; i < n; i++) {
+		bool inl = frames[i].sym != SYM_NONE && symbolizer_sym_inlined(z, frames[i].sym);
+
+		fmt_char(b, '\t');
+		if (HAS(sc, F_IP))
+			fmt_hex(b, frames[i].ip, 16);
+		print_sym(b, sc, z, &frames[i]);
+		if (HAS(sc, F_SRCLINE)) {
+			const char *src = symbolizer_srcline(z, &frames[i]);
+
+			fmt_mem(b, "\n  ", 3);
+			fmt_str(b, src != NULL ? textout_esc(src) : "??:0");
+		}
+		if (inl)
+			fmt_str(b, " (inlined)");
+		fmt_char(b, '\n');
+	}
+	fmt_char(b, '\n');
+}
+
+static void
+print_sample(struct fmt *b, const struct script *sc, const struct session *s,
+    struct symbolizer *z, const struct rec *r, const struct sample *smp, struct frame *frames,
+    size_t nframes)
+{
+	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool chain = !sc->no_callchain && (sc->callchain || !sc->fields_given) &&
+	    smp->callchain != NULL &&
+	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
+	struct frame f;
+
+	print_head(b, sc, s, smp);
 	if (chain) {
 		size_t n = symbolizer_callchain(z, smp, r->misc, frames, nframes, sc->max_stack);
 
-		putc_unlocked('\n', fp);
-		/* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
-		for (size_t i = 0; i < n; i++) {
-			bool inl = frames[i].sym != SYM_NONE && symbolizer_sym_inlined(z, frames[i].sym);
-
-			putc_unlocked('\t', fp);
-			if (HAS(sc, F_IP))
-				fprintf(fp, "%16" PRIx64, frames[i].ip);
-			print_sym(fp, sc, z, &frames[i]);
-			if (HAS(sc, F_SRCLINE)) {
-				const char *src = symbolizer_srcline(z, &frames[i]);
-
-				fprintf(fp, "\n  %s", src != NULL ? textout_esc(src) : "??:0");
-			}
-			if (inl)
-				fputs(" (inlined)", fp);
-			putc_unlocked('\n', fp);
-		}
-		putc_unlocked('\n', fp);
+		print_chain(b, sc, z, frames, n);
 		return;
 	}
 	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip, &f);
 	if (HAS(sc, F_IP))
-		fprintf(fp, "%16" PRIx64, smp->ip);
-	print_sym(fp, sc, z, &f);
-	putc_unlocked('\n', fp);
+		fmt_hex(b, smp->ip, 16);
+	print_sym(b, sc, z, &f);
+	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {
 		const char *src = symbolizer_srcline(z, &f);
 
-		if (src != NULL)
-			fprintf(fp, "  %s\n", textout_esc(src));
+		if (src != NULL) {
+			fmt_mem(b, "  ", 2);
+			fmt_str(b, textout_esc(src));
+			fmt_char(b, '\n');
+		}
 	}
 }
 
 /* A sample perf synthesizes from an Intel PT trace, laid out as the others. */
 static void
-print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
-    const struct pt_item *it)
+print_pt_sample(struct fmt *b, const struct script *sc, const struct session *s,
+    struct symbolizer *z, const struct pt_item *it)
 {
 	struct frame f;
 	char tb[32];
@@ -235,21 +280,21 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 	if (HAS(sc, F_COMM)) {
 		char buf[32];
 
-		fprintf(fp, "%16s ", textout_esc(pt_item_comm(s, it, buf, sizeof buf)));
+		fmt_printf(b, "%16s ", textout_esc(pt_item_comm(s, it, buf, sizeof buf)));
 	}
-	print_pid_tid(fp, sc, (int)it->pid, (int)it->tid);
+	print_pid_tid(b, sc, (int)it->pid, (int)it->tid);
 	bool branch = it->event == PT_EV_BRANCHES;
 
 	/* Without -F, perf's default fields for these events: the cpu and the
 	 * event's own data; for branches the period and where to. */
 	if (HAS(sc, F_CPU) || (!sc->fields_given && !branch))
-		fprintf(fp, "[%03d] ", (int)it->cpu);
+		fmt_printf(b, "[%03d] ", (int)it->cpu);
 	if (HAS(sc, F_TIME))
-		fprintf(fp, "%12s: ", text_time_us(tb, sizeof tb, it->time));
+		fmt_printf(b, "%12s: ", text_time_us(tb, sizeof tb, it->time));
 	if (HAS(sc, F_PERIOD) || (!sc->fields_given && branch))
-		fprintf(fp, "%10u ", 1u);
+		fmt_printf(b, "%10u ", 1u);
 	if (HAS(sc, F_EVENT))
-		fprintf(fp, "%s: ", pt_event_name(it->event));
+		fmt_printf(b, "%s: ", pt_event_name(it->event));
 	if (!sc->fields_given && !branch) {
 		char raw[96];
 
@@ -263,30 +308,30 @@ print_pt_sample(FILE *fp, const struct script *sc, const struct session *s, stru
 			snprintf(raw, sizeof raw, " cbr: %2u", (unsigned)it->payload);
 		else
 			snprintf(raw, sizeof raw, " %#" PRIx64, it->payload);
-		fprintf(fp, "%-34s ", raw);
+		fmt_printf(b, "%-34s ", raw);
 	}
 	if (HAS(sc, F_ADDR))
-		fprintf(fp, "%16" PRIx64 " ", it->addr);
+		fmt_printf(b, "%16" PRIx64 " ", it->addr);
 	symbolizer_resolve(z, it->pid, it->tid, it->time, it->cpumode, it->ip, &f);
 	if (HAS(sc, F_IP))
-		fprintf(fp, "%16" PRIx64, it->ip);
-	print_sym(fp, sc, z, &f);
+		fmt_printf(b, "%16" PRIx64, it->ip);
+	print_sym(b, sc, z, &f);
 	if (!sc->fields_given && branch) {
 		uint8_t cm = it->addr >= (UINT64_C(1) << 63) ? PERF_RECORD_MISC_KERNEL :
 		    PERF_RECORD_MISC_USER;
 
 		symbolizer_resolve(z, it->pid, it->tid, it->time, cm, it->addr, &f);
-		fprintf(fp, " => %16" PRIx64, it->addr);
-		print_sym(fp, sc, z, &f);
+		fmt_printf(b, " => %16" PRIx64, it->addr);
+		print_sym(b, sc, z, &f);
 	}
-	putc_unlocked('\n', fp);
+	fmt_char(b, '\n');
 }
 
 /* perf script's line for a trace decoding error. */
 static void
-print_pt_error(FILE *fp, const struct pt_item *it)
+print_pt_error(struct fmt *b, const struct pt_item *it)
 {
-	fprintf(fp, " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
+	fmt_printf(b, " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
 	    " cpu %d pid %d tid %d ip %#" PRIx64 " code %u: %s\n", it->time / 1000000000,
 	    it->time % 1000000000, (int)it->cpu, (int)it->pid, (int)it->tid, it->ip,
 	    (unsigned)it->code, pt_error_text(it->code));
@@ -342,14 +387,14 @@ script_keeps_pt(const struct script *sc, const struct session *s, struct symboli
 }
 
 static void
-print_pt_items(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+print_pt_items(struct fmt *b, const struct script *sc, const struct session *s, struct symbolizer *z,
     const struct pt_item *items, size_t n, size_t *next, size_t before)
 {
 	for (; *next < n && items[*next].before <= before; (*next)++) {
 		if (items[*next].kind == PT_ITEM_ERROR)
-			print_pt_error(fp, &items[*next]);
+			print_pt_error(b, &items[*next]);
 		else if (script_keeps_pt(sc, s, z, &items[*next]))
-			print_pt_sample(fp, sc, s, z, &items[*next]);
+			print_pt_sample(b, sc, s, z, &items[*next]);
 	}
 }
 
@@ -384,6 +429,7 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 	size_t nframes = 1024;
 	struct pt_item *items = NULL;
 	size_t nitems = 0, next_item = 0;
+	struct fmt b = { 0 };
 
 	script_print_stat(s, fp);	/* perf stat record files */
 	frames = calloc(nframes, sizeof *frames);
@@ -399,16 +445,22 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 		struct rec r;
 
 		if (nitems)
-			print_pt_items(fp, sc, s, z, items, nitems, &next_item, i);
+			print_pt_items(&b, sc, s, z, items, nitems, &next_item, i);
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
 		if (script_keeps_sample(sc, s, z, &r, &smp))
-			print_sample(fp, sc, s, z, &r, &smp, frames, nframes);
+			print_sample(&b, sc, s, z, &r, &smp, frames, nframes);
+		if (b.len >= SCRIPT_FLUSH)
+			fmt_flush(&b, fp);
 	}
 	if (frames != NULL)
-		print_pt_items(fp, sc, s, z, items, nitems, &next_item, ix->n);
+		print_pt_items(&b, sc, s, z, items, nitems, &next_item, ix->n);
+	fmt_flush(&b, fp);
+	if (b.failed)
+		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
+	fmt_free(&b);
 	free(items);
 	free(frames);
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/text.h"
+#include "tui/cmd/fmt.h"
 #include "tui/cmd/textout.h"
 
 /* ---- names ---- */
@@ -26,6 +27,35 @@ textout_esc(const char *s)
 		return s;
 	b = &esc_slot[esc_next++ % ESC_SLOTS];
 	return text_esc(b, s, 0);
+}
+
+void
+textout_fmt(struct fmt *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
+	size_t mark = b->len;
+
+	/* printable ASCII up to the NUL copied as it is checked, 64 bytes a round */
+	for (;;) {
+		char *d = fmt_room(b, 64);
+		size_t k = 0;
+
+		if (d == NULL)
+			return;
+		while (k < 64 && p[k] >= 0x20 && p[k] < 0x7f) {
+			d[k] = (char)p[k];
+			k++;
+		}
+		b->len += k;
+		p += k;
+		if (k < 64)
+			break;
+	}
+	if (*p == '\0')
+		return;
+	/* anything else: the text as textout_esc gives it */
+	b->len = mark;
+	fmt_str(b, textout_esc(s));
 }
 
 /* ---- the filter ---- */

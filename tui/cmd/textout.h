@@ -25,6 +25,12 @@
  */
 const char *textout_esc(const char *s);
 
+struct fmt;
+
+/* Appends textout_esc(s) to b (tui/cmd/fmt.h), copying clean text in the
+ * same pass that checks it. */
+void textout_fmt(struct fmt *b, const char *s);
+
 /*
  * Replace stderr, and stdout when out is true, by filtering streams (call
  * once, before anything is written; the TUI passes false: curses draws on
