@@ -96,20 +96,12 @@ pane_list_save(struct pane *p, struct nav_view *v)
 int
 pane_apply_time(struct pane *p, uint64_t start, uint64_t end)
 {
-	uint64_t s, e;
+	const char *why = p->sym != NULL ? scope_time_refusal(&p->sym->scope, start, end) :
+	    "no samples to scope";
 	char a[32], b[32];
 
-	if (p->sym == NULL) {
-		snprintf(p->msg, sizeof p->msg, "no samples to scope");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	if (end < start || (scope_time_range(&p->sym->scope, &s, &e) && (start > e || end < s))) {
-		snprintf(p->msg, sizeof p->msg, "that range is outside the current time scope");
-		return PANE_HANDLED | PANE_MSG;
-	}
-	if (p->sym->scope.ntr >= SCOPE_TIME_MAX) {
-		snprintf(p->msg, sizeof p->msg, "%d time steps at most: Esc removes one",
-		    SCOPE_TIME_MAX);
+	if (why != NULL) {
+		snprintf(p->msg, sizeof p->msg, "%s", why);
 		return PANE_HANDLED | PANE_MSG;
 	}
 	/* to the microsecond, as the label and perf script print times: the range

@@ -93,15 +93,27 @@ scope_xf_text(const struct scope *sc, const struct hist *h, char *buf, size_t n)
 	return buf;
 }
 
-bool
-scope_time_push(struct scope *sc, uint64_t start, uint64_t end)
+#define SCOPE_STR_(x)	#x
+#define SCOPE_STR(x)	SCOPE_STR_(x)
+
+const char *
+scope_time_refusal(const struct scope *sc, uint64_t start, uint64_t end)
 {
 	uint64_t s, e;
 
-	if (sc->ntr >= SCOPE_TIME_MAX || end < start)
+	/* outside the scope: the intersection would be empty */
+	if (end < start || (scope_time_range(sc, &s, &e) && (start > e || end < s)))
+		return "that range is outside the current time scope";
+	if (sc->ntr >= SCOPE_TIME_MAX)
+		return SCOPE_STR(SCOPE_TIME_MAX) " time steps at most: Esc removes one";
+	return NULL;
+}
+
+bool
+scope_time_push(struct scope *sc, uint64_t start, uint64_t end)
+{
+	if (scope_time_refusal(sc, start, end) != NULL)
 		return false;
-	if (scope_time_range(sc, &s, &e) && (start > e || end < s))
-		return false;	/* outside the scope: the intersection would be empty */
 	sc->tr[sc->ntr].start = start;
 	sc->tr[sc->ntr].end = end;
 	sc->ntr++;

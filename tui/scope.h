@@ -100,6 +100,8 @@ bool scope_step_event(struct scope *sc, const struct hist *h, bool forward, char
  * range is empty.
  */
 bool scope_time_push(struct scope *sc, uint64_t start, uint64_t end);
+/* Why scope_time_push would refuse [start, end] (a message), or NULL if it would not. */
+const char *scope_time_refusal(const struct scope *sc, uint64_t start, uint64_t end);
 /* Keep the first n time steps (bump gen if that removed some). */
 void scope_time_truncate(struct scope *sc, size_t n);
 /*
