@@ -469,24 +469,7 @@ while IFS='|' read -r mode files opts; do
 	else
 		ko "diff $mode $files exited: $(head -c 200 "$tmp/err")"
 	fi
-done <<'LIST'
-delta-abs|a b|
-delta|a b|-c delta
-ratio|a b|-c ratio
-wdiff|a b|-c wdiff:1,2
-period|a b|-p -F
-relative|b a|--percentage relative
-three|a b c|
-order2|a b c|-c ratio -o 2
-baseline|c a|-b
-wdiff3|a b c|-c wdiff:3,1
-pid|a b|-s pid,dso,sym
-symbols|a b c|--symbols spin
-comm|b a|-s comm,symbol -c delta -p
-time|a b|--time 10%/2
-pids|b a|--pid 22872,22886 --percentage relative
-times|a b|--time 1742.06,1742.10:1743.20,1743.25
-LIST
+done < "$data/diff-cases.txt"
 # --tsv: the rows of perf diff's table (columns at their places), tab-separated, without '%'
 if "$bin" diff --tsv --buildid-dir "$data/buildid" --kallsyms /dev/null --dsos diffwork \
 	"$data/diff-a.data" "$data/diff-b.data" > "$tmp/got" 2> "$tmp/err"; then

@@ -131,7 +131,8 @@ fi
 # after; diff-b with cpu-clock:u (pairs with cpu-clock as perf pairs events), diff-c with
 # a second event.  perf diff's outputs (--dsos diffwork: only the fixture binary's rows,
 # whose symbols come from the committed build-id cache; percents stay of every sample):
-# expected/diff-OLD~NEW[~NEW].MODE.txt, tests/cli.sh runs perfnav diff the same way.
+# expected/diff-OLD~NEW[~NEW].MODE.txt, one per line of diff-cases.txt (MODE|FILES|OPTIONS);
+# tests/cli.sh runs perfnav diff the same way over the same list.
 if want diff-a.data || want diff-b.data || want diff-c.data; then
 	gcc -DVARIANT=0 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -o "$bin/diffwork" "$src/diffwork.c"
 	rec diff-a.data -e cpu-clock -F 2000 -g -- ./diffwork
@@ -147,24 +148,7 @@ if want diff-a.data || want diff-b.data || want diff-c.data; then
 		# shellcheck disable=SC2086 # opts: words on purpose
 		(cd "$out" && "${PERF[@]}" diff --dsos diffwork $opts "${paths[@]/#$out\//}") \
 			>"$exp/diff-$names.$mode.txt" 2>/dev/null
-	done <<-'LIST'
-	delta-abs|a b|
-	delta|a b|-c delta
-	ratio|a b|-c ratio
-	wdiff|a b|-c wdiff:1,2
-	period|a b|-p -F
-	relative|b a|--percentage relative
-	three|a b c|
-	order2|a b c|-c ratio -o 2
-	baseline|c a|-b
-	wdiff3|a b c|-c wdiff:3,1
-	pid|a b|-s pid,dso,sym
-	symbols|a b c|--symbols spin
-	comm|b a|-s comm,symbol -c delta -p
-	time|a b|--time 10%/2
-	pids|b a|--pid 22872,22886 --percentage relative
-	times|a b|--time 1742.06,1742.10:1743.20,1743.25
-	LIST
+	done <"$out/diff-cases.txt"
 fi
 
 # perf writes its files mode 0600; the fixtures are read by everyone.
