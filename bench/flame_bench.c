@@ -35,6 +35,7 @@
 #include "tui/theme.h"
 #include "tui/widget.h"
 
+#include "bench/bench_screen.h"
 #include "bench/bench_util.h"
 
 /* One draw of the pane as the app makes it: the pane, then the screen out. */
@@ -100,7 +101,6 @@ main(int argc, char **argv)
 	struct pane_canvas c;
 	struct pane p;
 	struct nav_view v;
-	FILE *out;
 	double t0, t1;
 
 	if (argc < 2 || w < 10 || h < 5 || runs < 1) {
@@ -117,20 +117,8 @@ main(int argc, char **argv)
 	symbols_run(sy);
 	printf("%s: symbols in %.0f ms (not the pane's)\n", argv[1], ms_now() - t0);
 	tree_and_layout(sy, w);
-	out = fopen("/dev/null", "w");
-	if (out == NULL || newterm("xterm-256color", out, stdin) == NULL) {
-		fprintf(stderr, "flame_bench: no curses screen\n");
+	if (bench_screen("flame_bench", w, h, &th, &ta, &c) < 0)
 		return 1;
-	}
-	resizeterm(h + 3, w);
-	theme_builtin(&th, "default");
-	app_theme_apply(&th, &ta, false);
-	c.win = stdscr;
-	c.y = 2;
-	c.x = 0;
-	c.h = h;
-	c.w = w;
-	c.ta = &ta;
 	t0 = ms_now();
 	if (pane_create_sym(&p, PANE_FLAME, s, NULL, sy) < 0)
 		return 1;

@@ -36,6 +36,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 
+#include "bench/bench_screen.h"
 #include "bench/bench_util.h"
 
 /* The counts a draw of h rows asks for: the first h lanes, w columns each. */
@@ -167,7 +168,6 @@ main(int argc, char **argv)
 	struct pane_canvas c;
 	struct symbols *sy = NULL;
 	const char *hl = getenv("TIMELINE_BENCH_HL");
-	FILE *out;
 	double t0;
 
 	if (argc < 2 || w < 10 || h < 5 || runs < 1) {
@@ -188,20 +188,8 @@ main(int argc, char **argv)
 		symbols_run(sy);
 		printf("symbols in %.0f ms (for the highlight; not the timeline's)\n", ms_now() - t0);
 	}
-	out = fopen("/dev/null", "w");
-	if (out == NULL || newterm("xterm-256color", out, stdin) == NULL) {
-		fprintf(stderr, "timeline_bench: no curses screen\n");
+	if (bench_screen("timeline_bench", w, h, &th, &ta, &c) < 0)
 		return 1;
-	}
-	resizeterm(h + 3, w);
-	theme_builtin(&th, "default");
-	app_theme_apply(&th, &ta, false);
-	c.win = stdscr;
-	c.y = 2;
-	c.x = 0;
-	c.h = h;
-	c.w = w;
-	c.ta = &ta;
 	panes(s, sy, &c, runs);
 	endwin();
 	symbols_free(sy);
