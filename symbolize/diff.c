@@ -344,13 +344,13 @@ struct taken {
 	bool	*v[DIFF_MAX_FILES];
 };
 
-/* File h's untaken event for name: the same name, else the same but for modifiers; or -1. */
-static long
-event_for(const struct hist *h, const bool *taken, const char *name)
+long
+diff_event_for(const struct hist *h, const bool *taken, const char *name)
 {
 	for (int exact = 1; exact >= 0; exact--)
 		for (size_t i = 0; i < hist_nevents(h); i++)
-			if (!taken[i] && same_event(hist_str(h, hist_event(h, i)->name), name, exact))
+			if ((taken == NULL || !taken[i]) &&
+			    same_event(hist_str(h, hist_event(h, i)->name), name, exact))
 				return (long)i;
 	return -1;
 }
@@ -370,7 +370,7 @@ build_event(struct diff *d, struct hist *const *h, struct taken *t, const char *
 	b.d = d;
 	b.de = de;
 	for (size_t f = 0; f < d->nfiles; f++) {
-		long ev = event_for(h[f], t->v[f], name);
+		long ev = diff_event_for(h[f], t->v[f], name);
 
 		if (ev < 0)
 			continue;

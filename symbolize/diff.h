@@ -99,6 +99,13 @@ void diff_free(struct diff *d);
 size_t diff_nfiles(const struct diff *d);
 const struct hist_opts *diff_hist_opts(const struct diff *d);
 size_t diff_nevents(const struct diff *d);
+/*
+ * The event of h that pairs with an event called name, as perf diff pairs
+ * them: the same name, else the same but for perf's modifiers (cpu-clock
+ * with cpu-clock:u); events whose taken[i] is set (taken may be NULL) are
+ * passed over.  Its index (hist_event), or -1.
+ */
+long diff_event_for(const struct hist *h, const bool *taken, const char *name);
 const struct diff_event *diff_event(const struct diff *d, size_t i);
 
 #endif

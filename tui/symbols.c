@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/diff.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
@@ -105,6 +106,16 @@ symbols_set_children(struct symbols *sy, bool on)
 	return 0;
 }
 
+/* Wait for NEW's worker to end (if one ran and is not joined yet). */
+static void
+pair_join(struct pair_work *w)
+{
+	if (w == NULL || !w->started || w->joined)
+		return;
+	pthread_join(w->th, NULL);
+	w->joined = true;
+}
+
 /* Stop NEW's worker (if it still runs) and wait for it. */
 static void
 pair_stop(struct pair_work *w)
@@ -112,8 +123,7 @@ pair_stop(struct pair_work *w)
 	if (w == NULL || !w->started || w->joined)
 		return;
 	atomic_store(&w->stop, true);
-	pthread_join(w->th, NULL);
-	w->joined = true;
+	pair_join(w);
 }
 
 void
@@ -245,32 +255,6 @@ symbols_progress(const struct symbols *sy)
 }
 
 static void *
-run_thread(void *arg)
-{
-	symbols_run(arg);
-	return NULL;
-}
-
-void
-symbols_run_pair(struct symbols *old, struct symbols *new)
-{
-	pthread_t th;
-	bool started;
-
-	old->pair = new;
-	new->pair = old;
-	old->pf_in = new->pf_in = CPATH_NONE;
-	old->role = 0;
-	new->role = 1;
-	started = pthread_create(&th, NULL, run_thread, new) == 0;
-	symbols_run(old);
-	if (started)
-		pthread_join(th, NULL);
-	else
-		symbols_run(new);
-}
-
-static void *
 pair_worker(void *arg)
 {
 	struct symbols *sy = arg;
@@ -309,6 +293,14 @@ symbols_pair_start(struct symbols *old, struct symbols *new)
 }
 
 void
+symbols_run_pair(struct symbols *old, struct symbols *new)
+{
+	symbols_pair_start(old, new);
+	symbols_run(old);
+	pair_join(new->pw);
+}
+
+void
 symbols_pair_stop(struct symbols *sy)
 {
 	pair_stop(sy->pw);
@@ -324,8 +316,7 @@ symbols_pair_waiting(struct symbols *sy)
 	if (!w->joined) {
 		if (!atomic_load_explicit(&w->finished, memory_order_acquire))
 			return true;
-		pthread_join(w->th, NULL);
-		w->joined = true;
+		pair_join(w);
 	}
 	return !sy->done || !sy->pair->done;
 }
@@ -377,41 +368,14 @@ symbols_pair_func(struct symbols *sy, uint32_t func)
 	return sy->pf_out;
 }
 
-/* The length of an event name without perf's modifiers (":u", ":ppp"...). */
-static size_t
-event_base_len(const char *name)
-{
-	const char *c = strrchr(name, ':');
-
-	if (c == NULL || c[1] == '\0' || strspn(c + 1, "ukhIGHpPSDWeb") != strlen(c + 1))
-		return strlen(name);
-	return (size_t)(c - name);
-}
-
 int
 symbols_pair_event(const struct symbols *sy, size_t ev)
 {
 	const struct hist_event *he = hist_event(sy->h, ev);
-	const struct hist *o;
-	const char *name;
-	size_t len;
-	int i;
 
 	if (sy->pair == NULL || he == NULL)
 		return -1;
-	o = sy->pair->h;
-	name = hist_str(sy->h, he->name);
-	if ((i = hist_event_find(o, name)) >= 0)
-		return i;
-	/* as perf diff: the same event but for its modifiers (cpu-clock, cpu-clock:u) */
-	len = event_base_len(name);
-	for (size_t k = 0; k < hist_nevents(o); k++) {
-		const char *n = hist_str(o, hist_event(o, k)->name);
-
-		if (event_base_len(n) == len && strncmp(n, name, len) == 0)
-			return (int)k;
-	}
-	return -1;
+	return (int)diff_event_for(sy->pair->h, NULL, hist_str(sy->h, he->name));
 }
 
 bool
