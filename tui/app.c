@@ -333,6 +333,20 @@ app_diff_swap(struct app *a)
 	    a->names[a->shown], a->shown ? "OLD" : "NEW");
 }
 
+/* A recording's symbols with the start options (scope f, --children, --sort, -g). */
+static struct symbols *
+make_symbols(const struct session *s, const struct sym_opts *so, const struct hist_filter *f,
+    const struct tui_opts *o)
+{
+	struct symbols *sy = symbols_new(s, so, f);
+
+	if (o->children >= 0)
+		symbols_set_children(sy, o->children > 0);
+	sy->scope.hot_keep = o->hot_keep;
+	sy->scope.hot_callers = o->hot_callers;
+	return sy;
+}
+
 /*
  * Diff mode: open NEW (o->input2), set up the start options against it
  * (o->fo2), make its symbols (the options as OLD's) and start resolving
@@ -361,11 +375,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 		swap_rec(a);
 		return -2;
 	}
-	a->sym = symbols_new(a->s, so, filter_opts_filter(&o->fo2));
-	if (o->children >= 0)
-		symbols_set_children(a->sym, o->children > 0);
-	a->sym->scope.hot_keep = o->hot_keep;
-	a->sym->scope.hot_callers = o->hot_callers;
+	a->sym = make_symbols(a->s, so, filter_opts_filter(&o->fo2), o);
 	swap_rec(a);
 	/* NEW in a thread of its own, OLD between keys: NEW's panes once it is in (pair_poll) */
 	symbols_pair_start(a->sym, a->other.sym);
@@ -416,11 +426,7 @@ tui_run(struct tui_opts *o)
 	title_info(a);
 	cmd_sym_opts(co, &so);
 	so.no_path_cache = a->diff;	/* a path's cache entry may be the other file's build */
-	a->sym = symbols_new(a->s, &so, filter_opts_filter(&o->fo));
-	if (o->children >= 0)
-		symbols_set_children(a->sym, o->children > 0);
-	a->sym->scope.hot_keep = o->hot_keep;
-	a->sym->scope.hot_callers = o->hot_callers;
+	a->sym = make_symbols(a->s, &so, filter_opts_filter(&o->fo), o);
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
 	if (a->diff && (tr = diff_open(a, o, &so)) < 0) {
@@ -492,26 +498,14 @@ static const struct cmd_opt tui_extra[] = {
 	{ NULL, 0, 0, NULL },
 };
 
-/* A scope option's name as the title shows it. */
+/* A scope option's name as the title shows it: its first name in the table ("pid", not "pids"). */
 static const char *
 scope_opt_name(int val)
 {
-	switch (val) {
-	case FILTER_OPT_TIME:
-		return "time";
-	case FILTER_OPT_PID:
-		return "pid";
-	case FILTER_OPT_TID:
-		return "tid";
-	case FILTER_OPT_COMMS:
-		return "comms";
-	case FILTER_OPT_CPU:
-		return "cpu";
-	case FILTER_OPT_DSOS:
-		return "dsos";
-	default:
-		return "symbols";
-	}
+	for (const struct cmd_opt *t = tui_extra; t->name != NULL; t++)
+		if (t->val == val)
+			return t->name;
+	return "?";
 }
 
 /* The TUI's own options; 0, or -1 for a bad value (said on stderr). */
