@@ -144,9 +144,10 @@ span_of(const struct hist *h, const struct hist_filter *f, const uint8_t *has, s
 		if (!(has[i] & 1))
 			return;	/* untimed samples are in whatever the range */
 	for (size_t i = 0; i < f->ntime; i++) {
+		uint64_t end = f->time[i].end ? f->time[i].end : UINT64_MAX;	/* 0: open */
+
 		lo = f->time[i].start < lo ? f->time[i].start : lo;
-		hi = f->time[i].end == 0 || f->time[i].end > hi ? (f->time[i].end ? f->time[i].end :
-		    UINT64_MAX) : hi;
+		hi = end > hi ? end : hi;
 	}
 	*from = index_first_at(ix, lo);
 	*to = hi == UINT64_MAX ? ix->n : index_first_at(ix, hi + 1);
