@@ -169,9 +169,11 @@ cpath_anode(struct hist *h, const struct frame *f, uint32_t node)
 
 void
 cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
-    const uint32_t *nodemap, const uint32_t *entmap)
+    const uint32_t *nodemap, const uint32_t *entmap, uint32_t *rowmap)
 {
 	uint32_t *map = xreallocarray(NULL, from->ncp + 1, sizeof *map);
+	bool credits = into->sample_row != NULL && from->rowent_off != NULL &&
+	    from->caprowoff > from->ncprow;
 
 	/* Parents come before their children in id order. */
 	for (size_t i = 0; i < from->ncp; i++) {
@@ -185,8 +187,19 @@ cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
 	for (size_t i = 0; i < from->ncprow; i++) {
 		const struct cp_row *fr = &from->cprow[i];
 		uint32_t ent = entmap[fr->entry & ~CP_NOCHAIN] | (fr->entry & CP_NOCHAIN);
+		size_t nrow = into->ncprow;
 		uint32_t r = base_row(into, map[fr->node], ent);
 
+		if (into->ncprow > nrow && credits) {
+			into->ncred = 0;
+			for (uint32_t k = from->rowent_off[i]; k < from->rowent_off[i + 1]; k++)
+				hist_credit(into, entmap[from->rowent[k]]);
+			hist_row_made(into, r);
+		} else if (into->ncprow > nrow) {
+			into->no_rescope = true;	/* a row without its entries */
+		}
+		if (rowmap != NULL)
+			rowmap[i] = r;
 		into->cprow[r].period += fr->period;
 		into->cprow[r].samples += fr->samples;
 	}
@@ -289,7 +302,8 @@ cpath_free_base(struct hist *h)
 	hmap_free(&h->cprow_tab);
 	free(h->an);
 	hmap_free(&h->an_tab);
-	free(h->sample_row);
+	if (!h->pos_lent)
+		free(h->sample_row);
 	if (h->cp_ix != NULL) {
 		csr_free(&h->cp_ix->by_ent);
 		csr_free(&h->cp_ix->by_func);

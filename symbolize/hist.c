@@ -30,6 +30,7 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 	h->s = s;
 	h->z = z;
 	h->o = *o;
+	h->pos_lo = SIZE_MAX;
 	if (h->o.nkeys == 0) {
 		h->o.keys[0] = HIST_KEY_COMM;
 		h->o.keys[1] = HIST_KEY_DSO;
@@ -80,7 +81,8 @@ hist_free(struct hist *h)
 	free(h->cs);
 	pt_chains_free(h->trace_chains);
 	free(h->trace_chains);
-	free(h->sample_ent);
+	if (!h->pos_lent)
+		free(h->sample_ent);
 	hist_scope_free(h);
 	cpath_free_base(h);
 	free(h->mrows);

@@ -202,22 +202,29 @@ uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skippe
  * credits an entry once, and it lies in one part.  Ids of from (events,
  * strings, DSOs, symbols, nodes) are translated into into's.  into must
  * get no more samples afterwards; from is not changed (free it).
- * Both need the same session and options, callgraph and record_self off
- * (call trees and per-sample entries do not merge; call paths do), neither
- * finished.  Returns 0; -1 (nothing changed) when refused: options differ
+ * Both need the same session and options, callgraph off (call trees do
+ * not merge; call paths do), record_self only with paths over arrays
+ * shared by hist_share_positions, neither finished.  Returns 0; -1 (nothing changed) when refused: options differ
  * or are not supported (perf's entry tree, see above, depends on the order
  * of every sample), or the symbolizers number DSOs differently; -2
  * (into half-merged: discard it) if a symbol of from is not found in
  * into's symbolizer.
  */
 int hist_merge(struct hist *into, const struct hist *from);
+/*
+ * record_self with paths, before two fresh parts of one pass run: b writes
+ * each sample's entry, row and period into arrays a owns (disjoint
+ * positions, so the parts may run at once), and hist_merge(a, b) then
+ * translates b's ids there.  Nothing happens for other options.
+ */
+void hist_share_positions(struct hist *a, struct hist *b);
 
 /*
  * May a pass over s with options o be cut in two (hist_add_range on each
  * part with a symbolizer of its own, then hist_merge) and give one pass's
  * rows?  If so, true with *mid the index position of a sample at or after
  * the middle.  False for Intel PT sessions (their samples are added after
- * the pass), the call graph and record_self, and children over
+ * the pass), the call graph, record_self without paths, and children over
  * DWARF-unwound stacks (inline names depend on the order a symbolizer is
  * asked in, and perf's entry tree on the order of every sample).
  */

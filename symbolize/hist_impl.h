@@ -185,6 +185,20 @@ struct hist {
 	uint32_t		*cred;
 	size_t			 ncred, capcred;
 	bool			 no_rescope;	/* samples came other than by index position */
+	/*
+	 * hist_share_positions: the per-position arrays (sample_ent,
+	 * sample_row, sample_p32) are shared by the two parts of a parallel
+	 * pass; the part that borrows them (pos_lent) never frees or grows
+	 * them, and while pos_split a period over 32 bits goes to bigp
+	 * (hist_merge applies it).  pos_lo..pos_hi: the positions added.
+	 */
+	bool			 pos_lent, pos_split;
+	struct hist_bigp {
+		size_t		 pos;
+		uint64_t	 period;
+	}			*bigp;
+	size_t			 nbigp, capbigp;
+	size_t			 pos_lo, pos_hi;
 	/* rows by own entry and by function on their path (CSR), for
 	 * cpath_build's entry queries; built for cp_ix_rows rows */
 	struct cp_index		*cp_ix;
@@ -452,10 +466,12 @@ void cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const str
     size_t n, uint64_t period, uint32_t e);
 /*
  * Merge from's paths into into's: nodemap and entmap translate from's
- * function nodes and entries, evmap its events.
+ * function nodes and entries, evmap its events; rowmap (NULL, or room for
+ * from's rows) gets into's row of each of from's.  A row new to into takes
+ * the entries from's row credited (record_self with paths).
  */
 void cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
-    const uint32_t *nodemap, const uint32_t *entmap);
+    const uint32_t *nodemap, const uint32_t *entmap, uint32_t *rowmap);
 void cpath_free_base(struct hist *h);
 /* paths_address: the address node of frame f (function node node), made on first use. */
 uint32_t cpath_anode(struct hist *h, const struct frame *f, uint32_t node);

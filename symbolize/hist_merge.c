@@ -34,7 +34,8 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 	size_t n = ix->n, m;
 	bool stacks = false;
 
-	if (n < 2 || pt_present(s) || o->callgraph || o->record_self || o->paths_address)
+	if (n < 2 || pt_present(s) || o->callgraph || o->paths_address ||
+	    (o->record_self && !o->paths))
 		return false;
 	for (size_t i = 0; i < at->n; i++)
 		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
@@ -57,8 +58,9 @@ static bool
 mergeable(const struct hist *into, const struct hist *from)
 {
 	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
-	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.record_self ||
-	    into->o.paths_address ||
+	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.paths_address ||
+	    (into->o.record_self && (!into->o.paths || !into->pos_split || !from->pos_lent ||
+	    from->sample_ent != into->sample_ent || from->sample_row != into->sample_row)) ||
 	    into->ptree || from->ptree || into->finished || from->finished)
 		return false;
 	for (size_t i = 0; i < from->nnode; i++)
@@ -184,10 +186,63 @@ merge_whys(struct hist *into, const struct hist *from)
 	}
 }
 
+/* Periods over 32 bits kept aside while the parts ran, into the 64-bit array. */
+static void
+apply_bigp(struct hist *into, const struct hist_bigp *v, size_t n)
+{
+	size_t npos = session_index(into->s)->n;
+
+	if (n == 0)
+		return;
+	if (into->sample_p64 == NULL) {
+		into->sample_p64 = xreallocarray(NULL, npos, sizeof *into->sample_p64);
+		for (size_t i = 0; i < npos; i++)
+			into->sample_p64[i] = into->sample_p32[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		into->sample_p64[v[i].pos] = v[i].period;
+}
+
+/*
+ * record_self over shared arrays (hist_share_positions): from's positions
+ * hold from's entry and row ids, translated here into into's; the parts
+ * are one pass's from now on.
+ */
+static void
+merge_positions(struct hist *into, const struct hist *from, const uint32_t *evmap,
+    const uint32_t *entmap, const uint32_t *rowmap)
+{
+	for (size_t p = from->pos_lo; p < from->pos_hi; p++) {
+		uint32_t e = into->sample_ent[p], r = into->sample_row[p];
+
+		if (e != NONE32)
+			into->sample_ent[p] = entmap[e];
+		if (r == NONE32)
+			continue;
+		if ((r & ROW_TOTALS) == ROW_TOTALS)
+			into->sample_row[p] = ROW_TOTALS | (evmap[r & 0xffff] & 0xffff);
+		else
+			into->sample_row[p] = rowmap[r];
+	}
+	apply_bigp(into, into->bigp, into->nbigp);
+	apply_bigp(into, from->bigp, from->nbigp);
+	if (into->sample_p64 != NULL) {
+		free(into->sample_p32);
+		into->sample_p32 = NULL;
+	}
+	into->nbigp = 0;
+	into->pos_split = false;
+	into->no_rescope |= from->no_rescope;
+	if (from->pos_lo < into->pos_lo)
+		into->pos_lo = from->pos_lo;
+	if (from->pos_hi > into->pos_hi)
+		into->pos_hi = from->pos_hi;
+}
+
 int
 hist_merge(struct hist *into, const struct hist *from)
 {
-	uint32_t *evmap, *nodemap, *entmap;
+	uint32_t *evmap, *nodemap, *entmap, *rowmap;
 	int rc;
 
 	if (!mergeable(into, from))
@@ -204,17 +259,41 @@ hist_merge(struct hist *into, const struct hist *from)
 	}
 	nodemap = xcalloc(from->nnode + 1, sizeof *nodemap);
 	entmap = xcalloc(from->nent + 1, sizeof *entmap);
+	rowmap = xcalloc(from->ncprow + 1, sizeof *rowmap);
 	rc = merge_nodes(into, from, nodemap);
 	if (rc == 0) {
 		merge_entries(into, from, evmap, nodemap, entmap);
 		merge_whys(into, from);
 		if (into->o.paths)
-			cpath_merge(into, from, evmap, nodemap, entmap);
+			cpath_merge(into, from, evmap, nodemap, entmap, rowmap);
+		if (into->o.record_self)
+			merge_positions(into, from, evmap, entmap, rowmap);
 	}
 	free(evmap);
 	free(nodemap);
 	free(entmap);
+	free(rowmap);
 	return rc;
+}
+
+void
+hist_share_positions(struct hist *a, struct hist *b)
+{
+	size_t n = session_index(a->s)->n;
+
+	if (!a->o.record_self || !a->o.paths || n == 0 || a->sample_ent != NULL ||
+	    b->sample_ent != NULL || a->s != b->s)
+		return;
+	a->sample_ent = xreallocarray(NULL, n, sizeof *a->sample_ent);
+	memset(a->sample_ent, 0xff, n * sizeof *a->sample_ent);
+	a->sample_row = xreallocarray(NULL, n, sizeof *a->sample_row);
+	memset(a->sample_row, 0xff, n * sizeof *a->sample_row);
+	a->sample_p32 = xcalloc(n, sizeof *a->sample_p32);
+	b->sample_ent = a->sample_ent;
+	b->sample_row = a->sample_row;
+	b->sample_p32 = a->sample_p32;
+	b->pos_lent = true;
+	a->pos_split = b->pos_split = true;
 }
 
 static int

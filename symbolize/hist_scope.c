@@ -26,6 +26,14 @@ hist_keep_period(struct hist *h, size_t pos, uint64_t period)
 		h->sample_p64[pos] = period;
 		return;
 	}
+	if (h->pos_split && period > UINT32_MAX) {
+		/* the 32-bit array is shared with the other part: no growing it now */
+		GROW(h->bigp, h->capbigp, h->nbigp + 1);
+		h->bigp[h->nbigp].pos = pos;
+		h->bigp[h->nbigp++].period = period;
+		h->sample_p32[pos] = 0;
+		return;
+	}
 	if (period > UINT32_MAX) {
 		h->sample_p64 = xcalloc(n, sizeof *h->sample_p64);
 		for (size_t i = 0; h->sample_p32 != NULL && i < n; i++)
@@ -62,8 +70,10 @@ hist_row_made(struct hist *h, uint32_t row)
 void
 hist_scope_free(struct hist *h)
 {
-	free(h->sample_p32);
+	if (!h->pos_lent)
+		free(h->sample_p32);
 	free(h->sample_p64);
+	free(h->bigp);
 	free(h->rowent_off);
 	free(h->rowent);
 	free(h->cred);

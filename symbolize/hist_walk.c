@@ -489,6 +489,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		h->sample_row = xreallocarray(NULL, ix->n, sizeof *h->sample_row);
 		memset(h->sample_row, 0xff, ix->n * sizeof *h->sample_row);
 	}
+	if (from < to && from < h->pos_lo)
+		h->pos_lo = from;
+	if (from < to && to > h->pos_hi)
+		h->pos_hi = to;
 	for (size_t i = from; i < to; i++) {
 		const struct rec_ent *ent = &ix->v[i];
 		unsigned type = ent_type(ent);

@@ -449,7 +449,7 @@ unwinder_new(void)
 	if (u->as == NULL)
 		fatal_oom(0);
 	/* Unwind info depends on the sampled process's maps: never cache it. */
-	unw_set_caching_policy(u->as, UNW_CACHE_NONE);
+	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
 	return u;
 }
 

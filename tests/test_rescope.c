@@ -27,11 +27,10 @@ struct fixture {
 	struct hist		*h;
 };
 
-static struct hist *
-tui_hist(struct session *s, struct symbolizer *z, const struct hist_filter *f, bool srcline)
+static void
+tui_opts(struct session *s, struct hist_opts *op, const struct hist_filter *f, bool srcline)
 {
 	struct hist_opts o;
-	struct hist *h;
 
 	memset(&o, 0, sizeof o);
 	o.keys[0] = HIST_KEY_COMM;
@@ -45,10 +44,45 @@ tui_hist(struct session *s, struct symbolizer *z, const struct hist_filter *f, b
 	o.event = -1;
 	o.max_stack = HIST_DEFAULT_MAX_STACK;
 	o.filter = f;
-	h = hist_new(s, z, &o);
+	*op = o;
+}
+
+static struct hist *
+tui_hist_opts(struct session *s, struct symbolizer *z, const struct hist_filter *f, bool srcline)
+{
+	struct hist_opts o;
+
+	tui_opts(s, &o, f, srcline);
+	return hist_new(s, z, &o);
+}
+
+static struct hist *
+tui_hist_new(struct session *s, struct symbolizer *z)
+{
+	return tui_hist_opts(s, z, NULL, false);
+}
+
+static struct hist *
+tui_hist(struct session *s, struct symbolizer *z, const struct hist_filter *f, bool srcline)
+{
+	struct hist *h = tui_hist_opts(s, z, f, srcline);
+
 	hist_add_session(h, NULL);
 	hist_finish(h);
 	return h;
+}
+
+/* An entry's keys as text. */
+static const char *
+entry_text(struct hist *h, uint32_t id, char *buf, size_t n)
+{
+	const struct hist_entry *e = hist_entry_get(h, id);
+	char k[4][128];
+
+	snprintf(buf, n, "%s|%s|%s|%s", hist_key_text(h, e, HIST_KEY_COMM, k[0], 128),
+	    hist_key_text(h, e, HIST_KEY_TID, k[1], 128), hist_key_text(h, e, HIST_KEY_DSO, k[2], 128),
+	    hist_key_text(h, e, HIST_KEY_SYM, k[3], 128));
+	return buf;
 }
 
 static int
@@ -232,6 +266,85 @@ Test(rescope, equals_a_pass_with_the_filter)
 
 		expect_same(&fx, names[i], "everything again", NULL);
 		hist_free(fx.h);
+		symbolizer_free(fx.z);
+		session_close(fx.s);
+	}
+}
+
+/* The TUI's hist made in two parts on their own symbolizers, as its workers make it. */
+static struct hist *
+split_hist(struct session *s, struct symbolizer *z, struct symbolizer *z2, size_t mid)
+{
+	struct hist *h = tui_hist_new(s, z), *b = tui_hist_new(s, z2);
+
+	hist_share_positions(h, b);
+	hist_add_range(b, mid, session_index(s)->n, NULL);
+	hist_add_range(h, 0, mid, NULL);
+	cr_assert_eq(hist_merge(h, b), 0, "the parts merge");
+	hist_free(b);
+	hist_finish(h);
+	return h;
+}
+
+/* Each position's own entry, as text, in a and b. */
+static void
+same_sample_entries(struct hist *a, struct hist *b, size_t n, const char *name)
+{
+	char x[512], y[512];
+
+	for (size_t p = 0; p < n; p++) {
+		uint32_t ea = hist_sample_entry(a, p), eb = hist_sample_entry(b, p);
+
+		cr_assert_eq(ea == UINT32_MAX, eb == UINT32_MAX, "%s: position %zu has an entry", name, p);
+		if (ea == UINT32_MAX)
+			continue;
+		cr_assert_str_eq(entry_text(a, ea, x, sizeof x), entry_text(b, eb, y, sizeof y),
+		    "%s: position %zu", name, p);
+	}
+}
+
+Test(rescope, two_parts_merged_equal_one_pass)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data", "zstd.data" };
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct fixture fx;
+		struct symbolizer *z2, *z3;
+		struct hist_opts o;
+		struct hist *one;
+		struct hist_filter f = { 0 };
+		uint64_t t0, t1;
+		int32_t tid;
+		uint32_t cpu;
+		size_t mid;
+
+		fx.s = session_open(test_data(names[i]), NULL, &err);
+		cr_assert_not_null(fx.s, "%s: %s", names[i], err.msg);
+		fx.z = symbolizer_new(fx.s, &so);
+		z2 = symbolizer_new(fx.s, &so);
+		z3 = symbolizer_new(fx.s, &so);
+		one = tui_hist(fx.s, z3, NULL, false);
+		tui_opts(fx.s, &o, NULL, false);
+		cr_assert(hist_split_point(fx.s, &o, &mid), "%s: splits", names[i]);
+		fx.h = split_hist(fx.s, fx.z, z2, mid);
+		same_as_pass(&fx, names[i], "merged", NULL);
+		same_sample_entries(fx.h, one, session_index(fx.s)->n, names[i]);
+		first_sample(fx.s, &tid, &cpu, &t0, &t1);
+		f.time = calloc(1, sizeof *f.time);
+		f.time[0].start = t0 + (t1 - t0) / 3;
+		f.time[0].end = t1 - (t1 - t0) / 3;
+		f.ntime = 1;
+		expect_same(&fx, names[i], "merged, then the middle third", &f);
+		filter_free(&f);
+		expect_same(&fx, names[i], "merged, then everything", NULL);
+		hist_free(one);
+		symbolizer_free(z3);
+		hist_free(fx.h);
+		symbolizer_free(z2);
 		symbolizer_free(fx.z);
 		session_close(fx.s);
 	}
