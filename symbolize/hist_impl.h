@@ -39,6 +39,12 @@ enum node_mode {
 };
 
 /* A resolved address, cached per (address space, cpumode, ip). */
+/* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
+struct hist_bigp {
+	size_t		pos;
+	uint64_t	period;
+};
+
 struct fcache {
 	uint64_t	ip;
 	int32_t		pid;		/* -1 for kernel lookups */
@@ -193,10 +199,7 @@ struct hist {
 	 * (hist_merge applies it).  pos_lo..pos_hi: the positions added.
 	 */
 	bool			 pos_lent, pos_split;
-	struct hist_bigp {
-		size_t		 pos;
-		uint64_t	 period;
-	}			*bigp;
+	struct hist_bigp	*bigp;
 	size_t			 nbigp, capbigp;
 	size_t			 pos_lo, pos_hi;
 	/* rows by own entry and by function on their path (CSR), for
