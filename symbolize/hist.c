@@ -318,16 +318,26 @@ struct hist_entry *
 hist_ent_get(struct hist *h, const struct hist_entry *k)
 {
 	uint64_t hash = ent_hash(k);
+	struct ent_memo *m = &h->ememo[hash & (ENT_MEMO - 1)];
 	struct ent_want w = { h->ent, k };
-	uint32_t id = hmap_find(&h->ent_tab, hash, ent_eq, &w);
+	uint32_t id;
 	struct hist_entry *e;
 
-	if (id != HMAP_NONE)
+	/* consecutive samples mostly credit the same entries: a small table first */
+	if (m->hash == hash && m->id < h->nent && ent_eq(&w, m->id))
+		return &h->ent[m->id];
+	id = hmap_find(&h->ent_tab, hash, ent_eq, &w);
+	if (id != HMAP_NONE) {
+		m->hash = hash;
+		m->id = id;
 		return &h->ent[id];
+	}
 	GROW(h->ent, h->capent, h->nent + 1);
 	e = &h->ent[h->nent];
 	memset(e, 0, sizeof *e);
 	memcpy(e, k, ENT_KEY_BYTES);
+	m->hash = hash;
+	m->id = (uint32_t)h->nent;
 	hmap_add(&h->ent_tab, hash, (uint32_t)h->nent++);
 	return e;
 }

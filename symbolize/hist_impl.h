@@ -40,6 +40,8 @@ enum node_mode {
 
 /* A resolved address, cached per (address space, cpumode, ip). */
 /* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
+#define ENT_MEMO	4096
+
 struct hist_bigp {
 	size_t		pos;
 	uint64_t	period;
@@ -143,6 +145,11 @@ struct hist {
 	size_t			 nev_order;
 
 	struct hist_entry	*ent;
+	/* the entries found last, by hash (hist_ent_get looks here first) */
+	struct ent_memo {
+		uint64_t	 hash;
+		uint32_t	 id;
+	}			 ememo[ENT_MEMO];
 	size_t			 nent, capent;
 	struct hmap		 ent_tab;
 

@@ -693,5 +693,27 @@ keys w
 wait_for "one recording: perfnav OLD NEW compares two" "one recording: w says what it is for"
 finish "one recording: w"
 
+# While symbols resolve on the workers (slowed down: 300 ms a slice of 16 records,
+# about 4 s for fp.data), the UI thread answers keys at once: tabs switch, the
+# header shows, the title follows the progress; then the rows come in.
+start "PERFNAV_TEST_SYMBOLS_DELAY_MS=300 '$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "cpu-clock \| 186 samples \| symbols [0-9]+%" "resolving: the title shows the progress"
+keys 4
+if screen | grep -qE "^ header " && screen | grep -qE "symbols [0-9]+%"; then
+	ok "resolving: 4 shows the header at once (within 0.2 s), symbols still resolving"
+else
+	ko "resolving: 4 shows the header at once (within 0.2 s), symbols still resolving"
+fi
+keys 3
+if screen | grep -qE "PERF_RECORD_SAMPLE\(IP" && screen | grep -qE "symbols [0-9]+%"; then
+	ok "resolving: 3 shows the events at once, symbols still resolving"
+else
+	ko "resolving: 3 shows the events at once, symbols still resolving"
+fi
+keys 1
+wait_for "symbols in [0-9.]+ s" "resolving: the workers finish"
+wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "resolving: then the rows are those of one pass"
+finish "resolving"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

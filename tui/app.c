@@ -34,9 +34,6 @@
 #endif
 
 /* Symbolizing between keys: a slice's time, how often the table refreshes. */
-#define SYM_SLICE_SECS	0.03
-#define SYM_PEEK_FIRST	0.25
-#define SYM_PEEK_SECS	1.0
 
 void
 app_msg(struct app *a, int el, const char *fmt, ...)
@@ -190,15 +187,15 @@ pair_poll(struct app *a)
 }
 
 /*
- * The input loop.  While symbols are being resolved, keys are read without
- * waiting and every pause between them resolves a slice of about
- * SYM_SLICE_SECS, so the screen stays responsive; the hot functions take
- * the rows so far every SYM_PEEK_SECS.
+ * The input loop.  While symbols are being resolved on the workers
+ * (symbols_start), keys are read with a short timeout and every turn
+ * looks whether they are done (symbols_poll, an atomic load) and redraws
+ * the progress every 0.1 s; the UI thread itself resolves nothing.
  */
 static void
 loop(struct app *a)
 {
-	double last_draw = 0, last_peek = now(), peek_every = SYM_PEEK_FIRST;
+	double last_draw = 0;
 	bool dirty = true;
 
 	while (!a->quit) {
@@ -206,6 +203,14 @@ loop(struct app *a)
 		wint_t wc;
 		int r, key;
 
+		if (working && !a->sym->done && symbols_poll(a->sym)) {
+			if (!a->diff)
+				a->sym_wall = now() - a->t_start;
+			app_scope_apply(a);
+			dirty = true;
+		}
+		if (working && a->diff && a->sym->done && pair_poll(a))
+			dirty = true;
 		if (note_refusals(a))
 			dirty = true;
 		if (dirty || !working || now() - last_draw >= 0.1) {
@@ -213,27 +218,10 @@ loop(struct app *a)
 			last_draw = now();
 			dirty = false;
 		}
-		/* waiting for NEW's thread alone: look again (and draw its progress) soon */
-		timeout(!working ? -1 : a->sym->done ? 50 : 0);
+		timeout(!working ? -1 : 50);
 		r = get_wch(&wc);
-		if (r == ERR) {
-			if (!working)
-				continue;
-			if (a->sym->done) {	/* diff mode: OLD is in, NEW's thread is not */
-				if (pair_poll(a))
-					dirty = true;
-			} else if (symbols_step(a->sym, SYM_SLICE_SECS, 0)) {
-				if (!a->diff || pair_poll(a))
-					a->sym_wall = now() - a->t_start;
-				app_scope_apply(a);
-				dirty = true;
-			} else if (now() - last_peek >= peek_every) {
-				symbols_peek(a->sym);
-				last_peek = now();
-				peek_every = SYM_PEEK_SECS;
-			}
+		if (r == ERR)
 			continue;
-		}
 		dirty = true;
 		if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
 			clear();
@@ -377,7 +365,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 	}
 	a->sym = make_symbols(a->s, so, filter_opts_filter(&o->fo2), o);
 	swap_rec(a);
-	/* NEW in a thread of its own, OLD between keys: NEW's panes once it is in (pair_poll) */
+	/* both on workers: NEW's panes once both are in (pair_poll) */
 	symbols_pair_start(a->sym, a->other.sym);
 	return 0;
 }
@@ -429,6 +417,8 @@ tui_run(struct tui_opts *o)
 	a->sym = make_symbols(a->s, &so, filter_opts_filter(&o->fo), o);
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
+	if (!a->diff)
+		symbols_start(a->sym);	/* diff mode: both at diff_open */
 	if (a->diff && (tr = diff_open(a, o, &so)) < 0) {
 		status = tr == -2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;

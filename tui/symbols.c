@@ -18,22 +18,36 @@
 #include "tui/symbols.h"
 
 #define SLICE_DEFAULT	4096
-#define WORKER_SLICE_SECS	0.05
 
 /*
- * Diff mode: NEW's worker thread.  The thread alone touches NEW until it
- * sets `finished` (release); the UI thread reads `permille` for the
- * progress, sees `finished` (acquire) and joins before it reads NEW.
+ * Resolution on worker threads (symbols_start): part A, from the start,
+ * into a hist and symbolizer of its own; part B, from the middle, into
+ * another when the pass splits (hist_split_point, hist_share_positions).
+ * A joins B, merges and finishes.  Until `finished` (release) the UI
+ * thread reads nothing of the workers' but the counters; symbols_poll
+ * sees it (acquire), joins A and takes A's hist and symbolizer as its own.
  */
-struct pair_work {
-	pthread_t	 th;
-	bool		 started;	/* a thread runs (else NEW was resolved at once) */
-	bool		 joined;	/* UI thread: joined, NEW is the UI's */
-	int		 owners;	/* symbols still pointing at it */
-	atomic_bool	 finished;
-	atomic_bool	 stop;		/* symbols_free before the end: leave off */
-	atomic_uint	 permille;	/* NEW's progress */
+struct sym_work {
+	const struct session	*s;
+	struct hist_opts	 ho;
+	pthread_t		 tha, thb;
+	bool			 b_started;
+	bool			 joined;	/* UI thread: A joined, its results taken */
+	struct symbolizer	*za, *zb;
+	struct hist		*ha, *hb;
+	size_t			 mid, n;
+	size_t			 slice;		/* positions per slice */
+	long			 delay_ms;	/* PERFNAV_TEST_SYMBOLS_DELAY_MS: a pause per slice */
+	atomic_uint_fast64_t	 done_a, done_b;	/* samples added */
+	atomic_bool		 finished;
+	atomic_bool		 stop;		/* symbols_free before the end: leave off */
 };
+
+/* Below this many samples one worker is quicker than two and a merge;
+ * PERFNAV_PARALLEL_MIN (a sample count, 0: always) overrides it, for tests. */
+#define WORK_PARALLEL_MIN	200000
+#define WORK_SLICE		16384
+#define POLL_SLICE_SECS		0.03
 
 static double
 mono_now(void)
@@ -44,25 +58,31 @@ mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The hist: keyed comm,tid,dso,sym, paths and each sample's entry and row kept. */
+/* The hist's options: keyed comm,tid,dso,sym, paths and each sample's entry and row kept. */
+static void
+hist_opts_of(const struct symbols *sy, struct hist_opts *ho)
+{
+	memset(ho, 0, sizeof *ho);
+	ho->keys[0] = HIST_KEY_COMM;
+	ho->keys[1] = HIST_KEY_TID;
+	ho->keys[2] = HIST_KEY_DSO;
+	ho->keys[3] = HIST_KEY_SYM;
+	ho->nkeys = 4;
+	ho->children = sy->children;
+	ho->paths = true;		/* call paths: the hot functions' expansions, the call
+				 * trees, the flame graph (symbolize/cpath.h) */
+	ho->event = -1;
+	ho->max_stack = HIST_DEFAULT_MAX_STACK;
+	ho->record_self = true;
+	ho->filter = sy->start;
+}
+
 static void
 make_hist(struct symbols *sy)
 {
 	struct hist_opts ho;
 
-	memset(&ho, 0, sizeof ho);
-	ho.keys[0] = HIST_KEY_COMM;
-	ho.keys[1] = HIST_KEY_TID;
-	ho.keys[2] = HIST_KEY_DSO;
-	ho.keys[3] = HIST_KEY_SYM;
-	ho.nkeys = 4;
-	ho.children = sy->children;
-	ho.paths = true;		/* call paths: the hot functions' expansions, the call
-				 * trees, the flame graph (symbolize/cpath.h) */
-	ho.event = -1;
-	ho.max_stack = HIST_DEFAULT_MAX_STACK;
-	ho.record_self = true;
-	ho.filter = sy->start;
+	hist_opts_of(sy, &ho);
 	sy->h = hist_new(sy->s, sy->z, &ho);
 	if (session_index(sy->s)->n == 0) {
 		hist_finish(sy->h);
@@ -81,6 +101,7 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 		so = &def;
 	}
 	sy->s = s;
+	sy->so = *so;
 	sy->z = symbolizer_new(s, so);
 	sy->scope.hl_func = CPATH_NONE;
 	sy->scope.hot_callers = -1;
@@ -95,7 +116,7 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 int
 symbols_set_children(struct symbols *sy, bool on)
 {
-	if (sy->pos > 0)
+	if (sy->pos > 0 || sy->work != NULL)
 		return -1;
 	if (on == sy->children)
 		return 0;
@@ -106,24 +127,21 @@ symbols_set_children(struct symbols *sy, bool on)
 	return 0;
 }
 
-/* Wait for NEW's worker to end (if one ran and is not joined yet). */
+/* The UI thread: stop the workers if they still run, wait for them, free what they made. */
 static void
-pair_join(struct pair_work *w)
+work_end(struct sym_work *w)
 {
-	if (w == NULL || !w->started || w->joined)
+	if (w == NULL)
 		return;
-	pthread_join(w->th, NULL);
-	w->joined = true;
-}
-
-/* Stop NEW's worker (if it still runs) and wait for it. */
-static void
-pair_stop(struct pair_work *w)
-{
-	if (w == NULL || !w->started || w->joined)
-		return;
-	atomic_store(&w->stop, true);
-	pair_join(w);
+	if (!w->joined) {
+		atomic_store(&w->stop, true);
+		pthread_join(w->tha, NULL);
+		hist_free(w->hb);	/* before ha: it borrows ha's arrays */
+		hist_free(w->ha);
+		symbolizer_free(w->zb);
+		symbolizer_free(w->za);
+	}
+	free(w);
 }
 
 void
@@ -131,12 +149,11 @@ symbols_free(struct symbols *sy)
 {
 	if (sy == NULL)
 		return;
-	if (sy->pw != NULL) {
-		pair_stop(sy->pw);
-		if (--sy->pw->owners == 0)
-			free(sy->pw);
-		if (sy->pair != NULL)
-			sy->pair->pair = NULL;
+	work_end(sy->work);
+	if (sy->pair != NULL) {
+		work_end(sy->pair->work);
+		sy->pair->work = NULL;
+		sy->pair->pair = NULL;
 	}
 	scope_free(&sy->scope);
 	hist_free(sy->h);
@@ -153,6 +170,8 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 
 	if (sy->done)
 		return true;
+	if (sy->work != NULL)
+		return symbols_poll(sy);
 	if (slice == 0)
 		slice = SLICE_DEFAULT;
 	do {
@@ -179,6 +198,10 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 void
 symbols_run(struct symbols *sy)
 {
+	if (sy->work != NULL) {
+		symbols_wait(sy);
+		return;
+	}
 	while (!symbols_step(sy, 1e9, SIZE_MAX / 2))
 		;
 }
@@ -242,6 +265,16 @@ symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t 
 	return buf;
 }
 
+uint64_t
+symbols_resolved(const struct symbols *sy)
+{
+	if (sy->done)
+		return sy->samples_total;
+	if (sy->work != NULL)
+		return atomic_load(&sy->work->done_a) + atomic_load(&sy->work->done_b);
+	return sy->samples_done;
+}
+
 double
 symbols_progress(const struct symbols *sy)
 {
@@ -249,75 +282,247 @@ symbols_progress(const struct symbols *sy)
 
 	if (sy->done)
 		return 1.0;
+	if (sy->work != NULL) {
+		uint64_t d = atomic_load(&sy->work->done_a) + atomic_load(&sy->work->done_b);
+
+		return sy->samples_total ? (double)d / (double)sy->samples_total : 0.0;
+	}
 	if (sy->samples_total == 0)
 		return ix->n ? (double)sy->pos / (double)ix->n : 1.0;
 	return (double)sy->samples_done / (double)sy->samples_total;
 }
 
-static void *
-pair_worker(void *arg)
+/* Add [from, to) to h in slices, counting its samples into *done; false if stopped. */
+static bool
+work_part(struct sym_work *w, struct hist *h, size_t from, size_t to, atomic_uint_fast64_t *done)
 {
-	struct symbols *sy = arg;
-	struct pair_work *w = sy->pw;
-	bool done = sy->done;
+	const struct rec_index *ix = session_index(w->s);
 
-	while (!done && !atomic_load(&w->stop)) {
-		done = symbols_step(sy, WORKER_SLICE_SECS, 0);
-		atomic_store(&w->permille, (unsigned)(1000 * symbols_progress(sy)));
+	for (size_t pos = from; pos < to;) {
+		size_t end = to - pos > w->slice ? pos + w->slice : to;
+		uint64_t k = 0;
+
+		if (atomic_load_explicit(&w->stop, memory_order_relaxed))
+			return false;
+		if (w->delay_ms > 0) {
+			struct timespec ts = { w->delay_ms / 1000, w->delay_ms % 1000 * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		for (size_t i = pos; i < end; i++)
+			k += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE;
+		hist_add_range(h, pos, end, NULL);
+		atomic_fetch_add_explicit(done, k, memory_order_relaxed);
+		pos = end;
 	}
-	atomic_store_explicit(&w->finished, done, memory_order_release);
+	return true;
+}
+
+static void *
+work_b(void *arg)
+{
+	struct sym_work *w = arg;
+
+	work_part(w, w->hb, w->mid, w->n, &w->done_b);
 	return NULL;
+}
+
+static void *
+work_a(void *arg)
+{
+	struct sym_work *w = arg;
+	bool ok = work_part(w, w->ha, 0, w->mid, &w->done_a);
+
+	if (w->b_started)
+		pthread_join(w->thb, NULL);
+	if (!ok || atomic_load(&w->stop))
+		return NULL;
+	if (w->hb != NULL && hist_merge(w->ha, w->hb) != 0) {
+		/* refused (cannot happen with these options): one pass after all */
+		hist_free(w->hb);
+		w->hb = NULL;
+		hist_free(w->ha);
+		w->ha = hist_new(w->s, w->za, &w->ho);
+		atomic_store(&w->done_a, 0);
+		atomic_store(&w->done_b, 0);
+		if (!work_part(w, w->ha, 0, w->n, &w->done_a))
+			return NULL;
+	}
+	if (pt_present(w->s))
+		pt_hist_add(w->ha, w->s, w->za);
+	hist_finish(w->ha);
+	atomic_store_explicit(&w->finished, true, memory_order_release);
+	return NULL;
+}
+
+/* Should the pass run in two parts, and where to cut. */
+static bool
+work_split(const struct symbols *sy, const struct hist_opts *ho, size_t *mid)
+{
+	uint64_t min = WORK_PARALLEL_MIN;
+	const char *env = getenv("PERFNAV_PARALLEL_MIN");
+
+	if (env != NULL && *env != '\0') {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (*end == '\0')
+			min = v;
+	}
+	if (sy->samples_total < min || sy->samples_total < 2)
+		return false;
+	return hist_split_point(sy->s, ho, mid);
+}
+
+void
+symbols_start(struct symbols *sy)
+{
+	struct sym_work *w;
+	const char *env;
+
+	if (sy->done || sy->work != NULL || sy->pos > 0)
+		return;
+	w = xcalloc(1, sizeof *w);
+	w->s = sy->s;
+	w->n = session_index(sy->s)->n;
+	w->mid = w->n;
+	w->slice = WORK_SLICE;
+	/*
+	 * Tests of the UI while symbols resolve (tests/tui_e2e.sh) slow the
+	 * workers down: small slices, each after a pause of this many ms.
+	 */
+	if ((env = getenv("PERFNAV_TEST_SYMBOLS_DELAY_MS")) != NULL && atol(env) > 0) {
+		w->delay_ms = atol(env) > 1000 ? 1000 : atol(env);
+		w->slice = 16;
+	}
+	hist_opts_of(sy, &w->ho);
+	atomic_init(&w->done_a, 0);
+	atomic_init(&w->done_b, 0);
+	atomic_init(&w->finished, false);
+	atomic_init(&w->stop, false);
+	w->za = symbolizer_new(sy->s, &sy->so);
+	w->ha = hist_new(sy->s, w->za, &w->ho);
+	if (work_split(sy, &w->ho, &w->mid)) {
+		w->zb = symbolizer_new(sy->s, &sy->so);
+		w->hb = hist_new(sy->s, w->zb, &w->ho);
+		hist_share_positions(w->ha, w->hb);
+		w->b_started = pthread_create(&w->thb, NULL, work_b, w) == 0;
+		if (!w->b_started) {	/* no second thread: A does it all */
+			hist_free(w->hb);
+			symbolizer_free(w->zb);
+			w->hb = NULL;
+			w->zb = NULL;
+			hist_free(w->ha);
+			w->ha = hist_new(sy->s, w->za, &w->ho);
+			w->mid = w->n;
+		}
+	}
+	if (pthread_create(&w->tha, NULL, work_a, w) != 0) {
+		/* no thread at all: symbols_step between keys, as before */
+		atomic_store(&w->stop, true);
+		if (w->b_started)
+			pthread_join(w->thb, NULL);
+		w->joined = true;
+		hist_free(w->hb);
+		hist_free(w->ha);
+		symbolizer_free(w->zb);
+		symbolizer_free(w->za);
+		free(w);
+		return;
+	}
+	sy->work = w;
+	/* until the workers are done, the panes read an empty finished hist */
+	hist_finish(sy->h);
+}
+
+bool
+symbols_poll(struct symbols *sy)
+{
+	struct sym_work *w = sy->work;
+
+	if (sy->done)
+		return true;
+	if (w == NULL)	/* no worker could start: a slice here, between keys */
+		return symbols_step(sy, POLL_SLICE_SECS, 0);
+	if (w->joined || !atomic_load_explicit(&w->finished, memory_order_acquire))
+		return false;
+	pthread_join(w->tha, NULL);
+	w->joined = true;
+	/* A's symbolizer names the hist's ids: it becomes sy's, with what the others refused */
+	symbolizer_adopt_refusals(w->za, sy->z);
+	if (w->zb != NULL)
+		symbolizer_adopt_refusals(w->za, w->zb);
+	hist_free(w->hb);
+	symbolizer_free(w->zb);
+	hist_free(sy->h);
+	symbolizer_free(sy->z);
+	sy->h = w->ha;
+	sy->z = w->za;
+	sy->pos = w->n;
+	sy->samples_done = sy->samples_total;
+	sy->done = true;
+	sy->gen++;
+	return true;
+}
+
+void
+symbols_wait(struct symbols *sy)
+{
+	struct timespec ts = { 0, 2000000 };
+
+	if (sy->work == NULL) {
+		symbols_run(sy);
+		return;
+	}
+	while (!symbols_poll(sy))
+		nanosleep(&ts, NULL);
 }
 
 void
 symbols_pair_start(struct symbols *old, struct symbols *new)
 {
-	struct pair_work *w = xcalloc(1, sizeof *w);
-
 	old->pair = new;
 	new->pair = old;
 	old->pf_in = new->pf_in = CPATH_NONE;
 	old->role = 0;
 	new->role = 1;
-	old->pw = new->pw = w;
-	w->owners = 2;
-	atomic_init(&w->finished, false);
-	atomic_init(&w->stop, false);
-	atomic_init(&w->permille, 0);
-	w->started = pthread_create(&w->th, NULL, pair_worker, new) == 0;
-	if (!w->started) {	/* no thread: NEW at once, as the text tools */
-		symbols_run(new);
-		w->joined = true;
-		atomic_store(&w->finished, true);
-	}
+	symbols_start(old);
+	symbols_start(new);
 }
 
 void
 symbols_run_pair(struct symbols *old, struct symbols *new)
 {
 	symbols_pair_start(old, new);
-	symbols_run(old);
-	pair_join(new->pw);
+	symbols_wait(old);
+	symbols_wait(new);
+}
+
+/* Stop sy's workers before the end: its rows stay empty (done, nothing resolved). */
+static void
+work_stop(struct symbols *sy)
+{
+	if (sy == NULL || sy->work == NULL)
+		return;
+	work_end(sy->work);
+	sy->work = NULL;
+	sy->done = true;
 }
 
 void
 symbols_pair_stop(struct symbols *sy)
 {
-	pair_stop(sy->pw);
+	work_stop(sy);
+	work_stop(sy->pair);
 }
 
 bool
 symbols_pair_waiting(struct symbols *sy)
 {
-	struct pair_work *w = sy->pw;
-
-	if (sy->pair == NULL || w == NULL)
+	if (sy->pair == NULL)
 		return false;
-	if (!w->joined) {
-		if (!atomic_load_explicit(&w->finished, memory_order_acquire))
-			return true;
-		pair_join(w);
-	}
+	symbols_poll(sy);
+	symbols_poll(sy->pair);
 	return !sy->done || !sy->pair->done;
 }
 
@@ -325,21 +530,17 @@ const char *
 symbols_pair_wait_text(const struct symbols *sy, char *buf, size_t n)
 {
 	const struct symbols *old = sy->role == 0 ? sy : sy->pair;
-	const struct pair_work *w = sy->pw;
-	unsigned pm = w ? atomic_load(&((struct pair_work *)w)->permille) : 0;
-	bool nd = w == NULL || w->joined || atomic_load(&((struct pair_work *)w)->finished);
+	const struct symbols *nw_sy = sy->role == 0 ? sy->pair : sy;
 	char o[32], nw[32];
 
 	if (old == NULL || old->done)
 		snprintf(o, sizeof o, "done");
 	else
 		snprintf(o, sizeof o, "%.0f%%", 100 * symbols_progress(old));
-	if (nd)
+	if (nw_sy == NULL || nw_sy->done)
 		snprintf(nw, sizeof nw, "done");
-	else if (pm == 0)
-		snprintf(nw, sizeof nw, "resolving");
 	else
-		snprintf(nw, sizeof nw, "%u%%", pm / 10);
+		snprintf(nw, sizeof nw, "%.0f%%", 100 * symbols_progress(nw_sy));
 	snprintf(buf, n, "symbols OLD %s, NEW %s", o, nw);
 	return buf;
 }

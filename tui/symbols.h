@@ -1,5 +1,5 @@
 /*
- * symbols.h: the TUI's symbolization, done in slices between key presses.
+ * symbols.h: the TUI's symbolization, on worker threads.
  *
  * A struct symbols owns a symbolizer and a hist (symbolize/hist.h) over an
  * open session: keyed comm,tid,dso,sym so the hot-functions pane can show
@@ -9,11 +9,12 @@
  * paths, the call trees, the flame graph) and each sample's own entry and
  * path (record_self), so the events pane can list the samples of a symbol.
  *
- * symbols_step() adds the next slice of the session's index for about the
- * time it is given and returns; the app calls it from its input loop while
- * no key is waiting, so the first screen shows at once and the table fills
- * in.  When the last slice is in, the hist is finished.  Curses-free; the
- * session must outlive it.
+ * The browser calls symbols_start(): workers resolve (two on a large
+ * recording, each with its own symbolizer, merged at the end) while the UI
+ * thread draws and answers keys, polling symbols_poll().  Tests and tools
+ * may instead add slices on the calling thread (symbols_step) or
+ * everything at once (symbols_run).  Curses-free; the session must outlive
+ * it.
  */
 #ifndef PERFNAV_TUI_SYMBOLS_H
 #define PERFNAV_TUI_SYMBOLS_H
@@ -23,21 +24,29 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "symbolize/resolve.h"
 #include "tui/scope.h"
 
 struct session;
-struct sym_opts;
 struct symbolizer;
 struct hist;
 
 struct hist_filter;
-struct pair_work;
+struct sym_work;
 
 struct symbols {
 	const struct session	*s;
 	const struct hist_filter *start;	/* the scope given at start, or NULL */
+	struct sym_opts		 so;		/* the symbolizers' options (symbols_start) */
+	/*
+	 * The hist and the symbolizer that names its ids.  While workers
+	 * resolve (symbols_start), h is an empty finished hist and z the UI
+	 * thread's own symbolizer (a sample's symbol looked up now); once
+	 * they are done (symbols_poll), the workers' hist and symbolizer.
+	 */
 	struct symbolizer	*z;
 	struct hist		*h;
+	struct sym_work		*work;		/* the workers, or NULL (symbols_step) */
 	bool			 callchains;	/* the recording has callchains */
 	bool			 children;	/* children sums (default: callchains) */
 	size_t			 pos;		/* index positions added */
@@ -54,7 +63,6 @@ struct symbols {
 	 * event total (the app keeps it equal in both).
 	 */
 	struct symbols		*pair;
-	struct pair_work	*pw;		/* NEW's worker thread (symbols.c), shared */
 	int			 role;		/* 0: OLD (the baseline), 1: NEW */
 	bool			 diff_abs;
 	uint32_t		 pf_in, pf_out;	/* symbols_pair_func's last answer */
@@ -81,8 +89,20 @@ int symbols_set_children(struct symbols *sy, bool on);
  * Returns true once everything is in.
  */
 bool symbols_step(struct symbols *sy, double budget, size_t slice);
-/* Everything at once (text tools, tests). */
+/* Everything at once (text tools, tests); waits for the workers if started. */
 void symbols_run(struct symbols *sy);
+/*
+ * Resolve on worker threads (two, each with its own symbolizer, then
+ * merged, when the recording is large enough; else one): the UI thread
+ * only draws and answers keys.  Until symbols_poll() says true, sy->h is
+ * an empty finished hist (the panes show no rows) and symbols_progress
+ * follows the workers.  Only before the first step.
+ */
+void symbols_start(struct symbols *sy);
+/* From the UI thread: true once resolved (the workers' hist taken, gen bumped). */
+bool symbols_poll(struct symbols *sy);
+/* Wait until resolved (tests, tools). */
+void symbols_wait(struct symbols *sy);
 /* Make the rows so far readable (hist_peek) and bump gen. */
 void symbols_peek(struct symbols *sy);
 /*
@@ -154,6 +174,8 @@ struct cpath_xform;
 bool symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
     struct cpath_query *out, struct cpath_xform *xf);
 
+/* Samples resolved so far (the workers' count while they run). */
+uint64_t symbols_resolved(const struct symbols *sy);
 /* Share of the samples added, 0..1 (1 when done). */
 double symbols_progress(const struct symbols *sy);
 

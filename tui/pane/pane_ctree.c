@@ -727,8 +727,8 @@ ct_draw(struct pane *p, const struct pane_canvas *c)
 	widget_draw(&p->w, &lc);
 	if (ct->nrows == 0 && c->h > 4) {
 		const char *m = !ct->loaded ? "resolving both recordings: the diff of the call paths "
-		    "shows here once both are in" : !ct->sy->done ? "resolving symbols: the call paths show here as "
-		    "they come in" : ct->sy->scope.nxf ? "no samples left after the transforms "
+		    "shows here once both are in" : !ct->sy->done ? "resolving symbols: the call paths show here once "
+		    "they are in" : ct->sy->scope.nxf ? "no samples left after the transforms "
 		    "(Esc undoes one)" : "no samples here";
 
 		wattrset(win, (attr_t)c->ta->a[EL_DIM]);

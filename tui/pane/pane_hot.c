@@ -1022,7 +1022,7 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 	widget_draw(&p->w, &lc);
 	if (ht->nents == 0 && c->h > 4) {
 		const char *m = !ht->sy->done ? "resolving symbols: the hottest functions show here "
-		    "as they come in" : hist_nevents(H(ht)) == 0 ? "no samples in this recording" :
+		    "once they are in" : hist_nevents(H(ht)) == 0 ? "no samples in this recording" :
 		    "no samples here (Esc goes back)";
 
 		wattrset(win, (attr_t)c->ta->a[EL_DIM]);
@@ -1034,7 +1034,7 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 		double f = symbols_progress(ht->sy);
 		int bw = c->w / 3, fill = (int)(f * bw);
 
-		fmt_count(a, sizeof a, ht->sy->samples_done);
+		fmt_count(a, sizeof a, symbols_resolved(ht->sy));
 		fmt_count(b, sizeof b, ht->sy->samples_total);
 		mvwaddnstr(win, y, c->x, " Resolving symbols ", c->w);
 		wattrset(win, (attr_t)c->ta->a[EL_PROGRESS]);
