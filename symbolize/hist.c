@@ -45,6 +45,11 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 		if (k->per_frame)
 			h->fkeys[h->nfkeys++] = k;
 	}
+	h->node_memo_ok = (h->keymask & HIST_KEEP(HIST_KEY_SYM)) != 0;
+	for (unsigned i = 0; i < h->o.nkeys; i++)
+		if (sortkeys[h->o.keys[i]].per_frame && h->o.keys[i] != HIST_KEY_DSO &&
+		    h->o.keys[i] != HIST_KEY_SYM)
+			h->node_memo_ok = false;
 	h->ptree = hist_ptree_wanted(h);
 	hist_intern(h, "");
 	return h;
@@ -61,6 +66,9 @@ hist_free(struct hist *h)
 	free(h->ev_order);
 	free(h->ent);
 	hmap_free(&h->ent_tab);
+	free(h->nmemo);
+	free(h->ctxk);
+	hmap_free(&h->ctx_tab);
 	free(h->node);
 	hmap_free(&h->node_tab);
 	free(h->fc);
@@ -79,6 +87,11 @@ hist_free(struct hist *h)
 	free(h->ips);
 	free(h->path);
 	free(h->cs);
+	for (int i = 0; i < 2; i++) {
+		free(h->cmemo[i].ip);
+		free(h->cmemo[i].cpumode);
+		free(h->cmemo[i].cs);
+	}
 	pt_chains_free(h->trace_chains);
 	free(h->trace_chains);
 	if (!h->pos_lent)
@@ -349,20 +362,75 @@ hist_entry_get(const struct hist *h, uint32_t id)
 }
 /* ---- adding samples ---- */
 
+/* The number of k's context: its keys but the per-frame DSO and node. */
+static uint32_t
+chain_ctx(struct hist *h, const struct hist_entry *k)
+{
+	struct hist_entry c = *k;
+	uint64_t hash;
+	struct ent_want w = { h->ctxk, &c };
+	uint32_t id;
+
+	c.dso = 0;
+	c.node = 0;
+	hash = ent_hash(&c);
+	id = hmap_find(&h->ctx_tab, hash, ent_eq, &w);
+	if (id != HMAP_NONE)
+		return id;
+	GROW(h->ctxk, h->capctx, h->nctx + 1);
+	h->ctxk[h->nctx] = c;
+	hmap_add(&h->ctx_tab, hash, (uint32_t)h->nctx);
+	return (uint32_t)h->nctx++;
+}
+
+/* The entry of chain frame f in context ctx (k: the context's keys, its frame fields set here). */
+static struct hist_entry *
+chain_entry(struct hist *h, struct hist_entry *k, struct key_src *fs, const struct fkey *f,
+    uint32_t ctx)
+{
+	struct node_memo *m;
+	struct hist_entry *e;
+
+	fs->f = f;
+	if (ctx == NONE32 || f->node == NONE32) {
+		for (unsigned j = 0; j < h->nfkeys; j++)
+			h->fkeys[j]->extract(k, fs);
+		return hist_ent_get(h, k);
+	}
+	if (f->node >= h->capnmemo) {
+		size_t old = h->capnmemo;
+
+		GROW(h->nmemo, h->capnmemo, (size_t)f->node + 1);
+		memset(h->nmemo + old, 0xff, (h->capnmemo - old) * sizeof *h->nmemo);
+	}
+	m = &h->nmemo[f->node];
+	if (m->ctx[0] == ctx && m->dso[0] == f->dso)
+		return &h->ent[m->ent[0]];
+	if (m->ctx[1] == ctx && m->dso[1] == f->dso)
+		return &h->ent[m->ent[1]];
+	for (unsigned j = 0; j < h->nfkeys; j++)
+		h->fkeys[j]->extract(k, fs);
+	e = hist_ent_get(h, k);
+	m->ctx[1] = m->ctx[0];
+	m->dso[1] = m->dso[0];
+	m->ent[1] = m->ent[0];
+	m->ctx[0] = ctx;
+	m->dso[0] = f->dso;
+	m->ent[0] = (uint32_t)(e - h->ent);
+	return e;
+}
+
 /* Children by key: one entry per callchain frame, credited once per sample. */
 static void
 add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n)
 {
 	struct key_src fs = *src;
+	uint32_t ctx = h->node_memo_ok && n > 0 ? chain_ctx(h, k) : NONE32;
 
 	for (size_t i = 0; i < n; i++) {
-		struct hist_entry *e;
+		struct hist_entry *e = chain_entry(h, k, &fs, &chain[i], ctx);
 
-		fs.f = &chain[i];
-		for (unsigned j = 0; j < h->nfkeys; j++)
-			h->fkeys[j]->extract(k, &fs);
-		e = hist_ent_get(h, k);
 		if (e->acc_samples == 0) {
 			e->label_comm = src->comm;
 			e->label_tid = src->tid;

@@ -42,6 +42,11 @@ enum node_mode {
 /* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
 #define ENT_MEMO	4096
 
+/* A function node's entries in its last two sample contexts (hist.c add_chain). */
+struct node_memo {
+	uint32_t	ctx[2], dso[2], ent[2];
+};
+
 struct hist_bigp {
 	size_t		pos;
 	uint64_t	period;
@@ -134,6 +139,20 @@ struct hist {
 	bool			 want_src;	/* a key needs source lines */
 	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
 	unsigned		 nfkeys;
+	/*
+	 * Children: a chain frame's entry is its sample's context (the keys
+	 * that are not per frame: event, comm, pid, tid...) with its own DSO
+	 * and function node, when those are the only per-frame keys
+	 * (node_memo_ok).  Contexts are numbered (ctx_tab: hash of the key
+	 * with the frame fields zeroed -> ctx id, ctxk their keys) and each
+	 * function node remembers the entries of its last two contexts.
+	 */
+	bool			 node_memo_ok;
+	struct node_memo	*nmemo;
+	size_t			 capnmemo;
+	struct hist_entry	*ctxk;
+	size_t			 nctx, capctx;
+	struct hmap		 ctx_tab;
 
 	struct strtab		 strs;
 
@@ -261,6 +280,15 @@ struct hist {
 	size_t			 cappath;
 	uint32_t		*cs;		/* one sample's chain: cache ids */
 	size_t			 capcs;
+	/* the last chains of the last two address spaces (hist_walk.c chain_of) */
+	struct chain_memo {
+		int32_t		 pid;
+		uint32_t	 epoch, kepoch;
+		size_t		 n, cap;
+		uint64_t	*ip;
+		uint8_t		*cpumode;
+		uint32_t	*cs;
+	}			 cmemo[2];
 	/* paths without children over an Intel PT session: the chains perf
 	 * gives its samples from the trace (pt_session_chains()), made once */
 	struct pt_chains	*trace_chains;

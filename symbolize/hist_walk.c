@@ -319,6 +319,50 @@ drop_behind(struct hist *h, uint64_t loc)
 }
 
 /*
+ * The cache ids of h->ips[0..n) into h->cs.  Consecutive samples of an
+ * address space share their chains' outer frames: those are taken from
+ * its last chain (cmemo: the last two address spaces, each as (pid, its
+ * epoch, the kernel's epoch), the key resolve() caches under) where the
+ * frames match from the outermost in, and only the rest is looked up.
+ */
+static void
+resolve_chain(struct hist *h, struct walk *w, size_t n, int32_t pid, int32_t tid, uint64_t time)
+{
+	struct chain_memo *m = &h->cmemo[0];
+	size_t a = n, b;
+
+	if (m->n == 0 || m->pid != pid || m->epoch != w->last_epoch || m->kepoch != h->kepoch) {
+		struct chain_memo t = h->cmemo[1];
+
+		h->cmemo[1] = h->cmemo[0];
+		h->cmemo[0] = t;
+		if (m->pid != pid || m->epoch != w->last_epoch || m->kepoch != h->kepoch)
+			m->n = 0;
+	}
+	for (b = m->n; a > 0 && b > 0 && m->ip[b - 1] == h->ips[a - 1].ip &&
+	    m->cpumode[b - 1] == h->ips[a - 1].cpumode; a--, b--)
+		h->cs[a - 1] = m->cs[b - 1];
+	for (size_t j = 0; j < a; j++)
+		h->cs[j] = resolve(h, pid, tid, time, h->ips[j].cpumode, h->ips[j].ip,
+		    &w->last_epoch);
+	if (n > m->cap) {
+		m->cap = n;
+		m->ip = xreallocarray(m->ip, n, sizeof *m->ip);
+		m->cpumode = xreallocarray(m->cpumode, n, sizeof *m->cpumode);
+		m->cs = xreallocarray(m->cs, n, sizeof *m->cs);
+	}
+	m->pid = pid;
+	m->epoch = w->last_epoch;
+	m->kepoch = h->kepoch;
+	m->n = n;
+	for (size_t j = 0; j < n; j++) {
+		m->ip[j] = h->ips[j].ip;
+		m->cpumode[j] = h->ips[j].cpumode;
+	}
+	memcpy(m->cs, h->cs, n * sizeof *m->cs);
+}
+
+/*
  * perf's callchain walk of a sample (callee order), unwinding included:
  * the keys of its frames into h->chain.  Returns their count.
  */
@@ -338,9 +382,7 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 		h->capcs = n;
 		h->cs = xreallocarray(h->cs, h->capcs, sizeof *h->cs);
 	}
-	for (size_t j = 0; j < n; j++)
-		h->cs[j] = resolve(h, pid, tid, smp->time, h->ips[j].cpumode, h->ips[j].ip,
-		    &w->last_epoch);
+	resolve_chain(h, w, n, pid, tid, smp->time);
 	nips = n;
 	n = 0;
 	/*

@@ -1,0 +1,81 @@
+/*
+ * sym_bench: the browser's symbol resolution without a terminal: the
+ * session loaded, then symbols_start (the workers, as the TUI starts
+ * them) until symbols_poll says every symbol is in.  Prints the load and
+ * resolution wall times, the CPU time of the whole, and the peak
+ * anonymous memory (VmHWM is file pages too; RssAnon is sampled after
+ * each phase).
+ *
+ *   make bench/sym_bench && bench/sym_bench FILE
+ *
+ * Never part of `make check`.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "core/core.h"
+#include "tui/symbols.h"
+
+#include "bench/bench_util.h"
+
+/* The process's anonymous resident memory now, in MB (-1 if unknown). */
+static long
+rss_anon_mb(void)
+{
+	FILE *fp = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	if (fp == NULL)
+		return -1;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (strncmp(line, "RssAnon:", 8) == 0)
+			kb = atol(line + 8);
+	fclose(fp);
+	return kb < 0 ? -1 : kb / 1024;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct timespec pause = { 0, 1000000 };
+	struct perf_err err;
+	struct session *s;
+	struct symbols *sy;
+	struct rusage ru;
+	double t0, t1, t2;
+	long peak = 0, a;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: sym_bench FILE\n");
+		return 2;
+	}
+	t0 = ms_now();
+	if ((s = session_open(argv[1], NULL, &err)) == NULL) {
+		fprintf(stderr, "sym_bench: %s\n", err.msg);
+		return 1;
+	}
+	t1 = ms_now();
+	sy = symbols_new(s, NULL, NULL);
+	symbols_start(sy);
+	while (!symbols_poll(sy)) {
+		if ((a = rss_anon_mb()) > peak)
+			peak = a;
+		nanosleep(&pause, NULL);
+	}
+	t2 = ms_now();
+	if ((a = rss_anon_mb()) > peak)
+		peak = a;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%s: load %.0f ms, symbols %.0f ms, cpu %.2f s, peak anon %ld MB\n", argv[1],
+	    t1 - t0, t2 - t1,
+	    (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, peak);
+	symbols_free(sy);
+	session_close(s);
+	return 0;
+}
