@@ -73,6 +73,30 @@ index_push(struct rec_index *ix, const struct rec_ent *e)
 	ix->v[ix->n++] = *e;
 }
 
+void
+index_append(struct rec_index *ix, struct rec_index *from)
+{
+	/* in steps, each step's pages of from given back at once: the peak stays one index */
+	const size_t step = INDEX_CHUNK / sizeof(struct rec_ent) * 4;
+
+	if (ix->n + from->n > ix->cap)
+		index_grow(ix, ix->n + from->n);
+	for (size_t i = 0; i < from->n; i += step) {
+		size_t k = from->n - i < step ? from->n - i : step;
+		uintptr_t lo, hi;
+
+		memcpy(ix->v + ix->n, from->v + i, k * sizeof *ix->v);
+		ix->n += k;
+		/* whole pages of from behind the copy */
+		lo = ((uintptr_t)(from->v + i) + 4095) & ~(uintptr_t)4095;
+		hi = (uintptr_t)(from->v + i + k) & ~(uintptr_t)4095;
+		if (hi > lo)
+			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	}
+	ix->n_untimed += from->n_untimed;
+	index_free(from);
+}
+
 /* Merge sorted a[0..na) and b[0..nb) into out, stably (a first on ties). */
 static void
 merge(struct rec_ent *out, const struct rec_ent *a, size_t na, const struct rec_ent *b, size_t nb)

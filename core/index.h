@@ -89,6 +89,8 @@ void index_push(struct rec_index *ix, const struct rec_ent *e);
  */
 void index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds);
 void index_free(struct rec_index *ix);
+/* Append from's entries to ix (and its untimed count); from is freed. */
+void index_append(struct rec_index *ix, struct rec_index *from);
 /* First position of a sorted index whose time is t or later (ix->n if none). */
 size_t index_first_at(const struct rec_index *ix, uint64_t t);
 

@@ -32,8 +32,6 @@
 /* A COMPRESSED record inflating more than this many times is suspicious:
  * perf's own records inflate 3 to 30 times. */
 #define ZRATIO_ABSURD		1000
-/* What a record costs in the index: its entry, and a round mark at most. */
-#define REC_CHARGE		(sizeof(struct rec_ent) + sizeof(size_t))
 /* Bytes decompressed at a time, the records they complete walked at once. */
 #define ZSTEP			(UINT64_C(1) << 20)
 
@@ -54,6 +52,9 @@ struct loader {
 	uint64_t	 total, done_before;	/* bytes to walk; of finished files */
 	uint64_t	 next_report;
 	bool		 stop;
+	/* walk_split: the first part's end is a guess (no error at it); where it ended */
+	bool		 soft_end;
+	uint64_t	 ended_at;
 	/* memory budget (bytes of decompressed data, index and rounds) */
 	uint64_t	 budget;
 	uint64_t	 zabsurd;	/* COMPRESSED records of absurd ratio */
@@ -105,11 +106,10 @@ count_rec(struct session *s, uint32_t type, int attr)
 	}
 }
 
-/* Index a record; smp is the sample decoded whole, or NULL (read its head). */
-static void
-index_rec(struct loader *ld, const struct rec *r, int attr, const struct sample *smp)
+void
+session_index_rec(const struct session *s, struct rec_index *ix, uint64_t *last_time,
+    const struct rec *r, int attr, const struct sample *smp)
 {
-	struct session *s = ld->s;
 	struct rec_ent e;
 	uint64_t time = 0;
 	int64_t pid = -1, tid = -1, cpu = -1;
@@ -157,13 +157,13 @@ index_rec(struct loader *ld, const struct rec *r, int attr, const struct sample 
 		}
 	}
 	if (!has_time) {
-		time = ld->last_time;
-		s->index.n_untimed++;
+		time = *last_time;
+		ix->n_untimed++;
 	} else {
-		ld->last_time = time;
+		*last_time = time;
 	}
 	ent_set(&e, time, r->loc, r->type, attr, cpu, pid, tid);
-	index_push(&s->index, &e);
+	index_push(ix, &e);
 }
 
 static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t len,
@@ -543,7 +543,8 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 			GROW(ld->rounds, ld->caprounds, ld->nrounds + 1);
 			ld->rounds[ld->nrounds++] = s->index.n;
 		}
-		index_rec(ld, r, attr, whole && r->type == PERF_RECORD_SAMPLE ? &smp : NULL);
+		session_index_rec(s, &s->index, &ld->last_time, r, attr,
+		    whole && r->type == PERF_RECORD_SAMPLE ? &smp : NULL);
 	}
 	if (r->type == PF_REC_COMPRESSED || r->type == PF_REC_COMPRESSED2)
 		process_compressed(ld, r);
@@ -571,6 +572,20 @@ progress_stops(struct loader *ld, uint64_t loc, uint64_t off, uint64_t pos)
 	return true;
 }
 
+/* A record found decompressed: counted, and where its chunk's first record is. */
+static void
+note_inner(struct loader *ld, const struct rec *r)
+{
+	struct session *s = ld->s;
+	struct zchunk *zc = &s->zchunks[s->nzchunks - 1];
+	uint64_t z = r->loc - SESSION_ZLOC;
+
+	s->nr_containers_records++;
+	if (zc->first_rec == UINT64_MAX && z >= zc->zoff)
+		zc->first_rec = z;
+	ld->zpending = z + r->size;
+}
+
 /*
  * Walk the records of [base, base + len) at location vstart.  For inner
  * (decompressed) regions a partial record at the end is left pending.
@@ -594,6 +609,10 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		if (!inner && progress_stops(ld, vstart + pos, file_off0 + pos, pos))
 			return;
 
+		if (ld->soft_end && (len - pos < 8 || rd16(base + pos + 6, s->swap) > len - pos)) {
+			ld->ended_at = pos;	/* a guessed end: the caller walks on from here */
+			return;
+		}
 		if (len - pos < 8) {
 			if (!inner) {
 				diag_add(&s->diags, DIAG_ERROR, ld->file, file_off0 + pos,
@@ -635,10 +654,10 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		 * Every record is charged what indexing it costs, indexed or
 		 * not: every subcommand then stops at the same record.
 		 */
-		if (loader_used(ld) + REC_CHARGE > ld->budget &&
-		    over_budget(ld, vstart + pos, REC_CHARGE))
+		if (loader_used(ld) + SESSION_REC_CHARGE > ld->budget &&
+		    over_budget(ld, vstart + pos, SESSION_REC_CHARGE))
 			return;
-		ld->charged += REC_CHARGE;
+		ld->charged += SESSION_REC_CHARGE;
 		r.p = base + pos;
 		r.size = size;
 		r.type = rd32(base + pos, s->swap);
@@ -649,18 +668,16 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		 * waits for the next step, as a partial record does. */
 		if (inner && session_rec_trailing(&r) > len - pos - size)
 			break;
+		/* a guessed end inside the data after this record: the caller walks it whole */
+		if (ld->soft_end && session_rec_trailing(&r) > len - pos - size) {
+			ld->charged -= SESSION_REC_CHARGE;	/* charged when walked again */
+			ld->ended_at = pos;
+			return;
+		}
 		if (!inner)
 			s->files[ld->file].nrecords++;
 		else
-			s->nr_containers_records++;
-		if (inner) {
-			struct zchunk *zc = &s->zchunks[s->nzchunks - 1];
-			uint64_t z = r.loc - SESSION_ZLOC;
-
-			if (zc->first_rec == UINT64_MAX && z >= zc->zoff)
-				zc->first_rec = z;
-			ld->zpending = z + size;
-		}
+			note_inner(ld, &r);
 		process_rec(ld, &r, &extra);
 		if (inner) {
 			/* process_rec may not grow zbuf for inner records, but be safe. */
@@ -690,6 +707,96 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 				ld->zpending += extra;
 		}
 	}
+	if (ld->soft_end)
+		ld->ended_at = pos;
+}
+
+/* Take the part's index, rounds and counts after the walk's own (it ended where the part starts). */
+static void
+par_merge(struct loader *ld, struct par_part *p)
+{
+	struct session *s = ld->s;
+	struct rec_index *ix = &s->index;
+	size_t n0 = ix->n;
+
+	for (size_t i = 0; i < p->lead_untimed && i < p->ix.n; i++)
+		p->ix.v[i].time = ld->last_time;
+	if (p->timed_seen)
+		ld->last_time = p->last_time;
+	for (size_t i = 0; i < p->nrounds; i++) {
+		GROW(ld->rounds, ld->caprounds, ld->nrounds + 1);
+		ld->rounds[ld->nrounds++] = n0 + p->rounds[i];
+	}
+	index_append(ix, &p->ix);
+	s->counts.total += p->counts.total;
+	for (size_t t = 0; t < SESSION_NTYPES; t++)
+		s->counts.by_type[t] += p->counts.by_type[t];
+	if (p->nattr > s->nattr_counts) {
+		s->attr_counts = xreallocarray(s->attr_counts, p->nattr, sizeof *s->attr_counts);
+		memset(s->attr_counts + s->nattr_counts, 0,
+		    (p->nattr - s->nattr_counts) * sizeof *s->attr_counts);
+		s->nattr_counts = p->nattr;
+	}
+	for (size_t a = 0; a < p->nattr; a++) {
+		s->attr_counts[a].total += p->attr_counts[a].total;
+		for (size_t t = 0; t < SESSION_NTYPES; t++)
+			s->attr_counts[a].by_type[t] += p->attr_counts[a].by_type[t];
+	}
+	s->files[ld->file].nrecords += p->nrecords;
+	ld->charged += p->charged;
+}
+
+/* Data sections at least this long are indexed in two parts (PERFNAV_LOAD_SPLIT_MIN: bytes, tests). */
+#define SPLIT_MIN	(UINT64_C(64) << 20)
+
+/*
+ * A large data section of a file: its second half indexed by a thread of
+ * its own (session_par.c) while this walk does the first; true if the
+ * section was walked here (whole, either way), false to walk it as one.
+ */
+static bool
+walk_split(struct loader *ld, const struct sfile *f)
+{
+	struct session *s = ld->s;
+	uint64_t len = f->data_end - f->data_off, min = SPLIT_MIN, at;
+	const uint8_t *base = f->base + f->data_off;
+	uint64_t vbase = f->vbase + f->data_off;
+	const char *env = getenv("PERFNAV_LOAD_SPLIT_MIN");
+	struct par_part p;
+	bool merged = false;
+
+	if (env != NULL && *env != '\0')
+		min = strtoull(env, NULL, 10);
+	if (!ld->index || s->mode == SESSION_PIPE || len < min || len < 64 ||
+	    !session_par_split(s, base, len, &at))
+		return false;
+	memset(&p, 0, sizeof p);
+	p.s = s;
+	p.base = base + at;
+	p.vstart = vbase + at;
+	p.len = len - at;
+	if (session_par_start(&p) < 0) {
+		session_par_free(&p);
+		return false;
+	}
+	ld->soft_end = true;
+	ld->ended_at = UINT64_MAX;
+	walk_region(ld, vbase, base, at, f->data_off, false);
+	ld->soft_end = false;
+	if (!ld->stop && ld->ended_at == at) {
+		session_par_join(&p, false);
+		if (!p.failed && loader_used(ld) + p.charged <= ld->budget) {
+			par_merge(ld, &p);
+			merged = true;
+			s->load_split++;
+		}
+	}
+	session_par_free(&p);
+	/* the guess was wrong, or the part could not take its half: on from where the walk is */
+	if (!merged && !ld->stop && ld->ended_at != UINT64_MAX)
+		walk_region(ld, vbase + ld->ended_at, base + ld->ended_at, len - ld->ended_at,
+		    f->data_off + ld->ended_at, false);
+	return true;
 }
 
 static void
@@ -703,7 +810,7 @@ walk_file(struct loader *ld, uint32_t fi)
 	ld->zpending = s->zlen;
 	if (s->zctx != NULL)
 		ZSTD_DCtx_reset(s->zctx, ZSTD_reset_session_only);
-	if (f->data_end > f->data_off)
+	if (f->data_end > f->data_off && !walk_split(ld, f))
 		walk_region(ld, f->vbase + f->data_off, f->base + f->data_off,
 		    f->data_end - f->data_off, f->data_off, false);
 

@@ -106,6 +106,7 @@ struct session_info {
 	uint64_t		 nr_containers_records;	/* records found inside COMPRESSED */
 	/* Seconds spent loading, by phase (for benchmarks). */
 	double			 t_open, t_walk, t_sort, t_threads;
+	unsigned		 load_split;	/* data sections indexed in two parts (two cores) */
 	bool			 damaged;	/* anything could not be read */
 	bool			 cancelled;	/* the progress callback stopped loading */
 	uint64_t		 mem_budget;	/* the budget in effect (bytes) */

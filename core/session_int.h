@@ -7,6 +7,8 @@
 #ifndef PERFNAV_CORE_SESSION_INT_H
 #define PERFNAV_CORE_SESSION_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,6 +55,7 @@ struct session {
 
 	/* Seconds spent loading, by phase (for benchmarks). */
 	double			 t_open, t_walk, t_sort, t_threads;
+	unsigned		 load_split;
 
 	struct diag_list	 diags;
 	bool			 damaged;	/* anything could not be read */
@@ -85,6 +88,51 @@ void session_file_read_attrs(struct session *s);
 void session_file_read_event_types(struct session *s);
 /* The feature sections named by the header's bitmap (damage goes to s->diags). */
 void session_file_read_features(struct session *s);
+/* What a record costs in the index: its entry, and a round mark at most. */
+#define SESSION_REC_CHARGE	(sizeof(struct rec_ent) + sizeof(size_t))
+
+/*
+ * Index record r (attr: its attr, or -1) into ix: its time, else
+ * *last_time's (counted in ix->n_untimed); smp is the sample decoded
+ * whole, or NULL (its head is read).  session.c.
+ */
+struct rec;
+struct sample;
+void session_index_rec(const struct session *s, struct rec_index *ix, uint64_t *last_time,
+    const struct rec *r, int attr, const struct sample *smp);
+
+/*
+ * session_par.c: the second half of a large data section indexed by a
+ * thread of its own.  session_par_split guesses a record boundary near
+ * the middle of [base, base + len); a part walks from there to the end
+ * into its own index, rounds and counts, and fails (leaving the rest to
+ * the first walk) on any record that needs the walk before it.
+ */
+struct par_part {
+	struct session		*s;
+	const uint8_t		*base;		/* the part's first byte */
+	uint64_t		 vstart, len;	/* its location and length */
+	struct rec_index	 ix;
+	size_t			*rounds;	/* positions in ix closing a round */
+	size_t			 nrounds, caprounds;
+	struct type_counts	 counts;
+	struct type_counts	*attr_counts;
+	size_t			 nattr;
+	uint64_t		 nrecords, charged;
+	uint64_t		 last_time;
+	size_t			 lead_untimed;	/* untimed entries before its first timed one */
+	bool			 timed_seen;
+	bool			 failed;
+	bool			 started;
+	atomic_bool		 stop;
+	pthread_t		 th;
+};
+bool session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at);
+int session_par_start(struct par_part *p);
+/* Wait for the part (stop: ask it to leave off first). */
+void session_par_join(struct par_part *p, bool stop);
+void session_par_free(struct par_part *p);
+
 /* A sequential pass at base + pos: give back the pages DROP_STEP or more
  * behind *dropped (inline: it is asked once per record). */
 static inline void

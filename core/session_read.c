@@ -208,6 +208,7 @@ session_info(const struct session *s)
 		.nr_containers_records = s->nr_containers_records,
 		.t_open = s->t_open,
 		.t_walk = s->t_walk,
+		.load_split = s->load_split,
 		.t_sort = s->t_sort,
 		.t_threads = s->t_threads,
 		.damaged = s->damaged,

@@ -535,3 +535,115 @@ Test(session, open_mem_fixtures)
 	for (size_t i = 0; i < 3; i++)
 		free(bytes[i]);
 }
+
+/* Everything loading makes of a recording, in s and t alike. */
+static void
+same_load(const struct session *s, const struct session *t, const char *name)
+{
+	const struct rec_index *a = session_index(s), *b = session_index(t);
+	const struct diag_list *da = session_diags(s), *db = session_diags(t);
+
+	cr_assert_eq(a->n, b->n, "%s: %zu vs %zu entries", name, a->n, b->n);
+	cr_assert_eq(a->n_untimed, b->n_untimed, "%s: untimed", name);
+	for (size_t i = 0; i < a->n; i++)
+		cr_assert(a->v[i].time == b->v[i].time && a->v[i].loc == b->v[i].loc &&
+		    a->v[i].who == b->v[i].who, "%s: entry %zu", name, i);
+	cr_assert_eq(memcmp(session_counts(s), session_counts(t), sizeof *session_counts(s)), 0,
+	    "%s: counts", name);
+	for (size_t i = 0; i < session_attrs(s)->n; i++) {
+		const struct type_counts *x = session_attr_counts(s, i), *y = session_attr_counts(t, i);
+
+		cr_assert_eq(x == NULL, y == NULL, "%s: attr %zu counts", name, i);
+		if (x != NULL)
+			cr_assert_eq(memcmp(x, y, sizeof *x), 0, "%s: attr %zu counts", name, i);
+	}
+	cr_assert_eq(da->n, db->n, "%s: %zu vs %zu diagnostics", name, da->n, db->n);
+	for (size_t i = 0; i < da->n; i++)
+		cr_assert(strcmp(da->v[i].msg, db->v[i].msg) == 0 && da->v[i].offset == db->v[i].offset,
+		    "%s: diagnostic %zu: %s vs %s", name, i, da->v[i].msg, db->v[i].msg);
+	cr_assert_eq(session_info(s).damaged, session_info(t).damaged, "%s: damaged", name);
+}
+
+/* path loaded with its data indexed in two parts (walk_split) and in one walk; 1 if split. */
+static int
+split_equals_one(const char *path, const char *name)
+{
+	struct perf_err e1, e2;
+	struct session *s, *t;
+	int split = 0;
+
+	setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
+	s = session_open(path, NULL, &e1);
+	unsetenv("PERFNAV_LOAD_SPLIT_MIN");
+	t = session_open(path, NULL, &e2);
+	cr_assert_eq(s == NULL, t == NULL, "%s: opens", name);
+	if (s != NULL) {
+		same_load(s, t, name);
+		split = session_info(s).load_split > 0;
+		cr_assert_eq(session_info(t).load_split, 0, "%s: one walk", name);
+	}
+	session_close(s);
+	session_close(t);
+	return split;
+}
+
+static uint8_t *
+read_all(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *p;
+	long len;
+
+	cr_assert_not_null(fp, "%s", path);
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	p = malloc((size_t)len);
+	cr_assert_eq(fread(p, 1, (size_t)len, fp), (size_t)len);
+	fclose(fp);
+	*n = (size_t)len;
+	return p;
+}
+
+/*
+ * A large data section's second half is indexed on a thread of its own
+ * from a guessed record boundary; the session must be what one walk makes:
+ * on every fixture, and on fp.data damaged (a header's size or type
+ * overwritten) or cut at many places, in the first half, at the guess and
+ * in the second.
+ */
+Test(session, split_load_equals_one_walk)
+{
+	const char *names[] = { "fp.data", "fork.data", "dwarf.data", "multi.data", "zstd.data",
+		"plain.data", "switch.data", "tracepoint.data", "group.data", "diff-a.data", "dir.data" };
+	size_t n, nsplit = 0, ndamaged = 0;
+	uint8_t *p;
+	char name[64];
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		nsplit += (size_t)split_equals_one(test_data(names[i]), names[i]);
+	cr_assert_geq(nsplit, 6, "most fixtures load in two parts (%zu did)", nsplit);
+	p = read_all(test_data("fp.data"), &n);
+	for (size_t k = 1; k < 64; k++) {
+		size_t at = n / 64 * k & ~(size_t)7, m;
+		uint8_t *q = malloc(n);
+		char *path;
+
+		memcpy(q, p, n);
+		q[at + (k % 3 == 0 ? 6 : k % 3 == 1 ? 0 : 2)] ^= (uint8_t)(0x10 + k);
+		path = tmp_write("split", q, n);
+		snprintf(name, sizeof name, "fp.data damaged at %zu", at);
+		ndamaged += (size_t)split_equals_one(path, name);
+		unlink(path);
+		free(path);
+		m = n - n / 64 * k;
+		path = tmp_write("split", p, m);
+		snprintf(name, sizeof name, "fp.data cut at %zu", m);
+		split_equals_one(path, name);
+		unlink(path);
+		free(path);
+		free(q);
+	}
+	cr_assert_geq(ndamaged, 20, "damaged copies load in two parts too (%zu did)", ndamaged);
+	free(p);
+}

@@ -1,0 +1,168 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/record.h"
+#include "core/session_int.h"
+
+/*
+ * session_par.c: indexing the second half of a large data section on a
+ * thread of its own while the loader walks the first (session.c).  Where
+ * the second half starts is a guess (session_par_split: a record boundary
+ * found by the shape of the headers after it), checked when the first
+ * walk arrives there: it must end exactly on it, else the part is thrown
+ * away and the first walk goes on alone.  The part takes only what needs
+ * no state of the walk before it: kernel records and FINISHED_ROUND, each
+ * whole; anything else (a damaged record, COMPRESSED, a feature or attr
+ * record, data after a record) ends it, failed, and the first walk does
+ * that half too.  So either way the session is what one walk makes it.
+ */
+
+/* Headers in a row that must look like records for a guess to be taken
+ * (or all those to the end, where it ends exactly). */
+#define PAR_CHAIN	256
+/* How far past the middle a boundary is looked for. */
+#define PAR_SEEK	(UINT64_C(4) << 20)
+
+/* Could a record the part takes start at base + pos (of len)? Its size, or 0. */
+static uint32_t
+plausible(const struct session *s, const uint8_t *base, uint64_t len, uint64_t pos)
+{
+	uint32_t type, size;
+
+	if (len - pos < 8)
+		return 0;
+	type = rd32(base + pos, s->swap);
+	size = rd16(base + pos + 6, s->swap);
+	if (size < 8 || size % 8 != 0 || size > len - pos || type == 0 ||
+	    (type >= PF_REC_USER_TYPE_START && type != PF_REC_FINISHED_ROUND))
+		return 0;
+	return size;
+}
+
+bool
+session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at)
+{
+	uint64_t from = len / 2 & ~(uint64_t)7;
+
+	for (uint64_t c = from; c < len && c < from + PAR_SEEK; c += 8) {
+		uint64_t p = c;
+		int k;
+
+		for (k = 0; k < PAR_CHAIN && p < len; k++) {
+			uint32_t size = plausible(s, base, len, p);
+
+			if (size == 0)
+				break;
+			p += size;
+		}
+		if (k == PAR_CHAIN || p == len) {
+			*at = c;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Count a record as count_rec (session.c) does, into the part's own counts. */
+static void
+part_count(struct par_part *p, uint32_t type, int attr)
+{
+	uint32_t t = type < SESSION_NTYPES ? type : SESSION_NTYPES - 1;
+
+	p->counts.total++;
+	p->counts.by_type[t]++;
+	if (attr >= 0 && (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)) {
+		if ((size_t)attr >= p->nattr) {
+			size_t n = (size_t)attr + 1;
+
+			p->attr_counts = xreallocarray(p->attr_counts, n, sizeof *p->attr_counts);
+			memset(p->attr_counts + p->nattr, 0, (n - p->nattr) * sizeof *p->attr_counts);
+			p->nattr = n;
+		}
+		p->attr_counts[attr].total++;
+		p->attr_counts[attr].by_type[t]++;
+	}
+}
+
+static void *
+part_walk(void *arg)
+{
+	struct par_part *p = arg;
+	const struct session *s = p->s;
+	uint64_t pos = 0, dropped = 0;
+
+	p->last_time = 0;
+	while (pos < p->len) {
+		struct rec r;
+		struct sample smp;
+		const char *why;
+		uint64_t untimed;
+		int attr = -1;
+
+		if (atomic_load_explicit(&p->stop, memory_order_relaxed) ||
+		    plausible(s, p->base, p->len, pos) == 0)
+			goto fail;
+		session_drop_behind(s, p->vstart, &dropped, pos);
+		r.p = p->base + pos;
+		r.size = rd16(r.p + 6, s->swap);
+		r.type = rd32(r.p, s->swap);
+		r.misc = rd16(r.p + 4, s->swap);
+		r.swap = s->swap;
+		r.loc = p->vstart + pos;
+		if (session_rec_trailing(&r) != 0 || record_check(s, &r, &smp, &why) != 0)
+			goto fail;
+		if (r.type != PF_REC_FINISHED_ROUND)
+			attr = record_attr(s, &r);
+		part_count(p, r.type, attr);
+		p->nrecords++;
+		p->charged += SESSION_REC_CHARGE;
+		if (r.type == PF_REC_FINISHED_ROUND) {
+			GROW(p->rounds, p->caprounds, p->nrounds + 1);
+			p->rounds[p->nrounds++] = p->ix.n;
+		}
+		untimed = p->ix.n_untimed;
+		session_index_rec(s, &p->ix, &p->last_time, &r, attr,
+		    r.type == PERF_RECORD_SAMPLE ? &smp : NULL);
+		if (p->ix.n_untimed == untimed)
+			p->timed_seen = true;
+		else if (!p->timed_seen)
+			p->lead_untimed++;
+		pos += r.size;
+	}
+	return NULL;
+fail:
+	p->failed = true;
+	return NULL;
+}
+
+int
+session_par_start(struct par_part *p)
+{
+	atomic_init(&p->stop, false);
+	p->started = pthread_create(&p->th, NULL, part_walk, p) == 0;
+	return p->started ? 0 : -1;
+}
+
+void
+session_par_join(struct par_part *p, bool stop)
+{
+	if (!p->started)
+		return;
+	if (stop)
+		atomic_store(&p->stop, true);
+	pthread_join(p->th, NULL);
+	p->started = false;
+}
+
+void
+session_par_free(struct par_part *p)
+{
+	session_par_join(p, true);
+	index_free(&p->ix);
+	free(p->rounds);
+	free(p->attr_counts);
+	memset(p, 0, sizeof *p);
+}
