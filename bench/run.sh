@@ -1,33 +1,35 @@
 #!/bin/bash
-# perfnav benchmark: wall time (median of 3) and peak RSS of perfnav's text
-# subcommands next to perf's and next to the floor (shared/bench/walk.c) on
-# large recordings made here by shared/bench/make-recordings.sh.
+# perfnav benchmark: perfnav's text subcommands side by side with perf's, in
+# one run, on large recordings made here (shared/bench/make-recordings.sh,
+# and fp-4G, the same workload recorded longer), next to the floor (a bare
+# header walk, shared/bench/walk.c).  Each command runs once untimed (its
+# peak anonymous memory is sampled then, every 10 ms, file pages excluded),
+# then BENCH_RUNS times, perfnav and perf alternated; the table gives the
+# median wall time and the peak RSS (file pages included, /usr/bin/time).
 #
 # usage: bench/run.sh [RECORDING...]
-#   RECORDING: fp-10M fp-100M fp-1G dwarf-100M z-100M (default: fp-100M fp-1G)
+#   RECORDING: fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M
+#              (default: fp-100M fp-1G dwarf-100M z-100M)
 # environment:
-#   BENCH_DIR    where recordings and tools live (default /tmp/perfnav-bench);
-#                missing recordings are made there first (fp-1G: ~2 minutes, 1.1 GB)
-#   BENCH_RUNS   runs per measurement (default 3; the median is reported)
-#   SHARED       the shared tree (default ../shared relative to the repository)
-#   BENCH_TOP    1: also time hot functions, perfnav top against perf report
-#                (--no-children --sort sym, and --children: perf takes ~20 s
-#                and ~60 s per run on fp-1G)
-#   BENCH_SCRIPT 1: also time perfnav script against perf script (default
-#                fields and callchains, output to /dev/null; perf takes ~30 s
-#                per run on fp-1G)
-#   BENCH_DWARF  1: also time top --children (default keys, and --sort sym)
-#                against perf report's on dwarf-100M (made if missing)
-# The TUI's start-up (first screen, every symbol resolved) is bench/tui.sh.
-#
-# Prints a Markdown table.  A command that fails shows 'fail'.  Timings are
-# never part of `make check`.
+#   BENCH_DIR        where recordings and tools live (default /tmp/perfnav-bench);
+#                    missing recordings are made there first (fp-1G: ~2 minutes,
+#                    fp-4G: ~9 minutes and 3.5 GB of disk)
+#   BENCH_RUNS       timed runs per command (default 3; the median is reported)
+#   BENCH_PERF_RUNS  timed runs of perf's commands (default BENCH_RUNS; on fp-4G,
+#                    perf report -D alone takes ~8 minutes a run)
+#   BENCH_ONLY       space-separated subset of: stats dump self children script
+#   SHARED           the shared tree (default ../shared relative to the repository)
+# The TUI's start-up (first screen, every symbol resolved, keys meanwhile) is
+# bench/tui.sh.  Prints a Markdown table; a command that fails shows 'fail'.
+# Timings are never part of `make check`.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 BENCH_DIR=${BENCH_DIR:-/tmp/perfnav-bench}
 BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_PERF_RUNS=${BENCH_PERF_RUNS:-$BENCH_RUNS}
+BENCH_ONLY=${BENCH_ONLY:-stats dump self children script}
 SHARED=${SHARED:-$root/../shared}
 bench_src=$SHARED/bench
 
@@ -42,7 +44,7 @@ die()
 command -v perf >/dev/null || die "perf is missing"
 
 recs=("$@")
-[ ${#recs[@]} -gt 0 ] || recs=(fp-100M fp-1G)
+[ ${#recs[@]} -gt 0 ] || recs=(fp-100M fp-1G dwarf-100M z-100M)
 
 mkdir -p "$BENCH_DIR"
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
@@ -64,32 +66,55 @@ fi
 
 # Make the missing recordings.
 for r in "${recs[@]}"; do
+	[ -s "$BENCH_DIR/rec/$r.data" ] && continue
+	echo "bench: making $r in $BENCH_DIR/rec (this takes a while)" >&2
 	case $r in
-	fp-10M) what=small ;;
-	fp-100M) what=100m ;;
-	fp-1G) what=1g ;;
-	dwarf-100M) what=dwarf ;;
-	z-100M) what=z ;;
-	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G dwarf-100M z-100M)" ;;
+	fp-10M) sh "$bench_src/make-recordings.sh" "$BENCH_DIR" small >&2 ;;
+	fp-100M) sh "$bench_src/make-recordings.sh" "$BENCH_DIR" 100m >&2 ;;
+	fp-1G) sh "$bench_src/make-recordings.sh" "$BENCH_DIR" 1g >&2 ;;
+	dwarf-100M) sh "$bench_src/make-recordings.sh" "$BENCH_DIR" dwarf >&2 ;;
+	z-100M) sh "$bench_src/make-recordings.sh" "$BENCH_DIR" z >&2 ;;
+	fp-4G)
+		# fp-1G's command, recorded ~4 times longer (the workload is built by
+		# make-recordings.sh: make fp-10M first if $BENCH_DIR/work is missing)
+		[ -x "$BENCH_DIR/work" ] || sh "$bench_src/make-recordings.sh" "$BENCH_DIR" small >&2
+		(cd "$BENCH_DIR" && HOME="$BENCH_DIR/home" perf record -e cpu-clock -F 50000 -g \
+			-o rec/fp-4G.data -- ./work mix 2 500 >rec/fp-4G.log 2>&1)
+		tail -1 "$BENCH_DIR/rec/fp-4G.log" >&2
+		;;
+	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M)" ;;
 	esac
-	if [ ! -s "$BENCH_DIR/rec/$r.data" ]; then
-		echo "bench: making $r in $BENCH_DIR/rec (this takes a while)" >&2
-		sh "$bench_src/make-recordings.sh" "$BENCH_DIR" "$what" >&2
-	fi
 done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# measure CMD...: runs CMD once untimed, then BENCH_RUNS times (stdout to /dev/null), prints
-# "MEDIAN_WALL_S MAX_RSS_MB" or "fail" (wall includes ~1 ms of /usr/bin/time).
-measure()
+# anon_peak CMD...: runs CMD once (stdout to /dev/null), prints its peak
+# RssAnon in MB, sampled every 10 ms (bash builtins only while it runs).
+anon_peak()
 {
-	local i walls=() rss=0 w m t0 t1
-	# one untimed run first: every command is measured warm (page cache,
-	# memory freed by the command before it), perf's as much as ours
-	"$@" >/dev/null 2>&1 || true
-	for ((i = 0; i < BENCH_RUNS; i++)); do
+	local pid peak=0 k v rest
+	"$@" >/dev/null 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		while read -r k v rest; do
+			if [ "$k" = RssAnon: ]; then
+				[ "$v" -gt "$peak" ] && peak=$v
+				break
+			fi
+		done <"/proc/$pid/status" 2>/dev/null || true
+		sleep 0.01
+	done
+	wait "$pid" 2>/dev/null || true
+	echo $((peak / 1024))
+}
+
+# timed RUNS CMD...: prints "MEDIAN_WALL_S MAX_RSS_MB" or "fail".
+timed()
+{
+	local runs=$1 i walls=() rss=0 w m t0 t1
+	shift
+	for ((i = 0; i < runs; i++)); do
 		# /usr/bin/time gives the peak RSS; its %e has only 10 ms
 		# resolution, so the wall time is taken around it in ns.
 		t0=$(date +%s%N)
@@ -100,8 +125,7 @@ measure()
 		fi
 		t1=$(date +%s%N)
 		read -r w m <"$tmp/time"
-		w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-		walls+=("$w")
+		walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
 		[ "$m" -gt "$rss" ] && rss=$m
 	done
 	printf '%s %s\n' \
@@ -109,60 +133,57 @@ measure()
 		"$(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')"
 }
 
-names=("walk count" "walk index" "perf report --stats" "perfnav stats" "perfnav stats --index" "perfnav dump > /dev/null")
+# row REC WHAT TARGET "PERF CMD" "PERFNAV CMD": one line of the table, perf's
+# and perfnav's runs alternated (perf first), each after one untimed run.
+row()
+{
+	local rec=$1 what=$2 target=$3 pcmd=$4 ncmd=$5 f=$BENCH_DIR/rec/$1.data
+	local pw=() nw=() prss=0 nrss=0 anon res i ratio pm nm
+	# shellcheck disable=SC2086
+	{
+		$pcmd "$f" >/dev/null 2>&1 || true
+		anon=$(anon_peak $ncmd "$f")
+		for ((i = 0; i < BENCH_RUNS || i < BENCH_PERF_RUNS; i++)); do
+			if [ "$i" -lt "$BENCH_PERF_RUNS" ]; then
+				res=$(timed 1 $pcmd "$f")
+				[ "$res" != fail ] && pw+=("${res%% *}") && [ "${res##* }" -gt "$prss" ] && prss=${res##* }
+			fi
+			if [ "$i" -lt "$BENCH_RUNS" ]; then
+				res=$(timed 1 $ncmd "$f")
+				[ "$res" != fail ] && nw+=("${res%% *}") && [ "${res##* }" -gt "$nrss" ] && nrss=${res##* }
+			fi
+		done
+	}
+	pm=$( ((${#pw[@]})) && printf '%s\n' "${pw[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' || echo fail)
+	nm=$( ((${#nw[@]})) && printf '%s\n' "${nw[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' || echo fail)
+	ratio=$(awk -v a="$pm" -v b="$nm" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1fx", a / b; else print "-" }')
+	pcmd=${pcmd% -i}
+	echo "| $rec ($(du -h "$f" | cut -f1)) | $what | \`${pcmd/#$BENCH_DIR\//}\` | $pm | \`$ncmd\` | $nm | $ratio | $target | $prss / $nrss | $anon |"
+}
 
-echo "| recording | command | wall (s) | x walk count | peak RSS (MB) |"
-echo "|---|---|---:|---:|---:|"
+wants() { [[ " $BENCH_ONLY " == *" $1 "* ]]; }
+
+echo "| recording | what | perf (or the floor) | s | perfnav | s | faster by | target | peak RSS MB (perf / perfnav) | perfnav peak anon MB |"
+echo "|---|---|---|---:|---|---:|---:|---|---:|---:|"
 for r in "${recs[@]}"; do
 	f=$BENCH_DIR/rec/$r.data
-	size=$(du -h "$f" | cut -f1)
 	cat "$f" >/dev/null # warm the page cache: every run below reads from memory
-	results=()
-	results+=("$(measure "$walk" count "$f")")
-	results+=("$(measure "$walk" index "$f")")
-	results+=("$(measure perf report --stats -i "$f")")
-	results+=("$(measure ./perfnav stats "$f")")
-	results+=("$(measure ./perfnav stats --index "$f")")
-	results+=("$(measure ./perfnav dump "$f")")
-	base=${results[0]%% *}
-	if [ "${BENCH_TOP:-0}" = 1 ]; then
-		names+=("perf report --stdio --no-children --sort sym" "perfnav top --no-children --sort sym"
-			"perf report --stdio --children" "perfnav top --children"
-			"perfnav top --children --path-stats (call paths kept)")
-		results+=("$(measure perf report --stdio --no-children --sort sym -i "$f")")
-		results+=("$(measure ./perfnav top --no-children --sort sym "$f")")
-		results+=("$(measure perf report --stdio --children -i "$f")")
-		results+=("$(measure ./perfnav top --children "$f")")
-		results+=("$(measure ./perfnav top --children --path-stats "$f")")
+	case $r in
+	dwarf-100M | z-100M)
+		wants children && row "$r" "hot functions, children" "3x (dwarf)" \
+			"perf report --stdio --children -i" "./perfnav top --children"
+		continue
+		;;
+	esac
+	if wants stats; then
+		row "$r" "stats vs the header walk" "within 10% (0.91x)" "$walk count" "./perfnav stats"
+		row "$r" "stats" "" "perf report --stats -i" "./perfnav stats"
+		row "$r" "full index" "" "$walk index" "./perfnav stats --index"
 	fi
-	if [ "${BENCH_SCRIPT:-0}" = 1 ]; then
-		names+=("perf script > /dev/null" "perfnav script > /dev/null")
-		results+=("$(measure perf script -i "$f")")
-		results+=("$(measure ./perfnav script "$f")")
-	fi
-	for i in "${!names[@]}"; do
-		res=${results[$i]}
-		if [ "$res" = fail ]; then
-			echo "| $r ($size) | \`${names[$i]}\` | fail | | |"
-			continue
-		fi
-		wall=${res%% *}
-		mb=${res##* }
-		ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
-		echo "| $r ($size) | \`${names[$i]}\` | $wall | $ratio | $mb |"
-	done
-	names=("walk count" "walk index" "perf report --stats" "perfnav stats" "perfnav stats --index" "perfnav dump > /dev/null")
+	wants dump && row "$r" "dump" "20x" "perf report -D -i" "./perfnav dump"
+	wants self && row "$r" "hot functions, self" "10x" \
+		"perf report --stdio --no-children --sort sym -i" "./perfnav top --no-children --sort sym"
+	wants children && row "$r" "hot functions, children" "12x" \
+		"perf report --stdio --children -i" "./perfnav top --children"
+	wants script && row "$r" "script" "10x" "perf script -i" "./perfnav script"
 done
-
-if [ "${BENCH_DWARF:-0}" = 1 ]; then
-	f=$BENCH_DIR/rec/dwarf-100M.data
-	[ -s "$f" ] || sh "$bench_src/make-recordings.sh" "$BENCH_DIR" dwarf >&2
-	cat "$f" >/dev/null
-	# --sort sym: perfnav files these entries through perf's tree (one core)
-	for c in "perf report --stdio --children -i" "./perfnav top --children" \
-		"perf report --stdio --children --sort sym -i" "./perfnav top --children --sort sym"; do
-		# shellcheck disable=SC2086
-		res=$(measure $c "$f")
-		echo "| dwarf-100M ($(du -h "$f" | cut -f1)) | \`${c% -i}\` | ${res%% *} | | ${res##* } |"
-	done
-fi

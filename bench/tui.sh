@@ -2,7 +2,9 @@
 # perfnav benchmark of the TUI's start-up: for each recording, the time from
 # starting `perfnav FILE` in a terminal (tmux, 160x50) until its first screen
 # is drawn (the title line is there), and until every symbol is resolved (the
-# title says "symbols in S s"), median of BENCH_RUNS, and the peak RSS; next to
+# title says "symbols in S s"), median of BENCH_RUNS; how long a key (4, the
+# header pane) takes to show while symbols resolve; the peak RSS and peak
+# anonymous memory (file pages excluded, sampled with the screen); next to
 # perf report's time to its first output (perf report --stdio prints nothing
 # until it has processed the whole recording, so its time to first output is
 # its whole run, measured by bench/run.sh).  Then the flame graph pane's
@@ -13,7 +15,8 @@
 # made here if it is not built.
 #
 # usage: bench/tui.sh [RECORDING...]   (default: fp-1G; made by bench/run.sh)
-# environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3).
+# environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3),
+# BENCH_PANES (default 1; 0: the start-up table alone).
 # Prints a Markdown table.  Never part of `make check`.
 set -euo pipefail
 
@@ -33,24 +36,49 @@ now() { date +%s%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# one_run FILE: prints "FIRST_S ALL_S RSS_MB" or "fail"
+# anon_mb PID: its RssAnon now in MB (bash builtins), 0 if gone.
+anon_mb()
+{
+	local k v rest
+	while read -r k v rest; do
+		[ "$k" = RssAnon: ] && { echo $((v / 1024)); return; }
+	done <"/proc/$1/status" 2>/dev/null || true
+	echo 0
+}
+
+# one_run FILE: prints "FIRST_S ALL_S RSS_MB ANON_MB KEY_MS" or "fail".  While
+# symbols resolve, 4 is pressed once (the header pane) and KEY_MS is the time
+# until it shows (screen polled every ~10 ms; "-" if symbols were in first).
 one_run()
 {
-	local f=$1 t0 t1 t2 i screen rss
+	local f=$1 t0 t1 t2 tk tk1= i screen rss pid= anon=0 a
 	rm -f "$tmp/rss"
 	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
 	t0=$(now)
 	tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 50 \
 		"/usr/bin/time -f %M -o '$tmp/rss' ./perfnav '$f' 2>/dev/null; sleep 60"
 	t1=
+	tk=
 	for ((i = 0; i < 120000; i++)); do
 		screen=$(tmux -L "$sock" capture-pane -p 2>/dev/null || true)
+		[ -n "$pid" ] || pid=$(pgrep -n -f "^./perfnav $f" || true)
+		if [ -n "$pid" ]; then
+			a=$(anon_mb "$pid")
+			[ "$a" -gt "$anon" ] && anon=$a
+		fi
 		if [ -z "$t1" ] && grep -q '^ perfnav  ' <<<"$screen"; then
 			t1=$(now)
 		fi
 		if grep -q 'symbols in [0-9.]* s' <<<"$screen"; then
 			t2=$(now)
 			break
+		fi
+		if [ -n "$t1" ] && [ -z "$tk" ] && grep -q 'symbols [0-9]*%' <<<"$screen"; then
+			tk=$(now)
+			tmux -L "$sock" send-keys 4
+		elif [ -n "$tk" ] && [ -z "$tk1" ] && grep -q '^ header ' <<<"$screen"; then
+			tk1=$(now)
+			tmux -L "$sock" send-keys 1
 		fi
 		sleep 0.01
 	done
@@ -61,29 +89,34 @@ one_run()
 		sleep 0.01
 	done
 	rss=$(tail -1 "$tmp/rss" 2>/dev/null || echo 0)
-	echo "$(secs "$t0" "$t1") $(secs "$t0" "$t2") $(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')"
+	echo "$(secs "$t0" "$t1") $(secs "$t0" "$t2") $(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')" \
+		"$anon $([ -n "$tk1" ] && awk -v a="$tk" -v b="$tk1" 'BEGIN { printf "%.0f", (b - a) / 1e6 }' || echo -)"
 }
 
-echo "| recording | TUI: first screen (s) | TUI: every symbol resolved (s) | peak RSS (MB) |"
-echo "|---|---:|---:|---:|"
+echo "| recording | TUI: first screen (s) | TUI: every symbol resolved (s) | key while resolving (ms) | peak RSS (MB) | peak anon (MB) |"
+echo "|---|---:|---:|---:|---:|---:|"
 for r in "${recs[@]}"; do
 	f=$BENCH_DIR/rec/$r.data
 	[ -s "$f" ] || { echo "bench/tui.sh: no $f (bench/run.sh $r makes it)" >&2; exit 1; }
 	cat "$f" >/dev/null
 	one_run "$f" >/dev/null # warm-up, untimed
-	firsts=() alls=() rss=0
+	firsts=() alls=() keys=() rss=0 anon=0
 	for ((k = 0; k < BENCH_RUNS; k++)); do
-		read -r a b m <<<"$(one_run "$f")"
-		[ "$a" != fail ] || { echo "| $r | fail | fail | |"; continue 2; }
+		read -r a b m n kms <<<"$(one_run "$f")"
+		[ "$a" != fail ] || { echo "| $r | fail | fail | | | |"; continue 2; }
 		firsts+=("$a")
 		alls+=("$b")
+		[ "$kms" != - ] && keys+=("$kms")
 		[ "$m" -gt "$rss" ] && rss=$m
+		[ "$n" -gt "$anon" ] && anon=$n
 	done
 	echo "| $r ($(du -h "$f" | cut -f1)) | $(printf '%s\n' "${firsts[@]}" | median) |" \
-		"$(printf '%s\n' "${alls[@]}" | median) | $rss |"
+		"$(printf '%s\n' "${alls[@]}" | median) |" \
+		"$( ((${#keys[@]})) && printf '%s\n' "${keys[@]}" | median || echo -) | $rss | $anon |"
 done
 
 echo
+[ "${BENCH_PANES:-1}" = 1 ] || exit 0
 for b in flame_bench timeline_bench scope_bench; do
 	[ -x bench/$b ] || make -s bench/$b >&2
 done
