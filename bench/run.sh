@@ -170,7 +170,9 @@ for r in "${recs[@]}"; do
 	cat "$f" >/dev/null # warm the page cache: every run below reads from memory
 	case $r in
 	dwarf-100M | z-100M)
-		wants children && row "$r" "hot functions, children" "3x (dwarf)" \
+		target="12x"
+		[ "$r" = dwarf-100M ] && target="3x"
+		wants children && row "$r" "hot functions, children" "$target" \
 			"perf report --stdio --children -i" "./perfnav top --children"
 		continue
 		;;
