@@ -80,21 +80,86 @@ event_root(struct hist *h, uint32_t ev)
 	return h->cp_root[ev];
 }
 
+/*
+ * The path node of a chain from the event's root (funcs outermost first),
+ * through the memo of the last two paths (h->pmemo: consecutive samples,
+ * or those of two threads taking turns, share their outer frames), and
+ * the memo's slot made to hold it.
+ */
+static uint32_t
+memo_path(struct hist *h, uint32_t ev, const struct fkey *chain, size_t n, bool by_addr,
+    struct path_memo **slot)
+{
+	struct path_memo *best = NULL;
+	size_t keep = 0, d;
+	uint32_t t = event_root(h, ev);
+
+	for (int k = 0; k < 2; k++) {
+		struct path_memo *m = &h->pmemo[k];
+
+		if (m->ev != ev)
+			continue;
+		for (d = 0; d < m->n && d < n &&
+		    m->func[d] == (by_addr ? chain[n - 1 - d].anode : chain[n - 1 - d].node); d++)
+			;
+		if (best == NULL || d > keep) {
+			best = m;
+			keep = d;
+		}
+	}
+	if (best == NULL || keep == 0)
+		best = &h->pmemo[h->pmemo_lru];
+	h->pmemo_lru = best == &h->pmemo[0];
+	if (n > best->cap) {
+		best->cap = n;
+		best->func = xreallocarray(best->func, n, sizeof *best->func);
+		best->path = xreallocarray(best->path, n, sizeof *best->path);
+	}
+	if (best->ev != ev) {
+		best->ev = ev;
+		keep = 0;
+	}
+	if (keep > 0)
+		t = best->path[keep - 1];
+	for (d = keep; d < n; d++) {
+		uint32_t f = by_addr ? chain[n - 1 - d].anode : chain[n - 1 - d].node;
+
+		t = base_child(h, t, f);
+		best->func[d] = f;
+		best->path[d] = t;
+	}
+	if (keep < best->n || n != best->n)
+		best->row_node = NONE32;
+	best->n = n;
+	*slot = best;
+	return t;
+}
+
 void
 cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
     size_t n, uint64_t period, uint32_t e)
 {
-	uint32_t t = event_root(h, ev), entry = e, r;
+	uint32_t t, entry = e, r;
 	bool by_addr = h->o.paths_address;
 	size_t nrow = h->ncprow;
+	struct path_memo *m = NULL;
 
 	if (n == 0) {
-		t = base_child(h, t, src->f->node);
+		t = base_child(h, event_root(h, ev), src->f->node);
 		entry |= CP_NOCHAIN;
+	} else {
+		t = memo_path(h, ev, chain, n, by_addr, &m);
 	}
-	for (size_t i = n; i-- > 0;)
-		t = base_child(h, t, by_addr ? chain[i].anode : chain[i].node);
-	r = base_row(h, t, entry);
+	if (m != NULL && m->row_node == t && m->row_entry == entry) {
+		r = m->row;
+	} else {
+		r = base_row(h, t, entry);
+		if (m != NULL) {
+			m->row_node = t;
+			m->row_entry = entry;
+			m->row = r;
+		}
+	}
 	if (h->ncprow > nrow)
 		hist_row_made(h, r);
 	h->cprow[r].period += period;
@@ -302,6 +367,10 @@ cpath_free_base(struct hist *h)
 	hmap_free(&h->cprow_tab);
 	free(h->an);
 	hmap_free(&h->an_tab);
+	for (int k = 0; k < 2; k++) {
+		free(h->pmemo[k].func);
+		free(h->pmemo[k].path);
+	}
 	if (!h->pos_lent)
 		free(h->sample_row);
 	if (h->cp_ix != NULL) {

@@ -31,6 +31,8 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 	h->z = z;
 	h->o = *o;
 	h->pos_lo = SIZE_MAX;
+	h->pmemo[0].ev = h->pmemo[1].ev = NONE32;
+	h->pmemo[0].row_node = h->pmemo[1].row_node = NONE32;
 	if (h->o.nkeys == 0) {
 		h->o.keys[0] = HIST_KEY_COMM;
 		h->o.keys[1] = HIST_KEY_DSO;

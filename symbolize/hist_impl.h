@@ -42,6 +42,15 @@ enum node_mode {
 /* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
 #define ENT_MEMO	4096
 
+/* A path cpath_add made: its functions from the event's root out, their path
+ * nodes, and its row for (row_node, row_entry). */
+struct path_memo {
+	uint32_t	 ev;
+	uint32_t	*func, *path;
+	size_t		 n, cap;
+	uint32_t	 row_node, row_entry, row;
+};
+
 /* A function node's entries in its last two sample contexts (hist.c add_chain). */
 struct node_memo {
 	uint32_t	ctx[2], dso[2], ent[2];
@@ -197,6 +206,8 @@ struct hist {
 	struct hmap		 an_tab;
 	struct cp_row		*cprow;
 	size_t			 ncprow, capcprow;
+	struct path_memo	 pmemo[2];	/* cpath_add: the last two paths */
+	int			 pmemo_lru;	/* the slot to take for a path like neither */
 	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
 	uint32_t		*sample_row;	/* record_self with paths: row per index position;
 					 * ROW_TOTALS | event: in the event's totals only */
