@@ -46,6 +46,12 @@ index_grow(struct rec_index *ix, size_t need)
 	size_t ncap = ix->cap ? ix->cap : INDEX_CHUNK / sizeof(struct rec_ent), nbytes;
 	void *p;
 
+	if (ix->before_grow != NULL) {
+		void (*fn)(void *) = ix->before_grow;
+
+		ix->before_grow = NULL;
+		fn(ix->grow_arg);
+	}
 	while (ncap < need) {
 		if (ncap > SIZE_MAX / 2 / sizeof(struct rec_ent))
 			fatal_oom(SIZE_MAX);
@@ -53,7 +59,8 @@ index_grow(struct rec_index *ix, size_t need)
 	}
 	nbytes = index_bytes(ncap);
 	if (ix->v == NULL)
-		p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		    -1, 0);
 	else
 		p = mremap(ix->v, index_bytes(ix->cap), nbytes, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED)
@@ -74,27 +81,10 @@ index_push(struct rec_index *ix, const struct rec_ent *e)
 }
 
 void
-index_append(struct rec_index *ix, struct rec_index *from)
+index_reserve(struct rec_index *ix, size_t n)
 {
-	/* in steps, each step's pages of from given back at once: the peak stays one index */
-	const size_t step = INDEX_CHUNK / sizeof(struct rec_ent) * 4;
-
-	if (ix->n + from->n > ix->cap)
-		index_grow(ix, ix->n + from->n);
-	for (size_t i = 0; i < from->n; i += step) {
-		size_t k = from->n - i < step ? from->n - i : step;
-		uintptr_t lo, hi;
-
-		memcpy(ix->v + ix->n, from->v + i, k * sizeof *ix->v);
-		ix->n += k;
-		/* whole pages of from behind the copy */
-		lo = ((uintptr_t)(from->v + i) + 4095) & ~(uintptr_t)4095;
-		hi = (uintptr_t)(from->v + i + k) & ~(uintptr_t)4095;
-		if (hi > lo)
-			madvise((void *)lo, hi - lo, MADV_DONTNEED);
-	}
-	ix->n_untimed += from->n_untimed;
-	index_free(from);
+	if (n > ix->cap)
+		index_grow(ix, n);
 }
 
 /* Merge sorted a[0..na) and b[0..nb) into out, stably (a first on ties). */

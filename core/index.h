@@ -78,6 +78,10 @@ struct rec_index {
 	/* Records with no timestamp get the time of the record before them
 	 * (so they keep their place); flagged here by count only. */
 	size_t		 n_untimed;
+	/* Called once (then cleared) before the table is grown, and so moved:
+	 * whoever writes into it from another thread must have stopped. */
+	void		(*before_grow)(void *arg);
+	void		*grow_arg;
 };
 
 void index_push(struct rec_index *ix, const struct rec_ent *e);
@@ -89,8 +93,8 @@ void index_push(struct rec_index *ix, const struct rec_ent *e);
  */
 void index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds);
 void index_free(struct rec_index *ix);
-/* Append from's entries to ix (and its untimed count); from is freed. */
-void index_append(struct rec_index *ix, struct rec_index *from);
+/* Room for n entries (pages are taken as they are written). */
+void index_reserve(struct rec_index *ix, size_t n);
 /* First position of a sorted index whose time is t or later (ix->n if none). */
 size_t index_first_at(const struct rec_index *ix, uint64_t t);
 

@@ -52,7 +52,8 @@ struct loader {
 	uint64_t	 total, done_before;	/* bytes to walk; of finished files */
 	uint64_t	 next_report;
 	bool		 stop;
-	/* walk_split: the first part's end is a guess (no error at it); where it ended */
+	bool		 cut;		/* a walk_region of the file ended at damage */
+	/* walk_split: the first half's end is a guess, no damage at it; where it ended */
 	bool		 soft_end;
 	uint64_t	 ended_at;
 	/* memory budget (bytes of decompressed data, index and rounds) */
@@ -609,16 +610,15 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		if (!inner && progress_stops(ld, vstart + pos, file_off0 + pos, pos))
 			return;
 
-		if (ld->soft_end && (len - pos < 8 || rd16(base + pos + 6, s->swap) > len - pos)) {
-			ld->ended_at = pos;	/* a guessed end: the caller walks on from here */
-			return;
-		}
+		if (ld->soft_end && !inner &&
+		    (len - pos < 8 || rd16(base + pos + 6, s->swap) > len - pos))
+			break;	/* at the guess: the caller walks on from here */
 		if (len - pos < 8) {
 			if (!inner) {
 				diag_add(&s->diags, DIAG_ERROR, ld->file, file_off0 + pos,
 				    "truncated record header (%llu bytes left)",
 				    (unsigned long long)(len - pos));
-				s->damaged = true;
+				s->damaged = ld->cut = true;
 				s->files[ld->file].damaged = true;
 			}
 			break;
@@ -635,7 +635,7 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 				ld->zbroken = true;
 				ld->zpending = UINT64_MAX;
 			} else {
-				s->files[ld->file].damaged = true;
+				s->files[ld->file].damaged = ld->cut = true;
 			}
 			return;
 		}
@@ -645,7 +645,7 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 				    "record of type %u and size %u runs past the end of the data (%llu bytes left)",
 				    rd32(base + pos, s->swap), size,
 				    (unsigned long long)(len - pos));
-				s->damaged = true;
+				s->damaged = ld->cut = true;
 				s->files[ld->file].damaged = true;
 			}
 			break;
@@ -666,13 +666,9 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 		r.loc = vstart + pos;
 		/* Decompressed: a record whose trailing data is still to come
 		 * waits for the next step, as a partial record does. */
-		if (inner && session_rec_trailing(&r) > len - pos - size)
+		if ((inner || ld->soft_end) && session_rec_trailing(&r) > len - pos - size) {
+			ld->charged -= inner ? 0 : SESSION_REC_CHARGE;	/* walked again */
 			break;
-		/* a guessed end inside the data after this record: the caller walks it whole */
-		if (ld->soft_end && session_rec_trailing(&r) > len - pos - size) {
-			ld->charged -= SESSION_REC_CHARGE;	/* charged when walked again */
-			ld->ended_at = pos;
-			return;
 		}
 		if (!inner)
 			s->files[ld->file].nrecords++;
@@ -689,7 +685,7 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 				diag_add(&s->diags, DIAG_ERROR, ld->file, file_off0 + pos,
 				    "%llu bytes of data after the record run past the end",
 				    (unsigned long long)extra);
-				s->damaged = true;
+				s->damaged = ld->cut = true;
 				break;
 			}
 			if (r.type == PF_REC_TRACING_DATA && !s->feat.sec[PF_FEAT_TRACING_DATA].present) {
@@ -707,8 +703,7 @@ walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t le
 				ld->zpending += extra;
 		}
 	}
-	if (ld->soft_end)
-		ld->ended_at = pos;
+	ld->ended_at = pos;
 }
 
 /* Take the part's index, rounds and counts after the walk's own (it ended where the part starts). */
@@ -727,7 +722,9 @@ par_merge(struct loader *ld, struct par_part *p)
 		GROW(ld->rounds, ld->caprounds, ld->nrounds + 1);
 		ld->rounds[ld->nrounds++] = n0 + p->rounds[i];
 	}
-	index_append(ix, &p->ix);
+	/* the part's entries are where they belong already: right after the walk's */
+	ix->n += p->ix.n;
+	ix->n_untimed += p->ix.n_untimed;
 	s->counts.total += p->counts.total;
 	for (size_t t = 0; t < SESSION_NTYPES; t++)
 		s->counts.by_type[t] += p->counts.by_type[t];
@@ -749,10 +746,25 @@ par_merge(struct loader *ld, struct par_part *p)
 /* Data sections at least this long are indexed in two parts (PERFNAV_LOAD_SPLIT_MIN: bytes, tests). */
 #define SPLIT_MIN	(UINT64_C(64) << 20)
 
+/* The index is about to move: the part writing into it stops, its work thrown away. */
+static void
+par_fence(void *arg)
+{
+	struct par_part *p = arg;
+
+	session_par_join(p, true);
+	p->failed = true;
+}
+
 /*
  * A large data section of a file: its second half indexed by a thread of
  * its own (session_par.c) while this walk does the first; true if the
  * section was walked here (whole, either way), false to walk it as one.
+ * The part writes its entries into the session's index right where the
+ * walk's end: it first counts the headers before its start (which also
+ * checks that they lead to it), in room made beforehand for the most
+ * records both halves could hold; nothing is copied, and should the walk
+ * need to grow the index (records decompressed) the part is stopped first.
  */
 static bool
 walk_split(struct loader *ld, const struct sfile *f)
@@ -772,28 +784,37 @@ walk_split(struct loader *ld, const struct sfile *f)
 		return false;
 	memset(&p, 0, sizeof p);
 	p.s = s;
+	p.whole = base;
+	p.at = at;
 	p.base = base + at;
 	p.vstart = vbase + at;
 	p.len = len - at;
+	p.n0 = s->index.n;
+	/* a record is 8 bytes at least: room for both halves, wherever the first ends */
+	index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2);
+	s->index.before_grow = par_fence;
+	s->index.grow_arg = &p;
 	if (session_par_start(&p) < 0) {
+		s->index.before_grow = NULL;
 		session_par_free(&p);
 		return false;
 	}
+	ld->cut = false;
 	ld->soft_end = true;
-	ld->ended_at = UINT64_MAX;
 	walk_region(ld, vbase, base, at, f->data_off, false);
 	ld->soft_end = false;
-	if (!ld->stop && ld->ended_at == at) {
-		session_par_join(&p, false);
-		if (!p.failed && loader_used(ld) + p.charged <= ld->budget) {
-			par_merge(ld, &p);
-			merged = true;
-			s->load_split++;
-		}
+	s->index.before_grow = NULL;
+	session_par_join(&p, ld->stop);
+	if (!ld->stop && !ld->cut && ld->ended_at == at && !p.failed && s->index.n == p.n0 + p.na &&
+	    loader_used(ld) + p.charged <= ld->budget) {
+		par_merge(ld, &p);
+		merged = true;
+		s->load_split++;
 	}
 	session_par_free(&p);
-	/* the guess was wrong, or the part could not take its half: on from where the walk is */
-	if (!merged && !ld->stop && ld->ended_at != UINT64_MAX)
+	/* the part could not take its half: on from where it starts, over what it wrote
+	 * (unless the walk ended before, at damage it could not go past) */
+	if (!merged && !ld->stop && !ld->cut)
 		walk_region(ld, vbase + ld->ended_at, base + ld->ended_at, len - ld->ended_at,
 		    f->data_off + ld->ended_at, false);
 	return true;

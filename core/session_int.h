@@ -110,9 +110,13 @@ void session_index_rec(const struct session *s, struct rec_index *ix, uint64_t *
  */
 struct par_part {
 	struct session		*s;
+	const uint8_t		*whole;		/* the data section's first byte */
+	uint64_t		 at;		/* where the part starts in it */
+	size_t			 n0;		/* the session's entries before the section */
+	uint64_t		 na;		/* records before the part (session_par_count) */
 	const uint8_t		*base;		/* the part's first byte */
 	uint64_t		 vstart, len;	/* its location and length */
-	struct rec_index	 ix;
+	struct rec_index	 ix;		/* a view into the session's index: it never grows */
 	size_t			*rounds;	/* positions in ix closing a round */
 	size_t			 nrounds, caprounds;
 	struct type_counts	 counts;
@@ -128,6 +132,9 @@ struct par_part {
 	pthread_t		 th;
 };
 bool session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at);
+/* Do the headers of [base, base + at) lead exactly to at, with nothing
+ * decompressed among them?  Their count into *n. */
+bool session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n);
 int session_par_start(struct par_part *p);
 /* Wait for the part (stop: ask it to leave off first). */
 void session_par_join(struct par_part *p, bool stop);

@@ -66,6 +66,36 @@ session_par_split(const struct session *s, const uint8_t *base, uint64_t len, ui
 	return false;
 }
 
+bool
+session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n)
+{
+	uint64_t pos = 0, k = 0;
+
+	while (pos < at) {
+		struct rec r;
+		uint64_t extra;
+
+		if (at - pos < 8)
+			return false;
+		r.p = base + pos;
+		r.size = rd16(r.p + 6, s->swap);
+		r.type = rd32(r.p, s->swap);
+		r.misc = rd16(r.p + 4, s->swap);
+		r.swap = s->swap;
+		r.loc = pos;
+		if (r.size < 8 || r.size > at - pos || r.type == PF_REC_COMPRESSED ||
+		    r.type == PF_REC_COMPRESSED2)
+			return false;
+		extra = session_rec_trailing(&r);
+		if (extra > at - pos - r.size)
+			return false;
+		pos += r.size + extra;
+		k++;
+	}
+	*n = k;
+	return true;
+}
+
 /* Count a record as count_rec (session.c) does, into the part's own counts. */
 static void
 part_count(struct par_part *p, uint32_t type, int attr)
@@ -95,6 +125,11 @@ part_walk(void *arg)
 	uint64_t pos = 0, dropped = 0;
 
 	p->last_time = 0;
+	/* where the first half's entries end: the part's go from there */
+	if (!session_par_count(s, p->whole, p->at, &p->na))
+		goto fail;
+	p->ix.v = s->index.v + p->n0 + p->na;
+	p->ix.cap = s->index.cap - p->n0 - p->na;
 	while (pos < p->len) {
 		struct rec r;
 		struct sample smp;
@@ -112,7 +147,8 @@ part_walk(void *arg)
 		r.misc = rd16(r.p + 4, s->swap);
 		r.swap = s->swap;
 		r.loc = p->vstart + pos;
-		if (session_rec_trailing(&r) != 0 || record_check(s, &r, &smp, &why) != 0)
+		if (session_rec_trailing(&r) != 0 || record_check(s, &r, &smp, &why) != 0 ||
+		    p->ix.n >= p->ix.cap)
 			goto fail;
 		if (r.type != PF_REC_FINISHED_ROUND)
 			attr = record_attr(s, &r);
@@ -161,7 +197,7 @@ void
 session_par_free(struct par_part *p)
 {
 	session_par_join(p, true);
-	index_free(&p->ix);
+	/* p->ix is a view into the session's index: nothing of its own */
 	free(p->rounds);
 	free(p->attr_counts);
 	memset(p, 0, sizeof *p);
