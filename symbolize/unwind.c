@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libunwind.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -70,11 +71,43 @@ struct uctx {
 	enum unwind_stop	 fail;		/* why the last access failed */
 };
 
-struct unwinder {
+/*
+ * libunwind caches the unwind rules it parsed (from an FDE and its CIE) by
+ * ip alone, so a cache may serve only the address space it was filled in.
+ * An unwinder keeps a few libunwind address spaces, each holding one
+ * caller's space (struct unwind_space) at a time: processes that take
+ * turns keep their rules.  Giving a slot another space flushes its cache.
+ *
+ * Where that cache lives depends on how libunwind was built: with
+ * --enable-per-thread-cache (not Debian's), UNW_CACHE_PER_THREAD means one
+ * cache per thread shared by every address space, emptied when the
+ * generation of the space in use differs from the one it was filled
+ * under; without it, each address space's own cache, unlocked.  Both are
+ * served by giving every (slot, space) pairing a generation no address
+ * space in this program had before (a ticket; unw_flush_cache bumps a
+ * generation by one, and every address space starts at the same one): a
+ * shared cache then empties whenever another slot or space uses it, and
+ * a slot's own cache whenever its space changes.
+ */
+#define UNWIND_SLOTS 8
+
+struct uslot {
 	unw_addr_space_t	 as;
+	struct unwind_space	 space;
+	bool			 keyed;		/* space is set (else: a fresh one each use) */
+	uint64_t		 bumps;		/* unw_flush_cache calls made on as */
+	uint64_t		 used;		/* the unwinder's clock at the last use */
+};
+
+struct unwinder {
+	struct uslot		 slots[UNWIND_SLOTS];
+	uint64_t		 clock;
 	struct uelf		*elfs;
 	size_t			 nelfs, capelfs;
 };
+
+/* The last generation ticket handed out (see struct uslot). */
+static _Atomic uint64_t gen_ticket;
 
 static void
 uelf_load(struct uelf *e, const char *path)
@@ -445,12 +478,46 @@ unwinder_new(void)
 	struct unwinder *u = xcalloc(1, sizeof *u);
 
 	elf_version(EV_CURRENT);
-	u->as = unw_create_addr_space(&accessors, 0);
-	if (u->as == NULL)
-		fatal_oom(0);
-	/* Unwind info depends on the sampled process's maps: never cache it. */
-	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
 	return u;
+}
+
+/* The libunwind address space to unwind space in (NULL: a fresh one). */
+static unw_addr_space_t
+slot_for(struct unwinder *u, const struct unwind_space *space)
+{
+	struct uslot *sl = NULL;
+	uint64_t t;
+
+	for (unsigned i = 0; space != NULL && i < UNWIND_SLOTS; i++)
+		if (u->slots[i].keyed && u->slots[i].space.proc == space->proc &&
+		    u->slots[i].space.epoch == space->epoch) {
+			sl = &u->slots[i];
+			sl->used = ++u->clock;
+			return sl->as;
+		}
+	for (unsigned i = 0; i < UNWIND_SLOTS; i++)
+		if (sl == NULL || u->slots[i].used < sl->used)
+			sl = &u->slots[i];
+	if (sl->as == NULL) {
+		sl->as = unw_create_addr_space(&accessors, 0);
+		if (sl->as == NULL)
+			fatal_oom(0);
+		/* Without a lock around each step's cache (GLOBAL takes one, and
+		 * blocks signals for it); see struct uslot. */
+		unw_set_caching_policy(sl->as, UNW_CACHE_PER_THREAD);
+		sl->bumps = 0;
+	}
+	/* Tickets only grow, so t is above every generation sl->as had. */
+	t = atomic_fetch_add(&gen_ticket, 1) + 1;
+	while (sl->bumps < t) {
+		unw_flush_cache(sl->as, 0, 0);
+		sl->bumps++;
+	}
+	sl->keyed = space != NULL;
+	if (space != NULL)
+		sl->space = *space;
+	sl->used = ++u->clock;
+	return sl->as;
 }
 
 void
@@ -462,13 +529,16 @@ unwinder_free(struct unwinder *u)
 		if (u->elfs[i].map != NULL)
 			munmap((void *)u->elfs[i].map, u->elfs[i].size);
 	free(u->elfs);
-	unw_destroy_addr_space(u->as);
+	for (unsigned i = 0; i < UNWIND_SLOTS; i++)
+		if (u->slots[i].as != NULL)
+			unw_destroy_addr_space(u->slots[i].as);
 	free(u);
 }
 
 size_t
 unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask,
-    unwind_find_map_fn find_map, void *arg, uint64_t *ips, size_t max, enum unwind_stop *stop)
+    const struct unwind_space *space, unwind_find_map_fn find_map, void *arg, uint64_t *ips,
+    size_t max, enum unwind_stop *stop)
 {
 	struct uctx c;
 	unw_cursor_t cur;
@@ -498,7 +568,7 @@ unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask
 		*stop = UNWIND_STOP_NO_STACK;
 		return n;
 	}
-	if (unw_init_remote(&cur, u->as, &c) < 0) {
+	if (unw_init_remote(&cur, slot_for(u, space), &c) < 0) {
 		*stop = c.fail;
 		return n;
 	}
