@@ -44,6 +44,7 @@ struct uelf {
 		uint64_t vaddr, offset, filesz;
 	}		 loads[UELF_MAX_LOADS];
 	unsigned	 nloads;
+	bool		 loads_overlap;	/* (then reads are never served from the last segment) */
 	uint64_t	 hdr_vaddr, hdr_offset, hdr_size;	/* PT_GNU_EH_FRAME */
 	bool		 has_hdr;
 	uint64_t	 table_vaddr;	/* binary search table inside the header */
@@ -69,6 +70,14 @@ struct uctx {
 	struct placed		 placed[PLACED_MAX];
 	unsigned		 nplaced;
 	enum unwind_stop	 fail;		/* why the last access failed */
+	/*
+	 * The image segment read last: runtime [seg_lo, seg_hi) is at seg;
+	 * read from there again while no placed images overlap (so place()
+	 * could give no other).
+	 */
+	uint64_t		 seg_lo, seg_hi;
+	const uint8_t		*seg;
+	bool			 overlap;
 };
 
 /*
@@ -152,6 +161,10 @@ uelf_load(struct uelf *e, const char *path)
 			}
 		}
 		e->ok = e->nloads > 0;
+		for (unsigned i = 0; i < e->nloads; i++)
+			for (unsigned j = 0; j < i; j++)
+				e->loads_overlap |= e->loads[i].vaddr < e->loads[j].vaddr + e->loads[j].filesz &&
+				    e->loads[j].vaddr < e->loads[i].vaddr + e->loads[i].filesz;
 	}
 	elf_end(elf);
 	/*
@@ -263,25 +276,37 @@ place(struct uctx *c, uint64_t addr)
 		p->lo = m.start;
 	if (m.end > p->hi)
 		p->hi = m.end;
+	c->seg_hi = 0;	/* the segment may have been in the entry replaced */
+	for (struct placed *q = c->placed; q < c->placed + c->nplaced; q++)
+		c->overlap |= q != p && q->lo < p->hi && p->lo < q->hi;
 	return p;
 }
 
-/* Read 8 bytes of an image at runtime address addr. */
+/*
+ * Read 8 bytes of an image at runtime address addr; the segment read is
+ * kept in c for the next read (parsing an FDE reads it a byte at a time).
+ */
 static int
-image_read(const struct placed *p, uint64_t addr, uint64_t *val)
+image_read(struct uctx *c, const struct placed *p, uint64_t addr, uint64_t *val)
 {
 	uint64_t va = addr - p->base;
 	const struct uelf *e = p->e;
 
 	for (unsigned i = 0; i < e->nloads; i++) {
-		uint64_t v0 = e->loads[i].vaddr, off;
+		uint64_t v0 = e->loads[i].vaddr, off = e->loads[i].offset, len = e->loads[i].filesz;
 
-		if (va < v0 || va - v0 + 8 > e->loads[i].filesz)
+		if (va < v0 || va - v0 + 8 > len)
 			continue;
-		off = e->loads[i].offset + (va - v0);
-		if (off + 8 > e->size)
+		if (off > e->size || va - v0 + 8 > e->size - off)
 			return -1;
-		memcpy(val, e->map + off, 8);
+		if (len > e->size - off)
+			len = e->size - off;
+		memcpy(val, e->map + off + (va - v0), 8);
+		if (!e->loads_overlap) {
+			c->seg_lo = p->base + v0;
+			c->seg_hi = c->seg_lo + len;
+			c->seg = e->map + off;
+		}
 		return 0;
 	}
 	return -1;
@@ -399,10 +424,14 @@ acc_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, int write
 		*valp = smp->swap ? __builtin_bswap64(v) : v;
 		return 0;
 	}
+	if (addr >= c->seg_lo && addr < c->seg_hi && c->seg_hi - addr >= 8 && !c->overlap) {
+		memcpy(valp, c->seg + (addr - c->seg_lo), 8);
+		return 0;
+	}
 	p = place(c, addr);
 	if (p == NULL)
 		return 0;
-	if (image_read(p, addr, &v) < 0) {
+	if (image_read(c, p, addr, &v) < 0) {
 		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_MAP;
 		return 0;
