@@ -1,8 +1,11 @@
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libunwind.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,36 @@ const char *
 unwind_stop_text(enum unwind_stop w)
 {
 	return (unsigned)w < UNWIND_STOP_COUNT ? stop_texts[w] : "?";
+}
+
+/*
+ * libunwind blocks every signal around each lock it takes (its rules
+ * cache's, at every step; its memory pool's, for every FDE parsed): two
+ * system calls a step, a fifth of top's time over a --call-graph dwarf
+ * recording.  That keeps a signal handler that unwinds its own thread off
+ * a lock its thread holds; perfnav unwinds in no signal handler, so while
+ * a thread runs libunwind's code (stepping a cursor, except while it asks
+ * the caller for a map), sigprocmask leaves the mask as it is.  Otherwise
+ * it is the C library's.
+ */
+static _Thread_local bool unwinding;
+
+int
+sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	int rc;
+
+	if (unwinding) {
+		if (old != NULL)
+			sigemptyset(old);
+		return 0;
+	}
+	rc = pthread_sigmask(how, set, old);
+	if (rc != 0) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- ELF images ---- */
@@ -236,6 +269,19 @@ image_base(const struct uelf *e, const struct unwind_map *m)
 	return m->start - m->pgoff;
 }
 
+/* The caller's find_map, with sigprocmask its usual self. */
+static int
+find_map_of(struct uctx *c, uint64_t addr, struct unwind_map *m)
+{
+	bool was = unwinding;
+	int rc;
+
+	unwinding = false;
+	rc = c->find_map(c->arg, addr, m);
+	unwinding = was;
+	return rc;
+}
+
 /* Place the image backing the map covering addr; NULL with ctx->fail set. */
 static struct placed *
 place(struct uctx *c, uint64_t addr)
@@ -243,16 +289,19 @@ place(struct uctx *c, uint64_t addr)
 	struct unwind_map m;
 	struct uelf *e;
 	struct placed *p;
+	bool was = unwinding;
 
 	for (unsigned i = 0; i < c->nplaced; i++)
 		if (addr >= c->placed[i].lo && addr < c->placed[i].hi)
 			return &c->placed[i];
-	if (c->find_map(c->arg, addr, &m) < 0) {
+	if (find_map_of(c, addr, &m) < 0) {
 		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_MAP;
 		return NULL;
 	}
+	unwinding = false;	/* opening a file is not libunwind's code */
 	e = uelf_get(c->u, m.key, m.path);
+	unwinding = was;
 	if (e == NULL) {
 		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_FILE;
@@ -361,7 +410,7 @@ acc_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi, int 
 		c->fail = UNWIND_STOP_NO_CFI;
 		return -UNW_EINVAL;
 	}
-	if (c->find_map(c->arg, ip, &m) < 0) {
+	if (find_map_of(c, ip, &m) < 0) {
 		m.start = p->lo;
 		m.end = p->hi;
 	}
@@ -564,16 +613,51 @@ unwinder_free(struct unwinder *u)
 	free(u);
 }
 
+/* Step a cursor over c from the sample's registers: ips[n..max). */
+static size_t
+step_all(struct uctx *c, unw_addr_space_t as, uint64_t *ips, size_t n, size_t max,
+    enum unwind_stop *stop)
+{
+	unw_cursor_t cur;
+	int rc;
+
+	if (unw_init_remote(&cur, as, c) < 0) {
+		*stop = c->fail;
+		return n;
+	}
+	while (n < max) {
+		unw_word_t w;
+
+		rc = unw_step(&cur);
+		if (rc <= 0) {
+			/* c->fail is ERROR unless something could not be read. */
+			*stop = rc == 0 && c->fail == UNWIND_STOP_ERROR ? UNWIND_STOP_END : c->fail;
+			return n;
+		}
+		if (unw_get_reg(&cur, UNW_REG_IP, &w) < 0)
+			return n;
+		/*
+		 * A caller's frame: its return address minus one, except after
+		 * a signal frame, where the ip is the interrupted instruction.
+		 * A return address of 0 (a frame libunwind could step into but
+		 * not recover) becomes ~0, as it does in perf's chains.
+		 */
+		if (unw_is_signal_frame(&cur) <= 0)
+			w--;
+		ips[n++] = w;
+	}
+	*stop = UNWIND_STOP_MAX;
+	return n;
+}
+
 size_t
 unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask,
     const struct unwind_space *space, unwind_find_map_fn find_map, void *arg, uint64_t *ips,
     size_t max, enum unwind_stop *stop)
 {
 	struct uctx c;
-	unw_cursor_t cur;
 	uint64_t ip;
 	size_t n = 0;
-	int rc;
 
 	*stop = UNWIND_STOP_END;
 	if (max == 0)
@@ -597,31 +681,8 @@ unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask
 		*stop = UNWIND_STOP_NO_STACK;
 		return n;
 	}
-	if (unw_init_remote(&cur, slot_for(u, space), &c) < 0) {
-		*stop = c.fail;
-		return n;
-	}
-	while (n < max) {
-		unw_word_t w;
-
-		rc = unw_step(&cur);
-		if (rc <= 0) {
-			/* c.fail is ERROR unless something could not be read. */
-			*stop = rc == 0 && c.fail == UNWIND_STOP_ERROR ? UNWIND_STOP_END : c.fail;
-			return n;
-		}
-		if (unw_get_reg(&cur, UNW_REG_IP, &w) < 0)
-			return n;
-		/*
-		 * A caller's frame: its return address minus one, except after
-		 * a signal frame, where the ip is the interrupted instruction.
-		 * A return address of 0 (a frame libunwind could step into but
-		 * not recover) becomes ~0, as it does in perf's chains.
-		 */
-		if (unw_is_signal_frame(&cur) <= 0)
-			w--;
-		ips[n++] = w;
-	}
-	*stop = UNWIND_STOP_MAX;
+	unwinding = true;
+	n = step_all(&c, slot_for(u, space), ips, n, max, stop);
+	unwinding = false;
 	return n;
 }
