@@ -120,16 +120,18 @@ struct uctx {
  * caller's space (struct unwind_space) at a time: processes that take
  * turns keep their rules.  Giving a slot another space flushes its cache.
  *
- * Where that cache lives depends on how libunwind was built: with
- * --enable-per-thread-cache (not Debian's), UNW_CACHE_PER_THREAD means one
- * cache per thread shared by every address space, emptied when the
- * generation of the space in use differs from the one it was filled
- * under; without it, each address space's own cache, unlocked.  Both are
- * served by giving every (slot, space) pairing a generation no address
- * space in this program had before (a ticket; unw_flush_cache bumps a
- * generation by one, and every address space starts at the same one): a
- * shared cache then empties whenever another slot or space uses it, and
- * a slot's own cache whenever its space changes.
+ * What UNW_CACHE_PER_THREAD gives depends on how libunwind was built:
+ * with --enable-per-thread-cache, one cache per thread shared by every
+ * address space, emptied when the generation of the address space in use
+ * differs from the one it was filled under; without it, each address
+ * space's own cache, unlocked; and without __thread (Debian's 1.6.2), it
+ * is UNW_CACHE_GLOBAL: the address space's own cache, locked (see
+ * sigprocmask above).  All are served by giving every (slot, space)
+ * pairing a generation no address space in this program had before (a
+ * ticket; unw_flush_cache bumps a generation by one, and every address
+ * space starts at the same one): a shared cache then empties whenever
+ * another slot or space uses it, and a slot's own cache whenever its
+ * space changes.
  */
 #define UNWIND_SLOTS 8
 
@@ -580,12 +582,14 @@ slot_for(struct unwinder *u, const struct unwind_space *space)
 		sl->as = unw_create_addr_space(&accessors, 0);
 		if (sl->as == NULL)
 			fatal_oom(0);
-		/* Without a lock around each step's cache (GLOBAL takes one, and
-		 * blocks signals for it); see struct uslot. */
+		/* Unlocked where libunwind can (see struct uslot). */
 		unw_set_caching_policy(sl->as, UNW_CACHE_PER_THREAD);
 		sl->bumps = 0;
 	}
-	/* Tickets only grow, so t is above every generation sl->as had. */
+	/*
+	 * Tickets only grow, so t is above every generation sl->as had (the
+	 * bumps are the tickets handed out since sl's last one).
+	 */
 	t = atomic_fetch_add(&gen_ticket, 1) + 1;
 	while (sl->bumps < t) {
 		unw_flush_cache(sl->as, 0, 0);
