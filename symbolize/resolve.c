@@ -552,6 +552,26 @@ unw_find_map(void *arg, uint64_t addr, struct unwind_map *out)
 	return 0;
 }
 
+/*
+ * The address space unw_find_map describes for pid at time t: the process
+ * and how many of its own maps are in effect then (what it inherited at
+ * fork is fixed), so that the unwinder's cache is never used across a map
+ * change (symbolize/unwind.h).
+ */
+static const struct unwind_space *
+unw_space(struct symbolizer *z, int32_t pid, uint64_t t, struct unwind_space *out)
+{
+	uint32_t id = pid == -1 ? z->kproc : proc_find(z, pid);
+
+	out->proc = id;
+	out->epoch = 0;
+	if (id != UINT32_MAX) {
+		proc_snapshot(z, id, t);
+		out->epoch = z->procs[id].applied;
+	}
+	return out;
+}
+
 static void
 count_stop(struct symbolizer *z, uint32_t dso, enum unwind_stop st)
 {
@@ -588,6 +608,7 @@ unwind_user(struct symbolizer *z, const struct sample *smp, struct chain_ip *out
 {
 	const struct attr_table *at = session_attrs(z->s);
 	struct unw_arg a = { z, (int32_t)smp->pid, smp->time };
+	struct unwind_space space;
 	uint64_t ips[256];
 	size_t want = n - k, got;
 	enum unwind_stop st;
@@ -601,7 +622,7 @@ unwind_user(struct symbolizer *z, const struct sample *smp, struct chain_ip *out
 	if (z->unw == NULL)
 		z->unw = unwinder_new();
 	got = unwinder_unwind(z->unw, smp, at->v[smp->attr].attr.sample_regs_user,
-	    unw_find_map, &a, ips, want, &st);
+	    unw_space(z, a.pid, a.time, &space), unw_find_map, &a, ips, want, &st);
 	for (size_t i = 0; i < got && k < n; i++) {
 		out[k].ip = ips[i];
 		out[k].unwound = true;

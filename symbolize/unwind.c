@@ -1,8 +1,12 @@
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libunwind.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,6 +34,36 @@ unwind_stop_text(enum unwind_stop w)
 	return (unsigned)w < UNWIND_STOP_COUNT ? stop_texts[w] : "?";
 }
 
+/*
+ * libunwind blocks every signal around each lock it takes (its rules
+ * cache's, at every step; its memory pool's, for every FDE parsed): two
+ * system calls a step, a fifth of top's time over a --call-graph dwarf
+ * recording.  That keeps a signal handler that unwinds its own thread off
+ * a lock its thread holds; perfnav unwinds in no signal handler, so while
+ * a thread runs libunwind's code (stepping a cursor, except while it asks
+ * the caller for a map), sigprocmask leaves the mask as it is.  Otherwise
+ * it is the C library's.
+ */
+static _Thread_local bool unwinding;
+
+int
+sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	int rc;
+
+	if (unwinding) {
+		if (old != NULL)
+			sigemptyset(old);
+		return 0;
+	}
+	rc = pthread_sigmask(how, set, old);
+	if (rc != 0) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- ELF images ---- */
 
 #define UELF_MAX_LOADS 16
@@ -43,6 +77,7 @@ struct uelf {
 		uint64_t vaddr, offset, filesz;
 	}		 loads[UELF_MAX_LOADS];
 	unsigned	 nloads;
+	bool		 loads_overlap;	/* (then reads are never served from the last segment) */
 	uint64_t	 hdr_vaddr, hdr_offset, hdr_size;	/* PT_GNU_EH_FRAME */
 	bool		 has_hdr;
 	uint64_t	 table_vaddr;	/* binary search table inside the header */
@@ -68,13 +103,55 @@ struct uctx {
 	struct placed		 placed[PLACED_MAX];
 	unsigned		 nplaced;
 	enum unwind_stop	 fail;		/* why the last access failed */
+	/*
+	 * The image segment read last: runtime [seg_lo, seg_hi) is at seg;
+	 * read from there again while no placed images overlap (so place()
+	 * could give no other).
+	 */
+	uint64_t		 seg_lo, seg_hi;
+	const uint8_t		*seg;
+	bool			 overlap;
+};
+
+/*
+ * libunwind caches the unwind rules it parsed (from an FDE and its CIE) by
+ * ip alone, so a cache may serve only the address space it was filled in.
+ * An unwinder keeps a few libunwind address spaces, each holding one
+ * caller's space (struct unwind_space) at a time: processes that take
+ * turns keep their rules.  Giving a slot another space flushes its cache.
+ *
+ * What UNW_CACHE_PER_THREAD gives depends on how libunwind was built:
+ * with --enable-per-thread-cache, one cache per thread shared by every
+ * address space, emptied when the generation of the address space in use
+ * differs from the one it was filled under; without it, each address
+ * space's own cache, unlocked; and without __thread (Debian's 1.6.2), it
+ * is UNW_CACHE_GLOBAL: the address space's own cache, locked (see
+ * sigprocmask above).  All are served by giving every (slot, space)
+ * pairing a generation no address space in this program had before (a
+ * ticket; unw_flush_cache bumps a generation by one, and every address
+ * space starts at the same one): a shared cache then empties whenever
+ * another slot or space uses it, and a slot's own cache whenever its
+ * space changes.
+ */
+#define UNWIND_SLOTS 8
+
+struct uslot {
+	unw_addr_space_t	 as;
+	struct unwind_space	 space;
+	bool			 keyed;		/* space is set (else: a fresh one each use) */
+	uint64_t		 bumps;		/* unw_flush_cache calls made on as */
+	uint64_t		 used;		/* the unwinder's clock at the last use */
 };
 
 struct unwinder {
-	unw_addr_space_t	 as;
+	struct uslot		 slots[UNWIND_SLOTS];
+	uint64_t		 clock;
 	struct uelf		*elfs;
 	size_t			 nelfs, capelfs;
 };
+
+/* The last generation ticket handed out (see struct uslot). */
+static _Atomic uint64_t gen_ticket;
 
 static void
 uelf_load(struct uelf *e, const char *path)
@@ -119,6 +196,10 @@ uelf_load(struct uelf *e, const char *path)
 			}
 		}
 		e->ok = e->nloads > 0;
+		for (unsigned i = 0; i < e->nloads; i++)
+			for (unsigned j = 0; j < i; j++)
+				e->loads_overlap |= e->loads[i].vaddr < e->loads[j].vaddr + e->loads[j].filesz &&
+				    e->loads[j].vaddr < e->loads[i].vaddr + e->loads[i].filesz;
 	}
 	elf_end(elf);
 	/*
@@ -190,6 +271,19 @@ image_base(const struct uelf *e, const struct unwind_map *m)
 	return m->start - m->pgoff;
 }
 
+/* The caller's find_map, with sigprocmask its usual self. */
+static int
+find_map_of(struct uctx *c, uint64_t addr, struct unwind_map *m)
+{
+	bool was = unwinding;
+	int rc;
+
+	unwinding = false;
+	rc = c->find_map(c->arg, addr, m);
+	unwinding = was;
+	return rc;
+}
+
 /* Place the image backing the map covering addr; NULL with ctx->fail set. */
 static struct placed *
 place(struct uctx *c, uint64_t addr)
@@ -197,16 +291,19 @@ place(struct uctx *c, uint64_t addr)
 	struct unwind_map m;
 	struct uelf *e;
 	struct placed *p;
+	bool was = unwinding;
 
 	for (unsigned i = 0; i < c->nplaced; i++)
 		if (addr >= c->placed[i].lo && addr < c->placed[i].hi)
 			return &c->placed[i];
-	if (c->find_map(c->arg, addr, &m) < 0) {
+	if (find_map_of(c, addr, &m) < 0) {
 		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_MAP;
 		return NULL;
 	}
+	unwinding = false;	/* opening a file is not libunwind's code */
 	e = uelf_get(c->u, m.key, m.path);
+	unwinding = was;
 	if (e == NULL) {
 		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_FILE;
@@ -230,25 +327,37 @@ place(struct uctx *c, uint64_t addr)
 		p->lo = m.start;
 	if (m.end > p->hi)
 		p->hi = m.end;
+	c->seg_hi = 0;	/* the segment may have been in the entry replaced */
+	for (struct placed *q = c->placed; q < c->placed + c->nplaced; q++)
+		c->overlap |= q != p && q->lo < p->hi && p->lo < q->hi;
 	return p;
 }
 
-/* Read 8 bytes of an image at runtime address addr. */
+/*
+ * Read 8 bytes of an image at runtime address addr; the segment read is
+ * kept in c for the next read (parsing an FDE reads it a byte at a time).
+ */
 static int
-image_read(const struct placed *p, uint64_t addr, uint64_t *val)
+image_read(struct uctx *c, const struct placed *p, uint64_t addr, uint64_t *val)
 {
 	uint64_t va = addr - p->base;
 	const struct uelf *e = p->e;
 
 	for (unsigned i = 0; i < e->nloads; i++) {
-		uint64_t v0 = e->loads[i].vaddr, off;
+		uint64_t v0 = e->loads[i].vaddr, off = e->loads[i].offset, len = e->loads[i].filesz;
 
-		if (va < v0 || va - v0 + 8 > e->loads[i].filesz)
+		if (va < v0 || va - v0 + 8 > len)
 			continue;
-		off = e->loads[i].offset + (va - v0);
-		if (off + 8 > e->size)
+		if (off > e->size || va - v0 + 8 > e->size - off)
 			return -1;
-		memcpy(val, e->map + off, 8);
+		if (len > e->size - off)
+			len = e->size - off;
+		memcpy(val, e->map + off + (va - v0), 8);
+		if (!e->loads_overlap) {
+			c->seg_lo = p->base + v0;
+			c->seg_hi = c->seg_lo + len;
+			c->seg = e->map + off;
+		}
 		return 0;
 	}
 	return -1;
@@ -303,7 +412,7 @@ acc_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi, int 
 		c->fail = UNWIND_STOP_NO_CFI;
 		return -UNW_EINVAL;
 	}
-	if (c->find_map(c->arg, ip, &m) < 0) {
+	if (find_map_of(c, ip, &m) < 0) {
 		m.start = p->lo;
 		m.end = p->hi;
 	}
@@ -366,10 +475,14 @@ acc_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, int write
 		*valp = smp->swap ? __builtin_bswap64(v) : v;
 		return 0;
 	}
+	if (addr >= c->seg_lo && addr < c->seg_hi && c->seg_hi - addr >= 8 && !c->overlap) {
+		memcpy(valp, c->seg + (addr - c->seg_lo), 8);
+		return 0;
+	}
 	p = place(c, addr);
 	if (p == NULL)
 		return 0;
-	if (image_read(p, addr, &v) < 0) {
+	if (image_read(c, p, addr, &v) < 0) {
 		if (c->fail == UNWIND_STOP_ERROR)
 			c->fail = UNWIND_STOP_NO_MAP;
 		return 0;
@@ -445,12 +558,48 @@ unwinder_new(void)
 	struct unwinder *u = xcalloc(1, sizeof *u);
 
 	elf_version(EV_CURRENT);
-	u->as = unw_create_addr_space(&accessors, 0);
-	if (u->as == NULL)
-		fatal_oom(0);
-	/* Unwind info depends on the sampled process's maps: never cache it. */
-	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
 	return u;
+}
+
+/* The libunwind address space to unwind space in (NULL: a fresh one). */
+static unw_addr_space_t
+slot_for(struct unwinder *u, const struct unwind_space *space)
+{
+	struct uslot *sl = NULL;
+	uint64_t t;
+
+	for (unsigned i = 0; space != NULL && i < UNWIND_SLOTS; i++)
+		if (u->slots[i].keyed && u->slots[i].space.proc == space->proc &&
+		    u->slots[i].space.epoch == space->epoch) {
+			sl = &u->slots[i];
+			sl->used = ++u->clock;
+			return sl->as;
+		}
+	for (unsigned i = 0; i < UNWIND_SLOTS; i++)
+		if (sl == NULL || u->slots[i].used < sl->used)
+			sl = &u->slots[i];
+	if (sl->as == NULL) {
+		sl->as = unw_create_addr_space(&accessors, 0);
+		if (sl->as == NULL)
+			fatal_oom(0);
+		/* Unlocked where libunwind can (see struct uslot). */
+		unw_set_caching_policy(sl->as, UNW_CACHE_PER_THREAD);
+		sl->bumps = 0;
+	}
+	/*
+	 * Tickets only grow, so t is above every generation sl->as had (the
+	 * bumps are the tickets handed out since sl's last one).
+	 */
+	t = atomic_fetch_add(&gen_ticket, 1) + 1;
+	while (sl->bumps < t) {
+		unw_flush_cache(sl->as, 0, 0);
+		sl->bumps++;
+	}
+	sl->keyed = space != NULL;
+	if (space != NULL)
+		sl->space = *space;
+	sl->used = ++u->clock;
+	return sl->as;
 }
 
 void
@@ -462,19 +611,57 @@ unwinder_free(struct unwinder *u)
 		if (u->elfs[i].map != NULL)
 			munmap((void *)u->elfs[i].map, u->elfs[i].size);
 	free(u->elfs);
-	unw_destroy_addr_space(u->as);
+	for (unsigned i = 0; i < UNWIND_SLOTS; i++)
+		if (u->slots[i].as != NULL)
+			unw_destroy_addr_space(u->slots[i].as);
 	free(u);
+}
+
+/* Step a cursor over c from the sample's registers: ips[n..max). */
+static size_t
+step_all(struct uctx *c, unw_addr_space_t as, uint64_t *ips, size_t n, size_t max,
+    enum unwind_stop *stop)
+{
+	unw_cursor_t cur;
+	int rc;
+
+	if (unw_init_remote(&cur, as, c) < 0) {
+		*stop = c->fail;
+		return n;
+	}
+	while (n < max) {
+		unw_word_t w;
+
+		rc = unw_step(&cur);
+		if (rc <= 0) {
+			/* c->fail is ERROR unless something could not be read. */
+			*stop = rc == 0 && c->fail == UNWIND_STOP_ERROR ? UNWIND_STOP_END : c->fail;
+			return n;
+		}
+		if (unw_get_reg(&cur, UNW_REG_IP, &w) < 0)
+			return n;
+		/*
+		 * A caller's frame: its return address minus one, except after
+		 * a signal frame, where the ip is the interrupted instruction.
+		 * A return address of 0 (a frame libunwind could step into but
+		 * not recover) becomes ~0, as it does in perf's chains.
+		 */
+		if (unw_is_signal_frame(&cur) <= 0)
+			w--;
+		ips[n++] = w;
+	}
+	*stop = UNWIND_STOP_MAX;
+	return n;
 }
 
 size_t
 unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask,
-    unwind_find_map_fn find_map, void *arg, uint64_t *ips, size_t max, enum unwind_stop *stop)
+    const struct unwind_space *space, unwind_find_map_fn find_map, void *arg, uint64_t *ips,
+    size_t max, enum unwind_stop *stop)
 {
 	struct uctx c;
-	unw_cursor_t cur;
 	uint64_t ip;
 	size_t n = 0;
-	int rc;
 
 	*stop = UNWIND_STOP_END;
 	if (max == 0)
@@ -498,31 +685,8 @@ unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask
 		*stop = UNWIND_STOP_NO_STACK;
 		return n;
 	}
-	if (unw_init_remote(&cur, u->as, &c) < 0) {
-		*stop = c.fail;
-		return n;
-	}
-	while (n < max) {
-		unw_word_t w;
-
-		rc = unw_step(&cur);
-		if (rc <= 0) {
-			/* c.fail is ERROR unless something could not be read. */
-			*stop = rc == 0 && c.fail == UNWIND_STOP_ERROR ? UNWIND_STOP_END : c.fail;
-			return n;
-		}
-		if (unw_get_reg(&cur, UNW_REG_IP, &w) < 0)
-			return n;
-		/*
-		 * A caller's frame: its return address minus one, except after
-		 * a signal frame, where the ip is the interrupted instruction.
-		 * A return address of 0 (a frame libunwind could step into but
-		 * not recover) becomes ~0, as it does in perf's chains.
-		 */
-		if (unw_is_signal_frame(&cur) <= 0)
-			w--;
-		ips[n++] = w;
-	}
-	*stop = UNWIND_STOP_MAX;
+	unwinding = true;
+	n = step_all(&c, slot_for(u, space), ips, n, max, stop);
+	unwinding = false;
 	return n;
 }

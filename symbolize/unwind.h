@@ -25,6 +25,16 @@ struct unwind_map {
 	uint32_t	 key;		/* stable id of that file (cache key) */
 };
 
+/*
+ * Which address space a find_map callback describes: the same value
+ * promises the same answers (the same maps, so the same unwind info at an
+ * address), e.g. a process and how many of its maps are in effect.
+ * Unwinds in one space reuse the unwind rules parsed for it.
+ */
+struct unwind_space {
+	uint64_t	proc, epoch;
+};
+
 /* Fill *out with the map covering addr; return 0, or -1 if none. */
 typedef int (*unwind_find_map_fn)(void *arg, uint64_t addr, struct unwind_map *out);
 
@@ -60,10 +70,13 @@ void unwinder_free(struct unwinder *u);
  * perf's numbering); other ABIs stop with UNWIND_STOP_NO_REGS.  Writes
  * up to max ips, leaf first: the sample's user ip, then each caller's
  * return address minus one (as perf and libdw do, so a call at the end
- * of a function resolves to it).  Returns the count; *stop says why it
- * ended.  Thread-compatible: one unwinder per thread.
+ * of a function resolves to it).  find_map(arg, ...) describes the
+ * address space space names (NULL: one promised to no other unwind).
+ * Returns the count; *stop says why it ended.  Thread-compatible: an
+ * unwinder is used by one thread at a time; several may be used on one.
  */
 size_t unwinder_unwind(struct unwinder *u, const struct sample *smp, uint64_t regs_mask,
-    unwind_find_map_fn find_map, void *arg, uint64_t *ips, size_t max, enum unwind_stop *stop);
+    const struct unwind_space *space, unwind_find_map_fn find_map, void *arg, uint64_t *ips,
+    size_t max, enum unwind_stop *stop);
 
 #endif

@@ -237,7 +237,7 @@ Test(unwind, chains_equal_perf)
 		c.s = s;
 		c.pid = (int32_t)smp.pid;
 		c.time = smp.time;
-		n = unwinder_unwind(u, &smp, session_attrs(s)->v[smp.attr].attr.sample_regs_user, find_map, &c,
+		n = unwinder_unwind(u, &smp, session_attrs(s)->v[smp.attr].attr.sample_regs_user, NULL, find_map, &c,
 		    ips, 128, &stop);
 		/* Frames in the fixture binary, and beyond when libc is the one recorded. */
 		for (size_t f = 0; f < want[k].n; f++) {
@@ -277,7 +277,7 @@ Test(unwind, no_regs_no_stack)
 	enum unwind_stop stop;
 
 	memset(&smp, 0, sizeof smp);
-	cr_assert_eq(unwinder_unwind(u, &smp, 0, find_map, NULL, ips, 4, &stop), 0);
+	cr_assert_eq(unwinder_unwind(u, &smp, 0, NULL, find_map, NULL, ips, 4, &stop), 0);
 	cr_assert_eq(stop, UNWIND_STOP_NO_REGS);
 	/* registers but no stack copy: only the leaf */
 	{
@@ -285,10 +285,161 @@ Test(unwind, no_regs_no_stack)
 
 		smp.uregs = (const uint8_t *)regs;
 		smp.uregs_abi = 2;
-		cr_assert_eq(unwinder_unwind(u, &smp, (1u << 6) | (1u << 7) | (1u << 8), find_map,
+		cr_assert_eq(unwinder_unwind(u, &smp, (1u << 6) | (1u << 7) | (1u << 8), NULL, find_map,
 		    NULL, ips, 4, &stop), 1);
 		cr_assert_eq(ips[0], 0x401000);
 		cr_assert_eq(stop, UNWIND_STOP_NO_STACK);
 	}
 	unwinder_free(u);
+}
+
+/*
+ * A second process whose maps put another program (the threads fixture)
+ * where the first has the cpu fixture: the same addresses, other unwind
+ * rules.  Its file gets another cache key.
+ */
+static int
+find_map_other(void *arg, uint64_t addr, struct unwind_map *out)
+{
+	struct maps_ctx *c = arg;
+
+	if (find_map(arg, addr, out) < 0)
+		return -1;
+	if (out->path != NULL && strstr(out->path, "/perfnav-fixtures/cpu/") != NULL) {
+		snprintf(c->path, sizeof c->path, "%s/buildid/tmp/perfnav-fixtures/threads/"
+		    "ada905698714a0173091ff61e8cfc62c87d64619/elf", TEST_DATA);
+		out->path = c->path;
+		out->key += 1000000;
+	}
+	return 0;
+}
+
+struct two_procs {
+	struct session	*s;
+	struct sample	 smp[512];
+	size_t		 n;
+	/* Each sample's chain in each process, unwound without a cache. */
+	uint64_t	 want[2][512][32];
+	size_t		 nwant[2][512];
+};
+
+static void
+unwind_in(struct unwinder *u, struct two_procs *t, size_t i, int proc,
+    const struct unwind_space *space, uint64_t *ips, size_t *n)
+{
+	struct maps_ctx c = { .s = t->s, .pid = (int32_t)t->smp[i].pid, .time = t->smp[i].time };
+	enum unwind_stop stop;
+
+	*n = unwinder_unwind(u, &t->smp[i], session_attrs(t->s)->v[t->smp[i].attr].attr.sample_regs_user,
+	    space, proc ? find_map_other : find_map, &c, ips, 32, &stop);
+}
+
+static struct two_procs *
+two_procs_load(void)
+{
+	struct two_procs *t = calloc(1, sizeof *t);
+	struct perf_err err;
+	const struct rec_index *ix;
+	struct unwinder *u = unwinder_new();
+
+	t->s = session_open(test_data("dwarf.data"), NULL, &err);
+	cr_assert_not_null(t->s, "%s", err.msg);
+	ix = session_index(t->s);
+	for (size_t i = 0; i < ix->n && t->n < 512; i++) {
+		struct rec r;
+		const char *why;
+
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+			continue;
+		cr_assert_eq(session_rec(t->s, ent_loc(&ix->v[i]), &r), 0);
+		cr_assert_eq(record_decode_sample(t->s, &r, &t->smp[t->n], &why), 0, "%s", why);
+		t->n++;
+	}
+	/* NULL space: nothing cached from one unwind to the next. */
+	for (size_t i = 0; i < t->n; i++)
+		for (int p = 0; p < 2; p++)
+			unwind_in(u, t, i, p, NULL, t->want[p][i], &t->nwant[p][i]);
+	unwinder_free(u);
+	return t;
+}
+
+static void
+assert_chain(struct two_procs *t, size_t i, int p, const uint64_t *ips, size_t n)
+{
+	cr_assert_eq(n, t->nwant[p][i], "sample %zu, process %d: %zu frames, uncached %zu", i, p, n,
+	    t->nwant[p][i]);
+	for (size_t f = 0; f < n; f++)
+		cr_assert_eq(ips[f], t->want[p][i][f], "sample %zu, process %d, frame %zu", i, p, f);
+}
+
+/* The two processes' chains differ (else the tests below prove nothing). */
+static void
+assert_processes_differ(struct two_procs *t)
+{
+	size_t differ = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		differ += t->nwant[0][i] != t->nwant[1][i] ||
+		    memcmp(t->want[0][i], t->want[1][i], t->nwant[0][i] * sizeof(uint64_t)) != 0;
+	cr_assert_gt(differ, t->n / 2, "%zu of %zu samples unwind differently", differ, t->n);
+}
+
+static void
+two_procs_free(struct two_procs *t)
+{
+	session_close(t->s);
+	free(t);
+}
+
+Test(unwind, cache_keeps_processes_apart)
+{
+	struct two_procs *t = two_procs_load();
+	struct unwinder *u = unwinder_new();
+	/* the same process before and after a map change, and another one */
+	const struct unwind_space sp[3] = { { 1, 4 }, { 1, 5 }, { 2, 4 } };
+
+	assert_processes_differ(t);
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < t->n; i++)
+			for (int k = 0; k < 3; k++) {
+				uint64_t ips[32];
+				size_t n;
+				int p = k == 1;
+
+				unwind_in(u, t, i, p, &sp[k], ips, &n);
+				assert_chain(t, i, p, ips, n);
+			}
+	/* More spaces than the unwinder keeps at once, in turn. */
+	for (size_t i = 0; i < t->n; i++)
+		for (uint64_t k = 0; k < 20; k++) {
+			struct unwind_space s = { 100 + k, 0 };
+			uint64_t ips[32];
+			size_t n;
+
+			unwind_in(u, t, i, (int)(k & 1), &s, ips, &n);
+			assert_chain(t, i, (int)(k & 1), ips, n);
+		}
+	unwinder_free(u);
+	two_procs_free(t);
+}
+
+/* Two unwinders on one thread: the same space value names another process in each. */
+Test(unwind, cache_keeps_unwinders_apart)
+{
+	struct two_procs *t = two_procs_load();
+	struct unwinder *u[2] = { unwinder_new(), unwinder_new() };
+	const struct unwind_space sp = { 1, 1 };
+
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < t->n; i++)
+			for (int p = 0; p < 2; p++) {
+				uint64_t ips[32];
+				size_t n;
+
+				unwind_in(u[p], t, i, p, &sp, ips, &n);
+				assert_chain(t, i, p, ips, n);
+			}
+	unwinder_free(u[0]);
+	unwinder_free(u[1]);
+	two_procs_free(t);
 }
