@@ -631,9 +631,17 @@ hist_peek(struct hist *h)
 uint32_t
 hist_sample_entry(const struct hist *h, size_t pos)
 {
-	if (h->sample_ent == NULL || h->s == NULL || pos >= session_index(h->s)->n)
+	uint32_t r;
+
+	if (h->s == NULL || pos >= session_index(h->s)->n)
 		return NONE32;
-	return h->sample_ent[pos];
+	if (h->sample_ent != NULL)
+		return h->sample_ent[pos];
+	if (h->sample_row == NULL || (r = h->sample_row[pos]) == NONE32 ||
+	    (r & ROW_TOTALS) == ROW_TOTALS || r >= h->ncprow)
+		return NONE32;
+	/* with paths, a sample's row is (its path, its own entry) */
+	return h->cprow[r].entry & ~CP_NOCHAIN;
 }
 
 const struct hist_opts *

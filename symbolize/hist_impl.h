@@ -229,8 +229,8 @@ struct hist {
 	size_t			 ncred, capcred;
 	bool			 no_rescope;	/* samples came other than by index position */
 	/*
-	 * hist_share_positions: the per-position arrays (sample_ent,
-	 * sample_row, sample_p32) are shared by the two parts of a parallel
+	 * hist_share_positions: the per-position arrays (sample_row,
+	 * sample_p32) are shared by the two parts of a parallel
 	 * pass; the part that borrows them (pos_lent) never frees or grows
 	 * them, and while pos_split a period over 32 bits goes to bigp
 	 * (hist_merge applies it).  pos_lo..pos_hi: the positions added.
@@ -305,7 +305,8 @@ struct hist {
 	struct pt_chains	*trace_chains;
 	bool			 trace_chains_made;
 
-	/* record_self: the self entry of each sample, by index position */
+	/* record_self without paths: the self entry of each sample, by index position
+	 * (with paths it is the entry of the sample's row) */
 	uint32_t		*sample_ent;
 	uint32_t		 last_self;	/* the entry hist_add_keys credited as self */
 

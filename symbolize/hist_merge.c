@@ -60,7 +60,7 @@ mergeable(const struct hist *into, const struct hist *from)
 	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
 	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.paths_address ||
 	    (into->o.record_self && (!into->o.paths || !into->pos_split || !from->pos_lent ||
-	    from->sample_ent != into->sample_ent || from->sample_row != into->sample_row)) ||
+	    from->sample_row != into->sample_row)) ||
 	    into->ptree || from->ptree || into->finished || from->finished)
 		return false;
 	for (size_t i = 0; i < from->nnode; i++)
@@ -210,13 +210,11 @@ apply_bigp(struct hist *into, const struct hist_bigp *v, size_t n)
  */
 static void
 merge_positions(struct hist *into, const struct hist *from, const uint32_t *evmap,
-    const uint32_t *entmap, const uint32_t *rowmap)
+    const uint32_t *rowmap)
 {
 	for (size_t p = from->pos_lo; p < from->pos_hi; p++) {
-		uint32_t e = into->sample_ent[p], r = into->sample_row[p];
+		uint32_t r = into->sample_row[p];
 
-		if (e != NONE32)
-			into->sample_ent[p] = entmap[e];
 		if (r == NONE32)
 			continue;
 		if ((r & ROW_TOTALS) == ROW_TOTALS)
@@ -267,7 +265,7 @@ hist_merge(struct hist *into, const struct hist *from)
 		if (into->o.paths)
 			cpath_merge(into, from, evmap, nodemap, entmap, rowmap);
 		if (into->o.record_self)
-			merge_positions(into, from, evmap, entmap, rowmap);
+			merge_positions(into, from, evmap, rowmap);
 	}
 	free(evmap);
 	free(nodemap);
@@ -281,15 +279,12 @@ hist_share_positions(struct hist *a, struct hist *b)
 {
 	size_t n = session_index(a->s)->n;
 
-	if (!a->o.record_self || !a->o.paths || n == 0 || a->sample_ent != NULL ||
-	    b->sample_ent != NULL || a->s != b->s)
+	if (!a->o.record_self || !a->o.paths || n == 0 || a->sample_row != NULL ||
+	    b->sample_row != NULL || a->s != b->s)
 		return;
-	a->sample_ent = xreallocarray(NULL, n, sizeof *a->sample_ent);
-	memset(a->sample_ent, 0xff, n * sizeof *a->sample_ent);
 	a->sample_row = xreallocarray(NULL, n, sizeof *a->sample_row);
 	memset(a->sample_row, 0xff, n * sizeof *a->sample_row);
 	a->sample_p32 = xcalloc(n, sizeof *a->sample_p32);
-	b->sample_ent = a->sample_ent;
 	b->sample_row = a->sample_row;
 	b->sample_p32 = a->sample_p32;
 	b->pos_lent = true;

@@ -519,7 +519,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	 * nothing before where it starts. */
 	if (from > 0 && from < to && h->drop_hi == 0 && ent_loc(&ix->v[from]) < SESSION_ZLOC)
 		h->drop_lo = h->drop_hi = ent_loc(&ix->v[from]);
-	if (h->o.record_self && h->sample_ent == NULL && ix->n > 0) {
+	/* with paths a sample's own entry is its row's: no array of its own */
+	if (h->o.record_self && !h->o.paths && h->sample_ent == NULL && ix->n > 0) {
 		h->sample_ent = xreallocarray(NULL, ix->n, sizeof *h->sample_ent);
 		memset(h->sample_ent, 0xff, ix->n * sizeof *h->sample_ent);
 	}
