@@ -182,7 +182,8 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 		    r->size >= 8 ? r->size - 8 : 0);
 		return sb.len;
 	}
-	sb_printf(&sb, "PERF_RECORD_%s", t->name);
+	sb_lit(&sb, "PERF_RECORD_");
+	sb_cstr(&sb, t->name);
 	b.p = r->p;
 	b.n = r->size;
 	b.swap = r->swap;

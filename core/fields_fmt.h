@@ -58,6 +58,80 @@ sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+/* Append s[0..k) as sb_printf("%.*s") would: a cut copy ends in "...". */
+static inline void
+sb_mem(struct sbuf *b, const char *s, size_t k)
+{
+	size_t room;
+
+	if (b->n == 0 || b->len >= b->n - 1)
+		return;
+	room = b->n - b->len;
+	if (k < room) {
+		memcpy(b->p + b->len, s, k);
+		b->len += k;
+		b->p[b->len] = '\0';
+		return;
+	}
+	memcpy(b->p + b->len, s, room - 1);
+	b->len = b->n - 1;
+	b->p[b->len] = '\0';
+	if (b->n >= 4)
+		memcpy(b->p + b->n - 4, "...", 4);
+}
+
+/* A string literal (its length known at compile time). */
+#define sb_lit(b, s)	sb_mem((b), (s), sizeof(s) - 1)
+
+static inline void
+sb_cstr(struct sbuf *b, const char *s)
+{
+	sb_mem(b, s, strlen(s));
+}
+
+/* What sb_printf writes for "%" PRIu64, "%" PRId64, "%" PRIx64 (and "%#"
+ * PRIx64 with alt: "0x" before any value but 0), without a format. */
+static inline void
+sb_u64(struct sbuf *b, uint64_t v)
+{
+	char t[20];
+	size_t i = sizeof t;
+
+	do {
+		t[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	sb_mem(b, t + i, sizeof t - i);
+}
+
+static inline void
+sb_i64(struct sbuf *b, int64_t v)
+{
+	if (v < 0) {
+		sb_lit(b, "-");
+		sb_u64(b, 0 - (uint64_t)v);
+	} else {
+		sb_u64(b, (uint64_t)v);
+	}
+}
+
+static inline void
+sb_x64(struct sbuf *b, uint64_t v, bool alt)
+{
+	char t[18];
+	size_t i = sizeof t;
+
+	do {
+		t[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	if (alt && !(i == sizeof t - 1 && t[i] == '0')) {
+		t[--i] = 'x';
+		t[--i] = '0';
+	}
+	sb_mem(b, t + i, sizeof t - i);
+}
+
 static inline void
 sb_init(struct sbuf *b, char *p, size_t n)
 {

@@ -249,27 +249,52 @@ fields_sample_summary(const struct session *s, const struct rec *r, struct body 
 	struct sample smp;
 	const char *why = NULL;
 
-	sb_printf(sb, "(IP, 0x%x): ", r->misc);
+	/* sb_ writers, not sb_printf: dump prints this for every sample */
+	sb_lit(sb, "(IP, 0x");
+	sb_x64(sb, r->misc, false);
+	sb_lit(sb, "): ");
 	if (s == NULL || record_decode_sample(s, r, &smp, &why) < 0) {
-		sb_printf(sb, "damaged: %s", why ? why : "no attributes");
+		sb_lit(sb, "damaged: ");
+		sb_cstr(sb, why ? why : "no attributes");
 		return;
 	}
-	sb_printf(sb, "%d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64,
-	    (int32_t)smp.pid, (int32_t)smp.tid, smp.ip, smp.period, smp.addr);
-	if (smp.sample_type & PERF_SAMPLE_TIME)
-		sb_printf(sb, " time: %" PRIu64, smp.time);
-	if (smp.sample_type & PERF_SAMPLE_CPU)
-		sb_printf(sb, " cpu: %u", smp.cpu);
+	sb_i64(sb, (int32_t)smp.pid);
+	sb_lit(sb, "/");
+	sb_i64(sb, (int32_t)smp.tid);
+	sb_lit(sb, ": ");
+	sb_x64(sb, smp.ip, true);
+	sb_lit(sb, " period: ");
+	sb_u64(sb, smp.period);
+	sb_lit(sb, " addr: ");
+	sb_x64(sb, smp.addr, true);
+	if (smp.sample_type & PERF_SAMPLE_TIME) {
+		sb_lit(sb, " time: ");
+		sb_u64(sb, smp.time);
+	}
+	if (smp.sample_type & PERF_SAMPLE_CPU) {
+		sb_lit(sb, " cpu: ");
+		sb_u64(sb, smp.cpu);
+	}
 	if (s->attrs.n > 1 && smp.attr >= 0) {
-		sb_printf(sb, " event: ");
+		sb_lit(sb, " event: ");
 		sb_name(sb, session_attr_name(s, smp.attr));
 	}
-	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN)
-		sb_printf(sb, " callchain: %" PRIu64, smp.callchain_nr);
-	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		sb_printf(sb, " branches: %" PRIu64, smp.branch_nr);
-	if (smp.sample_type & PERF_SAMPLE_RAW)
-		sb_printf(sb, " raw: %u", smp.raw_size);
-	if (smp.sample_type & PERF_SAMPLE_STACK_USER)
-		sb_printf(sb, " ustack: %" PRIu64 "/%" PRIu64, smp.stack_dyn_size, smp.stack_size);
+	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		sb_lit(sb, " callchain: ");
+		sb_u64(sb, smp.callchain_nr);
+	}
+	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		sb_lit(sb, " branches: ");
+		sb_u64(sb, smp.branch_nr);
+	}
+	if (smp.sample_type & PERF_SAMPLE_RAW) {
+		sb_lit(sb, " raw: ");
+		sb_u64(sb, smp.raw_size);
+	}
+	if (smp.sample_type & PERF_SAMPLE_STACK_USER) {
+		sb_lit(sb, " ustack: ");
+		sb_u64(sb, smp.stack_dyn_size);
+		sb_lit(sb, "/");
+		sb_u64(sb, smp.stack_size);
+	}
 }

@@ -2,12 +2,14 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/fmt.h"
 #include "tui/cmd/textout.h"
 
 /*
@@ -22,34 +24,97 @@
  * identity "@0xCONTAINER+0xINNER" (offset in the container's decompressed
  * bytes) right after the type name; `perfnav hex FILE 0xCONTAINER+0xINNER`
  * shows them.  In directory mode a "# file" line names each file.
+ *
+ * The records are taken in batches: the main thread walks them, a second
+ * thread formats every other batch while the main thread formats the
+ * others, and the main thread writes the batches in order.
  */
+
+/* A summary's buffer: a longer summary is cut and ends in "...". */
+#define LINE_MAX_LEN	8192
+/* Records a batch holds. */
+#define BATCH		8192
+/* Batch i is slot i % NSLOTS: the worker's (even) batch and the main
+ * thread's (odd) one being formatted, and the two before them being written. */
+#define NSLOTS		4
+
+struct item {
+	struct rec	 r;
+	uint64_t	 off;		/* as perf report -D prints it */
+	int		 depth;
+	char		*pre;		/* a "# file" line before it, or NULL */
+};
+
+struct batch {
+	struct item	 v[BATCH];
+	size_t		 n;
+	struct fmt	 out;
+};
 
 struct dump {
 	const struct session	*s;
-	FILE			*fp;
 	bool			 hex;
-	long			 file;		/* file of the last line, -1 none yet */
-	char			 line[8192];
+	bool			 dir;		/* directory mode: "# file" lines */
+	long			 file;		/* file of the last record, -1 none yet */
+	bool			 stop;		/* a write error: the walk stops */
+	struct batch		*slot[NSLOTS];
+	uint64_t		 cur;		/* the batch being filled */
+	/* the worker: formats *job, then clears busy */
+	pthread_t		 th;
+	bool			 started;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	struct batch		*job;
+	bool			 busy, quit;
 };
+
+/* "0x%x" of v (alt false) or "%#llx" (alt: "0" for 0). */
+static void
+fmt_0x(struct fmt *b, uint64_t v, bool alt)
+{
+	if (alt && v == 0) {
+		fmt_char(b, '0');
+		return;
+	}
+	fmt_mem(b, "0x", 2);
+	fmt_hex(b, v, 0);
+}
 
 /* perf report -D style hex + ASCII, 16 bytes a line. */
 static void
-hexdump(FILE *fp, const uint8_t *p, size_t n)
+hexdump(struct fmt *b, const uint8_t *p, size_t n)
 {
+	static const char hx[] = "0123456789abcdef";
+
 	for (size_t i = 0; i < n; i += 16) {
 		size_t k = n - i < 16 ? n - i : 16;
+		char *d = fmt_room(b, 8 + 20 + 2 + 16 * 3 + 2 + 16 + 1);
+		size_t at = 0;
+		char num[20];
+		int nd = 0;
 
-		fprintf(fp, "        %04zx: ", i);
+		if (d == NULL)
+			return;
+		memcpy(d, "        ", 8);
+		at = 8;
+		/* "%04zx" */
+		for (size_t v = i; v != 0 || nd < 4; v >>= 4)
+			num[nd++] = hx[v & 15];
+		while (nd > 0)
+			d[at++] = num[--nd];
+		d[at++] = ':';
+		d[at++] = ' ';
 		for (size_t j = 0; j < 16; j++) {
-			if (j < k)
-				fprintf(fp, " %02x", p[i + j]);
-			else
-				fputs("   ", fp);
+			d[at++] = ' ';
+			d[at++] = j < k ? hx[p[i + j] >> 4] : ' ';
+			d[at++] = j < k ? hx[p[i + j] & 15] : ' ';
 		}
-		fputs("  ", fp);
+		d[at++] = ' ';
+		d[at++] = ' ';
 		for (size_t j = 0; j < k; j++)
-			fputc(isprint(p[i + j]) && p[i + j] < 0x7f ? p[i + j] : '.', fp);
-		fputc('\n', fp);
+			d[at++] = isprint(p[i + j]) && p[i + j] < 0x7f ? (char)p[i + j] : '.';
+		d[at++] = '\n';
+		b->len += at;
 	}
 }
 
@@ -66,36 +131,187 @@ name_len(const char *line)
 	return i;
 }
 
+/* A decompressed record's line: its identity after the type name. */
+static void
+format_inner(const struct session *s, const struct item *it, struct fmt *b)
+{
+	const struct zchunk *z = session_zorigin(s, it->r.loc);
+	uint64_t inner = z ? it->r.loc - SESSION_ZLOC - z->zoff : 0;
+	char line[LINE_MAX_LEN];
+	size_t nl, k = fields_summary(s, &it->r, line, sizeof line);
+	const char *rest;
+
+	nl = name_len(line);
+	rest = line + nl;
+	fmt_mem(b, line, nl);
+	fmt_mem(b, " @", 2);
+	fmt_0x(b, it->off, true);
+	fmt_mem(b, "+0x", 3);
+	fmt_hex(b, inner, 0);
+	if (rest[0] == '(')
+		fmt_char(b, ' ');
+	fmt_mem(b, rest, k - nl);
+}
+
+/* One record's line (and its hex dump): what may run on either thread. */
+static void
+format_item(const struct session *s, bool hex, const struct item *it, struct fmt *b)
+{
+	char *d;
+
+	if (it->pre != NULL)
+		fmt_str(b, it->pre);
+	fmt_0x(b, it->off, true);
+	fmt_mem(b, " [", 2);
+	fmt_0x(b, it->r.size, false);
+	fmt_mem(b, "]: ", 3);
+	if (it->depth == 0) {
+		d = fmt_room(b, LINE_MAX_LEN);
+		if (d != NULL)
+			b->len += fields_summary(s, &it->r, d, LINE_MAX_LEN);
+	} else {
+		format_inner(s, it, b);
+	}
+	fmt_char(b, '\n');
+	if (hex)
+		hexdump(b, it->r.p, it->r.size);
+}
+
+static void
+format_batch(const struct dump *d, struct batch *bt)
+{
+	for (size_t i = 0; i < bt->n; i++)
+		format_item(d->s, d->hex, &bt->v[i], &bt->out);
+}
+
+static void *
+worker(void *arg)
+{
+	struct dump *d = arg;
+
+	pthread_mutex_lock(&d->mu);
+	for (;;) {
+		struct batch *bt;
+
+		while (d->job == NULL && !d->quit)
+			pthread_cond_wait(&d->cv, &d->mu);
+		if (d->job == NULL)
+			break;
+		bt = d->job;
+		d->job = NULL;
+		pthread_mutex_unlock(&d->mu);
+		format_batch(d, bt);
+		pthread_mutex_lock(&d->mu);
+		d->busy = false;
+		pthread_cond_broadcast(&d->cv);
+	}
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+/* Batch i formatted: the worker's handed over (or formatted here without one). */
+static void
+post(struct dump *d, struct batch *bt)
+{
+	if (!d->started) {
+		format_batch(d, bt);
+		return;
+	}
+	pthread_mutex_lock(&d->mu);
+	d->job = bt;
+	d->busy = true;
+	pthread_cond_broadcast(&d->cv);
+	pthread_mutex_unlock(&d->mu);
+}
+
+static void
+wait_worker(struct dump *d)
+{
+	if (!d->started)
+		return;
+	pthread_mutex_lock(&d->mu);
+	while (d->busy)
+		pthread_cond_wait(&d->cv, &d->mu);
+	pthread_mutex_unlock(&d->mu);
+}
+
+/* Write a formatted batch and empty it. */
+static void
+write_batch(struct dump *d, struct batch *bt)
+{
+	if (bt->out.failed || fmt_flush(&bt->out, stdout) < 0 || ferror(stdout))
+		d->stop = true;
+	for (size_t i = 0; i < bt->n; i++)
+		free(bt->v[i].pre);
+	bt->n = 0;
+}
+
+/*
+ * Batch cur is full (or the last): an odd one is formatted here; an even
+ * one goes to the worker once the one before it (cur - 2) is done, and the
+ * two before it are written meanwhile.
+ */
+static void
+batch_done(struct dump *d)
+{
+	uint64_t i = d->cur;
+
+	if (i % 2 == 1) {
+		format_batch(d, d->slot[i % NSLOTS]);
+	} else {
+		wait_worker(d);
+		post(d, d->slot[i % NSLOTS]);
+		if (i >= 2) {
+			write_batch(d, d->slot[(i - 2) % NSLOTS]);
+			write_batch(d, d->slot[(i - 1) % NSLOTS]);
+		}
+	}
+	d->cur++;
+}
+
+/* The batches still pending, in order. */
+static void
+drain(struct dump *d)
+{
+	uint64_t i = d->cur;
+
+	if (d->slot[i % NSLOTS]->n > 0)
+		batch_done(d);
+	wait_worker(d);
+	/* batches before cur not yet written: cur - 2 and cur - 1 when cur is
+	 * odd (its even batch was just posted), else cur - 2 and cur - 1 too */
+	for (uint64_t k = d->cur >= 2 ? d->cur - 2 : 0; k < d->cur; k++)
+		if (d->slot[k % NSLOTS]->n > 0)
+			write_batch(d, d->slot[k % NSLOTS]);
+}
+
 static int
 dump_rec(void *arg, const struct rec *r, int depth)
 {
 	struct dump *d = arg;
 	const struct session *s = d->s;
+	struct batch *bt = d->slot[d->cur % NSLOTS];
+	struct item *it = &bt->v[bt->n++];
 	uint32_t fi;
-	uint64_t off = session_rec_offset(s, r->loc, &fi);
-	char ob[32];
 
-	if (session_info(s).mode == SESSION_DIR && (long)fi != d->file)
-		fprintf(d->fp, "# file %u: %s\n", fi,
-		    fi < session_nfiles(s) ? textout_esc(session_file(s, fi)->path) : "?");
-	d->file = fi;
-	fields_summary(s, r, d->line, sizeof d->line);
-	if (depth == 0) {
-		fprintf(d->fp, "%s [0x%x]: %s\n", text_fmt_offset(ob, sizeof ob, off), r->size,
-		    d->line);
-	} else {
-		const struct zchunk *z = session_zorigin(s, r->loc);
-		uint64_t inner = z ? r->loc - SESSION_ZLOC - z->zoff : 0;
-		size_t nl = name_len(d->line);
-		const char *rest = d->line + nl;
+	it->r = *r;
+	it->depth = depth;
+	it->off = session_rec_offset(s, r->loc, &fi);
+	it->pre = NULL;
+	if (d->dir && (long)fi != d->file) {
+		const char *path = fi < session_nfiles(s) ? textout_esc(session_file(s, fi)->path) : "?";
+		size_t n = strlen(path) + 32;
 
-		fprintf(d->fp, "%s [0x%x]: %.*s @%s+0x%" PRIx64 "%s%s\n",
-		    text_fmt_offset(ob, sizeof ob, off), r->size, (int)nl, d->line, ob, inner,
-		    rest[0] == '(' ? " " : "", rest);
+		it->pre = malloc(n);
+		if (it->pre != NULL)
+			snprintf(it->pre, n, "# file %u: %s\n", fi, path);
+		else
+			d->stop = true;
 	}
-	if (d->hex)
-		hexdump(d->fp, r->p, r->size);
-	return ferror(d->fp) ? 1 : 0;
+	d->file = fi;
+	if (bt->n == BATCH)
+		batch_done(d);
+	return d->stop ? 1 : 0;
 }
 
 static int
@@ -117,6 +333,42 @@ static const struct cmd_opt dump_opts[] = {
 
 static const struct cmd_spec dump_spec = { "dump [-x] [FILE]", dump_opts, dump_opt, 0 };
 
+/* Walk the records into batches, formatted on two threads, written in order. */
+static void
+dump_all(struct dump *d)
+{
+	for (int i = 0; i < NSLOTS; i++) {
+		d->slot[i] = calloc(1, sizeof *d->slot[i]);
+		if (d->slot[i] == NULL) {
+			d->stop = true;
+			goto out;
+		}
+	}
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_cond_init(&d->cv, NULL);
+	d->started = pthread_create(&d->th, NULL, worker, d) == 0;
+	session_walk(d->s, dump_rec, d);
+	drain(d);
+	if (d->started) {
+		pthread_mutex_lock(&d->mu);
+		d->quit = true;
+		pthread_cond_broadcast(&d->cv);
+		pthread_mutex_unlock(&d->mu);
+		pthread_join(d->th, NULL);
+	}
+	pthread_cond_destroy(&d->cv);
+	pthread_mutex_destroy(&d->mu);
+out:
+	for (int i = 0; i < NSLOTS; i++) {
+		if (d->slot[i] != NULL) {
+			for (size_t k = 0; k < d->slot[i]->n; k++)
+				free(d->slot[i]->v[k].pre);
+			fmt_free(&d->slot[i]->out);
+		}
+		free(d->slot[i]);
+	}
+}
+
 int
 cmd_dump(int argc, char **argv)
 {
@@ -132,12 +384,12 @@ cmd_dump(int argc, char **argv)
 	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 	d.s = s;
-	d.fp = stdout;
+	d.dir = session_info(s).mode == SESSION_DIR;
 	d.file = -1;
 	fprintf(stdout, "# %s: %s mode, %s-endian\n", session_info(s).path,
 	    session_info(s).mode == SESSION_PIPE ? "pipe" : session_info(s).mode == SESSION_DIR ? "directory" : "file",
 	    (session_info(s).swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) ? "big" : "little");
 	/* it stops at a write error, which cmd_end() tells */
-	session_walk(s, dump_rec, &d);
+	dump_all(&d);
 	return cmd_end(&r);
 }
