@@ -778,6 +778,11 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 
 /* ---- the sample check: the walk's verdict without its writes ---- */
 
+/* How far ahead of the record it checks the loader asks for the bytes. */
+#ifndef RECORD_PREFETCH
+#define RECORD_PREFETCH	4096
+#endif
+
 /* A u64 at p + pos when n - pos holds it (else false). */
 static inline bool
 fit_u64(const uint8_t *p, size_t n, size_t *pos, bool swap, uint64_t *v)
@@ -935,6 +940,12 @@ record_check(const struct session *s, const struct rec *r, struct sample *smp, c
 {
 	uint32_t body = r->size - 8;
 
+	/*
+	 * The loader checks the records in file order: ask for the bytes a
+	 * little ahead now (the hardware's prefetch stops at the page), so that
+	 * they are in the cache when their turn comes.  A prefetch never faults.
+	 */
+	__builtin_prefetch(r->p + RECORD_PREFETCH);
 	*why = NULL;
 	if (r->type == PERF_RECORD_SAMPLE)
 		return check_sample(s, r, smp, why);
