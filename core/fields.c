@@ -175,6 +175,8 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 	struct sample_id sid;
 	struct sbuf sb;
 	struct body b;
+	char name[64];
+	size_t nlen;
 
 	sb_init(&sb, buf, n);
 	if (t == NULL) {
@@ -182,8 +184,14 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 		    r->size >= 8 ? r->size - 8 : 0);
 		return sb.len;
 	}
-	sb_lit(&sb, "PERF_RECORD_");
-	sb_cstr(&sb, t->name);
+	/* "PERF_RECORD_%s" as one piece, without a format (dump: every record) */
+	nlen = strlen(t->name);
+	if (nlen < sizeof name - 12) {
+		memcpy(put_lit(name, "PERF_RECORD_"), t->name, nlen);
+		sb_mem(&sb, name, 12 + nlen);
+	} else {
+		sb_printf(&sb, "PERF_RECORD_%s", t->name);
+	}
 	b.p = r->p;
 	b.n = r->size;
 	b.swap = r->swap;

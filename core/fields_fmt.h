@@ -89,10 +89,14 @@ sb_cstr(struct sbuf *b, const char *s)
 	sb_mem(b, s, strlen(s));
 }
 
-/* What sb_printf writes for "%" PRIu64, "%" PRId64, "%" PRIx64 (and "%#"
- * PRIx64 with alt: "0x" before any value but 0), without a format. */
-static inline void
-sb_u64(struct sbuf *b, uint64_t v)
+/*
+ * Number writers into a char buffer (room enough: 20 bytes a number),
+ * returning the end: what "%" PRIu64, "%" PRId64 and "%" PRIx64 write ("%#"
+ * PRIx64 with alt: "0x" before any value but 0).  A piece of a line built
+ * with them goes in with one sb_mem, cut as one sb_printf of it would be.
+ */
+static inline char *
+put_u64(char *d, uint64_t v)
 {
 	char t[20];
 	size_t i = sizeof t;
@@ -101,35 +105,63 @@ sb_u64(struct sbuf *b, uint64_t v)
 		t[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	sb_mem(b, t + i, sizeof t - i);
+	memcpy(d, t + i, sizeof t - i);
+	return d + (sizeof t - i);
+}
+
+static inline char *
+put_i64(char *d, int64_t v)
+{
+	if (v >= 0)
+		return put_u64(d, (uint64_t)v);
+	*d = '-';
+	return put_u64(d + 1, 0 - (uint64_t)v);
+}
+
+static inline char *
+put_x64(char *d, uint64_t v, bool alt)
+{
+	char t[16];
+	size_t i = sizeof t;
+
+	if (alt && v != 0) {
+		memcpy(d, "0x", 2);
+		d += 2;
+	}
+	do {
+		t[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	memcpy(d, t + i, sizeof t - i);
+	return d + (sizeof t - i);
+}
+
+/* A string literal into a char buffer. */
+#define put_lit(d, s)	((char *)memcpy((d), (s), sizeof(s) - 1) + sizeof(s) - 1)
+
+/* sb_printf(b, "%" PRIu64, v) and the others, without a format. */
+static inline void
+sb_u64(struct sbuf *b, uint64_t v)
+{
+	char t[24];
+
+	sb_mem(b, t, (size_t)(put_u64(t, v) - t));
 }
 
 static inline void
 sb_i64(struct sbuf *b, int64_t v)
 {
-	if (v < 0) {
-		sb_lit(b, "-");
-		sb_u64(b, 0 - (uint64_t)v);
-	} else {
-		sb_u64(b, (uint64_t)v);
-	}
+	char t[24];
+
+	sb_mem(b, t, (size_t)(put_i64(t, v) - t));
 }
 
 static inline void
 sb_x64(struct sbuf *b, uint64_t v, bool alt)
 {
-	char t[18];
-	size_t i = sizeof t;
+	char t[24];
 
-	do {
-		t[--i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v != 0);
-	if (alt && !(i == sizeof t - 1 && t[i] == '0')) {
-		t[--i] = 'x';
-		t[--i] = '0';
-	}
-	sb_mem(b, t + i, sizeof t - i);
+	sb_mem(b, t, (size_t)(put_x64(t, v, alt) - t));
 }
 
 static inline void

@@ -249,52 +249,40 @@ fields_sample_summary(const struct session *s, const struct rec *r, struct body 
 	struct sample smp;
 	const char *why = NULL;
 
-	/* sb_ writers, not sb_printf: dump prints this for every sample */
-	sb_lit(sb, "(IP, 0x");
-	sb_x64(sb, r->misc, false);
-	sb_lit(sb, "): ");
+	char t[160], *e;
+
+	/*
+	 * Each piece built with put_ writers and appended at once, not with
+	 * sb_printf (dump prints this for every sample): the pieces are those
+	 * of the printf calls this replaced, so a cut line is cut alike.
+	 */
+	e = put_x64(put_lit(t, "(IP, 0x"), r->misc, false);
+	sb_mem(sb, t, (size_t)(put_lit(e, "): ") - t));
 	if (s == NULL || record_decode_sample(s, r, &smp, &why) < 0) {
-		sb_lit(sb, "damaged: ");
-		sb_cstr(sb, why ? why : "no attributes");
+		sb_printf(sb, "damaged: %s", why ? why : "no attributes");
 		return;
 	}
-	sb_i64(sb, (int32_t)smp.pid);
-	sb_lit(sb, "/");
-	sb_i64(sb, (int32_t)smp.tid);
-	sb_lit(sb, ": ");
-	sb_x64(sb, smp.ip, true);
-	sb_lit(sb, " period: ");
-	sb_u64(sb, smp.period);
-	sb_lit(sb, " addr: ");
-	sb_x64(sb, smp.addr, true);
-	if (smp.sample_type & PERF_SAMPLE_TIME) {
-		sb_lit(sb, " time: ");
-		sb_u64(sb, smp.time);
-	}
-	if (smp.sample_type & PERF_SAMPLE_CPU) {
-		sb_lit(sb, " cpu: ");
-		sb_u64(sb, smp.cpu);
-	}
+	e = put_lit(put_i64(t, (int32_t)smp.pid), "/");
+	e = put_lit(put_i64(e, (int32_t)smp.tid), ": ");
+	e = put_lit(put_x64(e, smp.ip, true), " period: ");
+	e = put_lit(put_u64(e, smp.period), " addr: ");
+	sb_mem(sb, t, (size_t)(put_x64(e, smp.addr, true) - t));
+	if (smp.sample_type & PERF_SAMPLE_TIME)
+		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " time: "), smp.time) - t));
+	if (smp.sample_type & PERF_SAMPLE_CPU)
+		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " cpu: "), smp.cpu) - t));
 	if (s->attrs.n > 1 && smp.attr >= 0) {
 		sb_lit(sb, " event: ");
 		sb_name(sb, session_attr_name(s, smp.attr));
 	}
-	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN) {
-		sb_lit(sb, " callchain: ");
-		sb_u64(sb, smp.callchain_nr);
-	}
-	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK) {
-		sb_lit(sb, " branches: ");
-		sb_u64(sb, smp.branch_nr);
-	}
-	if (smp.sample_type & PERF_SAMPLE_RAW) {
-		sb_lit(sb, " raw: ");
-		sb_u64(sb, smp.raw_size);
-	}
+	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN)
+		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " callchain: "), smp.callchain_nr) - t));
+	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " branches: "), smp.branch_nr) - t));
+	if (smp.sample_type & PERF_SAMPLE_RAW)
+		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " raw: "), smp.raw_size) - t));
 	if (smp.sample_type & PERF_SAMPLE_STACK_USER) {
-		sb_lit(sb, " ustack: ");
-		sb_u64(sb, smp.stack_dyn_size);
-		sb_lit(sb, "/");
-		sb_u64(sb, smp.stack_size);
+		e = put_lit(put_u64(put_lit(t, " ustack: "), smp.stack_dyn_size), "/");
+		sb_mem(sb, t, (size_t)(put_u64(e, smp.stack_size) - t));
 	}
 }

@@ -25,18 +25,17 @@
  * bytes) right after the type name; `perfnav hex FILE 0xCONTAINER+0xINNER`
  * shows them.  In directory mode a "# file" line names each file.
  *
- * The records are taken in batches: the main thread walks them, a second
- * thread formats every other batch while the main thread formats the
- * others, and the main thread writes the batches in order.
+ * The records are taken in batches: the main thread walks them and writes
+ * the formatted batches in order; a second thread formats batches, the
+ * oldest first, and the main thread formats the newest when all the
+ * batches are in use.
  */
 
 /* A summary's buffer: a longer summary is cut and ends in "...". */
 #define LINE_MAX_LEN	8192
-/* Records a batch holds. */
-#define BATCH		8192
-/* Batch i is slot i % NSLOTS: the worker's (even) batch and the main
- * thread's (odd) one being formatted, and the two before them being written. */
-#define NSLOTS		4
+/* Records a batch holds, and batches at most in use. */
+#define BATCH		2048
+#define NSLOTS		8
 
 struct item {
 	struct rec	 r;
@@ -45,10 +44,13 @@ struct item {
 	char		*pre;		/* a "# file" line before it, or NULL */
 };
 
+enum slot_state { S_FREE, S_READY, S_BUSY, S_DONE };
+
 struct batch {
 	struct item	 v[BATCH];
 	size_t		 n;
 	struct fmt	 out;
+	enum slot_state	 state;		/* under mu */
 };
 
 struct dump {
@@ -57,15 +59,14 @@ struct dump {
 	bool			 dir;		/* directory mode: "# file" lines */
 	long			 file;		/* file of the last record, -1 none yet */
 	bool			 stop;		/* a write error: the walk stops */
+	/* batch i is slot[i % NSLOTS]; [wr, cur) are in use, cur is being filled */
 	struct batch		*slot[NSLOTS];
-	uint64_t		 cur;		/* the batch being filled */
-	/* the worker: formats *job, then clears busy */
+	uint64_t		 wr, cur;	/* under mu */
 	pthread_t		 th;
 	bool			 started;
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
-	struct batch		*job;
-	bool			 busy, quit;
+	bool			 quit;
 };
 
 /* "0x%x" of v (alt false) or "%#llx" (alt: "0" for 0). */
@@ -184,6 +185,31 @@ format_batch(const struct dump *d, struct batch *bt)
 		format_item(d->s, d->hex, &bt->v[i], &bt->out);
 }
 
+/* The batch in [wr, cur) in state READY, the oldest or the newest; NULL: none. */
+static struct batch *
+find_ready(struct dump *d, bool newest)
+{
+	for (uint64_t k = 0; k < d->cur - d->wr; k++) {
+		uint64_t i = newest ? d->cur - 1 - k : d->wr + k;
+
+		if (d->slot[i % NSLOTS]->state == S_READY)
+			return d->slot[i % NSLOTS];
+	}
+	return NULL;
+}
+
+/* Format bt, taken in state READY (mu held, and held again on return). */
+static void
+format_locked(struct dump *d, struct batch *bt)
+{
+	bt->state = S_BUSY;
+	pthread_mutex_unlock(&d->mu);
+	format_batch(d, bt);
+	pthread_mutex_lock(&d->mu);
+	bt->state = S_DONE;
+	pthread_cond_broadcast(&d->cv);
+}
+
 static void *
 worker(void *arg)
 {
@@ -191,48 +217,17 @@ worker(void *arg)
 
 	pthread_mutex_lock(&d->mu);
 	for (;;) {
-		struct batch *bt;
+		struct batch *bt = find_ready(d, false);
 
-		while (d->job == NULL && !d->quit)
-			pthread_cond_wait(&d->cv, &d->mu);
-		if (d->job == NULL)
+		if (bt != NULL)
+			format_locked(d, bt);
+		else if (d->quit)
 			break;
-		bt = d->job;
-		d->job = NULL;
-		pthread_mutex_unlock(&d->mu);
-		format_batch(d, bt);
-		pthread_mutex_lock(&d->mu);
-		d->busy = false;
-		pthread_cond_broadcast(&d->cv);
+		else
+			pthread_cond_wait(&d->cv, &d->mu);
 	}
 	pthread_mutex_unlock(&d->mu);
 	return NULL;
-}
-
-/* Batch i formatted: the worker's handed over (or formatted here without one). */
-static void
-post(struct dump *d, struct batch *bt)
-{
-	if (!d->started) {
-		format_batch(d, bt);
-		return;
-	}
-	pthread_mutex_lock(&d->mu);
-	d->job = bt;
-	d->busy = true;
-	pthread_cond_broadcast(&d->cv);
-	pthread_mutex_unlock(&d->mu);
-}
-
-static void
-wait_worker(struct dump *d)
-{
-	if (!d->started)
-		return;
-	pthread_mutex_lock(&d->mu);
-	while (d->busy)
-		pthread_cond_wait(&d->cv, &d->mu);
-	pthread_mutex_unlock(&d->mu);
 }
 
 /* Write a formatted batch and empty it. */
@@ -247,42 +242,46 @@ write_batch(struct dump *d, struct batch *bt)
 }
 
 /*
- * Batch cur is full (or the last): an odd one is formatted here; an even
- * one goes to the worker once the one before it (cur - 2) is done, and the
- * two before it are written meanwhile.
+ * Write the batches done, in order, until a slot is free for the next
+ * (all: until every batch is written); meanwhile format the newest batch
+ * waiting, or wait for the worker.
  */
+static void
+make_room(struct dump *d, bool all)
+{
+	pthread_mutex_lock(&d->mu);
+	for (;;) {
+		struct batch *bt = d->slot[d->wr % NSLOTS];
+
+		if (d->wr < d->cur && bt->state == S_DONE) {
+			pthread_mutex_unlock(&d->mu);
+			write_batch(d, bt);
+			pthread_mutex_lock(&d->mu);
+			bt->state = S_FREE;
+			d->wr++;
+			continue;
+		}
+		if (all ? d->wr == d->cur : d->cur - d->wr < NSLOTS)
+			break;
+		bt = find_ready(d, true);
+		if (bt != NULL)
+			format_locked(d, bt);
+		else
+			pthread_cond_wait(&d->cv, &d->mu);
+	}
+	pthread_mutex_unlock(&d->mu);
+}
+
+/* The batch being filled is ready to format: hand it over, take the next. */
 static void
 batch_done(struct dump *d)
 {
-	uint64_t i = d->cur;
-
-	if (i % 2 == 1) {
-		format_batch(d, d->slot[i % NSLOTS]);
-	} else {
-		wait_worker(d);
-		post(d, d->slot[i % NSLOTS]);
-		if (i >= 2) {
-			write_batch(d, d->slot[(i - 2) % NSLOTS]);
-			write_batch(d, d->slot[(i - 1) % NSLOTS]);
-		}
-	}
+	pthread_mutex_lock(&d->mu);
+	d->slot[d->cur % NSLOTS]->state = S_READY;
 	d->cur++;
-}
-
-/* The batches still pending, in order. */
-static void
-drain(struct dump *d)
-{
-	uint64_t i = d->cur;
-
-	if (d->slot[i % NSLOTS]->n > 0)
-		batch_done(d);
-	wait_worker(d);
-	/* batches before cur not yet written: cur - 2 and cur - 1 when cur is
-	 * odd (its even batch was just posted), else cur - 2 and cur - 1 too */
-	for (uint64_t k = d->cur >= 2 ? d->cur - 2 : 0; k < d->cur; k++)
-		if (d->slot[k % NSLOTS]->n > 0)
-			write_batch(d, d->slot[k % NSLOTS]);
+	pthread_cond_broadcast(&d->cv);
+	pthread_mutex_unlock(&d->mu);
+	make_room(d, false);
 }
 
 static int
@@ -290,10 +289,12 @@ dump_rec(void *arg, const struct rec *r, int depth)
 {
 	struct dump *d = arg;
 	const struct session *s = d->s;
-	struct batch *bt = d->slot[d->cur % NSLOTS];
+	struct batch *bt = d->slot[d->cur % NSLOTS];	/* cur: only this thread moves it */
 	struct item *it = &bt->v[bt->n++];
 	uint32_t fi;
 
+	/* the walk goes in file order: ask for the bytes a page ahead */
+	__builtin_prefetch(r->p + 4096);
 	it->r = *r;
 	it->depth = depth;
 	it->off = session_rec_offset(s, r->loc, &fi);
@@ -348,7 +349,9 @@ dump_all(struct dump *d)
 	pthread_cond_init(&d->cv, NULL);
 	d->started = pthread_create(&d->th, NULL, worker, d) == 0;
 	session_walk(d->s, dump_rec, d);
-	drain(d);
+	if (d->slot[d->cur % NSLOTS]->n > 0)
+		batch_done(d);
+	make_room(d, true);
 	if (d->started) {
 		pthread_mutex_lock(&d->mu);
 		d->quit = true;
