@@ -175,8 +175,7 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 	struct sample_id sid;
 	struct sbuf sb;
 	struct body b;
-	char name[64];
-	size_t nlen;
+	char name[64], *at, *e;
 
 	sb_init(&sb, buf, n);
 	if (t == NULL) {
@@ -185,10 +184,12 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 		return sb.len;
 	}
 	/* "PERF_RECORD_%s" as one piece, without a format (dump: every record) */
-	nlen = strlen(t->name);
-	if (nlen < sizeof name - 12) {
-		memcpy(put_lit(name, "PERF_RECORD_"), t->name, nlen);
-		sb_mem(&sb, name, 12 + nlen);
+	if (strlen(t->name) < sizeof name - 12) {
+		at = piece_at(&sb, name, sizeof name - 1);
+		e = put_lit(at, "PERF_RECORD_");
+		for (size_t i = 0; t->name[i] != '\0'; i++)
+			*e++ = t->name[i];
+		piece_end(&sb, name, at, e);
 	} else {
 		sb_printf(&sb, "PERF_RECORD_%s", t->name);
 	}

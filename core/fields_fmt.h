@@ -98,15 +98,17 @@ sb_cstr(struct sbuf *b, const char *s)
 static inline char *
 put_u64(char *d, uint64_t v)
 {
-	char t[20];
-	size_t i = sizeof t;
+	size_t n = 1;
+	char *e;
 
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	e = d + n;
 	do {
-		t[--i] = (char)('0' + v % 10);
+		*--e = (char)('0' + v % 10);
 		v /= 10;
-	} while (v != 0);
-	memcpy(d, t + i, sizeof t - i);
-	return d + (sizeof t - i);
+	} while (e > d);
+	return d + n;
 }
 
 static inline char *
@@ -121,19 +123,20 @@ put_i64(char *d, int64_t v)
 static inline char *
 put_x64(char *d, uint64_t v, bool alt)
 {
-	char t[16];
-	size_t i = sizeof t;
+	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *e;
 
 	if (alt && v != 0) {
-		memcpy(d, "0x", 2);
+		d[0] = '0';
+		d[1] = 'x';
 		d += 2;
 	}
+	e = d + n;
 	do {
-		t[--i] = "0123456789abcdef"[v & 15];
+		*--e = "0123456789abcdef"[v & 15];
 		v >>= 4;
-	} while (v != 0);
-	memcpy(d, t + i, sizeof t - i);
-	return d + (sizeof t - i);
+	} while (e > d);
+	return d + n;
 }
 
 /* A string literal into a char buffer. */
@@ -162,6 +165,29 @@ sb_x64(struct sbuf *b, uint64_t v, bool alt)
 	char t[24];
 
 	sb_mem(b, t, (size_t)(put_x64(t, v, alt) - t));
+}
+
+/*
+ * A piece of a line of at most max bytes, built with the put_ writers:
+ * straight in the buffer when it fits whole, else in t (max bytes or more)
+ * and appended cut, as one sb_printf of it would be.  piece_end(sb, t, at,
+ * end) ends the piece that piece_at(sb, t, max) began at at.
+ */
+static inline char *
+piece_at(struct sbuf *sb, char *t, size_t max)
+{
+	return sb->len < sb->n && sb->n - sb->len > max ? sb->p + sb->len : t;
+}
+
+static inline void
+piece_end(struct sbuf *sb, char *t, char *at, char *end)
+{
+	if (at == t) {
+		sb_mem(sb, t, (size_t)(end - t));
+		return;
+	}
+	*end = '\0';
+	sb->len = (size_t)(end - sb->p);
 }
 
 static inline void

@@ -249,40 +249,53 @@ fields_sample_summary(const struct session *s, const struct rec *r, struct body 
 	struct sample smp;
 	const char *why = NULL;
 
-	char t[160], *e;
+	char t[160], *at, *e;
 
 	/*
-	 * Each piece built with put_ writers and appended at once, not with
-	 * sb_printf (dump prints this for every sample): the pieces are those
-	 * of the printf calls this replaced, so a cut line is cut alike.
+	 * Each piece built with put_ writers (dump prints this for every sample),
+	 * not with sb_printf: the pieces are those of the printf calls they
+	 * replaced, so a cut line is cut alike.
 	 */
-	e = put_x64(put_lit(t, "(IP, 0x"), r->misc, false);
-	sb_mem(sb, t, (size_t)(put_lit(e, "): ") - t));
+	at = piece_at(sb, t, 32);
+	e = put_x64(put_lit(at, "(IP, 0x"), r->misc, false);
+	piece_end(sb, t, at, put_lit(e, "): "));
 	if (s == NULL || record_decode_sample(s, r, &smp, &why) < 0) {
 		sb_printf(sb, "damaged: %s", why ? why : "no attributes");
 		return;
 	}
-	e = put_lit(put_i64(t, (int32_t)smp.pid), "/");
+	at = piece_at(sb, t, 128);
+	e = put_lit(put_i64(at, (int32_t)smp.pid), "/");
 	e = put_lit(put_i64(e, (int32_t)smp.tid), ": ");
 	e = put_lit(put_x64(e, smp.ip, true), " period: ");
 	e = put_lit(put_u64(e, smp.period), " addr: ");
-	sb_mem(sb, t, (size_t)(put_x64(e, smp.addr, true) - t));
-	if (smp.sample_type & PERF_SAMPLE_TIME)
-		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " time: "), smp.time) - t));
-	if (smp.sample_type & PERF_SAMPLE_CPU)
-		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " cpu: "), smp.cpu) - t));
+	piece_end(sb, t, at, put_x64(e, smp.addr, true));
+	if (smp.sample_type & PERF_SAMPLE_TIME) {
+		at = piece_at(sb, t, 32);
+		piece_end(sb, t, at, put_u64(put_lit(at, " time: "), smp.time));
+	}
+	if (smp.sample_type & PERF_SAMPLE_CPU) {
+		at = piece_at(sb, t, 32);
+		piece_end(sb, t, at, put_u64(put_lit(at, " cpu: "), smp.cpu));
+	}
 	if (s->attrs.n > 1 && smp.attr >= 0) {
 		sb_lit(sb, " event: ");
 		sb_name(sb, session_attr_name(s, smp.attr));
 	}
-	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN)
-		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " callchain: "), smp.callchain_nr) - t));
-	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " branches: "), smp.branch_nr) - t));
-	if (smp.sample_type & PERF_SAMPLE_RAW)
-		sb_mem(sb, t, (size_t)(put_u64(put_lit(t, " raw: "), smp.raw_size) - t));
+	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		at = piece_at(sb, t, 40);
+		piece_end(sb, t, at, put_u64(put_lit(at, " callchain: "), smp.callchain_nr));
+	}
+	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		at = piece_at(sb, t, 40);
+		piece_end(sb, t, at, put_u64(put_lit(at, " branches: "), smp.branch_nr));
+	}
+	if (smp.sample_type & PERF_SAMPLE_RAW) {
+		at = piece_at(sb, t, 32);
+		piece_end(sb, t, at, put_u64(put_lit(at, " raw: "), smp.raw_size));
+	}
 	if (smp.sample_type & PERF_SAMPLE_STACK_USER) {
-		e = put_lit(put_u64(put_lit(t, " ustack: "), smp.stack_dyn_size), "/");
-		sb_mem(sb, t, (size_t)(put_u64(e, smp.stack_size) - t));
+		at = piece_at(sb, t, 64);
+		e = put_lit(put_u64(put_lit(at, " ustack: "), smp.stack_dyn_size), "/");
+		piece_end(sb, t, at, put_u64(e, smp.stack_size));
 	}
 }

@@ -69,16 +69,31 @@ struct dump {
 	bool			 quit;
 };
 
-/* "0x%x" of v (alt false) or "%#llx" (alt: "0" for 0). */
-static void
-fmt_0x(struct fmt *b, uint64_t v, bool alt)
+/* "%x" of v at d; returns the end. */
+static char *
+put_hex(char *d, uint64_t v)
 {
-	if (alt && v == 0) {
-		fmt_char(b, '0');
-		return;
+	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *e = d + n;
+
+	do {
+		*--e = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (e > d);
+	return d + n;
+}
+
+/* "%#llx" of v (perf's offsets: "0" for 0), "0x%x" when always is set. */
+static void
+fmt_0x(struct fmt *b, uint64_t v, bool always)
+{
+	char t[24], *e = t;
+
+	if (always || v != 0) {
+		*e++ = '0';
+		*e++ = 'x';
 	}
-	fmt_mem(b, "0x", 2);
-	fmt_hex(b, v, 0);
+	fmt_mem(b, t, (size_t)(put_hex(e, v) - t));
 }
 
 /* perf report -D style hex + ASCII, 16 bytes a line. */
@@ -146,7 +161,7 @@ format_inner(const struct session *s, const struct item *it, struct fmt *b)
 	rest = line + nl;
 	fmt_mem(b, line, nl);
 	fmt_mem(b, " @", 2);
-	fmt_0x(b, it->off, true);
+	fmt_0x(b, it->off, false);
 	fmt_mem(b, "+0x", 3);
 	fmt_hex(b, inner, 0);
 	if (rest[0] == '(')
@@ -158,22 +173,33 @@ format_inner(const struct session *s, const struct item *it, struct fmt *b)
 static void
 format_item(const struct session *s, bool hex, const struct item *it, struct fmt *b)
 {
-	char *d;
+	char *d, *e;
 
 	if (it->pre != NULL)
 		fmt_str(b, it->pre);
-	fmt_0x(b, it->off, true);
-	fmt_mem(b, " [", 2);
-	fmt_0x(b, it->r.size, false);
-	fmt_mem(b, "]: ", 3);
-	if (it->depth == 0) {
-		d = fmt_room(b, LINE_MAX_LEN);
-		if (d != NULL)
-			b->len += fields_summary(s, &it->r, d, LINE_MAX_LEN);
-	} else {
-		format_inner(s, it, b);
+	/* "%#llx [0x%x]: ", then the summary straight into the buffer */
+	d = fmt_room(b, 64 + LINE_MAX_LEN);
+	if (d == NULL)
+		return;
+	e = d;
+	if (it->off != 0) {
+		*e++ = '0';
+		*e++ = 'x';
 	}
-	fmt_char(b, '\n');
+	e = put_hex(e, it->off);
+	memcpy(e, " [0x", 4);
+	e = put_hex(e + 4, it->r.size);
+	memcpy(e, "]: ", 3);
+	e += 3;
+	if (it->depth == 0) {
+		e += fields_summary(s, &it->r, e, LINE_MAX_LEN);
+		*e++ = '\n';
+		b->len += (size_t)(e - d);
+	} else {
+		b->len += (size_t)(e - d);
+		format_inner(s, it, b);
+		fmt_char(b, '\n');
+	}
 	if (hex)
 		hexdump(b, it->r.p, it->r.size);
 }
