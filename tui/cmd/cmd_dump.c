@@ -58,10 +58,11 @@ struct dump {
 	bool			 hex;
 	bool			 dir;		/* directory mode: "# file" lines */
 	long			 file;		/* file of the last record, -1 none yet */
-	bool			 stop;		/* a write error: the walk stops */
+	bool			 stop;		/* a write error: the walk stops (under mu) */
 	/* batch i is slot[i % NSLOTS]; [wr, cur) are in use, cur is being filled */
 	struct batch		*slot[NSLOTS];
 	uint64_t		 wr, cur;	/* under mu */
+	bool			 writing;	/* a thread writes batch wr (under mu) */
 	pthread_t		 th;
 	bool			 started;
 	pthread_mutex_t		 mu;
@@ -236,6 +237,41 @@ format_locked(struct dump *d, struct batch *bt)
 	pthread_cond_broadcast(&d->cv);
 }
 
+/* Write a formatted batch and empty it; false on a write error. */
+static bool
+write_batch(struct batch *bt)
+{
+	bool ok = !bt->out.failed && fmt_flush(&bt->out, stdout) == 0 && !ferror(stdout);
+
+	for (size_t i = 0; i < bt->n; i++)
+		free(bt->v[i].pre);
+	bt->n = 0;
+	return ok;
+}
+
+/*
+ * Write the batches done, in order, while no other thread writes (mu held,
+ * and held again on return): whichever thread is free writes, one at a time.
+ */
+static void
+write_done(struct dump *d)
+{
+	while (!d->writing && d->wr < d->cur && d->slot[d->wr % NSLOTS]->state == S_DONE) {
+		struct batch *bt = d->slot[d->wr % NSLOTS];
+		bool ok;
+
+		d->writing = true;
+		pthread_mutex_unlock(&d->mu);
+		ok = write_batch(bt);
+		pthread_mutex_lock(&d->mu);
+		d->stop = d->stop || !ok;
+		bt->state = S_FREE;
+		d->wr++;
+		d->writing = false;
+		pthread_cond_broadcast(&d->cv);
+	}
+}
+
 static void *
 worker(void *arg)
 {
@@ -243,8 +279,10 @@ worker(void *arg)
 
 	pthread_mutex_lock(&d->mu);
 	for (;;) {
-		struct batch *bt = find_ready(d, false);
+		struct batch *bt;
 
+		write_done(d);
+		bt = find_ready(d, false);
 		if (bt != NULL)
 			format_locked(d, bt);
 		else if (d->quit)
@@ -256,37 +294,21 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Write a formatted batch and empty it. */
-static void
-write_batch(struct dump *d, struct batch *bt)
-{
-	if (bt->out.failed || fmt_flush(&bt->out, stdout) < 0 || ferror(stdout))
-		d->stop = true;
-	for (size_t i = 0; i < bt->n; i++)
-		free(bt->v[i].pre);
-	bt->n = 0;
-}
-
 /*
- * Write the batches done, in order, until a slot is free for the next
- * (all: until every batch is written); meanwhile format the newest batch
- * waiting, or wait for the worker.
+ * Until a slot is free for the next batch (all: until every batch is
+ * written): write the batches done, else format the newest batch waiting,
+ * else wait for the worker.  Returns true to stop (a write error).
  */
-static void
+static bool
 make_room(struct dump *d, bool all)
 {
+	bool stop;
+
 	pthread_mutex_lock(&d->mu);
 	for (;;) {
-		struct batch *bt = d->slot[d->wr % NSLOTS];
+		struct batch *bt;
 
-		if (d->wr < d->cur && bt->state == S_DONE) {
-			pthread_mutex_unlock(&d->mu);
-			write_batch(d, bt);
-			pthread_mutex_lock(&d->mu);
-			bt->state = S_FREE;
-			d->wr++;
-			continue;
-		}
+		write_done(d);
 		if (all ? d->wr == d->cur : d->cur - d->wr < NSLOTS)
 			break;
 		bt = find_ready(d, true);
@@ -295,11 +317,14 @@ make_room(struct dump *d, bool all)
 		else
 			pthread_cond_wait(&d->cv, &d->mu);
 	}
+	stop = d->stop;
 	pthread_mutex_unlock(&d->mu);
+	return stop;
 }
 
-/* The batch being filled is ready to format: hand it over, take the next. */
-static void
+/* The batch being filled is ready to format: hand it over, take the next.
+ * Returns true to stop. */
+static bool
 batch_done(struct dump *d)
 {
 	pthread_mutex_lock(&d->mu);
@@ -307,7 +332,7 @@ batch_done(struct dump *d)
 	d->cur++;
 	pthread_cond_broadcast(&d->cv);
 	pthread_mutex_unlock(&d->mu);
-	make_room(d, false);
+	return make_room(d, false);
 }
 
 static int
@@ -330,15 +355,12 @@ dump_rec(void *arg, const struct rec *r, int depth)
 		size_t n = strlen(path) + 32;
 
 		it->pre = malloc(n);
-		if (it->pre != NULL)
-			snprintf(it->pre, n, "# file %u: %s\n", fi, path);
-		else
-			d->stop = true;
+		if (it->pre == NULL)
+			return 1;
+		snprintf(it->pre, n, "# file %u: %s\n", fi, path);
 	}
 	d->file = fi;
-	if (bt->n == BATCH)
-		batch_done(d);
-	return d->stop ? 1 : 0;
+	return bt->n == BATCH && batch_done(d) ? 1 : 0;
 }
 
 static int
@@ -364,13 +386,8 @@ static const struct cmd_spec dump_spec = { "dump [-x] [FILE]", dump_opts, dump_o
 static void
 dump_all(struct dump *d)
 {
-	for (int i = 0; i < NSLOTS; i++) {
-		d->slot[i] = calloc(1, sizeof *d->slot[i]);
-		if (d->slot[i] == NULL) {
-			d->stop = true;
-			goto out;
-		}
-	}
+	for (int i = 0; i < NSLOTS; i++)
+		d->slot[i] = xcalloc(1, sizeof *d->slot[i]);
 	pthread_mutex_init(&d->mu, NULL);
 	pthread_cond_init(&d->cv, NULL);
 	d->started = pthread_create(&d->th, NULL, worker, d) == 0;
@@ -387,13 +404,10 @@ dump_all(struct dump *d)
 	}
 	pthread_cond_destroy(&d->cv);
 	pthread_mutex_destroy(&d->mu);
-out:
 	for (int i = 0; i < NSLOTS; i++) {
-		if (d->slot[i] != NULL) {
-			for (size_t k = 0; k < d->slot[i]->n; k++)
-				free(d->slot[i]->v[k].pre);
-			fmt_free(&d->slot[i]->out);
-		}
+		for (size_t k = 0; k < d->slot[i]->n; k++)
+			free(d->slot[i]->v[k].pre);
+		fmt_free(&d->slot[i]->out);
 		free(d->slot[i]);
 	}
 }
