@@ -175,6 +175,7 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 	struct sample_id sid;
 	struct sbuf sb;
 	struct body b;
+	char name[64], *at, *e;
 
 	sb_init(&sb, buf, n);
 	if (t == NULL) {
@@ -182,7 +183,16 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 		    r->size >= 8 ? r->size - 8 : 0);
 		return sb.len;
 	}
-	sb_printf(&sb, "PERF_RECORD_%s", t->name);
+	/* "PERF_RECORD_%s" as one piece, without a format (dump: every record) */
+	if (strlen(t->name) < sizeof name - 12) {
+		at = piece_at(&sb, name, sizeof name - 1);
+		e = put_lit(at, "PERF_RECORD_");
+		for (size_t i = 0; t->name[i] != '\0'; i++)
+			*e++ = t->name[i];
+		piece_end(&sb, name, at, e);
+	} else {
+		sb_printf(&sb, "PERF_RECORD_%s", t->name);
+	}
 	b.p = r->p;
 	b.n = r->size;
 	b.swap = r->swap;

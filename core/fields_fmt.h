@@ -58,6 +58,138 @@ sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+/* Append s[0..k) as sb_printf("%.*s") would: a cut copy ends in "...". */
+static inline void
+sb_mem(struct sbuf *b, const char *s, size_t k)
+{
+	size_t room;
+
+	if (b->n == 0 || b->len >= b->n - 1)
+		return;
+	room = b->n - b->len;
+	if (k < room) {
+		memcpy(b->p + b->len, s, k);
+		b->len += k;
+		b->p[b->len] = '\0';
+		return;
+	}
+	memcpy(b->p + b->len, s, room - 1);
+	b->len = b->n - 1;
+	b->p[b->len] = '\0';
+	if (b->n >= 4)
+		memcpy(b->p + b->n - 4, "...", 4);
+}
+
+/* A string literal (its length known at compile time). */
+#define sb_lit(b, s)	sb_mem((b), (s), sizeof(s) - 1)
+
+static inline void
+sb_cstr(struct sbuf *b, const char *s)
+{
+	sb_mem(b, s, strlen(s));
+}
+
+/*
+ * Number writers into a char buffer (room enough: 20 bytes a number),
+ * returning the end: what "%" PRIu64, "%" PRId64 and "%" PRIx64 write ("%#"
+ * PRIx64 with alt: "0x" before any value but 0).  A piece of a line built
+ * with them goes in with one sb_mem, cut as one sb_printf of it would be.
+ */
+static inline char *
+put_u64(char *d, uint64_t v)
+{
+	size_t n = 1;
+	char *e;
+
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	e = d + n;
+	do {
+		*--e = (char)('0' + v % 10);
+		v /= 10;
+	} while (e > d);
+	return d + n;
+}
+
+static inline char *
+put_i64(char *d, int64_t v)
+{
+	if (v >= 0)
+		return put_u64(d, (uint64_t)v);
+	*d = '-';
+	return put_u64(d + 1, 0 - (uint64_t)v);
+}
+
+static inline char *
+put_x64(char *d, uint64_t v, bool alt)
+{
+	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *e;
+
+	if (alt && v != 0) {
+		d[0] = '0';
+		d[1] = 'x';
+		d += 2;
+	}
+	e = d + n;
+	do {
+		*--e = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (e > d);
+	return d + n;
+}
+
+/* A string literal into a char buffer. */
+#define put_lit(d, s)	((char *)memcpy((d), (s), sizeof(s) - 1) + sizeof(s) - 1)
+
+/* sb_printf(b, "%" PRIu64, v) and the others, without a format. */
+static inline void
+sb_u64(struct sbuf *b, uint64_t v)
+{
+	char t[24];
+
+	sb_mem(b, t, (size_t)(put_u64(t, v) - t));
+}
+
+static inline void
+sb_i64(struct sbuf *b, int64_t v)
+{
+	char t[24];
+
+	sb_mem(b, t, (size_t)(put_i64(t, v) - t));
+}
+
+static inline void
+sb_x64(struct sbuf *b, uint64_t v, bool alt)
+{
+	char t[24];
+
+	sb_mem(b, t, (size_t)(put_x64(t, v, alt) - t));
+}
+
+/*
+ * A piece of a line of at most max bytes, built with the put_ writers:
+ * straight in the buffer when it fits whole, else in t (max bytes or more)
+ * and appended cut, as one sb_printf of it would be.  piece_end(sb, t, at,
+ * end) ends the piece that piece_at(sb, t, max) began at at.
+ */
+static inline char *
+piece_at(struct sbuf *sb, char *t, size_t max)
+{
+	return sb->len < sb->n && sb->n - sb->len > max ? sb->p + sb->len : t;
+}
+
+static inline void
+piece_end(struct sbuf *sb, char *t, char *at, char *end)
+{
+	if (at == t) {
+		sb_mem(sb, t, (size_t)(end - t));
+		return;
+	}
+	*end = '\0';
+	sb->len = (size_t)(end - sb->p);
+}
+
 static inline void
 sb_init(struct sbuf *b, char *p, size_t n)
 {

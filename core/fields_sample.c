@@ -249,27 +249,53 @@ fields_sample_summary(const struct session *s, const struct rec *r, struct body 
 	struct sample smp;
 	const char *why = NULL;
 
-	sb_printf(sb, "(IP, 0x%x): ", r->misc);
+	char t[160], *at, *e;
+
+	/*
+	 * Each piece built with put_ writers (dump prints this for every sample),
+	 * not with sb_printf: the pieces are those of the printf calls they
+	 * replaced, so a cut line is cut alike.
+	 */
+	at = piece_at(sb, t, 32);
+	e = put_x64(put_lit(at, "(IP, 0x"), r->misc, false);
+	piece_end(sb, t, at, put_lit(e, "): "));
 	if (s == NULL || record_decode_sample(s, r, &smp, &why) < 0) {
 		sb_printf(sb, "damaged: %s", why ? why : "no attributes");
 		return;
 	}
-	sb_printf(sb, "%d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64,
-	    (int32_t)smp.pid, (int32_t)smp.tid, smp.ip, smp.period, smp.addr);
-	if (smp.sample_type & PERF_SAMPLE_TIME)
-		sb_printf(sb, " time: %" PRIu64, smp.time);
-	if (smp.sample_type & PERF_SAMPLE_CPU)
-		sb_printf(sb, " cpu: %u", smp.cpu);
+	at = piece_at(sb, t, 128);
+	e = put_lit(put_i64(at, (int32_t)smp.pid), "/");
+	e = put_lit(put_i64(e, (int32_t)smp.tid), ": ");
+	e = put_lit(put_x64(e, smp.ip, true), " period: ");
+	e = put_lit(put_u64(e, smp.period), " addr: ");
+	piece_end(sb, t, at, put_x64(e, smp.addr, true));
+	if (smp.sample_type & PERF_SAMPLE_TIME) {
+		at = piece_at(sb, t, 32);
+		piece_end(sb, t, at, put_u64(put_lit(at, " time: "), smp.time));
+	}
+	if (smp.sample_type & PERF_SAMPLE_CPU) {
+		at = piece_at(sb, t, 32);
+		piece_end(sb, t, at, put_u64(put_lit(at, " cpu: "), smp.cpu));
+	}
 	if (s->attrs.n > 1 && smp.attr >= 0) {
-		sb_printf(sb, " event: ");
+		sb_lit(sb, " event: ");
 		sb_name(sb, session_attr_name(s, smp.attr));
 	}
-	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN)
-		sb_printf(sb, " callchain: %" PRIu64, smp.callchain_nr);
-	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK)
-		sb_printf(sb, " branches: %" PRIu64, smp.branch_nr);
-	if (smp.sample_type & PERF_SAMPLE_RAW)
-		sb_printf(sb, " raw: %u", smp.raw_size);
-	if (smp.sample_type & PERF_SAMPLE_STACK_USER)
-		sb_printf(sb, " ustack: %" PRIu64 "/%" PRIu64, smp.stack_dyn_size, smp.stack_size);
+	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		at = piece_at(sb, t, 40);
+		piece_end(sb, t, at, put_u64(put_lit(at, " callchain: "), smp.callchain_nr));
+	}
+	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		at = piece_at(sb, t, 40);
+		piece_end(sb, t, at, put_u64(put_lit(at, " branches: "), smp.branch_nr));
+	}
+	if (smp.sample_type & PERF_SAMPLE_RAW) {
+		at = piece_at(sb, t, 32);
+		piece_end(sb, t, at, put_u64(put_lit(at, " raw: "), smp.raw_size));
+	}
+	if (smp.sample_type & PERF_SAMPLE_STACK_USER) {
+		at = piece_at(sb, t, 64);
+		e = put_lit(put_u64(put_lit(at, " ustack: "), smp.stack_dyn_size), "/");
+		piece_end(sb, t, at, put_u64(e, smp.stack_size));
+	}
 }

@@ -776,14 +776,179 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 	return sample_walk(&pa->attr, &c, out, NULL, why);
 }
 
+/* ---- the sample check: the walk's verdict without its writes ---- */
+
+/* How far ahead of the record it checks the loader asks for the bytes. */
+#ifndef RECORD_PREFETCH
+#define RECORD_PREFETCH	4096
+#endif
+
+/* A u64 at p + pos when n - pos holds it (else false). */
+static inline bool
+fit_u64(const uint8_t *p, size_t n, size_t *pos, bool swap, uint64_t *v)
+{
+	if (n - *pos < 8)
+		return false;
+	*v = rd64(p + *pos, swap);
+	*pos += 8;
+	return true;
+}
+
+/* k u64s more at *pos when they fit. */
+static inline bool
+fit_skip(size_t n, size_t *pos, uint64_t k)
+{
+	if (k > (n - *pos) / 8)
+		return false;
+	*pos += (size_t)k * 8;
+	return true;
+}
+
+/* READ: what sample_walk_read takes. */
+static bool
+fit_read(uint64_t rf, const uint8_t *p, size_t n, size_t *pos, bool swap)
+{
+	uint64_t k = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING), nr;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return fit_skip(n, pos, k + read_entry_u64s(rf));
+	if (!fit_u64(p, n, pos, swap, &nr) || nr > SAMPLE_MAX_NR)
+		return false;
+	return fit_skip(n, pos, k + nr * read_entry_u64s(rf));
+}
+
+/* REGS_USER or REGS_INTR: abi, then mask's registers unless abi is 0. */
+static inline bool
+fit_regs(uint64_t mask, const uint8_t *p, size_t n, size_t *pos, bool swap)
+{
+	uint64_t abi;
+
+	return fit_u64(p, n, pos, swap, &abi) &&
+	    (abi == 0 || fit_skip(n, pos, (uint64_t)__builtin_popcountll(mask)));
+}
+
+/* A u64 size, then that many bytes (STACK_USER, AUX). */
+static inline bool
+fit_sized(const uint8_t *p, size_t n, size_t *pos, bool swap, uint64_t *sz)
+{
+	if (!fit_u64(p, n, pos, swap, sz) || *sz > n - *pos)
+		return false;
+	*pos += (size_t)*sz;
+	return true;
+}
+
+/* The parts after READ in perf's order, as walk_rest takes them. */
+static bool
+fit_rest(const struct perf_event_attr *at, uint64_t st, const uint8_t *p, size_t n,
+    size_t *pos, bool swap)
+{
+	uint64_t v, k;
+
+	if (st & PERF_SAMPLE_RAW) {
+		if (n - *pos < 4)
+			return false;
+		v = rd32(p + *pos, swap);
+		*pos += 4;
+		/* the u32 size and the data are padded to 8 bytes as a whole */
+		v = ((v + 4 + 7) & ~UINT64_C(7)) - 4;
+		if (v > n - *pos)
+			return false;
+		*pos += (size_t)v;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		if (!fit_u64(p, n, pos, swap, &v) || v > SAMPLE_MAX_NR ||
+		    ((at->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
+		    !fit_skip(n, pos, 1)) ||
+		    !fit_skip(n, pos, v * 3) ||
+		    ((at->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS) && !fit_skip(n, pos, v)))
+			return false;
+	}
+	if ((st & PERF_SAMPLE_REGS_USER) && !fit_regs(at->sample_regs_user, p, n, pos, swap))
+		return false;
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (!fit_sized(p, n, pos, swap, &k))
+			return false;
+		if (k != 0 && (!fit_u64(p, n, pos, swap, &v) || v > k))
+			return false;
+	}
+	k = !!(st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) +
+	    !!(st & PERF_SAMPLE_DATA_SRC) + !!(st & PERF_SAMPLE_TRANSACTION);
+	if (!fit_skip(n, pos, k))
+		return false;
+	if ((st & PERF_SAMPLE_REGS_INTR) && !fit_regs(at->sample_regs_intr, p, n, pos, swap))
+		return false;
+	k = !!(st & PERF_SAMPLE_PHYS_ADDR) + !!(st & PERF_SAMPLE_CGROUP) +
+	    !!(st & PERF_SAMPLE_DATA_PAGE_SIZE) + !!(st & PERF_SAMPLE_CODE_PAGE_SIZE);
+	if (!fit_skip(n, pos, k))
+		return false;
+	return !(st & PERF_SAMPLE_AUX) || fit_sized(p, n, pos, swap, &v);
+}
+
+bool
+sample_fits(const struct perf_event_attr *at, const uint8_t *p, size_t n, bool swap)
+{
+	uint64_t st = at->sample_type, nr;
+	size_t pos = 8 * (size_t)(!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+	    !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR) +
+	    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_CPU) +
+	    !!(st & PERF_SAMPLE_PERIOD));
+
+	if (pos > n)
+		return false;
+	if ((st & PERF_SAMPLE_READ) && !fit_read(at->read_format, p, n, &pos, swap))
+		return false;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (!fit_u64(p, n, &pos, swap, &nr) || nr > SAMPLE_MAX_NR ||
+		    !fit_skip(n, &pos, nr))
+			return false;
+	}
+	return (st & ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)) == 0 ||
+	    fit_rest(at, st, p, n, &pos, swap);
+}
+
+/* A sample: whole (its head decoded into *smp unless NULL) by the check, else
+ * decoded in full for why it is not. */
+static int
+check_sample(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
+{
+	const struct pn_attr *pa;
+	struct sample tmp;
+	struct cursor c;
+	int a;
+
+	if (r->size < 8 || (pa = record_layout(s, r, &a)) == NULL ||
+	    !sample_fits(&pa->attr, r->p + 8, r->size - 8, r->swap))
+		return record_decode_sample(s, r, smp ? smp : &tmp, why);
+	if (smp == NULL)
+		return 0;
+	smp->identifier = smp->ip = smp->time = smp->addr = smp->id = smp->stream_id = 0;
+	smp->period = 0;
+	smp->pid = smp->tid = smp->cpu = smp->res = 0;
+	smp->attr = a;
+	smp->swap = r->swap;
+	smp->sample_type = pa->attr.sample_type;
+	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
+	sample_head(&c, smp->sample_type, smp);
+	return 0;
+}
+
 int
 record_check(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
 {
 	uint32_t body = r->size - 8;
 
+	/*
+	 * The loader checks the records in file order: ask for the bytes a
+	 * little ahead now (the hardware's prefetch stops at the page), so that
+	 * they are in the cache when their turn comes.  A prefetch never faults.
+	 */
+	__builtin_prefetch(r->p + RECORD_PREFETCH);
 	*why = NULL;
 	if (r->type == PERF_RECORD_SAMPLE)
-		return record_decode_sample(s, r, smp, why);
+		return check_sample(s, r, smp, why);
 	if (body < body_min(r->type)) {
 		*why = "shorter than its fixed fields";
 		return -1;

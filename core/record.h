@@ -125,13 +125,25 @@ int record_decode_sample_id(const struct session *s, const struct rec *r, struct
 
 /*
  * Is a record whole, as every view that reads it needs it to be?  A
- * SAMPLE is decoded in full into *smp; a kernel record must hold its fixed
- * fields, and so must the perf tool's records that loading reads.
+ * SAMPLE must be decodable (record_decode_sample() succeeds): its
+ * fixed-position fields are decoded into *smp (NULL: not asked) as
+ * record_sample_head() writes them (attr -1 for the first attr's layout
+ * taken for an unknown id); a kernel record must hold its fixed fields, and so must the perf
+ * tool's records that loading reads.
  * Returns 0, or -1 with why (a static string) for a damaged record, which
  * the views built from samples leave out (dump and hex list it, marked).
  */
 int record_check(const struct session *s, const struct rec *r, struct sample *smp,
     const char **why);
+
+struct perf_event_attr;
+
+/*
+ * Would record_decode_sample() decode a sample body p[0..n) of the layout
+ * of at?  The same verdict from only the lengths and counts, nothing
+ * written: what checking a sample whole costs.
+ */
+bool sample_fits(const struct perf_event_attr *at, const uint8_t *p, size_t n, bool swap);
 
 /* The attr index a record belongs to, or -1. */
 int record_attr(const struct session *s, const struct rec *r);

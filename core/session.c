@@ -536,7 +536,7 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 	if (r->type == PERF_RECORD_SAMPLE || r->type < PF_REC_USER_TYPE_START)
 		attr = record_attr(s, r);
 	count_rec(s, r->type, attr);
-	whole = record_check(s, r, &smp, &why) == 0;
+	whole = record_check(s, r, ld->index ? &smp : NULL, &why) == 0;
 	if (!whole)
 		tally_bad(ld, r, why);
 	if (ld->index) {

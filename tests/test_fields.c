@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/fields_fmt.h"	/* the sb_ writers, checked against sb_printf */
 #include "tests/rec_helpers.h"
 
 #ifndef PERF_SAMPLE_BRANCH_COUNTERS
@@ -631,5 +632,243 @@ Test(fields, huge_counts_in_other_records)
 			pd_free(&b);
 		}
 	}
+	sess_free(&s);
+}
+
+/* ---- the summaries' number writers ---- */
+
+/* Each sb_ writer leaves the buffer as sb_printf with its format does,
+ * cut short ("...") in buffers of every small size too. */
+Test(fields, sb_writers_as_printf)
+{
+	static const uint64_t vals[] = {
+		0, 1, 9, 10, 15, 16, 99, 100, 255, 4096, 20000, 0x7fffffff, 0x80000000,
+		0xffffffff, 723581897923ull, 0xffffffff814bba70ull, INT64_MAX, (uint64_t)INT64_MIN,
+		UINT64_MAX - 1, UINT64_MAX,
+	};
+
+	for (size_t n = 0; n < 48; n++) {
+		for (size_t pre = 0; pre < 4; pre++) {
+			for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+				for (int k = 0; k < 5; k++) {
+					char a[48], b[48];
+					struct sbuf x, y;
+					uint64_t v = vals[i];
+
+					memset(a, 'z', sizeof a);
+					memset(b, 'z', sizeof b);
+					sb_init(&x, a, n);
+					sb_init(&y, b, n);
+					for (size_t j = 0; j < pre; j++) {
+						sb_printf(&x, "ab");
+						sb_lit(&y, "ab");
+					}
+					switch (k) {
+					case 0:
+						sb_printf(&x, "%" PRIu64, v);
+						sb_u64(&y, v);
+						break;
+					case 1:
+						sb_printf(&x, "%" PRId64, (int64_t)v);
+						sb_i64(&y, (int64_t)v);
+						break;
+					case 2:
+						sb_printf(&x, "%" PRIx64, v);
+						sb_x64(&y, v, false);
+						break;
+					case 3:
+						sb_printf(&x, "%#" PRIx64, v);
+						sb_x64(&y, v, true);
+						break;
+					default:
+						sb_printf(&x, "%s", "PERF_RECORD_SAMPLE");
+						sb_cstr(&y, "PERF_RECORD_SAMPLE");
+						break;
+					}
+					cr_assert_eq(x.len, y.len, "n %zu pre %zu v %#llx k %d", n, pre,
+					    (unsigned long long)v, k);
+					cr_assert(memcmp(a, b, sizeof a) == 0, "n %zu pre %zu v %#llx k %d: "
+					    "'%.*s' '%.*s'", n, pre, (unsigned long long)v, k, (int)x.len, a,
+					    (int)y.len, b);
+				}
+			}
+		}
+	}
+}
+
+/* ---- dump: every record once, in order, over many batches ---- */
+
+/* What dump prints for each record, written here one record at a time. */
+struct dump_want {
+	const struct session	*s;
+	char			*p;
+	size_t			 len, cap;
+	size_t			 n;
+};
+
+static int
+dump_want_rec(void *arg, const struct rec *r, int depth)
+{
+	struct dump_want *w = arg;
+	char line[8192], off[32];
+	int k;
+
+	cr_assert_eq(depth, 0);
+	fields_summary(w->s, r, line, sizeof line);
+	if (w->cap - w->len < sizeof line + 64) {
+		w->cap = w->cap ? 2 * w->cap : 1 << 20;
+		w->p = realloc(w->p, w->cap);
+		cr_assert_not_null(w->p);
+	}
+	k = snprintf(w->p + w->len, w->cap - w->len, "%s [0x%x]: %s\n",
+	    text_fmt_offset(off, sizeof off, session_rec_offset(w->s, r->loc, NULL)), r->size,
+	    line);
+	w->len += (size_t)k;
+	w->n++;
+	return 0;
+}
+
+/* perfnav dump of a recording of some 50,000 records (its batches are
+ * formatted on two threads) prints each record's line once, in file order. */
+Test(fields, dump_many_records_in_order)
+{
+	char path[] = "/tmp/perfnav-dump-XXXXXX", cmd[512];
+	struct pdbuf b = { 0 };
+	struct dump_want w = { 0 };
+	struct perf_err err;
+	struct session *s;
+	char *out;
+	size_t n = 0, cap = w.len;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	synth_file(&b, false, 40000);
+	cr_assert_eq(write(fd, b.p, b.len), (ssize_t)b.len);
+	close(fd);
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s);
+	w.s = s;
+	session_walk(s, dump_want_rec, &w);
+	cr_assert_eq(w.n, synth_layout.nrecords);
+	cr_assert_gt(w.n, 40000);
+	snprintf(cmd, sizeof cmd, "%s/perfnav dump %s", TEST_BUILDDIR, path);
+	fp = popen(cmd, "r");
+	cr_assert_not_null(fp);
+	cap = w.len + (1 << 16);
+	out = malloc(cap);
+	cr_assert_not_null(out);
+	for (size_t k; n < cap && (k = fread(out + n, 1, cap - n, fp)) > 0;)
+		n += k;
+	cr_assert_eq(pclose(fp), 0);
+	/* after the "# PATH: file mode, little-endian" line, the records */
+	cr_assert(n > 0 && out[0] == '#');
+	{
+		const char *nl = memchr(out, '\n', n);
+		size_t head = nl ? (size_t)(nl - out) + 1 : n;
+
+		cr_assert_eq(n - head, w.len);
+		cr_assert(memcmp(out + head, w.p, w.len) == 0);
+	}
+	free(out);
+	free(w.p);
+	session_close(s);
+	pd_free(&b);
+	unlink(path);
+}
+
+/* The sample summary as sb_printf wrote it before its put_ writers (the
+ * same pieces, each one sb_printf): the oracle of a cut line. */
+static void
+printf_summary(const struct session *s, const struct rec *r, char *buf, size_t n)
+{
+	struct sample smp;
+	struct sbuf sb;
+	const char *why = NULL;
+
+	sb_init(&sb, buf, n);
+	sb_printf(&sb, "PERF_RECORD_%s", "SAMPLE");
+	sb_printf(&sb, "(IP, 0x%x): ", r->misc);
+	if (record_decode_sample(s, r, &smp, &why) < 0) {
+		sb_printf(&sb, "damaged: %s", why);
+		return;
+	}
+	sb_printf(&sb, "%d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64,
+	    (int32_t)smp.pid, (int32_t)smp.tid, smp.ip, smp.period, smp.addr);
+	if (smp.sample_type & PERF_SAMPLE_TIME)
+		sb_printf(&sb, " time: %" PRIu64, smp.time);
+	if (smp.sample_type & PERF_SAMPLE_CPU)
+		sb_printf(&sb, " cpu: %u", smp.cpu);
+	if (s->attrs.n > 1 && smp.attr >= 0) {
+		sb_printf(&sb, " event: ");
+		sb_name(&sb, session_attr_name(s, smp.attr));
+	}
+	if (smp.sample_type & PERF_SAMPLE_CALLCHAIN)
+		sb_printf(&sb, " callchain: %" PRIu64, smp.callchain_nr);
+	if (smp.sample_type & PERF_SAMPLE_BRANCH_STACK)
+		sb_printf(&sb, " branches: %" PRIu64, smp.branch_nr);
+	if (smp.sample_type & PERF_SAMPLE_RAW)
+		sb_printf(&sb, " raw: %u", smp.raw_size);
+	if (smp.sample_type & PERF_SAMPLE_STACK_USER)
+		sb_printf(&sb, " ustack: %" PRIu64 "/%" PRIu64, smp.stack_dyn_size, smp.stack_size);
+}
+
+/* A sample's summary cut at every buffer size is the printf-built one cut
+ * alike: with an event name (escaped) and every counted part, and damaged. */
+Test(fields, sample_summary_cut_as_printf)
+{
+	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+	    PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_STACK_USER;
+	struct perf_event_attr a[2];
+	struct session s;
+	struct pdbuf b = { 0 };
+	size_t at;
+
+	base_attr(&a[0], st);
+	base_attr(&a[1], st);
+	sess_init(&s, a, 2);
+	s.attrs.v[1].name = strdup("cycles:\x1b[31mu-with-a-long-name\xff");
+	at = pd_rec_begin(&b, PERF_RECORD_SAMPLE, 0x4002);
+	pd_u64(&b, 201);			/* IDENTIFIER: attr 1 */
+	pd_u64(&b, 0xffffffff814bba70ull);	/* IP */
+	pd_u32(&b, (uint32_t)-1);		/* pid -1 */
+	pd_u32(&b, 30328);
+	pd_u64(&b, 723581897923ull);		/* TIME */
+	pd_u32(&b, 1);				/* CPU */
+	pd_u32(&b, 0);
+	pd_u64(&b, 20000);			/* PERIOD */
+	pd_u64(&b, 2);				/* CALLCHAIN */
+	pd_u64(&b, (uint64_t)-512);
+	pd_u64(&b, 0x401000);
+	pd_u32(&b, 4);				/* RAW: 4 bytes, then no padding */
+	pd_u32(&b, 0xdeadbeef);
+	pd_u64(&b, 1);				/* BRANCH_STACK */
+	pd_u64(&b, 1);
+	pd_u64(&b, 2);
+	pd_u64(&b, 3);
+	pd_u64(&b, 16);				/* STACK_USER */
+	pd_zero(&b, 16);
+	pd_u64(&b, 8);
+	pd_rec_end(&b, at);
+	for (int damaged = 0; damaged < 2; damaged++) {
+		struct rec r = mkrec(&b, at);
+
+		if (damaged)
+			r.size -= 8;
+		for (size_t n = 0; n < 300; n++) {
+			char x[300], y[300];
+			size_t k;
+
+			memset(x, 'z', sizeof x);
+			memset(y, 'z', sizeof y);
+			printf_summary(&s, &r, x, n);
+			k = fields_summary(&s, &r, y, n);
+			cr_assert(memcmp(x, y, sizeof x) == 0, "n %zu: '%s' '%s'", n, n ? x : "",
+			    n ? y : "");
+			cr_assert_eq(k, n ? strlen(y) : 0);
+		}
+	}
+	pd_free(&b);
 	sess_free(&s);
 }

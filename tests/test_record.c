@@ -432,6 +432,92 @@ Test(record, sample_truncated_at_every_length)
 	}
 }
 
+/* record_check and sample_fits give record_decode_sample's verdict (and
+ * record_check its reason) on a sample cut to len bytes. */
+static void
+check_agrees(const struct session *s, const struct perf_event_attr *a, const uint8_t *p,
+    size_t len, bool swap)
+{
+	/* A copy of exactly len bytes, so ASan sees any overread. */
+	uint8_t *copy = malloc(len);
+	struct rec r = { copy, (uint32_t)len, PERF_RECORD_SAMPLE, 0, swap, 0 };
+	struct sample smp, head;
+	const char *why = NULL, *cwhy = NULL;
+	int rc;
+
+	memcpy(copy, p, len);
+	rc = record_decode_sample(s, &r, &smp, &why);
+	cr_assert_eq(sample_fits(a, copy + 8, len - 8, swap), rc == 0, "st %#llx len %zu: %s",
+	    (unsigned long long)a->sample_type, len, why ? why : "whole");
+	cr_assert_eq(record_check(s, &r, &head, &cwhy), rc, "len %zu", len);
+	cr_assert_eq(cwhy, why, "len %zu", len);
+	if (rc == 0) {
+		cr_assert_eq(head.attr, smp.attr);
+		cr_assert_eq(head.sample_type, smp.sample_type);
+		cr_assert_eq(head.time, smp.time);
+		cr_assert_eq(head.pid, smp.pid);
+		cr_assert_eq(head.tid, smp.tid);
+		cr_assert_eq(head.cpu, smp.cpu);
+		cr_assert_eq(head.period, smp.period);
+	}
+	free(copy);
+}
+
+/* The cheap check agrees with the decoder on every cut and on counts and
+ * sizes replaced by small, large and absurd values at every position. */
+Test(record, check_agrees_with_decode)
+{
+	static const uint64_t vals[] = {
+		0, 1, 2, 3, 5, 8, 24, 1000, SAMPLE_MAX_NR, SAMPLE_MAX_NR + 1ull, 1ull << 40,
+		UINT64_MAX / 8 + 1, UINT64_MAX,
+	};
+	struct perf_event_attr a;
+	uint64_t x = 2463534242ull;
+
+	for (int i = 0; i < 120; i++) {
+		struct session s;
+		struct pdbuf b = { .swap = i & 1 };
+		uint64_t st;
+		size_t at, full;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		st = x & ALL_SAMPLE_BITS;
+		if ((st & PERF_SAMPLE_WEIGHT) && (st & PERF_SAMPLE_WEIGHT_STRUCT))
+			st &= ~(uint64_t)PERF_SAMPLE_WEIGHT;
+		base_attr(&a, i < 2 ? ALL_SAMPLE_BITS & ~(uint64_t)PERF_SAMPLE_WEIGHT : st);
+		a.read_format = (x >> 32) & (PERF_FORMAT_MAX - 1);
+		a.branch_sample_type = ((x >> 40) & 1 ? PERF_SAMPLE_BRANCH_HW_INDEX : 0) |
+		    ((x >> 41) & 1 ? PERF_SAMPLE_BRANCH_COUNTERS : 0);
+		a.sample_regs_user = (x >> 20) & 0xffffff;
+		a.sample_regs_intr = (x >> 44) & 0xffff;
+		sess_init(&s, &a, 1);
+		at = write_sample(&b, &a, (uint64_t)i, 100, 0);
+		full = b.len - at;
+		for (int k = 0; k < 16; k++)
+			pd_u64(&b, (uint64_t)k);	/* room for sizes made larger */
+		for (size_t len = 8; len <= full + 16; len++)
+			check_agrees(&s, &a, b.p + at, len, b.swap);
+		for (size_t off = 8; off + 8 <= full; off += 4) {
+			uint8_t save[8];
+
+			memcpy(save, b.p + at + off, 8);
+			for (size_t v = 0; v < sizeof vals / sizeof vals[0]; v++) {
+				if (off % 8 == 0)
+					pd_put64(&b, at + off, vals[v]);
+				else
+					pd_put32(&b, at + off, (uint32_t)vals[v]);
+				check_agrees(&s, &a, b.p + at, full, b.swap);
+				check_agrees(&s, &a, b.p + at, full + 8, b.swap);
+				memcpy(b.p + at + off, save, 8);
+			}
+		}
+		pd_free(&b);
+		sess_free(&s);
+	}
+}
+
 /* A sample with its count at offset at replaced by v must be rejected. */
 static void
 absurd(uint64_t st, uint64_t rf, size_t count_off, uint64_t v, bool is32)
