@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,7 +42,7 @@ index_bytes(size_t cap)
 }
 
 static void
-index_grow(struct rec_index *ix, size_t need)
+index_grow(struct rec_index *ix, size_t need, bool huge)
 {
 	size_t ncap = ix->cap ? ix->cap : INDEX_CHUNK / sizeof(struct rec_ent), nbytes;
 	void *p;
@@ -66,7 +67,9 @@ index_grow(struct rec_index *ix, size_t need)
 	if (p == MAP_FAILED)
 		fatal_oom(nbytes);
 #ifdef MADV_HUGEPAGE
-	madvise(p, nbytes, MADV_HUGEPAGE);
+	/* not for room reserved for two writers (index_reserve): the kernel's
+	 * compaction for huge pages then costs more than they save */
+	madvise(p, nbytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #endif
 	ix->v = p;
 	ix->cap = nbytes / sizeof(struct rec_ent);
@@ -76,7 +79,7 @@ void
 index_push(struct rec_index *ix, const struct rec_ent *e)
 {
 	if (ix->n == ix->cap)
-		index_grow(ix, ix->n + 1);
+		index_grow(ix, ix->n + 1, true);
 	ix->v[ix->n++] = *e;
 }
 
@@ -84,7 +87,7 @@ void
 index_reserve(struct rec_index *ix, size_t n)
 {
 	if (n > ix->cap)
-		index_grow(ix, n);
+		index_grow(ix, n, false);
 }
 
 /* Merge sorted a[0..na) and b[0..nb) into out, stably (a first on ties). */

@@ -23,7 +23,8 @@
 /* Headers in a row that must look like records for a guess to be taken
  * (or all those to the end, where it ends exactly). */
 #define PAR_CHAIN	256
-/* How far past the middle a boundary is looked for. */
+/* How far past the split point (three fifths in: the part first counts the headers
+ * before it, so the first half is the longer) a boundary is looked for. */
 #define PAR_SEEK	(UINT64_C(4) << 20)
 
 /* Could a record the part takes start at base + pos (of len)? Its size, or 0. */
@@ -45,7 +46,7 @@ plausible(const struct session *s, const uint8_t *base, uint64_t len, uint64_t p
 bool
 session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at)
 {
-	uint64_t from = len / 2 & ~(uint64_t)7;
+	uint64_t from = len / 5 * 3 & ~(uint64_t)7;
 
 	for (uint64_t c = from; c < len && c < from + PAR_SEEK; c += 8) {
 		uint64_t p = c;
