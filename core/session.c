@@ -86,25 +86,31 @@ now_s(void)
 
 /* ---- records ---- */
 
-static void
-count_rec(struct session *s, uint32_t type, int attr)
+void
+session_count_into(struct type_counts *c, struct type_counts **ac, size_t *nac, size_t hint,
+    uint32_t type, int attr)
 {
 	uint32_t t = type < SESSION_NTYPES ? type : SESSION_NTYPES - 1;
 
-	s->counts.total++;
-	s->counts.by_type[t]++;
+	c->total++;
+	c->by_type[t]++;
 	if (attr >= 0 && (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)) {
-		if ((size_t)attr >= s->nattr_counts) {
-			size_t n = s->attrs.n > (size_t)attr ? s->attrs.n : (size_t)attr + 1;
+		if ((size_t)attr >= *nac) {
+			size_t n = hint > (size_t)attr ? hint : (size_t)attr + 1;
 
-			s->attr_counts = xreallocarray(s->attr_counts, n, sizeof *s->attr_counts);
-			memset(s->attr_counts + s->nattr_counts, 0,
-			    (n - s->nattr_counts) * sizeof *s->attr_counts);
-			s->nattr_counts = n;
+			*ac = xreallocarray(*ac, n, sizeof **ac);
+			memset(*ac + *nac, 0, (n - *nac) * sizeof **ac);
+			*nac = n;
 		}
-		s->attr_counts[attr].total++;
-		s->attr_counts[attr].by_type[t]++;
+		(*ac)[attr].total++;
+		(*ac)[attr].by_type[t]++;
 	}
+}
+
+static void
+count_rec(struct session *s, uint32_t type, int attr)
+{
+	session_count_into(&s->counts, &s->attr_counts, &s->nattr_counts, s->attrs.n, type, attr);
 }
 
 void
@@ -729,10 +735,13 @@ par_merge(struct loader *ld, struct par_part *p)
 	for (size_t t = 0; t < SESSION_NTYPES; t++)
 		s->counts.by_type[t] += p->counts.by_type[t];
 	if (p->nattr > s->nattr_counts) {
-		s->attr_counts = xreallocarray(s->attr_counts, p->nattr, sizeof *s->attr_counts);
+		/* grown as count_rec grows it: to every attr at once */
+		size_t n = s->attrs.n > p->nattr ? s->attrs.n : p->nattr;
+
+		s->attr_counts = xreallocarray(s->attr_counts, n, sizeof *s->attr_counts);
 		memset(s->attr_counts + s->nattr_counts, 0,
-		    (p->nattr - s->nattr_counts) * sizeof *s->attr_counts);
-		s->nattr_counts = p->nattr;
+		    (n - s->nattr_counts) * sizeof *s->attr_counts);
+		s->nattr_counts = n;
 	}
 	for (size_t a = 0; a < p->nattr; a++) {
 		s->attr_counts[a].total += p->attr_counts[a].total;

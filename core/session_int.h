@@ -91,6 +91,10 @@ void session_file_read_features(struct session *s);
 /* What a record costs in the index: its entry, and a round mark at most. */
 #define SESSION_REC_CHARGE	(sizeof(struct rec_ent) + sizeof(size_t))
 
+/* Count a record of type (attr: its attr, or -1) into c and, per attr, into
+ * *ac (*nac of them, grown to hint at least when it grows).  session.c. */
+void session_count_into(struct type_counts *c, struct type_counts **ac, size_t *nac, size_t hint,
+    uint32_t type, int attr);
 /*
  * Index record r (attr: its attr, or -1) into ix: its time, else
  * *last_time's (counted in ix->n_untimed); smp is the sample decoded

@@ -97,27 +97,6 @@ session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uin
 	return true;
 }
 
-/* Count a record as count_rec (session.c) does, into the part's own counts. */
-static void
-part_count(struct par_part *p, uint32_t type, int attr)
-{
-	uint32_t t = type < SESSION_NTYPES ? type : SESSION_NTYPES - 1;
-
-	p->counts.total++;
-	p->counts.by_type[t]++;
-	if (attr >= 0 && (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)) {
-		if ((size_t)attr >= p->nattr) {
-			size_t n = (size_t)attr + 1;
-
-			p->attr_counts = xreallocarray(p->attr_counts, n, sizeof *p->attr_counts);
-			memset(p->attr_counts + p->nattr, 0, (n - p->nattr) * sizeof *p->attr_counts);
-			p->nattr = n;
-		}
-		p->attr_counts[attr].total++;
-		p->attr_counts[attr].by_type[t]++;
-	}
-}
-
 static void *
 part_walk(void *arg)
 {
@@ -153,7 +132,7 @@ part_walk(void *arg)
 			goto fail;
 		if (r.type != PF_REC_FINISHED_ROUND)
 			attr = record_attr(s, &r);
-		part_count(p, r.type, attr);
+		session_count_into(&p->counts, &p->attr_counts, &p->nattr, 0, r.type, attr);
 		p->nrecords++;
 		p->charged += SESSION_REC_CHARGE;
 		if (r.type == PF_REC_FINISHED_ROUND) {

@@ -229,6 +229,12 @@ void hist_share_positions(struct hist *a, struct hist *b);
  * asked in, and perf's entry tree on the order of every sample).
  */
 bool hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid);
+/*
+ * Should a pass over s with options o run on two cores: hist_split_point,
+ * when s has enough samples for it to pay (200,000; the environment
+ * variable PERFNAV_PARALLEL_MIN, a sample count, 0: always, overrides it).
+ */
+bool hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *mid);
 
 /*
  * With record_self: the entry a sample at index position pos was credited

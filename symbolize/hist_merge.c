@@ -49,6 +49,28 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 	return true;
 }
 
+/* Below this many samples one pass is quicker than starting a second
+ * symbolizer and merging; PERFNAV_PARALLEL_MIN (0: always) overrides it. */
+#define PARALLEL_MIN	200000
+
+bool
+hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *mid)
+{
+	uint64_t min = PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	const char *env = getenv("PERFNAV_PARALLEL_MIN");
+
+	if (env != NULL && *env != '\0') {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (*end == '\0')
+			min = v;
+	}
+	if (nsamples < min || nsamples < 2)
+		return false;
+	return hist_split_point(s, o, mid);
+}
+
 /*
  * May from be merged into into?  Not when their sessions, symbolizers or
  * options differ, for what does not merge, or when the symbolizers number

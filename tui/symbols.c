@@ -43,9 +43,6 @@ struct sym_work {
 	atomic_bool		 stop;		/* symbols_free before the end: leave off */
 };
 
-/* Below this many samples one worker is quicker than two and a merge;
- * PERFNAV_PARALLEL_MIN (a sample count, 0: always) overrides it, for tests. */
-#define WORK_PARALLEL_MIN	200000
 #define WORK_SLICE		16384
 #define POLL_SLICE_SECS		0.03
 
@@ -355,25 +352,6 @@ work_a(void *arg)
 	return NULL;
 }
 
-/* Should the pass run in two parts, and where to cut. */
-static bool
-work_split(const struct symbols *sy, const struct hist_opts *ho, size_t *mid)
-{
-	uint64_t min = WORK_PARALLEL_MIN;
-	const char *env = getenv("PERFNAV_PARALLEL_MIN");
-
-	if (env != NULL && *env != '\0') {
-		char *end;
-		unsigned long long v = strtoull(env, &end, 10);
-
-		if (*end == '\0')
-			min = v;
-	}
-	if (sy->samples_total < min || sy->samples_total < 2)
-		return false;
-	return hist_split_point(sy->s, ho, mid);
-}
-
 void
 symbols_start(struct symbols *sy)
 {
@@ -402,7 +380,7 @@ symbols_start(struct symbols *sy)
 	atomic_init(&w->stop, false);
 	w->za = symbolizer_new(sy->s, &sy->so);
 	w->ha = hist_new(sy->s, w->za, &w->ho);
-	if (work_split(sy, &w->ho, &w->mid)) {
+	if (hist_parallel_split(sy->s, &w->ho, &w->mid)) {
 		w->zb = symbolizer_new(sy->s, &sy->so);
 		w->hb = hist_new(sy->s, w->zb, &w->ho);
 		hist_share_positions(w->ha, w->hb);

@@ -146,12 +146,9 @@ find_event(const struct session *s, const char *name)
  * The hist pass on two cores: the index is cut in two at a sample, the
  * second part goes to a thread with a symbolizer and a hist of its own
  * (symbolizers are not thread-safe; the session is read-only), and its
- * hist is merged into the first (hist_merge: the same rows as one pass).
- * Below TOP_PARALLEL_MIN samples one pass is quicker than starting the
- * second symbolizer; the environment variable PERFNAV_PARALLEL_MIN (a
- * sample count, 0: always) overrides that, for tests.
+ * hist is merged into the first (hist_merge: the same rows as one pass),
+ * when it pays (hist_parallel_split).
  */
-#define TOP_PARALLEL_MIN	200000
 
 struct top_part {
 	struct hist	*h;
@@ -165,25 +162,6 @@ top_part_run(void *arg)
 
 	hist_add_range(p->h, p->from, p->to, NULL);
 	return NULL;
-}
-
-/* Should the pass run on two cores, and where to cut the index. */
-static bool
-top_parallel_split(const struct session *s, const struct hist_opts *ho, size_t *mid)
-{
-	uint64_t min = TOP_PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
-	const char *env = getenv("PERFNAV_PARALLEL_MIN");
-
-	if (env != NULL && *env != '\0') {
-		char *end;
-		unsigned long long v = strtoull(env, &end, 10);
-
-		if (*end == '\0')
-			min = v;
-	}
-	if (nsamples < min || nsamples < 2)
-		return false;
-	return hist_split_point(s, ho, mid);
 }
 
 /*
@@ -200,7 +178,7 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	size_t mid;
 	int rc;
 
-	if (!top_parallel_split(s, ho, &mid)) {
+	if (!hist_parallel_split(s, ho, &mid)) {
 		hist_add_session(*hp, NULL);
 		return;
 	}
