@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,62 @@ script_opt(void *arg, int val, const char *optarg)
 	return -1;
 }
 
+/*
+ * One formatter: its symbolizer (not thread-safe: one per thread), its
+ * output buffer, a callchain's frames, and the text of frames met before.
+ * A frame's "ip sym+off (dso)" depends only on its ip, symbol, offset and
+ * DSO (names are fixed for a symbolizer's life), so it is kept per slot of
+ * a direct-mapped table keyed by those and copied when met again.
+ */
+#define LINE_SLOTS	4096u	/* a power of two */
+#define LINE_TEXT	112	/* longer frame texts are not kept */
+
+struct line_slot {
+	uint64_t	ip, symoff;
+	uint32_t	sym, dso;
+	uint8_t		len;		/* 0: empty */
+	bool		inl;
+	char		text[LINE_TEXT];
+};
+
+struct sout {
+	struct symbolizer	*z;
+	struct fmt		 b;
+	struct frame		*frames;
+	size_t			 nframes;
+	struct line_slot	*lines;		/* NULL: none kept (srcline, or no memory) */
+};
+
+static int
+sout_init(struct sout *o, const struct script *sc, struct symbolizer *z)
+{
+	memset(o, 0, sizeof *o);
+	o->z = z;
+	o->nframes = 1024;
+	o->frames = calloc(o->nframes, sizeof *o->frames);
+	if (!HAS(sc, F_SRCLINE))
+		o->lines = calloc(LINE_SLOTS, sizeof *o->lines);
+	return o->frames != NULL ? 0 : -1;
+}
+
+static void
+sout_free(struct sout *o)
+{
+	fmt_free(&o->b);
+	free(o->frames);
+	free(o->lines);
+}
+
+/* Writes b out and empties it: past the standard output's filter, for
+ * every name in it is escaped already (textout_write_clean). */
+static void
+script_emit(struct fmt *b, FILE *fp)
+{
+	if (b->len > 0)
+		textout_write_clean(fp, b->p, b->len);
+	b->len = 0;
+}
+
 /* The pid and tid fields: "  pid/tid   ", or the one asked for. */
 static void
 print_pid_tid(struct fmt *b, const struct script *sc, int pid, int tid)
@@ -171,6 +228,43 @@ print_sym(struct fmt *b, const struct script *sc, struct symbolizer *z, const st
 	}
 }
 
+/* The frame's ip (as -F asks) and print_sym, from o's kept texts when met
+ * before; returns whether its symbol is an inline level. */
+static bool
+print_frame(struct sout *o, const struct script *sc, const struct frame *f)
+{
+	struct fmt *b = &o->b;
+	struct line_slot *l = NULL;
+	size_t mark = b->len, n;
+	bool inl;
+
+	if (o->lines != NULL) {
+		uint64_t h = (f->ip ^ (f->ip >> 17) ^ f->sym * UINT64_C(0x9e3779b97f4a7c15)) >> 7;
+
+		l = &o->lines[(h ^ (h >> 29)) & (LINE_SLOTS - 1)];
+		if (l->len != 0 && l->ip == f->ip && l->sym == f->sym && l->dso == f->dso &&
+		    l->symoff == f->symoff) {
+			fmt_mem(b, l->text, l->len);
+			return l->inl;
+		}
+	}
+	inl = f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
+	if (HAS(sc, F_IP))
+		fmt_hex(b, f->ip, 16);
+	print_sym(b, sc, o->z, f);
+	n = b->len - mark;
+	if (l != NULL && !b->failed && n > 0 && n <= LINE_TEXT) {
+		l->ip = f->ip;
+		l->sym = f->sym;
+		l->dso = f->dso;
+		l->symoff = f->symoff;
+		l->inl = inl;
+		l->len = (uint8_t)n;
+		memcpy(l->text, b->p + mark, n);
+	}
+	return inl;
+}
+
 /* The fields before the ip, symbol and callchain. */
 static void
 print_head(struct fmt *b, const struct script *sc, const struct session *s,
@@ -182,7 +276,10 @@ print_head(struct fmt *b, const struct script *sc, const struct session *s,
 		uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
 		const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
 
-		fmt_str_right(b, comm ? textout_esc(comm) : ":-1", 16);
+		if (comm != NULL)
+			textout_fmt_right(b, comm, 16);
+		else
+			fmt_str_right(b, ":-1", 16);
 		fmt_char(b, ' ');
 	}
 	print_pid_tid(b, sc, (int)smp->pid, (int)smp->tid);
@@ -211,22 +308,24 @@ print_head(struct fmt *b, const struct script *sc, const struct session *s,
 
 /* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
 static void
-print_chain(struct fmt *b, const struct script *sc, struct symbolizer *z,
-    const struct frame *frames, size_t n)
+print_chain(struct sout *o, const struct script *sc, size_t n)
 {
+	struct fmt *b = &o->b;
+
 	fmt_char(b, '\n');
 	for (size_t i = 0; i < n; i++) {
-		bool inl = frames[i].sym != SYM_NONE && symbolizer_sym_inlined(z, frames[i].sym);
+		bool inl;
 
 		fmt_char(b, '\t');
-		if (HAS(sc, F_IP))
-			fmt_hex(b, frames[i].ip, 16);
-		print_sym(b, sc, z, &frames[i]);
+		inl = print_frame(o, sc, &o->frames[i]);
 		if (HAS(sc, F_SRCLINE)) {
-			const char *src = symbolizer_srcline(z, &frames[i]);
+			const char *src = symbolizer_srcline(o->z, &o->frames[i]);
 
 			fmt_mem(b, "\n  ", 3);
-			fmt_str(b, src != NULL ? textout_esc(src) : "??:0");
+			if (src != NULL)
+				textout_fmt(b, src);
+			else
+				fmt_str(b, "??:0");
 		}
 		if (inl)
 			fmt_str(b, " (inlined)");
@@ -236,34 +335,34 @@ print_chain(struct fmt *b, const struct script *sc, struct symbolizer *z,
 }
 
 static void
-print_sample(struct fmt *b, const struct script *sc, const struct session *s,
-    struct symbolizer *z, const struct rec *r, const struct sample *smp, struct frame *frames,
-    size_t nframes)
+print_sample(struct sout *o, const struct script *sc, const struct session *s,
+    const struct rec *r, const struct sample *smp)
 {
 	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool chain = !sc->no_callchain && (sc->callchain || !sc->fields_given) &&
 	    smp->callchain != NULL &&
 	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
+	struct fmt *b = &o->b;
 	struct frame f;
 
 	print_head(b, sc, s, smp);
 	if (chain) {
-		size_t n = symbolizer_callchain(z, smp, r->misc, frames, nframes, sc->max_stack);
+		size_t n = symbolizer_callchain(o->z, smp, r->misc, o->frames, o->nframes,
+		    sc->max_stack);
 
-		print_chain(b, sc, z, frames, n);
+		print_chain(o, sc, n);
 		return;
 	}
-	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip, &f);
-	if (HAS(sc, F_IP))
-		fmt_hex(b, smp->ip, 16);
-	print_sym(b, sc, z, &f);
+	symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip,
+	    &f);
+	print_frame(o, sc, &f);
 	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {
-		const char *src = symbolizer_srcline(z, &f);
+		const char *src = symbolizer_srcline(o->z, &f);
 
 		if (src != NULL) {
 			fmt_mem(b, "  ", 2);
-			fmt_str(b, textout_esc(src));
+			textout_fmt(b, src);
 			fmt_char(b, '\n');
 		}
 	}
@@ -420,49 +519,207 @@ print_why(const struct session *s, struct symbolizer *z)
 	free(c);
 }
 
-/* Everything script prints to standard output: stat table, samples. */
+/* The samples of index entries [from, to) into o->b, written to fp in
+ * blocks as it fills (fp NULL: all kept in o->b). */
 static void
-script_run(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z)
+script_range(struct sout *o, const struct script *sc, const struct session *s, size_t from,
+    size_t to, FILE *fp)
 {
 	const struct rec_index *ix = session_index(s);
-	struct frame *frames;
-	size_t nframes = 1024;
-	struct pt_item *items = NULL;
-	size_t nitems = 0, next_item = 0;
-	struct fmt b = { 0 };
 
-	script_print_stat(s, fp);	/* perf stat record files */
-	frames = calloc(nframes, sizeof *frames);
-	if (pt_present(s)) {
-		struct pt_opts po = { .script = true, .time = sc->filter };
-
-		nitems = pt_synth(s, z, &po, &items);
-	}
-	for (size_t i = 0; frames != NULL && i < ix->n; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct rec_ent *e = &ix->v[i];
 		struct sample smp;
 		const char *why;
 		struct rec r;
 
-		if (nitems)
-			print_pt_items(&b, sc, s, z, items, nitems, &next_item, i);
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
-		if (script_keeps_sample(sc, s, z, &r, &smp))
-			print_sample(&b, sc, s, z, &r, &smp, frames, nframes);
-		if (b.len >= SCRIPT_FLUSH)
-			fmt_flush(&b, fp);
+		if (script_keeps_sample(sc, s, o->z, &r, &smp))
+			print_sample(o, sc, s, &r, &smp);
+		if (fp != NULL && o->b.len >= SCRIPT_FLUSH)
+			script_emit(&o->b, fp);
 	}
-	if (frames != NULL)
-		print_pt_items(&b, sc, s, z, items, nitems, &next_item, ix->n);
-	fmt_flush(&b, fp);
-	if (b.failed)
-		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
-	fmt_free(&b);
+}
+
+/* Everything script prints to standard output after the stat table, in
+ * one pass: the samples, and the items of an Intel PT trace between them. */
+static void
+script_serial(struct sout *o, FILE *fp, const struct script *sc, const struct session *s)
+{
+	const struct rec_index *ix = session_index(s);
+	struct pt_item *items = NULL;
+	size_t nitems = 0, next_item = 0;
+
+	if (pt_present(s)) {
+		struct pt_opts po = { .script = true, .time = sc->filter };
+
+		nitems = pt_synth(s, o->z, &po, &items);
+	}
+	if (nitems == 0)
+		script_range(o, sc, s, 0, ix->n, fp);
+	for (size_t i = 0; nitems != 0 && i < ix->n; i++) {
+		print_pt_items(&o->b, sc, s, o->z, items, nitems, &next_item, i);
+		script_range(o, sc, s, i, i + 1, fp);
+	}
+	if (nitems)
+		print_pt_items(&o->b, sc, s, o->z, items, nitems, &next_item, ix->n);
+	script_emit(&o->b, fp);
 	free(items);
-	free(frames);
+}
+
+/*
+ * The samples on two cores.  The index is cut into chunks of SCRIPT_CHUNK
+ * entries; thread t formats chunks t, t + 2, ... with a symbolizer of its
+ * own, each into its own buffer, then waits for its turn (every chunk
+ * before written) to write it: the output is that of one pass.  What is
+ * kept across samples is not printed (the symbolizers' caches) or is put
+ * together in chunk order: the files a symbolizer refuses are adopted into
+ * the run's symbolizer at each chunk's turn, so they are said in the order
+ * one pass meets them.  Modes whose text depends on what was asked before
+ * (inline levels of unwound stacks, source lines), Intel PT's items and
+ * --why's counts run in one pass (script_splits).
+ */
+#define SCRIPT_CHUNK	8192u
+#define SCRIPT_PARALLEL_MIN	200000
+
+struct script_par {
+	const struct script	*sc;
+	const struct session	*s;
+	FILE			*fp;
+	struct symbolizer	*acc;		/* the run's: refusals adopted in chunk order */
+	size_t			 nchunks;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 turn_moved;
+	size_t			 turn;		/* the chunk to be written next */
+};
+
+struct script_worker {
+	struct script_par	*par;
+	struct sout		 o;
+	unsigned		 first;		/* chunks first, first + 2, ... */
+	size_t			 nrefusals, dropped;	/* at its last adoption */
+};
+
+static void *
+script_worker_run(void *arg)
+{
+	struct script_worker *w = arg;
+	struct script_par *p = w->par;
+	size_t n = session_index(p->s)->n;
+
+	for (size_t c = w->first; c < p->nchunks; c += 2) {
+		size_t from = c * SCRIPT_CHUNK, to = from + SCRIPT_CHUNK < n ? from + SCRIPT_CHUNK : n;
+		size_t dropped, nref;
+
+		script_range(&w->o, p->sc, p->s, from, to, NULL);
+		nref = symbolizer_refusals(w->o.z, NULL, 0, &dropped);
+		pthread_mutex_lock(&p->lock);
+		while (p->turn != c)
+			pthread_cond_wait(&p->turn_moved, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+		/* our turn: nothing else writes or adopts until we move it on */
+		if (nref != w->nrefusals || dropped != w->dropped)
+			symbolizer_adopt_refusals(p->acc, w->o.z);
+		w->nrefusals = nref;
+		w->dropped = dropped;
+		script_emit(&w->o.b, p->fp);
+		pthread_mutex_lock(&p->lock);
+		p->turn = c + 1;
+		pthread_cond_broadcast(&p->turn_moved);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return NULL;
+}
+
+/* Does this run go on two cores: enough samples (PERFNAV_PARALLEL_MIN
+ * overrides the threshold, for tests; 0: always), and a mode that splits. */
+static bool
+script_splits(const struct script *sc, const struct session *s, struct symbolizer *z)
+{
+	const struct attr_table *at = session_attrs(s);
+	uint64_t min = SCRIPT_PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	const char *env = getenv("PERFNAV_PARALLEL_MIN");
+
+	if (env != NULL && *env != '\0') {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (*end == '\0')
+			min = v;
+	}
+	if (nsamples < min || nsamples < 2 || session_index(s)->n <= SCRIPT_CHUNK / 2)
+		return false;
+	if (sc->why || HAS(sc, F_SRCLINE) || pt_present(s))
+		return false;
+	for (size_t i = 0; i < at->n; i++)
+		if ((at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0 && symbolizer_unwinds(z))
+			return false;
+	return true;
+}
+
+/* The samples on two cores (see above); -1 if the threads or their
+ * symbolizers could not be had, before anything was written. */
+static int
+script_parallel(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct sym_opts *so)
+{
+	struct script_par p;
+	struct script_worker w[2];
+	pthread_t th;
+	int rc = -1;
+
+	memset(&p, 0, sizeof p);
+	p.sc = sc;
+	p.s = s;
+	p.fp = fp;
+	p.acc = z;
+	p.nchunks = (session_index(s)->n + SCRIPT_CHUNK - 1) / SCRIPT_CHUNK;
+	memset(w, 0, sizeof w);
+	for (unsigned t = 0; t < 2; t++) {
+		w[t].par = &p;
+		w[t].first = t;
+		if (sout_init(&w[t].o, sc, symbolizer_new(s, so)) < 0)
+			goto out;
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.turn_moved, NULL);
+	if (pthread_create(&th, NULL, script_worker_run, &w[1]) == 0) {
+		script_worker_run(&w[0]);
+		pthread_join(th, NULL);
+		rc = 0;
+	}
+	pthread_cond_destroy(&p.turn_moved);
+	pthread_mutex_destroy(&p.lock);
+out:
+	for (unsigned t = 0; t < 2; t++) {
+		if (w[t].o.b.failed)
+			fprintf(stderr, "perfnav script: out of memory: output cut short\n");
+		symbolizer_free(w[t].o.z);
+		sout_free(&w[t].o);
+	}
+	return rc;
+}
+
+/* Everything script prints to standard output: stat table, samples (so
+ * NULL: in one pass; else, when worth it, on two cores with symbolizers
+ * made with so). */
+static void
+script_run(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct sym_opts *so)
+{
+	struct sout o;
+
+	script_print_stat(s, fp);	/* perf stat record files */
+	if (so != NULL && script_splits(sc, s, z) && script_parallel(fp, sc, s, z, so) == 0)
+		return;
+	if (sout_init(&o, sc, z) == 0)
+		script_serial(&o, fp, sc, s);
+	if (o.b.failed)
+		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
+	sout_free(&o);
 }
 
 static void
@@ -488,7 +745,7 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	sc.callchain = callchain;
 	sc.no_callchain = !callchain;
 	sc.max_stack = max_stack;
-	script_run(fp, &sc, s, z);
+	script_run(fp, &sc, s, z, NULL);
 	return 0;
 }
 
@@ -504,6 +761,7 @@ cmd_script(int argc, char **argv)
 {
 	struct script sc;
 	struct cmd_run r;
+	struct sym_opts so;
 	static char obuf[1 << 16];
 
 	char msg[FILTER_OPTS_MSG];
@@ -521,7 +779,8 @@ cmd_script(int argc, char **argv)
 	sc.filter = filter_opts_filter(&sc.fo);
 	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-	script_run(stdout, &sc, r.s, cmd_symbolizer(&r));
+	cmd_sym_opts(&r.co, &so);	/* for the symbolizers of a run on two cores */
+	script_run(stdout, &sc, r.s, cmd_symbolizer(&r), &so);
 	fflush(stdout);
 	if (sc.why)
 		print_why(r.s, r.z);
