@@ -140,20 +140,41 @@ script_opt(void *arg, int val, const char *optarg)
 
 /*
  * One formatter: its symbolizer (not thread-safe: one per thread), its
- * output buffer, a callchain's frames, and the text of frames met before.
- * A frame's "ip sym+off (dso)" depends only on its ip, symbol, offset and
- * DSO (names are fixed for a symbolizer's life), so it is kept per slot of
- * a direct-mapped table keyed by those and copied when met again.
+ * output buffer, a callchain's frames and what it keeps between samples.
+ *
+ * Resolved addresses are kept as the hist walk keeps them (symbolize/
+ * hist_walk.c): an address resolves alike until a record that changes the
+ * maps of its address space (the kernel's, or a pid's) bumps that space's
+ * epoch, so (ip, cpumode, space, epoch) keys the answer, in a direct-mapped
+ * table; gen moves at each chunk a thread starts, as it has not seen the
+ * records between its chunks.  Beside each answer, its text: a frame's "ip
+ * sym+off (dso)" depends only on the frame (names are fixed for a
+ * symbolizer's life).  The comm and event columns are kept per name.
  */
-#define LINE_SLOTS	4096u	/* a power of two */
-#define LINE_TEXT	112	/* longer frame texts are not kept */
+#define RES_SLOTS	8192u	/* a power of two */
+#define RES_TEXT	96	/* longer frame texts are made each time */
 
-struct line_slot {
-	uint64_t	ip, symoff;
-	uint32_t	sym, dso;
-	uint8_t		len;		/* 0: empty */
-	bool		inl;
-	char		text[LINE_TEXT];
+struct res_slot {
+	uint64_t	ip;
+	int32_t		pid;		/* -1: the kernel's space */
+	uint32_t	epoch, gen;
+	uint8_t		cpumode;
+	bool		used;
+	bool		inl;		/* f is an inline level */
+	uint8_t		len;		/* of text; 0: not made */
+	struct frame	f;
+	char		text[RES_TEXT];
+};
+
+#define NAME_SLOTS	256u	/* a power of two */
+#define NAME_TEXT	56
+
+/* A comm or event column as printed, by the name's address (the
+ * session's strings stay where they are). */
+struct name_slot {
+	const char	*key;
+	uint8_t		 len;
+	char		 text[NAME_TEXT];
 };
 
 struct sout {
@@ -161,18 +182,54 @@ struct sout {
 	struct fmt		 b;
 	struct frame		*frames;
 	size_t			 nframes;
-	struct line_slot	*lines;		/* NULL: none kept (srcline, or no memory) */
+	struct res_slot		*res;		/* NULL: every address to the symbolizer */
+	bool			 keep_text;	/* frame texts kept in res (no srcline) */
+	struct chain_ip		*ips;
+	struct hmap		 epochs;	/* pid -> its epoch (none: 0) */
+	uint32_t		 kepoch, gen;
+	int32_t			 last_pid;	/* pid_epoch's last answer */
+	uint32_t		 last_epoch;
+	struct name_slot	*names;		/* NULL: made each time */
 };
 
+#define SOUT_IPS	512	/* as symbolizer_callchain */
+
+/* Does the symbolizer expand s's unwound stacks into inline levels (whose
+ * names depend on the order it is asked in)? */
+static bool
+unwinds_inlines(const struct session *s, struct symbolizer *z)
+{
+	const struct attr_table *at = session_attrs(s);
+
+	for (size_t i = 0; i < at->n; i++)
+		if ((at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0 && symbolizer_unwinds(z))
+			return true;
+	return false;
+}
+
+/*
+ * Keeping resolved addresses gives one pass's text unless the symbolizer
+ * counts every lookup (--why), expands unwound frames into inline levels,
+ * or Intel PT's items resolve between the samples.
+ */
 static int
-sout_init(struct sout *o, const struct script *sc, struct symbolizer *z)
+sout_init(struct sout *o, const struct script *sc, const struct session *s, struct symbolizer *z)
 {
 	memset(o, 0, sizeof *o);
 	o->z = z;
 	o->nframes = 1024;
+	o->last_pid = INT32_MIN;
 	o->frames = calloc(o->nframes, sizeof *o->frames);
-	if (!HAS(sc, F_SRCLINE))
-		o->lines = calloc(LINE_SLOTS, sizeof *o->lines);
+	o->names = calloc(NAME_SLOTS, sizeof *o->names);
+	if (!sc->why && !pt_present(s) && !unwinds_inlines(s, z)) {
+		o->res = calloc(RES_SLOTS, sizeof *o->res);
+		o->ips = calloc(SOUT_IPS, sizeof *o->ips);
+		if (o->ips == NULL) {
+			free(o->res);
+			o->res = NULL;
+		}
+		o->keep_text = !HAS(sc, F_SRCLINE);
+	}
 	return o->frames != NULL ? 0 : -1;
 }
 
@@ -181,7 +238,97 @@ sout_free(struct sout *o)
 {
 	fmt_free(&o->b);
 	free(o->frames);
-	free(o->lines);
+	free(o->res);
+	free(o->ips);
+	free(o->names);
+	hmap_free(&o->epochs);
+}
+
+static uint32_t
+pid_epoch(struct sout *o, int32_t pid)
+{
+	uint32_t e;
+
+	if (pid == o->last_pid)
+		return o->last_epoch;
+	e = hmap_get(&o->epochs, (uint32_t)pid);
+	o->last_pid = pid;
+	o->last_epoch = e == HMAP_NONE ? 0 : e;
+	return o->last_epoch;
+}
+
+static bool
+changes_maps(unsigned type)
+{
+	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
+	    type == PERF_RECORD_COMM || type == PERF_RECORD_FORK;
+}
+
+/* Record r may change what addresses of its pid (or the kernel's) resolve to. */
+static void
+epoch_bump(struct sout *o, const struct rec *r)
+{
+	struct rec_who w = { -1, -1, 0, false };
+	int32_t pid;
+	uint32_t e;
+
+	if (record_who(r, &w) < 0)
+		return;
+	pid = (int32_t)w.pid;
+	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
+		return;
+	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
+		o->kepoch++;
+		return;
+	}
+	e = pid_epoch(o, pid) + 1;
+	hmap_set(&o->epochs, (uint32_t)pid, e != HMAP_NONE ? e : 0);
+	o->last_pid = INT32_MIN;
+}
+
+/*
+ * A sample resolves with the maps at its time, those of records with the
+ * same time included, wherever they lie among them: the records that
+ * change maps in a run of equal times bump their epochs when the run
+ * starts, at index position i.
+ */
+static void
+bump_run(struct sout *o, const struct session *s, size_t i)
+{
+	const struct rec_index *ix = session_index(s);
+	uint64_t time = ix->v[i].time;
+	struct rec r;
+
+	for (size_t j = i + 1; j < ix->n && ix->v[j].time == time; j++)
+		if (changes_maps(ent_type(&ix->v[j])) && session_rec(s, ent_loc(&ix->v[j]), &r) == 0)
+			epoch_bump(o, &r);
+}
+
+/* symbolizer_resolve through o's kept answers: the slot of the answer
+ * (valid until the next lookup). */
+static struct res_slot *
+sout_resolve(struct sout *o, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode,
+    uint64_t ip)
+{
+	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
+	uint32_t epoch = kpid == -1 ? o->kepoch : pid_epoch(o, kpid);
+	uint64_t h = (ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^ (uint64_t)cpumode << 61) *
+	    UINT64_C(0x9e3779b97f4a7c15);
+	struct res_slot *e = &o->res[(h >> 40) & (RES_SLOTS - 1)];
+
+	if (e->used && e->ip == ip && e->pid == kpid && e->epoch == epoch && e->gen == o->gen &&
+	    e->cpumode == cpumode)
+		return e;
+	symbolizer_resolve(o->z, pid, tid, time, cpumode, ip, &e->f);
+	e->ip = ip;
+	e->pid = kpid;
+	e->epoch = epoch;
+	e->gen = o->gen;
+	e->cpumode = cpumode;
+	e->used = true;
+	e->len = 0;
+	e->inl = e->f.sym != SYM_NONE && symbolizer_sym_inlined(o->z, e->f.sym);
+	return e;
 }
 
 /* Writes b out and empties it: past the standard output's filter, for
@@ -228,56 +375,72 @@ print_sym(struct fmt *b, const struct script *sc, struct symbolizer *z, const st
 	}
 }
 
-/* The frame's ip (as -F asks) and print_sym, from o's kept texts when met
- * before; returns whether its symbol is an inline level. */
-static bool
-print_frame(struct sout *o, const struct script *sc, const struct frame *f)
+/* The frame's ip (as -F asks) and print_sym; from its slot e's kept text
+ * when there is one (e may be NULL). */
+static void
+print_frame(struct sout *o, const struct script *sc, const struct frame *f, struct res_slot *e)
 {
 	struct fmt *b = &o->b;
-	struct line_slot *l = NULL;
 	size_t mark = b->len, n;
-	bool inl;
+	char *d;
 
-	if (o->lines != NULL) {
-		uint64_t h = (f->ip ^ (f->ip >> 17) ^ f->sym * UINT64_C(0x9e3779b97f4a7c15)) >> 7;
-
-		l = &o->lines[(h ^ (h >> 29)) & (LINE_SLOTS - 1)];
-		if (l->len != 0 && l->ip == f->ip && l->sym == f->sym && l->dso == f->dso &&
-		    l->symoff == f->symoff) {
-			fmt_mem(b, l->text, l->len);
-			return l->inl;
-		}
+	if (e != NULL && e->len != 0 && (d = fmt_room(b, RES_TEXT)) != NULL) {
+		memcpy(d, e->text, RES_TEXT);	/* whole: a copy of known size */
+		b->len += e->len;
+		return;
 	}
-	inl = f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
 	if (HAS(sc, F_IP))
 		fmt_hex(b, f->ip, 16);
 	print_sym(b, sc, o->z, f);
 	n = b->len - mark;
-	if (l != NULL && !b->failed && n > 0 && n <= LINE_TEXT) {
-		l->ip = f->ip;
-		l->sym = f->sym;
-		l->dso = f->dso;
-		l->symoff = f->symoff;
-		l->inl = inl;
-		l->len = (uint8_t)n;
-		memcpy(l->text, b->p + mark, n);
+	if (e != NULL && o->keep_text && !b->failed && n > 0 && n <= RES_TEXT) {
+		memcpy(e->text, b->p + mark, n);
+		e->len = (uint8_t)n;
 	}
-	return inl;
+}
+
+/* Appends the column of name s made by put (textout_fmt or its right-
+ * aligned kind), kept in o->names by s's address. */
+static void
+print_name(struct sout *o, const char *s, unsigned width)
+{
+	struct fmt *b = &o->b;
+	uintptr_t k = (uintptr_t)s;
+	struct name_slot *e;
+	size_t mark = b->len, n;
+
+	if (o->names == NULL) {
+		textout_fmt_right(b, s, width);
+		return;
+	}
+	e = &o->names[((k >> 4) ^ (k >> 12)) & (NAME_SLOTS - 1)];
+	if (e->key == s) {
+		fmt_mem(b, e->text, e->len);
+		return;
+	}
+	textout_fmt_right(b, s, width);
+	n = b->len - mark;
+	if (!b->failed && n <= NAME_TEXT) {
+		e->key = s;
+		e->len = (uint8_t)n;
+		memcpy(e->text, b->p + mark, n);
+	}
 }
 
 /* The fields before the ip, symbol and callchain. */
 static void
-print_head(struct fmt *b, const struct script *sc, const struct session *s,
+print_head(struct sout *o, const struct script *sc, const struct session *s,
     const struct sample *smp)
 {
 	const struct thread_table *tt = session_threads(s);
+	struct fmt *b = &o->b;
 
 	if (HAS(sc, F_COMM)) {
 		uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
 		const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
 
 		if (comm != NULL)
-			textout_fmt_right(b, comm, 16);
+			print_name(o, comm, 16);
 		else
 			fmt_str_right(b, ":-1", 16);
 		fmt_char(b, ' ');
@@ -297,7 +460,7 @@ print_head(struct fmt *b, const struct script *sc, const struct session *s,
 		fmt_char(b, ' ');
 	}
 	if (HAS(sc, F_EVENT)) {
-		textout_fmt(b, session_attr_name(s, smp->attr));
+		print_name(o, session_attr_name(s, smp->attr), 0);
 		fmt_mem(b, ": ", 2);
 	}
 	if (HAS(sc, F_ADDR)) {
@@ -306,32 +469,55 @@ print_head(struct fmt *b, const struct script *sc, const struct session *s,
 	}
 }
 
-/* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
+/* A callchain's frame line (f, or through its slot e): the frame, its
+ * source line, "(inlined)" for inline levels. */
 static void
-print_chain(struct sout *o, const struct script *sc, size_t n)
+print_chain_frame(struct sout *o, const struct script *sc, const struct frame *f,
+    struct res_slot *e)
 {
 	struct fmt *b = &o->b;
+	bool inl = e != NULL ? e->inl : f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
 
-	fmt_char(b, '\n');
-	for (size_t i = 0; i < n; i++) {
-		bool inl;
+	fmt_char(b, '\t');
+	print_frame(o, sc, f, e);
+	if (HAS(sc, F_SRCLINE)) {
+		const char *src = symbolizer_srcline(o->z, f);
 
-		fmt_char(b, '\t');
-		inl = print_frame(o, sc, &o->frames[i]);
-		if (HAS(sc, F_SRCLINE)) {
-			const char *src = symbolizer_srcline(o->z, &o->frames[i]);
-
-			fmt_mem(b, "\n  ", 3);
-			if (src != NULL)
-				textout_fmt(b, src);
-			else
-				fmt_str(b, "??:0");
-		}
-		if (inl)
-			fmt_str(b, " (inlined)");
-		fmt_char(b, '\n');
+		fmt_mem(b, "\n  ", 3);
+		if (src != NULL)
+			textout_fmt(b, src);
+		else
+			fmt_str(b, "??:0");
 	}
+	if (inl)
+		fmt_str(b, " (inlined)");
 	fmt_char(b, '\n');
+}
+
+/* As perf 6.1 (symbolizer_callchain's frames): each frame's line. */
+static void
+print_chain(struct sout *o, const struct script *sc, const struct sample *smp, uint16_t misc)
+{
+	int32_t pid = (int32_t)smp->pid, tid = (int32_t)smp->tid;
+	struct res_slot *e;
+	size_t n;
+
+	fmt_char(&o->b, '\n');
+	if (o->res == NULL) {
+		n = symbolizer_callchain(o->z, smp, misc, o->frames, o->nframes, sc->max_stack);
+		for (size_t i = 0; i < n; i++)
+			print_chain_frame(o, sc, &o->frames[i], NULL);
+	} else if (!symbolizer_has_chain(smp)) {
+		e = sout_resolve(o, pid, tid, smp->time, misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
+		print_chain_frame(o, sc, &e->f, e);
+	} else {
+		n = symbolizer_chain_ips(o->z, smp, misc, o->ips, SOUT_IPS, sc->max_stack);
+		for (size_t i = 0; i < n; i++) {
+			e = sout_resolve(o, pid, tid, smp->time, o->ips[i].cpumode, o->ips[i].ip);
+			print_chain_frame(o, sc, &e->f, e);
+		}
+	}
+	fmt_char(&o->b, '\n');
 }
 
 static void
@@ -343,22 +529,27 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 	    smp->callchain != NULL &&
 	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
 	struct fmt *b = &o->b;
+	struct res_slot *e = NULL;
 	struct frame f;
+	const struct frame *fp = &f;
 
-	print_head(b, sc, s, smp);
+	print_head(o, sc, s, smp);
 	if (chain) {
-		size_t n = symbolizer_callchain(o->z, smp, r->misc, o->frames, o->nframes,
-		    sc->max_stack);
-
-		print_chain(o, sc, n);
+		print_chain(o, sc, smp, r->misc);
 		return;
 	}
-	symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip,
-	    &f);
-	print_frame(o, sc, &f);
+	if (o->res != NULL) {
+		e = sout_resolve(o, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
+		    smp->ip);
+		fp = &e->f;
+	} else {
+		symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
+		    smp->ip, &f);
+	}
+	print_frame(o, sc, fp, e);
 	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {
-		const char *src = symbolizer_srcline(o->z, &f);
+		const char *src = symbolizer_srcline(o->z, fp);
 
 		if (src != NULL) {
 			fmt_mem(b, "  ", 2);
@@ -533,6 +724,12 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 		const char *why;
 		struct rec r;
 
+		if (o->res != NULL) {
+			if (i == from || e->time != ix->v[i - 1].time)
+				bump_run(o, s, i);
+			if (changes_maps(ent_type(e)) && session_rec(s, ent_loc(e), &r) == 0)
+				epoch_bump(o, &r);
+		}
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
@@ -614,6 +811,7 @@ script_worker_run(void *arg)
 		size_t from = c * SCRIPT_CHUNK, to = from + SCRIPT_CHUNK < n ? from + SCRIPT_CHUNK : n;
 		size_t dropped, nref;
 
+		w->o.gen++;	/* the records since its last chunk were not seen */
 		script_range(&w->o, p->sc, p->s, from, to, NULL);
 		nref = symbolizer_refusals(w->o.z, NULL, 0, &dropped);
 		pthread_mutex_lock(&p->lock);
@@ -639,7 +837,6 @@ script_worker_run(void *arg)
 static bool
 script_splits(const struct script *sc, const struct session *s, struct symbolizer *z)
 {
-	const struct attr_table *at = session_attrs(s);
 	uint64_t min = SCRIPT_PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
 	const char *env = getenv("PERFNAV_PARALLEL_MIN");
 
@@ -652,12 +849,7 @@ script_splits(const struct script *sc, const struct session *s, struct symbolize
 	}
 	if (nsamples < min || nsamples < 2 || session_index(s)->n <= SCRIPT_CHUNK / 2)
 		return false;
-	if (sc->why || HAS(sc, F_SRCLINE) || pt_present(s))
-		return false;
-	for (size_t i = 0; i < at->n; i++)
-		if ((at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0 && symbolizer_unwinds(z))
-			return false;
-	return true;
+	return !sc->why && !HAS(sc, F_SRCLINE) && !pt_present(s) && !unwinds_inlines(s, z);
 }
 
 /* The samples on two cores (see above); -1 if the threads or their
@@ -681,7 +873,7 @@ script_parallel(FILE *fp, const struct script *sc, const struct session *s, stru
 	for (unsigned t = 0; t < 2; t++) {
 		w[t].par = &p;
 		w[t].first = t;
-		if (sout_init(&w[t].o, sc, symbolizer_new(s, so)) < 0)
+		if (sout_init(&w[t].o, sc, s, symbolizer_new(s, so)) < 0)
 			goto out;
 	}
 	pthread_mutex_init(&p.lock, NULL);
@@ -715,7 +907,7 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 	script_print_stat(s, fp);	/* perf stat record files */
 	if (so != NULL && script_splits(sc, s, z) && script_parallel(fp, sc, s, z, so) == 0)
 		return;
-	if (sout_init(&o, sc, z) == 0)
+	if (sout_init(&o, sc, s, z) == 0)
 		script_serial(&o, fp, sc, s);
 	if (o.b.failed)
 		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
