@@ -146,8 +146,8 @@ script_opt(void *arg, int val, const char *optarg)
  * hist_walk.c): an address resolves alike until a record that changes the
  * maps of its address space (the kernel's, or a pid's) bumps that space's
  * epoch, so (ip, cpumode, space, epoch) keys the answer, in a direct-mapped
- * table; gen moves at each chunk a thread starts, as it has not seen the
- * records between its chunks.  Beside each answer, its text: a frame's "ip
+ * table (a thread on two cores reads the records that change maps in the
+ * other's chunks too: its epochs are one pass's).  Beside each answer, its text: a frame's "ip
  * sym+off (dso)" depends only on the frame (names are fixed for a
  * symbolizer's life).  The comm and event columns are kept per name.
  */
@@ -157,7 +157,7 @@ script_opt(void *arg, int val, const char *optarg)
 struct res_slot {
 	uint64_t	ip;
 	int32_t		pid;		/* -1: the kernel's space */
-	uint32_t	epoch, gen;
+	uint32_t	epoch;
 	uint8_t		cpumode;
 	bool		used;
 	bool		inl;		/* f is an inline level */
@@ -186,7 +186,7 @@ struct sout {
 	bool			 keep_text;	/* frame texts kept in res (no srcline) */
 	struct chain_ip		*ips;
 	struct hmap		 epochs;	/* pid -> its epoch (none: 0) */
-	uint32_t		 kepoch, gen;
+	uint32_t		 kepoch;
 	int32_t			 last_pid;	/* pid_epoch's last answer */
 	uint32_t		 last_epoch;
 	struct name_slot	*names;		/* NULL: made each time */
@@ -257,6 +257,14 @@ pid_epoch(struct sout *o, int32_t pid)
 	return o->last_epoch;
 }
 
+/* Every kept answer dropped. */
+static void
+sout_forget(struct sout *o)
+{
+	for (size_t i = 0; o->res != NULL && i < RES_SLOTS; i++)
+		o->res[i].used = false;
+}
+
 static bool
 changes_maps(unsigned type)
 {
@@ -278,10 +286,13 @@ epoch_bump(struct sout *o, const struct rec *r)
 	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
 	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
-		o->kepoch++;
+		if (++o->kepoch == 0)
+			sout_forget(o);
 		return;
 	}
 	e = pid_epoch(o, pid) + 1;
+	if (e == HMAP_NONE)
+		sout_forget(o);	/* the epoch wraps: no kept answer may match it */
 	hmap_set(&o->epochs, (uint32_t)pid, e != HMAP_NONE ? e : 0);
 	o->last_pid = INT32_MIN;
 }
@@ -316,14 +327,13 @@ sout_resolve(struct sout *o, int32_t pid, int32_t tid, uint64_t time, uint8_t cp
 	    UINT64_C(0x9e3779b97f4a7c15);
 	struct res_slot *e = &o->res[(h >> 40) & (RES_SLOTS - 1)];
 
-	if (e->used && e->ip == ip && e->pid == kpid && e->epoch == epoch && e->gen == o->gen &&
+	if (e->used && e->ip == ip && e->pid == kpid && e->epoch == epoch &&
 	    e->cpumode == cpumode)
 		return e;
 	symbolizer_resolve(o->z, pid, tid, time, cpumode, ip, &e->f);
 	e->ip = ip;
 	e->pid = kpid;
 	e->epoch = epoch;
-	e->gen = o->gen;
 	e->cpumode = cpumode;
 	e->used = true;
 	e->len = 0;
@@ -399,8 +409,8 @@ print_frame(struct sout *o, const struct script *sc, const struct frame *f, stru
 	}
 }
 
-/* Appends the column of name s made by put (textout_fmt or its right-
- * aligned kind), kept in o->names by s's address. */
+/* Appends name s escaped and right-aligned to width (textout_fmt_right),
+ * kept in o->names by s's address. */
 static void
 print_name(struct sout *o, const char *s, unsigned width)
 {
@@ -710,6 +720,21 @@ print_why(const struct session *s, struct symbolizer *z)
 	free(c);
 }
 
+/* Index entry i's part in o's epochs (start: the first of a row of
+ * entries read in order). */
+static void
+track_maps(struct sout *o, const struct session *s, size_t i, bool start)
+{
+	const struct rec_index *ix = session_index(s);
+	const struct rec_ent *e = &ix->v[i];
+	struct rec r;
+
+	if (start || e->time != ix->v[i - 1].time)
+		bump_run(o, s, i);
+	if (changes_maps(ent_type(e)) && session_rec(s, ent_loc(e), &r) == 0)
+		epoch_bump(o, &r);
+}
+
 /* The samples of index entries [from, to) into o->b, written to fp in
  * blocks as it fills (fp NULL: all kept in o->b). */
 static void
@@ -724,12 +749,8 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 		const char *why;
 		struct rec r;
 
-		if (o->res != NULL) {
-			if (i == from || e->time != ix->v[i - 1].time)
-				bump_run(o, s, i);
-			if (changes_maps(ent_type(e)) && session_rec(s, ent_loc(e), &r) == 0)
-				epoch_bump(o, &r);
-		}
+		if (o->res != NULL)
+			track_maps(o, s, i, i == from);
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
@@ -768,18 +789,22 @@ script_serial(struct sout *o, FILE *fp, const struct script *sc, const struct se
 }
 
 /*
- * The samples on two cores.  The index is cut into chunks of SCRIPT_CHUNK
- * entries; thread t formats chunks t, t + 2, ... with a symbolizer of its
- * own, each into its own buffer, then waits for its turn (every chunk
- * before written) to write it: the output is that of one pass.  What is
- * kept across samples is not printed (the symbolizers' caches) or is put
- * together in chunk order: the files a symbolizer refuses are adopted into
- * the run's symbolizer at each chunk's turn, so they are said in the order
- * one pass meets them.  Modes whose text depends on what was asked before
- * (inline levels of unwound stacks, source lines), Intel PT's items and
- * --why's counts run in one pass (script_splits).
+ * The samples on two cores.  The index is cut into chunks (a 16th of it,
+ * within [SCRIPT_CHUNK_MIN, SCRIPT_CHUNK] entries); thread t formats chunks
+ * t, t + 2, ... with a symbolizer of its own, each into its own buffer,
+ * then waits for its turn (every chunk before written) to write it: the
+ * output is that of one pass.  What is kept across samples is the same as
+ * in one pass or not printed: each thread reads the records that change
+ * maps in the other's chunks too (its kept addresses are one pass's), the
+ * symbolizers' caches do not change answers, and the files a symbolizer
+ * refuses are adopted into the run's symbolizer at each chunk's turn, so
+ * they are said in the order one pass meets them.  Modes whose text
+ * depends on the order of questions (inline levels of unwound stacks,
+ * source lines), Intel PT's items and --why's counts run in one pass
+ * (script_splits).
  */
-#define SCRIPT_CHUNK	8192u
+#define SCRIPT_CHUNK		8192u
+#define SCRIPT_CHUNK_MIN	16u
 #define SCRIPT_PARALLEL_MIN	200000
 
 struct script_par {
@@ -787,7 +812,7 @@ struct script_par {
 	const struct session	*s;
 	FILE			*fp;
 	struct symbolizer	*acc;		/* the run's: refusals adopted in chunk order */
-	size_t			 nchunks;
+	size_t			 chunk, nchunks;	/* index entries a chunk, chunks */
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 turn_moved;
 	size_t			 turn;		/* the chunk to be written next */
@@ -797,6 +822,7 @@ struct script_worker {
 	struct script_par	*par;
 	struct sout		 o;
 	unsigned		 first;		/* chunks first, first + 2, ... */
+	size_t			 at;		/* the index entries before were read */
 	size_t			 nrefusals, dropped;	/* at its last adoption */
 };
 
@@ -808,11 +834,14 @@ script_worker_run(void *arg)
 	size_t n = session_index(p->s)->n;
 
 	for (size_t c = w->first; c < p->nchunks; c += 2) {
-		size_t from = c * SCRIPT_CHUNK, to = from + SCRIPT_CHUNK < n ? from + SCRIPT_CHUNK : n;
+		size_t from = c * p->chunk, to = from + p->chunk < n ? from + p->chunk : n;
 		size_t dropped, nref;
 
-		w->o.gen++;	/* the records since its last chunk were not seen */
+		/* the other's chunk before: its records that change maps */
+		for (size_t i = w->at; w->o.res != NULL && i < from; i++)
+			track_maps(&w->o, p->s, i, i == w->at);
 		script_range(&w->o, p->sc, p->s, from, to, NULL);
+		w->at = to;
 		nref = symbolizer_refusals(w->o.z, NULL, 0, &dropped);
 		pthread_mutex_lock(&p->lock);
 		while (p->turn != c)
@@ -847,7 +876,7 @@ script_splits(const struct script *sc, const struct session *s, struct symbolize
 		if (*end == '\0')
 			min = v;
 	}
-	if (nsamples < min || nsamples < 2 || session_index(s)->n <= SCRIPT_CHUNK / 2)
+	if (nsamples < min || nsamples < 2 || session_index(s)->n < 2 * SCRIPT_CHUNK_MIN)
 		return false;
 	return !sc->why && !HAS(sc, F_SRCLINE) && !pt_present(s) && !unwinds_inlines(s, z);
 }
@@ -868,7 +897,12 @@ script_parallel(FILE *fp, const struct script *sc, const struct session *s, stru
 	p.s = s;
 	p.fp = fp;
 	p.acc = z;
-	p.nchunks = (session_index(s)->n + SCRIPT_CHUNK - 1) / SCRIPT_CHUNK;
+	p.chunk = session_index(s)->n / 16;
+	if (p.chunk < SCRIPT_CHUNK_MIN)
+		p.chunk = SCRIPT_CHUNK_MIN;
+	if (p.chunk > SCRIPT_CHUNK)
+		p.chunk = SCRIPT_CHUNK;
+	p.nchunks = (session_index(s)->n + p.chunk - 1) / p.chunk;
 	memset(w, 0, sizeof w);
 	for (unsigned t = 0; t < 2; t++) {
 		w[t].par = &p;
