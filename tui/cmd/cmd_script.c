@@ -55,8 +55,11 @@ struct script {
 	const struct hist_filter *filter;	/* NULL: every sample */
 };
 
-/* Output is gathered in a buffer and written in blocks of about this size. */
+/* Output is gathered in a buffer and written in blocks of about this size;
+ * on two cores a chunk's text waits in its buffer for the chunk's turn, and
+ * is written before then only past SCRIPT_HOLD (the thread waits). */
 #define SCRIPT_FLUSH	(1u << 20)
+#define SCRIPT_HOLD	(8u << 20)
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
 
@@ -177,9 +180,16 @@ struct name_slot {
 	char		 text[NAME_TEXT];
 };
 
+struct script_par;
+
 struct sout {
 	struct symbolizer	*z;
 	struct fmt		 b;
+	FILE			*fp;		/* where b goes */
+	struct script_par	*par;		/* two cores: their turns; NULL: one pass */
+	size_t			 chunk_no;	/* two cores: the chunk being made */
+	bool			 holding;	/* ... and it is its turn */
+	size_t			 nrefusals, dropped;	/* two cores: z's, at the last adoption */
 	struct frame		*frames;
 	size_t			 nframes;
 	struct res_slot		*res;		/* NULL: every address to the symbolizer */
@@ -213,10 +223,12 @@ unwinds_inlines(const struct session *s, struct symbolizer *z)
  * or Intel PT's items resolve between the samples.
  */
 static int
-sout_init(struct sout *o, const struct script *sc, const struct session *s, struct symbolizer *z)
+sout_init(struct sout *o, const struct script *sc, const struct session *s, struct symbolizer *z,
+    FILE *fp)
 {
 	memset(o, 0, sizeof *o);
 	o->z = z;
+	o->fp = fp;
 	o->nframes = 1024;
 	o->last_pid = INT32_MIN;
 	o->frames = calloc(o->nframes, sizeof *o->frames);
@@ -735,11 +747,13 @@ track_maps(struct sout *o, const struct session *s, size_t i, bool start)
 		epoch_bump(o, &r);
 }
 
-/* The samples of index entries [from, to) into o->b, written to fp in
- * blocks as it fills (fp NULL: all kept in o->b). */
+static void sout_flush(struct sout *o);
+
+/* The samples of index entries [from, to) into o->b, written out in
+ * blocks as it fills (sout_flush). */
 static void
 script_range(struct sout *o, const struct script *sc, const struct session *s, size_t from,
-    size_t to, FILE *fp)
+    size_t to)
 {
 	const struct rec_index *ix = session_index(s);
 
@@ -757,15 +771,15 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 			continue;
 		if (script_keeps_sample(sc, s, o->z, &r, &smp))
 			print_sample(o, sc, s, &r, &smp);
-		if (fp != NULL && o->b.len >= SCRIPT_FLUSH)
-			script_emit(&o->b, fp);
+		if (o->b.len >= (o->par != NULL ? SCRIPT_HOLD : SCRIPT_FLUSH))
+			sout_flush(o);
 	}
 }
 
 /* Everything script prints to standard output after the stat table, in
  * one pass: the samples, and the items of an Intel PT trace between them. */
 static void
-script_serial(struct sout *o, FILE *fp, const struct script *sc, const struct session *s)
+script_serial(struct sout *o, const struct script *sc, const struct session *s)
 {
 	const struct rec_index *ix = session_index(s);
 	struct pt_item *items = NULL;
@@ -777,14 +791,14 @@ script_serial(struct sout *o, FILE *fp, const struct script *sc, const struct se
 		nitems = pt_synth(s, o->z, &po, &items);
 	}
 	if (nitems == 0)
-		script_range(o, sc, s, 0, ix->n, fp);
+		script_range(o, sc, s, 0, ix->n);
 	for (size_t i = 0; nitems != 0 && i < ix->n; i++) {
 		print_pt_items(&o->b, sc, s, o->z, items, nitems, &next_item, i);
-		script_range(o, sc, s, i, i + 1, fp);
+		script_range(o, sc, s, i, i + 1);
 	}
 	if (nitems)
 		print_pt_items(&o->b, sc, s, o->z, items, nitems, &next_item, ix->n);
-	script_emit(&o->b, fp);
+	sout_flush(o);
 	free(items);
 }
 
@@ -810,12 +824,12 @@ script_serial(struct sout *o, FILE *fp, const struct script *sc, const struct se
 struct script_par {
 	const struct script	*sc;
 	const struct session	*s;
-	FILE			*fp;
 	struct symbolizer	*acc;		/* the run's: refusals adopted in chunk order */
 	size_t			 chunk, nchunks;	/* index entries a chunk, chunks */
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 turn_moved;
 	size_t			 turn;		/* the chunk to be written next */
+	bool			 stop;		/* out of memory: no more is written */
 };
 
 struct script_worker {
@@ -823,8 +837,64 @@ struct script_worker {
 	struct sout		 o;
 	unsigned		 first;		/* chunks first, first + 2, ... */
 	size_t			 at;		/* the index entries before were read */
-	size_t			 nrefusals, dropped;	/* at its last adoption */
 };
+
+/* Two cores: wait for o's chunk's turn (every chunk before written). */
+static void
+sout_wait_turn(struct sout *o)
+{
+	struct script_par *p = o->par;
+
+	if (o->holding)
+		return;
+	pthread_mutex_lock(&p->lock);
+	while (p->turn != o->chunk_no)
+		pthread_cond_wait(&p->turn_moved, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	o->holding = true;
+}
+
+/* Two cores, at o's chunk's turn: the chunk is done, the next one's turn. */
+static void
+sout_pass_turn(struct sout *o)
+{
+	struct script_par *p = o->par;
+
+	pthread_mutex_lock(&p->lock);
+	p->turn = o->chunk_no + 1;
+	pthread_cond_broadcast(&p->turn_moved);
+	pthread_mutex_unlock(&p->lock);
+	o->holding = false;
+}
+
+/*
+ * Writes o's text out.  On two cores, at its chunk's turn (nothing else
+ * writes or adopts until the turn is passed on): the files o's symbolizer
+ * refused since its last adoption are adopted first, and after a failed
+ * allocation nothing more is written by either thread.
+ */
+static void
+sout_flush(struct sout *o)
+{
+	struct script_par *p = o->par;
+	size_t dropped, nref;
+
+	if (p == NULL) {
+		script_emit(&o->b, o->fp);
+		return;
+	}
+	sout_wait_turn(o);
+	nref = symbolizer_refusals(o->z, NULL, 0, &dropped);
+	if (nref != o->nrefusals || dropped != o->dropped)
+		symbolizer_adopt_refusals(p->acc, o->z);
+	o->nrefusals = nref;
+	o->dropped = dropped;
+	if (o->b.failed)
+		p->stop = true;
+	if (!p->stop)
+		script_emit(&o->b, o->fp);
+	o->b.len = 0;
+}
 
 static void *
 script_worker_run(void *arg)
@@ -832,31 +902,20 @@ script_worker_run(void *arg)
 	struct script_worker *w = arg;
 	struct script_par *p = w->par;
 	size_t n = session_index(p->s)->n;
+	bool stop = false;
 
-	for (size_t c = w->first; c < p->nchunks; c += 2) {
+	for (size_t c = w->first; c < p->nchunks && !stop; c += 2) {
 		size_t from = c * p->chunk, to = from + p->chunk < n ? from + p->chunk : n;
-		size_t dropped, nref;
 
 		/* the other's chunk before: its records that change maps */
 		for (size_t i = w->at; w->o.res != NULL && i < from; i++)
 			track_maps(&w->o, p->s, i, i == w->at);
-		script_range(&w->o, p->sc, p->s, from, to, NULL);
+		w->o.chunk_no = c;
+		script_range(&w->o, p->sc, p->s, from, to);
 		w->at = to;
-		nref = symbolizer_refusals(w->o.z, NULL, 0, &dropped);
-		pthread_mutex_lock(&p->lock);
-		while (p->turn != c)
-			pthread_cond_wait(&p->turn_moved, &p->lock);
-		pthread_mutex_unlock(&p->lock);
-		/* our turn: nothing else writes or adopts until we move it on */
-		if (nref != w->nrefusals || dropped != w->dropped)
-			symbolizer_adopt_refusals(p->acc, w->o.z);
-		w->nrefusals = nref;
-		w->dropped = dropped;
-		script_emit(&w->o.b, p->fp);
-		pthread_mutex_lock(&p->lock);
-		p->turn = c + 1;
-		pthread_cond_broadcast(&p->turn_moved);
-		pthread_mutex_unlock(&p->lock);
+		sout_flush(&w->o);
+		stop = p->stop;	/* read at our turn */
+		sout_pass_turn(&w->o);
 	}
 	return NULL;
 }
@@ -895,7 +954,6 @@ script_parallel(FILE *fp, const struct script *sc, const struct session *s, stru
 	memset(&p, 0, sizeof p);
 	p.sc = sc;
 	p.s = s;
-	p.fp = fp;
 	p.acc = z;
 	p.chunk = session_index(s)->n / 16;
 	if (p.chunk < SCRIPT_CHUNK_MIN)
@@ -907,8 +965,9 @@ script_parallel(FILE *fp, const struct script *sc, const struct session *s, stru
 	for (unsigned t = 0; t < 2; t++) {
 		w[t].par = &p;
 		w[t].first = t;
-		if (sout_init(&w[t].o, sc, s, symbolizer_new(s, so)) < 0)
+		if (sout_init(&w[t].o, sc, s, symbolizer_new(s, so), fp) < 0)
 			goto out;
+		w[t].o.par = &p;
 	}
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.turn_moved, NULL);
@@ -920,9 +979,9 @@ script_parallel(FILE *fp, const struct script *sc, const struct session *s, stru
 	pthread_cond_destroy(&p.turn_moved);
 	pthread_mutex_destroy(&p.lock);
 out:
+	if (p.stop)
+		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
 	for (unsigned t = 0; t < 2; t++) {
-		if (w[t].o.b.failed)
-			fprintf(stderr, "perfnav script: out of memory: output cut short\n");
 		symbolizer_free(w[t].o.z);
 		sout_free(&w[t].o);
 	}
@@ -941,8 +1000,8 @@ script_run(FILE *fp, const struct script *sc, const struct session *s, struct sy
 	script_print_stat(s, fp);	/* perf stat record files */
 	if (so != NULL && script_splits(sc, s, z) && script_parallel(fp, sc, s, z, so) == 0)
 		return;
-	if (sout_init(&o, sc, s, z) == 0)
-		script_serial(&o, fp, sc, s);
+	if (sout_init(&o, sc, s, z, fp) == 0)
+		script_serial(&o, sc, s);
 	if (o.b.failed)
 		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
 	sout_free(&o);
