@@ -499,7 +499,22 @@ print_chain_frame(struct sout *o, const struct script *sc, const struct frame *f
 {
 	struct fmt *b = &o->b;
 	bool inl = e != NULL ? e->inl : f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
+	char *d;
 
+	if (e != NULL && e->len != 0 && (d = fmt_room(b, RES_TEXT + 16)) != NULL) {
+		/* its kept text (so no source line): the line in one go */
+		size_t n = 1 + e->len;
+
+		d[0] = '\t';
+		memcpy(d + 1, e->text, RES_TEXT);
+		if (inl) {
+			memcpy(d + n, " (inlined)", 10);
+			n += 10;
+		}
+		d[n++] = '\n';
+		b->len += n;
+		return;
+	}
 	fmt_char(b, '\t');
 	print_frame(o, sc, f, e);
 	if (HAS(sc, F_SRCLINE)) {
