@@ -155,17 +155,18 @@ script_opt(void *arg, int val, const char *optarg)
  * symbolizer's life).  The comm and event columns are kept per name.
  */
 #define RES_SLOTS	8192u	/* a power of two */
-#define RES_TEXT	96	/* longer frame texts are made each time */
+#define RES_TEXT	108	/* longer frame texts are made each time */
 
+/* 128 bytes, two cache lines: a hit reads nothing else (the frame is in
+ * res_frame, beside). */
 struct res_slot {
 	uint64_t	ip;
 	int32_t		pid;		/* -1: the kernel's space */
 	uint32_t	epoch;
 	uint8_t		cpumode;
 	bool		used;
-	bool		inl;		/* f is an inline level */
+	bool		inl;		/* the frame is an inline level */
 	uint8_t		len;		/* of text; 0: not made */
-	struct frame	f;
 	char		text[RES_TEXT];
 };
 
@@ -193,6 +194,7 @@ struct sout {
 	struct frame		*frames;
 	size_t			 nframes;
 	struct res_slot		*res;		/* NULL: every address to the symbolizer */
+	struct frame		*res_frame;	/* the frame of each slot of res */
 	bool			 keep_text;	/* frame texts kept in res (no srcline) */
 	struct chain_ip		*ips;
 	struct hmap		 epochs;	/* pid -> its epoch (none: 0) */
@@ -234,11 +236,16 @@ sout_init(struct sout *o, const struct script *sc, const struct session *s, stru
 	o->frames = calloc(o->nframes, sizeof *o->frames);
 	o->names = calloc(NAME_SLOTS, sizeof *o->names);
 	if (!sc->why && !pt_present(s) && !unwinds_inlines(s, z)) {
-		o->res = calloc(RES_SLOTS, sizeof *o->res);
+		o->res = aligned_alloc(64, RES_SLOTS * sizeof *o->res);
+		o->res_frame = calloc(RES_SLOTS, sizeof *o->res_frame);
 		o->ips = calloc(SOUT_IPS, sizeof *o->ips);
-		if (o->ips == NULL) {
+		if (o->res == NULL || o->res_frame == NULL || o->ips == NULL) {
 			free(o->res);
+			free(o->res_frame);
 			o->res = NULL;
+			o->res_frame = NULL;
+		} else {
+			memset(o->res, 0, RES_SLOTS * sizeof *o->res);
 		}
 		o->keep_text = !HAS(sc, F_SRCLINE);
 	}
@@ -251,6 +258,7 @@ sout_free(struct sout *o)
 	fmt_free(&o->b);
 	free(o->frames);
 	free(o->res);
+	free(o->res_frame);
 	free(o->ips);
 	free(o->names);
 	hmap_free(&o->epochs);
@@ -328,28 +336,31 @@ bump_run(struct sout *o, const struct session *s, size_t i)
 }
 
 /* symbolizer_resolve through o's kept answers: the slot of the answer
- * (valid until the next lookup). */
+ * and its frame (*f), valid until the next lookup. */
 static struct res_slot *
 sout_resolve(struct sout *o, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode,
-    uint64_t ip)
+    uint64_t ip, const struct frame **f)
 {
 	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
 	uint32_t epoch = kpid == -1 ? o->kepoch : pid_epoch(o, kpid);
 	uint64_t h = (ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^ (uint64_t)cpumode << 61) *
 	    UINT64_C(0x9e3779b97f4a7c15);
-	struct res_slot *e = &o->res[(h >> 40) & (RES_SLOTS - 1)];
+	size_t k = (h >> 40) & (RES_SLOTS - 1);
+	struct res_slot *e = &o->res[k];
+	struct frame *fr = &o->res_frame[k];
 
+	*f = fr;
 	if (e->used && e->ip == ip && e->pid == kpid && e->epoch == epoch &&
 	    e->cpumode == cpumode)
 		return e;
-	symbolizer_resolve(o->z, pid, tid, time, cpumode, ip, &e->f);
+	symbolizer_resolve(o->z, pid, tid, time, cpumode, ip, fr);
 	e->ip = ip;
 	e->pid = kpid;
 	e->epoch = epoch;
 	e->cpumode = cpumode;
 	e->used = true;
 	e->len = 0;
-	e->inl = e->f.sym != SYM_NONE && symbolizer_sym_inlined(o->z, e->f.sym);
+	e->inl = fr->sym != SYM_NONE && symbolizer_sym_inlined(o->z, fr->sym);
 	return e;
 }
 
@@ -536,6 +547,7 @@ static void
 print_chain(struct sout *o, const struct script *sc, const struct sample *smp, uint16_t misc)
 {
 	int32_t pid = (int32_t)smp->pid, tid = (int32_t)smp->tid;
+	const struct frame *f;
 	struct res_slot *e;
 	size_t n;
 
@@ -545,13 +557,14 @@ print_chain(struct sout *o, const struct script *sc, const struct sample *smp, u
 		for (size_t i = 0; i < n; i++)
 			print_chain_frame(o, sc, &o->frames[i], NULL);
 	} else if (!symbolizer_has_chain(smp)) {
-		e = sout_resolve(o, pid, tid, smp->time, misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
-		print_chain_frame(o, sc, &e->f, e);
+		e = sout_resolve(o, pid, tid, smp->time, misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip,
+		    &f);
+		print_chain_frame(o, sc, f, e);
 	} else {
 		n = symbolizer_chain_ips(o->z, smp, misc, o->ips, SOUT_IPS, sc->max_stack);
 		for (size_t i = 0; i < n; i++) {
-			e = sout_resolve(o, pid, tid, smp->time, o->ips[i].cpumode, o->ips[i].ip);
-			print_chain_frame(o, sc, &e->f, e);
+			e = sout_resolve(o, pid, tid, smp->time, o->ips[i].cpumode, o->ips[i].ip, &f);
+			print_chain_frame(o, sc, f, e);
 		}
 	}
 	fmt_char(&o->b, '\n');
@@ -577,8 +590,7 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 	}
 	if (o->res != NULL) {
 		e = sout_resolve(o, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
-		    smp->ip);
-		fp = &e->f;
+		    smp->ip, &fp);
 	} else {
 		symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
 		    smp->ip, &f);
