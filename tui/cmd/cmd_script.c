@@ -934,9 +934,15 @@ script_worker_run(void *arg)
 	for (size_t c = w->first; c < p->nchunks && !stop; c += 2) {
 		size_t from = c * p->chunk, to = from + p->chunk < n ? from + p->chunk : n;
 
-		/* the other's chunk before: its records that change maps */
-		for (size_t i = w->at; w->o.res != NULL && i < from; i++)
-			track_maps(&w->o, p->s, i, i == w->at);
+		/* the other's chunk before: its records that change maps (no
+		 * address is looked up there: no run of equal times to mind) */
+		for (size_t i = w->at; w->o.res != NULL && i < from; i++) {
+			const struct rec_ent *e = &session_index(p->s)->v[i];
+			struct rec r;
+
+			if (changes_maps(ent_type(e)) && session_rec(p->s, ent_loc(e), &r) == 0)
+				epoch_bump(&w->o, &r);
+		}
 		w->o.chunk_no = c;
 		script_range(&w->o, p->sc, p->s, from, to);
 		w->at = to;
