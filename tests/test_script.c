@@ -23,8 +23,8 @@
 
 /* The attr: IP|TID|TIME|ID|CPU|PERIOD, sample_id_all, as tests/helpers.c's. */
 #define ST	(1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8)
-#define FLAGS	(1ull << 0 | 1ull << 1 | 1ull << 8 | 1ull << 9 | 1ull << 10 | 1ull << 18 | \
-	1ull << 23)
+/* attr flags: disabled, inherit, mmap, comm, freq, sample_id_all, mmap2 */
+#define FLAGS	(1ull << 0 | 1ull << 1 | 1ull << 8 | 1ull << 9 | 1ull << 10 | 1ull << 18 | 1ull << 23)
 #define PID	42
 
 /* sample_id_all trailer: TID, TIME, ID, CPU. */
