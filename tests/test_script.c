@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/helpers.h"
@@ -29,10 +30,10 @@
 
 /* sample_id_all trailer: TID, TIME, ID, CPU. */
 static void
-trailer(struct pdbuf *b, uint64_t time)
+trailer(struct pdbuf *b, uint32_t pid, uint64_t time)
 {
-	pd_u32(b, PID);
-	pd_u32(b, PID);
+	pd_u32(b, pid);
+	pd_u32(b, pid);
 	pd_u64(b, time);
 	pd_u64(b, 100);
 	pd_u32(b, 0);
@@ -40,13 +41,13 @@ trailer(struct pdbuf *b, uint64_t time)
 }
 
 static void
-mmap2(struct pdbuf *b, const char *path, uint64_t time)
+mmap2(struct pdbuf *b, uint32_t pid, uint64_t start, const char *path, uint64_t time)
 {
 	size_t r = pd_rec_begin(b, 10 /* MMAP2 */, 2 /* USER */);
 
-	pd_u32(b, PID);
-	pd_u32(b, PID);
-	pd_u64(b, 0x400000);
+	pd_u32(b, pid);
+	pd_u32(b, pid);
+	pd_u64(b, start);
 	pd_u64(b, 0x1000);
 	pd_u64(b, 0);
 	pd_u32(b, 8);
@@ -56,30 +57,30 @@ mmap2(struct pdbuf *b, const char *path, uint64_t time)
 	pd_u32(b, 5);	/* PROT_READ | PROT_EXEC */
 	pd_u32(b, 2);	/* MAP_PRIVATE */
 	pd_str8(b, path);
-	trailer(b, time);
+	trailer(b, pid, time);
 	pd_rec_end(b, r);
 }
 
 static void
-comm(struct pdbuf *b, const char *name, bool exec, uint64_t time)
+comm(struct pdbuf *b, uint32_t pid, const char *name, bool exec, uint64_t time)
 {
 	size_t r = pd_rec_begin(b, 3 /* COMM */, exec ? 0x2000 /* COMM_EXEC */ : 0);
 
-	pd_u32(b, PID);
-	pd_u32(b, PID);
+	pd_u32(b, pid);
+	pd_u32(b, pid);
 	pd_str8(b, name);
-	trailer(b, time);
+	trailer(b, pid, time);
 	pd_rec_end(b, r);
 }
 
 static void
-sample(struct pdbuf *b, uint64_t time)
+sample(struct pdbuf *b, uint32_t pid, uint64_t ip, uint64_t time)
 {
 	size_t r = pd_rec_begin(b, 9 /* SAMPLE */, 2);
 
-	pd_u64(b, 0x400100);	/* IP */
-	pd_u32(b, PID);		/* TID */
-	pd_u32(b, PID);
+	pd_u64(b, ip);		/* IP */
+	pd_u32(b, pid);		/* TID */
+	pd_u32(b, pid);
 	pd_u64(b, time);	/* TIME */
 	pd_u64(b, 100);		/* ID */
 	pd_u32(b, 0);		/* CPU */
@@ -99,59 +100,77 @@ sample(struct pdbuf *b, uint64_t time)
 #define T_C	1406
 #define NSAMPLES 60
 
-static char *
-make_recording(void)
+/* The header and the attr of a recording into b; returns where its data
+ * section starts (recording_end patches it in). */
+static size_t
+recording_begin(struct pdbuf *b)
 {
 	const uint32_t attr_size = 128;
-	size_t attrs_off, ids_off, data_off;
-	struct pdbuf b;
+	size_t attrs_off, ids_off;
+
+	memset(b, 0, sizeof *b);
+	pd_u64(b, 0x32454c4946524550ULL);	/* "PERFILE2" */
+	pd_u64(b, 104);
+	pd_u64(b, attr_size + 16);
+	pd_zero(b, 104 - 24);
+	ids_off = b->len;
+	pd_u64(b, 100);
+	pd_u64(b, 101);
+	attrs_off = b->len;
+	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST, 0, FLAGS);
+	pd_u64(b, ids_off);
+	pd_u64(b, 16);
+	pd_put64(b, 24, attrs_off);
+	pd_put64(b, 32, attr_size + 16);
+	return b->len;
+}
+
+/* The recording written to a temporary file; its path. */
+static char *
+recording_end(struct pdbuf *b, size_t data_off)
+{
 	char *path;
 
-	memset(&b, 0, sizeof b);
-	pd_u64(&b, 0x32454c4946524550ULL);	/* "PERFILE2" */
-	pd_u64(&b, 104);
-	pd_u64(&b, attr_size + 16);
-	pd_zero(&b, 104 - 24);
-	ids_off = b.len;
-	pd_u64(&b, 100);
-	pd_u64(&b, 101);
-	attrs_off = b.len;
-	pd_attr(&b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST, 0, FLAGS);
-	pd_u64(&b, ids_off);
-	pd_u64(&b, 16);
-	pd_put64(&b, 24, attrs_off);
-	pd_put64(&b, 32, attr_size + 16);
-	data_off = b.len;
-	comm(&b, "work", false, 900);
-	mmap2(&b, "/nonexistent/a.so", 950);
-	for (int i = 0; i < NSAMPLES; i++) {
-		uint64_t t = 1000 + 10 * (uint64_t)i;
-
-		sample(&b, t);
-		if (t == T_B)
-			mmap2(&b, "/nonexistent/b.so", T_B);	/* after a sample of its time */
-		if (t < T_EXEC && t + 10 > T_EXEC) {
-			comm(&b, "work2", true, T_EXEC);
-			mmap2(&b, "/nonexistent/c.so", T_C);
-		}
-	}
-	pd_put64(&b, 40, data_off);
-	pd_put64(&b, 48, b.len - data_off);
-	path = tmp_write("script", b.p, b.len);
-	pd_free(&b);
+	pd_put64(b, 40, data_off);
+	pd_put64(b, 48, b->len - data_off);
+	path = tmp_write("script", b->p, b->len);
+	pd_free(b);
 	return path;
 }
 
-/* perfnav script -F tid,time,dso with PERFNAV_PARALLEL_MIN=min; stdout. */
 static char *
-run(const char *path, const char *min)
+make_recording(void)
+{
+	struct pdbuf b;
+	size_t data_off = recording_begin(&b);
+
+	comm(&b, PID, "work", false, 900);
+	mmap2(&b, PID, 0x400000, "/nonexistent/a.so", 950);
+	for (int i = 0; i < NSAMPLES; i++) {
+		uint64_t t = 1000 + 10 * (uint64_t)i;
+
+		sample(&b, PID, 0x400100, t);
+		if (t == T_B)
+			mmap2(&b, PID, 0x400000, "/nonexistent/b.so", T_B);	/* after a sample of its time */
+		if (t < T_EXEC && t + 10 > T_EXEC) {
+			comm(&b, PID, "work2", true, T_EXEC);
+			mmap2(&b, PID, 0x400000, "/nonexistent/c.so", T_C);
+		}
+	}
+	return recording_end(&b, data_off);
+}
+
+/* perfnav script -F tid,time,ip,dso ARGS with PERFNAV_PARALLEL_MIN=min;
+ * its stdout (with stderr after it, for how "2>&1"). */
+static char *
+run(const char *path, const char *min, const char *args, const char *how)
 {
 	char cmd[1024], *out = NULL;
 	size_t n = 0, cap = 0, k;
 	FILE *fp;
 
 	snprintf(cmd, sizeof cmd, "PERFNAV_PARALLEL_MIN=%s %s/perfnav script -F tid,time,ip,dso "
-	    "--kallsyms /dev/null %s 2>/dev/null", min, TEST_BUILDDIR, path);
+	    "--kallsyms /dev/null %s %s %s", min, TEST_BUILDDIR, args, path, how);
 	fp = popen(cmd, "r");
 	cr_assert_not_null(fp);
 	for (;;) {
@@ -196,13 +215,56 @@ check_dsos(const char *out, const char *how)
 Test(script, kept_addresses_follow_changes_of_maps_on_one_and_two_cores)
 {
 	char *path = make_recording();
-	char *one = run(path, "99999999999"), *two = run(path, "0");
+	char *one = run(path, "99999999999", "", "2>/dev/null");
+	char *two = run(path, "0", "", "2>/dev/null");
 
 	check_dsos(one, "one pass");
 	check_dsos(two, "two cores");
 	cr_expect_str_eq(two, one, "two cores differ from one pass");
 	free(one);
 	free(two);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * The files refused on two cores are said in the order one pass meets
+ * them: pids 43 and 44 run JIT code whose perf-PID.map files are FIFOs;
+ * pid 43's first sample lies in the second chunk (the second thread's),
+ * pid 44's in the third (the first thread's, which meets it before the
+ * second thread's chunk is written).
+ */
+Test(script, refusals_in_the_order_one_pass_meets_them)
+{
+	char dir[] = "/tmp/perfnav-test-script-map-XXXXXX", map[2][128], args[256];
+	struct pdbuf b;
+	size_t data_off = recording_begin(&b);
+	char *path, *one, *two;
+
+	cr_assert_not_null(mkdtemp(dir));
+	for (int m = 0; m < 2; m++) {
+		snprintf(map[m], sizeof map[m], "%s/perf-%d.map", dir, 43 + m);
+		cr_assert_eq(mkfifo(map[m], 0600), 0);
+	}
+	for (uint32_t pid = 42; pid <= 44; pid++) {
+		comm(&b, pid, "jit", false, 900);
+		mmap2(&b, pid, 0x7f0000000000ull, "//anon", 950);
+	}
+	for (int i = 0; i < 40; i++)	/* 6 entries, then samples 0..9 (pid 42) */
+		sample(&b, i < 10 ? 42 : i < 26 ? 43 : 44, 0x7f0000000010ull, 1000 + 10 * (uint64_t)i);
+	path = recording_end(&b, data_off);
+	snprintf(args, sizeof args, "--perfmap-dir %s", dir);
+	one = run(path, "99999999999", args, "2>&1");
+	two = run(path, "0", args, "2>&1");
+	cr_assert_not_null(strstr(one, "perf-43.map: refused"), "%s", one);
+	cr_assert_not_null(strstr(one, "perf-44.map: refused"), "%s", one);
+	cr_expect(strstr(one, "perf-43.map") < strstr(one, "perf-44.map"), "%s", one);
+	cr_expect_str_eq(two, one, "two cores differ from one pass");
+	free(one);
+	free(two);
+	for (int m = 0; m < 2; m++)
+		unlink(map[m]);
+	rmdir(dir);
 	unlink(path);
 	free(path);
 }
