@@ -150,9 +150,10 @@ script_opt(void *arg, int val, const char *optarg)
  * maps of its address space (the kernel's, or a pid's) bumps that space's
  * epoch, so (ip, cpumode, space, epoch) keys the answer, in a direct-mapped
  * table (a thread on two cores reads the records that change maps in the
- * other's chunks too: its epochs are one pass's).  Beside each answer, its text: a frame's "ip
- * sym+off (dso)" depends only on the frame (names are fixed for a
- * symbolizer's life).  The comm and event columns are kept per name.
+ * other's chunks too: its epochs are one pass's).  Beside each answer, its
+ * text: a frame's "ip sym+off (dso)" depends only on the frame (names are
+ * fixed for a symbolizer's life).  The comm and event columns are kept per
+ * name (the session's strings, read-only, stay where they are).
  */
 #define RES_SLOTS	8192u	/* a power of two */
 #define RES_TEXT	108	/* longer frame texts are made each time */
@@ -173,11 +174,10 @@ struct res_slot {
 #define NAME_SLOTS	256u	/* a power of two */
 #define NAME_TEXT	56
 
-/* A comm or event column as printed, by the name's address (the
- * session's strings stay where they are). */
+/* A comm or event column as printed, by the name's address and width. */
 struct name_slot {
 	const char	*key;
-	uint8_t		 len;
+	uint8_t		 width, len;
 	char		 text[NAME_TEXT];
 };
 
@@ -447,14 +447,15 @@ print_name(struct sout *o, const char *s, unsigned width)
 		return;
 	}
 	e = &o->names[((k >> 4) ^ (k >> 12)) & (NAME_SLOTS - 1)];
-	if (e->key == s) {
+	if (e->key == s && e->width == width) {
 		fmt_mem(b, e->text, e->len);
 		return;
 	}
 	textout_fmt_right(b, s, width);
 	n = b->len - mark;
-	if (!b->failed && n <= NAME_TEXT) {
+	if (!b->failed && n <= NAME_TEXT && width <= NAME_TEXT) {
 		e->key = s;
+		e->width = (uint8_t)width;
 		e->len = (uint8_t)n;
 		memcpy(e->text, b->p + mark, n);
 	}
