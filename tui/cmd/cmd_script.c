@@ -63,6 +63,31 @@ struct script {
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
 
+/*
+ * The index is in time order, nearly file order: the pages of the file
+ * well behind the records read are given back as the run goes (read again
+ * from the page cache should one be needed), as the hist walk does.
+ */
+#define DROP_STEP	(UINT64_C(64) << 20)
+#define DROP_SLACK	(UINT64_C(16) << 20)
+
+struct drop {
+	uint64_t	lo, hi;
+};
+
+static void
+drop_behind(const struct session *s, struct drop *d, uint64_t loc)
+{
+	if (session_nfiles(s) != 1 || loc >= SESSION_ZLOC)
+		return;
+	if (loc > d->hi)
+		d->hi = loc;
+	if (d->hi - d->lo >= DROP_STEP + DROP_SLACK) {
+		session_drop_pages(s, d->lo, d->hi - DROP_SLACK);
+		d->lo = d->hi - DROP_SLACK;
+	}
+}
+
 enum { OPT_MAX_STACK = 300, OPT_WHY };
 
 static const struct cmd_opt script_opts[] = {
@@ -202,6 +227,7 @@ struct sout {
 	int32_t			 last_pid;	/* pid_epoch's last answer */
 	uint32_t		 last_epoch;
 	struct name_slot	*names;		/* NULL: made each time */
+	struct drop		 drop;		/* one pass: the file read up to here */
 };
 
 #define SOUT_IPS	512	/* as symbolizer_callchain */
@@ -793,6 +819,8 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 
 		if (o->res != NULL)
 			track_maps(o, s, i, i == from);
+		if (o->par == NULL)
+			drop_behind(s, &o->drop, ent_loc(e));
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
@@ -858,6 +886,7 @@ struct script_par {
 	pthread_cond_t		 turn_moved;
 	size_t			 turn;		/* the chunk to be written next */
 	bool			 stop;		/* out of memory: no more is written */
+	struct drop		 drop;		/* at the turns: the file read up to here */
 };
 
 struct script_worker {
@@ -949,6 +978,8 @@ script_worker_run(void *arg)
 		w->at = to;
 		sout_flush(&w->o);
 		stop = p->stop;	/* read at our turn */
+		/* the chunks before are done, the other thread is past this one's start */
+		drop_behind(p->s, &p->drop, ent_loc(&session_index(p->s)->v[from]));
 		sout_pass_turn(&w->o);
 	}
 	return NULL;
