@@ -24,8 +24,9 @@
 
 /* The attr: IP|TID|TIME|ID|CPU|PERIOD, sample_id_all, as tests/helpers.c's. */
 #define ST	(1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8)
-/* attr flags: disabled, inherit, mmap, comm, freq, sample_id_all, mmap2 */
-#define FLAGS	(1ull << 0 | 1ull << 1 | 1ull << 8 | 1ull << 9 | 1ull << 10 | 1ull << 18 | 1ull << 23)
+/* attr flags: disabled, inherit, mmap, comm, freq; sample_id_all, mmap2 */
+#define FLAGS_RECORD	(1ull << 0 | 1ull << 1 | 1ull << 8 | 1ull << 9 | 1ull << 10)
+#define FLAGS		(FLAGS_RECORD | 1ull << 18 | 1ull << 23)
 #define PID	42
 
 /* sample_id_all trailer: TID, TIME, ID, CPU. */
@@ -150,8 +151,8 @@ make_recording(void)
 		uint64_t t = 1000 + 10 * (uint64_t)i;
 
 		sample(&b, PID, 0x400100, t);
-		if (t == T_B)
-			mmap2(&b, PID, 0x400000, "/nonexistent/b.so", T_B);	/* after a sample of its time */
+		if (t == T_B)	/* after a sample of its time */
+			mmap2(&b, PID, 0x400000, "/nonexistent/b.so", T_B);
 		if (t < T_EXEC && t + 10 > T_EXEC) {
 			comm(&b, PID, "work2", true, T_EXEC);
 			mmap2(&b, PID, 0x400000, "/nonexistent/c.so", T_C);
@@ -250,8 +251,11 @@ Test(script, refusals_in_the_order_one_pass_meets_them)
 		comm(&b, pid, "jit", false, 900);
 		mmap2(&b, pid, 0x7f0000000000ull, "//anon", 950);
 	}
-	for (int i = 0; i < 40; i++)	/* 6 entries, then samples 0..9 (pid 42) */
-		sample(&b, i < 10 ? 42 : i < 26 ? 43 : 44, 0x7f0000000010ull, 1000 + 10 * (uint64_t)i);
+	for (int i = 0; i < 40; i++) {	/* 6 entries, then samples 0..9 (pid 42) */
+		uint32_t pid = i < 10 ? 42 : i < 26 ? 43 : 44;
+
+		sample(&b, pid, 0x7f0000000010ull, 1000 + 10 * (uint64_t)i);
+	}
 	path = recording_end(&b, data_off);
 	snprintf(args, sizeof args, "--perfmap-dir %s", dir);
 	one = run(path, "99999999999", args, "2>&1");

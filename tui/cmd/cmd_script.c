@@ -13,6 +13,7 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/script_res.h"
 #include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
@@ -62,31 +63,6 @@ struct script {
 #define SCRIPT_HOLD	(8u << 20)
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
-
-/*
- * The index is in time order, nearly file order: the pages of the file
- * well behind the records read are given back as the run goes (read again
- * from the page cache should one be needed), as the hist walk does.
- */
-#define DROP_STEP	(UINT64_C(64) << 20)
-#define DROP_SLACK	(UINT64_C(16) << 20)
-
-struct drop {
-	uint64_t	lo, hi;
-};
-
-static void
-drop_behind(const struct session *s, struct drop *d, uint64_t loc)
-{
-	if (session_nfiles(s) != 1 || loc >= SESSION_ZLOC)
-		return;
-	if (loc > d->hi)
-		d->hi = loc;
-	if (d->hi - d->lo >= DROP_STEP + DROP_SLACK) {
-		session_drop_pages(s, d->lo, d->hi - DROP_SLACK);
-		d->lo = d->hi - DROP_SLACK;
-	}
-}
 
 enum { OPT_MAX_STACK = 300, OPT_WHY };
 
@@ -168,34 +144,11 @@ script_opt(void *arg, int val, const char *optarg)
 
 /*
  * One formatter: its symbolizer (not thread-safe: one per thread), its
- * output buffer, a callchain's frames and what it keeps between samples.
- *
- * Resolved addresses are kept as the hist walk keeps them (symbolize/
- * hist_walk.c): an address resolves alike until a record that changes the
- * maps of its address space (the kernel's, or a pid's) bumps that space's
- * epoch, so (ip, cpumode, space, epoch) keys the answer, in a direct-mapped
- * table (a thread on two cores reads the records that change maps in the
- * other's chunks too: its epochs are one pass's).  Beside each answer, its
- * text: a frame's "ip sym+off (dso)" depends only on the frame (names are
- * fixed for a symbolizer's life).  The comm and event columns are kept per
- * name (the session's strings, read-only, stay where they are).
+ * output buffer, a callchain's frames and what it keeps between samples:
+ * the symbolizer's answers, each with its text "ip sym+off (dso)"
+ * (tui/cmd/script_res.h), and the comm and event columns per name (the
+ * session's strings, read-only, stay where they are).
  */
-#define RES_SLOTS	8192u	/* a power of two */
-#define RES_TEXT	108	/* longer frame texts are made each time */
-
-/* 128 bytes, two cache lines: a hit reads nothing else (the frame is in
- * res_frame, beside). */
-struct res_slot {
-	uint64_t	ip;
-	int32_t		pid;		/* -1: the kernel's space */
-	uint32_t	epoch;
-	uint8_t		cpumode;
-	bool		used;
-	bool		inl;		/* the frame is an inline level */
-	uint8_t		len;		/* of text; 0: not made */
-	char		text[RES_TEXT];
-};
-
 #define NAME_SLOTS	256u	/* a power of two */
 #define NAME_TEXT	56
 
@@ -215,19 +168,15 @@ struct sout {
 	struct script_par	*par;		/* two cores: their turns; NULL: one pass */
 	size_t			 chunk_no;	/* two cores: the chunk being made */
 	bool			 holding;	/* ... and it is its turn */
-	size_t			 nrefusals, dropped;	/* two cores: z's, at the last adoption */
+	size_t			 nrefusals, dropped;	/* two cores: z's at the last adoption */
 	struct frame		*frames;
 	size_t			 nframes;
-	struct res_slot		*res;		/* NULL: every address to the symbolizer */
-	struct frame		*res_frame;	/* the frame of each slot of res */
+	bool			 keeps;		/* answers kept in res */
+	struct script_res	 res;
 	bool			 keep_text;	/* frame texts kept in res (no srcline) */
 	struct chain_ip		*ips;
-	struct hmap		 epochs;	/* pid -> its epoch (none: 0) */
-	uint32_t		 kepoch;
-	int32_t			 last_pid;	/* pid_epoch's last answer */
-	uint32_t		 last_epoch;
 	struct name_slot	*names;		/* NULL: made each time */
-	struct drop		 drop;		/* one pass: the file read up to here */
+	struct script_drop	 drop;		/* one pass: the file read up to here */
 };
 
 #define SOUT_IPS	512	/* as symbolizer_callchain */
@@ -240,15 +189,15 @@ unwinds_inlines(const struct session *s, struct symbolizer *z)
 	const struct attr_table *at = session_attrs(s);
 
 	for (size_t i = 0; i < at->n; i++)
-		if ((at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0 && symbolizer_unwinds(z))
-			return true;
+		if ((at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0)
+			return symbolizer_unwinds(z);
 	return false;
 }
 
 /*
- * Keeping resolved addresses gives one pass's text unless the symbolizer
- * counts every lookup (--why), expands unwound frames into inline levels,
- * or Intel PT's items resolve between the samples.
+ * Keeping answers gives one pass's text unless the symbolizer counts every
+ * lookup (--why), expands unwound frames into inline levels, or Intel PT's
+ * items resolve between the samples.
  */
 static int
 sout_init(struct sout *o, const struct script *sc, const struct session *s, struct symbolizer *z,
@@ -258,21 +207,11 @@ sout_init(struct sout *o, const struct script *sc, const struct session *s, stru
 	o->z = z;
 	o->fp = fp;
 	o->nframes = 1024;
-	o->last_pid = INT32_MIN;
 	o->frames = calloc(o->nframes, sizeof *o->frames);
 	o->names = calloc(NAME_SLOTS, sizeof *o->names);
 	if (!sc->why && !pt_present(s) && !unwinds_inlines(s, z)) {
-		o->res = aligned_alloc(64, RES_SLOTS * sizeof *o->res);
-		o->res_frame = calloc(RES_SLOTS, sizeof *o->res_frame);
 		o->ips = calloc(SOUT_IPS, sizeof *o->ips);
-		if (o->res == NULL || o->res_frame == NULL || o->ips == NULL) {
-			free(o->res);
-			free(o->res_frame);
-			o->res = NULL;
-			o->res_frame = NULL;
-		} else {
-			memset(o->res, 0, RES_SLOTS * sizeof *o->res);
-		}
+		o->keeps = o->ips != NULL && script_res_init(&o->res, z) == 0;
 		o->keep_text = !HAS(sc, F_SRCLINE);
 	}
 	return o->frames != NULL ? 0 : -1;
@@ -283,111 +222,10 @@ sout_free(struct sout *o)
 {
 	fmt_free(&o->b);
 	free(o->frames);
-	free(o->res);
-	free(o->res_frame);
+	if (o->keeps)
+		script_res_free(&o->res);
 	free(o->ips);
 	free(o->names);
-	hmap_free(&o->epochs);
-}
-
-static uint32_t
-pid_epoch(struct sout *o, int32_t pid)
-{
-	uint32_t e;
-
-	if (pid == o->last_pid)
-		return o->last_epoch;
-	e = hmap_get(&o->epochs, (uint32_t)pid);
-	o->last_pid = pid;
-	o->last_epoch = e == HMAP_NONE ? 0 : e;
-	return o->last_epoch;
-}
-
-/* Every kept answer dropped. */
-static void
-sout_forget(struct sout *o)
-{
-	for (size_t i = 0; o->res != NULL && i < RES_SLOTS; i++)
-		o->res[i].used = false;
-}
-
-static bool
-changes_maps(unsigned type)
-{
-	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
-	    type == PERF_RECORD_COMM || type == PERF_RECORD_FORK;
-}
-
-/* Record r may change what addresses of its pid (or the kernel's) resolve to. */
-static void
-epoch_bump(struct sout *o, const struct rec *r)
-{
-	struct rec_who w = { -1, -1, 0, false };
-	int32_t pid;
-	uint32_t e;
-
-	if (record_who(r, &w) < 0)
-		return;
-	pid = (int32_t)w.pid;
-	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
-		return;
-	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
-		if (++o->kepoch == 0)
-			sout_forget(o);
-		return;
-	}
-	e = pid_epoch(o, pid) + 1;
-	if (e == HMAP_NONE)
-		sout_forget(o);	/* the epoch wraps: no kept answer may match it */
-	hmap_set(&o->epochs, (uint32_t)pid, e != HMAP_NONE ? e : 0);
-	o->last_pid = INT32_MIN;
-}
-
-/*
- * A sample resolves with the maps at its time, those of records with the
- * same time included, wherever they lie among them: the records that
- * change maps in a run of equal times bump their epochs when the run
- * starts, at index position i.
- */
-static void
-bump_run(struct sout *o, const struct session *s, size_t i)
-{
-	const struct rec_index *ix = session_index(s);
-	uint64_t time = ix->v[i].time;
-	struct rec r;
-
-	for (size_t j = i + 1; j < ix->n && ix->v[j].time == time; j++)
-		if (changes_maps(ent_type(&ix->v[j])) && session_rec(s, ent_loc(&ix->v[j]), &r) == 0)
-			epoch_bump(o, &r);
-}
-
-/* symbolizer_resolve through o's kept answers: the slot of the answer
- * and its frame (*f), valid until the next lookup. */
-static struct res_slot *
-sout_resolve(struct sout *o, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode,
-    uint64_t ip, const struct frame **f)
-{
-	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
-	uint32_t epoch = kpid == -1 ? o->kepoch : pid_epoch(o, kpid);
-	uint64_t h = (ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^ (uint64_t)cpumode << 61) *
-	    UINT64_C(0x9e3779b97f4a7c15);
-	size_t k = (h >> 40) & (RES_SLOTS - 1);
-	struct res_slot *e = &o->res[k];
-	struct frame *fr = &o->res_frame[k];
-
-	*f = fr;
-	if (e->used && e->ip == ip && e->pid == kpid && e->epoch == epoch &&
-	    e->cpumode == cpumode)
-		return e;
-	symbolizer_resolve(o->z, pid, tid, time, cpumode, ip, fr);
-	e->ip = ip;
-	e->pid = kpid;
-	e->epoch = epoch;
-	e->cpumode = cpumode;
-	e->used = true;
-	e->len = 0;
-	e->inl = fr->sym != SYM_NONE && symbolizer_sym_inlined(o->z, fr->sym);
-	return e;
 }
 
 /* Writes b out and empties it: past the standard output's filter, for
@@ -443,8 +281,8 @@ print_frame(struct sout *o, const struct script *sc, const struct frame *f, stru
 	size_t mark = b->len, n;
 	char *d;
 
-	if (e != NULL && e->len != 0 && (d = fmt_room(b, RES_TEXT)) != NULL) {
-		memcpy(d, e->text, RES_TEXT);	/* whole: a copy of known size */
+	if (e != NULL && e->len != 0 && (d = fmt_room(b, SCRIPT_RES_TEXT)) != NULL) {
+		memcpy(d, e->text, SCRIPT_RES_TEXT);	/* whole: a copy of known size */
 		b->len += e->len;
 		return;
 	}
@@ -452,7 +290,7 @@ print_frame(struct sout *o, const struct script *sc, const struct frame *f, stru
 		fmt_hex(b, f->ip, 16);
 	print_sym(b, sc, o->z, f);
 	n = b->len - mark;
-	if (e != NULL && o->keep_text && !b->failed && n > 0 && n <= RES_TEXT) {
+	if (e != NULL && o->keep_text && !b->failed && n > 0 && n <= SCRIPT_RES_TEXT) {
 		memcpy(e->text, b->p + mark, n);
 		e->len = (uint8_t)n;
 	}
@@ -539,12 +377,12 @@ print_chain_frame(struct sout *o, const struct script *sc, const struct frame *f
 	bool inl = e != NULL ? e->inl : f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
 	char *d;
 
-	if (e != NULL && e->len != 0 && (d = fmt_room(b, RES_TEXT + 16)) != NULL) {
+	if (e != NULL && e->len != 0 && (d = fmt_room(b, SCRIPT_RES_TEXT + 16)) != NULL) {
 		/* its kept text (so no source line): the line in one go */
 		size_t n = 1 + e->len;
 
 		d[0] = '\t';
-		memcpy(d + 1, e->text, RES_TEXT);
+		memcpy(d + 1, e->text, SCRIPT_RES_TEXT);
 		if (inl) {
 			memcpy(d + n, " (inlined)", 10);
 			n += 10;
@@ -579,18 +417,19 @@ print_chain(struct sout *o, const struct script *sc, const struct sample *smp, u
 	size_t n;
 
 	fmt_char(&o->b, '\n');
-	if (o->res == NULL) {
+	if (!o->keeps) {
 		n = symbolizer_callchain(o->z, smp, misc, o->frames, o->nframes, sc->max_stack);
 		for (size_t i = 0; i < n; i++)
 			print_chain_frame(o, sc, &o->frames[i], NULL);
 	} else if (!symbolizer_has_chain(smp)) {
-		e = sout_resolve(o, pid, tid, smp->time, misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip,
-		    &f);
+		e = script_res_get(&o->res, pid, tid, smp->time, misc & PERF_RECORD_MISC_CPUMODE_MASK,
+		    smp->ip, &f);
 		print_chain_frame(o, sc, f, e);
 	} else {
 		n = symbolizer_chain_ips(o->z, smp, misc, o->ips, SOUT_IPS, sc->max_stack);
 		for (size_t i = 0; i < n; i++) {
-			e = sout_resolve(o, pid, tid, smp->time, o->ips[i].cpumode, o->ips[i].ip, &f);
+			e = script_res_get(&o->res, pid, tid, smp->time, o->ips[i].cpumode,
+			    o->ips[i].ip, &f);
 			print_chain_frame(o, sc, f, e);
 		}
 	}
@@ -615,9 +454,9 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 		print_chain(o, sc, smp, r->misc);
 		return;
 	}
-	if (o->res != NULL) {
-		e = sout_resolve(o, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
-		    smp->ip, &fp);
+	if (o->keeps) {
+		e = script_res_get(&o->res, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+		    cpumode, smp->ip, &fp);
 	} else {
 		symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
 		    smp->ip, &f);
@@ -786,21 +625,6 @@ print_why(const struct session *s, struct symbolizer *z)
 	free(c);
 }
 
-/* Index entry i's part in o's epochs (start: the first of a row of
- * entries read in order). */
-static void
-track_maps(struct sout *o, const struct session *s, size_t i, bool start)
-{
-	const struct rec_index *ix = session_index(s);
-	const struct rec_ent *e = &ix->v[i];
-	struct rec r;
-
-	if (start || e->time != ix->v[i - 1].time)
-		bump_run(o, s, i);
-	if (changes_maps(ent_type(e)) && session_rec(s, ent_loc(e), &r) == 0)
-		epoch_bump(o, &r);
-}
-
 static void sout_flush(struct sout *o);
 
 /* The samples of index entries [from, to) into o->b, written out in
@@ -817,10 +641,10 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 		const char *why;
 		struct rec r;
 
-		if (o->res != NULL)
-			track_maps(o, s, i, i == from);
+		if (o->keeps)
+			script_res_track(&o->res, s, i, i == from);
 		if (o->par == NULL)
-			drop_behind(s, &o->drop, ent_loc(e));
+			script_drop_behind(s, &o->drop, ent_loc(e));
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
@@ -880,13 +704,13 @@ script_serial(struct sout *o, const struct script *sc, const struct session *s)
 struct script_par {
 	const struct script	*sc;
 	const struct session	*s;
-	struct symbolizer	*acc;		/* the run's: refusals adopted in chunk order */
+	struct symbolizer	*acc;		/* the run's: refusals adopted at the turns */
 	size_t			 chunk, nchunks;	/* index entries a chunk, chunks */
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 turn_moved;
 	size_t			 turn;		/* the chunk to be written next */
 	bool			 stop;		/* out of memory: no more is written */
-	struct drop		 drop;		/* at the turns: the file read up to here */
+	struct script_drop	 drop;		/* at the turns: the file read up to here */
 };
 
 struct script_worker {
@@ -964,22 +788,15 @@ script_worker_run(void *arg)
 	for (size_t c = w->first; c < p->nchunks && !stop; c += 2) {
 		size_t from = c * p->chunk, to = from + p->chunk < n ? from + p->chunk : n;
 
-		/* the other's chunk before: its records that change maps (no
-		 * address is looked up there: no run of equal times to mind) */
-		for (size_t i = w->at; w->o.res != NULL && i < from; i++) {
-			const struct rec_ent *e = &session_index(p->s)->v[i];
-			struct rec r;
-
-			if (changes_maps(ent_type(e)) && session_rec(p->s, ent_loc(e), &r) == 0)
-				epoch_bump(&w->o, &r);
-		}
+		if (w->o.keeps)	/* the other's chunk before: its changes of maps */
+			script_res_skip(&w->o.res, p->s, w->at, from);
 		w->o.chunk_no = c;
 		script_range(&w->o, p->sc, p->s, from, to);
 		w->at = to;
 		sout_flush(&w->o);
 		stop = p->stop;	/* read at our turn */
 		/* the chunks before are done, the other thread is past this one's start */
-		drop_behind(p->s, &p->drop, ent_loc(&session_index(p->s)->v[from]));
+		script_drop_behind(p->s, &p->drop, ent_loc(&session_index(p->s)->v[from]));
 		sout_pass_turn(&w->o);
 	}
 	return NULL;
@@ -990,7 +807,8 @@ script_worker_run(void *arg)
 static bool
 script_splits(const struct script *sc, const struct session *s, struct symbolizer *z)
 {
-	uint64_t min = SCRIPT_PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	uint64_t min = SCRIPT_PARALLEL_MIN;
+	uint64_t nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
 	const char *env = getenv("PERFNAV_PARALLEL_MIN");
 
 	if (env != NULL && *env != '\0') {
