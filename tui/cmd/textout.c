@@ -33,13 +33,14 @@ void
 textout_fmt(struct fmt *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
-	size_t mark = b->len;
+	size_t mark = b->len, n, need;
+	char *d;
 
 	/* printable ASCII up to the NUL copied as it is checked, 64 bytes a round */
 	for (;;) {
-		char *d = fmt_room(b, 64);
 		size_t k = 0;
 
+		d = fmt_room(b, 64);
 		if (d == NULL)
 			return;
 		while (k < 64 && p[k] >= 0x20 && p[k] < 0x7f) {
@@ -56,9 +57,9 @@ textout_fmt(struct fmt *b, const char *s)
 	/* anything else: the text as textout_esc gives it, escaped in place
 	 * (no scratch slot: safe on any thread) */
 	b->len = mark;
-	size_t n = strlen(s), need = text_escape(NULL, 0, s, n, 0);
-	char *d = fmt_room(b, need + 1);
-
+	n = strlen(s);
+	need = text_escape(NULL, 0, s, n, 0);
+	d = fmt_room(b, need + 1);
 	if (d == NULL)
 		return;
 	text_escape(d, need + 1, s, n, 0);
@@ -100,20 +101,28 @@ struct filter {
 static struct filter *f_out, *f_err;
 static FILE *raw_err;
 
-static int
-write_all(int fd, const char *p, size_t n)
+/* p[0..n) to fd; returns the bytes written before an error, n when all were. */
+static size_t
+write_some(int fd, const char *p, size_t n)
 {
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t k = write(fd, p + done, n - done);
 
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
+			break;
+		done += (size_t)k;
 	}
-	return 0;
+	return done;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	return write_some(fd, p, n) == n ? 0 : -1;
 }
 
 static int
@@ -318,24 +327,6 @@ textout_filter(bool out)
 	stderr = se;
 	atexit(at_exit);
 	return 0;
-}
-
-/* p[0..n) to fd; returns the bytes written before an error, n when all were. */
-static size_t
-write_some(int fd, const char *p, size_t n)
-{
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t k = write(fd, p + done, n - done);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		done += (size_t)k;
-	}
-	return done;
 }
 
 int
