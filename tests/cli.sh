@@ -170,6 +170,49 @@ else
 fi
 expect_fail "script: bad --time" 2 "bad value '2,1' for --time" script --time 2,1 "$data/fp.data"
 
+# script on two cores prints what one pass prints, stdout, stderr and exit status byte for
+# byte (PERFNAV_PARALLEL_MIN=0: every recording is split, in chunks of a 16th of its index):
+# every fixture, default and -F fields, callchains or not, a filter, standard input.
+script_runs() {	# MIN OUT ARGS...: one run with the threshold MIN
+	local min=$1 out=$2
+	shift 2
+	PERFNAV_PARALLEL_MIN=$min "$bin" script --buildid-dir "$data/buildid" --kallsyms /dev/null \
+		"$@" > "$out" 2> "$out.err"
+	echo $? >> "$out.err"
+}
+for f in "$data"/*.data "$data/dir.data"; do
+	for args in "" "-F comm,pid,tid,cpu,time,period,event,addr,ip,sym,symoff,dso -g" \
+		"-F tid,time,ip,sym,dso -G" "--max-stack 2" "--time 10%-60%" "--dsos cpu"; do
+		# shellcheck disable=SC2086
+		script_runs 99999999999 "$tmp/one" $args "$f"
+		# shellcheck disable=SC2086
+		script_runs 0 "$tmp/two" $args "$f"
+		if cmp -s "$tmp/one" "$tmp/two" && cmp -s "$tmp/one.err" "$tmp/two.err"; then
+			ok
+		else
+			ko "script $args $(basename "$f"): two cores differ from one pass:" \
+				"$(diff "$tmp/one" "$tmp/two" | head -c 300) $(diff "$tmp/one.err" "$tmp/two.err" | head -c 200)"
+		fi
+	done
+done
+script_runs 99999999999 "$tmp/one" - < "$data/pipe.data"
+script_runs 0 "$tmp/two" - < "$data/pipe.data"
+if [ -s "$tmp/one" ] && cmp -s "$tmp/one" "$tmp/two" && cmp -s "$tmp/one.err" "$tmp/two.err"; then
+	ok
+else
+	ko "script - < pipe.data: two cores differ from one pass"
+fi
+# ... and the split is real: a thread is started with the threshold at 0, none above it
+if command -v strace > /dev/null && strace -f -e trace=none true 2> /dev/null; then
+	PERFNAV_PARALLEL_MIN=0 strace -f -e trace=clone,clone3 -o "$tmp/trace" "$bin" script \
+		--kallsyms /dev/null "$data/fp.data" > /dev/null 2>&1
+	n2=$(grep -c 'CLONE_THREAD' "$tmp/trace")
+	strace -f -e trace=clone,clone3 -o "$tmp/trace" "$bin" script --kallsyms /dev/null \
+		"$data/fp.data" > /dev/null 2>&1
+	n1=$(grep -c 'CLONE_THREAD' "$tmp/trace")
+	if [ "$n2" -ge 1 ] && [ "$n1" -eq 0 ]; then ok; else ko "script: threads $n2 split, $n1 not"; fi
+fi
+
 # folded's filters: its lines of the fixture binaries' paths against perf report -g
 # folded,0,caller,count --sort pid,sym with the same filter, summed per comm and path
 # (tests/data/expected/NAME.folded-FILTER.txt, README there)

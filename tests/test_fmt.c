@@ -12,7 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "core/text.h"
+#include "tests/helpers.h"
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/textout.h"
 
@@ -164,13 +168,16 @@ Test(fmt, grows_and_flushes_in_order)
 	fmt_free(&b);
 }
 
+/* Names from a recording as the tests of textout_fmt give them. */
+static const char *const names[] = { "", "main", "[kernel.kallsyms]",
+	"a name longer than sixty-four bytes, so that the copy takes two rounds...",
+	"exactly sixty-four bytes of printable ascii text, no more no less",
+	"tab\there", "nl\n", "esc\x1b[31m", "caf\xc3\xa9", "bad\xff utf-8",
+	"c1 \xc2\x9b, cut \xe2\x82", "del\x7f",
+	"a name longer than sixty-four bytes, with a control byte at its end\x01" };
+
 Test(fmt, textout_fmt_writes_what_textout_esc_gives)
 {
-	static const char *const names[] = { "", "main", "[kernel.kallsyms]",
-		"a name longer than sixty-four bytes, so that the copy takes two rounds...",
-		"exactly sixty-four bytes of printable ascii text, no more no less",
-		"tab\there", "nl\n", "esc\x1b[31m", "caf\xc3\xa9", "bad\xff utf-8",
-		"a name longer than sixty-four bytes, with a control byte at its end\x01" };
 	struct fmt b = { 0 };
 
 	for (size_t i = 0; i < NUM(names); i++) {
@@ -186,4 +193,118 @@ Test(fmt, textout_fmt_writes_what_textout_esc_gives)
 	textout_fmt(&b, NULL);
 	cr_expect_eq(b.len, 0);
 	fmt_free(&b);
+}
+
+Test(fmt, textout_fmt_right_is_printf_of_the_escaped_name)
+{
+	static const unsigned w[] = { 0, 1, 4, 16, 40 };
+	struct fmt b = { 0 };
+
+	for (size_t i = 0; i < NUM(names); i++)
+		for (size_t k = 0; k < NUM(w); k++) {
+			char want[512];
+
+			fmt_str(&b, "<");
+			textout_fmt_right(&b, names[i], w[k]);
+			fmt_str(&b, ">");
+			char *got = take(&b);
+
+			snprintf(want, sizeof want, "<%*s>", (int)w[k], textout_esc(names[i]));
+			cr_expect_str_eq(got, want, "name %zu width %u", i, w[k]);
+			free(got);
+		}
+	fmt_free(&b);
+}
+
+/*
+ * textout_write_clean skips the stdout filter on the promise that the text
+ * is clean already: whatever a name holds, what textout_fmt makes of it (and
+ * of lines of names, tabs and newlines) is text the filter passes unchanged.
+ */
+Test(fmt, textout_fmt_text_passes_the_filter_unchanged)
+{
+	struct fmt b = { 0 };
+
+	for (size_t i = 0; i < NUM(names); i++) {
+		fmt_char(&b, '\t');
+		textout_fmt(&b, names[i]);
+		textout_fmt_right(&b, names[i], 20);
+		fmt_char(&b, '\n');
+	}
+	/* every byte value alone, and after each lead byte of UTF-8 */
+	for (unsigned c = 1; c < 256; c++) {
+		char one[2] = { (char)c, 0 }, two[3] = { (char)0xe2, (char)c, 0 };
+
+		textout_fmt(&b, one);
+		textout_fmt(&b, two);
+	}
+	cr_assert(!b.failed);
+	cr_expect_eq(text_clean_prefix(b.p, b.len, TEXT_KEEP_TAB | TEXT_KEEP_NL), b.len);
+	fmt_free(&b);
+}
+
+/* Off standard output, textout_write_clean is a plain write to its stream. */
+Test(fmt, textout_write_clean_writes_to_other_streams)
+{
+	FILE *fp = tmpfile();
+	char got[64] = { 0 };
+
+	cr_assert_not_null(fp);
+	cr_expect_eq(textout_write_clean(fp, "one\ttwo\n", 8), 0);
+	cr_expect_eq(textout_write_clean(fp, "", 0), 0);
+	rewind(fp);
+	cr_expect_eq(fread(got, 1, sizeof got - 1, fp), 8);
+	cr_expect_str_eq(got, "one\ttwo\n");
+	fclose(fp);
+}
+
+/* The forked child below: no LeakSanitizer report from it (see test_textout.c). */
+static int in_forked_child;
+
+int __lsan_is_turned_off(void);
+
+int
+__lsan_is_turned_off(void)
+{
+	return in_forked_child;
+}
+
+/*
+ * On the filtered standard output, textout_write_clean's text comes after
+ * what the stream held and before what follows, byte for byte; a UTF-8
+ * sequence the filter holds cut short is completed by it as a stream write
+ * would complete it.
+ */
+Test(fmt, textout_write_clean_keeps_the_order_of_stdout)
+{
+	char path[] = "/tmp/perfnav-test-fmt-XXXXXX";
+	int fd = mkstemp(path), st;
+	char *out;
+	pid_t pid;
+
+	cr_assert(fd >= 0);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		in_forked_child = 1;
+		dup2(fd, STDOUT_FILENO);
+		if (textout_filter(true) < 0)
+			_exit(3);
+		fputs("held \x1b|", stdout);		/* in the stream's buffer */
+		textout_write_clean(stdout, "clean\t1\n", 8);
+		fputs("after|caf\xc3", stdout);		/* cut short: waits in the filter */
+		fflush(stdout);
+		textout_write_clean(stdout, "\xa9|2\n", 4);
+		fputs("end\n", stdout);
+		exit(0);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	out = slurp(path, NULL);
+	cr_assert_not_null(out);
+	cr_expect_str_eq(out, "held \\x1b|clean\t1\nafter|caf\xc3\xa9|2\nend\n");
+	free(out);
+	close(fd);
+	unlink(path);
 }

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/script_res.h"
 #include "tui/cmd/textout.h"
 
 /* perf script -F fields perfnav prints, in perf's output order. */
@@ -54,8 +56,11 @@ struct script {
 	const struct hist_filter *filter;	/* NULL: every sample */
 };
 
-/* Output is gathered in a buffer and written in blocks of about this size. */
+/* Output is gathered in a buffer and written in blocks of about this size;
+ * on two cores a chunk's text waits in its buffer for the chunk's turn, and
+ * is written before then only past SCRIPT_HOLD (the thread waits). */
 #define SCRIPT_FLUSH	(1u << 20)
+#define SCRIPT_HOLD	(8u << 20)
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
 
@@ -137,6 +142,102 @@ script_opt(void *arg, int val, const char *optarg)
 	return -1;
 }
 
+/*
+ * One formatter: its symbolizer (not thread-safe: one per thread), its
+ * output buffer, a callchain's frames and what it keeps between samples:
+ * the symbolizer's answers, each with its text "ip sym+off (dso)"
+ * (tui/cmd/script_res.h), and the comm and event columns per name (the
+ * session's strings, read-only, stay where they are).
+ */
+#define NAME_SLOTS	256u	/* a power of two */
+#define NAME_TEXT	56
+
+/* A comm or event column as printed, by the name's address and width. */
+struct name_slot {
+	const char	*key;
+	uint8_t		 width, len;
+	char		 text[NAME_TEXT];
+};
+
+struct script_par;
+
+struct sout {
+	struct symbolizer	*z;
+	struct fmt		 b;
+	FILE			*fp;		/* where b goes */
+	struct script_par	*par;		/* two cores: their turns; NULL: one pass */
+	size_t			 chunk_no;	/* two cores: the chunk being made */
+	bool			 holding;	/* ... and it is its turn */
+	size_t			 nrefusals, dropped;	/* two cores: z's at the last adoption */
+	struct frame		*frames;
+	size_t			 nframes;
+	bool			 keeps;		/* answers kept in res */
+	struct script_res	 res;
+	bool			 keep_text;	/* frame texts kept in res (no srcline) */
+	struct chain_ip		*ips;
+	struct name_slot	*names;		/* NULL: made each time */
+	struct script_drop	 drop;		/* one pass: the file read up to here */
+};
+
+#define SOUT_IPS	512	/* as symbolizer_callchain */
+
+/* Does the symbolizer expand s's unwound stacks into inline levels (whose
+ * names depend on the order it is asked in)? */
+static bool
+unwinds_inlines(const struct session *s, struct symbolizer *z)
+{
+	const struct attr_table *at = session_attrs(s);
+
+	for (size_t i = 0; i < at->n; i++)
+		if ((at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0)
+			return symbolizer_unwinds(z);
+	return false;
+}
+
+/*
+ * Keeping answers gives one pass's text unless the symbolizer counts every
+ * lookup (--why), expands unwound frames into inline levels, or Intel PT's
+ * items resolve between the samples.
+ */
+static int
+sout_init(struct sout *o, const struct script *sc, const struct session *s, struct symbolizer *z,
+    FILE *fp)
+{
+	memset(o, 0, sizeof *o);
+	o->z = z;
+	o->fp = fp;
+	o->nframes = 1024;
+	o->frames = calloc(o->nframes, sizeof *o->frames);
+	o->names = calloc(NAME_SLOTS, sizeof *o->names);
+	if (!sc->why && !pt_present(s) && !unwinds_inlines(s, z)) {
+		o->ips = calloc(SOUT_IPS, sizeof *o->ips);
+		o->keeps = o->ips != NULL && script_res_init(&o->res, z) == 0;
+		o->keep_text = !HAS(sc, F_SRCLINE);
+	}
+	return o->frames != NULL ? 0 : -1;
+}
+
+static void
+sout_free(struct sout *o)
+{
+	fmt_free(&o->b);
+	free(o->frames);
+	if (o->keeps)
+		script_res_free(&o->res);
+	free(o->ips);
+	free(o->names);
+}
+
+/* Writes b out and empties it: past the standard output's filter, for
+ * every name in it is escaped already (textout_write_clean). */
+static void
+script_emit(struct fmt *b, FILE *fp)
+{
+	if (b->len > 0)
+		textout_write_clean(fp, b->p, b->len);
+	b->len = 0;
+}
+
 /* The pid and tid fields: "  pid/tid   ", or the one asked for. */
 static void
 print_pid_tid(struct fmt *b, const struct script *sc, int pid, int tid)
@@ -171,18 +272,75 @@ print_sym(struct fmt *b, const struct script *sc, struct symbolizer *z, const st
 	}
 }
 
+/* The frame's ip (as -F asks) and print_sym; from its slot e's kept text
+ * when there is one (e may be NULL). */
+static void
+print_frame(struct sout *o, const struct script *sc, const struct frame *f, struct res_slot *e)
+{
+	struct fmt *b = &o->b;
+	size_t mark = b->len, n;
+	char *d;
+
+	if (e != NULL && e->len != 0 && (d = fmt_room(b, SCRIPT_RES_TEXT)) != NULL) {
+		memcpy(d, e->text, SCRIPT_RES_TEXT);	/* whole: a copy of known size */
+		b->len += e->len;
+		return;
+	}
+	if (HAS(sc, F_IP))
+		fmt_hex(b, f->ip, 16);
+	print_sym(b, sc, o->z, f);
+	n = b->len - mark;
+	if (e != NULL && o->keep_text && !b->failed && n > 0 && n <= SCRIPT_RES_TEXT) {
+		memcpy(e->text, b->p + mark, n);
+		e->len = (uint8_t)n;
+	}
+}
+
+/* Appends name s escaped and right-aligned to width (textout_fmt_right),
+ * kept in o->names by s's address. */
+static void
+print_name(struct sout *o, const char *s, unsigned width)
+{
+	struct fmt *b = &o->b;
+	uintptr_t k = (uintptr_t)s;
+	struct name_slot *e;
+	size_t mark = b->len, n;
+
+	if (o->names == NULL) {
+		textout_fmt_right(b, s, width);
+		return;
+	}
+	e = &o->names[((k >> 4) ^ (k >> 12)) & (NAME_SLOTS - 1)];
+	if (e->key == s && e->width == width) {
+		fmt_mem(b, e->text, e->len);
+		return;
+	}
+	textout_fmt_right(b, s, width);
+	n = b->len - mark;
+	if (!b->failed && n <= NAME_TEXT && width <= NAME_TEXT) {
+		e->key = s;
+		e->width = (uint8_t)width;
+		e->len = (uint8_t)n;
+		memcpy(e->text, b->p + mark, n);
+	}
+}
+
 /* The fields before the ip, symbol and callchain. */
 static void
-print_head(struct fmt *b, const struct script *sc, const struct session *s,
+print_head(struct sout *o, const struct script *sc, const struct session *s,
     const struct sample *smp)
 {
 	const struct thread_table *tt = session_threads(s);
+	struct fmt *b = &o->b;
 
 	if (HAS(sc, F_COMM)) {
 		uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
 		const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
 
-		fmt_str_right(b, comm ? textout_esc(comm) : ":-1", 16);
+		if (comm != NULL)
+			print_name(o, comm, 16);
+		else
+			fmt_str_right(b, ":-1", 16);
 		fmt_char(b, ' ');
 	}
 	print_pid_tid(b, sc, (int)smp->pid, (int)smp->tid);
@@ -200,7 +358,7 @@ print_head(struct fmt *b, const struct script *sc, const struct session *s,
 		fmt_char(b, ' ');
 	}
 	if (HAS(sc, F_EVENT)) {
-		textout_fmt(b, session_attr_name(s, smp->attr));
+		print_name(o, session_attr_name(s, smp->attr), 0);
 		fmt_mem(b, ": ", 2);
 	}
 	if (HAS(sc, F_ADDR)) {
@@ -209,61 +367,108 @@ print_head(struct fmt *b, const struct script *sc, const struct session *s,
 	}
 }
 
-/* As perf 6.1: each frame, its source line, "(inlined)" for inline levels. */
+/* A callchain's frame line (f, or through its slot e): the frame, its
+ * source line, "(inlined)" for inline levels. */
 static void
-print_chain(struct fmt *b, const struct script *sc, struct symbolizer *z,
-    const struct frame *frames, size_t n)
+print_chain_frame(struct sout *o, const struct script *sc, const struct frame *f,
+    struct res_slot *e)
 {
-	fmt_char(b, '\n');
-	for (size_t i = 0; i < n; i++) {
-		bool inl = frames[i].sym != SYM_NONE && symbolizer_sym_inlined(z, frames[i].sym);
+	struct fmt *b = &o->b;
+	bool inl = e != NULL ? e->inl : f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
+	char *d;
 
-		fmt_char(b, '\t');
-		if (HAS(sc, F_IP))
-			fmt_hex(b, frames[i].ip, 16);
-		print_sym(b, sc, z, &frames[i]);
-		if (HAS(sc, F_SRCLINE)) {
-			const char *src = symbolizer_srcline(z, &frames[i]);
+	if (e != NULL && e->len != 0 && (d = fmt_room(b, SCRIPT_RES_TEXT + 16)) != NULL) {
+		/* its kept text (so no source line): the line in one go */
+		size_t n = 1 + e->len;
 
-			fmt_mem(b, "\n  ", 3);
-			fmt_str(b, src != NULL ? textout_esc(src) : "??:0");
+		d[0] = '\t';
+		memcpy(d + 1, e->text, SCRIPT_RES_TEXT);
+		if (inl) {
+			memcpy(d + n, " (inlined)", 10);
+			n += 10;
 		}
-		if (inl)
-			fmt_str(b, " (inlined)");
-		fmt_char(b, '\n');
+		d[n++] = '\n';
+		b->len += n;
+		return;
 	}
+	fmt_char(b, '\t');
+	print_frame(o, sc, f, e);
+	if (HAS(sc, F_SRCLINE)) {
+		const char *src = symbolizer_srcline(o->z, f);
+
+		fmt_mem(b, "\n  ", 3);
+		if (src != NULL)
+			textout_fmt(b, src);
+		else
+			fmt_str(b, "??:0");
+	}
+	if (inl)
+		fmt_str(b, " (inlined)");
 	fmt_char(b, '\n');
 }
 
+/* As perf 6.1 (symbolizer_callchain's frames): each frame's line. */
 static void
-print_sample(struct fmt *b, const struct script *sc, const struct session *s,
-    struct symbolizer *z, const struct rec *r, const struct sample *smp, struct frame *frames,
-    size_t nframes)
+print_chain(struct sout *o, const struct script *sc, const struct sample *smp, uint16_t misc)
+{
+	int32_t pid = (int32_t)smp->pid, tid = (int32_t)smp->tid;
+	const struct frame *f;
+	struct res_slot *e;
+	size_t n;
+
+	fmt_char(&o->b, '\n');
+	if (!o->keeps) {
+		n = symbolizer_callchain(o->z, smp, misc, o->frames, o->nframes, sc->max_stack);
+		for (size_t i = 0; i < n; i++)
+			print_chain_frame(o, sc, &o->frames[i], NULL);
+	} else if (!symbolizer_has_chain(smp)) {
+		e = script_res_get(&o->res, pid, tid, smp->time, misc & PERF_RECORD_MISC_CPUMODE_MASK,
+		    smp->ip, &f);
+		print_chain_frame(o, sc, f, e);
+	} else {
+		n = symbolizer_chain_ips(o->z, smp, misc, o->ips, SOUT_IPS, sc->max_stack);
+		for (size_t i = 0; i < n; i++) {
+			e = script_res_get(&o->res, pid, tid, smp->time, o->ips[i].cpumode,
+			    o->ips[i].ip, &f);
+			print_chain_frame(o, sc, f, e);
+		}
+	}
+	fmt_char(&o->b, '\n');
+}
+
+static void
+print_sample(struct sout *o, const struct script *sc, const struct session *s,
+    const struct rec *r, const struct sample *smp)
 {
 	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool chain = !sc->no_callchain && (sc->callchain || !sc->fields_given) &&
 	    smp->callchain != NULL &&
 	    (HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO));
+	struct fmt *b = &o->b;
+	struct res_slot *e = NULL;
 	struct frame f;
+	const struct frame *fp = &f;
 
-	print_head(b, sc, s, smp);
+	print_head(o, sc, s, smp);
 	if (chain) {
-		size_t n = symbolizer_callchain(z, smp, r->misc, frames, nframes, sc->max_stack);
-
-		print_chain(b, sc, z, frames, n);
+		print_chain(o, sc, smp, r->misc);
 		return;
 	}
-	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, smp->ip, &f);
-	if (HAS(sc, F_IP))
-		fmt_hex(b, smp->ip, 16);
-	print_sym(b, sc, z, &f);
+	if (o->keeps) {
+		e = script_res_get(&o->res, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+		    cpumode, smp->ip, &fp);
+	} else {
+		symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
+		    smp->ip, &f);
+	}
+	print_frame(o, sc, fp, e);
 	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {
-		const char *src = symbolizer_srcline(z, &f);
+		const char *src = symbolizer_srcline(o->z, fp);
 
 		if (src != NULL) {
 			fmt_mem(b, "  ", 2);
-			fmt_str(b, textout_esc(src));
+			textout_fmt(b, src);
 			fmt_char(b, '\n');
 		}
 	}
@@ -420,49 +625,269 @@ print_why(const struct session *s, struct symbolizer *z)
 	free(c);
 }
 
-/* Everything script prints to standard output: stat table, samples. */
+static void sout_flush(struct sout *o);
+
+/* The samples of index entries [from, to) into o->b, written out in
+ * blocks as it fills (sout_flush). */
 static void
-script_run(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z)
+script_range(struct sout *o, const struct script *sc, const struct session *s, size_t from,
+    size_t to)
 {
 	const struct rec_index *ix = session_index(s);
-	struct frame *frames;
-	size_t nframes = 1024;
-	struct pt_item *items = NULL;
-	size_t nitems = 0, next_item = 0;
-	struct fmt b = { 0 };
 
-	script_print_stat(s, fp);	/* perf stat record files */
-	frames = calloc(nframes, sizeof *frames);
-	if (pt_present(s)) {
-		struct pt_opts po = { .script = true, .time = sc->filter };
-
-		nitems = pt_synth(s, z, &po, &items);
-	}
-	for (size_t i = 0; frames != NULL && i < ix->n; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct rec_ent *e = &ix->v[i];
 		struct sample smp;
 		const char *why;
 		struct rec r;
 
-		if (nitems)
-			print_pt_items(&b, sc, s, z, items, nitems, &next_item, i);
+		if (o->keeps)
+			script_res_track(&o->res, s, i, i == from);
+		if (o->par == NULL)
+			script_drop_behind(s, &o->drop, ent_loc(e));
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
-		if (script_keeps_sample(sc, s, z, &r, &smp))
-			print_sample(&b, sc, s, z, &r, &smp, frames, nframes);
-		if (b.len >= SCRIPT_FLUSH)
-			fmt_flush(&b, fp);
+		if (script_keeps_sample(sc, s, o->z, &r, &smp))
+			print_sample(o, sc, s, &r, &smp);
+		if (o->b.len >= (o->par != NULL ? SCRIPT_HOLD : SCRIPT_FLUSH))
+			sout_flush(o);
 	}
-	if (frames != NULL)
-		print_pt_items(&b, sc, s, z, items, nitems, &next_item, ix->n);
-	fmt_flush(&b, fp);
-	if (b.failed)
-		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
-	fmt_free(&b);
+}
+
+/* Everything script prints to standard output after the stat table, in
+ * one pass: the samples, and the items of an Intel PT trace between them. */
+static void
+script_serial(struct sout *o, const struct script *sc, const struct session *s)
+{
+	const struct rec_index *ix = session_index(s);
+	struct pt_item *items = NULL;
+	size_t nitems = 0, next_item = 0;
+
+	if (pt_present(s)) {
+		struct pt_opts po = { .script = true, .time = sc->filter };
+
+		nitems = pt_synth(s, o->z, &po, &items);
+	}
+	if (nitems == 0)
+		script_range(o, sc, s, 0, ix->n);
+	for (size_t i = 0; nitems != 0 && i < ix->n; i++) {
+		print_pt_items(&o->b, sc, s, o->z, items, nitems, &next_item, i);
+		script_range(o, sc, s, i, i + 1);
+	}
+	if (nitems)
+		print_pt_items(&o->b, sc, s, o->z, items, nitems, &next_item, ix->n);
+	sout_flush(o);
 	free(items);
-	free(frames);
+}
+
+/*
+ * The samples on two cores.  The index is cut into chunks (a 16th of it,
+ * within [SCRIPT_CHUNK_MIN, SCRIPT_CHUNK] entries); thread t formats chunks
+ * t, t + 2, ... with a symbolizer of its own, each into its own buffer,
+ * then waits for its turn (every chunk before written) to write it: the
+ * output is that of one pass.  What is kept across samples is the same as
+ * in one pass or not printed: each thread reads the records that change
+ * maps in the other's chunks too (its kept addresses are one pass's), the
+ * symbolizers' caches do not change answers, and the files a symbolizer
+ * refuses are adopted into the run's symbolizer at each chunk's turn, so
+ * they are said in the order one pass meets them.  Modes whose text
+ * depends on the order of questions (inline levels of unwound stacks,
+ * source lines), Intel PT's items and --why's counts run in one pass
+ * (script_splits).
+ */
+#define SCRIPT_CHUNK		8192u
+#define SCRIPT_CHUNK_MIN	16u
+#define SCRIPT_PARALLEL_MIN	200000
+
+struct script_par {
+	const struct script	*sc;
+	const struct session	*s;
+	struct symbolizer	*acc;		/* the run's: refusals adopted at the turns */
+	size_t			 chunk, nchunks;	/* index entries a chunk, chunks */
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 turn_moved;
+	size_t			 turn;		/* the chunk to be written next */
+	bool			 stop;		/* out of memory: no more is written */
+	struct script_drop	 drop;		/* at the turns: the file read up to here */
+};
+
+struct script_worker {
+	struct script_par	*par;
+	struct sout		 o;
+	unsigned		 first;		/* chunks first, first + 2, ... */
+	size_t			 at;		/* the index entries before were read */
+};
+
+/* Two cores: wait for o's chunk's turn (every chunk before written). */
+static void
+sout_wait_turn(struct sout *o)
+{
+	struct script_par *p = o->par;
+
+	if (o->holding)
+		return;
+	pthread_mutex_lock(&p->lock);
+	while (p->turn != o->chunk_no)
+		pthread_cond_wait(&p->turn_moved, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	o->holding = true;
+}
+
+/* Two cores, at o's chunk's turn: the chunk is done, the next one's turn. */
+static void
+sout_pass_turn(struct sout *o)
+{
+	struct script_par *p = o->par;
+
+	pthread_mutex_lock(&p->lock);
+	p->turn = o->chunk_no + 1;
+	pthread_cond_broadcast(&p->turn_moved);
+	pthread_mutex_unlock(&p->lock);
+	o->holding = false;
+}
+
+/*
+ * Writes o's text out.  On two cores, at its chunk's turn (nothing else
+ * writes or adopts until the turn is passed on): the files o's symbolizer
+ * refused since its last adoption are adopted first, and after a failed
+ * allocation nothing more is written by either thread.
+ */
+static void
+sout_flush(struct sout *o)
+{
+	struct script_par *p = o->par;
+	size_t dropped, nref;
+
+	if (p == NULL) {
+		script_emit(&o->b, o->fp);
+		return;
+	}
+	sout_wait_turn(o);
+	nref = symbolizer_refusals(o->z, NULL, 0, &dropped);
+	if (nref != o->nrefusals || dropped != o->dropped)
+		symbolizer_adopt_refusals(p->acc, o->z);
+	o->nrefusals = nref;
+	o->dropped = dropped;
+	if (o->b.failed)
+		p->stop = true;
+	if (!p->stop)
+		script_emit(&o->b, o->fp);
+	o->b.len = 0;
+}
+
+static void *
+script_worker_run(void *arg)
+{
+	struct script_worker *w = arg;
+	struct script_par *p = w->par;
+	size_t n = session_index(p->s)->n;
+	bool stop = false;
+
+	for (size_t c = w->first; c < p->nchunks && !stop; c += 2) {
+		size_t from = c * p->chunk, to = from + p->chunk < n ? from + p->chunk : n;
+
+		if (w->o.keeps)	/* the other's chunk before: its changes of maps */
+			script_res_skip(&w->o.res, p->s, w->at, from);
+		w->o.chunk_no = c;
+		script_range(&w->o, p->sc, p->s, from, to);
+		w->at = to;
+		sout_flush(&w->o);
+		stop = p->stop;	/* read at our turn */
+		/* the chunks before are done, the other thread is past this one's start */
+		script_drop_behind(p->s, &p->drop, ent_loc(&session_index(p->s)->v[from]));
+		sout_pass_turn(&w->o);
+	}
+	return NULL;
+}
+
+/* Does this run go on two cores: enough samples (PERFNAV_PARALLEL_MIN
+ * overrides the threshold, for tests; 0: always), and a mode that splits. */
+static bool
+script_splits(const struct script *sc, const struct session *s, struct symbolizer *z)
+{
+	uint64_t min = SCRIPT_PARALLEL_MIN;
+	uint64_t nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	const char *env = getenv("PERFNAV_PARALLEL_MIN");
+
+	if (env != NULL && *env != '\0') {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+
+		if (*end == '\0')
+			min = v;
+	}
+	if (nsamples < min || nsamples < 2 || session_index(s)->n < 2 * SCRIPT_CHUNK_MIN)
+		return false;
+	return !sc->why && !HAS(sc, F_SRCLINE) && !pt_present(s) && !unwinds_inlines(s, z);
+}
+
+/* The samples on two cores (see above); -1 if the threads or their
+ * symbolizers could not be had, before anything was written. */
+static int
+script_parallel(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct sym_opts *so)
+{
+	struct script_par p;
+	struct script_worker w[2];
+	pthread_t th;
+	int rc = -1;
+
+	memset(&p, 0, sizeof p);
+	p.sc = sc;
+	p.s = s;
+	p.acc = z;
+	p.chunk = session_index(s)->n / 16;
+	if (p.chunk < SCRIPT_CHUNK_MIN)
+		p.chunk = SCRIPT_CHUNK_MIN;
+	if (p.chunk > SCRIPT_CHUNK)
+		p.chunk = SCRIPT_CHUNK;
+	p.nchunks = (session_index(s)->n + p.chunk - 1) / p.chunk;
+	memset(w, 0, sizeof w);
+	for (unsigned t = 0; t < 2; t++) {
+		w[t].par = &p;
+		w[t].first = t;
+		if (sout_init(&w[t].o, sc, s, symbolizer_new(s, so), fp) < 0)
+			goto out;
+		w[t].o.par = &p;
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.turn_moved, NULL);
+	if (pthread_create(&th, NULL, script_worker_run, &w[1]) == 0) {
+		script_worker_run(&w[0]);
+		pthread_join(th, NULL);
+		rc = 0;
+	}
+	pthread_cond_destroy(&p.turn_moved);
+	pthread_mutex_destroy(&p.lock);
+out:
+	if (p.stop)
+		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
+	for (unsigned t = 0; t < 2; t++) {
+		symbolizer_free(w[t].o.z);
+		sout_free(&w[t].o);
+	}
+	return rc;
+}
+
+/* Everything script prints to standard output: stat table, samples (so
+ * NULL: in one pass; else, when worth it, on two cores with symbolizers
+ * made with so). */
+static void
+script_run(FILE *fp, const struct script *sc, const struct session *s, struct symbolizer *z,
+    const struct sym_opts *so)
+{
+	struct sout o;
+
+	script_print_stat(s, fp);	/* perf stat record files */
+	if (so != NULL && script_splits(sc, s, z) && script_parallel(fp, sc, s, z, so) == 0)
+		return;
+	if (sout_init(&o, sc, s, z, fp) == 0)
+		script_serial(&o, sc, s);
+	if (o.b.failed)
+		fprintf(stderr, "perfnav script: out of memory: output cut short\n");
+	sout_free(&o);
 }
 
 static void
@@ -488,7 +913,7 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	sc.callchain = callchain;
 	sc.no_callchain = !callchain;
 	sc.max_stack = max_stack;
-	script_run(fp, &sc, s, z);
+	script_run(fp, &sc, s, z, NULL);
 	return 0;
 }
 
@@ -504,6 +929,7 @@ cmd_script(int argc, char **argv)
 {
 	struct script sc;
 	struct cmd_run r;
+	struct sym_opts so;
 	static char obuf[1 << 16];
 
 	char msg[FILTER_OPTS_MSG];
@@ -521,7 +947,8 @@ cmd_script(int argc, char **argv)
 	sc.filter = filter_opts_filter(&sc.fo);
 	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-	script_run(stdout, &sc, r.s, cmd_symbolizer(&r));
+	cmd_sym_opts(&r.co, &so);	/* for the symbolizers of a run on two cores */
+	script_run(stdout, &sc, r.s, cmd_symbolizer(&r), &so);
 	fflush(stdout);
 	if (sc.why)
 		print_why(r.s, r.z);

@@ -33,13 +33,14 @@ void
 textout_fmt(struct fmt *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
-	size_t mark = b->len;
+	size_t mark = b->len, n, need;
+	char *d;
 
 	/* printable ASCII up to the NUL copied as it is checked, 64 bytes a round */
 	for (;;) {
-		char *d = fmt_room(b, 64);
 		size_t k = 0;
 
+		d = fmt_room(b, 64);
 		if (d == NULL)
 			return;
 		while (k < 64 && p[k] >= 0x20 && p[k] < 0x7f) {
@@ -53,9 +54,34 @@ textout_fmt(struct fmt *b, const char *s)
 	}
 	if (*p == '\0')
 		return;
-	/* anything else: the text as textout_esc gives it */
+	/* anything else: the text as textout_esc gives it, escaped in place
+	 * (no scratch slot: safe on any thread) */
 	b->len = mark;
-	fmt_str(b, textout_esc(s));
+	n = strlen(s);
+	need = text_escape(NULL, 0, s, n, 0);
+	d = fmt_room(b, need + 1);
+	if (d == NULL)
+		return;
+	text_escape(d, need + 1, s, n, 0);
+	b->len += need;
+}
+
+void
+textout_fmt_right(struct fmt *b, const char *s, unsigned width)
+{
+	size_t mark = b->len, n;
+	char *d;
+
+	textout_fmt(b, s);
+	n = b->len - mark;
+	if (b->failed || n >= width)
+		return;
+	d = fmt_room(b, width - n);
+	if (d == NULL)
+		return;
+	memmove(b->p + mark + (width - n), b->p + mark, n);
+	memset(b->p + mark, ' ', width - n);
+	b->len += width - n;
 }
 
 /* ---- the filter ---- */
@@ -75,20 +101,28 @@ struct filter {
 static struct filter *f_out, *f_err;
 static FILE *raw_err;
 
-static int
-write_all(int fd, const char *p, size_t n)
+/* p[0..n) to fd; returns the bytes written before an error, n when all were. */
+static size_t
+write_some(int fd, const char *p, size_t n)
 {
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t k = write(fd, p + done, n - done);
 
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
+			break;
+		done += (size_t)k;
 	}
-	return 0;
+	return done;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	return write_some(fd, p, n) == n ? 0 : -1;
 }
 
 static int
@@ -292,6 +326,24 @@ textout_filter(bool out)
 		stdout = so;
 	stderr = se;
 	atexit(at_exit);
+	return 0;
+}
+
+int
+textout_write_clean(FILE *fp, const char *p, size_t n)
+{
+	size_t done;
+
+	if (fp != stdout || f_out == NULL)
+		return fwrite(p, 1, n, fp) == n ? 0 : -1;
+	if (fflush(stdout) != 0 || f_out->npend != 0 || f_out->nout != 0)
+		return fwrite(p, 1, n, fp) == n ? 0 : -1;	/* the filter's way */
+	done = write_some(f_out->fd, p, n);
+	if (done == n)
+		return 0;
+	/* the rest through the stream, so that its error flag says what failed */
+	if (fwrite(p + done, 1, n - done, fp) != n - done || fflush(fp) != 0)
+		return -1;
 	return 0;
 }
 

@@ -28,8 +28,22 @@ const char *textout_esc(const char *s);
 struct fmt;
 
 /* Appends textout_esc(s) to b (tui/cmd/fmt.h), copying clean text in the
- * same pass that checks it. */
+ * same pass that checks it.  Safe on any thread (no scratch slot). */
 void textout_fmt(struct fmt *b, const char *s);
+/* textout_fmt, right-aligned to width bytes ("%*s" of textout_esc(s)). */
+void textout_fmt_right(struct fmt *b, const char *s, unsigned width);
+
+/*
+ * Writes p[0..n) to fp.  The text must be clean already: every name from a
+ * recording in it went through textout_esc() or textout_fmt(), and the rest
+ * is numbers and fixed ASCII with tabs and newlines, which the filter would
+ * pass unchanged.  So on the filtered standard output it goes straight to
+ * the file descriptor (after what the stream holds), skipping the filter's
+ * scan; any other stream gets it through fwrite.  Returns 0, or -1 when the
+ * write failed (the stream's error flag set).  Not for text of unknown
+ * origin: that goes through the stream.
+ */
+int textout_write_clean(FILE *fp, const char *p, size_t n);
 
 /*
  * Replace stderr, and stdout when out is true, by filtering streams (call

@@ -1,0 +1,274 @@
+/*
+ * Criterion tests of `perfnav script`'s kept answers and its run on two
+ * cores, on a recording built byte by byte: pid 42 maps /nonexistent/a.so
+ * at 0x400000, samples at 0x400100, then maps /nonexistent/b.so over the
+ * same range (one of its samples has the time of that MMAP2 and lies before
+ * it, at the end of a chunk), samples again, then execs (a COMM with the
+ * exec flag) and maps /nonexistent/c.so there.  An address kept from before a change of maps
+ * must not answer after it: each sample names the DSO mapped at its time,
+ * in one pass (PERFNAV_PARALLEL_MIN above the sample count) and on two cores
+ * (PERFNAV_PARALLEL_MIN=0: the index cut in chunks of 16 entries, so each
+ * change of maps lies in the other thread's chunk of the samples after it),
+ * and both print the same bytes.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/helpers.h"
+
+/* The attr: IP|TID|TIME|ID|CPU|PERIOD, sample_id_all, as tests/helpers.c's. */
+#define ST	(1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8)
+/* attr flags: disabled, inherit, mmap, comm, freq; sample_id_all, mmap2 */
+#define FLAGS_RECORD	(1ull << 0 | 1ull << 1 | 1ull << 8 | 1ull << 9 | 1ull << 10)
+#define FLAGS		(FLAGS_RECORD | 1ull << 18 | 1ull << 23)
+#define PID	42
+
+/* sample_id_all trailer: TID, TIME, ID, CPU. */
+static void
+trailer(struct pdbuf *b, uint32_t pid, uint64_t time)
+{
+	pd_u32(b, pid);
+	pd_u32(b, pid);
+	pd_u64(b, time);
+	pd_u64(b, 100);
+	pd_u32(b, 0);
+	pd_u32(b, 0);
+}
+
+static void
+mmap2(struct pdbuf *b, uint32_t pid, uint64_t start, const char *path, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, 10 /* MMAP2 */, 2 /* USER */);
+
+	pd_u32(b, pid);
+	pd_u32(b, pid);
+	pd_u64(b, start);
+	pd_u64(b, 0x1000);
+	pd_u64(b, 0);
+	pd_u32(b, 8);
+	pd_u32(b, 1);
+	pd_u64(b, 1234);
+	pd_u64(b, 0);
+	pd_u32(b, 5);	/* PROT_READ | PROT_EXEC */
+	pd_u32(b, 2);	/* MAP_PRIVATE */
+	pd_str8(b, path);
+	trailer(b, pid, time);
+	pd_rec_end(b, r);
+}
+
+static void
+comm(struct pdbuf *b, uint32_t pid, const char *name, bool exec, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, 3 /* COMM */, exec ? 0x2000 /* COMM_EXEC */ : 0);
+
+	pd_u32(b, pid);
+	pd_u32(b, pid);
+	pd_str8(b, name);
+	trailer(b, pid, time);
+	pd_rec_end(b, r);
+}
+
+static void
+sample(struct pdbuf *b, uint32_t pid, uint64_t ip, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, 9 /* SAMPLE */, 2);
+
+	pd_u64(b, ip);		/* IP */
+	pd_u32(b, pid);		/* TID */
+	pd_u32(b, pid);
+	pd_u64(b, time);	/* TIME */
+	pd_u64(b, 100);		/* ID */
+	pd_u32(b, 0);		/* CPU */
+	pd_u32(b, 0);
+	pd_u64(b, 4000);	/* PERIOD */
+	pd_rec_end(b, r);
+}
+
+/*
+ * Times: samples every 10 ns from 1000.  Index entries: COMM, MMAP2 a.so,
+ * samples 0..13 (the last at T_B: entry 15, the end of the first chunk),
+ * MMAP2 b.so at T_B (entry 16, the second chunk), samples 14..40, the exec
+ * and MMAP2 c.so (entries 44 and 45, the third chunk), samples 41..59.
+ */
+#define T_B	1130
+#define T_EXEC	1405
+#define T_C	1406
+#define NSAMPLES 60
+
+/* The header and the attr of a recording into b; returns where its data
+ * section starts (recording_end patches it in). */
+static size_t
+recording_begin(struct pdbuf *b)
+{
+	const uint32_t attr_size = 128;
+	size_t attrs_off, ids_off;
+
+	memset(b, 0, sizeof *b);
+	pd_u64(b, 0x32454c4946524550ULL);	/* "PERFILE2" */
+	pd_u64(b, 104);
+	pd_u64(b, attr_size + 16);
+	pd_zero(b, 104 - 24);
+	ids_off = b->len;
+	pd_u64(b, 100);
+	pd_u64(b, 101);
+	attrs_off = b->len;
+	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST, 0, FLAGS);
+	pd_u64(b, ids_off);
+	pd_u64(b, 16);
+	pd_put64(b, 24, attrs_off);
+	pd_put64(b, 32, attr_size + 16);
+	return b->len;
+}
+
+/* The recording written to a temporary file; its path. */
+static char *
+recording_end(struct pdbuf *b, size_t data_off)
+{
+	char *path;
+
+	pd_put64(b, 40, data_off);
+	pd_put64(b, 48, b->len - data_off);
+	path = tmp_write("script", b->p, b->len);
+	pd_free(b);
+	return path;
+}
+
+static char *
+make_recording(void)
+{
+	struct pdbuf b;
+	size_t data_off = recording_begin(&b);
+
+	comm(&b, PID, "work", false, 900);
+	mmap2(&b, PID, 0x400000, "/nonexistent/a.so", 950);
+	for (int i = 0; i < NSAMPLES; i++) {
+		uint64_t t = 1000 + 10 * (uint64_t)i;
+
+		sample(&b, PID, 0x400100, t);
+		if (t == T_B)	/* after a sample of its time */
+			mmap2(&b, PID, 0x400000, "/nonexistent/b.so", T_B);
+		if (t < T_EXEC && t + 10 > T_EXEC) {
+			comm(&b, PID, "work2", true, T_EXEC);
+			mmap2(&b, PID, 0x400000, "/nonexistent/c.so", T_C);
+		}
+	}
+	return recording_end(&b, data_off);
+}
+
+/* perfnav script -F tid,time,ip,dso ARGS with PERFNAV_PARALLEL_MIN=min;
+ * its stdout (with stderr after it, for how "2>&1"). */
+static char *
+run(const char *path, const char *min, const char *args, const char *how)
+{
+	char cmd[1024], *out = NULL;
+	size_t n = 0, cap = 0, k;
+	FILE *fp;
+
+	snprintf(cmd, sizeof cmd, "PERFNAV_PARALLEL_MIN=%s %s/perfnav script -F tid,time,ip,dso "
+	    "--kallsyms /dev/null %s %s %s", min, TEST_BUILDDIR, args, path, how);
+	fp = popen(cmd, "r");
+	cr_assert_not_null(fp);
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			out = realloc(out, cap + 1);
+			cr_assert_not_null(out);
+		}
+		k = fread(out + n, 1, cap - n, fp);
+		if (k == 0)
+			break;
+		n += k;
+	}
+	out[n] = '\0';
+	cr_assert_eq(pclose(fp), 0, "perfnav script failed:\n%s", out);
+	return out;
+}
+
+/* Each sample line names the DSO mapped at its time. */
+static void
+check_dsos(const char *out, const char *how)
+{
+	const char *p = out;
+	int lines = 0;
+
+	for (int i = 0; i < NSAMPLES; i++) {
+		uint64_t t = 1000 + 10 * (uint64_t)i;
+		const char *want = t < T_B ? "a.so" : t < T_C ? "b.so" : "c.so";
+		const char *nl = strchr(p, '\n');
+		char line[256];
+
+		cr_assert_not_null(nl, "%s: %d lines:\n%s", how, lines, out);
+		snprintf(line, sizeof line, "%.*s", (int)(nl - p), p);
+		cr_expect_not_null(strstr(line, want), "%s: sample at %llu ns: '%s', not %s", how,
+		    (unsigned long long)t, line, want);
+		lines++;
+		p = nl + 1;
+	}
+	cr_expect_eq(*p, '\0', "%s: more lines than samples:\n%s", how, out);
+}
+
+Test(script, kept_addresses_follow_changes_of_maps_on_one_and_two_cores)
+{
+	char *path = make_recording();
+	char *one = run(path, "99999999999", "", "2>/dev/null");
+	char *two = run(path, "0", "", "2>/dev/null");
+
+	check_dsos(one, "one pass");
+	check_dsos(two, "two cores");
+	cr_expect_str_eq(two, one, "two cores differ from one pass");
+	free(one);
+	free(two);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * The files refused on two cores are said in the order one pass meets
+ * them: pids 43 and 44 run JIT code whose perf-PID.map files are FIFOs;
+ * pid 43's first sample lies in the second chunk (the second thread's),
+ * pid 44's in the third (the first thread's, which meets it before the
+ * second thread's chunk is written).
+ */
+Test(script, refusals_in_the_order_one_pass_meets_them)
+{
+	char dir[] = "/tmp/perfnav-test-script-map-XXXXXX", map[2][128], args[256];
+	struct pdbuf b;
+	size_t data_off = recording_begin(&b);
+	char *path, *one, *two;
+
+	cr_assert_not_null(mkdtemp(dir));
+	for (int m = 0; m < 2; m++) {
+		snprintf(map[m], sizeof map[m], "%s/perf-%d.map", dir, 43 + m);
+		cr_assert_eq(mkfifo(map[m], 0600), 0);
+	}
+	for (uint32_t pid = 42; pid <= 44; pid++) {
+		comm(&b, pid, "jit", false, 900);
+		mmap2(&b, pid, 0x7f0000000000ull, "//anon", 950);
+	}
+	for (int i = 0; i < 40; i++) {	/* 6 entries, then samples 0..9 (pid 42) */
+		uint32_t pid = i < 10 ? 42 : i < 26 ? 43 : 44;
+
+		sample(&b, pid, 0x7f0000000010ull, 1000 + 10 * (uint64_t)i);
+	}
+	path = recording_end(&b, data_off);
+	snprintf(args, sizeof args, "--perfmap-dir %s", dir);
+	one = run(path, "99999999999", args, "2>&1");
+	two = run(path, "0", args, "2>&1");
+	cr_assert_not_null(strstr(one, "perf-43.map: refused"), "%s", one);
+	cr_assert_not_null(strstr(one, "perf-44.map: refused"), "%s", one);
+	cr_expect(strstr(one, "perf-43.map") < strstr(one, "perf-44.map"), "%s", one);
+	cr_expect_str_eq(two, one, "two cores differ from one pass");
+	free(one);
+	free(two);
+	for (int m = 0; m < 2; m++)
+		unlink(map[m]);
+	rmdir(dir);
+	unlink(path);
+	free(path);
+}
