@@ -18,6 +18,8 @@
 #   BENCH_PERF_RUNS  timed runs of perf's commands (default BENCH_RUNS; on fp-4G,
 #                    perf report -D alone takes ~8 minutes a run)
 #   BENCH_ONLY       space-separated subset of: stats dump self children script
+#   BENCH_WARM       1 (default): an untimed run of perf's command first; 0: none
+#                    (perfnav's untimed run, which samples its memory, stays)
 #   SHARED           the shared tree (default ../shared relative to the repository)
 # The TUI's start-up (first screen, every symbol resolved, keys meanwhile) is
 # bench/tui.sh.  Prints a Markdown table; a command that fails shows 'fail'.
@@ -141,7 +143,7 @@ row()
 	local pw=() nw=() prss=0 nrss=0 anon res i ratio pm nm
 	# shellcheck disable=SC2086
 	{
-		$pcmd "$f" >/dev/null 2>&1 || true
+		[ "${BENCH_WARM:-1}" = 0 ] || $pcmd "$f" >/dev/null 2>&1 || true
 		anon=$(anon_peak $ncmd "$f")
 		for ((i = 0; i < BENCH_RUNS || i < BENCH_PERF_RUNS; i++)); do
 			if [ "$i" -lt "$BENCH_PERF_RUNS" ]; then

@@ -230,10 +230,11 @@ void hist_share_positions(struct hist *a, struct hist *b);
  */
 bool hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid);
 /*
- * Should a pass over s with options o run on two cores: hist_split_point,
- * when s has enough samples for it to pay (200,000; the environment
- * variable PERFNAV_PARALLEL_MIN, a sample count, 0: always, overrides it).
+ * Has s enough samples for a second core to pay (200,000; the environment
+ * variable PERFNAV_PARALLEL_MIN, a sample count, 0: always, overrides it)?
+ * hist_parallel_split: that, and hist_split_point's cut for options o.
  */
+bool hist_parallel_worth(const struct session *s);
 bool hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *mid);
 
 /*

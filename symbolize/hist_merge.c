@@ -54,7 +54,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 #define PARALLEL_MIN	200000
 
 bool
-hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *mid)
+hist_parallel_worth(const struct session *s)
 {
 	uint64_t min = PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
 	const char *env = getenv("PERFNAV_PARALLEL_MIN");
@@ -66,9 +66,13 @@ hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *
 		if (*end == '\0')
 			min = v;
 	}
-	if (nsamples < min || nsamples < 2)
-		return false;
-	return hist_split_point(s, o, mid);
+	return nsamples >= min && nsamples >= 2;
+}
+
+bool
+hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *mid)
+{
+	return hist_parallel_worth(s) && hist_split_point(s, o, mid);
 }
 
 /*

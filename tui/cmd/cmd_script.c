@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
 #include "tui/cmd/cmd.h"
@@ -699,7 +700,6 @@ script_serial(struct sout *o, const struct script *sc, const struct session *s)
  */
 #define SCRIPT_CHUNK		8192u
 #define SCRIPT_CHUNK_MIN	16u
-#define SCRIPT_PARALLEL_MIN	200000
 
 struct script_par {
 	const struct script	*sc;
@@ -802,23 +802,11 @@ script_worker_run(void *arg)
 	return NULL;
 }
 
-/* Does this run go on two cores: enough samples (PERFNAV_PARALLEL_MIN
- * overrides the threshold, for tests; 0: always), and a mode that splits. */
+/* Does this run go on two cores: enough samples (hist_parallel_worth), and a mode that splits. */
 static bool
 script_splits(const struct script *sc, const struct session *s, struct symbolizer *z)
 {
-	uint64_t min = SCRIPT_PARALLEL_MIN;
-	uint64_t nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
-	const char *env = getenv("PERFNAV_PARALLEL_MIN");
-
-	if (env != NULL && *env != '\0') {
-		char *end;
-		unsigned long long v = strtoull(env, &end, 10);
-
-		if (*end == '\0')
-			min = v;
-	}
-	if (nsamples < min || nsamples < 2 || session_index(s)->n < 2 * SCRIPT_CHUNK_MIN)
+	if (!hist_parallel_worth(s) || session_index(s)->n < 2 * SCRIPT_CHUNK_MIN)
 		return false;
 	return !sc->why && !HAS(sc, F_SRCLINE) && !pt_present(s) && !unwinds_inlines(s, z);
 }
