@@ -47,7 +47,7 @@ main(int argc, char **argv)
 	struct session *s;
 	struct symbols *sy;
 	struct rusage ru;
-	double t0, t1, t2;
+	double t0, t1, t2, t3;
 	long peak = 0, a;
 
 	if (argc != 2) {
@@ -61,6 +61,7 @@ main(int argc, char **argv)
 	}
 	t1 = ms_now();
 	sy = symbols_new(s, NULL, NULL);
+	t3 = ms_now();
 	symbols_start(sy);
 	while (!symbols_poll(sy)) {
 		if ((a = rss_anon_mb()) > peak)
@@ -71,8 +72,8 @@ main(int argc, char **argv)
 	if ((a = rss_anon_mb()) > peak)
 		peak = a;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%s: load %.0f ms, symbols %.0f ms, cpu %.2f s, peak anon %ld MB\n", argv[1],
-	    t1 - t0, t2 - t1,
+	printf("%s: load %.0f ms, set-up %.0f ms, symbols %.0f ms, cpu %.2f s, peak anon %ld MB\n",
+	    argv[1], t1 - t0, t3 - t1, t2 - t1,
 	    (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, peak);
 	symbols_free(sy);

@@ -41,53 +41,59 @@ index_bytes(size_t cap)
 	return (cap * sizeof(struct rec_ent) + INDEX_CHUNK - 1) & ~(size_t)(INDEX_CHUNK - 1);
 }
 
-static void
-index_grow(struct rec_index *ix, size_t need, bool huge)
+/*
+ * Room for need entries: doubling (push), or exactly (reserve, which may
+ * fail: false and nothing changed).  Pages are taken as they are written;
+ * no huge pages are asked for (measured here: the kernel's compaction for
+ * them, and moving them as the mapping grew, cost more than they saved).
+ */
+static bool
+index_grow(struct rec_index *ix, size_t need, bool reserve)
 {
 	size_t ncap = ix->cap ? ix->cap : INDEX_CHUNK / sizeof(struct rec_ent), nbytes;
 	void *p;
 
+	if (need > SIZE_MAX / 2 / sizeof(struct rec_ent)) {
+		if (reserve)
+			return false;
+		fatal_oom(SIZE_MAX);
+	}
 	if (ix->before_grow != NULL) {
 		void (*fn)(void *) = ix->before_grow;
 
 		ix->before_grow = NULL;
 		fn(ix->grow_arg);
 	}
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / sizeof(struct rec_ent))
-			fatal_oom(SIZE_MAX);
-		ncap *= 2;
-	}
+	while (ncap < need)
+		ncap = reserve ? need : ncap * 2;
 	nbytes = index_bytes(ncap);
 	if (ix->v == NULL)
 		p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		    -1, 0);
 	else
 		p = mremap(ix->v, index_bytes(ix->cap), nbytes, MREMAP_MAYMOVE);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		if (reserve)
+			return false;
 		fatal_oom(nbytes);
-#ifdef MADV_HUGEPAGE
-	/* not for room reserved for two writers (index_reserve): the kernel's
-	 * compaction for huge pages then costs more than they save */
-	madvise(p, nbytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-#endif
+	}
 	ix->v = p;
 	ix->cap = nbytes / sizeof(struct rec_ent);
+	return true;
 }
 
 void
 index_push(struct rec_index *ix, const struct rec_ent *e)
 {
 	if (ix->n == ix->cap)
-		index_grow(ix, ix->n + 1, true);
+		(void)index_grow(ix, ix->n + 1, false);
 	ix->v[ix->n++] = *e;
 }
 
-void
+bool
 index_reserve(struct rec_index *ix, size_t n)
 {
-	if (n > ix->cap)
-		index_grow(ix, n, false);
+	return n <= ix->cap || index_grow(ix, n, true);
 }
 
 /* Merge sorted a[0..na) and b[0..nb) into out, stably (a first on ties). */

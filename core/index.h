@@ -93,8 +93,9 @@ void index_push(struct rec_index *ix, const struct rec_ent *e);
  */
 void index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds);
 void index_free(struct rec_index *ix);
-/* Room for n entries (pages are taken as they are written). */
-void index_reserve(struct rec_index *ix, size_t n);
+/* Room for n entries (pages are taken as they are written); false if the
+ * address space for it cannot be had (nothing changed). */
+bool index_reserve(struct rec_index *ix, size_t n);
 /* First position of a sorted index whose time is t or later (ix->n if none). */
 size_t index_first_at(const struct rec_index *ix, uint64_t t);
 

@@ -800,7 +800,8 @@ walk_split(struct loader *ld, const struct sfile *f)
 	p.len = len - at;
 	p.n0 = s->index.n;
 	/* a record is 8 bytes at least: room for both halves, wherever the first ends */
-	index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2);
+	if (!index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2))
+		return false;
 	s->index.before_grow = par_fence;
 	s->index.grow_arg = &p;
 	if (session_par_start(&p) < 0) {
@@ -840,9 +841,14 @@ walk_file(struct loader *ld, uint32_t fi)
 	ld->zpending = s->zlen;
 	if (s->zctx != NULL)
 		ZSTD_DCtx_reset(s->zctx, ZSTD_reset_session_only);
-	if (f->data_end > f->data_off && !walk_split(ld, f))
+	if (f->data_end > f->data_off && !walk_split(ld, f)) {
+		/* room for every record the section can hold, taken as written: no growing */
+		if (ld->index && s->mode != SESSION_PIPE)
+			(void)index_reserve(&s->index,
+			    s->index.n + (f->data_end - f->data_off) / 8 + 2);
 		walk_region(ld, f->vbase + f->data_off, f->base + f->data_off,
 		    f->data_end - f->data_off, f->data_off, false);
+	}
 
 	if (ld->zabsurd > 1)
 		diag_add(&s->diags, DIAG_WARN, fi, PERF_ERR_OFF_NONE,

@@ -194,14 +194,8 @@ trailer(struct pdbuf *b, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu
 	pd_u32(b, 0);
 }
 
-/*
- * The start of a synthetic file-mode recording: the header (its data and
- * feature fields patched by the caller), ids {100, 101}, one cpu-clock attr
- * of 128 bytes (sample_type ST_SYNTH, sample_id_all) and its attrs
- * section.  Returns where the data section starts.
- */
-static size_t
-synth_head(struct pdbuf *b, bool swap)
+size_t
+synth_head_with(struct pdbuf *b, bool swap, uint64_t sample_type, uint64_t flags)
 {
 	const uint32_t attr_size = 128;
 	size_t attrs_off, ids_off;
@@ -217,13 +211,47 @@ synth_head(struct pdbuf *b, bool swap)
 	pd_u64(b, 100);
 	pd_u64(b, 101);
 	attrs_off = b->len;
-	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST_SYNTH,
-	    0, SYNTH_ATTR_FLAGS);
+	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, sample_type, 0, flags);
 	pd_u64(b, ids_off);
 	pd_u64(b, 16);
 	pd_put64(b, 24, attrs_off);
 	pd_put64(b, 32, attr_size + 16);
 	return b->len;
+}
+
+/* synth_head_with the synthetic recordings' own attr (ST_SYNTH, sample_id_all). */
+static size_t
+synth_head(struct pdbuf *b, bool swap)
+{
+	return synth_head_with(b, swap, ST_SYNTH, SYNTH_ATTR_FLAGS);
+}
+
+char *
+cmd_output(const char *cmd, size_t *len, int *status)
+{
+	FILE *fp = popen(cmd, "r");
+	char *out = NULL;
+	size_t n = 0, cap = 0, k;
+
+	if (fp == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			out = realloc(out, cap + 1);
+			if (out == NULL)
+				abort();
+		}
+		k = fread(out + n, 1, cap - n, fp);
+		if (k == 0)
+			break;
+		n += k;
+	}
+	out[n] = '\0';
+	*status = pclose(fp);
+	if (len != NULL)
+		*len = n;
+	return out;
 }
 
 void

@@ -70,6 +70,18 @@ struct synth_names {
 #define SYNTH_JIT_ADDR	0x7f0000000000ull
 void synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples);
 
+/*
+ * The start of a synthetic file-mode recording: the header (its data and
+ * feature fields patched by the caller), ids {100, 101}, one cpu-clock attr
+ * of 128 bytes (sample_type, attr flags) and its attrs section.  Returns
+ * where the data section starts.
+ */
+size_t synth_head_with(struct pdbuf *b, bool swap, uint64_t sample_type, uint64_t flags);
+/* A shell command's whole standard output (malloc'd, NUL-terminated; its
+ * length into *len, may be NULL) and pclose's status into *status; NULL if
+ * it cannot start. */
+char *cmd_output(const char *cmd, size_t *len, int *status);
+
 /* Write bytes to a new temporary file; returns its malloc'd path. */
 char *tmp_write(const char *tag, const void *p, size_t n);
 /* Read a whole file (malloc'd, NUL-terminated); NULL if unreadable. */

@@ -81,28 +81,14 @@ teardown(void)
 static char *
 run(const char *args, size_t *len)
 {
-	char cmd[1024], *out = NULL;
-	size_t n = 0, cap = 0, k;
-	FILE *fp;
+	char cmd[1024], *out;
+	int status;
 
 	snprintf(cmd, sizeof cmd, "%s/perfnav %s --perfmap-dir %s --kallsyms /dev/null %s 2>&1",
 	    TEST_BUILDDIR, args, mapdir, rec_path);
-	fp = popen(cmd, "r");
-	cr_assert_not_null(fp);
-	for (;;) {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			out = realloc(out, cap + 1);
-			cr_assert_not_null(out);
-		}
-		k = fread(out + n, 1, cap - n, fp);
-		if (k == 0)
-			break;
-		n += k;
-	}
-	out[n] = '\0';
-	cr_assert_eq(pclose(fp), 0, "perfnav %s failed:\n%s", args, out);
-	*len = n;
+	out = cmd_output(cmd, len, &status);
+	cr_assert_not_null(out);
+	cr_assert_eq(status, 0, "perfnav %s failed:\n%s", args, out);
 	return out;
 }
 
@@ -179,6 +165,15 @@ Test(escape, script)
 	    "ev" SHOWN CAFE ":", "jit_" SHOWN_MAP CAFE)));
 	free(check("script -F comm,tid,event,ip,sym,dso,srcline", WANT("c" SHOWN CAFE,
 	    "jit_" SHOWN_MAP CAFE)));
+}
+
+/* The same on two cores (its 40 samples cut into chunks each thread formats). */
+Test(escape, script_two_cores)
+{
+	setenv("PERFNAV_PARALLEL_MIN", "0", 1);
+	free(check("script", WANT("c" SHOWN CAFE, "(/nonexistent/d" SHOWN CAFE ".so)",
+	    "ev" SHOWN CAFE ":", "jit_" SHOWN_MAP CAFE)));
+	unsetenv("PERFNAV_PARALLEL_MIN");
 }
 
 Test(escape, script_why)

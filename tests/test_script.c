@@ -106,24 +106,7 @@ sample(struct pdbuf *b, uint32_t pid, uint64_t ip, uint64_t time)
 static size_t
 recording_begin(struct pdbuf *b)
 {
-	const uint32_t attr_size = 128;
-	size_t attrs_off, ids_off;
-
-	memset(b, 0, sizeof *b);
-	pd_u64(b, 0x32454c4946524550ULL);	/* "PERFILE2" */
-	pd_u64(b, 104);
-	pd_u64(b, attr_size + 16);
-	pd_zero(b, 104 - 24);
-	ids_off = b->len;
-	pd_u64(b, 100);
-	pd_u64(b, 101);
-	attrs_off = b->len;
-	pd_attr(b, attr_size, 1 /* SOFTWARE */, 0 /* cpu-clock */, 4000, ST, 0, FLAGS);
-	pd_u64(b, ids_off);
-	pd_u64(b, 16);
-	pd_put64(b, 24, attrs_off);
-	pd_put64(b, 32, attr_size + 16);
-	return b->len;
+	return synth_head_with(b, false, ST, FLAGS);
 }
 
 /* The recording written to a temporary file; its path. */
@@ -166,27 +149,14 @@ make_recording(void)
 static char *
 run(const char *path, const char *min, const char *args, const char *how)
 {
-	char cmd[1024], *out = NULL;
-	size_t n = 0, cap = 0, k;
-	FILE *fp;
+	char cmd[1024], *out;
+	int status;
 
 	snprintf(cmd, sizeof cmd, "PERFNAV_PARALLEL_MIN=%s %s/perfnav script -F tid,time,ip,dso "
 	    "--kallsyms /dev/null %s %s %s", min, TEST_BUILDDIR, args, path, how);
-	fp = popen(cmd, "r");
-	cr_assert_not_null(fp);
-	for (;;) {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			out = realloc(out, cap + 1);
-			cr_assert_not_null(out);
-		}
-		k = fread(out + n, 1, cap - n, fp);
-		if (k == 0)
-			break;
-		n += k;
-	}
-	out[n] = '\0';
-	cr_assert_eq(pclose(fp), 0, "perfnav script failed:\n%s", out);
+	out = cmd_output(cmd, NULL, &status);
+	cr_assert_not_null(out);
+	cr_assert_eq(status, 0, "perfnav script failed:\n%s", out);
 	return out;
 }
 

@@ -972,7 +972,12 @@ first_of_type(const struct session *s, unsigned type)
 static bool
 pt_info_rec(const struct session *s, struct rec *r)
 {
-	const struct rec_ent *e = first_of_type(s, PF_REC_AUXTRACE_INFO);
+	const struct rec_ent *e;
+
+	/* asked often (every pass asks): no scan of the index when there is none */
+	if (session_counts(s)->by_type[PF_REC_AUXTRACE_INFO] == 0)
+		return false;
+	e = first_of_type(s, PF_REC_AUXTRACE_INFO);
 
 	return e != NULL && session_rec(s, ent_loc(e), r) == 0 && r->size >= 16 &&
 	    rd32(r->p + 8, r->swap) == TRACE_KIND_INTEL_PT;
