@@ -209,8 +209,9 @@ if command -v strace > /dev/null && strace -f -e trace=none true 2> /dev/null; t
 		-e trace=clone,clone3 -o "$tmp/trace" "$bin" script \
 		--kallsyms /dev/null "$data/fp.data" > /dev/null 2>&1
 	n2=$(grep -c 'CLONE_THREAD' "$tmp/trace")
-	PERFNAV_LOAD_SPLIT_MIN=999999999999 strace -f -e trace=clone,clone3 -o "$tmp/trace" \
-		"$bin" script --kallsyms /dev/null "$data/fp.data" > /dev/null 2>&1
+	PERFNAV_LOAD_SPLIT_MIN=999999999999 PERFNAV_PARALLEL_MIN=999999999999 strace -f \
+		-e trace=clone,clone3 -o "$tmp/trace" "$bin" script --kallsyms /dev/null \
+		"$data/fp.data" > /dev/null 2>&1
 	n1=$(grep -c 'CLONE_THREAD' "$tmp/trace")
 	if [ "$n2" -ge 1 ] && [ "$n1" -eq 0 ]; then ok; else ko "script: threads $n2 split, $n1 not"; fi
 fi
