@@ -359,7 +359,8 @@ resolve_chain(struct hist *h, struct walk *w, size_t n, int32_t pid, int32_t tid
 		m->ip[j] = h->ips[j].ip;
 		m->cpumode[j] = h->ips[j].cpumode;
 	}
-	memcpy(m->cs, h->cs, n * sizeof *m->cs);
+	if (n > 0)
+		memcpy(m->cs, h->cs, n * sizeof *m->cs);
 }
 
 /*
