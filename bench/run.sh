@@ -111,28 +111,28 @@ anon_peak()
 	echo $((peak / 1024))
 }
 
-# timed RUNS CMD...: prints "MEDIAN_WALL_S MAX_RSS_MB" or "fail".
+# median: the median of the numbers on standard input, or "fail" if none.
+median()
+{
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "fail" }'
+}
+
+# timed CMD...: runs CMD once (stdout to /dev/null), prints "WALL_S MAX_RSS_MB" or "fail".
 timed()
 {
-	local runs=$1 i walls=() rss=0 w m t0 t1
-	shift
-	for ((i = 0; i < runs; i++)); do
-		# /usr/bin/time gives the peak RSS; its %e has only 10 ms
-		# resolution, so the wall time is taken around it in ns.
-		t0=$(date +%s%N)
-		if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err"; then
-			echo "bench: failed: $* ($(tail -1 "$tmp/err" 2>/dev/null))" >&2
-			echo fail
-			return
-		fi
-		t1=$(date +%s%N)
-		read -r w m <"$tmp/time"
-		walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')")
-		[ "$m" -gt "$rss" ] && rss=$m
-	done
-	printf '%s %s\n' \
-		"$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
-		"$(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')"
+	local w m t0 t1
+	# /usr/bin/time gives the peak RSS; its %e has only 10 ms
+	# resolution, so the wall time is taken around it in ns.
+	t0=$(date +%s%N)
+	if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err"; then
+		echo "bench: failed: $* ($(tail -1 "$tmp/err" 2>/dev/null))" >&2
+		echo fail
+		return
+	fi
+	t1=$(date +%s%N)
+	read -r w m <"$tmp/time"
+	printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
+		"$(awk -v k="$m" 'BEGIN { printf "%.0f", k / 1024 }')"
 }
 
 # row REC WHAT TARGET "PERF CMD" "PERFNAV CMD": one line of the table, perf's
@@ -147,17 +147,17 @@ row()
 		anon=$(anon_peak $ncmd "$f")
 		for ((i = 0; i < BENCH_RUNS || i < BENCH_PERF_RUNS; i++)); do
 			if [ "$i" -lt "$BENCH_PERF_RUNS" ]; then
-				res=$(timed 1 $pcmd "$f")
+				res=$(timed $pcmd "$f")
 				[ "$res" != fail ] && pw+=("${res%% *}") && [ "${res##* }" -gt "$prss" ] && prss=${res##* }
 			fi
 			if [ "$i" -lt "$BENCH_RUNS" ]; then
-				res=$(timed 1 $ncmd "$f")
+				res=$(timed $ncmd "$f")
 				[ "$res" != fail ] && nw+=("${res%% *}") && [ "${res##* }" -gt "$nrss" ] && nrss=${res##* }
 			fi
 		done
 	}
-	pm=$( ((${#pw[@]})) && printf '%s\n' "${pw[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' || echo fail)
-	nm=$( ((${#nw[@]})) && printf '%s\n' "${nw[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' || echo fail)
+	pm=$( ((${#pw[@]})) && printf '%s\n' "${pw[@]}" | median || echo fail)
+	nm=$( ((${#nw[@]})) && printf '%s\n' "${nw[@]}" | median || echo fail)
 	ratio=$(awk -v a="$pm" -v b="$nm" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1fx", a / b; else print "-" }')
 	pcmd=${pcmd% -i}
 	echo "| $rec ($(du -h "$f" | cut -f1)) | $what | \`${pcmd/#$BENCH_DIR\//}\` | $pm | \`$ncmd\` | $nm | $ratio | $target | $prss / $nrss | $anon |"

@@ -279,11 +279,9 @@ symbols_progress(const struct symbols *sy)
 
 	if (sy->done)
 		return 1.0;
-	if (sy->work != NULL) {
-		uint64_t d = atomic_load(&sy->work->done_a) + atomic_load(&sy->work->done_b);
-
-		return sy->samples_total ? (double)d / (double)sy->samples_total : 0.0;
-	}
+	if (sy->work != NULL)
+		return sy->samples_total ?
+		    (double)symbols_resolved(sy) / (double)sy->samples_total : 0.0;
 	if (sy->samples_total == 0)
 		return ix->n ? (double)sy->pos / (double)ix->n : 1.0;
 	return (double)sy->samples_done / (double)sy->samples_total;
