@@ -19,16 +19,33 @@ pack_id(int64_t v)
 }
 
 void
-ent_set(struct rec_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr, int64_t cpu,
+ent_set(struct load_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr, int64_t cpu,
     int64_t pid, int64_t tid)
 {
 	uint64_t t = type >= ENT_TYPE_BIG ? ENT_TYPE_BIG : type;
 	uint64_t a = attr < 0 || attr >= (int)ENT_ATTR_NONE ? ENT_ATTR_NONE : (uint64_t)attr;
 	uint64_t c = cpu < 0 || cpu >= ENT_CPU_NONE ? ENT_CPU_NONE : (uint64_t)cpu;
 
-	e->time = time;
-	e->loc = (loc & ENT_LOC_MASK) | t << 48 | a << 56;
+	e->e.time = time;
+	e->e.loc = (loc & ENT_LOC_MASK) | t << 48 | a << 56;
 	e->who = c << 48 | (uint64_t)pack_id(pid) << 24 | pack_id(tid);
+}
+
+static bool
+id_unpack(uint32_t v, int32_t *out)
+{
+	*out = v == ENT_ID_NONE ? -1 : (int32_t)v;
+	return v != ENT_ID_BIG;
+}
+
+bool
+who_unpack(uint64_t who, struct ent_who *w)
+{
+	unsigned cpu = (unsigned)(who >> 48);
+	bool pid_ok = id_unpack((uint32_t)(who >> 24) & 0xffffff, &w->pid);
+
+	w->cpu = cpu == ENT_CPU_NONE ? -1 : (int32_t)cpu;
+	return id_unpack((uint32_t)who & 0xffffff, &w->tid) && pid_ok;
 }
 
 /* The table lives in its own mapping, grown by mremap (no copy) and
@@ -36,9 +53,9 @@ ent_set(struct rec_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr,
 #define INDEX_CHUNK	(UINT64_C(2) << 20)
 
 static size_t
-index_bytes(size_t cap)
+index_bytes(size_t bytes)
 {
-	return (cap * sizeof(struct rec_ent) + INDEX_CHUNK - 1) & ~(size_t)(INDEX_CHUNK - 1);
+	return (bytes + INDEX_CHUNK - 1) & ~(size_t)(INDEX_CHUNK - 1);
 }
 
 /*
@@ -50,10 +67,10 @@ index_bytes(size_t cap)
 static bool
 index_grow(struct rec_index *ix, size_t need, bool reserve)
 {
-	size_t ncap = ix->cap ? ix->cap : INDEX_CHUNK / sizeof(struct rec_ent), nbytes;
+	size_t ncap = ix->cap ? ix->cap : INDEX_CHUNK / sizeof(struct load_ent), nbytes;
 	void *p;
 
-	if (need > SIZE_MAX / 2 / sizeof(struct rec_ent)) {
+	if (need > SIZE_MAX / 2 / sizeof(struct load_ent)) {
 		if (reserve)
 			return false;
 		fatal_oom(SIZE_MAX);
@@ -66,28 +83,29 @@ index_grow(struct rec_index *ix, size_t need, bool reserve)
 	}
 	while (ncap < need)
 		ncap = reserve ? need : ncap * 2;
-	nbytes = index_bytes(ncap);
-	if (ix->v == NULL)
+	nbytes = index_bytes(ncap * sizeof(struct load_ent));
+	if (ix->lv == NULL)
 		p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		    -1, 0);
 	else
-		p = mremap(ix->v, index_bytes(ix->cap), nbytes, MREMAP_MAYMOVE);
+		p = mremap(ix->lv, ix->map_bytes, nbytes, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED) {
 		if (reserve)
 			return false;
 		fatal_oom(nbytes);
 	}
-	ix->v = p;
-	ix->cap = nbytes / sizeof(struct rec_ent);
+	ix->lv = p;
+	ix->map_bytes = nbytes;
+	ix->cap = nbytes / sizeof(struct load_ent);
 	return true;
 }
 
 void
-index_push(struct rec_index *ix, const struct rec_ent *e)
+index_push(struct rec_index *ix, const struct load_ent *e)
 {
 	if (ix->n == ix->cap)
 		(void)index_grow(ix, ix->n + 1, false);
-	ix->v[ix->n++] = *e;
+	ix->lv[ix->n++] = *e;
 }
 
 bool
@@ -98,12 +116,12 @@ index_reserve(struct rec_index *ix, size_t n)
 
 /* Merge sorted a[0..na) and b[0..nb) into out, stably (a first on ties). */
 static void
-merge(struct rec_ent *out, const struct rec_ent *a, size_t na, const struct rec_ent *b, size_t nb)
+merge(struct load_ent *out, const struct load_ent *a, size_t na, const struct load_ent *b, size_t nb)
 {
 	size_t i = 0, j = 0, k = 0;
 
 	while (i < na && j < nb) {
-		if (b[j].time < a[i].time)
+		if (b[j].e.time < a[i].e.time)
 			out[k++] = b[j++];
 		else
 			out[k++] = a[i++];
@@ -115,9 +133,9 @@ merge(struct rec_ent *out, const struct rec_ent *a, size_t na, const struct rec_
 }
 
 static size_t
-run_end(const struct rec_ent *v, size_t i, size_t n)
+run_end(const struct load_ent *v, size_t i, size_t n)
 {
-	while (i + 1 < n && v[i + 1].time >= v[i].time)
+	while (i + 1 < n && v[i + 1].e.time >= v[i].e.time)
 		i++;
 	return i + 1;
 }
@@ -127,9 +145,9 @@ run_end(const struct rec_ent *v, size_t i, size_t n)
  * are already in order cost one pass to find.
  */
 static void
-sort_runs(struct rec_ent *v, size_t n, struct rec_ent *tmp)
+sort_runs(struct load_ent *v, size_t n, struct load_ent *tmp)
 {
-	struct rec_ent *src = v, *dst = tmp;
+	struct load_ent *src = v, *dst = tmp;
 
 	if (n < 2 || run_end(v, 0, n) == n)
 		return;
@@ -175,6 +193,23 @@ upper_bound(const struct rec_ent *v, size_t n, uint64_t t)
 	return lo;
 }
 
+/* upper_bound over loading entries. */
+static size_t
+load_upper_bound(const struct load_ent *v, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].e.time <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t
 index_first_at(const struct rec_index *ix, uint64_t t)
 {
@@ -184,7 +219,7 @@ index_first_at(const struct rec_index *ix, uint64_t t)
 void
 index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 {
-	struct rec_ent *tmp = NULL, *tmp2 = NULL;
+	struct load_ent *tmp = NULL, *tmp2 = NULL;
 	size_t tmpcap = 0, tmp2cap = 0, start = 0, work = 0;
 	size_t n = ix->n;
 
@@ -200,8 +235,8 @@ index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 		if (end <= start)
 			continue;
 		GROW(tmp, tmpcap, end - start);
-		sort_runs(ix->v + start, end - start, tmp);
-		p = upper_bound(ix->v, start, ix->v[start].time);
+		sort_runs(ix->lv + start, end - start, tmp);
+		p = load_upper_bound(ix->lv, start, ix->lv[start].e.time);
 		ntail = start - p;
 		if (ntail > 0) {
 			work += ntail;
@@ -209,12 +244,12 @@ index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 				/* Rounds overlap badly: sort all at once. */
 				free(tmp);
 				tmp = xmalloc(n * sizeof *tmp);
-				sort_runs(ix->v, n, tmp);
+				sort_runs(ix->lv, n, tmp);
 				goto done;
 			}
 			GROW(tmp2, tmp2cap, ntail);
-			memcpy(tmp2, ix->v + p, ntail * sizeof *tmp2);
-			merge(ix->v + p, tmp2, ntail, ix->v + start, end - start);
+			memcpy(tmp2, ix->lv + p, ntail * sizeof *tmp2);
+			merge(ix->lv + p, tmp2, ntail, ix->lv + start, end - start);
 		}
 		start = end;
 	}
@@ -224,9 +259,45 @@ done:
 }
 
 void
+index_finish(struct rec_index *ix, bool keep_who)
+{
+	struct rec_ent *v = (struct rec_ent *)ix->lv;
+	uint64_t *who = NULL;
+	size_t n = ix->n, nbytes;
+
+	if (ix->lv == NULL)
+		return;
+	if (keep_who && n > 0)
+		who = malloc(n * sizeof *who);	/* none: read from the records */
+	/* Forward, in place: entry i's 16 bytes end before entry i+1's 24 begin. */
+	for (size_t i = 0; i < n; i++) {
+		struct load_ent le = ix->lv[i];
+
+		v[i] = le.e;
+		if (who != NULL)
+			who[i] = le.who;
+	}
+	nbytes = index_bytes(n * sizeof *v);
+	if (nbytes < ix->map_bytes) {
+		void *p = mremap(v, ix->map_bytes, nbytes, 0);
+
+		if (p != MAP_FAILED)
+			ix->map_bytes = nbytes;
+	}
+	ix->v = v;
+	ix->who = who;
+	ix->lv = NULL;
+	ix->cap = 0;
+	ix->before_grow = NULL;
+}
+
+void
 index_free(struct rec_index *ix)
 {
-	if (ix->v != NULL)
-		munmap(ix->v, index_bytes(ix->cap));
+	void *base = ix->lv != NULL ? (void *)ix->lv : (void *)ix->v;
+
+	if (base != NULL)
+		munmap(base, ix->map_bytes);
+	free(ix->who);
 	memset(ix, 0, sizeof *ix);
 }

@@ -1,5 +1,5 @@
 /*
- * index.h: the record index, one 24-byte entry per record, sorted by time.
+ * index.h: the record index, one 16-byte entry per record, sorted by time.
  *
  * Entries refer to records by their virtual location (session.h); the
  * record bytes themselves stay in the mapped file.  The table is owned by
@@ -8,22 +8,34 @@
 #ifndef PERFNAV_CORE_INDEX_H
 #define PERFNAV_CORE_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /*
- * loc packs the record's virtual location (48 bits), its type (8 bits:
- * 255 means "a larger type, read the record"), and its attr index (8 bits:
- * 255 means none or unknown).  who packs cpu (16 bits, 0xffff none),
- * pid (24 bits) and tid (24 bits); 0xffffff means -1/unknown and
- * 0xfffffe "too large, read the record".
+ * An entry of the finished index: 16 bytes.  loc packs the record's
+ * virtual location (48 bits), its type (8 bits: 255 means "a larger type,
+ * read the record"), and its attr index (8 bits: 255 means none or
+ * unknown).  Who a record is about (cpu, pid, tid) is not kept here:
+ * session_ent_who() gives it, from rec_index.who when the session kept it
+ * (session_opts.keep_who), else from the record itself.
  */
 struct rec_ent {
 	uint64_t	time;
 	uint64_t	loc;
+};
+_Static_assert(sizeof(struct rec_ent) == 16, "index entry is 16 bytes");
+
+/*
+ * An entry while the index is built (core only): the entry and who packs
+ * cpu (16 bits, 0xffff none), pid (24 bits) and tid (24 bits); 0xffffff
+ * means -1/unknown and 0xfffffe "too large, read the record".
+ */
+struct load_ent {
+	struct rec_ent	e;
 	uint64_t	who;
 };
-_Static_assert(sizeof(struct rec_ent) == 24, "index entry is 24 bytes");
+_Static_assert(sizeof(struct load_ent) == 24, "loading entry is 24 bytes");
 
 #define ENT_LOC_BITS	48
 #define ENT_LOC_MASK	((UINT64_C(1) << ENT_LOC_BITS) - 1)
@@ -48,54 +60,55 @@ ent_attr(const struct rec_ent *e)
 {
 	return (unsigned)(e->loc >> 56);
 }
-static inline unsigned
-ent_cpu(const struct rec_ent *e)
-{
-	return (unsigned)(e->who >> 48);
-}
-static inline int32_t
-ent_id_decode(uint32_t v)
-{
-	return v == ENT_ID_NONE ? -1 : (int32_t)v;
-}
-static inline int32_t
-ent_pid(const struct rec_ent *e)
-{
-	return ent_id_decode((uint32_t)(e->who >> 24) & 0xffffff);
-}
-static inline int32_t
-ent_tid(const struct rec_ent *e)
-{
-	return ent_id_decode((uint32_t)e->who & 0xffffff);
-}
 
-void ent_set(struct rec_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr, int64_t cpu,
+void ent_set(struct load_ent *e, uint64_t time, uint64_t loc, uint32_t type, int attr, int64_t cpu,
     int64_t pid, int64_t tid);
 
+/* Who a record is about: -1 for what it does not say. */
+struct ent_who {
+	int32_t	cpu, pid, tid;
+};
+
+/* Unpack a loading entry's who; false if a field was too large to pack. */
+bool who_unpack(uint64_t who, struct ent_who *w);
+
 struct rec_index {
+	/* The finished index (index_finish): n entries sorted by time, and
+	 * who per entry unless it was let go (NULL). */
 	struct rec_ent	*v;
-	size_t		 n, cap;
+	uint64_t	*who;
+	size_t		 n;
 	/* Records with no timestamp get the time of the record before them
 	 * (so they keep their place); flagged here by count only. */
 	size_t		 n_untimed;
+	/* While loading: the entries as they are pushed, room for cap. */
+	struct load_ent	*lv;
+	size_t		 cap;
 	/* Called once (then cleared) before the table is grown, and so moved:
 	 * whoever writes into it from another thread must have stopped. */
 	void		(*before_grow)(void *arg);
 	void		*grow_arg;
+	size_t		 map_bytes;	/* of the mapping lv, then v, live in */
 };
 
-void index_push(struct rec_index *ix, const struct rec_ent *e);
+void index_push(struct rec_index *ix, const struct load_ent *e);
 /*
- * Sort stably by time.  rounds[] holds the entry positions (in push order)
- * where a FINISHED_ROUND closed a round; sorting uses them to sort rounds
- * separately and merge only their overlap, which is what makes the nearly
- * sorted data of perf cheap to sort.
+ * Sort the loading entries stably by time.  rounds[] holds the entry
+ * positions (in push order) where a FINISHED_ROUND closed a round; sorting
+ * uses them to sort rounds separately and merge only their overlap, which
+ * is what makes the nearly sorted data of perf cheap to sort.
  */
 void index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds);
-void index_free(struct rec_index *ix);
-/* Room for n entries (pages are taken as they are written); false if the
- * address space for it cannot be had (nothing changed). */
+/* Room for n loading entries (pages are taken as they are written); false
+ * if the address space for it cannot be had (nothing changed). */
 bool index_reserve(struct rec_index *ix, size_t n);
+/*
+ * Turn the loading entries into the finished index in place (16 bytes an
+ * entry, the rest of the mapping given back), keeping who per entry in
+ * ix->who if keep_who.  No more pushes after it.
+ */
+void index_finish(struct rec_index *ix, bool keep_who);
+void index_free(struct rec_index *ix);
 /* First position of a sorted index whose time is t or later (ix->n if none). */
 size_t index_first_at(const struct rec_index *ix, uint64_t t);
 

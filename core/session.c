@@ -113,66 +113,6 @@ count_rec(struct session *s, uint32_t type, int attr)
 	session_count_into(&s->counts, &s->attr_counts, &s->nattr_counts, s->attrs.n, type, attr);
 }
 
-void
-session_index_rec(const struct session *s, struct rec_index *ix, uint64_t *last_time,
-    const struct rec *r, int attr, const struct sample *smp)
-{
-	struct rec_ent e;
-	uint64_t time = 0;
-	int64_t pid = -1, tid = -1, cpu = -1;
-	bool has_time = false;
-
-	if (r->type == PERF_RECORD_SAMPLE) {
-		struct sample head;
-
-		if (smp == NULL && record_sample_head(s, r, attr, &head) == 0)
-			smp = &head;
-		if (smp != NULL) {
-			uint64_t st = smp->sample_type;
-
-			if (st & PERF_SAMPLE_TID) {
-				pid = (int32_t)smp->pid;
-				tid = (int32_t)smp->tid;
-			}
-			if (st & PERF_SAMPLE_TIME) {
-				time = smp->time;
-				has_time = true;
-			}
-			if (st & PERF_SAMPLE_CPU)
-				cpu = smp->cpu;
-		}
-	} else if (r->type < PF_REC_USER_TYPE_START) {
-		struct sample_id sid;
-		struct rec_who w = { -1, -1, 0, false };
-
-		record_who(r, &w);	/* who the body says, the trailer overrides */
-		pid = w.pid;
-		tid = w.tid;
-		time = w.time;
-		has_time = w.has_time;
-		if (record_decode_sample_id(s, r, &sid) == 0) {
-			if (sid.have & PERF_SAMPLE_TID) {
-				pid = (int32_t)sid.pid;
-				tid = (int32_t)sid.tid;
-			}
-			if (sid.have & PERF_SAMPLE_TIME) {
-				time = sid.time;
-				has_time = true;
-			}
-			if (sid.have & PERF_SAMPLE_CPU)
-				cpu = sid.cpu;
-		}
-	}
-	if (!has_time) {
-		time = *last_time;
-		ix->n_untimed++;
-	} else {
-		*last_time = time;
-	}
-	ent_set(&e, time, r->loc, r->type, attr, cpu, pid, tid);
-	index_push(ix, &e);
-}
-
 static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base, uint64_t len,
     uint64_t file_off0, bool inner);
 
@@ -721,7 +661,7 @@ par_merge(struct loader *ld, struct par_part *p)
 	size_t n0 = ix->n;
 
 	for (size_t i = 0; i < p->lead_untimed && i < p->ix.n; i++)
-		p->ix.v[i].time = ld->last_time;
+		p->ix.lv[i].e.time = ld->last_time;
 	if (p->timed_seen)
 		ld->last_time = p->last_time;
 	for (size_t i = 0; i < p->nrounds; i++) {
@@ -1001,12 +941,18 @@ build_threads(struct session *s)
 	unsigned pending = 0;
 
 	for (size_t i = 0; i < s->index.n; i++) {
-		const struct rec_ent *e = &s->index.v[i];
+		const struct load_ent *le = &s->index.lv[i];
+		const struct rec_ent *e = &le->e;
 		unsigned type = ent_type(e);
 		struct rec r;
 
 		if (type == PERF_RECORD_SAMPLE) {
-			thread_table_add_sample(&s->threads, ent_pid(e), ent_tid(e), e->time);
+			struct ent_who w;
+
+			/* a pid or tid too large to pack: read the record (so too the slow path) */
+			if (!who_unpack(le->who, &w))
+				w = session_load_who(s, e);
+			thread_table_add_sample(&s->threads, w.pid, w.tid, e->time);
 			continue;
 		}
 		if (!thread_table_wants(type))
@@ -1115,6 +1061,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		s->t_sort = now_s() - t;
 		t = now_s();
 		build_threads(s);
+		index_finish(&s->index, opts != NULL && opts->keep_who);
 		s->t_threads = now_s() - t;
 	}
 	/*

@@ -82,6 +82,10 @@ struct session_opts {
 	/* Memory budget in bytes for decompressed data and the index
 	 * (0: session_default_budget of the recording's size). */
 	uint64_t		 mem_budget;
+	/* Keep who each record is about (cpu, pid, tid) in the index, 8 bytes
+	 * a record, for callers that ask session_ent_who() of many records
+	 * again and again (the browser); without it each answer reads the record. */
+	bool			 keep_who;
 };
 
 /* An open recording: opaque outside core/ (core/session_int.h). */
@@ -158,6 +162,8 @@ uint64_t session_default_budget(uint64_t size);
 
 /* The record at loc, or -1 if loc is not a valid record start. */
 int session_rec(const struct session *s, uint64_t loc, struct rec *out);
+/* Who the record at index position pos is about (-1: not said, or pos out of range). */
+struct ent_who session_ent_who(const struct session *s, size_t pos);
 
 /* For a loc, the file index and file offset it lies at (for decompressed
  * bytes: of the container record).  Returns the file index. */

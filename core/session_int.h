@@ -89,7 +89,7 @@ void session_file_read_event_types(struct session *s);
 /* The feature sections named by the header's bitmap (damage goes to s->diags). */
 void session_file_read_features(struct session *s);
 /* What a record costs in the index: its entry, and a round mark at most. */
-#define SESSION_REC_CHARGE	(sizeof(struct rec_ent) + sizeof(size_t))
+#define SESSION_REC_CHARGE	(sizeof(struct load_ent) + sizeof(size_t))
 
 /* Count a record of type (attr: its attr, or -1) into c and, per attr, into
  * *ac (*nac of them, grown to hint at least when it grows).  session.c. */
@@ -102,6 +102,8 @@ void session_count_into(struct type_counts *c, struct type_counts **ac, size_t *
  */
 struct rec;
 struct sample;
+/* Who the record of entry e is about, read from the record (session_who.c). */
+struct ent_who session_load_who(const struct session *s, const struct rec_ent *e);
 void session_index_rec(const struct session *s, struct rec_index *ix, uint64_t *last_time,
     const struct rec *r, int attr, const struct sample *smp);
 

@@ -108,7 +108,7 @@ part_walk(void *arg)
 	/* where the first half's entries end: the part's go from there */
 	if (!session_par_count(s, p->whole, p->at, &p->na))
 		goto fail;
-	p->ix.v = s->index.v + p->n0 + p->na;
+	p->ix.lv = s->index.lv + p->n0 + p->na;
 	p->ix.cap = s->index.cap - p->n0 - p->na;
 	while (pos < p->len) {
 		struct rec r;

@@ -177,6 +177,7 @@ count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
 		const struct rec_ent *re = &ix->v[pos];
 		uint64_t period;
 		const struct hist_entry *e = NULL;
+		int32_t cpu = -1;
 
 		if (r == NONE32)
 			continue;
@@ -186,8 +187,10 @@ count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
 			e = &h->ent[h->cprow[r].entry & ~CP_NOCHAIN];
 			ev = e->event;
 		}
-		if (f != NULL && !filter_sample_ok(f, (has[ev] & 1) ? re->time : 0,
-		    (has[ev] & 2) && ent_cpu(re) != ENT_CPU_NONE, ent_cpu(re)))
+		if (f != NULL && f->ncpus && (has[ev] & 2))
+			cpu = session_ent_who(h->s, pos).cpu;
+		if (f != NULL && !filter_sample_ok(f, (has[ev] & 1) ? re->time : 0, cpu >= 0,
+		    cpu >= 0 ? (uint32_t)cpu : 0))
 			continue;
 		period = h->sample_p64 ? h->sample_p64[pos] : h->sample_p32[pos];
 		h->ev[ev].total_period += period;

@@ -65,12 +65,14 @@ count_keys(struct timeline *tl, struct build *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct rec_ent *e = &tl->ix[i];
-		struct tkey k = { ent_pid(e), ent_tid(e), ent_cpu(e) == ENT_CPU_NONE ? -1 :
-			(int32_t)ent_cpu(e), 0, 0, 0, 0 };
+		struct ent_who w;
+		struct tkey k;
 		uint32_t j;
 
 		if (!is_sample(tl, e))
 			continue;
+		w = session_ent_who(tl->s, i);
+		k = (struct tkey){ w.pid, w.tid, w.cpu, 0, 0, 0, 0 };
 		if (tl->npos == 0)
 			tl->first = e->time;
 		tl->last = e->time;
@@ -251,13 +253,14 @@ fill_positions(struct timeline *tl, const struct build *b, size_t n)
 	tl->pos = xcalloc(off ? off : 1, sizeof *tl->pos);
 	for (size_t i = 0; i < n; i++) {
 		const struct rec_ent *e = &tl->ix[i];
+		struct ent_who w;
 		uint32_t pl, thl;
 
 		if (!is_sample(tl, e))
 			continue;
 		tl->pos[at[0]++] = (uint32_t)i;
-		lanes_of(tl, b, ent_pid(e), ent_tid(e),
-		    ent_cpu(e) == ENT_CPU_NONE ? -1 : (int32_t)ent_cpu(e), &pl, &thl);
+		w = session_ent_who(tl->s, i);
+		lanes_of(tl, b, w.pid, w.tid, w.cpu, &pl, &thl);
 		if (pl != TL_NONE)
 			tl->pos[at[pl]++] = (uint32_t)i;
 		if (thl != TL_NONE)
@@ -299,6 +302,7 @@ find_lost(struct timeline *tl, const struct build *b, size_t n)
 		struct rec r;
 		struct rec_lost l;
 		struct tl_lost *o;
+		struct ent_who w;
 		uint32_t pl, thl;
 
 		if (t != PERF_RECORD_LOST && t != PERF_RECORD_LOST_SAMPLES)
@@ -309,9 +313,10 @@ find_lost(struct timeline *tl, const struct build *b, size_t n)
 		o = &tl->lost[tl->nlost++];
 		o->time = e->time;
 		o->lost = l.lost;
-		o->pid = ent_pid(e);
-		o->tid = ent_tid(e);
-		o->cpu = ent_cpu(e) == ENT_CPU_NONE ? -1 : (int32_t)ent_cpu(e);
+		w = session_ent_who(tl->s, i);
+		o->pid = w.pid;
+		o->tid = w.tid;
+		o->cpu = w.cpu;
 		tl->lanes[0].lost += l.lost;
 		lanes_of(tl, b, o->pid, o->tid, o->cpu, &pl, &thl);
 		if (pl != TL_NONE)
@@ -384,12 +389,16 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct rec_ent *e = &tl->ix[i];
 		unsigned t = ent_type(e);
-		uint64_t key = tkey_of(ent_pid(e), ent_tid(e));
+		struct ent_who w;
+		uint64_t key;
 		uint32_t j, lane;
 		struct rec r;
 
-		if ((t != PERF_RECORD_SWITCH && t != PERF_RECORD_SWITCH_CPU_WIDE) || ent_tid(e) < 0 ||
-		    session_rec(tl->s, ent_loc(e), &r) < 0)
+		if (t != PERF_RECORD_SWITCH && t != PERF_RECORD_SWITCH_CPU_WIDE)
+			continue;
+		w = session_ent_who(tl->s, i);
+		key = tkey_of(w.pid, w.tid);
+		if (w.tid < 0 || session_rec(tl->s, ent_loc(e), &r) < 0)
 			continue;
 		j = hmap_get(&out, key);
 		if (r.misc & PERF_RECORD_MISC_SWITCH_OUT) {
@@ -403,7 +412,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 		}
 		if (j == HMAP_NONE || outs[j] == UINT64_MAX)
 			continue;
-		lane = gap_lane(tl, b, ent_pid(e), ent_tid(e));
+		lane = gap_lane(tl, b, w.pid, w.tid);
 		if (lane != TL_NONE && e->time > outs[j]) {
 			GROW(v, cap, nv + 1);
 			v[nv++] = (struct lgap){ lane, { outs[j], e->time } };
@@ -597,18 +606,20 @@ timeline_func_samples(const struct timeline *tl, const struct hist *h, uint32_t 
 static bool
 in_lane(const struct timeline *tl, const struct tl_lane *l, uint32_t pos)
 {
-	const struct rec_ent *e = &tl->ix[pos];
-	unsigned cpu = ent_cpu(e);
+	struct ent_who w;
 
+	if (l->kind == TL_KIND_ALL)
+		return true;
+	w = session_ent_who(tl->s, pos);
 	switch (l->kind) {
 	case TL_KIND_ALL:
 		return true;
 	case TL_KIND_PROC:
-		return ent_pid(e) == l->pid;
+		return w.pid == l->pid;
 	case TL_KIND_THREAD:
-		return ent_pid(e) == l->pid && ent_tid(e) == l->tid;
+		return w.pid == l->pid && w.tid == l->tid;
 	case TL_KIND_CPU:
-		return (cpu == ENT_CPU_NONE ? -1 : (int32_t)cpu) == l->cpu;
+		return w.cpu == l->cpu;
 	}
 	return false;
 }

@@ -188,7 +188,7 @@ Test(budget, bomb_stops_with_what_came_before, .timeout = 30)
 	/* offsets are perf's pipe offsets less nothing here: the record's own */
 	cr_assert_eq(d->offset, zoff, "budget diagnostic at 0x%llx, want the first COMPRESSED 0x%zx",
 	    (unsigned long long)d->offset, zoff);
-	used = session_info(s).zlen + session_index(s)->n * (sizeof(struct rec_ent) + sizeof(size_t));
+	used = session_info(s).zlen + session_index(s)->n * (sizeof(struct load_ent) + sizeof(size_t));
 	cr_assert_leq(used, budget, "used %llu of %llu", (unsigned long long)used,
 	    (unsigned long long)budget);
 	/* what came before the bomb and part of the bomb are loaded */
@@ -245,7 +245,7 @@ Test(budget, index_of_a_plain_file, .timeout = 30)
 	s = session_open(path, &so, &err);
 	cr_assert_not_null(s);
 	cr_assert(session_info(s).over_budget);
-	cr_assert_leq(session_index(s)->n, 4096 / (sizeof(struct rec_ent) + sizeof(size_t)));
+	cr_assert_leq(session_index(s)->n, 4096 / (sizeof(struct load_ent) + sizeof(size_t)));
 	cr_assert_gt(session_index(s)->n, 10);
 	cr_assert_not_null(find_diag(s, "memory budget of 4 KiB reached"));
 	assert_walk_matches(s);

@@ -93,8 +93,8 @@ Test(panes, events_sort_by_cpu_keeps_count)
 	widget_sort(&p.w, 1, false);
 	cr_assert_eq(widget_count(&p.w), ix->n);
 	for (size_t i = 1; i < widget_count(&p.w); i++)
-		cr_assert_leq(ent_cpu(&ix->v[widget_source(&p.w, i - 1)]),
-		    ent_cpu(&ix->v[widget_source(&p.w, i)]));
+		cr_assert_leq((uint32_t)session_ent_who(s, widget_source(&p.w, i - 1)).cpu,
+		    (uint32_t)session_ent_who(s, widget_source(&p.w, i)).cpu);
 	pane_destroy(&p);
 	session_close(s);
 }
@@ -772,8 +772,10 @@ every_events(struct pane *p, struct session *s, const char *fx, struct row *r)
 		row_of(p, pick[k], r);
 		cr_assert_not_null(strstr(r->col[rec], want), "%s: row %zu: \"%s\", want %s", fx,
 		    pick[k], r->col[rec], want);
-		if (ent_pid(e) >= 0 && ent_tid(e) >= 0) {
-			snprintf(want, sizeof want, "%d/%d", (int)ent_pid(e), (int)ent_tid(e));
+		struct ent_who w = session_ent_who(s, pick[k]);
+
+		if (w.pid >= 0 && w.tid >= 0) {
+			snprintf(want, sizeof want, "%d/%d", (int)w.pid, (int)w.tid);
 			cr_assert_str_eq(r->col[ids], want, "%s: row %zu", fx, pick[k]);
 		}
 	}
@@ -833,7 +835,7 @@ every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
 
 	for (size_t i = 0; i < ix->n && pid < 0; i++)
 		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
-			pid = ent_pid(&ix->v[i]);
+			pid = session_ent_who(s, i).pid;
 	if (pid < 0) {
 		cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 0, "%s: samples without pid", fx);
 		return;

@@ -199,8 +199,9 @@ first_sample(const struct session *s, int32_t *tid, uint32_t *cpu, uint64_t *t0,
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		if (*tid < 0) {
-			*tid = ent_tid(e);
-			*cpu = ent_cpu(e);
+			*tid = session_ent_who(s, i).tid;
+			/* none (these fixtures): a cpu no sample has */
+			*cpu = session_ent_who(s, i).cpu < 0 ? 65535 : (uint32_t)session_ent_who(s, i).cpu;
 		}
 		if (e->time < *t0)
 			*t0 = e->time;

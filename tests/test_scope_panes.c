@@ -87,10 +87,12 @@ Test(scope, start_scope_in_events_and_processes)
 
 	for (size_t i = 0; i < ix->n && tid < 0; i++)
 		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
-			tid = ent_tid(&ix->v[i]);
+			tid = session_ent_who(s, i).tid;
 	for (size_t i = 0; i < ix->n; i++) {
-		recs += ent_pid(&ix->v[i]) < 0 || ent_tid(&ix->v[i]) == tid;
-		samples += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ent_tid(&ix->v[i]) == tid;
+		struct ent_who w = session_ent_who(s, i);
+
+		recs += w.pid < 0 || w.tid == tid;
+		samples += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && w.tid == tid;
 	}
 	snprintf(buf, sizeof buf, "%d", tid);
 	cr_assert_eq(filter_parse_tids(&f, buf), 0);

@@ -73,10 +73,11 @@ Test(session, synth_native)
 			if (ent_type(&session_index(s)->v[i]) != PERF_RECORD_SAMPLE)
 				continue;
 			cr_assert_eq(session_index(s)->v[i].time, want);
-			cr_assert_eq(ent_pid(&session_index(s)->v[i]), 42);
-			cr_assert_eq(ent_tid(&session_index(s)->v[i]), 42);
+			cr_assert_eq(session_ent_who(s, i).pid, 42);
+			cr_assert_eq(session_ent_who(s, i).tid, 42);
 			cr_assert_eq(ent_attr(&session_index(s)->v[i]), 0);
-			cr_assert_lt(ent_cpu(&session_index(s)->v[i]), 2);
+			cr_assert_lt(session_ent_who(s, i).cpu, 2);
+			cr_assert_geq(session_ent_who(s, i).cpu, 0);
 			want += 10;
 		}
 		cr_assert_eq(want, 1100);
@@ -118,7 +119,9 @@ Test(session, synth_swapped_equals_native)
 	for (size_t i = 0; i < session_index(sa)->n; i++) {
 		cr_assert_eq(session_index(sa)->v[i].time, session_index(sb)->v[i].time);
 		cr_assert_eq(session_index(sa)->v[i].loc, session_index(sb)->v[i].loc);
-		cr_assert_eq(session_index(sa)->v[i].who, session_index(sb)->v[i].who);
+		struct ent_who x = session_ent_who(sa, i), y = session_ent_who(sb, i);
+
+		cr_assert(x.cpu == y.cpu && x.pid == y.pid && x.tid == y.tid, "entry %zu", i);
 	}
 	cr_assert_eq(memcmp(session_counts(sa), session_counts(sb), sizeof *session_counts(sa)), 0);
 	cr_assert_eq(session_threads(sb)->nmaps, 1);
@@ -292,12 +295,12 @@ Test(session, bad_inputs)
 static int
 ref_cmp(const void *a, const void *b)
 {
-	const struct rec_ent *x = a, *y = b;
+	const struct load_ent *x = a, *y = b;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
+	if (x->e.time != y->e.time)
+		return x->e.time < y->e.time ? -1 : 1;
 	/* loc holds the original position: stability */
-	return x->loc < y->loc ? -1 : x->loc > y->loc;
+	return x->e.loc < y->e.loc ? -1 : x->e.loc > y->e.loc;
 }
 
 Test(index, sort_matches_stable_reference)
@@ -305,12 +308,12 @@ Test(index, sort_matches_stable_reference)
 	for (int trial = 0; trial < 40; trial++) {
 		struct rec_index ix;
 		size_t n = 1 + (size_t)(trial * 97 % 3000), rounds[64], nr = 0;
-		struct rec_ent *ref;
+		struct load_ent *ref;
 
 		memset(&ix, 0, sizeof ix);
 		srand((unsigned)trial);
 		for (size_t i = 0; i < n; i++) {
-			struct rec_ent e;
+			struct load_ent e;
 			/* time grows with i, jitter makes overlaps, few distinct values make ties */
 			uint64_t t = i / 3 + (uint64_t)(rand() % (trial % 5 == 0 ? 1000 : 20));
 
@@ -320,11 +323,22 @@ Test(index, sort_matches_stable_reference)
 				rounds[nr++] = i;
 		}
 		ref = malloc(n * sizeof *ref);
-		memcpy(ref, ix.v, n * sizeof *ref);
+		memcpy(ref, ix.lv, n * sizeof *ref);
 		qsort(ref, n, sizeof *ref, ref_cmp);
 		index_sort(&ix, rounds, nr);
 		for (size_t i = 0; i < n; i++)
-			cr_assert_eq(ix.v[i].loc, ref[i].loc, "trial %d: position %zu", trial, i);
+			cr_assert_eq(ix.lv[i].e.loc, ref[i].e.loc, "trial %d: position %zu", trial, i);
+		/* finished: the same entries, 16 bytes each, who kept alongside */
+		index_finish(&ix, true);
+		cr_assert_null(ix.lv);
+		for (size_t i = 0; i < n; i++) {
+			struct ent_who w;
+
+			cr_assert_eq(ix.v[i].loc, ref[i].e.loc, "trial %d: finished %zu", trial, i);
+			cr_assert_eq(ix.v[i].time, ref[i].e.time);
+			cr_assert(who_unpack(ix.who[i], &w));
+			cr_assert(w.cpu == 0 && w.pid == 1 && w.tid == 1);
+		}
 		free(ref);
 		index_free(&ix);
 	}
@@ -332,21 +346,21 @@ Test(index, sort_matches_stable_reference)
 
 Test(index, entry_packing)
 {
-	struct rec_ent e;
+	struct load_ent e;
+	struct ent_who w;
 
 	ent_set(&e, 77, 0x123456789abcull, 9, 3, 5, 1234, 5678);
-	cr_assert_eq(ent_loc(&e), 0x123456789abcull);
-	cr_assert_eq(ent_type(&e), 9);
-	cr_assert_eq(ent_attr(&e), 3);
-	cr_assert_eq(ent_cpu(&e), 5);
-	cr_assert_eq(ent_pid(&e), 1234);
-	cr_assert_eq(ent_tid(&e), 5678);
+	cr_assert_eq(ent_loc(&e.e), 0x123456789abcull);
+	cr_assert_eq(ent_type(&e.e), 9);
+	cr_assert_eq(ent_attr(&e.e), 3);
+	cr_assert(who_unpack(e.who, &w));
+	cr_assert(w.cpu == 5 && w.pid == 1234 && w.tid == 5678);
 	ent_set(&e, 0, 0, 300, -1, -1, -1, 1 << 30);
-	cr_assert_eq(ent_type(&e), ENT_TYPE_BIG);
-	cr_assert_eq(ent_attr(&e), ENT_ATTR_NONE);
-	cr_assert_eq(ent_cpu(&e), ENT_CPU_NONE);
-	cr_assert_eq(ent_pid(&e), -1);
-	cr_assert_eq(ent_tid(&e), (int32_t)ENT_ID_BIG);
+	cr_assert_eq(ent_type(&e.e), ENT_TYPE_BIG);
+	cr_assert_eq(ent_attr(&e.e), ENT_ATTR_NONE);
+	/* a tid too large to pack: the record must be read */
+	cr_assert_not(who_unpack(e.who, &w));
+	cr_assert(w.cpu == -1 && w.pid == -1);
 }
 
 Test(session, attrs_section_beyond_eof)
@@ -546,8 +560,12 @@ same_load(const struct session *s, const struct session *t, const char *name)
 	cr_assert_eq(a->n, b->n, "%s: %zu vs %zu entries", name, a->n, b->n);
 	cr_assert_eq(a->n_untimed, b->n_untimed, "%s: untimed", name);
 	for (size_t i = 0; i < a->n; i++)
+	{
+		struct ent_who x = session_ent_who(s, i), y = session_ent_who(t, i);
+
 		cr_assert(a->v[i].time == b->v[i].time && a->v[i].loc == b->v[i].loc &&
-		    a->v[i].who == b->v[i].who, "%s: entry %zu", name, i);
+		    x.cpu == y.cpu && x.pid == y.pid && x.tid == y.tid, "%s: entry %zu", name, i);
+	}
 	cr_assert_eq(memcmp(session_counts(s), session_counts(t), sizeof *session_counts(s)), 0,
 	    "%s: counts", name);
 	for (size_t i = 0; i < session_attrs(s)->n; i++) {
@@ -564,20 +582,27 @@ same_load(const struct session *s, const struct session *t, const char *name)
 	cr_assert_eq(session_info(s).damaged, session_info(t).damaged, "%s: damaged", name);
 }
 
-/* path loaded with its data indexed in two parts (walk_split) and in one walk; 1 if split. */
+/*
+ * path loaded with its data indexed in two parts (walk_split) and in one
+ * walk; 1 if split.  The first keeps who each record is about in the
+ * index, the second reads it from the records: the same answers.
+ */
 static int
 split_equals_one(const char *path, const char *name)
 {
 	struct perf_err e1, e2;
 	struct session *s, *t;
+	struct session_opts keep = { .keep_going = true, .keep_who = true };
 	int split = 0;
 
 	setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
-	s = session_open(path, NULL, &e1);
+	s = session_open(path, &keep, &e1);
 	unsetenv("PERFNAV_LOAD_SPLIT_MIN");
 	t = session_open(path, NULL, &e2);
 	cr_assert_eq(s == NULL, t == NULL, "%s: opens", name);
 	if (s != NULL) {
+		cr_assert(session_index(s)->n == 0 || session_index(s)->who != NULL, "%s: who kept", name);
+		cr_assert_null(session_index(t)->who, "%s: who let go", name);
 		same_load(s, t, name);
 		split = session_info(s).load_split > 0;
 		cr_assert_eq(session_info(t).load_split, 0, "%s: one walk", name);

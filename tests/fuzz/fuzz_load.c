@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t reports = 0;
 	struct session_opts o = { .no_index = size % 2 == 1, .keep_going = true,
-	    .progress = progress, .progress_arg = &reports };
+	    .progress = progress, .progress_arg = &reports, .keep_who = size % 4 >= 2 };
 	struct session *s = fuzz_open(data, size, &o);
 
 	if (s == NULL)
@@ -61,7 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.type == PERF_RECORD_SAMPLE &&
 		    record_sample_head(s, &r, record_attr(s, &r), &smp) == 0)
 			fuzz_use(smp.ip + smp.period);
-		th = thread_table_find(session_threads(s), ent_tid(e), e->time);
+		th = thread_table_find(session_threads(s), session_ent_who(s, i).tid, e->time);
 		if (th != THREAD_NONE) {
 			const char *comm = thread_comm_at(session_threads(s), th, e->time);
 

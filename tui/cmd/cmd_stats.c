@@ -49,9 +49,11 @@ print_index(FILE *fp, const struct session *s)
 	struct session_info si = session_info(s);
 	const struct rec_index *ix = session_index(s);
 
-	fprintf(fp, "\n# index: %zu records, %zu bytes each (%.1f MiB), %zu without a timestamp\n",
-	    ix->n, sizeof(struct rec_ent),
-	    (double)(ix->n * sizeof(struct rec_ent)) / (1024.0 * 1024.0), ix->n_untimed);
+	size_t each = sizeof(struct rec_ent) + (ix->who != NULL ? sizeof *ix->who : 0);
+
+	fprintf(fp, "\n# index: %zu records, %zu bytes each (%.1f MiB; %zu while loading), "
+	    "%zu without a timestamp\n", ix->n, each, (double)(ix->n * each) / (1024.0 * 1024.0),
+	    sizeof(struct load_ent), ix->n_untimed);
 	fprintf(fp, "# threads: %zu, comm changes: %zu, maps: %zu\n", tt->n,
 	    tt->ncomms, tt->nmaps);
 	fprintf(fp, "# seconds: open %.3f, walk+index %.3f, sort %.3f, threads %.3f\n", si.t_open,

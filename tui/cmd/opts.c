@@ -230,14 +230,18 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 	return 0;
 }
 
-/* Open co->input, with a progress bar on a terminal when asked. */
+/*
+ * Open co->input, with a progress bar on a terminal when asked (the
+ * browser, which also keeps who each record is about: its panes ask it of
+ * every sample, again and again).
+ */
 static struct session *
 open_input(const struct common_opts *co, bool index, bool progress)
 {
 	struct perf_err err;
 	struct load_progress lp = { co->input, mono_now(), false };
 	struct session_opts so = { .no_index = !index, .keep_going = true,
-		.mem_budget = co->max_memory };
+		.mem_budget = co->max_memory, .keep_who = progress };
 	struct session *s;
 
 	if (progress && isatty(STDERR_FILENO)) {

@@ -110,6 +110,13 @@ ent(struct pane *p, size_t idx)
 	return &session_index(p->s)->v[idx];
 }
 
+/* Who the record of entry e (one of the index's) is about. */
+static struct ent_who
+who_of(struct pane *p, const struct rec_ent *e)
+{
+	return session_ent_who(p->s, (size_t)(e - session_index(p->s)->v));
+}
+
 /* ---- expanded stacks: source rows and index positions ---- */
 
 /*
@@ -220,7 +227,7 @@ static const char *
 comm_of(struct pane *p, const struct rec_ent *e)
 {
 	const struct thread_table *tt = session_threads(p->s);
-	int32_t tid = ent_tid(e);
+	int32_t tid = who_of(p, e).tid;
 	uint32_t t;
 	const char *c;
 
@@ -295,8 +302,7 @@ ev_row(struct pane *p, size_t src, struct row *r)
 	struct rec rec;
 	char t[32], sum[512];
 	const char *comm;
-	int32_t pid = ent_pid(e), tid = ent_tid(e);
-	unsigned cpu = ent_cpu(e);
+	struct ent_who w = who_of(p, e);
 
 	if (fr >= 0) {
 		frame_row(p, idx, fr, r);
@@ -310,14 +316,14 @@ ev_row(struct pane *p, size_t src, struct row *r)
 	} else {
 		row_set(r, C_TIME, EL_DIM, "-");
 	}
-	if (cpu == ENT_CPU_NONE)
+	if (w.cpu < 0)
 		row_set(r, C_CPU, EL_DIM, "-");
 	else
-		row_set(r, C_CPU, 0, "%u", cpu);
-	if (pid < 0 && tid < 0)
+		row_set(r, C_CPU, 0, "%" PRId32, w.cpu);
+	if (w.pid < 0 && w.tid < 0)
 		row_set(r, C_PID, EL_DIM, "-");
 	else
-		row_set(r, C_PID, EL_PID, "%" PRId32 "/%" PRId32, pid, tid);
+		row_set(r, C_PID, EL_PID, "%" PRId32 "/%" PRId32, w.pid, w.tid);
 	comm = comm_of(p, e);
 	row_set(r, C_COMM, EL_COMM, "%s", comm ? comm : "");
 	if (session_rec(p->s, ent_loc(e), &rec) < 0) {
@@ -365,11 +371,13 @@ ev_cmp(struct pane *p, int col, size_t a, size_t b)
 	case C_TIME:
 		return cmp_u64(x->time, y->time);
 	case C_CPU:
-		return cmp_u64(ent_cpu(x), ent_cpu(y));
+		/* none (-1) sorts last */
+		return cmp_u64((uint32_t)who_of(p, x).cpu, (uint32_t)who_of(p, y).cpu);
 	case C_PID: {
-		int r = cmp_u64((uint64_t)(int64_t)ent_pid(x), (uint64_t)(int64_t)ent_pid(y));
+		struct ent_who wx = who_of(p, x), wy = who_of(p, y);
+		int r = cmp_u64((uint64_t)(int64_t)wx.pid, (uint64_t)(int64_t)wy.pid);
 
-		return r ? r : cmp_u64((uint64_t)(int64_t)ent_tid(x), (uint64_t)(int64_t)ent_tid(y));
+		return r ? r : cmp_u64((uint64_t)(int64_t)wx.tid, (uint64_t)(int64_t)wy.tid);
 	}
 	case C_COMM: {
 		const char *c = comm_of(p, x), *d = comm_of(p, y);
@@ -702,14 +710,16 @@ static bool
 in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e)
 {
 	const struct hist_filter *sf = p->sym->start;
+	struct ent_who w;
 
 	if (e->time < ev->sc_t0 || e->time > ev->sc_t1)
 		return false;
 	if (sf == NULL)
 		return true;
-	if (!filter_sample_ok(sf, e->time, ent_cpu(e) != ENT_CPU_NONE, ent_cpu(e)))
+	w = who_of(p, e);
+	if (!filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
 		return false;
-	return ent_pid(e) < 0 || filter_entry_ok(sf, ent_pid(e), ent_tid(e), comm_of(p, e));
+	return w.pid < 0 || filter_entry_ok(sf, w.pid, w.tid, comm_of(p, e));
 }
 
 /* A frame row shows when its sample does. */
@@ -723,12 +733,13 @@ ev_match(struct pane *p, size_t src)
 
 	if (ev->scoped && !in_scope(p, ev, e))
 		return false;
-	if (f->pid != -2 && ent_pid(e) != f->pid)
-		return false;
-	if (f->tid != -2 && ent_tid(e) != f->tid)
-		return false;
-	if (f->cpu != -2 && (ent_cpu(e) == ENT_CPU_NONE ? -1 : (int64_t)ent_cpu(e)) != f->cpu)
-		return false;
+	if (f->pid != -2 || f->tid != -2 || f->cpu != -2) {
+		struct ent_who w = who_of(p, e);
+
+		if ((f->pid != -2 && w.pid != f->pid) || (f->tid != -2 && w.tid != f->tid) ||
+		    (f->cpu != -2 && w.cpu != f->cpu))
+			return false;
+	}
 	if (f->by_time && (e->time < f->t0 || e->time > f->t1))
 		return false;
 	if (f->by_comm) {

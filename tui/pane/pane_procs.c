@@ -100,7 +100,9 @@ count_lost(struct pane *p, struct pr *pr)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_lost(&r, &l) < 0)
 			continue;
-		if (ent_pid(e) >= 0 && (pi = find_proc(pr, ent_pid(e))) != UINT32_MAX)
+		int32_t pid = session_ent_who(s, i).pid;
+
+		if (pid >= 0 && (pi = find_proc(pr, pid)) != UINT32_MAX)
 			pr->procs[pi].lost += l.lost;
 	}
 }
@@ -198,21 +200,22 @@ count_scope(struct pane *p, struct pr *pr)
 	pr->total = 0;
 	for (size_t i = index_first_at(ix, t0); i < ix->n && ix->v[i].time <= t1; i++) {
 		const struct rec_ent *e = &ix->v[i];
+		struct ent_who w;
 
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
+		w = session_ent_who(p->s, i);
 		/* the start options: time and cpu leave a sample out, the rest its rows */
-		if (sf != NULL &&
-		    !filter_sample_ok(sf, e->time, ent_cpu(e) != ENT_CPU_NONE, ent_cpu(e)))
+		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
 			continue;
 		pr->total++;
 		/* a tid's lifetime holds until it exits */
-		if (ent_tid(e) != tid || (th != THREAD_NONE && tt->v[th].exited &&
+		if (w.tid != tid || (th != THREAD_NONE && tt->v[th].exited &&
 		    e->time > tt->v[th].end)) {
-			tid = ent_tid(e);
+			tid = w.tid;
 			th = thread_table_find(tt, tid, e->time);
 		}
-		if (th == THREAD_NONE || (sf != NULL && !filter_entry_ok(sf, ent_pid(e), tid,
+		if (th == THREAD_NONE || (sf != NULL && !filter_entry_ok(sf, w.pid, tid,
 		    thread_comm_at(tt, th, e->time))))
 			continue;
 		pr->tsamples[th]++;
