@@ -47,6 +47,8 @@ main(int argc, char **argv)
 	struct session *s;
 	struct symbols *sy;
 	struct rusage ru;
+	/* as the browser opens a recording (tui/cmd/opts.c) */
+	struct session_opts so = { .keep_going = true, .keep_who = true };
 	double t0, t1, t2, t3;
 	long peak = 0, a;
 
@@ -55,7 +57,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	t0 = ms_now();
-	if ((s = session_open(argv[1], NULL, &err)) == NULL) {
+	if ((s = session_open(argv[1], &so, &err)) == NULL) {
 		fprintf(stderr, "sym_bench: %s\n", err.msg);
 		return 1;
 	}

@@ -265,6 +265,36 @@ for c in folded top; do
 	fi
 done
 
+# stat: what perf stat report prints (tests/data/expected/NAME.stat.txt): the totals with
+# their metrics (stat.data), and intervals per cpu (stat-cpu.data, -I 20 -a -A)
+for f in "$data"/expected/*.stat.txt; do
+	name=$(basename "$f" .stat.txt)
+	if "$bin" stat "$data/$name" > "$tmp/out" 2> "$tmp/err" && diff "$tmp/out" "$f" > "$tmp/diff"; then
+		ok
+	else
+		ko "stat $name: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done
+# ... on a recording of samples: no counts, said, exit 1
+"$bin" stat "$data/fp.data" > "$tmp/out" 2> "$tmp/err"
+st=$?
+if [ "$st" -eq 1 ] && grep -q "no counts" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok
+else
+	ko "stat fp.data: exit $st: $(head -c 300 "$tmp/out" "$tmp/err")"
+fi
+# ... cut short anywhere: what was read is printed, no crash
+for cut in 300 700 1000 2000 3000 5000 7000; do
+	head -c $cut "$data/stat-cpu.data" > "$tmp/cut.data"
+	"$bin" stat "$tmp/cut.data" > "$tmp/out" 2> "$tmp/err"
+	st=$?
+	if [ "$st" -le 3 ]; then
+		ok
+	else
+		ko "stat stat-cpu.data cut at $cut: exit $st: $(head -c 300 "$tmp/err")"
+	fi
+done
+
 # --sort pid groups by thread, as perf report --sort pid does
 # (tests/data/expected/pipe.data.pid.txt: perf report --no-children --sort pid -n)
 "$bin" top --tsv --sort pid "$data/pipe.data" 2> "$tmp/err" | grep -v '^#' |

@@ -7,6 +7,7 @@
 #                    container's offset and the container is not listed; in a
 #                    directory recording offsets are per data file)
 #   NAME.header.txt  perf report --header-only -I -i NAME
+#   NAME.stat.txt    perf stat report -i NAME (perf stat record files; perf prints it on stderr)
 #
 # usage: tests/record-fixtures.sh [NAME...]      (default: every fixture)
 #
@@ -124,6 +125,20 @@ if want stat.data; then
 		exit 1
 	}
 	expect stat.data
+	perf stat report -i "$out/stat.data" 2>"$exp/stat.data.stat.txt" >/dev/null
+fi
+# perf stat record per cpu (-a -A) every 20 ms (-I), with a count that is not a clock
+# (its rate per second comes from the clocks): needs system-wide counting (root).
+if want stat-cpu.data; then
+	echo "== stat-cpu.data: perf stat record -I 20 -a -A -e task-clock,cpu-clock,page-faults -- ./cpu"
+	rm -f "$out/stat-cpu.data"
+	if (cd "$bin" && "${PERF[@]}" stat record -o "$root/$out/stat-cpu.data" -I 20 -a -A \
+		-e task-clock,cpu-clock,page-faults -- ./cpu) >"$bin/stat-cpu.log" 2>&1; then
+		expect stat-cpu.data
+		perf stat report -i "$out/stat-cpu.data" 2>"$exp/stat-cpu.data.stat.txt" >/dev/null
+	else
+		echo "== stat-cpu.data: skipped (no system-wide counting here)"
+	fi
 fi
 
 # perfnav diff's fixtures: one binary path built twice (tests/fixtures-src/diffwork.c,

@@ -17,6 +17,7 @@ struct subcmd {
 static const struct subcmd subcmds[] = {
 	{ "header", cmd_header, "the header and every feature section, as perf report --header-only -I" },
 	{ "stats", cmd_stats, "record counts by type and samples per event, as perf report --stats" },
+	{ "stat", cmd_stat, "the counts of a perf stat record file, as perf stat report" },
 	{ "dump", cmd_dump, "one line per record in file order (-x: with hex)" },
 	{ "hex", cmd_hex, "the record at an offset as annotated hex" },
 	{ "script", cmd_script, "one line per sample, as perf script (-F fields, -G: no callchains)" },

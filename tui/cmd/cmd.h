@@ -133,6 +133,7 @@ int cmd_report_diags(const struct session *s, bool strict);
 
 int cmd_header(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_hex(int argc, char **argv);
 int cmd_script(int argc, char **argv);

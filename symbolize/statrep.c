@@ -1,0 +1,259 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/attr.h"
+#include "core/bytes.h"
+#include "core/err.h"
+#include "core/hmap.h"
+#include "core/perf_file.h"
+#include "core/record.h"
+#include "symbolize/statrep.h"
+
+/* Bounds against a hostile file: columns, and rounds' cells in all. */
+#define STAT_MAX_COLS	4096
+#define STAT_MAX_CELLS	(UINT64_C(4) << 20)
+
+/* STAT_CONFIG's terms (perf's PERF_STAT_CONFIG_TERM__*). */
+enum { TERM_AGGR_MODE = 0, TERM_INTERVAL = 1, TERM_SCALE = 2 };
+
+/* One counter: an event on one cpu for one thread. */
+struct counter {
+	uint32_t		ev, col;
+	struct stat_count	cur, last;	/* now, and at the last round */
+};
+
+struct build {
+	const struct session	*s;
+	struct stat_report	*r;
+	int			 pass;
+	int			*ev_of_attr;	/* attr index -> event, or -1 */
+	struct hmap		 cpu_col;	/* cpu -> column (pass 2) */
+	struct hmap		 keys;		/* (ev, cpu, thread) -> counter */
+	struct counter		*c;
+	size_t			 nc, capc, caprounds;
+	uint64_t		 cells;
+	bool			 full;
+};
+
+static void
+read_config(struct stat_report *r, const struct rec *rec)
+{
+	uint64_t n;
+	size_t room = rec->size > 16 ? (rec->size - 16) / 16 : 0;
+
+	if (rec->size < 16)
+		return;
+	n = rd64(rec->p + 8, rec->swap);
+	if (n > room)
+		n = room;
+	r->have_config = true;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t tag = rd64(rec->p + 16 + 16 * i, rec->swap);
+		uint64_t val = rd64(rec->p + 24 + 16 * i, rec->swap);
+
+		if (tag == TERM_AGGR_MODE)
+			r->aggr = val <= STAT_AGGR_NODE ? (enum stat_aggr)val : STAT_AGGR_UNSET;
+		else if (tag == TERM_INTERVAL)
+			r->interval_ms = val;
+	}
+}
+
+static int
+cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Pass 1: the cpus seen (columns when per cpu); false past the bound. */
+static bool
+note_cpu(struct build *b, int32_t cpu)
+{
+	struct stat_report *r = b->r;
+
+	if (!r->per_cpu || hmap_get(&b->cpu_col, (uint64_t)(uint32_t)cpu) != HMAP_NONE)
+		return true;
+	if (r->ncols >= STAT_MAX_COLS)
+		return false;
+	r->cols = xreallocarray(r->cols, r->ncols + 1, sizeof *r->cols);
+	r->cols[r->ncols++] = cpu;
+	hmap_set(&b->cpu_col, (uint64_t)(uint32_t)cpu, 0);
+	return true;
+}
+
+/* A record left out: counted, the first one's offset kept. */
+static void
+bad(struct stat_report *r, uint64_t loc)
+{
+	if (r->nbad++ == 0)
+		r->first_bad = loc;
+}
+
+static struct counter *
+counter_of(struct build *b, uint32_t ev, const struct rec_stat *st)
+{
+	struct stat_report *r = b->r;
+	uint32_t col = 0, i;
+	uint64_t key;
+
+	if (r->per_cpu && (col = hmap_get(&b->cpu_col, (uint64_t)st->cpu)) == HMAP_NONE)
+		return NULL;
+	key = (uint64_t)ev << 48 ^ (uint64_t)st->cpu << 24 ^ st->thread ^
+	    (uint64_t)st->thread << 40;
+	i = hmap_get(&b->keys, key);
+	if (i == HMAP_NONE) {
+		GROW(b->c, b->capc, b->nc + 1);
+		i = (uint32_t)b->nc++;
+		memset(&b->c[i], 0, sizeof b->c[i]);
+		b->c[i].ev = ev;
+		b->c[i].col = col;
+		hmap_set(&b->keys, key, i);
+	}
+	return &b->c[i];
+}
+
+static void
+close_round(struct build *b, const struct rec_stat_round *sr, uint64_t loc)
+{
+	struct stat_report *r = b->r;
+	size_t cells = r->nev * r->ncols;
+	struct stat_round *rd;
+	bool delta = r->interval_ms != 0 && sr->type == 0;
+
+	if (b->full || b->cells + cells > STAT_MAX_CELLS) {
+		if (!b->full)
+			bad(r, loc);
+		b->full = true;
+		return;
+	}
+	b->cells += cells;
+	GROW(r->rounds, b->caprounds, r->nrounds + 1);
+	rd = &r->rounds[r->nrounds++];
+	rd->time = sr->time;
+	rd->final = sr->type == 1;
+	rd->c = xcalloc(cells ? cells : 1, sizeof *rd->c);
+	for (size_t i = 0; i < b->nc; i++) {
+		struct counter *c = &b->c[i];
+		struct stat_count *o = &rd->c[(size_t)c->ev * r->ncols + c->col];
+		const struct stat_count *base = delta ? &c->last : &(struct stat_count){ 0 };
+
+		if (!c->cur.seen)
+			continue;
+		o->seen = true;
+		o->val += c->cur.val >= base->val ? c->cur.val - base->val : 0;
+		o->ena += c->cur.ena >= base->ena ? c->cur.ena - base->ena : 0;
+		o->run += c->cur.run >= base->run ? c->cur.run - base->run : 0;
+		c->last = c->cur;
+	}
+}
+
+static int
+on_rec(void *arg, const struct rec *rec, int depth)
+{
+	struct build *b = arg;
+	struct stat_report *r = b->r;
+	struct rec_stat st;
+	struct rec_stat_round sr;
+	struct counter *c;
+	int attr;
+
+	(void)depth;
+	if (rec->type == PF_REC_STAT_CONFIG && b->pass == 1) {
+		read_config(r, rec);
+		r->per_cpu = r->aggr == STAT_AGGR_NONE;
+	} else if (rec->type == PF_REC_STAT) {
+		if (record_stat(rec, &st) < 0 ||
+		    (attr = attr_table_find_id(session_attrs(b->s), st.id)) < 0 ||
+		    (size_t)attr >= session_attrs(b->s)->n) {
+			if (b->pass == 1)
+				bad(r, rec->loc);
+			return 0;
+		}
+		if (b->pass == 1) {
+			r->nstat++;
+			if (!note_cpu(b, (int32_t)st.cpu))
+				bad(r, rec->loc);
+			return 0;
+		}
+		if ((c = counter_of(b, (uint32_t)b->ev_of_attr[attr], &st)) == NULL)
+			return 0;
+		c->cur = (struct stat_count){ st.val, st.ena, st.run, true };
+	} else if (rec->type == PF_REC_STAT_ROUND && b->pass == 2) {
+		if (record_stat_round(rec, &sr) == 0)
+			close_round(b, &sr, rec->loc);
+	}
+	return 0;
+}
+
+bool
+stat_report_build(const struct session *s, struct stat_report *out)
+{
+	const struct attr_table *at = session_attrs(s);
+	struct build b;
+
+	memset(out, 0, sizeof *out);
+	memset(&b, 0, sizeof b);
+	out->aggr = STAT_AGGR_GLOBAL;
+	b.s = s;
+	b.r = out;
+	b.pass = 1;
+	session_walk(s, on_rec, &b);
+	if (out->nstat == 0) {
+		hmap_free(&b.cpu_col);
+		return false;
+	}
+	/* every event of the recording, in its order, counted or not */
+	b.ev_of_attr = xcalloc(at->n ? at->n : 1, sizeof *b.ev_of_attr);
+	out->ev = xcalloc(at->n ? at->n : 1, sizeof *out->ev);
+	for (size_t i = 0; i < at->n; i++) {
+		const struct perf_event_attr *a = &at->v[i].attr;
+
+		b.ev_of_attr[i] = (int)out->nev;
+		out->ev[out->nev].attr = (int)i;
+		out->ev[out->nev].name = session_attr_name(s, (int)i);
+		out->ev[out->nev].clock = a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+		out->nev++;
+	}
+	if (!out->per_cpu) {
+		out->cols = xcalloc(1, sizeof *out->cols);
+		out->cols[0] = -1;
+		out->ncols = 1;
+	} else {
+		qsort(out->cols, out->ncols, sizeof *out->cols, cmp_i32);
+		for (size_t i = 0; i < out->ncols; i++)
+			hmap_set(&b.cpu_col, (uint64_t)(uint32_t)out->cols[i], (uint32_t)i);
+	}
+	b.pass = 2;
+	session_walk(s, on_rec, &b);
+	free(b.ev_of_attr);
+	free(b.c);
+	hmap_free(&b.keys);
+	hmap_free(&b.cpu_col);
+	return true;
+}
+
+void
+stat_report_free(struct stat_report *r)
+{
+	for (size_t i = 0; i < r->nrounds; i++)
+		free(r->rounds[i].c);
+	free(r->rounds);
+	free(r->ev);
+	free(r->cols);
+	memset(r, 0, sizeof *r);
+}
+
+bool
+stat_count_scaled(const struct stat_count *c, double *out)
+{
+	if (!c->seen || c->run == 0 || c->ena == 0)
+		return false;
+	*out = (double)c->val;
+	if (c->run < c->ena)
+		*out = (double)c->val * (double)c->ena / (double)c->run;
+	return true;
+}

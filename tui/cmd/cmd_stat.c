@@ -1,0 +1,228 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/statrep.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/textout.h"
+
+/* perf's widths: the count, the event name, the metric column. */
+#define COUNT_W		18
+#define NAME_W		32
+#define NAME_W_NC	25
+#define METRIC_W	35
+
+/* What the metric of a line is computed from. */
+struct mctx {
+	double	nsecs;		/* mean of the column's clock counts, 0 if none */
+	double	wall;		/* ns of the run; 0 in intervals (no "CPUs utilized") */
+};
+
+static size_t
+unit_width(const struct stat_report *r)
+{
+	size_t w = 4;
+
+	(void)r;	/* msec is the only unit perfnav knows: it fits */
+	return w;
+}
+
+/* " # %8.3f UNIT" padded to the metric column, or the column blank. */
+static void
+print_metric(FILE *fp, const char *unit, double v)
+{
+	char num[64];
+	int n;
+
+	if (unit == NULL) {
+		fprintf(fp, "%-*s", METRIC_W, "");
+		return;
+	}
+	snprintf(num, sizeof num, "%8.3f", v);
+	n = fprintf(fp, " # %s", num);
+	fprintf(fp, " %-*s", METRIC_W - n - 1 > 0 ? METRIC_W - n - 1 : 0, unit);
+}
+
+static void
+metric_of(FILE *fp, const struct stat_event *e, double v, const struct mctx *m)
+{
+	if (e->clock) {
+		if (m->wall > 0)
+			print_metric(fp, "CPUs utilized", v / m->wall);
+		else
+			print_metric(fp, NULL, 0);
+	} else if (m->nsecs > 0) {
+		double rate = 1e9 * v / m->nsecs;
+		const char *u = "/sec";
+
+		if (rate > 1000.0) {
+			rate /= 1000.0;
+			u = "K/sec";
+		}
+		if (rate > 1000.0) {
+			rate /= 1000.0;
+			u = "M/sec";
+		}
+		if (rate > 1000.0) {
+			rate /= 1000.0;
+			u = "G/sec";
+		}
+		print_metric(fp, u, rate);
+	} else {
+		print_metric(fp, NULL, 0);
+	}
+}
+
+static void
+print_prefix(FILE *fp, const struct stat_report *r, const struct stat_round *rd, size_t col)
+{
+	if (r->interval_ms != 0 && !rd->final)
+		fprintf(fp, "%6" PRIu64 ".%09" PRIu64 " ", rd->time / 1000000000u,
+		    rd->time % 1000000000u);
+	if (r->per_cpu)
+		fprintf(fp, "CPU%-7" PRId32 " ", r->cols[col]);
+}
+
+static void
+print_line(FILE *fp, const struct stat_report *r, const struct stat_round *rd, size_t ev,
+    size_t col, const struct mctx *m)
+{
+	const struct stat_event *e = &r->ev[ev];
+	const struct stat_count *c = &rd->c[ev * r->ncols + col];
+	int uw = (int)unit_width(r);
+	double v;
+
+	print_prefix(fp, r, rd, col);
+	if (!stat_count_scaled(c, &v)) {
+		fprintf(fp, "%*s %-*s %*s", COUNT_W, "<not counted>", uw, e->clock ? "msec" : "",
+		    -NAME_W_NC, textout_esc(e->name));
+		print_metric(fp, NULL, 0);
+		fputc('\n', fp);
+		return;
+	}
+	if (e->clock)
+		fprintf(fp, "%*.2f %-*s ", COUNT_W, v / 1e6, uw, "msec");
+	else
+		fprintf(fp, "%*.0f %-*s ", COUNT_W, v, uw, "");
+	fprintf(fp, "%-*s", NAME_W, textout_esc(e->name));
+	metric_of(fp, e, v, m);
+	if (c->run != c->ena)
+		fprintf(fp, "  (%.2f%%)", 100.0 * (double)c->run / (double)c->ena);
+	fputc('\n', fp);
+}
+
+/*
+ * perf's NSECS of each column: the mean of every clock count seen so far,
+ * this round's included (it is not reset between intervals).
+ */
+struct nsecs {
+	double		*sum;
+	unsigned	*n;
+};
+
+static void
+print_round(FILE *fp, const struct stat_report *r, const struct stat_round *rd, struct nsecs *ns)
+{
+	double v;
+
+	for (size_t ev = 0; ev < r->nev; ev++)
+		for (size_t col = 0; col < r->ncols; col++)
+			if (r->ev[ev].clock && stat_count_scaled(&rd->c[ev * r->ncols + col], &v)) {
+				ns->sum[col] += v;
+				ns->n[col]++;
+			}
+	for (size_t ev = 0; ev < r->nev; ev++)
+		for (size_t col = 0; col < r->ncols; col++) {
+			struct mctx m = { ns->n[col] ? ns->sum[col] / ns->n[col] : 0,
+				rd->final && r->interval_ms == 0 ? (double)rd->time : 0 };
+
+			print_line(fp, r, rd, ev, col, &m);
+		}
+}
+
+static void
+print_header(FILE *fp, const struct session *s)
+{
+	const struct features *f = session_features(s);
+
+	fputs("\n Performance counter stats for '", fp);
+	if (f->cmdline_n == 0)
+		fputs("pipe", fp);
+	for (uint32_t i = 0; i < f->cmdline_n; i++)
+		fprintf(fp, "%s%s", i ? " " : "", textout_esc(f->cmdline[i]));
+	fputs("':\n\n", fp);
+}
+
+static void
+print_report(FILE *fp, const struct session *s, const struct stat_report *r)
+{
+	unsigned nint = 0;
+	struct nsecs ns = { xcalloc(r->ncols, sizeof *ns.sum), xcalloc(r->ncols, sizeof *ns.n) };
+
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct stat_round *rd = &r->rounds[i];
+
+		if (r->interval_ms != 0 && !rd->final) {
+			if (nint++ % 25 == 0) {
+				if (r->per_cpu)
+					fprintf(fp, "#           time CPU                    counts %*s events\n",
+					    (int)unit_width(r), "unit");
+				else
+					fprintf(fp, "#           time             counts %*s events\n",
+					    (int)unit_width(r), "unit");
+			}
+			print_round(fp, r, rd, &ns);
+			continue;
+		}
+		if (r->interval_ms != 0)
+			continue;
+		print_header(fp, s);
+		print_round(fp, r, rd, &ns);
+		fprintf(fp, "\n %17.9f seconds time elapsed\n\n", (double)rd->time / 1e9);
+	}
+	free(ns.sum);
+	free(ns.n);
+}
+
+static const struct cmd_opt stat_opts[] = {
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct cmd_spec stat_spec = {
+	"stat [OPTIONS] [FILE]\n\n"
+	"The counts of a 'perf stat record' file, as 'perf stat report' prints them:\n"
+	"per event (per cpu if recorded with -A), per interval if recorded with -I.",
+	stat_opts, NULL, 0
+};
+
+int
+cmd_stat(int argc, char **argv)
+{
+	struct cmd_run r;
+	struct stat_report rep;
+
+	if (cmd_begin(&r, argc, argv, &stat_spec, NULL) < 0 || cmd_load(&r, false) < 0)
+		return r.status;
+	if (!stat_report_build(r.s, &rep)) {
+		fprintf(stderr, "perfnav: %s: no counts (not a 'perf stat record' file)\n",
+		    textout_esc(r.co.input));
+		r.status = EXIT_FAIL;
+		return cmd_end(&r);
+	}
+	if (rep.aggr != STAT_AGGR_GLOBAL && rep.aggr != STAT_AGGR_NONE)
+		fprintf(stderr, "perfnav: %s: counts recorded per %s are shown summed\n",
+		    textout_esc(r.co.input), rep.aggr == STAT_AGGR_THREAD ? "thread" :
+		    rep.aggr == STAT_AGGR_CORE ? "core" : rep.aggr == STAT_AGGR_DIE ? "die" :
+		    rep.aggr == STAT_AGGR_NODE ? "node" : "socket");
+	if (rep.nbad)
+		fprintf(stderr, "perfnav: %s: %zu counts of no event of the recording, or past "
+		    "perfnav's bounds (first at offset %#" PRIx64 "), left out\n",
+		    textout_esc(r.co.input), rep.nbad, rep.first_bad);
+	print_report(stdout, r.s, &rep);
+	stat_report_free(&rep);
+	return cmd_end(&r);
+}
