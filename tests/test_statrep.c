@@ -116,8 +116,15 @@ per_cpu_intervals(bool swap)
 	pd_free(&b);
 }
 
-Test(statrep, per_cpu_intervals) { per_cpu_intervals(false); }
-Test(statrep, per_cpu_intervals_swapped) { per_cpu_intervals(true); }
+Test(statrep, per_cpu_intervals)
+{
+	per_cpu_intervals(false);
+}
+
+Test(statrep, per_cpu_intervals_swapped)
+{
+	per_cpu_intervals(true);
+}
 
 /* One total: every cpu and thread summed; a counter that ran part of the time scaled. */
 Test(statrep, global_sums_and_scales)
