@@ -787,7 +787,7 @@ dec_domain_cpu(struct feat_dec *d, size_t *cap)
  * CPU_DOMAIN_INFO: schedstat version, max domains, then per cpu its number,
  * domain count and domains (number, name from version 17, cpu mask and
  * cpu list as strings).  perf reads as many cpus as are online; the
- * section's end says it here.
+ * section's end says it here (a cut inside a cpu's entry is damage).
  */
 int
 feature_dec_cpu_domain(struct feat_dec *d)
@@ -800,9 +800,15 @@ feature_dec_cpu_domain(struct feat_dec *d)
 	f->max_sched_domains = cursor_u32(&d->c);
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
-	while (cursor_left(&d->c) >= 8)
+	while (cursor_left(&d->c) > 0) {
+		const uint8_t *pad = d->c.base + d->c.pos;
+
+		/* a pipe's record rounds the section (4-byte units) up to 8 */
+		if (cursor_left(&d->c) == 4 && (pad[0] | pad[1] | pad[2] | pad[3]) == 0)
+			return cursor_take(&d->c, 4) != NULL ? 0 : -1;
 		if (dec_domain_cpu(d, &cap) < 0)
 			return -1;
+	}
 	return 0;
 }
 
