@@ -32,7 +32,8 @@ static const char *const attr_flag_names[64] = {
 	"sample_id_all", "exclude_host", "exclude_guest", "exclude_callchain_kernel",
 	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid", "context_switch",
 	"write_backward", "namespaces", "ksymbol", "bpf_event", "aux_output", "cgroup",
-	"text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap",
+	"text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap", "defer_callchain",
+	"defer_output",
 };
 
 /* CPU list of a perf_record_cpu_map_data at p (len bytes) as "0-3,5". */

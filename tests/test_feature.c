@@ -1181,3 +1181,26 @@ Test(feature, end_markers_and_future_bits)
 	features_free(&f);
 	diag_free(&dl);
 }
+
+/* An attr asking for deferred user callchains: perf's flags after sigtrap. */
+Test(feature, attr_defer_flags)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct pdbuf b = { .swap = swap };
+		struct features f;
+		char *txt;
+
+		pd_u32(&b, 1);
+		pd_u32(&b, 120);
+		pd_attr(&b, 120, 0, 0, 4000, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN, 0,
+		    1ull << 38 | 1ull << 39);
+		pd_u32(&b, 0);
+		pd_feat_str(&b, "cycles");
+		cr_assert_eq(decode(&f, PF_FEAT_EVENT_DESC, &b, b.len, NULL, NULL), FEAT_OK);
+		txt = rows_text(&f, PF_FEAT_EVENT_DESC);
+		cr_expect_not_null(strstr(txt, ", defer_callchain = 1, defer_output = 1"), "%s", txt);
+		free(txt);
+		features_free(&f);
+		pd_free(&b);
+	}
+}
