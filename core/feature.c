@@ -825,15 +825,25 @@ feature_dec_e_machine(struct feat_dec *d)
 	return 0;
 }
 
-/* CLN_SIZE: the cache line size, as a u32 or a u64. */
+/*
+ * CLN_SIZE: the cache line size: a u32, or a u32 a pipe's record pads to 8
+ * bytes, or a u64 (which of them perf writes is not settled here); in 8
+ * bytes, the half that is not zero is the value when the other is.
+ */
 int
 feature_dec_cln_size(struct feat_dec *d)
 {
 	size_t n = cursor_left(&d->c);
+	uint32_t lo, hi;
 
 	if (n != 4 && n != 8)
 		return feat_fail(d, "%zu bytes: neither a u32 nor a u64", n);
-	d->f->cln_size = n == 4 ? cursor_u32(&d->c) : cursor_u64(&d->c);
+	lo = cursor_u32(&d->c);
+	hi = n == 8 ? cursor_u32(&d->c) : 0;
+	if (hi == 0 || lo == 0)
+		d->f->cln_size = hi == 0 ? lo : hi;
+	else
+		d->f->cln_size = d->c.swap ? (uint64_t)lo << 32 | hi : (uint64_t)hi << 32 | lo;
 	return 0;
 }
 

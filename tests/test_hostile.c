@@ -721,3 +721,58 @@ Test(newest, damaged_and_unknown)
 	session_close(s);
 	pd_free(&b);
 }
+
+/* `perfnav header` on a pipe with the newest feature records (as newer perf
+ * writes them: HEADER_FEATURE records, each padded to 8 bytes, then the
+ * empty end marker of its HEADER_LAST_FEATURE, 35), in both byte orders. */
+Test(newest, header_of_the_newest_features)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct pdbuf b;
+		char *path, *out, cmd[512];
+		int status;
+		size_t r;
+
+		pipe_begin_order(&b, swap);
+		r = pd_rec_begin(&b, 80 /* FEATURE */, 0);
+		pd_u64(&b, 32);			/* CPU_DOMAIN_INFO */
+		pd_u32(&b, 17);
+		pd_u32(&b, 1);
+		pd_u32(&b, 0);			/* cpu 0 */
+		pd_u32(&b, 1);
+		pd_u32(&b, 0);			/* domain 0 */
+		pd_feat_str(&b, "SMT");
+		pd_feat_str(&b, "00000003");
+		pd_feat_str(&b, "0-1");
+		pd_zero(&b, (8 - b.len % 8) % 8);
+		pd_rec_end(&b, r);
+		r = pd_rec_begin(&b, 80, 0);
+		pd_u64(&b, 33);			/* E_MACHINE */
+		pd_u32(&b, 183);
+		pd_u32(&b, 0);
+		pd_rec_end(&b, r);
+		r = pd_rec_begin(&b, 80, 0);
+		pd_u64(&b, 34);			/* CLN_SIZE */
+		pd_u32(&b, 64);
+		pd_u32(&b, 0);
+		pd_rec_end(&b, r);
+		r = pd_rec_begin(&b, 80, 0);
+		pd_u64(&b, 35);			/* the end marker */
+		pd_rec_end(&b, r);
+		path = tmp_write("newest-header", b.p, b.len);
+		snprintf(cmd, sizeof cmd, "%s/perfnav header %s 2>&1", TEST_BUILDDIR, path);
+		out = cmd_output(cmd, NULL, &status);
+		cr_assert_eq(status, 0, "%s", out);
+		cr_expect_not_null(strstr(out, "# schedstat version\t: 17\n"
+		    "# Maximum sched domains\t: 1\n# cpu\t\t: 0\n# nr_domains\t: 1\n# Domain\t\t: 0\n"
+		    "# Domain name      : SMT\n# Domain cpu map   : 00000003\n"
+		    "# Domain cpu list  : 0-1\n# e_machine : 183 (aarch64)\n# e_flags : 0\n"
+		    "# cache line size : 64\n"), "swap %d:\n%s", swap, out);
+		cr_expect_not_null(strstr(out, "(end marker)"), "%s", out);
+		cr_expect_null(strstr(out, "warning"), "%s", out);
+		free(out);
+		unlink(path);
+		free(path);
+		pd_free(&b);
+	}
+}
