@@ -680,7 +680,7 @@ Test(newest, damaged_and_unknown)
 	struct pdbuf b;
 	struct session *s;
 	const struct diag *d;
-	size_t at[3], r;
+	size_t at[4], r;
 	char sum[256];
 	struct rec rec;
 
@@ -699,6 +699,9 @@ Test(newest, damaged_and_unknown)
 	pd_u16(&b, 15);
 	pd_u16(&b, 0);		/* and no counters */
 	pd_rec_end(&b, at[2]);
+	at[3] = pd_rec_begin(&b, 85, 0);
+	pd_u64(&b, 1);		/* no cpu, no version */
+	pd_rec_end(&b, at[3]);
 	r = pd_rec_begin(&b, 87, 0);
 	pd_u64(&b, 0x1234);
 	pd_rec_end(&b, r);
@@ -713,6 +716,9 @@ Test(newest, damaged_and_unknown)
 	d = find_diag(s, "1 damaged SCHEDSTAT_DOMAIN record (shorter than its schedstat");
 	cr_assert_not_null(d);
 	cr_expect_eq(d->offset, at[2]);
+	d = find_diag(s, "1 damaged SCHEDSTAT_CPU record (shorter than its fixed fields)");
+	cr_assert_not_null(d);
+	cr_expect_eq(d->offset, at[3]);
 	cr_expect_null(find_diag(s, "UNKNOWN"));
 	cr_expect_eq(session_counts(s)->by_type[87], 1);
 	cr_assert_eq(session_rec(s, r, &rec), 0);
