@@ -763,11 +763,19 @@ defer_find(struct symbolizer *z, int32_t tid, uint64_t time, uint64_t cookie,
 		else
 			hi = mid;
 	}
-	if (lo >= z->ndefer || z->defer[lo].tid != tid)
-		return false;
-	if (session_rec(z->s, z->defer[lo].loc, &r) < 0 || record_callchain_deferred(&r, out) < 0)
-		return false;
-	return out->cookie == cookie;
+	/*
+	 * The first one after the sample is perf's; one of the sample's own
+	 * time may lie before or after it in perf's order: any of those with
+	 * the sample's cookie, else the first one later than the sample.
+	 */
+	for (; lo < z->ndefer && z->defer[lo].tid == tid; lo++) {
+		if (session_rec(z->s, z->defer[lo].loc, &r) == 0 &&
+		    record_callchain_deferred(&r, out) == 0 && out->cookie == cookie)
+			return true;
+		if (z->defer[lo].time > time)
+			break;
+	}
+	return false;
 }
 
 /* One step of a callchain walk. */

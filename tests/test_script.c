@@ -289,9 +289,10 @@ deferred_chain(struct pdbuf *b, uint64_t cookie, uint64_t time)
 	pd_rec_end(b, r);
 }
 
-/* Three samples: the first's user chain comes (cookie 5), the second's
+/* Four samples: the first's user chain comes (cookie 5), the second's
  * cookie (9) is not the one the thread's next deferred record carries
- * (perf keeps its kernel frames only), the third's never comes. */
+ * (perf keeps its kernel frames only), the third's never comes, the
+ * fourth's comes after another of its own time. */
 static char *
 deferred_recording(bool swap)
 {
@@ -304,6 +305,10 @@ deferred_recording(bool swap)
 	deferred_sample(&b, 9, 1010);
 	deferred_chain(&b, 5, 1020);
 	deferred_sample(&b, 6, 1030);
+	/* one of the fourth sample's time before it: not its own */
+	deferred_chain(&b, 11, 1040);
+	deferred_sample(&b, 12, 1040);
+	deferred_chain(&b, 12, 1050);
 	return recording_end(&b, data_off);
 }
 
@@ -342,7 +347,7 @@ Test(script, deferred_user_callchain_after_the_kernel_frames)
 	cr_assert(write_file(map, maptext, strlen(maptext)));
 	cr_assert(write_file(ksyms, ktext, strlen(ktext)));
 	for (int swap = 0; swap < 2; swap++) {
-		char *path = deferred_recording(swap), *out, *b0, *b1, *b2, *a, *k, *u;
+		char *path = deferred_recording(swap), *out, *b0, *b1, *b2, *b3, *a, *k, *u;
 		int status;
 
 		snprintf(cmd, sizeof cmd, "%s/perfnav script -g -F tid,ip,sym --kallsyms %s "
@@ -352,6 +357,7 @@ Test(script, deferred_user_callchain_after_the_kernel_frames)
 		b0 = block(out, 0);
 		b1 = block(out, 1);
 		b2 = block(out, 2);
+		b3 = block(out, 3);
 		/* stitched: the user frames follow the kernel frames (kernel
 		 * symbols stay unresolved: the recording maps no kernel) */
 		a = strstr(b0, "ffffffff81000010");
@@ -364,18 +370,20 @@ Test(script, deferred_user_callchain_after_the_kernel_frames)
 		cr_expect_null(strstr(b1, "user_"), "%s", out);
 		cr_expect_not_null(strstr(b2, "ffffffff81000110"), "%s", out);
 		cr_expect_null(strstr(b2, "user_"), "%s", out);
+		cr_expect_not_null(strstr(b3, "400310 user_main"), "%s", out);
 		free(b0);
+		free(b3);
 		free(b1);
 		free(b2);
 		free(out);
-		/* top: the user functions of the stitched sample get its period as
-		 * callers (children), one sample of three, and no self period */
+		/* top: the user functions of the stitched samples get their period
+		 * as callers (children), two samples of four, and no self period */
 		snprintf(cmd, sizeof cmd, "%s/perfnav top --children --sort sym --tsv --kallsyms %s "
 		    "--perfmap-dir %s %s 2>&1", TEST_BUILDDIR, ksyms, dir, path);
 		out = cmd_output(cmd, NULL, &status);
 		cr_assert_eq(status, 0, "%s", out);
-		cr_expect_not_null(strstr(out, "\t33.33\t0.00\t0\t[.] user_main\n"), "%s", out);
-		cr_expect_not_null(strstr(out, "\t33.33\t0.00\t0\t[.] user_leaf\n"), "%s", out);
+		cr_expect_not_null(strstr(out, "\t50.00\t0.00\t0\t[.] user_main\n"), "%s", out);
+		cr_expect_not_null(strstr(out, "\t50.00\t0.00\t0\t[.] user_leaf\n"), "%s", out);
 		free(out);
 		unlink(path);
 		free(path);
