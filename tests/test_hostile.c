@@ -782,3 +782,49 @@ Test(newest, header_of_the_newest_features)
 		pd_free(&b);
 	}
 }
+
+/* A COMPRESSED2 bomb meets the budget and the ratio check as COMPRESSED
+ * does: it stops at the budget, named at the first container, with what
+ * came before loaded. */
+Test(newest, compressed2_bomb_stops_at_the_budget, .timeout = 30)
+{
+	size_t each = (size_t)16 << 20, zcap = ZSTD_compressBound(each), zn, zoff = 0;
+	uint8_t *plain = calloc(1, each), *z = malloc(zcap);
+	struct pdbuf b;
+	struct session *s;
+	const struct diag *d;
+
+	cr_assert(plain != NULL && z != NULL);
+	for (size_t i = 0; i + 8 <= each; i += 8) {
+		plain[i] = 68;	/* FINISHED_ROUND, little-endian */
+		plain[i + 6] = 8;
+	}
+	zn = ZSTD_compress(z, zcap, plain, each, 19);
+	cr_assert(!ZSTD_isError(zn));
+	pipe_begin(&b);
+	pipe_sample(&b, 1000, 2, 2);
+	for (int k = 0; k < 3; k++) {
+		size_t r = pd_rec_begin(&b, 83 /* COMPRESSED2 */, 0);
+
+		if (k == 0)
+			zoff = r;
+		pd_u64(&b, zn);
+		pd_bytes(&b, z, zn);
+		pd_zero(&b, (8 - zn % 8) % 8);
+		pd_rec_end(&b, r);
+	}
+	s = open_with(&b, UINT64_C(8) << 20, true, NULL);
+	cr_assert(session_info(s).over_budget);
+	d = find_diag(s, "memory budget of 8 MiB reached");
+	cr_assert_not_null(d);
+	cr_expect_eq(d->offset, zoff);
+	cr_expect_not_null(find_diag(s, "COMPRESSED record inflates"), "absurd ratio named");
+	cr_expect_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 1);
+	cr_expect_gt(session_counts(s)->by_type[68], 1000);
+	cr_expect_leq(session_info(s).zlen, UINT64_C(8) << 20);
+	assert_walk_matches(s);
+	session_close(s);
+	pd_free(&b);
+	free(plain);
+	free(z);
+}
