@@ -740,6 +740,120 @@ feature_dec_hybrid(struct feat_dec *d)
 }
 
 void
+feature_free_cpu_domain(struct features *f)
+{
+	for (uint32_t i = 0; i < f->ndomains; i++) {
+		free(f->domains[i].dname);
+		free(f->domains[i].cpumask);
+		free(f->domains[i].cpulist);
+	}
+	free(f->domains);
+	f->domains = NULL;
+	f->ndomains = f->ndomain_cpus = 0;
+}
+
+/* One cpu's domains of CPU_DOMAIN_INFO; 0, or -1 with why. */
+static int
+dec_domain_cpu(struct feat_dec *d, size_t *cap)
+{
+	struct features *f = d->f;
+	uint32_t cpu = cursor_u32(&d->c), nr = cursor_u32(&d->c);
+
+	if (d->c.bad)
+		return feat_fail(d, "cpu entry %" PRIu32 " truncated", f->ndomain_cpus);
+	/* each domain: its number and at least two string lengths */
+	if (!feat_fits(&d->c, nr, 12))
+		return feat_fail(d, "cpu %" PRIu32 ": %" PRIu32 " domains cannot fit in %zu bytes",
+		    cpu, nr, cursor_left(&d->c));
+	f->ndomain_cpus++;
+	for (uint32_t j = 0; j < nr; j++) {
+		struct feat_domain *dm;
+
+		GROW(f->domains, *cap, f->ndomains + 1);
+		dm = &f->domains[f->ndomains++];
+		memset(dm, 0, sizeof *dm);
+		dm->cpu = cpu;
+		dm->domain = cursor_u32(&d->c);
+		if (f->schedstat_version >= 17 && (dm->dname = rd_str(&d->c)) == NULL)
+			return feat_fail(d, "cpu %" PRIu32 " domain %" PRIu32 " truncated", cpu, j);
+		if (d->c.bad || (dm->cpumask = rd_str(&d->c)) == NULL ||
+		    (dm->cpulist = rd_str(&d->c)) == NULL)
+			return feat_fail(d, "cpu %" PRIu32 " domain %" PRIu32 " truncated", cpu, j);
+	}
+	return 0;
+}
+
+/*
+ * CPU_DOMAIN_INFO: schedstat version, max domains, then per cpu its number,
+ * domain count and domains (number, name from version 17, cpu mask and
+ * cpu list as strings).  perf reads as many cpus as are online; the
+ * section's end says it here (a cut inside a cpu's entry is damage).
+ */
+int
+feature_dec_cpu_domain(struct feat_dec *d)
+{
+	struct features *f = d->f;
+	size_t cap = 0;
+
+	feature_free_cpu_domain(f);
+	f->schedstat_version = cursor_u32(&d->c);
+	f->max_sched_domains = cursor_u32(&d->c);
+	if (d->c.bad)
+		return feat_fail(d, "truncated");
+	while (cursor_left(&d->c) > 0) {
+		const uint8_t *pad = d->c.base + d->c.pos;
+
+		/* a pipe's record rounds the section (4-byte units) up to 8 */
+		if (cursor_left(&d->c) == 4 && (pad[0] | pad[1] | pad[2] | pad[3]) == 0)
+			return cursor_take(&d->c, 4) != NULL ? 0 : -1;
+		if (dec_domain_cpu(d, &cap) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* E_MACHINE: the ELF machine (widened to 32 bits) and the ELF flags. */
+int
+feature_dec_e_machine(struct feat_dec *d)
+{
+	uint32_t m = cursor_u32(&d->c), fl = cursor_u32(&d->c);
+
+	if (d->c.bad)
+		return feat_fail(d, "truncated");
+	d->f->e_machine = m;
+	d->f->e_flags = fl;
+	return 0;
+}
+
+/*
+ * CLN_SIZE: the cache line size: a u32, or a u32 a pipe's record pads to 8
+ * bytes, or a u64 (which of them perf writes is not settled here); in 8
+ * bytes, the half that is not zero is the value when the other is.
+ */
+int
+feature_dec_cln_size(struct feat_dec *d)
+{
+	size_t n = cursor_left(&d->c);
+	uint32_t lo, hi;
+
+	if (n != 4 && n != 8)
+		return feat_fail(d, "%zu bytes: neither a u32 nor a u64", n);
+	lo = cursor_u32(&d->c);
+	hi = n == 8 ? cursor_u32(&d->c) : 0;
+	if (hi == 0 || lo == 0)
+		d->f->cln_size = hi == 0 ? lo : hi;
+	else
+		d->f->cln_size = d->c.swap ? (uint64_t)lo << 32 | hi : (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+bool
+feature_end_marker(unsigned bit, uint64_t size)
+{
+	return size == 0 && bit >= PF_FEAT_FIRST_END_MARKER && bit <= PF_FEAT_LAST_KNOWN + 1;
+}
+
+void
 feature_free_auxtrace(struct features *f)
 {
 	free(f->auxtrace_off);
@@ -870,7 +984,7 @@ feature_decode(struct features *f, unsigned bit, const uint8_t *p, size_t len, b
 		set_status(fs, FEAT_MISSING, "section lies beyond the end of the file");
 		goto diag;
 	}
-	if (bit == PF_FEAT_LAST_KNOWN + 1 && len == 0) {
+	if (feature_end_marker(bit, len)) {
 		/* Pipe mode: perf ends its HEADER_FEATURE records with this bit. */
 		set_status(fs, FEAT_RAW, "end of the feature records (HEADER_LAST_FEATURE)");
 		return;

@@ -113,6 +113,13 @@ struct feat_hybrid_node {
 	char		*pmu_name, *cpus;
 };
 
+/* CPU_DOMAIN_INFO: one scheduler domain of one cpu, from /proc/schedstat. */
+struct feat_domain {
+	uint32_t	 cpu, domain;
+	char		*dname;		/* schedstat version 17 on; NULL before */
+	char		*cpumask, *cpulist;
+};
+
 /* BPF_PROG_INFO: what perf shows of one program (native files only). */
 struct feat_bpf_sub {
 	uint64_t	addr;
@@ -209,6 +216,15 @@ struct features {
 	/* HYBRID_TOPOLOGY */
 	struct feat_hybrid_node	*hybrid;
 	uint32_t		 nhybrid;
+	/* CPU_DOMAIN_INFO: the domains in section order, cpu after cpu */
+	uint32_t		 schedstat_version, max_sched_domains;
+	struct feat_domain	*domains;
+	uint32_t		 ndomains;
+	uint32_t		 ndomain_cpus;	/* cpus listed (one with no domain too) */
+	/* E_MACHINE: the recorded ELF machine and flags; CLN_SIZE: the cache
+	 * line size */
+	uint32_t		 e_machine, e_flags;
+	uint64_t		 cln_size;
 	/* AUXTRACE: the index of AUXTRACE records (file offset, size). */
 	uint64_t		 nauxtrace;
 	uint64_t		*auxtrace_off, *auxtrace_size;
@@ -234,11 +250,16 @@ struct features {
  * attrs: EVENT_DESC gives names (and, for files without an attrs section,
  * the attrs themselves) to the attr table.
  * p == NULL means the section lies beyond the end of the file (FEAT_MISSING);
- * TRACING_DATA and unknown bits get FEAT_RAW; bit 32 with no content is
- * pipe mode's end-of-features marker (FEAT_RAW).
+ * TRACING_DATA and unknown bits get FEAT_RAW; a bit from
+ * PF_FEAT_FIRST_END_MARKER up with no content is pipe mode's
+ * end-of-features marker (FEAT_RAW, see feature_end_marker()).
  */
 void feature_decode(struct features *f, unsigned bit, const uint8_t *p, size_t len, bool swap,
     uint64_t off, struct attr_table *attrs, struct diag_list *diags);
+
+/* Is an empty section of bit the end marker perf writes after a pipe's
+ * HEADER_FEATURE records (its HEADER_LAST_FEATURE)? */
+bool feature_end_marker(unsigned bit, uint64_t size);
 
 /* Add one build id (from the BUILD_ID section or a HEADER_BUILD_ID record). */
 void features_add_build_id(struct features *f, int32_t pid, uint16_t misc, const uint8_t *id,

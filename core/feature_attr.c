@@ -62,7 +62,18 @@ print_x(struct feat_str *s, const char *name, uint64_t v)
 		feat_str_addf(s, ", %s = %#" PRIx64, name, v);
 }
 
-/* perf_event_attr__fprintf() of perf 6.1: nonzero fields, in its order. */
+/* The bitfield word of an attr (after read_format), as a u64. */
+static uint64_t
+attr_flags_word(const struct perf_event_attr *a)
+{
+	uint64_t w;
+
+	memcpy(&w, (const char *)&a->read_format + sizeof a->read_format, sizeof w);
+	return w;
+}
+
+/* perf_event_attr__fprintf() of perf 6.1 (and the flags perf added since):
+ * nonzero fields, in its order. */
 static void
 print_attr(struct feat_str *s, const struct perf_event_attr *a)
 {
@@ -117,6 +128,9 @@ print_attr(struct feat_str *s, const struct perf_event_attr *a)
 	F(remove_on_exec);
 	F(sigtrap);
 #undef F
+	/* newer than the system's header: bits 38 and 39 of the flags word */
+	print_u(s, "defer_callchain", attr_flags_word(a) >> 38 & 1);
+	print_u(s, "defer_output", attr_flags_word(a) >> 39 & 1);
 	print_u(s, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
 	print_u(s, "bp_type", a->bp_type);
 	print_x(s, "{ bp_addr, config1 }", a->bp_addr);
@@ -133,12 +147,14 @@ print_attr(struct feat_str *s, const struct perf_event_attr *a)
 	print_u(s, "sig_data", a->sig_data);
 }
 
-/* perf 6.1 refuses the whole EVENT_DESC when an attr has bits it does not
- * know (perf_attr_check()). */
+/* perf refuses the whole EVENT_DESC when an attr has bits it does not
+ * know (perf_attr_check()): those of perf 6.1, and the deferred callchain
+ * flags perf knows since (the two low bits of the system header's
+ * __reserved_1). */
 static bool
 attr_known(const struct perf_event_attr *a)
 {
-	if (a->__reserved_1 || a->__reserved_2 || a->__reserved_3)
+	if ((a->__reserved_1 >> 2) || a->__reserved_2 || a->__reserved_3)
 		return false;
 	if (a->sample_type & ~((UINT64_C(1) << 25) - 1))
 		return false;

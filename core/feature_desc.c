@@ -598,6 +598,83 @@ feature_desc_hybrid(struct feat_desc *d)
 	}
 }
 
+/* perf's lines: the version and the largest domain, then each cpu's domains. */
+void
+feature_desc_cpu_domain(struct feat_desc *d)
+{
+	const struct features *f = d->f;
+	bool named = f->schedstat_version >= 17;
+
+	feat_rowf(d, "", "schedstat version", "\t: ", "%" PRIu32, f->schedstat_version);
+	feat_rowf(d, "", "Maximum sched domains", "\t: ", "%" PRIu32, f->max_sched_domains);
+	for (uint32_t i = 0; i < f->ndomains; i++) {
+		const struct feat_domain *dm = &f->domains[i];
+
+		if (i == 0 || dm->cpu != f->domains[i - 1].cpu) {
+			uint32_t n = 0;
+
+			while (i + n < f->ndomains && f->domains[i + n].cpu == dm->cpu)
+				n++;
+			feat_rowf(d, "", "cpu", "\t\t: ", "%" PRIu32, dm->cpu);
+			feat_rowf(d, "", "nr_domains", "\t: ", "%" PRIu32, n);
+		}
+		feat_rowf(d, "", "Domain", "\t\t: ", "%" PRIu32, dm->domain);
+		if (named)
+			feat_rowf(d, "", "Domain name", "      : ", "%s", feat_esc(d, dm->dname));
+		feat_rowf(d, "", "Domain cpu map", "   : ", "%s", feat_esc(d, dm->cpumask));
+		feat_rowf(d, "", "Domain cpu list", "  : ", "%s", feat_esc(d, dm->cpulist));
+	}
+}
+
+/* A few ELF machines by name (<elf.h> numbers), others by number only. */
+static const char *
+elf_machine_name(uint32_t m)
+{
+	switch (m) {
+	case 3:
+		return "i386";
+	case 8:
+		return "mips";
+	case 20:
+		return "powerpc";
+	case 21:
+		return "powerpc64";
+	case 22:
+		return "s390";
+	case 40:
+		return "arm";
+	case 62:
+		return "x86_64";
+	case 183:
+		return "aarch64";
+	case 243:
+		return "riscv";
+	case 258:
+		return "loongarch";
+	default:
+		return NULL;
+	}
+}
+
+/* perfnav's lines (perf 6.18 has no E_MACHINE to print). */
+void
+feature_desc_e_machine(struct feat_desc *d)
+{
+	const char *n = elf_machine_name(d->f->e_machine);
+
+	if (n != NULL)
+		feat_rowf(d, "", "e_machine", " : ", "%" PRIu32 " (%s)", d->f->e_machine, n);
+	else
+		feat_rowf(d, "", "e_machine", " : ", "%" PRIu32, d->f->e_machine);
+	feat_rowf(d, "", "e_flags", " : ", "%#" PRIx32, d->f->e_flags);
+}
+
+void
+feature_desc_cln_size(struct feat_desc *d)
+{
+	feat_rowf(d, "", "cache line size", " : ", "%" PRIu64, d->f->cln_size);
+}
+
 /* ---- perfnav's own rows ---- */
 
 void

@@ -112,6 +112,10 @@ int feature_dec_clock_data(struct feat_dec *d);
 int feature_dec_hybrid(struct feat_dec *d);
 void feature_free_hybrid(struct features *f);
 int feature_dec_pmu_caps(struct feat_dec *d);
+int feature_dec_cpu_domain(struct feat_dec *d);
+void feature_free_cpu_domain(struct features *f);
+int feature_dec_e_machine(struct feat_dec *d);
+int feature_dec_cln_size(struct feat_dec *d);
 void feature_free_pmu_caps(struct features *f);
 
 /* feature_bpf.c */
@@ -170,6 +174,9 @@ void feature_desc_cpu_pmu_caps(struct feat_desc *d);
 void feature_desc_clock_data(struct feat_desc *d);
 void feature_desc_hybrid(struct feat_desc *d);
 void feature_desc_pmu_caps(struct feat_desc *d);
+void feature_desc_cpu_domain(struct feat_desc *d);
+void feature_desc_e_machine(struct feat_desc *d);
+void feature_desc_cln_size(struct feat_desc *d);
 void feature_notes_build_ids(struct feat_desc *d);
 void feature_notes_tracing(struct feat_desc *d);
 void feature_notes_bpf_progs(struct feat_desc *d);

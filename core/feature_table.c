@@ -75,6 +75,11 @@ const struct feat_entry feature_table[PF_FEAT_LAST_KNOWN + 1] = {
 	    .describe = feature_desc_hybrid },
 	[PF_FEAT_PMU_CAPS] = { .decode = feature_dec_pmu_caps, .free = feature_free_pmu_caps,
 	    .describe = feature_desc_pmu_caps },
+	[PF_FEAT_CPU_DOMAIN_INFO] = { .decode = feature_dec_cpu_domain,
+	    .free = feature_free_cpu_domain, .describe = feature_desc_cpu_domain },
+	[PF_FEAT_E_MACHINE] = { .decode = feature_dec_e_machine,
+	    .describe = feature_desc_e_machine },
+	[PF_FEAT_CLN_SIZE] = { .decode = feature_dec_cln_size, .describe = feature_desc_cln_size },
 };
 
 #undef STRING

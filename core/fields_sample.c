@@ -71,6 +71,8 @@ callchain_context(uint64_t v)
 		return "PERF_CONTEXT_GUEST_KERNEL";
 	case (uint64_t)-2560:
 		return "PERF_CONTEXT_GUEST_USER";
+	case PF_CONTEXT_USER_DEFERRED:
+		return "PERF_CONTEXT_USER_DEFERRED (the cookie follows)";
 	default:
 		return NULL;
 	}

@@ -2,7 +2,8 @@
  * perf_file.h: the on-disk layout of perf.data (file, pipe and directory
  * mode) and the tables that must stay in step with it: record types,
  * header feature bits.  The kernel ABI (struct perf_event_attr,
- * PERF_SAMPLE_*, PERF_RECORD_* up to 21) comes from <linux/perf_event.h>;
+ * PERF_SAMPLE_*, PERF_RECORD_* up to 21) comes from <linux/perf_event.h>, what it added
+ * since (CALLCHAIN_DEFERRED, PERF_CONTEXT_USER_DEFERRED) is defined here;
  * what the perf tool itself adds (record types 64 and up, the file header,
  * feature sections) is described here.
  *
@@ -99,6 +100,7 @@ _Static_assert(sizeof(struct pf_event_header) == 8, "perf_event_header");
 	X(19, CGROUP) \
 	X(20, TEXT_POKE) \
 	X(21, AUX_OUTPUT_HW_ID) \
+	X(22, CALLCHAIN_DEFERRED) \
 	X(64, ATTR) \
 	X(65, EVENT_TYPE) \
 	X(66, TRACING_DATA) \
@@ -118,14 +120,32 @@ _Static_assert(sizeof(struct pf_event_header) == 8, "perf_event_header");
 	X(80, FEATURE) \
 	X(81, COMPRESSED) \
 	X(82, FINISHED_INIT) \
-	X(83, COMPRESSED2)
+	X(83, COMPRESSED2) \
+	X(84, BPF_METADATA) \
+	X(85, SCHEDSTAT_CPU) \
+	X(86, SCHEDSTAT_DOMAIN)
 
 enum pf_record_type {
 #define X(v, n) PF_REC_##n = v,
 	PF_RECORD_TYPES(X)
 #undef X
-	PF_REC_MAX_KNOWN = 84,
+	PF_REC_MAX_KNOWN = 87,
 };
+
+/*
+ * A sample whose user callchain the kernel deferred ends its callchain with
+ * this marker and a cookie; the PERF_RECORD_CALLCHAIN_DEFERRED of the same
+ * thread that follows carries the cookie and the user callchain.
+ */
+#define PF_CONTEXT_USER_DEFERRED	((uint64_t)-640)
+
+/*
+ * perf ends a pipe's HEADER_FEATURE records with an empty one of bit
+ * HEADER_LAST_FEATURE, which each perf version puts one past its last
+ * feature: 32 for perf 6.1 to 6.18 (CPU_DOMAIN_INFO since).  An empty
+ * section of a bit from this one up is that marker.
+ */
+#define PF_FEAT_FIRST_END_MARKER	32
 
 /* First type the perf tool (not the kernel) defines. */
 #define PF_REC_USER_TYPE_START	64
@@ -164,13 +184,16 @@ enum pf_record_type {
 	X(28, CPU_PMU_CAPS) \
 	X(29, CLOCK_DATA) \
 	X(30, HYBRID_TOPOLOGY) \
-	X(31, PMU_CAPS)
+	X(31, PMU_CAPS) \
+	X(32, CPU_DOMAIN_INFO) \
+	X(33, E_MACHINE) \
+	X(34, CLN_SIZE)
 
 enum pf_feature {
 #define X(v, n) PF_FEAT_##n = v,
 	PF_FEATURES(X)
 #undef X
-	PF_FEAT_LAST_KNOWN = 31,
+	PF_FEAT_LAST_KNOWN = 34,
 	PF_FEAT_BITS = 256,
 };
 

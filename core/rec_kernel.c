@@ -250,6 +250,18 @@ desc_aux_output_hw_id(struct fctx *d)
 	X64(d, "hw_id", NULL);
 }
 
+static void
+desc_callchain_deferred(struct fctx *d)
+{
+	uint64_t nr;
+
+	X64(d, "cookie", NULL);
+	if (!U64(d, "nr", &nr) || !room_n(d, nr, 8, "callchain runs past the record"))
+		return;
+	for (uint64_t i = 0; i < nr; i++)
+		X64(d, nm(d, "ips[%" PRIu64 "]", i), NULL);
+}
+
 /* ---- summaries ---- */
 
 static void
@@ -438,7 +450,37 @@ sum_aux_output_hw_id(const struct session *s, const struct rec *r, struct body *
 	sb_printf(sb, " hw_id: %#" PRIx64, b64(b, 8));
 }
 
+static void
+sum_callchain_deferred(const struct session *s, const struct rec *r, struct body *b,
+    struct sbuf *sb)
+{
+	struct sample_id sid;
+	int32_t pid = -1, tid = -1;
+
+	/* perf's sample line: who from the sample_id trailer, then the cookie */
+	if (s != NULL && record_decode_sample_id(s, r, &sid) == 0 && (sid.have & PERF_SAMPLE_TID)) {
+		pid = (int32_t)sid.pid;
+		tid = (int32_t)sid.tid;
+	}
+	sb_printf(sb, "(IP, %#x): %d/%d: %#" PRIx64 " nr: %" PRIu64, r->misc, pid, tid, b64(b, 8),
+	    b64(b, 16));
+}
+
 /* ---- typed decoders ---- */
+
+int
+record_callchain_deferred(const struct rec *r, struct rec_deferred *d)
+{
+	const uint8_t *b = rec_body(r, PF_REC_CALLCHAIN_DEFERRED, 16);
+
+	if (b == NULL)
+		return -1;
+	d->cookie = rd64(b, r->swap);
+	d->nr = rd64(b + 8, r->swap);
+	d->ips = b + 16;
+	d->swap = r->swap;
+	return d->nr <= (r->size - 24) / 8 ? 0 : -1;
+}
 
 int
 record_mmap(const struct rec *r, struct rec_mmap *m)
@@ -550,4 +592,5 @@ const struct rec_type rec_kernel_types[PF_REC_USER_TYPE_START] = {
 	REC_TYPE(CGROUP, 8, desc_cgroup, sum_cgroup),
 	REC_TYPE(TEXT_POKE, 12, desc_text_poke, sum_text_poke),
 	REC_TYPE(AUX_OUTPUT_HW_ID, 8, desc_aux_output_hw_id, sum_aux_output_hw_id),
+	REC_TYPE(CALLCHAIN_DEFERRED, 16, desc_callchain_deferred, sum_callchain_deferred),
 };

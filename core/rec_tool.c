@@ -32,7 +32,8 @@ static const char *const attr_flag_names[64] = {
 	"sample_id_all", "exclude_host", "exclude_guest", "exclude_callchain_kernel",
 	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid", "context_switch",
 	"write_backward", "namespaces", "ksymbol", "bpf_event", "aux_output", "cgroup",
-	"text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap",
+	"text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap", "defer_callchain",
+	"defer_output",
 };
 
 /* CPU list of a perf_record_cpu_map_data at p (len bytes) as "0-3,5". */
@@ -549,6 +550,108 @@ desc_compressed2(struct fctx *d)
 	fbytes(d, "pad", left(d), FIELD_PAD, NULL);
 }
 
+/* ---- BPF_METADATA, SCHEDSTAT_CPU, SCHEDSTAT_DOMAIN ---- */
+
+static void
+desc_bpf_metadata(struct fctx *d)
+{
+	uint64_t nr;
+
+	fstr(d, "prog_name", REC_BPF_META_NAME);
+	if (!room(d, 8, "bpf metadata too short") || !U64(d, "nr_entries", &nr) ||
+	    !room_n(d, nr, REC_BPF_META_ENTRY, "entries run past the record"))
+		return;
+	for (uint64_t i = 0; i < nr; i++) {
+		fstr(d, nm(d, "entries[%" PRIu64 "].key", i), REC_BPF_META_KEY);
+		fstr(d, nm(d, "entries[%" PRIu64 "].value", i), REC_BPF_META_VALUE);
+	}
+}
+
+/* The /proc/schedstat counters perf records, by version (perf's
+ * schedstat-v15.h to -v17.h): a cpu's are the same in all three; a
+ * domain's are three categories of load balancing counters (idle, busy,
+ * newly idle; busy first from version 16; four kinds of imbalance from
+ * version 17) and twelve more. */
+static const char *const sched_cpu_names[] = {
+	"yld_count", "array_exp", "sched_count", "sched_goidle", "ttwu_count", "ttwu_local",
+	"rq_cpu_time", "run_delay", "pcount",
+};
+#define SCHED_CPU_U32	6	/* the first six are u32, the rest u64 */
+static const char *const sched_lb8[] = {
+	"lb_count", "lb_balanced", "lb_failed", "lb_imbalance", "lb_gained", "lb_hot_gained",
+	"lb_nobusyq", "lb_nobusyg",
+};
+static const char *const sched_lb11[] = {
+	"lb_count", "lb_balanced", "lb_failed", "lb_imbalance_load", "lb_imbalance_util",
+	"lb_imbalance_task", "lb_imbalance_misfit", "lb_gained", "lb_hot_gained", "lb_nobusyq",
+	"lb_nobusyg",
+};
+static const char *const sched_tail[] = {
+	"alb_count", "alb_failed", "alb_pushed", "sbe_count", "sbe_balanced", "sbe_pushed",
+	"sbf_count", "sbf_balanced", "sbf_pushed", "ttwu_wake_remote", "ttwu_move_affine",
+	"ttwu_move_balance",
+};
+
+/* A domain's u32 counters in version ver, 0 for a version perf does not know. */
+static uint32_t
+sched_domain_n(uint16_t ver)
+{
+	return ver == 15 || ver == 16 ? 3 * 8 + 12 : ver == 17 ? 3 * 11 + 12 : 0;
+}
+
+/* Name of a domain's counter i (i < sched_domain_n(ver)). */
+static const char *
+sched_domain_name(struct fctx *d, uint16_t ver, uint32_t i)
+{
+	static const char *const cats15[] = { "idle", "busy", "newidle" };
+	static const char *const cats16[] = { "busy", "idle", "newidle" };
+	uint32_t per = ver == 17 ? 11 : 8;
+
+	if (i >= 3 * per)
+		return sched_tail[i - 3 * per];
+	return nm(d, "%s_%s", (ver == 15 ? cats15 : cats16)[i / per],
+	    (per == 11 ? sched_lb11 : sched_lb8)[i % per]);
+}
+
+uint32_t
+record_schedstat_size(uint32_t type, uint16_t ver)
+{
+	if (type == PF_REC_SCHEDSTAT_CPU)
+		return ver >= 15 && ver <= 17 ? 16 + SCHED_CPU_U32 * 4 + 3 * 8 : 16;
+	return 16 + 4 * sched_domain_n(ver);
+}
+
+static void
+desc_schedstat_cpu(struct fctx *d)
+{
+	uint64_t ver = 0;
+
+	U64(d, "timestamp", NULL);
+	U32(d, "cpu", NULL);
+	U16(d, "version", &ver);
+	fbytes(d, "__pad", 2, FIELD_PAD, NULL);
+	if (ver < 15 || ver > 17)
+		return;
+	for (unsigned i = 0; i < sizeof sched_cpu_names / sizeof sched_cpu_names[0]; i++)
+		fint(d, i < SCHED_CPU_U32 ? 4 : 8, I_DEC, sched_cpu_names[i], NULL);
+}
+
+static void
+desc_schedstat_domain(struct fctx *d)
+{
+	uint64_t ver = 0;
+
+	U64(d, "timestamp", NULL);
+	U32(d, "cpu", NULL);
+	U16(d, "version", &ver);
+	U16(d, "domain", NULL);
+	for (uint32_t i = 0; i < sched_domain_n((uint16_t)ver); i++)
+		U32(d, sched_domain_name(d, (uint16_t)ver, i), NULL);
+	/* perf rounds the record up to 8 bytes */
+	if (sched_domain_n((uint16_t)ver) != 0 && left(d) < 8)
+		fbytes(d, "pad", left(d), FIELD_PAD, NULL);
+}
+
 /* ---- summaries ---- */
 
 static void
@@ -765,6 +868,65 @@ sum_compressed2(const struct session *s, const struct rec *r, struct body *b, st
 	sb_printf(sb, " %" PRIu64 " bytes of zstd data", b64(b, 8));
 }
 
+/* perf's dump of the record: the program, then "entry N: key = value"
+ * (one line here). */
+static void
+sum_bpf_metadata(const struct session *s, const struct rec *r, struct body *b, struct sbuf *sb)
+{
+	uint64_t nr = b64(b, 8 + REC_BPF_META_NAME);
+
+	if (b->bad)
+		return;
+	sb_printf(sb, " prog ");
+	sb_str(sb, b->p + 8, REC_BPF_META_NAME, false);
+	if (nr > (b->n - 8 - REC_BPF_META_HEAD) / REC_BPF_META_ENTRY) {
+		b->bad = true;
+		return;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *e = b->p + 8 + REC_BPF_META_HEAD + i * REC_BPF_META_ENTRY;
+		char key[REC_BPF_META_KEY * 4 + 1];
+		struct sbuf kb;
+
+		sb_init(&kb, key, sizeof key);
+		sb_str(&kb, e, REC_BPF_META_KEY, false);
+		sb_printf(sb, "  entry %" PRIu64 ": %20s = ", i, key);
+		sb_str(sb, e + REC_BPF_META_KEY, REC_BPF_META_VALUE, false);
+	}
+}
+
+/* perf's dump: "cpuN" and the counters as /proc/schedstat lists them. */
+static void
+sum_schedstat_cpu(const struct session *s, const struct rec *r, struct body *b, struct sbuf *sb)
+{
+	uint16_t ver = b16(b, 20);
+
+	sb_printf(sb, " cpu%u", b32(b, 16));
+	if (ver < 15 || ver > 17) {
+		sb_printf(sb, " Unsupported /proc/schedstat version %u.", ver);
+		return;
+	}
+	for (uint32_t i = 0, off = 24; i < sizeof sched_cpu_names / sizeof sched_cpu_names[0]; i++) {
+		sb_printf(sb, " %" PRIu64, i < SCHED_CPU_U32 ? b32(b, off) : b64(b, off));
+		off += i < SCHED_CPU_U32 ? 4 : 8;
+	}
+}
+
+static void
+sum_schedstat_domain(const struct session *s, const struct rec *r, struct body *b, struct sbuf *sb)
+{
+	uint16_t ver = b16(b, 20);
+	uint32_t n = sched_domain_n(ver);
+
+	sb_printf(sb, " domain%u", b16(b, 22));
+	if (n == 0) {
+		sb_printf(sb, " Unsupported /proc/schedstat version %u.", ver);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		sb_printf(sb, " %u", b32(b, 24 + 4 * i));
+}
+
 /* ---- typed decoders ---- */
 
 int
@@ -873,4 +1035,7 @@ const struct rec_type rec_tool_types[PF_REC_MAX_KNOWN - PF_REC_USER_TYPE_START] 
 	TOOL(COMPRESSED, 0, desc_compressed, sum_compressed),
 	TOOL(FINISHED_INIT, 0, NULL, NULL),
 	TOOL(COMPRESSED2, 8, desc_compressed2, sum_compressed2),	/* data_size */
+	TOOL(BPF_METADATA, 0, desc_bpf_metadata, sum_bpf_metadata),	/* record_check */
+	TOOL(SCHEDSTAT_CPU, 16, desc_schedstat_cpu, sum_schedstat_cpu),
+	TOOL(SCHEDSTAT_DOMAIN, 16, desc_schedstat_domain, sum_schedstat_domain),
 };

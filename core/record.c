@@ -957,5 +957,24 @@ record_check(const struct session *s, const struct rec *r, struct sample *smp, c
 		*why = "data_size runs past the record";
 		return -1;
 	}
+	if (r->type == PF_REC_CALLCHAIN_DEFERRED && rd64(r->p + 16, r->swap) > (body - 16) / 8) {
+		*why = "callchain runs past the record";
+		return -1;
+	}
+	if (r->type == PF_REC_BPF_METADATA && body < REC_BPF_META_HEAD) {
+		/* its fixed fields are more than the table's u8 holds */
+		*why = "shorter than its fixed fields";
+		return -1;
+	}
+	if (r->type == PF_REC_BPF_METADATA &&
+	    rd64(r->p + 8 + REC_BPF_META_NAME, r->swap) > (body - REC_BPF_META_HEAD) / REC_BPF_META_ENTRY) {
+		*why = "nr_entries runs past the record";
+		return -1;
+	}
+	if ((r->type == PF_REC_SCHEDSTAT_CPU || r->type == PF_REC_SCHEDSTAT_DOMAIN) &&
+	    body < record_schedstat_size(r->type, rd16(r->p + 20, r->swap))) {
+		*why = "shorter than its schedstat version's fields";
+		return -1;
+	}
 	return 0;
 }

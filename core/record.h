@@ -290,4 +290,38 @@ struct rec_stat_round {
 };
 int record_stat_round(const struct rec *r, struct rec_stat_round *sr);
 
+/* BPF_METADATA: prog_name[256], u64 nr_entries, entries of key[64] and
+ * value[256]. */
+#define REC_BPF_META_NAME	256
+#define REC_BPF_META_HEAD	(REC_BPF_META_NAME + 8)
+#define REC_BPF_META_KEY	64
+#define REC_BPF_META_VALUE	256
+#define REC_BPF_META_ENTRY	(REC_BPF_META_KEY + REC_BPF_META_VALUE)
+
+/* SCHEDSTAT_CPU / SCHEDSTAT_DOMAIN: the body bytes a record of /proc/schedstat
+ * version ver needs (its 16 bytes of timestamp, cpu, version and padding or
+ * domain, then the version's counters); 16 for a version perf does not
+ * know. */
+uint32_t record_schedstat_size(uint32_t type, uint16_t ver);
+
+/* CALLCHAIN_DEFERRED: the user callchain the kernel deferred for the
+ * samples of the record's thread whose callchain ends in
+ * PF_CONTEXT_USER_DEFERRED and cookie.  Fails (-1) when the ips run past
+ * the record too.  Read ip i with record_deferred_ip(). */
+struct rec_deferred {
+	uint64_t	 cookie, nr;
+	const uint8_t	*ips;
+	bool		 swap;
+};
+int record_callchain_deferred(const struct rec *r, struct rec_deferred *d);
+
+static inline uint64_t
+record_deferred_ip(const struct rec_deferred *d, uint64_t i)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, d->ips + 8 * i, 8);
+	return d->swap ? __builtin_bswap64(v) : v;
+}
+
 #endif

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,9 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/index.h"
+#include "core/perf_file.h"
+#include "core/record.h"
 #include "core/session.h"
 #include "symbolize/dso.h"
 #include "symbolize/resolve.h"
@@ -108,6 +112,12 @@ struct symbolizer {
 	uint64_t		*stops;		/* per dso x UNWIND_STOP_COUNT */
 	size_t			 capstops;
 	uint64_t		 nodso_stops[UNWIND_STOP_COUNT];
+
+	/* The CALLCHAIN_DEFERRED records by thread then time, made on first
+	 * use by a sample that waits for one. */
+	struct defer_ent	*defer;
+	size_t			 ndefer;
+	bool			 defer_made;
 };
 
 static uint32_t
@@ -271,6 +281,7 @@ symbolizer_free(struct symbolizer *z)
 	hmap_free(&z->memo_tab);
 	free(z->whys);
 	free(z->stops);
+	free(z->defer);
 	unwinder_free(z->unw);
 	dso_table_free(&z->dsos);
 	strtab_free(&z->strs);
@@ -677,33 +688,166 @@ context_cpumode(uint64_t marker)
 	}
 }
 
+/* ---- deferred user callchains ---- */
+
+struct defer_ent {
+	int32_t		tid;
+	uint64_t	time;
+	size_t		pos;	/* in the index: keeps time order among equals */
+	uint64_t	loc;
+};
+
+static int
+defer_cmp(const void *a, const void *b)
+{
+	const struct defer_ent *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The deferred records of the recording, sorted by thread then time. */
+static void
+defer_make(struct symbolizer *z)
+{
+	const struct rec_index *ix = session_index(z->s);
+	size_t cap = 0;
+
+	z->defer_made = true;
+	if (session_counts(z->s)->by_type[PF_REC_CALLCHAIN_DEFERRED] == 0)
+		return;
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = &ix->v[i];
+		int32_t tid = ent_tid(e);
+		struct sample_id sid;
+		struct rec r;
+
+		if (ent_type(e) != PF_REC_CALLCHAIN_DEFERRED)
+			continue;
+		if ((uint32_t)e->who == ENT_ID_BIG || tid < 0) {
+			/* who is not in the entry: the record's trailer says */
+			if (session_rec(z->s, ent_loc(e), &r) < 0 ||
+			    record_decode_sample_id(z->s, &r, &sid) < 0 || !(sid.have & PERF_SAMPLE_TID))
+				continue;
+			tid = (int32_t)sid.tid;
+		}
+		GROW(z->defer, cap, z->ndefer + 1);
+		z->defer[z->ndefer++] = (struct defer_ent){ tid, e->time, i, ent_loc(e) };
+	}
+	qsort(z->defer, z->ndefer, sizeof *z->defer, defer_cmp);
+}
+
+/*
+ * perf holds a sample whose callchain waits for its user part until the
+ * next CALLCHAIN_DEFERRED of its thread, and stitches that record's chain
+ * in when the cookies agree (else delivers the sample as it is).  That
+ * record for a sample of tid at time, if its cookie is cookie.
+ */
+static bool
+defer_find(struct symbolizer *z, int32_t tid, uint64_t time, uint64_t cookie,
+    struct rec_deferred *out)
+{
+	size_t lo = 0, hi;
+	struct rec r;
+
+	if (!z->defer_made)
+		defer_make(z);
+	hi = z->ndefer;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct defer_ent *e = &z->defer[mid];
+
+		if (e->tid < tid || (e->tid == tid && e->time < time))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * The first one after the sample is perf's; one of the sample's own
+	 * time may lie before or after it in perf's order: any of those with
+	 * the sample's cookie, else the first one later than the sample.
+	 */
+	for (; lo < z->ndefer && z->defer[lo].tid == tid; lo++) {
+		if (session_rec(z->s, z->defer[lo].loc, &r) == 0 &&
+		    record_callchain_deferred(&r, out) == 0 && out->cookie == cookie)
+			return true;
+		if (z->defer[lo].time > time)
+			break;
+	}
+	return false;
+}
+
+/* One step of a callchain walk. */
+enum step { STEP_NEXT, STEP_END, STEP_FULL, STEP_VOID };
+
+struct chain_walk {
+	uint8_t		cpumode;
+	bool		dwarf;
+	unsigned	max_stack;
+};
+
+static enum step
+chain_step(struct chain_walk *w, uint64_t ip, struct chain_ip *out, size_t *k)
+{
+	if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+		w->cpumode = context_cpumode(ip);
+		/* as perf: an unknown marker voids the chain */
+		return w->cpumode == 0xff ? STEP_VOID : STEP_NEXT;
+	}
+	/* --call-graph dwarf: the user part comes from unwinding. */
+	if (w->dwarf && w->cpumode != PERF_RECORD_MISC_KERNEL &&
+	    w->cpumode != PERF_RECORD_MISC_GUEST_KERNEL)
+		return STEP_END;
+	if (w->max_stack != 0 && *k >= w->max_stack)
+		return STEP_FULL;
+	out[*k].ip = ip;
+	out[*k].unwound = false;
+	out[(*k)++].cpumode = w->cpumode;
+	return STEP_NEXT;
+}
+
+/* The deferred user part of a chain after its kernel part: what perf
+ * stitches in, else nothing (the cookie after the marker is no frame). */
+static enum step
+chain_deferred(struct symbolizer *z, const struct sample *smp, uint64_t i,
+    struct chain_walk *w, struct chain_ip *out, size_t n, size_t *k)
+{
+	struct rec_deferred d;
+	enum step st = STEP_END;
+
+	if (i + 1 >= smp->callchain_nr ||
+	    !defer_find(z, (int32_t)smp->tid, smp->time, sample_callchain_ip(smp, i + 1), &d))
+		return STEP_END;
+	for (uint64_t j = 0; j < d.nr && *k < n; j++)
+		if ((st = chain_step(w, record_deferred_ip(&d, j), out, k)) != STEP_NEXT)
+			break;
+	return st == STEP_NEXT ? STEP_END : st;
+}
+
 size_t
 symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct chain_ip *out, size_t n, unsigned max_stack)
 {
 	bool dwarf = has_user_stack(smp) && !z->o.no_unwind && z->unwind_arch;
-	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	struct chain_walk w = { PERF_RECORD_MISC_USER, dwarf, max_stack };
+	enum step st = STEP_NEXT;
 	size_t k = 0;
 
 	for (uint64_t i = 0; smp->callchain != NULL && i < smp->callchain_nr && k < n; i++) {
 		uint64_t ip = sample_callchain_ip(smp, i);
 
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			cpumode = context_cpumode(ip);
-			if (cpumode == 0xff)
-				return 0;	/* as perf: an unknown marker voids the chain */
-			continue;
-		}
-		/* --call-graph dwarf: the user part comes from unwinding. */
-		if (dwarf && cpumode != PERF_RECORD_MISC_KERNEL &&
-		    cpumode != PERF_RECORD_MISC_GUEST_KERNEL)
+		if (ip == PF_CONTEXT_USER_DEFERRED)
+			st = chain_deferred(z, smp, i, &w, out, n, &k);
+		else
+			st = chain_step(&w, ip, out, &k);
+		if (st != STEP_NEXT)
 			break;
-		if (max_stack != 0 && k >= max_stack)
-			return k;
-		out[k].ip = ip;
-		out[k].unwound = false;
-		out[k++].cpumode = cpumode;
 	}
+	if (st == STEP_VOID)
+		return 0;
+	if (st == STEP_FULL)
+		return k;
 	if (!dwarf || k >= n)
 		return k;
 	if (k == 0 && (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL) {

@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/bpf.h>
@@ -989,4 +990,209 @@ Test(names, sample_type_and_read_format_bits)
 	    NAMES_BITS_PERF, b, sizeof b), "ID|GROUP|LOST");
 	/* a short buffer is cut, never overrun */
 	cr_assert_eq(strlen(names_sample_type(st, NAMES_BITS_ALL, b, 8)) < 8, true);
+}
+
+/* ---- the newest features: CPU_DOMAIN_INFO, E_MACHINE, CLN_SIZE ---- */
+
+/* The rows of section bit as "perfnav header" prints them, one string. */
+static char *
+rows_text(const struct features *f, unsigned bit)
+{
+	struct feat_rows r = { NULL, 0, 0 };
+	char *out = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&out, &n);
+
+	feature_describe(f, NULL, bit, &r);
+	for (size_t i = 0; i < r.n; i++)
+		fprintf(fp, "# %s%s%s%s\n", r.v[i].lead, r.v[i].label, r.v[i].value ? r.v[i].sep : "",
+		    r.v[i].value ? r.v[i].value : "");
+	fclose(fp);
+	feature_rows_free(&r);
+	return out;
+}
+
+/* Where each cpu's entry of the section below ends: shorter whole sections. */
+static size_t domain_ends[3];
+
+static bool
+domain_prefix_ok(size_t len)
+{
+	/* empty: a pipe's end marker, bit 32 of perf 6.1 */
+	return len == 0 || len == domain_ends[0] || len == domain_ends[1] || len == domain_ends[2];
+}
+
+/* An empty section of bits 32 and up is the end marker, not damage. */
+static bool
+empty_ok(size_t len)
+{
+	return len == 0;
+}
+
+/* CPU_DOMAIN_INFO of schedstat version ver: cpus 1 and 2, cpu 1 with two
+ * domains, cpu 2 with one (names from version 17). */
+static void
+cpu_domain_section(struct pdbuf *b, uint32_t ver)
+{
+	static const char *const names[] = { "SMT", "MC", "SMT" };
+	static const char *const masks[] = { "00000003", "000000ff", "0000000c" };
+	static const char *const lists[] = { "0-1", "0-7", "2-3" };
+	uint32_t dom[] = { 0, 1, 0 };
+
+	pd_u32(b, ver);
+	pd_u32(b, 2);		/* max domains */
+	domain_ends[0] = b->len;
+	for (uint32_t cpu = 1, k = 0; cpu <= 2; cpu++) {
+		uint32_t nr = cpu == 1 ? 2 : 1;
+
+		pd_u32(b, cpu);
+		pd_u32(b, nr);
+		for (uint32_t j = 0; j < nr; j++, k++) {
+			pd_u32(b, dom[k]);
+			if (ver >= 17)
+				pd_feat_str(b, names[k]);
+			pd_feat_str(b, masks[k]);
+			pd_feat_str(b, lists[k]);
+		}
+		domain_ends[cpu] = b->len;
+	}
+}
+
+static void
+newest_features_in(bool swap)
+{
+	struct pdbuf b = { .swap = swap };
+	struct features f;
+	char *txt;
+
+	cpu_domain_section(&b, 17);
+	cr_assert_eq(decode(&f, PF_FEAT_CPU_DOMAIN_INFO, &b, b.len, NULL, NULL), FEAT_OK);
+	cr_assert_eq(f.ndomains, 3);
+	cr_assert_eq(f.ndomain_cpus, 2);
+	txt = rows_text(&f, PF_FEAT_CPU_DOMAIN_INFO);
+	cr_expect_str_eq(txt,
+	    "# schedstat version\t: 17\n"
+	    "# Maximum sched domains\t: 2\n"
+	    "# cpu\t\t: 1\n"
+	    "# nr_domains\t: 2\n"
+	    "# Domain\t\t: 0\n"
+	    "# Domain name      : SMT\n"
+	    "# Domain cpu map   : 00000003\n"
+	    "# Domain cpu list  : 0-1\n"
+	    "# Domain\t\t: 1\n"
+	    "# Domain name      : MC\n"
+	    "# Domain cpu map   : 000000ff\n"
+	    "# Domain cpu list  : 0-7\n"
+	    "# cpu\t\t: 2\n"
+	    "# nr_domains\t: 1\n"
+	    "# Domain\t\t: 0\n"
+	    "# Domain name      : SMT\n"
+	    "# Domain cpu map   : 0000000c\n"
+	    "# Domain cpu list  : 2-3\n");
+	free(txt);
+	features_free(&f);
+	truncations(PF_FEAT_CPU_DOMAIN_INFO, &b, domain_prefix_ok);
+	pd_free(&b);
+
+	/* before version 17: no domain names */
+	cpu_domain_section(&b, 16);
+	cr_assert_eq(decode(&f, PF_FEAT_CPU_DOMAIN_INFO, &b, b.len, NULL, NULL), FEAT_OK);
+	cr_assert_null(f.domains[0].dname);
+	txt = rows_text(&f, PF_FEAT_CPU_DOMAIN_INFO);
+	cr_expect_null(strstr(txt, "Domain name"), "%s", txt);
+	cr_expect_not_null(strstr(txt, "# Domain cpu list  : 2-3\n"), "%s", txt);
+	free(txt);
+	features_free(&f);
+	pd_free(&b);
+
+	/* a domain count beyond the section */
+	pd_u32(&b, 17);
+	pd_u32(&b, 1);
+	pd_u32(&b, 0);
+	pd_u32(&b, 100000);
+	cr_assert_eq(decode(&f, PF_FEAT_CPU_DOMAIN_INFO, &b, b.len, NULL, NULL), FEAT_UNDECODABLE);
+	cr_expect_not_null(strstr(f.sec[PF_FEAT_CPU_DOMAIN_INFO].why, "100000 domains"));
+	features_free(&f);
+	pd_free(&b);
+
+	/* E_MACHINE: machine and flags */
+	pd_u32(&b, 62);
+	pd_u32(&b, 5);
+	cr_assert_eq(decode(&f, PF_FEAT_E_MACHINE, &b, b.len, NULL, NULL), FEAT_OK);
+	txt = rows_text(&f, PF_FEAT_E_MACHINE);
+	cr_expect_str_eq(txt, "# e_machine : 62 (x86_64)\n# e_flags : 0x5\n");
+	free(txt);
+	features_free(&f);
+	truncations(PF_FEAT_E_MACHINE, &b, empty_ok);
+	pd_free(&b);
+
+	/* CLN_SIZE */
+	pd_u32(&b, 64);
+	cr_assert_eq(decode(&f, PF_FEAT_CLN_SIZE, &b, b.len, NULL, NULL), FEAT_OK);
+	cr_expect_eq(f.cln_size, 64);
+	txt = rows_text(&f, PF_FEAT_CLN_SIZE);
+	cr_expect_str_eq(txt, "# cache line size : 64\n");
+	free(txt);
+	features_free(&f);
+	truncations(PF_FEAT_CLN_SIZE, &b, empty_ok);
+	pd_free(&b);
+}
+
+Test(feature, newest_native)
+{
+	newest_features_in(false);
+}
+
+Test(feature, newest_swapped)
+{
+	newest_features_in(true);
+}
+
+/* A pipe's HEADER_LAST_FEATURE: perf 6.1 to 6.18 end with bit 32, later
+ * perf one past its last; empty, it is the end marker, not a damaged
+ * section.  An unknown bit stays raw. */
+Test(feature, end_markers_and_future_bits)
+{
+	static const uint8_t junk[8] = { 1, 2, 3 };
+	struct features f;
+	struct diag_list dl = { 0 };
+
+	memset(&f, 0, sizeof f);
+	for (unsigned bit = 32; bit <= PF_FEAT_LAST_KNOWN + 1; bit++) {
+		feature_decode(&f, bit, junk, 0, false, 0x40, NULL, &dl);
+		cr_expect_eq(f.sec[bit].status, FEAT_RAW, "bit %u", bit);
+		cr_expect(feature_end_marker(bit, 0));
+	}
+	cr_expect_eq(dl.n, 0);
+	cr_expect(!feature_end_marker(31, 0));
+	cr_expect(!feature_end_marker(32, 8));
+	feature_decode(&f, PF_FEAT_LAST_KNOWN + 2, junk, sizeof junk, false, 0x80, NULL, &dl);
+	cr_expect_eq(f.sec[PF_FEAT_LAST_KNOWN + 2].status, FEAT_RAW);
+	cr_expect_str_eq(feat_name(PF_FEAT_CPU_DOMAIN_INFO), "CPU_DOMAIN_INFO");
+	cr_expect_str_eq(feat_name(33), "E_MACHINE");
+	features_free(&f);
+	diag_free(&dl);
+}
+
+/* An attr asking for deferred user callchains: perf's flags after sigtrap. */
+Test(feature, attr_defer_flags)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct pdbuf b = { .swap = swap };
+		struct features f;
+		char *txt;
+
+		pd_u32(&b, 1);
+		pd_u32(&b, 120);
+		pd_attr(&b, 120, 0, 0, 4000, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN, 0,
+		    1ull << 38 | 1ull << 39);
+		pd_u32(&b, 0);
+		pd_feat_str(&b, "cycles");
+		cr_assert_eq(decode(&f, PF_FEAT_EVENT_DESC, &b, b.len, NULL, NULL), FEAT_OK);
+		txt = rows_text(&f, PF_FEAT_EVENT_DESC);
+		cr_expect_not_null(strstr(txt, ", defer_callchain = 1, defer_output = 1"), "%s", txt);
+		free(txt);
+		features_free(&f);
+		pd_free(&b);
+	}
 }

@@ -207,11 +207,52 @@ kernel_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_att
 	case 21:
 		pd_u64(b, 0x42);
 		break;
+	case 22:	/* CALLCHAIN_DEFERRED: cookie, nr, ips */
+		pd_u64(b, 0xc0c0);
+		pd_u64(b, 3);
+		pd_u64(b, (uint64_t)PERF_CONTEXT_USER);
+		pd_u64(b, 0x401000);
+		pd_u64(b, 0x401100);
+		break;
 	default:	/* unknown types */
 		pd_u64(b, 1);
 		pd_u64(b, 2);
 		break;
 	}
+}
+
+/* BPF_METADATA (prog name, one entry), SCHEDSTAT_CPU and SCHEDSTAT_DOMAIN
+ * (variant 0: /proc/schedstat version 15, 1: 16, 2: 17) as perf writes them. */
+static void
+newest_body(struct pdbuf *b, uint32_t t, int v)
+{
+	char name[256] = "bpf_prog_1e0a2e366e56f1a2_filter", key[64] = "test_value",
+	     val[256] = "42";
+	uint16_t ver = (uint16_t)(15 + v);
+
+	if (t == PF_REC_BPF_METADATA) {
+		pd_bytes(b, name, sizeof name);
+		pd_u64(b, 1);
+		pd_bytes(b, key, sizeof key);
+		pd_bytes(b, val, sizeof val);
+		return;
+	}
+	pd_u64(b, 123456789);	/* timestamp */
+	pd_u32(b, 3);		/* cpu */
+	pd_u16(b, ver);
+	if (t == PF_REC_SCHEDSTAT_CPU) {
+		pd_u16(b, 0);	/* pad */
+		for (uint32_t i = 0; i < 6; i++)
+			pd_u32(b, 10 + i);
+		for (uint32_t i = 0; i < 3; i++)
+			pd_u64(b, 1000 + i);
+		return;
+	}
+	pd_u16(b, 1);		/* domain */
+	for (uint32_t i = 0; i < (ver == 17 ? 45u : 36u); i++)
+		pd_u32(b, i);
+	if (ver == 17)
+		pd_u32(b, 0);	/* perf rounds the record up to 8 bytes */
 }
 
 /* The body of a perf-tool record of type t (variant v), record started at r. */
@@ -374,6 +415,11 @@ tool_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr 
 		pd_bytes(b, "\x28\xb5\x2f\xfd\x00", 5);
 		pd_zero(b, 3);
 		break;
+	case PF_REC_BPF_METADATA:
+	case PF_REC_SCHEDSTAT_CPU:
+	case PF_REC_SCHEDSTAT_DOMAIN:
+		newest_body(b, t, v);
+		break;
 	default:	/* unknown types */
 		pd_u64(b, 1);
 		pd_u64(b, 2);
@@ -397,7 +443,8 @@ write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
 		misc = 1u << 15;
 	if ((t == PF_REC_CPU_MAP && v > 3) || (t == PF_REC_EVENT_UPDATE && v > 3) ||
 	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PERF_RECORD_MMAP2 &&
-	    t != PF_REC_ATTR && v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) ||
+	    t != PF_REC_ATTR && t != PF_REC_SCHEDSTAT_CPU && t != PF_REC_SCHEDSTAT_DOMAIN &&
+	    v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) || (t >= PF_REC_SCHEDSTAT_CPU && v > 2) ||
 	    (t == PF_REC_ATTR && v > 2))
 		return SIZE_MAX;
 	r = pd_rec_begin(b, t, misc | PERF_RECORD_MISC_USER);
@@ -416,7 +463,8 @@ Test(fields, every_record_type_covered_once)
 	static const uint32_t types[] = {
 		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
 		64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83,
-		0, 22, 63, 84, 200, 65535,
+		22, 84, 85, 86,
+		0, 23, 63, 87, 200, 65535,
 	};
 	struct perf_event_attr a;
 
@@ -869,6 +917,135 @@ Test(fields, sample_summary_cut_as_printf)
 			cr_assert_eq(k, n ? strlen(y) : 0);
 		}
 	}
+	pd_free(&b);
+	sess_free(&s);
+}
+
+/* A record of type t (variant v) as every_record_type_covered_once writes
+ * it, its summary into sum; the record. */
+static struct rec
+newest(struct pdbuf *b, const struct session *s, const struct perf_event_attr *a, uint32_t t,
+    int v, char *sum, size_t n)
+{
+	size_t at = write_type(b, t, v, a);
+	struct rec r = mkrec(b, at);
+
+	cr_assert_eq(describe(s, &r), 0, "type %u/%d damaged", t, v);
+	fields_summary(s, &r, sum, n);
+	return r;
+}
+
+/* The newest records (perf 6.13 to 6.18 and after): perf's dump text on one
+ * line, their fields by name, in both byte orders. */
+Test(fields, newest_records_dump_text)
+{
+	struct perf_event_attr a;
+	char sum[2048];
+	const char *why;
+
+	base_attr(&a, TRAILER_ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	for (int swap = 0; swap < 2; swap++) {
+		struct session s;
+		struct pdbuf b = { .swap = swap };
+		struct rec r;
+
+		sess_init(&s, &a, 1);
+		r = newest(&b, &s, &a, 22, 0, sum, sizeof sum);
+		cr_expect_str_eq(sum, "PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x2): 11/12: 0xc0c0 nr: 3");
+		cr_expect_eq(field_num("cookie"), 0xc0c0);
+		cr_expect_eq(field_num("ips[2]"), 0x401100);
+		cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+		r = newest(&b, &s, &a, PF_REC_BPF_METADATA, 0, sum, sizeof sum);
+		cr_expect_str_eq(sum, "PERF_RECORD_BPF_METADATA prog bpf_prog_1e0a2e366e56f1a2_filter"
+		    "  entry 0:           test_value = 42");
+		cr_expect_eq(field_num("nr_entries"), 1);
+		cr_expect_geq(field_idx("entries[0].value"), 0);
+		r = newest(&b, &s, &a, PF_REC_SCHEDSTAT_CPU, 0, sum, sizeof sum);
+		cr_expect_str_eq(sum, "PERF_RECORD_SCHEDSTAT_CPU cpu3 10 11 12 13 14 15 1000 1001 1002");
+		cr_expect_eq(field_num("version"), 15);
+		cr_expect_eq(field_num("run_delay"), 1001);
+		cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+		r = newest(&b, &s, &a, PF_REC_SCHEDSTAT_DOMAIN, 0, sum, sizeof sum);
+		cr_expect_eq(strncmp(sum, "PERF_RECORD_SCHEDSTAT_DOMAIN domain1 0 1 2 3 ", 45), 0, "%s", sum);
+		cr_expect_str_eq(sum + strlen(sum) - 6, " 34 35");
+		cr_expect_eq(field_num("idle_lb_count"), 0);	/* version 15: idle first */
+		cr_expect_eq(field_num("busy_lb_count"), 8);
+		r = newest(&b, &s, &a, PF_REC_SCHEDSTAT_DOMAIN, 1, sum, sizeof sum);
+		cr_expect_eq(field_num("busy_lb_count"), 0);	/* version 16: busy first */
+		cr_expect_eq(field_num("ttwu_move_balance"), 35);
+		r = newest(&b, &s, &a, PF_REC_SCHEDSTAT_DOMAIN, 2, sum, sizeof sum);
+		cr_expect_str_eq(sum + strlen(sum) - 6, " 43 44");
+		cr_expect_eq(field_num("busy_lb_imbalance_misfit"), 6);
+		cr_expect_eq(field_num("idle_lb_count"), 11);
+		cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+		pd_free(&b);
+		sess_free(&s);
+	}
+}
+
+/* Damaged instances: a deferred chain, BPF metadata entries and schedstat
+ * counters running past their record are named, and a schedstat version
+ * perf does not know is said as perf says it. */
+Test(fields, newest_records_damaged)
+{
+	struct perf_event_attr a;
+	struct session s;
+	struct pdbuf b = { .swap = 1 };
+	const char *why;
+	char sum[1024];
+	struct rec r;
+	size_t at;
+
+	base_attr(&a, TRAILER_ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD);
+	sess_init(&s, &a, 1);
+	at = pd_rec_begin(&b, 22, PERF_RECORD_MISC_USER);
+	pd_u64(&b, 7);
+	pd_u64(&b, 9);		/* 9 ips, 1 there */
+	pd_u64(&b, 0x401000);
+	pd_rec_end(&b, at);
+	r = mkrec(&b, at);
+	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_str_eq(why, "callchain runs past the record");
+	cr_expect_eq(describe(&s, &r), -1);
+	at = pd_rec_begin(&b, PF_REC_BPF_METADATA, 0);
+	pd_zero(&b, 256);
+	pd_u64(&b, 2);		/* 2 entries, 1 there */
+	pd_zero(&b, 320);
+	pd_rec_end(&b, at);
+	r = mkrec(&b, at);
+	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_str_eq(why, "nr_entries runs past the record");
+	cr_expect_eq(describe(&s, &r), -1);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_expect_not_null(strstr(sum, "damaged"), "%s", sum);
+	at = pd_rec_begin(&b, PF_REC_BPF_METADATA, 0);
+	pd_zero(&b, 200);	/* not even its name */
+	pd_rec_end(&b, at);
+	r = mkrec(&b, at);
+	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_eq(describe(&s, &r), -1);
+	at = pd_rec_begin(&b, PF_REC_SCHEDSTAT_DOMAIN, 0);
+	pd_u64(&b, 1);
+	pd_u32(&b, 0);
+	pd_u16(&b, 17);
+	pd_u16(&b, 0);
+	pd_zero(&b, 40 * 4);	/* 45 counters in version 17 */
+	pd_rec_end(&b, at);
+	r = mkrec(&b, at);
+	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_str_eq(why, "shorter than its schedstat version's fields");
+	cr_expect_eq(describe(&s, &r), -1);
+	at = pd_rec_begin(&b, PF_REC_SCHEDSTAT_CPU, 0);
+	pd_u64(&b, 1);
+	pd_u32(&b, 2);
+	pd_u16(&b, 18);
+	pd_u16(&b, 0);
+	pd_zero(&b, 8);
+	pd_rec_end(&b, at);
+	r = mkrec(&b, at);
+	cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+	fields_summary(&s, &r, sum, sizeof sum);
+	cr_expect_str_eq(sum, "PERF_RECORD_SCHEDSTAT_CPU cpu2 Unsupported /proc/schedstat version 18.");
 	pd_free(&b);
 	sess_free(&s);
 }

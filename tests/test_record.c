@@ -728,10 +728,14 @@ Test(record, type_names)
 	cr_assert_str_eq(record_type_name(64), "ATTR");
 	cr_assert_str_eq(record_type_name(82), "FINISHED_INIT");
 	cr_assert_str_eq(record_type_name(83), "COMPRESSED2");
+	cr_assert_str_eq(record_type_name(22), "CALLCHAIN_DEFERRED");
+	cr_assert_str_eq(record_type_name(84), "BPF_METADATA");
+	cr_assert_str_eq(record_type_name(85), "SCHEDSTAT_CPU");
+	cr_assert_str_eq(record_type_name(86), "SCHEDSTAT_DOMAIN");
 	cr_assert_null(record_type_name(0));
-	cr_assert_null(record_type_name(22));
+	cr_assert_null(record_type_name(23));
 	cr_assert_null(record_type_name(63));
-	cr_assert_null(record_type_name(84));
+	cr_assert_null(record_type_name(87));
 	cr_assert_null(record_type_name(UINT32_MAX));
 }
 
@@ -744,7 +748,7 @@ Test(record, table_entries)
 	cr_expect_str_eq(record_type(v)->name, #n);
 	PF_RECORD_TYPES(X)
 #undef X
-	cr_expect_null(record_type(22));
+	cr_expect_null(record_type(23));
 	cr_expect_null(record_type(63));
 	cr_expect_null(record_type(PF_REC_MAX_KNOWN));
 	cr_expect_eq(record_type(PERF_RECORD_MMAP)->body_min, 32);

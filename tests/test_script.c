@@ -242,3 +242,153 @@ Test(script, refusals_in_the_order_one_pass_meets_them)
 	unlink(path);
 	free(path);
 }
+
+/* ---- deferred user callchains ---- */
+
+#define ST_CHAIN	(ST | 1u << 5)
+#define CTX_KERNEL	((uint64_t)-128)
+#define CTX_USER	((uint64_t)-512)
+#define CTX_USER_DEFERRED ((uint64_t)-640)
+
+/* A kernel sample of pid 42 whose user callchain the kernel deferred:
+ * two kernel frames, then PERF_CONTEXT_USER_DEFERRED and cookie. */
+static void
+deferred_sample(struct pdbuf *b, uint64_t cookie, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, 9 /* SAMPLE */, 1 /* KERNEL */);
+
+	pd_u64(b, 0xffffffff81000010ull);	/* IP */
+	pd_u32(b, PID);				/* TID */
+	pd_u32(b, PID);
+	pd_u64(b, time);			/* TIME */
+	pd_u64(b, 100);				/* ID */
+	pd_u32(b, 0);				/* CPU */
+	pd_u32(b, 0);
+	pd_u64(b, 4000);			/* PERIOD */
+	pd_u64(b, 5);				/* CALLCHAIN */
+	pd_u64(b, CTX_KERNEL);
+	pd_u64(b, 0xffffffff81000010ull);
+	pd_u64(b, 0xffffffff81000110ull);
+	pd_u64(b, CTX_USER_DEFERRED);
+	pd_u64(b, cookie);
+	pd_rec_end(b, r);
+}
+
+/* The deferred user callchain of pid 42 with cookie, trailer and all. */
+static void
+deferred_chain(struct pdbuf *b, uint64_t cookie, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, 22 /* CALLCHAIN_DEFERRED */, 2 /* USER */);
+
+	pd_u64(b, cookie);
+	pd_u64(b, 3);
+	pd_u64(b, CTX_USER);
+	pd_u64(b, 0x400110);
+	pd_u64(b, 0x400310);
+	trailer(b, PID, time);
+	pd_rec_end(b, r);
+}
+
+/* Four samples: the first's user chain comes (cookie 5), the second's
+ * cookie (9) is not the one the thread's next deferred record carries
+ * (perf keeps its kernel frames only), the third's never comes, the
+ * fourth's comes after another of its own time. */
+static char *
+deferred_recording(bool swap)
+{
+	struct pdbuf b;
+	size_t data_off = synth_head_with(&b, swap, ST_CHAIN, FLAGS);
+
+	comm(&b, PID, "work", false, 900);
+	mmap2(&b, PID, 0x400000, "//anon", 950);
+	deferred_sample(&b, 5, 1000);
+	deferred_sample(&b, 9, 1010);
+	deferred_chain(&b, 5, 1020);
+	deferred_sample(&b, 6, 1030);
+	/* one of the fourth sample's time before it: not its own */
+	deferred_chain(&b, 11, 1040);
+	deferred_sample(&b, 12, 1040);
+	deferred_chain(&b, 12, 1050);
+	return recording_end(&b, data_off);
+}
+
+/* The text of sample i (0 first) of the script's output: its line (tid
+ * 42, no ip with -g) and its callchain, up to the next sample's line. */
+static char *
+block(const char *out, int i)
+{
+	const char *p = strstr(out, " 42 \n"), *e;
+
+	for (; i > 0 && p != NULL; i--)
+		p = strstr(p + 1, " 42 \n");
+	cr_assert_not_null(p, "no sample %d in:\n%s", i, out);
+	e = strstr(p + 1, " 42 \n");
+	return strndup(p, e != NULL ? (size_t)(e - p) : strlen(p));
+}
+
+static bool
+write_file(const char *path, const char *text, size_t n)
+{
+	FILE *fp = fopen(path, "w");
+	bool ok = fp != NULL && fwrite(text, 1, n, fp) == n;
+
+	return fp != NULL && fclose(fp) == 0 && ok;
+}
+
+Test(script, deferred_user_callchain_after_the_kernel_frames)
+{
+	char dir[] = "/tmp/perfnav-test-defer-XXXXXX", map[128], ksyms[128], cmd[1024];
+	static const char maptext[] = "400100 100 user_leaf\n400300 100 user_main\n";
+	static const char ktext[] = "ffffffff81000000 T kfunc_a\n";
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(map, sizeof map, "%s/perf-%d.map", dir, PID);
+	snprintf(ksyms, sizeof ksyms, "%s/kallsyms", dir);
+	cr_assert(write_file(map, maptext, strlen(maptext)));
+	cr_assert(write_file(ksyms, ktext, strlen(ktext)));
+	for (int swap = 0; swap < 2; swap++) {
+		char *path = deferred_recording(swap), *out, *b0, *b1, *b2, *b3, *a, *k, *u;
+		int status;
+
+		snprintf(cmd, sizeof cmd, "%s/perfnav script -g -F tid,ip,sym --kallsyms %s "
+		    "--perfmap-dir %s %s 2>&1", TEST_BUILDDIR, ksyms, dir, path);
+		out = cmd_output(cmd, NULL, &status);
+		cr_assert_eq(status, 0, "%s", out);
+		b0 = block(out, 0);
+		b1 = block(out, 1);
+		b2 = block(out, 2);
+		b3 = block(out, 3);
+		/* stitched: the user frames follow the kernel frames (kernel
+		 * symbols stay unresolved: the recording maps no kernel) */
+		a = strstr(b0, "ffffffff81000010");
+		k = strstr(b0, "ffffffff81000110");
+		u = strstr(b0, "400110 user_leaf");
+		cr_expect(a != NULL && k > a && u > k, "swap %d:\n%s", swap, out);
+		cr_expect(strstr(b0, "user_main") > u, "swap %d:\n%s", swap, out);
+		/* another cookie, or none coming: the kernel frames only */
+		cr_expect_not_null(strstr(b1, "ffffffff81000110"), "%s", out);
+		cr_expect_null(strstr(b1, "user_"), "%s", out);
+		cr_expect_not_null(strstr(b2, "ffffffff81000110"), "%s", out);
+		cr_expect_null(strstr(b2, "user_"), "%s", out);
+		cr_expect_not_null(strstr(b3, "400310 user_main"), "%s", out);
+		free(b0);
+		free(b3);
+		free(b1);
+		free(b2);
+		free(out);
+		/* top: the user functions of the stitched samples get their period
+		 * as callers (children), two samples of four, and no self period */
+		snprintf(cmd, sizeof cmd, "%s/perfnav top --children --sort sym --tsv --kallsyms %s "
+		    "--perfmap-dir %s %s 2>&1", TEST_BUILDDIR, ksyms, dir, path);
+		out = cmd_output(cmd, NULL, &status);
+		cr_assert_eq(status, 0, "%s", out);
+		cr_expect_not_null(strstr(out, "\t50.00\t0.00\t0\t[.] user_main\n"), "%s", out);
+		cr_expect_not_null(strstr(out, "\t50.00\t0.00\t0\t[.] user_leaf\n"), "%s", out);
+		free(out);
+		unlink(path);
+		free(path);
+	}
+	unlink(map);
+	unlink(ksyms);
+	rmdir(dir);
+}

@@ -90,8 +90,9 @@ print_perf_header(FILE *fp, const struct session *s)
 	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++)
 		if (ft->sec[bit].present)
 			print_feature(fp, s, bit);
+	/* perf 6.1's list: the features it knows (the newer ones print when present) */
 	fprintf(fp, "# missing features: ");
-	for (unsigned bit = 1; bit <= PF_FEAT_LAST_KNOWN; bit++)
+	for (unsigned bit = 1; bit <= PF_FEAT_PMU_CAPS; bit++)
 		if (!ft->sec[bit].present)
 			fprintf(fp, "%s ", feat_name(bit));
 	fprintf(fp, "\n# ========\n#\n");
@@ -133,7 +134,7 @@ print_sections(FILE *fp, const struct session *s)
 		if (!fs->present)
 			continue;
 		any = true;
-		if (name == NULL && bit == PF_FEAT_LAST_KNOWN + 1 && fs->size == 0) {
+		if (feature_end_marker(bit, fs->size)) {
 			name = "(end marker)";
 		} else if (name == NULL) {
 			snprintf(unk, sizeof unk, "unknown-%u", bit);

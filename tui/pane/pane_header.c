@@ -248,9 +248,10 @@ add_features(struct pane *p, struct hd *h)
 
 		if (!fs->present)
 			continue;
-		if (name == NULL)
-			snprintf(nm, sizeof nm, bit == PF_FEAT_LAST_KNOWN + 1 && fs->size == 0 ?
-			    "(end marker %u)" : "unknown-%u", bit);
+		if (feature_end_marker(bit, fs->size))
+			snprintf(nm, sizeof nm, "(end marker %u)", bit);
+		else if (name == NULL)
+			snprintf(nm, sizeof nm, "unknown-%u", bit);
 		else
 			snprintf(nm, sizeof nm, "%s", name);
 		r = hadd(h, 1, nm, NULL);
