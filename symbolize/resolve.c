@@ -719,19 +719,13 @@ defer_make(struct symbolizer *z)
 		return;
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct rec_ent *e = &ix->v[i];
-		int32_t tid = ent_tid(e);
-		struct sample_id sid;
-		struct rec r;
+		int32_t tid;
 
 		if (ent_type(e) != PF_REC_CALLCHAIN_DEFERRED)
 			continue;
-		if ((uint32_t)e->who == ENT_ID_BIG || tid < 0) {
-			/* who is not in the entry: the record's trailer says */
-			if (session_rec(z->s, ent_loc(e), &r) < 0 ||
-			    record_decode_sample_id(z->s, &r, &sid) < 0 || !(sid.have & PERF_SAMPLE_TID))
-				continue;
-			tid = (int32_t)sid.tid;
-		}
+		/* the record's body or trailer says (kept by the index or read again) */
+		if ((tid = session_ent_who(z->s, i).tid) < 0)
+			continue;
 		GROW(z->defer, cap, z->ndefer + 1);
 		z->defer[z->ndefer++] = (struct defer_ent){ tid, e->time, i, ent_loc(e) };
 	}
