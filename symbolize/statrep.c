@@ -150,6 +150,8 @@ close_round(struct build *b, const struct rec_stat_round *sr, uint64_t loc)
 	}
 }
 
+static void metrics(struct stat_report *r);
+
 static int
 on_rec(void *arg, const struct rec *rec, int depth)
 {
@@ -180,7 +182,7 @@ on_rec(void *arg, const struct rec *rec, int depth)
 		}
 		if ((c = counter_of(b, (uint32_t)b->ev_of_attr[attr], &st)) == NULL)
 			return 0;
-		c->cur = (struct stat_count){ st.val, st.ena, st.run, true };
+		c->cur = (struct stat_count){ st.val, st.ena, st.run, true, NULL, 0 };
 	} else if (rec->type == PF_REC_STAT_ROUND && b->pass == 2) {
 		if (record_stat_round(rec, &sr) == 0)
 			close_round(b, &sr, rec->loc);
@@ -229,11 +231,71 @@ stat_report_build(const struct session *s, struct stat_report *out)
 	}
 	b.pass = 2;
 	session_walk(s, on_rec, &b);
+	metrics(out);
 	free(b.ev_of_attr);
 	free(b.c);
 	hmap_free(&b.keys);
 	hmap_free(&b.cpu_col);
 	return true;
+}
+
+/* The rate per second of v over nsecs, in perf's units. */
+static const char *
+rate_unit(double *v)
+{
+	static const char *const units[] = { "/sec", "K/sec", "M/sec", "G/sec" };
+	int u = 0;
+
+	while (u < 3 && *v > 1000.0) {
+		*v /= 1000.0;
+		u++;
+	}
+	return units[u];
+}
+
+/*
+ * perf's metrics: a clock's share of the elapsed time (not in intervals),
+ * else the count per second of the column's clocks, their mean over every
+ * round so far (perf does not reset it between intervals).
+ */
+static void
+metrics(struct stat_report *r)
+{
+	double *sum = xcalloc(r->ncols ? r->ncols : 1, sizeof *sum);
+	unsigned *n = xcalloc(r->ncols ? r->ncols : 1, sizeof *n);
+	double v;
+
+	for (size_t i = 0; i < r->nrounds; i++) {
+		struct stat_round *rd = &r->rounds[i];
+		double wall = rd->final && r->interval_ms == 0 ? (double)rd->time : 0;
+
+		for (size_t ev = 0; ev < r->nev; ev++)
+			for (size_t col = 0; col < r->ncols; col++)
+				if (r->ev[ev].clock &&
+				    stat_count_scaled(&rd->c[ev * r->ncols + col], &v)) {
+					sum[col] += v;
+					n[col]++;
+				}
+		for (size_t ev = 0; ev < r->nev; ev++)
+			for (size_t col = 0; col < r->ncols; col++) {
+				struct stat_count *c = &rd->c[ev * r->ncols + col];
+
+				c->munit = NULL;
+				if (!stat_count_scaled(c, &v))
+					continue;
+				if (r->ev[ev].clock) {
+					if (wall > 0) {
+						c->metric = v / wall;
+						c->munit = "CPUs utilized";
+					}
+				} else if (n[col] > 0 && sum[col] > 0) {
+					c->metric = 1e9 * v / (sum[col] / n[col]);
+					c->munit = rate_unit(&c->metric);
+				}
+			}
+	}
+	free(sum);
+	free(n);
 }
 
 void

@@ -33,6 +33,11 @@ enum stat_aggr {
 struct stat_count {
 	uint64_t	val, ena, run;
 	bool		seen;	/* a STAT record fed it */
+	/* perf's metric of the count (stat_report_build), unit NULL if none:
+	 * "CPUs utilized" of a clock outside intervals, else a rate per second
+	 * ("/sec", "K/sec"...) of the mean of the clock counts seen so far. */
+	const char	*munit;
+	double		 metric;
 };
 
 struct stat_event {

@@ -149,6 +149,8 @@ Test(statrep, global_sums_and_scales)
 	cr_assert_eq(cell(&r, 0, 0, 0)->val, 250);
 	cr_assert(stat_count_scaled(cell(&r, 0, 0, 0), &v));
 	cr_assert_float_eq(v, 500.0, 1e-9, "ran half the time enabled: counted twice over");
+	cr_assert_str_eq(cell(&r, 0, 0, 0)->munit, "CPUs utilized");
+	cr_assert_float_eq(cell(&r, 0, 0, 0)->metric, 500.0 / 123456789, 1e-15);
 	stat_report_free(&r);
 	session_close(s);
 	pd_free(&b);

@@ -2,7 +2,6 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -15,12 +14,6 @@
 #define NAME_W		32
 #define NAME_W_NC	25
 #define METRIC_W	35
-
-/* What the metric of a line is computed from. */
-struct mctx {
-	double	nsecs;		/* mean of the column's clock counts, 0 if none */
-	double	wall;		/* ns of the run; 0 in intervals (no "CPUs utilized") */
-};
 
 static size_t
 unit_width(const struct stat_report *r)
@@ -48,36 +41,6 @@ print_metric(FILE *fp, const char *unit, double v)
 }
 
 static void
-metric_of(FILE *fp, const struct stat_event *e, double v, const struct mctx *m)
-{
-	if (e->clock) {
-		if (m->wall > 0)
-			print_metric(fp, "CPUs utilized", v / m->wall);
-		else
-			print_metric(fp, NULL, 0);
-	} else if (m->nsecs > 0) {
-		double rate = 1e9 * v / m->nsecs;
-		const char *u = "/sec";
-
-		if (rate > 1000.0) {
-			rate /= 1000.0;
-			u = "K/sec";
-		}
-		if (rate > 1000.0) {
-			rate /= 1000.0;
-			u = "M/sec";
-		}
-		if (rate > 1000.0) {
-			rate /= 1000.0;
-			u = "G/sec";
-		}
-		print_metric(fp, u, rate);
-	} else {
-		print_metric(fp, NULL, 0);
-	}
-}
-
-static void
 print_prefix(FILE *fp, const struct stat_report *r, const struct stat_round *rd, size_t col)
 {
 	if (r->interval_ms != 0 && !rd->final)
@@ -89,7 +52,7 @@ print_prefix(FILE *fp, const struct stat_report *r, const struct stat_round *rd,
 
 static void
 print_line(FILE *fp, const struct stat_report *r, const struct stat_round *rd, size_t ev,
-    size_t col, const struct mctx *m)
+    size_t col)
 {
 	const struct stat_event *e = &r->ev[ev];
 	const struct stat_count *c = &rd->c[ev * r->ncols + col];
@@ -109,39 +72,18 @@ print_line(FILE *fp, const struct stat_report *r, const struct stat_round *rd, s
 	else
 		fprintf(fp, "%*.0f %-*s ", COUNT_W, v, uw, "");
 	fprintf(fp, "%-*s", NAME_W, textout_esc(e->name));
-	metric_of(fp, e, v, m);
+	print_metric(fp, c->munit, c->metric);
 	if (c->run != c->ena)
 		fprintf(fp, "  (%.2f%%)", 100.0 * (double)c->run / (double)c->ena);
 	fputc('\n', fp);
 }
 
-/*
- * perf's NSECS of each column: the mean of every clock count seen so far,
- * this round's included (it is not reset between intervals).
- */
-struct nsecs {
-	double		*sum;
-	unsigned	*n;
-};
-
 static void
-print_round(FILE *fp, const struct stat_report *r, const struct stat_round *rd, struct nsecs *ns)
+print_round(FILE *fp, const struct stat_report *r, const struct stat_round *rd)
 {
-	double v;
-
 	for (size_t ev = 0; ev < r->nev; ev++)
 		for (size_t col = 0; col < r->ncols; col++)
-			if (r->ev[ev].clock && stat_count_scaled(&rd->c[ev * r->ncols + col], &v)) {
-				ns->sum[col] += v;
-				ns->n[col]++;
-			}
-	for (size_t ev = 0; ev < r->nev; ev++)
-		for (size_t col = 0; col < r->ncols; col++) {
-			struct mctx m = { ns->n[col] ? ns->sum[col] / ns->n[col] : 0,
-				rd->final && r->interval_ms == 0 ? (double)rd->time : 0 };
-
-			print_line(fp, r, rd, ev, col, &m);
-		}
+			print_line(fp, r, rd, ev, col);
 }
 
 static void
@@ -161,7 +103,6 @@ static void
 print_report(FILE *fp, const struct session *s, const struct stat_report *r)
 {
 	unsigned nint = 0;
-	struct nsecs ns = { xcalloc(r->ncols, sizeof *ns.sum), xcalloc(r->ncols, sizeof *ns.n) };
 
 	for (size_t i = 0; i < r->nrounds; i++) {
 		const struct stat_round *rd = &r->rounds[i];
@@ -175,17 +116,15 @@ print_report(FILE *fp, const struct session *s, const struct stat_report *r)
 					fprintf(fp, "#           time             counts %*s events\n",
 					    (int)unit_width(r), "unit");
 			}
-			print_round(fp, r, rd, &ns);
+			print_round(fp, r, rd);
 			continue;
 		}
 		if (r->interval_ms != 0)
 			continue;
 		print_header(fp, s);
-		print_round(fp, r, rd, &ns);
+		print_round(fp, r, rd);
 		fprintf(fp, "\n %17.9f seconds time elapsed\n\n", (double)rd->time / 1e9);
 	}
-	free(ns.sum);
-	free(ns.n);
 }
 
 static const struct cmd_opt stat_opts[] = {
