@@ -715,5 +715,23 @@ wait_for "symbols in [0-9.]+ s" "resolving: the workers finish"
 wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "resolving: then the rows are those of one pass"
 finish "resolving"
 
+# A perf stat record file opens on its counters, as perfnav stat prints them; S reaches
+# them from any pane; a recording of samples says it has none.
+start "'$bin' '$data/stat.data'"
+wait_for "S Counters" "stat file: opens on the counters pane"
+wait_for "85\.20 +msec +cpu-clock +0\.996 CPUs utilized" "stat file: cpu-clock with perf's metric"
+keys 1
+wait_for "^ hot" "stat file: 1 leaves for the hot functions"
+keys S
+wait_for "85\.21 +msec +task-clock" "stat file: S comes back to the counters"
+finish "stat file"
+start "'$bin' '$data/stat-cpu.data'"
+wait_for "0\.020125 +1 +1 +page-faults +49\.318 /sec" "stat -I -A: per cpu and interval, rate per second"
+finish "stat -I -A"
+start "'$bin' '$data/plain.data'"
+keys S
+wait_for "no counts: not a perf stat record recording" "samples: S says there are no counts"
+finish "samples: S"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

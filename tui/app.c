@@ -278,7 +278,7 @@ void
 app_diff_swap(struct app *a)
 {
 	struct nav_view root, top;
-	int tab = nav_depth(&a->nav) > 0 ? a->nav.v[0].pane : START_PANE, ev;
+	int tab = nav_depth(&a->nav) > 0 ? a->nav.v[0].pane : a->start_pane, ev;
 	bool carry;
 
 	if (!a->diff) {
@@ -436,7 +436,9 @@ tui_run(struct tui_opts *o)
 		status = EXIT_FAIL;
 		goto out;
 	}
-	nav_reset(&a->nav, &a->roots[START_PANE]);
+	a->start_pane = session_counts(a->s)->by_type[PERF_RECORD_SAMPLE] == 0 &&
+	    session_counts(a->s)->by_type[PF_REC_STAT] > 0 ? PANE_COUNTERS : PANE_HOT;
+	nav_reset(&a->nav, &a->roots[a->start_pane]);
 	app_view_apply(a);
 	if (session_info(a->s).over_budget && a->msg[0] == '\0')
 		app_msg(a, EL_DAMAGED, "loading stopped at the memory budget (%llu MiB): this is part of the recording; see the header pane (4), --max-memory raises it",

@@ -162,11 +162,12 @@ static void
 draw_tabs(struct app *a)
 {
 	struct nav_view *top = nav_top(&a->nav);
-	int root = a->nav.n ? a->nav.v[0].pane : START_PANE, x = 0, level;
+	int root = a->nav.n ? a->nav.v[0].pane : a->start_pane, x = 0, level;
 	const char *extra = NULL;
 
 	if (top && top->pane >= PANE_NTABS)
-		extra = top->pane == PANE_HELP ? " ? Help " : " a Annotate ";
+		extra = top->pane == PANE_HELP ? " ? Help " : top->pane == PANE_COUNTERS ?
+		    " S Counters " : " a Annotate ";
 	level = tabs_level(extra);
 	fill_line(a, 1, EL_TAB);
 	for (int i = 0; i < PANE_NTABS; i++) {

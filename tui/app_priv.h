@@ -27,7 +27,6 @@
 
 #define MIN_COLS	80
 #define MIN_LINES	24
-#define START_PANE	PANE_HOT
 
 struct common_opts;
 struct session;
@@ -49,6 +48,9 @@ struct app_other {
 struct app {
 	struct session		*s;
 	struct symbols		*sym;
+	/* The pane it opens on: hot functions, or the counters of a perf stat
+	 * record file without samples. */
+	int			 start_pane;	/* enum pane_id */
 	char			 start_scope[160];	/* the scope options given at start, as the
 						 * title shows them: "time 10%/3, comms foo" */
 	double			 t_start;	/* when perfnav started */

@@ -17,7 +17,7 @@ app_view_pane(struct app *a)
 {
 	struct nav_view *v = nav_top(&a->nav);
 
-	return &a->panes[v ? v->pane : START_PANE];
+	return &a->panes[v ? v->pane : a->start_pane];
 }
 
 void

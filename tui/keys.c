@@ -113,6 +113,7 @@ const char keys_default_text[] =
 	"bind help ? back\n"
 	"bind global 9 pane-timeline\n"
 	"bind global 0 pane-fscope\n"
+	"bind global S pane-counters\n"
 	"bind timeline Left time-left\n"
 	"bind timeline h time-left\n"
 	"bind timeline Right time-right\n"

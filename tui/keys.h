@@ -83,6 +83,7 @@
 	X(REDRAW, "redraw", "redraw the screen") \
 	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
 	X(PANE_FSCOPE, "pane-fscope", "flame scope pane") \
+	X(PANE_COUNTERS, "pane-counters", "counters pane (the counts of a perf stat record file)") \
 	X(TIME_LEFT, "time-left", "timeline, flame scope: move the time cursor left") \
 	X(TIME_RIGHT, "time-right", "timeline, flame scope: move the time cursor right") \
 	X(TIME_ZOOM_IN, "time-zoom-in", "timeline: zoom the time axis in around the cursor; flame scope: shorter columns") \

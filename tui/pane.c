@@ -21,6 +21,7 @@ static const struct pane_ops *const pane_table[PANE_COUNT] = {
 #undef X
 	[PANE_HELP] = &pane_help_ops,
 	[PANE_ANNOTATE] = &pane_annotate_ops,
+	[PANE_COUNTERS] = &pane_counters_ops,
 };
 
 const struct pane_ops *
