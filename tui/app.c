@@ -436,8 +436,10 @@ tui_run(struct tui_opts *o)
 		status = EXIT_FAIL;
 		goto out;
 	}
-	a->start_pane = session_counts(a->s)->by_type[PERF_RECORD_SAMPLE] == 0 &&
-	    session_counts(a->s)->by_type[PF_REC_STAT] > 0 ? PANE_COUNTERS : PANE_HOT;
+	a->start_pane = PANE_HOT;
+	if (session_counts(a->s)->by_type[PERF_RECORD_SAMPLE] == 0 &&
+	    session_counts(a->s)->by_type[PF_REC_STAT] > 0)
+		a->start_pane = PANE_COUNTERS;	/* a perf stat record file */
 	nav_reset(&a->nav, &a->roots[a->start_pane]);
 	app_view_apply(a);
 	if (session_info(a->s).over_budget && a->msg[0] == '\0')
