@@ -16,6 +16,7 @@
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/safefile.h"
+#include "core/sample_read.h"
 #include "core/session.h"
 #include "core/text.h"
 #include "core/thread.h"

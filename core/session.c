@@ -1051,6 +1051,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		ld.done_before += s->files[i].data_end - s->files[i].data_off;
 	}
 	report_bad(&ld);
+	session_read_recount(s);
 	if (ld.progress != NULL && !ld.stop)
 		ld.progress(ld.progress_arg, ld.total, ld.total);
 	name_attrs(s);

@@ -102,6 +102,8 @@ void session_count_into(struct type_counts *c, struct type_counts **ac, size_t *
  */
 struct rec;
 struct sample;
+/* Samples with READ values counted per value delivered, as perf counts them (sample_read.c). */
+void session_read_recount(struct session *s);
 /* Who the record of entry e is about, read from the record (session_who.c). */
 struct ent_who session_load_who(const struct session *s, const struct rec_ent *e);
 void session_index_rec(const struct session *s, struct rec_index *ix, uint64_t *last_time,

@@ -106,6 +106,9 @@ want dir.data && rec dir.data -e cpu-clock -F 2000 -g --threads -- ./threads
 want zstd.data && rec zstd.data -e cpu-clock -F 2000 -g -z -- ./cpu
 want multi.data && rec multi.data -e cpu-clock,task-clock -F 1000 -- ./cpu
 want group.data && rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- ./cpu
+# leader sampling: only task-clock samples, each with both counts (READ, FORMAT_GROUP);
+# perf delivers a sample per member, of the period its count grew
+want leader.data && rec leader.data -e '{task-clock,cpu-clock}:S' -F 1000 -g -- ./cpu
 want fork.data && rec fork.data -e cpu-clock -F 2000 -g -- ./forkexec
 if want tracepoint.data; then
 	if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
