@@ -63,6 +63,7 @@ hist_free(struct hist *h)
 	if (h == NULL)
 		return;
 	strtab_free(&h->strs);
+	read_state_free(&h->rs);
 	free(h->ev);
 	free(h->ev_of_attr);
 	free(h->ev_order);

@@ -20,6 +20,7 @@
 
 #include "core/bytes.h"
 #include "core/hmap.h"
+#include "core/sample_read.h"
 #include "symbolize/hist.h"
 #include "symbolize/perftree.h"
 
@@ -228,6 +229,7 @@ struct hist {
 	uint32_t		*cred;
 	size_t			 ncred, capcred;
 	bool			 no_rescope;	/* samples came other than by index position */
+	struct read_state	 rs;		/* last READ value per id (leader sampling) */
 	/*
 	 * hist_share_positions: the per-position arrays (sample_row,
 	 * sample_p32) are shared by the two parts of a parallel

@@ -66,7 +66,9 @@ hist_parallel_worth(const struct session *s)
 		if (*end == '\0')
 			min = v;
 	}
-	return nsamples >= min && nsamples >= 2;
+	/* samples with READ values are delivered by what each count grew since
+	 * that counter's last sample: one walk in time order */
+	return nsamples >= min && nsamples >= 2 && !session_has_read_samples(s);
 }
 
 bool

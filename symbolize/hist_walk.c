@@ -260,6 +260,7 @@ totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
 /* The walk's state between samples. */
 struct walk {
 	bool		 branch_mode;	/* perf's branch mode (add_branches) */
+	bool		 reads;		/* samples with READ values: one per value (read_deliver) */
 	bool		 head_only;	/* a sample's fixed head is enough */
 	/* a cache of the last pid's epoch: starting cold gives the same results */
 	int32_t		 last_pid;
@@ -424,6 +425,33 @@ trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *sm
 	return n;
 }
 
+/* A sample with READ values is a sample per value delivered (core/sample_read.h). */
+#define READ_MAX	64
+
+/*
+ * The samples perf makes of smp: itself (its event, period), or one per
+ * READ value delivered; those of h->o.event only when one is asked for.
+ * Their number.
+ */
+static size_t
+deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t period,
+    struct read_delivery *d)
+{
+	size_t n, k = 0;
+
+	if (!(w->reads && (smp->sample_type & PERF_SAMPLE_READ))) {
+		d[0] = (struct read_delivery){ smp->attr, period, smp->id };
+		return h->o.event < 0 || smp->attr == h->o.event;
+	}
+	n = read_deliver(h->s, &h->rs, smp, d, READ_MAX);
+	for (size_t j = 0; j < n; j++)
+		if (h->o.event < 0 || d[j].attr == h->o.event)
+			d[k++] = d[j];
+	if (n > 1)
+		h->no_rescope = true;	/* several samples at one index position */
+	return k;
+}
+
 /*
  * Add the sample at index position i, record r.  Returns 1 if added, 0 if
  * left out, -1 if undecodable.
@@ -435,16 +463,15 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	struct sample smp;
 	struct key_src src;
 	struct fkey sk;
+	struct read_delivery d[READ_MAX];
 	uint8_t cpumode;
 	uint64_t period;
-	uint32_t ev, self = 0;
-	size_t n = 0;
+	uint32_t ev[READ_MAX], self = 0;
+	size_t n = 0, nd;
 
 	if ((w->head_only ? record_sample_head(s, r, record_attr(s, r), &smp) :
 	    record_decode_sample(s, r, &smp, NULL)) < 0)
 		return -1;
-	if (h->o.event >= 0 && smp.attr != h->o.event)
-		return 0;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))
 		return 0;
@@ -453,6 +480,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	 * layout of attr 0 (record.c), its default period is attr 0's. */
 	if (!(smp.sample_type & PERF_SAMPLE_PERIOD))
 		period = session_attrs(s)->v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
+	if ((nd = deliveries(h, w, &smp, period, d)) == 0)
+		return 0;
 	src.pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
 	src.tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
 	src.cpu = smp.cpu;
@@ -463,25 +492,29 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	if (w->branch_mode && smp.branch == NULL)
 		return 0;	/* as perf: no branch stack, no rows */
 	cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	ev = hist_event_of(h, smp.attr, session_attr_name(s, smp.attr));
+	for (size_t k = 0; k < nd; k++)
+		ev[k] = hist_event_of(h, d[k].attr, session_attr_name(s, d[k].attr));
 	src.comm = comm_of(h, src.tid, smp.time);
 	if (h->o.filter != NULL &&
 	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
 		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
-		totals_only(h, i, ev, period);
+		for (size_t k = 0; k < nd; k++)
+			totals_only(h, i, ev[k], d[k].period);
 		return 0;
 	}
 	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
 		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
 		if (!filter_frame_ok(h->o.filter, h->z, &h->fc[self].f)) {
 			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
-			totals_only(h, i, ev, period);
+			for (size_t k = 0; k < nd; k++)
+				totals_only(h, i, ev[k], d[k].period);
 			return 0;
 		}
 	}
 	if (w->branch_mode) {
 		h->no_rescope = true;	/* a row per branch: not one per sample */
-		add_branches(h, &smp, ev, &src, cpumode, &w->last_epoch);
+		for (size_t k = 0; k < nd; k++)
+			add_branches(h, &smp, ev[k], &src, cpumode, &w->last_epoch);
 		return 1;
 	}
 	cached_key(h, self, NODE_SELF, cpumode, &sk);
@@ -491,12 +524,14 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	else if (h->trace_chains != NULL)
 		n = trace_chain_of(h, w, i, &smp, src.pid, src.tid, cpumode);
 	src.f = &sk;
-	hist_add_keys(h, ev, &src, period, h->chain, n);
-	if (h->sample_ent != NULL)
-		h->sample_ent[i] = h->last_self;
-	if (h->sample_row != NULL) {
-		h->sample_row[i] = h->last_row;
-		hist_keep_period(h, i, period);
+	for (size_t k = 0; k < nd; k++) {
+		hist_add_keys(h, ev[k], &src, d[k].period, h->chain, n);
+		if (h->sample_ent != NULL)
+			h->sample_ent[i] = h->last_self;
+		if (h->sample_row != NULL) {
+			h->sample_row[i] = h->last_row;
+			hist_keep_period(h, i, d[k].period);
+		}
 	}
 	return 1;
 }
@@ -513,7 +548,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	};
 
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
-	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode;
+	w.reads = session_has_read_samples(s);
+	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads;
 	if (to > ix->n)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops
@@ -554,7 +590,7 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			continue;
 		}
 		if (h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
-		    (int)ent_attr(ent) != h->o.event)
+		    (int)ent_attr(ent) != h->o.event && !w.reads)
 			continue;
 		rc = session_rec(s, ent_loc(ent), &r) < 0 ? -1 : add_sample(h, &w, i, &r);
 		if (rc < 0)

@@ -295,6 +295,26 @@ for cut in 300 700 1000 2000 3000 5000 7000; do
 	fi
 done
 
+# leader sampling ({task-clock,cpu-clock}:S): a sample per member, each with the period its
+# count grew; top's group view has a column per member as perf report's
+# (tests/data/expected/leader.data.group.txt; the fixture binary's rows, whose symbols the
+# committed build-id cache gives)
+"$bin" top --buildid-dir "$data/buildid" --no-children --sort sym -g none "$data/leader.data" \
+	2> "$tmp/err" | awk '/\[\.\] (mix_one|fill|reduce|mix)$/ { print $1, $2, $NF }' > "$tmp/got"
+awk '/\[\.\] (mix_one|fill|reduce|mix)$/ { print $1, $2, $NF }' "$data/expected/leader.data.group.txt" > "$tmp/want"
+if [ -s "$tmp/want" ] && diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "top leader.data (group view): $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+# ... and per member in the TSV: cpu-clock has rows of its own, with its own periods
+if "$bin" top --buildid-dir "$data/buildid" --tsv --no-children --sort sym "$data/leader.data" 2> "$tmp/err" |
+	awk -F'\t' '$1 == "cpu-clock" && $NF ~ /mix_one/ { print $2 }' | grep -qx "65.58"; then
+	ok
+else
+	ko "top --tsv leader.data: cpu-clock's own rows: $(head -c 200 "$tmp/err")"
+fi
+
 # --sort pid groups by thread, as perf report --sort pid does
 # (tests/data/expected/pipe.data.pid.txt: perf report --no-children --sort pid -n)
 "$bin" top --tsv --sort pid "$data/pipe.data" 2> "$tmp/err" | grep -v '^#' |

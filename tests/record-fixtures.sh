@@ -108,7 +108,12 @@ want multi.data && rec multi.data -e cpu-clock,task-clock -F 1000 -- ./cpu
 want group.data && rec group.data -e '{cpu-clock,task-clock}' -F 1000 -- ./cpu
 # leader sampling: only task-clock samples, each with both counts (READ, FORMAT_GROUP);
 # perf delivers a sample per member, of the period its count grew
-want leader.data && rec leader.data -e '{task-clock,cpu-clock}:S' -F 1000 -g -- ./cpu
+if want leader.data; then
+	rec leader.data -e '{task-clock,cpu-clock}:S' -F 1000 -g -- ./cpu
+	# perf report's group view of it (one column per member)
+	"${PERF[@]}" report -i "$out/leader.data" --stdio --no-children --sort sym -g none \
+		>"$exp/leader.data.group.txt" 2>/dev/null
+fi
 want fork.data && rec fork.data -e cpu-clock -F 2000 -g -- ./forkexec
 if want tracepoint.data; then
 	if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||

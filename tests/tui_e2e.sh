@@ -715,6 +715,14 @@ wait_for "symbols in [0-9.]+ s" "resolving: the workers finish"
 wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "resolving: then the rows are those of one pass"
 finish "resolving"
 
+# Leader sampling: the member has samples of its own; Tab reaches it, with its own periods.
+start "'$bin' --buildid-dir '$data/buildid' '$data/leader.data'"
+wait_for "65\.59% +65\.59% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the leader's rows"
+keys Tab
+wait_for "Samples: 93 of event 'cpu-clock' \(2 of 2" "leader sampling: Tab reaches the member"
+wait_for "65\.58% +65\.58% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the member's own periods"
+finish "leader sampling"
+
 # A perf stat record file opens on its counters, as perfnav stat prints them; S reaches
 # them from any pane; a recording of samples says it has none.
 start "'$bin' '$data/stat.data'"
