@@ -10,10 +10,32 @@
 
 /*
  * The session walk (hist_add_range): each sample of the session's
- * time-ordered index decoded in place, its addresses resolved through a
- * cache of (address space, cpumode, ip), address spaces told apart by
- * epochs that the records which change maps bump.
+ * time-ordered index decoded in place, its addresses resolved through
+ * caches of (address space, cpumode, ip) and of frames (struct fcache),
+ * address spaces told apart by numbers that the records which change maps
+ * give anew.
  */
+
+/*
+ * A new address space's number.  Should they run out (2^29 records that
+ * change maps), every address space is numbered again from 1 and what was
+ * cached under the old numbers forgotten.
+ */
+static uint32_t
+as_new(struct hist *h)
+{
+	if (h->nas >= HIST_AS_MAX - 1) {
+		h->nas = 0;
+		h->kepoch = 0;
+		for (size_t i = 0; i < h->pen; i++)
+			h->pe[i].epoch = ++h->nas;
+		if (h->capfs > 0)
+			memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
+		h->nfs = 0;
+		h->cmemo[0].n = h->cmemo[1].n = 0;
+	}
+	return ++h->nas;
+}
 
 static uint32_t *
 epoch_slot(struct hist *h, int32_t pid)
@@ -21,10 +43,12 @@ epoch_slot(struct hist *h, int32_t pid)
 	uint32_t i = hmap_get(&h->pe_tab, (uint32_t)pid);
 
 	if (i == HMAP_NONE) {
+		uint32_t as = as_new(h);
+
 		GROW(h->pe, h->pecap, h->pen + 1);
 		i = (uint32_t)h->pen++;
 		h->pe[i].pid = pid;
-		h->pe[i].epoch = 0;
+		h->pe[i].epoch = as;
 		hmap_set(&h->pe_tab, (uint32_t)pid, i);
 	}
 	return &h->pe[i].epoch;
@@ -36,6 +60,7 @@ epoch_bump(struct hist *h, const struct rec *r)
 {
 	struct rec_who w = { -1, -1, 0, false };
 	int32_t pid;
+	uint32_t *as;
 
 	/* (a FORK too short for its whole body changes no maps: no bump) */
 	if (record_who(r, &w) < 0)
@@ -43,45 +68,52 @@ epoch_bump(struct hist *h, const struct rec *r)
 	pid = (int32_t)w.pid;
 	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
-	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2))
-		h->kepoch++;
-	else
-		(*epoch_slot(h, pid))++;
+	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
+		h->kepoch = as_new(h);
+	} else {
+		as = epoch_slot(h, pid);
+		*as = as_new(h);
+	}
 }
 
-/* What resolve() seeks in the cache (fc_eq's ctx). */
+/* struct frame as fc_eq and fc_hash know it: a field more, and they must too. */
+_Static_assert(sizeof(struct frame) == 40, "fc_eq and fc_hash compare every field of a frame");
+
+/* Does a frame keep its ip in its level-2 key (see struct fcache)? */
+static inline bool
+fc_by_ip(const struct hist *h, const struct frame *f)
+{
+	return f->sym == SYM_NONE || h->o.paths_address;
+}
+
+/* What fc_find seeks at level 2 (fc_eq's ctx). */
 struct fc_want {
 	const struct fcache	*v;
-	uint64_t		 ip;
-	int32_t			 pid;
-	uint32_t		 epoch;
-	uint8_t			 cpumode;
+	const struct frame	*f;
+	bool			 by_ip;
 };
 
-/* hmap_eq_fn: is cache entry id the one w seeks? */
-static inline bool
+/* hmap_eq_fn: is level-2 entry id the frame w seeks? */
+static bool
 fc_eq(const void *ctx, uint32_t id)
 {
 	const struct fc_want *w = ctx;
-	const struct fcache *c = &w->v[id];
+	const struct frame *a = &w->v[id].f, *b = w->f;
 
-	return c->ip == w->ip && c->pid == w->pid && c->epoch == w->epoch &&
-	    c->cpumode == w->cpumode;
+	return (!w->by_ip || a->ip == b->ip) && a->rel == b->rel && a->symoff == b->symoff &&
+	    a->dso == b->dso && a->sym == b->sym && a->cpumode == b->cpumode &&
+	    a->why == b->why && a->kernel == b->kernel && a->src == b->src;
 }
 
-/*
- * Resolve through the cache: one symbolizer call per distinct address.
- * Returns the cache entry's id (the array may move as it grows).
- */
+/* The level-2 entry of frame f, made on first use. */
 static uint32_t
-resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode, uint64_t ip,
-    uint32_t *last_pid_epoch)
+fc_intern(struct hist *h, const struct frame *f)
 {
-	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
-	uint32_t epoch = kpid == -1 ? h->kepoch : *last_pid_epoch;
-	uint64_t hash = ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
-	    (uint64_t)cpumode << 61;
-	struct fc_want w = { h->fc, ip, kpid, epoch, cpumode };
+	struct fc_want w = { h->fc, f, fc_by_ip(h, f) };
+	uint64_t hash = hash_mix64(f->rel ^ (w.by_ip ? f->ip * 31 : 0)) ^
+	    ((uint64_t)f->dso << 32 | f->sym) * UINT64_C(0x9e3779b97f4a7c15) ^
+	    f->symoff * 7 ^ ((uint64_t)f->src << 24 | (uint64_t)f->cpumode << 16 |
+	    (uint64_t)f->why << 8 | f->kernel);
 	uint32_t id = hmap_find(&h->fc_tab, hash, fc_eq, &w);
 	struct fcache *c;
 
@@ -89,27 +121,79 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 		return id;
 	GROW(h->fc, h->capfc, h->nfc + 1);
 	c = &h->fc[h->nfc];
-	c->ip = ip;
-	c->pid = kpid;
-	c->epoch = epoch;
-	c->cpumode = cpumode;
-	if (h->z != NULL) {
-		symbolizer_resolve(h->z, pid, tid, time, cpumode, ip, &c->f);
-	} else {
-		memset(&c->f, 0, sizeof c->f);
-		c->f.ip = c->f.rel = ip;
-		c->f.dso = DSO_NONE;
-		c->f.sym = SYM_NONE;
-		c->f.cpumode = cpumode;
-		c->f.why = SYM_WHY_NO_MAP;
-		c->f.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
-		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	}
+	c->f = *f;
 	c->node[0] = c->node[1] = c->node[2] = c->srcline = c->anode = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
 	hmap_add(&h->fc_tab, hash, (uint32_t)h->nfc);
 	return (uint32_t)h->nfc++;
+}
+
+/* The level-1 slot where key (ip, as) is, or the empty one it would take (capfs > 0). */
+static inline size_t
+fs_slot(const struct hist *h, uint64_t ip, uint32_t as)
+{
+	size_t mask = h->capfs - 1, i;
+
+	i = (size_t)hash_mix64(ip + as * UINT64_C(0x9e3779b97f4a7c15)) & mask;
+	while (h->fs[i].fc != NONE32 && (h->fs[i].ip != ip || h->fs[i].as != as))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Double level 1's room (at most three quarters full). */
+static void
+fs_grow(struct hist *h)
+{
+	struct fslot *old = h->fs;
+	size_t oldcap = h->capfs;
+
+	h->capfs = oldcap > 0 ? oldcap * 2 : 1024;
+	h->fs = xreallocarray(NULL, h->capfs, sizeof *h->fs);
+	memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].fc != NONE32)
+			h->fs[fs_slot(h, old[i].ip, old[i].as)] = old[i];
+	free(old);
+}
+
+/*
+ * Resolve through the caches: one symbolizer call per distinct address.
+ * Returns the level-2 id (the array may move as it grows).
+ */
+static uint32_t
+resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode, uint64_t ip,
+    uint32_t *last_pid_epoch)
+{
+	uint32_t as = (cpumode == PERF_RECORD_MISC_KERNEL ? h->kepoch : *last_pid_epoch) << 3 |
+	    (cpumode & PERF_RECORD_MISC_CPUMODE_MASK);
+	struct frame f;
+	size_t i;
+	uint32_t id;
+
+	if (h->capfs > 0 && h->fs[i = fs_slot(h, ip, as)].fc != NONE32)
+		return h->fs[i].fc;
+	if (h->z != NULL) {
+		symbolizer_resolve(h->z, pid, tid, time, cpumode, ip, &f);
+	} else {
+		memset(&f, 0, sizeof f);
+		f.ip = f.rel = ip;
+		f.dso = DSO_NONE;
+		f.sym = SYM_NONE;
+		f.cpumode = cpumode;
+		f.why = SYM_WHY_NO_MAP;
+		f.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	}
+	id = fc_intern(h, &f);
+	if ((h->nfs + 1) * 4 > h->capfs * 3)
+		fs_grow(h);
+	i = fs_slot(h, ip, as);
+	h->fs[i].ip = ip;
+	h->fs[i].as = as;
+	h->fs[i].fc = id;
+	h->nfs++;
+	return id;
 }
 
 static void
@@ -319,10 +403,10 @@ drop_behind(struct hist *h, uint64_t loc)
 }
 
 /*
- * The cache ids of h->ips[0..n) into h->cs.  Consecutive samples of an
- * address space share their chains' outer frames: those are taken from
- * its last chain (cmemo: the last two address spaces, each as (pid, its
- * epoch, the kernel's epoch), the key resolve() caches under) where the
+ * The frame cache (level-2) ids of h->ips[0..n) into h->cs.  Consecutive
+ * samples of an address space share their chains' outer frames: those are
+ * taken from its last chain (cmemo: the last two address spaces, each as
+ * (pid, its address space, the kernel's), the key resolve() caches under) where the
  * frames match from the outermost in, and only the rest is looked up.
  */
 static void
@@ -472,8 +556,12 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return 0;
 	}
 	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
+		struct frame sf;
+
 		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
-		if (!filter_frame_ok(h->o.filter, h->z, &h->fc[self].f)) {
+		sf = h->fc[self].f;
+		sf.ip = smp.ip;	/* the cached frame's may be another process's */
+		if (!filter_frame_ok(h->o.filter, h->z, &sf)) {
 			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
 			totals_only(h, i, ev, period);
 			return 0;
@@ -499,6 +587,33 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		hist_keep_period(h, i, period);
 	}
 	return 1;
+}
+
+void
+hist_walk_drop(struct hist *h)
+{
+	free(h->fs);
+	h->fs = NULL;
+	h->nfs = h->capfs = 0;
+	free(h->fc);
+	h->fc = NULL;
+	h->nfc = h->capfc = 0;
+	hmap_free(&h->fc_tab);
+	free(h->inl);
+	h->inl = NULL;
+	h->ninl = h->capinl = 0;
+	free(h->ips);
+	h->ips = NULL;
+	h->capips = 0;
+	free(h->cs);
+	h->cs = NULL;
+	h->capcs = 0;
+	for (int i = 0; i < 2; i++) {
+		free(h->cmemo[i].ip);
+		free(h->cmemo[i].cpumode);
+		free(h->cmemo[i].cs);
+		memset(&h->cmemo[i], 0, sizeof h->cmemo[i]);
+	}
 }
 
 uint64_t
@@ -562,6 +677,9 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		else
 			added += (uint64_t)rc;
 	}
+	/* the last samples: the caches are not needed again (else made again) */
+	if (to == ix->n)
+		hist_walk_drop(h);
 	if (skipped != NULL)
 		*skipped = bad;
 	return added;
