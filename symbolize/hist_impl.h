@@ -203,8 +203,9 @@ struct hist {
 	size_t			 nfs, capfs;
 	struct fcache		*fc;		/* level 2 */
 	size_t			 nfc, capfc;
-	struct hmap		 fc_tab;
-	bool			 fc_by_ip;	/* every frame keeps its ip in its level-2 key */
+	uint32_t		*fct;		/* level 2's ids by open addressing (NONE32: empty),
+					 * capfct a power of two, or 0 */
+	size_t			 capfct;
 	struct fkey		*inl;		/* inline levels of callchain frames */
 	size_t			 ninl, capinl;
 

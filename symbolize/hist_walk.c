@@ -76,8 +76,8 @@ epoch_bump(struct hist *h, const struct rec *r)
 	}
 }
 
-/* struct frame as fc_eq and fc_hash know it: a field more, and they must too. */
-_Static_assert(sizeof(struct frame) == 40, "fc_eq and fc_hash compare every field of a frame");
+/* struct frame as fc_same and fc_slot know it: a field more, and they must too. */
+_Static_assert(sizeof(struct frame) == 40, "fc_same and fc_slot see every field of a frame");
 
 /* Does a frame keep its ip in its level-2 key (see struct fcache)? */
 static inline bool
@@ -86,46 +86,59 @@ fc_by_ip(const struct hist *h, const struct frame *f)
 	return f->sym == SYM_NONE || h->o.paths_address;
 }
 
-/* What fc_find seeks at level 2 (fc_eq's ctx). */
-struct fc_want {
-	const struct fcache	*v;
-	const struct frame	*f;
-	bool			 by_ip;
-};
-
-/* hmap_eq_fn: is level-2 entry id the frame w seeks? */
-static bool
-fc_eq(const void *ctx, uint32_t id)
+/* Is frame a the frame b (by_ip: its ip too)? */
+static inline bool
+fc_same(const struct frame *a, const struct frame *b, bool by_ip)
 {
-	const struct fc_want *w = ctx;
-	const struct frame *a = &w->v[id].f, *b = w->f;
-
-	return (!w->by_ip || a->ip == b->ip) && a->rel == b->rel && a->symoff == b->symoff &&
+	return (!by_ip || a->ip == b->ip) && a->rel == b->rel && a->symoff == b->symoff &&
 	    a->dso == b->dso && a->sym == b->sym && a->cpumode == b->cpumode &&
 	    a->why == b->why && a->kernel == b->kernel && a->src == b->src;
+}
+
+/*
+ * The level-2 table's slot (fct: capfct a power of two, > 0) where frame
+ * f's id is, or the empty one it would take.
+ */
+static size_t
+fc_slot(const struct hist *h, const struct frame *f)
+{
+	bool by_ip = fc_by_ip(h, f);
+	size_t mask = h->capfct - 1, i;
+
+	i = (size_t)hash_mix64(f->rel ^ (by_ip ? f->ip * 31 : 0) ^
+	    ((uint64_t)f->dso << 32 | f->sym) * UINT64_C(0x9e3779b97f4a7c15) ^
+	    f->symoff * 7 ^ ((uint64_t)f->src << 24 | (uint64_t)f->cpumode << 16 |
+	    (uint64_t)f->why << 8 | f->kernel)) & mask;
+	while (h->fct[i] != NONE32 && !fc_same(&h->fc[h->fct[i]].f, f, by_ip))
+		i = (i + 1) & mask;
+	return i;
 }
 
 /* The level-2 entry of frame f, made on first use. */
 static uint32_t
 fc_intern(struct hist *h, const struct frame *f)
 {
-	struct fc_want w = { h->fc, f, fc_by_ip(h, f) };
-	uint64_t hash = hash_mix64(f->rel ^ (w.by_ip ? f->ip * 31 : 0)) ^
-	    ((uint64_t)f->dso << 32 | f->sym) * UINT64_C(0x9e3779b97f4a7c15) ^
-	    f->symoff * 7 ^ ((uint64_t)f->src << 24 | (uint64_t)f->cpumode << 16 |
-	    (uint64_t)f->why << 8 | f->kernel);
-	uint32_t id = hmap_find(&h->fc_tab, hash, fc_eq, &w);
 	struct fcache *c;
+	size_t i;
 
-	if (id != HMAP_NONE)
-		return id;
+	if (h->capfct > 0 && h->fct[i = fc_slot(h, f)] != NONE32)
+		return h->fct[i];
+	if ((h->nfc + 1) * 4 > h->capfct * 3) {
+		/* twice the room, at most three quarters full */
+		free(h->fct);
+		h->capfct = h->capfct > 0 ? h->capfct * 2 : 1024;
+		h->fct = xreallocarray(NULL, h->capfct, sizeof *h->fct);
+		memset(h->fct, 0xff, h->capfct * sizeof *h->fct);
+		for (uint32_t id = 0; id < h->nfc; id++)
+			h->fct[fc_slot(h, &h->fc[id].f)] = id;
+	}
 	GROW(h->fc, h->capfc, h->nfc + 1);
 	c = &h->fc[h->nfc];
 	c->f = *f;
 	c->node[0] = c->node[1] = c->node[2] = c->srcline = c->anode = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
-	hmap_add(&h->fc_tab, hash, (uint32_t)h->nfc);
+	h->fct[fc_slot(h, f)] = (uint32_t)h->nfc;
 	return (uint32_t)h->nfc++;
 }
 
@@ -598,7 +611,9 @@ hist_walk_drop(struct hist *h)
 	free(h->fc);
 	h->fc = NULL;
 	h->nfc = h->capfc = 0;
-	hmap_free(&h->fc_tab);
+	free(h->fct);
+	h->fct = NULL;
+	h->capfct = 0;
 	free(h->inl);
 	h->inl = NULL;
 	h->ninl = h->capinl = 0;
