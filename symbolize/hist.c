@@ -79,6 +79,7 @@ hist_free(struct hist *h)
 	free(h->why);
 	free(h->why_of_dso);
 	free(h->pe);
+	free(h->as_gone);
 	hmap_free(&h->pe_tab);
 	free(h->tc);
 	free(h->comm_id);

@@ -276,6 +276,10 @@ struct hist {
 	struct hmap		 pe_tab;	/* pid -> index in pe */
 	uint32_t		 kepoch;
 	uint32_t		 nas;
+	/* address spaces whose slots level 1 may drop (numbered anew, or
+	 * their process exited): a bit each, capgone bytes */
+	uint8_t			*as_gone;
+	size_t			 capgone;
 
 	struct tcomm		*tc;
 	size_t			 captc;

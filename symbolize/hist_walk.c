@@ -33,8 +33,47 @@ as_new(struct hist *h)
 			memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
 		h->nfs = 0;
 		h->cmemo[0].n = h->cmemo[1].n = 0;
+		if (h->capgone > 0)
+			memset(h->as_gone, 0, h->capgone);
 	}
 	return ++h->nas;
+}
+
+/*
+ * Address space as is seen no more, or seldom (numbered anew, its process
+ * exited): level 1 may drop its slots when it runs out of room (a memo:
+ * what it dropped is resolved again, to the same frame, if asked).
+ */
+static void
+as_gone(struct hist *h, uint32_t as)
+{
+	if ((size_t)(as >> 3) >= h->capgone) {
+		size_t old = h->capgone;
+
+		GROW(h->as_gone, h->capgone, (size_t)(as >> 3) + 1);
+		memset(h->as_gone + old, 0, h->capgone - old);
+	}
+	h->as_gone[as >> 3] |= (uint8_t)(1u << (as & 7));
+}
+
+static inline bool
+as_is_gone(const struct hist *h, uint32_t as)
+{
+	return (size_t)(as >> 3) < h->capgone && (h->as_gone[as >> 3] >> (as & 7) & 1) != 0;
+}
+
+/* An EXIT record: the address space of a process whose main thread ended is gone. */
+static void
+as_exit(struct hist *h, const struct rec *r)
+{
+	struct rec_who w = { -1, -1, 0, false };
+	uint32_t i;
+
+	if (record_who(r, &w) < 0 || w.pid != w.tid || w.pid == -1)
+		return;
+	i = hmap_get(&h->pe_tab, (uint32_t)(int32_t)w.pid);
+	if (i != HMAP_NONE)
+		as_gone(h, h->pe[i].epoch);
 }
 
 static uint32_t *
@@ -69,9 +108,11 @@ epoch_bump(struct hist *h, const struct rec *r)
 	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
 	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
+		as_gone(h, h->kepoch);
 		h->kepoch = as_new(h);
 	} else {
 		as = epoch_slot(h, pid);
+		as_gone(h, *as);
 		*as = as_new(h);
 	}
 }
@@ -154,19 +195,29 @@ fs_slot(const struct hist *h, uint64_t ip, uint32_t as)
 	return i;
 }
 
-/* Double level 1's room (at most three quarters full). */
+/*
+ * Level 1 is three quarters full: its slots of address spaces gone are
+ * dropped, and the rest go to a table where they fill at most three
+ * eighths (twice the room, or less when many went).
+ */
 static void
 fs_grow(struct hist *h)
 {
 	struct fslot *old = h->fs;
-	size_t oldcap = h->capfs;
+	size_t oldcap = h->capfs, live = 0;
 
-	h->capfs = oldcap > 0 ? oldcap * 2 : 1024;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].fc != NONE32 && !as_is_gone(h, old[i].as >> 3))
+			live++;
+	h->capfs = 16;
+	while (h->capfs * 3 < (live + 1) * 8)
+		h->capfs *= 2;
 	h->fs = xreallocarray(NULL, h->capfs, sizeof *h->fs);
 	memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
 	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].fc != NONE32)
+		if (old[i].fc != NONE32 && !as_is_gone(h, old[i].as >> 3))
 			h->fs[fs_slot(h, old[i].ip, old[i].as)] = old[i];
+	h->nfs = live;
 	free(old);
 }
 
@@ -680,6 +731,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			if (changes_maps(type) && session_rec(s, ent_loc(ent), &r) == 0) {
 				epoch_bump(h, &r);
 				w.last_pid = INT32_MIN;
+			} else if (type == PERF_RECORD_EXIT && session_rec(s, ent_loc(ent), &r) == 0) {
+				as_exit(h, &r);
 			}
 			continue;
 		}
