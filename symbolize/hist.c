@@ -68,7 +68,6 @@ hist_free(struct hist *h)
 	free(h->ev_order);
 	free(h->ent);
 	hmap_free(&h->ent_tab);
-	free(h->nmemo);
 	free(h->ctxk);
 	hmap_free(&h->ctx_tab);
 	free(h->node);

@@ -501,7 +501,7 @@ void hist_comm_widths(struct hist *h);
 
 /* ---- hist_walk.c ---- */
 
-/* Free the walk's frame caches and scratch (made again should more samples come). */
+/* Free the walk's frame caches, memos and scratch (made again should more samples come). */
 void hist_walk_drop(struct hist *h);
 
 /* ---- hist_scope.c ---- */

@@ -680,6 +680,10 @@ hist_walk_drop(struct hist *h)
 		free(h->cmemo[i].cs);
 		memset(&h->cmemo[i], 0, sizeof h->cmemo[i]);
 	}
+	/* hist.c chain_entry's memo of entries by function node */
+	free(h->nmemo);
+	h->nmemo = NULL;
+	h->capnmemo = 0;
 }
 
 uint64_t
