@@ -63,7 +63,8 @@ struct hist_bigp {
 /*
  * The walk's frame caches (hist_walk.c resolve), in two levels.  Level 1,
  * per (address space, cpumode, ip): the key and the id of a level-2 entry,
- * in an open-addressing table of its own.  Level 2, per resolved frame: the
+ * in an open-addressing table of its own that drops the slots of address
+ * spaces gone (as_gone) when it is full.  Level 2, per resolved frame: the
  * frame and what was made of it, keyed by the frame less its ip (the DSO,
  * the address in it, the symbol...): processes that map one binary, each at
  * an address of its own, share it.  A frame whose keys may use its ip (an
