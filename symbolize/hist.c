@@ -69,32 +69,23 @@ hist_free(struct hist *h)
 	free(h->ev_order);
 	free(h->ent);
 	hmap_free(&h->ent_tab);
-	free(h->nmemo);
 	free(h->ctxk);
 	hmap_free(&h->ctx_tab);
 	free(h->node);
 	hmap_free(&h->node_tab);
-	free(h->fc);
-	free(h->inl);
-	hmap_free(&h->fc_tab);
+	hist_walk_drop(h);
 	free(h->tn);
 	hmap_free(&h->tn_tab);
 	free(h->why);
 	free(h->why_of_dso);
 	free(h->pe);
+	free(h->as_gone);
 	hmap_free(&h->pe_tab);
 	free(h->tc);
 	free(h->comm_id);
 	free(h->rows);
 	free(h->chain);
-	free(h->ips);
 	free(h->path);
-	free(h->cs);
-	for (int i = 0; i < 2; i++) {
-		free(h->cmemo[i].ip);
-		free(h->cmemo[i].cpumode);
-		free(h->cmemo[i].cs);
-	}
 	pt_chains_free(h->trace_chains);
 	free(h->trace_chains);
 	if (!h->pos_lent)

@@ -39,7 +39,6 @@ enum node_mode {
 	NODE_BRANCH,
 };
 
-/* A resolved address, cached per (address space, cpumode, ip). */
 /* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
 #define ENT_MEMO	4096
 
@@ -62,18 +61,34 @@ struct hist_bigp {
 	uint64_t	period;
 };
 
-struct fcache {
+/*
+ * The walk's frame caches (hist_walk.c resolve), in two levels.  Level 1,
+ * per (address space, cpumode, ip): the key and the id of a level-2 entry,
+ * in an open-addressing table of its own that drops the slots of address
+ * spaces gone (as_gone) when it is full.  Level 2, per resolved frame: the
+ * frame and what was made of it, keyed by the frame less its ip (the DSO,
+ * the address in it, the symbol...): processes that map one binary, each at
+ * an address of its own, share it.  A frame whose keys may use its ip (an
+ * unresolved one: perf keys it by the recorded address; any with
+ * paths_address, whose address nodes are per ip) keeps the ip in its key.
+ */
+struct fslot {
 	uint64_t	ip;
-	int32_t		pid;		/* -1 for kernel lookups */
-	uint32_t	epoch;
-	uint8_t		cpumode;
-	struct frame	f;
+	uint32_t	as;		/* address space << 3 | cpumode */
+	uint32_t	fc;		/* level-2 id; NONE32: an empty slot */
+};
+
+struct fcache {
+	struct frame	f;		/* the first frame that came to it (its ip that one's) */
 	uint32_t	node[3];		/* per enum node_mode, NONE32 until needed */
 	uint32_t	srcline;		/* NONE32 until needed */
 	uint32_t	anode;		/* paths_address: address node, NONE32 until needed */
 	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
 	uint32_t	ninl;			/* NONE32 until needed, 0: the frame itself */
 };
+
+/* Address spaces (hist_walk.c): numbered from 1 up, under 2^29 (fslot.as). */
+#define HIST_AS_MAX	(UINT32_MAX >> 3)
 
 /* What a frame contributes to entry keys. */
 struct fkey {
@@ -128,7 +143,7 @@ struct tcomm {
 
 struct pid_epoch {
 	int32_t		pid;
-	uint32_t	epoch;
+	uint32_t	epoch;		/* its address space now (struct hist nas) */
 };
 
 /* What perf's sym key compares of a function node (sortkey.c). */
@@ -186,9 +201,13 @@ struct hist {
 	size_t			 nnode, capnode;
 	struct hmap		 node_tab;
 
-	struct fcache		*fc;
+	struct fslot		*fs;		/* level 1: capfs a power of two, or 0 */
+	size_t			 nfs, capfs;
+	struct fcache		*fc;		/* level 2 */
 	size_t			 nfc, capfc;
-	struct hmap		 fc_tab;
+	uint32_t		*fct;		/* level 2's ids by open addressing (NONE32: empty),
+					 * capfct a power of two, or 0 */
+	size_t			 capfct;
 	struct fkey		*inl;		/* inline levels of callchain frames */
 	size_t			 ninl, capinl;
 
@@ -250,11 +269,20 @@ struct hist {
 	uint32_t		*why_of_dso;	/* dso + 1 -> why index + 1 */
 	size_t			 capwdso;
 
-	/* Address-space epochs: bumped by the records that change maps. */
+	/*
+	 * Address spaces: each pid's (pe) and the kernel's (kepoch) are
+	 * numbered anew by the records that change maps, from one count
+	 * (nas): no two are alike, and none is 0 but the kernel's first.
+	 */
 	struct pid_epoch	*pe;
 	size_t			 pecap, pen;
 	struct hmap		 pe_tab;	/* pid -> index in pe */
 	uint32_t		 kepoch;
+	uint32_t		 nas;
+	/* address spaces whose slots level 1 may drop (numbered anew, or
+	 * their process exited): a bit each, capgone bytes */
+	uint8_t			*as_gone;
+	size_t			 capgone;
 
 	struct tcomm		*tc;
 	size_t			 captc;
@@ -291,7 +319,7 @@ struct hist {
 	uint64_t		 drop_lo, drop_hi;
 	uint32_t		*path;
 	size_t			 cappath;
-	uint32_t		*cs;		/* one sample's chain: cache ids */
+	uint32_t		*cs;		/* one sample's chain: frame cache (level-2) ids */
 	size_t			 capcs;
 	/* the last chains of the last two address spaces (hist_walk.c chain_of) */
 	struct chain_memo {
@@ -473,6 +501,11 @@ int hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t 
 
 /* perf's Command column widths of the events, over the entries with samples. */
 void hist_comm_widths(struct hist *h);
+
+/* ---- hist_walk.c ---- */
+
+/* Free the walk's frame caches, memos and scratch (made again should more samples come). */
+void hist_walk_drop(struct hist *h);
 
 /* ---- hist_scope.c ---- */
 

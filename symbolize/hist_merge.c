@@ -273,6 +273,7 @@ hist_merge(struct hist *into, const struct hist *from)
 
 	if (!mergeable(into, from))
 		return -1;
+	hist_walk_drop(into);	/* it gets no more samples: its frame caches go */
 	/* Events, by attr. */
 	evmap = xcalloc(from->nev + 1, sizeof *evmap);
 	for (size_t i = 0; i < from->nev; i++) {

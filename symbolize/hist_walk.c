@@ -10,10 +10,71 @@
 
 /*
  * The session walk (hist_add_range): each sample of the session's
- * time-ordered index decoded in place, its addresses resolved through a
- * cache of (address space, cpumode, ip), address spaces told apart by
- * epochs that the records which change maps bump.
+ * time-ordered index decoded in place, its addresses resolved through
+ * caches of (address space, cpumode, ip) and of frames (struct fcache),
+ * address spaces told apart by numbers that the records which change maps
+ * give anew.
  */
+
+/*
+ * A new address space's number.  Should they run out (2^29 records that
+ * change maps), every address space is numbered again from 1 and what was
+ * cached under the old numbers forgotten.
+ */
+static uint32_t
+as_new(struct hist *h)
+{
+	if (h->nas >= HIST_AS_MAX - 1) {
+		h->nas = 0;
+		h->kepoch = 0;
+		for (size_t i = 0; i < h->pen; i++)
+			h->pe[i].epoch = ++h->nas;
+		if (h->capfs > 0)
+			memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
+		h->nfs = 0;
+		h->cmemo[0].n = h->cmemo[1].n = 0;
+		if (h->capgone > 0)
+			memset(h->as_gone, 0, h->capgone);
+	}
+	return ++h->nas;
+}
+
+/*
+ * Address space as is seen no more, or seldom (numbered anew, its process
+ * exited): level 1 may drop its slots when it runs out of room (a memo:
+ * what it dropped is resolved again, to the same frame, if asked).
+ */
+static void
+as_gone(struct hist *h, uint32_t as)
+{
+	if ((size_t)(as >> 3) >= h->capgone) {
+		size_t old = h->capgone;
+
+		GROW(h->as_gone, h->capgone, (size_t)(as >> 3) + 1);
+		memset(h->as_gone + old, 0, h->capgone - old);
+	}
+	h->as_gone[as >> 3] |= (uint8_t)(1u << (as & 7));
+}
+
+static inline bool
+as_is_gone(const struct hist *h, uint32_t as)
+{
+	return (size_t)(as >> 3) < h->capgone && (h->as_gone[as >> 3] >> (as & 7) & 1) != 0;
+}
+
+/* An EXIT record: the address space of a process whose main thread ended is gone. */
+static void
+as_exit(struct hist *h, const struct rec *r)
+{
+	struct rec_who w = { -1, -1, 0, false };
+	uint32_t i;
+
+	if (record_who(r, &w) < 0 || w.pid != w.tid || w.pid == -1)
+		return;
+	i = hmap_get(&h->pe_tab, (uint32_t)(int32_t)w.pid);
+	if (i != HMAP_NONE)
+		as_gone(h, h->pe[i].epoch);
+}
 
 static uint32_t *
 epoch_slot(struct hist *h, int32_t pid)
@@ -21,10 +82,12 @@ epoch_slot(struct hist *h, int32_t pid)
 	uint32_t i = hmap_get(&h->pe_tab, (uint32_t)pid);
 
 	if (i == HMAP_NONE) {
+		uint32_t as = as_new(h);
+
 		GROW(h->pe, h->pecap, h->pen + 1);
 		i = (uint32_t)h->pen++;
 		h->pe[i].pid = pid;
-		h->pe[i].epoch = 0;
+		h->pe[i].epoch = as;
 		hmap_set(&h->pe_tab, (uint32_t)pid, i);
 	}
 	return &h->pe[i].epoch;
@@ -36,6 +99,7 @@ epoch_bump(struct hist *h, const struct rec *r)
 {
 	struct rec_who w = { -1, -1, 0, false };
 	int32_t pid;
+	uint32_t *as;
 
 	/* (a FORK too short for its whole body changes no maps: no bump) */
 	if (record_who(r, &w) < 0)
@@ -43,73 +107,157 @@ epoch_bump(struct hist *h, const struct rec *r)
 	pid = (int32_t)w.pid;
 	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
-	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2))
-		h->kepoch++;
-	else
-		(*epoch_slot(h, pid))++;
+	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
+		as_gone(h, h->kepoch);
+		h->kepoch = as_new(h);
+	} else {
+		as = epoch_slot(h, pid);
+		as_gone(h, *as);
+		*as = as_new(h);
+	}
 }
 
-/* What resolve() seeks in the cache (fc_eq's ctx). */
-struct fc_want {
-	const struct fcache	*v;
-	uint64_t		 ip;
-	int32_t			 pid;
-	uint32_t		 epoch;
-	uint8_t			 cpumode;
-};
+/* struct frame as fc_same and fc_slot know it: a field more, and they must too. */
+_Static_assert(sizeof(struct frame) == 40, "fc_same and fc_slot see every field of a frame");
 
-/* hmap_eq_fn: is cache entry id the one w seeks? */
+/* Does a frame keep its ip in its level-2 key (see struct fcache)? */
 static inline bool
-fc_eq(const void *ctx, uint32_t id)
+fc_by_ip(const struct hist *h, const struct frame *f)
 {
-	const struct fc_want *w = ctx;
-	const struct fcache *c = &w->v[id];
+	return f->sym == SYM_NONE || h->o.paths_address;
+}
 
-	return c->ip == w->ip && c->pid == w->pid && c->epoch == w->epoch &&
-	    c->cpumode == w->cpumode;
+/* Is frame a the frame b (by_ip: its ip too)? */
+static inline bool
+fc_same(const struct frame *a, const struct frame *b, bool by_ip)
+{
+	return (!by_ip || a->ip == b->ip) && a->rel == b->rel && a->symoff == b->symoff &&
+	    a->dso == b->dso && a->sym == b->sym && a->cpumode == b->cpumode &&
+	    a->why == b->why && a->kernel == b->kernel && a->src == b->src;
 }
 
 /*
- * Resolve through the cache: one symbolizer call per distinct address.
- * Returns the cache entry's id (the array may move as it grows).
+ * The level-2 table's slot (fct: capfct a power of two, > 0) where frame
+ * f's id is, or the empty one it would take.
+ */
+static size_t
+fc_slot(const struct hist *h, const struct frame *f)
+{
+	bool by_ip = fc_by_ip(h, f);
+	size_t mask = h->capfct - 1, i;
+
+	i = (size_t)hash_mix64(f->rel ^ (by_ip ? f->ip * 31 : 0) ^
+	    ((uint64_t)f->dso << 32 | f->sym) * UINT64_C(0x9e3779b97f4a7c15) ^
+	    f->symoff * 7 ^ ((uint64_t)f->src << 24 | (uint64_t)f->cpumode << 16 |
+	    (uint64_t)f->why << 8 | f->kernel)) & mask;
+	while (h->fct[i] != NONE32 && !fc_same(&h->fc[h->fct[i]].f, f, by_ip))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The level-2 entry of frame f, made on first use. */
+static uint32_t
+fc_intern(struct hist *h, const struct frame *f)
+{
+	struct fcache *c;
+	size_t i;
+
+	if (h->capfct > 0 && h->fct[i = fc_slot(h, f)] != NONE32)
+		return h->fct[i];
+	if ((h->nfc + 1) * 4 > h->capfct * 3) {
+		/* twice the room, at most three quarters full */
+		free(h->fct);
+		h->capfct = h->capfct > 0 ? h->capfct * 2 : 1024;
+		h->fct = xreallocarray(NULL, h->capfct, sizeof *h->fct);
+		memset(h->fct, 0xff, h->capfct * sizeof *h->fct);
+		for (uint32_t id = 0; id < h->nfc; id++)
+			h->fct[fc_slot(h, &h->fc[id].f)] = id;
+	}
+	GROW(h->fc, h->capfc, h->nfc + 1);
+	c = &h->fc[h->nfc];
+	c->f = *f;
+	c->node[0] = c->node[1] = c->node[2] = c->srcline = c->anode = NONE32;
+	c->inl = 0;
+	c->ninl = NONE32;
+	h->fct[fc_slot(h, f)] = (uint32_t)h->nfc;
+	return (uint32_t)h->nfc++;
+}
+
+/* The level-1 slot where key (ip, as) is, or the empty one it would take (capfs > 0). */
+static inline size_t
+fs_slot(const struct hist *h, uint64_t ip, uint32_t as)
+{
+	size_t mask = h->capfs - 1, i;
+
+	i = (size_t)hash_mix64(ip + as * UINT64_C(0x9e3779b97f4a7c15)) & mask;
+	while (h->fs[i].fc != NONE32 && (h->fs[i].ip != ip || h->fs[i].as != as))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/*
+ * Level 1 is three quarters full: its slots of address spaces gone are
+ * dropped, and the rest go to a table where they fill at most three
+ * eighths (twice the room, or less when many went).
+ */
+static void
+fs_grow(struct hist *h)
+{
+	struct fslot *old = h->fs;
+	size_t oldcap = h->capfs, live = 0;
+
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].fc != NONE32 && !as_is_gone(h, old[i].as >> 3))
+			live++;
+	h->capfs = 16;
+	while (h->capfs * 3 < (live + 1) * 8)
+		h->capfs *= 2;
+	h->fs = xreallocarray(NULL, h->capfs, sizeof *h->fs);
+	memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].fc != NONE32 && !as_is_gone(h, old[i].as >> 3))
+			h->fs[fs_slot(h, old[i].ip, old[i].as)] = old[i];
+	h->nfs = live;
+	free(old);
+}
+
+/*
+ * Resolve through the caches: one symbolizer call per distinct address.
+ * Returns the level-2 id (the array may move as it grows).
  */
 static uint32_t
 resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode, uint64_t ip,
     uint32_t *last_pid_epoch)
 {
-	int32_t kpid = cpumode == PERF_RECORD_MISC_KERNEL ? -1 : pid;
-	uint32_t epoch = kpid == -1 ? h->kepoch : *last_pid_epoch;
-	uint64_t hash = ip ^ ((uint64_t)(uint32_t)kpid << 32 | epoch) * 31 ^
-	    (uint64_t)cpumode << 61;
-	struct fc_want w = { h->fc, ip, kpid, epoch, cpumode };
-	uint32_t id = hmap_find(&h->fc_tab, hash, fc_eq, &w);
-	struct fcache *c;
+	uint32_t as = (cpumode == PERF_RECORD_MISC_KERNEL ? h->kepoch : *last_pid_epoch) << 3 |
+	    (cpumode & PERF_RECORD_MISC_CPUMODE_MASK);
+	struct frame f;
+	size_t i;
+	uint32_t id;
 
-	if (id != HMAP_NONE)
-		return id;
-	GROW(h->fc, h->capfc, h->nfc + 1);
-	c = &h->fc[h->nfc];
-	c->ip = ip;
-	c->pid = kpid;
-	c->epoch = epoch;
-	c->cpumode = cpumode;
+	if (h->capfs > 0 && h->fs[i = fs_slot(h, ip, as)].fc != NONE32)
+		return h->fs[i].fc;
 	if (h->z != NULL) {
-		symbolizer_resolve(h->z, pid, tid, time, cpumode, ip, &c->f);
+		symbolizer_resolve(h->z, pid, tid, time, cpumode, ip, &f);
 	} else {
-		memset(&c->f, 0, sizeof c->f);
-		c->f.ip = c->f.rel = ip;
-		c->f.dso = DSO_NONE;
-		c->f.sym = SYM_NONE;
-		c->f.cpumode = cpumode;
-		c->f.why = SYM_WHY_NO_MAP;
-		c->f.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+		memset(&f, 0, sizeof f);
+		f.ip = f.rel = ip;
+		f.dso = DSO_NONE;
+		f.sym = SYM_NONE;
+		f.cpumode = cpumode;
+		f.why = SYM_WHY_NO_MAP;
+		f.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
 		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	}
-	c->node[0] = c->node[1] = c->node[2] = c->srcline = c->anode = NONE32;
-	c->inl = 0;
-	c->ninl = NONE32;
-	hmap_add(&h->fc_tab, hash, (uint32_t)h->nfc);
-	return (uint32_t)h->nfc++;
+	id = fc_intern(h, &f);
+	if ((h->nfs + 1) * 4 > h->capfs * 3)
+		fs_grow(h);
+	i = fs_slot(h, ip, as);
+	h->fs[i].ip = ip;
+	h->fs[i].as = as;
+	h->fs[i].fc = id;
+	h->nfs++;
+	return id;
 }
 
 static void
@@ -320,10 +468,10 @@ drop_behind(struct hist *h, uint64_t loc)
 }
 
 /*
- * The cache ids of h->ips[0..n) into h->cs.  Consecutive samples of an
- * address space share their chains' outer frames: those are taken from
- * its last chain (cmemo: the last two address spaces, each as (pid, its
- * epoch, the kernel's epoch), the key resolve() caches under) where the
+ * The frame cache (level-2) ids of h->ips[0..n) into h->cs.  Consecutive
+ * samples of an address space share their chains' outer frames: those are
+ * taken from its last chain (cmemo: the last two address spaces, each as
+ * (pid, its address space, the kernel's), the key resolve() caches under) where the
  * frames match from the outermost in, and only the rest is looked up.
  */
 static void
@@ -503,8 +651,12 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return 0;
 	}
 	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
+		struct frame sf;
+
 		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
-		if (!filter_frame_ok(h->o.filter, h->z, &h->fc[self].f)) {
+		sf = h->fc[self].f;
+		sf.ip = smp.ip;	/* the cached frame's may be another process's */
+		if (!filter_frame_ok(h->o.filter, h->z, &sf)) {
 			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
 			for (size_t k = 0; k < nd; k++)
 				totals_only(h, i, ev[k], d[k].period);
@@ -534,6 +686,39 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		}
 	}
 	return 1;
+}
+
+void
+hist_walk_drop(struct hist *h)
+{
+	free(h->fs);
+	h->fs = NULL;
+	h->nfs = h->capfs = 0;
+	free(h->fc);
+	h->fc = NULL;
+	h->nfc = h->capfc = 0;
+	free(h->fct);
+	h->fct = NULL;
+	h->capfct = 0;
+	free(h->inl);
+	h->inl = NULL;
+	h->ninl = h->capinl = 0;
+	free(h->ips);
+	h->ips = NULL;
+	h->capips = 0;
+	free(h->cs);
+	h->cs = NULL;
+	h->capcs = 0;
+	for (int i = 0; i < 2; i++) {
+		free(h->cmemo[i].ip);
+		free(h->cmemo[i].cpumode);
+		free(h->cmemo[i].cs);
+		memset(&h->cmemo[i], 0, sizeof h->cmemo[i]);
+	}
+	/* hist.c chain_entry's memo of entries by function node */
+	free(h->nmemo);
+	h->nmemo = NULL;
+	h->capnmemo = 0;
 }
 
 uint64_t
@@ -586,6 +771,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			if (changes_maps(type) && session_rec(s, ent_loc(ent), &r) == 0) {
 				epoch_bump(h, &r);
 				w.last_pid = INT32_MIN;
+			} else if (type == PERF_RECORD_EXIT && session_rec(s, ent_loc(ent), &r) == 0) {
+				as_exit(h, &r);
 			}
 			continue;
 		}
@@ -598,6 +785,9 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		else
 			added += (uint64_t)rc;
 	}
+	/* the last samples: the caches are not needed again (else made again) */
+	if (to == ix->n)
+		hist_walk_drop(h);
 	if (skipped != NULL)
 		*skipped = bad;
 	return added;

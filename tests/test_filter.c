@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,5 +535,83 @@ Test(filter, shared_options)
 	cr_expect_str_eq(msg, "fp.data: no event records its cpu: --cpu cannot choose");
 	filter_opts_free(&fo);
 	cr_expect_null(filter_opts_filter(&fo));
+	session_close(s);
+}
+
+/*
+ * --symbols by address asks for the sample's own address: that of another
+ * process whose frame is the same (the walk caches frames less their ip:
+ * fork.data's parent and exec'd child map forkexec at other addresses)
+ * counts for nothing.
+ */
+Test(filter, symbol_address_of_one_process)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("fork.data"), NULL, &err);
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct hist_filter f = { 0 };
+	const struct rec_index *ix;
+	struct symbolizer *z;
+	struct frame seen[512];
+	size_t nseen = 0;
+	uint64_t want = 0, kept = 0, all = 0;
+	char bdir[4096], arg[32];
+	struct hist_opts o;
+	struct hist *h;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	so.buildid_dir = bdir;
+	z = symbolizer_new(s, &so);
+	ix = session_index(s);
+	/* a resolved sample address whose frame (DSO, address in it) an earlier
+	 * sample of another address had, and how many samples are at it */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < ix->n; i++) {
+			struct rec r;
+			struct sample smp;
+			struct frame fr;
+			size_t k;
+
+			if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+			    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
+			    record_decode_sample(s, &r, &smp, NULL) < 0)
+				continue;
+			if (pass == 1) {
+				all++;
+				kept += smp.ip == want;
+				continue;
+			}
+			symbolizer_resolve(z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
+			    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &fr);
+			if (fr.sym == SYM_NONE || want != 0)
+				continue;
+			k = 0;
+			while (k < nseen && (seen[k].dso != fr.dso || seen[k].rel != fr.rel))
+				k++;
+			if (k < nseen && seen[k].ip != fr.ip)
+				want = fr.ip;
+			else if (k == nseen && nseen < sizeof seen / sizeof *seen)
+				seen[nseen++] = fr;
+		}
+		cr_assert_neq(want, 0, "fork.data: one frame at two addresses");
+	}
+	cr_assert_gt(kept, 0);
+	snprintf(arg, sizeof arg, "%#" PRIx64, want);
+	cr_assert_eq(filter_parse_symbols(&f, arg), 0);
+	memset(&o, 0, sizeof o);
+	o.event = -1;
+	o.keys[0] = HIST_KEY_SYM;
+	o.nkeys = 1;
+	o.filter = &f;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	cr_assert_eq(hist_nevents(h), 1);
+	cr_expect_eq(hist_event(h, 0)->nsamples, all, "the others in the totals");
+	cr_expect_eq(row_samples(h), kept, "the samples at %s", arg);
+	hist_free(h);
+	filter_free(&f);
+	symbolizer_free(z);
 	session_close(s);
 }

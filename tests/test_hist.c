@@ -474,6 +474,113 @@ Test(hist, add_range_in_slices_equals_add_session)
 	}
 }
 
+/*
+ * s's samples through hist_add, each frame resolved on its own
+ * (symbolizer_resolve, symbolizer_callchain): no cache of the walk's.
+ */
+static struct hist *
+uncached_hist(struct session *s, struct symbolizer *z, const struct hist_opts *o)
+{
+	const struct rec_index *ix = session_index(s);
+	struct hist *h = hist_new(s, z, o);
+	struct frame *chain = calloc(1024, sizeof *chain);
+
+	cr_assert_not_null(chain);
+	for (size_t i = 0; i < ix->n; i++) {
+		struct rec r;
+		struct sample smp;
+		struct frame self;
+		struct hist_sample hs;
+
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+		    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
+		    record_decode_sample(s, &r, &smp, NULL) < 0)
+			continue;
+		symbolizer_resolve(z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
+		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &self);
+		memset(&hs, 0, sizeof hs);
+		hs.attr = smp.attr;
+		hs.event_name = session_attr_name(s, smp.attr);
+		hs.comm = "";
+		hs.pid = (int32_t)smp.pid;
+		hs.tid = (int32_t)smp.tid;
+		hs.cpu = smp.cpu;
+		hs.has_cpu = (smp.sample_type & PERF_SAMPLE_CPU) != 0;
+		hs.time = smp.time;
+		hs.period = smp.period;
+		hs.self = &self;
+		hs.chain = chain;
+		if (o->children && symbolizer_has_chain(&smp))
+			hs.nchain = symbolizer_callchain(z, &smp, r.misc, chain, 1024, o->max_stack);
+		hist_add(h, &hs);
+	}
+	free(chain);
+	hist_finish(h);
+	return h;
+}
+
+/*
+ * The walk resolves through caches: per (address space, cpumode, ip), and
+ * per frame less its ip, which processes mapping one binary at addresses
+ * of their own share (fork.data: the parent and the child it execs map
+ * forkexec and libc at other addresses).  Its rows are those of frames
+ * resolved one by one.
+ */
+Test(hist, walk_caches_equal_uncached)
+{
+	const char *fx[] = { "fork.data", "fp.data", "pipe.data", "plain.data" };
+	const struct {
+		const char	*keys;
+		bool		 children;
+	} cfg[] = {
+		{ "dso,sym", true }, { "dso,sym", false }, { "sym", true }, { "pid,dso,sym,srcline", false },
+		{ "pid,srcline", true },
+	};
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct perf_err err;
+		struct session *s = session_open(test_data(fx[f]), NULL, &err);
+		/* symbols found; none found: frames keyed by their addresses */
+		const struct sym_opts sos[] = { { .buildid_dir = bdir },
+			{ .buildid_dir = "/nonexistent", .symfs = "/nonexistent", .kallsyms = "/dev/null" } };
+
+		cr_assert_not_null(s, "%s: %s", fx[f], err.msg);
+		for (size_t c = 0; c < 2 * sizeof cfg / sizeof cfg[0]; c++) {
+			const struct sym_opts *so = &sos[c % 2];
+			struct symbolizer *za = symbolizer_new(s, so), *zb = symbolizer_new(s, so);
+			struct hist_opts o;
+			struct hist *a, *b;
+			const char *bad;
+			size_t badlen;
+			char what[128];
+			int nk;
+
+			memset(&o, 0, sizeof o);
+			nk = hist_parse_keys(cfg[c / 2].keys, o.keys, &bad, &badlen);
+			cr_assert_gt(nk, 0);
+			o.nkeys = (unsigned)nk;
+			o.event = -1;
+			o.children = cfg[c / 2].children;
+			o.max_stack = HIST_DEFAULT_MAX_STACK;
+			a = hist_new(s, za, &o);
+			cr_assert_gt(hist_add_session(a, NULL), 0);
+			hist_finish(a);
+			b = uncached_hist(s, zb, &o);
+			snprintf(what, sizeof what, "%s, %s%s%s: walk against no caches", fx[f],
+			    cfg[c / 2].keys, cfg[c / 2].children ? " (children)" : "",
+			    c % 2 ? ", no symbols" : "");
+			assert_same_hists(a, b, &o, what);
+			hist_free(a);
+			hist_free(b);
+			symbolizer_free(za);
+			symbolizer_free(zb);
+		}
+		session_close(s);
+	}
+}
+
 /* A hist keyed comm,tid,dso,sym merged to comm,dso,sym is perf's table. */
 Test(hist, merged_rows_equal_coarser_keys)
 {
