@@ -307,6 +307,13 @@ if [ -s "$tmp/want" ] && diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
 else
 	ko "top leader.data (group view): $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
 fi
+# ... script: a line per member, with the period its count grew (as perf script)
+if "$bin" script -F tid,time,event,period "$data/leader.data" > "$tmp/got" 2> "$tmp/err" &&
+	diff -w "$data/expected/leader.data.script-period.txt" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "script leader.data: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
 # ... and per member in the TSV: cpu-clock has rows of its own, with its own periods
 if "$bin" top --buildid-dir "$data/buildid" --tsv --no-children --sort sym "$data/leader.data" 2> "$tmp/err" |
 	awk -F'\t' '$1 == "cpu-clock" && $NF ~ /mix_one/ { print $2 }' | grep -qx "65.58"; then

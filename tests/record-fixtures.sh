@@ -113,6 +113,9 @@ if want leader.data; then
 	# perf report's group view of it (one column per member)
 	"${PERF[@]}" report -i "$out/leader.data" --stdio --no-children --sort sym -g none \
 		>"$exp/leader.data.group.txt" 2>/dev/null
+	# perf script's line per member, with the period each count grew
+	"${PERF[@]}" script -i "$out/leader.data" -F tid,time,event,period \
+		>"$exp/leader.data.script-period.txt" 2>/dev/null
 fi
 want fork.data && rec fork.data -e cpu-clock -F 2000 -g -- ./forkexec
 if want tracepoint.data; then

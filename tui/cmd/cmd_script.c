@@ -178,6 +178,7 @@ struct sout {
 	struct chain_ip		*ips;
 	struct name_slot	*names;		/* NULL: made each time */
 	struct script_drop	 drop;		/* one pass: the file read up to here */
+	struct read_state	 reads;		/* samples with READ values: last per id */
 };
 
 #define SOUT_IPS	512	/* as symbolizer_callchain */
@@ -227,6 +228,7 @@ sout_free(struct sout *o)
 		script_res_free(&o->res);
 	free(o->ips);
 	free(o->names);
+	read_state_free(&o->reads);
 }
 
 /* Writes b out and empties it: past the standard output's filter, for
@@ -475,6 +477,28 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 	}
 }
 
+/*
+ * A sample with READ values: one line (and stack) per value delivered, of
+ * that value's event and with what its count grew, as perf script prints
+ * leader sampling (core/sample_read.h).  One pass only (hist_parallel_worth).
+ */
+static void
+print_read_sample(struct sout *o, const struct script *sc, const struct session *s,
+    const struct rec *r, const struct sample *smp)
+{
+	struct read_delivery d[64];
+	size_t n = read_deliver(s, &o->reads, smp, d, 64);
+
+	for (size_t k = 0; k < n; k++) {
+		struct sample one = *smp;
+
+		one.attr = d[k].attr;
+		one.period = d[k].period;
+		one.id = d[k].id;
+		print_sample(o, sc, s, r, &one);
+	}
+}
+
 /* A sample perf synthesizes from an Intel PT trace, laid out as the others. */
 static void
 print_pt_sample(struct fmt *b, const struct script *sc, const struct session *s,
@@ -650,7 +674,11 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
-		if (script_keeps_sample(sc, s, o->z, &r, &smp))
+		if (!script_keeps_sample(sc, s, o->z, &r, &smp))
+			;
+		else if (smp.sample_type & PERF_SAMPLE_READ)
+			print_read_sample(o, sc, s, &r, &smp);
+		else
 			print_sample(o, sc, s, &r, &smp);
 		if (o->b.len >= (o->par != NULL ? SCRIPT_HOLD : SCRIPT_FLUSH))
 			sout_flush(o);
