@@ -322,6 +322,40 @@ else
 	ko "top --tsv leader.data: cpu-clock's own rows: $(head -c 200 "$tmp/err")"
 fi
 
+# perfnav(1), as the build wrote it (next to the binary): its key table is the help screen's
+# (perfnav --keys prints those bindings: MAP, KEYS, ACTION), every subcommand and every option
+# --help lists is in it, and the completion offers them too.
+man=$(dirname "$bin")/perfnav.1
+if [ -f "$man" ]; then
+	awk '/^\.SH KEYS/ { k = 1; next } /^\.SH / { k = 0 } !k { next }
+		/^\.SS / { map = $2; next } /^\.TP/ { getline; sub(/^\.B /, ""); keys = $0; getline;
+			sub(/:.*/, ""); gsub(/\\-/, "-", keys); gsub(/\\-/, "-"); print map "\t" keys "\t" $0 }' \
+		"$man" > "$tmp/man-keys"
+	"$bin" --keys > "$tmp/help-keys"
+	if [ -s "$tmp/help-keys" ] && diff "$tmp/help-keys" "$tmp/man-keys" > "$tmp/diff"; then
+		ok
+	else
+		ko "perfnav.1's keys are not the help screen's: $(head -c 400 "$tmp/diff")"
+	fi
+	"$bin" --completion > "$tmp/completion"
+	missing=
+	for c in $("$bin" --help | awk '/^Commands:/ { c = 1; next } c && /^  [a-z]/ { print $1 }'); do
+		grep -q "^\.SS perfnav $c " "$man" || missing="$missing $c"
+		for o in $("$bin" "$c" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+$'); do
+			[ "$o" = --help ] && continue
+			grep -qF -- "\fB$(echo "$o" | sed 's/-/\\-/g')\fR" "$man" || missing="$missing $c:$o"
+			grep -qF -- " $o " "$tmp/completion" || missing="$missing completion:$c:$o"
+		done
+	done
+	if [ -z "$missing" ]; then
+		ok
+	else
+		ko "perfnav.1 or the completion misses:$missing"
+	fi
+else
+	ko "no perfnav.1 beside $bin (the build writes it)"
+fi
+
 # --sort pid groups by thread, as perf report --sort pid does
 # (tests/data/expected/pipe.data.pid.txt: perf report --no-children --sort pid -n)
 "$bin" top --tsv --sort pid "$data/pipe.data" 2> "$tmp/err" | grep -v '^#' |

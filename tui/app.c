@@ -483,7 +483,14 @@ out:
 
 enum { OPT_SORT = 300, OPT_CHILDREN, OPT_NO_CHILDREN };
 
-static const struct cmd_opt tui_extra[] = {
+const char tui_usage[] = "[OPTIONS] [FILE | OLD NEW]\n\n"
+    "Browse a recording in the terminal: hot functions, processes, every event,\n"
+    "the header and the bytes of every record.  Press ? inside for the keys.\n"
+    "Two recordings: a diff of NEW against OLD (w shows the other one).\n"
+    "Themes: --theme default|mono|light|dark|high-contrast|PATH; NO_COLOR=1 for none.\n"
+    "Keys and themes of your own: $XDG_CONFIG_HOME/perfnav/keys, .../perfnav/themes/.";
+
+const struct cmd_opt tui_options[] = {
 	{ "sort", 1, OPT_SORT, "KEYS: the hot functions' keys, of comm,dso,sym (sym always; default all three; perf's --sort)" },
 	{ "children", 0, OPT_CHILDREN, "add callees' periods to their callers (default with callchains)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only" },
@@ -496,7 +503,7 @@ static const struct cmd_opt tui_extra[] = {
 static const char *
 scope_opt_name(int val)
 {
-	for (const struct cmd_opt *t = tui_extra; t->name != NULL; t++)
+	for (const struct cmd_opt *t = tui_options; t->name != NULL; t++)
 		if (t->val == val)
 			return t->name;
 	return "?";
@@ -606,13 +613,8 @@ tui_main(int argc, char **argv)
 	o.children = -1;
 	o.hot_callers = -1;
 	argv[0] = (char *)"";
-	if (opts_parse(argc, argv, "[OPTIONS] [FILE | OLD NEW]\n\n"
-	    "Browse a recording in the terminal: hot functions, processes, every event,\n"
-	    "the header and the bytes of every record.  Press ? inside for the keys.\n"
-	    "Two recordings: a diff of NEW against OLD (w shows the other one).\n"
-	    "Themes: --theme default|mono|light|dark|high-contrast|PATH; NO_COLOR=1 for none.\n"
-	    "Keys and themes of your own: $XDG_CONFIG_HOME/perfnav/keys, .../perfnav/themes/.",
-	    tui_extra, tui_opt, &o, &o.co, &pos, &npos, &status))
+	if (opts_parse(argc, argv, tui_usage, tui_options, tui_opt, &o, &o.co, &pos, &npos,
+	    &status))
 		return status;
 	if (npos == 1)
 		o.input2 = pos[0];	/* perfnav OLD NEW: diff mode */

@@ -44,6 +44,12 @@ struct tui_opts {
 
 /* perfnav [OPTIONS] [FILE]: returns the exit status. */
 int tui_main(int argc, char **argv);
+
+/* The browser's usage text and options (besides the common ones): its
+ * --help, the man page and the completion are made of them. */
+struct cmd_opt;
+extern const char tui_usage[];
+extern const struct cmd_opt tui_options[];
 /* Browse o->co.input (with o->input2, a diff of the two); returns the exit status. */
 int tui_run(struct tui_opts *o);
 

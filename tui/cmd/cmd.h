@@ -102,6 +102,12 @@ struct cmd_run {
  * a bad command line (message printed).
  */
 int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *spec, void *arg);
+
+/* The options every subcommand takes, and each subcommand's spec (its usage
+ * and options): what --help prints, and the man page and completion too. */
+extern const struct cmd_opt cmd_common_opts[];
+extern const struct cmd_spec annotate_spec, diff_spec, dump_spec, folded_spec, header_spec,
+    hex_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
 /* Open r's recording into r->s (index: build the time-ordered index and
  * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
 int cmd_load(struct cmd_run *r, bool index);

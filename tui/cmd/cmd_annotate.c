@@ -153,7 +153,7 @@ pick_row(struct hist *h, size_t ev, const struct symbolizer *z, const struct ann
 	return best;
 }
 
-static const struct cmd_spec annotate_spec = {
+const struct cmd_spec annotate_spec = {
 	"annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
 	"A function's instructions with the share of its samples at each, and its\n"
 	"source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.\n"

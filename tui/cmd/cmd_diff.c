@@ -702,7 +702,7 @@ print_diff(struct out *o)
 
 /* ---- the command ---- */
 
-static const struct cmd_spec diff_spec = {
+const struct cmd_spec diff_spec = {
 	"diff [OPTIONS] OLD NEW [NEW...]\n\n"
 	"Compare recordings as 'perf diff --stdio' does: the entries of OLD (the\n"
 	"baseline) and of each NEW paired by their keys' text (DSO and symbol\n"

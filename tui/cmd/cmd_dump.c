@@ -391,7 +391,7 @@ static const struct cmd_opt dump_opts[] = {
 	{ NULL, 0, 0, NULL },
 };
 
-static const struct cmd_spec dump_spec = { "dump [-x] [FILE]", dump_opts, dump_opt, 0 };
+const struct cmd_spec dump_spec = { "dump [-x] [FILE]", dump_opts, dump_opt, 0 };
 
 /* Walk the records into batches, formatted on two threads, written in order. */
 static void

@@ -93,7 +93,7 @@ cmp_line(const void *a, const void *b)
 	return strcmp(((const struct line *)a)->text, ((const struct line *)b)->text);
 }
 
-static const struct cmd_spec folded_spec = {
+const struct cmd_spec folded_spec = {
 	"folded [OPTIONS] [FILE]\n\n"
 	"Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
 	"for flamegraph.pl and speedscope; the scope options leave other samples\n"

@@ -153,7 +153,7 @@ print_sections(FILE *fp, const struct session *s)
 	feature_rows_free(&notes);
 }
 
-static const struct cmd_spec header_spec = {
+const struct cmd_spec header_spec = {
 	"header [OPTIONS] [FILE]\n\n"
 	"Print the recording's header and feature sections with the lines of\n"
 	"'perf report --header-only -I', then each section's offset, size and\n"

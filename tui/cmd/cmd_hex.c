@@ -182,7 +182,7 @@ print_field(void *arg, const struct field *f)
 	}
 }
 
-static const struct cmd_spec hex_spec = {
+const struct cmd_spec hex_spec = {
 	"hex FILE OFFSET\n\n"
 	"OFFSET: a record's offset as 'perfnav dump' prints it (0x... or decimal; pipe mode\n"
 	"counts after the 16-byte header, as perf report -D), or CONTAINER+INNER for a record\n"

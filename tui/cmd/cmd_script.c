@@ -933,7 +933,7 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 	return 0;
 }
 
-static const struct cmd_spec script_spec = {
+const struct cmd_spec script_spec = {
 	"script [-F FIELDS] [-g|-G] [--max-stack N] [SCOPE] [FILE]\n\n"
 	"SCOPE: --time, --pid, --tid, --comms, --cpu, --dsos, --symbols (below): only the\n"
 	"samples they all take are printed, as perf script's.",

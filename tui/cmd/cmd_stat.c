@@ -131,7 +131,7 @@ static const struct cmd_opt stat_opts[] = {
 	{ NULL, 0, 0, NULL },
 };
 
-static const struct cmd_spec stat_spec = {
+const struct cmd_spec stat_spec = {
 	"stat [OPTIONS] [FILE]\n\n"
 	"The counts of a 'perf stat record' file, as 'perf stat report' prints them:\n"
 	"per event (per cpu if recorded with -A), per interval if recorded with -I.",

@@ -74,7 +74,7 @@ stats_opt(void *arg, int val, const char *optarg)
 	return 0;
 }
 
-static const struct cmd_spec stats_spec = {
+const struct cmd_spec stats_spec = {
 	"stats [OPTIONS] [FILE]\n\n"
 	"Count the records of a recording by type, and samples per event,\n"
 	"as 'perf report --stats' prints them.", stats_opts, stats_opt, 0

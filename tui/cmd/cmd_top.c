@@ -326,7 +326,7 @@ top_filter_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *
 	return 0;
 }
 
-static const struct cmd_spec top_spec = {
+const struct cmd_spec top_spec = {
 	"top [OPTIONS] [FILE]\n\n"
 	"The hot functions of a recording, as 'perf report --stdio' lists them:\n"
 	"overhead (share of the sample period) and samples per row, per event.",

@@ -197,7 +197,7 @@ print_tree(FILE *fp, const struct session *s, const uint64_t *cnt)
 	tasks_free(tk);
 }
 
-static const struct cmd_spec tree_spec = {
+const struct cmd_spec tree_spec = {
 	"tree [OPTIONS] [FILE]\n\n"
 	"The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
 	"samples and their share per thread and process, start and exit times, and\n"

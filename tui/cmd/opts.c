@@ -29,7 +29,7 @@ enum {
 	OPT_MAX_MEMORY,
 };
 
-static const struct cmd_opt common_opts[] = {
+const struct cmd_opt cmd_common_opts[] = {
 	{ "input", 1, 'i', "FILE: the recording (default ./perf.data; - for standard input)" },
 	{ "buildid-dir", 1, OPT_BUILDID_DIR, "DIR: build-id cache (default ~/.debug)" },
 	{ "kallsyms", 1, OPT_KALLSYMS, "FILE: kernel symbols (default /proc/kallsyms)" },
@@ -66,7 +66,7 @@ usage(FILE *fp, const char *name, const char *text, const struct cmd_opt *extra)
 		fputc('\n', fp);
 	}
 	fprintf(fp, "Common options:\n");
-	print_opts(fp, common_opts);
+	print_opts(fp, cmd_common_opts);
 }
 
 static size_t
@@ -100,7 +100,7 @@ int
 opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra, cmd_opt_fn fn,
     void *arg, struct common_opts *co, char ***pos, int *npos, int *exit_status)
 {
-	size_t ne = nopts(extra), nc = nopts(common_opts), nl = 0, ns = 0;
+	size_t ne = nopts(extra), nc = nopts(cmd_common_opts), nl = 0, ns = 0;
 	struct option *lo = xcalloc(ne + nc + 1, sizeof *lo);
 	char *sh = xcalloc(2 * (ne + nc) + 2, 1);
 	const char *name = argv[0];
@@ -110,7 +110,7 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 
 	memset(co, 0, sizeof *co);
 	sh[ns++] = ':';	/* report missing arguments as ':' */
-	add_opts(lo, &nl, sh, &ns, common_opts);
+	add_opts(lo, &nl, sh, &ns, cmd_common_opts);
 	add_opts(lo, &nl, sh, &ns, extra);
 	optind = 1;
 	opterr = 0;

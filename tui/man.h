@@ -1,0 +1,31 @@
+/*
+ * man.h: perfnav(1) and the bash completion, made from the tables the
+ * program itself runs on: the subcommands and their specs (--help's
+ * options), the browser's options, the panes, and the key bindings the
+ * help screen lists (keys.c's action table and default bindings).  The
+ * build writes them with `perfnav --man` and `perfnav --completion`, so
+ * they cannot say other than the program does; `perfnav --keys` prints the
+ * help screen's bindings for the test that checks the page against them.
+ */
+#ifndef PERFNAV_TUI_MAN_H
+#define PERFNAV_TUI_MAN_H
+
+#include <stdio.h>
+
+struct cmd_spec;
+
+/* A subcommand: name, one line of help, its spec (usage and options). */
+struct man_cmd {
+	const char		*name;
+	const char		*help;
+	const struct cmd_spec	*spec;
+};
+
+/* perfnav(1) in man(7) roff; cmds ends with a NULL name. */
+void man_page(FILE *fp, const struct man_cmd *cmds);
+/* A bash completion script for perfnav. */
+void man_completion(FILE *fp, const struct man_cmd *cmds);
+/* The default bindings as the help screen lists them: "MAP\tKEYS\tACTION" lines. */
+void man_keys(FILE *fp);
+
+#endif
