@@ -644,11 +644,17 @@ step_all(struct uctx *c, unw_addr_space_t as, uint64_t *ips, size_t n, size_t ma
 		 * A caller's frame: its return address minus one, except after
 		 * a signal frame, where the ip is the interrupted instruction.
 		 * A return address of 0 (a frame libunwind could step into but
-		 * not recover) becomes ~0, as it does in perf's chains.
+		 * not recover) becomes ~0, as it does in perf's chains, and ends
+		 * them there: what libunwind would step to from it is no frame
+		 * (perf's chain stops; stepping on lands in data symbols).
 		 */
 		if (unw_is_signal_frame(&cur) <= 0)
 			w--;
 		ips[n++] = w;
+		if (w == ~(unw_word_t)0) {
+			*stop = UNWIND_STOP_END;
+			return n;
+		}
 	}
 	*stop = UNWIND_STOP_MAX;
 	return n;

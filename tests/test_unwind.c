@@ -443,3 +443,65 @@ Test(unwind, cache_keeps_unwinders_apart)
 	unwinder_free(u[1]);
 	two_procs_free(t);
 }
+
+/*
+ * A return address of 0 ends the chain, as in perf's: its frame is ~0 and
+ * nothing is stepped to from it (the user trial saw libunwind go on into a
+ * data symbol, _IO_stdin_used).  A dwarf.data sample with three frames or
+ * more has its second frame's return address zeroed in a copy of its stack.
+ */
+Test(unwind, zero_return_address_ends_the_chain)
+{
+	struct perf_err err;
+	struct session *s = session_open(test_data("dwarf.data"), NULL, &err);
+	const struct rec_index *ix = session_index(s);
+	struct unwinder *u = unwinder_new();
+	bool tried = false;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	for (size_t i = 0; i < ix->n && !tried; i++) {
+		struct rec r;
+		struct sample smp;
+		const char *why;
+		struct maps_ctx c;
+		uint64_t ips[128], ips2[128], ra;
+		enum unwind_stop stop;
+		uint8_t *stack;
+		size_t n, n2, at;
+
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
+		    record_decode_sample(s, &r, &smp, &why) < 0 || smp.stack == NULL)
+			continue;
+		c.s = s;
+		c.pid = (int32_t)smp.pid;
+		c.time = smp.time;
+		n = unwinder_unwind(u, &smp, session_attrs(s)->v[smp.attr].attr.sample_regs_user,
+		    NULL, find_map, &c, ips, 128, &stop);
+		if (n < 4)
+			continue;
+		/* the slot holding frame 1's return address (frame 2's ip + 1) */
+		ra = ips[2] + 1;
+		for (at = 0; at + 8 <= smp.stack_size; at += 8)
+			if (memcmp(smp.stack + at, &ra, 8) == 0)
+				break;
+		if (at + 8 > smp.stack_size)
+			continue;
+		tried = true;
+		stack = malloc(smp.stack_size);
+		memcpy(stack, smp.stack, smp.stack_size);
+		memset(stack + at, 0, 8);
+		smp.stack = stack;
+		n2 = unwinder_unwind(u, &smp, session_attrs(s)->v[smp.attr].attr.sample_regs_user,
+		    NULL, find_map, &c, ips2, 128, &stop);
+		cr_assert_eq(n2, 3, "the chain ends at the zero return address: %zu frames", n2);
+		cr_assert_eq(ips2[0], ips[0]);
+		cr_assert_eq(ips2[1], ips[1]);
+		cr_assert_eq(ips2[2], UINT64_MAX, "its frame is ~0, as perf shows it");
+		cr_assert_eq(stop, UNWIND_STOP_END);
+		free(stack);
+	}
+	cr_assert(tried, "a sample with a return address to zero was found");
+	unwinder_free(u);
+	session_close(s);
+}
