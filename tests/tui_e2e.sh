@@ -715,6 +715,17 @@ wait_for "symbols in [0-9.]+ s" "resolving: the workers finish"
 wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "resolving: then the rows are those of one pass"
 finish "resolving"
 
+# Annotate shows a kernel address whole (16 hex digits; it was cut to 12): a kernel function
+# from a kallsyms of our own, no disassembly, so the rows are the sampled addresses.
+printf 'ffffffff816a7a00 T kfunc_test\nffffffff816a8000 T kfunc_next\n' > "$tmp/kallsyms"
+start "'$bin' --kallsyms '$tmp/kallsyms' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "kfunc_test" "annotate: the kernel function is a row"
+keys / k f u n c _ t e s t
+keys Enter
+keys a
+wait_for "100\.00% +1 ffffffff816a7a27 " "annotate: a kernel address whole"
+finish "annotate kernel address"
+
 # Leader sampling: the member has samples of its own; Tab reaches it, with its own periods.
 start "'$bin' --buildid-dir '$data/buildid' '$data/leader.data'"
 wait_for "65\.59% +65\.59% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the leader's rows"

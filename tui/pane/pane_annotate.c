@@ -38,7 +38,7 @@ enum { A_PCT, A_SAMPLES, A_ADDR, A_TEXT, A_N };
 static const struct column annot_cols[A_N] = {
 	[A_PCT] = { "Percent", 8, COL_RIGHT | COL_NUM },
 	[A_SAMPLES] = { "Samples", 9, COL_RIGHT | COL_NUM },
-	[A_ADDR] = { "Address", 12, COL_RIGHT },
+	[A_ADDR] = { "Address", 16, COL_RIGHT },	/* a kernel address whole */
 	[A_TEXT] = { "Instruction / source line", 20, COL_FLEX },
 };
 
