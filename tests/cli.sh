@@ -142,6 +142,27 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# script: perf script's default lines of tracepoint samples (comm, tid, cpu, time, event and
+# the payload as libtraceevent prints it), byte for byte (tests/data/expected/NAME.script-trace.txt:
+# the lines naming a sys:name event).
+for exp in "$data"/expected/*.data.script-trace.txt; do
+	f=$(basename "$exp" .script-trace.txt)
+	if "$bin" script --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/$f" > "$tmp/script" \
+		2> "$tmp/err" && grep -E '^[^\t].*: +[a-z0-9_]+:[a-z0-9_]+: ' "$tmp/script" |
+		diff - "$exp" > "$tmp/diff"; then
+		ok
+	else
+		ko "script (tracepoints) $f: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done
+# -F trace: the payload's text after the event, as perf script -F ...,trace
+if "$bin" script -F tid,event,trace --kallsyms /dev/null "$data/tracepoint.data" > "$tmp/script" \
+	2> "$tmp/err" && grep -q '^ *[0-9]* sched:sched_switch: prev_comm=threads prev_pid=' "$tmp/script"; then
+	ok
+else
+	ko "script -F tid,event,trace: $(head -c 300 "$tmp/script") $(head -c 200 "$tmp/err")"
+fi
+
 # script's filters: the sample lines of perf script -F pid,tid,time,ip,sym,dso -G with the same
 # filter (tests/data/expected/NAME.script-FILTER.txt; each filter leaves other samples out);
 # --comms forkexec keeps every sample of fork.data, --comms nosuch none.
