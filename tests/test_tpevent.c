@@ -212,3 +212,68 @@ Test(tpevent, damaged_tracing_data)
 	free(copy);
 	session_close(ft.s);
 }
+
+/* Payloads of tpfork.data's five tracepoints (dynamic strings among them:
+ * sched_process_exec's filename) with random bytes changed, cut or
+ * lengthened: a text and fields every time, nothing read outside (the
+ * sanitizer build checks). */
+Test(tpevent, mutated_payloads)
+{
+	struct perf_err err;
+	struct session *s;
+	const struct rec_index *ix;
+	const struct attr_table *at;
+	struct tpevent *t;
+	unsigned seed = 12345, done = 0, decoded = 0;
+	bool seen[16] = { false };
+
+	memset(&err, 0, sizeof err);
+	s = session_open(test_data("tpfork.data"), NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	t = tpevent_new(s);
+	cr_assert_not_null(t);
+	cr_assert_eq(tpevent_nformats(t) >= 5, true);
+	ix = session_index(s);
+	at = session_attrs(s);
+	for (size_t i = 0; i < ix->n; i++) {
+		struct sample smp;
+		struct rec r;
+		const char *why;
+		uint8_t copy[1024] = { 0 };
+		struct tp_field f[64];
+
+		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE || session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
+		    record_decode_sample(s, &r, &smp, &why) < 0 || smp.attr < 0 || smp.attr >= 16 ||
+		    seen[smp.attr] || smp.raw_size > sizeof copy / 2)
+			continue;
+		seen[smp.attr] = true;
+		done++;
+		for (int k = 0; k < 2000; k++) {
+			uint32_t n = smp.raw_size;
+			const char *text;
+			bool ok;
+
+			memcpy(copy, smp.raw, n);
+			for (int j = 0; j < 1 + k % 4; j++) {
+				seed = seed * 1103515245u + 12345u;
+				copy[(seed >> 8) % n] = (uint8_t)(seed >> 20);
+			}
+			if (k % 7 == 0)
+				n = (seed >> 4) % (smp.raw_size + 1);
+			else if (k % 11 == 0)
+				n = smp.raw_size + (seed >> 4) % (sizeof copy - smp.raw_size);
+			if (k % 3 != 0) {	/* common_type kept: most reach the format */
+				copy[0] = smp.raw[0];
+				copy[1] = smp.raw[1];
+			}
+			text = tpevent_text(t, at->v[smp.attr].attr.config, copy, n, smp.cpu, &ok);
+			cr_assert_not_null(text);
+			decoded += ok;
+			(void)tpevent_fields(t, at->v[smp.attr].attr.config, copy, n, f, 64);
+		}
+	}
+	cr_assert_geq(done, 5, "a sample of each tracepoint");
+	cr_assert_gt(decoded, done * 500, "%u of the mutated payloads reached libtraceevent", decoded);
+	tpevent_free(t);
+	session_close(s);
+}
