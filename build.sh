@@ -19,6 +19,8 @@ cd "$(dirname "$0")"
 
 PACKAGES=(
 	libncurses-dev libzstd-dev libdw-dev libelf-dev libunwind-dev libcriterion-dev
+	# tracepoint payloads: the library perf decodes them with
+	libtraceevent-dev
 	autoconf automake pkg-config gcc make tmux zstd python3 time
 	# objdump: annotate disassembles with it, as perf annotate does
 	binutils

@@ -47,6 +47,7 @@ cat >"$clean/symbolize/b.c" <<'EOF'
 #include <elfutils/libdw.h>
 #include <libunwind.h>
 #include <gelf.h>
+#include <traceevent/event-parse.h>
 EOF
 cat >"$clean/symbolize/pt/c.c" <<'EOF'
 #include "symbolize/s.h"
@@ -152,6 +153,7 @@ violate "core includes libdw" core/a.c '#include <elfutils/libdw.h>' "core/ has 
 violate "core includes dwarf.h" core/a.c '#include <dwarf.h>' "core/ has no libdw/libelf/libunwind"
 violate "core includes libelf" core/a.c '#include <libelf.h>' "core/ has no libdw/libelf/libunwind"
 violate "core includes gelf" core/a.c '#include <gelf.h>' "core/ has no libdw/libelf/libunwind"
+violate "core includes libtraceevent" core/a.c '#include <traceevent/event-parse.h>' "core/ has no libdw/libelf/libunwind"
 violate "core includes libunwind" core/a.c '#include <libunwind.h>' "core/ has no libdw/libelf/libunwind"
 violate "core includes libunwind-ptrace" core/a.c '#include <libunwind-ptrace.h>' "core/ has no libdw/libelf/libunwind"
 violate "symbolize includes curses" symbolize/b.c '#include <curses.h>' "symbolize/ has no curses"

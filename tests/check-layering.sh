@@ -1,7 +1,7 @@
 #!/bin/bash
 # Checks perfnav's layering (tui -> symbolize -> core) by reading includes:
 #   - core/ includes nothing from symbolize/ or tui/, no curses header and no
-#     libdw/libelf/libunwind/elfutils header;
+#     libdw/libelf/libunwind/elfutils or libtraceevent header;
 #   - symbolize/ (symbolize/pt/ included) includes no curses header and
 #     nothing from tui/;
 #   - tui/cmd/ (the text subcommands, built as libpncmd.a without curses
@@ -87,7 +87,7 @@ function violation(file, line, target, what) {
 
 BEGIN {
 	CURSES = "^(n?curses(w)?/|curses\\.h$|ncurses(w)?\\.h$|ncurses_dll\\.h$|term\\.h$|termcap\\.h$|panel\\.h$|menu\\.h$|form\\.h$|unctrl\\.h$)"
-	DW = "^(elfutils/|libdw\\.h$|libdwfl\\.h$|libdwelf\\.h$|dwarf\\.h$|libelf\\.h$|gelf\\.h$|nlist\\.h$|libunwind|unwind\\.h$)"
+	DW = "^(elfutils/|libdw\\.h$|libdwfl\\.h$|libdwelf\\.h$|dwarf\\.h$|libelf\\.h$|gelf\\.h$|nlist\\.h$|libunwind|unwind\\.h$|traceevent/|event-parse\\.h$|trace-seq\\.h$)"
 	# The rules, in the order they are reported: "layer|what".
 	nrules = 0
 	rule[++nrules] = "core|curses"

@@ -142,6 +142,55 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# script: perf script's default lines of tracepoint samples (comm, tid, cpu, time, event and
+# the payload as libtraceevent prints it), byte for byte (tests/data/expected/NAME.script-trace.txt:
+# the lines naming a sys:name event).
+for exp in "$data"/expected/*.data.script-trace.txt; do
+	f=$(basename "$exp" .script-trace.txt)
+	if "$bin" script --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/$f" > "$tmp/script" \
+		2> "$tmp/err" && grep -E '^[^\t].*: +[a-z0-9_]+:[a-z0-9_]+: ' "$tmp/script" |
+		diff - "$exp" > "$tmp/diff"; then
+		ok
+	else
+		ko "script (tracepoints) $f: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+	fi
+done
+# Tracepoint payloads are recording data: escaped as every name; damaged ones give a reason.
+# tracepoint.data's first sched_switch sample is at 0x6c0: raw.size at +0x38, the payload at
+# +0x3c (common_type), prev_comm at +0x44.
+tp_patch() {	# OUT OFFSET BYTES (printf format)
+	cp "$data/tracepoint.data" "$1" && chmod u+w "$1" &&
+		printf "$3" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc 2>/dev/null
+}
+tp_patch "$tmp/tp-esc.data" 0x704 '\033[2Jev\007'
+if "$bin" script --kallsyms /dev/null "$tmp/tp-esc.data" > "$tmp/script" 2> "$tmp/err" &&
+	grep -qF 'prev_comm=\x1b[2Jev\x07 prev_pid=28375' "$tmp/script" &&
+	! grep -q $'\033' "$tmp/script"; then
+	ok
+else
+	ko "script: a payload's control bytes not escaped: $(grep -a -m1 prev_comm "$tmp/script" | head -c 300)"
+fi
+tp_patch "$tmp/tp-type.data" 0x6fc '\021\021'
+tp_patch "$tmp/tp-short.data" 0x6f8 '\010\000\000\000'
+tp_patch "$tmp/tp-past.data" 0x6f8 '\377\377\000\000'
+if "$bin" script --kallsyms /dev/null "$tmp/tp-type.data" 2> "$tmp/err" |
+	grep -qF 'sched:sched_switch: [damaged payload: type 4369, not sched:sched_switch'"'"'s 372]' &&
+	"$bin" script --kallsyms /dev/null "$tmp/tp-short.data" 2> "$tmp/err" |
+	grep -qF 'sched:sched_switch: [damaged payload: 8 bytes, sched:sched_switch needs 64]' &&
+	"$bin" script --kallsyms /dev/null "$tmp/tp-past.data" > "$tmp/script" 2> "$tmp/err" &&
+	[ "$(grep -c 'sched:sched_switch: prev_comm=' "$tmp/script")" -eq 201 ]; then
+	ok
+else
+	ko "script: damaged tracepoint payloads: $(head -c 300 "$tmp/err")"
+fi
+# -F trace: the payload's text after the event, as perf script -F ...,trace
+if "$bin" script -F tid,event,trace --kallsyms /dev/null "$data/tracepoint.data" > "$tmp/script" \
+	2> "$tmp/err" && grep -q '^ *[0-9]* sched:sched_switch: prev_comm=threads prev_pid=' "$tmp/script"; then
+	ok
+else
+	ko "script -F tid,event,trace: $(head -c 300 "$tmp/script") $(head -c 200 "$tmp/err")"
+fi
+
 # script's filters: the sample lines of perf script -F pid,tid,time,ip,sym,dso -G with the same
 # filter (tests/data/expected/NAME.script-FILTER.txt; each filter leaves other samples out);
 # --comms forkexec keeps every sample of fork.data, --comms nosuch none.

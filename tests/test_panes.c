@@ -674,6 +674,49 @@ Test(panes, hex_record_and_back)
 	session_close(s);
 }
 
+static void
+count_field(void *arg, const struct field *f)
+{
+	(void)f;
+	(*(size_t *)arg)++;
+}
+
+/* A tracepoint sample: the events pane shows its payload as perf script
+ * prints it; the hex view names the payload's fields (raw.data becomes
+ * the 11 fields of sched_switch's format and raw.rest). */
+Test(panes, tracepoint_payload_in_events_and_hex)
+{
+	struct session *s = open_fixture("tracepoint.data");
+	const struct rec_index *ix = session_index(s);
+	struct pane p;
+	struct nav_view v;
+	struct rec rc;
+	size_t i, nf = 0;
+	char err[200];
+
+	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
+	cr_assert_eq(widget_set_filter(&p.w, "prev_pid=28375 next_comm=rcu_preempt", err,
+	    sizeof err), 0, "%s", err);
+	cr_assert_geq(widget_count(&p.w), 1, "plain words find the payload's fields");
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "sched:sched_switch: prev_comm=threads "
+	    "prev_pid=28375 prev_prio=120 prev_state=R ==> next_comm=rcu_preempt next_pid=15 "
+	    "next_prio=120"));
+	i = widget_source(&p.w, 0);
+	pane_destroy(&p);
+	cr_assert_eq(session_rec(s, ent_loc(&ix->v[i]), &rc), 0);
+	fields_describe(s, &rc, count_field, &nf);
+	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
+	nav_view_init(&v, PANE_HEX);
+	v.target = NAV_T_RECORD;
+	v.arg = ent_loc(&ix->v[i]);
+	p.ops->enter(&p, &v);
+	cr_assert_eq(p.ops->key(&p, ACT_BOTTOM), PANE_HANDLED | PANE_REDRAW);
+	p.ops->save(&p, &v);
+	cr_assert_eq(v.cursor + 1, nf - 1 + 11 + 1, "raw.data -> 11 fields + raw.rest");
+	pane_destroy(&p);
+	session_close(s);
+}
+
 Test(panes, hex_compressed_record)
 {
 	struct session *s = open_fixture("zstd.data");

@@ -11,6 +11,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
+#include "symbolize/tpevent.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/fmt.h"
@@ -26,6 +27,7 @@
 	X(TIME, "time") \
 	X(PERIOD, "period") \
 	X(EVENT, "event") \
+	X(TRACE, "trace") \
 	X(ADDR, "addr") \
 	X(IP, "ip") \
 	X(SYM, "sym") \
@@ -68,7 +70,7 @@ struct script {
 enum { OPT_MAX_STACK = 300, OPT_WHY };
 
 static const struct cmd_opt script_opts[] = {
-	{ "fields", 1, 'F', "comma-separated fields: comm,pid,tid,cpu,time,period,event,addr,ip,sym,symoff,dso,srcline" },
+	{ "fields", 1, 'F', "comma-separated fields: comm,pid,tid,cpu,time,period,event,trace,addr,ip,sym,symoff,dso,srcline" },
 	{ "hide-call-graph", 0, 'G', "print no callchains" },
 	{ "call-graph", 0, 'g', "print callchains also with -F (the default without -F)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "at most N callchain frames" },
@@ -179,6 +181,8 @@ struct sout {
 	struct name_slot	*names;		/* NULL: made each time */
 	struct script_drop	 drop;		/* one pass: the file read up to here */
 	struct read_state	 reads;		/* samples with READ values: last per id */
+	struct tpevent		*tp;		/* tracepoint payloads (NULL: none) */
+	unsigned		 ev_width;	/* perf's event column of tracepoint lines */
 };
 
 #define SOUT_IPS	512	/* as symbolizer_callchain */
@@ -196,6 +200,25 @@ unwinds_inlines(const struct session *s, struct symbolizer *z)
 	return false;
 }
 
+/* The tracepoint decoder (one per formatter: libtraceevent's handle is
+ * not thread-safe) and perf's event column width, the longest event name
+ * (perf script's evlist__max_name_len), when s has tracepoint events. */
+static void
+tp_init(struct sout *o, const struct session *s)
+{
+	const struct attr_table *at = session_attrs(s);
+	bool any = false;
+
+	for (size_t i = 0; i < at->n; i++) {
+		size_t n = strlen(session_attr_name(s, (int)i));
+
+		any |= at->v[i].attr.type == PERF_TYPE_TRACEPOINT;
+		if (n > o->ev_width && n < 256)
+			o->ev_width = (unsigned)n;
+	}
+	o->tp = any ? tpevent_new(s) : NULL;
+}
+
 /*
  * Keeping answers gives one pass's text unless the symbolizer counts every
  * lookup (--why), expands unwound frames into inline levels, or Intel PT's
@@ -211,6 +234,7 @@ sout_init(struct sout *o, const struct script *sc, const struct session *s, stru
 	o->nframes = 1024;
 	o->frames = calloc(o->nframes, sizeof *o->frames);
 	o->names = calloc(NAME_SLOTS, sizeof *o->names);
+	tp_init(o, s);
 	if (!sc->why && !pt_present(s) && !unwinds_inlines(s, z)) {
 		o->ips = calloc(SOUT_IPS, sizeof *o->ips);
 		o->keeps = o->ips != NULL && script_res_init(&o->res, z) == 0;
@@ -229,6 +253,7 @@ sout_free(struct sout *o)
 	free(o->ips);
 	free(o->names);
 	read_state_free(&o->reads);
+	tpevent_free(o->tp);
 }
 
 /* Writes b out and empties it: past the standard output's filter, for
@@ -328,24 +353,97 @@ print_name(struct sout *o, const char *s, unsigned width)
 	}
 }
 
+/* The comm column: the thread's comm at the sample, right-aligned to width. */
+static void
+print_comm(struct sout *o, const struct session *s, const struct sample *smp, unsigned width)
+{
+	const struct thread_table *tt = session_threads(s);
+	uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
+	const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
+
+	if (comm != NULL)
+		print_name(o, comm, width);
+	else
+		fmt_str_right(&o->b, ":-1", width);
+	fmt_char(&o->b, ' ');
+}
+
+static bool
+is_tracepoint(const struct session *s, const struct sample *smp)
+{
+	const struct attr_table *at = session_attrs(s);
+
+	return smp->attr >= 0 && (size_t)smp->attr < at->n &&
+	    at->v[smp->attr].attr.type == PERF_TYPE_TRACEPOINT;
+}
+
+/* A tracepoint sample's payload as perf script's trace field prints it
+ * (escaped: recording data); nothing for a sample without one, as perf. */
+static void
+print_trace(struct sout *o, const struct session *s, const struct sample *smp)
+{
+	char why[96];
+	const char *text = why;
+
+	if ((smp->sample_type & PERF_SAMPLE_RAW) == 0)
+		return;
+	if (o->tp != NULL) {
+		text = tpevent_text(o->tp, session_attrs(s)->v[smp->attr].attr.config, smp->raw,
+		    smp->raw_size, smp->cpu, NULL);
+	} else {
+		snprintf(why, sizeof why, "[no tracing data: %" PRIu32 " bytes of payload]",
+		    smp->raw_size);
+	}
+	textout_fmt(&o->b, text);
+}
+
+static void print_chain(struct sout *o, const struct script *sc, const struct sample *smp,
+    uint16_t misc);
+
+/*
+ * perf script's default line of a tracepoint sample (perf 6.1's fields for
+ * PERF_TYPE_TRACEPOINT: comm, tid, cpu, time, event, trace; those the
+ * sample lacks left out, as perf does), its callchain's frames below.
+ */
+static void
+print_tp_line(struct sout *o, const struct script *sc, const struct session *s,
+    const struct rec *r, const struct sample *smp)
+{
+	bool chain = !sc->no_callchain && smp->callchain != NULL;
+	struct fmt *b = &o->b;
+
+	if (smp->sample_type & PERF_SAMPLE_TID) {
+		print_comm(o, s, smp, chain ? 0 : 16);
+		fmt_int(b, (int)smp->tid, 5);
+		fmt_char(b, ' ');
+	}
+	if (smp->sample_type & PERF_SAMPLE_CPU) {
+		fmt_char(b, '[');
+		fmt_u64_zero(b, smp->cpu, 3);
+		fmt_mem(b, "] ", 2);
+	}
+	if (smp->sample_type & PERF_SAMPLE_TIME) {
+		fmt_time_us(b, smp->time, 12);
+		fmt_mem(b, ": ", 2);
+	}
+	print_name(o, session_attr_name(s, smp->attr), o->ev_width);
+	fmt_mem(b, ": ", 2);
+	print_trace(o, s, smp);
+	if (chain)
+		print_chain(o, sc, smp, r->misc);
+	else
+		fmt_char(b, '\n');
+}
+
 /* The fields before the ip, symbol and callchain. */
 static void
 print_head(struct sout *o, const struct script *sc, const struct session *s,
     const struct sample *smp)
 {
-	const struct thread_table *tt = session_threads(s);
 	struct fmt *b = &o->b;
 
-	if (HAS(sc, F_COMM)) {
-		uint32_t th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
-		const char *comm = th != THREAD_NONE ? thread_comm_at(tt, th, smp->time) : NULL;
-
-		if (comm != NULL)
-			print_name(o, comm, 16);
-		else
-			fmt_str_right(b, ":-1", 16);
-		fmt_char(b, ' ');
-	}
+	if (HAS(sc, F_COMM))
+		print_comm(o, s, smp, 16);
 	print_pid_tid(b, sc, (int)smp->pid, (int)smp->tid);
 	if (HAS(sc, F_CPU)) {
 		fmt_char(b, '[');
@@ -363,6 +461,11 @@ print_head(struct sout *o, const struct script *sc, const struct session *s,
 	if (HAS(sc, F_EVENT)) {
 		print_name(o, session_attr_name(s, smp->attr), 0);
 		fmt_mem(b, ": ", 2);
+	}
+	if (HAS(sc, F_TRACE) && is_tracepoint(s, smp)) {
+		print_trace(o, s, smp);
+		if (HAS(sc, F_ADDR) || HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO))
+			fmt_char(b, ' ');
 	}
 	if (HAS(sc, F_ADDR)) {
 		fmt_hex(b, smp->addr, 16);
@@ -452,6 +555,10 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 	struct frame f;
 	const struct frame *fp = &f;
 
+	if (!sc->fields_given && is_tracepoint(s, smp)) {
+		print_tp_line(o, sc, s, r, smp);
+		return;
+	}
 	print_head(o, sc, s, smp);
 	if (chain) {
 		print_chain(o, sc, smp, r->misc);

@@ -12,6 +12,7 @@
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
+#include "symbolize/tpevent.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 
@@ -33,7 +34,9 @@
  * bytes into its symbol (how annotate lists an instruction's samples).
  * event:NAME (or event:#N, the N-th attr): the records of one event (how
  * annotate keeps to the event it counts).  A sample's summary starts with
- * its symbol, resolved for that row.
+ * its symbol, resolved for that row; a tracepoint sample's with its event
+ * and payload as perf script prints them (libtraceevent: tpevent.h), so
+ * plain words find its fields' values too.
  *
  * A sample expands (+, Right, e) into its call stack, one row per frame
  * leaf first, as perf script prints it (the address in the time column,
@@ -102,6 +105,9 @@ struct ev {
 	/* the scope's time steps (tui/scope.h): only records in [sc_t0, sc_t1] show */
 	bool			 scoped;
 	uint64_t		 sc_t0, sc_t1;
+	/* tracepoint payloads, made at the first tracepoint sample shown */
+	struct tpevent		*tp;
+	bool			 tp_tried;
 };
 
 static const struct rec_ent *
@@ -293,6 +299,31 @@ frame_row(struct pane *p, size_t pos, int fr, struct row *r)
 		    symbolizer_dso_long(z, f->dso));
 }
 
+/* A tracepoint sample's event and payload ("sched:sched_switch: prev_comm=..."),
+ * as perf script prints them, into buf; false for other records. */
+static bool
+trace_text(struct pane *p, const struct rec *rec, char *buf, size_t n)
+{
+	struct ev *ev = p->priv;
+	const struct attr_table *at = session_attrs(p->s);
+	struct sample smp;
+	const char *why;
+
+	if (rec->type != PERF_RECORD_SAMPLE || record_decode_sample(p->s, rec, &smp, &why) < 0 ||
+	    smp.attr < 0 || (size_t)smp.attr >= at->n ||
+	    at->v[smp.attr].attr.type != PERF_TYPE_TRACEPOINT ||
+	    (smp.sample_type & PERF_SAMPLE_RAW) == 0)
+		return false;
+	if (!ev->tp_tried) {
+		ev->tp = tpevent_new(p->s);
+		ev->tp_tried = true;
+	}
+	snprintf(buf, n, "%s: %s", session_attr_name(p->s, smp.attr),
+	    ev->tp != NULL ? tpevent_text(ev->tp, at->v[smp.attr].attr.config, smp.raw,
+	    smp.raw_size, smp.cpu, NULL) : "[no tracing data]");
+	return true;
+}
+
 static void
 ev_row(struct pane *p, size_t src, struct row *r)
 {
@@ -300,7 +331,7 @@ ev_row(struct pane *p, size_t src, struct row *r)
 	size_t idx = row_pos(p, src, &fr);
 	const struct rec_ent *e = ent(p, idx);
 	struct rec rec;
-	char t[32], sum[512];
+	char t[32], sum[512], tt[ROW_BUF / 2];
 	const char *comm;
 	struct ent_who w = who_of(p, e);
 
@@ -331,6 +362,10 @@ ev_row(struct pane *p, size_t src, struct row *r)
 		return;
 	}
 	fields_summary(p->s, &rec, sum, sizeof sum);
+	if (trace_text(p, &rec, tt, sizeof tt)) {
+		row_set(r, C_REC, type_elem(rec.type), "%s  %s", tt, sum);
+		return;
+	}
 	/*
 	 * A sample starts with where its ip is, as perf script prints it
 	 * ("mix_one+0x14 (cpu)"), so it shows in a narrow terminal too;
@@ -1035,6 +1070,7 @@ ev_free(struct pane *p)
 	if (ev) {
 		free(ev->nodes);
 		free(ev->attrs);
+		tpevent_free(ev->tp);
 		stacks_free(ev);
 		free(ev->st);
 	}

@@ -12,6 +12,7 @@
 #include <curses.h>
 
 #include "core/core.h"
+#include "symbolize/tpevent.h"
 #include "tui/pane.h"
 
 /*
@@ -20,8 +21,12 @@
  * fields beside them (fields_describe).  The cursor moves through the
  * fields and the selected field's bytes are highlighted.  A record that
  * came out of a PERF_RECORD_COMPRESSED shows its decompressed bytes and
- * says which container it came from.  x or Enter goes back to the record
- * in the events list.
+ * says which container it came from.  A tracepoint sample's payload
+ * (raw.data) is named field by field as its format in the recording's
+ * tracing data says (libtraceevent: tpevent.h), "raw.prev_pid" and so on,
+ * the bytes after the fixed fields (dynamic arrays' data, padding) as
+ * raw.rest.  x or
+ * Enter goes back to the record in the events list.
  */
 
 struct hfield {
@@ -46,17 +51,24 @@ struct hx {
 	uint64_t	 base;		/* offset shown for byte 0 */
 	bool		 rel;		/* offsets relative to the record */
 	int		 last_h, last_bpl;
+	struct tpevent	*tp;		/* tracepoint payloads (made once) */
+	bool		 tp_tried;
 };
 
 static void
 hx_clear(struct hx *h)
 {
+	struct tpevent *tp = h->tp;
+	bool tried = h->tp_tried;
+
 	for (size_t i = 0; i < h->nf; i++) {
 		free(h->f[i].name);
 		free(h->f[i].value);
 	}
 	free(h->f);
 	memset(h, 0, sizeof *h);
+	h->tp = tp;
+	h->tp_tried = tried;
 }
 
 static void
@@ -72,6 +84,90 @@ collect(void *arg, const struct field *f)
 	d->kind = f->kind;
 	d->name = xstrdup(f->name);
 	d->value = xstrdup(f->value);
+}
+
+static int
+hfield_cmp(const void *a, const void *b)
+{
+	const struct hfield *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* One payload field as an hfield at record offset base + f->offset. */
+static void
+add_tp_field(struct hx *h, uint32_t base, uint32_t len, const struct tp_field *f)
+{
+	char name[FIELD_NAME_MAX], value[TP_VALUE_MAX * 4 + 1];
+	struct hfield *d;
+
+	if (f->size == 0 || f->offset >= len)
+		return;
+	snprintf(name, sizeof name, "raw.%s", f->name);
+	text_escape(value, sizeof value, f->value, strlen(f->value), 0);
+	GROW(h->f, h->capf, h->nf + 1);
+	d = &h->f[h->nf++];
+	d->off = base + f->offset;
+	d->len = f->size < len - f->offset ? f->size : len - f->offset;
+	d->kind = f->outside ? FIELD_BAD : FIELD_BYTES;
+	d->name = xstrdup(name);
+	d->value = xstrdup(f->outside ? "(past the payload)" : value);
+}
+
+/*
+ * A tracepoint sample's raw.data field replaced by the payload's fields
+ * (its format from the tracing data), then raw.rest for the bytes after
+ * the last fixed field.  Other records keep their fields.
+ */
+static void
+name_payload(struct pane *p, struct hx *h)
+{
+	const struct attr_table *at = session_attrs(p->s);
+	struct tp_field tf[64];
+	struct sample smp;
+	const char *why;
+	size_t k, n, nf0;
+	uint32_t base, len, end = 0;
+
+	if (h->rec.type != PERF_RECORD_SAMPLE ||
+	    record_decode_sample(p->s, &h->rec, &smp, &why) < 0 || smp.attr < 0 ||
+	    (size_t)smp.attr >= at->n || at->v[smp.attr].attr.type != PERF_TYPE_TRACEPOINT ||
+	    smp.raw == NULL)
+		return;
+	for (k = 0; k < h->nf && strcmp(h->f[k].name, "raw.data") != 0; k++)
+		;
+	if (!h->tp_tried) {
+		h->tp = tpevent_new(p->s);
+		h->tp_tried = true;
+	}
+	if (k == h->nf || h->tp == NULL)
+		return;
+	base = h->f[k].off;
+	len = h->f[k].len;
+	n = tpevent_fields(h->tp, at->v[smp.attr].attr.config, smp.raw, smp.raw_size, tf, 64);
+	if (n == 0)
+		return;
+	free(h->f[k].name);
+	free(h->f[k].value);
+	h->f[k] = h->f[--h->nf];
+	nf0 = h->nf;
+	for (size_t i = 0; i < n; i++) {
+		add_tp_field(h, base, len, &tf[i]);
+		if (!tf[i].outside && tf[i].offset + tf[i].size > end)
+			end = tf[i].offset + tf[i].size;
+	}
+	if (end < len && h->nf > nf0) {
+		struct hfield *d;
+
+		GROW(h->f, h->capf, h->nf + 1);
+		d = &h->f[h->nf++];
+		d->off = base + end;
+		d->len = len - end;
+		d->kind = FIELD_BYTES;
+		d->name = xstrdup("raw.rest");
+		d->value = xstrdup("(after the fixed fields: dynamic fields' data, padding)");
+	}
+	qsort(h->f, h->nf, sizeof *h->f, hfield_cmp);
 }
 
 static void
@@ -96,6 +192,7 @@ load(struct pane *p, const struct nav_view *v)
 		h->p = h->rec.p;
 		h->len = h->rec.size;
 		h->damaged = fields_describe(s, &h->rec, collect, h) < 0;
+		name_payload(p, h);
 		text_record_type(tn, sizeof tn, h->rec.type);
 		text_fmt_offset(off, sizeof off, session_rec_offset(s, v->arg, NULL));
 		if (v->arg >= SESSION_ZLOC) {
@@ -421,6 +518,7 @@ hx_free(struct pane *p)
 	if (h == NULL)
 		return;
 	hx_clear(h);
+	tpevent_free(h->tp);
 	free(h);
 }
 
