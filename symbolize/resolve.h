@@ -77,6 +77,14 @@ struct frame {
 	uint32_t	src;		/* inline level: its "file.c:12" (string id + 1), else 0 */
 };
 
+/* The address perf 6.1 prints for a callchain frame: a user DSO's frame at
+ * its address in the DSO (map_ip), others as recorded. */
+static inline uint64_t
+frame_chain_addr(const struct frame *f)
+{
+	return f->dso != DSO_NONE && !f->kernel ? f->rel : f->ip;
+}
+
 /*
  * Build a symbolizer over the session (its thread table and map history).
  * Never fails; missing files show up as reasons on frames.

@@ -173,19 +173,31 @@ fi
 tp_patch "$tmp/tp-type.data" 0x6fc '\021\021'
 tp_patch "$tmp/tp-short.data" 0x6f8 '\010\000\000\000'
 tp_patch "$tmp/tp-past.data" 0x6f8 '\377\377\000\000'
-if "$bin" script --kallsyms /dev/null "$tmp/tp-type.data" 2> "$tmp/err" |
-	grep -qF 'sched:sched_switch: [damaged payload: type 4369, not sched:sched_switch'"'"'s 372]' &&
-	"$bin" script --kallsyms /dev/null "$tmp/tp-short.data" 2> "$tmp/err" |
-	grep -qF 'sched:sched_switch: [damaged payload: 8 bytes, sched:sched_switch needs 64]' &&
+# (each output whole into a file: a grep -q that stops reading early would cut the writer short)
+if "$bin" script --kallsyms /dev/null "$tmp/tp-type.data" > "$tmp/script" 2> "$tmp/err" &&
+	grep -qF 'sched:sched_switch: [damaged payload: type 4369, not sched:sched_switch'"'"'s 372]' "$tmp/script" &&
+	"$bin" script --kallsyms /dev/null "$tmp/tp-short.data" > "$tmp/script" 2> "$tmp/err" &&
+	grep -qF 'sched:sched_switch: [damaged payload: 8 bytes, sched:sched_switch needs 64]' "$tmp/script" &&
 	"$bin" script --kallsyms /dev/null "$tmp/tp-past.data" > "$tmp/script" 2> "$tmp/err" &&
 	[ "$(grep -c 'sched:sched_switch: prev_comm=' "$tmp/script")" -eq 201 ]; then
 	ok
 else
 	ko "script: damaged tracepoint payloads: $(head -c 300 "$tmp/err")"
 fi
+# script with perf 6.1's default fields, byte for byte (tests/data/expected/NAME.script-default.txt):
+# period, sym+offset, the event name aligned to the longest, the comm unpadded when callchains
+# follow, a callchain's user frames at their address in the DSO
+for f in multi fp dwarf; do
+	if "$bin" script --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/$f.data" \
+		> "$tmp/script" 2> "$tmp/err" && cmp -s "$tmp/script" "$data/expected/$f.data.script-default.txt"; then
+		ok
+	else
+		ko "script $f (default fields): $(diff "$tmp/script" "$data/expected/$f.data.script-default.txt" | head -c 400)"
+	fi
+done
 # -F trace: the payload's text after the event, as perf script -F ...,trace
 if "$bin" script -F tid,event,trace --kallsyms /dev/null "$data/tracepoint.data" > "$tmp/script" \
-	2> "$tmp/err" && grep -q '^ *[0-9]* sched:sched_switch: prev_comm=threads prev_pid=' "$tmp/script"; then
+	2> "$tmp/err" && grep -qE '^ *[0-9]+ +sched:sched_switch: prev_comm=threads prev_pid=' "$tmp/script"; then
 	ok
 else
 	ko "script -F tid,event,trace: $(head -c 300 "$tmp/script") $(head -c 200 "$tmp/err")"

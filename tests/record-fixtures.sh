@@ -184,6 +184,13 @@ if want stat-cpu.data; then
 	fi
 fi
 
+# perf script's default output (no -F: perf 6.1's default fields, callchains, user frames at
+# their address in the DSO) on three fixtures, compared byte for byte by tests/cli.sh
+for name in multi.data fp.data dwarf.data; do
+	want "$name" || continue
+	"${PERF[@]}" script --kallsyms /dev/null -i "$out/$name" >"$exp/$name.script-default.txt" 2>/dev/null
+done
+
 # perfnav diff's fixtures: one binary path built twice (tests/fixtures-src/diffwork.c,
 # VARIANT 0 then 1: the hot path moved, a function gone, one new), recorded before and
 # after; diff-b with cpu-clock:u (pairs with cpu-clock as perf pairs events), diff-c with

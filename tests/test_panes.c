@@ -188,7 +188,8 @@ assert_record(struct pane *p, size_t i, const char *line, const char *what)
 	row_reset(r);
 	p->ops->row(p, widget_source(&p->w, i), r);
 	snprintf(buf, sizeof buf, "%s %s", r->col[0] ? r->col[0] : "", r->col[4] ? r->col[4] : "");
-	cr_assert_str_eq(buf, line, "%s row %zu", what, i);
+	/* the address's padding aside (perf pads a sample's own ip one column more) */
+	cr_assert_str_eq(buf + strspn(buf, " "), line + strspn(line, " "), "%s row %zu", what, i);
 	free(r);
 }
 

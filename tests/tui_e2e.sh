@@ -356,16 +356,16 @@ keys -l "type:SAMPLE sym:mix_one"
 keys Enter
 wait_for "filter 'type:SAMPLE sym:mix_one': 138 rows" "the samples of mix_one"
 keys +
-wait_for "^ +[0-9a-f]{12} +mix_one\+0x[0-9a-f]+ \(/tmp/perfnav-fixtures/cpu\)$" \
+wait_for "^ +[0-9a-f]+ +mix_one\+0x[0-9a-f]+ \(/tmp/perfnav-fixtures/cpu\)$" \
 	"+ on a sample: its stack, as perf script prints it"
-wait_for "^ +[0-9a-f]{12} +__libc_start_call_main\+0x[0-9a-f]+ \(/usr/lib/" \
+wait_for "^ +[0-9a-f]+ +__libc_start_call_main\+0x[0-9a-f]+ \(/usr/lib/" \
 	"down to its outermost frame"
 keys Down Down Enter
 wait_for "events > hot main \[2/" "Enter on a frame: its function in the hot functions"
 keys Escape Up a
 wait_for "mix_one in cpu, cpu-clock: 138 samples" "a on a frame: its function's annotate view"
 keys Escape c
-wait_gone "^ +[0-9a-f]{12} +mix_one\+0x" "c closes the stack"
+wait_gone "^ +[0-9a-f]+ +mix_one\+0x" "c closes the stack"
 finish "call paths and stacks"
 
 # ---- call trees: top-down and bottom-up, transforms undone with Esc ----

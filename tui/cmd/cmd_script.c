@@ -53,6 +53,7 @@ struct script {
 	bool		 no_callchain;	/* -G */
 	bool		 callchain;	/* -g */
 	bool		 fields_given;	/* -F */
+	bool		 comm_free;	/* the comm unpadded (perf's, when callchains follow) */
 	unsigned	 max_stack;
 	bool		 why;
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
@@ -182,6 +183,7 @@ struct sout {
 	struct script_drop	 drop;		/* one pass: the file read up to here */
 	struct read_state	 reads;		/* samples with READ values: last per id */
 	struct tpevent		*tp;		/* tracepoint payloads (NULL: none) */
+	bool			 in_chain;	/* printing callchain lines: user ips map-relative */
 	unsigned		 ev_width;	/* perf's event column of tracepoint lines */
 };
 
@@ -309,18 +311,21 @@ print_frame(struct sout *o, const struct script *sc, const struct frame *f, stru
 	size_t mark = b->len, n;
 	char *d;
 
-	if (e != NULL && e->len != 0 && (d = fmt_room(b, SCRIPT_RES_TEXT)) != NULL) {
+	if (e != NULL && e->len != 0 && e->rel == o->in_chain &&
+	    (d = fmt_room(b, SCRIPT_RES_TEXT)) != NULL) {
 		memcpy(d, e->text, SCRIPT_RES_TEXT);	/* whole: a copy of known size */
 		b->len += e->len;
 		return;
 	}
+	/* perf 6.1 prints a callchain's user frames at their address in the DSO */
 	if (HAS(sc, F_IP))
-		fmt_hex(b, f->ip, 16);
+		fmt_hex(b, o->in_chain ? frame_chain_addr(f) : f->ip, 16);
 	print_sym(b, sc, o->z, f);
 	n = b->len - mark;
 	if (e != NULL && o->keep_text && !b->failed && n > 0 && n <= SCRIPT_RES_TEXT) {
 		memcpy(e->text, b->p + mark, n);
 		e->len = (uint8_t)n;
+		e->rel = o->in_chain;
 	}
 }
 
@@ -443,7 +448,7 @@ print_head(struct sout *o, const struct script *sc, const struct session *s,
 	struct fmt *b = &o->b;
 
 	if (HAS(sc, F_COMM))
-		print_comm(o, s, smp, 16);
+		print_comm(o, s, smp, sc->comm_free ? 0 : 16);
 	print_pid_tid(b, sc, (int)smp->pid, (int)smp->tid);
 	if (HAS(sc, F_CPU)) {
 		fmt_char(b, '[');
@@ -459,7 +464,8 @@ print_head(struct sout *o, const struct script *sc, const struct session *s,
 		fmt_char(b, ' ');
 	}
 	if (HAS(sc, F_EVENT)) {
-		print_name(o, session_attr_name(s, smp->attr), 0);
+		/* right-aligned to the longest event name, as perf */
+		print_name(o, session_attr_name(s, smp->attr), o->ev_width);
 		fmt_mem(b, ": ", 2);
 	}
 	if (HAS(sc, F_TRACE) && is_tracepoint(s, smp)) {
@@ -483,7 +489,8 @@ print_chain_frame(struct sout *o, const struct script *sc, const struct frame *f
 	bool inl = e != NULL ? e->inl : f->sym != SYM_NONE && symbolizer_sym_inlined(o->z, f->sym);
 	char *d;
 
-	if (e != NULL && e->len != 0 && (d = fmt_room(b, SCRIPT_RES_TEXT + 16)) != NULL) {
+	if (e != NULL && e->len != 0 && e->rel == o->in_chain &&
+	    (d = fmt_room(b, SCRIPT_RES_TEXT + 16)) != NULL) {
 		/* its kept text (so no source line): the line in one go */
 		size_t n = 1 + e->len;
 
@@ -523,6 +530,7 @@ print_chain(struct sout *o, const struct script *sc, const struct sample *smp, u
 	size_t n;
 
 	fmt_char(&o->b, '\n');
+	o->in_chain = true;
 	if (!o->keeps) {
 		n = symbolizer_callchain(o->z, smp, misc, o->frames, o->nframes, sc->max_stack);
 		for (size_t i = 0; i < n; i++)
@@ -539,6 +547,7 @@ print_chain(struct sout *o, const struct script *sc, const struct sample *smp, u
 			print_chain_frame(o, sc, f, e);
 		}
 	}
+	o->in_chain = false;
 	fmt_char(&o->b, '\n');
 }
 
@@ -555,9 +564,25 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 	struct frame f;
 	const struct frame *fp = &f;
 
+	struct script eff;
+
 	if (!sc->fields_given && is_tracepoint(s, smp)) {
 		print_tp_line(o, sc, s, r, smp);
 		return;
+	}
+	if (!sc->fields_given) {
+		/* perf 6.1's default fields for a sample of a hardware, software,
+		 * raw or breakpoint event: the symbol's offset, and the cpu and
+		 * the period where the sample has them; the comm unpadded when
+		 * callchains follow */
+		eff = *sc;
+		eff.fields |= 1u << F_SYMOFF;
+		if (smp->sample_type & PERF_SAMPLE_CPU)
+			eff.fields |= 1u << F_CPU;
+		if (smp->sample_type & PERF_SAMPLE_PERIOD)
+			eff.fields |= 1u << F_PERIOD;
+		eff.comm_free = chain;
+		sc = &eff;
 	}
 	print_head(o, sc, s, smp);
 	if (chain) {
@@ -571,6 +596,8 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 		symbolizer_resolve(o->z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode,
 		    smp->ip, &f);
 	}
+	if (HAS(sc, F_IP))
+		fmt_char(b, ' ');	/* perf's: the ip's 16 columns after one more space */
 	print_frame(o, sc, fp, e);
 	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {

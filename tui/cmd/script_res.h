@@ -24,7 +24,7 @@
 #include "core/core.h"
 #include "symbolize/resolve.h"
 
-#define SCRIPT_RES_TEXT	108	/* the text kept beside an answer, at most */
+#define SCRIPT_RES_TEXT	107	/* the text kept beside an answer, at most */
 
 /* 128 bytes, two cache lines: a hit reads nothing else (the frame is
  * beside, in an array of its own). */
@@ -36,8 +36,10 @@ struct res_slot {
 	bool		used;
 	bool		inl;		/* the frame is an inline level */
 	uint8_t		len;		/* of text; 0: none kept (the caller's) */
+	bool		rel;		/* text made for a callchain line (its ip map-relative) */
 	char		text[SCRIPT_RES_TEXT];
 };
+_Static_assert(sizeof(struct res_slot) == 128, "a slot is two cache lines");
 
 struct script_res {
 	struct symbolizer	*z;

@@ -88,6 +88,7 @@ struct ev_stack {
 	size_t		 before;	/* frame rows of the stacks before it */
 	struct frame	*f;
 	uint32_t	 n;
+	bool		 chain;		/* from a callchain (not the sample's ip alone) */
 };
 
 struct ev {
@@ -291,7 +292,8 @@ frame_row(struct pane *p, size_t pos, int fr, struct row *r)
 	if (f->sym != SYM_NONE)
 		snprintf(off, sizeof off, "+0x%" PRIx64, f->symoff);
 	/* the address where the time is: the symbol has the width a narrow terminal leaves */
-	row_set(r, C_TIME, EL_DIM, "%16" PRIx64, f->ip);
+	/* as perf script: a callchain's user frames at their address in the DSO */
+	row_set(r, C_TIME, EL_DIM, "%16" PRIx64, st->chain ? frame_chain_addr(f) : f->ip);
 	if (inl)
 		row_set(r, C_REC, EL_TREE, "%s%s (inlined)", symbolizer_sym_name(z, f->sym), off);
 	else
@@ -895,6 +897,7 @@ stack_open(struct pane *p, size_t pos)
 	st->pos = pos;
 	st->f = xcalloc(EV_MAX_FRAMES, sizeof *st->f);
 	st->n = (uint32_t)symbolizer_callchain(p->sym->z, &smp, rec.misc, st->f, EV_MAX_FRAMES, 0);
+	st->chain = symbolizer_has_chain(&smp);
 	st->f = xreallocarray(st->f, st->n ? st->n : 1, sizeof *st->f);
 	restack_view(p, pos);
 	return PANE_HANDLED;
