@@ -504,7 +504,7 @@ Test(keys, help_from_table)
 	keys_parse(&k, keys_default_text, NULL, NULL);
 	keys_help(&k, help_acc, h);
 	cr_assert_geq(h->headings, 3, "global, hex and help maps");
-	cr_assert_not_null(strstr(h->text, "q|quit|quit perfnav\n"));
+	cr_assert_not_null(strstr(h->text, "Q|quit-all|quit perfnav from any view\n"));
 	cr_assert_not_null(strstr(h->text, "?, h, F1|help|show this help\n"));
 	cr_assert_not_null(strstr(h->text, "x, Enter|record|"), "%s", h->text);
 	/* every bound action's help text is there */

@@ -92,11 +92,11 @@ start()
 	tmux -L "$sock" set-option -t e2e status off >/dev/null
 }
 
-# finish: quit with q and check the exit status, the terminal, stderr.
+# finish: quit with Q (from any view) and check the exit status, the terminal, stderr.
 finish()
 {
 	local what=$1 want=${2:-0}
-	keys q
+	keys Q
 	if wait_for "EXIT=$want" "$what: exits with $want"; then
 		wait_for "TTY-SANE" "$what: terminal restored (echo, icanon)"
 		wait_gone "perfnav  " "$what: the TUI is gone from the screen (alternate screen left)"
@@ -131,7 +131,7 @@ keys 4
 wait_for "HOSTNAME +0x[0-9a-f]+ +[0-9]+ ok +vm" "header pane: HOSTNAME vm with offset, size, status"
 wait_for "Events \(attrs\)" "header pane: the attrs"
 keys '?'
-wait_for "q +quit +quit perfnav" "help generated from the key table"
+wait_for "q +quit +leave the view" "help generated from the key table"
 keys G
 wait_for "s +time-mark +timeline, flame scope" "help lists pane maps: the last, the flame scope's"
 keys PgUp
@@ -725,6 +725,32 @@ keys Enter
 keys a
 wait_for "100\.00% +1 ffffffff816a7a27 " "annotate: a kernel address whole"
 finish "annotate kernel address"
+
+# q as in perf report: it leaves annotate (and help), and quits only at the top; Q quits from
+# anywhere; the hints say what q does here, with the keys as bound (a keys file rebinding q).
+start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "q: symbols resolved"
+wait_for "\?:help q:quit" "q: the hint at the top says quit"
+keys / m i x _ o n e
+keys Enter
+keys a
+wait_for "mix_one in cpu, cpu-clock" "q: annotate open"
+wait_for "\?:help q:back Q:quit" "q: the hint in annotate says back, Q quits"
+keys q
+wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "q leaves annotate for the hot functions"
+keys ?
+wait_for "Global keys" "q: help open"
+keys q
+wait_gone "Global keys" "q closes the help"
+keys q
+if wait_for "EXIT=0" "q at the top quits"; then
+	wait_for "TTY-SANE" "q at the top: terminal restored"
+fi
+mkdir -p "$tmp/xdg/perfnav"
+printf 'bind global x quit\nunbind global q\n' > "$tmp/xdg/perfnav/keys"
+start "XDG_CONFIG_HOME='$tmp/xdg' '$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "\?:help x:quit" "a rebound quit: the hint names its key"
+finish "rebound quit"
 
 # Leader sampling: the member has samples of its own; Tab reaches it, with its own periods.
 start "'$bin' --buildid-dir '$data/buildid' '$data/leader.data'"

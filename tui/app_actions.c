@@ -24,6 +24,14 @@
 
 /* Back one view; from a transform or time step, undo it; at the root,
  * undo the last transform if any, else the last time step. */
+bool
+app_at_top(const struct app *a)
+{
+	const struct scope *sc = a->sym ? &a->sym->scope : NULL;
+
+	return nav_depth(&a->nav) <= 1 && (sc == NULL || (sc->nxf == 0 && sc->ntr == 0));
+}
+
 static void
 back(struct app *a)
 {
@@ -233,6 +241,14 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 		app_msg(a, EL_MESSAGE, "%s: no action here (? for help)", keys_key_name(key, kn, sizeof kn));
 		break;
 	case ACT_QUIT:
+		/* as perf report: q leaves a sub-view (and steps back a scope
+		 * step), and quits only at the top */
+		if (app_at_top(a))
+			a->quit = true;
+		else
+			back(a);
+		break;
+	case ACT_QUIT_ALL:
 		a->quit = true;
 		break;
 	case ACT_HELP:

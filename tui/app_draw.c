@@ -158,6 +158,37 @@ tabs_level(const char *extra)
 	return 3;
 }
 
+/* The first key bound to act in global, or NULL. */
+static const char *
+first_key(const struct app *a, enum action act, char *buf, size_t n)
+{
+	char *comma;
+
+	keys_bound(&a->keys, "global", act, buf, n);
+	if ((comma = strchr(buf, ',')) != NULL)
+		*comma = '\0';
+	return buf[0] ? buf : NULL;
+}
+
+/* "?:help q:quit" with the keys as bound, q's as what it does here (back, or quit at the top). */
+static void
+quit_hint(const struct app *a, char *out, size_t n)
+{
+	char h[32], q[32], qa[32];
+	const char *kh = first_key(a, ACT_HELP, h, sizeof h), *kq = first_key(a, ACT_QUIT, q, sizeof q);
+	const char *kqa = first_key(a, ACT_QUIT_ALL, qa, sizeof qa);
+	bool top = app_at_top(a);
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (kh != NULL)
+		o += (size_t)snprintf(out + o, n - o, "%s:help", kh);
+	if (kq != NULL && o < n)
+		o += (size_t)snprintf(out + o, n - o, "%s%s:%s", o ? " " : "", kq, top ? "quit" : "back");
+	if (kqa != NULL && (!top || kq == NULL) && o < n)
+		snprintf(out + o, n - o, "%s%s:quit", o ? " " : "", kqa);
+}
+
 static void
 draw_tabs(struct app *a)
 {
@@ -229,9 +260,12 @@ draw_status(struct app *a)
 		attrset((attr_t)a->ta.a[a->msg_el ? a->msg_el : EL_MESSAGE]);
 		put_text(y, pw, COLS - pw, a->msg);
 	} else {
-		snprintf(buf, sizeof buf, "%s  ?:help q:quit", hint);
+		char keys[96];
+
+		quit_hint(a, keys, sizeof keys);
+		snprintf(buf, sizeof buf, "%s  %s", hint, keys);
 		if (text_width(buf) >= COLS - pw)
-			snprintf(buf, sizeof buf, "?:help q:quit");
+			snprintf(buf, sizeof buf, "%s", keys);
 		if (text_width(buf) < COLS - pw) {
 			attrset((attr_t)a->ta.a[EL_STATUS]);
 			put_text(y, COLS - text_width(buf) - 1, text_width(buf), buf);

@@ -94,6 +94,8 @@ struct app {
 void app_diff_swap(struct app *a);
 
 /* app.c: set the status line's message (el: its theme element). */
+/* Nothing to leave: the root view, no call-path transform or time step (q quits there). */
+bool app_at_top(const struct app *a);
 void app_msg(struct app *a, int el, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Push time step v (NAV_T_TIME, from pane_apply_time) into the scope and the history. */
 void app_view_time(struct app *a, const struct nav_view *v);

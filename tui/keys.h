@@ -26,7 +26,8 @@
 
 #define ACTIONS(X) \
 	X(NONE, "none", "do nothing") \
-	X(QUIT, "quit", "quit perfnav") \
+	X(QUIT, "quit", "leave the view (annotate, help, a zoom, a filter or time step), as perf report's q; quit at the top") \
+	X(QUIT_ALL, "quit-all", "quit perfnav from any view") \
 	X(HELP, "help", "show this help") \
 	X(UP, "up", "move up one row (hex view: previous field)") \
 	X(DOWN, "down", "move down one row (hex view: next field)") \
