@@ -132,6 +132,7 @@ wait_for "HOSTNAME +0x[0-9a-f]+ +[0-9]+ ok +vm" "header pane: HOSTNAME vm with o
 wait_for "Events \(attrs\)" "header pane: the attrs"
 keys '?'
 wait_for "q +quit +leave the view" "help generated from the key table"
+wait_for "Esc, Backspace, DEL, C-h, Left +back " "help: the Keys column holds the longest keys whole"
 keys G
 wait_for "s +time-mark +timeline, flame scope" "help lists pane maps: the last, the flame scope's"
 keys PgUp

@@ -29,6 +29,7 @@ struct hline {
 struct help {
 	struct hline	*v;
 	size_t		 n, cap;
+	struct column	 cols[C_N];	/* help_cols, Keys and Action as wide as their longest */
 };
 
 static void
@@ -77,7 +78,18 @@ help_init(struct pane *p)
 	p->priv = h;
 	if (p->keys)
 		keys_help(p->keys, add_line, h);
-	p->cols = help_cols;
+	memcpy(h->cols, help_cols, sizeof h->cols);
+	for (size_t i = 0; i < h->n; i++) {
+		/* a binding's keys whole ("Esc, Backspace, DEL, C-h, Left"), after the tree's indent */
+		int wk = h->v[i].kind ? (int)strlen(h->v[i].keys) + 4 : 0;
+		int wa = h->v[i].kind ? (int)strlen(h->v[i].action) + 1 : 0;
+
+		if (wk > h->cols[C_KEYS].width && wk <= 48)
+			h->cols[C_KEYS].width = wk;
+		if (wa > h->cols[C_ACTION].width && wa <= 32)
+			h->cols[C_ACTION].width = wa;
+	}
+	p->cols = h->cols;
 	p->ncols = C_N;
 	p->is_list = true;
 	widget_init(&p->w, p, true);
