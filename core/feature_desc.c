@@ -680,8 +680,21 @@ feature_desc_cln_size(struct feat_desc *d)
 void
 feature_notes_build_ids(struct feat_desc *d)
 {
-	if (d->f->sec[PF_FEAT_BUILD_ID].present || d->f->n_build_ids > 0)
-		feat_rowf(d, "  ", "build ids", ": ", "%zu", d->f->n_build_ids);
+	if (!d->f->sec[PF_FEAT_BUILD_ID].present && d->f->n_build_ids == 0)
+		return;
+	feat_rowf(d, "  ", "build ids", ": ", "%zu", d->f->n_build_ids);
+	/* each whole, as perf buildid-list prints them: the id's hex, then its file */
+	for (size_t i = 0; i < d->f->n_build_ids; i++) {
+		const struct feat_build_id *b = &d->f->build_ids[i];
+		char hex[2 * sizeof b->id + 1];
+		size_t n = b->id_len <= sizeof b->id ? b->id_len : sizeof b->id;
+
+		for (size_t k = 0; k < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", b->id[k]);
+		hex[2 * n] = '\0';
+		feat_rowf(d, "    ", "build id", " ", "%s %s", hex,
+		    b->filename ? feat_esc(d, b->filename) : "?");
+	}
 }
 
 void

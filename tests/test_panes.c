@@ -531,7 +531,7 @@ header_output(const char *name)
 static bool
 line_shows(const char *line, const char *name, const char *value)
 {
-	static const char *const leads[] = { "", " ", "  ", "\t" };
+	static const char *const leads[] = { "", " ", "  ", "    ", "\t" };
 	static const char *const seps[] = { " : ", ": ", "  : ", "    : ", " " };
 
 	if (strncmp(line, "# ", 2) != 0)
@@ -586,6 +586,13 @@ pane_feature_rows(struct pane *p, struct shown *v, size_t max)
 	return n;
 }
 
+/* A build id under perfnav's "build ids: N": "#     build id HEX FILE". */
+static bool
+is_build_id_line(const char *line)
+{
+	return strncmp(line, "#     build id ", 15) == 0;
+}
+
 /* Every line perfnav header prints for a feature section, perf's in order
  * and perfnav's own counts, is a row of the header pane, and the pane has
  * no other. */
@@ -620,7 +627,7 @@ header_rows_match(const char *fixture)
 		} else if (strncmp(line, "#   bit  feature", 16) == 0) {
 			at = TABLE;
 		} else if (at == TABLE && strncmp(line, "#   ", 4) == 0 &&
-		    line[4] >= 'a' && line[4] <= 'z') {
+		    ((line[4] >= 'a' && line[4] <= 'z') || is_build_id_line(line))) {
 			bool found = false;
 
 			for (size_t i = 0; i < n && !found; i++)

@@ -130,6 +130,15 @@ wait_gone "events > hex" "the path is back to events"
 keys 4
 wait_for "HOSTNAME +0x[0-9a-f]+ +[0-9]+ ok +vm" "header pane: HOSTNAME vm with offset, size, status"
 wait_for "Events \(attrs\)" "header pane: the attrs"
+keys / B U I L D _ I D
+keys Enter +
+wait_for "build id +d4aec36f" "header pane: the build ids listed"
+keys / d 4 a e c
+keys Enter =
+wait_for "Value: d4aec36f57664181c7762a6851ef1dd35510a091 /tmp/perfnav-fixtures/cpu" \
+	"= shows the selected row whole: a build id's 40 digits and its file"
+keys x
+wait_gone "the row's full text" "any key closes the row's text"
 keys '?'
 wait_for "q +quit +leave the view" "help generated from the key table"
 wait_for "Esc, Backspace, DEL, C-h, Left +back " "help: the Keys column holds the longest keys whole"

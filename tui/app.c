@@ -240,6 +240,10 @@ loop(struct app *a)
 			continue;
 		}
 		a->msg[0] = '\0';
+		if (a->row_text[0] != '\0') {
+			a->row_text[0] = '\0';	/* any key closes the row's text */
+			continue;
+		}
 		if (COLS < MIN_COLS || LINES < MIN_LINES) {
 			if (key == 'q' || key == KEYS_ESC)
 				a->quit = true;

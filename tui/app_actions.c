@@ -5,6 +5,7 @@
 #endif
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <curses.h>
 
@@ -24,6 +25,30 @@
 
 /* Back one view; from a transform or time step, undo it; at the root,
  * undo the last transform if any, else the last time step. */
+/* The selected row's columns whole, "Title: text" a line, for the box app_draw shows. */
+static void
+row_text(struct app *a, struct pane *p)
+{
+	struct row *r;
+	size_t o = 0, n = sizeof a->row_text;
+
+	if (!p->is_list || widget_count(&p->w) == 0) {
+		app_msg(a, EL_MESSAGE, "= shows the selected row's full text: no row here");
+		return;
+	}
+	r = xmalloc(sizeof *r);
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, p->w.cursor), r);
+	for (int c = 0; c < p->ncols && c < ROW_MAXCOLS && o + 1 < n; c++)
+		if (r->col[c] != NULL && r->col[c][0] != '\0')
+			o += (size_t)snprintf(a->row_text + o, n - o, "%s%s: %s", o ? "\n" : "",
+			    p->cols[c].title, r->col[c]);
+	if (o >= n)
+		o = n - 1;
+	a->row_text[o] = '\0';
+	free(r);
+}
+
 bool
 app_at_top(const struct app *a)
 {
@@ -250,6 +275,9 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 		break;
 	case ACT_QUIT_ALL:
 		a->quit = true;
+		break;
+	case ACT_ROW_TEXT:
+		row_text(a, p);
 		break;
 	case ACT_HELP:
 		if (p->id == PANE_HELP) {

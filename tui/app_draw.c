@@ -289,6 +289,43 @@ draw_small(struct app *a)
 		mvaddnstr(LINES / 2, 0, "make it larger, or press q to quit", COLS);
 }
 
+/* The selected row's full text (=), in a box over the pane, each line wrapped. */
+static void
+draw_row_text(struct app *a, const struct pane_canvas *c)
+{
+	static wchar_t wbuf[2048];
+	int w = c->w - 4, y = c->y + 1, last = c->y + c->h - 2;
+	const char *p = a->row_text;
+
+	if (w < 10)
+		return;
+	attrset((attr_t)a->ta.a[EL_STATUS]);
+	mvhline(c->y, 0, ' ', c->w);
+	mvaddnstr(c->y, 1, "the row's full text (any key closes it)", c->w - 2);
+	while (*p != '\0' && y <= last) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[2048];
+		size_t k = 0, nw;
+
+		snprintf(line, sizeof line, "%.*s", (int)len, p);
+		text_decode(line, wbuf, sizeof wbuf / sizeof wbuf[0], (int)(sizeof wbuf / sizeof wbuf[0]) - 1, false);
+		nw = wcslen(wbuf);
+		do {	/* wrapped at w columns (one a character) */
+			attrset((attr_t)a->ta.a[EL_NORMAL]);
+			mvhline(y, 0, ' ', c->w);
+			mvaddnwstr(y, 2, wbuf + k, w);
+			k += (size_t)w;
+			y++;
+		} while (k < nw && y <= last);
+		p += len + (nl != NULL);
+	}
+	if (y <= last) {
+		attrset((attr_t)a->ta.a[EL_STATUS]);
+		mvhline(y, 0, ' ', c->w);
+	}
+}
+
 void
 app_draw(struct app *a)
 {
@@ -317,6 +354,8 @@ app_draw(struct app *a)
 		p->ops->draw(p, &c);
 	else if (p->is_list)
 		widget_draw(&p->w, &c);
+	if (a->row_text[0] != '\0')
+		draw_row_text(a, &c);
 	draw_status(a);
 	refresh();
 }

@@ -48,6 +48,8 @@ struct app_other {
 struct app {
 	struct session		*s;
 	struct symbols		*sym;
+	/* The selected row's full text, shown over the pane until a key (=). */
+	char			 row_text[2048];
 	/* The pane it opens on: hot functions, or the counters of a perf stat
 	 * record file without samples. */
 	int			 start_pane;	/* enum pane_id */

@@ -30,6 +30,7 @@ const char keys_default_text[] =
 	"# perfnav's default key bindings, in the syntax of $XDG_CONFIG_HOME/perfnav/keys\n"
 	"bind global q quit\n"
 	"bind global Q quit-all\n"
+	"bind global = row-text\n"
 	"bind global ? help\n"
 	"bind global h help\n"
 	"bind global F1 help\n"

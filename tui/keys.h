@@ -28,6 +28,7 @@
 	X(NONE, "none", "do nothing") \
 	X(QUIT, "quit", "leave the view (annotate, help, a zoom, a filter or time step), as perf report's q; quit at the top") \
 	X(QUIT_ALL, "quit-all", "quit perfnav from any view") \
+	X(ROW_TEXT, "row-text", "the selected row's full text, column by column (any key closes it)") \
 	X(HELP, "help", "show this help") \
 	X(UP, "up", "move up one row (hex view: previous field)") \
 	X(DOWN, "down", "move down one row (hex view: next field)") \
