@@ -44,6 +44,8 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 
 		h->keymask |= HIST_KEEP(h->o.keys[i]);
 		h->want_src |= k->srcline;
+		h->branch_keys |= hist_key_branch(h->o.keys[i]);
+		h->mem_keys |= hist_key_mem(h->o.keys[i]);
 		if (k->per_frame)
 			h->fkeys[h->nfkeys++] = k;
 	}
@@ -251,6 +253,57 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 		f.rel = b;
 	nd->f = f;
 	hist_label_frame(h, &f, buf, sizeof buf);
+	nd->label = hist_intern(h, buf);
+	fold_frame(h, &f, buf, sizeof buf);
+	nd->fold = hist_intern(h, buf);
+	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
+	return (uint32_t)h->nnode++;
+}
+
+/* perf's level letter of a cpumode (its hist entries' al->level on a host). */
+static char
+edge_level(uint8_t cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return 'k';
+	case PERF_RECORD_MISC_USER:
+		return '.';
+	default:
+		return 'H';
+	}
+}
+
+uint32_t
+hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t sample_cpumode)
+{
+	struct frame f = *fin;
+	uint32_t owner = daddr ? NODE_OWNER_DADDR : NODE_OWNER_EDGE, id;
+	uint64_t hash;
+	char buf[1024];
+	struct hist_node *nd;
+
+	if (f.sym != SYM_NONE && !daddr)
+		return hist_node_of(h, &f, NODE_SELF, sample_cpumode, 0);
+	/* unresolved, or a data address: keyed by the recorded address */
+	f.sym = SYM_NONE;
+	f.rel = f.ip;
+	id = hist_node_find(h, &f, UINT64_MAX, f.ip, owner, &hash);
+	if (id != NONE32)
+		return id;
+	if (daddr && fin->sym != SYM_NONE && h->z != NULL)
+		snprintf(buf, sizeof buf, "[%c] %s", edge_level(sample_cpumode),
+		    symbolizer_sym_name(h->z, fin->sym));
+	else if (daddr)
+		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, edge_level(sample_cpumode), f.ip);
+	else if (fin->dso == DSO_NONE)
+		snprintf(buf, sizeof buf, "[H] %#.16" PRIx64, f.ip);
+	else
+		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, edge_level(fin->cpumode), fin->rel);
+	GROW(h->node, h->capnode, h->nnode + 1);
+	nd = &h->node[h->nnode];
+	nd->owner = owner;
+	nd->f = f;
 	nd->label = hist_intern(h, buf);
 	fold_frame(h, &f, buf, sizeof buf);
 	nd->fold = hist_intern(h, buf);

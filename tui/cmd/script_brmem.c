@@ -1,0 +1,114 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "symbolize/memsrc.h"
+#include "tui/cmd/script_brmem.h"
+#include "tui/cmd/textout.h"
+
+void
+script_data_src(struct fmt *b, const struct sample *smp, int *maxlen)
+{
+	char words[128], out[100];
+	int len;
+
+	if (!(smp->sample_type & PERF_SAMPLE_DATA_SRC))
+		return;
+	/* perf writes value and words into 100 bytes: a long text is cut */
+	len = snprintf(out, sizeof out, "%16" PRIx64 " %s", smp->data_src,
+	    memsrc_text(smp->data_src, words, sizeof words));
+	if (len > (int)sizeof out - 1)
+		len = (int)sizeof out - 1;
+	if (len > *maxlen)
+		*maxlen = len;
+	fmt_printf(b, "%-*s", *maxlen, out);
+}
+
+void
+script_weight(struct fmt *b, const struct sample *smp)
+{
+	if (!(smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)))
+		return;
+	fmt_printf(b, "%16" PRIu64, smp->weight);
+}
+
+void
+script_phys_addr(struct fmt *b, const struct sample *smp)
+{
+	if (!(smp->sample_type & PERF_SAMPLE_PHYS_ADDR))
+		return;
+	fmt_printf(b, "%16" PRIx64, smp->phys_addr);
+}
+
+void
+script_page_size(struct fmt *b, const struct sample *smp)
+{
+	char buf[32];
+
+	if (!(smp->sample_type & PERF_SAMPLE_DATA_PAGE_SIZE))
+		return;
+	fmt_printf(b, " %s", memsrc_page_size(smp->data_page_size, buf, sizeof buf));
+}
+
+/* A branch entry's flags word in the host's bit order (a big-endian writer
+ * fills it from its top bit). */
+static uint64_t
+host_flags(uint64_t v, bool swap)
+{
+	uint64_t r = 0;
+
+	if (!swap)
+		return v;
+	for (int i = 0; i < 64; i++)
+		r |= ((v >> i) & 1) << (63 - i);
+	return r;
+}
+
+/* perf's names of branch types (perf_branch_entry.type), "" for none. */
+static const char *
+branch_type(unsigned t)
+{
+	static const char *const names[] = { "", "COND", "UNCOND", "IND", "CALL", "IND_CALL",
+		"RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR",
+		"NO_TX", "" };
+
+	return names[t & 15];
+}
+
+/* The name of addr's symbol, or "[unknown]" (resolved as user, then kernel). */
+static void
+branch_sym(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint64_t addr)
+{
+	struct frame f;
+
+	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+	    PERF_RECORD_MISC_USER, addr, &f);
+	if (f.dso == DSO_NONE)
+		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+		    PERF_RECORD_MISC_KERNEL, addr, &f);
+	textout_fmt(b, f.sym != SYM_NONE ? symbolizer_sym_name(z, f.sym) : "[unknown]");
+}
+
+void
+script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym)
+{
+	for (uint64_t i = 0; smp->branch != NULL && i < smp->branch_nr; i++) {
+		const uint8_t *e = smp->branch + 24 * i;
+		uint64_t from = rd64(e, smp->swap), to = rd64(e + 8, smp->swap);
+		uint64_t fl = host_flags(rd64(e + 16, smp->swap), smp->swap);
+
+		if (sym) {
+			branch_sym(b, z, smp, from);
+			fmt_char(b, '/');
+			branch_sym(b, z, smp, to);
+		} else {
+			fmt_printf(b, " 0x%" PRIx64 "/0x%" PRIx64, from, to);
+		}
+		fmt_printf(b, "/%c/%c/%c/%u/%s ", (fl & 1) ? 'M' : (fl & 2) ? 'P' : '-',
+		    (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)((fl >> 4) & 0xffff),
+		    branch_type((unsigned)(fl >> 20)));
+	}
+}
