@@ -643,6 +643,8 @@ brmem_top "--branch-stack" branch.data.report.txt branch.data --branch-stack
 brmem_top "--mem-mode data_src keys" mem.data.report-src.txt mem.data --mem-mode --sort mem,tlb,snoop,locked,blocked
 brmem_top "--mem-mode dso_daddr,data_page_size" mem.data.report-page.txt mem.data --mem-mode --sort dso_daddr,data_page_size
 brmem_top "--mem-mode symbol_daddr" mem.data.report-daddr.txt mem.data --mem-mode --sort symbol_daddr,mem
+brmem_top "--mem-mode (recorded here)" mem.rec.data.report.txt mem.rec.data --mem-mode \
+	--sort dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size
 # two cores give one pass's rows
 if PERFNAV_PARALLEL_MIN=0 "$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/got" 2> "$tmp/err" &&
 	"$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/want" 2>> "$tmp/err" &&
@@ -667,6 +669,12 @@ if "$bin" script -F tid,ip,addr,data_src,weight,phys_addr,data_page_size "$data/
 	ok
 else
 	ko "script memory fields: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+if "$bin" script -F tid,ip,addr,data_src,phys_addr,data_page_size "$data/mem.rec.data" > "$tmp/got" 2> "$tmp/err" &&
+	diff "$data/expected/mem.rec.data.script.txt" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "script memory fields (recorded here): $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
 fi
 expect_fail "top: --branch-stack without branch stacks" 2 "no branch stacks" top --branch-stack "$data/mem.data"
 expect_fail "top: a branch key without branch mode" 2 "'dso_from' needs branch mode" top --no-branch-stack --sort dso_from "$data/branch.data"
