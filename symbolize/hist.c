@@ -51,6 +51,9 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 	}
 	h->node_memo_ok = (h->keymask & HIST_KEEP(HIST_KEY_SYM)) != 0;
 	for (unsigned i = 0; i < h->o.nkeys; i++)
+		h->ipc_node |= h->o.mem_mode && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) &&
+		    strstr(sortkeys[h->o.keys[i]].name, "sym") != NULL;
+	for (unsigned i = 0; i < h->o.nkeys; i++)
 		if (sortkeys[h->o.keys[i]].per_frame && h->o.keys[i] != HIST_KEY_DSO &&
 		    h->o.keys[i] != HIST_KEY_SYM)
 			h->node_memo_ok = false;
@@ -278,7 +281,9 @@ uint32_t
 hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t sample_cpumode)
 {
 	struct frame f = *fin;
-	uint32_t owner = daddr ? NODE_OWNER_DADDR : NODE_OWNER_EDGE, id;
+	char lv = edge_level(sample_cpumode);
+	uint32_t owner = !daddr ? NODE_OWNER_EDGE : NODE_OWNER_DADDR - (lv == '.' ? 0 : lv == 'k' ? 1 : 2);
+	uint32_t id;
 	uint64_t hash;
 	char buf[1024];
 	struct hist_node *nd;
@@ -292,10 +297,9 @@ hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t samp
 	if (id != NONE32)
 		return id;
 	if (daddr && fin->sym != SYM_NONE && h->z != NULL)
-		snprintf(buf, sizeof buf, "[%c] %s", edge_level(sample_cpumode),
-		    symbolizer_sym_name(h->z, fin->sym));
+		snprintf(buf, sizeof buf, "[%c] %s", lv, symbolizer_sym_name(h->z, fin->sym));
 	else if (daddr)
-		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, edge_level(sample_cpumode), f.ip);
+		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, f.ip);
 	else if (fin->dso == DSO_NONE)
 		snprintf(buf, sizeof buf, "[H] %#.16" PRIx64, f.ip);
 	else
@@ -513,6 +517,8 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	k.event = ev;
 	for (unsigned i = 0; i < o->nkeys; i++)
 		sortkeys[o->keys[i]].extract(&k, src);
+	if (h->ipc_node)
+		k.node = src->f->node;
 	e = h->ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = src->comm;

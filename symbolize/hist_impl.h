@@ -47,8 +47,13 @@ enum node_mode {
  * other nodes.
  */
 #define NODE_OWNER_EDGE	UINT32_MAX
-/* The owner of a data address's node (symbol_daddr): keyed by the address. */
+/*
+ * The owners of a data address's node (symbol_daddr): keyed by the
+ * address and the level of the sample (perf labels the row with it):
+ * NODE_OWNER_DADDR less 0 (user), 1 (kernel), 2 (other).
+ */
 #define NODE_OWNER_DADDR	(UINT32_MAX - 1)
+#define NODE_OWNER_DADDR_LAST	(UINT32_MAX - 3)
 
 /* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
 #define ENT_MEMO	4096
@@ -175,6 +180,10 @@ struct hist {
 	bool			 want_src;	/* a key needs source lines */
 	bool			 branch_keys;	/* a key of branch mode (hist_key_branch) */
 	bool			 mem_keys;	/* a key of memory mode (hist_key_mem) */
+	bool			 ipc_node;	/* entries also keyed by the sample's own function
+					 * node, unshown: perf's ipc_null column, which
+					 * perf report adds in memory mode to a sort whose
+					 * key names have "sym" (symbol_daddr) */
 	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
 	unsigned		 nfkeys;
 	/*

@@ -86,7 +86,7 @@ hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *
 static bool
 node_owner_merges(uint32_t owner)
 {
-	return owner == 0 || owner == NODE_OWNER_EDGE || owner == NODE_OWNER_DADDR;
+	return owner == 0 || owner >= NODE_OWNER_DADDR_LAST;
 }
 
 static bool
@@ -190,6 +190,8 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		for (unsigned j = 0; j < HIST_KEY_COUNT; j++)	/* strings in key order */
 			if (into->keymask & HIST_KEEP(j))
 				sortkeys[j].xlat(&x, &k, fe);
+		if (into->ipc_node)
+			k.node = nodemap[fe->node];
 		e = hist_ent_get(into, &k);
 		if (into->nent != before) {
 			e->label_comm = hist_intern(into, hist_str(from, fe->label_comm));

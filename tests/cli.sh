@@ -645,6 +645,8 @@ brmem_top "--mem-mode dso_daddr,data_page_size" mem.data.report-page.txt mem.dat
 brmem_top "--mem-mode symbol_daddr" mem.data.report-daddr.txt mem.data --mem-mode --sort symbol_daddr,mem
 brmem_top "--mem-mode (recorded here)" mem.rec.data.report.txt mem.rec.data --mem-mode \
 	--sort dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size
+brmem_top "--mem-mode symbol_daddr (recorded here)" mem.rec.data.report-daddr.txt mem.rec.data \
+	--buildid-dir "$data/buildid" --kallsyms /dev/null --mem-mode --sort symbol_daddr,dso_daddr
 # two cores give one pass's rows
 if PERFNAV_PARALLEL_MIN=0 "$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/got" 2> "$tmp/err" &&
 	"$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/want" 2>> "$tmp/err" &&

@@ -140,6 +140,9 @@ MEM = [  # (ip, addr, weight, data_src, phys_addr, page size)
     (0xffffffff81000100, 0xffff888000001000, 11, ds(op=1, lvl=1, snoop=1, lock=1, dtlb=1, lvlnum=15, blk=1), 0, 4096),
     (LIB + 0x114, 0x5000100, 5, 0, 0, 0),
     (LIB + 0x118, 0x5000140, 9, ds(op=2, lvl=0x1000 | 0x2000 | 0x02, lvlnum=10, hops=1), 0, 16384),
+    # one data address from two functions: perf's rows of symbol_daddr split by the sample's own
+    (LIB + 0x120, 0x5000200, 2, ds(op=2, lvl=0x08 | 0x02), 0, 4096),
+    (LIB + 0x124, 0x5000200, 2, ds(op=2, lvl=0x08 | 0x02), 0, 4096),
 ]
 
 
