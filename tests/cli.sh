@@ -641,6 +641,13 @@ brmem_top "branch targets" branch.data.report-target.txt branch.data --sort comm
 brmem_top "--no-branch-stack" branch.data.report-nobranch.txt branch.data --no-branch-stack
 brmem_top "--branch-stack" branch.data.report.txt branch.data --branch-stack
 brmem_top "--mem-mode data_src keys" mem.data.report-src.txt mem.data --mem-mode --sort mem,tlb,snoop,locked,blocked
+if "$bin" top --mem-mode --sort mem,tlb "$data/mem.data" 2> "$tmp/err" | head -3 > "$tmp/got" &&
+	printf "# Samples: 11  of event 'cpu-clock'\n# Total weight : 362\n# Sort order   : mem,tlb\n" |
+	diff - "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "top --mem-mode's header: $(head -c 300 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
 brmem_top "--mem-mode dso_daddr,data_page_size" mem.data.report-page.txt mem.data --mem-mode --sort dso_daddr,data_page_size
 brmem_top "--mem-mode symbol_daddr" mem.data.report-daddr.txt mem.data --mem-mode --sort symbol_daddr,mem
 brmem_top "--mem-mode (recorded here)" mem.rec.data.report.txt mem.rec.data --mem-mode \
