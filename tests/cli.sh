@@ -665,7 +665,7 @@ else
 	ko "top branch/mem on two cores: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
 fi
 # script: perf's lines (the ip one column narrower, as perfnav prints it after tid: -w)
-for f in brstack:tid,ip,brstack brstacksym:tid,ip,sym,brstacksym; do
+for f in brstack:tid,ip,brstack brstacksym:tid,ip,sym,brstacksym brstack-dso:tid,ip,dso,brstack; do
 	if "$bin" script -F "${f#*:}" "$data/branch.data" > "$tmp/got" 2> "$tmp/err" &&
 		diff -w "$data/expected/branch.data.script-${f%%:*}.txt" "$tmp/got" > "$tmp/diff"; then
 		ok

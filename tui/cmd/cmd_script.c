@@ -393,7 +393,7 @@ static void
 print_tail(struct sout *o, const struct script *sc, const struct sample *smp)
 {
 	if (HAS(sc, F_BRSTACK) || HAS(sc, F_BRSTACKSYM))
-		script_brstack(&o->b, o->z, smp, !HAS(sc, F_BRSTACK));
+		script_brstack(&o->b, o->z, smp, !HAS(sc, F_BRSTACK), HAS(sc, F_DSO));
 	if (HAS(sc, F_PHYS_ADDR))
 		script_phys_addr(&o->b, smp);
 	if (HAS(sc, F_DATA_PAGE_SIZE))

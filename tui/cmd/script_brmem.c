@@ -78,35 +78,49 @@ branch_type(unsigned t)
 	return names[t & 15];
 }
 
-/* The name of addr's symbol, or "[unknown]" (resolved as user, then kernel). */
+/* addr resolved as perf resolves a branch address: as a user, then a kernel one. */
 static void
-branch_sym(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint64_t addr)
+branch_frame(struct symbolizer *z, const struct sample *smp, uint64_t addr, struct frame *f)
+{
+	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+	    PERF_RECORD_MISC_USER, addr, f);
+	if (f->dso == DSO_NONE)
+		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
+		    PERF_RECORD_MISC_KERNEL, addr, f);
+}
+
+/* One end of a branch: its address or symbol name, and with dso its DSO in parentheses. */
+static void
+branch_end(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint64_t addr,
+    bool sym, bool dso)
 {
 	struct frame f;
 
-	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-	    PERF_RECORD_MISC_USER, addr, &f);
-	if (f.dso == DSO_NONE)
-		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-		    PERF_RECORD_MISC_KERNEL, addr, &f);
-	textout_fmt(b, f.sym != SYM_NONE ? symbolizer_sym_name(z, f.sym) : "[unknown]");
+	if (sym || dso)
+		branch_frame(z, smp, addr, &f);
+	if (sym)
+		textout_fmt(b, f.sym != SYM_NONE ? symbolizer_sym_name(z, f.sym) : "[unknown]");
+	else
+		fmt_printf(b, "0x%" PRIx64, addr);
+	if (dso) {
+		fmt_char(b, '(');
+		textout_fmt(b, f.dso != DSO_NONE ? symbolizer_dso_long(z, f.dso) : "[unknown]");
+		fmt_char(b, ')');
+	}
 }
 
 void
-script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym)
+script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym, bool dso)
 {
 	for (uint64_t i = 0; smp->branch != NULL && i < smp->branch_nr; i++) {
 		const uint8_t *e = smp->branch + 24 * i;
-		uint64_t from = rd64(e, smp->swap), to = rd64(e + 8, smp->swap);
 		uint64_t fl = host_flags(rd64(e + 16, smp->swap), smp->swap);
 
-		if (sym) {
-			branch_sym(b, z, smp, from);
-			fmt_char(b, '/');
-			branch_sym(b, z, smp, to);
-		} else {
-			fmt_printf(b, " 0x%" PRIx64 "/0x%" PRIx64, from, to);
-		}
+		if (!sym)
+			fmt_char(b, ' ');
+		branch_end(b, z, smp, rd64(e, smp->swap), sym, dso);
+		fmt_char(b, '/');
+		branch_end(b, z, smp, rd64(e + 8, smp->swap), sym, dso);
 		fmt_printf(b, "/%c/%c/%c/%u/%s ", (fl & 1) ? 'M' : (fl & 2) ? 'P' : '-',
 		    (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)((fl >> 4) & 0xffff),
 		    branch_type((unsigned)(fl >> 20)));

@@ -22,9 +22,11 @@ void script_weight(struct fmt *b, const struct sample *smp);
 /*
  * The branch stack: per entry " 0xFROM/0xTO/P/-/-/CYCLES/TYPE " (brstack),
  * or "FROM_SYM/TO_SYM/P/-/-/CYCLES/TYPE " (brstacksym, names escaped;
- * each address resolved as a user, then as a kernel address).
+ * each address resolved as a user, then as a kernel address); with dso each
+ * end's DSO after it, "0x400100(/usr/lib/libc.so.6)", as -F ...,dso prints it.
  */
-void script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym);
+void script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym,
+    bool dso);
 /* phys_addr ("%16x"), data_page_size (" 4K"). */
 void script_phys_addr(struct fmt *b, const struct sample *smp);
 void script_page_size(struct fmt *b, const struct sample *smp);
