@@ -568,6 +568,7 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
+	memset(&src, 0, sizeof src);	/* no branch entry, no data address */
 	h->no_rescope = true;	/* no index position: hist_rescope cannot place it */
 	/* The filter as the walk applies it (add_sample in hist_walk.c). */
 	if (!filter_sample_ok(h->o.filter, smp->time, smp->has_cpu, smp->cpu))

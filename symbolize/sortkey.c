@@ -415,7 +415,7 @@ dso_to_extract(struct hist_entry *k, const struct key_src *src)
 static void
 sym_from_extract(struct hist_entry *k, const struct key_src *src)
 {
-	k->from_node = src->from != NULL ? src->from->node : 0;
+	k->from_node = src->from != NULL ? src->from->node : NONE32;
 }
 
 static void
@@ -427,10 +427,11 @@ sym_from_keep(struct hist_entry *k, const struct hist_entry *e)
 static void
 sym_from_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
 {
-	k->from_node = x->nodemap[fe->from_node];
+	k->from_node = fe->from_node == NONE32 ? NONE32 : x->nodemap[fe->from_node];
 }
 
-/* A node's label, or "[H] 0000000000000000" in a row without the value. */
+/* A node's label, or "[H] 0000000000000000" in a row without the value (NONE32: a
+ * sample without a branch entry or data address, as hist_add() gives them). */
 static void
 node_text(const struct hist *h, uint32_t node, bool have, char *buf, size_t n)
 {
@@ -449,7 +450,7 @@ sym_from_text(const struct hist *h, const struct hist_entry *e, char *buf, size_
 static void
 sym_to_extract(struct hist_entry *k, const struct key_src *src)
 {
-	k->to_node = src->to != NULL ? src->to->node : 0;
+	k->to_node = src->to != NULL ? src->to->node : NONE32;
 }
 
 static void
@@ -461,7 +462,7 @@ sym_to_keep(struct hist_entry *k, const struct hist_entry *e)
 static void
 sym_to_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
 {
-	k->to_node = x->nodemap[fe->to_node];
+	k->to_node = fe->to_node == NONE32 ? NONE32 : x->nodemap[fe->to_node];
 }
 
 static void
@@ -504,7 +505,7 @@ cycles_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t 
 static void
 daddr_extract(struct hist_entry *k, const struct key_src *src)
 {
-	k->daddr_node = src->daddr != NULL ? src->daddr->node : 0;
+	k->daddr_node = src->daddr != NULL ? src->daddr->node : NONE32;
 }
 
 static void
@@ -516,7 +517,7 @@ daddr_keep(struct hist_entry *k, const struct hist_entry *e)
 static void
 daddr_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
 {
-	k->daddr_node = x->nodemap[fe->daddr_node];
+	k->daddr_node = fe->daddr_node == NONE32 ? NONE32 : x->nodemap[fe->daddr_node];
 }
 
 static void
