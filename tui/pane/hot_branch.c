@@ -10,11 +10,11 @@
 
 const struct column hot_branch_cols[HB_N] = {
 	{ "Overhead", 8, COL_RIGHT | COL_NUM },
-	{ "Samples", 9, COL_RIGHT | COL_NUM },
-	{ "Command", 15, 0 },
-	{ "Source Shared Object", 20, 0 },
-	{ "Source Symbol", 24, 0 },
-	{ "Target Symbol", 20, COL_FLEX },
+	{ "Samples", 7, COL_RIGHT | COL_NUM },
+	{ "Command", 10, 0 },
+	{ "Source Shared Object", 14, 0 },
+	{ "Source Symbol", 22, 0 },
+	{ "Target Symbol", 22, COL_FLEX },
 	{ "Cycles", 6, COL_RIGHT },
 };
 
