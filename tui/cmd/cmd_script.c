@@ -390,10 +390,10 @@ print_head(struct sout *o, const struct script *sc, const struct session *s,
 
 /* The fields after the ip and symbol: branch stack, physical address, page size. */
 static void
-print_tail(struct sout *o, const struct script *sc, const struct sample *smp)
+print_tail(struct sout *o, const struct script *sc, const struct sample *smp, uint8_t cpumode)
 {
 	if (HAS(sc, F_BRSTACK) || HAS(sc, F_BRSTACKSYM))
-		script_brstack(&o->b, o->z, smp, !HAS(sc, F_BRSTACK), HAS(sc, F_DSO));
+		script_brstack(&o->b, o->z, smp, cpumode, !HAS(sc, F_BRSTACK), HAS(sc, F_DSO));
 	if (HAS(sc, F_PHYS_ADDR))
 		script_phys_addr(&o->b, smp);
 	if (HAS(sc, F_DATA_PAGE_SIZE))
@@ -495,7 +495,7 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 		    smp->ip, &f);
 	}
 	print_frame(o, sc, fp, e);
-	print_tail(o, sc, smp);
+	print_tail(o, sc, smp, cpumode);
 	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {
 		const char *src = symbolizer_srcline(o->z, fp);

@@ -78,28 +78,37 @@ branch_type(unsigned t)
 	return names[t & 15];
 }
 
-/* addr resolved as perf resolves a branch address: as a user, then a kernel one. */
+/*
+ * addr resolved as perf script resolves a branch address: in the sample's
+ * cpumode, then, if no map has it, in the mode of the address (kernel for
+ * the top half).
+ */
 static void
-branch_frame(struct symbolizer *z, const struct sample *smp, uint64_t addr, struct frame *f)
+branch_frame(struct symbolizer *z, const struct sample *smp, uint8_t cpumode, uint64_t addr,
+    struct frame *f)
 {
-	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-	    PERF_RECORD_MISC_USER, addr, f);
-	if (f->dso == DSO_NONE)
-		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
-		    PERF_RECORD_MISC_KERNEL, addr, f);
+	uint8_t by_addr = (addr >> 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, addr, f);
+	if (f->dso == DSO_NONE && by_addr != cpumode)
+		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, by_addr, addr,
+		    f);
 }
 
 /* One end of a branch: its address or symbol name, and with dso its DSO in parentheses. */
 static void
-branch_end(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint64_t addr,
-    bool sym, bool dso)
+branch_end(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint8_t cpumode,
+    uint64_t addr, bool sym, bool dso)
 {
 	struct frame f;
 
 	if (sym || dso)
-		branch_frame(z, smp, addr, &f);
-	if (sym)
-		textout_fmt(b, f.sym != SYM_NONE ? symbolizer_sym_name(z, f.sym) : "[unknown]");
+		branch_frame(z, smp, cpumode, addr, &f);
+	if (sym && f.sym != SYM_NONE) {
+		textout_fmt(b, symbolizer_sym_name(z, f.sym));
+		fmt_printf(b, "+0x%" PRIx64, f.symoff);
+	} else if (sym)
+		fmt_str(b, "[unknown]");
 	else
 		fmt_printf(b, "0x%" PRIx64, addr);
 	if (dso) {
@@ -110,7 +119,8 @@ branch_end(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint64
 }
 
 void
-script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym, bool dso)
+script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint8_t cpumode,
+    bool sym, bool dso)
 {
 	for (uint64_t i = 0; smp->branch != NULL && i < smp->branch_nr; i++) {
 		const uint8_t *e = smp->branch + 24 * i;
@@ -118,9 +128,9 @@ script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bo
 
 		if (!sym)
 			fmt_char(b, ' ');
-		branch_end(b, z, smp, rd64(e, smp->swap), sym, dso);
+		branch_end(b, z, smp, cpumode, rd64(e, smp->swap), sym, dso);
 		fmt_char(b, '/');
-		branch_end(b, z, smp, rd64(e + 8, smp->swap), sym, dso);
+		branch_end(b, z, smp, cpumode, rd64(e + 8, smp->swap), sym, dso);
 		fmt_printf(b, "/%c/%c/%c/%u/%s ", (fl & 1) ? 'M' : (fl & 2) ? 'P' : '-',
 		    (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)((fl >> 4) & 0xffff),
 		    branch_type((unsigned)(fl >> 20)));

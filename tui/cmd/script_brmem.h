@@ -21,12 +21,13 @@ void script_data_src(struct fmt *b, const struct sample *smp, int *maxlen);
 void script_weight(struct fmt *b, const struct sample *smp);
 /*
  * The branch stack: per entry " 0xFROM/0xTO/P/-/-/CYCLES/TYPE " (brstack),
- * or "FROM_SYM/TO_SYM/P/-/-/CYCLES/TYPE " (brstacksym, names escaped;
- * each address resolved as a user, then as a kernel address); with dso each
- * end's DSO after it, "0x400100(/usr/lib/libc.so.6)", as -F ...,dso prints it.
+ * or "FROM_SYM+0xOFF/TO_SYM+0xOFF/P/-/-/CYCLES/TYPE " (brstacksym, names
+ * escaped, "[unknown]" for none; each address resolved in the sample's
+ * cpumode, then in its own); with dso each end's DSO after it,
+ * "0x400100(/usr/lib/libc.so.6)", as -F ...,dso prints it.
  */
-void script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, bool sym,
-    bool dso);
+void script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp,
+    uint8_t cpumode, bool sym, bool dso);
 /* phys_addr ("%16x"), data_page_size (" 4K"). */
 void script_phys_addr(struct fmt *b, const struct sample *smp);
 void script_page_size(struct fmt *b, const struct sample *smp);
