@@ -643,11 +643,27 @@ order_events(struct hist *h)
 	qsort_r(h->ev_order, h->nev_order, sizeof *h->ev_order, cmp_attr, h);
 }
 
+/*
+ * perf's width of a branch DSO column (its header's, 20, at least): an
+ * entry whose end resolved to a symbol widens it to its DSO's name (a
+ * longer name elsewhere is cut to it).
+ */
+static void
+branch_dso_width(const struct hist *h, uint32_t node, uint32_t dso, uint32_t *width)
+{
+	size_t w = 20;
+
+	if (node < h->nnode && h->node[node].f.sym != SYM_NONE && dso != DSO_NONE && h->z != NULL)
+		w = strlen(symbolizer_dso_short(h->z, dso));
+	if (w > *width)
+		*width = (uint32_t)w;
+}
+
 void
 hist_comm_widths(struct hist *h)
 {
 	for (size_t i = 0; i < h->nev; i++)
-		h->ev[i].comm_width = 0;
+		h->ev[i].comm_width = h->ev[i].dso_from_width = h->ev[i].dso_to_width = 0;
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		size_t w;
@@ -657,6 +673,10 @@ hist_comm_widths(struct hist *h)
 		w = final_comm_len(h, e);
 		if (w > h->ev[e->event].comm_width)
 			h->ev[e->event].comm_width = (uint32_t)w;
+		if (h->branch_keys) {
+			branch_dso_width(h, e->from_node, e->from_dso, &h->ev[e->event].dso_from_width);
+			branch_dso_width(h, e->to_node, e->dso, &h->ev[e->event].dso_to_width);
+		}
 	}
 }
 

@@ -179,6 +179,8 @@ struct hist_event {
 	uint64_t	nsamples;
 	uint32_t	tree_root;	/* call tree root (callgraph), else UINT32_MAX */
 	uint32_t	comm_width;	/* perf's Command column width (see hist_key_text) */
+	uint32_t	dso_from_width;	/* branch mode: perf's widths of dso_from and dso_to, */
+	uint32_t	dso_to_width;	/* which cut longer names (see hist_key_text) */
 };
 
 /*

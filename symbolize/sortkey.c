@@ -400,10 +400,26 @@ dso_id_text(const struct hist *h, uint32_t dso, char *buf, size_t n)
 	dso_text(h, &e, buf, n);
 }
 
+/* As perf, a branch DSO column cuts names to its width (hist_comm_widths). */
+static void
+cut_to(char *buf, size_t n, uint32_t width)
+{
+	if (width > 0 && width < n)
+		buf[width] = '\0';
+}
+
 static void
 dso_from_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 {
 	dso_id_text(h, e->from_dso, buf, n);
+	cut_to(buf, n, h->ev[e->event].dso_from_width);
+}
+
+static void
+dso_to_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	dso_id_text(h, e->dso, buf, n);
+	cut_to(buf, n, h->ev[e->event].dso_to_width);
 }
 
 static void
@@ -496,8 +512,8 @@ cycles_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t 
 	(void)h;
 	if (e->cycles == 0)
 		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%" PRIu32, e->cycles);
+	else	/* perf prints the 16 bits signed */
+		snprintf(buf, n, "%d", (int)(int16_t)e->cycles);
 }
 
 /* ---- memory mode: the data address, DATA_SRC, DATA_PAGE_SIZE ---- */
@@ -658,7 +674,7 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 	[HIST_KEY_DSO_TO] = {
 		.name = "dso_to", .header = "Target Shared Object", .width = 20,
 		.extract = dso_to_extract, .keep = dso_keep, .xlat = dso_xlat,
-		.text = dso_text,
+		.text = dso_to_text,
 	},
 	[HIST_KEY_SYM_FROM] = {
 		.name = "symbol_from", .header = "Source Symbol", .width = 0,

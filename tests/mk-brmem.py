@@ -101,7 +101,8 @@ BRANCHES = [  # per sample: (from, to, flags) entries
      (0xffffffff81000010, LIB + 0x300, flags(in_tx=1, abort=1, typ=8)),
      (0, 0, 0)],
     [(LIB + 0x100, LIB + 0x200, flags(predicted=1, cycles=5, typ=1)),
-     (APP + 0x10, APP + 0x80, flags(predicted=1, cycles=1, typ=2))],
+     (APP + 0x10, APP + 0x80, flags(predicted=1, cycles=1, typ=2)),
+     (APP + 0x90, LIB + 0x400, flags(cycles=42141, typ=5))],
     [],
 ]
 
@@ -110,7 +111,7 @@ def branch_data(path, bad=False):
     st = IP | TID | TIME | CPU | PERIOD | BRANCH_STACK
     at = attr(0, 0, st, 8 | 1 | 2)  # PERF_SAMPLE_BRANCH_ANY, user and kernel
     recs = [comm(42, "brtest"), mmap2(42, LIB, 0x10000, "/nonexistent/libbr.so"),
-            mmap2(42, APP, 0x1000, "/nonexistent/brapp")]
+            mmap2(42, APP, 0x1000, "/nonexistent/brapp-with-a-long-name.so.1")]
     t = 1000000
     for rep in range(3):
         for i, br in enumerate(BRANCHES):

@@ -448,7 +448,7 @@ Test(hot, branch_table)
 	symbols_run(sy);
 	hot_pane(&p, s, sy);
 	p.ops->save(&p, &root);
-	cr_assert_eq(widget_count(&p.w), 6, "the targets: %zu", widget_count(&p.w));
+	cr_assert_eq(widget_count(&p.w), 7, "the targets: %zu", widget_count(&p.w));
 	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
 	go(&p, &p.push);
 	cr_assert_not_null(strstr(p.ops->help(&p), "s:branches"));
@@ -456,8 +456,8 @@ Test(hot, branch_table)
 	cr_assert_eq(p.ncols, 7);
 	cr_assert_str_eq(p.cols[4].title, "Source Symbol");
 	cr_assert_str_eq(p.cols[5].title, "Target Symbol");
-	cr_assert_eq(widget_count(&p.w), 7, "perf's 7 rows: %zu", widget_count(&p.w));
-	cr_assert(row_has(&p, widget_source(&p.w, 0), "25.00%"));
+	cr_assert_eq(widget_count(&p.w), 8, "perf's 8 rows: %zu", widget_count(&p.w));
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "22.22%"));
 	cr_assert(row_has(&p, widget_source(&p.w, 0), "[.] 0x0000000000000100"));
 	cr_assert(row_has(&p, widget_source(&p.w, 0), "[.] 0x0000000000000200"));
 	i = find_text(&p, "[H] 0xffffffff81000010");
@@ -467,7 +467,7 @@ Test(hot, branch_table)
 	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_BACK);
 	go(&p, &root);
 	cr_assert_eq(p.ncols, 5);
-	cr_assert_eq(widget_count(&p.w), 6);
+	cr_assert_eq(widget_count(&p.w), 7);
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);
