@@ -44,10 +44,15 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 
 		h->keymask |= HIST_KEEP(h->o.keys[i]);
 		h->want_src |= k->srcline;
+		h->branch_keys |= hist_key_branch(h->o.keys[i]);
+		h->mem_keys |= hist_key_mem(h->o.keys[i]);
 		if (k->per_frame)
 			h->fkeys[h->nfkeys++] = k;
 	}
 	h->node_memo_ok = (h->keymask & HIST_KEEP(HIST_KEY_SYM)) != 0;
+	for (unsigned i = 0; i < h->o.nkeys; i++)
+		h->ipc_node |= h->o.mem_mode && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) &&
+		    strstr(sortkeys[h->o.keys[i]].name, "sym") != NULL;
 	for (unsigned i = 0; i < h->o.nkeys; i++)
 		if (sortkeys[h->o.keys[i]].per_frame && h->o.keys[i] != HIST_KEY_DSO &&
 		    h->o.keys[i] != HIST_KEY_SYM)
@@ -258,6 +263,58 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	return (uint32_t)h->nnode++;
 }
 
+/* perf's level letter of a cpumode (its hist entries' al->level on a host). */
+static char
+edge_level(uint8_t cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return 'k';
+	case PERF_RECORD_MISC_USER:
+		return '.';
+	default:
+		return 'H';
+	}
+}
+
+uint32_t
+hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t sample_cpumode)
+{
+	struct frame f = *fin;
+	char lv = edge_level(sample_cpumode);
+	uint32_t owner = !daddr ? NODE_OWNER_EDGE : NODE_OWNER_DADDR - (lv == '.' ? 0 : lv == 'k' ? 1 : 2);
+	uint32_t id;
+	uint64_t hash;
+	char buf[1024];
+	struct hist_node *nd;
+
+	if (f.sym != SYM_NONE && !daddr)
+		return hist_node_of(h, &f, NODE_SELF, sample_cpumode, 0);
+	/* unresolved, or a data address: keyed by the recorded address */
+	f.sym = SYM_NONE;
+	f.rel = f.ip;
+	id = hist_node_find(h, &f, UINT64_MAX, f.ip, owner, &hash);
+	if (id != NONE32)
+		return id;
+	if (daddr && fin->sym != SYM_NONE && h->z != NULL)
+		snprintf(buf, sizeof buf, "[%c] %s", lv, symbolizer_sym_name(h->z, fin->sym));
+	else if (daddr)
+		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, f.ip);
+	else if (fin->dso == DSO_NONE)
+		snprintf(buf, sizeof buf, "[H] %#.16" PRIx64, f.ip);
+	else
+		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, edge_level(fin->cpumode), fin->rel);
+	GROW(h->node, h->capnode, h->nnode + 1);
+	nd = &h->node[h->nnode];
+	nd->owner = owner;
+	nd->f = f;
+	nd->label = hist_intern(h, buf);
+	fold_frame(h, &f, buf, sizeof buf);
+	nd->fold = hist_intern(h, buf);
+	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
+	return (uint32_t)h->nnode++;
+}
+
 size_t
 hist_nnodes(const struct hist *h)
 {
@@ -460,6 +517,8 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	k.event = ev;
 	for (unsigned i = 0; i < o->nkeys; i++)
 		sortkeys[o->keys[i]].extract(&k, src);
+	if (h->ipc_node)
+		k.node = src->f->node;
 	e = h->ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = src->comm;
@@ -509,6 +568,7 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
+	memset(&src, 0, sizeof src);	/* no branch entry, no data address */
 	h->no_rescope = true;	/* no index position: hist_rescope cannot place it */
 	/* The filter as the walk applies it (add_sample in hist_walk.c). */
 	if (!filter_sample_ok(h->o.filter, smp->time, smp->has_cpu, smp->cpu))
@@ -583,11 +643,27 @@ order_events(struct hist *h)
 	qsort_r(h->ev_order, h->nev_order, sizeof *h->ev_order, cmp_attr, h);
 }
 
+/*
+ * perf's width of a branch DSO column (its header's, 20, at least): an
+ * entry whose end resolved to a symbol widens it to its DSO's name (a
+ * longer name elsewhere is cut to it).
+ */
+static void
+branch_dso_width(const struct hist *h, uint32_t node, uint32_t dso, uint32_t *width)
+{
+	size_t w = 20;
+
+	if (node < h->nnode && h->node[node].f.sym != SYM_NONE && dso != DSO_NONE && h->z != NULL)
+		w = strlen(symbolizer_dso_short(h->z, dso));
+	if (w > *width)
+		*width = (uint32_t)w;
+}
+
 void
 hist_comm_widths(struct hist *h)
 {
 	for (size_t i = 0; i < h->nev; i++)
-		h->ev[i].comm_width = 0;
+		h->ev[i].comm_width = h->ev[i].dso_from_width = h->ev[i].dso_to_width = 0;
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		size_t w;
@@ -597,6 +673,10 @@ hist_comm_widths(struct hist *h)
 		w = final_comm_len(h, e);
 		if (w > h->ev[e->event].comm_width)
 			h->ev[e->event].comm_width = (uint32_t)w;
+		if (h->branch_keys) {
+			branch_dso_width(h, e->from_node, e->from_dso, &h->ev[e->event].dso_from_width);
+			branch_dso_width(h, e->to_node, e->dso, &h->ev[e->event].dso_to_width);
+		}
 	}
 }
 

@@ -61,10 +61,29 @@ enum hist_key {
 	HIST_KEY_SYM,		/* sym */
 	HIST_KEY_CPU,		/* cpu */
 	HIST_KEY_SRCLINE,	/* srcline */
+	/* branch mode (perf report --branch-stack): a row per branch entry */
+	HIST_KEY_DSO_FROM,	/* dso_from */
+	HIST_KEY_DSO_TO,	/* dso_to */
+	HIST_KEY_SYM_FROM,	/* symbol_from */
+	HIST_KEY_SYM_TO,	/* symbol_to */
+	HIST_KEY_CYCLES,	/* cycles */
+	/* memory mode (perf report --mem-mode): the sample's data address */
+	HIST_KEY_SYM_DADDR,	/* symbol_daddr */
+	HIST_KEY_DSO_DADDR,	/* dso_daddr */
+	HIST_KEY_MEM,		/* mem */
+	HIST_KEY_TLB,		/* tlb */
+	HIST_KEY_SNOOP,		/* snoop */
+	HIST_KEY_LOCKED,	/* locked */
+	HIST_KEY_BLOCKED,	/* blocked */
+	HIST_KEY_PAGE_SIZE,	/* data_page_size */
 	HIST_KEY_COUNT
 };
 
-#define HIST_MAX_KEYS	8
+#define HIST_MAX_KEYS	12
+
+/* Is k a key of branch mode (dso_from...cycles) or of memory mode (symbol_daddr...)? */
+bool hist_key_branch(enum hist_key k);
+bool hist_key_mem(enum hist_key k);
 
 /* Name of a key ("comm"), its column header ("Command"), width (0: last). */
 const char *hist_key_name(enum hist_key k);
@@ -76,6 +95,13 @@ int hist_key_width(enum hist_key k);
  * number of keys, or -1 with *bad pointing at the unknown name.
  */
 int hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t *badlen);
+
+/* perf report's branch mode: as the recording (on with branch stacks), off, on. */
+enum hist_branch {
+	HIST_BRANCH_AUTO,
+	HIST_BRANCH_OFF,	/* --no-branch-stack: a row per sample */
+	HIST_BRANCH_ON,		/* --branch-stack */
+};
 
 struct hist_opts {
 	enum hist_key	 keys[HIST_MAX_KEYS];
@@ -93,6 +119,10 @@ struct hist_opts {
 	bool		 caller_order;	/* perf's -g caller: perf walks a chain root first,
 					 * so inline levels of unwound frames are asked for
 					 * in that order (which decides their names) */
+	enum hist_branch branch;	/* perf's branch mode: a row per branch entry,
+					 * period 1, at its target (dso, sym) and source */
+	bool		 mem_mode;	/* perf's --mem-mode: a sample's period is its
+					 * WEIGHT (1 if none); memory keys valued */
 	const struct hist_filter *filter;	/* NULL: every sample; else hist_add_range
 					 * leaves out samples outside its time ranges
 					 * and cpus, and keeps those outside its pids,
@@ -114,6 +144,14 @@ struct hist_entry {
 	uint32_t	dso;		/* DSO id or DSO_NONE */
 	uint32_t	node;		/* function node id (hist_node) */
 	uint32_t	srcline;	/* string id */
+	uint32_t	from_dso;	/* branch source: DSO id or DSO_NONE */
+	uint32_t	from_node;	/* branch source: function node */
+	uint32_t	to_node;	/* branch target (dso_to is dso): function node */
+	uint32_t	cycles;		/* branch entry's cycles (0: none recorded) */
+	uint32_t	daddr_dso;	/* data address: DSO id or DSO_NONE */
+	uint32_t	daddr_node;	/* data address: function node */
+	uint64_t	data_src;	/* DATA_SRC (perf_mem_data_src) */
+	uint64_t	page_size;	/* DATA_PAGE_SIZE */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */
@@ -141,6 +179,8 @@ struct hist_event {
 	uint64_t	nsamples;
 	uint32_t	tree_root;	/* call tree root (callgraph), else UINT32_MAX */
 	uint32_t	comm_width;	/* perf's Command column width (see hist_key_text) */
+	uint32_t	dso_from_width;	/* branch mode: perf's widths of dso_from and dso_to, */
+	uint32_t	dso_to_width;	/* which cut longer names (see hist_key_text) */
 };
 
 /*

@@ -37,7 +37,23 @@ enum node_mode {
 	NODE_SELF,
 	NODE_CHAIN,
 	NODE_BRANCH,
+	NODE_EDGE,	/* a branch source or target of branch keys, a data address */
 };
+
+/*
+ * The owner of a NODE_EDGE node of an unresolved address (its label is
+ * perf's for such columns: the level the address resolved at, 'H' when it
+ * did not, and the address in the map), apart from the address's
+ * other nodes.
+ */
+#define NODE_OWNER_EDGE	UINT32_MAX
+/*
+ * The owners of a data address's node (symbol_daddr): keyed by the
+ * address and the level of the sample (perf labels the row with it):
+ * NODE_OWNER_DADDR less 0 (user), 1 (kernel), 2 (other).
+ */
+#define NODE_OWNER_DADDR	(UINT32_MAX - 1)
+#define NODE_OWNER_DADDR_LAST	(UINT32_MAX - 3)
 
 /* A period over 32 bits of a part of a parallel pass (hist_share_positions). */
 #define ENT_MEMO	4096
@@ -80,7 +96,7 @@ struct fslot {
 
 struct fcache {
 	struct frame	f;		/* the first frame that came to it (its ip that one's) */
-	uint32_t	node[3];		/* per enum node_mode, NONE32 until needed */
+	uint32_t	node[4];		/* per enum node_mode, NONE32 until needed */
 	uint32_t	srcline;		/* NONE32 until needed */
 	uint32_t	anode;		/* paths_address: address node, NONE32 until needed */
 	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
@@ -162,6 +178,12 @@ struct hist {
 	struct hist_opts	 o;
 	unsigned		 keymask;	/* HIST_KEEP() of each key */
 	bool			 want_src;	/* a key needs source lines */
+	bool			 branch_keys;	/* a key of branch mode (hist_key_branch) */
+	bool			 mem_keys;	/* a key of memory mode (hist_key_mem) */
+	bool			 ipc_node;	/* entries also keyed by the sample's own function
+					 * node, unshown: perf's ipc_null column, which
+					 * perf report adds in memory mode to a sort whose
+					 * key names have "sym" (symbol_daddr) */
 	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
 	unsigned		 nfkeys;
 	/*
@@ -422,6 +444,12 @@ struct key_src {
 	int32_t			 pid, tid;
 	uint32_t		 cpu;
 	const struct fkey	*f;	/* the sample's own frame or a callchain frame */
+	/* branch mode: the entry's source and target (hist_walk.c add_branches) */
+	const struct fkey	*from, *to;
+	uint32_t		 cycles;
+	/* memory mode: the data address's frame, DATA_SRC, DATA_PAGE_SIZE */
+	const struct fkey	*daddr;
+	uint64_t		 data_src, page_size;
 };
 
 /* hist_merge()'s translation of from's ids into into's. */
@@ -481,6 +509,13 @@ void hist_label_frame(struct hist *h, const struct frame *f, char *buf, size_t n
 uint32_t hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b,
     uint32_t owner, uint64_t *hash);
 /* The node of a frame that came to a sample as mode says (created on first use). */
+/*
+ * The node of a branch source or target (NODE_OWNER_EDGE when unresolved)
+ * or, with daddr, of a data address (always by the address: perf's
+ * symbol_daddr), labelled as perf's columns label them; f is the frame as
+ * resolved (user, then kernel), sample_cpumode the sample's.
+ */
+uint32_t hist_edge_node(struct hist *h, const struct frame *f, bool daddr, uint8_t sample_cpumode);
 uint32_t hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode,
     uint8_t sample_cpumode, uint32_t owner);
 /* Our string id of a frame's source line ("??:0" when unknown). */

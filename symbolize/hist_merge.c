@@ -17,7 +17,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 {
 	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
-	    a->paths != b->paths ||
+	    a->paths != b->paths || a->branch != b->branch || a->mem_mode != b->mem_mode ||
 	    a->caller_order != b->caller_order || !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
@@ -82,6 +82,13 @@ hist_parallel_split(const struct session *s, const struct hist_opts *o, size_t *
  * options differ, for what does not merge, or when the symbolizers number
  * DSOs differently.
  */
+/* Nodes of an address of its own (branch endpoints, data addresses) translate. */
+static bool
+node_owner_merges(uint32_t owner)
+{
+	return owner == 0 || owner >= NODE_OWNER_DADDR_LAST;
+}
+
 static bool
 mergeable(const struct hist *into, const struct hist *from)
 {
@@ -92,10 +99,10 @@ mergeable(const struct hist *into, const struct hist *from)
 	    into->ptree || from->ptree || into->finished || from->finished)
 		return false;
 	for (size_t i = 0; i < from->nnode; i++)
-		if (from->node[i].owner != 0)
+		if (!node_owner_merges(from->node[i].owner))
 			return false;	/* event-own nodes do not translate */
 	for (size_t i = 0; i < into->nnode; i++)
-		if (into->node[i].owner != 0)
+		if (!node_owner_merges(into->node[i].owner))
 			return false;
 	if (into->z != NULL) {
 		/* DSO ids are the same in both symbolizers (see symbolizer_ndsos). */
@@ -145,13 +152,13 @@ merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
 			a = UINT64_MAX;
 			b = f.rel;
 		}
-		id = hist_node_find(into, &f, a, b, 0, &hash);
+		id = hist_node_find(into, &f, a, b, fn->owner, &hash);
 		if (id == NONE32) {
 			f.src = 0;	/* a string id of from's symbolizer */
 			GROW(into->node, into->capnode, into->nnode + 1);
 			nd = &into->node[into->nnode];
 			nd->f = f;
-			nd->owner = 0;
+			nd->owner = fn->owner;
 			nd->label = hist_intern(into, hist_str(from, fn->label));
 			nd->fold = hist_intern(into, hist_str(from, fn->fold));
 			hmap_add(&into->node_tab, hash, (uint32_t)into->nnode);
@@ -183,6 +190,8 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		for (unsigned j = 0; j < HIST_KEY_COUNT; j++)	/* strings in key order */
 			if (into->keymask & HIST_KEEP(j))
 				sortkeys[j].xlat(&x, &k, fe);
+		if (into->ipc_node)
+			k.node = nodemap[fe->node];
 		e = hist_ent_get(into, &k);
 		if (into->nent != before) {
 			e->label_comm = hist_intern(into, hist_str(from, fe->label_comm));

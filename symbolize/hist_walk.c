@@ -176,7 +176,7 @@ fc_intern(struct hist *h, const struct frame *f)
 	GROW(h->fc, h->capfc, h->nfc + 1);
 	c = &h->fc[h->nfc];
 	c->f = *f;
-	c->node[0] = c->node[1] = c->node[2] = c->srcline = c->anode = NONE32;
+	c->node[0] = c->node[1] = c->node[2] = c->node[3] = c->srcline = c->anode = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
 	h->fct[fc_slot(h, f)] = (uint32_t)h->nfc;
@@ -360,10 +360,66 @@ comm_of(struct hist *h, int32_t tid, uint64_t time)
 }
 
 /*
+ * A branch address resolved as perf resolves branch entries: as a user
+ * address, then as a kernel one.  Returns the frame cache id.
+ */
+static uint32_t
+resolve_any(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint64_t addr,
+    uint32_t *last_epoch)
+{
+	uint32_t c = resolve(h, pid, tid, time, PERF_RECORD_MISC_USER, addr, last_epoch);
+
+	if (h->fc[c].f.dso == DSO_NONE) {
+		uint32_t kc = resolve(h, pid, tid, time, PERF_RECORD_MISC_KERNEL, addr, last_epoch);
+
+		if (h->fc[kc].f.dso != DSO_NONE)
+			c = kc;
+	}
+	return c;
+}
+
+/* The key of a branch endpoint or data address: its own node (hist_edge_node). */
+static void
+edge_key(struct hist *h, uint32_t ci, uint64_t addr, bool daddr, uint8_t cpumode, struct fkey *out)
+{
+	struct frame f = h->fc[ci].f;
+
+	f.ip = addr;	/* the cached frame's may be another address's */
+	memset(out, 0, sizeof *out);
+	out->dso = f.dso;
+	out->why = f.why;
+	if (!daddr && f.sym != SYM_NONE && h->fc[ci].node[NODE_EDGE] != NONE32)
+		out->node = h->fc[ci].node[NODE_EDGE];
+	else
+		out->node = hist_edge_node(h, &f, daddr, cpumode);
+	if (!daddr && f.sym != SYM_NONE)
+		h->fc[ci].node[NODE_EDGE] = out->node;
+}
+
+/*
+ * A branch entry's flags word: its cycles (perf_branch_entry's 16 bits
+ * after mispred, predicted, in_tx and abort; a big-endian writer fills
+ * the word from its top bit).
+ */
+static uint32_t
+branch_cycles(uint64_t flags, bool swap)
+{
+	if (swap) {
+		uint64_t r = 0;
+
+		for (int b = 0; b < 64; b++)
+			r |= ((flags >> b) & 1) << (63 - b);
+		flags = r;
+	}
+	return (uint32_t)((flags >> 4) & 0xffff);
+}
+
+/*
  * perf report's branch mode (the default when the recording has branch
  * stacks): every branch entry of a sample is a row of period 1, at the
  * branch target (resolved as user, then kernel address), labelled with
- * the sample's [k]/[.].
+ * the sample's [k]/[.]; branch keys see its source and target as perf's
+ * columns label them, and its cycles.
  */
 static void
 add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_src *src,
@@ -372,22 +428,26 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 	int32_t pid = src->pid, tid = src->tid;
 
 	for (uint64_t i = 0; i < smp->branch_nr; i++) {
-		uint64_t to = rd64(smp->branch + 24 * i + 8, smp->swap);
-		uint32_t c = resolve(h, pid, tid, smp->time, PERF_RECORD_MISC_USER, to, last_epoch);
-		struct fkey k;
+		const uint8_t *b = smp->branch + 24 * i;
+		uint64_t from = rd64(b, smp->swap), to = rd64(b + 8, smp->swap);
+		uint32_t c = resolve_any(h, pid, tid, smp->time, to, last_epoch);
+		struct fkey k, kf, kt;
 
-		if (h->fc[c].f.dso == DSO_NONE) {
-			uint32_t kc = resolve(h, pid, tid, smp->time, PERF_RECORD_MISC_KERNEL, to,
-			    last_epoch);
-
-			if (h->fc[kc].f.dso != DSO_NONE)
-				c = kc;
-		}
 		cached_key(h, c, NODE_BRANCH, cpumode, &k);
 		src->f = &k;
+		if (h->branch_keys) {
+			edge_key(h, c, to, false, cpumode, &kt);
+			c = resolve_any(h, pid, tid, smp->time, from, last_epoch);
+			edge_key(h, c, from, false, cpumode, &kf);
+			src->from = &kf;
+			src->to = &kt;
+			src->cycles = branch_cycles(rd64(b + 16, smp->swap), smp->swap);
+		}
 		hist_add_keys(h, ev, src, 1, NULL, 0);
 	}
+	src->from = src->to = NULL;
 }
+
 #define HIST_DROP_STEP	(UINT64_C(64) << 20)
 #define HIST_DROP_SLACK	(UINT64_C(16) << 20)
 
@@ -403,6 +463,22 @@ totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
 		h->sample_row[i] = ROW_TOTALS | (ev & 0xffff);
 		hist_keep_period(h, i, period);
 	}
+}
+
+/*
+ * perf report --mem-mode (add_sample makes a sample's period its WEIGHT,
+ * 1 without one): with memory keys its data address (ADDR) is resolved
+ * with the sample's cpumode.
+ */
+static void
+mem_sample(struct hist *h, const struct sample *smp, struct key_src *src, uint8_t cpumode,
+    uint32_t *last_epoch, struct fkey *dk)
+{
+	if (!h->mem_keys)
+		return;
+	edge_key(h, resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch),
+	    smp->addr, true, cpumode, dk);
+	src->daddr = dk;
 }
 
 /* The walk's state between samples. */
@@ -610,7 +686,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	const struct session *s = h->s;
 	struct sample smp;
 	struct key_src src;
-	struct fkey sk;
+	struct fkey sk, dk;
 	struct read_delivery d[READ_MAX];
 	uint8_t cpumode;
 	uint64_t period;
@@ -630,9 +706,15 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		period = session_attrs(s)->v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
 	if ((nd = deliveries(h, w, &smp, period, d)) == 0)
 		return 0;
+	for (size_t k = 0; k < nd && h->o.mem_mode; k++)
+		d[k].period = smp.weight != 0 ? smp.weight : 1;
 	src.pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
 	src.tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
 	src.cpu = smp.cpu;
+	src.from = src.to = src.daddr = NULL;
+	src.cycles = 0;
+	src.data_src = smp.data_src;
+	src.page_size = smp.data_page_size;
 	if (src.pid != w->last_pid) {
 		w->last_epoch = *epoch_slot(h, src.pid);
 		w->last_pid = src.pid;
@@ -670,6 +752,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return 1;
 	}
 	cached_key(h, self, NODE_SELF, cpumode, &sk);
+	if (h->o.mem_mode)
+		mem_sample(h, &smp, &src, cpumode, &w->last_epoch, &dk);
 	if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
 	    h->z != NULL)
 		n = chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
@@ -728,13 +812,16 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	const struct rec_index *ix = session_index(s);
 	uint64_t added = 0, bad = 0;
 	struct walk w = {
-		.branch_mode = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present,
+		.branch_mode = h->o.branch == HIST_BRANCH_ON ||
+		    (h->o.branch == HIST_BRANCH_AUTO &&
+		    session_features(s)->sec[PF_FEAT_BRANCH_STACK].present),
 		.last_pid = INT32_MIN,
 	};
 
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.reads = session_has_read_samples(s);
-	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads;
+	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads &&
+	    !h->o.mem_mode;
 	if (to > ix->n)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops

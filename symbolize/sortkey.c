@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/memsrc.h"
 
 /*
  * The sort keys, as perf's sort.c keeps them: one entry per key (the
@@ -367,6 +368,265 @@ srcline_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t
 	snprintf(buf, n, "%s", hist_str(h, e->srcline));
 }
 
+/* ---- branch mode: a branch entry's source and target, its cycles ---- */
+
+static void
+dso_from_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->from_dso = src->from != NULL ? src->from->dso : DSO_NONE;
+}
+
+static void
+dso_from_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->from_dso = e->from_dso;
+}
+
+static void
+dso_from_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->from_dso = fe->from_dso;
+}
+
+/* A DSO column's text ("[unknown]" for none). */
+static void
+dso_id_text(const struct hist *h, uint32_t dso, char *buf, size_t n)
+{
+	struct hist_entry e;
+
+	memset(&e, 0, sizeof e);
+	e.dso = dso;
+	dso_text(h, &e, buf, n);
+}
+
+/* As perf, a branch DSO column cuts names to its width (hist_comm_widths). */
+static void
+cut_to(char *buf, size_t n, uint32_t width)
+{
+	if (width > 0 && width < n)
+		buf[width] = '\0';
+}
+
+static void
+dso_from_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	dso_id_text(h, e->from_dso, buf, n);
+	cut_to(buf, n, h->ev[e->event].dso_from_width);
+}
+
+static void
+dso_to_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	dso_id_text(h, e->dso, buf, n);
+	cut_to(buf, n, h->ev[e->event].dso_to_width);
+}
+
+static void
+dso_to_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->dso = src->to != NULL ? src->to->dso : DSO_NONE;
+}
+
+static void
+sym_from_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->from_node = src->from != NULL ? src->from->node : NONE32;
+}
+
+static void
+sym_from_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->from_node = e->from_node;
+}
+
+static void
+sym_from_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->from_node = fe->from_node == NONE32 ? NONE32 : x->nodemap[fe->from_node];
+}
+
+/* A node's label, or "[H] 0000000000000000" in a row without the value (NONE32: a
+ * sample without a branch entry or data address, as hist_add() gives them). */
+static void
+node_text(const struct hist *h, uint32_t node, bool have, char *buf, size_t n)
+{
+	if (!have || node >= h->nnode)
+		snprintf(buf, n, "[H] %#.16" PRIx64, (uint64_t)0);
+	else
+		snprintf(buf, n, "%s", hist_str(h, h->node[node].label));
+}
+
+static void
+sym_from_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	node_text(h, e->from_node, h->o.branch != HIST_BRANCH_OFF, buf, n);
+}
+
+static void
+sym_to_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->to_node = src->to != NULL ? src->to->node : NONE32;
+}
+
+static void
+sym_to_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->to_node = e->to_node;
+}
+
+static void
+sym_to_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->to_node = fe->to_node == NONE32 ? NONE32 : x->nodemap[fe->to_node];
+}
+
+static void
+sym_to_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	node_text(h, e->to_node, h->o.branch != HIST_BRANCH_OFF, buf, n);
+}
+
+static void
+cycles_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->cycles = src->cycles;
+}
+
+static void
+cycles_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->cycles = e->cycles;
+}
+
+static void
+cycles_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->cycles = fe->cycles;
+}
+
+static void
+cycles_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	if (e->cycles == 0)
+		snprintf(buf, n, "-");
+	else	/* perf prints the 16 bits signed */
+		snprintf(buf, n, "%d", (int)(int16_t)e->cycles);
+}
+
+/* ---- memory mode: the data address, DATA_SRC, DATA_PAGE_SIZE ---- */
+
+static void
+daddr_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->daddr_node = src->daddr != NULL ? src->daddr->node : NONE32;
+}
+
+static void
+daddr_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->daddr_node = e->daddr_node;
+}
+
+static void
+daddr_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->daddr_node = fe->daddr_node == NONE32 ? NONE32 : x->nodemap[fe->daddr_node];
+}
+
+static void
+daddr_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	node_text(h, e->daddr_node, h->o.mem_mode, buf, n);
+}
+
+static void
+dso_daddr_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->daddr_dso = src->daddr != NULL ? src->daddr->dso : DSO_NONE;
+}
+
+static void
+dso_daddr_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->daddr_dso = e->daddr_dso;
+}
+
+static void
+dso_daddr_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->daddr_dso = fe->daddr_dso;
+}
+
+static void
+dso_daddr_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	dso_id_text(h, e->daddr_dso, buf, n);
+}
+
+/*
+ * The DATA_SRC keys share one field, each setting its own bits (those its
+ * words are made of), so rows agree on a key when its words agree.
+ */
+#define DS_KEY(name, mask, fn) \
+	static void \
+	name##_extract(struct hist_entry *k, const struct key_src *src) \
+	{ \
+		k->data_src |= src->data_src & (mask); \
+	} \
+	static void \
+	name##_keep(struct hist_entry *k, const struct hist_entry *e) \
+	{ \
+		k->data_src |= e->data_src & (mask); \
+	} \
+	static void \
+	name##_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe) \
+	{ \
+		(void)x; \
+		k->data_src |= fe->data_src & (mask); \
+	} \
+	static void \
+	name##_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n) \
+	{ \
+		(void)h; \
+		fn(e->data_src, buf, n); \
+	}
+
+DS_KEY(mem, MEMSRC_LVL | MEMSRC_LVLNUM | MEMSRC_REMOTE | MEMSRC_HOPS, memsrc_lvl)
+DS_KEY(tlb, MEMSRC_DTLB, memsrc_tlb)
+DS_KEY(snoop, MEMSRC_SNOOP | MEMSRC_SNOOPX, memsrc_snoop)
+DS_KEY(locked, MEMSRC_LOCK, memsrc_lock)
+DS_KEY(blocked, MEMSRC_BLK, memsrc_blk)
+
+static void
+page_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->page_size = src->page_size;
+}
+
+static void
+page_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->page_size = e->page_size;
+}
+
+static void
+page_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->page_size = fe->page_size;
+}
+
+static void
+page_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	memsrc_page_size(e->page_size, buf, n);
+}
+
 /* ---- the table ---- */
 
 const struct sortkey sortkeys[HIST_KEY_COUNT] = {
@@ -406,7 +666,82 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.extract = srcline_extract, .keep = srcline_keep, .xlat = srcline_xlat,
 		.text = srcline_text,
 	},
+	[HIST_KEY_DSO_FROM] = {
+		.name = "dso_from", .header = "Source Shared Object", .width = 20,
+		.extract = dso_from_extract, .keep = dso_from_keep, .xlat = dso_from_xlat,
+		.text = dso_from_text,
+	},
+	[HIST_KEY_DSO_TO] = {
+		.name = "dso_to", .header = "Target Shared Object", .width = 20,
+		.extract = dso_to_extract, .keep = dso_keep, .xlat = dso_xlat,
+		.text = dso_to_text,
+	},
+	[HIST_KEY_SYM_FROM] = {
+		.name = "symbol_from", .header = "Source Symbol", .width = 0,
+		.extract = sym_from_extract, .keep = sym_from_keep, .xlat = sym_from_xlat,
+		.text = sym_from_text,
+	},
+	[HIST_KEY_SYM_TO] = {
+		.name = "symbol_to", .header = "Target Symbol", .width = 0,
+		.extract = sym_to_extract, .keep = sym_to_keep, .xlat = sym_to_xlat,
+		.text = sym_to_text,
+	},
+	[HIST_KEY_CYCLES] = {
+		.name = "cycles", .header = "Basic Block Cycles", .width = 18,
+		.extract = cycles_extract, .keep = cycles_keep, .xlat = cycles_xlat,
+		.text = cycles_text,
+	},
+	[HIST_KEY_SYM_DADDR] = {
+		.name = "symbol_daddr", .header = "Data Symbol", .width = 0,
+		.extract = daddr_extract, .keep = daddr_keep, .xlat = daddr_xlat,
+		.text = daddr_text,
+	},
+	[HIST_KEY_DSO_DADDR] = {
+		.name = "dso_daddr", .header = "Data Object", .width = 20,
+		.extract = dso_daddr_extract, .keep = dso_daddr_keep, .xlat = dso_daddr_xlat,
+		.text = dso_daddr_text,
+	},
+	[HIST_KEY_MEM] = {
+		.name = "mem", .header = "Memory access", .width = 24,
+		.extract = mem_extract, .keep = mem_keep, .xlat = mem_xlat, .text = mem_text,
+	},
+	[HIST_KEY_TLB] = {
+		.name = "tlb", .header = "TLB access", .width = 22,
+		.extract = tlb_extract, .keep = tlb_keep, .xlat = tlb_xlat, .text = tlb_text,
+	},
+	[HIST_KEY_SNOOP] = {
+		.name = "snoop", .header = "Snoop", .width = 12,
+		.extract = snoop_extract, .keep = snoop_keep, .xlat = snoop_xlat,
+		.text = snoop_text,
+	},
+	[HIST_KEY_LOCKED] = {
+		.name = "locked", .header = "Locked", .width = 6,
+		.extract = locked_extract, .keep = locked_keep, .xlat = locked_xlat,
+		.text = locked_text,
+	},
+	[HIST_KEY_BLOCKED] = {
+		.name = "blocked", .header = "Blocked", .width = 10,
+		.extract = blocked_extract, .keep = blocked_keep, .xlat = blocked_xlat,
+		.text = blocked_text,
+	},
+	[HIST_KEY_PAGE_SIZE] = {
+		.name = "data_page_size", .header = "Data Page Size", .width = 22,
+		.extract = page_extract, .keep = page_keep, .xlat = page_xlat,
+		.text = page_text,
+	},
 };
+
+bool
+hist_key_branch(enum hist_key k)
+{
+	return k >= HIST_KEY_DSO_FROM && k <= HIST_KEY_CYCLES;
+}
+
+bool
+hist_key_mem(enum hist_key k)
+{
+	return k >= HIST_KEY_SYM_DADDR && k <= HIST_KEY_PAGE_SIZE;
+}
 
 const char *
 hist_key_name(enum hist_key k)

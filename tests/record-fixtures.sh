@@ -127,6 +127,19 @@ if want leader.data; then
 		>"$exp/leader.data.script-period.txt" 2>/dev/null
 fi
 want fork.data && rec fork.data -e cpu-clock -F 2000 -g -- ./forkexec
+if want mem.rec.data; then
+	# memory samples as this VM can record them (no PMU: perf mem record cannot run): ADDR,
+	# DATA_SRC, PHYS_ADDR, DATA_PAGE_SIZE of cpu-clock samples; tests/mk-brmem.py builds the
+	# varied ones
+	rec mem.rec.data -e cpu-clock -F 2000 -d --phys-data --data-page-size -- ./cpu
+	"${PERF[@]}" report -i "$out/mem.rec.data" --stdio --mem-mode \
+		--sort dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size \
+		>"$exp/mem.rec.data.report.txt" 2>/dev/null
+	"${PERF[@]}" report -i "$out/mem.rec.data" --stdio --mem-mode --sort symbol_daddr,dso_daddr \
+		--kallsyms /dev/null >"$exp/mem.rec.data.report-daddr.txt" 2>/dev/null
+	"${PERF[@]}" script -i "$out/mem.rec.data" -F tid,ip,addr,data_src,phys_addr,data_page_size \
+		>"$exp/mem.rec.data.script.txt" 2>/dev/null
+fi
 if want tracepoint.data; then
 	if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
 		[ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then

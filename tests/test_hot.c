@@ -432,6 +432,47 @@ Test(hot, fills_in_incrementally)
 	session_close(s);
 }
 
+/*
+ * A recording with branch stacks: s from the DSOs opens the branch table,
+ * perf report's branch mode with its default keys (tests/cli.sh compares
+ * perfnav top's rows with perf's on branch.data); s again goes back.
+ */
+Test(hot, branch_table)
+{
+	struct session *s = open_fixture("branch.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	struct nav_view root;
+	size_t i;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	p.ops->save(&p, &root);
+	cr_assert_eq(widget_count(&p.w), 7, "the targets: %zu", widget_count(&p.w));
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	cr_assert_not_null(strstr(p.ops->help(&p), "s:branches"));
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED);
+	cr_assert_eq(p.ncols, 7);
+	cr_assert_str_eq(p.cols[4].title, "Source Symbol");
+	cr_assert_str_eq(p.cols[5].title, "Target Symbol");
+	cr_assert_eq(widget_count(&p.w), 8, "perf's 8 rows: %zu", widget_count(&p.w));
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "22.22%"));
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "[.] 0x0000000000000100"));
+	cr_assert(row_has(&p, widget_source(&p.w, 0), "[.] 0x0000000000000200"));
+	i = find_text(&p, "[H] 0xffffffff81000010");
+	cr_assert_neq(i, WIDGET_NONE, "an unmapped source: [H]");
+	cr_assert(row_has(&p, widget_source(&p.w, i), "[unknown]"));
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_IGNORED, "a flat table");
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_BACK);
+	go(&p, &root);
+	cr_assert_eq(p.ncols, 5);
+	cr_assert_eq(widget_count(&p.w), 7);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
 Test(hot, tab_switches_events)
 {
 	struct session *s = open_fixture("multi.data");

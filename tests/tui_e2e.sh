@@ -788,5 +788,18 @@ keys S
 wait_for "no counts: not a perf stat record recording" "samples: S says there are no counts"
 finish "samples: S"
 
+# Branch stacks (tests/mk-brmem.py): the hot functions are perf's branch targets; s, s: the
+# branch table, source and target per row; s again goes back.
+start "'$bin' '$data/branch.data'"
+wait_for "33\.33% +9 brtest +libbr\.so +\[\.\] 0x0+400200" "branch stacks: the targets' rows"
+keys s
+wait_for "s:branches" "branch stacks: the DSOs offer the branch table"
+keys s
+wait_for "Source Symbol +Target Symbol +Cycles" "branch table: perf's branch columns"
+wait_for "22\.22% +6 brtest +libbr\.so +\[\.\] 0x0+100 +\[\.\] 0x0+200 +3" "branch table: perf's first row"
+keys s
+wait_for "33\.33% +9 brtest +libbr\.so +\[\.\] 0x0+400200" "branch table: s goes back"
+finish "branch table"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

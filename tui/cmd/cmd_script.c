@@ -15,6 +15,7 @@
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/fmt.h"
+#include "tui/cmd/script_brmem.h"
 #include "tui/cmd/script_res.h"
 #include "tui/cmd/textout.h"
 
@@ -29,11 +30,17 @@
 	X(EVENT, "event") \
 	X(TRACE, "trace") \
 	X(ADDR, "addr") \
+	X(DATA_SRC, "data_src") \
+	X(WEIGHT, "weight") \
 	X(IP, "ip") \
 	X(SYM, "sym") \
 	X(SYMOFF, "symoff") \
 	X(DSO, "dso") \
-	X(SRCLINE, "srcline")
+	X(SRCLINE, "srcline") \
+	X(BRSTACK, "brstack") \
+	X(BRSTACKSYM, "brstacksym") \
+	X(PHYS_ADDR, "phys_addr") \
+	X(DATA_PAGE_SIZE, "data_page_size")
 
 enum {
 #define X(n, s) F_##n,
@@ -71,7 +78,7 @@ struct script {
 enum { OPT_MAX_STACK = 300, OPT_WHY };
 
 static const struct cmd_opt script_opts[] = {
-	{ "fields", 1, 'F', "comma-separated fields: comm,pid,tid,cpu,time,period,event,trace,addr,ip,sym,symoff,dso,srcline" },
+	{ "fields", 1, 'F', "comma-separated fields: comm,pid,tid,cpu,time,period,event,trace,addr,data_src,weight,ip,sym,symoff,dso,srcline,brstack,brstacksym,phys_addr,data_page_size" },
 	{ "hide-call-graph", 0, 'G', "print no callchains" },
 	{ "call-graph", 0, 'g', "print callchains also with -F (the default without -F)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "at most N callchain frames" },
@@ -178,6 +185,7 @@ struct sout {
 	bool			 keeps;		/* answers kept in res */
 	struct script_res	 res;
 	bool			 keep_text;	/* frame texts kept in res (no srcline) */
+	int			 data_src_max;	/* data_src: the longest text so far (perf pads to it) */
 	struct chain_ip		*ips;
 	struct name_slot	*names;		/* NULL: made each time */
 	struct script_drop	 drop;		/* one pass: the file read up to here */
@@ -470,13 +478,29 @@ print_head(struct sout *o, const struct script *sc, const struct session *s,
 	}
 	if (HAS(sc, F_TRACE) && is_tracepoint(s, smp)) {
 		print_trace(o, s, smp);
-		if (HAS(sc, F_ADDR) || HAS(sc, F_IP) || HAS(sc, F_SYM) || HAS(sc, F_DSO))
+		if (HAS(sc, F_ADDR) || ((HAS(sc, F_SYM) || HAS(sc, F_DSO)) && !HAS(sc, F_IP)))
 			fmt_char(b, ' ');
 	}
-	if (HAS(sc, F_ADDR)) {
+	/* as perf: addr, data_src and weight one after the other, then the ip
+	 * after a space of its own (print_sample) */
+	if (HAS(sc, F_ADDR))
 		fmt_hex(b, smp->addr, 16);
-		fmt_char(b, ' ');
-	}
+	if (HAS(sc, F_DATA_SRC))
+		script_data_src(b, smp, &o->data_src_max);
+	if (HAS(sc, F_WEIGHT))
+		script_weight(b, smp);
+}
+
+/* The fields after the ip and symbol: branch stack, physical address, page size. */
+static void
+print_tail(struct sout *o, const struct script *sc, const struct sample *smp, uint8_t cpumode)
+{
+	if (HAS(sc, F_BRSTACK) || HAS(sc, F_BRSTACKSYM))
+		script_brstack(&o->b, o->z, smp, cpumode, !HAS(sc, F_BRSTACK), HAS(sc, F_DSO));
+	if (HAS(sc, F_PHYS_ADDR))
+		script_phys_addr(&o->b, smp);
+	if (HAS(sc, F_DATA_PAGE_SIZE))
+		script_page_size(&o->b, smp);
 }
 
 /* A callchain's frame line (f, or through its slot e): the frame, its
@@ -599,6 +623,7 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 	if (HAS(sc, F_IP))
 		fmt_char(b, ' ');	/* perf's: the ip's 16 columns after one more space */
 	print_frame(o, sc, fp, e);
+	print_tail(o, sc, smp, cpumode);
 	fmt_char(b, '\n');
 	if (HAS(sc, F_SRCLINE)) {
 		const char *src = symbolizer_srcline(o->z, fp);
@@ -970,7 +995,8 @@ script_splits(const struct script *sc, const struct session *s, struct symbolize
 {
 	if (!hist_parallel_worth(s) || session_index(s)->n < 2 * SCRIPT_CHUNK_MIN)
 		return false;
-	return !sc->why && !HAS(sc, F_SRCLINE) && !pt_present(s) && !unwinds_inlines(s, z);
+	return !sc->why && !HAS(sc, F_SRCLINE) && !pt_present(s) && !unwinds_inlines(s, z) &&
+	    !HAS(sc, F_DATA_SRC);	/* its padding follows every line before */
 }
 
 /* The samples on two cores (see above); -1 if the threads or their

@@ -31,6 +31,9 @@ enum {
 	OPT_WHY,
 	OPT_STDIO,
 	OPT_PATH_STATS,
+	OPT_BRANCH,
+	OPT_NO_BRANCH,
+	OPT_MEM,
 };
 
 struct top_args {
@@ -43,12 +46,17 @@ struct top_args {
 	bool		 graph;		/* -g or -G given */
 	bool		 path_stats;	/* --path-stats */
 	bool		 inverted;	/* -G */
+	enum hist_branch branch;	/* --branch-stack, --no-branch-stack */
+	bool		 mem_mode;	/* --mem-mode */
 	struct cg_opts	 cg;
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
 static const struct cmd_opt top_opts[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline (default comm,dso,sym)" },
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size" },
+	{ "branch-stack", 0, OPT_BRANCH, "branch mode (the default when the recording has branch stacks): a row of period 1 per branch entry, from -> to" },
+	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
+	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
@@ -115,6 +123,15 @@ top_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_PATH_STATS:
 		a->path_stats = true;
+		break;
+	case OPT_BRANCH:
+		a->branch = HIST_BRANCH_ON;
+		break;
+	case OPT_NO_BRANCH:
+		a->branch = HIST_BRANCH_OFF;
+		break;
+	case OPT_MEM:
+		a->mem_mode = true;
 		break;
 	case 'n':
 	case OPT_STDIO:
@@ -306,10 +323,60 @@ parse_sort(const char *sort, struct hist_opts *ho)
 		fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
 	else if (nk < 0)
 		fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
-		    "pid, tid, process, dso, sym, cpu, srcline)\n", (int)badlen, bad);
+		    "pid, tid, process, dso, sym, cpu, srcline; dso_from, dso_to, symbol_from, "
+		    "symbol_to, cycles; symbol_daddr, dso_daddr, mem, tlb, snoop, locked, blocked, "
+		    "data_page_size)\n", (int)badlen, bad);
 	else
 		fprintf(stderr, "perfnav top: no sort keys\n");
 	return -1;
+}
+
+/*
+ * Branch and memory modes against the open recording, as perf report:
+ * branch mode when asked or when the recording has branch stacks (unless
+ * --no-branch-stack), its keys only there, memory keys only with
+ * --mem-mode; their default keys; self rows unless --children.  0, or -1
+ * (message printed).
+ */
+static int
+top_mode_setup(const struct session *s, struct top_args *a, struct hist_opts *ho)
+{
+	static const enum hist_key bdef[] = { HIST_KEY_COMM, HIST_KEY_DSO_FROM, HIST_KEY_SYM_FROM,
+		HIST_KEY_SYM_TO, HIST_KEY_CYCLES };
+	static const enum hist_key mdef[] = { HIST_KEY_MEM, HIST_KEY_SYM, HIST_KEY_DSO,
+		HIST_KEY_SYM_DADDR, HIST_KEY_DSO_DADDR, HIST_KEY_SNOOP, HIST_KEY_TLB,
+		HIST_KEY_LOCKED, HIST_KEY_BLOCKED };
+	bool has = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present, branch;
+
+	if (a->branch == HIST_BRANCH_ON && !has) {
+		fprintf(stderr, "perfnav top: --branch-stack: the recording has no branch stacks (record with -b or -j)\n");
+		return -1;
+	}
+	branch = a->branch == HIST_BRANCH_ON || (a->branch == HIST_BRANCH_AUTO && has);
+	if (branch && a->mem_mode)
+		a->mem_mode = false;	/* as perf: branch mode first */
+	ho->branch = branch ? HIST_BRANCH_ON : HIST_BRANCH_OFF;
+	ho->mem_mode = a->mem_mode;
+	for (unsigned i = 0; i < ho->nkeys; i++) {
+		if (hist_key_branch(ho->keys[i]) && !branch) {
+			fprintf(stderr, "perfnav top: sort key '%s' needs branch mode (a recording with branch stacks; not --no-branch-stack)\n",
+			    hist_key_name(ho->keys[i]));
+			return -1;
+		}
+		if (hist_key_mem(ho->keys[i]) && !a->mem_mode) {
+			fprintf(stderr, "perfnav top: sort key '%s' needs --mem-mode\n", hist_key_name(ho->keys[i]));
+			return -1;
+		}
+	}
+	if (ho->nkeys == 0 && (branch || a->mem_mode)) {
+		const enum hist_key *d = branch ? bdef : mdef;
+
+		ho->nkeys = branch ? 5 : 9;
+		memcpy(ho->keys, d, ho->nkeys * sizeof *d);
+	}
+	if ((branch || a->mem_mode) && a->children < 0)
+		a->children = 0;
+	return 0;
 }
 
 /* The filter options against the open recording: 0, or -1 (message printed). */
@@ -361,6 +428,10 @@ cmd_top(int argc, char **argv)
 	}
 	s = r.s;
 	if (top_filter_setup(&r, &a, &ho) < 0) {
+		filter_opts_free(&a.fo);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
+	if (top_mode_setup(s, &a, &ho) < 0) {
 		filter_opts_free(&a.fo);
 		return cmd_quit(&r, EXIT_USAGE);
 	}

@@ -145,6 +145,20 @@ dots(FILE *fp, int n)
 		fputc('.', fp);
 }
 
+/* perf report --mem-mode's lines: the weight in place of the event count, the sort order. */
+static void
+mem_header(struct tbl *b, uint64_t total)
+{
+	bool sym = false;
+
+	fprintf(b->fp, "# Total weight : %" PRIu64 "\n# Sort order   : ", total);
+	for (unsigned k = 0; k < b->o->nkeys; k++) {
+		fprintf(b->fp, "%s%s", k ? "," : "", hist_key_name(b->o->keys[k]));
+		sym |= strstr(hist_key_name(b->o->keys[k]), "sym") != NULL;
+	}
+	fputs(sym ? ",ipc_null\n#\n" : "\n#\n", b->fp);
+}
+
 static void
 header(struct tbl *b, const char *name, uint64_t nsamples, uint64_t total, bool first)
 {
@@ -153,7 +167,10 @@ header(struct tbl *b, const char *name, uint64_t nsamples, uint64_t total, bool 
 
 	fprintf(fp, "%s# Samples: %" PRIu64 "  of event%s '%s'\n", first ? "" : "\n\n", nsamples,
 	    b->nev > 1 ? "s" : "", name);
-	fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	if (b->o->mem_mode)
+		mem_header(b, total);
+	else
+		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	if (b->nev == 1)
 		fprintf(fp, "%s  %*s  ", b->o->children ? "# Children      Self" : "# Overhead", sw,
 		    "Samples");

@@ -16,6 +16,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tui/pane.h"
+#include "tui/pane/hot_branch.h"
 #include "tui/symbols.h"
 
 /*
@@ -107,6 +108,8 @@ struct hot {
 	bool			 own;		/* made by us (no app symbols) */
 	size_t			 ev;
 	bool			 dsos;		/* list DSOs */
+	bool			 branches;	/* the branch table (from the DSOs: s) */
+	struct hot_branch	*br;		/* made when first shown */
 	struct hist_select	 sel;
 	double			 pct;
 	bool			 callers;	/* call paths towards the callers, else callees */
@@ -177,7 +180,7 @@ H(const struct hot *ht)
 static bool
 has_graph(const struct hot *ht)
 {
-	return ht->sy->callchains && !ht->dsos;
+	return ht->sy->callchains && !ht->dsos && !ht->branches;
 }
 
 static struct hrow *
@@ -356,10 +359,15 @@ reload(struct pane *p, bool keep_cursor)
 		ht->ev = 0;
 	ht->scope_gen = ht->sy->scope.gen;
 	free_trees(ht);
-	n = hist_rows_merged(H(ht), ht->ev, &ht->sel, keep, ht->pct, &m);
+	if (ht->branches)	/* rows of the branch table: its own entries */
+		n = hot_branch_load(ht->br, hist_nevents(H(ht)) ? hist_event(H(ht), ht->ev)->attr : -1,
+		    ht->pct);
+	else
+		n = hist_rows_merged(H(ht), ht->ev, &ht->sel, keep, ht->pct, &m);
 	GROW(ht->ents, ht->capents, n + 1);
 	GROW(ht->trees, ht->captrees, n + 1);
-	for (size_t i = 0; i < n; i++)
+	memset(ht->ents, 0, (n + 1) * sizeof *ht->ents);
+	for (size_t i = 0; i < n && !ht->branches; i++)
 		ht->ents[i] = *m[i];
 	memset(ht->trees, 0, (n + 1) * sizeof *ht->trees);
 	ht->nents = n;
@@ -394,6 +402,11 @@ set_columns(struct pane *p, struct hot *ht)
 	};
 	int n = 0;
 
+	if (ht->branches) {
+		p->cols = hot_branch_cols;
+		p->ncols = HB_N;
+		return;
+	}
 	ht->keep = ht->sy->scope.hot_keep ? ht->sy->scope.hot_keep | HIST_KEEP(HIST_KEY_SYM) :
 	    HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
 	for (int l = 0; l < L_N; l++) {
@@ -477,6 +490,10 @@ hot_row(struct pane *p, size_t idx, struct row *r)
 	r->key = w->key;
 	r->have_key = true;
 	r->expanded = exp_has(ht, w->key);
+	if (ht->branches) {
+		hot_branch_row(ht->br, w->ent, r);
+		return;
+	}
 	switch (w->kind) {
 	case HR_ENTRY:
 		if (ht->sy->children && !ht->dsos) {
@@ -578,6 +595,8 @@ hot_enter(struct pane *p, const struct nav_view *v)
 	ht->sel.tid = (int32_t)(uint32_t)v->arg2;
 	ht->sel.dso = (uint32_t)v->arg3;
 	ht->dsos = (f & NAV_HOT_DSOS) != 0;
+	ht->branches = false;
+	set_columns(p, ht);
 	scope_follow(ht, v);
 	reload(p, false);
 	pane_list_enter(p, v);
@@ -907,6 +926,20 @@ key_expand_all(struct pane *p, const struct hrow *w)
 	return PANE_HANDLED;
 }
 
+/* The branch table on or off (s from the DSOs of a recording with branch stacks). */
+static int
+key_branches(struct pane *p, bool on)
+{
+	struct hot *ht = p->priv;
+
+	if (on && ht->br == NULL)
+		ht->br = hot_branch_new(p->s, &ht->sy->so);
+	ht->branches = on;
+	set_columns(p, ht);
+	reload(p, false);
+	return PANE_HANDLED;
+}
+
 static int
 hot_key(struct pane *p, enum action a)
 {
@@ -915,6 +948,9 @@ hot_key(struct pane *p, enum action a)
 
 	sync(p);
 	w = cursor_row(p);
+	if (ht->branches && a != ACT_NEXT_EVENT && a != ACT_PREV_EVENT && a != ACT_PCT_LIMIT &&
+	    a != ACT_DSOS)
+		return PANE_IGNORED;	/* a flat table: the widget's keys only */
 	switch (a) {
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
@@ -924,6 +960,10 @@ hot_key(struct pane *p, enum action a)
 	case ACT_ANNOTATE:
 		return annotate_view(p, w);
 	case ACT_DSOS:
+		if (ht->dsos && !ht->branches && hot_branch_present(p->s))
+			return key_branches(p, true);
+		if (ht->branches)
+			key_branches(p, false);
 		if (ht->dsos)
 			return PANE_HANDLED | PANE_BACK;
 		push_hot(p, view_flags(ht) | NAV_HOT_DSOS, ht->sel.pid, ht->sel.tid, ht->sel.dso,
@@ -1057,8 +1097,11 @@ hot_help(struct pane *p)
 {
 	struct hot *ht = p->priv;
 
+	if (ht->branches)
+		return "branches (perf report's branch mode)  s:back  %:limit  Tab:event";
 	if (ht->dsos)
-		return "Enter:its symbols  s:back  %:limit";
+		return hot_branch_present(p->s) ? "Enter:its symbols  s:branches  %:limit" :
+		    "Enter:its symbols  s:back  %:limit";
 	return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  Tab:event";
 }
 
@@ -1104,6 +1147,7 @@ hot_free(struct pane *p)
 		p->sym = NULL;
 	}
 	free_trees(ht);
+	hot_branch_free(ht->br);
 	free(ht->trees);
 	free(ht->ents);
 	free(ht->rows);

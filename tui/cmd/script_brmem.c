@@ -1,0 +1,138 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "symbolize/memsrc.h"
+#include "tui/cmd/script_brmem.h"
+#include "tui/cmd/textout.h"
+
+void
+script_data_src(struct fmt *b, const struct sample *smp, int *maxlen)
+{
+	char words[128], out[100];
+	int len;
+
+	if (!(smp->sample_type & PERF_SAMPLE_DATA_SRC))
+		return;
+	/* perf writes value and words into 100 bytes: a long text is cut */
+	len = snprintf(out, sizeof out, "%16" PRIx64 " %s", smp->data_src,
+	    memsrc_text(smp->data_src, words, sizeof words));
+	if (len > (int)sizeof out - 1)
+		len = (int)sizeof out - 1;
+	if (len > *maxlen)
+		*maxlen = len;
+	fmt_printf(b, "%-*s", *maxlen, out);
+}
+
+void
+script_weight(struct fmt *b, const struct sample *smp)
+{
+	if (!(smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)))
+		return;
+	fmt_printf(b, "%16" PRIu64, smp->weight);
+}
+
+void
+script_phys_addr(struct fmt *b, const struct sample *smp)
+{
+	if (!(smp->sample_type & PERF_SAMPLE_PHYS_ADDR))
+		return;
+	fmt_printf(b, "%16" PRIx64, smp->phys_addr);
+}
+
+void
+script_page_size(struct fmt *b, const struct sample *smp)
+{
+	char buf[32];
+
+	if (!(smp->sample_type & PERF_SAMPLE_DATA_PAGE_SIZE))
+		return;
+	fmt_printf(b, " %s", memsrc_page_size(smp->data_page_size, buf, sizeof buf));
+}
+
+/* A branch entry's flags word in the host's bit order (a big-endian writer
+ * fills it from its top bit). */
+static uint64_t
+host_flags(uint64_t v, bool swap)
+{
+	uint64_t r = 0;
+
+	if (!swap)
+		return v;
+	for (int i = 0; i < 64; i++)
+		r |= ((v >> i) & 1) << (63 - i);
+	return r;
+}
+
+/* perf's names of branch types (perf_branch_entry.type), "" for none. */
+static const char *
+branch_type(unsigned t)
+{
+	static const char *const names[] = { "", "COND", "UNCOND", "IND", "CALL", "IND_CALL",
+		"RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR",
+		"NO_TX", "" };
+
+	return names[t & 15];
+}
+
+/*
+ * addr resolved as perf script resolves a branch address: in the sample's
+ * cpumode, then, if no map has it, in the mode of the address (kernel for
+ * the top half).
+ */
+static void
+branch_frame(struct symbolizer *z, const struct sample *smp, uint8_t cpumode, uint64_t addr,
+    struct frame *f)
+{
+	uint8_t by_addr = (addr >> 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, cpumode, addr, f);
+	if (f->dso == DSO_NONE && by_addr != cpumode)
+		symbolizer_resolve(z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time, by_addr, addr,
+		    f);
+}
+
+/* One end of a branch: its address or symbol name, and with dso its DSO in parentheses. */
+static void
+branch_end(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint8_t cpumode,
+    uint64_t addr, bool sym, bool dso)
+{
+	struct frame f;
+
+	if (sym || dso)
+		branch_frame(z, smp, cpumode, addr, &f);
+	if (sym && f.sym != SYM_NONE) {
+		textout_fmt(b, symbolizer_sym_name(z, f.sym));
+		fmt_printf(b, "+0x%" PRIx64, f.symoff);
+	} else if (sym)
+		fmt_str(b, "[unknown]");
+	else
+		fmt_printf(b, "0x%" PRIx64, addr);
+	if (dso) {
+		fmt_char(b, '(');
+		textout_fmt(b, f.dso != DSO_NONE ? symbolizer_dso_long(z, f.dso) : "[unknown]");
+		fmt_char(b, ')');
+	}
+}
+
+void
+script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, uint8_t cpumode,
+    bool sym, bool dso)
+{
+	for (uint64_t i = 0; smp->branch != NULL && i < smp->branch_nr; i++) {
+		const uint8_t *e = smp->branch + 24 * i;
+		uint64_t fl = host_flags(rd64(e + 16, smp->swap), smp->swap);
+
+		if (!sym)
+			fmt_char(b, ' ');
+		branch_end(b, z, smp, cpumode, rd64(e, smp->swap), sym, dso);
+		fmt_char(b, '/');
+		branch_end(b, z, smp, cpumode, rd64(e + 8, smp->swap), sym, dso);
+		fmt_printf(b, "/%c/%c/%c/%u/%s ", (fl & 1) ? 'M' : (fl & 2) ? 'P' : '-',
+		    (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)((fl >> 4) & 0xffff),
+		    branch_type((unsigned)(fl >> 20)));
+	}
+}

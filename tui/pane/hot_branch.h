@@ -1,0 +1,37 @@
+/*
+ * hot_branch.h: the hot-functions pane's branch table (tui/pane/pane_hot.c),
+ * perf report's branch mode: a row per (command, source DSO, source
+ * symbol, target symbol, cycles), period 1 per branch entry, for a
+ * recording with branch stacks.  Its own hist and symbolizer, made when
+ * first asked for (a pass over the recording's samples).
+ */
+#ifndef PERFNAV_TUI_PANE_HOT_BRANCH_H
+#define PERFNAV_TUI_PANE_HOT_BRANCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/core.h"
+#include "symbolize/resolve.h"
+#include "tui/widget.h"
+
+struct hot_branch;
+
+/* Columns of the table, as perf report's branch mode names them. */
+enum { HB_PCT, HB_SAMPLES, HB_COMM, HB_DSO_FROM, HB_SYM_FROM, HB_SYM_TO, HB_CYCLES, HB_N };
+extern const struct column hot_branch_cols[HB_N];
+
+/* Does s have branch stacks (the BRANCH_STACK feature)? */
+bool hot_branch_present(const struct session *s);
+/* Nothing is made yet; so (borrowed, may be NULL) for its symbolizer. */
+struct hot_branch *hot_branch_new(const struct session *s, const struct sym_opts *so);
+void hot_branch_free(struct hot_branch *b);
+/*
+ * The rows of the event of attr index attr (perf's order), under pct
+ * percent hidden; the first call makes the table.  Returns the count.
+ */
+size_t hot_branch_load(struct hot_branch *b, int attr, double pct);
+/* Row i's cells (names escaped by the widget, as every pane's). */
+void hot_branch_row(struct hot_branch *b, size_t i, struct row *r);
+
+#endif
