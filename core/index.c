@@ -259,24 +259,21 @@ done:
 }
 
 void
-index_finish(struct rec_index *ix, bool keep_who)
+index_finish_begin(struct rec_index *ix, bool keep_who)
+{
+	ix->who = NULL;
+	if (keep_who && ix->lv != NULL && ix->n > 0)
+		ix->who = malloc(ix->n * sizeof *ix->who);	/* none: read from the records */
+}
+
+void
+index_finish_end(struct rec_index *ix)
 {
 	struct rec_ent *v = (struct rec_ent *)ix->lv;
-	uint64_t *who = NULL;
 	size_t n = ix->n, nbytes;
 
 	if (ix->lv == NULL)
 		return;
-	if (keep_who && n > 0)
-		who = malloc(n * sizeof *who);	/* none: read from the records */
-	/* Forward, in place: entry i's 16 bytes end before entry i+1's 24 begin. */
-	for (size_t i = 0; i < n; i++) {
-		struct load_ent le = ix->lv[i];
-
-		v[i] = le.e;
-		if (who != NULL)
-			who[i] = le.who;
-	}
 	nbytes = index_bytes(n * sizeof *v);
 	if (nbytes < ix->map_bytes) {
 		void *p = mremap(v, ix->map_bytes, nbytes, 0);
@@ -285,10 +282,21 @@ index_finish(struct rec_index *ix, bool keep_who)
 			ix->map_bytes = nbytes;
 	}
 	ix->v = v;
-	ix->who = who;
 	ix->lv = NULL;
 	ix->cap = 0;
 	ix->before_grow = NULL;
+}
+
+void
+index_finish(struct rec_index *ix, bool keep_who)
+{
+	index_finish_begin(ix, keep_who);
+	for (size_t i = 0; i < ix->n; i++) {
+		struct load_ent le = ix->lv[i];
+
+		index_finish_step(ix, i, &le);
+	}
+	index_finish_end(ix);
 }
 
 void

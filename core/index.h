@@ -108,6 +108,21 @@ bool index_reserve(struct rec_index *ix, size_t n);
  * ix->who if keep_who.  No more pushes after it.
  */
 void index_finish(struct rec_index *ix, bool keep_who);
+/*
+ * The same in steps, for a caller that reads every loading entry once in
+ * order anyway (the thread table's pass): begin, then for each i in order
+ * a copy of lv[i] handed to index_finish_step (which may overwrite lv[i]'s
+ * bytes: entry i's 16 end before entry i+1's 24 begin), then end.
+ */
+void index_finish_begin(struct rec_index *ix, bool keep_who);
+static inline void
+index_finish_step(struct rec_index *ix, size_t i, const struct load_ent *le)
+{
+	((struct rec_ent *)(void *)ix->lv)[i] = le->e;
+	if (ix->who != NULL)
+		ix->who[i] = le->who;
+}
+void index_finish_end(struct rec_index *ix);
 void index_free(struct rec_index *ix);
 /* First position of a sorted index whose time is t or later (ix->n if none). */
 size_t index_first_at(const struct rec_index *ix, uint64_t t);

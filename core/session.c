@@ -929,7 +929,7 @@ open_mem(struct session *s, const struct session_mem *mem, size_t nmem, struct p
 
 /* Feed the thread table the index's samples and its COMM, FORK, EXIT and MMAP records. */
 static void
-build_threads(struct session *s)
+build_threads(struct session *s, bool keep_who)
 {
 	/*
 	 * The records read here are scattered over the file, and each read
@@ -940,11 +940,15 @@ build_threads(struct session *s)
 	uint64_t lo = UINT64_MAX, hi = 0;
 	unsigned pending = 0;
 
+	/* the index is packed to 16-byte entries in the same pass (index_finish) */
+	index_finish_begin(&s->index, keep_who);
 	for (size_t i = 0; i < s->index.n; i++) {
-		const struct load_ent *le = &s->index.lv[i];
+		const struct load_ent lec = s->index.lv[i], *le = &lec;
 		const struct rec_ent *e = &le->e;
 		unsigned type = ent_type(e);
 		struct rec r;
+
+		index_finish_step(&s->index, i, le);
 
 		if (type == PERF_RECORD_SAMPLE) {
 			struct ent_who w;
@@ -978,6 +982,7 @@ build_threads(struct session *s)
 	}
 	if (pending)
 		session_drop_pages(s, lo, hi);
+	index_finish_end(&s->index);
 }
 
 /* session_open() and session_open_mem(): from path, or from mem if not NULL. */
@@ -1061,8 +1066,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		index_sort(&s->index, ld.rounds, ld.nrounds);
 		s->t_sort = now_s() - t;
 		t = now_s();
-		build_threads(s);
-		index_finish(&s->index, opts != NULL && opts->keep_who);
+		build_threads(s, opts != NULL && opts->keep_who);
 		s->t_threads = now_s() - t;
 	}
 	/*

@@ -325,7 +325,21 @@ fi
 # ---- themes and NO_COLOR ----
 start "NO_COLOR=1 '$bin' --theme high-contrast '$data/fork.data'"
 wait_for "perfnav  fork\.data" "NO_COLOR with a theme file"
+# an explicit --theme wins over NO_COLOR: its colours are drawn (issue 16's trial)
+if tmux -L "$sock" capture-pane -t e2e -p -e | grep -qE $'\033\\[([0-9;]*;)?(3[0-7]|38;5;[0-9]+|9[0-7])[;m]'; then
+	ok "NO_COLOR with --theme: the theme's colours"
+else
+	ko "NO_COLOR with --theme: no colour drawn"
+fi
 finish "NO_COLOR"
+start "NO_COLOR=1 '$bin' '$data/fork.data'"
+wait_for "perfnav  fork\.data" "NO_COLOR alone"
+if tmux -L "$sock" capture-pane -t e2e -p -e | grep -qE $'\033\\[([0-9;]*;)?(3[0-7]|38;5;[0-9]+|9[0-7])[;m]'; then
+	ko "NO_COLOR alone: colours drawn"
+else
+	ok "NO_COLOR alone: no colour"
+fi
+finish "NO_COLOR alone"
 start "'$bin' --theme '$top/themes/light.theme' '$data/fork.data'"
 wait_for "perfnav  fork\.data" "--theme PATH"
 finish "light theme"

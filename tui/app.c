@@ -400,7 +400,9 @@ tui_run(struct tui_opts *o)
 	}
 	if (tr > 0)
 		fprintf(stderr, "perfnav: %s\n", err);
-	a->mono = (nc && nc[0]) || strcmp(a->theme.name, "mono") == 0;
+	/* NO_COLOR asks for no colour unless a theme is named (then that one) */
+	a->mono = (nc && nc[0] && (co->theme == NULL || co->theme[0] == '\0')) ||
+	    strcmp(a->theme.name, "mono") == 0;
 	a->s = cmd_open_progress(co, true);
 	if (a->s == NULL) {
 		free(a);
