@@ -15,7 +15,7 @@
 #include "tests/helpers.h"
 
 struct walk {
-	const struct session	*s;
+	struct session		*s;
 	struct read_state	 st;
 	uint64_t		 sum[2], last[2], delivered[2], records;
 };

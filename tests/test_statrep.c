@@ -159,7 +159,7 @@ Test(statrep, global_sums_and_scales)
 /* A counter that never ran is not counted (perf's <not counted>). */
 Test(statrep, never_ran_is_not_counted)
 {
-	struct stat_count c = { 10, 100, 0, true }, none = { 0 };
+	struct stat_count c = { 10, 100, 0, true, NULL, 0 }, none = { 0, 0, 0, false, NULL, 0 };
 	double v;
 
 	cr_assert_not(stat_count_scaled(&c, &v));
