@@ -34,8 +34,10 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 	size_t n = ix->n, m;
 	bool stacks = false;
 
+	/* samples with READ values are delivered by what each count grew since
+	 * that counter's last sample: one walk in time order */
 	if (n < 2 || pt_present(s) || o->callgraph || o->paths_address ||
-	    (o->record_self && !o->paths))
+	    (o->record_self && !o->paths) || session_has_read_samples(s))
 		return false;
 	for (size_t i = 0; i < at->n; i++)
 		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
@@ -66,8 +68,7 @@ hist_parallel_worth(const struct session *s)
 		if (*end == '\0')
 			min = v;
 	}
-	/* samples with READ values are delivered by what each count grew since
-	 * that counter's last sample: one walk in time order */
+	/* samples with READ values: never cut (hist_split_point), so script either */
 	return nsamples >= min && nsamples >= 2 && !session_has_read_samples(s);
 }
 
