@@ -28,6 +28,11 @@ void tpevent_free(struct tpevent *t);
 
 /* Number of event formats libtraceevent parsed. */
 size_t tpevent_nformats(const struct tpevent *t);
+/* Number of parts of the tracing data (an event format, the printk
+ * formats...) skipped because libtraceevent crashed or hung on them in a
+ * trial parse in a child process: their tracepoints print as having no
+ * format. */
+size_t tpevent_skipped(const struct tpevent *t);
 
 /* Is there a parsed format for the tracepoint id config (attr.config)? */
 bool tpevent_known(struct tpevent *t, uint64_t config);

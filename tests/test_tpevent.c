@@ -277,3 +277,124 @@ Test(tpevent, mutated_payloads)
 	tpevent_free(t);
 	session_close(s);
 }
+
+/* A TRACING_DATA of our own (version 0.6, little-endian, 8-byte longs):
+ * one ftrace format, no systems, no kallsyms, the printk formats given,
+ * no saved cmdlines.  Returns its length. */
+static const char good_format[] = "name: function\nID: 1\nformat:\n"
+				  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+				  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+				  "print fmt: \"%lx\", REC->ip\n";
+
+static size_t
+tracing_blob_of(uint8_t *b, size_t cap, const char *printk, const char *const *fmts, uint32_t nfmts)
+{
+	static const uint8_t head[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g', '0', '.', '6', 0, 0, 8 };
+	size_t n = 0;
+	uint32_t u32;
+	uint64_t u64;
+
+#define PUT(p, len)                                                                                                    \
+	do {                                                                                                           \
+		cr_assert_leq(n + (len), cap);                                                                         \
+		memcpy(b + n, (p), (len));                                                                             \
+		n += (len);                                                                                            \
+	} while (0)
+	PUT(head, sizeof head);
+	u32 = 4096;
+	PUT(&u32, 4);
+	PUT("header_page", 12);
+	u64 = 0;
+	PUT(&u64, 8);
+	PUT("header_event", 13);
+	PUT(&u64, 8);
+	PUT(&nfmts, 4);
+	for (uint32_t i = 0; i < nfmts; i++) {
+		u64 = strlen(fmts[i]);
+		PUT(&u64, 8);
+		PUT(fmts[i], strlen(fmts[i]));
+	}
+	u32 = 0;
+	PUT(&u32, 4);	/* systems */
+	PUT(&u32, 4);	/* kallsyms */
+	u32 = (uint32_t)strlen(printk);
+	PUT(&u32, 4);
+	PUT(printk, strlen(printk));
+#undef PUT
+	return n;
+}
+
+static size_t
+tracing_blob(uint8_t *b, size_t cap, const char *printk)
+{
+	const char *fmts[] = { good_format };
+
+	return tracing_blob_of(b, cap, printk, fmts, 1);
+}
+
+/* Printk formats libtraceevent 1.7 would read outside its own copies of
+ * (a line without a colon, an empty or short format, a lone quote, a colon
+ * first): dropped before it sees them, the good lines and the formats kept.
+ * The sanitizer build is what checks; found by the script fuzz harness. */
+Test(tpevent, malformed_printk_formats)
+{
+	static const char *const texts[] = {
+		"ffff",
+		"ffff:",
+		"ffff: ",
+		"ffff: \"",
+		"ffff: \"a",
+		"ffff: ab",
+		":abc: \"defg\"",
+		"\n\n:\n",
+		"ffffffff81000000 : \"ok %d\\n\"\nffff\nffffffff81000010 : \"x\"\n12: \"\"",
+		"ffffffff81000000 : \"fine\\n\"",
+	};
+	uint8_t blob[1024];
+
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		size_t n = tracing_blob(blob, sizeof blob, texts[i]);
+		struct tpevent *t = tpevent_from_data(blob, n);
+
+		cr_assert_not_null(t, "%s", texts[i]);
+		cr_assert_eq(tpevent_nformats(t), 1);
+		cr_assert(tpevent_known(t, 1));
+		tpevent_free(t);
+	}
+}
+
+/* An event format libtraceevent 1.7 parses into a NULL dereference (a
+ * __print_flags of a field the format lacks), between two good ones: the
+ * trial parse in a child finds it, it alone is skipped and counted, and
+ * the good formats print.  Without the child this test would crash. */
+Test(tpevent, crashing_format_skipped)
+{
+	static const char bad[] = "name: bad\nID: 2\nformat:\n"
+				  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+				  "\tfield:long x;\toffset:8;\tsize:8;\tsigned:1;\n\n"
+				  "print fmt: \"%s\", __print_flags(REC->nope, \"|\")\n";
+	static const char good2[] = "name: other\nID: 3\nformat:\n"
+				    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+				    "\tfield:int v;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+				    "print fmt: \"v=%d\", REC->v\n";
+	const char *fmts[] = { good_format, bad, good2 };
+	uint8_t blob[2048], raw[8] = { 3, 0, 0, 0, 42, 0, 0, 0 };
+	size_t n = tracing_blob_of(blob, sizeof blob, "", fmts, 3);
+	struct tpevent *t = tpevent_from_data(blob, n);
+	bool ok;
+
+	cr_assert_not_null(t);
+	cr_assert_eq(tpevent_skipped(t), 1);
+	cr_assert_eq(tpevent_nformats(t), 2);
+	cr_assert(tpevent_known(t, 1));
+	cr_assert_not(tpevent_known(t, 2));
+	cr_assert(tpevent_known(t, 3));
+	cr_assert_str_eq(tpevent_text(t, 3, raw, sizeof raw, 0, &ok), "v=42");
+	cr_assert(ok);
+	tpevent_free(t);
+	/* asked again (a handle per thread): the same verdict, no second child */
+	t = tpevent_from_data(blob, n);
+	cr_assert_not_null(t);
+	cr_assert_eq(tpevent_skipped(t), 1);
+	tpevent_free(t);
+}

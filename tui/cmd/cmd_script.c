@@ -227,6 +227,14 @@ tp_init(struct sout *o, const struct session *s)
 			o->ev_width = (unsigned)n;
 	}
 	o->tp = any ? tpevent_new(s) : NULL;
+	if (tpevent_skipped(o->tp) > 0) {
+		const struct feat_sec *fs = &session_features(s)->sec[PF_FEAT_TRACING_DATA];
+
+		fprintf(stderr,
+		    "perfnav: %s: tracing data at offset %#" PRIx64 ": %zu part(s) skipped, on which "
+		    "libtraceevent crashed or hung (their tracepoints print without a format)\n",
+		    session_info(s).path, fs->offset, tpevent_skipped(o->tp));
+	}
 }
 
 /*
