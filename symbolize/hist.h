@@ -61,6 +61,7 @@ enum hist_key {
 	HIST_KEY_SYM,		/* sym */
 	HIST_KEY_CPU,		/* cpu */
 	HIST_KEY_SRCLINE,	/* srcline */
+	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
 	HIST_KEY_COUNT
 };
 
@@ -114,6 +115,7 @@ struct hist_entry {
 	uint32_t	dso;		/* DSO id or DSO_NONE */
 	uint32_t	node;		/* function node id (hist_node) */
 	uint32_t	srcline;	/* string id */
+	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */

@@ -48,7 +48,7 @@ struct top_args {
 };
 
 static const struct cmd_opt top_opts[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline (default comm,dso,sym)" },
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace (default comm,dso,sym)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
@@ -306,7 +306,7 @@ parse_sort(const char *sort, struct hist_opts *ho)
 		fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
 	else if (nk < 0)
 		fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
-		    "pid, tid, process, dso, sym, cpu, srcline)\n", (int)badlen, bad);
+		    "pid, tid, process, dso, sym, cpu, srcline, trace)\n", (int)badlen, bad);
 	else
 		fprintf(stderr, "perfnav top: no sort keys\n");
 	return -1;
