@@ -69,6 +69,7 @@ hist_free(struct hist *h)
 		return;
 	strtab_free(&h->strs);
 	read_state_free(&h->rs);
+	tpevent_free(h->tp);
 	free(h->ev);
 	free(h->ev_of_attr);
 	free(h->ev_order);
@@ -596,6 +597,7 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	src.pid = smp->pid;
 	src.tid = smp->tid;
 	src.cpu = smp->cpu;
+	src.trace = 0;	/* a hist_sample carries no payload */
 	src.f = &self;
 	hist_add_keys(h, ev, &src, smp->period, h->chain, smp->nchain);
 }

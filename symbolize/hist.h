@@ -76,6 +76,7 @@ enum hist_key {
 	HIST_KEY_LOCKED,	/* locked */
 	HIST_KEY_BLOCKED,	/* blocked */
 	HIST_KEY_PAGE_SIZE,	/* data_page_size */
+	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
 	HIST_KEY_COUNT
 };
 
@@ -152,6 +153,7 @@ struct hist_entry {
 	uint32_t	daddr_node;	/* data address: function node */
 	uint64_t	data_src;	/* DATA_SRC (perf_mem_data_src) */
 	uint64_t	page_size;	/* DATA_PAGE_SIZE */
+	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */

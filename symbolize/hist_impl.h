@@ -23,6 +23,7 @@
 #include "core/sample_read.h"
 #include "symbolize/hist.h"
 #include "symbolize/perftree.h"
+#include "symbolize/tpevent.h"
 
 /*
  * Tables are growable arrays of plain structs addressed by 32-bit ids;
@@ -177,6 +178,8 @@ struct hist {
 	struct symbolizer	*z;
 	struct hist_opts	 o;
 	unsigned		 keymask;	/* HIST_KEEP() of each key */
+	struct tpevent		*tp;		/* the trace key's payloads (hist_walk.c), or NULL */
+	bool			 tp_tried;
 	bool			 want_src;	/* a key needs source lines */
 	bool			 branch_keys;	/* a key of branch mode (hist_key_branch) */
 	bool			 mem_keys;	/* a key of memory mode (hist_key_mem) */
@@ -443,6 +446,7 @@ struct key_src {
 	uint32_t		 comm;	/* string id */
 	int32_t			 pid, tid;
 	uint32_t		 cpu;
+	uint32_t		 trace;	/* string id + 1 of the payload's text (tpevent.h), 0: none */
 	const struct fkey	*f;	/* the sample's own frame or a callchain frame */
 	/* branch mode: the entry's source and target (hist_walk.c add_branches) */
 	const struct fkey	*from, *to;

@@ -676,6 +676,28 @@ deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t pe
 	return k;
 }
 
+/* The trace key's value of a sample: its payload's text as perf script
+ * prints it (string id + 1), 0 for a sample of another type of event (perf's
+ * "N/A") or when the key is not asked for. */
+static uint32_t
+trace_of(struct hist *h, const struct sample *smp)
+{
+	const struct attr_table *at = session_attrs(h->s);
+	const char *text;
+
+	if ((h->keymask & HIST_KEEP(HIST_KEY_TRACE)) == 0 || smp->attr < 0 ||
+	    (size_t)smp->attr >= at->n || at->v[smp->attr].attr.type != PERF_TYPE_TRACEPOINT ||
+	    (smp->sample_type & PERF_SAMPLE_RAW) == 0)
+		return 0;
+	if (!h->tp_tried) {
+		h->tp = tpevent_new(h->s);
+		h->tp_tried = true;
+	}
+	text = h->tp != NULL ? tpevent_text(h->tp, at->v[smp->attr].attr.config, smp->raw,
+	    smp->raw_size, smp->cpu, NULL) : "[no tracing data]";
+	return hist_intern(h, text) + 1;
+}
+
 /*
  * Add the sample at index position i, record r.  Returns 1 if added, 0 if
  * left out, -1 if undecodable.
@@ -725,6 +747,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	for (size_t k = 0; k < nd; k++)
 		ev[k] = hist_event_of(h, d[k].attr, session_attr_name(s, d[k].attr));
 	src.comm = comm_of(h, src.tid, smp.time);
+	src.trace = trace_of(h, &smp);
 	if (h->o.filter != NULL &&
 	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
 		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
@@ -821,7 +844,7 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.reads = session_has_read_samples(s);
 	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads &&
-	    !h->o.mem_mode;
+	    !h->o.mem_mode && (h->keymask & HIST_KEEP(HIST_KEY_TRACE)) == 0;
 	if (to > ix->n)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops

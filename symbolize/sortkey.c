@@ -627,6 +627,42 @@ page_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 	memsrc_page_size(e->page_size, buf, n);
 }
 
+/* ---- trace: a tracepoint sample's payload, as perf report --sort trace ---- */
+
+static void
+trace_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->trace = src->trace;
+}
+
+static void
+trace_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->trace = e->trace;
+}
+
+static void
+trace_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->trace = fe->trace ? hist_intern(x->into, hist_str(x->from, fe->trace - 1)) + 1 : 0;
+}
+
+/* perf's sort__trace_cmp: the texts, the sought entry's first; equal for
+ * events that are not tracepoints (all "N/A"). */
+static int64_t
+trace_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	if (old->trace == 0 || nw->trace == 0)
+		return (int64_t)(nw->trace != 0) - (int64_t)(old->trace != 0);
+	return strcmp(hist_str(h, nw->trace - 1), hist_str(h, old->trace - 1));
+}
+
+static void
+trace_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", e->trace ? hist_str(h, e->trace - 1) : "N/A");
+}
+
 /* ---- the table ---- */
 
 const struct sortkey sortkeys[HIST_KEY_COUNT] = {
@@ -728,6 +764,11 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.name = "data_page_size", .header = "Data Page Size", .width = 22,
 		.extract = page_extract, .keep = page_keep, .xlat = page_xlat,
 		.text = page_text,
+	},
+	[HIST_KEY_TRACE] = {
+		.name = "trace", .header = "Trace output", .width = 0,
+		.extract = trace_extract, .keep = trace_keep, .xlat = trace_xlat,
+		.perf_cmp = trace_perf_cmp, .text = trace_text,
 	},
 };
 

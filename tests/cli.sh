@@ -457,6 +457,15 @@ for f in plain fp dwarf dir multi fork tracepoint switch; do
 		ko "top $f exited: $(head -c 200 "$tmp/err")"
 	fi
 done
+# top --sort trace: perf report --sort trace's rows (the payloads' texts; N/A for cpu-clock),
+# tests/data/expected/tracepoint.data.trace.tsv, compared as sorted rows (ties are in another order)
+if "$bin" top --tsv --sort trace --kallsyms /dev/null "$data/tracepoint.data" > "$tmp/top" \
+	2> "$tmp/err" && grep -v '^#' "$tmp/top" | sort > "$tmp/got" &&
+	sort "$data/expected/tracepoint.data.trace.tsv" | diff - "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "top --sort trace: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
 # top --children: every sample has main and __libc_start_call_main above it in cpu
 if "$bin" top --tsv --children --sort sym --buildid-dir "$data/buildid" --kallsyms /dev/null \
 	"$data/fp.data" > "$tmp/top" 2> "$tmp/err" &&
