@@ -246,6 +246,7 @@ list_action(struct app *a, struct pane *p, enum action act)
 		return true;
 	case ACT_CLEAR_FILTER:
 		widget_set_filter(w, "", NULL, 0);
+		app_view_refiltered(a, "");
 		app_msg(a, EL_MESSAGE, "filter cleared");
 		return true;
 	default:

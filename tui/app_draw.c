@@ -62,6 +62,53 @@ fmt_span(char *buf, size_t n, uint64_t ns)
 		snprintf(buf, n, "%.0f min", s / 60);
 }
 
+/*
+ * The title's fields after the recording's name, each labelled, in the
+ * order shown; prio says which go first when the line is too narrow
+ * (highest first): the load time, the record count, the symbols' time once
+ * done, perf's version, the events (first shortened to their count), the
+ * span; the samples, the symbol progress and a LOST warning stay longest.
+ */
+enum { TF_PERF, TF_EVENTS, TF_SAMPLES, TF_SYM, TF_SPAN, TF_RECORDS, TF_LOAD, TF_LOST, TF_N };
+
+static const int title_prio[TF_N] = {
+	[TF_LOAD] = 8, [TF_RECORDS] = 7, [TF_PERF] = 5, [TF_EVENTS] = 4, [TF_SPAN] = 3,
+	[TF_SAMPLES] = 2, [TF_SYM] = 1, [TF_LOST] = 0,
+};
+#define TF_SYM_DONE_PRIO	6	/* "symbols in 0.42 s" matters less than the progress */
+
+static void
+title_sym(struct app *a, char *buf, size_t n)
+{
+	const struct type_counts *cnt = session_counts(a->s);
+
+	if (a->sym == NULL || cnt->by_type[PERF_RECORD_SAMPLE] == 0)
+		buf[0] = '\0';
+	else if (a->diff && symbols_pair_waiting(a->sym)) {
+		char w[96];
+
+		snprintf(buf, n, "%s", symbols_pair_wait_text(a->sym, w, sizeof w));
+	} else if (!a->sym->done)
+		snprintf(buf, n, "symbols %.0f%%", 100 * symbols_progress(a->sym));
+	else
+		snprintf(buf, n, "symbols in %.2f s", a->sym_wall);
+}
+
+/* The samples, and what the current pane's rows count when that is
+ * something else (the branch table: branch entries). */
+static void
+title_samples(struct app *a, char *buf, size_t n)
+{
+	struct pane *p = app_view_pane(a);
+	char what[64];
+	int k;
+
+	k = snprintf(buf, n, "%" PRIu64 " samples", session_counts(a->s)->by_type[PERF_RECORD_SAMPLE]);
+	if (p != NULL && p->ops->counted != NULL && p->ops->counted(p, what, sizeof what) &&
+	    k > 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, " (table: %s)", what);
+}
+
 static void
 draw_title(struct app *a)
 {
@@ -70,8 +117,11 @@ draw_title(struct app *a)
 	const struct features *ft = session_features(s);
 	struct session_info si = session_info(s);
 	const char *base = strrchr(si.path, '/');
-	char buf[1200], span[32], xf[400];
-	char sym[128], name[600];
+	size_t nev = session_attrs(s)->n;
+	char buf[1400], span[32], xf[400], name[600];
+	char f[TF_N][200];
+	bool on[TF_N];
+	int prio[TF_N], width;
 
 	fill_line(a, 0, EL_TITLE);
 	snprintf(name, sizeof name, "%s", si.from_stdin ? "(stdin)" : base && base[1] ? base + 1 :
@@ -85,16 +135,6 @@ draw_title(struct app *a)
 		    a->sym->diff_abs ? ", periods" : ", % of totals");
 	}
 	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
-	if (a->sym == NULL || cnt->by_type[PERF_RECORD_SAMPLE] == 0)
-		sym[0] = '\0';
-	else if (a->diff && symbols_pair_waiting(a->sym)) {
-		char w[96];
-
-		snprintf(sym, sizeof sym, " | %s", symbols_pair_wait_text(a->sym, w, sizeof w));
-	} else if (!a->sym->done)
-		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
-	else
-		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);
 	/* the call-path transforms in force, first: they change what the panes show */
 	xf[0] = '\0';
 	if (a->sym && a->sym->scope.nxf) {
@@ -111,11 +151,43 @@ draw_title(struct app *a)
 		    scope_time_text(&a->sym->scope, t, sizeof t),
 		    a->sym->scope.time_pending ? " pending" : "");
 	}
-	snprintf(buf, sizeof buf, " perfnav  %s%s%s | perf %s | %s | %" PRIu64 " samples%s | %s | "
-	    "%zu records, %.2f s to load%s",
-	    name, si.damaged ? " [damaged]" : "", xf, ft->version ? ft->version : "?", a->events,
-	    cnt->by_type[PERF_RECORD_SAMPLE], sym, span, session_index(s)->n, a->load_secs,
-	    cnt->by_type[PERF_RECORD_LOST] ? " | LOST records!" : "");
+	snprintf(f[TF_PERF], sizeof f[0], "perf %s", ft->version ? ft->version : "?");
+	snprintf(f[TF_EVENTS], sizeof f[0], "%s%s", nev > 1 ? "events " : "event ", a->events);
+	title_samples(a, f[TF_SAMPLES], sizeof f[0]);
+	title_sym(a, f[TF_SYM], sizeof f[0]);
+	snprintf(f[TF_SPAN], sizeof f[0], "span %s", span);
+	snprintf(f[TF_RECORDS], sizeof f[0], "%zu records", session_index(s)->n);
+	snprintf(f[TF_LOAD], sizeof f[0], "loaded in %.2f s", a->load_secs);
+	snprintf(f[TF_LOST], sizeof f[0], "%s", cnt->by_type[PERF_RECORD_LOST] ? "LOST records!" : "");
+	for (int i = 0; i < TF_N; i++) {
+		on[i] = f[i][0] != '\0';
+		prio[i] = title_prio[i];
+	}
+	if (a->sym != NULL && a->sym->done)
+		prio[TF_SYM] = TF_SYM_DONE_PRIO;
+	for (;;) {
+		int o = snprintf(buf, sizeof buf, " perfnav  %s%s%s", name, si.damaged ? " [damaged]" : "",
+		    xf);
+		int drop = -1;
+
+		for (int i = 0; i < TF_N && o > 0 && (size_t)o < sizeof buf; i++)
+			if (on[i])
+				o += snprintf(buf + o, sizeof buf - (size_t)o, " | %s", f[i]);
+		width = text_width(buf);
+		if (width <= COLS)
+			break;
+		/* the events listed become their count before anything else goes */
+		if (on[TF_EVENTS] && nev > 1 && strncmp(f[TF_EVENTS], "events ", 7) == 0) {
+			snprintf(f[TF_EVENTS], sizeof f[0], "%zu events", nev);
+			continue;
+		}
+		for (int i = 0; i < TF_N; i++)
+			if (on[i] && (drop < 0 || prio[i] > prio[drop]))
+				drop = i;
+		if (drop < 0 || prio[drop] == 0)
+			break;	/* only the name and the warnings left: cut */
+		on[drop] = false;
+	}
 	put_text(0, 0, COLS, buf);
 }
 

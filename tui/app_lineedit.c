@@ -101,6 +101,7 @@ app_lineedit_key(struct app *a, int key)
 				app_msg(a, EL_ERROR, "%s", err[0] ? err : "bad filter");
 				return;		/* stay in the editor */
 			}
+			app_view_refiltered(a, a->in_buf);
 			if (a->in_buf[0])
 				app_msg(a, EL_MESSAGE, "filter '%s': %zu rows (F clears)", a->in_buf,
 				    widget_count(&p->w));

@@ -122,6 +122,9 @@ void app_view_save(struct app *a);
 void app_view_apply(struct app *a);
 /* app_view.c: drill into view v (the current one is saved first). */
 void app_view_push(struct app *a, const struct nav_view *v);
+/* app_view.c: the current view's filter was replaced by filter (empty:
+ * cleared): a label that named the old one names the new one. */
+void app_view_refiltered(struct app *a, const char *filter);
 /* app_view.c: back to the view before (a message at the root). */
 void app_view_back(struct app *a);
 /* app_view.c: go to the view pane p asked for (its push). */

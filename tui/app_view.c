@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/app_priv.h"
 #include "tui/scope.h"
@@ -51,7 +52,25 @@ app_view_push(struct app *a, const struct nav_view *v)
 {
 	app_view_save(a);
 	nav_push(&a->nav, v);
+	/* a view that came with a filter and a label for it ("samples mix_one") */
+	a->nav.v[a->nav.n - 1].label_filter = v->filter[0] != '\0' && v->label[0] != '\0';
 	app_view_apply(a);
+}
+
+void
+app_view_refiltered(struct app *a, const char *filter)
+{
+	struct nav_view *v = a->nav.n > 0 ? &a->nav.v[a->nav.n - 1] : NULL;
+	const struct pane_ops *o;
+
+	if (v == NULL || !v->label_filter)
+		return;
+	o = pane_ops_of((enum pane_id)v->pane);
+	if (filter[0] == '\0')
+		snprintf(v->label, sizeof v->label, "%s", o != NULL ? o->name : "?");
+	else
+		snprintf(v->label, sizeof v->label, "%s '%.*s%s'", o != NULL ? o->name : "?",
+		    (int)strlen(filter) > 28 ? 27 : 28, filter, strlen(filter) > 28 ? "…" : "");
 }
 
 void

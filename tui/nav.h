@@ -67,6 +67,7 @@ struct nav_view {
 	enum nav_target	 target;
 	uint64_t	 arg, arg2, arg3;
 	char		 label[NAV_LABEL_MAX];	/* shown in the path: "pid 123" */
+	bool		 label_filter;		/* the label names the filter it came with */
 	struct nav_xf	 xf;			/* a transform step, or n 0 */
 };
 

@@ -101,6 +101,9 @@ struct pane_ops {
 	void		(*save)(struct pane *p, struct nav_view *v);
 	/* Optional one-line hint for the status line. */
 	const char	*(*help)(struct pane *p);
+	/* Optional: what the rows count when it is not the recording's samples
+	 * ("416 branch entries"), for the title; false when they are. */
+	bool		(*counted)(struct pane *p, char *buf, size_t n);
 	/* Optional: the source row of a row key (WIDGET_NONE), so the widget
 	 * finds a row without producing every row's text. */
 	size_t		(*find)(struct pane *p, uint64_t key);

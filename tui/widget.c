@@ -19,14 +19,8 @@
 #include "core/text.h"
 #include "tui/pane.h"
 #include "tui/widget.h"
+#include "tui/widget_impl.h"
 
-enum {
-	WF_EXPANDED = 1 << 0,
-	WF_KIDS = 1 << 1,
-	WF_MATCH = 1 << 2,
-	WF_KEEP = 1 << 3,	/* a descendant matches */
-	WF_OPEN = 1 << 4,	/* scratch: children may show */
-};
 
 /* ---- rows ---- */
 
@@ -220,8 +214,8 @@ src_nrows(struct widget *w)
 	return w->p->ops->nrows ? w->p->ops->nrows(w->p) : 0;
 }
 
-static void
-src_row(struct widget *w, size_t idx, struct row *r)
+void
+widget_src_row(struct widget *w, size_t idx, struct row *r)
 {
 	row_reset(r);
 	w->p->ops->row(w->p, idx, r);
@@ -259,7 +253,7 @@ widget_cursor_key(struct widget *w)
 	if (src == WIDGET_NONE)
 		return UINT64_MAX;
 	r = xmalloc(sizeof *r);
-	src_row(w, src, r);
+	widget_src_row(w, src, r);
 	k = r->key;
 	free(r);
 	return k;
@@ -330,7 +324,7 @@ widget_goto_key(struct widget *w, uint64_t key)
 	r = xmalloc(sizeof *r);
 	/* rows whose key is their index: one look */
 	if (key < w->n) {
-		src_row(w, (size_t)key, r);
+		widget_src_row(w, (size_t)key, r);
 		if (r->key == key) {
 			if (w->tree)
 				widget_reveal(w, (size_t)key);
@@ -340,7 +334,7 @@ widget_goto_key(struct widget *w, uint64_t key)
 		}
 	}
 	for (size_t i = 0; i < w->n; i++) {
-		src_row(w, i, r);
+		widget_src_row(w, i, r);
 		if (r->key == key) {
 			if (w->tree)
 				widget_reveal(w, i);
@@ -369,7 +363,7 @@ build_tree(struct widget *w, bool keep_flags)
 	for (size_t i = 0; i < w->n; i++) {
 		int d;
 
-		src_row(w, i, r);
+		widget_src_row(w, i, r);
 		d = r->depth;
 		if (d > sp)		/* no skipping levels */
 			d = sp;
@@ -453,7 +447,7 @@ build_order(struct widget *w)
 		for (size_t i = 0; i < w->n; i++) {
 			const char *t;
 
-			src_row(w, i, r);
+			widget_src_row(w, i, r);
 			t = r->col[w->sort_col] ? r->col[w->sort_col] : "";
 			if (c.num)
 				c.val[i] = num_of(t);
@@ -534,7 +528,7 @@ widget_row_contains(struct widget *w, size_t idx, const char *text)
 	struct row *r = xmalloc(sizeof *r);
 	bool hit = false;
 
-	src_row(w, idx, r);
+	widget_src_row(w, idx, r);
 	for (int c = 0; c < ROW_MAXCOLS && !hit; c++)
 		if (r->col[c] && contains_ci(r->col[c], text))
 			hit = true;
@@ -549,7 +543,7 @@ generic_match(struct widget *w, size_t idx, struct row *r)
 	char buf[sizeof w->filter], *save = NULL, *word;
 	bool ok = true;
 
-	src_row(w, idx, r);
+	widget_src_row(w, idx, r);
 	snprintf(buf, sizeof buf, "%s", w->filter);
 	for (word = strtok_r(buf, " \t", &save); word && ok; word = strtok_r(NULL, " \t", &save)) {
 		bool hit = false;
@@ -929,124 +923,4 @@ widget_reveal(struct widget *w, size_t src)
 	for (uint32_t p = w->parent[src]; p != UINT32_MAX; p = w->parent[p])
 		w->flags[p] |= WF_EXPANDED;
 	compute_visible(w);
-}
-
-/* ---- drawing ---- */
-
-static void
-put_text(WINDOW *win, int y, int x, int width, const char *s, bool right, bool middle)
-{
-	wchar_t buf[512];
-	int cols;
-
-	if (width <= 0)
-		return;
-	cols = text_decode(s, buf, sizeof buf / sizeof buf[0], width, middle);
-	if (right && cols < width)
-		x += width - cols;
-	mvwaddnwstr(win, y, x, buf, -1);
-}
-
-void
-text_put(void *win, int y, int x, int width, const char *s)
-{
-	put_text(win, y, x, width, s, false, false);
-}
-
-void
-text_line(void *win, int y, int x, int width, const char *s)
-{
-	mvwhline(win, y, x, ' ', width);
-	put_text(win, y, x, width, s, false, false);
-}
-
-/* Widths of the columns for a total width. */
-static void
-layout_cols(const struct pane *p, int total, int *wd)
-{
-	int fixed = 0, flex = -1;
-
-	for (int c = 0; c < p->ncols; c++) {
-		wd[c] = p->cols[c].width;
-		if ((p->cols[c].flags & COL_FLEX) && flex < 0)
-			flex = c;
-		else
-			fixed += wd[c] + 1;
-	}
-	if (flex >= 0) {
-		int left = total - fixed;
-
-		wd[flex] = left > p->cols[flex].width ? left : p->cols[flex].width;
-	}
-}
-
-void
-widget_draw(struct widget *w, const struct pane_canvas *c)
-{
-	WINDOW *win = c->win;
-	const struct pane *p = w->p;
-	const struct theme_attrs *ta = c->ta;
-	struct row *r = xmalloc(sizeof *r);
-	int wd[ROW_MAXCOLS], x;
-	bool utf8 = ta->utf8;
-
-	widget_set_height(w, c->h - 1);
-	layout_cols(p, c->w, wd);
-	/* column headers, with the sort mark */
-	wattrset(win, (attr_t)ta->a[EL_COLUMN_HEADER]);
-	mvwhline(win, c->y, c->x, ' ', c->w);
-	x = c->x;
-	for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
-		char t[96];
-		int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room;
-
-		snprintf(t, sizeof t, "%s%s", p->cols[k].title,
-		    w->sort_col == k ? (w->sort_desc ? (utf8 ? "\u25bc" : "v") : (utf8 ? "\u25b2" : "^")) : "");
-		put_text(win, c->y, x, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, false);
-		x += wd[k] + 1;
-	}
-	for (int y = 0; y < c->h - 1; y++) {
-		size_t pos = w->top + (size_t)y;
-		size_t src = widget_source(w, pos);
-		bool cur = pos == w->cursor;
-		attr_t base = (attr_t)(cur ? ta->a[EL_CURSOR] : ta->a[EL_NORMAL]);
-
-		wattrset(win, base);
-		mvwhline(win, c->y + 1 + y, c->x, ' ', c->w);
-		if (src == WIDGET_NONE)
-			continue;
-		src_row(w, src, r);
-		x = c->x;
-		for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
-			int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room, xx = x;
-			const char *t = r->col[k] ? r->col[k] : "";
-
-			if (!cur && r->el[k])
-				wattrset(win, (attr_t)ta->a[r->el[k]]);
-			else
-				wattrset(win, base);
-			if ((p->cols[k].flags & COL_TREE) && w->tree) {
-				int ind = 2 * w->depth[src];
-				const char *g = "  ";
-
-				if (w->flags[src] & WF_KIDS)
-					g = (w->flags[src] & WF_EXPANDED) ? (utf8 ? "\u25be " : "- ") :
-					    (utf8 ? "\u25b8 " : "+ ");
-				if (ind + 2 > cw)
-					ind = cw > 2 ? cw - 2 : 0;
-				if (!cur)
-					wattrset(win, (attr_t)ta->a[EL_TREE]);
-				put_text(win, c->y + 1 + y, xx + ind, cw - ind, g, false, false);
-				if (!cur)
-					wattrset(win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
-				xx += ind + 2;
-				cw -= ind + 2;
-			}
-			put_text(win, c->y + 1 + y, xx, cw, t, (p->cols[k].flags & COL_RIGHT) != 0,
-			    (p->cols[k].flags & COL_MIDDLE) != 0);
-			x += wd[k] + 1;
-		}
-	}
-	wattrset(win, (attr_t)ta->a[EL_NORMAL]);
-	free(r);
 }

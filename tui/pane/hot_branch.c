@@ -74,6 +74,14 @@ make(struct hot_branch *b)
 	hist_finish(b->h);
 }
 
+uint64_t
+hot_branch_entries(const struct hot_branch *b)
+{
+	if (b == NULL || b->h == NULL || b->ev >= hist_nevents(b->h))
+		return 0;
+	return hist_event(b->h, b->ev)->nsamples;
+}
+
 size_t
 hot_branch_load(struct hot_branch *b, int attr, double pct)
 {

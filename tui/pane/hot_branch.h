@@ -31,6 +31,9 @@ void hot_branch_free(struct hot_branch *b);
  * percent hidden; the first call makes the table.  Returns the count.
  */
 size_t hot_branch_load(struct hot_branch *b, int attr, double pct);
+/* The branch entries the table of the last hot_branch_load counts (0
+ * before one). */
+uint64_t hot_branch_entries(const struct hot_branch *b);
 /* Row i's cells (names escaped by the widget, as every pane's). */
 void hot_branch_row(struct hot_branch *b, size_t i, struct row *r);
 

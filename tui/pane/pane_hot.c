@@ -67,6 +67,14 @@ static const struct column cols_children[L_N] = {
 	{ "Symbol", 20, COL_FLEX | COL_TREE | COL_MIDDLE },
 };
 
+/* The DSO list (s): a row per shared object, its path where the symbol was. */
+static const struct column cols_dso[] = {
+	{ "Overhead", 8, COL_RIGHT | COL_NUM },
+	{ "Samples", 9, COL_RIGHT | COL_NUM },
+	{ "Shared Object", 20, 0 },
+	{ "Path", 20, COL_FLEX | COL_MIDDLE },
+};
+
 static const struct column cols_self[L_N - 1] = {
 	{ "Overhead", 8, COL_RIGHT | COL_NUM },
 	{ "Samples", 9, COL_RIGHT | COL_NUM },
@@ -407,6 +415,17 @@ set_columns(struct pane *p, struct hot *ht)
 		p->ncols = HB_N;
 		return;
 	}
+	if (ht->dsos) {	/* no children sums nor commands: a row per DSO */
+		static const int dso_map[L_N] = {
+			[L_CHILDREN] = -1, [L_SELF] = 0, [L_SAMPLES] = 1, [L_COMM] = -1, [L_DSO] = 2,
+			[L_SYM] = 3,
+		};
+
+		memcpy(ht->map, dso_map, sizeof dso_map);
+		p->cols = cols_dso;
+		p->ncols = (int)(sizeof cols_dso / sizeof cols_dso[0]);
+		return;
+	}
 	ht->keep = ht->sy->scope.hot_keep ? ht->sy->scope.hot_keep | HIST_KEEP(HIST_KEY_SYM) :
 	    HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
 	for (int l = 0; l < L_N; l++) {
@@ -709,6 +728,18 @@ annotate_view(struct pane *p, const struct hrow *w)
 	    view_flags(ht) & (NAV_HOT_PID | NAV_HOT_TID), ht->sel.pid, ht->sel.tid);
 }
 
+/* The self samples of function node in the table's rows (of this event and zoom). */
+static uint64_t
+self_samples_of(const struct hot *ht, uint32_t node)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ht->nents; i++)
+		if (ht->ents[i].node == node)
+			n += ht->ents[i].samples;
+	return n;
+}
+
 static int
 drill(struct pane *p, const struct hrow *w)
 {
@@ -738,6 +769,12 @@ drill(struct pane *p, const struct hrow *w)
 		return samples_view(p, e->node, e->comm, e->dso);
 	case HR_PATH:
 		nd = hist_node_get(H(ht), row_func(ht, w));
+		if (nd != NULL && self_samples_of(ht, row_func(ht, w)) == 0) {
+			/* a caller (or callee) that no sample ends in: as a top-level row says */
+			snprintf(p->msg, sizeof p->msg, "no sample ends in %s itself: it is on these "
+			    "paths as a caller (no samples to list)", hist_str(H(ht), nd->label));
+			return PANE_HANDLED | PANE_MSG;
+		}
 		return samples_view(p, row_func(ht, w), UINT32_MAX, nd ? nd->f.dso : DSO_NONE);
 	default:
 		return PANE_IGNORED;
@@ -1092,6 +1129,18 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 	text_put(win, y, c->x, c->w, buf);
 }
 
+/* The branch table counts branch entries, not samples (the title says both). */
+static bool
+hot_counted(struct pane *p, char *buf, size_t n)
+{
+	struct hot *ht = p->priv;
+
+	if (!ht->branches)
+		return false;
+	snprintf(buf, n, "%" PRIu64 " branch entries", hot_branch_entries(ht->br));
+	return true;
+}
+
 static const char *
 hot_help(struct pane *p)
 {
@@ -1175,6 +1224,7 @@ const struct pane_ops pane_hot_ops = {
 	.enter = hot_enter,
 	.save = hot_save,
 	.help = hot_help,
+	.counted = hot_counted,
 	.find = hot_find,
 	.func = hot_func,
 };
