@@ -21,7 +21,6 @@
 #include "tui/widget.h"
 #include "tui/widget_impl.h"
 
-
 /* ---- rows ---- */
 
 void
