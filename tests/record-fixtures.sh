@@ -31,7 +31,7 @@ command -v perf >/dev/null || { echo "record-fixtures.sh: perf not found" >&2; e
 
 rm -rf "$bin"
 mkdir -p "$bin" "$out" "$exp"
-for p in cpu threads forkexec; do
+for p in cpu threads forkexec nest; do
 	gcc -O1 -g -fno-omit-frame-pointer -pthread -Wall -Wextra -o "$bin/$p" "$src/$p.c"
 done
 
@@ -127,6 +127,8 @@ if want leader.data; then
 		>"$exp/leader.data.script-period.txt" 2>/dev/null
 fi
 want fork.data && rec fork.data -e cpu-clock -F 2000 -g -- ./forkexec
+# a chain of 12 processes, each forked by the one before: the processes pane's deep tree
+want nest.data && rec nest.data -e cpu-clock -F 2000 -- ./nest 12
 if want mem.rec.data; then
 	# memory samples as this VM can record them (no PMU: perf mem record cannot run): ADDR,
 	# DATA_SRC, PHYS_ADDR, DATA_PAGE_SIZE of cpu-clock samples; tests/mk-brmem.py builds the

@@ -607,3 +607,31 @@ Test(theme, colour_reduction)
 	cr_assert_eq(theme_index_rgb(231), 0xffffff);
 	cr_assert_eq(theme_index_rgb(232), 0x080808);
 }
+
+/* C++ names cut inside their brackets: the longest innermost template or
+ * parameter list first, operator names and arrows no brackets, names that
+ * fit or do not pair up left alone (the middle ellipsis takes them). */
+Test(text, cxx_names_cut_inside_brackets)
+{
+	char out[256];
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	text_elide_cxx("std::map<std::string, int>::find(std::string const&) const", out, sizeof out, 41);
+	cr_assert_str_eq(out, "std::map<std::string, int>::find(\u2026) const");
+	text_elide_cxx("std::map<std::string, int>::find(std::string const&) const", out, sizeof out, 40);
+	cr_assert_str_eq(out, "std::map<\u2026>::find(\u2026) const");
+	text_elide_cxx("std::vector<int>::operator<(std::vector<int> const&)", out, sizeof out, 30);
+	cr_assert_str_eq(out, "std::vector<\u2026>::operator<(\u2026)");
+	text_elide_cxx("a<b>::operator()(x::y<long long>)", out, sizeof out, 26);
+	cr_assert_str_eq(out, "a<b>::operator()(x::y<\u2026>)");
+	text_elide_cxx("p->q<int, long>(r)", out, sizeof out, 14);
+	cr_assert_str_eq(out, "p->q<\u2026>(r)");
+	text_elide_cxx("short<int>", out, sizeof out, 80);
+	cr_assert_str_eq(out, "short<int>", "a name that fits is left whole");
+	text_elide_cxx("broken<name(of)", out, sizeof out, 8);
+	cr_assert_str_eq(out, "broken<name(of)", "brackets that do not pair up: left to the middle ellipsis");
+	text_elide_cxx("f(a)", out, 3, 2);
+	cr_assert_str_eq(out, "f(", "cut to the buffer");
+	setlocale(LC_ALL, "C");
+}

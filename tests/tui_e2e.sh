@@ -109,11 +109,11 @@ finish()
 
 # ---- plain.data: title, events, hex, header, help, resize ----
 start "'$bin' '$data/plain.data'"
-wait_for "perfnav  plain\.data \| perf 6\.1\.187 \| event cpu-clock" "title: file, perf version, event"
+wait_for "perfnav  plain\.data \| perf 6\.1\.187 \| cpu-clock" "title: file, perf version, event"
 wait_for "^ 1 +2 +3 +4 +5 +6 +7 +8 +9 +0 *$" "tab line (at 100 columns, ten tabs are numbers, the tenth 0 as its key)"
 wait_for "^ hot \[1/" "the hot functions first"
 wait_for "cpu-clock \| [0-9]+ samples \| symbols in [0-9.]+ s" "title: symbols resolved"
-wait_for "symbols in [0-9.]+ s \| span [0-9.]+ s \|" "title: every field labelled (span)"
+wait_for "symbols in [0-9.]+ s \| span [0-9.]+ s" "title: every field labelled (span)"
 keys 3
 wait_for "PERF_RECORD_SAMPLE\(IP" "events list shows PERF_RECORD_SAMPLE rows"
 wait_for "^ *- +- +- +PERF_RECORD_ID_INDEX nr: 2" "first record on the first row"
@@ -178,7 +178,7 @@ finish "plain.data"
 
 # ---- fp.data: the hottest symbol, its callers, its samples, zooms ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
-wait_for "perfnav  fp\.data \| perf 6\.1\.187 \| event cpu-clock \| 186 samples \| symbols in" \
+wait_for "perfnav  fp\.data \| perf 6\.1\.187 \| cpu-clock \| 186 samples \| symbols in" \
 	"fp.data: symbols resolved (title)"
 wait_for "^Children +Self +Samples Command +Shared Object +Symbol" "perf report's columns"
 wait_for "^ +98\.92% +0\.00% +0 cpu +libc\.so\.6 +. \[\.\] __libc_start_call_main" \
@@ -221,6 +221,14 @@ wait_for "^ hot \[" "d again zooms out"
 keys s
 wait_for "^ +98\.92% +184 +cpu +/tmp/perfnav-fixtures/cpu" "s: the shared objects"
 wait_for "^Overhead +Samples +Shared Object +Path *$" "s: the shared objects' own headers (no Children, Command, Symbol)"
+tmux -L "$sock" resize-window -t e2e -x 80 -y 24
+wait_for " /usr/lib/x86_64-lin.+ld-linux-x86-64\.so\.2 *$" "80 columns: a long path cut in its middle"
+keys ]
+wait_for "^Overhead +Samples +Shared Object +Path \+[0-9]+ *$" "]: the Path column scrolled (the header says by how much)"
+wait_for "x86_64-linux-gnu/ld-linux-x86-64\.so\.2 *$" "]: the path's end in view, whole"
+keys [
+wait_for "^Overhead +Samples +Shared Object +Path *$" "[: scrolled back"
+tmux -L "$sock" resize-window -t e2e -x 100 -y 30
 keys Escape 2 Enter
 wait_for "procs > pid 25671 cpu" "processes: into the process"
 keys Enter
@@ -428,14 +436,14 @@ wait_for "Top-down: 186 of 186 samples of 'cpu-clock'" "the line under the tree"
 keys End Up Right
 wait_for "^ +0\.54% +0\.00% +1 ld-linux.* . _dl_sysdep_start" "Right expands a node"
 keys Home Down o
-wait_for "perfnav  fp\.data \[focus main\] \| perf" "o: focus on main, said in the title"
+wait_for "perfnav  fp\.data \[focus main\] \| .*samples" "o: focus on main, said in the title"
 wait_for "^ +100\.00% +0\.00% +146 cpu +. main" "main is the root, with all its samples"
 wait_for "^ topdown > focus main \[" "the transform is a step of the history"
 keys Down D
 wait_for "\[focus main > drop mix_one\]" "D drops mix_one's samples"
 wait_for "Top-down: 8 of 186 samples" "mix's samples left"
 keys Escape
-wait_for "perfnav  fp\.data \[focus main\] \| perf" "Esc undoes the drop"
+wait_for "perfnav  fp\.data \[focus main\] \| .*samples" "Esc undoes the drop"
 wait_for "^ +94\.52% +94\.52% +138 cpu +mix_one" "mix_one is back"
 keys Escape
 wait_for "perfnav  fp\.data \| perf" "Esc again: no transform left"
@@ -839,6 +847,15 @@ wait_for "perfnav  branch\.data \| .*12 samples \(table: 27 branch entries\)" \
 keys s
 wait_for "33\.33% +9 brtest +libbr\.so +\[\.\] 0x0+400200" "branch table: s goes back"
 finish "branch table"
+
+# A chain of 12 processes (tests/data/nest.data): at 80 columns every pid of the deep tree
+# stays whole (the tree column widens, deep rows give up indentation before their text).
+start "'$bin' '$data/nest.data'"
+tmux -L "$sock" resize-window -t e2e -x 80 -y 24
+keys 2 E
+wait_for "^ +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
+wait_for "▾ 5561 +nest +1 " "processes: its parent's pid whole too"
+finish "deep process tree"
 
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

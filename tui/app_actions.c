@@ -218,6 +218,10 @@ list_action(struct app *a, struct pane *p, enum action act)
 	case ACT_COLLAPSE_ALL:
 		widget_expand_all(w, false);
 		return true;
+	case ACT_SCROLL_LEFT:
+	case ACT_SCROLL_RIGHT:
+		widget_hscroll(w, act == ACT_SCROLL_RIGHT ? 8 : -8);
+		return true;
 	case ACT_SORT_NEXT:
 	case ACT_SORT_PREV:
 		widget_sort_step(w, act == ACT_SORT_NEXT ? 1 : -1);

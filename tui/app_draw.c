@@ -65,17 +65,17 @@ fmt_span(char *buf, size_t n, uint64_t ns)
 /*
  * The title's fields after the recording's name, each labelled, in the
  * order shown; prio says which go first when the line is too narrow
- * (highest first): the load time, the record count, the symbols' time once
- * done, perf's version, the events (first shortened to their count), the
- * span; the samples, the symbol progress and a LOST warning stay longest.
+ * (highest first): the load time, the record count, perf's version, the
+ * symbols' time once done, the events (first shortened to their count),
+ * the span; the samples, the symbol progress and a LOST warning stay longest.
  */
 enum { TF_PERF, TF_EVENTS, TF_SAMPLES, TF_SYM, TF_SPAN, TF_RECORDS, TF_LOAD, TF_LOST, TF_N };
 
 static const int title_prio[TF_N] = {
-	[TF_LOAD] = 8, [TF_RECORDS] = 7, [TF_PERF] = 5, [TF_EVENTS] = 4, [TF_SPAN] = 3,
+	[TF_LOAD] = 8, [TF_RECORDS] = 7, [TF_PERF] = 6, [TF_EVENTS] = 4, [TF_SPAN] = 3,
 	[TF_SAMPLES] = 2, [TF_SYM] = 1, [TF_LOST] = 0,
 };
-#define TF_SYM_DONE_PRIO	6	/* "symbols in 0.42 s" matters less than the progress */
+#define TF_SYM_DONE_PRIO	5	/* "symbols in 0.42 s" matters less than the progress */
 
 static void
 title_sym(struct app *a, char *buf, size_t n)
@@ -152,7 +152,7 @@ draw_title(struct app *a)
 		    a->sym->scope.time_pending ? " pending" : "");
 	}
 	snprintf(f[TF_PERF], sizeof f[0], "perf %s", ft->version ? ft->version : "?");
-	snprintf(f[TF_EVENTS], sizeof f[0], "%s%s", nev > 1 ? "events " : "event ", a->events);
+	snprintf(f[TF_EVENTS], sizeof f[0], "%s", a->events);	/* their names say what they are */
 	title_samples(a, f[TF_SAMPLES], sizeof f[0]);
 	title_sym(a, f[TF_SYM], sizeof f[0]);
 	snprintf(f[TF_SPAN], sizeof f[0], "span %s", span);
@@ -177,7 +177,7 @@ draw_title(struct app *a)
 		if (width <= COLS)
 			break;
 		/* the events listed become their count before anything else goes */
-		if (on[TF_EVENTS] && nev > 1 && strncmp(f[TF_EVENTS], "events ", 7) == 0) {
+		if (on[TF_EVENTS] && nev > 1 && strstr(f[TF_EVENTS], " events") == NULL) {
 			snprintf(f[TF_EVENTS], sizeof f[0], "%zu events", nev);
 			continue;
 		}

@@ -63,6 +63,10 @@ const char keys_default_text[] =
 	"bind global > sort-next\n"
 	"bind global < sort-prev\n"
 	"bind global r sort-reverse\n"
+	"bind global ] scroll-right\n"
+	"bind global [ scroll-left\n"
+	"bind global SRight scroll-right\n"
+	"bind global SLeft scroll-left\n"
 	"bind global + toggle\n"
 	"bind global e expand\n"
 	"bind global E expand-all\n"
@@ -151,6 +155,7 @@ static const struct {
 	{ "Home", KEYS_FN + KEY_HOME }, { "End", KEYS_FN + KEY_END },
 	{ "Backspace", KEYS_FN + KEY_BACKSPACE }, { "Delete", KEYS_FN + KEY_DC },
 	{ "Insert", KEYS_FN + KEY_IC }, { "BTab", KEYS_FN + KEY_BTAB },
+	{ "SLeft", KEYS_FN + KEY_SLEFT }, { "SRight", KEYS_FN + KEY_SRIGHT },
 	{ "KEnter", KEYS_FN + KEY_ENTER },
 	{ "Enter", KEYS_ENTER }, { "Esc", KEYS_ESC }, { "Tab", KEYS_TAB },
 	{ "Space", ' ' }, { "DEL", 127 },

@@ -51,6 +51,8 @@
 	X(EXPAND_ALL, "expand-all", "expand every row") \
 	X(COLLAPSE, "collapse", "collapse the selected row") \
 	X(COLLAPSE_ALL, "collapse-all", "collapse every row") \
+	X(SCROLL_LEFT, "scroll-left", "lists: scroll the widest column (Symbol, Path...) back to its start") \
+	X(SCROLL_RIGHT, "scroll-right", "lists: scroll the widest column sideways to read a long name") \
 	X(NEXT_PANE, "next-pane", "next pane") \
 	X(PREV_PANE, "prev-pane", "previous pane") \
 	X(NEXT_EVENT, "next-event", "hot functions: the next event (as perf report's Tab)") \

@@ -83,6 +83,8 @@ struct widget {
 					 * (the events list in a time scope) */
 	char		 filter[128];
 	char		 search[128];
+	int		 hscroll;	/* columns the flex column's texts are scrolled by */
+	int		 hscroll_max;	/* as far as the last drawing's texts go */
 };
 
 /* Attach to a pane (tree or list) and build the view. */
@@ -98,6 +100,15 @@ void widget_reload(struct widget *w);
 void widget_refresh(struct widget *w);
 /* Rows on screen (for paging and scrolling). */
 void widget_set_height(struct widget *w, int h);
+/* Scroll the flex column's texts by d columns (negative: back), within
+ * what the last drawing showed. */
+void widget_hscroll(struct widget *w, int d);
+/*
+ * s cut to maxcols columns the C++ way into out (n bytes): the contents of
+ * template and parameter lists elided first ("std::map<…>::find(…)"), the
+ * innermost and longest first, the middle of what is left only after.
+ */
+void text_elide_cxx(const char *s, char *out, size_t n, int maxcols);
 
 /* Visible rows and the source row at a visible position (WIDGET_NONE). */
 size_t widget_count(const struct widget *w);

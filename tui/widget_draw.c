@@ -21,6 +21,99 @@
  * width, the headers with the sort mark, the rows with tree glyphs.
  */
 
+/* ---- C++ names cut inside their brackets ---- */
+
+#define CXX_MAX	1024
+
+/* The length of an operator's name at s ("operator<<=", "operator()"), 0 if none. */
+static size_t
+operator_len(const char *s)
+{
+	static const char ops[] = "<>=!+-*/%&|^~";
+	size_t k;
+
+	if (strncmp(s, "operator", 8) != 0)
+		return 0;
+	k = 8;
+	while (s[k] == ' ')
+		k++;
+	if ((s[k] == '(' && s[k + 1] == ')') || (s[k] == '[' && s[k + 1] == ']'))
+		return k + 2;
+	while (s[k] != '\0' && strchr(ops, s[k]) != NULL && k < 12)
+		k++;
+	return k;
+}
+
+/*
+ * The longest innermost bracket group of s whose contents are not yet the
+ * ellipsis el: its contents' start and length; false if none (or the
+ * brackets do not pair up).
+ */
+static bool
+cxx_group(const char *s, const char *el, size_t *at, size_t *len)
+{
+	size_t open[64], best = 0;
+	bool inner[64];
+	int sp = 0;
+
+	for (size_t i = 0; s[i] != '\0'; i++) {
+		size_t op = operator_len(s + i);
+
+		if (op > 0) {
+			i += op - 1;
+			continue;
+		}
+		if (s[i] == '-' && s[i + 1] == '>') {
+			i++;
+			continue;
+		}
+		if (s[i] == '<' || s[i] == '(') {
+			if (sp == 64)
+				return false;
+			open[sp] = i;
+			inner[sp++] = true;
+		} else if (s[i] == '>' || s[i] == ')') {
+			size_t o, n;
+
+			if (sp == 0 || (s[open[sp - 1]] == '<') != (s[i] == '>'))
+				return false;
+			o = open[--sp] + 1;
+			n = i - o;
+			if (n > 0 && !(n == strlen(el) && strncmp(s + o, el, n) == 0)) {
+				if (inner[sp] && n > best) {
+					best = n;
+					*at = o;
+				}
+				if (sp > 0)
+					inner[sp - 1] = false;
+			}
+		}
+	}
+	*len = best;
+	return sp == 0 && best > 0;
+}
+
+void
+text_elide_cxx(const char *s, char *out, size_t n, int maxcols)
+{
+	const char *el = text_utf8() ? "\u2026" : "~";
+	char buf[CXX_MAX];
+	size_t at = 0, len = 0;
+
+	if (n == 0)
+		return;
+	snprintf(buf, sizeof buf, "%s", s != NULL ? s : "");
+	while (text_width(buf) > maxcols && cxx_group(buf, el, &at, &len) && len > 1) {
+		size_t tail = strlen(buf + at + len) + 1, e = strlen(el);
+
+		if (at + e + tail > sizeof buf)
+			break;
+		memmove(buf + at + e, buf + at + len, tail);
+		memcpy(buf + at, el, e);
+	}
+	snprintf(out, n, "%s", buf);
+}
+
 /* ---- drawing ---- */
 
 static void
@@ -31,7 +124,13 @@ put_text(WINDOW *win, int y, int x, int width, const char *s, bool right, bool m
 
 	if (width <= 0)
 		return;
-	cols = text_decode(s, buf, sizeof buf / sizeof buf[0], width, middle);
+	if (middle && s != NULL && text_width(s) > width) {
+		char cut[CXX_MAX];
+
+		text_elide_cxx(s, cut, sizeof cut, width);
+		cols = text_decode(cut, buf, sizeof buf / sizeof buf[0], width, true);
+	} else
+		cols = text_decode(s, buf, sizeof buf / sizeof buf[0], width, middle);
 	if (right && cols < width)
 		x += width - cols;
 	mvwaddnwstr(win, y, x, buf, -1);
@@ -50,59 +149,182 @@ text_line(void *win, int y, int x, int width, const char *s)
 	put_text(win, y, x, width, s, false, false);
 }
 
-/* Widths of the columns for a total width. */
-static void
-layout_cols(const struct pane *p, int total, int *wd)
+/* What the visible rows need: per column, the widest text (with a tree's
+ * indentation and glyph); the flex column's widest. */
+struct col_need {
+	int	need[ROW_MAXCOLS];
+};
+
+static int
+flex_col(const struct pane *p)
 {
-	int fixed = 0, flex = -1;
+	for (int c = 0; c < p->ncols; c++)
+		if (p->cols[c].flags & COL_FLEX)
+			return c;
+	return -1;
+}
+
+static void
+measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
+{
+	const struct pane *p = w->p;
+
+	memset(cn, 0, sizeof *cn);
+	for (int y = 0; y < h; y++) {
+		size_t src = widget_source(w, w->top + (size_t)y);
+
+		if (src == WIDGET_NONE)
+			continue;
+		widget_src_row(w, src, r);
+		for (int k = 0; k < p->ncols && k < ROW_MAXCOLS; k++) {
+			int need = text_width(r->col[k] ? r->col[k] : "");
+
+			if ((p->cols[k].flags & COL_TREE) && w->tree)
+				need += 2 * w->depth[src] + 2;
+			if (need > cn->need[k])
+				cn->need[k] = need;
+		}
+	}
+}
+
+#define FLEX_WANT	40	/* the flex column's room before others give theirs */
+#define SHRINK_MIN	8	/* a text column given up to the flex column keeps this */
+
+/*
+ * Widths of the columns for a total width: each its own, a tree column
+ * (not the flex one) as wide as its deepest row needs (at most a third of
+ * the line); the flex column the rest, and when that is short of what its
+ * texts need (up to FLEX_WANT), text columns (no numbers, no tree) give it
+ * room down to SHRINK_MIN, the widest first: the symbol before the command.
+ */
+static void
+layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
+{
+	int fixed = 0, flex = flex_col(p);
 
 	for (int c = 0; c < p->ncols; c++) {
 		wd[c] = p->cols[c].width;
-		if ((p->cols[c].flags & COL_FLEX) && flex < 0)
-			flex = c;
-		else
+		if ((p->cols[c].flags & COL_TREE) && c != flex && cn->need[c] > wd[c])
+			wd[c] = cn->need[c] < total / 3 ? cn->need[c] : total / 3 > wd[c] ? total / 3 : wd[c];
+		if (c != flex)
 			fixed += wd[c] + 1;
 	}
 	if (flex >= 0) {
-		int left = total - fixed;
+		int left = total - fixed, want = cn->need[flex] < FLEX_WANT ? cn->need[flex] : FLEX_WANT;
 
+		while (left < want) {
+			int give = -1;
+
+			for (int c = 0; c < p->ncols; c++)
+				if (c != flex && !(p->cols[c].flags & (COL_NUM | COL_RIGHT | COL_TREE)) &&
+				    wd[c] > SHRINK_MIN && (give < 0 || wd[c] > wd[give]))
+					give = c;
+			if (give < 0)
+				break;
+			wd[give]--;
+			left++;
+		}
 		wd[flex] = left > p->cols[flex].width ? left : p->cols[flex].width;
 	}
 }
 
 void
+widget_hscroll(struct widget *w, int d)
+{
+	w->hscroll += d;
+	if (w->hscroll > w->hscroll_max)
+		w->hscroll = w->hscroll_max;
+	if (w->hscroll < 0)
+		w->hscroll = 0;
+}
+
+/* s past its first cols columns. */
+static const char *
+skip_cols(const char *s, int cols)
+{
+	char tmp[8];
+
+	/* a character (its UTF-8 continuation bytes with it) at a time */
+	while (cols > 0 && *s) {
+		size_t k = 1;
+
+		while (k + 1 < sizeof tmp && (s[k] & 0xc0) == 0x80)
+			k++;
+		memcpy(tmp, s, k);
+		tmp[k] = '\0';
+		cols -= text_width(tmp) > 0 ? text_width(tmp) : 1;
+		s += k;
+	}
+	return s;
+}
+
+static void
+draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int flex)
+{
+	const struct pane *p = w->p;
+	bool utf8 = c->ta->utf8;
+	int x = c->x;
+
+	wattrset(c->win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
+	mvwhline(c->win, c->y, c->x, ' ', c->w);
+	for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
+		char t[96], more[16] = "";
+		int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room;
+
+		if (k == flex && w->hscroll > 0)
+			snprintf(more, sizeof more, " +%d", w->hscroll);
+		snprintf(t, sizeof t, "%s%s%s", p->cols[k].title, more,
+		    w->sort_col == k ? (w->sort_desc ? (utf8 ? "\u25bc" : "v") : (utf8 ? "\u25b2" : "^")) : "");
+		put_text(c->win, c->y, x, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, false);
+		x += wd[k] + 1;
+	}
+}
+
+/* A tree column's indentation and glyph; the columns they took. */
+static int
+draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, int tw,
+    bool cur)
+{
+	bool utf8 = c->ta->utf8;
+	int ind = 2 * w->depth[src];
+	const char *g = "  ";
+
+	if (w->flags[src] & WF_KIDS)
+		g = (w->flags[src] & WF_EXPANDED) ? (utf8 ? "\u25be " : "- ") : (utf8 ? "\u25b8 " : "+ ");
+	/* deep rows: less indentation before a cut text (a pid kept whole) */
+	if (ind + 2 + tw > cw)
+		ind = cw - 2 - tw > 0 ? cw - 2 - tw : 0;
+	if (ind + 2 > cw)
+		ind = cw > 2 ? cw - 2 : 0;
+	if (!cur)
+		wattrset(c->win, (attr_t)c->ta->a[EL_TREE]);
+	put_text(c->win, y, x + ind, cw - ind, g, false, false);
+	return ind + 2;
+}
+
+void
 widget_draw(struct widget *w, const struct pane_canvas *c)
 {
-	WINDOW *win = c->win;
 	const struct pane *p = w->p;
 	const struct theme_attrs *ta = c->ta;
 	struct row *r = xmalloc(sizeof *r);
-	int wd[ROW_MAXCOLS], x;
-	bool utf8 = ta->utf8;
+	struct col_need cn;
+	int wd[ROW_MAXCOLS], x, flex = flex_col(p);
 
 	widget_set_height(w, c->h - 1);
-	layout_cols(p, c->w, wd);
-	/* column headers, with the sort mark */
-	wattrset(win, (attr_t)ta->a[EL_COLUMN_HEADER]);
-	mvwhline(win, c->y, c->x, ' ', c->w);
-	x = c->x;
-	for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
-		char t[96];
-		int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room;
-
-		snprintf(t, sizeof t, "%s%s", p->cols[k].title,
-		    w->sort_col == k ? (w->sort_desc ? (utf8 ? "\u25bc" : "v") : (utf8 ? "\u25b2" : "^")) : "");
-		put_text(win, c->y, x, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, false);
-		x += wd[k] + 1;
-	}
+	measure_rows(w, c->h - 1, r, &cn);
+	layout_cols(p, c->w, &cn, wd);
+	w->hscroll_max = flex >= 0 && cn.need[flex] > wd[flex] ? cn.need[flex] - wd[flex] : 0;
+	widget_hscroll(w, 0);
+	draw_headers(w, c, wd, flex);
 	for (int y = 0; y < c->h - 1; y++) {
 		size_t pos = w->top + (size_t)y;
 		size_t src = widget_source(w, pos);
 		bool cur = pos == w->cursor;
 		attr_t base = (attr_t)(cur ? ta->a[EL_CURSOR] : ta->a[EL_NORMAL]);
 
-		wattrset(win, base);
-		mvwhline(win, c->y + 1 + y, c->x, ' ', c->w);
+		wattrset(c->win, base);
+		mvwhline(c->win, c->y + 1 + y, c->x, ' ', c->w);
 		if (src == WIDGET_NONE)
 			continue;
 		widget_src_row(w, src, r);
@@ -110,33 +332,25 @@ widget_draw(struct widget *w, const struct pane_canvas *c)
 		for (int k = 0; k < p->ncols && x < c->x + c->w; k++) {
 			int room = c->x + c->w - x, cw = wd[k] < room ? wd[k] : room, xx = x;
 			const char *t = r->col[k] ? r->col[k] : "";
+			bool middle = (p->cols[k].flags & COL_MIDDLE) != 0;
 
-			if (!cur && r->el[k])
-				wattrset(win, (attr_t)ta->a[r->el[k]]);
-			else
-				wattrset(win, base);
-			if ((p->cols[k].flags & COL_TREE) && w->tree) {
-				int ind = 2 * w->depth[src];
-				const char *g = "  ";
-
-				if (w->flags[src] & WF_KIDS)
-					g = (w->flags[src] & WF_EXPANDED) ? (utf8 ? "\u25be " : "- ") :
-					    (utf8 ? "\u25b8 " : "+ ");
-				if (ind + 2 > cw)
-					ind = cw > 2 ? cw - 2 : 0;
-				if (!cur)
-					wattrset(win, (attr_t)ta->a[EL_TREE]);
-				put_text(win, c->y + 1 + y, xx + ind, cw - ind, g, false, false);
-				if (!cur)
-					wattrset(win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
-				xx += ind + 2;
-				cw -= ind + 2;
+			if (k == flex && w->hscroll > 0) {
+				t = skip_cols(t, w->hscroll);
+				middle = false;
 			}
-			put_text(win, c->y + 1 + y, xx, cw, t, (p->cols[k].flags & COL_RIGHT) != 0,
-			    (p->cols[k].flags & COL_MIDDLE) != 0);
+			wattrset(c->win, !cur && r->el[k] ? (attr_t)ta->a[r->el[k]] : base);
+			if ((p->cols[k].flags & COL_TREE) && w->tree) {
+				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw, text_width(t), cur);
+
+				if (!cur)
+					wattrset(c->win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
+				xx += used;
+				cw -= used;
+			}
+			put_text(c->win, c->y + 1 + y, xx, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, middle);
 			x += wd[k] + 1;
 		}
 	}
-	wattrset(win, (attr_t)ta->a[EL_NORMAL]);
+	wattrset(c->win, (attr_t)ta->a[EL_NORMAL]);
 	free(r);
 }
