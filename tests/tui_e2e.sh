@@ -5,9 +5,10 @@
 # the first screen once symbols are resolved, call paths, the samples of a
 # symbol, zooms, Tab between events), the event list, a process's threads
 # and their hot functions after drilling in, the first bytes of a record in
-# its hex view, the header's hostname, the help screen, resizing (also
-# below 80x24), the recording on standard input, and that quitting restores
-# the terminal.
+# its hex view, the events filter's
+# unknown keys, the header's hostname, the help
+# screen, resizing (also below 80x24), the recording on standard input, and
+# that quitting restores the terminal.
 # Skips (77) without tmux.  Run by make check (PERFNAV = the built program);
 # under ASan, leaks and errors in the TUI fail the test.
 set -uo pipefail
@@ -285,6 +286,22 @@ keys -l "type:SAMPLE"
 keys Enter x
 wait_for "decompressed from PERF_RECORD_COMPRESSED at 0x" "hex view says where decompressed bytes came from"
 finish "zstd.data"
+
+# ---- dir.data (perf record --threads): the events filter ----
+start "'$bin' '$data/dir.data'"
+wait_for "perfnav  dir\.data" "dir.data opens"
+keys 3 f
+keys -l "type:SAMPLE tid:26124 foo:bar"
+keys Enter
+wait_for "unknown filter key 'foo:', not used \(keys: type: pid: " "an unknown filter key is said"
+wait_for "events \[1/62 filtered\]" "and left out: tid 26124's 62 samples"
+keys F
+wait_for "filter cleared" "F clears the filter"
+keys f
+keys -l "event:#1 type:SAMPLE"
+keys Enter
+wait_for "filter 'event:#1 type:SAMPLE': 227 rows" "event:#1 is the first (the only) event"
+finish "dir.data"
 
 # ---- standard input: curses on /dev/tty ----
 start "cat '$data/plain.data' | '$bin' -"

@@ -203,7 +203,7 @@ pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node, 
 	scope_pick(&sy->scope, pick, at);
 	nav_view_init(&p->push, PANE_EVENTS);
 	snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
-	    he->attr, at);
+	    he->attr + 1, at);
 	snprintf(p->push.label, sizeof p->push.label, "samples through %.28s", name);
 	return PANE_HANDLED | PANE_PUSH;
 }

@@ -91,7 +91,8 @@ struct pane_ops {
 	void		(*row)(struct pane *p, size_t idx, struct row *r);
 	/* Optional: compare two rows by column (else by their text). */
 	int		(*cmp)(struct pane *p, int col, size_t a, size_t b);
-	/* Optional structured filter: compile text (0, or -1 with err), match. */
+	/* Optional structured filter: compile text (0, or -1 with err; 0 may leave a
+	 * warning in err: a term left out), match. */
 	int		(*filter)(struct pane *p, const char *text, char *err, size_t n);
 	bool		(*match)(struct pane *p, size_t idx);
 	/* Optional: the hex target of the selection (the events list drives hex). */
