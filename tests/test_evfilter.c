@@ -2,7 +2,7 @@
  * Criterion tests of the events pane's filter terms and order, over the
  * fixtures, without a terminal: event:#N counted from 1, event:NAME up to
  * perf's modifiers, unknown KEY: terms said and left out, sym:NAME ended
- * by the next known term.
+ * by the next known term; r on the pane's own order.
  */
 #include "config.h"
 
@@ -162,5 +162,25 @@ Test(evfilter, sym_ends_at_the_next_known_term)
 	cr_expect_str_eq(err, "sym: wants a name");
 	pane_destroy(&ev);
 	symbols_free(sy);
+	session_close(s);
+}
+
+/* r on the pane's own order (time, the index's): the latest record first, then back. */
+Test(evfilter, reverse_the_time_order)
+{
+	struct session *s = open_fixture("plain.data");
+	size_t n = session_index(s)->n;
+	struct pane p;
+
+	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
+	cr_assert_eq(p.w.sort_col, -1, "the index's order");
+	cr_assert_eq(p.ops->key(&p, ACT_SORT_REVERSE), PANE_HANDLED | PANE_MSG);
+	cr_expect_not_null(strstr(p.msg, "descending"), "%s", p.msg);
+	cr_assert_eq(widget_count(&p.w), n);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(widget_source(&p.w, i), n - 1 - i, "row %zu: the index reversed", i);
+	/* a sort chosen: r is the app's (it flips the sort) */
+	cr_expect_eq(p.ops->key(&p, ACT_SORT_REVERSE), PANE_IGNORED);
+	pane_destroy(&p);
 	session_close(s);
 }

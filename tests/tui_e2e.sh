@@ -6,7 +6,7 @@
 # symbol, zooms, Tab between events), the event list, a process's threads
 # and their hot functions after drilling in, the first bytes of a record in
 # its hex view, the events filter's
-# unknown keys, the header's hostname, the help
+# unknown keys and r on its time order, the header's hostname, the help
 # screen, resizing (also below 80x24), the recording on standard input, and
 # that quitting restores the terminal.
 # Skips (77) without tmux.  Run by make check (PERFNAV = the built program);
@@ -287,7 +287,7 @@ keys Enter x
 wait_for "decompressed from PERF_RECORD_COMPRESSED at 0x" "hex view says where decompressed bytes came from"
 finish "zstd.data"
 
-# ---- dir.data (perf record --threads): the events filter ----
+# ---- dir.data (perf record --threads): the events filter and r ----
 start "'$bin' '$data/dir.data'"
 wait_for "perfnav  dir\.data" "dir.data opens"
 keys 3 f
@@ -297,6 +297,8 @@ wait_for "unknown filter key 'foo:', not used \(keys: type: pid: " "an unknown f
 wait_for "events \[1/62 filtered\]" "and left out: tid 26124's 62 samples"
 keys F
 wait_for "filter cleared" "F clears the filter"
+keys r
+wait_for "sorted by Time, descending" "r reverses the events' own (time) order"
 keys f
 keys -l "event:#1 type:SAMPLE"
 keys Enter

@@ -41,6 +41,8 @@
  * summary starts with its symbol, resolved for that row; a tracepoint
  * sample's with its event and payload as perf script prints them
  * (libtraceevent: tpevent.h), so plain words find its fields' values too.
+ * The list is in index (time) order; r reverses it (a sort by time,
+ * descending, equal times in reverse index order).
  *
  * A sample expands (+, Right, e) into its call stack, one row per frame
  * leaf first, as perf script prints it (the address in the time column,
@@ -394,7 +396,8 @@ ev_cmp(struct pane *p, int col, size_t a, size_t b)
 	y = ent(p, b);
 	switch (col) {
 	case C_TIME:
-		return cmp_u64(x->time, y->time);
+		/* equal times in index order: descending is the index reversed */
+		return x->time != y->time ? cmp_u64(x->time, y->time) : cmp_u64(a, b);
 	case C_CPU:
 		/* none (-1) sorts last */
 		return cmp_u64((uint32_t)who_of(p, x).cpu, (uint32_t)who_of(p, y).cpu);
@@ -866,6 +869,13 @@ ev_key(struct pane *p, enum action a)
 	case ACT_COLLAPSE_ALL:
 	case ACT_EXPAND_ALL:
 		return src == WIDGET_NONE ? PANE_HANDLED : stack_key(p, a, pos, fr);
+	case ACT_SORT_REVERSE:
+		/* the pane's own order is the index's, by time: r reverses it too */
+		if (p->w.sort_col >= 0)
+			return PANE_IGNORED;
+		widget_sort(&p->w, C_TIME, true);
+		snprintf(p->msg, sizeof p->msg, "sorted by Time, descending (the latest first)");
+		return PANE_HANDLED | PANE_MSG;
 	default:
 		return PANE_IGNORED;
 	}
