@@ -2,7 +2,8 @@
  * Criterion tests of the events pane's filter terms and order, over the
  * fixtures, without a terminal: event:#N counted from 1, event:NAME up to
  * perf's modifiers, unknown KEY: terms said and left out, sym:NAME ended
- * by the next known term; r on the pane's own order.
+ * by the next known term; r on the pane's own order; directory-mode
+ * records named by their data.N file.
  */
 #include "config.h"
 
@@ -182,5 +183,37 @@ Test(evfilter, reverse_the_time_order)
 	/* a sort chosen: r is the app's (it flips the sort) */
 	cr_expect_eq(p.ops->key(&p, ACT_SORT_REVERSE), PANE_IGNORED);
 	pane_destroy(&p);
+	session_close(s);
+}
+
+/* dir.data (perf record --threads): a record in data.1 is named by its file. */
+Test(evfilter, directory_record_names_its_file)
+{
+	struct session *s = open_fixture("dir.data");
+	const struct rec_index *ix = session_index(s);
+	struct pane p;
+	char at[96], want[96], off[32];
+	size_t i;
+	uint32_t fi = 0;
+
+	for (i = 0; i < ix->n; i++) {
+		session_rec_offset(s, ent_loc(&ix->v[i]), &fi);
+		if (fi == 2)
+			break;
+	}
+	cr_assert_lt(i, ix->n, "dir.data has records in data.1 (its file 2)");
+	cr_assert_eq(pane_create(&p, PANE_EVENTS, s, NULL), 0);
+	widget_goto_key(&p.w, i);
+	cr_assert_eq(widget_cursor_row(&p.w), i);
+	cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
+	text_fmt_offset(off, sizeof off, session_rec_offset(s, ent_loc(&ix->v[i]), NULL));
+	snprintf(want, sizeof want, "data.1 at %s", off);
+	cr_expect_str_eq(pane_rec_at(s, ent_loc(&ix->v[i]), at, sizeof at), want);
+	cr_expect_str_eq(p.push.label + 4, want, "the breadcrumb: %s", p.push.label);
+	pane_destroy(&p);
+	session_close(s);
+	/* a file of one data section: the offset alone */
+	s = open_fixture("plain.data");
+	cr_expect_str_eq(pane_rec_at(s, 0x108, at, sizeof at), "0x108");
 	session_close(s);
 }

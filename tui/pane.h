@@ -188,6 +188,12 @@ int pane_push_annotate_scope(struct pane *p, uint32_t func);
 int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
     const char *name);
 
+/*
+ * Where the record at loc is, as dump prints it ("0x48"); in directory mode
+ * with its file named ("data.1 at 0x48").  Into buf (n bytes); returns buf.
+ */
+const char *pane_rec_at(const struct session *s, uint64_t loc, char *buf, size_t n);
+
 /* Generic enter/save for list panes: filter and cursor row. */
 void pane_list_enter(struct pane *p, const struct nav_view *v);
 void pane_list_save(struct pane *p, struct nav_view *v);

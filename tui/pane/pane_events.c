@@ -671,7 +671,7 @@ ev_select(struct pane *p, struct nav_view *v)
 {
 	size_t src = widget_cursor_row(&p->w);
 	const struct rec_ent *e;
-	char off[64];
+	char off[96];
 
 	if (src == WIDGET_NONE)
 		return false;
@@ -682,13 +682,15 @@ ev_select(struct pane *p, struct nav_view *v)
 	if (v->arg >= SESSION_ZLOC) {
 		const struct zchunk *z = session_zorigin(p->s, v->arg);
 
+		char cat[80];
+
 		if (z)
-			snprintf(off, sizeof off, "@%#" PRIx64 "+%#" PRIx64,
-			    session_rec_offset(p->s, z->container, NULL), v->arg - SESSION_ZLOC - z->zoff);
+			snprintf(off, sizeof off, "@%s+%#" PRIx64, pane_rec_at(p->s, z->container, cat,
+			    sizeof cat), v->arg - SESSION_ZLOC - z->zoff);
 		else
 			snprintf(off, sizeof off, "z+%#" PRIx64, v->arg - SESSION_ZLOC);
 	} else {
-		text_fmt_offset(off, sizeof off, session_rec_offset(p->s, v->arg, NULL));
+		pane_rec_at(p->s, v->arg, off, sizeof off);
 	}
 	snprintf(v->label, sizeof v->label, "hex %.40s", off);
 	return true;
