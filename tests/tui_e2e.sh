@@ -5,9 +5,10 @@
 # the first screen once symbols are resolved, call paths, the samples of a
 # symbol, zooms, Tab between events), the event list, a process's threads
 # and their hot functions after drilling in, the first bytes of a record in
-# its hex view, the header's hostname, the help screen, resizing (also
-# below 80x24), the recording on standard input, and that quitting restores
-# the terminal.
+# its hex view (a directory-mode record's data.N file), the events filter's
+# unknown keys and r on its time order, the header's hostname, the help
+# screen, resizing (also below 80x24), the recording on standard input, and
+# that quitting restores the terminal.
 # Skips (77) without tmux.  Run by make check (PERFNAV = the built program);
 # under ASan, leaks and errors in the TUI fail the test.
 set -uo pipefail
@@ -316,6 +317,27 @@ keys -l "type:SAMPLE"
 keys Enter x
 wait_for "decompressed from PERF_RECORD_COMPRESSED at 0x" "hex view says where decompressed bytes came from"
 finish "zstd.data"
+
+# ---- dir.data (perf record --threads): a record's data.N file; the events filter and r ----
+start "'$bin' '$data/dir.data'"
+wait_for "perfnav  dir\.data" "dir.data opens"
+keys 3 f
+keys -l "type:SAMPLE tid:26124 foo:bar"
+keys Enter
+wait_for "unknown filter key 'foo:', not used \(keys: type: pid: " "an unknown filter key is said"
+wait_for "events \[1/62 filtered\]" "and left out: tid 26124's 62 samples"
+keys x
+wait_for "PERF_RECORD_SAMPLE in data\.1 at 0, 72 bytes" "hex: a directory-mode record names its data.N file"
+wait_for "events > hex data\.1 at 0" "hex: the path names the file too"
+keys x F
+wait_for "filter cleared" "F clears the filter"
+keys r
+wait_for "sorted by Time, descending" "r reverses the events' own (time) order"
+keys f
+keys -l "event:#1 type:SAMPLE"
+keys Enter
+wait_for "filter 'event:#1 type:SAMPLE': 227 rows" "event:#1 is the first (the only) event"
+finish "dir.data"
 
 # ---- standard input: curses on /dev/tty ----
 start "cat '$data/plain.data' | '$bin' -"

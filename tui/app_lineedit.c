@@ -102,7 +102,10 @@ app_lineedit_key(struct app *a, int key)
 				return;		/* stay in the editor */
 			}
 			app_view_refiltered(a, a->in_buf);
-			if (a->in_buf[0])
+			if (a->in_buf[0] && err[0])	/* kept, with a warning first */
+				app_msg(a, EL_ERROR, "%s; filter '%s': %zu rows (F clears)", err,
+				    a->in_buf, widget_count(&p->w));
+			else if (a->in_buf[0])
 				app_msg(a, EL_MESSAGE, "filter '%s': %zu rows (F clears)", a->in_buf,
 				    widget_count(&p->w));
 			else

@@ -41,7 +41,7 @@
 	X(SEARCH, "search", "search forward as you type") \
 	X(SEARCH_NEXT, "search-next", "next match of the search") \
 	X(SEARCH_PREV, "search-prev", "previous match of the search") \
-	X(FILTER, "filter", "filter rows (events: type:NAME pid:N tid:N cpu:N time:A-B words)") \
+	X(FILTER, "filter", "filter rows (events: type: pid: tid: cpu: time: comm: event: dso: sym: symoff: frame: words)") \
 	X(CLEAR_FILTER, "clear-filter", "remove the filter") \
 	X(SORT_NEXT, "sort-next", "sort by the next column") \
 	X(SORT_PREV, "sort-prev", "sort by the previous column") \

@@ -94,7 +94,11 @@ static const struct {
 } pane_texts[] = {
 	{ "hot", "the hot functions: perf report's table per event, call paths under each row" },
 	{ "procs", "processes and their threads, samples, start and exit, lost samples, comms" },
-	{ "events", "every record in time order, samples with their stacks; a filter language" },
+	{ "events", "every record in time order (r: the latest first), samples with their stacks; "
+	    "the filter (f) takes type:NAME pid:N tid:N cpu:N time:A-B comm:NAME event:NAME "
+	    "(also the name less perf's modifiers: cpu-clock for cpu-clock:ppp) event:#N (from 1, "
+	    "as the header counts) dso:NAME sym:NAME (up to the next KEY: term) symoff:N frame:N "
+	    "and words; a term of another KEY: is said and left out" },
 	{ "header", "the header and every feature section, with offsets and decode status" },
 	{ "hex", "the bytes of a record or section, annotated field by field" },
 	{ "topdown", "the call tree from the outermost frames down" },

@@ -94,6 +94,26 @@ pane_list_save(struct pane *p, struct nav_view *v)
 		v->cursor = NAV_NONE;
 }
 
+const char *
+pane_rec_at(const struct session *s, uint64_t loc, char *buf, size_t n)
+{
+	uint32_t fi = UINT32_MAX;
+	char off[32], name[64];
+	const char *path, *base;
+
+	text_fmt_offset(off, sizeof off, session_rec_offset(s, loc, &fi));
+	if (session_info(s).mode != SESSION_DIR || fi >= session_nfiles(s)) {
+		snprintf(buf, n, "%s", off);
+		return buf;
+	}
+	path = session_file(s, fi)->path;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	text_escape(name, sizeof name, base, strlen(base), 0);
+	snprintf(buf, n, "%s at %s", name, off);
+	return buf;
+}
+
 int
 pane_apply_time(struct pane *p, uint64_t start, uint64_t end)
 {
@@ -203,7 +223,7 @@ pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node, 
 	scope_pick(&sy->scope, pick, at);
 	nav_view_init(&p->push, PANE_EVENTS);
 	snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
-	    he->attr, at);
+	    he->attr + 1, at);
 	snprintf(p->push.label, sizeof p->push.label, "samples through %.28s", name);
 	return PANE_HANDLED | PANE_PUSH;
 }

@@ -91,7 +91,8 @@ struct pane_ops {
 	void		(*row)(struct pane *p, size_t idx, struct row *r);
 	/* Optional: compare two rows by column (else by their text). */
 	int		(*cmp)(struct pane *p, int col, size_t a, size_t b);
-	/* Optional structured filter: compile text (0, or -1 with err), match. */
+	/* Optional structured filter: compile text (0, or -1 with err; 0 may leave a
+	 * warning in err: a term left out), match. */
 	int		(*filter)(struct pane *p, const char *text, char *err, size_t n);
 	bool		(*match)(struct pane *p, size_t idx);
 	/* Optional: the hex target of the selection (the events list drives hex). */
@@ -189,6 +190,12 @@ int pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, 
 int pane_push_annotate_scope(struct pane *p, uint32_t func);
 int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
     const char *name);
+
+/*
+ * Where the record at loc is, as dump prints it ("0x48"); in directory mode
+ * with its file named ("data.1 at 0x48").  Into buf (n bytes); returns buf.
+ */
+const char *pane_rec_at(const struct session *s, uint64_t loc, char *buf, size_t n);
 
 /* Generic enter/save for list panes: filter and cursor row. */
 void pane_list_enter(struct pane *p, const struct nav_view *v);

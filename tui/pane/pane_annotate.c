@@ -223,7 +223,7 @@ samples_at(struct pane *p, const struct annot_row *r)
 	k = snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE");
 	if (av->attr >= 0)
 		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " event:#%d",
-		    av->attr);
+		    av->attr + 1);
 	if (av->by_tid)
 		k += snprintf(p->push.filter + k, sizeof p->push.filter - (size_t)k, " tid:%" PRId32,
 		    av->tid);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/core.h"
 #include "symbolize/filter.h"
@@ -14,6 +13,7 @@
 #include "symbolize/resolve.h"
 #include "symbolize/tpevent.h"
 #include "tui/pane.h"
+#include "tui/pane/ev_filter.h"
 #include "tui/symbols.h"
 
 /*
@@ -21,22 +21,28 @@
  * session's index (one row per index entry, nothing copied): time, cpu,
  * pid/tid, comm at that time, and the record's one-line summary.
  *
- * Filter terms (all must hold): type:NAME[,NAME] (SAMPLE, PERF_RECORD_MMAP2,
- * or a number), pid:N, tid:N, cpu:N, time:A-B (seconds as shown; either
- * end may be left out), comm:NAME (the thread's comm at that time), and
- * plain words found in the comm or summary.  With symbols resolved (the
- * app's symbols, tui/symbols.h): dso:NAME (the short name, as the hot
- * functions show it) and sym:NAME (the symbol as shown without its
- * "[.] ", an unresolved address as 0x..., or #ID for a function node),
- * samples whose own ip is there; sym: takes the rest of the line, so a
- * C++ name may have spaces.  This is how the hot functions list the
- * samples of a symbol.  symoff:N (any time): samples whose own ip lies N
- * bytes into its symbol (how annotate lists an instruction's samples).
- * event:NAME (or event:#N, the N-th attr): the records of one event (how
- * annotate keeps to the event it counts).  A sample's summary starts with
- * its symbol, resolved for that row; a tracepoint sample's with its event
- * and payload as perf script prints them (libtraceevent: tpevent.h), so
- * plain words find its fields' values too.
+ * Filter terms (all must hold; parsed in ev_filter.c): type:NAME[,NAME]
+ * (SAMPLE, PERF_RECORD_MMAP2, or a number), pid:N, tid:N, cpu:N, time:A-B
+ * (seconds as shown; either end may be left out), comm:NAME (the thread's
+ * comm at that time), and plain words found in the comm or summary.  With
+ * symbols resolved (the app's symbols, tui/symbols.h): dso:NAME (the short
+ * name, as the hot functions show it) and sym:NAME (the symbol as shown
+ * without its "[.] ", an unresolved address as 0x..., or #ID for a
+ * function node), samples whose own ip is there; sym:'s name runs to the
+ * next term of a known key, so a C++ name may have spaces.  This is how
+ * the hot functions list the samples of a symbol.  symoff:N (any time):
+ * samples whose own ip lies N bytes into its symbol (how annotate lists an
+ * instruction's samples).  event:NAME (the name, or the name up to perf's
+ * modifiers or terms: cpu-clock for cpu-clock:ppp or cpu-clock/freq=2000/)
+ * or event:#N (the N-th attr, from 1 as the header pane counts): the
+ * records of one event (how annotate keeps to the event it counts).  A
+ * KEY:VALUE term of no known key is left out, and said so (unless an
+ * event's name starts with KEY:, as sched:sched_switch).  A sample's
+ * summary starts with its symbol, resolved for that row; a tracepoint
+ * sample's with its event and payload as perf script prints them
+ * (libtraceevent: tpevent.h), so plain words find its fields' values too.
+ * The list is in index (time) order; r reverses it (a sort by time,
+ * descending, equal times in reverse index order).
  *
  * A sample expands (+, Right, e) into its call stack, one row per frame
  * leaf first, as perf script prints it (the address in the time column,
@@ -61,26 +67,10 @@ static const struct column ev_cols[C_N] = {
 	[C_REC] = { "Record", 20, COL_FLEX },
 };
 
-#define EV_WORDS 8
 #define EV_MAX_FRAMES	1024		/* as perfnav script */
 #define EV_FRAME_KEY	(UINT64_C(1) << 62)
 /* A hot-functions view's cursor naming a function (pane_hot.c's HOT_CURSOR_FUNC). */
 #define EV_HOT_FUNC	(UINT64_C(1) << 62)
-
-struct ev_filter {
-	bool		 by_type;
-	bool		 types[256];
-	int64_t		 pid, tid, cpu;		/* -2: any */
-	bool		 by_time;
-	uint64_t	 t0, t1;
-	int		 nwords;
-	char		 words[EV_WORDS][64];
-	bool		 by_comm, by_dso, by_sym, by_symoff, by_event, by_frame;
-	uint32_t	 frame;		/* frame:N: node N of the scope's picked tree */
-	uint64_t	 symoff;
-	char		 comm[64], dso[NAV_FILTER_MAX], sym[NAV_FILTER_MAX];
-	char		 event[NAV_FILTER_MAX];
-};
 
 /* An expanded sample: its frames, leaf first. */
 struct ev_stack {
@@ -406,7 +396,8 @@ ev_cmp(struct pane *p, int col, size_t a, size_t b)
 	y = ent(p, b);
 	switch (col) {
 	case C_TIME:
-		return cmp_u64(x->time, y->time);
+		/* equal times in index order: descending is the index reversed */
+		return x->time != y->time ? cmp_u64(x->time, y->time) : cmp_u64(a, b);
 	case C_CPU:
 		/* none (-1) sorts last */
 		return cmp_u64((uint32_t)who_of(p, x).cpu, (uint32_t)who_of(p, y).cpu);
@@ -431,160 +422,6 @@ ev_cmp(struct pane *p, int col, size_t a, size_t b)
 			t2 = r2.type;
 		return cmp_u64(t1, t2);
 	}
-	}
-	return 0;
-}
-
-/* "123.456789" seconds to ns. */
-static int
-parse_secs(const char *s, const char *end, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0, scale = 1000000000u;
-	const char *p = s;
-
-	if (p == end || !(isdigit((unsigned char)*p) || *p == '.'))
-		return -1;
-	while (p < end && isdigit((unsigned char)*p))
-		sec = sec * 10 + (uint64_t)(*p++ - '0');
-	if (p < end && *p == '.') {
-		p++;
-		while (p < end && isdigit((unsigned char)*p)) {
-			scale /= 10;
-			frac += (uint64_t)(*p++ - '0') * scale;
-			if (scale == 1)
-				break;
-		}
-		while (p < end && isdigit((unsigned char)*p))
-			p++;
-	}
-	if (p != end)
-		return -1;
-	*ns = sec * 1000000000u + frac;
-	return 0;
-}
-
-static int
-parse_types(struct ev_filter *f, const char *v)
-{
-	char buf[128], *save = NULL, *t;
-
-	snprintf(buf, sizeof buf, "%s", v);
-	f->by_type = true;
-	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		bool ok = false;
-		char *end;
-		unsigned long n;
-
-		if (strncasecmp(t, "PERF_RECORD_", 12) == 0)
-			t += 12;
-		n = strtoul(t, &end, 10);
-		if (*t && *end == '\0' && n < 256) {
-			f->types[n] = true;
-			continue;
-		}
-		for (unsigned i = 0; i < 256; i++) {
-			const char *name = record_type_name(i);
-
-			if (name && strcasecmp(name, t) == 0) {
-				f->types[i] = true;
-				ok = true;
-			}
-		}
-		if (!ok)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-parse_filter(struct ev_filter *f, const char *text, char *err, size_t n)
-{
-	char buf[NAV_FILTER_MAX], *save = NULL, *w;
-	const char *sym;
-
-	memset(f, 0, sizeof *f);
-	f->pid = f->tid = f->cpu = -2;
-	snprintf(buf, sizeof buf, "%s", text);
-	/* sym: takes the rest of the line */
-	for (sym = buf; (sym = strstr(sym, "sym:")) != NULL; sym++)
-		if (sym == buf || sym[-1] == ' ' || sym[-1] == '\t')
-			break;
-	if (sym != NULL) {
-		f->by_sym = true;
-		snprintf(f->sym, sizeof f->sym, "%s", sym + 4);
-		for (size_t l = strlen(f->sym); l > 0 && f->sym[l - 1] == ' '; l--)
-			f->sym[l - 1] = '\0';
-		buf[sym - buf] = '\0';
-		if (f->sym[0] == '\0') {
-			if (err && n)
-				snprintf(err, n, "sym: wants a name");
-			return -1;
-		}
-	}
-	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		char *colon = strchr(w, ':'), *end;
-		const char *v = colon ? colon + 1 : NULL;
-
-		if (colon && strncmp(w, "comm:", 5) == 0) {
-			f->by_comm = true;
-			snprintf(f->comm, sizeof f->comm, "%s", v);
-		} else if (colon && strncmp(w, "dso:", 4) == 0) {
-			f->by_dso = true;
-			snprintf(f->dso, sizeof f->dso, "%s", v);
-		} else if (colon && strncmp(w, "symoff:", 7) == 0) {
-			f->symoff = strtoull(v, &end, 0);
-			if (*v == '\0' || *v == '-' || *v == '+' || *end != '\0')
-				goto bad;
-			f->by_symoff = true;
-		} else if (colon && strncmp(w, "event:", 6) == 0) {
-			if (*v == '\0')
-				goto bad;
-			f->by_event = true;
-			snprintf(f->event, sizeof f->event, "%s", v);
-		} else if (colon && strncmp(w, "frame:", 6) == 0) {
-			unsigned long x = strtoul(v, &end, 10);
-
-			if (*v == '\0' || *v == '-' || *end != '\0' || x >= UINT32_MAX)
-				goto bad;
-			f->by_frame = true;
-			f->frame = (uint32_t)x;
-		} else if (colon && strncmp(w, "type:", 5) == 0) {
-			if (parse_types(f, v) < 0)
-				goto bad;
-		} else if (colon && (strncmp(w, "pid:", 4) == 0 || strncmp(w, "tid:", 4) == 0 ||
-		    strncmp(w, "cpu:", 4) == 0)) {
-			long long x = strtoll(v, &end, 10);
-
-			if (*v == '\0' || *end != '\0')
-				goto bad;
-			if (w[0] == 'p')
-				f->pid = x;
-			else if (w[0] == 't')
-				f->tid = x;
-			else
-				f->cpu = x;
-		} else if (colon && strncmp(w, "time:", 5) == 0) {
-			const char *dash = strchr(v, '-');
-
-			f->by_time = true;
-			f->t0 = 0;
-			f->t1 = UINT64_MAX;
-			if (dash == NULL) {
-				goto bad;
-			}
-			if (dash > v && parse_secs(v, dash, &f->t0) < 0)
-				goto bad;
-			if (dash[1] && parse_secs(dash + 1, dash + strlen(dash), &f->t1) < 0)
-				goto bad;
-		} else if (f->nwords < EV_WORDS) {
-			snprintf(f->words[f->nwords++], sizeof f->words[0], "%s", w);
-		}
-		continue;
-bad:
-		if (err && n)
-			snprintf(err, n, "bad filter term '%s' (type:NAME pid:N tid:N cpu:N time:A-B "
-			    "comm:NAME event:NAME dso:NAME symoff:N frame:N sym:NAME)", w);
-		return -1;
 	}
 	return 0;
 }
@@ -627,7 +464,8 @@ compile_sym(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err,
 	return 0;
 }
 
-/* Which attrs event: names: "#N" (the N-th attr), or an event name. */
+/* Which attrs event: names: "#N" (the N-th attr, from 1 as the header
+ * counts), or an event name. */
 static int
 compile_event(struct pane *p, struct ev *ev, const struct ev_filter *f, char *err, size_t n)
 {
@@ -638,20 +476,22 @@ compile_event(struct pane *p, struct ev *ev, const struct ev_filter *f, char *er
 		char *end;
 		unsigned long id = strtoul(f->event + 1, &end, 10);
 
-		if (f->event[1] != '\0' && *end == '\0' && id < na) {
-			attrs[id] = 1;
+		if (isdigit((unsigned char)f->event[1]) && *end == '\0' && id >= 1 && id <= na) {
+			attrs[id - 1] = 1;
 			hits++;
 		}
 	} else {
 		for (size_t i = 0; i < na; i++)
-			if (strcmp(session_attr_name(p->s, (int)i), f->event) == 0) {
+			if (ev_event_named(session_attr_name(p->s, (int)i), f->event)) {
 				attrs[i] = 1;
 				hits++;
 			}
 	}
 	if (hits == 0) {
 		free(attrs);
-		if (err && n)
+		if (err && n && f->event[0] == '#')
+			snprintf(err, n, "no event '%s' (events count from #1 to #%zu)", f->event, na);
+		else if (err && n)
 			snprintf(err, n, "no event '%s'", f->event);
 		return -1;
 	}
@@ -667,7 +507,7 @@ ev_filter(struct pane *p, const char *text, char *err, size_t n)
 	struct ev *ev = p->priv;
 	struct ev_filter f;
 
-	if (parse_filter(&f, text, err, n) < 0)
+	if (ev_filter_parse(&f, p->s, text, err, n) < 0)
 		return -1;
 	if (f.by_symoff && p->sym == NULL) {
 		if (err && n)
@@ -831,7 +671,7 @@ ev_select(struct pane *p, struct nav_view *v)
 {
 	size_t src = widget_cursor_row(&p->w);
 	const struct rec_ent *e;
-	char off[64];
+	char off[96];
 
 	if (src == WIDGET_NONE)
 		return false;
@@ -842,13 +682,15 @@ ev_select(struct pane *p, struct nav_view *v)
 	if (v->arg >= SESSION_ZLOC) {
 		const struct zchunk *z = session_zorigin(p->s, v->arg);
 
+		char cat[80];
+
 		if (z)
-			snprintf(off, sizeof off, "@%#" PRIx64 "+%#" PRIx64,
-			    session_rec_offset(p->s, z->container, NULL), v->arg - SESSION_ZLOC - z->zoff);
+			snprintf(off, sizeof off, "@%s+%#" PRIx64, pane_rec_at(p->s, z->container, cat,
+			    sizeof cat), v->arg - SESSION_ZLOC - z->zoff);
 		else
 			snprintf(off, sizeof off, "z+%#" PRIx64, v->arg - SESSION_ZLOC);
 	} else {
-		text_fmt_offset(off, sizeof off, session_rec_offset(p->s, v->arg, NULL));
+		pane_rec_at(p->s, v->arg, off, sizeof off);
 	}
 	snprintf(v->label, sizeof v->label, "hex %.40s", off);
 	return true;
@@ -1029,6 +871,13 @@ ev_key(struct pane *p, enum action a)
 	case ACT_COLLAPSE_ALL:
 	case ACT_EXPAND_ALL:
 		return src == WIDGET_NONE ? PANE_HANDLED : stack_key(p, a, pos, fr);
+	case ACT_SORT_REVERSE:
+		/* the pane's own order is the index's, by time: r reverses it too */
+		if (p->w.sort_col >= 0)
+			return PANE_IGNORED;
+		widget_sort(&p->w, C_TIME, true);
+		snprintf(p->msg, sizeof p->msg, "sorted by Time, descending (the latest first)");
+		return PANE_HANDLED | PANE_MSG;
 	default:
 		return PANE_IGNORED;
 	}
@@ -1084,7 +933,7 @@ static const char *
 ev_help(struct pane *p)
 {
 	(void)p;
-	return "Enter/x:hex  +:stack  f:filter (type: pid: tid: cpu: time: comm: event: dso: sym: frame:)";
+	return "Enter/x:hex  +:stack  f:filter (" EV_KEYS ")";
 }
 
 /* Before each draw: follow the scope's time steps (the list filters by them). */

@@ -176,7 +176,8 @@ load(struct pane *p, const struct nav_view *v)
 	struct hx *h = p->priv;
 	const struct session *s = p->s;
 	struct session_info si = session_info(s);
-	char tn[48], off[32];
+	char tn[48], off[96];
+	const char *in;
 
 	hx_clear(h);
 	h->t = v->target;
@@ -194,10 +195,12 @@ load(struct pane *p, const struct nav_view *v)
 		h->damaged = fields_describe(s, &h->rec, collect, h) < 0;
 		name_payload(p, h);
 		text_record_type(tn, sizeof tn, h->rec.type);
-		text_fmt_offset(off, sizeof off, session_rec_offset(s, v->arg, NULL));
+		pane_rec_at(s, v->arg, off, sizeof off);
+		/* "at 0x108", or "in data.1 at 0x48" in directory mode */
+		in = si.mode == SESSION_DIR ? "in" : "at";
 		if (v->arg >= SESSION_ZLOC) {
 			const struct zchunk *z = session_zorigin(s, v->arg);
-			char coff[32];
+			char coff[32], cat[96];
 
 			h->rel = true;
 			h->base = 0;
@@ -205,9 +208,10 @@ load(struct pane *p, const struct nav_view *v)
 			    h->rec.size, h->damaged ? " (damaged)" : "");
 			if (z) {
 				text_fmt_offset(coff, sizeof coff, session_rec_offset(s, z->container, NULL));
+				pane_rec_at(s, z->container, cat, sizeof cat);
 				snprintf(h->where, sizeof h->where,
-				    "decompressed from PERF_RECORD_COMPRESSED at %s, +0x%" PRIx64
-				    " in its decompressed bytes (dump: @%s+0x%" PRIx64 ")", coff,
+				    "decompressed from PERF_RECORD_COMPRESSED %s %s, +0x%" PRIx64
+				    " in its decompressed bytes (dump: @%s+0x%" PRIx64 ")", in, cat,
 				    v->arg - SESSION_ZLOC - z->zoff, coff, v->arg - SESSION_ZLOC - z->zoff);
 				snprintf(h->what, sizeof h->what, "PERF_RECORD_%s, %" PRIu32 " bytes%s, %s",
 				    tn, h->rec.size, h->damaged ? " (damaged)" : "", h->where);
@@ -219,8 +223,8 @@ load(struct pane *p, const struct nav_view *v)
 			uint32_t fi = session_file_of(s, v->arg, &foff);
 
 			h->base = foff;
-			snprintf(h->what, sizeof h->what, "PERF_RECORD_%s at %s, %" PRIu32 " bytes%s", tn,
-			    off, h->rec.size, h->damaged ? " (damaged)" : "");
+			snprintf(h->what, sizeof h->what, "PERF_RECORD_%s %s %s, %" PRIu32 " bytes%s", tn,
+			    in, off, h->rec.size, h->damaged ? " (damaged)" : "");
 			snprintf(h->where, sizeof h->where, "file %s, offset %#" PRIx64,
 			    fi < session_nfiles(s) ? session_file(s, fi)->path : si.path, foff);
 		}
