@@ -1,0 +1,223 @@
+/*
+ * debuginfod.c: files by build id from debuginfod servers through
+ * libdebuginfod (see debuginfod.h).  The client reads DEBUGINFOD_URLS,
+ * DEBUGINFOD_CACHE_PATH, DEBUGINFOD_TIMEOUT and its other variables
+ * itself; this file decides whether to make one, counts the downloads for
+ * a progress display, stops them when asked, and remembers which files it
+ * gave (for top --why).
+ */
+#include "config.h"
+
+#include <elfutils/debuginfod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "symbolize/debuginfod.h"
+
+/* A question asked: what it gave. */
+struct dbgd_ans {
+	uint8_t		 bid[20];
+	uint8_t		 len;
+	uint8_t		 kind;
+	char		*path;		/* NULL: none */
+	char		*url;		/* "" when it was in the cache */
+};
+
+/* At most so many questions are remembered (a DSO asks at most two). */
+#define DBGD_MAX_ANS	65536
+
+struct dbgd {
+	debuginfod_client		*client;	/* made on the first question */
+	bool				 broken;	/* debuginfod_begin failed: ask nothing */
+	struct sym_dbgd_progress	*prog;
+	/* this client's share of prog's counters while it downloads */
+	long				 done, total;
+	bool				 counted;
+	struct dbgd_ans			*ans;
+	size_t				 n, cap;
+};
+
+struct dbgd *
+dbgd_new(const struct sym_opts *o)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	struct dbgd *g;
+
+	if (o->no_debuginfod || urls == NULL || strspn(urls, " \t\n") == strlen(urls))
+		return NULL;
+	g = xcalloc(1, sizeof *g);
+	g->prog = o->dbgd_progress;
+	return g;
+}
+
+void
+dbgd_free(struct dbgd *g)
+{
+	if (g == NULL)
+		return;
+	if (g->client != NULL)
+		debuginfod_end(g->client);
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->ans[i].path);
+		free(g->ans[i].url);
+	}
+	free(g->ans);
+	free(g);
+}
+
+const char *
+dbgd_kind_name(enum dbgd_kind k)
+{
+	return k == DBGD_DEBUGINFO ? "debuginfo" : "executable";
+}
+
+/* Take this client's share out of the shared counters (its download ended). */
+static void
+prog_end(struct dbgd *g)
+{
+	if (g->prog == NULL || !g->counted)
+		return;
+	atomic_fetch_sub(&g->prog->done, g->done);
+	atomic_fetch_sub(&g->prog->total, g->total);
+	atomic_fetch_sub(&g->prog->active, 1);
+	g->done = g->total = 0;
+	g->counted = false;
+}
+
+/*
+ * libdebuginfod's progress callback, called while a download runs: a
+ * bytes so far, b the size announced (<= 0: unknown).  Non-zero abandons
+ * the download.
+ */
+static int
+on_progress(debuginfod_client *c, long a, long b)
+{
+	struct dbgd *g = debuginfod_get_user_data(c);
+	struct sym_dbgd_progress *p = g->prog;
+
+	if (p == NULL)
+		return 0;
+	if (!g->counted) {
+		atomic_fetch_add(&p->active, 1);
+		g->counted = true;
+	}
+	if (a < 0)
+		a = 0;
+	if (b < 0)
+		b = 0;
+	atomic_fetch_add(&p->done, a - g->done);
+	atomic_fetch_add(&p->total, b - g->total);
+	g->done = a;
+	g->total = b;
+	return atomic_load(&p->stop) ? 1 : 0;
+}
+
+static bool
+client_ready(struct dbgd *g)
+{
+	if (g->client != NULL)
+		return true;
+	if (g->broken)
+		return false;
+	g->client = debuginfod_begin();
+	if (g->client == NULL) {
+		g->broken = true;
+		return false;
+	}
+	debuginfod_set_user_data(g->client, g);
+	/*
+	 * Always our own callback: the one DEBUGINFOD_PROGRESS installs writes
+	 * to stderr, under the browser's screen.
+	 */
+	debuginfod_set_progressfn(g->client, on_progress);
+	return true;
+}
+
+static struct dbgd_ans *
+ans_find(const struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->ans[i].len == len && g->ans[i].kind == k && memcmp(g->ans[i].bid, bid, len) == 0)
+			return &g->ans[i];
+	return NULL;
+}
+
+/* Ask the servers (or the cache); the answer's path or NULL. */
+static char *
+ask(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char **url)
+{
+	char *path = NULL;
+	const char *u;
+	int fd;
+
+	*url = NULL;
+	if (!client_ready(g) || (g->prog != NULL && atomic_load(&g->prog->stop)))
+		return NULL;
+	fd = k == DBGD_DEBUGINFO ?
+	    debuginfod_find_debuginfo(g->client, bid, (int)len, &path) :
+	    debuginfod_find_executable(g->client, bid, (int)len, &path);
+	prog_end(g);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	/* the URL of a download made now; none when the cache had the file */
+	u = debuginfod_get_url(g->client);
+	*url = xstrdup(u != NULL ? u : "");
+	if (u != NULL && g->prog != NULL)
+		atomic_fetch_add(&g->prog->files, 1);
+	return path;
+}
+
+bool
+dbgd_find(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char *out, size_t n)
+{
+	struct dbgd_ans *a;
+
+	if (g == NULL || len == 0 || len > 20 || n == 0)
+		return false;
+	a = ans_find(g, bid, len, k);
+	if (a == NULL) {
+		char *url, *path = ask(g, bid, len, k, &url);
+
+		if (g->n >= DBGD_MAX_ANS) {
+			free(url);
+			if (path == NULL || strlen(path) >= n) {
+				free(path);
+				return false;
+			}
+			snprintf(out, n, "%s", path);
+			free(path);
+			return true;
+		}
+		GROW(g->ans, g->cap, g->n + 1);
+		a = &g->ans[g->n++];
+		memset(a, 0, sizeof *a);
+		memcpy(a->bid, bid, len);
+		a->len = (uint8_t)len;
+		a->kind = (uint8_t)k;
+		a->path = path;
+		a->url = url;
+	}
+	if (a->path == NULL || strlen(a->path) >= n)
+		return false;
+	snprintf(out, n, "%s", a->path);
+	return true;
+}
+
+const char *
+dbgd_origin(const struct dbgd *g, const char *path, enum dbgd_kind *kind)
+{
+	if (g == NULL || path == NULL)
+		return NULL;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->ans[i].path != NULL && strcmp(g->ans[i].path, path) == 0) {
+			*kind = (enum dbgd_kind)g->ans[i].kind;
+			return g->ans[i].url;
+		}
+	return NULL;
+}
