@@ -490,6 +490,7 @@ cmd_top(int argc, char **argv)
 	}
 	if (a.why) {
 		print_why(stdout, h, z, "# ");
+		cmd_report_debuginfod(stdout, z, "# ");
 		print_unwind_stops(stdout, z, "# ");
 	}
 	hist_free(h);
