@@ -95,6 +95,14 @@ draw_title(struct app *a)
 		snprintf(sym, sizeof sym, " | symbols %.0f%%", 100 * symbols_progress(a->sym));
 	else
 		snprintf(sym, sizeof sym, " | symbols in %.2f s", a->sym_wall);
+	if (a->sym != NULL && cnt->by_type[PERF_RECORD_SAMPLE] > 0) {
+		char d[64];
+		size_t o = strlen(sym);
+
+		/* downloads from debuginfod servers: the bytes so far, then how many files */
+		if (symbols_dbgd_text(a->sym, d, sizeof d) != NULL)
+			snprintf(sym + o, sizeof sym - o, ", %s", d);
+	}
 	/* the call-path transforms in force, first: they change what the panes show */
 	xf[0] = '\0';
 	if (a->sym && a->sym->scope.nxf) {
