@@ -32,6 +32,7 @@ struct dbgd_ans {
 struct dbgd {
 	debuginfod_client		*client;	/* made on the first question */
 	bool				 broken;	/* debuginfod_begin failed: ask nothing */
+	bool				 no_more;	/* dbgd_stop_asking: answers kept only */
 	struct sym_dbgd_progress	*prog;
 	/* this client's share of prog's counters while it downloads */
 	long				 done, total;
@@ -154,7 +155,7 @@ ask(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char **url
 	int fd;
 
 	*url = NULL;
-	if (!client_ready(g) || (g->prog != NULL && atomic_load(&g->prog->stop)))
+	if (g->no_more || !client_ready(g) || (g->prog != NULL && atomic_load(&g->prog->stop)))
 		return NULL;
 	fd = k == DBGD_DEBUGINFO ?
 	    debuginfod_find_debuginfo(g->client, bid, (int)len, &path) :
@@ -173,40 +174,73 @@ ask(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char **url
 	return path;
 }
 
+/* Keep an answer (path and url are taken); NULL beyond DBGD_MAX_ANS. */
+static struct dbgd_ans *
+ans_add(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char *path, char *url)
+{
+	struct dbgd_ans *a;
+
+	if (g->n >= DBGD_MAX_ANS)
+		return NULL;
+	GROW(g->ans, g->cap, g->n + 1);
+	a = &g->ans[g->n++];
+	memset(a, 0, sizeof *a);
+	memcpy(a->bid, bid, len);
+	a->len = (uint8_t)len;
+	a->kind = (uint8_t)k;
+	a->path = path;
+	a->url = url;
+	return a;
+}
+
 bool
 dbgd_find(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char *out, size_t n)
 {
 	struct dbgd_ans *a;
+	bool found;
 
 	if (g == NULL || len == 0 || len > 20 || n == 0)
 		return false;
 	a = ans_find(g, bid, len, k);
-	if (a == NULL) {
+	if (a == NULL && !g->no_more) {
 		char *url, *path = ask(g, bid, len, k, &url);
 
-		if (g->n >= DBGD_MAX_ANS) {
-			free(url);
-			if (path == NULL || strlen(path) >= n) {
-				free(path);
-				return false;
-			}
-			snprintf(out, n, "%s", path);
+		a = ans_add(g, bid, len, k, path, url);
+		if (a == NULL) {	/* not kept: answered all the same */
+			found = path != NULL && strlen(path) < n;
+			if (found)
+				snprintf(out, n, "%s", path);
 			free(path);
-			return true;
+			free(url);
+			return found;
 		}
-		GROW(g->ans, g->cap, g->n + 1);
-		a = &g->ans[g->n++];
-		memset(a, 0, sizeof *a);
-		memcpy(a->bid, bid, len);
-		a->len = (uint8_t)len;
-		a->kind = (uint8_t)k;
-		a->path = path;
-		a->url = url;
 	}
-	if (a->path == NULL || strlen(a->path) >= n)
+	if (a == NULL || a->path == NULL || strlen(a->path) >= n)
 		return false;
 	snprintf(out, n, "%s", a->path);
 	return true;
+}
+
+void
+dbgd_stop_asking(struct dbgd *g)
+{
+	if (g != NULL)
+		g->no_more = true;
+}
+
+void
+dbgd_adopt(struct dbgd *g, const struct dbgd *from)
+{
+	if (g == NULL || from == NULL)
+		return;
+	for (size_t i = 0; i < from->n; i++) {
+		const struct dbgd_ans *f = &from->ans[i];
+
+		if (ans_find(g, f->bid, f->len, (enum dbgd_kind)f->kind) == NULL &&
+		    ans_add(g, f->bid, f->len, (enum dbgd_kind)f->kind,
+		        f->path ? xstrdup(f->path) : NULL, f->url ? xstrdup(f->url) : NULL) == NULL)
+			return;
+	}
 }
 
 const char *

@@ -37,10 +37,19 @@ void dbgd_free(struct dbgd *g);
 /*
  * The file of kind k for build id bid (len bytes): its path in the cache
  * into out (n bytes).  True if a server (or the cache) has it.  g may be
- * NULL (false).  Each (build id, kind) is asked once per dbgd.
+ * NULL (false).  Each (build id, kind) is asked once per dbgd; its answer
+ * is kept.
  */
 bool dbgd_find(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char *out,
     size_t n);
+
+/*
+ * Ask no server from now on: dbgd_find answers only what was asked before
+ * (of g, or of another taken over with dbgd_adopt).  g may be NULL.
+ */
+void dbgd_stop_asking(struct dbgd *g);
+/* Take over from's answers (a second symbolizer's on another thread, done). */
+void dbgd_adopt(struct dbgd *g, const struct dbgd *from);
 
 /*
  * Did path come from dbgd_find?  Then the URL it was downloaded from (""

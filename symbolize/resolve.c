@@ -969,9 +969,13 @@ symbolizer_dso_debuginfod(const struct symbolizer *z, uint32_t dso, struct sym_d
 void
 symbolizer_no_debuginfod(struct symbolizer *z)
 {
-	z->o.no_debuginfod = true;
-	dbgd_free(z->ctx.dbgd);
-	z->ctx.dbgd = NULL;
+	dbgd_stop_asking(z->ctx.dbgd);
+}
+
+void
+symbolizer_adopt_debuginfod(struct symbolizer *z, const struct symbolizer *from)
+{
+	dbgd_adopt(z->ctx.dbgd, from->ctx.dbgd);
 }
 
 size_t

@@ -200,9 +200,15 @@ struct sym_dbgd_file {
  * its runtime image, when one of them or both did): 0, 1 or 2, into out. */
 size_t symbolizer_dso_debuginfod(const struct symbolizer *z, uint32_t dso,
     struct sym_dbgd_file out[2]);
-/* Ask debuginfod servers nothing from now on (the browser's UI thread,
- * which must not wait for a download). */
+/*
+ * Ask debuginfod servers nothing from now on (the browser's UI thread,
+ * which must not wait for a download): what they answered before (z's
+ * own questions and those taken over from another symbolizer) is kept.
+ */
 void symbolizer_no_debuginfod(struct symbolizer *z);
+/* Take over from's answers from debuginfod servers (a second symbolizer over
+ * the same session, done), so z never asks them again. */
+void symbolizer_adopt_debuginfod(struct symbolizer *z, const struct symbolizer *from);
 
 /* Number of DSOs (ids 0 .. n-1).  Every DSO is registered when the
  * symbolizer is built, from the session's maps and build ids, so two

@@ -478,8 +478,12 @@ symbols_poll(struct symbols *sy)
 	w->joined = true;
 	/* A's symbolizer names the hist's ids: it becomes sy's, with what the others refused */
 	symbolizer_adopt_refusals(w->za, sy->z);
-	if (w->zb != NULL)
+	if (w->zb != NULL) {
 		symbolizer_adopt_refusals(w->za, w->zb);
+		symbolizer_adopt_debuginfod(w->za, w->zb);
+	}
+	/* from the UI thread now: what the servers answered the workers, no more */
+	symbolizer_no_debuginfod(w->za);
 	hist_free(w->hb);
 	symbolizer_free(w->zb);
 	hist_free(sy->h);
