@@ -3,19 +3,36 @@
  * libdebuginfod (see debuginfod.h).  The client reads DEBUGINFOD_URLS,
  * DEBUGINFOD_CACHE_PATH, DEBUGINFOD_TIMEOUT and its other variables
  * itself; this file decides whether to make one, counts the downloads for
- * a progress display, stops them when asked, and remembers which files it
- * gave (for top --why).
+ * a progress display, stops them when asked, lets no two threads fetch one
+ * file at once, and remembers which files it gave (for top --why).
  */
 #include "config.h"
 
 #include <elfutils/debuginfod.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/err.h"
 #include "symbolize/debuginfod.h"
+
+/*
+ * The files being fetched in this process, by any client: a thread that
+ * wants one another is fetching waits for it, then finds it in the cache
+ * (two symbol workers never download one file twice).
+ */
+#define FETCH_MAX	16
+static pthread_mutex_t	fetch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	fetch_moved = PTHREAD_COND_INITIALIZER;
+static struct {
+	uint8_t		bid[20];
+	uint8_t		len;
+	uint8_t		kind;
+	bool		used;
+} fetching[FETCH_MAX];
 
 /* A question asked: what it gave. */
 struct dbgd_ans {
@@ -146,21 +163,87 @@ ans_find(const struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k)
 	return NULL;
 }
 
+static bool
+stopped(const struct dbgd *g)
+{
+	return g->prog != NULL && atomic_load(&g->prog->stop);
+}
+
+/*
+ * Wait while another thread fetches (bid, k), then take a slot for it: its
+ * index, or -1 with no slot free (the question goes on untracked) or when
+ * stopped (*stop set).
+ */
+static int
+fetch_begin(const struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, bool *stop)
+{
+	int slot = -1;
+	bool busy;
+
+	*stop = false;
+	pthread_mutex_lock(&fetch_lock);
+	do {
+		busy = false;
+		for (int i = 0; i < FETCH_MAX && !busy; i++)
+			busy = fetching[i].used && fetching[i].len == len && fetching[i].kind == k &&
+			    memcmp(fetching[i].bid, bid, len) == 0;
+		if (busy) {
+			struct timespec ts;
+
+			/* a stop flag is looked at every 100 ms meanwhile */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 100000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&fetch_moved, &fetch_lock, &ts);
+			*stop = stopped(g);
+		}
+	} while (busy && !*stop);
+	for (int i = 0; i < FETCH_MAX && slot < 0 && !*stop; i++)
+		if (!fetching[i].used) {
+			slot = i;
+			fetching[i].used = true;
+			fetching[i].len = (uint8_t)len;
+			fetching[i].kind = (uint8_t)k;
+			memcpy(fetching[i].bid, bid, len);
+		}
+	pthread_mutex_unlock(&fetch_lock);
+	return slot;
+}
+
+static void
+fetch_end(int slot)
+{
+	if (slot < 0)
+		return;
+	pthread_mutex_lock(&fetch_lock);
+	fetching[slot].used = false;
+	pthread_cond_broadcast(&fetch_moved);
+	pthread_mutex_unlock(&fetch_lock);
+}
+
 /* Ask the servers (or the cache); the answer's path or NULL. */
 static char *
 ask(struct dbgd *g, const uint8_t *bid, size_t len, enum dbgd_kind k, char **url)
 {
 	char *path = NULL;
 	const char *u;
-	int fd;
+	bool stop;
+	int fd, slot;
 
 	*url = NULL;
-	if (g->no_more || !client_ready(g) || (g->prog != NULL && atomic_load(&g->prog->stop)))
+	if (g->no_more || !client_ready(g) || stopped(g))
+		return NULL;
+	slot = fetch_begin(g, bid, len, k, &stop);
+	if (stop)
 		return NULL;
 	fd = k == DBGD_DEBUGINFO ?
 	    debuginfod_find_debuginfo(g->client, bid, (int)len, &path) :
 	    debuginfod_find_executable(g->client, bid, (int)len, &path);
 	prog_end(g);
+	fetch_end(slot);
 	if (fd < 0) {
 		free(path);
 		return NULL;
@@ -235,11 +318,17 @@ dbgd_adopt(struct dbgd *g, const struct dbgd *from)
 		return;
 	for (size_t i = 0; i < from->n; i++) {
 		const struct dbgd_ans *f = &from->ans[i];
+		struct dbgd_ans *a = ans_find(g, f->bid, f->len, (enum dbgd_kind)f->kind);
 
-		if (ans_find(g, f->bid, f->len, (enum dbgd_kind)f->kind) == NULL &&
-		    ans_add(g, f->bid, f->len, (enum dbgd_kind)f->kind,
-		        f->path ? xstrdup(f->path) : NULL, f->url ? xstrdup(f->url) : NULL) == NULL)
+		if (a == NULL && ans_add(g, f->bid, f->len, (enum dbgd_kind)f->kind,
+		    f->path ? xstrdup(f->path) : NULL, f->url ? xstrdup(f->url) : NULL) == NULL)
 			return;
+		/* the same file, which from downloaded and g found in the cache */
+		if (a != NULL && a->path != NULL && f->path != NULL && strcmp(a->path, f->path) == 0 &&
+		    a->url != NULL && a->url[0] == '\0' && f->url != NULL && f->url[0] != '\0') {
+			free(a->url);
+			a->url = xstrdup(f->url);
+		}
 	}
 }
 

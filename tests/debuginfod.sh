@@ -29,6 +29,7 @@ tmp=$(mktemp -d)
 server=
 slow=
 sock=perfnav-dbgd-$$
+nsess=0
 pass=0
 fail=0
 timeout=${TUI_E2E_TIMEOUT:-15}
@@ -59,11 +60,11 @@ for try in 1 2 3 4 5 6 7 8 9 10; do
 	debuginfod -d "$tmp/db.sqlite" -p "$p" -F "$tmp/srv" -v > "$tmp/server.log" 2>&1 &
 	server=$!
 	for ((i = 0; i < 50; i++)); do
-		grep -q "started http server" "$tmp/server.log" && break
+		grep -qs "started http server" "$tmp/server.log" && break
 		kill -0 "$server" 2>/dev/null || break
 		sleep 0.1
 	done
-	if kill -0 "$server" 2>/dev/null && grep -q "started http server" "$tmp/server.log"; then
+	if kill -0 "$server" 2>/dev/null && grep -qs "started http server" "$tmp/server.log"; then
 		port=$p
 		break
 	fi
@@ -147,15 +148,19 @@ else
 	ko "a second run: not from the cache (requests $before -> $(requests))"
 	sed -n '/^# Files/,$p' "$tmp/why2"
 fi
-# on two cores (each worker its own client): the same rows
+# on two cores (each worker its own client): the same rows, one download
+before=$(grep -c "GET /buildid/$hex/executable 200" "$tmp/server.log")
 DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$tmp/cache3 PERFNAV_PARALLEL_MIN=0 \
 	"$bin" top --why --buildid-dir "$tmp/empty" --symfs "$tmp/empty" "$rec" > "$tmp/why3" 2> "$tmp/err"
 if diff -q <(rows "$tmp/ref") <(rows "$tmp/why3") > /dev/null &&
-	grep -qF "#     executable  $tmp/cache3/$hex/executable  " "$tmp/why3"; then
-	ok "resolving on two cores: the same rows, the file in the cache named"
+	grep -qxF -- "${want//cache2/cache3}" "$tmp/why3" &&
+	[ "$(grep -c "GET /buildid/$hex/executable 200" "$tmp/server.log")" -eq $((before + 1)) ]; then
+	ok "resolving on two cores: the same rows, the file downloaded once, its cache path and URL named"
 else
 	ko "resolving on two cores through debuginfod"
 	diff <(rows "$tmp/ref") <(rows "$tmp/why3") | head
+	sed -n '/^# Files/,$p' "$tmp/why3"
+	grep "GET /buildid/$hex/executable" "$tmp/server.log"
 fi
 
 # --no-debuginfod, and the variable unset: nothing asked, nothing resolved.
@@ -218,7 +223,7 @@ EOF
 	for ((i = 0; i < 50; i++)); do [ -s "$tmp/slow.port" ] && break; sleep 0.1; done
 	slowurl=http://127.0.0.1:$(head -1 "$tmp/slow.port")
 
-	screen() { tmux -L "$sock" capture-pane -t dbgd -p; }
+	screen() { tmux -L "$sock" capture-pane -t dbgd -p 2> /dev/null; }
 	wait_for()
 	{
 		local re=$1 what=$2 i
@@ -234,6 +239,9 @@ EOF
 	start()
 	{
 		tmux -L "$sock" kill-server > /dev/null 2>&1
+		# a server of its own per run: a dying one must not take the next command
+		nsess=$((nsess + 1))
+		sock=perfnav-dbgd-$$-$nsess
 		tmux -L "$sock" -f /dev/null new-session -d -s dbgd -x 200 -y 30 \
 			"env LANG=C.UTF-8 LC_ALL=C.UTF-8 DEBUGINFOD_URLS=$slowurl DEBUGINFOD_CACHE_PATH=$1 '$bin' --buildid-dir '$tmp/empty' --symfs '$tmp/empty' '$rec' 2> '$tmp/tui.err'; echo EXIT=\$?; sleep 600"
 	}
