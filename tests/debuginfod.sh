@@ -243,7 +243,7 @@ EOF
 		nsess=$((nsess + 1))
 		sock=perfnav-dbgd-$$-$nsess
 		tmux -L "$sock" -f /dev/null new-session -d -s dbgd -x 200 -y 30 \
-			"env LANG=C.UTF-8 LC_ALL=C.UTF-8 DEBUGINFOD_URLS=$slowurl DEBUGINFOD_CACHE_PATH=$1 '$bin' --buildid-dir '$tmp/empty' --symfs '$tmp/empty' '$rec' 2> '$tmp/tui.err'; echo EXIT=\$?; sleep 600"
+			"env LANG=C.UTF-8 LC_ALL=C.UTF-8 DEBUGINFOD_URLS=$slowurl DEBUGINFOD_CACHE_PATH=$1 '$bin' --buildid-dir '$tmp/empty' --symfs '$tmp/empty' '$rec' 2> '$tmp/tui-$nsess.err'; echo EXIT=\$?; sleep 600"
 	}
 
 	start "$tmp/cache-tui"
@@ -271,7 +271,10 @@ EOF
 		[ "$ms" -lt 1900 ] && ok "Q during a download: gone in $ms ms (the download takes 4 s)" ||
 			ko "Q during a download took $ms ms"
 	fi
-	grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp/tui.err" && { ko "sanitizer report"; cat "$tmp/tui.err"; }
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp"/tui-*.err; then
+		ko "the browser: a sanitizer report"
+		cat "$tmp"/tui-*.err
+	fi
 fi
 
 echo "debuginfod: $pass passed, $fail failed"
