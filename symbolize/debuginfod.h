@@ -6,7 +6,9 @@
  * One struct dbgd per symbolizer (libdebuginfod's clients are not shared
  * between threads).  It exists only when DEBUGINFOD_URLS names a server
  * and sym_opts.no_debuginfod is off; its client is made on the first
- * question.  With the variable unset nothing is asked and no client made.
+ * question.  With the variable unset nothing is asked, no client made and
+ * libdebuginfod not even loaded (it is opened with dlopen when needed; a
+ * system without libdebuginfod.so.1 is as one without servers).
  * Files land in libdebuginfod's own cache (DEBUGINFOD_CACHE_PATH, else
  * ~/.cache/debuginfod_client), which answers later questions without the
  * network.  A question blocks its thread for the download: the browser
