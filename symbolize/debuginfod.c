@@ -83,8 +83,10 @@ struct dbgd_ans {
 	char		*url;		/* "" when it was in the cache */
 };
 
-/* At most so many questions are remembered (a DSO asks at most two). */
-#define DBGD_MAX_ANS	65536
+/* At most so many answers are kept (a DSO asks at most two; looked up one
+ * by one); beyond, questions are still answered (by the client's cache
+ * the second time). */
+#define DBGD_MAX_ANS	8192
 
 struct dbgd {
 	debuginfod_client		*client;	/* made on the first question */
