@@ -7,6 +7,7 @@
 #   - with DEBUGINFOD_URLS naming the server, top's rows are those made with
 #     the build-id cache, the binary downloaded into DEBUGINFOD_CACHE_PATH;
 #   - top --why names the file in the cache and the URL it came from;
+#   - a stripped copy at the recorded path gets its symbols from the debuginfo;
 #   - --no-debuginfod, and DEBUGINFOD_URLS unset, leave the symbols
 #     unresolved and ask the server nothing (its request log) nor make the
 #     client's cache;
@@ -161,6 +162,25 @@ else
 	diff <(rows "$tmp/ref") <(rows "$tmp/why3") | head
 	sed -n '/^# Files/,$p' "$tmp/why3"
 	grep "GET /buildid/$hex/executable" "$tmp/server.log"
+fi
+
+# A stripped copy at the recorded path (its code, no .symtab): the symbols
+# come from the debuginfo the server has for its build id.
+if command -v strip > /dev/null 2>&1; then
+	mkdir -p "$tmp/symfs/tmp/perfnav-fixtures"
+	strip --strip-all -o "$tmp/symfs/tmp/perfnav-fixtures/cpu" "$data/buildid/tmp/perfnav-fixtures/cpu/$hex/elf"
+	before=$(grep -c "GET /buildid/$hex/executable" "$tmp/server.log")
+	DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$tmp/cache4 PERFNAV_PARALLEL_MIN=1000000000 \
+		"$bin" top --why --buildid-dir "$tmp/empty" --symfs "$tmp/symfs" "$rec" > "$tmp/strip" 2> "$tmp/err"
+	if diff -q <(rows "$tmp/ref") <(rows "$tmp/strip") > /dev/null &&
+		grep -qxF -- "#     debuginfo   $tmp/cache4/$hex/debuginfo  downloaded from $url/buildid/$hex/debuginfo" "$tmp/strip" &&
+		[ "$(grep -c "GET /buildid/$hex/executable" "$tmp/server.log")" -eq "$before" ]; then
+		ok "a stripped binary at its path: the symbols from the server's debuginfo (its executable not asked for), named by --why"
+	else
+		ko "a stripped binary at its path"
+		diff <(rows "$tmp/ref") <(rows "$tmp/strip") | head
+		sed -n '/^# Files/,$p' "$tmp/strip"
+	fi
 fi
 
 # --no-debuginfod, and the variable unset: nothing asked, nothing resolved.
