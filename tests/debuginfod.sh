@@ -39,7 +39,11 @@ cleanup()
 {
 	[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
 	[ -n "$slow" ] && kill "$slow" 2>/dev/null && wait "$slow" 2>/dev/null
-	command -v tmux >/dev/null 2>&1 && tmux -L "$sock" kill-server >/dev/null 2>&1
+	if command -v tmux >/dev/null 2>&1; then
+		tmux -L "$sock" kill-server >/dev/null 2>&1
+		# the sockets of this run's tmux servers, which kill-server leaves behind
+		rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/perfnav-dbgd-$$-"*
+	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
