@@ -21,6 +21,8 @@ PACKAGES=(
 	libncurses-dev libzstd-dev libdw-dev libelf-dev libunwind-dev libcriterion-dev
 	# tracepoint payloads: the library perf decodes them with
 	libtraceevent-dev
+	# files by build id from the servers of DEBUGINFOD_URLS, as perf and gdb ask them
+	libdebuginfod-dev
 	autoconf automake pkg-config gcc make tmux zstd python3 time
 	# objdump: annotate disassembles with it, as perf annotate does
 	binutils
@@ -38,6 +40,8 @@ die()
 FUZZ_PACKAGES=(clang libfuzzer-14-dev)
 # Only for ./build.sh format.
 FORMAT_PACKAGES=(clang-format)
+# Only for ./build.sh check: the server tests/debuginfod.sh starts (it skips without it).
+CHECK_PACKAGES=(debuginfod)
 
 # Installs (or asks for) every package given (default: PACKAGES) that is
 # not installed.
@@ -124,6 +128,7 @@ run)
 check)
 	[ $# -le 1 ] || die "usage: ./build.sh check"
 	build
+	ensure_packages "${CHECK_PACKAGES[@]}"
 	if ! make -j2 check; then
 		for log in test-suite.log tests/test-suite.log; do
 			[ -f "$log" ] || continue

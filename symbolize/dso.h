@@ -5,7 +5,7 @@
  * the vdso, or a process's JIT code (perf-PID.map).  Each is loaded once,
  * on the first lookup, by the symbol sources of symsrc.h (src_*.c: its ELF
  * file through the build-id cache, --symfs, the path and separate debug
- * files in perf's order; kallsyms; the perf-PID.map; the vdso), which dso.c
+ * files in perf's order, then debuginfod servers; kallsyms; the perf-PID.map; the vdso), which dso.c
  * tries in their table's order.  Names live in the table; symbol ids are
  * global across DSOs.  Nothing here prints.
  */
@@ -29,6 +29,7 @@ enum dso_kind {
 	DSO_JIT,
 };
 
+struct dbgd;
 struct srcline_h;
 struct sym_source;
 
@@ -118,6 +119,7 @@ struct dso_ctx {
 	const struct sym_opts	*o;
 	const char		*buildid_dir;
 	const char		*perfmap_dir;
+	struct dbgd		*dbgd;		/* debuginfod.h: NULL when not to ask */
 };
 
 void dso_table_init(struct dso_table *t);

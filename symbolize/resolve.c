@@ -16,6 +16,7 @@
 #include "core/perf_file.h"
 #include "core/record.h"
 #include "core/session.h"
+#include "symbolize/debuginfod.h"
 #include "symbolize/dso.h"
 #include "symbolize/resolve.h"
 #include "symbolize/symtab.h"
@@ -226,6 +227,7 @@ symbolizer_new(const struct session *s, const struct sym_opts *o)
 	z->ctx.o = &z->o;
 	z->ctx.buildid_dir = z->buildid_dir;
 	z->ctx.perfmap_dir = z->perfmap_dir;
+	z->ctx.dbgd = dbgd_new(&z->o);
 	z->unwind_arch = ft->arch == NULL || strcmp(ft->arch, "x86_64") == 0;
 	dso_table_init(&z->dsos);
 	z->kproc = proc_get(z, -1);
@@ -284,6 +286,7 @@ symbolizer_free(struct symbolizer *z)
 	free(z->defer);
 	unwinder_free(z->unw);
 	dso_table_free(&z->dsos);
+	dbgd_free(z->ctx.dbgd);
 	strtab_free(&z->strs);
 	free(z->buildid_dir);
 	free(z->perfmap_dir);
@@ -933,6 +936,46 @@ const char *
 symbolizer_dso_source(const struct symbolizer *z, uint32_t dso)
 {
 	return dso_source_name(&z->dsos, dso);
+}
+
+size_t
+symbolizer_dso_debuginfod(const struct symbolizer *z, uint32_t dso, struct sym_dbgd_file out[2])
+{
+	const struct dso_ent *d;
+	const char *files[2];
+	size_t k = 0;
+
+	if (dso >= z->dsos.n || z->ctx.dbgd == NULL)
+		return 0;
+	d = &z->dsos.v[dso];
+	files[0] = d->symfile;
+	files[1] = d->runfile;
+	if (d->runfile != NULL && d->symfile != NULL && strcmp(d->runfile, d->symfile) == 0)
+		files[1] = NULL;
+	for (int i = 0; i < 2; i++) {
+		enum dbgd_kind kind;
+		const char *url = dbgd_origin(z->ctx.dbgd, files[i], &kind);
+
+		if (url == NULL)
+			continue;
+		out[k].kind = dbgd_kind_name(kind);
+		out[k].path = files[i];
+		out[k].url = url;
+		k++;
+	}
+	return k;
+}
+
+void
+symbolizer_no_debuginfod(struct symbolizer *z)
+{
+	dbgd_stop_asking(z->ctx.dbgd);
+}
+
+void
+symbolizer_adopt_debuginfod(struct symbolizer *z, const struct symbolizer *from)
+{
+	dbgd_adopt(z->ctx.dbgd, from->ctx.dbgd);
 }
 
 size_t

@@ -14,6 +14,7 @@
 #ifndef PERFNAV_SYMBOLIZE_RESOLVE_H
 #define PERFNAV_SYMBOLIZE_RESOLVE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,23 @@ struct sym_opts {
 					 * its path only (perf's lookup), never from the sole
 					 * build-id cache entry of that path (which, in a
 					 * comparison of two builds, may be the other's) */
+	bool		 no_debuginfod;	/* never ask the servers of DEBUGINFOD_URLS */
+	/* Downloads from those servers are counted here (may be NULL; shared
+	 * by symbolizers on several threads). */
+	struct sym_dbgd_progress *dbgd_progress;
+};
+
+/*
+ * Downloads from debuginfod servers under way (symbolize/debuginfod.h),
+ * for a progress display: updated by the threads that resolve, read by
+ * any.  Zero it before use.
+ */
+struct sym_dbgd_progress {
+	atomic_int		active;		/* downloads under way */
+	atomic_int_fast64_t	done;		/* bytes of them received */
+	atomic_int_fast64_t	total;		/* bytes of them announced (0: unknown) */
+	atomic_uint		files;		/* files downloaded so far */
+	atomic_bool		stop;		/* set: abandon downloads under way, ask no more */
 };
 
 /* Why a frame is not (fully) resolved. X(name, text) */
@@ -171,6 +189,26 @@ const char *symbolizer_sym_name(const struct symbolizer *z, uint32_t sym);
  * "kallsyms", "perf-map", "vdso": symbolize/symsrc.h), or NULL for a DSO
  * not loaded yet (no lookup in it so far) and for DSO_NONE. */
 const char *symbolizer_dso_source(const struct symbolizer *z, uint32_t dso);
+
+/* A file of a DSO that a debuginfod server gave (symbolize/debuginfod.h). */
+struct sym_dbgd_file {
+	const char	*kind;		/* "executable" or "debuginfo" */
+	const char	*path;		/* in the client's cache (DEBUGINFOD_CACHE_PATH) */
+	const char	*url;		/* downloaded from; "" when already in the cache */
+};
+/* The files of a loaded dso that came from debuginfod (its symbol file and
+ * its runtime image, when one of them or both did): 0, 1 or 2, into out. */
+size_t symbolizer_dso_debuginfod(const struct symbolizer *z, uint32_t dso,
+    struct sym_dbgd_file out[2]);
+/*
+ * Ask debuginfod servers nothing from now on (the browser's UI thread,
+ * which must not wait for a download): what they answered before (z's
+ * own questions and those taken over from another symbolizer) is kept.
+ */
+void symbolizer_no_debuginfod(struct symbolizer *z);
+/* Take over from's answers from debuginfod servers (a second symbolizer over
+ * the same session, done), so z never asks them again. */
+void symbolizer_adopt_debuginfod(struct symbolizer *z, const struct symbolizer *from);
 
 /* Number of DSOs (ids 0 .. n-1).  Every DSO is registered when the
  * symbolizer is built, from the session's maps and build ids, so two

@@ -2,9 +2,9 @@
  * src_elf.c: the symbol source of user-space DSOs: their ELF files, found
  * in perf's order (the .gnu_debuglink file, the build-id cache's binary
  * and debug file, the system's debug files, the path itself under
- * --symfs); the first with .symtab gives the symbols, the first with
- * .dynsym the runtime image (program headers, PLT).  Reading the files is
- * elfsym.c's.
+ * --symfs, last the servers of DEBUGINFOD_URLS); the first with .symtab
+ * gives the symbols, the first with .dynsym the runtime image (program
+ * headers, PLT).  Reading the files is elfsym.c's.
  */
 #include "config.h"
 
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "symbolize/debuginfod.h"
 #include "symbolize/symsrc.h"
 
 /* Does the file at p have d's build id?  1 yes, 0 another, -1 none/unreadable. */
@@ -130,6 +131,25 @@ try_build_id(struct dso_table *t, struct cand *cd, const struct dso_ent *d, cons
 	}
 }
 
+/*
+ * 7. Last, the servers of DEBUGINFOD_URLS (debuginfod.h), as perf and gdb
+ * ask them: the executable when no runtime image was found, the debuginfo
+ * when no .symtab was (a stripped library at its path gets its symbols).
+ */
+static void
+try_debuginfod(struct dso_table *t, struct cand *cd, const struct dso_ent *d,
+    const struct dso_ctx *c)
+{
+	char p[PATH_MAX];
+
+	if (c->dbgd == NULL || d->bid_len == 0)
+		return;
+	if (!cd->have_run && dbgd_find(c->dbgd, d->bid, d->bid_len, DBGD_EXECUTABLE, p, sizeof p))
+		cand_try(t, cd, d, p);
+	if (!cd->have_sym && dbgd_find(c->dbgd, d->bid, d->bid_len, DBGD_DEBUGINFO, p, sizeof p))
+		cand_try(t, cd, d, p);
+}
+
 /* Load the symbols of the files found, or say why there are none. */
 static void
 load_found(struct dso_ent *d, struct cand *cd, const struct dso_ctx *c)
@@ -194,6 +214,8 @@ elf_dso_load(struct dso_table *t, struct dso_ent *d, const char *name, const str
 	/* 6. The path itself. */
 	if (!cand_done(&cd) && path_ok)
 		cand_try(t, &cd, d, path);
+	if (!cand_done(&cd))
+		try_debuginfod(t, &cd, d, c);
 	load_found(d, &cd, c);
 }
 

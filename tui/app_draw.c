@@ -92,6 +92,14 @@ title_sym(struct app *a, char *buf, size_t n)
 		snprintf(buf, n, "symbols %.0f%%", 100 * symbols_progress(a->sym));
 	else
 		snprintf(buf, n, "symbols in %.2f s", a->sym_wall);
+	if (a->sym != NULL && cnt->by_type[PERF_RECORD_SAMPLE] > 0) {
+		char d[64];
+		size_t o = strlen(buf);
+
+		/* downloads from debuginfod servers: the bytes so far, then how many files */
+		if (symbols_dbgd_text(a->sym, d, sizeof d) != NULL && o < n)
+			snprintf(buf + o, n - o, ", %s", d);
+	}
 }
 
 /* The samples, and what the current pane's rows count when that is

@@ -125,6 +125,8 @@ static const struct {
 } env_texts[] = {
 	{ "NO_COLOR", "when set: the mono theme, unless --theme names another" },
 	{ "XDG_CONFIG_HOME", "where perfnav/keys and perfnav/themes/ are looked for (default ~/.config)" },
+	{ "DEBUGINFOD_URLS", "debuginfod servers (space-separated URLs) asked, through libdebuginfod, for a binary or its debuginfo by build id when the build-id cache, --symfs, /usr/lib/debug and the recorded path lack it, as perf and gdb ask them; unset or empty: nothing is asked (--no-debuginfod: never)" },
+	{ "DEBUGINFOD_CACHE_PATH", "where libdebuginfod keeps the files it downloads (default ~/.cache/debuginfod_client); DEBUGINFOD_TIMEOUT and libdebuginfod's other variables apply too" },
 	{ "PERFNAV_OBJDUMP", "the objdump annotate runs (default objdump on the PATH)" },
 	{ "PERFNAV_PARALLEL_MIN", "samples from which top, script and the browser resolve on two cores (default 200000; 0: always)" },
 	{ "PERFNAV_LOAD_SPLIT_MIN", "bytes of a data section from which loading indexes its second half on a second core (default 64 MiB; 0: always)" },
@@ -137,6 +139,7 @@ static const struct {
 	{ "./perf.data", "the recording read when none is named" },
 	{ "~/.debug/", "perf's build-id cache, where binaries are looked up by build id (--buildid-dir)" },
 	{ "/proc/kallsyms", "kernel symbols (--kallsyms)" },
+	{ "~/.cache/debuginfod_client/", "files downloaded from debuginfod servers (DEBUGINFOD_CACHE_PATH)" },
 	{ "/tmp/perf-PID.map", "JIT symbols of process PID (--perfmap-dir)" },
 	{ "$XDG_CONFIG_HOME/perfnav/keys", "key bindings of your own, in the help screen's words: bind MAP KEY ACTION" },
 	{ "$XDG_CONFIG_HOME/perfnav/themes/NAME.theme", "colour themes of your own (--theme NAME)" },

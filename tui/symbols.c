@@ -99,7 +99,8 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 	}
 	sy->s = s;
 	sy->so = *so;
-	sy->z = symbolizer_new(s, so);
+	sy->so.dbgd_progress = &sy->dbgd;
+	sy->z = symbolizer_new(s, &sy->so);
 	sy->scope.hl_func = CPATH_NONE;
 	sy->scope.hot_callers = -1;
 	sy->callchains = attr_table_has_callchains(session_attrs(s));
@@ -146,8 +147,11 @@ symbols_free(struct symbols *sy)
 {
 	if (sy == NULL)
 		return;
+	/* downloads under way are abandoned (they answer within a second) */
+	atomic_store(&sy->dbgd.stop, true);
 	work_end(sy->work);
 	if (sy->pair != NULL) {
+		atomic_store(&sy->pair->dbgd.stop, true);
 		work_end(sy->pair->work);
 		sy->pair->work = NULL;
 		sy->pair->pair = NULL;
@@ -259,6 +263,52 @@ symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t 
 	else
 		snprintf(buf, n, "[unknown] (%s)", f.dso == DSO_NONE ? "[unknown]" :
 		    symbolizer_dso_short(sy->z, f.dso));
+	return buf;
+}
+
+/* n bytes as "12 KiB" */
+static void
+fmt_bytes(char *buf, size_t n, int64_t b)
+{
+	if (b < 0)
+		b = 0;
+	if (b < 1024)
+		snprintf(buf, n, "%" PRId64 " B", b);
+	else if (b < 1024 * 1024)
+		snprintf(buf, n, "%.0f KiB", (double)b / 1024);
+	else if (b < 1024LL * 1024 * 1024)
+		snprintf(buf, n, "%.1f MiB", (double)b / (1024 * 1024));
+	else
+		snprintf(buf, n, "%.2f GiB", (double)b / (1024.0 * 1024 * 1024));
+}
+
+const char *
+symbols_dbgd_text(const struct symbols *sy, char *buf, size_t n)
+{
+	const struct sym_dbgd_progress *p[2] = { &sy->dbgd, sy->pair ? &sy->pair->dbgd : NULL };
+	int64_t done = 0, total = 0;
+	unsigned files = 0;
+	int active = 0;
+	char d[32], t[32];
+
+	for (int i = 0; i < 2; i++) {
+		if (p[i] == NULL)
+			continue;
+		active += atomic_load(&p[i]->active);
+		done += atomic_load(&p[i]->done);
+		total += atomic_load(&p[i]->total);
+		files += atomic_load(&p[i]->files);
+	}
+	fmt_bytes(d, sizeof d, done);
+	fmt_bytes(t, sizeof t, total);
+	if (active > 0 && total > 0)
+		snprintf(buf, n, "debuginfod %s of %s", d, t);
+	else if (active > 0)
+		snprintf(buf, n, "debuginfod %s", d);
+	else if (files > 0)
+		snprintf(buf, n, "%u file%s from debuginfod", files, files == 1 ? "" : "s");
+	else
+		return NULL;
 	return buf;
 }
 
@@ -407,6 +457,8 @@ symbols_start(struct symbols *sy)
 		return;
 	}
 	sy->work = w;
+	/* the UI thread's own lookups never wait for a server: only the workers ask */
+	symbolizer_no_debuginfod(sy->z);
 	/* until the workers are done, the panes read an empty finished hist */
 	hist_finish(sy->h);
 }
@@ -426,8 +478,12 @@ symbols_poll(struct symbols *sy)
 	w->joined = true;
 	/* A's symbolizer names the hist's ids: it becomes sy's, with what the others refused */
 	symbolizer_adopt_refusals(w->za, sy->z);
-	if (w->zb != NULL)
+	if (w->zb != NULL) {
 		symbolizer_adopt_refusals(w->za, w->zb);
+		symbolizer_adopt_debuginfod(w->za, w->zb);
+	}
+	/* from the UI thread now: what the servers answered the workers, no more */
+	symbolizer_no_debuginfod(w->za);
 	hist_free(w->hb);
 	symbolizer_free(w->zb);
 	hist_free(sy->h);

@@ -11,7 +11,9 @@
  *
  * The browser calls symbols_start(): workers resolve (two on a large
  * recording, each with its own symbolizer, merged at the end) while the UI
- * thread draws and answers keys, polling symbols_poll().  Tests and tools
+ * thread draws and answers keys, polling symbols_poll(); files from
+ * debuginfod servers are fetched by the workers only (symbols_dbgd_text
+ * says how far).  Tests and tools
  * may instead add slices on the calling thread (symbols_step) or
  * everything at once (symbols_run).  Curses-free; the session must outlive
  * it.
@@ -38,6 +40,8 @@ struct symbols {
 	const struct session	*s;
 	const struct hist_filter *start;	/* the scope given at start, or NULL */
 	struct sym_opts		 so;		/* the symbolizers' options (symbols_start) */
+	/* downloads from debuginfod servers by all of them (so.dbgd_progress) */
+	struct sym_dbgd_progress dbgd;
 	/*
 	 * The hist and the symbolizer that names its ids.  While workers
 	 * resolve (symbols_start), h is an empty finished hist and z the UI
@@ -173,6 +177,15 @@ struct cpath_query;
 struct cpath_xform;
 bool symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
     struct cpath_query *out, struct cpath_xform *xf);
+
+/*
+ * Downloads from debuginfod servers for the title (of sy and its pair):
+ * "debuginfod 12 KiB of 1.2 MiB" while some run, "2 files from
+ * debuginfod" once done (into buf); NULL when there were none.  Only the
+ * workers download (symbols_start): the UI thread's own symbolizer asks
+ * no server, so keys never wait for one.
+ */
+const char *symbols_dbgd_text(const struct symbols *sy, char *buf, size_t n);
 
 /* Samples resolved so far (the workers' count while they run). */
 uint64_t symbols_resolved(const struct symbols *sy);

@@ -63,6 +63,7 @@ fuzz_sym_opts(struct sym_opts *so)
 	so->kallsyms = FUZZ_DATA "/no-such-kallsyms";
 	so->perfmap_dir = FUZZ_DATA "/no-such-dir";
 	so->symfs = FUZZ_DATA "/no-such-dir";
+	so->no_debuginfod = true;	/* nor a debuginfod server's */
 }
 
 FILE *

@@ -22,6 +22,7 @@ struct common_opts {
 	const char	*kallsyms;	/* --kallsyms FILE */
 	const char	*perfmap_dir;	/* --perfmap-dir DIR */
 	const char	*symfs;		/* --symfs DIR */
+	bool		 no_debuginfod;	/* --no-debuginfod */
 	const char	*theme;		/* --theme NAME|PATH */
 	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
 	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
@@ -170,6 +171,13 @@ struct symbolizer;
  * Returns the number of lines.
  */
 size_t cmd_report_refusals(FILE *fp, const struct symbolizer *z);
+/*
+ * For --why: the DSOs whose files came from debuginfod servers, each file
+ * with its path in the client's cache and the URL it was downloaded from,
+ * after "#\n" and a heading; lines start with pre.  Nothing when none did.
+ * Returns the number of files.
+ */
+size_t cmd_report_debuginfod(FILE *fp, const struct symbolizer *z, const char *pre);
 
 struct sym_opts;
 /* Map the common symbolization options onto the symbolizer's options. */

@@ -212,6 +212,7 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	hist_add_range(*hp, 0, mid, NULL);
 	pthread_join(th, NULL);
 	symbolizer_adopt_refusals(z, z2);	/* the files it refused are said too */
+	symbolizer_adopt_debuginfod(z, z2);	/* and what debuginfod servers sent it */
 	rc = hist_merge(*hp, part.h);
 	hist_free(part.h);
 	symbolizer_free(z2);
@@ -490,6 +491,7 @@ cmd_top(int argc, char **argv)
 	}
 	if (a.why) {
 		print_why(stdout, h, z, "# ");
+		cmd_report_debuginfod(stdout, z, "# ");
 		print_unwind_stops(stdout, z, "# ");
 	}
 	hist_free(h);

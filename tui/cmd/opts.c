@@ -24,6 +24,7 @@ enum {
 	OPT_KALLSYMS,
 	OPT_PERFMAP_DIR,
 	OPT_SYMFS,
+	OPT_NO_DEBUGINFOD,
 	OPT_THEME,
 	OPT_STRICT,
 	OPT_MAX_MEMORY,
@@ -35,6 +36,7 @@ const struct cmd_opt cmd_common_opts[] = {
 	{ "kallsyms", 1, OPT_KALLSYMS, "FILE: kernel symbols (default /proc/kallsyms)" },
 	{ "perfmap-dir", 1, OPT_PERFMAP_DIR, "DIR: where perf-PID.map JIT maps are (default /tmp)" },
 	{ "symfs", 1, OPT_SYMFS, "DIR: look for binaries under DIR" },
+	{ "no-debuginfod", 0, OPT_NO_DEBUGINFOD, "never ask the debuginfod servers of DEBUGINFOD_URLS for a binary the build-id cache, --symfs and /usr/lib/debug lack" },
 	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
 	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 64M, at most a quarter of the machine's memory)" },
 	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
@@ -130,6 +132,9 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 			break;
 		case OPT_SYMFS:
 			co->symfs = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			co->no_debuginfod = true;
 			break;
 		case OPT_THEME:
 			co->theme = optarg;
@@ -308,6 +313,7 @@ cmd_sym_opts(const struct common_opts *co, struct sym_opts *so)
 	so->kallsyms = co->kallsyms;
 	so->perfmap_dir = co->perfmap_dir;
 	so->symfs = co->symfs;
+	so->no_debuginfod = co->no_debuginfod;
 }
 
 int
@@ -396,6 +402,31 @@ cmd_report_refusals(FILE *fp, const struct symbolizer *z)
 	if (dropped > 0)
 		fprintf(fp, "perfnav: %zu more files refused\n", dropped);
 	free(r);
+	return lines;
+}
+
+size_t
+cmd_report_debuginfod(FILE *fp, const struct symbolizer *z, const char *pre)
+{
+	size_t n = symbolizer_ndsos(z), lines = 0;
+
+	for (uint32_t d = 0; d < n; d++) {
+		struct sym_dbgd_file f[2];
+		size_t k = symbolizer_dso_debuginfod(z, d, f);
+
+		if (k > 0 && lines == 0)
+			fprintf(fp, "#\n%sFiles from debuginfod servers (DEBUGINFOD_URLS), per DSO:\n", pre);
+		if (k > 0)
+			fprintf(fp, "%s  %s\n", pre, textout_esc(symbolizer_dso_long(z, d)));
+		for (size_t i = 0; i < k; i++) {
+			fprintf(fp, "%s    %-10s  %s", pre, f[i].kind, textout_esc(f[i].path));
+			if (f[i].url[0] != '\0')
+				fprintf(fp, "  downloaded from %s\n", textout_esc(f[i].url));
+			else
+				fprintf(fp, "  (in the debuginfod cache already)\n");
+			lines++;
+		}
+	}
 	return lines;
 }
 
