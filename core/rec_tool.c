@@ -941,6 +941,7 @@ record_thread_map(const struct rec *r, struct rec_thread_map *m)
 	m->nr = rd64(b, r->swap);
 	/* entry i's pid lies at 8 + 24 * i */
 	m->have = n >= 16 ? (n - 16) / 24 + 1 : 0;
+	m->whole = n >= 32 ? (n - 32) / 24 + 1 : 0;
 	m->entries = b + 8;
 	m->swap = r->swap;
 	return 0;

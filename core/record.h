@@ -257,6 +257,7 @@ int record_lost(const struct rec *r, struct rec_lost *l);
 struct rec_thread_map {
 	uint64_t	 nr;
 	uint64_t	 have;		/* entries whose pid the record holds (may be < nr) */
+	uint64_t	 whole;		/* entries it holds whole, comm too (<= have) */
 	const uint8_t	*entries;
 	bool		 swap;
 };

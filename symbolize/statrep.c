@@ -29,7 +29,8 @@ struct build {
 	struct stat_report	*r;
 	int			 pass;
 	int			*ev_of_attr;	/* attr index -> event, or -1 */
-	struct hmap		 cpu_col;	/* cpu -> column (pass 2) */
+	struct hmap		 cpu_col;	/* cpu (or thread) -> column (pass 2) */
+	struct rec_thread_map	 tmap;		/* the first THREAD_MAP (per thread) */
 	struct hmap		 keys;		/* (ev, cpu, thread) -> counter */
 	struct counter		*c;
 	size_t			 nc, capc, caprounds;
@@ -68,13 +69,21 @@ cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Pass 1: the cpus seen (columns when per cpu); false past the bound. */
+/* The column key of a count: its cpu (per cpu) or its thread (per thread). */
+static int32_t
+col_key(const struct stat_report *r, const struct rec_stat *st)
+{
+	return r->per_thread ? (int32_t)st->thread : (int32_t)st->cpu;
+}
+
+/* Pass 1: the cpus or threads seen (the columns); false past the bound. */
 static bool
 note_cpu(struct build *b, int32_t cpu)
 {
 	struct stat_report *r = b->r;
 
-	if (!r->per_cpu || hmap_get(&b->cpu_col, (uint64_t)(uint32_t)cpu) != HMAP_NONE)
+	if ((!r->per_cpu && !r->per_thread) ||
+	    hmap_get(&b->cpu_col, (uint64_t)(uint32_t)cpu) != HMAP_NONE)
 		return true;
 	if (r->ncols >= STAT_MAX_COLS)
 		return false;
@@ -99,7 +108,8 @@ counter_of(struct build *b, uint32_t ev, const struct rec_stat *st)
 	uint32_t col = 0, i;
 	uint64_t key;
 
-	if (r->per_cpu && (col = hmap_get(&b->cpu_col, (uint64_t)st->cpu)) == HMAP_NONE)
+	if ((r->per_cpu || r->per_thread) &&
+	    (col = hmap_get(&b->cpu_col, (uint64_t)(uint32_t)col_key(r, st))) == HMAP_NONE)
 		return NULL;
 	key = (uint64_t)ev << 48 ^ (uint64_t)st->cpu << 24 ^ st->thread ^
 	    (uint64_t)st->thread << 40;
@@ -166,6 +176,10 @@ on_rec(void *arg, const struct rec *rec, int depth)
 	if (rec->type == PF_REC_STAT_CONFIG && b->pass == 1) {
 		read_config(r, rec);
 		r->per_cpu = r->aggr == STAT_AGGR_NONE;
+		r->per_thread = r->aggr == STAT_AGGR_THREAD;
+	} else if (rec->type == PF_REC_THREAD_MAP && b->pass == 1 && b->tmap.entries == NULL) {
+		if (record_thread_map(rec, &b->tmap) < 0)
+			memset(&b->tmap, 0, sizeof b->tmap);
 	} else if (rec->type == PF_REC_STAT) {
 		if (record_stat(rec, &st) < 0 ||
 		    (attr = attr_table_find_id(session_attrs(b->s), st.id)) < 0 ||
@@ -176,7 +190,7 @@ on_rec(void *arg, const struct rec *rec, int depth)
 		}
 		if (b->pass == 1) {
 			r->nstat++;
-			if (!note_cpu(b, (int32_t)st.cpu))
+			if (!note_cpu(b, col_key(r, &st)))
 				bad(r, rec->loc);
 			return 0;
 		}
@@ -188,6 +202,27 @@ on_rec(void *arg, const struct rec *rec, int depth)
 			close_round(b, &sr, rec->loc);
 	}
 	return 0;
+}
+
+/* Per thread: each column's pid and comm from the THREAD_MAP (unknown
+ * past what it holds). */
+static void
+thread_names(struct stat_report *r, const struct rec_thread_map *m)
+{
+	r->col_pid = xcalloc(r->ncols ? r->ncols : 1, sizeof *r->col_pid);
+	r->col_comm = xcalloc(r->ncols ? r->ncols : 1, sizeof *r->col_comm);
+	for (size_t i = 0; i < r->ncols; i++) {
+		uint64_t t = (uint64_t)(uint32_t)r->cols[i];
+
+		r->col_pid[i] = -1;
+		if (m->entries == NULL || t >= m->have)
+			continue;
+		r->col_pid[i] = record_thread_map_pid(m, t);
+		if (t < m->whole) {
+			memcpy(r->col_comm[i], m->entries + 24 * t + 8, 16);
+			r->col_comm[i][16] = '\0';
+		}
+	}
 }
 
 bool
@@ -220,7 +255,7 @@ stat_report_build(const struct session *s, struct stat_report *out)
 		    (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 		out->nev++;
 	}
-	if (!out->per_cpu) {
+	if (!out->per_cpu && !out->per_thread) {
 		out->cols = xcalloc(1, sizeof *out->cols);
 		out->cols[0] = -1;
 		out->ncols = 1;
@@ -229,6 +264,8 @@ stat_report_build(const struct session *s, struct stat_report *out)
 		for (size_t i = 0; i < out->ncols; i++)
 			hmap_set(&b.cpu_col, (uint64_t)(uint32_t)out->cols[i], (uint32_t)i);
 	}
+	if (out->per_thread)
+		thread_names(out, &b.tmap);
 	b.pass = 2;
 	session_walk(s, on_rec, &b);
 	metrics(out);
@@ -306,6 +343,8 @@ stat_report_free(struct stat_report *r)
 	free(r->rounds);
 	free(r->ev);
 	free(r->cols);
+	free(r->col_pid);
+	free(r->col_comm);
 	memset(r, 0, sizeof *r);
 }
 

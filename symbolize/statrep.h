@@ -55,12 +55,16 @@ struct stat_round {
 struct stat_report {
 	enum stat_aggr		 aggr;		/* as recorded */
 	bool			 per_cpu;	/* columns are cpus (aggr NONE) */
+	bool			 per_thread;	/* columns are threads (aggr THREAD, --per-thread) */
 	uint64_t		 interval_ms;	/* -I, 0 if none */
 	bool			 have_config;
 	size_t			 nev;
 	struct stat_event	*ev;
 	size_t			 ncols;
-	int32_t			*cols;		/* per_cpu: each column's cpu, ascending */
+	int32_t			*cols;		/* per_cpu: each column's cpu, ascending;
+						 * per_thread: its THREAD_MAP index, ascending */
+	int32_t			*col_pid;	/* per_thread: each column's pid (-1: unknown) */
+	char			(*col_comm)[17];	/* per_thread: its comm ("" if unknown) */
 	size_t			 nrounds;
 	struct stat_round	*rounds;
 	size_t			 nstat;		/* STAT records read */

@@ -199,6 +199,42 @@ if want stat-cpu.data; then
 	fi
 fi
 
+# perf stat record per thread (--per-thread) of a running process (./threads 1000, attached with
+# -p for a fifth of a second): a line per thread and event, the threads by count
+if want stat-thread.data; then
+	echo "== stat-thread.data: perf stat record --per-thread -e task-clock,context-switches,page-faults -p PID -- sleep 0.2"
+	rm -f "$out/stat-thread.data"
+	(cd "$bin" || exit 1
+		./threads 1000 >/dev/null &
+		pid=$!
+		sleep 0.05
+		"${PERF[@]}" stat record -o "$root/$out/stat-thread.data" --per-thread \
+			-e task-clock,context-switches,page-faults -p "$pid" -- sleep 0.2
+		wait "$pid") >"$bin/stat-thread.log" 2>&1 || {
+		cat "$bin/stat-thread.log" >&2
+		exit 1
+	}
+	expect stat-thread.data
+	perf stat report -i "$out/stat-thread.data" 2>"$exp/stat-thread.data.stat.txt" >/dev/null
+fi
+# ... and every 50 ms (-I 50): per interval, the threads by what each counted in it
+if want stat-thread-int.data; then
+	echo "== stat-thread-int.data: perf stat record -I 50 --per-thread -e task-clock -p PID -- sleep 0.12"
+	rm -f "$out/stat-thread-int.data"
+	(cd "$bin" || exit 1
+		./threads 1000 >/dev/null &
+		pid=$!
+		sleep 0.05
+		"${PERF[@]}" stat record -o "$root/$out/stat-thread-int.data" -I 50 --per-thread \
+			-e task-clock -p "$pid" -- sleep 0.12
+		wait "$pid") >"$bin/stat-thread-int.log" 2>&1 || {
+		cat "$bin/stat-thread-int.log" >&2
+		exit 1
+	}
+	expect stat-thread-int.data
+	perf stat report -i "$out/stat-thread-int.data" 2>"$exp/stat-thread-int.data.stat.txt" >/dev/null
+fi
+
 # perf script's default output (no -F: perf 6.1's default fields, callchains, user frames at
 # their address in the DSO) on three fixtures, compared byte for byte by tests/cli.sh
 for name in multi.data fp.data dwarf.data; do

@@ -201,3 +201,73 @@ Test(statrep, samples_are_not_counts)
 	cr_assert_not(stat_report_build(s, &r));
 	session_close(s);
 }
+
+static void
+thread_map(struct pdbuf *b, const int32_t *pid, const char *const *comm, size_t n, bool cut_last)
+{
+	size_t r = pd_rec_begin(b, 73 /* THREAD_MAP */, 0);
+
+	pd_u64(b, n);
+	for (size_t i = 0; i < n; i++) {
+		char c[16] = { 0 };
+
+		pd_u64(b, (uint64_t)(int64_t)pid[i]);
+		if (cut_last && i + 1 == n)
+			break;	/* the last entry's comm past the record */
+		memcpy(c, comm[i], strlen(comm[i]) < sizeof c ? strlen(comm[i]) : sizeof c);
+		pd_bytes(b, c, sizeof c);
+	}
+	pd_rec_end(b, r);
+}
+
+/* Per thread (--per-thread): a column per THREAD_MAP index, named by its pid and
+ * comm; an entry the record holds only in part keeps its pid, its comm unknown;
+ * an index past the map neither. */
+static void
+per_thread(bool swap)
+{
+	static const int32_t pid[] = { 4833, 4835, 4836 };
+	static const char *const comm[] = { "threads", "worker-a", "0123456789abcdefXYZ" };
+	struct pdbuf b;
+	size_t data = synth_head_with(&b, swap, 0, 0);
+	struct session *s;
+	struct stat_report r;
+
+	thread_map(&b, pid, comm, 3, true);
+	stat_config(&b, 5 /* per thread */, 0);
+	stat_rec(&b, 100, 0, 1, 700, 10, 10);
+	stat_rec(&b, 100, 0, 0, 300, 10, 10);
+	stat_rec(&b, 100, 0, 2, 100, 10, 10);
+	stat_rec(&b, 100, 0, 9, 50, 10, 10);	/* no such thread in the map */
+	stat_rec(&b, 101, 1, 1, 5, 10, 10);	/* the same thread on another cpu: summed */
+	stat_round(&b, 1, 1000000);
+	s = open_built(&b, data);
+	cr_assert(stat_report_build(s, &r));
+	cr_assert(r.per_thread);
+	cr_assert_not(r.per_cpu);
+	cr_assert_eq(r.ncols, 4);
+	cr_assert(r.cols[0] == 0 && r.cols[1] == 1 && r.cols[2] == 2 && r.cols[3] == 9);
+	cr_assert_eq(r.col_pid[0], 4833);
+	cr_assert_str_eq(r.col_comm[0], "threads");
+	cr_assert_eq(r.col_pid[1], 4835);
+	cr_assert_str_eq(r.col_comm[1], "worker-a");
+	cr_assert_eq(r.col_pid[2], 4836, "the pid of an entry cut short");
+	cr_assert_str_eq(r.col_comm[2], "", "its comm past the record: unknown");
+	cr_assert_eq(r.col_pid[3], -1);
+	cr_assert_eq(cell(&r, 0, 0, 1)->val, 705);
+	cr_assert_eq(cell(&r, 0, 0, 0)->val, 300);
+	cr_assert_eq(cell(&r, 0, 0, 3)->val, 50);
+	stat_report_free(&r);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(statrep, per_thread)
+{
+	per_thread(false);
+}
+
+Test(statrep, per_thread_swapped)
+{
+	per_thread(true);
+}

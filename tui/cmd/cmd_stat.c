@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -48,6 +49,8 @@ print_prefix(FILE *fp, const struct stat_report *r, const struct stat_round *rd,
 		    rd->time % 1000000000u);
 	if (r->per_cpu)
 		fprintf(fp, "CPU%-7" PRId32 " ", r->cols[col]);
+	if (r->per_thread)	/* perf's "comm-pid", the comm right-aligned in 16 */
+		fprintf(fp, "%16s-%-8" PRId32 " ", textout_esc(r->col_comm[col]), r->col_pid[col]);
 }
 
 static void
@@ -78,12 +81,39 @@ print_line(FILE *fp, const struct stat_report *r, const struct stat_round *rd, s
 	fputc('\n', fp);
 }
 
+/* Per thread, an event's threads are listed by count, the largest first. */
+struct by_count {
+	double	v;
+	size_t	col;
+};
+
+static int
+cmp_by_count(const void *a, const void *b)
+{
+	const struct by_count *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? 1 : -1;
+	return (x->col > y->col) - (x->col < y->col);
+}
+
 static void
 print_round(FILE *fp, const struct stat_report *r, const struct stat_round *rd)
 {
-	for (size_t ev = 0; ev < r->nev; ev++)
-		for (size_t col = 0; col < r->ncols; col++)
-			print_line(fp, r, rd, ev, col);
+	struct by_count *o = r->per_thread ? calloc(r->ncols ? r->ncols : 1, sizeof *o) : NULL;
+
+	for (size_t ev = 0; ev < r->nev; ev++) {
+		for (size_t col = 0; col < r->ncols && o != NULL; col++) {
+			o[col].col = col;
+			if (!stat_count_scaled(&rd->c[ev * r->ncols + col], &o[col].v))
+				o[col].v = 0;
+		}
+		if (o != NULL)
+			qsort(o, r->ncols, sizeof *o, cmp_by_count);
+		for (size_t i = 0; i < r->ncols; i++)
+			print_line(fp, r, rd, ev, o != NULL ? o[i].col : i);
+	}
+	free(o);
 }
 
 static void
@@ -112,6 +142,9 @@ print_report(FILE *fp, const struct session *s, const struct stat_report *r)
 				if (r->per_cpu)
 					fprintf(fp, "#           time CPU                    counts %*s events\n",
 					    (int)unit_width(r), "unit");
+				else if (r->per_thread)
+					fprintf(fp, "#           time             comm-pid                  counts "
+					    "%*s events\n", (int)unit_width(r), "unit");
 				else
 					fprintf(fp, "#           time             counts %*s events\n",
 					    (int)unit_width(r), "unit");
@@ -134,7 +167,8 @@ static const struct cmd_opt stat_opts[] = {
 const struct cmd_spec stat_spec = {
 	"stat [OPTIONS] [FILE]\n\n"
 	"The counts of a 'perf stat record' file, as 'perf stat report' prints them:\n"
-	"per event (per cpu if recorded with -A), per interval if recorded with -I.",
+	"per event (per cpu if recorded with -A, per thread with --per-thread), per interval\n"
+	"if recorded with -I.",
 	stat_opts, NULL, 0
 };
 
@@ -152,10 +186,9 @@ cmd_stat(int argc, char **argv)
 		r.status = EXIT_FAIL;
 		return cmd_end(&r);
 	}
-	if (rep.aggr != STAT_AGGR_GLOBAL && rep.aggr != STAT_AGGR_NONE)
+	if (rep.aggr != STAT_AGGR_GLOBAL && rep.aggr != STAT_AGGR_NONE && rep.aggr != STAT_AGGR_THREAD)
 		fprintf(stderr, "perfnav: %s: counts recorded per %s are shown summed\n",
-		    textout_esc(r.co.input), rep.aggr == STAT_AGGR_THREAD ? "thread" :
-		    rep.aggr == STAT_AGGR_CORE ? "core" : rep.aggr == STAT_AGGR_DIE ? "die" :
+		    textout_esc(r.co.input), rep.aggr == STAT_AGGR_CORE ? "core" : rep.aggr == STAT_AGGR_DIE ? "die" :
 		    rep.aggr == STAT_AGGR_NODE ? "node" : "socket");
 	if (rep.nbad)
 		fprintf(stderr, "perfnav: %s: %zu counts of no event of the recording, or past "

@@ -23,7 +23,7 @@ enum { C_TIME, C_CPU, C_COUNT, C_UNIT, C_EVENT, C_METRIC, C_RUN, C_N };
 
 static const struct column ct_cols[C_N] = {
 	[C_TIME] = { "Time", 12, COL_RIGHT | COL_NUM },
-	[C_CPU] = { "CPU", 5, COL_RIGHT | COL_NUM },
+	[C_CPU] = { "CPU/thread", 16, COL_RIGHT },
 	[C_COUNT] = { "Count", 16, COL_RIGHT | COL_NUM },
 	[C_UNIT] = { "Unit", 4, 0 },
 	[C_EVENT] = { "Event", 20, COL_FLEX },
@@ -131,6 +131,8 @@ ct_row(struct pane *p, size_t idx, struct row *r)
 		row_set(r, C_TIME, EL_DIM, "total");
 	if (rep->per_cpu)
 		row_set(r, C_CPU, 0, "%" PRId32, rep->cols[cr->col]);
+	else if (rep->per_thread)	/* as perf prints it: comm-pid */
+		row_set(r, C_CPU, EL_COMM, "%s-%" PRId32, rep->col_comm[cr->col], rep->col_pid[cr->col]);
 	else
 		row_set(r, C_CPU, EL_DIM, "all");
 	row_set(r, C_EVENT, 0, "%s", e->name);
