@@ -199,41 +199,30 @@ if want stat-cpu.data; then
 	fi
 fi
 
-# perf stat record per thread (--per-thread) of a running process (./threads 1000, attached with
-# -p for a fifth of a second): a line per thread and event, the threads by count
-if want stat-thread.data; then
-	echo "== stat-thread.data: perf stat record --per-thread -e task-clock,context-switches,page-faults -p PID -- sleep 0.2"
-	rm -f "$out/stat-thread.data"
+# stat_thread NAME SECONDS STAT-ARGS...: perf stat record --per-thread STAT-ARGS of a running
+# process (./threads 1000, attached with -p for SECONDS) into tests/data/NAME, and what perf stat
+# report prints of it: a line per thread and event, the threads by count
+stat_thread()
+{
+	local name=$1 secs=$2
+	shift 2
+	echo "== $name: perf stat record --per-thread $* -p PID -- sleep $secs"
+	rm -f "$out/$name"
 	(cd "$bin" || exit 1
 		./threads 1000 >/dev/null &
 		pid=$!
 		sleep 0.05
-		"${PERF[@]}" stat record -o "$root/$out/stat-thread.data" --per-thread \
-			-e task-clock,context-switches,page-faults -p "$pid" -- sleep 0.2
-		wait "$pid") >"$bin/stat-thread.log" 2>&1 || {
-		cat "$bin/stat-thread.log" >&2
+		"${PERF[@]}" stat record -o "$root/$out/$name" --per-thread "$@" -p "$pid" -- sleep "$secs"
+		wait "$pid") >"$bin/$name.log" 2>&1 || {
+		cat "$bin/$name.log" >&2
 		exit 1
 	}
-	expect stat-thread.data
-	perf stat report -i "$out/stat-thread.data" 2>"$exp/stat-thread.data.stat.txt" >/dev/null
-fi
+	expect "$name"
+	perf stat report -i "$out/$name" 2>"$exp/$name.stat.txt" >/dev/null
+}
+want stat-thread.data && stat_thread stat-thread.data 0.2 -e task-clock,context-switches,page-faults
 # ... and every 50 ms (-I 50): per interval, the threads by what each counted in it
-if want stat-thread-int.data; then
-	echo "== stat-thread-int.data: perf stat record -I 50 --per-thread -e task-clock -p PID -- sleep 0.12"
-	rm -f "$out/stat-thread-int.data"
-	(cd "$bin" || exit 1
-		./threads 1000 >/dev/null &
-		pid=$!
-		sleep 0.05
-		"${PERF[@]}" stat record -o "$root/$out/stat-thread-int.data" -I 50 --per-thread \
-			-e task-clock -p "$pid" -- sleep 0.12
-		wait "$pid") >"$bin/stat-thread-int.log" 2>&1 || {
-		cat "$bin/stat-thread-int.log" >&2
-		exit 1
-	}
-	expect stat-thread-int.data
-	perf stat report -i "$out/stat-thread-int.data" 2>"$exp/stat-thread-int.data.stat.txt" >/dev/null
-fi
+want stat-thread-int.data && stat_thread stat-thread-int.data 0.12 -I 50 -e task-clock
 
 # perf script's default output (no -F: perf 6.1's default fields, callchains, user frames at
 # their address in the DSO) on three fixtures, compared byte for byte by tests/cli.sh
