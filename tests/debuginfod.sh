@@ -142,6 +142,16 @@ else
 	ko "top --why does not say where the file came from"
 	sed -n '/^# Unresolved/,$p' "$tmp/why"
 fi
+# script --why says it too, on stderr (the same cache: already there)
+DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$tmp/cache2 "$bin" script --why --buildid-dir "$tmp/empty" \
+	--symfs "$tmp/empty" "$rec" > /dev/null 2> "$tmp/swhy"
+if grep -qxF "perfnav: Files from debuginfod servers (DEBUGINFOD_URLS), per DSO:" "$tmp/swhy" &&
+	grep -qxF -- "perfnav:     executable  $tmp/cache2/$hex/executable  (in the debuginfod cache already)" "$tmp/swhy"; then
+	ok "script --why names the file from debuginfod on stderr"
+else
+	ko "script --why does not say where the file came from"
+	cat "$tmp/swhy"
+fi
 # again: the cache answers, the server is not asked
 before=$(requests)
 DEBUGINFOD_URLS=$url DEBUGINFOD_CACHE_PATH=$tmp/cache2 "$bin" top --why --buildid-dir "$tmp/empty" \

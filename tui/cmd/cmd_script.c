@@ -82,7 +82,7 @@ static const struct cmd_opt script_opts[] = {
 	{ "hide-call-graph", 0, 'G', "print no callchains" },
 	{ "call-graph", 0, 'g', "print callchains also with -F (the default without -F)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "at most N callchain frames" },
-	{ "why", 0, OPT_WHY, "say on stderr why addresses stay unresolved, per DSO" },
+	{ "why", 0, OPT_WHY, "say on stderr why addresses stay unresolved, per DSO, and which files came from debuginfod servers" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
@@ -1134,8 +1134,10 @@ cmd_script(int argc, char **argv)
 	cmd_sym_opts(&r.co, &so);	/* for the symbolizers of a run on two cores */
 	script_run(stdout, &sc, r.s, cmd_symbolizer(&r), &so);
 	fflush(stdout);
-	if (sc.why)
+	if (sc.why) {
 		print_why(r.s, r.z);
+		cmd_report_debuginfod(stderr, r.z, "perfnav: ");
+	}
 	filter_opts_free(&sc.fo);
 	return cmd_end(&r);
 }

@@ -414,8 +414,9 @@ cmd_report_debuginfod(FILE *fp, const struct symbolizer *z, const char *pre)
 		struct sym_dbgd_file f[2];
 		size_t k = symbolizer_dso_debuginfod(z, d, f);
 
-		if (k > 0 && lines == 0)
-			fprintf(fp, "#\n%sFiles from debuginfod servers (DEBUGINFOD_URLS), per DSO:\n", pre);
+		if (k > 0 && lines == 0)	/* a "#" line first in a report of "# " lines */
+			fprintf(fp, "%s%sFiles from debuginfod servers (DEBUGINFOD_URLS), per DSO:\n",
+			    pre[0] == '#' ? "#\n" : "", pre);
 		if (k > 0)
 			fprintf(fp, "%s  %s\n", pre, textout_esc(symbolizer_dso_long(z, d)));
 		for (size_t i = 0; i < k; i++) {
