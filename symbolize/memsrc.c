@@ -64,6 +64,19 @@ bit_names(struct out *o, uint64_t m, const char *const *names, size_t nn, int pr
 	return printed;
 }
 
+/* The end of a level or TLB text as perf writes it: "N/A" when nothing
+ * was named, then " hit" and " miss" for those bits. */
+static void
+hit_miss_tail(struct out *o, bool hit, bool miss)
+{
+	if (o->l == 0)
+		put(o, "N/A");
+	if (hit)
+		put(o, " hit");
+	if (miss)
+		put(o, " miss");
+}
+
 const char *
 memsrc_op(uint64_t v, char *buf, size_t n)
 {
@@ -120,12 +133,7 @@ memsrc_lvl(uint64_t v, char *buf, size_t n)
 			put(&o, tmp);
 		}
 	}
-	if (o.l == 0)
-		put(&o, "N/A");
-	if (hit)
-		put(&o, " hit");
-	if (miss)
-		put(&o, " miss");
+	hit_miss_tail(&o, hit, miss);
 	return buf;
 }
 
@@ -155,12 +163,7 @@ memsrc_tlb(uint64_t v, char *buf, size_t n)
 	struct out o = out_start(buf, n);
 
 	bit_names(&o, m & ~UINT64_C(6), tlb, 7, 0);
-	if (o.l == 0)
-		put(&o, "N/A");
-	if (hit)
-		put(&o, " hit");
-	if (miss)
-		put(&o, " miss");
+	hit_miss_tail(&o, hit, miss);
 	return buf;
 }
 

@@ -78,18 +78,18 @@ col_key(const struct stat_report *r, const struct rec_stat *st)
 
 /* Pass 1: the cpus or threads seen (the columns); false past the bound. */
 static bool
-note_cpu(struct build *b, int32_t cpu)
+note_col(struct build *b, int32_t key)
 {
 	struct stat_report *r = b->r;
 
 	if ((!r->per_cpu && !r->per_thread) ||
-	    hmap_get(&b->cpu_col, (uint64_t)(uint32_t)cpu) != HMAP_NONE)
+	    hmap_get(&b->cpu_col, (uint64_t)(uint32_t)key) != HMAP_NONE)
 		return true;
 	if (r->ncols >= STAT_MAX_COLS)
 		return false;
 	r->cols = xreallocarray(r->cols, r->ncols + 1, sizeof *r->cols);
-	r->cols[r->ncols++] = cpu;
-	hmap_set(&b->cpu_col, (uint64_t)(uint32_t)cpu, 0);
+	r->cols[r->ncols++] = key;
+	hmap_set(&b->cpu_col, (uint64_t)(uint32_t)key, 0);
 	return true;
 }
 
@@ -190,7 +190,7 @@ on_rec(void *arg, const struct rec *rec, int depth)
 		}
 		if (b->pass == 1) {
 			r->nstat++;
-			if (!note_cpu(b, col_key(r, &st)))
+			if (!note_col(b, col_key(r, &st)))
 				bad(r, rec->loc);
 			return 0;
 		}

@@ -243,6 +243,7 @@ static const char *
 skip_cols(const char *s, int cols)
 {
 	char tmp[8];
+	int w;
 
 	/* a character (its UTF-8 continuation bytes with it) at a time */
 	while (cols > 0 && *s) {
@@ -252,7 +253,8 @@ skip_cols(const char *s, int cols)
 			k++;
 		memcpy(tmp, s, k);
 		tmp[k] = '\0';
-		cols -= text_width(tmp) > 0 ? text_width(tmp) : 1;
+		w = text_width(tmp);
+		cols -= w > 0 ? w : 1;
 		s += k;
 	}
 	return s;
