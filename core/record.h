@@ -94,6 +94,43 @@ sample_callchain_ip(const struct sample *s, uint64_t i)
 	return s->swap ? __builtin_bswap64(v) : v;
 }
 
+/*
+ * Branch entry i of a decoded sample (i < branch_nr): its source, target
+ * and flags, the flags word in the host's bit order (a big-endian writer
+ * fills perf_branch_entry's bit fields from the word's top bit).  The
+ * fields of the word, as <linux/perf_event.h> lays them out:
+ */
+#define BRF_MISPRED(f)	((unsigned)((f)&1))
+#define BRF_PREDICTED(f)	((unsigned)(((f) >> 1) & 1))
+#define BRF_IN_TX(f)	((unsigned)(((f) >> 2) & 1))
+#define BRF_ABORT(f)	((unsigned)(((f) >> 3) & 1))
+#define BRF_CYCLES(f)	((unsigned)(((f) >> 4) & 0xffff))
+#define BRF_TYPE(f)	((unsigned)(((f) >> 20) & 0xf))
+#define BRF_NEW_TYPE(f)	((unsigned)(((f) >> 26) & 0xf))
+
+struct branch_ent {
+	uint64_t	from, to, flags;
+};
+
+static inline struct branch_ent
+sample_branch(const struct sample *s, uint64_t i)
+{
+	struct branch_ent e;
+
+	__builtin_memcpy(&e, s->branch + 24 * i, sizeof e);
+	if (s->swap) {
+		uint64_t r = 0;
+
+		e.from = __builtin_bswap64(e.from);
+		e.to = __builtin_bswap64(e.to);
+		e.flags = __builtin_bswap64(e.flags);
+		for (int b = 0; b < 64; b++)
+			r |= ((e.flags >> b) & 1) << (63 - b);
+		e.flags = r;
+	}
+	return e;
+}
+
 /* Largest plausible count in a sample array (callchain, branch stack,
  * read group); anything larger is rejected as damage. */
 #define SAMPLE_MAX_NR	(1u << 20)

@@ -135,6 +135,32 @@ memo_path(struct hist *h, uint32_t ev, const struct fkey *chain, size_t n, bool 
 	return t;
 }
 
+/*
+ * --branch-history: count what the sample's frames carried (h->chbr, beside
+ * the chain, innermost first) into row r's positions (root first).
+ */
+static void
+branch_counts(struct hist *h, uint32_t r, size_t n)
+{
+	struct brh_count *c;
+
+	if (r >= h->capcprow_br) {
+		size_t old = h->capcprow_br;
+
+		GROW(h->cprow_br, h->capcprow_br, (size_t)r + 1);
+		memset(h->cprow_br + old, 0xff, (h->capcprow_br - old) * sizeof *h->cprow_br);
+	}
+	if (h->cprow_br[r] == NONE32) {
+		GROW(h->brc, h->capbrc, h->nbrc + n);
+		memset(h->brc + h->nbrc, 0, n * sizeof *h->brc);
+		h->cprow_br[r] = (uint32_t)h->nbrc;
+		h->nbrc += n;
+	}
+	c = h->brc + h->cprow_br[r];
+	for (size_t d = 0; d < n; d++)
+		brhist_count(&c[d], &h->chbr[n - 1 - d]);
+}
+
 void
 cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
     size_t n, uint64_t period, uint32_t e)
@@ -162,6 +188,8 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 	}
 	if (h->ncprow > nrow)
 		hist_row_made(h, r);
+	if (h->o.branch_history && n > 0)
+		branch_counts(h, r, n);
 	h->cprow[r].period += period;
 	h->cprow[r].samples++;
 	h->last_row = r;
@@ -228,6 +256,7 @@ cpath_anode(struct hist *h, const struct frame *f, uint32_t node)
 	h->an[h->nan].node = node;
 	h->an[h->nan].ip = f->ip;
 	h->an[h->nan].name = hist_intern(h, buf);
+	h->an[h->nan].srcline = h->want_src ? hist_srcline_of(h, f) : 0;
 	hmap_add(&h->an_tab, hash, (uint32_t)h->nan);
 	return (uint32_t)h->nan++;
 }
@@ -332,6 +361,10 @@ row_func_keys(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
 		uint32_t f = cpath_func_node(h, h->cp[b].func);
 		size_t i;
 
+		/* with paths_address, a row of a sample without a chain holds a
+		 * function node where an address node would be: no key */
+		if (f >= h->nnode)
+			continue;
 		for (i = 0; i < n && (*buf)[i] != f; i++)
 			;
 		if (i < n)
@@ -365,6 +398,10 @@ cpath_free_base(struct hist *h)
 	free(h->cp_root);
 	free(h->cprow);
 	hmap_free(&h->cprow_tab);
+	free(h->chbr);
+	free(h->brraw);
+	free(h->cprow_br);
+	free(h->brc);
 	free(h->an);
 	hmap_free(&h->an_tab);
 	for (int k = 0; k < 2; k++) {
@@ -398,6 +435,8 @@ struct cpath {
 	bool			 bottom_up;
 	uint32_t		*row_leaf;	/* stored row -> node its path ended in */
 	size_t			 nrow;
+	struct brh_count	*br;		/* --branch-history: per node, or NULL */
+	size_t			 capbr;
 };
 
 static uint32_t
@@ -411,6 +450,10 @@ tree_child(struct cpath *t, uint32_t parent, uint32_t func)
 	GROW(t->v, t->cap, t->n + 1);
 	id = (uint32_t)t->n++;
 	memset(&t->v[id], 0, sizeof t->v[id]);
+	if (t->br != NULL) {
+		GROW(t->br, t->capbr, t->n);
+		memset(&t->br[id], 0, sizeof t->br[id]);
+	}
 	t->v[id].parent = parent;
 	t->v[id].func = func;
 	t->v[id].first_child = t->v[id].next_sibling = CPATH_NONE;
@@ -559,18 +602,27 @@ stored_path(const struct hist *h, uint32_t leaf, uint32_t **p, size_t *cap)
 	return n;
 }
 
-/* Insert one path (root first) with its weight; returns the node it ends in. */
+/*
+ * Insert one path (root first) with its weight and, with --branch-history,
+ * the counts of its frames (rc, root first; else NULL); returns the node it
+ * ends in.
+ */
 static uint32_t
-insert_path(struct cpath *t, const uint32_t *p, size_t n, const struct cp_row *r)
+insert_path(struct cpath *t, const uint32_t *p, size_t n, const struct cp_row *r,
+    const struct brh_count *rc)
 {
 	uint32_t at = 0;
 
 	t->v[0].total_period += r->period;
 	t->v[0].total_samples += r->samples;
 	for (size_t i = 0; i < n; i++) {
-		at = tree_child(t, at, p[t->bottom_up ? n - 1 - i : i]);
+		size_t k = t->bottom_up ? n - 1 - i : i;
+
+		at = tree_child(t, at, p[k]);
 		t->v[at].total_period += r->period;
 		t->v[at].total_samples += r->samples;
+		if (rc != NULL)
+			brhist_sum(&t->br[at], &rc[k]);
 	}
 	t->v[at].self_period += r->period;
 	t->v[at].self_samples += r->samples;
@@ -620,32 +672,82 @@ struct build {
 	size_t			 capp;
 };
 
+/*
+ * Are the entries of h's frames told apart by source line too (address
+ * paths, a srcline key)?  Then perf's --children graph of an entry starts
+ * at the frame of the entry's line, not at any of its function.
+ */
+static bool
+by_line(const struct hist *h)
+{
+	return h->o.paths_address && (h->keymask & HIST_KEEP(HIST_KEY_SRCLINE));
+}
+
+/*
+ * by_line's part of path p[0..*n) (address nodes, root first) through
+ * entry e: from its outermost frame of e's function and line down
+ * (top-down), or up from its innermost one (bottom-up).  false: none.
+ */
+static bool
+focus_line(const struct hist *h, const struct hist_entry *e, bool bottom_up, uint32_t *p,
+    size_t *n)
+{
+	size_t i;
+
+	if (bottom_up) {
+		for (i = *n; i-- > 0;)
+			if (p[i] < h->nan && h->an[p[i]].node == e->node &&
+			    h->an[p[i]].srcline == e->srcline) {
+				*n = i + 1;
+				return true;
+			}
+		return false;
+	}
+	for (i = 0; i < *n; i++)
+		if (p[i] < h->nan && h->an[p[i]].node == e->node && h->an[p[i]].srcline == e->srcline) {
+			memmove(p, p + i, (*n - i) * sizeof *p);
+			*n -= i;
+			return true;
+		}
+	return false;
+}
+
 /* Take stored row i into the tree if the query does. */
 static void
 take_row(struct build *b, size_t i)
 {
-	const struct cp_row *r = &b->h->cprow[i];
-	int how = row_taken(b->h, r, b->ev, b->q);
-	size_t n;
+	const struct hist *h = b->h;
+	const struct cp_row *r = &h->cprow[i];
+	const struct brh_count *rc = NULL;
+	int how = row_taken(h, r, b->ev, b->q);
+	size_t n, n0;
 	bool keep = true;
 
 	if (how == 0 || r->samples == 0)	/* r->samples 0: outside hist_rescope's filter */
 		return;
-	n = stored_path(b->h, r->node, &b->p, &b->capp);
+	n = n0 = stored_path(h, r->node, &b->p, &b->capp);
+	if (b->t->br != NULL && i < h->capcprow_br && h->cprow_br[i] != NONE32)
+		rc = h->brc + h->cprow_br[i];
 	/*
 	 * Through the entry (perf's --children graph): the part from the
 	 * entry's function on, down to the leaf or up to the root.
 	 */
-	if (how == 2) {
+	if (how == 2 && by_line(h)) {
+		keep = focus_line(h, &h->ent[b->q->entry], b->q->bottom_up, b->p, &n);
+		if (rc != NULL && !b->q->bottom_up)
+			rc += n0 - n;
+	} else if (how == 2) {
 		struct cpath_xform part = { b->q->bottom_up ? CPATH_CALLERS : CPATH_FOCUS,
 			b->h->ent[b->q->entry].node };
 
 		keep = xform_path(b->h, &part, b->p, &n);
+		if (rc != NULL && !b->q->bottom_up)
+			rc += n0 - n;	/* the focus cut the root side */
 	}
 	for (size_t j = 0; j < b->q->nxf && keep; j++)
 		keep = xform_path(b->h, &b->q->xf[j], b->p, &n);
 	if (keep)
-		b->t->row_leaf[i] = insert_path(b->t, b->p, n, r);
+		b->t->row_leaf[i] = insert_path(b->t, b->p, n, r, rc);
 }
 
 struct cpath *
@@ -659,6 +761,10 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 	t->bottom_up = q->bottom_up;
 	GROW(t->v, t->cap, 1);
 	memset(&t->v[0], 0, sizeof t->v[0]);
+	if (h->o.branch_history && q->nxf == 0) {
+		GROW(t->br, t->capbr, 1);
+		memset(&t->br[0], 0, sizeof t->br[0]);
+	}
 	t->v[0].parent = t->v[0].func = CPATH_NONE;
 	t->v[0].first_child = t->v[0].next_sibling = CPATH_NONE;
 	t->n = 1;
@@ -686,6 +792,7 @@ cpath_free(struct cpath *t)
 	if (t == NULL)
 		return;
 	free(t->v);
+	free(t->br);
 	hmap_free(&t->tab);
 	free(t->row_leaf);
 	free(t);
@@ -701,6 +808,12 @@ const struct cpath_node *
 cpath_node(const struct cpath *t, uint32_t id)
 {
 	return id < t->n ? &t->v[id] : NULL;
+}
+
+const struct brh_count *
+cpath_node_branch(const struct cpath *t, uint32_t id)
+{
+	return t->br != NULL && id < t->n ? &t->br[id] : NULL;
 }
 
 bool

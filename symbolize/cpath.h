@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbolize/brhist.h"
 #include "symbolize/hist.h"
 
 #define CPATH_NONE	UINT32_MAX
@@ -100,6 +101,11 @@ void cpath_free(struct cpath *t);
 /* Nodes: ids 0 (the root) .. cpath_count() - 1, parents before children. */
 size_t cpath_count(const struct cpath *t);
 const struct cpath_node *cpath_node(const struct cpath *t, uint32_t id);
+/*
+ * With hist_opts.branch_history (and no transforms): what the frames of
+ * node id carried (brhist_text names it), else NULL.
+ */
+const struct brh_count *cpath_node_branch(const struct cpath *t, uint32_t id);
 /* Was the tree built bottom-up? */
 bool cpath_bottom_up(const struct cpath *t);
 

@@ -377,6 +377,12 @@ hist_whys(const struct hist *h, const struct hist_why **out)
 	return h->nwhy;
 }
 
+const struct brstat *
+hist_branch_stat(const struct hist *h)
+{
+	return &h->brstat;
+}
+
 /* ---- entries ---- */
 
 struct hist_entry *

@@ -122,6 +122,9 @@ struct hist_opts {
 					 * in that order (which decides their names) */
 	enum hist_branch branch;	/* perf's branch mode: a row per branch entry,
 					 * period 1, at its target (dso, sym) and source */
+	bool		 branch_history;	/* perf's --branch-history: each sample's branch
+					 * stack goes into its call path (symbolize/brhist.h;
+					 * with paths_address); cpath_node_branch */
 	bool		 mem_mode;	/* perf's --mem-mode: a sample's period is its
 					 * WEIGHT (1 if none); memory keys valued */
 	const struct hist_filter *filter;	/* NULL: every sample; else hist_add_range
@@ -427,5 +430,9 @@ int hist_folded(struct hist *h, size_t ev, bool use_period, hist_fold_fn fn, voi
 
 /* Per-DSO failure counts (every DSO with at least one failed frame). */
 size_t hist_whys(const struct hist *h, const struct hist_why **out);
+
+/* Branch mode: perf's branch statistics of the entries made rows (symbolize/brhist.h). */
+struct brstat;
+const struct brstat *hist_branch_stat(const struct hist *h);
 
 #endif

@@ -21,6 +21,7 @@
 #include "core/bytes.h"
 #include "core/hmap.h"
 #include "core/sample_read.h"
+#include "symbolize/brhist.h"
 #include "symbolize/hist.h"
 #include "symbolize/perftree.h"
 #include "symbolize/tpevent.h"
@@ -126,6 +127,7 @@ struct cp_bnode {
 struct cp_anode {
 	uint32_t	node;		/* function node */
 	uint32_t	name;		/* string id: "name file.c:12", "name +12", "0x..." */
+	uint32_t	srcline;	/* string id of its source line (want_src), else 0 */
 	uint64_t	ip;
 };
 
@@ -257,6 +259,21 @@ struct hist {
 	uint32_t		*sample_row;	/* record_self with paths: row per index position;
 					 * ROW_TOTALS | event: in the event's totals only */
 	uint32_t		 last_row;
+	/*
+	 * branch_history (brhist.h): what each frame of the sample being added
+	 * carried (chbr, beside chain), the callchain part perf keeps of it
+	 * (brraw, in the recording's byte order), and per path row the counts
+	 * of its positions, root first: brc[cprow_br[r] ...] (NONE32: none yet).
+	 */
+	struct brh_frame	*chbr;
+	size_t			 capchbr;
+	uint64_t		*brraw;
+	size_t			 capbrraw;
+	uint32_t		*cprow_br;
+	size_t			 capcprow_br;
+	struct brh_count	*brc;
+	size_t			 nbrc, capbrc;
+	struct brstat		 brstat;	/* branch mode: perf's branch statistics */
 	/*
 	 * record_self with paths: what hist_rescope() recounts from
 	 * (hist_scope.c): each sample's period by index position (32 bits

@@ -18,7 +18,8 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	if (a->nkeys != b->nkeys || a->children != b->children || a->callgraph != b->callgraph ||
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
 	    a->paths != b->paths || a->branch != b->branch || a->mem_mode != b->mem_mode ||
-	    a->caller_order != b->caller_order || !filter_equal(a->filter, b->filter))
+	    a->caller_order != b->caller_order || a->branch_history != b->branch_history ||
+	    !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
 		if (a->keys[i] != b->keys[i])
@@ -36,7 +37,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 
 	/* samples with READ values are delivered by what each count grew since
 	 * that counter's last sample: one walk in time order */
-	if (n < 2 || pt_present(s) || o->callgraph || o->paths_address ||
+	if (n < 2 || pt_present(s) || o->callgraph || o->paths_address || o->branch_history ||
 	    (o->record_self && !o->paths) || session_has_read_samples(s))
 		return false;
 	for (size_t i = 0; i < at->n; i++)
@@ -301,6 +302,7 @@ hist_merge(struct hist *into, const struct hist *from)
 	if (rc == 0) {
 		merge_entries(into, from, evmap, nodemap, entmap);
 		merge_whys(into, from);
+		brstat_sum(&into->brstat, &from->brstat);
 		if (into->o.paths)
 			cpath_merge(into, from, evmap, nodemap, entmap, rowmap);
 		if (into->o.record_self)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/brhist.h"
 #include "symbolize/hist_impl.h"
 #include "symbolize/pt/intel_pt.h"
 
@@ -433,6 +434,8 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 		uint32_t c = resolve_any(h, pid, tid, smp->time, to, last_epoch);
 		struct fkey k, kf, kt;
 
+		brstat_add(&h->brstat, sample_branch(smp, i).flags, from, to);
+
 		cached_key(h, c, NODE_BRANCH, cpumode, &k);
 		src->f = &k;
 		if (h->branch_keys) {
@@ -625,6 +628,68 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 }
 
 /*
+ * perf's --branch-history chain of a sample (symbolize/brhist.h): its
+ * branch frames and the part of its callchain perf keeps, as keys into
+ * h->chain, innermost first (for caller order the reverse of perf's
+ * cursor, which the path tree reads root first), and what each frame
+ * carried into h->chbr beside them.  Returns their count.
+ */
+static size_t
+brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc,
+    int32_t pid, int32_t tid, uint8_t cpumode)
+{
+	struct brh_frame bf[2 * BR_MAX_DEPTH];
+	struct sample cs = *smp;
+	size_t lo, hi, at, m = 0, nb, nc = 0, n;
+	bool caller = h->o.caller_order;
+
+	nb = brhist_frames(smp, caller, h->o.max_stack, bf, &lo, &hi, &at);
+	GROW(h->brraw, h->capbrraw, hi - lo + 1);
+	if (at != SIZE_MAX)
+		memcpy(&h->brraw[m++], smp->callchain + 8 * at, 8);
+	if (hi > lo)
+		memcpy(&h->brraw[m], smp->callchain + 8 * lo, 8 * (hi - lo));
+	m += hi - lo;
+	/* the recorded chain only: perf adds no branches to unwound stacks */
+	cs.callchain = (const uint8_t *)h->brraw;
+	cs.callchain_nr = m;
+	cs.sample_type &= ~(uint64_t)PERF_SAMPLE_STACK_USER;
+	cs.stack = NULL;
+	cs.stack_size = cs.stack_dyn_size = 0;
+	n = m + nb;
+	if (n > h->capips) {
+		h->ips = xreallocarray(h->ips, n, sizeof *h->ips);
+		h->capips = n;
+	}
+	/* callee: branches, then the chain; caller: the chain, then branches reversed */
+	if (m > 0)
+		nc = symbolizer_chain_ips(h->z, &cs, misc, h->ips + (caller ? 0 : nb), m,
+		    h->o.max_stack);
+	n = nb + nc;
+	GROW(h->chbr, h->capchbr, n + 1);
+	for (size_t j = 0; j < nb; j++) {
+		size_t k = caller ? nc + nb - 1 - j : j;
+
+		h->ips[k] = (struct chain_ip){ bf[j].ip, PERF_RECORD_MISC_USER, false };
+		h->chbr[k] = bf[j];
+	}
+	for (size_t j = 0; j < nc; j++)
+		h->chbr[caller ? j : nb + j] = (struct brh_frame){ .kind = BRH_CHAIN };
+	GROW(h->chain, h->capchain, n + 1);
+	if (n > h->capcs) {
+		h->capcs = n;
+		h->cs = xreallocarray(h->cs, h->capcs, sizeof *h->cs);
+	}
+	resolve_chain(h, w, n, pid, tid, smp->time);
+	for (size_t j = 0; j < n; j++) {
+		if (h->chbr[j].kind != BRH_CHAIN)	/* perf: user, then kernel */
+			h->cs[j] = resolve_any(h, pid, tid, smp->time, h->ips[j].ip, &w->last_epoch);
+		(void)chain_keys(h, h->cs[j], false, cpumode, j);
+	}
+	return n;
+}
+
+/*
  * The chain perf report gives a sample without one in an Intel PT session
  * (its thread's stack, from the trace), as keys into h->chain: in a hist
  * that keeps paths and not children, as pt_hist_add() gives the trace's
@@ -777,7 +842,10 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	cached_key(h, self, NODE_SELF, cpumode, &sk);
 	if (h->o.mem_mode)
 		mem_sample(h, &smp, &src, cpumode, &w->last_epoch, &dk);
-	if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
+	if ((h->o.children || h->o.callgraph || h->o.paths) && h->o.branch_history &&
+	    h->z != NULL)
+		n = brhist_chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
+	else if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
 	    h->z != NULL)
 		n = chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
 	else if (h->trace_chains != NULL)

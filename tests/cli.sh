@@ -789,6 +789,29 @@ if "$bin" script -F tid,ip,addr,data_src,phys_addr,data_page_size "$data/mem.rec
 else
 	ko "script memory fields (recorded here): $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
 fi
+# perf's Branch Statistics after branch mode's table (perf prints its tip before it)
+if "$bin" top "$data/branch.data" > "$tmp/got" 2> "$tmp/err" &&
+	diff <(awk '/^# Branch Statistics:/,0' "$data/expected/branch.data.report.txt") \
+		<(awk '/^# Branch Statistics:/,0' "$tmp/got") > "$tmp/diff" &&
+	grep -q '^COND_FWD:  37.5%$' "$tmp/got" &&
+	"$bin" top --no-branch-stack "$data/branch.data" > "$tmp/got" 2>> "$tmp/err" &&
+	! grep -q 'Branch Statistics' "$tmp/got"; then
+	ok
+else
+	ko "top: branch statistics: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+# --branch-history: the call graphs are compared with perf's by tests/perf-callgraphs.sh;
+# here its rows (perf's default keys srcline,sym,dso) and what it refuses
+if "$bin" top --branch-history --buildid-dir "$data/buildid" "$data/brhist.data" > "$tmp/got" \
+	2> "$tmp/err" && grep -Eq '^# Overhead +Samples +Source:Line +Symbol +Shared Object$' "$tmp/got" &&
+	grep -Eq '^ +40\.74% +6 +cpu\.c:23 +\[\.\] fill +cpu$' "$tmp/got" &&
+	grep -q 'reduce cpu.c:50 (cycles:20 iter:2 avg_cycles:9)$' "$tmp/got" &&
+	! grep -q 'Branch Statistics' "$tmp/got"; then
+	ok
+else
+	ko "top --branch-history: $(head -c 600 "$tmp/got") $(head -c 200 "$tmp/err")"
+fi
+expect_fail "top: --branch-history without branch stacks or callchains" 2 "neither branch stacks nor callchains" top --branch-history "$data/mem.data"
 expect_fail "top: --branch-stack without branch stacks" 2 "no branch stacks" top --branch-stack "$data/mem.data"
 expect_fail "top: a branch key without branch mode" 2 "'dso_from' needs branch mode" top --no-branch-stack --sort dso_from "$data/branch.data"
 expect_fail "top: a memory key without --mem-mode" 2 "'mem' needs --mem-mode" top --sort mem "$data/mem.data"
@@ -797,6 +820,7 @@ expect_fail "top: a memory key without --mem-mode" 2 "'mem' needs --mem-mode" to
 for f in branch-bad.data mem-bad.data; do
 	for cmd in "top" "top --mem-mode --sort mem,symbol_daddr" "script -F tid,ip,brstacksym,data_src,weight"; do
 		case "$f:$cmd" in branch*--mem-mode*) continue ;; esac
+		[ "$f" = branch-bad.data ] && [ "$cmd" = top ] && cmd="top --branch-history"
 		# shellcheck disable=SC2086
 		"$bin" $cmd "$data/$f" > "$tmp/got" 2> "$tmp/err"
 		rc=$?

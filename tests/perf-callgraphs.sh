@@ -1,6 +1,7 @@
 #!/bin/bash
-# perfnav top's call graphs (-g/-G) against perf report's own output on the
-# perf-made fixtures of tests/data.  perf's outputs are kept in
+# perfnav top's call graphs (-g/-G, --branch-history) against perf report's
+# own output on the perf-made fixtures of tests/data and on the byte-built
+# branch stacks of tests/mk-brhist.py.  perf's outputs are kept in
 # tests/data/expected/callgraph/NAME.N.txt, one per fixture and option set
 # below; `tests/perf-callgraphs.sh --record` writes them again (needs perf).
 #
@@ -32,17 +33,46 @@ optsets=(
 	"--children -g graph,0.5,caller"
 	"--children -g folded,0,callee,count"
 )
+# perf's --branch-history (brhist.data: branch stacks; brhist-g.data: and callchains)
+brfixtures="brhist.data brhist-g.data"
+broptsets=(
+	"--branch-history"
+	"--branch-history --no-children"
+	"--branch-history -g fractal,0.5,callee"
+	"--branch-history -g flat,0"
+	"--branch-history -g folded,0,caller,count"
+	"--branch-history --max-stack 4"
+	"--branch-history --sort sym -g graph,0,callee,period"
+	"--branch-history --percent-limit 12.5"
+	"--branch-history --children -g caller,0,count"
+)
+
+# each_case FN: FN FIXTURE INDEX OPTIONS for every fixture and option set
+each_case()
+{
+	local f i
+	for f in $fixtures; do
+		for i in "${!optsets[@]}"; do
+			"$1" "$f" "$i" "${optsets[$i]}"
+		done
+	done
+	for f in $brfixtures; do
+		for i in "${!broptsets[@]}"; do
+			"$1" "$f" "$i" "${broptsets[$i]}"
+		done
+	done
+}
+
+record()
+{
+	# shellcheck disable=SC2086
+	perf --buildid-dir "$data/buildid" report -i "$data/$1" --stdio --kallsyms=/dev/null $3 \
+		2>/dev/null | sed '/^# (Tip:/d' >"$exp/$1.$2.txt"
+}
 
 if [ "${1-}" = --record ]; then
 	mkdir -p "$exp"
-	for f in $fixtures; do
-		for i in "${!optsets[@]}"; do
-			# shellcheck disable=SC2086
-			perf --buildid-dir "$data/buildid" report -i "$data/$f" --stdio --kallsyms=/dev/null \
-				${optsets[$i]} \
-				2>/dev/null | sed '/^# (Tip:/d' >"$exp/$f.$i.txt"
-		done
-	done
+	each_case record
 	exit 0
 fi
 
@@ -56,6 +86,7 @@ blocks()
 			if (b != "") print b
 			line = $0
 			gsub(/  +[0-9]+  /, "  ", line)
+			sub(/ +- +- *$/, "", line)	# perf'"'"'s IPC columns (branch stacks)
 			b = line
 			next
 		}
@@ -65,23 +96,23 @@ blocks()
 
 fail=0
 n=0
-for f in $fixtures; do
-	for i in "${!optsets[@]}"; do
-		n=$((n + 1))
-		# shellcheck disable=SC2086
-		if ! "$bin" top ${optsets[$i]} --kallsyms /dev/null --buildid-dir "$data/buildid" "$data/$f" \
-			>/tmp/perfnav-cg.$$ 2>/dev/null; then
-			echo "FAIL $f ${optsets[$i]}: perfnav top failed"
-			fail=$((fail + 1))
-			continue
-		fi
-		if ! diff <(blocks <"$exp/$f.$i.txt") <(blocks </tmp/perfnav-cg.$$) >/tmp/perfnav-cgd.$$; then
-			echo "FAIL $f ${optsets[$i]}:"
-			tr '\001' '\n' </tmp/perfnav-cgd.$$ | head -40
-			fail=$((fail + 1))
-		fi
-	done
-done
+check()
+{
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if ! "$bin" top $3 --kallsyms /dev/null --buildid-dir "$data/buildid" "$data/$1" \
+		>/tmp/perfnav-cg.$$ 2>/dev/null; then
+		echo "FAIL $1 $3: perfnav top failed"
+		fail=$((fail + 1))
+		return
+	fi
+	if ! diff <(blocks <"$exp/$1.$2.txt") <(blocks </tmp/perfnav-cg.$$) >/tmp/perfnav-cgd.$$; then
+		echo "FAIL $1 $3:"
+		tr '\001' '\n' </tmp/perfnav-cgd.$$ | head -40
+		fail=$((fail + 1))
+	fi
+}
+each_case check
 rm -f /tmp/perfnav-cg.$$ /tmp/perfnav-cgd.$$
 echo "perf-callgraphs: $((n - fail)) of $n agree"
 [ "$fail" = 0 ]

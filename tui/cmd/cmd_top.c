@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/brhist.h"
 #include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
@@ -34,6 +35,7 @@ enum {
 	OPT_BRANCH,
 	OPT_NO_BRANCH,
 	OPT_MEM,
+	OPT_BRANCH_HISTORY,
 };
 
 struct top_args {
@@ -48,6 +50,7 @@ struct top_args {
 	bool		 inverted;	/* -G */
 	enum hist_branch branch;	/* --branch-stack, --no-branch-stack */
 	bool		 mem_mode;	/* --mem-mode */
+	bool		 branch_history;	/* --branch-history */
 	struct cg_opts	 cg;
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
@@ -55,13 +58,14 @@ struct top_args {
 static const struct cmd_opt top_opts[] = {
 	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size" },
 	{ "branch-stack", 0, OPT_BRANCH, "branch mode (the default when the recording has branch stacks): a row of period 1 per branch entry, from -> to" },
+	{ "branch-history", 0, OPT_BRANCH_HISTORY, "perf's branch history: each sample's branch stack (LBR) goes into its call graph, its targets and sources as frames keyed by address, with the branches' types, prediction, cycles and loop iterations; rows per sample (default keys srcline,sym,dso), call graphs printed" },
 	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
 	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
 	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY..." },
-	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent" },
+	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent (and, as perf, call-graph nodes unless -g gives a minimum)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
 	{ "call-graph", 1, 'g', "TYPE,MIN,ORDER,KEY,VALUE: print each row's call graph as perf report does: graph|fractal|flat|folded|none, the minimum percent (0.5), caller|callee, function|address, percent|period|count; any subset, in any order" },
 	{ "inverted", 0, 'G', "call graphs in caller order (perf's -G); implies -g graph" },
@@ -132,6 +136,9 @@ top_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_MEM:
 		a->mem_mode = true;
+		break;
+	case OPT_BRANCH_HISTORY:
+		a->branch_history = true;
 		break;
 	case 'n':
 	case OPT_STDIO:
@@ -224,6 +231,34 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	}
 }
 
+/* perf's Branch Statistics after branch mode's table (nothing when no entry had a type). */
+static void
+print_branch_stat(FILE *fp, const struct brstat *st)
+{
+	const struct {
+		const uint64_t	*v;
+		const char	*name;
+	} first[] = { { &st->cond_fwd, "COND_FWD" }, { &st->cond_bwd, "COND_BWD" },
+		{ &st->cross_4k, "CROSS_4K" }, { &st->cross_2m, "CROSS_2M" } };
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < BR_TYPES; i++)
+		total += st->counts[i];
+	if (total == 0)
+		return;
+	fprintf(fp, "\n#\n# Branch Statistics:\n#\n");
+	for (size_t i = 0; i < 4; i++)
+		if (*first[i].v > 0)
+			fprintf(fp, "%8s: %5.1f%%\n", first[i].name, 100.0 * (double)*first[i].v / (double)total);
+	for (unsigned i = 0; i < BR_TYPES; i++)
+		if (st->counts[i] > 0)
+			fprintf(fp, "%8s: %5.1f%%\n", br_type_name(i), 100.0 * (double)st->counts[i] / (double)total);
+	for (unsigned i = 0; i < BR_NEW_TYPES; i++)
+		if (st->new_counts[i] > 0)
+			fprintf(fp, "%8s: %5.1f%%\n", br_new_type_name(i),
+			    100.0 * (double)st->new_counts[i] / (double)total);
+}
+
 static void
 print_why(FILE *fp, const struct hist *h, struct symbolizer *z, const char *pre)
 {
@@ -292,8 +327,8 @@ top_graph_setup(struct top_args *a, struct hist_opts *ho, const struct session *
 {
 	if (a->inverted)
 		a->cg.caller = true;
-	else if (!a->cg.order_set)
-		a->cg.caller = ho->children;
+	else if (!a->cg.order_set)	/* perf: caller unless --no-children, kept without callchains */
+		a->cg.caller = a->branch_history ? a->children != 0 : ho->children;
 	if (a->cg.mode == CG_NONE) {
 		a->graph = false;
 		return;
@@ -301,6 +336,8 @@ top_graph_setup(struct top_args *a, struct hist_opts *ho, const struct session *
 	ho->paths = true;
 	ho->caller_order = a->cg.caller;
 	ho->paths_address = a->cg.address;
+	if (a->branch_history)
+		return;
 	if (!attr_table_has_callchains(session_attrs(s)) && !pt_present(s))
 		fprintf(stderr, "perfnav top: the recording has no callchains (record with -g or --call-graph): rows only\n");
 }
@@ -333,6 +370,40 @@ parse_sort(const char *sort, struct hist_opts *ho)
 }
 
 /*
+ * --branch-history, as perf report: rows per sample (not branch mode) by
+ * srcline,sym,dso unless --sort says, call graphs printed and keyed by
+ * address, with what the branches carried when the recording has branch
+ * stacks (perf: not with user stacks); without branch stacks and
+ * callchains there is nothing to show.  0, or -1 (message printed).
+ */
+static int
+branch_history_setup(const struct session *s, struct top_args *a, struct hist_opts *ho)
+{
+	const struct attr_table *at = session_attrs(s);
+	bool has = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present;
+
+	for (size_t i = 0; i < at->n; i++)
+		if (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER)
+			has = false;
+	if (!has && !attr_table_has_callchains(at)) {
+		fprintf(stderr, "perfnav top: --branch-history: the recording has neither branch stacks nor callchains (record with -b or -g)\n");
+		return -1;
+	}
+	a->branch = HIST_BRANCH_OFF;
+	a->graph = true;
+	a->cg.address = true;
+	a->cg.branch_counts = has;
+	ho->branch_history = true;
+	if (ho->nkeys == 0) {
+		ho->keys[0] = HIST_KEY_SRCLINE;
+		ho->keys[1] = HIST_KEY_SYM;
+		ho->keys[2] = HIST_KEY_DSO;
+		ho->nkeys = 3;
+	}
+	return 0;
+}
+
+/*
  * Branch and memory modes against the open recording, as perf report:
  * branch mode when asked or when the recording has branch stacks (unless
  * --no-branch-stack), its keys only there, memory keys only with
@@ -349,6 +420,8 @@ top_mode_setup(const struct session *s, struct top_args *a, struct hist_opts *ho
 		HIST_KEY_LOCKED, HIST_KEY_BLOCKED };
 	bool has = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present, branch;
 
+	if (a->branch_history && branch_history_setup(s, a, ho) < 0)
+		return -1;
 	if (a->branch == HIST_BRANCH_ON && !has) {
 		fprintf(stderr, "perfnav top: --branch-stack: the recording has no branch stacks (record with -b or -j)\n");
 		return -1;
@@ -453,11 +526,15 @@ cmd_top(int argc, char **argv)
 	 * The TSV layout is fixed by the flag, though: without an explicit
 	 * --children it is EVENT SELF_PCT SAMPLES KEY... (self rows).
 	 */
-	if (a.children < 0)
+	if (a.branch_history && !attr_table_has_callchains(session_attrs(s)))
+		ho.children = false;	/* as perf: silently, with nothing to add up */
+	else if (a.children < 0)
 		ho.children = !a.tsv && attr_table_has_callchains(session_attrs(s));
 	else
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;
+	if (a.pct > 0 && !a.cg.min_set)
+		a.cg.min_pct = a.pct;	/* as perf: --percent-limit hides graph nodes too */
 	if (a.graph && !a.tsv)
 		top_graph_setup(&a, &ho, s);
 	ho.paths |= a.path_stats;
@@ -481,6 +558,8 @@ cmd_top(int argc, char **argv)
 			a.sort != NULL && strncmp(a.sort, "sym", 3) == 0 };
 
 		top_print_table(stdout, h, &ho, &tt);
+		if (ho.branch == HIST_BRANCH_ON)
+			print_branch_stat(stdout, hist_branch_stat(h));
 	}
 	if (a.path_stats) {
 		struct cpath_stats st;

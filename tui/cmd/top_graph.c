@@ -63,6 +63,7 @@ cg_word(const char *w, struct cg_opts *o, int *nums)
 		if (end == w || *end || d < 0 || d > 100)
 			return -1;
 		o->min_pct = d;
+		o->min_set = true;
 	} else if (*nums == 1) {
 		unsigned long l = strtoul(w, &end, 10);
 
@@ -109,6 +110,7 @@ struct cg_print {
 	uint64_t		 min_hit;	/* graph, flat, folded: global threshold */
 	unsigned		 printed;	/* lines of this entry so far */
 	char			 name[1024];
+	char			 text[1400];
 };
 
 static const struct cpath_node *
@@ -135,6 +137,23 @@ static const char *
 fname(struct cg_print *p, uint32_t func)
 {
 	return textout_esc(cpath_func_name(p->h, func, p->name, sizeof p->name));
+}
+
+/*
+ * The text of graph node x: its function's name, and with branch counts
+ * (perf's --branch-history) what its frames carried.
+ */
+static const char *
+node_text(struct cg_print *p, uint32_t x)
+{
+	const struct brh_count *c = p->o->branch_counts ? cpath_node_branch(p->t, x) : NULL;
+	const char *name = fname(p, N(p, x)->func);
+	char br[256];
+
+	if (c == NULL)
+		return name;
+	snprintf(p->text, sizeof p->text, "%s%s", name, brhist_text(c, br, sizeof br));
+	return p->text;
 }
 
 static void
@@ -223,7 +242,7 @@ graph_level(struct cg_print *p, uint32_t parent, uint64_t total, int depth, unsi
 			new_mask &= ~(1u << (depth - 1));
 		graph_line(p, depth, mask, lm);
 		for (uint32_t x = c;; x = N(p, x)->first_child) {
-			graph_frame(p, cn->total_period, cn->total_samples, fname(p, N(p, x)->func),
+			graph_frame(p, cn->total_period, cn->total_samples, node_text(p, x),
 			    depth, new_mask, first, total, lm);
 			first = false;
 			if (x == end)
@@ -240,7 +259,8 @@ graph_level(struct cg_print *p, uint32_t parent, uint64_t total, int depth, unsi
 		if (p->o->value == CG_COUNT && (int64_t)cnt <= 0)
 			return;
 		new_mask &= ~(1u << (depth - 1));
-		graph_frame(p, remaining, cnt, "[...]", depth, new_mask, true, total, lm);
+		graph_frame(p, remaining, cnt, p->o->branch_counts ? "[...] (calltrace)" : "[...]",
+		    depth, new_mask, true, total, lm);
 	}
 }
 
@@ -272,7 +292,7 @@ print_graph(struct cg_print *p, uint64_t parent_samples, uint64_t ev_total, bool
 					printed = true;
 				} else
 					margin(p, lm);
-				fprintf(p->fp, "%s\n", fname(p, N(p, x)->func));
+				fprintf(p->fp, "%s\n", node_text(p, x));
 				if (++n == p->o->print_limit)
 					break;
 			}

@@ -18,11 +18,14 @@ enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
 struct cg_opts {
 	enum cg_mode	 mode;
 	double		 min_pct;	/* hide call-graph nodes under this percent */
+	bool		 min_set;	/* given (else perf's --percent-limit sets it) */
 	unsigned long	 print_limit;	/* 0: no limit */
 	bool		 caller;	/* caller order (root first); else callee */
 	bool		 order_set;
 	bool		 address;	/* key frames by address (accepted: shown by function) */
 	enum cg_value	 value;
+	bool		 branch_counts;	/* after each frame what its branches carried
+					 * (perf's --branch-history on branch stacks) */
 };
 
 /* perf report's defaults: graph,0.5,callee,function,percent. */
