@@ -5,7 +5,9 @@
  * input gets perf report's children and call graph (rows, callers and
  * callees, folded stacks, the process tree); an odd-sized one the pass
  * `perfnav top` runs on two cores: the index cut in two, one hist and
- * symbolizer per part, hist_merge(), which must give the rows of one pass.
+ * symbolizer per part, hist_merge(), which must give the rows of one pass;
+ * every fourth size (2 mod 4) perf's --branch-history, the graph of every
+ * row with what its frames' branches carried.
  */
 #include "config.h"
 
@@ -160,6 +162,45 @@ merged(const struct session *s, const struct sym_opts *so, const struct hist_opt
 	symbolizer_free(z1);
 }
 
+/* top --branch-history: rows by srcline,sym,dso, address paths with branch counts. */
+static void
+branch_history(const struct session *s, const struct sym_opts *so, struct hist_opts *ho, bool caller)
+{
+	static const enum hist_key bkeys[] = { HIST_KEY_SRCLINE, HIST_KEY_SYM, HIST_KEY_DSO };
+	struct symbolizer *z = symbolizer_new(s, so);
+	struct hist *h;
+	char buf[256];
+
+	memcpy(ho->keys, bkeys, sizeof bkeys);
+	ho->nkeys = 3;
+	ho->branch_history = ho->paths_address = true;
+	ho->caller_order = caller;
+	h = hist_new(s, z, ho);
+	fuzz_use(hist_add_session(h, NULL));
+	hist_finish(h);
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const uint32_t *rows;
+		size_t n = hist_rows(h, ev, 0, &rows);
+
+		for (size_t i = 0; i < n; i++) {
+			struct cpath_query q = { .ev = ev, .entry = rows[i], .through = true,
+				.chained_only = true, .bottom_up = !caller };
+			struct cpath *t = cpath_build(h, &q);
+
+			for (size_t k = 0; k < cpath_count(t); k++) {
+				const struct brh_count *c = cpath_node_branch(t, (uint32_t)k);
+
+				fuzz_use(c != NULL ? strlen(brhist_text(c, buf, sizeof buf)) : 0);
+				fuzz_use(strlen(cpath_func_name(h, cpath_node(t, (uint32_t)k)->func, buf,
+				    sizeof buf)));
+			}
+			cpath_free(t);
+		}
+	}
+	hist_free(h);
+	symbolizer_free(z);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -183,6 +224,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ho.paths = true;	/* call paths, merged too */
 	if (size % 2 == 1) {
 		merged(s, &so, &ho);
+		session_close(s);
+		return 0;
+	}
+	if (size % 4 == 2) {
+		branch_history(s, &so, &ho, size % 8 == 2);
 		session_close(s);
 		return 0;
 	}
