@@ -468,17 +468,31 @@ totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
 /*
  * perf report --mem-mode (add_sample makes a sample's period its WEIGHT,
  * 1 without one): with memory keys its data address (ADDR) is resolved
- * with the sample's cpumode.
+ * with the sample's cpumode; its WEIGHT, PHYS_ADDR and instruction
+ * latency (WEIGHT_STRUCT's var2) are keys too.
  */
 static void
 mem_sample(struct hist *h, const struct sample *smp, struct key_src *src, uint8_t cpumode,
     uint32_t *last_epoch, struct fkey *dk)
 {
+	uint32_t c;
+
+	src->weight = smp->weight;
+	src->ins_lat = (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ? smp->weight_var2 : 0;
+	src->phys = smp->phys_addr;
 	if (!h->mem_keys)
 		return;
-	edge_key(h, resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch),
-	    smp->addr, true, cpumode, dk);
+	c = resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch);
+	edge_key(h, c, smp->addr, true, cpumode, dk);
 	src->daddr = dk;
+	if (h->keymask & HIST_KEEP(HIST_KEY_PHYS_DADDR))
+		src->phys_lab = hist_mem_phys(h, smp->phys_addr, cpumode);
+	if (h->keymask & HIST_KEEP(HIST_KEY_DCACHELINE)) {
+		struct frame f = h->fc[c].f;
+
+		f.ip = smp->addr;	/* the cached frame's may be another address's */
+		src->dcl = hist_mem_dcl(h, &f, src->pid, smp->time, cpumode, &src->dcl_lab);
+	}
 }
 
 /* The walk's state between samples. */
@@ -737,6 +751,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	src.cycles = 0;
 	src.data_src = smp.data_src;
 	src.page_size = smp.data_page_size;
+	src.weight = src.phys = 0;
+	src.ins_lat = src.phys_lab = src.dcl = src.dcl_lab = 0;
 	if (src.pid != w->last_pid) {
 		w->last_epoch = *epoch_slot(h, src.pid);
 		w->last_pid = src.pid;
