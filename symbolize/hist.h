@@ -76,19 +76,20 @@ enum hist_key {
 	HIST_KEY_LOCKED,	/* locked */
 	HIST_KEY_BLOCKED,	/* blocked */
 	HIST_KEY_PAGE_SIZE,	/* data_page_size */
+	HIST_KEY_PHYS_DADDR,	/* phys_daddr: PHYS_ADDR */
+	HIST_KEY_DCACHELINE,	/* dcacheline: the data address's cache line */
+	/* any mode (perf's common keys): the sample's WEIGHT and latency */
 	HIST_KEY_LOCAL_WEIGHT,	/* local_weight: the sample's WEIGHT */
 	HIST_KEY_WEIGHT,	/* weight: the same key, its sum over the row shown */
 	HIST_KEY_LOCAL_INS_LAT,	/* local_ins_lat: WEIGHT_STRUCT's instruction latency */
 	HIST_KEY_INS_LAT,	/* ins_lat: the same key, its sum over the row shown */
-	HIST_KEY_PHYS_DADDR,	/* phys_daddr: PHYS_ADDR */
-	HIST_KEY_DCACHELINE,	/* dcacheline: the data address's cache line */
 	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
 	HIST_KEY_COUNT
 };
 
 #define HIST_MAX_KEYS	12
 
-/* Is k a key of branch mode (dso_from...cycles) or of memory mode (symbol_daddr...)? */
+/* Is k a key of branch mode (dso_from...cycles) or of memory mode (symbol_daddr...dcacheline)? */
 bool hist_key_branch(enum hist_key k);
 bool hist_key_mem(enum hist_key k);
 

@@ -973,7 +973,18 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.extract = page_extract, .keep = page_keep, .xlat = page_xlat,
 		.text = page_text,
 	},
-	/* perf's widths: hists__calc_col_len's, or the header's */
+	/* perf's widths: hists__calc_col_len's minimum */
+	[HIST_KEY_PHYS_DADDR] = {
+		.name = "phys_daddr", .header = "Data Physical Address", .width = 22,
+		.extract = phys_extract, .keep = phys_keep, .xlat = phys_xlat,
+		.text = phys_text,
+	},
+	[HIST_KEY_DCACHELINE] = {
+		.name = "dcacheline", .header = "Data Cacheline", .width = 22,
+		.extract = dcl_extract, .keep = dcl_keep, .xlat = dcl_xlat,
+		.text = dcl_text,
+	},
+	/* any mode; perf's widths: hists__calc_col_len's, or the header's */
 	[HIST_KEY_LOCAL_WEIGHT] = {
 		.name = "local_weight", .header = "Local Weight", .width = 12,
 		.extract = weight_extract, .keep = weight_keep, .xlat = weight_xlat,
@@ -993,16 +1004,6 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.name = "ins_lat", .header = "INSTR Latency", .width = 13,
 		.extract = ins_lat_extract, .keep = ins_lat_keep, .xlat = ins_lat_xlat,
 		.text = ins_lat_text,
-	},
-	[HIST_KEY_PHYS_DADDR] = {
-		.name = "phys_daddr", .header = "Data Physical Address", .width = 22,
-		.extract = phys_extract, .keep = phys_keep, .xlat = phys_xlat,
-		.text = phys_text,
-	},
-	[HIST_KEY_DCACHELINE] = {
-		.name = "dcacheline", .header = "Data Cacheline", .width = 22,
-		.extract = dcl_extract, .keep = dcl_keep, .xlat = dcl_xlat,
-		.text = dcl_text,
 	},
 	[HIST_KEY_TRACE] = {
 		.name = "trace", .header = "Trace output", .width = 0,

@@ -771,6 +771,9 @@ memobj "--mem-mode weights, latencies, phys_daddr" mem-obj.data.report-weight.tx
 	--sort local_weight,weight,local_ins_lat,ins_lat,phys_daddr
 memobj "--mem-mode p_stage_cyc (no column on x86)" mem-obj.data.report-dcl.txt \
 	--sort dcacheline,local_p_stage_cyc,p_stage_cyc
+# the weights are keys without --mem-mode too (perf's common keys; overhead by period)
+brmem_top "weights without --mem-mode" mem-obj.data.report-weight-nomem.txt mem-obj.data \
+	--sort local_weight,weight,ins_lat
 # a row's cache line and physical address as its first sample had them (one pass over the
 # samples: rows that two cores merge may take another row's first sample's, README.md)
 PERFNAV_PARALLEL_MIN=999999999999 memobj "--mem-mode symbol_daddr,dcacheline" \

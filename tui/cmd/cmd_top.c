@@ -53,7 +53,7 @@ struct top_args {
 };
 
 static const struct cmd_opt top_opts[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size,local_weight,weight,local_ins_lat,ins_lat,phys_daddr,dcacheline" },
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace,local_weight,weight,local_ins_lat,ins_lat (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size,phys_daddr,dcacheline" },
 	{ "branch-stack", 0, OPT_BRANCH, "branch mode (the default when the recording has branch stacks): a row of period 1 per branch entry, from -> to" },
 	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
 	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat)" },
@@ -324,10 +324,10 @@ parse_sort(const char *sort, struct hist_opts *ho)
 		fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
 	else if (nk < 0)
 		fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
-		    "pid, tid, process, dso, sym, cpu, srcline, trace; dso_from, dso_to, symbol_from, "
-		    "symbol_to, cycles; symbol_daddr, dso_daddr, mem, tlb, snoop, locked, blocked, "
-		    "data_page_size, local_weight, weight, local_ins_lat, ins_lat, phys_daddr, "
-		    "dcacheline)\n", (int)badlen, bad);
+		    "pid, tid, process, dso, sym, cpu, srcline, trace, local_weight, weight, "
+		    "local_ins_lat, ins_lat; dso_from, dso_to, symbol_from, symbol_to, cycles; "
+		    "symbol_daddr, dso_daddr, mem, tlb, snoop, locked, blocked, data_page_size, "
+		    "phys_daddr, dcacheline)\n", (int)badlen, bad);
 	else
 		fprintf(stderr, "perfnav top: no sort keys\n");
 	return -1;
