@@ -2,9 +2,9 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "symbolize/hist_impl.h"
 #include "symbolize/memsrc.h"
@@ -759,10 +759,11 @@ phys_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
  * ids, the process when the map is anonymous user memory (private, ids
  * 0), and the 64-byte line of the address in the map (perf's al_addr).
  * The key is that tuple as a string; a row's text is that of its first
- * sample (struct hist_entry's label_dcl): the level ('X' unmapped, 's' a shared data map), then the
- * data address's symbol (a data object "name+0x...", the offset of the
- * line in the map from the object's runtime start, as perf computes it:
- * wrapping when the map does not start at its file offset), else the line.
+ * sample (struct hist_entry's label_dcl): the level ('X' unmapped, 's' a
+ * shared data map), then the data address's symbol (a data object
+ * "name+0x...": the line in the map less the object's runtime address, as
+ * perf computes it, wrapping when the map does not start at its file
+ * offset), else the line.
  */
 #define CACHE_LINE	UINT64_C(64)
 

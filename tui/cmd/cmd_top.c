@@ -374,7 +374,7 @@ top_mode_setup(const struct session *s, struct top_args *a, struct hist_opts *ho
 	if (ho->nkeys == 0 && (branch || a->mem_mode)) {
 		const enum hist_key *d = branch ? bdef : mdef;
 
-		ho->nkeys = branch ? sizeof bdef / sizeof *bdef : sizeof mdef / sizeof *mdef;
+		ho->nkeys = branch ? 5 : sizeof mdef / sizeof *mdef;
 		memcpy(ho->keys, d, ho->nkeys * sizeof *d);
 	}
 	if ((branch || a->mem_mode) && a->children < 0)
