@@ -197,6 +197,16 @@ def pie_maps(pid, base):
             mmap2(pid, base + 0x5000, 0x40000, "//anon", 0, 3, 0)]
 
 
+# the kernel, as tests/data/mem-obj.kallsyms (perf report --kallsyms) names it
+KTEXT, KDATA = 0xffffffff81000000, 0xffffffff82000000
+
+
+def kernel_mmap():
+    """perf record's PERF_RECORD_MMAP of the kernel (pid -1, its _text in pgoff)."""
+    body = struct.pack("<iIQQQ", -1, 0, KTEXT, 0x2000000, KTEXT)
+    return rec(1, 1, body + cstr("[kernel.kallsyms]_text"))
+
+
 def wst(weight, ins_lat=0, p_stage=0):
     return weight | ins_lat << 32 | p_stage << 48
 
@@ -216,18 +226,21 @@ MEM_OBJ = [  # (pid, ip, addr, weight struct, data_src, phys_addr)
     (43, PIE2 + 0x1150, PIE2 + 0x4048, wst(10, 3), L1, 0x8000048),  # buf+0x8, another process
     (43, PIE2 + 0x1170, PIE + 0x6000, wst(16), RAM, 0xa000000),    # another process's anon
     (43, PIE2 + 0x1170, 0x7fff0000, wst(2), L1, 0),                # no map
+    (42, KTEXT + 0x100, KDATA + 0x8, wst(24, 9), L1, 0x1000008),   # the kernel's jiffies+0x8
+    (42, KTEXT + 0x100, KDATA + 0x48, wst(18), RAM, 0x1000048),    # its memobj_kbuf+0x8
 ]
 
 
 def mem_obj_data(path):
     st = IP | TID | TIME | ADDR | CPU | PERIOD | WEIGHT_STRUCT | DATA_SRC | PHYS_ADDR | PAGE_SIZE
     at = attr(1, 0, st, 0)
-    recs = [comm(42, "memobj"), comm(43, "memobj2")] + pie_maps(42, PIE) + pie_maps(43, PIE2)
+    recs = [kernel_mmap(), comm(42, "memobj"), comm(43, "memobj2")]
+    recs += pie_maps(42, PIE) + pie_maps(43, PIE2)
     t = 1000000
     for pid, ip, addr, w, src, phys in MEM_OBJ:
         body = struct.pack("<QIIQQIIQQQQQ", ip, pid, pid, t, addr, pid - 42, 0, 4000, w, src, phys,
                            4096)
-        recs.append(rec(9, 2, body))
+        recs.append(rec(9, 1 if ip >= KTEXT else 2, body))
         t += 1000
     feats = common_feats(at, "cpu-clock")
     feats[2] = build_id_feat(-1, CPU_BIN, CPU_BID)

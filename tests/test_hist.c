@@ -823,7 +823,8 @@ static struct hist *
 mem_obj_hist(struct session *s, const char *keys, size_t mid, struct symbolizer *z[2])
 {
 	char bdir[4096];
-	struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+	char kall[4096];
+	struct sym_opts so = { .buildid_dir = bdir, .kallsyms = kall };
 	struct hist_opts o;
 	struct hist *h, *b;
 	const char *bad;
@@ -831,6 +832,7 @@ mem_obj_hist(struct session *s, const char *keys, size_t mid, struct symbolizer 
 	int nk;
 
 	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	snprintf(kall, sizeof kall, "%s", test_data("mem-obj.kallsyms"));
 	z[0] = symbolizer_new(s, &so);
 	z[1] = symbolizer_new(s, &so);
 	memset(&o, 0, sizeof o);
@@ -933,9 +935,12 @@ Test(hist, mem_keys_of_data_objects)
 		cr_assert_eq(mem_row(h, HIST_KEY_DCACHELINE, "[.] 0x000055555555a000")->samples, 2);
 		cr_assert_eq(mem_row(h, HIST_KEY_DCACHELINE, "[X] 0x000055555555a000")->samples, 1);
 		cr_assert_not_null(mem_row(h, HIST_KEY_DCACHELINE, "[.] main"));
+		/* the kernel's map is the identity: offsets in the line */
+		cr_assert_not_null(mem_row(h, HIST_KEY_DCACHELINE, "[k] memobj_kbuf+0x0"));
 		mem_obj_free(h, z);
 		h = mem_obj_hist(s, "symbol_daddr", mid, z);
 		cr_assert_not_null(mem_row(h, HIST_KEY_SYM_DADDR, "[.] buf+0xc0"));
+		cr_assert_not_null(mem_row(h, HIST_KEY_SYM_DADDR, "[k] jiffies+0x8"));
 		cr_assert_not_null(mem_row(h, HIST_KEY_SYM_DADDR, "[.] __dso_handle+0x0"));
 		mem_obj_free(h, z);
 	}
