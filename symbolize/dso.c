@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -600,6 +601,19 @@ bool
 dso_sym_inlined(const struct dso_table *t, uint32_t sym)
 {
 	return sym < t->nrefs && t->refs[sym].base != SYM_NONE;
+}
+
+bool
+dso_sym_object(const struct dso_table *t, uint32_t sym)
+{
+	const struct dso_ent *d;
+
+	if (sym >= t->nrefs || t->refs[sym].base != SYM_NONE)
+		return false;
+	d = &t->v[t->refs[sym].dso];
+	if (sym < d->sym_base || sym - d->sym_base >= d->syms.n)
+		return false;
+	return d->syms.v[sym - d->sym_base].type == STT_OBJECT;
 }
 
 /* The inlined symbol named name (strs id) inside real symbol base. */

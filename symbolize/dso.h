@@ -182,6 +182,8 @@ const char *dso_image(struct dso_table *t, struct strtab *strs, const struct dso
     uint32_t d);
 /* Is sym an inlined symbol (printed "name (inlined)")? */
 bool dso_sym_inlined(const struct dso_table *t, uint32_t sym);
+/* Is sym a data object (an ELF STT_OBJECT symbol, a kallsyms data symbol)? */
+bool dso_sym_object(const struct dso_table *t, uint32_t sym);
 /* See symbolizer_sym_ident() and symbolizer_sym_by_ident() (resolve.h). */
 int dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t sym,
     uint32_t *dso, uint32_t *index, const char **inl_name);

@@ -79,6 +79,8 @@ hist_free(struct hist *h)
 	hmap_free(&h->ctx_tab);
 	free(h->node);
 	hmap_free(&h->node_tab);
+	hmap_free(&h->phys_lab_of);
+	hmap_free(&h->dcl_lab_of);
 	hist_walk_drop(h);
 	free(h->tn);
 	hmap_free(&h->tn_tab);
@@ -278,6 +280,12 @@ edge_level(uint8_t cpumode)
 	}
 }
 
+char
+hist_mem_level(uint8_t cpumode)
+{
+	return edge_level(cpumode);
+}
+
 uint32_t
 hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t sample_cpumode)
 {
@@ -297,7 +305,10 @@ hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t samp
 	id = hist_node_find(h, &f, UINT64_MAX, f.ip, owner, &hash);
 	if (id != NONE32)
 		return id;
-	if (daddr && fin->sym != SYM_NONE && h->z != NULL)
+	if (daddr && fin->sym != SYM_NONE && h->z != NULL && symbolizer_sym_object(h->z, fin->sym))
+		snprintf(buf, sizeof buf, "[%c] %s+0x%" PRIx64, lv,	/* perf: a data object's offset */
+		    symbolizer_sym_name(h->z, fin->sym), fin->symoff);
+	else if (daddr && fin->sym != SYM_NONE && h->z != NULL)
 		snprintf(buf, sizeof buf, "[%c] %s", lv, symbolizer_sym_name(h->z, fin->sym));
 	else if (daddr)
 		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, f.ip);
@@ -531,6 +542,8 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 		e->label_comm = src->comm;
 		e->label_tid = src->tid;
 		e->label_sym = src->f->label;
+		e->label_phys = src->phys_lab + 1;
+		e->label_dcl = src->dcl_lab + 1;
 	}
 	h->last_self = (uint32_t)(e - h->ent);
 	h->ncred = 0;

@@ -76,13 +76,20 @@ enum hist_key {
 	HIST_KEY_LOCKED,	/* locked */
 	HIST_KEY_BLOCKED,	/* blocked */
 	HIST_KEY_PAGE_SIZE,	/* data_page_size */
+	HIST_KEY_PHYS_DADDR,	/* phys_daddr: PHYS_ADDR */
+	HIST_KEY_DCACHELINE,	/* dcacheline: the data address's cache line */
+	/* any mode (perf's common keys): the sample's WEIGHT and latency */
+	HIST_KEY_LOCAL_WEIGHT,	/* local_weight: the sample's WEIGHT */
+	HIST_KEY_WEIGHT,	/* weight: the same key, its sum over the row shown */
+	HIST_KEY_LOCAL_INS_LAT,	/* local_ins_lat: WEIGHT_STRUCT's instruction latency */
+	HIST_KEY_INS_LAT,	/* ins_lat: the same key, its sum over the row shown */
 	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
 	HIST_KEY_COUNT
 };
 
 #define HIST_MAX_KEYS	12
 
-/* Is k a key of branch mode (dso_from...cycles) or of memory mode (symbol_daddr...)? */
+/* Is k a key of branch mode (dso_from...cycles) or of memory mode (symbol_daddr...dcacheline)? */
 bool hist_key_branch(enum hist_key k);
 bool hist_key_mem(enum hist_key k);
 
@@ -93,7 +100,9 @@ int hist_key_width(enum hist_key k);
 
 /*
  * Parse "comm,dso,sym" into keys (at most HIST_MAX_KEYS).  Returns the
- * number of keys, or -1 with *bad pointing at the unknown name.
+ * number of keys, or -1 with *bad pointing at the unknown name.  As perf
+ * on x86, "local_p_stage_cyc" and "p_stage_cyc" (POWER's pipeline stage
+ * cycles) are accepted and left out.
  */
 int hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t *badlen);
 
@@ -156,6 +165,10 @@ struct hist_entry {
 	uint32_t	daddr_node;	/* data address: function node */
 	uint64_t	data_src;	/* DATA_SRC (perf_mem_data_src) */
 	uint64_t	page_size;	/* DATA_PAGE_SIZE */
+	uint64_t	weight;		/* the sample's WEIGHT (local_weight, weight) */
+	uint64_t	phys;		/* PHYS_ADDR (phys_daddr) */
+	uint32_t	dcl;		/* string id of the cache line's key (hist_mem_dcl) */
+	uint32_t	ins_lat;	/* WEIGHT_STRUCT's var2 (local_ins_lat, ins_lat) */
 	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
@@ -165,6 +178,8 @@ struct hist_entry {
 	int32_t		label_tid;	/* tid of its first sample */
 	uint32_t	label_sym;	/* string id + 1 of its symbol column as its first
 					 * sample had it (own_nodes samples), else 0 */
+	uint32_t	label_phys;	/* memory mode: string id + 1 of the phys_daddr and */
+	uint32_t	label_dcl;	/* dcacheline texts of its first sample, else 0 */
 };
 
 /* A function: a symbol of a DSO, or an unresolved address. */

@@ -185,6 +185,11 @@ struct hist {
 	bool			 want_src;	/* a key needs source lines */
 	bool			 branch_keys;	/* a key of branch mode (hist_key_branch) */
 	bool			 mem_keys;	/* a key of memory mode (hist_key_mem) */
+	/* memory mode: the first sample's text per physical address and per
+	 * cache line key (string id of hist_mem_dcl's key), as perf labels a
+	 * row with its first sample's */
+	struct hmap		 phys_lab_of;
+	struct hmap		 dcl_lab_of;
 	bool			 ipc_node;	/* entries also keyed by the sample's own function
 					 * node, unshown: perf's ipc_null column, which
 					 * perf report adds in memory mode to a sort whose
@@ -468,9 +473,13 @@ struct key_src {
 	/* branch mode: the entry's source and target (hist_walk.c add_branches) */
 	const struct fkey	*from, *to;
 	uint32_t		 cycles;
-	/* memory mode: the data address's frame, DATA_SRC, DATA_PAGE_SIZE */
+	/* memory mode: the data address's frame, DATA_SRC, DATA_PAGE_SIZE,
+	 * WEIGHT, PHYS_ADDR, the instruction latency (WEIGHT_STRUCT), the
+	 * texts of phys_daddr and the key of dcacheline (hist_mem_phys/_dcl) */
 	const struct fkey	*daddr;
 	uint64_t		 data_src, page_size;
+	uint64_t		 weight, phys;
+	uint32_t		 ins_lat, phys_lab, dcl, dcl_lab;
 };
 
 /* hist_merge()'s translation of from's ids into into's. */
@@ -514,7 +523,22 @@ struct sortkey {
 
 extern const struct sortkey sortkeys[HIST_KEY_COUNT];
 
+/*
+ * sortkey.c, memory mode: the string id of phys_daddr's text for a sample
+ * of cpumode (perf labels a row with its first sample's level) ...
+ */
+uint32_t hist_mem_phys(struct hist *h, uint64_t phys, uint8_t cpumode);
+/* ... and the string id of dcacheline's key for a sample of process pid,
+ * cpumode, whose data address resolved to f (ip: the address), its text
+ * into *lab (the first sample's of each key is kept too, for rows that
+ * hist_merge made) */
+uint32_t hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time,
+    uint8_t cpumode, uint32_t *lab);
+
 /* ---- hist.c ---- */
+
+/* perf's level letter of a sample's cpumode ('.', 'k', else 'H'). */
+char hist_mem_level(uint8_t cpumode);
 
 /* Our string id of str. */
 uint32_t hist_intern(struct hist *h, const char *str);

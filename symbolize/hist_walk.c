@@ -471,17 +471,28 @@ totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
 /*
  * perf report --mem-mode (add_sample makes a sample's period its WEIGHT,
  * 1 without one): with memory keys its data address (ADDR) is resolved
- * with the sample's cpumode.
+ * with the sample's cpumode, and its PHYS_ADDR's text and cache line key
+ * made for the keys that want them.
  */
 static void
 mem_sample(struct hist *h, const struct sample *smp, struct key_src *src, uint8_t cpumode,
     uint32_t *last_epoch, struct fkey *dk)
 {
+	uint32_t c;
+
 	if (!h->mem_keys)
 		return;
-	edge_key(h, resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch),
-	    smp->addr, true, cpumode, dk);
+	c = resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch);
+	edge_key(h, c, smp->addr, true, cpumode, dk);
 	src->daddr = dk;
+	if (h->keymask & HIST_KEEP(HIST_KEY_PHYS_DADDR))
+		src->phys_lab = hist_mem_phys(h, smp->phys_addr, cpumode);
+	if (h->keymask & HIST_KEEP(HIST_KEY_DCACHELINE)) {
+		struct frame f = h->fc[c].f;
+
+		f.ip = smp->addr;	/* the cached frame's may be another address's */
+		src->dcl = hist_mem_dcl(h, &f, src->pid, smp->time, cpumode, &src->dcl_lab);
+	}
 }
 
 /* The walk's state between samples. */
@@ -802,6 +813,12 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	src.cycles = 0;
 	src.data_src = smp.data_src;
 	src.page_size = smp.data_page_size;
+	/* the weights are keys in any mode (perf's common keys): not of a head only */
+	src.weight = w->head_only ? 0 : smp.weight;
+	src.ins_lat = !w->head_only && (smp.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ?
+	    smp.weight_var2 : 0;
+	src.phys = w->head_only ? 0 : smp.phys_addr;
+	src.phys_lab = src.dcl = src.dcl_lab = 0;
 	if (src.pid != w->last_pid) {
 		w->last_epoch = *epoch_slot(h, src.pid);
 		w->last_pid = src.pid;
@@ -912,7 +929,9 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.reads = session_has_read_samples(s);
 	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads &&
-	    !h->o.mem_mode && (h->keymask & HIST_KEEP(HIST_KEY_TRACE)) == 0;
+	    !h->o.mem_mode && (h->keymask & (HIST_KEEP(HIST_KEY_TRACE) | HIST_KEEP(HIST_KEY_LOCAL_WEIGHT) |
+	    HIST_KEEP(HIST_KEY_WEIGHT) | HIST_KEEP(HIST_KEY_LOCAL_INS_LAT) |
+	    HIST_KEEP(HIST_KEY_INS_LAT))) == 0;
 	if (to > ix->n)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops

@@ -52,6 +52,7 @@ struct zmap {
 	uint64_t	start, end, pgoff;
 	uint64_t	time;
 	uint32_t	dso;
+	uint32_t	ev;		/* its record in the session's thread table */
 	bool		identity;	/* rel = ip (kernel, anon, JIT) */
 };
 
@@ -173,6 +174,7 @@ add_map(struct symbolizer *z, const struct map_ev *m)
 	zm->end = m->start + m->len;
 	zm->pgoff = m->pgoff;
 	zm->time = m->time;
+	zm->ev = (uint32_t)(m - session_threads(z->s)->maps);
 	if (kernel) {
 		zm->identity = true;
 		zm->dso = dso_for_kernel_map(&z->dsos, &z->strs, fn);
@@ -526,6 +528,31 @@ symbolizer_resolve(struct symbolizer *z, int32_t pid, int32_t tid, uint64_t time
 			out->rel = ip - zm->start + zm->pgoff;
 	}
 	count_why(z, out->dso, out->why);
+}
+
+int
+symbolizer_map_id(struct symbolizer *z, int32_t pid, uint64_t time, uint8_t cpumode,
+    uint64_t addr, struct sym_map_id *out)
+{
+	uint32_t m = UINT32_MAX;
+	const struct map_ev *e;
+
+	memset(out, 0, sizeof *out);
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		m = proc_lookup(z, -1, time, addr);
+	else if ((cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER) &&
+	    pid != -1)
+		m = proc_lookup(z, pid, time, addr);
+	if (m == UINT32_MAX)
+		return -1;
+	e = &session_threads(z->s)->maps[z->maps[m].ev];
+	out->maj = e->maj;
+	out->min = e->min;
+	out->ino = e->ino;
+	out->ino_generation = e->ino_generation;
+	out->prot = e->prot;
+	out->flags = e->flags;
+	return 0;
 }
 
 /* ---- DWARF unwinding ---- */
@@ -1004,6 +1031,12 @@ symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso, ui
 	if (sym == SYM_NONE)
 		return -1;
 	return dso_sym_range(&z->dsos, sym, dso, start, end);
+}
+
+bool
+symbolizer_sym_object(const struct symbolizer *z, uint32_t sym)
+{
+	return dso_sym_object(&z->dsos, sym);
 }
 
 const char *

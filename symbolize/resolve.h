@@ -247,6 +247,23 @@ const char *symbolizer_sym_label(const struct symbolizer *z, const struct frame 
  */
 int symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso,
     uint64_t *start, uint64_t *end);
+/* Is sym a data object (STT_OBJECT): perf prints such a symbol of a data
+ * address as "name+0xOFFSET". */
+bool symbolizer_sym_object(const struct symbolizer *z, uint32_t sym);
+
+/*
+ * What perf's dcacheline key sees of the map holding an address (found as
+ * symbolizer_resolve finds it): the DSO's device and inode ids, the map's
+ * protection and flags.  Returns 0, or -1 when no map holds it.
+ */
+struct sym_map_id {
+	uint32_t	maj, min;
+	uint64_t	ino, ino_generation;
+	uint32_t	prot, flags;
+};
+int symbolizer_map_id(struct symbolizer *z, int32_t pid, uint64_t time, uint8_t cpumode,
+    uint64_t addr, struct sym_map_id *out);
+
 /*
  * The ELF file holding the code of DSO dso (found and loaded on first use),
  * or NULL when there is none (kallsyms, JIT maps, the in-memory vdso, no

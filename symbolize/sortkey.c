@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "symbolize/hist_impl.h"
 #include "symbolize/memsrc.h"
@@ -627,6 +628,214 @@ page_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 	memsrc_page_size(e->page_size, buf, n);
 }
 
+/*
+ * The weights (perf 6.1's sort.c): local_weight and weight are one key, the
+ * sample's WEIGHT (WEIGHT_STRUCT's var1); local_weight shows it, weight
+ * shows it times the row's samples.  local_ins_lat and ins_lat alike with
+ * WEIGHT_STRUCT's var2 (the instruction latency).
+ */
+static void
+weight_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->weight = src->weight;
+}
+
+static void
+weight_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->weight = e->weight;
+}
+
+static void
+weight_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->weight = fe->weight;
+}
+
+static void
+local_weight_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	snprintf(buf, n, "%" PRIu64, e->weight);
+}
+
+static void
+weight_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	snprintf(buf, n, "%" PRIu64, e->weight * e->samples);
+}
+
+static void
+ins_lat_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->ins_lat = src->ins_lat;
+}
+
+static void
+ins_lat_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->ins_lat = e->ins_lat;
+}
+
+static void
+ins_lat_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->ins_lat = fe->ins_lat;
+}
+
+static void
+local_ins_lat_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	snprintf(buf, n, "%" PRIu32, e->ins_lat);
+}
+
+static void
+ins_lat_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	snprintf(buf, n, "%" PRIu64, (uint64_t)e->ins_lat * e->samples);
+}
+
+/*
+ * phys_daddr: keyed by PHYS_ADDR; perf labels a row with its first
+ * sample's level ("[.] 0x...": struct hist_entry's label_phys).  The first
+ * sample's text of each address is kept too, for rows hist_merge made,
+ * which have no label_phys.
+ */
+uint32_t
+hist_mem_phys(struct hist *h, uint64_t phys, uint8_t cpumode)
+{
+	char buf[64];
+	uint32_t id;
+
+	snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, hist_mem_level(cpumode), phys);
+	id = hist_intern(h, buf);
+	if (hmap_get(&h->phys_lab_of, phys) == HMAP_NONE)
+		hmap_set(&h->phys_lab_of, phys, id);
+	return id;
+}
+
+static void
+phys_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->phys = src->phys;
+}
+
+static void
+phys_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->phys = e->phys;
+}
+
+/* The key; into keeps its own first text of the address, else takes from's. */
+static void
+phys_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	uint32_t lab = hmap_get(&x->from->phys_lab_of, fe->phys);
+
+	k->phys = fe->phys;
+	if (lab != HMAP_NONE && hmap_get(&x->into->phys_lab_of, fe->phys) == HMAP_NONE)
+		hmap_set(&x->into->phys_lab_of, fe->phys, hist_intern(x->into, hist_str(x->from, lab)));
+}
+
+static void
+phys_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	uint32_t lab = e->label_phys ? e->label_phys - 1 : hmap_get(&h->phys_lab_of, e->phys);
+
+	if (lab != HMAP_NONE)
+		snprintf(buf, n, "%s", hist_str(h, lab));
+	else	/* a sample of hist_add() */
+		snprintf(buf, n, "[.] %#.16" PRIx64, e->phys);
+}
+
+/*
+ * dcacheline, as perf 6.1's sort__dcacheline_cmp: the sample's cpumode,
+ * then whether a map holds the data address, the DSO's device and inode
+ * ids, the process when the map is anonymous user memory (private, ids
+ * 0), and the 64-byte line of the address in the map (perf's al_addr).
+ * The key is that tuple as a string; a row's text is that of its first
+ * sample (struct hist_entry's label_dcl): the level ('X' unmapped, 's' a
+ * shared data map), then the data address's symbol (a data object
+ * "name+0x...": the line in the map less the object's runtime address, as
+ * perf computes it, wrapping when the map does not start at its file
+ * offset), else the line.
+ */
+#define CACHE_LINE	UINT64_C(64)
+
+uint32_t
+hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time, uint8_t cpumode,
+    uint32_t *lab)
+{
+	struct sym_map_id m;
+	bool mapped = h->z != NULL && symbolizer_map_id(h->z, pid, time, cpumode, f->ip, &m) == 0;
+	bool ids = mapped && (m.maj || m.min || m.ino || m.ino_generation);
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	bool anon = mapped && !kernel && !(m.flags & MAP_SHARED) && !ids;
+	uint64_t line = f->rel & ~(CACHE_LINE - 1);
+	char key[160], buf[1024], lv;
+	uint32_t id;
+
+	if (!mapped)
+		snprintf(key, sizeof key, "%u -%" PRIx64, cpumode, line);
+	else
+		snprintf(key, sizeof key, "%u %" PRIx32 ":%" PRIx32 ":%" PRIx64 ":%" PRIx64 " %" PRId32
+		    " %" PRIx64, cpumode, m.maj, m.min, m.ino, m.ino_generation, anon ? pid : -1, line);
+	id = hist_intern(h, key);
+	lv = !mapped ? 'X' : !kernel && !(m.prot & PROT_EXEC) && (m.flags & MAP_SHARED) && ids ?
+	    's' : hist_mem_level(cpumode);
+	if (mapped && f->sym != SYM_NONE && symbolizer_sym_object(h->z, f->sym))
+		snprintf(buf, sizeof buf, "[%c] %s+0x%" PRIx64, lv, symbolizer_sym_name(h->z, f->sym),
+		    line - (f->ip - f->symoff));
+	else if (mapped && f->sym != SYM_NONE)
+		snprintf(buf, sizeof buf, "[%c] %s", lv, symbolizer_sym_name(h->z, f->sym));
+	else
+		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, line);
+	*lab = hist_intern(h, buf);
+	if (hmap_get(&h->dcl_lab_of, id) == HMAP_NONE)
+		hmap_set(&h->dcl_lab_of, id, *lab);
+	return id;
+}
+
+static void
+dcl_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->dcl = src->dcl;
+}
+
+static void
+dcl_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->dcl = e->dcl;
+}
+
+/* The key in into's strings; its text into's when into had the key first. */
+static void
+dcl_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	uint32_t lab = fe->dcl ? hmap_get(&x->from->dcl_lab_of, fe->dcl) : HMAP_NONE;
+
+	k->dcl = hist_intern(x->into, hist_str(x->from, fe->dcl));
+	if (lab != HMAP_NONE && hmap_get(&x->into->dcl_lab_of, k->dcl) == HMAP_NONE)
+		hmap_set(&x->into->dcl_lab_of, k->dcl, hist_intern(x->into, hist_str(x->from, lab)));
+}
+
+static void
+dcl_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	uint32_t lab = e->label_dcl ? e->label_dcl - 1 :
+	    e->dcl ? hmap_get(&h->dcl_lab_of, e->dcl) : HMAP_NONE;
+
+	if (lab != HMAP_NONE)
+		snprintf(buf, n, "%s", hist_str(h, lab));
+	else	/* a sample of hist_add() */
+		snprintf(buf, n, "[X] %#.16" PRIx64, (uint64_t)0);
+}
+
 /* ---- trace: a tracepoint sample's payload, as perf report --sort trace ---- */
 
 static void
@@ -765,6 +974,38 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.extract = page_extract, .keep = page_keep, .xlat = page_xlat,
 		.text = page_text,
 	},
+	/* perf's widths: hists__calc_col_len's minimum */
+	[HIST_KEY_PHYS_DADDR] = {
+		.name = "phys_daddr", .header = "Data Physical Address", .width = 22,
+		.extract = phys_extract, .keep = phys_keep, .xlat = phys_xlat,
+		.text = phys_text,
+	},
+	[HIST_KEY_DCACHELINE] = {
+		.name = "dcacheline", .header = "Data Cacheline", .width = 22,
+		.extract = dcl_extract, .keep = dcl_keep, .xlat = dcl_xlat,
+		.text = dcl_text,
+	},
+	/* any mode; perf's widths: hists__calc_col_len's, or the header's */
+	[HIST_KEY_LOCAL_WEIGHT] = {
+		.name = "local_weight", .header = "Local Weight", .width = 12,
+		.extract = weight_extract, .keep = weight_keep, .xlat = weight_xlat,
+		.text = local_weight_text,
+	},
+	[HIST_KEY_WEIGHT] = {
+		.name = "weight", .header = "Weight", .width = 12,
+		.extract = weight_extract, .keep = weight_keep, .xlat = weight_xlat,
+		.text = weight_text,
+	},
+	[HIST_KEY_LOCAL_INS_LAT] = {
+		.name = "local_ins_lat", .header = "Local INSTR Latency", .width = 19,
+		.extract = ins_lat_extract, .keep = ins_lat_keep, .xlat = ins_lat_xlat,
+		.text = local_ins_lat_text,
+	},
+	[HIST_KEY_INS_LAT] = {
+		.name = "ins_lat", .header = "INSTR Latency", .width = 13,
+		.extract = ins_lat_extract, .keep = ins_lat_keep, .xlat = ins_lat_xlat,
+		.text = ins_lat_text,
+	},
 	[HIST_KEY_TRACE] = {
 		.name = "trace", .header = "Trace output", .width = 0,
 		.extract = trace_extract, .keep = trace_keep, .xlat = trace_xlat,
@@ -781,7 +1022,7 @@ hist_key_branch(enum hist_key k)
 bool
 hist_key_mem(enum hist_key k)
 {
-	return k >= HIST_KEY_SYM_DADDR && k <= HIST_KEY_PAGE_SIZE;
+	return k >= HIST_KEY_SYM_DADDR && k <= HIST_KEY_DCACHELINE;
 }
 
 const char *
@@ -817,6 +1058,11 @@ hist_parse_keys(const char *list, enum hist_key *keys, const char **bad, size_t 
 				break;
 		if (k == HIST_KEY_COUNT && len == 3 && strncmp(p, "tid", 3) == 0)
 			k = HIST_KEY_TID;	/* perf's pid key is per thread */
+		if (k == HIST_KEY_COUNT && ((len == 17 && strncmp(p, "local_p_stage_cyc", 17) == 0) ||
+		    (len == 11 && strncmp(p, "p_stage_cyc", 11) == 0))) {
+			p += len + (p[len] == ',');	/* POWER only: perf on x86 shows nothing */
+			continue;
+		}
 		if (k == HIST_KEY_COUNT || n == HIST_MAX_KEYS) {
 			*bad = p;
 			*badlen = len;

@@ -758,6 +758,31 @@ brmem_top "--mem-mode (recorded here)" mem.rec.data.report.txt mem.rec.data --me
 	--sort dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size
 brmem_top "--mem-mode symbol_daddr (recorded here)" mem.rec.data.report-daddr.txt mem.rec.data \
 	--buildid-dir "$data/buildid" --kallsyms /dev/null --mem-mode --sort symbol_daddr,dso_daddr
+# perf's default --mem-mode keys, its weight and latency columns included
+brmem_top "--mem-mode (its default keys)" mem.data.report.txt mem.data --mem-mode
+brmem_top "--mem-mode (its default keys, recorded here)" mem.rec.data.report-default.txt mem.rec.data \
+	--buildid-dir "$data/buildid" --kallsyms /dev/null --mem-mode
+# mem-obj.data: data addresses in the fixture binary cpu's objects (buf, completed.0 ...), its
+# anonymous .bss, unmapped, in the kernel's (mem-obj.kallsyms); WEIGHT_STRUCT (instruction latencies)
+memobj() {
+	brmem_top "$1" "$2" mem-obj.data --buildid-dir "$data/buildid" \
+		--kallsyms "$data/mem-obj.kallsyms" --mem-mode "${@:3}"
+}
+memobj "--mem-mode: data objects (its default keys)" mem-obj.data.report.txt
+memobj "--mem-mode dcacheline" mem-obj.data.report-dcl.txt --sort dcacheline
+memobj "--mem-mode weights, latencies, phys_daddr" mem-obj.data.report-weight.txt \
+	--sort local_weight,weight,local_ins_lat,ins_lat,phys_daddr
+memobj "--mem-mode p_stage_cyc (no column on x86)" mem-obj.data.report-dcl.txt \
+	--sort dcacheline,local_p_stage_cyc,p_stage_cyc
+# the weights are keys without --mem-mode too (perf's common keys; overhead by period)
+brmem_top "weights without --mem-mode" mem-obj.data.report-weight-nomem.txt mem-obj.data \
+	--kallsyms "$data/mem-obj.kallsyms" --sort local_weight,weight,ins_lat
+# a row's cache line and physical address as its first sample had them (one pass over the
+# samples: rows that two cores merge may take another row's first sample's, README.md)
+PERFNAV_PARALLEL_MIN=999999999999 memobj "--mem-mode symbol_daddr,dcacheline" \
+	mem-obj.data.report-daddr.txt --sort symbol_daddr,dso_daddr,dcacheline
+PERFNAV_PARALLEL_MIN=999999999999 brmem_top "--mem-mode dcacheline,phys_daddr" \
+	mem.data.report-dcl.txt mem.data --mem-mode --sort dcacheline,phys_daddr
 # two cores give one pass's rows
 if PERFNAV_PARALLEL_MIN=0 "$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/got" 2> "$tmp/err" &&
 	"$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/want" 2>> "$tmp/err" &&

@@ -3,7 +3,10 @@
 not run in a VM without a hardware PMU): writes DIR/branch.data (cycles with
 BRANCH_STACK: sources, targets, flags and cycles of every kind perf prints)
 and DIR/mem.data (cpu-clock with ADDR, WEIGHT, DATA_SRC, PHYS_ADDR,
-DATA_PAGE_SIZE: data_src values of each memory column).  perf 6.1 reads both:
+DATA_PAGE_SIZE: data_src values of each memory column) and DIR/mem-obj.data
+(WEIGHT_STRUCT; data addresses in the fixture binary cpu's objects, mapped as
+a PIE process maps it: symbol_daddr and dcacheline name data objects; its
+build id is in tests/data/buildid).  perf 6.1 reads both:
 its outputs on them are tests/data/expected/{branch,mem}.data.*.  Damaged
 copies: branch-bad.data (a branch count past its record), mem-bad.data (a
 sample cut inside its DATA_SRC).
@@ -13,6 +16,7 @@ import struct, sys
 
 IP, TID, TIME, ADDR, CPU, PERIOD = 0x1, 0x2, 0x4, 0x8, 0x80, 0x100
 BRANCH_STACK, WEIGHT, DATA_SRC, PHYS_ADDR, PAGE_SIZE = 0x800, 0x4000, 0x8000, 0x80000, 0x400000
+WEIGHT_STRUCT = 0x1000000
 # attr flags: disabled, inherit, mmap, comm, freq=0, mmap2
 FLAGS = (1 << 0) | (1 << 1) | (1 << 8) | (1 << 9) | (1 << 23)
 
@@ -30,9 +34,14 @@ def comm(pid, name):
     return rec(3, 0, struct.pack("<II", pid, pid) + cstr(name))
 
 
-def mmap2(pid, start, length, path):
-    body = struct.pack("<IIQQQIIQQII", pid, pid, start, length, 0, 8, 1, 1000 + start, 0, 5, 2)
-    return rec(10, 2, body + cstr(path))
+def mmap2(pid, start, length, path, pgoff=0, prot=5, ino=None):
+    """prot 5 (r-x) unless said; a map that is not executable is a data map
+    (misc MMAP_DATA); ino 0 with device 0:0 is anonymous memory."""
+    ino = 1000 + start if ino is None else ino
+    dev = (8, 1) if ino else (0, 0)
+    body = struct.pack("<IIQQQIIQQII", pid, pid, start, length, pgoff, dev[0], dev[1], ino, 0,
+                       prot, 2)
+    return rec(10, 2 if prot & 4 else 0x2002, body + cstr(path))
 
 
 def attr(typ, config, sample_type, branch_type):
@@ -162,9 +171,86 @@ def mem_data(path, bad=False):
     recording(path, at, recs, common_feats(at, "cpu-clock"))
 
 
+def build_id_feat(pid, path, bid):
+    """HEADER_BUILD_ID: one user DSO's build id (20 bytes, BUILD_ID_SIZE)."""
+    name = path.encode() + b"\0"
+    name += b"\0" * (-len(name) % 64)
+    body = struct.pack("<i", pid) + bid + b"\0" * 4
+    body = body[:4 + 20] + struct.pack("<BBH", 20, 0, 0) + name
+    return struct.pack("<IHH", 0, 2 | 1 << 15, 8 + len(body)) + body
+
+
+# tests/fixtures-src/cpu.c as tests/record-fixtures.sh built it (its copy in
+# tests/data/buildid): buf, 0x40000 bytes at 0x4040 (.bss), completed.0 at
+# 0x4020 (.bss), __dso_handle at 0x4018 (.data), main at 0x1205; its LOAD
+# segments put .data and .bss at file offset vaddr - 0x1000.
+CPU_BIN = "/tmp/perfnav-fixtures/cpu"
+CPU_BID = bytes.fromhex("16ca1edb8cc7f422367b16e6b65dde79dfaa7552")
+PIE, PIE2 = 0x555555554000, 0x565656560000
+
+
+def pie_maps(pid, base):
+    """cpu mapped as the kernel and ld.so map a PIE: text, then .data/.bss's
+    file pages, then the rest of .bss as anonymous memory."""
+    return [mmap2(pid, base + 0x1000, 0x1000, CPU_BIN, 0x1000, 5),
+            mmap2(pid, base + 0x3000, 0x2000, CPU_BIN, 0x2000, 3),
+            mmap2(pid, base + 0x5000, 0x40000, "//anon", 0, 3, 0)]
+
+
+# the kernel, as tests/data/mem-obj.kallsyms (perf report --kallsyms) names it
+KTEXT, KDATA = 0xffffffff81000000, 0xffffffff82000000
+
+
+def kernel_mmap():
+    """perf record's PERF_RECORD_MMAP of the kernel (pid -1, its _text in pgoff)."""
+    body = struct.pack("<iIQQQ", -1, 0, KTEXT, 0x2000000, KTEXT)
+    return rec(1, 1, body + cstr("[kernel.kallsyms]_text"))
+
+
+def wst(weight, ins_lat=0, p_stage=0):
+    return weight | ins_lat << 32 | p_stage << 48
+
+
+L1 = ds(op=2, lvl=0x08 | 0x02, snoop=0x02, dtlb=0x08 | 0x02, lvlnum=1)
+RAM = ds(op=2, lvl=0x80 | 0x04, snoop=0x08, dtlb=0x10 | 0x04, lvlnum=13)
+MEM_OBJ = [  # (pid, ip, addr, weight struct, data_src, phys_addr)
+    (42, PIE + 0x1150, PIE + 0x4040, wst(10, 3), L1, 0x7000040),   # buf+0x0
+    (42, PIE + 0x1150, PIE + 0x4040, wst(10, 3), L1, 0x7000040),   # the same, again
+    (42, PIE + 0x1150, PIE + 0x4050, wst(20, 5, 7), L1, 0x7000050),  # buf+0x10, one line
+    (42, PIE + 0x1160, PIE + 0x4100, wst(300, 40), RAM, 0x7000100),  # buf+0xc0
+    (42, PIE + 0x1160, PIE + 0x4020, wst(6, 1), L1, 0x7000020),    # completed.0
+    (42, PIE + 0x1160, PIE + 0x4018, wst(4, 2), L1, 0x7000018),    # __dso_handle: its line
+    (42, PIE + 0x1170, PIE + 0x1205, wst(8), L1, 0x6000205),       # main: a function
+    (42, PIE + 0x1170, PIE + 0x6000, wst(12), RAM, 0x9000000),     # .bss past the file: anon
+    (42, PIE + 0x1170, PIE + 0x6010, wst(14), RAM, 0x9000010),     # its line again
+    (43, PIE2 + 0x1150, PIE2 + 0x4048, wst(10, 3), L1, 0x8000048),  # buf+0x8, another process
+    (43, PIE2 + 0x1170, PIE + 0x6000, wst(16), RAM, 0xa000000),    # another process's anon
+    (43, PIE2 + 0x1170, 0x7fff0000, wst(2), L1, 0),                # no map
+    (42, KTEXT + 0x100, KDATA + 0x8, wst(24, 9), L1, 0x1000008),   # the kernel's jiffies+0x8
+    (42, KTEXT + 0x100, KDATA + 0x48, wst(18), RAM, 0x1000048),    # its memobj_kbuf+0x8
+]
+
+
+def mem_obj_data(path):
+    st = IP | TID | TIME | ADDR | CPU | PERIOD | WEIGHT_STRUCT | DATA_SRC | PHYS_ADDR | PAGE_SIZE
+    at = attr(1, 0, st, 0)
+    recs = [kernel_mmap(), comm(42, "memobj"), comm(43, "memobj2")]
+    recs += pie_maps(42, PIE) + pie_maps(43, PIE2)
+    t = 1000000
+    for pid, ip, addr, w, src, phys in MEM_OBJ:
+        body = struct.pack("<QIIQQIIQQQQQ", ip, pid, pid, t, addr, pid - 42, 0, 4000, w, src, phys,
+                           4096)
+        recs.append(rec(9, 1 if ip >= KTEXT else 2, body))
+        t += 1000
+    feats = common_feats(at, "cpu-clock")
+    feats[2] = build_id_feat(-1, CPU_BIN, CPU_BID)
+    recording(path, at, recs, feats)
+
+
 if __name__ == "__main__":
     d = sys.argv[1] if len(sys.argv) > 1 else "."
     branch_data(d + "/branch.data")
     mem_data(d + "/mem.data")
+    mem_obj_data(d + "/mem-obj.data")
     branch_data(d + "/branch-bad.data", True)
     mem_data(d + "/mem-bad.data", True)

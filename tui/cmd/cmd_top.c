@@ -56,11 +56,11 @@ struct top_args {
 };
 
 static const struct cmd_opt top_opts[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size" },
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace,local_weight,weight,local_ins_lat,ins_lat (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size,phys_daddr,dcacheline" },
 	{ "branch-stack", 0, OPT_BRANCH, "branch mode (the default when the recording has branch stacks): a row of period 1 per branch entry, from -> to" },
 	{ "branch-history", 0, OPT_BRANCH_HISTORY, "perf's branch history: each sample's branch stack (LBR) goes into its call graph, its targets and sources as frames keyed by address, with the branches' types, prediction, cycles and loop iterations; rows per sample (default keys srcline,sym,dso), call graphs printed" },
 	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
-	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked)" },
+	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
@@ -361,9 +361,10 @@ parse_sort(const char *sort, struct hist_opts *ho)
 		fprintf(stderr, "perfnav top: at most %d sort keys\n", HIST_MAX_KEYS);
 	else if (nk < 0)
 		fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
-		    "pid, tid, process, dso, sym, cpu, srcline, trace; dso_from, dso_to, symbol_from, "
-		    "symbol_to, cycles; symbol_daddr, dso_daddr, mem, tlb, snoop, locked, blocked, "
-		    "data_page_size)\n", (int)badlen, bad);
+		    "pid, tid, process, dso, sym, cpu, srcline, trace, local_weight, weight, "
+		    "local_ins_lat, ins_lat; dso_from, dso_to, symbol_from, symbol_to, cycles; "
+		    "symbol_daddr, dso_daddr, mem, tlb, snoop, locked, blocked, data_page_size, "
+		    "phys_daddr, dcacheline)\n", (int)badlen, bad);
 	else
 		fprintf(stderr, "perfnav top: no sort keys\n");
 	return -1;
@@ -415,9 +416,10 @@ top_mode_setup(const struct session *s, struct top_args *a, struct hist_opts *ho
 {
 	static const enum hist_key bdef[] = { HIST_KEY_COMM, HIST_KEY_DSO_FROM, HIST_KEY_SYM_FROM,
 		HIST_KEY_SYM_TO, HIST_KEY_CYCLES };
-	static const enum hist_key mdef[] = { HIST_KEY_MEM, HIST_KEY_SYM, HIST_KEY_DSO,
-		HIST_KEY_SYM_DADDR, HIST_KEY_DSO_DADDR, HIST_KEY_SNOOP, HIST_KEY_TLB,
-		HIST_KEY_LOCKED, HIST_KEY_BLOCKED };
+	/* perf 6.1's, less local_p_stage_cyc (POWER only: no column on x86) */
+	static const enum hist_key mdef[] = { HIST_KEY_LOCAL_WEIGHT, HIST_KEY_MEM, HIST_KEY_SYM,
+		HIST_KEY_DSO, HIST_KEY_SYM_DADDR, HIST_KEY_DSO_DADDR, HIST_KEY_SNOOP, HIST_KEY_TLB,
+		HIST_KEY_LOCKED, HIST_KEY_BLOCKED, HIST_KEY_LOCAL_INS_LAT };
 	bool has = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present, branch;
 
 	if (a->branch_history && branch_history_setup(s, a, ho) < 0)
@@ -445,7 +447,7 @@ top_mode_setup(const struct session *s, struct top_args *a, struct hist_opts *ho
 	if (ho->nkeys == 0 && (branch || a->mem_mode)) {
 		const enum hist_key *d = branch ? bdef : mdef;
 
-		ho->nkeys = branch ? 5 : 9;
+		ho->nkeys = branch ? 5 : sizeof mdef / sizeof *mdef;
 		memcpy(ho->keys, d, ho->nkeys * sizeof *d);
 	}
 	if ((branch || a->mem_mode) && a->children < 0)
