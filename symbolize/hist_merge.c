@@ -198,6 +198,10 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		if (into->nent != before) {
 			e->label_comm = hist_intern(into, hist_str(from, fe->label_comm));
 			e->label_tid = fe->label_tid;
+			if (fe->label_phys)
+				e->label_phys = hist_intern(into, hist_str(from, fe->label_phys - 1)) + 1;
+			if (fe->label_dcl)
+				e->label_dcl = hist_intern(into, hist_str(from, fe->label_dcl - 1)) + 1;
 		}
 		e->period += fe->period;
 		e->samples += fe->samples;

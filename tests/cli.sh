@@ -777,12 +777,14 @@ memobj "--mem-mode p_stage_cyc (no column on x86)" mem-obj.data.report-dcl.txt \
 # the weights are keys without --mem-mode too (perf's common keys; overhead by period)
 brmem_top "weights without --mem-mode" mem-obj.data.report-weight-nomem.txt mem-obj.data \
 	--kallsyms "$data/mem-obj.kallsyms" --sort local_weight,weight,ins_lat
-# a row's cache line and physical address as its first sample had them (one pass over the
-# samples: rows that two cores merge may take another row's first sample's, README.md)
-PERFNAV_PARALLEL_MIN=999999999999 memobj "--mem-mode symbol_daddr,dcacheline" \
-	mem-obj.data.report-daddr.txt --sort symbol_daddr,dso_daddr,dcacheline
-PERFNAV_PARALLEL_MIN=999999999999 brmem_top "--mem-mode dcacheline,phys_daddr" \
-	mem.data.report-dcl.txt mem.data --mem-mode --sort dcacheline,phys_daddr
+# a row's cache line and physical address as its first sample had them, in one pass and
+# on two cores (the second part's rows keep theirs when merged)
+for par in 999999999999 0; do
+	PERFNAV_PARALLEL_MIN=$par memobj "--mem-mode symbol_daddr,dcacheline ($par)" \
+		mem-obj.data.report-daddr.txt --sort symbol_daddr,dso_daddr,dcacheline
+	PERFNAV_PARALLEL_MIN=$par brmem_top "--mem-mode dcacheline,phys_daddr ($par)" \
+		mem.data.report-dcl.txt mem.data --mem-mode --sort dcacheline,phys_daddr
+done
 # two cores give one pass's rows
 if PERFNAV_PARALLEL_MIN=0 "$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/got" 2> "$tmp/err" &&
 	"$bin" top --sort dso_from,symbol_from,symbol_to,cycles "$data/branch.data" > "$tmp/want" 2>> "$tmp/err" &&
