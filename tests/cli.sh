@@ -769,6 +769,14 @@ memobj() {
 		--kallsyms "$data/mem-obj.kallsyms" --mem-mode "${@:3}"
 }
 memobj "--mem-mode: data objects (its default keys)" mem-obj.data.report.txt
+# the header names perf's default sort order, as perf's
+if "$bin" top --mem-mode --buildid-dir "$data/buildid" "$data/mem-obj.data" > "$tmp/got" 2> "$tmp/err" &&
+	grep '^# Sort order' "$data/expected/mem-obj.data.report.txt" > "$tmp/want" &&
+	grep '^# Sort order' "$tmp/got" | diff "$tmp/want" - > "$tmp/diff"; then
+	ok
+else
+	ko "top --mem-mode: default sort order line: $(cat "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
 memobj "--mem-mode dcacheline" mem-obj.data.report-dcl.txt --sort dcacheline
 memobj "--mem-mode weights, latencies, phys_daddr" mem-obj.data.report-weight.txt \
 	--sort local_weight,weight,local_ins_lat,ins_lat,phys_daddr

@@ -557,7 +557,7 @@ cmd_top(int argc, char **argv)
 		top_print_tsv(stdout, h, &ho, a.pct);
 	else {
 		struct top_table tt = { s, a.pct, a.graph ? &a.cg : NULL,
-			a.sort != NULL && strncmp(a.sort, "sym", 3) == 0 };
+			a.sort != NULL && strncmp(a.sort, "sym", 3) == 0, a.sort == NULL };
 
 		top_print_table(stdout, h, &ho, &tt);
 		if (ho.branch == HIST_BRANCH_ON)

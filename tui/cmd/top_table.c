@@ -152,6 +152,13 @@ mem_header(struct tbl *b, uint64_t total)
 	bool sym = false;
 
 	fprintf(b->fp, "# Total weight : %" PRIu64 "\n# Sort order   : ", total);
+	if (b->t->default_sort) {
+		/* perf names its whole default, the key x86 gives no column included */
+		fputs("local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,"
+		      "local_ins_lat,local_p_stage_cyc\n#\n",
+		    b->fp);
+		return;
+	}
 	for (unsigned k = 0; k < b->o->nkeys; k++) {
 		fprintf(b->fp, "%s%s", k ? "," : "", hist_key_name(b->o->keys[k]));
 		sym |= strstr(hist_key_name(b->o->keys[k]), "sym") != NULL;

@@ -20,6 +20,7 @@ struct top_table {
 	double			 pct;		/* hide rows under this percent */
 	const struct cg_opts	*cg;		/* call graphs; NULL: none */
 	bool			 skip_first;	/* perf's --sort sym call-graph layout */
+	bool			 default_sort;	/* no --sort: --mem-mode's header names perf's default */
 };
 
 /*
