@@ -139,6 +139,8 @@ if want mem.rec.data; then
 		>"$exp/mem.rec.data.report.txt" 2>/dev/null
 	"${PERF[@]}" report -i "$out/mem.rec.data" --stdio --mem-mode --sort symbol_daddr,dso_daddr \
 		--kallsyms /dev/null >"$exp/mem.rec.data.report-daddr.txt" 2>/dev/null
+	"${PERF[@]}" report -i "$out/mem.rec.data" --stdio --mem-mode --kallsyms /dev/null \
+		>"$exp/mem.rec.data.report-default.txt" 2>/dev/null
 	"${PERF[@]}" script -i "$out/mem.rec.data" -F tid,ip,addr,data_src,phys_addr,data_page_size \
 		>"$exp/mem.rec.data.script.txt" 2>/dev/null
 fi
