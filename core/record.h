@@ -96,9 +96,12 @@ sample_callchain_ip(const struct sample *s, uint64_t i)
 
 /*
  * Branch entry i of a decoded sample (i < branch_nr): its source, target
- * and flags, the flags word in the host's bit order (a big-endian writer
- * fills perf_branch_entry's bit fields from the word's top bit).  The
- * fields of the word, as <linux/perf_event.h> lays them out:
+ * and flags, the flags word in the host's layout.  A writer of the other
+ * byte order lays the bit fields out from the word's top bit: each field
+ * is moved whole, as perf 6.1 moves them (evsel__bitfield_swap_branch_flags:
+ * the four flags, cycles, type, and the 40 bits after them as one field,
+ * which is perf's reading of a swapped file).  The fields of the word, as
+ * <linux/perf_event.h> lays them out:
  */
 #define BRF_MISPRED(f)	((unsigned)((f)&1))
 #define BRF_PREDICTED(f)	((unsigned)(((f) >> 1) & 1))
@@ -119,13 +122,16 @@ sample_branch(const struct sample *s, uint64_t i)
 
 	__builtin_memcpy(&e, s->branch + 24 * i, sizeof e);
 	if (s->swap) {
-		uint64_t r = 0;
+		/* (position in the other layout, width): to 0, 1, 2, 3, 4, 20, 24 */
+		static const unsigned char pos[7] = { 63, 62, 61, 60, 44, 40, 0 };
+		static const unsigned char len[7] = { 1, 1, 1, 1, 16, 4, 40 };
+		uint64_t v, r = 0;
 
 		e.from = __builtin_bswap64(e.from);
 		e.to = __builtin_bswap64(e.to);
-		e.flags = __builtin_bswap64(e.flags);
-		for (int b = 0; b < 64; b++)
-			r |= ((e.flags >> b) & 1) << (63 - b);
+		v = __builtin_bswap64(e.flags);
+		for (int k = 0; k < 7; k++)
+			r |= ((v >> pos[k]) & ((UINT64_C(1) << len[k]) - 1)) << (63 - (pos[k] + len[k] - 1));
 		e.flags = r;
 	}
 	return e;

@@ -119,8 +119,9 @@ brhist_frames(const struct sample *smp, bool caller, unsigned max_stack,
 		memset(it, 0, sizeof it);
 		nr = fold_loops(be, it, nr);
 		for (size_t i = 0; i < nr; i++) {
+			/* perf: a target without a source counts as a source */
 			out[k++] = (struct brh_frame){ .ip = be[i].to, .from = be[i].from,
-				.flags = be[i].flags, .kind = BRH_TO };
+				.flags = be[i].flags, .kind = be[i].from != 0 ? BRH_TO : BRH_FROM };
 			out[k++] = (struct brh_frame){ .ip = be[i].from, .flags = be[i].flags,
 				.iter = it[i].n, .iter_cycles = it[i].cycles, .kind = BRH_FROM };
 		}

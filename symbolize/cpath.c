@@ -188,8 +188,9 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 	}
 	if (h->ncprow > nrow)
 		hist_row_made(h, r);
-	if (h->o.branch_history && n > 0)
+	if (h->o.branch_history && n > 0 && n == h->nchbr)
 		branch_counts(h, r, n);
+	h->nchbr = 0;
 	h->cprow[r].period += period;
 	h->cprow[r].samples++;
 	h->last_row = r;

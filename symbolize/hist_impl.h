@@ -271,7 +271,7 @@ struct hist {
 	 * of its positions, root first: brc[cprow_br[r] ...] (NONE32: none yet).
 	 */
 	struct brh_frame	*chbr;
-	size_t			 capchbr;
+	size_t			 nchbr, capchbr;	/* nchbr: frames of the sample being added */
 	uint64_t		*brraw;
 	size_t			 capbrraw;
 	uint32_t		*cprow_br;

@@ -398,24 +398,6 @@ edge_key(struct hist *h, uint32_t ci, uint64_t addr, bool daddr, uint8_t cpumode
 }
 
 /*
- * A branch entry's flags word: its cycles (perf_branch_entry's 16 bits
- * after mispred, predicted, in_tx and abort; a big-endian writer fills
- * the word from its top bit).
- */
-static uint32_t
-branch_cycles(uint64_t flags, bool swap)
-{
-	if (swap) {
-		uint64_t r = 0;
-
-		for (int b = 0; b < 64; b++)
-			r |= ((flags >> b) & 1) << (63 - b);
-		flags = r;
-	}
-	return (uint32_t)((flags >> 4) & 0xffff);
-}
-
-/*
  * perf report's branch mode (the default when the recording has branch
  * stacks): every branch entry of a sample is a row of period 1, at the
  * branch target (resolved as user, then kernel address), labelled with
@@ -444,7 +426,7 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 			edge_key(h, c, from, false, cpumode, &kf);
 			src->from = &kf;
 			src->to = &kt;
-			src->cycles = branch_cycles(rd64(b + 16, smp->swap), smp->swap);
+			src->cycles = BRF_CYCLES(sample_branch(smp, i).flags);
 		}
 		hist_add_keys(h, ev, src, 1, NULL, 0);
 	}
@@ -603,6 +585,26 @@ resolve_chain(struct hist *h, struct walk *w, size_t n, int32_t pid, int32_t tid
 }
 
 /*
+ * The frames of a sample's chain into out (room for max), at most max_stack
+ * of them: perf counts them from where it starts its walk, so in caller
+ * order a recorded chain keeps its outermost frames (an unwound one its
+ * innermost: the unwinder stops there).  Returns their count.
+ */
+static size_t
+chain_ips(struct hist *h, const struct sample *smp, uint16_t misc, struct chain_ip *out, size_t max)
+{
+	bool outer = h->o.caller_order && h->o.max_stack != 0 &&
+	    (smp->sample_type & PERF_SAMPLE_STACK_USER) == 0;
+	size_t n = symbolizer_chain_ips(h->z, smp, misc, out, max, outer ? 0 : h->o.max_stack);
+
+	if (outer && n > h->o.max_stack) {
+		memmove(out, out + (n - h->o.max_stack), h->o.max_stack * sizeof *out);
+		n = h->o.max_stack;
+	}
+	return n;
+}
+
+/*
  * perf's callchain walk of a sample (callee order), unwinding included:
  * the keys of its frames into h->chain.  Returns their count.
  */
@@ -616,7 +618,7 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 		h->ips = xreallocarray(h->ips, want, sizeof *h->ips);
 		h->capips = want;
 	}
-	n = symbolizer_chain_ips(h->z, smp, misc, h->ips, want, h->o.max_stack);
+	n = chain_ips(h, smp, misc, h->ips, want);
 	GROW(h->chain, h->capchain, n + 1);
 	if (n > h->capcs) {
 		h->capcs = n;
@@ -654,6 +656,7 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	size_t lo, hi, at, m = 0, nb, nc = 0, n;
 	bool caller = h->o.caller_order;
 
+	h->no_rescope = true;	/* hist_rescope does not recount branch counts */
 	nb = brhist_frames(smp, caller, h->o.max_stack, bf, &lo, &hi, &at);
 	GROW(h->brraw, h->capbrraw, hi - lo + 1);
 	if (at != SIZE_MAX)
@@ -674,8 +677,7 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	}
 	/* callee: branches, then the chain; caller: the chain, then branches reversed */
 	if (m > 0)
-		nc = symbolizer_chain_ips(h->z, &cs, misc, h->ips + (caller ? 0 : nb), m,
-		    h->o.max_stack);
+		nc = chain_ips(h, &cs, misc, h->ips + (caller ? 0 : nb), m);
 	n = nb + nc;
 	GROW(h->chbr, h->capchbr, n + 1);
 	for (size_t j = 0; j < nb; j++) {
@@ -691,6 +693,7 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 		h->capcs = n;
 		h->cs = xreallocarray(h->cs, h->capcs, sizeof *h->cs);
 	}
+	h->nchbr = n;
 	resolve_chain(h, w, n, pid, tid, smp->time);
 	for (size_t j = 0; j < n; j++) {
 		if (h->chbr[j].kind != BRH_CHAIN)	/* perf: user, then kernel */

@@ -47,6 +47,15 @@ broptsets=(
 	"--branch-history --children -g caller,0,count"
 )
 
+# --max-stack: perf counts frames from where its walk starts (the root in caller order);
+# recorded chains (an unwound stack stops where the unwinder does)
+msfixtures="fp.data fork.data"
+msoptsets=(
+	"--children --max-stack 2 -g graph,0.5,caller"
+	"--no-children --max-stack 2 -g graph,0.5,caller"
+	"--no-children --max-stack 2 -g graph,0.5,callee"
+)
+
 # each_case FN: FN FIXTURE INDEX OPTIONS for every fixture and option set
 each_case()
 {
@@ -59,6 +68,11 @@ each_case()
 	for f in $brfixtures; do
 		for i in "${!broptsets[@]}"; do
 			"$1" "$f" "$i" "${broptsets[$i]}"
+		done
+	done
+	for f in $msfixtures; do
+		for i in "${!msoptsets[@]}"; do
+			"$1" "$f" "ms$i" "${msoptsets[$i]}"
 		done
 	done
 }

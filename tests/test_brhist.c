@@ -120,6 +120,26 @@ text_of(const struct brh_frame *f, size_t n)
 	return brhist_text(&c, buf, sizeof buf);
 }
 
+Test(brhist, target_without_source)
+{
+	/* perf tells a target from a source by its branch's source: none, a source */
+	uint64_t e[][3] = { { 0, 0x2000, fl(0, 7, PERF_BR_CALL) } };
+	uint64_t buf[3];
+	struct brh_frame f[2 * BR_MAX_DEPTH];
+	struct brh_count c;
+	struct sample s;
+	size_t lo, hi, at;
+	char t[64];
+
+	mk(&s, buf, e, 1, NULL, 0);
+	cr_assert_eq(brhist_frames(&s, true, 127, f, &lo, &hi, &at), 2);
+	cr_assert_eq(f[0].kind, BRH_FROM);
+	cr_assert_eq(f[0].iter, 0);
+	memset(&c, 0, sizeof c);
+	brhist_count(&c, &f[0]);
+	cr_assert_str_eq(brhist_text(&c, t, sizeof t), " (cycles:7)");
+}
+
 Test(brhist, words)
 {
 	struct brh_frame to[2] = {
@@ -169,16 +189,19 @@ Test(brhist, statistics)
 
 Test(brhist, big_endian_flags)
 {
-	/* a big-endian perf fills the bit fields from the word's top bit, bytes swapped */
-	uint64_t host = fl(1, 12, PERF_BR_CALL), rev = 0, e[3];
+	/*
+	 * a big-endian perf lays the bit fields out from the word's top bit:
+	 * mispred 63, predicted 62, in_tx 61, abort 60, cycles 44..59, type
+	 * 40..43 (each field's value in its own bit order), bytes swapped here
+	 */
+	uint64_t be = UINT64_C(1) << 62 | UINT64_C(1) << 60 | (uint64_t)1234 << 44 |
+	    (uint64_t)PERF_BR_CALL << 40, e[3];
 	struct sample s;
 	struct branch_ent b;
 
-	for (int i = 0; i < 64; i++)
-		rev |= ((host >> i) & 1) << (63 - i);
 	e[0] = __builtin_bswap64(0x1000);
 	e[1] = __builtin_bswap64(0x2000);
-	e[2] = __builtin_bswap64(rev);
+	e[2] = __builtin_bswap64(be);
 	memset(&s, 0, sizeof s);
 	s.branch = (const uint8_t *)e;
 	s.branch_nr = 1;
@@ -186,8 +209,10 @@ Test(brhist, big_endian_flags)
 	b = sample_branch(&s, 0);
 	cr_assert_eq(b.from, 0x1000);
 	cr_assert_eq(b.to, 0x2000);
-	cr_assert_eq(BRF_CYCLES(b.flags), 12);
+	cr_assert_eq(BRF_CYCLES(b.flags), 1234);
 	cr_assert_eq(BRF_TYPE(b.flags), PERF_BR_CALL);
 	cr_assert_eq(BRF_PREDICTED(b.flags), 1);
 	cr_assert_eq(BRF_MISPRED(b.flags), 0);
+	cr_assert_eq(BRF_IN_TX(b.flags), 0);
+	cr_assert_eq(BRF_ABORT(b.flags), 1);
 }

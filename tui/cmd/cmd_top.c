@@ -65,7 +65,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
 	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY..." },
-	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent (and, as perf, call-graph nodes unless -g gives a minimum)" },
+	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent (and, as perf, call-graph nodes, unless a later -g gives a minimum)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
 	{ "call-graph", 1, 'g', "TYPE,MIN,ORDER,KEY,VALUE: print each row's call graph as perf report does: graph|fractal|flat|folded|none, the minimum percent (0.5), caller|callee, function|address, percent|period|count; any subset, in any order" },
 	{ "inverted", 0, 'G', "call graphs in caller order (perf's -G); implies -g graph" },
@@ -105,6 +105,7 @@ top_opt(void *arg, int val, const char *optarg)
 			end++;
 		if (end == optarg || *end || a->pct < 0)
 			return -1;
+		a->cg.min_pct = a->pct;	/* as perf: graph nodes too, unless a later -g says */
 		break;
 	case OPT_MAX_STACK:
 		return opts_count(optarg, INT32_MAX, &a->max_stack);
@@ -535,8 +536,6 @@ cmd_top(int argc, char **argv)
 	else
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;
-	if (a.pct > 0 && !a.cg.min_set)
-		a.cg.min_pct = a.pct;	/* as perf: --percent-limit hides graph nodes too */
 	if (a.graph && !a.tsv)
 		top_graph_setup(&a, &ho, s);
 	ho.paths |= a.path_stats;

@@ -53,20 +53,6 @@ script_page_size(struct fmt *b, const struct sample *smp)
 	fmt_printf(b, " %s", memsrc_page_size(smp->data_page_size, buf, sizeof buf));
 }
 
-/* A branch entry's flags word in the host's bit order (a big-endian writer
- * fills it from its top bit). */
-static uint64_t
-host_flags(uint64_t v, bool swap)
-{
-	uint64_t r = 0;
-
-	if (!swap)
-		return v;
-	for (int i = 0; i < 64; i++)
-		r |= ((v >> i) & 1) << (63 - i);
-	return r;
-}
-
 /* perf's names of branch types (perf_branch_entry.type), "" for none. */
 static const char *
 branch_type(unsigned t)
@@ -124,7 +110,7 @@ script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, ui
 {
 	for (uint64_t i = 0; smp->branch != NULL && i < smp->branch_nr; i++) {
 		const uint8_t *e = smp->branch + 24 * i;
-		uint64_t fl = host_flags(rd64(e + 16, smp->swap), smp->swap);
+		uint64_t fl = sample_branch(smp, i).flags;
 
 		if (!sym)
 			fmt_char(b, ' ');

@@ -63,7 +63,6 @@ cg_word(const char *w, struct cg_opts *o, int *nums)
 		if (end == w || *end || d < 0 || d > 100)
 			return -1;
 		o->min_pct = d;
-		o->min_set = true;
 	} else if (*nums == 1) {
 		unsigned long l = strtoul(w, &end, 10);
 

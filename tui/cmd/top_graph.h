@@ -18,7 +18,6 @@ enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
 struct cg_opts {
 	enum cg_mode	 mode;
 	double		 min_pct;	/* hide call-graph nodes under this percent */
-	bool		 min_set;	/* given (else perf's --percent-limit sets it) */
 	unsigned long	 print_limit;	/* 0: no limit */
 	bool		 caller;	/* caller order (root first); else callee */
 	bool		 order_set;
