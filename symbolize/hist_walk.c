@@ -641,6 +641,36 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 }
 
 /*
+ * --branch-history of a sample whose user chain is its branch stack
+ * (--call-graph lbr): perf adds no branches, but the chain's user frames
+ * came from them.  The newest call's target counts as a branch target; the
+ * call sites as targets too in callee order (perf passes them that call's
+ * source, which it has by then) and as sources in caller order (it has
+ * none yet).
+ */
+static size_t
+lbr_history_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc,
+    int32_t pid, int32_t tid, uint8_t cpumode)
+{
+	size_t n = chain_of(h, w, smp, misc, pid, tid, cpumode);
+	size_t user = smp->branch_nr > 0 && n >= smp->branch_nr + 1 ? n - (smp->branch_nr + 1) : n;
+	uint64_t from = smp->branch_nr > 0 ? sample_branch(smp, 0).from : 0;
+
+	GROW(h->chbr, h->capchbr, n + 1);
+	for (size_t j = 0; j < n; j++) {
+		h->chbr[j] = (struct brh_frame){ .kind = BRH_CHAIN };
+		if (j < user)
+			continue;
+		h->chbr[j].ip = h->ips[j].ip;
+		h->chbr[j].from = from;
+		h->chbr[j].flags = sample_branch(smp, j == user ? 0 : j - user - 1).flags;
+		h->chbr[j].kind = from != 0 && (j == user || !h->o.caller_order) ? BRH_TO : BRH_FROM;
+	}
+	h->nchbr = n;
+	return n;
+}
+
+/*
  * perf's --branch-history chain of a sample (symbolize/brhist.h): its
  * branch frames and the part of its callchain perf keeps, as keys into
  * h->chain, innermost first (for caller order the reverse of perf's
@@ -657,6 +687,8 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	bool caller = h->o.caller_order;
 
 	h->no_rescope = true;	/* hist_rescope does not recount branch counts */
+	if (symbolizer_lbr_stack(h->z, smp, h->o.max_stack))
+		return lbr_history_of(h, w, smp, misc, pid, tid, cpumode);
 	nb = brhist_frames(smp, caller, h->o.max_stack, bf, &lo, &hi, &at);
 	GROW(h->brraw, h->capbrraw, hi - lo + 1);
 	if (at != SIZE_MAX)

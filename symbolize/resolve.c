@@ -18,6 +18,7 @@
 #include "core/session.h"
 #include "symbolize/debuginfod.h"
 #include "symbolize/dso.h"
+#include "symbolize/chainwalk.h"
 #include "symbolize/resolve.h"
 #include "symbolize/symtab.h"
 #include "symbolize/unwind.h"
@@ -699,25 +700,6 @@ symbolizer_unwind_counts(const struct symbolizer *z, struct sym_unwind_count *ou
 	return k;
 }
 
-static uint8_t
-context_cpumode(uint64_t marker)
-{
-	switch (marker) {
-	case (uint64_t)PERF_CONTEXT_HV:
-		return PERF_RECORD_MISC_HYPERVISOR;
-	case (uint64_t)PERF_CONTEXT_KERNEL:
-		return PERF_RECORD_MISC_KERNEL;
-	case (uint64_t)PERF_CONTEXT_USER:
-		return PERF_RECORD_MISC_USER;
-	case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
-		return PERF_RECORD_MISC_GUEST_KERNEL;
-	case (uint64_t)PERF_CONTEXT_GUEST_USER:
-		return PERF_RECORD_MISC_GUEST_USER;
-	default:
-		return 0xff;	/* not a marker perf knows */
-	}
-}
-
 /* ---- deferred user callchains ---- */
 
 struct defer_ent {
@@ -802,35 +784,6 @@ defer_find(struct symbolizer *z, int32_t tid, uint64_t time, uint64_t cookie,
 	return false;
 }
 
-/* One step of a callchain walk. */
-enum step { STEP_NEXT, STEP_END, STEP_FULL, STEP_VOID };
-
-struct chain_walk {
-	uint8_t		cpumode;
-	bool		dwarf;
-	unsigned	max_stack;
-};
-
-static enum step
-chain_step(struct chain_walk *w, uint64_t ip, struct chain_ip *out, size_t *k)
-{
-	if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-		w->cpumode = context_cpumode(ip);
-		/* as perf: an unknown marker voids the chain */
-		return w->cpumode == 0xff ? STEP_VOID : STEP_NEXT;
-	}
-	/* --call-graph dwarf: the user part comes from unwinding. */
-	if (w->dwarf && w->cpumode != PERF_RECORD_MISC_KERNEL &&
-	    w->cpumode != PERF_RECORD_MISC_GUEST_KERNEL)
-		return STEP_END;
-	if (w->max_stack != 0 && *k >= w->max_stack)
-		return STEP_FULL;
-	out[*k].ip = ip;
-	out[*k].unwound = false;
-	out[(*k)++].cpumode = w->cpumode;
-	return STEP_NEXT;
-}
-
 /* The deferred user part of a chain after its kernel part: what perf
  * stitches in, else nothing (the cookie after the marker is no frame). */
 static enum step
@@ -849,6 +802,12 @@ chain_deferred(struct symbolizer *z, const struct sample *smp, uint64_t i,
 	return st == STEP_NEXT ? STEP_END : st;
 }
 
+bool
+symbolizer_lbr_stack(const struct symbolizer *z, const struct sample *smp, unsigned max_stack)
+{
+	return chain_lbr_user(session_attrs(z->s), smp, max_stack) != UINT64_MAX;
+}
+
 size_t
 symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct chain_ip *out, size_t n, unsigned max_stack)
@@ -856,7 +815,11 @@ symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t mi
 	bool dwarf = has_user_stack(smp) && !z->o.no_unwind && z->unwind_arch;
 	struct chain_walk w = { PERF_RECORD_MISC_USER, dwarf, max_stack };
 	enum step st = STEP_NEXT;
-	size_t k = 0;
+	size_t k = chain_lbr(session_attrs(z->s), smp, out, n, max_stack);
+
+	if (k != SIZE_MAX)
+		return k;
+	k = 0;
 
 	for (uint64_t i = 0; smp->callchain != NULL && i < smp->callchain_nr && k < n; i++) {
 		uint64_t ip = sample_callchain_ip(smp, i);

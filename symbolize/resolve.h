@@ -175,6 +175,15 @@ struct chain_ip {
 };
 size_t symbolizer_chain_ips(struct symbolizer *z, const struct sample *smp, uint16_t misc,
     struct chain_ip *out, size_t n, unsigned max_stack);
+/*
+ * Is smp's user chain its branch stack (perf's --call-graph lbr: an event
+ * with PERF_SAMPLE_BRANCH_CALL_STACK, a user marker within max_stack
+ * entries)?  symbolizer_chain_ips then gives the recorded chain up to the
+ * marker and the branch stack's calls: the newest call's target, then
+ * every call's source.
+ */
+bool symbolizer_lbr_stack(const struct symbolizer *z, const struct sample *smp,
+    unsigned max_stack);
 /* Does the sample carry a chain (recorded, or a user stack to unwind)? */
 bool symbolizer_has_chain(const struct sample *smp);
 

@@ -142,6 +142,16 @@ for f in plain fp fork multi; do
 	fi
 done
 
+# --call-graph lbr (tests/mk-brhist.py): a sample's user chain is its branch stack of calls in
+# flight, as perf script prints it (its default lines, byte for byte)
+if "$bin" script --buildid-dir "$data/buildid" "$data/lbr.data" > "$tmp/script" 2> "$tmp/err" &&
+	diff "$data/expected/lbr.data.script-default.txt" "$tmp/script" > "$tmp/diff" &&
+	grep -q '11ab mix+0x17' "$tmp/script"; then
+	ok
+else
+	ko "script of --call-graph lbr: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+
 # script: perf script's default lines of tracepoint samples (comm, tid, cpu, time, event and
 # the payload as libtraceevent prints it), byte for byte (tests/data/expected/NAME.script-trace.txt:
 # the lines naming a sys:name event).

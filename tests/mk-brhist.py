@@ -8,6 +8,8 @@ the binary of tests/data/buildid (named by the recording's build id).
   brhist.data    cycles with BRANCH_STACK (loops, calls, returns; flags,
                  cycles, a branch from an address in no map)
   brhist-g.data  the same with frame-pointer CALLCHAINs too
+  lbr.data       --call-graph lbr: the user chain is the branch stack of the
+                 calls in flight (PERF_SAMPLE_BRANCH_CALL_STACK)
 
 usage: mk-brhist.py DIR BINARY   (BINARY: the cached cpu, for its build id)"""
 import importlib.util
@@ -101,6 +103,44 @@ def brhist_data(path, bid, with_chain):
     m.recording(path, at, recs, feats)
 
 
+# --call-graph lbr: (ip, the calls in flight newest first as (call site, callee)); chain
+# [PERF_CONTEXT_USER] (the kernel part of a user sample: its marker alone)
+CALL_MIX_ONE, CALL_MIX, CALL_FILL, CALL_REDUCE = (0x11ab, 0x1174), (0x122f, 0x1194), \
+    (0x122a, 0x1149), (0x1234, 0x11c0)
+LBR_SAMPLES = [
+    (0x1182, [CALL_MIX_ONE, CALL_MIX]),
+    (0x1188, [CALL_MIX_ONE, CALL_MIX]),
+    (0x11a9, [CALL_MIX]),
+    (0x1163, [CALL_FILL]),
+    (0x11e4, [CALL_REDUCE]),
+    (0x11d3, [CALL_REDUCE]),
+    (0x1182, [CALL_MIX_ONE, CALL_MIX]),
+    (0x11b0, [CALL_MIX]),
+]
+
+
+def lbr_data(path, bid):
+    st = IP | TID | TIME | CPU | PERIOD | CALLCHAIN | BRANCH_STACK
+    at = m.attr(0, 0, st, 2 | 0x800 | 0x10000)  # user, CALL_STACK, TYPE_SAVE
+    recs = [m.comm(42, "cpu")]
+    body = struct.pack("<IIQQQIIQQII", 42, 42, BASE + 0x1000, 0x1000, 0x1000, 8, 1, 77, 0, 5, 2)
+    recs.append(m.rec(10, 2, body + m.cstr(PATH)))
+    t = 1000000
+    for rep in range(3):
+        for i, (ip, calls) in enumerate(LBR_SAMPLES):
+            body = struct.pack("<QIIQ", BASE + ip, 42, 42, t) + struct.pack("<IIQ", 0, 0, 50 + 25 * i)
+            body += struct.pack("<QQ", 1, CTX_USER)
+            body += struct.pack("<Q", len(calls))
+            for k, (site, callee) in enumerate(calls):
+                fl = m.flags(predicted=1, cycles=3 + k + rep, typ=CALL)
+                body += struct.pack("<QQQ", BASE + site, BASE + callee, fl)
+            recs.append(m.rec(9, 2, body))
+            t += 1000
+    feats = m.common_feats(at, "cycles")
+    feats[2] = build_id_feat(bid)  # no BRANCH_STACK feature: perf record writes it for -b/-j only
+    m.recording(path, at, recs, feats)
+
+
 def elf_build_id(path):
     data = open(path, "rb").read()
     i = data.find(b"GNU\0")
@@ -117,3 +157,4 @@ if __name__ == "__main__":
     bid = elf_build_id(binary)
     brhist_data(d + "/brhist.data", bid, False)
     brhist_data(d + "/brhist-g.data", bid, True)
+    lbr_data(d + "/lbr.data", bid)

@@ -47,6 +47,16 @@ broptsets=(
 	"--branch-history --children -g caller,0,count"
 )
 
+# --call-graph lbr (lbr.data): the user chain from the branch stack of calls in flight
+lbrfixtures="lbr.data"
+lbroptsets=(
+	"--no-children -g graph,0.5,callee"
+	"--children -g graph,0.5,caller"
+	"--children -g graph,0,caller,address,count"
+	"--branch-history"
+	"--branch-history --no-children"
+)
+
 # --max-stack: perf counts frames from where its walk starts (the root in caller order);
 # recorded chains (an unwound stack stops where the unwinder does)
 msfixtures="fp.data fork.data"
@@ -68,6 +78,11 @@ each_case()
 	for f in $brfixtures; do
 		for i in "${!broptsets[@]}"; do
 			"$1" "$f" "$i" "${broptsets[$i]}"
+		done
+	done
+	for f in $lbrfixtures; do
+		for i in "${!lbroptsets[@]}"; do
+			"$1" "$f" "$i" "${lbroptsets[$i]}"
 		done
 	done
 	for f in $msfixtures; do
