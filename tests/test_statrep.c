@@ -2,7 +2,10 @@
  * test_statrep: perf stat record files as symbolize/statrep.c reads them,
  * from byte-built recordings (both byte orders): per-cpu columns, interval
  * deltas, scaling, and what a hostile file cannot make it do.  The text
- * against perf stat report is tests/cli.sh's (real perf's fixtures).
+ * against perf stat report is tests/cli.sh's (real perf's fixtures), and
+ * here for counts per socket, die, core and node on a topology this
+ * machine lacks (2 sockets x 2 cores x 2 threads): what perf stat report
+ * 6.1 printed of the same byte-built files, run through perfnav stat.
  */
 #include "config.h"
 
@@ -397,8 +400,27 @@ topo_features(struct pdbuf *b, size_t data_off, bool topology)
 	pd_put64(b, 72, mask);
 }
 
+/*
+ * The same counted every 100 ms (-I 100), two intervals: in the second
+ * every count grows by as much again, and cpu 5's cpu-clock and cpu 2's
+ * page-faults run all of it (perf scales what a cpu grew, not its total).
+ */
 static void
-topo_file(struct pdbuf *b, bool swap, uint64_t aggr, bool topology)
+topo_intervals(struct pdbuf *b)
+{
+	for (uint32_t k = 1; k <= 2; k++) {
+		for (uint32_t c = 0; c < TOPO_NCPU; c++) {
+			stat_rec(b, c % 2 ? 101 : 100, c, 0, k * (100000000 + 1000000 * (uint64_t)c),
+			    k * TOPO_WALL, c == 5 ? (2 * k - 1) * (uint64_t)TOPO_WALL / 2 : k * TOPO_WALL);
+			stat_rec(b, 200, c, 0, k * 10 * (uint64_t)(c + 1), k * TOPO_WALL,
+			    c == 2 ? (k - 1) * TOPO_WALL : k * TOPO_WALL);
+		}
+		stat_round(b, 0, k * TOPO_WALL / 2);
+	}
+}
+
+static void
+topo_file(struct pdbuf *b, bool swap, uint64_t aggr, bool topology, bool intervals)
 {
 	static const int32_t pid[] = { -1 };
 	static const char *const comm[] = { "" };
@@ -412,7 +434,12 @@ topo_file(struct pdbuf *b, bool swap, uint64_t aggr, bool topology)
 		pd_u16(b, c);
 	pd_zero(b, 4);
 	pd_rec_end(b, r);
-	stat_config(b, aggr, 0);
+	stat_config(b, aggr, intervals ? 100 : 0);
+	if (intervals) {
+		topo_intervals(b);
+		topo_features(b, data, topology);
+		return;
+	}
 	for (uint32_t c = 0; c < TOPO_NCPU; c++) {
 		stat_rec(b, c % 2 ? 101 : 100, c, 0, 100000000 + 1000000 * (uint64_t)c, TOPO_WALL,
 		    c == 5 ? TOPO_WALL / 2 : TOPO_WALL);
@@ -502,7 +529,7 @@ per_socket(bool swap)
 	char *out;
 	double v;
 
-	topo_file(&b, swap, 2 /* per socket */, true);
+	topo_file(&b, swap, 2 /* per socket */, true, false);
 	s = open_whole(&b);
 	cr_assert(stat_report_build(s, &r));
 	cr_assert(r.per_aggr);
@@ -567,7 +594,7 @@ per_core_die_node(bool swap)
 		char id[32];
 		char *out;
 
-		topo_file(&b, swap, modes[m], true);
+		topo_file(&b, swap, modes[m], true, false);
 		s = open_whole(&b);
 		cr_assert(stat_report_build(s, &r));
 		cr_assert(r.per_aggr);
@@ -622,7 +649,7 @@ Test(statrep, aggregates_without_topology)
 	struct stat_report r;
 	char *out;
 
-	topo_file(&b, false, 4 /* per core */, false);
+	topo_file(&b, false, 4 /* per core */, false, false);
 	s = open_whole(&b);
 	cr_assert(stat_report_build(s, &r));
 	cr_assert_eq(r.aggr, STAT_AGGR_CORE);
@@ -636,9 +663,83 @@ Test(statrep, aggregates_without_topology)
 	cr_assert(strstr(out, "counts recorded per core are shown summed") != NULL, "%s", out);
 	free(out);
 	pd_free(&b);
-	topo_file(&b, true, 7 /* per node */, false);
+	topo_file(&b, true, 7 /* per node */, false, false);
 	out = stat_text(&b);
 	cr_assert_str_eq(out, topo_perf[7]);
 	free(out);
 	pd_free(&b);
+}
+
+/* What perf stat report 6.1 prints of topo_file()'s intervals per socket and
+ * per core: the header of the mode, per interval what each cpu grew, scaled
+ * alone (cpu 5 ran all of the second interval: no share shown), the rates
+ * from the mean of every interval's clocks so far. */
+static const char *const topo_perf_intervals[8] = {
+	[2] = "#           time socket cpus             counts unit events\n"
+	    "     0.100000000 S0        4             412.00 msec cpu-clock                                                          \n"
+	    "     0.100000000 S0        2      <not counted>      page-faults                                                 \n"
+	    "     0.100000000 S1        4             521.00 msec cpu-clock                                                            (87.50%)\n"
+	    "     0.100000000 S1        4                200      page-faults                      #  383.877 /sec                   \n"
+	    "     0.200000000 S0        4             412.00 msec cpu-clock                                                          \n"
+	    "     0.200000000 S0        4                160      page-faults                      #  388.350 /sec                   \n"
+	    "     0.200000000 S1        4             416.00 msec cpu-clock                                                          \n"
+	    "     0.200000000 S1        4                200      page-faults                      #  426.894 /sec                   \n",
+	[4] = "#           time core            cpus             counts unit events\n"
+	    "     0.100000000 S0-D0-C0           2             204.00 msec cpu-clock                                                          \n"
+	    "     0.100000000 S0-D0-C0           2                 60      page-faults                      #  294.118 /sec                   \n"
+	    "     0.100000000 S0-D0-C1           2             208.00 msec cpu-clock                                                          \n"
+	    "     0.100000000 S0-D0-C1           1      <not counted>      page-faults                                                 \n"
+	    "     0.100000000 S1-D0-C0           2             311.00 msec cpu-clock                                                            (75.00%)\n"
+	    "     0.100000000 S1-D0-C0           2                 80      page-faults                      #  257.235 /sec                   \n"
+	    "     0.100000000 S1-D0-C1           2             210.00 msec cpu-clock                                                          \n"
+	    "     0.100000000 S1-D0-C1           2                120      page-faults                      #  571.429 /sec                   \n"
+	    "     0.200000000 S0-D0-C0           2             204.00 msec cpu-clock                                                          \n"
+	    "     0.200000000 S0-D0-C0           2                 60      page-faults                      #  294.118 /sec                   \n"
+	    "     0.200000000 S0-D0-C1           2             208.00 msec cpu-clock                                                          \n"
+	    "     0.200000000 S0-D0-C1           2                100      page-faults                      #  480.769 /sec                   \n"
+	    "     0.200000000 S1-D0-C0           2             206.00 msec cpu-clock                                                          \n"
+	    "     0.200000000 S1-D0-C0           2                 80      page-faults                      #  309.478 /sec                   \n"
+	    "     0.200000000 S1-D0-C1           2             210.00 msec cpu-clock                                                          \n"
+	    "     0.200000000 S1-D0-C1           2                120      page-faults                      #  571.429 /sec                   \n",
+};
+
+static void
+aggregate_intervals(bool swap)
+{
+	static const uint64_t modes[] = { 2, 4 };
+
+	for (size_t m = 0; m < 2; m++) {
+		struct pdbuf b;
+		struct session *s;
+		struct stat_report r;
+		char *out;
+
+		topo_file(&b, swap, modes[m], true, true);
+		s = open_whole(&b);
+		cr_assert(stat_report_build(s, &r));
+		cr_assert(r.per_aggr);
+		cr_assert_eq(r.nrounds, 2);
+		if (modes[m] == 2) {
+			cr_assert_eq(cell(&r, 1, 0, 1)->val, 416000000, "cpu 5 grew 105 ms, ran all of it");
+			cr_assert_eq(cell(&r, 1, 1, 0)->val, 160, "cpu 2 ran in the second interval");
+			cr_assert_eq(cell(&r, 1, 1, 0)->nr, 4);
+			cr_assert_float_eq(cell(&r, 1, 1, 0)->metric, 160 / 0.412, 1e-9);
+		}
+		stat_report_free(&r);
+		session_close(s);
+		out = stat_text(&b);
+		cr_assert_str_eq(out, topo_perf_intervals[modes[m]]);
+		free(out);
+		pd_free(&b);
+	}
+}
+
+Test(statrep, aggregate_intervals)
+{
+	aggregate_intervals(false);
+}
+
+Test(statrep, aggregate_intervals_swapped)
+{
+	aggregate_intervals(true);
 }
