@@ -17,6 +17,8 @@
 /* Bounds against a hostile file: columns, and rounds' cells in all. */
 #define STAT_MAX_COLS	4096
 #define STAT_MAX_CELLS	(UINT64_C(4) << 20)
+/* and the cpus of NUMA_TOPOLOGY's lists read, in all */
+#define STAT_MAX_NUMA_CPUS	(UINT64_C(16) << 20)
 
 /* STAT_CONFIG's terms (perf's PERF_STAT_CONFIG_TERM__*). */
 enum { TERM_AGGR_MODE = 0, TERM_INTERVAL = 1, TERM_SCALE = 2 };
@@ -301,30 +303,34 @@ thread_names(struct stat_report *r, const struct rec_thread_map *m)
 }
 
 /*
- * perf's NUMA map (perf_env__numa_node): cpu -> the place of the node that
- * lists it in NUMA_TOPOLOGY (the last one), -1 for none; *n its length.
+ * perf's NUMA map (perf_env__numa_node) for the cpus counted: each one's
+ * node, the place in NUMA_TOPOLOGY of the last node that lists it, -1 for
+ * none.  Bounded: the lists past STAT_MAX_NUMA_CPUS cpus in all are not read.
  */
 static int32_t *
-numa_map(const struct features *f, size_t *n)
+numa_of_cpus(const struct stat_report *r, const struct features *f)
 {
-	struct hist_filter *lists = xcalloc(f->nnuma ? f->nnuma : 1, sizeof *lists);
-	int32_t *m;
+	int32_t *m = xcalloc(r->ncpus ? r->ncpus : 1, sizeof *m);
+	size_t work = 0;
 
-	*n = 1;
-	for (uint32_t i = 0; i < f->nnuma; i++)
-		if (filter_parse_cpus(&lists[i], f->numa[i].cpus) == 0)
-			for (size_t k = 0; k < lists[i].ncpus; k++)
-				if (lists[i].cpus[k] + (size_t)1 > *n)
-					*n = lists[i].cpus[k] + (size_t)1;
-	m = xcalloc(*n, sizeof *m);
-	for (size_t c = 0; c < *n; c++)
+	for (size_t c = 0; c < r->ncpus; c++)
 		m[c] = -1;
-	for (uint32_t i = 0; i < f->nnuma; i++) {
-		for (size_t k = 0; k < lists[i].ncpus; k++)
-			m[lists[i].cpus[k]] = (int32_t)i;
-		filter_free(&lists[i]);
+	for (uint32_t i = 0; i < f->nnuma && work < STAT_MAX_NUMA_CPUS; i++) {
+		struct hist_filter l;
+
+		memset(&l, 0, sizeof l);
+		if (filter_parse_cpus(&l, f->numa[i].cpus) < 0)
+			continue;
+		work += l.ncpus;
+		for (size_t k = 0; k < l.ncpus; k++) {
+			int32_t cpu = (int32_t)l.cpus[k];
+			const int32_t *at = bsearch(&cpu, r->cpus, r->ncpus, sizeof *r->cpus, cmp_i32);
+
+			if (at != NULL)
+				m[at - r->cpus] = (int32_t)i;
+		}
+		filter_free(&l);
 	}
-	free(lists);
 	return m;
 }
 
@@ -332,14 +338,14 @@ numa_map(const struct features *f, size_t *n)
  * as perf's perf_env__get_*_aggr_by_cpu; -1 parts for a cpu it lacks. */
 static struct stat_aggr_id
 aggr_id_of(const struct stat_report *r, const struct features *f, const int32_t *node_of,
-    size_t nnode, int32_t cpu)
+    size_t i)
 {
 	struct stat_aggr_id id = { -1, -1, -1, -1, 0 };
 	const struct feat_cpu_ids *c;
+	int32_t cpu = r->cpus[i];
 
 	if (r->aggr == STAT_AGGR_NODE) {
-		if (cpu >= 0 && (size_t)cpu < nnode)
-			id.node = node_of[cpu];
+		id.node = node_of[i];
 		return id;
 	}
 	if (cpu < 0 || (uint32_t)cpu >= f->ncpu_ids)
@@ -378,23 +384,23 @@ static bool
 aggr_columns(struct stat_report *r, const struct features *f)
 {
 	int32_t *node_of = NULL;
-	size_t nnode = 0, nids = 0;
+	size_t nids = 0;
 	struct stat_aggr_id *cid, *ids;
 
 	if (r->aggr != STAT_AGGR_NODE && f->cpu_ids == NULL)
 		return false;
-	if (r->aggr == STAT_AGGR_NODE)
-		node_of = numa_map(f, &nnode);
 	r->ncpus = r->ncols;
 	r->cpus = r->cols;
 	r->cols = NULL;
+	if (r->aggr == STAT_AGGR_NODE)
+		node_of = numa_of_cpus(r, f);
 	r->cpu_col = xcalloc(r->ncpus ? r->ncpus : 1, sizeof *r->cpu_col);
 	cid = xcalloc(r->ncpus ? r->ncpus : 1, sizeof *cid);
 	ids = xcalloc(r->ncpus ? r->ncpus : 1, sizeof *ids);
 	for (size_t i = 0; i < r->ncpus; i++) {
 		size_t j = 0;
 
-		cid[i] = aggr_id_of(r, f, node_of, nnode, r->cpus[i]);
+		cid[i] = aggr_id_of(r, f, node_of, i);
 		while (j < nids && cmp_aggr(&ids[j], &cid[i]) != 0)
 			j++;
 		if (j == nids)

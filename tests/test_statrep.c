@@ -743,3 +743,34 @@ Test(statrep, aggregate_intervals_swapped)
 {
 	aggregate_intervals(true);
 }
+
+/* Hostile: a cpu past the topology's (perf reads past its table) has an id
+ * of -1 parts, sorted first. */
+Test(statrep, cpus_the_topology_lacks)
+{
+	struct pdbuf b;
+	size_t data = topo_head(&b, false);
+	struct session *s;
+	struct stat_report r;
+	char id[32];
+
+	stat_config(&b, 4 /* per core */, 0);
+	stat_rec(&b, 100, 1, 0, 10, 10, 10);
+	stat_rec(&b, 100, 4000, 0, 20, 10, 10);
+	stat_rec(&b, 100, UINT32_MAX, 0, 30, 10, 10);
+	stat_round(&b, 1, 1000);
+	topo_features(&b, data, true);
+	s = open_whole(&b);
+	cr_assert(stat_report_build(s, &r));
+	cr_assert(r.per_aggr);
+	cr_assert_eq(r.ncols, 2);
+	stat_aggr_text(&r, 0, id, sizeof id);
+	cr_assert_str_eq(id, "S-1-D-1-C-1");
+	cr_assert_eq(r.aggr_ids[0].ncpus, 2);
+	cr_assert_eq(cell(&r, 0, 0, 0)->val, 50);
+	stat_aggr_text(&r, 1, id, sizeof id);
+	cr_assert_str_eq(id, "S1-D0-C0");
+	stat_report_free(&r);
+	session_close(s);
+	pd_free(&b);
+}
