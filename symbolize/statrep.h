@@ -5,9 +5,10 @@
  * STAT records carry each counter's running totals (value, time enabled,
  * time running) per cpu and thread; a STAT_ROUND closes a round: an
  * interval (-I) or the final one.  Each round here holds, per event and per
- * column (one column, or one per cpu with -A), the sum over the counters
- * of that column; an interval round holds what the counters grew since
- * the round before, as perf prints intervals.
+ * column (one column, or one per cpu with -A, per thread, or per socket,
+ * die, core or node as the recording's topology places its cpus), the sum
+ * over the counters of that column; an interval round holds what the
+ * counters grew since the round before, as perf prints intervals.
  */
 #ifndef PERFNAV_SYMBOLIZE_STATREP_H
 #define PERFNAV_SYMBOLIZE_STATREP_H
@@ -38,6 +39,21 @@ struct stat_count {
 	 * ("/sec", "K/sec"...) of the mean of the clock counts seen so far. */
 	const char	*munit;
 	double		 metric;
+	/* Per aggregate (stat_report.per_aggr), as perf's print_aggr: val is the
+	 * sum of its cpus' counts, each scaled before (scaled: not scaled
+	 * again); ena and run their sums, both 0 when one of its cpus did not
+	 * run (not counted); nr the cpus perf counts on the line (all of the
+	 * aggregate's, or up to the first that did not run). */
+	bool		 scaled;
+	uint32_t	 nr;
+};
+
+/* An aggregate's id, as perf's aggr_cpu_id: -1 where the mode has none
+ * (a socket's die and core; a node's socket, die and core).  A node is its
+ * place in the NUMA_TOPOLOGY feature, as perf numbers it. */
+struct stat_aggr_id {
+	int32_t		node, socket, die, core;
+	uint32_t	ncpus;		/* the recording's cpus in it */
 };
 
 struct stat_event {
@@ -56,6 +72,9 @@ struct stat_report {
 	enum stat_aggr		 aggr;		/* as recorded */
 	bool			 per_cpu;	/* columns are cpus (aggr NONE) */
 	bool			 per_thread;	/* columns are threads (aggr THREAD, --per-thread) */
+	bool			 per_aggr;	/* columns are aggregates (aggr SOCKET, DIE, CORE,
+						 * NODE); false for those when the recording has no
+						 * CPU topology: then one column, summed */
 	uint64_t		 interval_ms;	/* -I, 0 if none */
 	bool			 have_config;
 	size_t			 nev;
@@ -65,6 +84,10 @@ struct stat_report {
 						 * per_thread: its THREAD_MAP index, ascending */
 	int32_t			*col_pid;	/* per_thread: each column's pid (-1: unknown) */
 	char			(*col_comm)[17];	/* per_thread: its comm ("" if unknown) */
+	struct stat_aggr_id	*aggr_ids;	/* per_aggr: each column's id, in perf's order */
+	size_t			 ncpus;		/* per_aggr: the cpus counted, ascending, */
+	int32_t			*cpus;
+	uint32_t		*cpu_col;	/* and each one's column */
 	size_t			 nrounds;
 	struct stat_round	*rounds;
 	size_t			 nstat;		/* STAT records read */
@@ -81,5 +104,9 @@ void stat_report_free(struct stat_report *r);
  * counter ran part of the time); false if it did not run (not counted).
  */
 bool stat_count_scaled(const struct stat_count *c, double *out);
+
+/* An aggregate's id as text ("S0", "S0-D1", "S0-D0-C3", "N1"; "" outside
+ * per_aggr) into buf. */
+void stat_aggr_text(const struct stat_report *r, size_t col, char *buf, size_t n);
 
 #endif

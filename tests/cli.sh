@@ -337,10 +337,13 @@ for c in folded top; do
 done
 
 # stat: what perf stat report prints (tests/data/expected/NAME.stat.txt): the totals with
-# their metrics (stat.data), and intervals per cpu (stat-cpu.data, -I 20 -a -A)
+# their metrics (stat.data), and intervals per cpu (stat-cpu.data, -I 20 -a -A), per
+# thread (stat-thread*.data), per socket, die, core and node (stat-MODE.data, and -I 100:
+# stat-MODE-int.data), with nothing said on stderr
 for f in "$data"/expected/*.stat.txt; do
 	name=$(basename "$f" .stat.txt)
-	if "$bin" stat "$data/$name" > "$tmp/out" 2> "$tmp/err" && diff "$tmp/out" "$f" > "$tmp/diff"; then
+	if "$bin" stat "$data/$name" > "$tmp/out" 2> "$tmp/err" && diff "$tmp/out" "$f" > "$tmp/diff" &&
+		[ ! -s "$tmp/err" ]; then
 		ok
 	else
 		ko "stat $name: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
@@ -363,6 +366,16 @@ for cut in 300 700 1000 2000 3000 5000 7000; do
 		ok
 	else
 		ko "stat stat-cpu.data cut at $cut: exit $st: $(head -c 300 "$tmp/err")"
+	fi
+done
+for cut in 300 1000 3000 5000 6000 6500; do
+	head -c $cut "$data/stat-core-int.data" > "$tmp/cut.data"
+	"$bin" stat "$tmp/cut.data" > "$tmp/out" 2> "$tmp/err"
+	st=$?
+	if [ "$st" -le 3 ]; then
+		ok
+	else
+		ko "stat stat-core-int.data cut at $cut: exit $st: $(head -c 300 "$tmp/err")"
 	fi
 done
 

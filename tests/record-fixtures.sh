@@ -226,6 +226,30 @@ want stat-thread.data && stat_thread stat-thread.data 0.2 -e task-clock,context-
 # ... and every 50 ms (-I 50): per interval, the threads by what each counted in it
 want stat-thread-int.data && stat_thread stat-thread-int.data 0.12 -I 50 -e task-clock
 
+# stat_aggr NAME MODE SECONDS STAT-ARGS...: perf stat record -a --per-MODE STAT-ARGS (MODE:
+# socket, die, core, node) of sleep SECONDS into tests/data/NAME, and what perf stat report
+# prints of it: a line per aggregate id and event, the ids from the recording's CPU_TOPOLOGY
+# (NUMA_TOPOLOGY for nodes)
+stat_aggr()
+{
+	local name=$1 mode=$2 secs=$3
+	shift 3
+	echo "== $name: perf stat record -a --per-$mode $* -- sleep $secs"
+	rm -f "$out/$name"
+	if (cd "$bin" && "${PERF[@]}" stat record -o "$root/$out/$name" -a --per-"$mode" "$@" \
+		-- sleep "$secs") >"$bin/$name.log" 2>&1; then
+		expect "$name"
+		perf stat report -i "$out/$name" 2>"$exp/$name.stat.txt" >/dev/null
+	else
+		echo "== $name: skipped (no system-wide counting here)"
+	fi
+}
+for m in socket die core node; do
+	want "stat-$m.data" && stat_aggr "stat-$m.data" $m 0.2 -e task-clock,cpu-clock,page-faults
+	# ... and every 100 ms (-I 100): per interval, per aggregate
+	want "stat-$m-int.data" && stat_aggr "stat-$m-int.data" $m 0.25 -I 100 -e task-clock,page-faults
+done
+
 # perf script's default output (no -F: perf 6.1's default fields, callchains, user frames at
 # their address in the DSO) on three fixtures, compared byte for byte by tests/cli.sh
 for name in multi.data fp.data dwarf.data; do

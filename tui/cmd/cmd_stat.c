@@ -41,12 +41,32 @@ print_metric(FILE *fp, const char *unit, double v)
 	fprintf(fp, " %-*s", METRIC_W - n - 1 > 0 ? METRIC_W - n - 1 : 0, unit);
 }
 
+/* perf's aggr_printout: the aggregate's id, then the cpus counted in it. */
 static void
-print_prefix(FILE *fp, const struct stat_report *r, const struct stat_round *rd, size_t col)
+print_aggr_id(FILE *fp, const struct stat_report *r, size_t col, uint32_t nr)
+{
+	const struct stat_aggr_id *id = &r->aggr_ids[col];
+
+	if (r->aggr == STAT_AGGR_CORE)
+		fprintf(fp, "S%" PRId32 "-D%" PRId32 "-C%-8" PRId32, id->socket, id->die, id->core);
+	else if (r->aggr == STAT_AGGR_DIE)
+		fprintf(fp, "S%" PRId32 "-D%-8" PRId32, id->socket, id->die);
+	else if (r->aggr == STAT_AGGR_NODE)
+		fprintf(fp, "N%-5" PRId32, id->node);
+	else
+		fprintf(fp, "S%-5" PRId32, id->socket);
+	fprintf(fp, " %4" PRIu32 " ", nr);
+}
+
+static void
+print_prefix(FILE *fp, const struct stat_report *r, const struct stat_round *rd, size_t ev,
+    size_t col)
 {
 	if (r->interval_ms != 0 && !rd->final)
 		fprintf(fp, "%6" PRIu64 ".%09" PRIu64 " ", rd->time / 1000000000u,
 		    rd->time % 1000000000u);
+	if (r->per_aggr)
+		print_aggr_id(fp, r, col, rd->c[ev * r->ncols + col].nr);
 	if (r->per_cpu)
 		fprintf(fp, "CPU%-7" PRId32 " ", r->cols[col]);
 	if (r->per_thread)	/* perf's "comm-pid", the comm right-aligned in 16 */
@@ -62,7 +82,7 @@ print_line(FILE *fp, const struct stat_report *r, const struct stat_round *rd, s
 	int uw = (int)unit_width(r);
 	double v;
 
-	print_prefix(fp, r, rd, col);
+	print_prefix(fp, r, rd, ev, col);
 	if (!stat_count_scaled(c, &v)) {
 		fprintf(fp, "%*s %-*s %*s", COUNT_W, "<not counted>", uw, e->clock ? "msec" : "",
 		    -NAME_W_NC, textout_esc(e->name));
@@ -102,6 +122,12 @@ print_round(FILE *fp, const struct stat_report *r, const struct stat_round *rd)
 {
 	struct by_count *o = r->per_thread ? calloc(r->ncols ? r->ncols : 1, sizeof *o) : NULL;
 
+	if (r->per_aggr) {	/* perf's print_aggr: per aggregate, its events */
+		for (size_t col = 0; col < r->ncols; col++)
+			for (size_t ev = 0; ev < r->nev; ev++)
+				print_line(fp, r, rd, ev, col);
+		return;
+	}
 	for (size_t ev = 0; ev < r->nev; ev++) {
 		for (size_t col = 0; col < r->ncols && o != NULL; col++) {
 			o[col].col = col;
@@ -129,6 +155,22 @@ print_header(FILE *fp, const struct session *s)
 	fputs("':\n\n", fp);
 }
 
+/* perf's interval header's columns before the counts, per aggregation. */
+static const char *
+aggr_head(enum stat_aggr a)
+{
+	switch (a) {
+	case STAT_AGGR_NODE:
+		return "node   cpus";
+	case STAT_AGGR_DIE:
+		return "die          cpus";
+	case STAT_AGGR_CORE:
+		return "core            cpus";
+	default:
+		return "socket cpus";
+	}
+}
+
 static void
 print_report(FILE *fp, const struct session *s, const struct stat_report *r)
 {
@@ -139,7 +181,10 @@ print_report(FILE *fp, const struct session *s, const struct stat_report *r)
 
 		if (r->interval_ms != 0 && !rd->final) {
 			if (nint++ % 25 == 0) {
-				if (r->per_cpu)
+				if (r->per_aggr)
+					fprintf(fp, "#           time %s             counts %*s events\n",
+					    aggr_head(r->aggr), (int)unit_width(r), "unit");
+				else if (r->per_cpu)
 					fprintf(fp, "#           time CPU                    counts %*s events\n",
 					    (int)unit_width(r), "unit");
 				else if (r->per_thread)
@@ -167,8 +212,9 @@ static const struct cmd_opt stat_opts[] = {
 const struct cmd_spec stat_spec = {
 	"stat [OPTIONS] [FILE]\n\n"
 	"The counts of a 'perf stat record' file, as 'perf stat report' prints them:\n"
-	"per event (per cpu if recorded with -A, per thread with --per-thread), per interval\n"
-	"if recorded with -I.",
+	"per event (per cpu if recorded with -A, per thread with --per-thread, per socket,\n"
+	"die, core or node with --per-socket, --per-die, --per-core, --per-node), per\n"
+	"interval if recorded with -I.",
 	stat_opts, NULL, 0
 };
 
@@ -186,8 +232,10 @@ cmd_stat(int argc, char **argv)
 		r.status = EXIT_FAIL;
 		return cmd_end(&r);
 	}
-	if (rep.aggr != STAT_AGGR_GLOBAL && rep.aggr != STAT_AGGR_NONE && rep.aggr != STAT_AGGR_THREAD)
-		fprintf(stderr, "perfnav: %s: counts recorded per %s are shown summed\n",
+	if (rep.aggr != STAT_AGGR_GLOBAL && rep.aggr != STAT_AGGR_NONE && rep.aggr != STAT_AGGR_THREAD &&
+	    !rep.per_aggr)
+		fprintf(stderr, "perfnav: %s: counts recorded per %s are shown summed (no CPU topology "
+		    "in the recording to place them)\n",
 		    textout_esc(r.co.input), rep.aggr == STAT_AGGR_CORE ? "core" : rep.aggr == STAT_AGGR_DIE ? "die" :
 		    rep.aggr == STAT_AGGR_NODE ? "node" : "socket");
 	if (rep.nbad)

@@ -12,7 +12,8 @@
 /*
  * The counters pane: the counts of a `perf stat record` file
  * (symbolize/statrep.h), one row per event (per cpu when recorded with -A,
- * per interval with -I), as `perfnav stat` prints them: the count (msec
+ * per thread, per socket, die, core or node: "S0-D0-C1 (2 cpus)", per
+ * interval with -I), as `perfnav stat` prints them: the count (msec
  * for clocks), perf's metric, and the share of the time the counter ran
  * when it was multiplexed.  The browser opens on it when a recording has
  * counts and no samples.  A recording of samples has no counts: one row
@@ -73,10 +74,14 @@ ct_init(struct pane *p)
 		for (size_t i = 0; i < r->nrounds; i++) {
 			if (!printed(r, &r->rounds[i]))
 				continue;
-			for (size_t ev = 0; ev < r->nev; ev++)
-				for (size_t col = 0; col < r->ncols; col++)
-					ct->rows[ct->nrows++] = (struct crow){ (uint32_t)i,
-						(uint32_t)ev, (uint32_t)col };
+			/* per aggregate as perf prints them: an aggregate's events together */
+			for (size_t k = 0; k < r->nev * r->ncols; k++) {
+				size_t ev = r->per_aggr ? k % r->nev : k / r->ncols;
+				size_t col = r->per_aggr ? k / r->nev : k % r->ncols;
+
+				ct->rows[ct->nrows++] = (struct crow){ (uint32_t)i, (uint32_t)ev,
+					(uint32_t)col };
+			}
 		}
 	}
 	widget_init(&p->w, p, false);
@@ -129,12 +134,18 @@ ct_row(struct pane *p, size_t idx, struct row *r)
 		    rd->time % 1000000000u / 1000u);
 	else
 		row_set(r, C_TIME, EL_DIM, "total");
-	if (rep->per_cpu)
+	if (rep->per_aggr) {	/* the aggregate's id as perf names it, and its cpus summed */
+		char id[48];
+
+		stat_aggr_text(rep, cr->col, id, sizeof id);
+		row_set(r, C_CPU, 0, "%s (%" PRIu32 " cpu%s)", id, c->nr, c->nr == 1 ? "" : "s");
+	} else if (rep->per_cpu) {
 		row_set(r, C_CPU, 0, "%" PRId32, rep->cols[cr->col]);
-	else if (rep->per_thread)	/* as perf prints it: comm-pid */
+	} else if (rep->per_thread) {	/* as perf prints it: comm-pid */
 		row_set(r, C_CPU, EL_COMM, "%s-%" PRId32, rep->col_comm[cr->col], rep->col_pid[cr->col]);
-	else
+	} else {
 		row_set(r, C_CPU, EL_DIM, "all");
+	}
 	row_set(r, C_EVENT, 0, "%s", e->name);
 	if (!stat_count_scaled(c, &v)) {
 		row_set(r, C_COUNT, EL_DIM, "<not counted>");
