@@ -8,8 +8,11 @@
 # median wall time and the peak RSS (file pages included, /usr/bin/time).
 #
 # usage: bench/run.sh [RECORDING...]
-#   RECORDING: fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M
+#   RECORDING: fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M br-200k
 #              (default: fp-100M fp-1G dwarf-100M z-100M)
+#              br-200k: 200,000 byte-built samples of 16 branches each
+#              (tests/mk-brhist.py --big; no PMU here for perf record -b), for
+#              --branch-history with the fixtures' build-id cache
 # environment:
 #   BENCH_DIR        where recordings and tools live (default /tmp/perfnav-bench);
 #                    missing recordings are made there first (fp-1G: ~2 minutes,
@@ -84,7 +87,12 @@ for r in "${recs[@]}"; do
 			-o rec/fp-4G.data -- ./work mix 2 500 >rec/fp-4G.log 2>&1)
 		tail -1 "$BENCH_DIR/rec/fp-4G.log" >&2
 		;;
-	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M)" ;;
+	br-200k)
+		mkdir -p "$BENCH_DIR/rec"
+		bin=$(ls -d tests/data/buildid/tmp/perfnav-fixtures/cpu/*/elf | head -1)
+		python3 tests/mk-brhist.py --big 200000 "$BENCH_DIR/rec/br-200k.data" "$bin"
+		;;
+	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M br-200k)" ;;
 	esac
 done
 
@@ -171,6 +179,12 @@ for r in "${recs[@]}"; do
 	f=$BENCH_DIR/rec/$r.data
 	cat "$f" >/dev/null # warm the page cache: every run below reads from memory
 	case $r in
+	br-200k)
+		row "$r" "--branch-history" "" \
+			"perf --buildid-dir tests/data/buildid report --stdio --branch-history --no-children -i" \
+			"./perfnav top --buildid-dir tests/data/buildid --branch-history --no-children"
+		continue
+		;;
 	dwarf-100M | z-100M)
 		target="12x"
 		[ "$r" = dwarf-100M ] && target="3x"

@@ -11,7 +11,9 @@ the binary of tests/data/buildid (named by the recording's build id).
   lbr.data       --call-graph lbr: the user chain is the branch stack of the
                  calls in flight (PERF_SAMPLE_BRANCH_CALL_STACK)
 
-usage: mk-brhist.py DIR BINARY   (BINARY: the cached cpu, for its build id)"""
+usage: mk-brhist.py DIR BINARY   (BINARY: the cached cpu, for its build id)
+       mk-brhist.py --big N FILE BINARY: N samples of 16 branches drawn at random
+                    (a fixed seed) from the program's branches, for bench/run.sh"""
 import importlib.util
 import os
 import struct
@@ -152,7 +154,41 @@ def elf_build_id(path):
     sys.exit("mk-brhist.py: no build id in " + path)
 
 
+# the program's branches (source, target, type) bench recordings draw from
+BIG_POOL = [(0x1191, 0x117b, COND), (0x1171, 0x1157, COND), (0x11ff, 0x11d3, COND),
+            (0x11ab, 0x1174, CALL), (0x1193, 0x11b0, RET), (0x11b9, 0x11a9, COND),
+            (0x122a, 0x1149, CALL), (0x122f, 0x1194, CALL), (0x1234, 0x11c0, CALL),
+            (0x1244, 0x1228, COND), (0x1204, 0x1239, RET), (0x1173, 0x122f, RET),
+            (0x11bf, 0x1234, RET)]
+BIG_IPS = [0x1182, 0x1188, 0x1163, 0x1168, 0x11e4, 0x11d3, 0x11a9, 0x11b0]
+
+
+def big_data(path, bid, n):
+    import random
+    rnd = random.Random(1)
+    st = IP | TID | TIME | CPU | PERIOD | BRANCH_STACK
+    at = m.attr(0, 0, st, 8 | 1 | 0x10000)
+    recs = [m.comm(42, "cpu")]
+    body = struct.pack("<IIQQQIIQQII", 42, 42, BASE + 0x1000, 0x1000, 0x1000, 8, 1, 77, 0, 5, 2)
+    recs.append(m.rec(10, 2, body + m.cstr(PATH)))
+    for i in range(n):
+        body = struct.pack("<QIIQIIQQ", BASE + rnd.choice(BIG_IPS), 42, 42, 1000000 + 1000 * i,
+                           0, 0, 100, 16)
+        for _ in range(16):
+            fr, to, ty = rnd.choice(BIG_POOL)
+            fl = m.flags(predicted=rnd.randint(0, 1), cycles=rnd.randint(1, 50), typ=ty)
+            body += struct.pack("<QQQ", BASE + fr, BASE + to, fl)
+        recs.append(m.rec(9, 2, body))
+    feats = m.common_feats(at, "cycles")
+    feats[15] = b""
+    feats[2] = build_id_feat(bid)
+    m.recording(path, at, recs, feats)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--big":
+        big_data(sys.argv[3], elf_build_id(sys.argv[4]), int(sys.argv[2]))
+        sys.exit(0)
     d, binary = sys.argv[1], sys.argv[2]
     bid = elf_build_id(binary)
     brhist_data(d + "/brhist.data", bid, False)
