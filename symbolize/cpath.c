@@ -514,41 +514,128 @@ xform_path(const struct hist *h, const struct cpath_xform *x, uint32_t *p, size_
 	return false;
 }
 
-/* Sibling lists, each by total period descending, then by id. */
+/*
+ * perf 6.1's key of a node among its siblings (callchain.c match_chain):
+ * a node's children live in a tree ordered by that key, walked from the
+ * greatest key down when they are sorted by weight, and an equal weight
+ * goes after; so siblings of equal weight come by key, descending.
+ */
+struct sib_key {
+	const char	*name;		/* function key, an inline level on either side: its name, */
+	size_t		 nlen;		/* nlen bytes of it (no " (inlined)") */
+	uint64_t	 start;		/* function key: the symbol's start (DSO's address space) */
+	uint64_t	 ip;		/* the address as recorded (address key, unresolved) */
+	uint32_t	 dso;		/* 0: no map (perf's NULL sorts lowest); else DSO id + 1 */
+	bool		 sym, inl;
+};
+
+/*
+ * The keys of t's nodes (by id).  perfnav's DSO ids are in the order perf
+ * made its DSOs (the header's build ids, then the maps as met), which is
+ * the order of perf's DSO pointers on the recordings we compare with.
+ */
+static struct sib_key *
+sib_keys(const struct hist *h, const struct cpath *t)
+{
+	struct sib_key *k = xcalloc(t->n, sizeof *k);
+
+	for (size_t i = 1; i < t->n; i++) {
+		uint32_t f = t->v[i].func, nid = cpath_func_node(h, f);
+		const struct hist_node *nd = nid < h->nnode ? &h->node[nid] : NULL;
+
+		if (nd == NULL)
+			continue;
+		k[i].dso = nd->f.dso == DSO_NONE ? 0 : nd->f.dso + 1;
+		k[i].ip = nd->f.ip;
+		if (h->o.paths_address) {
+			k[i].ip = f < h->nan ? h->an[f].ip : nd->f.ip;
+			continue;
+		}
+		if (nd->f.sym == SYM_NONE)
+			continue;
+		k[i].sym = true;
+		k[i].start = nd->f.rel - nd->f.symoff;
+		k[i].inl = h->z != NULL && symbolizer_sym_inlined(h->z, nd->f.sym);
+		k[i].name = symbolizer_label_name(hist_str(h, nd->label));
+		k[i].nlen = strlen(k[i].name);
+		if (k[i].nlen > 10 && strcmp(k[i].name + k[i].nlen - 10, " (inlined)") == 0)
+			k[i].nlen -= 10;
+	}
+	return k;
+}
+
+#define CMP3(a, b)	((a) < (b) ? -1 : (a) > (b))
+
+/* perf's match_chain of two siblings' keys (<0: x's key is less). */
+static int
+cmp_key(const struct sib_key *x, const struct sib_key *y)
+{
+	if (x->sym && y->sym && (x->inl || y->inl)) {
+		/* inline levels on either side: by name (strcmp) */
+		int c = memcmp(x->name, y->name, x->nlen < y->nlen ? x->nlen : y->nlen);
+
+		if (c != 0 || x->nlen != y->nlen)
+			return c != 0 ? c : CMP3(x->nlen, y->nlen);
+	} else if (x->sym && y->sym) {
+		if (x->dso != y->dso)
+			return CMP3(x->dso, y->dso);
+		return CMP3(x->start, y->start);
+	}
+	/* the address key, or a frame without a symbol on either side */
+	if (x->dso != y->dso)
+		return CMP3(x->dso, y->dso);
+	return CMP3(x->ip, y->ip);
+}
+
+struct sib_ctx {
+	const struct cpath	*t;
+	const struct sib_key	*k;
+};
+
+/* Sibling lists, each by total period descending, then by perf's key descending, then by id. */
 static int
 cmp_nodes(const void *a, const void *b, void *arg)
 {
-	const struct cpath *t = arg;
+	const struct sib_ctx *c = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct cpath_node *nx = &t->v[x], *ny = &t->v[y];
+	const struct cpath_node *nx = &c->t->v[x], *ny = &c->t->v[y];
+	int k;
 
 	if (nx->parent != ny->parent)
 		return nx->parent < ny->parent ? -1 : 1;
 	if (nx->total_period != ny->total_period)
 		return nx->total_period > ny->total_period ? -1 : 1;
+	k = cmp_key(&c->k[y], &c->k[x]);
+	if (k != 0)
+		return k;
 	return x < y ? -1 : x > y;
 }
 
 static void
-link_children(struct cpath *t)
+link_children(const struct hist *h, struct cpath *t)
 {
 	uint32_t *ord;
 	size_t m = t->n - 1;
+	struct sib_ctx c = { t, NULL };
+	struct sib_key *k;
 
 	if (t->n < 2)
 		return;
+	k = sib_keys(h, t);
+	c.k = k;
 	ord = xreallocarray(NULL, m, sizeof *ord);
 	for (size_t i = 0; i < m; i++)
 		ord[i] = (uint32_t)(i + 1);
-	qsort_r(ord, m, sizeof *ord, cmp_nodes, t);
+	qsort_r(ord, m, sizeof *ord, cmp_nodes, &c);
 	/* Backwards, so each list comes out in order. */
 	for (size_t i = m; i-- > 0;) {
-		struct cpath_node *c = &t->v[ord[i]];
+		struct cpath_node *n = &t->v[ord[i]];
 
-		c->next_sibling = t->v[c->parent].first_child;
-		t->v[c->parent].first_child = ord[i];
+		n->next_sibling = t->v[n->parent].first_child;
+		t->v[n->parent].first_child = ord[i];
 	}
 	free(ord);
+	free(k);
 }
 
 /* Do two entries agree on every key that is not a frame's? */
@@ -783,7 +870,7 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 		if ((h->cprow[l.v[1][k]].entry & ~CP_NOCHAIN) != q->entry)
 			take_row(&b, l.v[1][k]);
 	free(b.p);
-	link_children(t);
+	link_children(h, t);
 	return t;
 }
 

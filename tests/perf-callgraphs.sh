@@ -55,6 +55,20 @@ lbroptsets=(
 	"--children -g graph,0,caller,address,count"
 	"--branch-history"
 	"--branch-history --no-children"
+	"--branch-history -g callee"
+	"--children -g graph,0,callee,address,count"
+	"--children -g fractal,0.5,callee,address"
+)
+
+# siblings of equal weight, in perf's order (its key, descending: symbol start, address
+# as recorded, DSO): zstd.data's unresolved user frames (above: lbr.data's address key)
+tiefixtures="zstd.data"
+tieoptsets=(
+	"--no-children -g graph,0,caller"
+	"--children -g graph,0,caller,function,count"
+	"--children -G"
+	"--children --sort dso,sym -g graph,0,caller"
+	"--no-children --max-stack 3 -g graph,0,caller"
 )
 
 # --max-stack: perf counts frames from where its walk starts (the root in caller order);
@@ -88,6 +102,11 @@ each_case()
 	for f in $msfixtures; do
 		for i in "${!msoptsets[@]}"; do
 			"$1" "$f" "ms$i" "${msoptsets[$i]}"
+		done
+	done
+	for f in $tiefixtures; do
+		for i in "${!tieoptsets[@]}"; do
+			"$1" "$f" "tie$i" "${tieoptsets[$i]}"
 		done
 	done
 }

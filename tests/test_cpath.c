@@ -370,3 +370,68 @@ Test(cpath, split_and_merged_equals_one_pass)
 		session_close(s);
 	}
 }
+
+/* The functions of node id's children, in their order; returns how many (at most max). */
+static size_t
+child_funcs(const struct cpath *t, uint32_t id, uint32_t *funcs, size_t max)
+{
+	size_t n = 0;
+
+	for (uint32_t c = cpath_node(t, id)->first_child; c != CPATH_NONE && n < max;
+	    c = cpath_node(t, c)->next_sibling)
+		funcs[n++] = cpath_node(t, c)->func;
+	return n;
+}
+
+/*
+ * Siblings of equal total period come as perf 6.1 leaves them (its
+ * match_chain key, descending): a frame with a symbol by (DSO, symbol
+ * start), one without by (DSO, address as recorded), no DSO lowest; a
+ * greater total still first.
+ */
+Test(cpath, equal_siblings_in_perfs_key_order)
+{
+	struct hist *h = paths_hist(false);
+	/* main (DSO 0) calls, made in this order: z (DSO 0 at 0x200), x (DSO 1 at 0x100),
+	 * an address of no DSO, y (DSO 0 at 0x900), w (DSO 0 at 0x50, more period) */
+	struct frame m = hh_frame(0, 1, 0x10010);
+	struct frame callee[] = { hh_frame(0, 2, 0x1200), hh_frame(1, 3, 0x1100),
+		hh_frame(DSO_NONE, SYM_NONE, 0x7000), hh_frame(0, 4, 0x1900), hh_frame(0, 5, 0x1050) };
+	const uint64_t period[] = { 5, 5, 5, 5, 7 };
+	struct cpath *td, *bu;
+	uint32_t got[8], want[5], root;
+
+	for (size_t i = 0; i < 5; i++) {
+		struct frame chain[2] = { callee[i], m };
+
+		hh_add(h, 0, "w", 1, period[i], chain, 2);
+	}
+	hist_finish(h);
+	for (size_t i = 0; i < hist_nnodes(h); i++) {
+		const struct hist_node *nd = hist_node_get(h, (uint32_t)i);
+
+		for (size_t k = 0; k < 5; k++)
+			if (nd->f.sym == callee[k].sym && nd->f.ip == callee[k].ip)
+				want[k] = (uint32_t)i;
+	}
+	td = build(h, false, NULL, 0);
+	root = cpath_node(td, 0)->first_child;
+	cr_assert_eq(child_funcs(td, root, got, 8), 5);
+	/* w (7), then x (DSO 1), y (0x900), z (0x200), the address without a DSO */
+	cr_assert_eq(got[0], want[4]);
+	cr_assert_eq(got[1], want[1]);
+	cr_assert_eq(got[2], want[3]);
+	cr_assert_eq(got[3], want[0]);
+	cr_assert_eq(got[4], want[2]);
+	/* Bottom-up: the roots, by the same key */
+	bu = build(h, true, NULL, 0);
+	cr_assert_eq(child_funcs(bu, 0, got, 8), 5);
+	cr_assert_eq(got[0], want[4]);
+	cr_assert_eq(got[1], want[1]);
+	cr_assert_eq(got[2], want[3]);
+	cr_assert_eq(got[3], want[0]);
+	cr_assert_eq(got[4], want[2]);
+	cpath_free(td);
+	cpath_free(bu);
+	hist_free(h);
+}
