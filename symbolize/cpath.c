@@ -435,6 +435,7 @@ struct cpath {
 	struct hmap		 tab;		/* parent << 32 | func -> node */
 	bool			 bottom_up;
 	uint32_t		*row_leaf;	/* stored row -> node its path ended in */
+	uint32_t		*flat_rank;	/* cpath_flat_ranks, made on first use */
 	size_t			 nrow;
 	struct brh_count	*br;		/* --branch-history: per node, or NULL */
 	size_t			 capbr;
@@ -636,6 +637,68 @@ link_children(const struct hist *h, struct cpath *t)
 	}
 	free(ord);
 	free(k);
+}
+
+/* Siblings by perf's key alone, descending, then by id (the order perf walks them in). */
+static int
+cmp_by_key(const void *a, const void *b, void *arg)
+{
+	const struct sib_ctx *c = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int k;
+
+	if (c->t->v[x].parent != c->t->v[y].parent)
+		return c->t->v[x].parent < c->t->v[y].parent ? -1 : 1;
+	k = cmp_key(&c->k[y], &c->k[x]);
+	return k != 0 ? k : (x < y ? -1 : x > y);
+}
+
+const uint32_t *
+cpath_flat_ranks(const struct hist *h, struct cpath *t)
+{
+	struct sib_ctx c = { t, NULL };
+	uint32_t *ord, *first, *next, *stack, rank = 0;
+	size_t m = t->n - 1, sp = 0;
+
+	if (t->flat_rank != NULL)
+		return t->flat_rank;
+	t->flat_rank = xcalloc(t->n, sizeof *t->flat_rank);
+	if (t->n < 2)
+		return t->flat_rank;
+	c.k = sib_keys(h, t);
+	ord = xreallocarray(NULL, m, sizeof *ord);
+	for (size_t i = 0; i < m; i++)
+		ord[i] = (uint32_t)(i + 1);
+	qsort_r(ord, m, sizeof *ord, cmp_by_key, &c);
+	first = xreallocarray(NULL, t->n, sizeof *first);
+	next = xreallocarray(NULL, t->n, sizeof *next);
+	memset(first, 0xff, t->n * sizeof *first);
+	for (size_t i = m; i-- > 0;) {
+		next[ord[i]] = first[t->v[ord[i]].parent];
+		first[t->v[ord[i]].parent] = ord[i];
+	}
+	/* post order: a node after all below it, as perf's sort_chain_flat inserts */
+	stack = xreallocarray(NULL, t->n, sizeof *stack);
+	stack[sp++] = 0;
+	while (sp > 0) {
+		uint32_t at = stack[sp - 1];
+
+		if (first[at] != CPATH_NONE) {
+			uint32_t ch = first[at];
+
+			first[at] = next[ch];	/* consumed */
+			stack[sp++] = ch;
+			continue;
+		}
+		t->flat_rank[at] = rank++;
+		sp--;
+	}
+	free(stack);
+	free(next);
+	free(first);
+	free(ord);
+	free((void *)c.k);
+	return t->flat_rank;
 }
 
 /* Do two entries agree on every key that is not a frame's? */
@@ -881,6 +944,7 @@ cpath_free(struct cpath *t)
 		return;
 	free(t->v);
 	free(t->br);
+	free(t->flat_rank);
 	hmap_free(&t->tab);
 	free(t->row_leaf);
 	free(t);

@@ -106,6 +106,12 @@ const struct cpath_node *cpath_node(const struct cpath *t, uint32_t id);
  * node id carried (brhist_text names it), else NULL.
  */
 const struct brh_count *cpath_node_branch(const struct cpath *t, uint32_t id);
+/*
+ * Each node's place in perf's order of flat and folded paths of equal
+ * self weight (by id): the nodes after those below them, siblings by perf's
+ * key (as their equal-weight order), greatest first.  Made on first use.
+ */
+const uint32_t *cpath_flat_ranks(const struct hist *h, struct cpath *t);
 /* Was the tree built bottom-up? */
 bool cpath_bottom_up(const struct cpath *t);
 

@@ -61,7 +61,8 @@ lbroptsets=(
 )
 
 # siblings of equal weight, in perf's order (its key, descending: symbol start, address
-# as recorded, DSO): zstd.data's unresolved user frames (above: lbr.data's address key)
+# as recorded, DSO): zstd.data's unresolved user frames (above: lbr.data's address key);
+# flat and folded paths of equal weight (a path after those continuing it)
 tiefixtures="zstd.data"
 tieoptsets=(
 	"--no-children -g graph,0,caller"
@@ -69,6 +70,9 @@ tieoptsets=(
 	"--children -G"
 	"--children --sort dso,sym -g graph,0,caller"
 	"--no-children --max-stack 3 -g graph,0,caller"
+	"--no-children -g folded,0,caller"
+	"--no-children -g flat,0"
+	"--children -g folded,0,callee,count"
 )
 
 # --max-stack: perf counts frames from where its walk starts (the root in caller order);

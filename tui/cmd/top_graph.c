@@ -314,17 +314,22 @@ marker_frame(const struct hist *h, uint32_t func)
 	return nd != NULL && nd->f.sym == SYM_NONE && nd->f.rel >= (uint64_t)-4095;
 }
 
-/* Order of flat and folded paths: self period, descending, then id. */
+struct self_order {
+	const struct cpath	*t;
+	const uint32_t		*rank;	/* cpath_flat_ranks */
+};
+
+/* Order of flat and folded paths: self period, descending, then perf's order of equals. */
 static int
 cmp_self(const void *a, const void *b, void *arg)
 {
-	const struct cpath *t = arg;
+	const struct self_order *o = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t px = cpath_node(t, x)->self_period, py = cpath_node(t, y)->self_period;
+	uint64_t px = cpath_node(o->t, x)->self_period, py = cpath_node(o->t, y)->self_period;
 
 	if (px != py)
 		return px > py ? -1 : 1;
-	return x < y ? -1 : x > y;
+	return o->rank[x] < o->rank[y] ? -1 : o->rank[x] > o->rank[y];
 }
 
 static void
@@ -341,7 +346,9 @@ print_paths(struct cg_print *p, uint64_t ev_total)
 		if (x->self_period + x->self_samples > 0 && x->self_period >= p->min_hit)
 			ids[m++] = (uint32_t)i;
 	}
-	qsort_r(ids, m, sizeof *ids, cmp_self, (void *)p->t);
+	struct self_order so = { p->t, cpath_flat_ranks(p->h, (struct cpath *)p->t) };
+
+	qsort_r(ids, m, sizeof *ids, cmp_self, &so);
 	if (p->o->print_limit && m > p->o->print_limit)
 		m = p->o->print_limit;
 	for (size_t i = 0; i < m; i++) {
