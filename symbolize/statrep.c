@@ -475,6 +475,15 @@ stat_report_build(const struct session *s, struct stat_report *out)
 		thread_names(out, &b.tmap);
 	b.pass = 2;
 	session_walk(s, on_rec, &b);
+	for (size_t ev = 0; ev < out->nev; ev++) {
+		out->ev[ev].supported_from = SIZE_MAX;
+		for (size_t i = 0; i < out->nrounds && out->ev[ev].supported_from == SIZE_MAX; i++)
+			for (size_t col = 0; col < out->ncols; col++)
+				if (out->rounds[i].c[ev * out->ncols + col].seen) {
+					out->ev[ev].supported_from = i;
+					break;
+				}
+	}
 	metrics(out);
 	free(b.ev_of_attr);
 	free(b.c);

@@ -60,6 +60,9 @@ struct stat_event {
 	int		 attr;		/* session attr index */
 	const char	*name;		/* the session's */
 	bool		 clock;		/* task-clock or cpu-clock: nanoseconds, shown as msec */
+	size_t		 supported_from;	/* the first round a STAT record of it came in
+					 * (SIZE_MAX: none): before it perf says the event
+					 * is <not supported>, after <not counted> */
 };
 
 struct stat_round {

@@ -84,7 +84,9 @@ print_line(FILE *fp, const struct stat_report *r, const struct stat_round *rd, s
 
 	print_prefix(fp, r, rd, ev, col);
 	if (!stat_count_scaled(c, &v)) {
-		fprintf(fp, "%*s %-*s %*s", COUNT_W, "<not counted>", uw, e->clock ? "msec" : "",
+		fprintf(fp, "%*s %-*s %*s", COUNT_W,
+		    (size_t)(rd - r->rounds) < e->supported_from ? "<not supported>" : "<not counted>",
+		    uw, e->clock ? "msec" : "",
 		    -NAME_W_NC, textout_esc(e->name));
 		print_metric(fp, NULL, 0);
 		fputc('\n', fp);

@@ -148,7 +148,8 @@ ct_row(struct pane *p, size_t idx, struct row *r)
 	}
 	row_set(r, C_EVENT, 0, "%s", e->name);
 	if (!stat_count_scaled(c, &v)) {
-		row_set(r, C_COUNT, EL_DIM, "<not counted>");
+		row_set(r, C_COUNT, EL_DIM, "%s",
+		    cr->round < e->supported_from ? "<not supported>" : "<not counted>");
 		return;
 	}
 	if (e->clock) {
