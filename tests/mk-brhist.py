@@ -69,6 +69,12 @@ SAMPLES = [
 ]
 
 
+def cpu_process():
+    """pid 42's COMM and the MMAP2 of the program's text (its build id in the header)."""
+    body = struct.pack("<IIQQQIIQQII", 42, 42, BASE + 0x1000, 0x1000, 0x1000, 8, 1, 77, 0, 5, 2)
+    return [m.comm(42, "cpu"), m.rec(10, 2, body + m.cstr(PATH))]
+
+
 def build_id_feat(bid):
     # HEADER_BUILD_ID: a build_id_event (header, pid, 24-byte id, size, filename)
     name = m.cstr(PATH)
@@ -80,9 +86,7 @@ def build_id_feat(bid):
 def brhist_data(path, bid, with_chain):
     st = IP | TID | TIME | CPU | PERIOD | BRANCH_STACK | (CALLCHAIN if with_chain else 0)
     at = m.attr(0, 0, st, 8 | 1 | 0x10000)  # ANY, user, TYPE_SAVE
-    recs = [m.comm(42, "cpu")]
-    body = struct.pack("<IIQQQIIQQII", 42, 42, BASE + 0x1000, 0x1000, 0x1000, 8, 1, 77, 0, 5, 2)
-    recs.append(m.rec(10, 2, body + m.cstr(PATH)))
+    recs = cpu_process()
     t = 1000000
     for rep in range(2):
         for i, (ip, chain, bstack) in enumerate(SAMPLES):
@@ -124,9 +128,7 @@ LBR_SAMPLES = [
 def lbr_data(path, bid):
     st = IP | TID | TIME | CPU | PERIOD | CALLCHAIN | BRANCH_STACK
     at = m.attr(0, 0, st, 2 | 0x800 | 0x10000)  # user, CALL_STACK, TYPE_SAVE
-    recs = [m.comm(42, "cpu")]
-    body = struct.pack("<IIQQQIIQQII", 42, 42, BASE + 0x1000, 0x1000, 0x1000, 8, 1, 77, 0, 5, 2)
-    recs.append(m.rec(10, 2, body + m.cstr(PATH)))
+    recs = cpu_process()
     t = 1000000
     for rep in range(3):
         for i, (ip, calls) in enumerate(LBR_SAMPLES):
@@ -168,9 +170,7 @@ def big_data(path, bid, n):
     rnd = random.Random(1)
     st = IP | TID | TIME | CPU | PERIOD | BRANCH_STACK
     at = m.attr(0, 0, st, 8 | 1 | 0x10000)
-    recs = [m.comm(42, "cpu")]
-    body = struct.pack("<IIQQQIIQQII", 42, 42, BASE + 0x1000, 0x1000, 0x1000, 8, 1, 77, 0, 5, 2)
-    recs.append(m.rec(10, 2, body + m.cstr(PATH)))
+    recs = cpu_process()
     for i in range(n):
         body = struct.pack("<QIIQIIQQ", BASE + rnd.choice(BIG_IPS), 42, 42, 1000000 + 1000 * i,
                            0, 0, 100, 16)

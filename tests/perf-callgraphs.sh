@@ -85,34 +85,25 @@ msoptsets=(
 )
 
 # each_case FN: FN FIXTURE INDEX OPTIONS for every fixture and option set
+# group FN FIXTURES OPTSETS-ARRAY-NAME PREFIX: FN FIXTURE PREFIX+INDEX OPTIONS for each pair
+group()
+{
+	local fn=$1 fx=$2 pre=$4 f i
+	local -n sets=$3
+	for f in $fx; do
+		for i in "${!sets[@]}"; do
+			"$fn" "$f" "$pre$i" "${sets[$i]}"
+		done
+	done
+}
+
 each_case()
 {
-	local f i
-	for f in $fixtures; do
-		for i in "${!optsets[@]}"; do
-			"$1" "$f" "$i" "${optsets[$i]}"
-		done
-	done
-	for f in $brfixtures; do
-		for i in "${!broptsets[@]}"; do
-			"$1" "$f" "$i" "${broptsets[$i]}"
-		done
-	done
-	for f in $lbrfixtures; do
-		for i in "${!lbroptsets[@]}"; do
-			"$1" "$f" "$i" "${lbroptsets[$i]}"
-		done
-	done
-	for f in $msfixtures; do
-		for i in "${!msoptsets[@]}"; do
-			"$1" "$f" "ms$i" "${msoptsets[$i]}"
-		done
-	done
-	for f in $tiefixtures; do
-		for i in "${!tieoptsets[@]}"; do
-			"$1" "$f" "tie$i" "${tieoptsets[$i]}"
-		done
-	done
+	group "$1" "$fixtures" optsets ""
+	group "$1" "$brfixtures" broptsets ""
+	group "$1" "$lbrfixtures" lbroptsets ""
+	group "$1" "$msfixtures" msoptsets ms
+	group "$1" "$tiefixtures" tieoptsets tie
 }
 
 record()
