@@ -710,6 +710,17 @@ same_sample_keys(const struct hist_entry *a, const struct hist_entry *b)
 }
 
 /*
+ * Are the entries of h's frames told apart by source line too (address
+ * paths, a srcline key)?  Then perf's --children graph of an entry starts
+ * at the frame of the entry's line, not at any of its function.
+ */
+static bool
+by_line(const struct hist *h)
+{
+	return h->o.paths_address && (h->keymask & HIST_KEEP(HIST_KEY_SRCLINE));
+}
+
+/*
  * Does the query take row r?  Its entry's event must be internal event
  * ev.  0: no; 1: its whole path; 2: its part from q's entry's function on
  * (through).
@@ -726,7 +737,8 @@ row_taken(const struct hist *h, const struct cp_row *r, uint32_t ev, const struc
 	if (q->chained_only && (r->entry & CP_NOCHAIN))
 		return 0;
 	if (q->entry != CPATH_NONE && entry != q->entry) {
-		if (!q->through || !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) ||
+		if (!q->through ||
+		    !((h->keymask & HIST_KEEP(HIST_KEY_SYM)) || by_line(h)) ||
 		    !same_sample_keys(e, &h->ent[q->entry]))
 			return 0;
 		how = 2;
@@ -806,6 +818,10 @@ row_lists(struct hist *h, const struct cpath_query *q, struct row_lists *l)
 	l->v[0] = ix->by_ent.row + ix->by_ent.off[q->entry];
 	l->n[0] = ix->by_ent.off[q->entry + 1] - ix->by_ent.off[q->entry];
 	f = h->ent[q->entry].node;
+	if (q->through && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) && by_line(h)) {
+		l->n[1] = h->ncprow;	/* rows by line without a function: every row */
+		return 2;
+	}
 	if (!q->through || !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) || f >= ix->by_func.nkeys)
 		return 1;
 	l->v[1] = ix->by_func.row + ix->by_func.off[f];
@@ -824,21 +840,24 @@ struct build {
 };
 
 /*
- * Are the entries of h's frames told apart by source line too (address
- * paths, a srcline key)?  Then perf's --children graph of an entry starts
- * at the frame of the entry's line, not at any of its function.
- */
-static bool
-by_line(const struct hist *h)
-{
-	return h->o.paths_address && (h->keymask & HIST_KEEP(HIST_KEY_SRCLINE));
-}
-
-/*
  * by_line's part of path p[0..*n) (address nodes, root first) through
  * entry e: from its outermost frame of e's function and line down
  * (top-down), or up from its innermost one (bottom-up).  false: none.
  */
+/* Is address node a (a frame) one of entry e's, on the frame keys e has? */
+static bool
+line_of(const struct hist *h, uint32_t a, const struct hist_entry *e)
+{
+	uint32_t nd;
+
+	if (a >= h->nan || h->an[a].srcline != e->srcline)
+		return false;
+	nd = h->an[a].node;
+	if (h->keymask & HIST_KEEP(HIST_KEY_SYM))
+		return nd == e->node;
+	return !(h->keymask & HIST_KEEP(HIST_KEY_DSO)) || (nd < h->nnode && h->node[nd].f.dso == e->dso);
+}
+
 static bool
 focus_line(const struct hist *h, const struct hist_entry *e, bool bottom_up, uint32_t *p,
     size_t *n)
@@ -847,15 +866,14 @@ focus_line(const struct hist *h, const struct hist_entry *e, bool bottom_up, uin
 
 	if (bottom_up) {
 		for (i = *n; i-- > 0;)
-			if (p[i] < h->nan && h->an[p[i]].node == e->node &&
-			    h->an[p[i]].srcline == e->srcline) {
+			if (line_of(h, p[i], e)) {
 				*n = i + 1;
 				return true;
 			}
 		return false;
 	}
 	for (i = 0; i < *n; i++)
-		if (p[i] < h->nan && h->an[p[i]].node == e->node && h->an[p[i]].srcline == e->srcline) {
+		if (line_of(h, p[i], e)) {
 			memmove(p, p + i, (*n - i) * sizeof *p);
 			*n -= i;
 			return true;
@@ -929,9 +947,12 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 	for (size_t k = 0; k < l.n[0]; k++)
 		take_row(&b, l.v[0] ? l.v[0][k] : k);
 	/* Rows through the entry's function; the entry's own are in the first list. */
-	for (size_t k = 0; nl > 1 && k < l.n[1]; k++)
-		if ((h->cprow[l.v[1][k]].entry & ~CP_NOCHAIN) != q->entry)
-			take_row(&b, l.v[1][k]);
+	for (size_t k = 0; nl > 1 && k < l.n[1]; k++) {
+		uint32_t r = l.v[1] ? l.v[1][k] : (uint32_t)k;
+
+		if ((h->cprow[r].entry & ~CP_NOCHAIN) != q->entry)
+			take_row(&b, r);
+	}
 	free(b.p);
 	link_children(h, t);
 	return t;

@@ -45,6 +45,8 @@ broptsets=(
 	"--branch-history --sort sym -g graph,0,callee,period"
 	"--branch-history --percent-limit 12.5"
 	"--branch-history --children -g caller,0,count"
+	"--branch-history --sort srcline"
+	"--branch-history --sort srcline -g fractal,0.5,callee"
 )
 
 # --call-graph lbr (lbr.data): the user chain from the branch stack of calls in flight
