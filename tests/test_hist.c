@@ -818,50 +818,34 @@ Test(hist, merge_refuses_what_does_not_merge)
 }
 
 /* A memory-mode hist of mem-obj.data (tests/mk-brmem.py), the session split at mid (0: one
- * pass); z[0] and z[1] its parts' symbolizers, made here, the caller's to free. */
+ * pass, split_hist's SIZE_MAX); *z its symbolizer, the caller's to free. */
 static struct hist *
-mem_obj_hist(struct session *s, const char *keys, size_t mid, struct symbolizer *z[2])
+mem_obj_hist(struct session *s, const char *keys, size_t mid, struct symbolizer **z)
 {
 	char bdir[4096];
 	char kall[4096];
 	struct sym_opts so = { .buildid_dir = bdir, .kallsyms = kall };
 	struct hist_opts o;
-	struct hist *h, *b;
 	const char *bad;
 	size_t badlen;
 	int nk;
 
 	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
 	snprintf(kall, sizeof kall, "%s", test_data("mem-obj.kallsyms"));
-	z[0] = symbolizer_new(s, &so);
-	z[1] = symbolizer_new(s, &so);
 	memset(&o, 0, sizeof o);
 	nk = hist_parse_keys(keys, o.keys, &bad, &badlen);
 	cr_assert_gt(nk, 0);
 	o.nkeys = (unsigned)nk;
 	o.event = -1;
 	o.mem_mode = true;
-	h = hist_new(s, z[0], &o);
-	if (mid == 0) {
-		cr_assert_gt(hist_add_session(h, NULL), 0);
-	} else {
-		b = hist_new(s, z[1], &o);
-		hist_share_positions(h, b);
-		hist_add_range(b, mid, session_index(s)->n, NULL);
-		hist_add_range(h, 0, mid, NULL);
-		cr_assert_eq(hist_merge(h, b), 0, "the parts merge");
-		hist_free(b);
-	}
-	hist_finish(h);
-	return h;
+	return split_hist(s, &so, &o, mid == 0 ? SIZE_MAX : mid, z);
 }
 
 static void
-mem_obj_free(struct hist *h, struct symbolizer *z[2])
+mem_obj_free(struct hist *h, struct symbolizer *z)
 {
 	hist_free(h);
-	symbolizer_free(z[0]);
-	symbolizer_free(z[1]);
+	symbolizer_free(z);
 }
 
 /* The row whose text of key k is want, or NULL. */
@@ -907,9 +891,9 @@ Test(hist, mem_keys_of_data_objects)
 	cr_assert(hist_key_mem(HIST_KEY_PHYS_DADDR) && hist_key_mem(HIST_KEY_DCACHELINE));
 	cr_assert(!hist_key_mem(HIST_KEY_LOCAL_WEIGHT) && !hist_key_mem(HIST_KEY_INS_LAT));
 	for (size_t mid = 0; mid < session_index(s)->n; mid += 7) {
-		struct symbolizer *z[2];
+		struct symbolizer *z;
 		struct hist *h = mem_obj_hist(s, "local_weight,weight,local_ins_lat,ins_lat,dso_daddr",
-		    mid, z);
+		    mid, &z);
 		const struct hist_entry *e = mem_row(h, HIST_KEY_LOCAL_WEIGHT, "10");
 
 		/* buf+0x0 twice (weight 10, latency 3) and buf+0x8 of pid 43 alike */
@@ -919,7 +903,7 @@ Test(hist, mem_keys_of_data_objects)
 		cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_LOCAL_INS_LAT, buf, sizeof buf), "3");
 		cr_assert_str_eq(hist_key_text(h, e, HIST_KEY_INS_LAT, buf, sizeof buf), "9");
 		mem_obj_free(h, z);
-		h = mem_obj_hist(s, "dcacheline", mid, z);
+		h = mem_obj_hist(s, "dcacheline", mid, &z);
 		/* buf's first line, from two processes (one file: one inode), named by pid 42's
 		 * first sample: its line 0x3040 in the map less buf's runtime address */
 		e = mem_row(h, HIST_KEY_DCACHELINE, "[.] buf+0xffffaaaaaaaab000");
@@ -938,7 +922,7 @@ Test(hist, mem_keys_of_data_objects)
 		/* the kernel's map is the identity: offsets in the line */
 		cr_assert_not_null(mem_row(h, HIST_KEY_DCACHELINE, "[k] memobj_kbuf+0x0"));
 		mem_obj_free(h, z);
-		h = mem_obj_hist(s, "symbol_daddr", mid, z);
+		h = mem_obj_hist(s, "symbol_daddr", mid, &z);
 		cr_assert_not_null(mem_row(h, HIST_KEY_SYM_DADDR, "[.] buf+0xc0"));
 		cr_assert_not_null(mem_row(h, HIST_KEY_SYM_DADDR, "[k] jiffies+0x8"));
 		cr_assert_not_null(mem_row(h, HIST_KEY_SYM_DADDR, "[.] __dso_handle+0x0"));
