@@ -358,25 +358,19 @@ else
 	ko "stat fp.data: exit $st: $(head -c 300 "$tmp/out" "$tmp/err")"
 fi
 # ... cut short anywhere: what was read is printed, no crash
-for cut in 300 700 1000 2000 3000 5000 7000; do
-	head -c $cut "$data/stat-cpu.data" > "$tmp/cut.data"
-	"$bin" stat "$tmp/cut.data" > "$tmp/out" 2> "$tmp/err"
-	st=$?
-	if [ "$st" -le 3 ]; then
-		ok
-	else
-		ko "stat stat-cpu.data cut at $cut: exit $st: $(head -c 300 "$tmp/err")"
-	fi
-done
-for cut in 300 1000 3000 5000 6000 6500; do
-	head -c $cut "$data/stat-core-int.data" > "$tmp/cut.data"
-	"$bin" stat "$tmp/cut.data" > "$tmp/out" 2> "$tmp/err"
-	st=$?
-	if [ "$st" -le 3 ]; then
-		ok
-	else
-		ko "stat stat-core-int.data cut at $cut: exit $st: $(head -c 300 "$tmp/err")"
-	fi
+for fc in stat-cpu.data:300,700,1000,2000,3000,5000,7000 \
+	stat-core-int.data:300,1000,3000,5000,6000,6500; do
+	f=${fc%%:*} cuts=${fc#*:}
+	for cut in ${cuts//,/ }; do
+		head -c "$cut" "$data/$f" > "$tmp/cut.data"
+		"$bin" stat "$tmp/cut.data" > "$tmp/out" 2> "$tmp/err"
+		st=$?
+		if [ "$st" -le 3 ]; then
+			ok
+		else
+			ko "stat $f cut at $cut: exit $st: $(head -c 300 "$tmp/err")"
+		fi
+	done
 done
 
 # leader sampling ({task-clock,cpu-clock}:S): a sample per member, each with the period its
