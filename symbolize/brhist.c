@@ -146,7 +146,8 @@ brhist_frames(const struct sample *smp, bool caller, unsigned max_stack,
 	return k;
 }
 
-/* perf's branch_type_count: the types a branch target carried. */
+/* perf's branch_type_count: the types a branch target carried (as brhist_count's and
+ * brstat_add's bits: its type or extended type, COND_FWD/BWD, CROSS_4K/2M). */
 static uint32_t
 type_bits(uint64_t flags, uint64_t from, uint64_t to)
 {
@@ -317,22 +318,16 @@ brhist_text(const struct brh_count *c, char *buf, size_t n)
 void
 brstat_add(struct brstat *st, uint64_t flags, uint64_t from, uint64_t to)
 {
-	unsigned t = BRF_TYPE(flags);
+	uint32_t b = type_bits(flags, from, to);
 
-	if (t == 0 || from == 0)
-		return;
-	if (t == PERF_BR_EXTEND_ABI) {
-		if (BRF_NEW_TYPE(flags) < BR_NEW_TYPES)
-			st->new_counts[BRF_NEW_TYPE(flags)]++;
-	} else {
-		st->counts[t]++;
-	}
-	if (t == PERF_BR_COND)
-		*(to > from ? &st->cond_fwd : &st->cond_bwd) += 1;
-	if ((from >> 21) != (to >> 21))
-		st->cross_2m++;
-	else if ((from >> 12) != (to >> 12))
-		st->cross_4k++;
+	for (unsigned t = 0; t < BR_TYPES; t++)
+		st->counts[t] += (b >> t) & 1;
+	for (unsigned t = 0; t < BR_NEW_TYPES; t++)
+		st->new_counts[t] += (b >> (BR_TYPES + t)) & 1;
+	st->cond_fwd += (b & BRH_COND_FWD) != 0;
+	st->cond_bwd += (b & BRH_COND_BWD) != 0;
+	st->cross_4k += (b & BRH_CROSS_4K) != 0;
+	st->cross_2m += (b & BRH_CROSS_2M) != 0;
 }
 
 void
