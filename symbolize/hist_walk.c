@@ -539,8 +539,11 @@ drop_behind(struct hist *h, uint64_t loc)
 	}
 }
 
+/* A chain_ip's cpumode for a branch address: resolved as perf resolves those (resolve_any). */
+#define CPUMODE_ANY	0xff
+
 /*
- * The frame cache (level-2) ids of h->ips[0..n) into h->cs.  Consecutive
+ * The frame cache (level-2) ids of h->ips[0..n) into h->cs (CPUMODE_ANY: resolve_any).  Consecutive
  * samples of an address space share their chains' outer frames: those are
  * taken from its last chain (cmemo: the last two address spaces, each as
  * (pid, its address space, the kernel's), the key resolve() caches under) where the
@@ -564,8 +567,9 @@ resolve_chain(struct hist *h, struct walk *w, size_t n, int32_t pid, int32_t tid
 	    m->cpumode[b - 1] == h->ips[a - 1].cpumode; a--, b--)
 		h->cs[a - 1] = m->cs[b - 1];
 	for (size_t j = 0; j < a; j++)
-		h->cs[j] = resolve(h, pid, tid, time, h->ips[j].cpumode, h->ips[j].ip,
-		    &w->last_epoch);
+		h->cs[j] = h->ips[j].cpumode == CPUMODE_ANY ?
+		    resolve_any(h, pid, tid, time, h->ips[j].ip, &w->last_epoch) :
+		    resolve(h, pid, tid, time, h->ips[j].cpumode, h->ips[j].ip, &w->last_epoch);
 	if (n > m->cap) {
 		m->cap = n;
 		m->ip = xreallocarray(m->ip, n, sizeof *m->ip);
@@ -715,7 +719,7 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	for (size_t j = 0; j < nb; j++) {
 		size_t k = caller ? nc + nb - 1 - j : j;
 
-		h->ips[k] = (struct chain_ip){ bf[j].ip, PERF_RECORD_MISC_USER, false };
+		h->ips[k] = (struct chain_ip){ bf[j].ip, CPUMODE_ANY, false };
 		h->chbr[k] = bf[j];
 	}
 	for (size_t j = 0; j < nc; j++)
@@ -727,11 +731,8 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	}
 	h->nchbr = n;
 	resolve_chain(h, w, n, pid, tid, smp->time);
-	for (size_t j = 0; j < n; j++) {
-		if (h->chbr[j].kind != BRH_CHAIN)	/* perf: user, then kernel */
-			h->cs[j] = resolve_any(h, pid, tid, smp->time, h->ips[j].ip, &w->last_epoch);
+	for (size_t j = 0; j < n; j++)
 		(void)chain_keys(h, h->cs[j], false, cpumode, j);
-	}
 	return n;
 }
 
