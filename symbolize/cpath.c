@@ -475,6 +475,42 @@ first_of(const struct hist *h, const uint32_t *p, size_t n, uint32_t func)
 	return i;
 }
 
+/* Does path element a stand for frame key k (a function node; by_line: an entry)? */
+typedef bool (*elem_match)(const struct hist *h, uint32_t a, const void *k);
+
+static bool
+func_is(const struct hist *h, uint32_t a, const void *k)
+{
+	return cpath_func_node(h, a) == *(const uint32_t *)k;
+}
+
+/*
+ * Cut path p[0..*n) (root first) at a frame that matches: keep from its
+ * outermost one down (callers false: CPATH_FOCUS), or from the root to its
+ * innermost one (callers: CPATH_CALLERS).  false when none matches.
+ */
+static bool
+cut_at(const struct hist *h, uint32_t *p, size_t *n, bool callers, elem_match m, const void *k)
+{
+	size_t i;
+
+	if (callers) {
+		for (i = *n; i-- > 0;)
+			if (m(h, p[i], k)) {
+				*n = i + 1;
+				return true;
+			}
+		return false;
+	}
+	for (i = 0; i < *n && !m(h, p[i], k); i++)
+		;
+	if (i == *n)
+		return false;
+	memmove(p, p + i, (*n - i) * sizeof *p);
+	*n -= i;
+	return true;
+}
+
 /*
  * Apply one transform to the path p[0..*n) (root first), in place; frames
  * compare by their function.  Returns false when the path goes.
@@ -486,19 +522,8 @@ xform_path(const struct hist *h, const struct cpath_xform *x, uint32_t *p, size_
 
 	switch (x->op) {
 	case CPATH_FOCUS:
-		i = first_of(h, p, *n, x->func);
-		if (i == *n)
-			return false;
-		memmove(p, p + i, (*n - i) * sizeof *p);
-		*n -= i;
-		return true;
 	case CPATH_CALLERS:
-		for (i = *n; i-- > 0 && cpath_func_node(h, p[i]) != x->func;)
-			;
-		if (i == SIZE_MAX)
-			return false;
-		*n = i + 1;
-		return true;
+		return cut_at(h, p, n, x->op == CPATH_CALLERS, func_is, &x->func);
 	case CPATH_DROP:
 		return first_of(h, p, *n, x->func) == *n;
 	case CPATH_MERGE:
@@ -839,15 +864,11 @@ struct build {
 	size_t			 capp;
 };
 
-/*
- * by_line's part of path p[0..*n) (address nodes, root first) through
- * entry e: from its outermost frame of e's function and line down
- * (top-down), or up from its innermost one (bottom-up).  false: none.
- */
-/* Is address node a (a frame) one of entry e's, on the frame keys e has? */
+/* Is address node a (a frame) one of entry k's, on the frame keys it has? */
 static bool
-line_of(const struct hist *h, uint32_t a, const struct hist_entry *e)
+line_of(const struct hist *h, uint32_t a, const void *k)
 {
+	const struct hist_entry *e = k;
 	uint32_t nd;
 
 	if (a >= h->nan || h->an[a].srcline != e->srcline)
@@ -856,29 +877,6 @@ line_of(const struct hist *h, uint32_t a, const struct hist_entry *e)
 	if (h->keymask & HIST_KEEP(HIST_KEY_SYM))
 		return nd == e->node;
 	return !(h->keymask & HIST_KEEP(HIST_KEY_DSO)) || (nd < h->nnode && h->node[nd].f.dso == e->dso);
-}
-
-static bool
-focus_line(const struct hist *h, const struct hist_entry *e, bool bottom_up, uint32_t *p,
-    size_t *n)
-{
-	size_t i;
-
-	if (bottom_up) {
-		for (i = *n; i-- > 0;)
-			if (line_of(h, p[i], e)) {
-				*n = i + 1;
-				return true;
-			}
-		return false;
-	}
-	for (i = 0; i < *n; i++)
-		if (line_of(h, p[i], e)) {
-			memmove(p, p + i, (*n - i) * sizeof *p);
-			*n -= i;
-			return true;
-		}
-	return false;
 }
 
 /* Take stored row i into the tree if the query does. */
@@ -902,7 +900,8 @@ take_row(struct build *b, size_t i)
 	 * entry's function on, down to the leaf or up to the root.
 	 */
 	if (how == 2 && by_line(h)) {
-		keep = focus_line(h, &h->ent[b->q->entry], b->q->bottom_up, b->p, &n);
+		/* by_line: the part from the frame of the entry's line, as perf's entries by line */
+		keep = cut_at(h, b->p, &n, b->q->bottom_up, line_of, &h->ent[b->q->entry]);
 		if (rc != NULL && !b->q->bottom_up)
 			rc += n0 - n;
 	} else if (how == 2) {
