@@ -411,12 +411,12 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 	int32_t pid = src->pid, tid = src->tid;
 
 	for (uint64_t i = 0; i < smp->branch_nr; i++) {
-		const uint8_t *b = smp->branch + 24 * i;
-		uint64_t from = rd64(b, smp->swap), to = rd64(b + 8, smp->swap);
+		struct branch_ent be = sample_branch(smp, i);
+		uint64_t from = be.from, to = be.to;
 		uint32_t c = resolve_any(h, pid, tid, smp->time, to, last_epoch);
 		struct fkey k, kf, kt;
 
-		brstat_add(&h->brstat, sample_branch(smp, i).flags, from, to);
+		brstat_add(&h->brstat, be.flags, from, to);
 
 		cached_key(h, c, NODE_BRANCH, cpumode, &k);
 		src->f = &k;
@@ -426,7 +426,7 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 			edge_key(h, c, from, false, cpumode, &kf);
 			src->from = &kf;
 			src->to = &kt;
-			src->cycles = BRF_CYCLES(sample_branch(smp, i).flags);
+			src->cycles = BRF_CYCLES(be.flags);
 		}
 		hist_add_keys(h, ev, src, 1, NULL, 0);
 	}

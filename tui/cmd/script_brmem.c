@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/bytes.h"
+#include "symbolize/brhist.h"
 #include "symbolize/memsrc.h"
 #include "tui/cmd/script_brmem.h"
 #include "tui/cmd/textout.h"
@@ -53,17 +53,6 @@ script_page_size(struct fmt *b, const struct sample *smp)
 	fmt_printf(b, " %s", memsrc_page_size(smp->data_page_size, buf, sizeof buf));
 }
 
-/* perf's names of branch types (perf_branch_entry.type), "" for none. */
-static const char *
-branch_type(unsigned t)
-{
-	static const char *const names[] = { "", "COND", "UNCOND", "IND", "CALL", "IND_CALL",
-		"RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR",
-		"NO_TX", "" };
-
-	return names[t & 15];
-}
-
 /*
  * addr resolved as perf script resolves a branch address: in the sample's
  * cpumode, then, if no map has it, in the mode of the address (kernel for
@@ -109,16 +98,16 @@ script_brstack(struct fmt *b, struct symbolizer *z, const struct sample *smp, ui
     bool sym, bool dso)
 {
 	for (uint64_t i = 0; smp->branch != NULL && i < smp->branch_nr; i++) {
-		const uint8_t *e = smp->branch + 24 * i;
-		uint64_t fl = sample_branch(smp, i).flags;
+		struct branch_ent be = sample_branch(smp, i);
+		uint64_t fl = be.flags;
 
 		if (!sym)
 			fmt_char(b, ' ');
-		branch_end(b, z, smp, cpumode, rd64(e, smp->swap), sym, dso);
+		branch_end(b, z, smp, cpumode, be.from, sym, dso);
 		fmt_char(b, '/');
-		branch_end(b, z, smp, cpumode, rd64(e + 8, smp->swap), sym, dso);
-		fmt_printf(b, "/%c/%c/%c/%u/%s ", (fl & 1) ? 'M' : (fl & 2) ? 'P' : '-',
-		    (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)((fl >> 4) & 0xffff),
-		    branch_type((unsigned)(fl >> 20)));
+		branch_end(b, z, smp, cpumode, be.to, sym, dso);
+		fmt_printf(b, "/%c/%c/%c/%u/%s ", BRF_MISPRED(fl) ? 'M' : BRF_PREDICTED(fl) ? 'P' : '-',
+		    BRF_IN_TX(fl) ? 'X' : '-', BRF_ABORT(fl) ? 'A' : '-', BRF_CYCLES(fl),
+		    BRF_TYPE(fl) ? br_type_name(BRF_TYPE(fl)) : "");
 	}
 }
