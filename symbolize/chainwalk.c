@@ -76,10 +76,10 @@ chain_lbr(const struct attr_table *at, const struct sample *smp, struct chain_ip
 	for (uint64_t i = 0; i <= user && k < n; i++)
 		if (chain_step(&w, sample_callchain_ip(smp, i), out, &k) == STEP_VOID)
 			return 0;
-	for (uint64_t j = 0; j <= smp->branch_nr && smp->branch_nr > 0 && k < n; j++) {
-		struct branch_ent e = sample_branch(smp, j == 0 ? 0 : j - 1);
-
-		out[k++] = (struct chain_ip){ j == 0 ? e.to : e.from, PERF_RECORD_MISC_USER, false };
-	}
+	/* the newest call's target, then every call's site */
+	if (smp->branch_nr > 0 && k < n)
+		out[k++] = (struct chain_ip){ sample_branch(smp, 0).to, PERF_RECORD_MISC_USER, false };
+	for (uint64_t j = 0; j < smp->branch_nr && k < n; j++)
+		out[k++] = (struct chain_ip){ sample_branch(smp, j).from, PERF_RECORD_MISC_USER, false };
 	return k;
 }
