@@ -350,6 +350,24 @@ void hist_add(struct hist *h, const struct hist_sample *smp);
  */
 int hist_rescope(struct hist *h, const struct hist_filter *f);
 
+/*
+ * The same, and into rows only the samples whose own entry (the entry of
+ * the sample's own address: its comm, thread, DSO and symbol) sel takes
+ * (NULL: all), as f's pids, tids and comms: the others stay in their
+ * event's totals, as perf's --pid, --tid, --comms, --dsos and --symbols
+ * keep them.  Needs the keys sel tests (tid for pid and tid, comm, dso,
+ * sym) in the hist.  Returns 0, or -1 (nothing changed).
+ */
+struct hist_select;
+int hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_select *sel);
+
+/*
+ * Is the sample at index position pos in the rows of the last recount
+ * (hist_rescope, hist_rescope_sel)?  True for every position before the
+ * first recount.
+ */
+bool hist_scope_has(const struct hist *h, size_t pos);
+
 /* Sort rows, compute the call tree's order.  Call once after adding. */
 void hist_finish(struct hist *h);
 

@@ -295,6 +295,8 @@ struct hist {
 	uint32_t		*cred;
 	size_t			 ncred, capcred;
 	bool			 no_rescope;	/* samples came other than by index position */
+	uint64_t		*scope_in;	/* hist_rescope_sel: bit per index position,
+					 * the samples in rows; NULL: none made */
 	struct read_state	 rs;		/* last READ value per id (leader sampling) */
 	/*
 	 * hist_share_positions: the per-position arrays (sample_row,

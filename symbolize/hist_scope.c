@@ -77,6 +77,7 @@ hist_scope_free(struct hist *h)
 	free(h->rowent_off);
 	free(h->rowent);
 	free(h->cred);
+	free(h->scope_in);
 }
 
 /* Can h be recounted for f? */
@@ -163,15 +164,17 @@ span_of(const struct hist *h, const struct hist_filter *f, const uint8_t *has, s
 	*to = hi == UINT64_MAX ? ix->n : index_first_at(ix, hi + 1);
 }
 
-/* The samples f takes into the rows' and events' counts. */
+/* The samples f takes into the events' counts, and those sel takes too into the rows'. */
 static void
-count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
+count_samples(struct hist *h, const struct hist_filter *f, const struct hist_select *sel,
+    const uint8_t *has)
 {
 	const struct rec_index *ix = session_index(h->s);
 	bool by_entry = f != NULL && (f->npids || f->ntids || f->ncomms);
 	size_t from, to;
 
 	span_of(h, f, has, &from, &to);
+	memset(h->scope_in, 0, (ix->n + 63) / 64 * sizeof *h->scope_in);
 	for (size_t pos = from; pos < to; pos++) {
 		uint32_t r = h->sample_row[pos], ev;
 		const struct rec_ent *re = &ix->v[pos];
@@ -199,6 +202,9 @@ count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
 			continue;
 		if (by_entry && !filter_entry_ok(f, e->pid, e->tid, hist_str(h, e->comm)))
 			continue;
+		if (!hist_sel_entry(e, sel))
+			continue;
+		h->scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
 		h->cprow[r].period += period;
 		h->cprow[r].samples++;
 	}
@@ -207,14 +213,36 @@ count_samples(struct hist *h, const struct hist_filter *f, const uint8_t *has)
 int
 hist_rescope(struct hist *h, const struct hist_filter *f)
 {
+	return hist_rescope_sel(h, f, NULL);
+}
+
+bool
+hist_scope_has(const struct hist *h, size_t pos)
+{
+	if (h->scope_in == NULL || h->s == NULL || pos >= session_index(h->s)->n)
+		return h->scope_in == NULL;
+	return (h->scope_in[pos / 64] >> (pos % 64)) & 1;
+}
+
+int
+hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_select *sel)
+{
 	uint8_t *has;
 
 	if (!rescope_ok(h, f))
 		return -1;
+	/* an own entry's comm, thread, DSO and symbol are its keys, or not known */
+	if (sel != NULL && (((sel->by_pid || sel->by_tid) && !(h->keymask & HIST_KEEP(HIST_KEY_TID))) ||
+	    (sel->by_comm && !(h->keymask & HIST_KEEP(HIST_KEY_COMM))) ||
+	    (sel->by_dso && !(h->keymask & HIST_KEEP(HIST_KEY_DSO))) ||
+	    (sel->by_node && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)))))
+		return -1;
 	zero_counts(h);
 	has = xcalloc(h->nev + 1, 1);
 	event_fields(h, has);
-	count_samples(h, f, has);
+	if (h->scope_in == NULL)
+		h->scope_in = xcalloc((session_index(h->s)->n + 63) / 64 + 1, sizeof *h->scope_in);
+	count_samples(h, f, sel, has);
 	free(has);
 	for (size_t r = 0; r < h->ncprow; r++) {
 		const struct cp_row *cr = &h->cprow[r];

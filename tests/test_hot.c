@@ -26,6 +26,7 @@
 #include "tui/keys.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
+#include "tui/scope.h"
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
@@ -307,6 +308,31 @@ Test(hot, call_paths_never_exceed_their_parents, .timeout = 120)
 	}
 }
 
+/*
+ * The rows with self samples (a DSO zoom keeps their callers' rows, with
+ * children only): their count, and their self samples summed into *self;
+ * each of them in DSO dso.
+ */
+static size_t
+dso_self_sum(struct pane *p, const char *dso, uint64_t *self)
+{
+	size_t n = 0;
+
+	*self = 0;
+	for (size_t k = 0; k < widget_count(&p->w); k++) {
+		struct row *r = row_at(p, k);
+		uint64_t v = strtoull(r->col[2], NULL, 10);
+
+		if (v > 0) {
+			cr_expect_str_eq(r->col[4], dso, "row %zu", k);
+			*self += v;
+			n++;
+		}
+		free(r);
+	}
+	return n;
+}
+
 Test(hot, drill_zoom_and_samples)
 {
 	struct session *s = open_fixture("fp.data");
@@ -341,16 +367,25 @@ Test(hot, drill_zoom_and_samples)
 	p.ops->save(&p, &root);
 	widget_move(&p.w, (long)i);
 	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_PUSH);
-	cr_assert_eq(p.push.target, NAV_T_HOT);
-	cr_assert(p.push.arg & NAV_HOT_DSO);
+	cr_assert_eq(p.push.target, NAV_T_ZOOM, "a zoom step of the scope");
+	cr_assert_eq(p.push.arg, SZ_DSO);
 	dso = p.push;
 	go(&p, &dso);
-	cr_assert_eq(widget_count(&p.w), 5, "main, mix_one, fill, reduce, mix: %zu",
-	    widget_count(&p.w));
-	for (size_t k = 0; k < widget_count(&p.w); k++)
-		cr_assert_not(row_has(&p, widget_source(&p.w, k), "libc"));
-	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_BACK, "d again: out");
-	/* s: the DSOs; Enter on one: its symbols */
+	/* the samples whose own address is in cpu (perf's --dsos): 184, their rows' self */
+	cr_assert_eq(dso_self_sum(&p, "cpu", &self), 4, "mix_one, fill, reduce, mix (main and "
+	    "libc's __libc_start_call_main: children only)");
+	cr_assert_neq(find_text(&p, "__libc_start_call_main"), WIDGET_NONE, "as top --dsos cpu");
+	cr_assert_eq(self, 184, "%llu", (unsigned long long)self);
+	cr_assert_eq(scope_depth(&sy->scope), 1);
+	widget_home(&p.w);
+	widget_move(&p.w, (long)find_text(&p, "[.] mix_one"));
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	cr_assert_eq(scope_depth(&sy->scope), 1, "d again: the scope has it, no step");
+	/* Esc: the step undone; s: the DSOs; Enter on one: its symbols */
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	self = 0;
 	go(&p, &root);
 	cr_assert_eq(widget_count(&p.w), 19, "back: the whole table");
 	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
@@ -358,15 +393,18 @@ Test(hot, drill_zoom_and_samples)
 	cr_assert_eq(widget_count(&p.w), 4, "cpu, libc, kernel, ld.so");
 	cr_assert(row_has(&p, widget_source(&p.w, 0), "/tmp/perfnav-fixtures/cpu"));
 	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
-	cr_assert(p.push.arg & NAV_HOT_DSO);
-	cr_assert_not(p.push.arg & NAV_HOT_DSOS);
+	cr_assert_eq(p.push.target, NAV_T_ZOOM);
+	cr_assert_eq(p.push.arg, SZ_DSO);
 	go(&p, &p.push);
-	cr_assert_eq(widget_count(&p.w), 5);
+	cr_assert_eq(dso_self_sum(&p, "cpu", &self), 4);
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	self = 0;
 	/* t: the thread of the row */
 	go(&p, &root);
 	widget_move(&p.w, (long)i);
 	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
-	cr_assert(p.push.arg & NAV_HOT_TID);
+	cr_assert_eq(p.push.arg, SZ_TID);
 	cr_assert_not_null(strstr(p.push.label, "thread 25671"), "%s", p.push.label);
 	go(&p, &p.push);
 	for (size_t k = 0; k < widget_count(&p.w); k++) {
@@ -512,13 +550,14 @@ Test(hot, process_thread_hot_functions)
 	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
 	v = pr.push;
 	pr.ops->enter(&pr, &v);
-	/* Enter on the process we are in: the hot functions of the process */
+	/* Enter on the process we are in: the scope zoomed into the process */
 	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
-	cr_assert_eq(pr.push.arg, NAV_HOT_PID);
+	cr_assert_eq(pr.push.target, NAV_T_ZOOM);
+	cr_assert_eq(pr.push.arg, SZ_PID);
 	widget_move(&pr.w, 2);
 	cr_assert_eq(pr.ops->key(&pr, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(pr.push.pane, PANE_HOT);
-	cr_assert_eq(pr.push.arg, NAV_HOT_TID);
+	cr_assert_eq(pr.push.arg, SZ_TID);
 	for (size_t i = 0; i < tt->n; i++)
 		if (tt->v[i].tid == (int32_t)(uint32_t)pr.push.arg2)
 			th = &tt->v[i];
@@ -608,7 +647,7 @@ Test(hot, thread_zoom_call_paths_are_the_threads)
 	uint32_t st, wm;
 	int32_t tid;
 	size_t i, n;
-	uint64_t sum, whole;
+	uint64_t sum, whole, whole_st;
 
 	symbols_run(sy);
 	cr_assert(sy->children);
@@ -621,7 +660,8 @@ Test(hot, thread_zoom_call_paths_are_the_threads)
 	sum = paths_samples(&p, i, &n);
 	cr_assert_geq(n, 3, "worker_mul, worker_div, worker_add: %zu", n);
 	whole = sum;
-	cr_assert_leq(whole, node_samples(sy, st, false, 0));
+	whole_st = node_samples(sy, st, false, 0);
+	cr_assert_leq(whole, whole_st);
 	/* t on worker_mul: its thread */
 	i = find_text(&p, "[.] worker_mul");
 	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
@@ -631,7 +671,9 @@ Test(hot, thread_zoom_call_paths_are_the_threads)
 	cr_assert_neq(i, WIDGET_NONE);
 	sum = paths_samples(&p, i, &n);
 	cr_assert_eq(n, 1, "only worker_mul");
-	cr_assert(node_samples(sy, st, true, tid) < node_samples(sy, st, false, 0));
+	cr_assert(node_samples(sy, st, true, tid) < whole_st);
+	cr_assert_eq(node_samples(sy, st, false, 0), node_samples(sy, st, true, tid),
+	    "the counts are the zoom's");
 	cr_assert_lt(sum, whole, "not the whole event's");
 	cr_assert_eq(sum, node_samples(sy, wm, true, tid), "the thread's share: %llu",
 	    (unsigned long long)sum);
@@ -993,6 +1035,8 @@ Test(hot, event_zoom_and_function_are_the_scopes)
 	cr_assert_eq(sy->scope.sel.tid, (int32_t)(uint32_t)p.push.arg2);
 	cr_assert_neq(sy->scope.gen, gen, "the other panes rebuild");
 	go(&p, &root);
+	cr_assert(sy->scope.zoomed, "another view of the pane: the zoom stays");
+	cr_assert(scope_undo(&sy->scope), "Esc: the step undone");
 	cr_assert_not(sy->scope.zoomed, "back: no zoom");
 	cr_assert_eq(p.ops->key(&p, ACT_FOCUS), PANE_HANDLED | PANE_MSG);
 	cr_assert_eq(sy->scope.nxf, 0, "no transform from the hot functions");

@@ -346,11 +346,11 @@ Test(panes, procs_threads_and_drill)
 	cr_assert_eq(p.ops->key(&p, ACT_EVENTS), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(p.push.pane, PANE_EVENTS);
 	cr_assert_eq(strncmp(p.push.filter, "tid:", 4), 0, "%s", p.push.filter);
-	/* Enter on a thread: its hot functions */
+	/* Enter on a thread: the scope zoomed into it, in the hot functions */
 	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(p.push.pane, PANE_HOT);
-	cr_assert_eq(p.push.target, NAV_T_HOT);
-	cr_assert_eq(p.push.arg, NAV_HOT_TID);
+	cr_assert_eq(p.push.target, NAV_T_ZOOM);
+	cr_assert_eq(p.push.arg, SZ_TID);
 	/* back to the whole tree */
 	nav_view_init(&v, PANE_PROCS);
 	p.ops->enter(&p, &v);

@@ -15,6 +15,7 @@
 #include "symbolize/resolve.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
+#include "tui/scope.h"
 #include "tui/symbols.h"
 #include "tui/widget.h"
 #include "tests/tui_helpers.h"
@@ -69,11 +70,22 @@ hot_pane(struct pane *p, struct session *s, struct symbols *sy)
 	p->ops->enter(p, &v);
 }
 
-/* Apply a pushed view to a pane of its kind (what the app's history does). */
+/*
+ * Apply a pushed view to a pane of its kind (what the app's history does):
+ * a zoom step goes into the scope of p's symbols (and is recounted for).
+ */
 void
 go(struct pane *p, const struct nav_view *v)
 {
 	struct nav_view copy = *v;
 
+	if (v->target == NAV_T_ZOOM) {
+		cr_assert_not_null(p->sym);
+		scope_zoom(&p->sym->scope, (enum scope_zoom_kind)v->arg,
+		    (int32_t)(uint32_t)(v->arg2 >> 32), (int32_t)(uint32_t)v->arg2, (uint32_t)v->arg3,
+		    v->label);
+		cr_assert_eq(symbols_apply_scope(p->sym), 0);
+		nav_view_init(&copy, v->pane);
+	}
 	p->ops->enter(p, &copy);
 }

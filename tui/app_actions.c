@@ -54,35 +54,31 @@ app_at_top(const struct app *a)
 {
 	const struct scope *sc = a->sym ? &a->sym->scope : NULL;
 
-	return nav_depth(&a->nav) <= 1 && (sc == NULL || (sc->nxf == 0 && sc->ntr == 0));
+	return nav_depth(&a->nav) <= 1 && (sc == NULL || scope_depth(sc) == 0);
 }
 
+/*
+ * Esc: a scope step made in this view (an event switched) first, then the
+ * view (with the steps made in it: a zoom, a time step, a transform), and
+ * at the first view the steps made before (in another pane) one by one.
+ */
 static void
 back(struct app *a)
 {
 	struct nav_view *v = nav_top(&a->nav);
-	struct scope *sc = a->sym ? &a->sym->scope : NULL;
-	char step[300];
+	const struct scope *sc = a->sym ? &a->sym->scope : NULL;
+	size_t d = sc ? scope_depth(sc) : 0;
 
-	if (sc && nav_depth(&a->nav) <= 1 && sc->nxf > 0) {
-		scope_xf_step_text(a->sym->h, &sc->xf[sc->nxf - 1], step, sizeof step);
-		scope_xf_truncate(sc, sc->nxf - 1);
-		app_msg(a, EL_MESSAGE, "undone: %s", step);
+	if (v != NULL && d > v->scope_n) {
+		app_scope_undo(a, d - 1);
+		v->scope_n = (uint32_t)scope_depth(sc);
 		return;
 	}
-	if (sc && nav_depth(&a->nav) <= 1 && sc->ntr > 0) {
-		scope_time_truncate(sc, sc->ntr - 1);
-		app_scope_apply(a);
-		app_msg(a, EL_MESSAGE, "time step removed%s", sc->ntr ? "" : ": the whole recording");
+	if (nav_depth(&a->nav) <= 1 && d > 0) {
+		app_scope_undo(a, d - 1);
+		if (v != NULL)
+			v->scope_n = (uint32_t)scope_depth(sc);
 		return;
-	}
-	if (sc && v && v->xf.n > 0 && v->xf.n == sc->nxf && sc->xf[sc->nxf - 1].op == v->xf.op &&
-	    sc->xf[sc->nxf - 1].func == v->xf.func)
-		scope_xf_truncate(sc, sc->nxf - 1);
-	if (sc && v && v->target == NAV_T_TIME && sc->ntr > 0 &&
-	    sc->tr[sc->ntr - 1].start == v->arg && sc->tr[sc->ntr - 1].end == v->arg2) {
-		scope_time_truncate(sc, sc->ntr - 1);
-		app_scope_apply(a);
 	}
 	app_view_back(a);
 }
@@ -119,10 +115,8 @@ xform(struct app *a, struct pane *p, enum cpath_op op)
 	v = *nav_top(&a->nav);
 	scope_xf_push(sc, op, f);
 	scope_xf_step_text(a->sym->h, &sc->xf[sc->nxf - 1], v.label, sizeof v.label);
-	v.xf.n = (uint8_t)sc->nxf;
-	v.xf.op = (uint8_t)op;
-	v.xf.func = sc->xf[sc->nxf - 1].func;
-	app_view_push(a, &v);
+	snprintf(sc->what, sizeof sc->what, "%s", v.label);
+	app_view_push_step(a, &v);
 }
 
 /* T B: the selected function in the top-down or bottom-up tree. */

@@ -49,6 +49,46 @@ put_text(int y, int x, int w, const char *s)
 	mvaddnwstr(y, x, buf, -1);
 }
 
+/*
+ * Shorten s to at most cols columns, keeping its start and its end around
+ * an ellipsis (whole UTF-8 characters; at least 12 columns kept).  Returns
+ * false when it cannot (fits already, or too short to cut).
+ */
+static bool
+shorten_mid(char *s, int cols)
+{
+	size_t len = strlen(s), head, tail;
+	char out[1400];
+
+	if (cols < 12 || text_width(s) <= cols || len >= sizeof out)
+		return false;
+	head = (size_t)(cols - 1) / 2;
+	tail = len;
+	/* the head: whole characters up to about half the columns */
+	while (head > 0 && (s[head] & 0xc0) == 0x80)
+		head--;
+	for (;;) {
+		size_t t = tail;
+
+		do
+			t--;
+		while (t > head && (s[t] & 0xc0) == 0x80);
+		snprintf(out, sizeof out, "%.*s…%s", (int)head, s, s + t);
+		if (t <= head || text_width(out) > cols)
+			break;
+		tail = t;
+	}
+	snprintf(out, sizeof out, "%.*s…%s", (int)head, s, s + tail);
+	while (head > 0 && text_width(out) > cols) {
+		do
+			head--;
+		while (head > 0 && (s[head] & 0xc0) == 0x80);
+		snprintf(out, sizeof out, "%.*s…%s", (int)head, s, s + tail);
+	}
+	memcpy(s, out, strlen(out) + 1);
+	return true;
+}
+
 static void
 fmt_span(char *buf, size_t n, uint64_t ns)
 {
@@ -143,21 +183,16 @@ draw_title(struct app *a)
 		    a->sym->diff_abs ? ", periods" : ", % of totals");
 	}
 	fmt_span(span, sizeof span, a->t_last > a->t_first ? a->t_last - a->t_first : 0);
-	/* the call-path transforms in force, first: they change what the panes show */
+	/* the scope, whole: what every analysis pane shows */
 	xf[0] = '\0';
-	if (a->sym && a->sym->scope.nxf) {
-		char t[240];
+	if (a->sym != NULL) {
+		char t[sizeof xf - 4];
 
-		snprintf(xf, sizeof xf, " [%s]", scope_xf_text(&a->sym->scope, a->sym->h, t, sizeof t));
-	}
-	if (a->sym && (a->sym->scope.ntr || a->start_scope[0])) {
-		size_t o = strlen(xf);
-		char t[96];
-
-		snprintf(xf + o, sizeof xf - o, " [%s%s%s%s]", a->start_scope,
-		    a->start_scope[0] && a->sym->scope.ntr ? ", " : "",
-		    scope_time_text(&a->sym->scope, t, sizeof t),
-		    a->sym->scope.time_pending ? " pending" : "");
+		scope_text(&a->sym->scope, a->sym->h, a->start_scope, t, sizeof t);
+		if (t[0])
+			snprintf(xf, sizeof xf, " [%s]", t);
+	} else if (a->start_scope[0]) {
+		snprintf(xf, sizeof xf, " [%s]", a->start_scope);
 	}
 	snprintf(f[TF_PERF], sizeof f[0], "perf %s", ft->version ? ft->version : "?");
 	snprintf(f[TF_EVENTS], sizeof f[0], "%s", a->events);	/* their names say what they are */
@@ -192,8 +227,12 @@ draw_title(struct app *a)
 		for (int i = 0; i < TF_N; i++)
 			if (on[i] && (drop < 0 || prio[i] > prio[drop]))
 				drop = i;
-		if (drop < 0 || prio[drop] == 0)
-			break;	/* only the name and the warnings left: cut */
+		if (drop < 0 || prio[drop] == 0) {
+			/* only the name, the scope and the warnings left: the scope shortened */
+			if (shorten_mid(xf, text_width(xf) - (width - COLS)))
+				continue;
+			break;
+		}
 		on[drop] = false;
 	}
 	put_text(0, 0, COLS, buf);

@@ -101,8 +101,12 @@ bool app_at_top(const struct app *a);
 void app_msg(struct app *a, int el, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Push time step v (NAV_T_TIME, from pane_apply_time) into the scope and the history. */
 void app_view_time(struct app *a, const struct nav_view *v);
-/* Recount for the scope's time steps if they changed and symbols are in (symbols_apply_scope). */
+/* Push zoom step v (NAV_T_ZOOM, from a pane) into the scope and the history. */
+void app_view_zoom(struct app *a, const struct nav_view *v);
+/* Recount for the scope's zoom, cpus and time steps if they changed and symbols are in. */
 void app_scope_apply(struct app *a);
+/* Undo the scope's steps past the first n (said on the status line). */
+void app_scope_undo(struct app *a, size_t n);
 
 /*
  * app_term.c: start curses (on /dev/tty when standard input or output is
@@ -122,6 +126,8 @@ void app_view_save(struct app *a);
 void app_view_apply(struct app *a);
 /* app_view.c: drill into view v (the current one is saved first). */
 void app_view_push(struct app *a, const struct nav_view *v);
+/* app_view.c: the same after a scope step, the current view saved before the step. */
+void app_view_push_step(struct app *a, const struct nav_view *v);
 /* app_view.c: the current view's filter was replaced by filter (empty:
  * cleared): a label that named the old one names the new one. */
 void app_view_refiltered(struct app *a, const char *filter);

@@ -32,6 +32,38 @@ app_view_save(struct app *a)
 	p = &a->panes[v->pane];
 	if (p->ops->save)
 		p->ops->save(p, v);
+	v->scope_n = a->sym ? (uint32_t)scope_depth(&a->sym->scope) : 0;
+}
+
+/* The current view is where the scope's steps so far were made. */
+static void
+mark(struct app *a)
+{
+	struct nav_view *v = nav_top(&a->nav);
+
+	if (v != NULL)
+		v->scope_n = a->sym ? (uint32_t)scope_depth(&a->sym->scope) : 0;
+}
+
+void
+app_scope_undo(struct app *a, size_t n)
+{
+	struct scope *sc = a->sym ? &a->sym->scope : NULL;
+	char what[64] = "";
+	size_t k = 0;
+
+	while (sc != NULL && scope_depth(sc) > n) {
+		snprintf(what, sizeof what, "%s", sc->what);
+		scope_undo(sc);
+		k++;
+	}
+	if (k == 0)
+		return;
+	app_scope_apply(a);
+	if (k == 1)
+		app_msg(a, EL_MESSAGE, "undone: %s", what[0] ? what : "a scope step");
+	else
+		app_msg(a, EL_MESSAGE, "undone: %zu scope steps", k);
 }
 
 void
@@ -51,9 +83,16 @@ void
 app_view_push(struct app *a, const struct nav_view *v)
 {
 	app_view_save(a);
+	app_view_push_step(a, v);
+}
+
+void
+app_view_push_step(struct app *a, const struct nav_view *v)
+{
 	nav_push(&a->nav, v);
 	/* a view that came with a filter and a label for it ("samples mix_one") */
 	a->nav.v[a->nav.n - 1].label_filter = v->filter[0] != '\0' && v->label[0] != '\0';
+	mark(a);
 	app_view_apply(a);
 }
 
@@ -81,6 +120,8 @@ app_view_back(struct app *a)
 		return;
 	}
 	nav_pop(&a->nav);
+	/* the steps made since this view was left go with the view left */
+	app_scope_undo(a, nav_top(&a->nav)->scope_n);
 	app_view_apply(a);
 }
 
@@ -110,6 +151,7 @@ app_view_switch(struct app *a, int pane)
 		root.label[0] = '\0';
 	}
 	nav_reset(&a->nav, &root);
+	mark(a);
 	app_view_apply(a);
 }
 
@@ -140,6 +182,8 @@ app_view_follow(struct app *a, const struct pane *p)
 		widget_goto_key(&a->panes[PANE_EVENTS].w, push.cursor);
 	} else if (push.target == NAV_T_TIME) {
 		app_view_time(a, &push);
+	} else if (push.target == NAV_T_ZOOM) {
+		app_view_zoom(a, &push);
 	} else {
 		app_view_push(a, &push);
 	}
@@ -150,16 +194,42 @@ app_view_time(struct app *a, const struct nav_view *v)
 {
 	struct scope *sc = a->sym ? &a->sym->scope : NULL;
 
+	app_view_save(a);
 	if (sc == NULL || !scope_time_push(sc, v->arg, v->arg2)) {
 		app_msg(a, EL_MESSAGE, "%s", sc == NULL ? "no samples to scope" :
 		    "that range is outside the time scope (or 8 steps are in: Esc removes one)");
 		return;
 	}
-	app_view_push(a, v);
+	snprintf(sc->what, sizeof sc->what, "%s", v->label);
+	app_view_push_step(a, v);
 	app_scope_apply(a);
 	if (sc->ntr > 0)
 		app_msg(a, EL_MESSAGE, "%s%s: every pane shows it, Esc removes it", v->label,
 		    sc->time_pending ? " (once symbols are resolved)" : "");
+}
+
+void
+app_view_zoom(struct app *a, const struct nav_view *v)
+{
+	struct scope *sc = a->sym ? &a->sym->scope : NULL;
+	char z[200];
+
+	if (sc == NULL || (unsigned)v->arg >= SZ_N) {
+		app_msg(a, EL_MESSAGE, "no samples to zoom into");
+		return;
+	}
+	app_view_save(a);
+	if (!scope_zoom(sc, (enum scope_zoom_kind)v->arg, (int32_t)(uint32_t)(v->arg2 >> 32),
+	    (int32_t)(uint32_t)v->arg2, (uint32_t)v->arg3, v->label)) {
+		app_msg(a, EL_MESSAGE, "the scope has %s already", v->label);
+		if (v->pane != nav_top(&a->nav)->pane)
+			app_view_push_step(a, v);
+		return;
+	}
+	app_view_push_step(a, v);
+	app_scope_apply(a);
+	app_msg(a, EL_MESSAGE, "zoom %s: every pane shows it, Esc takes it back%s",
+	    scope_zoom_text(sc, z, sizeof z), sc->time_pending ? " (counts once symbols are in)" : "");
 }
 
 void
@@ -168,6 +238,6 @@ app_scope_apply(struct app *a)
 	if (a->sym == NULL || !a->sym->scope.time_pending || !a->sym->done)
 		return;
 	if (symbols_apply_scope(a->sym) < 0)
-		app_msg(a, EL_WARNING, "a time scope cannot be applied to this recording's samples "
-		    "(Intel PT or branch stacks: the events pane's time: filter can)");
+		app_msg(a, EL_WARNING, "time steps and cpus cannot be applied to this recording's "
+		    "samples (Intel PT or branch stacks: the events pane's time: filter can)");
 }

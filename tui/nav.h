@@ -2,8 +2,11 @@
  * nav.h: the drill-down history of the TUI, a stack of views like a web
  * browser's history.  Enter pushes a view (pane + filter + cursor + target),
  * Esc/Backspace/Left pops back to the one before, which comes back with its
- * own filter and cursor.  A call-path transform is such a step too (struct
- * nav_xf): going back undoes it.  Curses-free; the stack owns its entries.
+ * own filter and cursor.  A step of the scope (tui/scope.h: a zoom, a time
+ * step, a transform, an event) made in a view is undone by going back: a
+ * view keeps how many steps the scope had when it was last current
+ * (scope_n), and going back undoes those made since.  Curses-free; the
+ * stack owns its entries.
  */
 #ifndef PERFNAV_TUI_NAV_H
 #define PERFNAV_TUI_NAV_H
@@ -38,6 +41,13 @@ enum nav_target {
 	 * removes the step.  Made by pane_apply_time().
 	 */
 	NAV_T_TIME,
+	/*
+	 * A zoom step (tui/scope.h scope_zoom): pane again (or the hot
+	 * functions, from the processes) with the scope narrowed to arg (enum
+	 * scope_zoom_kind) of pid arg2 >> 32, tid arg2 & 0xffffffff, id arg3;
+	 * label names it.  Going back removes the step.
+	 */
+	NAV_T_ZOOM,
 };
 
 /* Bits of a hot-functions view's arg. */
@@ -48,18 +58,6 @@ enum {
 	NAV_HOT_DSOS = 1 << 3,	/* list DSOs, not symbols */
 };
 
-/*
- * A transform step: a view pushed by a call-path transform (tui/scope.h)
- * on the view it was applied in.  With it the scope had n transforms, the
- * last one (op, func); going back from the view undoes that one.  n 0: the
- * view is no transform step.
- */
-struct nav_xf {
-	uint8_t		 n;
-	uint8_t		 op;			/* enum cpath_op (symbolize/cpath.h) */
-	uint32_t	 func;			/* function node id */
-};
-
 struct nav_view {
 	int		 pane;			/* enum pane_id */
 	char		 filter[NAV_FILTER_MAX];
@@ -68,7 +66,7 @@ struct nav_view {
 	uint64_t	 arg, arg2, arg3;
 	char		 label[NAV_LABEL_MAX];	/* shown in the path: "pid 123" */
 	bool		 label_filter;		/* the label names the filter it came with */
-	struct nav_xf	 xf;			/* a transform step, or n 0 */
+	uint32_t	 scope_n;		/* the scope's steps when last current */
 };
 
 struct nav {

@@ -172,6 +172,19 @@ pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, int3
 }
 
 int
+pane_push_zoom(struct pane *p, int pane, int kind, int32_t pid, int32_t tid, uint32_t id,
+    const char *label)
+{
+	nav_view_init(&p->push, pane);
+	p->push.target = NAV_T_ZOOM;
+	p->push.arg = (uint64_t)kind;
+	p->push.arg2 = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+	p->push.arg3 = id;
+	snprintf(p->push.label, sizeof p->push.label, "%s", label);
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+int
 pane_push_annotate_scope(struct pane *p, uint32_t func)
 {
 	const struct scope *sc;

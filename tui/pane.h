@@ -190,6 +190,13 @@ int pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, 
 int pane_push_annotate_scope(struct pane *p, uint32_t func);
 int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
     const char *name);
+/*
+ * A zoom step of the scope (tui/scope.h scope_zoom: kind, pid, tid, id,
+ * label), shown in pane: p->push is a NAV_T_ZOOM view the app makes the
+ * step of.  Returns PANE_HANDLED | PANE_PUSH.
+ */
+int pane_push_zoom(struct pane *p, int pane, int kind, int32_t pid, int32_t tid, uint32_t id,
+    const char *label);
 
 /*
  * Where the record at loc is, as dump prints it ("0x48"); in directory mode

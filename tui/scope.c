@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,14 +10,258 @@
 #include "core/text.h"
 #include "tui/scope.h"
 
-/* scope.c: the scope's call-path query, and its transforms pushed, undone and named. */
+/*
+ * scope.c: the scope's steps (kept to be undone), its zoom, its call-path
+ * query, and its transforms and time steps pushed and named.
+ */
+
+void
+scope_save(struct scope *sc)
+{
+	struct scope *k;
+
+	if (sc->nundo == SCOPE_UNDO_MAX) {
+		memmove(&sc->undo[0], &sc->undo[1], (SCOPE_UNDO_MAX - 1) * sizeof *sc->undo);
+		sc->nundo--;
+	}
+	GROW(sc->undo, sc->capundo, sc->nundo + 1);
+	k = &sc->undo[sc->nundo++];
+	*k = *sc;
+	/* what is not the scope's value: the picked tree, the stack itself */
+	k->pick = NULL;
+	k->undo = NULL;
+	k->nundo = k->capundo = 0;
+}
+
+size_t
+scope_depth(const struct scope *sc)
+{
+	return sc->nundo;
+}
+
+/* Do a and b take the same samples into the counts (the zoom, cpus, time steps)? */
+static bool
+same_counts(const struct scope *a, const struct scope *b)
+{
+	return a->zoomed == b->zoomed && memcmp(&a->sel, &b->sel, sizeof a->sel) == 0 &&
+	    a->ncpus == b->ncpus && memcmp(a->cpus, b->cpus, a->ncpus * sizeof *a->cpus) == 0 &&
+	    a->ntr == b->ntr && memcmp(a->tr, b->tr, a->ntr * sizeof *a->tr) == 0;
+}
+
+bool
+scope_undo(struct scope *sc)
+{
+	struct scope now = *sc, *k;
+
+	if (sc->nundo == 0)
+		return false;
+	k = &sc->undo[--sc->nundo];
+	*sc = *k;
+	/* kept as they are: the pick, the highlight, the start options, the steps */
+	sc->pick = now.pick;
+	sc->pick_node = now.pick_node;
+	sc->hl_func = now.hl_func;
+	sc->undo = now.undo;
+	sc->nundo = now.nundo - 1;
+	sc->capundo = now.capundo;
+	sc->gen = now.gen + 1;
+	sc->time_pending = now.time_pending || !same_counts(&now, sc);
+	sc->recounted = now.recounted && same_counts(&now, sc);
+	return true;
+}
+
+bool
+scope_zoomed(const struct scope *sc, enum scope_zoom_kind kind)
+{
+	const struct hist_select *z = &sc->sel;
+
+	switch (kind) {
+	case SZ_PID:
+		return sc->zoomed && z->by_pid;
+	case SZ_TID:
+		return sc->zoomed && z->by_tid;
+	case SZ_COMM:
+		return sc->zoomed && z->by_comm;
+	case SZ_DSO:
+		return sc->zoomed && z->by_dso;
+	case SZ_SYM:
+		return sc->zoomed && z->by_node;
+	case SZ_CPU:
+		return sc->ncpus > 0;
+	default:
+		return false;
+	}
+}
+
+/* Add cpu to the sorted cpu zoom; false if it is in or the list is full. */
+static bool
+cpu_add(struct scope *sc, uint32_t cpu)
+{
+	size_t i = 0;
+
+	while (i < sc->ncpus && sc->cpus[i] < cpu)
+		i++;
+	if ((i < sc->ncpus && sc->cpus[i] == cpu) || sc->ncpus == SCOPE_CPU_MAX)
+		return false;
+	memmove(&sc->cpus[i + 1], &sc->cpus[i], (sc->ncpus - i) * sizeof *sc->cpus);
+	sc->cpus[i] = cpu;
+	sc->ncpus++;
+	return true;
+}
+
+bool
+scope_zoom_set(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t tid, uint32_t id,
+    const char *label)
+{
+	struct hist_select z = sc->zoomed ? sc->sel : (struct hist_select){ 0 };
+
+	if (kind == SZ_CPU) {
+		char list[40];
+
+		if (!cpu_add(sc, id))
+			return false;
+		snprintf(sc->zlabel[SZ_CPU], sizeof sc->zlabel[SZ_CPU], "cpu %s",
+		    scope_cpu_list(sc, list, sizeof list));
+		snprintf(sc->what, sizeof sc->what, "cpu %" PRIu32, id);
+		sc->time_pending = true;
+		sc->gen++;
+		return true;
+	}
+	switch (kind) {
+	case SZ_TID:
+		z.by_tid = z.by_pid = true;
+		z.tid = tid;
+		z.pid = pid;
+		break;
+	case SZ_PID:
+		z.by_pid = true;
+		z.pid = pid;
+		if (z.by_tid && sc->sel.pid != pid)
+			z.by_tid = false;	/* another process: its thread goes */
+		break;
+	case SZ_COMM:
+		z.by_comm = true;
+		z.comm = id;
+		break;
+	case SZ_DSO:
+		z.by_dso = true;
+		z.dso = id;
+		break;
+	case SZ_SYM:
+		z.by_node = true;
+		z.node = id;
+		break;
+	default:
+		return false;
+	}
+	if (sc->zoomed && memcmp(&z, &sc->sel, sizeof z) == 0)
+		return false;
+	if (kind == SZ_TID || (kind == SZ_PID && !z.by_tid))
+		sc->zlabel[SZ_TID][0] = sc->zlabel[SZ_PID][0] = '\0';
+	snprintf(sc->zlabel[kind], sizeof sc->zlabel[kind], "%s", label);
+	snprintf(sc->what, sizeof sc->what, "%s", label);
+	sc->sel = z;
+	sc->zoomed = true;
+	sc->recounted = false;
+	sc->time_pending = true;
+	sc->gen++;
+	return true;
+}
+
+bool
+scope_zoom(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t tid, uint32_t id,
+    const char *label)
+{
+	scope_save(sc);
+	if (scope_zoom_set(sc, kind, pid, tid, id, label))
+		return true;
+	sc->nundo--;	/* nothing changed: no step */
+	return false;
+}
+
+const struct hist_select *
+scope_sel(const struct scope *sc)
+{
+	return sc->zoomed && !sc->recounted ? &sc->sel : NULL;
+}
+
+bool
+scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu)
+{
+	if (sc->zoomed && ((sc->sel.by_pid && pid != sc->sel.pid) ||
+	    (sc->sel.by_tid && tid != sc->sel.tid)))
+		return false;
+	if (sc->ncpus == 0)
+		return true;
+	for (size_t i = 0; cpu >= 0 && i < sc->ncpus; i++)
+		if (sc->cpus[i] == (uint32_t)cpu)
+			return true;
+	return false;
+}
+
+const char *
+scope_zoom_text(const struct scope *sc, char *buf, size_t n)
+{
+	static const enum scope_zoom_kind order[] = { SZ_PID, SZ_TID, SZ_COMM, SZ_CPU, SZ_DSO, SZ_SYM };
+	size_t o = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof order / sizeof order[0] && o + 1 < n; i++) {
+		enum scope_zoom_kind k = order[i];
+		int w;
+
+		if (!scope_zoomed(sc, k) || sc->zlabel[k][0] == '\0')
+			continue;
+		if (k == SZ_PID && scope_zoomed(sc, SZ_TID) && sc->zlabel[SZ_TID][0])
+			continue;	/* the thread names its process */
+		w = snprintf(buf + o, n - o, "%s%s", o ? " > " : "", sc->zlabel[k]);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+	if (o >= n)
+		o = n - 1;
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *
+scope_cpu_list(const struct scope *sc, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sc->ncpus && o + 1 < n;) {
+		size_t j = i;
+		int w;
+
+		while (j + 1 < sc->ncpus && sc->cpus[j + 1] == sc->cpus[j] + 1)
+			j++;
+		if (j > i)
+			w = snprintf(buf + o, n - o, "%s%u-%u", o ? "," : "", sc->cpus[i], sc->cpus[j]);
+		else
+			w = snprintf(buf + o, n - o, "%s%u", o ? "," : "", sc->cpus[i]);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+		i = j + 1;
+	}
+	if (o >= n)
+		o = n - 1;
+	buf[o] = '\0';
+	return buf;
+}
 
 void
 scope_query(const struct scope *sc, bool bottom_up, struct cpath_query *q)
 {
 	memset(q, 0, sizeof *q);
 	q->ev = sc->ev;
-	q->sel = sc->zoomed ? &sc->sel : NULL;
+	q->sel = scope_sel(sc);
 	q->entry = CPATH_NONE;
 	q->xf = sc->xf;
 	q->nxf = sc->nxf;
@@ -28,10 +273,12 @@ scope_xf_push(struct scope *sc, enum cpath_op op, uint32_t func)
 {
 	if (sc->nxf >= SCOPE_XF_MAX)
 		return false;
+	scope_save(sc);
 	sc->xf[sc->nxf].op = op;
 	sc->xf[sc->nxf].func = op == CPATH_NORECURSE ? CPATH_NONE : func;
 	sc->nxf++;
 	sc->gen++;
+	snprintf(sc->what, sizeof sc->what, "a transform");
 	return true;
 }
 
@@ -114,9 +361,11 @@ scope_time_push(struct scope *sc, uint64_t start, uint64_t end)
 {
 	if (scope_time_refusal(sc, start, end) != NULL)
 		return false;
+	scope_save(sc);
 	sc->tr[sc->ntr].start = start;
 	sc->tr[sc->ntr].end = end;
 	sc->ntr++;
+	snprintf(sc->what, sizeof sc->what, "a time step");
 	sc->time_pending = true;
 	sc->gen++;
 	return true;
@@ -226,6 +475,9 @@ scope_free(struct scope *sc)
 {
 	cpath_free(sc->pick);
 	sc->pick = NULL;
+	free(sc->undo);
+	sc->undo = NULL;
+	sc->nundo = sc->capundo = 0;
 }
 
 bool
@@ -237,9 +489,59 @@ scope_step_event(struct scope *sc, const struct hist *h, bool forward, char *msg
 		snprintf(msg, n, "%s", nev ? "one event only" : "no events with samples yet");
 		return false;
 	}
-	sc->ev = (sc->ev + (forward ? 1 : nev - 1)) % nev;
-	sc->gen++;
+	scope_set_event(sc, (sc->ev + (forward ? 1 : nev - 1)) % nev);
 	snprintf(msg, n, "event %zu of %zu: %s", sc->ev + 1, nev,
 	    hist_str(h, hist_event(h, sc->ev)->name));
 	return true;
+}
+
+bool
+scope_set_event(struct scope *sc, size_t ev)
+{
+	if (ev == sc->ev)
+		return false;
+	scope_save(sc);
+	sc->ev = ev;
+	snprintf(sc->what, sizeof sc->what, "event %zu", ev + 1);
+	sc->gen++;
+	return true;
+}
+
+/* Append part to buf (o bytes used of n) after " > " when something is before. */
+static size_t
+add_part(char *buf, size_t n, size_t o, const char *part)
+{
+	int w;
+
+	if (part[0] == '\0' || o + 1 >= n)
+		return o;
+	w = snprintf(buf + o, n - o, "%s%s", o ? " > " : "", part);
+	return w < 0 ? o : o + (size_t)w >= n ? n - 1 : o + (size_t)w;
+}
+
+const char *
+scope_text(const struct scope *sc, const struct hist *h, const char *start, char *buf, size_t n)
+{
+	char part[400];
+	size_t o = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (h != NULL && hist_nevents(h) > 1 && sc->ev < hist_nevents(h)) {
+		snprintf(part, sizeof part, "%s", hist_str(h, hist_event(h, sc->ev)->name));
+		o = add_part(buf, n, o, part);
+	}
+	o = add_part(buf, n, o, scope_zoom_text(sc, part, sizeof part));
+	o = add_part(buf, n, o, scope_time_text(sc, part, sizeof part));
+	if (h != NULL)
+		o = add_part(buf, n, o, scope_xf_text(sc, h, part, sizeof part));
+	if (start != NULL && start[0] && o + 1 < n) {
+		int w = snprintf(buf + o, n - o, "%s%s", o ? " | " : "", start);
+
+		o = w < 0 ? o : o + (size_t)w >= n ? n - 1 : o + (size_t)w;
+	}
+	if (o && sc->time_pending && o + 1 < n)
+		snprintf(buf + o, n - o, " (pending)");
+	return buf;
 }

@@ -1,12 +1,21 @@
 /*
- * scope.h: what part of the recording the analysis panes look at, shared
- * by them all (hot functions, the call-path trees, the flame graph): the
- * event, the zoom (a process, thread or DSO: a struct hist_select over the
- * samples' own entries) and the call-path transforms (symbolize/cpath.h)
- * in the order they were applied.  The app owns one, in struct symbols
- * (p->sym->scope); a pane that changes it bumps gen, and every pane that
- * shows it rebuilds when gen is not the one it built for.  Transforms are
- * steps of the view history: each is pushed as a view, Esc pops it.
+ * scope.h: what part of the recording the analysis panes look at, one for
+ * them all (hot functions, the call-path trees, the flame graph, the
+ * timeline, the flame scope, the processes' counts, the events list's
+ * scope filter, annotate): the event, the zoom (a process, thread, command,
+ * DSO or symbol: the samples whose own entry, the one of their own
+ * address, a struct hist_select takes; and cpus), the time steps and the
+ * call-path transforms (symbolize/cpath.h) in the order they were
+ * applied, over the start options' samples.  The app owns one, in struct
+ * symbols (p->sym->scope); every change bumps gen, and every pane that
+ * shows it rebuilds when gen is not the one it built for.
+ *
+ * Every change is a step: the scope keeps what it was before each one
+ * (scope_undo takes the last back), so Esc undoes steps in the order they
+ * were made whatever their kind, and switching panes changes nothing.
+ * The zoom, cpus and time steps are applied by recounting the app's hist
+ * (symbols_apply_scope: hist_rescope_sel); until that is done, or where it
+ * cannot be, panes select the zoom's rows themselves (scope_sel).
  * Curses-free; the helpers below are in tui/scope.c.
  */
 #ifndef PERFNAV_TUI_SCOPE_H
@@ -21,12 +30,28 @@
 
 #define SCOPE_XF_MAX	8
 #define SCOPE_TIME_MAX	8
+#define SCOPE_CPU_MAX	64
+#define SCOPE_UNDO_MAX	256
+
+/* What a zoom step narrows to (scope_zoom). */
+enum scope_zoom_kind {
+	SZ_PID,		/* a process: pid */
+	SZ_TID,		/* a thread: pid, tid */
+	SZ_COMM,	/* a command: id, a hist string */
+	SZ_DSO,		/* a DSO: id */
+	SZ_SYM,		/* a symbol: id, a function node */
+	SZ_CPU,		/* a cpu: id */
+	SZ_N
+};
 
 struct scope {
 	size_t			 ev;		/* event index (hist_event) */
 	bool			 zoomed;	/* sel applies */
 	struct hist_select	 sel;
-	char			 zoom_label[48];	/* "pid 123", "libc.so.6" */
+	/* the zoom's parts as the title names them ("pid 123 make", "dso libc.so.6") */
+	char			 zlabel[SZ_N][48];
+	uint32_t		 cpus[SCOPE_CPU_MAX];	/* the cpu zoom, sorted */
+	size_t			 ncpus;
 	struct cpath_xform	 xf[SCOPE_XF_MAX];
 	size_t			 nxf;
 	unsigned		 gen;		/* bumped on every change */
@@ -47,7 +72,9 @@ struct scope {
 	 */
 	struct filter_range	 tr[SCOPE_TIME_MAX];
 	size_t			 ntr;
-	bool			 time_pending;	/* set, hist not recounted for it yet */
+	bool			 time_pending;	/* set, hist not recounted for it (the
+						 * zoom, cpus or time steps) yet */
+	bool			 recounted;	/* the hist's counts are those of the zoom */
 	/*
 	 * The function node (hist_node_get) selected in the hot functions, or
 	 * CPATH_NONE: the timeline can highlight its samples.
@@ -62,7 +89,61 @@ struct scope {
 	 */
 	unsigned		 hot_keep;
 	int			 hot_callers;
+	char			 what[64];	/* the last step, as "undone: ..." names it */
+	/* What the scope was before each step, the last last (scope_undo). */
+	struct scope		*undo;
+	size_t			 nundo, capundo;
 };
+
+/*
+ * The scope as it is now, kept as the one to come back to: every change
+ * below makes one; a caller making a change of several parts (a typed
+ * scope) makes one itself, then changes the parts with the _set calls.
+ * The oldest goes when SCOPE_UNDO_MAX are kept.
+ */
+void scope_save(struct scope *sc);
+/*
+ * Back to the scope before the last step (gen bumped; a recount pending
+ * when the zoom, cpus or time changed).  Returns false when there is none.
+ */
+bool scope_undo(struct scope *sc);
+/* Steps kept (scope_undo can take back this many). */
+size_t scope_depth(const struct scope *sc);
+
+/*
+ * A zoom step: narrow to kind's value (pid and tid for SZ_PID and SZ_TID,
+ * id for the others), label naming it in the title ("thread 123 make").
+ * A zoom of a kind already in replaces it; cpus add up to SCOPE_CPU_MAX.
+ * Returns false (nothing changed) when the scope has it already.
+ */
+bool scope_zoom(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t tid,
+    uint32_t id, const char *label);
+/* The same without a step of its own (part of a step the caller saved). */
+bool scope_zoom_set(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t tid,
+    uint32_t id, const char *label);
+/* Is kind part of the zoom? */
+bool scope_zoomed(const struct scope *sc, enum scope_zoom_kind kind);
+/*
+ * The selection a pane applies itself to the hist's rows and paths: the
+ * zoom's, while the hist is not recounted for it; NULL when nothing is to
+ * select (no zoom, or the counts are the zoom's already).
+ */
+const struct hist_select *scope_sel(const struct scope *sc);
+/* Does a sample of pid, tid on cpu (-1: none recorded) pass the zoom's threads and cpus? */
+bool scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu);
+/* The zoom as the title shows it: "thread 123 make > dso libc.so.6 > cpu 0,1"; "" if none. */
+const char *scope_zoom_text(const struct scope *sc, char *buf, size_t n);
+/*
+ * The whole scope as the title shows it, its parts in the order they
+ * narrow: the event (when h has several: ev_name), the zoom, the time
+ * steps, the transforms, then the start options (start, as the title
+ * names them: "comms foo"), "" if the scope is the whole recording.
+ * " (pending)" when the counts are not the scope's yet.  Returns buf.
+ */
+const char *scope_text(const struct scope *sc, const struct hist *h, const char *start, char *buf,
+    size_t n);
+/* What the scope's cpus take, as perf's --cpu list ("0-2,5"); "" if none.  Returns buf. */
+const char *scope_cpu_list(const struct scope *sc, char *buf, size_t n);
 
 /* The call-path query of the scope (event, zoom, transforms) in direction bottom_up. */
 void scope_query(const struct scope *sc, bool bottom_up, struct cpath_query *q);
@@ -93,6 +174,8 @@ const char *scope_xf_text(const struct scope *sc, const struct hist *h, char *bu
  * why nothing changed).  Returns true when the event changed.
  */
 bool scope_step_event(struct scope *sc, const struct hist *h, bool forward, char *msg, size_t n);
+/* A step to event ev (an index of hist_event); false when it is the scope's already. */
+bool scope_set_event(struct scope *sc, size_t ev);
 
 /*
  * Push a time step [start, end] (perf time, ns, both ends in) and bump

@@ -212,18 +212,32 @@ symbols_apply_scope(struct symbols *sy)
 {
 	struct scope *sc = &sy->scope;
 	struct filter_range r;
-	struct hist_filter f = { .time = &r, .ntime = 1 };
+	struct hist_filter f = { 0 };
+	const struct hist_select *sel = sc->zoomed ? &sc->sel : NULL;
 
 	if (!sc->time_pending || !sy->done)
 		return 0;
 	sc->time_pending = false;
-	if (!scope_time_range(sc, &r.start, &r.end)) {
-		if (hist_rescope(sy->h, NULL) < 0)
-			return -1;
-	} else if (hist_rescope(sy->h, &f) < 0) {
+	if (scope_time_range(sc, &r.start, &r.end)) {
+		f.time = &r;
+		f.ntime = 1;
+	}
+	f.cpus = sc->cpus;
+	f.ncpus = sc->ncpus;
+	sc->recounted = false;
+	if (hist_rescope_sel(sy->h, filter_active(&f) ? &f : NULL, sel) == 0) {
+		sc->recounted = sel != NULL;
+	} else if (f.ntime || f.ncpus) {
+		/* no recount: the time steps and cpus cannot be, the zoom is selected by panes */
 		sc->ntr = 0;
+		sc->ncpus = 0;
+		sc->zlabel[SZ_CPU][0] = '\0';
+		hist_rescope(sy->h, NULL);
 		sc->gen++;
+		sy->gen++;
 		return -1;
+	} else {
+		hist_rescope(sy->h, NULL);
 	}
 	sc->gen++;
 	sy->gen++;

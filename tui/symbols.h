@@ -125,11 +125,13 @@ const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *
     uint64_t *ip);
 
 /*
- * Recount the hist for the scope's time steps (hist_rescope) if they
- * changed and symbols are resolved; bumps gen when it did.  Returns 0
- * (done, or waiting for symbols: scope.time_pending stays set), or -1
- * when this hist cannot be recounted (Intel PT or branch-stack samples):
- * then the last time step is taken back out of the scope.
+ * Recount the hist for the scope's zoom, cpus and time steps
+ * (hist_rescope_sel) if they changed and symbols are resolved; bumps gen
+ * when it did.  Returns 0 (done, or waiting for symbols:
+ * scope.time_pending stays set), or -1 when this hist cannot be recounted
+ * (Intel PT or branch-stack samples) for time steps or cpus: then they
+ * are taken back out of the scope (a zoom alone stays, selected by the
+ * panes: scope_sel).
  */
 int symbols_apply_scope(struct symbols *sy);
 

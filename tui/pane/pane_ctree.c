@@ -673,7 +673,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	const struct scope *sc = &ct->sy->scope;
 	const struct hist_event *he = hist_event(H(ct), sc->ev);
 	size_t nev = hist_nevents(H(ct));
-	char xf[256];
+	char xf[256], zt[200];
 	size_t k;
 
 	if (!ct->loaded) {	/* diff mode: waiting for both */
@@ -692,8 +692,8 @@ info_line(struct pane *p, char *buf, size_t n)
 	k = strlen(buf);
 	if (nev > 1 && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, Tab: next)", sc->ev + 1, nev);
-	if (sc->zoomed && k < n)
-		k += (size_t)snprintf(buf + k, n - k, " | %s", sc->zoom_label);
+	if ((sc->zoomed || sc->ncpus) && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " | %s", scope_zoom_text(sc, zt, sizeof zt));
 	if (sc->nxf && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %s",
 		    scope_xf_text(sc, H(ct), xf, sizeof xf));

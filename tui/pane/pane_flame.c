@@ -755,8 +755,8 @@ head_line(struct pane *p, char *buf, size_t n)
 	if (nev > 1)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab)", sc->ev + 1, nev);
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " samples", N(f, 0)->total_samples);
-	if (sc->zoomed)
-		k += snprintf(buf + k, n - (size_t)k, " | %s", sc->zoom_label);
+	if (sc->zoomed || sc->ncpus)
+		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));
 	if (sc->nxf)
 		k += snprintf(buf + k, n - (size_t)k, " | %zu transform%s", sc->nxf,
 		    sc->nxf == 1 ? "" : "s");

@@ -118,7 +118,6 @@ struct hot {
 	bool			 dsos;		/* list DSOs */
 	bool			 branches;	/* the branch table (from the DSOs: s) */
 	struct hot_branch	*br;		/* made when first shown */
-	struct hist_select	 sel;
 	double			 pct;
 	bool			 callers;	/* call paths towards the callers, else callees */
 	/* the columns shown: children (with callchains), --sort's keys (scope.hot_keep) */
@@ -230,7 +229,8 @@ entry_tree(struct hot *ht, uint32_t i)
 {
 	struct hot_tree *pt = &ht->trees[i];
 	const struct hist_entry *e = &ht->ents[i];
-	struct hist_select sel = ht->sel;
+	const struct hist_select *zs = scope_sel(&ht->sy->scope);
+	struct hist_select sel = zs ? *zs : (struct hist_select){ 0 };
 	struct cpath_xform x = { ht->callers ? CPATH_CALLERS : CPATH_FOCUS, e->node };
 	struct cpath_query q = {
 		.ev = ht->ev, .sel = &sel, .entry = CPATH_NONE, .xf = &x, .nxf = 1,
@@ -239,9 +239,10 @@ entry_tree(struct hot *ht, uint32_t i)
 
 	if (pt->t != NULL)
 		return pt;
-	sel.by_dso = false;
-	sel.by_comm = (ht->keep & HIST_KEEP(HIST_KEY_COMM)) != 0;	/* a row of one command */
-	sel.comm = e->comm;
+	if ((ht->keep & HIST_KEEP(HIST_KEY_COMM)) != 0) {	/* a row of one command */
+		sel.by_comm = true;
+		sel.comm = e->comm;
+	}
 	pt->t = cpath_build(H(ht), &q);
 	pt->top = cpath_find(pt->t, &e->node, 1);
 	return pt;
@@ -371,7 +372,7 @@ reload(struct pane *p, bool keep_cursor)
 		n = hot_branch_load(ht->br, hist_nevents(H(ht)) ? hist_event(H(ht), ht->ev)->attr : -1,
 		    ht->pct);
 	else
-		n = hist_rows_merged(H(ht), ht->ev, &ht->sel, keep, ht->pct, &m);
+		n = hist_rows_merged(H(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
 	GROW(ht->ents, ht->capents, n + 1);
 	GROW(ht->trees, ht->captrees, n + 1);
 	memset(ht->ents, 0, (n + 1) * sizeof *ht->ents);
@@ -567,56 +568,41 @@ thread_comm(const struct pane *p, int32_t tid)
 static unsigned
 view_flags(const struct hot *ht)
 {
-	return (ht->sel.by_pid ? NAV_HOT_PID : 0) | (ht->sel.by_tid ? NAV_HOT_TID : 0) |
-	    (ht->sel.by_dso ? NAV_HOT_DSO : 0) | (ht->dsos ? NAV_HOT_DSOS : 0);
+	return ht->dsos ? NAV_HOT_DSOS : 0;
 }
 
 static void
-push_hot(struct pane *p, unsigned flags, int32_t pid, int32_t tid, uint32_t dso, const char *label)
+push_hot(struct pane *p, unsigned flags, const char *label)
 {
 	nav_view_init(&p->push, PANE_HOT);
 	p->push.target = NAV_T_HOT;
 	p->push.arg = flags;
-	p->push.arg2 = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
-	p->push.arg3 = dso;
 	snprintf(p->push.label, sizeof p->push.label, "%s", label);
 }
 
-/*
- * The hot functions' zoom is the scope's: the call trees and the flame
- * graph show the same process, thread or DSO (their samples' own entries).
- */
-static void
-scope_follow(struct hot *ht, const struct nav_view *v)
+/* The zoom of the scope (every field false when none): the process, thread, DSO. */
+static struct hist_select
+zoom_of(const struct hot *ht)
 {
-	struct scope *sc = &ht->sy->scope;
-	bool zoomed = ht->sel.by_pid || ht->sel.by_tid || ht->sel.by_dso;
+	const struct scope *sc = &ht->sy->scope;
 
-	if (zoomed == sc->zoomed && (!zoomed || memcmp(&sc->sel, &ht->sel, sizeof sc->sel) == 0))
-		return;
-	sc->zoomed = zoomed;
-	sc->sel = ht->sel;
-	snprintf(sc->zoom_label, sizeof sc->zoom_label, "%s", zoomed ? v->label : "");
-	sc->gen++;
+	return sc->zoomed ? sc->sel : (struct hist_select){ 0 };
 }
 
+/*
+ * A view of the hot functions names its rows (symbols or DSOs) and its
+ * cursor; what they count is the scope's (tui/scope.h), which no view
+ * changes by being shown.
+ */
 static void
 hot_enter(struct pane *p, const struct nav_view *v)
 {
 	struct hot *ht = p->priv;
 	unsigned f = v->target == NAV_T_HOT ? (unsigned)v->arg : 0;
 
-	memset(&ht->sel, 0, sizeof ht->sel);
-	ht->sel.by_pid = (f & NAV_HOT_PID) != 0;
-	ht->sel.by_tid = (f & NAV_HOT_TID) != 0;
-	ht->sel.by_dso = (f & NAV_HOT_DSO) != 0;
-	ht->sel.pid = (int32_t)(uint32_t)(v->arg2 >> 32);
-	ht->sel.tid = (int32_t)(uint32_t)v->arg2;
-	ht->sel.dso = (uint32_t)v->arg3;
 	ht->dsos = (f & NAV_HOT_DSOS) != 0;
 	ht->branches = false;
 	set_columns(p, ht);
-	scope_follow(ht, v);
 	reload(p, false);
 	pane_list_enter(p, v);
 }
@@ -629,8 +615,6 @@ hot_save(struct pane *p, struct nav_view *v)
 	pane_list_save(p, v);
 	v->target = NAV_T_HOT;
 	v->arg = view_flags(ht);
-	v->arg2 = (uint64_t)(uint32_t)ht->sel.pid << 32 | (uint32_t)ht->sel.tid;
-	v->arg3 = ht->sel.dso;
 }
 
 /* ---- actions ---- */
@@ -698,10 +682,10 @@ samples_view(struct pane *p, uint32_t node, uint32_t comm, uint32_t dso)
 	name = symbolizer_label_name(label);
 	nav_view_init(&p->push, PANE_EVENTS);
 	k = snprintf(f, sizeof f, "type:SAMPLE");
-	if (ht->sel.by_tid)
-		k += snprintf(f + k, sizeof f - (size_t)k, " tid:%" PRId32, ht->sel.tid);
-	else if (ht->sel.by_pid)
-		k += snprintf(f + k, sizeof f - (size_t)k, " pid:%" PRId32, ht->sel.pid);
+	if (zoom_of(ht).by_tid)
+		k += snprintf(f + k, sizeof f - (size_t)k, " tid:%" PRId32, zoom_of(ht).tid);
+	else if (zoom_of(ht).by_pid)
+		k += snprintf(f + k, sizeof f - (size_t)k, " pid:%" PRId32, zoom_of(ht).pid);
 	if (c && c[0] && !strchr(c, ' '))
 		k += snprintf(f + k, sizeof f - (size_t)k, " comm:%s", c);
 	if (!strchr(d, ' '))
@@ -717,15 +701,11 @@ samples_view(struct pane *p, uint32_t node, uint32_t comm, uint32_t dso)
 	return PANE_HANDLED | PANE_PUSH;
 }
 
-/* The annotate view of the row's function (self samples of this event, of
- * the zoomed process or thread if any). */
+/* The annotate view of the row's function (self samples of the scope). */
 static int
 annotate_view(struct pane *p, const struct hrow *w)
 {
-	struct hot *ht = p->priv;
-
-	return pane_push_annotate(p, row_func(ht, w), ht->ev,
-	    view_flags(ht) & (NAV_HOT_PID | NAV_HOT_TID), ht->sel.pid, ht->sel.tid);
+	return pane_push_annotate_scope(p, row_func(p->priv, w));
 }
 
 /* The self samples of function node in the table's rows (of this event and zoom). */
@@ -755,10 +735,7 @@ drill(struct pane *p, const struct hrow *w)
 	case HR_ENTRY:
 		if (ht->dsos) {
 			snprintf(label, sizeof label, "dso %.40s", dso_short(ht, e->dso));
-			push_hot(p, view_flags(ht) & ~(unsigned)NAV_HOT_DSOS, ht->sel.pid, ht->sel.tid,
-			    e->dso, label);
-			p->push.arg |= NAV_HOT_DSO;
-			return PANE_HANDLED | PANE_PUSH;
+			return pane_push_zoom(p, PANE_HOT, SZ_DSO, 0, 0, e->dso, label);
 		}
 		if (e->samples == 0) {
 			snprintf(p->msg, sizeof p->msg, "no sample ends in %s itself: its children %% "
@@ -880,7 +857,7 @@ key_pct_limit(struct pane *p)
 	return PANE_HANDLED | PANE_MSG;
 }
 
-/* d: the hot functions of the row's DSO (again: back out). */
+/* d: zoom the scope into the row's DSO (its samples: those whose own address is in it). */
 static int
 key_zoom_dso(struct pane *p, const struct hrow *w)
 {
@@ -897,15 +874,11 @@ key_zoom_dso(struct pane *p, const struct hrow *w)
 	} else {
 		dso = ht->ents[w->ent].dso;
 	}
-	if (ht->sel.by_dso && ht->sel.dso == dso && !ht->dsos)
-		return PANE_HANDLED | PANE_BACK;
 	snprintf(label, sizeof label, "dso %.40s", dso_short(ht, dso));
-	push_hot(p, (view_flags(ht) & ~(unsigned)NAV_HOT_DSOS) | NAV_HOT_DSO, ht->sel.pid,
-	    ht->sel.tid, dso, label);
-	return PANE_HANDLED | PANE_PUSH;
+	return pane_push_zoom(p, PANE_HOT, SZ_DSO, 0, 0, dso, label);
 }
 
-/* t: the hot functions of the row's thread (again: back out). */
+/* t: zoom the scope into the row's thread. */
 static int
 key_zoom_thread(struct pane *p, const struct hrow *w)
 {
@@ -916,12 +889,8 @@ key_zoom_thread(struct pane *p, const struct hrow *w)
 	if (w == NULL)
 		return PANE_HANDLED;
 	e = &ht->ents[w->ent];
-	if (ht->sel.by_tid && ht->sel.tid == e->tid)
-		return PANE_HANDLED | PANE_BACK;
 	snprintf(label, sizeof label, "thread %" PRId32 " %.24s", e->tid, thread_comm(p, e->tid));
-	push_hot(p, (view_flags(ht) & ~(unsigned)NAV_HOT_PID) | NAV_HOT_TID, e->pid, e->tid,
-	    ht->sel.dso, label);
-	return PANE_HANDLED | PANE_PUSH;
+	return pane_push_zoom(p, PANE_HOT, SZ_TID, e->pid, e->tid, 0, label);
 }
 
 /* c: collapse the row, or its parent if it is not expanded. */
@@ -1003,8 +972,7 @@ hot_key(struct pane *p, enum action a)
 			key_branches(p, false);
 		if (ht->dsos)
 			return PANE_HANDLED | PANE_BACK;
-		push_hot(p, view_flags(ht) | NAV_HOT_DSOS, ht->sel.pid, ht->sel.tid, ht->sel.dso,
-		    "dsos");
+		push_hot(p, NAV_HOT_DSOS, "dsos");
 		return PANE_HANDLED | PANE_PUSH;
 	case ACT_ZOOM_DSO:
 		return key_zoom_dso(p, w);

@@ -346,18 +346,15 @@ pr_key(struct pane *p, enum action a)
 	    strtab_get(&tt->strs, tt->comms[th->last_comm].name) : "?";
 	if (a == ACT_ZOOM_THREAD || (a == ACT_ENTER && (w->kind == K_THREAD ||
 	    (int64_t)w->pid == pr->scope))) {
-		/* the hot functions of the thread or process */
-		nav_view_init(&p->push, PANE_HOT);
-		p->push.target = NAV_T_HOT;
-		p->push.arg = w->kind == K_PROC ? NAV_HOT_PID : NAV_HOT_TID;
-		p->push.arg2 = (uint64_t)(uint32_t)w->pid << 32 | (uint32_t)w->tid;
-		if (w->kind == K_PROC)
-			snprintf(p->push.label, sizeof p->push.label, "hot pid %" PRId32 " %.24s",
-			    w->pid, comm);
-		else
-			snprintf(p->push.label, sizeof p->push.label, "hot tid %" PRId32 " %.24s",
-			    w->tid, comm);
-		return PANE_HANDLED | PANE_PUSH;
+		/* the scope zoomed into the thread or process, shown in the hot functions */
+		char label[NAV_LABEL_MAX];
+
+		if (w->kind == K_PROC) {
+			snprintf(label, sizeof label, "pid %" PRId32 " %.24s", w->pid, comm);
+			return pane_push_zoom(p, PANE_HOT, SZ_PID, w->pid, w->pid, 0, label);
+		}
+		snprintf(label, sizeof label, "thread %" PRId32 " %.24s", w->tid, comm);
+		return pane_push_zoom(p, PANE_HOT, SZ_TID, w->pid, w->tid, 0, label);
 	}
 	if (a == ACT_ENTER && w->kind == K_PROC && (int64_t)w->pid != pr->scope) {
 		nav_view_init(&p->push, PANE_PROCS);
