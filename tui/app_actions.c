@@ -36,6 +36,7 @@ row_text(struct app *a, struct pane *p)
 		app_msg(a, EL_MESSAGE, "= shows the selected row's full text: no row here");
 		return;
 	}
+	a->row_title = NULL;
 	r = xmalloc(sizeof *r);
 	row_reset(r);
 	p->ops->row(p, widget_source(&p->w, p->w.cursor), r);
@@ -327,6 +328,12 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 		break;
 	case ACT_PANE_FSCOPE:
 		app_view_switch(a, PANE_FSCOPE);
+		break;
+	case ACT_SCOPE_EDIT:
+		app_scope_edit_start(a);
+		break;
+	case ACT_SCOPE_COMMAND:
+		app_scope_command(a);
 		break;
 	case ACT_PANE_COUNTERS:
 		app_view_switch(a, PANE_COUNTERS);

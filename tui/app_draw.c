@@ -349,7 +349,8 @@ draw_status(struct app *a)
 
 	fill_line(a, y, EL_STATUS);
 	if (a->in != IN_NONE) {
-		snprintf(buf, sizeof buf, "%s%s", a->in == IN_SEARCH ? "/" : "filter: ", a->in_buf);
+		snprintf(buf, sizeof buf, "%s%s", a->in == IN_SEARCH ? "/" : a->in == IN_SCOPE ?
+		    "scope: " : "filter: ", a->in_buf);
 		attrset((attr_t)a->ta.a[EL_STATUS]);
 		put_text(y, 0, COLS - 1, buf);
 		if (a->msg[0]) {
@@ -420,7 +421,8 @@ draw_row_text(struct app *a, const struct pane_canvas *c)
 		return;
 	attrset((attr_t)a->ta.a[EL_STATUS]);
 	mvhline(c->y, 0, ' ', c->w);
-	mvaddnstr(c->y, 1, "the row's full text (any key closes it)", c->w - 2);
+	mvaddnstr(c->y, 1, a->row_title ? a->row_title : "the row's full text (any key closes it)",
+	    c->w - 2);
 	while (*p != '\0' && y <= last) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);

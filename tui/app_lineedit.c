@@ -95,7 +95,10 @@ app_lineedit_key(struct app *a, int key)
 	case KEYS_ENTER:
 	case 13:
 	case KEYS_FN + KEY_ENTER:
-		if (a->in == IN_FILTER) {
+		if (a->in == IN_SCOPE) {
+			if (!app_scope_edit_enter(a))
+				return;		/* stay in the editor */
+		} else if (a->in == IN_FILTER) {
 			err[0] = '\0';
 			if (widget_set_filter(&p->w, a->in_buf, err, sizeof err) < 0) {
 				app_msg(a, EL_ERROR, "%s", err[0] ? err : "bad filter");

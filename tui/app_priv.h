@@ -6,7 +6,8 @@
  *   app_term.c      terminal state: curses on /dev/tty, signals, stderr
  *   app_theme.c     a theme turned into curses colour pairs and attributes
  *   app_view.c      navigation: the view history over the panes
- *   app_lineedit.c  the line editor of search and filter
+ *   app_lineedit.c  the line editor of search, filter and the typed scope
+ *   app_scope.c     the typed scope and the scope's command line
  *   app_actions.c   what an action does (the pane's own first)
  *   app_draw.c      drawing: title, tabs, the pane, the status line
  *   app_mouse.c     the mouse: wheel, tabs, clicks on rows
@@ -33,7 +34,7 @@ struct session;
 struct symbols;
 
 /* What the status line is editing. */
-enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER };
+enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER, IN_SCOPE };
 
 /* Diff mode: what the app keeps of the recording not shown (swapped with app's own). */
 struct app_other {
@@ -50,6 +51,7 @@ struct app {
 	struct symbols		*sym;
 	/* The selected row's full text, shown over the pane until a key (=). */
 	char			 row_text[2048];
+	const char		*row_title;	/* what the box says it shows */
 	/* The pane it opens on: hot functions, or the counters of a perf stat
 	 * record file without samples. */
 	int			 start_pane;	/* enum pane_id */
@@ -143,6 +145,13 @@ void app_view_switch(struct app *a, int pane);
 void app_lineedit_start(struct app *a, enum input_mode m);
 /* app_lineedit.c: one key while editing: Enter applies, Esc cancels. */
 void app_lineedit_key(struct app *a, int key);
+
+/* app_scope.c: start typing the scope (scope-edit) on the status line. */
+void app_scope_edit_start(struct app *a);
+/* app_scope.c: the typed scope applied as one step (true), or its error said (false). */
+bool app_scope_edit_enter(struct app *a);
+/* app_scope.c: the command line printing the current view's rows (scope-command). */
+void app_scope_command(struct app *a);
 
 /* app_actions.c: do act (bound to key): the pane first, then the list
  * widget, then the application's own actions. */

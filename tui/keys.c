@@ -83,6 +83,8 @@ const char keys_default_text[] =
 	"bind global x hex\n"
 	"bind global d zoom-dso\n"
 	"bind global t zoom-thread\n"
+	"bind global : scope-edit\n"
+	"bind global y scope-command\n"
 	"bind global a annotate\n"
 	"bind global v events\n"
 	"bind global C-l redraw\n"

@@ -64,8 +64,8 @@
 	X(PANE_HEX, "pane-hex", "hex view of the selected record") \
 	X(HEX, "hex", "open the hex view of the selected record or section") \
 	X(RECORD, "record", "back from the hex view to the decoded record") \
-	X(ZOOM_DSO, "zoom-dso", "hot functions: zoom into the selected row's DSO (again: out)") \
-	X(ZOOM_THREAD, "zoom-thread", "hot functions of the selected row's thread (again: out)") \
+	X(ZOOM_DSO, "zoom-dso", "zoom the scope into the selected row's DSO, as --dsos (every pane; Esc: out)") \
+	X(ZOOM_THREAD, "zoom-thread", "zoom the scope into the selected row's thread (timeline: the lane's process, thread or CPU; every pane; Esc: out)") \
 	X(DSOS, "dsos", "hot functions: list shared objects instead of symbols (again: back)") \
 	X(PCT_LIMIT, "percent-limit", "hot functions: hide rows under 0.5, 1, 2, 5 %, or none") \
 	X(EVENTS, "events", "the events of the selected process, thread or symbol") \
@@ -98,7 +98,9 @@
 	X(TIME_HIGHLIGHT, "time-highlight", "timeline: highlight the samples of the function selected in the hot functions") \
 	X(DIFF_SWAP, "diff-swap", "diff mode (perfnav OLD NEW): the per-recording panes show the other recording") \
 	X(DIFF_NORM, "diff-norm", "diff mode: Baseline, New and Delta as percents of each recording's total, or as periods") \
-	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)")
+	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)") \
+	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \
+	X(SCOPE_COMMAND, "scope-command", "the perfnav top (folded, tree) command line that prints the current view's numbers")
 
 enum action {
 #define X(id, name, help) ACT_##id,

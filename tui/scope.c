@@ -48,25 +48,55 @@ same_counts(const struct scope *a, const struct scope *b)
 	    a->ntr == b->ntr && memcmp(a->tr, b->tr, a->ntr * sizeof *a->tr) == 0;
 }
 
-bool
-scope_undo(struct scope *sc)
+/* Make sc's value that of v (a snapshot or a changed copy): the rest of sc stays. */
+static void
+assign_value(struct scope *sc, const struct scope *v)
 {
-	struct scope now = *sc, *k;
+	struct scope now = *sc;
 
-	if (sc->nundo == 0)
-		return false;
-	k = &sc->undo[--sc->nundo];
-	*sc = *k;
-	/* kept as they are: the pick, the highlight, the start options, the steps */
+	*sc = *v;
+	/* kept as they are: the pick, the highlight, the steps */
 	sc->pick = now.pick;
 	sc->pick_node = now.pick_node;
 	sc->hl_func = now.hl_func;
 	sc->undo = now.undo;
-	sc->nundo = now.nundo - 1;
+	sc->nundo = now.nundo;
 	sc->capundo = now.capundo;
 	sc->gen = now.gen + 1;
 	sc->time_pending = now.time_pending || !same_counts(&now, sc);
 	sc->recounted = now.recounted && same_counts(&now, sc);
+}
+
+bool
+scope_undo(struct scope *sc)
+{
+	struct scope k;
+
+	if (sc->nundo == 0)
+		return false;
+	k = sc->undo[--sc->nundo];
+	assign_value(sc, &k);
+	return true;
+}
+
+/* Do a and b have the same value? */
+static bool
+same_value(const struct scope *a, const struct scope *b)
+{
+	return same_counts(a, b) && a->ev == b->ev && a->nxf == b->nxf &&
+	    memcmp(a->xf, b->xf, a->nxf * sizeof *a->xf) == 0 && a->hot_keep == b->hot_keep &&
+	    a->hot_callers == b->hot_callers;
+}
+
+bool
+scope_assign(struct scope *sc, const struct scope *t)
+{
+	struct scope v = *t;
+
+	if (same_value(sc, t))
+		return false;
+	scope_save(sc);
+	assign_value(sc, &v);
 	return true;
 }
 
@@ -369,6 +399,18 @@ scope_time_push(struct scope *sc, uint64_t start, uint64_t end)
 	sc->time_pending = true;
 	sc->gen++;
 	return true;
+}
+
+void
+scope_time_set(struct scope *sc, uint64_t start, uint64_t end)
+{
+	if (sc->ntr >= SCOPE_TIME_MAX)
+		return;
+	sc->tr[sc->ntr].start = start;
+	sc->tr[sc->ntr].end = end;
+	sc->ntr++;
+	sc->time_pending = true;
+	sc->gen++;
 }
 
 void

@@ -185,6 +185,14 @@ bool scope_set_event(struct scope *sc, size_t ev);
 bool scope_time_push(struct scope *sc, uint64_t start, uint64_t end);
 /* Why scope_time_push would refuse [start, end] (a message), or NULL if it would not. */
 const char *scope_time_refusal(const struct scope *sc, uint64_t start, uint64_t end);
+/* The same without a step of its own (part of a step the caller saved), no check. */
+void scope_time_set(struct scope *sc, uint64_t start, uint64_t end);
+/*
+ * Make the scope's value (event, zoom, cpus, time steps, transforms, hot
+ * keys) that of t, as one step; t is a copy of sc changed with the _set
+ * calls.  Returns false (no step) when they are the same.
+ */
+bool scope_assign(struct scope *sc, const struct scope *t);
 /* Keep the first n time steps (bump gen if that removed some). */
 void scope_time_truncate(struct scope *sc, size_t n);
 /*

@@ -364,6 +364,55 @@ row_key(struct tl_pane *t, enum action a)
 	return PANE_HANDLED | PANE_REDRAW;
 }
 
+/*
+ * Is the lane in the scope's zoom (its threads, processes and cpus)?  The
+ * lanes outside are drawn dimmed; a lane the zoom does not decide (all,
+ * a process with a zoomed thread, a thread under a cpu zoom) is in.
+ */
+static bool
+lane_in(const struct pane *p, uint32_t lane)
+{
+	const struct tl_lane *l = &TL((struct tl_pane *)p->priv)->lanes[lane];
+	const struct scope *sc = p->sym ? &p->sym->scope : NULL;
+
+	if (sc == NULL || lane == 0)
+		return true;
+	if (l->kind == TL_KIND_CPU)
+		return scope_thread_in(sc, 0, 0, l->cpu) || sc->ncpus == 0;
+	if (sc->zoomed && sc->sel.by_pid && l->pid != sc->sel.pid)
+		return false;
+	if (sc->zoomed && sc->sel.by_tid && l->kind == TL_KIND_THREAD && l->tid != sc->sel.tid)
+		return false;
+	return true;
+}
+
+/* t: zoom the scope into the lane's process, thread or cpu. */
+static int
+zoom_lane(struct pane *p)
+{
+	struct tl_pane *t = p->priv;
+	uint32_t lane = t->nvis ? t->vis[t->row] : 0;
+	const struct tl_lane *l = &TL(t)->lanes[lane];
+	char name[64], label[NAV_LABEL_MAX];
+
+	timeline_label(TL(t), lane, name, sizeof name);
+	if (lane == 0) {
+		snprintf(p->msg, sizeof p->msg, "t zooms into the selected lane's process, thread or "
+		    "cpu: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (l->kind == TL_KIND_CPU) {
+		snprintf(label, sizeof label, "cpu %" PRId32, l->cpu);
+		return pane_push_zoom(p, PANE_TIMELINE, SZ_CPU, 0, 0, (uint32_t)l->cpu, label);
+	}
+	if (l->kind == TL_KIND_THREAD) {
+		snprintf(label, sizeof label, "thread %.40s", name);
+		return pane_push_zoom(p, PANE_TIMELINE, SZ_TID, l->pid, l->tid, 0, label);
+	}
+	snprintf(label, sizeof label, "pid %.40s", name);
+	return pane_push_zoom(p, PANE_TIMELINE, SZ_PID, l->pid, l->pid, 0, label);
+}
+
 /* The flame scope of the selected row: its view names the lane as the events filter would. */
 static int
 push_fscope(struct pane *p)
@@ -419,6 +468,8 @@ tl_key(struct pane *p, enum action a)
 		return PANE_HANDLED | PANE_REDRAW;
 	case ACT_TIME_FSCOPE:
 		return push_fscope(p);
+	case ACT_ZOOM_THREAD:
+		return zoom_lane(p);
 	case ACT_TIME_HIGHLIGHT:
 		if (!t->highlight && (p->sym == NULL || p->sym->scope.hl_func == CPATH_NONE)) {
 			snprintf(p->msg, sizeof p->msg,
@@ -517,6 +568,7 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	unsigned w = t->width, ck = col_of(t, t->cur);
 	uint64_t colw = (t->v1 - t->v0) / (w ? w : 1);
 	bool hl = t->highlight && p->sym && p->sym->scope.hl_func != CPATH_NONE;
+	bool in = lane_in(p, lane);
 
 	timeline_buckets(tl, lane, t->v0, t->v1, w, t->buf);
 	timeline_lost_buckets(tl, lane, t->v0, t->v1, w, t->lbuf);
@@ -528,8 +580,8 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	for (unsigned k = 0; k < w; k++) {
 		uint32_t n = t->buf[k];
 		unsigned lv = n && max ? (unsigned)(((uint64_t)n * 8 + max - 1) / max) : 0;
-		int el = lv > 6 ? EL_TL_LEVEL4 : lv > 4 ? EL_TL_LEVEL3 : lv > 2 ? EL_TL_LEVEL2 :
-		    EL_TL_LEVEL1;
+		int el = !in ? EL_DIM : lv > 6 ? EL_TL_LEVEL4 : lv > 4 ? EL_TL_LEVEL3 :
+		    lv > 2 ? EL_TL_LEVEL2 : EL_TL_LEVEL1;
 
 		if (t->lbuf[k])
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_LOST), 0, L'!', '!');
@@ -679,7 +731,8 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 		uint32_t lane = t->vis[i];
 
 		lane_label(p, lane, buf, sizeof buf);
-		wattrset(win, (attr_t)c->ta->a[i == t->row ? EL_CURSOR : lane ? EL_COMM : EL_KEY]);
+		wattrset(win, (attr_t)c->ta->a[i == t->row ? EL_CURSOR : !lane_in(p, lane) ? EL_DIM :
+		    lane ? EL_COMM : EL_KEY]);
 		mvwhline(win, t->y0 + r, c->x, ' ', lw);
 		text_put(win, t->y0 + r, c->x, lw, buf);
 		draw_lane(p, c, t->y0 + r, t->x0, lane, lane == 0 || max == 0 ? max0 : max);

@@ -1,0 +1,130 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "tui/app_priv.h"
+#include "tui/cmd/cmd.h"
+#include "tui/scope.h"
+#include "tui/scope_edit.h"
+#include "tui/symbols.h"
+
+/*
+ * app_scope.c: the scope typed on the status line (scope-edit) and the
+ * command line that prints what the current view shows (scope-command).
+ */
+
+void
+app_scope_edit_start(struct app *a)
+{
+	if (a->sym == NULL || !a->sym->done) {
+		app_msg(a, EL_MESSAGE, "the scope can be typed once symbols are resolved (%.0f%% now)",
+		    a->sym ? 100 * symbols_progress(a->sym) : 0.0);
+		return;
+	}
+	a->in = IN_SCOPE;
+	a->in_buf[0] = '\0';
+	app_msg(a, EL_MESSAGE, "--time 10%%-20%% --tid N --pid N --comms C --cpu L --dsos D "
+	    "--symbols S -e EV --sort K -g ORDER; Enter applies");
+}
+
+/* Enter on the typed scope: one step, or the error said with the line kept open. */
+bool
+app_scope_edit_enter(struct app *a)
+{
+	struct scope_edit_ctx cx = { a->s, a->sym->h, a->sym->z };
+	struct nav_view v;
+	char msg[300], z[400];
+	int rc;
+
+	app_view_save(a);
+	v = *nav_top(&a->nav);
+	rc = scope_edit(&a->sym->scope, &cx, a->in_buf, msg, sizeof msg);
+	if (rc < 0) {
+		app_msg(a, EL_ERROR, "%s", msg);
+		return false;
+	}
+	if (rc == 0) {
+		snprintf(v.label, sizeof v.label, "scope %.40s", a->in_buf);
+		app_view_push_step(a, &v);
+		app_scope_apply(a);
+		scope_text(&a->sym->scope, a->sym->h, a->start_scope, z, sizeof z);
+		app_msg(a, EL_MESSAGE, "scope: %s%s%s (Esc: back)", z, msg[0] ? "; " : "", msg);
+	} else {
+		app_msg(a, EL_MESSAGE, "%s", msg);
+	}
+	return true;
+}
+
+/* The symbol options given at start, as words ("--buildid-dir DIR"). */
+static void
+common_words(const struct common_opts *co, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+#define W(opt, v) \
+	if ((v) != NULL && o + 1 < n) \
+		o += (size_t)snprintf(buf + o, n - o, "%s" opt " %s", o ? " " : "", (v));
+	W("--buildid-dir", co->buildid_dir)
+	W("--kallsyms", co->kallsyms)
+	W("--perfmap-dir", co->perfmap_dir)
+	W("--symfs", co->symfs)
+#undef W
+	if (co->no_debuginfod && o + 1 < n)
+		snprintf(buf + o, n - o, "%s--no-debuginfod", o ? " " : "");
+}
+
+void
+app_scope_command(struct app *a)
+{
+	struct pane *p = app_view_pane(a);
+	struct scope_edit_ctx cx;
+	struct scope_cmd c = { 0 };
+	const struct nav_view *v = nav_top(&a->nav);
+	const struct scope *sc;
+	char common[1024], cmd[1500];
+
+	if (a->sym == NULL || !a->sym->done) {
+		app_msg(a, EL_MESSAGE, "the command line: once symbols are resolved");
+		return;
+	}
+	sc = &a->sym->scope;
+	cx = (struct scope_edit_ctx){ a->s, a->sym->h, a->sym->z };
+	common_words(a->co, common, sizeof common);
+	c.common = common;
+	c.start = a->sym->start;
+	c.file = a->names[a->shown] ? a->names[a->shown] : a->co->input;
+	switch (p->id) {
+	case PANE_PROCS:
+	case PANE_TIMELINE:
+		c.sub = "tree";
+		break;
+	case PANE_TOPDOWN:
+	case PANE_BOTTOMUP:
+	case PANE_FLAME:
+	case PANE_FSCOPE:
+		c.sub = "folded";
+		break;
+	default:
+		c.sub = "top";
+		c.no_children = a->sym->callchains && !a->sym->children;
+		if (p->id == PANE_HOT && v != NULL && v->target == NAV_T_HOT && (v->arg & NAV_HOT_DSOS))
+			c.sort = "dso";
+		else if (sc->hot_keep == (HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM)))
+			c.sort = "dso,sym";
+		else if (sc->hot_keep == (HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_SYM)))
+			c.sort = "comm,sym";
+		else if (sc->hot_keep == HIST_KEEP(HIST_KEY_SYM))
+			c.sort = "sym";
+		break;
+	}
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	a->row_title = "the scope as a command line (any key closes it)";
+	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s%s",
+	    cmd, sc->nxf ? "\n(the call-path transforms are the browser's own: not in the command)" :
+	    "");
+	app_msg(a, EL_MESSAGE, "%s", cmd);
+}
