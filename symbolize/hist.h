@@ -363,8 +363,10 @@ int hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct h
 
 /*
  * Is the sample at index position pos in the rows of the last recount
- * (hist_rescope, hist_rescope_sel)?  True for every position before the
- * first recount.
+ * (hist_rescope, hist_rescope_sel), or before any, in the rows of the
+ * finished hist (its filter's)?  False for a position that is no sample
+ * the hist took; true for every position when the hist keeps no row per
+ * sample (it cannot tell).
  */
 bool hist_scope_has(const struct hist *h, size_t pos);
 

@@ -219,9 +219,13 @@ hist_rescope(struct hist *h, const struct hist_filter *f)
 bool
 hist_scope_has(const struct hist *h, size_t pos)
 {
-	if (h->scope_in == NULL || h->s == NULL || pos >= session_index(h->s)->n)
-		return h->scope_in == NULL;
-	return (h->scope_in[pos / 64] >> (pos % 64)) & 1;
+	if (h->s == NULL || pos >= session_index(h->s)->n)
+		return false;
+	if (h->scope_in != NULL)
+		return (h->scope_in[pos / 64] >> (pos % 64)) & 1;
+	if (h->sample_row == NULL || !h->finished)
+		return true;	/* not known: every sample */
+	return h->sample_row[pos] < ROW_TOTALS;
 }
 
 int

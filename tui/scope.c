@@ -216,17 +216,23 @@ scope_sel(const struct scope *sc)
 }
 
 bool
-scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu)
+scope_cpu_in(const struct scope *sc, int32_t cpu)
 {
-	if (sc->zoomed && ((sc->sel.by_pid && pid != sc->sel.pid) ||
-	    (sc->sel.by_tid && tid != sc->sel.tid)))
-		return false;
 	if (sc->ncpus == 0)
 		return true;
 	for (size_t i = 0; cpu >= 0 && i < sc->ncpus; i++)
 		if (sc->cpus[i] == (uint32_t)cpu)
 			return true;
 	return false;
+}
+
+bool
+scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu)
+{
+	if (sc->zoomed && ((sc->sel.by_pid && pid != sc->sel.pid) ||
+	    (sc->sel.by_tid && tid != sc->sel.tid)))
+		return false;
+	return scope_cpu_in(sc, cpu);
 }
 
 const char *

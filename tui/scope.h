@@ -129,6 +129,8 @@ bool scope_zoomed(const struct scope *sc, enum scope_zoom_kind kind);
  * select (no zoom, or the counts are the zoom's already).
  */
 const struct hist_select *scope_sel(const struct scope *sc);
+/* Does a sample on cpu (-1: none recorded) pass the cpu zoom? */
+bool scope_cpu_in(const struct scope *sc, int32_t cpu);
 /* Does a sample of pid, tid on cpu (-1: none recorded) pass the zoom's threads and cpus? */
 bool scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu);
 /* The zoom as the title shows it: "thread 123 make > dso libc.so.6 > cpu 0,1"; "" if none. */

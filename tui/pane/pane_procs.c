@@ -60,9 +60,10 @@ struct pr {
 	size_t		 nrows, caprows;
 	int64_t		 scope;		/* pid, or -1 */
 	uint64_t	 total;		/* samples */
-	/* the scope's time steps (tui/scope.h): samples in [sc_t0, sc_t1] */
+	/* the scope (tui/scope.h): its samples counted, for scope gen sc_gen */
 	bool		 scoped;
-	uint64_t	 sc_t0, sc_t1;
+	bool		 by_hist;	/* rows by the hist's (hist_scope_has) */
+	unsigned	 sc_gen;
 	uint64_t	*tsamples;	/* per thread id */
 	uint64_t	*psamples;	/* per tk->procs */
 };
@@ -172,23 +173,31 @@ build_rows(struct pane *p, struct pr *pr)
 		emit(p, pr, pr->tk->roots[i], 0);
 }
 
-/* Samples per thread and process in the scope's time steps, when they change. */
+/*
+ * Samples per thread and process in the scope (its time steps, cpus and
+ * zoom, over the start options), when it changes: once the hist is
+ * counted for the scope, the samples in its rows (hist_scope_has); before,
+ * those of the zoom's threads.
+ */
 static void
 count_scope(struct pane *p, struct pr *pr)
 {
 	const struct thread_table *tt = session_threads(p->s);
 	const struct rec_index *ix = session_index(p->s);
+	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
-	bool on = (p->sym != NULL && scope_time_range(&p->sym->scope, &t0, &t1)) || sf != NULL;
+	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus)) ||
+	    sf != NULL;
+	bool by_hist = sc != NULL && p->sym->done && !sc->time_pending;
 	uint32_t th = THREAD_NONE;
 	int32_t tid = INT32_MIN;
 
-	if (on == pr->scoped && (!on || (t0 == pr->sc_t0 && t1 == pr->sc_t1)))
+	if (on == pr->scoped && (!on || (pr->sc_gen == sc->gen && pr->by_hist == by_hist)))
 		return;
 	pr->scoped = on;
-	pr->sc_t0 = t0;
-	pr->sc_t1 = t1;
+	pr->sc_gen = sc != NULL ? sc->gen : 0;
+	pr->by_hist = by_hist;
 	pr->total = session_counts(p->s)->by_type[PERF_RECORD_SAMPLE];
 	if (!on)
 		return;
@@ -205,8 +214,10 @@ count_scope(struct pane *p, struct pr *pr)
 		if (ent_type(e) != PERF_RECORD_SAMPLE)
 			continue;
 		w = session_ent_who(p->s, i);
-		/* the start options: time and cpu leave a sample out, the rest its rows */
+		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
 		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
+			continue;
+		if (sc != NULL && sc->ncpus && !scope_cpu_in(sc, w.cpu))
 			continue;
 		pr->total++;
 		/* a tid's lifetime holds until it exits */
@@ -215,8 +226,11 @@ count_scope(struct pane *p, struct pr *pr)
 			tid = w.tid;
 			th = thread_table_find(tt, tid, e->time);
 		}
-		if (th == THREAD_NONE || (sf != NULL && !filter_entry_ok(sf, w.pid, tid,
-		    thread_comm_at(tt, th, e->time))))
+		if (th == THREAD_NONE)
+			continue;
+		if (by_hist ? !hist_scope_has(p->sym->h, i) : ((sf != NULL && !filter_entry_ok(sf,
+		    w.pid, tid, thread_comm_at(tt, th, e->time))) ||
+		    (sc != NULL && !scope_thread_in(sc, w.pid, tid, w.cpu))))
 			continue;
 		pr->tsamples[th]++;
 	}

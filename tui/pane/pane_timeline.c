@@ -378,7 +378,7 @@ lane_in(const struct pane *p, uint32_t lane)
 	if (sc == NULL || lane == 0)
 		return true;
 	if (l->kind == TL_KIND_CPU)
-		return scope_thread_in(sc, 0, 0, l->cpu) || sc->ncpus == 0;
+		return scope_cpu_in(sc, l->cpu);
 	if (sc->zoomed && sc->sel.by_pid && l->pid != sc->sel.pid)
 		return false;
 	if (sc->zoomed && sc->sel.by_tid && l->kind == TL_KIND_THREAD && l->tid != sc->sel.tid)
