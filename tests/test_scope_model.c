@@ -3,7 +3,8 @@
  * (a fixed seed) of zooms (process, thread, DSO, symbol, cpu), time
  * steps, call-path transforms, event switches, undos (Esc) and pane
  * switches, played on every multi-thread fixture.  After each step every
- * analysis pane (hot functions, top-down, bottom-up, processes) must show
+ * analysis pane (hot functions, top-down, bottom-up, processes, the events
+ * list) must show
  * exactly what the same panes show over a fresh hist built with the
  * equivalent start options (--tid, --pid, --dsos, --symbols, --cpu,
  * --time, the same transforms), and the event's totals must be the same.
@@ -28,9 +29,10 @@
 #include "tui/symbols.h"
 #include "tui/widget.h"
 
-enum { M_HOT, M_TOPDOWN, M_BOTTOMUP, M_PROCS, M_N };
+enum { M_HOT, M_TOPDOWN, M_BOTTOMUP, M_PROCS, M_EVENTS, M_N };
 
-static const enum pane_id model_panes[M_N] = { PANE_HOT, PANE_TOPDOWN, PANE_BOTTOMUP, PANE_PROCS };
+static const enum pane_id model_panes[M_N] = { PANE_HOT, PANE_TOPDOWN, PANE_BOTTOMUP, PANE_PROCS,
+	PANE_EVENTS };
 
 #define CAND_MAX	64
 
@@ -167,7 +169,8 @@ pane_rows(struct pane *p, size_t *n)
 		p->ops->func(p);	/* follow the scope */
 	if (p->ops->resize)
 		p->ops->resize(p, 40, 200);
-	nr = p->ops->nrows(p);
+	/* the events list: the rows its filter (the scope) shows; the others: the model's rows */
+	nr = p->id == PANE_EVENTS ? widget_count(&p->w) : p->ops->nrows(p);
 	out = calloc(nr + 1, sizeof *out);
 	for (size_t i = 0; i < nr; i++) {
 		struct row *r = malloc(sizeof *r);
@@ -175,7 +178,7 @@ pane_rows(struct pane *p, size_t *n)
 		size_t o = 0;
 
 		row_reset(r);
-		p->ops->row(p, i, r);
+		p->ops->row(p, p->id == PANE_EVENTS ? widget_source(&p->w, i) : i, r);
 		if (p->id == PANE_HOT && r->depth > 0) {
 			free(r);
 			continue;
@@ -294,7 +297,7 @@ check(struct model *m, const char *what)
 		size_t na, nb;
 		char **ra, **rb;
 
-		if (evname != NULL && fev < 0 && k != M_PROCS)
+		if (evname != NULL && fev < 0 && k != M_PROCS && k != M_EVENTS)
 			continue;	/* no sample of the event in the scope: nothing to compare */
 		cr_assert_eq(pane_create_sym(&q, model_panes[k], m->s, NULL, fresh), 0);
 		nav_view_init(&v, model_panes[k]);

@@ -103,6 +103,7 @@ const char keys_default_text[] =
 	"bind bottomup BTab prev-event\n"
 	"bind hot Tab next-event\n"
 	"bind hot BTab prev-event\n"
+	"bind events z events-scope\n"
 	"bind hot s dsos\n"
 	"bind hot % percent-limit\n"
 	"bind hot b call-order\n"

@@ -99,6 +99,7 @@
 	X(DIFF_SWAP, "diff-swap", "diff mode (perfnav OLD NEW): the per-recording panes show the other recording") \
 	X(DIFF_NORM, "diff-norm", "diff mode: Baseline, New and Delta as percents of each recording's total, or as periods") \
 	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)") \
+	X(EVENTS_SCOPE, "events-scope", "events: only the records in the scope (time steps, zoom, start options), or every record") \
 	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \
 	X(SCOPE_COMMAND, "scope-command", "the perfnav top (folded, tree) command line that prints the current view's numbers")
 

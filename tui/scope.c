@@ -227,12 +227,10 @@ scope_cpu_in(const struct scope *sc, int32_t cpu)
 }
 
 bool
-scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu)
+scope_task_in(const struct scope *sc, int32_t pid, int32_t tid)
 {
-	if (sc->zoomed && ((sc->sel.by_pid && pid != sc->sel.pid) ||
-	    (sc->sel.by_tid && tid != sc->sel.tid)))
-		return false;
-	return scope_cpu_in(sc, cpu);
+	return !sc->zoomed || ((!sc->sel.by_pid || pid == sc->sel.pid) &&
+	    (!sc->sel.by_tid || tid == sc->sel.tid));
 }
 
 const char *
@@ -460,6 +458,52 @@ scope_time_text(const struct scope *sc, char *buf, size_t n)
 	return buf;
 }
 
+/* out's cpus: the zoom's among start's (either's when the other has none); its own copy. */
+static void
+filter_cpus(const struct scope *sc, const struct hist_filter *start, struct hist_filter *out)
+{
+	size_t ns = start != NULL ? start->ncpus : 0;
+
+	out->cpus = NULL;
+	out->ncpus = 0;
+	if (sc->ncpus == 0 && ns == 0)
+		return;
+	out->cpus = xcalloc(sc->ncpus + ns + 1, sizeof *out->cpus);
+	if (sc->ncpus == 0) {
+		memcpy(out->cpus, start->cpus, ns * sizeof *out->cpus);
+		out->ncpus = ns;
+		return;
+	}
+	for (size_t i = 0; i < sc->ncpus; i++) {
+		bool in = ns == 0;
+
+		for (size_t j = 0; j < ns && !in; j++)
+			in = start->cpus[j] == sc->cpus[i];
+		if (in)
+			out->cpus[out->ncpus++] = sc->cpus[i];
+	}
+	if (out->ncpus == 0)	/* no cpu left: one no sample is on */
+		out->cpus[out->ncpus++] = UINT32_MAX;
+}
+
+/* A copy of n ids, or of the one id when by (the zoom's in place of start's list). */
+static int32_t *
+ids_copy(const int32_t *v, size_t *n, bool by, int32_t id)
+{
+	int32_t *c;
+
+	if (by)
+		*n = 1;
+	if (*n == 0)
+		return NULL;
+	c = xcalloc(*n, sizeof *c);
+	if (by)
+		c[0] = id;
+	else
+		memcpy(c, v, *n * sizeof *c);
+	return c;
+}
+
 const struct hist_filter *
 scope_filter(const struct scope *sc, const struct hist_filter *start, struct hist_filter *out)
 {
@@ -471,12 +515,19 @@ scope_filter(const struct scope *sc, const struct hist_filter *start, struct his
 		*out = *start;
 	out->time = NULL;
 	out->ntime = 0;
+	filter_cpus(sc, start, out);
+	/* the zoom's process and thread in place of start's lists; every list out's own */
+	out->pids = ids_copy(out->pids, &out->npids, scope_zoomed(sc, SZ_PID), sc->sel.pid);
+	out->tids = ids_copy(out->tids, &out->ntids, scope_zoomed(sc, SZ_TID), sc->sel.tid);
 	if (!scope_time_range(sc, &s, &e)) {
-		if (start == NULL || !filter_active(start))
+		if ((start == NULL || !filter_active(start)) && !filter_active(out)) {
+			scope_filter_free(out);
 			return NULL;
-		out->time = start->ntime ? xcalloc(start->ntime, sizeof *out->time) : NULL;
-		memcpy(out->time, start->time, start->ntime * sizeof *out->time);
-		out->ntime = start->ntime;
+		}
+		out->time = start && start->ntime ? xcalloc(start->ntime, sizeof *out->time) : NULL;
+		if (out->time != NULL)
+			memcpy(out->time, start->time, start->ntime * sizeof *out->time);
+		out->ntime = start ? start->ntime : 0;
 		return out;
 	}
 	out->time = xcalloc(start && start->ntime ? start->ntime : 1, sizeof *out->time);
@@ -506,8 +557,10 @@ void
 scope_filter_free(struct hist_filter *out)
 {
 	free(out->time);
-	out->time = NULL;
-	out->ntime = 0;
+	free(out->cpus);
+	free(out->pids);
+	free(out->tids);
+	memset(out, 0, sizeof *out);
 }
 
 void

@@ -131,8 +131,8 @@ bool scope_zoomed(const struct scope *sc, enum scope_zoom_kind kind);
 const struct hist_select *scope_sel(const struct scope *sc);
 /* Does a sample on cpu (-1: none recorded) pass the cpu zoom? */
 bool scope_cpu_in(const struct scope *sc, int32_t cpu);
-/* Does a sample of pid, tid on cpu (-1: none recorded) pass the zoom's threads and cpus? */
-bool scope_thread_in(const struct scope *sc, int32_t pid, int32_t tid, int32_t cpu);
+/* Does a sample of pid, tid pass the zoom's process and thread? */
+bool scope_task_in(const struct scope *sc, int32_t pid, int32_t tid);
 /* The zoom as the title shows it: "thread 123 make > dso libc.so.6 > cpu 0,1"; "" if none. */
 const char *scope_zoom_text(const struct scope *sc, char *buf, size_t n);
 /*
@@ -213,9 +213,10 @@ const char *scope_time_text(const struct scope *sc, char *buf, size_t n);
 /*
  * The samples the scope takes, as a filter for what walks samples itself
  * (annotate): start's conditions (the start options, may be NULL) with
- * their time ranges cut to the time steps.  out's time ranges are its
- * own (scope_filter_free), the rest borrowed from start.  Returns out, or
- * NULL when nothing restricts.
+ * their time ranges cut to the time steps, their cpus to the zoom's, and
+ * the zoom's process and thread in place of theirs.  out's time ranges,
+ * cpus, pids and tids are its own (scope_filter_free), the rest borrowed
+ * from start.  Returns out, or NULL when nothing restricts.
  */
 const struct hist_filter *scope_filter(const struct scope *sc, const struct hist_filter *start,
     struct hist_filter *out);

@@ -93,8 +93,15 @@ struct ev {
 	/* event: compiled against the session's attrs */
 	uint8_t			*attrs;		/* per attr: matches event: */
 	size_t			 nattrs;
-	/* the scope's time steps (tui/scope.h): only records in [sc_t0, sc_t1] show */
+	/*
+	 * The scope (tui/scope.h), unless toggled off (all: every record):
+	 * only records in [sc_t0, sc_t1], of the zoom's threads and cpus, and
+	 * samples in the scope's rows once the hist is counted for it.
+	 */
 	bool			 scoped;
+	bool			 all;
+	bool			 by_hist;
+	unsigned		 sc_gen;
 	uint64_t		 sc_t0, sc_t1;
 	/* tracepoint payloads, made at the first tracepoint sample shown */
 	struct tpevent		*tp;
@@ -582,18 +589,32 @@ frame_match(struct pane *p, size_t idx)
 	return leaf != CPATH_NONE && cpath_within(sc->pick, leaf, ((struct ev *)p->priv)->f.frame);
 }
 
-/* Is record e in the scope: the time steps and the start options (tui/scope.h)? */
+/*
+ * Is record e (at index position idx) in the scope: the time steps, the
+ * start options, the zoom's threads and cpus (tui/scope.h), and for a
+ * sample, once the hist is counted for the scope, its rows'?
+ */
 static bool
-in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e)
+in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e, size_t idx)
 {
 	const struct hist_filter *sf = p->sym->start;
+	const struct scope *sc = &p->sym->scope;
 	struct ent_who w;
 
-	if (e->time < ev->sc_t0 || e->time > ev->sc_t1)
+	/* as perf's --time: a record without a time is in whatever the range */
+	if (e->time != 0 && (e->time < ev->sc_t0 || e->time > ev->sc_t1))
+		return false;
+	if (ev->by_hist && ent_type(e) == PERF_RECORD_SAMPLE)
+		return hist_scope_has(p->sym->h, idx);
+	w = who_of(p, e);
+	/* as the start options: with cpus, a record about none is out; one about no thread in */
+	if (sc->ncpus && (w.cpu < 0 || !scope_cpu_in(sc, w.cpu)))
+		return false;
+	if (w.pid >= 0 && (!scope_task_in(sc, w.pid, w.tid) || (scope_zoomed(sc, SZ_COMM) &&
+	    (comm_of(p, e) == NULL || strcmp(comm_of(p, e), hist_str(p->sym->h, sc->sel.comm)) != 0))))
 		return false;
 	if (sf == NULL)
 		return true;
-	w = who_of(p, e);
 	if (!filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
 		return false;
 	return w.pid < 0 || filter_entry_ok(sf, w.pid, w.tid, comm_of(p, e));
@@ -608,7 +629,7 @@ ev_match(struct pane *p, size_t src)
 	size_t idx = owner(p, src);
 	const struct rec_ent *e = ent(p, idx);
 
-	if (ev->scoped && !in_scope(p, ev, e))
+	if (ev->scoped && !in_scope(p, ev, e, idx))
 		return false;
 	if (f->pid != -2 || f->tid != -2 || f->cpu != -2) {
 		struct ent_who w = who_of(p, e);
@@ -843,6 +864,8 @@ stack_key(struct pane *p, enum action a, size_t pos, int fr)
 	return PANE_HANDLED;
 }
 
+static void ev_resize(struct pane *p, int h, int w);
+
 static int
 ev_key(struct pane *p, enum action a)
 {
@@ -871,6 +894,13 @@ ev_key(struct pane *p, enum action a)
 	case ACT_COLLAPSE_ALL:
 	case ACT_EXPAND_ALL:
 		return src == WIDGET_NONE ? PANE_HANDLED : stack_key(p, a, pos, fr);
+	case ACT_EVENTS_SCOPE:
+		((struct ev *)p->priv)->all = !((struct ev *)p->priv)->all;
+		ev_resize(p, 0, 0);
+		snprintf(p->msg, sizeof p->msg, "%s: %zu records", ((struct ev *)p->priv)->all ?
+		    "every record, the scope not applied (z: the scope's)" :
+		    "the scope's records (z: every record)", widget_count(&p->w));
+		return PANE_HANDLED | PANE_MSG;
 	case ACT_SORT_REVERSE:
 		/* the pane's own order is the index's, by time: r reverses it too */
 		if (p->w.sort_col >= 0)
@@ -936,21 +966,26 @@ ev_help(struct pane *p)
 	return "Enter/x:hex  +:stack  f:filter (" EV_KEYS ")";
 }
 
-/* Before each draw: follow the scope's time steps (the list filters by them). */
+/* Before each draw: follow the scope (the list filters by it unless toggled off). */
 static void
 ev_resize(struct pane *p, int h, int w)
 {
 	struct ev *ev = p->priv;
+	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
 	uint64_t t0 = 0, t1 = UINT64_MAX;
-	bool on = p->sym != NULL &&
-	    (scope_time_range(&p->sym->scope, &t0, &t1) || p->sym->start != NULL);
+	bool on = sc != NULL && !ev->all && (scope_time_range(sc, &t0, &t1) || sc->zoomed ||
+	    sc->ncpus || p->sym->start != NULL);
+	bool by_hist = on && p->sym->done && !sc->time_pending && (sc->zoomed || sc->ncpus ||
+	    sc->ntr || p->sym->start != NULL);
 	char text[sizeof p->w.filter];
 
 	(void)h;
 	(void)w;
-	if (on == ev->scoped && t0 == ev->sc_t0 && t1 == ev->sc_t1)
+	if (on == ev->scoped && (!on || (sc->gen == ev->sc_gen && by_hist == ev->by_hist)))
 		return;
 	ev->scoped = on;
+	ev->by_hist = by_hist;
+	ev->sc_gen = sc != NULL ? sc->gen : 0;
 	ev->sc_t0 = t0;
 	ev->sc_t1 = t1;
 	p->w.force_filter = on;

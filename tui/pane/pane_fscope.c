@@ -59,6 +59,8 @@ struct fs_pane {
 	int		 y0, x0, ncols;	/* where cells were drawn last */
 	char		 who[NAV_FILTER_MAX];	/* "pid:N", "tid:N", "cpu:N", "": every sample */
 	uint32_t	 lane;		/* who's lane of tl */
+	bool		 who_scope;	/* who is the scope's zoom (as of scope gen who_gen) */
+	unsigned	 who_gen;
 };
 
 static int
@@ -105,6 +107,24 @@ set_who(struct fs_pane *f, const char *who)
 	f->marking = false;
 }
 
+/* The samples of the scope's thread, process or one cpu; every sample without a zoom. */
+static void
+follow_scope(struct pane *p)
+{
+	struct fs_pane *f = p->priv;
+	const struct scope *sc = &p->sym->scope;
+	char who[NAV_FILTER_MAX] = "";
+
+	if (scope_zoomed(sc, SZ_TID))
+		snprintf(who, sizeof who, "tid:%" PRId32, sc->sel.tid);
+	else if (scope_zoomed(sc, SZ_PID))
+		snprintf(who, sizeof who, "pid:%" PRId32, sc->sel.pid);
+	else if (sc->ncpus == 1)
+		snprintf(who, sizeof who, "cpu:%" PRIu32, sc->cpus[0]);
+	f->who_gen = sc->gen;
+	set_who(f, who);
+}
+
 /* Lay out the cells for the unit and rows wanted (a longer unit when there would be too many). */
 static void
 build(struct pane *p)
@@ -144,6 +164,8 @@ sync(struct pane *p)
 	struct fs_pane *f = p->priv;
 	int attr = fs_attr(p);
 
+	if (f->who_scope && p->sym != NULL && p->sym->scope.gen != f->who_gen)
+		follow_scope(p);
 	/* the hist may find a second event only as symbols are resolved */
 	if (attr != f->attr) {
 		timeline_free(f->tl);
@@ -452,7 +474,12 @@ fs_drag(struct pane *p, int y, int x)
 static void
 fs_enter(struct pane *p, const struct nav_view *v)
 {
-	set_who(p->priv, v->filter);
+	struct fs_pane *f = p->priv;
+
+	/* a lane given (the timeline's F), else the scope's (sync) */
+	f->who_scope = v->filter[0] == '\0';
+	f->who_gen = p->sym ? p->sym->scope.gen - 1 : 0;
+	set_who(f, v->filter);
 	sync(p);
 }
 
@@ -462,7 +489,7 @@ fs_save(struct pane *p, struct nav_view *v)
 	struct fs_pane *f = p->priv;
 
 	v->cursor = f->cc;
-	snprintf(v->filter, sizeof v->filter, "%s", f->who);
+	snprintf(v->filter, sizeof v->filter, "%s", f->who_scope ? "" : f->who);
 }
 
 static int

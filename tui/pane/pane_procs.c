@@ -230,7 +230,7 @@ count_scope(struct pane *p, struct pr *pr)
 			continue;
 		if (by_hist ? !hist_scope_has(p->sym->h, i) : ((sf != NULL && !filter_entry_ok(sf,
 		    w.pid, tid, thread_comm_at(tt, th, e->time))) ||
-		    (sc != NULL && !scope_thread_in(sc, w.pid, tid, w.cpu))))
+		    (sc != NULL && !scope_task_in(sc, w.pid, tid))))
 			continue;
 		pr->tsamples[th]++;
 	}
