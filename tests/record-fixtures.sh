@@ -297,6 +297,13 @@ if want diff-a.data || want diff-b.data || want diff-c.data; then
 	done <"$out/diff-cases.txt"
 fi
 
+# Two builds of one program under two names (diff-a's diffwork, then VARIANT 1 as
+# diffwork2): the browser's diff pairs their symbols only with --sort sym, as perf diff -s sym.
+if want diff-d.data; then
+	gcc -DVARIANT=1 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -o "$bin/diffwork2" "$src/diffwork.c"
+	rec diff-d.data -e cpu-clock -F 2000 -g -- ./diffwork2
+fi
+
 # perf writes its files mode 0600; the fixtures are read by everyone.
 chmod -R a+rX "$out"
 find "$out" -maxdepth 2 -name '*.old' -exec rm -rf {} +

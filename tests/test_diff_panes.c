@@ -30,16 +30,22 @@ struct two {
 };
 
 static void
-open_two(struct two *t)
+open_these(struct two *t, const char *old, const char *new)
 {
 	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
 			       .no_path_cache = true };
 
-	t->s[0] = open_fixture("diff-a.data");
-	t->s[1] = open_fixture("diff-b.data");
+	t->s[0] = open_fixture(old);
+	t->s[1] = open_fixture(new);
 	for (int k = 0; k < 2; k++)
 		t->sy[k] = symbols_new(t->s[k], &so, NULL);
 	symbols_run_pair(t->sy[0], t->sy[1]);
+}
+
+static void
+open_two(struct two *t)
+{
+	open_these(t, "diff-a.data", "diff-b.data");
 }
 
 static void
@@ -324,6 +330,40 @@ Test(diff_panes, hot_functions_open_callees)
 	cr_assert_eq(p.ops->key(&p, ACT_COLLAPSE), PANE_HANDLED);
 	cr_expect_eq(widget_count(&p.w), n);
 	cr_expect_eq(widget_cursor_row(&p.w), widget_source(&p.w, at));
+	pane_destroy(&p);
+	close_two(&t);
+}
+
+/*
+ * Two builds under two names (diffwork, diffwork2): by perf diff's default
+ * keys their functions never pair; --sort sym (the scope's keys, as the
+ * start option and the typed scope set them) pairs them, as perf diff -s sym.
+ */
+Test(diff_panes, sort_sym_pairs_two_binaries)
+{
+	struct two t;
+	struct pane p;
+	struct row r;
+	size_t at;
+
+	open_these(&t, "diff-a.data", "diff-d.data");
+	hot_pane(&p, t.s[0], t.sy[0]);
+	widget_set_height(&p.w, 40);
+	at = find_text(&p, "[.] spin");
+	cr_assert_neq(at, WIDGET_NONE);
+	cols_of(&p, at, &r);
+	cr_expect(r.col[0] == NULL || r.col[0][0] == '\0' || r.col[1] == NULL ||
+	    r.col[1][0] == '\0', "dso,sym: spin of one build only");
+	for (int k = 0; k < 2; k++) {
+		t.sy[k]->scope.hot_keep = HIST_KEEP(HIST_KEY_SYM);
+		t.sy[k]->scope.gen++;
+	}
+	p.ops->nrows(&p);
+	at = find_text(&p, "[.] spin");
+	cr_assert_neq(at, WIDGET_NONE);
+	cols_of(&p, at, &r);
+	cr_expect(r.col[0] != NULL && r.col[0][0] != '\0', "--sort sym: spin has a baseline");
+	cr_expect(r.col[1] != NULL && r.col[1][0] != '\0', "--sort sym: and a new value");
 	pane_destroy(&p);
 	close_two(&t);
 }

@@ -160,13 +160,131 @@ sym_id(const struct hist *h, const char *name, size_t *more)
 	return found;
 }
 
+/* --time: one range, a time step of t. */
+static int
+take_time(struct scope *t, const struct scope_edit_ctx *cx, struct filter_opts *fo, const char *v,
+    char *msg, size_t n)
+{
+	char fmsg[FILTER_OPTS_MSG];
+	uint64_t a, b;
+
+	if (filter_opts_setup(fo, cx->s, "the recording", fmsg, sizeof fmsg) < 0) {
+		snprintf(msg, n, "%s", fmsg);
+		return -1;
+	}
+	if (fo->f.ntime != 1) {
+		snprintf(msg, n, "--time: one range a step (%zu given): each step narrows the one "
+		    "before", fo->f.ntime);
+		return -1;
+	}
+	a = fo->f.time[0].start;
+	b = fo->f.time[0].end ? fo->f.time[0].end : UINT64_MAX;
+	if (scope_time_refusal(t, a, b) != NULL) {
+		snprintf(msg, n, "--time %s: %s", v, scope_time_refusal(t, a, b));
+		return -1;
+	}
+	scope_time_set(t, a, b);
+	return 0;
+}
+
+/* --pid, --tid: one process or thread of the recording, a zoom of t. */
+static int
+take_task(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct hist_filter *f,
+    const char *v, char *msg, size_t n)
+{
+	int32_t id = o == SE_PID ? (f->npids ? f->pids[0] : -1) : (f->ntids ? f->tids[0] : -1);
+	int32_t pid = id;
+	const char *c = comm_of(cx->s, id, &pid);
+	char label[64];
+
+	if (f->npids + f->ntids != 1) {
+		snprintf(msg, n, "--%s: one at a time in the browser (perfnav top takes a list)",
+		    se_opts[o].name);
+		return -1;
+	}
+	if (c == NULL) {
+		snprintf(msg, n, "--%s %s: no such %s in the recording", se_opts[o].name, v,
+		    o == SE_PID ? "process" : "thread");
+		return -1;
+	}
+	snprintf(label, sizeof label, "%s %" PRId32 " %.24s", o == SE_PID ? "pid" : "thread", id, c);
+	scope_zoom_set(t, o == SE_PID ? SZ_PID : SZ_TID, o == SE_PID ? id : pid, id, 0, label);
+	return 0;
+}
+
+/* --comms, --dsos, --symbols: one name with samples, a zoom of t. */
+static int
+take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct hist_filter *f,
+    char *msg, size_t n)
+{
+	char **names = o == SE_COMMS ? f->comms : o == SE_DSOS ? f->dsos : f->syms;
+	size_t nn = o == SE_COMMS ? f->ncomms : o == SE_DSOS ? f->ndsos : f->nsyms, more = 0;
+	uint32_t id;
+	char label[64];
+
+	if (nn != 1 || f->nsym_ips) {
+		snprintf(msg, n, "--%s: one name at a time in the browser (perfnav top takes a list)",
+		    se_opts[o].name);
+		return -1;
+	}
+	id = o == SE_COMMS ? comm_id(cx->h, names[0]) : o == SE_DSOS ? dso_id(cx->z, names[0]) :
+	    sym_id(cx->h, names[0], &more);
+	if (id == UINT32_MAX || (o == SE_DSOS && id == DSO_NONE)) {
+		snprintf(msg, n, "--%s %s: no %s of that name with samples", se_opts[o].name, names[0],
+		    o == SE_COMMS ? "command" : o == SE_DSOS ? "shared object" : "function");
+		return -1;
+	}
+	snprintf(label, sizeof label, "%s %.50s", o == SE_COMMS ? "comm" : o == SE_DSOS ? "dso" :
+	    "sym", names[0]);
+	scope_zoom_set(t, o == SE_COMMS ? SZ_COMM : o == SE_DSOS ? SZ_DSO : SZ_SYM, 0, 0, id, label);
+	if (more)
+		snprintf(msg, n, "%zu other functions are named %s: the first is taken", more, names[0]);
+	return 0;
+}
+
+/* --sort (of comm, dso, sym) and -g ORDER: the hot functions' keys and call paths. */
+static int
+take_hot(struct scope *t, int o, const char *v, char *msg, size_t n)
+{
+	enum hist_key keys[HIST_MAX_KEYS];
+	struct cg_opts cg;
+	const char *bad;
+	size_t badlen;
+	int k;
+
+	if (o == SE_CALLGRAPH) {
+		cg_defaults(&cg);
+		if (cg_parse(v, &cg, &bad) < 0) {
+			snprintf(msg, n, "-g %s: bad word '%s'", v, bad);
+			return -1;
+		}
+		if (cg.order_set)
+			t->hot_callers = cg.caller ? 0 : 1;
+		return 0;
+	}
+	k = hist_parse_keys(v, keys, &bad, &badlen);
+	t->hot_keep = 0;
+	for (int i = 0; i < k; i++) {
+		if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
+			k = -1;
+		else
+			t->hot_keep |= HIST_KEEP(keys[i]);
+	}
+	if (k <= 0) {
+		snprintf(msg, n, "--sort %s: the browser's hot functions take comm, dso and sym "
+		    "(perfnav top takes every key)", v);
+		return -1;
+	}
+	return 0;
+}
+
 /* What one option and its value do to the scope t; 0, or -1 with msg. */
 static int
 take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, char *msg, size_t n)
 {
 	struct filter_opts fo = { 0 };
-	char label[64], fmsg[FILTER_OPTS_MSG];
-	int rc = 0;
+	char fmsg[FILTER_OPTS_MSG];
+	int rc = 0, ev;
 
 	if (se_opts[o].filter_val && filter_opts_take(&fo, se_opts[o].filter_val, v, fmsg,
 	    sizeof fmsg) < 0) {
@@ -174,81 +292,18 @@ take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, cha
 		return -1;
 	}
 	switch (o) {
-	case SE_TIME: {
-		uint64_t a, b;
-
-		if (filter_opts_setup(&fo, cx->s, "the recording", fmsg, sizeof fmsg) < 0) {
-			snprintf(msg, n, "%s", fmsg);
-			rc = -1;
-		} else if (fo.f.ntime != 1) {
-			snprintf(msg, n, "--time: one range a step (%zu given): each step narrows the "
-			    "one before", fo.f.ntime);
-			rc = -1;
-		} else {
-			a = fo.f.time[0].start;
-			b = fo.f.time[0].end ? fo.f.time[0].end : UINT64_MAX;
-			if (scope_time_refusal(t, a, b) != NULL) {
-				snprintf(msg, n, "--time %s: %s", v, scope_time_refusal(t, a, b));
-				rc = -1;
-			} else {
-				scope_time_set(t, a, b);
-			}
-		}
+	case SE_TIME:
+		rc = take_time(t, cx, &fo, v, msg, n);
 		break;
-	}
 	case SE_PID:
-	case SE_TID: {
-		int32_t id = o == SE_PID ? (fo.f.npids ? fo.f.pids[0] : -1) :
-		    (fo.f.ntids ? fo.f.tids[0] : -1), pid = id;
-		const char *c = comm_of(cx->s, id, &pid);
-
-		if (fo.f.npids + fo.f.ntids != 1) {
-			snprintf(msg, n, "--%s: one at a time in the browser (perfnav top takes a list)",
-			    se_opts[o].name);
-			rc = -1;
-		} else if (c == NULL) {
-			snprintf(msg, n, "--%s %s: no such %s in the recording", se_opts[o].name, v,
-			    o == SE_PID ? "process" : "thread");
-			rc = -1;
-		} else {
-			snprintf(label, sizeof label, "%s %" PRId32 " %.24s", o == SE_PID ? "pid" :
-			    "thread", id, c);
-			scope_zoom_set(t, o == SE_PID ? SZ_PID : SZ_TID, o == SE_PID ? id : pid, id, 0,
-			    label);
-		}
+	case SE_TID:
+		rc = take_task(t, cx, o, &fo.f, v, msg, n);
 		break;
-	}
 	case SE_COMMS:
 	case SE_DSOS:
-	case SE_SYMBOLS: {
-		char **names = o == SE_COMMS ? fo.f.comms : o == SE_DSOS ? fo.f.dsos : fo.f.syms;
-		size_t nn = o == SE_COMMS ? fo.f.ncomms : o == SE_DSOS ? fo.f.ndsos : fo.f.nsyms, more = 0;
-		uint32_t id = UINT32_MAX;
-
-		if (nn != 1 || fo.f.nsym_ips) {
-			snprintf(msg, n, "--%s: one name at a time in the browser (perfnav top takes a "
-			    "list)", se_opts[o].name);
-			rc = -1;
-			break;
-		}
-		id = o == SE_COMMS ? comm_id(cx->h, names[0]) : o == SE_DSOS ?
-		    dso_id(cx->z, names[0]) : sym_id(cx->h, names[0], &more);
-		if (id == UINT32_MAX || (o == SE_DSOS && id == DSO_NONE)) {
-			snprintf(msg, n, "--%s %s: no %s of that name with samples", se_opts[o].name,
-			    names[0], o == SE_COMMS ? "command" : o == SE_DSOS ? "shared object" :
-			    "function");
-			rc = -1;
-			break;
-		}
-		snprintf(label, sizeof label, "%s %.50s", o == SE_COMMS ? "comm" : o == SE_DSOS ?
-		    "dso" : "sym", names[0]);
-		scope_zoom_set(t, o == SE_COMMS ? SZ_COMM : o == SE_DSOS ? SZ_DSO : SZ_SYM, 0, 0, id,
-		    label);
-		if (more)
-			snprintf(msg, n, "%zu other functions are named %s: the first is taken", more,
-			    names[0]);
+	case SE_SYMBOLS:
+		rc = take_name(t, cx, o, &fo.f, msg, n);
 		break;
-	}
 	case SE_CPU:
 		t->ncpus = 0;
 		for (size_t i = 0; i < fo.f.ncpus && rc == 0; i++)
@@ -259,9 +314,8 @@ take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, cha
 				scope_zoom_set(t, SZ_CPU, 0, 0, fo.f.cpus[i], "");
 			}
 		break;
-	case SE_EVENT: {
-		int ev = hist_event_find(cx->h, v);
-
+	case SE_EVENT:
+		ev = hist_event_find(cx->h, v);
 		if (ev < 0) {
 			snprintf(msg, n, "--event %s: no event of that name with samples", v);
 			rc = -1;
@@ -269,42 +323,9 @@ take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, cha
 			t->ev = (size_t)ev;
 		}
 		break;
-	}
-	case SE_SORT: {
-		enum hist_key keys[HIST_MAX_KEYS];
-		const char *bad;
-		size_t badlen;
-		int k = hist_parse_keys(v, keys, &bad, &badlen);
-
-		t->hot_keep = 0;
-		for (int i = 0; i < k; i++) {
-			if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
-				k = -1;
-			else
-				t->hot_keep |= HIST_KEEP(keys[i]);
-		}
-		if (k <= 0) {
-			snprintf(msg, n, "--sort %s: the browser's hot functions take comm, dso and sym "
-			    "(perfnav top takes every key)", v);
-			rc = -1;
-		}
-		break;
-	}
-	case SE_CALLGRAPH: {
-		struct cg_opts cg;
-		const char *bad;
-
-		cg_defaults(&cg);
-		if (cg_parse(v, &cg, &bad) < 0) {
-			snprintf(msg, n, "-g %s: bad word '%s'", v, bad);
-			rc = -1;
-		} else if (cg.order_set) {
-			t->hot_callers = cg.caller ? 0 : 1;
-		}
-		break;
-	}
 	default:
-		rc = -1;
+		rc = take_hot(t, o, v, msg, n);
+		break;
 	}
 	filter_opts_free(&fo);
 	return rc;

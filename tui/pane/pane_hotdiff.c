@@ -145,6 +145,19 @@ free_rows(struct hdiff *d)
 	d->nrows = 0;
 }
 
+/*
+ * Do rows pair by their DSO too?  perf diff's default keys (dso,sym), unless
+ * the scope's --sort leaves the DSO out (--sort sym: two builds of a
+ * program under two names pair, as perf diff -s sym pairs them).
+ */
+static bool
+by_dso(const struct hdiff *d)
+{
+	unsigned keep = d->sy->scope.hot_keep;
+
+	return keep == 0 || (keep & HIST_KEEP(HIST_KEY_DSO)) != 0;
+}
+
 /* The entries with self samples of side k's event, appended to *v. */
 static void
 collect(struct hdiff *d, int k, struct dent **v, size_t *n, size_t *cap)
@@ -153,15 +166,17 @@ collect(struct hdiff *d, int k, struct dent **v, size_t *n, size_t *cap)
 	const struct hist_entry *const *m;
 	size_t ne;
 	char sym[1024];
+	bool dsos = by_dso(d);
 
 	if (d->ev[k] < 0)
 		return;
 	ne = hist_rows_merged(sy->h, (size_t)d->ev[k], NULL,
-	    HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM), 0, &m);
+	    (dsos ? HIST_KEEP(HIST_KEY_DSO) : 0) | HIST_KEEP(HIST_KEY_SYM), 0, &m);
 	for (size_t i = 0; i < ne; i++) {
 		const struct hist_entry *e = m[i];
 		const struct hist_node *nd = hist_node_get(sy->h, e->node);
-		const char *dso = e->dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(sy->z, e->dso);
+		const char *dso = !dsos ? "" : e->dso == DSO_NONE ? "[unknown]" :
+		    symbolizer_dso_short(sy->z, e->dso);
 		bool unres = nd == NULL || nd->f.sym == SYM_NONE;
 		struct dent *x;
 		size_t kl;

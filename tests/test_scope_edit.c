@@ -1,0 +1,123 @@
+/*
+ * Criterion tests of the typed scope (tui/scope_edit.h): the start
+ * options' words made one step of the scope, each error said with nothing
+ * applied, and the command line that prints what the scope shows.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/hist.h"
+#include "tests/tui_helpers.h"
+#include "tui/scope.h"
+#include "tui/scope_edit.h"
+#include "tui/symbols.h"
+
+/* fork.data's thread 26196 and its process, as the recording names them. */
+#define TID	26196
+
+static struct symbols *
+resolved(struct session *s)
+{
+	struct symbols *sy = fixture_symbols(s);
+
+	symbols_run(sy);
+	return sy;
+}
+
+/* Each bad line is refused with its reason, and the scope stays what it was. */
+Test(scope_edit, errors_apply_nothing)
+{
+	static const struct {
+		const char *line, *says;
+	} bad[] = {
+		{ "--frobnicate 1", "'--frobnicate': not an option" },
+		{ "--tid", "--tid: a value is missing" },
+		{ "--tid nope", "bad value 'nope' for --tid" },
+		{ "--tid 26195,26196", "one at a time" },
+		{ "--tid 99999", "no such thread" },
+		{ "--time 0%-10%,50%-60%", "one range a step" },
+		{ "--dsos libnothere.so", "no shared object of that name" },
+		{ "--symbols no_such_function", "no function of that name" },
+		{ "--comms nobody", "no command of that name" },
+		{ "-e no-such-event", "no event of that name" },
+		{ "--sort cpu", "take comm, dso and sym" },
+		{ "--tid 26196 --cpu x", "--cpu" },
+		{ "", "nothing typed" },
+	};
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = resolved(s);
+	struct scope_edit_ctx cx = { s, sy->h, sy->z };
+	char msg[300];
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		unsigned gen = sy->scope.gen;
+
+		cr_expect_eq(scope_edit(&sy->scope, &cx, bad[i].line, msg, sizeof msg), -1, "%s",
+		    bad[i].line);
+		cr_expect_not_null(strstr(msg, bad[i].says), "'%s': said '%s'", bad[i].line, msg);
+		cr_expect_eq(scope_depth(&sy->scope), 0, "'%s': no step", bad[i].line);
+		cr_expect_eq(sy->scope.gen, gen, "'%s': nothing changed", bad[i].line);
+		cr_expect_not(sy->scope.zoomed || sy->scope.ntr || sy->scope.ncpus);
+	}
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Several words are one step; Esc (scope_undo) takes them back together. */
+Test(scope_edit, words_are_one_step)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = resolved(s);
+	struct scope_edit_ctx cx = { s, sy->h, sy->z };
+	struct scope *sc = &sy->scope;
+	char msg[300], z[200];
+	uint64_t a, b;
+
+	cr_assert_eq(scope_edit(sc, &cx, "--tid 26196 --time 10%-60% --dsos=forkexec", msg,
+	    sizeof msg), 0, "%s", msg);
+	cr_expect_eq(scope_depth(sc), 1, "one step");
+	cr_expect(scope_zoomed(sc, SZ_TID) && sc->sel.tid == TID);
+	cr_expect(scope_zoomed(sc, SZ_DSO));
+	cr_expect(scope_time_range(sc, &a, &b) && a < b);
+	cr_expect_str_eq(scope_zoom_text(sc, z, sizeof z), "thread 26196 forkexec > dso forkexec");
+	cr_expect_eq(scope_edit(sc, &cx, "--tid 26196", msg, sizeof msg), 1, "the same: no step");
+	cr_expect_eq(scope_depth(sc), 1);
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_expect(sc->recounted);
+	cr_assert(scope_undo(sc));
+	cr_expect_not(sc->zoomed || sc->ntr, "undone together");
+	cr_expect(sc->time_pending, "the counts to be made again");
+	cr_expect_eq(scope_depth(sc), 0);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* The command line names what the scope takes, the thread without its process, quoted. */
+Test(scope_edit, command_line)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = resolved(s);
+	struct scope_edit_ctx cx = { s, sy->h, sy->z };
+	struct scope_cmd c = { .sub = "top", .common = "--buildid-dir D", .file = "my file.data" };
+	struct scope *sc = &sy->scope;
+	char msg[300], cmd[1024];
+
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D 'my file.data'");
+	cr_assert_eq(scope_edit(sc, &cx, "--tid 26196 --time 980.813603406,980.836609817 --cpu 1",
+	    msg, sizeof msg), 0, "%s", msg);
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D --time 980.813603406,980.836609817 "
+	    "--tid 26196 --cpu 1 'my file.data'");
+	c.sub = "folded";
+	c.sort = NULL;
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_not_null(strstr(cmd, "perfnav folded "), "%s", cmd);
+	symbols_free(sy);
+	session_close(s);
+}
