@@ -284,7 +284,8 @@ check(struct model *m, const char *what)
 		fresh->scope.ev = (size_t)fev;
 	}
 	for (size_t i = 0; i < sc->nxf; i++) {
-		uint32_t fn = sc->xf[i].op == CPATH_NORECURSE ? CPATH_NONE :
+		uint32_t fn = sc->xf[i].op == CPATH_NORECURSE ?
+		    CPATH_NONE :
 		    same_node(m->sy, fresh, sc->xf[i].func);
 
 		if (sc->xf[i].op != CPATH_NORECURSE && fn == CPATH_NONE)

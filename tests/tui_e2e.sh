@@ -216,9 +216,13 @@ wait_for "hot > events \[[0-9]+/[0-9]+\]  filter cleared" "F: the path says the 
 keys Escape
 wait_for "^ hot \[3/19\]" "back to the hot functions, on the same row"
 keys d
-wait_for "^ hot > dso cpu \[1/5\]" "d zooms into the DSO"
-keys d
-wait_for "^ hot \[" "d again zooms out"
+wait_for "^ hot > dso cpu \[1/6\]" "d zooms the scope into the DSO (its samples, as top --dsos cpu)"
+wait_for "perfnav  fp\.data \[dso cpu\] " "the zoom in the title"
+keys Down Down d
+wait_for "the scope has dso cpu already" "d again on a row of cpu: said, no second step"
+keys Escape
+wait_for "^ hot \[" "Esc takes the zoom back"
+wait_gone "\[dso cpu\]" "the title without the zoom"
 keys s
 wait_for "^ +98\.92% +184 +cpu +/tmp/perfnav-fixtures/cpu" "s: the shared objects"
 wait_for "^Overhead +Samples +Shared Object +Path *$" "s: the shared objects' own headers (no Children, Command, Symbol)"
@@ -233,7 +237,7 @@ tmux -L "$sock" resize-window -t e2e -x 100 -y 30
 keys Escape 2 Enter
 wait_for "procs > pid 25671 cpu" "processes: into the process"
 keys Enter
-wait_for "procs > pid 25671 cpu > hot pid 25671 cpu" "Enter again: its hot functions"
+wait_for "procs > pid 25671 cpu > pid 25671 cpu" "Enter again: the scope zoomed into it, its hot functions"
 wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
 keys Home Down Down a
 wait_for "5 .* a Annotate" "a: the annotate view of the selected symbol"
@@ -248,7 +252,7 @@ wait_for "25671/25671 cpu +mix_one\+0x14 \(cpu\)  PERF_RECORD_SAMPLE" "each at m
 keys Escape
 wait_for "annotate mix_one \[[0-9]+/[0-9]+\]" "Esc: back to the annotate view"
 keys Escape
-wait_for "procs > pid 25671 cpu > hot pid 25671 cpu \[3/" "Esc: back to the same row"
+wait_for "procs > pid 25671 cpu > pid 25671 cpu \[3/" "Esc: back to the same row"
 finish "fp.data"
 
 # ---- multi.data: Tab switches events ----
@@ -293,7 +297,7 @@ wait_for "procs > pid 25943 threads" "Enter drills into the process"
 wait_for "25943/25945 +threads +58 " "its threads after drilling in"
 wait_for "25943/25947 +threads" "all of its threads"
 keys Down Down Enter
-wait_for "procs > pid 25943 threads > hot tid 25945 threads" "Enter on a thread: its hot functions"
+wait_for "procs > pid 25943 threads > thread 25945 threads" "Enter on a thread: its hot functions"
 wait_for "Samples: 231 of event 'cpu-clock'" "the hot functions of the thread"
 wait_for "25\.11% +0\.00% +0 threads +libc\.so\.6 +. \[\.\] start_thread" "the thread's rows only"
 keys Escape v
@@ -481,7 +485,8 @@ keys T
 wait_for "bottomup > merge mix_one > top-down main" "T: main in the top-down tree"
 wait_for "^ +78\.49% +74\.19% +146 cpu +. main" "main selected, mix_one's samples its own now"
 keys Escape Escape
-wait_gone "merge mix_one" "back out of both steps"
+wait_gone "\[merge mix_one\]" "back out of both steps"
+wait_for "undone: merge mix_one" "the step undone is said"
 wait_for "^ bottomup \[" "in the bottom-up tree again"
 keys '?' /
 keys -l "no-recursion"
@@ -881,6 +886,70 @@ keys 2 E
 wait_for "^ +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
 wait_for "▾ 5561 +nest +1 " "processes: its parent's pid whole too"
 finish "deep process tree"
+
+# ---- one scope (fork.data): a zoom made in any pane is every pane's, shown in the title;
+# panes switched keep it; a time step joins it; Esc undoes the steps in the order made ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "scope: symbols resolved"
+keys 2
+wait_for "26195 +forkexec +59 " "scope: the processes"
+keys Down t
+wait_for "perfnav  fork\.data \[pid 26195 forkexec\]" "scope: t on a process: the title names the zoom"
+wait_for "32\.60% +32\.60% +59 forkexec +forkexec +. \[\.\] spin" "scope: its hot functions"
+keys 1
+wait_for "^ hot \[" "scope: 1 on the hot pane"
+wait_for "32\.60% +32\.60% +59 forkexec +forkexec +. \[\.\] spin" "scope: 1 keeps the zoom"
+keys 6
+wait_for "Top-down: 59 of 181 samples" "scope: the top-down tree is the zoom's"
+keys 7
+wait_for "Bottom-up: 59 of 181 samples" "scope: the bottom-up tree too"
+keys 9
+wait_for "\[pid 26195 forkexec\]" "scope: the timeline under the same scope"
+keys s Right Right Right Right Right Right Right Right Right Right Right Right Enter
+wait_for "\[pid 26195 forkexec > time [0-9.]+-[0-9.]+\]" "scope: a time step joins the zoom"
+keys 1
+wait_for "^ *[0-9.]+% +[0-9.]+% +[0-9]+ forkexec +forkexec +. \[\.\] spin" "scope: hot functions of both"
+keys y
+wait_for "The same numbers from the command line:" "scope: y shows the command line"
+cmd=$(screen | sed -n '/The same numbers from the command line:/,/^ *$/p' | sed '1d;/^ *$/d' |
+	sed 's/^  //' | tr -d '\n')
+want=$(cd "$tmp" && eval "'$bin'${cmd#perfnav}" 2>/dev/null | grep -m1 '\[\.\] spin' | awk '{print $3}')
+keys Escape
+if [ -n "$want" ] && screen | grep -qE "^ *[0-9.]+% +[0-9.]+% +$want forkexec +forkexec +. \[\.\] spin"; then
+	ok "scope: the command line ($cmd) prints the pane's numbers ($want samples of spin)"
+else
+	ko "scope: the command line ($cmd) gives '$want' samples of spin"
+fi
+keys Escape
+wait_for "undone: " "scope: Esc undoes the last step"
+wait_for "perfnav  fork\.data \[pid 26195 forkexec\] " "scope: the time step went first"
+wait_for "32\.60% +32\.60% +59 forkexec +forkexec +. \[\.\] spin" "scope: the zoom's counts again"
+keys Escape
+wait_gone "\[pid 26195" "scope: then the zoom"
+wait_for "98\.90% +98\.90% +179 forkexec +forkexec +. \[\.\] spin" "scope: every sample again"
+finish "one scope"
+
+# ---- the typed scope (:) and its errors; the title at 80 columns ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "typed scope: symbols resolved"
+keys :
+wait_for "^scope: " "typed scope: : opens the scope line"
+keys -- "--tid nope" Enter
+wait_for "bad value 'nope' for --tid" "typed scope: a bad word is said in the line"
+wait_for "^scope: --tid nope" "typed scope: the line stays open"
+keys C-u
+keys -- "--tid 26196 --time 10%-60%"
+keys Enter
+wait_for "\[thread 26196 forkexec > time 980\.8136[0-9]+-980\.8366[0-9]+\]" \
+	"typed scope: one step of a thread and a time range"
+want=$("$bin" top --tid 26196 --time 10%-60% --buildid-dir "$data/buildid" "$data/fork.data" |
+	grep -m1 '\[\.\] spin' | awk '{print $1, $2, $3}')
+wait_for "^ *${want// / +} forkexec +forkexec +. \[\.\] spin" "typed scope: top's numbers ($want)"
+tmux -L "$sock" resize-window -t e2e -x 80 -y 24
+wait_for "^ perfnav  fork\.data \[thread 26196 forkexec > time .*\]" "typed scope: whole at 80 columns"
+keys Escape
+wait_gone "\[thread 26196" "typed scope: Esc undoes the step"
+finish "typed scope"
 
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

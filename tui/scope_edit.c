@@ -24,8 +24,19 @@
 #define SE_WORDS_MAX	32
 
 /* The options the line takes: their names, short names, and what they set. */
-enum se_opt { SE_TIME, SE_PID, SE_TID, SE_COMMS, SE_CPU, SE_DSOS, SE_SYMBOLS, SE_EVENT,
-	SE_SORT, SE_CALLGRAPH, SE_N };
+enum se_opt {
+	SE_TIME,
+	SE_PID,
+	SE_TID,
+	SE_COMMS,
+	SE_CPU,
+	SE_DSOS,
+	SE_SYMBOLS,
+	SE_EVENT,
+	SE_SORT,
+	SE_CALLGRAPH,
+	SE_N
+};
 
 static const struct {
 	const char	*name;		/* --name */
