@@ -471,12 +471,12 @@ keys Escape
 wait_for "perfnav  fp\.data \| perf" "Esc again: no transform left"
 wait_for "^ +98\.92% +0\.00% +184 libc\.so\.6 +. __libc_start_call_main" "the whole tree again"
 keys 7
-wait_for "^ +74\.19% +0\.00% +138 cpu +. mix_one" "bottom-up: where samples were taken, first"
-wait_for "^ +74\.19% +0\.00% +138 cpu +. main" "its caller below it, open"
+wait_for "^ +74\.19% +74\.19% +138 cpu +. mix_one" "bottom-up: where samples were taken, first, their Self its own"
+wait_for "^ +74\.19% +138 cpu +. main" "its caller below it, open, no Self"
 wait_for "Bottom-up: 186 of 186 samples" "the bottom-up line"
 keys m
 wait_for "\[merge mix_one\]" "m merges mix_one into its callers"
-wait_for "^ +74\.19% +0\.00% +138 cpu {16}. main" "main takes its samples: a root now"
+wait_for "^ +74\.19% +74\.19% +138 cpu {16}. main" "main takes its samples: a root now"
 keys T
 wait_for "bottomup > merge mix_one > top-down main" "T: main in the top-down tree"
 wait_for "^ +78\.49% +74\.19% +146 cpu +. main" "main selected, mix_one's samples its own now"
