@@ -173,6 +173,16 @@ if screen | head -1 | grep -q "loaded in\|records"; then
 else
 	ok "80 columns: the load time and record count go first"
 fi
+# the shared objects at 80 columns (plain.data's ld.so has a sample of its own)
+keys 1 s
+wait_for "^Overhead +Samples +Shared Object +Path *$" "s: the shared objects"
+wait_for " /usr/lib/x86_64-lin.+ld-linux-x86-64\.so\.2 *$" "80 columns: a long path cut in its middle"
+keys ]
+wait_for "^Overhead +Samples +Shared Object +Path \+[0-9]+ *$" "]: the Path column scrolled (the header says by how much)"
+wait_for "x86_64-linux-gnu/ld-linux-x86-64\.so\.2 *$" "]: the path's end in view, whole"
+keys [
+wait_for "^Overhead +Samples +Shared Object +Path *$" "[: scrolled back"
+keys s
 tmux -L "$sock" resize-window -t e2e -x 100 -y 30
 wait_for "perfnav  plain\.data" "resized back"
 finish "plain.data"
@@ -222,14 +232,7 @@ wait_for "^ hot \[" "d again zooms out"
 keys s
 wait_for "^ +98\.92% +184 +cpu +/tmp/perfnav-fixtures/cpu" "s: the shared objects"
 wait_for "^Overhead +Samples +Shared Object +Path *$" "s: the shared objects' own headers (no Children, Command, Symbol)"
-tmux -L "$sock" resize-window -t e2e -x 80 -y 24
-wait_for " /usr/lib/x86_64-lin.+ld-linux-x86-64\.so\.2 *$" "80 columns: a long path cut in its middle"
-keys ]
-wait_for "^Overhead +Samples +Shared Object +Path \+[0-9]+ *$" "]: the Path column scrolled (the header says by how much)"
-wait_for "x86_64-linux-gnu/ld-linux-x86-64\.so\.2 *$" "]: the path's end in view, whole"
-keys [
-wait_for "^Overhead +Samples +Shared Object +Path *$" "[: scrolled back"
-tmux -L "$sock" resize-window -t e2e -x 100 -y 30
+wait_gone "ld-linux-x86-64" "s: no DSO without samples of its own (ld.so is only a caller)"
 keys Escape 2 Enter
 wait_for "procs > pid 25671 cpu" "processes: into the process"
 keys Enter
