@@ -994,6 +994,19 @@ cpath_bottom_up(const struct cpath *t)
 	return t->bottom_up;
 }
 
+bool
+cpath_view_self(const struct cpath *t, uint32_t id, uint64_t *period, uint64_t *samples)
+{
+	const struct cpath_node *n = cpath_node(t, id);
+
+	*period = *samples = 0;
+	if (n == NULL || (t->bottom_up && n->depth > 1))
+		return false;
+	*period = t->bottom_up && n->depth == 1 ? n->total_period : n->self_period;
+	*samples = t->bottom_up && n->depth == 1 ? n->total_samples : n->self_samples;
+	return true;
+}
+
 size_t
 cpath_path(const struct cpath *t, uint32_t id, uint32_t *funcs, size_t max)
 {

@@ -116,6 +116,19 @@ const uint32_t *cpath_flat_ranks(const struct hist *h, struct cpath *t);
 bool cpath_bottom_up(const struct cpath *t);
 
 /*
+ * The self a view of the tree shows for node id, the samples taken in its
+ * function on its path: top-down, the paths that end at the node (its
+ * self_*); bottom-up, at the top level (the functions samples were taken
+ * in), every path through it, which is the function's own self in the
+ * query's scope, and below it nothing: a caller is where no sample of the
+ * path was taken.  Writes *period and *samples (0 when there is none) and
+ * returns whether the node has a self to show (false: a bottom-up caller).
+ * The node's self_* fields keep perf's callchain meaning (the paths that
+ * end there), which perf's callee graphs print.
+ */
+bool cpath_view_self(const struct cpath *t, uint32_t id, uint64_t *period, uint64_t *samples);
+
+/*
  * The functions from the root's child down to node id (the path as the
  * tree reads it): writes at most max, returns the depth of id.
  */

@@ -382,7 +382,7 @@ elfsym_load(const char *syms, const char *run, bool demangle, struct symtab *t,
 	}
 	nr = scn ? load_table(&sf, &rf, scn, &sh, demangle, t, strs) : 0;
 	if (nr > 0) {
-		symtab_fixup(t, strs, false);
+		symtab_fixup(t, strs);
 		if (load_plt(&rf, demangle, t, strs) > 0)
 			symtab_sort(t);
 	}
@@ -420,7 +420,7 @@ elfsym_load_mem(const void *p, size_t n, const uint8_t *bid, size_t bid_len, boo
 	}
 	nr = scn ? load_table(&f, &f, scn, &sh, demangle, t, strs) : 0;
 	if (nr > 0)
-		symtab_fixup(t, strs, false);
+		symtab_fixup(t, strs);
 	efile_close(&f);
 	return nr < 0 ? 0 : nr;
 }

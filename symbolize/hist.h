@@ -432,6 +432,16 @@ struct hist_select {
 size_t hist_rows_merged(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out);
 
+/*
+ * hist_rows_merged()'s rows by self alone, as a table of overhead: only
+ * rows with samples of their own (sel's, in the event), those under min_pct
+ * percent of self hidden, sorted by self period, descending; ties by the
+ * kept keys' text (hist_key_text, in key order), then as first made.
+ * Same ownership as hist_rows_merged().
+ */
+size_t hist_rows_self(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep,
+    double min_pct, const struct hist_entry *const **out);
+
 /* Percentages of an entry against its event's total. */
 double hist_self_pct(const struct hist *h, const struct hist_entry *e);
 double hist_children_pct(const struct hist *h, const struct hist_entry *e);

@@ -397,6 +397,7 @@ struct hist {
 	uint64_t		*mbestv;
 	const struct hist_entry	**mout;
 	size_t			 capmout;
+	unsigned		 mkeep;		/* hist_rows_self(): the keys its ties compare */
 };
 
 /* ---- entries: the key bytes, hashed and compared whole ---- */

@@ -435,3 +435,44 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	*out = h->mout;
 	return n;
 }
+
+/* Rows by self period, descending; ties by the kept keys' text, then as first made. */
+static int
+cmp_self(const void *a, const void *b, void *arg)
+{
+	const struct hist *h = arg;
+	const struct hist_entry *x = *(const struct hist_entry *const *)a;
+	const struct hist_entry *y = *(const struct hist_entry *const *)b;
+	uint32_t ix = h->mfirst[x - h->mrows], iy = h->mfirst[y - h->mrows];
+	char tx[1024], ty[1024];
+	int c;
+
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	for (unsigned k = 0; k < HIST_KEY_COUNT; k++) {
+		if (!(h->mkeep & HIST_KEEP(k)))
+			continue;
+		c = strcmp(hist_key_text(h, x, (enum hist_key)k, tx, sizeof tx),
+		    hist_key_text(h, y, (enum hist_key)k, ty, sizeof ty));
+		if (c != 0)
+			return c;
+	}
+	return (ix > iy) - (ix < iy);
+}
+
+size_t
+hist_rows_self(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
+    double min_pct, const struct hist_entry *const **out)
+{
+	size_t n = hist_rows_merged(h, evi, sel, keep, 0, out), k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *m = h->mout[i];
+
+		if (m->samples > 0 && !(min_pct > 0 && hist_self_pct(h, m) < min_pct))
+			h->mout[k++] = h->mout[i];
+	}
+	h->mkeep = keep;
+	qsort_r(h->mout, k, sizeof *h->mout, cmp_self, h);
+	return k;
+}

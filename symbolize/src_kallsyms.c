@@ -170,7 +170,7 @@ kallsyms_file_load(const struct kallsyms_file *kf, const char *module, struct sy
 		nr++;
 	}
 	if (nr > 0)
-		symtab_fixup(t, strs, true);
+		symtab_fixup(t, strs);
 	return nr;
 }
 

@@ -59,7 +59,7 @@ perfmap_load(const char *path, struct symtab *t, struct strtab *strs, struct saf
 	safefile_lines_free(&lr);
 	close(fd);
 	if (nr > 0)
-		symtab_fixup(t, strs, false);
+		symtab_fixup(t, strs);
 	return nr;
 }
 

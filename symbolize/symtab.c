@@ -53,7 +53,15 @@ underscores(const char *s)
 	return n;
 }
 
-/* perf's preference among symbols at one address: true keeps a. */
+/*
+ * perf 6.1's preference among two symbols at one address (its
+ * choose_best_symbol), a before b in the table: true keeps a.  In order:
+ * a size over none (sizes as symtab_fixup's end fix-up left them, so of
+ * kallsyms aliases, which have none of their own, the last listed has the
+ * size), not weak over weak, global over not global, fewer leading
+ * underscores, the longer name; then a, unless its name starts with
+ * "SyS" or "compat_SyS" (old kernels' syscall aliases).
+ */
 static bool
 keep_first(const struct sym *a, const struct sym *b, const struct strtab *strs)
 {
@@ -79,7 +87,7 @@ keep_first(const struct sym *a, const struct sym *b, const struct strtab *strs)
 	sb = strlen(nb);
 	if (sa != sb)
 		return sa > sb;
-	return true;
+	return strncmp(na, "SyS", 3) != 0 && strncmp(na, "compat_SyS", 10) != 0;
 }
 
 static void
@@ -98,16 +106,20 @@ fixup_duplicates(struct symtab *t, const struct strtab *strs)
 	t->n = w;
 }
 
+/*
+ * Sizes of symbols without one: up to the next symbol (an alias, at the
+ * same address, keeps none); the last one's to the page after its own.
+ * (perf's kallsyms rule for the step from the kernel's symbols to a
+ * module's never applies: a table holds the kernel's or one module's.)
+ */
 static void
-fixup_end(struct symtab *t, bool kallsyms)
+fixup_end(struct symtab *t)
 {
 	for (size_t i = 0; i + 1 < t->n; i++) {
 		struct sym *p = &t->v[i], *c = &t->v[i + 1];
 
-		if (p->end != p->start)
-			continue;
-		p->end = c->start;
-		(void)kallsyms;
+		if (p->end == p->start)
+			p->end = c->start;
 	}
 	if (t->n > 0) {
 		struct sym *l = &t->v[t->n - 1];
@@ -118,16 +130,11 @@ fixup_end(struct symtab *t, bool kallsyms)
 }
 
 void
-symtab_fixup(struct symtab *t, const struct strtab *strs, bool kallsyms)
+symtab_fixup(struct symtab *t, const struct strtab *strs)
 {
 	symtab_sort(t);
-	if (kallsyms) {
-		fixup_duplicates(t, strs);
-		fixup_end(t, true);
-	} else {
-		fixup_end(t, false);
-		fixup_duplicates(t, strs);
-	}
+	fixup_end(t);
+	fixup_duplicates(t, strs);
 	for (size_t i = 0; i < t->n; i++)
 		t->v[i].seq = (uint32_t)i;
 }

@@ -33,9 +33,12 @@ struct symtab {
 /* Add a symbol of size bytes (0: unknown, extended by symtab_fixup). */
 void symtab_add(struct symtab *t, uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
     uint32_t name);
-/* Sort and fix up as perf does: ELF order is end-fixup then duplicates;
- * kallsyms is duplicates then end-fixup (with the kallsyms rule). */
-void symtab_fixup(struct symtab *t, const struct strtab *strs, bool kallsyms);
+/*
+ * Sort and fix up as perf 6.1 does ELF and kallsyms tables alike: sizes
+ * first (a symbol without one gets up to the next), then of the symbols at
+ * one address the best one kept (perf's choice: see symtab.c).
+ */
+void symtab_fixup(struct symtab *t, const struct strtab *strs);
 /* Sort only (for entries added after fixup, e.g. PLT). */
 void symtab_sort(struct symtab *t);
 /* Index of the symbol containing addr, or SIZE_MAX. */

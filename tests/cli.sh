@@ -491,6 +491,24 @@ if "$bin" top --tsv --children --sort sym --buildid-dir "$data/buildid" --kallsy
 else
 	ko "top --children fp: $(head -c 300 "$tmp/top") $(head -c 200 "$tmp/err")"
 fi
+# kernel aliases (several kallsyms symbols at one address): perf 6.1 sizes them first, so the
+# last listed keeps its size and the name; perf report --kallsyms with this file over fp.data
+# printed __pi_memcpy, __ia32_sys_fork (listed last, x64 first) and loc (local, listed last)
+printf '%s\n' 'ffffffff81000000 T _stext' 'ffffffff81000000 T _text' \
+	'ffffffff81000c00 T __x64_sys_fork' 'ffffffff81000c00 T __ia32_sys_fork' \
+	'ffffffff81000d00 t foo' 'ffffffff816a7a00 T memcpy' 'ffffffff816a7a00 T __memcpy' \
+	'ffffffff816a7a00 T __pi_memcpy' 'ffffffff816a8000 T bar' 'ffffffff8225f800 T glob_alias' \
+	'ffffffff8225f800 W weak_alias' 'ffffffff8225f800 t loc' 'ffffffff82260000 T baz' \
+	> "$tmp/kallsyms"
+printf '%s\n' '[k] __ia32_sys_fork' '[k] __pi_memcpy' '[k] foo' '[k] loc' > "$tmp/want"
+if "$bin" top --tsv --children --sort sym --buildid-dir "$data/buildid" --kallsyms "$tmp/kallsyms" \
+	"$data/fp.data" > "$tmp/top" 2> "$tmp/err" &&
+	awk -F'\t' '$5 ~ /^\[k\]/ { print $5 }' "$tmp/top" | LC_ALL=C sort > "$tmp/got" &&
+	diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "top kallsyms aliases: $(cat "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
 # the table form and --why
 if "$bin" top --why --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/plain.data" > "$tmp/top" 2>&1 &&
 	grep -q "^# Overhead  Samples  Command" "$tmp/top" && grep -q "\[\.\] mix_one" "$tmp/top" &&

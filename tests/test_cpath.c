@@ -149,6 +149,47 @@ Test(cpath, top_down_and_bottom_up)
 	hist_free(h);
 }
 
+/* The Self a view shows: bottom-up, the root level's samples taken there; callers none. */
+static uint64_t
+view_self(const struct hist *h, const struct cpath *t, const uint32_t *syms, size_t n, bool *has)
+{
+	uint32_t funcs[16];
+	uint64_t period, samples;
+
+	for (size_t i = 0; i < n; i++)
+		funcs[i] = func_of(h, syms[i]);
+	*has = cpath_view_self(t, cpath_find(t, funcs, n), &period, &samples);
+	return period;
+}
+
+Test(cpath, view_self_of_either_tree)
+{
+	struct hist *h = sample_hist(false);
+	struct cpath *td = build(h, false, NULL, 0), *bu = build(h, true, NULL, 0);
+	const uint32_t ab[] = { A, B }, cba[] = { C, B, A }, ba[] = { B, A }, rrra[] = { R, R, R, A };
+	bool has;
+
+	/* top-down: the paths that end at the node */
+	cr_assert_eq(view_self(h, td, ab, 2, &has), 5);
+	cr_assert(has);
+	cr_assert_eq(view_self(h, td, ab, 1, &has), 0);
+	cr_assert(has);
+	/* bottom-up roots: every sample taken in the function (B: 5, R: 2 once, not per level) */
+	cr_assert_eq(view_self(h, bu, cba, 1, &has), 10);
+	cr_assert(has);
+	cr_assert_eq(view_self(h, bu, ba, 1, &has), 5);
+	cr_assert_eq(view_self(h, bu, rrra, 1, &has), 2);
+	/* callers: none, even the outermost, where perf's callee graph keeps its hits */
+	cr_assert_eq(at(h, bu, cba, 3)->self_period, 10);
+	cr_assert_eq(view_self(h, bu, cba, 3, &has), 0);
+	cr_assert(!has);
+	cr_assert_eq(view_self(h, bu, rrra, 2, &has), 0);
+	cr_assert(!has);
+	cpath_free(td);
+	cpath_free(bu);
+	hist_free(h);
+}
+
 Test(cpath, transforms)
 {
 	struct hist *h = sample_hist(false);

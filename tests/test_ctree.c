@@ -506,6 +506,81 @@ Test(ctree, topdown_rows_hot_path_sort_search)
 	session_close(s);
 }
 
+/* Column col of the pane's row at visible position i ("" when blank). */
+static void
+cell(struct pane *p, size_t i, int col, char *out, size_t n)
+{
+	struct row r;
+
+	row_reset(&r);
+	p->ops->row(p, widget_source(&p->w, i), &r);
+	snprintf(out, n, "%s", r.col[col] ? r.col[col] : "");
+}
+
+/*
+ * The bottom-up tree's roots are the functions samples were taken in: each
+ * one's Self is its self in the hot functions (hotspot's bottom-up), and
+ * its callers below have none to show.
+ */
+static void
+check_bottom_up_self(const char *fixture, size_t ev)
+{
+	struct session *s = open_fixture(fixture);
+	struct symbols *sy = resolved(s);
+	struct pane bu, hot;
+	size_t roots = 0;
+	int hcol = -1, scol = -1;
+	char name[512], self[64], sym[600], hself[64];
+
+	sy->scope.ev = ev;
+	tree_pane(&bu, PANE_BOTTOMUP, s, sy);
+	hot_pane(&hot, s, sy);
+	cr_assert_str_eq(bu.cols[1].title, "Self");
+	/* the hot table's self: "Self" beside Children, else "Overhead" */
+	for (int c = 0; c < hot.ncols; c++) {
+		if (strcmp(hot.cols[c].title, "Self") == 0 || strcmp(hot.cols[c].title, "Overhead") == 0)
+			hcol = c;
+		if (strcmp(hot.cols[c].title, "Symbol") == 0)
+			scol = c;
+	}
+	cr_assert(hcol >= 0 && scol >= 0, "%s: the hot table's Self and Symbol", fixture);
+	widget_expand_all(&bu.w, false);
+	for (size_t i = 0; i < widget_count(&bu.w); i++, roots++) {
+		size_t h = WIDGET_NONE;
+
+		cell(&bu, i, 4, name, sizeof name);
+		cell(&bu, i, 1, self, sizeof self);
+		for (size_t k = 0; k < widget_count(&hot.w) && h == WIDGET_NONE; k++) {
+			cell(&hot, k, scol, sym, sizeof sym);
+			if (strlen(sym) > 4 && strcmp(sym + 4, name) == 0)
+				h = k;
+		}
+		cr_assert_neq(h, WIDGET_NONE, "%s: %s among the hot functions", fixture, name);
+		cell(&hot, h, hcol, hself, sizeof hself);
+		cr_assert_str_eq(self, hself, "%s ev %zu: %s's self, bottom-up and hot", fixture, ev,
+		    name);
+	}
+	cr_assert_gt(roots, 1, "%s", fixture);
+	widget_expand_all(&bu.w, true);
+	for (size_t i = 0; i < widget_count(&bu.w); i++) {
+		if (bu.w.depth[widget_source(&bu.w, i)] == 0)
+			continue;
+		cell(&bu, i, 1, self, sizeof self);
+		cr_assert_str_eq(self, "", "%s: a caller has no self", fixture);
+	}
+	pane_destroy(&bu);
+	pane_destroy(&hot);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(ctree, bottom_up_roots_have_the_functions_self)
+{
+	check_bottom_up_self("fp.data", 0);
+	check_bottom_up_self("multi.data", 0);
+	check_bottom_up_self("multi.data", 1);
+}
+
 Test(ctree, expansion_and_cursor_survive_rebuilds)
 {
 	struct session *s = open_fixture("fp.data");

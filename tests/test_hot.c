@@ -390,7 +390,7 @@ Test(hot, drill_zoom_and_samples)
 	cr_assert_eq(widget_count(&p.w), 19, "back: the whole table");
 	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
 	go(&p, &p.push);
-	cr_assert_eq(widget_count(&p.w), 4, "cpu, libc, kernel, ld.so");
+	cr_assert_eq(widget_count(&p.w), 3, "cpu, kernel, libc (ld.so: no samples of its own)");
 	cr_assert(row_has(&p, widget_source(&p.w, 0), "/tmp/perfnav-fixtures/cpu"));
 	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_PUSH);
 	cr_assert_eq(p.push.target, NAV_T_ZOOM);
@@ -419,6 +419,60 @@ Test(hot, drill_zoom_and_samples)
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/*
+ * s lists the DSOs by their Overhead (self), descending, equal ones by
+ * name, and none without samples of its own in the event (or zoom).
+ */
+static void
+check_dso_list(const char *fixture, size_t ev, const char *const *want, size_t nwant)
+{
+	struct session *s = open_fixture(fixture);
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	double last = 101;
+	char lastname[256] = "";
+
+	symbols_run(sy);
+	sy->scope.ev = ev;
+	hot_pane(&p, s, sy);
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	cr_assert_str_eq(p.cols[0].title, "Overhead");
+	cr_assert_str_eq(p.cols[2].title, "Shared Object");
+	cr_assert_gt(widget_count(&p.w), 0, "%s", fixture);
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		struct row *r = row_at(&p, i);
+		double pc = strtod(r->col[0], NULL);
+
+		cr_assert_gt(strtoull(r->col[1], NULL, 10), 0, "%s: %s has samples", fixture, r->col[2]);
+		cr_assert_leq(pc, last, "%s ev %zu: %s after %s", fixture, ev, r->col[2], lastname);
+		if (pc == last)
+			cr_assert_lt(strcmp(lastname, r->col[2]), 0, "%s: ties by name", fixture);
+		if (i < nwant)
+			cr_assert_str_eq(r->col[2], want[i], "%s ev %zu row %zu", fixture, ev, i);
+		last = pc;
+		snprintf(lastname, sizeof lastname, "%s", r->col[2]);
+		free(r);
+	}
+	if (nwant > 0)
+		cr_assert_eq(widget_count(&p.w), nwant, "%s ev %zu", fixture, ev);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(hot, dso_list_by_overhead)
+{
+	/* perf report --no-children --sort dso: 98.92% cpu, 0.54% each of the others */
+	static const char *const fp[] = { "cpu", "[kernel.kallsyms]", "libc.so.6" };
+
+	check_dso_list("fp.data", 0, fp, 3);
+	check_dso_list("fork.data", 0, NULL, 0);
+	check_dso_list("multi.data", 0, NULL, 0);
+	check_dso_list("multi.data", 1, NULL, 0);
+	check_dso_list("dwarf.data", 0, NULL, 0);
 }
 
 /* Rows fill in while symbols are resolved in slices, and end as if at once. */

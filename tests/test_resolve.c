@@ -67,9 +67,9 @@ Test(kallsyms, parse_and_fixup)
 	size_t i;
 
 	cr_assert_eq(kallsyms_load(path, &t, &s, NULL), 5);
-	/* _stext and _text alias: the one with fewer underscores... equal; longer name wins. */
+	/* _stext and _text alias: the last listed has the size, so perf keeps it */
 	cr_assert_eq(t.n, 4);
-	cr_expect_str_eq(strtab_get(&s, t.v[0].name), "_stext");
+	cr_expect_str_eq(strtab_get(&s, t.v[0].name), "_text");
 	cr_expect_eq(t.v[0].end, 0xffffffff81000100);
 	i = symtab_find(&t, 0xffffffff81000250);
 	cr_assert_neq(i, SIZE_MAX);
@@ -80,6 +80,55 @@ Test(kallsyms, parse_and_fixup)
 	cr_expect_str_eq(strtab_get(&s, t.v[i].name), "last");
 	cr_expect_eq(symtab_find(&t, 0xffffffff80000000), SIZE_MAX);
 	cr_expect_eq(kallsyms_load("/nonexistent/kallsyms", &t, &s, NULL), -1);
+	symtab_free(&t);
+	strtab_free(&s);
+	unlink(path);
+	free(path);
+}
+
+/* The name of the symbol of t holding addr ("" if none). */
+static const char *
+name_at(const struct symtab *t, const struct strtab *s, uint64_t addr)
+{
+	size_t i = symtab_find(t, addr);
+
+	return i == SIZE_MAX ? "" : strtab_get(s, t->v[i].name);
+}
+
+/*
+ * Aliases in kallsyms, as perf 6.1 reports them (perf report --kallsyms
+ * over fp.data's kernel samples with this file): sizes come first, up to
+ * the next symbol, so only the last alias listed has one, and perf's
+ * choice keeps the symbol with a size over weak/global, underscores and
+ * length alike.
+ */
+Test(kallsyms, aliases_keep_the_last_listed)
+{
+	static const char text[] =
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81000c00 T __ia32_sys_vfork\n"
+	    "ffffffff81000c00 T __x64_sys_vfork\n"
+	    "ffffffff81000d00 T __x64_sys_fork\n"
+	    "ffffffff81000d00 T __ia32_sys_fork\n"
+	    "ffffffff81000e00 T memcpy\n"
+	    "ffffffff81000e00 T __memcpy\n"
+	    "ffffffff81000e00 T __pi_memcpy\n"
+	    "ffffffff81000f00 T glob_alias\n"
+	    "ffffffff81000f00 W weak_alias\n"
+	    "ffffffff81000f00 t loc\n"
+	    "ffffffff81001000 T end_one\n";
+	char *path = tmp_write("kallsyms", text, sizeof text - 1);
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+
+	cr_assert_eq(kallsyms_load(path, &t, &s, NULL), 13);
+	cr_assert_eq(t.n, 6, "one symbol per address");
+	cr_expect_str_eq(name_at(&t, &s, 0xffffffff81000c10), "__x64_sys_vfork");
+	cr_expect_str_eq(name_at(&t, &s, 0xffffffff81000d10), "__ia32_sys_fork", "order, not name");
+	cr_expect_str_eq(name_at(&t, &s, 0xffffffff81000e10), "__pi_memcpy");
+	cr_expect_str_eq(name_at(&t, &s, 0xffffffff81000f10), "loc", "even a local one");
+	cr_expect_eq(t.v[symtab_find(&t, 0xffffffff81000e10)].end, 0xffffffff81000f00);
 	symtab_free(&t);
 	strtab_free(&s);
 	unlink(path);
@@ -232,6 +281,55 @@ Test(elf, symbols_and_build_id, .init = elf_setup, .fini = elf_teardown)
 		cr_assert_eq(elfsym_debuglink(ep("t.linked"), link, sizeof link), 0);
 		cr_expect_str_eq(link, "t.debug");
 	}
+}
+
+/*
+ * Aliases in an ELF symbol table, all of one size: perf 6.1 keeps not weak
+ * over weak, global over local, fewer leading underscores, the longer
+ * name, then the first in the table unless it is a "SyS" syscall alias.
+ * An object file keeps the table in the order the assembler was given.
+ */
+Test(elf, aliases_as_perf_chooses)
+{
+	static const char src[] =
+	    "\t.text\n"
+	    "\t.globl SyS_foo\n\t.globl sys_foo\n\t.globl g\n\t.globl short\n"
+	    "\t.globl longer_name\n\t.globl __two\n\t.globl one_\n\t.globl glb_\n"
+	    "\t.weak a_very_long_weak_name\n"
+	    "SyS_foo:\nsys_foo:\n\tnop\n\tret\n"
+	    "a_very_long_weak_name:\ng:\n\tnop\n\tret\n"
+	    "short:\nlonger_name:\n\tnop\n\tret\n"
+	    "__two:\none_:\n\tnop\n\tret\n"
+	    "loc:\nglb_:\n\tnop\n\tret\n"
+	    "\t.type SyS_foo,@function\n\t.size SyS_foo,2\n\t.type sys_foo,@function\n"
+	    "\t.size sys_foo,2\n\t.type a_very_long_weak_name,@function\n"
+	    "\t.size a_very_long_weak_name,2\n\t.type g,@function\n\t.size g,2\n"
+	    "\t.type short,@function\n\t.size short,2\n\t.type longer_name,@function\n"
+	    "\t.size longer_name,2\n\t.type __two,@function\n\t.size __two,2\n"
+	    "\t.type one_,@function\n\t.size one_,2\n\t.type loc,@function\n\t.size loc,2\n"
+	    "\t.type glb_,@function\n\t.size glb_,2\n";
+	char *path = tmp_write("aliases.s", src, sizeof src - 1), obj[512], cmd[1200];
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+	uint64_t base;
+
+	snprintf(obj, sizeof obj, "%s.o", path);
+	snprintf(cmd, sizeof cmd, "cc -x assembler -c -o %s %s 2>/dev/null", obj, path);
+	if (system(cmd) != 0)
+		cr_skip_test("no assembler");
+	cr_assert_gt(elfsym_load(obj, obj, false, &t, &s), 0);
+	cr_assert_eq(t.n, 5, "one symbol per address");
+	base = t.v[0].start;	/* .text's file offset */
+	cr_expect_str_eq(name_at(&t, &s, base), "sys_foo", "SyS_ aliases avoided");
+	cr_expect_str_eq(name_at(&t, &s, base + 2), "g", "global over weak");
+	cr_expect_str_eq(name_at(&t, &s, base + 4), "longer_name");
+	cr_expect_str_eq(name_at(&t, &s, base + 6), "one_", "fewer leading underscores");
+	cr_expect_str_eq(name_at(&t, &s, base + 8), "glb_", "global over local");
+	symtab_free(&t);
+	strtab_free(&s);
+	unlink(obj);
+	unlink(path);
+	free(path);
 }
 
 /* ---- resolution on the fixtures ---- */

@@ -173,6 +173,16 @@ if screen | head -1 | grep -q "loaded in\|records"; then
 else
 	ok "80 columns: the load time and record count go first"
 fi
+# the shared objects at 80 columns (plain.data's ld.so has a sample of its own)
+keys 1 s
+wait_for "^Overhead +Samples +Shared Object +Path *$" "s: the shared objects"
+wait_for " /usr/lib/x86_64-lin.+ld-linux-x86-64\.so\.2 *$" "80 columns: a long path cut in its middle"
+keys ]
+wait_for "^Overhead +Samples +Shared Object +Path \+[0-9]+ *$" "]: the Path column scrolled (the header says by how much)"
+wait_for "x86_64-linux-gnu/ld-linux-x86-64\.so\.2 *$" "]: the path's end in view, whole"
+keys [
+wait_for "^Overhead +Samples +Shared Object +Path *$" "[: scrolled back"
+keys s
 tmux -L "$sock" resize-window -t e2e -x 100 -y 30
 wait_for "perfnav  plain\.data" "resized back"
 finish "plain.data"
@@ -226,14 +236,7 @@ wait_gone "\[dso cpu\]" "the title without the zoom"
 keys s
 wait_for "^ +98\.92% +184 +cpu +/tmp/perfnav-fixtures/cpu" "s: the shared objects"
 wait_for "^Overhead +Samples +Shared Object +Path *$" "s: the shared objects' own headers (no Children, Command, Symbol)"
-tmux -L "$sock" resize-window -t e2e -x 80 -y 24
-wait_for " /usr/lib/x86_64-lin.+ld-linux-x86-64\.so\.2 *$" "80 columns: a long path cut in its middle"
-keys ]
-wait_for "^Overhead +Samples +Shared Object +Path \+[0-9]+ *$" "]: the Path column scrolled (the header says by how much)"
-wait_for "x86_64-linux-gnu/ld-linux-x86-64\.so\.2 *$" "]: the path's end in view, whole"
-keys [
-wait_for "^Overhead +Samples +Shared Object +Path *$" "[: scrolled back"
-tmux -L "$sock" resize-window -t e2e -x 100 -y 30
+wait_gone "ld-linux-x86-64" "s: no DSO without samples of its own (ld.so is only a caller)"
 keys Escape 2 Enter
 wait_for "procs > pid 25671 cpu" "processes: into the process"
 keys Enter
@@ -475,12 +478,12 @@ keys Escape
 wait_for "perfnav  fp\.data \| perf" "Esc again: no transform left"
 wait_for "^ +98\.92% +0\.00% +184 libc\.so\.6 +. __libc_start_call_main" "the whole tree again"
 keys 7
-wait_for "^ +74\.19% +0\.00% +138 cpu +. mix_one" "bottom-up: where samples were taken, first"
-wait_for "^ +74\.19% +0\.00% +138 cpu +. main" "its caller below it, open"
+wait_for "^ +74\.19% +74\.19% +138 cpu +. mix_one" "bottom-up: where samples were taken, first, their Self its own"
+wait_for "^ +74\.19% +138 cpu +. main" "its caller below it, open, no Self"
 wait_for "Bottom-up: 186 of 186 samples" "the bottom-up line"
 keys m
 wait_for "\[merge mix_one\]" "m merges mix_one into its callers"
-wait_for "^ +74\.19% +0\.00% +138 cpu {16}. main" "main takes its samples: a root now"
+wait_for "^ +74\.19% +74\.19% +138 cpu {16}. main" "main takes its samples: a root now"
 keys T
 wait_for "bottomup > merge mix_one > top-down main" "T: main in the top-down tree"
 wait_for "^ +78\.49% +74\.19% +146 cpu +. main" "main selected, mix_one's samples its own now"

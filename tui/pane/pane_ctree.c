@@ -501,6 +501,7 @@ ct_row(struct pane *p, size_t idx, struct row *r)
 	const struct cpath_node *nd = N(ct, w->node);
 	const struct hist_node *hn = hist_node_get(H(ct), nd->func);
 	uint32_t st = hmap_get(&ct->exp, w->key);
+	uint64_t self, self_samples;
 	char name[1024];
 	double pc;
 
@@ -521,8 +522,10 @@ ct_row(struct pane *p, size_t idx, struct row *r)
 	}
 	pc = share(ct, nd->total_period);
 	row_set(r, C_CHILDREN, pct_el(pc), "%.2f%%", pc);
-	pc = share(ct, nd->self_period);
-	row_set(r, C_SELF, nd->self_period ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+	if (cpath_view_self(ct->t, w->node, &self, &self_samples)) {	/* bottom-up callers: blank */
+		pc = share(ct, self);
+		row_set(r, C_SELF, self ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+	}
 	row_set(r, C_SAMPLES, 0, "%" PRIu64, nd->total_samples);
 	row_set(r, C_DSO, EL_DIM, "%s", dso_of(ct, nd->func));
 	row_set(r, C_FUNC, hn && hn->f.sym != SYM_NONE ? 0 : EL_DIM, "%s",
@@ -548,6 +551,7 @@ ct_cmp(struct pane *p, int col, size_t a, size_t b)
 {
 	struct ctree *ct = p->priv;
 	const struct cpath_node *x = N(ct, ct->rows[a].node), *y = N(ct, ct->rows[b].node);
+	uint64_t sa, sb, smp;
 	char na[512], nb[512];
 
 	if (ct->sy->pair != NULL && col <= C_SAMPLES) {
@@ -566,7 +570,9 @@ ct_cmp(struct pane *p, int col, size_t a, size_t b)
 	case C_CHILDREN:
 		return x->total_period < y->total_period ? -1 : x->total_period > y->total_period;
 	case C_SELF:
-		return x->self_period < y->self_period ? -1 : x->self_period > y->self_period;
+		cpath_view_self(ct->t, ct->rows[a].node, &sa, &smp);
+		cpath_view_self(ct->t, ct->rows[b].node, &sb, &smp);
+		return sa < sb ? -1 : sa > sb;
 	case C_SAMPLES:
 		return x->total_samples < y->total_samples ? -1 : x->total_samples > y->total_samples;
 	case C_DSO:

@@ -769,21 +769,6 @@ head_line(struct pane *p, char *buf, size_t n)
 	return buf;
 }
 
-/*
- * The samples taken in node's function on its path.  In the bottom-up tree
- * every sample was taken in the function on the top row: the others are
- * its callers (the tree's own self counts the paths that end at a node).
- */
-static void
-frame_self(const struct flame_pane *f, const struct cpath_node *nd, uint64_t *period,
-    uint64_t *samples)
-{
-	bool taken = !f->built_bu || nd->depth == 1;
-
-	*period = !f->built_bu ? nd->self_period : taken ? nd->total_period : 0;
-	*samples = !f->built_bu ? nd->self_samples : taken ? nd->total_samples : 0;
-}
-
 /* The line below the frames: the selected frame; the search's share. */
 static const char *
 info_line(struct pane *p, char *buf, size_t n)
@@ -795,7 +780,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	char name[512];
 	int k;
 
-	frame_self(f, nd, &self, &self_samples);
+	cpath_view_self(f->t, f->sel, &self, &self_samples);
 	k = snprintf(buf, n, " %s", frame_name(f, f->sel, name, sizeof name));
 	if (hn)
 		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->f.dso == DSO_NONE ?

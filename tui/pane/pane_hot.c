@@ -371,6 +371,8 @@ reload(struct pane *p, bool keep_cursor)
 	if (ht->branches)	/* rows of the branch table: its own entries */
 		n = hot_branch_load(ht->br, hist_nevents(H(ht)) ? hist_event(H(ht), ht->ev)->attr : -1,
 		    ht->pct);
+	else if (ht->dsos)	/* the DSOs' own overhead: by it, those without samples left out */
+		n = hist_rows_self(H(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
 	else
 		n = hist_rows_merged(H(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
 	GROW(ht->ents, ht->capents, n + 1);
