@@ -748,6 +748,15 @@ Test(panes, hex_compressed_record)
 	session_close(s);
 }
 
+/* The flame scope's tab does not read as "the scope" of the analysis panes. */
+Test(panes, fscope_tab_is_the_heat_map)
+{
+	const struct pane_ops *o = pane_ops_of(PANE_FSCOPE);
+
+	cr_assert_str_eq(o->title, "Heat map");
+	cr_assert(o->short_title == NULL || strstr(o->short_title, "Scope") == NULL);
+}
+
 Test(panes, help_generated)
 {
 	struct keys k;
@@ -778,7 +787,7 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_BOTTOMUP] = "Bottom-up",
 	[PANE_FLAME] = "Flame graph",
 	[PANE_TIMELINE] = "Timeline",
-	[PANE_FSCOPE] = "Flame scope",
+	[PANE_FSCOPE] = "Heat map",
 };
 
 static void every_time_pane(struct pane *p, struct session *s, const char *fx);

@@ -452,6 +452,26 @@ Test(keys, defaults_and_lookup)
 	keys_free(&k);
 }
 
+/* Tab has one meaning, the next pane, in every map; the next event is } ({ back). */
+Test(keys, tab_is_the_next_pane_everywhere)
+{
+	const char *panes[] = { "hot", "topdown", "bottomup", "flame", "events", "procs" };
+	struct keys k;
+
+	keys_init(&k, maps);
+	cr_assert_eq(keys_parse(&k, keys_default_text, count_err, NULL), 0);
+	for (size_t i = 0; i < sizeof panes / sizeof panes[0]; i++) {
+		cr_assert_eq(keys_lookup(&k, panes[i], KEYS_TAB), ACT_NEXT_PANE, "%s", panes[i]);
+		cr_assert_eq(keys_lookup(&k, panes[i], KEYS_FN + KEY_BTAB), ACT_PREV_PANE, "%s",
+		    panes[i]);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_eq(keys_lookup(&k, panes[i], '}'), ACT_NEXT_EVENT, "%s", panes[i]);
+		cr_assert_eq(keys_lookup(&k, panes[i], '{'), ACT_PREV_EVENT, "%s", panes[i]);
+	}
+	keys_free(&k);
+}
+
 Test(keys, user_config)
 {
 	struct keys k;

@@ -55,8 +55,8 @@
 	X(SCROLL_RIGHT, "scroll-right", "lists: scroll the widest column sideways to read a long name") \
 	X(NEXT_PANE, "next-pane", "next pane") \
 	X(PREV_PANE, "prev-pane", "previous pane") \
-	X(NEXT_EVENT, "next-event", "hot functions: the next event (as perf report's Tab)") \
-	X(PREV_EVENT, "prev-event", "hot functions: the previous event") \
+	X(NEXT_EVENT, "next-event", "hot functions, call trees, flame graph: the next event (perf report's Tab; Tab is the next pane everywhere)") \
+	X(PREV_EVENT, "prev-event", "hot functions, call trees, flame graph: the previous event") \
 	X(PANE_HOT, "pane-hot", "hot functions pane") \
 	X(PANE_PROCS, "pane-procs", "processes pane") \
 	X(PANE_EVENTS, "pane-events", "events pane") \
@@ -86,7 +86,7 @@
 	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
 	X(REDRAW, "redraw", "redraw the screen") \
 	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
-	X(PANE_FSCOPE, "pane-fscope", "flame scope pane") \
+	X(PANE_FSCOPE, "pane-fscope", "flame scope pane (the Heat map tab)") \
 	X(PANE_COUNTERS, "pane-counters", "counters pane (the counts of a perf stat record file)") \
 	X(TIME_LEFT, "time-left", "timeline, flame scope: move the time cursor left") \
 	X(TIME_RIGHT, "time-right", "timeline, flame scope: move the time cursor right") \

@@ -579,7 +579,7 @@ ct_cmp(struct pane *p, int col, size_t a, size_t b)
 
 /* ---- keys and views ---- */
 
-/* Tab / BTab: the scope's next or previous event. */
+/* } / {: the scope's next or previous event. */
 static int
 key_event(struct pane *p, enum action a)
 {
@@ -691,7 +691,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	    hist_str(H(ct), he->name));
 	k = strlen(buf);
 	if (nev > 1 && k < n)
-		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, Tab: next)", sc->ev + 1, nev);
+		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, }: next)", sc->ev + 1, nev);
 	if (sc->zoomed && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %s", sc->zoom_label);
 	if (sc->nxf && k < n)
@@ -743,7 +743,7 @@ static const char *
 ct_help(struct pane *p)
 {
 	(void)p;
-	return "+:expand E:all o:focus m:merge D:drop R:recursion Esc:undo Tab:event";
+	return "+:expand E:all o:focus m:merge D:drop R:recursion Esc:undo }:event";
 }
 
 /* ---- life ---- */

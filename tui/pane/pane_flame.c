@@ -452,7 +452,7 @@ flip(struct pane *p)
 	return PANE_HANDLED | PANE_MSG;
 }
 
-/* Tab / BTab: the scope's next or previous event. */
+/* } / {: the scope's next or previous event. */
 static int
 key_event(struct pane *p, enum action a)
 {
@@ -743,7 +743,7 @@ head_line(struct pane *p, char *buf, size_t n)
 		    "shrank, grey the same", f->tsy->role ? "NEW" : "OLD", f->tsy->role ? "OLD" :
 		    "NEW");
 	if (nev > 1)
-		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab)", sc->ev + 1, nev);
+		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, })", sc->ev + 1, nev);
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " samples", N(f, 0)->total_samples);
 	if (sc->zoomed)
 		k += snprintf(buf + k, n - (size_t)k, " | %s", sc->zoom_label);
