@@ -31,7 +31,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "help", "annotate", NULL };
 
 /* ---- panes over fixtures ---- */
 
@@ -771,6 +771,34 @@ Test(panes, help_generated)
 		if (row_has(&p, widget_source(&p.w, i), "quit perfnav"))
 			quit = true;
 	cr_assert(quit);
+	cr_assert_neq(find_text(&p, "next-hot"), WIDGET_NONE, "annotate's n is in the help");
+	cr_assert_neq(find_text(&p, "prev-hot"), WIDGET_NONE, "and its N");
+	pane_destroy(&p);
+	keys_free(&k);
+}
+
+/* The help texts wrap at the pane's width: nothing is cut, on any line. */
+Test(panes, help_wraps_at_the_width)
+{
+	struct keys k;
+	struct pane p;
+	int h = 400, shown = 0;
+
+	keys_init(&k, maps);
+	keys_parse(&k, keys_default_text, NULL, NULL);
+	cr_assert_eq(pane_create(&p, PANE_HELP, NULL, &k), 0);
+	cr_assert_not_null(p.ops->resize, "the help pane follows the width");
+	p.ops->resize(&p, h, 100);
+	cr_assert_lt(widget_count(&p.w), (size_t)h - 1);
+	screen_draw(&p, h, 100);
+	for (int y = 0; y < h; y++) {
+		const char *line = screen_line(y);
+
+		cr_assert_null(strstr(line, "\u2026"), "line %d is cut: '%s'", y, line);
+		if (strstr(line, "words)") != NULL)
+			shown++;
+	}
+	cr_assert_gt(shown, 0, "the longest texts' ends are shown");
 	pane_destroy(&p);
 	keys_free(&k);
 }

@@ -395,7 +395,7 @@ Test(nav, overflow_keeps_root)
 
 /* ---- keys ---- */
 
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "timeline", "fscope", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "timeline", "fscope", "help", "annotate", NULL };
 
 static int nerr;
 static void
@@ -767,4 +767,17 @@ Test(draw, tree_child_right_of_parent)
 	cr_assert_gt(numbered, 0, "the deepest rows show their depth");
 	cr_assert_lt(numbered, N - 5, "shallow rows are indented");
 	widget_free(&p.w);
+}
+
+/* Counts say "1 problem", "2 problems": the browser's messages use plural(). */
+Test(text, plural_of_a_count)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof msg, "%d problem%s", 1, plural(1));
+	cr_assert_str_eq(msg, "1 problem");
+	snprintf(msg, sizeof msg, "%d problem%s", 0, plural(0));
+	cr_assert_str_eq(msg, "0 problems");
+	snprintf(msg, sizeof msg, "%d problem%s", 2, plural(2));
+	cr_assert_str_eq(msg, "2 problems");
 }

@@ -143,7 +143,9 @@ const char keys_default_text[] =
 	"bind fscope s time-mark\n"
 	"bind global w diff-swap\n"
 	"bind global A diff-norm\n"
-	"bind flame O diff-old\n";
+	"bind flame O diff-old\n"
+	"bind annotate n next-hot\n"
+	"bind annotate N prev-hot\n";
 
 static const struct {
 	const char	*name;

@@ -98,7 +98,9 @@
 	X(TIME_HIGHLIGHT, "time-highlight", "timeline: highlight the samples of the function selected in the hot functions") \
 	X(DIFF_SWAP, "diff-swap", "diff mode (perfnav OLD NEW): the per-recording panes show the other recording") \
 	X(DIFF_NORM, "diff-norm", "diff mode: Baseline, New and Delta as percents of each recording's total, or as periods") \
-	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)")
+	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)") \
+	X(NEXT_HOT, "next-hot", "annotate: the next instruction with samples (with a search: its next match)") \
+	X(PREV_HOT, "prev-hot", "annotate: the previous instruction with samples (with a search: its previous match)")
 
 enum action {
 #define X(id, name, help) ACT_##id,

@@ -180,6 +180,13 @@ int text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
  * too narrow for its value shows this rather than cut digits.
  */
 bool text_num_fit(const char *s, char *out, size_t n, int maxcols);
+/* The plural ending of a count of n things: "" for 1, else "s" ("1 problem",
+ * "2 problems"): every count the browser prints goes through it. */
+static inline const char *
+plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 /* Display width of a UTF-8 string. */
 int text_width(const char *s);
 /* Is the locale's charset UTF-8? */

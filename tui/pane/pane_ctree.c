@@ -686,9 +686,9 @@ info_line(struct pane *p, char *buf, size_t n)
 		    "Resolving symbols...");
 		return;
 	}
-	snprintf(buf, n, " %s: %" PRIu64 " of %" PRIu64 " samples of '%s'",
+	snprintf(buf, n, " %s: %" PRIu64 " of %" PRIu64 " sample%s of '%s'",
 	    ct->bottom_up ? "Bottom-up" : "Top-down", N(ct, 0)->total_samples, he->nsamples,
-	    hist_str(H(ct), he->name));
+	    plural(he->nsamples), hist_str(H(ct), he->name));
 	k = strlen(buf);
 	if (nev > 1 && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, }: next)", sc->ev + 1, nev);
