@@ -781,3 +781,25 @@ Test(text, plural_of_a_count)
 	snprintf(msg, sizeof msg, "%d problem%s", 2, plural(2));
 	cr_assert_str_eq(msg, "2 problems");
 }
+
+static const struct frow presorted[] = {
+	{ 0, "apple", "10" }, { 0, "banana", "30" }, { 0, "cherry", "20" },
+};
+
+/* The first > on rows already in a column's order (as the hot functions
+ * come in perf's) does not stop there: it moves to a sort that shows. */
+Test(widget, sort_step_always_moves_rows)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, presorted, 3, false);
+	widget_sort_step(&p.w, 1);
+	cr_assert_eq(p.w.sort_col, 1, "Name's order is the one shown: on to Num");
+	cr_assert(p.w.sort_desc);
+	cr_assert_str_eq(name_at(&p.w, 0), "banana");
+	widget_sort_step(&p.w, -1);
+	cr_assert_eq(p.w.sort_col, 0, "back: Name, which moves rows now");
+	cr_assert_str_eq(name_at(&p.w, 0), "apple");
+	widget_free(&p.w);
+}

@@ -812,21 +812,53 @@ widget_sort(struct widget *w, int col, bool desc)
 	rebuild(w, true);
 }
 
+/* The visible rows' source numbers (n of them), to tell whether a sort moved any. */
+static uint32_t *
+visible_order(const struct widget *w)
+{
+	uint32_t *v = xcalloc(w->nvis ? w->nvis : 1, sizeof *v);
+
+	for (size_t i = 0; i < w->nvis; i++)
+		v[i] = (uint32_t)widget_source(w, i);
+	return v;
+}
+
+/*
+ * The next sortable column in dir.  A column whose sort would show the rows
+ * in the order already on screen (the hot functions come sorted as perf
+ * sorts them: their first > sorted by Children and moved nothing) is passed
+ * over, so that every press visibly does something.
+ */
 void
 widget_sort_step(struct widget *w, int dir)
 {
 	int n = w->p->ncols, c = w->sort_col;
+	uint32_t *before = visible_order(w);
+	size_t nbefore = w->nvis;
 
-	for (int tries = 0; tries <= n; tries++) {
-		c += dir;
-		if (c >= n)
-			c = -1;
-		if (c < -1)
-			c = n - 1;
-		if (c == -1 || !(w->p->cols[c].flags & COL_NOSORT))
+	for (int moves = 0; moves <= n; moves++) {
+		for (int tries = 0; tries <= n; tries++) {
+			c += dir;
+			if (c >= n)
+				c = -1;
+			if (c < -1)
+				c = n - 1;
+			if (c == -1 || !(w->p->cols[c].flags & COL_NOSORT))
+				break;
+		}
+		uint32_t *now;
+		bool same;
+
+		widget_sort(w, c, c >= 0 && (w->p->cols[c].flags & COL_NUM));
+		if (w->nvis != nbefore || w->nvis < 2)
+			break;
+		now = visible_order(w);
+		same = memcmp(now, before, nbefore * sizeof *now) == 0;
+		free(now);
+		if (!same)
 			break;
 	}
-	widget_sort(w, c, c >= 0 && (w->p->cols[c].flags & COL_NUM));
+	free(before);
 }
 
 int
