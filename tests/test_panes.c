@@ -682,6 +682,44 @@ Test(panes, hex_record_and_back)
 	session_close(s);
 }
 
+/*
+ * The hex view lists each field level with the line of bytes it starts in
+ * (or on the lines under it when that line starts several): the offset a
+ * field line shows is within the line of bytes on its row, or the nearest
+ * above.
+ */
+Test(panes, hex_fields_level_with_their_bytes)
+{
+	struct session *s = open_fixture("plain.data");
+	struct pane p;
+	struct nav_view v;
+	int fields = 0;
+	long bytes = -1;	/* the record offset of the line of bytes last drawn */
+
+	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
+	nav_view_init(&v, PANE_HEX);
+	v.target = NAV_T_RECORD;
+	v.arg = 0x108;
+	p.ops->enter(&p, &v);
+	screen_draw(&p, 60, 120);	/* 8 bytes a line; the fields from column 45 */
+	for (int y = 2; y < 60; y++) {
+		const char *line = screen_line(y);
+		unsigned long at, off;
+
+		if (line[0] != ' ' && sscanf(line, "%8lx", &at) == 1)
+			bytes = (long)at - 0x108;
+		if (strlen(line) <= 45 || sscanf(line + 45, "%4lx", &off) != 1)
+			continue;
+		fields++;
+		cr_assert_geq(bytes, 0, "line %d: '%s'", y, line);
+		cr_assert_eq(off / 8, (unsigned long)bytes / 8,
+		    "the field at %#lx is listed beside the bytes from %#lx: '%s'", off, bytes, line);
+	}
+	cr_assert_gt(fields, 3);
+	pane_destroy(&p);
+	session_close(s);
+}
+
 static void
 count_field(void *arg, const struct field *f)
 {
