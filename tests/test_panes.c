@@ -682,44 +682,6 @@ Test(panes, hex_record_and_back)
 	session_close(s);
 }
 
-/*
- * The hex view lists each field level with the line of bytes it starts in
- * (or on the lines under it when that line starts several): the offset a
- * field line shows is within the line of bytes on its row, or the nearest
- * above.
- */
-Test(panes, hex_fields_level_with_their_bytes)
-{
-	struct session *s = open_fixture("plain.data");
-	struct pane p;
-	struct nav_view v;
-	int fields = 0;
-	long bytes = -1;	/* the record offset of the line of bytes last drawn */
-
-	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
-	nav_view_init(&v, PANE_HEX);
-	v.target = NAV_T_RECORD;
-	v.arg = 0x108;
-	p.ops->enter(&p, &v);
-	screen_draw(&p, 60, 120);	/* 8 bytes a line; the fields from column 45 */
-	for (int y = 2; y < 60; y++) {
-		const char *line = screen_line(y);
-		unsigned long at, off;
-
-		if (line[0] != ' ' && sscanf(line, "%8lx", &at) == 1)
-			bytes = (long)at - 0x108;
-		if (strlen(line) <= 45 || sscanf(line + 45, "%4lx", &off) != 1)
-			continue;
-		fields++;
-		cr_assert_geq(bytes, 0, "line %d: '%s'", y, line);
-		cr_assert_eq(off / 8, (unsigned long)bytes / 8,
-		    "the field at %#lx is listed beside the bytes from %#lx: '%s'", off, bytes, line);
-	}
-	cr_assert_gt(fields, 3);
-	pane_destroy(&p);
-	session_close(s);
-}
-
 static void
 count_field(void *arg, const struct field *f)
 {
@@ -811,32 +773,6 @@ Test(panes, help_generated)
 	cr_assert(quit);
 	cr_assert_neq(find_text(&p, "next-hot"), WIDGET_NONE, "annotate's n is in the help");
 	cr_assert_neq(find_text(&p, "prev-hot"), WIDGET_NONE, "and its N");
-	pane_destroy(&p);
-	keys_free(&k);
-}
-
-/* The help texts wrap at the pane's width: nothing is cut, on any line. */
-Test(panes, help_wraps_at_the_width)
-{
-	struct keys k;
-	struct pane p;
-	int h = 400, shown = 0;
-
-	keys_init(&k, maps);
-	keys_parse(&k, keys_default_text, NULL, NULL);
-	cr_assert_eq(pane_create(&p, PANE_HELP, NULL, &k), 0);
-	cr_assert_not_null(p.ops->resize, "the help pane follows the width");
-	p.ops->resize(&p, h, 100);
-	cr_assert_lt(widget_count(&p.w), (size_t)h - 1);
-	screen_draw(&p, h, 100);
-	for (int y = 0; y < h; y++) {
-		const char *line = screen_line(y);
-
-		cr_assert_null(strstr(line, "\u2026"), "line %d is cut: '%s'", y, line);
-		if (strstr(line, "words)") != NULL)
-			shown++;
-	}
-	cr_assert_gt(shown, 0, "the longest texts' ends are shown");
 	pane_destroy(&p);
 	keys_free(&k);
 }

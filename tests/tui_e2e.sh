@@ -146,7 +146,7 @@ wait_for "q +quit +leave the view" "help generated from the key table"
 wait_for "Esc, Backspace, DEL, C-h, Left +back " "help: the Keys column holds the longest keys whole"
 keys G
 wait_for "s +time-mark +timeline, flame scope" "help lists pane maps: the last, the flame scope's"
-keys PgUp
+keys / h e x Space k e y s Enter
 wait_for "x, Enter +record" "help lists pane maps"
 keys Escape
 wait_gone "quit perfnav" "Esc closes the help"
@@ -718,7 +718,7 @@ wait_for "\| NEW-only paths 1\.34% \| OLD shown" "diff: top-down: NEW's own path
 keys 7
 wait_for "^ +85\.71% +74\.50% +${sdre}% diffwork +. spin *$" "diff: bottom-up spin's Delta"
 keys 8
-wait_for "Differential flame graph, top-down \(b\) \| cpu-clock \| NEW's shape \(O: OLD's\) \| red grew, blue shrank" "diff: flame graph: NEW's shape, its colour key"
+wait_for "Differential flame graph, top-down \(b\) \| cpu-clock \| NEW's shape \(O: OLD's\) \| red grew, blue shran…" "diff: flame graph: NEW's shape, its colour key (cut: …)"
 wait_for "149 samples" "diff: flame graph: NEW's samples"
 keys Down Down
 wait_for "^ main .*NEW - OLD -7\.50%" "diff: flame graph: the selected frame's change"
@@ -878,11 +878,11 @@ wait_for "33\.33% +9 brtest +libbr\.so +\[\.\] 0x0+400200" "branch table: s goes
 finish "branch table"
 
 # A chain of 12 processes (tests/data/nest.data): at 80 columns every pid of the deep tree
-# stays whole (the tree column widens, deep rows give up indentation before their text).
+# stays whole (the tree column widens; rows deeper than it has room for show their depth).
 start "'$bin' '$data/nest.data'"
 tmux -L "$sock" resize-window -t e2e -x 80 -y 24
 keys 2 E
-wait_for "^ +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
+wait_for "^ +\[12\] +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
 wait_for "▾ 5561 +nest +1 " "processes: its parent's pid whole too"
 finish "deep process tree"
 

@@ -158,6 +158,7 @@ text_line(void *win, int y, int x, int width, const char *s)
  * indentation and glyph); the flex column's widest. */
 struct col_need {
 	int	need[ROW_MAXCOLS];
+	int	tree_text;	/* the widest text of the tree column, without indentation */
 };
 
 static int
@@ -184,8 +185,11 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
 		for (int k = 0; k < p->ncols && k < ROW_MAXCOLS; k++) {
 			int need = text_width(r->col[k] ? r->col[k] : "");
 
-			if ((p->cols[k].flags & COL_TREE) && w->tree)
+			if ((p->cols[k].flags & COL_TREE) && w->tree) {
+				if (need > cn->tree_text)
+					cn->tree_text = need;
 				need += 2 * w->depth[src] + 2;
+			}
 			if (need > cn->need[k])
 				cn->need[k] = need;
 		}
@@ -292,7 +296,8 @@ draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int f
 	}
 }
 
-#define TREE_NAME_MIN	16	/* a tree row's name keeps this much room after its indentation */
+#define TREE_NAME_MIN	16	/* a tree row's name keeps this much room after its indentation
+				 * (or what the widest name shown needs, if less) */
 #define TREE_LABEL_MAX	6	/* "[255] " */
 
 /*
@@ -303,9 +308,9 @@ draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int f
  * indentation, is what gets cut.
  */
 static int
-tree_indent(int d, int cw, char *label, size_t n)
+tree_indent(int d, int cw, int name_min, char *label, size_t n)
 {
-	int maxd = (cw - TREE_LABEL_MAX - 2 - TREE_NAME_MIN) / 2;
+	int maxd = (cw - TREE_LABEL_MAX - 2 - name_min) / 2;
 
 	label[0] = '\0';
 	if (maxd < 0)
@@ -318,11 +323,12 @@ tree_indent(int d, int cw, char *label, size_t n)
 
 /* A tree column's indentation, depth label and glyph; the columns they took. */
 static int
-draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, bool cur)
+draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, int name_min,
+    bool cur)
 {
 	bool utf8 = c->ta->utf8;
 	char label[16];
-	int ind = tree_indent(w->depth[src], cw, label, sizeof label), lw = (int)strlen(label);
+	int ind = tree_indent(w->depth[src], cw, name_min, label, sizeof label), lw = (int)strlen(label);
 	const char *g = "  ";
 
 	if (w->flags[src] & WF_KIDS)
@@ -372,7 +378,8 @@ widget_draw(struct widget *w, const struct pane_canvas *c)
 			}
 			wattrset(c->win, !cur && r->el[k] ? (attr_t)ta->a[r->el[k]] : base);
 			if ((p->cols[k].flags & COL_TREE) && w->tree) {
-				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw, cur);
+				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw,
+				    cn.tree_text < TREE_NAME_MIN ? cn.tree_text : TREE_NAME_MIN, cur);
 
 				if (!cur)
 					wattrset(c->win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
