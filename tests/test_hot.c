@@ -901,8 +901,8 @@ Test(annotate, from_hot_functions)
 			cr_expect(row_has(&ev, widget_source(&ev.w, k), "mix_one+0x14 (cpu)"));
 		pane_destroy(&ev);
 	}
-	/* n: the next instruction with samples */
-	cr_expect_eq(an.ops->key(&an, ACT_SEARCH_NEXT), PANE_HANDLED);
+	/* n (next-hot in annotate's map): the next instruction with samples */
+	cr_expect_eq(an.ops->key(&an, ACT_NEXT_HOT), PANE_HANDLED);
 	cr_expect_neq(widget_cursor_row(&an.w), hot);
 	cr_expect_eq(an.ops->key(&an, ACT_ANNOTATE), PANE_HANDLED | PANE_BACK, "a again: back");
 	pane_destroy(&an);

@@ -31,7 +31,7 @@
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "help", "annotate", NULL };
 
 /* ---- panes over fixtures ---- */
 
@@ -748,6 +748,15 @@ Test(panes, hex_compressed_record)
 	session_close(s);
 }
 
+/* The flame scope's tab does not read as "the scope" of the analysis panes. */
+Test(panes, fscope_tab_is_the_heat_map)
+{
+	const struct pane_ops *o = pane_ops_of(PANE_FSCOPE);
+
+	cr_assert_str_eq(o->title, "Heat map");
+	cr_assert(o->short_title == NULL || strstr(o->short_title, "Scope") == NULL);
+}
+
 Test(panes, help_generated)
 {
 	struct keys k;
@@ -762,6 +771,8 @@ Test(panes, help_generated)
 		if (row_has(&p, widget_source(&p.w, i), "quit perfnav"))
 			quit = true;
 	cr_assert(quit);
+	cr_assert_neq(find_text(&p, "next-hot"), WIDGET_NONE, "annotate's n is in the help");
+	cr_assert_neq(find_text(&p, "prev-hot"), WIDGET_NONE, "and its N");
 	pane_destroy(&p);
 	keys_free(&k);
 }
@@ -778,7 +789,7 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_BOTTOMUP] = "Bottom-up",
 	[PANE_FLAME] = "Flame graph",
 	[PANE_TIMELINE] = "Timeline",
-	[PANE_FSCOPE] = "Flame scope",
+	[PANE_FSCOPE] = "Heat map",
 };
 
 static void every_time_pane(struct pane *p, struct session *s, const char *fx);

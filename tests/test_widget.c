@@ -29,6 +29,7 @@
 #include "tui/theme.h"
 #include "tui/widget.h"
 #include "tests/helpers.h"
+#include "tests/tui_helpers.h"
 
 /* ---- a fake pane: rows from a table ---- */
 
@@ -295,7 +296,10 @@ Test(text, utf8_invalid_and_ellipsis)
 	cr_assert_eq(cols, 11);
 	cr_assert(wcscmp(buf, L"std::\x2026" L"_back") == 0, "middle ellipsis: %ls", buf);
 	cols = text_decode("hello world", buf, 64, 5, false);
-	cr_assert(wcscmp(buf, L"hello") == 0);
+	cr_assert(wcscmp(buf, L"hell\x2026") == 0, "a cut text ends in an ellipsis: %ls", buf);
+	cr_assert_eq(cols, 5);
+	cols = text_decode("hello", buf, 64, 5, false);
+	cr_assert(wcscmp(buf, L"hello") == 0, "a text that fits is not cut: %ls", buf);
 	setlocale(LC_ALL, "C");
 }
 
@@ -315,10 +319,10 @@ Test(text, escapes_as_the_text_outputs)
 	cr_assert_eq(text_width("a\tb\nc\x7f"), 15, "tab, newline, DEL: 4 columns each");
 	text_decode("\xc2\x9b" "x", buf, 128, 80, false);
 	cr_assert(wcscmp(buf, L"\\xc2\\x9bx") == 0, "C1: each byte: %ls", buf);
-	/* an escape that does not fit whole is left out */
+	/* an escape that does not fit whole is left out (for the ellipsis) */
 	cols = text_decode("ab\x1b", buf, 128, 5, false);
-	cr_assert_eq(cols, 2);
-	cr_assert(wcscmp(buf, L"ab") == 0, "%ls", buf);
+	cr_assert_eq(cols, 3);
+	cr_assert(wcscmp(buf, L"ab\x2026") == 0, "%ls", buf);
 	cols = text_decode("ab\x1b", buf, 128, 6, false);
 	cr_assert_eq(cols, 6);
 	/* nor when the wide-char buffer is short */
@@ -391,7 +395,7 @@ Test(nav, overflow_keeps_root)
 
 /* ---- keys ---- */
 
-static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "timeline", "fscope", "help", NULL };
+static const char *const maps[] = { "hot", "procs", "events", "header", "hex", "topdown", "bottomup", "flame", "timeline", "fscope", "help", "annotate", NULL };
 
 static int nerr;
 static void
@@ -445,6 +449,26 @@ Test(keys, defaults_and_lookup)
 	cr_assert_eq(keys_lookup(&k, "hex", 'q'), ACT_QUIT, "then the global one");
 	cr_assert_eq(keys_lookup(&k, "help", 'q'), ACT_BACK);
 	cr_assert_eq(keys_lookup(&k, NULL, 'Z'), ACT_NONE);
+	keys_free(&k);
+}
+
+/* Tab has one meaning, the next pane, in every map; the next event is } ({ back). */
+Test(keys, tab_is_the_next_pane_everywhere)
+{
+	const char *panes[] = { "hot", "topdown", "bottomup", "flame", "events", "procs" };
+	struct keys k;
+
+	keys_init(&k, maps);
+	cr_assert_eq(keys_parse(&k, keys_default_text, count_err, NULL), 0);
+	for (size_t i = 0; i < sizeof panes / sizeof panes[0]; i++) {
+		cr_assert_eq(keys_lookup(&k, panes[i], KEYS_TAB), ACT_NEXT_PANE, "%s", panes[i]);
+		cr_assert_eq(keys_lookup(&k, panes[i], KEYS_FN + KEY_BTAB), ACT_PREV_PANE, "%s",
+		    panes[i]);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_eq(keys_lookup(&k, panes[i], '}'), ACT_NEXT_EVENT, "%s", panes[i]);
+		cr_assert_eq(keys_lookup(&k, panes[i], '{'), ACT_PREV_EVENT, "%s", panes[i]);
+	}
 	keys_free(&k);
 }
 
@@ -634,4 +658,214 @@ Test(text, cxx_names_cut_inside_brackets)
 	text_elide_cxx("f(a)", out, 3, 2);
 	cr_assert_str_eq(out, "f(", "cut to the buffer");
 	setlocale(LC_ALL, "C");
+}
+
+/* ---- drawing: what a cut shows ---- */
+
+static const struct frow wide_nums[] = {
+	{ 0, "up", "1731700000" }, { 0, "down", "-1726300000" }, { 0, "same", "5" },
+};
+
+/* A number is never cut: its column grows to the widest shown, and where
+ * the screen has no room for that, the value takes a K/M/G unit. */
+Test(draw, numbers_get_room_or_a_unit)
+{
+	struct pane p;
+	struct fake f;
+	char out[32];
+
+	fake_pane(&p, &f, wide_nums, 3, false);
+	screen_draw(&p, 5, 60);
+	cr_assert_not_null(strstr(screen_line(1), " 1731700000"), "'%s'", screen_line(1));
+	cr_assert_not_null(strstr(screen_line(2), " -1726300000"), "'%s'", screen_line(2));
+	cr_assert_not_null(strstr(screen_line(3), "same"), "'%s'", screen_line(3));
+	/* 10 columns of name, 3 left for the number */
+	screen_draw(&p, 5, 14);
+	cr_assert_str_eq(screen_line(1), "up          2G", "'%s'", screen_line(1));
+	cr_assert_not_null(strstr(screen_line(2), " -2G"), "'%s'", screen_line(2));
+	widget_free(&p.w);
+	cr_assert(text_num_fit("1731700000", out, sizeof out, 9));
+	cr_assert_str_eq(out, "1731700K");
+	cr_assert(text_num_fit("-1726300000", out, sizeof out, 6));
+	cr_assert_str_eq(out, "-1726M");
+	cr_assert(text_num_fit("+999999", out, sizeof out, 5));
+	cr_assert_str_eq(out, "+1.0M", "999.999K rounds up to the next unit: %s", out);
+	cr_assert_not(text_num_fit("12.5%", out, sizeof out, 3), "not a whole number");
+	cr_assert_not(text_num_fit("123456", out, sizeof out, 1), "no room even so");
+}
+
+static const struct frow long_names[] = {
+	{ 0, "libstdc++.so.6.0.30", "1" }, { 0, "x86_64-linux-gnu-gcc-13", "2" },
+	{ 0, "memfd:setup (deleted)", "3" }, { 0, "short", "4" },
+};
+
+/* Every cut shows an ellipsis: a cut name must not look like a real one. */
+Test(draw, cut_names_end_in_an_ellipsis)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, long_names, 4, false);
+	screen_draw(&p, 6, 30);
+	cr_assert_str_eq(screen_line(1), "libstdc++\u2026      1", "'%s'", screen_line(1));
+	cr_assert_str_eq(screen_line(2), "x86_64-li\u2026      2", "'%s'", screen_line(2));
+	cr_assert_str_eq(screen_line(3), "memfd:set\u2026      3", "'%s'", screen_line(3));
+	cr_assert_str_eq(screen_line(4), "short           4", "'%s'", screen_line(4));
+	widget_free(&p.w);
+}
+
+static const struct column deep_cols[2] = {
+	{ "Symbol", 20, COL_TREE | COL_FLEX | COL_MIDDLE },
+	{ "Num", 6, COL_NUM | COL_RIGHT },
+};
+
+/*
+ * A chain of 30 nested calls with long (C++) names: each row is drawn right
+ * of its parent, its name cut (with an ellipsis), never its indentation;
+ * past the depth where the indentation would leave the name no room, the
+ * rows show their depth as a number.
+ */
+Test(draw, tree_child_right_of_parent)
+{
+	enum { N = 30 };
+	struct frow rows[N];
+	char names[N][160];
+	struct pane p;
+	struct fake f;
+	int prev = -1, numbered = 0;
+
+	for (int d = 0; d < N; d++) {
+		snprintf(names[d], sizeof names[d], "L%d_std::__detail::_Map_base<std::string, "
+		    "std::pair<std::string const, int>, std::allocator<int>>::operator[](std::string "
+		    "const&)", d);
+		rows[d] = (struct frow){ d, names[d], "1" };
+	}
+	fake_pane(&p, &f, rows, N, true);
+	p.cols = deep_cols;
+	widget_expand_all(&p.w, true);
+	cr_assert_eq(widget_count(&p.w), N);
+	screen_draw(&p, N + 1, 60);
+	for (int d = 0; d < N; d++) {
+		const char *line = screen_line(1 + d);
+		char tag[16], depth[16];
+		int col;
+
+		snprintf(tag, sizeof tag, "L%d_", d);
+		snprintf(depth, sizeof depth, "[%d] ", d);
+		col = screen_col(line, tag);
+		cr_assert_geq(col, 0, "row %d shows the start of its name: '%s'", d, line);
+		cr_assert_not_null(strstr(line, "\u2026"), "row %d: the name is cut: '%s'", d, line);
+		if (strstr(line, depth) != NULL) {
+			numbered++;
+			cr_assert_geq(col, prev, "row %d: '%s'", d, line);
+		} else {
+			cr_assert_eq(numbered, 0, "row %d: numbered rows stay numbered: '%s'", d, line);
+			cr_assert_gt(col, prev, "row %d right of its parent: '%s'", d, line);
+		}
+		prev = col;
+	}
+	cr_assert_gt(numbered, 0, "the deepest rows show their depth");
+	cr_assert_lt(numbered, N - 5, "shallow rows are indented");
+	widget_free(&p.w);
+}
+
+/* Counts say "1 problem", "2 problems": the browser's messages use plural(). */
+Test(text, plural_of_a_count)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof msg, "%d problem%s", 1, plural(1));
+	cr_assert_str_eq(msg, "1 problem");
+	snprintf(msg, sizeof msg, "%d problem%s", 0, plural(0));
+	cr_assert_str_eq(msg, "0 problems");
+	snprintf(msg, sizeof msg, "%d problem%s", 2, plural(2));
+	cr_assert_str_eq(msg, "2 problems");
+}
+
+static const struct frow presorted[] = {
+	{ 0, "apple", "10" }, { 0, "banana", "30" }, { 0, "cherry", "20" },
+};
+
+/* The first > on rows already in a column's order (as the hot functions
+ * come in perf's) does not stop there: it moves to a sort that shows. */
+Test(widget, sort_step_always_moves_rows)
+{
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, presorted, 3, false);
+	widget_sort_step(&p.w, 1);
+	cr_assert_eq(p.w.sort_col, 1, "Name's order is the one shown: on to Num");
+	cr_assert(p.w.sort_desc);
+	cr_assert_str_eq(name_at(&p.w, 0), "banana");
+	widget_sort_step(&p.w, -1);
+	cr_assert_eq(p.w.sort_col, 0, "back: Name, which moves rows now");
+	cr_assert_str_eq(name_at(&p.w, 0), "apple");
+	widget_free(&p.w);
+}
+
+/* ---- panes drawn ---- */
+
+/* The help texts wrap at the pane's width: nothing is cut, on any line. */
+Test(panes, help_wraps_at_the_width)
+{
+	struct keys k;
+	struct pane p;
+	int h = 400, shown = 0;
+
+	keys_init(&k, maps);
+	keys_parse(&k, keys_default_text, NULL, NULL);
+	cr_assert_eq(pane_create(&p, PANE_HELP, NULL, &k), 0);
+	cr_assert_not_null(p.ops->resize, "the help pane follows the width");
+	p.ops->resize(&p, h, 100);
+	cr_assert_lt(widget_count(&p.w), (size_t)h - 1);
+	screen_draw(&p, h, 100);
+	for (int y = 0; y < h; y++) {
+		const char *line = screen_line(y);
+
+		cr_assert_null(strstr(line, "\u2026"), "line %d is cut: '%s'", y, line);
+		if (strstr(line, "words)") != NULL)
+			shown++;
+	}
+	cr_assert_gt(shown, 0, "the longest texts' ends are shown");
+	pane_destroy(&p);
+	keys_free(&k);
+}
+
+/*
+ * The hex view lists each field level with the line of bytes it starts in
+ * (or on the lines under it when that line starts several): the offset a
+ * field line shows is within the line of bytes on its row, or the nearest
+ * above.
+ */
+Test(panes, hex_fields_level_with_their_bytes)
+{
+	struct session *s = open_fixture("plain.data");
+	struct pane p;
+	struct nav_view v;
+	int fields = 0;
+	long bytes = -1;	/* the record offset of the line of bytes last drawn */
+
+	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
+	nav_view_init(&v, PANE_HEX);
+	v.target = NAV_T_RECORD;
+	v.arg = 0x108;
+	p.ops->enter(&p, &v);
+	screen_draw(&p, 60, 120);	/* 8 bytes a line; the fields from column 45 */
+	for (int y = 2; y < 60; y++) {
+		const char *line = screen_line(y);
+		unsigned long at, off;
+
+		if (line[0] != ' ' && sscanf(line, "%8lx", &at) == 1)
+			bytes = (long)at - 0x108;
+		if (strlen(line) <= 45 || sscanf(line + 45, "%4lx", &off) != 1)
+			continue;
+		fields++;
+		cr_assert_geq(bytes, 0, "line %d: '%s'", y, line);
+		cr_assert_eq(off / 8, (unsigned long)bytes / 8,
+		    "the field at %#lx is listed beside the bytes from %#lx: '%s'", off, bytes, line);
+	}
+	cr_assert_gt(fields, 3);
+	pane_destroy(&p);
+	session_close(s);
 }

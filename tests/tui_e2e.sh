@@ -3,7 +3,7 @@
 # fixed size on the project's fixtures, send keys, and assert what a user
 # sees in capture-pane: the title, the hot functions (the hottest symbol on
 # the first screen once symbols are resolved, call paths, the samples of a
-# symbol, zooms, Tab between events), the event list, a process's threads
+# symbol, zooms, } and { between events, Tab between panes), the event list, a process's threads
 # and their hot functions after drilling in, the first bytes of a record in
 # its hex view (a directory-mode record's data.N file), the events filter's
 # unknown keys and r on its time order, the header's hostname, the help
@@ -146,7 +146,7 @@ wait_for "q +quit +leave the view" "help generated from the key table"
 wait_for "Esc, Backspace, DEL, C-h, Left +back " "help: the Keys column holds the longest keys whole"
 keys G
 wait_for "s +time-mark +timeline, flame scope" "help lists pane maps: the last, the flame scope's"
-keys PgUp
+keys / h e x Space k e y s Enter
 wait_for "x, Enter +record" "help lists pane maps"
 keys Escape
 wait_gone "quit perfnav" "Esc closes the help"
@@ -258,16 +258,20 @@ keys Escape
 wait_for "procs > pid 25671 cpu > pid 25671 cpu \[3/" "Esc: back to the same row"
 finish "fp.data"
 
-# ---- multi.data: Tab switches events ----
+# ---- multi.data: } and { switch events, Tab panes ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/multi.data'"
-wait_for "Samples: 92 of event 'cpu-clock' \(1 of 2, Tab: next\)" "multi.data: the first event"
+wait_for "Samples: 92 of event 'cpu-clock' \(1 of 2, }: next\)" "multi.data: the first event"
 wait_for "^ +71\.74% +66 cpu +cpu +\[\.\] mix_one" "cpu-clock's rows (self only: one column)"
-keys Tab
-wait_for "event 2 of 2: task-clock" "Tab: the next event"
+keys '}'
+wait_for "event 2 of 2: task-clock" "}: the next event"
 wait_for "Samples: 92 of event 'task-clock' \(2 of 2" "task-clock's table"
 wait_for "^ +75\.00% +69 cpu +cpu +\[\.\] mix_one" "task-clock's rows"
-keys BTab
-wait_for "Samples: 92 of event 'cpu-clock'" "BTab: back to the first event"
+keys '{'
+wait_for "Samples: 92 of event 'cpu-clock'" "{: back to the first event"
+keys Tab
+wait_for "^ procs \[" "Tab: the next pane, in the hot functions too"
+keys 1
+wait_for "Samples: 92 of event 'cpu-clock'" "1: back to the hot functions"
 keys 2
 wait_for "^ procs \[" "number keys still switch panes"
 finish "multi.data"
@@ -722,7 +726,7 @@ wait_for "\| NEW-only paths 1\.34% \| OLD shown" "diff: top-down: NEW's own path
 keys 7
 wait_for "^ +85\.71% +74\.50% +${sdre}% diffwork +. spin *$" "diff: bottom-up spin's Delta"
 keys 8
-wait_for "Differential flame graph, top-down \(b\) \| cpu-clock \| NEW's shape \(O: OLD's\) \| red grew, blue shrank" "diff: flame graph: NEW's shape, its colour key"
+wait_for "Differential flame graph, top-down \(b\) \| cpu-clock \| NEW's shape \(O: OLD's\) \| red grew, blue shran…" "diff: flame graph: NEW's shape, its colour key (cut: …)"
 wait_for "149 samples" "diff: flame graph: NEW's samples"
 keys Down Down
 wait_for "^ main .*NEW - OLD -7\.50%" "diff: flame graph: the selected frame's change"
@@ -837,11 +841,11 @@ start "XDG_CONFIG_HOME='$tmp/xdg' '$bin' --buildid-dir '$data/buildid' '$data/fp
 wait_for "\?:help x:quit" "a rebound quit: the hint names its key"
 finish "rebound quit"
 
-# Leader sampling: the member has samples of its own; Tab reaches it, with its own periods.
+# Leader sampling: the member has samples of its own; } reaches it, with its own periods.
 start "'$bin' --buildid-dir '$data/buildid' '$data/leader.data'"
 wait_for "65\.59% +65\.59% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the leader's rows"
-keys Tab
-wait_for "Samples: 93 of event 'cpu-clock' \(2 of 2" "leader sampling: Tab reaches the member"
+keys '}'
+wait_for "Samples: 93 of event 'cpu-clock' \(2 of 2" "leader sampling: } reaches the member"
 wait_for "65\.58% +65\.58% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the member's own periods"
 finish "leader sampling"
 
@@ -882,11 +886,11 @@ wait_for "33\.33% +9 brtest +libbr\.so +\[\.\] 0x0+400200" "branch table: s goes
 finish "branch table"
 
 # A chain of 12 processes (tests/data/nest.data): at 80 columns every pid of the deep tree
-# stays whole (the tree column widens, deep rows give up indentation before their text).
+# stays whole (the tree column widens; rows deeper than it has room for show their depth).
 start "'$bin' '$data/nest.data'"
 tmux -L "$sock" resize-window -t e2e -x 80 -y 24
 keys 2 E
-wait_for "^ +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
+wait_for "^ +\[12\] +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
 wait_for "▾ 5561 +nest +1 " "processes: its parent's pid whole too"
 finish "deep process tree"
 

@@ -6,8 +6,11 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include <curses.h>
 
@@ -17,6 +20,7 @@
 #include "tui/pane.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"
+#include "tui/theme.h"
 #include "tui/widget.h"
 #include "tests/tui_helpers.h"
 
@@ -88,4 +92,72 @@ go(struct pane *p, const struct nav_view *v)
 		nav_view_init(&copy, v->pane);
 	}
 	p->ops->enter(p, &copy);
+}
+
+/* ---- the screen of a pane, drawn by curses into a pad ---- */
+
+static WINDOW *screen_pad;
+static int screen_w;
+
+void
+screen_draw(struct pane *p, int h, int w)
+{
+	static SCREEN *scr;
+	static struct theme_attrs ta;
+	struct pane_canvas c;
+
+	cr_assert_not_null(setlocale(LC_ALL, "C.UTF-8"), "no C.UTF-8 locale");
+	if (scr == NULL) {
+		FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+
+		cr_assert(out != NULL && in != NULL);
+		scr = newterm("xterm", out, in);
+		cr_assert_not_null(scr, "no xterm terminfo");
+	}
+	if (screen_pad != NULL)
+		delwin(screen_pad);
+	screen_pad = newpad(h, w);
+	cr_assert_not_null(screen_pad);
+	screen_w = w;
+	ta.utf8 = true;
+	c.win = screen_pad;
+	c.y = c.x = 0;
+	c.h = h;
+	c.w = w;
+	c.ta = &ta;
+	if (p->ops->draw)
+		p->ops->draw(p, &c);
+	else
+		widget_draw(&p->w, &c);
+}
+
+const char *
+screen_line(int y)
+{
+	static char line[4096];
+	wchar_t wl[1024];
+	size_t k;
+
+	wl[0] = 0;
+	if (screen_pad == NULL || mvwinnwstr(screen_pad, y, 0, wl, screen_w < 1023 ? screen_w : 1023) == ERR)
+		wl[0] = 0;
+	k = wcstombs(line, wl, sizeof line - 1);
+	if (k == (size_t)-1)
+		k = 0;
+	line[k] = '\0';
+	while (k > 0 && line[k - 1] == ' ')
+		line[--k] = '\0';
+	return line;
+}
+
+int
+screen_col(const char *line, const char *text)
+{
+	const char *at = strstr(line, text);
+	char head[4096];
+
+	if (at == NULL)
+		return -1;
+	snprintf(head, sizeof head, "%.*s", (int)(at - line), line);
+	return text_width(head);
 }

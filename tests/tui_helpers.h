@@ -25,5 +25,14 @@ size_t find_text(struct pane *p, const char *text);
 void hot_pane(struct pane *p, struct session *s, struct symbols *sy);
 /* Apply a pushed view to a pane of its kind (what the app's history does). */
 void go(struct pane *p, const struct nav_view *v);
+/*
+ * Draw p (its draw op, else its widget) as the app would into an h x w
+ * curses pad (a terminal on /dev/null, the C.UTF-8 locale); screen_line(y)
+ * is then row y's text (UTF-8, trailing blanks off, valid until the next
+ * call), screen_col the column where text starts in such a line (-1).
+ */
+void screen_draw(struct pane *p, int h, int w);
+const char *screen_line(int y);
+int screen_col(const char *line, const char *text);
 
 #endif

@@ -452,8 +452,8 @@ tui_run(struct tui_opts *o)
 		app_msg(a, EL_DAMAGED, "loading stopped at the memory budget (%llu MiB): this is part of the recording; see the header pane (4), --max-memory raises it",
 		    (unsigned long long)(session_info(a->s).mem_budget >> 20));
 	else if (session_info(a->s).damaged && a->msg[0] == '\0')
-		app_msg(a, EL_DAMAGED, "damaged recording: %zu problems, see the header pane (4)",
-		    session_diags(a->s)->n);
+		app_msg(a, EL_DAMAGED, "damaged recording: %zu problem%s, see the header pane (4)",
+		    session_diags(a->s)->n, plural(session_diags(a->s)->n));
 	loop(a);
 	app_term_stop();
 	if (a->diff)

@@ -151,7 +151,8 @@ title_samples(struct app *a, char *buf, size_t n)
 	char what[64];
 	int k;
 
-	k = snprintf(buf, n, "%" PRIu64 " samples", session_counts(a->s)->by_type[PERF_RECORD_SAMPLE]);
+	k = snprintf(buf, n, "%" PRIu64 " sample%s", session_counts(a->s)->by_type[PERF_RECORD_SAMPLE],
+	    plural(session_counts(a->s)->by_type[PERF_RECORD_SAMPLE]));
 	if (p != NULL && p->ops->counted != NULL && p->ops->counted(p, what, sizeof what) &&
 	    k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, " (table: %s)", what);
@@ -199,7 +200,8 @@ draw_title(struct app *a)
 	title_samples(a, f[TF_SAMPLES], sizeof f[0]);
 	title_sym(a, f[TF_SYM], sizeof f[0]);
 	snprintf(f[TF_SPAN], sizeof f[0], "span %s", span);
-	snprintf(f[TF_RECORDS], sizeof f[0], "%zu records", session_index(s)->n);
+	snprintf(f[TF_RECORDS], sizeof f[0], "%zu record%s", session_index(s)->n,
+	    plural(session_index(s)->n));
 	snprintf(f[TF_LOAD], sizeof f[0], "loaded in %.2f s", a->load_secs);
 	snprintf(f[TF_LOST], sizeof f[0], "%s", cnt->by_type[PERF_RECORD_LOST] ? "LOST records!" : "");
 	for (int i = 0; i < TF_N; i++) {

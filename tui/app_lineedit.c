@@ -109,8 +109,8 @@ app_lineedit_key(struct app *a, int key)
 				app_msg(a, EL_ERROR, "%s; filter '%s': %zu rows (F clears)", err,
 				    a->in_buf, widget_count(&p->w));
 			else if (a->in_buf[0])
-				app_msg(a, EL_MESSAGE, "filter '%s': %zu rows (F clears)", a->in_buf,
-				    widget_count(&p->w));
+				app_msg(a, EL_MESSAGE, "filter '%s': %zu row%s (F clears)", a->in_buf,
+				    widget_count(&p->w), plural(widget_count(&p->w)));
 			else
 				a->msg[0] = '\0';
 		} else {

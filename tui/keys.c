@@ -22,9 +22,9 @@ static const struct {
 
 /*
  * The default bindings.  Keys users of perf report know keep their
- * meaning: ?/h help, / search, q quit, Tab next event (hot functions; elsewhere
- * the next pane),
- * + e E c C expansion, d t zooms, i header, a annotate.
+ * meaning: ?/h help, / search, q quit, + e E c C expansion, d t zooms, i header,
+ * a annotate.  Tab and BTab are the next and previous pane everywhere; perf
+ * report's Tab (the next event) is } and { in the analysis panes.
  */
 const char keys_default_text[] =
 	"# perfnav's default key bindings, in the syntax of $XDG_CONFIG_HOME/perfnav/keys\n"
@@ -97,12 +97,12 @@ const char keys_default_text[] =
 	"bind global m merge\n"
 	"bind global D drop\n"
 	"bind global R no-recursion\n"
-	"bind topdown Tab next-event\n"
-	"bind topdown BTab prev-event\n"
-	"bind bottomup Tab next-event\n"
-	"bind bottomup BTab prev-event\n"
-	"bind hot Tab next-event\n"
-	"bind hot BTab prev-event\n"
+	"bind topdown } next-event\n"
+	"bind topdown { prev-event\n"
+	"bind bottomup } next-event\n"
+	"bind bottomup { prev-event\n"
+	"bind hot } next-event\n"
+	"bind hot { prev-event\n"
 	"bind events z events-scope\n"
 	"bind hot s dsos\n"
 	"bind hot % percent-limit\n"
@@ -113,8 +113,8 @@ const char keys_default_text[] =
 	"bind flame Right flame-right\n"
 	"bind flame l flame-right\n"
 	"bind flame b flame-flip\n"
-	"bind flame Tab next-event\n"
-	"bind flame BTab prev-event\n"
+	"bind flame } next-event\n"
+	"bind flame { prev-event\n"
 	"bind hex x record\n"
 	"bind hex Enter record\n"
 	"bind help q back\n"
@@ -146,7 +146,9 @@ const char keys_default_text[] =
 	"bind fscope s time-mark\n"
 	"bind global w diff-swap\n"
 	"bind global A diff-norm\n"
-	"bind flame O diff-old\n";
+	"bind flame O diff-old\n"
+	"bind annotate n next-hot\n"
+	"bind annotate N prev-hot\n";
 
 static const struct {
 	const char	*name;

@@ -55,8 +55,8 @@
 	X(SCROLL_RIGHT, "scroll-right", "lists: scroll the widest column sideways to read a long name") \
 	X(NEXT_PANE, "next-pane", "next pane") \
 	X(PREV_PANE, "prev-pane", "previous pane") \
-	X(NEXT_EVENT, "next-event", "hot functions: the next event (as perf report's Tab)") \
-	X(PREV_EVENT, "prev-event", "hot functions: the previous event") \
+	X(NEXT_EVENT, "next-event", "hot functions, call trees, flame graph: the next event (perf report's Tab; Tab is the next pane everywhere)") \
+	X(PREV_EVENT, "prev-event", "hot functions, call trees, flame graph: the previous event") \
 	X(PANE_HOT, "pane-hot", "hot functions pane") \
 	X(PANE_PROCS, "pane-procs", "processes pane") \
 	X(PANE_EVENTS, "pane-events", "events pane") \
@@ -86,7 +86,7 @@
 	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
 	X(REDRAW, "redraw", "redraw the screen") \
 	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
-	X(PANE_FSCOPE, "pane-fscope", "flame scope pane") \
+	X(PANE_FSCOPE, "pane-fscope", "flame scope pane (the Heat map tab)") \
 	X(PANE_COUNTERS, "pane-counters", "counters pane (the counts of a perf stat record file)") \
 	X(TIME_LEFT, "time-left", "timeline, flame scope: move the time cursor left") \
 	X(TIME_RIGHT, "time-right", "timeline, flame scope: move the time cursor right") \
@@ -99,6 +99,8 @@
 	X(DIFF_SWAP, "diff-swap", "diff mode (perfnav OLD NEW): the per-recording panes show the other recording") \
 	X(DIFF_NORM, "diff-norm", "diff mode: Baseline, New and Delta as percents of each recording's total, or as periods") \
 	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)") \
+	X(NEXT_HOT, "next-hot", "annotate: the next instruction with samples (with a search: its next match)") \
+	X(PREV_HOT, "prev-hot", "annotate: the previous instruction with samples (with a search: its previous match)") \
 	X(EVENTS_SCOPE, "events-scope", "events: only the records in the scope (time steps, zoom, start options), or every record") \
 	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \
 	X(SCOPE_COMMAND, "scope-command", "the perfnav top (folded, tree) command line that prints the current view's numbers")

@@ -160,6 +160,7 @@ text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 	struct glyph g;
 	size_t o = 0;
 	int cols = 0;
+	bool cut;
 
 	if (n == 0)
 		return 0;
@@ -196,13 +197,49 @@ text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 		out[o] = 0;
 		return cols;
 	}
+	/* a cut text ends in an ellipsis: a cut name must not look whole */
+	cut = text_width(p) > maxcols;
 	while (*p) {
 		next_glyph(&p, &g, utf8);
-		if (!put_glyph(out, n, &o, &cols, maxcols, &g))
+		if (!put_glyph(out, n, &o, &cols, cut ? maxcols - 1 : maxcols, &g))
 			break;
+	}
+	if (cut && o + 1 < n) {
+		out[o++] = utf8 ? (wchar_t)0x2026 : L'~';
+		cols++;
 	}
 	out[o] = 0;
 	return cols;
+}
+
+/* ---- numbers ---- */
+
+bool
+text_num_fit(const char *s, char *out, size_t n, int maxcols)
+{
+	static const char units[] = "KMGTPE";
+	const char *d = s;
+	char sign[2] = "";
+	double v;
+
+	if (*d == '+' || *d == '-')
+		sign[0] = *d++;
+	if (*d < '0' || *d > '9' || d[strspn(d, "0123456789")] != '\0')
+		return false;	/* not a whole number: cut with an ellipsis as any text */
+	v = strtod(d, NULL);
+	for (int u = 0; units[u] != '\0'; u++) {
+		v /= 1000;
+		for (int dec = 2; dec >= 0; dec--) {
+			int k = snprintf(out, n, "%s%.*f%c", sign, dec, v, units[u]);
+
+			/* 999.96K rounds to "1000.0K": the next unit says it */
+			if (v < 1000 && strtod(out + strlen(sign), NULL) >= 1000)
+				continue;
+			if (k > 0 && k <= maxcols && (size_t)k < n)
+				return true;
+		}
+	}
+	return false;
 }
 
 /* ---- the model ---- */
@@ -775,21 +812,53 @@ widget_sort(struct widget *w, int col, bool desc)
 	rebuild(w, true);
 }
 
+/* The visible rows' source numbers (n of them), to tell whether a sort moved any. */
+static uint32_t *
+visible_order(const struct widget *w)
+{
+	uint32_t *v = xcalloc(w->nvis ? w->nvis : 1, sizeof *v);
+
+	for (size_t i = 0; i < w->nvis; i++)
+		v[i] = (uint32_t)widget_source(w, i);
+	return v;
+}
+
+/*
+ * The next sortable column in dir.  A column whose sort would show the rows
+ * in the order already on screen (the hot functions come sorted as perf
+ * sorts them: their first > sorted by Children and moved nothing) is passed
+ * over, so that every press visibly does something.
+ */
 void
 widget_sort_step(struct widget *w, int dir)
 {
 	int n = w->p->ncols, c = w->sort_col;
+	uint32_t *before = visible_order(w);
+	size_t nbefore = w->nvis;
 
-	for (int tries = 0; tries <= n; tries++) {
-		c += dir;
-		if (c >= n)
-			c = -1;
-		if (c < -1)
-			c = n - 1;
-		if (c == -1 || !(w->p->cols[c].flags & COL_NOSORT))
+	for (int moves = 0; moves <= n; moves++) {
+		for (int tries = 0; tries <= n; tries++) {
+			c += dir;
+			if (c >= n)
+				c = -1;
+			if (c < -1)
+				c = n - 1;
+			if (c == -1 || !(w->p->cols[c].flags & COL_NOSORT))
+				break;
+		}
+		uint32_t *now;
+		bool same;
+
+		widget_sort(w, c, c >= 0 && (w->p->cols[c].flags & COL_NUM));
+		if (w->nvis != nbefore || w->nvis < 2)
+			break;
+		now = visible_order(w);
+		same = memcmp(now, before, nbefore * sizeof *now) == 0;
+		free(now);
+		if (!same)
 			break;
 	}
-	widget_sort(w, c, c >= 0 && (w->p->cols[c].flags & COL_NUM));
+	free(before);
 }
 
 int

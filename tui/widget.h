@@ -173,6 +173,20 @@ void widget_draw(struct widget *w, const struct pane_canvas *c);
  * around an ellipsis.  Returns the columns used.
  */
 int text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle);
+/*
+ * A whole number s ("1731700000", "-17263", "+5") in at most maxcols
+ * columns with a K, M, G, T, P or E unit (thousands: "1.73G") into out;
+ * false if s is no such number or does not fit even so.  A number column
+ * too narrow for its value shows this rather than cut digits.
+ */
+bool text_num_fit(const char *s, char *out, size_t n, int maxcols);
+/* The plural ending of a count of n things: "" for 1, else "s" ("1 problem",
+ * "2 problems"): every count the browser prints goes through it. */
+static inline const char *
+plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 /* Display width of a UTF-8 string. */
 int text_width(const char *s);
 /* Is the locale's charset UTF-8? */

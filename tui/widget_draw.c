@@ -117,13 +117,18 @@ text_elide_cxx(const char *s, char *out, size_t n, int maxcols)
 /* ---- drawing ---- */
 
 static void
-put_text(WINDOW *win, int y, int x, int width, const char *s, bool right, bool middle)
+put_text(WINDOW *win, int y, int x, int width, const char *s, unsigned flags)
 {
+	bool right = (flags & COL_RIGHT) != 0, middle = (flags & COL_MIDDLE) != 0;
 	wchar_t buf[512];
+	char num[32];
 	int cols;
 
 	if (width <= 0)
 		return;
+	if ((flags & COL_NUM) && s != NULL && text_width(s) > width &&
+	    text_num_fit(s, num, sizeof num, width))
+		s = num;
 	if (middle && s != NULL && text_width(s) > width) {
 		char cut[CXX_MAX];
 
@@ -139,20 +144,21 @@ put_text(WINDOW *win, int y, int x, int width, const char *s, bool right, bool m
 void
 text_put(void *win, int y, int x, int width, const char *s)
 {
-	put_text(win, y, x, width, s, false, false);
+	put_text(win, y, x, width, s, 0);
 }
 
 void
 text_line(void *win, int y, int x, int width, const char *s)
 {
 	mvwhline(win, y, x, ' ', width);
-	put_text(win, y, x, width, s, false, false);
+	put_text(win, y, x, width, s, 0);
 }
 
 /* What the visible rows need: per column, the widest text (with a tree's
  * indentation and glyph); the flex column's widest. */
 struct col_need {
 	int	need[ROW_MAXCOLS];
+	int	tree_text;	/* the widest text of the tree column, without indentation */
 };
 
 static int
@@ -179,8 +185,11 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
 		for (int k = 0; k < p->ncols && k < ROW_MAXCOLS; k++) {
 			int need = text_width(r->col[k] ? r->col[k] : "");
 
-			if ((p->cols[k].flags & COL_TREE) && w->tree)
+			if ((p->cols[k].flags & COL_TREE) && w->tree) {
+				if (need > cn->tree_text)
+					cn->tree_text = need;
 				need += 2 * w->depth[src] + 2;
+			}
 			if (need > cn->need[k])
 				cn->need[k] = need;
 		}
@@ -193,7 +202,9 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
 /*
  * Widths of the columns for a total width: each its own, a tree column
  * (not the flex one) as wide as its deepest row needs (at most a third of
- * the line); the flex column the rest, and when that is short of what its
+ * the line), a number column (COL_NUM, COL_RIGHT) as wide as its widest
+ * value (where the line still cuts it, put_text writes it with a K, M, G
+ * unit: text_num_fit); the flex column the rest, and when that is short of what its
  * texts need (up to FLEX_WANT), text columns (no numbers, no tree) give it
  * room down to SHRINK_MIN, the widest first: the symbol before the command.
  */
@@ -206,6 +217,9 @@ layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
 		wd[c] = p->cols[c].width;
 		if ((p->cols[c].flags & COL_TREE) && c != flex && cn->need[c] > wd[c])
 			wd[c] = cn->need[c] < total / 3 ? cn->need[c] : total / 3 > wd[c] ? total / 3 : wd[c];
+		/* a number is never cut: its column grows to the widest shown */
+		else if ((p->cols[c].flags & (COL_NUM | COL_RIGHT)) && c != flex && cn->need[c] > wd[c])
+			wd[c] = cn->need[c];
 		if (c != flex)
 			fixed += wd[c] + 1;
 	}
@@ -277,31 +291,53 @@ draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int f
 			snprintf(more, sizeof more, " +%d", w->hscroll);
 		snprintf(t, sizeof t, "%s%s%s", p->cols[k].title, more,
 		    w->sort_col == k ? (w->sort_desc ? (utf8 ? "\u25bc" : "v") : (utf8 ? "\u25b2" : "^")) : "");
-		put_text(c->win, c->y, x, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, false);
+		put_text(c->win, c->y, x, cw, t, p->cols[k].flags & COL_RIGHT);
 		x += wd[k] + 1;
 	}
 }
 
-/* A tree column's indentation and glyph; the columns they took. */
+#define TREE_NAME_MIN	16	/* a tree row's name keeps this much room after its indentation
+				 * (or what the widest name shown needs, if less) */
+#define TREE_LABEL_MAX	6	/* "[255] " */
+
+/*
+ * The indentation of a tree row of depth d in a column cw wide: 2 columns
+ * a level while the name keeps TREE_NAME_MIN columns; deeper rows sit at
+ * the deepest such indentation that leaves room for their depth as a
+ * number ("[23] " in label), so a child is always right of its parent and the name, not the
+ * indentation, is what gets cut.
+ */
 static int
-draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, int tw,
+tree_indent(int d, int cw, int name_min, char *label, size_t n)
+{
+	int maxd = (cw - TREE_LABEL_MAX - 2 - name_min) / 2;
+
+	label[0] = '\0';
+	if (maxd < 0)
+		maxd = 0;
+	if (d <= maxd)
+		return 2 * d;
+	snprintf(label, n, "[%d] ", d);
+	return 2 * maxd;
+}
+
+/* A tree column's indentation, depth label and glyph; the columns they took. */
+static int
+draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, int name_min,
     bool cur)
 {
 	bool utf8 = c->ta->utf8;
-	int ind = 2 * w->depth[src];
+	char label[16];
+	int ind = tree_indent(w->depth[src], cw, name_min, label, sizeof label), lw = (int)strlen(label);
 	const char *g = "  ";
 
 	if (w->flags[src] & WF_KIDS)
 		g = (w->flags[src] & WF_EXPANDED) ? (utf8 ? "\u25be " : "- ") : (utf8 ? "\u25b8 " : "+ ");
-	/* deep rows: less indentation before a cut text (a pid kept whole) */
-	if (ind + 2 + tw > cw)
-		ind = cw - 2 - tw > 0 ? cw - 2 - tw : 0;
-	if (ind + 2 > cw)
-		ind = cw > 2 ? cw - 2 : 0;
 	if (!cur)
 		wattrset(c->win, (attr_t)c->ta->a[EL_TREE]);
-	put_text(c->win, y, x + ind, cw - ind, g, false, false);
-	return ind + 2;
+	put_text(c->win, y, x + ind, cw - ind, label, 0);
+	put_text(c->win, y, x + ind + lw, cw - ind - lw, g, 0);
+	return ind + lw + 2 < cw ? ind + lw + 2 : cw;
 }
 
 void
@@ -342,14 +378,15 @@ widget_draw(struct widget *w, const struct pane_canvas *c)
 			}
 			wattrset(c->win, !cur && r->el[k] ? (attr_t)ta->a[r->el[k]] : base);
 			if ((p->cols[k].flags & COL_TREE) && w->tree) {
-				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw, text_width(t), cur);
+				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw,
+				    cn.tree_text < TREE_NAME_MIN ? cn.tree_text : TREE_NAME_MIN, cur);
 
 				if (!cur)
 					wattrset(c->win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
 				xx += used;
 				cw -= used;
 			}
-			put_text(c->win, c->y + 1 + y, xx, cw, t, (p->cols[k].flags & COL_RIGHT) != 0, middle);
+			put_text(c->win, c->y + 1 + y, xx, cw, t, middle ? p->cols[k].flags : p->cols[k].flags & ~COL_MIDDLE);
 			x += wd[k] + 1;
 		}
 	}

@@ -252,17 +252,21 @@ annot_key(struct pane *p, enum action a)
 			return samples_at(p, &av->an->rows[cur]);
 		/* a source row: the next instruction with samples */
 		/* FALLTHROUGH */
-	case ACT_SEARCH_NEXT:
-	case ACT_SEARCH_PREV:
-		/* without a search: the next / previous instruction with samples */
-		if (a != ACT_ENTER && p->w.search[0] != '\0')
-			return PANE_IGNORED;
+	case ACT_NEXT_HOT:
+	case ACT_PREV_HOT:
+		/* with a search: its next / previous match, as n and N elsewhere */
+		if (a != ACT_ENTER && p->w.search[0] != '\0') {
+			if (widget_search(&p->w, p->w.search, a == ACT_PREV_HOT ? -1 : 1, true))
+				return PANE_HANDLED;
+			snprintf(p->msg, sizeof p->msg, "no other match for '%s'", p->w.search);
+			return PANE_HANDLED | PANE_MSG;
+		}
 		cur = widget_cursor_row(&p->w);
 		n = av->an->nrows;
 		if (cur == WIDGET_NONE || n == 0)
 			return PANE_HANDLED;
 		for (size_t k = 1; k < n; k++) {
-			size_t i = a == ACT_SEARCH_PREV ? (cur + n - k) % n : (cur + k) % n;
+			size_t i = a == ACT_PREV_HOT ? (cur + n - k) % n : (cur + k) % n;
 
 			if (av->an->rows[i].samples > 0) {
 				widget_goto_key(&p->w, i);

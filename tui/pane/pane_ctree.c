@@ -585,7 +585,7 @@ ct_cmp(struct pane *p, int col, size_t a, size_t b)
 
 /* ---- keys and views ---- */
 
-/* Tab / BTab: the scope's next or previous event. */
+/* } / {: the scope's next or previous event. */
 static int
 key_event(struct pane *p, enum action a)
 {
@@ -692,12 +692,12 @@ info_line(struct pane *p, char *buf, size_t n)
 		    "Resolving symbols...");
 		return;
 	}
-	snprintf(buf, n, " %s: %" PRIu64 " of %" PRIu64 " samples of '%s'",
+	snprintf(buf, n, " %s: %" PRIu64 " of %" PRIu64 " sample%s of '%s'",
 	    ct->bottom_up ? "Bottom-up" : "Top-down", N(ct, 0)->total_samples, he->nsamples,
-	    hist_str(H(ct), he->name));
+	    plural(he->nsamples), hist_str(H(ct), he->name));
 	k = strlen(buf);
 	if (nev > 1 && k < n)
-		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, Tab: next)", sc->ev + 1, nev);
+		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, }: next)", sc->ev + 1, nev);
 	if ((sc->zoomed || sc->ncpus) && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %s", scope_zoom_text(sc, zt, sizeof zt));
 	if (sc->nxf && k < n)
@@ -749,7 +749,7 @@ static const char *
 ct_help(struct pane *p)
 {
 	(void)p;
-	return "+:expand E:all o:focus m:merge D:drop R:recursion Esc:undo Tab:event";
+	return "+:expand E:all o:focus m:merge D:drop R:recursion Esc:undo }:event";
 }
 
 /* ---- life ---- */

@@ -452,7 +452,7 @@ flip(struct pane *p)
 	return PANE_HANDLED | PANE_MSG;
 }
 
-/* Tab / BTab: the scope's next or previous event. */
+/* } / {: the scope's next or previous event. */
 static int
 key_event(struct pane *p, enum action a)
 {
@@ -681,26 +681,16 @@ frame_el(const struct flame_pane *f, const struct flame_frame *fr)
 	return kind_el[fr->kind < FLAME_NKINDS ? fr->kind : FLAME_USER];
 }
 
-/* Name s in w columns at (y, x): cut with an ellipsis when longer. */
+/* Name s in w columns at (y, x): cut with an ellipsis when longer
+ * (text_decode's), nothing where not even that fits. */
 static void
-put_name(WINDOW *win, int y, int x, int w, const char *s, bool utf8)
+put_name(WINDOW *win, int y, int x, int w, const char *s)
 {
 	wchar_t buf[256];
 
-	if (w <= 0)
+	if (w <= 0 || (w < 2 && text_width(s) > w))
 		return;
-	if (text_width(s) <= w) {
-		text_decode(s, buf, sizeof buf / sizeof buf[0], w, false);
-	} else if (w >= 2) {
-		int k = text_decode(s, buf, sizeof buf / sizeof buf[0] - 1, w - 1, false);
-		size_t len = wcslen(buf);
-
-		(void)k;
-		buf[len] = utf8 ? (wchar_t)0x2026 : L'~';
-		buf[len + 1] = 0;
-	} else {
-		return;
-	}
+	text_decode(s, buf, sizeof buf / sizeof buf[0], w, false);
 	mvwaddnwstr(win, y, x, buf, -1);
 }
 
@@ -725,7 +715,7 @@ draw_frame(const struct flame_pane *f, const struct pane_canvas *c, int y,
 		mvwaddnwstr(win, y, x, L"\u258f", 1);
 	else
 		mvwaddch(win, y, x, '|');
-	put_name(win, y, x + 1, w - 1, frame_name(f, fr->node, buf, sizeof buf), c->ta->utf8);
+	put_name(win, y, x + 1, w - 1, frame_name(f, fr->node, buf, sizeof buf));
 }
 
 static double
@@ -753,7 +743,7 @@ head_line(struct pane *p, char *buf, size_t n)
 		    "shrank, grey the same", f->tsy->role ? "NEW" : "OLD", f->tsy->role ? "OLD" :
 		    "NEW");
 	if (nev > 1)
-		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab)", sc->ev + 1, nev);
+		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, })", sc->ev + 1, nev);
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " samples", N(f, 0)->total_samples);
 	if (sc->zoomed || sc->ncpus)
 		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));

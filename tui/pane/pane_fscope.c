@@ -526,8 +526,7 @@ fs_help(struct pane *p)
 
 const struct pane_ops pane_fscope_ops = {
 	.name = "fscope",
-	.title = "Flame scope",
-	.short_title = "Scope",
+	.title = "Heat map",	/* "Scope" read as the analysis scope */
 	.init = fs_init,
 	.free = fs_free,
 	.draw = fs_draw,

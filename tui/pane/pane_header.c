@@ -369,7 +369,7 @@ add_diags(struct pane *p, struct hd *h)
 		}
 	}
 	if (dg->dropped)
-		hadd(h, 1, "more", "%zu more problems not kept", dg->dropped);
+		hadd(h, 1, "more", "%zu more problem%s not kept", dg->dropped, plural(dg->dropped));
 }
 
 /* The files the symbolizer refused so far (each once), if any. */

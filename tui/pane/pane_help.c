@@ -10,15 +10,17 @@
 /*
  * The help screen, a list pane generated from the action table and the
  * key bindings (keys_help): one heading per key map, then one row per
- * bound action with its keys and help text.  Searchable like any list.
+ * bound action with its keys and help text, wrapped at the pane's width
+ * (the lines after a binding's first are rows of their own, with no keys).
+ * Searchable like any list; kept in the table's order (not sortable).
  */
 
 enum { C_KEYS, C_ACTION, C_HELP, C_N };
 
 static const struct column help_cols[C_N] = {
-	[C_KEYS] = { "Keys", 22, COL_TREE },
-	[C_ACTION] = { "Action", 14, 0 },
-	[C_HELP] = { "What it does", 20, COL_FLEX },
+	[C_KEYS] = { "Keys", 22, COL_TREE | COL_NOSORT },
+	[C_ACTION] = { "Action", 14, COL_NOSORT },
+	[C_HELP] = { "What it does", 20, COL_FLEX | COL_NOSORT },
 };
 
 struct hline {
@@ -26,9 +28,17 @@ struct hline {
 	char	*keys, *action, *help;
 };
 
+/* A row on screen: line's help text from off, len bytes (0: its first row). */
+struct hrow {
+	size_t		 line, off, len;
+};
+
 struct help {
 	struct hline	*v;
 	size_t		 n, cap;
+	struct hrow	*rows;
+	size_t		 nrows, caprows;
+	int		 wrap;		/* the help column's width the rows are wrapped at (0: none) */
 	struct column	 cols[C_N];	/* help_cols, Keys and Action as wide as their longest */
 };
 
@@ -46,16 +56,53 @@ add_line(void *arg, int kind, const char *keys, const char *action, const char *
 	l->help = xstrdup(help ? help : "");
 }
 
+/* Where the help text s breaks for a line of at most w columns (ASCII): at
+ * the last blank within, else at w. */
+static size_t
+wrap_len(const char *s, int w)
+{
+	size_t n = strlen(s), cut;
+
+	if (w <= 0 || n <= (size_t)w)
+		return n;
+	for (cut = (size_t)w; cut > 0 && s[cut] != ' '; cut--)
+		;
+	return cut > 0 ? cut : (size_t)w;
+}
+
+/* The rows: each line's help text wrapped at h->wrap columns. */
+static void
+wrap_rows(struct help *h)
+{
+	h->nrows = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		const char *t = h->v[i].help;
+		size_t off = 0;
+
+		do {
+			size_t len = h->v[i].kind ? wrap_len(t + off, h->wrap) : 0;
+
+			GROW(h->rows, h->caprows, h->nrows + 1);
+			h->rows[h->nrows++] = (struct hrow){ i, off, len };
+			off += len;
+			while (t[off] == ' ')
+				off++;
+		} while (h->v[i].kind && t[off] != '\0');
+	}
+}
+
 static size_t
 help_nrows(struct pane *p)
 {
-	return ((struct help *)p->priv)->n;
+	return ((struct help *)p->priv)->nrows;
 }
 
 static void
 help_row(struct pane *p, size_t idx, struct row *r)
 {
-	const struct hline *l = &((struct help *)p->priv)->v[idx];
+	const struct help *h = p->priv;
+	const struct hrow *hr = &h->rows[idx];
+	const struct hline *l = &h->v[hr->line];
 
 	r->expanded = true;
 	if (l->kind == 0) {
@@ -65,9 +112,28 @@ help_row(struct pane *p, size_t idx, struct row *r)
 		return;
 	}
 	r->depth = 1;
-	row_set(r, C_KEYS, EL_KEY, "%s", l->keys);
-	row_set(r, C_ACTION, 0, "%s", l->action);
-	row_set(r, C_HELP, EL_DIM, "%s", l->help);
+	if (hr->off == 0) {
+		row_set(r, C_KEYS, EL_KEY, "%s", l->keys);
+		row_set(r, C_ACTION, 0, "%s", l->action);
+	}
+	row_set(r, C_HELP, EL_DIM, "%.*s", (int)hr->len, l->help + hr->off);
+}
+
+/* The pane's width: the help texts wrapped at what their column gets. */
+static void
+help_resize(struct pane *p, int h, int w)
+{
+	struct help *hp = p->priv;
+	int wrap = w - hp->cols[C_KEYS].width - hp->cols[C_ACTION].width - 2;
+
+	(void)h;
+	if (wrap < hp->cols[C_HELP].width)
+		wrap = hp->cols[C_HELP].width;
+	if (wrap == hp->wrap)
+		return;
+	hp->wrap = wrap;
+	wrap_rows(hp);
+	widget_reload(&p->w);
 }
 
 static int
@@ -89,6 +155,7 @@ help_init(struct pane *p)
 		if (wa > h->cols[C_ACTION].width && wa <= 32)
 			h->cols[C_ACTION].width = wa;
 	}
+	wrap_rows(h);
 	p->cols = h->cols;
 	p->ncols = C_N;
 	p->is_list = true;
@@ -109,6 +176,7 @@ help_free(struct pane *p)
 		free(h->v[i].help);
 	}
 	free(h->v);
+	free(h->rows);
 	free(h);
 }
 
@@ -133,6 +201,7 @@ const struct pane_ops pane_help_ops = {
 	.title = "Help",
 	.init = help_init,
 	.free = help_free,
+	.resize = help_resize,
 	.key = help_key,
 	.nrows = help_nrows,
 	.row = help_row,

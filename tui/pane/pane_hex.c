@@ -45,7 +45,7 @@ struct hx {
 	size_t		 nf, capf;
 	bool		 damaged;
 	size_t		 cur;		/* field, or line in byte mode */
-	size_t		 ftop, htop;	/* first field / hex line on screen */
+	size_t		 htop;		/* first display line on screen (struct hline) */
 	char		 what[600];	/* first line: what this is */
 	char		 where[256];	/* second: where it came from */
 	uint64_t	 base;		/* offset shown for byte 0 */
@@ -388,6 +388,104 @@ field_at(const struct hx *h, uint64_t i, size_t *idx)
 	return NULL;
 }
 
+/*
+ * A display line: a line of bytes (line, or UINT64_MAX below one whose
+ * fields need more lines) and the field listed beside it (SIZE_MAX: none).
+ * Each field is listed level with the line of bytes it starts in.
+ */
+struct hline {
+	uint64_t	line;
+	size_t		field;
+};
+
+static struct hline *
+hex_lines(const struct hx *h, int bpl, size_t *n)
+{
+	uint64_t nlines = (h->len + (uint64_t)bpl - 1) / (uint64_t)bpl;
+	struct hline *v = xcalloc((size_t)nlines + h->nf + 1, sizeof *v);
+	size_t k = 0, f = 0;
+
+	for (uint64_t l = 0; l < nlines; l++) {
+		bool first = true;
+
+		do {
+			bool here = f < h->nf && h->f[f].off / (uint64_t)bpl <= l;
+
+			v[k].line = first ? l : UINT64_MAX;
+			v[k++].field = here ? f++ : SIZE_MAX;
+			first = false;
+		} while (f < h->nf && h->f[f].off / (uint64_t)bpl <= l);
+	}
+	while (f < h->nf) {	/* past the bytes: should not be, but listed */
+		v[k].line = UINT64_MAX;
+		v[k++].field = f++;
+	}
+	*n = k;
+	return v;
+}
+
+/* The line of bytes from offset o: offset, hex, ASCII, the selection highlighted. */
+static void
+draw_bytes(WINDOW *win, const struct theme_attrs *ta, const struct hx *h, int y, int x, uint64_t o,
+    int bpl, uint64_t sel_lo, uint64_t sel_hi)
+{
+	char line[32];
+
+	if (h->rel)
+		snprintf(line, sizeof line, "+%07" PRIx64, o);
+	else
+		snprintf(line, sizeof line, "%08" PRIx64, h->base + o);
+	put(win, y, x, 10, line, ta->a[EL_HEX_OFFSET]);
+	x += 10;
+	for (int k = 0; k < bpl; k++) {
+		uint64_t i = o + (uint64_t)k;
+		unsigned long at = ta->a[EL_HEX_BYTES];
+		const struct hfield *f;
+		char b[4];
+
+		if (i >= h->len)
+			break;
+		f = h->nf ? field_at(h, i, NULL) : NULL;
+		if (i >= sel_lo && i < sel_hi)
+			at = ta->a[EL_HEX_FIELD];
+		else if (f && f->kind == FIELD_BAD)
+			at = ta->a[EL_DAMAGED];
+		else if (f && f->kind == FIELD_PAD)
+			at = ta->a[EL_DIM];
+		snprintf(b, sizeof b, "%02x", h->p[i]);
+		put(win, y, x + 3 * k, 2, b, at);
+		/* the space between two selected bytes is selected too */
+		if (i + 1 < sel_hi && i >= sel_lo && k + 1 < bpl)
+			put(win, y, x + 3 * k + 2, 1, " ", at);
+		b[0] = h->p[i] >= 0x20 && h->p[i] < 0x7f ? (char)h->p[i] : '.';
+		b[1] = '\0';
+		put(win, y, x + 3 * bpl + 1 + k, 1, b,
+		    i >= sel_lo && i < sel_hi ? ta->a[EL_HEX_FIELD] : ta->a[EL_HEX_ASCII]);
+	}
+}
+
+/* A field's line beside the bytes: its offset and name, its value. */
+static void
+draw_field(WINDOW *win, const struct theme_attrs *ta, const struct hfield *f, bool cur, int y, int fx,
+    int fw)
+{
+	char line[1024];
+	int nw;
+
+	snprintf(line, sizeof line, "%04x %s", f->off, f->name);
+	nw = (int)strlen(line);
+	if (nw > fw / 2)
+		nw = fw / 2;
+	if (cur) {
+		wattrset(win, (attr_t)ta->a[EL_CURSOR]);
+		mvwhline(win, y, fx, ' ', fw);
+	}
+	put(win, y, fx, nw, line, ta->a[cur ? EL_CURSOR : EL_FIELD_NAME]);
+	snprintf(line, sizeof line, " %s", f->value);
+	put(win, y, fx + nw, fw - nw, line,
+	    ta->a[cur ? EL_CURSOR : f->kind == FIELD_BAD ? EL_DAMAGED : EL_FIELD_VALUE]);
+}
+
 static void
 hx_draw(struct pane *p, const struct pane_canvas *c)
 {
@@ -397,8 +495,9 @@ hx_draw(struct pane *p, const struct pane_canvas *c)
 	int bpl = c->w >= 130 ? 16 : 8;
 	int hexw = 10 + 3 * bpl + 1 + bpl, body = c->h - 2;
 	int fx = c->x + hexw + 2, fw = c->x + c->w - fx;
-	uint64_t nlines = (h->len + (uint64_t)bpl - 1) / (uint64_t)bpl;
 	uint64_t sel_lo = 0, sel_hi = 0;
+	struct hline *lines;
+	size_t nl, sl, sle;
 	char line[1024];
 
 	h->last_h = c->h;
@@ -426,81 +525,30 @@ hx_draw(struct pane *p, const struct pane_canvas *c)
 	}
 	if (body <= 0)
 		return;
-	/* keep the selection's first line on screen */
-	{
-		uint64_t l = sel_lo / (uint64_t)bpl, le = sel_hi ? (sel_hi - 1) / (uint64_t)bpl : l;
+	lines = hex_lines(h, bpl, &nl);
+	/* keep the selection on screen: its field's line (and its bytes' lines) */
+	for (sl = 0; sl < nl; sl++)
+		if (h->nf ? lines[sl].field == h->cur : lines[sl].line == sel_lo / (uint64_t)bpl)
+			break;
+	sle = sl;
+	for (size_t i = sl; i < nl; i++)
+		if (lines[i].line != UINT64_MAX && sel_hi > 0 && lines[i].line <= (sel_hi - 1) / (uint64_t)bpl)
+			sle = i;
+	if (sl < h->htop)
+		h->htop = sl;
+	if (sle >= h->htop + (size_t)body)
+		h->htop = sle - (size_t)body + 1 > sl ? sl : sle - (size_t)body + 1;
+	if (h->htop >= nl)
+		h->htop = 0;
+	for (int y = 0; y < body && h->htop + (size_t)y < nl; y++) {
+		const struct hline *d = &lines[h->htop + (size_t)y];
 
-		if (l < h->htop)
-			h->htop = (size_t)l;
-		if (le >= h->htop + (uint64_t)body)
-			h->htop = (size_t)(le - (uint64_t)body + 1 > l ? l : le - (uint64_t)body + 1);
-		if (h->htop > nlines)
-			h->htop = 0;
+		if (d->line != UINT64_MAX)
+			draw_bytes(win, ta, h, c->y + 2 + y, c->x, d->line * (uint64_t)bpl, bpl, sel_lo, sel_hi);
+		if (d->field != SIZE_MAX && fw >= 12)
+			draw_field(win, ta, &h->f[d->field], d->field == h->cur, c->y + 2 + y, fx, fw);
 	}
-	for (int y = 0; y < body && h->htop + (uint64_t)y < nlines; y++) {
-		uint64_t o = (h->htop + (uint64_t)y) * (uint64_t)bpl;
-		int x = c->x;
-
-		if (h->rel)
-			snprintf(line, sizeof line, "+%07" PRIx64, o);
-		else
-			snprintf(line, sizeof line, "%08" PRIx64, h->base + o);
-		put(win, c->y + 2 + y, x, 10, line, ta->a[EL_HEX_OFFSET]);
-		x += 10;
-		for (int k = 0; k < bpl; k++) {
-			uint64_t i = o + (uint64_t)k;
-			unsigned long at = ta->a[EL_HEX_BYTES];
-			const struct hfield *f;
-			char b[4];
-
-			if (i >= h->len)
-				break;
-			f = h->nf ? field_at(h, i, NULL) : NULL;
-			if (i >= sel_lo && i < sel_hi)
-				at = ta->a[EL_HEX_FIELD];
-			else if (f && f->kind == FIELD_BAD)
-				at = ta->a[EL_DAMAGED];
-			else if (f && f->kind == FIELD_PAD)
-				at = ta->a[EL_DIM];
-			snprintf(b, sizeof b, "%02x", h->p[i]);
-			put(win, c->y + 2 + y, x + 3 * k, 2, b, at);
-			/* the space between two selected bytes is selected too */
-			if (i + 1 < sel_hi && i >= sel_lo && k + 1 < bpl)
-				put(win, c->y + 2 + y, x + 3 * k + 2, 1, " ", at);
-			b[0] = h->p[i] >= 0x20 && h->p[i] < 0x7f ? (char)h->p[i] : '.';
-			b[1] = '\0';
-			put(win, c->y + 2 + y, x + 3 * bpl + 1 + k, 1, b,
-			    i >= sel_lo && i < sel_hi ? ta->a[EL_HEX_FIELD] : ta->a[EL_HEX_ASCII]);
-		}
-	}
-	if (fw < 12)
-		return;
-	if (h->nf == 0) {
-		return;
-	}
-	/* the fields, beside */
-	if (h->cur < h->ftop)
-		h->ftop = h->cur;
-	if (h->cur >= h->ftop + (size_t)body)
-		h->ftop = h->cur - (size_t)body + 1;
-	for (int y = 0; y < body && h->ftop + (size_t)y < h->nf; y++) {
-		const struct hfield *f = &h->f[h->ftop + (size_t)y];
-		bool cur = h->ftop + (size_t)y == h->cur;
-		int nw;
-
-		snprintf(line, sizeof line, "%04x %s", f->off, f->name);
-		nw = (int)strlen(line);
-		if (nw > fw / 2)
-			nw = fw / 2;
-		if (cur) {
-			wattrset(win, (attr_t)ta->a[EL_CURSOR]);
-			mvwhline(win, c->y + 2 + y, fx, ' ', fw);
-		}
-		put(win, c->y + 2 + y, fx, nw, line, ta->a[cur ? EL_CURSOR : EL_FIELD_NAME]);
-		snprintf(line, sizeof line, " %s", f->value);
-		put(win, c->y + 2 + y, fx + nw, fw - nw, line,
-		    ta->a[cur ? EL_CURSOR : f->kind == FIELD_BAD ? EL_DAMAGED : EL_FIELD_VALUE]);
-	}
+	free(lines);
 }
 
 static int

@@ -22,7 +22,7 @@
 /*
  * The hot-functions pane (tab 1), perf report's table: children % (when
  * the recording has callchains), self %, samples, command, shared object
- * and symbol, per event (Tab switches events), sorted as perf sorts them.
+ * and symbol, per event (} and { switch events), sorted as perf sorts them.
  *
  * Rows come from the app's symbols (tui/symbols.h): a hist keyed
  * comm,tid,dso,sym whose rows are merged to comm,dso,sym for the view
@@ -829,7 +829,7 @@ key_call_pct(struct pane *p)
 	return PANE_HANDLED | PANE_MSG;
 }
 
-/* Tab / BTab: the next or previous event (the scope's: every analysis pane follows). */
+/* } / {: the next or previous event (the scope's: every analysis pane follows). */
 static int
 key_event(struct pane *p, enum action a)
 {
@@ -1045,7 +1045,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	k = snprintf(buf, n, " Samples: %" PRIu64 " of event '%s'", he->nsamples,
 	    hist_str(H(ht), he->name));
 	if (nev > 1 && k >= 0 && (size_t)k < n)
-		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, Tab: next)", ht->ev + 1, nev);
+		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, }: next)", ht->ev + 1, nev);
 	if (ht->pct > 0 && k >= 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
 	if (has_graph(ht) && k >= 0 && (size_t)k < n)
@@ -1117,11 +1117,11 @@ hot_help(struct pane *p)
 	struct hot *ht = p->priv;
 
 	if (ht->branches)
-		return "branches (perf report's branch mode)  s:back  %:limit  Tab:event";
+		return "branches (perf report's branch mode)  s:back  %:limit  }:event";
 	if (ht->dsos)
 		return hot_branch_present(p->s) ? "Enter:its symbols  s:branches  %:limit" :
 		    "Enter:its symbols  s:back  %:limit";
-	return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  Tab:event";
+	return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  }:event";
 }
 
 /* ---- life ---- */

@@ -721,7 +721,7 @@ static const char *
 hd_help(struct pane *p)
 {
 	(void)p;
-	return "+:callees  Enter:samples  a:annotate  A:%/periods  w:OLD/NEW  > <:sort  Tab:event";
+	return "+:callees  Enter:samples  a:annotate  A:%/periods  w:OLD/NEW  > <:sort  }:event";
 }
 
 static int

@@ -641,8 +641,8 @@ head_line(struct pane *p, char *buf, size_t n)
 
 	text_time_us(a, sizeof a, t->v0);
 	text_time_us(b, sizeof b, t->v1 - 1);
-	k = snprintf(buf, n, " Timeline by %s (p) | %zu samples%s | %s-%s (z/Z)",
-	    t->mode == TL_TASKS ? "process" : "CPU", tl->npos, t->attr >= 0 ? " of the event" : "",
+	k = snprintf(buf, n, " Timeline by %s (p) | %zu sample%s%s | %s-%s (z/Z)",
+	    t->mode == TL_TASKS ? "process" : "CPU", tl->npos, plural(tl->npos), t->attr >= 0 ? " of the event" : "",
 	    a, b);
 	if (p->sym && scope_time_range(&p->sym->scope, &s, &e)) {
 		text_time_us(a, sizeof a, s);
