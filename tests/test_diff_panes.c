@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
@@ -365,5 +366,56 @@ Test(diff_panes, sort_sym_pairs_two_binaries)
 	cr_expect(r.col[0] != NULL && r.col[0][0] != '\0', "--sort sym: spin has a baseline");
 	cr_expect(r.col[1] != NULL && r.col[1][0] != '\0', "--sort sym: and a new value");
 	pane_destroy(&p);
+	close_two(&t);
+}
+
+/* The self samples of event 0's rows of sy (the scope's counts). */
+static uint64_t
+self_sum(struct symbols *sy)
+{
+	const struct hist_entry *const *m;
+	size_t n = hist_rows_merged(sy->h, 0, NULL, 0, 0, &m);
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += m[i]->samples;
+	return sum;
+}
+
+/*
+ * Diff mode: a DSO zoom of the recording shown is the other's too (by the
+ * DSO's name), as a fresh pass with --dsos gives it; a thread zoom is the
+ * shown recording's alone (another run's threads).
+ */
+Test(diff_panes, the_other_takes_the_zoom_it_can)
+{
+	struct two t;
+	struct hist_filter f = { 0 };
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
+			       .no_path_cache = true };
+	struct symbols *fresh;
+	uint32_t dso = DSO_NONE;
+	uint64_t whole;
+
+	open_two(&t);
+	whole = self_sum(t.sy[1]);
+	for (uint32_t d = 0; d < symbolizer_ndsos(t.sy[0]->z); d++)
+		if (strcmp(symbolizer_dso_short(t.sy[0]->z, d), "diffwork") == 0)
+			dso = d;
+	cr_assert_neq(dso, DSO_NONE);
+	cr_assert(scope_zoom(&t.sy[0]->scope, SZ_DSO, 0, 0, dso, "dso diffwork"));
+	cr_assert_eq(symbols_apply_scope(t.sy[0]), 0);
+	cr_expect(symbols_pair_scope(t.sy[0]), "a DSO: both can take it");
+	cr_assert_eq(filter_parse_dsos(&f, "diffwork"), 0);
+	fresh = symbols_new(t.s[1], &so, &f);
+	symbols_run(fresh);
+	cr_expect_eq(self_sum(t.sy[1]), self_sum(fresh), "NEW counted for diffwork: %llu",
+	    (unsigned long long)self_sum(t.sy[1]));
+	cr_expect_lt(self_sum(t.sy[1]), whole);
+	symbols_free(fresh);
+	filter_free(&f);
+	cr_assert(scope_zoom(&t.sy[0]->scope, SZ_TID, 1, 1, 0, "thread 1"));
+	cr_assert_eq(symbols_apply_scope(t.sy[0]), 0);
+	cr_expect_not(symbols_pair_scope(t.sy[0]), "a thread: OLD's alone");
 	close_two(&t);
 }

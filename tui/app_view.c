@@ -240,4 +240,8 @@ app_scope_apply(struct app *a)
 	if (symbols_apply_scope(a->sym) < 0)
 		app_msg(a, EL_WARNING, "time steps and cpus cannot be applied to this recording's "
 		    "samples (Intel PT or branch stacks: the events pane's time: filter can)");
+	/* diff mode: the other recording takes what it can of the scope */
+	if (a->diff && a->pair_ready && !symbols_pair_scope(a->sym))
+		app_msg(a, EL_MESSAGE, "%s only: its process, thread or time steps are not the "
+		    "other recording's", a->shown ? "NEW" : "OLD");
 }

@@ -641,3 +641,76 @@ symbols_pair_query(struct symbols *sy, const struct cpath_query *q,
 	out->ev = ev < 0 ? 0 : (size_t)ev;
 	return ev >= 0;
 }
+
+/* The other recording's DSO of sy's dso, by its short name; DSO_NONE if none. */
+static uint32_t
+pair_dso(const struct symbols *sy, uint32_t dso)
+{
+	const char *name = symbolizer_dso_short(sy->z, dso);
+
+	for (uint32_t d = 0; d < symbolizer_ndsos(sy->pair->z); d++)
+		if (strcmp(symbolizer_dso_short(sy->pair->z, d), name) == 0)
+			return d;
+	return DSO_NONE;
+}
+
+/* The other recording's string id of sy's command comm (by its rows), UINT32_MAX if none. */
+static uint32_t
+pair_comm(const struct symbols *sy, uint32_t comm)
+{
+	const char *name = hist_str(sy->h, comm);
+	struct hist *o = sy->pair->h;
+
+	for (size_t ev = 0; ev < hist_nevents(o); ev++) {
+		const struct hist_entry *const *m;
+		size_t n = hist_rows_merged(o, ev, NULL, HIST_KEEP(HIST_KEY_COMM), 0, &m);
+
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(hist_str(o, m[i]->comm), name) == 0)
+				return m[i]->comm;
+	}
+	return UINT32_MAX;
+}
+
+bool
+symbols_pair_scope(struct symbols *sy)
+{
+	const struct scope *sc = &sy->scope;
+	struct scope *oc;
+	struct hist_select z = { 0 };
+	bool whole = true;
+	int ev;
+
+	if (sy->pair == NULL || !sy->done || !sy->pair->done)
+		return true;
+	oc = &sy->pair->scope;
+	ev = symbols_pair_event(sy, sc->ev);
+	if (sc->zoomed) {
+		z = sc->sel;
+		whole = !z.by_pid && !z.by_tid;
+		z.by_pid = z.by_tid = false;	/* other processes: not the other's */
+		if (z.by_dso && (z.dso = pair_dso(sy, z.dso)) == DSO_NONE)
+			whole = false;
+		if (z.by_node && (z.node = symbols_pair_func(sy, z.node)) == CPATH_NONE)
+			whole = false;
+		if (z.by_comm && (z.comm = pair_comm(sy, z.comm)) == UINT32_MAX)
+			whole = false;
+	}
+	/* a name the other lacks: none of its samples (an id no DSO has) */
+	if (!whole && sc->zoomed && !sc->sel.by_pid && !sc->sel.by_tid) {
+		z.by_dso = true;
+		z.dso = UINT32_MAX - 1;
+	}
+	whole = whole && sc->ntr == 0;
+	oc->ev = ev < 0 ? oc->ev : (size_t)ev;
+	oc->zoomed = z.by_dso || z.by_node || z.by_comm;
+	oc->sel = z;
+	memcpy(oc->cpus, sc->cpus, sc->ncpus * sizeof *sc->cpus);
+	oc->ncpus = sc->ncpus;
+	oc->ntr = 0;	/* times: another clock */
+	oc->recounted = false;
+	oc->time_pending = true;
+	oc->gen++;
+	symbols_apply_scope(sy->pair);
+	return whole;
+}

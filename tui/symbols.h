@@ -136,6 +136,15 @@ const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *
 int symbols_apply_scope(struct symbols *sy);
 
 /*
+ * Diff mode: give the other recording (sy->pair) the part of sy's scope
+ * it can take: the event by name, the zoom's DSO, symbol and command by
+ * name (one it lacks: none of its samples), the cpus; not its process,
+ * thread or time steps (another run, another clock).  Its hist is
+ * recounted for it.  Returns false when some of sy's scope is sy's alone.
+ */
+bool symbols_pair_scope(struct symbols *sy);
+
+/*
  * Diff mode: make old and new a pair (old->pair = new, roles 0 and 1) and
  * resolve both to the end at once, new in a thread of its own (each has
  * its own symbolizer; build them with sym_opts.no_path_cache).
