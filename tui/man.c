@@ -94,7 +94,8 @@ static const struct {
 } pane_texts[] = {
 	{ "hot", "the hot functions: perf report's table per event, call paths under each row" },
 	{ "procs", "processes and their threads, samples, start and exit, lost samples, comms" },
-	{ "events", "every record in time order (r: the latest first), samples with their stacks; "
+	{ "events", "every record in time order (r: the latest first) of the scope (z: every record), "
+	    "samples with their stacks; "
 	    "the filter (f) takes type:NAME pid:N tid:N cpu:N time:A-B comm:NAME event:NAME "
 	    "(also the name less perf's modifiers: cpu-clock for cpu-clock:ppp) event:#N (from 1, "
 	    "as the header counts) dso:NAME sym:NAME (up to the next KEY: term) symoff:N frame:N "
@@ -104,7 +105,8 @@ static const struct {
 	{ "topdown", "the call tree from the outermost frames down" },
 	{ "bottomup", "the call tree from where samples were taken up" },
 	{ "flame", "the flame graph (top-down or bottom-up)" },
-	{ "timeline", "samples over time per process, thread or cpu; time ranges to scope by" },
+	{ "timeline", "samples over time per process, thread or cpu, the lanes outside the scope's "
+	    "zoom dimmed; time ranges to scope by, t: zoom into a lane" },
 	{ "fscope", "the flame scope: sample density over time, ranges to scope by" },
 	{ "help", "every key binding (?)" },
 	{ "annotate", "a function's instructions with their samples and source lines" },
