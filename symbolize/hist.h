@@ -369,6 +369,8 @@ int hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct h
  * sample (it cannot tell).
  */
 bool hist_scope_has(const struct hist *h, size_t pos);
+/* Can hist_scope_has tell (a finished hist that keeps a row per sample)? */
+bool hist_scope_known(const struct hist *h);
 
 /* Sort rows, compute the call tree's order.  Call once after adding. */
 void hist_finish(struct hist *h);

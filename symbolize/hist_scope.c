@@ -217,6 +217,12 @@ hist_rescope(struct hist *h, const struct hist_filter *f)
 }
 
 bool
+hist_scope_known(const struct hist *h)
+{
+	return h->s != NULL && h->finished && (h->scope_in != NULL || h->sample_row != NULL);
+}
+
+bool
 hist_scope_has(const struct hist *h, size_t pos)
 {
 	if (h->s == NULL || pos >= session_index(h->s)->n)

@@ -118,3 +118,44 @@ Test(scope, start_scope_in_events_and_processes)
 	filter_free(&f);
 	session_close(s);
 }
+
+/*
+ * A recording whose hist cannot be recounted (branch stacks): a thread
+ * zoom still narrows the events list and the processes (by the zoom's
+ * threads), and the hot functions select its rows themselves.
+ */
+Test(scope, zoom_without_a_recount)
+{
+	struct session *s = open_fixture("branch.data");
+	const struct rec_index *ix = session_index(s);
+	struct symbols *sy = fixture_symbols(s);
+	struct pane ev;
+	struct nav_view v;
+	size_t samples = 0, shown = 0;
+
+	symbols_run(sy);
+	cr_assert(scope_zoom(&sy->scope, SZ_TID, 7, 7, 0, "thread 7"));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_expect_not(sy->scope.recounted, "branch stacks: no recount");
+	cr_expect_not_null(scope_sel(&sy->scope), "the panes select the zoom themselves");
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	ev.ops->enter(&ev, &v);
+	ev.ops->resize(&ev, 20, 100);
+	for (size_t i = 0; i < ix->n; i++)
+		samples += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE;
+	for (size_t i = 0; i < widget_count(&ev.w); i++)
+		shown += ent_type(&ix->v[widget_source(&ev.w, i)]) == PERF_RECORD_SAMPLE;
+	cr_assert_gt(samples, 0);
+	cr_expect_eq(shown, 0, "no sample of thread 7 (the recording's are 42's): %zu", shown);
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	ev.ops->resize(&ev, 20, 100);
+	shown = 0;
+	for (size_t i = 0; i < widget_count(&ev.w); i++)
+		shown += ent_type(&ix->v[widget_source(&ev.w, i)]) == PERF_RECORD_SAMPLE;
+	cr_expect_eq(shown, samples, "undone: every sample");
+	pane_destroy(&ev);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -975,8 +975,8 @@ ev_resize(struct pane *p, int h, int w)
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	bool on = sc != NULL && !ev->all && (scope_time_range(sc, &t0, &t1) || sc->zoomed ||
 	    sc->ncpus || p->sym->start != NULL);
-	bool by_hist = on && p->sym->done && !sc->time_pending && (sc->zoomed || sc->ncpus ||
-	    sc->ntr || p->sym->start != NULL);
+	bool by_hist = on && p->sym->done && !sc->time_pending && (!sc->zoomed || sc->recounted) &&
+	    hist_scope_known(p->sym->h);
 	char text[sizeof p->w.filter];
 
 	(void)h;

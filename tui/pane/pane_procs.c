@@ -189,7 +189,8 @@ count_scope(struct pane *p, struct pr *pr)
 	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
 	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus)) ||
 	    sf != NULL;
-	bool by_hist = sc != NULL && p->sym->done && !sc->time_pending;
+	bool by_hist = sc != NULL && p->sym->done && !sc->time_pending &&
+	    (!sc->zoomed || sc->recounted) && hist_scope_known(p->sym->h);
 	uint32_t th = THREAD_NONE;
 	int32_t tid = INT32_MIN;
 
