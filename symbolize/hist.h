@@ -369,7 +369,7 @@ int hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct h
  * sample (it cannot tell).
  */
 bool hist_scope_has(const struct hist *h, size_t pos);
-/* Can hist_scope_has tell (a finished hist that keeps a row per sample)? */
+/* Can hist_scope_has tell (a finished hist that can be recounted: a row per sample, its path's)? */
 bool hist_scope_known(const struct hist *h);
 
 /* Sort rows, compute the call tree's order.  Call once after adding. */

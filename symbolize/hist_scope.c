@@ -219,7 +219,8 @@ hist_rescope(struct hist *h, const struct hist_filter *f)
 bool
 hist_scope_known(const struct hist *h)
 {
-	return h->s != NULL && h->finished && (h->scope_in != NULL || h->sample_row != NULL);
+	/* rows per sample that are its path's: what a recount reads (not branch mode, PT...) */
+	return h->scope_in != NULL || rescope_ok(h, NULL);
 }
 
 bool
@@ -229,7 +230,7 @@ hist_scope_has(const struct hist *h, size_t pos)
 		return false;
 	if (h->scope_in != NULL)
 		return (h->scope_in[pos / 64] >> (pos % 64)) & 1;
-	if (h->sample_row == NULL || !h->finished)
+	if (!hist_scope_known(h))
 		return true;	/* not known: every sample */
 	return h->sample_row[pos] < ROW_TOTALS;
 }

@@ -159,3 +159,33 @@ Test(scope, zoom_without_a_recount)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* The same recording opened with a start option: its samples stay in the events list. */
+Test(scope, start_option_without_a_recount)
+{
+	struct session *s = open_fixture("branch.data");
+	const struct rec_index *ix = session_index(s);
+	struct hist_filter f = { 0 };
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null" };
+	struct symbols *sy;
+	struct pane ev;
+	struct nav_view v;
+	size_t samples = 0, shown = 0;
+
+	cr_assert_eq(filter_parse_tids(&f, "42"), 0);
+	sy = symbols_new(s, &so, &f);
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	ev.ops->enter(&ev, &v);
+	ev.ops->resize(&ev, 20, 100);
+	for (size_t i = 0; i < ix->n; i++)
+		samples += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE;
+	for (size_t i = 0; i < widget_count(&ev.w); i++)
+		shown += ent_type(&ix->v[widget_source(&ev.w, i)]) == PERF_RECORD_SAMPLE;
+	cr_expect_eq(shown, samples, "--tid 42: every sample is 42's");
+	pane_destroy(&ev);
+	symbols_free(sy);
+	filter_free(&f);
+	session_close(s);
+}
