@@ -37,9 +37,10 @@ tkey_of(int32_t pid, int32_t tid)
 }
 
 static bool
-is_sample(const struct timeline *tl, const struct rec_ent *e)
+is_sample(const struct timeline *tl, const struct rec_ent *e, size_t pos)
 {
-	return ent_type(e) == PERF_RECORD_SAMPLE && (tl->attr < 0 || ent_attr(e) == (unsigned)tl->attr);
+	return ent_type(e) == PERF_RECORD_SAMPLE && (tl->attr < 0 ||
+	    ent_attr(e) == (unsigned)tl->attr) && (tl->in == NULL || hist_scope_has(tl->in, pos));
 }
 
 static uint32_t
@@ -69,7 +70,7 @@ count_keys(struct timeline *tl, struct build *b, size_t n)
 		struct tkey k;
 		uint32_t j;
 
-		if (!is_sample(tl, e))
+		if (!is_sample(tl, e, i))
 			continue;
 		w = session_ent_who(tl->s, i);
 		k = (struct tkey){ w.pid, w.tid, w.cpu, 0, 0, 0, 0 };
@@ -256,7 +257,7 @@ fill_positions(struct timeline *tl, const struct build *b, size_t n)
 		struct ent_who w;
 		uint32_t pl, thl;
 
-		if (!is_sample(tl, e))
+		if (!is_sample(tl, e, i))
 			continue;
 		tl->pos[at[0]++] = (uint32_t)i;
 		w = session_ent_who(tl->s, i);
@@ -428,6 +429,12 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 struct timeline *
 timeline_new(const struct session *s, enum tl_mode mode, int attr)
 {
+	return timeline_new_in(s, mode, attr, NULL);
+}
+
+struct timeline *
+timeline_new_in(const struct session *s, enum tl_mode mode, int attr, const struct hist *in)
+{
 	const struct rec_index *ix = session_index(s);
 	struct timeline *tl = xcalloc(1, sizeof *tl);
 	struct build b = { 0 };
@@ -438,6 +445,7 @@ timeline_new(const struct session *s, enum tl_mode mode, int attr)
 	tl->ix = ix->v;
 	tl->mode = mode;
 	tl->attr = attr;
+	tl->in = in;
 	count_keys(tl, &b, n);
 	if (mode == TL_TASKS)
 		rank_keys(tl, &b);

@@ -73,6 +73,7 @@ struct timeline {
 	const struct rec_ent	*ix;		/* the session's index entries */
 	enum tl_mode		 mode;
 	int			 attr;		/* -1: every event */
+	const struct hist	*in;		/* only the samples in its rows (hist_scope_has), or NULL */
 	struct tl_lane		*lanes;
 	size_t			 nlanes;
 	uint32_t		*pos;		/* index positions, grouped by lane, in time order */
@@ -90,6 +91,13 @@ struct timeline {
  * of the samples of attr (attr index; -1: every sample).
  */
 struct timeline *timeline_new(const struct session *s, enum tl_mode mode, int attr);
+/*
+ * The same over the samples in the rows of hist in (hist_scope_has: the
+ * scope it was last counted for; NULL: every sample), which must outlive
+ * the timeline.
+ */
+struct timeline *timeline_new_in(const struct session *s, enum tl_mode mode, int attr,
+    const struct hist *in);
 void timeline_free(struct timeline *tl);
 
 /* A lane's label: "1234 comm", "1234/1240 comm", "cpu 3", "all"; escaped.  Returns buf. */

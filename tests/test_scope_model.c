@@ -179,7 +179,27 @@ pane_rows(struct pane *p, size_t *n)
 
 		row_reset(r);
 		p->ops->row(p, p->id == PANE_EVENTS ? widget_source(&p->w, i) : i, r);
-		if (p->id == PANE_HOT && r->depth > 0) {
+		/* the hot functions: their rows, not call paths; the processes: those with
+		 * samples (a process zoom shows its own tree, a start --pid every process) */
+		if ((p->id == PANE_HOT && r->depth > 0) || (p->id == PANE_PROCS &&
+		    (r->col[2] == NULL || strcmp(r->col[2], "0") == 0))) {
+			free(r);
+			continue;
+		}
+		if (p->id == PANE_PROCS) {
+			/* a task and its samples, however the tree is laid out (a process with
+			 * its one thread under it, or alone) */
+			const char *id = strchr(r->col[0], '/');
+
+			snprintf(line, sizeof line, "%s|%s|%s", id ? id + 1 : r->col[0], r->col[2],
+			    r->col[3] ? r->col[3] : "");
+			for (char *c = line; *c == ' ' || (*c & 0x80);) /* the tree's marks */
+				memmove(c, c + 1, strlen(c));
+			if (k > 0 && strcmp(out[k - 1], line) == 0) {
+				free(r);
+				continue;
+			}
+			out[k++] = strdup(line);
 			free(r);
 			continue;
 		}
@@ -190,6 +210,15 @@ pane_rows(struct pane *p, size_t *n)
 		free(r);
 	}
 	qsort(out, k, sizeof *out, cmp_str);
+	/* equal rows once (a task seen as a process and as its thread) */
+	for (size_t i = 1; p->id == PANE_PROCS && i < k;)
+		if (strcmp(out[i], out[i - 1]) == 0) {
+			free(out[i]);
+			memmove(&out[i], &out[i + 1], (k - i - 1) * sizeof *out);
+			k--;
+		} else {
+			i++;
+		}
 	*n = k;
 	return out;
 }
@@ -282,6 +311,9 @@ check(struct model *m, const char *what)
 		    what, a->nsamples, b->nsamples);
 		cr_assert_eq(a->total_period, b->total_period, "%s: the event's period", what);
 		fresh->scope.ev = (size_t)fev;
+	} else if (evname != NULL) {
+		cr_assert_eq(hist_event(m->sy->h, sc->ev)->nsamples, 0,
+		    "%s: a fresh pass has no sample of %s: nor the scope", what, evname);
 	}
 	for (size_t i = 0; i < sc->nxf; i++) {
 		uint32_t fn = sc->xf[i].op == CPATH_NORECURSE ?
@@ -298,7 +330,7 @@ check(struct model *m, const char *what)
 		size_t na, nb;
 		char **ra, **rb;
 
-		if (evname != NULL && fev < 0 && k != M_PROCS && k != M_EVENTS)
+		if (evname != NULL && fev < 0)
 			continue;	/* no sample of the event in the scope: nothing to compare */
 		cr_assert_eq(pane_create_sym(&q, model_panes[k], m->s, NULL, fresh), 0);
 		nav_view_init(&v, model_panes[k]);

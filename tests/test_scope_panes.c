@@ -12,6 +12,7 @@
 
 #include "core/core.h"
 #include "symbolize/filter.h"
+#include "symbolize/hist.h"
 #include "symbolize/resolve.h"
 #include "tests/helpers.h"
 #include "tests/tui_helpers.h"
@@ -187,5 +188,37 @@ Test(scope, start_option_without_a_recount)
 	pane_destroy(&ev);
 	symbols_free(sy);
 	filter_free(&f);
+	session_close(s);
+}
+
+/* The event is the scope's: the processes count that event's samples only. */
+Test(scope, processes_count_the_scopes_event)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane pr;
+	struct nav_view v;
+	struct row r;
+	uint64_t sum = 0;
+	char msg[64];
+
+	symbols_run(sy);
+	cr_assert_eq(hist_nevents(sy->h), 2);
+	cr_assert(scope_step_event(&sy->scope, sy->h, true, msg, sizeof msg));
+	cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_PROCS);
+	pr.ops->enter(&pr, &v);
+	pr.ops->resize(&pr, 20, 100);
+	for (size_t i = 0; i < pr.ops->nrows(&pr); i++) {
+		row_reset(&r);
+		pr.ops->row(&pr, i, &r);
+		if (r.col[0] != NULL && strchr(r.col[0], '/') == NULL)	/* a process row */
+			sum += strtoull(r.col[2], NULL, 10);
+	}
+	cr_expect_eq(sum, hist_event(sy->h, sy->scope.ev)->nsamples,
+	    "the processes' samples are task-clock's 92, not both events' (%llu)",
+	    (unsigned long long)sum);
+	pane_destroy(&pr);
+	symbols_free(sy);
 	session_close(s);
 }

@@ -210,6 +210,8 @@ draw_title(struct app *a)
 	}
 	if (a->sym != NULL && a->sym->done)
 		prio[TF_SYM] = TF_SYM_DONE_PRIO;
+	/* the event is the scope's: shortened to a count, never dropped */
+	prio[TF_EVENTS] = 0;
 	for (;;) {
 		int o = snprintf(buf, sizeof buf, " perfnav  %s%s%s", name, si.damaged ? " [damaged]" : "",
 		    xf);
@@ -359,8 +361,12 @@ draw_status(struct app *a)
 			int x = text_width(buf) + 3;
 
 			attrset((attr_t)a->ta.a[a->msg_el ? a->msg_el : EL_MESSAGE]);
-			if (x < COLS)
+			if (x + text_width(a->msg) <= COLS) {
 				put_text(y, x, COLS - x, a->msg);
+			} else {	/* no room beside the line: the line above, whole */
+				mvhline(y - 1, 0, ' ', COLS);
+				put_text(y - 1, 0, COLS, a->msg);
+			}
 		}
 		move(y, text_width(buf) < COLS ? text_width(buf) : COLS - 1);
 		curs_set(1);

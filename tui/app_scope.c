@@ -1,7 +1,13 @@
 #include "config.h"
 
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
 #include <stdio.h>
 #include <string.h>
+
+#include <curses.h>
 
 #include "core/core.h"
 #include "symbolize/hist.h"
@@ -77,6 +83,40 @@ common_words(const struct common_opts *co, char *buf, size_t n)
 		snprintf(buf + o, n - o, "%s--no-debuginfod", o ? " " : "");
 }
 
+/*
+ * cmd into out as shell lines of at most width columns, broken between
+ * words (never inside a quoted one) with a backslash: a copy of the box
+ * pastes as one command.
+ */
+static void
+wrap_command(const char *cmd, char *out, size_t n, int width)
+{
+	size_t o = 0, col = 0, i = 0, len = strlen(cmd);
+
+	while (i < len && o + 4 < n) {
+		size_t j = i;
+		bool q = false;
+
+		while (j < len && (q || cmd[j] != ' ')) {	/* one word, quotes kept whole */
+			q = cmd[j] == '\'' ? !q : q;
+			j++;
+		}
+		if (col > 0 && col + 1 + (j - i) + 2 > (size_t)width) {
+			o += (size_t)snprintf(out + o, n - o, " \\\n    ");
+			col = 4;
+		} else if (col > 0) {
+			out[o++] = ' ';
+			col++;
+		}
+		o += (size_t)snprintf(out + o, n - o, "%.*s", (int)(j - i), cmd + i);
+		col += j - i;
+		i = j + 1;
+	}
+	if (o >= n)
+		o = n - 1;
+	out[o] = '\0';
+}
+
 void
 app_scope_command(struct app *a)
 {
@@ -85,7 +125,7 @@ app_scope_command(struct app *a)
 	struct scope_cmd c = { 0 };
 	const struct nav_view *v = nav_top(&a->nav);
 	const struct scope *sc;
-	char common[1024], cmd[1500];
+	char common[1024], cmd[1500], wrapped[1800];
 
 	if (a->sym == NULL || !a->sym->done) {
 		app_msg(a, EL_MESSAGE, "the command line: once symbols are resolved");
@@ -122,9 +162,10 @@ app_scope_command(struct app *a)
 		break;
 	}
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	wrap_command(cmd, wrapped, sizeof wrapped, COLS - 6);
 	a->row_title = "the scope as a command line (any key closes it)";
 	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s%s",
-	    cmd, sc->nxf ? "\n(the call-path transforms are the browser's own: not in the command)" :
+	    wrapped, sc->nxf ? "\n(the call-path transforms are the browser's own: not in the command)" :
 	    "");
 	app_msg(a, EL_MESSAGE, "%s", cmd);
 }

@@ -637,8 +637,25 @@ scope_text(const struct scope *sc, const struct hist *h, const char *start, char
 	o = add_part(buf, n, o, scope_time_text(sc, part, sizeof part));
 	if (h != NULL)
 		o = add_part(buf, n, o, scope_xf_text(sc, h, part, sizeof part));
-	if (start != NULL && start[0] && o + 1 < n) {
-		int w = snprintf(buf + o, n - o, "%s%s", o ? " | " : "", start);
+	part[0] = '\0';
+	if (sc->hot_keep) {
+		static const enum hist_key keys[] = { HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM };
+		size_t k = (size_t)snprintf(part, sizeof part, "sort ");
+
+		for (size_t i = 0; i < 3; i++)
+			if (sc->hot_keep & HIST_KEEP(keys[i]))
+				k += (size_t)snprintf(part + k, sizeof part - k, "%s%s", k > 5 ? "," : "",
+				    i == 0 ? "comm" : i == 1 ? "dso" : "sym");
+	}
+	if (sc->hot_callers >= 0) {
+		size_t k = strlen(part);
+
+		snprintf(part + k, sizeof part - k, "%s-g %s", k ? ", " : "",
+		    sc->hot_callers ? "callee" : "caller");
+	}
+	if (((start != NULL && start[0]) || part[0]) && o + 1 < n) {
+		int w = snprintf(buf + o, n - o, "%s%s%s%s", o ? " | " : "", start ? start : "",
+		    start && start[0] && part[0] ? ", " : "", part);
 
 		o = w < 0 ? o : o + (size_t)w >= n ? n - 1 : o + (size_t)w;
 	}

@@ -714,3 +714,27 @@ symbols_pair_scope(struct symbols *sy)
 	symbols_apply_scope(sy->pair);
 	return whole;
 }
+
+const struct hist *
+symbols_scope_hist(const struct symbols *sy)
+{
+	const struct scope *sc;
+
+	if (sy == NULL || !sy->done)
+		return NULL;
+	sc = &sy->scope;
+	if (sc->time_pending || (sc->zoomed && !sc->recounted) || !hist_scope_known(sy->h))
+		return NULL;
+	return sy->h;
+}
+
+int
+symbols_scope_attr(const struct symbols *sy)
+{
+	const struct hist_event *he;
+
+	if (sy == NULL || hist_nevents(sy->h) < 2)
+		return -1;
+	he = hist_event(sy->h, sy->scope.ev);
+	return he != NULL ? he->attr : -1;
+}

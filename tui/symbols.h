@@ -145,6 +145,16 @@ int symbols_apply_scope(struct symbols *sy);
 bool symbols_pair_scope(struct symbols *sy);
 
 /*
+ * The hist whose rows are the scope's samples (hist_scope_has answers
+ * for them: counted for the scope's zoom, cpus and time steps, over the
+ * start options), or NULL while it is not (symbols resolving, a recount
+ * pending, a hist that cannot be recounted).
+ */
+const struct hist *symbols_scope_hist(const struct symbols *sy);
+/* The attr index of the scope's event when the hist has several, else -1 (every sample). */
+int symbols_scope_attr(const struct symbols *sy);
+
+/*
  * Diff mode: make old and new a pair (old->pair = new, roles 0 and 1) and
  * resolve both to the end at once, new in a thread of its own (each has
  * its own symbolizer; build them with sym_opts.no_path_cache).

@@ -101,6 +101,7 @@ struct ev {
 	bool			 scoped;
 	bool			 all;
 	bool			 by_hist;
+	int			 attr;		/* the scope's event when several, else -1 */
 	unsigned		 sc_gen;
 	uint64_t		 sc_t0, sc_t1;
 	/* tracepoint payloads, made at the first tracepoint sample shown */
@@ -604,6 +605,9 @@ in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e, size_t id
 	/* as perf's --time: a record without a time is in whatever the range */
 	if (e->time != 0 && (e->time < ev->sc_t0 || e->time > ev->sc_t1))
 		return false;
+	/* another event's sample: not the scope's */
+	if (ev->attr >= 0 && ent_type(e) == PERF_RECORD_SAMPLE && ent_attr(e) != (unsigned)ev->attr)
+		return false;
 	if (ev->by_hist && ent_type(e) == PERF_RECORD_SAMPLE)
 		return hist_scope_has(p->sym->h, idx);
 	w = who_of(p, e);
@@ -973,10 +977,10 @@ ev_resize(struct pane *p, int h, int w)
 	struct ev *ev = p->priv;
 	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
 	uint64_t t0 = 0, t1 = UINT64_MAX;
+	int attr = symbols_scope_attr(p->sym);
 	bool on = sc != NULL && !ev->all && (scope_time_range(sc, &t0, &t1) || sc->zoomed ||
-	    sc->ncpus || p->sym->start != NULL);
-	bool by_hist = on && p->sym->done && !sc->time_pending && (!sc->zoomed || sc->recounted) &&
-	    hist_scope_known(p->sym->h);
+	    sc->ncpus || p->sym->start != NULL || attr >= 0);
+	bool by_hist = on && symbols_scope_hist(p->sym) != NULL;
 	char text[sizeof p->w.filter];
 
 	(void)h;
@@ -984,6 +988,7 @@ ev_resize(struct pane *p, int h, int w)
 	if (on == ev->scoped && (!on || (sc->gen == ev->sc_gen && by_hist == ev->by_hist)))
 		return;
 	ev->scoped = on;
+	ev->attr = attr;
 	ev->by_hist = by_hist;
 	ev->sc_gen = sc != NULL ? sc->gen : 0;
 	ev->sc_t0 = t0;

@@ -61,6 +61,9 @@ struct fs_pane {
 	uint32_t	 lane;		/* who's lane of tl */
 	bool		 who_scope;	/* who is the scope's zoom (as of scope gen who_gen) */
 	unsigned	 who_gen;
+	const struct hist *in;		/* the scope's samples (symbols_scope_hist), or NULL: all */
+	unsigned	 in_gen;	/* the scope gen tl was made for */
+	bool		 unit_set;	/* the unit fitted to the recording (or set by z/Z) */
 };
 
 static int
@@ -132,12 +135,15 @@ build(struct pane *p)
 	struct fs_pane *f = p->priv;
 
 	if (f->tl == NULL) {
-		f->tl = timeline_new(p->s, strncmp(f->who, "cpu:", 4) == 0 ? TL_CPU : f->who[0] ?
-		    TL_TASKS : TL_ALL, f->attr);
+		f->tl = timeline_new_in(p->s, strncmp(f->who, "cpu:", 4) == 0 ? TL_CPU : f->who[0] ?
+		    TL_TASKS : TL_ALL, f->attr, f->in);
 		f->lane = find_lane(f);
-		/* a short recording: columns short enough for about 20 of them (1 s at most) */
-		while (f->unit > 0 && (f->tl->last - f->tl->first) / fs_units[f->unit] < 20)
+		/* a short recording: columns short enough for about 20 of them (1 s at most);
+		 * once chosen, the user's (z/Z) whatever the scope does */
+		while (!f->unit_set && f->unit > 0 &&
+		    (f->tl->last - f->tl->first) / fs_units[f->unit] < 20)
 			f->unit--;
+		f->unit_set = f->tl->npos > 0;
 	}
 	if (f->have && f->ht.nrows == f->nrows && f->ht.unit == fs_units[f->unit])
 		return;
@@ -163,9 +169,19 @@ sync(struct pane *p)
 {
 	struct fs_pane *f = p->priv;
 	int attr = fs_attr(p);
+	const struct hist *in = symbols_scope_hist(p->sym);
 
 	if (f->who_scope && p->sym != NULL && p->sym->scope.gen != f->who_gen)
 		follow_scope(p);
+	/* the samples of the scope, once the hist is counted for it */
+	if (in != f->in || (in != NULL && p->sym->scope.gen != f->in_gen)) {
+		timeline_free(f->tl);
+		f->tl = NULL;
+		timeline_heat_free(&f->ht);
+		f->have = false;
+		f->in = in;
+		f->in_gen = p->sym != NULL ? p->sym->scope.gen : 0;
+	}
 	/* the hist may find a second event only as symbols are resolved */
 	if (attr != f->attr) {
 		timeline_free(f->tl);

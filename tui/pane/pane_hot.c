@@ -127,6 +127,8 @@ struct hot {
 	bool			 pct_entry;	/* call-path % of the symbol's total, else the event's */
 	unsigned		 gen;		/* sy->gen of the rows */
 	unsigned		 scope_gen;	/* sy->scope.gen of the rows */
+	unsigned		 seen_keep;	/* the scope's hot_keep and hot_callers applied */
+	int			 seen_callers;
 	bool			 loaded;
 	struct hist_entry	*ents;
 	size_t			 nents, capents;
@@ -385,13 +387,26 @@ reload(struct pane *p, bool keep_cursor)
 	rebuild(p, key);
 }
 
+static void set_columns(struct pane *p, struct hot *ht);
+
 /* Rows follow the symbols as they come in. */
 static void
 sync(struct pane *p)
 {
 	struct hot *ht = p->priv;
+	const struct scope *sc = &ht->sy->scope;
 
-	if (!ht->loaded || ht->gen != ht->sy->gen || ht->scope_gen != ht->sy->scope.gen)
+	/* the scope's --sort and -g ORDER, when they change (typed) */
+	if (sc->hot_keep != ht->seen_keep || sc->hot_callers != ht->seen_callers) {
+		ht->seen_keep = sc->hot_keep;
+		ht->seen_callers = sc->hot_callers;
+		if (sc->hot_callers >= 0)
+			ht->callers = sc->hot_callers > 0;
+		if (!ht->dsos && !ht->branches)
+			set_columns(p, ht);
+		ht->loaded = false;
+	}
+	if (!ht->loaded || ht->gen != ht->sy->gen || ht->scope_gen != sc->gen)
 		reload(p, true);
 }
 
@@ -1148,6 +1163,8 @@ hot_init(struct pane *p)
 	}
 	if (ht->sy->scope.hot_callers >= 0)
 		ht->callers = ht->sy->scope.hot_callers > 0;
+	ht->seen_keep = ht->sy->scope.hot_keep;
+	ht->seen_callers = ht->sy->scope.hot_callers;
 	set_columns(p, ht);
 	p->is_list = true;
 	widget_init(&p->w, p, true);

@@ -59,6 +59,7 @@ struct pr {
 	struct prow	*rows;
 	size_t		 nrows, caprows;
 	int64_t		 scope;		/* pid, or -1 */
+	bool		 from_scope;	/* scope is the scope's zoom, not the view's */
 	uint64_t	 total;		/* samples */
 	/* the scope (tui/scope.h): its samples counted, for scope gen sc_gen */
 	bool		 scoped;
@@ -187,10 +188,10 @@ count_scope(struct pane *p, struct pr *pr)
 	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
+	int attr = symbols_scope_attr(p->sym);
 	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus)) ||
-	    sf != NULL;
-	bool by_hist = sc != NULL && p->sym->done && !sc->time_pending &&
-	    (!sc->zoomed || sc->recounted) && hist_scope_known(p->sym->h);
+	    sf != NULL || attr >= 0;
+	bool by_hist = symbols_scope_hist(p->sym) != NULL;
 	uint32_t th = THREAD_NONE;
 	int32_t tid = INT32_MIN;
 
@@ -212,8 +213,8 @@ count_scope(struct pane *p, struct pr *pr)
 		const struct rec_ent *e = &ix->v[i];
 		struct ent_who w;
 
-		if (ent_type(e) != PERF_RECORD_SAMPLE)
-			continue;
+		if (ent_type(e) != PERF_RECORD_SAMPLE || (attr >= 0 && ent_attr(e) != (unsigned)attr))
+			continue;	/* another event's: not the scope's */
 		w = session_ent_who(p->s, i);
 		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
 		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
@@ -244,12 +245,17 @@ count_scope(struct pane *p, struct pr *pr)
 	}
 }
 
+static void set_scope(struct pane *p, int64_t pid);
+static int64_t scope_pid(const struct pane *p);
+
 /* Before each draw: follow the scope. */
 static void
 pr_resize(struct pane *p, int h, int w)
 {
 	(void)h;
 	(void)w;
+	if (((struct pr *)p->priv)->from_scope)
+		set_scope(p, scope_pid(p));	/* the scope's process, as it changes */
 	count_scope(p, p->priv);
 }
 
@@ -359,6 +365,13 @@ pr_key(struct pane *p, enum action a)
 	th = thr(p, w->thread);
 	comm = th->last_comm != UINT32_MAX ?
 	    strtab_get(&tt->strs, tt->comms[th->last_comm].name) : "?";
+	if (a == ACT_ENTER && w->kind == K_PROC && (int64_t)w->pid == pr->scope &&
+	    p->sym != NULL && pr->from_scope) {
+		/* the zoomed process again: its hot functions */
+		nav_view_init(&p->push, PANE_HOT);
+		snprintf(p->push.label, sizeof p->push.label, "hot");
+		return PANE_HANDLED | PANE_PUSH;
+	}
 	if (a == ACT_ZOOM_THREAD || (a == ACT_ENTER && (w->kind == K_THREAD ||
 	    (int64_t)w->pid == pr->scope))) {
 		/* the scope zoomed into the thread or process, shown in the hot functions */
@@ -372,10 +385,15 @@ pr_key(struct pane *p, enum action a)
 		return pane_push_zoom(p, PANE_HOT, SZ_TID, w->pid, w->tid, 0, label);
 	}
 	if (a == ACT_ENTER && w->kind == K_PROC && (int64_t)w->pid != pr->scope) {
+		char label[NAV_LABEL_MAX];
+
+		snprintf(label, sizeof label, "pid %" PRId32 " %.24s", w->pid, comm);
+		if (p->sym != NULL)	/* a zoom of the scope, shown here: its threads */
+			return pane_push_zoom(p, PANE_PROCS, SZ_PID, w->pid, w->pid, 0, label);
 		nav_view_init(&p->push, PANE_PROCS);
 		p->push.target = NAV_T_PID;
 		p->push.arg = (uint64_t)(int64_t)w->pid;
-		snprintf(p->push.label, sizeof p->push.label, "pid %" PRId32 " %.24s", w->pid, comm);
+		snprintf(p->push.label, sizeof p->push.label, "%s", label);
 		return PANE_HANDLED | PANE_PUSH;
 	}
 	nav_view_init(&p->push, PANE_EVENTS);
@@ -390,10 +408,24 @@ pr_key(struct pane *p, enum action a)
 	return PANE_HANDLED | PANE_PUSH;
 }
 
+/* The process the scope's zoom names (its thread's), or -1. */
+static int64_t
+scope_pid(const struct pane *p)
+{
+	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
+
+	return sc != NULL && (scope_zoomed(sc, SZ_PID) || scope_zoomed(sc, SZ_TID)) ?
+	    (int64_t)sc->sel.pid : -1;
+}
+
+/* A view names a process (NAV_T_PID, without symbols), else the pane shows the scope's. */
 static void
 pr_enter(struct pane *p, const struct nav_view *v)
 {
-	set_scope(p, v->target == NAV_T_PID ? (int64_t)v->arg : -1);
+	struct pr *pr = p->priv;
+
+	pr->from_scope = v->target != NAV_T_PID;
+	set_scope(p, pr->from_scope ? scope_pid(p) : (int64_t)v->arg);
 	pane_list_enter(p, v);
 }
 
@@ -403,7 +435,7 @@ pr_save(struct pane *p, struct nav_view *v)
 	struct pr *pr = p->priv;
 
 	pane_list_save(p, v);
-	if (pr->scope >= 0) {
+	if (pr->scope >= 0 && !pr->from_scope) {
 		v->target = NAV_T_PID;
 		v->arg = (uint64_t)pr->scope;
 	} else {

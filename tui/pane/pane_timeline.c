@@ -60,6 +60,7 @@ struct tl_pane {
 	unsigned	 width;		/* columns of the axis at the last draw */
 	int		 y0, x0, rows;	/* where rows were drawn last */
 	unsigned	 scope_gen;
+	const struct hist	*in;		/* the scope's samples (symbols_scope_hist), or NULL: all */
 	bool		 drag;		/* a press on the axis started a range */
 	bool		 stepped;	/* the bounds are a time step's (enter) */
 	uint32_t	*hl;		/* the highlighted function's samples */
@@ -167,7 +168,7 @@ make_timeline(struct pane *p, enum tl_mode mode)
 	struct tl_pane *t = p->priv;
 
 	if (t->tl[mode] == NULL)
-		t->tl[mode] = timeline_new(p->s, mode, t->attr);
+		t->tl[mode] = timeline_new_in(p->s, mode, t->attr, t->in);
 	t->mode = mode;
 	if (mode == TL_TASKS && t->open == NULL) {
 		struct timeline *tl = t->tl[TL_TASKS];
@@ -180,15 +181,21 @@ make_timeline(struct pane *p, enum tl_mode mode)
 	build_vis(t);
 }
 
-/* Follow the scope: its event (rebuild) and its time range (the bounds). */
+/* Follow the scope: its event and samples (rebuild) and its time range (the bounds). */
 static void
 sync(struct pane *p)
 {
 	struct tl_pane *t = p->priv;
 	int attr = scope_attr(p);
+	const struct hist *in = symbols_scope_hist(p->sym);
 
+	/* the samples of the scope, once the hist is counted for it */
+	if (in != t->in || (in != NULL && p->sym->scope.gen != t->scope_gen))
+		attr = INT32_MIN;	/* rebuild */
+	t->in = in;
 	/* the hist may find a second event only as symbols are resolved */
 	if (attr != t->attr) {
+		attr = scope_attr(p);
 		for (int m = 0; m < 2; m++) {
 			timeline_free(t->tl[m]);
 			t->tl[m] = NULL;
