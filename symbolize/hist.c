@@ -216,8 +216,10 @@ hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, ui
  * unresolved one is its address alone, as perf's symbol sort key compares
  * them: the address relative to the DSO for a sample's ip, the recorded
  * address for a callchain frame or branch target.  perf labels an
- * unmapped callchain frame, and every branch target, with the sample's
- * [k]/[.].  The first frame that creates a node names it.
+ * unmapped callchain frame with the level it inherits (sample_cpumode here:
+ * hist_chain_cpumode's), and every branch target with the sample's [k]/[.].
+ * The first frame that creates a node names it (an entry's own label,
+ * hist_unmapped_label, is its first frame's).
  */
 uint32_t
 hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sample_cpumode,
@@ -264,6 +266,27 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	nd->fold = hist_intern(h, buf);
 	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
 	return (uint32_t)h->nnode++;
+}
+
+uint8_t
+hist_chain_cpumode(uint8_t lv, const struct frame *f)
+{
+	if (f->dso == DSO_NONE)
+		return lv;
+	return f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+}
+
+uint32_t
+hist_unmapped_label(struct hist *h, const struct frame *fin, uint8_t cpumode)
+{
+	struct frame f = *fin;
+	char buf[128];
+
+	f.rel = f.ip;	/* a callchain frame: by its recorded address */
+	f.cpumode = cpumode;
+	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	hist_label_frame(h, &f, buf, sizeof buf);
+	return hist_intern(h, buf) + 1;
 }
 
 /* perf's level letter of a cpumode (its hist entries' al->level on a host). */
@@ -503,6 +526,7 @@ add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint6
 		if (e->acc_samples == 0) {
 			e->label_comm = src->comm;
 			e->label_tid = src->tid;
+			e->label_sym = chain[i].label;	/* a frame in no map: as perf, its first level */
 		}
 		if (e->stamp != h->stamp) {
 			e->stamp = h->stamp;
@@ -572,7 +596,8 @@ hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample
 {
 	out->dso = f->dso;
 	out->why = f->why;
-	out->label = 0;
+	out->label = chain && f->dso == DSO_NONE && f->sym == SYM_NONE ?
+	    hist_unmapped_label(h, f, sample_cpumode) : 0;
 	out->node = hist_node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode, 0);
 	out->srcline = h->want_src ? hist_srcline_of(h, f) : 0;
 	out->anode = h->o.paths_address && chain ? cpath_anode(h, f, out->node) : 0;
@@ -610,8 +635,13 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 		self.label = hist_intern(h, buf) + 1;
 	}
 	GROW(h->chain, h->capchain, smp->nchain + 1);
-	for (size_t i = 0; i < smp->nchain; i++)
-		hist_frame_key(h, &smp->chain[i], true, cm, &h->chain[i]);
+	for (size_t j = 0, lv = cm; j < smp->nchain; j++) {
+		/* the chain is callee first; perf's walk, in its order */
+		size_t i = h->o.chain_root_first ? smp->nchain - 1 - j : j;
+
+		lv = hist_chain_cpumode((uint8_t)lv, &smp->chain[i]);
+		hist_frame_key(h, &smp->chain[i], true, (uint8_t)lv, &h->chain[i]);
+	}
 	src.comm = hist_intern(h, smp->comm ? smp->comm : "");
 	src.pid = smp->pid;
 	src.tid = smp->tid;

@@ -129,6 +129,10 @@ struct hist_opts {
 	bool		 caller_order;	/* perf's -g caller: perf walks a chain root first,
 					 * so inline levels of unwound frames are asked for
 					 * in that order (which decides their names) */
+	bool		 chain_root_first;	/* perf's callchain order is caller (its default
+					 * with --children): a frame in no map takes the
+					 * [k]/[.] of the frame on its caller side, not its
+					 * callee's (hist_chain_cpumode) */
 	enum hist_branch branch;	/* perf's branch mode: a row per branch entry,
 					 * period 1, at its target (dso, sym) and source */
 	bool		 branch_history;	/* perf's --branch-history: each sample's branch

@@ -103,6 +103,8 @@ struct fcache {
 	uint32_t	anode;		/* paths_address: address node, NONE32 until needed */
 	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
 	uint32_t	ninl;			/* NONE32 until needed, 0: the frame itself */
+	uint32_t	lab[2];			/* in no map: string id + 1 of its callchain
+						 * label as [.] and as [k], 0 until needed */
 };
 
 /* Address spaces (hist_walk.c): numbered from 1 up, under 2^29 (fslot.as). */
@@ -370,6 +372,8 @@ struct hist {
 	size_t			 cappath;
 	uint32_t		*cs;		/* one sample's chain: frame cache (level-2) ids */
 	size_t			 capcs;
+	uint8_t			*lv;		/* and the cpumode of each one's level in no map */
+	size_t			 caplv;
 	/* the last chains of the last two address spaces (hist_walk.c chain_of) */
 	struct chain_memo {
 		int32_t		 pid;
@@ -566,6 +570,16 @@ uint32_t hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint6
 uint32_t hist_edge_node(struct hist *h, const struct frame *f, bool daddr, uint8_t sample_cpumode);
 uint32_t hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode,
     uint8_t sample_cpumode, uint32_t owner);
+/*
+ * perf 6.1's level of a callchain frame (fill_callchain_info): a frame in
+ * a map takes its map's (kernel or user), one in no map (address 0,
+ * garbage) keeps the level of the entry perf filled before it, lv (a
+ * cpumode; the walk starts from the sample's own).  Returns the cpumode
+ * whose level f shows.
+ */
+uint8_t hist_chain_cpumode(uint8_t lv, const struct frame *f);
+/* The string id + 1 of the label of a callchain frame in no map at level cpumode. */
+uint32_t hist_unmapped_label(struct hist *h, const struct frame *f, uint8_t cpumode);
 /* Our string id of a frame's source line ("??:0" when unknown). */
 uint32_t hist_srcline_of(struct hist *h, const struct frame *f);
 /* The keys a frame contributes. */

@@ -19,6 +19,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
 	    a->paths != b->paths || a->branch != b->branch || a->mem_mode != b->mem_mode ||
 	    a->caller_order != b->caller_order || a->branch_history != b->branch_history ||
+	    a->chain_root_first != b->chain_root_first ||
 	    !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
@@ -198,6 +199,8 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		if (into->nent != before) {
 			e->label_comm = hist_intern(into, hist_str(from, fe->label_comm));
 			e->label_tid = fe->label_tid;
+			if (fe->label_sym)
+				e->label_sym = hist_intern(into, hist_str(from, fe->label_sym - 1)) + 1;
 			if (fe->label_phys)
 				e->label_phys = hist_intern(into, hist_str(from, fe->label_phys - 1)) + 1;
 			if (fe->label_dcl)

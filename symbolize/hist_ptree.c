@@ -134,6 +134,7 @@ hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src 
 		if (e->acc_samples == 0) {
 			e->label_comm = src->comm;
 			e->label_tid = src->tid;
+			e->label_sym = chain[i].label;
 		}
 		e->stamp = h->stamp;
 		e->acc_period += period;

@@ -180,6 +180,7 @@ fc_intern(struct hist *h, const struct frame *f)
 	c->node[0] = c->node[1] = c->node[2] = c->node[3] = c->srcline = c->anode = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
+	c->lab[0] = c->lab[1] = 0;
 	h->fct[fc_slot(h, f)] = (uint32_t)h->nfc;
 	return (uint32_t)h->nfc++;
 }
@@ -277,6 +278,18 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 	out->srcline = h->want_src ? c->srcline : 0;
 	out->why = c->f.why;
 	out->label = 0;
+	if (mode == NODE_CHAIN && c->f.dso == DSO_NONE && c->f.sym == SYM_NONE) {
+		/* its own label at the level it inherits (hist_chain_cpumode) */
+		bool k = sample_cpumode == PERF_RECORD_MISC_KERNEL;
+
+		if (c->lab[k] == 0) {
+			uint32_t l = hist_unmapped_label(h, &c->f, sample_cpumode);
+
+			c = &h->fc[ci];
+			c->lab[k] = l;
+		}
+		out->label = c->lab[k];
+	}
 	out->anode = 0;
 	if (h->o.paths_address && mode == NODE_CHAIN) {
 		if (c->anode == NONE32)
@@ -609,6 +622,25 @@ chain_ips(struct hist *h, const struct sample *smp, uint16_t misc, struct chain_
 }
 
 /*
+ * The level each of the n frames of h->cs takes where it is in no map
+ * (hist_chain_cpumode), into h->lv: perf's walk goes from the sample's own
+ * entry (cpumode), root first with chain_root_first.
+ */
+static void
+chain_levels(struct hist *h, size_t n, uint8_t cpumode)
+{
+	uint8_t lv = cpumode;
+
+	GROW(h->lv, h->caplv, n + 1);
+	for (size_t j = 0; j < n; j++) {
+		size_t i = h->o.chain_root_first ? n - 1 - j : j;
+
+		lv = hist_chain_cpumode(lv, &h->fc[h->cs[i]].f);
+		h->lv[i] = lv;
+	}
+}
+
+/*
  * perf's callchain walk of a sample (callee order), unwinding included:
  * the keys of its frames into h->chain.  Returns their count.
  */
@@ -631,6 +663,7 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 	resolve_chain(h, w, n, pid, tid, smp->time);
 	nips = n;
 	n = 0;
+	chain_levels(h, nips, cpumode);
 	/*
 	 * perf, with --children or -g caller, walks the chain in caller order
 	 * and asks for inline levels as it goes, and its answers depend on the
@@ -638,9 +671,9 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 	 */
 	if (h->ptree || h->o.caller_order)
 		for (size_t j = nips; j-- > 0;)
-			(void)chain_keys(h, h->cs[j], h->ips[j].unwound, cpumode, 0);
+			(void)chain_keys(h, h->cs[j], h->ips[j].unwound, h->lv[j], 0);
 	for (size_t j = 0; j < nips; j++)
-		n = chain_keys(h, h->cs[j], h->ips[j].unwound, cpumode, n);
+		n = chain_keys(h, h->cs[j], h->ips[j].unwound, h->lv[j], n);
 	return n;
 }
 
@@ -937,6 +970,9 @@ hist_walk_drop(struct hist *h)
 	free(h->cs);
 	h->cs = NULL;
 	h->capcs = 0;
+	free(h->lv);
+	h->lv = NULL;
+	h->caplv = 0;
 	for (int i = 0; i < 2; i++) {
 		free(h->cmemo[i].ip);
 		free(h->cmemo[i].cpumode);

@@ -303,6 +303,27 @@ Test(text, utf8_invalid_and_ellipsis)
 	setlocale(LC_ALL, "C");
 }
 
+/* A label cut to a width ends in an ellipsis, at a character's edge, never in the middle of one. */
+Test(text, clip_ends_a_cut_in_an_ellipsis)
+{
+	char buf[64], small[8];
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	cr_assert_str_eq(text_clip(buf, sizeof buf, "hello", 5), "hello", "a text that fits");
+	cr_assert_str_eq(text_clip(buf, sizeof buf, "hello world", 5), "hell\xe2\x80\xa6");
+	/* two-column characters: the cut keeps whole ones in 4 columns, then the ellipsis */
+	cr_assert_str_eq(text_clip(buf, sizeof buf, "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97", 5),
+	    "\xe4\xb8\xad\xe6\x96\x87\xe2\x80\xa6");
+	cr_assert_str_eq(text_clip(buf, sizeof buf, "caf\xc3\xa9s", 4), "caf\xe2\x80\xa6");
+	/* a buffer too small in bytes: cut too, still whole characters and the ellipsis */
+	cr_assert_str_eq(text_clip(small, sizeof small, "abcdefghijkl", 40), "abcd\xe2\x80\xa6");
+	cr_assert_str_eq(text_clip(buf, sizeof buf, NULL, 5), "");
+	cr_assert_str_eq(TEXT_CLIP("a longer name", 6), "a lon\xe2\x80\xa6");
+	setlocale(LC_ALL, "C");
+	cr_assert_str_eq(text_clip(buf, sizeof buf, "hello world", 5), "hell~", "'~' without UTF-8");
+}
+
 /* Control characters, DEL, C1 and invalid UTF-8 draw as "\xHH" escapes,
  * 4 columns each, measured as such and never cut in half. */
 Test(text, escapes_as_the_text_outputs)

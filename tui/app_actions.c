@@ -138,8 +138,8 @@ open_tree(struct app *a, struct pane *p, bool bottom_up)
 	nav_view_init(&v, bottom_up ? PANE_BOTTOMUP : PANE_TOPDOWN);
 	v.target = NAV_T_CTREE;
 	v.arg = f;
-	snprintf(v.label, sizeof v.label, "%s %.36s", bottom_up ? "bottom-up" : "top-down",
-	    cpath_func_name(a->sym->h, f, name, sizeof name));
+	snprintf(v.label, sizeof v.label, "%s %s", bottom_up ? "bottom-up" : "top-down",
+	    TEXT_CLIP(cpath_func_name(a->sym->h, f, name, sizeof name), 36));
 	app_view_push(a, &v);
 }
 

@@ -53,7 +53,7 @@ app_scope_edit_enter(struct app *a)
 		return false;
 	}
 	if (rc == 0) {
-		snprintf(v.label, sizeof v.label, "scope %.40s", a->in_buf);
+		snprintf(v.label, sizeof v.label, "scope %s", TEXT_CLIP(a->in_buf, 40));
 		app_view_push_step(a, &v);
 		app_scope_apply(a);
 		scope_text(&a->sym->scope, a->sym->h, a->start_scope, z, sizeof z);

@@ -137,7 +137,7 @@ pane_apply_time(struct pane *p, uint64_t start, uint64_t end)
 	p->push.arg2 = end;
 	text_time_us(a, sizeof a, start);
 	text_time_us(b, sizeof b, end);
-	snprintf(p->push.label, sizeof p->push.label, "time %.20s-%.20s", a, b);
+	snprintf(p->push.label, sizeof p->push.label, "time %s-%s", TEXT_CLIP(a, 20), TEXT_CLIP(b, 20));
 	return PANE_HANDLED | PANE_PUSH;
 }
 
@@ -166,8 +166,8 @@ pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, int3
 	p->push.arg = (uint64_t)zoom << 32 | ev;
 	p->push.arg2 = func;
 	p->push.arg3 = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
-	snprintf(p->push.label, sizeof p->push.label, "annotate %.36s",
-	    symbolizer_label_name(hist_str(h, nd->label)));
+	snprintf(p->push.label, sizeof p->push.label, "annotate %s",
+	    TEXT_CLIP(symbolizer_label_name(hist_str(h, nd->label)), 36));
 	return PANE_HANDLED | PANE_PUSH;
 }
 
@@ -237,6 +237,6 @@ pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node, 
 	nav_view_init(&p->push, PANE_EVENTS);
 	snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
 	    he->attr + 1, at);
-	snprintf(p->push.label, sizeof p->push.label, "samples through %.28s", name);
+	snprintf(p->push.label, sizeof p->push.label, "samples through %s", TEXT_CLIP(name, 28));
 	return PANE_HANDLED | PANE_PUSH;
 }

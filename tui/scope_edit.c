@@ -12,6 +12,7 @@
 #include "tui/cmd/top_graph.h"
 #include "tui/scope.h"
 #include "tui/scope_edit.h"
+#include "tui/widget.h"
 
 /*
  * scope_edit.c: the typed scope (the scope-edit action): the words of the
@@ -218,7 +219,7 @@ take_task(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 		    o == SE_PID ? "process" : "thread");
 		return -1;
 	}
-	snprintf(label, sizeof label, "%s %" PRId32 " %.24s", o == SE_PID ? "pid" : "thread", id, c);
+	snprintf(label, sizeof label, "%s %" PRId32 " %s", o == SE_PID ? "pid" : "thread", id, TEXT_CLIP(c, 24));
 	scope_zoom_set(t, o == SE_PID ? SZ_PID : SZ_TID, o == SE_PID ? id : pid, id, 0, label);
 	return 0;
 }
@@ -245,8 +246,8 @@ take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 		    o == SE_COMMS ? "command" : o == SE_DSOS ? "shared object" : "function");
 		return -1;
 	}
-	snprintf(label, sizeof label, "%s %.50s", o == SE_COMMS ? "comm" : o == SE_DSOS ? "dso" :
-	    "sym", names[0]);
+	snprintf(label, sizeof label, "%s %s", o == SE_COMMS ? "comm" : o == SE_DSOS ? "dso" :
+	    "sym", TEXT_CLIP(names[0], 50));
 	scope_zoom_set(t, o == SE_COMMS ? SZ_COMM : o == SE_DSOS ? SZ_DSO : SZ_SYM, 0, 0, id, label);
 	if (more)
 		snprintf(msg, n, "%zu other functions are named %s: the first is taken", more, names[0]);
@@ -391,7 +392,7 @@ scope_edit(struct scope *sc, const struct scope_edit_ctx *cx, const char *line, 
 		snprintf(msg, n, "the scope has that already");
 		return 1;
 	}
-	snprintf(sc->what, sizeof sc->what, "%.50s", line);
+	snprintf(sc->what, sizeof sc->what, "%s", TEXT_CLIP(line, 50));
 	return 0;
 }
 

@@ -66,6 +66,7 @@ hist_opts_of(const struct symbols *sy, struct hist_opts *ho)
 	ho->keys[3] = HIST_KEY_SYM;
 	ho->nkeys = 4;
 	ho->children = sy->children;
+	ho->chain_root_first = sy->children;	/* perf report's callchain order */
 	ho->paths = true;		/* call paths: the hot functions' expansions, the call
 				 * trees, the flame graph (symbolize/cpath.h) */
 	ho->event = -1;

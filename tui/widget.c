@@ -212,6 +212,40 @@ text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
 	return cols;
 }
 
+char *
+text_clip(char *buf, size_t n, const char *src, int max_cols)
+{
+	bool utf8 = text_utf8();
+	const char *ell = utf8 ? "\xe2\x80\xa6" : "~", *p = src ? src : "";
+	size_t o = 0, el = strlen(ell);
+	int cols = 0;
+	struct glyph g;
+
+	if (n == 0)
+		return buf;
+	if (text_width(p) <= max_cols && strlen(p) < n) {
+		memcpy(buf, p, strlen(p) + 1);
+		return buf;
+	}
+	/* cut: whole characters in max_cols - 1 columns and n - 1 - el bytes, then the ellipsis */
+	while (*p) {
+		const char *q = p;
+
+		next_glyph(&p, &g, utf8);
+		if (cols + g.width > max_cols - 1 || o + (size_t)(p - q) + el + 1 > n)
+			break;
+		memcpy(buf + o, q, (size_t)(p - q));
+		o += (size_t)(p - q);
+		cols += g.width;
+	}
+	if (max_cols >= 1 && o + el + 1 <= n) {
+		memcpy(buf + o, ell, el);
+		o += el;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 /* ---- numbers ---- */
 
 bool

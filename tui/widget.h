@@ -180,6 +180,17 @@ int text_decode(const char *s, wchar_t *out, size_t n, int maxcols, bool middle)
  * too narrow for its value shows this rather than cut digits.
  */
 bool text_num_fit(const char *s, char *out, size_t n, int maxcols);
+/*
+ * src in at most max_cols columns into buf (n bytes, NUL-terminated),
+ * whole UTF-8 characters only: a text cut ends in an ellipsis ("…", '~'
+ * where the locale is not UTF-8), so that a cut name does not look whole.
+ * Returns buf.  TEXT_CLIP(src, max_cols) does it in a buffer of the
+ * enclosing block (for a label's snprintf).
+ */
+char *text_clip(char *buf, size_t n, const char *src, int max_cols);
+#define TEXT_CLIP_MAX	256
+#define TEXT_CLIP(src, max_cols) \
+	text_clip((char[TEXT_CLIP_MAX]){ 0 }, TEXT_CLIP_MAX, (src), (max_cols))
 /* The plural ending of a count of n things: "" for 1, else "s" ("1 problem",
  * "2 problems"): every count the browser prints goes through it. */
 static inline const char *

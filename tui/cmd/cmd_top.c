@@ -537,7 +537,10 @@ cmd_top(int argc, char **argv)
 		ho.children = a.children == 1;
 	ho.max_stack = (unsigned)a.max_stack;
 	if (a.graph && !a.tsv)
-		top_graph_setup(&a, &ho, s);
+		top_graph_setup(&a, &ho, s);	/* its order: a.cg.caller */
+	else if (!a.cg.order_set)
+		a.cg.caller = ho.children;	/* perf's, printed or not */
+	ho.chain_root_first = a.cg.caller;
 	ho.paths |= a.path_stats;
 	cmd_sym_opts(&r.co, &so);	/* for top_fill's second symbolizer */
 	z = cmd_symbolizer(&r);

@@ -717,7 +717,7 @@ ev_select(struct pane *p, struct nav_view *v)
 	} else {
 		pane_rec_at(p->s, v->arg, off, sizeof off);
 	}
-	snprintf(v->label, sizeof v->label, "hex %.40s", off);
+	snprintf(v->label, sizeof v->label, "hex %s", TEXT_CLIP(off, 40));
 	return true;
 }
 
@@ -822,7 +822,7 @@ frame_open(struct pane *p, size_t pos, int fr, enum action a)
 	nav_view_init(&p->push, PANE_HOT);
 	p->push.target = NAV_T_HOT;
 	p->push.cursor = EV_HOT_FUNC | (uint64_t)(e ? e->comm & 0x3fffffff : 0) << 32 | node;
-	snprintf(p->push.label, sizeof p->push.label, "hot %.40s", name);
+	snprintf(p->push.label, sizeof p->push.label, "hot %s", TEXT_CLIP(name, 40));
 	return PANE_HANDLED | PANE_PUSH;
 }
 

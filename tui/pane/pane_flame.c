@@ -751,8 +751,8 @@ head_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " | %zu transform%s", sc->nxf,
 		    sc->nxf == 1 ? "" : "s");
 	if (f->nzoom)
-		k += snprintf(buf + k, n - (size_t)k, " | zoom %zu: %.60s (Esc: out)", f->nzoom,
-		    frame_name(f, f->top, name, sizeof name));
+		k += snprintf(buf + k, n - (size_t)k, " | zoom %zu: %s (Esc: out)", f->nzoom,
+		    TEXT_CLIP(frame_name(f, f->top, name, sizeof name), 60));
 	if (!f->sy->done)
 		snprintf(buf + k, n - (size_t)k, " | resolving symbols %.0f%%",
 		    100 * symbols_progress(f->sy));

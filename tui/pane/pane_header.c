@@ -457,7 +457,7 @@ hd_key(struct pane *p, enum action a)
 	p->push.target = h->t;
 	p->push.arg = h->loc;
 	p->push.arg3 = h->len;
-	snprintf(p->push.label, sizeof p->push.label, "hex %.30s", h->name);
+	snprintf(p->push.label, sizeof p->push.label, "hex %s", TEXT_CLIP(h->name, 30));
 	return PANE_HANDLED | PANE_PUSH;
 }
 

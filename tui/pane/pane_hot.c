@@ -714,7 +714,7 @@ samples_view(struct pane *p, uint32_t node, uint32_t comm, uint32_t dso)
 		snprintf(f + k, sizeof f - (size_t)k, " sym:%s", sym);
 	f[sizeof p->push.filter - 1] = '\0';
 	memcpy(p->push.filter, f, strlen(f) + 1);
-	snprintf(p->push.label, sizeof p->push.label, "samples %.36s", name);
+	snprintf(p->push.label, sizeof p->push.label, "samples %s", TEXT_CLIP(name, 36));
 	return PANE_HANDLED | PANE_PUSH;
 }
 
@@ -751,7 +751,7 @@ drill(struct pane *p, const struct hrow *w)
 	switch (w->kind) {
 	case HR_ENTRY:
 		if (ht->dsos) {
-			snprintf(label, sizeof label, "dso %.40s", dso_short(ht, e->dso));
+			snprintf(label, sizeof label, "dso %s", TEXT_CLIP(dso_short(ht, e->dso), 40));
 			return pane_push_zoom(p, PANE_HOT, SZ_DSO, 0, 0, e->dso, label);
 		}
 		if (e->samples == 0) {
@@ -891,7 +891,7 @@ key_zoom_dso(struct pane *p, const struct hrow *w)
 	} else {
 		dso = ht->ents[w->ent].dso;
 	}
-	snprintf(label, sizeof label, "dso %.40s", dso_short(ht, dso));
+	snprintf(label, sizeof label, "dso %s", TEXT_CLIP(dso_short(ht, dso), 40));
 	return pane_push_zoom(p, PANE_HOT, SZ_DSO, 0, 0, dso, label);
 }
 
@@ -906,7 +906,7 @@ key_zoom_thread(struct pane *p, const struct hrow *w)
 	if (w == NULL)
 		return PANE_HANDLED;
 	e = &ht->ents[w->ent];
-	snprintf(label, sizeof label, "thread %" PRId32 " %.24s", e->tid, thread_comm(p, e->tid));
+	snprintf(label, sizeof label, "thread %" PRId32 " %s", e->tid, TEXT_CLIP(thread_comm(p, e->tid), 24));
 	return pane_push_zoom(p, PANE_HOT, SZ_TID, e->pid, e->tid, 0, label);
 }
 

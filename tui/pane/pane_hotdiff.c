@@ -561,8 +561,8 @@ samples_view(struct pane *p, const struct drow *w)
 	else
 		snprintf(f, sizeof f, "type:SAMPLE dso:%s sym:%s", w->dso, name);
 	memcpy(p->push.filter, f, strlen(f) + 1);
-	snprintf(p->push.label, sizeof p->push.label, "%s samples %.30s", me ? "NEW" : "OLD",
-	    name);
+	snprintf(p->push.label, sizeof p->push.label, "%s samples %s", me ? "NEW" : "OLD",
+	    TEXT_CLIP(name, 30));
 	return PANE_HANDLED | PANE_PUSH;
 }
 

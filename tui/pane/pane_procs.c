@@ -378,16 +378,16 @@ pr_key(struct pane *p, enum action a)
 		char label[NAV_LABEL_MAX];
 
 		if (w->kind == K_PROC) {
-			snprintf(label, sizeof label, "pid %" PRId32 " %.24s", w->pid, comm);
+			snprintf(label, sizeof label, "pid %" PRId32 " %s", w->pid, TEXT_CLIP(comm, 24));
 			return pane_push_zoom(p, PANE_HOT, SZ_PID, w->pid, w->pid, 0, label);
 		}
-		snprintf(label, sizeof label, "thread %" PRId32 " %.24s", w->tid, comm);
+		snprintf(label, sizeof label, "thread %" PRId32 " %s", w->tid, TEXT_CLIP(comm, 24));
 		return pane_push_zoom(p, PANE_HOT, SZ_TID, w->pid, w->tid, 0, label);
 	}
 	if (a == ACT_ENTER && w->kind == K_PROC && (int64_t)w->pid != pr->scope) {
 		char label[NAV_LABEL_MAX];
 
-		snprintf(label, sizeof label, "pid %" PRId32 " %.24s", w->pid, comm);
+		snprintf(label, sizeof label, "pid %" PRId32 " %s", w->pid, TEXT_CLIP(comm, 24));
 		if (p->sym != NULL)	/* a zoom of the scope, shown here: its threads */
 			return pane_push_zoom(p, PANE_PROCS, SZ_PID, w->pid, w->pid, 0, label);
 		nav_view_init(&p->push, PANE_PROCS);
@@ -402,8 +402,8 @@ pr_key(struct pane *p, enum action a)
 		snprintf(p->push.label, sizeof p->push.label, "events pid %" PRId32, w->pid);
 	} else {
 		snprintf(p->push.filter, sizeof p->push.filter, "tid:%" PRId32, w->tid);
-		snprintf(p->push.label, sizeof p->push.label, "events tid %" PRId32 " %.20s", w->tid,
-		    comm);
+		snprintf(p->push.label, sizeof p->push.label, "events tid %" PRId32 " %s", w->tid,
+		    TEXT_CLIP(comm, 20));
 	}
 	return PANE_HANDLED | PANE_PUSH;
 }

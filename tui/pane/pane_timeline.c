@@ -413,10 +413,10 @@ zoom_lane(struct pane *p)
 		return pane_push_zoom(p, PANE_TIMELINE, SZ_CPU, 0, 0, (uint32_t)l->cpu, label);
 	}
 	if (l->kind == TL_KIND_THREAD) {
-		snprintf(label, sizeof label, "thread %.40s", name);
+		snprintf(label, sizeof label, "thread %s", TEXT_CLIP(name, 40));
 		return pane_push_zoom(p, PANE_TIMELINE, SZ_TID, l->pid, l->tid, 0, label);
 	}
-	snprintf(label, sizeof label, "pid %.40s", name);
+	snprintf(label, sizeof label, "pid %s", TEXT_CLIP(name, 40));
 	return pane_push_zoom(p, PANE_TIMELINE, SZ_PID, l->pid, l->pid, 0, label);
 }
 
@@ -436,8 +436,8 @@ push_fscope(struct pane *p)
 		snprintf(p->push.filter, sizeof p->push.filter, "tid:%" PRId32, l->tid);
 	else if (l->kind == TL_KIND_CPU)
 		snprintf(p->push.filter, sizeof p->push.filter, "cpu:%" PRId32, l->cpu);
-	snprintf(p->push.label, sizeof p->push.label, "fscope %.30s",
-	    timeline_label(TL(t), lane, name, sizeof name));
+	snprintf(p->push.label, sizeof p->push.label, "fscope %s",
+	    TEXT_CLIP(timeline_label(TL(t), lane, name, sizeof name), 30));
 	return PANE_HANDLED | PANE_PUSH;
 }
 
