@@ -3,7 +3,8 @@
  * over the perf-made fixtures and synthetic LOST records, each number
  * checked against the same number found another way (perf report
  * --stats's counts, the header's sample times, the index's who, the
- * hist's rows and its nodes).
+ * hist's rows and its nodes), and the pane (tui/pane/pane_summary.c): its
+ * rows while symbols resolve and after, its jumps, names drawn escaped.
  */
 #include "config.h"
 
@@ -19,7 +20,11 @@
 #include "symbolize/summary.h"
 #include "tests/helpers.h"
 #include "tests/tui_helpers.h"
+#include "tui/nav.h"
+#include "tui/pane.h"
+#include "tui/scope.h"
 #include "tui/symbols.h"
+#include "tui/widget.h"
 
 /* ---- counting another way ---- */
 
@@ -329,4 +334,214 @@ Test(summary, unresolved_samples_are_the_unresolved_rows)
 	free(u);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/* ---- the pane ---- */
+
+/*
+ * The visible position of the first row at or after from whose first
+ * column (the item) starts with text, WIDGET_NONE if none.
+ */
+static size_t
+item_at(struct pane *p, size_t from, const char *text)
+{
+	struct row *r = malloc(sizeof *r);
+	size_t at = WIDGET_NONE;
+
+	cr_assert_not_null(r);
+	for (size_t i = from; i < widget_count(&p->w) && at == WIDGET_NONE; i++) {
+		row_reset(r);
+		p->ops->row(p, widget_source(&p->w, i), r);
+		if (r->col[0] != NULL && strncmp(r->col[0], text, strlen(text)) == 0)
+			at = i;
+	}
+	free(r);
+	return at;
+}
+
+/* The cursor on the first row of section sect whose item starts with text. */
+static void
+goto_item(struct pane *p, const char *sect, const char *text)
+{
+	size_t s = item_at(p, 0, sect), at;
+
+	cr_assert_neq(s, WIDGET_NONE, "no section %s", sect);
+	at = item_at(p, s + 1, text);
+	cr_assert_neq(at, WIDGET_NONE, "no row %s in %s", text, sect);
+	widget_goto_row(&p->w, widget_source(&p->w, at));
+}
+
+Test(summary_pane, resolving_then_rows_and_jumps)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct hist_entry top[SUMMARY_TOP_FUNCS];
+	struct summary su;
+	struct pane p, hot;
+	struct nav_view v;
+	const char *fn;
+	char name[128];
+	int r;
+
+	cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_SUMMARY);
+	p.ops->enter(&p, &v);
+	cr_assert_neq(find_text(&p, "resolving"), WIDGET_NONE, "symbols not in yet");
+	cr_assert_neq(find_text(&p, "forkexec"), WIDGET_NONE, "the processes are there already");
+	symbols_run(sy);
+	p.ops->enter(&p, &v);
+	cr_assert_eq(find_text(&p, "resolving"), WIDGET_NONE, "every row filled in");
+	summary_new(s, &su);
+	snprintf(name, sizeof name, "%" PRIu64, su.samples);
+	cr_assert_neq(find_text(&p, name), WIDGET_NONE);
+
+	/* Enter on the hottest function: its row in the hot functions */
+	cr_assert_eq(summary_hot(sy->h, 0, NULL, top, 1), 1);
+	fn = symbolizer_label_name(hist_str(sy->h, hist_node_get(sy->h, top[0].node)->label));
+	snprintf(name, sizeof name, "%s", fn);
+	goto_item(&p, "Hot functions", name);
+	r = p.ops->key(&p, ACT_ENTER);
+	cr_assert_eq(r & PANE_PUSH, PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_HOT);
+	hot_pane(&hot, s, sy);
+	go(&hot, &p.push);
+	cr_assert(row_has(&hot, widget_cursor_row(&hot.w), name), "the hot pane is on %s", name);
+	cr_assert_eq(hot.ops->func(&hot), top[0].node);
+	pane_destroy(&hot);
+
+	/* Enter on the busiest process: the scope zoomed into it */
+	snprintf(name, sizeof name, "%" PRId32 " ", su.procs[0].pid);
+	goto_item(&p, "Processes", name);
+	r = p.ops->key(&p, ACT_ENTER);
+	cr_assert_eq(r & PANE_PUSH, PANE_PUSH);
+	cr_assert_eq(p.push.target, NAV_T_ZOOM);
+	cr_assert_eq(p.push.arg, SZ_PID);
+	cr_assert_eq((int32_t)(p.push.arg2 >> 32), su.procs[0].pid);
+	/* v on it: its events */
+	cr_assert_eq(p.ops->key(&p, ACT_EVENTS) & PANE_PUSH, PANE_PUSH);
+	cr_assert_eq(p.push.pane, PANE_EVENTS);
+	snprintf(name, sizeof name, "pid:%" PRId32, su.procs[0].pid);
+	cr_assert_str_eq(p.push.filter, name);
+
+	/* no LOST records: the lost row says so */
+	goto_item(&p, "Recording", "Lost samples");
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_MSG);
+	cr_assert_not_null(strstr(p.msg, "lost no samples"));
+	/* a DSO whose symbols failed says why */
+	goto_item(&p, "Unresolved symbols", "[kernel.kallsyms]");
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_MSG);
+	cr_assert_not_null(strstr(p.msg, sym_why_text(SYM_WHY_NO_KALLSYMS)), "%s", p.msg);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* multi.data: Enter on an event makes it the scope's; a hotspot of the other event switches back. */
+Test(summary_pane, events_switch_the_scope)
+{
+	struct session *s = open_fixture("multi.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct hist_entry top[1];
+	struct pane p;
+	struct nav_view v;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_SUMMARY);
+	p.ops->enter(&p, &v);
+	cr_assert_eq(sy->scope.ev, 0);
+	goto_item(&p, "Events", "task-clock");
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER) & PANE_MSG, PANE_MSG);
+	cr_assert_eq(sy->scope.ev, 1);
+	cr_assert_str_eq(hist_str(sy->h, hist_event(sy->h, 1)->name), "task-clock");
+	/* the hottest function of cpu-clock: its section comes first */
+	cr_assert_eq(summary_hot(sy->h, 0, NULL, top, 1), 1);
+	goto_item(&p, "Hot functions", symbolizer_label_name(hist_str(sy->h,
+	    hist_node_get(sy->h, top[0].node)->label)));
+	cr_assert_eq(p.ops->key(&p, ACT_ENTER) & PANE_PUSH, PANE_PUSH);
+	cr_assert_eq(sy->scope.ev, 0, "the hotspot's event");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* Every row of the summary of every fixture: Enter does something, never nothing. */
+Test(summary_pane, every_row_of_every_fixture_answers_enter)
+{
+	const char *fx[] = { "plain.data", "fp.data", "dwarf.data", "pipe.data", "dir.data",
+		"zstd.data", "multi.data", "group.data", "fork.data", "tracepoint.data",
+		"switch.data", "stat.data", "nest.data" };
+
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct session *s = open_fixture(fx[f]);
+		struct symbols *sy = fixture_symbols(s);
+		struct pane p;
+		struct nav_view v;
+		size_t n;
+
+		symbols_run(sy);
+		cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+		nav_view_init(&v, PANE_SUMMARY);
+		p.ops->enter(&p, &v);
+		cr_assert_eq(find_text(&p, "resolving"), WIDGET_NONE, "%s", fx[f]);
+		n = widget_count(&p.w);
+		for (size_t i = 0; i < n; i++) {
+			int r;
+
+			widget_goto_row(&p.w, widget_source(&p.w, i));
+			if (widget_has_children(&p.w, widget_source(&p.w, i)))
+				continue;	/* a section: Enter folds it */
+			p.msg[0] = '\0';
+			r = p.ops->key(&p, ACT_ENTER);
+			cr_assert(r & PANE_HANDLED, "%s row %zu", fx[f], i);
+			cr_assert(r & (PANE_PUSH | PANE_MSG) || row_has(&p, widget_source(&p.w, i),
+			    "no samples") || row_has(&p, widget_source(&p.w, i), "resolved"),
+			    "%s row %zu: Enter did nothing", fx[f], i);
+			if (r & PANE_MSG)
+				cr_assert_neq(p.msg[0], '\0');
+			while (sy->scope.nundo > 0)	/* an event chosen: back to the first */
+				scope_undo(&sy->scope);
+		}
+		pane_destroy(&p);
+		symbols_free(sy);
+		session_close(s);
+	}
+}
+
+#define HOSTILE	"\x1b]0;t\x07\x1b[2J"
+
+/* Names from the recording (host, command line, comm, event) drawn escaped. */
+Test(summary_pane, names_drawn_escaped)
+{
+	static const struct synth_names nm = {
+		.comm = "c" HOSTILE, .dso = "/nonexistent/d.so", .event = "ev" HOSTILE,
+		.hostname = "h" HOSTILE, .cmdline_arg = "a" HOSTILE,
+	};
+	struct pdbuf b = { 0 };
+	struct session_mem m;
+	struct perf_err err;
+	struct session *s;
+	struct pane p;
+	bool host = false, comm = false;
+
+	synth_names_file(&b, &nm, 10);
+	m = (struct session_mem){ b.p, b.len };
+	s = session_open_mem("synth", &m, 1, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(pane_create(&p, PANE_SUMMARY, s, NULL), 0);
+	symbols_run(p.sym);
+	screen_draw(&p, 40, 160);
+	for (int y = 0; y < 40; y++) {
+		const char *l = screen_line(y);
+
+		cr_assert_null(strchr(l, '\x1b'), "line %d: %s", y, l);
+		cr_assert_null(strchr(l, '\x07'));
+		host = host || strstr(l, "h\\x1b]0;t\\x07\\x1b[2J") != NULL;
+		comm = comm || strstr(l, "c\\x1b]0;t\\x07\\x1b[2J") != NULL;
+	}
+	cr_assert(host, "the hostname, escaped");
+	cr_assert(comm, "the comm, escaped");
+	pane_destroy(&p);
+	session_close(s);
+	pd_free(&b);
 }

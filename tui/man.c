@@ -106,6 +106,9 @@ static const struct {
 	{ "flame", "the flame graph (top-down or bottom-up)" },
 	{ "timeline", "samples over time per process, thread or cpu; time ranges to scope by" },
 	{ "fscope", "the flame scope: sample density over time, ranges to scope by" },
+	{ "summary", "the recording at a glance: samples, lost samples, duration, command line, "
+	    "host, perf version, cpus, events, each event's hottest functions, the busiest "
+	    "processes and threads, where symbols did not resolve; Enter jumps from a row" },
 	{ "help", "every key binding (?)" },
 	{ "annotate", "a function's instructions with their samples and source lines" },
 	{ "counters", "the counts of a perf stat record file (S)" },

@@ -45,7 +45,8 @@ struct pane;
 	X(BOTTOMUP, pane_bottomup_ops, "7") \
 	X(FLAME, pane_flame_ops, "8") \
 	X(TIMELINE, pane_timeline_ops, "9") \
-	X(FSCOPE, pane_fscope_ops, "0")
+	X(FSCOPE, pane_fscope_ops, "0") \
+	X(SUMMARY, pane_summary_ops, "I")
 
 enum pane_id {
 #define X(id, ops, key) PANE_##id,
