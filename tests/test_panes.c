@@ -790,6 +790,7 @@ static const char *const pane_titles[PANE_NTABS] = {
 	[PANE_FLAME] = "Flame graph",
 	[PANE_TIMELINE] = "Timeline",
 	[PANE_FSCOPE] = "Heat map",
+	[PANE_SUMMARY] = "Summary",
 };
 
 static void every_time_pane(struct pane *p, struct session *s, const char *fx);
@@ -1037,6 +1038,8 @@ Test(panes, every_fixture_opens_in_every_pane)
 				    fx[f]);
 			else if (id == PANE_TIMELINE || id == PANE_FSCOPE)
 				every_time_pane(&p, s, fx[f]);
+			else if (id == PANE_SUMMARY)	/* tests/test_summary.c checks its rows */
+				cr_assert_geq(widget_count(&p.w), 6, "%s: the summary's sections", fx[f]);
 			else
 				cr_assert_fail("pane %d: no check", id);
 			if (p.ops->enter && id != PANE_HEX) {

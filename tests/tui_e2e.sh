@@ -111,7 +111,7 @@ finish()
 # ---- plain.data: title, events, hex, header, help, resize ----
 start "'$bin' '$data/plain.data'"
 wait_for "perfnav  plain\.data \| perf 6\.1\.187 \| cpu-clock" "title: file, perf version, event"
-wait_for "^ 1 +2 +3 +4 +5 +6 +7 +8 +9 +0 *$" "tab line (at 100 columns, ten tabs are numbers, the tenth 0 as its key)"
+wait_for "^ 1 +2 +3 +4 +5 +6 +7 +8 +9 +0 +I *$" "tab line (at 100 columns, tabs are their keys: 0 the tenth, I the Summary)"
 wait_for "^ hot \[1/" "the hot functions first"
 wait_for "cpu-clock \| [0-9]+ samples \| symbols in [0-9.]+ s" "title: symbols resolved"
 wait_for "symbols in [0-9.]+ s \| span [0-9.]+ s" "title: every field labelled (span)"
@@ -275,6 +275,37 @@ wait_for "Samples: 92 of event 'cpu-clock'" "1: back to the hot functions"
 keys 2
 wait_for "^ procs \[" "number keys still switch panes"
 finish "multi.data"
+
+# ---- the Summary (I): the recording at a glance, each row a jump ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/multi.data'"
+wait_for "symbols in [0-9.]+ s" "summary: symbols resolved"
+keys I
+wait_for "^ summary \[1/" "I: the Summary"
+wait_for "^ +Samples +184 " "summary: the samples, as perf report --stats counts them"
+wait_for "^ +Lost samples +0 " "summary: no samples lost"
+wait_for "^ +cpu-clock +92 +50\.00% period 92000000" "summary: an event, its samples and period"
+wait_for "^. Hot functions +task-clock" "summary: a section of hot functions per event"
+keys / r e d u c e Enter
+wait_for "^ +reduce +6 +6\.52% cpu" "summary: cpu-clock's third hottest function"
+keys Enter
+wait_for "^ summary > hot reduce \[3/4\]" "summary: Enter lands on the function in the hot functions"
+wait_for "Samples: 92 of event 'cpu-clock'" "summary: in its event"
+keys Escape
+wait_for "^ summary \[" "summary: Esc back to the summary"
+keys n
+keys Enter
+wait_for "Samples: 92 of event 'task-clock'" "summary: a task-clock function opens its event"
+wait_for "^ summary > hot reduce \[3/4\]" "summary: and lands on it there too"
+keys Escape
+keys / 2 6 1 6 7 Enter
+keys Enter
+wait_for "\[task-clock > pid 26167 cpu\]" "summary: Enter on a process zooms the hot functions into it"
+wait_for "^ summary > pid 26167 cpu \[1/4\]" "summary: the zoom is a step of the path"
+keys Escape
+wait_gone "pid 26167 cpu\]" "summary: Esc takes the zoom back"
+keys Escape
+wait_gone "\[task-clock" "summary: and then the event its function chose"
+finish "summary"
 
 # ---- start options: a scope and the table's keys, as perfnav top gives them ----
 want=$("$bin" top --time 10%/3 --comms forkexec --buildid-dir "$data/buildid" "$data/fork.data" |

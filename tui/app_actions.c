@@ -338,6 +338,9 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 	case ACT_PANE_COUNTERS:
 		app_view_switch(a, PANE_COUNTERS);
 		break;
+	case ACT_PANE_SUMMARY:
+		app_view_switch(a, PANE_SUMMARY);
+		break;
 	case ACT_HEX:
 		app_msg(a, EL_MESSAGE, "x shows the bytes of a record or section: select one in "
 		    "events (3) or header (4)");

@@ -244,23 +244,23 @@ draw_title(struct app *a)
 
 /*
  * A tab's label at a level of compactness: 0 " 1 Hot functions ", 1 the
- * same, 2 the title's first word (" 1 Hot "), 3 the number alone.
+ * same, 2 the title's first word (" 1 Hot "), 3 the key alone.
  */
 static void
 tab_label(int i, int level, char *buf, size_t n)
 {
 	const struct pane_ops *o = pane_ops_of((enum pane_id)i);
 	const char *t = o->title;
-	int k = (i + 1) % 10;	/* the number key that opens it: 1..9, then 0 */
+	const char *k = pane_tab_key((enum pane_id)i);	/* the key that opens it */
 
 	if (level < 2)
-		snprintf(buf, n, " %d %s ", k, t);
+		snprintf(buf, n, " %s %s ", k, t);
 	else if (level == 2 && o->short_title != NULL)
-		snprintf(buf, n, " %d %s ", k, o->short_title);
+		snprintf(buf, n, " %s %s ", k, o->short_title);
 	else if (level == 2)
-		snprintf(buf, n, " %d %.*s ", k, (int)strcspn(t, " "), t);
+		snprintf(buf, n, " %s %.*s ", k, (int)strcspn(t, " "), t);
 	else
-		snprintf(buf, n, " %d ", k);
+		snprintf(buf, n, " %s ", k);
 }
 
 /* The tabs, as compact as the width needs (the extra tab, e.g. " a Annotate ", included). */

@@ -123,6 +123,7 @@ const char keys_default_text[] =
 	"bind global 9 pane-timeline\n"
 	"bind global 0 pane-fscope\n"
 	"bind global S pane-counters\n"
+	"bind global I pane-summary\n"
 	"bind timeline Left time-left\n"
 	"bind timeline h time-left\n"
 	"bind timeline Right time-right\n"

@@ -88,6 +88,7 @@
 	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
 	X(PANE_FSCOPE, "pane-fscope", "flame scope pane (the Heat map tab)") \
 	X(PANE_COUNTERS, "pane-counters", "counters pane (the counts of a perf stat record file)") \
+	X(PANE_SUMMARY, "pane-summary", "summary pane: the recording at a glance, each row a jump (the Summary tab)") \
 	X(TIME_LEFT, "time-left", "timeline, flame scope: move the time cursor left") \
 	X(TIME_RIGHT, "time-right", "timeline, flame scope: move the time cursor right") \
 	X(TIME_ZOOM_IN, "time-zoom-in", "timeline: zoom the time axis in around the cursor; flame scope: shorter columns") \

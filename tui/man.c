@@ -108,6 +108,9 @@ static const struct {
 	{ "timeline", "samples over time per process, thread or cpu, the lanes outside the scope's "
 	    "zoom dimmed; time ranges to scope by, t: zoom into a lane" },
 	{ "fscope", "the flame scope: sample density over time, ranges to scope by" },
+	{ "summary", "the recording at a glance: samples, lost samples, duration, command line, "
+	    "host, perf version, cpus, events, each event's hottest functions, the busiest "
+	    "processes and threads, where symbols did not resolve; Enter jumps from a row" },
 	{ "help", "every key binding (?)" },
 	{ "annotate", "a function's instructions with their samples and source lines" },
 	{ "counters", "the counts of a perf stat record file (S)" },

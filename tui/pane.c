@@ -16,7 +16,7 @@
 /* What every pane shares: the pane table, list-pane views, formatting. */
 
 static const struct pane_ops *const pane_table[PANE_COUNT] = {
-#define X(id, ops) [PANE_##id] = &ops,
+#define X(id, ops, key) [PANE_##id] = &ops,
 	PANES(X)
 #undef X
 	[PANE_HELP] = &pane_help_ops,
@@ -28,6 +28,18 @@ const struct pane_ops *
 pane_ops_of(enum pane_id id)
 {
 	return (unsigned)id < PANE_COUNT ? pane_table[id] : NULL;
+}
+
+const char *
+pane_tab_key(enum pane_id id)
+{
+	static const char *const keys[PANE_NTABS] = {
+#define X(id, ops, key) [PANE_##id] = key,
+		PANES(X)
+#undef X
+	};
+
+	return (unsigned)id < PANE_NTABS ? keys[id] : "";
 }
 
 int

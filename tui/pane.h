@@ -31,21 +31,25 @@ struct session;
 struct symbols;
 struct pane;
 
-/* The panes, in tab order: X(id, ops symbol, number key). */
+/*
+ * The panes, in tab order: X(id, ops symbol, the key its tab shows).  The
+ * key is what keys_default_text binds to the pane's action (pane-NAME).
+ */
 #define PANES(X) \
-	X(HOT, pane_hot_ops) \
-	X(PROCS, pane_procs_ops) \
-	X(EVENTS, pane_events_ops) \
-	X(HEADER, pane_header_ops) \
-	X(HEX, pane_hex_ops) \
-	X(TOPDOWN, pane_topdown_ops) \
-	X(BOTTOMUP, pane_bottomup_ops) \
-	X(FLAME, pane_flame_ops) \
-	X(TIMELINE, pane_timeline_ops) \
-	X(FSCOPE, pane_fscope_ops)
+	X(HOT, pane_hot_ops, "1") \
+	X(PROCS, pane_procs_ops, "2") \
+	X(EVENTS, pane_events_ops, "3") \
+	X(HEADER, pane_header_ops, "4") \
+	X(HEX, pane_hex_ops, "5") \
+	X(TOPDOWN, pane_topdown_ops, "6") \
+	X(BOTTOMUP, pane_bottomup_ops, "7") \
+	X(FLAME, pane_flame_ops, "8") \
+	X(TIMELINE, pane_timeline_ops, "9") \
+	X(FSCOPE, pane_fscope_ops, "0") \
+	X(SUMMARY, pane_summary_ops, "I")
 
 enum pane_id {
-#define X(id, ops) PANE_##id,
+#define X(id, ops, key) PANE_##id,
 	PANES(X)
 #undef X
 	PANE_NTABS,		/* panes with a tab */
@@ -139,7 +143,7 @@ struct pane {
 	char			 msg[200];
 };
 
-#define X(id, ops) extern const struct pane_ops ops;
+#define X(id, ops, key) extern const struct pane_ops ops;
 PANES(X)
 #undef X
 extern const struct pane_ops pane_help_ops;
@@ -160,6 +164,8 @@ void pane_destroy(struct pane *p);
 const struct pane_ops *pane_ops_of(enum pane_id id);
 /* Pane id for a name ("events"), -1 if none. */
 int pane_by_name(const char *name);
+/* The key a tab shows ("1", "I"), "" for a pane without a tab. */
+const char *pane_tab_key(enum pane_id id);
 
 /*
  * Apply the time range [start, end] (perf time, ns, both in) to every
