@@ -995,5 +995,26 @@ keys Escape
 wait_gone "\[thread 26196" "typed scope: Esc undoes the step"
 finish "typed scope"
 
+# ---- diff mode: d zooms both recordings into a DSO (by its name); y gives perfnav diff ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/diff-a.data' '$data/diff-b.data'"
+wait_for "^ +[0-9.]+% +[0-9.]+% +-[0-9.]+% diffwork +. \[\.\] spin" "diff scope: the diff's rows"
+keys d
+wait_for "diff-a\.data vs diff-b\.data \[OLD, % of totals\] \[dso diffwork\]" \
+	"diff scope: d zooms into the row's DSO"
+keys w
+wait_for "diff-a\.data vs diff-b\.data \[NEW, % of totals\] \[dso diffwork\]" \
+	"diff scope: NEW took the zoom by the DSO's name"
+keys y
+wait_for "The same numbers from the command line:" "diff scope: y"
+cmd=$(screen | sed -n '/The same numbers from the command line:/,/^ *$/p' | sed '1d;/^ *$/d' |
+	sed 's/^  //' | tr -d '\n' | sed 's/ \\ */ /g')
+case $cmd in
+*"perfnav diff -c delta "*"--dsos diffwork "*"diff-a.data "*"diff-b.data"*)
+	ok "diff scope: y gives perfnav diff with the zoom both take ($cmd)" ;;
+*) ko "diff scope: y gives '$cmd'" ;;
+esac
+keys Escape
+finish "diff scope"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -125,6 +125,7 @@ app_scope_command(struct app *a)
 	struct scope_cmd c = { 0 };
 	const struct nav_view *v = nav_top(&a->nav);
 	const struct scope *sc;
+	struct scope diffsc;
 	char common[1024], cmd[1500], wrapped[1800];
 
 	if (a->sym == NULL || !a->sym->done) {
@@ -160,6 +161,21 @@ app_scope_command(struct app *a)
 		else if (sc->hot_keep == HIST_KEEP(HIST_KEY_SYM))
 			c.sort = "sym";
 		break;
+	}
+	if (a->diff) {
+		/* perfnav diff of the two: what both take of the scope (no process, thread, time) */
+		diffsc = *sc;
+		diffsc.sel.by_pid = diffsc.sel.by_tid = false;
+		diffsc.zoomed = diffsc.sel.by_dso || diffsc.sel.by_node || diffsc.sel.by_comm;
+		diffsc.ntr = 0;
+		c.sub = "diff -c delta";
+		c.sort = sc->hot_keep && !(sc->hot_keep & HIST_KEEP(HIST_KEY_DSO)) ? "sym" : NULL;
+		c.no_children = false;
+		c.no_event = true;
+		c.start = NULL;
+		c.file = a->names[0];
+		c.file2 = a->names[1];
+		sc = &diffsc;
 	}
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	wrap_command(cmd, wrapped, sizeof wrapped, COLS - 6);

@@ -189,6 +189,16 @@ app_view_follow(struct app *a, const struct pane *p)
 	}
 }
 
+/* Who shows a step: every pane, or in diff mode of a step the other cannot take, one side's. */
+static const char *
+one_only(const struct app *a, bool theirs)
+{
+	if (!a->diff || !theirs)
+		return "every pane shows it";
+	return a->shown ? "NEW's panes only (the other run's threads and clock differ)" :
+	    "OLD's panes only (the other run's threads and clock differ)";
+}
+
 void
 app_view_time(struct app *a, const struct nav_view *v)
 {
@@ -204,8 +214,8 @@ app_view_time(struct app *a, const struct nav_view *v)
 	app_view_push_step(a, v);
 	app_scope_apply(a);
 	if (sc->ntr > 0)
-		app_msg(a, EL_MESSAGE, "%s%s: every pane shows it, Esc removes it", v->label,
-		    sc->time_pending ? " (once symbols are resolved)" : "");
+		app_msg(a, EL_MESSAGE, "%s%s: %s, Esc removes it", v->label,
+		    sc->time_pending ? " (once symbols are resolved)" : "", one_only(a, true));
 }
 
 void
@@ -228,8 +238,9 @@ app_view_zoom(struct app *a, const struct nav_view *v)
 	}
 	app_view_push_step(a, v);
 	app_scope_apply(a);
-	app_msg(a, EL_MESSAGE, "zoom %s: every pane shows it, Esc takes it back%s",
-	    scope_zoom_text(sc, z, sizeof z), sc->time_pending ? " (counts once symbols are in)" : "");
+	app_msg(a, EL_MESSAGE, "zoom %s: %s, Esc takes it back%s", scope_zoom_text(sc, z, sizeof z),
+	    one_only(a, v->arg == SZ_PID || v->arg == SZ_TID),
+	    sc->time_pending ? " (counts once symbols are in)" : "");
 }
 
 void

@@ -562,7 +562,8 @@ scope_command(const struct scope *sc, const struct scope_edit_ctx *cx, const str
 	if (c->common != NULL && c->common[0] && o + 1 < n)
 		o += (size_t)snprintf(buf + o, n - o, " %s", c->common);
 	o = o < n ? o : n - 1;
-	if (hist_nevents(cx->h) > 1 && sc->ev < hist_nevents(cx->h) && strcmp(c->sub, "tree") != 0)
+	if (hist_nevents(cx->h) > 1 && sc->ev < hist_nevents(cx->h) && strcmp(c->sub, "tree") != 0 &&
+	    !c->no_event)
 		o = put_opt(buf, n, o, "--event", hist_str(cx->h, hist_event(cx->h, sc->ev)->name));
 	if (c->sort != NULL)
 		o = put_opt(buf, n, o, "--sort", c->sort);
@@ -572,6 +573,8 @@ scope_command(const struct scope *sc, const struct scope_edit_ctx *cx, const str
 	o = put_start(buf, n, o, sc, c->start);
 	o = put_zoom(buf, n, o, sc, cx, c->start);
 	o = put_word(buf, n, o, c->file);
+	if (c->file2 != NULL)
+		o = put_word(buf, n, o, c->file2);
 	(void)o;
 	return buf;
 }

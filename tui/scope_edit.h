@@ -42,6 +42,8 @@ struct scope_cmd {
 	bool			 no_children;	/* top --no-children */
 	const struct hist_filter *start;	/* the start options' filter, or NULL */
 	const char		*file;
+	const char		*file2;		/* a second file (perfnav diff OLD NEW), or NULL */
+	bool			 no_event;	/* no --event (perfnav diff pairs every event) */
 };
 
 /*

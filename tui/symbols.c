@@ -706,6 +706,14 @@ symbols_pair_scope(struct symbols *sy)
 	oc->ev = ev < 0 ? oc->ev : (size_t)ev;
 	oc->zoomed = z.by_dso || z.by_node || z.by_comm;
 	oc->sel = z;
+	/* the parts it took, named as the shown one names them */
+	memset(oc->zlabel, 0, sizeof oc->zlabel);
+	if (oc->zoomed) {
+		memcpy(oc->zlabel[SZ_DSO], sc->zlabel[SZ_DSO], sizeof oc->zlabel[SZ_DSO]);
+		memcpy(oc->zlabel[SZ_SYM], sc->zlabel[SZ_SYM], sizeof oc->zlabel[SZ_SYM]);
+		memcpy(oc->zlabel[SZ_COMM], sc->zlabel[SZ_COMM], sizeof oc->zlabel[SZ_COMM]);
+	}
+	memcpy(oc->zlabel[SZ_CPU], sc->zlabel[SZ_CPU], sizeof oc->zlabel[SZ_CPU]);
 	memcpy(oc->cpus, sc->cpus, sc->ncpus * sizeof *sc->cpus);
 	oc->ncpus = sc->ncpus;
 	oc->ntr = 0;	/* times: another clock */

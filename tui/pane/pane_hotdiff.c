@@ -621,6 +621,25 @@ key_open(struct pane *p, enum action a, size_t i)
 	return PANE_HANDLED;
 }
 
+/* d: zoom both recordings into the row's DSO (the other takes it by name). */
+static int
+zoom_dso(struct pane *p, size_t i)
+{
+	struct hdiff *d = p->priv;
+	uint32_t f = i < d->nv ? vrow_func(d, &d->v[i]) : CPATH_NONE;
+	const struct hist_node *nd = f != CPATH_NONE ? hist_node_get(d->sy->h, f) : NULL;
+	char label[NAV_LABEL_MAX];
+
+	if (nd == NULL || nd->f.dso == DSO_NONE) {
+		snprintf(p->msg, sizeof p->msg, "d zooms into a row's shared object: %s",
+		    nd == NULL ? "this one has none in the recording shown (w)" : "this one is unknown");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	snprintf(label, sizeof label, "dso %s", TEXT_CLIP(symbolizer_dso_short(d->sy->z,
+	    nd->f.dso), 40));
+	return pane_push_zoom(p, PANE_HOT, SZ_DSO, 0, 0, nd->f.dso, label);
+}
+
 static int
 hd_key(struct pane *p, enum action a)
 {
@@ -652,6 +671,12 @@ hd_key(struct pane *p, enum action a)
 	case ACT_NEXT_EVENT:
 	case ACT_PREV_EVENT:
 		scope_step_event(&d->sy->scope, d->sy->h, a == ACT_NEXT_EVENT, p->msg, sizeof p->msg);
+		return PANE_HANDLED | PANE_MSG;
+	case ACT_ZOOM_DSO:
+		return zoom_dso(p, i);
+	case ACT_ZOOM_THREAD:
+		snprintf(p->msg, sizeof p->msg, "a diff's rows are of no thread: Enter on one in the "
+		    "processes (2) zooms into it (this recording's only)");
 		return PANE_HANDLED | PANE_MSG;
 	case ACT_TOGGLE:
 	case ACT_EXPAND:
