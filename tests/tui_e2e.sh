@@ -244,9 +244,9 @@ wait_for "procs > pid 25671 cpu > pid 25671 cpu" "Enter again: the scope zoomed 
 wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
 keys Home Down Down a
 wait_for "5 .* a Annotate" "a: the annotate view of the selected symbol"
-wait_for "^ Percent +Samples +Address Instruction" "annotate's columns"
+wait_for "^ Percent +Samples +Address +Instruction" "annotate's columns"
 wait_for "mix_one in cpu, cpu-clock: 138 samples of one process" "the function, its samples"
-wait_for "^ +23\.19% +32 +1188 lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
+wait_for "^ +23\.19% +32 +1188 +lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
 wait_for "annotate mix_one \[[0-9]+/[0-9]+\]" "the path names it; the cursor on the hottest"
 wait_for "^ +cpu\.c:[0-9]+" "source lines between the instructions"
 keys Enter
@@ -957,6 +957,61 @@ wait_for "^ perfnav  fork\.data \[thread 26196 forkexec > time .*\]" "typed scop
 keys Escape
 wait_gone "\[thread 26196" "typed scope: Esc undoes the step"
 finish "typed scope"
+
+# ---- annotate navigation: Enter on a call and on a jump, the jump's arrow, v, H, n/N, s ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "annotate nav: symbols resolved"
+keys Home Down Down Down Down Down a
+wait_for "^ mix in cpu, cpu-clock: 8 samples" "annotate nav: mix annotated"
+wait_for "hot > annotate mix \[11/21\]" "annotate nav: on mix's hottest line, its call of mix_one"
+keys Enter
+wait_for "^ mix_one in cpu, cpu-clock: 138 samples" "Enter on a call: the callee's annotate view"
+wait_for "hot > annotate mix > annotate mix_one \[10/16\]" "the callee: a view of the history, on its hottest"
+keys Escape
+wait_for "hot > annotate mix \[11/21\]" "Esc: back to the caller, on the call"
+keys H
+wait_for "hot > annotate mix \[11/21\]" "H: the hottest line"
+keys n
+wait_for "hot > annotate mix \[12/21\]" "n: the next line with samples"
+keys n n n
+wait_for "hot > annotate mix \[11/21\]" "n: round to the first line with samples"
+keys N
+wait_for "hot > annotate mix \[15/21\]" "N: the previous line with samples"
+keys / j n e Enter
+wait_for "hot > annotate mix \[16/21\]" "annotate nav: the search on the jne"
+wait_for "^ +0\.00% +0 +11a9 +┌> mov +\(%rbx\),%edi" "the jump's arrow: its head on the target"
+wait_for "^ +50\.00% +4 +11ab +│ +call" "the jump's arrow: over the rows between"
+wait_for "^ +0\.00% +0 +11b9 +└─ jne +11a9 <mix\+0x15>" "the jump's arrow: its tail on the jump"
+keys Enter
+wait_for "hot > annotate mix > jump to 11a9 \[10/21\]" "Enter on a jump: its target line, a step of the history"
+wait_gone "└─ jne" "the arrow goes with the selection"
+keys Escape
+wait_for "hot > annotate mix \[16/21\]" "Esc: back on the jump"
+keys v
+wait_for "no samples at 11b9" "v: the samples of the line (none on the jne)"
+keys s
+wait_for "source lines only \(s: instructions only\)" "s: source lines only"
+wait_for "^ +62\.50% +5 +cpu\.c:39$" "source only: a line's samples summed"
+wait_for "^ +37\.50% +3 +cpu\.c:38$" "source only: a line's instructions summed wherever they lie"
+wait_gone "11ab" "source only: no instruction"
+keys s
+wait_for "instructions only \(s: source and instructions\)" "s again: instructions only"
+wait_gone "cpu\.c:" "instructions only: no source row"
+wait_for "^ +50\.00% +4 +11ab +call +1174 <mix_one>" "instructions only: the instructions"
+keys s
+wait_for "^ +cpu\.c:37$" "s a third time: both again"
+finish "annotate nav"
+
+# ---- annotate: the jump's arrow in ASCII without a UTF-8 locale ----
+start "env LANG=C LC_ALL=C '$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "ASCII arrows: symbols resolved"
+keys Home Down Down Down Down Down a
+wait_for "^ mix in cpu, cpu-clock: 8 samples" "ASCII arrows: mix annotated"
+keys / j n e Enter
+wait_for "^ +0\.00% +0 +11a9 \+> mov" "ASCII arrows: the head"
+wait_for "^ +50\.00% +4 +11ab \|  call" "ASCII arrows: the line between"
+wait_for "^ +0\.00% +0 +11b9 \+- jne" "ASCII arrows: the tail"
+finish "ASCII arrows"
 
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -148,7 +148,9 @@ const char keys_default_text[] =
 	"bind global A diff-norm\n"
 	"bind flame O diff-old\n"
 	"bind annotate n next-hot\n"
-	"bind annotate N prev-hot\n";
+	"bind annotate N prev-hot\n"
+	"bind annotate H hottest\n"
+	"bind annotate s annotate-mode\n";
 
 static const struct {
 	const char	*name;
