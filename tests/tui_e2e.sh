@@ -1013,5 +1013,48 @@ wait_for "^ +50\.00% +4 +11ab \|  call" "ASCII arrows: the line between"
 wait_for "^ +0\.00% +0 +11b9 \+- jne" "ASCII arrows: the tail"
 finish "ASCII arrows"
 
+# ---- annotate: e opens $EDITOR (a script writing its arguments) at the selected source line ----
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/edargs"\n' "$tmp" > "$tmp/ed.sh"
+chmod +x "$tmp/ed.sh"
+start "EDITOR='$tmp/ed.sh' '$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "editor: symbols resolved"
+keys Home a
+wait_for "hot > annotate spin \[17/27\]" "editor: spin annotated, on its hottest instruction"
+# the DWARF names tests/fixtures-src/forkexec.c, relative: not there from $tmp
+keys e
+wait_for "source file not found: tests/fixtures-src/forkexec\.c" "e: a source file not there is said"
+[ ! -e "$tmp/edargs" ] && ok "e: no editor for a file not there" || ko "e: the editor ran"
+mkdir -p "$tmp/tests"
+ln -s "$top/tests/fixtures-src" "$tmp/tests/fixtures-src"
+keys e
+for ((i = 0; i < timeout * 10; i++)); do [ -s "$tmp/edargs" ] && break; sleep 0.1; done
+if [ "$(cat "$tmp/edargs" 2>/dev/null)" = "$(printf '+25\ntests/fixtures-src/forkexec.c')" ]; then
+	ok "e: \$EDITOR +25 FILE"
+else
+	ko "e: the editor's arguments: $(cat "$tmp/edargs" 2>/dev/null)"
+fi
+wait_for "hot > annotate spin \[17/27\]" "e: the view back after the editor"
+wait_for "^ +37\.99% +68 +11dc +add" "e: the screen redrawn"
+keys Up Up Up e
+wait_for "hot > annotate spin \[14/27\]" "e: on a source row"
+sleep 0.5
+[ "$(head -1 "$tmp/edargs")" = "+25" ] && ok "e: a source row's own line" || ko "e on a source row: $(cat "$tmp/edargs")"
+finish "editor"
+rm -f "$tmp/edargs"
+# an editor with arguments goes through sh -c, the file as "$@"
+start "EDITOR='$tmp/ed.sh --wait' '$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "editor with arguments: symbols resolved"
+keys Home a
+wait_for "hot > annotate spin \[17/27\]" "editor with arguments: spin annotated"
+keys e
+for ((i = 0; i < timeout * 10; i++)); do [ -s "$tmp/edargs" ] && break; sleep 0.1; done
+if [ "$(cat "$tmp/edargs" 2>/dev/null)" = "$(printf -- '--wait\n+25\ntests/fixtures-src/forkexec.c')" ]; then
+	ok "e: \$EDITOR's own arguments, then +25 FILE"
+else
+	ko "e with arguments: $(cat "$tmp/edargs" 2>/dev/null)"
+fi
+wait_for "hot > annotate spin \[17/27\]" "editor with arguments: back"
+finish "editor with arguments"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

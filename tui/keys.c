@@ -150,7 +150,8 @@ const char keys_default_text[] =
 	"bind annotate n next-hot\n"
 	"bind annotate N prev-hot\n"
 	"bind annotate H hottest\n"
-	"bind annotate s annotate-mode\n";
+	"bind annotate s annotate-mode\n"
+	"bind annotate e edit-source\n";
 
 static const struct {
 	const char	*name;

@@ -102,6 +102,7 @@
 	X(NEXT_HOT, "next-hot", "annotate: the next instruction with samples (with a search: its next match)") \
 	X(PREV_HOT, "prev-hot", "annotate: the previous instruction with samples (with a search: its previous match)") \
 	X(HOTTEST, "hottest", "annotate: the hottest line (instruction, or source line in the source-only mode)") \
+	X(EDIT_SOURCE, "edit-source", "annotate: the selected line's source file in $EDITOR (default vi), at that line") \
 	X(ANNOT_MODE, "annotate-mode", "annotate: cycle source and instructions, source lines only (samples summed per line), instructions only") \
 	X(EVENTS_SCOPE, "events-scope", "events: only the records in the scope (time steps, zoom, start options), or every record") \
 	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \

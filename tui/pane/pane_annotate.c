@@ -42,7 +42,9 @@
  * locale).  v lists the samples of the line, H goes to the hottest line,
  * s cycles the rows shown: source and instructions, source lines only
  * (each once, with the samples of all its instructions), instructions
- * only.  Row keys are the annotation's row numbers in every mode.
+ * only.  e asks the app (PANE_EDIT, p->edit_path and p->edit_line) to
+ * open the selected line's source file in $EDITOR: the pane never touches
+ * the terminal.  Row keys are the annotation's row numbers in every mode.
  */
 
 enum { A_PCT, A_SAMPLES, A_ADDR, A_ARROW, A_TEXT, A_N };
@@ -450,6 +452,23 @@ cycle_mode(struct pane *p)
 	return PANE_HANDLED | PANE_MSG;
 }
 
+/* The selected line's source file and line, for the app to open in $EDITOR. */
+static int
+edit_source(struct pane *p)
+{
+	struct annot_view *av = p->priv;
+	const char *path;
+	int line;
+
+	if (!annotate_row_source(av->an, cursor_row(p), &path, &line)) {
+		snprintf(p->msg, sizeof p->msg, "no source line for this row (no debug info)");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	snprintf(p->edit_path, sizeof p->edit_path, "%s", path);
+	p->edit_line = line;
+	return PANE_HANDLED | PANE_EDIT;
+}
+
 static int
 annot_key(struct pane *p, enum action a)
 {
@@ -494,6 +513,8 @@ annot_key(struct pane *p, enum action a)
 		return PANE_HANDLED;
 	case ACT_ANNOT_MODE:
 		return cycle_mode(p);
+	case ACT_EDIT_SOURCE:
+		return edit_source(p);
 	case ACT_ANNOTATE:
 		return PANE_HANDLED | PANE_BACK;
 	default:
@@ -524,7 +545,7 @@ static const char *
 annot_hint(struct pane *p)
 {
 	(void)p;
-	return "Enter:jump/call  v:samples here  n/N:next/prev hot  H:hottest  s:source/asm  Esc:back";
+	return "Enter:jump/call  v:samples here  n/N:next/prev hot  H:hottest  s:source/asm  e:edit  Esc:back";
 }
 
 const struct pane_ops pane_annotate_ops = {
