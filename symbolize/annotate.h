@@ -58,6 +58,9 @@ struct annot_row {
 							 * of that line, wherever it lies */
 	uint32_t	path;		/* text offset of the file's path, ANNOT_ROW_NONE */
 	int32_t		lineno;		/* its line, 0 if unknown */
+	/* diff mode (annotate_pair): the other recording's samples of the
+	 * instruction at the same offset, or on line_first of the line */
+	uint64_t	pair_samples, pair_period;
 	uint32_t	text;		/* offset of the row's text in the annotation */
 };
 
@@ -81,6 +84,10 @@ struct annotation {
 	uint64_t		 max_period;		/* of the hottest row */
 	size_t			 hottest;		/* its row, SIZE_MAX if none */
 	char			 note[256];	/* why there is no disassembly, or "" */
+	/* diff mode (annotate_pair) */
+	bool			 paired;
+	bool			 pair_by_offset;	/* else by source line */
+	uint64_t		 pair_samples, pair_period;	/* the other's totals */
 	/* fed counts */
 	struct annot_hit	*hits;			/* in the order first fed */
 	size_t			 nhits, caphits;
@@ -180,6 +187,27 @@ size_t annotate_hottest(const struct annotation *a, enum annot_mode mode);
  * source row's); false when the DWARF names none.
  */
 bool annotate_row_source(const struct annotation *a, size_t row, const char **path, int *line);
+
+/*
+ * Diff mode: does b's function come from the same build as a's (their
+ * DSOs' build ids equal)?  Then its code is the same, instruction by
+ * instruction.
+ */
+bool annotate_same_build(const struct annotation *a, const struct annotation *b);
+/*
+ * Diff mode: credit other's samples (the same function in the other
+ * recording, built) to a's rows: with by_offset, each instruction's to
+ * a's instruction at the same offset in the function (and to its source
+ * line); else each source line's to a's same file and line.  The totals
+ * go in a->pair_samples and a->pair_period.
+ */
+void annotate_pair(struct annotation *a, const struct annotation *other, bool by_offset);
+/* Does a row show paired numbers in mode (diff: instructions when paired by
+ * offset, source lines in the source mode or when paired by line)? */
+bool annotate_row_paired(const struct annotation *a, enum annot_mode mode, size_t row);
+/* A row's paired period and samples as mode shows them (annotate_row_period's pair). */
+uint64_t annotate_row_pair_period(const struct annotation *a, enum annot_mode mode, size_t row);
+uint64_t annotate_row_pair_samples(const struct annotation *a, enum annot_mode mode, size_t row);
 
 /* The part of the selected jump's arrow on a row. */
 enum annot_arrow {

@@ -137,6 +137,12 @@ line_key(const struct annotation *a, const struct annot_row *r, int32_t *lineno)
 	return annotate_row_text(a, r);
 }
 
+static uint64_t
+line_hash(const char *path, int32_t lineno)
+{
+	return hash_bytes(path, strlen(path)) ^ (uint64_t)(uint32_t)lineno * 0x9e3779b97f4a7c15u;
+}
+
 static void
 link_lines(struct annotation *a)
 {
@@ -159,7 +165,7 @@ link_lines(struct annotation *a)
 			r->lineno = -1;
 		}
 		w.path = line_key(a, r, &w.lineno);
-		hash = hash_bytes(w.path, strlen(w.path)) ^ (uint64_t)(uint32_t)w.lineno * 0x9e3779b97f4a7c15u;
+		hash = line_hash(w.path, w.lineno);
 		j = hmap_find(&seen, hash, line_eq, &w);
 		if (j == HMAP_NONE) {
 			hmap_add(&seen, hash, (uint32_t)i);
@@ -323,6 +329,130 @@ annotate_row_source(const struct annotation *a, size_t row, const char **path, i
 	*path = a->text + r->path;
 	*line = r->lineno;
 	return true;
+}
+
+/* ---- diff mode ---- */
+
+bool
+annotate_same_build(const struct annotation *a, const struct annotation *b)
+{
+	uint8_t ia[20], ib[20];
+	size_t na = symbolizer_dso_build_id(a->z, a->dso, ia);
+	size_t nb = symbolizer_dso_build_id(b->z, b->dso, ib);
+
+	return na > 0 && na == nb && memcmp(ia, ib, na) == 0;
+}
+
+/* Credit other's instructions to a's at the same offset in the function. */
+static void
+pair_offsets(struct annotation *a, const struct annotation *o)
+{
+	for (size_t i = 0; i < o->nrows; i++) {
+		const struct annot_row *r = &o->rows[i];
+		uint32_t j;
+
+		if (r->kind == ANNOT_SRC || r->samples == 0)
+			continue;
+		j = insn_at(a, r->rel - o->start + a->start);
+		if (j == ANNOT_ROW_NONE)
+			continue;
+		a->rows[j].pair_samples += r->samples;
+		a->rows[j].pair_period += r->period;
+		if (a->rows[j].src_row != ANNOT_ROW_NONE) {
+			struct annot_row *l = &a->rows[a->rows[a->rows[j].src_row].line_first];
+
+			l->pair_samples += r->samples;
+			l->pair_period += r->period;
+		}
+	}
+}
+
+/* Credit other's source lines to a's same file and line. */
+static void
+pair_lines(struct annotation *a, const struct annotation *o)
+{
+	struct hmap lines;
+
+	memset(&lines, 0, sizeof lines);
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].kind == ANNOT_SRC && a->rows[i].line_first == i) {
+			int32_t ln;
+			const char *key = line_key(a, &a->rows[i], &ln);
+
+			hmap_add(&lines, line_hash(key, ln), (uint32_t)i);
+		}
+	for (size_t i = 0; i < o->nrows; i++) {
+		const struct annot_row *r = &o->rows[i];
+		struct line_want w = { a, NULL, 0 };
+		uint32_t j;
+
+		if (r->kind != ANNOT_SRC || r->line_first != i || r->line_samples == 0)
+			continue;
+		w.path = line_key(o, r, &w.lineno);
+		j = hmap_find(&lines, line_hash(w.path, w.lineno), line_eq, &w);
+		if (j == HMAP_NONE)
+			continue;
+		a->rows[j].pair_samples += r->line_samples;
+		a->rows[j].pair_period += r->line_period;
+	}
+	hmap_free(&lines);
+}
+
+void
+annotate_pair(struct annotation *a, const struct annotation *other, bool by_offset)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		a->rows[i].pair_samples = 0;
+		a->rows[i].pair_period = 0;
+	}
+	a->paired = true;
+	a->pair_by_offset = by_offset;
+	a->pair_samples = other->samples;
+	a->pair_period = other->period;
+	if (by_offset)
+		pair_offsets(a, other);
+	else
+		pair_lines(a, other);
+}
+
+/* Does the row carry paired numbers in mode? */
+static bool
+pair_shown(const struct annotation *a, enum annot_mode mode, size_t row)
+{
+	const struct annot_row *r = &a->rows[row];
+
+	if (!a->paired)
+		return false;
+	if (r->kind == ANNOT_SRC)
+		return mode == ANNOT_MODE_SOURCE || !a->pair_by_offset;
+	return a->pair_by_offset;
+}
+
+bool
+annotate_row_paired(const struct annotation *a, enum annot_mode mode, size_t row)
+{
+	return row < a->nrows && pair_shown(a, mode, row);
+}
+
+/* A source row's numbers are its line's (on the line's first row). */
+static const struct annot_row *
+pair_row(const struct annotation *a, size_t row)
+{
+	const struct annot_row *r = &a->rows[row];
+
+	return r->kind == ANNOT_SRC && r->line_first != ANNOT_ROW_NONE ? &a->rows[r->line_first] : r;
+}
+
+uint64_t
+annotate_row_pair_period(const struct annotation *a, enum annot_mode mode, size_t row)
+{
+	return pair_shown(a, mode, row) ? pair_row(a, row)->pair_period : 0;
+}
+
+uint64_t
+annotate_row_pair_samples(const struct annotation *a, enum annot_mode mode, size_t row)
+{
+	return pair_shown(a, mode, row) ? pair_row(a, row)->pair_samples : 0;
 }
 
 enum annot_arrow

@@ -624,3 +624,97 @@ Test(annotate, source_and_asm_modes)
 	annotate_free(an);
 	fx_close(&f);
 }
+
+/* The annotation of the function named name in fixture file, built (f opened). */
+static struct annotation *
+built_in(struct fx *f, const char *file, const char *name)
+{
+	struct tally t;
+
+	fx_open(f, file);
+	return built(f, name, &t);
+}
+
+/*
+ * Diff mode, one build in both (diff-b and diff-c have one build id):
+ * spin's instructions pair by offset, each with the other's samples at
+ * that offset (counted here from the other's rows), every one of them.
+ */
+Test(annotate, diff_pairs_one_build_by_offset)
+{
+	struct fx fb, fc;
+	struct annotation *b = built_in(&fb, "diff-b.data", "spin");
+	struct annotation *c = built_in(&fc, "diff-c.data", "spin");
+	uint64_t sum = 0;
+
+	cr_assert(annotate_same_build(b, c), "diff-b and diff-c: one build");
+	cr_assert(annotate_same_build(c, b));
+	annotate_pair(b, c, true);
+	cr_expect(b->paired && b->pair_by_offset);
+	cr_expect_eq(b->pair_samples, c->samples);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct annot_row *r = &b->rows[i];
+		uint64_t want = 0;
+
+		if (r->kind != ANNOT_INSN)
+			continue;
+		for (size_t k = 0; k < c->nrows; k++)
+			if (c->rows[k].kind == ANNOT_INSN && c->rows[k].rel - c->start == r->rel - b->start) {
+				cr_expect_str_eq(annotate_row_text(c, &c->rows[k]), annotate_row_text(b, r));
+				want = c->rows[k].samples;
+			}
+		cr_expect_eq(annotate_row_pair_samples(b, ANNOT_MODE_BOTH, i), want, "at %lx",
+		    (unsigned long)r->vaddr);
+		sum += annotate_row_pair_samples(b, ANNOT_MODE_ASM, i);
+	}
+	cr_expect_eq(sum, c->samples, "every sample of the other paired");
+	cr_expect_gt(sum, 0);
+	annotate_free(b);
+	annotate_free(c);
+	fx_close(&fb);
+	fx_close(&fc);
+}
+
+/*
+ * Two builds (diff-a, diff-b): spin pairs by source line, each of a's
+ * lines with the samples of b's same file and line (summed here from b's
+ * instructions); instructions carry none.
+ */
+Test(annotate, diff_pairs_two_builds_by_source_line)
+{
+	struct fx fa, fb;
+	struct annotation *a = built_in(&fa, "diff-a.data", "spin");
+	struct annotation *b = built_in(&fb, "diff-b.data", "spin");
+	uint32_t *vis = calloc(a->nrows + 1, sizeof *vis);
+	size_t n;
+	uint64_t sum = 0;
+
+	cr_assert_not(annotate_same_build(a, b), "diff-a and diff-b: two builds");
+	annotate_pair(a, b, false);
+	cr_expect(a->paired && !a->pair_by_offset);
+	n = annotate_visible(a, ANNOT_MODE_SOURCE, vis);
+	cr_assert_gt(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		const char *pa, *pb;
+		int la, lb;
+		uint64_t want = 0;
+
+		cr_assert(annotate_row_source(a, vis[i], &pa, &la));
+		for (size_t k = 0; k < b->nrows; k++)
+			if (b->rows[k].kind == ANNOT_INSN && annotate_row_source(b, k, &pb, &lb) &&
+			    la == lb && strcmp(pa, pb) == 0)
+				want += b->rows[k].samples;
+		cr_expect_eq(annotate_row_pair_samples(a, ANNOT_MODE_SOURCE, vis[i]), want,
+		    "line %d", la);
+		sum += want;
+	}
+	cr_expect_gt(sum, 0, "some line in both");
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].kind == ANNOT_INSN)
+			cr_expect_eq(annotate_row_pair_samples(a, ANNOT_MODE_BOTH, i), 0);
+	free(vis);
+	annotate_free(a);
+	annotate_free(b);
+	fx_close(&fa);
+	fx_close(&fb);
+}

@@ -57,6 +57,24 @@ static const struct column annot_cols[A_N] = {
 	[A_TEXT] = { "Instruction / source line", 20, COL_FLEX },
 };
 
+/*
+ * Diff mode (perfnav OLD NEW): when the function is in both recordings,
+ * Baseline (OLD), New and Delta per row, as percents of the function's
+ * samples in each recording (A: periods): instructions paired by offset
+ * when both come from one build, else source lines by file and line
+ * (annotate_pair), the instructions then with the shown recording's only.
+ */
+enum { AD_BASE, AD_NEW, AD_DELTA, AD_ADDR, AD_ARROW, AD_TEXT, AD_N };
+
+static const struct column annot_diff_cols[AD_N] = {
+	[AD_BASE] = { "Baseline", 9, COL_RIGHT | COL_NUM },
+	[AD_NEW] = { "New", 9, COL_RIGHT | COL_NUM },
+	[AD_DELTA] = { "Delta", 9, COL_RIGHT | COL_NUM },
+	[AD_ADDR] = { "Address", 16, COL_RIGHT },
+	[AD_ARROW] = { "", 2, COL_NOSORT },
+	[AD_TEXT] = { "Instruction / source line", 20, COL_FLEX },
+};
+
 static const char *const mode_names[ANNOT_MODE_N] = {
 	[ANNOT_MODE_BOTH] = "source and instructions",
 	[ANNOT_MODE_SOURCE] = "source lines only",
@@ -76,6 +94,7 @@ struct annot_view {
 	int32_t			 pid, tid;
 	bool			 by_pid, by_tid;
 	int			 attr;			/* the event's */
+	bool			 pair_pending;		/* diff: the other not resolved yet */
 	char			 title[600];
 };
 
@@ -171,6 +190,57 @@ hot_el(double pct)
 	return pct >= 5 ? EL_HOT_HIGH : pct >= 0.5 ? EL_HOT_MID : pct > 0 ? EL_HOT_LOW : EL_DIM;
 }
 
+/* One side's number of a diff row: a percent of its function's period, or the period. */
+static double
+side_value(bool abs, uint64_t period, uint64_t total)
+{
+	if (abs)
+		return (double)period;
+	return total ? 100.0 * (double)period / (double)total : 0;
+}
+
+static void
+set_num(struct row *r, int col, int el, bool abs, bool sign, double v)
+{
+	if (abs)
+		row_set(r, col, el, sign ? "%+.0f" : "%.0f", v);
+	else
+		row_set(r, col, el, sign ? "%+.2f%%" : "%.2f%%", v);
+}
+
+static void
+diff_row(struct pane *p, size_t i, const char *arrow, struct row *r)
+{
+	struct annot_view *av = p->priv;
+	const struct annotation *an = av->an;
+	const struct annot_row *ar = &an->rows[i];
+	bool abs = p->sym->diff_abs, old_shown = p->sym->role == 0;
+	bool pair = annotate_row_paired(an, av->mode, i);
+	uint64_t own = ar->kind == ANNOT_SRC && pair ? an->rows[ar->line_first].line_period :
+	    annotate_row_period(an, av->mode, i);
+	double mine = side_value(abs, own, an->period);
+	double theirs = side_value(abs, annotate_row_pair_period(an, av->mode, i), an->pair_period);
+	double base = old_shown ? mine : theirs, new = old_shown ? theirs : mine;
+
+	if (arrow != NULL)
+		row_set(r, AD_ARROW, EL_HOT_HIGH, "%s", arrow);
+	if (ar->kind != ANNOT_SRC || pair) {
+		if (pair || old_shown)
+			set_num(r, AD_BASE, abs ? 0 : hot_el(base), abs, false, base);
+		if (pair || !old_shown)
+			set_num(r, AD_NEW, abs ? 0 : hot_el(new), abs, false, new);
+		if (pair)
+			set_num(r, AD_DELTA, new > base ? EL_DIFF_GREW : new < base ? EL_DIFF_SHRANK :
+			    EL_DIM, abs, true, new - base);
+	}
+	if (ar->kind == ANNOT_SRC) {
+		row_set(r, AD_TEXT, EL_FIELD_NAME, "%s", annotate_row_text(an, ar));
+		return;
+	}
+	row_set(r, AD_ADDR, EL_HEX_OFFSET, "%" PRIx64, ar->vaddr);
+	row_set(r, AD_TEXT, ar->samples ? 0 : EL_DIM, "%s", annotate_row_text(an, ar));
+}
+
 static void
 annot_row(struct pane *p, size_t idx, struct row *r)
 {
@@ -185,6 +255,10 @@ annot_row(struct pane *p, size_t idx, struct row *r)
 
 	r->key = i;
 	r->have_key = true;
+	if (an->paired) {
+		diff_row(p, i, arrow, r);
+		return;
+	}
 	if (arrow != NULL)
 		row_set(r, A_ARROW, EL_HOT_HIGH, "%s", arrow);
 	if (ar->kind == ANNOT_SRC) {
@@ -227,6 +301,47 @@ annot_free(struct pane *p)
 	free(av);
 }
 
+/*
+ * Diff mode: the same function in the other recording (paired by name, its
+ * event by name, no zoom: processes do not pair), credited to av->an's rows.
+ * Returns what the title says about it.
+ */
+static const char *
+build_pair(struct annot_view *av, struct symbols *sy, size_t ev)
+{
+	struct symbols *o = sy->pair;
+	const struct hist_node *nd;
+	struct annotation *other;
+	struct annot_view tmp;
+	struct hist_filter f;
+	uint32_t onode;
+	int oev;
+
+	av->pair_pending = false;
+	if (o == NULL)
+		return "";
+	if (symbols_pair_waiting(sy)) {
+		av->pair_pending = true;
+		return "; the other recording once its symbols are in";
+	}
+	onode = av->node != UINT32_MAX ? symbols_pair_func(sy, av->node) : CPATH_NONE;
+	oev = symbols_pair_event(sy, ev);
+	if (onode == CPATH_NONE || oev < 0 || (nd = hist_node_get(o->h, onode)) == NULL ||
+	    (other = annotate_new(o->z, nd->f.sym, NULL)) == NULL)
+		return sy->role == 0 ? "; not in NEW" : "; not in OLD";
+	memset(&tmp, 0, sizeof tmp);
+	tmp.h = o->h;
+	tmp.node = onode;
+	annotate_collect_filter(other, o->s, hist_event(o->h, (size_t)oev)->attr, 0, o->pos,
+	    scope_filter(&o->scope, o->start, &f), want_sample, &tmp);
+	scope_filter_free(&f);
+	annotate_build(other, NULL);
+	annotate_pair(av->an, other, annotate_same_build(av->an, other));
+	annotate_free(other);
+	return av->an->pair_by_offset ? "; OLD and NEW paired by offset (one build)" :
+	    "; OLD and NEW paired by source line (two builds)";
+}
+
 /* Build the annotation of the view's target. */
 static void
 build(struct pane *p, const struct nav_view *v)
@@ -235,7 +350,7 @@ build(struct pane *p, const struct nav_view *v)
 	struct symbols *sy = p->sym;
 	const struct hist_node *nd;
 	const struct hist_event *he;
-	const char *why = NULL;
+	const char *why = NULL, *pair;
 	size_t ev = (size_t)(v->arg & 0xffffffff);
 	unsigned flags = (unsigned)(v->arg >> 32);
 	struct hist_filter f;
@@ -274,11 +389,12 @@ build(struct pane *p, const struct nav_view *v)
 		av->node = UINT32_MAX;
 	}
 	annotate_build(av->an, NULL);
-	snprintf(av->title, sizeof av->title, "%s in %s, %s: %" PRIu64 " samples%s%s%s%s",
+	pair = build_pair(av, sy, ev);
+	snprintf(av->title, sizeof av->title, "%s in %s, %s: %" PRIu64 " samples%s%s%s%s%s",
 	    symbolizer_sym_name(sy->z, av->an->sym), symbolizer_dso_short(sy->z, av->an->dso),
 	    hist_str(sy->h, he->name), av->an->samples,
 	    av->by_tid ? " of one thread" : av->by_pid ? " of one process" : "",
-	    av->partial ? " (resolved so far)" : "", av->an->note[0] ? "; " : "", av->an->note);
+	    av->partial ? " (resolved so far)" : "", av->an->note[0] ? "; " : "", av->an->note, pair);
 }
 
 static void
@@ -288,9 +404,11 @@ annot_enter(struct pane *p, const struct nav_view *v)
 	bool rebuilt = false;
 
 	if (av->an == NULL || v->arg != av->arg || v->arg2 != av->arg2 || v->arg3 != av->arg3 ||
-	    av->partial) {
+	    av->partial || av->pair_pending) {
 		build(p, v);
 		relist(av);
+		p->cols = av->an != NULL && av->an->paired ? annot_diff_cols : annot_cols;
+		p->ncols = av->an != NULL && av->an->paired ? AD_N : A_N;
 		widget_reload(&p->w);
 		rebuilt = true;
 	}
