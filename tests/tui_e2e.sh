@@ -1055,6 +1055,8 @@ else
 fi
 wait_for "hot > annotate spin \[17/27\]" "editor with arguments: back"
 finish "editor with arguments"
+rm -f "$tmp/edargs" "$tmp/ed.sh" "$tmp/tests/fixtures-src"
+rmdir "$tmp/tests"
 
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"
@@ -1063,10 +1065,10 @@ keys Home a
 wait_for "spin in diffwork, cpu-clock: 156 samples; OLD and NEW paired by source line \(two builds\)" \
 	"diff annotate: two builds pair by source line"
 wait_for "^ Baseline +New +Delta +Address +Instruction" "diff annotate: Baseline, New, Delta"
-wait_for "^ +64\.10% +68\.47% +\+4\.37% +diffwork\.c:29$" "diff annotate: a line's share in each and the change"
+wait_for "^ +64\.10% +68\.47% +\+4\.37% +diffwork\.c:29( |$)" "diff annotate: a line's share in each and the change"
 wait_for "^ +35\.90% +1161 +lea" "diff annotate: an instruction, OLD's only"
 keys s
-wait_for "^ +24\.36% +15\.32% +-9\.04% +diffwork\.c:28$" "diff annotate: source only, a line's two places summed"
+wait_for "^ +24\.36% +15\.32% +-9\.04% +diffwork\.c:28( |$)" "diff annotate: source only, a line's two places summed"
 finish "diff annotate by line"
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-b.data' '$data/diff-c.data'"
 wait_for "Diff of event" "diff annotate, one build: the table"
