@@ -166,6 +166,10 @@ add_row(struct annotation *a, uint8_t kind, uint64_t rel, const char *t, size_t 
 	r->kind = kind;
 	r->rel = rel;
 	r->vaddr = rel + a->bias;
+	r->target_row = ANNOT_ROW_NONE;
+	r->src_row = ANNOT_ROW_NONE;
+	r->line_first = ANNOT_ROW_NONE;
+	r->path = ANNOT_ROW_NONE;
 	r->text = add_text(a, t, len);
 	return r;
 }
@@ -452,6 +456,7 @@ add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_sou
 	char prev_copy[512] = "";
 	char ibuf[1024], sbuf[1024];
 	struct src_cache sc;
+	uint32_t src_row = ANNOT_ROW_NONE;
 
 	memset(&sc, 0, sizeof sc);
 
@@ -478,23 +483,33 @@ add_source_rows_and_insns(struct annotation *a, char *buf, size_t n, bool no_sou
 			f.ip = f.rel;
 			src = symbolizer_srcline(a->z, &f);
 			if (src != NULL && (prev_src == NULL || strcmp(src, prev_copy) != 0)) {
-				const char *path;
+				const char *path = NULL;
 				char text[900];
-				int lineno;
+				int lineno = 0;
 				int k = snprintf(sbuf, sizeof sbuf, "%s", src);
 
-				if (symbolizer_source(a->z, &f, &path, &lineno) == 0 &&
-				    src_text(&sc, path, lineno, text, sizeof text))
-					k = snprintf(sbuf, sizeof sbuf, "%-14s %s", src, text);
+				if (symbolizer_source(a->z, &f, &path, &lineno) == 0) {
+					if (src_text(&sc, path, lineno, text, sizeof text))
+						k = snprintf(sbuf, sizeof sbuf, "%-14s %s", src, text);
+				} else {
+					path = NULL;
+				}
 				if (k < 0)
 					k = 0;
 				add_row(a, ANNOT_SRC, f.rel, sbuf, strlen(sbuf));
+				src_row = (uint32_t)(a->nrows - 1);
+				if (path != NULL) {
+					uint32_t po = add_text(a, path, strlen(path));
+
+					a->rows[src_row].path = po;
+					a->rows[src_row].lineno = lineno;
+				}
 				snprintf(prev_copy, sizeof prev_copy, "%s", src);
 				prev_src = prev_copy;
 			}
 		}
 		tlen = clean_insn(t, tlen, ibuf, sizeof ibuf);
-		add_row(a, ANNOT_INSN, v - a->bias, ibuf, tlen);
+		add_row(a, ANNOT_INSN, v - a->bias, ibuf, tlen)->src_row = src_row;
 	}
 	src_cache_free(&sc);
 }
@@ -636,5 +651,6 @@ annotate_build(struct annotation *a, const struct annot_opts *o)
 			a->hottest = i;
 		}
 	a->nhits = 0;
+	annotate_link(a);
 	return a->have_code ? 0 : 1;
 }

@@ -996,6 +996,27 @@ symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso, ui
 	return dso_sym_range(&z->dsos, sym, dso, start, end);
 }
 
+size_t
+symbolizer_dso_build_id(const struct symbolizer *z, uint32_t dso, uint8_t out[20])
+{
+	if (dso >= z->dsos.n)
+		return 0;
+	memcpy(out, z->dsos.v[dso].bid, z->dsos.v[dso].bid_len);
+	return z->dsos.v[dso].bid_len;
+}
+
+uint32_t
+symbolizer_sym_at(struct symbolizer *z, uint32_t dso, uint64_t rel)
+{
+	struct frame f;
+
+	if (dso == DSO_NONE || dso >= symbolizer_ndsos(z))
+		return SYM_NONE;
+	memset(&f, 0, sizeof f);
+	dso_lookup(z, dso, rel, &f);
+	return f.sym;
+}
+
 bool
 symbolizer_sym_object(const struct symbolizer *z, uint32_t sym)
 {

@@ -256,6 +256,13 @@ const char *symbolizer_sym_label(const struct symbolizer *z, const struct frame 
  */
 int symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso,
     uint64_t *start, uint64_t *end);
+/*
+ * The symbol of DSO dso holding address rel (DSO space, as frames' rel),
+ * loading the DSO's symbols if needed; SYM_NONE if none holds it.
+ */
+uint32_t symbolizer_sym_at(struct symbolizer *z, uint32_t dso, uint64_t rel);
+/* The build id of dso (at most 20 bytes into out); its length, 0 if none. */
+size_t symbolizer_dso_build_id(const struct symbolizer *z, uint32_t dso, uint8_t out[20]);
 /* Is sym a data object (STT_OBJECT): perf prints such a symbol of a data
  * address as "name+0xOFFSET". */
 bool symbolizer_sym_object(const struct symbolizer *z, uint32_t sym);

@@ -452,3 +452,269 @@ Test(annotate, cut_objdump_that_will_not_stop, .timeout = 60)
 	unlink(path);
 	free(path);
 }
+
+/* objdump's branches as annotate_parse_branch reads them: direct ones with
+ * their destination, indirect ones without, others none. */
+Test(annotate, branches_in_objdump_text)
+{
+	static const struct {
+		const char	*text;
+		int		 kind;
+		bool		 direct;
+		uint64_t	 to;
+	} cases[] = {
+		{ "jne    117b <mix_one+0x7>", ANNOT_BR_JUMP, true, 0x117b },
+		{ "jmp    1246 <main+0x41>", ANNOT_BR_JUMP, true, 0x1246 },
+		{ "call   1174 <mix_one>", ANNOT_BR_CALL, true, 0x1174 },
+		{ "call   1030 <printf@plt>", ANNOT_BR_CALL, true, 0x1030 },
+		{ "bnd jmp 1020 <.plt>", ANNOT_BR_JUMP, true, 0x1020 },
+		{ "notrack jmp *%rax", ANNOT_BR_JUMP, false, 0 },
+		{ "call   *0x2fe2(%rip)        # 3fd8 <__gmon_start__@Base>", ANNOT_BR_CALL, false, 0 },
+		{ "jmp    *0x2fe2(%rip)        # 4018 <x>", ANNOT_BR_JUMP, false, 0 },
+		{ "b.ne   4005d0 <main+0x20>", ANNOT_BR_JUMP, true, 0x4005d0 },
+		{ "cbz    w0, 4005e0 <main+0x30>", ANNOT_BR_JUMP, true, 0x4005e0 },
+		{ "bl     400500 <puts@plt>", ANNOT_BR_CALL, true, 0x400500 },
+		{ "lea    0x2ef0(%rip),%rax        # 4040 <buf>", ANNOT_BR_NONE, false, 0 },
+		{ "mov    %edi,%eax", ANNOT_BR_NONE, false, 0 },
+		{ "ret", ANNOT_BR_NONE, false, 0 },
+		{ "bswap  %eax", ANNOT_BR_NONE, false, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint64_t to = 0;
+		bool direct = true;
+		int k = annotate_parse_branch(cases[i].text, &to, &direct);
+
+		cr_expect_eq(k, cases[i].kind, "%s: kind %d", cases[i].text, k);
+		cr_expect_eq(direct, cases[i].direct, "%s: direct %d", cases[i].text, direct);
+		if (cases[i].direct)
+			cr_expect_eq(to, cases[i].to, "%s: to %#lx", cases[i].text, (unsigned long)to);
+	}
+}
+
+/* The annotation of the function named name in fp.data, built. */
+static struct annotation *
+built(struct fx *f, const char *name, struct tally *t)
+{
+	struct annotation *an;
+
+	tally(f, name, t);
+	cr_assert_neq(t->sym, SYM_NONE, "%s has samples in fp.data", name);
+	an = annotate_new(f->z, t->sym, NULL);
+	cr_assert_not_null(an);
+	annotate_collect(an, f->s, -1, 0, session_index(f->s)->n, NULL, NULL);
+	cr_assert_eq(annotate_build(an, NULL), 0, "disassembly: %s", an->note);
+	return an;
+}
+
+/*
+ * mix's loop: its jne goes to an instruction of mix (the one at the
+ * address its text names), its call to mix_one's symbol; the arrow of the
+ * selected jump runs from it to its target over the rows between.
+ */
+Test(annotate, jumps_and_calls_of_mix)
+{
+	struct fx f;
+	struct tally t, one;
+	struct annotation *an;
+	size_t jumps = 0, calls = 0;
+
+	fx_open(&f, "fp.data");
+	tally(&f, "mix_one", &one);
+	an = built(&f, "mix", &t);
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct annot_row *r = &an->rows[i];
+		const char *text = annotate_row_text(an, r);
+		size_t to = r->target_row;
+
+		if (r->kind != ANNOT_INSN)
+			continue;
+		if (strncmp(text, "jne", 3) == 0) {
+			jumps++;
+			cr_expect_eq(r->branch, ANNOT_BR_JUMP);
+			cr_assert(to != ANNOT_ROW_NONE, "%s: a target row", text);
+			cr_expect_eq(an->rows[to].kind, ANNOT_INSN);
+			cr_expect_eq(an->rows[to].vaddr, strtoull(text + 3, NULL, 16), "%s", text);
+			cr_expect_lt(to, i, "a loop jumps back");
+			cr_expect_eq(annotate_callee(an, i), SYM_NONE, "a jump inside is no call");
+			cr_expect_eq(annotate_arrow(an, i, i), ANNOT_AR_FROM_UP);
+			cr_expect_eq(annotate_arrow(an, i, to), ANNOT_AR_TO_UP);
+			for (size_t k = to + 1; k < i; k++)
+				cr_expect_eq(annotate_arrow(an, i, k), ANNOT_AR_PASS, "row %zu", k);
+			cr_expect_eq(annotate_arrow(an, i, i + 1), ANNOT_AR_NONE);
+			cr_expect_eq(annotate_arrow(an, i, to - 1), ANNOT_AR_NONE);
+			/* a row that is no jump draws no arrow */
+			cr_expect_eq(annotate_arrow(an, to, i), ANNOT_AR_NONE);
+		} else if (strncmp(text, "call", 4) == 0) {
+			calls++;
+			cr_expect_eq(r->branch, ANNOT_BR_CALL);
+			cr_expect_eq(to, ANNOT_ROW_NONE);
+			cr_expect_eq(annotate_callee(an, i), one.sym, "%s: mix_one's symbol", text);
+		} else {
+			cr_expect_eq(r->branch, ANNOT_BR_NONE, "%s", text);
+		}
+	}
+	cr_expect_eq(jumps, 1);
+	cr_expect_eq(calls, 1);
+	annotate_free(an);
+	fx_close(&f);
+}
+
+/*
+ * The three modes: source lines once each with the samples of all their
+ * instructions (summed independently here), instructions only, both; the
+ * hottest row of each mode is the one with the most period.
+ */
+Test(annotate, source_and_asm_modes)
+{
+	struct fx f;
+	struct tally t;
+	struct annotation *an;
+	uint32_t *vis;
+	size_t n, insns = 0, hot;
+	uint64_t sum = 0, best = 0;
+
+	fx_open(&f, "fp.data");
+	an = built(&f, "mix_one", &t);
+	vis = calloc(an->nrows + 1, sizeof *vis);
+
+	n = annotate_visible(an, ANNOT_MODE_BOTH, vis);
+	cr_expect_eq(n, an->nrows);
+	n = annotate_visible(an, ANNOT_MODE_ASM, vis);
+	for (size_t i = 0; i < an->nrows; i++)
+		insns += an->rows[i].kind == ANNOT_INSN;
+	cr_expect_eq(n, insns);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(an->rows[vis[i]].kind, ANNOT_INSN);
+
+	n = annotate_visible(an, ANNOT_MODE_SOURCE, vis);
+	cr_assert_gt(n, 1, "mix_one has several source lines");
+	for (size_t i = 0; i < n; i++) {
+		const char *pi, *pj;
+		int li, lj;
+		uint64_t own = 0;
+
+		cr_expect_eq(an->rows[vis[i]].kind, ANNOT_SRC);
+		cr_assert(annotate_row_source(an, vis[i], &pi, &li));
+		cr_expect(strstr(pi, "cpu.c") != NULL, "%s", pi);
+		for (size_t j = 0; j < i; j++) {
+			cr_assert(annotate_row_source(an, vis[j], &pj, &lj));
+			cr_expect(li != lj || strcmp(pi, pj) != 0, "line %d shown twice", li);
+		}
+		/* every instruction whose source line is this one */
+		for (size_t k = 0; k < an->nrows; k++)
+			if (an->rows[k].kind == ANNOT_INSN && annotate_row_source(an, k, &pj, &lj) &&
+			    lj == li && strcmp(pi, pj) == 0)
+				own += an->rows[k].samples;
+		cr_expect_eq(annotate_row_samples(an, ANNOT_MODE_SOURCE, vis[i]), own, "line %d", li);
+		sum += own;
+		if (annotate_row_period(an, ANNOT_MODE_SOURCE, vis[i]) > best)
+			best = annotate_row_period(an, ANNOT_MODE_SOURCE, vis[i]);
+	}
+	cr_expect_eq(sum, an->samples, "every sample on some line");
+	hot = annotate_hottest(an, ANNOT_MODE_SOURCE);
+	cr_assert_neq(hot, SIZE_MAX);
+	cr_expect_eq(an->rows[hot].kind, ANNOT_SRC);
+	cr_expect_eq(annotate_row_period(an, ANNOT_MODE_SOURCE, hot), best);
+	cr_expect_eq(annotate_hottest(an, ANNOT_MODE_ASM), an->hottest);
+	cr_expect_eq(annotate_hottest(an, ANNOT_MODE_BOTH), an->hottest);
+	/* source rows count nothing outside the source mode */
+	cr_expect_eq(annotate_row_samples(an, ANNOT_MODE_BOTH, hot), 0);
+	free(vis);
+	annotate_free(an);
+	fx_close(&f);
+}
+
+/* The annotation of the function named name in fixture file, built (f opened). */
+static struct annotation *
+built_in(struct fx *f, const char *file, const char *name)
+{
+	struct tally t;
+
+	fx_open(f, file);
+	return built(f, name, &t);
+}
+
+/*
+ * Diff mode, one build in both (diff-b and diff-c have one build id):
+ * spin's instructions pair by offset, each with the other's samples at
+ * that offset (counted here from the other's rows), every one of them.
+ */
+Test(annotate, diff_pairs_one_build_by_offset)
+{
+	struct fx fb, fc;
+	struct annotation *b = built_in(&fb, "diff-b.data", "spin");
+	struct annotation *c = built_in(&fc, "diff-c.data", "spin");
+	uint64_t sum = 0;
+
+	cr_assert(annotate_same_build(b, c), "diff-b and diff-c: one build");
+	cr_assert(annotate_same_build(c, b));
+	annotate_pair(b, c, true);
+	cr_expect(b->paired && b->pair_by_offset);
+	cr_expect_eq(b->pair_samples, c->samples);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct annot_row *r = &b->rows[i];
+		uint64_t want = 0;
+
+		if (r->kind != ANNOT_INSN)
+			continue;
+		for (size_t k = 0; k < c->nrows; k++)
+			if (c->rows[k].kind == ANNOT_INSN && c->rows[k].rel - c->start == r->rel - b->start) {
+				cr_expect_str_eq(annotate_row_text(c, &c->rows[k]), annotate_row_text(b, r));
+				want = c->rows[k].samples;
+			}
+		cr_expect_eq(annotate_row_pair_samples(b, ANNOT_MODE_BOTH, i), want, "at %lx",
+		    (unsigned long)r->vaddr);
+		sum += annotate_row_pair_samples(b, ANNOT_MODE_ASM, i);
+	}
+	cr_expect_eq(sum, c->samples, "every sample of the other paired");
+	cr_expect_gt(sum, 0);
+	annotate_free(b);
+	annotate_free(c);
+	fx_close(&fb);
+	fx_close(&fc);
+}
+
+/*
+ * Two builds (diff-a, diff-b): spin pairs by source line, each of a's
+ * lines with the samples of b's same file and line (summed here from b's
+ * instructions); instructions carry none.
+ */
+Test(annotate, diff_pairs_two_builds_by_source_line)
+{
+	struct fx fa, fb;
+	struct annotation *a = built_in(&fa, "diff-a.data", "spin");
+	struct annotation *b = built_in(&fb, "diff-b.data", "spin");
+	uint32_t *vis = calloc(a->nrows + 1, sizeof *vis);
+	size_t n;
+	uint64_t sum = 0;
+
+	cr_assert_not(annotate_same_build(a, b), "diff-a and diff-b: two builds");
+	annotate_pair(a, b, false);
+	cr_expect(a->paired && !a->pair_by_offset);
+	n = annotate_visible(a, ANNOT_MODE_SOURCE, vis);
+	cr_assert_gt(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		const char *pa, *pb;
+		int la, lb;
+		uint64_t want = 0;
+
+		cr_assert(annotate_row_source(a, vis[i], &pa, &la));
+		for (size_t k = 0; k < b->nrows; k++)
+			if (b->rows[k].kind == ANNOT_INSN && annotate_row_source(b, k, &pb, &lb) &&
+			    la == lb && strcmp(pa, pb) == 0)
+				want += b->rows[k].samples;
+		cr_expect_eq(annotate_row_pair_samples(a, ANNOT_MODE_SOURCE, vis[i]), want,
+		    "line %d", la);
+		sum += want;
+	}
+	cr_expect_gt(sum, 0, "some line in both");
+	for (size_t i = 0; i < a->nrows; i++)
+		if (a->rows[i].kind == ANNOT_INSN)
+			cr_expect_eq(annotate_row_pair_samples(a, ANNOT_MODE_BOTH, i), 0);
+	free(vis);
+	annotate_free(a);
+	annotate_free(b);
+	fx_close(&fa);
+	fx_close(&fb);
+}

@@ -244,9 +244,9 @@ wait_for "procs > pid 25671 cpu > hot" "Enter again on the zoomed process: its h
 wait_for "74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "a process's symbols after drilling in"
 keys Home Down Down a
 wait_for "5 .* a Annotate" "a: the annotate view of the selected symbol"
-wait_for "^ Percent +Samples +Address Instruction" "annotate's columns"
+wait_for "^ Percent +Samples +Address +Instruction" "annotate's columns"
 wait_for "mix_one in cpu, cpu-clock: 138 samples of one process" "the function, its samples"
-wait_for "^ +23\.19% +32 +1188 lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
+wait_for "^ +23\.19% +32 +1188 +lea +\(%rcx,%rdx,1\),%eax" "perf annotate's hottest instruction"
 wait_for "annotate mix_one \[[0-9]+/[0-9]+\]" "the path names it; the cursor on the hottest"
 wait_for "^ +cpu\.c:[0-9]+" "source lines between the instructions"
 keys Enter
@@ -1015,6 +1015,126 @@ case $cmd in
 esac
 keys Escape
 finish "diff scope"
+
+# ---- annotate navigation: Enter on a call and on a jump, the jump's arrow, v, H, n/N, s ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "annotate nav: symbols resolved"
+keys Home Down Down Down Down Down a
+wait_for "^ mix in cpu, cpu-clock: 8 samples" "annotate nav: mix annotated"
+wait_for "hot > annotate mix \[11/21\]" "annotate nav: on mix's hottest line, its call of mix_one"
+keys Enter
+wait_for "^ mix_one in cpu, cpu-clock: 138 samples" "Enter on a call: the callee's annotate view"
+wait_for "hot > annotate mix > annotate mix_one \[10/16\]" "the callee: a view of the history, on its hottest"
+keys Escape
+wait_for "hot > annotate mix \[11/21\]" "Esc: back to the caller, on the call"
+keys H
+wait_for "hot > annotate mix \[11/21\]" "H: the hottest line"
+keys n
+wait_for "hot > annotate mix \[12/21\]" "n: the next line with samples"
+keys n n n
+wait_for "hot > annotate mix \[11/21\]" "n: round to the first line with samples"
+keys N
+wait_for "hot > annotate mix \[15/21\]" "N: the previous line with samples"
+keys / j n e Enter
+wait_for "hot > annotate mix \[16/21\]" "annotate nav: the search on the jne"
+wait_for "^ +0\.00% +0 +11a9 +┌> mov +\(%rbx\),%edi" "the jump's arrow: its head on the target"
+wait_for "^ +50\.00% +4 +11ab +│ +call" "the jump's arrow: over the rows between"
+wait_for "^ +0\.00% +0 +11b9 +└─ jne +11a9 <mix\+0x15>" "the jump's arrow: its tail on the jump"
+keys Enter
+wait_for "hot > annotate mix > jump to 11a9 \[10/21\]" "Enter on a jump: its target line, a step of the history"
+wait_gone "└─ jne" "the arrow goes with the selection"
+keys Escape
+wait_for "hot > annotate mix \[16/21\]" "Esc: back on the jump"
+keys v
+wait_for "no samples at 11b9" "v: the samples of the line (none on the jne)"
+keys s
+wait_for "source lines only \(s: instructions only\)" "s: source lines only"
+wait_for "^ +62\.50% +5 +cpu\.c:39$" "source only: a line's samples summed"
+wait_for "^ +37\.50% +3 +cpu\.c:38$" "source only: a line's instructions summed wherever they lie"
+wait_gone "11ab" "source only: no instruction"
+keys s
+wait_for "instructions only \(s: source and instructions\)" "s again: instructions only"
+wait_gone "cpu\.c:" "instructions only: no source row"
+wait_for "^ +50\.00% +4 +11ab +call +1174 <mix_one>" "instructions only: the instructions"
+keys s
+wait_for "^ +cpu\.c:37$" "s a third time: both again"
+finish "annotate nav"
+
+# ---- annotate: the jump's arrow in ASCII without a UTF-8 locale ----
+start "env LANG=C LC_ALL=C '$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "ASCII arrows: symbols resolved"
+keys Home Down Down Down Down Down a
+wait_for "^ mix in cpu, cpu-clock: 8 samples" "ASCII arrows: mix annotated"
+keys / j n e Enter
+wait_for "^ +0\.00% +0 +11a9 \+> mov" "ASCII arrows: the head"
+wait_for "^ +50\.00% +4 +11ab \|  call" "ASCII arrows: the line between"
+wait_for "^ +0\.00% +0 +11b9 \+- jne" "ASCII arrows: the tail"
+finish "ASCII arrows"
+
+# ---- annotate: e opens $EDITOR (a script writing its arguments) at the selected source line ----
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/edargs"\n' "$tmp" > "$tmp/ed.sh"
+chmod +x "$tmp/ed.sh"
+start "EDITOR='$tmp/ed.sh' '$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "editor: symbols resolved"
+keys Home a
+wait_for "hot > annotate spin \[17/27\]" "editor: spin annotated, on its hottest instruction"
+# the DWARF names tests/fixtures-src/forkexec.c, relative: not there from $tmp
+keys e
+wait_for "source file not found: tests/fixtures-src/forkexec\.c" "e: a source file not there is said"
+[ ! -e "$tmp/edargs" ] && ok "e: no editor for a file not there" || ko "e: the editor ran"
+mkdir -p "$tmp/tests"
+ln -s "$top/tests/fixtures-src" "$tmp/tests/fixtures-src"
+keys e
+for ((i = 0; i < timeout * 10; i++)); do [ -s "$tmp/edargs" ] && break; sleep 0.1; done
+if [ "$(cat "$tmp/edargs" 2>/dev/null)" = "$(printf '+25\ntests/fixtures-src/forkexec.c')" ]; then
+	ok "e: \$EDITOR +25 FILE"
+else
+	ko "e: the editor's arguments: $(cat "$tmp/edargs" 2>/dev/null)"
+fi
+wait_for "hot > annotate spin \[17/27\]" "e: the view back after the editor"
+wait_for "^ +37\.99% +68 +11dc +add" "e: the screen redrawn"
+keys Up Up Up e
+wait_for "hot > annotate spin \[14/27\]" "e: on a source row"
+sleep 0.5
+[ "$(head -1 "$tmp/edargs")" = "+25" ] && ok "e: a source row's own line" || ko "e on a source row: $(cat "$tmp/edargs")"
+finish "editor"
+rm -f "$tmp/edargs"
+# an editor with arguments goes through sh -c, the file as "$@"
+start "EDITOR='$tmp/ed.sh --wait' '$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "editor with arguments: symbols resolved"
+keys Home a
+wait_for "hot > annotate spin \[17/27\]" "editor with arguments: spin annotated"
+keys e
+for ((i = 0; i < timeout * 10; i++)); do [ -s "$tmp/edargs" ] && break; sleep 0.1; done
+if [ "$(cat "$tmp/edargs" 2>/dev/null)" = "$(printf -- '--wait\n+25\ntests/fixtures-src/forkexec.c')" ]; then
+	ok "e: \$EDITOR's own arguments, then +25 FILE"
+else
+	ko "e with arguments: $(cat "$tmp/edargs" 2>/dev/null)"
+fi
+wait_for "hot > annotate spin \[17/27\]" "editor with arguments: back"
+finish "editor with arguments"
+rm -f "$tmp/edargs" "$tmp/ed.sh" "$tmp/tests/fixtures-src"
+rmdir "$tmp/tests"
+
+# ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"
+wait_for "Diff of event 'cpu-clock': OLD 182 samples, NEW 149" "diff annotate: the table"
+keys Home a
+wait_for "spin in diffwork, cpu-clock: 156 samples; OLD and NEW paired by source line \(two builds\)" \
+	"diff annotate: two builds pair by source line"
+wait_for "^ Baseline +New +Delta +Address +Instruction" "diff annotate: Baseline, New, Delta"
+wait_for "^ +64\.10% +68\.47% +\+4\.37% +diffwork\.c:29( |$)" "diff annotate: a line's share in each and the change"
+wait_for "^ +35\.90% +1161 +lea" "diff annotate: an instruction, OLD's only"
+keys s
+wait_for "^ +24\.36% +15\.32% +-9\.04% +diffwork\.c:28( |$)" "diff annotate: source only, a line's two places summed"
+finish "diff annotate by line"
+start "'$bin' --buildid-dir '$data/buildid' '$data/diff-b.data' '$data/diff-c.data'"
+wait_for "Diff of event" "diff annotate, one build: the table"
+keys Home a
+wait_for "steady in diffwork, cpu-clock:u: 20 samples; OLD and NEW paired by offset \(one build\)" \
+	"diff annotate: one build pairs by offset"
+wait_for "^ +5\.00% +33\.33% +\+28\.33% +11fb +shr +\\\$0x9,%eax" "diff annotate: an instruction in each and the change"
+finish "diff annotate by offset"
 
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

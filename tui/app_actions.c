@@ -411,6 +411,8 @@ app_actions_do(struct app *a, enum action act, int key)
 		back(a);
 	if (r & PANE_PUSH)
 		app_view_follow(a, p);
+	if (r & PANE_EDIT)
+		app_term_edit(a, p->edit_path, p->edit_line);
 	if (r & PANE_HANDLED)
 		return;
 	if (p->is_list && list_action(a, p, act))

@@ -119,6 +119,12 @@ void app_scope_undo(struct app *a, size_t n);
 int app_term_start(struct app *a);
 /* app_term.c: restore the terminal and signals, show what stderr got. */
 void app_term_stop(void);
+/*
+ * app_term.c: leave curses, run $EDITOR (default vi) as `EDITOR +line path`
+ * on the terminal and wait for it, then take the screen back; a file that
+ * is not there (or no regular file) is said on the status line instead.
+ */
+void app_term_edit(struct app *a, const char *path, int line);
 
 /* app_view.c: the pane of the current view. */
 struct pane *app_view_pane(struct app *a);

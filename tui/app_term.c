@@ -6,9 +6,12 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -21,8 +24,11 @@
  * app_term.c: the terminal's state, restored on every way out: quitting,
  * a signal (INT, TERM, HUP, QUIT) or the fatal path of core/err.h.  While
  * curses is active, standard error goes to a temporary file shown after
- * endwin().
+ * endwin().  The annotate view's editor runs here too, curses suspended
+ * around it.
  */
+
+extern char **environ;
 
 static SCREEN *app_screen;
 static FILE *tty_in, *tty_out;
@@ -168,4 +174,106 @@ app_term_stop(void)
 	signal(SIGQUIT, SIG_DFL);
 	fatal_set_hook(NULL);
 	stderr_replay();
+}
+
+/* Does an editor command need a shell (arguments, quotes, variables)? */
+static bool
+needs_shell(const char *cmd)
+{
+	return strpbrk(cmd, " \t\n'\"\\$`;&|<>()*?[]#~=%{}") != NULL;
+}
+
+/* Run argv on the terminal (stdin, stdout, the real stderr) and wait; the
+ * exit status, or -1 with errno's reason in *why. */
+static int
+run_on_terminal(char *const argv[], int *why)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	struct sigaction ign, old_int, old_quit;
+	sigset_t def;
+	pid_t pid;
+	int rc, status = 0;
+
+	posix_spawn_file_actions_init(&fa);
+	if (tty_in != NULL)
+		posix_spawn_file_actions_adddup2(&fa, fileno(tty_in), STDIN_FILENO);
+	if (tty_out != NULL)
+		posix_spawn_file_actions_adddup2(&fa, fileno(tty_out), STDOUT_FILENO);
+	if (saved_stderr >= 0)
+		posix_spawn_file_actions_adddup2(&fa, saved_stderr, STDERR_FILENO);
+	/* the editor has the signals perfnav catches as they were */
+	posix_spawnattr_init(&at);
+	sigemptyset(&def);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGQUIT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	/* as system(): a C-c in the editor is the editor's, not ours */
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	if (rc == 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		*why = rc;
+		return -1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void
+app_term_edit(struct app *a, const char *path, int line)
+{
+	const char *ed = getenv("EDITOR");
+	struct stat st;
+	char lbuf[32], *cmd = NULL;
+	char *argv[7];
+	int rc, why = 0;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		app_msg(a, EL_WARNING, "source file not found: %s", path);
+		return;
+	}
+	if (ed == NULL || ed[0] == '\0')
+		ed = "vi";
+	snprintf(lbuf, sizeof lbuf, "+%d", line);
+	if (needs_shell(ed)) {
+		/* "emacs -nw": the shell splits the command, the file goes as "$@" */
+		cmd = xmalloc(strlen(ed) + 8);
+		snprintf(cmd, strlen(ed) + 8, "%s \"$@\"", ed);
+		argv[0] = "/bin/sh";
+		argv[1] = "-c";
+		argv[2] = cmd;
+		argv[3] = "perfnav-editor";
+		argv[4] = lbuf;
+		argv[5] = (char *)path;
+		argv[6] = NULL;
+	} else {
+		argv[0] = (char *)ed;
+		argv[1] = lbuf;
+		argv[2] = (char *)path;
+		argv[3] = NULL;
+	}
+	def_prog_mode();
+	endwin();
+	rc = run_on_terminal(argv, &why);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	refresh();
+	free(cmd);
+	if (rc < 0)
+		app_msg(a, EL_WARNING, "cannot run the editor %s: %s", ed, strerror(why));
+	else if (rc != 0)
+		app_msg(a, EL_WARNING, "the editor %s exited with %d", ed, rc);
 }

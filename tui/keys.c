@@ -149,7 +149,10 @@ const char keys_default_text[] =
 	"bind global A diff-norm\n"
 	"bind flame O diff-old\n"
 	"bind annotate n next-hot\n"
-	"bind annotate N prev-hot\n";
+	"bind annotate N prev-hot\n"
+	"bind annotate H hottest\n"
+	"bind annotate s annotate-mode\n"
+	"bind annotate e edit-source\n";
 
 static const struct {
 	const char	*name;

@@ -36,7 +36,7 @@
 	X(PAGE_DOWN, "page-down", "move down one page") \
 	X(TOP, "top", "go to the first row") \
 	X(BOTTOM, "bottom", "go to the last row") \
-	X(ENTER, "enter", "drill into the selected row") \
+	X(ENTER, "enter", "drill into the selected row (annotate: a jump's target line, a call's function)") \
 	X(BACK, "back", "go back to the previous view") \
 	X(SEARCH, "search", "search forward as you type") \
 	X(SEARCH_NEXT, "search-next", "next match of the search") \
@@ -68,7 +68,7 @@
 	X(ZOOM_THREAD, "zoom-thread", "zoom the scope into the selected row's thread (timeline: the lane's process, thread or CPU; every pane; Esc: out)") \
 	X(DSOS, "dsos", "hot functions: list shared objects instead of symbols (again: back)") \
 	X(PCT_LIMIT, "percent-limit", "hot functions: hide rows under 0.5, 1, 2, 5 %, or none") \
-	X(EVENTS, "events", "the events of the selected process, thread or symbol") \
+	X(EVENTS, "events", "the events of the selected process, thread or symbol (annotate: the samples of the line)") \
 	X(ANNOTATE, "annotate", "hot functions: the selected symbol's instructions with their samples (again: back)") \
 	X(CALL_ORDER, "call-order", "hot functions: a symbol's call paths towards its callers or its callees") \
 	X(CALL_PERCENT, "call-percent", "hot functions: call-path percentages of the symbol's total or of the event's") \
@@ -102,6 +102,9 @@
 	X(DIFF_OLD, "diff-old", "diff mode, flame graph: OLD's shape (again: NEW's)") \
 	X(NEXT_HOT, "next-hot", "annotate: the next instruction with samples (with a search: its next match)") \
 	X(PREV_HOT, "prev-hot", "annotate: the previous instruction with samples (with a search: its previous match)") \
+	X(HOTTEST, "hottest", "annotate: the hottest line (instruction, or source line in the source-only mode)") \
+	X(EDIT_SOURCE, "edit-source", "annotate: the selected line's source file in $EDITOR (default vi), at that line") \
+	X(ANNOT_MODE, "annotate-mode", "annotate: cycle source and instructions, source lines only (samples summed per line), instructions only") \
 	X(EVENTS_SCOPE, "events-scope", "events: only the records in the scope (time steps, zoom, start options), or every record") \
 	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \
 	X(SCOPE_COMMAND, "scope-command", "the perfnav top (folded, tree) command line that prints the current view's numbers")

@@ -56,6 +56,9 @@ enum {
 	NAV_HOT_TID = 1 << 1,	/* only thread (arg2 & 0xffffffff) */
 	NAV_HOT_DSO = 1 << 2,	/* only DSO arg3 */
 	NAV_HOT_DSOS = 1 << 3,	/* list DSOs, not symbols */
+	/* an annotate view's: arg2 is a symbol id, not a function node (a
+	 * callee opened from a call, which has no samples of its own) */
+	NAV_ANNOT_SYM = 1 << 4,
 };
 
 struct nav_view {

@@ -68,6 +68,7 @@ enum {
 	PANE_PUSH = 1 << 3,	/* drill in: push p->push */
 	PANE_BACK = 1 << 4,	/* go back one view */
 	PANE_MSG = 1 << 5,	/* show p->msg on the status line */
+	PANE_EDIT = 1 << 6,	/* the app runs $EDITOR on p->edit_path at p->edit_line */
 };
 
 /* What the app hands to drawing panes. */
@@ -141,6 +142,9 @@ struct pane {
 	/* Set by key() with PANE_PUSH / PANE_MSG. */
 	struct nav_view		 push;
 	char			 msg[200];
+	/* Set by key() with PANE_EDIT: the file and line the editor opens. */
+	char			 edit_path[4096];
+	int			 edit_line;
 };
 
 #define X(id, ops, key) extern const struct pane_ops ops;
