@@ -654,7 +654,7 @@ wait_for "^  cpu \? +[▁▂▃▄▅▆▇█ ]+$" "timeline: samples without a
 keys p
 wait_for "Timeline by process \(p\)" "timeline: p switches back"
 keys Down Down Down F
-wait_for "Flame scope of 26216/26218 threads \| columns of 2 ms .* \| 61 samples" \
+wait_for "Heat map of 26216/26218 threads \| columns of 2 ms .* \| 61 samples" \
 	"timeline: F opens the flame scope of the selected thread"
 wait_for "timeline > fscope 26216/26218 threads" "timeline: the flame scope of a thread is a step of the path"
 keys Escape
@@ -664,7 +664,7 @@ mouse 3 60 5
 wait_for "timeline > time 983\.[0-9]+-983\.[0-9]+" "timeline: a mouse drag over the axis applies a range"
 keys Escape
 tab 0
-wait_for "Flame scope \| columns of 2 ms \(z/Z\), rows of [0-9.]+ us \| 228 samples" \
+wait_for "Heat map \| columns of 2 ms \(z/Z\), rows of [0-9.]+ us \| 228 samples" \
 	"flame scope: the tab opens it, columns short enough for the 86 ms recording"
 wait_for "^\+0 ms +█" "flame scope: offsets on the left, cells in block glyphs"
 keys s Down Down Enter
@@ -946,7 +946,7 @@ keys 9
 wait_for "\[pid 26195 forkexec\]" "scope: the timeline under the same scope"
 wait_for "Timeline by process \(p\) \| 59 samples" "scope: the timeline counts the zoom's samples only"
 keys 0
-wait_for "Flame scope of 26195 .* \| 59 samples" "scope: the heat map too"
+wait_for "Heat map of 26195 .* \| 59 samples" "scope: the heat map too"
 keys 9
 keys s Right Right Right Right Right Right Right Right Right Right Right Right Enter
 wait_for "\[pid 26195 forkexec > time [0-9.]+-[0-9.]+\]" "scope: a time step joins the zoom"

@@ -744,7 +744,8 @@ head_line(struct pane *p, char *buf, size_t n)
 		    "NEW");
 	if (nev > 1)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, })", sc->ev + 1, nev);
-	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " samples", N(f, 0)->total_samples);
+	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " sample%s", N(f, 0)->total_samples,
+	    plural(N(f, 0)->total_samples));
 	if (sc->zoomed || sc->ncpus)
 		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));
 	if (sc->nxf)
@@ -785,8 +786,8 @@ info_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " | %.2f%% of the zoom",
 		    pct(nd->total_period, top->total_period));
 	if (f->pat[0])
-		snprintf(buf + k, n - (size_t)k, " | /%s: %zu frames, %.2f%%", f->pat,
-		    f->found.nodes, pct(f->found.period, root->total_period));
+		snprintf(buf + k, n - (size_t)k, " | /%s: %zu frame%s, %.2f%%", f->pat,
+		    f->found.nodes, plural(f->found.nodes), pct(f->found.period, root->total_period));
 	return buf;
 }
 

@@ -379,10 +379,10 @@ head_line(struct pane *p, char *buf, size_t n)
 		snprintf(who, sizeof who, " of %s", timeline_label(f->tl, f->lane, u, sizeof u));
 	else
 		who[0] = '\0';
-	snprintf(buf, n, " Flame scope%s | columns of %s (z/Z), rows of %s | %" PRIu32
-	    " samples%s | busiest cell %" PRIu32, who, fmt_unit(f->ht.unit, u, sizeof u),
+	snprintf(buf, n, " Heat map%s | columns of %s (z/Z), rows of %s | %" PRIu32
+	    " sample%s%s | busiest cell %" PRIu32, who, fmt_unit(f->ht.unit, u, sizeof u),
 	    fmt_unit(f->ht.unit / f->ht.nrows, r, sizeof r), f->tl->lanes[f->lane].n,
-	    f->attr >= 0 ? " of the event" : "", f->ht.max);
+	    plural(f->tl->lanes[f->lane].n), f->attr >= 0 ? " of the event" : "", f->ht.max);
 }
 
 static void
@@ -395,13 +395,17 @@ info_line(struct pane *p, char *buf, size_t n)
 	timeline_heat_range(&f->ht, f->cc, f->cr, f->cc, f->cr, &a, &b);
 	text_time_us(x, sizeof x, a);
 	text_time_us(y, sizeof y, b);
-	snprintf(buf, n, " %s-%s: %" PRIu32 " samples", x, y, cell(f, f->cc, f->cr));
+	snprintf(buf, n, " %s-%s: %" PRIu32 " sample%s", x, y, cell(f, f->cc, f->cr),
+	    plural(cell(f, f->cc, f->cr)));
 	if (f->marking) {
+		uint64_t nr;
+
 		timeline_heat_range(&f->ht, f->mc, f->mr, f->cc, f->cr, &a, &b);
 		text_time_us(x, sizeof x, a);
 		text_time_us(y, sizeof y, b);
-		snprintf(buf, n, " range %s-%s: %" PRIu64 " samples (Enter: apply, Esc: drop)", x, y,
-		    timeline_count(f->tl, f->lane, a, b + 1));
+		nr = timeline_count(f->tl, f->lane, a, b + 1);
+		snprintf(buf, n, " range %s-%s: %" PRIu64 " sample%s (Enter: apply, Esc: drop)", x, y,
+		    nr, plural(nr));
 	}
 }
 
@@ -420,7 +424,7 @@ fs_draw(struct pane *p, const struct pane_canvas *c)
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	mvwhline(win, c->y, c->x, ' ', c->w);
 	if (!f->have) {
-		text_put(win, c->y, c->x, c->w, " Flame scope | no samples");
+		text_put(win, c->y, c->x, c->w, " Heat map | no samples");
 		return;
 	}
 	head_line(p, buf, sizeof buf);

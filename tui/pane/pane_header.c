@@ -264,7 +264,7 @@ add_features(struct pane *p, struct hd *h)
 			h->rows[r].value = xstrdup(h->rows[r + 1].value != NULL ?
 			    h->rows[r + 1].value : h->rows[r + 1].name);
 		else if (nrows > 1)
-			hadd_value(h, r, "%zu lines", nrows);
+			hadd_value(h, r, "%zu line%s", nrows, plural(nrows));
 		if (fs->why)
 			hadd(h, 2, "problem", "%s", fs->why);
 		if (h->rows[r].value == NULL && fs->why)
@@ -310,7 +310,8 @@ add_file(struct pane *p, struct hd *h)
 	hadd(h, 1, "records", "%zu (%zu without a timestamp, %" PRIu64 " from COMPRESSED)",
 	    ix->n, ix->n_untimed, si.nr_containers_records);
 	if (si.nzchunks)
-		hadd(h, 1, "decompressed", "%zu bytes in %zu chunks", si.zlen, si.nzchunks);
+		hadd(h, 1, "decompressed", "%zu byte%s in %zu chunk%s", si.zlen, plural(si.zlen),
+		    si.nzchunks, plural(si.nzchunks));
 	for (size_t i = 0; i < session_nfiles(s); i++) {
 		char nm[32];
 

@@ -671,7 +671,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	struct tl_pane *t = p->priv;
 	const struct timeline *tl = TL(t);
 	unsigned k = col_of(t, t->cur);
-	uint64_t c0 = col_start(t, k), c1 = col_start(t, k + 1), a, b;
+	uint64_t c0 = col_start(t, k), c1 = col_start(t, k + 1), a, b, cnt;
 	uint32_t lane = t->nvis ? t->vis[t->row] : 0;
 	char x[32], y[32], name[96];
 	int o = 0;
@@ -681,12 +681,15 @@ info_line(struct pane *p, char *buf, size_t n)
 		mark_range(t, &a, &b);
 		text_time_us(x, sizeof x, a);
 		text_time_us(y, sizeof y, b);
-		o = snprintf(buf, n, " range %s-%s: %" PRIu64 " samples (Enter: apply, Esc: drop) | ",
-		    x, y, timeline_count(tl, 0, a, b + 1));
+		uint64_t nr = timeline_count(tl, 0, a, b + 1);
+
+		o = snprintf(buf, n, " range %s-%s: %" PRIu64 " sample%s (Enter: apply, Esc: drop) | ",
+		    x, y, nr, plural(nr));
 	}
 	text_time_us(x, sizeof x, c0);
-	snprintf(buf + o, n - (size_t)o, " %s: %" PRIu64 " samples at %s (+%.3f ms)",
-	    timeline_label(tl, lane, name, sizeof name), timeline_count(tl, lane, c0, c1), x,
+	cnt = timeline_count(tl, lane, c0, c1);
+	snprintf(buf + o, n - (size_t)o, " %s: %" PRIu64 " sample%s at %s (+%.3f ms)",
+	    timeline_label(tl, lane, name, sizeof name), cnt, plural(cnt), x,
 	    (double)(c1 - c0) / 1e6);
 	return buf;
 }
