@@ -448,6 +448,12 @@ size_t hist_rows_merged(struct hist *h, size_t ev, const struct hist_select *sel
 size_t hist_rows_self(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out);
 
+/*
+ * The string id of command name among h's rows (of any event, in the
+ * counts as they are), or UINT32_MAX when no row is of it.
+ */
+uint32_t hist_comm_find(struct hist *h, const char *name);
+
 /* Percentages of an entry against its event's total. */
 double hist_self_pct(const struct hist *h, const struct hist_entry *e);
 double hist_children_pct(const struct hist *h, const struct hist_entry *e);

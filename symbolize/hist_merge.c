@@ -479,3 +479,17 @@ hist_rows_self(struct hist *h, size_t evi, const struct hist_select *sel, unsign
 	qsort_r(h->mout, k, sizeof *h->mout, cmp_self, h);
 	return k;
 }
+
+uint32_t
+hist_comm_find(struct hist *h, const char *name)
+{
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const struct hist_entry *const *m;
+		size_t n = hist_rows_merged(h, ev, NULL, HIST_KEEP(HIST_KEY_COMM), 0, &m);
+
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(hist_str(h, m[i]->comm), name) == 0)
+				return m[i]->comm;
+	}
+	return UINT32_MAX;
+}

@@ -22,6 +22,22 @@
 #include "tui/symbols.h"
 #include "tui/widget.h"
 
+/* The samples the processes pane counts, summed over its process rows. */
+static uint64_t
+process_samples(struct pane *pr)
+{
+	struct row r;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < pr->ops->nrows(pr); i++) {
+		row_reset(&r);
+		pr->ops->row(pr, i, &r);
+		if (r.col[0] != NULL && strchr(r.col[0], '/') == NULL)	/* a process row */
+			sum += strtoull(r.col[2], NULL, 10);
+	}
+	return sum;
+}
+
 /* A time step of the scope: the events list and the processes show only its range. */
 Test(scope, time_scope_in_events_and_processes)
 {
@@ -31,7 +47,6 @@ Test(scope, time_scope_in_events_and_processes)
 	struct pane ev, pr;
 	struct nav_view v;
 	uint64_t a, b, recs = 0, samples = 0, sum = 0;
-	struct row r;
 
 	cr_assert_gt(ix->n, 10);
 	a = ix->v[ix->n / 4].time;
@@ -55,12 +70,7 @@ Test(scope, time_scope_in_events_and_processes)
 	ev.ops->resize(&ev, 20, 100);
 	pr.ops->resize(&pr, 20, 100);
 	cr_expect_eq(widget_count(&ev.w), recs, "the events of the range and those without a time");
-	for (size_t i = 0; i < pr.ops->nrows(&pr); i++) {
-		row_reset(&r);
-		pr.ops->row(&pr, i, &r);
-		if (r.col[0] != NULL && strchr(r.col[0], '/') == NULL)	/* a process row */
-			sum += strtoull(r.col[2], NULL, 10);
-	}
+	sum = process_samples(&pr);
 	cr_expect_eq(sum, samples, "the processes' samples are those of the range");
 	scope_time_truncate(&sy->scope, 0);
 	ev.ops->resize(&ev, 20, 100);
@@ -84,7 +94,6 @@ Test(scope, start_scope_in_events_and_processes)
 	uint64_t recs = 0, samples = 0, sum = 0;
 	int32_t tid = -1;
 	char buf[32];
-	struct row r;
 
 	for (size_t i = 0; i < ix->n && tid < 0; i++)
 		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
@@ -106,12 +115,7 @@ Test(scope, start_scope_in_events_and_processes)
 	pr.ops->resize(&pr, 20, 100);
 	cr_expect_eq(widget_count(&ev.w), recs, "the thread's records and those of no thread");
 	cr_expect_lt(recs, ix->n);
-	for (size_t i = 0; i < pr.ops->nrows(&pr); i++) {
-		row_reset(&r);
-		pr.ops->row(&pr, i, &r);
-		if (r.col[0] != NULL && strchr(r.col[0], '/') == NULL)	/* a process row */
-			sum += strtoull(r.col[2], NULL, 10);
-	}
+	sum = process_samples(&pr);
 	cr_expect_eq(sum, samples, "only the thread's samples counted");
 	pane_destroy(&ev);
 	pane_destroy(&pr);
@@ -198,7 +202,6 @@ Test(scope, processes_count_the_scopes_event)
 	struct symbols *sy = fixture_symbols(s);
 	struct pane pr;
 	struct nav_view v;
-	struct row r;
 	uint64_t sum = 0;
 	char msg[64];
 
@@ -209,12 +212,7 @@ Test(scope, processes_count_the_scopes_event)
 	nav_view_init(&v, PANE_PROCS);
 	pr.ops->enter(&pr, &v);
 	pr.ops->resize(&pr, 20, 100);
-	for (size_t i = 0; i < pr.ops->nrows(&pr); i++) {
-		row_reset(&r);
-		pr.ops->row(&pr, i, &r);
-		if (r.col[0] != NULL && strchr(r.col[0], '/') == NULL)	/* a process row */
-			sum += strtoull(r.col[2], NULL, 10);
-	}
+	sum = process_samples(&pr);
 	cr_expect_eq(sum, hist_event(sy->h, sy->scope.ev)->nsamples,
 	    "the processes' samples are task-clock's 92, not both events' (%llu)",
 	    (unsigned long long)sum);

@@ -20,7 +20,7 @@
 #include "tui/app_priv.h"
 #include "symbolize/hist.h"
 #include "tui/cmd/cmd.h"
-#include "tui/cmd/top_graph.h"
+#include "tui/scope_edit.h"
 #include "tui/symbols.h"
 
 /*
@@ -520,11 +520,7 @@ static int
 tui_opt(void *arg, int val, const char *optarg)
 {
 	struct tui_opts *o = arg;
-	enum hist_key keys[HIST_MAX_KEYS];
-	struct cg_opts cg;
 	const char *bad;
-	size_t badlen;
-	int n;
 
 	if (filter_opt_is(val)) {
 		size_t o2 = strlen(o->scope_text);
@@ -541,15 +537,7 @@ tui_opt(void *arg, int val, const char *optarg)
 	}
 	switch (val) {
 	case OPT_SORT:
-		n = hist_parse_keys(optarg, keys, &bad, &badlen);
-		o->hot_keep = 0;
-		for (int i = 0; i < n; i++) {
-			if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
-				n = -1;
-			else
-				o->hot_keep |= HIST_KEEP(keys[i]);
-		}
-		if (n <= 0) {
+		if (scope_parse_sort(optarg, &o->hot_keep) < 0) {
 			fprintf(stderr, "perfnav: --sort in the browser takes comm, dso and sym "
 			    "(perfnav top takes every key)\n");
 			return -1;
@@ -562,13 +550,10 @@ tui_opt(void *arg, int val, const char *optarg)
 		o->children = 0;
 		return 0;
 	case 'g':
-		cg_defaults(&cg);
-		if (cg_parse(optarg, &cg, &bad) < 0) {
+		if (scope_parse_order(optarg, &o->hot_callers, &bad) < 0) {
 			fprintf(stderr, "perfnav: bad -g word '%s'\n", bad);
 			return -1;
 		}
-		if (cg.order_set)
-			o->hot_callers = cg.caller ? 0 : 1;
 		return 0;
 	}
 	return -1;

@@ -126,21 +126,6 @@ comm_of(const struct session *s, int32_t tid, int32_t *pid)
 	return strtab_get(&t->strs, t->comms[t->v[th].last_comm].name);
 }
 
-/* A command's string id in h (rows of any event), or UINT32_MAX. */
-static uint32_t
-comm_id(struct hist *h, const char *name)
-{
-	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
-		const struct hist_entry *const *m;
-		size_t n = hist_rows_merged(h, ev, NULL, HIST_KEEP(HIST_KEY_COMM), 0, &m);
-
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(hist_str(h, m[i]->comm), name) == 0)
-				return m[i]->comm;
-	}
-	return UINT32_MAX;
-}
-
 /* A DSO by its short name or path, or DSO_NONE. */
 static uint32_t
 dso_id(const struct symbolizer *z, const char *name)
@@ -239,7 +224,7 @@ take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 		    se_opts[o].name);
 		return -1;
 	}
-	id = o == SE_COMMS ? comm_id(cx->h, names[0]) : o == SE_DSOS ? dso_id(cx->z, names[0]) :
+	id = o == SE_COMMS ? hist_comm_find(cx->h, names[0]) : o == SE_DSOS ? dso_id(cx->z, names[0]) :
 	    sym_id(cx->h, names[0], &more);
 	if (id == UINT32_MAX || (o == SE_DSOS && id == DSO_NONE)) {
 		snprintf(msg, n, "--%s %s: no %s of that name with samples", se_opts[o].name, names[0],
@@ -254,35 +239,53 @@ take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 	return 0;
 }
 
+int
+scope_parse_sort(const char *v, unsigned *keep)
+{
+	enum hist_key keys[HIST_MAX_KEYS];
+	const char *bad;
+	size_t badlen;
+	unsigned k = 0;
+	int n = hist_parse_keys(v, keys, &bad, &badlen);
+
+	for (int i = 0; i < n; i++) {
+		if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
+			return -1;
+		k |= HIST_KEEP(keys[i]);
+	}
+	if (n <= 0)
+		return -1;
+	*keep = k;
+	return 0;
+}
+
+int
+scope_parse_order(const char *v, int *callers, const char **bad)
+{
+	struct cg_opts cg;
+
+	cg_defaults(&cg);
+	if (cg_parse(v, &cg, bad) < 0)
+		return -1;
+	if (cg.order_set)
+		*callers = cg.caller ? 0 : 1;
+	return 0;
+}
+
 /* --sort (of comm, dso, sym) and -g ORDER: the hot functions' keys and call paths. */
 static int
 take_hot(struct scope *t, int o, const char *v, char *msg, size_t n)
 {
-	enum hist_key keys[HIST_MAX_KEYS];
-	struct cg_opts cg;
 	const char *bad;
-	size_t badlen;
-	int k;
 
 	if (o == SE_CALLGRAPH) {
-		cg_defaults(&cg);
-		if (cg_parse(v, &cg, &bad) < 0) {
+		if (scope_parse_order(v, &t->hot_callers, &bad) < 0) {
 			snprintf(msg, n, "-g %s: bad word '%s'", v, bad);
 			return -1;
 		}
-		if (cg.order_set)
-			t->hot_callers = cg.caller ? 0 : 1;
 		return 0;
 	}
-	k = hist_parse_keys(v, keys, &bad, &badlen);
-	t->hot_keep = 0;
-	for (int i = 0; i < k; i++) {
-		if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
-			k = -1;
-		else
-			t->hot_keep |= HIST_KEEP(keys[i]);
-	}
-	if (k <= 0) {
+	if (scope_parse_sort(v, &t->hot_keep) < 0) {
 		snprintf(msg, n, "--sort %s: the browser's hot functions take comm, dso and sym "
 		    "(perfnav top takes every key)", v);
 		return -1;
@@ -522,18 +525,14 @@ put_zoom(char *buf, size_t n, size_t o, const struct scope *sc, const struct sco
 	if (scope_zoomed(sc, SZ_COMM))
 		o = put_opt(buf, n, o, "--comms", hist_str(cx->h, z->comm));
 	if (scope_zoomed(sc, SZ_CPU)) {
+		struct hist_filter f;	/* the zoom's cpus among the start's, as scope_filter cuts them */
 		size_t k = 0;
 
+		scope_filter(sc, start, &f);
 		v[0] = '\0';
-		for (size_t i = 0; i < sc->ncpus && k + 1 < sizeof v; i++) {
-			bool in = start == NULL || start->ncpus == 0;
-
-			for (size_t j = 0; start != NULL && j < start->ncpus; j++)
-				in = in || start->cpus[j] == sc->cpus[i];
-			if (in)
-				k += (size_t)snprintf(v + k, sizeof v - k, "%s%" PRIu32, k ? "," : "",
-				    sc->cpus[i]);
-		}
+		for (size_t i = 0; i < f.ncpus && f.cpus[i] != UINT32_MAX && k + 1 < sizeof v; i++)
+			k += (size_t)snprintf(v + k, sizeof v - k, "%s%" PRIu32, k ? "," : "", f.cpus[i]);
+		scope_filter_free(&f);
 		o = put_opt(buf, n, o, "--cpu", v[0] ? v : "none");
 	}
 	if (scope_zoomed(sc, SZ_DSO))

@@ -34,6 +34,15 @@ struct scope_edit_ctx {
 int scope_edit(struct scope *sc, const struct scope_edit_ctx *cx, const char *line, char *msg,
     size_t n);
 
+/*
+ * The hot functions' --sort KEYS (of comm, dso, sym) into *keep
+ * (HIST_KEEP bits), and -g's order word into *callers (1: callee, 0:
+ * caller; left as it is without one): the start options and the typed
+ * scope read them alike.  0, or -1 (nothing set; *bad: -g's bad word).
+ */
+int scope_parse_sort(const char *v, unsigned *keep);
+int scope_parse_order(const char *v, int *callers, const char **bad);
+
 /* What the command line of scope_command is for. */
 struct scope_cmd {
 	const char		*sub;		/* "top", "folded", "tree" */

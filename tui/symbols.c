@@ -655,24 +655,6 @@ pair_dso(const struct symbols *sy, uint32_t dso)
 	return DSO_NONE;
 }
 
-/* The other recording's string id of sy's command comm (by its rows), UINT32_MAX if none. */
-static uint32_t
-pair_comm(const struct symbols *sy, uint32_t comm)
-{
-	const char *name = hist_str(sy->h, comm);
-	struct hist *o = sy->pair->h;
-
-	for (size_t ev = 0; ev < hist_nevents(o); ev++) {
-		const struct hist_entry *const *m;
-		size_t n = hist_rows_merged(o, ev, NULL, HIST_KEEP(HIST_KEY_COMM), 0, &m);
-
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(hist_str(o, m[i]->comm), name) == 0)
-				return m[i]->comm;
-	}
-	return UINT32_MAX;
-}
-
 bool
 symbols_pair_scope(struct symbols *sy)
 {
@@ -694,7 +676,8 @@ symbols_pair_scope(struct symbols *sy)
 			whole = false;
 		if (z.by_node && (z.node = symbols_pair_func(sy, z.node)) == CPATH_NONE)
 			whole = false;
-		if (z.by_comm && (z.comm = pair_comm(sy, z.comm)) == UINT32_MAX)
+		if (z.by_comm && (z.comm = hist_comm_find(sy->pair->h, hist_str(sy->h, z.comm))) ==
+		    UINT32_MAX)
 			whole = false;
 	}
 	/* a name the other lacks: none of its samples (an id no DSO has) */
@@ -742,7 +725,7 @@ symbols_scope_attr(const struct symbols *sy)
 {
 	const struct hist_event *he;
 
-	if (sy == NULL || hist_nevents(sy->h) < 2)
+	if (sy == NULL || sy->h == NULL || hist_nevents(sy->h) < 2)
 		return -1;
 	he = hist_event(sy->h, sy->scope.ev);
 	return he != NULL ? he->attr : -1;

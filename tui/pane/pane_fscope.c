@@ -66,17 +66,6 @@ struct fs_pane {
 	bool		 unit_set;	/* the unit fitted to the recording (or set by z/Z) */
 };
 
-static int
-fs_attr(const struct pane *p)
-{
-	const struct hist_event *he;
-
-	if (p->sym == NULL || p->sym->h == NULL || hist_nevents(p->sym->h) < 2)
-		return -1;
-	he = hist_event(p->sym->h, p->sym->scope.ev);
-	return he ? he->attr : -1;
-}
-
 /* The lane who names: a process, a thread (or its process alone), a CPU; 0 (every sample). */
 static uint32_t
 find_lane(const struct fs_pane *f)
@@ -168,7 +157,7 @@ static void
 sync(struct pane *p)
 {
 	struct fs_pane *f = p->priv;
-	int attr = fs_attr(p);
+	int attr = symbols_scope_attr(p->sym);
 	const struct hist *in = symbols_scope_hist(p->sym);
 
 	if (f->who_scope && p->sym != NULL && p->sym->scope.gen != f->who_gen)
@@ -518,7 +507,7 @@ fs_init(struct pane *p)
 	struct fs_pane *f = xcalloc(1, sizeof *f);
 
 	p->priv = f;
-	f->attr = fs_attr(p);
+	f->attr = symbols_scope_attr(p->sym);
 	f->unit = FS_UNIT_1S;
 	f->nrows = 50;
 	/* the samples are laid out when the pane is first shown */

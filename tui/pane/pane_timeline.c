@@ -99,18 +99,6 @@ build_vis(struct tl_pane *t)
 		t->row = t->nvis ? t->nvis - 1 : 0;
 }
 
-/* The event the timeline counts: the scope's when the hist has several, else every sample. */
-static int
-scope_attr(const struct pane *p)
-{
-	const struct hist_event *he;
-
-	if (p->sym == NULL || p->sym->h == NULL || hist_nevents(p->sym->h) < 2)
-		return -1;
-	he = hist_event(p->sym->h, p->sym->scope.ev);
-	return he ? he->attr : -1;
-}
-
 static void
 set_view(struct tl_pane *t, uint64_t v0, uint64_t v1)
 {
@@ -186,7 +174,7 @@ static void
 sync(struct pane *p)
 {
 	struct tl_pane *t = p->priv;
-	int attr = scope_attr(p);
+	int attr = symbols_scope_attr(p->sym);
 	const struct hist *in = symbols_scope_hist(p->sym);
 
 	/* the samples of the scope, once the hist is counted for it */
@@ -195,7 +183,7 @@ sync(struct pane *p)
 	t->in = in;
 	/* the hist may find a second event only as symbols are resolved */
 	if (attr != t->attr) {
-		attr = scope_attr(p);
+		attr = symbols_scope_attr(p->sym);
 		for (int m = 0; m < 2; m++) {
 			timeline_free(t->tl[m]);
 			t->tl[m] = NULL;
@@ -857,7 +845,7 @@ tl_init(struct pane *p)
 	struct tl_pane *t = xcalloc(1, sizeof *t);
 
 	p->priv = t;
-	t->attr = scope_attr(p);
+	t->attr = symbols_scope_attr(p->sym);
 	t->width = 100;
 	t->scope_gen = p->sym ? p->sym->scope.gen : 0;
 	t->mode = TL_TASKS;
