@@ -540,6 +540,57 @@ filter_equal(const struct hist_filter *a, const struct hist_filter *b)
 	    names_equal(a->dsos, b->dsos, a->ndsos) && names_equal(a->syms, b->syms, a->nsyms);
 }
 
+static void *
+dup_array(const void *v, size_t n, size_t size)
+{
+	void *d;
+
+	if (v == NULL || n == 0)
+		return NULL;
+	d = xreallocarray(NULL, n, size);
+	memcpy(d, v, n * size);
+	return d;
+}
+
+static char **
+dup_names(char *const *v, size_t n)
+{
+	char **d;
+
+	if (v == NULL || n == 0)
+		return NULL;
+	d = xreallocarray(NULL, n, sizeof *d);
+	for (size_t i = 0; i < n; i++)
+		d[i] = xstrdup(v[i]);
+	return d;
+}
+
+void
+filter_copy(struct hist_filter *dst, const struct hist_filter *src)
+{
+	memset(dst, 0, sizeof *dst);
+	if (src == NULL)
+		return;
+	*dst = *src;
+	dst->time = dup_array(src->time, src->ntime, sizeof *src->time);
+	dst->pids = dup_array(src->pids, src->npids, sizeof *src->pids);
+	dst->tids = dup_array(src->tids, src->ntids, sizeof *src->tids);
+	dst->cpus = dup_array(src->cpus, src->ncpus, sizeof *src->cpus);
+	dst->sym_ips = dup_array(src->sym_ips, src->nsym_ips, sizeof *src->sym_ips);
+	dst->comms = dup_names(src->comms, src->ncomms);
+	dst->dsos = dup_names(src->dsos, src->ndsos);
+	dst->syms = dup_names(src->syms, src->nsyms);
+}
+
+void
+filter_set_name(char ***list, size_t *n, const char *name)
+{
+	free_names(*list, *n);
+	*list = xreallocarray(NULL, 1, sizeof **list);
+	(*list)[0] = xstrdup(name);
+	*n = 1;
+}
+
 void
 filter_free(struct hist_filter *f)
 {

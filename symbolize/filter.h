@@ -120,6 +120,12 @@ bool filter_frame_ok(const struct hist_filter *f, const struct symbolizer *z,
 /* Do a and b (either may be NULL: no filter) choose the same samples? */
 bool filter_equal(const struct hist_filter *a, const struct hist_filter *b);
 
+/* dst a copy of src (NULL: an empty filter) that owns all it holds (filter_free). */
+void filter_copy(struct hist_filter *dst, const struct hist_filter *src);
+
+/* A list of names (comms, dsos, syms; owned) replaced by the one name. */
+void filter_set_name(char ***list, size_t *n, const char *name);
+
 /* Free what f holds and empty it. */
 void filter_free(struct hist_filter *f);
 

@@ -356,7 +356,7 @@ Test(diff_panes, sort_sym_pairs_two_binaries)
 	cr_expect(r.col[0] == NULL || r.col[0][0] == '\0' || r.col[1] == NULL ||
 	    r.col[1][0] == '\0', "dso,sym: spin of one build only");
 	for (int k = 0; k < 2; k++) {
-		t.sy[k]->scope.hot_keep = HIST_KEEP(HIST_KEY_SYM);
+		t.sy[k]->scope.hot_sort = (struct scope_sort){ .keys = { HIST_KEY_SYM }, .n = 1, .keep = HIST_KEEP(HIST_KEY_SYM) };
 		t.sy[k]->scope.gen++;
 	}
 	p.ops->nrows(&p);

@@ -115,7 +115,7 @@ Test(hot, start_options_sort_and_children)
 	struct pane p, q;
 
 	cr_assert_eq(symbols_set_children(sy, false), 0);
-	sy->scope.hot_keep = HIST_KEEP(HIST_KEY_SYM);
+	sy->scope.hot_sort = (struct scope_sort){ .keys = { HIST_KEY_SYM }, .n = 1, .keep = HIST_KEEP(HIST_KEY_SYM) };
 	symbols_run(sy);
 	symbols_run(all);
 	cr_expect_eq(symbols_set_children(sy, true), -1, "too late once symbols are in");

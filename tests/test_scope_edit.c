@@ -45,13 +45,14 @@ Test(scope_edit, errors_apply_nothing)
 		{ "--symbols no_such_function", "no function of that name" },
 		{ "--comms nobody", "no command of that name" },
 		{ "-e no-such-event", "no event of that name" },
-		{ "--sort cpu", "take comm, dso and sym" },
+		{ "--sort cpu,nokey", "unknown key 'nokey'" },
+		{ "--sort dso_from", "branch stacks" },
 		{ "--tid 26196 --cpu x", "--cpu" },
 		{ "", "nothing typed" },
 	};
 	struct session *s = open_fixture("fork.data");
 	struct symbols *sy = resolved(s);
-	struct scope_edit_ctx cx = { s, sy->h, sy->z };
+	struct scope_edit_ctx cx = { s, sy->h, sy->z, false };
 	char msg[300];
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -73,7 +74,7 @@ Test(scope_edit, words_are_one_step)
 {
 	struct session *s = open_fixture("fork.data");
 	struct symbols *sy = resolved(s);
-	struct scope_edit_ctx cx = { s, sy->h, sy->z };
+	struct scope_edit_ctx cx = { s, sy->h, sy->z, false };
 	struct scope *sc = &sy->scope;
 	char msg[300], z[200];
 	uint64_t a, b;
@@ -102,7 +103,7 @@ Test(scope_edit, command_line)
 {
 	struct session *s = open_fixture("fork.data");
 	struct symbols *sy = resolved(s);
-	struct scope_edit_ctx cx = { s, sy->h, sy->z };
+	struct scope_edit_ctx cx = { s, sy->h, sy->z, false };
 	struct scope_cmd c = { .sub = "top", .common = "--buildid-dir D", .file = "my file.data" };
 	struct scope *sc = &sy->scope;
 	char msg[300], cmd[1024];

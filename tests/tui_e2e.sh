@@ -995,6 +995,28 @@ keys Escape
 wait_gone "\[thread 26196" "typed scope: Esc undoes the step"
 finish "typed scope"
 
+# ---- every sort key: a table of its own, built in the background, as perfnav top prints it ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "sort keys: symbols resolved"
+keys :
+keys -- "--sort bogus" Enter
+wait_for "unknown key 'bogus'" "sort keys: a bad key is said in the line"
+keys C-u
+keys -- "--sort pid,cpu --time 0%-50%" Enter
+wait_for "^Children +Self +Samples Pid:Command +CPU" "sort keys: the columns of the keys, in their order"
+want=$("$bin" top --sort pid,cpu --time 0%-50% --buildid-dir "$data/buildid" "$data/fork.data" |
+	grep -v '^#' | grep -m1 . | awk '{print $1, $2, $3, $4}')
+wait_for "^ *${want// / +} +0" "sort keys: top's first row ($want)"
+wait_for "by pid,cpu" "sort keys: the info line names the keys"
+keys a
+wait_for "a table by pid,cpu" "sort keys: a key that needs a function says why not"
+keys y
+wait_for "perfnav top .*--sort pid,cpu" "sort keys: y gives the command with the keys"
+keys q
+keys Escape
+wait_for "^Children +Self +Samples Command +Shared Object +Symbol" "sort keys: Esc: the default keys again"
+finish "sort keys"
+
 # ---- diff mode: d zooms both recordings into a DSO (by its name); y gives perfnav diff ----
 start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/diff-a.data' '$data/diff-b.data'"
 wait_for "^ +[0-9.]+% +[0-9.]+% +-[0-9.]+% diffwork +. \[\.\] spin" "diff scope: the diff's rows"

@@ -20,6 +20,7 @@
 #include "tui/app_priv.h"
 #include "symbolize/hist.h"
 #include "tui/cmd/cmd.h"
+#include "tui/keytab.h"
 #include "tui/scope_edit.h"
 #include "tui/symbols.h"
 
@@ -199,7 +200,8 @@ loop(struct app *a)
 	bool dirty = true;
 
 	while (!a->quit) {
-		bool working = a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready));
+		bool working = a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready) ||
+		    keytab_busy(a->sym->kt));
 		wint_t wc;
 		int r, key;
 
@@ -325,6 +327,21 @@ app_diff_swap(struct app *a)
 	    a->names[a->shown], a->shown ? "OLD" : "NEW");
 }
 
+/* --sort against the recording (branch keys need branch stacks; the diff pairs by sym): 0 or -1. */
+static int
+sort_setup(const struct app *a, const struct tui_opts *o, char *msg, size_t n)
+{
+	struct keytab_spec sp;
+
+	if (scope_sort_merged(&o->hot_sort))
+		return 0;
+	if (a->diff) {
+		snprintf(msg, n, "--sort: the diff pairs rows by sym with comm or dso");
+		return -1;
+	}
+	return keytab_spec_of(a->s, o->hot_sort.keys, o->hot_sort.n, false, &sp, msg, n);
+}
+
 /* A recording's symbols with the start options (scope f, --children, --sort, -g). */
 static struct symbols *
 make_symbols(const struct session *s, const struct sym_opts *so, const struct hist_filter *f,
@@ -334,7 +351,7 @@ make_symbols(const struct session *s, const struct sym_opts *so, const struct hi
 
 	if (o->children >= 0)
 		symbols_set_children(sy, o->children > 0);
-	sy->scope.hot_keep = o->hot_keep;
+	sy->scope.hot_sort = o->hot_sort;
 	sy->scope.hot_callers = o->hot_callers;
 	return sy;
 }
@@ -410,6 +427,12 @@ tui_run(struct tui_opts *o)
 	}
 	a->load_secs = now() - t0;
 	if (filter_opts_setup(&o->fo, a->s, co->input, err, sizeof err) < 0) {
+		fprintf(stderr, "perfnav: %s\n", err);
+		session_close(a->s);
+		free(a);
+		return EXIT_USAGE;
+	}
+	if (sort_setup(a, o, err, sizeof err) < 0) {
 		fprintf(stderr, "perfnav: %s\n", err);
 		session_close(a->s);
 		free(a);
@@ -497,7 +520,7 @@ const char tui_usage[] = "[OPTIONS] [FILE | OLD NEW]\n\n"
     "Keys and themes of your own: $XDG_CONFIG_HOME/perfnav/keys, .../perfnav/themes/.";
 
 const struct cmd_opt tui_options[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: the hot functions' keys, of comm,dso,sym (sym always; default all three; perf's --sort)" },
+	{ "sort", 1, OPT_SORT, "KEYS: the hot functions' keys and columns, any of perfnav top's (default comm,dso,sym; perf's --sort): with sym and any of comm, pid, process, dso the rows expand into call paths; other keys make a table of their own, built in the background" },
 	{ "children", 0, OPT_CHILDREN, "add callees' periods to their callers (default with callchains)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only" },
 	{ "call-graph", 1, 'g', "...,ORDER,...: perf's -g; its order word sets the hot functions' call paths: caller (callees of each function, the default) or callee (its callers)" },
@@ -521,6 +544,7 @@ tui_opt(void *arg, int val, const char *optarg)
 {
 	struct tui_opts *o = arg;
 	const char *bad;
+	char msg[200];
 
 	if (filter_opt_is(val)) {
 		size_t o2 = strlen(o->scope_text);
@@ -537,9 +561,8 @@ tui_opt(void *arg, int val, const char *optarg)
 	}
 	switch (val) {
 	case OPT_SORT:
-		if (scope_parse_sort(optarg, &o->hot_keep) < 0) {
-			fprintf(stderr, "perfnav: --sort in the browser takes comm, dso and sym "
-			    "(perfnav top takes every key)\n");
+		if (scope_parse_sort(optarg, &o->hot_sort, msg, sizeof msg) < 0) {
+			fprintf(stderr, "perfnav: %s\n", msg);
 			return -1;
 		}
 		return 0;

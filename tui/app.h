@@ -18,12 +18,13 @@
 
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
+#include "tui/scope.h"
 
 /* What perfnav [OPTIONS] [FILE] was asked for, beyond the common options. */
 struct tui_opts {
 	struct common_opts	 co;
 	int			 children;	/* --children 1, --no-children 0, -1: as the recording */
-	unsigned		 hot_keep;	/* --sort: HIST_KEEP of comm, dso, sym; 0: all */
+	struct scope_sort	 hot_sort;	/* --sort (n 0: comm,dso,sym) */
 	int			 hot_callers;	/* -g ORDER: callee 1, caller 0, -1: the pane's */
 	struct filter_opts	 fo;		/* --time, --pid, --comms... (as perf report) */
 	char			 scope_text[160];	/* those options as the title shows them */

@@ -40,7 +40,7 @@ app_scope_edit_start(struct app *a)
 bool
 app_scope_edit_enter(struct app *a)
 {
-	struct scope_edit_ctx cx = { a->s, a->sym->h, a->sym->z };
+	struct scope_edit_ctx cx = { a->s, a->sym->h, a->sym->z, a->diff };
 	struct nav_view v;
 	char msg[300], z[400];
 	int rc;
@@ -126,14 +126,14 @@ app_scope_command(struct app *a)
 	const struct nav_view *v = nav_top(&a->nav);
 	const struct scope *sc;
 	struct scope diffsc;
-	char common[1024], cmd[1500], wrapped[1800];
+	char common[1024], cmd[1500], wrapped[1800], sort[200];
 
 	if (a->sym == NULL || !a->sym->done) {
 		app_msg(a, EL_MESSAGE, "the command line: once symbols are resolved");
 		return;
 	}
 	sc = &a->sym->scope;
-	cx = (struct scope_edit_ctx){ a->s, a->sym->h, a->sym->z };
+	cx = (struct scope_edit_ctx){ a->s, a->sym->h, a->sym->z, a->diff };
 	common_words(a->co, common, sizeof common);
 	c.common = common;
 	c.start = a->sym->start;
@@ -154,12 +154,10 @@ app_scope_command(struct app *a)
 		c.no_children = a->sym->callchains && !a->sym->children;
 		if (p->id == PANE_HOT && v != NULL && v->target == NAV_T_HOT && (v->arg & NAV_HOT_DSOS))
 			c.sort = "dso";
-		else if (sc->hot_keep == (HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM)))
-			c.sort = "dso,sym";
-		else if (sc->hot_keep == (HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_SYM)))
-			c.sort = "comm,sym";
-		else if (sc->hot_keep == HIST_KEEP(HIST_KEY_SYM))
-			c.sort = "sym";
+		else if (sc->hot_sort.n)
+			c.sort = scope_sort_text(&sc->hot_sort, sort, sizeof sort);
+		for (unsigned i = 0; c.sort != NULL && i < sc->hot_sort.n; i++)
+			c.mem_mode |= hist_key_mem(sc->hot_sort.keys[i]);
 		break;
 	}
 	if (a->diff) {
@@ -169,7 +167,7 @@ app_scope_command(struct app *a)
 		diffsc.zoomed = diffsc.sel.by_dso || diffsc.sel.by_node || diffsc.sel.by_comm;
 		diffsc.ntr = 0;
 		c.sub = "diff -c delta";
-		c.sort = sc->hot_keep && !(sc->hot_keep & HIST_KEEP(HIST_KEY_DSO)) ? "sym" : NULL;
+		c.sort = sc->hot_sort.n && !(sc->hot_sort.keep & HIST_KEEP(HIST_KEY_DSO)) ? "sym" : NULL;
 		c.no_children = false;
 		c.no_event = true;
 		c.start = NULL;

@@ -84,7 +84,8 @@ static bool
 same_value(const struct scope *a, const struct scope *b)
 {
 	return same_counts(a, b) && a->ev == b->ev && a->nxf == b->nxf &&
-	    memcmp(a->xf, b->xf, a->nxf * sizeof *a->xf) == 0 && a->hot_keep == b->hot_keep &&
+	    memcmp(a->xf, b->xf, a->nxf * sizeof *a->xf) == 0 && a->hot_sort.n == b->hot_sort.n &&
+	    memcmp(a->hot_sort.keys, b->hot_sort.keys, a->hot_sort.n * sizeof *a->hot_sort.keys) == 0 &&
 	    a->hot_callers == b->hot_callers;
 }
 
@@ -554,6 +555,32 @@ scope_filter(const struct scope *sc, const struct hist_filter *start, struct his
 }
 
 void
+scope_filter_named(const struct scope *sc, const struct hist_filter *start, struct hist *h,
+    const struct symbolizer *z, struct hist_filter *out)
+{
+	struct hist_filter tmp;
+	const struct hist_filter *f = scope_filter(sc, start, &tmp);
+
+	filter_copy(out, f);
+	if (f != NULL)
+		scope_filter_free(&tmp);
+	if (scope_zoomed(sc, SZ_COMM))
+		filter_set_name(&out->comms, &out->ncomms, hist_str(h, sc->sel.comm));
+	if (scope_zoomed(sc, SZ_DSO))
+		filter_set_name(&out->dsos, &out->ndsos, sc->sel.dso == DSO_NONE ? "[unknown]" :
+		    symbolizer_dso_short(z, sc->sel.dso));
+	if (scope_zoomed(sc, SZ_SYM)) {
+		const struct hist_node *nd = hist_node_get(h, sc->sel.node);
+
+		filter_set_name(&out->syms, &out->nsyms, nd ? symbolizer_label_name(hist_str(h,
+		    nd->label)) : "?");
+		free(out->sym_ips);
+		out->sym_ips = NULL;
+		out->nsym_ips = 0;
+	}
+}
+
+void
 scope_filter_free(struct hist_filter *out)
 {
 	free(out->time);
@@ -608,6 +635,28 @@ scope_set_event(struct scope *sc, size_t ev)
 	return true;
 }
 
+bool
+scope_sort_merged(const struct scope_sort *sort)
+{
+	const unsigned mergeable = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_PID) |
+	    HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+
+	return sort->n == 0 || ((sort->keep & HIST_KEEP(HIST_KEY_SYM)) && !(sort->keep & ~mergeable));
+}
+
+const char *
+scope_sort_text(const struct scope_sort *sort, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < sort->n && k + 1 < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "," : "", hist_key_name(sort->keys[i]));
+	return buf;
+}
+
 /* Append part to buf (o bytes used of n) after " > " when something is before. */
 static size_t
 add_part(char *buf, size_t n, size_t o, const char *part)
@@ -638,14 +687,10 @@ scope_text(const struct scope *sc, const struct hist *h, const char *start, char
 	if (h != NULL)
 		o = add_part(buf, n, o, scope_xf_text(sc, h, part, sizeof part));
 	part[0] = '\0';
-	if (sc->hot_keep) {
-		static const enum hist_key keys[] = { HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM };
+	if (sc->hot_sort.n) {
 		size_t k = (size_t)snprintf(part, sizeof part, "sort ");
 
-		for (size_t i = 0; i < 3; i++)
-			if (sc->hot_keep & HIST_KEEP(keys[i]))
-				k += (size_t)snprintf(part + k, sizeof part - k, "%s%s", k > 5 ? "," : "",
-				    i == 0 ? "comm" : i == 1 ? "dso" : "sym");
+		scope_sort_text(&sc->hot_sort, part + k, sizeof part - k);
 	}
 	if (sc->hot_callers >= 0) {
 		size_t k = strlen(part);

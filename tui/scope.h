@@ -44,6 +44,23 @@ enum scope_zoom_kind {
 	SZ_N
 };
 
+/*
+ * The hot functions' --sort: its keys in column order (n 0: comm,dso,sym)
+ * and their HIST_KEEP bits.  Keys the browser's hist merges to (sym with
+ * any of comm, pid, process, dso: scope_sort_merged) come from it; any
+ * other list is a table of its own (tui/keytab.h).
+ */
+struct scope_sort {
+	enum hist_key	 keys[HIST_MAX_KEYS];
+	unsigned	 n;
+	unsigned	 keep;
+};
+
+/* Are sort's rows the browser's hist merged (else a keytab's)? */
+bool scope_sort_merged(const struct scope_sort *sort);
+/* sort's keys as --sort takes them ("cpu,sym"), "" for the default.  Returns buf. */
+const char *scope_sort_text(const struct scope_sort *sort, char *buf, size_t n);
+
 struct scope {
 	size_t			 ev;		/* event index (hist_event) */
 	bool			 zoomed;	/* sel applies */
@@ -82,12 +99,11 @@ struct scope {
 	uint32_t		 hl_func;
 	/*
 	 * Start options of the hot functions (perfnav --sort, -g ORDER):
-	 * the keys of its rows and columns (HIST_KEEP of comm, dso, sym; 0:
-	 * all three), and its call paths towards the callers (1), the
+	 * the keys of its rows and columns, and its call paths towards the callers (1), the
 	 * callees (0) or as the pane chooses (-1).  Set before the panes are
 	 * made (symbols_new sets the defaults).
 	 */
-	unsigned		 hot_keep;
+	struct scope_sort	 hot_sort;
 	int			 hot_callers;
 	char			 what[64];	/* the last step, as "undone: ..." names it */
 	/* What the scope was before each step, the last last (scope_undo). */
@@ -221,6 +237,15 @@ const char *scope_time_text(const struct scope *sc, char *buf, size_t n);
 const struct hist_filter *scope_filter(const struct scope *sc, const struct hist_filter *start,
     struct hist_filter *out);
 void scope_filter_free(struct hist_filter *out);
+
+/*
+ * The scope's samples as perfnav top's options take them (what
+ * scope_command writes): scope_filter's, with the zoom's command, DSO and
+ * symbol by name (h and z name the zoom's ids) in place of start's lists.
+ * out owns all it holds (filter_free).
+ */
+void scope_filter_named(const struct scope *sc, const struct hist_filter *start, struct hist *h,
+    const struct symbolizer *z, struct hist_filter *out);
 
 /* Keep tree t (the scope owns it from now on) and its node for frame:N; frees the last one. */
 void scope_pick(struct scope *sc, struct cpath *t, uint32_t node);

@@ -10,6 +10,7 @@
 #include "symbolize/resolve.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/top_graph.h"
+#include "tui/keytab.h"
 #include "tui/scope.h"
 #include "tui/scope_edit.h"
 #include "tui/widget.h"
@@ -240,22 +241,25 @@ take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 }
 
 int
-scope_parse_sort(const char *v, unsigned *keep)
+scope_parse_sort(const char *v, struct scope_sort *out, char *msg, size_t n)
 {
-	enum hist_key keys[HIST_MAX_KEYS];
+	struct scope_sort s = { 0 };
 	const char *bad;
 	size_t badlen;
-	unsigned k = 0;
-	int n = hist_parse_keys(v, keys, &bad, &badlen);
+	int nk = hist_parse_keys(v, s.keys, &bad, &badlen);
 
-	for (int i = 0; i < n; i++) {
-		if (keys[i] != HIST_KEY_COMM && keys[i] != HIST_KEY_DSO && keys[i] != HIST_KEY_SYM)
-			return -1;
-		k |= HIST_KEEP(keys[i]);
-	}
-	if (n <= 0)
+	if (nk <= 0) {
+		if (nk == 0)
+			snprintf(msg, n, "--sort: no keys");
+		else
+			snprintf(msg, n, "--sort: unknown key '%.*s' (or more than %d keys; the keys: "
+			    "perfnav top --help)", (int)(badlen < 40 ? badlen : 40), bad, HIST_MAX_KEYS);
 		return -1;
-	*keep = k;
+	}
+	s.n = (unsigned)nk;
+	for (unsigned i = 0; i < s.n; i++)
+		s.keep |= HIST_KEEP(s.keys[i]);
+	*out = s;
 	return 0;
 }
 
@@ -274,7 +278,7 @@ scope_parse_order(const char *v, int *callers, const char **bad)
 
 /* --sort (of comm, dso, sym) and -g ORDER: the hot functions' keys and call paths. */
 static int
-take_hot(struct scope *t, int o, const char *v, char *msg, size_t n)
+take_hot(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, char *msg, size_t n)
 {
 	const char *bad;
 
@@ -285,11 +289,19 @@ take_hot(struct scope *t, int o, const char *v, char *msg, size_t n)
 		}
 		return 0;
 	}
-	if (scope_parse_sort(v, &t->hot_keep) < 0) {
-		snprintf(msg, n, "--sort %s: the browser's hot functions take comm, dso and sym "
-		    "(perfnav top takes every key)", v);
+	struct scope_sort sort;
+	struct keytab_spec sp;
+
+	if (scope_parse_sort(v, &sort, msg, n) < 0)
+		return -1;
+	if (!scope_sort_merged(&sort) && keytab_spec_of(cx->s, sort.keys, sort.n, false, &sp, msg,
+	    n) < 0)
+		return -1;
+	if (!scope_sort_merged(&sort) && cx->diff) {
+		snprintf(msg, n, "--sort %s: the diff pairs rows by sym with comm or dso", v);
 		return -1;
 	}
+	t->hot_sort = sort;
 	return 0;
 }
 
@@ -339,7 +351,7 @@ take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, cha
 		}
 		break;
 	default:
-		rc = take_hot(t, o, v, msg, n);
+		rc = take_hot(t, cx, o, v, msg, n);
 		break;
 	}
 	filter_opts_free(&fo);
@@ -568,6 +580,8 @@ scope_command(const struct scope *sc, const struct scope_edit_ctx *cx, const str
 		o = put_opt(buf, n, o, "--sort", c->sort);
 	if (c->no_children)
 		o = put_word(buf, n, o, "--no-children");
+	if (c->mem_mode)
+		o = put_word(buf, n, o, "--mem-mode");
 	o = put_time(buf, n, o, sc, c->start);
 	o = put_start(buf, n, o, sc, c->start);
 	o = put_zoom(buf, n, o, sc, cx, c->start);

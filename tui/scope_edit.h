@@ -21,6 +21,7 @@ struct scope_edit_ctx {
 	const struct session	*s;
 	struct hist		*h;
 	const struct symbolizer	*z;
+	bool			 diff;		/* diff mode: --sort as the diff pairs rows */
 };
 
 /*
@@ -35,12 +36,12 @@ int scope_edit(struct scope *sc, const struct scope_edit_ctx *cx, const char *li
     size_t n);
 
 /*
- * The hot functions' --sort KEYS (of comm, dso, sym) into *keep
- * (HIST_KEEP bits), and -g's order word into *callers (1: callee, 0:
- * caller; left as it is without one): the start options and the typed
- * scope read them alike.  0, or -1 (nothing set; *bad: -g's bad word).
+ * The hot functions' --sort KEYS (any of the sort-key table's) into *out,
+ * and -g's order word into *callers (1: callee, 0: caller; left as it is
+ * without one): the start options and the typed scope read them alike.
+ * 0, or -1 (nothing set; msg says why; *bad: -g's bad word).
  */
-int scope_parse_sort(const char *v, unsigned *keep);
+int scope_parse_sort(const char *v, struct scope_sort *out, char *msg, size_t n);
 int scope_parse_order(const char *v, int *callers, const char **bad);
 
 /* What the command line of scope_command is for. */
@@ -49,6 +50,7 @@ struct scope_cmd {
 	const char		*common;	/* the symbol options as given ("--buildid-dir D"), or NULL */
 	const char		*sort;		/* --sort's value, or NULL */
 	bool			 no_children;	/* top --no-children */
+	bool			 mem_mode;	/* top --mem-mode (memory keys in sort) */
 	const struct hist_filter *start;	/* the start options' filter, or NULL */
 	const char		*file;
 	const char		*file2;		/* a second file (perfnav diff OLD NEW), or NULL */

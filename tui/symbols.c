@@ -15,6 +15,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/resolve.h"
+#include "tui/keytab.h"
 #include "tui/symbols.h"
 
 #define SLICE_DEFAULT	4096
@@ -158,6 +159,7 @@ symbols_free(struct symbols *sy)
 		sy->pair->pair = NULL;
 	}
 	scope_free(&sy->scope);
+	keytab_free(sy->kt);
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
 	free(sy);
@@ -729,4 +731,29 @@ symbols_scope_attr(const struct symbols *sy)
 		return -1;
 	he = hist_event(sy->h, sy->scope.ev);
 	return he != NULL ? he->attr : -1;
+}
+
+struct hist *
+symbols_keyed(struct symbols *sy, bool *busy)
+{
+	const struct scope *sc = &sy->scope;
+	struct keytab_spec sp;
+	struct hist_filter f;
+	struct hist *h;
+	char msg[200];
+
+	if (busy != NULL)
+		*busy = false;
+	if (scope_sort_merged(&sc->hot_sort) || !sy->done || keytab_spec_of(sy->s, sc->hot_sort.keys,
+	    sc->hot_sort.n, sy->children, &sp, msg, sizeof msg) < 0)
+		return NULL;
+	if (sy->kt == NULL)
+		sy->kt = keytab_new(sy->s, &sy->so);
+	scope_filter_named(sc, sy->start, sy->h, sy->z, &f);
+	keytab_want(sy->kt, &sp, &f);
+	filter_free(&f);
+	h = keytab_hist(sy->kt);
+	if (busy != NULL)
+		*busy = h == NULL;
+	return h;
 }

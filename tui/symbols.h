@@ -35,6 +35,7 @@ struct hist;
 
 struct hist_filter;
 struct sym_work;
+struct keytab;
 
 struct symbols {
 	const struct session	*s;
@@ -60,6 +61,8 @@ struct symbols {
 	unsigned		 gen;		/* bumped whenever rows may have changed */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
+	/* the table of a --sort the hist does not merge to (symbols_keytab), or NULL */
+	struct keytab		*kt;
 	/*
 	 * Diff mode (perfnav OLD NEW): the other recording's symbols (each
 	 * with its own session and symbolizer), or NULL; which one this is;
@@ -80,6 +83,16 @@ struct symbols {
 struct symbols *symbols_new(const struct session *s, const struct sym_opts *so,
     const struct hist_filter *f);
 void symbols_free(struct symbols *sy);
+
+/*
+ * The table of the scope's --sort when its rows are not the hist's merged
+ * (scope_sort_merged false), over the scope's samples as perfnav top
+ * takes them (scope_filter_named): wanted from the keytab (made on first
+ * use), built in the background.  NULL while it is built (and until
+ * symbols are in: the zoom's names come from them) or when the sort is
+ * merged; *busy (may be NULL) then says whether a build is under way.
+ */
+struct hist *symbols_keyed(struct symbols *sy, bool *busy);
 /*
  * perfnav --children / --no-children: children columns and sums on or off
  * (the default: on when the recording has callchains).  Only before the

@@ -153,7 +153,7 @@ free_rows(struct hdiff *d)
 static bool
 by_dso(const struct hdiff *d)
 {
-	unsigned keep = d->sy->scope.hot_keep;
+	unsigned keep = d->sy->scope.hot_sort.n ? d->sy->scope.hot_sort.keep : 0;
 
 	return keep == 0 || (keep & HIST_KEEP(HIST_KEY_DSO)) != 0;
 }

@@ -1,0 +1,238 @@
+/*
+ * Criterion tests of every sort key in the browser (tui/keytab.h,
+ * tui/pane/pane_hot.c): the hot pane with any --sort shows, column for
+ * column, the table a hist made as perfnav top makes it gives, over the
+ * scope (time, thread, DSO zoom), whether its rows are the browser's hist
+ * merged or a table of their own built in the background.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/filter.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tests/tui_helpers.h"
+#include "tui/keytab.h"
+#include "tui/pane.h"
+#include "tui/scope.h"
+#include "tui/scope_edit.h"
+#include "tui/symbols.h"
+#include "tui/widget.h"
+
+enum zoom { Z_NONE, Z_TIME, Z_TID, Z_DSO };
+
+/* The pane's rows once its table is in: a key syncs, the keytab is waited for. */
+static void
+settle(struct pane *p, struct symbols *sy)
+{
+	p->ops->key(p, ACT_NONE);
+	if (sy->kt != NULL)
+		keytab_wait(sy->kt);
+	p->ops->key(p, ACT_NONE);
+	widget_set_height(&p->w, 40);
+}
+
+/* The cell of column named header in row i ("" when the pane has no such column). */
+static const char *
+cell(struct pane *p, struct row *r, size_t i, const char *header)
+{
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	for (int c = 0; c < p->ncols; c++)
+		if (strcmp(p->cols[c].title, header) == 0)
+			return r->col[c] ? r->col[c] : "";
+	return "";
+}
+
+/*
+ * The expected table: a hist of keys over the samples f chooses, in
+ * perfnav top's modes (branch mode on a recording with branch stacks,
+ * memory mode for memory keys, children with callchains otherwise).
+ */
+static struct hist *
+reference(struct session *s, struct symbolizer *z, const enum hist_key *keys, unsigned nk,
+    const struct hist_filter *f)
+{
+	struct hist_opts o = { .nkeys = nk, .event = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
+	bool branch = session_features(s)->sec[PF_FEAT_BRANCH_STACK].present, mem = false;
+	struct hist *h;
+
+	for (unsigned i = 0; i < nk; i++) {
+		o.keys[i] = keys[i];
+		mem |= hist_key_mem(keys[i]);
+		if (hist_key_branch(keys[i]))
+			o.branch = HIST_BRANCH_ON;
+	}
+	o.mem_mode = mem;
+	o.children = attr_table_has_callchains(session_attrs(s)) && !branch && !mem;
+	o.chain_root_first = o.children;
+	o.filter = f;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+/* The zoom z applied to sy's scope; f gets the same samples as start options (names: storage). */
+static void
+zoom(struct symbols *sy, enum zoom z, struct hist_filter *f, struct filter_range *tr,
+    int32_t *tid, char **name)
+{
+	const struct hist_entry *const *m;
+	size_t n = hist_rows_merged(sy->h, 0, NULL, HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_DSO),
+	    0, &m);
+	const struct rec_index *ix = session_index(sy->s);
+
+	memset(f, 0, sizeof *f);
+	cr_assert_gt(n, 0);
+	switch (z) {
+	case Z_NONE:
+		break;
+	case Z_TIME:
+		tr->start = ix->v[ix->n / 3].time;
+		tr->end = ix->v[ix->n * 2 / 3].time;
+		cr_assert(scope_time_push(&sy->scope, tr->start, tr->end));
+		f->time = tr;
+		f->ntime = 1;
+		break;
+	case Z_TID:
+		*tid = m[0]->tid;
+		scope_zoom_set(&sy->scope, SZ_TID, m[0]->pid, m[0]->tid, 0, "thread");
+		f->tids = tid;
+		f->ntids = 1;
+		break;
+	case Z_DSO:
+		*name = (char *)symbolizer_dso_short(sy->z, m[0]->dso);
+		scope_zoom_set(&sy->scope, SZ_DSO, 0, 0, m[0]->dso, "dso");
+		f->dsos = name;
+		f->ndsos = 1;
+		break;
+	}
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+}
+
+/* The hot pane sorted by list over fixture, in zoom z, against the reference table. */
+static void
+check_sort(const char *fixture, const char *list, enum zoom z, bool keyed)
+{
+	struct session *s = open_fixture(fixture);
+	struct symbols *sy = fixture_symbols(s);
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null" };
+	struct symbolizer *rz = symbolizer_new(s, &so);
+	struct scope_sort sort;
+	struct hist_filter f;
+	struct filter_range tr;
+	int32_t tid;
+	char *name = NULL, msg[200], text[1024], pct[32];
+	struct hist *h;
+	const uint32_t *ix;
+	struct pane p;
+	struct row r;
+	size_t n;
+
+	cr_assert_eq(scope_parse_sort(list, &sort, msg, sizeof msg), 0, "%s: %s", list, msg);
+	cr_assert_eq(!scope_sort_merged(&sort), keyed, "%s: a table of its own or merged", list);
+	symbols_run(sy);
+	sy->scope.hot_sort = sort;
+	zoom(sy, z, &f, &tr, &tid, &name);
+	h = reference(s, rz, sort.keys, sort.n, filter_active(&f) ? &f : NULL);
+	hot_pane(&p, s, sy);
+	settle(&p, sy);
+	cr_assert_gt(hist_nevents(h), 0);
+	n = hist_rows(h, 0, 0, &ix);
+	cr_assert_gt(n, 0, "%s %s: the reference has rows", fixture, list);
+	cr_expect_eq(widget_count(&p.w), n, "%s --sort %s (zoom %d): %zu rows, the reference %zu",
+	    fixture, list, z, widget_count(&p.w), n);
+	for (size_t i = 0; i < n && i < widget_count(&p.w); i++) {
+		const struct hist_entry *e = hist_entry_get(h, ix[i]);
+
+		snprintf(pct, sizeof pct, "%.2f%%", hist_self_pct(h, e));
+		cr_expect_str_eq(cell(&p, &r, i, p.cols[0].title[0] == 'C' ? "Self" : "Overhead"), pct,
+		    "%s --sort %s row %zu: self", fixture, list, i);
+		for (unsigned k = 0; k < sort.n; k++) {
+			const char *want = hist_key_text(h, e, sort.keys[k], text, sizeof text);
+			const char *got = cell(&p, &r, i, hist_key_header(sort.keys[k]));
+
+			while (*want == ' ')	/* perf's right-aligned pids */
+				want++;
+			while (*got == ' ')
+				got++;
+			cr_expect_str_eq(got, want, "%s --sort %s row %zu: %s", fixture, list, i,
+			    hist_key_name(sort.keys[k]));
+		}
+	}
+	pane_destroy(&p);
+	hist_free(h);
+	symbolizer_free(rz);
+	symbols_free(sy);
+	session_close(s);
+}
+
+Test(keytab, keys_the_hist_merges_to)
+{
+	check_sort("fork.data", "pid,sym", Z_NONE, false);
+	check_sort("fork.data", "sym,dso", Z_TIME, false);
+	check_sort("fork.data", "process,sym", Z_DSO, false);
+}
+
+Test(keytab, keys_of_a_table_of_their_own)
+{
+	check_sort("fork.data", "cpu,sym", Z_NONE, true);
+	check_sort("fork.data", "pid,dso", Z_TIME, true);
+	check_sort("fork.data", "dso", Z_TID, true);
+	check_sort("fork.data", "comm,cpu", Z_DSO, true);
+	check_sort("multi.data", "cpu,comm,dso", Z_TIME, true);
+}
+
+Test(keytab, trace_branch_and_memory_keys)
+{
+	check_sort("tracepoint.data", "trace", Z_NONE, true);
+	check_sort("branch.data", "dso_from,symbol_to,cycles", Z_NONE, true);
+	check_sort("branch.data", "symbol_from", Z_TID, true);
+	check_sort("mem.data", "mem,snoop,sym", Z_NONE, true);
+}
+
+/* A table being built shows none of another's rows, and its keys refuse what needs a function. */
+Test(keytab, a_keyed_table_refuses_function_keys)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	char msg[200];
+	struct pane p;
+
+	symbols_run(sy);
+	cr_assert_eq(scope_parse_sort("cpu", &sy->scope.hot_sort, msg, sizeof msg), 0);
+	hot_pane(&p, s, sy);
+	settle(&p, sy);
+	cr_assert_gt(widget_count(&p.w), 0);
+	cr_expect_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_MSG);
+	cr_expect(strstr(p.msg, "a table by cpu") != NULL, "said: %s", p.msg);
+	cr_expect_eq(p.ops->key(&p, ACT_ZOOM_DSO), PANE_HANDLED | PANE_MSG);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* --sort's words: every key of the table; a bad one, or branch keys without branch stacks, said. */
+Test(keytab, sort_words)
+{
+	struct session *s = open_fixture("fork.data");
+	struct scope_sort sort;
+	struct keytab_spec sp;
+	char msg[200];
+
+	cr_expect_eq(scope_parse_sort("srcline,weight,trace,phys_daddr", &sort, msg, sizeof msg), 0);
+	cr_expect_eq(sort.n, 4);
+	cr_expect_eq(scope_parse_sort("sym,bogus", &sort, msg, sizeof msg), -1);
+	cr_expect(strstr(msg, "'bogus'") != NULL, "said: %s", msg);
+	cr_expect_eq(scope_parse_sort("symbol_to", &sort, msg, sizeof msg), 0);
+	cr_expect_eq(keytab_spec_of(s, sort.keys, sort.n, true, &sp, msg, sizeof msg), -1);
+	cr_expect(strstr(msg, "branch stacks") != NULL, "said: %s", msg);
+	session_close(s);
+}

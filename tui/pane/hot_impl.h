@@ -1,0 +1,121 @@
+/*
+ * hot_impl.h: the hot-functions pane's state, shared by its two files:
+ * tui/pane/pane_hot.c (views, actions, drawing, life) and
+ * tui/pane/hot_rows.c (columns, rows and their text).
+ */
+#ifndef PERFNAV_TUI_PANE_HOT_IMPL_H
+#define PERFNAV_TUI_PANE_HOT_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbolize/hist.h"
+#include "tui/pane.h"
+#include "tui/pane/hot_branch.h"
+#include "tui/symbols.h"
+
+struct cpath;
+
+/* Logical columns: the counts, then a column per sort key (L_KEY + i: the i-th key). */
+enum { L_CHILDREN, L_SELF, L_SAMPLES, L_KEY, L_N = L_KEY + HIST_MAX_KEYS };
+
+enum hrow_kind {
+	HR_ENTRY,		/* a row of the table */
+	HR_PATH,		/* a caller or callee: a node of its entry's call-path tree */
+	HR_MORE,		/* placeholder under a collapsed row */
+	HR_NONE,		/* "(no callers)" */
+};
+
+struct hrow {
+	uint8_t		 kind;
+	uint8_t		 depth;
+	uint32_t	 ent;		/* HR_ENTRY: index into ents; else its entry's */
+	uint32_t	 cp;		/* HR_PATH: node of the entry's tree */
+	uint64_t	 key;
+};
+
+/* An expanded entry's call paths: the tree and the node of its function. */
+struct hot_tree {
+	struct cpath	*t;
+	uint32_t	 top;		/* CPATH_NONE: no path through it */
+};
+
+#define HOT_MAX_DEPTH	250		/* the widget's levels */
+#define HOT_MAX_ROWS	400000
+#define HOT_MAX_EXPAND_ALL	200
+
+/* A view's cursor that names a function (see above); row keys stay below 2^62. */
+#define HOT_CURSOR_FUNC	(UINT64_C(1) << 62)
+
+struct hot {
+	struct symbols		*sy;
+	bool			 own;		/* made by us (no app symbols) */
+	size_t			 ev;
+	bool			 dsos;		/* list DSOs */
+	bool			 branches;	/* the branch table (from the DSOs: s) */
+	struct hot_branch	*br;		/* made when first shown */
+	double			 pct;
+	bool			 callers;	/* call paths towards the callers, else callees */
+	/*
+	 * The columns shown: children (with callchains), --sort's keys in its
+	 * order (scope.hot_sort).  Rows are the hist's merged by them, or
+	 * with keys it does not merge to, a table of their own (symbols_keyed:
+	 * keyed, kh its hist while the rows are of it; flat, no call paths).
+	 */
+	unsigned		 keep;		/* HIST_KEEP of the keys */
+	enum hist_key		 keys[HIST_MAX_KEYS];
+	unsigned		 nkeys;
+	bool			 keyed;
+	struct hist		*kh;
+	bool			 kbusy;		/* keyed: the table is being built */
+	bool			 kchildren;	/* children sums (keyed: its table's) */
+	size_t			 kev;		/* keyed: its event (SIZE_MAX: none) */
+	const struct hist_entry	**kents;	/* keyed: its rows */
+	size_t			 capkents;
+	struct column		 cols[L_N];
+	int			 map[L_N];	/* logical column -> shown, -1: not shown */
+	int			 col_dso, col_sym;	/* the dso and sym keys' columns, -1: none */
+	bool			 pct_entry;	/* call-path % of the symbol's total, else the event's */
+	unsigned		 gen;		/* sy->gen of the rows */
+	unsigned		 scope_gen;	/* sy->scope.gen of the rows */
+	struct scope_sort	 seen_sort;	/* the scope's hot_sort and hot_callers applied */
+	int			 seen_callers;
+	bool			 loaded;
+	struct hist_entry	*ents;
+	size_t			 nents, capents;
+	struct hot_tree		*trees;		/* per entry, built when expanded */
+	size_t			 captrees;
+	struct hrow		*rows;
+	size_t			 nrows, caprows;
+	bool			 truncated;
+	struct hmap		 exp;		/* expansion set */
+	char			 info[256];
+};
+
+/* hot_rows.c: the expansion set (row key -> expanded), row keys (below 2^62). */
+bool hot_exp_has(const struct hot *ht, uint64_t key);
+void hot_exp_set(struct hot *ht, uint64_t key, bool on);
+uint64_t hot_key2(uint64_t a, uint64_t b);
+uint64_t hot_entry_key(const struct hot *ht, const struct hist_entry *e);
+uint64_t hot_paths_key(const struct hot *ht, uint64_t ekey);
+/* The app's hist; the rows' entries' (the keyed table's, else the app's). */
+struct hist *hot_h(const struct hot *ht);
+struct hist *hot_eh(const struct hot *ht);
+/* Do rows expand into call paths?  An entry's tree (built when first asked). */
+bool hot_has_graph(const struct hot *ht);
+void hot_free_trees(struct hot *ht);
+const struct hot_tree *hot_entry_tree(struct hot *ht, uint32_t i);
+/* Rows again (cursor to key), the table again from the hist, the columns, the scope followed. */
+void hot_rebuild(struct pane *p, uint64_t key);
+void hot_reload(struct pane *p, bool keep_cursor);
+void hot_set_columns(struct pane *p, struct hot *ht);
+void hot_sync(struct pane *p);
+/* A DSO's short name; the pane_ops of the rows; a logical column's place (-1: not shown). */
+const char *hot_dso_short(const struct hot *ht, uint32_t dso);
+size_t hot_find(struct pane *p, uint64_t key);
+void hot_row(struct pane *p, size_t idx, struct row *r);
+size_t hot_nrows(struct pane *p);
+int hot_phys(const struct hot *ht, int l);
+
+#endif

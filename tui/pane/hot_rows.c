@@ -1,0 +1,557 @@
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/resolve.h"
+#include "tui/keytab.h"
+#include "tui/pane/hot_impl.h"
+
+/*
+ * The hot-functions pane's rows (tui/pane/pane_hot.c says what it shows):
+ * its columns from the sort keys, its entries from the app's hist merged
+ * or from a keyed table, the call paths of expanded rows, and their text.
+ */
+
+static const struct column cols_counts[L_KEY] = {
+	{ "Children", 8, COL_RIGHT | COL_NUM },
+	{ "Self", 8, COL_RIGHT | COL_NUM },
+	{ "Samples", 9, COL_RIGHT | COL_NUM },
+};
+
+/* The DSO list (s): a row per shared object, its path where the symbol was. */
+static const struct column cols_dso[] = {
+	{ "Overhead", 8, COL_RIGHT | COL_NUM },
+	{ "Samples", 9, COL_RIGHT | COL_NUM },
+	{ "Shared Object", 20, 0 },
+	{ "Path", 20, COL_FLEX | COL_MIDDLE },
+};
+
+/* ---- expansion set: row key -> 1 (expanded), 0 (closed again) ---- */
+
+bool
+hot_exp_has(const struct hot *ht, uint64_t key)
+{
+	return hmap_get(&ht->exp, key) == 1;
+}
+
+void
+hot_exp_set(struct hot *ht, uint64_t key, bool on)
+{
+	if (on || hmap_get(&ht->exp, key) != HMAP_NONE)
+		hmap_set(&ht->exp, key, on);
+}
+
+/* ---- keys ---- */
+
+/* Keys stay below 2^62: UINT64_MAX, NAV_NONE and HOT_CURSOR_FUNC are none of them. */
+uint64_t
+hot_key2(uint64_t a, uint64_t b)
+{
+	return hash_mix64(a * UINT64_C(0x9e3779b97f4a7c15) ^ hash_mix64(b + 0x51)) >> 2;
+}
+
+uint64_t
+hot_entry_key(const struct hot *ht, const struct hist_entry *e)
+{
+	return hot_key2(hot_key2(ht->dsos ? 1 : 2, e->comm), (uint64_t)e->dso << 32 | e->node);
+}
+
+/* The key under which an entry's first level of call paths hangs (one per order). */
+uint64_t
+hot_paths_key(const struct hot *ht, uint64_t ekey)
+{
+	return hot_key2(ekey, ht->callers ? 5 : 6);
+}
+
+/* ---- rows ---- */
+
+struct hist *
+hot_h(const struct hot *ht)
+{
+	return ht->sy->h;
+}
+
+/* The hist of the rows' entries: the keyed table's, else the app's. */
+struct hist *
+hot_eh(const struct hot *ht)
+{
+	return ht->keyed ? ht->kh : ht->sy->h;
+}
+
+bool
+hot_has_graph(const struct hot *ht)
+{
+	return ht->sy->callchains && !ht->dsos && !ht->branches && !ht->keyed &&
+	    ht->col_sym >= 0;
+}
+
+static struct hrow *
+add_row(struct hot *ht, enum hrow_kind kind, unsigned depth, uint32_t ent, uint64_t key)
+{
+	struct hrow *r;
+
+	if (ht->nrows >= HOT_MAX_ROWS) {
+		ht->truncated = true;
+		return NULL;
+	}
+	GROW(ht->rows, ht->caprows, ht->nrows + 1);
+	r = &ht->rows[ht->nrows++];
+	memset(r, 0, sizeof *r);
+	r->kind = (uint8_t)kind;
+	r->depth = (uint8_t)depth;
+	r->ent = ent;
+	r->key = key;
+	return r;
+}
+
+void
+hot_free_trees(struct hot *ht)
+{
+	for (size_t i = 0; i < ht->nents; i++)
+		cpath_free(ht->trees[i].t);
+	if (ht->nents)
+		memset(ht->trees, 0, ht->nents * sizeof *ht->trees);
+}
+
+/*
+ * The call paths of entry i in the current order, built on first use: the
+ * paths through its function of the samples of its command (and of the
+ * zoomed process or thread; a DSO zoom's rows count every sample through
+ * them, so do their paths), cut at the function.
+ */
+const struct hot_tree *
+hot_entry_tree(struct hot *ht, uint32_t i)
+{
+	struct hot_tree *pt = &ht->trees[i];
+	const struct hist_entry *e = &ht->ents[i];
+	const struct hist_select *zs = scope_sel(&ht->sy->scope);
+	struct hist_select sel = zs ? *zs : (struct hist_select){ 0 };
+	struct cpath_xform x = { ht->callers ? CPATH_CALLERS : CPATH_FOCUS, e->node };
+	struct cpath_query q = {
+		.ev = ht->ev, .sel = &sel, .entry = CPATH_NONE, .xf = &x, .nxf = 1,
+		.bottom_up = ht->callers,
+	};
+
+	if (pt->t != NULL)
+		return pt;
+	if ((ht->keep & HIST_KEEP(HIST_KEY_COMM)) != 0) {	/* a row of one command */
+		sel.by_comm = true;
+		sel.comm = e->comm;
+	}
+	pt->t = cpath_build(hot_h(ht), &q);
+	pt->top = cpath_find(pt->t, &e->node, 1);
+	return pt;
+}
+
+/* The children of node at of entry ent's tree, and below the expanded ones. */
+static void
+emit_paths(struct hot *ht, uint32_t ent, const struct cpath *t, uint32_t at, uint64_t pkey,
+    unsigned depth)
+{
+	for (uint32_t c = cpath_node(t, at)->first_child; c != CPATH_NONE && !ht->truncated;
+	    c = cpath_node(t, c)->next_sibling) {
+		const struct cpath_node *n = cpath_node(t, c);
+		uint64_t k = hot_key2(pkey, n->func);
+		struct hrow *r = add_row(ht, HR_PATH, depth, ent, k);
+
+		if (r == NULL)
+			return;
+		r->cp = c;
+		if (n->first_child == CPATH_NONE || depth >= HOT_MAX_DEPTH)
+			continue;
+		if (hot_exp_has(ht, k))
+			emit_paths(ht, ent, t, c, k, depth + 1);
+		else
+			add_row(ht, HR_MORE, depth + 1, ent, hot_key2(k, 4));
+	}
+}
+
+static void
+build_rows(struct hot *ht)
+{
+	ht->nrows = 0;
+	ht->truncated = false;
+	for (size_t i = 0; i < ht->nents && !ht->truncated; i++) {
+		const struct hist_entry *e = &ht->ents[i];
+		uint64_t k = hot_entry_key(ht, e);
+		struct hrow *r = add_row(ht, HR_ENTRY, 0, (uint32_t)i, k);
+		const struct hot_tree *pt;
+
+		if (r == NULL)
+			break;
+		if (!hot_has_graph(ht))
+			continue;
+		if (!hot_exp_has(ht, k)) {
+			add_row(ht, HR_MORE, 1, (uint32_t)i, hot_key2(k, 4));
+			continue;
+		}
+		pt = hot_entry_tree(ht, (uint32_t)i);
+		if (pt->top == CPATH_NONE || cpath_node(pt->t, pt->top)->first_child == CPATH_NONE)
+			add_row(ht, HR_NONE, 1, (uint32_t)i, hot_key2(k, 3));
+		else
+			emit_paths(ht, (uint32_t)i, pt->t, pt->top, hot_paths_key(ht, k), 1);
+	}
+}
+
+/* The row of the function a HOT_CURSOR_FUNC key names: of its command if any. */
+static size_t
+find_func(const struct hot *ht, uint64_t key)
+{
+	uint32_t node = (uint32_t)key, comm = (uint32_t)(key >> 32) & 0x3fffffff;
+	size_t any = WIDGET_NONE;
+
+	for (size_t i = 0; i < ht->nrows; i++) {
+		const struct hrow *w = &ht->rows[i];
+
+		if (w->kind != HR_ENTRY || ht->ents[w->ent].node != node)
+			continue;
+		if (comm == 0 || ht->ents[w->ent].comm == comm)
+			return i;
+		if (any == WIDGET_NONE)
+			any = i;
+	}
+	return any;
+}
+
+size_t
+hot_find(struct pane *p, uint64_t key)
+{
+	const struct hot *ht = p->priv;
+
+	if (key != UINT64_MAX && (key & HOT_CURSOR_FUNC))
+		return find_func(ht, key);
+	/*
+	 * Never a placeholder: it is hidden, and the widget, going back to the
+	 * key of the row its cursor was on before the rows changed (another
+	 * row now), would open the placeholder's parent to reveal it.
+	 */
+	for (size_t i = 0; i < ht->nrows; i++)
+		if (ht->rows[i].key == key && ht->rows[i].kind != HR_MORE)
+			return i;
+	return WIDGET_NONE;
+}
+
+/* Rebuild the rows and the widget; the cursor goes to key (else the top). */
+void
+hot_rebuild(struct pane *p, uint64_t key)
+{
+	struct hot *ht = p->priv;
+
+	build_rows(ht);
+	widget_refresh(&p->w);
+	if (key == UINT64_MAX || !widget_goto_key(&p->w, key))
+		widget_home(&p->w);
+}
+
+/*
+ * The keyed table's rows of the scope's event (the same attr there), or
+ * none while it is built; ht->kev its event index.
+ */
+static size_t
+keyed_rows(struct hot *ht, const struct hist_entry *const **m)
+{
+	const struct hist_event *he = hist_event(hot_h(ht), ht->ev);
+	const uint32_t *ix;
+	size_t n;
+
+	ht->kh = symbols_keyed(ht->sy, &ht->kbusy);
+	*m = NULL;
+	ht->kev = SIZE_MAX;
+	if (ht->kh == NULL || he == NULL)
+		return 0;
+	for (size_t ev = 0; ev < hist_nevents(ht->kh); ev++)
+		if (hist_event(ht->kh, ev)->attr == he->attr)
+			ht->kev = ev;
+	if (ht->kev == SIZE_MAX)
+		return 0;
+	n = hist_rows(ht->kh, ht->kev, ht->pct, &ix);
+	GROW(ht->kents, ht->capkents, n + 1);
+	for (size_t i = 0; i < n; i++)
+		ht->kents[i] = hist_entry_get(ht->kh, ix[i]);
+	*m = ht->kents;
+	return n;
+}
+
+/* The table again from the hist (new samples, event, zoom, limit). */
+void
+hot_reload(struct pane *p, bool keep_cursor)
+{
+	struct hot *ht = p->priv;
+	const struct hist_entry *const *m;
+	uint64_t key = UINT64_MAX;
+	size_t n;
+	unsigned keep = ht->dsos ? HIST_KEEP(HIST_KEY_DSO) : ht->keep;
+
+	if (keep_cursor && p->w.cursor > 0)
+		key = widget_cursor_key(&p->w);
+	ht->gen = ht->sy->gen;
+	ht->loaded = true;
+	/* The event is the scope's: the other analysis panes show the same one. */
+	ht->ev = ht->sy->scope.ev;
+	if (ht->ev >= hist_nevents(hot_h(ht)))
+		ht->ev = 0;
+	ht->scope_gen = ht->sy->scope.gen;
+	hot_free_trees(ht);
+	if (ht->branches)	/* rows of the branch table: its own entries */
+		n = hot_branch_load(ht->br, hist_nevents(hot_h(ht)) ? hist_event(hot_h(ht), ht->ev)->attr : -1,
+		    ht->pct);
+	else if (ht->keyed)
+		n = keyed_rows(ht, &m);
+	else if (ht->dsos)	/* the DSOs' own overhead: by it, those without samples left out */
+		n = hist_rows_self(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
+	else
+		n = hist_rows_merged(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
+	GROW(ht->ents, ht->capents, n + 1);
+	GROW(ht->trees, ht->captrees, n + 1);
+	memset(ht->ents, 0, (n + 1) * sizeof *ht->ents);
+	for (size_t i = 0; i < n && !ht->branches; i++)
+		ht->ents[i] = *m[i];
+	memset(ht->trees, 0, (n + 1) * sizeof *ht->trees);
+	ht->nents = n;
+	hot_rebuild(p, key);
+}
+
+/* Rows follow the symbols as they come in. */
+void
+hot_sync(struct pane *p)
+{
+	struct hot *ht = p->priv;
+	const struct scope *sc = &ht->sy->scope;
+
+	/* the scope's --sort and -g ORDER, when they change (typed) */
+	if (memcmp(&sc->hot_sort, &ht->seen_sort, sizeof sc->hot_sort) != 0 ||
+	    sc->hot_callers != ht->seen_callers) {
+		ht->seen_sort = sc->hot_sort;
+		ht->seen_callers = sc->hot_callers;
+		if (sc->hot_callers >= 0)
+			ht->callers = sc->hot_callers > 0;
+		if (!ht->dsos && !ht->branches)
+			hot_set_columns(p, ht);
+		ht->loaded = false;
+	}
+	if (!ht->loaded || ht->gen != ht->sy->gen || ht->scope_gen != sc->gen ||
+	    (ht->keyed && ht->kbusy && symbols_keyed(ht->sy, NULL) != NULL))
+		hot_reload(p, true);
+}
+
+/* ---- row text ---- */
+
+int
+hot_phys(const struct hot *ht, int l)
+{
+	return ht->map[l];
+}
+
+/* A sort key's column: the table's header and width; the last one, or sym's, takes the rest. */
+static struct column
+key_column(enum hist_key k, bool last, bool tree)
+{
+	struct column c = { hist_key_header(k), hist_key_width(k), 0 };
+
+	if (k == HIST_KEY_DSO)
+		c.width = 20;	/* the short name; a long one ends in ... */
+	if (k == HIST_KEY_SYM || last || c.width == 0) {
+		c.width = 20;
+		c.flags = COL_FLEX | COL_MIDDLE | (tree && k == HIST_KEY_SYM ? COL_TREE : 0);
+	}
+	return c;
+}
+
+/* The columns: children when summed, then the keys --sort named, in its order. */
+void
+hot_set_columns(struct pane *p, struct hot *ht)
+{
+	static const enum hist_key def[] = { HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM };
+	const struct scope_sort *so = &ht->sy->scope.hot_sort;
+	int n = 0;
+
+	ht->col_dso = ht->col_sym = -1;
+	if (ht->branches) {
+		p->cols = hot_branch_cols;
+		p->ncols = HB_N;
+		return;
+	}
+	if (ht->dsos) {	/* no children sums nor commands: a row per DSO */
+		static const struct column dso_key[2] = { { "Shared Object", 20, 0 },
+			{ "Path", 20, COL_FLEX | COL_MIDDLE } };
+
+		ht->map[L_CHILDREN] = -1;
+		for (int l = L_SELF; l < L_N; l++)
+			ht->map[l] = l <= L_KEY + 1 ? l - 1 : -1;
+		ht->cols[0] = cols_dso[0];
+		ht->cols[1] = cols_counts[L_SAMPLES];
+		memcpy(&ht->cols[2], dso_key, sizeof dso_key);
+		ht->col_dso = 2;
+		ht->col_sym = 3;
+		p->cols = ht->cols;
+		p->ncols = 4;
+		return;
+	}
+	ht->nkeys = so->n ? so->n : 3;
+	memcpy(ht->keys, so->n ? so->keys : def, ht->nkeys * sizeof *ht->keys);
+	ht->keep = 0;
+	for (unsigned i = 0; i < ht->nkeys; i++)
+		ht->keep |= HIST_KEEP(ht->keys[i]);
+	ht->keyed = !scope_sort_merged(so);
+	ht->kchildren = ht->sy->children;
+	if (ht->keyed) {
+		struct keytab_spec sp;
+		char msg[200];
+
+		ht->kchildren = keytab_spec_of(p->s, ht->keys, ht->nkeys, ht->sy->children, &sp, msg,
+		    sizeof msg) == 0 && sp.children;
+	}
+	for (int l = 0; l < L_N; l++) {
+		bool on = l == L_CHILDREN ? ht->kchildren : l < L_KEY || (unsigned)(l - L_KEY) < ht->nkeys;
+
+		ht->map[l] = on ? n : -1;
+		if (!on)
+			continue;
+		if (l < L_KEY) {
+			ht->cols[n] = l == L_SELF && !ht->kchildren ? cols_dso[0] : cols_counts[l];
+		} else {
+			enum hist_key k = ht->keys[l - L_KEY];
+
+			ht->cols[n] = key_column(k, (unsigned)(l - L_KEY) + 1 == ht->nkeys, !ht->keyed);
+			if (k == HIST_KEY_DSO)
+				ht->col_dso = n;
+			if (k == HIST_KEY_SYM)
+				ht->col_sym = n;
+		}
+		n++;
+	}
+	p->cols = ht->cols;
+	p->ncols = n;
+}
+
+static int
+pct_el(double pct)
+{
+	return pct >= 5 ? EL_HOT_HIGH : pct >= 0.5 ? EL_HOT_MID : EL_HOT_LOW;
+}
+
+const char *
+hot_dso_short(const struct hot *ht, uint32_t dso)
+{
+	return dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(ht->sy->z, dso);
+}
+
+/* v as a share of the event's period. */
+static double
+pct_of(const struct hot *ht, uint64_t v)
+{
+	const struct hist_event *he = hist_event(hot_h(ht), ht->ev);
+	uint64_t t = he ? he->total_period : 0;
+
+	return t ? 100.0 * (double)v / (double)t : 0.0;
+}
+
+/* v as a share of the base of a call-path row's percentages: the event's or its symbol's. */
+static double
+path_pct(const struct hot *ht, const struct hot_tree *pt, uint64_t v)
+{
+	uint64_t t;
+
+	if (!ht->pct_entry)
+		return pct_of(ht, v);
+	t = cpath_node(pt->t, pt->top)->total_period;
+	return t ? 100.0 * (double)v / (double)t : 0.0;
+}
+
+/* A caller or callee: its path's share, (callees) the samples that end there, its samples. */
+static void
+path_row(const struct hot *ht, const struct hrow *w, struct row *r)
+{
+	const struct hot_tree *pt = &ht->trees[w->ent];
+	const struct cpath_node *n = cpath_node(pt->t, w->cp);
+	const struct hist_node *nd = hist_node_get(hot_h(ht), n->func);
+	double pc = path_pct(ht, pt, n->total_period);
+
+	row_set(r, hot_phys(ht, L_CHILDREN), pct_el(pc), "%.2f%%", pc);
+	if (!ht->callers) {
+		pc = path_pct(ht, pt, n->self_period);
+		row_set(r, hot_phys(ht, L_SELF), n->self_samples ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+	}
+	row_set(r, hot_phys(ht, L_SAMPLES), 0, "%" PRIu64, n->total_samples);
+	row_set(r, ht->col_dso, EL_DIM, "%s", nd ? hot_dso_short(ht, nd->f.dso) : "");
+	row_set(r, ht->col_sym, 0, "%s %s", ht->callers ? "<-" : "->",
+	    nd ? hist_str(hot_h(ht), nd->label) : "?");
+}
+
+/* A row's key columns: the sort-key table's text (comm and dso as the browser names them). */
+static void
+key_cells(const struct hot *ht, const struct hist_entry *e, struct row *r)
+{
+	char buf[1024];
+
+	for (unsigned i = 0; i < ht->nkeys; i++) {
+		enum hist_key k = ht->keys[i];
+		int c = hot_phys(ht, L_KEY + (int)i);
+
+		if (k == HIST_KEY_COMM && !ht->keyed)
+			row_set(r, c, EL_COMM, "%s", hist_str(hot_h(ht), e->comm));
+		else if (k == HIST_KEY_DSO && !ht->keyed)
+			row_set(r, c, 0, "%s", hot_dso_short(ht, e->dso));
+		else
+			row_set(r, c, k == HIST_KEY_COMM ? EL_COMM : 0, "%s",
+			    hist_key_text(hot_eh(ht), e, k, buf, sizeof buf));
+	}
+}
+
+void
+hot_row(struct pane *p, size_t idx, struct row *r)
+{
+	struct hot *ht = p->priv;
+	const struct hrow *w = &ht->rows[idx];
+	const struct hist_entry *e = &ht->ents[w->ent];
+	double pc;
+
+	r->depth = w->depth;
+	r->key = w->key;
+	r->have_key = true;
+	r->expanded = hot_exp_has(ht, w->key);
+	if (ht->branches) {
+		hot_branch_row(ht->br, w->ent, r);
+		return;
+	}
+	switch (w->kind) {
+	case HR_ENTRY:
+		if (ht->kchildren && !ht->dsos) {
+			pc = hist_children_pct(hot_eh(ht), e);
+			row_set(r, hot_phys(ht, L_CHILDREN), pct_el(pc), "%.2f%%", pc);
+		}
+		pc = hist_self_pct(hot_eh(ht), e);
+		row_set(r, hot_phys(ht, L_SELF), e->samples ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+		row_set(r, hot_phys(ht, L_SAMPLES), 0, "%" PRIu64, e->samples);
+		if (ht->dsos) {
+			row_set(r, ht->col_dso, 0, "%s", hot_dso_short(ht, e->dso));
+			row_set(r, ht->col_sym, EL_DIM, "%s",
+			    e->dso == DSO_NONE ? "(no mapping)" : symbolizer_dso_long(ht->sy->z, e->dso));
+			break;
+		}
+		key_cells(ht, e, r);
+		break;
+	case HR_PATH:
+		path_row(ht, w, r);
+		break;
+	case HR_MORE:
+		row_set(r, ht->col_sym, EL_DIM, "...");
+		break;
+	case HR_NONE:
+		row_set(r, ht->col_sym, EL_DIM, "%s", ht->callers ? "(no callers; b: callees)" :
+		    "(no callees; b: callers)");
+		break;
+	}
+}
+
+size_t
+hot_nrows(struct pane *p)
+{
+	return ((struct hot *)p->priv)->nrows;
+}
