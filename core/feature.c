@@ -1041,6 +1041,20 @@ diag:
 		features_apply_event_desc(f, attrs, false);
 }
 
+const struct feat_group *
+features_group_of(const struct features *f, int attr, uint32_t max)
+{
+	for (uint32_t g = 0; f != NULL && g < f->ngroups; g++) {
+		const struct feat_group *gr = &f->groups[g];
+
+		if (gr->nr_members > 1 && gr->nr_members <= max && attr >= 0 &&
+		    (uint32_t)attr >= gr->leader_idx && (uint64_t)attr < (uint64_t)gr->leader_idx +
+		    gr->nr_members)
+			return gr;
+	}
+	return NULL;
+}
+
 void
 features_free(struct features *f)
 {

@@ -254,6 +254,12 @@ struct features {
  * PF_FEAT_FIRST_END_MARKER up with no content is pipe mode's
  * end-of-features marker (FEAT_RAW, see feature_end_marker()).
  */
+/*
+ * The event group (GROUP_DESC) of at most max members that attr index
+ * attr is in, leader or member, or NULL: groups of one are none.
+ */
+const struct feat_group *features_group_of(const struct features *f, int attr, uint32_t max);
+
 void feature_decode(struct features *f, unsigned bit, const uint8_t *p, size_t len, bool swap,
     uint64_t off, struct attr_table *attrs, struct diag_list *diags);
 

@@ -1,5 +1,5 @@
 /*
- * Criterion tests of every sort key in the browser (tui/keytab.h,
+ * Criterion tests of every sort key and of event groups in the browser (tui/keytab.h,
  * tui/pane/pane_hot.c): the hot pane with any --sort shows, column for
  * column, the table a hist made as perfnav top makes it gives, over the
  * scope (time, thread, DSO zoom), whether its rows are the browser's hist
@@ -234,5 +234,92 @@ Test(keytab, sort_words)
 	cr_expect_eq(scope_parse_sort("symbol_to", &sort, msg, sizeof msg), 0);
 	cr_expect_eq(keytab_spec_of(s, sort.keys, sort.n, true, &sp, msg, sizeof msg), -1);
 	cr_expect(strstr(msg, "branch stacks") != NULL, "said: %s", msg);
+	session_close(s);
+}
+
+/* The row of ref's event ev whose comm, dso and sym texts are those given, or NULL. */
+static const struct hist_entry *
+ref_row(struct hist *h, size_t ev, const char *comm, const char *dso, const char *sym)
+{
+	const uint32_t *ix;
+	size_t n = hist_rows(h, ev, 0, &ix);
+	char a[1024], b[1024], c[1024];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, ix[i]);
+
+		if (strcmp(hist_key_text(h, e, HIST_KEY_COMM, a, sizeof a), comm) == 0 &&
+		    strcmp(hist_key_text(h, e, HIST_KEY_DSO, b, sizeof b), dso) == 0 &&
+		    strcmp(hist_key_text(h, e, HIST_KEY_SYM, c, sizeof c), sym) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * An event group (-e '{task-clock,cpu-clock}'): perf report --group's
+ * table, a Children, Self and Samples column per member, the leader
+ * first; every row's values those of each member's own table, the rows in
+ * perf's order (by the leader's, then the next member's).
+ */
+Test(keytab, event_group_columns)
+{
+	static const enum hist_key keys[] = { HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM };
+	struct session *s = open_fixture("leader.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null" };
+	struct symbolizer *rz = symbolizer_new(s, &so);
+	struct hist *h = reference(s, rz, keys, 3, NULL);
+	double last = 101;
+	struct pane p;
+	struct row r;
+	char want[32];
+	size_t nself = 0;
+
+	cr_assert_eq(hist_nevents(h), 2, "two members with samples");
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	settle(&p, sy);
+	for (int c = 0; c < p.ncols; c++)
+		nself += strcmp(p.cols[c].title, "Self") == 0;
+	cr_expect_eq(nself, 2, "a Self column per member");
+	cr_assert_gt(widget_count(&p.w), 5);
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		char comm[256], dso[256], sym[1024];
+		int col[3][2], nc[3] = { 0 };
+
+		row_reset(&r);
+		p.ops->row(&p, widget_source(&p.w, i), &r);
+		for (int c = 0; c < p.ncols; c++) {
+			int k = strcmp(p.cols[c].title, "Children") == 0 ? 0 :
+			    strcmp(p.cols[c].title, "Self") == 0 ? 1 :
+			    strcmp(p.cols[c].title, "Samples") == 0 ? 2 : -1;
+
+			if (k >= 0 && nc[k] < 2)
+				col[k][nc[k]++] = c;
+		}
+		snprintf(comm, sizeof comm, "%s", cell(&p, &r, i, "Command"));
+		snprintf(dso, sizeof dso, "%s", cell(&p, &r, i, "Shared Object"));
+		snprintf(sym, sizeof sym, "%s", cell(&p, &r, i, "Symbol"));
+		row_reset(&r);
+		p.ops->row(&p, widget_source(&p.w, i), &r);
+		for (size_t m = 0; m < 2; m++) {
+			const struct hist_entry *e = ref_row(h, m, comm, dso, sym);
+
+			snprintf(want, sizeof want, "%.2f%%", e ? hist_children_pct(h, e) : 0.0);
+			cr_expect_str_eq(r.col[col[0][m]], want, "row %zu (%s) member %zu: children", i, sym,
+			    m);
+			snprintf(want, sizeof want, "%.2f%%", e ? hist_self_pct(h, e) : 0.0);
+			cr_expect_str_eq(r.col[col[1][m]], want, "row %zu (%s) member %zu: self", i, sym, m);
+			snprintf(want, sizeof want, "%" PRIu64, e ? e->samples : 0);
+			cr_expect_str_eq(r.col[col[2][m]], want, "row %zu member %zu: samples", i, m);
+		}
+		cr_expect_leq(strtod(r.col[col[0][0]], NULL), last, "row %zu: by the leader's children", i);
+		last = strtod(r.col[col[0][0]], NULL);
+	}
+	pane_destroy(&p);
+	hist_free(h);
+	symbolizer_free(rz);
+	symbols_free(sy);
 	session_close(s);
 }

@@ -289,16 +289,7 @@ event_of_attr(const struct hist *h, int a)
 static const struct feat_group *
 group_of(const struct session *s, int a)
 {
-	const struct features *f = s ? session_features(s) : NULL;
-
-	for (uint32_t g = 0; f != NULL && g < f->ngroups; g++) {
-		const struct feat_group *gr = &f->groups[g];
-
-		if (gr->nr_members > 1 && gr->nr_members <= GROUP_MAX && a >= (int)gr->leader_idx &&
-		    a < (int)(gr->leader_idx + gr->nr_members))
-			return gr;
-	}
-	return NULL;
+	return s ? features_group_of(session_features(s), a, GROUP_MAX) : NULL;
 }
 
 /* perf's name of a group: "anon group { a, b }" or "NAME { a, b }". */

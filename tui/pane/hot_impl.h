@@ -17,8 +17,23 @@
 
 struct cpath;
 
-/* Logical columns: the counts, then a column per sort key (L_KEY + i: the i-th key). */
-enum { L_CHILDREN, L_SELF, L_SAMPLES, L_KEY, L_N = L_KEY + HIST_MAX_KEYS };
+/*
+ * Logical columns: the counts (L_CHILDREN + m: member m's of an event
+ * group, 0 the event's alone), then a column per sort key (L_KEY + i).
+ */
+#define HOT_GROUP_MAX	8
+enum {
+	L_CHILDREN = 0,
+	L_SELF = HOT_GROUP_MAX,
+	L_SAMPLES = 2 * HOT_GROUP_MAX,
+	L_KEY = 3 * HOT_GROUP_MAX,
+	L_N = L_KEY + HIST_MAX_KEYS
+};
+
+/* A member's counts of a row of an event group's table. */
+struct hot_gval {
+	uint64_t	 period, acc, samples;
+};
 
 enum hrow_kind {
 	HR_ENTRY,		/* a row of the table */
@@ -71,6 +86,16 @@ struct hot {
 	bool			 kbusy;		/* keyed: the table is being built */
 	bool			 kchildren;	/* children sums (keyed: its table's) */
 	size_t			 kev;		/* keyed: its event (SIZE_MAX: none) */
+	/*
+	 * The scope's event in a group (perf record -e '{a,b}'): a column of
+	 * each count per member, as perf report --group, the leader first
+	 * (gev: their events, SIZE_MAX: no samples; ngev 0: not a group);
+	 * gval: per entry, ngev members' counts.
+	 */
+	size_t			 gev[HOT_GROUP_MAX];
+	size_t			 ngev;
+	struct hot_gval		*gval;
+	size_t			 capgval;
 	const struct hist_entry	**kents;	/* keyed: its rows */
 	size_t			 capkents;
 	struct column		 cols[L_N];
@@ -117,5 +142,7 @@ size_t hot_find(struct pane *p, uint64_t key);
 void hot_row(struct pane *p, size_t idx, struct row *r);
 size_t hot_nrows(struct pane *p);
 int hot_phys(const struct hot *ht, int l);
+/* perf's line of a group's table: " Samples: N of events 'anon group { a, b }'"; its length. */
+int hot_group_info(const struct hot *ht, char *buf, size_t n);
 
 #endif

@@ -18,7 +18,8 @@
  * or from a keyed table, the call paths of expanded rows, and their text.
  */
 
-static const struct column cols_counts[L_KEY] = {
+static const struct column cols_counts[3] = {
+	/* by L_* / HOT_GROUP_MAX */
 	{ "Children", 8, COL_RIGHT | COL_NUM },
 	{ "Self", 8, COL_RIGHT | COL_NUM },
 	{ "Samples", 9, COL_RIGHT | COL_NUM },
@@ -278,6 +279,152 @@ keyed_rows(struct hot *ht, const struct hist_entry *const **m)
 	return n;
 }
 
+/* The scope's event's group (ht->gev, ngev), when the rows are the hist's merged. */
+static void
+group_setup(struct hot *ht)
+{
+	struct hist *h = hot_h(ht);
+	const struct hist_event *he = hist_event(h, ht->ev);
+	const struct feat_group *gr;
+	size_t found = 0;
+
+	ht->ngev = 0;
+	if (ht->keyed || ht->dsos || ht->branches || he == NULL)
+		return;
+	gr = features_group_of(session_features(ht->sy->s), he->attr, HOT_GROUP_MAX);
+	if (gr == NULL)
+		return;
+	for (uint32_t m = 0; m < gr->nr_members; m++) {
+		ht->gev[m] = SIZE_MAX;
+		for (size_t e = 0; e < hist_nevents(h); e++)
+			if (hist_event(h, e)->attr == (int)(gr->leader_idx + m))
+				ht->gev[m] = e;
+		found += ht->gev[m] != SIZE_MAX;
+	}
+	if (found >= 2)
+		ht->ngev = gr->nr_members;
+}
+
+/* A member's value of row i as a percentage of its event's total (children or self). */
+static double
+group_pct(const struct hot *ht, size_t i, size_t m, bool children)
+{
+	const struct hot_gval *g = &ht->gval[i * ht->ngev + m];
+	uint64_t t = ht->gev[m] == SIZE_MAX ? 0 : hist_event(hot_h(ht), ht->gev[m])->total_period;
+
+	return t ? 100.0 * (double)(children ? g->acc : g->period) / (double)t : 0.0;
+}
+
+/* Group rows by the leader's values, then the next member's, as perf sorts them. */
+static int
+cmp_group(const void *a, const void *b, void *arg)
+{
+	const struct hot *ht = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	for (size_t m = 0; m < ht->ngev; m++) {
+		double px = group_pct(ht, x, m, ht->kchildren), py = group_pct(ht, y, m, ht->kchildren);
+
+		if (px != py)
+			return px > py ? -1 : 1;
+	}
+	return (x > y) - (x < y);
+}
+
+/* The key a row of one member matches the same row of another by: the kept keys. */
+static uint64_t
+group_key(const struct hot *ht, const struct hist_entry *e)
+{
+	uint64_t k = hot_entry_key(ht, e);
+
+	if (ht->keep & (HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID)))
+		k = hot_key2(k, (uint64_t)(uint32_t)e->pid << 32 | (uint32_t)e->tid);
+	return k;
+}
+
+/*
+ * An event group's rows: each member's merged rows matched by their keys
+ * (the leader's first), each member's counts kept; those with no member
+ * at the limit left out; sorted as perf sorts a group.  Fills ents and gval.
+ */
+static size_t
+group_rows(struct hot *ht, unsigned keep)
+{
+	struct hmap at;
+	size_t n = 0, k = 0, *ord;
+	struct hist_entry *ents;
+	struct hot_gval *gval;
+
+	memset(&at, 0, sizeof at);
+	for (size_t m = 0; m < ht->ngev; m++) {
+		const struct hist_entry *const *mm;
+		size_t nm = ht->gev[m] == SIZE_MAX ? 0 : hist_rows_merged(hot_h(ht), ht->gev[m],
+		    scope_sel(&ht->sy->scope), keep, 0, &mm);
+
+		for (size_t i = 0; i < nm; i++) {
+			uint64_t key = group_key(ht, mm[i]);
+			uint32_t r = hmap_get(&at, key);
+
+			if (r == HMAP_NONE) {
+				GROW(ht->ents, ht->capents, n + 1);
+				GROW(ht->gval, ht->capgval, (n + 1) * ht->ngev);
+				ht->ents[n] = *mm[i];
+				memset(&ht->gval[n * ht->ngev], 0, ht->ngev * sizeof *ht->gval);
+				hmap_set(&at, key, (uint32_t)n);
+				r = (uint32_t)n++;
+			}
+			ht->gval[r * ht->ngev + m] = (struct hot_gval){ mm[i]->period, mm[i]->acc_period,
+				mm[i]->samples };
+		}
+	}
+	hmap_free(&at);
+	ord = xcalloc(n + 1, sizeof *ord);
+	for (size_t i = 0; i < n; i++) {
+		bool shown = ht->pct <= 0;
+
+		for (size_t m = 0; m < ht->ngev && !shown; m++)
+			shown = group_pct(ht, i, m, ht->kchildren) >= ht->pct;
+		if (shown)
+			ord[k++] = i;
+	}
+	qsort_r(ord, k, sizeof *ord, cmp_group, ht);
+	ents = xcalloc(k + 1, sizeof *ents);
+	gval = xcalloc((k + 1) * ht->ngev, sizeof *gval);
+	for (size_t i = 0; i < k; i++) {
+		ents[i] = ht->ents[ord[i]];
+		memcpy(&gval[i * ht->ngev], &ht->gval[ord[i] * ht->ngev], ht->ngev * sizeof *gval);
+	}
+	free(ht->ents);
+	free(ht->gval);
+	free(ord);
+	ht->ents = ents;
+	ht->capents = k + 1;
+	ht->gval = gval;
+	ht->capgval = (k + 1) * ht->ngev;
+	return k;
+}
+
+int
+hot_group_info(const struct hot *ht, char *buf, size_t n)
+{
+	const struct hist_event *he = hist_event(hot_h(ht), ht->ev);
+	const struct feat_group *gr = features_group_of(session_features(ht->sy->s), he->attr,
+	    HOT_GROUP_MAX);
+	uint64_t ns = 0;
+	int k;
+
+	for (size_t m = 0; m < ht->ngev; m++)
+		ns += ht->gev[m] == SIZE_MAX ? 0 : hist_event(hot_h(ht), ht->gev[m])->nsamples;
+	k = snprintf(buf, n, " Samples: %" PRIu64 " of events '%s { ", ns, gr->name == NULL ||
+	    strcmp(gr->name, "{anon_group}") == 0 ? "anon group" : gr->name);
+	for (uint32_t m = 0; m < gr->nr_members && k >= 0 && (size_t)k < n; m++)
+		k += snprintf(buf + k, n - (size_t)k, "%s%s", m ? ", " : "",
+		    session_attr_name(ht->sy->s, (int)(gr->leader_idx + m)));
+	if (k >= 0 && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, " }' (a column each)");
+	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
+}
+
 /* The table again from the hist (new samples, event, zoom, limit). */
 void
 hot_reload(struct pane *p, bool keep_cursor)
@@ -285,7 +432,7 @@ hot_reload(struct pane *p, bool keep_cursor)
 	struct hot *ht = p->priv;
 	const struct hist_entry *const *m;
 	uint64_t key = UINT64_MAX;
-	size_t n;
+	size_t n, ng;
 	unsigned keep = ht->dsos ? HIST_KEEP(HIST_KEY_DSO) : ht->keep;
 
 	if (keep_cursor && p->w.cursor > 0)
@@ -298,6 +445,18 @@ hot_reload(struct pane *p, bool keep_cursor)
 		ht->ev = 0;
 	ht->scope_gen = ht->sy->scope.gen;
 	hot_free_trees(ht);
+	ng = ht->ngev;
+	group_setup(ht);
+	if (ht->ngev != ng)
+		hot_set_columns(p, ht);
+	if (ht->ngev) {	/* an event group: its own rows */
+		n = group_rows(ht, keep);
+		GROW(ht->trees, ht->captrees, n + 1);
+		memset(ht->trees, 0, (n + 1) * sizeof *ht->trees);
+		ht->nents = n;
+		hot_rebuild(p, key);
+		return;
+	}
 	if (ht->branches)	/* rows of the branch table: its own entries */
 		n = hot_branch_load(ht->br, hist_nevents(hot_h(ht)) ? hist_event(hot_h(ht), ht->ev)->attr : -1,
 		    ht->pct);
@@ -381,11 +540,14 @@ hot_set_columns(struct pane *p, struct hot *ht)
 		static const struct column dso_key[2] = { { "Shared Object", 20, 0 },
 			{ "Path", 20, COL_FLEX | COL_MIDDLE } };
 
-		ht->map[L_CHILDREN] = -1;
-		for (int l = L_SELF; l < L_N; l++)
-			ht->map[l] = l <= L_KEY + 1 ? l - 1 : -1;
+		for (int l = 0; l < L_N; l++)
+			ht->map[l] = -1;
+		ht->map[L_SELF] = 0;
+		ht->map[L_SAMPLES] = 1;
+		ht->map[L_KEY] = 2;
+		ht->map[L_KEY + 1] = 3;
 		ht->cols[0] = cols_dso[0];
-		ht->cols[1] = cols_counts[L_SAMPLES];
+		ht->cols[1] = cols_counts[1];
 		memcpy(&ht->cols[2], dso_key, sizeof dso_key);
 		ht->col_dso = 2;
 		ht->col_sym = 3;
@@ -408,13 +570,15 @@ hot_set_columns(struct pane *p, struct hot *ht)
 		    sizeof msg) == 0 && sp.children;
 	}
 	for (int l = 0; l < L_N; l++) {
-		bool on = l == L_CHILDREN ? ht->kchildren : l < L_KEY || (unsigned)(l - L_KEY) < ht->nkeys;
+		int kind = l / HOT_GROUP_MAX, m = l % HOT_GROUP_MAX;
+		bool on = l < L_KEY ? (size_t)m < (ht->ngev ? ht->ngev : 1) &&
+		    (kind != 0 || ht->kchildren) : (unsigned)(l - L_KEY) < ht->nkeys;
 
 		ht->map[l] = on ? n : -1;
 		if (!on)
 			continue;
 		if (l < L_KEY) {
-			ht->cols[n] = l == L_SELF && !ht->kchildren ? cols_dso[0] : cols_counts[l];
+			ht->cols[n] = kind == 1 && !ht->kchildren ? cols_dso[0] : cols_counts[kind];
 		} else {
 			enum hist_key k = ht->keys[l - L_KEY];
 
@@ -484,6 +648,24 @@ path_row(const struct hot *ht, const struct hrow *w, struct row *r)
 	    nd ? hist_str(hot_h(ht), nd->label) : "?");
 }
 
+/* An event group's row: each member's children, self and samples, in its columns. */
+static void
+group_cells(const struct hot *ht, size_t i, struct row *r)
+{
+	for (size_t m = 0; m < ht->ngev; m++) {
+		const struct hot_gval *g = &ht->gval[i * ht->ngev + m];
+		double pc;
+
+		if (ht->kchildren) {
+			pc = group_pct(ht, i, m, true);
+			row_set(r, hot_phys(ht, L_CHILDREN + (int)m), pct_el(pc), "%.2f%%", pc);
+		}
+		pc = group_pct(ht, i, m, false);
+		row_set(r, hot_phys(ht, L_SELF + (int)m), g->samples ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+		row_set(r, hot_phys(ht, L_SAMPLES + (int)m), 0, "%" PRIu64, g->samples);
+	}
+}
+
 /* A row's key columns: the sort-key table's text (comm and dso as the browser names them). */
 static void
 key_cells(const struct hot *ht, const struct hist_entry *e, struct row *r)
@@ -522,6 +704,11 @@ hot_row(struct pane *p, size_t idx, struct row *r)
 	}
 	switch (w->kind) {
 	case HR_ENTRY:
+		if (ht->ngev) {
+			group_cells(ht, w->ent, r);
+			key_cells(ht, e, r);
+			break;
+		}
 		if (ht->kchildren && !ht->dsos) {
 			pc = hist_children_pct(hot_eh(ht), e);
 			row_set(r, hot_phys(ht, L_CHILDREN), pct_el(pc), "%.2f%%", pc);

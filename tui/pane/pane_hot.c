@@ -595,8 +595,11 @@ info_line(struct pane *p, char *buf, size_t n)
 		snprintf(buf, n, " %s", ht->sy->done ? "No samples in this recording." : "");
 		return;
 	}
-	k = snprintf(buf, n, " Samples: %" PRIu64 " of event '%s'", he->nsamples,
-	    hist_str(hot_h(ht), he->name));
+	if (ht->ngev)
+		k = hot_group_info(ht, buf, n);
+	else
+		k = snprintf(buf, n, " Samples: %" PRIu64 " of event '%s'", he->nsamples,
+		    hist_str(hot_h(ht), he->name));
 	if (nev > 1 && k >= 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, }: next)", ht->ev + 1, nev);
 	if (ht->pct > 0 && k >= 0 && (size_t)k < n)
@@ -724,6 +727,7 @@ hot_free(struct pane *p)
 	hot_free_trees(ht);
 	hot_branch_free(ht->br);
 	free(ht->kents);
+	free(ht->gval);
 	free(ht->trees);
 	free(ht->ents);
 	free(ht->rows);
