@@ -873,12 +873,16 @@ start "XDG_CONFIG_HOME='$tmp/xdg' '$bin' --buildid-dir '$data/buildid' '$data/fp
 wait_for "\?:help x:quit" "a rebound quit: the hint names its key"
 finish "rebound quit"
 
-# Leader sampling: the member has samples of its own; } reaches it, with its own periods.
+# Leader sampling, an event group: perf report --group's table, a column per member, each
+# with its own periods; } reaches the member, whose table is the group's.
 start "'$bin' --buildid-dir '$data/buildid' '$data/leader.data'"
-wait_for "65\.59% +65\.59% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the leader's rows"
+wait_for "^Children +Children +Self +Self +Samples +Samples Command" "leader sampling: a column per member"
+wait_for "65\.59% +65\.58% +65\.59% +65\.58% +61 +61 cpu +cpu +. \[\.\] mix_one" \
+	"leader sampling: the leader's and the member's own periods, as perfnav top"
+wait_for "Samples: 186 of events 'anon group \{ task-clock, cpu-clock \}'" "leader sampling: perf's group line"
 keys '}'
-wait_for "Samples: 93 of event 'cpu-clock' \(2 of 2" "leader sampling: } reaches the member"
-wait_for "65\.58% +65\.58% +61 cpu +cpu +. \[\.\] mix_one" "leader sampling: the member's own periods"
+wait_for "\(2 of 2, \}: next\)" "leader sampling: } reaches the member"
+wait_for "65\.59% +65\.58% +65\.59% +65\.58% +61 +61 cpu" "leader sampling: the member's table is the group's"
 finish "leader sampling"
 
 # A perf stat record file opens on its counters, as perfnav stat prints them; S reaches

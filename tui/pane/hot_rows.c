@@ -547,7 +547,7 @@ hot_set_columns(struct pane *p, struct hot *ht)
 		ht->map[L_KEY] = 2;
 		ht->map[L_KEY + 1] = 3;
 		ht->cols[0] = cols_dso[0];
-		ht->cols[1] = cols_counts[1];
+		ht->cols[1] = cols_counts[2];
 		memcpy(&ht->cols[2], dso_key, sizeof dso_key);
 		ht->col_dso = 2;
 		ht->col_sym = 3;
