@@ -98,14 +98,6 @@ cursor_u32(struct cursor *c)
 	return p ? rd32(p, c->swap) : 0;
 }
 
-static inline uint16_t
-cursor_u16(struct cursor *c)
-{
-	const uint8_t *p = cursor_take(c, 2);
-
-	return p ? rd16(p, c->swap) : 0;
-}
-
 static inline size_t
 cursor_left(const struct cursor *c)
 {

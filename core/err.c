@@ -6,12 +6,6 @@
 
 #include "core/err.h"
 
-static const char *const err_names[] = {
-#define X(n, s) s,
-	PERF_ERRS(X)
-#undef X
-};
-
 static fatal_hook_fn fatal_hook;
 
 int
@@ -27,14 +21,6 @@ perf_err_set(struct perf_err *err, enum perf_err_code code, uint64_t offset, con
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-const char *
-perf_err_name(enum perf_err_code code)
-{
-	if ((size_t)code >= sizeof err_names / sizeof err_names[0])
-		return "unknown error";
-	return err_names[code];
 }
 
 void

@@ -43,9 +43,6 @@ struct perf_err {
 int perf_err_set(struct perf_err *err, enum perf_err_code code, uint64_t offset,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Short name of an error code. */
-const char *perf_err_name(enum perf_err_code code);
-
 /* A diagnostic: something damaged at a file offset, loading went on. */
 struct diag {
 	uint64_t	 offset;	/* file offset, PERF_ERR_OFF_NONE if none */

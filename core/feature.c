@@ -273,14 +273,14 @@ features_apply_event_desc(struct features *f, struct attr_table *t, bool add_if_
 void
 feature_free_topology(struct features *f)
 {
-	free_strv(f->sibling_cores, f->nr_sibling_cores);
-	free_strv(f->sibling_dies, f->nr_sibling_dies);
-	free_strv(f->sibling_threads, f->nr_sibling_threads);
-	free(f->cpu_ids);
-	f->sibling_cores = f->sibling_dies = f->sibling_threads = NULL;
-	f->nr_sibling_cores = f->nr_sibling_dies = f->nr_sibling_threads = 0;
-	f->cpu_ids = NULL;
-	f->ncpu_ids = 0;
+	free_strv(f->topo.sibling_cores, f->topo.nr_sibling_cores);
+	free_strv(f->topo.sibling_dies, f->topo.nr_sibling_dies);
+	free_strv(f->topo.sibling_threads, f->topo.nr_sibling_threads);
+	free(f->topo.cpu_ids);
+	f->topo.sibling_cores = f->topo.sibling_dies = f->topo.sibling_threads = NULL;
+	f->topo.nr_sibling_cores = f->topo.nr_sibling_dies = f->topo.nr_sibling_threads = 0;
+	f->topo.cpu_ids = NULL;
+	f->topo.ncpu_ids = 0;
 }
 
 int
@@ -291,9 +291,9 @@ feature_dec_cpu_topology(struct feat_dec *d)
 	bool test_socket = true;
 
 	feature_free_topology(f);
-	if (rd_strv(d, &f->sibling_cores, &f->nr_sibling_cores, "core siblings") < 0)
+	if (rd_strv(d, &f->topo.sibling_cores, &f->topo.nr_sibling_cores, "core siblings") < 0)
 		return -1;
-	if (rd_strv(d, &f->sibling_threads, &f->nr_sibling_threads, "thread siblings") < 0)
+	if (rd_strv(d, &f->topo.sibling_threads, &f->topo.nr_sibling_threads, "thread siblings") < 0)
 		return -1;
 	/* perf before 4.x stops here: no core and socket ids. */
 	if (cursor_left(&d->c) == 0)
@@ -301,23 +301,23 @@ feature_dec_cpu_topology(struct feat_dec *d)
 	if (ncpu == 0 || !feat_fits(&d->c, ncpu, 8))
 		return feat_fail(d, "core/socket ids of %" PRIu32 " cpus do not fit in %zu bytes", ncpu,
 		    cursor_left(&d->c));
-	f->cpu_ids = xcalloc(ncpu, sizeof *f->cpu_ids);
-	f->ncpu_ids = ncpu;
+	f->topo.cpu_ids = xcalloc(ncpu, sizeof *f->topo.cpu_ids);
+	f->topo.ncpu_ids = ncpu;
 	for (uint32_t i = 0; i < ncpu; i++) {
-		f->cpu_ids[i].core_id = cursor_u32(&d->c);
-		f->cpu_ids[i].socket_id = cursor_u32(&d->c);
+		f->topo.cpu_ids[i].core_id = cursor_u32(&d->c);
+		f->topo.cpu_ids[i].socket_id = cursor_u32(&d->c);
 	}
 	/* perf drops the ids when a socket id exceeds the cpu count (except on
 	 * s390 and aarch64, where socket ids are sparse). */
 	if (f->arch != NULL && (strncmp(f->arch, "s390", 4) == 0 || strncmp(f->arch, "aarch64", 7) == 0))
 		test_socket = false;
 	for (uint32_t i = 0; test_socket && i < ncpu; i++) {
-		uint32_t sock = f->cpu_ids[i].socket_id;
+		uint32_t sock = f->topo.cpu_ids[i].socket_id;
 
 		if (sock != UINT32_MAX && sock > ncpu) {
-			free(f->cpu_ids);
-			f->cpu_ids = NULL;
-			f->ncpu_ids = 0;
+			free(f->topo.cpu_ids);
+			f->topo.cpu_ids = NULL;
+			f->topo.ncpu_ids = 0;
 			/* perf stops reading the section here. */
 			d->c.pos = d->c.len;
 			return 0;
@@ -325,24 +325,24 @@ feature_dec_cpu_topology(struct feat_dec *d)
 	}
 	if (cursor_left(&d->c) == 0)
 		return 0;
-	if (rd_strv(d, &f->sibling_dies, &f->nr_sibling_dies, "die siblings") < 0)
+	if (rd_strv(d, &f->topo.sibling_dies, &f->topo.nr_sibling_dies, "die siblings") < 0)
 		return -1;
 	if (!feat_fits(&d->c, ncpu, 4))
 		return feat_fail(d, "die ids of %" PRIu32 " cpus do not fit in %zu bytes", ncpu,
 		    cursor_left(&d->c));
 	for (uint32_t i = 0; i < ncpu; i++)
-		f->cpu_ids[i].die_id = cursor_u32(&d->c);
+		f->topo.cpu_ids[i].die_id = cursor_u32(&d->c);
 	return 0;
 }
 
 void
 feature_free_numa(struct features *f)
 {
-	for (uint32_t i = 0; i < f->nnuma; i++)
-		free(f->numa[i].cpus);
-	free(f->numa);
-	f->numa = NULL;
-	f->nnuma = 0;
+	for (uint32_t i = 0; i < f->topo.nnuma; i++)
+		free(f->topo.numa[i].cpus);
+	free(f->topo.numa);
+	f->topo.numa = NULL;
+	f->topo.nnuma = 0;
 }
 
 int
@@ -357,9 +357,9 @@ feature_dec_numa(struct feat_dec *d)
 		return feat_fail(d, "truncated");
 	if (!feat_fits(&d->c, nr, 24))
 		return feat_fail(d, "%" PRIu32 " nodes cannot fit in %zu bytes", nr, cursor_left(&d->c));
-	f->numa = xcalloc(nr ? nr : 1, sizeof *f->numa);
+	f->topo.numa = xcalloc(nr ? nr : 1, sizeof *f->topo.numa);
 	for (uint32_t i = 0; i < nr; i++) {
-		struct feat_numa_node *n = &f->numa[i];
+		struct feat_numa_node *n = &f->topo.numa[i];
 
 		n->node = cursor_u32(&d->c);
 		n->mem_total = cursor_u64(&d->c);
@@ -367,7 +367,7 @@ feature_dec_numa(struct feat_dec *d)
 		n->cpus = rd_str(&d->c);
 		if (n->cpus == NULL)
 			return feat_fail(d, "node %" PRIu32 " truncated", i);
-		f->nnuma = i + 1;
+		f->topo.nnuma = i + 1;
 	}
 	return 0;
 }
@@ -506,11 +506,11 @@ feature_dec_sample_time(struct feat_dec *d)
 void
 feature_free_mem(struct features *f)
 {
-	for (uint64_t i = 0; i < f->nmem_nodes; i++)
-		free(f->mem_nodes[i].bits);
-	free(f->mem_nodes);
-	f->mem_nodes = NULL;
-	f->nmem_nodes = 0;
+	for (uint64_t i = 0; i < f->topo.nmem_nodes; i++)
+		free(f->topo.mem_nodes[i].bits);
+	free(f->topo.mem_nodes);
+	f->topo.mem_nodes = NULL;
+	f->topo.nmem_nodes = 0;
 }
 
 int
@@ -525,16 +525,16 @@ feature_dec_mem_topology(struct feat_dec *d)
 	nr = cursor_u64(&d->c);
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
-	f->mem_version = ver;
+	f->topo.mem_version = ver;
 	if (ver != 1)
 		return feat_fail(d, "unknown memory topology version %" PRIu64, ver);
-	f->mem_block_size = bsize;
+	f->topo.mem_block_size = bsize;
 	if (!feat_fits(&d->c, nr, 24))
 		return feat_fail(d, "%" PRIu64 " memory nodes cannot fit in %zu bytes", nr,
 		    cursor_left(&d->c));
-	f->mem_nodes = xcalloc(nr ? nr : 1, sizeof *f->mem_nodes);
+	f->topo.mem_nodes = xcalloc(nr ? nr : 1, sizeof *f->topo.mem_nodes);
 	for (uint64_t i = 0; i < nr; i++) {
-		struct feat_mem_node *n = &f->mem_nodes[i];
+		struct feat_mem_node *n = &f->topo.mem_nodes[i];
 		uint64_t words;
 
 		n->node = cursor_u64(&d->c);
@@ -551,7 +551,7 @@ feature_dec_mem_topology(struct feat_dec *d)
 		n->bits = xcalloc(words ? words : 1, sizeof *n->bits);
 		for (uint64_t w = 0; w < words; w++)
 			n->bits[w] = cursor_u64(&d->c);
-		f->nmem_nodes = i + 1;
+		f->topo.nmem_nodes = i + 1;
 	}
 	return 0;
 }
@@ -589,11 +589,11 @@ feature_dec_compressed(struct feat_dec *d)
 		v[i] = cursor_u32(&d->c);
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
-	f->comp_ver = v[0];
-	f->comp_type = v[1];
-	f->comp_level = v[2];
-	f->comp_ratio = v[3];
-	f->comp_mmap_len = v[4];
+	f->comp.comp_ver = v[0];
+	f->comp.comp_type = v[1];
+	f->comp.comp_level = v[2];
+	f->comp.comp_ratio = v[3];
+	f->comp.comp_mmap_len = v[4];
 	return 0;
 }
 
@@ -693,25 +693,25 @@ feature_dec_clock_data(struct feat_dec *d)
 
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
-	f->clock_data_ver = ver;
+	f->clock.clock_data_ver = ver;
 	if (ver != 1)
 		return feat_fail(d, "unknown clock data version %" PRIu32, ver);
-	f->clock_data_clockid = clk;
-	f->clock_data_tod_ns = tod;
-	f->clock_data_clockid_ns = cns;
+	f->clock.clock_data_clockid = clk;
+	f->clock.clock_data_tod_ns = tod;
+	f->clock.clock_data_clockid_ns = cns;
 	return 0;
 }
 
 void
 feature_free_hybrid(struct features *f)
 {
-	for (uint32_t i = 0; i < f->nhybrid; i++) {
-		free(f->hybrid[i].pmu_name);
-		free(f->hybrid[i].cpus);
+	for (uint32_t i = 0; i < f->topo.nhybrid; i++) {
+		free(f->topo.hybrid[i].pmu_name);
+		free(f->topo.hybrid[i].cpus);
 	}
-	free(f->hybrid);
-	f->hybrid = NULL;
-	f->nhybrid = 0;
+	free(f->topo.hybrid);
+	f->topo.hybrid = NULL;
+	f->topo.nhybrid = 0;
 }
 
 int
@@ -726,11 +726,11 @@ feature_dec_hybrid(struct feat_dec *d)
 		return feat_fail(d, "truncated");
 	if (!feat_fits(&d->c, nr, 8))
 		return feat_fail(d, "%" PRIu32 " nodes cannot fit in %zu bytes", nr, cursor_left(&d->c));
-	f->hybrid = xcalloc(nr ? nr : 1, sizeof *f->hybrid);
+	f->topo.hybrid = xcalloc(nr ? nr : 1, sizeof *f->topo.hybrid);
 	for (uint32_t i = 0; i < nr; i++) {
-		struct feat_hybrid_node *n = &f->hybrid[i];
+		struct feat_hybrid_node *n = &f->topo.hybrid[i];
 
-		f->nhybrid = i + 1;
+		f->topo.nhybrid = i + 1;
 		n->pmu_name = rd_str(&d->c);
 		n->cpus = n->pmu_name ? rd_str(&d->c) : NULL;
 		if (n->cpus == NULL)
@@ -742,14 +742,14 @@ feature_dec_hybrid(struct feat_dec *d)
 void
 feature_free_cpu_domain(struct features *f)
 {
-	for (uint32_t i = 0; i < f->ndomains; i++) {
-		free(f->domains[i].dname);
-		free(f->domains[i].cpumask);
-		free(f->domains[i].cpulist);
+	for (uint32_t i = 0; i < f->topo.ndomains; i++) {
+		free(f->topo.domains[i].dname);
+		free(f->topo.domains[i].cpumask);
+		free(f->topo.domains[i].cpulist);
 	}
-	free(f->domains);
-	f->domains = NULL;
-	f->ndomains = f->ndomain_cpus = 0;
+	free(f->topo.domains);
+	f->topo.domains = NULL;
+	f->topo.ndomains = f->topo.ndomain_cpus = 0;
 }
 
 /* One cpu's domains of CPU_DOMAIN_INFO; 0, or -1 with why. */
@@ -760,21 +760,21 @@ dec_domain_cpu(struct feat_dec *d, size_t *cap)
 	uint32_t cpu = cursor_u32(&d->c), nr = cursor_u32(&d->c);
 
 	if (d->c.bad)
-		return feat_fail(d, "cpu entry %" PRIu32 " truncated", f->ndomain_cpus);
+		return feat_fail(d, "cpu entry %" PRIu32 " truncated", f->topo.ndomain_cpus);
 	/* each domain: its number and at least two string lengths */
 	if (!feat_fits(&d->c, nr, 12))
 		return feat_fail(d, "cpu %" PRIu32 ": %" PRIu32 " domains cannot fit in %zu bytes",
 		    cpu, nr, cursor_left(&d->c));
-	f->ndomain_cpus++;
+	f->topo.ndomain_cpus++;
 	for (uint32_t j = 0; j < nr; j++) {
 		struct feat_domain *dm;
 
-		GROW(f->domains, *cap, f->ndomains + 1);
-		dm = &f->domains[f->ndomains++];
+		GROW(f->topo.domains, *cap, f->topo.ndomains + 1);
+		dm = &f->topo.domains[f->topo.ndomains++];
 		memset(dm, 0, sizeof *dm);
 		dm->cpu = cpu;
 		dm->domain = cursor_u32(&d->c);
-		if (f->schedstat_version >= 17 && (dm->dname = rd_str(&d->c)) == NULL)
+		if (f->topo.schedstat_version >= 17 && (dm->dname = rd_str(&d->c)) == NULL)
 			return feat_fail(d, "cpu %" PRIu32 " domain %" PRIu32 " truncated", cpu, j);
 		if (d->c.bad || (dm->cpumask = rd_str(&d->c)) == NULL ||
 		    (dm->cpulist = rd_str(&d->c)) == NULL)
@@ -796,8 +796,8 @@ feature_dec_cpu_domain(struct feat_dec *d)
 	size_t cap = 0;
 
 	feature_free_cpu_domain(f);
-	f->schedstat_version = cursor_u32(&d->c);
-	f->max_sched_domains = cursor_u32(&d->c);
+	f->topo.schedstat_version = cursor_u32(&d->c);
+	f->topo.max_sched_domains = cursor_u32(&d->c);
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
 	while (cursor_left(&d->c) > 0) {

@@ -157,6 +157,50 @@ struct feat_tracepoint {
  * The decoded content of every section.  Fields of absent or undecodable
  * sections stay zero/NULL.
  */
+/* Of struct features: the machine's topology sections. */
+struct feat_topo {
+	/* CPU_TOPOLOGY: NUL-separated lists, as perf keeps them. */
+	char			**sibling_cores, **sibling_dies, **sibling_threads;
+	uint32_t		 nr_sibling_cores, nr_sibling_dies, nr_sibling_threads;
+	struct feat_cpu_ids	*cpu_ids;	/* nr_cpus_avail entries, or NULL */
+	uint32_t		 ncpu_ids;
+	/* NUMA_TOPOLOGY */
+	struct feat_numa_node	*numa;
+	uint32_t		 nnuma;
+	/* HYBRID_TOPOLOGY */
+	struct feat_hybrid_node	*hybrid;
+	uint32_t		 nhybrid;
+	/* CPU_DOMAIN_INFO: the domains in section order, cpu after cpu */
+	uint32_t		 schedstat_version, max_sched_domains;
+	struct feat_domain	*domains;
+	uint32_t		 ndomains;
+	uint32_t		 ndomain_cpus;	/* cpus listed (one with no domain too) */
+	/* MEM_TOPOLOGY */
+	uint64_t		 mem_version, mem_block_size;
+	struct feat_mem_node	*mem_nodes;
+	uint64_t		 nmem_nodes;
+};
+
+/* Of struct features: what the BPF sections list. */
+struct feat_bpf {
+	uint32_t		 bpf_prog_count;	/* as announced */
+	struct feat_bpf_prog	*bpf_progs;
+	uint32_t		 nbpf_progs;
+	uint32_t		 btf_count;
+	struct feat_btf		*btfs;
+	uint32_t		 nbtfs;
+};
+
+/* Of struct features: COMPRESSED (zstd) and CLOCK_DATA. */
+struct feat_comp {
+	uint32_t		 comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len;
+};
+
+struct feat_clock {
+	uint32_t		 clock_data_ver, clock_data_clockid;
+	uint64_t		 clock_data_tod_ns, clock_data_clockid_ns;
+};
+
 struct features {
 	struct feat_sec		 sec[PF_FEAT_BITS];
 
@@ -173,11 +217,6 @@ struct features {
 	uint64_t		 clockid_res_ns;
 	/* DIR_FORMAT */
 	uint64_t		 dir_format_version;
-	/* COMPRESSED */
-	uint32_t		 comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len;
-	/* CLOCK_DATA */
-	uint32_t		 clock_data_ver, clock_data_clockid;
-	uint64_t		 clock_data_tod_ns, clock_data_clockid_ns;
 
 	/* Order in which sections were decoded (pipe mode: record order). */
 	uint16_t		 order[PF_FEAT_BITS];
@@ -187,14 +226,6 @@ struct features {
 	struct feat_event_desc	*events;
 	uint32_t		 nevents;
 	bool			 events_ok;	/* the whole section parsed */
-	/* CPU_TOPOLOGY: NUL-separated lists, as perf keeps them. */
-	char			**sibling_cores, **sibling_dies, **sibling_threads;
-	uint32_t		 nr_sibling_cores, nr_sibling_dies, nr_sibling_threads;
-	struct feat_cpu_ids	*cpu_ids;	/* nr_cpus_avail entries, or NULL */
-	uint32_t		 ncpu_ids;
-	/* NUMA_TOPOLOGY */
-	struct feat_numa_node	*numa;
-	uint32_t		 nnuma;
 	/* PMU_MAPPINGS */
 	struct feat_pmu_map	*pmus;
 	uint32_t		 npmus;
@@ -205,22 +236,10 @@ struct features {
 	uint32_t		 cache_version;
 	struct feat_cache	*caches;
 	uint32_t		 ncaches;
-	/* MEM_TOPOLOGY */
-	uint64_t		 mem_version, mem_block_size;
-	struct feat_mem_node	*mem_nodes;
-	uint64_t		 nmem_nodes;
 	/* CPU_PMU_CAPS, PMU_CAPS */
 	struct feat_pmu_caps	 cpu_pmu_caps;
 	struct feat_pmu_caps	*pmu_caps;
 	uint32_t		 npmu_caps;
-	/* HYBRID_TOPOLOGY */
-	struct feat_hybrid_node	*hybrid;
-	uint32_t		 nhybrid;
-	/* CPU_DOMAIN_INFO: the domains in section order, cpu after cpu */
-	uint32_t		 schedstat_version, max_sched_domains;
-	struct feat_domain	*domains;
-	uint32_t		 ndomains;
-	uint32_t		 ndomain_cpus;	/* cpus listed (one with no domain too) */
 	/* E_MACHINE: the recorded ELF machine and flags; CLN_SIZE: the cache
 	 * line size */
 	uint32_t		 e_machine, e_flags;
@@ -228,17 +247,17 @@ struct features {
 	/* AUXTRACE: the index of AUXTRACE records (file offset, size). */
 	uint64_t		 nauxtrace;
 	uint64_t		*auxtrace_off, *auxtrace_size;
-	/* BPF_PROG_INFO, BPF_BTF (sorted by id, duplicates dropped) */
-	uint32_t		 bpf_prog_count;	/* as announced */
-	struct feat_bpf_prog	*bpf_progs;
-	uint32_t		 nbpf_progs;
-	uint32_t		 btf_count;
-	struct feat_btf		*btfs;
-	uint32_t		 nbtfs;
 	/* TRACING_DATA: version string and tracepoint names */
 	char			*tracing_version;
 	struct feat_tracepoint	*tracepoints;
 	uint32_t		 ntracepoints;
+
+	/* CPU_TOPOLOGY, NUMA_TOPOLOGY, HYBRID_TOPOLOGY, CPU_DOMAIN_INFO, MEM_TOPOLOGY */
+	struct feat_topo	 topo;
+	/* BPF_PROG_INFO, BPF_BTF (sorted by id, duplicates dropped) */
+	struct feat_bpf		 bpf;
+	struct feat_comp	 comp;		/* COMPRESSED */
+	struct feat_clock	 clock;		/* CLOCK_DATA */
 
 	/* Decoders for the rest keep their own private data here. */
 	void			*priv;

@@ -17,23 +17,23 @@
 void
 feature_bpf_free_progs(struct features *f)
 {
-	for (uint32_t i = 0; i < f->nbpf_progs; i++)
-		free(f->bpf_progs[i].subs);
-	free(f->bpf_progs);
-	f->bpf_progs = NULL;
-	f->nbpf_progs = 0;
-	f->bpf_prog_count = 0;
+	for (uint32_t i = 0; i < f->bpf.nbpf_progs; i++)
+		free(f->bpf.bpf_progs[i].subs);
+	free(f->bpf.bpf_progs);
+	f->bpf.bpf_progs = NULL;
+	f->bpf.nbpf_progs = 0;
+	f->bpf.bpf_prog_count = 0;
 }
 
 void
 feature_bpf_free_btf(struct features *f)
 {
-	for (uint32_t i = 0; i < f->nbtfs; i++)
-		free(f->btfs[i].data);
-	free(f->btfs);
-	f->btfs = NULL;
-	f->nbtfs = 0;
-	f->btf_count = 0;
+	for (uint32_t i = 0; i < f->bpf.nbtfs; i++)
+		free(f->bpf.btfs[i].data);
+	free(f->bpf.btfs);
+	f->bpf.btfs = NULL;
+	f->bpf.nbtfs = 0;
+	f->bpf.btf_count = 0;
 }
 
 /* Whether the array of nr elements of size each at offset off lies in
@@ -121,18 +121,18 @@ sort_progs(struct features *f)
 {
 	uint32_t k = 0;
 
-	for (uint32_t i = 0; i < f->nbpf_progs; i++)
-		f->bpf_progs[i].seq = i;
-	if (f->nbpf_progs > 1)
-		qsort(f->bpf_progs, f->nbpf_progs, sizeof *f->bpf_progs, cmp_prog);
-	for (uint32_t i = 0; i < f->nbpf_progs; i++) {
-		if (k > 0 && f->bpf_progs[k - 1].id == f->bpf_progs[i].id) {
-			free(f->bpf_progs[i].subs);
+	for (uint32_t i = 0; i < f->bpf.nbpf_progs; i++)
+		f->bpf.bpf_progs[i].seq = i;
+	if (f->bpf.nbpf_progs > 1)
+		qsort(f->bpf.bpf_progs, f->bpf.nbpf_progs, sizeof *f->bpf.bpf_progs, cmp_prog);
+	for (uint32_t i = 0; i < f->bpf.nbpf_progs; i++) {
+		if (k > 0 && f->bpf.bpf_progs[k - 1].id == f->bpf.bpf_progs[i].id) {
+			free(f->bpf.bpf_progs[i].subs);
 			continue;
 		}
-		f->bpf_progs[k++] = f->bpf_progs[i];
+		f->bpf.bpf_progs[k++] = f->bpf.bpf_progs[i];
 	}
-	f->nbpf_progs = k;
+	f->bpf.nbpf_progs = k;
 }
 
 static void
@@ -140,18 +140,18 @@ sort_btfs(struct features *f)
 {
 	uint32_t k = 0;
 
-	for (uint32_t i = 0; i < f->nbtfs; i++)
-		f->btfs[i].seq = i;
-	if (f->nbtfs > 1)
-		qsort(f->btfs, f->nbtfs, sizeof *f->btfs, cmp_btf);
-	for (uint32_t i = 0; i < f->nbtfs; i++) {
-		if (k > 0 && f->btfs[k - 1].id == f->btfs[i].id) {
-			free(f->btfs[i].data);
+	for (uint32_t i = 0; i < f->bpf.nbtfs; i++)
+		f->bpf.btfs[i].seq = i;
+	if (f->bpf.nbtfs > 1)
+		qsort(f->bpf.btfs, f->bpf.nbtfs, sizeof *f->bpf.btfs, cmp_btf);
+	for (uint32_t i = 0; i < f->bpf.nbtfs; i++) {
+		if (k > 0 && f->bpf.btfs[k - 1].id == f->bpf.btfs[i].id) {
+			free(f->bpf.btfs[i].data);
 			continue;
 		}
-		f->btfs[k++] = f->btfs[i];
+		f->bpf.btfs[k++] = f->bpf.btfs[i];
 	}
-	f->nbtfs = k;
+	f->bpf.nbtfs = k;
 }
 
 int
@@ -165,7 +165,7 @@ feature_bpf_dec_progs(struct feat_dec *d)
 	nr = cursor_u32(&d->c);
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
-	f->bpf_prog_count = nr;
+	f->bpf.bpf_prog_count = nr;
 	if (d->c.swap) {
 		/* perf does not interpret BPF info of the other byte order. */
 		d->c.pos = d->c.len;
@@ -173,15 +173,15 @@ feature_bpf_dec_progs(struct feat_dec *d)
 	}
 	if (!feat_fits(&d->c, nr, 16))
 		return feat_fail(d, "%" PRIu32 " programs cannot fit in %zu bytes", nr, cursor_left(&d->c));
-	f->bpf_progs = xcalloc(nr ? nr : 1, sizeof *f->bpf_progs);
+	f->bpf.bpf_progs = xcalloc(nr ? nr : 1, sizeof *f->bpf.bpf_progs);
 	for (uint32_t i = 0; i < nr; i++) {
-		if (rd_bpf_prog(d, &f->bpf_progs[k]) < 0) {
-			f->nbpf_progs = k;
+		if (rd_bpf_prog(d, &f->bpf.bpf_progs[k]) < 0) {
+			f->bpf.nbpf_progs = k;
 			return feat_fail(d, "program %" PRIu32 " of %" PRIu32 " truncated", i, nr);
 		}
 		k++;
 	}
-	f->nbpf_progs = k;
+	f->bpf.nbpf_progs = k;
 	sort_progs(f);
 	return 0;
 }
@@ -196,16 +196,16 @@ feature_bpf_dec_btf(struct feat_dec *d)
 	nr = cursor_u32(&d->c);
 	if (d->c.bad)
 		return feat_fail(d, "truncated");
-	f->btf_count = nr;
+	f->bpf.btf_count = nr;
 	if (d->c.swap) {
 		d->c.pos = d->c.len;
 		return 0;
 	}
 	if (!feat_fits(&d->c, nr, 8))
 		return feat_fail(d, "%" PRIu32 " BTF entries cannot fit in %zu bytes", nr, cursor_left(&d->c));
-	f->btfs = xcalloc(nr ? nr : 1, sizeof *f->btfs);
+	f->bpf.btfs = xcalloc(nr ? nr : 1, sizeof *f->bpf.btfs);
 	for (uint32_t i = 0; i < nr; i++) {
-		struct feat_btf *b = &f->btfs[i];
+		struct feat_btf *b = &f->bpf.btfs[i];
 		uint32_t id = cursor_u32(&d->c), size = cursor_u32(&d->c);
 		const uint8_t *p = cursor_take(&d->c, size);
 
@@ -217,7 +217,7 @@ feature_bpf_dec_btf(struct feat_dec *d)
 		b->size = size;
 		b->data = xmalloc(size ? size : 1);
 		memcpy(b->data, p, size);
-		f->nbtfs = i + 1;
+		f->bpf.nbtfs = i + 1;
 	}
 	sort_btfs(f);
 	return 0;
@@ -308,14 +308,14 @@ btf_type_name(const struct feat_btf *b, uint32_t type_id)
 static const struct feat_btf *
 find_btf(const struct features *f, uint32_t id)
 {
-	size_t lo = 0, hi = f->nbtfs;
+	size_t lo = 0, hi = f->bpf.nbtfs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->btfs[mid].id == id)
-			return &f->btfs[mid];
-		if (f->btfs[mid].id < id)
+		if (f->bpf.btfs[mid].id == id)
+			return &f->bpf.btfs[mid];
+		if (f->bpf.btfs[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;

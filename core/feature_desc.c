@@ -304,38 +304,38 @@ void
 feature_desc_cpu_topology(struct feat_desc *d)
 {
 	const struct features *f = d->f;
-	bool dies = f->nr_sibling_dies != 0;
+	bool dies = f->topo.nr_sibling_dies != 0;
 
-	for (uint32_t i = 0; i < f->nr_sibling_cores; i++)
-		feat_rowf(d, "", "sibling sockets", " : ", "%s", feat_esc(d, f->sibling_cores[i]));
-	for (uint32_t i = 0; i < f->nr_sibling_dies; i++)
-		feat_rowf(d, "", "sibling dies", "    : ", "%s", feat_esc(d, f->sibling_dies[i]));
-	for (uint32_t i = 0; i < f->nr_sibling_threads; i++)
-		feat_rowf(d, "", "sibling threads", " : ", "%s", feat_esc(d, f->sibling_threads[i]));
-	if (f->cpu_ids == NULL) {
+	for (uint32_t i = 0; i < f->topo.nr_sibling_cores; i++)
+		feat_rowf(d, "", "sibling sockets", " : ", "%s", feat_esc(d, f->topo.sibling_cores[i]));
+	for (uint32_t i = 0; i < f->topo.nr_sibling_dies; i++)
+		feat_rowf(d, "", "sibling dies", "    : ", "%s", feat_esc(d, f->topo.sibling_dies[i]));
+	for (uint32_t i = 0; i < f->topo.nr_sibling_threads; i++)
+		feat_rowf(d, "", "sibling threads", " : ", "%s", feat_esc(d, f->topo.sibling_threads[i]));
+	if (f->topo.cpu_ids == NULL) {
 		feat_rowf(d, "", dies ? "Core ID, Die ID and Socket ID information is not available" :
 		    "Core ID and Socket ID information is not available", "", NULL);
 		return;
 	}
-	for (uint32_t i = 0; i < f->ncpu_ids; i++) {
+	for (uint32_t i = 0; i < f->topo.ncpu_ids; i++) {
 		char nm[32];
 
 		snprintf(nm, sizeof nm, "CPU %" PRIu32, i);
 		if (dies)
 			feat_rowf(d, "", nm, ": ", "Core ID %d, Die ID %d, Socket ID %d",
-			    (int)f->cpu_ids[i].core_id, (int)f->cpu_ids[i].die_id,
-			    (int)f->cpu_ids[i].socket_id);
+			    (int)f->topo.cpu_ids[i].core_id, (int)f->topo.cpu_ids[i].die_id,
+			    (int)f->topo.cpu_ids[i].socket_id);
 		else
 			feat_rowf(d, "", nm, ": ", "Core ID %d, Socket ID %d",
-			    (int)f->cpu_ids[i].core_id, (int)f->cpu_ids[i].socket_id);
+			    (int)f->topo.cpu_ids[i].core_id, (int)f->topo.cpu_ids[i].socket_id);
 	}
 }
 
 void
 feature_desc_numa(struct feat_desc *d)
 {
-	for (uint32_t i = 0; i < d->f->nnuma; i++) {
-		const struct feat_numa_node *n = &d->f->numa[i];
+	for (uint32_t i = 0; i < d->f->topo.nnuma; i++) {
+		const struct feat_numa_node *n = &d->f->topo.numa[i];
 		char nm[48];
 
 		snprintf(nm, sizeof nm, "node%" PRIu32 " meminfo", n->node);
@@ -459,16 +459,16 @@ feature_desc_mem_topology(struct feat_desc *d)
 	char head[96];
 
 	snprintf(head, sizeof head, "memory nodes (nr %d, block size 0x%" PRIx64 "):",
-	    (int)f->nmem_nodes, f->mem_block_size);
+	    (int)f->topo.nmem_nodes, f->topo.mem_block_size);
 	feat_rowf(d, "", head, "", NULL);
-	for (uint64_t i = 0; i < f->nmem_nodes; i++) {
-		const struct feat_mem_node *n = &f->mem_nodes[i];
+	for (uint64_t i = 0; i < f->topo.nmem_nodes; i++) {
+		const struct feat_mem_node *n = &f->topo.mem_nodes[i];
 		uint64_t weight = 0;
 		char size[50], map[100], nm[96];
 
 		for (uint64_t b = 0; b < n->nbits; b++)
 			weight += bit_set(n->bits, b);
-		unit_number(size, sizeof size, f->mem_block_size * weight);
+		unit_number(size, sizeof size, f->topo.mem_block_size * weight);
 		snprint_bitmap(map, sizeof map, n->bits, n->nbits);
 		snprintf(nm, sizeof nm, "%3" PRIu64 " [%s]", n->node, size);
 		feat_rowf(d, " ", nm, ": ", "%s", map);
@@ -493,8 +493,8 @@ feature_desc_bpf_progs(struct feat_desc *d)
 	const struct features *f = d->f;
 	char name[512], nm[48];
 
-	for (uint32_t i = 0; i < f->nbpf_progs; i++) {
-		const struct feat_bpf_prog *p = &f->bpf_progs[i];
+	for (uint32_t i = 0; i < f->bpf.nbpf_progs; i++) {
+		const struct feat_bpf_prog *p = &f->bpf.bpf_progs[i];
 
 		if (!p->printable)
 			continue;
@@ -518,10 +518,10 @@ feature_desc_bpf_progs(struct feat_desc *d)
 void
 feature_desc_btf(struct feat_desc *d)
 {
-	for (uint32_t i = 0; i < d->f->nbtfs; i++) {
+	for (uint32_t i = 0; i < d->f->bpf.nbtfs; i++) {
 		char nm[48];
 
-		snprintf(nm, sizeof nm, "btf info of id %" PRIu32, d->f->btfs[i].id);
+		snprintf(nm, sizeof nm, "btf info of id %" PRIu32, d->f->bpf.btfs[i].id);
 		feat_rowf(d, "", nm, "", NULL);
 	}
 }
@@ -530,8 +530,8 @@ void
 feature_desc_compressed(struct feat_desc *d)
 {
 	feat_rowf(d, "", "compressed", " : ", "%s, level = %d, ratio = %d",
-	    d->f->comp_type == 1 ? "Zstd" : "Unknown", (int)d->f->comp_level,
-	    (int)d->f->comp_ratio);
+	    d->f->comp.comp_type == 1 ? "Zstd" : "Unknown", (int)d->f->comp.comp_level,
+	    (int)d->f->comp.comp_ratio);
 }
 
 static void
@@ -567,10 +567,10 @@ void
 feature_desc_clock_data(struct feat_desc *d)
 {
 	const struct features *f = d->f;
-	uint64_t tod = f->clock_data_tod_ns, cns = f->clock_data_clockid_ns;
+	uint64_t tod = f->clock.clock_data_tod_ns, cns = f->clock.clock_data_clockid_ns;
 	time_t sec = (time_t)(tod / 1000000000);
 	long usec = (long)(tod % 1000000000 / 1000);
-	const char *cname = names_clockid(f->clock_data_clockid);
+	const char *cname = names_clockid(f->clock.clock_data_clockid);
 	char date[64], tstr[96];
 	struct tm tm;
 
@@ -580,7 +580,7 @@ feature_desc_clock_data(struct feat_desc *d)
 		strftime(date, sizeof date, "%F %T", &tm);
 		snprintf(tstr, sizeof tstr, "%s.%06ld", date, usec);
 	}
-	feat_rowf(d, "", "clockid", ": ", "%s (%" PRIu32 ")", cname, f->clock_data_clockid);
+	feat_rowf(d, "", "clockid", ": ", "%s (%" PRIu32 ")", cname, f->clock.clock_data_clockid);
 	feat_rowf(d, "", "reference time", ": ", "%s = %ld.%06ld (TOD) = %ld.%09ld (%s)", tstr,
 	    (long)sec, usec, (long)(cns / 1000000000), (long)(cns % 1000000000), cname);
 }
@@ -589,12 +589,12 @@ void
 feature_desc_hybrid(struct feat_desc *d)
 {
 	feat_rowf(d, "", "hybrid cpu system:", "", NULL);
-	for (uint32_t i = 0; i < d->f->nhybrid; i++) {
+	for (uint32_t i = 0; i < d->f->topo.nhybrid; i++) {
 		struct feat_str s = { NULL, 0, 0 };
 
-		feat_str_addf(&s, "%s cpu list", feat_esc(d, d->f->hybrid[i].pmu_name));
+		feat_str_addf(&s, "%s cpu list", feat_esc(d, d->f->topo.hybrid[i].pmu_name));
 		feat_row_take(d, "", feat_str_take(&s), " : ",
-		    xstrdup(feat_esc(d, d->f->hybrid[i].cpus)));
+		    xstrdup(feat_esc(d, d->f->topo.hybrid[i].cpus)));
 	}
 }
 
@@ -603,17 +603,17 @@ void
 feature_desc_cpu_domain(struct feat_desc *d)
 {
 	const struct features *f = d->f;
-	bool named = f->schedstat_version >= 17;
+	bool named = f->topo.schedstat_version >= 17;
 
-	feat_rowf(d, "", "schedstat version", "\t: ", "%" PRIu32, f->schedstat_version);
-	feat_rowf(d, "", "Maximum sched domains", "\t: ", "%" PRIu32, f->max_sched_domains);
-	for (uint32_t i = 0; i < f->ndomains; i++) {
-		const struct feat_domain *dm = &f->domains[i];
+	feat_rowf(d, "", "schedstat version", "\t: ", "%" PRIu32, f->topo.schedstat_version);
+	feat_rowf(d, "", "Maximum sched domains", "\t: ", "%" PRIu32, f->topo.max_sched_domains);
+	for (uint32_t i = 0; i < f->topo.ndomains; i++) {
+		const struct feat_domain *dm = &f->topo.domains[i];
 
-		if (i == 0 || dm->cpu != f->domains[i - 1].cpu) {
+		if (i == 0 || dm->cpu != f->topo.domains[i - 1].cpu) {
 			uint32_t n = 0;
 
-			while (i + n < f->ndomains && f->domains[i + n].cpu == dm->cpu)
+			while (i + n < f->topo.ndomains && f->topo.domains[i + n].cpu == dm->cpu)
 				n++;
 			feat_rowf(d, "", "cpu", "\t\t: ", "%" PRIu32, dm->cpu);
 			feat_rowf(d, "", "nr_domains", "\t: ", "%" PRIu32, n);
@@ -711,7 +711,7 @@ feature_notes_bpf_progs(struct feat_desc *d)
 {
 	if (d->f->sec[PF_FEAT_BPF_PROG_INFO].present)
 		feat_rowf(d, "  ", "bpf programs", ": ", "%" PRIu32 " announced, %" PRIu32 " decoded",
-		    d->f->bpf_prog_count, d->f->nbpf_progs);
+		    d->f->bpf.bpf_prog_count, d->f->bpf.nbpf_progs);
 }
 
 void
@@ -719,7 +719,7 @@ feature_notes_btf(struct feat_desc *d)
 {
 	if (d->f->sec[PF_FEAT_BPF_BTF].present)
 		feat_rowf(d, "  ", "btf blobs", ": ", "%" PRIu32 " announced, %" PRIu32 " decoded",
-		    d->f->btf_count, d->f->nbtfs);
+		    d->f->bpf.btf_count, d->f->bpf.nbtfs);
 }
 
 void

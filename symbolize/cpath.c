@@ -29,22 +29,22 @@ base_child(struct hist *h, uint32_t parent, uint32_t func)
 	uint32_t id;
 
 	if (parent != NONE32) {
-		uint32_t hint = h->cp[parent].hint;
+		uint32_t hint = h->ps.cp[parent].hint;
 
-		if (hint != NONE32 && h->cp[hint].func == func)
+		if (hint != NONE32 && h->ps.cp[hint].func == func)
 			return hint;
 	}
-	id = hmap_get(&h->cp_tab, key);
+	id = hmap_get(&h->ps.cp_tab, key);
 	if (id == HMAP_NONE) {
-		GROW(h->cp, h->capcp, h->ncp + 1);
-		id = (uint32_t)h->ncp++;
-		h->cp[id].parent = parent;
-		h->cp[id].func = func;
-		h->cp[id].hint = NONE32;
-		hmap_set(&h->cp_tab, key, id);
+		GROW(h->ps.cp, h->ps.capcp, h->ps.ncp + 1);
+		id = (uint32_t)h->ps.ncp++;
+		h->ps.cp[id].parent = parent;
+		h->ps.cp[id].func = func;
+		h->ps.cp[id].hint = NONE32;
+		hmap_set(&h->ps.cp_tab, key, id);
 	}
 	if (parent != NONE32)
-		h->cp[parent].hint = id;
+		h->ps.cp[parent].hint = id;
 	return id;
 }
 
@@ -53,15 +53,15 @@ static uint32_t
 base_row(struct hist *h, uint32_t node, uint32_t entry)
 {
 	uint64_t key = pair_key(node, entry);
-	uint32_t id = hmap_get(&h->cprow_tab, key);
+	uint32_t id = hmap_get(&h->ps.cprow_tab, key);
 
 	if (id == HMAP_NONE) {
-		GROW(h->cprow, h->capcprow, h->ncprow + 1);
-		id = (uint32_t)h->ncprow++;
-		memset(&h->cprow[id], 0, sizeof h->cprow[id]);
-		h->cprow[id].node = node;
-		h->cprow[id].entry = entry;
-		hmap_set(&h->cprow_tab, key, id);
+		GROW(h->ps.cprow, h->ps.capcprow, h->ps.ncprow + 1);
+		id = (uint32_t)h->ps.ncprow++;
+		memset(&h->ps.cprow[id], 0, sizeof h->ps.cprow[id]);
+		h->ps.cprow[id].node = node;
+		h->ps.cprow[id].entry = entry;
+		hmap_set(&h->ps.cprow_tab, key, id);
 	}
 	return id;
 }
@@ -69,20 +69,20 @@ base_row(struct hist *h, uint32_t node, uint32_t entry)
 static uint32_t
 event_root(struct hist *h, uint32_t ev)
 {
-	if (ev >= h->capcp_root) {
-		size_t old = h->capcp_root;
+	if (ev >= h->ps.capcp_root) {
+		size_t old = h->ps.capcp_root;
 
-		GROW(h->cp_root, h->capcp_root, (size_t)ev + 1);
-		memset(h->cp_root + old, 0xff, (h->capcp_root - old) * sizeof *h->cp_root);
+		GROW(h->ps.cp_root, h->ps.capcp_root, (size_t)ev + 1);
+		memset(h->ps.cp_root + old, 0xff, (h->ps.capcp_root - old) * sizeof *h->ps.cp_root);
 	}
-	if (h->cp_root[ev] == NONE32)
-		h->cp_root[ev] = base_child(h, NONE32, ev);
-	return h->cp_root[ev];
+	if (h->ps.cp_root[ev] == NONE32)
+		h->ps.cp_root[ev] = base_child(h, NONE32, ev);
+	return h->ps.cp_root[ev];
 }
 
 /*
  * The path node of a chain from the event's root (funcs outermost first),
- * through the memo of the last two paths (h->pmemo: consecutive samples,
+ * through the memo of the last two paths (h->ps.pmemo: consecutive samples,
  * or those of two threads taking turns, share their outer frames), and
  * the memo's slot made to hold it.
  */
@@ -95,7 +95,7 @@ memo_path(struct hist *h, uint32_t ev, const struct fkey *chain, size_t n, bool 
 	uint32_t t = event_root(h, ev);
 
 	for (int k = 0; k < 2; k++) {
-		struct path_memo *m = &h->pmemo[k];
+		struct path_memo *m = &h->ps.pmemo[k];
 
 		if (m->ev != ev)
 			continue;
@@ -108,8 +108,8 @@ memo_path(struct hist *h, uint32_t ev, const struct fkey *chain, size_t n, bool 
 		}
 	}
 	if (best == NULL || keep == 0)
-		best = &h->pmemo[h->pmemo_lru];
-	h->pmemo_lru = best == &h->pmemo[0];
+		best = &h->ps.pmemo[h->ps.pmemo_lru];
+	h->ps.pmemo_lru = best == &h->ps.pmemo[0];
 	if (n > best->cap) {
 		best->cap = n;
 		best->func = xreallocarray(best->func, n, sizeof *best->func);
@@ -136,7 +136,7 @@ memo_path(struct hist *h, uint32_t ev, const struct fkey *chain, size_t n, bool 
 }
 
 /*
- * --branch-history: count what the sample's frames carried (h->chbr, beside
+ * --branch-history: count what the sample's frames carried (h->ps.chbr, beside
  * the chain, innermost first) into row r's positions (root first).
  */
 static void
@@ -144,21 +144,21 @@ branch_counts(struct hist *h, uint32_t r, size_t n)
 {
 	struct brh_count *c;
 
-	if (r >= h->capcprow_br) {
-		size_t old = h->capcprow_br;
+	if (r >= h->ps.capcprow_br) {
+		size_t old = h->ps.capcprow_br;
 
-		GROW(h->cprow_br, h->capcprow_br, (size_t)r + 1);
-		memset(h->cprow_br + old, 0xff, (h->capcprow_br - old) * sizeof *h->cprow_br);
+		GROW(h->ps.cprow_br, h->ps.capcprow_br, (size_t)r + 1);
+		memset(h->ps.cprow_br + old, 0xff, (h->ps.capcprow_br - old) * sizeof *h->ps.cprow_br);
 	}
-	if (h->cprow_br[r] == NONE32) {
-		GROW(h->brc, h->capbrc, h->nbrc + n);
-		memset(h->brc + h->nbrc, 0, n * sizeof *h->brc);
-		h->cprow_br[r] = (uint32_t)h->nbrc;
-		h->nbrc += n;
+	if (h->ps.cprow_br[r] == NONE32) {
+		GROW(h->ps.brc, h->ps.capbrc, h->ps.nbrc + n);
+		memset(h->ps.brc + h->ps.nbrc, 0, n * sizeof *h->ps.brc);
+		h->ps.cprow_br[r] = (uint32_t)h->ps.nbrc;
+		h->ps.nbrc += n;
 	}
-	c = h->brc + h->cprow_br[r];
+	c = h->ps.brc + h->ps.cprow_br[r];
 	for (size_t d = 0; d < n; d++)
-		brhist_count(&c[d], &h->chbr[n - 1 - d]);
+		brhist_count(&c[d], &h->ps.chbr[n - 1 - d]);
 }
 
 void
@@ -167,7 +167,7 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 {
 	uint32_t t, entry = e, r;
 	bool by_addr = h->o.paths_address;
-	size_t nrow = h->ncprow;
+	size_t nrow = h->ps.ncprow;
 	struct path_memo *m = NULL;
 
 	if (n == 0) {
@@ -186,14 +186,14 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 			m->row = r;
 		}
 	}
-	if (h->ncprow > nrow)
+	if (h->ps.ncprow > nrow)
 		hist_row_made(h, r);
-	if (h->o.branch_history && n > 0 && n == h->nchbr)
+	if (h->o.branch_history && n > 0 && n == h->ps.nchbr)
 		branch_counts(h, r, n);
-	h->nchbr = 0;
-	h->cprow[r].period += period;
-	h->cprow[r].samples++;
-	h->last_row = r;
+	h->ps.nchbr = 0;
+	h->ps.cprow[r].period += period;
+	h->ps.cprow[r].samples++;
+	h->ps.last_row = r;
 }
 
 /* What cpath_anode() seeks (anode_eq's ctx). */
@@ -246,57 +246,57 @@ uint32_t
 cpath_anode(struct hist *h, const struct frame *f, uint32_t node)
 {
 	uint64_t hash = (uint64_t)node * UINT64_C(0x9e3779b97f4a7c15) ^ f->ip;
-	struct anode_want w = { h->an, node, f->ip };
-	uint32_t id = hmap_find(&h->an_tab, hash, anode_eq, &w);
+	struct anode_want w = { h->ps.an, node, f->ip };
+	uint32_t id = hmap_find(&h->ps.an_tab, hash, anode_eq, &w);
 	char buf[2048];
 
 	if (id != HMAP_NONE)
 		return id;
 	anode_name(h, f, node, buf, sizeof buf);
-	GROW(h->an, h->capan, h->nan + 1);
-	h->an[h->nan].node = node;
-	h->an[h->nan].ip = f->ip;
-	h->an[h->nan].name = hist_intern(h, buf);
-	h->an[h->nan].srcline = h->want_src ? hist_srcline_of(h, f) : 0;
-	hmap_add(&h->an_tab, hash, (uint32_t)h->nan);
-	return (uint32_t)h->nan++;
+	GROW(h->ps.an, h->ps.capan, h->ps.nan + 1);
+	h->ps.an[h->ps.nan].node = node;
+	h->ps.an[h->ps.nan].ip = f->ip;
+	h->ps.an[h->ps.nan].name = hist_intern(h, buf);
+	h->ps.an[h->ps.nan].srcline = h->ks.want_src ? hist_srcline_of(h, f) : 0;
+	hmap_add(&h->ps.an_tab, hash, (uint32_t)h->ps.nan);
+	return (uint32_t)h->ps.nan++;
 }
 
 void
 cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *nodemap, const uint32_t *entmap, uint32_t *rowmap)
 {
-	uint32_t *map = xreallocarray(NULL, from->ncp + 1, sizeof *map);
-	bool credits = into->sample_row != NULL && from->rowent_off != NULL &&
-	    from->caprowoff > from->ncprow;
+	uint32_t *map = xreallocarray(NULL, from->ps.ncp + 1, sizeof *map);
+	bool credits = into->rc.sample_row != NULL && from->rc.rowent_off != NULL &&
+	    from->rc.caprowoff > from->ps.ncprow;
 
 	/* Parents come before their children in id order. */
-	for (size_t i = 0; i < from->ncp; i++) {
-		const struct cp_bnode *b = &from->cp[i];
+	for (size_t i = 0; i < from->ps.ncp; i++) {
+		const struct cp_bnode *b = &from->ps.cp[i];
 
 		if (b->parent == NONE32)
 			map[i] = event_root(into, evmap[b->func]);
 		else
 			map[i] = base_child(into, map[b->parent], nodemap[b->func]);
 	}
-	for (size_t i = 0; i < from->ncprow; i++) {
-		const struct cp_row *fr = &from->cprow[i];
+	for (size_t i = 0; i < from->ps.ncprow; i++) {
+		const struct cp_row *fr = &from->ps.cprow[i];
 		uint32_t ent = entmap[fr->entry & ~CP_NOCHAIN] | (fr->entry & CP_NOCHAIN);
-		size_t nrow = into->ncprow;
+		size_t nrow = into->ps.ncprow;
 		uint32_t r = base_row(into, map[fr->node], ent);
 
-		if (into->ncprow > nrow && credits) {
-			into->ncred = 0;
-			for (uint32_t k = from->rowent_off[i]; k < from->rowent_off[i + 1]; k++)
-				hist_credit(into, entmap[from->rowent[k]]);
+		if (into->ps.ncprow > nrow && credits) {
+			into->rc.ncred = 0;
+			for (uint32_t k = from->rc.rowent_off[i]; k < from->rc.rowent_off[i + 1]; k++)
+				hist_credit(into, entmap[from->rc.rowent[k]]);
 			hist_row_made(into, r);
-		} else if (into->ncprow > nrow) {
-			into->no_rescope = true;	/* a row without its entries */
+		} else if (into->ps.ncprow > nrow) {
+			into->rc.no_rescope = true;	/* a row without its entries */
 		}
 		if (rowmap != NULL)
 			rowmap[i] = r;
-		into->cprow[r].period += fr->period;
-		into->cprow[r].samples += fr->samples;
+		into->ps.cprow[r].period += fr->period;
+		into->ps.cprow[r].samples += fr->samples;
 	}
 	free(map);
 }
@@ -323,7 +323,7 @@ csr_build(struct hist *h, struct cp_csr *c, size_t nkeys,
 	csr_free(c);
 	c->nkeys = nkeys;
 	c->off = xcalloc(nkeys + 2, sizeof *c->off);
-	for (size_t r = 0; r < h->ncprow; r++) {
+	for (size_t r = 0; r < h->ps.ncprow; r++) {
 		size_t n = rkeys(h, (uint32_t)r, &buf, &cap);
 
 		for (size_t i = 0; i < n; i++)
@@ -334,7 +334,7 @@ csr_build(struct hist *h, struct cp_csr *c, size_t nkeys,
 		c->off[k + 1] += c->off[k];
 	c->row = xreallocarray(NULL, total + 1, sizeof *c->row);
 	fill = xcalloc(nkeys + 1, sizeof *fill);
-	for (size_t r = 0; r < h->ncprow; r++) {
+	for (size_t r = 0; r < h->ps.ncprow; r++) {
 		size_t n = rkeys(h, (uint32_t)r, &buf, &cap);
 
 		for (size_t i = 0; i < n; i++)
@@ -348,7 +348,7 @@ static size_t
 row_entry_key(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
 {
 	GROW(*buf, *cap, 1);
-	(*buf)[0] = h->cprow[r].entry & ~CP_NOCHAIN;
+	(*buf)[0] = h->ps.cprow[r].entry & ~CP_NOCHAIN;
 	return 1;
 }
 
@@ -358,8 +358,8 @@ row_func_keys(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
 {
 	size_t n = 0;
 
-	for (uint32_t b = h->cprow[r].node; h->cp[b].parent != NONE32; b = h->cp[b].parent) {
-		uint32_t f = cpath_func_node(h, h->cp[b].func);
+	for (uint32_t b = h->ps.cprow[r].node; h->ps.cp[b].parent != NONE32; b = h->ps.cp[b].parent) {
+		uint32_t f = cpath_func_node(h, h->ps.cp[b].func);
 		size_t i;
 
 		/* with paths_address, a row of a sample without a chain holds a
@@ -380,51 +380,51 @@ row_func_keys(const struct hist *h, uint32_t r, uint32_t **buf, size_t *cap)
 static const struct cp_index *
 row_index(struct hist *h)
 {
-	if (h->cp_ix == NULL)
-		h->cp_ix = xcalloc(1, sizeof *h->cp_ix);
-	if (h->cp_ix->nrows != h->ncprow || h->cp_ix->by_ent.nkeys != h->nent ||
-	    h->cp_ix->by_func.nkeys != h->nnode || h->cp_ix->by_ent.off == NULL) {
-		csr_build(h, &h->cp_ix->by_ent, h->nent, row_entry_key);
-		csr_build(h, &h->cp_ix->by_func, h->nnode, row_func_keys);
-		h->cp_ix->nrows = h->ncprow;
+	if (h->ps.cp_ix == NULL)
+		h->ps.cp_ix = xcalloc(1, sizeof *h->ps.cp_ix);
+	if (h->ps.cp_ix->nrows != h->ps.ncprow || h->ps.cp_ix->by_ent.nkeys != h->nent ||
+	    h->ps.cp_ix->by_func.nkeys != h->nnode || h->ps.cp_ix->by_ent.off == NULL) {
+		csr_build(h, &h->ps.cp_ix->by_ent, h->nent, row_entry_key);
+		csr_build(h, &h->ps.cp_ix->by_func, h->nnode, row_func_keys);
+		h->ps.cp_ix->nrows = h->ps.ncprow;
 	}
-	return h->cp_ix;
+	return h->ps.cp_ix;
 }
 
 void
 cpath_free_base(struct hist *h)
 {
-	free(h->cp);
-	hmap_free(&h->cp_tab);
-	free(h->cp_root);
-	free(h->cprow);
-	hmap_free(&h->cprow_tab);
-	free(h->chbr);
-	free(h->brraw);
-	free(h->cprow_br);
-	free(h->brc);
-	free(h->an);
-	hmap_free(&h->an_tab);
+	free(h->ps.cp);
+	hmap_free(&h->ps.cp_tab);
+	free(h->ps.cp_root);
+	free(h->ps.cprow);
+	hmap_free(&h->ps.cprow_tab);
+	free(h->ps.chbr);
+	free(h->ps.brraw);
+	free(h->ps.cprow_br);
+	free(h->ps.brc);
+	free(h->ps.an);
+	hmap_free(&h->ps.an_tab);
 	for (int k = 0; k < 2; k++) {
-		free(h->pmemo[k].func);
-		free(h->pmemo[k].path);
+		free(h->ps.pmemo[k].func);
+		free(h->ps.pmemo[k].path);
 	}
-	if (!h->pos_lent)
-		free(h->sample_row);
-	if (h->cp_ix != NULL) {
-		csr_free(&h->cp_ix->by_ent);
-		csr_free(&h->cp_ix->by_func);
-		free(h->cp_ix);
+	if (!h->rc.pos_lent)
+		free(h->rc.sample_row);
+	if (h->ps.cp_ix != NULL) {
+		csr_free(&h->ps.cp_ix->by_ent);
+		csr_free(&h->ps.cp_ix->by_func);
+		free(h->ps.cp_ix);
 	}
 }
 
 void
 cpath_stats(const struct hist *h, struct cpath_stats *st)
 {
-	st->nodes = h->ncp;
-	st->rows = h->ncprow;
-	st->bytes = h->capcp * sizeof *h->cp + h->cp_tab.cap * sizeof *h->cp_tab.slots +
-	    h->capcprow * sizeof *h->cprow + h->cprow_tab.cap * sizeof *h->cprow_tab.slots;
+	st->nodes = h->ps.ncp;
+	st->rows = h->ps.ncprow;
+	st->bytes = h->ps.capcp * sizeof *h->ps.cp + h->ps.cp_tab.cap * sizeof *h->ps.cp_tab.slots +
+	    h->ps.capcprow * sizeof *h->ps.cprow + h->ps.cprow_tab.cap * sizeof *h->ps.cprow_tab.slots;
 }
 
 /* ---- trees for views ---- */
@@ -574,7 +574,7 @@ sib_keys(const struct hist *h, const struct cpath *t)
 		k[i].dso = nd->f.dso == DSO_NONE ? 0 : nd->f.dso + 1;
 		k[i].ip = nd->f.ip;
 		if (h->o.paths_address) {
-			k[i].ip = f < h->nan ? h->an[f].ip : nd->f.ip;
+			k[i].ip = f < h->ps.nan ? h->ps.an[f].ip : nd->f.ip;
 			continue;
 		}
 		if (nd->f.sym == SYM_NONE)
@@ -742,7 +742,7 @@ same_sample_keys(const struct hist_entry *a, const struct hist_entry *b)
 static bool
 by_line(const struct hist *h)
 {
-	return h->o.paths_address && (h->keymask & HIST_KEEP(HIST_KEY_SRCLINE));
+	return h->o.paths_address && (h->ks.keymask & HIST_KEEP(HIST_KEY_SRCLINE));
 }
 
 /*
@@ -763,7 +763,7 @@ row_taken(const struct hist *h, const struct cp_row *r, uint32_t ev, const struc
 		return 0;
 	if (q->entry != CPATH_NONE && entry != q->entry) {
 		if (!q->through ||
-		    !((h->keymask & HIST_KEEP(HIST_KEY_SYM)) || by_line(h)) ||
+		    !((h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)) || by_line(h)) ||
 		    !same_sample_keys(e, &h->ent[q->entry]))
 			return 0;
 		how = 2;
@@ -777,9 +777,9 @@ stored_path(const struct hist *h, uint32_t leaf, uint32_t **p, size_t *cap)
 {
 	size_t n = 0;
 
-	for (uint32_t b = leaf; h->cp[b].parent != NONE32; b = h->cp[b].parent) {
+	for (uint32_t b = leaf; h->ps.cp[b].parent != NONE32; b = h->ps.cp[b].parent) {
 		GROW(*p, *cap, n + 1);
-		(*p)[n++] = h->cp[b].func;
+		(*p)[n++] = h->ps.cp[b].func;
 	}
 	for (size_t i = 0; i < n / 2; i++) {
 		uint32_t x = (*p)[i];
@@ -836,18 +836,18 @@ row_lists(struct hist *h, const struct cpath_query *q, struct row_lists *l)
 
 	memset(l, 0, sizeof *l);
 	if (q->entry == CPATH_NONE || q->entry >= h->nent) {
-		l->n[0] = h->ncprow;
+		l->n[0] = h->ps.ncprow;
 		return 1;
 	}
 	ix = row_index(h);
 	l->v[0] = ix->by_ent.row + ix->by_ent.off[q->entry];
 	l->n[0] = ix->by_ent.off[q->entry + 1] - ix->by_ent.off[q->entry];
 	f = h->ent[q->entry].node;
-	if (q->through && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) && by_line(h)) {
-		l->n[1] = h->ncprow;	/* rows by line without a function: every row */
+	if (q->through && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)) && by_line(h)) {
+		l->n[1] = h->ps.ncprow;	/* rows by line without a function: every row */
 		return 2;
 	}
-	if (!q->through || !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) || f >= ix->by_func.nkeys)
+	if (!q->through || !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)) || f >= ix->by_func.nkeys)
 		return 1;
 	l->v[1] = ix->by_func.row + ix->by_func.off[f];
 	l->n[1] = ix->by_func.off[f + 1] - ix->by_func.off[f];
@@ -871,12 +871,12 @@ line_of(const struct hist *h, uint32_t a, const void *k)
 	const struct hist_entry *e = k;
 	uint32_t nd;
 
-	if (a >= h->nan || h->an[a].srcline != e->srcline)
+	if (a >= h->ps.nan || h->ps.an[a].srcline != e->srcline)
 		return false;
-	nd = h->an[a].node;
-	if (h->keymask & HIST_KEEP(HIST_KEY_SYM))
+	nd = h->ps.an[a].node;
+	if (h->ks.keymask & HIST_KEEP(HIST_KEY_SYM))
 		return nd == e->node;
-	return !(h->keymask & HIST_KEEP(HIST_KEY_DSO)) || (nd < h->nnode && h->node[nd].f.dso == e->dso);
+	return !(h->ks.keymask & HIST_KEEP(HIST_KEY_DSO)) || (nd < h->nnode && h->node[nd].f.dso == e->dso);
 }
 
 /* Take stored row i into the tree if the query does. */
@@ -884,7 +884,7 @@ static void
 take_row(struct build *b, size_t i)
 {
 	const struct hist *h = b->h;
-	const struct cp_row *r = &h->cprow[i];
+	const struct cp_row *r = &h->ps.cprow[i];
 	const struct brh_count *rc = NULL;
 	int how = row_taken(h, r, b->ev, b->q);
 	size_t n, n0;
@@ -893,8 +893,8 @@ take_row(struct build *b, size_t i)
 	if (how == 0 || r->samples == 0)	/* r->samples 0: outside hist_rescope's filter */
 		return;
 	n = n0 = stored_path(h, r->node, &b->p, &b->capp);
-	if (b->t->br != NULL && i < h->capcprow_br && h->cprow_br[i] != NONE32)
-		rc = h->brc + h->cprow_br[i];
+	if (b->t->br != NULL && i < h->ps.capcprow_br && h->ps.cprow_br[i] != NONE32)
+		rc = h->ps.brc + h->ps.cprow_br[i];
 	/*
 	 * Through the entry (perf's --children graph): the part from the
 	 * entry's function on, down to the leaf or up to the root.
@@ -936,7 +936,7 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 	t->v[0].parent = t->v[0].func = CPATH_NONE;
 	t->v[0].first_child = t->v[0].next_sibling = CPATH_NONE;
 	t->n = 1;
-	t->nrow = h->ncprow;
+	t->nrow = h->ps.ncprow;
 	t->row_leaf = xreallocarray(NULL, t->nrow + 1, sizeof *t->row_leaf);
 	memset(t->row_leaf, 0xff, (t->nrow + 1) * sizeof *t->row_leaf);
 	if (q->ev >= h->nev_order)
@@ -949,7 +949,7 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 	for (size_t k = 0; nl > 1 && k < l.n[1]; k++) {
 		uint32_t r = l.v[1] ? l.v[1][k] : (uint32_t)k;
 
-		if ((h->cprow[r].entry & ~CP_NOCHAIN) != q->entry)
+		if ((h->ps.cprow[r].entry & ~CP_NOCHAIN) != q->entry)
 			take_row(&b, r);
 	}
 	free(b.p);
@@ -1036,9 +1036,9 @@ cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
 {
 	uint32_t r;
 
-	if (h->sample_row == NULL || h->s == NULL || pos >= session_index(h->s)->n)
+	if (h->rc.sample_row == NULL || h->s == NULL || pos >= session_index(h->s)->n)
 		return CPATH_NONE;
-	r = h->sample_row[pos];
+	r = h->rc.sample_row[pos];
 	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
 }
 
@@ -1056,7 +1056,7 @@ uint32_t
 cpath_func_node(const struct hist *h, uint32_t func)
 {
 	if (h->o.paths_address)
-		return func < h->nan ? h->an[func].node : CPATH_NONE;
+		return func < h->ps.nan ? h->ps.an[func].node : CPATH_NONE;
 	return func;
 }
 
@@ -1066,7 +1066,7 @@ cpath_func_name(const struct hist *h, uint32_t func, char *buf, size_t n)
 	const struct hist_node *nd;
 
 	if (h->o.paths_address) {
-		snprintf(buf, n, "%s", func < h->nan ? hist_str(h, h->an[func].name) : "[unknown]");
+		snprintf(buf, n, "%s", func < h->ps.nan ? hist_str(h, h->ps.an[func].name) : "[unknown]");
 		return buf;
 	}
 	nd = hist_node_get(h, func);

@@ -42,13 +42,13 @@ hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *
 		if (count == 0)
 			continue;
 		for (p = (uint32_t)t; p != NONE32 && p != root; p = h->tn[p].parent) {
-			GROW(h->path, h->cappath, depth + 1);
-			h->path[depth++] = p;
+			GROW(h->wk.path, h->wk.cappath, depth + 1);
+			h->wk.path[depth++] = p;
 		}
 		if (p != root)
 			continue;
 		for (i = depth; i-- > 0;) {
-			const char *nm = hist_str(h, h->tn[h->path[i]].name);
+			const char *nm = hist_str(h, h->tn[h->wk.path[i]].name);
 			size_t l = strlen(nm);
 
 			GROW(buf, capb, len + l + 2);

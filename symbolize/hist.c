@@ -30,9 +30,9 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 	h->s = s;
 	h->z = z;
 	h->o = *o;
-	h->pos_lo = SIZE_MAX;
-	h->pmemo[0].ev = h->pmemo[1].ev = NONE32;
-	h->pmemo[0].row_node = h->pmemo[1].row_node = NONE32;
+	h->rc.pos_lo = SIZE_MAX;
+	h->ps.pmemo[0].ev = h->ps.pmemo[1].ev = NONE32;
+	h->ps.pmemo[0].row_node = h->ps.pmemo[1].row_node = NONE32;
 	if (h->o.nkeys == 0) {
 		h->o.keys[0] = HIST_KEY_COMM;
 		h->o.keys[1] = HIST_KEY_DSO;
@@ -42,22 +42,23 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 	for (unsigned i = 0; i < h->o.nkeys; i++) {
 		const struct sortkey *k = &sortkeys[h->o.keys[i]];
 
-		h->keymask |= HIST_KEEP(h->o.keys[i]);
-		h->want_src |= k->srcline;
-		h->branch_keys |= hist_key_branch(h->o.keys[i]);
-		h->mem_keys |= hist_key_mem(h->o.keys[i]);
+		h->ks.keymask |= HIST_KEEP(h->o.keys[i]);
+		h->ks.want_src |= k->srcline;
+		h->ks.branch_keys |= k->branch;
+		h->ks.mem_keys |= k->mem;
+		h->ks.whole_sample |= k->whole_sample;
 		if (k->per_frame)
-			h->fkeys[h->nfkeys++] = k;
+			h->ks.fkeys[h->ks.nfkeys++] = k;
 	}
-	h->node_memo_ok = (h->keymask & HIST_KEEP(HIST_KEY_SYM)) != 0;
+	h->ks.node_memo_ok = (h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)) != 0;
 	for (unsigned i = 0; i < h->o.nkeys; i++)
-		h->ipc_node |= h->o.mem_mode && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)) &&
+		h->ks.ipc_node |= h->o.mem_mode && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)) &&
 		    strstr(sortkeys[h->o.keys[i]].name, "sym") != NULL;
 	for (unsigned i = 0; i < h->o.nkeys; i++)
 		if (sortkeys[h->o.keys[i]].per_frame && h->o.keys[i] != HIST_KEY_DSO &&
 		    h->o.keys[i] != HIST_KEY_SYM)
-			h->node_memo_ok = false;
-	h->ptree = hist_ptree_wanted(h);
+			h->ks.node_memo_ok = false;
+	h->ptr.ptree = hist_ptree_wanted(h);
 	hist_intern(h, "");
 	return h;
 }
@@ -68,48 +69,48 @@ hist_free(struct hist *h)
 	if (h == NULL)
 		return;
 	strtab_free(&h->strs);
-	read_state_free(&h->rs);
-	tpevent_free(h->tp);
+	read_state_free(&h->wk.rs);
+	tpevent_free(h->wk.tp);
 	free(h->ev);
 	free(h->ev_of_attr);
 	free(h->ev_order);
 	free(h->ent);
 	hmap_free(&h->ent_tab);
-	free(h->ctxk);
-	hmap_free(&h->ctx_tab);
+	free(h->ks.ctxk);
+	hmap_free(&h->ks.ctx_tab);
 	free(h->node);
 	hmap_free(&h->node_tab);
-	hmap_free(&h->phys_lab_of);
-	hmap_free(&h->dcl_lab_of);
+	hmap_free(&h->ks.phys_lab_of);
+	hmap_free(&h->ks.dcl_lab_of);
 	hist_walk_drop(h);
 	free(h->tn);
 	hmap_free(&h->tn_tab);
 	free(h->why);
 	free(h->why_of_dso);
-	free(h->pe);
-	free(h->as_gone);
-	hmap_free(&h->pe_tab);
-	free(h->tc);
-	free(h->comm_id);
+	free(h->wk.pe);
+	free(h->wk.as_gone);
+	hmap_free(&h->wk.pe_tab);
+	free(h->wk.tc);
+	free(h->wk.comm_id);
 	free(h->rows);
-	free(h->chain);
-	free(h->path);
-	pt_chains_free(h->trace_chains);
-	free(h->trace_chains);
-	if (!h->pos_lent)
-		free(h->sample_ent);
+	free(h->wk.chain);
+	free(h->wk.path);
+	pt_chains_free(h->wk.trace_chains);
+	free(h->wk.trace_chains);
+	if (!h->rc.pos_lent)
+		free(h->rc.sample_ent);
 	hist_scope_free(h);
 	cpath_free_base(h);
-	free(h->mrows);
-	free(h->mfirst);
-	free(h->mbest);
-	free(h->mbestv);
-	free(h->mout);
-	perftree_free(&h->pt);
-	free(h->pt_root);
-	free(h->pt_sym);
-	free(h->pt_dso);
-	free(h->pt_seen);
+	free(h->mg.mrows);
+	free(h->mg.mfirst);
+	free(h->mg.mbest);
+	free(h->mg.mbestv);
+	free(h->mg.mout);
+	perftree_free(&h->ptr.pt);
+	free(h->ptr.pt_root);
+	free(h->ptr.pt_sym);
+	free(h->ptr.pt_dso);
+	free(h->ptr.pt_seen);
 	free(h);
 }
 
@@ -414,7 +415,7 @@ hist_whys(const struct hist *h, const struct hist_why **out)
 const struct brstat *
 hist_branch_stat(const struct hist *h)
 {
-	return &h->brstat;
+	return &h->ks.brstat;
 }
 
 /* ---- entries ---- */
@@ -460,19 +461,19 @@ chain_ctx(struct hist *h, const struct hist_entry *k)
 {
 	struct hist_entry c = *k;
 	uint64_t hash;
-	struct ent_want w = { h->ctxk, &c };
+	struct ent_want w = { h->ks.ctxk, &c };
 	uint32_t id;
 
 	c.dso = 0;
 	c.node = 0;
 	hash = ent_hash(&c);
-	id = hmap_find(&h->ctx_tab, hash, ent_eq, &w);
+	id = hmap_find(&h->ks.ctx_tab, hash, ent_eq, &w);
 	if (id != HMAP_NONE)
 		return id;
-	GROW(h->ctxk, h->capctx, h->nctx + 1);
-	h->ctxk[h->nctx] = c;
-	hmap_add(&h->ctx_tab, hash, (uint32_t)h->nctx);
-	return (uint32_t)h->nctx++;
+	GROW(h->ks.ctxk, h->ks.capctx, h->ks.nctx + 1);
+	h->ks.ctxk[h->ks.nctx] = c;
+	hmap_add(&h->ks.ctx_tab, hash, (uint32_t)h->ks.nctx);
+	return (uint32_t)h->ks.nctx++;
 }
 
 /* The entry of chain frame f in context ctx (k: the context's keys, its frame fields set here). */
@@ -485,23 +486,23 @@ chain_entry(struct hist *h, struct hist_entry *k, struct key_src *fs, const stru
 
 	fs->f = f;
 	if (ctx == NONE32 || f->node == NONE32) {
-		for (unsigned j = 0; j < h->nfkeys; j++)
-			h->fkeys[j]->extract(k, fs);
+		for (unsigned j = 0; j < h->ks.nfkeys; j++)
+			h->ks.fkeys[j]->extract(k, fs);
 		return hist_ent_get(h, k);
 	}
-	if (f->node >= h->capnmemo) {
-		size_t old = h->capnmemo;
+	if (f->node >= h->ks.capnmemo) {
+		size_t old = h->ks.capnmemo;
 
-		GROW(h->nmemo, h->capnmemo, (size_t)f->node + 1);
-		memset(h->nmemo + old, 0xff, (h->capnmemo - old) * sizeof *h->nmemo);
+		GROW(h->ks.nmemo, h->ks.capnmemo, (size_t)f->node + 1);
+		memset(h->ks.nmemo + old, 0xff, (h->ks.capnmemo - old) * sizeof *h->ks.nmemo);
 	}
-	m = &h->nmemo[f->node];
+	m = &h->ks.nmemo[f->node];
 	if (m->ctx[0] == ctx && m->dso[0] == f->dso)
 		return &h->ent[m->ent[0]];
 	if (m->ctx[1] == ctx && m->dso[1] == f->dso)
 		return &h->ent[m->ent[1]];
-	for (unsigned j = 0; j < h->nfkeys; j++)
-		h->fkeys[j]->extract(k, fs);
+	for (unsigned j = 0; j < h->ks.nfkeys; j++)
+		h->ks.fkeys[j]->extract(k, fs);
 	e = hist_ent_get(h, k);
 	m->ctx[1] = m->ctx[0];
 	m->dso[1] = m->dso[0];
@@ -518,7 +519,7 @@ add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint6
     const struct fkey *chain, size_t n)
 {
 	struct key_src fs = *src;
-	uint32_t ctx = h->node_memo_ok && n > 0 ? chain_ctx(h, k) : NONE32;
+	uint32_t ctx = h->ks.node_memo_ok && n > 0 ? chain_ctx(h, k) : NONE32;
 
 	for (size_t i = 0; i < n; i++) {
 		struct hist_entry *e = chain_entry(h, k, &fs, &chain[i], ctx);
@@ -559,9 +560,9 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	k.event = ev;
 	for (unsigned i = 0; i < o->nkeys; i++)
 		sortkeys[o->keys[i]].extract(&k, src);
-	if (h->ipc_node)
+	if (h->ks.ipc_node)
 		k.node = src->f->node;
-	e = h->ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
+	e = h->ptr.ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = src->comm;
 		e->label_tid = src->tid;
@@ -569,9 +570,9 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 		e->label_phys = src->phys_lab + 1;
 		e->label_dcl = src->dcl_lab + 1;
 	}
-	h->last_self = (uint32_t)(e - h->ent);
-	h->ncred = 0;
-	hist_credit(h, h->last_self);
+	h->rc.last_self = (uint32_t)(e - h->ent);
+	h->rc.ncred = 0;
+	hist_credit(h, h->rc.last_self);
 	e->period += period;
 	e->samples++;
 	e->stamp = h->stamp;
@@ -580,14 +581,14 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	hist_count_why(h, src->f, false, 1);
 	for (size_t i = 0; i < n; i++)
 		hist_count_why(h, &chain[i], true, 1);
-	if (o->children && h->ptree)
+	if (o->children && h->ptr.ptree)
 		hist_ptree_add_chain(h, &k, src, period, chain, n);
 	else if (o->children)
 		add_chain(h, &k, src, period, chain, n);
 	if (o->callgraph)
 		callgraph_add(h, ev, src, chain, n, period);
 	if (o->paths)
-		cpath_add(h, ev, src, chain, n, period, h->last_self);
+		cpath_add(h, ev, src, chain, n, period, h->rc.last_self);
 }
 
 void
@@ -599,7 +600,7 @@ hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample
 	out->label = chain && f->dso == DSO_NONE && f->sym == SYM_NONE ?
 	    hist_unmapped_label(h, f, sample_cpumode) : 0;
 	out->node = hist_node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode, 0);
-	out->srcline = h->want_src ? hist_srcline_of(h, f) : 0;
+	out->srcline = h->ks.want_src ? hist_srcline_of(h, f) : 0;
 	out->anode = h->o.paths_address && chain ? cpath_anode(h, f, out->node) : 0;
 }
 
@@ -614,7 +615,7 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	if (h->o.event >= 0 && smp->attr != h->o.event)
 		return;
 	memset(&src, 0, sizeof src);	/* no branch entry, no data address */
-	h->no_rescope = true;	/* no index position: hist_rescope cannot place it */
+	h->rc.no_rescope = true;	/* no index position: hist_rescope cannot place it */
 	/* The filter as the walk applies it (add_sample in hist_walk.c). */
 	if (!filter_sample_ok(h->o.filter, smp->time, smp->has_cpu, smp->cpu))
 		return;
@@ -634,13 +635,13 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 		hist_label_frame(h, smp->self, buf, sizeof buf);
 		self.label = hist_intern(h, buf) + 1;
 	}
-	GROW(h->chain, h->capchain, smp->nchain + 1);
+	GROW(h->wk.chain, h->wk.capchain, smp->nchain + 1);
 	for (size_t j = 0, lv = cm; j < smp->nchain; j++) {
 		/* the chain is callee first; perf's walk, in its order */
 		size_t i = h->o.chain_root_first ? smp->nchain - 1 - j : j;
 
 		lv = hist_chain_cpumode((uint8_t)lv, &smp->chain[i]);
-		hist_frame_key(h, &smp->chain[i], true, (uint8_t)lv, &h->chain[i]);
+		hist_frame_key(h, &smp->chain[i], true, (uint8_t)lv, &h->wk.chain[i]);
 	}
 	src.comm = hist_intern(h, smp->comm ? smp->comm : "");
 	src.pid = smp->pid;
@@ -648,7 +649,7 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	src.cpu = smp->cpu;
 	src.trace = 0;	/* a hist_sample carries no payload */
 	src.f = &self;
-	hist_add_keys(h, ev, &src, smp->period, h->chain, smp->nchain);
+	hist_add_keys(h, ev, &src, smp->period, h->wk.chain, smp->nchain);
 }
 
 /* ---- results ---- */
@@ -724,7 +725,7 @@ hist_comm_widths(struct hist *h)
 		w = final_comm_len(h, e);
 		if (w > h->ev[e->event].comm_width)
 			h->ev[e->event].comm_width = (uint32_t)w;
-		if (h->branch_keys) {
+		if (h->ks.branch_keys) {
 			branch_dso_width(h, e->from_node, e->from_dso, &h->ev[e->event].dso_from_width);
 			branch_dso_width(h, e->to_node, e->dso, &h->ev[e->event].dso_to_width);
 		}
@@ -758,13 +759,13 @@ hist_sample_entry(const struct hist *h, size_t pos)
 
 	if (h->s == NULL || pos >= session_index(h->s)->n)
 		return NONE32;
-	if (h->sample_ent != NULL)
-		return h->sample_ent[pos];
-	if (h->sample_row == NULL || (r = h->sample_row[pos]) == NONE32 ||
-	    (r & ROW_TOTALS) == ROW_TOTALS || r >= h->ncprow)
+	if (h->rc.sample_ent != NULL)
+		return h->rc.sample_ent[pos];
+	if (h->rc.sample_row == NULL || (r = h->rc.sample_row[pos]) == NONE32 ||
+	    (r & ROW_TOTALS) == ROW_TOTALS || r >= h->ps.ncprow)
 		return NONE32;
 	/* with paths, a sample's row is (its path, its own entry) */
-	return h->cprow[r].entry & ~CP_NOCHAIN;
+	return h->ps.cprow[r].entry & ~CP_NOCHAIN;
 }
 
 const struct hist_opts *

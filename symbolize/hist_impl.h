@@ -101,7 +101,7 @@ struct fcache {
 	uint32_t	node[4];		/* per enum node_mode, NONE32 until needed */
 	uint32_t	srcline;		/* NONE32 until needed */
 	uint32_t	anode;		/* paths_address: address node, NONE32 until needed */
-	uint32_t	inl;			/* callchain inline levels: first in h->inl, */
+	uint32_t	inl;			/* callchain inline levels: first in h->wk.inl, */
 	uint32_t	ninl;			/* NONE32 until needed, 0: the frame itself */
 	uint32_t	lab[2];			/* in no map: string id + 1 of its callchain
 						 * label as [.] and as [k], 0 until needed */
@@ -177,64 +177,10 @@ struct pt_sym {
 	bool		 ready;
 };
 
-struct hist {
-	const struct session	*s;
-	struct symbolizer	*z;
-	struct hist_opts	 o;
-	unsigned		 keymask;	/* HIST_KEEP() of each key */
+/* Of struct hist, the walk (hist_walk.c): frame caches, address spaces, one sample's scratch. */
+struct hist_walk_state {
 	struct tpevent		*tp;		/* the trace key's payloads (hist_walk.c), or NULL */
 	bool			 tp_tried;
-	bool			 want_src;	/* a key needs source lines */
-	bool			 branch_keys;	/* a key of branch mode (hist_key_branch) */
-	bool			 mem_keys;	/* a key of memory mode (hist_key_mem) */
-	/* memory mode: the first sample's text per physical address and per
-	 * cache line key (string id of hist_mem_dcl's key), as perf labels a
-	 * row with its first sample's */
-	struct hmap		 phys_lab_of;
-	struct hmap		 dcl_lab_of;
-	bool			 ipc_node;	/* entries also keyed by the sample's own function
-					 * node, unshown: perf's ipc_null column, which
-					 * perf report adds in memory mode to a sort whose
-					 * key names have "sym" (symbol_daddr) */
-	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
-	unsigned		 nfkeys;
-	/*
-	 * Children: a chain frame's entry is its sample's context (the keys
-	 * that are not per frame: event, comm, pid, tid...) with its own DSO
-	 * and function node, when those are the only per-frame keys
-	 * (node_memo_ok).  Contexts are numbered (ctx_tab: hash of the key
-	 * with the frame fields zeroed -> ctx id, ctxk their keys) and each
-	 * function node remembers the entries of its last two contexts.
-	 */
-	bool			 node_memo_ok;
-	struct node_memo	*nmemo;
-	size_t			 capnmemo;
-	struct hist_entry	*ctxk;
-	size_t			 nctx, capctx;
-	struct hmap		 ctx_tab;
-
-	struct strtab		 strs;
-
-	struct hist_event	*ev;
-	size_t			 nev, capev;
-	uint32_t		*ev_of_attr;	/* attr -> event index + 1 */
-	size_t			 capattr;
-	uint32_t		*ev_order;	/* events with samples, by attr */
-	size_t			 nev_order;
-
-	struct hist_entry	*ent;
-	/* the entries found last, by hash (hist_ent_get looks here first) */
-	struct ent_memo {
-		uint64_t	 hash;
-		uint32_t	 id;
-	}			 ememo[ENT_MEMO];
-	size_t			 nent, capent;
-	struct hmap		 ent_tab;
-
-	struct hist_node	*node;
-	size_t			 nnode, capnode;
-	struct hmap		 node_tab;
-
 	struct fslot		*fs;		/* level 1: capfs a power of two, or 0 */
 	size_t			 nfs, capfs;
 	struct fcache		*fc;		/* level 2 */
@@ -244,82 +190,7 @@ struct hist {
 	size_t			 capfct;
 	struct fkey		*inl;		/* inline levels of callchain frames */
 	size_t			 ninl, capinl;
-
-	struct hist_tnode	*tn;
-	size_t			 ntn, captn;
-	struct hmap		 tn_tab;
-
-	/* paths: the call-path tree of every event (cpath.c) */
-	struct cp_bnode		*cp;
-	size_t			 ncp, capcp;
-	struct hmap		 cp_tab;	/* parent << 32 | func -> node */
-	uint32_t		*cp_root;	/* per event; NONE32 until its first sample */
-	size_t			 capcp_root;
-	struct cp_anode		*an;		/* paths_address: address nodes */
-	size_t			 nan, capan;
-	struct hmap		 an_tab;
-	struct cp_row		*cprow;
-	size_t			 ncprow, capcprow;
-	struct path_memo	 pmemo[2];	/* cpath_add: the last two paths */
-	int			 pmemo_lru;	/* the slot to take for a path like neither */
-	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
-	uint32_t		*sample_row;	/* record_self with paths: row per index position;
-					 * ROW_TOTALS | event: in the event's totals only */
-	uint32_t		 last_row;
-	/*
-	 * branch_history (brhist.h): what each frame of the sample being added
-	 * carried (chbr, beside chain), the callchain part perf keeps of it
-	 * (brraw, in the recording's byte order), and per path row the counts
-	 * of its positions, root first: brc[cprow_br[r] ...] (NONE32: none yet).
-	 */
-	struct brh_frame	*chbr;
-	size_t			 nchbr, capchbr;	/* nchbr: frames of the sample being added */
-	uint64_t		*brraw;
-	size_t			 capbrraw;
-	uint32_t		*cprow_br;
-	size_t			 capcprow_br;
-	struct brh_count	*brc;
-	size_t			 nbrc, capbrc;
-	struct brstat		 brstat;	/* branch mode: perf's branch statistics */
-	/*
-	 * record_self with paths: what hist_rescope() recounts from
-	 * (hist_scope.c): each sample's period by index position (32 bits
-	 * until one needs more), and per path row the entries its first
-	 * sample credited (own entry first): rowent[rowent_off[r] ..
-	 * rowent_off[r + 1]).  cred is one sample's credited entries.
-	 */
-	uint32_t		*sample_p32;
-	uint64_t		*sample_p64;
-	uint32_t		*rowent_off;
-	size_t			 caprowoff;
-	uint32_t		*rowent;
-	size_t			 nrowent, caprowent;
-	uint32_t		*cred;
-	size_t			 ncred, capcred;
-	bool			 no_rescope;	/* samples came other than by index position */
-	uint64_t		*scope_in;	/* hist_rescope_sel: bit per index position,
-					 * the samples in rows; NULL: none made */
 	struct read_state	 rs;		/* last READ value per id (leader sampling) */
-	/*
-	 * hist_share_positions: the per-position arrays (sample_row,
-	 * sample_p32) are shared by the two parts of a parallel
-	 * pass; the part that borrows them (pos_lent) never frees or grows
-	 * them, and while pos_split a period over 32 bits goes to bigp
-	 * (hist_merge applies it).  pos_lo..pos_hi: the positions added.
-	 */
-	bool			 pos_lent, pos_split;
-	struct hist_bigp	*bigp;
-	size_t			 nbigp, capbigp;
-	size_t			 pos_lo, pos_hi;
-	/* rows by own entry and by function on their path (CSR), for
-	 * cpath_build's entry queries; built for cp_ix_rows rows */
-	struct cp_index		*cp_ix;
-
-	struct hist_why		*why;
-	size_t			 nwhy, capwhy;
-	uint32_t		*why_of_dso;	/* dso + 1 -> why index + 1 */
-	size_t			 capwdso;
-
 	/*
 	 * Address spaces: each pid's (pe) and the kernel's (kepoch) are
 	 * numbered anew by the records that change maps, from one count
@@ -334,33 +205,10 @@ struct hist {
 	 * their process exited): a bit each, capgone bytes */
 	uint8_t			*as_gone;
 	size_t			 capgone;
-
 	struct tcomm		*tc;
 	size_t			 captc;
 	uint32_t		*comm_id;	/* comm_ev index -> string id + 1 */
 	size_t			 capcomm;
-
-	uint32_t		 stamp;
-	bool			 finished;
-
-	/*
-	 * perf's entry tree (children with inlined frames, see hist_ptree_wanted()):
-	 * entries are found through one tree per event, by perf's comparison.
-	 */
-	bool			 ptree;
-	struct perftree		 pt;
-	uint32_t		*pt_root;	/* per event */
-	size_t			 cappt_root;
-	struct pt_sym		*pt_sym;	/* per node */
-	size_t			 cappt_sym;
-	uint32_t		*pt_dso;	/* per DSO: short name's string id + 1 */
-	size_t			 cappt_dso;
-	uint32_t		*pt_seen;	/* one sample's entries (perf's he_cache) */
-	size_t			 cappt_seen;
-
-	/* Scratch. */
-	uint32_t		*rows;
-	size_t			 caprows;
 	struct fkey		*chain;
 	size_t			 capchain;
 	struct chain_ip		*ips;		/* one sample's raw chain */
@@ -387,12 +235,138 @@ struct hist {
 	 * gives its samples from the trace (pt_session_chains()), made once */
 	struct pt_chains	*trace_chains;
 	bool			 trace_chains_made;
+};
 
+/* Of struct hist, the sort keys (sortkey.c, hist_walk.c's entries): what the keys need, children's contexts, branch and memory labels. */
+struct hist_key_state {
+	unsigned		 keymask;	/* HIST_KEEP() of each key */
+	bool			 want_src;	/* a key needs source lines */
+	bool			 branch_keys;	/* a key of branch mode (hist_key_branch) */
+	bool			 mem_keys;	/* a key of memory mode (hist_key_mem) */
+	bool			 whole_sample;	/* a key reads past the sample's head (sortkey) */
+	/* memory mode: the first sample's text per physical address and per
+	 * cache line key (string id of hist_mem_dcl's key), as perf labels a
+	 * row with its first sample's */
+	struct hmap		 phys_lab_of;
+	struct hmap		 dcl_lab_of;
+	bool			 ipc_node;	/* entries also keyed by the sample's own function
+					 * node, unshown: perf's ipc_null column, which
+					 * perf report adds in memory mode to a sort whose
+					 * key names have "sym" (symbol_daddr) */
+	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
+	unsigned		 nfkeys;
+	/*
+	 * Children: a chain frame's entry is its sample's context (the keys
+	 * that are not per frame: event, comm, pid, tid...) with its own DSO
+	 * and function node, when those are the only per-frame keys
+	 * (node_memo_ok).  Contexts are numbered (ctx_tab: hash of the key
+	 * with the frame fields zeroed -> ctx id, ctxk their keys) and each
+	 * function node remembers the entries of its last two contexts.
+	 */
+	bool			 node_memo_ok;
+	struct node_memo	*nmemo;
+	size_t			 capnmemo;
+	struct hist_entry	*ctxk;
+	size_t			 nctx, capctx;
+	struct hmap		 ctx_tab;
+	struct brstat		 brstat;	/* branch mode: perf's branch statistics */
+};
+
+/* Of struct hist, the call paths (cpath.c) and what branch history adds to them (brhist.c). */
+struct hist_path_state {
+	/* paths: the call-path tree of every event (cpath.c) */
+	struct cp_bnode		*cp;
+	size_t			 ncp, capcp;
+	struct hmap		 cp_tab;	/* parent << 32 | func -> node */
+	uint32_t		*cp_root;	/* per event; NONE32 until its first sample */
+	size_t			 capcp_root;
+	struct cp_anode		*an;		/* paths_address: address nodes */
+	size_t			 nan, capan;
+	struct hmap		 an_tab;
+	struct cp_row		*cprow;
+	size_t			 ncprow, capcprow;
+	struct path_memo	 pmemo[2];	/* cpath_add: the last two paths */
+	int			 pmemo_lru;	/* the slot to take for a path like neither */
+	struct hmap		 cprow_tab;	/* node << 32 | entry -> row */
+	uint32_t		 last_row;
+	/*
+	 * branch_history (brhist.h): what each frame of the sample being added
+	 * carried (chbr, beside chain), the callchain part perf keeps of it
+	 * (brraw, in the recording's byte order), and per path row the counts
+	 * of its positions, root first: brc[cprow_br[r] ...] (NONE32: none yet).
+	 */
+	struct brh_frame	*chbr;
+	size_t			 nchbr, capchbr;	/* nchbr: frames of the sample being added */
+	uint64_t		*brraw;
+	size_t			 capbrraw;
+	uint32_t		*cprow_br;
+	size_t			 capcprow_br;
+	struct brh_count	*brc;
+	size_t			 nbrc, capbrc;
+	/* rows by own entry and by function on their path (CSR), for
+	 * cpath_build's entry queries; built for cp_ix_rows rows */
+	struct cp_index		*cp_ix;
+};
+
+/* Of struct hist, the scope recount (hist_scope.c): each sample's row and period by index position. */
+struct hist_recount {
+	uint32_t		*sample_row;	/* record_self with paths: row per index position;
+					 * ROW_TOTALS | event: in the event's totals only */
+	/*
+	 * record_self with paths: what hist_rescope() recounts from
+	 * (hist_scope.c): each sample's period by index position (32 bits
+	 * until one needs more), and per path row the entries its first
+	 * sample credited (own entry first): rowent[rowent_off[r] ..
+	 * rowent_off[r + 1]).  cred is one sample's credited entries.
+	 */
+	uint32_t		*sample_p32;
+	uint64_t		*sample_p64;
+	uint32_t		*rowent_off;
+	size_t			 caprowoff;
+	uint32_t		*rowent;
+	size_t			 nrowent, caprowent;
+	uint32_t		*cred;
+	size_t			 ncred, capcred;
+	bool			 no_rescope;	/* samples came other than by index position */
+	uint64_t		*scope_in;	/* hist_rescope_sel: bit per index position,
+					 * the samples in rows; NULL: none made */
+	/*
+	 * hist_share_positions: the per-position arrays (sample_row,
+	 * sample_p32) are shared by the two parts of a parallel
+	 * pass; the part that borrows them (pos_lent) never frees or grows
+	 * them, and while pos_split a period over 32 bits goes to bigp
+	 * (hist_merge applies it).  pos_lo..pos_hi: the positions added.
+	 */
+	bool			 pos_lent, pos_split;
+	struct hist_bigp	*bigp;
+	size_t			 nbigp, capbigp;
+	size_t			 pos_lo, pos_hi;
 	/* record_self without paths: the self entry of each sample, by index position
 	 * (with paths it is the entry of the sample's row) */
 	uint32_t		*sample_ent;
 	uint32_t		 last_self;	/* the entry hist_add_keys credited as self */
+};
 
+/* Of struct hist, perf's entry tree (hist_ptree.c). */
+struct hist_ptree_state {
+	/*
+	 * perf's entry tree (children with inlined frames, see hist_ptree_wanted()):
+	 * entries are found through one tree per event, by perf's comparison.
+	 */
+	bool			 ptree;
+	struct perftree		 pt;
+	uint32_t		*pt_root;	/* per event */
+	size_t			 cappt_root;
+	struct pt_sym		*pt_sym;	/* per node */
+	size_t			 cappt_sym;
+	uint32_t		*pt_dso;	/* per DSO: short name's string id + 1 */
+	size_t			 cappt_dso;
+	uint32_t		*pt_seen;	/* one sample's entries (perf's he_cache) */
+	size_t			 cappt_seen;
+};
+
+/* Of struct hist, hist_rows_merged()'s rows (hist_merge.c). */
+struct hist_merged {
 	/* hist_rows_merged() */
 	struct hist_entry	*mrows;
 	size_t			 capmrows;
@@ -402,6 +376,58 @@ struct hist {
 	const struct hist_entry	**mout;
 	size_t			 capmout;
 	unsigned		 mkeep;		/* hist_rows_self(): the keys its ties compare */
+};
+
+struct hist {
+	const struct session	*s;
+	struct symbolizer	*z;
+	struct hist_opts	 o;
+
+	struct strtab		 strs;
+
+	struct hist_event	*ev;
+	size_t			 nev, capev;
+	uint32_t		*ev_of_attr;	/* attr -> event index + 1 */
+	size_t			 capattr;
+	uint32_t		*ev_order;	/* events with samples, by attr */
+	size_t			 nev_order;
+
+	struct hist_entry	*ent;
+	/* the entries found last, by hash (hist_ent_get looks here first) */
+	struct ent_memo {
+		uint64_t	 hash;
+		uint32_t	 id;
+	}			 ememo[ENT_MEMO];
+	size_t			 nent, capent;
+	struct hmap		 ent_tab;
+
+	struct hist_node	*node;
+	size_t			 nnode, capnode;
+	struct hmap		 node_tab;
+
+	struct hist_tnode	*tn;
+	size_t			 ntn, captn;
+	struct hmap		 tn_tab;
+
+	struct hist_why		*why;
+	size_t			 nwhy, capwhy;
+	uint32_t		*why_of_dso;	/* dso + 1 -> why index + 1 */
+	size_t			 capwdso;
+
+	uint32_t		 stamp;
+	bool			 finished;
+
+	/* Scratch. */
+	uint32_t		*rows;
+	size_t			 caprows;
+
+	/* The parts, each with its owner. */
+	struct hist_walk_state	 wk;
+	struct hist_key_state	 ks;
+	struct hist_path_state	 ps;
+	struct hist_recount	 rc;
+	struct hist_ptree_state	 ptr;
+	struct hist_merged	 mg;
 };
 
 /* ---- entries: the key bytes, hashed and compared whole ---- */
@@ -509,6 +535,10 @@ struct sortkey {
 	bool		 srcline;	/* needs source lines resolved */
 	bool		 thread;	/* names a thread: merged rows that keep no such key
 					 * take pid and tid from their biggest entry */
+	bool		 branch;	/* valued in perf's branch mode only (a branch entry) */
+	bool		 mem;		/* valued in perf's memory mode only */
+	bool		 whole_sample;	/* reads past a sample's fixed head (payload, weight):
+					 * self rows with it walk the whole sample */
 	/* Set the key's fields of k from what the sample gives. */
 	void		(*extract)(struct hist_entry *k, const struct key_src *src);
 	/* Copy the key's fields of e into k (hist_rows_merged keeps the key). */
@@ -612,10 +642,10 @@ void hist_keep_period(struct hist *h, size_t pos, uint64_t period);
 static inline void
 hist_credit(struct hist *h, uint32_t id)
 {
-	if (h->sample_row == NULL)
+	if (h->rc.sample_row == NULL)
 		return;
-	GROW(h->cred, h->capcred, h->ncred + 1);
-	h->cred[h->ncred++] = id;
+	GROW(h->rc.cred, h->rc.capcred, h->rc.ncred + 1);
+	h->rc.cred[h->rc.ncred++] = id;
 }
 /* A path row was made for the current sample: keep what it credited. */
 void hist_row_made(struct hist *h, uint32_t row);

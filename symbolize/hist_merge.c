@@ -97,9 +97,9 @@ mergeable(const struct hist *into, const struct hist *from)
 {
 	if (into == from || into->s != from->s || (into->z == NULL) != (from->z == NULL) ||
 	    !same_opts(&into->o, &from->o) || into->o.callgraph || into->o.paths_address ||
-	    (into->o.record_self && (!into->o.paths || !into->pos_split || !from->pos_lent ||
-	    from->sample_row != into->sample_row)) ||
-	    into->ptree || from->ptree || into->finished || from->finished)
+	    (into->o.record_self && (!into->o.paths || !into->rc.pos_split || !from->rc.pos_lent ||
+	    from->rc.sample_row != into->rc.sample_row)) ||
+	    into->ptr.ptree || from->ptr.ptree || into->finished || from->finished)
 		return false;
 	for (size_t i = 0; i < from->nnode; i++)
 		if (!node_owner_merges(from->node[i].owner))
@@ -191,9 +191,9 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		memset(&k, 0, sizeof k);
 		k.event = evmap[fe->event];
 		for (unsigned j = 0; j < HIST_KEY_COUNT; j++)	/* strings in key order */
-			if (into->keymask & HIST_KEEP(j))
+			if (into->ks.keymask & HIST_KEEP(j))
 				sortkeys[j].xlat(&x, &k, fe);
-		if (into->ipc_node)
+		if (into->ks.ipc_node)
 			k.node = nodemap[fe->node];
 		e = hist_ent_get(into, &k);
 		if (into->nent != before) {
@@ -240,13 +240,13 @@ apply_bigp(struct hist *into, const struct hist_bigp *v, size_t n)
 
 	if (n == 0)
 		return;
-	if (into->sample_p64 == NULL) {
-		into->sample_p64 = xreallocarray(NULL, npos, sizeof *into->sample_p64);
+	if (into->rc.sample_p64 == NULL) {
+		into->rc.sample_p64 = xreallocarray(NULL, npos, sizeof *into->rc.sample_p64);
 		for (size_t i = 0; i < npos; i++)
-			into->sample_p64[i] = into->sample_p32[i];
+			into->rc.sample_p64[i] = into->rc.sample_p32[i];
 	}
 	for (size_t i = 0; i < n; i++)
-		into->sample_p64[v[i].pos] = v[i].period;
+		into->rc.sample_p64[v[i].pos] = v[i].period;
 }
 
 /*
@@ -258,29 +258,29 @@ static void
 merge_positions(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *rowmap)
 {
-	for (size_t p = from->pos_lo; p < from->pos_hi; p++) {
-		uint32_t r = into->sample_row[p];
+	for (size_t p = from->rc.pos_lo; p < from->rc.pos_hi; p++) {
+		uint32_t r = into->rc.sample_row[p];
 
 		if (r == NONE32)
 			continue;
 		if ((r & ROW_TOTALS) == ROW_TOTALS)
-			into->sample_row[p] = ROW_TOTALS | (evmap[r & 0xffff] & 0xffff);
+			into->rc.sample_row[p] = ROW_TOTALS | (evmap[r & 0xffff] & 0xffff);
 		else
-			into->sample_row[p] = rowmap[r];
+			into->rc.sample_row[p] = rowmap[r];
 	}
-	apply_bigp(into, into->bigp, into->nbigp);
-	apply_bigp(into, from->bigp, from->nbigp);
-	if (into->sample_p64 != NULL) {
-		free(into->sample_p32);
-		into->sample_p32 = NULL;
+	apply_bigp(into, into->rc.bigp, into->rc.nbigp);
+	apply_bigp(into, from->rc.bigp, from->rc.nbigp);
+	if (into->rc.sample_p64 != NULL) {
+		free(into->rc.sample_p32);
+		into->rc.sample_p32 = NULL;
 	}
-	into->nbigp = 0;
-	into->pos_split = false;
-	into->no_rescope |= from->no_rescope;
-	if (from->pos_lo < into->pos_lo)
-		into->pos_lo = from->pos_lo;
-	if (from->pos_hi > into->pos_hi)
-		into->pos_hi = from->pos_hi;
+	into->rc.nbigp = 0;
+	into->rc.pos_split = false;
+	into->rc.no_rescope |= from->rc.no_rescope;
+	if (from->rc.pos_lo < into->rc.pos_lo)
+		into->rc.pos_lo = from->rc.pos_lo;
+	if (from->rc.pos_hi > into->rc.pos_hi)
+		into->rc.pos_hi = from->rc.pos_hi;
 }
 
 int
@@ -304,12 +304,12 @@ hist_merge(struct hist *into, const struct hist *from)
 	}
 	nodemap = xcalloc(from->nnode + 1, sizeof *nodemap);
 	entmap = xcalloc(from->nent + 1, sizeof *entmap);
-	rowmap = xcalloc(from->ncprow + 1, sizeof *rowmap);
+	rowmap = xcalloc(from->ps.ncprow + 1, sizeof *rowmap);
 	rc = merge_nodes(into, from, nodemap);
 	if (rc == 0) {
 		merge_entries(into, from, evmap, nodemap, entmap);
 		merge_whys(into, from);
-		brstat_sum(&into->brstat, &from->brstat);
+		brstat_sum(&into->ks.brstat, &from->ks.brstat);
 		if (into->o.paths)
 			cpath_merge(into, from, evmap, nodemap, entmap, rowmap);
 		if (into->o.record_self)
@@ -327,16 +327,16 @@ hist_share_positions(struct hist *a, struct hist *b)
 {
 	size_t n = session_index(a->s)->n;
 
-	if (!a->o.record_self || !a->o.paths || n == 0 || a->sample_row != NULL ||
-	    b->sample_row != NULL || a->s != b->s)
+	if (!a->o.record_self || !a->o.paths || n == 0 || a->rc.sample_row != NULL ||
+	    b->rc.sample_row != NULL || a->s != b->s)
 		return;
-	a->sample_row = xreallocarray(NULL, n, sizeof *a->sample_row);
-	memset(a->sample_row, 0xff, n * sizeof *a->sample_row);
-	a->sample_p32 = xcalloc(n, sizeof *a->sample_p32);
-	b->sample_row = a->sample_row;
-	b->sample_p32 = a->sample_p32;
-	b->pos_lent = true;
-	a->pos_split = b->pos_split = true;
+	a->rc.sample_row = xreallocarray(NULL, n, sizeof *a->rc.sample_row);
+	memset(a->rc.sample_row, 0xff, n * sizeof *a->rc.sample_row);
+	a->rc.sample_p32 = xcalloc(n, sizeof *a->rc.sample_p32);
+	b->rc.sample_row = a->rc.sample_row;
+	b->rc.sample_p32 = a->rc.sample_p32;
+	b->rc.pos_lent = true;
+	a->rc.pos_split = b->rc.pos_split = true;
 }
 
 static int
@@ -346,7 +346,7 @@ cmp_merged(const void *a, const void *b, void *arg)
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
 
-	return hist_cmp_entries(h, x, h->mfirst[x - h->mrows], y, h->mfirst[y - h->mrows]);
+	return hist_cmp_entries(h, x, h->mg.mfirst[x - h->mg.mrows], y, h->mg.mfirst[y - h->mg.mrows]);
 }
 
 size_t
@@ -371,7 +371,7 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		struct hist_entry k;
-		struct ent_want w = { h->mrows, &k };
+		struct ent_want w = { h->mg.mrows, &k };
 		uint64_t hash, v;
 		uint32_t id;
 		struct hist_entry *m;
@@ -385,39 +385,39 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 			if (keep & HIST_KEEP(kk))
 				sortkeys[kk].keep(&k, e);
 		hash = ent_hash(&k);
-		w.v = h->mrows;
+		w.v = h->mg.mrows;
 		id = hmap_find(&tab, hash, ent_eq, &w);
 		if (id == HMAP_NONE) {
-			GROW(h->mrows, h->capmrows, nm + 1);
-			if (nm + 1 > h->capmfirst) {
-				h->capmfirst = h->capmrows;
-				h->mfirst = xreallocarray(h->mfirst, h->capmfirst, sizeof *h->mfirst);
-				h->mbest = xreallocarray(h->mbest, h->capmfirst, sizeof *h->mbest);
-				h->mbestv = xreallocarray(h->mbestv, h->capmfirst, sizeof *h->mbestv);
+			GROW(h->mg.mrows, h->mg.capmrows, nm + 1);
+			if (nm + 1 > h->mg.capmfirst) {
+				h->mg.capmfirst = h->mg.capmrows;
+				h->mg.mfirst = xreallocarray(h->mg.mfirst, h->mg.capmfirst, sizeof *h->mg.mfirst);
+				h->mg.mbest = xreallocarray(h->mg.mbest, h->mg.capmfirst, sizeof *h->mg.mbest);
+				h->mg.mbestv = xreallocarray(h->mg.mbestv, h->mg.capmfirst, sizeof *h->mg.mbestv);
 			}
-			h->mrows[nm] = k;
-			h->mfirst[nm] = (uint32_t)i;
-			h->mbest[nm] = (uint32_t)i;
-			h->mbestv[nm] = 0;
+			h->mg.mrows[nm] = k;
+			h->mg.mfirst[nm] = (uint32_t)i;
+			h->mg.mbest[nm] = (uint32_t)i;
+			h->mg.mbestv[nm] = 0;
 			hmap_add(&tab, hash, (uint32_t)nm);
 			id = (uint32_t)nm++;
 		}
-		m = &h->mrows[id];
+		m = &h->mg.mrows[id];
 		m->period += e->period;
 		m->samples += e->samples;
 		m->acc_period += e->acc_period;
 		m->acc_samples += e->acc_samples;
 		v = h->o.children ? e->acc_period : e->period;
-		if (v > h->mbestv[id]) {
-			h->mbestv[id] = v;
-			h->mbest[id] = (uint32_t)i;
+		if (v > h->mg.mbestv[id]) {
+			h->mg.mbestv[id] = v;
+			h->mg.mbest[id] = (uint32_t)i;
 		}
 	}
 	hmap_free(&tab);
-	GROW(h->mout, h->capmout, nm + 1);
+	GROW(h->mg.mout, h->mg.capmout, nm + 1);
 	for (size_t i = 0; i < nm; i++) {
-		struct hist_entry *m = &h->mrows[i];
-		const struct hist_entry *b = &h->ent[h->mbest[i]];
+		struct hist_entry *m = &h->mg.mrows[i];
+		const struct hist_entry *b = &h->ent[h->mg.mbest[i]];
 		double pct = total ? 100.0 * (double)(h->o.children ? m->acc_period : m->period) /
 		    (double)total : 0.0;
 
@@ -432,10 +432,10 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 			continue;
 		if (!h->o.children && m->samples == 0)
 			continue;
-		h->mout[n++] = m;
+		h->mg.mout[n++] = m;
 	}
-	qsort_r(h->mout, n, sizeof *h->mout, cmp_merged, h);
-	*out = h->mout;
+	qsort_r(h->mg.mout, n, sizeof *h->mg.mout, cmp_merged, h);
+	*out = h->mg.mout;
 	return n;
 }
 
@@ -446,14 +446,14 @@ cmp_self(const void *a, const void *b, void *arg)
 	const struct hist *h = arg;
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
-	uint32_t ix = h->mfirst[x - h->mrows], iy = h->mfirst[y - h->mrows];
+	uint32_t ix = h->mg.mfirst[x - h->mg.mrows], iy = h->mg.mfirst[y - h->mg.mrows];
 	char tx[1024], ty[1024];
 	int c;
 
 	if (x->period != y->period)
 		return x->period < y->period ? 1 : -1;
 	for (unsigned k = 0; k < HIST_KEY_COUNT; k++) {
-		if (!(h->mkeep & HIST_KEEP(k)))
+		if (!(h->mg.mkeep & HIST_KEEP(k)))
 			continue;
 		c = strcmp(hist_key_text(h, x, (enum hist_key)k, tx, sizeof tx),
 		    hist_key_text(h, y, (enum hist_key)k, ty, sizeof ty));
@@ -470,13 +470,13 @@ hist_rows_self(struct hist *h, size_t evi, const struct hist_select *sel, unsign
 	size_t n = hist_rows_merged(h, evi, sel, keep, 0, out), k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct hist_entry *m = h->mout[i];
+		const struct hist_entry *m = h->mg.mout[i];
 
 		if (m->samples > 0 && !(min_pct > 0 && hist_self_pct(h, m) < min_pct))
-			h->mout[k++] = h->mout[i];
+			h->mg.mout[k++] = h->mg.mout[i];
 	}
-	h->mkeep = keep;
-	qsort_r(h->mout, k, sizeof *h->mout, cmp_self, h);
+	h->mg.mkeep = keep;
+	qsort_r(h->mg.mout, k, sizeof *h->mg.mout, cmp_self, h);
 	return k;
 }
 

@@ -84,28 +84,28 @@ hist_ptree_find(struct hist *h, const struct hist_entry *k)
 	int side;
 	struct hist_entry *e;
 
-	if (k->event >= h->cappt_root) {
-		size_t old = h->cappt_root;
+	if (k->event >= h->ptr.cappt_root) {
+		size_t old = h->ptr.cappt_root;
 
-		GROW(h->pt_root, h->cappt_root, (size_t)k->event + 1);
-		for (size_t i = old; i < h->cappt_root; i++)
-			h->pt_root[i] = PERFTREE_NONE;
+		GROW(h->ptr.pt_root, h->ptr.cappt_root, (size_t)k->event + 1);
+		for (size_t i = old; i < h->ptr.cappt_root; i++)
+			h->ptr.pt_root[i] = PERFTREE_NONE;
 	}
-	id = perftree_find(&h->pt, h->pt_root[k->event], pt_search_cmp, &q, &parent, &side);
+	id = perftree_find(&h->ptr.pt, h->ptr.pt_root[k->event], pt_search_cmp, &q, &parent, &side);
 	if (id != PERFTREE_NONE)
 		return &h->ent[id];
 	GROW(h->ent, h->capent, h->nent + 1);
 	e = &h->ent[h->nent];
 	memset(e, 0, sizeof *e);
 	memcpy(e, k, ENT_KEY_BYTES);
-	perftree_insert(&h->pt, &h->pt_root[k->event], (uint32_t)h->nent, parent, side);
+	perftree_insert(&h->ptr.pt, &h->ptr.pt_root[k->event], (uint32_t)h->nent, parent, side);
 	h->nent++;
 	return e;
 }
 
 /*
  * Children through perf's tree, as perf's cumulative iterator adds them:
- * after the sample's own entry (h->last_self), one entry per callchain
+ * after the sample's own entry (h->rc.last_self), one entry per callchain
  * frame in caller order (outermost first, chain being leaf first), a
  * frame skipped when it compares equal to an entry this sample already
  * counts in.  k holds the sample's keys; its frame keys are overwritten.
@@ -117,17 +117,17 @@ hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src 
 	size_t nseen = 0;
 	struct key_src fs = *src;
 
-	GROW(h->pt_seen, h->cappt_seen, n + 1);
-	h->pt_seen[nseen++] = h->last_self;
+	GROW(h->ptr.pt_seen, h->ptr.cappt_seen, n + 1);
+	h->ptr.pt_seen[nseen++] = h->rc.last_self;
 	for (size_t i = n; i-- > 0;) {
 		struct hist_entry *e;
 		bool dup = false;
 
 		fs.f = &chain[i];
-		for (unsigned j = 0; j < h->nfkeys; j++)
-			h->fkeys[j]->extract(k, &fs);
+		for (unsigned j = 0; j < h->ks.nfkeys; j++)
+			h->ks.fkeys[j]->extract(k, &fs);
 		for (size_t j = 0; j < nseen && !dup; j++)
-			dup = hist_ptree_cmp(h, &h->ent[h->pt_seen[j]], k) == 0;
+			dup = hist_ptree_cmp(h, &h->ent[h->ptr.pt_seen[j]], k) == 0;
 		if (dup)
 			continue;
 		e = hist_ptree_find(h, k);
@@ -139,6 +139,6 @@ hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src 
 		e->stamp = h->stamp;
 		e->acc_period += period;
 		e->acc_samples++;
-		h->pt_seen[nseen++] = (uint32_t)(e - h->ent);
+		h->ptr.pt_seen[nseen++] = (uint32_t)(e - h->ent);
 	}
 }

@@ -22,82 +22,82 @@ hist_keep_period(struct hist *h, size_t pos, uint64_t period)
 {
 	size_t n = session_index(h->s)->n;
 
-	if (h->sample_p64 != NULL) {
-		h->sample_p64[pos] = period;
+	if (h->rc.sample_p64 != NULL) {
+		h->rc.sample_p64[pos] = period;
 		return;
 	}
-	if (h->pos_split && period > UINT32_MAX) {
+	if (h->rc.pos_split && period > UINT32_MAX) {
 		/* the 32-bit array is shared with the other part: no growing it now */
-		GROW(h->bigp, h->capbigp, h->nbigp + 1);
-		h->bigp[h->nbigp].pos = pos;
-		h->bigp[h->nbigp++].period = period;
-		h->sample_p32[pos] = 0;
+		GROW(h->rc.bigp, h->rc.capbigp, h->rc.nbigp + 1);
+		h->rc.bigp[h->rc.nbigp].pos = pos;
+		h->rc.bigp[h->rc.nbigp++].period = period;
+		h->rc.sample_p32[pos] = 0;
 		return;
 	}
 	if (period > UINT32_MAX) {
-		h->sample_p64 = xcalloc(n, sizeof *h->sample_p64);
-		for (size_t i = 0; h->sample_p32 != NULL && i < n; i++)
-			h->sample_p64[i] = h->sample_p32[i];
-		free(h->sample_p32);
-		h->sample_p32 = NULL;
-		h->sample_p64[pos] = period;
+		h->rc.sample_p64 = xcalloc(n, sizeof *h->rc.sample_p64);
+		for (size_t i = 0; h->rc.sample_p32 != NULL && i < n; i++)
+			h->rc.sample_p64[i] = h->rc.sample_p32[i];
+		free(h->rc.sample_p32);
+		h->rc.sample_p32 = NULL;
+		h->rc.sample_p64[pos] = period;
 		return;
 	}
-	if (h->sample_p32 == NULL)
-		h->sample_p32 = xcalloc(n, sizeof *h->sample_p32);
-	h->sample_p32[pos] = (uint32_t)period;
+	if (h->rc.sample_p32 == NULL)
+		h->rc.sample_p32 = xcalloc(n, sizeof *h->rc.sample_p32);
+	h->rc.sample_p32[pos] = (uint32_t)period;
 }
 
 void
 hist_row_made(struct hist *h, uint32_t row)
 {
-	if (h->sample_row == NULL)
+	if (h->rc.sample_row == NULL)
 		return;
 	/* Rows are made in id order; a gap (rows made otherwise) is refused later. */
-	GROW(h->rowent_off, h->caprowoff, (size_t)row + 2);
+	GROW(h->rc.rowent_off, h->rc.caprowoff, (size_t)row + 2);
 	if (row == 0)
-		h->rowent_off[0] = 0;
-	else if (h->nrowent != h->rowent_off[row] || row + 1 != h->ncprow) {
-		h->no_rescope = true;
+		h->rc.rowent_off[0] = 0;
+	else if (h->rc.nrowent != h->rc.rowent_off[row] || row + 1 != h->ps.ncprow) {
+		h->rc.no_rescope = true;
 		return;
 	}
-	GROW(h->rowent, h->caprowent, h->nrowent + h->ncred);
-	memcpy(h->rowent + h->nrowent, h->cred, h->ncred * sizeof *h->cred);
-	h->nrowent += h->ncred;
-	h->rowent_off[row + 1] = (uint32_t)h->nrowent;
+	GROW(h->rc.rowent, h->rc.caprowent, h->rc.nrowent + h->rc.ncred);
+	memcpy(h->rc.rowent + h->rc.nrowent, h->rc.cred, h->rc.ncred * sizeof *h->rc.cred);
+	h->rc.nrowent += h->rc.ncred;
+	h->rc.rowent_off[row + 1] = (uint32_t)h->rc.nrowent;
 }
 
 void
 hist_scope_free(struct hist *h)
 {
-	if (!h->pos_lent)
-		free(h->sample_p32);
-	free(h->sample_p64);
-	free(h->bigp);
-	free(h->rowent_off);
-	free(h->rowent);
-	free(h->cred);
-	free(h->scope_in);
+	if (!h->rc.pos_lent)
+		free(h->rc.sample_p32);
+	free(h->rc.sample_p64);
+	free(h->rc.bigp);
+	free(h->rc.rowent_off);
+	free(h->rc.rowent);
+	free(h->rc.cred);
+	free(h->rc.scope_in);
 }
 
 /* Can h be recounted for f? */
 static bool
 rescope_ok(const struct hist *h, const struct hist_filter *f)
 {
-	if (!h->finished || h->s == NULL || h->sample_row == NULL || h->no_rescope)
+	if (!h->finished || h->s == NULL || h->rc.sample_row == NULL || h->rc.no_rescope)
 		return false;
-	if (h->want_src || h->ptree || h->o.paths_address || h->ncprow >= ROW_TOTALS)
+	if (h->ks.want_src || h->ptr.ptree || h->o.paths_address || h->ps.ncprow >= ROW_TOTALS)
 		return false;
-	if (h->ncprow > 0 && (h->rowent_off == NULL || h->caprowoff < h->ncprow + 1 ||
-	    h->rowent_off[h->ncprow] != h->nrowent))
+	if (h->ps.ncprow > 0 && (h->rc.rowent_off == NULL || h->rc.caprowoff < h->ps.ncprow + 1 ||
+	    h->rc.rowent_off[h->ps.ncprow] != h->rc.nrowent))
 		return false;
 	/* pids, tids and comms are read off the entries */
-	if (f != NULL && (f->npids || f->ntids) && !(h->keymask & HIST_KEEP(HIST_KEY_TID)) &&
-	    !(h->keymask & HIST_KEEP(HIST_KEY_PID)))
+	if (f != NULL && (f->npids || f->ntids) && !(h->ks.keymask & HIST_KEEP(HIST_KEY_TID)) &&
+	    !(h->ks.keymask & HIST_KEEP(HIST_KEY_PID)))
 		return false;
-	if (f != NULL && f->ntids && !(h->keymask & HIST_KEEP(HIST_KEY_TID)))
+	if (f != NULL && f->ntids && !(h->ks.keymask & HIST_KEEP(HIST_KEY_TID)))
 		return false;
-	if (f != NULL && f->ncomms && !(h->keymask & HIST_KEEP(HIST_KEY_COMM)))
+	if (f != NULL && f->ncomms && !(h->ks.keymask & HIST_KEEP(HIST_KEY_COMM)))
 		return false;
 	/* --dsos and --symbols test a sample's own address, which is not kept */
 	if (f != NULL && (f->ndsos || f->nsyms))
@@ -117,8 +117,8 @@ zero_counts(struct hist *h)
 
 		e->period = e->samples = e->acc_period = e->acc_samples = 0;
 	}
-	for (size_t i = 0; i < h->ncprow; i++)
-		h->cprow[i].period = h->cprow[i].samples = 0;
+	for (size_t i = 0; i < h->ps.ncprow; i++)
+		h->ps.cprow[i].period = h->ps.cprow[i].samples = 0;
 }
 
 /* Per event: does its attr record time / cpu (the walk's test of a sample)? */
@@ -174,9 +174,9 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 	size_t from, to;
 
 	span_of(h, f, has, &from, &to);
-	memset(h->scope_in, 0, (ix->n + 63) / 64 * sizeof *h->scope_in);
+	memset(h->rc.scope_in, 0, (ix->n + 63) / 64 * sizeof *h->rc.scope_in);
 	for (size_t pos = from; pos < to; pos++) {
-		uint32_t r = h->sample_row[pos], ev;
+		uint32_t r = h->rc.sample_row[pos], ev;
 		const struct rec_ent *re = &ix->v[pos];
 		uint64_t period;
 		const struct hist_entry *e = NULL;
@@ -187,7 +187,7 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 		if (r >= ROW_TOTALS)
 			ev = r & 0xffff;
 		else {
-			e = &h->ent[h->cprow[r].entry & ~CP_NOCHAIN];
+			e = &h->ent[h->ps.cprow[r].entry & ~CP_NOCHAIN];
 			ev = e->event;
 		}
 		if (f != NULL && f->ncpus && (has[ev] & 2))
@@ -195,7 +195,7 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 		if (f != NULL && !filter_sample_ok(f, (has[ev] & 1) ? re->time : 0, cpu >= 0,
 		    cpu >= 0 ? (uint32_t)cpu : 0))
 			continue;
-		period = h->sample_p64 ? h->sample_p64[pos] : h->sample_p32[pos];
+		period = h->rc.sample_p64 ? h->rc.sample_p64[pos] : h->rc.sample_p32[pos];
 		h->ev[ev].total_period += period;
 		h->ev[ev].nsamples++;
 		if (e == NULL)
@@ -204,9 +204,9 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 			continue;
 		if (!hist_sel_entry(e, sel))
 			continue;
-		h->scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
-		h->cprow[r].period += period;
-		h->cprow[r].samples++;
+		h->rc.scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
+		h->ps.cprow[r].period += period;
+		h->ps.cprow[r].samples++;
 	}
 }
 
@@ -220,7 +220,7 @@ bool
 hist_scope_known(const struct hist *h)
 {
 	/* rows per sample that are its path's: what a recount reads (not branch mode, PT...) */
-	return h->scope_in != NULL || rescope_ok(h, NULL);
+	return h->rc.scope_in != NULL || rescope_ok(h, NULL);
 }
 
 bool
@@ -228,11 +228,11 @@ hist_scope_has(const struct hist *h, size_t pos)
 {
 	if (h->s == NULL || pos >= session_index(h->s)->n)
 		return false;
-	if (h->scope_in != NULL)
-		return (h->scope_in[pos / 64] >> (pos % 64)) & 1;
+	if (h->rc.scope_in != NULL)
+		return (h->rc.scope_in[pos / 64] >> (pos % 64)) & 1;
 	if (!hist_scope_known(h))
 		return true;	/* not known: every sample */
-	return h->sample_row[pos] < ROW_TOTALS;
+	return h->rc.sample_row[pos] < ROW_TOTALS;
 }
 
 int
@@ -243,28 +243,28 @@ hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_
 	if (!rescope_ok(h, f))
 		return -1;
 	/* an own entry's comm, thread, DSO and symbol are its keys, or not known */
-	if (sel != NULL && (((sel->by_pid || sel->by_tid) && !(h->keymask & HIST_KEEP(HIST_KEY_TID))) ||
-	    (sel->by_comm && !(h->keymask & HIST_KEEP(HIST_KEY_COMM))) ||
-	    (sel->by_dso && !(h->keymask & HIST_KEEP(HIST_KEY_DSO))) ||
-	    (sel->by_node && !(h->keymask & HIST_KEEP(HIST_KEY_SYM)))))
+	if (sel != NULL && (((sel->by_pid || sel->by_tid) && !(h->ks.keymask & HIST_KEEP(HIST_KEY_TID))) ||
+	    (sel->by_comm && !(h->ks.keymask & HIST_KEEP(HIST_KEY_COMM))) ||
+	    (sel->by_dso && !(h->ks.keymask & HIST_KEEP(HIST_KEY_DSO))) ||
+	    (sel->by_node && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)))))
 		return -1;
 	zero_counts(h);
 	has = xcalloc(h->nev + 1, 1);
 	event_fields(h, has);
-	if (h->scope_in == NULL)
-		h->scope_in = xcalloc((session_index(h->s)->n + 63) / 64 + 1, sizeof *h->scope_in);
+	if (h->rc.scope_in == NULL)
+		h->rc.scope_in = xcalloc((session_index(h->s)->n + 63) / 64 + 1, sizeof *h->rc.scope_in);
 	count_samples(h, f, sel, has);
 	free(has);
-	for (size_t r = 0; r < h->ncprow; r++) {
-		const struct cp_row *cr = &h->cprow[r];
+	for (size_t r = 0; r < h->ps.ncprow; r++) {
+		const struct cp_row *cr = &h->ps.cprow[r];
 		struct hist_entry *own = &h->ent[cr->entry & ~CP_NOCHAIN];
 
 		if (cr->samples == 0)
 			continue;
 		own->period += cr->period;
 		own->samples += cr->samples;
-		for (uint32_t i = h->rowent_off[r]; i < h->rowent_off[r + 1]; i++) {
-			struct hist_entry *e = &h->ent[h->rowent[i]];
+		for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++) {
+			struct hist_entry *e = &h->ent[h->rc.rowent[i]];
 
 			e->acc_period += cr->period;
 			e->acc_samples += cr->samples;

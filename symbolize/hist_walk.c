@@ -25,19 +25,19 @@
 static uint32_t
 as_new(struct hist *h)
 {
-	if (h->nas >= HIST_AS_MAX - 1) {
-		h->nas = 0;
-		h->kepoch = 0;
-		for (size_t i = 0; i < h->pen; i++)
-			h->pe[i].epoch = ++h->nas;
-		if (h->capfs > 0)
-			memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
-		h->nfs = 0;
-		h->cmemo[0].n = h->cmemo[1].n = 0;
-		if (h->capgone > 0)
-			memset(h->as_gone, 0, h->capgone);
+	if (h->wk.nas >= HIST_AS_MAX - 1) {
+		h->wk.nas = 0;
+		h->wk.kepoch = 0;
+		for (size_t i = 0; i < h->wk.pen; i++)
+			h->wk.pe[i].epoch = ++h->wk.nas;
+		if (h->wk.capfs > 0)
+			memset(h->wk.fs, 0xff, h->wk.capfs * sizeof *h->wk.fs);
+		h->wk.nfs = 0;
+		h->wk.cmemo[0].n = h->wk.cmemo[1].n = 0;
+		if (h->wk.capgone > 0)
+			memset(h->wk.as_gone, 0, h->wk.capgone);
 	}
-	return ++h->nas;
+	return ++h->wk.nas;
 }
 
 /*
@@ -48,19 +48,19 @@ as_new(struct hist *h)
 static void
 as_gone(struct hist *h, uint32_t as)
 {
-	if ((size_t)(as >> 3) >= h->capgone) {
-		size_t old = h->capgone;
+	if ((size_t)(as >> 3) >= h->wk.capgone) {
+		size_t old = h->wk.capgone;
 
-		GROW(h->as_gone, h->capgone, (size_t)(as >> 3) + 1);
-		memset(h->as_gone + old, 0, h->capgone - old);
+		GROW(h->wk.as_gone, h->wk.capgone, (size_t)(as >> 3) + 1);
+		memset(h->wk.as_gone + old, 0, h->wk.capgone - old);
 	}
-	h->as_gone[as >> 3] |= (uint8_t)(1u << (as & 7));
+	h->wk.as_gone[as >> 3] |= (uint8_t)(1u << (as & 7));
 }
 
 static inline bool
 as_is_gone(const struct hist *h, uint32_t as)
 {
-	return (size_t)(as >> 3) < h->capgone && (h->as_gone[as >> 3] >> (as & 7) & 1) != 0;
+	return (size_t)(as >> 3) < h->wk.capgone && (h->wk.as_gone[as >> 3] >> (as & 7) & 1) != 0;
 }
 
 /* An EXIT record: the address space of a process whose main thread ended is gone. */
@@ -72,26 +72,26 @@ as_exit(struct hist *h, const struct rec *r)
 
 	if (record_who(r, &w) < 0 || w.pid != w.tid || w.pid == -1)
 		return;
-	i = hmap_get(&h->pe_tab, (uint32_t)(int32_t)w.pid);
+	i = hmap_get(&h->wk.pe_tab, (uint32_t)(int32_t)w.pid);
 	if (i != HMAP_NONE)
-		as_gone(h, h->pe[i].epoch);
+		as_gone(h, h->wk.pe[i].epoch);
 }
 
 static uint32_t *
 epoch_slot(struct hist *h, int32_t pid)
 {
-	uint32_t i = hmap_get(&h->pe_tab, (uint32_t)pid);
+	uint32_t i = hmap_get(&h->wk.pe_tab, (uint32_t)pid);
 
 	if (i == HMAP_NONE) {
 		uint32_t as = as_new(h);
 
-		GROW(h->pe, h->pecap, h->pen + 1);
-		i = (uint32_t)h->pen++;
-		h->pe[i].pid = pid;
-		h->pe[i].epoch = as;
-		hmap_set(&h->pe_tab, (uint32_t)pid, i);
+		GROW(h->wk.pe, h->wk.pecap, h->wk.pen + 1);
+		i = (uint32_t)h->wk.pen++;
+		h->wk.pe[i].pid = pid;
+		h->wk.pe[i].epoch = as;
+		hmap_set(&h->wk.pe_tab, (uint32_t)pid, i);
 	}
-	return &h->pe[i].epoch;
+	return &h->wk.pe[i].epoch;
 }
 
 /* A record that may change what an address of pid resolves to. */
@@ -109,8 +109,8 @@ epoch_bump(struct hist *h, const struct rec *r)
 	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
 	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
-		as_gone(h, h->kepoch);
-		h->kepoch = as_new(h);
+		as_gone(h, h->wk.kepoch);
+		h->wk.kepoch = as_new(h);
 	} else {
 		as = epoch_slot(h, pid);
 		as_gone(h, *as);
@@ -145,13 +145,13 @@ static size_t
 fc_slot(const struct hist *h, const struct frame *f)
 {
 	bool by_ip = fc_by_ip(h, f);
-	size_t mask = h->capfct - 1, i;
+	size_t mask = h->wk.capfct - 1, i;
 
 	i = (size_t)hash_mix64(f->rel ^ (by_ip ? f->ip * 31 : 0) ^
 	    ((uint64_t)f->dso << 32 | f->sym) * UINT64_C(0x9e3779b97f4a7c15) ^
 	    f->symoff * 7 ^ ((uint64_t)f->src << 24 | (uint64_t)f->cpumode << 16 |
 	    (uint64_t)f->why << 8 | f->kernel)) & mask;
-	while (h->fct[i] != NONE32 && !fc_same(&h->fc[h->fct[i]].f, f, by_ip))
+	while (h->wk.fct[i] != NONE32 && !fc_same(&h->wk.fc[h->wk.fct[i]].f, f, by_ip))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -163,36 +163,36 @@ fc_intern(struct hist *h, const struct frame *f)
 	struct fcache *c;
 	size_t i;
 
-	if (h->capfct > 0 && h->fct[i = fc_slot(h, f)] != NONE32)
-		return h->fct[i];
-	if ((h->nfc + 1) * 4 > h->capfct * 3) {
+	if (h->wk.capfct > 0 && h->wk.fct[i = fc_slot(h, f)] != NONE32)
+		return h->wk.fct[i];
+	if ((h->wk.nfc + 1) * 4 > h->wk.capfct * 3) {
 		/* twice the room, at most three quarters full */
-		free(h->fct);
-		h->capfct = h->capfct > 0 ? h->capfct * 2 : 1024;
-		h->fct = xreallocarray(NULL, h->capfct, sizeof *h->fct);
-		memset(h->fct, 0xff, h->capfct * sizeof *h->fct);
-		for (uint32_t id = 0; id < h->nfc; id++)
-			h->fct[fc_slot(h, &h->fc[id].f)] = id;
+		free(h->wk.fct);
+		h->wk.capfct = h->wk.capfct > 0 ? h->wk.capfct * 2 : 1024;
+		h->wk.fct = xreallocarray(NULL, h->wk.capfct, sizeof *h->wk.fct);
+		memset(h->wk.fct, 0xff, h->wk.capfct * sizeof *h->wk.fct);
+		for (uint32_t id = 0; id < h->wk.nfc; id++)
+			h->wk.fct[fc_slot(h, &h->wk.fc[id].f)] = id;
 	}
-	GROW(h->fc, h->capfc, h->nfc + 1);
-	c = &h->fc[h->nfc];
+	GROW(h->wk.fc, h->wk.capfc, h->wk.nfc + 1);
+	c = &h->wk.fc[h->wk.nfc];
 	c->f = *f;
 	c->node[0] = c->node[1] = c->node[2] = c->node[3] = c->srcline = c->anode = NONE32;
 	c->inl = 0;
 	c->ninl = NONE32;
 	c->lab[0] = c->lab[1] = 0;
-	h->fct[fc_slot(h, f)] = (uint32_t)h->nfc;
-	return (uint32_t)h->nfc++;
+	h->wk.fct[fc_slot(h, f)] = (uint32_t)h->wk.nfc;
+	return (uint32_t)h->wk.nfc++;
 }
 
 /* The level-1 slot where key (ip, as) is, or the empty one it would take (capfs > 0). */
 static inline size_t
 fs_slot(const struct hist *h, uint64_t ip, uint32_t as)
 {
-	size_t mask = h->capfs - 1, i;
+	size_t mask = h->wk.capfs - 1, i;
 
 	i = (size_t)hash_mix64(ip + as * UINT64_C(0x9e3779b97f4a7c15)) & mask;
-	while (h->fs[i].fc != NONE32 && (h->fs[i].ip != ip || h->fs[i].as != as))
+	while (h->wk.fs[i].fc != NONE32 && (h->wk.fs[i].ip != ip || h->wk.fs[i].as != as))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -205,21 +205,21 @@ fs_slot(const struct hist *h, uint64_t ip, uint32_t as)
 static void
 fs_grow(struct hist *h)
 {
-	struct fslot *old = h->fs;
-	size_t oldcap = h->capfs, live = 0;
+	struct fslot *old = h->wk.fs;
+	size_t oldcap = h->wk.capfs, live = 0;
 
 	for (size_t i = 0; i < oldcap; i++)
 		if (old[i].fc != NONE32 && !as_is_gone(h, old[i].as >> 3))
 			live++;
-	h->capfs = 16;
-	while (h->capfs * 3 < (live + 1) * 8)
-		h->capfs *= 2;
-	h->fs = xreallocarray(NULL, h->capfs, sizeof *h->fs);
-	memset(h->fs, 0xff, h->capfs * sizeof *h->fs);
+	h->wk.capfs = 16;
+	while (h->wk.capfs * 3 < (live + 1) * 8)
+		h->wk.capfs *= 2;
+	h->wk.fs = xreallocarray(NULL, h->wk.capfs, sizeof *h->wk.fs);
+	memset(h->wk.fs, 0xff, h->wk.capfs * sizeof *h->wk.fs);
 	for (size_t i = 0; i < oldcap; i++)
 		if (old[i].fc != NONE32 && !as_is_gone(h, old[i].as >> 3))
-			h->fs[fs_slot(h, old[i].ip, old[i].as)] = old[i];
-	h->nfs = live;
+			h->wk.fs[fs_slot(h, old[i].ip, old[i].as)] = old[i];
+	h->wk.nfs = live;
 	free(old);
 }
 
@@ -231,14 +231,14 @@ static uint32_t
 resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode, uint64_t ip,
     uint32_t *last_pid_epoch)
 {
-	uint32_t as = (cpumode == PERF_RECORD_MISC_KERNEL ? h->kepoch : *last_pid_epoch) << 3 |
+	uint32_t as = (cpumode == PERF_RECORD_MISC_KERNEL ? h->wk.kepoch : *last_pid_epoch) << 3 |
 	    (cpumode & PERF_RECORD_MISC_CPUMODE_MASK);
 	struct frame f;
 	size_t i;
 	uint32_t id;
 
-	if (h->capfs > 0 && h->fs[i = fs_slot(h, ip, as)].fc != NONE32)
-		return h->fs[i].fc;
+	if (h->wk.capfs > 0 && h->wk.fs[i = fs_slot(h, ip, as)].fc != NONE32)
+		return h->wk.fs[i].fc;
 	if (h->z != NULL) {
 		symbolizer_resolve(h->z, pid, tid, time, cpumode, ip, &f);
 	} else {
@@ -252,13 +252,13 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 		    cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	}
 	id = fc_intern(h, &f);
-	if ((h->nfs + 1) * 4 > h->capfs * 3)
+	if ((h->wk.nfs + 1) * 4 > h->wk.capfs * 3)
 		fs_grow(h);
 	i = fs_slot(h, ip, as);
-	h->fs[i].ip = ip;
-	h->fs[i].as = as;
-	h->fs[i].fc = id;
-	h->nfs++;
+	h->wk.fs[i].ip = ip;
+	h->wk.fs[i].as = as;
+	h->wk.fs[i].fc = id;
+	h->wk.nfs++;
 	return id;
 }
 
@@ -266,16 +266,16 @@ static void
 cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpumode,
     struct fkey *out)
 {
-	struct fcache *c = &h->fc[ci];
+	struct fcache *c = &h->wk.fc[ci];
 	uint32_t *node = &c->node[mode];
 
 	if (*node == NONE32)
 		*node = hist_node_of(h, &c->f, mode, sample_cpumode, 0);
-	if (h->want_src && c->srcline == NONE32)
+	if (h->ks.want_src && c->srcline == NONE32)
 		c->srcline = hist_srcline_of(h, &c->f);
 	out->dso = c->f.dso;
 	out->node = *node;
-	out->srcline = h->want_src ? c->srcline : 0;
+	out->srcline = h->ks.want_src ? c->srcline : 0;
 	out->why = c->f.why;
 	out->label = 0;
 	if (mode == NODE_CHAIN && c->f.dso == DSO_NONE && c->f.sym == SYM_NONE) {
@@ -285,7 +285,7 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 		if (c->lab[k] == 0) {
 			uint32_t l = hist_unmapped_label(h, &c->f, sample_cpumode);
 
-			c = &h->fc[ci];
+			c = &h->wk.fc[ci];
 			c->lab[k] = l;
 		}
 		out->label = c->lab[k];
@@ -294,7 +294,7 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
 	if (h->o.paths_address && mode == NODE_CHAIN) {
 		if (c->anode == NONE32)
 			c->anode = cpath_anode(h, &c->f, *node);
-		out->anode = h->fc[ci].anode;
+		out->anode = h->wk.fc[ci].anode;
 	}
 }
 
@@ -303,13 +303,13 @@ cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpum
  * --call-graph dwarf stack, one per inline level (perf's append_inlines(),
  * asked once per cached address, in sample order as perf asks; perf's
  * entry tree asks in caller order first, see hist_add_range); else, or
- * without levels, the frame's own.  Appends to h->chain[*k...]; returns the new
+ * without levels, the frame's own.  Appends to h->wk.chain[*k...]; returns the new
  * count.
  */
 static size_t
 chain_keys(struct hist *h, uint32_t ci, bool unwound, uint8_t sample_cpumode, size_t k)
 {
-	struct fcache *c = &h->fc[ci];
+	struct fcache *c = &h->wk.fc[ci];
 
 	if (unwound && c->ninl == NONE32) {
 		struct frame lv[64];
@@ -317,21 +317,21 @@ chain_keys(struct hist *h, uint32_t ci, bool unwound, uint8_t sample_cpumode, si
 
 		if (n > sizeof lv / sizeof *lv)
 			n = sizeof lv / sizeof *lv;
-		GROW(h->inl, h->capinl, h->ninl + n + 1);
+		GROW(h->wk.inl, h->wk.capinl, h->wk.ninl + n + 1);
 		for (size_t j = 0; j < n; j++)
-			hist_frame_key(h, &lv[j], true, sample_cpumode, &h->inl[h->ninl + j]);
-		c = &h->fc[ci];
-		c->inl = (uint32_t)h->ninl;
+			hist_frame_key(h, &lv[j], true, sample_cpumode, &h->wk.inl[h->wk.ninl + j]);
+		c = &h->wk.fc[ci];
+		c->inl = (uint32_t)h->wk.ninl;
 		c->ninl = (uint32_t)n;
-		h->ninl += n;
+		h->wk.ninl += n;
 	}
 	if (!unwound || c->ninl == 0) {
-		GROW(h->chain, h->capchain, k + 1);
-		cached_key(h, ci, NODE_CHAIN, sample_cpumode, &h->chain[k]);
+		GROW(h->wk.chain, h->wk.capchain, k + 1);
+		cached_key(h, ci, NODE_CHAIN, sample_cpumode, &h->wk.chain[k]);
 		return k + 1;
 	}
-	GROW(h->chain, h->capchain, k + c->ninl);
-	memcpy(&h->chain[k], &h->inl[c->inl], c->ninl * sizeof *h->chain);
+	GROW(h->wk.chain, h->wk.capchain, k + c->ninl);
+	memcpy(&h->wk.chain[k], &h->wk.inl[c->inl], c->ninl * sizeof *h->wk.chain);
 	return k + c->ninl;
 }
 
@@ -350,27 +350,27 @@ comm_of(struct hist *h, int32_t tid, uint64_t time)
 		snprintf(buf, sizeof buf, ":%" PRId32, tid);
 		return hist_intern(h, buf);
 	}
-	if (th >= h->captc) {
-		size_t old = h->captc;
+	if (th >= h->wk.captc) {
+		size_t old = h->wk.captc;
 
-		GROW(h->tc, h->captc, (size_t)th + 1);
-		for (size_t i = old; i < h->captc; i++)
-			h->tc[i].ci = NONE32;
+		GROW(h->wk.tc, h->wk.captc, (size_t)th + 1);
+		for (size_t i = old; i < h->wk.captc; i++)
+			h->wk.tc[i].ci = NONE32;
 	}
-	c = &h->tc[th];
+	c = &h->wk.tc[th];
 	if (c->ci == NONE32 || t->comms[c->ci].time > time)
 		c->ci = t->v[th].first_comm;
 	while (t->comms[c->ci].next != NONE32 && t->comms[t->comms[c->ci].next].time <= time)
 		c->ci = t->comms[c->ci].next;
-	if (c->ci >= h->capcomm) {
-		size_t old = h->capcomm;
+	if (c->ci >= h->wk.capcomm) {
+		size_t old = h->wk.capcomm;
 
-		GROW(h->comm_id, h->capcomm, (size_t)c->ci + 1);
-		memset(h->comm_id + old, 0, (h->capcomm - old) * sizeof *h->comm_id);
+		GROW(h->wk.comm_id, h->wk.capcomm, (size_t)c->ci + 1);
+		memset(h->wk.comm_id + old, 0, (h->wk.capcomm - old) * sizeof *h->wk.comm_id);
 	}
-	if (h->comm_id[c->ci] == 0)
-		h->comm_id[c->ci] = hist_intern(h, strtab_get(&t->strs, t->comms[c->ci].name)) + 1;
-	return h->comm_id[c->ci] - 1;
+	if (h->wk.comm_id[c->ci] == 0)
+		h->wk.comm_id[c->ci] = hist_intern(h, strtab_get(&t->strs, t->comms[c->ci].name)) + 1;
+	return h->wk.comm_id[c->ci] - 1;
 }
 
 /*
@@ -383,10 +383,10 @@ resolve_any(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint64_t ad
 {
 	uint32_t c = resolve(h, pid, tid, time, PERF_RECORD_MISC_USER, addr, last_epoch);
 
-	if (h->fc[c].f.dso == DSO_NONE) {
+	if (h->wk.fc[c].f.dso == DSO_NONE) {
 		uint32_t kc = resolve(h, pid, tid, time, PERF_RECORD_MISC_KERNEL, addr, last_epoch);
 
-		if (h->fc[kc].f.dso != DSO_NONE)
+		if (h->wk.fc[kc].f.dso != DSO_NONE)
 			c = kc;
 	}
 	return c;
@@ -396,18 +396,18 @@ resolve_any(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint64_t ad
 static void
 edge_key(struct hist *h, uint32_t ci, uint64_t addr, bool daddr, uint8_t cpumode, struct fkey *out)
 {
-	struct frame f = h->fc[ci].f;
+	struct frame f = h->wk.fc[ci].f;
 
 	f.ip = addr;	/* the cached frame's may be another address's */
 	memset(out, 0, sizeof *out);
 	out->dso = f.dso;
 	out->why = f.why;
-	if (!daddr && f.sym != SYM_NONE && h->fc[ci].node[NODE_EDGE] != NONE32)
-		out->node = h->fc[ci].node[NODE_EDGE];
+	if (!daddr && f.sym != SYM_NONE && h->wk.fc[ci].node[NODE_EDGE] != NONE32)
+		out->node = h->wk.fc[ci].node[NODE_EDGE];
 	else
 		out->node = hist_edge_node(h, &f, daddr, cpumode);
 	if (!daddr && f.sym != SYM_NONE)
-		h->fc[ci].node[NODE_EDGE] = out->node;
+		h->wk.fc[ci].node[NODE_EDGE] = out->node;
 }
 
 /*
@@ -429,11 +429,11 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 		uint32_t c = resolve_any(h, pid, tid, smp->time, to, last_epoch);
 		struct fkey k, kf, kt;
 
-		brstat_add(&h->brstat, be.flags, from, to);
+		brstat_add(&h->ks.brstat, be.flags, from, to);
 
 		cached_key(h, c, NODE_BRANCH, cpumode, &k);
 		src->f = &k;
-		if (h->branch_keys) {
+		if (h->ks.branch_keys) {
 			edge_key(h, c, to, false, cpumode, &kt);
 			c = resolve_any(h, pid, tid, smp->time, from, last_epoch);
 			edge_key(h, c, from, false, cpumode, &kf);
@@ -455,10 +455,10 @@ totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
 {
 	h->ev[ev].total_period += period;
 	h->ev[ev].nsamples++;
-	if (h->sample_row != NULL) {
+	if (h->rc.sample_row != NULL) {
 		if (ev >= 0xffff)
-			h->no_rescope = true;
-		h->sample_row[i] = ROW_TOTALS | (ev & 0xffff);
+			h->rc.no_rescope = true;
+		h->rc.sample_row[i] = ROW_TOTALS | (ev & 0xffff);
 		hist_keep_period(h, i, period);
 	}
 }
@@ -475,15 +475,15 @@ mem_sample(struct hist *h, const struct sample *smp, struct key_src *src, uint8_
 {
 	uint32_t c;
 
-	if (!h->mem_keys)
+	if (!h->ks.mem_keys)
 		return;
 	c = resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch);
 	edge_key(h, c, smp->addr, true, cpumode, dk);
 	src->daddr = dk;
-	if (h->keymask & HIST_KEEP(HIST_KEY_PHYS_DADDR))
+	if (h->ks.keymask & HIST_KEEP(HIST_KEY_PHYS_DADDR))
 		src->phys_lab = hist_mem_phys(h, smp->phys_addr, cpumode);
-	if (h->keymask & HIST_KEEP(HIST_KEY_DCACHELINE)) {
-		struct frame f = h->fc[c].f;
+	if (h->ks.keymask & HIST_KEEP(HIST_KEY_DCACHELINE)) {
+		struct frame f = h->wk.fc[c].f;
 
 		f.ip = smp->addr;	/* the cached frame's may be another address's */
 		src->dcl = hist_mem_dcl(h, &f, src->pid, smp->time, cpumode, &src->dcl_lab);
@@ -544,11 +544,11 @@ drop_behind(struct hist *h, uint64_t loc)
 
 	if (session_nfiles(s) != 1 || loc >= SESSION_ZLOC)
 		return;
-	if (loc > h->drop_hi)
-		h->drop_hi = loc;
-	if (h->drop_hi - h->drop_lo >= HIST_DROP_STEP + HIST_DROP_SLACK) {
-		session_drop_pages(s, h->drop_lo, h->drop_hi - HIST_DROP_SLACK);
-		h->drop_lo = h->drop_hi - HIST_DROP_SLACK;
+	if (loc > h->wk.drop_hi)
+		h->wk.drop_hi = loc;
+	if (h->wk.drop_hi - h->wk.drop_lo >= HIST_DROP_STEP + HIST_DROP_SLACK) {
+		session_drop_pages(s, h->wk.drop_lo, h->wk.drop_hi - HIST_DROP_SLACK);
+		h->wk.drop_lo = h->wk.drop_hi - HIST_DROP_SLACK;
 	}
 }
 
@@ -556,7 +556,7 @@ drop_behind(struct hist *h, uint64_t loc)
 #define CPUMODE_ANY	0xff
 
 /*
- * The frame cache (level-2) ids of h->ips[0..n) into h->cs (CPUMODE_ANY: resolve_any).  Consecutive
+ * The frame cache (level-2) ids of h->wk.ips[0..n) into h->wk.cs (CPUMODE_ANY: resolve_any).  Consecutive
  * samples of an address space share their chains' outer frames: those are
  * taken from its last chain (cmemo: the last two address spaces, each as
  * (pid, its address space, the kernel's), the key resolve() caches under) where the
@@ -565,24 +565,24 @@ drop_behind(struct hist *h, uint64_t loc)
 static void
 resolve_chain(struct hist *h, struct walk *w, size_t n, int32_t pid, int32_t tid, uint64_t time)
 {
-	struct chain_memo *m = &h->cmemo[0];
+	struct chain_memo *m = &h->wk.cmemo[0];
 	size_t a = n, b;
 
-	if (m->n == 0 || m->pid != pid || m->epoch != w->last_epoch || m->kepoch != h->kepoch) {
-		struct chain_memo t = h->cmemo[1];
+	if (m->n == 0 || m->pid != pid || m->epoch != w->last_epoch || m->kepoch != h->wk.kepoch) {
+		struct chain_memo t = h->wk.cmemo[1];
 
-		h->cmemo[1] = h->cmemo[0];
-		h->cmemo[0] = t;
-		if (m->pid != pid || m->epoch != w->last_epoch || m->kepoch != h->kepoch)
+		h->wk.cmemo[1] = h->wk.cmemo[0];
+		h->wk.cmemo[0] = t;
+		if (m->pid != pid || m->epoch != w->last_epoch || m->kepoch != h->wk.kepoch)
 			m->n = 0;
 	}
-	for (b = m->n; a > 0 && b > 0 && m->ip[b - 1] == h->ips[a - 1].ip &&
-	    m->cpumode[b - 1] == h->ips[a - 1].cpumode; a--, b--)
-		h->cs[a - 1] = m->cs[b - 1];
+	for (b = m->n; a > 0 && b > 0 && m->ip[b - 1] == h->wk.ips[a - 1].ip &&
+	    m->cpumode[b - 1] == h->wk.ips[a - 1].cpumode; a--, b--)
+		h->wk.cs[a - 1] = m->cs[b - 1];
 	for (size_t j = 0; j < a; j++)
-		h->cs[j] = h->ips[j].cpumode == CPUMODE_ANY ?
-		    resolve_any(h, pid, tid, time, h->ips[j].ip, &w->last_epoch) :
-		    resolve(h, pid, tid, time, h->ips[j].cpumode, h->ips[j].ip, &w->last_epoch);
+		h->wk.cs[j] = h->wk.ips[j].cpumode == CPUMODE_ANY ?
+		    resolve_any(h, pid, tid, time, h->wk.ips[j].ip, &w->last_epoch) :
+		    resolve(h, pid, tid, time, h->wk.ips[j].cpumode, h->wk.ips[j].ip, &w->last_epoch);
 	if (n > m->cap) {
 		m->cap = n;
 		m->ip = xreallocarray(m->ip, n, sizeof *m->ip);
@@ -591,14 +591,14 @@ resolve_chain(struct hist *h, struct walk *w, size_t n, int32_t pid, int32_t tid
 	}
 	m->pid = pid;
 	m->epoch = w->last_epoch;
-	m->kepoch = h->kepoch;
+	m->kepoch = h->wk.kepoch;
 	m->n = n;
 	for (size_t j = 0; j < n; j++) {
-		m->ip[j] = h->ips[j].ip;
-		m->cpumode[j] = h->ips[j].cpumode;
+		m->ip[j] = h->wk.ips[j].ip;
+		m->cpumode[j] = h->wk.ips[j].cpumode;
 	}
 	if (n > 0)
-		memcpy(m->cs, h->cs, n * sizeof *m->cs);
+		memcpy(m->cs, h->wk.cs, n * sizeof *m->cs);
 }
 
 /*
@@ -622,8 +622,8 @@ chain_ips(struct hist *h, const struct sample *smp, uint16_t misc, struct chain_
 }
 
 /*
- * The level each of the n frames of h->cs takes where it is in no map
- * (hist_chain_cpumode), into h->lv: perf's walk goes from the sample's own
+ * The level each of the n frames of h->wk.cs takes where it is in no map
+ * (hist_chain_cpumode), into h->wk.lv: perf's walk goes from the sample's own
  * entry (cpumode), root first with chain_root_first.
  */
 static void
@@ -631,18 +631,18 @@ chain_levels(struct hist *h, size_t n, uint8_t cpumode)
 {
 	uint8_t lv = cpumode;
 
-	GROW(h->lv, h->caplv, n + 1);
+	GROW(h->wk.lv, h->wk.caplv, n + 1);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = h->o.chain_root_first ? n - 1 - j : j;
 
-		lv = hist_chain_cpumode(lv, &h->fc[h->cs[i]].f);
-		h->lv[i] = lv;
+		lv = hist_chain_cpumode(lv, &h->wk.fc[h->wk.cs[i]].f);
+		h->wk.lv[i] = lv;
 	}
 }
 
 /*
  * perf's callchain walk of a sample (callee order), unwinding included:
- * the keys of its frames into h->chain.  Returns their count.
+ * the keys of its frames into h->wk.chain.  Returns their count.
  */
 static size_t
 chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc, int32_t pid,
@@ -650,15 +650,15 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 {
 	size_t want = smp->callchain_nr + 256, n, nips;
 
-	if (want > h->capips) {
-		h->ips = xreallocarray(h->ips, want, sizeof *h->ips);
-		h->capips = want;
+	if (want > h->wk.capips) {
+		h->wk.ips = xreallocarray(h->wk.ips, want, sizeof *h->wk.ips);
+		h->wk.capips = want;
 	}
-	n = chain_ips(h, smp, misc, h->ips, want);
-	GROW(h->chain, h->capchain, n + 1);
-	if (n > h->capcs) {
-		h->capcs = n;
-		h->cs = xreallocarray(h->cs, h->capcs, sizeof *h->cs);
+	n = chain_ips(h, smp, misc, h->wk.ips, want);
+	GROW(h->wk.chain, h->wk.capchain, n + 1);
+	if (n > h->wk.capcs) {
+		h->wk.capcs = n;
+		h->wk.cs = xreallocarray(h->wk.cs, h->wk.capcs, sizeof *h->wk.cs);
 	}
 	resolve_chain(h, w, n, pid, tid, smp->time);
 	nips = n;
@@ -669,11 +669,11 @@ chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc
 	 * and asks for inline levels as it goes, and its answers depend on the
 	 * order of first questions.
 	 */
-	if (h->ptree || h->o.caller_order)
+	if (h->ptr.ptree || h->o.caller_order)
 		for (size_t j = nips; j-- > 0;)
-			(void)chain_keys(h, h->cs[j], h->ips[j].unwound, h->lv[j], 0);
+			(void)chain_keys(h, h->wk.cs[j], h->wk.ips[j].unwound, h->wk.lv[j], 0);
 	for (size_t j = 0; j < nips; j++)
-		n = chain_keys(h, h->cs[j], h->ips[j].unwound, h->lv[j], n);
+		n = chain_keys(h, h->wk.cs[j], h->wk.ips[j].unwound, h->wk.lv[j], n);
 	return n;
 }
 
@@ -693,26 +693,26 @@ lbr_history_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_
 	size_t user = smp->branch_nr > 0 && n >= smp->branch_nr + 1 ? n - (smp->branch_nr + 1) : n;
 	uint64_t from = smp->branch_nr > 0 ? sample_branch(smp, 0).from : 0;
 
-	GROW(h->chbr, h->capchbr, n + 1);
+	GROW(h->ps.chbr, h->ps.capchbr, n + 1);
 	for (size_t j = 0; j < n; j++) {
-		h->chbr[j] = (struct brh_frame){ .kind = BRH_CHAIN };
+		h->ps.chbr[j] = (struct brh_frame){ .kind = BRH_CHAIN };
 		if (j < user)
 			continue;
-		h->chbr[j].ip = h->ips[j].ip;
-		h->chbr[j].from = from;
-		h->chbr[j].flags = sample_branch(smp, j == user ? 0 : j - user - 1).flags;
-		h->chbr[j].kind = from != 0 && (j == user || !h->o.caller_order) ? BRH_TO : BRH_FROM;
+		h->ps.chbr[j].ip = h->wk.ips[j].ip;
+		h->ps.chbr[j].from = from;
+		h->ps.chbr[j].flags = sample_branch(smp, j == user ? 0 : j - user - 1).flags;
+		h->ps.chbr[j].kind = from != 0 && (j == user || !h->o.caller_order) ? BRH_TO : BRH_FROM;
 	}
-	h->nchbr = n;
+	h->ps.nchbr = n;
 	return n;
 }
 
 /*
  * perf's --branch-history chain of a sample (symbolize/brhist.h): its
  * branch frames and the part of its callchain perf keeps, as keys into
- * h->chain, innermost first (for caller order the reverse of perf's
+ * h->wk.chain, innermost first (for caller order the reverse of perf's
  * cursor, which the path tree reads root first), and what each frame
- * carried into h->chbr beside them.  Returns their count.
+ * carried into h->ps.chbr beside them.  Returns their count.
  */
 static size_t
 brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc,
@@ -723,55 +723,55 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	size_t lo, hi, at, m = 0, nb, nc = 0, n;
 	bool caller = h->o.caller_order;
 
-	h->no_rescope = true;	/* hist_rescope does not recount branch counts */
+	h->rc.no_rescope = true;	/* hist_rescope does not recount branch counts */
 	if (symbolizer_lbr_stack(h->z, smp, h->o.max_stack))
 		return lbr_history_of(h, w, smp, misc, pid, tid, cpumode);
 	nb = brhist_frames(smp, caller, h->o.max_stack, bf, &lo, &hi, &at);
-	GROW(h->brraw, h->capbrraw, hi - lo + 1);
+	GROW(h->ps.brraw, h->ps.capbrraw, hi - lo + 1);
 	if (at != SIZE_MAX)
-		memcpy(&h->brraw[m++], smp->callchain + 8 * at, 8);
+		memcpy(&h->ps.brraw[m++], smp->callchain + 8 * at, 8);
 	if (hi > lo)
-		memcpy(&h->brraw[m], smp->callchain + 8 * lo, 8 * (hi - lo));
+		memcpy(&h->ps.brraw[m], smp->callchain + 8 * lo, 8 * (hi - lo));
 	m += hi - lo;
 	/* the recorded chain only: perf adds no branches to unwound stacks */
-	cs.callchain = (const uint8_t *)h->brraw;
+	cs.callchain = (const uint8_t *)h->ps.brraw;
 	cs.callchain_nr = m;
 	cs.sample_type &= ~(uint64_t)PERF_SAMPLE_STACK_USER;
 	cs.stack = NULL;
 	cs.stack_size = cs.stack_dyn_size = 0;
 	n = m + nb;
-	if (n > h->capips) {
-		h->ips = xreallocarray(h->ips, n, sizeof *h->ips);
-		h->capips = n;
+	if (n > h->wk.capips) {
+		h->wk.ips = xreallocarray(h->wk.ips, n, sizeof *h->wk.ips);
+		h->wk.capips = n;
 	}
 	/* callee: branches, then the chain; caller: the chain, then branches reversed */
 	if (m > 0)
-		nc = chain_ips(h, &cs, misc, h->ips + (caller ? 0 : nb), m);
+		nc = chain_ips(h, &cs, misc, h->wk.ips + (caller ? 0 : nb), m);
 	n = nb + nc;
-	GROW(h->chbr, h->capchbr, n + 1);
+	GROW(h->ps.chbr, h->ps.capchbr, n + 1);
 	for (size_t j = 0; j < nb; j++) {
 		size_t k = caller ? nc + nb - 1 - j : j;
 
-		h->ips[k] = (struct chain_ip){ bf[j].ip, CPUMODE_ANY, false };
-		h->chbr[k] = bf[j];
+		h->wk.ips[k] = (struct chain_ip){ bf[j].ip, CPUMODE_ANY, false };
+		h->ps.chbr[k] = bf[j];
 	}
 	for (size_t j = 0; j < nc; j++)
-		h->chbr[caller ? j : nb + j] = (struct brh_frame){ .kind = BRH_CHAIN };
-	GROW(h->chain, h->capchain, n + 1);
-	if (n > h->capcs) {
-		h->capcs = n;
-		h->cs = xreallocarray(h->cs, h->capcs, sizeof *h->cs);
+		h->ps.chbr[caller ? j : nb + j] = (struct brh_frame){ .kind = BRH_CHAIN };
+	GROW(h->wk.chain, h->wk.capchain, n + 1);
+	if (n > h->wk.capcs) {
+		h->wk.capcs = n;
+		h->wk.cs = xreallocarray(h->wk.cs, h->wk.capcs, sizeof *h->wk.cs);
 	}
-	h->nchbr = n;
+	h->ps.nchbr = n;
 	resolve_chain(h, w, n, pid, tid, smp->time);
 	for (size_t j = 0; j < n; j++)
-		(void)chain_keys(h, h->cs[j], false, cpumode, j);
+		(void)chain_keys(h, h->wk.cs[j], false, cpumode, j);
 	return n;
 }
 
 /*
  * The chain perf report gives a sample without one in an Intel PT session
- * (its thread's stack, from the trace), as keys into h->chain: in a hist
+ * (its thread's stack, from the trace), as keys into h->wk.chain: in a hist
  * that keeps paths and not children, as pt_hist_add() gives the trace's
  * own samples theirs.  Returns their count.
  */
@@ -780,16 +780,16 @@ trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *sm
     int32_t tid, uint8_t cpumode)
 {
 	const uint64_t *ips;
-	size_t n = pt_chains_of_sample(h->trace_chains, i, &ips);
+	size_t n = pt_chains_of_sample(h->wk.trace_chains, i, &ips);
 
 	if (h->o.max_stack != 0 && n > h->o.max_stack)
 		n = h->o.max_stack;
-	GROW(h->chain, h->capchain, n + 1);
+	GROW(h->wk.chain, h->wk.capchain, n + 1);
 	for (size_t j = 0; j < n; j++) {
 		uint32_t c = resolve(h, pid, tid, smp->time, pt_chain_cpumode(ips[j]), ips[j],
 		    &w->last_epoch);
 
-		cached_key(h, c, NODE_CHAIN, cpumode, &h->chain[j]);
+		cached_key(h, c, NODE_CHAIN, cpumode, &h->wk.chain[j]);
 	}
 	return n;
 }
@@ -812,12 +812,12 @@ deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t pe
 		d[0] = (struct read_delivery){ smp->attr, period, smp->id };
 		return h->o.event < 0 || smp->attr == h->o.event;
 	}
-	n = read_deliver(h->s, &h->rs, smp, d, READ_MAX);
+	n = read_deliver(h->s, &h->wk.rs, smp, d, READ_MAX);
 	for (size_t j = 0; j < n; j++)
 		if (h->o.event < 0 || d[j].attr == h->o.event)
 			d[k++] = d[j];
 	if (n > 1)
-		h->no_rescope = true;	/* several samples at one index position */
+		h->rc.no_rescope = true;	/* several samples at one index position */
 	return k;
 }
 
@@ -830,15 +830,15 @@ trace_of(struct hist *h, const struct sample *smp)
 	const struct attr_table *at = session_attrs(h->s);
 	const char *text;
 
-	if ((h->keymask & HIST_KEEP(HIST_KEY_TRACE)) == 0 || smp->attr < 0 ||
+	if ((h->ks.keymask & HIST_KEEP(HIST_KEY_TRACE)) == 0 || smp->attr < 0 ||
 	    (size_t)smp->attr >= at->n || at->v[smp->attr].attr.type != PERF_TYPE_TRACEPOINT ||
 	    (smp->sample_type & PERF_SAMPLE_RAW) == 0)
 		return 0;
-	if (!h->tp_tried) {
-		h->tp = tpevent_new(h->s);
-		h->tp_tried = true;
+	if (!h->wk.tp_tried) {
+		h->wk.tp = tpevent_new(h->s);
+		h->wk.tp_tried = true;
 	}
-	text = h->tp != NULL ? tpevent_text(h->tp, at->v[smp->attr].attr.config, smp->raw,
+	text = h->wk.tp != NULL ? tpevent_text(h->wk.tp, at->v[smp->attr].attr.config, smp->raw,
 	    smp->raw_size, smp->cpu, NULL) : "[no tracing data]";
 	return hist_intern(h, text) + 1;
 }
@@ -910,7 +910,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		struct frame sf;
 
 		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
-		sf = h->fc[self].f;
+		sf = h->wk.fc[self].f;
 		sf.ip = smp.ip;	/* the cached frame's may be another process's */
 		if (!filter_frame_ok(h->o.filter, h->z, &sf)) {
 			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
@@ -920,7 +920,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		}
 	}
 	if (w->branch_mode) {
-		h->no_rescope = true;	/* a row per branch: not one per sample */
+		h->rc.no_rescope = true;	/* a row per branch: not one per sample */
 		for (size_t k = 0; k < nd; k++)
 			add_branches(h, &smp, ev[k], &src, cpumode, &w->last_epoch);
 		return 1;
@@ -934,15 +934,15 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	else if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
 	    h->z != NULL)
 		n = chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
-	else if (h->trace_chains != NULL)
+	else if (h->wk.trace_chains != NULL)
 		n = trace_chain_of(h, w, i, &smp, src.pid, src.tid, cpumode);
 	src.f = &sk;
 	for (size_t k = 0; k < nd; k++) {
-		hist_add_keys(h, ev[k], &src, d[k].period, h->chain, n);
-		if (h->sample_ent != NULL)
-			h->sample_ent[i] = h->last_self;
-		if (h->sample_row != NULL) {
-			h->sample_row[i] = h->last_row;
+		hist_add_keys(h, ev[k], &src, d[k].period, h->wk.chain, n);
+		if (h->rc.sample_ent != NULL)
+			h->rc.sample_ent[i] = h->rc.last_self;
+		if (h->rc.sample_row != NULL) {
+			h->rc.sample_row[i] = h->ps.last_row;
 			hist_keep_period(h, i, d[k].period);
 		}
 	}
@@ -952,37 +952,37 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 void
 hist_walk_drop(struct hist *h)
 {
-	free(h->fs);
-	h->fs = NULL;
-	h->nfs = h->capfs = 0;
-	free(h->fc);
-	h->fc = NULL;
-	h->nfc = h->capfc = 0;
-	free(h->fct);
-	h->fct = NULL;
-	h->capfct = 0;
-	free(h->inl);
-	h->inl = NULL;
-	h->ninl = h->capinl = 0;
-	free(h->ips);
-	h->ips = NULL;
-	h->capips = 0;
-	free(h->cs);
-	h->cs = NULL;
-	h->capcs = 0;
-	free(h->lv);
-	h->lv = NULL;
-	h->caplv = 0;
+	free(h->wk.fs);
+	h->wk.fs = NULL;
+	h->wk.nfs = h->wk.capfs = 0;
+	free(h->wk.fc);
+	h->wk.fc = NULL;
+	h->wk.nfc = h->wk.capfc = 0;
+	free(h->wk.fct);
+	h->wk.fct = NULL;
+	h->wk.capfct = 0;
+	free(h->wk.inl);
+	h->wk.inl = NULL;
+	h->wk.ninl = h->wk.capinl = 0;
+	free(h->wk.ips);
+	h->wk.ips = NULL;
+	h->wk.capips = 0;
+	free(h->wk.cs);
+	h->wk.cs = NULL;
+	h->wk.capcs = 0;
+	free(h->wk.lv);
+	h->wk.lv = NULL;
+	h->wk.caplv = 0;
 	for (int i = 0; i < 2; i++) {
-		free(h->cmemo[i].ip);
-		free(h->cmemo[i].cpumode);
-		free(h->cmemo[i].cs);
-		memset(&h->cmemo[i], 0, sizeof h->cmemo[i]);
+		free(h->wk.cmemo[i].ip);
+		free(h->wk.cmemo[i].cpumode);
+		free(h->wk.cmemo[i].cs);
+		memset(&h->wk.cmemo[i], 0, sizeof h->wk.cmemo[i]);
 	}
 	/* hist.c chain_entry's memo of entries by function node */
-	free(h->nmemo);
-	h->nmemo = NULL;
-	h->capnmemo = 0;
+	free(h->ks.nmemo);
+	h->ks.nmemo = NULL;
+	h->ks.capnmemo = 0;
 }
 
 uint64_t
@@ -1001,32 +1001,30 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.reads = session_has_read_samples(s);
 	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads &&
-	    !h->o.mem_mode && (h->keymask & (HIST_KEEP(HIST_KEY_TRACE) | HIST_KEEP(HIST_KEY_LOCAL_WEIGHT) |
-	    HIST_KEEP(HIST_KEY_WEIGHT) | HIST_KEEP(HIST_KEY_LOCAL_INS_LAT) |
-	    HIST_KEEP(HIST_KEY_INS_LAT))) == 0;
+	    !h->o.mem_mode && !h->ks.whole_sample;
 	if (to > ix->n)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops
 	 * nothing before where it starts. */
-	if (from > 0 && from < to && h->drop_hi == 0 && ent_loc(&ix->v[from]) < SESSION_ZLOC)
-		h->drop_lo = h->drop_hi = ent_loc(&ix->v[from]);
+	if (from > 0 && from < to && h->wk.drop_hi == 0 && ent_loc(&ix->v[from]) < SESSION_ZLOC)
+		h->wk.drop_lo = h->wk.drop_hi = ent_loc(&ix->v[from]);
 	/* with paths a sample's own entry is its row's: no array of its own */
-	if (h->o.record_self && !h->o.paths && h->sample_ent == NULL && ix->n > 0) {
-		h->sample_ent = xreallocarray(NULL, ix->n, sizeof *h->sample_ent);
-		memset(h->sample_ent, 0xff, ix->n * sizeof *h->sample_ent);
+	if (h->o.record_self && !h->o.paths && h->rc.sample_ent == NULL && ix->n > 0) {
+		h->rc.sample_ent = xreallocarray(NULL, ix->n, sizeof *h->rc.sample_ent);
+		memset(h->rc.sample_ent, 0xff, ix->n * sizeof *h->rc.sample_ent);
 	}
-	if (h->o.paths && !h->o.children && h->z != NULL && !h->trace_chains_made) {
-		h->trace_chains = pt_session_chains(s, h->z);
-		h->trace_chains_made = true;
+	if (h->o.paths && !h->o.children && h->z != NULL && !h->wk.trace_chains_made) {
+		h->wk.trace_chains = pt_session_chains(s, h->z);
+		h->wk.trace_chains_made = true;
 	}
-	if (h->o.record_self && h->o.paths && h->sample_row == NULL && ix->n > 0) {
-		h->sample_row = xreallocarray(NULL, ix->n, sizeof *h->sample_row);
-		memset(h->sample_row, 0xff, ix->n * sizeof *h->sample_row);
+	if (h->o.record_self && h->o.paths && h->rc.sample_row == NULL && ix->n > 0) {
+		h->rc.sample_row = xreallocarray(NULL, ix->n, sizeof *h->rc.sample_row);
+		memset(h->rc.sample_row, 0xff, ix->n * sizeof *h->rc.sample_row);
 	}
-	if (from < to && from < h->pos_lo)
-		h->pos_lo = from;
-	if (from < to && to > h->pos_hi)
-		h->pos_hi = to;
+	if (from < to && from < h->rc.pos_lo)
+		h->rc.pos_lo = from;
+	if (from < to && to > h->rc.pos_hi)
+		h->rc.pos_hi = to;
 	for (size_t i = from; i < to; i++) {
 		const struct rec_ent *ent = &ix->v[i];
 		unsigned type = ent_type(ent);

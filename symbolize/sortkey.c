@@ -154,15 +154,15 @@ pt_dso_name(struct hist *h, uint32_t dso)
 {
 	if (dso == DSO_NONE)
 		return NONE32;
-	if (dso >= h->cappt_dso) {
-		size_t old = h->cappt_dso;
+	if (dso >= h->ptr.cappt_dso) {
+		size_t old = h->ptr.cappt_dso;
 
-		GROW(h->pt_dso, h->cappt_dso, (size_t)dso + 1);
-		memset(h->pt_dso + old, 0, (h->cappt_dso - old) * sizeof *h->pt_dso);
+		GROW(h->ptr.pt_dso, h->ptr.cappt_dso, (size_t)dso + 1);
+		memset(h->ptr.pt_dso + old, 0, (h->ptr.cappt_dso - old) * sizeof *h->ptr.pt_dso);
 	}
-	if (h->pt_dso[dso] == 0)
-		h->pt_dso[dso] = hist_intern(h, symbolizer_dso_short(h->z, dso)) + 1;
-	return h->pt_dso[dso] - 1;
+	if (h->ptr.pt_dso[dso] == 0)
+		h->ptr.pt_dso[dso] = hist_intern(h, symbolizer_dso_short(h->z, dso)) + 1;
+	return h->ptr.pt_dso[dso] - 1;
 }
 
 /* perf's cmp_null(): which of two possibly absent things sorts first. */
@@ -231,13 +231,13 @@ pt_sym_of(struct hist *h, uint32_t id)
 	const struct frame *f;
 	uint32_t dso;
 
-	if (id >= h->cappt_sym) {
-		size_t old = h->cappt_sym;
+	if (id >= h->ptr.cappt_sym) {
+		size_t old = h->ptr.cappt_sym;
 
-		GROW(h->pt_sym, h->cappt_sym, (size_t)id + 1);
-		memset(h->pt_sym + old, 0, (h->cappt_sym - old) * sizeof *h->pt_sym);
+		GROW(h->ptr.pt_sym, h->ptr.cappt_sym, (size_t)id + 1);
+		memset(h->ptr.pt_sym + old, 0, (h->ptr.cappt_sym - old) * sizeof *h->ptr.pt_sym);
 	}
-	p = &h->pt_sym[id];
+	p = &h->ptr.pt_sym[id];
 	if (p->ready)
 		return p;
 	f = &h->node[id].f;
@@ -271,8 +271,8 @@ pt_sym_cmp(struct hist *h, uint32_t old, uint32_t nw)
 		return 0;
 	pt_sym_of(h, old);
 	pt_sym_of(h, nw);	/* may move the array: take the pointers after */
-	a = &h->pt_sym[old];
-	b = &h->pt_sym[nw];
+	a = &h->ptr.pt_sym[old];
+	b = &h->ptr.pt_sym[nw];
 	if (a->name == NONE32 && b->name == NONE32)
 		return (int64_t)(b->addr - a->addr);
 	if ((c = pt_dso(h, a->dso, b->dso)) != 0)
@@ -714,8 +714,8 @@ hist_mem_phys(struct hist *h, uint64_t phys, uint8_t cpumode)
 
 	snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, hist_mem_level(cpumode), phys);
 	id = hist_intern(h, buf);
-	if (hmap_get(&h->phys_lab_of, phys) == HMAP_NONE)
-		hmap_set(&h->phys_lab_of, phys, id);
+	if (hmap_get(&h->ks.phys_lab_of, phys) == HMAP_NONE)
+		hmap_set(&h->ks.phys_lab_of, phys, id);
 	return id;
 }
 
@@ -735,17 +735,17 @@ phys_keep(struct hist_entry *k, const struct hist_entry *e)
 static void
 phys_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
 {
-	uint32_t lab = hmap_get(&x->from->phys_lab_of, fe->phys);
+	uint32_t lab = hmap_get(&x->from->ks.phys_lab_of, fe->phys);
 
 	k->phys = fe->phys;
-	if (lab != HMAP_NONE && hmap_get(&x->into->phys_lab_of, fe->phys) == HMAP_NONE)
-		hmap_set(&x->into->phys_lab_of, fe->phys, hist_intern(x->into, hist_str(x->from, lab)));
+	if (lab != HMAP_NONE && hmap_get(&x->into->ks.phys_lab_of, fe->phys) == HMAP_NONE)
+		hmap_set(&x->into->ks.phys_lab_of, fe->phys, hist_intern(x->into, hist_str(x->from, lab)));
 }
 
 static void
 phys_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 {
-	uint32_t lab = e->label_phys ? e->label_phys - 1 : hmap_get(&h->phys_lab_of, e->phys);
+	uint32_t lab = e->label_phys ? e->label_phys - 1 : hmap_get(&h->ks.phys_lab_of, e->phys);
 
 	if (lab != HMAP_NONE)
 		snprintf(buf, n, "%s", hist_str(h, lab));
@@ -796,8 +796,8 @@ hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time, 
 	else
 		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, line);
 	*lab = hist_intern(h, buf);
-	if (hmap_get(&h->dcl_lab_of, id) == HMAP_NONE)
-		hmap_set(&h->dcl_lab_of, id, *lab);
+	if (hmap_get(&h->ks.dcl_lab_of, id) == HMAP_NONE)
+		hmap_set(&h->ks.dcl_lab_of, id, *lab);
 	return id;
 }
 
@@ -817,18 +817,18 @@ dcl_keep(struct hist_entry *k, const struct hist_entry *e)
 static void
 dcl_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
 {
-	uint32_t lab = fe->dcl ? hmap_get(&x->from->dcl_lab_of, fe->dcl) : HMAP_NONE;
+	uint32_t lab = fe->dcl ? hmap_get(&x->from->ks.dcl_lab_of, fe->dcl) : HMAP_NONE;
 
 	k->dcl = hist_intern(x->into, hist_str(x->from, fe->dcl));
-	if (lab != HMAP_NONE && hmap_get(&x->into->dcl_lab_of, k->dcl) == HMAP_NONE)
-		hmap_set(&x->into->dcl_lab_of, k->dcl, hist_intern(x->into, hist_str(x->from, lab)));
+	if (lab != HMAP_NONE && hmap_get(&x->into->ks.dcl_lab_of, k->dcl) == HMAP_NONE)
+		hmap_set(&x->into->ks.dcl_lab_of, k->dcl, hist_intern(x->into, hist_str(x->from, lab)));
 }
 
 static void
 dcl_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 {
 	uint32_t lab = e->label_dcl ? e->label_dcl - 1 :
-	    e->dcl ? hmap_get(&h->dcl_lab_of, e->dcl) : HMAP_NONE;
+	    e->dcl ? hmap_get(&h->ks.dcl_lab_of, e->dcl) : HMAP_NONE;
 
 	if (lab != HMAP_NONE)
 		snprintf(buf, n, "%s", hist_str(h, lab));
@@ -912,102 +912,102 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.text = srcline_text,
 	},
 	[HIST_KEY_DSO_FROM] = {
-		.name = "dso_from", .header = "Source Shared Object", .width = 20,
+		.name = "dso_from", .header = "Source Shared Object", .width = 20, .branch = true,
 		.extract = dso_from_extract, .keep = dso_from_keep, .xlat = dso_from_xlat,
 		.text = dso_from_text,
 	},
 	[HIST_KEY_DSO_TO] = {
-		.name = "dso_to", .header = "Target Shared Object", .width = 20,
+		.name = "dso_to", .header = "Target Shared Object", .width = 20, .branch = true,
 		.extract = dso_to_extract, .keep = dso_keep, .xlat = dso_xlat,
 		.text = dso_to_text,
 	},
 	[HIST_KEY_SYM_FROM] = {
-		.name = "symbol_from", .header = "Source Symbol", .width = 0,
+		.name = "symbol_from", .header = "Source Symbol", .width = 0, .branch = true,
 		.extract = sym_from_extract, .keep = sym_from_keep, .xlat = sym_from_xlat,
 		.text = sym_from_text,
 	},
 	[HIST_KEY_SYM_TO] = {
-		.name = "symbol_to", .header = "Target Symbol", .width = 0,
+		.name = "symbol_to", .header = "Target Symbol", .width = 0, .branch = true,
 		.extract = sym_to_extract, .keep = sym_to_keep, .xlat = sym_to_xlat,
 		.text = sym_to_text,
 	},
 	[HIST_KEY_CYCLES] = {
-		.name = "cycles", .header = "Basic Block Cycles", .width = 18,
+		.name = "cycles", .header = "Basic Block Cycles", .width = 18, .branch = true,
 		.extract = cycles_extract, .keep = cycles_keep, .xlat = cycles_xlat,
 		.text = cycles_text,
 	},
 	[HIST_KEY_SYM_DADDR] = {
-		.name = "symbol_daddr", .header = "Data Symbol", .width = 0,
+		.name = "symbol_daddr", .header = "Data Symbol", .width = 0, .mem = true,
 		.extract = daddr_extract, .keep = daddr_keep, .xlat = daddr_xlat,
 		.text = daddr_text,
 	},
 	[HIST_KEY_DSO_DADDR] = {
-		.name = "dso_daddr", .header = "Data Object", .width = 20,
+		.name = "dso_daddr", .header = "Data Object", .width = 20, .mem = true,
 		.extract = dso_daddr_extract, .keep = dso_daddr_keep, .xlat = dso_daddr_xlat,
 		.text = dso_daddr_text,
 	},
 	[HIST_KEY_MEM] = {
-		.name = "mem", .header = "Memory access", .width = 24,
+		.name = "mem", .header = "Memory access", .width = 24, .mem = true,
 		.extract = mem_extract, .keep = mem_keep, .xlat = mem_xlat, .text = mem_text,
 	},
 	[HIST_KEY_TLB] = {
-		.name = "tlb", .header = "TLB access", .width = 22,
+		.name = "tlb", .header = "TLB access", .width = 22, .mem = true,
 		.extract = tlb_extract, .keep = tlb_keep, .xlat = tlb_xlat, .text = tlb_text,
 	},
 	[HIST_KEY_SNOOP] = {
-		.name = "snoop", .header = "Snoop", .width = 12,
+		.name = "snoop", .header = "Snoop", .width = 12, .mem = true,
 		.extract = snoop_extract, .keep = snoop_keep, .xlat = snoop_xlat,
 		.text = snoop_text,
 	},
 	[HIST_KEY_LOCKED] = {
-		.name = "locked", .header = "Locked", .width = 6,
+		.name = "locked", .header = "Locked", .width = 6, .mem = true,
 		.extract = locked_extract, .keep = locked_keep, .xlat = locked_xlat,
 		.text = locked_text,
 	},
 	[HIST_KEY_BLOCKED] = {
-		.name = "blocked", .header = "Blocked", .width = 10,
+		.name = "blocked", .header = "Blocked", .width = 10, .mem = true,
 		.extract = blocked_extract, .keep = blocked_keep, .xlat = blocked_xlat,
 		.text = blocked_text,
 	},
 	[HIST_KEY_PAGE_SIZE] = {
-		.name = "data_page_size", .header = "Data Page Size", .width = 22,
+		.name = "data_page_size", .header = "Data Page Size", .width = 22, .mem = true,
 		.extract = page_extract, .keep = page_keep, .xlat = page_xlat,
 		.text = page_text,
 	},
 	/* perf's widths: hists__calc_col_len's minimum */
 	[HIST_KEY_PHYS_DADDR] = {
-		.name = "phys_daddr", .header = "Data Physical Address", .width = 22,
+		.name = "phys_daddr", .header = "Data Physical Address", .width = 22, .mem = true,
 		.extract = phys_extract, .keep = phys_keep, .xlat = phys_xlat,
 		.text = phys_text,
 	},
 	[HIST_KEY_DCACHELINE] = {
-		.name = "dcacheline", .header = "Data Cacheline", .width = 22,
+		.name = "dcacheline", .header = "Data Cacheline", .width = 22, .mem = true,
 		.extract = dcl_extract, .keep = dcl_keep, .xlat = dcl_xlat,
 		.text = dcl_text,
 	},
 	/* any mode; perf's widths: hists__calc_col_len's, or the header's */
 	[HIST_KEY_LOCAL_WEIGHT] = {
-		.name = "local_weight", .header = "Local Weight", .width = 12,
+		.name = "local_weight", .header = "Local Weight", .width = 12, .whole_sample = true,
 		.extract = weight_extract, .keep = weight_keep, .xlat = weight_xlat,
 		.text = local_weight_text,
 	},
 	[HIST_KEY_WEIGHT] = {
-		.name = "weight", .header = "Weight", .width = 12,
+		.name = "weight", .header = "Weight", .width = 12, .whole_sample = true,
 		.extract = weight_extract, .keep = weight_keep, .xlat = weight_xlat,
 		.text = weight_text,
 	},
 	[HIST_KEY_LOCAL_INS_LAT] = {
-		.name = "local_ins_lat", .header = "Local INSTR Latency", .width = 19,
+		.name = "local_ins_lat", .header = "Local INSTR Latency", .width = 19, .whole_sample = true,
 		.extract = ins_lat_extract, .keep = ins_lat_keep, .xlat = ins_lat_xlat,
 		.text = local_ins_lat_text,
 	},
 	[HIST_KEY_INS_LAT] = {
-		.name = "ins_lat", .header = "INSTR Latency", .width = 13,
+		.name = "ins_lat", .header = "INSTR Latency", .width = 13, .whole_sample = true,
 		.extract = ins_lat_extract, .keep = ins_lat_keep, .xlat = ins_lat_xlat,
 		.text = ins_lat_text,
 	},
 	[HIST_KEY_TRACE] = {
-		.name = "trace", .header = "Trace output", .width = 0,
+		.name = "trace", .header = "Trace output", .width = 0, .whole_sample = true,
 		.extract = trace_extract, .keep = trace_keep, .xlat = trace_xlat,
 		.perf_cmp = trace_perf_cmp, .text = trace_text,
 	},
@@ -1016,13 +1016,13 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 bool
 hist_key_branch(enum hist_key k)
 {
-	return k >= HIST_KEY_DSO_FROM && k <= HIST_KEY_CYCLES;
+	return k < HIST_KEY_COUNT && sortkeys[k].branch;
 }
 
 bool
 hist_key_mem(enum hist_key k)
 {
-	return k >= HIST_KEY_SYM_DADDR && k <= HIST_KEY_DCACHELINE;
+	return k < HIST_KEY_COUNT && sortkeys[k].mem;
 }
 
 const char *

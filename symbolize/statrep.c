@@ -315,11 +315,11 @@ numa_of_cpus(const struct stat_report *r, const struct features *f)
 
 	for (size_t c = 0; c < r->ncpus; c++)
 		m[c] = -1;
-	for (uint32_t i = 0; i < f->nnuma && work < STAT_MAX_NUMA_CPUS; i++) {
+	for (uint32_t i = 0; i < f->topo.nnuma && work < STAT_MAX_NUMA_CPUS; i++) {
 		struct hist_filter l;
 
 		memset(&l, 0, sizeof l);
-		if (filter_parse_cpus(&l, f->numa[i].cpus) < 0)
+		if (filter_parse_cpus(&l, f->topo.numa[i].cpus) < 0)
 			continue;
 		work += l.ncpus;
 		for (size_t k = 0; k < l.ncpus; k++) {
@@ -348,9 +348,9 @@ aggr_id_of(const struct stat_report *r, const struct features *f, const int32_t 
 		id.node = node_of[i];
 		return id;
 	}
-	if (cpu < 0 || (uint32_t)cpu >= f->ncpu_ids)
+	if (cpu < 0 || (uint32_t)cpu >= f->topo.ncpu_ids)
 		return id;
-	c = &f->cpu_ids[cpu];
+	c = &f->topo.cpu_ids[cpu];
 	id.socket = (int32_t)c->socket_id;
 	if (r->aggr != STAT_AGGR_SOCKET)
 		id.die = (int32_t)c->die_id;
@@ -387,7 +387,7 @@ aggr_columns(struct stat_report *r, const struct features *f)
 	size_t nids = 0;
 	struct stat_aggr_id *cid, *ids;
 
-	if (r->aggr != STAT_AGGR_NODE && f->cpu_ids == NULL)
+	if (r->aggr != STAT_AGGR_NODE && f->topo.cpu_ids == NULL)
 		return false;
 	r->ncpus = r->ncols;
 	r->cpus = r->cols;

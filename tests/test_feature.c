@@ -154,10 +154,10 @@ scalars_in(bool swap)
 	pd_u32(&b, 10);
 	pd_u32(&b, 528384);
 	cr_assert_eq(decode(&f, PF_FEAT_COMPRESSED, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_eq(f.comp_type, 1);
-	cr_assert_eq(f.comp_level, 3);
-	cr_assert_eq(f.comp_ratio, 10);
-	cr_assert_eq(f.comp_mmap_len, 528384);
+	cr_assert_eq(f.comp.comp_type, 1);
+	cr_assert_eq(f.comp.comp_level, 3);
+	cr_assert_eq(f.comp.comp_ratio, 10);
+	cr_assert_eq(f.comp.comp_mmap_len, 528384);
 	features_free(&f);
 	truncations(PF_FEAT_COMPRESSED, &b, NULL);
 	pd_free(&b);
@@ -167,9 +167,9 @@ scalars_in(bool swap)
 	pd_u64(&b, 1795303915022456000ull);
 	pd_u64(&b, 2982513631526ull);
 	cr_assert_eq(decode(&f, PF_FEAT_CLOCK_DATA, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_eq(f.clock_data_clockid, 1);
-	cr_assert_eq(f.clock_data_tod_ns, 1795303915022456000ull);
-	cr_assert_eq(f.clock_data_clockid_ns, 2982513631526ull);
+	cr_assert_eq(f.clock.clock_data_clockid, 1);
+	cr_assert_eq(f.clock.clock_data_tod_ns, 1795303915022456000ull);
+	cr_assert_eq(f.clock.clock_data_clockid_ns, 2982513631526ull);
 	features_free(&f);
 	truncations(PF_FEAT_CLOCK_DATA, &b, NULL);
 	pd_put32(&b, 0, 7);
@@ -371,22 +371,22 @@ topology_in(bool swap)
 		f.nr_cpus_avail = 2;
 		feature_decode(&f, PF_FEAT_CPU_TOPOLOGY, b.p, b.len, swap, 0, NULL, NULL);
 		cr_assert_eq(f.sec[PF_FEAT_CPU_TOPOLOGY].status, FEAT_OK, "version %d", v);
-		cr_assert_eq(f.nr_sibling_cores, 1);
-		cr_assert_str_eq(f.sibling_cores[0], "0-1");
-		cr_assert_eq(f.nr_sibling_threads, 2);
-		cr_assert_str_eq(f.sibling_threads[1], "1");
+		cr_assert_eq(f.topo.nr_sibling_cores, 1);
+		cr_assert_str_eq(f.topo.sibling_cores[0], "0-1");
+		cr_assert_eq(f.topo.nr_sibling_threads, 2);
+		cr_assert_str_eq(f.topo.sibling_threads[1], "1");
 		if (v == 0) {
-			cr_assert_null(f.cpu_ids);
+			cr_assert_null(f.topo.cpu_ids);
 			topo_old_len = b.len;
 		} else {
-			cr_assert_eq(f.ncpu_ids, 2);
-			cr_assert_eq(f.cpu_ids[1].core_id, 6);
+			cr_assert_eq(f.topo.ncpu_ids, 2);
+			cr_assert_eq(f.topo.cpu_ids[1].core_id, 6);
 		}
 		if (v == 1)
 			topo_ids_len = b.len;
 		if (v == 2) {
-			cr_assert_eq(f.nr_sibling_dies, 1);
-			cr_assert_str_eq(f.sibling_dies[0], "0-1");
+			cr_assert_eq(f.topo.nr_sibling_dies, 1);
+			cr_assert_str_eq(f.topo.sibling_dies[0], "0-1");
 		}
 		features_free(&f);
 	}
@@ -406,15 +406,15 @@ topology_in(bool swap)
 	f.nr_cpus_avail = 2;
 	feature_decode(&f, PF_FEAT_CPU_TOPOLOGY, n.p, n.len, swap, 0, NULL, NULL);
 	cr_assert_eq(f.sec[PF_FEAT_CPU_TOPOLOGY].status, FEAT_OK);
-	cr_assert_null(f.cpu_ids);
+	cr_assert_null(f.topo.cpu_ids);
 	features_free(&f);
 	/* ... except on aarch64. */
 	memset(&f, 0, sizeof f);
 	f.nr_cpus_avail = 2;
 	f.arch = xstrdup("aarch64");
 	feature_decode(&f, PF_FEAT_CPU_TOPOLOGY, n.p, n.len, swap, 0, NULL, NULL);
-	cr_assert_not_null(f.cpu_ids);
-	cr_assert_eq(f.cpu_ids[0].socket_id, 99);
+	cr_assert_not_null(f.topo.cpu_ids);
+	cr_assert_eq(f.topo.cpu_ids[0].socket_id, 99);
 	features_free(&f);
 	/* Absurd sibling count. */
 	pd_put32(&n, 0, 0xfffffff0u);
@@ -453,11 +453,11 @@ lists_topology_in(bool swap)
 		pd_feat_str(&b, i ? "8-15" : "0-7");
 	}
 	cr_assert_eq(decode(&f, PF_FEAT_NUMA_TOPOLOGY, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_eq(f.nnuma, 2);
-	cr_assert_eq(f.numa[1].node, 1);
-	cr_assert_eq(f.numa[1].mem_total, 1001);
-	cr_assert_eq(f.numa[1].mem_free, 501);
-	cr_assert_str_eq(f.numa[1].cpus, "8-15");
+	cr_assert_eq(f.topo.nnuma, 2);
+	cr_assert_eq(f.topo.numa[1].node, 1);
+	cr_assert_eq(f.topo.numa[1].mem_total, 1001);
+	cr_assert_eq(f.topo.numa[1].mem_free, 501);
+	cr_assert_str_eq(f.topo.numa[1].cpus, "8-15");
 	features_free(&f);
 	truncations(PF_FEAT_NUMA_TOPOLOGY, &b, NULL);
 	pd_free(&b);
@@ -521,10 +521,10 @@ lists_topology_in(bool swap)
 	pd_u64(&b, 0xffull);
 	pd_u64(&b, 0x3ull);
 	cr_assert_eq(decode(&f, PF_FEAT_MEM_TOPOLOGY, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_eq(f.mem_block_size, 0x8000000);
-	cr_assert_eq(f.nmem_nodes, 1);
-	cr_assert_eq(f.mem_nodes[0].nbits, 70);
-	cr_assert_eq(f.mem_nodes[0].bits[1], 3);
+	cr_assert_eq(f.topo.mem_block_size, 0x8000000);
+	cr_assert_eq(f.topo.nmem_nodes, 1);
+	cr_assert_eq(f.topo.mem_nodes[0].nbits, 70);
+	cr_assert_eq(f.topo.mem_nodes[0].bits[1], 3);
 	features_free(&f);
 	truncations(PF_FEAT_MEM_TOPOLOGY, &b, NULL);
 	pd_put64(&b, 40, UINT64_MAX);	/* absurd bitmap */
@@ -576,8 +576,8 @@ lists_caps_in(bool swap)
 	pd_feat_str(&b, "cpu_core");
 	pd_feat_str(&b, "0-7");
 	cr_assert_eq(decode(&f, PF_FEAT_HYBRID_TOPOLOGY, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_str_eq(f.hybrid[0].pmu_name, "cpu_core");
-	cr_assert_str_eq(f.hybrid[0].cpus, "0-7");
+	cr_assert_str_eq(f.topo.hybrid[0].pmu_name, "cpu_core");
+	cr_assert_str_eq(f.topo.hybrid[0].cpus, "0-7");
 	features_free(&f);
 	truncations(PF_FEAT_HYBRID_TOPOLOGY, &b, NULL);
 	pd_free(&b);
@@ -699,11 +699,11 @@ Test(feature, bpf_counts)
 	pd_u32(&b, 2);
 	pd_bytes(&b, "zz", 2);
 	cr_assert_eq(decode(&f, PF_FEAT_BPF_BTF, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_eq(f.btf_count, 3);
-	cr_assert_eq(f.nbtfs, 2);
-	cr_assert_eq(f.btfs[0].id, 10);
-	cr_assert_eq(f.btfs[1].id, 12);
-	cr_assert_eq(f.btfs[1].size, 4);
+	cr_assert_eq(f.bpf.btf_count, 3);
+	cr_assert_eq(f.bpf.nbtfs, 2);
+	cr_assert_eq(f.bpf.btfs[0].id, 10);
+	cr_assert_eq(f.bpf.btfs[1].id, 12);
+	cr_assert_eq(f.bpf.btfs[1].size, 4);
 	features_free(&f);
 	truncations(PF_FEAT_BPF_BTF, &b, NULL);
 	pd_put32(&b, 0, 0xffffffffu);
@@ -737,18 +737,18 @@ Test(feature, bpf_counts)
 		pd_bytes(&b, &info, sizeof info);
 		pd_bytes(&b, data, sizeof data);
 		cr_assert_eq(decode(&f, PF_FEAT_BPF_PROG_INFO, &b, b.len, NULL, NULL), FEAT_OK);
-		cr_assert_eq(f.nbpf_progs, 1);
-		cr_assert(f.bpf_progs[0].printable);
-		cr_assert_eq(f.bpf_progs[0].subs[0].addr, addr);
-		cr_assert_eq(f.bpf_progs[0].subs[0].len, 72);
-		features_bpf_prog_name(&f, &f.bpf_progs[0], 0, name, sizeof name);
+		cr_assert_eq(f.bpf.nbpf_progs, 1);
+		cr_assert(f.bpf.bpf_progs[0].printable);
+		cr_assert_eq(f.bpf.bpf_progs[0].subs[0].addr, addr);
+		cr_assert_eq(f.bpf.bpf_progs[0].subs[0].len, 72);
+		features_bpf_prog_name(&f, &f.bpf.bpf_progs[0], 0, name, sizeof name);
 		cr_assert_str_eq(name, "bpf_prog_530f69190e63cfa0_fentry_x");
 		features_free(&f);
 		truncations(PF_FEAT_BPF_PROG_INFO, &b, NULL);
 		/* Arrays pointing outside the data: decoded, not printable. */
 		pd_put64(&b, 16 + offsetof(struct bpf_prog_info, prog_tags), 0xffffffff);
 		cr_assert_eq(decode(&f, PF_FEAT_BPF_PROG_INFO, &b, b.len, NULL, NULL), FEAT_OK);
-		cr_assert_not(f.bpf_progs[0].printable);
+		cr_assert_not(f.bpf.bpf_progs[0].printable);
 		features_free(&f);
 		pd_free(&b);
 	}
@@ -1067,8 +1067,8 @@ newest_features_in(bool swap)
 
 	cpu_domain_section(&b, 17);
 	cr_assert_eq(decode(&f, PF_FEAT_CPU_DOMAIN_INFO, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_eq(f.ndomains, 3);
-	cr_assert_eq(f.ndomain_cpus, 2);
+	cr_assert_eq(f.topo.ndomains, 3);
+	cr_assert_eq(f.topo.ndomain_cpus, 2);
 	txt = rows_text(&f, PF_FEAT_CPU_DOMAIN_INFO);
 	cr_expect_str_eq(txt,
 	    "# schedstat version\t: 17\n"
@@ -1097,7 +1097,7 @@ newest_features_in(bool swap)
 	/* before version 17: no domain names */
 	cpu_domain_section(&b, 16);
 	cr_assert_eq(decode(&f, PF_FEAT_CPU_DOMAIN_INFO, &b, b.len, NULL, NULL), FEAT_OK);
-	cr_assert_null(f.domains[0].dname);
+	cr_assert_null(f.topo.domains[0].dname);
 	txt = rows_text(&f, PF_FEAT_CPU_DOMAIN_INFO);
 	cr_expect_null(strstr(txt, "Domain name"), "%s", txt);
 	cr_expect_not_null(strstr(txt, "# Domain cpu list  : 2-3\n"), "%s", txt);

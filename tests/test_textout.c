@@ -10,6 +10,8 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,4 +166,38 @@ Test(textout, names)
 			cr_assert_str_eq(v[i], want);
 		}
 	}
+}
+
+struct esc_run {
+	const char	*in, *want;
+	int		 bad;
+};
+
+/* Escape one name over and over, holding each result across the other thread's calls. */
+static void *
+esc_loop(void *arg)
+{
+	struct esc_run *r = arg;
+
+	for (int i = 0; i < 20000; i++) {
+		const char *a = textout_esc(r->in);
+
+		sched_yield();
+		r->bad += strcmp(a, r->want) != 0;
+	}
+	return NULL;
+}
+
+/* Two threads escaping at once: each thread's results are its own (no shared scratch). */
+Test(textout, escapes_per_thread)
+{
+	struct esc_run a = { "one\tname", "one\\x09name", 0 }, b = { "two\x01name", "two\\x01name", 0 };
+	pthread_t th;
+
+	cr_assert_str_eq(textout_esc(b.in), b.want, "the escape of a control byte");
+	cr_assert_eq(pthread_create(&th, NULL, esc_loop, &a), 0);
+	esc_loop(&b);
+	pthread_join(th, NULL);
+	cr_expect_eq(a.bad, 0, "thread one's results overwritten %d times", a.bad);
+	cr_expect_eq(b.bad, 0, "thread two's results overwritten %d times", b.bad);
 }

@@ -72,9 +72,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t i = 0; i < f.ntracepoints; i++)
 		if (features_tracepoint_name(&f, f.tracepoints[i].id) == NULL)
 			abort();
-	for (uint32_t i = 0; i < f.nbpf_progs; i++)
-		for (uint32_t k = 0; k <= f.bpf_progs[i].nsubs; k++) {
-			features_bpf_prog_name(&f, &f.bpf_progs[i], k, name, sizeof name);
+	for (uint32_t i = 0; i < f.bpf.nbpf_progs; i++)
+		for (uint32_t k = 0; k <= f.bpf.bpf_progs[i].nsubs; k++) {
+			features_bpf_prog_name(&f, &f.bpf.bpf_progs[i], k, name, sizeof name);
 			fuzz_use(strlen(name));
 		}
 	for (size_t i = 0; i < t.n; i++)

@@ -1,10 +1,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/err.h"
 #include "core/text.h"
 #include "tui/cmd/fmt.h"
 #include "tui/cmd/textout.h"
@@ -13,20 +16,84 @@
 
 #define ESC_SLOTS	8
 
-static struct text_buf esc_slot[ESC_SLOTS];
-static unsigned esc_next;
+/*
+ * Each thread's scratch buffers (a thread's results stay its own), freed
+ * when it ends; every ring is on a list too, so none is ever unreachable.
+ */
+struct esc_ring {
+	struct text_buf	 slot[ESC_SLOTS];
+	unsigned	 next;
+	struct esc_ring	*prev_ring, *next_ring;
+};
+
+static pthread_key_t esc_key;
+static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t esc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct esc_ring *esc_rings;
+static bool esc_key_ok;
+static struct esc_ring esc_fallback;	/* no key could be made: one ring, as one thread's */
+
+static void
+esc_ring_free(void *arg)
+{
+	struct esc_ring *r = arg;
+
+	pthread_mutex_lock(&esc_lock);
+	if (r->prev_ring != NULL)
+		r->prev_ring->next_ring = r->next_ring;
+	else
+		esc_rings = r->next_ring;
+	if (r->next_ring != NULL)
+		r->next_ring->prev_ring = r->prev_ring;
+	pthread_mutex_unlock(&esc_lock);
+	for (size_t i = 0; i < ESC_SLOTS; i++)
+		free(r->slot[i].p);
+	free(r);
+}
+
+static void
+esc_key_make(void)
+{
+	esc_key_ok = pthread_key_create(&esc_key, esc_ring_free) == 0;
+}
+
+/* The calling thread's ring, made on its first use. */
+static struct esc_ring *
+esc_ring(void)
+{
+	struct esc_ring *r;
+
+	pthread_once(&esc_once, esc_key_make);
+	if (!esc_key_ok)
+		return &esc_fallback;
+	r = pthread_getspecific(esc_key);
+	if (r != NULL)
+		return r;
+	r = xcalloc(1, sizeof *r);
+	pthread_mutex_lock(&esc_lock);
+	r->next_ring = esc_rings;
+	if (esc_rings != NULL)
+		esc_rings->prev_ring = r;
+	esc_rings = r;
+	pthread_mutex_unlock(&esc_lock);
+	if (pthread_setspecific(esc_key, r) != 0) {
+		esc_ring_free(r);
+		return &esc_fallback;
+	}
+	return r;
+}
 
 const char *
 textout_esc(const char *s)
 {
-	struct text_buf *b;
+	struct esc_ring *r;
 
 	if (s == NULL)
 		return "";
 	if (!text_needs_escape(s, 0))
 		return s;
-	b = &esc_slot[esc_next++ % ESC_SLOTS];
-	return text_esc(b, s, 0);
+	r = esc_ring();
+	return text_esc(&r->slot[r->next++ % ESC_SLOTS], s, 0);
 }
 
 void

@@ -19,9 +19,10 @@
 
 /*
  * s escaped for printing (every control byte, tab and newline too): s
- * itself when clean, else a copy in one of 8 scratch buffers reused in
- * turn, so up to 8 results can be used together (in one printf).  Not
- * thread-safe: for the main thread's output.  NULL reads as "".
+ * itself when clean, else a copy in one of the calling thread's 8 scratch
+ * buffers, reused in turn, so up to 8 results of one thread can be used
+ * together (in one printf); other threads' calls never touch them.  NULL
+ * reads as "".
  */
 const char *textout_esc(const char *s);
 
