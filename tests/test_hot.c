@@ -25,6 +25,7 @@
 #include "tui/cmd/cmd.h"
 #include "tui/keys.h"
 #include "tui/nav.h"
+#include "tui/keytab.h"
 #include "tui/pane.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"
@@ -545,6 +546,9 @@ Test(hot, branch_table)
 	go(&p, &p.push);
 	cr_assert_not_null(strstr(p.ops->help(&p), "s:branches"));
 	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED);
+	cr_assert_not_null(sy->kt_branch, "the table is built off this thread");
+	keytab_wait(sy->kt_branch);
+	p.ops->key(&p, ACT_NONE);	/* the pane takes it once in */
 	cr_assert_eq(p.ncols, 7);
 	cr_assert_str_eq(p.cols[4].title, "Source Symbol");
 	cr_assert_str_eq(p.cols[5].title, "Target Symbol");

@@ -201,7 +201,7 @@ loop(struct app *a)
 
 	while (!a->quit) {
 		bool working = a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready) ||
-		    keytab_busy(a->sym->kt));
+		    symbols_tables_busy(a->sym));
 		wint_t wc;
 		int r, key;
 

@@ -160,6 +160,7 @@ symbols_free(struct symbols *sy)
 	}
 	scope_free(&sy->scope);
 	keytab_free(sy->kt);
+	keytab_free(sy->kt_branch);
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
 	free(sy);
@@ -733,10 +734,10 @@ symbols_scope_attr(const struct symbols *sy)
 	return he != NULL ? he->attr : -1;
 }
 
-struct hist *
-symbols_keyed(struct symbols *sy, bool *busy)
+/* The table of keys over the scope's samples from *kt (made on first use); NULL while built. */
+static struct hist *
+keyed(struct symbols *sy, struct keytab **kt, const enum hist_key *keys, unsigned n, bool *busy)
 {
-	const struct scope *sc = &sy->scope;
 	struct keytab_spec sp;
 	struct hist_filter f;
 	struct hist *h;
@@ -744,16 +745,43 @@ symbols_keyed(struct symbols *sy, bool *busy)
 
 	if (busy != NULL)
 		*busy = false;
-	if (scope_sort_merged(&sc->hot_sort) || !sy->done || keytab_spec_of(sy->s, sc->hot_sort.keys,
-	    sc->hot_sort.n, sy->children, &sp, msg, sizeof msg) < 0)
+	if (!sy->done || keytab_spec_of(sy->s, keys, n, sy->children, &sp, msg, sizeof msg) < 0)
 		return NULL;
-	if (sy->kt == NULL)
-		sy->kt = keytab_new(sy->s, &sy->so);
-	scope_filter_named(sc, sy->start, sy->h, sy->z, &f);
-	keytab_want(sy->kt, &sp, &f);
+	if (*kt == NULL)
+		*kt = keytab_new(sy->s, &sy->so);
+	scope_filter_named(&sy->scope, sy->start, sy->h, sy->z, &f);
+	keytab_want(*kt, &sp, &f);
 	filter_free(&f);
-	h = keytab_hist(sy->kt);
+	h = keytab_hist(*kt);
 	if (busy != NULL)
 		*busy = h == NULL;
 	return h;
+}
+
+struct hist *
+symbols_keyed(struct symbols *sy, bool *busy)
+{
+	const struct scope_sort *so = &sy->scope.hot_sort;
+
+	if (scope_sort_merged(so)) {
+		if (busy != NULL)
+			*busy = false;
+		return NULL;
+	}
+	return keyed(sy, &sy->kt, so->keys, so->n, busy);
+}
+
+struct hist *
+symbols_branch_table(struct symbols *sy, bool *busy)
+{
+	static const enum hist_key keys[] = { HIST_KEY_COMM, HIST_KEY_DSO_FROM, HIST_KEY_SYM_FROM,
+		HIST_KEY_SYM_TO, HIST_KEY_CYCLES };
+
+	return keyed(sy, &sy->kt_branch, keys, sizeof keys / sizeof keys[0], busy);
+}
+
+bool
+symbols_tables_busy(const struct symbols *sy)
+{
+	return keytab_busy(sy->kt) || keytab_busy(sy->kt_branch);
 }

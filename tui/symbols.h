@@ -61,8 +61,9 @@ struct symbols {
 	unsigned		 gen;		/* bumped whenever rows may have changed */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
-	/* the table of a --sort the hist does not merge to (symbols_keytab), or NULL */
-	struct keytab		*kt;
+	/* the table of a --sort the hist does not merge to (symbols_keyed), the
+	 * branch table (symbols_branch_table), or NULL until first wanted */
+	struct keytab		*kt, *kt_branch;
 	/*
 	 * Diff mode (perfnav OLD NEW): the other recording's symbols (each
 	 * with its own session and symbolizer), or NULL; which one this is;
@@ -93,6 +94,14 @@ void symbols_free(struct symbols *sy);
  * merged; *busy (may be NULL) then says whether a build is under way.
  */
 struct hist *symbols_keyed(struct symbols *sy, bool *busy);
+/*
+ * perf report's branch table over the scope's samples (a recording with
+ * branch stacks): keys comm, dso_from, symbol_from, symbol_to, cycles, in
+ * branch mode, built the same way; NULL while built.
+ */
+struct hist *symbols_branch_table(struct symbols *sy, bool *busy);
+/* Is a table of either kind being built (the UI polls while so)? */
+bool symbols_tables_busy(const struct symbols *sy);
 /*
  * perfnav --children / --no-children: children columns and sums on or off
  * (the default: on when the recording has callchains).  Only before the

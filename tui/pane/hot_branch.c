@@ -6,6 +6,7 @@
 
 #include "symbolize/hist.h"
 #include "tui/pane/hot_branch.h"
+#include "tui/symbols.h"
 #include "tui/theme.h"
 
 const struct column hot_branch_cols[HB_N] = {
@@ -19,11 +20,9 @@ const struct column hot_branch_cols[HB_N] = {
 };
 
 struct hot_branch {
-	const struct session	*s;
-	struct sym_opts		 so;
-	bool			 have_so;
-	struct symbolizer	*z;
-	struct hist		*h;
+	struct symbols		*sy;
+	struct hist		*h;		/* the table of the last load, or NULL */
+	bool			 busy;		/* it is being built */
 	const uint32_t		*rows;
 	size_t			 nrows;
 	size_t			 ev;
@@ -36,42 +35,18 @@ hot_branch_present(const struct session *s)
 }
 
 struct hot_branch *
-hot_branch_new(const struct session *s, const struct sym_opts *so)
+hot_branch_new(struct symbols *sy)
 {
 	struct hot_branch *b = xcalloc(1, sizeof *b);
 
-	b->s = s;
-	if (so != NULL) {
-		b->so = *so;
-		b->have_so = true;
-	}
+	b->sy = sy;
 	return b;
 }
 
 void
 hot_branch_free(struct hot_branch *b)
 {
-	if (b == NULL)
-		return;
-	hist_free(b->h);
-	symbolizer_free(b->z);
 	free(b);
-}
-
-/* The table: perf report's default branch keys over every sample. */
-static void
-make(struct hot_branch *b)
-{
-	static const enum hist_key keys[] = { HIST_KEY_COMM, HIST_KEY_DSO_FROM, HIST_KEY_SYM_FROM,
-		HIST_KEY_SYM_TO, HIST_KEY_CYCLES };
-	struct hist_opts o = { .nkeys = 5, .event = -1, .branch = HIST_BRANCH_ON };
-
-	for (size_t i = 0; i < 5; i++)
-		o.keys[i] = keys[i];
-	b->z = symbolizer_new(b->s, b->have_so ? &b->so : NULL);
-	b->h = hist_new(b->s, b->z, &o);
-	hist_add_session(b->h, NULL);
-	hist_finish(b->h);
 }
 
 uint64_t
@@ -82,13 +57,24 @@ hot_branch_entries(const struct hot_branch *b)
 	return hist_event(b->h, b->ev)->nsamples;
 }
 
+bool
+hot_branch_busy(const struct hot_branch *b)
+{
+	return b != NULL && b->busy;
+}
+
+bool
+hot_branch_ready(struct hot_branch *b)
+{
+	return b != NULL && b->busy && symbols_branch_table(b->sy, NULL) != NULL;
+}
+
 size_t
 hot_branch_load(struct hot_branch *b, int attr, double pct)
 {
-	if (b->h == NULL)
-		make(b);
+	b->h = symbols_branch_table(b->sy, &b->busy);
 	b->nrows = 0;
-	for (size_t ev = 0; ev < hist_nevents(b->h); ev++) {
+	for (size_t ev = 0; b->h != NULL && ev < hist_nevents(b->h); ev++) {
 		if (hist_event(b->h, ev)->attr != attr)
 			continue;
 		b->ev = ev;

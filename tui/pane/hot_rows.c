@@ -495,7 +495,8 @@ hot_sync(struct pane *p)
 		ht->loaded = false;
 	}
 	if (!ht->loaded || ht->gen != ht->sy->gen || ht->scope_gen != sc->gen ||
-	    (ht->keyed && ht->kbusy && symbols_keyed(ht->sy, NULL) != NULL))
+	    (ht->keyed && ht->kbusy && symbols_keyed(ht->sy, NULL) != NULL) ||
+	    (ht->branches && hot_branch_ready(ht->br)))
 		hot_reload(p, true);
 }
 

@@ -447,7 +447,7 @@ key_branches(struct pane *p, bool on)
 	struct hot *ht = p->priv;
 
 	if (on && ht->br == NULL)
-		ht->br = hot_branch_new(p->s, &ht->sy->so);
+		ht->br = hot_branch_new(ht->sy);
 	ht->branches = on;
 	hot_set_columns(p, ht);
 	hot_reload(p, false);
@@ -626,7 +626,8 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 	if (ht->nents == 0 && c->h > 4) {
 		const char *m = !ht->sy->done ? "resolving symbols: the hottest functions show here "
 		    "once they are in" : ht->keyed && ht->kbusy ? "building the table of these keys "
-		    "over the scope's samples" : hist_nevents(hot_h(ht)) == 0 ? "no samples in this recording" :
+		    "over the scope's samples" : ht->branches && hot_branch_busy(ht->br) ?
+		    "building the branch table over the scope's samples" : hist_nevents(hot_h(ht)) == 0 ? "no samples in this recording" :
 		    "no samples here (Esc goes back)";
 
 		wattrset(win, (attr_t)c->ta->a[EL_DIM]);
