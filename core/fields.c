@@ -60,22 +60,22 @@ f_header(struct fctx *d)
 	snprintf(d->val, sizeof d->val, "%u (%s)", r->type, tn ? tn : "unknown type");
 	emit(d, 4, FIELD_HEADER, r->type, "header.type", d->val);
 	sb_init(&b, note, sizeof note);
-	if (r->type == PERF_RECORD_SAMPLE || (r->type < PF_REC_USER_TYPE_START && cm))
+	if (r->type == PF_REC_SAMPLE || (r->type < PF_REC_USER_TYPE_START && cm))
 		sb_printf(&b, "%s", modes[cm]);
 	if (r->misc & (1u << 12))
 		sb_printf(&b, "%sproc_map_parse_timeout", b.len ? ", " : "");
 	if (r->misc & (1u << 13)) {
-		const char *s13 = r->type == PERF_RECORD_COMM ? "comm_exec" :
-		    r->type == PERF_RECORD_FORK ? "fork_exec" :
-		    r->type == PERF_RECORD_SWITCH || r->type == PERF_RECORD_SWITCH_CPU_WIDE ?
-		    "switch_out" : r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2 ?
+		const char *s13 = r->type == PF_REC_COMM ? "comm_exec" :
+		    r->type == PF_REC_FORK ? "fork_exec" :
+		    r->type == PF_REC_SWITCH || r->type == PF_REC_SWITCH_CPU_WIDE ?
+		    "switch_out" : r->type == PF_REC_MMAP || r->type == PF_REC_MMAP2 ?
 		    "mmap_data" : "bit13";
 		sb_printf(&b, "%s%s", b.len ? ", " : "", s13);
 	}
 	if (r->misc & (1u << 14)) {
-		const char *s14 = r->type == PERF_RECORD_SAMPLE ? "exact_ip" :
-		    r->type == PERF_RECORD_SWITCH || r->type == PERF_RECORD_SWITCH_CPU_WIDE ?
-		    "switch_out_preempt" : r->type == PERF_RECORD_MMAP2 ? "mmap_build_id" : "bit14";
+		const char *s14 = r->type == PF_REC_SAMPLE ? "exact_ip" :
+		    r->type == PF_REC_SWITCH || r->type == PF_REC_SWITCH_CPU_WIDE ?
+		    "switch_out_preempt" : r->type == PF_REC_MMAP2 ? "mmap_build_id" : "bit14";
 		sb_printf(&b, "%s%s", b.len ? ", " : "", s14);
 	}
 	if (r->misc & (1u << 15))
@@ -140,7 +140,7 @@ fields_describe(const struct session *s, const struct rec *r, field_fn fn, void 
 		fbytes(&d, "header", size, FIELD_BAD, "record smaller than its header");
 		return -1;
 	}
-	if (s != NULL && r->type != PERF_RECORD_SAMPLE && r->type < PF_REC_USER_TYPE_START &&
+	if (s != NULL && r->type != PF_REC_SAMPLE && r->type < PF_REC_USER_TYPE_START &&
 	    record_decode_sample_id(s, r, &sid) == 0) {
 		trailer = true;
 		d.end = size - attr_trailer_size(sid.have);

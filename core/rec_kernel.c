@@ -485,8 +485,8 @@ record_callchain_deferred(const struct rec *r, struct rec_deferred *d)
 int
 record_mmap(const struct rec *r, struct rec_mmap *m)
 {
-	bool two = r->type == PERF_RECORD_MMAP2;
-	const uint8_t *b = rec_body(r, two ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, two ? 64 : 32);
+	bool two = r->type == PF_REC_MMAP2;
+	const uint8_t *b = rec_body(r, two ? PF_REC_MMAP2 : PF_REC_MMAP, two ? 64 : 32);
 	size_t fo = two ? 64 : 32;
 
 	if (b == NULL)
@@ -520,7 +520,7 @@ record_mmap(const struct rec *r, struct rec_mmap *m)
 int
 record_comm(const struct rec *r, struct rec_comm *c)
 {
-	const uint8_t *b = rec_body(r, PERF_RECORD_COMM, 8);
+	const uint8_t *b = rec_body(r, PF_REC_COMM, 8);
 
 	if (b == NULL)
 		return -1;
@@ -535,8 +535,8 @@ record_comm(const struct rec *r, struct rec_comm *c)
 int
 record_task(const struct rec *r, struct rec_task *t)
 {
-	const uint8_t *b = rec_body(r, r->type == PERF_RECORD_EXIT ? PERF_RECORD_EXIT :
-	    PERF_RECORD_FORK, 24);
+	const uint8_t *b = rec_body(r, r->type == PF_REC_EXIT ? PF_REC_EXIT :
+	    PF_REC_FORK, 24);
 
 	if (b == NULL)
 		return -1;
@@ -553,12 +553,12 @@ record_lost(const struct rec *r, struct rec_lost *l)
 {
 	const uint8_t *b;
 
-	if ((b = rec_body(r, PERF_RECORD_LOST, 16)) != NULL) {
+	if ((b = rec_body(r, PF_REC_LOST, 16)) != NULL) {
 		l->id = rd64(b, r->swap);
 		l->lost = rd64(b + 8, r->swap);
 		return 0;
 	}
-	if ((b = rec_body(r, PERF_RECORD_LOST_SAMPLES, 8)) != NULL) {
+	if ((b = rec_body(r, PF_REC_LOST_SAMPLES, 8)) != NULL) {
 		l->id = 0;
 		l->lost = rd64(b, r->swap);
 		return 0;

@@ -77,7 +77,7 @@ record_who(const struct rec *r, struct rec_who *w)
 static bool
 type_has_trailer(uint32_t type)
 {
-	return type != 0 && type != PERF_RECORD_SAMPLE && type < PF_REC_USER_TYPE_START;
+	return type != 0 && type != PF_REC_SAMPLE && type < PF_REC_USER_TYPE_START;
 }
 
 /* The u64 that identifies a record's event, if it can be located. */
@@ -87,7 +87,7 @@ record_id(const struct session *s, const struct rec *r, uint64_t *id)
 	const struct attr_table *t = &s->attrs;
 	size_t n = r->size >= 8 ? (r->size - 8) / 8 : 0;
 
-	if (r->type == PERF_RECORD_SAMPLE) {
+	if (r->type == PF_REC_SAMPLE) {
 		if (t->id_pos < 0 || (size_t)t->id_pos >= n)
 			return false;
 		*id = rd64(r->p + 8 + 8 * (size_t)t->id_pos, r->swap);
@@ -117,7 +117,7 @@ record_attr_slow(const struct session *s, const struct rec *r)
 		uint64_t id;
 		int j;
 
-		if (r->type == PERF_RECORD_SAMPLE) {
+		if (r->type == PF_REC_SAMPLE) {
 			if (pa->id_pos < 0 || (size_t)pa->id_pos >= n)
 				continue;
 			id = rd64(r->p + 8 + 8 * (size_t)pa->id_pos, r->swap);
@@ -146,9 +146,9 @@ record_attr(const struct session *s, const struct rec *r)
 		return -1;
 	if (t->n == 1)
 		return 0;
-	if (r->type != PERF_RECORD_SAMPLE && !type_has_trailer(r->type))
+	if (r->type != PF_REC_SAMPLE && !type_has_trailer(r->type))
 		return -1;
-	if (r->type == PERF_RECORD_SAMPLE ? t->id_pos >= 0 : t->is_pos > 0) {
+	if (r->type == PF_REC_SAMPLE ? t->id_pos >= 0 : t->is_pos > 0) {
 		if (!record_id(s, r, &id))
 			return -1;
 		return attr_table_find_id(t, id);
@@ -166,7 +166,7 @@ record_layout(const struct session *s, const struct rec *r, int *idx)
 		return &s->attrs.v[a];
 	if (s->attrs.n == 0)
 		return NULL;
-	if (r->type == PERF_RECORD_SAMPLE && !s->attrs.same_sample_type)
+	if (r->type == PF_REC_SAMPLE && !s->attrs.same_sample_type)
 		return NULL;
 	return &s->attrs.v[0];
 }
@@ -763,7 +763,7 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 	memset(out, 0, sizeof *out);
 	out->attr = -1;
 	out->swap = r->swap;
-	if (r->type != PERF_RECORD_SAMPLE)
+	if (r->type != PF_REC_SAMPLE)
 		FAIL("not a sample");
 	if (r->size < 8)
 		FAIL("record smaller than its header");
@@ -947,7 +947,7 @@ record_check(const struct session *s, const struct rec *r, struct sample *smp, c
 	 */
 	__builtin_prefetch(r->p + RECORD_PREFETCH);
 	*why = NULL;
-	if (r->type == PERF_RECORD_SAMPLE)
+	if (r->type == PF_REC_SAMPLE)
 		return check_sample(s, r, smp, why);
 	if (body < body_min(r->type)) {
 		*why = "shorter than its fixed fields";

@@ -114,15 +114,15 @@ recount_rec(void *arg, const struct rec *r, int depth)
 	size_t n;
 
 	(void)depth;
-	if (r->type != PERF_RECORD_SAMPLE || record_decode_sample(s, r, &smp, &why) < 0 ||
+	if (r->type != PF_REC_SAMPLE || record_decode_sample(s, r, &smp, &why) < 0 ||
 	    !(smp.sample_type & PERF_SAMPLE_READ) || smp.attr < 0 ||
 	    (size_t)smp.attr >= s->nattr_counts)
 		return 0;
-	s->attr_counts[smp.attr].by_type[PERF_RECORD_SAMPLE]--;
+	s->attr_counts[smp.attr].by_type[PF_REC_SAMPLE]--;
 	s->attr_counts[smp.attr].total--;
 	n = read_deliver(s, &rc->st, &smp, d, 64);
 	for (size_t i = 0; i < n; i++) {
-		s->attr_counts[d[i].attr].by_type[PERF_RECORD_SAMPLE]++;
+		s->attr_counts[d[i].attr].by_type[PF_REC_SAMPLE]++;
 		s->attr_counts[d[i].attr].total++;
 	}
 	return 0;

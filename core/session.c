@@ -94,7 +94,7 @@ session_count_into(struct type_counts *c, struct type_counts **ac, size_t *nac, 
 
 	c->total++;
 	c->by_type[t]++;
-	if (attr >= 0 && (type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST_SAMPLES)) {
+	if (attr >= 0 && (type == PF_REC_SAMPLE || type == PF_REC_LOST_SAMPLES)) {
 		if ((size_t)attr >= *nac) {
 			size_t n = hint > (size_t)attr ? hint : (size_t)attr + 1;
 
@@ -479,7 +479,7 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 	default:
 		break;
 	}
-	if (r->type == PERF_RECORD_SAMPLE || r->type < PF_REC_USER_TYPE_START)
+	if (r->type == PF_REC_SAMPLE || r->type < PF_REC_USER_TYPE_START)
 		attr = record_attr(s, r);
 	count_rec(s, r->type, attr);
 	whole = record_check(s, r, ld->index ? &smp : NULL, &why) == 0;
@@ -491,7 +491,7 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 			ld->rounds[ld->nrounds++] = s->index.n;
 		}
 		session_index_rec(s, &s->index, &ld->last_time, r, attr,
-		    whole && r->type == PERF_RECORD_SAMPLE ? &smp : NULL);
+		    whole && r->type == PF_REC_SAMPLE ? &smp : NULL);
 	}
 	if (r->type == PF_REC_COMPRESSED || r->type == PF_REC_COMPRESSED2)
 		process_compressed(ld, r);
@@ -950,7 +950,7 @@ build_threads(struct session *s, bool keep_who)
 
 		index_finish_step(&s->index, i, le);
 
-		if (type == PERF_RECORD_SAMPLE) {
+		if (type == PF_REC_SAMPLE) {
 			struct ent_who w;
 
 			/* a pid or tid too large to pack: read the record (so too the slow path) */

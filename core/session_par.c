@@ -141,7 +141,7 @@ part_walk(void *arg)
 		}
 		untimed = p->ix.n_untimed;
 		session_index_rec(s, &p->ix, &p->last_time, &r, attr,
-		    r.type == PERF_RECORD_SAMPLE ? &smp : NULL);
+		    r.type == PF_REC_SAMPLE ? &smp : NULL);
 		if (p->ix.n_untimed == untimed)
 			p->timed_seen = true;
 		else if (!p->timed_seen)

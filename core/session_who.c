@@ -22,7 +22,7 @@ rec_who_when(const struct session *s, const struct rec *r, int attr, const struc
 	w->cpu = w->pid = w->tid = -1;
 	*time = 0;
 	*has_time = false;
-	if (r->type == PERF_RECORD_SAMPLE) {
+	if (r->type == PF_REC_SAMPLE) {
 		struct sample head;
 
 		if (smp == NULL && record_sample_head(s, r, attr, &head) == 0)
@@ -97,7 +97,7 @@ session_load_who(const struct session *s, const struct rec_ent *e)
 	if (session_rec(s, ent_loc(e), &r) < 0)
 		return w;
 	attr = ent_attr(e) == ENT_ATTR_NONE ? -1 : (int)ent_attr(e);
-	if (attr < 0 && r.type == PERF_RECORD_SAMPLE)
+	if (attr < 0 && r.type == PF_REC_SAMPLE)
 		attr = record_attr(s, &r);
 	rec_who_when(s, &r, attr, NULL, &w, &time, &has_time);
 	return w;

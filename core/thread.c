@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/perf_file.h"
 #include "core/err.h"
 #include "core/record.h"
 #include "core/thread.h"
@@ -153,17 +154,17 @@ thread_table_add(struct thread_table *t, const struct rec *r, uint64_t time)
 
 	t->cached = false;	/* COMM/FORK/EXIT may change the mapping */
 	switch (r->type) {
-	case PERF_RECORD_COMM:
+	case PF_REC_COMM:
 		if (record_comm(r, &c) < 0)
 			break;
 		th = thread_get(t, c.pid, c.tid, time);
 		comm_add(t, th, time, strtab_intern(&t->strs, c.comm,
 		    bounded_strlen((const uint8_t *)c.comm, c.comm_max)), c.exec);
 		break;
-	case PERF_RECORD_FORK:
+	case PF_REC_FORK:
 		on_fork(t, r, time);
 		break;
-	case PERF_RECORD_EXIT:
+	case PF_REC_EXIT:
 		if (record_task(r, &x) < 0)
 			break;
 		th = tid_get(t, x.tid);

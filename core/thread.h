@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "core/perf_file.h"
 #include "core/hmap.h"
 #include "core/record.h"
 
@@ -78,8 +79,8 @@ struct thread_table {
 static inline bool
 thread_table_wants(unsigned type)
 {
-	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT ||
-	    type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
+	return type == PF_REC_COMM || type == PF_REC_FORK || type == PF_REC_EXIT ||
+	    type == PF_REC_MMAP || type == PF_REC_MMAP2;
 }
 /* Add a record thread_table_wants(), at its time; records come in time
  * order.  Records too short to decode are skipped.  Never fails (out of

@@ -114,7 +114,7 @@ annotate_collect_filter(struct annotation *a, const struct session *s, int attr,
 		struct rec r;
 		uint64_t period;
 
-		if (ent_type(ent) != PERF_RECORD_SAMPLE)
+		if (ent_type(ent) != PF_REC_SAMPLE)
 			continue;
 		if (attr >= 0 && ent_attr(ent) != ENT_ATTR_NONE && (int)ent_attr(ent) != attr)
 			continue;

@@ -45,7 +45,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
 	if (o->children && stacks)
 		return false;
-	for (m = n / 2; m < n && ent_type(&ix->v[m]) != PERF_RECORD_SAMPLE; m++)
+	for (m = n / 2; m < n && ent_type(&ix->v[m]) != PF_REC_SAMPLE; m++)
 		;
 	if (m == 0 || m >= n)
 		return false;
@@ -60,7 +60,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 bool
 hist_parallel_worth(const struct session *s)
 {
-	uint64_t min = PARALLEL_MIN, nsamples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	uint64_t min = PARALLEL_MIN, nsamples = session_counts(s)->by_type[PF_REC_SAMPLE];
 	const char *env = getenv("PERFNAV_PARALLEL_MIN");
 
 	if (env != NULL && *env != '\0') {

@@ -106,9 +106,9 @@ epoch_bump(struct hist *h, const struct rec *r)
 	if (record_who(r, &w) < 0)
 		return;
 	pid = (int32_t)w.pid;
-	if (r->type == PERF_RECORD_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
+	if (r->type == PF_REC_COMM && !(r->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
-	if (pid == -1 && (r->type == PERF_RECORD_MMAP || r->type == PERF_RECORD_MMAP2)) {
+	if (pid == -1 && (r->type == PF_REC_MMAP || r->type == PF_REC_MMAP2)) {
 		as_gone(h, h->wk.kepoch);
 		h->wk.kepoch = as_new(h);
 	} else {
@@ -503,8 +503,8 @@ struct walk {
 static bool
 changes_maps(unsigned type)
 {
-	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
-	    type == PERF_RECORD_COMM || type == PERF_RECORD_FORK;
+	return type == PF_REC_MMAP || type == PF_REC_MMAP2 ||
+	    type == PF_REC_COMM || type == PF_REC_FORK;
 }
 
 /*
@@ -1034,11 +1034,11 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		if (i == from || ent->time != ix->v[i - 1].time)
 			bump_run(h, &w, i);
 		drop_behind(h, ent_loc(ent));
-		if (type != PERF_RECORD_SAMPLE) {
+		if (type != PF_REC_SAMPLE) {
 			if (changes_maps(type) && session_rec(s, ent_loc(ent), &r) == 0) {
 				epoch_bump(h, &r);
 				w.last_pid = INT32_MIN;
-			} else if (type == PERF_RECORD_EXIT && session_rec(s, ent_loc(ent), &r) == 0) {
+			} else if (type == PF_REC_EXIT && session_rec(s, ent_loc(ent), &r) == 0) {
 				as_exit(h, &r);
 			}
 			continue;

@@ -485,7 +485,7 @@ symbolizer_resolve_self(struct symbolizer *z, const struct rec *r, struct sample
 {
 	bool has_tid;
 
-	if (r->type != PERF_RECORD_SAMPLE ||
+	if (r->type != PF_REC_SAMPLE ||
 	    record_sample_head(z->s, r, record_attr(z->s, r), smp) < 0)
 		return -1;
 	has_tid = (smp->sample_type & PERF_SAMPLE_TID) != 0;

@@ -67,14 +67,14 @@ count_lost(const struct session *s, struct summary *out)
 	const struct type_counts *c = session_counts(s);
 	const struct rec_index *ix = session_index(s);
 
-	if (c->by_type[PERF_RECORD_LOST] == 0 && c->by_type[PERF_RECORD_LOST_SAMPLES] == 0)
+	if (c->by_type[PF_REC_LOST] == 0 && c->by_type[PF_REC_LOST_SAMPLES] == 0)
 		return;
 	for (size_t i = 0; i < ix->n; i++) {
 		unsigned t = ent_type(&ix->v[i]);
 		struct rec r;
 		struct rec_lost l;
 
-		if (t != PERF_RECORD_LOST && t != PERF_RECORD_LOST_SAMPLES)
+		if (t != PF_REC_LOST && t != PF_REC_LOST_SAMPLES)
 			continue;
 		out->lost_records++;
 		if (session_rec(s, ent_loc(&ix->v[i]), &r) == 0 && record_lost(&r, &l) == 0)
@@ -89,9 +89,9 @@ sample_span(const struct session *s, struct summary *out)
 	const struct rec_index *ix = session_index(s);
 	size_t i, j;
 
-	for (i = 0; i < ix->n && ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE; i++)
+	for (i = 0; i < ix->n && ent_type(&ix->v[i]) != PF_REC_SAMPLE; i++)
 		;
-	for (j = ix->n; j > i && ent_type(&ix->v[j - 1]) != PERF_RECORD_SAMPLE; j--)
+	for (j = ix->n; j > i && ent_type(&ix->v[j - 1]) != PF_REC_SAMPLE; j--)
 		;
 	if (i >= j)
 		return;
@@ -104,7 +104,7 @@ void
 summary_new(const struct session *s, struct summary *out)
 {
 	memset(out, 0, sizeof *out);
-	out->samples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	out->samples = session_counts(s)->by_type[PF_REC_SAMPLE];
 	sample_span(s, out);
 	count_lost(s, out);
 	count_tasks(s, out);

@@ -39,7 +39,7 @@ tkey_of(int32_t pid, int32_t tid)
 static bool
 is_sample(const struct timeline *tl, const struct rec_ent *e, size_t pos)
 {
-	return ent_type(e) == PERF_RECORD_SAMPLE && (tl->attr < 0 ||
+	return ent_type(e) == PF_REC_SAMPLE && (tl->attr < 0 ||
 	    ent_attr(e) == (unsigned)tl->attr) && (tl->in == NULL || hist_scope_has(tl->in, pos));
 }
 
@@ -295,7 +295,7 @@ find_lost(struct timeline *tl, const struct build *b, size_t n)
 	const struct type_counts *cnt = session_counts(tl->s);
 	size_t cap = 0;
 
-	if (cnt->by_type[PERF_RECORD_LOST] == 0 && cnt->by_type[PERF_RECORD_LOST_SAMPLES] == 0)
+	if (cnt->by_type[PF_REC_LOST] == 0 && cnt->by_type[PF_REC_LOST_SAMPLES] == 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct rec_ent *e = &tl->ix[i];
@@ -306,7 +306,7 @@ find_lost(struct timeline *tl, const struct build *b, size_t n)
 		struct ent_who w;
 		uint32_t pl, thl;
 
-		if (t != PERF_RECORD_LOST && t != PERF_RECORD_LOST_SAMPLES)
+		if (t != PF_REC_LOST && t != PF_REC_LOST_SAMPLES)
 			continue;
 		if (session_rec(tl->s, ent_loc(e), &r) < 0 || record_lost(&r, &l) < 0)
 			continue;
@@ -382,7 +382,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 	struct lgap *v = NULL;
 	size_t capo = 0, nouts = 0, cap = 0, nv = 0;
 
-	tl->has_switch = cnt->by_type[PERF_RECORD_SWITCH] || cnt->by_type[PERF_RECORD_SWITCH_CPU_WIDE];
+	tl->has_switch = cnt->by_type[PF_REC_SWITCH] || cnt->by_type[PF_REC_SWITCH_CPU_WIDE];
 	if (!tl->has_switch || tl->mode != TL_TASKS) {
 		tl->gaps = xcalloc(1, sizeof *tl->gaps);
 		return;
@@ -395,7 +395,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 		uint32_t j, lane;
 		struct rec r;
 
-		if (t != PERF_RECORD_SWITCH && t != PERF_RECORD_SWITCH_CPU_WIDE)
+		if (t != PF_REC_SWITCH && t != PF_REC_SWITCH_CPU_WIDE)
 			continue;
 		w = session_ent_who(tl->s, i);
 		key = tkey_of(w.pid, w.tid);

@@ -146,7 +146,7 @@ write_trailer(struct pdbuf *b, uint64_t st, uint64_t id)
 size_t
 write_comm(struct pdbuf *b, uint64_t st, uint64_t id, bool trailer)
 {
-	size_t r = pd_rec_begin(b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	size_t r = pd_rec_begin(b, PF_REC_COMM, PERF_RECORD_MISC_COMM_EXEC);
 
 	pd_u32(b, 1234);
 	pd_u32(b, 1235);

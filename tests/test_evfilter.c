@@ -25,7 +25,7 @@
 static size_t
 samples_of(struct session *s, size_t attr)
 {
-	return session_attr_counts(s, attr)->by_type[PERF_RECORD_SAMPLE];
+	return session_attr_counts(s, attr)->by_type[PF_REC_SAMPLE];
 }
 
 /* tracepoint.data's events: sched:sched_switch (202 samples), cpu-clock/freq=2000/ (117). */
@@ -97,7 +97,7 @@ Test(evfilter, unknown_key_is_said_and_left_out)
 	cr_expect_not_null(strstr(err, "event:"), "the keys are listed: %s", err);
 	cr_expect_eq(widget_count(&p.w), ix->n, "foo:bar filters nothing");
 	cr_assert_eq(widget_set_filter(&p.w, "type:SAMPLE foo:bar", err, sizeof err), 0);
-	cr_expect_eq(widget_count(&p.w), session_counts(s)->by_type[PERF_RECORD_SAMPLE],
+	cr_expect_eq(widget_count(&p.w), session_counts(s)->by_type[PF_REC_SAMPLE],
 	    "the other terms still hold");
 	cr_expect_not_null(strstr(err, "'foo:'"), "%s", err);
 	/* known terms and plain words warn of nothing */

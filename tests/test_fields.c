@@ -65,7 +65,7 @@ static void
 kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
 {
 	switch (t) {
-	case PERF_RECORD_MMAP:
+	case PF_REC_MMAP:
 		pd_u32(b, 1);
 		pd_u32(b, 2);
 		pd_u64(b, 0x400000);
@@ -73,7 +73,7 @@ kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
 		pd_u64(b, 0);
 		pd_str8(b, "/usr/bin/foo");
 		break;
-	case PERF_RECORD_MMAP2:
+	case PF_REC_MMAP2:
 		pd_u32(b, 1);
 		pd_u32(b, 2);
 		pd_u64(b, 0x400000);
@@ -95,30 +95,30 @@ kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
 		pd_u32(b, 2);
 		pd_str8(b, "/usr/lib/libc.so.6");
 		break;
-	case PERF_RECORD_LOST:
+	case PF_REC_LOST:
 		pd_u64(b, 100);
 		pd_u64(b, 7);
 		break;
-	case PERF_RECORD_COMM:
+	case PF_REC_COMM:
 		pd_u32(b, 1);
 		pd_u32(b, 2);
 		pd_str8(b, "comm");
 		break;
-	case PERF_RECORD_EXIT:
-	case PERF_RECORD_FORK:
+	case PF_REC_EXIT:
+	case PF_REC_FORK:
 		pd_u32(b, 3);
 		pd_u32(b, 1);
 		pd_u32(b, 3);
 		pd_u32(b, 1);
 		pd_u64(b, 99);
 		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
+	case PF_REC_THROTTLE:
+	case PF_REC_UNTHROTTLE:
 		pd_u64(b, 99);
 		pd_u64(b, 100);
 		pd_u64(b, 0);
 		break;
-	case PERF_RECORD_READ:
+	case PF_REC_READ:
 		pd_u32(b, 1);
 		pd_u32(b, 2);
 		/* read_format GROUP|ID of the test attr: nr, then {value, id} */
@@ -128,7 +128,7 @@ kernel_body(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a,
 		pd_u64(b, 20);
 		pd_u64(b, 101);
 		break;
-	case PERF_RECORD_SAMPLE:
+	case PF_REC_SAMPLE:
 		/* IDENTIFIER IP TID TIME ID CPU PERIOD */
 		pd_u64(b, 100);
 		pd_u64(b, 0x1234);
@@ -151,25 +151,25 @@ static void
 kernel_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a, size_t r)
 {
 	switch (t) {
-	case PERF_RECORD_AUX:
+	case PF_REC_AUX:
 		pd_u64(b, 0);
 		pd_u64(b, 0x3370);
 		pd_u64(b, 1);
 		break;
-	case PERF_RECORD_ITRACE_START:
+	case PF_REC_ITRACE_START:
 		pd_u32(b, 1);
 		pd_u32(b, 2);
 		break;
-	case PERF_RECORD_LOST_SAMPLES:
+	case PF_REC_LOST_SAMPLES:
 		pd_u64(b, 3);
 		break;
-	case PERF_RECORD_SWITCH:
+	case PF_REC_SWITCH:
 		break;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
+	case PF_REC_SWITCH_CPU_WIDE:
 		pd_u32(b, 5);
 		pd_u32(b, 6);
 		break;
-	case PERF_RECORD_NAMESPACES:
+	case PF_REC_NAMESPACES:
 		pd_u32(b, 1);
 		pd_u32(b, 2);
 		pd_u64(b, 7);
@@ -178,25 +178,25 @@ kernel_body_more(struct pdbuf *b, uint32_t t, int v, const struct perf_event_att
 			pd_u64(b, 0xeffffff0u + i);
 		}
 		break;
-	case PERF_RECORD_KSYMBOL:
+	case PF_REC_KSYMBOL:
 		pd_u64(b, 0xffffffffc0248588ull);
 		pd_u32(b, 72);
 		pd_u16(b, 1);
 		pd_u16(b, 0);
 		pd_str8(b, "bpf_prog_x");
 		break;
-	case PERF_RECORD_BPF_EVENT:
+	case PF_REC_BPF_EVENT:
 		pd_u16(b, 1);
 		pd_u16(b, 0);
 		pd_u32(b, 5);
 		for (int i = 0; i < 8; i++)
 			pd_u8(b, (uint8_t)(0xa0 + i));
 		break;
-	case PERF_RECORD_CGROUP:
+	case PF_REC_CGROUP:
 		pd_u64(b, 1);
 		pd_str8(b, "/");
 		break;
-	case PERF_RECORD_TEXT_POKE:
+	case PF_REC_TEXT_POKE:
 		pd_u64(b, 0xffffffff81000000ull);
 		pd_u16(b, 5);
 		pd_u16(b, 5);
@@ -435,16 +435,16 @@ write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
 	size_t r;
 	uint16_t misc = 0;
 
-	if (t == PERF_RECORD_MMAP2 && v == 1)
+	if (t == PF_REC_MMAP2 && v == 1)
 		misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
-	if (t == PERF_RECORD_SWITCH || t == PERF_RECORD_SWITCH_CPU_WIDE)
+	if (t == PF_REC_SWITCH || t == PF_REC_SWITCH_CPU_WIDE)
 		misc = PERF_RECORD_MISC_SWITCH_OUT;
 	if (t == PF_REC_BUILD_ID)
 		misc = 1u << 15;
 	if ((t == PF_REC_CPU_MAP && v > 3) || (t == PF_REC_EVENT_UPDATE && v > 3) ||
-	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PERF_RECORD_MMAP2 &&
+	    (t != PF_REC_CPU_MAP && t != PF_REC_EVENT_UPDATE && t != PF_REC_MMAP2 &&
 	    t != PF_REC_ATTR && t != PF_REC_SCHEDSTAT_CPU && t != PF_REC_SCHEDSTAT_DOMAIN &&
-	    v > 0) || (t == PERF_RECORD_MMAP2 && v > 1) || (t >= PF_REC_SCHEDSTAT_CPU && v > 2) ||
+	    v > 0) || (t == PF_REC_MMAP2 && v > 1) || (t >= PF_REC_SCHEDSTAT_CPU && v > 2) ||
 	    (t == PF_REC_ATTR && v > 2))
 		return SIZE_MAX;
 	r = pd_rec_begin(b, t, misc | PERF_RECORD_MISC_USER);
@@ -452,7 +452,7 @@ write_type(struct pdbuf *b, uint32_t t, int v, const struct perf_event_attr *a)
 		kernel_body(b, t, v, a, r);
 	else
 		tool_body(b, t, v, a, r);
-	if (t < PF_REC_USER_TYPE_START && t != PERF_RECORD_SAMPLE)
+	if (t < PF_REC_USER_TYPE_START && t != PF_REC_SAMPLE)
 		write_trailer(b, a->sample_type, 100);
 	pd_rec_end(b, r);
 	return r;
@@ -537,7 +537,7 @@ Test(fields, values_and_summaries)
 	cr_assert_str_eq(col.v[field_idx("comm")].value, "\"d_matmul\"");
 	cr_assert_eq(field_num("sample_id.tid"), 12);
 
-	at = write_type(&b, PERF_RECORD_MMAP2, 0, &a);
+	at = write_type(&b, PF_REC_MMAP2, 0, &a);
 	r = mkrec(&b, at);
 	fields_summary(&s, &r, sum, sizeof sum);
 	cr_assert_str_eq(sum, "PERF_RECORD_MMAP2 1/2: [0x400000(0x1000) @ 0 08:01 1234 5]: "
@@ -545,7 +545,7 @@ Test(fields, values_and_summaries)
 	describe(&s, &r);
 	cr_assert_str_eq(col.v[field_idx("filename")].value, "\"/usr/lib/libc.so.6\"");
 
-	at = write_type(&b, PERF_RECORD_MMAP2, 1, &a);
+	at = write_type(&b, PF_REC_MMAP2, 1, &a);
 	r = mkrec(&b, at);
 	fields_summary(&s, &r, sum, sizeof sum);
 	cr_assert_str_eq(sum, "PERF_RECORD_MMAP2 1/2: [0x400000(0x1000) @ 0 "
@@ -564,7 +564,7 @@ Test(fields, values_and_summaries)
 	fields_summary(&s, &r, sum, sizeof sum);
 	cr_assert_str_eq(sum, "PERF_RECORD_CPU_MAP: 0-1,32");
 
-	at = write_type(&b, PERF_RECORD_SAMPLE, 0, &a);
+	at = write_type(&b, PF_REC_SAMPLE, 0, &a);
 	r = mkrec(&b, at);
 	fields_summary(&s, &r, sum, sizeof sum);
 	cr_assert_str_eq(sum, "PERF_RECORD_SAMPLE(IP, 0x2): 1/2: 0x1234 period: 1000 addr: 0 "
@@ -601,7 +601,7 @@ walk_check(void *arg, const struct rec *r, int depth)
 	cr_assert(!any_bad());
 	fields_summary(w->s, r, sum, sizeof sum);
 	cr_assert_null(strstr(sum, "damaged"), "%s", sum);
-	if (r->type == PERF_RECORD_SAMPLE) {
+	if (r->type == PF_REC_SAMPLE) {
 		struct sample smp;
 		const char *why = NULL;
 
@@ -648,7 +648,7 @@ Test(fields, synthetic_recording_both_orders)
 Test(fields, huge_counts_in_other_records)
 {
 	static const uint32_t types[] = {
-		PF_REC_THREAD_MAP, PF_REC_ID_INDEX, PF_REC_STAT_CONFIG, PERF_RECORD_NAMESPACES,
+		PF_REC_THREAD_MAP, PF_REC_ID_INDEX, PF_REC_STAT_CONFIG, PF_REC_NAMESPACES,
 	};
 	static const uint64_t nrs[] = { 1ull << 60, 1ull << 59, UINT64_MAX, 3 };
 	struct perf_event_attr a;
@@ -664,7 +664,7 @@ Test(fields, huge_counts_in_other_records)
 			struct rec r;
 			char sum[256];
 
-			if (types[k] == PERF_RECORD_NAMESPACES) {
+			if (types[k] == PF_REC_NAMESPACES) {
 				pd_u32(&b, 1);
 				pd_u32(&b, 1);
 			}
@@ -877,7 +877,7 @@ Test(fields, sample_summary_cut_as_printf)
 	base_attr(&a[1], st);
 	sess_init(&s, a, 2);
 	s.attrs.v[1].name = strdup("cycles:\x1b[31mu-with-a-long-name\xff");
-	at = pd_rec_begin(&b, PERF_RECORD_SAMPLE, 0x4002);
+	at = pd_rec_begin(&b, PF_REC_SAMPLE, 0x4002);
 	pd_u64(&b, 201);			/* IDENTIFIER: attr 1 */
 	pd_u64(&b, 0xffffffff814bba70ull);	/* IP */
 	pd_u32(&b, (uint32_t)-1);		/* pid -1 */

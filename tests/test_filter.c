@@ -284,11 +284,11 @@ Test(filter, hist_time_and_tid)
 	ix = session_index(s);
 	/* the middle third of the samples' times */
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
 			all++;
 	lo = hi = 0;
 	for (size_t i = 0, k = 0; i < ix->n; i++) {
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		if (k == all / 3)
 			lo = ix->v[i].time;
@@ -297,7 +297,7 @@ Test(filter, hist_time_and_tid)
 		k++;
 	}
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ix->v[i].time >= lo &&
+		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE && ix->v[i].time >= lo &&
 		    ix->v[i].time <= hi)
 			inside++;
 	f.time = calloc(1, sizeof *f.time);
@@ -428,7 +428,7 @@ Test(filter, comm_of_a_sample_after_exit)
 	path = tmp_write("afterexit", b.p, b.len);
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 9);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 9);
 	t = session_threads(s);
 	cr_expect_eq(t->n, 1, "no second lifetime of tid 42");
 	cr_expect_str_eq(thread_comm_at(t, thread_table_find(t, 42, 1085), 1085), "synth");
@@ -573,7 +573,7 @@ Test(filter, symbol_address_of_one_process)
 			struct frame fr;
 			size_t k;
 
-			if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+			if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 			    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
 			    record_decode_sample(s, &r, &smp, NULL) < 0)
 				continue;

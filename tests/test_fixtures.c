@@ -350,7 +350,7 @@ Test(fixtures, directory_mode)
 	cr_assert_eq(session_info(s).mode, SESSION_DIR);
 	cr_assert_gt(session_nfiles(s), 1);
 	cr_assert(session_features(s)->sec[PF_FEAT_DIR_FORMAT].present);
-	cr_assert_gt(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 0);
+	cr_assert_gt(session_counts(s)->by_type[PF_REC_SAMPLE], 0);
 	session_close(s);
 }
 
@@ -437,7 +437,7 @@ check_swapped(const char *name)
 		struct sample sa, sb;
 		const char *why;
 
-		if (ent_type(&session_index(a)->v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&session_index(a)->v[i]) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(a, ent_loc(&session_index(a)->v[i]), &ra), 0);
 		cr_assert_eq(session_rec(b, ent_loc(&session_index(b)->v[i]), &rb), 0);

@@ -233,7 +233,7 @@ Test(hist, session_fp_fixture)
 	added = hist_add_session(h, &skipped);
 	hist_finish(h);
 	cr_assert_eq(skipped, 0);
-	cr_assert_eq(added, session_counts(s)->by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(added, session_counts(s)->by_type[PF_REC_SAMPLE]);
 	cr_assert_eq(hist_nevents(h), 1);
 	cr_assert_eq(hist_event(h, 0)->nsamples, added);
 	n = hist_rows(h, 0, 0, &rows);
@@ -290,7 +290,7 @@ Test(hist, sample_of_unknown_event)
 	pd_u64(&b, 200);
 	data_off = b.len;
 	for (int i = 0; i < 3; i++) {
-		r = pd_rec_begin(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		r = pd_rec_begin(&b, PF_REC_SAMPLE, PERF_RECORD_MISC_USER);
 		pd_u64(&b, 0x400100);
 		pd_u32(&b, 42);
 		pd_u32(&b, 42);
@@ -307,7 +307,7 @@ Test(hist, sample_of_unknown_event)
 	s = session_open_mem("unknown-event", &mem, 1, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_assert_eq(session_attrs(s)->n, 2);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 3);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 3);
 
 	memset(&o, 0, sizeof o);
 	o.event = -1;
@@ -493,7 +493,7 @@ uncached_hist(struct session *s, struct symbolizer *z, const struct hist_opts *o
 		struct frame self;
 		struct hist_sample hs;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 		    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
 		    record_decode_sample(s, &r, &smp, NULL) < 0)
 			continue;
@@ -659,7 +659,7 @@ Test(hist, merged_rows_equal_coarser_keys)
 	for (size_t i = 0; i < ix->n; i++) {
 		uint32_t id = hist_sample_entry(ht, i);
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE) {
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE) {
 			cr_assert_eq(id, UINT32_MAX);
 			continue;
 		}
@@ -965,13 +965,13 @@ static void
 lv_comm(struct pdbuf *b, uint32_t pid)
 {
 	static const char *const names[] = { "kuser", "kmid", "kgarb", "user" };
-	size_t r = pd_rec_begin(b, PERF_RECORD_COMM, 0);
+	size_t r = pd_rec_begin(b, PF_REC_COMM, 0);
 
 	pd_u32(b, pid);
 	pd_u32(b, pid);
 	pd_str8(b, names[pid - 42]);
 	pd_rec_end(b, r);
-	r = pd_rec_begin(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	r = pd_rec_begin(b, PF_REC_MMAP2, PERF_RECORD_MISC_USER);
 	pd_u32(b, pid);
 	pd_u32(b, pid);
 	pd_u64(b, LV_U + 0x1000);
@@ -994,7 +994,7 @@ lv_recording(void)
 	struct pdbuf b;
 	size_t data = synth_head_with(&b, false, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN, 0);
-	size_t r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	size_t r = pd_rec_begin(&b, PF_REC_MMAP, PERF_RECORD_MISC_KERNEL);
 	char *path;
 
 	pd_u32(&b, UINT32_MAX);	/* pid -1: the kernel */
@@ -1012,7 +1012,7 @@ lv_recording(void)
 
 		while (s->chain[n] != 1)
 			n++;
-		r = pd_rec_begin(&b, PERF_RECORD_SAMPLE, s->kernel ? PERF_RECORD_MISC_KERNEL :
+		r = pd_rec_begin(&b, PF_REC_SAMPLE, s->kernel ? PERF_RECORD_MISC_KERNEL :
 		    PERF_RECORD_MISC_USER);
 		pd_u64(&b, s->chain[1]);	/* the ip: the first frame after the marker */
 		pd_u32(&b, s->pid);

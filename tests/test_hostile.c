@@ -192,7 +192,7 @@ Test(budget, bomb_stops_with_what_came_before, .timeout = 30)
 	cr_assert_leq(used, budget, "used %llu of %llu", (unsigned long long)used,
 	    (unsigned long long)budget);
 	/* what came before the bomb and part of the bomb are loaded */
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 1);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 1);
 	cr_assert_gt(session_counts(s)->by_type[68], 100000);
 	assert_walk_matches(s);
 	session_close(s);
@@ -210,7 +210,7 @@ Test(budget, bomb_within_a_raised_budget_loads_whole, .timeout = 30)
 	s = open_with(&b, UINT64_C(1) << 30, true, NULL);
 	cr_assert(!session_info(s).over_budget);
 	cr_assert_eq(session_counts(s)->by_type[68], 2 * ((4 << 20) / 8));
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 1);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 1);
 	cr_assert_not_null(find_diag(s, "COMPRESSED record inflates"), "absurd ratio named");
 	cr_assert_not_null(find_diag(s, "2 COMPRESSED records inflate more than"));
 	session_close(s);
@@ -287,7 +287,7 @@ Test(damaged, callchain_count_that_wraps, .timeout = 10)
 	cr_assert_eq(d->offset, bad, "first at 0x%llx, want 0x%zx", (unsigned long long)d->offset,
 	    bad);
 	cr_assert_not_null(find_diag(s, "1 damaged SAMPLE record (callchain runs past the sample)"));
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 5, "still counted as perf --stats does");
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 5, "still counted as perf --stats does");
 	session_close(s);
 	pd_free(&b);
 }
@@ -426,7 +426,7 @@ Test(input, directory_with_special_data_files, .timeout = 10)
 	cr_assert_not_null(find_diag(s, "data.0 left out: refused: is a FIFO"));
 	cr_assert_not_null(find_diag(s, "data.1 left out: refused: is a character device"));
 	cr_assert(session_info(s).damaged);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 8, "data is read whole");
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 8, "data is read whole");
 	session_close(s);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
@@ -819,7 +819,7 @@ Test(newest, compressed2_bomb_stops_at_the_budget, .timeout = 30)
 	cr_assert_not_null(d);
 	cr_expect_eq(d->offset, zoff);
 	cr_expect_not_null(find_diag(s, "COMPRESSED record inflates"), "absurd ratio named");
-	cr_expect_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 1);
+	cr_expect_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 1);
 	cr_expect_gt(session_counts(s)->by_type[68], 1000);
 	cr_expect_leq(session_info(s).zlen, UINT64_C(8) << 20);
 	assert_walk_matches(s);

@@ -238,7 +238,7 @@ Test(inline, dwarf_fixture_inlined_levels)
 		struct rec r;
 		size_t n, u = 0;
 
-		if (ent_type(e) != PERF_RECORD_SAMPLE)
+		if (ent_type(e) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(s, ent_loc(e), &r), 0);
 		cr_assert_eq(record_decode_sample(s, &r, &smp, NULL), 0);

@@ -47,11 +47,11 @@ Test(panes, events_rows_and_filters)
 	cr_assert_eq(widget_count(&p.w), ix->n);
 	cr_assert(row_has(&p, 0, "PERF_RECORD_ID_INDEX"));
 	cr_assert_eq(widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err), 0);
-	cr_assert_eq(widget_count(&p.w), cnt->by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(widget_count(&p.w), cnt->by_type[PF_REC_SAMPLE]);
 	cr_assert(row_has(&p, widget_cursor_row(&p.w), "PERF_RECORD_SAMPLE"));
 	cr_assert_eq(widget_set_filter(&p.w, "type:perf_record_comm,EXIT", err, sizeof err), 0);
-	cr_assert_eq(widget_count(&p.w), cnt->by_type[PERF_RECORD_COMM] +
-	    cnt->by_type[PERF_RECORD_EXIT]);
+	cr_assert_eq(widget_count(&p.w), cnt->by_type[PF_REC_COMM] +
+	    cnt->by_type[PF_REC_EXIT]);
 	cr_assert_lt(widget_set_filter(&p.w, "type:NOPE", err, sizeof err), 0);
 	cr_assert_not_null(strstr(err, "type:NOPE"));
 	cr_assert_lt(widget_set_filter(&p.w, "pid:x", err, sizeof err), 0);
@@ -175,7 +175,7 @@ is_sample(struct session *s, size_t pos)
 	struct rec r;
 
 	return session_rec(s, ent_loc(&session_index(s)->v[pos]), &r) == 0 &&
-	    r.type == PERF_RECORD_SAMPLE;
+	    r.type == PF_REC_SAMPLE;
 }
 
 /* The row at visible position i, its Time (the address) and Record columns, is line. */
@@ -878,7 +878,7 @@ every_ctree(struct pane *p, struct session *s, const char *fx, struct row *r)
 {
 	int ch = col_titled(p, "Children");
 
-	cr_assert_eq(widget_count(&p->w) > 0, session_counts(s)->by_type[PERF_RECORD_SAMPLE] > 0,
+	cr_assert_eq(widget_count(&p->w) > 0, session_counts(s)->by_type[PF_REC_SAMPLE] > 0,
 	    "%s: %s rows when there are samples", fx, p->ops->name);
 	for (size_t i = 0; i < widget_count(&p->w); i++) {
 		row_of(p, widget_source(&p->w, i), r);
@@ -897,10 +897,10 @@ every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
 	bool found = false;
 
 	for (size_t i = 0; i < ix->n && pid < 0; i++)
-		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
 			pid = session_ent_who(s, i).pid;
 	if (pid < 0) {
-		cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 0, "%s: samples without pid", fx);
+		cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 0, "%s: samples without pid", fx);
 		return;
 	}
 	cr_assert_gt(widget_count(&p->w), 0, "%s: process rows", fx);
@@ -930,7 +930,7 @@ every_hot(struct pane *p, struct session *s, const char *fx, struct row *r)
 	uint64_t sum = 0;
 	const char *pct;
 
-	if (cnt->by_type[PERF_RECORD_SAMPLE] == 0 || strcmp(fx, "stat.data") == 0)
+	if (cnt->by_type[PF_REC_SAMPLE] == 0 || strcmp(fx, "stat.data") == 0)
 		return;
 	cr_assert_gt(widget_count(&p->w), 0, "%s: hot rows", fx);
 	row_of(p, widget_source(&p->w, 0), r);
@@ -947,7 +947,7 @@ every_hot(struct pane *p, struct session *s, const char *fx, struct row *r)
 		sum += strtoull(r->col[samples], NULL, 10);
 	}
 	cr_assert_gt(sum, 0, "%s: samples on the first level", fx);
-	cr_assert_leq(sum, cnt->by_type[PERF_RECORD_SAMPLE], "%s", fx);
+	cr_assert_leq(sum, cnt->by_type[PF_REC_SAMPLE], "%s", fx);
 }
 
 /* Hex: nothing shown at first; then the first and last records, field by field. */
@@ -1154,7 +1154,7 @@ Test(panes, hostile_names_drawn_escaped)
 static void
 every_time_pane(struct pane *p, struct session *s, const char *fx)
 {
-	uint64_t samples = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	uint64_t samples = session_counts(s)->by_type[PF_REC_SAMPLE];
 	struct row *r;
 
 	if (p->id == PANE_FSCOPE) {

@@ -53,7 +53,7 @@ write_sample(struct pdbuf *b, const struct perf_event_attr *a, uint64_t seed, ui
     uint16_t misc)
 {
 	uint64_t st = a->sample_type;
-	size_t r = pd_rec_begin(b, PERF_RECORD_SAMPLE, misc);
+	size_t r = pd_rec_begin(b, PF_REC_SAMPLE, misc);
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		pd_u64(b, id);
@@ -271,7 +271,7 @@ check_sample_fields(const struct perf_event_attr *a, uint64_t seed, uint64_t id)
 	uint64_t st = a->sample_type;
 	char name[64];
 
-	cr_assert_eq(field_num("header.type"), PERF_RECORD_SAMPLE);
+	cr_assert_eq(field_num("header.type"), PF_REC_SAMPLE);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		cr_assert_eq(field_num("identifier"), id);
 	if (st & PERF_SAMPLE_IP)
@@ -440,7 +440,7 @@ check_agrees(const struct session *s, const struct perf_event_attr *a, const uin
 {
 	/* A copy of exactly len bytes, so ASan sees any overread. */
 	uint8_t *copy = malloc(len);
-	struct rec r = { copy, (uint32_t)len, PERF_RECORD_SAMPLE, 0, swap, 0 };
+	struct rec r = { copy, (uint32_t)len, PF_REC_SAMPLE, 0, swap, 0 };
 	struct sample smp, head;
 	const char *why = NULL, *cwhy = NULL;
 	int rc;
@@ -710,7 +710,7 @@ Test(record, no_trailer_without_sample_id_all)
 	a.sample_id_all = 1;
 	sess_free(&s);
 	sess_init(&s, &a, 1);
-	at = pd_rec_begin(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	at = pd_rec_begin(&b, PF_REC_LOST_SAMPLES, 0);
 	pd_u64(&b, 5);
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
@@ -751,13 +751,13 @@ Test(record, table_entries)
 	cr_expect_null(record_type(23));
 	cr_expect_null(record_type(63));
 	cr_expect_null(record_type(PF_REC_MAX_KNOWN));
-	cr_expect_eq(record_type(PERF_RECORD_MMAP)->body_min, 32);
-	cr_expect_eq(record_type(PERF_RECORD_MMAP2)->body_min, 64);
+	cr_expect_eq(record_type(PF_REC_MMAP)->body_min, 32);
+	cr_expect_eq(record_type(PF_REC_MMAP2)->body_min, 64);
 	cr_expect_eq(record_type(PF_REC_ATTR)->body_min, PF_ATTR_SIZE_VER0_MIN);
 	cr_expect_eq(record_type(PF_REC_BUILD_ID)->body_min, 28);
 	/* every kernel type but SWITCH and every described tool type has fields */
-	cr_expect_not_null(record_type(PERF_RECORD_SAMPLE)->fields);
-	cr_expect_null(record_type(PERF_RECORD_SWITCH)->fields);
+	cr_expect_not_null(record_type(PF_REC_SAMPLE)->fields);
+	cr_expect_null(record_type(PF_REC_SWITCH)->fields);
 	cr_expect_null(record_type(PF_REC_FINISHED_ROUND)->summary);
 }
 
@@ -765,7 +765,7 @@ Test(record, table_entries)
 static void
 write_kernel_records(struct pdbuf *b, size_t at[7])
 {
-	at[0] = pd_rec_begin(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
+	at[0] = pd_rec_begin(b, PF_REC_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
 	pd_u32(b, 7);
 	pd_u32(b, 8);
 	pd_u64(b, 0x400000);
@@ -779,7 +779,7 @@ write_kernel_records(struct pdbuf *b, size_t at[7])
 	pd_u32(b, 2);
 	pd_str8(b, "/bin/x");
 	pd_rec_end(b, at[0]);
-	at[1] = pd_rec_begin(b, PERF_RECORD_MMAP, 0);
+	at[1] = pd_rec_begin(b, PF_REC_MMAP, 0);
 	pd_u32(b, (uint32_t)-1);
 	pd_u32(b, 0);
 	pd_u64(b, 1);
@@ -789,7 +789,7 @@ write_kernel_records(struct pdbuf *b, size_t at[7])
 	pd_rec_end(b, at[1]);
 	at[2] = write_comm(b, 0, 0, false);
 	for (int k = 0; k < 2; k++) {
-		at[3 + k] = pd_rec_begin(b, k ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0);
+		at[3 + k] = pd_rec_begin(b, k ? PF_REC_EXIT : PF_REC_FORK, 0);
 		pd_u32(b, 20);
 		pd_u32(b, 10);
 		pd_u32(b, 21);
@@ -797,11 +797,11 @@ write_kernel_records(struct pdbuf *b, size_t at[7])
 		pd_u64(b, 999);
 		pd_rec_end(b, at[3 + k]);
 	}
-	at[5] = pd_rec_begin(b, PERF_RECORD_LOST, 0);
+	at[5] = pd_rec_begin(b, PF_REC_LOST, 0);
 	pd_u64(b, 4);
 	pd_u64(b, 17);
 	pd_rec_end(b, at[5]);
-	at[6] = pd_rec_begin(b, PERF_RECORD_LOST_SAMPLES, 0);
+	at[6] = pd_rec_begin(b, PF_REC_LOST_SAMPLES, 0);
 	pd_u64(b, 18);
 	pd_rec_end(b, at[6]);
 }

@@ -196,7 +196,7 @@ first_sample(const struct session *s, int32_t *tid, uint32_t *cpu, uint64_t *t0,
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct rec_ent *e = &ix->v[i];
 
-		if (ent_type(e) != PERF_RECORD_SAMPLE)
+		if (ent_type(e) != PF_REC_SAMPLE)
 			continue;
 		if (*tid < 0) {
 			*tid = session_ent_who(s, i).tid;

@@ -372,7 +372,7 @@ run_all(const char *name, const char *buildid, struct tally *ty)
 		const char *why;
 		struct frame f;
 
-		if (ent_type(e) != PERF_RECORD_SAMPLE || session_rec(s, ent_loc(e), &r) < 0 ||
+		if (ent_type(e) != PF_REC_SAMPLE || session_rec(s, ent_loc(e), &r) < 0 ||
 		    record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;
 		ty->samples++;
@@ -512,7 +512,7 @@ write_recording(const struct tmap *m, size_t n)
 	data = b.len;
 	for (size_t k = 0; k < n; k++) {
 		if (m[k].pid < 0) {
-			r = pd_rec_begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+			r = pd_rec_begin(&b, PF_REC_MMAP, PERF_RECORD_MISC_KERNEL);
 			pd_u32(&b, (uint32_t)-1);
 			pd_u32(&b, 0);
 			pd_u64(&b, m[k].start);
@@ -522,7 +522,7 @@ write_recording(const struct tmap *m, size_t n)
 			pd_rec_end(&b, r);
 			continue;
 		}
-		r = pd_rec_begin(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER |
+		r = pd_rec_begin(&b, PF_REC_MMAP2, PERF_RECORD_MISC_USER |
 		    (m[k].bid ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0));
 		pd_u32(&b, (uint32_t)m[k].pid);
 		pd_u32(&b, (uint32_t)m[k].pid);

@@ -31,7 +31,7 @@ on_rec(void *arg, const struct rec *r, int depth)
 	size_t n, nv;
 
 	(void)depth;
-	if (r->type != PERF_RECORD_SAMPLE || record_decode_sample(w->s, r, &smp, &why) < 0)
+	if (r->type != PF_REC_SAMPLE || record_decode_sample(w->s, r, &smp, &why) < 0)
 		return 0;
 	w->records++;
 	cr_assert_eq(smp.attr, 0, "only the leader samples");
@@ -64,7 +64,7 @@ Test(sample_read, leader_sampling_delivers_each_member)
 		/* the periods add up to the last count: each grew by what it delivered */
 		cr_assert_eq(w.sum[a], w.last[a], "attr %d: %lu vs %lu", a, (unsigned long)w.sum[a],
 		    (unsigned long)w.last[a]);
-		cr_assert_eq(session_attr_counts(w.s, (size_t)a)->by_type[PERF_RECORD_SAMPLE],
+		cr_assert_eq(session_attr_counts(w.s, (size_t)a)->by_type[PF_REC_SAMPLE],
 		    w.delivered[a], "attr %d counted as delivered", a);
 	}
 	read_state_free(&w.st);

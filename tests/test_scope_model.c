@@ -116,7 +116,7 @@ candidates(struct model *m)
 	for (size_t i = 0; i < ix->n; i++) {
 		struct ent_who w;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		w = session_ent_who(m->s, i);
 		if (ix->v[i].time < m->t_lo)

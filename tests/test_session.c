@@ -55,10 +55,10 @@ Test(session, synth_native)
 	cr_assert_eq(attr_table_find_id(session_attrs(s), 101), 0);
 	cr_assert_eq(attr_table_find_id(session_attrs(s), 102), -1);
 	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 10);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 10);
 	cr_assert_eq(session_counts(s)->by_type[PF_REC_FINISHED_ROUND], 2);
 	cr_assert_not_null(session_attr_counts(s, 0));
-	cr_assert_eq(session_attr_counts(s, 0)->by_type[PERF_RECORD_SAMPLE], 10);
+	cr_assert_eq(session_attr_counts(s, 0)->by_type[PF_REC_SAMPLE], 10);
 	cr_assert_eq(session_index(s)->n, synth_layout.nrecords);
 	cr_assert_eq(session_info(s).damaged, false);
 	cr_assert_eq(session_diags(s)->n, 0, "unexpected diagnostic: %s", session_diags(s)->n ? session_diags(s)->v[0].msg : "");
@@ -70,7 +70,7 @@ Test(session, synth_native)
 		uint64_t want = 1000;
 
 		for (size_t i = 0; i < session_index(s)->n; i++) {
-			if (ent_type(&session_index(s)->v[i]) != PERF_RECORD_SAMPLE)
+			if (ent_type(&session_index(s)->v[i]) != PF_REC_SAMPLE)
 				continue;
 			cr_assert_eq(session_index(s)->v[i].time, want);
 			cr_assert_eq(session_ent_who(s, i).pid, 42);
@@ -224,7 +224,7 @@ Test(session, data_size_zero_salvaged)
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_assert(session_info(s).damaged);
 	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 8);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 8);
 	session_close(s);
 	pd_free(&b);
 }
@@ -397,7 +397,7 @@ Test(session, unknown_record_type_kept)
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_assert_eq(session_counts(s)->total, synth_layout.nrecords);
 	cr_assert_eq(session_counts(s)->by_type[200], 1);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 3);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 3);
 	cr_assert_eq(session_info(s).damaged, false);
 	session_close(s);
 	pd_free(&b);
@@ -461,7 +461,7 @@ Test(session, open_mem_directory_mode)
 	cr_assert_geq(session_file(s, 1)->vbase, session_file(s, 0)->size + 8);
 	cr_assert_eq(session_file(s, 1)->vbase % 8, 0);
 	cr_assert_eq(session_counts(s)->total, 2 * synth_layout.nrecords);
-	cr_assert_eq(session_counts(s)->by_type[PERF_RECORD_SAMPLE], 16);
+	cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 16);
 	cr_assert_eq(session_index(s)->n, 2 * synth_layout.nrecords);
 	cr_assert_eq(session_diags(s)->n, 0, "unexpected diagnostic: %s", session_diags(s)->n ? session_diags(s)->v[0].msg : "");
 	assert_sorted(s);

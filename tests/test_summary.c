@@ -73,7 +73,7 @@ count_who(const struct session *s, struct tally *pids, struct tally *tids)
 	for (size_t i = 0; i < ix->n; i++) {
 		struct ent_who w;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		w = session_ent_who(s, i);
 		tally_add(pids, w.pid);
@@ -183,7 +183,7 @@ lost_case(uint32_t type, uint64_t lost)
 	at = synth_layout.feat_table - 64;
 	cr_assert_eq(b.p[at], 4);	/* EXIT, 64 bytes */
 	pd_put32(&b, at, type);
-	if (type == PERF_RECORD_LOST) {
+	if (type == PF_REC_LOST) {
 		pd_put64(&b, at + 8, 100);	/* id */
 		pd_put64(&b, at + 16, lost);
 	} else {
@@ -204,8 +204,8 @@ lost_case(uint32_t type, uint64_t lost)
 
 Test(summary, lost_records_and_what_they_lost)
 {
-	lost_case(PERF_RECORD_LOST, 7);
-	lost_case(PERF_RECORD_LOST_SAMPLES, 5);
+	lost_case(PF_REC_LOST, 7);
+	lost_case(PF_REC_LOST_SAMPLES, 5);
 }
 
 /* ---- over the hist ---- */

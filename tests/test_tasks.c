@@ -41,7 +41,7 @@ Test(tasks, thread_rows_fork_fixture)
 	}
 	for (size_t i = 0; i < t->n; i++)
 		total += t->v[i].samples;
-	cr_assert_eq(total, session_counts(s)->by_type[PERF_RECORD_SAMPLE]);
+	cr_assert_eq(total, session_counts(s)->by_type[PF_REC_SAMPLE]);
 	cr_assert_eq(rows[0].proc_samples, t->v[rows[0].thread].samples);
 	/* the parent was perf-exec, then exec'd forkexec */
 	cr_assert_str_eq(thread_comm_at(t, rows[0].thread, 0), "perf-exec");

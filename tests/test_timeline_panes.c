@@ -85,7 +85,7 @@ Test(panes, timeline_mark_and_apply)
 
 	symbols_run(sy);
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE) {
+		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE) {
 			first = first < ix->v[i].time ? first : ix->v[i].time;
 			last = ix->v[i].time;
 		}
@@ -109,7 +109,7 @@ Test(panes, timeline_mark_and_apply)
 	v = p.push;
 	p.ops->enter(&p, &v);
 	for (size_t i = 0; i < ix->n; i++)
-		n += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ix->v[i].time >= a &&
+		n += ent_type(&ix->v[i]) == PF_REC_SAMPLE && ix->v[i].time >= a &&
 		    ix->v[i].time <= b;
 	{
 		struct row *r = malloc(sizeof *r);
@@ -159,7 +159,7 @@ Test(panes, fscope_mark_and_apply)
 
 	symbols_run(sy);
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE && ix->v[i].time < first)
+		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE && ix->v[i].time < first)
 			first = ix->v[i].time;
 	cr_assert_eq(pane_create_sym(&p, PANE_FSCOPE, s, NULL, sy), 0);
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);

@@ -229,7 +229,7 @@ Test(unwind, chains_equal_perf)
 		enum unwind_stop stop;
 		size_t n;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(s, ent_loc(&ix->v[i]), &r), 0);
 		cr_assert_eq(record_decode_sample(s, &r, &smp, &why), 0, "%s", why);
@@ -349,7 +349,7 @@ two_procs_load(void)
 		struct rec r;
 		const char *why;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE)
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(t->s, ent_loc(&ix->v[i]), &r), 0);
 		cr_assert_eq(record_decode_sample(t->s, &r, &t->smp[t->n], &why), 0, "%s", why);
@@ -469,7 +469,7 @@ Test(unwind, zero_return_address_ends_the_chain)
 		uint8_t *stack;
 		size_t n, n2, at;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
 		    record_decode_sample(s, &r, &smp, &why) < 0 || smp.stack == NULL)
 			continue;

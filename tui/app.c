@@ -466,7 +466,7 @@ tui_run(struct tui_opts *o)
 		goto out;
 	}
 	a->start_pane = PANE_HOT;
-	if (session_counts(a->s)->by_type[PERF_RECORD_SAMPLE] == 0 &&
+	if (session_counts(a->s)->by_type[PF_REC_SAMPLE] == 0 &&
 	    session_counts(a->s)->by_type[PF_REC_STAT] > 0)
 		a->start_pane = PANE_COUNTERS;	/* a perf stat record file */
 	nav_reset(&a->nav, &a->roots[a->start_pane]);

@@ -122,7 +122,7 @@ title_sym(struct app *a, char *buf, size_t n)
 {
 	const struct type_counts *cnt = session_counts(a->s);
 
-	if (a->sym == NULL || cnt->by_type[PERF_RECORD_SAMPLE] == 0)
+	if (a->sym == NULL || cnt->by_type[PF_REC_SAMPLE] == 0)
 		buf[0] = '\0';
 	else if (a->diff && symbols_pair_waiting(a->sym)) {
 		char w[96];
@@ -132,7 +132,7 @@ title_sym(struct app *a, char *buf, size_t n)
 		snprintf(buf, n, "symbols %.0f%%", 100 * symbols_progress(a->sym));
 	else
 		snprintf(buf, n, "symbols in %.2f s", a->sym_wall);
-	if (a->sym != NULL && cnt->by_type[PERF_RECORD_SAMPLE] > 0) {
+	if (a->sym != NULL && cnt->by_type[PF_REC_SAMPLE] > 0) {
 		char d[64];
 		size_t o = strlen(buf);
 
@@ -151,8 +151,8 @@ title_samples(struct app *a, char *buf, size_t n)
 	char what[64];
 	int k;
 
-	k = snprintf(buf, n, "%" PRIu64 " sample%s", session_counts(a->s)->by_type[PERF_RECORD_SAMPLE],
-	    plural(session_counts(a->s)->by_type[PERF_RECORD_SAMPLE]));
+	k = snprintf(buf, n, "%" PRIu64 " sample%s", session_counts(a->s)->by_type[PF_REC_SAMPLE],
+	    plural(session_counts(a->s)->by_type[PF_REC_SAMPLE]));
 	if (p != NULL && p->ops->counted != NULL && p->ops->counted(p, what, sizeof what) &&
 	    k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, " (table: %s)", what);
@@ -203,7 +203,7 @@ draw_title(struct app *a)
 	snprintf(f[TF_RECORDS], sizeof f[0], "%zu record%s", session_index(s)->n,
 	    plural(session_index(s)->n));
 	snprintf(f[TF_LOAD], sizeof f[0], "loaded in %.2f s", a->load_secs);
-	snprintf(f[TF_LOST], sizeof f[0], "%s", cnt->by_type[PERF_RECORD_LOST] ? "LOST records!" : "");
+	snprintf(f[TF_LOST], sizeof f[0], "%s", cnt->by_type[PF_REC_LOST] ? "LOST records!" : "");
 	for (int i = 0; i < TF_N; i++) {
 		on[i] = f[i][0] != '\0';
 		prio[i] = title_prio[i];

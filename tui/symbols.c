@@ -108,7 +108,7 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 	sy->callchains = attr_table_has_callchains(session_attrs(s));
 	sy->children = sy->callchains;
 	sy->start = f != NULL && filter_active(f) ? f : NULL;
-	sy->samples_total = session_counts(s)->by_type[PERF_RECORD_SAMPLE];
+	sy->samples_total = session_counts(s)->by_type[PF_REC_SAMPLE];
 	make_hist(sy);
 	return sy;
 }
@@ -183,7 +183,7 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 		size_t to = sy->pos + slice < ix->n ? sy->pos + slice : ix->n;
 
 		for (size_t i = sy->pos; i < to; i++)
-			if (ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE)
+			if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
 				sy->samples_done++;
 		hist_add_range(sy->h, sy->pos, to, NULL);
 		sy->pos = to;
@@ -373,7 +373,7 @@ work_part(struct sym_work *w, struct hist *h, size_t from, size_t to, atomic_uin
 			nanosleep(&ts, NULL);
 		}
 		for (size_t i = pos; i < end; i++)
-			k += ent_type(&ix->v[i]) == PERF_RECORD_SAMPLE;
+			k += ent_type(&ix->v[i]) == PF_REC_SAMPLE;
 		hist_add_range(h, pos, end, NULL);
 		atomic_fetch_add_explicit(done, k, memory_order_relaxed);
 		pos = end;

@@ -839,7 +839,7 @@ on_switch(struct run *x, const struct rec *r)
 	} else if (!out) {
 		if (threads_on(&x->threads, (int32_t)sid.cpu) != (int32_t)sid.tid)
 			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
-	} else if (r->type == PERF_RECORD_SWITCH_CPU_WIDE && r->size >= 16) {
+	} else if (r->type == PF_REC_SWITCH_CPU_WIDE && r->size >= 16) {
 		threads_put(&x->threads, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
 		    (int32_t)rd32(r->p + 12, r->swap));
 	}
@@ -930,24 +930,24 @@ static void
 on_record(struct run *x, const struct rec *r)
 {
 	switch (r->type) {
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE:
+	case PF_REC_SWITCH:
+	case PF_REC_SWITCH_CPU_WIDE:
 		on_switch(x, r);
 		break;
-	case PERF_RECORD_AUX:
+	case PF_REC_AUX:
 		on_aux(x, r);
 		break;
-	case PERF_RECORD_ITRACE_START:
+	case PF_REC_ITRACE_START:
 		on_trace_start(x, r);
 		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
+	case PF_REC_MMAP:
+	case PF_REC_MMAP2:
 		on_map(x, r);
 		break;
-	case PERF_RECORD_SAMPLE:
+	case PF_REC_SAMPLE:
 		on_sample(x, r);
 		break;
-	case PERF_RECORD_FORK:
+	case PF_REC_FORK:
 		on_fork(x, r);
 		break;
 	default:

@@ -58,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (session_rec(s, ent_loc(e), &r) < 0 ||
 		    (r.type < ENT_TYPE_BIG ? r.type : ENT_TYPE_BIG) != ent_type(e))
 			abort();
-		if (r.type == PERF_RECORD_SAMPLE &&
+		if (r.type == PF_REC_SAMPLE &&
 		    record_sample_head(s, &r, record_attr(s, &r), &smp) == 0)
 			fuzz_use(smp.ip + smp.period);
 		th = thread_table_find(session_threads(s), session_ent_who(s, i).tid, e->time);

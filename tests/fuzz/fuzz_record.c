@@ -87,7 +87,7 @@ rec(void *arg, const struct rec *r, int depth)
 	n = fields_summary(s, r, line, sizeof line);
 	if (n >= sizeof line || strlen(line) != n)
 		abort();
-	if (r->type == PERF_RECORD_SAMPLE)
+	if (r->type == PF_REC_SAMPLE)
 		sample(s, r);
 	else if (record_decode_sample_id(s, r, &sid) == 0)
 		fuzz_use(sid.time + sid.tid);

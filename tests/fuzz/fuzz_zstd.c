@@ -63,7 +63,7 @@ head(struct pdbuf *o)
 	pd_u64(o, 3441);
 	pd_u64(o, 3442);
 	/* COMM cpu 26134/26134, sample_id_all trailer (tid, time). */
-	put_hdr(o, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 16);
+	put_hdr(o, PF_REC_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 16);
 	pd_u64(o, (uint64_t)26134 << 32 | 26134);
 	pd_bytes(o, comm, sizeof comm);
 	pd_u64(o, (uint64_t)26134 << 32 | 26134);
@@ -134,7 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (ent_loc(e) >= SESSION_ZLOC && session_zorigin(s, ent_loc(e)) == NULL)
 			abort();
-		if (r.type == PERF_RECORD_SAMPLE && record_decode_sample(s, &r, &smp, &why) == 0)
+		if (r.type == PF_REC_SAMPLE && record_decode_sample(s, &r, &smp, &why) == 0)
 			fuzz_use(smp.ip + smp.callchain_nr);
 	}
 	session_close(s);

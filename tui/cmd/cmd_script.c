@@ -837,7 +837,7 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 			script_res_track(&o->res, s, i, i == from);
 		if (o->par == NULL)
 			script_drop_behind(s, &o->drop, ent_loc(e));
-		if (ent_type(e) != PERF_RECORD_SAMPLE)
+		if (ent_type(e) != PF_REC_SAMPLE)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
 			continue;

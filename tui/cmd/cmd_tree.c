@@ -79,7 +79,7 @@ tree_counts(const struct session *s, const struct hist_filter *f, struct symboli
 		struct rec r;
 		uint32_t th;
 
-		if (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE ||
+		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
 		    record_sample_head(s, &r, record_attr(s, &r), &smp) < 0 ||
 		    !(smp.sample_type & PERF_SAMPLE_TID))

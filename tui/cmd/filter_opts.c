@@ -88,9 +88,9 @@ filter_sample_span(const struct session *s, uint64_t *first, uint64_t *last)
 		*last = ft->sample_time_last;
 		return true;
 	}
-	for (i = 0; i < ix->n && (ent_type(&ix->v[i]) != PERF_RECORD_SAMPLE || !ix->v[i].time); i++)
+	for (i = 0; i < ix->n && (ent_type(&ix->v[i]) != PF_REC_SAMPLE || !ix->v[i].time); i++)
 		;
-	for (j = ix->n; j > i && (ent_type(&ix->v[j - 1]) != PERF_RECORD_SAMPLE || !ix->v[j - 1].time);
+	for (j = ix->n; j > i && (ent_type(&ix->v[j - 1]) != PF_REC_SAMPLE || !ix->v[j - 1].time);
 	    j--)
 		;
 	if (i == ix->n)

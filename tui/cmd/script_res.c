@@ -56,8 +56,8 @@ forget(struct script_res *r)
 static bool
 changes_maps(unsigned type)
 {
-	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
-	    type == PERF_RECORD_COMM || type == PERF_RECORD_FORK;
+	return type == PF_REC_MMAP || type == PF_REC_MMAP2 ||
+	    type == PF_REC_COMM || type == PF_REC_FORK;
 }
 
 /* Record rec may change what addresses of its pid (or the kernel's) resolve to. */
@@ -71,9 +71,9 @@ epoch_bump(struct script_res *r, const struct rec *rec)
 	if (record_who(rec, &w) < 0)
 		return;
 	pid = (int32_t)w.pid;
-	if (rec->type == PERF_RECORD_COMM && !(rec->misc & PERF_RECORD_MISC_COMM_EXEC))
+	if (rec->type == PF_REC_COMM && !(rec->misc & PERF_RECORD_MISC_COMM_EXEC))
 		return;
-	if (pid == -1 && (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2)) {
+	if (pid == -1 && (rec->type == PF_REC_MMAP || rec->type == PF_REC_MMAP2)) {
 		if (++r->kepoch == 0)
 			forget(r);
 		return;

@@ -249,14 +249,14 @@ static int
 type_elem(uint32_t type)
 {
 	switch (type) {
-	case PERF_RECORD_SAMPLE:
+	case PF_REC_SAMPLE:
 		return EL_REC_SAMPLE;
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
+	case PF_REC_COMM:
+	case PF_REC_FORK:
+	case PF_REC_EXIT:
 		return EL_REC_TASK;
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
+	case PF_REC_LOST:
+	case PF_REC_LOST_SAMPLES:
 		return EL_WARNING;
 	default:
 		return EL_REC_META;
@@ -309,7 +309,7 @@ trace_text(struct pane *p, const struct rec *rec, char *buf, size_t n)
 	struct sample smp;
 	const char *why;
 
-	if (rec->type != PERF_RECORD_SAMPLE || record_decode_sample(p->s, rec, &smp, &why) < 0 ||
+	if (rec->type != PF_REC_SAMPLE || record_decode_sample(p->s, rec, &smp, &why) < 0 ||
 	    smp.attr < 0 || (size_t)smp.attr >= at->n ||
 	    at->v[smp.attr].attr.type != PERF_TYPE_TRACEPOINT ||
 	    (smp.sample_type & PERF_SAMPLE_RAW) == 0)
@@ -372,7 +372,7 @@ ev_row(struct pane *p, size_t src, struct row *r)
 	 * resolved for the rows shown, ahead of the symbols pass (memoized: a
 	 * lookup once an address is known).
 	 */
-	if (rec.type == PERF_RECORD_SAMPLE && p->sym != NULL) {
+	if (rec.type == PF_REC_SAMPLE && p->sym != NULL) {
 		char sym[ROW_BUF / 4];
 		uint64_t ip;
 
@@ -606,9 +606,9 @@ in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e, size_t id
 	if (e->time != 0 && (e->time < ev->sc_t0 || e->time > ev->sc_t1))
 		return false;
 	/* another event's sample: not the scope's */
-	if (ev->attr >= 0 && ent_type(e) == PERF_RECORD_SAMPLE && ent_attr(e) != (unsigned)ev->attr)
+	if (ev->attr >= 0 && ent_type(e) == PF_REC_SAMPLE && ent_attr(e) != (unsigned)ev->attr)
 		return false;
-	if (ev->by_hist && ent_type(e) == PERF_RECORD_SAMPLE)
+	if (ev->by_hist && ent_type(e) == PF_REC_SAMPLE)
 		return hist_scope_has(p->sym->h, idx);
 	w = who_of(p, e);
 	/* as the start options: with cpus, a record about none is out; one about no thread in */
@@ -750,7 +750,7 @@ stack_open(struct pane *p, size_t pos)
 		    "(%.0f%% now)", p->sym ? 100 * symbols_progress(p->sym) : 0.0);
 		return PANE_HANDLED | PANE_MSG;
 	}
-	if (session_rec(p->s, ent_loc(ent(p, pos)), &rec) < 0 || rec.type != PERF_RECORD_SAMPLE ||
+	if (session_rec(p->s, ent_loc(ent(p, pos)), &rec) < 0 || rec.type != PF_REC_SAMPLE ||
 	    record_decode_sample(p->s, &rec, &smp, &why) < 0) {
 		snprintf(p->msg, sizeof p->msg, "+ expands a sample into its call stack: select one");
 		return PANE_HANDLED | PANE_MSG;

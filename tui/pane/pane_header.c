@@ -200,7 +200,7 @@ add_attrs(struct pane *p, struct hd *h)
 		    pa->nids > 32 ? ", ..." : "");
 		if (session_attr_counts(p->s, i) != NULL)
 			hadd(h, 2, "samples", "%" PRIu64,
-			    session_attr_counts(p->s, i)->by_type[PERF_RECORD_SAMPLE]);
+			    session_attr_counts(p->s, i)->by_type[PF_REC_SAMPLE]);
 	}
 }
 

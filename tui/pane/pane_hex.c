@@ -129,7 +129,7 @@ name_payload(struct pane *p, struct hx *h)
 	size_t k, n, nf0;
 	uint32_t base, len, end = 0;
 
-	if (h->rec.type != PERF_RECORD_SAMPLE ||
+	if (h->rec.type != PF_REC_SAMPLE ||
 	    record_decode_sample(p->s, &h->rec, &smp, &why) < 0 || smp.attr < 0 ||
 	    (size_t)smp.attr >= at->n || at->v[smp.attr].attr.type != PERF_TYPE_TRACEPOINT ||
 	    smp.raw == NULL)

@@ -89,7 +89,7 @@ count_lost(struct pane *p, struct pr *pr)
 	const struct type_counts *cnt = session_counts(s);
 	const struct rec_index *ix = session_index(s);
 
-	if (cnt->by_type[PERF_RECORD_LOST] == 0 && cnt->by_type[PERF_RECORD_LOST_SAMPLES] == 0)
+	if (cnt->by_type[PF_REC_LOST] == 0 && cnt->by_type[PF_REC_LOST_SAMPLES] == 0)
 		return;
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct rec_ent *e = &ix->v[i];
@@ -98,7 +98,7 @@ count_lost(struct pane *p, struct pr *pr)
 		struct rec_lost l;
 		uint32_t pi;
 
-		if (t != PERF_RECORD_LOST && t != PERF_RECORD_LOST_SAMPLES)
+		if (t != PF_REC_LOST && t != PF_REC_LOST_SAMPLES)
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_lost(&r, &l) < 0)
 			continue;
@@ -200,7 +200,7 @@ count_scope(struct pane *p, struct pr *pr)
 	pr->scoped = on;
 	pr->sc_gen = sc != NULL ? sc->gen : 0;
 	pr->by_hist = by_hist;
-	pr->total = session_counts(p->s)->by_type[PERF_RECORD_SAMPLE];
+	pr->total = session_counts(p->s)->by_type[PF_REC_SAMPLE];
 	if (!on)
 		return;
 	if (pr->tsamples == NULL) {
@@ -213,7 +213,7 @@ count_scope(struct pane *p, struct pr *pr)
 		const struct rec_ent *e = &ix->v[i];
 		struct ent_who w;
 
-		if (ent_type(e) != PERF_RECORD_SAMPLE || (attr >= 0 && ent_attr(e) != (unsigned)attr))
+		if (ent_type(e) != PF_REC_SAMPLE || (attr >= 0 && ent_attr(e) != (unsigned)attr))
 			continue;	/* another event's: not the scope's */
 		w = session_ent_who(p->s, i);
 		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
@@ -450,7 +450,7 @@ pr_init(struct pane *p)
 
 	p->priv = pr;
 	pr->scope = -1;
-	pr->total = session_counts(p->s)->by_type[PERF_RECORD_SAMPLE];
+	pr->total = session_counts(p->s)->by_type[PF_REC_SAMPLE];
 	build_procs(p, pr);
 	build_rows(p, pr);
 	p->cols = pr_cols;

@@ -243,7 +243,7 @@ add_events(struct pane *p, struct sm *sm)
 	size_t n = 0;
 
 	for (size_t a = 0; session_attr_counts(p->s, a) != NULL; a++) {
-		uint64_t ns = session_attr_counts(p->s, a)->by_type[PERF_RECORD_SAMPLE];
+		uint64_t ns = session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE];
 		size_t ev = hist_ev_of(h, a);
 
 		if (ns == 0)
