@@ -480,6 +480,16 @@ else
 	ko "no perfnav-config.5 beside $bin (the build writes it)"
 fi
 
+# README.md's pictures of the browser are what it draws now (docs/capture.sh runs it in tmux
+# on the demo recording; docs/capture.sh alone writes docs/screens/ again to paste in)
+if command -v tmux > /dev/null; then
+	if "$top/docs/capture.sh" --check "$bin" > "$tmp/capture" 2>&1; then
+		ok
+	else
+		ko "README.md's screens: $(head -c 600 "$tmp/capture")"
+	fi
+fi
+
 # --sort pid groups by thread, as perf report --sort pid does
 # (tests/data/expected/pipe.data.pid.txt: perf report --no-children --sort pid -n)
 "$bin" top --tsv --sort pid "$data/pipe.data" 2> "$tmp/err" | grep -v '^#' |
