@@ -237,13 +237,26 @@ page_commands(FILE *fp, const struct man_cmd *cmds)
 static void
 page_tail(FILE *fp)
 {
-	fputs(".SH PANES\n", fp);
+	static const char *const tab_keys[PANE_NTABS] = {
+#define X(id, ops, key) key,
+		PANES(X)
+#undef X
+	};
+
+	fputs(".SH PANES\nTab, a tab's key (in parentheses below) or a click on a tab switch panes; "
+	    "Enter drills into the selected row (a process, a thread, a function, a sample, its "
+	    "bytes) and Esc goes back, as a browser's history does. A zoom, a time range or a "
+	    "call\\-path transform is a step of the one scope every analysis pane shows, named in "
+	    "the title; Esc undoes it.\n", fp);
 	for (int i = 0; i < PANE_COUNT; i++) {
 		const struct pane_ops *o = pane_ops_of((enum pane_id)i);
 		const char *t = pane_text(o->name);
 
 		fputs(".TP\n.B ", fp);
-		roff_line(fp, o->title);
+		roff(fp, o->title, strlen(o->title));
+		if (i < PANE_NTABS)
+			fprintf(fp, " (%s)", tab_keys[i]);
+		fputc('\n', fp);
 		roff_line(fp, t != NULL ? t : o->title);
 	}
 	fputs(".SH KEYS\nThe browser's default bindings, as its help screen (?) lists them; "
