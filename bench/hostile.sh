@@ -1,12 +1,14 @@
 #!/bin/bash
-# perfnav on the hostile inputs of shared/hostile: every text subcommand and
+# perfnav on the hostile inputs of the yardstick tree (its hostile/ directory,
+# which is not part of this repository): every text subcommand and
 # the TUI on each, with its wall time, peak memory, exit status, the first
 # diagnostic on stderr, and whether any raw control character reached the
 # terminal (stdout, stderr, or the TUI's screen).
 #
 # usage: bench/hostile.sh
 # environment:
-#   SHARED   the shared tree (default ../shared relative to the repository)
+#   PERFNAV_YARDSTICKS  the yardstick tree: the directory holding hostile/ (required;
+#            a relative path is from the current directory; .ci/run sets it)
 #   LIMIT_S  seconds a run may take (default 10), LIMIT_MB peak RSS (default 1024)
 #
 # Prints a Markdown table and a last line 'hostile: N ok, M not'.  A row is
@@ -15,15 +17,18 @@
 # Not part of `make check`: the project's own tests build their inputs.
 set -uo pipefail
 
+yard=${PERFNAV_YARDSTICKS:-}
+[ -n "$yard" ] || { echo "bench/hostile.sh: set PERFNAV_YARDSTICKS to the yardstick tree (its hostile/)" >&2; exit 1; }
+[ -d "$yard" ] || { echo "bench/hostile.sh: PERFNAV_YARDSTICKS: no directory $yard" >&2; exit 1; }
+yard=$(cd "$yard" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-SHARED=${SHARED:-$root/../shared}
 LIMIT_S=${LIMIT_S:-10}
 LIMIT_MB=${LIMIT_MB:-1024}
-h=$SHARED/hostile
+h=$yard/hostile
 bin=$root/perfnav
 [ -x "$bin" ] || { echo "bench/hostile.sh: build perfnav first (./build.sh)" >&2; exit 1; }
-[ -d "$h" ] || { echo "bench/hostile.sh: no $h (set SHARED=DIR)" >&2; exit 1; }
+[ -d "$h" ] || { echo "bench/hostile.sh: no $h (PERFNAV_YARDSTICKS=$yard)" >&2; exit 1; }
 command -v tmux >/dev/null || { echo "bench/hostile.sh: tmux is missing" >&2; exit 1; }
 
 tmp=$(mktemp -d)

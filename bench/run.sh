@@ -1,9 +1,9 @@
 #!/bin/bash
 # perfnav benchmark: perfnav's text subcommands side by side with perf's, in
-# one run, on large recordings made here (shared/bench/make-recordings.sh,
-# and fp-4G, the same workload recorded longer), next to the floor (a bare
-# header walk, shared/bench/walk.c).  Each command runs once untimed (its
-# peak anonymous memory is sampled then, every 10 ms, file pages excluded),
+# one run, on large recordings made here (by the yardstick tree's
+# bench/make-recordings.sh, and fp-4G, the same workload recorded longer), next
+# to the floor (a bare header walk, the yardstick tree's bench/walk.c).  Each
+# command runs once untimed (its peak anonymous memory is sampled then, every 10 ms, file pages excluded),
 # then BENCH_RUNS times, perfnav and perf alternated; the table gives the
 # median wall time and the peak RSS (file pages included, /usr/bin/time).
 #
@@ -23,20 +23,22 @@
 #   BENCH_ONLY       space-separated subset of: stats dump self children script
 #   BENCH_WARM       1 (default): an untimed run of perf's command first; 0: none
 #                    (perfnav's untimed run, which samples its memory, stays)
-#   SHARED           the shared tree (default ../shared relative to the repository)
+#   PERFNAV_YARDSTICKS  the yardstick tree, which is not part of this repository:
+#                    the directory holding bench/make-recordings.sh and bench/walk.c
+#                    (required; a relative path is from the current directory)
 # The TUI's start-up (first screen, every symbol resolved, keys meanwhile) is
 # bench/tui.sh.  Prints a Markdown table; a command that fails shows 'fail'.
 # Timings are never part of `make check`.
 set -euo pipefail
 
+yard=${PERFNAV_YARDSTICKS:-}
+[ -z "$yard" ] || [ ! -d "$yard" ] || yard=$(cd "$yard" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 BENCH_DIR=${BENCH_DIR:-/tmp/perfnav-bench}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_PERF_RUNS=${BENCH_PERF_RUNS:-$BENCH_RUNS}
 BENCH_ONLY=${BENCH_ONLY:-stats dump self children script}
-SHARED=${SHARED:-$root/../shared}
-bench_src=$SHARED/bench
 
 die()
 {
@@ -45,7 +47,10 @@ die()
 }
 
 [ -x /usr/bin/time ] || die "/usr/bin/time is missing (apt-get install time, or run ./build.sh)"
-[ -f "$bench_src/make-recordings.sh" ] || die "no $bench_src/make-recordings.sh (set SHARED=DIR)"
+[ -n "$yard" ] || die "set PERFNAV_YARDSTICKS to the yardstick tree (bench/make-recordings.sh, bench/walk.c)"
+[ -d "$yard" ] || die "PERFNAV_YARDSTICKS: no directory $yard"
+bench_src=$yard/bench
+[ -f "$bench_src/make-recordings.sh" ] || die "no $bench_src/make-recordings.sh (PERFNAV_YARDSTICKS=$yard)"
 command -v perf >/dev/null || die "perf is missing"
 
 recs=("$@")

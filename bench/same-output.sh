@@ -3,7 +3,8 @@
 #
 #   bench/same-output.sh OLD_BIN NEW_BIN SET_DIR...
 #
-# For each recording named in SET_DIR/expected/ (as ../shared/corpus lays them out)
+# For each recording named in SET_DIR/expected/ (as the sets of the yardstick tree's
+# corpus/ lay them out: the recordings, with expected/NAME/ beside them)
 # it runs the text subcommands with the options the conformance check uses, plus
 # `dump -x`, `hex` of the first 20 records, the default `top`, `tree`, `folded` and
 # `annotate`, with both binaries, and compares stdout, stderr and the exit status

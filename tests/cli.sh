@@ -430,8 +430,64 @@ if [ -f "$man" ]; then
 	else
 		ko "perfnav.1 or the completion misses:$missing"
 	fi
+	# and it sends the reader to perfnav-config(5) for the files it names
+	if grep -qF '.BR perfnav\-config (5)' "$man"; then ok; else ko "perfnav.1 does not name perfnav-config(5)"; fi
 else
 	ko "no perfnav.1 beside $bin (the build writes it)"
+fi
+
+# perfnav-config(5), as the build wrote it: the page perfnav --man-config writes; every key
+# action of ACTIONS (tui/keys.h) and every colour element of THEME_ELEMENTS (tui/theme.h) has
+# its entry, each element described; every map the help screen's bindings use is listed.
+cfg=$(dirname "$bin")/perfnav-config.5
+# section TITLE: the lines of the page's section (.SH or .SS) of that title
+section() { awk -v s="$1" '/^\.S[HS] / { k = ($0 == s); next } k' "$cfg"; }
+# table NAME FILE: the names of an X-macro of a header, X(ID, "name"...)
+table() { sed -n "/^#define $1(X)/,/^\$/p" "$2" | grep -oE 'X\([A-Z_0-9]+, "[^"]+"' | sed -E 's/.*"(.*)"/\1/'; }
+if [ -f "$cfg" ]; then
+	"$bin" --man-config > "$tmp/cfg"
+	if cmp -s "$tmp/cfg" "$cfg"; then ok; else ko "perfnav-config.5 is not what perfnav --man-config writes"; fi
+	missing=
+	section '.SS Actions' > "$tmp/cfg-actions"
+	section '.SS Elements' > "$tmp/cfg-elements"
+	section '.SS Maps' > "$tmp/cfg-maps"
+	n=0
+	for a in $(table ACTIONS "$top/tui/keys.h"); do
+		n=$((n + 1))
+		grep -qxF ".B ${a//-/\\-}" "$tmp/cfg-actions" || missing="$missing action:$a"
+	done
+	[ "$n" -gt 50 ] || missing="$missing (only $n actions read from tui/keys.h)"
+	n=0
+	for e in $(table THEME_ELEMENTS "$top/tui/theme.h"); do
+		n=$((n + 1))
+		grep -A1 -xF ".B ${e//-/\\-}" "$tmp/cfg-elements" > "$tmp/el"
+		if [ ! -s "$tmp/el" ]; then
+			missing="$missing element:$e"
+		elif grep -q '^(undescribed)' "$tmp/el"; then
+			missing="$missing description:$e"
+		fi
+	done
+	[ "$n" -gt 40 ] || missing="$missing (only $n elements read from tui/theme.h)"
+	for m in $("$bin" --keys | cut -f1 | sort -u); do
+		grep -qxF ".B $m" "$tmp/cfg-maps" || missing="$missing map:$m"
+	done
+	if [ -z "$missing" ]; then
+		ok
+	else
+		ko "perfnav-config.5 misses:$missing"
+	fi
+else
+	ko "no perfnav-config.5 beside $bin (the build writes it)"
+fi
+
+# README.md's pictures of the browser are what it draws now (docs/capture.sh runs it in tmux
+# on the demo recording; docs/capture.sh alone writes docs/screens/ again to paste in)
+if command -v tmux > /dev/null; then
+	if "$top/docs/capture.sh" --check "$bin" > "$tmp/capture" 2>&1; then
+		ok
+	else
+		ko "README.md's screens: $(head -c 600 "$tmp/capture")"
+	fi
 fi
 
 # --sort pid groups by thread, as perf report --sort pid does

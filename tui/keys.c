@@ -175,6 +175,12 @@ static const struct {
 };
 
 const char *
+keys_name_nth(size_t i)
+{
+	return i < sizeof keynames / sizeof keynames[0] ? keynames[i].name : NULL;
+}
+
+const char *
 keys_action_name(enum action a)
 {
 	return (unsigned)a < ACT_COUNT ? actions[a].name : "?";

@@ -157,6 +157,8 @@ int keys_load_file(struct keys *k, const char *path,
 enum action keys_lookup(const struct keys *k, const char *map, int key);
 /* Parse a key name ("C-l", "PgDn", "q"); -1 if unknown. */
 int keys_parse_key(const char *name);
+/* The i-th key name the key file takes (aliases after the names), NULL past the last. */
+const char *keys_name_nth(size_t i);
 /* A key's name as the key file writes it. */
 const char *keys_key_name(int key, char *buf, size_t n);
 /* Action by name, -1 if unknown; name and help of an action. */

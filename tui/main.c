@@ -41,7 +41,10 @@ man_cmds(struct man_cmd *out)
 	out[n] = (struct man_cmd){ NULL, NULL, NULL };
 }
 
-/* perfnav --man, --completion, --keys: what the build installs, from the program's tables. */
+/*
+ * perfnav --man, --man-config, --completion, --keys: what the build installs,
+ * from the program's tables.
+ */
 static bool
 made_files(const char *arg)
 {
@@ -50,6 +53,8 @@ made_files(const char *arg)
 	man_cmds(cmds);
 	if (strcmp(arg, "--man") == 0)
 		man_page(stdout, cmds);
+	else if (strcmp(arg, "--man-config") == 0)
+		man_config(stdout);
 	else if (strcmp(arg, "--completion") == 0)
 		man_completion(stdout, cmds);
 	else if (strcmp(arg, "--keys") == 0)

@@ -6,6 +6,9 @@
  * build writes them with `perfnav --man` and `perfnav --completion`, so
  * they cannot say other than the program does; `perfnav --keys` prints the
  * help screen's bindings for the test that checks the page against them.
+ * perfnav-config(5) (`perfnav --man-config`) describes the keys file and the
+ * theme files from the same tables: the maps, key names, actions and default
+ * bindings (keys.c), the colours, attributes and elements (theme.c).
  */
 #ifndef PERFNAV_TUI_MAN_H
 #define PERFNAV_TUI_MAN_H
@@ -23,6 +26,8 @@ struct man_cmd {
 
 /* perfnav(1) in man(7) roff; cmds ends with a NULL name. */
 void man_page(FILE *fp, const struct man_cmd *cmds);
+/* perfnav-config(5), the keys file and the theme files, in man(7) roff. */
+void man_config(FILE *fp);
 /* A bash completion script for perfnav. */
 void man_completion(FILE *fp, const struct man_cmd *cmds);
 /* The default bindings as the help screen lists them: "MAP\tKEYS\tACTION" lines. */

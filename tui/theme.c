@@ -148,6 +148,22 @@ theme_elem_name(enum theme_elem e)
 	return (unsigned)e < EL_COUNT ? elem_names[e] : "?";
 }
 
+const char *
+theme_color_name(unsigned i)
+{
+	return i < 16 ? color_names[i] : NULL;
+}
+
+const char *
+theme_attr_name(size_t i, unsigned *bit)
+{
+	if (i >= sizeof attr_names / sizeof attr_names[0])
+		return NULL;
+	if (bit != NULL)
+		*bit = attr_names[i].bit;
+	return attr_names[i].name;
+}
+
 int
 theme_parse_color(const char *s, struct tcolor *c)
 {

@@ -124,6 +124,10 @@ struct theme_attrs {
 /* Element by name, -1 if unknown; name of an element. */
 int theme_elem_by_name(const char *name);
 const char *theme_elem_name(enum theme_elem e);
+/* The name of colour i of the 16 ("black" .. "bright-white"), NULL past them. */
+const char *theme_color_name(unsigned i);
+/* The i-th attribute name a theme line takes and its TA_* bit, NULL past the last. */
+const char *theme_attr_name(size_t i, unsigned *bit);
 
 /* The built-in themes: "default" (dark) and "mono".  false if unknown. */
 bool theme_builtin(struct theme *t, const char *name);
