@@ -764,7 +764,7 @@ Test(panes, help_generated)
 	bool quit = false;
 
 	keys_init(&k, maps);
-	keys_parse(&k, keys_default_text, NULL, NULL);
+	pane_keys_defaults(&k, NULL, NULL);
 	cr_assert_eq(pane_create(&p, PANE_HELP, NULL, &k), 0);
 	cr_assert_gt(widget_count(&p.w), 20);
 	for (size_t i = 0; i < widget_count(&p.w); i++)

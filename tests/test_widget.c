@@ -451,7 +451,7 @@ Test(keys, defaults_and_lookup)
 
 	keys_init(&k, maps);
 	nerr = 0;
-	cr_assert_eq(keys_parse(&k, keys_default_text, count_err, NULL), 0);
+	cr_assert_eq(pane_keys_defaults(&k, count_err, NULL), 0);
 	cr_assert_eq(nerr, 0);
 	cr_assert_eq(keys_lookup(&k, "events", 'q'), ACT_QUIT);
 	cr_assert_eq(keys_lookup(&k, "events", '?'), ACT_HELP);
@@ -480,7 +480,7 @@ Test(keys, tab_is_the_next_pane_everywhere)
 	struct keys k;
 
 	keys_init(&k, maps);
-	cr_assert_eq(keys_parse(&k, keys_default_text, count_err, NULL), 0);
+	cr_assert_eq(pane_keys_defaults(&k, count_err, NULL), 0);
 	for (size_t i = 0; i < sizeof panes / sizeof panes[0]; i++) {
 		cr_assert_eq(keys_lookup(&k, panes[i], KEYS_TAB), ACT_NEXT_PANE, "%s", panes[i]);
 		cr_assert_eq(keys_lookup(&k, panes[i], KEYS_FN + KEY_BTAB), ACT_PREV_PANE, "%s",
@@ -508,7 +508,7 @@ Test(keys, user_config)
 	    "\n";
 
 	keys_init(&k, maps);
-	keys_parse(&k, keys_default_text, NULL, NULL);
+	pane_keys_defaults(&k, NULL, NULL);
 	nerr = 0;
 	cr_assert_eq(keys_parse(&k, user, count_err, NULL), 4);
 	cr_assert_eq(nerr, 4);
@@ -546,7 +546,7 @@ Test(keys, help_from_table)
 	char buf[128];
 
 	keys_init(&k, maps);
-	keys_parse(&k, keys_default_text, NULL, NULL);
+	pane_keys_defaults(&k, NULL, NULL);
 	keys_help(&k, help_acc, h);
 	cr_assert_geq(h->headings, 3, "global, hex and help maps");
 	cr_assert_not_null(strstr(h->text, "Q|quit-all|quit perfnav from any view\n"));
@@ -835,7 +835,7 @@ Test(panes, help_wraps_at_the_width)
 	int h = 400, shown = 0;
 
 	keys_init(&k, maps);
-	keys_parse(&k, keys_default_text, NULL, NULL);
+	pane_keys_defaults(&k, NULL, NULL);
 	cr_assert_eq(pane_create(&p, PANE_HELP, NULL, &k), 0);
 	cr_assert_not_null(p.ops->resize, "the help pane follows the width");
 	p.ops->resize(&p, h, 100);

@@ -73,7 +73,7 @@ load_keys(struct app *a)
 		maps[i] = pane_ops_of((enum pane_id)i)->name;
 	maps[PANE_COUNT] = NULL;
 	keys_init(&a->keys, maps);
-	keys_parse(&a->keys, keys_default_text, NULL, NULL);
+	pane_keys_defaults(&a->keys, NULL, NULL);
 	if (xdg && xdg[0])
 		snprintf(path, sizeof path, "%s/perfnav/keys", xdg);
 	else

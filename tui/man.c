@@ -89,43 +89,6 @@ roff_usage_text(FILE *fp, const char *usage)
 
 /* ---- what the page says besides the tables ---- */
 
-/* One line per pane, by its key-map name; a pane missing here shows its title only. */
-static const struct {
-	const char *name, *text;
-} pane_texts[] = {
-	{ "hot", "the hot functions: perf report's table per event, call paths under each row" },
-	{ "procs", "processes and their threads, samples, start and exit, lost samples, comms" },
-	{ "events", "every record in time order (r: the latest first) of the scope (z: every record), "
-	    "samples with their stacks; "
-	    "the filter (f) takes type:NAME pid:N tid:N cpu:N time:A-B comm:NAME event:NAME "
-	    "(also the name less perf's modifiers: cpu-clock for cpu-clock:ppp) event:#N (from 1, "
-	    "as the header counts) dso:NAME sym:NAME (up to the next KEY: term) symoff:N frame:N "
-	    "and words; a term of another KEY: is said and left out" },
-	{ "header", "the header and every feature section, with offsets and decode status" },
-	{ "hex", "the bytes of a record or section, annotated field by field" },
-	{ "topdown", "the call tree from the outermost frames down" },
-	{ "bottomup", "the call tree from where samples were taken up" },
-	{ "flame", "the flame graph (top-down or bottom-up)" },
-	{ "timeline", "samples over time per process, thread or cpu, the lanes outside the scope's "
-	    "zoom dimmed; time ranges to scope by, t: zoom into a lane" },
-	{ "fscope", "the flame scope: sample density over time, ranges to scope by" },
-	{ "summary", "the recording at a glance: samples, lost samples, duration, command line, "
-	    "host, perf version, cpus, events, each event's hottest functions, the busiest "
-	    "processes and threads, where symbols did not resolve; Enter jumps from a row" },
-	{ "help", "every key binding (?)" },
-	{ "annotate", "a function's instructions with their samples and source lines" },
-	{ "counters", "the counts of a perf stat record file (S)" },
-};
-
-static const char *
-pane_text(const char *name)
-{
-	for (size_t i = 0; i < sizeof pane_texts / sizeof pane_texts[0]; i++)
-		if (strcmp(pane_texts[i].name, name) == 0)
-			return pane_texts[i].text;
-	return NULL;
-}
-
 static const struct {
 	const char *name, *text;
 } env_texts[] = {
@@ -195,7 +158,7 @@ default_keys(struct keys *k)
 		maps[i] = pane_ops_of((enum pane_id)i)->name;
 	maps[PANE_COUNT] = NULL;
 	keys_init(k, maps);
-	keys_parse(k, keys_default_text, NULL, NULL);
+	pane_keys_defaults(k, NULL, NULL);
 }
 
 static void
@@ -219,18 +182,19 @@ man_keys(FILE *fp)
 /* ---- the page ---- */
 
 static void
-page_commands(FILE *fp, const struct man_cmd *cmds)
+page_commands(FILE *fp, const struct cmd_spec *const *cmds)
 {
 	fputs(".SH COMMANDS\n", fp);
-	for (const struct man_cmd *c = cmds; c->name != NULL; c++) {
-		const char *nl = strchr(c->spec->usage, '\n');
+	for (const struct cmd_spec *const *cp = cmds; *cp != NULL; cp++) {
+		const struct cmd_spec *c = *cp;
+		const char *nl = strchr(c->usage, '\n');
 
 		fputs(".SS perfnav ", fp);
-		roff(fp, c->spec->usage, nl ? (size_t)(nl - c->spec->usage) : strlen(c->spec->usage));
+		roff(fp, c->usage, nl ? (size_t)(nl - c->usage) : strlen(c->usage));
 		fputc('\n', fp);
-		roff_line(fp, c->help);
-		roff_usage_text(fp, c->spec->usage);
-		roff_opts(fp, c->spec->opts);
+		roff_line(fp, c->summary);
+		roff_usage_text(fp, c->usage);
+		roff_opts(fp, c->opts);
 	}
 }
 
@@ -250,7 +214,7 @@ page_tail(FILE *fp)
 	    "the title; Esc undoes it.\n", fp);
 	for (int i = 0; i < PANE_COUNT; i++) {
 		const struct pane_ops *o = pane_ops_of((enum pane_id)i);
-		const char *t = pane_text(o->name);
+		const char *t = o->description;
 
 		fputs(".TP\n.B ", fp);
 		roff(fp, o->title, strlen(o->title));
@@ -282,7 +246,7 @@ page_tail(FILE *fp)
 }
 
 void
-man_page(FILE *fp, const struct man_cmd *cmds)
+man_page(FILE *fp, const struct cmd_spec *const *cmds)
 {
 	fprintf(fp, ".TH PERFNAV 1 \"\" \"perfnav %s\" \"User Commands\"\n", PACKAGE_VERSION);
 	fputs(".SH NAME\nperfnav \\- browse Linux perf.data recordings in the terminal\n"
@@ -641,23 +605,23 @@ words(FILE *fp, const struct cmd_opt *o)
 }
 
 void
-man_completion(FILE *fp, const struct man_cmd *cmds)
+man_completion(FILE *fp, const struct cmd_spec *const *cmds)
 {
 	fputs("# bash completion for perfnav, made by perfnav --completion\n"
 	    "_perfnav()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} cmd= i w\n"
 	    "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n\t\tcase ${COMP_WORDS[i]} in\n\t\t", fp);
-	for (const struct man_cmd *c = cmds; c->name != NULL; c++)
-		fprintf(fp, "%s%s", c == cmds ? "" : "|", c->name);
+	for (const struct cmd_spec *const *c = cmds; *c != NULL; c++)
+		fprintf(fp, "%s%s", c == cmds ? "" : "|", (*c)->name);
 	fputs(") cmd=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n\tcase $cmd in\n", fp);
-	for (const struct man_cmd *c = cmds; c->name != NULL; c++) {
-		fprintf(fp, "\t%s) w=\"", c->name);
-		words(fp, c->spec->opts);
+	for (const struct cmd_spec *const *c = cmds; *c != NULL; c++) {
+		fprintf(fp, "\t%s) w=\"", (*c)->name);
+		words(fp, (*c)->opts);
 		words(fp, cmd_common_opts);
 		fputs("\" ;;\n", fp);
 	}
 	fputs("\t*) w=\"", fp);
-	for (const struct man_cmd *c = cmds; c->name != NULL; c++)
-		fprintf(fp, "%s%s", c == cmds ? "" : " ", c->name);
+	for (const struct cmd_spec *const *c = cmds; *c != NULL; c++)
+		fprintf(fp, "%s%s", c == cmds ? "" : " ", (*c)->name);
 	words(fp, tui_options);
 	words(fp, cmd_common_opts);
 	fputs(" --version\" ;;\n\tesac\n"

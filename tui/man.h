@@ -18,18 +18,12 @@
 struct cmd_spec;
 
 /* A subcommand: name, one line of help, its spec (usage and options). */
-struct man_cmd {
-	const char		*name;
-	const char		*help;
-	const struct cmd_spec	*spec;
-};
-
-/* perfnav(1) in man(7) roff; cmds ends with a NULL name. */
-void man_page(FILE *fp, const struct man_cmd *cmds);
+/* perfnav(1) in man(7) roff; cmds: the subcommands, NULL-terminated. */
+void man_page(FILE *fp, const struct cmd_spec *const *cmds);
 /* perfnav-config(5), the keys file and the theme files, in man(7) roff. */
 void man_config(FILE *fp);
 /* A bash completion script for perfnav. */
-void man_completion(FILE *fp, const struct man_cmd *cmds);
+void man_completion(FILE *fp, const struct cmd_spec *const *cmds);
 /* The default bindings as the help screen lists them: "MAP\tKEYS\tACTION" lines. */
 void man_keys(FILE *fp);
 

@@ -24,6 +24,27 @@ static const struct pane_ops *const pane_table[PANE_COUNT] = {
 	[PANE_COUNTERS] = &pane_counters_ops,
 };
 
+int
+pane_keys_defaults(struct keys *k, void (*err)(void *arg, int line, const char *msg), void *arg)
+{
+	int bad = keys_parse(k, keys_default_text, err, arg);
+
+	for (int i = 0; i < PANE_COUNT; i++) {
+		const struct pane_ops *o = pane_table[i];
+		const char *p = o->keys;
+		char line[128];
+
+		while (p != NULL && *p) {
+			size_t n = strcspn(p, "\n");
+
+			snprintf(line, sizeof line, "bind %s %.*s\n", o->name, (int)(n < 100 ? n : 100), p);
+			bad += keys_parse(k, line, err, arg);
+			p += n + (p[n] == '\n');
+		}
+	}
+	return bad;
+}
+
 const struct pane_ops *
 pane_ops_of(enum pane_id id)
 {

@@ -12,8 +12,9 @@
  * Adding a pane: write tui/pane/pane_NAME.c exporting `const struct
  * pane_ops pane_NAME_ops` (and list it in Makefile.am), add it to PANES
  * below (a pane with a tab; one without: an enum entry after PANE_HELP,
- * its extern below and a line in pane.c's table), and bind its keys in
- * keys.c's default text.
+ * its extern below and a line in pane.c's table).  Its entry carries its
+ * titles, its line of perfnav(1) (description) and its default bindings
+ * (keys); the tab's own key is bound in keys.c's global text.
  */
 #ifndef PERFNAV_TUI_PANE_H
 #define PERFNAV_TUI_PANE_H
@@ -82,6 +83,10 @@ struct pane_ops {
 	const char	*name;		/* key map and nav name: "events" */
 	const char	*title;		/* tab title: "Events" */
 	const char	*short_title;	/* where tabs shorten, if not title's first word */
+	const char	*description;	/* one line for perfnav(1)'s PANES */
+	/* its own default bindings: "KEY ACTION" lines in the keys file's
+	 * words, bound in the map of its name (pane_keys_defaults) */
+	const char	*keys;
 	/* Set up p->priv, p->cols, rows; 0 or -1. */
 	int		(*init)(struct pane *p);
 	void		(*free)(struct pane *p);
@@ -166,6 +171,13 @@ int pane_create_sym(struct pane *p, enum pane_id id, struct session *s, const st
 void pane_destroy(struct pane *p);
 /* The ops of a pane id. */
 const struct pane_ops *pane_ops_of(enum pane_id id);
+/*
+ * The default bindings into k (made with keys_init over the panes' maps):
+ * keys_default_text's global ones, then each pane's own (pane_ops.keys).
+ * Bad lines as keys_parse says them; returns their count.
+ */
+int pane_keys_defaults(struct keys *k, void (*err)(void *arg, int line, const char *msg),
+    void *arg);
 /* Pane id for a name ("events"), -1 if none. */
 int pane_by_name(const char *name);
 /* The key a tab shows ("1", "I"), "" for a pane without a tab. */

@@ -71,7 +71,16 @@ int opts_size(const char *arg, uint64_t *out);
  * options and their callback (NULL, NULL for none), and how many
  * positional arguments it takes after FILE (-1: it checks them itself).
  */
+/*
+ * A subcommand, whole: its name, its one-line summary (perfnav --help),
+ * its entry point, its usage (first line: the synopsis; then what it
+ * does), its options and their handler, the positional arguments it takes
+ * after FILE.  --help, perfnav(1) and the bash completion read it.
+ */
 struct cmd_spec {
+	const char		*name;
+	const char		*summary;
+	int			(*run)(int argc, char **argv);
 	const char		*usage;
 	const struct cmd_opt	*opts;
 	cmd_opt_fn		 fn;

@@ -154,11 +154,16 @@ pick_row(struct hist *h, size_t ev, const struct symbolizer *z, const struct ann
 }
 
 const struct cmd_spec annotate_spec = {
-	"annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
-	"A function's instructions with the share of its samples at each, and its\n"
-	"source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.\n"
-	"The scope options leave other samples out, as perf annotate's --cpu and --dsos do.",
-	annotate_opts, annotate_opt, 1
+	.name = "annotate",
+	.summary = "a function's instructions with their samples, as perf annotate --stdio",
+	.run = cmd_annotate,
+	.usage = "annotate [OPTIONS] [FILE] [SYMBOL]\n\n"
+	    "A function's instructions with the share of its samples at each, and its\n"
+	    "source lines (perf annotate --stdio).  Without SYMBOL: the hottest function.\n"
+	    "The scope options leave other samples out, as perf annotate's --cpu and --dsos do.",
+	.opts = annotate_opts,
+	.fn = annotate_opt,
+	.maxpos = 1,
 };
 
 int

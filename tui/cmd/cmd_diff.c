@@ -703,13 +703,18 @@ print_diff(struct out *o)
 /* ---- the command ---- */
 
 const struct cmd_spec diff_spec = {
-	"diff [OPTIONS] OLD NEW [NEW...]\n\n"
-	"Compare recordings as 'perf diff --stdio' does: the entries of OLD (the\n"
-	"baseline) and of each NEW paired by their keys' text (DSO and symbol\n"
-	"names by default, never addresses), per event paired by name, with the\n"
-	"baseline's percent and each NEW's delta, ratio or weighted diff.  With one\n"
-	"file, OLD is perf.data.old; with none, perf.data.old and perf.data.",
-	diff_opts, diff_opt, -1
+	.name = "diff",
+	.summary = "compare recordings: the baseline's percents and each other's delta, ratio or weighted diff, as perf diff",
+	.run = cmd_diff,
+	.usage = "diff [OPTIONS] OLD NEW [NEW...]\n\n"
+	    "Compare recordings as 'perf diff --stdio' does: the entries of OLD (the\n"
+	    "baseline) and of each NEW paired by their keys' text (DSO and symbol\n"
+	    "names by default, never addresses), per event paired by name, with the\n"
+	    "baseline's percent and each NEW's delta, ratio or weighted diff.  With one\n"
+	    "file, OLD is perf.data.old; with none, perf.data.old and perf.data.",
+	.opts = diff_opts,
+	.fn = diff_opt,
+	.maxpos = -1,
 };
 
 /* --sort into ho (default dso,sym): 0, or -1 (message printed). */

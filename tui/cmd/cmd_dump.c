@@ -391,7 +391,15 @@ static const struct cmd_opt dump_opts[] = {
 	{ NULL, 0, 0, NULL },
 };
 
-const struct cmd_spec dump_spec = { "dump [-x] [FILE]", dump_opts, dump_opt, 0 };
+const struct cmd_spec dump_spec = {
+	.name = "dump",
+	.summary = "one line per record in file order (-x: with hex)",
+	.run = cmd_dump,
+	.usage = "dump [-x] [FILE]",
+	.opts = dump_opts,
+	.fn = dump_opt,
+	.maxpos = 0,
+};
 
 /* Walk the records into batches, formatted on two threads, written in order. */
 static void

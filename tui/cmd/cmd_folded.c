@@ -94,10 +94,16 @@ cmp_line(const void *a, const void *b)
 }
 
 const struct cmd_spec folded_spec = {
-	"folded [OPTIONS] [FILE]\n\n"
-	"Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
-	"for flamegraph.pl and speedscope; the scope options leave other samples\n"
-	"out, as perf script's do.", folded_opts, folded_opt, 0
+	.name = "folded",
+	.summary = "folded stacks for flamegraph.pl and speedscope",
+	.run = cmd_folded,
+	.usage = "folded [OPTIONS] [FILE]\n\n"
+	    "Folded stacks, one line per distinct stack: 'comm;outer;...;inner COUNT',\n"
+	    "for flamegraph.pl and speedscope; the scope options leave other samples\n"
+	    "out, as perf script's do.",
+	.opts = folded_opts,
+	.fn = folded_opt,
+	.maxpos = 0,
 };
 
 int

@@ -154,10 +154,16 @@ print_sections(FILE *fp, const struct session *s)
 }
 
 const struct cmd_spec header_spec = {
-	"header [OPTIONS] [FILE]\n\n"
-	"Print the recording's header and feature sections with the lines of\n"
-	"'perf report --header-only -I', then each section's offset, size and\n"
-	"decode status.", NULL, NULL, 0
+	.name = "header",
+	.summary = "the header and every feature section, as perf report --header-only -I",
+	.run = cmd_header,
+	.usage = "header [OPTIONS] [FILE]\n\n"
+	    "Print the recording's header and feature sections with the lines of\n"
+	    "'perf report --header-only -I', then each section's offset, size and\n"
+	    "decode status.",
+	.opts = NULL,
+	.fn = NULL,
+	.maxpos = 0,
 };
 
 int

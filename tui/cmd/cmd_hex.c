@@ -183,11 +183,17 @@ print_field(void *arg, const struct field *f)
 }
 
 const struct cmd_spec hex_spec = {
-	"hex FILE OFFSET\n\n"
-	"OFFSET: a record's offset as 'perfnav dump' prints it (0x... or decimal; pipe mode\n"
-	"counts after the 16-byte header, as perf report -D), or CONTAINER+INNER for a record\n"
-	"decompressed from PERF_RECORD_COMPRESSED (as 'perfnav dump' prints it); in\n"
-	"directory mode FILE:OFFSET picks the file (data.1:0x128).", NULL, NULL, -1
+	.name = "hex",
+	.summary = "the record at an offset as annotated hex",
+	.run = cmd_hex,
+	.usage = "hex FILE OFFSET\n\n"
+	    "OFFSET: a record's offset as 'perfnav dump' prints it (0x... or decimal; pipe mode\n"
+	    "counts after the 16-byte header, as perf report -D), or CONTAINER+INNER for a record\n"
+	    "decompressed from PERF_RECORD_COMPRESSED (as 'perfnav dump' prints it); in\n"
+	    "directory mode FILE:OFFSET picks the file (data.1:0x128).",
+	.opts = NULL,
+	.fn = NULL,
+	.maxpos = -1,
 };
 
 int

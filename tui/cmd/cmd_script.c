@@ -1102,10 +1102,15 @@ script_print(const struct session *s, struct symbolizer *z, const char *fields, 
 }
 
 const struct cmd_spec script_spec = {
-	"script [-F FIELDS] [-g|-G] [--max-stack N] [SCOPE] [FILE]\n\n"
-	"SCOPE: --time, --pid, --tid, --comms, --cpu, --dsos, --symbols (below): only the\n"
-	"samples they all take are printed, as perf script's.",
-	script_opts, script_opt, 0
+	.name = "script",
+	.summary = "one line per sample, as perf script (-F fields, -G: no callchains)",
+	.run = cmd_script,
+	.usage = "script [-F FIELDS] [-g|-G] [--max-stack N] [SCOPE] [FILE]\n\n"
+	    "SCOPE: --time, --pid, --tid, --comms, --cpu, --dsos, --symbols (below): only the\n"
+	    "samples they all take are printed, as perf script's.",
+	.opts = script_opts,
+	.fn = script_opt,
+	.maxpos = 0,
 };
 
 int

@@ -212,12 +212,17 @@ static const struct cmd_opt stat_opts[] = {
 };
 
 const struct cmd_spec stat_spec = {
-	"stat [OPTIONS] [FILE]\n\n"
-	"The counts of a 'perf stat record' file, as 'perf stat report' prints them:\n"
-	"per event (per cpu if recorded with -A, per thread with --per-thread, per socket,\n"
-	"die, core or node with --per-socket, --per-die, --per-core, --per-node), per\n"
-	"interval if recorded with -I.",
-	stat_opts, NULL, 0
+	.name = "stat",
+	.summary = "the counts of a perf stat record file, as perf stat report",
+	.run = cmd_stat,
+	.usage = "stat [OPTIONS] [FILE]\n\n"
+	    "The counts of a 'perf stat record' file, as 'perf stat report' prints them:\n"
+	    "per event (per cpu if recorded with -A, per thread with --per-thread, per socket,\n"
+	    "die, core or node with --per-socket, --per-die, --per-core, --per-node), per\n"
+	    "interval if recorded with -I.",
+	.opts = stat_opts,
+	.fn = NULL,
+	.maxpos = 0,
 };
 
 int

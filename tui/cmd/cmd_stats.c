@@ -75,9 +75,15 @@ stats_opt(void *arg, int val, const char *optarg)
 }
 
 const struct cmd_spec stats_spec = {
-	"stats [OPTIONS] [FILE]\n\n"
-	"Count the records of a recording by type, and samples per event,\n"
-	"as 'perf report --stats' prints them.", stats_opts, stats_opt, 0
+	.name = "stats",
+	.summary = "record counts by type and samples per event, as perf report --stats",
+	.run = cmd_stats,
+	.usage = "stats [OPTIONS] [FILE]\n\n"
+	    "Count the records of a recording by type, and samples per event,\n"
+	    "as 'perf report --stats' prints them.",
+	.opts = stats_opts,
+	.fn = stats_opt,
+	.maxpos = 0,
 };
 
 int

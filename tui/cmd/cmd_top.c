@@ -471,10 +471,15 @@ top_filter_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *
 }
 
 const struct cmd_spec top_spec = {
-	"top [OPTIONS] [FILE]\n\n"
-	"The hot functions of a recording, as 'perf report --stdio' lists them:\n"
-	"overhead (share of the sample period) and samples per row, per event.",
-	top_opts, top_opt, 0
+	.name = "top",
+	.summary = "hot functions (self and children), as perf report --stdio",
+	.run = cmd_top,
+	.usage = "top [OPTIONS] [FILE]\n\n"
+	    "The hot functions of a recording, as 'perf report --stdio' lists them:\n"
+	    "overhead (share of the sample period) and samples per row, per event.",
+	.opts = top_opts,
+	.fn = top_opt,
+	.maxpos = 0,
 };
 
 int

@@ -198,11 +198,17 @@ print_tree(FILE *fp, const struct session *s, const uint64_t *cnt)
 }
 
 const struct cmd_spec tree_spec = {
-	"tree [OPTIONS] [FILE]\n\n"
-	"The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
-	"samples and their share per thread and process, start and exit times, and\n"
-	"the comms each thread had.  The scope options count only the samples they\n"
-	"take.", tree_opts, tree_opt, 0
+	.name = "tree",
+	.summary = "the process tree with samples per process and thread, as perf report --tasks",
+	.run = cmd_tree,
+	.usage = "tree [OPTIONS] [FILE]\n\n"
+	    "The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
+	    "samples and their share per thread and process, start and exit times, and\n"
+	    "the comms each thread had.  The scope options count only the samples they\n"
+	    "take.",
+	.opts = tree_opts,
+	.fn = tree_opt,
+	.maxpos = 0,
 };
 
 int

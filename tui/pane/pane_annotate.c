@@ -668,6 +668,8 @@ annot_hint(struct pane *p)
 
 const struct pane_ops pane_annotate_ops = {
 	.name = "annotate",
+	.description = "a function's instructions with their samples and source lines",
+	.keys = "n next-hot\n" "N prev-hot\n" "H hottest\n" "s annotate-mode\n" "e edit-source\n",
 	.title = "Annotate",
 	.init = annot_init,
 	.free = annot_free,

@@ -214,6 +214,7 @@ ct_hint(struct pane *p)
 
 const struct pane_ops pane_counters_ops = {
 	.name = "counters",
+	.description = "the counts of a perf stat record file (S)",
 	.title = "Counters",
 	.init = ct_init,
 	.free = ct_free,

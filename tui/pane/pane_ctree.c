@@ -808,12 +808,15 @@ ct_free(struct pane *p)
 	free(ct);
 }
 
-#define CT_OPS(init_fn, nm, ttl) \
+#define CT_OPS(init_fn, nm, ttl, desc) \
 	{ \
-		.name = nm, .title = ttl, .init = init_fn, .free = ct_free, .draw = ct_draw, \
+		.name = nm, .title = ttl, .description = desc, .keys = "} next-event\n{ prev-event\n", \
+		.init = init_fn, .free = ct_free, .draw = ct_draw, \
 		.key = ct_key, .nrows = ct_nrows, .row = ct_row, .cmp = ct_cmp, .enter = ct_enter, \
 		.save = ct_save, .help = ct_help, .find = ct_find, .func = ct_func, \
 	}
 
-const struct pane_ops pane_topdown_ops = CT_OPS(td_init, "topdown", "Top-down");
-const struct pane_ops pane_bottomup_ops = CT_OPS(bu_init, "bottomup", "Bottom-up");
+const struct pane_ops pane_topdown_ops = CT_OPS(td_init, "topdown", "Top-down",
+    "the call tree from the outermost frames down");
+const struct pane_ops pane_bottomup_ops = CT_OPS(bu_init, "bottomup", "Bottom-up",
+    "the call tree from where samples were taken up");

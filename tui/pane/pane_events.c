@@ -1001,6 +1001,13 @@ ev_resize(struct pane *p, int h, int w)
 
 const struct pane_ops pane_events_ops = {
 	.name = "events",
+	.description = "every record in time order (r: the latest first) of the scope (z: every record), "
+	    "samples with their stacks; "
+	    "the filter (f) takes type:NAME pid:N tid:N cpu:N time:A-B comm:NAME event:NAME "
+	    "(also the name less perf's modifiers: cpu-clock for cpu-clock:ppp) event:#N (from 1, "
+	    "as the header counts) dso:NAME sym:NAME (up to the next KEY: term) symoff:N frame:N "
+	    "and words; a term of another KEY: is said and left out",
+	.keys = "z events-scope\n",
 	.title = "Events",
 	.init = ev_init,
 	.free = ev_free,

@@ -918,6 +918,8 @@ flame_free_pane(struct pane *p)
 
 const struct pane_ops pane_flame_ops = {
 	.name = "flame",
+	.description = "the flame graph (top-down or bottom-up)",
+	.keys = "Left flame-left\n" "h flame-left\n" "Right flame-right\n" "l flame-right\n" "b flame-flip\n" "} next-event\n" "{ prev-event\n" "O diff-old\n",
 	.title = "Flame graph",
 	.init = flame_init,
 	.free = flame_free_pane,

@@ -535,6 +535,8 @@ fs_help(struct pane *p)
 
 const struct pane_ops pane_fscope_ops = {
 	.name = "fscope",
+	.description = "the flame scope: sample density over time, ranges to scope by",
+	.keys = "Left time-left\n" "h time-left\n" "Right time-right\n" "l time-right\n" "z time-zoom-in\n" "= time-zoom-in\n" "Z time-zoom-out\n" "- time-zoom-out\n" "s time-mark\n",
 	.title = "Heat map",	/* "Scope" read as the analysis scope */
 	.init = fs_init,
 	.free = fs_free,

@@ -539,6 +539,7 @@ hd_help(struct pane *p)
 
 const struct pane_ops pane_header_ops = {
 	.name = "header",
+	.description = "the header and every feature section, with offsets and decode status",
 	.title = "Header",
 	.init = hd_init,
 	.free = hd_free,

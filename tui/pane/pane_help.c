@@ -198,6 +198,8 @@ help_hint(struct pane *p)
 
 const struct pane_ops pane_help_ops = {
 	.name = "help",
+	.description = "every key binding (?)",
+	.keys = "q back\n" "h back\n" "? back\n",
 	.title = "Help",
 	.init = help_init,
 	.free = help_free,

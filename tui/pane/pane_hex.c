@@ -583,6 +583,8 @@ hx_help(struct pane *p)
 
 const struct pane_ops pane_hex_ops = {
 	.name = "hex",
+	.description = "the bytes of a record or section, annotated field by field",
+	.keys = "x record\n" "Enter record\n",
 	.title = "Hex",
 	.init = hx_init,
 	.free = hx_free,

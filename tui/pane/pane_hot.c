@@ -746,6 +746,8 @@ hot_func(struct pane *p)
 
 const struct pane_ops pane_hot_ops = {
 	.name = "hot",
+	.description = "the hot functions: perf report's table per event, call paths under each row",
+	.keys = "} next-event\n" "{ prev-event\n" "s dsos\n" "% percent-limit\n" "b call-order\n" "p call-percent\n",
 	.title = "Hot functions",
 	.init = hot_init,
 	.free = hot_free,

@@ -484,6 +484,7 @@ pr_help(struct pane *p)
 
 const struct pane_ops pane_procs_ops = {
 	.name = "procs",
+	.description = "processes and their threads, samples, start and exit, lost samples, comms",
 	.title = "Processes",
 	.init = pr_init,
 	.free = pr_free,

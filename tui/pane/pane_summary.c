@@ -676,6 +676,9 @@ sm_help(struct pane *p)
 
 const struct pane_ops pane_summary_ops = {
 	.name = "summary",
+	.description = "the recording at a glance: samples, lost samples, duration, command line, "
+	    "host, perf version, cpus, events, each event's hottest functions, the busiest "
+	    "processes and threads, where symbols did not resolve; Enter jumps from a row",
 	.title = "Summary",
 	.init = sm_init,
 	.free = sm_free,

@@ -895,6 +895,9 @@ tl_help(struct pane *p)
 
 const struct pane_ops pane_timeline_ops = {
 	.name = "timeline",
+	.description = "samples over time per process, thread or cpu, the lanes outside the scope's "
+	    "zoom dimmed; time ranges to scope by, t: zoom into a lane",
+	.keys = "Left time-left\n" "h time-left\n" "Right time-right\n" "l time-right\n" "z time-zoom-in\n" "= time-zoom-in\n" "Z time-zoom-out\n" "- time-zoom-out\n" "s time-mark\n" "p timeline-lanes\n" "H time-highlight\n" "F time-fscope\n",
 	.title = "Timeline",
 	.init = tl_init,
 	.free = tl_free,
