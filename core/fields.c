@@ -41,7 +41,7 @@ fields_layout(const struct session *s, const struct rec *r)
 
 	if (s == NULL)
 		return NULL;
-	return record_layout(s, r, &a);
+	return record_layout(session_attrs(s), r, &a);
 }
 
 static void
@@ -141,7 +141,7 @@ fields_describe(const struct session *s, const struct rec *r, field_fn fn, void 
 		return -1;
 	}
 	if (s != NULL && r->type != PF_REC_SAMPLE && r->type < PF_REC_USER_TYPE_START &&
-	    record_decode_sample_id(s, r, &sid) == 0) {
+	    record_decode_sample_id(session_attrs(s), r, &sid) == 0) {
 		trailer = true;
 		d.end = size - attr_trailer_size(sid.have);
 	}
@@ -198,7 +198,7 @@ fields_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 	b.swap = r->swap;
 	b.bad = false;
 	if (s != NULL && r->type < PF_REC_USER_TYPE_START &&
-	    record_decode_sample_id(s, r, &sid) == 0)
+	    record_decode_sample_id(session_attrs(s), r, &sid) == 0)
 		b.n = r->size - attr_trailer_size(sid.have);	/* keep string reads in the body */
 	if (t->summary != NULL)
 		t->summary(s, r, &b, &sb);

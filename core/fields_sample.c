@@ -261,7 +261,7 @@ fields_sample_summary(const struct session *s, const struct rec *r, struct body 
 	at = piece_at(sb, t, 32);
 	e = put_x64(put_lit(at, "(IP, 0x"), r->misc, false);
 	piece_end(sb, t, at, put_lit(e, "): "));
-	if (s == NULL || record_decode_sample(s, r, &smp, &why) < 0) {
+	if (s == NULL || record_decode_sample(session_attrs(s), r, &smp, &why) < 0) {
 		sb_printf(sb, "damaged: %s", why ? why : "no attributes");
 		return;
 	}

@@ -267,7 +267,7 @@ desc_callchain_deferred(struct fctx *d)
 static void
 sum_read_value(const struct session *s, const struct rec *r, struct body *b, struct sbuf *sb)
 {
-	int a = s ? record_attr(s, r) : -1;
+	int a = s ? record_attr(session_attrs(s), r) : -1;
 	uint64_t rf = 0;
 
 	if (s != NULL && a < 0 && s->attrs.n)
@@ -458,7 +458,7 @@ sum_callchain_deferred(const struct session *s, const struct rec *r, struct body
 	int32_t pid = -1, tid = -1;
 
 	/* perf's sample line: who from the sample_id trailer, then the cookie */
-	if (s != NULL && record_decode_sample_id(s, r, &sid) == 0 && (sid.have & PERF_SAMPLE_TID)) {
+	if (s != NULL && record_decode_sample_id(session_attrs(s), r, &sid) == 0 && (sid.have & PERF_SAMPLE_TID)) {
 		pid = (int32_t)sid.pid;
 		tid = (int32_t)sid.tid;
 	}

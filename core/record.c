@@ -82,9 +82,9 @@ type_has_trailer(uint32_t type)
 
 /* The u64 that identifies a record's event, if it can be located. */
 static bool
-record_id(const struct session *s, const struct rec *r, uint64_t *id)
+record_id(const struct attr_table *at, const struct rec *r, uint64_t *id)
 {
-	const struct attr_table *t = &s->attrs;
+	const struct attr_table *t = at;
 	size_t n = r->size >= 8 ? (r->size - 8) / 8 : 0;
 
 	if (r->type == PF_REC_SAMPLE) {
@@ -107,9 +107,9 @@ record_id(const struct session *s, const struct rec *r, uint64_t *id)
  * that maps to an attr of that same layout.
  */
 static int
-record_attr_slow(const struct session *s, const struct rec *r)
+record_attr_slow(const struct attr_table *at, const struct rec *r)
 {
-	const struct attr_table *t = &s->attrs;
+	const struct attr_table *t = at;
 	size_t n = r->size >= 8 ? (r->size - 8) / 8 : 0;
 
 	for (size_t i = 0; i < t->n; i++) {
@@ -137,9 +137,9 @@ record_attr_slow(const struct session *s, const struct rec *r)
 }
 
 int
-record_attr(const struct session *s, const struct rec *r)
+record_attr(const struct attr_table *at, const struct rec *r)
 {
-	const struct attr_table *t = &s->attrs;
+	const struct attr_table *t = at;
 	uint64_t id;
 
 	if (t->n == 0)
@@ -149,30 +149,30 @@ record_attr(const struct session *s, const struct rec *r)
 	if (r->type != PF_REC_SAMPLE && !type_has_trailer(r->type))
 		return -1;
 	if (r->type == PF_REC_SAMPLE ? t->id_pos >= 0 : t->is_pos > 0) {
-		if (!record_id(s, r, &id))
+		if (!record_id(at, r, &id))
 			return -1;
 		return attr_table_find_id(t, id);
 	}
-	return record_attr_slow(s, r);
+	return record_attr_slow(at, r);
 }
 
 const struct pn_attr *
-record_layout(const struct session *s, const struct rec *r, int *idx)
+record_layout(const struct attr_table *at, const struct rec *r, int *idx)
 {
-	int a = record_attr(s, r);
+	int a = record_attr(at, r);
 
 	*idx = a;
 	if (a >= 0)
-		return &s->attrs.v[a];
-	if (s->attrs.n == 0)
+		return &at->v[a];
+	if (at->n == 0)
 		return NULL;
-	if (r->type == PF_REC_SAMPLE && !s->attrs.same_sample_type)
+	if (r->type == PF_REC_SAMPLE && !at->same_sample_type)
 		return NULL;
-	return &s->attrs.v[0];
+	return &at->v[0];
 }
 
 int
-record_decode_sample_id(const struct session *s, const struct rec *r, struct sample_id *out)
+record_decode_sample_id(const struct attr_table *at, const struct rec *r, struct sample_id *out)
 {
 	const struct pn_attr *pa;
 	struct cursor c;
@@ -183,7 +183,7 @@ record_decode_sample_id(const struct session *s, const struct rec *r, struct sam
 	memset(out, 0, sizeof *out);
 	if (!type_has_trailer(r->type) || r->size < 8)
 		return -1;
-	pa = record_layout(s, r, &a);
+	pa = record_layout(at, r, &a);
 	if (pa == NULL || !pa->attr.sample_id_all)
 		return -1;
 	st = pa->attr.sample_type;
@@ -287,7 +287,7 @@ sample_head(struct cursor *c, uint64_t st, struct sample *out)
 }
 
 int
-record_sample_head(const struct session *s, const struct rec *r, int attr, struct sample *out)
+record_sample_head(const struct attr_table *at, const struct rec *r, int attr, struct sample *out)
 {
 	struct cursor c;
 
@@ -297,9 +297,9 @@ record_sample_head(const struct session *s, const struct rec *r, int attr, struc
 	out->pid = out->tid = out->cpu = out->res = 0;
 	out->attr = attr;
 	out->swap = r->swap;
-	if (attr < 0 || (size_t)attr >= s->attrs.n || r->size < 8)
+	if (attr < 0 || (size_t)attr >= at->n || r->size < 8)
 		return -1;
-	out->sample_type = s->attrs.v[attr].attr.sample_type;
+	out->sample_type = at->v[attr].attr.sample_type;
 	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
 	return sample_head(&c, out->sample_type, out);
 }
@@ -749,7 +749,7 @@ sample_walk(const struct perf_event_attr *at, struct cursor *c, struct sample *o
 	} while (0)
 
 int
-record_decode_sample(const struct session *s, const struct rec *r, struct sample *out,
+record_decode_sample(const struct attr_table *at, const struct rec *r, struct sample *out,
     const char **why)
 {
 	const struct pn_attr *pa;
@@ -767,9 +767,9 @@ record_decode_sample(const struct session *s, const struct rec *r, struct sample
 		FAIL("not a sample");
 	if (r->size < 8)
 		FAIL("record smaller than its header");
-	pa = record_layout(s, r, &a);
+	pa = record_layout(at, r, &a);
 	if (pa == NULL)
-		FAIL(s->attrs.n ? "sample of an unknown event id" : "no event attributes");
+		FAIL(at->n ? "sample of an unknown event id" : "no event attributes");
 	out->attr = a;
 	out->sample_type = pa->attr.sample_type;
 	cursor_init(&c, r->p + 8, r->size - 8, r->swap);
@@ -912,16 +912,16 @@ sample_fits(const struct perf_event_attr *at, const uint8_t *p, size_t n, bool s
 /* A sample: whole (its head decoded into *smp unless NULL) by the check, else
  * decoded in full for why it is not. */
 static int
-check_sample(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
+check_sample(const struct attr_table *at, const struct rec *r, struct sample *smp, const char **why)
 {
 	const struct pn_attr *pa;
 	struct sample tmp;
 	struct cursor c;
 	int a;
 
-	if (r->size < 8 || (pa = record_layout(s, r, &a)) == NULL ||
+	if (r->size < 8 || (pa = record_layout(at, r, &a)) == NULL ||
 	    !sample_fits(&pa->attr, r->p + 8, r->size - 8, r->swap))
-		return record_decode_sample(s, r, smp ? smp : &tmp, why);
+		return record_decode_sample(at, r, smp ? smp : &tmp, why);
 	if (smp == NULL)
 		return 0;
 	smp->identifier = smp->ip = smp->time = smp->addr = smp->id = smp->stream_id = 0;
@@ -936,7 +936,7 @@ check_sample(const struct session *s, const struct rec *r, struct sample *smp, c
 }
 
 int
-record_check(const struct session *s, const struct rec *r, struct sample *smp, const char **why)
+record_check(const struct attr_table *at, const struct rec *r, struct sample *smp, const char **why)
 {
 	uint32_t body = r->size - 8;
 
@@ -948,7 +948,7 @@ record_check(const struct session *s, const struct rec *r, struct sample *smp, c
 	__builtin_prefetch(r->p + RECORD_PREFETCH);
 	*why = NULL;
 	if (r->type == PF_REC_SAMPLE)
-		return check_sample(s, r, smp, why);
+		return check_sample(at, r, smp, why);
 	if (body < body_min(r->type)) {
 		*why = "shorter than its fixed fields";
 		return -1;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 struct session;
+struct attr_table;
 
 struct rec {
 	const uint8_t	*p;		/* the whole record, header included */
@@ -146,7 +147,7 @@ sample_branch(const struct sample *s, uint64_t i)
  * Returns 0, or -1 with why (a static string) if the record is too short
  * for its sample_type or holds an absurd count.
  */
-int record_decode_sample(const struct session *s, const struct rec *r, struct sample *out,
+int record_decode_sample(const struct attr_table *at, const struct rec *r, struct sample *out,
     const char **why);
 
 /*
@@ -156,7 +157,7 @@ int record_decode_sample(const struct session *s, const struct rec *r, struct sa
  * fields, attr, sample_type and swap of *out are written.  Returns 0, or
  * -1 if the record is too short for them.
  */
-int record_sample_head(const struct session *s, const struct rec *r, int attr,
+int record_sample_head(const struct attr_table *at, const struct rec *r, int attr,
     struct sample *out);
 
 /*
@@ -164,7 +165,7 @@ int record_sample_head(const struct session *s, const struct rec *r, int attr,
  * from the trailer's identifier or id when attrs differ).  Returns 0, or -1
  * if there is none or it does not fit.
  */
-int record_decode_sample_id(const struct session *s, const struct rec *r, struct sample_id *out);
+int record_decode_sample_id(const struct attr_table *at, const struct rec *r, struct sample_id *out);
 
 /*
  * Is a record whole, as every view that reads it needs it to be?  A
@@ -176,7 +177,7 @@ int record_decode_sample_id(const struct session *s, const struct rec *r, struct
  * Returns 0, or -1 with why (a static string) for a damaged record, which
  * the views built from samples leave out (dump and hex list it, marked).
  */
-int record_check(const struct session *s, const struct rec *r, struct sample *smp,
+int record_check(const struct attr_table *at, const struct rec *r, struct sample *smp,
     const char **why);
 
 struct perf_event_attr;
@@ -189,7 +190,7 @@ struct perf_event_attr;
 bool sample_fits(const struct perf_event_attr *at, const uint8_t *p, size_t n, bool swap);
 
 /* The attr index a record belongs to, or -1. */
-int record_attr(const struct session *s, const struct rec *r);
+int record_attr(const struct attr_table *at, const struct rec *r);
 
 struct pn_attr;
 
@@ -200,7 +201,7 @@ struct pn_attr;
  * layout; *attr is then -1.  NULL if there is none, or for a sample of an
  * unknown id when the events' sample layouts differ.
  */
-const struct pn_attr *record_layout(const struct session *s, const struct rec *r, int *attr);
+const struct pn_attr *record_layout(const struct attr_table *at, const struct rec *r, int *attr);
 
 /* ---- the record table ---- */
 
@@ -367,5 +368,88 @@ record_deferred_ip(const struct rec_deferred *d, uint64_t i)
 	__builtin_memcpy(&v, d->ips + 8 * i, 8);
 	return d->swap ? __builtin_bswap64(v) : v;
 }
+
+/* ATTR (pipe mode): an attr as the file holds it (attr_size bytes, at
+ * file position attr_loc) and the ids of its events (nids u64s). */
+struct rec_header_attr {
+	const uint8_t	*attr;
+	uint32_t	 attr_size;
+	uint64_t	 attr_loc;
+	uint64_t	 nids;
+	const uint8_t	*ids;
+	bool		 swap;
+};
+int record_header_attr(const struct rec *r, struct rec_header_attr *h);
+uint64_t record_header_attr_id(const struct rec_header_attr *h, uint64_t i);
+
+/* EVENT_UPDATE: its type (2: a name), the event's id and the data after. */
+#define REC_EVENT_UPDATE_NAME	2
+struct rec_event_update {
+	uint64_t	 type, id;
+	const uint8_t	*data;
+	size_t		 data_len;
+};
+int record_event_update(const struct rec *r, struct rec_event_update *u);
+
+/* ID_INDEX: nr entries of (id, idx, cpu, tid); fits: the record holds them all. */
+#define REC_ID_INDEX_ENTRY	32
+struct rec_id_index {
+	uint64_t	 nr;
+	bool		 fits;
+	const uint8_t	*entries;
+	bool		 swap;
+};
+int record_id_index(const struct rec *r, struct rec_id_index *x);
+void record_id_index_entry(const struct rec_id_index *x, uint64_t i, uint64_t *id, uint64_t *idx);
+
+/* BUILD_ID: pid, the build id (id_len bytes: its size byte when the misc
+ * bit says, else 20) and the file name. */
+struct rec_build_id {
+	int32_t		 pid;
+	const uint8_t	*id;
+	uint8_t		 id_len;
+	const char	*filename;
+	size_t		 filename_max;
+};
+int record_build_id(const struct rec *r, struct rec_build_id *bi);
+
+/* FEATURE (pipe mode): a feature section, its bit and bytes. */
+struct rec_feature {
+	uint64_t	 bit;
+	const uint8_t	*data;
+	size_t		 len;
+	uint64_t	 data_loc;
+};
+int record_feature(const struct rec *r, struct rec_feature *f);
+
+/* STAT_CONFIG: nr (tag, value) terms, those the record holds. */
+struct rec_stat_config {
+	uint64_t	 nr;
+	const uint8_t	*terms;
+	bool		 swap;
+};
+int record_stat_config(const struct rec *r, struct rec_stat_config *c);
+void record_stat_config_term(const struct rec_stat_config *c, uint64_t i, uint64_t *tag,
+    uint64_t *val);
+
+/* SWITCH and SWITCH_CPU_WIDE: out or in (preempted), and for a cpu-wide
+ * one the thread switched to (out) or from (in). */
+struct rec_switch {
+	bool		 out, preempt, cpu_wide;
+	int32_t		 other_pid, other_tid;
+};
+int record_switch(const struct rec *r, struct rec_switch *sw);
+
+/* ITRACE_START: the thread whose trace starts. */
+struct rec_itrace_start {
+	int32_t		 pid, tid;
+};
+int record_itrace_start(const struct rec *r, struct rec_itrace_start *it);
+
+/* AUX: the area's offset and size, and its flags (bit 0: truncated). */
+struct rec_aux {
+	uint64_t	 offset, size, flags;
+};
+int record_aux(const struct rec *r, struct rec_aux *a);
 
 #endif

@@ -114,7 +114,7 @@ recount_rec(void *arg, const struct rec *r, int depth)
 	size_t n;
 
 	(void)depth;
-	if (r->type != PF_REC_SAMPLE || record_decode_sample(s, r, &smp, &why) < 0 ||
+	if (r->type != PF_REC_SAMPLE || record_decode_sample(session_attrs(s), r, &smp, &why) < 0 ||
 	    !(smp.sample_type & PERF_SAMPLE_READ) || smp.attr < 0 ||
 	    (size_t)smp.attr >= s->nattr_counts)
 		return 0;

@@ -120,39 +120,27 @@ static void walk_region(struct loader *ld, uint64_t vstart, const uint8_t *base,
 static void
 process_header_attr(struct session *s, const struct rec *r)
 {
-	const uint8_t *b = r->p + 8;
-	size_t n = r->size - 8;
-	uint32_t disk, idx;
+	struct rec_header_attr h;
 	struct perf_event_attr a;
+	uint32_t idx;
 
-	if (n < PF_ATTR_SIZE_VER0_MIN)
+	if (record_header_attr(r, &h) < 0)
 		return;	/* record_check counts it */
-	disk = rd32(b + 4, s->swap);
-	if (disk == 0)
-		disk = PF_ATTR_SIZE_VER0;
-	if (disk > n)
-		disk = (uint32_t)n;
-	if (attr_decode(&a, b, disk, s->swap) < 0)
+	if (attr_decode(&a, h.attr, h.attr_size, h.swap) < 0)
 		return;
-	idx = attr_table_add(&s->attrs, &a, disk, r->loc + 8);
-	for (size_t off = disk; off + 8 <= n; off += 8)
-		attr_table_add_id(&s->attrs, idx, rd64(b + off, s->swap));
+	idx = attr_table_add(&s->attrs, &a, h.attr_size, h.attr_loc);
+	for (uint64_t i = 0; i < h.nids; i++)
+		attr_table_add_id(&s->attrs, idx, record_header_attr_id(&h, i));
 	attr_table_finish(&s->attrs);
 }
 
 static void
 process_event_update(struct session *s, const struct rec *r)
 {
-	const uint8_t *b = r->p + 8;
-	size_t n = r->size - 8;
-	uint64_t type, id;
+	struct rec_event_update u;
 	int a;
 
-	if (n < 16)
-		return;
-	type = rd64(b, s->swap);
-	id = rd64(b + 8, s->swap);
-	if (type != 2 /* PERF_EVENT_UPDATE__NAME */)
+	if (record_event_update(r, &u) < 0 || u.type != REC_EVENT_UPDATE_NAME)
 		return;
 	/*
 	 * perf names pipe-mode events from their attrs (its stats say
@@ -161,40 +149,62 @@ process_event_update(struct session *s, const struct rec *r)
 	 */
 	if (s->mode == SESSION_PIPE)
 		return;
-	a = attr_table_find_id(&s->attrs, id);
+	a = attr_table_find_id(&s->attrs, u.id);
 	if (a < 0)
 		return;
 	free(s->attrs.v[a].name);
-	s->attrs.v[a].name = xstrndup((const char *)b + 16, n - 16);
+	s->attrs.v[a].name = xstrndup((const char *)u.data, u.data_len);
 	s->attrs.v[a].name_given = true;
 }
 
 static void
 process_id_index(struct session *s, const struct rec *r)
 {
-	const uint8_t *b = r->p + 8;
-	size_t n = r->size - 8;
-	uint64_t nr, esz;
+	struct rec_id_index x;
 
-	if (n < 8)
+	if (record_id_index(r, &x) < 0 || x.nr == 0)
 		return;
-	nr = rd64(b, s->swap);
-	if (nr == 0)
-		return;
-	if (nr > (n - 8) / 32) {
+	if (!x.fits) {
 		diag_add(&s->diags, DIAG_WARN, 0, r->loc, "ID_INDEX: %llu entries do not fit in %u bytes",
-		    (unsigned long long)nr, r->size);
+		    (unsigned long long)x.nr, r->size);
 		return;
 	}
-	/* Entries are 4 u64s (id, idx, cpu, tid); newer perf appends a second array. */
-	esz = 32;
-	for (uint64_t i = 0; i < nr; i++) {
-		const uint8_t *e = b + 8 + i * esz;
-		uint64_t id = rd64(e, s->swap), idx = rd64(e + 8, s->swap);
+	/* Newer perf appends a second array after the entries: not read. */
+	for (uint64_t i = 0; i < x.nr; i++) {
+		uint64_t id, idx;
 
+		record_id_index_entry(&x, i, &id, &idx);
 		if (idx < s->attrs.n && attr_table_find_id(&s->attrs, id) < 0)
 			attr_table_add_id(&s->attrs, (uint32_t)idx, id);
 	}
+}
+
+static void
+process_build_id(struct session *s, const struct rec *r)
+{
+	struct rec_build_id bi;
+
+	if (record_build_id(r, &bi) == 0)
+		features_add_build_id(&s->feat, bi.pid, r->misc, bi.id, bi.id_len, bi.filename,
+		    bi.filename_max);
+}
+
+/* Pipe mode: a feature section in a FEATURE record. */
+static void
+process_feature(struct session *s, const struct rec *r)
+{
+	struct rec_feature f;
+	struct feat_sec *fs;
+
+	if (record_feature(r, &f) < 0 || f.bit >= PF_FEAT_BITS)
+		return;
+	fs = &s->feat.sec[f.bit];
+	fs->present = true;
+	fs->offset = f.data_loc;
+	fs->size = f.len;
+	s->feat_bits[f.bit / 64] |= UINT64_C(1) << (f.bit % 64);
+	feature_decode(&s->feat, (unsigned)f.bit, f.data, f.len, r->swap, f.data_loc,
+	    s->mode == SESSION_PIPE ? NULL : &s->attrs, &s->diags);
 }
 
 uint64_t
@@ -449,40 +459,18 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 		process_id_index(s, r);
 		break;
 	case PF_REC_BUILD_ID:
-		if (r->size >= 8 + 4 + 24) {
-			const uint8_t *b = r->p + 8;
-			uint8_t len = 20;
-
-			if ((r->misc & PF_MISC_BUILD_ID_SIZE) && b[4 + 20] <= 20)
-				len = b[4 + 20];
-			features_add_build_id(&s->feat, (int32_t)rd32(b, s->swap), r->misc, b + 4,
-			    len, (const char *)b + 28, r->size - 8 - 28);
-		}
+		process_build_id(s, r);
 		break;
 	case PF_REC_FEATURE:
-		if (r->size >= 16) {
-			uint64_t bit = rd64(r->p + 8, s->swap);
-
-			if (bit < PF_FEAT_BITS) {
-				struct feat_sec *fs = &s->feat.sec[bit];
-
-				fs->present = true;
-				fs->offset = r->loc + 16;
-				fs->size = r->size - 16;
-				s->feat_bits[bit / 64] |= UINT64_C(1) << (bit % 64);
-				feature_decode(&s->feat, (unsigned)bit, r->p + 16, r->size - 16,
-				    s->swap, r->loc + 16,
-				    s->mode == SESSION_PIPE ? NULL : &s->attrs, &s->diags);
-			}
-		}
+		process_feature(s, r);
 		break;
 	default:
 		break;
 	}
 	if (r->type == PF_REC_SAMPLE || r->type < PF_REC_USER_TYPE_START)
-		attr = record_attr(s, r);
+		attr = record_attr(session_attrs(s), r);
 	count_rec(s, r->type, attr);
-	whole = record_check(s, r, ld->index ? &smp : NULL, &why) == 0;
+	whole = record_check(session_attrs(s), r, ld->index ? &smp : NULL, &why) == 0;
 	if (!whole)
 		tally_bad(ld, r, why);
 	if (ld->index) {

@@ -127,11 +127,11 @@ part_walk(void *arg)
 		r.misc = rd16(r.p + 4, s->swap);
 		r.swap = s->swap;
 		r.loc = p->vstart + pos;
-		if (session_rec_trailing(&r) != 0 || record_check(s, &r, &smp, &why) != 0 ||
+		if (session_rec_trailing(&r) != 0 || record_check(session_attrs(s), &r, &smp, &why) != 0 ||
 		    p->ix.n >= p->ix.cap)
 			goto fail;
 		if (r.type != PF_REC_FINISHED_ROUND)
-			attr = record_attr(s, &r);
+			attr = record_attr(session_attrs(s), &r);
 		session_count_into(&p->counts, &p->attr_counts, &p->nattr, 0, r.type, attr);
 		p->nrecords++;
 		p->charged += SESSION_REC_CHARGE;

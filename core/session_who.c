@@ -25,7 +25,7 @@ rec_who_when(const struct session *s, const struct rec *r, int attr, const struc
 	if (r->type == PF_REC_SAMPLE) {
 		struct sample head;
 
-		if (smp == NULL && record_sample_head(s, r, attr, &head) == 0)
+		if (smp == NULL && record_sample_head(session_attrs(s), r, attr, &head) == 0)
 			smp = &head;
 		if (smp != NULL) {
 			uint64_t st = smp->sample_type;
@@ -50,7 +50,7 @@ rec_who_when(const struct session *s, const struct rec *r, int attr, const struc
 		w->tid = rw.tid;
 		*time = rw.time;
 		*has_time = rw.has_time;
-		if (record_decode_sample_id(s, r, &sid) == 0) {
+		if (record_decode_sample_id(session_attrs(s), r, &sid) == 0) {
 			if (sid.have & PERF_SAMPLE_TID) {
 				w->pid = (int32_t)sid.pid;
 				w->tid = (int32_t)sid.tid;
@@ -98,7 +98,7 @@ session_load_who(const struct session *s, const struct rec_ent *e)
 		return w;
 	attr = ent_attr(e) == ENT_ATTR_NONE ? -1 : (int)ent_attr(e);
 	if (attr < 0 && r.type == PF_REC_SAMPLE)
-		attr = record_attr(s, &r);
+		attr = record_attr(session_attrs(s), &r);
 	rec_who_when(s, &r, attr, NULL, &w, &time, &has_time);
 	return w;
 }

@@ -860,8 +860,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	uint32_t ev[READ_MAX], self = 0;
 	size_t n = 0, nd;
 
-	if ((w->head_only ? record_sample_head(s, r, record_attr(s, r), &smp) :
-	    record_decode_sample(s, r, &smp, NULL)) < 0)
+	if ((w->head_only ? record_sample_head(session_attrs(s), r, record_attr(session_attrs(s), r), &smp) :
+	    record_decode_sample(session_attrs(s), r, &smp, NULL)) < 0)
 		return -1;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))

@@ -486,7 +486,7 @@ symbolizer_resolve_self(struct symbolizer *z, const struct rec *r, struct sample
 	bool has_tid;
 
 	if (r->type != PF_REC_SAMPLE ||
-	    record_sample_head(z->s, r, record_attr(z->s, r), smp) < 0)
+	    record_sample_head(session_attrs(z->s), r, record_attr(session_attrs(z->s), r), smp) < 0)
 		return -1;
 	has_tid = (smp->sample_type & PERF_SAMPLE_TID) != 0;
 	symbolizer_resolve(z, has_tid ? (int32_t)smp->pid : -1, has_tid ? (int32_t)smp->tid : -1,

@@ -46,19 +46,15 @@ struct build {
 static void
 read_config(struct stat_report *r, const struct rec *rec)
 {
-	uint64_t n;
-	size_t room = rec->size > 16 ? (rec->size - 16) / 16 : 0;
+	struct rec_stat_config c;
 
-	if (rec->size < 16)
+	if (record_stat_config(rec, &c) < 0)
 		return;
-	n = rd64(rec->p + 8, rec->swap);
-	if (n > room)
-		n = room;
 	r->have_config = true;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t tag = rd64(rec->p + 16 + 16 * i, rec->swap);
-		uint64_t val = rd64(rec->p + 24 + 16 * i, rec->swap);
+	for (uint64_t i = 0; i < c.nr; i++) {
+		uint64_t tag, val;
 
+		record_stat_config_term(&c, i, &tag, &val);
 		if (tag == TERM_AGGR_MODE)
 			r->aggr = val <= STAT_AGGR_NODE ? (enum stat_aggr)val : STAT_AGGR_UNSET;
 		else if (tag == TERM_INTERVAL)

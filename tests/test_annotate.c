@@ -75,7 +75,7 @@ tally(struct fx *f, const char *name, struct tally *t)
 		size_t k;
 
 		if (ent_type(e) != PF_REC_SAMPLE || session_rec(f->s, ent_loc(e), &r) < 0 ||
-		    record_decode_sample(f->s, &r, &smp, NULL) < 0)
+		    record_decode_sample(session_attrs(f->s), &r, &smp, NULL) < 0)
 			continue;
 		symbolizer_resolve(f->z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
 		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &fr);

@@ -605,14 +605,14 @@ walk_check(void *arg, const struct rec *r, int depth)
 		struct sample smp;
 		const char *why = NULL;
 
-		cr_assert_eq(record_decode_sample(w->s, r, &smp, &why), 0, "%s", why);
+		cr_assert_eq(record_decode_sample(session_attrs(w->s), r, &smp, &why), 0, "%s", why);
 		cr_assert_eq(smp.attr, 0);
 		cr_assert_eq(field_num("time"), smp.time);
 		w->samples++;
 	} else if (r->type < PF_REC_USER_TYPE_START) {
 		struct sample_id sid;
 
-		cr_assert_eq(record_decode_sample_id(w->s, r, &sid), 0);
+		cr_assert_eq(record_decode_sample_id(session_attrs(w->s), r, &sid), 0);
 		cr_assert_eq(field_num("sample_id.time"), sid.time);
 	}
 	w->n++;
@@ -837,7 +837,7 @@ printf_summary(const struct session *s, const struct rec *r, char *buf, size_t n
 	sb_init(&sb, buf, n);
 	sb_printf(&sb, "PERF_RECORD_%s", "SAMPLE");
 	sb_printf(&sb, "(IP, 0x%x): ", r->misc);
-	if (record_decode_sample(s, r, &smp, &why) < 0) {
+	if (record_decode_sample(session_attrs(s), r, &smp, &why) < 0) {
 		sb_printf(&sb, "damaged: %s", why);
 		return;
 	}
@@ -954,7 +954,7 @@ Test(fields, newest_records_dump_text)
 		cr_expect_str_eq(sum, "PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x2): 11/12: 0xc0c0 nr: 3");
 		cr_expect_eq(field_num("cookie"), 0xc0c0);
 		cr_expect_eq(field_num("ips[2]"), 0x401100);
-		cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+		cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), 0);
 		r = newest(&b, &s, &a, PF_REC_BPF_METADATA, 0, sum, sizeof sum);
 		cr_expect_str_eq(sum, "PERF_RECORD_BPF_METADATA prog bpf_prog_1e0a2e366e56f1a2_filter"
 		    "  entry 0:           test_value = 42");
@@ -964,7 +964,7 @@ Test(fields, newest_records_dump_text)
 		cr_expect_str_eq(sum, "PERF_RECORD_SCHEDSTAT_CPU cpu3 10 11 12 13 14 15 1000 1001 1002");
 		cr_expect_eq(field_num("version"), 15);
 		cr_expect_eq(field_num("run_delay"), 1001);
-		cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+		cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), 0);
 		r = newest(&b, &s, &a, PF_REC_SCHEDSTAT_DOMAIN, 0, sum, sizeof sum);
 		cr_expect_eq(strncmp(sum, "PERF_RECORD_SCHEDSTAT_DOMAIN domain1 0 1 2 3 ", 45), 0, "%s", sum);
 		cr_expect_str_eq(sum + strlen(sum) - 6, " 34 35");
@@ -977,7 +977,7 @@ Test(fields, newest_records_dump_text)
 		cr_expect_str_eq(sum + strlen(sum) - 6, " 43 44");
 		cr_expect_eq(field_num("busy_lb_imbalance_misfit"), 6);
 		cr_expect_eq(field_num("idle_lb_count"), 11);
-		cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+		cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), 0);
 		pd_free(&b);
 		sess_free(&s);
 	}
@@ -1004,7 +1004,7 @@ Test(fields, newest_records_damaged)
 	pd_u64(&b, 0x401000);
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
-	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), -1);
 	cr_expect_str_eq(why, "callchain runs past the record");
 	cr_expect_eq(describe(&s, &r), -1);
 	at = pd_rec_begin(&b, PF_REC_BPF_METADATA, 0);
@@ -1013,7 +1013,7 @@ Test(fields, newest_records_damaged)
 	pd_zero(&b, 320);
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
-	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), -1);
 	cr_expect_str_eq(why, "nr_entries runs past the record");
 	cr_expect_eq(describe(&s, &r), -1);
 	fields_summary(&s, &r, sum, sizeof sum);
@@ -1022,7 +1022,7 @@ Test(fields, newest_records_damaged)
 	pd_zero(&b, 200);	/* not even its name */
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
-	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), -1);
 	cr_expect_eq(describe(&s, &r), -1);
 	at = pd_rec_begin(&b, PF_REC_SCHEDSTAT_DOMAIN, 0);
 	pd_u64(&b, 1);
@@ -1032,7 +1032,7 @@ Test(fields, newest_records_damaged)
 	pd_zero(&b, 40 * 4);	/* 45 counters in version 17 */
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
-	cr_expect_eq(record_check(&s, &r, NULL, &why), -1);
+	cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), -1);
 	cr_expect_str_eq(why, "shorter than its schedstat version's fields");
 	cr_expect_eq(describe(&s, &r), -1);
 	at = pd_rec_begin(&b, PF_REC_SCHEDSTAT_CPU, 0);
@@ -1043,7 +1043,7 @@ Test(fields, newest_records_damaged)
 	pd_zero(&b, 8);
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
-	cr_expect_eq(record_check(&s, &r, NULL, &why), 0);
+	cr_expect_eq(record_check(session_attrs(&s), &r, NULL, &why), 0);
 	fields_summary(&s, &r, sum, sizeof sum);
 	cr_expect_str_eq(sum, "PERF_RECORD_SCHEDSTAT_CPU cpu2 Unsupported /proc/schedstat version 18.");
 	pd_free(&b);

@@ -575,7 +575,7 @@ Test(filter, symbol_address_of_one_process)
 
 			if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 			    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
-			    record_decode_sample(s, &r, &smp, NULL) < 0)
+			    record_decode_sample(session_attrs(s), &r, &smp, NULL) < 0)
 				continue;
 			if (pass == 1) {
 				all++;

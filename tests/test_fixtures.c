@@ -441,8 +441,8 @@ check_swapped(const char *name)
 			continue;
 		cr_assert_eq(session_rec(a, ent_loc(&session_index(a)->v[i]), &ra), 0);
 		cr_assert_eq(session_rec(b, ent_loc(&session_index(b)->v[i]), &rb), 0);
-		cr_assert_eq(record_decode_sample(a, &ra, &sa, &why), 0);
-		cr_assert_eq(record_decode_sample(b, &rb, &sb, &why), 0);
+		cr_assert_eq(record_decode_sample(session_attrs(a), &ra, &sa, &why), 0);
+		cr_assert_eq(record_decode_sample(session_attrs(b), &rb, &sb, &why), 0);
 		cr_assert_eq(sa.ip, sb.ip);
 		cr_assert_eq(sa.period, sb.period);
 		cr_assert_eq(sa.callchain_nr, sb.callchain_nr);

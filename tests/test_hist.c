@@ -495,7 +495,7 @@ uncached_hist(struct session *s, struct symbolizer *z, const struct hist_opts *o
 
 		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 		    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
-		    record_decode_sample(s, &r, &smp, NULL) < 0)
+		    record_decode_sample(session_attrs(s), &r, &smp, NULL) < 0)
 			continue;
 		symbolizer_resolve(z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
 		    r.misc & PERF_RECORD_MISC_CPUMODE_MASK, smp.ip, &self);

@@ -241,7 +241,7 @@ Test(inline, dwarf_fixture_inlined_levels)
 		if (ent_type(e) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(s, ent_loc(e), &r), 0);
-		cr_assert_eq(record_decode_sample(s, &r, &smp, NULL), 0);
+		cr_assert_eq(record_decode_sample(session_attrs(s), &r, &smp, NULL), 0);
 		n = symbolizer_callchain(z, &smp, r.misc, fr, 256, 0);
 		for (size_t j = 0; j < n; j++) {
 			bool inl = fr[j].sym != SYM_NONE && symbolizer_sym_inlined(z, fr[j].sym);

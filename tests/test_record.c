@@ -314,7 +314,7 @@ roundtrip(const struct perf_event_attr *a, uint64_t seed, bool swap)
 	sess_init(&s, a, 1);
 	at = write_sample(&b, a, seed, 100, PERF_RECORD_MISC_USER);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), 0, "st %#llx seed %llu: %s",
+	cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), 0, "st %#llx seed %llu: %s",
 	    (unsigned long long)a->sample_type, (unsigned long long)seed, why ? why : "");
 	cr_assert_eq(smp.attr, 0);
 	check_sample(&smp, a, seed, 100, swap);
@@ -422,7 +422,7 @@ Test(record, sample_truncated_at_every_length)
 			memcpy(copy, b.p + at, len);
 			r.p = copy;
 			r.size = (uint32_t)len;
-			cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), -1, "len %zu", len);
+			cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), -1, "len %zu", len);
 			cr_assert_not_null(why);
 			cr_assert_eq(describe(&s, &r), -1, "len %zu described as whole", len);
 			free(copy);
@@ -446,10 +446,10 @@ check_agrees(const struct session *s, const struct perf_event_attr *a, const uin
 	int rc;
 
 	memcpy(copy, p, len);
-	rc = record_decode_sample(s, &r, &smp, &why);
+	rc = record_decode_sample(session_attrs(s), &r, &smp, &why);
 	cr_assert_eq(sample_fits(a, copy + 8, len - 8, swap), rc == 0, "st %#llx len %zu: %s",
 	    (unsigned long long)a->sample_type, len, why ? why : "whole");
-	cr_assert_eq(record_check(s, &r, &head, &cwhy), rc, "len %zu", len);
+	cr_assert_eq(record_check(session_attrs(s), &r, &head, &cwhy), rc, "len %zu", len);
 	cr_assert_eq(cwhy, why, "len %zu", len);
 	if (rc == 0) {
 		cr_assert_eq(head.attr, smp.attr);
@@ -539,7 +539,7 @@ absurd(uint64_t st, uint64_t rf, size_t count_off, uint64_t v, bool is32)
 	else
 		pd_put64(&b, at + count_off, v);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), -1, "st %#llx count %#llx",
+	cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), -1, "st %#llx count %#llx",
 	    (unsigned long long)st, (unsigned long long)v);
 	cr_assert_not_null(why);
 	cr_assert_eq(describe(&s, &r), -1);
@@ -581,7 +581,7 @@ Test(record, sample_without_attrs)
 	base_attr(&a, PERF_SAMPLE_IP);
 	at = write_sample(&b, &a, 1, 100, 0);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), -1);
+	cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), -1);
 	cr_assert_not_null(why);
 	cr_assert_eq(smp.attr, -1);
 	cr_assert_eq(describe(&s, &r), -1);
@@ -618,13 +618,13 @@ Test(record, attr_by_identifier_and_id)
 			/* ids 100+i and 200+i map to attr i */
 			at = write_sample(&b, &a[2], 2, 202, 0);
 			r = mkrec(&b, at);
-			cr_assert_eq(record_attr(&s, &r), 2);
-			cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), 0);
+			cr_assert_eq(record_attr(session_attrs(&s), &r), 2);
+			cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), 0);
 			cr_assert_eq(smp.attr, 2);
 			at = write_comm(&b, sts[k], 101, true);
 			r = mkrec(&b, at);
-			cr_assert_eq(record_attr(&s, &r), 1);
-			cr_assert_eq(record_decode_sample_id(&s, &r, &sid), 0);
+			cr_assert_eq(record_attr(session_attrs(&s), &r), 1);
+			cr_assert_eq(record_decode_sample_id(session_attrs(&s), &r, &sid), 0);
 			if (sts[k] & PERF_SAMPLE_TID) {
 				cr_assert_eq(sid.pid, 11);
 				cr_assert_eq(sid.tid, 12);
@@ -647,9 +647,9 @@ Test(record, attr_by_identifier_and_id)
 			/* An unknown id */
 			at = write_sample(&b, &a[0], 2, 999, 0);
 			r = mkrec(&b, at);
-			cr_assert_eq(record_attr(&s, &r), -1);
+			cr_assert_eq(record_attr(session_attrs(&s), &r), -1);
 			/* Same layouts: still decodable, attr unknown. */
-			cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), 0);
+			cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), 0);
 			cr_assert_eq(smp.attr, -1);
 			pd_free(&b);
 			sess_free(&s);
@@ -674,16 +674,16 @@ Test(record, attr_mixed_layouts)
 	cr_assert_eq(s.attrs.id_pos, -1);
 	at = write_sample(&b, &a[1], 1, 201, 0);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_attr(&s, &r), 1);
-	cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), 0);
+	cr_assert_eq(record_attr(session_attrs(&s), &r), 1);
+	cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), 0);
 	cr_assert_eq(smp.time, 1004);
 	at = write_sample(&b, &a[0], 1, 100, 0);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_attr(&s, &r), 0);
+	cr_assert_eq(record_attr(session_attrs(&s), &r), 0);
 	/* Unknown id, layouts differ: undecodable. */
 	at = write_sample(&b, &a[0], 1, 555, 0);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_decode_sample(&s, &r, &smp, &why), -1);
+	cr_assert_eq(record_decode_sample(session_attrs(&s), &r, &smp, &why), -1);
 	cr_assert_not_null(why);
 	pd_free(&b);
 	sess_free(&s);
@@ -703,7 +703,7 @@ Test(record, no_trailer_without_sample_id_all)
 	sess_init(&s, &a, 1);
 	at = write_comm(&b, a.sample_type, 100, false);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_decode_sample_id(&s, &r, &sid), -1);
+	cr_assert_eq(record_decode_sample_id(session_attrs(&s), &r, &sid), -1);
 	cr_assert_eq(describe(&s, &r), 0);
 	cr_assert_eq(field_idx("sample_id.time"), -1);
 	/* A trailer that does not fit the record. */
@@ -714,7 +714,7 @@ Test(record, no_trailer_without_sample_id_all)
 	pd_u64(&b, 5);
 	pd_rec_end(&b, at);
 	r = mkrec(&b, at);
-	cr_assert_eq(record_decode_sample_id(&s, &r, &sid), -1);
+	cr_assert_eq(record_decode_sample_id(session_attrs(&s), &r, &sid), -1);
 	cr_assert_eq(describe(&s, &r), 0);
 	pd_free(&b);
 	sess_free(&s);
@@ -928,4 +928,125 @@ Test(record, typed_stat_decoders)
 	cr_expect(round.type == 1 && round.time == 55);
 	cr_expect_eq(record_stat(&r, &s), -1, "a STAT_ROUND is not a STAT");
 	pd_free(&b);
+}
+
+/* The tool's and the trace's records loading reads, built in order swap. */
+static void
+check_tool_records(bool swap)
+{
+	struct pdbuf b = { .swap = swap };
+	size_t at, eu, ix, bi, ft, sc, sw, it, ax;
+	struct rec r;
+	struct rec_header_attr h;
+	struct rec_event_update u;
+	struct rec_id_index x;
+	struct rec_build_id bid;
+	struct rec_feature f;
+	struct rec_stat_config c;
+	struct rec_switch s;
+	struct rec_itrace_start its;
+	struct rec_aux a;
+	uint64_t id, idx, tag, val;
+
+	at = pd_rec_begin(&b, PF_REC_ATTR, 0);
+	pd_attr(&b, 128, 1, 0, 4000, 0x107, 0, 0);
+	pd_u64(&b, 41);
+	pd_u64(&b, 42);
+	pd_rec_end(&b, at);
+	eu = pd_rec_begin(&b, PF_REC_EVENT_UPDATE, 0);
+	pd_u64(&b, REC_EVENT_UPDATE_NAME);
+	pd_u64(&b, 42);
+	pd_str8(&b, "cycles:u");
+	pd_rec_end(&b, eu);
+	ix = pd_rec_begin(&b, PF_REC_ID_INDEX, 0);
+	pd_u64(&b, 2);
+	for (uint64_t i = 0; i < 2; i++) {
+		pd_u64(&b, 41 + i);
+		pd_u64(&b, i);
+		pd_u64(&b, 0);
+		pd_u64(&b, 77);
+	}
+	pd_rec_end(&b, ix);
+	bi = pd_rec_begin(&b, PF_REC_BUILD_ID, PF_MISC_BUILD_ID_SIZE);
+	pd_u32(&b, 123);
+	for (int i = 0; i < 20; i++)
+		pd_u8(&b, (uint8_t)(0xc0 + i));
+	pd_u8(&b, 16);		/* its size byte: 16 of the 20 */
+	pd_zero(&b, 3);
+	pd_str8(&b, "/lib/x.so");
+	pd_rec_end(&b, bi);
+	ft = pd_rec_begin(&b, PF_REC_FEATURE, 0);
+	pd_u64(&b, 2);
+	pd_feat_str(&b, "host");
+	pd_rec_end(&b, ft);
+	sc = pd_rec_begin(&b, PF_REC_STAT_CONFIG, 0);
+	pd_u64(&b, 5);		/* says 5, holds 2 */
+	pd_u64(&b, 1);
+	pd_u64(&b, 3);
+	pd_u64(&b, 2);
+	pd_u64(&b, 1000);
+	pd_rec_end(&b, sc);
+	sw = pd_rec_begin(&b, PF_REC_SWITCH_CPU_WIDE, PERF_RECORD_MISC_SWITCH_OUT);
+	pd_u32(&b, 600);
+	pd_u32(&b, 601);
+	pd_rec_end(&b, sw);
+	it = pd_rec_begin(&b, PF_REC_ITRACE_START, 0);
+	pd_u32(&b, 700);
+	pd_u32(&b, 701);
+	pd_rec_end(&b, it);
+	ax = pd_rec_begin(&b, PF_REC_AUX, 0);
+	pd_u64(&b, 0x1000);
+	pd_u64(&b, 0x200);
+	pd_u64(&b, 1);
+	pd_rec_end(&b, ax);
+
+	r = mkrec(&b, at);
+	cr_assert_eq(record_header_attr(&r, &h), 0);
+	cr_expect(h.attr_size == 128 && h.nids == 2 && h.attr_loc == r.loc + 8);
+	cr_expect(record_header_attr_id(&h, 0) == 41 && record_header_attr_id(&h, 1) == 42);
+	r = mkrec(&b, eu);
+	cr_assert_eq(record_event_update(&r, &u), 0);
+	cr_expect(u.type == REC_EVENT_UPDATE_NAME && u.id == 42);
+	cr_expect_str_eq((const char *)u.data, "cycles:u");
+	r = mkrec(&b, ix);
+	cr_assert_eq(record_id_index(&r, &x), 0);
+	cr_expect(x.nr == 2 && x.fits);
+	record_id_index_entry(&x, 1, &id, &idx);
+	cr_expect(id == 42 && idx == 1);
+	r.size -= 8;		/* the second entry no longer whole */
+	cr_assert_eq(record_id_index(&r, &x), 0);
+	cr_expect_not(x.fits);
+	r = mkrec(&b, bi);
+	cr_assert_eq(record_build_id(&r, &bid), 0);
+	cr_expect(bid.pid == 123 && bid.id_len == 16 && bid.id[0] == 0xc0 && bid.id[15] == 0xcf);
+	cr_expect_str_eq(bid.filename, "/lib/x.so");
+	r = mkrec(&b, ft);
+	cr_assert_eq(record_feature(&r, &f), 0);
+	cr_expect(f.bit == 2 && f.len == r.size - 16 && f.data_loc == r.loc + 16);
+	r = mkrec(&b, sc);
+	cr_assert_eq(record_stat_config(&r, &c), 0);
+	cr_expect_eq(c.nr, 2, "the terms it holds");
+	record_stat_config_term(&c, 1, &tag, &val);
+	cr_expect(tag == 2 && val == 1000);
+	r = mkrec(&b, sw);
+	cr_assert_eq(record_switch(&r, &s), 0);
+	cr_expect(s.out && s.cpu_wide && s.other_pid == 600 && s.other_tid == 601);
+	r.size = 12;
+	cr_expect_eq(record_switch(&r, &s), -1, "a cpu-wide switch without its thread");
+	r = mkrec(&b, it);
+	cr_assert_eq(record_itrace_start(&r, &its), 0);
+	cr_expect(its.pid == 700 && its.tid == 701);
+	cr_expect_eq(record_aux(&r, &a), -1, "an ITRACE_START is not an AUX");
+	r = mkrec(&b, ax);
+	cr_assert_eq(record_aux(&r, &a), 0);
+	cr_expect(a.offset == 0x1000 && a.size == 0x200 && a.flags == 1);
+	r.size = 8 + 16;
+	cr_expect_eq(record_aux(&r, &a), -1, "an AUX short of its flags");
+	pd_free(&b);
+}
+
+Test(record, typed_tool_decoders_both_orders)
+{
+	check_tool_records(false);
+	check_tool_records(true);
 }

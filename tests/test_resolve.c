@@ -373,7 +373,7 @@ run_all(const char *name, const char *buildid, struct tally *ty)
 		struct frame f;
 
 		if (ent_type(e) != PF_REC_SAMPLE || session_rec(s, ent_loc(e), &r) < 0 ||
-		    record_decode_sample(s, &r, &smp, &why) < 0)
+		    record_decode_sample(session_attrs(s), &r, &smp, &why) < 0)
 			continue;
 		ty->samples++;
 		symbolizer_resolve(z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,

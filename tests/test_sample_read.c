@@ -31,7 +31,7 @@ on_rec(void *arg, const struct rec *r, int depth)
 	size_t n, nv;
 
 	(void)depth;
-	if (r->type != PF_REC_SAMPLE || record_decode_sample(w->s, r, &smp, &why) < 0)
+	if (r->type != PF_REC_SAMPLE || record_decode_sample(session_attrs(w->s), r, &smp, &why) < 0)
 		return 0;
 	w->records++;
 	cr_assert_eq(smp.attr, 0, "only the leader samples");

@@ -232,7 +232,7 @@ Test(unwind, chains_equal_perf)
 		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(s, ent_loc(&ix->v[i]), &r), 0);
-		cr_assert_eq(record_decode_sample(s, &r, &smp, &why), 0, "%s", why);
+		cr_assert_eq(record_decode_sample(session_attrs(s), &r, &smp, &why), 0, "%s", why);
 		cr_assert_lt(k, nwant);
 		c.s = s;
 		c.pid = (int32_t)smp.pid;
@@ -352,7 +352,7 @@ two_procs_load(void)
 		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
 			continue;
 		cr_assert_eq(session_rec(t->s, ent_loc(&ix->v[i]), &r), 0);
-		cr_assert_eq(record_decode_sample(t->s, &r, &t->smp[t->n], &why), 0, "%s", why);
+		cr_assert_eq(record_decode_sample(session_attrs(t->s), &r, &t->smp[t->n], &why), 0, "%s", why);
 		t->n++;
 	}
 	/* NULL space: nothing cached from one unwind to the next. */
@@ -471,7 +471,7 @@ Test(unwind, zero_return_address_ends_the_chain)
 
 		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
-		    record_decode_sample(s, &r, &smp, &why) < 0 || smp.stack == NULL)
+		    record_decode_sample(session_attrs(s), &r, &smp, &why) < 0 || smp.stack == NULL)
 			continue;
 		c.s = s;
 		c.pid = (int32_t)smp.pid;

@@ -829,19 +829,21 @@ static void
 on_switch(struct run *x, const struct rec *r)
 {
 	struct sample_id sid;
-	bool out = r->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	struct rec_switch sw;
+	bool out;
 
-	if (record_decode_sample_id(x->s, r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
+	if (record_switch(r, &sw) < 0 ||
+	    record_decode_sample_id(session_attrs(x->s), r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
 		return;
+	out = sw.out;
 	if (x->switches != SWITCHES_CPU_WIDE) {
 		if (!out)
 			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
 	} else if (!out) {
 		if (threads_on(&x->threads, (int32_t)sid.cpu) != (int32_t)sid.tid)
 			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
-	} else if (r->type == PF_REC_SWITCH_CPU_WIDE && r->size >= 16) {
-		threads_put(&x->threads, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
-		    (int32_t)rd32(r->p + 12, r->swap));
+	} else if (sw.cpu_wide) {
+		threads_put(&x->threads, sid.cpu, sw.other_pid, sw.other_tid);
 	}
 }
 
@@ -850,13 +852,13 @@ static void
 on_trace_start(struct run *x, const struct rec *r)
 {
 	struct sample_id sid;
+	struct rec_itrace_start it;
 
-	if (!x->per_cpu || r->size < 16)
+	if (!x->per_cpu || record_itrace_start(r, &it) < 0)
 		return;
-	if (record_decode_sample_id(x->s, r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
+	if (record_decode_sample_id(session_attrs(x->s), r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
 		return;
-	threads_put(&x->threads, sid.cpu, (int32_t)rd32(r->p + 8, r->swap),
-	    (int32_t)rd32(r->p + 12, r->swap));
+	threads_put(&x->threads, sid.cpu, it.pid, it.tid);
 }
 
 /* An AUX record of a truncated area: perf script reports lost trace data. */
@@ -867,9 +869,11 @@ on_aux(struct run *x, const struct rec *r)
 	struct pt_item *it;
 	bool tid;
 
-	if (!x->script || r->size < 32 || !(rd64(r->p + 24, r->swap) & 1))
+	struct rec_aux aux;
+
+	if (!x->script || record_aux(r, &aux) < 0 || !(aux.flags & 1))
 		return;
-	if (record_decode_sample_id(x->s, r, &sid) < 0)
+	if (record_decode_sample_id(session_attrs(x->s), r, &sid) < 0)
 		return;
 	tid = sid.have & PERF_SAMPLE_TID;
 	it = add_item(x, PT_ITEM_ERROR, tid ? (int32_t)sid.pid : -1, tid ? (int32_t)sid.tid : -1,
@@ -904,8 +908,8 @@ on_sample(struct run *x, const struct rec *r)
 
 	if (!x->script && x->chains == NULL)
 		return;
-	a = record_attr(x->s, r);
-	if (a < 0 || record_sample_head(x->s, r, a, &smp) < 0)
+	a = record_attr(session_attrs(x->s), r);
+	if (a < 0 || record_sample_head(session_attrs(x->s), r, a, &smp) < 0)
 		return;
 	t = smp.sample_type;
 	if (x->chains != NULL && !(t & PERF_SAMPLE_CALLCHAIN))

@@ -33,7 +33,7 @@ walk_rec(void *arg, const struct rec *r, int depth)
 	if (depth > 0 && session_zorigin(s, r->loc) == NULL)
 		abort();
 	fuzz_use(session_file_of(s, r->loc, &off) + off + session_rec_trailing(r));
-	fuzz_use(record_attr(s, r) + (record_type_name(r->type) != NULL));
+	fuzz_use(record_attr(session_attrs(s), r) + (record_type_name(r->type) != NULL));
 	return 0;
 }
 
@@ -59,7 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (r.type < ENT_TYPE_BIG ? r.type : ENT_TYPE_BIG) != ent_type(e))
 			abort();
 		if (r.type == PF_REC_SAMPLE &&
-		    record_sample_head(s, &r, record_attr(s, &r), &smp) == 0)
+		    record_sample_head(session_attrs(s), &r, record_attr(session_attrs(s), &r), &smp) == 0)
 			fuzz_use(smp.ip + smp.period);
 		th = thread_table_find(session_threads(s), session_ent_who(s, i).tid, e->time);
 		if (th != THREAD_NONE) {

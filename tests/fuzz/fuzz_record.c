@@ -47,7 +47,7 @@ sample(const struct session *s, const struct rec *r)
 	const char *why;
 	uint64_t sum = 0;
 
-	if (record_decode_sample(s, r, &smp, &why) < 0) {
+	if (record_decode_sample(session_attrs(s), r, &smp, &why) < 0) {
 		if (why == NULL)
 			abort();
 		fuzz_use(strlen(why));
@@ -89,7 +89,7 @@ rec(void *arg, const struct rec *r, int depth)
 		abort();
 	if (r->type == PF_REC_SAMPLE)
 		sample(s, r);
-	else if (record_decode_sample_id(s, r, &sid) == 0)
+	else if (record_decode_sample_id(session_attrs(s), r, &sid) == 0)
 		fuzz_use(sid.time + sid.tid);
 	return 0;
 }

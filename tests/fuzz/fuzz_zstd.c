@@ -134,7 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (ent_loc(e) >= SESSION_ZLOC && session_zorigin(s, ent_loc(e)) == NULL)
 			abort();
-		if (r.type == PF_REC_SAMPLE && record_decode_sample(s, &r, &smp, &why) == 0)
+		if (r.type == PF_REC_SAMPLE && record_decode_sample(session_attrs(s), &r, &smp, &why) == 0)
 			fuzz_use(smp.ip + smp.callchain_nr);
 	}
 	session_close(s);

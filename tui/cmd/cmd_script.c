@@ -839,7 +839,7 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 			script_drop_behind(s, &o->drop, ent_loc(e));
 		if (ent_type(e) != PF_REC_SAMPLE)
 			continue;
-		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(s, &r, &smp, &why) < 0)
+		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(session_attrs(s), &r, &smp, &why) < 0)
 			continue;
 		if (!script_keeps_sample(sc, s, o->z, &r, &smp))
 			;

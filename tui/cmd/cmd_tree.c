@@ -81,7 +81,7 @@ tree_counts(const struct session *s, const struct hist_filter *f, struct symboli
 
 		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
 		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
-		    record_sample_head(s, &r, record_attr(s, &r), &smp) < 0 ||
+		    record_sample_head(session_attrs(s), &r, record_attr(session_attrs(s), &r), &smp) < 0 ||
 		    !(smp.sample_type & PERF_SAMPLE_TID))
 			continue;
 		th = thread_table_find(t, (int32_t)smp.tid, smp.time);

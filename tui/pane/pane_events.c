@@ -309,7 +309,7 @@ trace_text(struct pane *p, const struct rec *rec, char *buf, size_t n)
 	struct sample smp;
 	const char *why;
 
-	if (rec->type != PF_REC_SAMPLE || record_decode_sample(p->s, rec, &smp, &why) < 0 ||
+	if (rec->type != PF_REC_SAMPLE || record_decode_sample(session_attrs(p->s), rec, &smp, &why) < 0 ||
 	    smp.attr < 0 || (size_t)smp.attr >= at->n ||
 	    at->v[smp.attr].attr.type != PERF_TYPE_TRACEPOINT ||
 	    (smp.sample_type & PERF_SAMPLE_RAW) == 0)
@@ -659,7 +659,7 @@ ev_match(struct pane *p, size_t src)
 		struct rec r;
 
 		if (a == ENT_ATTR_NONE) {
-			int ra = session_rec(p->s, ent_loc(e), &r) == 0 ? record_attr(p->s, &r) : -1;
+			int ra = session_rec(p->s, ent_loc(e), &r) == 0 ? record_attr(session_attrs(p->s), &r) : -1;
 
 			a = ra < 0 ? UINT_MAX : (unsigned)ra;
 		}
@@ -751,7 +751,7 @@ stack_open(struct pane *p, size_t pos)
 		return PANE_HANDLED | PANE_MSG;
 	}
 	if (session_rec(p->s, ent_loc(ent(p, pos)), &rec) < 0 || rec.type != PF_REC_SAMPLE ||
-	    record_decode_sample(p->s, &rec, &smp, &why) < 0) {
+	    record_decode_sample(session_attrs(p->s), &rec, &smp, &why) < 0) {
 		snprintf(p->msg, sizeof p->msg, "+ expands a sample into its call stack: select one");
 		return PANE_HANDLED | PANE_MSG;
 	}
@@ -780,7 +780,7 @@ frame_node(struct pane *p, size_t pos, const struct frame *f, size_t *evi)
 
 	*evi = 0;
 	if (session_rec(p->s, ent_loc(ent(p, pos)), &rec) == 0 &&
-	    (attr = record_attr(p->s, &rec)) >= 0)
+	    (attr = record_attr(session_attrs(p->s), &rec)) >= 0)
 		for (size_t i = 0; i < hist_nevents(h); i++)
 			if (hist_event(h, i)->attr == attr)
 				*evi = i;

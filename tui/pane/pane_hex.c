@@ -130,7 +130,7 @@ name_payload(struct pane *p, struct hx *h)
 	uint32_t base, len, end = 0;
 
 	if (h->rec.type != PF_REC_SAMPLE ||
-	    record_decode_sample(p->s, &h->rec, &smp, &why) < 0 || smp.attr < 0 ||
+	    record_decode_sample(session_attrs(p->s), &h->rec, &smp, &why) < 0 || smp.attr < 0 ||
 	    (size_t)smp.attr >= at->n || at->v[smp.attr].attr.type != PERF_TYPE_TRACEPOINT ||
 	    smp.raw == NULL)
 		return;
