@@ -91,6 +91,30 @@ struct rec_index {
 	size_t		 map_bytes;	/* of the mapping lv, then v, live in */
 };
 
+/*
+ * Entry i (< n) of the finished index: how code outside core/ reads it
+ * (it never walks the array itself).
+ */
+static inline const struct rec_ent *
+index_ent(const struct rec_index *ix, size_t i)
+{
+	return &ix->v[i];
+}
+
+/* The position of e, an entry index_ent gave. */
+static inline size_t
+index_ent_pos(const struct rec_index *ix, const struct rec_ent *e)
+{
+	return (size_t)(e - ix->v);
+}
+
+/* Does the index keep who per entry (it was not let go)? */
+static inline bool
+index_has_who(const struct rec_index *ix)
+{
+	return ix->who != NULL;
+}
+
 void index_push(struct rec_index *ix, const struct load_ent *e);
 /*
  * Sort the loading entries stably by time.  rounds[] holds the entry

@@ -108,7 +108,7 @@ annotate_collect_filter(struct annotation *a, const struct session *s, int attr,
 	if (to > ix->n)
 		to = ix->n;
 	for (size_t i = from; i < to; i++) {
-		const struct rec_ent *ent = &ix->v[i];
+		const struct rec_ent *ent = index_ent(ix, i);
 		struct sample smp;
 		struct frame f;
 		struct rec r;

@@ -45,7 +45,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 		stacks |= (at->v[i].attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
 	if (o->children && stacks)
 		return false;
-	for (m = n / 2; m < n && ent_type(&ix->v[m]) != PF_REC_SAMPLE; m++)
+	for (m = n / 2; m < n && ent_type(index_ent(ix, m)) != PF_REC_SAMPLE; m++)
 		;
 	if (m == 0 || m >= n)
 		return false;

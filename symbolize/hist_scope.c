@@ -177,7 +177,7 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 	memset(h->rc.scope_in, 0, (ix->n + 63) / 64 * sizeof *h->rc.scope_in);
 	for (size_t pos = from; pos < to; pos++) {
 		uint32_t r = h->rc.sample_row[pos], ev;
-		const struct rec_ent *re = &ix->v[pos];
+		const struct rec_ent *re = index_ent(ix, pos);
 		uint64_t period;
 		const struct hist_entry *e = NULL;
 		int32_t cpu = -1;

@@ -520,12 +520,12 @@ bump_run(struct hist *h, struct walk *w, size_t i)
 {
 	const struct session *s = h->s;
 	const struct rec_index *ix = session_index(s);
-	uint64_t time = ix->v[i].time;
+	uint64_t time = index_ent(ix, i)->time;
 	struct rec r;
 
-	for (size_t j = i + 1; j < ix->n && ix->v[j].time == time; j++) {
-		if (changes_maps(ent_type(&ix->v[j])) &&
-		    session_rec(s, ent_loc(&ix->v[j]), &r) == 0) {
+	for (size_t j = i + 1; j < ix->n && index_ent(ix, j)->time == time; j++) {
+		if (changes_maps(ent_type(index_ent(ix, j))) &&
+		    session_rec(s, ent_loc(index_ent(ix, j)), &r) == 0) {
 			epoch_bump(h, &r);
 			w->last_pid = INT32_MIN;
 		}
@@ -1006,8 +1006,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		to = ix->n;
 	/* A hist that starts mid-session (one of a parallel pass) drops
 	 * nothing before where it starts. */
-	if (from > 0 && from < to && h->wk.drop_hi == 0 && ent_loc(&ix->v[from]) < SESSION_ZLOC)
-		h->wk.drop_lo = h->wk.drop_hi = ent_loc(&ix->v[from]);
+	if (from > 0 && from < to && h->wk.drop_hi == 0 && ent_loc(index_ent(ix, from)) < SESSION_ZLOC)
+		h->wk.drop_lo = h->wk.drop_hi = ent_loc(index_ent(ix, from));
 	/* with paths a sample's own entry is its row's: no array of its own */
 	if (h->o.record_self && !h->o.paths && h->rc.sample_ent == NULL && ix->n > 0) {
 		h->rc.sample_ent = xreallocarray(NULL, ix->n, sizeof *h->rc.sample_ent);
@@ -1026,12 +1026,12 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	if (from < to && to > h->rc.pos_hi)
 		h->rc.pos_hi = to;
 	for (size_t i = from; i < to; i++) {
-		const struct rec_ent *ent = &ix->v[i];
+		const struct rec_ent *ent = index_ent(ix, i);
 		unsigned type = ent_type(ent);
 		struct rec r;
 		int rc;
 
-		if (i == from || ent->time != ix->v[i - 1].time)
+		if (i == from || ent->time != index_ent(ix, i - 1)->time)
 			bump_run(h, &w, i);
 		drop_behind(h, ent_loc(ent));
 		if (type != PF_REC_SAMPLE) {

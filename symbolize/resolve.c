@@ -730,7 +730,7 @@ defer_make(struct symbolizer *z)
 	if (session_counts(z->s)->by_type[PF_REC_CALLCHAIN_DEFERRED] == 0)
 		return;
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 		int32_t tid;
 
 		if (ent_type(e) != PF_REC_CALLCHAIN_DEFERRED)

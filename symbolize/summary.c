@@ -70,14 +70,14 @@ count_lost(const struct session *s, struct summary *out)
 	if (c->by_type[PF_REC_LOST] == 0 && c->by_type[PF_REC_LOST_SAMPLES] == 0)
 		return;
 	for (size_t i = 0; i < ix->n; i++) {
-		unsigned t = ent_type(&ix->v[i]);
+		unsigned t = ent_type(index_ent(ix, i));
 		struct rec r;
 		struct rec_lost l;
 
 		if (t != PF_REC_LOST && t != PF_REC_LOST_SAMPLES)
 			continue;
 		out->lost_records++;
-		if (session_rec(s, ent_loc(&ix->v[i]), &r) == 0 && record_lost(&r, &l) == 0)
+		if (session_rec(s, ent_loc(index_ent(ix, i)), &r) == 0 && record_lost(&r, &l) == 0)
 			out->lost += l.lost;
 	}
 }
@@ -89,14 +89,14 @@ sample_span(const struct session *s, struct summary *out)
 	const struct rec_index *ix = session_index(s);
 	size_t i, j;
 
-	for (i = 0; i < ix->n && ent_type(&ix->v[i]) != PF_REC_SAMPLE; i++)
+	for (i = 0; i < ix->n && ent_type(index_ent(ix, i)) != PF_REC_SAMPLE; i++)
 		;
-	for (j = ix->n; j > i && ent_type(&ix->v[j - 1]) != PF_REC_SAMPLE; j--)
+	for (j = ix->n; j > i && ent_type(index_ent(ix, j - 1)) != PF_REC_SAMPLE; j--)
 		;
 	if (i >= j)
 		return;
-	out->first = ix->v[i].time;
-	out->last = ix->v[j - 1].time;
+	out->first = index_ent(ix, i)->time;
+	out->last = index_ent(ix, j - 1)->time;
 	out->has_time = out->first != 0 || out->last != 0;
 }
 

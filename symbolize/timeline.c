@@ -65,7 +65,7 @@ static void
 count_keys(struct timeline *tl, struct build *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = &tl->ix[i];
+		const struct rec_ent *e = index_ent(tl->ix, i);
 		struct ent_who w;
 		struct tkey k;
 		uint32_t j;
@@ -253,7 +253,7 @@ fill_positions(struct timeline *tl, const struct build *b, size_t n)
 	}
 	tl->pos = xcalloc(off ? off : 1, sizeof *tl->pos);
 	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = &tl->ix[i];
+		const struct rec_ent *e = index_ent(tl->ix, i);
 		struct ent_who w;
 		uint32_t pl, thl;
 
@@ -281,9 +281,9 @@ label_threads(struct timeline *tl)
 		if (l->kind == TL_KIND_CPU || l->n == 0)
 			continue;
 		l->thread = thread_table_find(tt, l->kind == TL_KIND_PROC ? l->pid : l->tid,
-		    tl->ix[tl->pos[l->first]].time);
+		    index_ent(tl->ix, tl->pos[l->first])->time);
 		if (l->kind == TL_KIND_PROC && l->thread == THREAD_NONE)
-			l->thread = thread_table_find(tt, l->tid, tl->ix[tl->pos[l->first]].time);
+			l->thread = thread_table_find(tt, l->tid, index_ent(tl->ix, tl->pos[l->first])->time);
 	}
 }
 
@@ -298,7 +298,7 @@ find_lost(struct timeline *tl, const struct build *b, size_t n)
 	if (cnt->by_type[PF_REC_LOST] == 0 && cnt->by_type[PF_REC_LOST_SAMPLES] == 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = &tl->ix[i];
+		const struct rec_ent *e = index_ent(tl->ix, i);
 		unsigned t = ent_type(e);
 		struct rec r;
 		struct rec_lost l;
@@ -388,7 +388,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = &tl->ix[i];
+		const struct rec_ent *e = index_ent(tl->ix, i);
 		unsigned t = ent_type(e);
 		struct ent_who w;
 		uint64_t key;
@@ -442,7 +442,7 @@ timeline_new_in(const struct session *s, enum tl_mode mode, int attr, const stru
 	size_t n = ix->n < UINT32_MAX ? ix->n : UINT32_MAX;
 
 	tl->s = s;
-	tl->ix = ix->v;
+	tl->ix = ix;
 	tl->mode = mode;
 	tl->attr = attr;
 	tl->in = in;
@@ -513,7 +513,7 @@ lower_from(const struct timeline *tl, size_t lo, size_t hi, uint64_t t)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (tl->ix[tl->pos[mid]].time < t)
+		if (index_ent(tl->ix, tl->pos[mid])->time < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -580,7 +580,7 @@ timeline_buckets_func(const struct timeline *tl, const struct hist *h, uint32_t 
 		uint32_t pos = tl->pos[i], id;
 		const struct hist_entry *he;
 
-		while (tl->ix[pos].time >= next && k + 1 < w)
+		while (index_ent(tl->ix, pos)->time >= next && k + 1 < w)
 			next = timeline_col_start(t0, t1, w, ++k + 1);
 		if ((id = hist_sample_entry(h, pos)) == UINT32_MAX)
 			continue;
@@ -645,13 +645,13 @@ timeline_buckets_picked(const struct timeline *tl, const uint32_t *picked, size_
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (tl->ix[picked[mid]].time < t0)
+		if (index_ent(tl->ix, picked[mid])->time < t0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < n && w && tl->ix[picked[i]].time < t1; i++) {
-		while (tl->ix[picked[i]].time >= next && k + 1 < w)
+	for (size_t i = lo; i < n && w && index_ent(tl->ix, picked[i])->time < t1; i++) {
+		while (index_ent(tl->ix, picked[i])->time >= next && k + 1 < w)
 			next = timeline_col_start(t0, t1, w, ++k + 1);
 		if (in_lane(tl, l, picked[i]))
 			out[k]++;
@@ -761,7 +761,7 @@ timeline_heat(const struct timeline *tl, uint32_t lane, uint64_t unit, unsigned 
 		return false;
 	ht->cells = xcalloc(ht->ncols * nrows, sizeof *ht->cells);
 	for (uint32_t i = l->first; i < l->first + l->n; i++) {
-		uint64_t off = tl->ix[tl->pos[i]].time - ht->origin;
+		uint64_t off = index_ent(tl->ix, tl->pos[i])->time - ht->origin;
 		size_t c = (size_t)(off / unit);
 		uint64_t in = off % unit;
 		unsigned r = (unsigned)((double)in * nrows / (double)unit);

@@ -70,7 +70,7 @@ struct tl_gap {
 
 struct timeline {
 	const struct session	*s;
-	const struct rec_ent	*ix;		/* the session's index entries */
+	const struct rec_index	*ix;		/* the session's index */
 	enum tl_mode		 mode;
 	int			 attr;		/* -1: every event */
 	const struct hist	*in;		/* only the samples in its rows (hist_scope_has), or NULL */

@@ -8,6 +8,11 @@
 #     flags) includes no curses header and nothing from tui/ outside tui/cmd/;
 #   - nothing outside core/ includes a core-private header, core/*_int.h
 #     (struct session is opaque outside core/: core/session_int.h);
+#   - the histogram's private parts (symbolize/hist_impl.h) are its own:
+#     neither Intel PT (symbolize/pt/, a source of samples at its edge,
+#     through hist_add) nor tui/ includes them;
+#   - code outside core/ reads the record index through index_ent(), never
+#     its array (ix->v, session_index(...)->v);
 #   - tui/main.c is not a source of any library in Makefile.am (the tests
 #     link the libraries and Criterion brings its own main).
 # An include is resolved as the compiler does: "x.h" next to the including
@@ -100,6 +105,8 @@ BEGIN {
 	rule[++nrules] = "tui/cmd|tui outside tui/cmd"
 	rule[++nrules] = "symbolize|core-private (core/*_int.h)"
 	rule[++nrules] = "tui|core-private (core/*_int.h)"
+	rule[++nrules] = "symbolize/pt|hist-private (symbolize/hist_impl.h)"
+	rule[++nrules] = "tui|hist-private (symbolize/hist_impl.h)"
 }
 
 $1 == "FILE" {
@@ -152,6 +159,10 @@ $1 == "MAKEFILE" {
 		sub(/\/.*/, "", layer)
 		violation(file, line, target, layer "|core-private (core/*_int.h)")
 	}
+	if (path == "symbolize/hist_impl.h" && file ~ /^symbolize\/pt\//)
+		violation(file, line, target, "symbolize/pt|hist-private (symbolize/hist_impl.h)")
+	if (path == "symbolize/hist_impl.h" && file ~ /^tui\//)
+		violation(file, line, target, "tui|hist-private (symbolize/hist_impl.h)")
 	if (file ~ /^core\//) {
 		if (target ~ CURSES) violation(file, line, target, "core|curses")
 		if (path ~ /^tui\//) violation(file, line, target, "core|tui")
@@ -179,4 +190,17 @@ END {
 	printf "layering: %d files checked, %d violations\n", files, total
 	exit total > 0
 }
-'
+' || status=$?
+status=${status:-0}
+
+# The index's array outside core/: only index_ent() reads it.
+arr=$(grep -rnE --include='*.c' --include='*.h' '(\<ix|session_index\([^)]*\))->(v|lv|who)\>' \
+	$(for d in symbolize tui; do [ -d "$d" ] && echo "$d"; done) 2>/dev/null || true)
+if [ -n "$arr" ]; then
+	printf '%s\n' "$arr" | sed 's/^/layering: the index array outside core\/: /'
+	echo "layering: code outside core/ reads the index through index_ent: $(printf '%s\n' "$arr" | wc -l) violation(s)"
+	status=1
+else
+	echo "layering: code outside core/ reads the index through index_ent: ok"
+fi
+exit "$status"

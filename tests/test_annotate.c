@@ -68,7 +68,7 @@ tally(struct fx *f, const char *name, struct tally *t)
 	memset(t, 0, sizeof *t);
 	t->sym = SYM_NONE;
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 		struct sample smp;
 		struct frame fr;
 		struct rec r;

@@ -197,7 +197,7 @@ Test(evfilter, directory_record_names_its_file)
 	uint32_t fi = 0;
 
 	for (i = 0; i < ix->n; i++) {
-		session_rec_offset(s, ent_loc(&ix->v[i]), &fi);
+		session_rec_offset(s, ent_loc(index_ent(ix, i)), &fi);
 		if (fi == 2)
 			break;
 	}
@@ -206,9 +206,9 @@ Test(evfilter, directory_record_names_its_file)
 	widget_goto_key(&p.w, i);
 	cr_assert_eq(widget_cursor_row(&p.w), i);
 	cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
-	text_fmt_offset(off, sizeof off, session_rec_offset(s, ent_loc(&ix->v[i]), NULL));
+	text_fmt_offset(off, sizeof off, session_rec_offset(s, ent_loc(index_ent(ix, i)), NULL));
 	snprintf(want, sizeof want, "data.1 at %s", off);
-	cr_expect_str_eq(pane_rec_at(s, ent_loc(&ix->v[i]), at, sizeof at), want);
+	cr_expect_str_eq(pane_rec_at(s, ent_loc(index_ent(ix, i)), at, sizeof at), want);
 	cr_expect_str_eq(p.push.label + 4, want, "the breadcrumb: %s", p.push.label);
 	pane_destroy(&p);
 	session_close(s);

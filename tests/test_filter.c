@@ -284,21 +284,21 @@ Test(filter, hist_time_and_tid)
 	ix = session_index(s);
 	/* the middle third of the samples' times */
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE)
 			all++;
 	lo = hi = 0;
 	for (size_t i = 0, k = 0; i < ix->n; i++) {
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE)
 			continue;
 		if (k == all / 3)
-			lo = ix->v[i].time;
+			lo = index_ent(ix, i)->time;
 		if (k == 2 * all / 3)
-			hi = ix->v[i].time;
+			hi = index_ent(ix, i)->time;
 		k++;
 	}
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE && ix->v[i].time >= lo &&
-		    ix->v[i].time <= hi)
+		if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE && index_ent(ix, i)->time >= lo &&
+		    index_ent(ix, i)->time <= hi)
 			inside++;
 	f.time = calloc(1, sizeof *f.time);
 	f.time[0].start = lo;
@@ -573,8 +573,8 @@ Test(filter, symbol_address_of_one_process)
 			struct frame fr;
 			size_t k;
 
-			if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
-			    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
+			if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE ||
+			    session_rec(s, ent_loc(index_ent(ix, i)), &r) != 0 ||
 			    record_decode_sample(session_attrs(s), &r, &smp, NULL) < 0)
 				continue;
 			if (pass == 1) {

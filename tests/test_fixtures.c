@@ -240,7 +240,7 @@ Test(fixtures, dump_records_equal_perf)
 		/* The index holds every record, containers too, in time order. */
 		cr_expect_geq(session_index(s)->n, got.n, "%s", names[i]);
 		for (size_t k = 1; k < session_index(s)->n; k++)
-			cr_assert_leq(session_index(s)->v[k - 1].time, session_index(s)->v[k].time, "%s: index at %zu",
+			cr_assert_leq(index_ent(session_index(s), k - 1)->time, index_ent(session_index(s), k)->time, "%s: index at %zu",
 			    names[i], k);
 		free(want.v);
 		free(got.v);
@@ -365,7 +365,7 @@ Test(fixtures, zstd_records_have_identity)
 	cr_assert_gt(session_counts(s)->by_type[PF_REC_COMPRESSED], 0);
 	cr_assert_gt(session_info(s).nzchunks, 0);
 	for (size_t i = 0; i < session_index(s)->n; i++) {
-		uint64_t loc = ent_loc(&session_index(s)->v[i]);
+		uint64_t loc = ent_loc(index_ent(session_index(s), i));
 		const struct zchunk *z;
 		struct rec r, c;
 
@@ -412,8 +412,8 @@ check_swapped(const char *name)
 	cr_assert_eq(memcmp(session_counts(a), session_counts(b), sizeof *session_counts(a)), 0, "%s: counts differ", name);
 	cr_assert_eq(session_index(a)->n, session_index(b)->n);
 	for (size_t i = 0; i < session_index(a)->n; i++) {
-		cr_assert_eq(session_index(a)->v[i].time, session_index(b)->v[i].time, "%s: entry %zu", name, i);
-		cr_assert_eq(session_index(a)->v[i].loc, session_index(b)->v[i].loc, "%s: entry %zu", name, i);
+		cr_assert_eq(index_ent(session_index(a), i)->time, index_ent(session_index(b), i)->time, "%s: entry %zu", name, i);
+		cr_assert_eq(index_ent(session_index(a), i)->loc, index_ent(session_index(b), i)->loc, "%s: entry %zu", name, i);
 		struct ent_who x = session_ent_who(a, i), y = session_ent_who(b, i);
 
 		cr_assert(x.cpu == y.cpu && x.pid == y.pid && x.tid == y.tid, "%s: entry %zu", name, i);
@@ -437,10 +437,10 @@ check_swapped(const char *name)
 		struct sample sa, sb;
 		const char *why;
 
-		if (ent_type(&session_index(a)->v[i]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(session_index(a), i)) != PF_REC_SAMPLE)
 			continue;
-		cr_assert_eq(session_rec(a, ent_loc(&session_index(a)->v[i]), &ra), 0);
-		cr_assert_eq(session_rec(b, ent_loc(&session_index(b)->v[i]), &rb), 0);
+		cr_assert_eq(session_rec(a, ent_loc(index_ent(session_index(a), i)), &ra), 0);
+		cr_assert_eq(session_rec(b, ent_loc(index_ent(session_index(b), i)), &rb), 0);
 		cr_assert_eq(record_decode_sample(session_attrs(a), &ra, &sa, &why), 0);
 		cr_assert_eq(record_decode_sample(session_attrs(b), &rb, &sb, &why), 0);
 		cr_assert_eq(sa.ip, sb.ip);

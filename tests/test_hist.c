@@ -493,8 +493,8 @@ uncached_hist(struct session *s, struct symbolizer *z, const struct hist_opts *o
 		struct frame self;
 		struct hist_sample hs;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
-		    session_rec(s, ent_loc(&ix->v[i]), &r) != 0 ||
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE ||
+		    session_rec(s, ent_loc(index_ent(ix, i)), &r) != 0 ||
 		    record_decode_sample(session_attrs(s), &r, &smp, NULL) < 0)
 			continue;
 		symbolizer_resolve(z, (int32_t)smp.pid, (int32_t)smp.tid, smp.time,
@@ -659,7 +659,7 @@ Test(hist, merged_rows_equal_coarser_keys)
 	for (size_t i = 0; i < ix->n; i++) {
 		uint32_t id = hist_sample_entry(ht, i);
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE) {
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE) {
 			cr_assert_eq(id, UINT32_MAX);
 			continue;
 		}

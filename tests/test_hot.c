@@ -765,7 +765,7 @@ Test(events, sample_rows_resolve_before_the_pass)
 	for (size_t i = widget_count(&ev.w); i-- > 0;) {
 		size_t src = widget_source(&ev.w, i);
 
-		if (ent_type(&session_index(s)->v[src]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(session_index(s), src)) != PF_REC_SAMPLE)
 			continue;
 		samples++;
 		/* the last samples first: the pass would reach them last */

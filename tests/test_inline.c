@@ -233,7 +233,7 @@ Test(inline, dwarf_fixture_inlined_levels)
 	s = open_fixture("dwarf.data");
 	z = symbolizer_new(s, &o);
 	for (size_t i = 0; i < session_index(s)->n && k < nw; i++) {
-		const struct rec_ent *e = &session_index(s)->v[i];
+		const struct rec_ent *e = index_ent(session_index(s), i);
 		struct sample smp;
 		struct rec r;
 		size_t n, u = 0;

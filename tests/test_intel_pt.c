@@ -421,9 +421,9 @@ Test(intel_pt, synthesized_from_a_recording)
 	memset(&so, 0, sizeof so);
 	z = symbolizer_new(s, &so);
 	for (size_t i = 0; i < session_index(s)->n; i++)
-		if (ent_type(&session_index(s)->v[i]) == PF_REC_EXIT)
+		if (ent_type(index_ent(session_index(s), i)) == PF_REC_EXIT)
 			exit_pos = i;
-		else if (ent_type(&session_index(s)->v[i]) == PF_REC_AUX)
+		else if (ent_type(index_ent(session_index(s), i)) == PF_REC_AUX)
 			aux_pos = i;
 
 	n = pt_synth(s, z, &po, &it);
@@ -723,7 +723,7 @@ Test(intel_pt, chains_from_a_recording)
 	s = session_open(path, NULL, &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	for (size_t i = 0; i < session_index(s)->n; i++)
-		if (ent_type(&session_index(s)->v[i]) == PF_REC_SAMPLE)
+		if (ent_type(index_ent(session_index(s), i)) == PF_REC_SAMPLE)
 			sample_pos[k++] = i;
 	cr_assert_eq(k, 2);
 	memset(&so, 0, sizeof so);

@@ -95,8 +95,8 @@ zoom(struct symbols *sy, enum zoom z, struct hist_filter *f, struct filter_range
 	case Z_NONE:
 		break;
 	case Z_TIME:
-		tr->start = ix->v[ix->n / 3].time;
-		tr->end = ix->v[ix->n * 2 / 3].time;
+		tr->start = index_ent(ix, ix->n / 3)->time;
+		tr->end = index_ent(ix, ix->n * 2 / 3)->time;
 		cr_assert(scope_time_push(&sy->scope, tr->start, tr->end));
 		f->time = tr;
 		f->ntime = 1;

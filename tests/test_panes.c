@@ -64,7 +64,7 @@ Test(panes, events_rows_and_filters)
 		size_t n;
 
 		widget_set_filter(&p.w, "type:SAMPLE", err, sizeof err);
-		text_time_us(t, sizeof t, session_index(p.s)->v[widget_cursor_row(&p.w)].time);
+		text_time_us(t, sizeof t, index_ent(session_index(p.s), widget_cursor_row(&p.w))->time);
 		widget_set_filter(&p.w, "", err, sizeof err);
 		snprintf(f, sizeof f, "time:%s-", t);
 		cr_assert_eq(widget_set_filter(&p.w, f, err, sizeof err), 0, "%s", err);
@@ -174,7 +174,7 @@ is_sample(struct session *s, size_t pos)
 {
 	struct rec r;
 
-	return session_rec(s, ent_loc(&session_index(s)->v[pos]), &r) == 0 &&
+	return session_rec(s, ent_loc(index_ent(session_index(s), pos)), &r) == 0 &&
 	    r.type == PF_REC_SAMPLE;
 }
 
@@ -309,7 +309,7 @@ Test(panes, events_sample_stacks_are_perf_scripts, .timeout = 60)
 		widget_move(&p.w, (long)k);
 		cr_assert_eq(p.ops->key(&p, ACT_HEX), PANE_HANDLED | PANE_PUSH);
 		cr_assert_eq(p.push.target, NAV_T_RECORD);
-		cr_assert_eq(p.push.arg, ent_loc(&ix->v[(key_of(&p, k) & ~FRAME_KEY) >> 16]), "%s",
+		cr_assert_eq(p.push.arg, ent_loc(index_ent(ix, (key_of(&p, k) & ~FRAME_KEY) >> 16)), "%s",
 		    fx[f]);
 		p.ops->key(&p, ACT_COLLAPSE_ALL);
 		cr_assert_eq(widget_count(&p.w), ix->n, "C: every stack closed");
@@ -711,12 +711,12 @@ Test(panes, tracepoint_payload_in_events_and_hex)
 	    "next_prio=120"));
 	i = widget_source(&p.w, 0);
 	pane_destroy(&p);
-	cr_assert_eq(session_rec(s, ent_loc(&ix->v[i]), &rc), 0);
+	cr_assert_eq(session_rec(s, ent_loc(index_ent(ix, i)), &rc), 0);
 	fields_describe(s, &rc, count_field, &nf);
 	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
 	nav_view_init(&v, PANE_HEX);
 	v.target = NAV_T_RECORD;
-	v.arg = ent_loc(&ix->v[i]);
+	v.arg = ent_loc(index_ent(ix, i));
 	p.ops->enter(&p, &v);
 	cr_assert_eq(p.ops->key(&p, ACT_BOTTOM), PANE_HANDLED | PANE_REDRAW);
 	p.ops->save(&p, &v);
@@ -734,13 +734,13 @@ Test(panes, hex_compressed_record)
 	size_t i;
 
 	for (i = 0; i < ix->n; i++)
-		if (ent_loc(&ix->v[i]) >= SESSION_ZLOC)
+		if (ent_loc(index_ent(ix, i)) >= SESSION_ZLOC)
 			break;
 	cr_assert_lt(i, ix->n, "zstd.data has decompressed records");
 	cr_assert_eq(pane_create(&p, PANE_HEX, s, NULL), 0);
 	nav_view_init(&v, PANE_HEX);
 	v.target = NAV_T_RECORD;
-	v.arg = ent_loc(&ix->v[i]);
+	v.arg = ent_loc(index_ent(ix, i));
 	p.ops->enter(&p, &v);
 	p.ops->save(&p, &v);
 	cr_assert_eq(v.target, NAV_T_RECORD);
@@ -825,7 +825,7 @@ every_events(struct pane *p, struct session *s, const char *fx, struct row *r)
 	cr_assert_gt(n, 0, "%s: records", fx);
 	cr_assert_eq(widget_count(&p->w), n, "%s: one row per record", fx);
 	for (int k = 0; k < 3; k++) {
-		const struct rec_ent *e = &ix->v[pick[k]];
+		const struct rec_ent *e = index_ent(ix, pick[k]);
 		struct rec rc;
 		char want[64], tn[48];
 
@@ -897,7 +897,7 @@ every_procs(struct pane *p, struct session *s, const char *fx, struct row *r)
 	bool found = false;
 
 	for (size_t i = 0; i < ix->n && pid < 0; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE)
 			pid = session_ent_who(s, i).pid;
 	if (pid < 0) {
 		cr_assert_eq(session_counts(s)->by_type[PF_REC_SAMPLE], 0, "%s: samples without pid", fx);
@@ -965,7 +965,7 @@ every_hex(struct pane *p, struct session *s, const char *fx)
 	cr_assert_eq(v.target, NAV_T_NONE, "%s: no record selected", fx);
 	cr_assert_eq(p->ops->key(p, ACT_RECORD), PANE_HANDLED | PANE_BACK);
 	for (int k = 0; k < 2; k++) {
-		uint64_t loc = ent_loc(&ix->v[pick[k]]);
+		uint64_t loc = ent_loc(index_ent(ix, pick[k]));
 		struct rec rc;
 
 		cr_assert_eq(session_rec(s, loc, &rc), 0);

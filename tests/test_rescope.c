@@ -194,7 +194,7 @@ first_sample(const struct session *s, int32_t *tid, uint32_t *cpu, uint64_t *t0,
 	*t0 = UINT64_MAX;
 	*t1 = 0;
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 
 		if (ent_type(e) != PF_REC_SAMPLE)
 			continue;

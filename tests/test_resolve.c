@@ -366,7 +366,7 @@ run_all(const char *name, const char *buildid, struct tally *ty)
 
 	memset(ty, 0, sizeof *ty);
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 		struct sample smp;
 		struct rec r;
 		const char *why;

@@ -116,13 +116,13 @@ candidates(struct model *m)
 	for (size_t i = 0; i < ix->n; i++) {
 		struct ent_who w;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE)
 			continue;
 		w = session_ent_who(m->s, i);
-		if (ix->v[i].time < m->t_lo)
-			m->t_lo = ix->v[i].time;
-		if (ix->v[i].time > m->t_hi)
-			m->t_hi = ix->v[i].time;
+		if (index_ent(ix, i)->time < m->t_lo)
+			m->t_lo = index_ent(ix, i)->time;
+		if (index_ent(ix, i)->time > m->t_hi)
+			m->t_hi = index_ent(ix, i)->time;
 		if (w.tid >= 0 && m->ntids < CAND_MAX && !has32(m->tids, m->ntids, w.tid))
 			m->tids[m->ntids++] = w.tid;
 		if (w.pid >= 0 && m->npids < CAND_MAX && !has32(m->pids, m->npids, w.pid))

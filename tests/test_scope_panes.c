@@ -49,12 +49,12 @@ Test(scope, time_scope_in_events_and_processes)
 	uint64_t a, b, recs = 0, samples = 0, sum = 0;
 
 	cr_assert_gt(ix->n, 10);
-	a = ix->v[ix->n / 4].time;
-	b = ix->v[ix->n / 2].time;
+	a = index_ent(ix, ix->n / 4)->time;
+	b = index_ent(ix, ix->n / 2)->time;
 	for (size_t i = 0; i < ix->n; i++)
-		if (ix->v[i].time == 0 || (ix->v[i].time >= a && ix->v[i].time <= b)) {
+		if (index_ent(ix, i)->time == 0 || (index_ent(ix, i)->time >= a && index_ent(ix, i)->time <= b)) {
 			recs++;	/* a record without a time is in, as with perf's --time */
-			samples += ent_type(&ix->v[i]) == PF_REC_SAMPLE;
+			samples += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE;
 		}
 	cr_assert(samples > 0 && recs < ix->n);
 	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
@@ -96,13 +96,13 @@ Test(scope, start_scope_in_events_and_processes)
 	char buf[32];
 
 	for (size_t i = 0; i < ix->n && tid < 0; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE)
 			tid = session_ent_who(s, i).tid;
 	for (size_t i = 0; i < ix->n; i++) {
 		struct ent_who w = session_ent_who(s, i);
 
 		recs += w.pid < 0 || w.tid == tid;
-		samples += ent_type(&ix->v[i]) == PF_REC_SAMPLE && w.tid == tid;
+		samples += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE && w.tid == tid;
 	}
 	snprintf(buf, sizeof buf, "%d", tid);
 	cr_assert_eq(filter_parse_tids(&f, buf), 0);
@@ -148,9 +148,9 @@ Test(scope, zoom_without_a_recount)
 	ev.ops->enter(&ev, &v);
 	ev.ops->resize(&ev, 20, 100);
 	for (size_t i = 0; i < ix->n; i++)
-		samples += ent_type(&ix->v[i]) == PF_REC_SAMPLE;
+		samples += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE;
 	for (size_t i = 0; i < widget_count(&ev.w); i++)
-		shown += ent_type(&ix->v[widget_source(&ev.w, i)]) == PF_REC_SAMPLE;
+		shown += ent_type(index_ent(ix, widget_source(&ev.w, i))) == PF_REC_SAMPLE;
 	cr_assert_gt(samples, 0);
 	cr_expect_eq(shown, 0, "no sample of thread 7 (the recording's are 42's): %zu", shown);
 	cr_assert(scope_undo(&sy->scope));
@@ -158,7 +158,7 @@ Test(scope, zoom_without_a_recount)
 	ev.ops->resize(&ev, 20, 100);
 	shown = 0;
 	for (size_t i = 0; i < widget_count(&ev.w); i++)
-		shown += ent_type(&ix->v[widget_source(&ev.w, i)]) == PF_REC_SAMPLE;
+		shown += ent_type(index_ent(ix, widget_source(&ev.w, i))) == PF_REC_SAMPLE;
 	cr_expect_eq(shown, samples, "undone: every sample");
 	pane_destroy(&ev);
 	symbols_free(sy);
@@ -185,9 +185,9 @@ Test(scope, start_option_without_a_recount)
 	ev.ops->enter(&ev, &v);
 	ev.ops->resize(&ev, 20, 100);
 	for (size_t i = 0; i < ix->n; i++)
-		samples += ent_type(&ix->v[i]) == PF_REC_SAMPLE;
+		samples += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE;
 	for (size_t i = 0; i < widget_count(&ev.w); i++)
-		shown += ent_type(&ix->v[widget_source(&ev.w, i)]) == PF_REC_SAMPLE;
+		shown += ent_type(index_ent(ix, widget_source(&ev.w, i))) == PF_REC_SAMPLE;
 	cr_expect_eq(shown, samples, "--tid 42: every sample is 42's");
 	pane_destroy(&ev);
 	symbols_free(sy);

@@ -31,7 +31,7 @@ assert_sorted(const struct session *s)
 	const struct rec_index *ix = session_index(s);
 
 	for (size_t i = 1; i < ix->n; i++)
-		cr_assert_leq(ix->v[i - 1].time, ix->v[i].time, "index not sorted at %zu", i);
+		cr_assert_leq(index_ent(ix, i - 1)->time, index_ent(ix, i)->time, "index not sorted at %zu", i);
 }
 
 Test(session, synth_native)
@@ -70,12 +70,12 @@ Test(session, synth_native)
 		uint64_t want = 1000;
 
 		for (size_t i = 0; i < session_index(s)->n; i++) {
-			if (ent_type(&session_index(s)->v[i]) != PF_REC_SAMPLE)
+			if (ent_type(index_ent(session_index(s), i)) != PF_REC_SAMPLE)
 				continue;
-			cr_assert_eq(session_index(s)->v[i].time, want);
+			cr_assert_eq(index_ent(session_index(s), i)->time, want);
 			cr_assert_eq(session_ent_who(s, i).pid, 42);
 			cr_assert_eq(session_ent_who(s, i).tid, 42);
-			cr_assert_eq(ent_attr(&session_index(s)->v[i]), 0);
+			cr_assert_eq(ent_attr(index_ent(session_index(s), i)), 0);
 			cr_assert_lt(session_ent_who(s, i).cpu, 2);
 			cr_assert_geq(session_ent_who(s, i).cpu, 0);
 			want += 10;
@@ -117,8 +117,8 @@ Test(session, synth_swapped_equals_native)
 	cr_assert_eq(session_attrs(sb)->v[0].attr.freq, 1);
 	cr_assert_eq(session_index(sa)->n, session_index(sb)->n);
 	for (size_t i = 0; i < session_index(sa)->n; i++) {
-		cr_assert_eq(session_index(sa)->v[i].time, session_index(sb)->v[i].time);
-		cr_assert_eq(session_index(sa)->v[i].loc, session_index(sb)->v[i].loc);
+		cr_assert_eq(index_ent(session_index(sa), i)->time, index_ent(session_index(sb), i)->time);
+		cr_assert_eq(index_ent(session_index(sa), i)->loc, index_ent(session_index(sb), i)->loc);
 		struct ent_who x = session_ent_who(sa, i), y = session_ent_who(sb, i);
 
 		cr_assert(x.cpu == y.cpu && x.pid == y.pid && x.tid == y.tid, "entry %zu", i);
@@ -426,8 +426,8 @@ Test(session, open_mem_file_mode)
 	cr_assert_eq(session_index(m)->n, session_index(a)->n);
 	cr_assert_eq(memcmp(session_counts(m), session_counts(a), sizeof *session_counts(m)), 0);
 	for (size_t i = 0; i < session_index(m)->n; i++) {
-		cr_assert_eq(session_index(m)->v[i].loc, session_index(a)->v[i].loc);
-		cr_assert_eq(session_index(m)->v[i].time, session_index(a)->v[i].time);
+		cr_assert_eq(index_ent(session_index(m), i)->loc, index_ent(session_index(a), i)->loc);
+		cr_assert_eq(index_ent(session_index(m), i)->time, index_ent(session_index(a), i)->time);
 	}
 	cr_assert_eq(session_diags(m)->n, 0);
 	cr_assert_str_eq(session_features(m)->hostname, session_features(a)->hostname);
@@ -543,7 +543,7 @@ Test(session, open_mem_fixtures)
 	cr_assert_eq(session_index(m)->n, session_index(a)->n);
 	cr_assert_eq(memcmp(session_counts(m), session_counts(a), sizeof *session_counts(m)), 0);
 	for (size_t i = 0; i < session_index(m)->n; i++)
-		cr_assert_eq(session_index(m)->v[i].loc, session_index(a)->v[i].loc);
+		cr_assert_eq(index_ent(session_index(m), i)->loc, index_ent(session_index(a), i)->loc);
 	session_close(m);
 	session_close(a);
 	for (size_t i = 0; i < 3; i++)
@@ -563,7 +563,7 @@ same_load(const struct session *s, const struct session *t, const char *name)
 	{
 		struct ent_who x = session_ent_who(s, i), y = session_ent_who(t, i);
 
-		cr_assert(a->v[i].time == b->v[i].time && a->v[i].loc == b->v[i].loc &&
+		cr_assert(index_ent(a, i)->time == index_ent(b, i)->time && index_ent(a, i)->loc == index_ent(b, i)->loc &&
 		    x.cpu == y.cpu && x.pid == y.pid && x.tid == y.tid, "%s: entry %zu", name, i);
 	}
 	cr_assert_eq(memcmp(session_counts(s), session_counts(t), sizeof *session_counts(s)), 0,

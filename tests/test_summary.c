@@ -73,7 +73,7 @@ count_who(const struct session *s, struct tally *pids, struct tally *tids)
 	for (size_t i = 0; i < ix->n; i++) {
 		struct ent_who w;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE)
 			continue;
 		w = session_ent_who(s, i);
 		tally_add(pids, w.pid);

@@ -74,8 +74,8 @@ Test(timeline, synth_lanes_span_and_buckets)
 	cr_assert_eq(timeline_count(tl, 0, 1045, 1015), 0);
 	/* positions are in time order though the file's samples are not */
 	for (uint32_t i = 1; i < tl->lanes[1].n; i++)
-		cr_assert_lt(tl->ix[tl->pos[tl->lanes[1].first + i - 1]].time,
-		    tl->ix[tl->pos[tl->lanes[1].first + i]].time);
+		cr_assert_lt(index_ent(tl->ix, tl->pos[tl->lanes[1].first + i - 1])->time,
+		    index_ent(tl->ix, tl->pos[tl->lanes[1].first + i])->time);
 	/* 10 columns of 10 ns: one sample each */
 	max = timeline_buckets(tl, 1, 1000, 1100, 10, out);
 	cr_assert_eq(max, 1);

@@ -85,9 +85,9 @@ Test(panes, timeline_mark_and_apply)
 
 	symbols_run(sy);
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE) {
-			first = first < ix->v[i].time ? first : ix->v[i].time;
-			last = ix->v[i].time;
+		if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE) {
+			first = first < index_ent(ix, i)->time ? first : index_ent(ix, i)->time;
+			last = index_ent(ix, i)->time;
 		}
 	span = last + 1 - first;
 	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
@@ -109,8 +109,8 @@ Test(panes, timeline_mark_and_apply)
 	v = p.push;
 	p.ops->enter(&p, &v);
 	for (size_t i = 0; i < ix->n; i++)
-		n += ent_type(&ix->v[i]) == PF_REC_SAMPLE && ix->v[i].time >= a &&
-		    ix->v[i].time <= b;
+		n += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE && index_ent(ix, i)->time >= a &&
+		    index_ent(ix, i)->time <= b;
 	{
 		struct row *r = malloc(sizeof *r);
 
@@ -159,8 +159,8 @@ Test(panes, fscope_mark_and_apply)
 
 	symbols_run(sy);
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_SAMPLE && ix->v[i].time < first)
-			first = ix->v[i].time;
+		if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE && index_ent(ix, i)->time < first)
+			first = index_ent(ix, i)->time;
 	cr_assert_eq(pane_create_sym(&p, PANE_FSCOPE, s, NULL, sy), 0);
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
 	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);

@@ -39,8 +39,8 @@ first_tracepoint(struct first_tp *ft)
 		struct rec r;
 		const char *why;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
-		    session_rec(ft->s, ent_loc(&ix->v[i]), &r) < 0 ||
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE ||
+		    session_rec(ft->s, ent_loc(index_ent(ix, i)), &r) < 0 ||
 		    record_decode_sample(session_attrs(ft->s), &r, &ft->smp, &why) < 0 || ft->smp.attr < 0)
 			continue;
 		if (at->v[ft->smp.attr].attr.type == PERF_TYPE_TRACEPOINT) {
@@ -242,7 +242,7 @@ Test(tpevent, mutated_payloads)
 		uint8_t copy[1024] = { 0 };
 		struct tp_field f[64];
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE || session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE || session_rec(s, ent_loc(index_ent(ix, i)), &r) < 0 ||
 		    record_decode_sample(session_attrs(s), &r, &smp, &why) < 0 || smp.attr < 0 || smp.attr >= 16 ||
 		    seen[smp.attr] || smp.raw_size > sizeof copy / 2)
 			continue;

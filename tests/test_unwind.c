@@ -229,9 +229,9 @@ Test(unwind, chains_equal_perf)
 		enum unwind_stop stop;
 		size_t n;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE)
 			continue;
-		cr_assert_eq(session_rec(s, ent_loc(&ix->v[i]), &r), 0);
+		cr_assert_eq(session_rec(s, ent_loc(index_ent(ix, i)), &r), 0);
 		cr_assert_eq(record_decode_sample(session_attrs(s), &r, &smp, &why), 0, "%s", why);
 		cr_assert_lt(k, nwant);
 		c.s = s;
@@ -349,9 +349,9 @@ two_procs_load(void)
 		struct rec r;
 		const char *why;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE)
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE)
 			continue;
-		cr_assert_eq(session_rec(t->s, ent_loc(&ix->v[i]), &r), 0);
+		cr_assert_eq(session_rec(t->s, ent_loc(index_ent(ix, i)), &r), 0);
 		cr_assert_eq(record_decode_sample(session_attrs(t->s), &r, &t->smp[t->n], &why), 0, "%s", why);
 		t->n++;
 	}
@@ -469,8 +469,8 @@ Test(unwind, zero_return_address_ends_the_chain)
 		uint8_t *stack;
 		size_t n, n2, at;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
-		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE ||
+		    session_rec(s, ent_loc(index_ent(ix, i)), &r) < 0 ||
 		    record_decode_sample(session_attrs(s), &r, &smp, &why) < 0 || smp.stack == NULL)
 			continue;
 		c.s = s;

@@ -104,11 +104,11 @@ title_info(struct app *a)
 		a->t_last = ft->sample_time_last;
 	} else {
 		for (size_t i = 0; i < ix->n; i++)
-			if (ix->v[i].time) {
-				a->t_first = ix->v[i].time;
+			if (index_ent(ix, i)->time) {
+				a->t_first = index_ent(ix, i)->time;
 				break;
 			}
-		a->t_last = ix->n ? ix->v[ix->n - 1].time : 0;
+		a->t_last = ix->n ? index_ent(ix, ix->n - 1)->time : 0;
 	}
 }
 

@@ -183,7 +183,7 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 		size_t to = sy->pos + slice < ix->n ? sy->pos + slice : ix->n;
 
 		for (size_t i = sy->pos; i < to; i++)
-			if (ent_type(&ix->v[i]) == PF_REC_SAMPLE)
+			if (ent_type(index_ent(ix, i)) == PF_REC_SAMPLE)
 				sy->samples_done++;
 		hist_add_range(sy->h, sy->pos, to, NULL);
 		sy->pos = to;
@@ -373,7 +373,7 @@ work_part(struct sym_work *w, struct hist *h, size_t from, size_t to, atomic_uin
 			nanosleep(&ts, NULL);
 		}
 		for (size_t i = pos; i < end; i++)
-			k += ent_type(&ix->v[i]) == PF_REC_SAMPLE;
+			k += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE;
 		hist_add_range(h, pos, end, NULL);
 		atomic_fetch_add_explicit(done, k, memory_order_relaxed);
 		pos = end;

@@ -830,16 +830,14 @@ on_switch(struct run *x, const struct rec *r)
 {
 	struct sample_id sid;
 	struct rec_switch sw;
-	bool out;
 
 	if (record_switch(r, &sw) < 0 ||
 	    record_decode_sample_id(session_attrs(x->s), r, &sid) < 0 || !(sid.have & PERF_SAMPLE_CPU))
 		return;
-	out = sw.out;
 	if (x->switches != SWITCHES_CPU_WIDE) {
-		if (!out)
+		if (!sw.out)
 			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
-	} else if (!out) {
+	} else if (!sw.out) {
 		if (threads_on(&x->threads, (int32_t)sid.cpu) != (int32_t)sid.tid)
 			threads_put(&x->threads, sid.cpu, (int32_t)sid.pid, (int32_t)sid.tid);
 	} else if (sw.cpu_wide) {
@@ -867,9 +865,8 @@ on_aux(struct run *x, const struct rec *r)
 {
 	struct sample_id sid;
 	struct pt_item *it;
-	bool tid;
-
 	struct rec_aux aux;
+	bool tid;
 
 	if (!x->script || record_aux(r, &aux) < 0 || !(aux.flags & 1))
 		return;
@@ -967,8 +964,8 @@ first_of_type(const struct session *s, unsigned type)
 	const struct rec_index *ix = session_index(s);
 
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == type)
-			return &ix->v[i];
+		if (ent_type(index_ent(ix, i)) == type)
+			return index_ent(ix, i);
 	return NULL;
 }
 
@@ -1037,9 +1034,9 @@ collect_buffers(struct run *x)
 	size_t n = 0, cap = 0;
 
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_type(&ix->v[i]) == PF_REC_AUXTRACE) {
+		if (ent_type(index_ent(ix, i)) == PF_REC_AUXTRACE) {
 			locs = grow(locs, &cap, n + 1, sizeof *locs);
-			locs[n++] = ent_loc(&ix->v[i]);
+			locs[n++] = ent_loc(index_ent(ix, i));
 		}
 	if (n > 1)
 		qsort(locs, n, sizeof *locs, cmp_u64);
@@ -1171,7 +1168,7 @@ pt_synth_chains(const struct session *s, struct symbolizer *z, const struct pt_o
 	}
 
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *en = &ix->v[i];
+		const struct rec_ent *en = index_ent(ix, i);
 		unsigned type = ent_type(en);
 
 		x.pos = i;

@@ -49,7 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	session_walk(s, walk_rec, s);
 	for (size_t i = 0; i < session_index(s)->n; i++) {
-		const struct rec_ent *e = &session_index(s)->v[i];
+		const struct rec_ent *e = index_ent(session_index(s), i);
 		struct sample smp;
 		struct rec r;
 		uint32_t th;

@@ -125,7 +125,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (s == NULL)
 		abort();	/* the header made here is valid */
 	for (size_t i = 0; i < session_index(s)->n; i++) {
-		const struct rec_ent *e = &session_index(s)->v[i];
+		const struct rec_ent *e = index_ent(session_index(s), i);
 		struct sample smp;
 		const char *why;
 		struct rec r;

@@ -828,7 +828,7 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 	const struct rec_index *ix = session_index(s);
 
 	for (size_t i = from; i < to; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 		struct sample smp;
 		const char *why;
 		struct rec r;
@@ -991,7 +991,7 @@ script_worker_run(void *arg)
 		sout_flush(&w->o);
 		stop = p->stop;	/* read at our turn */
 		/* the chunks before are done, the other thread is past this one's start */
-		script_drop_behind(p->s, &p->drop, ent_loc(&session_index(p->s)->v[from]));
+		script_drop_behind(p->s, &p->drop, ent_loc(index_ent(session_index(p->s), from)));
 		sout_pass_turn(&w->o);
 	}
 	return NULL;

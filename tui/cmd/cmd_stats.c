@@ -49,7 +49,7 @@ print_index(FILE *fp, const struct session *s)
 	struct session_info si = session_info(s);
 	const struct rec_index *ix = session_index(s);
 
-	size_t each = sizeof(struct rec_ent) + (ix->who != NULL ? sizeof *ix->who : 0);
+	size_t each = sizeof(struct rec_ent) + (index_has_who(ix) ? sizeof(uint64_t) : 0);
 
 	fprintf(fp, "\n# index: %zu records, %zu bytes each (%.1f MiB; %zu while loading), "
 	    "%zu without a timestamp\n", ix->n, each, (double)(ix->n * each) / (1024.0 * 1024.0),

@@ -79,8 +79,8 @@ tree_counts(const struct session *s, const struct hist_filter *f, struct symboli
 		struct rec r;
 		uint32_t th;
 
-		if (ent_type(&ix->v[i]) != PF_REC_SAMPLE ||
-		    session_rec(s, ent_loc(&ix->v[i]), &r) < 0 ||
+		if (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE ||
+		    session_rec(s, ent_loc(index_ent(ix, i)), &r) < 0 ||
 		    record_sample_head(session_attrs(s), &r, record_attr(session_attrs(s), &r), &smp) < 0 ||
 		    !(smp.sample_type & PERF_SAMPLE_TID))
 			continue;

@@ -88,15 +88,15 @@ filter_sample_span(const struct session *s, uint64_t *first, uint64_t *last)
 		*last = ft->sample_time_last;
 		return true;
 	}
-	for (i = 0; i < ix->n && (ent_type(&ix->v[i]) != PF_REC_SAMPLE || !ix->v[i].time); i++)
+	for (i = 0; i < ix->n && (ent_type(index_ent(ix, i)) != PF_REC_SAMPLE || !index_ent(ix, i)->time); i++)
 		;
-	for (j = ix->n; j > i && (ent_type(&ix->v[j - 1]) != PF_REC_SAMPLE || !ix->v[j - 1].time);
+	for (j = ix->n; j > i && (ent_type(index_ent(ix, j - 1)) != PF_REC_SAMPLE || !index_ent(ix, j - 1)->time);
 	    j--)
 		;
 	if (i == ix->n)
 		return false;
-	*first = ix->v[i].time;
-	*last = ix->v[j - 1].time;
+	*first = index_ent(ix, i)->time;
+	*last = index_ent(ix, j - 1)->time;
 	return true;
 }
 

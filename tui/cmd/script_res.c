@@ -89,7 +89,7 @@ epoch_bump(struct script_res *r, const struct rec *rec)
 static void
 bump_entry(struct script_res *r, const struct session *s, size_t i)
 {
-	const struct rec_ent *e = &session_index(s)->v[i];
+	const struct rec_ent *e = index_ent(session_index(s), i);
 	struct rec rec;
 
 	if (changes_maps(ent_type(e)) && session_rec(s, ent_loc(e), &rec) == 0)
@@ -106,10 +106,10 @@ void
 script_res_track(struct script_res *r, const struct session *s, size_t i, bool start)
 {
 	const struct rec_index *ix = session_index(s);
-	uint64_t time = ix->v[i].time;
+	uint64_t time = index_ent(ix, i)->time;
 
-	if (start || time != ix->v[i - 1].time)
-		for (size_t j = i + 1; j < ix->n && ix->v[j].time == time; j++)
+	if (start || time != index_ent(ix, i - 1)->time)
+		for (size_t j = i + 1; j < ix->n && index_ent(ix, j)->time == time; j++)
 			bump_entry(r, s, j);
 	bump_entry(r, s, i);
 }

@@ -69,7 +69,7 @@ script_print_stat(const struct session *s, FILE *fp)
 		return 0;
 	m = xcalloc(1, sizeof *m);
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 		unsigned type = ent_type(e);
 		struct rec r;
 
@@ -91,7 +91,7 @@ script_print_stat(const struct session *s, FILE *fp)
 			header = true;
 		}
 		for (size_t k = pending_from; k < i; k++) {
-			const struct rec_ent *se = &ix->v[k];
+			const struct rec_ent *se = index_ent(ix, k);
 			struct rec sr;
 			struct rec_stat st;
 			struct rec_stat_round round;

@@ -112,14 +112,14 @@ struct ev {
 static const struct rec_ent *
 ent(struct pane *p, size_t idx)
 {
-	return &session_index(p->s)->v[idx];
+	return index_ent(session_index(p->s), idx);
 }
 
 /* Who the record of entry e (one of the index's) is about. */
 static struct ent_who
 who_of(struct pane *p, const struct rec_ent *e)
 {
-	return session_ent_who(p->s, (size_t)(e - session_index(p->s)->v));
+	return session_ent_who(p->s, index_ent_pos(session_index(p->s), e));
 }
 
 /* ---- expanded stacks: source rows and index positions ---- */

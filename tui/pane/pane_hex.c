@@ -297,7 +297,7 @@ index_pos(const struct session *s, uint64_t loc)
 	const struct rec_index *ix = session_index(s);
 
 	for (size_t i = 0; i < ix->n; i++)
-		if (ent_loc(&ix->v[i]) == loc)
+		if (ent_loc(index_ent(ix, i)) == loc)
 			return i;
 	return SIZE_MAX;
 }

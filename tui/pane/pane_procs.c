@@ -92,7 +92,7 @@ count_lost(struct pane *p, struct pr *pr)
 	if (cnt->by_type[PF_REC_LOST] == 0 && cnt->by_type[PF_REC_LOST_SAMPLES] == 0)
 		return;
 	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *e = &ix->v[i];
+		const struct rec_ent *e = index_ent(ix, i);
 		unsigned t = ent_type(e);
 		struct rec r;
 		struct rec_lost l;
@@ -209,8 +209,8 @@ count_scope(struct pane *p, struct pr *pr)
 	}
 	memset(pr->tsamples, 0, (tt->n + 1) * sizeof *pr->tsamples);
 	pr->total = 0;
-	for (size_t i = index_first_at(ix, t0); i < ix->n && ix->v[i].time <= t1; i++) {
-		const struct rec_ent *e = &ix->v[i];
+	for (size_t i = index_first_at(ix, t0); i < ix->n && index_ent(ix, i)->time <= t1; i++) {
+		const struct rec_ent *e = index_ent(ix, i);
 		struct ent_who w;
 
 		if (ent_type(e) != PF_REC_SAMPLE || (attr >= 0 && ent_attr(e) != (unsigned)attr))
