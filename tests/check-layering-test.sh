@@ -53,6 +53,12 @@ cat >"$clean/symbolize/pt/c.c" <<'EOF'
 #include "symbolize/s.h"
 #include "../s.h"
 EOF
+cat >"$clean/symbolize/hist_impl.h" <<'EOF'
+#include "symbolize/s.h"
+EOF
+cat >"$clean/symbolize/hist.c" <<'EOF'
+#include "symbolize/hist_impl.h"
+EOF
 cat >"$clean/tui/cmd/cmd.h" <<'EOF'
 #include "symbolize/s.h"
 EOF
@@ -175,6 +181,22 @@ violate "tui/main.c includes core/*_int.h" tui/main.c '#include "core/a_int.h"' 
 violate "tui/main.c in a library" Makefile.am 'libpncmd_a_SOURCES = tui/cmd/d.c \
 	tui/main.c' ""
 violate "tui/main.c in a libtool library" Makefile.am 'libx_la_SOURCES = tui/main.c' ""
+
+violate "symbolize/pt includes hist_impl.h" symbolize/pt/c.c '#include "symbolize/hist_impl.h"' "symbolize/pt/ has no hist-private (symbolize/hist_impl.h)"
+violate "tui includes hist_impl.h" tui/pane/p.c '#include "../../symbolize/hist_impl.h"' "tui/ has no hist-private (symbolize/hist_impl.h)"
+
+# The index array read outside core/: said, and the check fails.
+cases=$((cases + 1))
+dir=$tmp/index-array
+cp -a "$clean" "$dir"
+printf '%s\n' 'static long f(void) { return (long)ix->v[0].time; }' >>"$dir/tui/pane/p.c"
+rc=0
+out=$("$check" "$dir" 2>&1) || rc=$?
+[ "$rc" -eq 1 ] || fail "index array: exit $rc, want 1"
+grep -qF "layering: the index array outside core/: tui/pane/p.c:" <<<"$out" ||
+	fail "index array: the line not named"
+grep -qF "layering: code outside core/ reads the index through index_ent: 1 violation(s)" <<<"$out" ||
+	fail "index array: not counted"
 
 echo "check-layering-test: $cases cases, $failures failed"
 [ "$failures" -eq 0 ]
