@@ -15,7 +15,7 @@
 #include "core/core.h"
 #include "symbolize/annotate.h"
 #include "symbolize/filter.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/symtab.h"
 
 extern char **environ;

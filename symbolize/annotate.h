@@ -24,7 +24,7 @@
 
 #include "core/core.h"
 #include "core/hmap.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 enum annot_kind {
 	ANNOT_INSN,		/* an instruction (objdump's text) */

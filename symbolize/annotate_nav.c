@@ -6,7 +6,7 @@
 #include "core/core.h"
 #include "core/hmap.h"
 #include "symbolize/annotate.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /*
  * annotate_nav.c: what the annotate view navigates by, made from the rows

@@ -9,7 +9,7 @@
  * newest call's target (the function the sample is in), then each call's
  * source, innermost first; when the marker lies within max_stack entries
  * (else perf walks the chain as recorded).  Without perf's --stitch-lbr.
- * Used by symbolize/resolve.c; nothing here resolves.
+ * Used by symbolize/symbolizer.c; nothing here resolves.
  */
 #ifndef PERFNAV_SYMBOLIZE_CHAINWALK_H
 #define PERFNAV_SYMBOLIZE_CHAINWALK_H
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /* One step of a callchain walk. */
 enum step { STEP_NEXT, STEP_END, STEP_FULL, STEP_VOID };

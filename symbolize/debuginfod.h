@@ -12,7 +12,7 @@
  * Files land in libdebuginfod's own cache (DEBUGINFOD_CACHE_PATH, else
  * ~/.cache/debuginfod_client), which answers later questions without the
  * network.  A question blocks its thread for the download: the browser
- * asks only from its workers and shows struct sym_dbgd_progress (resolve.h)
+ * asks only from its workers and shows struct sym_dbgd_progress (symbolizer.h)
  * in its title.  Nothing here prints.
  */
 #ifndef PERFNAV_SYMBOLIZE_DEBUGINFOD_H
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 struct dbgd;
 

@@ -18,7 +18,7 @@
 
 #include "core/hmap.h"
 #include "core/thread.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/symtab.h"
 
 enum dso_kind {
@@ -184,7 +184,7 @@ const char *dso_image(struct dso_table *t, struct strtab *strs, const struct dso
 bool dso_sym_inlined(const struct dso_table *t, uint32_t sym);
 /* Is sym a data object (an ELF STT_OBJECT symbol, a kallsyms data symbol)? */
 bool dso_sym_object(const struct dso_table *t, uint32_t sym);
-/* See symbolizer_sym_ident() and symbolizer_sym_by_ident() (resolve.h). */
+/* See symbolizer_sym_ident() and symbolizer_sym_by_ident() (symbolizer.h). */
 int dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t sym,
     uint32_t *dso, uint32_t *index, const char **inl_name);
 uint32_t dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,

@@ -7,7 +7,7 @@
 
 #include "core/err.h"
 #include "symbolize/filter.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /*
  * The sample filter: perf report's --time (perf's time-utils rules, written

@@ -6,7 +6,7 @@
 
 #include "core/err.h"
 #include "symbolize/flame.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /*
  * The flame graph's layout, kinds of code and search (symbolize/flame.h).

@@ -45,7 +45,7 @@
 
 #include "core/core.h"
 #include "symbolize/filter.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /*
  * Sort keys: each is one entry of the table in symbolize/sortkey.c (name,

@@ -22,7 +22,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 #define SUMMARY_TOP_TASKS	10	/* processes and threads kept */
 #define SUMMARY_TOP_FUNCS	5	/* hot functions per event */

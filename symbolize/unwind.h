@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /* A mapping of a DSO in the sampled process, and the file to read. */
 struct unwind_map {
@@ -55,7 +55,7 @@ enum unwind_stop {
 #undef X
 	UNWIND_STOP_COUNT
 };
-_Static_assert(UNWIND_STOP_COUNT == SYM_UNWIND_STOPS, "resolve.h counts every stop");
+_Static_assert(UNWIND_STOP_COUNT == SYM_UNWIND_STOPS, "symbolizer.h counts every stop");
 
 const char *unwind_stop_text(enum unwind_stop w);
 

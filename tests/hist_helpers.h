@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /* A resolved frame: symbol sym of DSO dso (labelled "[.] s<sym>" without a symbolizer). */
 struct frame hh_frame(uint32_t dso, uint32_t sym, uint64_t ip);

@@ -16,7 +16,7 @@
 
 #include "core/core.h"
 #include "symbolize/annotate.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 
 struct fx {

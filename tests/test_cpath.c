@@ -9,7 +9,7 @@
 #include "core/core.h"
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tests/hist_helpers.h"
 

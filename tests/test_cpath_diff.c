@@ -11,7 +11,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/cpath_diff.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tests/hist_helpers.h"
 

@@ -18,7 +18,7 @@
 #include "core/core.h"
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/tui_helpers.h"
 #include "tui/nav.h"
 #include "tui/pane.h"

@@ -20,7 +20,7 @@
 
 #include "core/core.h"
 #include "symbolize/debuginfod.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tests/tui_helpers.h"
 #include "tui/symbols.h"

@@ -17,7 +17,7 @@
 #include "core/core.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tui/cmd/filter_opts.h"
 

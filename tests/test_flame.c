@@ -22,7 +22,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/flame.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/tui_helpers.h"
 #include "tui/keys.h"
 #include "tui/nav.h"

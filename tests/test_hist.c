@@ -10,7 +10,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tests/hist_helpers.h"
 

@@ -18,7 +18,7 @@
 
 #include "core/core.h"
 #include "symbolize/dso.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 
 static char dir[] = "/tmp/perfnav-inl-XXXXXX";

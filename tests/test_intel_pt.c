@@ -240,7 +240,7 @@ Test(intel_pt, garbage_ends)
 #include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 
 static void

@@ -16,7 +16,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"

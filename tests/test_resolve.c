@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/symsrc.h"
 #include "symbolize/symtab.h"
 #include "tests/helpers.h"

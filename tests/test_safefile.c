@@ -21,7 +21,7 @@
 
 #include "core/core.h"
 #include "symbolize/dso.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/symtab.h"
 #include "tests/helpers.h"
 

@@ -21,7 +21,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/tui_helpers.h"
 #include "tui/nav.h"
 #include "tui/pane.h"

@@ -13,7 +13,7 @@
 #include "core/core.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tests/tui_helpers.h"
 #include "tui/nav.h"

@@ -16,7 +16,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/summary.h"
 #include "tests/helpers.h"
 #include "tests/tui_helpers.h"

@@ -19,7 +19,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/tasks.h"
 #include "tui/keys.h"
 #include "tui/nav.h"

@@ -15,7 +15,7 @@
 #include <curses.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
 #include "tui/scope.h"

@@ -15,7 +15,7 @@
 #include <curses.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/app.h"
 #include "tui/app_priv.h"
 #include "symbolize/hist.h"

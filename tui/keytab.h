@@ -24,7 +24,7 @@
 
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 struct session;
 struct keytab;

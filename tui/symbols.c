@@ -14,7 +14,7 @@
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/keytab.h"
 #include "tui/symbols.h"
 

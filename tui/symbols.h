@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/scope.h"
 
 struct session;

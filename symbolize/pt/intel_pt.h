@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 /* Synthesized events, named as perf names them. X(id, name) */
 #define PT_EVENTS(X) \

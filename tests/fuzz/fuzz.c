@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/fuzz/fuzz.h"
 
 #ifndef FUZZ_DATA

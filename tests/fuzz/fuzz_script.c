@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tests/fuzz/fuzz.h"
 #include "tui/cmd/cmd.h"
 

@@ -10,7 +10,7 @@
 #include "symbolize/diff.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"

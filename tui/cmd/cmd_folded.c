@@ -7,7 +7,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"

@@ -10,7 +10,7 @@
 #include "core/core.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/tpevent.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"

@@ -13,7 +13,7 @@
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/pt/intel_pt.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/unwind.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"

@@ -7,7 +7,7 @@
 
 #include "core/core.h"
 #include "symbolize/filter.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/tasks.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/cmd/fmt.h"
 
 /*

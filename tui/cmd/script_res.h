@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 
 #define SCRIPT_RES_TEXT	107	/* the text kept beside an answer, at most */
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/widget.h"
 
 struct hot_branch;

@@ -8,7 +8,7 @@
 #include "core/core.h"
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/keytab.h"
 #include "tui/pane/hot_impl.h"
 

@@ -14,7 +14,7 @@
 #include "core/core.h"
 #include "symbolize/annotate.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 

@@ -10,7 +10,7 @@
 #include "core/core.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/tpevent.h"
 #include "tui/pane.h"
 #include "tui/pane/ev_filter.h"

@@ -17,7 +17,7 @@
 #include "symbolize/cpath_diff.h"
 #include "symbolize/flame.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 

@@ -15,7 +15,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/cpath_diff.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 

@@ -8,7 +8,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/summary.h"
 #include "tui/pane.h"
 #include "tui/scope.h"

@@ -1,5 +1,5 @@
 /*
- * resolve.h: from a sample's (pid, tid, time, cpumode, ip) to a DSO and a
+ * symbolizer.h: from a sample's (pid, tid, time, cpumode, ip) to a DSO and a
  * function, the way perf report resolves it; and callchains to frames.
  *
  * A struct symbolizer is built over one open session and owns everything
@@ -11,8 +11,8 @@
  *
  * Nothing here prints.  Every unresolved frame says why (enum sym_why).
  */
-#ifndef PERFNAV_SYMBOLIZE_RESOLVE_H
-#define PERFNAV_SYMBOLIZE_RESOLVE_H
+#ifndef PERFNAV_SYMBOLIZE_SYMBOLIZER_H
+#define PERFNAV_SYMBOLIZE_SYMBOLIZER_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

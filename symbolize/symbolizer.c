@@ -19,7 +19,7 @@
 #include "symbolize/debuginfod.h"
 #include "symbolize/dso.h"
 #include "symbolize/chainwalk.h"
-#include "symbolize/resolve.h"
+#include "symbolize/symbolizer.h"
 #include "symbolize/symtab.h"
 #include "symbolize/unwind.h"
 
