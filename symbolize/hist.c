@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
-#include "symbolize/pt/intel_pt.h"
 
 /*
  * The histogram: construction, events, function nodes, entries, crediting
@@ -95,8 +94,8 @@ hist_free(struct hist *h)
 	free(h->rows);
 	free(h->wk.chain);
 	free(h->wk.path);
-	pt_chains_free(h->wk.trace_chains);
-	free(h->wk.trace_chains);
+	if (h->wk.trace_chains != NULL)
+		h->wk.trace_src->free(h->wk.trace_chains);
 	if (!h->rc.pos_lent)
 		free(h->rc.sample_ent);
 	hist_scope_free(h);

@@ -22,6 +22,7 @@
 #include "core/hmap.h"
 #include "core/sample_read.h"
 #include "symbolize/brhist.h"
+#include "symbolize/chainsrc.h"
 #include "symbolize/hist.h"
 #include "symbolize/perftree.h"
 #include "symbolize/tpevent.h"
@@ -233,7 +234,8 @@ struct hist_walk_state {
 	}			 cmemo[2];
 	/* paths without children over an Intel PT session: the chains perf
 	 * gives its samples from the trace (pt_session_chains()), made once */
-	struct pt_chains	*trace_chains;
+	const struct chain_src	*trace_src;	/* symbolize/chainsrc.h: whose chains */
+	void			*trace_chains;
 	bool			 trace_chains_made;
 };
 

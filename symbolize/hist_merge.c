@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
-#include "symbolize/pt/intel_pt.h"
+#include "symbolize/chainsrc.h"
 
 /*
  * Merging: hists of the parts of one pass merged into one
@@ -38,7 +38,7 @@ hist_split_point(const struct session *s, const struct hist_opts *o, size_t *mid
 
 	/* samples with READ values are delivered by what each count grew since
 	 * that counter's last sample: one walk in time order */
-	if (n < 2 || pt_present(s) || o->callgraph || o->paths_address || o->branch_history ||
+	if (n < 2 || chainsrc_present(s) || o->callgraph || o->paths_address || o->branch_history ||
 	    (o->record_self && !o->paths) || session_has_read_samples(s))
 		return false;
 	for (size_t i = 0; i < at->n; i++)

@@ -7,7 +7,7 @@
 
 #include "symbolize/brhist.h"
 #include "symbolize/hist_impl.h"
-#include "symbolize/pt/intel_pt.h"
+#include "symbolize/chainsrc.h"
 
 /*
  * The session walk (hist_add_range): each sample of the session's
@@ -770,23 +770,23 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 }
 
 /*
- * The chain perf report gives a sample without one in an Intel PT session
- * (its thread's stack, from the trace), as keys into h->wk.chain: in a hist
- * that keeps paths and not children, as pt_hist_add() gives the trace's
- * own samples theirs.  Returns their count.
+ * The chain perf report gives a sample without one in a trace session
+ * (its thread's stack, from the trace: symbolize/chainsrc.h), as keys into
+ * h->wk.chain: in a hist that keeps paths and not children, as the trace's
+ * own samples get theirs.  Returns their count.
  */
 static size_t
 trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *smp, int32_t pid,
     int32_t tid, uint8_t cpumode)
 {
 	const uint64_t *ips;
-	size_t n = pt_chains_of_sample(h->wk.trace_chains, i, &ips);
+	size_t n = h->wk.trace_src->of_sample(h->wk.trace_chains, i, &ips);
 
 	if (h->o.max_stack != 0 && n > h->o.max_stack)
 		n = h->o.max_stack;
 	GROW(h->wk.chain, h->wk.capchain, n + 1);
 	for (size_t j = 0; j < n; j++) {
-		uint32_t c = resolve(h, pid, tid, smp->time, pt_chain_cpumode(ips[j]), ips[j],
+		uint32_t c = resolve(h, pid, tid, smp->time, h->wk.trace_src->cpumode(ips[j]), ips[j],
 		    &w->last_epoch);
 
 		cached_key(h, c, NODE_CHAIN, cpumode, &h->wk.chain[j]);
@@ -1014,7 +1014,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		memset(h->rc.sample_ent, 0xff, ix->n * sizeof *h->rc.sample_ent);
 	}
 	if (h->o.paths && !h->o.children && h->z != NULL && !h->wk.trace_chains_made) {
-		h->wk.trace_chains = pt_session_chains(s, h->z);
+		for (size_t k = 0; chain_srcs[k] != NULL && h->wk.trace_chains == NULL; k++) {
+			h->wk.trace_src = chain_srcs[k];
+			h->wk.trace_chains = chain_srcs[k]->make(s, h->z);
+		}
 		h->wk.trace_chains_made = true;
 	}
 	if (h->o.record_self && h->o.paths && h->rc.sample_row == NULL && ix->n > 0) {

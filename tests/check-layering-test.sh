@@ -182,6 +182,7 @@ violate "tui/main.c in a library" Makefile.am 'libpncmd_a_SOURCES = tui/cmd/d.c 
 	tui/main.c' ""
 violate "tui/main.c in a libtool library" Makefile.am 'libx_la_SOURCES = tui/main.c' ""
 
+violate "symbolize includes symbolize/pt/" symbolize/hist.c '#include "symbolize/pt/x.h"' "symbolize/ has no Intel PT (symbolize/pt/) but in chainsrc.c"
 violate "symbolize/pt includes hist_impl.h" symbolize/pt/c.c '#include "symbolize/hist_impl.h"' "symbolize/pt/ has no hist-private (symbolize/hist_impl.h)"
 violate "tui includes hist_impl.h" tui/pane/p.c '#include "../../symbolize/hist_impl.h"' "tui/ has no hist-private (symbolize/hist_impl.h)"
 

@@ -8,6 +8,8 @@
 #     flags) includes no curses header and nothing from tui/ outside tui/cmd/;
 #   - nothing outside core/ includes a core-private header, core/*_int.h
 #     (struct session is opaque outside core/: core/session_int.h);
+#   - Intel PT (symbolize/pt/) is reached from the rest of symbolize/ only
+#     through the chain sources (symbolize/chainsrc.c);
 #   - the histogram's private parts (symbolize/hist_impl.h) are its own:
 #     neither Intel PT (symbolize/pt/, a source of samples at its edge,
 #     through hist_add) nor tui/ includes them;
@@ -105,6 +107,7 @@ BEGIN {
 	rule[++nrules] = "tui/cmd|tui outside tui/cmd"
 	rule[++nrules] = "symbolize|core-private (core/*_int.h)"
 	rule[++nrules] = "tui|core-private (core/*_int.h)"
+	rule[++nrules] = "symbolize|Intel PT (symbolize/pt/) but in chainsrc.c"
 	rule[++nrules] = "symbolize/pt|hist-private (symbolize/hist_impl.h)"
 	rule[++nrules] = "tui|hist-private (symbolize/hist_impl.h)"
 }
@@ -159,6 +162,8 @@ $1 == "MAKEFILE" {
 		sub(/\/.*/, "", layer)
 		violation(file, line, target, layer "|core-private (core/*_int.h)")
 	}
+	if (file ~ /^symbolize\/[^\/]*$/ && file != "symbolize/chainsrc.c" && path ~ /^symbolize\/pt\//)
+		violation(file, line, target, "symbolize|Intel PT (symbolize/pt/) but in chainsrc.c")
 	if (path == "symbolize/hist_impl.h" && file ~ /^symbolize\/pt\//)
 		violation(file, line, target, "symbolize/pt|hist-private (symbolize/hist_impl.h)")
 	if (path == "symbolize/hist_impl.h" && file ~ /^tui\//)
