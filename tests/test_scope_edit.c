@@ -122,3 +122,34 @@ Test(scope_edit, command_line)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* The title names the steps in the order they were taken, whatever their kind. */
+Test(scope_edit, title_in_step_order)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = resolved(s);
+	struct scope_edit_ctx cx = { s, sy->h, sy->z, false };
+	char msg[300], t[600];
+	const char *th, *tm, *dso;
+
+	cr_assert_eq(scope_edit(&sy->scope, &cx, "--time 10%-60%", msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(scope_edit(&sy->scope, &cx, "--tid 26196", msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(scope_edit(&sy->scope, &cx, "--dsos forkexec", msg, sizeof msg), 0, "%s", msg);
+	scope_text(&sy->scope, sy->h, NULL, t, sizeof t);
+	tm = strstr(t, "time ");
+	th = strstr(t, "thread 26196");
+	dso = strstr(t, "dso forkexec");
+	cr_assert(tm && th && dso, "every step named: %s", t);
+	cr_expect(tm < th && th < dso, "time, then the thread, then the DSO: %s", t);
+	scope_undo(&sy->scope);
+	scope_undo(&sy->scope);
+	cr_assert_eq(scope_edit(&sy->scope, &cx, "--dsos forkexec --tid 26196", msg, sizeof msg), 0);
+	scope_text(&sy->scope, sy->h, NULL, t, sizeof t);
+	tm = strstr(t, "time ");
+	th = strstr(t, "thread 26196");
+	dso = strstr(t, "dso forkexec");
+	cr_assert(tm && th && dso, "every step named: %s", t);
+	cr_expect(tm < dso && dso < th, "one step's words in the order typed: %s", t);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -153,6 +153,8 @@ scope_zoom_set(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t
 			return false;
 		snprintf(sc->zlabel[SZ_CPU], sizeof sc->zlabel[SZ_CPU], "cpu %s",
 		    scope_cpu_list(sc, list, sizeof list));
+		if (sc->ncpus == 1)
+			sc->zseq[SZ_CPU] = ++sc->seq;
 		snprintf(sc->what, sizeof sc->what, "cpu %" PRIu32, id);
 		sc->time_pending = true;
 		sc->gen++;
@@ -191,6 +193,7 @@ scope_zoom_set(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t
 		sc->zlabel[SZ_TID][0] = sc->zlabel[SZ_PID][0] = '\0';
 	snprintf(sc->zlabel[kind], sizeof sc->zlabel[kind], "%s", label);
 	snprintf(sc->what, sizeof sc->what, "%s", label);
+	sc->zseq[kind] = ++sc->seq;
 	sc->sel = z;
 	sc->zoomed = true;
 	sc->recounted = false;
@@ -311,6 +314,7 @@ scope_xf_push(struct scope *sc, enum cpath_op op, uint32_t func)
 	scope_save(sc);
 	sc->xf[sc->nxf].op = op;
 	sc->xf[sc->nxf].func = op == CPATH_NORECURSE ? CPATH_NONE : func;
+	sc->xseq[sc->nxf] = ++sc->seq;
 	sc->nxf++;
 	sc->gen++;
 	snprintf(sc->what, sizeof sc->what, "a transform");
@@ -397,6 +401,8 @@ scope_time_push(struct scope *sc, uint64_t start, uint64_t end)
 	if (scope_time_refusal(sc, start, end) != NULL)
 		return false;
 	scope_save(sc);
+	if (sc->ntr == 0)
+		sc->tseq = ++sc->seq;
 	sc->tr[sc->ntr].start = start;
 	sc->tr[sc->ntr].end = end;
 	sc->ntr++;
@@ -411,6 +417,8 @@ scope_time_set(struct scope *sc, uint64_t start, uint64_t end)
 {
 	if (sc->ntr >= SCOPE_TIME_MAX)
 		return;
+	if (sc->ntr == 0)
+		sc->tseq = ++sc->seq;
 	sc->tr[sc->ntr].start = start;
 	sc->tr[sc->ntr].end = end;
 	sc->ntr++;
@@ -669,6 +677,46 @@ add_part(char *buf, size_t n, size_t o, const char *part)
 	return w < 0 ? o : o + (size_t)w >= n ? n - 1 : o + (size_t)w;
 }
 
+/* A part of the title: when it came, and which (a zoom kind, SZ_N: time, SZ_N + 1 + i: xf i). */
+struct step_part {
+	uint32_t	 seq;
+	int		 kind;
+};
+
+/* The zoom's, time's and transforms' parts in the order they came (their seq). */
+static size_t
+steps_text(const struct scope *sc, const struct hist *h, char *buf, size_t n, size_t o)
+{
+	struct step_part p[SZ_N + 1 + SCOPE_XF_MAX], t;
+	size_t np = 0;
+	char part[400];
+
+	for (int k = 0; k < SZ_N; k++)
+		if (scope_zoomed(sc, (enum scope_zoom_kind)k) && sc->zlabel[k][0] &&
+		    !(k == SZ_PID && scope_zoomed(sc, SZ_TID) && sc->zlabel[SZ_TID][0]))
+			p[np++] = (struct step_part){ sc->zseq[k], k };	/* a thread names its process */
+	if (sc->ntr)
+		p[np++] = (struct step_part){ sc->tseq, SZ_N };
+	for (size_t i = 0; h != NULL && i < sc->nxf; i++)
+		p[np++] = (struct step_part){ sc->xseq[i], SZ_N + 1 + (int)i };
+	for (size_t i = 1; i < np; i++)	/* by seq, stable */
+		for (size_t j = i; j > 0 && p[j - 1].seq > p[j].seq; j--) {
+			t = p[j];
+			p[j] = p[j - 1];
+			p[j - 1] = t;
+		}
+	for (size_t i = 0; i < np; i++) {
+		if (p[i].kind < SZ_N)
+			snprintf(part, sizeof part, "%s", sc->zlabel[p[i].kind]);
+		else if (p[i].kind == SZ_N)
+			scope_time_text(sc, part, sizeof part);
+		else
+			scope_xf_step_text(h, &sc->xf[p[i].kind - SZ_N - 1], part, sizeof part);
+		o = add_part(buf, n, o, part);
+	}
+	return o;
+}
+
 const char *
 scope_text(const struct scope *sc, const struct hist *h, const char *start, char *buf, size_t n)
 {
@@ -682,10 +730,7 @@ scope_text(const struct scope *sc, const struct hist *h, const char *start, char
 		snprintf(part, sizeof part, "%s", hist_str(h, hist_event(h, sc->ev)->name));
 		o = add_part(buf, n, o, part);
 	}
-	o = add_part(buf, n, o, scope_zoom_text(sc, part, sizeof part));
-	o = add_part(buf, n, o, scope_time_text(sc, part, sizeof part));
-	if (h != NULL)
-		o = add_part(buf, n, o, scope_xf_text(sc, h, part, sizeof part));
+	o = steps_text(sc, h, buf, n, o);
 	part[0] = '\0';
 	if (sc->hot_sort.n) {
 		size_t k = (size_t)snprintf(part, sizeof part, "sort ");

@@ -67,6 +67,13 @@ struct scope {
 	struct hist_select	 sel;
 	/* the zoom's parts as the title names them ("pid 123 make", "dso libc.so.6") */
 	char			 zlabel[SZ_N][48];
+	/*
+	 * The order the parts came in, for the title: a count of parts set
+	 * (seq) and each zoom kind's, the first time step's and each
+	 * transform's number in it.
+	 */
+	uint32_t		 seq, zseq[SZ_N], tseq;
+	uint32_t		 xseq[SCOPE_XF_MAX];
 	uint32_t		 cpus[SCOPE_CPU_MAX];	/* the cpu zoom, sorted */
 	size_t			 ncpus;
 	struct cpath_xform	 xf[SCOPE_XF_MAX];
