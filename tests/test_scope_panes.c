@@ -220,3 +220,52 @@ Test(scope, processes_count_the_scopes_event)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* The text of column title of the first row whose text has name, or NULL. */
+static const char *
+col_of(struct pane *p, const char *name, const char *title, struct row *r)
+{
+	size_t i = find_text(p, name);
+
+	if (i == WIDGET_NONE)
+		return NULL;
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	for (int c = 0; c < p->ncols; c++)
+		if (strcmp(p->cols[c].title, title) == 0)
+			return r->col[c];
+	return NULL;
+}
+
+/*
+ * In a zoom, the trees give a function the share the hot functions give it
+ * (of the event's total, as perfnav top --tid): not a share of the zoom's.
+ */
+Test(scope, trees_share_the_hot_functions_base)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane hot, td;
+	struct nav_view v;
+	struct row a, b;
+	const char *x, *y;
+
+	symbols_run(sy);
+	cr_assert(scope_zoom(&sy->scope, SZ_TID, 26196, 26196, 0, "thread 26196"));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	hot_pane(&hot, s, sy);
+	hot.ops->key(&hot, ACT_NONE);
+	cr_assert_eq(pane_create_sym(&td, PANE_TOPDOWN, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_TOPDOWN);
+	td.ops->enter(&td, &v);
+	td.ops->key(&td, ACT_EXPAND_ALL);
+	x = col_of(&hot, "__libc_start_call_main", "Children", &a);
+	y = col_of(&td, "__libc_start_call_main", "Children", &b);
+	cr_assert(x != NULL && y != NULL, "the function in both");
+	cr_expect_str_eq(y, x, "top-down %s, the hot functions %s", y, x);
+	cr_expect_lt(strtod(x, NULL), 50.0, "one thread of three: a share of the event's total");
+	pane_destroy(&hot);
+	pane_destroy(&td);
+	symbols_free(sy);
+	session_close(s);
+}

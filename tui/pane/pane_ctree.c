@@ -27,7 +27,8 @@
  * from the app's hist for the scope (tui/scope.h: its event, zoom and
  * transforms): top-down, the outermost callers are the roots; bottom-up,
  * the functions samples were taken in, each with its callers below it.
- * Columns: Children (the node's total, a share of the tree's), Self,
+ * Columns: Children (the node's total, a share of the event's, as the hot
+ * functions and perfnav top give it, whatever the zoom), Self,
  * Samples (total), the shared object and the function.
  *
  * Every node is a row (the widget expands, collapses, sorts siblings,
@@ -407,6 +408,11 @@ reload(struct pane *p)
 	cpath_free(ct->t);
 	scope_query(sc, ct->bottom_up, &q);
 	ct->t = cpath_build(H(ct), &q);
+	{
+		const struct hist_event *he = hist_event(H(ct), q.ev);
+
+		ct->tot[0] = he ? he->total_period : 0;	/* the base of every share */
+	}
 	if (ct->sy->pair != NULL)
 		diff_build(ct, &q);
 	memcpy(ct->xf, sc->xf, sizeof ct->xf);
@@ -452,10 +458,11 @@ pct_el(double pct)
 	return pct >= 5 ? EL_HOT_HIGH : pct >= 0.5 ? EL_HOT_MID : EL_HOT_LOW;
 }
 
+/* v as a share of the event's total, as the hot functions and perfnav top give it. */
 static double
 share(const struct ctree *ct, uint64_t v)
 {
-	uint64_t t = N(ct, 0)->total_period;
+	uint64_t t = ct->tot[0] ? ct->tot[0] : N(ct, 0)->total_period;
 
 	return t ? 100.0 * (double)v / (double)t : 0.0;
 }

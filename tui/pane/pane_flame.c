@@ -724,6 +724,15 @@ pct(uint64_t v, uint64_t of)
 	return of ? 100.0 * (double)v / (double)of : 0.0;
 }
 
+/* The base of the shares: the event's total, as the hot functions and perfnav top give it. */
+static uint64_t
+base_total(const struct flame_pane *f)
+{
+	const struct hist_event *he = f->cd == NULL ? hist_event(f->sy->h, f->sy->scope.ev) : NULL;
+
+	return he && he->total_period ? he->total_period : N(f, 0)->total_period;
+}
+
 /* The line above the frames: the tree, event, scope, zoom, search. */
 static const char *
 head_line(struct pane *p, char *buf, size_t n)
@@ -765,7 +774,7 @@ static const char *
 info_line(struct pane *p, char *buf, size_t n)
 {
 	struct flame_pane *f = p->priv;
-	const struct cpath_node *nd = N(f, f->sel), *root = N(f, 0), *top = N(f, f->top);
+	const struct cpath_node *nd = N(f, f->sel), *top = N(f, f->top);
 	const struct hist_node *hn = f->sel ? hist_node_get(H(f), nd->func) : NULL;
 	uint64_t self, self_samples;
 	char name[512];
@@ -778,8 +787,8 @@ info_line(struct pane *p, char *buf, size_t n)
 		    "[unknown]" : symbolizer_dso_short(f->tsy->z, hn->f.dso),
 		    flame_kind_name(flame_kind(H(f), f->tsy->z, nd->func)));
 	k += snprintf(buf + k, n - (size_t)k, " | total %.2f%%  self %.2f%% | %" PRIu64
-	    " samples, %" PRIu64 " self", pct(nd->total_period, root->total_period),
-	    pct(self, root->total_period), nd->total_samples, self_samples);
+	    " samples, %" PRIu64 " self", pct(nd->total_period, base_total(f)),
+	    pct(self, base_total(f)), nd->total_samples, self_samples);
 	if (f->cd != NULL && f->sel != 0)
 		k += snprintf(buf + k, n - (size_t)k, " | NEW - OLD %+.2f%%", diff_points(f, f->sel));
 	if (f->top != 0)
@@ -787,7 +796,7 @@ info_line(struct pane *p, char *buf, size_t n)
 		    pct(nd->total_period, top->total_period));
 	if (f->pat[0])
 		snprintf(buf + k, n - (size_t)k, " | /%s: %zu frame%s, %.2f%%", f->pat,
-		    f->found.nodes, plural(f->found.nodes), pct(f->found.period, root->total_period));
+		    f->found.nodes, plural(f->found.nodes), pct(f->found.period, base_total(f)));
 	return buf;
 }
 
