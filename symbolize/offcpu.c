@@ -26,7 +26,7 @@ struct sw_locs {
 	struct tp_loc	 prev, next, state;
 };
 
-struct pairing {
+struct offcpu_pairing {
 	struct offcpu	*o;
 	uint8_t		*open;		/* per span: waiting for its switch-in */
 	struct hmap	 slot_of;	/* tid -> thread slot */
@@ -35,7 +35,7 @@ struct pairing {
 };
 
 static uint32_t *
-thread_wait(struct pairing *p, int64_t tid)
+thread_wait(struct offcpu_pairing *p, int64_t tid)
 {
 	uint64_t key = (uint64_t)(uint32_t)tid;
 	uint32_t slot = hmap_get(&p->slot_of, key);
@@ -50,8 +50,8 @@ thread_wait(struct pairing *p, int64_t tid)
 }
 
 /* One sched_switch at index position pos, time t: next_pid switched in, prev_pid out. */
-static void
-pair_switch(struct pairing *p, uint64_t pos, uint64_t t, int64_t prev, int64_t next,
+void
+offcpu_pairing_add(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t prev, int64_t next,
     int64_t state)
 {
 	struct offcpu *o = p->o;
@@ -124,7 +124,7 @@ find_switch_attrs(const struct session *s, struct tpevent *tp, struct sw_locs *l
 
 /* A sched_switch sample at index position pos into the pairing. */
 static void
-take_sample(struct pairing *p, const struct session *s, const struct sw_locs *locs, uint64_t pos,
+take_sample(struct offcpu_pairing *p, const struct session *s, const struct sw_locs *locs, uint64_t pos,
     const struct rec *r)
 {
 	const struct attr_table *at = session_attrs(s);
@@ -144,12 +144,23 @@ take_sample(struct pairing *p, const struct session *s, const struct sw_locs *lo
 		p->o->nbad++;
 		return;
 	}
-	pair_switch(p, pos, smp.time, prev, next, state);
+	offcpu_pairing_add(p, pos, smp.time, prev, next, state);
+}
+
+struct offcpu_pairing *
+offcpu_pairing_begin(struct offcpu *o)
+{
+	struct offcpu_pairing *p = xreallocarray(NULL, 1, sizeof *p);
+
+	memset(o, 0, sizeof *o);
+	memset(p, 0, sizeof *p);
+	p->o = o;
+	return p;
 }
 
 /* Drop the spans not paired, in place; count those left waiting. */
 static void
-compact(struct pairing *p)
+compact(struct offcpu_pairing *p)
 {
 	struct offcpu *o = p->o;
 	size_t k = 0;
@@ -165,24 +176,33 @@ compact(struct pairing *p)
 	o->n = k;
 }
 
+void
+offcpu_pairing_end(struct offcpu_pairing *p)
+{
+	compact(p);
+	free(p->open);
+	free(p->waiting);
+	hmap_free(&p->slot_of);
+	free(p);
+}
+
 enum offcpu_none
 offcpu_build(const struct session *s, struct offcpu *o)
 {
 	const struct attr_table *at = session_attrs(s);
 	const struct rec_index *ix = session_index(s);
-	struct pairing p;
+	struct offcpu_pairing *p;
 	struct sw_locs *locs;
 	struct tpevent *tp;
 	enum offcpu_none why;
 
 	memset(o, 0, sizeof *o);
-	memset(&p, 0, sizeof p);
-	p.o = o;
 	if (at->n == 0)
 		return OFFCPU_NO_EVENT;
 	tp = tpevent_new(s);
 	locs = xreallocarray(NULL, at->n, sizeof *locs);
 	if (find_switch_attrs(s, tp, locs, &why)) {
+		p = offcpu_pairing_begin(o);
 		for (size_t i = 0; i < ix->n; i++) {
 			const struct rec_ent *ent = index_ent(ix, i);
 			unsigned a = ent_attr(ent);
@@ -192,13 +212,10 @@ offcpu_build(const struct session *s, struct offcpu *o)
 			    (a != ENT_ATTR_NONE && (a >= at->n || !locs[a].is_switch)))
 				continue;
 			if (session_rec(s, ent_loc(ent), &r) == 0)
-				take_sample(&p, s, locs, i, &r);
+				take_sample(p, s, locs, i, &r);
 		}
-		compact(&p);
+		offcpu_pairing_end(p);
 	}
-	free(p.open);
-	free(p.waiting);
-	hmap_free(&p.slot_of);
 	free(locs);
 	tpevent_free(tp);
 	return why;

@@ -63,6 +63,18 @@ enum offcpu_none {
 enum offcpu_none offcpu_build(const struct session *s, struct offcpu *o);
 void offcpu_free(struct offcpu *o);
 
+/*
+ * The pairing alone, fed switches one at a time in time order (what
+ * offcpu_build() does with each sched_switch sample; tests feed it too):
+ * begin zeroes o, each add is one sched_switch at index position pos and
+ * time t, end drops what was not paired and frees the pairing's state.
+ */
+struct offcpu_pairing;
+struct offcpu_pairing *offcpu_pairing_begin(struct offcpu *o);
+void offcpu_pairing_add(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t prev_pid,
+    int64_t next_pid, int64_t prev_state);
+void offcpu_pairing_end(struct offcpu_pairing *p);
+
 /* The first span at index position pos or after it (o->n: none). */
 size_t offcpu_lower(const struct offcpu *o, uint64_t pos);
 
