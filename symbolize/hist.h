@@ -113,6 +113,8 @@ enum hist_branch {
 	HIST_BRANCH_ON,		/* --branch-stack */
 };
 
+struct offcpu;
+
 struct hist_opts {
 	enum hist_key	 keys[HIST_MAX_KEYS];
 	unsigned	 nkeys;		/* 0: comm,dso,sym */
@@ -146,6 +148,11 @@ struct hist_opts {
 					 * tids and comms out of rows, paths and trees
 					 * but in the event's totals (symbolize/filter.h);
 					 * borrowed: it must outlive the hist */
+	const struct offcpu *offcpu;	/* NULL: the samples; else, in their place,
+					 * the spans of this off-CPU model
+					 * (symbolize/offcpu.h): each its switch-out
+					 * sample with the span's ns as period, in the
+					 * event "off-cpu"; borrowed, as filter */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */

@@ -19,7 +19,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	    a->event != b->event || a->max_stack != b->max_stack || a->record_self != b->record_self ||
 	    a->paths != b->paths || a->branch != b->branch || a->mem_mode != b->mem_mode ||
 	    a->caller_order != b->caller_order || a->branch_history != b->branch_history ||
-	    a->chain_root_first != b->chain_root_first ||
+	    a->chain_root_first != b->chain_root_first || a->offcpu != b->offcpu ||
 	    !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)

@@ -8,6 +8,7 @@
 #include "symbolize/brhist.h"
 #include "symbolize/hist_impl.h"
 #include "symbolize/chainsrc.h"
+#include "symbolize/offcpu.h"
 
 /*
  * The session walk (hist_add_range): each sample of the session's
@@ -498,6 +499,7 @@ struct walk {
 	/* a cache of the last pid's epoch: starting cold gives the same results */
 	int32_t		 last_pid;
 	uint32_t	 last_epoch;
+	size_t		 span;		/* hist_opts.offcpu: the span of this sample */
 };
 
 static bool
@@ -794,6 +796,26 @@ trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *sm
 	return n;
 }
 
+/* The attr index of the off-CPU pseudo event: past the session's own, and
+ * past the events an Intel PT trace makes up (those follow them). */
+static int
+offcpu_attr(const struct session *s)
+{
+	return (int)session_attrs(s)->n + 64;
+}
+
+/* hist_opts.offcpu: is the sample at index position i a span's switch-out
+ * (w->span then its span)?  Positions come in increasing order. */
+static bool
+offcpu_at(const struct hist *h, struct walk *w, size_t i)
+{
+	const struct offcpu *oc = h->o.offcpu;
+
+	while (w->span < oc->n && oc->v[w->span].pos < i)
+		w->span++;
+	return w->span < oc->n && oc->v[w->span].pos == i;
+}
+
 /* A sample with READ values is a sample per value delivered (core/sample_read.h). */
 #define READ_MAX	64
 
@@ -808,6 +830,11 @@ deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t pe
 {
 	size_t n, k = 0;
 
+	if (h->o.offcpu != NULL) {
+		d[0] = (struct read_delivery){ offcpu_attr(h->s), h->o.offcpu->v[w->span].ns,
+			smp->id };
+		return 1;
+	}
 	if (!(w->reads && (smp->sample_type & PERF_SAMPLE_READ))) {
 		d[0] = (struct read_delivery){ smp->attr, period, smp->id };
 		return h->o.event < 0 || smp->attr == h->o.event;
@@ -896,7 +923,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return 0;	/* as perf: no branch stack, no rows */
 	cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	for (size_t k = 0; k < nd; k++)
-		ev[k] = hist_event_of(h, d[k].attr, session_attr_name(s, d[k].attr));
+		ev[k] = hist_event_of(h, d[k].attr, h->o.offcpu != NULL ? OFFCPU_EVENT_NAME :
+		    session_attr_name(s, d[k].attr));
 	src.comm = comm_of(h, src.tid, smp.time);
 	src.trace = trace_of(h, &smp);
 	if (h->o.filter != NULL &&
@@ -1004,6 +1032,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	    !h->o.mem_mode && !h->ks.whole_sample;
 	if (to > ix->n)
 		to = ix->n;
+	if (h->o.offcpu != NULL)
+		w.span = offcpu_lower(h->o.offcpu, from);
 	/* A hist that starts mid-session (one of a parallel pass) drops
 	 * nothing before where it starts. */
 	if (from > 0 && from < to && h->wk.drop_hi == 0 && ent_loc(index_ent(ix, from)) < SESSION_ZLOC)
@@ -1046,7 +1076,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			}
 			continue;
 		}
-		if (h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
+		if (h->o.offcpu != NULL ? !offcpu_at(h, &w, i) :
+		    h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
 		    (int)ent_attr(ent) != h->o.event && !w.reads)
 			continue;
 		rc = session_rec(s, ent_loc(ent), &r) < 0 ? -1 : add_sample(h, &w, i, &r);

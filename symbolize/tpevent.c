@@ -688,3 +688,52 @@ tpevent_fields(struct tpevent *t, uint64_t config, const uint8_t *raw, uint32_t 
 	}
 	return k;
 }
+
+bool
+tpevent_field_loc(struct tpevent *t, uint64_t config, const char *name, struct tp_loc *loc)
+{
+	struct tep_event *ev = find_event(t, config);
+	struct tep_format_field *f = ev != NULL ? tep_find_field(ev, name) : NULL;
+
+	memset(loc, 0, sizeof *loc);
+	if (f == NULL || f->offset < 0 || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return false;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return false;
+	loc->offset = (uint32_t)f->offset;
+	loc->size = (uint32_t)f->size;
+	loc->is_signed = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+	loc->swap = t->big != host_is_big();
+	return true;
+}
+
+bool
+tp_loc_read(const struct tp_loc *loc, const uint8_t *raw, uint32_t raw_size, int64_t *v)
+{
+	const uint8_t *p;
+	uint64_t u;
+
+	*v = 0;
+	if (raw == NULL || loc->size == 0 || loc->offset > raw_size ||
+	    raw_size - loc->offset < loc->size)
+		return false;
+	p = raw + loc->offset;
+	switch (loc->size) {
+	case 1:
+		u = p[0];
+		break;
+	case 2:
+		u = rd16(p, loc->swap);
+		break;
+	case 4:
+		u = rd32(p, loc->swap);
+		break;
+	default:
+		u = rd64(p, loc->swap);
+		break;
+	}
+	if (loc->is_signed && loc->size < 8 && (u >> (8 * loc->size - 1)) != 0)
+		u |= ~UINT64_C(0) << (8 * loc->size);
+	*v = (int64_t)u;
+	return true;
+}

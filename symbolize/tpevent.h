@@ -67,4 +67,26 @@ struct tp_field {
 size_t tpevent_fields(struct tpevent *t, uint64_t config, const uint8_t *raw, uint32_t raw_size,
     struct tp_field *out, size_t max);
 
+/* Where a numeric field lies in the payloads of one tracepoint. */
+struct tp_loc {
+	uint32_t	 offset, size;	/* size 1, 2, 4 or 8 */
+	bool		 is_signed;
+	bool		 swap;		/* the recording's byte order is not the host's */
+};
+
+/*
+ * The place of the field called name (not a common one) in payloads of
+ * tracepoint config, looked up once to read many payloads with
+ * tp_loc_read().  False when there is no format, no such field, or it is
+ * not an integer of 1, 2, 4 or 8 bytes (an array, a dynamic field).
+ */
+bool tpevent_field_loc(struct tpevent *t, uint64_t config, const char *name, struct tp_loc *loc);
+
+/*
+ * The integer at loc in a payload of raw_size bytes, sign-extended if the
+ * field is signed, into *v.  False (and *v 0) when the payload is too short
+ * for it.  Needs no handle: safe from any thread.
+ */
+bool tp_loc_read(const struct tp_loc *loc, const uint8_t *raw, uint32_t raw_size, int64_t *v);
+
 #endif

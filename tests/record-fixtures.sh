@@ -31,7 +31,7 @@ command -v perf >/dev/null || { echo "record-fixtures.sh: perf not found" >&2; e
 
 rm -rf "$bin"
 mkdir -p "$bin" "$out" "$exp"
-for p in cpu threads forkexec nest; do
+for p in cpu threads forkexec nest offcpu; do
 	gcc -O1 -g -fno-omit-frame-pointer -pthread -Wall -Wextra -o "$bin/$p" "$src/$p.c"
 done
 
@@ -174,6 +174,17 @@ if want tppipe.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	# expectation (and so no header and dump comparison in tests/cli.sh) for it.
 	rm -f "$exp/tppipe.data.stats.txt"
 	trace_lines tppipe.data
+fi
+# Off-CPU time (perfnav top --off-cpu): sched_switch samples with callchains, system-wide,
+# since a thread's switch-in is a sample of the task it replaces, which a recording of the
+# workload alone does not have; a filter keeps the switches in and out of the workload.  The
+# samples' own ips are all in the kernel, so --buildid-all for the fixture binary's build id.  perf
+# script's fields of it are what tests/offcpu-check.sh computes off-CPU time from.
+if want offcpu.data && [ -d /sys/kernel/tracing/events/sched ]; then
+	rec offcpu.data -e sched:sched_switch \
+		--filter 'prev_comm == "offcpu" || next_comm == "offcpu"' -g -a --buildid-all -- ./offcpu
+	"${PERF[@]}" script -i "$out/offcpu.data" -F tid,time,trace,ip,sym,dso --ns --kallsyms /dev/null \
+		>"$exp/offcpu.data.offcpu-script.txt" 2>/dev/null
 fi
 want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
 if want stat.data; then

@@ -12,6 +12,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/unwind.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_NO_BRANCH,
 	OPT_MEM,
 	OPT_BRANCH_HISTORY,
+	OPT_OFF_CPU,
 };
 
 struct top_args {
@@ -51,6 +53,7 @@ struct top_args {
 	enum hist_branch branch;	/* --branch-stack, --no-branch-stack */
 	bool		 mem_mode;	/* --mem-mode */
 	bool		 branch_history;	/* --branch-history */
+	bool		 off_cpu;	/* --off-cpu */
 	struct cg_opts	 cg;
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
@@ -61,6 +64,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "branch-history", 0, OPT_BRANCH_HISTORY, "perf's branch history: each sample's branch stack (LBR) goes into its call graph, its targets and sources as frames keyed by address, with the branches' types, prediction, cycles and loop iterations; rows per sample (default keys srcline,sym,dso), call graphs printed" },
 	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
 	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat)" },
+	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time from sched:sched_switch samples (perf record -e sched:sched_switch -g): each time a thread is switched out until it is next switched in, charged to the stack it was switched out with, in the event off-cpu (period in ns); switch-outs never switched back in are left out" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
@@ -140,6 +144,9 @@ top_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_BRANCH_HISTORY:
 		a->branch_history = true;
+		break;
+	case OPT_OFF_CPU:
+		a->off_cpu = true;
 		break;
 	case 'n':
 	case OPT_STDIO:
@@ -470,6 +477,46 @@ top_filter_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *
 	return 0;
 }
 
+/*
+ * --off-cpu: the off-CPU model of the open recording into oc, and the hist
+ * charging its spans (no branch or memory mode, no other event).  0, or -1
+ * (message printed) when the recording cannot give one.
+ */
+static int
+top_offcpu_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *ho,
+    struct offcpu *oc)
+{
+	enum offcpu_none why;
+
+	if (a->mem_mode || a->branch_history || a->branch == HIST_BRANCH_ON) {
+		fprintf(stderr, "perfnav top: --off-cpu does not go with --mem-mode, --branch-stack or --branch-history\n");
+		return -1;
+	}
+	if (a->event != NULL && strcmp(a->event, OFFCPU_EVENT_NAME) != 0) {
+		fprintf(stderr, "perfnav top: --off-cpu: the only event is '%s', not '%s'\n",
+		    OFFCPU_EVENT_NAME, textout_esc(a->event));
+		return -1;
+	}
+	a->event = NULL;
+	a->branch = HIST_BRANCH_OFF;
+	why = offcpu_build(r->s, oc);
+	if (why == OFFCPU_NO_EVENT) {
+		fprintf(stderr, "perfnav top: --off-cpu: %s has no sched:sched_switch samples (record with perf record -e sched:sched_switch -g)\n",
+		    textout_esc(r->co.input));
+		return -1;
+	}
+	if (why == OFFCPU_NO_FORMAT) {
+		fprintf(stderr, "perfnav top: --off-cpu: %s: no sched_switch format with prev_pid, next_pid and prev_state in its tracing data\n",
+		    textout_esc(r->co.input));
+		return -1;
+	}
+	if (oc->nbad > 0)
+		fprintf(stderr, "perfnav top: --off-cpu: %" PRIu64 " of %" PRIu64 " sched_switch samples without a time or a readable payload left out\n",
+		    oc->nbad, oc->nswitch);
+	ho->offcpu = oc;
+	return 0;
+}
+
 const struct cmd_spec top_spec = {
 	.name = "top",
 	.summary = "hot functions (self and children), as perf report --stdio",
@@ -494,6 +541,7 @@ cmd_top(int argc, char **argv)
 	struct session *s;
 	struct symbolizer *z;
 	struct hist *h;
+	struct offcpu oc = { 0 };
 
 	if (cmd_begin(&r, argc, argv, &top_spec, &a) < 0) {
 		filter_opts_free(&a.fo);
@@ -513,8 +561,9 @@ cmd_top(int argc, char **argv)
 		filter_opts_free(&a.fo);
 		return cmd_quit(&r, EXIT_USAGE);
 	}
-	if (top_mode_setup(s, &a, &ho) < 0) {
+	if ((a.off_cpu && top_offcpu_setup(&r, &a, &ho, &oc) < 0) || top_mode_setup(s, &a, &ho) < 0) {
 		filter_opts_free(&a.fo);
+		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_USAGE);
 	}
 	ho.event = -1;
@@ -557,7 +606,7 @@ cmd_top(int argc, char **argv)
 		ho.nkeys = 3;
 	}
 	top_fill(s, &so, &ho, z, &h);
-	if (pt_present(s))
+	if (pt_present(s) && !a.off_cpu)
 		pt_hist_add(h, s, z);
 	hist_finish(h);
 	if (a.tsv)
@@ -583,6 +632,7 @@ cmd_top(int argc, char **argv)
 		print_unwind_stops(stdout, z, "# ");
 	}
 	hist_free(h);
+	offcpu_free(&oc);
 	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }

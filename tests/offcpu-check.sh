@@ -1,0 +1,210 @@
+#!/bin/bash
+# perfnav top --off-cpu against off-CPU time computed here, independently,
+# from perf's own output: tests/data/expected/offcpu.data.offcpu-script.txt is
+# `perf script -F tid,time,trace,ip,sym,dso --ns --kallsyms /dev/null` of
+# tests/data/offcpu.data (written by tests/record-fixtures.sh), so no perf is
+# needed here.  The awk below shares nothing with perfnav: it reads the
+# sched_switch payloads and callchains as perf printed them and applies the
+# definition (docs/subcommands.md, top --off-cpu):
+#   - each sample is a switch-out of prev_pid (but pid 0, the idle task) with
+#     the sample's callchain as its stack, and a switch-in of next_pid;
+#   - a switch-out is paired with the next switch-in of its thread; its span
+#     (t_in - t_out) is charged to its stack: self to the innermost frame,
+#     children once to each distinct function on the stack;
+#   - left out: a switch-out never switched back in, one followed by another
+#     switch-out of the thread first (the earlier), a switch-in before it.
+# Compared, in percent of all off-CPU time, within 0.5 (points):
+#   - per function, self and children (perfnav top --off-cpu --children
+#     --sort sym --tsv), over the functions that read the same on every
+#     machine: the fixture binary's (build-id cache) and kernel frames, which
+#     both sides leave as addresses (--kallsyms /dev/null);
+#   - per thread (--sort pid), every thread;
+#   - and the total off-CPU time in ns (perf's "Event count"), exactly.
+# usage: tests/offcpu-check.sh [-v]     (-v: print the compared rows)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=${PERFNAV:-./perfnav}
+data=tests/data/offcpu.data
+script=tests/data/expected/offcpu.data.offcpu-script.txt
+verbose=${1:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pn=("$bin" top --off-cpu -i "$data" --buildid-dir tests/data/buildid --kallsyms /dev/null)
+
+# The independent side: "sym KEY SELF_PCT CHILDREN_PCT", "tid TID PCT" and "total NS" lines.
+# A frame's key: its symbol when perf resolved it in the fixture binary, the
+# address (hex, no leading zeros) of a kernel frame; other frames (libc, ld.so:
+# their names depend on the machine) get no row but still occupy their place.
+awk '
+function ns_of(s,    a) {
+	sub(/:$/, "", s)
+	split(s, a, ".")
+	return a[1] * 1000000000 + a[2]
+}
+function field(name,    m) {
+	if (match(hdr, " " name "=[^ ]+") == 0)
+		return ""
+	m = substr(hdr, RSTART + length(name) + 2, RLENGTH - length(name) - 2)
+	return m
+}
+function hexkey(a) {
+	a = tolower(a)
+	sub(/^0x/, "", a)
+	sub(/^0+/, "", a)
+	return "0x" (a == "" ? "0" : a)
+}
+# the sample held in hdr and fr[1..nf]
+function flush(    t, prev, next_, i, k, stack, seen) {
+	if (hdr == "")
+		return
+	t = ns_of(tm)
+	prev = field("prev_pid") + 0
+	next_ = field("next_pid") + 0
+	if (next_ in out_t) {
+		if (t >= out_t[next_])
+			charge(next_, t - out_t[next_], out_s[next_])
+		delete out_t[next_]
+		delete out_s[next_]
+	}
+	if (prev != 0) {
+		stack = ""
+		for (i = 1; i <= nf; i++)
+			stack = stack (i > 1 ? SUBSEP : "") fr[i]
+		out_t[prev] = t
+		out_s[prev] = stack
+	}
+	hdr = ""
+	nf = 0
+}
+function charge(tid, ns, stack,    n, f, i, seen) {
+	total += ns
+	thr[tid] += ns
+	n = split(stack, f, SUBSEP)
+	if (n > 0 && f[1] != "-")
+		self[f[1]] += ns
+	for (i = 1; i <= n; i++) {
+		if (f[i] == "-" || (f[i] in seen))
+			continue
+		seen[f[i]] = 1
+		child[f[i]] += ns
+	}
+}
+/^[^\t]/ && / prev_pid=/ {
+	flush()
+	hdr = $0
+	tm = $2
+	next
+}
+/^\t/ && hdr != "" {
+	line = $0
+	sub(/^\t */, "", line)
+	addr = line
+	sub(/ .*/, "", addr)
+	dso = line
+	sub(/.* \(/, "", dso)
+	sub(/\)$/, "", dso)
+	sym = line
+	sub(/^[^ ]+ /, "", sym)
+	sub(/ \([^(]*\)$/, "", sym)
+	if (dso == "[kernel.kallsyms]")
+		key = hexkey(addr)
+	else if (dso ~ /\/perfnav-fixtures\/offcpu$/ && sym != "[unknown]")
+		key = sym
+	else
+		key = "-"
+	fr[++nf] = key
+	next
+}
+END {
+	flush()
+	printf "total %d\n", total
+	for (k in child)
+		printf "sym %s %.4f %.4f\n", k, 100 * self[k] / total, 100 * child[k] / total
+	for (k in thr)
+		printf "tid %s %.4f\n", k, 100 * thr[k] / total
+}' "$script" >"$tmp/indep"
+
+# perfnav's rows in the same terms ("[k] 0xffff..." and "[.] name" to keys).
+"${pn[@]}" --children --sort sym --tsv >"$tmp/sym.tsv"
+"${pn[@]}" --sort pid --tsv >"$tmp/pid.tsv"
+"${pn[@]}" --no-children --sort pid >"$tmp/table.txt"
+
+awk -F'\t' -v verbose="$verbose" '
+function hexkey(a) {
+	a = tolower(a)
+	sub(/^0x/, "", a)
+	sub(/^0+/, "", a)
+	return "0x" (a == "" ? "0" : a)
+}
+function check(what, key, want, got) {
+	ncmp++
+	if (verbose != "" || (want - got > 0.5 || got - want > 0.5))
+		printf "%-5s %-36s independent %8.4f  perfnav %8.4f%s\n", what, key, want, got,
+		    (want - got > 0.5 || got - want > 0.5) ? "  MISMATCH" : ""
+	if (want - got > 0.5 || got - want > 0.5)
+		bad++
+}
+FILENAME ~ /indep$/ {
+	split($0, w, " ")
+	if (w[1] == "total")
+		total = w[2]
+	else if (w[1] == "sym") {
+		iself[w[2]] = w[3]
+		ichild[w[2]] = w[4]
+	} else
+		ithr[w[2]] = w[3]
+	next
+}
+FILENAME ~ /sym.tsv$/ && $1 == "off-cpu" {
+	k = $5
+	sub(/^\[[k.]\] /, "", k)
+	if (k ~ /^(0x)?[0-9a-f]+$/)
+		k = hexkey(k)
+	pself[k] += $3
+	pchild[k] += $2
+	next
+}
+FILENAME ~ /pid.tsv$/ && $1 == "off-cpu" {
+	k = $4
+	sub(/^ */, "", k)
+	sub(/:.*/, "", k)
+	pthr[k] += $2
+	next
+}
+FILENAME ~ /table.txt$/ && /^# Event count/ {
+	ptotal = $0
+	sub(/.*: /, "", ptotal)
+	next
+}
+END {
+	for (k in ichild)
+		check("sym", k " (children)", ichild[k], pchild[k] + 0)
+	for (k in ichild)
+		check("sym", k " (self)", iself[k], pself[k] + 0)
+	# rows perfnav has that the independent side does not (kernel addresses)
+	for (k in pchild)
+		if (k ~ /^0x/ && !(k in ichild))
+			check("sym", k " (only perfnav)", 0, pchild[k])
+	for (k in ithr)
+		check("tid", k, ithr[k], pthr[k] + 0)
+	for (k in pthr)
+		if (!(k in ithr))
+			check("tid", k " (only perfnav)", 0, pthr[k])
+	printf "total off-CPU ns: independent %s, perfnav %s\n", total, ptotal
+	if (total != ptotal || total == 0)
+		bad++
+	# what a fooled comparison would lack: the workload threads and functions
+	for (k in ithr)
+		if (ithr[k] > 5)
+			nbig++
+	if (nbig < 6 || !(("holder") in ichild) || !(("waiter") in ichild) ||
+	    !(("sleeper") in ichild) || ichild["holder"] < 5) {
+		print "offcpu-check: the independent side lacks the workload threads or functions"
+		bad++
+	}
+	printf "offcpu-check: %d values compared, %d off by more than 0.5\n", ncmp, bad
+	exit bad != 0
+}' "$tmp/indep" "$tmp/sym.tsv" "$tmp/pid.tsv" "$tmp/table.txt"
