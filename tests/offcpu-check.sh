@@ -207,4 +207,11 @@ END {
 	}
 	printf "offcpu-check: %d values compared, %d off by more than 0.5\n", ncmp, bad
 	exit bad != 0
-}' "$tmp/indep" "$tmp/sym.tsv" "$tmp/pid.tsv" "$tmp/table.txt"
+}' "$tmp/indep" "$tmp/sym.tsv" "$tmp/pid.tsv" "$tmp/table.txt" || exit 1
+
+# perfnav folded --off-cpu: its stacks' counts (ns) sum to the same total.
+want=$(awk '$1 == "total" { print $2 }' "$tmp/indep")
+got=$("$bin" folded --off-cpu -i "$data" --buildid-dir tests/data/buildid --kallsyms /dev/null |
+	awk '{ s += $NF } END { printf "%d", s }')
+echo "folded --off-cpu: its stacks sum to $got ns, the independent total is $want ns"
+[ -n "$want" ] && [ "$want" != 0 ] && [ "$got" = "$want" ]

@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/filter_opts.h"
@@ -22,12 +23,14 @@ enum {
 	OPT_EVENT = 300,
 	OPT_PERIOD,
 	OPT_MAX_STACK,
+	OPT_OFF_CPU,
 };
 
 struct folded_args {
 	const char	*event;
 	bool		 period;
 	long		 max_stack;
+	bool		 off_cpu;	/* --off-cpu */
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
@@ -35,6 +38,7 @@ static const struct cmd_opt folded_opts[] = {
 	{ "event", 1, OPT_EVENT, "NAME: the event to fold (default: the first with samples)" },
 	{ "period", 0, OPT_PERIOD, "count the sample period instead of samples" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
+	{ "off-cpu", 0, OPT_OFF_CPU, "fold off-CPU time instead (as perfnav top --off-cpu counts it, from sched:sched_switch samples): each stack's count is its off-CPU nanoseconds" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
@@ -53,6 +57,10 @@ folded_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_MAX_STACK:
 		return opts_count(optarg, INT32_MAX, &a->max_stack);
+	case OPT_OFF_CPU:
+		a->off_cpu = true;
+		a->period = true;	/* the counts are nanoseconds */
+		break;
 	default:
 		if (filter_opt_is(val)) {
 			char msg[FILTER_OPTS_MSG];
@@ -106,6 +114,24 @@ const struct cmd_spec folded_spec = {
 	.maxpos = 0,
 };
 
+/* --off-cpu: the recording's off-CPU spans into oc; 0, or -1 (said). */
+static int
+folded_offcpu(const struct cmd_run *r, struct offcpu *oc)
+{
+	switch (offcpu_build(r->s, oc)) {
+	case OFFCPU_OK:
+		return 0;
+	case OFFCPU_NO_EVENT:
+		fprintf(stderr, "perfnav folded: --off-cpu: %s has no sched:sched_switch samples "
+		    "(record with perf record -e sched:sched_switch -g)\n", r->co.input);
+		return -1;
+	default:
+		fprintf(stderr, "perfnav folded: --off-cpu: %s: no sched_switch format with prev_pid, "
+		    "next_pid and prev_state in its tracing data\n", r->co.input);
+		return -1;
+	}
+}
+
 int
 cmd_folded(int argc, char **argv)
 {
@@ -116,6 +142,7 @@ cmd_folded(int argc, char **argv)
 	struct session *s;
 	struct symbolizer *z;
 	struct hist *h;
+	struct offcpu oc = { 0 };
 	char msg[FILTER_OPTS_MSG];
 
 	if (cmd_begin(&r, argc, argv, &folded_spec, &a) < 0 || cmd_load(&r, true) < 0) {
@@ -141,6 +168,11 @@ cmd_folded(int argc, char **argv)
 			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
+	if (a.off_cpu && folded_offcpu(&r, &oc) < 0) {
+		filter_opts_free(&a.fo);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
+	ho.offcpu = a.off_cpu ? &oc : NULL;
 	ho.keys[0] = HIST_KEY_SYM;
 	ho.nkeys = 1;
 	ho.callgraph = true;
@@ -162,6 +194,7 @@ cmd_folded(int argc, char **argv)
 	}
 	free(l.v);
 	hist_free(h);
+	offcpu_free(&oc);
 	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }
