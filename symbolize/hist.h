@@ -84,6 +84,7 @@ enum hist_key {
 	HIST_KEY_LOCAL_INS_LAT,	/* local_ins_lat: WEIGHT_STRUCT's instruction latency */
 	HIST_KEY_INS_LAT,	/* ins_lat: the same key, its sum over the row shown */
 	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
+	HIST_KEY_STATE,		/* state: an off-CPU span's prev_state (S, D, R+...; hist_opts.offcpu) */
 	HIST_KEY_COUNT
 };
 
@@ -181,6 +182,8 @@ struct hist_entry {
 	uint32_t	dcl;		/* string id of the cache line's key (hist_mem_dcl) */
 	uint32_t	ins_lat;	/* WEIGHT_STRUCT's var2 (local_ins_lat, ins_lat) */
 	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
+	uint32_t	state;		/* an off-CPU span's prev_state + 1; 0: none */
+	uint32_t	pad_;		/* the key is whole 64-bit words */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */
@@ -474,6 +477,9 @@ double hist_children_pct(const struct hist *h, const struct hist_entry *e);
  */
 const char *hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k,
     char *buf, size_t n);
+
+/* An off-CPU span's prev_state as the state key shows it ("S", "D", "R+", "S|D"). */
+void hist_state_text(uint32_t state, char *buf, size_t n);
 
 /* A string by id. */
 const char *hist_str(const struct hist *h, uint32_t id);

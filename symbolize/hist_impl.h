@@ -504,6 +504,7 @@ struct key_src {
 	int32_t			 pid, tid;
 	uint32_t		 cpu;
 	uint32_t		 trace;	/* string id + 1 of the payload's text (tpevent.h), 0: none */
+	uint32_t		 state;	/* an off-CPU span's prev_state + 1, 0: none */
 	const struct fkey	*f;	/* the sample's own frame or a callchain frame */
 	/* branch mode: the entry's source and target (hist_walk.c add_branches) */
 	const struct fkey	*from, *to;

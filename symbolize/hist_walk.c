@@ -927,6 +927,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		    session_attr_name(s, d[k].attr));
 	src.comm = comm_of(h, src.tid, smp.time);
 	src.trace = trace_of(h, &smp);
+	src.state = h->o.offcpu != NULL ? h->o.offcpu->v[w->span].state + 1 : 0;
 	if (h->o.filter != NULL &&
 	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
 		/* perf's --comms/--pid/--tid: out of the rows, in the totals */

@@ -872,6 +872,59 @@ trace_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n
 	snprintf(buf, n, "%s", e->trace ? hist_str(h, e->trace - 1) : "N/A");
 }
 
+static void
+state_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->state = src->state;
+}
+
+static void
+state_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->state = e->state;
+}
+
+static void
+state_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->state = fe->state;
+}
+
+/*
+ * A task state as the kernel's sched_switch prints prev_state: its letters
+ * (S sleeping, D blocked in the kernel, T stopped, t traced, X dead, Z
+ * zombie, P parked, I idle) joined by |, R when none (runnable: switched
+ * out while it could run), + for a preemption (the bit past the states).
+ */
+void
+hist_state_text(uint32_t state, char *buf, size_t n)
+{
+	static const char letters[] = "SDTtXZPI";
+	size_t o = 0;
+
+	if (n == 0)
+		return;
+	for (unsigned b = 0; b < 8 && o + 2 < n; b++)
+		if (state & (1u << b))
+			o += (size_t)snprintf(buf + o, n - o, "%s%c", o ? "|" : "", letters[b]);
+	if (o == 0 && o + 1 < n)
+		buf[o++] = 'R';
+	if ((state & 0x100) && o + 1 < n)
+		buf[o++] = '+';
+	buf[o < n ? o : n - 1] = '\0';
+}
+
+static void
+state_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	if (e->state == 0)
+		snprintf(buf, n, "N/A");
+	else
+		hist_state_text(e->state - 1, buf, n);
+}
+
 /* ---- the table ---- */
 
 const struct sortkey sortkeys[HIST_KEY_COUNT] = {
@@ -1010,6 +1063,12 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.name = "trace", .header = "Trace output", .width = 0, .whole_sample = true,
 		.extract = trace_extract, .keep = trace_keep, .xlat = trace_xlat,
 		.perf_cmp = trace_perf_cmp, .text = trace_text,
+	},
+	/* off-CPU time (perfnav's own): the state a span's thread was switched out in */
+	[HIST_KEY_STATE] = {
+		.name = "state", .header = "State", .width = 5,
+		.extract = state_extract, .keep = state_keep, .xlat = state_xlat,
+		.text = state_text,
 	},
 };
 

@@ -65,9 +65,10 @@ function flush(    t, prev, next_, i, k, stack, seen) {
 	next_ = field("next_pid") + 0
 	if (next_ in out_t) {
 		if (t >= out_t[next_])
-			charge(next_, t - out_t[next_], out_s[next_])
+			charge(next_, t - out_t[next_], out_s[next_], out_st[next_])
 		delete out_t[next_]
 		delete out_s[next_]
+		delete out_st[next_]
 	}
 	if (prev != 0) {
 		stack = ""
@@ -75,13 +76,15 @@ function flush(    t, prev, next_, i, k, stack, seen) {
 			stack = stack (i > 1 ? SUBSEP : "") fr[i]
 		out_t[prev] = t
 		out_s[prev] = stack
+		out_st[prev] = field("prev_state")
 	}
 	hdr = ""
 	nf = 0
 }
-function charge(tid, ns, stack,    n, f, i, seen) {
+function charge(tid, ns, stack, state,    n, f, i, seen) {
 	total += ns
 	thr[tid] += ns
+	st[state] += ns
 	n = split(stack, f, SUBSEP)
 	if (n > 0 && f[1] != "-")
 		self[f[1]] += ns
@@ -125,7 +128,9 @@ END {
 		printf "sym %s %.4f %.4f\n", k, 100 * self[k] / total, 100 * child[k] / total
 	for (k in thr)
 		printf "tid %s %.4f\n", k, 100 * thr[k] / total
-}' "$script" >"$tmp/indep"
+	for (k in st)
+		printf "state %s %.4f\n", k, 100 * st[k] / total >statefile
+}' statefile="$tmp/indep.state" "$script" >"$tmp/indep"
 
 # perfnav's rows in the same terms ("[k] 0xffff..." and "[.] name" to keys).
 "${pn[@]}" --children --sort sym --tsv >"$tmp/sym.tsv"
@@ -215,3 +220,22 @@ got=$("$bin" folded --off-cpu -i "$data" --buildid-dir tests/data/buildid --kall
 	awk '{ s += $NF } END { printf "%d", s }')
 echo "folded --off-cpu: its stacks sum to $got ns, the independent total is $want ns"
 [ -n "$want" ] && [ "$want" != 0 ] && [ "$got" = "$want" ]
+
+# --sort state: the off-CPU time per prev_state (S asleep, D blocked, R+ preempted...).
+"${pn[@]}" --no-children --sort state --tsv >"$tmp/state.tsv"
+awk -F'\t' '
+FNR == NR { split($0, w, " "); if (w[1] == "state") want[w[2]] = w[3]; next }
+/^#/ { next }
+{ got[$4] = $2 }
+END {
+	for (k in want) {
+		n++
+		d = want[k] - got[k]
+		if (d < -0.5 || d > 0.5 || !(k in got)) {
+			printf "state %s: independent %.4f, perfnav %s\n", k, want[k], got[k]
+			bad++
+		}
+	}
+	printf "state: %d states compared, %d off by more than 0.5\n", n, bad
+	exit bad != 0 || n < 3
+}' "$tmp/indep.state" "$tmp/state.tsv"

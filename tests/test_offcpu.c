@@ -193,3 +193,23 @@ Test(offcpu, recording_without_sched_switch)
 	offcpu_free(&o);
 	session_close(s);
 }
+
+/* The state key's text: the kernel's letters, R when none, + for a preemption. */
+Test(offcpu, state_text)
+{
+	static const struct {
+		uint32_t	 state;
+		const char	*text;
+	} v[] = {
+		{ 0, "R" }, { 0x100, "R+" }, { 1, "S" }, { 2, "D" }, { 0x80, "I" }, { 0x10, "X" },
+		{ 0x20, "Z" }, { 3, "S|D" }, { 0x101, "S+" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		hist_state_text(v[i].state, buf, sizeof buf);
+		cr_expect_str_eq(buf, v[i].text, "state %#x", v[i].state);
+	}
+	hist_state_text(0xff, buf, 4);
+	cr_expect_eq(strlen(buf), 3, "cut to the buffer: %s", buf);
+}

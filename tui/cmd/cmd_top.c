@@ -370,7 +370,7 @@ parse_sort(const char *sort, struct hist_opts *ho)
 	else if (nk < 0)
 		fprintf(stderr, "perfnav top: unknown sort key '%.*s' (keys: comm, "
 		    "pid, tid, process, dso, sym, cpu, srcline, trace, local_weight, weight, "
-		    "local_ins_lat, ins_lat; dso_from, dso_to, symbol_from, symbol_to, cycles; "
+		    "local_ins_lat, ins_lat, state; dso_from, dso_to, symbol_from, symbol_to, cycles; "
 		    "symbol_daddr, dso_daddr, mem, tlb, snoop, locked, blocked, data_page_size, "
 		    "phys_daddr, dcacheline)\n", (int)badlen, bad);
 	else
