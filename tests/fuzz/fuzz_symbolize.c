@@ -16,6 +16,7 @@
 
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/tasks.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -201,6 +202,33 @@ branch_history(const struct session *s, const struct sym_opts *so, struct hist_o
 	symbolizer_free(z);
 }
 
+/* The off-CPU model of the input's sched_switch samples, and its hist (symbolize/offcpu.h). */
+static void
+offcpu_hist(struct session *s, const struct sym_opts *so, struct hist_opts *ho)
+{
+	struct offcpu oc;
+	struct symbolizer *z;
+	struct hist *h;
+
+	if (offcpu_build(s, &oc) != OFFCPU_OK || oc.n == 0) {
+		offcpu_free(&oc);
+		return;
+	}
+	fuzz_use(oc.total_ns + oc.nopen + oc.nbad);
+	ho->offcpu = &oc;
+	ho->keys[0] = HIST_KEY_STATE;
+	ho->nkeys = 1;
+	z = symbolizer_new(s, so);
+	h = hist_new(s, z, ho);
+	fuzz_use(hist_add_session(h, NULL));
+	hist_finish(h);
+	read_hist(h);
+	hist_free(h);
+	symbolizer_free(z);
+	ho->offcpu = NULL;
+	offcpu_free(&oc);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -244,6 +272,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tk = tasks_new(s);
 	fuzz_use(tk->nrows + tk->nprocs + tk->nroots);
 	tasks_free(tk);
+	offcpu_hist(s, &so, &ho);
 	session_close(s);
 	return 0;
 }
