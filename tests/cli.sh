@@ -336,6 +336,33 @@ for c in folded top; do
 	fi
 done
 
+# sched timehist: perf sched timehist's lines of a perf sched record recording, byte for byte
+# (tests/data/expected/sched.data.timehist[-w|-state].txt), in each mode done
+for m in "" -w --state; do
+	exp="$data/expected/sched.data.timehist${m:+-${m##*-}}.txt"
+	if "$bin" sched timehist $m "$data/sched.data" > "$tmp/out" 2> "$tmp/err" &&
+		cmp -s "$exp" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist $m: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done
+# only timehist: anything else is a usage error
+for a in "" latency; do
+	"$bin" sched $a "$data/sched.data" > "$tmp/out" 2> "$tmp/err"
+	if [ $? -eq 2 ] && grep -q "perfnav sched timehist" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok
+	else
+		ko "sched $a: not a usage error: $(head -c 200 "$tmp/err")"
+	fi
+done
+# a recording without sched_switch samples: said, exit 1
+if "$bin" sched timehist "$data/plain.data" > "$tmp/out" 2> "$tmp/err"; then
+	ko "sched timehist plain.data: exit 0"
+else
+	grep -q 'no sched:sched_switch samples' "$tmp/err" && ok || ko "sched timehist plain.data: $(cat "$tmp/err")"
+fi
+
 # stat: what perf stat report prints (tests/data/expected/NAME.stat.txt): the totals with
 # their metrics (stat.data), and intervals per cpu (stat-cpu.data, -I 20 -a -A), per
 # thread (stat-thread*.data), per socket, die, core and node (stat-MODE.data, and -I 100:

@@ -186,6 +186,25 @@ if want offcpu.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	"${PERF[@]}" script -i "$out/offcpu.data" -F tid,time,trace,ip,sym,dso --ns --kallsyms /dev/null \
 		>"$exp/offcpu.data.offcpu-script.txt" 2>/dev/null
 fi
+# perf sched record (system-wide: sched_switch, sched_waking, sched_wakeup_new, migrations...)
+# of a short run of the off-CPU workload, and what perf sched timehist prints of it:
+# expected/sched.data.timehist*.txt, compared byte for byte by tests/cli.sh (perfnav sched
+# timehist).  The recording has no callchains, so perf's lines carry no symbols.
+if want sched.data && [ -d /sys/kernel/tracing/events/sched ]; then
+	echo "== sched.data: perf sched record -- ./offcpu 10"
+	rm -f "$out/sched.data"
+	(cd "$bin" && "${PERF[@]}" sched record -o "$root/$out/sched.data" -- ./offcpu 10) \
+		>"$bin/sched.log" 2>&1 || {
+		cat "$bin/sched.log" >&2
+		exit 1
+	}
+	expect sched.data
+	for m in "" -w --state; do
+		"${PERF[@]}" sched timehist -i "$out/sched.data" --kallsyms /dev/null $m \
+			>"$exp/sched.data.timehist${m:+-${m#-}}.txt" 2>/dev/null
+	done
+	mv "$exp/sched.data.timehist--state.txt" "$exp/sched.data.timehist-state.txt"
+fi
 want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
 if want stat.data; then
 	echo "== stat.data: perf stat record -e cpu-clock,task-clock -- ./cpu"

@@ -22,6 +22,7 @@ static const struct cmd_spec *const subcmds[] = {
 	&folded_spec,
 	&annotate_spec,
 	&diff_spec,
+	&sched_spec,
 	NULL,
 };
 

@@ -117,7 +117,7 @@ int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *s
  * and options): what --help prints, and the man page and completion too. */
 extern const struct cmd_opt cmd_common_opts[];
 extern const struct cmd_spec annotate_spec, diff_spec, dump_spec, folded_spec, header_spec,
-    hex_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
+    hex_spec, sched_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
 /* Open r's recording into r->s (index: build the time-ordered index and
  * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
 int cmd_load(struct cmd_run *r, bool index);
@@ -149,6 +149,7 @@ int cmd_report_diags(const struct session *s, bool strict);
 
 int cmd_header(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_hex(int argc, char **argv);

@@ -1,0 +1,158 @@
+/*
+ * Criterion tests of symbolize/schedtime.c: the times of perf sched
+ * timehist fed switch by switch (a cpu's first switch, wait and sch delay,
+ * the idle task per cpu, wakeups that come before the switch-out or twice,
+ * a preempted task as perf 6.1 counts it, time going backwards), the state
+ * letters, and the walk over the perf-made fixture sched.data.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/schedtime.h"
+#include "tests/helpers.h"
+
+Test(schedtime, first_switch_on_a_cpu_is_all_zero)
+{
+	struct schedtime *st = schedtime_new();
+	struct schedtime_delta d;
+
+	schedtime_switch(st, 1000, 0, 7, 7, 1, &d);
+	cr_assert_eq(d.run, 0);
+	cr_assert_eq(d.wait, 0);
+	cr_assert_eq(d.delay, 0);
+	cr_assert_eq(d.state, 'S');
+	schedtime_free(st);
+}
+
+Test(schedtime, run_wait_and_delay)
+{
+	struct schedtime *st = schedtime_new();
+	struct schedtime_delta d;
+	const struct schedtime_task *k;
+
+	/* cpu 1: 7 out at 100 (S), 8 out at 300, woken 7 at 350, 9 out at 400 (7 in), 7 out at 1000 */
+	schedtime_switch(st, 100, 1, 7, 7, 1, &d);
+	schedtime_switch(st, 300, 1, 8, 8, 1, &d);
+	cr_assert_eq(d.run, 200);
+	schedtime_wakeup(st, 350, 7);
+	schedtime_wakeup(st, 380, 7);	/* the first wakeup counts */
+	schedtime_switch(st, 400, 1, 9, 9, 2, &d);
+	cr_assert_eq(d.state, 'D');
+	k = schedtime_switch(st, 1000, 1, 7, 7, 1, &d);
+	cr_assert_eq(d.run, 600);
+	cr_assert_eq(d.wait, 300);	/* out at 100, back in at 400 */
+	cr_assert_eq(d.sleep, 300);
+	cr_assert_eq(d.delay, 50);	/* woken at 350, in at 400 */
+	cr_assert_eq(k->tid, 7);
+	cr_assert_eq(k->n, 2);
+	cr_assert_eq(k->run_total, 600);
+	cr_assert_eq(k->run_min, 0);
+	cr_assert_eq(k->run_max, 600);
+	schedtime_free(st);
+}
+
+Test(schedtime, idle_task_per_cpu_and_preempted_not_ready)
+{
+	struct schedtime *st = schedtime_new();
+	struct schedtime_delta d;
+	const struct schedtime_task *a, *b;
+
+	a = schedtime_switch(st, 100, 0, 0, 0, 0, &d);
+	b = schedtime_switch(st, 110, 3, 0, 0, 0, &d);
+	cr_assert_neq(a, b);
+	cr_assert_eq(b->tid, -1);
+	cr_assert_eq(b->cpu, 3);
+	cr_assert_eq(schedtime_ncpus(st), 4);
+	/* 5 preempted (R) at 200 on cpu 0, back in at 500: perf 6.1 gives no delay */
+	schedtime_switch(st, 200, 0, 5, 5, 0, &d);
+	cr_assert_eq(d.state, 'R');
+	schedtime_switch(st, 500, 0, 6, 6, 1, &d);
+	schedtime_switch(st, 600, 0, 5, 5, 1, &d);
+	cr_assert_eq(d.wait, 300);
+	cr_assert_eq(d.delay, 0);
+	cr_assert_eq(d.preempt, 0);
+	schedtime_free(st);
+}
+
+Test(schedtime, wakeup_after_switch_in_is_time_travel)
+{
+	struct schedtime *st = schedtime_new();
+	struct schedtime_delta d;
+
+	schedtime_switch(st, 100, 0, 7, 7, 1, &d);
+	schedtime_switch(st, 200, 0, 8, 8, 1, &d);	/* 7 in at 200 */
+	schedtime_wakeup(st, 250, 7);			/* after it: not counted */
+	schedtime_switch(st, 300, 0, 7, 7, 1, &d);
+	cr_assert_eq(d.delay, 0);
+	cr_assert_eq(d.wait, 100);
+	cr_assert_eq(d.run, 100);
+	schedtime_free(st);
+}
+
+Test(schedtime, state_letters)
+{
+	cr_assert_eq(schedtime_state_char(0), 'R');
+	cr_assert_eq(schedtime_state_char(1), 'S');
+	cr_assert_eq(schedtime_state_char(2), 'D');
+	cr_assert_eq(schedtime_state_char(0x10), 'Z');
+	cr_assert_eq(schedtime_state_char(0x80), 'K');
+	cr_assert_eq(schedtime_state_char(0x200), 'P');
+	cr_assert_eq(schedtime_state_char(0x400), '?');
+}
+
+struct counts {
+	size_t nswitch, nwake, nidle;
+	uint64_t run;
+};
+
+static void
+count_line(void *arg, const struct schedtime_line *l)
+{
+	struct counts *c = arg;
+
+	if (l->kind == SCHEDTIME_WAKEUP) {
+		c->nwake++;
+		cr_assert_not_null(l->wcomm);
+		return;
+	}
+	c->nswitch++;
+	c->run += l->d->run;
+	cr_assert_not_null(l->comm);
+	if (strcmp(l->comm, "<idle>") == 0)
+		c->nidle++;
+}
+
+Test(schedtime, walks_the_fixture)
+{
+	struct perf_err err = { 0 };
+	struct session *s = session_open(test_data("sched.data"), NULL, &err);
+	struct schedtime *st;
+	struct counts c = { 0 };
+
+	cr_assert_not_null(s);
+	cr_assert_eq(schedtime_walk(s, true, count_line, &c, &st), SCHEDTIME_OK);
+	cr_assert_not_null(st);
+	/* perf sched timehist prints 502 switch lines (expected/sched.data.timehist.txt) */
+	cr_assert_eq(c.nswitch, 502);
+	cr_assert_gt(c.nwake, 0);
+	cr_assert_gt(c.nidle, 0);
+	cr_assert_gt(schedtime_ntasks(st), 2);
+	schedtime_free(st);
+	session_close(s);
+}
+
+Test(schedtime, no_switch_samples)
+{
+	struct perf_err err = { 0 };
+	struct session *s = session_open(test_data("plain.data"), NULL, &err);
+	struct schedtime *st = (struct schedtime *)1;
+
+	cr_assert_not_null(s);
+	cr_assert_eq(schedtime_walk(s, false, count_line, NULL, &st), SCHEDTIME_NO_EVENT);
+	cr_assert_null(st);
+	session_close(s);
+}
