@@ -17,6 +17,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
 #include "symbolize/offcpu.h"
+#include "symbolize/schedtime.h"
 #include "symbolize/tasks.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -229,6 +230,30 @@ offcpu_hist(struct session *s, const struct sym_opts *so, struct hist_opts *ho)
 	offcpu_free(&oc);
 }
 
+/* perf sched timehist's model: every line's fields read. */
+static void
+timehist_line(void *arg, const struct schedtime_line *l)
+{
+	uint64_t *sum = arg;
+
+	*sum += l->time + l->cpu + (uint64_t)l->tid + (l->comm ? strlen(l->comm) : 0);
+	if (l->d != NULL)
+		*sum += l->d->wait + l->d->delay + l->d->run + (uint64_t)l->d->state;
+	else
+		*sum += (uint64_t)l->wtid + (l->wcomm ? strlen(l->wcomm) : 0);
+}
+
+static void
+timehist(struct session *s)
+{
+	struct schedtime *st = NULL;
+	uint64_t sum = 0;
+
+	if (schedtime_walk(s, true, timehist_line, &sum, &st) == SCHEDTIME_OK)
+		fuzz_use(sum + schedtime_ntasks(st) + schedtime_ncpus(st));
+	schedtime_free(st);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -273,6 +298,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_use(tk->nrows + tk->nprocs + tk->nroots);
 	tasks_free(tk);
 	offcpu_hist(s, &so, &ho);
+	timehist(s);
 	session_close(s);
 	return 0;
 }
