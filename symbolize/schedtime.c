@@ -156,6 +156,10 @@ schedtime_switch(struct schedtime *st, uint64_t t, uint32_t cpu, int64_t prev_pi
 	struct schedtime_task *k;
 	uint64_t tprev;
 
+	if (cpu > SCHEDTIME_MAX_CPU) {
+		memset(d, 0, sizeof *d);
+		return NULL;
+	}
 	grow_cpus(st, cpu);
 	k = prev_pid == 0 ? idle_of(st, cpu) : task_of(st, tid);
 	tprev = st->last_switch[cpu];
@@ -302,7 +306,7 @@ take_switch(struct walk *w, struct tp_attr *a, const struct sample *smp)
 	int64_t prev, state;
 
 	if (!tp_loc_read(&a->a, smp->raw, smp->raw_size, &prev) ||
-	    !tp_loc_read(&a->b, smp->raw, smp->raw_size, &state))
+	    !tp_loc_read(&a->b, smp->raw, smp->raw_size, &state) || smp->cpu > SCHEDTIME_MAX_CPU)
 		return;
 	schedtime_switch(w->st, smp->time, smp->cpu, prev, (int32_t)smp->tid, state, &d);
 	l.d = &d;

@@ -71,6 +71,9 @@ void schedtime_free(struct schedtime *st);
  */
 const struct schedtime_task *schedtime_switch(struct schedtime *st, uint64_t t, uint32_t cpu,
     int64_t prev_pid, int32_t tid, int64_t prev_state, struct schedtime_delta *d);
+/* The highest cpu number taken: a switch on a higher one (a damaged
+ * sample) is left out (schedtime_switch returns NULL, *d zeroed). */
+#define SCHEDTIME_MAX_CPU	65535
 /* A wakeup of tid at time t (its ready time, unless it has one). */
 void schedtime_wakeup(struct schedtime *st, uint64_t t, int64_t tid);
 /* A migration of tid (counted for -s). */

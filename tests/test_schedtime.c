@@ -156,3 +156,17 @@ Test(schedtime, no_switch_samples)
 	cr_assert_null(st);
 	session_close(s);
 }
+
+/* A damaged cpu number neither hangs nor allocates for it: the switch is left out. */
+Test(schedtime, damaged_cpu_left_out)
+{
+	struct schedtime *st = schedtime_new();
+	struct schedtime_delta d;
+
+	cr_expect_null(schedtime_switch(st, 100, UINT32_MAX, 0, 0, 0, &d));
+	cr_expect_null(schedtime_switch(st, 100, SCHEDTIME_MAX_CPU + 1, 7, 7, 1, &d));
+	cr_expect_eq(schedtime_ncpus(st), 0, "no cpu taken from it");
+	cr_expect_not_null(schedtime_switch(st, 200, SCHEDTIME_MAX_CPU, 7, 7, 1, &d));
+	cr_expect_eq(schedtime_ncpus(st), SCHEDTIME_MAX_CPU + 1);
+	schedtime_free(st);
+}
