@@ -729,6 +729,8 @@ tp_loc_read(const struct tp_loc *loc, const uint8_t *raw, uint32_t raw_size, int
 		u = rd32(p, loc->swap);
 		break;
 	default:
+		if (loc->size < 8)
+			return false;	/* 3, 5, 6, 7 bytes: no number a format names */
 		u = rd64(p, loc->swap);
 		break;
 	}
