@@ -124,7 +124,8 @@ echo "| input | command | seconds | peak MB | exit | raw controls | first line o
 echo "|---|---|---:|---:|---:|---|---|---|"
 for f in zstd-bomb-3x256M.data callchain-nr-2e61.data escapes-comm-mmap2.data; do
 	case $f in escapes-*) must_say=0 ;; *) must_say=1 ;; esac
-	for c in stats "stats --index" header dump top "top --tsv" script tree folded annotate; do
+	for c in stats "stats --index" header dump top "top --tsv" "top --off-cpu" script tree folded \
+		annotate "sched timehist"; do
 		# shellcheck disable=SC2086
 		run "$f" "$c" $c "$h/$f"
 	done
