@@ -924,6 +924,7 @@ finish "branch table"
 # A chain of 12 processes (tests/data/nest.data): at 80 columns every pid of the deep tree
 # stays whole (the tree column widens; rows deeper than it has room for show their depth).
 start "'$bin' '$data/nest.data'"
+wait_for "perfnav  nest\.data" "deep process tree: opens (before the resize: one it can see)"
 tmux -L "$sock" resize-window -t e2e -x 80 -y 24
 keys 2 E
 wait_for "^ +\[12\] +5562 +nest +74 +91\.36" "processes: the deepest pid of a 12-level tree whole at 80 columns"
