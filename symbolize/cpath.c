@@ -1042,6 +1042,12 @@ cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
 	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
 }
 
+uint32_t
+cpath_row_node(const struct cpath *t, size_t r)
+{
+	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
+}
+
 bool
 cpath_within(const struct cpath *t, uint32_t a, uint32_t b)
 {

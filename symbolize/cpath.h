@@ -112,6 +112,18 @@ const struct brh_count *cpath_node_branch(const struct cpath *t, uint32_t id);
  * key (as their equal-weight order), greatest first.  Made on first use.
  */
 const uint32_t *cpath_flat_ranks(const struct hist *h, struct cpath *t);
+/*
+ * hist_rows_merged()'s table of event ev (the event t was built for) after
+ * t's transforms, over the samples t took (its query's zoom and the hist's
+ * scope): merged by the keys in keep, each row's self the samples whose
+ * transformed path ends in its function, its children those whose path
+ * passes through it (once per path).  With no transforms the counts are
+ * hist_rows_merged()'s over the same samples (rows of equal counts may come
+ * in another order).  t must be top-down.  Same ownership and sorting as
+ * hist_rows_merged(); 0 rows for a bottom-up t.
+ */
+size_t cpath_rows_merged(struct hist *h, const struct cpath *t, size_t ev, unsigned keep,
+    double min_pct, const struct hist_entry *const **out);
 /* Was the tree built bottom-up? */
 bool cpath_bottom_up(const struct cpath *t);
 

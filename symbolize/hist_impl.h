@@ -687,6 +687,9 @@ void cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const str
  */
 void cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *nodemap, const uint32_t *entmap, uint32_t *rowmap);
+struct cpath;
+/* The node of t stored row r's path ended in (after t's transforms), or CPATH_NONE. */
+uint32_t cpath_row_node(const struct cpath *t, size_t r);
 void cpath_free_base(struct hist *h);
 /* paths_address: the address node of frame f (function node node), made on first use. */
 uint32_t cpath_anode(struct hist *h, const struct frame *f, uint32_t node);

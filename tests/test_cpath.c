@@ -476,3 +476,154 @@ Test(cpath, equal_siblings_in_perfs_key_order)
 	cpath_free(bu);
 	hist_free(h);
 }
+
+/* The row of function sym among n rows, or NULL. */
+static const struct hist_entry *
+row_for(const struct hist *h, const struct hist_entry *const *rows, size_t n, uint32_t sym)
+{
+	for (size_t i = 0; i < n; i++)
+		if (hist_node_get(h, rows[i]->node)->f.sym == sym)
+			return rows[i];
+	return NULL;
+}
+
+/* Expect sym's row with children acc and self self (periods), or none when acc is 0. */
+static void
+expect_row(const struct hist *h, const struct hist_entry *const *rows, size_t n, uint32_t sym,
+    uint64_t acc, uint64_t self, const char *what)
+{
+	const struct hist_entry *e = row_for(h, rows, n, sym);
+
+	if (acc == 0) {
+		cr_assert_null(e, "%s: no row of %u", what, sym);
+		return;
+	}
+	cr_assert_not_null(e, "%s: a row of %u", what, sym);
+	cr_assert_eq(e->acc_period, acc, "%s: %u's children %llu", what, sym,
+	    (unsigned long long)e->acc_period);
+	cr_assert_eq(e->period, self, "%s: %u's self %llu", what, sym, (unsigned long long)e->period);
+}
+
+/* The hot functions' table after transforms, worked out by hand from sample_hist's paths. */
+Test(cpath, rows_after_transforms)
+{
+	struct hist *h = sample_hist(true);
+	struct cpath_xform merge = { CPATH_MERGE, func_of(h, B) }, drop = { CPATH_DROP, func_of(h, B) };
+	struct cpath_xform focus = { CPATH_FOCUS, func_of(h, B) };
+	const struct hist_entry *const *rows;
+	struct cpath *t;
+	size_t n;
+
+	/* None: A>B>C 10, A>B 5, A>D 3, A>R>R>R 2 as the hist counts them (R once per path). */
+	t = build(h, false, NULL, 0);
+	n = cpath_rows_merged(h, t, 0, HIST_KEEP(HIST_KEY_SYM), 0, &rows);
+	cr_assert_eq(n, 5);
+	expect_row(h, rows, n, A, 20, 0, "none");
+	expect_row(h, rows, n, B, 15, 5, "none");
+	expect_row(h, rows, n, C, 10, 10, "none");
+	expect_row(h, rows, n, D, 3, 3, "none");
+	expect_row(h, rows, n, R, 2, 2, "none");
+	cr_assert_eq(hist_node_get(h, rows[0]->node)->f.sym, A, "sorted by children");
+	cpath_free(t);
+
+	/* Merge B: A>C 10, A 5, A>D 3, A>R>R>R 2. */
+	t = build(h, false, &merge, 1);
+	n = cpath_rows_merged(h, t, 0, HIST_KEEP(HIST_KEY_SYM), 0, &rows);
+	expect_row(h, rows, n, A, 20, 5, "merge");
+	expect_row(h, rows, n, B, 0, 0, "merge");
+	expect_row(h, rows, n, C, 10, 10, "merge");
+	cpath_free(t);
+
+	/* Drop B: A>D 3, A>R>R>R 2. */
+	t = build(h, false, &drop, 1);
+	n = cpath_rows_merged(h, t, 0, HIST_KEEP(HIST_KEY_SYM), 0, &rows);
+	cr_assert_eq(n, 3);
+	expect_row(h, rows, n, A, 5, 0, "drop");
+	expect_row(h, rows, n, C, 0, 0, "drop");
+	expect_row(h, rows, n, D, 3, 3, "drop");
+	cpath_free(t);
+
+	/* Focus B: B>C 10, B 5. */
+	t = build(h, false, &focus, 1);
+	n = cpath_rows_merged(h, t, 0, HIST_KEEP(HIST_KEY_SYM), 0, &rows);
+	cr_assert_eq(n, 2);
+	expect_row(h, rows, n, B, 15, 5, "focus");
+	expect_row(h, rows, n, C, 10, 10, "focus");
+	cpath_free(t);
+
+	t = build(h, true, NULL, 0);
+	cr_assert_eq(cpath_rows_merged(h, t, 0, HIST_KEEP(HIST_KEY_SYM), 0, &rows), 0, "bottom-up: none");
+	cpath_free(t);
+	hist_free(h);
+}
+
+/* Without transforms, the table is hist_rows_merged()'s, on recordings made by perf. */
+Test(cpath, rows_without_transforms_are_the_hists)
+{
+	const char *fx[] = { "fp.data", "fork.data", "multi.data", "dwarf.data" };
+	char bdir[4096];
+	const unsigned keeps[] = { HIST_KEEP(HIST_KEY_SYM),
+		HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM),
+		HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_SYM) };
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct perf_err err;
+		struct session *s = session_open(test_data(fx[f]), NULL, &err);
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct hist_opts o;
+		struct symbolizer *z;
+		struct hist *h;
+		struct cpath_query q = { .ev = 0, .entry = CPATH_NONE };
+		struct cpath *t;
+
+		cr_assert_not_null(s, "%s: %s", fx[f], err.msg);
+		memset(&o, 0, sizeof o);
+		o.event = -1;
+		o.children = true;
+		o.paths = true;
+		o.max_stack = HIST_DEFAULT_MAX_STACK;
+		o.keys[0] = HIST_KEY_COMM;
+		o.keys[1] = HIST_KEY_TID;
+		o.keys[2] = HIST_KEY_DSO;
+		o.keys[3] = HIST_KEY_SYM;
+		o.nkeys = 4;
+		z = symbolizer_new(s, &so);
+		h = hist_new(s, z, &o);
+		hist_add_session(h, NULL);
+		hist_finish(h);
+		t = cpath_build(h, &q);
+		for (size_t k = 0; k < sizeof keeps / sizeof keeps[0]; k++) {
+			const struct hist_entry *const *rows;
+			struct hist_entry *want;
+			size_t nw = hist_rows_merged(h, 0, NULL, keeps[k], 0, &rows), nr;
+
+			cr_assert_gt(nw, 2, "%s: rows", fx[f]);
+			want = malloc(nw * sizeof *want);
+			for (size_t i = 0; i < nw; i++)
+				want[i] = *rows[i];
+			nr = cpath_rows_merged(h, t, 0, keeps[k], 0, &rows);
+			cr_assert_eq(nr, nw, "%s keep %x: %zu rows, hist has %zu", fx[f], keeps[k], nr, nw);
+			for (size_t i = 0; i < nw; i++) {
+				size_t j = 0;
+
+				while (j < nr && !(rows[j]->node == want[i].node && rows[j]->comm == want[i].comm &&
+				    (!(keeps[k] & HIST_KEEP(HIST_KEY_TID)) || rows[j]->tid == want[i].tid) &&
+				    rows[j]->dso == want[i].dso))
+					j++;
+				cr_assert_lt(j, nr, "%s keep %x: row %zu found", fx[f], keeps[k], i);
+				cr_assert_eq(rows[j]->period, want[i].period, "%s keep %x row %zu self", fx[f], keeps[k], i);
+				cr_assert_eq(rows[j]->acc_period, want[i].acc_period, "%s keep %x row %zu children",
+				    fx[f], keeps[k], i);
+				cr_assert_eq(rows[j]->samples, want[i].samples, "%s keep %x row %zu samples", fx[f],
+				    keeps[k], i);
+				cr_assert(i == 0 || rows[i - 1]->acc_period >= rows[i]->acc_period, "sorted");
+			}
+			free(want);
+		}
+		cpath_free(t);
+		hist_free(h);
+		symbolizer_free(z);
+		session_close(s);
+	}
+}

@@ -6,11 +6,13 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/cpath.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/symbolizer.h"
@@ -266,6 +268,139 @@ Test(scope, trees_share_the_hot_functions_base)
 	cr_expect_lt(strtod(x, NULL), 50.0, "one thread of three: a share of the event's total");
 	pane_destroy(&hot);
 	pane_destroy(&td);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* The name the hot functions give a row's symbol, without its "[.] " mark. */
+static const char *
+bare(const char *sym)
+{
+	return (sym[0] == '[' && sym[1] != '\0' && sym[2] == ']' && sym[3] == ' ') ? sym + 4 : sym;
+}
+
+/*
+ * A function's samples in tree t worked out from its nodes: self, the
+ * samples of every node of it; through, those of its nodes with no node of
+ * it above (a path counts once).
+ */
+static void
+tree_sums(const struct hist *h, const struct cpath *t, const char *name, uint64_t *self,
+    uint64_t *through)
+{
+	char buf[512];
+
+	*self = *through = 0;
+	for (uint32_t i = 1; i < cpath_count(t); i++) {
+		const struct cpath_node *n = cpath_node(t, i);
+		bool above = false;
+
+		if (strcmp(cpath_func_name(h, n->func, buf, sizeof buf), name) != 0)
+			continue;
+		*self += n->self_samples;
+		for (uint32_t a = n->parent; a != 0 && a != CPATH_NONE; a = cpath_node(t, a)->parent)
+			above |= cpath_node(t, a)->func == n->func;
+		if (!above)
+			*through += n->total_samples;
+	}
+}
+
+/*
+ * A call-path transform is the scope's: the hot functions' rows, the
+ * processes' counts and the events list follow it, as the top-down tree
+ * of the same scope counts them.
+ */
+Test(scope, transforms_in_hot_processes_and_events)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	struct pane hot, pr, ev;
+	struct nav_view v;
+	struct cpath_query q;
+	struct cpath *t;
+	uint32_t drop = CPATH_NONE;
+	uint64_t root, self, through, nsamp = 0;
+	char buf[512];
+	struct row r;
+
+	symbols_run(sy);
+	scope_query(&sy->scope, false, &q);
+	t = cpath_build(sy->h, &q);
+	root = cpath_node(t, 0)->total_samples;
+	/* a function some samples pass through, not all */
+	for (uint32_t i = 1; i < cpath_count(t) && drop == CPATH_NONE; i++)
+		if (cpath_node(t, i)->depth >= 2 && cpath_node(t, i)->total_samples * 2 < root &&
+		    cpath_node(t, i)->total_samples * 20 > root)
+			drop = cpath_node(t, i)->func;
+	cr_assert_neq(drop, CPATH_NONE, "a function to drop");
+	cpath_free(t);
+	for (size_t i = 0; i < ix->n; i++)
+		nsamp += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE;
+
+	cr_assert(scope_xf_push(&sy->scope, CPATH_DROP, drop));
+	scope_query(&sy->scope, false, &q);
+	t = cpath_build(sy->h, &q);
+	root = cpath_node(t, 0)->total_samples;
+	cr_assert_lt(root, nsamp, "dropping took samples out");
+
+	hot_pane(&hot, s, sy);
+	hot.ops->key(&hot, ACT_NONE);
+	cr_assert_eq(find_text(&hot, cpath_func_name(sy->h, drop, buf, sizeof buf)), WIDGET_NONE,
+	    "the dropped function has no row");
+	cr_assert_gt(widget_count(&hot.w), 3);
+	for (size_t i = 0; i < widget_count(&hot.w); i++) {
+		const char *sym = NULL, *smp = NULL;
+		uint64_t sum = 0;
+
+		row_reset(&r);
+		hot.ops->row(&hot, widget_source(&hot.w, i), &r);
+		for (int c = 0; c < hot.ncols; c++) {
+			if (strcmp(hot.cols[c].title, "Symbol") == 0)
+				sym = r.col[c];
+			if (strcmp(hot.cols[c].title, "Samples") == 0)
+				smp = r.col[c];
+		}
+		cr_assert(sym != NULL && smp != NULL, "row %zu has a symbol and samples", i);
+		snprintf(buf, sizeof buf, "%s", bare(sym));
+		tree_sums(sy->h, t, buf, &self, &through);
+		/* rows of one function (per command) sum to the tree's */
+		for (size_t j = 0; j < widget_count(&hot.w); j++) {
+			const char *sj = NULL, *nj = NULL;
+
+			row_reset(&r);
+			hot.ops->row(&hot, widget_source(&hot.w, j), &r);
+			for (int c = 0; c < hot.ncols; c++) {
+				if (strcmp(hot.cols[c].title, "Symbol") == 0)
+					sj = r.col[c];
+				if (strcmp(hot.cols[c].title, "Samples") == 0)
+					nj = r.col[c];
+			}
+			if (sj != NULL && strcmp(bare(sj), buf) == 0)
+				sum += strtoull(nj, NULL, 10);
+		}
+		cr_assert_eq(sum, self, "%s: %" PRIu64 " samples in the hot rows, %" PRIu64 " in the tree",
+		    buf, sum, self);
+		cr_assert(through >= self);
+	}
+
+	cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_PROCS);
+	pr.ops->enter(&pr, &v);
+	pr.ops->resize(&pr, 40, 200);
+	cr_assert_eq(process_samples(&pr), root, "the processes count what the transform left: %" PRIu64,
+	    process_samples(&pr));
+
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	ev.ops->enter(&ev, &v);
+	ev.ops->resize(&ev, 40, 200);
+	cr_assert_eq(widget_count(&ev.w), ix->n - (nsamp - root), "the events list leaves the dropped samples out");
+
+	cpath_free(t);
+	pane_destroy(&hot);
+	pane_destroy(&pr);
+	pane_destroy(&ev);
 	symbols_free(sy);
 	session_close(s);
 }

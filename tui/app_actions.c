@@ -100,8 +100,8 @@ xform(struct app *a, struct pane *p, enum cpath_op op)
 	struct nav_view v;
 
 	if (p->ops->func == NULL || (f == CPATH_NONE && op != CPATH_NORECURSE)) {
-		app_msg(a, EL_MESSAGE, "transforms act on a function of the call-path trees "
-		    "(6, 7): select one there");
+		app_msg(a, EL_MESSAGE, "transforms act on a function of the hot functions or the call-path "
+		    "trees (1, 6, 7): select one there");
 		return;
 	}
 	if (op == CPATH_NORECURSE && scope_xf_has(sc, op, f)) {

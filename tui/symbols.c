@@ -161,6 +161,7 @@ symbols_free(struct symbols *sy)
 	scope_free(&sy->scope);
 	keytab_free(sy->kt);
 	keytab_free(sy->kt_branch);
+	cpath_free(sy->xt);
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
 	free(sy);
@@ -721,6 +722,34 @@ symbols_scope_hist(const struct symbols *sy)
 	if (sc->time_pending || (sc->zoomed && !sc->recounted) || !hist_scope_known(sy->h))
 		return NULL;
 	return sy->h;
+}
+
+const struct cpath *
+symbols_scope_tree(struct symbols *sy)
+{
+	struct cpath_query q;
+
+	if (sy == NULL || sy->scope.nxf == 0)
+		return NULL;
+	if (sy->xt != NULL && sy->xt_gen == sy->gen && sy->xt_sgen == sy->scope.gen)
+		return sy->xt;
+	cpath_free(sy->xt);
+	scope_query(&sy->scope, false, &q);
+	sy->xt = cpath_build(sy->h, &q);
+	sy->xt_gen = sy->gen;
+	sy->xt_sgen = sy->scope.gen;
+	return sy->xt;
+}
+
+bool
+symbols_scope_has(struct symbols *sy, size_t pos)
+{
+	const struct cpath *t;
+
+	if (!hist_scope_has(sy->h, pos))
+		return false;
+	t = symbols_scope_tree(sy);
+	return t == NULL || cpath_sample_node(t, sy->h, pos) != CPATH_NONE;
 }
 
 int

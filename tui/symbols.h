@@ -64,6 +64,9 @@ struct symbols {
 	/* the table of a --sort the hist does not merge to (symbols_keyed), the
 	 * branch table (symbols_branch_table), or NULL until first wanted */
 	struct keytab		*kt, *kt_branch;
+	/* the scope's transforms as a tree (symbols_scope_tree), for gen and scope.gen */
+	struct cpath		*xt;
+	unsigned		 xt_gen, xt_sgen;
 	/*
 	 * Diff mode (perfnav OLD NEW): the other recording's symbols (each
 	 * with its own session and symbolizer), or NULL; which one this is;
@@ -173,6 +176,21 @@ bool symbols_pair_scope(struct symbols *sy);
  * pending, a hist that cannot be recounted).
  */
 const struct hist *symbols_scope_hist(const struct symbols *sy);
+/*
+ * The scope's call-path transforms applied: its top-down tree
+ * (scope_query), built when first asked for after gen or scope.gen moved;
+ * NULL when the scope has no transforms.  The hot functions' rows
+ * (cpath_rows_merged) and which samples are left (symbols_scope_has) come
+ * from it.
+ */
+struct cpath;
+const struct cpath *symbols_scope_tree(struct symbols *sy);
+/*
+ * Is the sample at index position pos in the scope's rows
+ * (symbols_scope_hist must not be NULL): counted for its zoom, cpus and
+ * time steps (hist_scope_has), and its call path left by the transforms?
+ */
+bool symbols_scope_has(struct symbols *sy, size_t pos);
 /* The attr index of the scope's event when the hist has several, else -1 (every sample). */
 int symbols_scope_attr(const struct symbols *sy);
 

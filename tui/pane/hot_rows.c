@@ -133,14 +133,18 @@ hot_entry_tree(struct hot *ht, uint32_t i)
 	const struct hist_entry *e = &ht->ents[i];
 	const struct hist_select *zs = scope_sel(&ht->sy->scope);
 	struct hist_select sel = zs ? *zs : (struct hist_select){ 0 };
-	struct cpath_xform x = { ht->callers ? CPATH_CALLERS : CPATH_FOCUS, e->node };
+	const struct scope *sc = &ht->sy->scope;
+	struct cpath_xform x[SCOPE_XF_MAX + 1];
 	struct cpath_query q = {
-		.ev = ht->ev, .sel = &sel, .entry = CPATH_NONE, .xf = &x, .nxf = 1,
+		.ev = ht->ev, .sel = &sel, .entry = CPATH_NONE, .xf = x, .nxf = sc->nxf + 1,
 		.bottom_up = ht->callers,
 	};
 
 	if (pt->t != NULL)
 		return pt;
+	/* the scope's transforms first, then the cut at the function */
+	memcpy(x, sc->xf, sc->nxf * sizeof *x);
+	x[sc->nxf] = (struct cpath_xform){ ht->callers ? CPATH_CALLERS : CPATH_FOCUS, e->node };
 	if ((ht->keep & HIST_KEEP(HIST_KEY_COMM)) != 0) {	/* a row of one command */
 		sel.by_comm = true;
 		sel.comm = e->comm;
@@ -426,6 +430,50 @@ hot_group_info(const struct hot *ht, char *buf, size_t n)
 }
 
 /* The table again from the hist (new samples, event, zoom, limit). */
+/*
+ * With the scope's call-path transforms, the table of its top-down tree
+ * (cpath_rows_merged: self where a transformed path ends, children where it
+ * passes); the DSO list takes them all and keeps its own (dso_self_rows).
+ */
+static size_t
+xform_rows(struct hot *ht, unsigned keep, const struct hist_entry *const **m)
+{
+	const struct cpath *t = symbols_scope_tree(ht->sy);
+
+	*m = NULL;
+	if (t == NULL || hot_h(ht) != ht->sy->h)
+		return 0;
+	return cpath_rows_merged(hot_h(ht), t, ht->ev, keep, ht->dsos ? 0 : ht->pct, m);
+}
+
+static int
+cmp_dso_self(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	return (x->dso > y->dso) - (x->dso < y->dso);
+}
+
+/* The DSO list after transforms: rows with self, those under the % limit out, by self. */
+static size_t
+dso_self_rows(struct hot *ht, size_t n)
+{
+	const struct hist *h = hot_h(ht);
+	uint64_t total = hist_nevents(h) > ht->ev ? hist_event(h, ht->ev)->total_period : 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double pct = total ? 100.0 * (double)ht->ents[i].period / (double)total : 0.0;
+
+		if (ht->ents[i].samples > 0 && !(ht->pct > 0 && pct < ht->pct))
+			ht->ents[k++] = ht->ents[i];
+	}
+	qsort(ht->ents, k, sizeof *ht->ents, cmp_dso_self);
+	return k;
+}
+
 void
 hot_reload(struct pane *p, bool keep_cursor)
 {
@@ -462,6 +510,8 @@ hot_reload(struct pane *p, bool keep_cursor)
 		    ht->pct);
 	else if (ht->keyed)
 		n = keyed_rows(ht, &m);
+	else if (ht->sy->scope.nxf > 0)	/* call-path transforms: the rows of their tree */
+		n = xform_rows(ht, keep, &m);
 	else if (ht->dsos)	/* the DSOs' own overhead: by it, those without samples left out */
 		n = hist_rows_self(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
 	else
@@ -471,6 +521,8 @@ hot_reload(struct pane *p, bool keep_cursor)
 	memset(ht->ents, 0, (n + 1) * sizeof *ht->ents);
 	for (size_t i = 0; i < n && !ht->branches; i++)
 		ht->ents[i] = *m[i];
+	if (ht->dsos && ht->sy->scope.nxf > 0)
+		n = dso_self_rows(ht, n);
 	memset(ht->trees, 0, (n + 1) * sizeof *ht->trees);
 	ht->nents = n;
 	hot_rebuild(p, key);

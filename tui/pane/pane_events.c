@@ -609,7 +609,7 @@ in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e, size_t id
 	if (ev->attr >= 0 && ent_type(e) == PF_REC_SAMPLE && ent_attr(e) != (unsigned)ev->attr)
 		return false;
 	if (ev->by_hist && ent_type(e) == PF_REC_SAMPLE)
-		return hist_scope_has(p->sym->h, idx);
+		return symbols_scope_has(p->sym, idx);
 	w = who_of(p, e);
 	/* as the start options: with cpus, a record about none is out; one about no thread in */
 	if (sc->ncpus && (w.cpu < 0 || !scope_cpu_in(sc, w.cpu)))
@@ -979,7 +979,7 @@ ev_resize(struct pane *p, int h, int w)
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	int attr = symbols_scope_attr(p->sym);
 	bool on = sc != NULL && !ev->all && (scope_time_range(sc, &t0, &t1) || sc->zoomed ||
-	    sc->ncpus || p->sym->start != NULL || attr >= 0);
+	    sc->ncpus || sc->nxf || p->sym->start != NULL || attr >= 0);
 	bool by_hist = on && symbols_scope_hist(p->sym) != NULL;
 	char text[sizeof p->w.filter];
 

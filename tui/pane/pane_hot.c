@@ -533,13 +533,6 @@ hot_key(struct pane *p, enum action a)
 		return key_collapse(p, w);
 	case ACT_EXPAND_ALL:
 		return key_expand_all(p, w);
-	case ACT_FOCUS:
-	case ACT_MERGE:
-	case ACT_DROP:
-	case ACT_NORECURSE:
-		snprintf(p->msg, sizeof p->msg, "transforms change the call trees and the flame graph "
-		    "(6 7 8): T or B opens this function there");
-		return PANE_HANDLED | PANE_MSG;
 	case ACT_COLLAPSE_ALL: {
 		size_t src = widget_cursor_row(&p->w);
 

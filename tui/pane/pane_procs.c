@@ -189,7 +189,7 @@ count_scope(struct pane *p, struct pr *pr)
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
 	int attr = symbols_scope_attr(p->sym);
-	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus)) ||
+	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus || sc->nxf)) ||
 	    sf != NULL || attr >= 0;
 	bool by_hist = symbols_scope_hist(p->sym) != NULL;
 	uint32_t th = THREAD_NONE;
@@ -230,7 +230,7 @@ count_scope(struct pane *p, struct pr *pr)
 		}
 		if (th == THREAD_NONE)
 			continue;
-		if (by_hist ? !hist_scope_has(p->sym->h, i) : ((sf != NULL && !filter_entry_ok(sf,
+		if (by_hist ? !symbols_scope_has(p->sym, i) : ((sf != NULL && !filter_entry_ok(sf,
 		    w.pid, tid, thread_comm_at(tt, th, e->time))) ||
 		    (sc != NULL && !scope_task_in(sc, w.pid, tid))))
 			continue;
