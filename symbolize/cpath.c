@@ -7,6 +7,7 @@
 
 #include "symbolize/cpath.h"
 #include "symbolize/hist_impl.h"
+#include "symbolize/offcpu.h"
 
 /*
  * Call paths (symbolize/cpath.h).  The hist stores one tree of paths per
@@ -1034,12 +1035,18 @@ cpath_find(const struct cpath *t, const uint32_t *funcs, size_t n)
 uint32_t
 cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
 {
-	uint32_t r;
+	const struct offcpu *oc = h->o.offcpu;
+	uint32_t r, at;
 
 	if (h->rc.sample_row == NULL || h->s == NULL || pos >= session_index(h->s)->n)
 		return CPATH_NONE;
 	r = h->rc.sample_row[pos];
-	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
+	at = r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
+	/* offcpu_beside: or the path of an off-CPU span switched out there */
+	for (size_t k = at == CPATH_NONE && h->rc.span_row != NULL ? offcpu_lower(oc, pos) : SIZE_MAX;
+	    k < oc->n && oc->v[k].pos == pos && at == CPATH_NONE; k++)
+		at = h->rc.span_row[k] < t->nrow ? t->row_leaf[h->rc.span_row[k]] : CPATH_NONE;
+	return at;
 }
 
 uint32_t

@@ -154,6 +154,11 @@ struct hist_opts {
 					 * (symbolize/offcpu.h): each its switch-out
 					 * sample with the span's ns as period, in the
 					 * event "off-cpu"; borrowed, as filter */
+	bool		 offcpu_beside;	/* with offcpu: the samples as without it, and
+					 * each span besides, at its switch-out, in
+					 * the event "off-cpu" (the browser's: every
+					 * event and off-CPU time in one hist, which
+					 * hist_rescope recounts too) */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */

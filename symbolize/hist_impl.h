@@ -330,6 +330,12 @@ struct hist_recount {
 	uint32_t		*cred;
 	size_t			 ncred, capcred;
 	bool			 no_rescope;	/* samples came other than by index position */
+	/*
+	 * hist_opts.offcpu_beside: per span of the off-CPU model, the row its
+	 * delivery made (as sample_row: ROW_TOTALS | event, NONE32: none);
+	 * shared by a parallel pass's parts as sample_row is.
+	 */
+	uint32_t		*span_row;
 	uint64_t		*scope_in;	/* hist_rescope_sel: bit per index position,
 					 * the samples in rows; NULL: none made */
 	/*

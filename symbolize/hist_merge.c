@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/chainsrc.h"
 
 /*
@@ -20,6 +21,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	    a->paths != b->paths || a->branch != b->branch || a->mem_mode != b->mem_mode ||
 	    a->caller_order != b->caller_order || a->branch_history != b->branch_history ||
 	    a->chain_root_first != b->chain_root_first || a->offcpu != b->offcpu ||
+	    a->offcpu_beside != b->offcpu_beside ||
 	    !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
@@ -254,20 +256,29 @@ apply_bigp(struct hist *into, const struct hist_bigp *v, size_t n)
  * hold from's entry and row ids, translated here into into's; the parts
  * are one pass's from now on.
  */
+/* A row of from's (ROW_TOTALS | event, NONE32) as into's. */
+static uint32_t
+map_row(uint32_t r, const uint32_t *evmap, const uint32_t *rowmap)
+{
+	if (r == NONE32)
+		return r;
+	if ((r & ROW_TOTALS) == ROW_TOTALS)
+		return ROW_TOTALS | (evmap[r & 0xffff] & 0xffff);
+	return rowmap[r];
+}
+
 static void
 merge_positions(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *rowmap)
 {
-	for (size_t p = from->rc.pos_lo; p < from->rc.pos_hi; p++) {
-		uint32_t r = into->rc.sample_row[p];
+	const struct offcpu *oc = into->o.offcpu;
 
-		if (r == NONE32)
-			continue;
-		if ((r & ROW_TOTALS) == ROW_TOTALS)
-			into->rc.sample_row[p] = ROW_TOTALS | (evmap[r & 0xffff] & 0xffff);
-		else
-			into->rc.sample_row[p] = rowmap[r];
-	}
+	for (size_t p = from->rc.pos_lo; p < from->rc.pos_hi; p++)
+		into->rc.sample_row[p] = map_row(into->rc.sample_row[p], evmap, rowmap);
+	/* the off-CPU spans of from's positions (offcpu_beside) */
+	for (size_t k = into->rc.span_row != NULL ? offcpu_lower(oc, from->rc.pos_lo) : SIZE_MAX;
+	    k < oc->n && oc->v[k].pos < from->rc.pos_hi; k++)
+		into->rc.span_row[k] = map_row(into->rc.span_row[k], evmap, rowmap);
 	apply_bigp(into, into->rc.bigp, into->rc.nbigp);
 	apply_bigp(into, from->rc.bigp, from->rc.nbigp);
 	if (into->rc.sample_p64 != NULL) {
@@ -335,6 +346,11 @@ hist_share_positions(struct hist *a, struct hist *b)
 	a->rc.sample_p32 = xcalloc(n, sizeof *a->rc.sample_p32);
 	b->rc.sample_row = a->rc.sample_row;
 	b->rc.sample_p32 = a->rc.sample_p32;
+	if (a->o.offcpu_beside && a->o.offcpu != NULL && a->o.offcpu->n > 0) {
+		a->rc.span_row = xreallocarray(NULL, a->o.offcpu->n, sizeof *a->rc.span_row);
+		memset(a->rc.span_row, 0xff, a->o.offcpu->n * sizeof *a->rc.span_row);
+		b->rc.span_row = a->rc.span_row;
+	}
 	b->rc.pos_lent = true;
 	a->rc.pos_split = b->rc.pos_split = true;
 }

@@ -5,6 +5,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist_impl.h"
+#include "symbolize/offcpu.h"
 
 /*
  * hist_scope.c: recounting a finished hist for another filter
@@ -70,8 +71,10 @@ hist_row_made(struct hist *h, uint32_t row)
 void
 hist_scope_free(struct hist *h)
 {
-	if (!h->rc.pos_lent)
+	if (!h->rc.pos_lent) {
 		free(h->rc.sample_p32);
+		free(h->rc.span_row);
+	}
 	free(h->rc.sample_p64);
 	free(h->rc.bigp);
 	free(h->rc.rowent_off);
@@ -129,7 +132,9 @@ event_fields(const struct hist *h, uint8_t *has)
 
 	for (size_t i = 0; i < h->nev; i++) {
 		int a = h->ev[i].attr >= 0 ? h->ev[i].attr : 0;
-		uint64_t st = (size_t)a < at->n ? at->v[a].attr.sample_type : 0;
+		/* past the session's attrs: the off-CPU event, of timed sched_switch samples */
+		uint64_t st = (size_t)a < at->n ? at->v[a].attr.sample_type :
+		    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
 
 		has[i] = (uint8_t)(((st & PERF_SAMPLE_TIME) ? 1 : 0) | ((st & PERF_SAMPLE_CPU) ? 2 : 0));
 	}
@@ -164,49 +169,75 @@ span_of(const struct hist *h, const struct hist_filter *f, const uint8_t *has, s
 	*to = hi == UINT64_MAX ? ix->n : index_first_at(ix, hi + 1);
 }
 
-/* The samples f takes into the events' counts, and those sel takes too into the rows'. */
+/* What one recount asks. */
+struct count_ctx {
+	const struct hist_filter *f;
+	const struct hist_select *sel;
+	const uint8_t		 *has;
+	bool			  by_entry;
+};
+
+/*
+ * Count one sample at index position pos of row r (ROW_TOTALS | event:
+ * the totals only) and period, if c's filter takes it; set its scope bit
+ * if its row is in the scope too.
+ */
+static void
+count_one(struct hist *h, const struct count_ctx *c, size_t pos, uint32_t r, uint64_t period)
+{
+	const struct hist_filter *f = c->f;
+	const struct hist_entry *e = NULL;
+	uint32_t ev;
+	int32_t cpu = -1;
+
+	if (r == NONE32)
+		return;
+	if (r >= ROW_TOTALS)
+		ev = r & 0xffff;
+	else {
+		e = &h->ent[h->ps.cprow[r].entry & ~CP_NOCHAIN];
+		ev = e->event;
+	}
+	if (f != NULL && f->ncpus && (c->has[ev] & 2))
+		cpu = session_ent_who(h->s, pos).cpu;
+	if (f != NULL && !filter_sample_ok(f, (c->has[ev] & 1) ? index_ent(session_index(h->s), pos)->time : 0,
+	    cpu >= 0, cpu >= 0 ? (uint32_t)cpu : 0))
+		return;
+	h->ev[ev].total_period += period;
+	h->ev[ev].nsamples++;
+	if (e == NULL)
+		return;
+	if (c->by_entry && !filter_entry_ok(f, e->pid, e->tid, hist_str(h, e->comm)))
+		return;
+	if (!hist_sel_entry(e, c->sel))
+		return;
+	h->rc.scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
+	h->ps.cprow[r].period += period;
+	h->ps.cprow[r].samples++;
+}
+
+/*
+ * The samples f takes into the events' counts, and those sel takes too
+ * into the rows'; with offcpu_beside, the off-CPU spans at their
+ * switch-outs' positions as well.
+ */
 static void
 count_samples(struct hist *h, const struct hist_filter *f, const struct hist_select *sel,
     const uint8_t *has)
 {
 	const struct rec_index *ix = session_index(h->s);
-	bool by_entry = f != NULL && (f->npids || f->ntids || f->ncomms);
-	size_t from, to;
+	const struct offcpu *oc = h->rc.span_row != NULL ? h->o.offcpu : NULL;
+	struct count_ctx c = { f, sel, has, f != NULL && (f->npids || f->ntids || f->ncomms) };
+	size_t from, to, k;
 
 	span_of(h, f, has, &from, &to);
 	memset(h->rc.scope_in, 0, (ix->n + 63) / 64 * sizeof *h->rc.scope_in);
+	k = oc != NULL ? offcpu_lower(oc, from) : 0;
 	for (size_t pos = from; pos < to; pos++) {
-		uint32_t r = h->rc.sample_row[pos], ev;
-		const struct rec_ent *re = index_ent(ix, pos);
-		uint64_t period;
-		const struct hist_entry *e = NULL;
-		int32_t cpu = -1;
-
-		if (r == NONE32)
-			continue;
-		if (r >= ROW_TOTALS)
-			ev = r & 0xffff;
-		else {
-			e = &h->ent[h->ps.cprow[r].entry & ~CP_NOCHAIN];
-			ev = e->event;
-		}
-		if (f != NULL && f->ncpus && (has[ev] & 2))
-			cpu = session_ent_who(h->s, pos).cpu;
-		if (f != NULL && !filter_sample_ok(f, (has[ev] & 1) ? re->time : 0, cpu >= 0,
-		    cpu >= 0 ? (uint32_t)cpu : 0))
-			continue;
-		period = h->rc.sample_p64 ? h->rc.sample_p64[pos] : h->rc.sample_p32[pos];
-		h->ev[ev].total_period += period;
-		h->ev[ev].nsamples++;
-		if (e == NULL)
-			continue;
-		if (by_entry && !filter_entry_ok(f, e->pid, e->tid, hist_str(h, e->comm)))
-			continue;
-		if (!hist_sel_entry(e, sel))
-			continue;
-		h->rc.scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
-		h->ps.cprow[r].period += period;
-		h->ps.cprow[r].samples++;
+		count_one(h, &c, pos, h->rc.sample_row[pos],
+		    h->rc.sample_p64 ? h->rc.sample_p64[pos] : h->rc.sample_p32[pos]);
+		for (; oc != NULL && k < oc->n && oc->v[k].pos == pos; k++)
+			count_one(h, &c, pos, h->rc.span_row[k], oc->v[k].ns);
 	}
 }
 

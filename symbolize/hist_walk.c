@@ -450,18 +450,31 @@ add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_s
 #define HIST_DROP_STEP	(UINT64_C(64) << 20)
 #define HIST_DROP_SLACK	(UINT64_C(16) << 20)
 
+/* The row of a delivery: the sample's at index position i, or with
+ * offcpu_beside an off-CPU span's (sp not SIZE_MAX: the span). */
+static void
+keep_row(struct hist *h, size_t i, size_t sp, uint32_t row, uint64_t period)
+{
+	if (h->rc.sample_row == NULL)
+		return;
+	if (sp != SIZE_MAX && h->o.offcpu_beside) {
+		if (h->rc.span_row != NULL)
+			h->rc.span_row[sp] = row;	/* its period is the span's */
+		return;
+	}
+	h->rc.sample_row[i] = row;
+	hist_keep_period(h, i, period);
+}
+
 /* A sample of event ev at index position i the filter keeps in the totals only. */
 static void
-totals_only(struct hist *h, size_t i, uint32_t ev, uint64_t period)
+totals_only(struct hist *h, size_t i, size_t sp, uint32_t ev, uint64_t period)
 {
 	h->ev[ev].total_period += period;
 	h->ev[ev].nsamples++;
-	if (h->rc.sample_row != NULL) {
-		if (ev >= 0xffff)
-			h->rc.no_rescope = true;
-		h->rc.sample_row[i] = ROW_TOTALS | (ev & 0xffff);
-		hist_keep_period(h, i, period);
-	}
+	if (h->rc.sample_row != NULL && ev >= 0xffff)
+		h->rc.no_rescope = true;
+	keep_row(h, i, sp, ROW_TOTALS | (ev & 0xffff), period);
 }
 
 /*
@@ -499,7 +512,8 @@ struct walk {
 	/* a cache of the last pid's epoch: starting cold gives the same results */
 	int32_t		 last_pid;
 	uint32_t	 last_epoch;
-	size_t		 span;		/* hist_opts.offcpu: the span of this sample */
+	size_t		 span;		/* hist_opts.offcpu: the first span of this sample */
+	size_t		 nspan;		/* and how many are at its position */
 };
 
 static bool
@@ -804,48 +818,65 @@ offcpu_attr(const struct session *s)
 	return (int)session_attrs(s)->n + 64;
 }
 
-/* hist_opts.offcpu: is the sample at index position i a span's switch-out
- * (w->span then its span)?  Positions come in increasing order. */
-static bool
+/* hist_opts.offcpu: how many spans the sample at index position i is the
+ * switch-out of (w->span then the first).  Positions come in increasing order. */
+static size_t
 offcpu_at(const struct hist *h, struct walk *w, size_t i)
 {
 	const struct offcpu *oc = h->o.offcpu;
+	size_t n = 0;
 
 	while (w->span < oc->n && oc->v[w->span].pos < i)
 		w->span++;
-	return w->span < oc->n && oc->v[w->span].pos == i;
+	while (w->span + n < oc->n && oc->v[w->span + n].pos == i)
+		n++;
+	return n;
 }
 
 /* A sample with READ values is a sample per value delivered (core/sample_read.h). */
 #define READ_MAX	64
 
+/* The off-CPU spans of the sample after the k deliveries in d: their
+ * deliveries, sp[] their spans.  The new count. */
+static size_t
+span_deliveries(struct hist *h, const struct walk *w, const struct sample *smp,
+    struct read_delivery *d, size_t *sp, size_t k)
+{
+	for (size_t j = 0; j < w->nspan && k < READ_MAX; j++, k++) {
+		d[k] = (struct read_delivery){ offcpu_attr(h->s), h->o.offcpu->v[w->span + j].ns, smp->id };
+		sp[k] = w->span + j;
+	}
+	return k;
+}
+
 /*
  * The samples perf makes of smp: itself (its event, period), or one per
  * READ value delivered; those of h->o.event only when one is asked for.
- * Their number.
+ * With hist_opts.offcpu, its off-CPU spans in their place, or besides
+ * (offcpu_beside).  Their number; sp[k] the span of delivery k, or SIZE_MAX.
  */
 static size_t
 deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t period,
-    struct read_delivery *d)
+    struct read_delivery *d, size_t *sp)
 {
 	size_t n, k = 0;
 
-	if (h->o.offcpu != NULL) {
-		d[0] = (struct read_delivery){ offcpu_attr(h->s), h->o.offcpu->v[w->span].ns,
-			smp->id };
-		return 1;
-	}
+	for (size_t j = 0; j < READ_MAX; j++)
+		sp[j] = SIZE_MAX;
+	if (h->o.offcpu != NULL && !h->o.offcpu_beside)
+		return span_deliveries(h, w, smp, d, sp, 0);
 	if (!(w->reads && (smp->sample_type & PERF_SAMPLE_READ))) {
 		d[0] = (struct read_delivery){ smp->attr, period, smp->id };
-		return h->o.event < 0 || smp->attr == h->o.event;
+		k = h->o.event < 0 || smp->attr == h->o.event;
+	} else {
+		n = read_deliver(h->s, &h->wk.rs, smp, d, READ_MAX);
+		for (size_t j = 0; j < n; j++)
+			if (h->o.event < 0 || d[j].attr == h->o.event)
+				d[k++] = d[j];
+		if (n > 1)
+			h->rc.no_rescope = true;	/* several samples at one index position */
 	}
-	n = read_deliver(h->s, &h->wk.rs, smp, d, READ_MAX);
-	for (size_t j = 0; j < n; j++)
-		if (h->o.event < 0 || d[j].attr == h->o.event)
-			d[k++] = d[j];
-	if (n > 1)
-		h->rc.no_rescope = true;	/* several samples at one index position */
-	return k;
+	return h->o.offcpu != NULL ? span_deliveries(h, w, smp, d, sp, k) : k;
 }
 
 /* The trace key's value of a sample: its payload's text as perf script
@@ -885,7 +916,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	uint8_t cpumode;
 	uint64_t period;
 	uint32_t ev[READ_MAX], self = 0;
-	size_t n = 0, nd;
+	size_t n = 0, nd, sp[READ_MAX];
 
 	if ((w->head_only ? record_sample_head(session_attrs(s), r, record_attr(session_attrs(s), r), &smp) :
 	    record_decode_sample(session_attrs(s), r, &smp, NULL)) < 0)
@@ -898,7 +929,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	 * layout of attr 0 (record.c), its default period is attr 0's. */
 	if (!(smp.sample_type & PERF_SAMPLE_PERIOD))
 		period = session_attrs(s)->v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
-	if ((nd = deliveries(h, w, &smp, period, d)) == 0)
+	if ((nd = deliveries(h, w, &smp, period, d, sp)) == 0)
 		return 0;
 	for (size_t k = 0; k < nd && h->o.mem_mode; k++)
 		d[k].period = smp.weight != 0 ? smp.weight : 1;
@@ -923,16 +954,16 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return 0;	/* as perf: no branch stack, no rows */
 	cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	for (size_t k = 0; k < nd; k++)
-		ev[k] = hist_event_of(h, d[k].attr, h->o.offcpu != NULL ? OFFCPU_EVENT_NAME :
+		ev[k] = hist_event_of(h, d[k].attr, sp[k] != SIZE_MAX ? OFFCPU_EVENT_NAME :
 		    session_attr_name(s, d[k].attr));
 	src.comm = comm_of(h, src.tid, smp.time);
 	src.trace = trace_of(h, &smp);
-	src.state = h->o.offcpu != NULL ? h->o.offcpu->v[w->span].state + 1 : 0;
+	src.state = 0;
 	if (h->o.filter != NULL &&
 	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
 		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
 		for (size_t k = 0; k < nd; k++)
-			totals_only(h, i, ev[k], d[k].period);
+			totals_only(h, i, sp[k], ev[k], d[k].period);
 		return 0;
 	}
 	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
@@ -944,7 +975,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		if (!filter_frame_ok(h->o.filter, h->z, &sf)) {
 			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
 			for (size_t k = 0; k < nd; k++)
-				totals_only(h, i, ev[k], d[k].period);
+				totals_only(h, i, sp[k], ev[k], d[k].period);
 			return 0;
 		}
 	}
@@ -967,13 +998,12 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		n = trace_chain_of(h, w, i, &smp, src.pid, src.tid, cpumode);
 	src.f = &sk;
 	for (size_t k = 0; k < nd; k++) {
+		/* an off-CPU span's state: its key (the state sort key) */
+		src.state = sp[k] != SIZE_MAX ? h->o.offcpu->v[sp[k]].state + 1 : 0;
 		hist_add_keys(h, ev[k], &src, d[k].period, h->wk.chain, n);
-		if (h->rc.sample_ent != NULL)
+		if (h->rc.sample_ent != NULL && (sp[k] == SIZE_MAX || !h->o.offcpu_beside))
 			h->rc.sample_ent[i] = h->rc.last_self;
-		if (h->rc.sample_row != NULL) {
-			h->rc.sample_row[i] = h->ps.last_row;
-			hist_keep_period(h, i, d[k].period);
-		}
+		keep_row(h, i, sp[k], h->ps.last_row, d[k].period);
 	}
 	return 1;
 }
@@ -1055,6 +1085,11 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		h->rc.sample_row = xreallocarray(NULL, ix->n, sizeof *h->rc.sample_row);
 		memset(h->rc.sample_row, 0xff, ix->n * sizeof *h->rc.sample_row);
 	}
+	if (h->o.offcpu_beside && h->o.offcpu != NULL && h->rc.sample_row != NULL &&
+	    h->rc.span_row == NULL && !h->rc.pos_lent && h->o.offcpu->n > 0) {
+		h->rc.span_row = xreallocarray(NULL, h->o.offcpu->n, sizeof *h->rc.span_row);
+		memset(h->rc.span_row, 0xff, h->o.offcpu->n * sizeof *h->rc.span_row);
+	}
 	if (from < to && from < h->rc.pos_lo)
 		h->rc.pos_lo = from;
 	if (from < to && to > h->rc.pos_hi)
@@ -1077,9 +1112,10 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			}
 			continue;
 		}
-		if (h->o.offcpu != NULL ? !offcpu_at(h, &w, i) :
+		w.nspan = h->o.offcpu != NULL ? offcpu_at(h, &w, i) : 0;
+		if (h->o.offcpu != NULL && !h->o.offcpu_beside ? w.nspan == 0 :
 		    h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
-		    (int)ent_attr(ent) != h->o.event && !w.reads)
+		    (int)ent_attr(ent) != h->o.event && !w.reads && w.nspan == 0)
 			continue;
 		rc = session_rec(s, ent_loc(ent), &r) < 0 ? -1 : add_sample(h, &w, i, &r);
 		if (rc < 0)

@@ -511,6 +511,12 @@ Test(scope_model, nest, .timeout = 600)
 	play("nest.data", 100, 10);
 }
 
+/* sched_switch samples with callchains: the off-CPU event beside them */
+Test(scope_model, offcpu, .timeout = 600)
+{
+	play("offcpu.data", 100, 10);
+}
+
 Test(scope_model, two_events, .timeout = 600)
 {
 	play("multi.data", 100, 10);

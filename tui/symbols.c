@@ -13,6 +13,7 @@
 #include "symbolize/diff.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/symbolizer.h"
 #include "tui/keytab.h"
@@ -24,11 +25,13 @@
  * Resolution on worker threads (symbols_start): part A, from the start,
  * into a hist and symbolizer of its own; part B, from the middle, into
  * another when the pass splits (hist_split_point, hist_share_positions).
- * A joins B, merges and finishes.  Until `finished` (release) the UI
+ * A first pairs the switches (offcpu_setup), then makes both hists and
+ * starts B; it joins B, merges and finishes.  Until `finished` (release) the UI
  * thread reads nothing of the workers' but the counters; symbols_poll
  * sees it (acquire), joins A and takes A's hist and symbolizer as its own.
  */
 struct sym_work {
+	struct symbols		*sy;		/* A's until finished: the spans (offcpu_setup) */
 	const struct session	*s;
 	struct hist_opts	 ho;
 	pthread_t		 tha, thb;
@@ -74,6 +77,30 @@ hist_opts_of(const struct symbols *sy, struct hist_opts *ho)
 	ho->max_stack = HIST_DEFAULT_MAX_STACK;
 	ho->record_self = true;
 	ho->filter = sy->start;
+	/* off-CPU time, where the recording has it, as an event beside the others */
+	ho->offcpu = sy->has_oc ? &sy->oc : NULL;
+	ho->offcpu_beside = sy->has_oc;
+}
+
+/*
+ * Pair the recording's switches into off-CPU spans, once, before the hist
+ * that takes them is made (a worker's first work; symbols_step's).
+ */
+static void
+offcpu_setup(struct symbols *sy)
+{
+	if (sy->oc_tried)
+		return;
+	sy->oc_tried = true;
+	sy->has_oc = offcpu_build(sy->s, &sy->oc) == OFFCPU_OK && sy->oc.n > 0;
+	if (!sy->has_oc)
+		offcpu_free(&sy->oc);
+}
+
+const struct offcpu *
+symbols_offcpu(const struct symbols *sy)
+{
+	return sy != NULL && sy->done && sy->has_oc ? &sy->oc : NULL;
 }
 
 static void
@@ -164,6 +191,7 @@ symbols_free(struct symbols *sy)
 	cpath_free(sy->xt);
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
+	offcpu_free(&sy->oc);
 	free(sy);
 }
 
@@ -178,6 +206,13 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 		return true;
 	if (sy->work != NULL)
 		return symbols_poll(sy);
+	if (sy->pos == 0 && !sy->oc_tried) {
+		offcpu_setup(sy);
+		if (sy->has_oc) {	/* a hist that takes the spans too */
+			hist_free(sy->h);
+			make_hist(sy);
+		}
+	}
 	if (slice == 0)
 		slice = SLICE_DEFAULT;
 	do {
@@ -391,11 +426,35 @@ work_b(void *arg)
 	return NULL;
 }
 
+/* A's set-up: the off-CPU spans, the hists, B started when the pass splits. */
+static void
+work_setup(struct sym_work *w)
+{
+	offcpu_setup(w->sy);
+	hist_opts_of(w->sy, &w->ho);
+	w->ha = hist_new(w->s, w->za, &w->ho);
+	if (w->zb == NULL || !hist_parallel_split(w->s, &w->ho, &w->mid))
+		return;
+	w->hb = hist_new(w->s, w->zb, &w->ho);
+	hist_share_positions(w->ha, w->hb);
+	w->b_started = pthread_create(&w->thb, NULL, work_b, w) == 0;
+	if (!w->b_started) {	/* no second thread: A does it all */
+		hist_free(w->hb);
+		w->hb = NULL;
+		hist_free(w->ha);
+		w->ha = hist_new(w->s, w->za, &w->ho);
+		w->mid = w->n;
+	}
+}
+
 static void *
 work_a(void *arg)
 {
 	struct sym_work *w = arg;
-	bool ok = work_part(w, w->ha, 0, w->mid, &w->done_a);
+	bool ok;
+
+	work_setup(w);
+	ok = work_part(w, w->ha, 0, w->mid, &w->done_a);
 
 	if (w->b_started)
 		pthread_join(w->thb, NULL);
@@ -445,31 +504,15 @@ symbols_start(struct symbols *sy)
 	atomic_init(&w->done_b, 0);
 	atomic_init(&w->finished, false);
 	atomic_init(&w->stop, false);
+	w->sy = sy;
 	w->za = symbolizer_new(sy->s, &sy->so);
-	w->ha = hist_new(sy->s, w->za, &w->ho);
-	if (hist_parallel_split(sy->s, &w->ho, &w->mid)) {
+	/* a second symbolizer when the pass may split (A decides, once the spans are in) */
+	if (hist_parallel_split(sy->s, &w->ho, &w->mid))
 		w->zb = symbolizer_new(sy->s, &sy->so);
-		w->hb = hist_new(sy->s, w->zb, &w->ho);
-		hist_share_positions(w->ha, w->hb);
-		w->b_started = pthread_create(&w->thb, NULL, work_b, w) == 0;
-		if (!w->b_started) {	/* no second thread: A does it all */
-			hist_free(w->hb);
-			symbolizer_free(w->zb);
-			w->hb = NULL;
-			w->zb = NULL;
-			hist_free(w->ha);
-			w->ha = hist_new(sy->s, w->za, &w->ho);
-			w->mid = w->n;
-		}
-	}
+	w->mid = w->n;
 	if (pthread_create(&w->tha, NULL, work_a, w) != 0) {
 		/* no thread at all: symbols_step between keys, as before */
-		atomic_store(&w->stop, true);
-		if (w->b_started)
-			pthread_join(w->thb, NULL);
 		w->joined = true;
-		hist_free(w->hb);
-		hist_free(w->ha);
 		symbolizer_free(w->zb);
 		symbolizer_free(w->za);
 		free(w);

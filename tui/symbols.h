@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/scope.h"
 
@@ -64,6 +65,14 @@ struct symbols {
 	/* the table of a --sort the hist does not merge to (symbols_keyed), the
 	 * branch table (symbols_branch_table), or NULL until first wanted */
 	struct keytab		*kt, *kt_branch;
+	/*
+	 * Off-CPU time (symbolize/offcpu.h): the recording's switches paired
+	 * into spans, charged as the event "off-cpu" beside the recorded
+	 * ones (hist_opts.offcpu_beside); made by the first worker before
+	 * its hist, read once done (symbols_offcpu).
+	 */
+	struct offcpu		 oc;
+	bool			 oc_tried, has_oc;
 	/* the scope's transforms as a tree (symbols_scope_tree), for gen and scope.gen */
 	struct cpath		*xt;
 	unsigned		 xt_gen, xt_sgen;
@@ -176,6 +185,8 @@ bool symbols_pair_scope(struct symbols *sy);
  * pending, a hist that cannot be recounted).
  */
 const struct hist *symbols_scope_hist(const struct symbols *sy);
+/* The off-CPU spans of the recording once symbols are in; NULL before, or without any. */
+const struct offcpu *symbols_offcpu(const struct symbols *sy);
 /*
  * The scope's call-path transforms applied: its top-down tree
  * (scope_query), built when first asked for after gen or scope.gen moved;

@@ -1,0 +1,245 @@
+/*
+ * Criterion tests of off-CPU time beside the samples in one hist
+ * (hist_opts.offcpu_beside, the browser's): the off-CPU event's rows are
+ * those of a hist of the spans alone (perfnav top --off-cpu's), the
+ * recorded events' those of a hist without them; a recount for a time
+ * range or a thread gives what a fresh hist of that scope gives; a pass
+ * split in two and merged gives one pass's.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "symbolize/cpath.h"
+#include "symbolize/filter.h"
+#include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
+#include "symbolize/symbolizer.h"
+#include "tests/helpers.h"
+
+static struct session *
+open_data(const char *name)
+{
+	struct perf_err err;
+	struct session *s;
+
+	memset(&err, 0, sizeof err);
+	s = session_open(test_data(name), NULL, &err);
+	cr_assert_not_null(s, "%s: %s", name, err.msg);
+	return s;
+}
+
+/* The browser's options (tui/symbols.c), with the model o beside or alone (beside false). */
+static void
+opts(struct hist_opts *ho, const struct offcpu *o, bool beside, const struct hist_filter *f)
+{
+	memset(ho, 0, sizeof *ho);
+	ho->keys[0] = HIST_KEY_COMM;
+	ho->keys[1] = HIST_KEY_TID;
+	ho->keys[2] = HIST_KEY_DSO;
+	ho->keys[3] = HIST_KEY_SYM;
+	ho->nkeys = 4;
+	ho->children = ho->chain_root_first = true;
+	ho->paths = ho->record_self = true;
+	ho->event = -1;
+	ho->max_stack = HIST_DEFAULT_MAX_STACK;
+	ho->offcpu = o;
+	ho->offcpu_beside = beside && o != NULL;
+	ho->filter = f;
+}
+
+static struct hist *
+one_pass(struct session *s, struct symbolizer *z, const struct offcpu *o, bool beside,
+    const struct hist_filter *f)
+{
+	struct hist_opts ho;
+	struct hist *h;
+
+	opts(&ho, o, beside, f);
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+/* The event of h named name, or SIZE_MAX. */
+static size_t
+event_named(const struct hist *h, const char *name)
+{
+	for (size_t i = 0; i < hist_nevents(h); i++)
+		if (strcmp(hist_str(h, hist_event(h, i)->name), name) == 0)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Event a of ha and event b of hb: the same totals and, by comm, tid and symbol, the same rows. */
+static void
+same_event(struct hist *ha, size_t a, struct hist *hb, size_t b, const char *what)
+{
+	const unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_SYM);
+	const struct hist_entry *const *ra, *const *rb;
+	struct hist_entry *want;
+	size_t na, nb;
+	char x[512], y[512];
+
+	cr_assert(a != SIZE_MAX && b != SIZE_MAX, "%s: the event in both", what);
+	cr_assert_eq(hist_event(ha, a)->total_period, hist_event(hb, b)->total_period,
+	    "%s: total %" PRIu64 " and %" PRIu64, what, hist_event(ha, a)->total_period,
+	    hist_event(hb, b)->total_period);
+	cr_assert_eq(hist_event(ha, a)->nsamples, hist_event(hb, b)->nsamples, "%s: samples", what);
+	na = hist_rows_merged(ha, a, NULL, keep, 0, &ra);
+	want = malloc((na + 1) * sizeof *want);
+	for (size_t i = 0; i < na; i++)
+		want[i] = *ra[i];
+	nb = hist_rows_merged(hb, b, NULL, keep, 0, &rb);
+	cr_assert_eq(na, nb, "%s: %zu rows and %zu", what, na, nb);
+	for (size_t i = 0; i < na; i++) {
+		size_t j = 0;
+
+		hist_key_text(ha, &want[i], HIST_KEY_SYM, x, sizeof x);
+		while (j < nb && !(want[i].tid == rb[j]->tid &&
+		    strcmp(x, hist_key_text(hb, rb[j], HIST_KEY_SYM, y, sizeof y)) == 0))
+			j++;
+		cr_assert_lt(j, nb, "%s: row %s of %d", what, x, (int)want[i].tid);
+		cr_assert_eq(want[i].period, rb[j]->period, "%s: %s self", what, x);
+		cr_assert_eq(want[i].acc_period, rb[j]->acc_period, "%s: %s children", what, x);
+	}
+	free(want);
+}
+
+struct fx {
+	struct session	*s;
+	struct symbolizer *z;
+	struct offcpu	 o;
+	char		 bdir[4096];
+};
+
+static void
+fx_open(struct fx *x)
+{
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+
+	x->s = open_data("offcpu.data");
+	snprintf(x->bdir, sizeof x->bdir, "%s", test_data("buildid"));
+	so.buildid_dir = x->bdir;
+	x->z = symbolizer_new(x->s, &so);
+	cr_assert_eq(offcpu_build(x->s, &x->o), OFFCPU_OK);
+	cr_assert_gt(x->o.n, 100);
+}
+
+static void
+fx_close(struct fx *x)
+{
+	offcpu_free(&x->o);
+	symbolizer_free(x->z);
+	session_close(x->s);
+}
+
+Test(offcpu_hist, beside_is_alone_and_without)
+{
+	struct fx x;
+	struct hist *beside, *alone, *without;
+
+	fx_open(&x);
+	beside = one_pass(x.s, x.z, &x.o, true, NULL);
+	alone = one_pass(x.s, x.z, &x.o, false, NULL);
+	without = one_pass(x.s, x.z, NULL, false, NULL);
+	cr_assert_eq(hist_nevents(beside), hist_nevents(without) + 1, "one event more");
+	cr_assert_eq(hist_event(beside, event_named(beside, OFFCPU_EVENT_NAME))->total_period, x.o.total_ns);
+	same_event(alone, 0, beside, event_named(beside, OFFCPU_EVENT_NAME), "off-cpu");
+	same_event(without, 0, beside, event_named(beside, "sched:sched_switch"), "sched_switch");
+	hist_free(beside);
+	hist_free(alone);
+	hist_free(without);
+	fx_close(&x);
+}
+
+/* A recount for a time range and for a thread gives the fresh hist's numbers. */
+Test(offcpu_hist, recount_is_a_fresh_hist)
+{
+	struct fx x;
+	struct hist *beside, *fresh;
+	const struct rec_index *ix;
+	struct filter_range tr;
+	struct hist_filter f;
+	int32_t tid;
+
+	fx_open(&x);
+	ix = session_index(x.s);
+	beside = one_pass(x.s, x.z, &x.o, true, NULL);
+	memset(&f, 0, sizeof f);
+	tr.start = index_ent(ix, ix->n / 3)->time;
+	tr.end = index_ent(ix, ix->n * 2 / 3)->time;
+	f.time = &tr;
+	f.ntime = 1;
+	cr_assert_eq(hist_rescope(beside, &f), 0, "recounted");
+	fresh = one_pass(x.s, x.z, &x.o, true, &f);
+	cr_assert_lt(hist_event(fresh, event_named(fresh, OFFCPU_EVENT_NAME))->total_period, x.o.total_ns,
+	    "the range holds less");
+	same_event(fresh, event_named(fresh, OFFCPU_EVENT_NAME), beside,
+	    event_named(beside, OFFCPU_EVENT_NAME), "time: off-cpu");
+	same_event(fresh, event_named(fresh, "sched:sched_switch"), beside,
+	    event_named(beside, "sched:sched_switch"), "time: sched_switch");
+	hist_free(fresh);
+
+	memset(&f, 0, sizeof f);
+	tid = x.o.v[x.o.n / 2].tid;
+	f.tids = &tid;
+	f.ntids = 1;
+	cr_assert_eq(hist_rescope(beside, &f), 0, "recounted");
+	fresh = one_pass(x.s, x.z, &x.o, true, &f);
+	same_event(fresh, event_named(fresh, OFFCPU_EVENT_NAME), beside,
+	    event_named(beside, OFFCPU_EVENT_NAME), "tid: off-cpu");
+	hist_free(fresh);
+	hist_free(beside);
+	fx_close(&x);
+}
+
+/* Two parts merged (the browser's two workers) are one pass, recounts included. */
+Test(offcpu_hist, split_and_merged_is_one_pass)
+{
+	struct fx x;
+	struct hist_opts ho;
+	struct hist *one, *a, *b;
+	struct symbolizer *zb;
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct filter_range tr;
+	struct hist_filter f;
+	const struct rec_index *ix;
+	size_t mid;
+
+	fx_open(&x);
+	ix = session_index(x.s);
+	so.buildid_dir = x.bdir;
+	zb = symbolizer_new(x.s, &so);
+	one = one_pass(x.s, x.z, &x.o, true, NULL);
+	opts(&ho, &x.o, true, NULL);
+	cr_assert(hist_split_point(x.s, &ho, &mid));
+	a = hist_new(x.s, x.z, &ho);
+	b = hist_new(x.s, zb, &ho);
+	hist_share_positions(a, b);
+	hist_add_range(a, 0, mid, NULL);
+	hist_add_range(b, mid, ix->n, NULL);
+	cr_assert_eq(hist_merge(a, b), 0);
+	hist_finish(a);
+	same_event(one, event_named(one, OFFCPU_EVENT_NAME), a, event_named(a, OFFCPU_EVENT_NAME), "merged");
+	memset(&f, 0, sizeof f);
+	tr.start = index_ent(ix, ix->n / 4)->time;
+	tr.end = index_ent(ix, ix->n * 3 / 4)->time;
+	f.time = &tr;
+	f.ntime = 1;
+	cr_assert_eq(hist_rescope(a, &f), 0);
+	cr_assert_eq(hist_rescope(one, &f), 0);
+	same_event(one, event_named(one, OFFCPU_EVENT_NAME), a, event_named(a, OFFCPU_EVENT_NAME),
+	    "merged, recounted");
+	hist_free(b);
+	hist_free(a);
+	hist_free(one);
+	symbolizer_free(zb);
+	fx_close(&x);
+}
