@@ -255,6 +255,22 @@ text_time_us(char *buf, size_t n, uint64_t ns)
 }
 
 const char *
+text_duration(char *buf, size_t n, uint64_t ns)
+{
+	double v = (double)ns;
+
+	if (ns < 1000000u)
+		snprintf(buf, n, "%.1f us", v / 1e3);
+	else if (ns < 1000000000u)
+		snprintf(buf, n, "%.2f ms", v / 1e6);
+	else if (ns < UINT64_C(600000000000))
+		snprintf(buf, n, "%.3f s", v / 1e9);
+	else
+		snprintf(buf, n, "%.1f min", v / 6e10);
+	return buf;
+}
+
+const char *
 text_record_type(char *buf, size_t n, uint32_t type)
 {
 	const char *name = record_type_name(type);

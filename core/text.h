@@ -95,6 +95,9 @@ const char *text_fmt_offset(char *buf, size_t n, uint64_t off);
  * microseconds, "12.345678" (the nanoseconds below a microsecond dropped). */
 const char *text_time_us(char *buf, size_t n, uint64_t ns);
 
+/* A length of time in nanoseconds, to read: "812.0 us", "3.25 ms", "1.675 s", "12.5 min". */
+const char *text_duration(char *buf, size_t n, uint64_t ns);
+
 /* A record type's name as perf prints it without "PERF_RECORD_": "MMAP2",
  * or "UNKNOWN42" for a type perf does not know. */
 const char *text_record_type(char *buf, size_t n, uint32_t type);

@@ -7,6 +7,7 @@
 
 #include "symbolize/hist.h"
 #include "symbolize/tasks.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/timeline.h"
 
 /*
@@ -373,8 +374,45 @@ store_gaps(struct timeline *tl, struct lgap *v, size_t nv)
 	tl->ngaps = nv;
 }
 
+enum tl_gap_kind
+timeline_gap_kind(uint32_t state)
+{
+	if (state & 0x2)
+		return TL_GAP_BLOCKED;
+	if ((state & 0xff) == 0 || (state & 0x100))
+		return TL_GAP_PREEMPTED;
+	return TL_GAP_SLEEP;
+}
+
+/* The gaps of an off-CPU model's spans: each from its switch-out sample's time, by its state. */
 static void
-find_gaps(struct timeline *tl, const struct build *b, size_t n)
+span_gaps(struct timeline *tl, const struct build *b, const struct offcpu *oc, size_t n)
+{
+	struct lgap *v = NULL;
+	size_t cap = 0, nv = 0;
+
+	for (size_t k = 0; k < oc->n; k++) {
+		const struct offcpu_span *sp = &oc->v[k];
+		struct ent_who w;
+		uint64_t t;
+		uint32_t lane;
+
+		if (sp->pos >= n)
+			break;
+		w = session_ent_who(tl->s, (size_t)sp->pos);
+		t = index_ent(tl->ix, (size_t)sp->pos)->time;
+		lane = gap_lane(tl, b, w.pid, sp->tid);
+		if (lane == TL_NONE || sp->ns == 0 || t > UINT64_MAX - sp->ns)
+			continue;
+		GROW(v, cap, nv + 1);
+		v[nv++] = (struct lgap){ lane, { t, t + sp->ns, (uint8_t)timeline_gap_kind(sp->state) } };
+	}
+	store_gaps(tl, v, nv);
+	free(v);
+}
+
+static void
+find_gaps(struct timeline *tl, const struct build *b, size_t n, const struct offcpu *oc)
 {
 	const struct type_counts *cnt = session_counts(tl->s);
 	struct hmap out = { 0 };	/* pid/tid -> index into outs */
@@ -383,6 +421,11 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 	size_t capo = 0, nouts = 0, cap = 0, nv = 0;
 
 	tl->has_switch = cnt->by_type[PF_REC_SWITCH] || cnt->by_type[PF_REC_SWITCH_CPU_WIDE];
+	if (oc != NULL && oc->n > 0 && tl->mode == TL_TASKS) {
+		tl->has_switch = true;
+		span_gaps(tl, b, oc, n);
+		return;
+	}
 	if (!tl->has_switch || tl->mode != TL_TASKS) {
 		tl->gaps = xcalloc(1, sizeof *tl->gaps);
 		return;
@@ -416,7 +459,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n)
 		lane = gap_lane(tl, b, w.pid, w.tid);
 		if (lane != TL_NONE && e->time > outs[j]) {
 			GROW(v, cap, nv + 1);
-			v[nv++] = (struct lgap){ lane, { outs[j], e->time } };
+			v[nv++] = (struct lgap){ lane, { outs[j], e->time, TL_GAP_SLEEP } };
 		}
 		outs[j] = UINT64_MAX;
 	}
@@ -434,6 +477,13 @@ timeline_new(const struct session *s, enum tl_mode mode, int attr)
 
 struct timeline *
 timeline_new_in(const struct session *s, enum tl_mode mode, int attr, const struct hist *in)
+{
+	return timeline_new_oc(s, mode, attr, in, NULL);
+}
+
+struct timeline *
+timeline_new_oc(const struct session *s, enum tl_mode mode, int attr, const struct hist *in,
+    const struct offcpu *oc)
 {
 	const struct rec_index *ix = session_index(s);
 	struct timeline *tl = xcalloc(1, sizeof *tl);
@@ -453,7 +503,7 @@ timeline_new_in(const struct session *s, enum tl_mode mode, int attr, const stru
 	fill_positions(tl, &b, n);
 	label_threads(tl);
 	find_lost(tl, &b, n);
-	find_gaps(tl, &b, n);
+	find_gaps(tl, &b, n, oc);
 	hmap_free(&b.pmap);
 	hmap_free(&b.tmap);
 	free(b.pk);
@@ -701,11 +751,39 @@ timeline_lost_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uin
 
 void
 timeline_gap_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
-    unsigned w, uint64_t *out)
+    unsigned w, uint64_t *out, uint8_t *kind)
 {
 	const struct tl_lane *l = &tl->lanes[lane];
+	uint64_t best[TL_GAP_NKINDS];
+	unsigned k0 = 0;
 
 	memset(out, 0, w * sizeof *out);
+	if (kind != NULL)
+		memset(kind, TL_GAP_SLEEP, w);
+	if (kind != NULL) {	/* a column at a time, kind by kind */
+		for (unsigned k = 0; k < w; k++) {
+			uint64_t c0 = timeline_col_start(t0, t1, w, k), c1 = timeline_col_start(t0, t1, w, k + 1);
+
+			memset(best, 0, sizeof best);
+			for (uint32_t i = l->gfirst + k0; i < l->gfirst + l->gn; i++) {
+				const struct tl_gap *g = &tl->gaps[i];
+				uint64_t a = g->start > c0 ? g->start : c0, b = g->end < c1 ? g->end : c1;
+
+				if (g->start >= c1)
+					break;
+				if (g->end <= c0 && i == l->gfirst + k0)
+					k0++;	/* over before this column: over for the next ones */
+				if (a < b) {
+					best[g->kind < TL_GAP_NKINDS ? g->kind : 0] += b - a;
+					out[k] += b - a;
+				}
+			}
+			for (unsigned g = 1; g < TL_GAP_NKINDS; g++)
+				if (best[g] > best[kind[k]])
+					kind[k] = (uint8_t)g;
+		}
+		return;
+	}
 	for (uint32_t i = l->gfirst; i < l->gfirst + l->gn; i++) {
 		const struct tl_gap *g = &tl->gaps[i];
 		uint64_t s = g->start > t0 ? g->start : t0, e = g->end < t1 ? g->end : t1;

@@ -16,8 +16,10 @@
  * Besides samples a lane has lost-sample records (LOST, LOST_SAMPLES, by
  * the pid/tid/cpu their sample_id names: records naming none count in
  * lane 0 only) and, for thread lanes and single-thread processes,
- * off-CPU gaps from context switch records (SWITCH, SWITCH_CPU_WIDE: a
- * thread's switch out to its next switch in).
+ * off-CPU gaps: the spans of an off-CPU model when one is given
+ * (symbolize/offcpu.h: sched_switch samples, each with the state the
+ * thread left in), else from context switch records (SWITCH,
+ * SWITCH_CPU_WIDE: a thread's switch out to its next switch in).
  *
  * Curses-free; nothing fails except on out of memory (xcalloc's policy).
  */
@@ -64,8 +66,17 @@ struct tl_lost {
 	int32_t		pid, tid, cpu;	/* -1: unknown */
 };
 
+/* What a thread off CPU was doing, from the state it was switched out in. */
+enum tl_gap_kind {
+	TL_GAP_SLEEP,		/* sleeping (S, I...), or the state unknown (switch records) */
+	TL_GAP_BLOCKED,		/* uninterruptible (D): blocked on I/O, a page, a kernel lock */
+	TL_GAP_PREEMPTED,	/* runnable (R, R+): preempted */
+	TL_GAP_NKINDS,
+};
+
 struct tl_gap {
 	uint64_t	start, end;	/* switch out, next switch in */
+	uint8_t		kind;		/* enum tl_gap_kind */
 };
 
 struct timeline {
@@ -98,6 +109,12 @@ struct timeline *timeline_new(const struct session *s, enum tl_mode mode, int at
  */
 struct timeline *timeline_new_in(const struct session *s, enum tl_mode mode, int attr,
     const struct hist *in);
+/* The same with the off-CPU spans of oc (NULL: switch records) as the gaps; oc must outlive it. */
+struct offcpu;
+struct timeline *timeline_new_oc(const struct session *s, enum tl_mode mode, int attr,
+    const struct hist *in, const struct offcpu *oc);
+/* The kind of gap a switch-out in prev_state state (struct offcpu_span.state) makes. */
+enum tl_gap_kind timeline_gap_kind(uint32_t state);
 void timeline_free(struct timeline *tl);
 
 /* A lane's label: "1234 comm", "1234/1240 comm", "cpu 3", "all"; escaped.  Returns buf. */
@@ -136,9 +153,12 @@ void timeline_buckets_picked(const struct timeline *tl, const uint32_t *picked, 
 /* out[k]: the samples the lane's lost records in column k say were lost. */
 void timeline_lost_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
     unsigned w, uint64_t *out);
-/* out[k]: the nanoseconds of column k the lane was switched out (off CPU). */
+/*
+ * out[k]: the nanoseconds of column k the lane was switched out (off CPU);
+ * kind (NULL: not wanted) the kind of gap that took most of them.
+ */
 void timeline_gap_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
-    unsigned w, uint64_t *out);
+    unsigned w, uint64_t *out, uint8_t *kind);
 
 /*
  * The flame scope of a lane: columns of unit ns from origin (the first

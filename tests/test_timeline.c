@@ -6,11 +6,13 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/timeline.h"
 #include "tests/helpers.h"
 
@@ -221,7 +223,7 @@ Test(timeline, switch_fixture_threads_and_gaps)
 		off = xcalloc(w, sizeof *off);
 		for (uint32_t g = tl->lanes[l].gfirst; g < tl->lanes[l].gfirst + tl->lanes[l].gn; g++)
 			want += tl->gaps[g].end - tl->gaps[g].start;
-		timeline_gap_buckets(tl, l, tl->first - 1000000, tl->last + 1000000, w, off);
+		timeline_gap_buckets(tl, l, tl->first - 1000000, tl->last + 1000000, w, off, NULL);
 		for (unsigned k = 0; k < w; k++)
 			sum += off[k];
 		cr_assert_eq(sum, want);
@@ -261,5 +263,73 @@ Test(timeline, fp_fixture_heat)
 	/* too many cells */
 	cr_assert_not(timeline_heat(tl, 0, 1, 1000, &ht));
 	timeline_free(tl);
+	session_close(s);
+}
+
+/*
+ * offcpu.data: with the off-CPU model, each thread's gaps are its spans
+ * (from the switch-out's time, the span's length, the kind its state
+ * says); the buckets add up to them, kind by kind.
+ */
+Test(timeline, offcpu_spans_are_the_gaps)
+{
+	struct session *s = open_data("offcpu.data");
+	struct offcpu o;
+	struct timeline *tl;
+	uint64_t want[TL_GAP_NKINDS] = { 0 }, total = 0, sum = 0, per[TL_GAP_NKINDS] = { 0 };
+	size_t ngaps = 0;
+	unsigned w = 2000;
+	uint64_t *off = xcalloc(w, sizeof *off);
+	uint8_t *kind = xcalloc(w, 1);
+
+	cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
+	tl = timeline_new_oc(s, TL_TASKS, -1, NULL, &o);
+	cr_assert(tl->has_switch);
+	for (size_t l = 0; l < tl->nlanes; l++)
+		ngaps += tl->lanes[l].gn;
+	cr_assert_eq(ngaps, tl->ngaps, "every gap in a lane");
+	cr_assert_gt(ngaps, o.n / 2, "%zu gaps of %zu spans", ngaps, o.n);
+	for (size_t l = 0; l < tl->nlanes; l++) {
+		for (uint32_t g = tl->lanes[l].gfirst; g < tl->lanes[l].gfirst + tl->lanes[l].gn; g++) {
+			want[tl->gaps[g].kind] += tl->gaps[g].end - tl->gaps[g].start;
+			total += tl->gaps[g].end - tl->gaps[g].start;
+		}
+		if (tl->lanes[l].gn == 0)
+			continue;
+		timeline_gap_buckets(tl, (uint32_t)l, tl->first, tl->last + 1, w, off, kind);
+		for (unsigned k = 0; k < w; k++) {
+			sum += off[k];
+			per[kind[k]] += off[k];
+		}
+	}
+	cr_assert_leq(sum, total, "the buckets hold the gaps within the samples' span");
+	cr_assert_gt(sum * 10, total * 9, "most of the gaps: %" PRIu64 " of %" PRIu64, sum, total);
+	/* offcpu.data sleeps (S), waits on a pipe, a futex (S) and is preempted (R+) */
+	cr_assert_gt(want[TL_GAP_SLEEP], 0);
+	cr_assert_gt(want[TL_GAP_PREEMPTED], 0, "preempted spans");
+	cr_assert_gt(per[TL_GAP_SLEEP], 0, "sleeping columns");
+	/* spans of each lane are its threads': the span's tid */
+	for (size_t k = 0; k < o.n; k++) {
+		uint64_t t = index_ent(session_index(s), (size_t)o.v[k].pos)->time;
+		bool found = false;
+
+		for (size_t l = 0; l < tl->nlanes && !found; l++) {
+			if (tl->lanes[l].tid != o.v[k].tid)
+				continue;
+			for (uint32_t g = tl->lanes[l].gfirst; g < tl->lanes[l].gfirst + tl->lanes[l].gn; g++)
+				found |= tl->gaps[g].start == t && tl->gaps[g].end == t + o.v[k].ns &&
+				    tl->gaps[g].kind == timeline_gap_kind(o.v[k].state);
+		}
+		if (o.v[k].ns > 0)
+			cr_assert(found || o.v[k].tid <= 0, "span %zu of tid %d drawn in its lane", k, (int)o.v[k].tid);
+	}
+	cr_assert_eq(timeline_gap_kind(2), TL_GAP_BLOCKED, "D");
+	cr_assert_eq(timeline_gap_kind(1), TL_GAP_SLEEP, "S");
+	cr_assert_eq(timeline_gap_kind(0), TL_GAP_PREEMPTED, "R");
+	cr_assert_eq(timeline_gap_kind(0x101), TL_GAP_PREEMPTED, "S+ is a preemption");
+	free(off);
+	free(kind);
+	timeline_free(tl);
+	offcpu_free(&o);
 	session_close(s);
 }

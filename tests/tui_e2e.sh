@@ -1143,6 +1143,24 @@ finish "editor with arguments"
 rm -f "$tmp/edargs" "$tmp/ed.sh" "$tmp/tests/fixtures-src"
 rmdir "$tmp/tests"
 
+# ---- off-CPU time (offcpu.data: sched_switch with callchains): an event beside the recorded ones ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/offcpu.data'"
+wait_for "of event 'sched:sched_switch' \\(1 of 2, \\}: next\\)" "off-cpu: symbols in, two events"
+keys '}'
+wait_for "Samples: [0-9]+ of event 'off-cpu', 1\\.67[0-9] s off CPU" "off-cpu: } reaches the event, its time said"
+wait_for "\\[off-cpu\\]" "off-cpu: the title names the scope's event"
+wait_for "offcpu +\\[kernel\\.kallsyms\\]|offcpu +libc\\.so\\.6" "off-cpu: the hot functions of the time off CPU"
+keys 8
+wait_for "Flame graph, top-down \\(b\\) \\| off-cpu \\(2 of 2, \\}\\) \\| [0-9]+ samples, 1\\.67[0-9] s off CPU" \
+	"off-cpu: the flame graph of it"
+keys 2
+wait_for "Off-CPU" "off-cpu: the processes' Off-CPU column"
+wait_for "778/784 +offcpu +[0-9]+ +[0-9.]+ .* [0-9.]+ ms" "off-cpu: a thread's time off CPU"
+keys 9
+wait_for "\\| off-CPU -S =D ~R\\+$" "off-cpu: the timeline's gaps by state"
+wait_for "778/784 offcpu .*─" "off-cpu: a thread's gaps drawn"
+finish "off-cpu"
+
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"
 wait_for "Diff of event 'cpu-clock': OLD 182 samples, NEW 149" "diff annotate: the table"

@@ -97,6 +97,15 @@ offcpu_setup(struct symbols *sy)
 		offcpu_free(&sy->oc);
 }
 
+bool
+symbols_event_offcpu(const struct symbols *sy, size_t ev)
+{
+	const struct hist_event *he = sy != NULL && sy->has_oc && sy->done && sy->h != NULL ?
+	    hist_event(sy->h, ev) : NULL;
+
+	return he != NULL && strcmp(hist_str(sy->h, he->name), OFFCPU_EVENT_NAME) == 0;
+}
+
 const struct offcpu *
 symbols_offcpu(const struct symbols *sy)
 {

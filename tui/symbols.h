@@ -187,6 +187,8 @@ bool symbols_pair_scope(struct symbols *sy);
 const struct hist *symbols_scope_hist(const struct symbols *sy);
 /* The off-CPU spans of the recording once symbols are in; NULL before, or without any. */
 const struct offcpu *symbols_offcpu(const struct symbols *sy);
+/* Is event ev of sy's hist the off-CPU event (its periods are ns off CPU)? */
+bool symbols_event_offcpu(const struct symbols *sy, size_t ev);
 /*
  * The scope's call-path transforms applied: its top-down tree
  * (scope_query), built when first asked for after gen or scope.gen moved;

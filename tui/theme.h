@@ -58,12 +58,16 @@
 	X(FLAME_UNRESOLVED, "flame-unresolved") \
 	X(FLAME_SELECTED, "flame-selected") \
 	X(FLAME_MATCH, "flame-match") \
+	X(FLAME_OFFCPU, "flame-offcpu") \
+	X(FLAME_OFFCPU_KERNEL, "flame-offcpu-kernel") \
 	X(TL_LEVEL1, "timeline-1") \
 	X(TL_LEVEL2, "timeline-2") \
 	X(TL_LEVEL3, "timeline-3") \
 	X(TL_LEVEL4, "timeline-4") \
 	X(TL_LOST, "timeline-lost") \
 	X(TL_OFFCPU, "timeline-offcpu") \
+	X(TL_BLOCKED, "timeline-blocked") \
+	X(TL_PREEMPTED, "timeline-preempted") \
 	X(TL_HIGHLIGHT, "timeline-highlight") \
 	X(TL_RANGE, "timeline-range") \
 	X(DIFF_GREW, "diff-grew") \

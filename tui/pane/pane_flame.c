@@ -678,6 +678,8 @@ frame_el(const struct flame_pane *f, const struct flame_frame *fr)
 		return EL_FLAME_MATCH;
 	if (f->cd != NULL && fr->node != 0)
 		return diff_el(f, fr->node);
+	if (fr->node != 0 && symbols_event_offcpu(f->sy, f->sy->scope.ev))	/* off-CPU time: its own colours */
+		return fr->kind == FLAME_KERNEL ? EL_FLAME_OFFCPU_KERNEL : EL_FLAME_OFFCPU;
 	return kind_el[fr->kind < FLAME_NKINDS ? fr->kind : FLAME_USER];
 }
 
@@ -755,6 +757,9 @@ head_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, })", sc->ev + 1, nev);
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " sample%s", N(f, 0)->total_samples,
 	    plural(N(f, 0)->total_samples));
+	if (f->cd == NULL && symbols_event_offcpu(f->sy, sc->ev))	/* periods are ns */
+		k += snprintf(buf + k, n - (size_t)k, ", %s off CPU", text_duration(name, sizeof name,
+		    N(f, 0)->total_period));
 	if (sc->zoomed || sc->ncpus)
 		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));
 	if (sc->nxf)

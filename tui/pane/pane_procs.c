@@ -25,9 +25,10 @@
  * their events.
  */
 
-enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_COMMS, C_N };
+enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_OFF, C_COMMS, C_N };
 
-static const struct column pr_cols[C_N] = {
+/* With off-CPU time in the recording (symbols_offcpu) every column; else all but C_OFF. */
+static const struct column pr_cols_off[C_N] = {
 	[C_ID] = { "PID/TID", 18, COL_TREE | COL_NUM },
 	[C_COMM] = { "Comm", 16, 0 },
 	[C_SAMPLES] = { "Samples", 8, COL_RIGHT | COL_NUM },
@@ -35,7 +36,18 @@ static const struct column pr_cols[C_N] = {
 	[C_START] = { "Start", 15, COL_RIGHT | COL_NUM },
 	[C_END] = { "Exit", 15, COL_RIGHT | COL_NUM },
 	[C_LOST] = { "Lost", 5, COL_RIGHT | COL_NUM },
+	[C_OFF] = { "Off-CPU", 10, COL_RIGHT | COL_NUM },
 	[C_COMMS] = { "Comms over time", 10, COL_FLEX },
+};
+static const struct column pr_cols[C_N - 1] = {
+	{ "PID/TID", 18, COL_TREE | COL_NUM },
+	{ "Comm", 16, 0 },
+	{ "Samples", 8, COL_RIGHT | COL_NUM },
+	{ "%", 6, COL_RIGHT | COL_NUM },
+	{ "Start", 15, COL_RIGHT | COL_NUM },
+	{ "Exit", 15, COL_RIGHT | COL_NUM },
+	{ "Lost", 5, COL_RIGHT | COL_NUM },
+	{ "Comms over time", 10, COL_FLEX },
 };
 
 enum { K_PROC = 1, K_THREAD = 2 };
@@ -67,7 +79,21 @@ struct pr {
 	unsigned	 sc_gen;
 	uint64_t	*tsamples;	/* per thread id */
 	uint64_t	*psamples;	/* per tk->procs */
+	/* off-CPU time (symbols_offcpu) in the scope, for gens oc_gen and oc_sgen */
+	const struct offcpu *oc;
+	unsigned	 oc_gen, oc_sgen;
+	uint64_t	*toff;		/* ns per thread id */
+	uint64_t	*poff;		/* ns per tk->procs */
 };
+
+/* A logical column's place among those shown (no C_OFF without off-CPU time): -1, none. */
+static int
+col(const struct pr *pr, int c)
+{
+	if (pr->oc != NULL || c < C_OFF)
+		return c;
+	return c == C_OFF ? -1 : c - 1;
+}
 
 static const struct pn_thread *
 thr(struct pane *p, uint32_t id)
@@ -194,6 +220,7 @@ count_scope(struct pane *p, struct pr *pr)
 	bool by_hist = symbols_scope_hist(p->sym) != NULL;
 	uint32_t th = THREAD_NONE;
 	int32_t tid = INT32_MIN;
+	const struct offcpu *oc;
 
 	if (on == pr->scoped && (!on || (pr->sc_gen == sc->gen && pr->by_hist == by_hist)))
 		return;
@@ -209,19 +236,30 @@ count_scope(struct pane *p, struct pr *pr)
 	}
 	memset(pr->tsamples, 0, (tt->n + 1) * sizeof *pr->tsamples);
 	pr->total = 0;
-	for (size_t i = index_first_at(ix, t0); i < ix->n && index_ent(ix, i)->time <= t1; i++) {
+	/* the off-cpu event: its spans, each at its switch-out sample */
+	oc = sc != NULL && symbols_event_offcpu(p->sym, sc->ev) ? symbols_offcpu(p->sym) : NULL;
+	for (size_t i = index_first_at(ix, t0), k = 0; i < ix->n && index_ent(ix, i)->time <= t1; i++) {
 		const struct rec_ent *e = index_ent(ix, i);
 		struct ent_who w;
+		uint64_t n = 1;
 
-		if (ent_type(e) != PF_REC_SAMPLE || (attr >= 0 && ent_attr(e) != (unsigned)attr))
+		if (ent_type(e) != PF_REC_SAMPLE)
+			continue;
+		if (oc != NULL) {
+			for (k = offcpu_lower(oc, i), n = 0; k + n < oc->n && oc->v[k + n].pos == i;)
+				n++;
+			if (n == 0)
+				continue;
+		} else if (attr >= 0 && ent_attr(e) != (unsigned)attr) {
 			continue;	/* another event's: not the scope's */
+		}
 		w = session_ent_who(p->s, i);
 		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
 		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
 			continue;
 		if (sc != NULL && sc->ncpus && !scope_cpu_in(sc, w.cpu))
 			continue;
-		pr->total++;
+		pr->total += n;
 		/* a tid's lifetime holds until it exits */
 		if (w.tid != tid || (th != THREAD_NONE && tt->v[th].exited &&
 		    e->time > tt->v[th].end)) {
@@ -234,7 +272,7 @@ count_scope(struct pane *p, struct pr *pr)
 		    w.pid, tid, thread_comm_at(tt, th, e->time))) ||
 		    (sc != NULL && !scope_task_in(sc, w.pid, tid))))
 			continue;
-		pr->tsamples[th]++;
+		pr->tsamples[th] += n;
 	}
 	for (size_t i = 0; i < pr->tk->nprocs; i++) {
 		const struct task_proc *pc = &pr->tk->procs[i];
@@ -242,6 +280,61 @@ count_scope(struct pane *p, struct pr *pr)
 		pr->psamples[i] = 0;
 		for (size_t k = 0; k < pc->nthreads; k++)
 			pr->psamples[i] += pr->tsamples[pc->threads[k]];
+	}
+}
+
+/*
+ * Off-CPU time per thread and process in the scope: the spans whose
+ * switch-out sample the scope takes (as the off-cpu event counts them),
+ * each to the thread it switched out.  Its column comes with it.
+ */
+static void
+count_offcpu(struct pane *p, struct pr *pr)
+{
+	const struct thread_table *tt = session_threads(p->s);
+	const struct rec_index *ix = session_index(p->s);
+	const struct offcpu *oc = symbols_offcpu(p->sym);
+	const struct scope *sc = &p->sym->scope;
+	const struct hist_filter *sf = p->sym->start;
+	bool by_hist = symbols_scope_hist(p->sym) != NULL;
+	uint64_t t0 = 0, t1 = UINT64_MAX;
+
+	if (oc == NULL || (pr->oc == oc && pr->oc_gen == p->sym->gen && pr->oc_sgen == sc->gen))
+		return;
+	if (pr->oc == NULL) {
+		p->cols = pr_cols_off;
+		p->ncols = C_N;
+		pr->toff = xcalloc(tt->n + 1, sizeof *pr->toff);
+		pr->poff = xcalloc(pr->tk->nprocs + 1, sizeof *pr->poff);
+	}
+	pr->oc = oc;
+	pr->oc_gen = p->sym->gen;
+	pr->oc_sgen = sc->gen;
+	memset(pr->toff, 0, (tt->n + 1) * sizeof *pr->toff);
+	scope_time_range(sc, &t0, &t1);
+	for (size_t k = 0; k < oc->n; k++) {
+		size_t pos = (size_t)oc->v[k].pos;
+		const struct rec_ent *e = pos < ix->n ? index_ent(ix, pos) : NULL;
+		struct ent_who w;
+		uint32_t th;
+
+		if (e == NULL || e->time < t0 || e->time > t1)
+			continue;
+		w = session_ent_who(p->s, pos);
+		if (by_hist ? !symbols_scope_has(p->sym, pos) :
+		    ((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, oc->v[k].tid) ||
+		    (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))))
+			continue;
+		th = thread_table_find(tt, oc->v[k].tid, e->time);
+		if (th != THREAD_NONE)
+			pr->toff[th] += oc->v[k].ns;
+	}
+	for (size_t i = 0; i < pr->tk->nprocs; i++) {
+		const struct task_proc *pc = &pr->tk->procs[i];
+
+		pr->poff[i] = 0;
+		for (size_t k = 0; k < pc->nthreads; k++)
+			pr->poff[i] += pr->toff[pc->threads[k]];
 	}
 }
 
@@ -257,6 +350,8 @@ pr_resize(struct pane *p, int h, int w)
 	if (((struct pr *)p->priv)->from_scope)
 		set_scope(p, scope_pid(p));	/* the scope's process, as it changes */
 	count_scope(p, p->priv);
+	if (p->sym != NULL)
+		count_offcpu(p, p->priv);
 }
 
 static size_t
@@ -291,7 +386,7 @@ comms_history(struct pane *p, uint32_t thread, struct row *r)
 			break;
 		o += (size_t)k;
 	}
-	row_set(r, C_COMMS, EL_DIM, "%s", buf);
+	row_set(r, col(p->priv, C_COMMS), EL_DIM, "%s", buf);
 }
 
 static void
@@ -333,6 +428,11 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 		row_set(r, C_LOST, EL_WARNING, "%" PRIu64, pr->procs[w->proc].lost);
 	else
 		row_set(r, C_LOST, EL_DIM, "%s", w->kind == K_PROC ? "0" : "");
+	if (pr->oc != NULL) {
+		uint64_t off = w->kind == K_PROC ? pr->poff[w->proc] : pr->toff[w->thread];
+
+		row_set(r, C_OFF, off ? EL_TIME : EL_DIM, "%s", off ? text_duration(t, sizeof t, off) : "0");
+	}
 	comms_history(p, w->thread, r);
 }
 
@@ -454,7 +554,7 @@ pr_init(struct pane *p)
 	build_procs(p, pr);
 	build_rows(p, pr);
 	p->cols = pr_cols;
-	p->ncols = C_N;
+	p->ncols = C_N - 1;
 	p->is_list = true;
 	widget_init(&p->w, p, true);
 	return 0;
@@ -470,6 +570,8 @@ pr_free(struct pane *p)
 	tasks_free(pr->tk);
 	free(pr->tsamples);
 	free(pr->psamples);
+	free(pr->toff);
+	free(pr->poff);
 	free(pr->procs);
 	free(pr->rows);
 	free(pr);

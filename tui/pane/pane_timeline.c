@@ -70,6 +70,7 @@ struct tl_pane {
 	int		 hl_attr;
 	uint32_t	*buf, *hbuf;
 	uint64_t	*lbuf, *gbuf;
+	uint8_t		*kbuf;		/* per column: the kind of its gap */
 	unsigned	 cap;
 };
 
@@ -156,7 +157,7 @@ make_timeline(struct pane *p, enum tl_mode mode)
 	struct tl_pane *t = p->priv;
 
 	if (t->tl[mode] == NULL)
-		t->tl[mode] = timeline_new_in(p->s, mode, t->attr, t->in);
+		t->tl[mode] = timeline_new_oc(p->s, mode, t->attr, t->in, symbols_offcpu(p->sym));
 	t->mode = mode;
 	if (mode == TL_TASKS && t->open == NULL) {
 		struct timeline *tl = t->tl[TL_TASKS];
@@ -169,12 +170,24 @@ make_timeline(struct pane *p, enum tl_mode mode)
 	build_vis(t);
 }
 
+/*
+ * The attr of the scope's event whose samples the lanes show: the off-CPU
+ * event is no attr of the recording (its spans are the gaps): every sample.
+ */
+static int
+scope_attr(const struct pane *p)
+{
+	int attr = symbols_scope_attr(p->sym);
+
+	return attr >= 0 && (size_t)attr >= session_attrs(p->s)->n ? -1 : attr;
+}
+
 /* Follow the scope: its event and samples (rebuild) and its time range (the bounds). */
 static void
 sync(struct pane *p)
 {
 	struct tl_pane *t = p->priv;
-	int attr = symbols_scope_attr(p->sym);
+	int attr = scope_attr(p);
 	const struct hist *in = symbols_scope_hist(p->sym);
 
 	/* the samples of the scope, once the hist is counted for it */
@@ -183,7 +196,7 @@ sync(struct pane *p)
 	t->in = in;
 	/* the hist may find a second event only as symbols are resolved */
 	if (attr != t->attr) {
-		attr = symbols_scope_attr(p->sym);
+		attr = scope_attr(p);
 		for (int m = 0; m < 2; m++) {
 			timeline_free(t->tl[m]);
 			t->tl[m] = NULL;
@@ -517,6 +530,7 @@ grow_bufs(struct tl_pane *t, unsigned w)
 	t->hbuf = xreallocarray(t->hbuf, w, sizeof *t->hbuf);
 	t->lbuf = xreallocarray(t->lbuf, w, sizeof *t->lbuf);
 	t->gbuf = xreallocarray(t->gbuf, w, sizeof *t->gbuf);
+	t->kbuf = xreallocarray(t->kbuf, w, sizeof *t->kbuf);
 	t->cap = w;
 }
 
@@ -554,6 +568,11 @@ pick_hl(struct pane *p)
 	t->hl_attr = t->attr;
 }
 
+/* A gap's element and glyphs by its kind (sleeping, blocked, preempted). */
+static const int gap_el[TL_GAP_NKINDS] = { EL_TL_OFFCPU, EL_TL_BLOCKED, EL_TL_PREEMPTED };
+static const wchar_t gap_glyph[TL_GAP_NKINDS] = { 0x2500, 0x2501, 0x2504 };	/* ─ ━ ┄ */
+static const char gap_ascii[TL_GAP_NKINDS] = { '-', '=', '~' };
+
 /* One lane's row of density glyphs over the axis. */
 static void
 draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t lane, uint32_t max)
@@ -567,7 +586,7 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 
 	timeline_buckets(tl, lane, t->v0, t->v1, w, t->buf);
 	timeline_lost_buckets(tl, lane, t->v0, t->v1, w, t->lbuf);
-	timeline_gap_buckets(tl, lane, t->v0, t->v1, w, t->gbuf);
+	timeline_gap_buckets(tl, lane, t->v0, t->v1, w, t->gbuf, t->kbuf);
 	if (hl) {
 		pick_hl(p);
 		timeline_buckets_picked(tl, t->hl, t->nhl, lane, t->v0, t->v1, w, t->hbuf);
@@ -584,8 +603,9 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_HIGHLIGHT), lv, 0, ' ');
 		else if (n)
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, el), lv, 0, ' ');
-		else if (t->gbuf[k] * 2 >= colw && colw)
-			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_OFFCPU), 0, 0x2500, '-');
+		else if (t->gbuf[k] * 2 >= colw && colw)	/* off CPU: by what the thread waited in */
+			put_glyph(c, y, x + (int)k, col_el(t, k, ck, gap_el[t->kbuf[k] % TL_GAP_NKINDS]), 0,
+			    gap_glyph[t->kbuf[k] % TL_GAP_NKINDS], gap_ascii[t->kbuf[k] % TL_GAP_NKINDS]);
 		else
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_NORMAL), 0, 0, ' ');
 	}
@@ -646,7 +666,9 @@ head_line(struct pane *p, char *buf, size_t n)
 	}
 	if (tl->lanes[0].lost)
 		k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " lost (!)", tl->lanes[0].lost);
-	if (tl->has_switch)
+	if (tl->has_switch && symbols_offcpu(p->sym) != NULL)	/* spans with the states left in */
+		k += snprintf(buf + k, n - (size_t)k, " | off-CPU -S =D ~R+");
+	else if (tl->has_switch)
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU (-)");
 	if (t->highlight)
 		snprintf(buf + k, n - (size_t)k, " | highlight (H)");
@@ -872,6 +894,7 @@ tl_free(struct pane *p)
 	free(t->hbuf);
 	free(t->lbuf);
 	free(t->gbuf);
+	free(t->kbuf);
 	free(t);
 }
 
