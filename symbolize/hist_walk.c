@@ -804,8 +804,9 @@ offcpu_attr(const struct session *s)
 	return (int)session_attrs(s)->n + 64;
 }
 
-/* hist_opts.offcpu: is the sample at index position i a span's switch-out
- * (w->span then its span)?  Positions come in increasing order. */
+/* hist_opts.offcpu: is the sample at index position i charged a span
+ * (w->span then the first of them; others may follow at i)?  Positions
+ * come in increasing order. */
 static bool
 offcpu_at(const struct hist *h, struct walk *w, size_t i)
 {
@@ -886,9 +887,14 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	uint64_t period;
 	uint32_t ev[READ_MAX], self = 0;
 	size_t n = 0, nd;
+	bool embedded;
 
 	if ((w->head_only ? record_sample_head(session_attrs(s), r, record_attr(session_attrs(s), r), &smp) :
 	    record_decode_sample(session_attrs(s), r, &smp, NULL)) < 0)
+		return -1;
+	/* perf 6.15's offcpu-time samples: their fields in the raw data, a user stack */
+	embedded = h->o.offcpu != NULL && (h->o.offcpu->v[w->span].flags & OFFCPU_EMBEDDED);
+	if (embedded && !offcpu_embedded(&smp))
 		return -1;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))
@@ -921,7 +927,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	}
 	if (w->branch_mode && smp.branch == NULL)
 		return 0;	/* as perf: no branch stack, no rows */
-	cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	cpumode = embedded ? PERF_RECORD_MISC_USER : r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	for (size_t k = 0; k < nd; k++)
 		ev[k] = hist_event_of(h, d[k].attr, h->o.offcpu != NULL ? OFFCPU_EVENT_NAME :
 		    session_attr_name(s, d[k].attr));
@@ -978,6 +984,32 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	return 1;
 }
 
+/*
+ * hist_opts.offcpu: every span charged to the sample at index position i
+ * (w->span the first), the sample added once for each; several share one
+ * when a thread was switched out again before its next sample (SWITCH
+ * records).
+ */
+static void
+offcpu_spans(struct hist *h, struct walk *w, size_t i, uint64_t *added, uint64_t *bad)
+{
+	const struct offcpu *oc = h->o.offcpu;
+	const struct rec_ent *ent = index_ent(session_index(h->s), i);
+	struct rec r;
+	bool got = session_rec(h->s, ent_loc(ent), &r) == 0;
+
+	if (w->span + 1 < oc->n && oc->v[w->span + 1].pos == i)
+		h->rc.no_rescope = true;	/* several samples at one index position */
+	for (; w->span < oc->n && oc->v[w->span].pos == i; w->span++) {
+		int rc = got ? add_sample(h, w, i, &r) : -1;
+
+		if (rc < 0)
+			(*bad)++;
+		else
+			*added += (uint64_t)rc;
+	}
+}
+
 void
 hist_walk_drop(struct hist *h)
 {
@@ -1030,7 +1062,7 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.reads = session_has_read_samples(s);
 	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads &&
-	    !h->o.mem_mode && !h->ks.whole_sample;
+	    !h->o.mem_mode && !h->ks.whole_sample && (h->o.offcpu == NULL || !h->o.offcpu->embedded);
 	if (to > ix->n)
 		to = ix->n;
 	if (h->o.offcpu != NULL)
@@ -1077,8 +1109,12 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			}
 			continue;
 		}
-		if (h->o.offcpu != NULL ? !offcpu_at(h, &w, i) :
-		    h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
+		if (h->o.offcpu != NULL) {
+			if (offcpu_at(h, &w, i))
+				offcpu_spans(h, &w, i, &added, &bad);
+			continue;
+		}
+		if (h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
 		    (int)ent_attr(ent) != h->o.event && !w.reads)
 			continue;
 		rc = session_rec(s, ent_loc(ent), &r) < 0 ? -1 : add_sample(h, &w, i, &r);
