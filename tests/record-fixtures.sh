@@ -206,6 +206,9 @@ if want sched.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	mv "$exp/sched.data.timehist--state.txt" "$exp/sched.data.timehist-state.txt"
 fi
 want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
+# off-CPU time from PERF_RECORD_SWITCH alone (no sched_switch tracepoint): each span charged
+# to the thread's last sample before it, which tests/test_offcpu.c checks
+want offcpu-sw.data && rec offcpu-sw.data -e cpu-clock -F 10000 -g --switch-events -- ./offcpu
 if want stat.data; then
 	echo "== stat.data: perf stat record -e cpu-clock,task-clock -- ./cpu"
 	rm -f "$out/stat.data"
