@@ -887,14 +887,17 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	uint64_t period;
 	uint32_t ev[READ_MAX], self = 0;
 	size_t n = 0, nd;
+	unsigned fl;
 	bool embedded;
 
 	if ((w->head_only ? record_sample_head(session_attrs(s), r, record_attr(session_attrs(s), r), &smp) :
 	    record_decode_sample(session_attrs(s), r, &smp, NULL)) < 0)
 		return -1;
-	/* perf 6.15's offcpu-time samples: their fields in the raw data, a user stack */
-	embedded = h->o.offcpu != NULL && (h->o.offcpu->v[w->span].flags & OFFCPU_EMBEDDED);
-	if (embedded && !offcpu_embedded(&smp))
+	/* offcpu-time samples: their fields as perf writes them (6.15's in the raw
+	 * data, a user stack) */
+	fl = h->o.offcpu != NULL ? h->o.offcpu->v[w->span].flags : 0;
+	embedded = (fl & OFFCPU_EMBEDDED) != 0;
+	if ((fl & OFFCPU_BPF) && !offcpu_bpf_sample(&smp))
 		return -1;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))

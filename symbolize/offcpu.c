@@ -383,29 +383,39 @@ offcpu_embedded(struct sample *smp)
 	return true;
 }
 
+bool
+offcpu_bpf_sample(struct sample *smp)
+{
+	const uint64_t need = PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	/* a big-endian file: the reader's swap and the host's order differ */
+	bool file_be = smp->swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint32_t pid = smp->pid;
+
+	if (smp->sample_type & PERF_SAMPLE_RAW)
+		return offcpu_embedded(smp);
+	if ((smp->sample_type & need) != need)
+		return false;
+	if (file_be) {
+		smp->pid = smp->tid;
+		smp->tid = pid;
+	}
+	return true;
+}
+
 /* An offcpu-time sample at index position i: its span. */
 static void
 take_bpf(struct offcpu *o, const struct session *s, size_t i, const struct rec *r)
 {
-	const uint64_t need = PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
 	struct sample smp;
-	uint16_t flags = 0;
+	uint16_t flags = OFFCPU_BPF;
 
 	o->nswitch++;
-	if (record_decode_sample(session_attrs(s), r, &smp, NULL) < 0) {
+	if (record_decode_sample(session_attrs(s), r, &smp, NULL) < 0 || !offcpu_bpf_sample(&smp)) {
 		o->nbad++;
 		return;
 	}
-	if (smp.sample_type & PERF_SAMPLE_RAW) {
-		if (!offcpu_embedded(&smp)) {
-			o->nbad++;
-			return;
-		}
-		flags = OFFCPU_EMBEDDED;
-	} else if ((smp.sample_type & need) != need) {
-		o->nbad++;
-		return;
-	}
+	if (smp.sample_type & PERF_SAMPLE_RAW)
+		flags |= OFFCPU_EMBEDDED;
 	if (smp.period > OFFCPU_NS_MAX) {
 		o->nbad++;
 		return;

@@ -30,7 +30,7 @@
  *   where it lies (perf 6.14 and before: the sample's own tid, period and
  *   callchain, written at the end of the recording; perf 6.15 and later: the
  *   same fields embedded in the sample's raw data, in samples written at the
- *   end or, for long spans, when they end).  State S|D (perf records only
+ *   end or, for long spans, when they end; offcpu_bpf_sample()).  State S|D (perf records only
  *   those).  Samples whose fields do not hold are left out and counted.
  *
  * Any span over OFFCPU_NS_MAX is damage: left out and counted (nbad).  The
@@ -65,6 +65,8 @@
 /* offcpu_span.flags */
 #define OFFCPU_APPROX		1u	/* the stack is the thread's last sample's */
 #define OFFCPU_EMBEDDED		2u	/* the sample's fields are in its raw data */
+#define OFFCPU_BPF		4u	/* an offcpu-time sample: its fields as perf
+					 * writes them (offcpu_bpf_sample()) */
 
 /* One stretch of time a thread spent off CPU. */
 struct offcpu_span {
@@ -150,5 +152,14 @@ const char *offcpu_source_name(enum offcpu_source src);
  * when the raw data does not hold them.
  */
 bool offcpu_embedded(struct sample *smp);
+
+/*
+ * An offcpu-time sample's fields as perf writes them: offcpu_embedded()'s
+ * when it has raw data; else its own, but for its TID field, which perf
+ * writes as one u64 (tid << 32 | pid) rather than as the kernel's two u32:
+ * in a big-endian file the two halves are swapped back.  False when the
+ * fields do not hold (smp then as it was).
+ */
+bool offcpu_bpf_sample(struct sample *smp);
 
 #endif

@@ -45,6 +45,7 @@ struct osyn_smp {
 	const uint64_t	*raw;		/* u64 words */
 	size_t		 nraw;
 	uint32_t	 raw_size;	/* 0: the words' size and 4 bytes of padding */
+	bool		 tid_word;	/* TID as one u64, tid << 32 | pid, as perf writes it */
 };
 
 static void
@@ -150,7 +151,9 @@ sample(struct pdbuf *b, uint64_t st, const struct osyn_smp *s)
 		pd_u64(b, s->id);
 	if (st & PERF_SAMPLE_IP)
 		pd_u64(b, s->ip);
-	if (st & PERF_SAMPLE_TID) {
+	if ((st & PERF_SAMPLE_TID) && s->tid_word) {
+		pd_u64(b, (uint64_t)s->tid << 32 | s->pid);	/* perf's off_cpu_write() */
+	} else if (st & PERF_SAMPLE_TID) {
 		pd_u32(b, s->pid);
 		pd_u32(b, s->tid);
 	}
@@ -307,20 +310,22 @@ bpf_new(struct pdbuf *b, uint64_t st, bool hostile)
 	sample(b, st, &s);
 }
 
-/* OSYN_BPF_OLD: the spans of bpf_new as perf 6.14 writes them, at the end.
- * Hostile: a period of 2^64-1, a sample without its chain's entries. */
+/* OSYN_BPF_OLD: the spans of bpf_new as perf 6.14 writes them, at the end
+ * (the TID field one u64).  Hostile: a period of 2^64-1. */
 static void
 bpf_old(struct pdbuf *b, uint64_t st, bool hostile)
 {
 	struct osyn_smp s = { .id = 200, .pid = OSYN_PID, .tid = 11, .time = END_TIME, .period = 3000,
-		.chain = chain_a, .nchain = N(chain_a), .ip = chain_a[1] };
+		.chain = chain_a, .nchain = N(chain_a), .ip = chain_a[1], .tid_word = true };
 
 	sample(b, st, &s);
 	s = (struct osyn_smp){ .id = 200, .pid = OSYN_PID, .tid = 12, .time = END_TIME + 1,
-		.period = 1000, .chain = chain_b, .nchain = N(chain_b), .ip = chain_b[1] };
+		.period = 1000, .chain = chain_b, .nchain = N(chain_b), .ip = chain_b[1],
+		.tid_word = true };
 	sample(b, st, &s);
 	s = (struct osyn_smp){ .id = 200, .pid = OSYN_PID, .tid = 11, .time = END_TIME + 2,
-		.period = 4000, .chain = chain_c, .nchain = N(chain_c), .ip = chain_c[1] };
+		.period = 4000, .chain = chain_c, .nchain = N(chain_c), .ip = chain_c[1],
+		.tid_word = true };
 	sample(b, st, &s);
 	if (!hostile)
 		return;

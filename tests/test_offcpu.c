@@ -471,7 +471,7 @@ Test(offcpu_bpf, spans_of_both_forms)
 		for (int swap = 0; swap < 2; swap++) {
 			char *path = osyn_file((enum osyn_kind)k, swap, false);
 			struct session *s = osyn_open(path);
-			unsigned fl = k == OSYN_BPF_NEW ? OFFCPU_EMBEDDED : 0;
+			unsigned fl = OFFCPU_BPF | (k == OSYN_BPF_NEW ? OFFCPU_EMBEDDED : 0);
 			struct offcpu o;
 
 			cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
