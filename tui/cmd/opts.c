@@ -518,7 +518,7 @@ cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc)
 		return -1;
 	}
 	if (oc->source == OFFCPU_SRC_SWITCH)
-		fprintf(stderr, "perfnav %s: --off-cpu: from %s, approximate: each span charged to its thread's last sample before it; left out: %" PRIu64 " switch-outs of threads with no sample before\n",
+		fprintf(stderr, "perfnav %s: --off-cpu: from %s, approximate: each span charged to its thread's last sample before it; switch-outs of threads with no sample before, left out: %" PRIu64 "\n",
 		    cmd, offcpu_source_name(oc->source), oc->nnosample);
 	else if (oc->source == OFFCPU_SRC_BPF)
 		fprintf(stderr, "perfnav %s: --off-cpu: from %s\n", cmd, offcpu_source_name(oc->source));
