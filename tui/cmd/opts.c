@@ -523,7 +523,8 @@ cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc)
 	else if (oc->source == OFFCPU_SRC_BPF)
 		fprintf(stderr, "perfnav %s: --off-cpu: from %s\n", cmd, offcpu_source_name(oc->source));
 	if (oc->nbad > 0)
-		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " of %" PRIu64 " %s (damaged, a switch-in timed before its switch-out, or a span over 52 days)\n",
-		    cmd, oc->nbad, oc->nswitch, offcpu_source_name(oc->source));
+		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " of %" PRIu64 " %s (damaged%s, or a span over 52 days)\n",
+		    cmd, oc->nbad, oc->nswitch, offcpu_source_name(oc->source),
+		    oc->source == OFFCPU_SRC_BPF ? "" : ", a switch-in timed before its switch-out");
 	return 0;
 }
