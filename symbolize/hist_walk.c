@@ -876,6 +876,9 @@ deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t pe
 		if (n > 1)
 			h->rc.no_rescope = true;	/* several samples at one index position */
 	}
+	/* perf's offcpu-time samples are the off-CPU event's: not twice */
+	if (h->o.offcpu != NULL && w->nspan > 0 && (h->o.offcpu->v[w->span].flags & OFFCPU_BPF))
+		k = 0;
 	return h->o.offcpu != NULL ? span_deliveries(h, w, smp, d, sp, k) : k;
 }
 
@@ -917,9 +920,17 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	uint64_t period;
 	uint32_t ev[READ_MAX], self = 0;
 	size_t n = 0, nd, sp[READ_MAX];
+	unsigned fl;
+	bool embedded;
 
 	if ((w->head_only ? record_sample_head(session_attrs(s), r, record_attr(session_attrs(s), r), &smp) :
 	    record_decode_sample(session_attrs(s), r, &smp, NULL)) < 0)
+		return -1;
+	/* offcpu-time samples: their fields as perf writes them (6.15's in the raw
+	 * data, a user stack); one span each */
+	fl = w->nspan > 0 ? h->o.offcpu->v[w->span].flags : 0;
+	embedded = (fl & OFFCPU_EMBEDDED) != 0;
+	if ((fl & OFFCPU_BPF) && !offcpu_bpf_sample(&smp))
 		return -1;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))
@@ -952,7 +963,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	}
 	if (w->branch_mode && smp.branch == NULL)
 		return 0;	/* as perf: no branch stack, no rows */
-	cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	cpumode = embedded ? PERF_RECORD_MISC_USER : r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	for (size_t k = 0; k < nd; k++)
 		ev[k] = hist_event_of(h, d[k].attr, sp[k] != SIZE_MAX ? OFFCPU_EVENT_NAME :
 		    session_attr_name(s, d[k].attr));
@@ -1005,7 +1016,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 			h->rc.sample_ent[i] = h->rc.last_self;
 		keep_row(h, i, sp[k], h->ps.last_row, d[k].period);
 	}
-	return 1;
+	/* the spans in its place: a sample added per span */
+	return h->o.offcpu != NULL && !h->o.offcpu_beside ? (int)nd : 1;
 }
 
 void
@@ -1060,7 +1072,7 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 	/* Self rows need only a sample's fixed head: no walk of its chain. */
 	w.reads = session_has_read_samples(s);
 	w.head_only = !h->o.children && !h->o.callgraph && !h->o.paths && !w.branch_mode && !w.reads &&
-	    !h->o.mem_mode && !h->ks.whole_sample;
+	    !h->o.mem_mode && !h->ks.whole_sample && (h->o.offcpu == NULL || !h->o.offcpu->embedded);
 	if (to > ix->n)
 		to = ix->n;
 	if (h->o.offcpu != NULL)
@@ -1113,6 +1125,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 			continue;
 		}
 		w.nspan = h->o.offcpu != NULL ? offcpu_at(h, &w, i) : 0;
+		if (w.nspan > 1 && !h->o.offcpu_beside)
+			h->rc.no_rescope = true;	/* several samples at one index position */
 		if (h->o.offcpu != NULL && !h->o.offcpu_beside ? w.nspan == 0 :
 		    h->o.event >= 0 && ent_attr(ent) != ENT_ATTR_NONE &&
 		    (int)ent_attr(ent) != h->o.event && !w.reads && w.nspan == 0)

@@ -13,11 +13,15 @@
 /*
  * offcpu.c: the pairing.  While walking, a span's ns holds its t_out and
  * open[] says which spans still wait for their switch-in; per thread, the
- * span it waits with (or HMAP_NONE).  Spans left waiting are dropped at the
- * end, and the array compacted in place.
+ * span it waits with (or HMAP_NONE) and its last sample's index position.
+ * Spans left waiting are dropped at the end, the array compacted in place
+ * and sorted by position (a SWITCH record's span lies at an earlier
+ * sample).
  */
 
 #define OFFCPU_NAME	"sched:sched_switch"
+#define NO_POS		UINT64_MAX
+#define SW_BPF_OUTPUT	10	/* PERF_COUNT_SW_BPF_OUTPUT */
 
 /* The fields' places in one attr's payloads. */
 struct sw_locs {
@@ -26,27 +30,94 @@ struct sw_locs {
 	struct tp_loc	 prev, next, state;
 };
 
+struct thr {
+	uint64_t	 last;		/* its last sample's index position, or NO_POS */
+	uint32_t	 waiting;	/* span index or HMAP_NONE */
+};
+
 struct offcpu_pairing {
 	struct offcpu	*o;
-	uint8_t		*open;		/* per span: waiting for its switch-in */
+	uint8_t		*open;		/* per span: 1 waiting for its switch-in, 2 dropped */
 	struct hmap	 slot_of;	/* tid -> thread slot */
-	uint32_t	*waiting;	/* per thread slot: span index or HMAP_NONE */
+	struct thr	*thr;
 	size_t		 nthr, capthr;
 };
 
-static uint32_t *
-thread_wait(struct offcpu_pairing *p, int64_t tid)
+static struct thr *
+thread_of(struct offcpu_pairing *p, int64_t tid)
 {
 	uint64_t key = (uint64_t)(uint32_t)tid;
 	uint32_t slot = hmap_get(&p->slot_of, key);
 
 	if (slot == HMAP_NONE) {
-		GROW(p->waiting, p->capthr, p->nthr + 1);
+		GROW(p->thr, p->capthr, p->nthr + 1);
 		slot = (uint32_t)p->nthr++;
-		p->waiting[slot] = HMAP_NONE;
+		p->thr[slot] = (struct thr){ NO_POS, HMAP_NONE };
 		hmap_set(&p->slot_of, key, slot);
 	}
-	return &p->waiting[slot];
+	return &p->thr[slot];
+}
+
+/* tid switched in at time t: its waiting span ends. */
+static void
+pair_in(struct offcpu_pairing *p, int64_t tid, uint64_t t)
+{
+	struct offcpu *o = p->o;
+	struct thr *th = thread_of(p, tid);
+	struct offcpu_span *sp;
+
+	if (th->waiting == HMAP_NONE)
+		return;
+	sp = &o->v[th->waiting];
+	if (t >= sp->ns && t - sp->ns <= OFFCPU_NS_MAX) {
+		sp->ns = t - sp->ns;
+		p->open[th->waiting] = 0;
+	} else {
+		p->open[th->waiting] = 2;	/* in before out, or too long: damage, no span */
+		o->nbad++;
+	}
+	th->waiting = HMAP_NONE;
+}
+
+/* A new span at pos; its index, or HMAP_NONE (too many: counted). */
+static uint32_t
+span_new(struct offcpu *o, uint8_t **open, uint64_t pos, uint64_t ns, int64_t tid, uint16_t state,
+    uint16_t flags)
+{
+	if (o->n >= UINT32_MAX - 1) {
+		o->nbad++;
+		return HMAP_NONE;
+	}
+	if (o->n == o->cap) {
+		GROW(o->v, o->cap, o->n + 1);
+		if (open != NULL)
+			*open = xreallocarray(*open, o->cap, 1);
+	}
+	o->v[o->n] = (struct offcpu_span){ pos, ns, (int32_t)tid, state, flags };
+	if (open != NULL)
+		(*open)[o->n] = 1;
+	return (uint32_t)o->n++;
+}
+
+/* tid switched out at time t, charged at index position pos (NO_POS: no
+ * sample to charge, left out). */
+static void
+pair_out(struct offcpu_pairing *p, int64_t tid, uint64_t pos, uint64_t t, uint16_t state,
+    uint16_t flags)
+{
+	struct offcpu *o = p->o;
+	struct thr *th = thread_of(p, tid);
+
+	if (th->waiting != HMAP_NONE) {
+		o->nagain++;
+		p->open[th->waiting] = 2;	/* dropped, not counted as open */
+		th->waiting = HMAP_NONE;
+	}
+	if (pos == NO_POS) {
+		o->nnosample++;
+		return;
+	}
+	th->waiting = span_new(o, &p->open, pos, t, tid, state, flags);
 }
 
 /* One sched_switch at index position pos, time t: next_pid switched in, prev_pid out. */
@@ -54,46 +125,12 @@ void
 offcpu_pairing_add(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t prev, int64_t next,
     int64_t state)
 {
-	struct offcpu *o = p->o;
-	uint32_t *w = thread_wait(p, next);
-	struct offcpu_span *sp;
-
-	if (*w != HMAP_NONE) {
-		sp = &o->v[*w];
-		if (t >= sp->ns) {
-			sp->ns = t - sp->ns;
-			p->open[*w] = 0;
-		} else {
-			p->open[*w] = 2;	/* in before out: damage, no span */
-			o->nbad++;
-		}
-		*w = HMAP_NONE;
-	}
+	pair_in(p, next, t);
 	if (prev == 0) {
-		o->nidle++;
+		p->o->nidle++;
 		return;
 	}
-	w = thread_wait(p, prev);
-	if (*w != HMAP_NONE) {
-		o->nagain++;
-		p->open[*w] = 2;	/* dropped, not counted as open */
-	}
-	if (o->n >= UINT32_MAX - 1) {
-		o->nbad++;
-		*w = HMAP_NONE;
-		return;
-	}
-	if (o->n == o->cap) {
-		GROW(o->v, o->cap, o->n + 1);
-		p->open = xreallocarray(p->open, o->cap, 1);
-	}
-	sp = &o->v[o->n];
-	sp->pos = pos;
-	sp->ns = t;
-	sp->tid = (int32_t)prev;
-	sp->state = (uint32_t)state;
-	p->open[o->n] = 1;
-	*w = (uint32_t)o->n++;
+	pair_out(p, prev, pos, t, (uint16_t)state, 0);
 }
 
 /* The sched_switch attrs of s and their fields' places; false if none is. */
@@ -158,6 +195,34 @@ offcpu_pairing_begin(struct offcpu *o)
 	return p;
 }
 
+static int
+cmp_span(const void *a, const void *b)
+{
+	const struct offcpu_span *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return (x->state > y->state) - (x->state < y->state);
+}
+
+/* Sort the spans by position if they are not; set the model's marks. */
+static void
+finish(struct offcpu *o)
+{
+	bool sorted = true;
+
+	for (size_t i = 0; i < o->n; i++) {
+		if (i > 0 && o->v[i].pos < o->v[i - 1].pos)
+			sorted = false;
+		o->approx |= (o->v[i].flags & OFFCPU_APPROX) != 0;
+		o->embedded |= (o->v[i].flags & OFFCPU_EMBEDDED) != 0;
+	}
+	if (!sorted)
+		qsort(o->v, o->n, sizeof *o->v, cmp_span);
+}
+
 /* Drop the spans not paired, in place; count those left waiting. */
 static void
 compact(struct offcpu_pairing *p)
@@ -174,6 +239,7 @@ compact(struct offcpu_pairing *p)
 		o->v[k++] = o->v[i];
 	}
 	o->n = k;
+	finish(o);
 }
 
 void
@@ -181,44 +247,251 @@ offcpu_pairing_end(struct offcpu_pairing *p)
 {
 	compact(p);
 	free(p->open);
-	free(p->waiting);
+	free(p->thr);
 	hmap_free(&p->slot_of);
 	free(p);
+}
+
+/* The sched_switch source: its samples paired. */
+static void
+build_sched(const struct session *s, const struct sw_locs *locs, struct offcpu *o)
+{
+	const struct attr_table *at = session_attrs(s);
+	const struct rec_index *ix = session_index(s);
+	struct offcpu_pairing *p = offcpu_pairing_begin(o);
+
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *ent = index_ent(ix, i);
+		unsigned a = ent_attr(ent);
+		struct rec r;
+
+		if (ent_type(ent) != PF_REC_SAMPLE ||
+		    (a != ENT_ATTR_NONE && (a >= at->n || !locs[a].is_switch)))
+			continue;
+		if (session_rec(s, ent_loc(ent), &r) == 0)
+			take_sample(p, s, locs, i, &r);
+	}
+	o->source = OFFCPU_SRC_SCHED;
+	offcpu_pairing_end(p);
+}
+
+/* Does s have SWITCH records and samples? */
+static bool
+has_switch_records(const struct session *s)
+{
+	const struct rec_index *ix = session_index(s);
+	bool rec = false, smp = false;
+
+	for (size_t i = 0; i < ix->n && !(rec && smp); i++) {
+		unsigned type = ent_type(index_ent(ix, i));
+
+		rec |= type == PF_REC_SWITCH || type == PF_REC_SWITCH_CPU_WIDE;
+		smp |= type == PF_REC_SAMPLE;
+	}
+	return rec && smp;
+}
+
+/* A SWITCH or SWITCH_CPU_WIDE record at index position i into the pairing. */
+static void
+take_switch(struct offcpu_pairing *p, const struct session *s, size_t i)
+{
+	const struct rec_ent *ent = index_ent(session_index(s), i);
+	const uint32_t need = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	struct rec_switch sw;
+	struct sample_id id;
+	struct rec r;
+
+	p->o->nswitch++;
+	if (session_rec(s, ent_loc(ent), &r) < 0 || record_switch(&r, &sw) < 0 ||
+	    record_decode_sample_id(session_attrs(s), &r, &id) < 0 || (id.have & need) != need) {
+		p->o->nbad++;
+		return;
+	}
+	if (!sw.out) {
+		if (id.tid != 0)
+			pair_in(p, (int32_t)id.tid, id.time);
+		return;
+	}
+	if (id.tid == 0) {
+		p->o->nidle++;
+		return;
+	}
+	pair_out(p, (int32_t)id.tid, thread_of(p, (int32_t)id.tid)->last, id.time,
+	    sw.preempt ? OFFCPU_STATE_PREEMPT : OFFCPU_STATE_ASLEEP, OFFCPU_APPROX);
+}
+
+/* The SWITCH source: the records paired, each span at its thread's last sample. */
+static void
+build_switch(const struct session *s, struct offcpu *o)
+{
+	const struct rec_index *ix = session_index(s);
+	struct offcpu_pairing *p = offcpu_pairing_begin(o);
+
+	for (size_t i = 0; i < ix->n; i++) {
+		unsigned type = ent_type(index_ent(ix, i));
+
+		if (type == PF_REC_SAMPLE) {
+			struct ent_who w = session_ent_who(s, i);
+
+			if (w.tid > 0)
+				thread_of(p, w.tid)->last = i;
+		} else if (type == PF_REC_SWITCH || type == PF_REC_SWITCH_CPU_WIDE) {
+			take_switch(p, s, i);
+		}
+	}
+	o->source = OFFCPU_SRC_SWITCH;
+	offcpu_pairing_end(p);
+}
+
+/* Is attr i perf record --off-cpu's event? */
+static bool
+is_bpf_attr(const struct session *s, size_t i)
+{
+	const struct perf_event_attr *a = &session_attrs(s)->v[i].attr;
+
+	return a->type == PERF_TYPE_SOFTWARE && a->config == SW_BPF_OUTPUT &&
+	    strcmp(session_attr_name(s, (int)i), OFFCPU_BPF_EVENT) == 0;
+}
+
+bool
+offcpu_embedded(struct sample *smp)
+{
+	const uint8_t *p = smp->raw;
+	uint64_t v, period, nr;
+
+	/* three words, the chain, the cgroup word */
+	if (p == NULL || !(smp->sample_type & PERF_SAMPLE_RAW) || smp->raw_size < 32)
+		return false;
+	v = rd64(p, smp->swap);
+	period = rd64(p + 8, smp->swap);
+	nr = rd64(p + 16, smp->swap);
+	if (nr > (smp->raw_size - 32) / 8)
+		return false;
+	if (smp->time >= OFFCPU_BPF_END_TIME) {	/* (u64)tid << 32 | pid */
+		smp->pid = (uint32_t)v;
+		smp->tid = (uint32_t)(v >> 32);
+	} else {				/* (u64)tgid << 32 | tid */
+		smp->pid = (uint32_t)(v >> 32);
+		smp->tid = (uint32_t)v;
+	}
+	smp->period = period;
+	smp->callchain = p + 24;
+	smp->callchain_nr = nr;
+	/* perf's: the first entry after the PERF_CONTEXT_USER mark */
+	smp->ip = nr >= 2 ? rd64(p + 32, smp->swap) : nr == 1 ? rd64(p + 24, smp->swap) : 0;
+	smp->sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	return true;
+}
+
+bool
+offcpu_bpf_sample(struct sample *smp)
+{
+	const uint64_t need = PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	/* a big-endian file: the reader's swap and the host's order differ */
+	bool file_be = smp->swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint32_t pid = smp->pid;
+
+	if (smp->sample_type & PERF_SAMPLE_RAW)
+		return offcpu_embedded(smp);
+	if ((smp->sample_type & need) != need)
+		return false;
+	if (file_be) {
+		smp->pid = smp->tid;
+		smp->tid = pid;
+	}
+	return true;
+}
+
+/* An offcpu-time sample at index position i: its span. */
+static void
+take_bpf(struct offcpu *o, const struct session *s, size_t i, const struct rec *r)
+{
+	struct sample smp;
+	uint16_t flags = OFFCPU_BPF;
+
+	o->nswitch++;
+	if (record_decode_sample(session_attrs(s), r, &smp, NULL) < 0 || !offcpu_bpf_sample(&smp)) {
+		o->nbad++;
+		return;
+	}
+	if (smp.sample_type & PERF_SAMPLE_RAW)
+		flags |= OFFCPU_EMBEDDED;
+	if (smp.period > OFFCPU_NS_MAX) {
+		o->nbad++;
+		return;
+	}
+	if (span_new(o, NULL, i, smp.period, (int32_t)smp.tid, OFFCPU_STATE_ASLEEP, flags) != HMAP_NONE)
+		o->total_ns += smp.period;
+}
+
+/* The offcpu-time source: a span per sample, where it lies. */
+static void
+build_bpf(const struct session *s, const bool *bpf, struct offcpu *o)
+{
+	const struct rec_index *ix = session_index(s);
+	size_t nattr = session_attrs(s)->n;
+
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *ent = index_ent(ix, i);
+		unsigned a = ent_attr(ent);
+		struct rec r;
+
+		if (ent_type(ent) != PF_REC_SAMPLE || a == ENT_ATTR_NONE || a >= nattr || !bpf[a])
+			continue;
+		if (session_rec(s, ent_loc(ent), &r) < 0)
+			o->nbad++;
+		else
+			take_bpf(o, s, i, &r);
+	}
+	o->source = OFFCPU_SRC_BPF;
+	finish(o);
 }
 
 enum offcpu_none
 offcpu_build(const struct session *s, struct offcpu *o)
 {
 	const struct attr_table *at = session_attrs(s);
-	const struct rec_index *ix = session_index(s);
-	struct offcpu_pairing *p;
+	enum offcpu_none why = OFFCPU_NO_EVENT;
 	struct sw_locs *locs;
 	struct tpevent *tp;
-	enum offcpu_none why;
+	bool *bpf, any_bpf = false;
 
 	memset(o, 0, sizeof *o);
 	if (at->n == 0)
 		return OFFCPU_NO_EVENT;
 	tp = tpevent_new(s);
 	locs = xreallocarray(NULL, at->n, sizeof *locs);
+	bpf = xreallocarray(NULL, at->n, sizeof *bpf);
+	for (size_t i = 0; i < at->n; i++)
+		any_bpf |= bpf[i] = is_bpf_attr(s, i);
 	if (find_switch_attrs(s, tp, locs, &why)) {
-		p = offcpu_pairing_begin(o);
-		for (size_t i = 0; i < ix->n; i++) {
-			const struct rec_ent *ent = index_ent(ix, i);
-			unsigned a = ent_attr(ent);
-			struct rec r;
-
-			if (ent_type(ent) != PF_REC_SAMPLE ||
-			    (a != ENT_ATTR_NONE && (a >= at->n || !locs[a].is_switch)))
-				continue;
-			if (session_rec(s, ent_loc(ent), &r) == 0)
-				take_sample(p, s, locs, i, &r);
-		}
-		offcpu_pairing_end(p);
+		build_sched(s, locs, o);
+	} else if (has_switch_records(s)) {
+		build_switch(s, o);
+		why = OFFCPU_OK;
+	} else if (any_bpf) {
+		build_bpf(s, bpf, o);
+		why = OFFCPU_OK;
 	}
+	free(bpf);
 	free(locs);
 	tpevent_free(tp);
 	return why;
+}
+
+const char *
+offcpu_source_name(enum offcpu_source src)
+{
+	switch (src) {
+	case OFFCPU_SRC_SCHED:
+		return "sched:sched_switch samples";
+	case OFFCPU_SRC_SWITCH:
+		return "PERF_RECORD_SWITCH records";
+	case OFFCPU_SRC_BPF:
+		return "offcpu-time samples (perf record --off-cpu)";
+	default:
+		return "none";
+	}
 }
 
 void

@@ -377,6 +377,8 @@ store_gaps(struct timeline *tl, struct lgap *v, size_t nv)
 enum tl_gap_kind
 timeline_gap_kind(uint32_t state)
 {
+	if ((state & 0xff) == 0x3)
+		return TL_GAP_SLEEP;	/* S|D: asleep or blocked, the source does not say */
 	if (state & 0x2)
 		return TL_GAP_BLOCKED;
 	if ((state & 0xff) == 0 || (state & 0x100))

@@ -206,6 +206,14 @@ if want sched.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	mv "$exp/sched.data.timehist--state.txt" "$exp/sched.data.timehist-state.txt"
 fi
 want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
+# off-CPU time from PERF_RECORD_SWITCH alone (no sched_switch tracepoint): each span charged
+# to the thread's last sample before it, which tests/test_offcpu.c and tests/offcpu-check.sh check
+if want offcpu-sw.data; then
+	rec offcpu-sw.data -e cpu-clock -F 10000 -g --switch-events -- ./offcpu
+	# the samples' stacks and the switches, what tests/offcpu-check.sh computes off-CPU time from
+	"${PERF[@]}" script -i "$out/offcpu-sw.data" --show-switch-events -F tid,time,ip,sym,dso --ns \
+		--kallsyms /dev/null >"$exp/offcpu-sw.data.offcpu-script.txt" 2>/dev/null
+fi
 if want stat.data; then
 	echo "== stat.data: perf stat record -e cpu-clock,task-clock -- ./cpu"
 	rm -f "$out/stat.data"

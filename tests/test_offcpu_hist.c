@@ -81,11 +81,12 @@ event_named(const struct hist *h, const char *name)
 static void
 same_event(struct hist *ha, size_t a, struct hist *hb, size_t b, const char *what)
 {
-	const unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_SYM);
+	const unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_DSO) |
+	    HIST_KEEP(HIST_KEY_SYM);
 	const struct hist_entry *const *ra, *const *rb;
 	struct hist_entry *want;
 	size_t na, nb;
-	char x[512], y[512];
+	char x[512], y[512], cx[256], cy[256], dx[512], dy[512];
 
 	cr_assert(a != SIZE_MAX && b != SIZE_MAX, "%s: the event in both", what);
 	cr_assert_eq(hist_event(ha, a)->total_period, hist_event(hb, b)->total_period,
@@ -102,8 +103,12 @@ same_event(struct hist *ha, size_t a, struct hist *hb, size_t b, const char *wha
 		size_t j = 0;
 
 		hist_key_text(ha, &want[i], HIST_KEY_SYM, x, sizeof x);
+		hist_key_text(ha, &want[i], HIST_KEY_COMM, cx, sizeof cx);
+		hist_key_text(ha, &want[i], HIST_KEY_DSO, dx, sizeof dx);
 		while (j < nb && !(want[i].tid == rb[j]->tid &&
-		    strcmp(x, hist_key_text(hb, rb[j], HIST_KEY_SYM, y, sizeof y)) == 0))
+		    strcmp(x, hist_key_text(hb, rb[j], HIST_KEY_SYM, y, sizeof y)) == 0 &&
+		    strcmp(cx, hist_key_text(hb, rb[j], HIST_KEY_COMM, cy, sizeof cy)) == 0 &&
+		    strcmp(dx, hist_key_text(hb, rb[j], HIST_KEY_DSO, dy, sizeof dy)) == 0))
 			j++;
 		cr_assert_lt(j, nb, "%s: row %s of %d", what, x, (int)want[i].tid);
 		cr_assert_eq(want[i].period, rb[j]->period, "%s: %s self", what, x);
@@ -120,16 +125,16 @@ struct fx {
 };
 
 static void
-fx_open(struct fx *x)
+fx_open(struct fx *x, const char *name)
 {
 	struct sym_opts so = { .kallsyms = "/dev/null" };
 
-	x->s = open_data("offcpu.data");
+	x->s = open_data(name);
 	snprintf(x->bdir, sizeof x->bdir, "%s", test_data("buildid"));
 	so.buildid_dir = x->bdir;
 	x->z = symbolizer_new(x->s, &so);
 	cr_assert_eq(offcpu_build(x->s, &x->o), OFFCPU_OK);
-	cr_assert_gt(x->o.n, 100);
+	cr_assert_gt(x->o.n, 50);
 }
 
 static void
@@ -140,27 +145,37 @@ fx_close(struct fx *x)
 	session_close(x->s);
 }
 
-Test(offcpu_hist, beside_is_alone_and_without)
+/* The recorded event name of fixture name's other samples. */
+static void
+beside_is_alone_and_without(const char *name, const char *other)
 {
 	struct fx x;
 	struct hist *beside, *alone, *without;
 
-	fx_open(&x);
+	fx_open(&x, name);
 	beside = one_pass(x.s, x.z, &x.o, true, NULL);
 	alone = one_pass(x.s, x.z, &x.o, false, NULL);
 	without = one_pass(x.s, x.z, NULL, false, NULL);
 	cr_assert_eq(hist_nevents(beside), hist_nevents(without) + 1, "one event more");
 	cr_assert_eq(hist_event(beside, event_named(beside, OFFCPU_EVENT_NAME))->total_period, x.o.total_ns);
 	same_event(alone, 0, beside, event_named(beside, OFFCPU_EVENT_NAME), "off-cpu");
-	same_event(without, 0, beside, event_named(beside, "sched:sched_switch"), "sched_switch");
+	same_event(without, event_named(without, other), beside, event_named(beside, other), other);
 	hist_free(beside);
 	hist_free(alone);
 	hist_free(without);
 	fx_close(&x);
 }
 
+Test(offcpu_hist, beside_is_alone_and_without)
+{
+	beside_is_alone_and_without("offcpu.data", "sched:sched_switch");
+	/* --switch-events alone: spans charged to each thread's last sample, several to one */
+	beside_is_alone_and_without("offcpu-sw.data", "cpu-clock");
+}
+
 /* A recount for a time range and for a thread gives the fresh hist's numbers. */
-Test(offcpu_hist, recount_is_a_fresh_hist)
+static void
+recount_is_a_fresh_hist(const char *name, const char *other)
 {
 	struct fx x;
 	struct hist *beside, *fresh;
@@ -169,7 +184,7 @@ Test(offcpu_hist, recount_is_a_fresh_hist)
 	struct hist_filter f;
 	int32_t tid;
 
-	fx_open(&x);
+	fx_open(&x, name);
 	ix = session_index(x.s);
 	beside = one_pass(x.s, x.z, &x.o, true, NULL);
 	memset(&f, 0, sizeof f);
@@ -183,8 +198,7 @@ Test(offcpu_hist, recount_is_a_fresh_hist)
 	    "the range holds less");
 	same_event(fresh, event_named(fresh, OFFCPU_EVENT_NAME), beside,
 	    event_named(beside, OFFCPU_EVENT_NAME), "time: off-cpu");
-	same_event(fresh, event_named(fresh, "sched:sched_switch"), beside,
-	    event_named(beside, "sched:sched_switch"), "time: sched_switch");
+	same_event(fresh, event_named(fresh, other), beside, event_named(beside, other), other);
 	hist_free(fresh);
 
 	memset(&f, 0, sizeof f);
@@ -200,8 +214,15 @@ Test(offcpu_hist, recount_is_a_fresh_hist)
 	fx_close(&x);
 }
 
+Test(offcpu_hist, recount_is_a_fresh_hist)
+{
+	recount_is_a_fresh_hist("offcpu.data", "sched:sched_switch");
+	recount_is_a_fresh_hist("offcpu-sw.data", "cpu-clock");
+}
+
 /* Two parts merged (the browser's two workers) are one pass, recounts included. */
-Test(offcpu_hist, split_and_merged_is_one_pass)
+static void
+split_and_merged_is_one_pass(const char *name)
 {
 	struct fx x;
 	struct hist_opts ho;
@@ -213,7 +234,7 @@ Test(offcpu_hist, split_and_merged_is_one_pass)
 	const struct rec_index *ix;
 	size_t mid;
 
-	fx_open(&x);
+	fx_open(&x, name);
 	ix = session_index(x.s);
 	so.buildid_dir = x.bdir;
 	zb = symbolizer_new(x.s, &so);
@@ -242,4 +263,10 @@ Test(offcpu_hist, split_and_merged_is_one_pass)
 	hist_free(one);
 	symbolizer_free(zb);
 	fx_close(&x);
+}
+
+Test(offcpu_hist, split_and_merged_is_one_pass)
+{
+	split_and_merged_is_one_pass("offcpu.data");
+	split_and_merged_is_one_pass("offcpu-sw.data");
 }

@@ -8,7 +8,11 @@
  *    reads it (bit and byte order, attr table, the section's bytes);
  *  - zstd: the payloads of zstd.data's COMPRESSED records, and the records
  *    of the other file-mode recordings compressed here, as fuzz_zstd reads
- *    them (a flag byte, payloads joined with FUZZ_SEP).
+ *    them (a flag byte, payloads joined with FUZZ_SEP);
+ *  - load, record, symbolize, script also: the byte-built recordings of
+ *    tests/offcpu_synth.c (off-CPU time from SWITCH records and from
+ *    perf record --off-cpu's two forms, damage included), which perf 6.1
+ *    cannot record.
  * seeds_main.c writes them to files (make fuzz), replay.c runs them.
  */
 #include "config.h"
@@ -23,6 +27,7 @@
 
 #include "tests/fuzz/fuzz.h"
 #include "tests/helpers.h"
+#include "tests/offcpu_synth.h"
 
 const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
 	"load", "record", "feature", "zstd", "symbolize", "script",
@@ -216,6 +221,28 @@ zstd_seeds(const char *name, const struct pdbuf *rec, uint8_t flags)
 	session_close(s);
 }
 
+/* The recordings of tests/offcpu_synth.c, whole and hostile, for the harnesses of whole files. */
+static void
+synth_seeds(void)
+{
+	static const char *const kinds[] = { "switch", "bpf-old", "bpf-new" };
+	char name[64];
+
+	for (int k = OSYN_SWITCH; k <= OSYN_BPF_NEW; k++) {
+		for (int hostile = 0; hostile < 2; hostile++) {
+			struct pdbuf b;
+
+			osyn_build(&b, (enum osyn_kind)k, false, hostile);
+			snprintf(name, sizeof name, "offcpu-%s%s.data", kinds[k], hostile ? "-bad" : "");
+			for (size_t h = 0; h < FUZZ_NHARNESS; h++)
+				if (strcmp(fuzz_harnesses[h], "feature") != 0 &&
+				    strcmp(fuzz_harnesses[h], "zstd") != 0)
+					write_seed(fuzz_harnesses[h], name, b.p, b.len);
+			pd_free(&b);
+		}
+	}
+}
+
 int
 seeds_make(const char *datadir, seeds_fn fn, void *arg)
 {
@@ -266,5 +293,6 @@ seeds_make(const char *datadir, seeds_fn fn, void *arg)
 		free(names[i]);
 	}
 	free(names);
+	synth_seeds();
 	return status ? -1 : 0;
 }

@@ -193,4 +193,14 @@ struct sym_opts;
 /* Map the common symbolization options onto the symbolizer's options. */
 void cmd_sym_opts(const struct common_opts *co, struct sym_opts *so);
 
+struct offcpu;
+/*
+ * --off-cpu of subcommand cmd: the off-CPU spans of r's recording into oc
+ * (symbolize/offcpu.h), and on stderr what was left out and, for a source
+ * other than sched_switch samples, which one it was (approximate for
+ * SWITCH records).  Returns 0, or -1 (message on stderr) when the recording
+ * has no source.
+ */
+int cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc);
+
 #endif

@@ -38,7 +38,7 @@ static const struct cmd_opt folded_opts[] = {
 	{ "event", 1, OPT_EVENT, "NAME: the event to fold (default: the first with samples)" },
 	{ "period", 0, OPT_PERIOD, "count the sample period instead of samples" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
-	{ "off-cpu", 0, OPT_OFF_CPU, "fold off-CPU time instead (as perfnav top --off-cpu counts it, from sched:sched_switch samples): each stack's count is its off-CPU nanoseconds" },
+	{ "off-cpu", 0, OPT_OFF_CPU, "fold off-CPU time instead, as perfnav top --off-cpu counts it (from sched:sched_switch samples, else PERF_RECORD_SWITCH records, approximate, else offcpu-time samples): each stack's count is its off-CPU nanoseconds" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
@@ -114,24 +114,6 @@ const struct cmd_spec folded_spec = {
 	.maxpos = 0,
 };
 
-/* --off-cpu: the recording's off-CPU spans into oc; 0, or -1 (said). */
-static int
-folded_offcpu(const struct cmd_run *r, struct offcpu *oc)
-{
-	switch (offcpu_build(r->s, oc)) {
-	case OFFCPU_OK:
-		return 0;
-	case OFFCPU_NO_EVENT:
-		fprintf(stderr, "perfnav folded: --off-cpu: %s has no sched:sched_switch samples "
-		    "(record with perf record -e sched:sched_switch -g)\n", r->co.input);
-		return -1;
-	default:
-		fprintf(stderr, "perfnav folded: --off-cpu: %s: no sched_switch format with prev_pid, "
-		    "next_pid and prev_state in its tracing data\n", r->co.input);
-		return -1;
-	}
-}
-
 int
 cmd_folded(int argc, char **argv)
 {
@@ -168,7 +150,7 @@ cmd_folded(int argc, char **argv)
 			return cmd_quit(&r, EXIT_USAGE);
 		}
 	}
-	if (a.off_cpu && folded_offcpu(&r, &oc) < 0) {
+	if (a.off_cpu && cmd_offcpu("folded", &r, &oc) < 0) {
 		filter_opts_free(&a.fo);
 		return cmd_quit(&r, EXIT_USAGE);
 	}

@@ -64,7 +64,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "branch-history", 0, OPT_BRANCH_HISTORY, "perf's branch history: each sample's branch stack (LBR) goes into its call graph, its targets and sources as frames keyed by address, with the branches' types, prediction, cycles and loop iterations; rows per sample (default keys srcline,sym,dso), call graphs printed" },
 	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
 	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat)" },
-	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time from sched:sched_switch samples (perf record -e sched:sched_switch -g): each time a thread is switched out until it is next switched in, charged to the stack it was switched out with, in the event off-cpu (period in ns); switch-outs never switched back in are left out" },
+	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time: each time a thread is switched out until it is next switched in, charged to the stack it was switched out with, in the event off-cpu (period in ns); switch-outs never switched back in are left out. From sched:sched_switch samples (perf record -e sched:sched_switch -g), else PERF_RECORD_SWITCH records (--switch-events; approximate: the stack is the thread's last sample before the switch-out), else perf record --off-cpu's offcpu-time samples (their period)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
@@ -486,8 +486,6 @@ static int
 top_offcpu_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *ho,
     struct offcpu *oc)
 {
-	enum offcpu_none why;
-
 	if (a->mem_mode || a->branch_history || a->branch == HIST_BRANCH_ON) {
 		fprintf(stderr, "perfnav top: --off-cpu does not go with --mem-mode, --branch-stack or --branch-history\n");
 		return -1;
@@ -499,20 +497,8 @@ top_offcpu_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *
 	}
 	a->event = NULL;
 	a->branch = HIST_BRANCH_OFF;
-	why = offcpu_build(r->s, oc);
-	if (why == OFFCPU_NO_EVENT) {
-		fprintf(stderr, "perfnav top: --off-cpu: %s has no sched:sched_switch samples (record with perf record -e sched:sched_switch -g)\n",
-		    textout_esc(r->co.input));
+	if (cmd_offcpu("top", r, oc) < 0)
 		return -1;
-	}
-	if (why == OFFCPU_NO_FORMAT) {
-		fprintf(stderr, "perfnav top: --off-cpu: %s: no sched_switch format with prev_pid, next_pid and prev_state in its tracing data\n",
-		    textout_esc(r->co.input));
-		return -1;
-	}
-	if (oc->nbad > 0)
-		fprintf(stderr, "perfnav top: --off-cpu: %" PRIu64 " of %" PRIu64 " sched_switch samples without a time or a readable payload left out\n",
-		    oc->nbad, oc->nswitch);
 	ho->offcpu = oc;
 	return 0;
 }
@@ -615,6 +601,9 @@ cmd_top(int argc, char **argv)
 		struct top_table tt = { s, a.pct, a.graph ? &a.cg : NULL,
 			a.sort != NULL && strncmp(a.sort, "sym", 3) == 0, a.sort == NULL };
 
+		if (a.off_cpu && oc.source != OFFCPU_SRC_SCHED)
+			printf("# Off-CPU time from %s%s\n#\n", offcpu_source_name(oc.source),
+			    oc.approx ? " (approximate: each span charged to its thread's last sample before it)" : "");
 		top_print_table(stdout, h, &ho, &tt);
 		if (ho.branch == HIST_BRANCH_ON)
 			print_branch_stat(stdout, hist_branch_stat(h));

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
@@ -496,4 +498,33 @@ cmd_quit(struct cmd_run *r, int status)
 	r->z = NULL;
 	r->s = NULL;
 	return status;
+}
+
+int
+cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc)
+{
+	const char *in = textout_esc(r->co.input);
+
+	switch (offcpu_build(r->s, oc)) {
+	case OFFCPU_OK:
+		break;
+	case OFFCPU_NO_EVENT:
+		fprintf(stderr, "perfnav %s: --off-cpu: %s has no sched:sched_switch samples, no PERF_RECORD_SWITCH records with samples and no offcpu-time event (record with perf record -e sched:sched_switch -g, --switch-events or --off-cpu)\n",
+		    cmd, in);
+		return -1;
+	default:
+		fprintf(stderr, "perfnav %s: --off-cpu: %s: no sched_switch format with prev_pid, next_pid and prev_state in its tracing data\n",
+		    cmd, in);
+		return -1;
+	}
+	if (oc->source == OFFCPU_SRC_SWITCH)
+		fprintf(stderr, "perfnav %s: --off-cpu: from %s, approximate: each span charged to its thread's last sample before it; switch-outs of threads with no sample before, left out: %" PRIu64 "\n",
+		    cmd, offcpu_source_name(oc->source), oc->nnosample);
+	else if (oc->source == OFFCPU_SRC_BPF)
+		fprintf(stderr, "perfnav %s: --off-cpu: from %s\n", cmd, offcpu_source_name(oc->source));
+	if (oc->nbad > 0)
+		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " of %" PRIu64 " %s (damaged%s, or a span over 52 days)\n",
+		    cmd, oc->nbad, oc->nswitch, offcpu_source_name(oc->source),
+		    oc->source == OFFCPU_SRC_BPF ? "" : ", a switch-in timed before its switch-out");
+	return 0;
 }
