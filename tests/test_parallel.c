@@ -481,3 +481,38 @@ Test(parallel, perf_made_switch_events)
 	parallel_free(&p);
 	session_close(s);
 }
+
+Test(parallel, split_in_two_gives_one_pass)
+{
+	/* cut the phases recording at every position, each part a hist of its
+	 * own (as top's second core): merged, the rows' latencies are one pass's */
+	struct pdbuf b;
+	struct session *s;
+	struct parallel p;
+	struct hist *one = phases_hist("parallelism,pid", true, NULL, &p, &s, &b);
+	const uint32_t *rows1;
+	size_t n1 = hist_rows(one, 0, 0, &rows1);
+	const struct hist_opts *o = hist_opts(one);
+
+	for (size_t cut = 1; cut < NPHASES; cut++) {
+		struct hist *a = hist_new(s, NULL, o), *c = hist_new(s, NULL, o);
+		const uint32_t *rows;
+
+		hist_add_range(a, 0, cut, NULL);
+		hist_add_range(c, cut, NPHASES, NULL);
+		cr_assert_eq(hist_merge(a, c), 0, "cut %zu", cut);
+		hist_free(c);
+		hist_finish(a);
+		cr_assert_eq(hist_event(a, 0)->total_latency, 8500000, "cut %zu", cut);
+		cr_assert_eq(hist_rows(a, 0, 0, &rows), n1, "cut %zu", cut);
+		for (size_t i = 0; i < n1; i++) {
+			const struct hist_entry *x = hist_entry_get(a, rows[i]);
+			const struct hist_entry *y = hist_entry_get(one, rows1[i]);
+
+			cr_expect(x->tid == y->tid && x->parallelism == y->parallelism &&
+			    x->latency == y->latency && x->period == y->period, "cut %zu row %zu", cut, i);
+		}
+		hist_free(a);
+	}
+	phases_free(one, &p, s, &b);
+}
