@@ -840,6 +840,7 @@ hist_children_lat_pct(const struct hist *h, const struct hist_entry *e)
  * perf's row order: children (when shown), self, samples, then first seen;
  * by latency (perf's --latency sort keys: latency_children,
  * overhead_children, latency, overhead) each latency before its period.
+ * The percent limit stays one of the period (hist_rows).
  */
 int
 hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t ix,
@@ -886,10 +887,8 @@ hist_rows(struct hist *h, size_t evi, double min_pct, const uint32_t **rows)
 
 		if (e->event != ev)
 			continue;
-		if (h->o.by_latency)
-			pct = h->o.children ? hist_children_lat_pct(h, e) : hist_self_lat_pct(h, e);
-		else
-			pct = h->o.children ? hist_children_pct(h, e) : hist_self_pct(h, e);
+		/* of the period even by latency: perf 6.15's hist_entry__get_percent_limit */
+		pct = h->o.children ? hist_children_pct(h, e) : hist_self_pct(h, e);
 		if (min_pct > 0 && pct < min_pct)
 			continue;
 		if (e->samples == 0 && (!h->o.children || e->acc_samples == 0))

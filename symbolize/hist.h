@@ -161,7 +161,8 @@ struct hist_opts {
 					 * parallelism, the filter's levels) and
 					 * latency (symbolize/parallel.h); borrowed */
 	bool		 by_latency;	/* rows sorted by latency first (perf's
-					 * report --latency), then as otherwise */
+					 * report --latency), then as otherwise; the
+					 * percent limit stays of the period, as perf's */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */

@@ -427,9 +427,6 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		double pct = total ? 100.0 * (double)(h->o.children ? m->acc_period : m->period) /
 		    (double)total : 0.0;
 
-		if (h->o.by_latency)
-			pct = h->o.children ? hist_children_lat_pct(h, m) : hist_self_lat_pct(h, m);
-
 		if (!(keep & thread_keys)) {
 			m->pid = b->pid;
 			m->tid = b->tid;
