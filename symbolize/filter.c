@@ -321,6 +321,37 @@ filter_parse_cpus(struct hist_filter *f, const char *s)
 	return 0;
 }
 
+int
+filter_parse_parallelism(struct hist_filter *f, const char *s)
+{
+	long *v;
+	size_t n;
+
+	if (parse_list(s, true, FILTER_MAX_PAR, &v, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] == 0) {
+			free(v);
+			return -1;	/* as perf: "parallelism level 0 is invalid" */
+		}
+	}
+	free(f->pars);
+	f->pars = xcalloc(FILTER_PAR_WORDS, sizeof *f->pars);
+	f->npars = FILTER_PAR_WORDS;
+	for (size_t i = 0; i < n; i++)
+		f->pars[v[i] / 64] |= UINT64_C(1) << (v[i] % 64);
+	free(v);
+	return 0;
+}
+
+bool
+filter_par_ok(const struct hist_filter *f, uint32_t level)
+{
+	if (f == NULL || f->npars == 0 || level == 0)
+		return true;
+	return level / 64 < f->npars && ((f->pars[level / 64] >> (level % 64)) & 1);
+}
+
 /* Comma-separated names into *v, *n (replacing them).  0, or -1 for an empty name. */
 static int
 parse_names(const char *s, char ***out, size_t *nout)
@@ -417,7 +448,7 @@ filter_active(const struct hist_filter *f)
 {
 	return f != NULL &&
 	    (f->ntime || f->npids || f->ntids || f->ncomms || f->ncpus || f->ndsos || f->nsyms ||
-	    f->nsym_ips);
+	    f->nsym_ips || f->npars);
 }
 
 bool
@@ -528,13 +559,14 @@ filter_equal(const struct hist_filter *a, const struct hist_filter *b)
 		return filter_active(a) == filter_active(b);
 	if (a->ntime != b->ntime || a->npids != b->npids || a->ntids != b->ntids ||
 	    a->ncomms != b->ncomms || a->ncpus != b->ncpus || a->ndsos != b->ndsos ||
-	    a->nsyms != b->nsyms || a->nsym_ips != b->nsym_ips)
+	    a->nsyms != b->nsyms || a->nsym_ips != b->nsym_ips || a->npars != b->npars)
 		return false;
 	if ((a->ntime && memcmp(a->time, b->time, a->ntime * sizeof *a->time)) ||
 	    (a->npids && memcmp(a->pids, b->pids, a->npids * sizeof *a->pids)) ||
 	    (a->ntids && memcmp(a->tids, b->tids, a->ntids * sizeof *a->tids)) ||
 	    (a->ncpus && memcmp(a->cpus, b->cpus, a->ncpus * sizeof *a->cpus)) ||
-	    (a->nsym_ips && memcmp(a->sym_ips, b->sym_ips, a->nsym_ips * sizeof *a->sym_ips)))
+	    (a->nsym_ips && memcmp(a->sym_ips, b->sym_ips, a->nsym_ips * sizeof *a->sym_ips)) ||
+	    (a->npars && memcmp(a->pars, b->pars, a->npars * sizeof *a->pars)))
 		return false;
 	return names_equal(a->comms, b->comms, a->ncomms) &&
 	    names_equal(a->dsos, b->dsos, a->ndsos) && names_equal(a->syms, b->syms, a->nsyms);
@@ -577,6 +609,7 @@ filter_copy(struct hist_filter *dst, const struct hist_filter *src)
 	dst->tids = dup_array(src->tids, src->ntids, sizeof *src->tids);
 	dst->cpus = dup_array(src->cpus, src->ncpus, sizeof *src->cpus);
 	dst->sym_ips = dup_array(src->sym_ips, src->nsym_ips, sizeof *src->sym_ips);
+	dst->pars = dup_array(src->pars, src->npars, sizeof *src->pars);
 	dst->comms = dup_names(src->comms, src->ncomms);
 	dst->dsos = dup_names(src->dsos, src->ndsos);
 	dst->syms = dup_names(src->syms, src->nsyms);
@@ -602,5 +635,6 @@ filter_free(struct hist_filter *f)
 	free(f->tids);
 	free(f->cpus);
 	free(f->sym_ips);
+	free(f->pars);
 	memset(f, 0, sizeof *f);
 }

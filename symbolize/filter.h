@@ -6,7 +6,8 @@
  * Two kinds of conditions, as in perf report 6.1:
  *  - time ranges and cpus leave a sample out altogether (perf skips it
  *    before counting: totals and percentages are of what is inside);
- *  - pids, tids, comms, DSOs and symbols leave a sample out of the rows
+ *  - pids, tids, comms, DSOs, symbols and parallelism levels (perf
+ *    6.15's --parallelism, symbolize/parallel.h) leave a sample out of the rows
  *    only ("only consider symbols in these ..."): it still counts in its
  *    event's total, so percentages stay those of the whole recording.
  *    DSOs and symbols are those of the sample's own address (perf's
@@ -42,6 +43,8 @@ struct hist_filter {
 	size_t			 nsyms;
 	uint64_t		*sym_ips;	/* sample addresses ("0x55d5...") */
 	size_t			 nsym_ips;
+	uint64_t		*pars;		/* parallelism levels kept: a bitmap, */
+	size_t			 npars;		/* npars words (FILTER_PAR_WORDS); 0: all */
 };
 
 struct frame;
@@ -49,6 +52,9 @@ struct symbolizer;
 
 /* Maximum cpu number filter_parse_cpus() accepts. */
 #define FILTER_MAX_CPU	65535
+/* Highest parallelism level filter_parse_parallelism() accepts (perf's MAX_NR_CPUS). */
+#define FILTER_MAX_PAR	4096
+#define FILTER_PAR_WORDS	(FILTER_MAX_PAR / 64 + 1)
 
 /*
  * Parse perf's --time value into f's time ranges (replacing any): absolute
@@ -84,6 +90,16 @@ int filter_parse_symbols(struct hist_filter *f, const char *s);
  * for a malformed list, a reversed range or a cpu over FILTER_MAX_CPU.
  */
 int filter_parse_cpus(struct hist_filter *f, const char *s);
+
+/*
+ * Parse perf 6.15's --parallelism list ("1", "7,8", "1,64-128": levels as
+ * perf's cpu lists) into f.  Returns 0, or -1 (f unchanged) for a malformed
+ * list, a reversed range, a level 0 or over FILTER_MAX_PAR.
+ */
+int filter_parse_parallelism(struct hist_filter *f, const char *s);
+
+/* Does a counted sample of this parallelism go into rows (level 0: unknown, in)? */
+bool filter_par_ok(const struct hist_filter *f, uint32_t level);
 
 /* Does f restrict anything? */
 bool filter_active(const struct hist_filter *f);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/parallel.h"
 
 /*
  * The histogram: construction, events, function nodes, entries, crediting
@@ -531,6 +532,7 @@ add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint6
 		if (e->stamp != h->stamp) {
 			e->stamp = h->stamp;
 			e->acc_period += period;
+			e->acc_latency += src->latency;
 			e->acc_samples++;
 			hist_credit(h, (uint32_t)(e - h->ent));
 		}
@@ -554,6 +556,7 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 		h->stamp = 1;
 	}
 	h->ev[ev].total_period += period;
+	h->ev[ev].total_latency += src->latency;
 	h->ev[ev].nsamples++;
 	memset(&k, 0, sizeof k);
 	k.event = ev;
@@ -573,9 +576,11 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	h->rc.ncred = 0;
 	hist_credit(h, h->rc.last_self);
 	e->period += period;
+	e->latency += src->latency;
 	e->samples++;
 	e->stamp = h->stamp;
 	e->acc_period += period;
+	e->acc_latency += src->latency;
 	e->acc_samples++;
 	hist_count_why(h, src->f, false, 1);
 	for (size_t i = 0; i < n; i++)
@@ -619,10 +624,14 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	if (!filter_sample_ok(h->o.filter, smp->time, smp->has_cpu, smp->cpu))
 		return;
 	ev = hist_event_of(h, smp->attr, smp->event_name);
+	src.par = smp->parallelism;
+	src.latency = smp->parallelism ? parallel_latency(smp->period, smp->parallelism) : 0;
 	if (h->o.filter != NULL &&
 	    (!filter_entry_ok(h->o.filter, smp->pid, smp->tid, smp->comm) ||
+	    !filter_par_ok(h->o.filter, smp->parallelism) ||
 	    !filter_frame_ok(h->o.filter, h->z, smp->self))) {
 		h->ev[ev].total_period += smp->period;
+		h->ev[ev].total_latency += src.latency;
 		h->ev[ev].nsamples++;
 		return;
 	}
@@ -811,13 +820,40 @@ hist_children_pct(const struct hist *h, const struct hist_entry *e)
 	return t ? 100.0 * (double)e->acc_period / (double)t : 0.0;
 }
 
-/* perf's row order: children (when shown), self, samples, then first seen. */
+double
+hist_self_lat_pct(const struct hist *h, const struct hist_entry *e)
+{
+	uint64_t t = h->ev[e->event].total_latency;
+
+	return t ? 100.0 * (double)e->latency / (double)t : 0.0;
+}
+
+double
+hist_children_lat_pct(const struct hist *h, const struct hist_entry *e)
+{
+	uint64_t t = h->ev[e->event].total_latency;
+
+	return t ? 100.0 * (double)e->acc_latency / (double)t : 0.0;
+}
+
+/*
+ * perf's row order: children (when shown), self, samples, then first seen;
+ * by latency (perf's --latency sort keys: latency_children,
+ * overhead_children, latency, overhead) each latency before its period.
+ * The percent limit stays one of the period (hist_rows).
+ */
 int
 hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t ix,
     const struct hist_entry *y, uint32_t iy)
 {
+	bool lat = h->o.by_latency;
+
+	if (lat && h->o.children && x->acc_latency != y->acc_latency)
+		return x->acc_latency < y->acc_latency ? 1 : -1;
 	if (h->o.children && x->acc_period != y->acc_period)
 		return x->acc_period < y->acc_period ? 1 : -1;
+	if (lat && x->latency != y->latency)
+		return x->latency < y->latency ? 1 : -1;
 	if (x->period != y->period)
 		return x->period < y->period ? 1 : -1;
 	if (x->samples != y->samples)
@@ -851,6 +887,7 @@ hist_rows(struct hist *h, size_t evi, double min_pct, const uint32_t **rows)
 
 		if (e->event != ev)
 			continue;
+		/* of the period even by latency: perf 6.15's hist_entry__get_percent_limit */
 		pct = h->o.children ? hist_children_pct(h, e) : hist_self_pct(h, e);
 		if (min_pct > 0 && pct < min_pct)
 			continue;

@@ -85,6 +85,7 @@ enum hist_key {
 	HIST_KEY_INS_LAT,	/* ins_lat: the same key, its sum over the row shown */
 	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
 	HIST_KEY_STATE,		/* state: an off-CPU span's prev_state (S, D, R+...; hist_opts.offcpu) */
+	HIST_KEY_PARALLELISM,	/* parallelism: threads running when sampled (hist_opts.parallel) */
 	HIST_KEY_COUNT
 };
 
@@ -115,6 +116,7 @@ enum hist_branch {
 };
 
 struct offcpu;
+struct parallel;
 
 struct hist_opts {
 	enum hist_key	 keys[HIST_MAX_KEYS];
@@ -159,6 +161,13 @@ struct hist_opts {
 					 * the event "off-cpu" (the browser's: every
 					 * event and off-CPU time in one hist, which
 					 * hist_rescope recounts too) */
+	const struct parallel *parallel;	/* NULL: no latency (0) and parallelism 1;
+					 * else each sample's parallelism (the key
+					 * parallelism, the filter's levels) and
+					 * latency (symbolize/parallel.h); borrowed */
+	bool		 by_latency;	/* rows sorted by latency first (perf's
+					 * report --latency), then as otherwise; the
+					 * percent limit stays of the period, as perf's */
 };
 
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */
@@ -188,10 +197,12 @@ struct hist_entry {
 	uint32_t	ins_lat;	/* WEIGHT_STRUCT's var2 (local_ins_lat, ins_lat) */
 	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
 	uint32_t	state;		/* an off-CPU span's prev_state + 1; 0: none */
-	uint32_t	pad_;		/* the key is whole 64-bit words */
+	uint32_t	parallelism;	/* the sample's (hist_opts.parallel); 0: not a key */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */
+	uint64_t	latency, acc_latency;	/* self and children: period * 1000 / parallelism
+						 * (hist_opts.parallel; else 0) */
 	uint32_t	stamp;		/* last sample that credited acc (dedup) */
 	uint32_t	label_comm;	/* comm of its first sample (for pid/tid labels) */
 	int32_t		label_tid;	/* tid of its first sample */
@@ -215,6 +226,7 @@ struct hist_event {
 	int		attr;		/* index in the session's attrs, or as given */
 	uint32_t	name;		/* string id */
 	uint64_t	total_period;
+	uint64_t	total_latency;	/* hist_opts.parallel: the samples' latencies */
 	uint64_t	nsamples;
 	uint32_t	tree_root;	/* call tree root (callgraph), else UINT32_MAX */
 	uint32_t	comm_width;	/* perf's Command column width (see hist_key_text) */
@@ -335,6 +347,7 @@ struct hist_sample {
 	int32_t		 pid, tid;
 	uint32_t	 cpu;
 	bool		 has_cpu;	/* else the filter's cpus leave it out */
+	uint32_t	 parallelism;	/* 0: none (latency 0, the filter's levels let it in) */
 	uint64_t	 time;		/* 0: none (the filter's time ranges let it in) */
 	uint64_t	 period;
 	const struct frame *self;
@@ -472,6 +485,9 @@ uint32_t hist_comm_find(struct hist *h, const char *name);
 /* Percentages of an entry against its event's total. */
 double hist_self_pct(const struct hist *h, const struct hist_entry *e);
 double hist_children_pct(const struct hist *h, const struct hist_entry *e);
+/* The same of its latency against its event's total latency (perf's Latency columns). */
+double hist_self_lat_pct(const struct hist *h, const struct hist_entry *e);
+double hist_children_lat_pct(const struct hist *h, const struct hist_entry *e);
 
 /*
  * Text of key k of an entry as perf report prints it (comm; "  6505:comm"

@@ -22,6 +22,7 @@ same_opts(const struct hist_opts *a, const struct hist_opts *b)
 	    a->caller_order != b->caller_order || a->branch_history != b->branch_history ||
 	    a->chain_root_first != b->chain_root_first || a->offcpu != b->offcpu ||
 	    a->offcpu_beside != b->offcpu_beside ||
+	    a->parallel != b->parallel || a->by_latency != b->by_latency ||
 	    !filter_equal(a->filter, b->filter))
 		return false;
 	for (unsigned i = 0; i < a->nkeys; i++)
@@ -212,6 +213,8 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		e->samples += fe->samples;
 		e->acc_period += fe->acc_period;
 		e->acc_samples += fe->acc_samples;
+		e->latency += fe->latency;
+		e->acc_latency += fe->acc_latency;
 		entmap[i] = (uint32_t)(e - into->ent);
 	}
 }
@@ -311,6 +314,7 @@ hist_merge(struct hist *into, const struct hist *from)
 
 		evmap[i] = ev;
 		into->ev[ev].total_period += fe->total_period;
+		into->ev[ev].total_latency += fe->total_latency;
 		into->ev[ev].nsamples += fe->nsamples;
 	}
 	nodemap = xcalloc(from->nnode + 1, sizeof *nodemap);
@@ -423,6 +427,8 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		m->samples += e->samples;
 		m->acc_period += e->acc_period;
 		m->acc_samples += e->acc_samples;
+		m->latency += e->latency;
+		m->acc_latency += e->acc_latency;
 		v = h->o.children ? e->acc_period : e->period;
 		if (v > h->mg.mbestv[id]) {
 			h->mg.mbestv[id] = v;

@@ -138,6 +138,7 @@ hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src 
 		}
 		e->stamp = h->stamp;
 		e->acc_period += period;
+		e->acc_latency += src->latency;
 		e->acc_samples++;
 		h->ptr.pt_seen[nseen++] = (uint32_t)(e - h->ent);
 	}

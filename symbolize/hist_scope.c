@@ -91,6 +91,9 @@ rescope_ok(const struct hist *h, const struct hist_filter *f)
 		return false;
 	if (h->ks.want_src || h->ptr.ptree || h->o.paths_address || h->ps.ncprow >= ROW_TOTALS)
 		return false;
+	/* latencies and parallelism levels are not kept per sample */
+	if (h->o.parallel != NULL || (f != NULL && f->npars))
+		return false;
 	if (h->ps.ncprow > 0 && (h->rc.rowent_off == NULL || h->rc.caprowoff < h->ps.ncprow + 1 ||
 	    h->rc.rowent_off[h->ps.ncprow] != h->rc.nrowent))
 		return false;

@@ -9,6 +9,7 @@
 #include "symbolize/hist_impl.h"
 #include "symbolize/chainsrc.h"
 #include "symbolize/offcpu.h"
+#include "symbolize/parallel.h"
 
 /*
  * The session walk (hist_add_range): each sample of the session's
@@ -468,9 +469,11 @@ keep_row(struct hist *h, size_t i, size_t sp, uint32_t row, uint64_t period)
 
 /* A sample of event ev at index position i the filter keeps in the totals only. */
 static void
-totals_only(struct hist *h, size_t i, size_t sp, uint32_t ev, uint64_t period)
+totals_only(struct hist *h, size_t i, size_t sp, uint32_t ev, uint64_t period, uint32_t par)
 {
 	h->ev[ev].total_period += period;
+	if (h->o.parallel != NULL)
+		h->ev[ev].total_latency += parallel_latency(period, par);
 	h->ev[ev].nsamples++;
 	if (h->rc.sample_row != NULL && ev >= 0xffff)
 		h->rc.no_rescope = true;
@@ -514,6 +517,7 @@ struct walk {
 	uint32_t	 last_epoch;
 	size_t		 span;		/* hist_opts.offcpu: the first span of this sample */
 	size_t		 nspan;		/* and how many are at its position */
+	size_t		 pstep;		/* hist_opts.parallel: the first step at or after it */
 };
 
 static bool
@@ -833,6 +837,20 @@ offcpu_at(const struct hist *h, struct walk *w, size_t i)
 	return n;
 }
 
+/* hist_opts.parallel: the parallelism of the sample at index position i
+ * (positions come in increasing order); 1 without a model, as perf's. */
+static uint32_t
+par_at(const struct hist *h, struct walk *w, size_t i)
+{
+	const struct parallel *p = h->o.parallel;
+
+	if (p == NULL)
+		return 1;
+	while (w->pstep < p->n && p->v[w->pstep].pos < i)
+		w->pstep++;
+	return parallel_clamp(p, w->pstep > 0 ? p->v[w->pstep - 1].count : 1);
+}
+
 /* A sample with READ values is a sample per value delivered (core/sample_read.h). */
 #define READ_MAX	64
 
@@ -970,11 +988,14 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	src.comm = comm_of(h, src.tid, smp.time);
 	src.trace = trace_of(h, &smp);
 	src.state = 0;
+	src.par = par_at(h, w, i);
+	src.latency = 0;
 	if (h->o.filter != NULL &&
-	    !filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm))) {
-		/* perf's --comms/--pid/--tid: out of the rows, in the totals */
+	    (!filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm)) ||
+	    !filter_par_ok(h->o.filter, src.par))) {
+		/* perf's --comms/--pid/--tid/--parallelism: out of the rows, in the totals */
 		for (size_t k = 0; k < nd; k++)
-			totals_only(h, i, sp[k], ev[k], d[k].period);
+			totals_only(h, i, sp[k], ev[k], d[k].period, src.par);
 		return 0;
 	}
 	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
@@ -986,7 +1007,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		if (!filter_frame_ok(h->o.filter, h->z, &sf)) {
 			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
 			for (size_t k = 0; k < nd; k++)
-				totals_only(h, i, sp[k], ev[k], d[k].period);
+				totals_only(h, i, sp[k], ev[k], d[k].period, src.par);
 			return 0;
 		}
 	}
@@ -1011,6 +1032,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	for (size_t k = 0; k < nd; k++) {
 		/* an off-CPU span's state: its key (the state sort key) */
 		src.state = sp[k] != SIZE_MAX ? h->o.offcpu->v[sp[k]].state + 1 : 0;
+		if (h->o.parallel != NULL)
+			src.latency = parallel_latency(d[k].period, src.par);
 		hist_add_keys(h, ev[k], &src, d[k].period, h->wk.chain, n);
 		if (h->rc.sample_ent != NULL && (sp[k] == SIZE_MAX || !h->o.offcpu_beside))
 			h->rc.sample_ent[i] = h->rc.last_self;
@@ -1077,6 +1100,8 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		to = ix->n;
 	if (h->o.offcpu != NULL)
 		w.span = offcpu_lower(h->o.offcpu, from);
+	if (h->o.parallel != NULL)
+		w.pstep = parallel_lower(h->o.parallel, from);
 	/* A hist that starts mid-session (one of a parallel pass) drops
 	 * nothing before where it starts. */
 	if (from > 0 && from < to && h->wk.drop_hi == 0 && ent_loc(index_ent(ix, from)) < SESSION_ZLOC)

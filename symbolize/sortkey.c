@@ -891,6 +891,42 @@ state_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_en
 	k->state = fe->state;
 }
 
+/* ---- parallelism (perf 6.15's sort key: threads running when sampled) ---- */
+
+static void
+par_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->parallelism = src->par;
+}
+
+static void
+par_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->parallelism = e->parallelism;
+}
+
+static void
+par_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->parallelism = fe->parallelism;
+}
+
+/* perf's sort__parallelism_cmp (right - left: the sought less the one in the tree). */
+static int64_t
+par_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+{
+	(void)h;
+	return (int64_t)nw->parallelism - (int64_t)old->parallelism;
+}
+
+static void
+par_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	(void)h;
+	snprintf(buf, n, "%" PRIu32, e->parallelism);
+}
+
 /*
  * A task state as the kernel's sched_switch prints prev_state: its letters
  * (S sleeping, D blocked in the kernel, T stopped, t traced, X dead, Z
@@ -1069,6 +1105,12 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.name = "state", .header = "State", .width = 5,
 		.extract = state_extract, .keep = state_keep, .xlat = state_xlat,
 		.text = state_text,
+	},
+	/* perf 6.15's: the sample's parallelism (hist_opts.parallel; 1 without) */
+	[HIST_KEY_PARALLELISM] = {
+		.name = "parallelism", .header = "Parallelism", .width = 11,
+		.extract = par_extract, .keep = par_keep, .xlat = par_xlat,
+		.perf_cmp = par_perf_cmp, .text = par_text,
 	},
 };
 

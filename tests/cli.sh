@@ -672,6 +672,26 @@ fi
 expect_fail "top: bad -g word" 2 "bad call-graph option at 'sideways'" \
 	top -g graph,sideways "$data/fp.data"
 
+# top --latency (perf 6.15's): switch.data's threads ran 2 at a time for 150 samples and
+# alone for 78, all of period 500000: latency 78 * 1 + 150 / 2 = 153 units, 78 of them
+# (50.98%) serial; --parallelism 1 keeps the 78 in rows, the totals whole
+printf 'cpu-clock\t50.98\t34.21\t78\t1\ncpu-clock\t49.02\t65.79\t150\t2\n' > "$tmp/want"
+if "$bin" top --latency --tsv --sort parallelism "$data/switch.data" 2> "$tmp/err" |
+	grep -v '^#' > "$tmp/out" && diff "$tmp/want" "$tmp/out" > "$tmp/diff" &&
+	[ "$("$bin" top --latency --tsv --sort parallelism --parallelism 1 "$data/switch.data" |
+	grep -vc '^#')" = 1 ] &&
+	"$bin" top --latency "$data/switch.data" | grep -q '^#  Latency  Overhead  Samples'; then
+	ok
+else
+	ko "top --latency: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+expect_fail "top --latency without switch events" 2 "has no switch events" \
+	top --latency "$data/fp.data"
+expect_fail "top: bad --parallelism" 2 "bad --parallelism list '0-2'" \
+	top --parallelism 0-2 "$data/switch.data"
+expect_fail "top --latency --off-cpu" 2 "do not go with --off-cpu" \
+	top --latency --off-cpu "$data/offcpu.data"
+
 # files a recording names that are no regular files of sane size (core/safefile.h):
 # the DSO path a FIFO, /dev/zero, a 10 GiB sparse file.  Refused with their own
 # reason, on stderr by every subcommand and in top --why; never waited on or read.

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "symbolize/hist.h"
+#include "symbolize/parallel.h"
 #include "symbolize/pt/intel_pt.h"
 
 /*
@@ -67,6 +68,9 @@ pt_hist_add(struct hist *h, const struct session *s, struct symbolizer *z)
 		hs.period = 1;
 		hs.self = &f;
 		hs.own_nodes = true;
+		/* a synthesized sample has no index position: its parallelism by its time */
+		if (ho->parallel != NULL)
+			hs.parallelism = parallel_at_time(ho->parallel, it->time);
 		if (chains) {
 			hs.nchain = chain_frames(z, it, &c, ho->max_stack, fv);
 			hs.chain = fv;

@@ -17,6 +17,7 @@
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
 #include "symbolize/offcpu.h"
+#include "symbolize/parallel.h"
 #include "symbolize/schedtime.h"
 #include "symbolize/tasks.h"
 #include "tests/fuzz/fuzz.h"
@@ -230,6 +231,46 @@ offcpu_hist(struct session *s, const struct sym_opts *so, struct hist_opts *ho)
 	offcpu_free(&oc);
 }
 
+/*
+ * The parallelism model of the input's switch and exit records (whether or
+ * not an attr says context_switch) and a hist by latency keyed by
+ * parallelism with children, levels 1-2 only (symbolize/parallel.h).
+ */
+static void
+parallel_hist(struct session *s, const struct sym_opts *so, struct hist_opts *ho)
+{
+	struct parallel p;
+	struct hist_filter f;
+	struct symbolizer *z;
+	struct hist *h;
+
+	parallel_build(s, &p);
+	fuzz_use(p.n + p.nlow + p.nhigh + p.nbad + parallel_at_time(&p, UINT64_MAX / 2) +
+	    parallel_at(&p, p.nsamples));
+	memset(&f, 0, sizeof f);
+	filter_parse_parallelism(&f, "1-2");
+	ho->parallel = &p;
+	ho->by_latency = true;
+	ho->filter = &f;
+	ho->keys[0] = HIST_KEY_PARALLELISM;
+	ho->keys[1] = HIST_KEY_SYM;
+	ho->nkeys = 2;
+	z = symbolizer_new(s, so);
+	h = hist_new(s, z, ho);
+	fuzz_use(hist_add_session(h, NULL));
+	hist_finish(h);
+	read_hist(h);
+	for (size_t ev = 0; ev < hist_nevents(h); ev++)
+		fuzz_use(hist_event(h, ev)->total_latency);
+	hist_free(h);
+	symbolizer_free(z);
+	ho->parallel = NULL;
+	ho->by_latency = false;
+	ho->filter = NULL;
+	filter_free(&f);
+	parallel_free(&p);
+}
+
 /* perf sched timehist's model: every line's fields read. */
 static void
 timehist_line(void *arg, const struct schedtime_line *l)
@@ -298,6 +339,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_use(tk->nrows + tk->nprocs + tk->nroots);
 	tasks_free(tk);
 	offcpu_hist(s, &so, &ho);
+	parallel_hist(s, &so, &ho);
 	timehist(s);
 	session_close(s);
 	return 0;

@@ -13,6 +13,7 @@
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/offcpu.h"
+#include "symbolize/parallel.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/unwind.h"
@@ -38,6 +39,8 @@ enum {
 	OPT_MEM,
 	OPT_BRANCH_HISTORY,
 	OPT_OFF_CPU,
+	OPT_LATENCY,
+	OPT_PARALLELISM,
 };
 
 struct top_args {
@@ -54,21 +57,25 @@ struct top_args {
 	bool		 mem_mode;	/* --mem-mode */
 	bool		 branch_history;	/* --branch-history */
 	bool		 off_cpu;	/* --off-cpu */
+	bool		 latency;	/* --latency */
+	bool		 par_filter;	/* --parallelism given */
 	struct cg_opts	 cg;
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
 static const struct cmd_opt top_opts[] = {
-	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace,local_weight,weight,local_ins_lat,ins_lat (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size,phys_daddr,dcacheline" },
+	{ "sort", 1, OPT_SORT, "KEYS: comma-separated sort keys: comm,pid (per thread, as perf; also tid),process,dso,sym,cpu,srcline,trace,local_weight,weight,local_ins_lat,ins_lat,parallelism (default comm,dso,sym); in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles (default comm,dso_from,symbol_from,symbol_to,cycles); with --mem-mode also symbol_daddr,dso_daddr,mem,tlb,snoop,locked,blocked,data_page_size,phys_daddr,dcacheline" },
 	{ "branch-stack", 0, OPT_BRANCH, "branch mode (the default when the recording has branch stacks): a row of period 1 per branch entry, from -> to" },
 	{ "branch-history", 0, OPT_BRANCH_HISTORY, "perf's branch history: each sample's branch stack (LBR) goes into its call graph, its targets and sources as frames keyed by address, with the branches' types, prediction, cycles and loop iterations; rows per sample (default keys srcline,sym,dso), call graphs printed" },
 	{ "no-branch-stack", 0, OPT_NO_BRANCH, "a row per sample even when the recording has branch stacks" },
 	{ "mem-mode", 0, OPT_MEM, "memory mode: a sample's period is its weight; the memory sort keys (default local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat)" },
 	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time: each time a thread is switched out until it is next switched in, charged to the stack it was switched out with, in the event off-cpu (period in ns); switch-outs never switched back in are left out. From sched:sched_switch samples (perf record -e sched:sched_switch -g), else PERF_RECORD_SWITCH records (--switch-events; approximate: the stack is the thread's last sample before the switch-out), else perf record --off-cpu's offcpu-time samples (their period)" },
+	{ "latency", 0, OPT_LATENCY, "perf 6.15's latency profile (needs switch events): a Latency column before each Overhead one, each sample's period over its parallelism (threads on a CPU then, from switch and exit records); rows sorted by it" },
+	{ "parallelism", 1, OPT_PARALLELISM, "LEVELS: rows of samples of these parallelisms only, e.g. 1-2 (serial phases), 1,64-128 (totals unchanged, as perf 6.15's)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event" },
-	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY..." },
+	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY...; with --latency a LAT_ before each _PCT" },
 	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent (and, as perf, call-graph nodes, unless a later -g gives a minimum)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
 	{ "call-graph", 1, 'g', "TYPE,MIN,ORDER,KEY,VALUE: print each row's call graph as perf report does: graph|fractal|flat|folded|none, the minimum percent (0.5), caller|callee, function|address, percent|period|count; any subset, in any order" },
@@ -147,6 +154,17 @@ top_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_OFF_CPU:
 		a->off_cpu = true;
+		break;
+	case OPT_LATENCY:
+		a->latency = true;
+		break;
+	case OPT_PARALLELISM:
+		if (filter_parse_parallelism(&a->fo.f, optarg) < 0) {
+			fprintf(stderr, "perfnav top: bad --parallelism list '%s' (levels 1-%d, e.g. 1-2 or 1,64-128)\n",
+			    textout_esc(optarg), FILTER_MAX_PAR);
+			return -1;
+		}
+		a->par_filter = true;
 		break;
 	case 'n':
 	case OPT_STDIO:
@@ -503,6 +521,44 @@ top_offcpu_setup(const struct cmd_run *r, struct top_args *a, struct hist_opts *
 	return 0;
 }
 
+/*
+ * --latency, --parallelism and the sort key parallelism: the parallelism
+ * model of the open recording into p (perf 6.15's count of running threads,
+ * symbolize/parallel.h), given to the hist.  0 (nothing asked: p stays
+ * empty), or -1 (message printed) when the recording has no switch events
+ * or the mode has no latency.
+ */
+static int
+top_parallel_setup(const struct cmd_run *r, const struct top_args *a, struct hist_opts *ho,
+    struct parallel *p)
+{
+	bool key = false;
+
+	for (unsigned i = 0; i < ho->nkeys; i++)
+		key |= ho->keys[i] == HIST_KEY_PARALLELISM;
+	if (!a->latency && !a->par_filter && !key)
+		return 0;
+	if (a->off_cpu || ho->mem_mode || ho->branch == HIST_BRANCH_ON) {
+		fprintf(stderr, "perfnav top: --latency, --parallelism and the sort key parallelism do not go with --off-cpu, --mem-mode or branch mode\n");
+		return -1;
+	}
+	if (!parallel_recorded(r->s)) {
+		fprintf(stderr, "perfnav top: %s has no switch events: latency and parallelism need them (record with perf record --latency or --switch-events)\n",
+		    textout_esc(r->co.input));
+		return -1;
+	}
+	parallel_build(r->s, p);
+	if (p->nlow + p->nhigh > 0)
+		fprintf(stderr, "perfnav top: %" PRIu64 " of %" PRIu64 " samples met a count of running threads outside 1-%" PRIu32 " (switch records missing or out of order): clamped, as perf does\n",
+		    p->nlow + p->nhigh, p->nsamples, p->max);
+	if (p->nbad > 0)
+		fprintf(stderr, "perfnav top: %" PRIu64 " switch records too short to read left out\n",
+		    p->nbad);
+	ho->parallel = p;
+	ho->by_latency = a->latency;
+	return 0;
+}
+
 const struct cmd_spec top_spec = {
 	.name = "top",
 	.summary = "hot functions (self and children), as perf report --stdio",
@@ -528,6 +584,7 @@ cmd_top(int argc, char **argv)
 	struct symbolizer *z;
 	struct hist *h;
 	struct offcpu oc = { 0 };
+	struct parallel par = { 0 };
 
 	if (cmd_begin(&r, argc, argv, &top_spec, &a) < 0) {
 		filter_opts_free(&a.fo);
@@ -547,7 +604,8 @@ cmd_top(int argc, char **argv)
 		filter_opts_free(&a.fo);
 		return cmd_quit(&r, EXIT_USAGE);
 	}
-	if ((a.off_cpu && top_offcpu_setup(&r, &a, &ho, &oc) < 0) || top_mode_setup(s, &a, &ho) < 0) {
+	if ((a.off_cpu && top_offcpu_setup(&r, &a, &ho, &oc) < 0) || top_mode_setup(s, &a, &ho) < 0 ||
+	    top_parallel_setup(&r, &a, &ho, &par) < 0) {
 		filter_opts_free(&a.fo);
 		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_USAGE);
@@ -622,6 +680,7 @@ cmd_top(int argc, char **argv)
 	}
 	hist_free(h);
 	offcpu_free(&oc);
+	parallel_free(&par);
 	filter_opts_free(&a.fo);
 	return cmd_end(&r);
 }

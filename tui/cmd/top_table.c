@@ -138,6 +138,54 @@ widths(struct tbl *b)
 	}
 }
 
+/*
+ * The percent columns of a table of one event, as perf 6.15 orders them:
+ * with latency (perf's report --latency) each Latency column before its
+ * Overhead one; perf names both latency columns "Latency".
+ */
+enum pct_col { COL_LAT_ACC, COL_ACC, COL_LAT, COL_SELF };
+
+static size_t
+pct_cols(const struct hist_opts *o, enum pct_col *c)
+{
+	size_t n = 0;
+	bool lat = o->parallel != NULL && o->by_latency;
+
+	if (o->children && lat)
+		c[n++] = COL_LAT_ACC;
+	if (o->children)
+		c[n++] = COL_ACC;
+	if (lat)
+		c[n++] = COL_LAT;
+	c[n++] = COL_SELF;
+	return n;
+}
+
+static const char *
+pct_col_name(const struct hist_opts *o, enum pct_col c)
+{
+	if (c == COL_LAT_ACC || c == COL_LAT)
+		return "Latency";
+	if (c == COL_ACC)
+		return "Children";
+	return o->children ? "Self" : "Overhead";
+}
+
+static double
+pct_col_value(const struct hist *h, const struct hist_entry *e, enum pct_col c)
+{
+	switch (c) {
+	case COL_LAT_ACC:
+		return hist_children_lat_pct(h, e);
+	case COL_ACC:
+		return hist_children_pct(h, e);
+	case COL_LAT:
+		return hist_self_lat_pct(h, e);
+	default:
+		return hist_self_pct(h, e);
+	}
+}
+
 static void
 dots(FILE *fp, int n)
 {
@@ -178,10 +226,15 @@ header(struct tbl *b, const char *name, uint64_t nsamples, uint64_t total, bool 
 		mem_header(b, total);
 	else
 		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", total);
-	if (b->nev == 1)
-		fprintf(fp, "%s  %*s  ", b->o->children ? "# Children      Self" : "# Overhead", sw,
-		    "Samples");
-	else if (b->o->children)
+	if (b->nev == 1) {
+		enum pct_col c[4];
+		size_t nc = pct_cols(b->o, c);
+
+		fputc('#', fp);
+		for (size_t i = 0; i < nc; i++)
+			fprintf(fp, "%s%8s", i ? "  " : " ", pct_col_name(b->o, c[i]));
+		fprintf(fp, "  %*s  ", sw, "Samples");
+	} else if (b->o->children)
 		fprintf(fp, "# %*s  %*s  %*s  ", pw, "Children", pw, "Self", sw, "Samples");
 	else
 		fprintf(fp, "# %*s  %*s  ", pw, "Overhead", sw, "Samples");
@@ -189,9 +242,13 @@ header(struct tbl *b, const char *name, uint64_t nsamples, uint64_t total, bool 
 		fprintf(fp, "%-*s%s", k + 1 < b->o->nkeys ? b->w[k] : 0,
 		    hist_key_header(b->o->keys[k]), k + 1 < b->o->nkeys ? "  " : "");
 	fputs("\n# ", fp);
-	if (b->nev == 1)
-		fputs(b->o->children ? "........  ........" : "........", fp);
-	else {
+	if (b->nev == 1) {
+		enum pct_col c[4];
+		size_t nc = pct_cols(b->o, c);
+
+		for (size_t i = 0; i < nc; i++)
+			fputs(i ? "  ........" : "........", fp);
+	} else {
 		dots(fp, pw);
 		if (b->o->children) {
 			fputs("  ", fp);
@@ -217,11 +274,20 @@ print_row(struct tbl *b, size_t r)
 	char buf[4096];
 
 	fputs("  ", fp);
-	for (int pass = b->o->children ? 0 : 1; pass < 2; pass++) {
+	if (b->nev == 1) {
+		enum pct_col c[4];
+		size_t nc = pct_cols(b->o, c);
+		const struct hist_entry *e1 = b->row[r][0] == NO_ENT ? NULL :
+		    hist_entry_get(b->h, b->row[r][0]);
+
+		for (size_t i = 0; i < nc; i++)
+			fprintf(fp, "%s%7.2f%%", i ? "  " : "",
+			    e1 != NULL ? pct_col_value(b->h, e1, c[i]) : 0.0);
+	}
+	for (int pass = b->o->children ? 0 : 1; pass < 2 && b->nev > 1; pass++) {
 		for (size_t m = 0; m < b->nev; m++)
-			fprintf(fp, "%s%7.2f%%", b->nev == 1 && pass == 1 && b->o->children ? "  " : "",
-			    row_pct(b, r, m, pass == 0));
-		if (b->nev > 1 && pass == 0)
+			fprintf(fp, "%7.2f%%", row_pct(b, r, m, pass == 0));
+		if (pass == 0)
 			fputs("  ", fp);
 	}
 	fputs("  ", fp);
@@ -342,8 +408,14 @@ void
 top_print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 {
 	char buf[4096];
+	enum pct_col c[4];
+	size_t nc = pct_cols(o, c);
+	static const char *const tsv_name[] = { "latency_children", "children", "latency", "self" };
 
-	fprintf(fp, "# event\t%s%s\tsamples", o->children ? "children\t" : "", "self");
+	fputs("# event", fp);
+	for (size_t i = 0; i < nc; i++)
+		fprintf(fp, "\t%s", tsv_name[c[i]]);
+	fputs("\tsamples", fp);
 	for (unsigned k = 0; k < o->nkeys; k++)
 		fprintf(fp, "\t%s", hist_key_name(o->keys[k]));
 	fputc('\n', fp);
@@ -356,10 +428,10 @@ top_print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 		for (size_t i = 0; i < n; i++) {
 			const struct hist_entry *e = hist_entry_get(h, rows[i]);
 
-			fprintf(fp, "%s\t", name);
-			if (o->children)
-				fprintf(fp, "%.2f\t", hist_children_pct(h, e));
-			fprintf(fp, "%.2f\t%" PRIu64, hist_self_pct(h, e), e->samples);
+			fprintf(fp, "%s", name);
+			for (size_t j = 0; j < nc; j++)
+				fprintf(fp, "\t%.2f", pct_col_value(h, e, c[j]));
+			fprintf(fp, "\t%" PRIu64, e->samples);
 			for (unsigned k = 0; k < o->nkeys; k++)
 				fprintf(fp, "\t%s", key_text(h, e, o->keys[k], buf, sizeof buf));
 			fputc('\n', fp);
