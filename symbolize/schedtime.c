@@ -128,10 +128,13 @@ charge(struct schedtime_task *k, uint64_t t, uint64_t tprev, struct schedtime_de
 		if (k->ready != 0 && k->ready <= tprev)
 			d->delay = tprev - k->ready;
 		if (k->last_out != 0 && k->last_out <= tprev) {
-			/* perf 6.1 compares its state letter with TASK_RUNNING (0) and
-			 * TASK_UNINTERRUPTIBLE (2): never equal, all wait is sleep */
 			d->wait = tprev - k->last_out;
-			d->sleep = d->wait;
+			if (k->last_state == 'R')
+				d->preempt = d->wait;
+			else if (k->last_state == 'D')
+				d->iowait = d->wait;
+			else
+				d->sleep = d->wait;
 		}
 	}
 	k->n++;

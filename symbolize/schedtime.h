@@ -12,11 +12,10 @@
  *   sch delay  tprev - the time it became ready to run: its first wakeup
  *              since it left the cpu
  *
- * as perf 6.1 computes them: it means to count a task that left runnable
- * (preempted) as ready from then on, and to split wait time into preempt,
- * iowait and sleep by the state it left in, but compares the state's
- * letter with the kernel's numbers, so that neither happens (a preempted
- * task's sch delay is 0 unless a wakeup came; all wait time is sleep).
+ * as perf 6.1 computes them: a task that left runnable (preempted) is not
+ * ready from then on (its sch delay is 0 unless a wakeup came); its wait
+ * time is split by the state it left in: R preempt, D iowait, any other
+ * sleep (the totals of perf sched timehist -s --state).
  *
  * all 0 on a cpu's first switch (no tprev), as perf prints them.  A time
  * that would be negative (a wakeup or switch-out after tprev) counts 0.

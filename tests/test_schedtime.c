@@ -67,14 +67,16 @@ Test(schedtime, idle_task_per_cpu_and_preempted_not_ready)
 	cr_assert_eq(b->tid, -1);
 	cr_assert_eq(b->cpu, 3);
 	cr_assert_eq(schedtime_ncpus(st), 4);
-	/* 5 preempted (R) at 200 on cpu 0, back in at 500: perf 6.1 gives no delay */
+	/* 5 preempted (R) at 200 on cpu 0, back in at 500: perf 6.1 gives no delay,
+	 * and counts the wait as preempt time (-s --state) */
 	schedtime_switch(st, 200, 0, 5, 5, 0, &d);
 	cr_assert_eq(d.state, 'R');
 	schedtime_switch(st, 500, 0, 6, 6, 1, &d);
 	schedtime_switch(st, 600, 0, 5, 5, 1, &d);
 	cr_assert_eq(d.wait, 300);
 	cr_assert_eq(d.delay, 0);
-	cr_assert_eq(d.preempt, 0);
+	cr_assert_eq(d.preempt, 300);
+	cr_assert_eq(d.sleep, 0);
 	schedtime_free(st);
 }
 
