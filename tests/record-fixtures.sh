@@ -205,6 +205,66 @@ if want sched.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	done
 	mv "$exp/sched.data.timehist--state.txt" "$exp/sched.data.timehist-state.txt"
 fi
+# ... and its summaries (-s, with --state, -S), and the lines of one process (-p, with the
+# summary perf then prints without idle times) and of one thread (-t, with wakeups): the
+# workload's pid and its first thread's tid, as tests/cli.sh finds them again with perfnav
+# script.  expected/sched.data.timehist-MODE.txt, MODE as in the loop below.
+if [ -f "$out/sched.data" ] && { want sched.data || want sched-summary; }; then
+	ids=$("${PERF[@]}" script -i "$out/sched.data" -F comm,pid,tid 2>/dev/null |
+		awk '$1 == "offcpu" { split($2, a, "/"); print a[1], a[2] }' | sort -n -k2 -u)
+	pid=$(echo "$ids" | awk '$1 == $2 { print $1; exit }')
+	tid=$(echo "$ids" | awk '$1 != $2 { print $2; exit }')
+	while read -r mode args; do
+		# shellcheck disable=SC2086 # args: words on purpose
+		"${PERF[@]}" sched timehist -i "$out/sched.data" --kallsyms /dev/null $args \
+			>"$exp/sched.data.timehist-$mode.txt" 2>/dev/null
+	done <<-EOF
+		s -s
+		s-state -s --state
+		S -S
+		pid -S -p $pid
+		tid -w -t $tid
+	EOF
+fi
+# perf sched record -g: the same workload with callchains (sched-g.data, a shorter run) and
+# what perf sched timehist prints of it: the callchain of each switch-out (default, and
+# --max-stack 2), none (--no-call-graph), and -S.  perf 6.1's timehist reads MMAP records
+# but not MMAP2, so its user frames are [unknown]; kernel frames come from sched-g.kallsyms:
+# the lines of this machine's /proc/kallsyms that the recording's kernel addresses fall in,
+# the lines after them (where those symbols end) and _text (perf relocates by it), kept
+# beside the recording so that perf here and perfnav anywhere read the same symbols.
+if want sched-g.data && [ -d /sys/kernel/tracing/events/sched ]; then
+	echo "== sched-g.data: perf sched record -g -- ./offcpu 10"
+	rm -f "$out/sched-g.data"
+	(cd "$bin" && "${PERF[@]}" sched record -g -o "$root/$out/sched-g.data" -- ./offcpu 10) \
+		>"$bin/sched-g.log" 2>&1 || {
+		cat "$bin/sched-g.log" >&2
+		exit 1
+	}
+	expect sched-g.data
+	{
+		grep -E ' (_text|_stext)$' /proc/kallsyms
+		{
+			awk '{ print $1 "\t0\t" $0 }' /proc/kallsyms
+			"${PERF[@]}" script -i "$out/sched-g.data" -F ip --kallsyms /dev/null 2>/dev/null |
+				awk '$1 ~ /^ffff/ { print $1 "\t1\t" }'
+		} | LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 -k2,2 | awk -F '\t' '
+			$2 == 0 { if ($1 != last) { n++; last = $1 }
+				line[n] = line[n] substr($0, length($1) + 4) "\n"; next }
+			$2 == 1 && n > 0 { need[n] = 1; need[n + 1] = 1 }
+			END { for (i = 1; i <= n; i++) if (need[i]) printf "%s", line[i] }'
+	} >"$out/sched-g.kallsyms"
+	while read -r mode args; do
+		# shellcheck disable=SC2086 # args: words on purpose
+		"${PERF[@]}" sched timehist -i "$out/sched-g.data" --kallsyms "$out/sched-g.kallsyms" \
+			$args >"$exp/sched-g.data.timehist${mode#default}.txt" 2>/dev/null
+	done <<-EOF
+		default
+		-stack2 --max-stack 2
+		-nochain --no-call-graph
+		-S -S
+	EOF
+fi
 want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
 if want stat.data; then
 	echo "== stat.data: perf stat record -e cpu-clock,task-clock -- ./cpu"
