@@ -347,6 +347,53 @@ for m in "" -w --state; do
 		ko "sched timehist $m: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
 	fi
 done
+# ... its summaries (-s, -s --state, -S), one process (-p, with the summary perf prints then)
+# and one thread (-t, with wakeups): the workload's pid and its first thread's tid, found as
+# tests/record-fixtures.sh found them
+ids=$("$bin" script -F comm,pid,tid "$data/sched.data" 2> /dev/null |
+	awk '$1 == "offcpu" { split($2, a, "/"); print a[1], a[2] }' | sort -n -k2 -u)
+pid=$(echo "$ids" | awk '$1 == $2 { print $1; exit }')
+tid=$(echo "$ids" | awk '$1 != $2 { print $2; exit }')
+while read -r mode args; do
+	# shellcheck disable=SC2086 # args: words on purpose
+	if "$bin" sched timehist $args "$data/sched.data" > "$tmp/out" 2> "$tmp/err" &&
+		cmp -s "$data/expected/sched.data.timehist-$mode.txt" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist $args: $(diff "$data/expected/sched.data.timehist-$mode.txt" "$tmp/out" |
+			head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done <<EOF
+s -s
+s-state -s --state
+S -S
+pid -S -p $pid
+tid -w -t $tid
+EOF
+# ... with callchains (perf sched record -g): kernel frames from the kallsyms lines kept with
+# the recording, user frames [unknown] as perf 6.1's; --max-stack 2, --no-call-graph, -S
+while read -r mode args; do
+	exp="$data/expected/sched-g.data.timehist${mode#default}.txt"
+	# shellcheck disable=SC2086 # args: words on purpose
+	if "$bin" sched timehist --buildid-dir "$data/buildid" --kallsyms "$data/sched-g.kallsyms" \
+		$args "$data/sched-g.data" > "$tmp/out" 2> "$tmp/err" && cmp -s "$exp" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist -g $args: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done <<EOF
+default
+-stack2 --max-stack 2
+-nochain --no-call-graph
+-S -S
+EOF
+# -s and -w do not go together (perf says so too): a usage error
+"$bin" sched timehist -s -w "$data/sched.data" > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 2 ] && grep -q -- "-s and -w" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok
+else
+	ko "sched timehist -s -w: not a usage error: $(head -c 200 "$tmp/err")"
+fi
 # only timehist: anything else is a usage error
 for a in "" latency; do
 	"$bin" sched $a "$data/sched.data" > "$tmp/out" 2> "$tmp/err"
