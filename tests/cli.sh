@@ -308,6 +308,32 @@ fp.data.folded-dsos|fp.data|--dsos|cpu
 fp.data.folded-symbols|fp.data|--symbols|mix,fill
 EOF
 
+# script --off-cpu: the switch-outs that start an off-CPU span, event off-cpu, period the
+# span's ns: per comm, their periods sum to what folded --off-cpu counts for it (its
+# stacks' first frame), and their lines number top --off-cpu --sort comm's samples; a
+# recording without sched_switch samples is said, exit 1
+if "$bin" script --off-cpu -F comm,tid,period,event "$data/offcpu.data" > "$tmp/script" \
+	2> "$tmp/err" && [ ! -s "$tmp/err" ] &&
+	awk '$NF != "off-cpu:" { bad = 1 } { s[$1] += $(NF - 1); n[$1]++ }
+		END { if (bad) exit 1; for (c in s) print c, s[c], n[c] }' "$tmp/script" | sort > "$tmp/got" &&
+	"$bin" folded --off-cpu --buildid-dir "$data/buildid" --kallsyms /dev/null \
+		"$data/offcpu.data" > "$tmp/folded" 2> "$tmp/err" &&
+	"$bin" top --off-cpu --tsv --sort comm "$data/offcpu.data" > "$tmp/top" 2>> "$tmp/err" &&
+	awk 'FILENAME ~ /top$/ { if ($1 == "off-cpu") n[$4] = $3; next }
+		{ c = $0; sub(/;.*/, "", c); s[c] += $NF }
+		END { for (c in s) print c, s[c], n[c] }' "$tmp/top" "$tmp/folded" | sort > "$tmp/want" &&
+	[ "$(wc -l < "$tmp/want")" -gt 1 ] && diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "script --off-cpu: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+"$bin" script --off-cpu "$data/plain.data" > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 1 ] && grep -q "no sched:sched_switch samples" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok
+else
+	ko "script --off-cpu plain.data: $(head -c 200 "$tmp/err")"
+fi
+
 # tree's filters: the samples per thread are those of perf script with the same filter
 # (the script expectations above: their lines per tid)
 while IFS='|' read -r exp file opt val; do
