@@ -38,7 +38,7 @@
 
 /* A task's totals (perf sched timehist -s). */
 struct schedtime_task {
-	int32_t		 tid;		/* -1 for a cpu's idle task */
+	int32_t		 tid;		/* -1 for a cpu's idle task, and perf's task of exiting threads */
 	int32_t		 pid;		/* its process as its last line named it */
 	uint32_t	 cpu;		/* the idle task's cpu */
 	bool		 idle;		/* a cpu's idle task */
