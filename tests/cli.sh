@@ -413,6 +413,19 @@ default
 -nochain --no-call-graph
 -S -S
 EOF
+# ... and of recordings not made by perf sched record (sched_switch alone, system-wide with
+# a filter or of one workload, with or without callchains): NAME.timehist-MODE.txt
+for exp in "$data"/expected/*.data.timehist-[sS].txt; do
+	name=$(basename "$exp" .txt)
+	f=${name%.timehist-*} mode=${name##*.timehist}
+	case $f in sched.data | sched-g.data) continue ;; esac	# above
+	if "$bin" sched timehist --buildid-dir "$data/buildid" --kallsyms /dev/null "$mode" \
+		"$data/$f" > "$tmp/out" 2> "$tmp/err" && cmp -s "$exp" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist $mode $f: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done
 # -s and -w do not go together (perf says so too): a usage error
 "$bin" sched timehist -s -w "$data/sched.data" > "$tmp/out" 2> "$tmp/err"
 if [ $? -eq 2 ] && grep -q -- "-s and -w" "$tmp/err" && [ ! -s "$tmp/out" ]; then

@@ -58,6 +58,15 @@ trace_lines()
 		grep -E '^[^\t].*: +[a-z0-9_]+:[a-z0-9_]+: ' >"$exp/$1.script-trace.txt" || true
 }
 
+# timehist NAME MODE: what perf sched timehist prints of a recording not made by perf sched
+# record (the events it has: sched_switch alone, with or without callchains, system-wide
+# or not): expected/NAME.timehist-MODE.txt (MODE -s or -S), compared by tests/cli.sh.
+timehist()
+{
+	"${PERF[@]}" sched timehist -i "$out/$1" --kallsyms /dev/null "$2" \
+		>"$exp/$1.timehist$2.txt" 2>/dev/null
+}
+
 rec()
 {
 	local name=$1
@@ -149,6 +158,7 @@ if want tracepoint.data; then
 		[ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
 		rec tracepoint.data -e sched:sched_switch -e cpu-clock/freq=2000/ -- ./threads 50
 		trace_lines tracepoint.data
+		timehist tracepoint.data -S
 	else
 		echo "== tracepoint.data: skipped (no sched:sched_switch tracepoint here)"
 	fi
@@ -159,6 +169,7 @@ if want tpfork.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	rec tpfork.data -e sched:sched_process_fork -e sched:sched_process_exec \
 		-e sched:sched_process_exit -e sched:sched_wakeup_new -e sched:sched_switch -g -- ./forkexec
 	trace_lines tpfork.data
+	timehist tpfork.data -S
 fi
 if want tppipe.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	echo "== tppipe.data: perf record -o - -e sched:sched_process_exec -e sched:sched_switch -- ./forkexec > tppipe.data"
@@ -185,6 +196,7 @@ if want offcpu.data && [ -d /sys/kernel/tracing/events/sched ]; then
 		--filter 'prev_comm == "offcpu" || next_comm == "offcpu"' -g -a --buildid-all -- ./offcpu
 	"${PERF[@]}" script -i "$out/offcpu.data" -F tid,time,trace,ip,sym,dso --ns --kallsyms /dev/null \
 		>"$exp/offcpu.data.offcpu-script.txt" 2>/dev/null
+	timehist offcpu.data -s
 fi
 # perf sched record (system-wide: sched_switch, sched_waking, sched_wakeup_new, migrations...)
 # of a short run of the off-CPU workload, and what perf sched timehist prints of it:
