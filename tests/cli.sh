@@ -308,6 +308,32 @@ fp.data.folded-dsos|fp.data|--dsos|cpu
 fp.data.folded-symbols|fp.data|--symbols|mix,fill
 EOF
 
+# script --off-cpu: the switch-outs that start an off-CPU span, event off-cpu, period the
+# span's ns: per comm, their periods sum to what folded --off-cpu counts for it (its
+# stacks' first frame), and their lines number top --off-cpu --sort comm's samples; a
+# recording without sched_switch samples is said, exit 1
+if "$bin" script --off-cpu -F comm,tid,period,event "$data/offcpu.data" > "$tmp/script" \
+	2> "$tmp/err" && [ ! -s "$tmp/err" ] &&
+	awk '$NF != "off-cpu:" { bad = 1 } { s[$1] += $(NF - 1); n[$1]++ }
+		END { if (bad) exit 1; for (c in s) print c, s[c], n[c] }' "$tmp/script" | sort > "$tmp/got" &&
+	"$bin" folded --off-cpu --buildid-dir "$data/buildid" --kallsyms /dev/null \
+		"$data/offcpu.data" > "$tmp/folded" 2> "$tmp/err" &&
+	"$bin" top --off-cpu --tsv --sort comm "$data/offcpu.data" > "$tmp/top" 2>> "$tmp/err" &&
+	awk 'FILENAME ~ /top$/ { if ($1 == "off-cpu") n[$4] = $3; next }
+		{ c = $0; sub(/;.*/, "", c); s[c] += $NF }
+		END { for (c in s) print c, s[c], n[c] }' "$tmp/top" "$tmp/folded" | sort > "$tmp/want" &&
+	[ "$(wc -l < "$tmp/want")" -gt 1 ] && diff "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "script --off-cpu: $(head -c 400 "$tmp/diff") $(head -c 200 "$tmp/err")"
+fi
+"$bin" script --off-cpu "$data/plain.data" > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 1 ] && grep -q "no sched:sched_switch samples" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok
+else
+	ko "script --off-cpu plain.data: $(head -c 200 "$tmp/err")"
+fi
+
 # tree's filters: the samples per thread are those of perf script with the same filter
 # (the script expectations above: their lines per tid)
 while IFS='|' read -r exp file opt val; do
@@ -347,6 +373,66 @@ for m in "" -w --state; do
 		ko "sched timehist $m: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
 	fi
 done
+# ... its summaries (-s, -s --state, -S), one process (-p, with the summary perf prints then)
+# and one thread (-t, with wakeups): the workload's pid and its first thread's tid, found as
+# tests/record-fixtures.sh found them
+ids=$("$bin" script -F comm,pid,tid "$data/sched.data" 2> /dev/null |
+	awk '$1 == "offcpu" { split($2, a, "/"); print a[1], a[2] }' | sort -n -k2 -u)
+pid=$(echo "$ids" | awk '$1 == $2 { print $1; exit }')
+tid=$(echo "$ids" | awk '$1 != $2 { print $2; exit }')
+while read -r mode args; do
+	# shellcheck disable=SC2086 # args: words on purpose
+	if "$bin" sched timehist $args "$data/sched.data" > "$tmp/out" 2> "$tmp/err" &&
+		cmp -s "$data/expected/sched.data.timehist-$mode.txt" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist $args: $(diff "$data/expected/sched.data.timehist-$mode.txt" "$tmp/out" |
+			head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done <<EOF
+s -s
+s-state -s --state
+S -S
+pid -S -p $pid
+tid -w -t $tid
+EOF
+# ... with callchains (perf sched record -g): kernel frames from the kallsyms lines kept with
+# the recording, user frames [unknown] as perf 6.1's; --max-stack 2, --no-call-graph, -S
+while read -r mode args; do
+	exp="$data/expected/sched-g.data.timehist${mode#default}.txt"
+	# shellcheck disable=SC2086 # args: words on purpose
+	if "$bin" sched timehist --buildid-dir "$data/buildid" --kallsyms "$data/sched-g.kallsyms" \
+		$args "$data/sched-g.data" > "$tmp/out" 2> "$tmp/err" && cmp -s "$exp" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist -g $args: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done <<EOF
+default
+-stack2 --max-stack 2
+-nochain --no-call-graph
+-S -S
+EOF
+# ... and of recordings not made by perf sched record (sched_switch alone, system-wide with
+# a filter or of one workload, with or without callchains): NAME.timehist-MODE.txt
+for exp in "$data"/expected/*.data.timehist-[sS].txt; do
+	name=$(basename "$exp" .txt)
+	f=${name%.timehist-*} mode=${name##*.timehist}
+	case $f in sched.data | sched-g.data) continue ;; esac	# above
+	if "$bin" sched timehist --buildid-dir "$data/buildid" --kallsyms /dev/null "$mode" \
+		"$data/$f" > "$tmp/out" 2> "$tmp/err" && cmp -s "$exp" "$tmp/out"; then
+		ok
+	else
+		ko "sched timehist $mode $f: $(diff "$exp" "$tmp/out" | head -c 400) $(head -c 200 "$tmp/err")"
+	fi
+done
+# -s and -w do not go together (perf says so too): a usage error
+"$bin" sched timehist -s -w "$data/sched.data" > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 2 ] && grep -q -- "-s and -w" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok
+else
+	ko "sched timehist -s -w: not a usage error: $(head -c 200 "$tmp/err")"
+fi
 # only timehist: anything else is a usage error
 for a in "" latency; do
 	"$bin" sched $a "$data/sched.data" > "$tmp/out" 2> "$tmp/err"

@@ -58,6 +58,15 @@ trace_lines()
 		grep -E '^[^\t].*: +[a-z0-9_]+:[a-z0-9_]+: ' >"$exp/$1.script-trace.txt" || true
 }
 
+# timehist NAME MODE: what perf sched timehist prints of a recording not made by perf sched
+# record (the events it has: sched_switch alone, with or without callchains, system-wide
+# or not): expected/NAME.timehist-MODE.txt (MODE -s or -S), compared by tests/cli.sh.
+timehist()
+{
+	"${PERF[@]}" sched timehist -i "$out/$1" --kallsyms /dev/null "$2" \
+		>"$exp/$1.timehist$2.txt" 2>/dev/null
+}
+
 rec()
 {
 	local name=$1
@@ -149,6 +158,7 @@ if want tracepoint.data; then
 		[ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
 		rec tracepoint.data -e sched:sched_switch -e cpu-clock/freq=2000/ -- ./threads 50
 		trace_lines tracepoint.data
+		timehist tracepoint.data -S
 	else
 		echo "== tracepoint.data: skipped (no sched:sched_switch tracepoint here)"
 	fi
@@ -159,6 +169,7 @@ if want tpfork.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	rec tpfork.data -e sched:sched_process_fork -e sched:sched_process_exec \
 		-e sched:sched_process_exit -e sched:sched_wakeup_new -e sched:sched_switch -g -- ./forkexec
 	trace_lines tpfork.data
+	timehist tpfork.data -S
 fi
 if want tppipe.data && [ -d /sys/kernel/tracing/events/sched ]; then
 	echo "== tppipe.data: perf record -o - -e sched:sched_process_exec -e sched:sched_switch -- ./forkexec > tppipe.data"
@@ -185,6 +196,7 @@ if want offcpu.data && [ -d /sys/kernel/tracing/events/sched ]; then
 		--filter 'prev_comm == "offcpu" || next_comm == "offcpu"' -g -a --buildid-all -- ./offcpu
 	"${PERF[@]}" script -i "$out/offcpu.data" -F tid,time,trace,ip,sym,dso --ns --kallsyms /dev/null \
 		>"$exp/offcpu.data.offcpu-script.txt" 2>/dev/null
+	timehist offcpu.data -s
 fi
 # perf sched record (system-wide: sched_switch, sched_waking, sched_wakeup_new, migrations...)
 # of a short run of the off-CPU workload, and what perf sched timehist prints of it:
@@ -204,6 +216,66 @@ if want sched.data && [ -d /sys/kernel/tracing/events/sched ]; then
 			>"$exp/sched.data.timehist${m:+-${m#-}}.txt" 2>/dev/null
 	done
 	mv "$exp/sched.data.timehist--state.txt" "$exp/sched.data.timehist-state.txt"
+fi
+# ... and its summaries (-s, with --state, -S), and the lines of one process (-p, with the
+# summary perf then prints without idle times) and of one thread (-t, with wakeups): the
+# workload's pid and its first thread's tid, as tests/cli.sh finds them again with perfnav
+# script.  expected/sched.data.timehist-MODE.txt, MODE as in the loop below.
+if [ -f "$out/sched.data" ] && { want sched.data || want sched-summary; }; then
+	ids=$("${PERF[@]}" script -i "$out/sched.data" -F comm,pid,tid 2>/dev/null |
+		awk '$1 == "offcpu" { split($2, a, "/"); print a[1], a[2] }' | sort -n -k2 -u)
+	pid=$(echo "$ids" | awk '$1 == $2 { print $1; exit }')
+	tid=$(echo "$ids" | awk '$1 != $2 { print $2; exit }')
+	while read -r mode args; do
+		# shellcheck disable=SC2086 # args: words on purpose
+		"${PERF[@]}" sched timehist -i "$out/sched.data" --kallsyms /dev/null $args \
+			>"$exp/sched.data.timehist-$mode.txt" 2>/dev/null
+	done <<-EOF
+		s -s
+		s-state -s --state
+		S -S
+		pid -S -p $pid
+		tid -w -t $tid
+	EOF
+fi
+# perf sched record -g: the same workload with callchains (sched-g.data, a shorter run) and
+# what perf sched timehist prints of it: the callchain of each switch-out (default, and
+# --max-stack 2), none (--no-call-graph), and -S.  perf 6.1's timehist reads MMAP records
+# but not MMAP2, so its user frames are [unknown]; kernel frames come from sched-g.kallsyms:
+# the lines of this machine's /proc/kallsyms that the recording's kernel addresses fall in,
+# the lines after them (where those symbols end) and _text (perf relocates by it), kept
+# beside the recording so that perf here and perfnav anywhere read the same symbols.
+if want sched-g.data && [ -d /sys/kernel/tracing/events/sched ]; then
+	echo "== sched-g.data: perf sched record -g -- ./offcpu 10"
+	rm -f "$out/sched-g.data"
+	(cd "$bin" && "${PERF[@]}" sched record -g -o "$root/$out/sched-g.data" -- ./offcpu 10) \
+		>"$bin/sched-g.log" 2>&1 || {
+		cat "$bin/sched-g.log" >&2
+		exit 1
+	}
+	expect sched-g.data
+	{
+		grep -E ' (_text|_stext)$' /proc/kallsyms
+		{
+			awk '{ print $1 "\t0\t" $0 }' /proc/kallsyms
+			"${PERF[@]}" script -i "$out/sched-g.data" -F ip --kallsyms /dev/null 2>/dev/null |
+				awk '$1 ~ /^ffff/ { print $1 "\t1\t" }'
+		} | LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 -k2,2 | awk -F '\t' '
+			$2 == 0 { if ($1 != last) { n++; last = $1 }
+				line[n] = line[n] substr($0, length($1) + 4) "\n"; next }
+			$2 == 1 && n > 0 { need[n] = 1; need[n + 1] = 1 }
+			END { for (i = 1; i <= n; i++) if (need[i]) printf "%s", line[i] }'
+	} >"$out/sched-g.kallsyms"
+	while read -r mode args; do
+		# shellcheck disable=SC2086 # args: words on purpose
+		"${PERF[@]}" sched timehist -i "$out/sched-g.data" --kallsyms "$out/sched-g.kallsyms" \
+			$args >"$exp/sched-g.data.timehist${mode#default}.txt" 2>/dev/null
+	done <<-EOF
+		default
+		-stack2 --max-stack 2
+		-nochain --no-call-graph
+		-S -S
+	EOF
 fi
 want switch.data && rec switch.data -e cpu-clock -F 2000 --switch-events -- ./threads
 # off-CPU time from PERF_RECORD_SWITCH alone (no sched_switch tracepoint): each span charged

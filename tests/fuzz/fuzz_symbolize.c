@@ -271,7 +271,7 @@ parallel_hist(struct session *s, const struct sym_opts *so, struct hist_opts *ho
 	parallel_free(&p);
 }
 
-/* perf sched timehist's model: every line's fields read. */
+/* perf sched timehist's model: every line's fields read, and the summary's tasks. */
 static void
 timehist_line(void *arg, const struct schedtime_line *l)
 {
@@ -287,11 +287,19 @@ timehist_line(void *arg, const struct schedtime_line *l)
 static void
 timehist(struct session *s)
 {
+	struct schedtime_opts so = { .wakeups = true, .max_stack = 5 };
 	struct schedtime *st = NULL;
 	uint64_t sum = 0;
 
-	if (schedtime_walk(s, true, timehist_line, &sum, &st) == SCHEDTIME_OK)
+	if (schedtime_walk(s, &so, timehist_line, &sum, &st, NULL) == SCHEDTIME_OK) {
+		struct schedtime_row *v;
+		size_t n = schedtime_rows(st, s, &v);
+
+		for (size_t i = 0; i < n; i++)
+			sum += strlen(v[i].comm) + (uint64_t)v[i].ppid;
+		free(v);
 		fuzz_use(sum + schedtime_ntasks(st) + schedtime_ncpus(st));
+	}
 	schedtime_free(st);
 }
 

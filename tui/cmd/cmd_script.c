@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/symbolizer.h"
 #include "symbolize/tpevent.h"
@@ -65,6 +66,8 @@ struct script {
 	bool		 why;
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 	const struct hist_filter *filter;	/* NULL: every sample */
+	bool		 off_cpu;	/* --off-cpu */
+	const struct offcpu *offcpu;	/* its spans: only their switch-outs, as off-cpu */
 };
 
 /* Output is gathered in a buffer and written in blocks of about this size;
@@ -75,7 +78,7 @@ struct script {
 
 #define HAS(sc, f) (((sc)->fields >> (f)) & 1u)
 
-enum { OPT_MAX_STACK = 300, OPT_WHY };
+enum { OPT_MAX_STACK = 300, OPT_WHY, OPT_OFF_CPU };
 
 static const struct cmd_opt script_opts[] = {
 	{ "fields", 1, 'F', "comma-separated fields: comm,pid,tid,cpu,time,period,event,trace,addr,data_src,weight,ip,sym,symoff,dso,srcline,brstack,brstacksym,phys_addr,data_page_size" },
@@ -83,6 +86,7 @@ static const struct cmd_opt script_opts[] = {
 	{ "call-graph", 0, 'g', "print callchains also with -F (the default without -F)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "at most N callchain frames" },
 	{ "why", 0, OPT_WHY, "say on stderr why addresses stay unresolved, per DSO, and which files came from debuginfod servers" },
+	{ "off-cpu", 0, OPT_OFF_CPU, "only the sched:sched_switch samples that start an off-CPU span (as perfnav top --off-cpu pairs them), as samples of the event off-cpu whose period is the span's nanoseconds: the periods of a stack add up to its count in perfnav folded --off-cpu" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
@@ -141,6 +145,9 @@ script_opt(void *arg, int val, const char *optarg)
 	}
 	case OPT_WHY:
 		sc->why = true;
+		return 0;
+	case OPT_OFF_CPU:
+		sc->off_cpu = true;
 		return 0;
 	}
 	if (filter_opt_is(val)) {
@@ -253,6 +260,8 @@ sout_init(struct sout *o, const struct script *sc, const struct session *s, stru
 	o->frames = calloc(o->nframes, sizeof *o->frames);
 	o->names = calloc(NAME_SLOTS, sizeof *o->names);
 	tp_init(o, s);
+	if (sc->offcpu != NULL)	/* the one event printed */
+		o->ev_width = (unsigned)strlen(OFFCPU_EVENT_NAME);
 	if (!sc->why && !pt_present(s) && !unwinds_inlines(s, z)) {
 		o->ips = calloc(SOUT_IPS, sizeof *o->ips);
 		o->keeps = o->ips != NULL && script_res_init(&o->res, z) == 0;
@@ -481,7 +490,8 @@ print_head(struct sout *o, const struct script *sc, const struct session *s,
 	}
 	if (HAS(sc, F_EVENT)) {
 		/* right-aligned to the longest event name, as perf */
-		print_name(o, session_attr_name(s, smp->attr), o->ev_width);
+		print_name(o, sc->offcpu ? OFFCPU_EVENT_NAME : session_attr_name(s, smp->attr),
+		    o->ev_width);
 		fmt_mem(b, ": ", 2);
 	}
 	if (HAS(sc, F_TRACE) && is_tracepoint(s, smp)) {
@@ -598,7 +608,7 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 
 	struct script eff;
 
-	if (!sc->fields_given && is_tracepoint(s, smp)) {
+	if (!sc->fields_given && is_tracepoint(s, smp) && sc->offcpu == NULL) {
 		print_tp_line(o, sc, s, r, smp);
 		return;
 	}
@@ -611,7 +621,7 @@ print_sample(struct sout *o, const struct script *sc, const struct session *s,
 		eff.fields |= 1u << F_SYMOFF;
 		if (smp->sample_type & PERF_SAMPLE_CPU)
 			eff.fields |= 1u << F_CPU;
-		if (smp->sample_type & PERF_SAMPLE_PERIOD)
+		if ((smp->sample_type & PERF_SAMPLE_PERIOD) || sc->offcpu != NULL)
 			eff.fields |= 1u << F_PERIOD;
 		eff.comm_free = chain;
 		sc = &eff;
@@ -817,6 +827,18 @@ print_why(const struct session *s, struct symbolizer *z)
 	free(c);
 }
 
+/* --off-cpu: does the sample at index position pos start a span?  Its period the span's then. */
+static bool
+offcpu_charge(const struct offcpu *oc, size_t pos, struct sample *smp)
+{
+	size_t k = offcpu_lower(oc, pos);
+
+	if (k >= oc->n || oc->v[k].pos != pos)
+		return false;
+	smp->period = oc->v[k].ns;
+	return true;
+}
+
 static void sout_flush(struct sout *o);
 
 /* The samples of index entries [from, to) into o->b, written out in
@@ -841,9 +863,11 @@ script_range(struct sout *o, const struct script *sc, const struct session *s, s
 			continue;
 		if (session_rec(s, ent_loc(e), &r) < 0 || record_decode_sample(session_attrs(s), &r, &smp, &why) < 0)
 			continue;
-		if (!script_keeps_sample(sc, s, o->z, &r, &smp))
+		if (sc->offcpu != NULL && !offcpu_charge(sc->offcpu, i, &smp))
 			;
-		else if (smp.sample_type & PERF_SAMPLE_READ)
+		else if (!script_keeps_sample(sc, s, o->z, &r, &smp))
+			;
+		else if (sc->offcpu == NULL && (smp.sample_type & PERF_SAMPLE_READ))
 			print_read_sample(o, sc, s, &r, &smp);
 		else
 			print_sample(o, sc, s, &r, &smp);
@@ -861,7 +885,7 @@ script_serial(struct sout *o, const struct script *sc, const struct session *s)
 	struct pt_item *items = NULL;
 	size_t nitems = 0, next_item = 0;
 
-	if (pt_present(s)) {
+	if (pt_present(s) && sc->offcpu == NULL) {
 		struct pt_opts po = { .script = true, .time = sc->filter };
 
 		nitems = pt_synth(s, o->z, &po, &items);
@@ -1105,13 +1129,29 @@ const struct cmd_spec script_spec = {
 	.name = "script",
 	.summary = "one line per sample, as perf script (-F fields, -G: no callchains)",
 	.run = cmd_script,
-	.usage = "script [-F FIELDS] [-g|-G] [--max-stack N] [SCOPE] [FILE]\n\n"
+	.usage = "script [-F FIELDS] [-g|-G] [--max-stack N] [--off-cpu] [SCOPE] [FILE]\n\n"
 	    "SCOPE: --time, --pid, --tid, --comms, --cpu, --dsos, --symbols (below): only the\n"
-	    "samples they all take are printed, as perf script's.",
+	    "samples they all take are printed, as perf script's.  --off-cpu: the switch-outs\n"
+	    "that start an off-CPU span, each with its charge (event off-cpu, period in ns).",
 	.opts = script_opts,
 	.fn = script_opt,
 	.maxpos = 0,
 };
+
+/* --off-cpu: the recording's off-CPU spans into oc; 0, or -1 (said). */
+static int
+script_offcpu(const struct cmd_run *r, struct offcpu *oc)
+{
+	enum offcpu_none why = offcpu_build(r->s, oc);
+
+	if (why == OFFCPU_NO_EVENT)
+		fprintf(stderr, "perfnav script: --off-cpu: %s has no sched:sched_switch samples "
+		    "(record with perf record -e sched:sched_switch -g)\n", textout_esc(r->co.input));
+	else if (why != OFFCPU_OK)
+		fprintf(stderr, "perfnav script: --off-cpu: %s: no sched_switch format with prev_pid, "
+		    "next_pid and prev_state in its tracing data\n", textout_esc(r->co.input));
+	return why == OFFCPU_OK ? 0 : -1;
+}
 
 int
 cmd_script(int argc, char **argv)
@@ -1119,6 +1159,7 @@ cmd_script(int argc, char **argv)
 	struct script sc;
 	struct cmd_run r;
 	struct sym_opts so;
+	struct offcpu oc = { 0 };
 	static char obuf[1 << 16];
 
 	char msg[FILTER_OPTS_MSG];
@@ -1134,6 +1175,11 @@ cmd_script(int argc, char **argv)
 		return cmd_quit(&r, EXIT_USAGE);
 	}
 	sc.filter = filter_opts_filter(&sc.fo);
+	if (sc.off_cpu && script_offcpu(&r, &oc) < 0) {
+		filter_opts_free(&sc.fo);
+		return cmd_quit(&r, EXIT_FAIL);
+	}
+	sc.offcpu = sc.off_cpu ? &oc : NULL;
 	r.check_write = true;
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 	cmd_sym_opts(&r.co, &so);	/* for the symbolizers of a run on two cores */
@@ -1144,5 +1190,6 @@ cmd_script(int argc, char **argv)
 		cmd_report_debuginfod(stderr, r.z, "perfnav: ");
 	}
 	filter_opts_free(&sc.fo);
+	offcpu_free(&oc);
 	return cmd_end(&r);
 }
