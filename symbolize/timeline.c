@@ -423,7 +423,9 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n, const struct off
 	size_t capo = 0, nouts = 0, cap = 0, nv = 0;
 
 	tl->has_switch = cnt->by_type[PF_REC_SWITCH] || cnt->by_type[PF_REC_SWITCH_CPU_WIDE];
-	if (oc != NULL && oc->n > 0 && tl->mode == TL_TASKS) {
+	/* sched_switch spans: their switch-outs' times and states (the other
+	 * sources' spans are at a sample's position, not a switch's) */
+	if (oc != NULL && oc->n > 0 && oc->source == OFFCPU_SRC_SCHED && tl->mode == TL_TASKS) {
 		tl->has_switch = true;
 		span_gaps(tl, b, oc, n);
 		return;

@@ -109,7 +109,11 @@ struct timeline *timeline_new(const struct session *s, enum tl_mode mode, int at
  */
 struct timeline *timeline_new_in(const struct session *s, enum tl_mode mode, int attr,
     const struct hist *in);
-/* The same with the off-CPU spans of oc (NULL: switch records) as the gaps; oc must outlive it. */
+/*
+ * The same with the off-CPU spans of oc as the gaps when they are of
+ * sched_switch samples (else, or NULL, the switch records'); oc must
+ * outlive it.
+ */
 struct offcpu;
 struct timeline *timeline_new_oc(const struct session *s, enum tl_mode mode, int attr,
     const struct hist *in, const struct offcpu *oc);

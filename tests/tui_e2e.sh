@@ -612,13 +612,14 @@ top_time()
 start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/switch.data'"
 wait_for "symbols in [0-9.]+ s" "timeline: symbols resolved"
 tab 9
-wait_for "Timeline by process \(p\) \| 228 samples \| 983\.164494-983\.250730" \
+wait_for "Timeline by process \(p\) \| 228 samples of the event \| 983\.164494-983\.250730" \
 	"timeline: the tab opens it over the samples' span"
 wait_for "^ +\|983\.164494 +\|983\.1" "timeline: the time axis in perf script's times"
 wait_for "^  all +[▁▂▃▄▅▆▇█ ]+$" "timeline: every sample's row in block glyphs"
 wait_for "^▾ 26216 threads +[▁▂▃▄▅▆▇█ ]" "timeline: the process, expanded"
 wait_for "^   26216/26218 threads +[▁▂▃▄▅▆▇█ ─]+$" "timeline: a thread below it"
 wait_for "^   26216/26216 threads +▂─+$" "timeline: the main thread off CPU (switch records) after its sample"
+# the browser's off-CPU event (from the switch records, approximate) beside cpu-clock: the lanes are cpu-clock's
 wait_for "off-CPU \(-\)" "timeline: the header says off-CPU gaps are drawn"
 keys Down
 keys +
@@ -639,10 +640,10 @@ else
 fi
 keys Enter
 wait_for "timeline > time $ra-$rb" "timeline: Enter applies the range: a step in the path"
-wait_for "Timeline by process \(p\) \| $rn samples \| $ra-" "timeline: the view is the range, its samples only"
+wait_for "Timeline by process \(p\) \| $rn samples of the event \| $ra-" "timeline: the view is the range, its samples only"
 keys Escape
 wait_gone "> time 983" "timeline: Esc removes the step"
-wait_for "Timeline by process \(p\) \| 228 samples \| 983\.164494-983\.250730" \
+wait_for "Timeline by process \(p\) \| 228 samples of the event \| 983\.164494-983\.250730" \
 	"timeline: the whole span again"
 keys z
 wait_gone "983\.164494-983\.250730 \(z" "timeline: z zooms in"

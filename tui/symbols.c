@@ -106,6 +106,16 @@ symbols_event_offcpu(const struct symbols *sy, size_t ev)
 	return he != NULL && strcmp(hist_str(sy->h, he->name), OFFCPU_EVENT_NAME) == 0;
 }
 
+const char *
+symbols_offcpu_text(const struct symbols *sy, uint64_t ns, char *buf, size_t n)
+{
+	char d[32];
+
+	snprintf(buf, n, "%s off CPU%s", text_duration(d, sizeof d, ns), sy->has_oc && sy->oc.approx ?
+	    " (approximate: each switch-out at the thread's last sample)" : "");
+	return buf;
+}
+
 const struct offcpu *
 symbols_offcpu(const struct symbols *sy)
 {

@@ -190,6 +190,12 @@ const struct offcpu *symbols_offcpu(const struct symbols *sy);
 /* Is event ev of sy's hist the off-CPU event (its periods are ns off CPU)? */
 bool symbols_event_offcpu(const struct symbols *sy, size_t ev);
 /*
+ * ns of the off-CPU event as the panes' lines say it: "1.675 s off CPU",
+ * with " (approximate: each switch-out at the thread's last sample)" when
+ * the spans come from switch records.  Returns buf.
+ */
+const char *symbols_offcpu_text(const struct symbols *sy, uint64_t ns, char *buf, size_t n);
+/*
  * The scope's call-path transforms applied: its top-down tree
  * (scope_query), built when first asked for after gen or scope.gen moved;
  * NULL when the scope has no transforms.  The hot functions' rows

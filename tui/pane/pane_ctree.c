@@ -704,8 +704,8 @@ info_line(struct pane *p, char *buf, size_t n)
 	    plural(he->nsamples), hist_str(H(ct), he->name));
 	k = strlen(buf);
 	if (symbols_event_offcpu(ct->sy, sc->ev) && k < n)	/* periods are ns */
-		k += (size_t)snprintf(buf + k, n - k, ", %s off CPU", text_duration(zt, sizeof zt,
-		    N(ct, 0)->total_period));
+		k += (size_t)snprintf(buf + k, n - k, ", %s", symbols_offcpu_text(ct->sy,
+		    N(ct, 0)->total_period, zt, sizeof zt));
 	if (nev > 1 && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, }: next)", sc->ev + 1, nev);
 	if ((sc->zoomed || sc->ncpus) && k < n)

@@ -758,8 +758,8 @@ head_line(struct pane *p, char *buf, size_t n)
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " sample%s", N(f, 0)->total_samples,
 	    plural(N(f, 0)->total_samples));
 	if (f->cd == NULL && symbols_event_offcpu(f->sy, sc->ev))	/* periods are ns */
-		k += snprintf(buf + k, n - (size_t)k, ", %s off CPU", text_duration(name, sizeof name,
-		    N(f, 0)->total_period));
+		k += snprintf(buf + k, n - (size_t)k, ", %s", symbols_offcpu_text(f->sy, N(f, 0)->total_period,
+		    name, sizeof name));
 	if (sc->zoomed || sc->ncpus)
 		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));
 	if (sc->nxf)

@@ -564,7 +564,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	struct hot *ht = p->priv;
 	const struct hist_event *he = hist_event(hot_h(ht), ht->ev);
 	size_t nev = hist_nevents(hot_h(ht));
-	char keys[200], dur[32];
+	char keys[200], dur[96];
 	int k = 0;
 
 	buf[0] = '\0';
@@ -594,8 +594,8 @@ info_line(struct pane *p, char *buf, size_t n)
 		k = snprintf(buf, n, " Samples: %" PRIu64 " of event '%s'", he->nsamples,
 		    hist_str(hot_h(ht), he->name));
 	if (symbols_event_offcpu(ht->sy, ht->ev) && k >= 0 && (size_t)k < n)	/* periods are ns */
-		k += snprintf(buf + k, n - (size_t)k, ", %s off CPU", text_duration(dur, sizeof dur,
-		    he->total_period));
+		k += snprintf(buf + k, n - (size_t)k, ", %s", symbols_offcpu_text(ht->sy, he->total_period,
+		    dur, sizeof dur));
 	if (nev > 1 && k >= 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, }: next)", ht->ev + 1, nev);
 	if (ht->pct > 0 && k >= 0 && (size_t)k < n)

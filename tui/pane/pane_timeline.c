@@ -666,7 +666,8 @@ head_line(struct pane *p, char *buf, size_t n)
 	}
 	if (tl->lanes[0].lost)
 		k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " lost (!)", tl->lanes[0].lost);
-	if (tl->has_switch && symbols_offcpu(p->sym) != NULL)	/* spans with the states left in */
+	if (tl->has_switch && symbols_offcpu(p->sym) != NULL &&
+	    symbols_offcpu(p->sym)->source == OFFCPU_SRC_SCHED)	/* spans with the states left in */
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU -S =D ~R+");
 	else if (tl->has_switch)
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU (-)");
