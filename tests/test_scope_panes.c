@@ -404,3 +404,128 @@ Test(scope, transforms_in_hot_processes_and_events)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * The processes' On-CPU and Off-CPU columns of a thread: its spans' time
+ * off CPU, and from each switch-in to its next switch-out, over the spans
+ * whose switch-out is in [t0, t1]; worked out here from the spans.
+ */
+static void
+thread_times(const struct session *s, const struct offcpu *o, int32_t tid, uint64_t t0, uint64_t t1,
+    uint64_t *on, uint64_t *off)
+{
+	uint64_t tin = 0;
+
+	*on = *off = 0;
+	for (size_t k = 0; k < o->n; k++) {
+		uint64_t t = index_ent(session_index(s), (size_t)o->v[k].pos)->time;
+
+		if (o->v[k].tid != tid)
+			continue;
+		if (t >= t0 && t <= t1) {
+			*off += o->v[k].ns;
+			if (tin != 0 && t >= tin)
+				*on += t - tin;
+		}
+		tin = t + o->v[k].ns;
+	}
+}
+
+/* A thread's row's cell of column title, or NULL when it has no row or several. */
+static const char *
+thread_cell(struct pane *pr, int32_t pid, int32_t tid, const char *title, struct row *r)
+{
+	char id[64];
+	size_t found = SIZE_MAX, n = 0;
+
+	snprintf(id, sizeof id, "%d/%d", (int)pid, (int)tid);
+	for (size_t i = 0; i < pr->ops->nrows(pr); i++) {
+		row_reset(r);
+		pr->ops->row(pr, i, r);
+		if (r->col[0] != NULL && strcmp(r->col[0], id) == 0) {
+			found = i;
+			n++;
+		}
+	}
+	if (n != 1)
+		return NULL;	/* a tid reused (or no row of its own): not this test's */
+	row_reset(r);
+	pr->ops->row(pr, found, r);
+	for (int c = 0; c < pr->ncols; c++)
+		if (strcmp(pr->cols[c].title, title) == 0)
+			return r->col[c];
+	return NULL;
+}
+
+/* Is tid one thread of the thread table over all its spans (not a tid reused)? */
+static bool
+one_thread(const struct session *s, const struct offcpu *o, int32_t tid)
+{
+	const struct thread_table *tt = session_threads(s);
+	uint32_t th = THREAD_NONE;
+
+	for (size_t k = 0; k < o->n; k++) {
+		uint32_t t;
+
+		if (o->v[k].tid != tid)
+			continue;
+		t = thread_table_find(tt, tid, index_ent(session_index(s), (size_t)o->v[k].pos)->time);
+		if (th != THREAD_NONE && t != th)
+			return false;
+		th = t;
+	}
+	return th != THREAD_NONE;
+}
+
+/* offcpu.data: each thread's time on and off CPU in the processes pane, whole and in a time step. */
+Test(scope, offcpu_in_processes)
+{
+	struct session *s = open_fixture("offcpu.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct offcpu *o;
+	struct pane pr;
+	struct nav_view v;
+	struct row r;
+	uint64_t t0 = 0, t1 = UINT64_MAX;
+	size_t checked = 0;
+
+	symbols_run(sy);
+	o = symbols_offcpu(sy);
+	cr_assert_not_null(o, "the browser pairs the switches");
+	cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_PROCS);
+	pr.ops->enter(&pr, &v);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {	/* a time step: the middle third of the spans */
+			t0 = index_ent(session_index(s), (size_t)o->v[o->n / 3].pos)->time;
+			t1 = index_ent(session_index(s), (size_t)o->v[o->n * 2 / 3].pos)->time;
+			cr_assert(scope_time_push(&sy->scope, t0, t1));
+			cr_assert_eq(symbols_apply_scope(sy), 0);
+		}
+		pr.ops->resize(&pr, 40, 200);
+		for (size_t k = 0; k < o->n; k += 7) {
+			int32_t tid = o->v[k].tid, pid = session_ent_who(s, (size_t)o->v[k].pos).pid;
+			uint64_t on, off;
+			char won[32] = "0", woff[32] = "0";
+			const char *con = thread_cell(&pr, pid, tid, "On-CPU", &r);
+			const char *coff;
+
+			thread_times(s, o, tid, t0, t1, &on, &off);
+			if (on)
+				text_duration(won, sizeof won, on);
+			if (off)
+				text_duration(woff, sizeof woff, off);
+			if (con == NULL || !one_thread(s, o, tid))
+				continue;	/* a tid reused, or a thread without a row of its own */
+			cr_assert_str_eq(con, won, "pass %d, %d/%d on CPU: %s, want %s", pass, (int)pid, (int)tid, con, won);
+			coff = thread_cell(&pr, pid, tid, "Off-CPU", &r);
+			cr_assert_str_eq(coff, woff, "pass %d, %d/%d off CPU: %s, want %s", pass, (int)pid, (int)tid, coff,
+			    woff);
+			checked++;
+		}
+	}
+	cr_assert_gt(checked, 20, "threads checked: %zu", checked);
+	pane_destroy(&pr);
+	symbols_free(sy);
+	session_close(s);
+}

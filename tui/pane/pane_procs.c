@@ -25,9 +25,9 @@
  * their events.
  */
 
-enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_OFF, C_COMMS, C_N };
+enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_ON, C_OFF, C_COMMS, C_N };
 
-/* With off-CPU time in the recording (symbols_offcpu) every column; else all but C_OFF. */
+/* With off-CPU time in the recording (symbols_offcpu) every column; else all but C_ON, C_OFF. */
 static const struct column pr_cols_off[C_N] = {
 	[C_ID] = { "PID/TID", 18, COL_TREE | COL_NUM },
 	[C_COMM] = { "Comm", 16, 0 },
@@ -36,10 +36,11 @@ static const struct column pr_cols_off[C_N] = {
 	[C_START] = { "Start", 15, COL_RIGHT | COL_NUM },
 	[C_END] = { "Exit", 15, COL_RIGHT | COL_NUM },
 	[C_LOST] = { "Lost", 5, COL_RIGHT | COL_NUM },
+	[C_ON] = { "On-CPU", 10, COL_RIGHT | COL_NUM },
 	[C_OFF] = { "Off-CPU", 10, COL_RIGHT | COL_NUM },
 	[C_COMMS] = { "Comms over time", 10, COL_FLEX },
 };
-static const struct column pr_cols[C_N - 1] = {
+static const struct column pr_cols[C_N - 2] = {
 	{ "PID/TID", 18, COL_TREE | COL_NUM },
 	{ "Comm", 16, 0 },
 	{ "Samples", 8, COL_RIGHT | COL_NUM },
@@ -84,15 +85,17 @@ struct pr {
 	unsigned	 oc_gen, oc_sgen;
 	uint64_t	*toff;		/* ns per thread id */
 	uint64_t	*poff;		/* ns per tk->procs */
+	/* sched_switch spans: on-CPU time, from a switch-in to the next switch-out */
+	uint64_t	*ton, *pon, *tin;	/* ns per thread id, per process; the last switch-in */
 };
 
-/* A logical column's place among those shown (no C_OFF without off-CPU time): -1, none. */
+/* A logical column's place among those shown (no C_ON, C_OFF without off-CPU time): -1, none. */
 static int
 col(const struct pr *pr, int c)
 {
-	if (pr->oc != NULL || c < C_OFF)
+	if (pr->oc != NULL || c < C_ON)
 		return c;
-	return c == C_OFF ? -1 : c - 1;
+	return c <= C_OFF ? -1 : c - 2;
 }
 
 static const struct pn_thread *
@@ -306,35 +309,45 @@ count_offcpu(struct pane *p, struct pr *pr)
 		p->ncols = C_N;
 		pr->toff = xcalloc(tt->n + 1, sizeof *pr->toff);
 		pr->poff = xcalloc(pr->tk->nprocs + 1, sizeof *pr->poff);
+		pr->ton = xcalloc(tt->n + 1, sizeof *pr->ton);
+		pr->pon = xcalloc(pr->tk->nprocs + 1, sizeof *pr->pon);
+		pr->tin = xcalloc(tt->n + 1, sizeof *pr->tin);
 	}
 	pr->oc = oc;
 	pr->oc_gen = p->sym->gen;
 	pr->oc_sgen = sc->gen;
 	memset(pr->toff, 0, (tt->n + 1) * sizeof *pr->toff);
+	memset(pr->ton, 0, (tt->n + 1) * sizeof *pr->ton);
+	memset(pr->tin, 0, (tt->n + 1) * sizeof *pr->tin);
 	scope_time_range(sc, &t0, &t1);
 	for (size_t k = 0; k < oc->n; k++) {
 		size_t pos = (size_t)oc->v[k].pos;
 		const struct rec_ent *e = pos < ix->n ? index_ent(ix, pos) : NULL;
 		struct ent_who w;
-		uint32_t th;
+		uint32_t th = e != NULL ? thread_table_find(tt, oc->v[k].tid, e->time) : THREAD_NONE;
+		bool in;
 
-		if (e == NULL || e->time < t0 || e->time > t1)
+		if (th == THREAD_NONE)
 			continue;
 		w = session_ent_who(p->s, pos);
-		if (by_hist ? !symbols_scope_has(p->sym, pos) :
-		    ((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, oc->v[k].tid) ||
-		    (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))))
-			continue;
-		th = thread_table_find(tt, oc->v[k].tid, e->time);
-		if (th != THREAD_NONE)
+		in = e->time >= t0 && e->time <= t1 && (by_hist ? symbols_scope_has(p->sym, pos) :
+		    !((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, oc->v[k].tid) ||
+		    (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))));
+		/* on CPU from its last switch-in (its span before) to this switch-out */
+		if (in && pr->tin[th] != 0 && e->time >= pr->tin[th])
+			pr->ton[th] += e->time - pr->tin[th];
+		if (in)
 			pr->toff[th] += oc->v[k].ns;
+		pr->tin[th] = e->time + oc->v[k].ns;
 	}
 	for (size_t i = 0; i < pr->tk->nprocs; i++) {
 		const struct task_proc *pc = &pr->tk->procs[i];
 
-		pr->poff[i] = 0;
-		for (size_t k = 0; k < pc->nthreads; k++)
+		pr->poff[i] = pr->pon[i] = 0;
+		for (size_t k = 0; k < pc->nthreads; k++) {
 			pr->poff[i] += pr->toff[pc->threads[k]];
+			pr->pon[i] += pr->ton[pc->threads[k]];
+		}
 	}
 }
 
@@ -430,8 +443,13 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 		row_set(r, C_LOST, EL_DIM, "%s", w->kind == K_PROC ? "0" : "");
 	if (pr->oc != NULL) {
 		uint64_t off = w->kind == K_PROC ? pr->poff[w->proc] : pr->toff[w->thread];
+		uint64_t on = w->kind == K_PROC ? pr->pon[w->proc] : pr->ton[w->thread];
 
 		row_set(r, C_OFF, off ? EL_TIME : EL_DIM, "%s", off ? text_duration(t, sizeof t, off) : "0");
+		if (pr->oc->source != OFFCPU_SRC_SCHED)	/* no switch-in times: not known */
+			row_set(r, C_ON, EL_DIM, "-");
+		else
+			row_set(r, C_ON, on ? EL_TIME : EL_DIM, "%s", on ? text_duration(t, sizeof t, on) : "0");
 	}
 	comms_history(p, w->thread, r);
 }
@@ -554,7 +572,7 @@ pr_init(struct pane *p)
 	build_procs(p, pr);
 	build_rows(p, pr);
 	p->cols = pr_cols;
-	p->ncols = C_N - 1;
+	p->ncols = C_N - 2;
 	p->is_list = true;
 	widget_init(&p->w, p, true);
 	return 0;
@@ -572,6 +590,9 @@ pr_free(struct pane *p)
 	free(pr->psamples);
 	free(pr->toff);
 	free(pr->poff);
+	free(pr->ton);
+	free(pr->pon);
+	free(pr->tin);
 	free(pr->procs);
 	free(pr->rows);
 	free(pr);
