@@ -55,7 +55,7 @@
 	X(SCROLL_RIGHT, "scroll-right", "lists: scroll the widest column sideways to read a long name") \
 	X(NEXT_PANE, "next-pane", "next pane") \
 	X(PREV_PANE, "prev-pane", "previous pane") \
-	X(NEXT_EVENT, "next-event", "hot functions, call trees, flame graph: the next event (perf report's Tab; Tab is the next pane everywhere)") \
+	X(NEXT_EVENT, "next-event", "hot functions, call trees, flame graph: the next event (perf report's Tab; Tab is the next pane everywhere), off-cpu among them when the recording has switches") \
 	X(PREV_EVENT, "prev-event", "hot functions, call trees, flame graph: the previous event") \
 	X(PANE_HOT, "pane-hot", "hot functions pane") \
 	X(PANE_PROCS, "pane-procs", "processes pane") \

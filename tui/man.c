@@ -223,6 +223,17 @@ page_tail(FILE *fp)
 		fputc('\n', fp);
 		roff_line(fp, t != NULL ? t : o->title);
 	}
+	fputs(".SH OFF\\-CPU TIME\nA thread switched out is off CPU until it is switched in "
+	    "again; that time is charged to the stack it was switched out with, as the event "
+	    "off\\-cpu beside the recorded ones (} reaches it): the hot functions, the trees and the "
+	    "flame graph show where threads waited, the processes pane each thread's time on and off "
+	    "CPU, the timeline its waits by the state it left in (sleeping, blocked, preempted). "
+	    "Sources, in this order: sched:sched_switch samples with callchains (perf record \\-e "
+	    "sched:sched_switch \\-g, perf sched record \\-g); else PERF_RECORD_SWITCH records "
+	    "(\\-\\-switch\\-events; approximate: a switch\\-out is charged to the thread's last "
+	    "sample); else perf record \\-\\-off\\-cpu's offcpu\\-time samples. A switch\\-out never "
+	    "switched back in is left out. The commands top \\-\\-off\\-cpu, folded \\-\\-off\\-cpu, "
+	    "script \\-\\-off\\-cpu and sched timehist print it.\n", fp);
 	fputs(".SH KEYS\nThe browser's default bindings, as its help screen (?) lists them; "
 	    "$XDG_CONFIG_HOME/perfnav/keys rebinds them (see perfnav\\-config(5)).\n", fp);
 	each_key(&(struct kctx){ fp, false, "" });
