@@ -440,6 +440,7 @@ struct cpath {
 	size_t			 nrow;
 	struct brh_count	*br;		/* --branch-history: per node, or NULL */
 	size_t			 capbr;
+	uint64_t		*part;		/* with_ev2: per node, ev2's period; else NULL */
 };
 
 static uint32_t
@@ -752,13 +753,14 @@ by_line(const struct hist *h)
  * (through).
  */
 static int
-row_taken(const struct hist *h, const struct cp_row *r, uint32_t ev, const struct cpath_query *q)
+row_taken(const struct hist *h, const struct cp_row *r, uint32_t ev, uint32_t ev2,
+    const struct cpath_query *q)
 {
 	uint32_t entry = r->entry & ~CP_NOCHAIN;
 	const struct hist_entry *e = &h->ent[entry];
 	int how = 1;
 
-	if (e->event != ev)
+	if (e->event != ev && e->event != ev2)
 		return 0;
 	if (q->chained_only && (r->entry & CP_NOCHAIN))
 		return 0;
@@ -860,7 +862,7 @@ struct build {
 	struct hist		*h;
 	struct cpath		*t;
 	const struct cpath_query *q;
-	uint32_t		 ev;
+	uint32_t		 ev, ev2;	/* ev2: NONE32 without with_ev2 */
 	uint32_t		*p;
 	size_t			 capp;
 };
@@ -887,7 +889,7 @@ take_row(struct build *b, size_t i)
 	const struct hist *h = b->h;
 	const struct cp_row *r = &h->ps.cprow[i];
 	const struct brh_count *rc = NULL;
-	int how = row_taken(h, r, b->ev, b->q);
+	int how = row_taken(h, r, b->ev, b->ev2, b->q);
 	size_t n, n0;
 	bool keep = true;
 
@@ -919,6 +921,27 @@ take_row(struct build *b, size_t i)
 		b->t->row_leaf[i] = insert_path(b->t, b->p, n, r, rc);
 }
 
+/* with_ev2: each node's part that is ev2's, from the rows the tree took of it. */
+static void
+part_of_ev2(const struct hist *h, struct cpath *t, uint32_t ev2)
+{
+	t->part = xcalloc(t->n + 1, sizeof *t->part);
+	for (size_t r = 0; r < t->nrow && r < h->ps.ncprow; r++) {
+		const struct cp_row *cr = &h->ps.cprow[r];
+
+		if (t->row_leaf[r] == CPATH_NONE || h->ent[cr->entry & ~CP_NOCHAIN].event != ev2)
+			continue;
+		for (uint32_t at = t->row_leaf[r]; at != CPATH_NONE; at = t->v[at].parent)
+			t->part[at] += cr->period;
+	}
+}
+
+uint64_t
+cpath_node_part(const struct cpath *t, uint32_t id)
+{
+	return t->part != NULL && id < t->n ? t->part[id] : 0;
+}
+
 struct cpath *
 cpath_build(struct hist *h, const struct cpath_query *q)
 {
@@ -943,6 +966,7 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 	if (q->ev >= h->nev_order)
 		return t;
 	b.ev = h->ev_order[q->ev];
+	b.ev2 = q->with_ev2 && q->ev2 < h->nev_order ? h->ev_order[q->ev2] : NONE32;
 	nl = row_lists(h, q, &l);
 	for (size_t k = 0; k < l.n[0]; k++)
 		take_row(&b, l.v[0] ? l.v[0][k] : k);
@@ -954,6 +978,8 @@ cpath_build(struct hist *h, const struct cpath_query *q)
 			take_row(&b, r);
 	}
 	free(b.p);
+	if (b.ev2 != NONE32)
+		part_of_ev2(h, t, b.ev2);
 	link_children(h, t);
 	return t;
 }
@@ -968,6 +994,7 @@ cpath_free(struct cpath *t)
 	free(t->flat_rank);
 	hmap_free(&t->tab);
 	free(t->row_leaf);
+	free(t->part);
 	free(t);
 }
 

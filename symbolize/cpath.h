@@ -87,6 +87,13 @@ struct cpath_query {
 	const struct cpath_xform *xf;		/* applied to each path in order */
 	size_t			 nxf;
 	bool			 bottom_up;	/* paths inserted leaf first */
+	/*
+	 * with_ev2: the samples of event ev2 too, in the same tree (a wall
+	 * view: an on-CPU event in ns and off-cpu); cpath_node_part() says
+	 * how much of each node is ev2's.
+	 */
+	bool			 with_ev2;
+	size_t			 ev2;
 };
 
 struct cpath;
@@ -124,6 +131,8 @@ const uint32_t *cpath_flat_ranks(const struct hist *h, struct cpath *t);
  */
 size_t cpath_rows_merged(struct hist *h, const struct cpath *t, size_t ev, unsigned keep,
     double min_pct, const struct hist_entry *const **out);
+/* Of node id's total period, the part that is the query's ev2's (0 without with_ev2). */
+uint64_t cpath_node_part(const struct cpath *t, uint32_t id);
 /* Was the tree built bottom-up? */
 bool cpath_bottom_up(const struct cpath *t);
 

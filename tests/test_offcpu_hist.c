@@ -270,3 +270,50 @@ Test(offcpu_hist, split_and_merged_is_one_pass)
 	split_and_merged_is_one_pass("offcpu.data");
 	split_and_merged_is_one_pass("offcpu-sw.data");
 }
+
+/*
+ * The wall view's tree (cpath_query.with_ev2): the on-CPU event's and the
+ * off-CPU event's paths in one tree, each node's off-CPU part that of the
+ * same path in the off-CPU event's own tree.
+ */
+Test(offcpu_hist, wall_tree_holds_both_events)
+{
+	struct fx x;
+	struct hist *h;
+	size_t on, off;
+	struct cpath_query q = { .entry = CPATH_NONE }, qo = { .entry = CPATH_NONE };
+	struct cpath *t, *to;
+	uint32_t funcs[256];
+	size_t checked = 0;
+
+	fx_open(&x, "offcpu-sw.data");
+	h = one_pass(x.s, x.z, &x.o, true, NULL);
+	on = event_named(h, "cpu-clock");
+	off = event_named(h, OFFCPU_EVENT_NAME);
+	cr_assert(on != SIZE_MAX && off != SIZE_MAX);
+	q.ev = on;
+	q.with_ev2 = true;
+	q.ev2 = off;
+	qo.ev = off;
+	t = cpath_build(h, &q);
+	to = cpath_build(h, &qo);
+	cr_assert_eq(cpath_node(t, 0)->total_period,
+	    hist_event(h, on)->total_period + hist_event(h, off)->total_period, "both events' time");
+	cr_assert_eq(cpath_node_part(t, 0), hist_event(h, off)->total_period, "the off-CPU part");
+	for (uint32_t i = 1; i < cpath_count(t); i++) {
+		size_t d = cpath_path(t, i, funcs, 256);
+		uint32_t j = d <= 256 ? cpath_find(to, funcs, d) : CPATH_NONE;
+		uint64_t want = j == CPATH_NONE ? 0 : cpath_node(to, j)->total_period;
+
+		cr_assert_leq(cpath_node_part(t, i), cpath_node(t, i)->total_period);
+		cr_assert_eq(cpath_node_part(t, i), want, "node %u: off part %llu, the off-CPU tree %llu", i,
+		    (unsigned long long)cpath_node_part(t, i), (unsigned long long)want);
+		checked += want > 0;
+	}
+	cr_assert_gt(checked, 10);
+	cr_assert_eq(cpath_node_part(to, 0), 0, "no part without with_ev2");
+	cpath_free(t);
+	cpath_free(to);
+	hist_free(h);
+	fx_close(&x);
+}

@@ -1162,6 +1162,20 @@ wait_for "\\| off-CPU -S =D ~R\\+$" "off-cpu: the timeline's gaps by state"
 wait_for "778/784 offcpu .*─" "off-cpu: a thread's gaps drawn"
 finish "off-cpu"
 
+# ---- the wall view (offcpu-sw.data: cpu-clock and --switch-events): on and off CPU in one flame graph ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/offcpu-sw.data'"
+wait_for "of event 'cpu-clock' \\(1 of 2, \\}: next\\)" "wall: symbols in, cpu-clock and off-cpu"
+keys 8
+wait_for "Flame graph, top-down \\(b\\) \\| cpu-clock" "wall: the flame graph of cpu-clock"
+keys L
+wait_for "Wall view \\(L\\), top-down \\(b\\) \\| [0-9.]+ ms on CPU \\(cpu-clock\\) \\+ 1\\.[0-9]+ s off CPU" \
+	"wall: L shows on and off CPU in one graph"
+keys Down
+wait_for "total [0-9]{1,2}\\.[0-9]+%" "wall: shares of the graph's whole time"
+keys L
+wait_for "Flame graph, top-down \\(b\\) \\| cpu-clock" "wall: L again, cpu-clock alone"
+finish "wall"
+
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"
 wait_for "Diff of event 'cpu-clock': OLD 182 samples, NEW 149" "diff annotate: the table"

@@ -84,6 +84,7 @@
 	X(FLAME_LEFT, "flame-left", "flame graph: the frame to the left in the row") \
 	X(FLAME_RIGHT, "flame-right", "flame graph: the frame to the right in the row") \
 	X(FLAME_FLIP, "flame-flip", "flame graph: flip between the top-down and the bottom-up tree") \
+	X(FLAME_WALL, "flame-wall", "flame graph: the wall view, time on CPU (cpu-clock or task-clock) and off CPU in one graph, off-CPU frames in their colours; again: the scope's event alone") \
 	X(REDRAW, "redraw", "redraw the screen") \
 	X(PANE_TIMELINE, "pane-timeline", "timeline pane") \
 	X(PANE_FSCOPE, "pane-fscope", "flame scope pane (the Heat map tab)") \

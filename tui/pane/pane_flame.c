@@ -77,6 +77,9 @@ struct flame_pane {
 	} alt;
 	bool			 bottom_up;	/* wanted; the tree is rebuilt when it differs */
 	bool			 built_bu;
+	/* the wall view (L): an on-CPU event in ns and off-cpu in one tree */
+	bool			 wall, built_wall;
+	size_t			 wall_on, wall_off;	/* their events */
 	unsigned		 scope_gen, sym_gen;
 	uint64_t		 built_samples;
 	struct flame		 fl;
@@ -156,7 +159,7 @@ stale(const struct flame_pane *f)
 	uint64_t grown = f->built_samples / 2;
 
 	if (f->t == NULL || sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu ||
-	    f->show_old != f->built_old)
+	    f->show_old != f->built_old || f->wall != f->built_wall)
 		return true;
 	if (sy->gen == f->sym_gen)
 		return false;
@@ -177,11 +180,16 @@ tree_for(struct flame_pane *f)
 	struct cpath *t = f->alt.t;
 
 	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
-	    f->alt.sym_gen == f->sy->gen && f->built_old == f->show_old) {
+	    f->alt.sym_gen == f->sy->gen && f->built_old == f->show_old && f->wall == f->built_wall) {
 		f->alt.t = NULL;
 		return t;
 	}
 	scope_query(sc, f->bottom_up, &q);
+	if (f->wall) {	/* the scope's zoom, time and transforms over both events */
+		q.ev = f->wall_on;
+		q.with_ev2 = true;
+		q.ev2 = f->wall_off;
+	}
 	if (f->tsy != f->sy) {
 		struct cpath_xform xf[SCOPE_XF_MAX];
 		struct cpath_query q2;
@@ -244,6 +252,7 @@ build(struct flame_pane *f)
 	}
 	f->built_bu = f->bottom_up;
 	f->built_old = f->show_old;
+	f->built_wall = f->wall;
 	if (f->sy->pair != NULL)
 		diff_build(f);
 	f->scope_gen = f->sy->scope.gen;
@@ -435,6 +444,54 @@ zoom_out(struct pane *p)
 	return PANE_HANDLED;
 }
 
+/*
+ * The wall view's events: off-cpu, and an on-CPU event whose period is ns
+ * (cpu-clock or task-clock: the scope's when it is one); false if either
+ * is missing.
+ */
+static bool
+wall_events(struct flame_pane *f)
+{
+	const struct hist *h = f->sy->h;
+	size_t on = SIZE_MAX, off = SIZE_MAX;
+
+	for (size_t i = 0; i < hist_nevents(h); i++) {
+		const char *name = hist_str(h, hist_event(h, i)->name);
+		bool clock = strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
+
+		if (symbols_event_offcpu(f->sy, i))
+			off = i;
+		else if (clock && (on == SIZE_MAX || i == f->sy->scope.ev))
+			on = i;
+	}
+	f->wall_on = on;
+	f->wall_off = off;
+	return on != SIZE_MAX && off != SIZE_MAX;
+}
+
+/* L: the wall view on or off. */
+static int
+key_wall(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+
+	if (!f->wall && (f->sy->pair != NULL || !wall_events(f))) {
+		snprintf(p->msg, sizeof p->msg, "%s", f->sy->pair != NULL ? "the wall view: not in diff mode" :
+		    "the wall view needs off-CPU time (sched_switch samples, switch records) and a "
+		    "cpu-clock or task-clock event (its period in ns)");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	f->wall = !f->wall;
+	zoom_clear(f);
+	f->top = f->sel = 0;
+	f->vtop = 0;
+	sync(p);
+	snprintf(p->msg, sizeof p->msg, "%s", f->wall ? "wall view: on-CPU and off-CPU time in one "
+	    "graph, off-CPU frames in their colours (L: the scope's event alone)" :
+	    "the scope's event alone (L: the wall view)");
+	return PANE_HANDLED | PANE_MSG;
+}
+
 static int
 flip(struct pane *p)
 {
@@ -561,6 +618,8 @@ do_key(struct pane *p, enum action a)
 		return zoom_out(p);
 	case ACT_FLAME_FLIP:
 		return flip(p);
+	case ACT_FLAME_WALL:
+		return key_wall(p);
 	case ACT_DIFF_OLD:
 		return key_diff_old(p);
 	case ACT_NEXT_EVENT:
@@ -678,7 +737,9 @@ frame_el(const struct flame_pane *f, const struct flame_frame *fr)
 		return EL_FLAME_MATCH;
 	if (f->cd != NULL && fr->node != 0)
 		return diff_el(f, fr->node);
-	if (fr->node != 0 && symbols_event_offcpu(f->sy, f->sy->scope.ev))	/* off-CPU time: its own colours */
+	/* off-CPU time: its own colours; in the wall view, frames mostly off CPU */
+	if (fr->node != 0 && (f->built_wall ? cpath_node_part(f->t, fr->node) * 2 > N(f, fr->node)->total_period :
+	    symbols_event_offcpu(f->sy, f->sy->scope.ev)))
 		return fr->kind == FLAME_KERNEL ? EL_FLAME_OFFCPU_KERNEL : EL_FLAME_OFFCPU;
 	return kind_el[fr->kind < FLAME_NKINDS ? fr->kind : FLAME_USER];
 }
@@ -726,11 +787,15 @@ pct(uint64_t v, uint64_t of)
 	return of ? 100.0 * (double)v / (double)of : 0.0;
 }
 
-/* The base of the shares: the event's total, as the hot functions and perfnav top give it. */
+/*
+ * The base of the shares: the event's total, as the hot functions and
+ * perfnav top give it; in the wall view the two events' (the graph's).
+ */
 static uint64_t
 base_total(const struct flame_pane *f)
 {
-	const struct hist_event *he = f->cd == NULL ? hist_event(f->sy->h, f->sy->scope.ev) : NULL;
+	const struct hist_event *he = f->cd == NULL && !f->built_wall ? hist_event(f->sy->h, f->sy->scope.ev) :
+	    NULL;
 
 	return he && he->total_period ? he->total_period : N(f, 0)->total_period;
 }
@@ -749,15 +814,23 @@ head_line(struct pane *p, char *buf, size_t n)
 	k = snprintf(buf, n, " %slame graph, %s | %s", f->cd ? "Differential f" : "F",
 	    f->built_bu ? "bottom-up (b)" : "top-down (b)",
 	    he ? hist_str(f->sy->h, he->name) : "no samples");
+	if (f->built_wall && f->t != NULL) {	/* the wall view: both events, by what they hold */
+		uint64_t off = cpath_node_part(f->t, 0), all = N(f, 0)->total_period;
+		char a[32], b[32];
+
+		k = snprintf(buf, n, " Wall view (L), %s | %s on CPU (%s) + %s off CPU", f->built_bu ?
+		    "bottom-up (b)" : "top-down (b)", text_duration(a, sizeof a, all - off),
+		    hist_str(f->sy->h, hist_event(f->sy->h, f->wall_on)->name), text_duration(b, sizeof b, off));
+	}
 	if (f->cd)
 		k += snprintf(buf + k, n - (size_t)k, " | %s's shape (O: %s's) | red grew, blue "
 		    "shrank, grey the same", f->tsy->role ? "NEW" : "OLD", f->tsy->role ? "OLD" :
 		    "NEW");
-	if (nev > 1)
+	if (nev > 1 && !f->built_wall)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, })", sc->ev + 1, nev);
 	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " sample%s", N(f, 0)->total_samples,
 	    plural(N(f, 0)->total_samples));
-	if (f->cd == NULL && symbols_event_offcpu(f->sy, sc->ev))	/* periods are ns */
+	if (f->cd == NULL && !f->built_wall && symbols_event_offcpu(f->sy, sc->ev))	/* periods are ns */
 		k += snprintf(buf + k, n - (size_t)k, ", %s", symbols_offcpu_text(f->sy, N(f, 0)->total_period,
 		    name, sizeof name));
 	if (sc->zoomed || sc->ncpus)
@@ -933,7 +1006,7 @@ flame_free_pane(struct pane *p)
 const struct pane_ops pane_flame_ops = {
 	.name = "flame",
 	.description = "the flame graph (top-down or bottom-up)",
-	.keys = "Left flame-left\n" "h flame-left\n" "Right flame-right\n" "l flame-right\n" "b flame-flip\n" "} next-event\n" "{ prev-event\n" "O diff-old\n",
+	.keys = "Left flame-left\n" "h flame-left\n" "Right flame-right\n" "l flame-right\n" "b flame-flip\n" "L flame-wall\n" "} next-event\n" "{ prev-event\n" "O diff-old\n",
 	.title = "Flame graph",
 	.init = flame_init,
 	.free = flame_free_pane,
