@@ -252,11 +252,15 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	if (f.sym != SYM_NONE)
 		owner = 0;
 	id = hist_node_find(h, &f, a, b, owner, &hash);
-	if (id != NONE32)
+	if (id != NONE32) {
+		if (f.sym == SYM_NONE && h->node[id].f.dso != f.dso)
+			h->node[id].dso_mixed = true;	/* one address, several DSOs (processes) */
 		return id;
+	}
 	GROW(h->node, h->capnode, h->nnode + 1);
 	nd = &h->node[h->nnode];
 	nd->owner = owner;
+	nd->dso_mixed = false;
 	/* Keep the key in f.rel so the comparison above holds for both kinds. */
 	if (f.sym == SYM_NONE)
 		f.rel = b;

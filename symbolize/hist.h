@@ -219,6 +219,8 @@ struct hist_node {
 	uint32_t	fold;		/* string id: "name", "[libc.so.6]", "[unknown]" */
 	uint32_t	owner;		/* 0, or event index + 1: an unresolved address of
 					 * that event alone (hist_sample.own_nodes) */
+	bool		dso_mixed;	/* an unresolved address met in more than one DSO
+					 * (f.dso is the first's): views say "[several]" */
 };
 
 /* One event (attr) that has samples. */

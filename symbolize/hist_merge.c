@@ -165,10 +165,13 @@ merge_nodes(struct hist *into, const struct hist *from, uint32_t *nodemap)
 			nd = &into->node[into->nnode];
 			nd->f = f;
 			nd->owner = fn->owner;
+			nd->dso_mixed = fn->dso_mixed;
 			nd->label = hist_intern(into, hist_str(from, fn->label));
 			nd->fold = hist_intern(into, hist_str(from, fn->fold));
 			hmap_add(&into->node_tab, hash, (uint32_t)into->nnode);
 			id = (uint32_t)into->nnode++;
+		} else if (fn->dso_mixed || (f.sym == SYM_NONE && into->node[id].f.dso != f.dso)) {
+			into->node[id].dso_mixed = true;
 		}
 		nodemap[i] = id;
 	}

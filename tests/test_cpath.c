@@ -627,3 +627,36 @@ Test(cpath, rows_without_transforms_are_the_hists)
 		session_close(s);
 	}
 }
+
+/*
+ * An unresolved address is one function node, as perf compares it, however
+ * many DSOs (processes) it was met in: the node says so (dso_mixed), so no
+ * view names the first one's DSO for all.
+ */
+Test(cpath, unresolved_address_in_several_dsos)
+{
+	struct hist *h = paths_hist(true);
+	struct frame a[2] = { hh_frame(1, SYM_NONE, 0x5000), hh_frame(0, A, 0x1000) };
+	struct frame b[2] = { hh_frame(2, SYM_NONE, 0x5000), hh_frame(0, A, 0x1000) };
+	struct frame c[2] = { hh_frame(3, SYM_NONE, 0x7000), hh_frame(0, A, 0x1000) };
+	bool mixed = false, single = false;
+
+	hh_add(h, 0, "p", 1, 1, a, 2);
+	hh_add(h, 0, "q", 2, 1, b, 2);
+	hh_add(h, 0, "q", 2, 1, c, 2);
+	hh_add(h, 0, "q", 2, 1, c, 2);
+	hist_finish(h);
+	for (size_t i = 0; i < hist_nnodes(h); i++) {
+		const struct hist_node *nd = hist_node_get(h, (uint32_t)i);
+
+		if (nd->f.sym != SYM_NONE)
+			continue;
+		if (nd->f.rel == 0x5000 - 0x1000 || nd->f.ip == 0x5000)
+			mixed = nd->dso_mixed;
+		else
+			single = !nd->dso_mixed;
+	}
+	cr_assert(mixed, "0x5000 in DSOs 1 and 2: mixed");
+	cr_assert(single, "0x7000 in DSO 3 alone: not mixed");
+	hist_free(h);
+}

@@ -696,7 +696,8 @@ path_row(const struct hot *ht, const struct hrow *w, struct row *r)
 		row_set(r, hot_phys(ht, L_SELF), n->self_samples ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
 	}
 	row_set(r, hot_phys(ht, L_SAMPLES), 0, "%" PRIu64, n->total_samples);
-	row_set(r, ht->col_dso, EL_DIM, "%s", nd ? hot_dso_short(ht, nd->f.dso) : "");
+	row_set(r, ht->col_dso, EL_DIM, "%s", nd == NULL ? "" : nd->dso_mixed ? "[several]" :
+	    hot_dso_short(ht, nd->f.dso));
 	row_set(r, ht->col_sym, 0, "%s %s", ht->callers ? "<-" : "->",
 	    nd ? hist_str(hot_h(ht), nd->label) : "?");
 }

@@ -474,6 +474,8 @@ dso_of(const struct ctree *ct, uint32_t func)
 
 	if (hn == NULL)
 		return "";
+	if (hn->dso_mixed)	/* one unresolved address in several DSOs (processes) */
+		return "[several]";
 	return hn->f.dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(ct->sy->z, hn->f.dso);
 }
 

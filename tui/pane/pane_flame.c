@@ -861,8 +861,8 @@ info_line(struct pane *p, char *buf, size_t n)
 	cpath_view_self(f->t, f->sel, &self, &self_samples);
 	k = snprintf(buf, n, " %s", frame_name(f, f->sel, name, sizeof name));
 	if (hn)
-		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->f.dso == DSO_NONE ?
-		    "[unknown]" : symbolizer_dso_short(f->tsy->z, hn->f.dso),
+		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->dso_mixed ? "[several]" :
+		    hn->f.dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(f->tsy->z, hn->f.dso),
 		    flame_kind_name(flame_kind(H(f), f->tsy->z, nd->func)));
 	k += snprintf(buf + k, n - (size_t)k, " | total %.2f%%  self %.2f%% | %" PRIu64
 	    " samples, %" PRIu64 " self", pct(nd->total_period, base_total(f)),
