@@ -236,7 +236,8 @@ take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 	    "sym", TEXT_CLIP(names[0], 50));
 	scope_zoom_set(t, o == SE_COMMS ? SZ_COMM : o == SE_DSOS ? SZ_DSO : SZ_SYM, 0, 0, id, label);
 	if (more)
-		snprintf(msg, n, "%zu other functions are named %s: the first is taken", more, names[0]);
+		snprintf(msg, n, "%zu other function%s named %s: the first is taken", more,
+		    more == 1 ? " is" : "s are", names[0]);
 	return 0;
 }
 

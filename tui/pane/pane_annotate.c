@@ -390,9 +390,9 @@ build(struct pane *p, const struct nav_view *v)
 	}
 	annotate_build(av->an, NULL);
 	pair = build_pair(av, sy, ev);
-	snprintf(av->title, sizeof av->title, "%s in %s, %s: %" PRIu64 " samples%s%s%s%s%s",
+	snprintf(av->title, sizeof av->title, "%s in %s, %s: %" PRIu64 " sample%s%s%s%s%s%s",
 	    symbolizer_sym_name(sy->z, av->an->sym), symbolizer_dso_short(sy->z, av->an->dso),
-	    hist_str(sy->h, he->name), av->an->samples,
+	    hist_str(sy->h, he->name), av->an->samples, plural(av->an->samples),
 	    av->by_tid ? " of one thread" : av->by_pid ? " of one process" : "",
 	    av->partial ? " (resolved so far)" : "", av->an->note[0] ? "; " : "", av->an->note, pair);
 }

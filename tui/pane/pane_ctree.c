@@ -719,8 +719,8 @@ info_line(struct pane *p, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, " | symbols %.0f%%",
 		    100 * symbols_progress(ct->sy));
 	if (ct->hidden && k < n)
-		k += (size_t)snprintf(buf + k, n - k, " | %zu small or deep nodes not shown",
-		    ct->hidden);
+		k += (size_t)snprintf(buf + k, n - k, " | %zu small or deep node%s not shown",
+		    ct->hidden, plural(ct->hidden));
 	if (ct->sy->pair != NULL && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %s-only paths %.2f%% | %s shown, %s (A)%s",
 		    ct->sy->role ? "OLD" : "NEW", ct->cd && ct->tot[1] ? 100.0 *

@@ -901,9 +901,9 @@ ev_key(struct pane *p, enum action a)
 	case ACT_EVENTS_SCOPE:
 		((struct ev *)p->priv)->all = !((struct ev *)p->priv)->all;
 		ev_resize(p, 0, 0);
-		snprintf(p->msg, sizeof p->msg, "%s: %zu records", ((struct ev *)p->priv)->all ?
+		snprintf(p->msg, sizeof p->msg, "%s: %zu record%s", ((struct ev *)p->priv)->all ?
 		    "every record, the scope not applied (z: the scope's)" :
-		    "the scope's records (z: every record)", widget_count(&p->w));
+		    "the scope's records (z: every record)", widget_count(&p->w), plural(widget_count(&p->w)));
 		return PANE_HANDLED | PANE_MSG;
 	case ACT_SORT_REVERSE:
 		/* the pane's own order is the index's, by time: r reverses it too */

@@ -303,7 +303,7 @@ add_file(struct pane *p, struct hd *h)
 
 			for (unsigned b = 0; b < PF_FEAT_BITS; b++)
 				n += session_features(s)->sec[b].present;
-			r = hadd(h, 1, "feature table", "%zu sections", n);
+			r = hadd(h, 1, "feature table", "%zu section%s", n, plural(n));
 			hbytes(h, r, si.feat_off, 16 * n, n > 0);
 		}
 	}

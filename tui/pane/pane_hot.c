@@ -661,7 +661,8 @@ hot_counted(struct pane *p, char *buf, size_t n)
 
 	if (!ht->branches)
 		return false;
-	snprintf(buf, n, "%" PRIu64 " branch entries", hot_branch_entries(ht->br));
+	snprintf(buf, n, "%" PRIu64 " branch entr%s", hot_branch_entries(ht->br),
+	    hot_branch_entries(ht->br) == 1 ? "y" : "ies");
 	return true;
 }
 
