@@ -1071,6 +1071,7 @@ wait_for "^ +0\.00% +0 +11b9 +└─ jne +11a9 <mix\+0x15>" "the jump's arrow: i
 keys Enter
 wait_for "hot > annotate mix > jump to 11a9 \[10/21\]" "Enter on a jump: its target line, a step of the history"
 wait_gone "└─ jne" "the arrow goes with the selection"
+wait_for "^ +0\.00% +0 +11b9 +↑ +jne +11a9" "a jump not selected: the way to its target (perf's ↑)"
 keys Escape
 wait_for "hot > annotate mix \[16/21\]" "Esc: back on the jump"
 keys v

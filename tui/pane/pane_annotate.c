@@ -39,7 +39,8 @@
  * Backspace returns to the jump; a jump out of the function (a tail call)
  * opens the function it lands in.  The selected jump's arrow is drawn in
  * the narrow column left of the instructions (ASCII without a UTF-8
- * locale).  v lists the samples of the line, H goes to the hottest line,
+ * locale), and every other jump inside the function says there which way
+ * its target lies (perf annotate's up and down arrows).  v lists the samples of the line, H goes to the hottest line,
  * s cycles the rows shown: source and instructions, source lines only
  * (each once, with the samples of all its instructions), instructions
  * only.  e asks the app (PANE_EDIT, p->edit_path and p->edit_line) to
@@ -53,7 +54,7 @@ static const struct column annot_cols[A_N] = {
 	[A_PCT] = { "Percent", 8, COL_RIGHT | COL_NUM },
 	[A_SAMPLES] = { "Samples", 9, COL_RIGHT | COL_NUM },
 	[A_ADDR] = { "Address", 16, COL_RIGHT },	/* a kernel address whole */
-	[A_ARROW] = { "", 2, COL_NOSORT },		/* the selected jump's arrow */
+	[A_ARROW] = { "", 2, COL_NOSORT },		/* the selected jump's arrow; other jumps' way */
 	[A_TEXT] = { "Instruction / source line", 20, COL_FLEX },
 };
 
@@ -184,6 +185,18 @@ arrow_text(enum annot_arrow ar)
 	return text_utf8() ? utf8[ar] : ascii[ar];
 }
 
+/* A jump inside the function that is not the selected one: which way its target lies. */
+static const char *
+jump_mark(const struct annot_row *ar, size_t i)
+{
+	if (ar->branch != ANNOT_BR_JUMP || !ar->has_target || ar->target_row == ANNOT_ROW_NONE ||
+	    ar->target_row == i)
+		return NULL;
+	if (ar->target_row > i)
+		return text_utf8() ? "\u2193" : "v";	/* down */
+	return text_utf8() ? "\u2191" : "^";		/* up */
+}
+
 static int
 hot_el(double pct)
 {
@@ -261,6 +274,8 @@ annot_row(struct pane *p, size_t idx, struct row *r)
 	}
 	if (arrow != NULL)
 		row_set(r, A_ARROW, EL_HOT_HIGH, "%s", arrow);
+	else if (jump_mark(ar, i) != NULL)	/* every other jump inside: its direction, as perf's */
+		row_set(r, A_ARROW, EL_DIM, "%s", jump_mark(ar, i));
 	if (ar->kind == ANNOT_SRC) {
 		if (av->mode == ANNOT_MODE_SOURCE) {
 			row_set(r, A_PCT, hot_el(pct), "%.2f%%", pct);
