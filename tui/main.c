@@ -20,6 +20,7 @@ static const struct cmd_spec *const subcmds[] = {
 	&top_spec,
 	&tree_spec,
 	&folded_spec,
+	&export_spec,
 	&annotate_spec,
 	&diff_spec,
 	&sched_spec,

@@ -30,7 +30,7 @@
 #include "tests/offcpu_synth.h"
 
 const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
-	"load", "record", "feature", "zstd", "symbolize", "script",
+	"load", "record", "feature", "zstd", "symbolize", "script", "export",
 };
 
 static seeds_fn emit;

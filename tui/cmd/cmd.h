@@ -116,7 +116,7 @@ int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *s
 /* The options every subcommand takes, and each subcommand's spec (its usage
  * and options): what --help prints, and the man page and completion too. */
 extern const struct cmd_opt cmd_common_opts[];
-extern const struct cmd_spec annotate_spec, diff_spec, dump_spec, folded_spec, header_spec,
+extern const struct cmd_spec annotate_spec, diff_spec, dump_spec, export_spec, folded_spec, header_spec,
     hex_spec, sched_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
 /* Open r's recording into r->s (index: build the time-ordered index and
  * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
@@ -170,6 +170,21 @@ int script_print(const struct session *s, struct symbolizer *z, const char *fiel
 int cmd_top(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+/* What perfnav export writes (tui/cmd/cmd_export.c), for the fuzz harness too. */
+enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE };
+struct hist_filter;
+struct offcpu;
+struct export_spec_args {
+	enum export_format	 format;
+	const char		*event;		/* NULL: every event */
+	const struct hist_filter *filter;	/* the scope options, or NULL */
+	const struct offcpu	*offcpu;	/* off-CPU spans in place of the samples, or NULL */
+	bool			 period;	/* folded: periods, not samples */
+	const char		*name;		/* the recording's name (speedscope's) */
+};
+/* Write s's samples in format e->format to fp with symbols from z.  0, or -1 for another format. */
+int export_print(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, FILE *fp);
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 

@@ -1,0 +1,491 @@
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/hmap.h"
+#include "symbolize/cpath.h"
+#include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
+#include "symbolize/symbolizer.h"
+#include "tui/cmd/cmd.h"
+#include "tui/cmd/filter_opts.h"
+#include "tui/cmd/textout.h"
+
+/*
+ * perfnav export: the scope's samples in a format other tools read.
+ *
+ *   folded      as perfnav folded prints it (flamegraph.pl, speedscope,
+ *               inferno): "comm;outer;...;inner COUNT", counts of samples, or
+ *               with --period of the period;
+ *   speedscope  speedscope's JSON file format
+ *               (https://www.speedscope.app/file-format-schema.json): one
+ *               sampled profile per thread and event (per event with
+ *               --event), its stacks from the outermost frame in, each
+ *               distinct stack once with its period as weight (in
+ *               nanoseconds for cpu-clock, task-clock and off-CPU time);
+ *               the frames shared, named as folded stacks name them,
+ *               with their DSO as file.
+ *
+ * The scope options leave other samples out, as perfnav folded's do.
+ */
+
+enum {
+	OPT_FORMAT = 300,
+	OPT_OUTPUT,
+	OPT_EVENT,
+	OPT_PERIOD,
+	OPT_OFF_CPU,
+};
+
+struct export_args {
+	const char	*format;
+	const char	*out;		/* -o: the file, NULL or "-": standard output */
+	const char	*event;
+	bool		 period;
+	bool		 off_cpu;
+	struct filter_opts fo;
+};
+
+static const struct cmd_opt export_opts[] = {
+	{ "format", 1, OPT_FORMAT, "FORMAT: folded or speedscope (pprof, svg and perf are not written yet)" },
+	{ "output", 1, OPT_OUTPUT, "FILE: write there (default: standard output)" },
+	{ "o", 1, OPT_OUTPUT, "FILE: the same as --output" },
+	{ "event", 1, OPT_EVENT, "NAME: only this event (speedscope: one profile of it, every thread's)" },
+	{ "period", 0, OPT_PERIOD, "folded: count the sample period instead of samples" },
+	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time instead of the samples, as perfnav top --off-cpu counts it (nanoseconds)" },
+	FILTER_OPTS_SAMPLES,
+	{ NULL, 0, 0, NULL },
+};
+
+static int
+export_opt(void *arg, int val, const char *optarg)
+{
+	struct export_args *a = arg;
+	char msg[FILTER_OPTS_MSG];
+
+	switch (val) {
+	case OPT_FORMAT:
+		a->format = optarg;
+		return 0;
+	case OPT_OUTPUT:
+		a->out = optarg;
+		return 0;
+	case OPT_EVENT:
+		a->event = optarg;
+		return 0;
+	case OPT_PERIOD:
+		a->period = true;
+		return 0;
+	case OPT_OFF_CPU:
+		a->off_cpu = true;
+		return 0;
+	default:
+		if (filter_opt_is(val)) {
+			if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0)
+				return 0;
+			fprintf(stderr, "perfnav export: %s\n", msg);
+		}
+		return -1;
+	}
+}
+
+/* ---- JSON ---- */
+
+/*
+ * s as a JSON string: quotes and backslashes escaped, control characters
+ * as \u00XX, bytes that are no valid UTF-8 (a recording's names are bytes)
+ * as U+FFFD: always valid JSON, whatever s holds.
+ */
+static void
+json_str(FILE *fp, const char *s)
+{
+	size_t n = strlen(s);
+
+	fputc('"', fp);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k = text_unit(s + i, n - i, 0);
+
+		if (c == '"' || c == '\\') {
+			fprintf(fp, "\\%c", c);
+			i++;
+		} else if (k > 0) {
+			fwrite(s + i, 1, k, fp);
+			i += k;
+		} else if (c < 0x80) {
+			fprintf(fp, "\\u%04x", c);
+			i++;
+		} else {
+			fputs("\\ufffd", fp);
+			i++;
+		}
+	}
+	fputc('"', fp);
+}
+
+/* ---- speedscope ---- */
+
+/* The frames shared by every profile: function node -> index, in first-seen order. */
+struct frames {
+	struct hmap	 idx;
+	uint32_t	*func;
+	size_t		 n, cap;
+};
+
+static uint32_t
+frame_index(struct frames *fr, uint32_t func)
+{
+	uint32_t i = hmap_get(&fr->idx, func);
+
+	if (i != HMAP_NONE)
+		return i;
+	GROW(fr->func, fr->cap, fr->n + 1);
+	fr->func[fr->n] = func;
+	hmap_set(&fr->idx, func, (uint32_t)fr->n);
+	return (uint32_t)fr->n++;
+}
+
+/* Is event ev's period a time in nanoseconds? */
+static bool
+event_in_ns(const struct hist *h, size_t ev)
+{
+	const char *name = hist_str(h, hist_event(h, ev)->name);
+
+	return strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0 ||
+	    strcmp(name, OFFCPU_EVENT_NAME) == 0;
+}
+
+/*
+ * One sampled profile: the stacks of tree t (each node where samples
+ * ended is a stack, its self period the weight), named name.
+ */
+static void
+profile(FILE *fp, const struct hist *h, const struct cpath *t, size_t ev, const char *name,
+    struct frames *fr, bool first)
+{
+	size_t n = cpath_count(t), cap = 64;
+	uint32_t *path = xreallocarray(NULL, cap, sizeof *path);
+	bool any = false;
+
+	fprintf(fp, "%s\n    {\"type\": \"sampled\", \"name\": ", first ? "" : ",");
+	json_str(fp, name);
+	fprintf(fp, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %" PRIu64 ",\n     \"samples\": [",
+	    event_in_ns(h, ev) ? "nanoseconds" : "none", cpath_node(t, 0)->total_period);
+	for (uint32_t i = 1; i < n; i++) {
+		const struct cpath_node *nd = cpath_node(t, i);
+		size_t d;
+
+		if (nd->self_period == 0 && nd->self_samples == 0)
+			continue;
+		if (nd->depth > cap) {
+			cap = nd->depth;
+			path = xreallocarray(path, cap, sizeof *path);
+		}
+		d = cpath_path(t, i, path, cap);
+		fputs(any ? ", [" : "[", fp);
+		for (size_t k = 0; k < d; k++)
+			fprintf(fp, "%s%" PRIu32, k ? ", " : "", frame_index(fr, path[k]));
+		fputc(']', fp);
+		any = true;
+	}
+	fputs("],\n     \"weights\": [", fp);
+	any = false;
+	for (uint32_t i = 1; i < n; i++) {
+		const struct cpath_node *nd = cpath_node(t, i);
+
+		if (nd->self_period == 0 && nd->self_samples == 0)
+			continue;
+		fprintf(fp, "%s%" PRIu64, any ? ", " : "", nd->self_period);
+		any = true;
+	}
+	fputs("]}", fp);
+	free(path);
+}
+
+/*
+ * The frames: each function's name as folded stacks (perf script's and
+ * perfnav folded's) give it ("name", "[libc.so.6]" or "[unknown]"
+ * unresolved), its DSO as file.
+ */
+static void
+frames_json(FILE *fp, const struct hist *h, const struct symbolizer *z, const struct frames *fr)
+{
+	char name[1024];
+
+	fputs("  \"shared\": {\"frames\": [", fp);
+	for (size_t i = 0; i < fr->n; i++) {
+		const struct hist_node *nd = hist_node_get(h, cpath_func_node(h, fr->func[i]));
+
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", fp);
+		json_str(fp, nd != NULL ? hist_str(h, nd->fold) : cpath_func_name(h, fr->func[i], name,
+		    sizeof name));
+		if (nd != NULL && nd->f.dso != DSO_NONE && !nd->dso_mixed) {
+			fputs(", \"file\": ", fp);
+			json_str(fp, symbolizer_dso_short(z, nd->f.dso));
+		}
+		fputc('}', fp);
+	}
+	fputs("\n  ]},\n", fp);
+}
+
+/* Per event (or the one asked for): a profile per thread, or of every thread with --event. */
+static void
+speedscope(FILE *fp, struct hist *h, const struct symbolizer *z, const char *file, bool one)
+{
+	struct frames fr = { 0 };
+	bool first = true;
+	char name[512];
+	/* the profiles are written first (their frames are met there), the frames after, in a
+	 * second buffer: speedscope reads the keys in any order */
+	char *body = NULL;
+	size_t len = 0;
+	FILE *bp = open_memstream(&body, &len);
+
+	if (bp == NULL) {
+		fprintf(stderr, "perfnav export: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const char *evname = hist_str(h, hist_event(h, ev)->name);
+		struct cpath_query q = { .ev = ev, .entry = CPATH_NONE };
+		const struct hist_entry *const *rows;
+		size_t nr = one ? 1 : hist_rows_merged(h, ev, NULL, HIST_KEEP(HIST_KEY_TID), 0, &rows);
+		struct hist_entry *thr = xreallocarray(NULL, nr + 1, sizeof *thr);
+
+		for (size_t i = 0; !one && i < nr; i++)
+			thr[i] = *rows[i];
+		for (size_t i = 0; i < nr; i++) {
+			struct hist_select sel = { .by_tid = true, .tid = one ? 0 : thr[i].tid };
+			struct cpath *t;
+
+			q.sel = one ? NULL : &sel;
+			t = cpath_build(h, &q);
+			if (one)
+				snprintf(name, sizeof name, "%s", evname);
+			else
+				snprintf(name, sizeof name, "%s %d: %s", hist_str(h, thr[i].label_comm),
+				    (int)thr[i].tid, evname);
+			profile(bp, h, t, ev, name, &fr, first);
+			first = false;
+			cpath_free(t);
+		}
+		free(thr);
+	}
+	fclose(bp);
+	fputs("{\n  \"$schema\": \"https://www.speedscope.app/file-format-schema.json\",\n", fp);
+	fprintf(fp, "  \"exporter\": \"perfnav %s\",\n  \"name\": ", PACKAGE_VERSION);
+	json_str(fp, file);
+	fputs(",\n  \"activeProfileIndex\": 0,\n", fp);
+	frames_json(fp, h, z, &fr);
+	fputs("  \"profiles\": [", fp);
+	fwrite(body, 1, len, fp);
+	fputs("\n  ]\n}\n", fp);
+	free(body);
+	free(fr.func);
+	hmap_free(&fr.idx);
+}
+
+/* ---- folded ---- */
+
+struct fold_out {
+	FILE	*fp;
+	char	**text;
+	uint64_t *count;
+	size_t	 n, cap;
+};
+
+static int
+fold_line(void *arg, const char *text, uint64_t count)
+{
+	struct fold_out *o = arg;
+
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64;
+		o->text = xreallocarray(o->text, o->cap, sizeof *o->text);
+		o->count = xreallocarray(o->count, o->cap, sizeof *o->count);
+	}
+	o->text[o->n] = xstrdup(text);
+	o->count[o->n++] = count;
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b, void *arg)
+{
+	const struct fold_out *o = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	return strcmp(o->text[i], o->text[j]);
+}
+
+/* perfnav folded's lines of event 0, sorted as it sorts them. */
+static void
+folded(FILE *fp, struct hist *h, bool period)
+{
+	struct fold_out o = { fp, NULL, NULL, 0, 0 };
+	size_t *ord;
+
+	hist_folded(h, 0, period, fold_line, &o);
+	ord = xreallocarray(NULL, o.n + 1, sizeof *ord);
+	for (size_t i = 0; i < o.n; i++)
+		ord[i] = i;
+	qsort_r(ord, o.n, sizeof *ord, cmp_str, &o);
+	for (size_t i = 0; i < o.n; i++)
+		fprintf(fp, "%s %" PRIu64 "\n", textout_esc(o.text[ord[i]]), o.count[ord[i]]);
+	for (size_t i = 0; i < o.n; i++)
+		free(o.text[i]);
+	free(o.text);
+	free(o.count);
+	free(ord);
+}
+
+/* ---- the command ---- */
+
+const struct cmd_spec export_spec = {
+	.name = "export",
+	.summary = "the scope's samples for other tools (folded, speedscope)",
+	.run = cmd_export,
+	.usage = "export --format FORMAT [-o FILE] [OPTIONS] [FILE]\n\n"
+	    "The samples, or with --off-cpu the time off CPU, in a format other tools\n"
+	    "read: folded (flamegraph.pl, inferno), speedscope (its JSON file format:\n"
+	    "a sampled profile per thread and event, or per event with --event).  The\n"
+	    "scope options leave other samples out, as perfnav folded's do.",
+	.opts = export_opts,
+	.fn = export_opt,
+	.maxpos = 0,
+};
+
+/* The hist of what is exported: paths (speedscope: by thread) of the event chosen. */
+static struct hist *
+export_hist(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, bool ss)
+{
+	struct hist_opts ho;
+	struct hist *h;
+
+	memset(&ho, 0, sizeof ho);
+	ho.filter = e->filter;
+	ho.event = -1;
+	for (size_t i = 0; e->event != NULL && i < session_attrs(s)->n; i++)
+		if (strcmp(session_attr_name(s, (int)i), e->event) == 0)
+			ho.event = (int)i;
+	ho.offcpu = e->offcpu;
+	ho.max_stack = HIST_DEFAULT_MAX_STACK;
+	if (ss) {
+		ho.keys[0] = HIST_KEY_COMM;
+		ho.keys[1] = HIST_KEY_TID;
+		ho.keys[2] = HIST_KEY_SYM;
+		ho.nkeys = 3;
+		ho.paths = true;
+	} else {
+		ho.keys[0] = HIST_KEY_SYM;
+		ho.nkeys = 1;
+		ho.callgraph = true;
+	}
+	h = hist_new(s, z, &ho);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+int
+export_print(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, FILE *fp)
+{
+	struct hist *h;
+
+	if (e->format != EXPORT_FOLDED && e->format != EXPORT_SPEEDSCOPE)
+		return -1;
+	h = export_hist(s, z, e, e->format == EXPORT_SPEEDSCOPE);
+	if (e->format == EXPORT_SPEEDSCOPE)
+		speedscope(fp, h, z, e->name, e->event != NULL);
+	else
+		folded(fp, h, e->period || e->offcpu != NULL);
+	hist_free(h);
+	return 0;
+}
+
+static bool
+has_event(const struct session *s, const char *name)
+{
+	for (size_t i = 0; i < session_attrs(s)->n; i++)
+		if (strcmp(session_attr_name(s, (int)i), name) == 0)
+			return true;
+	return false;
+}
+
+/* The format asked for: 0 folded, 1 speedscope; -1 (message said) another. */
+static int
+format_of(const char *f)
+{
+	static const char *const later[] = { "pprof", "svg", "perf" };
+
+	if (f == NULL) {
+		fprintf(stderr, "perfnav export: --format is needed: folded or speedscope\n");
+		return -1;
+	}
+	if (strcmp(f, "folded") == 0)
+		return 0;
+	if (strcmp(f, "speedscope") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+		if (strcmp(f, later[i]) == 0) {
+			fprintf(stderr, "perfnav export: --format %s: not written yet (folded and speedscope are)\n", f);
+			return -1;
+		}
+	fprintf(stderr, "perfnav export: --format %s: unknown (folded or speedscope)\n", textout_esc(f));
+	return -1;
+}
+
+int
+cmd_export(int argc, char **argv)
+{
+	struct export_args a = { 0 };
+	struct cmd_run r;
+	struct offcpu oc = { 0 };
+	char msg[FILTER_OPTS_MSG];
+	struct export_spec_args e;
+	FILE *fp = stdout;
+	int fmt;
+
+	if (cmd_begin(&r, argc, argv, &export_spec, &a) < 0) {
+		filter_opts_free(&a.fo);
+		return r.status;
+	}
+	if ((fmt = format_of(a.format)) < 0 || cmd_load(&r, true) < 0) {
+		filter_opts_free(&a.fo);
+		return fmt < 0 ? cmd_quit(&r, EXIT_USAGE) : r.status;
+	}
+	if (filter_opts_setup(&a.fo, r.s, r.co.input, msg, sizeof msg) < 0)
+		fprintf(stderr, "perfnav export: %s\n", msg);
+	else if (a.event != NULL && !has_event(r.s, a.event))
+		fprintf(stderr, "perfnav export: %s: no event '%s'\n", textout_esc(r.co.input),
+		    textout_esc(a.event));
+	else if (!a.off_cpu || cmd_offcpu("export", &r, &oc) == 0)
+		fmt += 2;	/* set up */
+	if (fmt < 2) {
+		filter_opts_free(&a.fo);
+		offcpu_free(&oc);
+		return cmd_quit(&r, EXIT_USAGE);
+	}
+	fmt -= 2;
+	if (a.out != NULL && strcmp(a.out, "-") != 0 && (fp = fopen(a.out, "w")) == NULL) {
+		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
+		filter_opts_free(&a.fo);
+		offcpu_free(&oc);
+		return cmd_quit(&r, EXIT_FAIL);
+	}
+	e = (struct export_spec_args){ fmt == 1 ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED, a.event,
+		filter_opts_filter(&a.fo), a.off_cpu ? &oc : NULL, a.period, r.co.input };
+	export_print(r.s, cmd_symbolizer(&r), &e, fp);
+	if (fp != stdout && fclose(fp) != 0) {
+		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
+		r.status = EXIT_FAIL;
+	}
+	offcpu_free(&oc);
+	filter_opts_free(&a.fo);
+	return cmd_end(&r);
+}
