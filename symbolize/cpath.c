@@ -1092,6 +1092,12 @@ cpath_within(const struct cpath *t, uint32_t a, uint32_t b)
 	return a == b;
 }
 
+uint64_t
+cpath_addr_ip(const struct hist *h, uint32_t func)
+{
+	return h->o.paths_address && func < h->ps.nan ? h->ps.an[func].ip : 0;
+}
+
 uint32_t
 cpath_func_node(const struct hist *h, uint32_t func)
 {

@@ -164,6 +164,8 @@ uint32_t cpath_find(const struct cpath *t, const uint32_t *funcs, size_t n);
  * built with record_self and paths.
  */
 uint32_t cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos);
+/* A path element's address as recorded (hist_opts.paths_address), else 0. */
+uint64_t cpath_addr_ip(const struct hist *h, uint32_t func);
 /* Is node a node b or below it? */
 bool cpath_within(const struct cpath *t, uint32_t a, uint32_t b);
 

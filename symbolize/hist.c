@@ -781,6 +781,17 @@ hist_sample_entry(const struct hist *h, size_t pos)
 	return h->ps.cprow[r].entry & ~CP_NOCHAIN;
 }
 
+uint64_t
+hist_sample_period(const struct hist *h, size_t pos)
+{
+	if (h->s == NULL || pos >= session_index(h->s)->n || h->rc.sample_row == NULL ||
+	    h->rc.sample_row[pos] == NONE32)
+		return 0;
+	if (h->rc.sample_p64 != NULL)
+		return h->rc.sample_p64[pos];
+	return h->rc.sample_p32 != NULL ? h->rc.sample_p32[pos] : 0;
+}
+
 const struct hist_opts *
 hist_opts(const struct hist *h)
 {

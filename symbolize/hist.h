@@ -336,6 +336,11 @@ bool hist_parallel_split(const struct session *s, const struct hist_opts *o, siz
  * skipped, branch mode, or record_self off).
  */
 uint32_t hist_sample_entry(const struct hist *h, size_t pos);
+/*
+ * With record_self and paths: the period the sample at index position pos
+ * was counted with (the one kept for recounts), or 0 when it has none.
+ */
+uint64_t hist_sample_period(const struct hist *h, size_t pos);
 
 /*
  * Add one sample: its event (attr index; name used the first time), comm,

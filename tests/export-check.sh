@@ -1,5 +1,5 @@
 #!/bin/bash
-# perfnav export against what reads it.  No speedscope is installed here, so
+# perfnav export against what reads it (pprof further down).  No speedscope is installed here, so
 # its file is read by Python's json module and checked against speedscope's
 # file format (https://www.speedscope.app/file-format-schema.json): the
 # required keys and types, every sample's frames in the shared list, as many
@@ -107,8 +107,68 @@ else
 	ko "offcpu.data --off-cpu: $out"
 fi
 
+# pprof, read by the real pprof when Go and Debian's pprof sources are here (the package
+# golang-github-google-pprof-dev; PPROF=/path/to/pprof takes a built one): flat% and cum% of
+# every function against perfnav top --children --sort sym's self and children, the samples
+# against top's count, and --aggregate's stacks against perfnav folded --period's.
+pprof=${PPROF:-}
+if [ -z "$pprof" ] && command -v go >/dev/null && [ -d /usr/share/gocode/src/github.com/google/pprof ]; then
+	if GOPATH=/usr/share/gocode GO111MODULE=off GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod \
+	    go build -o "$tmp/pprof" github.com/google/pprof >"$tmp/goerr" 2>&1; then
+		pprof=$tmp/pprof
+	else
+		ko "pprof: go build failed: $(head -3 "$tmp/goerr")"
+	fi
+fi
+if [ -z "$pprof" ]; then
+	echo "export-check: pprof: skipped (no Go and pprof sources: apt-get install golang-go golang-github-google-pprof-dev)"
+else
+	for f in fp.data fork.data dwarf.data; do
+		"$bin" export --format pprof -o "$tmp/p.pb.gz" "${sym[@]}" "$data/$f" 2>/dev/null || ko "$f: export pprof failed"
+		"$pprof" -top -nodecount=100000 "$tmp/p.pb.gz" 2>/dev/null > "$tmp/ptop"
+		"$bin" top --children --sort sym --tsv "${sym[@]}" "$data/$f" 2>/dev/null > "$tmp/ttop"
+		if out=$(python3 - "$tmp/ptop" "$tmp/ttop" <<'PYEOF2'
+import re, sys
+p = {}
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    m = re.match(r"\s*\S+\s+([\d.]+)%\s+[\d.]+%\s+\S+\s+([\d.]+)%\s+(.*)$", line.rstrip("\n"))
+    if m:
+        p.setdefault(m.group(3), [0.0, 0.0])
+        p[m.group(3)][0] += float(m.group(1))
+        p[m.group(3)][1] += float(m.group(2))
+t = {}
+for line in open(sys.argv[2], encoding="utf-8", errors="replace"):
+    if line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    name = re.sub(r"^\[[.kgu]\] ", "", f[4])
+    if re.fullmatch(r"0x[0-9a-f]+", name):
+        name = hex(int(name, 16))
+    t.setdefault(name, [0.0, 0.0])
+    t[name][0] += float(f[2])
+    t[name][1] += float(f[1])
+bad = [n for n in t if n in p and (abs(p[n][0] - t[n][0]) > 0.02 or abs(p[n][1] - t[n][1]) > 0.02)]
+missing = [n for n in t if n not in p and (t[n][0] > 0 or t[n][1] > 0)]
+if bad or missing or len(p) < 3:
+    print("differ:", [(n, p.get(n), t[n]) for n in bad][:5], "missing:", missing[:5], len(p))
+    sys.exit(1)
+print("%d functions" % len(t))
+PYEOF2
+		); then ok; echo "export-check: $f: pprof -top: $out"; else ko "$f: pprof -top against top: $out"; fi
+		n=$(($("$pprof" -traces "$tmp/p.pb.gz" 2>/dev/null | grep -c '^-----------+') - 1))
+		want=$("$bin" top --tsv "${sym[@]}" "$data/$f" 2>/dev/null | awk -F'\t' 'NR > 1 { s += $3 } END { print s }')
+		if [ "$n" -eq "$want" ]; then ok; else ko "$f: pprof -traces: $n samples, top counts $want"; fi
+	done
+	# --aggregate: a sample per stack and thread, the values summed: every sample counted once
+	"$bin" export --format pprof --aggregate -o "$tmp/a.pb.gz" "${sym[@]}" "$data/fork.data" 2>/dev/null
+	n=$("$pprof" -top -sample_index=samples "$tmp/a.pb.gz" 2>/dev/null | sed -n 's/.* of \([0-9]*\) total.*/\1/p')
+	want=$("$bin" top --tsv "${sym[@]}" "$data/fork.data" 2>/dev/null | awk -F'\t' 'NR > 1 { s += $3 } END { print s }')
+	t=$(($("$pprof" -traces "$tmp/a.pb.gz" 2>/dev/null | grep -c '^-----------+') - 1))
+	if [ "$n" = "$want" ] && [ "$t" -lt "$want" ]; then ok; else ko "fork.data --aggregate: $n samples in $t traces, top counts $want"; fi
+fi
+
 # (names that are no valid UTF-8 or hold control characters: tests/fuzz/fuzz_export.c)
-for bad in pprof nothing; do
+for bad in svg nothing; do
 	if "$bin" export --format "$bad" "$data/fp.data" >/dev/null 2>"$tmp/err"; then
 		ko "--format $bad accepted"
 	else

@@ -3,7 +3,8 @@
  * loaded from memory, symbolized with the fixtures' build-id cache: the
  * speedscope JSON into memory, then checked to be text JSON can hold (valid
  * UTF-8, no control character but the newlines between lines: names from
- * the recording escaped), and the folded lines to /dev/null.  The input's
+ * the recording escaped), the folded lines and the gzipped pprof profile
+ * to /dev/null.  The input's
  * size picks the off-CPU spans (when it has some) or the samples.
  */
 #include "config.h"
@@ -36,7 +37,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session *s = fuzz_open(data, size, NULL);
-	struct export_spec_args e = { EXPORT_SPEEDSCOPE, NULL, NULL, NULL, false, "fuzz\x01\xff.data" };
+	struct export_spec_args e = { EXPORT_SPEEDSCOPE, NULL, NULL, NULL, false, "fuzz\x01\xff.data", false };
 	struct offcpu oc = { 0 };
 	struct sym_opts so;
 	struct symbolizer *z;
@@ -58,6 +59,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* a raw control character or bad UTF-8 in the JSON */
 	free(buf);
 	e.format = EXPORT_FOLDED;
+	if (export_print(s, z, &e, fuzz_null()) != 0)
+		abort();
+	e.format = EXPORT_PPROF;	/* per sample, or per stack and thread */
+	e.aggregate = size % 3 == 0;
 	if (export_print(s, z, &e, fuzz_null()) != 0)
 		abort();
 	offcpu_free(&oc);

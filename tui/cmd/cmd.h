@@ -172,7 +172,7 @@ int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 /* What perfnav export writes (tui/cmd/cmd_export.c), for the fuzz harness too. */
-enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE };
+enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE, EXPORT_PPROF };
 struct hist_filter;
 struct offcpu;
 struct export_spec_args {
@@ -182,6 +182,7 @@ struct export_spec_args {
 	const struct offcpu	*offcpu;	/* off-CPU spans in place of the samples, or NULL */
 	bool			 period;	/* folded: periods, not samples */
 	const char		*name;		/* the recording's name (speedscope's) */
+	bool			 aggregate;	/* pprof: a sample per stack and thread */
 };
 /* Write s's samples in format e->format to fp with symbols from z.  0, or -1 for another format. */
 int export_print(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, FILE *fp);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "core/hmap.h"
@@ -13,6 +14,7 @@
 #include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/export_pprof.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 
@@ -36,10 +38,10 @@
 
 enum {
 	OPT_FORMAT = 300,
-	OPT_OUTPUT,
 	OPT_EVENT,
 	OPT_PERIOD,
 	OPT_OFF_CPU,
+	OPT_AGGREGATE,
 };
 
 struct export_args {
@@ -48,15 +50,16 @@ struct export_args {
 	const char	*event;
 	bool		 period;
 	bool		 off_cpu;
+	bool		 aggregate;
 	struct filter_opts fo;
 };
 
 static const struct cmd_opt export_opts[] = {
-	{ "format", 1, OPT_FORMAT, "FORMAT: folded or speedscope (pprof, svg and perf are not written yet)" },
-	{ "output", 1, OPT_OUTPUT, "FILE: write there (default: standard output)" },
-	{ "o", 1, OPT_OUTPUT, "FILE: the same as --output" },
+	{ "format", 1, OPT_FORMAT, "FORMAT: folded, speedscope or pprof (svg and perf are not written yet)" },
+	{ "output", 1, 'o', "FILE: write there (default: standard output)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event (speedscope: one profile of it, every thread's)" },
 	{ "period", 0, OPT_PERIOD, "folded: count the sample period instead of samples" },
+	{ "aggregate", 0, OPT_AGGREGATE, "pprof: a sample per distinct stack and thread (labels pid, tid, comm), not one per sample (labels cpu and time too)" },
 	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time instead of the samples, as perfnav top --off-cpu counts it (nanoseconds)" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
@@ -72,7 +75,7 @@ export_opt(void *arg, int val, const char *optarg)
 	case OPT_FORMAT:
 		a->format = optarg;
 		return 0;
-	case OPT_OUTPUT:
+	case 'o':
 		a->out = optarg;
 		return 0;
 	case OPT_EVENT:
@@ -83,6 +86,9 @@ export_opt(void *arg, int val, const char *optarg)
 		return 0;
 	case OPT_OFF_CPU:
 		a->off_cpu = true;
+		return 0;
+	case OPT_AGGREGATE:
+		a->aggregate = true;
 		return 0;
 	default:
 		if (filter_opt_is(val)) {
@@ -375,6 +381,8 @@ export_hist(const struct session *s, struct symbolizer *z, const struct export_s
 			ho.event = (int)i;
 	ho.offcpu = e->offcpu;
 	ho.max_stack = HIST_DEFAULT_MAX_STACK;
+	/* pprof: frames by address (its locations), each sample's row kept */
+	ho.paths_address = ho.record_self = e->format == EXPORT_PPROF;
 	if (ss) {
 		ho.keys[0] = HIST_KEY_COMM;
 		ho.keys[1] = HIST_KEY_TID;
@@ -397,15 +405,19 @@ export_print(const struct session *s, struct symbolizer *z, const struct export_
 {
 	struct hist *h;
 
-	if (e->format != EXPORT_FOLDED && e->format != EXPORT_SPEEDSCOPE)
+	int rc = 0;
+
+	if (e->format != EXPORT_FOLDED && e->format != EXPORT_SPEEDSCOPE && e->format != EXPORT_PPROF)
 		return -1;
-	h = export_hist(s, z, e, e->format == EXPORT_SPEEDSCOPE);
+	h = export_hist(s, z, e, e->format != EXPORT_FOLDED);
 	if (e->format == EXPORT_SPEEDSCOPE)
 		speedscope(fp, h, z, e->name, e->event != NULL);
+	else if (e->format == EXPORT_PPROF)	/* off-CPU spans: several may share a sample */
+		rc = hist_nevents(h) == 0 ? 0 : export_pprof(s, h, z, 0, e->aggregate || e->offcpu != NULL, fp);
 	else
 		folded(fp, h, e->period || e->offcpu != NULL);
 	hist_free(h);
-	return 0;
+	return rc;
 }
 
 static bool
@@ -417,26 +429,28 @@ has_event(const struct session *s, const char *name)
 	return false;
 }
 
-/* The format asked for: 0 folded, 1 speedscope; -1 (message said) another. */
+/* The format asked for (enum export_format); -1 (message said) another. */
 static int
 format_of(const char *f)
 {
-	static const char *const later[] = { "pprof", "svg", "perf" };
+	static const char *const later[] = { "svg", "perf" };
 
 	if (f == NULL) {
-		fprintf(stderr, "perfnav export: --format is needed: folded or speedscope\n");
+		fprintf(stderr, "perfnav export: --format is needed: folded, speedscope or pprof\n");
 		return -1;
 	}
 	if (strcmp(f, "folded") == 0)
-		return 0;
+		return EXPORT_FOLDED;
 	if (strcmp(f, "speedscope") == 0)
-		return 1;
+		return EXPORT_SPEEDSCOPE;
+	if (strcmp(f, "pprof") == 0)
+		return EXPORT_PPROF;
 	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
 		if (strcmp(f, later[i]) == 0) {
-			fprintf(stderr, "perfnav export: --format %s: not written yet (folded and speedscope are)\n", f);
+			fprintf(stderr, "perfnav export: --format %s: not written yet (folded, speedscope and pprof are)\n", f);
 			return -1;
 		}
-	fprintf(stderr, "perfnav export: --format %s: unknown (folded or speedscope)\n", textout_esc(f));
+	fprintf(stderr, "perfnav export: --format %s: unknown (folded, speedscope or pprof)\n", textout_esc(f));
 	return -1;
 }
 
@@ -464,23 +478,28 @@ cmd_export(int argc, char **argv)
 	else if (a.event != NULL && !has_event(r.s, a.event))
 		fprintf(stderr, "perfnav export: %s: no event '%s'\n", textout_esc(r.co.input),
 		    textout_esc(a.event));
+	else if (fmt == EXPORT_PPROF && (a.out == NULL || strcmp(a.out, "-") == 0) && isatty(1))
+		fprintf(stderr, "perfnav export: pprof is gzipped protobuf: -o FILE, or a pipe\n");
 	else if (!a.off_cpu || cmd_offcpu("export", &r, &oc) == 0)
-		fmt += 2;	/* set up */
-	if (fmt < 2) {
+		fmt += 8;	/* set up */
+	if (fmt < 8) {
 		filter_opts_free(&a.fo);
 		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_USAGE);
 	}
-	fmt -= 2;
+	fmt -= 8;
 	if (a.out != NULL && strcmp(a.out, "-") != 0 && (fp = fopen(a.out, "w")) == NULL) {
 		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
 		filter_opts_free(&a.fo);
 		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_FAIL);
 	}
-	e = (struct export_spec_args){ fmt == 1 ? EXPORT_SPEEDSCOPE : EXPORT_FOLDED, a.event,
-		filter_opts_filter(&a.fo), a.off_cpu ? &oc : NULL, a.period, r.co.input };
-	export_print(r.s, cmd_symbolizer(&r), &e, fp);
+	e = (struct export_spec_args){ (enum export_format)fmt, a.event, filter_opts_filter(&a.fo),
+		a.off_cpu ? &oc : NULL, a.period, r.co.input, a.aggregate };
+	if (export_print(r.s, cmd_symbolizer(&r), &e, fp) < 0) {
+		fprintf(stderr, "perfnav export: %s: a write error\n", a.out != NULL ? textout_esc(a.out) : "stdout");
+		r.status = EXIT_FAIL;
+	}
 	if (fp != stdout && fclose(fp) != 0) {
 		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
 		r.status = EXIT_FAIL;
