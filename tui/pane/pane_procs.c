@@ -25,7 +25,7 @@
  * their events.
  */
 
-enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_START, C_END, C_LOST, C_ON, C_OFF, C_COMMS, C_N };
+enum { C_ID, C_COMM, C_SAMPLES, C_PCT, C_ON, C_OFF, C_START, C_END, C_LOST, C_COMMS, C_N };
 
 /* With off-CPU time in the recording (symbols_offcpu) every column; else all but C_ON, C_OFF. */
 static const struct column pr_cols_off[C_N] = {
@@ -33,11 +33,11 @@ static const struct column pr_cols_off[C_N] = {
 	[C_COMM] = { "Comm", 16, 0 },
 	[C_SAMPLES] = { "Samples", 8, COL_RIGHT | COL_NUM },
 	[C_PCT] = { "%", 6, COL_RIGHT | COL_NUM },
+	[C_ON] = { "On-CPU", 10, COL_RIGHT | COL_NUM },
+	[C_OFF] = { "Off-CPU", 10, COL_RIGHT | COL_NUM },
 	[C_START] = { "Start", 15, COL_RIGHT | COL_NUM },
 	[C_END] = { "Exit", 15, COL_RIGHT | COL_NUM },
 	[C_LOST] = { "Lost", 5, COL_RIGHT | COL_NUM },
-	[C_ON] = { "On-CPU", 10, COL_RIGHT | COL_NUM },
-	[C_OFF] = { "Off-CPU", 10, COL_RIGHT | COL_NUM },
 	[C_COMMS] = { "Comms over time", 10, COL_FLEX },
 };
 static const struct column pr_cols[C_N - 2] = {
@@ -425,31 +425,31 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 	r->key = w->kind == K_PROC ? (UINT64_C(1) << 40) | (uint32_t)w->pid :
 	    (UINT64_C(2) << 40) | w->thread;
 	if (w->kind == K_PROC)
-		row_set(r, C_ID, EL_PID, "%" PRId32, w->pid);
+		row_set(r, col(pr, C_ID), EL_PID, "%" PRId32, w->pid);
 	else
-		row_set(r, C_ID, EL_DIM, "%" PRId32 "/%" PRId32, w->pid, w->tid);
-	row_set(r, C_COMM, EL_COMM, "%s", comm);
-	row_set(r, C_SAMPLES, 0, "%" PRIu64, samples);
-	row_set(r, C_PCT, pct >= 20 ? EL_HOT_HIGH : pct >= 5 ? EL_HOT_MID : samples ? EL_HOT_LOW : EL_DIM,
+		row_set(r, col(pr, C_ID), EL_DIM, "%" PRId32 "/%" PRId32, w->pid, w->tid);
+	row_set(r, col(pr, C_COMM), EL_COMM, "%s", comm);
+	row_set(r, col(pr, C_SAMPLES), 0, "%" PRIu64, samples);
+	row_set(r, col(pr, C_PCT), pct >= 20 ? EL_HOT_HIGH : pct >= 5 ? EL_HOT_MID : samples ? EL_HOT_LOW : EL_DIM,
 	    "%.2f", pct);
 	fmt_time(t, sizeof t, w->kind == K_PROC ? pc->start : th->start);
-	row_set(r, C_START, EL_TIME, "%s", t);
+	row_set(r, col(pr, C_START), EL_TIME, "%s", t);
 	fmt_time(t, sizeof t, w->kind == K_PROC ? (pc->exited ? pc->end : 0) :
 	    (th->exited ? th->end : 0));
-	row_set(r, C_END, EL_TIME, "%s", t);
+	row_set(r, col(pr, C_END), EL_TIME, "%s", t);
 	if (w->kind == K_PROC && pr->procs[w->proc].lost)
-		row_set(r, C_LOST, EL_WARNING, "%" PRIu64, pr->procs[w->proc].lost);
+		row_set(r, col(pr, C_LOST), EL_WARNING, "%" PRIu64, pr->procs[w->proc].lost);
 	else
-		row_set(r, C_LOST, EL_DIM, "%s", w->kind == K_PROC ? "0" : "");
+		row_set(r, col(pr, C_LOST), EL_DIM, "%s", w->kind == K_PROC ? "0" : "");
 	if (pr->oc != NULL) {
 		uint64_t off = w->kind == K_PROC ? pr->poff[w->proc] : pr->toff[w->thread];
 		uint64_t on = w->kind == K_PROC ? pr->pon[w->proc] : pr->ton[w->thread];
 
-		row_set(r, C_OFF, off ? EL_TIME : EL_DIM, "%s", off ? text_duration(t, sizeof t, off) : "0");
+		row_set(r, col(pr, C_OFF), off ? EL_TIME : EL_DIM, "%s", off ? text_duration(t, sizeof t, off) : "0");
 		if (pr->oc->source != OFFCPU_SRC_SCHED)	/* no switch-in times: not known */
-			row_set(r, C_ON, EL_DIM, "-");
+			row_set(r, col(pr, C_ON), EL_DIM, "-");
 		else
-			row_set(r, C_ON, on ? EL_TIME : EL_DIM, "%s", on ? text_duration(t, sizeof t, on) : "0");
+			row_set(r, col(pr, C_ON), on ? EL_TIME : EL_DIM, "%s", on ? text_duration(t, sizeof t, on) : "0");
 	}
 	comms_history(p, w->thread, r);
 }
