@@ -3,7 +3,8 @@
  * on the perf-made switch.data (switch events, two threads): the hot
  * functions' Latency column against a hist made as perfnav top --latency
  * makes it, sorted by it, over a time step (hist_rescope); a table by
- * --sort parallelism with the real levels.
+ * --sort parallelism with the real levels; the timeline coloured by
+ * parallelism (P).
  */
 #include "config.h"
 
@@ -222,6 +223,50 @@ Test(keytab, parallelism_levels_of_switch_events)
 	cr_expect_str_eq(cell(&p, &r, n1, "Samples"), "78");
 	cr_expect_str_eq(cell(&p, &r, n2, "Samples"), "150");
 	cr_expect_neq(cell(&p, &r, n1, "Latency")[0], '\0', "a Latency column");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* ---- the timeline by parallelism ---- */
+
+/*
+ * P colours the timeline by threads running: the legend on its header
+ * (switch.data's 2 cpus: 1 and 2), the cursor's column's level; without
+ * switch events (fp.data) P says why not and nothing changes.
+ */
+Test(latency, timeline_by_parallelism)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	screen_draw(&p, 20, 120);
+	cr_expect_null(strstr(screen_line(0), "threads running"), "%s", screen_line(0));
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_PARALLEL), PANE_HANDLED | PANE_REDRAW);
+	screen_draw(&p, 20, 120);
+	cr_expect_not_null(strstr(screen_line(0), "Timeline by process (p), threads running (P): 1 2 |"),
+	    "%s", screen_line(0));
+	cr_expect_not_null(strstr(screen_line(19), "1 thread running"), "the first column's: %s",
+	    screen_line(19));
+	p.ops->key(&p, ACT_TIME_PARALLEL);
+	screen_draw(&p, 20, 120);
+	cr_expect_null(strstr(screen_line(0), "threads running"));
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+
+	s = open_fixture("fp.data");
+	sy = fixture_symbols(s);
+	symbols_run(sy);
+	cr_assert_null(symbols_parallel(sy), "fp.data has no switch events");
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_PARALLEL), PANE_HANDLED | PANE_MSG);
+	cr_expect_not_null(strstr(p.msg, "no switch events"), "%s", p.msg);
+	screen_draw(&p, 20, 120);
+	cr_expect_null(strstr(screen_line(0), "threads running"));
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);

@@ -6,7 +6,8 @@
  * out by hand below; hostile switch records (counts below 1 and over the
  * cpus); the --parallelism list's syntax; the perf-made switch.data; and
  * the browser's hist with latency recounted (hist_rescope) for a time
- * range, a thread and a level, against a pass with that filter.
+ * range, a thread and a level, against a pass with that filter; the
+ * timeline's columns by parallelism.
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/parallel.h"
 #include "symbolize/symbolizer.h"
+#include "symbolize/timeline.h"
 #include "tests/helpers.h"
 #include "tests/hist_helpers.h"
 
@@ -700,4 +702,42 @@ Test(parallel, rescope_recounts_latency)
 		recounts(s, t0 + (t1 - t0) / 3, t0 + 2 * (t1 - t0) / 3, 0, buf, "switch.data");
 	}
 	session_close(s);
+}
+
+Test(parallel, timeline_columns_by_parallelism)
+{
+	struct pdbuf b;
+	struct session *s = build(phases, NPHASES, true, 2, &b);
+	struct parallel p;
+	uint32_t out[10], lo, hi;
+	/* 100 ns columns from 100: 1 until 200, 2 (3 clamped) until 700, then 1 (0 clamped) */
+	static const uint32_t by100[10] = { 1, 2, 2, 2, 2, 2, 1, 1, 1, 1 };
+
+	parallel_build(s, &p);
+	timeline_par_buckets(&p, 100, 1100, 10, out);
+	for (size_t k = 0; k < 10; k++)
+		cr_expect_eq(out[k], by100[k], "column %zu: %u", k, out[k]);
+	/*
+	 * 250 ns columns: [100, 350) 100 ns of 1 and 150 of 2, 1.6: 2;
+	 * [350, 600) 2; [600, 850) 100 of 2 and 150 of 1, 1.4: 1; [850, 1100) 1
+	 */
+	timeline_par_buckets(&p, 100, 1100, 4, out);
+	cr_expect_eq(out[0], 2);
+	cr_expect_eq(out[1], 2);
+	cr_expect_eq(out[2], 1);
+	cr_expect_eq(out[3], 1);
+	/* the colours: levels themselves up to 4 cpus, quarters of the cpus above */
+	cr_expect_eq(timeline_par_bin(1, 2), 0);
+	cr_expect_eq(timeline_par_bin(2, 2), 1);
+	cr_expect_not(timeline_par_range(2, 2, &lo, &hi));
+	cr_expect_eq(timeline_par_bin(2, 16), 0);
+	cr_expect_eq(timeline_par_bin(5, 16), 1);
+	cr_expect_eq(timeline_par_bin(16, 16), 3);
+	cr_assert(timeline_par_range(3, 16, &lo, &hi));
+	cr_expect(lo == 13 && hi == 16, "%u-%u", lo, hi);
+	cr_assert(timeline_par_range(0, 16, &lo, &hi));
+	cr_expect(lo == 1 && hi == 4, "%u-%u", lo, hi);
+	parallel_free(&p);
+	session_close(s);
+	pd_free(&b);
 }
