@@ -171,6 +171,8 @@ Test(parallel, counts_switches_and_exits_and_clamps)
 	cr_expect_eq(p.nsamples, 6);
 	cr_expect_eq(p.nhigh, 1);	/* the sample at 500 met 3 */
 	cr_expect_eq(p.nlow, 1);	/* the one at 1000 met 0 */
+	cr_expect_eq(p.nserial, 3);	/* at 100, 800 and 1000 */
+	cr_expect_not(parallel_serial(&p));
 	cr_expect_eq(p.v[1].count, 3);
 	cr_expect_eq(p.v[4].count, 0);
 	for (size_t i = 0; i < NPHASES; i++)
@@ -352,6 +354,37 @@ Test(parallel, hostile_switches_are_clamped_and_counted)
 	cr_expect_eq(parallel_at(&p, 5), 1);	/* -4 */
 	cr_expect_eq(parallel_at(&p, n - 1), 2);	/* 6 */
 	cr_expect_eq(p.v[p.n - 1].count, 6);
+	parallel_free(&p);
+	session_close(s);
+	pd_free(&b);
+}
+
+Test(parallel, serial_recording)
+{
+	/* 99 samples alone and one beside another thread: 99%, perf leaves Latency out; 98 of 99 not */
+	struct ev evs[103];
+	size_t n = 0;
+	struct pdbuf b;
+	struct session *s;
+	struct parallel p;
+
+	for (int i = 0; i < 99; i++)
+		evs[n++] = (struct ev){ SMP, 100 + (uint64_t)i, 10, 1000 };
+	evs[n++] = (struct ev){ SW_IN, 300, 11, 0 };
+	evs[n++] = (struct ev){ SMP, 310, 10, 1000 };
+	s = build(evs, n, true, 2, &b);
+	parallel_build(s, &p);
+	cr_expect_eq(p.nsamples, 100);
+	cr_expect_eq(p.nserial, 99);
+	cr_expect(parallel_serial(&p));
+	parallel_free(&p);
+	session_close(s);
+	pd_free(&b);
+	evs[98] = (struct ev){ SW_IN, 197, 12, 0 };	/* the 99th sample's place: 98 alone */
+	s = build(evs, n, true, 2, &b);
+	parallel_build(s, &p);
+	cr_expect_eq(p.nserial, 98);
+	cr_expect_not(parallel_serial(&p));
 	parallel_free(&p);
 	session_close(s);
 	pd_free(&b);

@@ -144,7 +144,8 @@ const struct hot_tree *hot_entry_tree(struct hot *ht, uint32_t i);
 void hot_rebuild(struct pane *p, uint64_t key);
 void hot_reload(struct pane *p, bool keep_cursor);
 void hot_set_columns(struct pane *p, struct hot *ht);
-/* Does the Latency column show (ht->lat as hot_set_columns sets it)? */
+/* Can the rows have a Latency column; is it shown (ht->lat as hot_set_columns sets it)? */
+bool hot_lat_possible(const struct hot *ht);
 bool hot_lat_wanted(const struct hot *ht);
 void hot_sync(struct pane *p);
 /* A DSO's short name; the pane_ops of the rows; a logical column's place (-1: not shown). */

@@ -566,9 +566,9 @@ hot_reload(struct pane *p, bool keep_cursor)
 	hot_rebuild(p, key);
 }
 
-/* The Latency column's question (above), asked of the scope and the symbols now. */
+/* Can these rows have a Latency column (above), asked of the scope and the symbols now? */
 bool
-hot_lat_wanted(const struct hot *ht)
+hot_lat_possible(const struct hot *ht)
 {
 	struct keytab_spec sp;
 	char msg[200];
@@ -579,6 +579,17 @@ hot_lat_wanted(const struct hot *ht)
 	/* a keyed table tracks latency as perfnav top --latency would (keytab_spec_of) */
 	return !ht->keyed || (keytab_spec_of(ht->sy->s, ht->keys, ht->nkeys, ht->sy->children, &sp, msg,
 	    sizeof msg) == 0 && sp.parallel);
+}
+
+/*
+ * Is it shown?  As perf 6.15's report: unless the recording ran alone (it
+ * would repeat the Overhead), or the rows are sorted by it.
+ */
+bool
+hot_lat_wanted(const struct hot *ht)
+{
+	return hot_lat_possible(ht) && (ht->sy->scope.hot_by_latency ||
+	    !parallel_serial(symbols_parallel(ht->sy)));
 }
 
 /* Rows follow the symbols as they come in. */

@@ -461,7 +461,7 @@ key_latency_sort(struct pane *p)
 	struct hot *ht = p->priv;
 	struct scope *sc = &ht->sy->scope;
 
-	if (!ht->lat) {
+	if (!hot_lat_possible(ht)) {
 		snprintf(p->msg, sizeof p->msg, "%s", !ht->sy->done ? "latency: once symbols are in" :
 		    symbols_parallel(ht->sy) == NULL ? "no latency: the recording has no switch "
 		    "events (perf record --latency or --switch-events)" : "no Latency column in this "
@@ -469,7 +469,7 @@ key_latency_sort(struct pane *p)
 		return PANE_HANDLED | PANE_MSG;
 	}
 	sc->hot_by_latency = !sc->hot_by_latency;
-	hot_reload(p, true);
+	hot_reload(p, true);	/* a recording that ran alone shows the column while sorted by it */
 	snprintf(p->msg, sizeof p->msg, "rows sorted by %s", sc->hot_by_latency ? "latency" : "period");
 	return PANE_HANDLED | PANE_MSG;
 }
