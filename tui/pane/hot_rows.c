@@ -573,8 +573,10 @@ hot_lat_possible(const struct hot *ht)
 	struct keytab_spec sp;
 	char msg[200];
 
+	/* branch mode (a recording with branch stacks): rows per branch, no latency (as top) */
 	if (ht->dsos || ht->branches || ht->ngev || ht->sy->scope.nxf > 0 ||
-	    symbols_parallel(ht->sy) == NULL || symbols_event_offcpu(ht->sy, ht->ev))
+	    symbols_parallel(ht->sy) == NULL || symbols_event_offcpu(ht->sy, ht->ev) ||
+	    session_features(ht->sy->s)->sec[PF_FEAT_BRANCH_STACK].present)
 		return false;
 	/* a keyed table tracks latency as perfnav top --latency would (keytab_spec_of) */
 	return !ht->keyed || (keytab_spec_of(ht->sy->s, ht->keys, ht->nkeys, ht->sy->children, &sp, msg,
