@@ -603,7 +603,10 @@ info_line(struct pane *p, char *buf, size_t n)
 		if (nev > 1 && k >= 0 && (size_t)k < n)
 			k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, }: next)", ht->ev + 1, nev);
 		if (ht->pct > 0 && k >= 0 && (size_t)k < n)
-			snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
+			k += snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
+		if (ht->lat && k >= 0 && (size_t)k < n)
+			snprintf(buf + k, n - (size_t)k, " | by %s (L)",
+			    ht->sy->scope.hot_by_latency ? "latency" : "period");
 		return;
 	}
 	if (he == NULL) {
@@ -701,6 +704,8 @@ hot_help(struct pane *p)
 	if (ht->dsos)
 		return hot_branch_present(p->s) ? "Enter:its symbols  s:branches  %:limit" :
 		    "Enter:its symbols  s:back  %:limit";
+	if (ht->lat)
+		return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  }:event  L:latency";
 	return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  }:event";
 }
 
