@@ -338,6 +338,10 @@ struct hist_recount {
 	uint32_t		*span_row;
 	uint64_t		*scope_in;	/* hist_rescope_sel: bit per index position,
 					 * the samples in rows; NULL: none made */
+	uint64_t		*row_lat;	/* hist_rescope_sel with hist_opts.parallel:
+					 * per path row, its samples' latency (each
+					 * recomputed from its period and parallelism) */
+	size_t			 caprowlat;
 	/*
 	 * hist_share_positions: the per-position arrays (sample_row,
 	 * sample_p32) are shared by the two parts of a parallel

@@ -6,6 +6,7 @@
 #include "core/core.h"
 #include "symbolize/hist_impl.h"
 #include "symbolize/offcpu.h"
+#include "symbolize/parallel.h"
 
 /*
  * hist_scope.c: recounting a finished hist for another filter
@@ -15,7 +16,10 @@
  * credits the same entries: a row is one own entry (comm, thread, cpu,
  * DSO, symbol) and one path of function nodes, and those are all that the
  * entries of its callchain frames are keyed by (hist_rescope refuses the
- * keys where that is not so).
+ * keys where that is not so).  With hist_opts.parallel, a sample's latency
+ * is its period over the parallelism at its index position, both known:
+ * recomputed as the walk computes it and summed per row (row_lat, made
+ * only then), so no latency is kept per sample.
  */
 
 void
@@ -81,6 +85,7 @@ hist_scope_free(struct hist *h)
 	free(h->rc.rowent);
 	free(h->rc.cred);
 	free(h->rc.scope_in);
+	free(h->rc.row_lat);
 }
 
 /* Can h be recounted for f? */
@@ -90,9 +95,6 @@ rescope_ok(const struct hist *h, const struct hist_filter *f)
 	if (!h->finished || h->s == NULL || h->rc.sample_row == NULL || h->rc.no_rescope)
 		return false;
 	if (h->ks.want_src || h->ptr.ptree || h->o.paths_address || h->ps.ncprow >= ROW_TOTALS)
-		return false;
-	/* latencies and parallelism levels are not kept per sample */
-	if (h->o.parallel != NULL || (f != NULL && f->npars))
 		return false;
 	if (h->ps.ncprow > 0 && (h->rc.rowent_off == NULL || h->rc.caprowoff < h->ps.ncprow + 1 ||
 	    h->rc.rowent_off[h->ps.ncprow] != h->rc.nrowent))
@@ -115,16 +117,21 @@ static void
 zero_counts(struct hist *h)
 {
 	for (size_t i = 0; i < h->nev; i++) {
-		h->ev[i].total_period = 0;
+		h->ev[i].total_period = h->ev[i].total_latency = 0;
 		h->ev[i].nsamples = 0;
 	}
 	for (size_t i = 0; i < h->nent; i++) {
 		struct hist_entry *e = &h->ent[i];
 
 		e->period = e->samples = e->acc_period = e->acc_samples = 0;
+		e->latency = e->acc_latency = 0;
 	}
 	for (size_t i = 0; i < h->ps.ncprow; i++)
 		h->ps.cprow[i].period = h->ps.cprow[i].samples = 0;
+	if (h->o.parallel != NULL && h->ps.ncprow > 0) {
+		GROW(h->rc.row_lat, h->rc.caprowlat, h->ps.ncprow);
+		memset(h->rc.row_lat, 0, h->ps.ncprow * sizeof *h->rc.row_lat);
+	}
 }
 
 /* Per event: does its attr record time / cpu (the walk's test of a sample)? */
@@ -178,7 +185,21 @@ struct count_ctx {
 	const struct hist_select *sel;
 	const uint8_t		 *has;
 	bool			  by_entry;
+	size_t			  pstep;	/* hist_opts.parallel: the first step at or after pos */
 };
+
+/* The parallelism of the sample at index position pos (increasing), as the walk's par_at. */
+static uint32_t
+par_of(const struct hist *h, struct count_ctx *c, size_t pos)
+{
+	const struct parallel *p = h->o.parallel;
+
+	if (p == NULL)
+		return 1;
+	while (c->pstep < p->n && p->v[c->pstep].pos < pos)
+		c->pstep++;
+	return parallel_clamp(p, c->pstep > 0 ? p->v[c->pstep - 1].count : 1);
+}
 
 /*
  * Count one sample at index position pos of row r (ROW_TOTALS | event:
@@ -186,11 +207,12 @@ struct count_ctx {
  * if its row is in the scope too.
  */
 static void
-count_one(struct hist *h, const struct count_ctx *c, size_t pos, uint32_t r, uint64_t period)
+count_one(struct hist *h, struct count_ctx *c, size_t pos, uint32_t r, uint64_t period)
 {
 	const struct hist_filter *f = c->f;
 	const struct hist_entry *e = NULL;
-	uint32_t ev;
+	uint32_t ev, par;
+	uint64_t lat;
 	int32_t cpu = -1;
 
 	if (r == NONE32)
@@ -206,17 +228,25 @@ count_one(struct hist *h, const struct count_ctx *c, size_t pos, uint32_t r, uin
 	if (f != NULL && !filter_sample_ok(f, (c->has[ev] & 1) ? index_ent(session_index(h->s), pos)->time : 0,
 	    cpu >= 0, cpu >= 0 ? (uint32_t)cpu : 0))
 		return;
+	par = par_of(h, c, pos);
+	lat = h->o.parallel != NULL ? parallel_latency(period, par) : 0;
 	h->ev[ev].total_period += period;
+	h->ev[ev].total_latency += lat;
 	h->ev[ev].nsamples++;
 	if (e == NULL)
 		return;
 	if (c->by_entry && !filter_entry_ok(f, e->pid, e->tid, hist_str(h, e->comm)))
+		return;
+	/* --parallelism: as --comms, out of the rows, in the totals */
+	if (f != NULL && f->npars && !filter_par_ok(f, par))
 		return;
 	if (!hist_sel_entry(e, c->sel))
 		return;
 	h->rc.scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
 	h->ps.cprow[r].period += period;
 	h->ps.cprow[r].samples++;
+	if (h->rc.row_lat != NULL && h->o.parallel != NULL)
+		h->rc.row_lat[r] += lat;
 }
 
 /*
@@ -230,10 +260,12 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 {
 	const struct rec_index *ix = session_index(h->s);
 	const struct offcpu *oc = h->rc.span_row != NULL ? h->o.offcpu : NULL;
-	struct count_ctx c = { f, sel, has, f != NULL && (f->npids || f->ntids || f->ncomms) };
+	struct count_ctx c = { f, sel, has, f != NULL && (f->npids || f->ntids || f->ncomms), 0 };
 	size_t from, to, k;
 
 	span_of(h, f, has, &from, &to);
+	if (h->o.parallel != NULL)
+		c.pstep = parallel_lower(h->o.parallel, from);
 	memset(h->rc.scope_in, 0, (ix->n + 63) / 64 * sizeof *h->rc.scope_in);
 	k = oc != NULL ? offcpu_lower(oc, from) : 0;
 	for (size_t pos = from; pos < to; pos++) {
@@ -292,15 +324,18 @@ hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_
 	for (size_t r = 0; r < h->ps.ncprow; r++) {
 		const struct cp_row *cr = &h->ps.cprow[r];
 		struct hist_entry *own = &h->ent[cr->entry & ~CP_NOCHAIN];
+		uint64_t lat = h->o.parallel != NULL ? h->rc.row_lat[r] : 0;
 
 		if (cr->samples == 0)
 			continue;
 		own->period += cr->period;
+		own->latency += lat;
 		own->samples += cr->samples;
 		for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++) {
 			struct hist_entry *e = &h->ent[h->rc.rowent[i]];
 
 			e->acc_period += cr->period;
+			e->acc_latency += lat;
 			e->acc_samples += cr->samples;
 		}
 	}

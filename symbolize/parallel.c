@@ -24,6 +24,15 @@ parallel_recorded(const struct session *s)
 	return false;
 }
 
+bool
+parallel_serial(const struct parallel *p)
+{
+	uint64_t q = p->nsamples / 100, r = p->nsamples % 100;
+
+	/* nserial >= nsamples * 99 / 100 rounded up, without overflowing */
+	return p->nserial >= 99 * q + (99 * r + 99) / 100;
+}
+
 uint32_t
 parallel_clamp(const struct parallel *p, int64_t count)
 {
@@ -60,6 +69,7 @@ parallel_build(const struct session *s, struct parallel *p)
 			p->nsamples++;
 			p->nlow += count < 1;
 			p->nhigh += count > (int64_t)p->max;
+			p->nserial += count <= 1;
 			continue;
 		}
 		if (type == PF_REC_EXIT) {

@@ -51,6 +51,7 @@ struct parallel {
 	uint64_t	 nbad;		/* switch records too short to read */
 	uint64_t	 nsamples;	/* samples seen */
 	uint64_t	 nlow, nhigh;	/* samples that met a count under 1 / over max */
+	uint64_t	 nserial;	/* samples of parallelism 1 (a count of 1 or under) */
 };
 
 /* Has s switch events (an attr with context_switch: perf's test)? */
@@ -59,6 +60,13 @@ bool parallel_recorded(const struct session *s);
 /* The model of s into p (zeroed first).  Never fails; p->n may be 0. */
 void parallel_build(const struct session *s, struct parallel *p);
 void parallel_free(struct parallel *p);
+
+/*
+ * Did the recording run alone (99% of its samples or more of parallelism
+ * 1, none: true)?  perf 6.15's report then leaves its Latency column out
+ * unless asked for (--latency): it would repeat the Overhead.
+ */
+bool parallel_serial(const struct parallel *p);
 
 /* A raw count clamped to p's [1, max]. */
 uint32_t parallel_clamp(const struct parallel *p, int64_t count);

@@ -8,6 +8,7 @@
 #include "symbolize/hist.h"
 #include "symbolize/tasks.h"
 #include "symbolize/offcpu.h"
+#include "symbolize/parallel.h"
 #include "symbolize/timeline.h"
 
 /*
@@ -600,6 +601,81 @@ timeline_col_start(uint64_t t0, uint64_t t1, unsigned w, unsigned k)
 		return t1;
 	/* d * k / w without overflow: r * k < w * w */
 	return t0 + d / w * k + d % w * k / w;
+}
+
+/* The first step of p at time t or later (p->n: none). */
+static size_t
+par_step_at(const struct parallel *p, uint64_t t)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->v[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void
+timeline_par_buckets(const struct parallel *p, uint64_t t0, uint64_t t1, unsigned w, uint32_t *out)
+{
+	for (unsigned k = 0; k < w; k++) {
+		uint64_t c0 = timeline_col_start(t0, t1, w, k), c1 = timeline_col_start(t0, t1, w, k + 1);
+		size_t i = par_step_at(p, c0);
+		/* the level in effect at c0: after every record before it */
+		uint32_t lv = parallel_clamp(p, i > 0 ? p->v[i - 1].count : 1);
+		uint64_t at = c0;
+		double acc = 0, avg;	/* level x ns: a double, whatever a hostile clock says */
+
+		if (c1 <= c0) {
+			out[k] = lv;
+			continue;
+		}
+		for (; i < p->n && p->v[i].time < c1; i++) {
+			acc += (double)lv * (double)(p->v[i].time - at);
+			at = p->v[i].time;
+			lv = parallel_clamp(p, p->v[i].count);
+		}
+		acc += (double)lv * (double)(c1 - at);
+		avg = acc / (double)(c1 - c0) + 0.5;
+		out[k] = avg < 1 ? 1 : avg > PARALLEL_MAX ? PARALLEL_MAX : (uint32_t)avg;
+	}
+}
+
+unsigned
+timeline_par_bin(uint32_t level, uint32_t max)
+{
+	unsigned b;
+
+	if (level < 1)
+		level = 1;
+	if (max <= 4)
+		b = level - 1;
+	else
+		b = (unsigned)(((uint64_t)level - 1) * 4 / max);
+	return b > 3 ? 3 : b;
+}
+
+bool
+timeline_par_range(unsigned bin, uint32_t max, uint32_t *lo, uint32_t *hi)
+{
+	bool any = false;
+
+	if (max < 1)
+		max = 1;
+	for (uint32_t l = 1; l <= max && l <= PARALLEL_MAX; l++) {
+		if (timeline_par_bin(l, max) != bin)
+			continue;
+		if (!any)
+			*lo = l;
+		*hi = l;
+		any = true;
+	}
+	return any;
 }
 
 uint32_t

@@ -165,6 +165,24 @@ void timeline_gap_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0,
     unsigned w, uint64_t *out, uint8_t *kind);
 
 /*
+ * out[k]: the parallelism of column k of [t0, t1) split in w (perf 6.15's
+ * count of running threads, symbolize/parallel.h): its average over the
+ * column weighted by time, rounded to the nearest level (at least 1), a
+ * change at time t counting from t on.  O(w log n + the changes in view).
+ */
+struct parallel;
+void timeline_par_buckets(const struct parallel *p, uint64_t t0, uint64_t t1, unsigned w,
+    uint32_t *out);
+/*
+ * Which of 4 colours (0 to 3) level of a model whose clamp is max takes:
+ * the level itself up to 4 cpus (1 to 4), else max split in quarters
+ * (1..max/4, ...).  timeline_par_range says which levels a colour has
+ * (false: none).
+ */
+unsigned timeline_par_bin(uint32_t level, uint32_t max);
+bool timeline_par_range(unsigned bin, uint32_t max, uint32_t *lo, uint32_t *hi);
+
+/*
  * The flame scope of a lane: columns of unit ns from origin (the first
  * sample), rows of unit / nrows within a unit, cell = samples.  Cell
  * (col, row) is cells[col * nrows + row] and covers [heat_cell_start,

@@ -4,11 +4,16 @@
  * --parallelism): recordings built byte by byte with switch and exit
  * records at known times, whose parallelism, latencies and rows are worked
  * out by hand below; hostile switch records (counts below 1 and over the
- * cpus); the --parallelism list's syntax; and the perf-made switch.data.
+ * cpus); the --parallelism list's syntax; the perf-made switch.data; and
+ * the browser's hist with latency recounted (hist_rescope) for a time
+ * range, a thread and a level, against a pass with that filter; the
+ * timeline's columns by parallelism.
  */
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +21,8 @@
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "symbolize/parallel.h"
+#include "symbolize/symbolizer.h"
+#include "symbolize/timeline.h"
 #include "tests/helpers.h"
 #include "tests/hist_helpers.h"
 
@@ -164,6 +171,8 @@ Test(parallel, counts_switches_and_exits_and_clamps)
 	cr_expect_eq(p.nsamples, 6);
 	cr_expect_eq(p.nhigh, 1);	/* the sample at 500 met 3 */
 	cr_expect_eq(p.nlow, 1);	/* the one at 1000 met 0 */
+	cr_expect_eq(p.nserial, 3);	/* at 100, 800 and 1000 */
+	cr_expect_not(parallel_serial(&p));
 	cr_expect_eq(p.v[1].count, 3);
 	cr_expect_eq(p.v[4].count, 0);
 	for (size_t i = 0; i < NPHASES; i++)
@@ -350,6 +359,37 @@ Test(parallel, hostile_switches_are_clamped_and_counted)
 	pd_free(&b);
 }
 
+Test(parallel, serial_recording)
+{
+	/* 99 samples alone and one beside another thread: 99%, perf leaves Latency out; 98 of 99 not */
+	struct ev evs[103];
+	size_t n = 0;
+	struct pdbuf b;
+	struct session *s;
+	struct parallel p;
+
+	for (int i = 0; i < 99; i++)
+		evs[n++] = (struct ev){ SMP, 100 + (uint64_t)i, 10, 1000 };
+	evs[n++] = (struct ev){ SW_IN, 300, 11, 0 };
+	evs[n++] = (struct ev){ SMP, 310, 10, 1000 };
+	s = build(evs, n, true, 2, &b);
+	parallel_build(s, &p);
+	cr_expect_eq(p.nsamples, 100);
+	cr_expect_eq(p.nserial, 99);
+	cr_expect(parallel_serial(&p));
+	parallel_free(&p);
+	session_close(s);
+	pd_free(&b);
+	evs[98] = (struct ev){ SW_IN, 197, 12, 0 };	/* the 99th sample's place: 98 alone */
+	s = build(evs, n, true, 2, &b);
+	parallel_build(s, &p);
+	cr_expect_eq(p.nserial, 98);
+	cr_expect_not(parallel_serial(&p));
+	parallel_free(&p);
+	session_close(s);
+	pd_free(&b);
+}
+
 Test(parallel, without_nrcpus_or_switch_events)
 {
 	struct pdbuf b;
@@ -517,4 +557,220 @@ Test(parallel, split_in_two_gives_one_pass)
 		hist_free(a);
 	}
 	phases_free(one, &p, s, &b);
+}
+
+/* ---- hist_rescope with latency: a recount equals a pass with the filter ---- */
+
+/* The browser's hist (tui/symbols.c hist_opts_of) with the model p and filter f, resolved. */
+static struct hist *
+browser_hist(struct session *s, struct symbolizer *z, const struct parallel *p,
+    const struct hist_filter *f)
+{
+	struct hist_opts o;
+	struct hist *h;
+
+	memset(&o, 0, sizeof o);
+	o.keys[0] = HIST_KEY_COMM;
+	o.keys[1] = HIST_KEY_TID;
+	o.keys[2] = HIST_KEY_DSO;
+	o.keys[3] = HIST_KEY_SYM;
+	o.nkeys = 4;
+	o.children = attr_table_has_callchains(session_attrs(s));
+	o.chain_root_first = o.children;
+	o.paths = true;
+	o.record_self = true;
+	o.event = -1;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	o.parallel = p;
+	o.filter = f;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every event's totals and rows (keys, counts, latencies) as sorted lines; their number. */
+static size_t
+lat_lines(struct hist *h, char ***out)
+{
+	unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_DSO) |
+	    HIST_KEEP(HIST_KEY_SYM);
+	char **v = NULL, line[1024], k[4][200];
+	size_t n = 0;
+
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const struct hist_event *he = hist_event(h, ev);
+		const struct hist_entry *const *rows;
+		size_t nr;
+
+		if (he->nsamples == 0)
+			continue;	/* kept by hist_rescope, absent from a pass */
+		nr = hist_rows_merged(h, ev, NULL, keep, 0, &rows);
+		v = realloc(v, (n + nr + 1) * sizeof *v);
+		snprintf(line, sizeof line, "event %s %" PRIu64 " %" PRIu64 " lat %" PRIu64,
+		    hist_str(h, he->name), he->nsamples, he->total_period, he->total_latency);
+		v[n++] = strdup(line);
+		for (size_t i = 0; i < nr; i++) {
+			const struct hist_entry *e = rows[i];
+
+			snprintf(line, sizeof line, "row %zu %s|%s|%s|%s %" PRIu64 " %" PRIu64 " %" PRIu64
+			    " %" PRIu64 " lat %" PRIu64 " %" PRIu64, ev,
+			    hist_key_text(h, e, HIST_KEY_COMM, k[0], 200),
+			    hist_key_text(h, e, HIST_KEY_TID, k[1], 200),
+			    hist_key_text(h, e, HIST_KEY_DSO, k[2], 200),
+			    hist_key_text(h, e, HIST_KEY_SYM, k[3], 200), e->samples, e->period,
+			    e->acc_samples, e->acc_period, e->latency, e->acc_latency);
+			v[n++] = strdup(line);
+		}
+	}
+	qsort(v, n, sizeof *v, cmp_line);
+	*out = v;
+	return n;
+}
+
+/* h recounted for f (0) has the lines of a fresh pass with f; their number. */
+static size_t
+expect_recount(struct hist *h, struct session *s, struct symbolizer *z, const struct parallel *p,
+    const struct hist_filter *f, const char *what)
+{
+	struct hist *fresh = browser_hist(s, z, p, f);
+	char **a, **b;
+	size_t na, nb;
+
+	cr_assert_eq(hist_rescope(h, f), 0, "%s: recounted", what);
+	na = lat_lines(h, &a);
+	nb = lat_lines(fresh, &b);
+	for (size_t i = 0; i < na && i < nb; i++)
+		cr_expect_str_eq(a[i], b[i], "%s: line %zu", what, i);
+	cr_expect_eq(na, nb, "%s: %zu lines vs %zu", what, na, nb);
+	for (size_t i = 0; i < na; i++)
+		free(a[i]);
+	for (size_t i = 0; i < nb; i++)
+		free(b[i]);
+	free(a);
+	free(b);
+	hist_free(fresh);
+	return na;
+}
+
+/*
+ * Recounts of s's browser hist for a time range (lat_time, if not 0: its
+ * total latency), a thread, a level and everything again.
+ */
+static void
+recounts(struct session *s, uint64_t t0, uint64_t t1, uint64_t lat_time, const char *tid,
+    const char *name)
+{
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct symbolizer *z = symbolizer_new(s, &so);
+	struct parallel p;
+	struct hist *h;
+	struct hist_filter f;
+	char what[128];
+
+	parallel_build(s, &p);
+	h = browser_hist(s, z, &p, NULL);
+	cr_assert(hist_scope_known(h), "%s: a hist with latency can be recounted", name);
+	memset(&f, 0, sizeof f);
+	f.time = calloc(1, sizeof *f.time);
+	f.time[0].start = t0;
+	f.time[0].end = t1;
+	f.ntime = 1;
+	snprintf(what, sizeof what, "%s: time", name);
+	cr_expect_gt(expect_recount(h, s, z, &p, &f, what), 1);
+	if (lat_time)
+		cr_expect_eq(hist_event(h, 0)->total_latency, lat_time, "%s", what);
+	filter_free(&f);
+	cr_assert_eq(filter_parse_tids(&f, tid), 0);
+	snprintf(what, sizeof what, "%s: thread", name);
+	expect_recount(h, s, z, &p, &f, what);
+	filter_free(&f);
+	cr_assert_eq(filter_parse_parallelism(&f, "1"), 0);
+	snprintf(what, sizeof what, "%s: parallelism 1", name);
+	expect_recount(h, s, z, &p, &f, what);
+	filter_free(&f);
+	snprintf(what, sizeof what, "%s: everything", name);
+	expect_recount(h, s, z, &p, NULL, what);
+	hist_free(h);
+	parallel_free(&p);
+	symbolizer_free(z);
+}
+
+Test(parallel, rescope_recounts_latency)
+{
+	struct pdbuf b;
+	struct session *s = build(phases, NPHASES, true, 2, &b);
+	struct perf_err err;
+
+	/* the phases: 300..600 holds the samples at 300, 310 and 500 (parallelism 2):
+	 * latency 0.5M + 3M + 0.5M */
+	recounts(s, 300, 600, 4000000, "11", "phases");
+	session_close(s);
+	pd_free(&b);
+	s = session_open(test_data("switch.data"), NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	{
+		const struct rec_index *ix = session_index(s);
+		uint64_t t0 = UINT64_MAX, t1 = 0;
+		int32_t tid = -1;
+		char buf[32];
+
+		for (size_t i = 0; i < ix->n; i++) {
+			const struct rec_ent *e = index_ent(ix, i);
+
+			if (ent_type(e) != PF_REC_SAMPLE)
+				continue;
+			t0 = e->time < t0 ? e->time : t0;
+			t1 = e->time > t1 ? e->time : t1;
+			if (tid < 0)
+				tid = session_ent_who(s, i).tid;
+		}
+		snprintf(buf, sizeof buf, "%" PRId32, tid);
+		recounts(s, t0 + (t1 - t0) / 3, t0 + 2 * (t1 - t0) / 3, 0, buf, "switch.data");
+	}
+	session_close(s);
+}
+
+Test(parallel, timeline_columns_by_parallelism)
+{
+	struct pdbuf b;
+	struct session *s = build(phases, NPHASES, true, 2, &b);
+	struct parallel p;
+	uint32_t out[10], lo, hi;
+	/* 100 ns columns from 100: 1 until 200, 2 (3 clamped) until 700, then 1 (0 clamped) */
+	static const uint32_t by100[10] = { 1, 2, 2, 2, 2, 2, 1, 1, 1, 1 };
+
+	parallel_build(s, &p);
+	timeline_par_buckets(&p, 100, 1100, 10, out);
+	for (size_t k = 0; k < 10; k++)
+		cr_expect_eq(out[k], by100[k], "column %zu: %u", k, out[k]);
+	/*
+	 * 250 ns columns: [100, 350) 100 ns of 1 and 150 of 2, 1.6: 2;
+	 * [350, 600) 2; [600, 850) 100 of 2 and 150 of 1, 1.4: 1; [850, 1100) 1
+	 */
+	timeline_par_buckets(&p, 100, 1100, 4, out);
+	cr_expect_eq(out[0], 2);
+	cr_expect_eq(out[1], 2);
+	cr_expect_eq(out[2], 1);
+	cr_expect_eq(out[3], 1);
+	/* the colours: levels themselves up to 4 cpus, quarters of the cpus above */
+	cr_expect_eq(timeline_par_bin(1, 2), 0);
+	cr_expect_eq(timeline_par_bin(2, 2), 1);
+	cr_expect_not(timeline_par_range(2, 2, &lo, &hi));
+	cr_expect_eq(timeline_par_bin(2, 16), 0);
+	cr_expect_eq(timeline_par_bin(5, 16), 1);
+	cr_expect_eq(timeline_par_bin(16, 16), 3);
+	cr_assert(timeline_par_range(3, 16, &lo, &hi));
+	cr_expect(lo == 13 && hi == 16, "%u-%u", lo, hi);
+	cr_assert(timeline_par_range(0, 16, &lo, &hi));
+	cr_expect(lo == 1 && hi == 4, "%u-%u", lo, hi);
+	parallel_free(&p);
+	session_close(s);
+	pd_free(&b);
 }

@@ -115,6 +115,12 @@ Test(scope_edit, command_line)
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D --time 980.813603406,980.836609817 "
 	    "--tid 26196 --cpu 1 'my file.data'");
+	c.latency = true;	/* the hot functions by latency */
+	c.sort = "sym";
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D --sort sym --latency --time "
+	    "980.813603406,980.836609817 --tid 26196 --cpu 1 'my file.data'");
+	c.latency = false;
 	c.sub = "folded";
 	c.sort = NULL;
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);

@@ -603,10 +603,11 @@ tab()
 	mouse 0 "$x" 1
 	mouse 3 "$x" 1
 }
-# top_time A B: perfnav top's rows for --time A,B ("pct samples symbol").
+# top_time A B [OPTION...]: perfnav top's rows for --time A,B ("pct samples symbol"; with
+# --latency "latency pct samples symbol").
 top_time()
 {
-	"$bin" top --buildid-dir "$data/buildid" --kallsyms /dev/null --time "$1,$2" \
+	"$bin" top --buildid-dir "$data/buildid" --kallsyms /dev/null --time "$1,$2" "${@:3}" \
 		"$data/switch.data" 2>/dev/null
 }
 start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/switch.data'"
@@ -695,14 +696,15 @@ if grep -rqs hist_rescope "$top"/tui/*.c; then
 	wait_for "timeline > time $ra-$rb" "timeline scope: applied"
 	keys 1
 	wait_for "Samples: $rn of event 'cpu-clock'" "timeline scope: the hot functions count the range's $rn samples"
-	top_time "$ra" "$rb" | grep -E '^ +[0-9.]+%' | head -3 >"$tmp/top"
+	# switch.data has switch events: a Latency column after Overhead (top --latency's first)
+	top_time "$ra" "$rb" --latency | grep -E '^ +[0-9.]+%' | head -3 >"$tmp/top"
 	[ -s "$tmp/top" ] || ko "timeline scope: perfnav top --time $ra,$rb has rows"
-	while read -r pct n comm dso kind sym; do
+	while read -r lat pct n comm dso kind sym; do
 		kre=$(printf '%s' "$kind" | sed 's/[].[]/\\&/g')
-		if screen | grep -qE "^ +$pct +$n +$comm +$dso +$kre $sym"; then
-			ok "timeline scope: hot functions row $pct $n $sym as perfnav top --time"
+		if screen | grep -qE "^ +$pct +$lat +$n +$comm +$dso +$kre $sym"; then
+			ok "timeline scope: hot functions row $pct $lat $n $sym as perfnav top --latency --time"
 		else
-			ko "timeline scope: hot functions row $pct $n $sym as perfnav top --time"
+			ko "timeline scope: hot functions row $pct $lat $n $sym as perfnav top --latency --time"
 		fi
 	done <"$tmp/top"
 	finish "timeline scope in the hot functions"
@@ -1176,6 +1178,49 @@ wait_for "total [0-9]{1,2}\\.[0-9]+%" "wall: shares of the graph's whole time"
 keys L
 wait_for "Flame graph, top-down \\(b\\) \\| cpu-clock" "wall: L again, cpu-clock alone"
 finish "wall"
+
+# ---- perf 6.15's latency and parallelism (switch.data: switch events) ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/switch.data'"
+wait_for "symbols in [0-9.]+ s" "latency: symbols resolved"
+wait_for "^Overhead +Latency +Samples +Command" "latency: the hot functions' Latency column beside Overhead"
+"$bin" top --latency --buildid-dir "$data/buildid" --kallsyms /dev/null "$data/switch.data" 2>/dev/null |
+	grep -E '^ +[0-9.]+%' | head -3 >"$tmp/toplat"
+[ -s "$tmp/toplat" ] || ko "latency: perfnav top --latency has rows"
+while read -r lat pct n comm dso kind sym; do
+	kre=$(printf '%s' "$kind" | sed 's/[].[]/\\&/g')
+	if screen | grep -qE "^ +$pct +$lat +$n +$comm +$dso +$kre $sym"; then
+		ok "latency: row $pct $lat $n $sym as perfnav top --latency"
+	else
+		ko "latency: row $pct $lat $n $sym as perfnav top --latency"
+	fi
+done <"$tmp/toplat"
+keys L
+wait_for "\| by latency \(L\)" "latency: L sorts the rows by latency"
+if screen | sed -n 4p | grep -qE "^ +34\.21% +40\.20% +78 +threads +threads +\[\.\] worker_div"; then
+	ok "latency: the first row is top --latency's"
+else
+	ko "latency: the first row is top --latency's"
+fi
+keys y
+wait_for "[-]-latency( |$)" "latency: the scope command says --latency"
+keys q
+keys L
+wait_for "\| by period \(L\)" "latency: L again sorts by period"
+keys :
+keys -l -- "--sort parallelism"
+keys Enter
+wait_for "^Overhead +Latency +Samples +Parallelism" "latency: --sort parallelism's table, with Latency"
+wait_for "^ +34\.21% +50\.98% +78 +1 *$" "latency: level 1's row as top --sort parallelism --latency"
+wait_for "^ +65\.79% +49\.02% +150 +2 *$" "latency: level 2's row"
+keys 9
+wait_for "Timeline by process \(p\) \|" "parallelism: the timeline"
+keys P
+wait_for "Timeline by process \(p\), threads running \(P\): 1 2 \|" \
+	"parallelism: P colours by threads running, the legend on the header"
+wait_for "[0-9] threads? running$" "parallelism: the cursor's column's threads running"
+keys P
+wait_gone "threads running" "parallelism: P again colours by density"
+finish "latency"
 
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"

@@ -158,6 +158,9 @@ app_scope_command(struct app *a)
 			c.sort = scope_sort_text(&sc->hot_sort, sort, sizeof sort);
 		for (unsigned i = 0; c.sort != NULL && i < sc->hot_sort.n; i++)
 			c.mem_mode |= hist_key_mem(sc->hot_sort.keys[i]);
+		/* the hot functions by latency: top --latency's order and Latency column */
+		c.latency = p->id == PANE_HOT && sc->hot_by_latency && symbols_parallel(a->sym) != NULL &&
+		    !c.mem_mode && (c.sort == NULL || strcmp(c.sort, "dso") != 0);
 		break;
 	}
 	if (a->diff) {

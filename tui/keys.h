@@ -72,6 +72,8 @@
 	X(ANNOTATE, "annotate", "hot functions: the selected symbol's instructions with their samples (again: back)") \
 	X(CALL_ORDER, "call-order", "hot functions: a symbol's call paths towards its callers or its callees") \
 	X(CALL_PERCENT, "call-percent", "hot functions: call-path percentages of the symbol's total or of the event's") \
+	X(TIME_PARALLEL, "timeline-parallelism", "timeline: colour the columns by parallelism (threads running, perf 6.15's; a recording with switch events) or by samples") \
+	X(LATENCY_SORT, "latency-sort", "hot functions: rows sorted by their Latency column (perf 6.15's --latency, a recording with switch events) or by period") \
 	X(PANE_TOPDOWN, "pane-topdown", "top-down call tree pane") \
 	X(PANE_BOTTOMUP, "pane-bottomup", "bottom-up call tree pane") \
 	X(PANE_FLAME, "pane-flame", "flame graph pane") \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/parallel.h"
 #include "symbolize/pt/intel_pt.h"
 #include "tui/keytab.h"
 
@@ -28,6 +29,9 @@ struct keytab {
 	atomic_bool		 stop;
 	atomic_bool		 finished;
 	atomic_size_t		 pos;
+	/* the parallelism model (spec.parallel), made by the first build that wants it */
+	struct parallel		 par;
+	bool			 par_made;
 };
 
 struct keytab *
@@ -61,6 +65,7 @@ keytab_free(struct keytab *kt)
 		return;
 	drop(kt);
 	filter_free(&kt->f);
+	parallel_free(&kt->par);
 	symbolizer_free(kt->z);
 	free(kt);
 }
@@ -71,6 +76,13 @@ build(void *arg)
 	struct keytab *kt = arg;
 	size_t n = session_index(kt->s)->n;
 
+	/* the hist is made here: its model (one walk of the index) is made first, off the UI thread */
+	if (kt->sp.parallel && !kt->par_made) {
+		parallel_build(kt->s, &kt->par);
+		kt->par_made = true;
+	}
+	kt->ho.parallel = kt->sp.parallel ? &kt->par : NULL;
+	kt->h = hist_new(kt->s, kt->z, &kt->ho);
 	for (size_t pos = 0; pos < n; pos += KEYTAB_SLICE) {
 		if (atomic_load_explicit(&kt->stop, memory_order_relaxed))
 			return NULL;
@@ -88,7 +100,8 @@ static bool
 same_spec(const struct keytab_spec *a, const struct keytab_spec *b)
 {
 	return a->nkeys == b->nkeys && memcmp(a->keys, b->keys, a->nkeys * sizeof *a->keys) == 0 &&
-	    a->children == b->children && a->branch == b->branch && a->mem_mode == b->mem_mode;
+	    a->children == b->children && a->branch == b->branch && a->mem_mode == b->mem_mode &&
+	    a->parallel == b->parallel;
 }
 
 void
@@ -111,7 +124,6 @@ keytab_want(struct keytab *kt, const struct keytab_spec *sp, const struct hist_f
 	kt->ho.branch = sp->branch;
 	kt->ho.mem_mode = sp->mem_mode;
 	kt->ho.filter = filter_active(&kt->f) ? &kt->f : NULL;
-	kt->h = hist_new(kt->s, kt->z, &kt->ho);
 	atomic_store(&kt->stop, false);
 	atomic_store(&kt->finished, false);
 	atomic_store(&kt->pos, 0);
@@ -195,5 +207,7 @@ keytab_spec_of(const struct session *s, const enum hist_key *keys, unsigned nkey
 	sp->branch = branch ? HIST_BRANCH_ON : HIST_BRANCH_AUTO;
 	sp->mem_mode = mem && !has;
 	sp->children = children && !has && !mem;
+	/* as perfnav top --latency or --sort parallelism (which refuse branch and memory mode) */
+	sp->parallel = parallel_recorded(s) && !branch && !has && !mem;
 	return 0;
 }

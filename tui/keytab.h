@@ -36,6 +36,10 @@ struct keytab_spec {
 	bool		 children;
 	enum hist_branch branch;	/* ON for branch keys, else AUTO (as perfnav top) */
 	bool		 mem_mode;	/* memory keys: periods are the samples' weights */
+	bool		 parallel;	/* the recording has switch events (not in branch or
+					 * memory mode): latency and the key parallelism from
+					 * perf 6.15's model (symbolize/parallel.h), made once
+					 * on the table's thread */
 };
 
 struct keytab *keytab_new(const struct session *s, const struct sym_opts *so);

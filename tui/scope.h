@@ -112,6 +112,12 @@ struct scope {
 	 */
 	struct scope_sort	 hot_sort;
 	int			 hot_callers;
+	/*
+	 * The hot functions sorted by latency (perf 6.15's report --latency:
+	 * its Latency column shows on a recording with switch events), else
+	 * by period; toggled by the latency-sort key, not a step.
+	 */
+	bool			 hot_by_latency;
 	char			 what[64];	/* the last step, as "undone: ..." names it */
 	/* What the scope was before each step, the last last (scope_undo). */
 	struct scope		*undo;

@@ -583,6 +583,8 @@ scope_command(const struct scope *sc, const struct scope_edit_ctx *cx, const str
 		o = put_word(buf, n, o, "--no-children");
 	if (c->mem_mode)
 		o = put_word(buf, n, o, "--mem-mode");
+	if (c->latency)
+		o = put_word(buf, n, o, "--latency");
 	o = put_time(buf, n, o, sc, c->start);
 	o = put_start(buf, n, o, sc, c->start);
 	o = put_zoom(buf, n, o, sc, cx, c->start);

@@ -51,6 +51,7 @@ struct scope_cmd {
 	const char		*sort;		/* --sort's value, or NULL */
 	bool			 no_children;	/* top --no-children */
 	bool			 mem_mode;	/* top --mem-mode (memory keys in sort) */
+	bool			 latency;	/* top --latency (rows by latency, its column shown) */
 	const struct hist_filter *start;	/* the start options' filter, or NULL */
 	const char		*file;
 	const char		*file2;		/* a second file (perfnav diff OLD NEW), or NULL */

@@ -80,11 +80,14 @@ hist_opts_of(const struct symbols *sy, struct hist_opts *ho)
 	/* off-CPU time, where the recording has it, as an event beside the others */
 	ho->offcpu = sy->has_oc ? &sy->oc : NULL;
 	ho->offcpu_beside = sy->has_oc;
+	/* each sample's latency, where the recording has switch events (perf 6.15) */
+	ho->parallel = sy->has_par ? &sy->par : NULL;
 }
 
 /*
- * Pair the recording's switches into off-CPU spans, once, before the hist
- * that takes them is made (a worker's first work; symbols_step's).
+ * Pair the recording's switches into off-CPU spans and count its running
+ * threads (the parallelism model, with switch events only), once, before
+ * the hist that takes them is made (a worker's first work; symbols_step's).
  */
 static void
 offcpu_setup(struct symbols *sy)
@@ -95,6 +98,9 @@ offcpu_setup(struct symbols *sy)
 	sy->has_oc = offcpu_build(sy->s, &sy->oc) == OFFCPU_OK && sy->oc.n > 0;
 	if (!sy->has_oc)
 		offcpu_free(&sy->oc);
+	sy->has_par = parallel_recorded(sy->s);
+	if (sy->has_par)
+		parallel_build(sy->s, &sy->par);
 }
 
 bool
@@ -120,6 +126,12 @@ const struct offcpu *
 symbols_offcpu(const struct symbols *sy)
 {
 	return sy != NULL && sy->done && sy->has_oc ? &sy->oc : NULL;
+}
+
+const struct parallel *
+symbols_parallel(const struct symbols *sy)
+{
+	return sy != NULL && sy->done && sy->has_par ? &sy->par : NULL;
 }
 
 static void
@@ -211,6 +223,7 @@ symbols_free(struct symbols *sy)
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
 	offcpu_free(&sy->oc);
+	parallel_free(&sy->par);
 	free(sy);
 }
 
@@ -227,7 +240,7 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 		return symbols_poll(sy);
 	if (sy->pos == 0 && !sy->oc_tried) {
 		offcpu_setup(sy);
-		if (sy->has_oc) {	/* a hist that takes the spans too */
+		if (sy->has_oc || sy->has_par) {	/* a hist that takes the spans, latency too */
 			hist_free(sy->h);
 			make_hist(sy);
 		}

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "symbolize/offcpu.h"
+#include "symbolize/parallel.h"
 #include "symbolize/symbolizer.h"
 #include "tui/scope.h"
 
@@ -73,6 +74,14 @@ struct symbols {
 	 */
 	struct offcpu		 oc;
 	bool			 oc_tried, has_oc;
+	/*
+	 * perf 6.15's parallelism (symbolize/parallel.h), when the recording
+	 * has switch events: the hist tracks each sample's latency
+	 * (hist_opts.parallel).  Made with the off-CPU spans, by the first
+	 * worker; read once done (symbols_parallel).
+	 */
+	struct parallel		 par;
+	bool			 has_par;
 	/* the scope's transforms as a tree (symbols_scope_tree), for gen and scope.gen */
 	struct cpath		*xt;
 	unsigned		 xt_gen, xt_sgen;
@@ -187,6 +196,8 @@ bool symbols_pair_scope(struct symbols *sy);
 const struct hist *symbols_scope_hist(const struct symbols *sy);
 /* The off-CPU spans of the recording once symbols are in; NULL before, or without any. */
 const struct offcpu *symbols_offcpu(const struct symbols *sy);
+/* The parallelism model once symbols are in; NULL before, or without switch events. */
+const struct parallel *symbols_parallel(const struct symbols *sy);
 /* Is event ev of sy's hist the off-CPU event (its periods are ns off CPU)? */
 bool symbols_event_offcpu(const struct symbols *sy, size_t ev);
 /*

@@ -19,14 +19,16 @@ struct cpath;
 
 /*
  * Logical columns: the counts (L_CHILDREN + m: member m's of an event
- * group, 0 the event's alone), then a column per sort key (L_KEY + i).
+ * group, 0 the event's alone), the latency (not of a group), then a
+ * column per sort key (L_KEY + i).
  */
 #define HOT_GROUP_MAX	8
 enum {
 	L_CHILDREN = 0,
 	L_SELF = HOT_GROUP_MAX,
-	L_SAMPLES = 2 * HOT_GROUP_MAX,
-	L_KEY = 3 * HOT_GROUP_MAX,
+	L_LAT = 2 * HOT_GROUP_MAX,
+	L_SAMPLES = 2 * HOT_GROUP_MAX + 1,
+	L_KEY = 3 * HOT_GROUP_MAX + 1,
 	L_N = L_KEY + HIST_MAX_KEYS
 };
 
@@ -85,6 +87,13 @@ struct hot {
 	struct hist		*kh;
 	bool			 kbusy;		/* keyed: the table is being built */
 	bool			 kchildren;	/* children sums (keyed: its table's) */
+	/*
+	 * A Latency column (children latency with children sums): the rows'
+	 * hist tracks latency (a recording with switch events), not of the
+	 * off-CPU event, an event group or call-path transforms; rows sorted
+	 * by it when the scope's hot_by_latency says so.
+	 */
+	bool			 lat;
 	size_t			 kev;		/* keyed: its event (SIZE_MAX: none) */
 	/*
 	 * The scope's event in a group (perf record -e '{a,b}'): a column of
@@ -135,6 +144,9 @@ const struct hot_tree *hot_entry_tree(struct hot *ht, uint32_t i);
 void hot_rebuild(struct pane *p, uint64_t key);
 void hot_reload(struct pane *p, bool keep_cursor);
 void hot_set_columns(struct pane *p, struct hot *ht);
+/* Can the rows have a Latency column; is it shown (ht->lat as hot_set_columns sets it)? */
+bool hot_lat_possible(const struct hot *ht);
+bool hot_lat_wanted(const struct hot *ht);
 void hot_sync(struct pane *p);
 /* A DSO's short name; the pane_ops of the rows; a logical column's place (-1: not shown). */
 const char *hot_dso_short(const struct hot *ht, uint32_t dso);

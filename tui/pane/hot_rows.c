@@ -25,6 +25,9 @@ static const struct column cols_counts[3] = {
 	{ "Samples", 9, COL_RIGHT | COL_NUM },
 };
 
+/* perf 6.15's latency: children latency with children sums, else self latency. */
+static const struct column col_lat = { "Latency", 8, COL_RIGHT | COL_NUM };
+
 /* The DSO list (s): a row per shared object, its path where the symbol was. */
 static const struct column cols_dso[] = {
 	{ "Overhead", 8, COL_RIGHT | COL_NUM },
@@ -446,6 +449,39 @@ xform_rows(struct hot *ht, unsigned keep, const struct hist_entry *const **m)
 	return cpath_rows_merged(hot_h(ht), t, ht->ev, keep, ht->dsos ? 0 : ht->pct, m);
 }
 
+/* By latency (children's, self's), then period, as perf 6.15's --latency order. */
+static int
+cmp_lat(const struct hist_entry *x, const struct hist_entry *y, bool acc)
+{
+	uint64_t a = acc ? x->acc_latency : x->latency, b = acc ? y->acc_latency : y->latency;
+
+	if (a != b)
+		return a < b ? 1 : -1;
+	a = acc ? x->acc_period : x->period;
+	b = acc ? y->acc_period : y->period;
+	if (a != b)
+		return a < b ? 1 : -1;
+	if (x->period != y->period)
+		return x->period < y->period ? 1 : -1;
+	if (x->comm != y->comm)
+		return x->comm < y->comm ? -1 : 1;
+	if (x->dso != y->dso)
+		return x->dso < y->dso ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+static int
+cmp_acc_lat(const void *a, const void *b)
+{
+	return cmp_lat(a, b, true);
+}
+
+static int
+cmp_self_lat(const void *a, const void *b)
+{
+	return cmp_lat(a, b, false);
+}
+
 static int
 cmp_dso_self(const void *a, const void *b)
 {
@@ -495,7 +531,7 @@ hot_reload(struct pane *p, bool keep_cursor)
 	hot_free_trees(ht);
 	ng = ht->ngev;
 	group_setup(ht);
-	if (ht->ngev != ng)
+	if (ht->ngev != ng || hot_lat_wanted(ht) != ht->lat)
 		hot_set_columns(p, ht);
 	if (ht->ngev) {	/* an event group: its own rows */
 		n = group_rows(ht, keep);
@@ -523,9 +559,39 @@ hot_reload(struct pane *p, bool keep_cursor)
 		ht->ents[i] = *m[i];
 	if (ht->dsos && ht->sy->scope.nxf > 0)
 		n = dso_self_rows(ht, n);
+	if (ht->lat && ht->sy->scope.hot_by_latency)
+		qsort(ht->ents, n, sizeof *ht->ents, ht->kchildren ? cmp_acc_lat : cmp_self_lat);
 	memset(ht->trees, 0, (n + 1) * sizeof *ht->trees);
 	ht->nents = n;
 	hot_rebuild(p, key);
+}
+
+/* Can these rows have a Latency column (above), asked of the scope and the symbols now? */
+bool
+hot_lat_possible(const struct hot *ht)
+{
+	struct keytab_spec sp;
+	char msg[200];
+
+	/* branch mode (a recording with branch stacks): rows per branch, no latency (as top) */
+	if (ht->dsos || ht->branches || ht->ngev || ht->sy->scope.nxf > 0 ||
+	    symbols_parallel(ht->sy) == NULL || symbols_event_offcpu(ht->sy, ht->ev) ||
+	    session_features(ht->sy->s)->sec[PF_FEAT_BRANCH_STACK].present)
+		return false;
+	/* a keyed table tracks latency as perfnav top --latency would (keytab_spec_of) */
+	return !ht->keyed || (keytab_spec_of(ht->sy->s, ht->keys, ht->nkeys, ht->sy->children, &sp, msg,
+	    sizeof msg) == 0 && sp.parallel);
+}
+
+/*
+ * Is it shown?  As perf 6.15's report: unless the recording ran alone (it
+ * would repeat the Overhead), or the rows are sorted by it.
+ */
+bool
+hot_lat_wanted(const struct hot *ht)
+{
+	return hot_lat_possible(ht) && (ht->sy->scope.hot_by_latency ||
+	    !parallel_serial(symbols_parallel(ht->sy)));
 }
 
 /* Rows follow the symbols as they come in. */
@@ -584,6 +650,7 @@ hot_set_columns(struct pane *p, struct hot *ht)
 	int n = 0;
 
 	ht->col_dso = ht->col_sym = -1;
+	ht->lat = false;
 	if (ht->branches) {
 		p->cols = hot_branch_cols;
 		p->ncols = HB_N;
@@ -622,15 +689,20 @@ hot_set_columns(struct pane *p, struct hot *ht)
 		ht->kchildren = keytab_spec_of(p->s, ht->keys, ht->nkeys, ht->sy->children, &sp, msg,
 		    sizeof msg) == 0 && sp.children;
 	}
+	ht->lat = hot_lat_wanted(ht);
 	for (int l = 0; l < L_N; l++) {
-		int kind = l / HOT_GROUP_MAX, m = l % HOT_GROUP_MAX;
-		bool on = l < L_KEY ? (size_t)m < (ht->ngev ? ht->ngev : 1) &&
-		    (kind != 0 || ht->kchildren) : (unsigned)(l - L_KEY) < ht->nkeys;
+		/* kind: 0 children, 1 self, 2 samples (of member m), 3 latency, 4 a key */
+		int kind = l == L_LAT ? 3 : l < L_LAT ? l / HOT_GROUP_MAX : l < L_KEY ? 2 : 4;
+		int m = l < L_LAT ? l % HOT_GROUP_MAX : l < L_KEY ? l - L_SAMPLES : 0;
+		bool on = kind == 4 ? (unsigned)(l - L_KEY) < ht->nkeys : kind == 3 ? ht->lat :
+		    (size_t)m < (ht->ngev ? ht->ngev : 1) && (kind != 0 || ht->kchildren);
 
 		ht->map[l] = on ? n : -1;
 		if (!on)
 			continue;
-		if (l < L_KEY) {
+		if (kind == 3) {
+			ht->cols[n] = col_lat;
+		} else if (kind < 3) {
 			ht->cols[n] = kind == 1 && !ht->kchildren ? cols_dso[0] : cols_counts[kind];
 		} else {
 			enum hist_key k = ht->keys[l - L_KEY];
@@ -769,6 +841,11 @@ hot_row(struct pane *p, size_t idx, struct row *r)
 		}
 		pc = hist_self_pct(hot_eh(ht), e);
 		row_set(r, hot_phys(ht, L_SELF), e->samples ? pct_el(pc) : EL_DIM, "%.2f%%", pc);
+		if (ht->lat) {
+			pc = ht->kchildren ? hist_children_lat_pct(hot_eh(ht), e) :
+			    hist_self_lat_pct(hot_eh(ht), e);
+			row_set(r, hot_phys(ht, L_LAT), pct_el(pc), "%.2f%%", pc);
+		}
 		row_set(r, hot_phys(ht, L_SAMPLES), 0, "%" PRIu64, e->samples);
 		if (ht->dsos) {
 			row_set(r, ht->col_dso, 0, "%s", hot_dso_short(ht, e->dso));

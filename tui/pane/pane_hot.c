@@ -454,6 +454,26 @@ key_branches(struct pane *p, bool on)
 	return PANE_HANDLED;
 }
 
+/* Rows by latency or by period (perf 6.15's report --latency or not). */
+static int
+key_latency_sort(struct pane *p)
+{
+	struct hot *ht = p->priv;
+	struct scope *sc = &ht->sy->scope;
+
+	if (!hot_lat_possible(ht)) {
+		snprintf(p->msg, sizeof p->msg, "%s", !ht->sy->done ? "latency: once symbols are in" :
+		    symbols_parallel(ht->sy) == NULL ? "no latency: the recording has no switch "
+		    "events (perf record --latency or --switch-events)" : "no Latency column in this "
+		    "view (DSOs, event groups, the off-CPU event, call-path transforms)");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	sc->hot_by_latency = !sc->hot_by_latency;
+	hot_reload(p, true);	/* a recording that ran alone shows the column while sorted by it */
+	snprintf(p->msg, sizeof p->msg, "rows sorted by %s", sc->hot_by_latency ? "latency" : "period");
+	return PANE_HANDLED | PANE_MSG;
+}
+
 /* Keys that act on a row's function, DSO or thread: not in a table of other keys. */
 static bool
 keyed_refuses(struct pane *p, enum action a)
@@ -523,6 +543,8 @@ hot_key(struct pane *p, enum action a)
 		return key_call_order(p, w);
 	case ACT_CALL_PERCENT:
 		return key_call_pct(p);
+	case ACT_LATENCY_SORT:
+		return key_latency_sort(p);
 	case ACT_TOGGLE:
 	case ACT_EXPAND:
 		if (w == NULL || w->kind == HR_MORE || w->kind == HR_NONE || !expandable(ht, w))
@@ -581,7 +603,10 @@ info_line(struct pane *p, char *buf, size_t n)
 		if (nev > 1 && k >= 0 && (size_t)k < n)
 			k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, }: next)", ht->ev + 1, nev);
 		if (ht->pct > 0 && k >= 0 && (size_t)k < n)
-			snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
+			k += snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
+		if (ht->lat && k >= 0 && (size_t)k < n)
+			snprintf(buf + k, n - (size_t)k, " | by %s (L)",
+			    ht->sy->scope.hot_by_latency ? "latency" : "period");
 		return;
 	}
 	if (he == NULL) {
@@ -600,6 +625,9 @@ info_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, }: next)", ht->ev + 1, nev);
 	if (ht->pct > 0 && k >= 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " | under %.1f%% hidden", ht->pct);
+	if (ht->lat && k >= 0 && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, " | by %s (L)",
+		    ht->sy->scope.hot_by_latency ? "latency" : "period");
 	if (hot_has_graph(ht) && k >= 0 && (size_t)k < n)
 		k += snprintf(buf + k, n - (size_t)k, " | call paths: %s, %% of %s",
 		    ht->callers ? "callers" : "callees", ht->pct_entry ? "symbol" : "event");
@@ -676,6 +704,8 @@ hot_help(struct pane *p)
 	if (ht->dsos)
 		return hot_branch_present(p->s) ? "Enter:its symbols  s:branches  %:limit" :
 		    "Enter:its symbols  s:back  %:limit";
+	if (ht->lat)
+		return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  }:event  L:latency";
 	return "Enter:samples  +:paths  b:order  p:%  d/t:zoom  s:DSOs  }:event";
 }
 
@@ -744,7 +774,7 @@ hot_func(struct pane *p)
 const struct pane_ops pane_hot_ops = {
 	.name = "hot",
 	.description = "the hot functions: perf report's table per event, call paths under each row",
-	.keys = "} next-event\n" "{ prev-event\n" "s dsos\n" "% percent-limit\n" "b call-order\n" "p call-percent\n",
+	.keys = "} next-event\n" "{ prev-event\n" "s dsos\n" "% percent-limit\n" "b call-order\n" "p call-percent\n" "L latency-sort\n",
 	.title = "Hot functions",
 	.init = hot_init,
 	.free = hot_free,

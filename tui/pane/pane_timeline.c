@@ -36,8 +36,12 @@
  * to every pane (pane_apply_time: a step of the history, Esc removes it);
  * Esc drops a mark.  A drag of the mouse over the axis does the same.
  * H draws the samples whose own function is the one selected in the hot
- * functions (scope.hl_func) in timeline-highlight.  The view starts at
- * the scope's time range (or the whole recording's samples).
+ * functions (scope.hl_func) in timeline-highlight.  P (a recording with
+ * switch events) colours the columns with samples by parallelism instead
+ * of density: perf 6.15's count of running threads averaged over the
+ * column (timeline_par_buckets), in timeline-1 to 4 as the legend on the
+ * header line says.  The view starts at the scope's time range (or the
+ * whole recording's samples).
  */
 
 #define TL_LABEL_MAX	28
@@ -57,6 +61,8 @@ struct tl_pane {
 	bool		 marking;
 	uint64_t	 mark_lo, mark_hi;	/* the marked column */
 	bool		 highlight;
+	bool		 par;		/* colour by parallelism (P), else by density */
+	int		 legend_at;	/* the header's legend: its byte, -1 none */
 	unsigned	 width;		/* columns of the axis at the last draw */
 	int		 y0, x0, rows;	/* where rows were drawn last */
 	unsigned	 scope_gen;
@@ -69,6 +75,7 @@ struct tl_pane {
 	unsigned	 hl_gen;
 	int		 hl_attr;
 	uint32_t	*buf, *hbuf;
+	uint32_t	*pbuf;		/* par: each column's parallelism, at the last draw */
 	uint64_t	*lbuf, *gbuf;
 	uint8_t		*kbuf;		/* per column: the kind of its gap */
 	unsigned	 cap;
@@ -486,6 +493,15 @@ tl_key(struct pane *p, enum action a)
 		}
 		t->highlight = !t->highlight;
 		return PANE_HANDLED | PANE_REDRAW;
+	case ACT_TIME_PARALLEL:
+		if (!t->par && symbols_parallel(p->sym) == NULL) {
+			snprintf(p->msg, sizeof p->msg, "%s", p->sym != NULL && !p->sym->done ?
+			    "parallelism: once symbols are in" : "no parallelism: the recording has no "
+			    "switch events (perf record --latency or --switch-events)");
+			return PANE_HANDLED | PANE_MSG;
+		}
+		t->par = !t->par;
+		return PANE_HANDLED | PANE_REDRAW;
 	case ACT_ENTER:
 		if (t->marking)
 			return apply(p);
@@ -528,6 +544,7 @@ grow_bufs(struct tl_pane *t, unsigned w)
 		return;
 	t->buf = xreallocarray(t->buf, w, sizeof *t->buf);
 	t->hbuf = xreallocarray(t->hbuf, w, sizeof *t->hbuf);
+	t->pbuf = xreallocarray(t->pbuf, w, sizeof *t->pbuf);
 	t->lbuf = xreallocarray(t->lbuf, w, sizeof *t->lbuf);
 	t->gbuf = xreallocarray(t->gbuf, w, sizeof *t->gbuf);
 	t->kbuf = xreallocarray(t->kbuf, w, sizeof *t->kbuf);
@@ -573,6 +590,18 @@ static const int gap_el[TL_GAP_NKINDS] = { EL_TL_OFFCPU, EL_TL_BLOCKED, EL_TL_PR
 static const wchar_t gap_glyph[TL_GAP_NKINDS] = { 0x2500, 0x2501, 0x2504 };	/* ─ ━ ┄ */
 static const char gap_ascii[TL_GAP_NKINDS] = { '-', '=', '~' };
 
+/* The density levels' elements, and by parallelism the colours' (timeline_par_bin). */
+static const int level_el[4] = { EL_TL_LEVEL1, EL_TL_LEVEL2, EL_TL_LEVEL3, EL_TL_LEVEL4 };
+
+/* The model the columns are coloured by (P), or NULL: by density. */
+static const struct parallel *
+par_model(const struct pane *p)
+{
+	const struct tl_pane *t = p->priv;
+
+	return t->par ? symbols_parallel(p->sym) : NULL;
+}
+
 /* One lane's row of density glyphs over the axis. */
 static void
 draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t lane, uint32_t max)
@@ -583,6 +612,7 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	uint64_t colw = (t->v1 - t->v0) / (w ? w : 1);
 	bool hl = t->highlight && p->sym && p->sym->scope.hl_func != CPATH_NONE;
 	bool in = lane_in(p, lane);
+	const struct parallel *pm = par_model(p);
 
 	timeline_buckets(tl, lane, t->v0, t->v1, w, t->buf);
 	timeline_lost_buckets(tl, lane, t->v0, t->v1, w, t->lbuf);
@@ -594,8 +624,8 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	for (unsigned k = 0; k < w; k++) {
 		uint32_t n = t->buf[k];
 		unsigned lv = n && max ? (unsigned)(((uint64_t)n * 8 + max - 1) / max) : 0;
-		int el = !in ? EL_DIM : lv > 6 ? EL_TL_LEVEL4 : lv > 4 ? EL_TL_LEVEL3 :
-		    lv > 2 ? EL_TL_LEVEL2 : EL_TL_LEVEL1;
+		int el = !in ? EL_DIM : pm != NULL ? level_el[timeline_par_bin(t->pbuf[k], pm->max)] :
+		    level_el[lv > 6 ? 3 : lv > 4 ? 2 : lv > 2 ? 1 : 0];
 
 		if (t->lbuf[k])
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_LOST), 0, L'!', '!');
@@ -656,9 +686,20 @@ head_line(struct pane *p, char *buf, size_t n)
 
 	text_time_us(a, sizeof a, t->v0);
 	text_time_us(b, sizeof b, t->v1 - 1);
-	k = snprintf(buf, n, " Timeline by %s (p) | %zu sample%s%s | %s-%s (z/Z)",
-	    t->mode == TL_TASKS ? "process" : "CPU", tl->npos, plural(tl->npos), t->attr >= 0 ? " of the event" : "",
-	    a, b);
+	k = snprintf(buf, n, " Timeline by %s (p)", t->mode == TL_TASKS ? "process" : "CPU");
+	t->legend_at = -1;
+	if (par_model(p) != NULL) {	/* the colours' levels, each drawn in its colour (tl_draw) */
+		uint32_t lo, hi;
+
+		k += snprintf(buf + k, n - (size_t)k, ", threads running (P):");
+		t->legend_at = k;
+		for (unsigned i = 0; i < 4; i++)
+			if (timeline_par_range(i, par_model(p)->max, &lo, &hi))
+				k += snprintf(buf + k, n - (size_t)k, lo == hi ? " %" PRIu32 : " %" PRIu32 "-%" PRIu32,
+				    lo, hi);
+	}
+	k += snprintf(buf + k, n - (size_t)k, " | %zu sample%s%s | %s-%s (z/Z)", tl->npos,
+	    plural(tl->npos), t->attr >= 0 ? " of the event" : "", a, b);
 	if (p->sym && scope_time_range(&p->sym->scope, &s, &e)) {
 		text_time_us(a, sizeof a, s);
 		text_time_us(b, sizeof b, e);
@@ -699,9 +740,12 @@ info_line(struct pane *p, char *buf, size_t n)
 	}
 	text_time_us(x, sizeof x, c0);
 	cnt = timeline_count(tl, lane, c0, c1);
-	snprintf(buf + o, n - (size_t)o, " %s: %" PRIu64 " sample%s at %s (+%.3f ms)",
+	o += snprintf(buf + o, n - (size_t)o, " %s: %" PRIu64 " sample%s at %s (+%.3f ms)",
 	    timeline_label(tl, lane, name, sizeof name), cnt, plural(cnt), x,
 	    (double)(c1 - c0) / 1e6);
+	if (par_model(p) != NULL && k < t->width && o >= 0 && (size_t)o < n)
+		snprintf(buf + o, n - (size_t)o, ", %" PRIu32 " thread%s running", t->pbuf[k],
+		    plural(t->pbuf[k]));
 	return buf;
 }
 
@@ -719,6 +763,31 @@ rows_max(const struct tl_pane *t, size_t from, size_t to)
 		max = m > max ? m : max;
 	}
 	return max;
+}
+
+/* The header's legend of the parallelism colours, over its text: each level in its colour. */
+static void
+draw_legend(struct pane *p, const struct pane_canvas *c, const char *head)
+{
+	const struct tl_pane *t = p->priv;
+	const struct parallel *pm = par_model(p);
+	int x = t->legend_at;
+	uint32_t lo, hi;
+	char item[32];
+
+	if (pm == NULL || x < 0)
+		return;
+	for (unsigned i = 0; i < 4; i++) {
+		if (!timeline_par_range(i, pm->max, &lo, &hi))
+			continue;
+		snprintf(item, sizeof item, lo == hi ? " %" PRIu32 : " %" PRIu32 "-%" PRIu32, lo, hi);
+		/* the header is ASCII up to here: a byte is a column */
+		if (strncmp(head + x, item, strlen(item)) != 0 || x + 1 >= c->w)
+			return;
+		wattrset(c->win, (attr_t)c->ta->a[level_el[i]]);
+		text_put(c->win, c->y, c->x + x + 1, c->w - x - 1, item + 1);
+		x += (int)strlen(item);
+	}
 }
 
 static void
@@ -745,6 +814,8 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 	for (int y = c->y; y < c->y + c->h; y++)
 		mvwhline(win, y, c->x, ' ', c->w);
 	draw_axis(t, c, c->y + 1, t->x0);
+	if (par_model(p) != NULL)
+		timeline_par_buckets(par_model(p), t->v0, t->v1, t->width, t->pbuf);
 	max = rows_max(t, t->vtop, t->vtop + (size_t)t->rows);
 	max0 = timeline_buckets(TL(t), 0, t->v0, t->v1, t->width, t->buf);
 	for (int r = 0; r < t->rows && t->vtop + (size_t)r < t->nvis; r++) {
@@ -760,6 +831,7 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	text_line(win, c->y, c->x, c->w, head_line(p, buf, sizeof buf));
+	draw_legend(p, c, buf);
 	if (c->h < 2)
 		return;
 	text_line(win, c->y + c->h - 1, c->x, c->w, info_line(p, buf, sizeof buf));
@@ -893,6 +965,7 @@ tl_free(struct pane *p)
 	free(t->hl);
 	free(t->buf);
 	free(t->hbuf);
+	free(t->pbuf);
 	free(t->lbuf);
 	free(t->gbuf);
 	free(t->kbuf);
@@ -914,14 +987,14 @@ static const char *
 tl_help(struct pane *p)
 {
 	(void)p;
-	return "Left/Right:time z/Z:zoom s:mark Enter:apply p:CPUs F:flame scope H:highlight";
+	return "Left/Right:time z/Z:zoom s:mark Enter:apply p:CPUs F:flame scope H:highlight P:threads";
 }
 
 const struct pane_ops pane_timeline_ops = {
 	.name = "timeline",
 	.description = "samples over time per process, thread or cpu, the lanes outside the scope's "
 	    "zoom dimmed; time ranges to scope by, t: zoom into a lane",
-	.keys = "Left time-left\n" "h time-left\n" "Right time-right\n" "l time-right\n" "z time-zoom-in\n" "= time-zoom-in\n" "Z time-zoom-out\n" "- time-zoom-out\n" "s time-mark\n" "p timeline-lanes\n" "H time-highlight\n" "F time-fscope\n",
+	.keys = "Left time-left\n" "h time-left\n" "Right time-right\n" "l time-right\n" "z time-zoom-in\n" "= time-zoom-in\n" "Z time-zoom-out\n" "- time-zoom-out\n" "s time-mark\n" "p timeline-lanes\n" "H time-highlight\n" "F time-fscope\n" "P timeline-parallelism\n",
 	.title = "Timeline",
 	.init = tl_init,
 	.free = tl_free,
