@@ -1050,6 +1050,27 @@ cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
 }
 
 uint32_t
+cpath_span_node(const struct cpath *t, const struct hist *h, size_t k)
+{
+	const struct offcpu *oc = h->o.offcpu;
+	uint32_t r;
+
+	if (h->rc.span_row == NULL || oc == NULL || k >= oc->n)
+		return CPATH_NONE;
+	r = h->rc.span_row[k];
+	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
+}
+
+bool
+cpath_through(const struct cpath *t, const struct hist *h, uint32_t at, uint32_t func)
+{
+	for (; at != CPATH_NONE && at < t->n && at != 0; at = t->v[at].parent)
+		if (t->v[at].func == func || cpath_func_node(h, t->v[at].func) == func)
+			return true;
+	return false;
+}
+
+uint32_t
 cpath_row_node(const struct cpath *t, size_t r)
 {
 	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;

@@ -8,7 +8,9 @@
  * between its switch-out and its switch-in; a wakeup while the thread runs
  * is nobody's; short payloads are counted and skipped.  And the fixture
  * wakers.data: every waker a sched_waking sample of the span's thread
- * within the span.
+ * within the span.  The wakers view's model (symbolize/wakers.h): the
+ * byte-built spans grouped by waker, by hand; the fixture's, against the
+ * spans themselves, its stacks resolved.
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include "core/index.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/tpevent.h"
+#include "symbolize/wakers.h"
 #include "tests/helpers.h"
 
 Test(wakers, pairing_takes_the_last_wakeup_in_the_span)
@@ -418,5 +421,101 @@ Test(wakers, fixture_wakers_wake_their_spans)
 	cr_expect_gt(woken, 200);
 	tpevent_free(tp);
 	offcpu_free(&o);
+	session_close(s);
+}
+
+/* Only the spans of thread *arg. */
+static bool
+take_tid(void *arg, size_t k)
+{
+	const struct offcpu *oc = ((void **)arg)[0];
+
+	return oc->v[k].tid == *(const int *)((void **)arg)[1];
+}
+
+/* The byte-built spans by waker: 102 "waker" 1000, 101 "sleeper" 1000; one unwoken. */
+Test(wakers, model_by_hand)
+{
+	char *path = wakers_file(false, false);
+	struct session *s = open_path(path);
+	struct offcpu o;
+	struct wakers w;
+	int tid = 101;
+	void *arg[2] = { &o, &tid };
+
+	cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
+	wakers_build(&w, s, NULL, &o, NULL, NULL, 0);
+	cr_expect_eq(w.total_ns, 3000);
+	cr_expect_eq(w.spans, 3);
+	cr_expect_eq(w.woken_ns, 2000);
+	cr_expect_eq(w.woken, 2);
+	cr_assert_eq(w.nrows, 2);
+	/* equal times: by tid */
+	cr_expect_eq(w.rows[0].tid, 101);
+	cr_expect_str_eq(w.rows[0].comm, "sleeper");
+	cr_expect_eq(w.rows[0].ns, 1000);
+	cr_expect_eq(w.rows[1].tid, 102);
+	cr_expect_str_eq(w.rows[1].comm, "waker");
+	cr_expect_eq(w.rows[1].spans, 1);
+	cr_expect_eq(w.rows[1].nstacks, 1);
+	cr_expect_eq(w.stacks[w.rows[1].stack].pos, 5);
+	cr_expect_eq(w.stacks[w.rows[1].stack].nframes, 0);	/* no symbolizer */
+	wakers_free(&w);
+	/* 101's spans only: the one 102 woke, and the one nobody did */
+	wakers_build(&w, s, NULL, &o, take_tid, arg, 0);
+	cr_expect_eq(w.spans, 2);
+	cr_expect_eq(w.woken, 1);
+	cr_assert_eq(w.nrows, 1);
+	cr_expect_eq(w.rows[0].tid, 102);
+	wakers_free(&w);
+	offcpu_free(&o);
+	session_close(s);
+	unlink(path);
+	free(path);
+}
+
+/* The fixture's: rows sum to the spans with a waker, stacks to their rows, each stack resolved. */
+Test(wakers, model_of_the_fixture)
+{
+	struct session *s = open_path(test_data("wakers.data"));
+	struct sym_opts so;
+	struct symbolizer *z;
+	struct offcpu o;
+	struct wakers w;
+	uint64_t ns = 0, spans = 0;
+
+	memset(&so, 0, sizeof so);
+	so.buildid_dir = test_data("buildid");
+	so.kallsyms = "/dev/null";
+	z = symbolizer_new(s, &so);
+	cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
+	wakers_build(&w, s, z, &o, NULL, NULL, 0);
+	cr_expect_eq(w.spans, o.n);
+	cr_expect_eq(w.total_ns, o.total_ns);
+	cr_expect_eq(w.woken, o.nwoken);
+	cr_expect_eq(w.woken_ns, o.woken_ns);
+	cr_assert_gt(w.nrows, 3);
+	for (size_t i = 0; i < w.nrows; i++) {
+		const struct wakers_row *r = &w.rows[i];
+		uint64_t sns = 0, ssp = 0;
+
+		cr_expect(i == 0 || w.rows[i - 1].ns >= r->ns);
+		cr_assert_gt(r->nstacks, 0);
+		for (size_t k = r->stack; k < r->stack + r->nstacks; k++) {
+			sns += w.stacks[k].ns;
+			ssp += w.stacks[k].spans;
+			cr_expect_gt(w.stacks[k].nframes, 1, "%s %d: a stack", r->comm, (int)r->tid);
+			cr_expect_eq(session_ent_who(s, (size_t)w.stacks[k].pos).tid, r->tid);
+		}
+		cr_expect_eq(sns, r->ns);
+		cr_expect_eq(ssp, r->spans);
+		ns += r->ns;
+		spans += r->spans;
+	}
+	cr_expect_eq(ns, w.woken_ns);
+	cr_expect_eq(spans, w.woken);
+	wakers_free(&w);
+	offcpu_free(&o);
+	symbolizer_free(z);
 	session_close(s);
 }
