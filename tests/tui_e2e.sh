@@ -1161,6 +1161,26 @@ wait_for "\\| off-CPU -S =D ~R\\+$" "off-cpu: the timeline's gaps by state"
 wait_for "778/784 offcpu .*─" "off-cpu: a thread's gaps drawn"
 finish "off-cpu"
 
+# ---- who woke whom (wakers.data: sched_switch and sched_waking with callchains): W ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/wakers.data'"
+wait_for "of event 'sched:sched_switch' \\(1 of 3, \\}: next\\)" "wakers: symbols in, three events"
+keys W
+wait_for "W lists who woke a function of the off-cpu event" "wakers: W wants the off-cpu event"
+keys '}' '}'
+wait_for "Samples: [0-9]+ of event 'off-cpu', 2\\.047 s off CPU" "wakers: } reaches the off-cpu event"
+keys / waiter Enter
+keys W
+wait_for "hot > wakers of waiter" "wakers: W opens the view of the selected function"
+wait_for "^ +Off-CPU +Share +Spans +Waker / its stacks" "wakers: its columns"
+wait_for "156\\.46 ms +69\\.54% +30 ▸ offcpu 25488$" "wakers: the holder's thread ended most of waiter's waits"
+keys Right
+wait_for "156\\.46 ms +69\\.54% +30 +▸ __GI___lll_lock_wake < start_thread$" "wakers: a waker's stacks"
+keys Down Right
+wait_for "^ +__GI___lll_lock_wake\\+0x13 \\(libc\\.so\\.6\\)$" "wakers: a stack's frames, as perf script prints them"
+keys Escape
+wait_for "^ hot \\[[0-9]+/[0-9]+\\]" "wakers: Esc returns to the hot functions"
+finish "wakers"
+
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"
 wait_for "Diff of event 'cpu-clock': OLD 182 samples, NEW 149" "diff annotate: the table"

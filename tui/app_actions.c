@@ -10,6 +10,7 @@
 #include <curses.h>
 
 #include "symbolize/cpath.h"
+#include "symbolize/offcpu.h"
 #include "tui/app_priv.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"
@@ -143,6 +144,42 @@ open_tree(struct app *a, struct pane *p, bool bottom_up)
 	app_view_push(a, &v);
 }
 
+/* W: who woke the selected function of the off-cpu event. */
+static void
+open_wakers(struct app *a, struct pane *p)
+{
+	const struct offcpu *oc = symbols_offcpu(a->sym);
+	uint32_t f = selected_func(p);
+	struct nav_view v;
+	char name[256];
+
+	if (oc == NULL) {
+		app_msg(a, EL_MESSAGE, "W lists who woke an off-CPU function: this recording has no "
+		    "off-CPU time%s", a->sym->done ? "" : " (or symbols are not resolved yet)");
+		return;
+	}
+	if (!symbols_event_offcpu(a->sym, a->sym->scope.ev)) {
+		app_msg(a, EL_MESSAGE, "W lists who woke a function of the off-cpu event: } or { to it");
+		return;
+	}
+	if (!oc->has_wakeups) {
+		app_msg(a, EL_MESSAGE, "no wakeups in this recording: record sched:sched_waking with the "
+		    "switches (perf record -e sched:sched_switch -e sched:sched_waking -g -a)");
+		return;
+	}
+	if (f == CPATH_NONE) {
+		app_msg(a, EL_MESSAGE, "W lists who woke the selected function: %s", p->ops->func ?
+		    "select one" : "this pane has none (hot functions 1, trees 6 7, flame graph 8 have)");
+		return;
+	}
+	nav_view_init(&v, PANE_WAKERS);
+	v.arg = a->sym->scope.ev;
+	v.arg2 = f;
+	snprintf(v.label, sizeof v.label, "wakers of %s",
+	    TEXT_CLIP(cpath_func_name(a->sym->h, f, name, sizeof name), 36));
+	app_view_push(a, &v);
+}
+
 /* The call-path keys (false: act is none of them). */
 static bool
 cpath_action(struct app *a, struct pane *p, enum action act)
@@ -165,6 +202,9 @@ cpath_action(struct app *a, struct pane *p, enum action act)
 	case ACT_OPEN_TOPDOWN:
 	case ACT_OPEN_BOTTOMUP:
 		open_tree(a, p, act == ACT_OPEN_BOTTOMUP);
+		return true;
+	case ACT_WAKERS:
+		open_wakers(a, p);
 		return true;
 	default:
 		return false;

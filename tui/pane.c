@@ -22,6 +22,7 @@ static const struct pane_ops *const pane_table[PANE_COUNT] = {
 	[PANE_HELP] = &pane_help_ops,
 	[PANE_ANNOTATE] = &pane_annotate_ops,
 	[PANE_COUNTERS] = &pane_counters_ops,
+	[PANE_WAKERS] = &pane_wakers_ops,
 };
 
 int

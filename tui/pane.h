@@ -57,6 +57,7 @@ enum pane_id {
 	PANE_HELP = PANE_NTABS,	/* the help screen: a pane without a tab */
 	PANE_ANNOTATE,		/* a function's instructions (from hot functions) */
 	PANE_COUNTERS,		/* the counts of a perf stat record file (S) */
+	PANE_WAKERS,		/* who woke an off-CPU function (W) */
 	PANE_COUNT
 };
 
@@ -158,6 +159,7 @@ PANES(X)
 extern const struct pane_ops pane_help_ops;
 extern const struct pane_ops pane_annotate_ops;
 extern const struct pane_ops pane_counters_ops;
+extern const struct pane_ops pane_wakers_ops;
 
 /* Create pane id over session s (keys for help); 0 or -1. */
 int pane_create(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys);
