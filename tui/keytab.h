@@ -36,6 +36,8 @@ struct keytab_spec {
 	bool		 children;
 	enum hist_branch branch;	/* ON for branch keys, else AUTO (as perfnav top) */
 	bool		 mem_mode;	/* memory keys: periods are the samples' weights */
+	const struct offcpu *offcpu;	/* off-CPU spans beside the samples (hist_opts.offcpu_beside:
+					 * the keys state and waker), borrowed; NULL: none */
 };
 
 struct keytab *keytab_new(const struct session *s, const struct sym_opts *so);
