@@ -1179,6 +1179,8 @@ keys Down Right
 wait_for "^ +__GI___lll_lock_wake\\+0x13 \\(libc\\.so\\.6\\)$" "wakers: a stack's frames, as perf script prints them"
 keys Escape
 wait_for "^ hot \\[[0-9]+/[0-9]+\\]" "wakers: Esc returns to the hot functions"
+keys 9
+wait_for "25479/25488 offcpu +[^ ]*─↑" "wakers: the timeline marks where a thread was woken"
 finish "wakers"
 
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
