@@ -425,14 +425,17 @@ wakers_text(struct pane *p, size_t i, int col, char *buf, size_t n)
  * The wakers of a function of the off-cpu event (wakers.data, W on waiter):
  * as many spans as the function's children samples in the hot functions,
  * holder's thread first (the mutex's unlocks); a zoom to another thread
- * leaves none through it, and taking the zoom back brings them again.
+ * leaves none through it, and taking the zoom back brings them again; the
+ * view of a frame of the top-down tree has the spans through that node.
  */
 Test(scope, wakers_of_a_function_follow_the_scope)
 {
 	struct session *s = open_fixture("wakers.data");
 	struct symbols *sy = fixture_symbols(s);
 	const struct hist_entry *const *rows;
-	uint32_t func = CPATH_NONE;
+	uint32_t func = CPATH_NONE, node = CPATH_NONE;
+	struct cpath_query q;
+	struct cpath *t;
 	size_t ev = SIZE_MAX, n;
 	uint64_t through = 0;
 	struct nav_view v;
@@ -479,6 +482,24 @@ Test(scope, wakers_of_a_function_follow_the_scope)
 	cr_assert_eq(symbols_apply_scope(sy), 0);
 	p.ops->resize(&p, 30, 100);
 	cr_expect_str_eq(wakers_text(&p, 0, 3, buf, sizeof buf), "offcpu 25488");
+	/* a frame of the top-down tree: the spans through that node */
+	scope_query(&sy->scope, false, &q);
+	t = cpath_build(sy->h, &q);
+	for (uint32_t i = 1; i < cpath_count(t) && node == CPATH_NONE; i++)
+		if (cpath_node(t, i)->func == func)
+			node = i;
+	cr_assert_neq(node, CPATH_NONE);
+	cr_assert_eq(pane_push_wakers_through(&p, t, node, "waiter"), PANE_HANDLED | PANE_PUSH, "%s",
+	    p.msg);
+	v = p.push;
+	go(&p, &v);
+	snprintf(want, sizeof want, "wakers of waiter (frame): %" PRIu64 " spans,",
+	    cpath_node(t, node)->total_samples);
+	cr_expect_not_null(strstr(wakers_text(&p, SIZE_MAX, 0, buf, sizeof buf), want), "%s", buf);
+	cr_expect_str_eq(wakers_text(&p, 0, 3, buf, sizeof buf), "offcpu 25488");
+	/* the root is no frame */
+	cr_expect_eq(pane_push_wakers_through(&p, t, 0, ""), PANE_HANDLED | PANE_MSG);
+	cpath_free(t);
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);

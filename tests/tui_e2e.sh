@@ -1181,6 +1181,10 @@ keys Escape
 wait_for "^ hot \\[[0-9]+/[0-9]+\\]" "wakers: Esc returns to the hot functions"
 keys 9
 wait_for "25479/25488 offcpu +[^ ]*─↑" "wakers: the timeline marks where a thread was woken"
+keys 6 E / waiter Enter
+keys W
+wait_for "topdown > wakers of waiter \\(frame\\)" "wakers: W on a frame of the top-down tree"
+wait_for "156\\.46 ms +69\\.54% +30 [▸▾] offcpu 25488$" "wakers: the frame's wakers"
 finish "wakers"
 
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----

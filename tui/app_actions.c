@@ -10,7 +10,6 @@
 #include <curses.h>
 
 #include "symbolize/cpath.h"
-#include "symbolize/offcpu.h"
 #include "tui/app_priv.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"
@@ -148,23 +147,13 @@ open_tree(struct app *a, struct pane *p, bool bottom_up)
 static void
 open_wakers(struct app *a, struct pane *p)
 {
-	const struct offcpu *oc = symbols_offcpu(a->sym);
+	const char *why = pane_wakers_why(a->sym);
 	uint32_t f = selected_func(p);
 	struct nav_view v;
 	char name[256];
 
-	if (oc == NULL) {
-		app_msg(a, EL_MESSAGE, "W lists who woke an off-CPU function: this recording has no "
-		    "off-CPU time%s", a->sym->done ? "" : " (or symbols are not resolved yet)");
-		return;
-	}
-	if (!symbols_event_offcpu(a->sym, a->sym->scope.ev)) {
-		app_msg(a, EL_MESSAGE, "W lists who woke a function of the off-cpu event: } or { to it");
-		return;
-	}
-	if (!oc->has_wakeups) {
-		app_msg(a, EL_MESSAGE, "no wakeups in this recording: record sched:sched_waking with the "
-		    "switches (perf record -e sched:sched_switch -e sched:sched_waking -g -a)");
+	if (why != NULL) {
+		app_msg(a, EL_MESSAGE, "%s", why);
 		return;
 	}
 	if (f == CPATH_NONE) {

@@ -215,6 +215,17 @@ int pane_push_annotate_scope(struct pane *p, uint32_t func);
 int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
     const char *name);
 /*
+ * The wakers view (W): why it cannot open now (no off-CPU time, the
+ * scope's event another, no wakeups recorded), NULL when it can; and
+ * pane_push_wakers_through, the view of the spans whose call path goes
+ * through node of tree t (a frame of a tree or the flame graph: the scope
+ * keeps a tree of the same query, as for the samples through a frame).
+ * The app opens the view of a function (the hot functions' W).
+ */
+const char *pane_wakers_why(const struct symbols *sy);
+int pane_push_wakers_through(struct pane *p, const struct cpath *t, uint32_t node,
+    const char *name);
+/*
  * A zoom step of the scope (tui/scope.h scope_zoom: kind, pid, tid, id,
  * label), shown in pane: p->push is a NAV_T_ZOOM view the app makes the
  * step of.  Returns PANE_HANDLED | PANE_PUSH.

@@ -19,7 +19,10 @@
  * flame graph with the off-cpu event): who ended the waits of the selected
  * function, symbolize/wakers.h's model of the off-CPU spans in the scope
  * (its time steps, zoom, cpus and transforms, as the off-cpu event counts
- * them) whose call path passes through that function.  A row per waker
+ * them) whose call path passes through that function; from a tree or the
+ * flame graph, through the selected frame (that function in that calling
+ * context: the node the scope picked, found again by its path in a tree
+ * of the same query at each build).  A row per waker
  * thread ("comm tid"), with the off-CPU time its wakeups ended, their share
  * of the function's and their number; it expands into the distinct stacks
  * of its wakeups (the waking samples' callchains), each into its frames,
@@ -48,6 +51,10 @@ struct wk_row {
 
 struct wk {
 	uint32_t	 func;		/* function node (hist_node_get) */
+	bool		 frame;		/* a frame: the spans through path[0..depth) */
+	bool		 bottom_up;	/* of a bottom-up tree */
+	uint32_t	*path;
+	size_t		 depth;
 	size_t		 ev;		/* the scope's event when opened */
 	char		 name[160];	/* its name */
 	bool		 built;
@@ -64,6 +71,7 @@ struct take_arg {
 	const struct offcpu	*oc;
 	const struct cpath	*t;
 	uint32_t		 func;
+	uint32_t		 node;		/* a frame's node in t, else CPATH_NONE */
 	uint64_t		 t0, t1;
 	bool			 by_hist;
 };
@@ -90,6 +98,8 @@ take_span(void *arg, size_t k)
 		    (uint32_t)w.cpu)))
 			return false;
 	}
+	if (a->node != CPATH_NONE)
+		return cpath_within(a->t, cpath_span_node(a->t, a->sy->h, k), a->node);
 	return cpath_through(a->t, a->sy->h, cpath_span_node(a->t, a->sy->h, k), a->func);
 }
 
@@ -144,7 +154,7 @@ static void
 build(struct pane *p, struct wk *wk)
 {
 	struct symbols *sy = p->sym;
-	struct take_arg a = { .sy = sy, .func = wk->func, .t0 = 0, .t1 = UINT64_MAX };
+	struct take_arg a = { .sy = sy, .func = wk->func, .node = CPATH_NONE, .t0 = 0, .t1 = UINT64_MAX };
 	struct cpath_query q;
 	struct cpath *t;
 
@@ -158,14 +168,20 @@ build(struct pane *p, struct wk *wk)
 	a.oc = symbols_offcpu(sy);
 	a.by_hist = symbols_scope_hist(sy) != NULL;
 	scope_time_range(&sy->scope, &a.t0, &a.t1);
-	scope_query(&sy->scope, false, &q);
+	scope_query(&sy->scope, wk->frame && wk->bottom_up, &q);
 	t = cpath_build(sy->h, &q);
 	a.t = t;
-	wakers_build(&wk->w, p->s, sy->z, a.oc, take_span, &a, 0);
+	if (wk->frame)
+		a.node = cpath_find(t, wk->path, wk->depth);
+	if (!wk->frame || a.node != CPATH_NONE)
+		wakers_build(&wk->w, p->s, sy->z, a.oc, take_span, &a, 0);
 	cpath_free(t);
 	list_rows(wk);
 	wk->built = true;
-	if (!a.oc->has_wakeups)
+	if (wk->frame && a.node == CPATH_NONE)
+		snprintf(wk->why, sizeof wk->why, "the frame is not in the scope's tree now (a transform "
+		    "or a zoom took it)");
+	else if (!a.oc->has_wakeups)
 		snprintf(wk->why, sizeof wk->why, "no wakeups recorded: perf record -e sched:sched_waking "
 		    "with the switches (and -g: their stacks)");
 	else if (wk->w.spans == 0)
@@ -249,6 +265,27 @@ numbers(struct row *r, const struct wk *wk, uint64_t ns, uint64_t spans, int el)
 	row_set(r, C_SPANS, el, "%" PRIu64, spans);
 }
 
+/* A row's key, the same for the same waker, stack or frame after a rebuild: the waker's
+ * tid, the index position of the stack's first wakeup, and the frame's place in it. */
+static uint64_t
+row_key(const struct wk *wk, const struct wk_row *wr)
+{
+	const struct wakers *w = &wk->w;
+	uint64_t k = (uint64_t)wr->kind << 60;
+
+	switch (wr->kind) {
+	case K_WAKER:
+		return k | (uint32_t)w->rows[wr->i].tid;
+	case K_STACK:
+		return k | (w->stacks[wr->i].pos & 0xffffffffffffull);
+	case K_FRAME:
+		return k | (w->stacks[wr->stack].pos & 0xffffffffffffull) << 8 |
+		    ((wr->i - w->stacks[wr->stack].frame) & 0xff);
+	default:
+		return k;
+	}
+}
+
 static void
 wk_row(struct pane *p, size_t idx, struct row *r)
 {
@@ -262,7 +299,7 @@ wk_row(struct pane *p, size_t idx, struct row *r)
 		return;
 	}
 	wr = &wk->rows[idx];
-	r->key = (uint64_t)wr->kind << 40 | wr->i;
+	r->key = row_key(wk, wr);
 	r->have_key = true;
 	switch (wr->kind) {
 	case K_NONE:
@@ -313,18 +350,39 @@ wk_cmp(struct pane *p, int col, size_t a, size_t b)
 	return (x[0] > x[1]) - (x[0] < x[1]);
 }
 
-/* A view of the wakers of function arg2 (pushed by the app's wakers action). */
+/* A frame's view (on): its path, from the scope's pick (pane_push_wakers_through). */
+static void
+take_frame(struct pane *p, struct wk *wk, bool on)
+{
+	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
+
+	free(wk->path);
+	wk->path = NULL;
+	wk->depth = 0;
+	wk->frame = on && sc != NULL && sc->pick != NULL && sc->pick_node < cpath_count(sc->pick);
+	if (!wk->frame)
+		return;
+	wk->bottom_up = cpath_bottom_up(sc->pick);
+	wk->depth = cpath_node(sc->pick, sc->pick_node)->depth;
+	wk->path = xcalloc(wk->depth + 1, sizeof *wk->path);
+	cpath_path(sc->pick, sc->pick_node, wk->path, wk->depth);
+	snprintf(wk->name + strlen(wk->name), sizeof wk->name - strlen(wk->name), " (frame)");
+}
+
+/* A view of the wakers of function arg2, or of a frame (arg3: the scope's pick). */
 static void
 wk_enter(struct pane *p, const struct nav_view *v)
 {
 	struct wk *wk = p->priv;
 
-	if (wk->func != (uint32_t)v->arg2 || !wk->built || wk->ev != (size_t)v->arg) {
+	if (wk->func != (uint32_t)v->arg2 || !wk->built || wk->ev != (size_t)v->arg || v->arg3 ||
+	    wk->frame) {
 		wk->func = (uint32_t)v->arg2;
 		wk->ev = (size_t)v->arg;
 		wk->name[0] = '\0';
 		if (p->sym != NULL && p->sym->h != NULL && wk->func != CPATH_NONE)
 			cpath_func_name(p->sym->h, wk->func, wk->name, sizeof wk->name);
+		take_frame(p, wk, v->arg3 != 0);
 		build(p, wk);
 		widget_reload(&p->w);
 	}
@@ -339,6 +397,7 @@ wk_save(struct pane *p, struct nav_view *v)
 	pane_list_save(p, v);
 	v->arg = wk->ev;
 	v->arg2 = wk->func;
+	v->arg3 = wk->frame;
 }
 
 static int
@@ -364,6 +423,7 @@ wk_free(struct pane *p)
 		return;
 	wakers_free(&wk->w);
 	free(wk->rows);
+	free(wk->path);
 	free(wk);
 }
 
