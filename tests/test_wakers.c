@@ -6,7 +6,8 @@
  * (TRACING_DATA, EVENT_DESC, samples with their payloads), with the waker
  * of each span worked out by hand: the last wakeup of the span's thread
  * between its switch-out and its switch-in; a wakeup while the thread runs
- * is nobody's; short payloads are counted and skipped.  And the fixture
+ * is nobody's; short payloads are counted and skipped; the same with
+ * SWITCH records in place of sched_switch samples.  And the fixture
  * wakers.data: every waker a sched_waking sample of the span's thread
  * within the span.  The wakers view's model (symbolize/wakers.h): the
  * byte-built spans grouped by waker, by hand; the fixture's, against the
@@ -95,10 +96,20 @@ static const struct {
 	{ ID_WAKING, 201, "sched:sched_waking" },
 };
 
+/*
+ * The recording being built: both attrs (sched_switch samples), or for
+ * SWITCH records the wakeups' attr alone, with sample_id_all (the
+ * records' thread and time, COMM's too).
+ */
+static size_t first_attr;
+static bool id_all;
+#define ATTR_SAMPLE_ID_ALL	(1ull << 18)
+#define MISC_SWITCH_OUT		(1u << 13)
+
 static void
 header_and_attrs(struct pdbuf *b, bool swap)
 {
-	size_t ids, at;
+	size_t ids, at, n = 2 - first_attr;
 
 	memset(b, 0, sizeof *b);
 	b->swap = swap;
@@ -107,16 +118,17 @@ header_and_attrs(struct pdbuf *b, bool swap)
 	pd_u64(b, ATTR_SIZE + 16);
 	pd_zero(b, 104 - 24);
 	ids = b->len;
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = first_attr; i < 2; i++)
 		pd_u64(b, attrs[i].id);
 	at = b->len;
-	for (size_t i = 0; i < 2; i++) {
-		pd_attr(b, ATTR_SIZE, PERF_TYPE_TRACEPOINT, attrs[i].config, 1, ST, 0, 0);
-		pd_u64(b, ids + 8 * i);
+	for (size_t i = first_attr; i < 2; i++) {
+		pd_attr(b, ATTR_SIZE, PERF_TYPE_TRACEPOINT, attrs[i].config, 1, ST, 0,
+		    id_all ? ATTR_SAMPLE_ID_ALL : 0);
+		pd_u64(b, ids + 8 * (i - first_attr));
 		pd_u64(b, 8);
 	}
 	pd_put64(b, 24, at);
-	pd_put64(b, 32, 2 * (ATTR_SIZE + 16));
+	pd_put64(b, 32, n * (ATTR_SIZE + 16));
 	pd_put64(b, 40, b->len);	/* the data section starts here */
 }
 
@@ -129,6 +141,25 @@ comm(struct pdbuf *b, uint32_t tid, const char *name)
 	pd_u32(b, tid);
 	pd_u32(b, tid);
 	pd_str8(b, name);
+	if (id_all) {	/* the trailer: TID, TIME, IDENTIFIER */
+		pd_u32(b, tid);
+		pd_u32(b, tid);
+		pd_u64(b, 0);
+		pd_u64(b, 201);
+	}
+	pd_rec_end(b, r);
+}
+
+/* A SWITCH record of tid at t, out or in. */
+static void
+switch_rec(struct pdbuf *b, uint32_t tid, uint64_t t, bool out)
+{
+	size_t r = pd_rec_begin(b, PF_REC_SWITCH, out ? MISC_SWITCH_OUT : 0);
+
+	pd_u32(b, tid);
+	pd_u32(b, tid);
+	pd_u64(b, t);
+	pd_u64(b, 201);
 	pd_rec_end(b, r);
 }
 
@@ -237,10 +268,11 @@ features(struct pdbuf *b)
 	pd_put64(b, feat, h);
 	pd_put64(b, feat + 8, b->len - h);
 	h = b->len;
-	pd_u32(b, 2);
+	pd_u32(b, (uint32_t)(2 - first_attr));
 	pd_u32(b, ATTR_SIZE);
-	for (size_t i = 0; i < 2; i++) {
-		pd_attr(b, ATTR_SIZE, PERF_TYPE_TRACEPOINT, attrs[i].config, 1, ST, 0, 0);
+	for (size_t i = first_attr; i < 2; i++) {
+		pd_attr(b, ATTR_SIZE, PERF_TYPE_TRACEPOINT, attrs[i].config, 1, ST, 0,
+		    id_all ? ATTR_SAMPLE_ID_ALL : 0);
 		pd_u32(b, 1);
 		pd_feat_str(b, attrs[i].name);
 		pd_u64(b, attrs[i].id);
@@ -270,6 +302,8 @@ wakers_file(bool swap, bool hostile)
 	struct pdbuf b;
 	char *path;
 
+	first_attr = 0;
+	id_all = false;
 	header_and_attrs(&b, swap);
 	comm(&b, 101, "sleeper");
 	comm(&b, 102, "waker");
@@ -518,4 +552,65 @@ Test(wakers, model_of_the_fixture)
 	offcpu_free(&o);
 	symbolizer_free(z);
 	session_close(s);
+}
+
+/*
+ * SWITCH records and sched_waking samples (perf record --switch-events -e
+ * sched:sched_waking): the spans lie at their thread's last sample, and
+ * learn their wakers as with sched_switch samples.  Positions: COMMs 0..2,
+ *   3  t=900  101 wakes 103          (101's last sample: its spans lie here)
+ *   4  t=1000 SWITCH out 101
+ *   5  t=1500 103 wakes 101
+ *   6  t=1800 102 wakes 101          (the last: the waker)
+ *   7  t=2000 SWITCH in 101          span 1000, waker 6
+ *   8  t=2100 103 wakes 101          (101 runs)
+ *   9  t=2500 SWITCH out 101
+ *  10  t=3000 SWITCH in 101          span 500, no waker
+ */
+Test(wakers, switch_records_spans_learn_their_wakers)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct pdbuf b;
+		struct session *s;
+		struct offcpu o;
+		char *path;
+
+		first_attr = 1;
+		id_all = true;
+		header_and_attrs(&b, swap);
+		comm(&b, 101, "sleeper");
+		comm(&b, 102, "waker");
+		comm(&b, 103, "other");
+		wake(&b, 900, 101, 103, false);
+		switch_rec(&b, 101, 1000, true);
+		wake(&b, 1500, 103, 101, false);
+		wake(&b, 1800, 102, 101, false);
+		switch_rec(&b, 101, 2000, false);
+		wake(&b, 2100, 103, 101, false);
+		switch_rec(&b, 101, 2500, true);
+		switch_rec(&b, 101, 3000, false);
+		features(&b);
+		path = tmp_write("wakers-sw", b.p, b.len);
+		pd_free(&b);
+		s = open_path(path);
+		cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
+		cr_assert_eq(o.source, OFFCPU_SRC_SWITCH, "swap %d", swap);
+		cr_assert(o.has_wakeups);
+		cr_assert_eq(o.n, 2, "swap %d: %zu spans", swap, o.n);
+		cr_expect_eq(o.nwake, 4);
+		cr_expect_eq(o.v[0].pos, 3);
+		cr_expect_eq(o.v[1].pos, 3);
+		/* one position: in the order of their switch-outs */
+		cr_expect_eq(o.v[0].ns, 1000);
+		cr_expect_eq(o.v[0].waker, 6, "swap %d: %llu", swap, (unsigned long long)o.v[0].waker);
+		cr_expect_eq(o.v[1].ns, 500);
+		cr_expect_eq(o.v[1].waker, OFFCPU_NO_WAKER);
+		cr_expect_eq(o.nwoken, 1);
+		offcpu_free(&o);
+		session_close(s);
+		unlink(path);
+		free(path);
+	}
+	first_attr = 0;
+	id_all = false;
 }
