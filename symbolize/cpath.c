@@ -1044,7 +1044,7 @@ cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
 	at = r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
 	/* offcpu_beside: or the path of an off-CPU span switched out there */
 	for (size_t k = at == CPATH_NONE && h->rc.span_row != NULL ? offcpu_lower(oc, pos) : SIZE_MAX;
-	    k < oc->n && oc->v[k].pos == pos && at == CPATH_NONE; k++)
+	    k != SIZE_MAX && k < oc->n && oc->v[k].pos == pos && at == CPATH_NONE; k++)
 		at = h->rc.span_row[k] < t->nrow ? t->row_leaf[h->rc.span_row[k]] : CPATH_NONE;
 	return at;
 }
