@@ -178,7 +178,8 @@ wakers_build(struct wakers *w, const struct session *s, struct symbolizer *z,
 		GROW(p, cap, np + 1);
 		p[np++] = (struct pick){ session_ent_who(s, (size_t)sp->waker).tid, (uint32_t)k };
 	}
-	qsort(p, np, sizeof *p, cmp_pick);
+	if (np > 1)
+		qsort(p, np, sizeof *p, cmp_pick);
 	b.buf = xcalloc(WAKERS_MAX_FRAMES, sizeof *b.buf);
 	for (size_t i = 0, j; i < np; i = j) {
 		for (j = i + 1; j < np && p[j].tid == p[i].tid;)
@@ -189,8 +190,11 @@ wakers_build(struct wakers *w, const struct session *s, struct symbolizer *z,
 	free(b.buf);
 	free(p);
 	for (size_t i = 0; i < w->nrows; i++)
-		qsort(&w->stacks[w->rows[i].stack], w->rows[i].nstacks, sizeof *w->stacks, cmp_stack);
-	qsort(w->rows, w->nrows, sizeof *w->rows, cmp_row);
+		if (w->rows[i].nstacks > 1)
+			qsort(&w->stacks[w->rows[i].stack], w->rows[i].nstacks, sizeof *w->stacks,
+			    cmp_stack);
+	if (w->nrows > 1)
+		qsort(w->rows, w->nrows, sizeof *w->rows, cmp_row);
 }
 
 void
