@@ -1071,9 +1071,30 @@ cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos)
 	at = r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
 	/* offcpu_beside: or the path of an off-CPU span switched out there */
 	for (size_t k = at == CPATH_NONE && h->rc.span_row != NULL ? offcpu_lower(oc, pos) : SIZE_MAX;
-	    k < oc->n && oc->v[k].pos == pos && at == CPATH_NONE; k++)
+	    k != SIZE_MAX && k < oc->n && oc->v[k].pos == pos && at == CPATH_NONE; k++)
 		at = h->rc.span_row[k] < t->nrow ? t->row_leaf[h->rc.span_row[k]] : CPATH_NONE;
 	return at;
+}
+
+uint32_t
+cpath_span_node(const struct cpath *t, const struct hist *h, size_t k)
+{
+	const struct offcpu *oc = h->o.offcpu;
+	uint32_t r;
+
+	if (h->rc.span_row == NULL || oc == NULL || k >= oc->n)
+		return CPATH_NONE;
+	r = h->rc.span_row[k];
+	return r < t->nrow ? t->row_leaf[r] : CPATH_NONE;
+}
+
+bool
+cpath_through(const struct cpath *t, const struct hist *h, uint32_t at, uint32_t func)
+{
+	for (; at != CPATH_NONE && at < t->n && at != 0; at = t->v[at].parent)
+		if (t->v[at].func == func || cpath_func_node(h, t->v[at].func) == func)
+			return true;
+	return false;
 }
 
 uint32_t

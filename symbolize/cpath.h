@@ -166,6 +166,14 @@ uint32_t cpath_find(const struct cpath *t, const uint32_t *funcs, size_t n);
 uint32_t cpath_sample_node(const struct cpath *t, const struct hist *h, size_t pos);
 /* A path element's address as recorded (hist_opts.paths_address), else 0. */
 uint64_t cpath_addr_ip(const struct hist *h, uint32_t func);
+/*
+ * With hist_opts.offcpu_beside (and record_self, paths): the node of t the
+ * path of off-CPU span k (of the hist's model) ended in, or CPATH_NONE.
+ */
+uint32_t cpath_span_node(const struct cpath *t, const struct hist *h, size_t k);
+/* Does the path from the root down to node at pass through function func
+ * (a function node: address nodes count as their function's)? */
+bool cpath_through(const struct cpath *t, const struct hist *h, uint32_t at, uint32_t func);
 /* Is node a node b or below it? */
 bool cpath_within(const struct cpath *t, uint32_t a, uint32_t b);
 

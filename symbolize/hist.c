@@ -661,6 +661,8 @@ hist_add(struct hist *h, const struct hist_sample *smp)
 	src.cpu = smp->cpu;
 	src.trace = 0;	/* a hist_sample carries no payload */
 	src.state = 0;
+	src.waker_comm = 0;
+	src.waker_tid = 0;
 	src.f = &self;
 	hist_add_keys(h, ev, &src, smp->period, h->wk.chain, smp->nchain);
 }

@@ -86,6 +86,7 @@ enum hist_key {
 	HIST_KEY_TRACE,		/* trace: a tracepoint sample's payload as perf script prints it */
 	HIST_KEY_STATE,		/* state: an off-CPU span's prev_state (S, D, R+...; hist_opts.offcpu) */
 	HIST_KEY_PARALLELISM,	/* parallelism: threads running when sampled (hist_opts.parallel) */
+	HIST_KEY_WAKER,		/* waker: the thread whose wakeup ended an off-CPU span (offcpu.h) */
 	HIST_KEY_COUNT
 };
 
@@ -198,6 +199,8 @@ struct hist_entry {
 	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
 	uint32_t	state;		/* an off-CPU span's prev_state + 1; 0: none */
 	uint32_t	parallelism;	/* the sample's (hist_opts.parallel); 0: not a key */
+	uint32_t	waker_comm;	/* an off-CPU span's waker: its comm's string id + 1; */
+	int32_t		waker_tid;	/* and tid (waker_comm 0: none, or no key) */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */

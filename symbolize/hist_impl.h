@@ -516,6 +516,8 @@ struct key_src {
 	uint32_t		 trace;	/* string id + 1 of the payload's text (tpevent.h), 0: none */
 	uint32_t		 state;	/* an off-CPU span's prev_state + 1, 0: none */
 	uint32_t		 par;	/* the sample's parallelism (hist_opts.parallel), 0: none */
+	uint32_t		 waker_comm;	/* an off-CPU span's waker: comm string id + 1, 0: none */
+	int32_t			 waker_tid;	/* and its tid */
 	uint64_t		 latency;	/* its latency (parallel_latency), 0: none */
 	const struct fkey	*f;	/* the sample's own frame or a callchain frame */
 	/* branch mode: the entry's source and target (hist_walk.c add_branches) */

@@ -822,6 +822,23 @@ offcpu_attr(const struct session *s)
 	return (int)session_attrs(s)->n + 64;
 }
 
+/* An off-CPU span's waker into src (the waker key's: else none). */
+static void
+waker_of(struct hist *h, size_t span, struct key_src *src)
+{
+	uint64_t pos = span != SIZE_MAX ? h->o.offcpu->v[span].waker : OFFCPU_NO_WAKER;
+	const struct rec_index *ix = session_index(h->s);
+	struct ent_who w;
+
+	src->waker_comm = 0;
+	src->waker_tid = 0;
+	if (!(h->ks.keymask & HIST_KEEP(HIST_KEY_WAKER)) || pos >= ix->n)
+		return;
+	w = session_ent_who(h->s, (size_t)pos);
+	src->waker_tid = w.tid;
+	src->waker_comm = comm_of(h, w.tid, index_ent(ix, (size_t)pos)->time) + 1;
+}
+
 /* hist_opts.offcpu: how many spans the sample at index position i is the
  * switch-out of (w->span then the first).  Positions come in increasing order. */
 static size_t
@@ -988,6 +1005,8 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	src.comm = comm_of(h, src.tid, smp.time);
 	src.trace = trace_of(h, &smp);
 	src.state = 0;
+	src.waker_comm = 0;
+	src.waker_tid = 0;
 	src.par = par_at(h, w, i);
 	src.latency = 0;
 	if (h->o.filter != NULL &&
@@ -1032,6 +1051,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	for (size_t k = 0; k < nd; k++) {
 		/* an off-CPU span's state: its key (the state sort key) */
 		src.state = sp[k] != SIZE_MAX ? h->o.offcpu->v[sp[k]].state + 1 : 0;
+		waker_of(h, sp[k], &src);
 		if (h->o.parallel != NULL)
 			src.latency = parallel_latency(d[k].period, src.par);
 		hist_add_keys(h, ev[k], &src, d[k].period, h->wk.chain, n);

@@ -20,6 +20,8 @@
  */
 
 #define OFFCPU_NAME	"sched:sched_switch"
+#define WAKING_NAME	"sched:sched_waking"
+#define WAKEUP_NAME	"sched:sched_wakeup"
 #define NO_POS		UINT64_MAX
 #define SW_BPF_OUTPUT	10	/* PERF_COUNT_SW_BPF_OUTPUT */
 
@@ -27,12 +29,15 @@
 struct sw_locs {
 	bool		 is_switch;
 	bool		 ok;
-	struct tp_loc	 prev, next, state;
+	bool		 is_wake;	/* the wakeups' event (its pid's place in wake) */
+	struct tp_loc	 prev, next, state, wake;
 };
 
 struct thr {
 	uint64_t	 last;		/* its last sample's index position, or NO_POS */
 	uint32_t	 waiting;	/* span index or HMAP_NONE */
+	uint64_t	 wake_pos;	/* its last wakeup's index position, or NO_POS */
+	uint64_t	 wake_t;	/* and time */
 };
 
 struct offcpu_pairing {
@@ -52,7 +57,7 @@ thread_of(struct offcpu_pairing *p, int64_t tid)
 	if (slot == HMAP_NONE) {
 		GROW(p->thr, p->capthr, p->nthr + 1);
 		slot = (uint32_t)p->nthr++;
-		p->thr[slot] = (struct thr){ NO_POS, HMAP_NONE };
+		p->thr[slot] = (struct thr){ NO_POS, HMAP_NONE, NO_POS, 0 };
 		hmap_set(&p->slot_of, key, slot);
 	}
 	return &p->thr[slot];
@@ -70,6 +75,9 @@ pair_in(struct offcpu_pairing *p, int64_t tid, uint64_t t)
 		return;
 	sp = &o->v[th->waiting];
 	if (t >= sp->ns && t - sp->ns <= OFFCPU_NS_MAX) {
+		/* the last wakeup since the switch-out (sp->ns holds t_out) */
+		if (th->wake_pos != NO_POS && th->wake_t >= sp->ns && th->wake_t <= t)
+			sp->waker = th->wake_pos;
 		sp->ns = t - sp->ns;
 		p->open[th->waiting] = 0;
 	} else {
@@ -93,7 +101,7 @@ span_new(struct offcpu *o, uint8_t **open, uint64_t pos, uint64_t ns, int64_t ti
 		if (open != NULL)
 			*open = xreallocarray(*open, o->cap, 1);
 	}
-	o->v[o->n] = (struct offcpu_span){ pos, ns, (int32_t)tid, state, flags };
+	o->v[o->n] = (struct offcpu_span){ pos, ns, (int32_t)tid, state, flags, OFFCPU_NO_WAKER };
 	if (open != NULL)
 		(*open)[o->n] = 1;
 	return (uint32_t)o->n++;
@@ -133,6 +141,73 @@ offcpu_pairing_add(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t p
 	pair_out(p, prev, pos, t, (uint16_t)state, 0);
 }
 
+void
+offcpu_pairing_wake(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t pid)
+{
+	struct thr *th;
+
+	if (pid <= 0 || pid > INT32_MAX)
+		return;	/* the idle task's, or no thread */
+	th = thread_of(p, pid);
+	th->wake_pos = pos;
+	th->wake_t = t;
+}
+
+/*
+ * The wakeups' attrs of s (sched_waking's, else sched_wakeup's) and their
+ * pid's place into locs; whether one has it.
+ */
+static bool
+find_wake_attrs(const struct session *s, struct tpevent *tp, struct sw_locs *locs)
+{
+	const struct attr_table *at = session_attrs(s);
+	const char *names[] = { WAKING_NAME, WAKEUP_NAME };
+	bool any = false;
+
+	for (size_t k = 0; k < 2 && !any; k++) {
+		for (size_t i = 0; i < at->n; i++) {
+			struct sw_locs *l = &locs[i];
+
+			if (at->v[i].attr.type != PERF_TYPE_TRACEPOINT ||
+			    strcmp(session_attr_name(s, (int)i), names[k]) != 0)
+				continue;
+			l->is_wake = tp != NULL &&
+			    tpevent_field_loc(tp, at->v[i].attr.config, "pid", &l->wake);
+			any |= l->is_wake;
+		}
+	}
+	return any;
+}
+
+/* A wakeup sample (of an attr with l->is_wake) at index position pos into the pairing. */
+static void
+take_wake(struct offcpu_pairing *p, const struct sw_locs *l, uint64_t pos, const struct sample *smp)
+{
+	int64_t pid;
+
+	p->o->nwake++;
+	if (!(smp->sample_type & PERF_SAMPLE_TIME) || !(smp->sample_type & PERF_SAMPLE_RAW) ||
+	    !tp_loc_read(&l->wake, smp->raw, smp->raw_size, &pid)) {
+		p->o->nwakebad++;
+		return;
+	}
+	offcpu_pairing_wake(p, pos, smp->time, pid);
+}
+
+/* The sample record r at index position pos, if a wakeup, into the pairing. */
+static void
+take_wake_rec(struct offcpu_pairing *p, const struct session *s, const struct sw_locs *locs,
+    uint64_t pos, const struct rec *r)
+{
+	const struct attr_table *at = session_attrs(s);
+	struct sample smp;
+
+	if (record_decode_sample(at, r, &smp, NULL) < 0 || smp.attr < 0 ||
+	    (size_t)smp.attr >= at->n || !locs[smp.attr].is_wake)
+		return;
+	take_wake(p, &locs[smp.attr], pos, &smp);
+}
+
 /* The sched_switch attrs of s and their fields' places; false if none is. */
 static bool
 find_switch_attrs(const struct session *s, struct tpevent *tp, struct sw_locs *locs,
@@ -145,7 +220,6 @@ find_switch_attrs(const struct session *s, struct tpevent *tp, struct sw_locs *l
 		struct sw_locs *l = &locs[i];
 		uint64_t config = at->v[i].attr.config;
 
-		memset(l, 0, sizeof *l);
 		if (at->v[i].attr.type != PERF_TYPE_TRACEPOINT ||
 		    strcmp(session_attr_name(s, (int)i), OFFCPU_NAME) != 0)
 			continue;
@@ -170,9 +244,15 @@ take_sample(struct offcpu_pairing *p, const struct session *s, const struct sw_l
 	int64_t prev, next, state;
 
 	if (record_decode_sample(at, r, &smp, NULL) < 0 || smp.attr < 0 ||
-	    (size_t)smp.attr >= at->n || !locs[smp.attr].is_switch)
+	    (size_t)smp.attr >= at->n)
 		return;
 	l = &locs[smp.attr];
+	if (l->is_wake) {
+		take_wake(p, l, pos, &smp);
+		return;
+	}
+	if (!l->is_switch)
+		return;
 	p->o->nswitch++;
 	if (!l->ok || !(smp.sample_type & PERF_SAMPLE_TIME) || !(smp.sample_type & PERF_SAMPLE_RAW) ||
 	    !tp_loc_read(&l->prev, smp.raw, smp.raw_size, &prev) ||
@@ -236,6 +316,10 @@ compact(struct offcpu_pairing *p)
 		if (p->open[i] != 0)
 			continue;
 		o->total_ns += o->v[i].ns;
+		if (o->v[i].waker != OFFCPU_NO_WAKER) {
+			o->nwoken++;
+			o->woken_ns += o->v[i].ns;
+		}
 		o->v[k++] = o->v[i];
 	}
 	o->n = k;
@@ -254,19 +338,20 @@ offcpu_pairing_end(struct offcpu_pairing *p)
 
 /* The sched_switch source: its samples paired. */
 static void
-build_sched(const struct session *s, const struct sw_locs *locs, struct offcpu *o)
+build_sched(const struct session *s, const struct sw_locs *locs, bool wakes, struct offcpu *o)
 {
 	const struct attr_table *at = session_attrs(s);
 	const struct rec_index *ix = session_index(s);
 	struct offcpu_pairing *p = offcpu_pairing_begin(o);
 
+	o->has_wakeups = wakes;
 	for (size_t i = 0; i < ix->n; i++) {
 		const struct rec_ent *ent = index_ent(ix, i);
 		unsigned a = ent_attr(ent);
 		struct rec r;
 
 		if (ent_type(ent) != PF_REC_SAMPLE ||
-		    (a != ENT_ATTR_NONE && (a >= at->n || !locs[a].is_switch)))
+		    (a != ENT_ATTR_NONE && (a >= at->n || (!locs[a].is_switch && !locs[a].is_wake))))
 			continue;
 		if (session_rec(s, ent_loc(ent), &r) == 0)
 			take_sample(p, s, locs, i, &r);
@@ -322,19 +407,25 @@ take_switch(struct offcpu_pairing *p, const struct session *s, size_t i)
 
 /* The SWITCH source: the records paired, each span at its thread's last sample. */
 static void
-build_switch(const struct session *s, struct offcpu *o)
+build_switch(const struct session *s, const struct sw_locs *locs, bool wakes, struct offcpu *o)
 {
 	const struct rec_index *ix = session_index(s);
 	struct offcpu_pairing *p = offcpu_pairing_begin(o);
 
+	o->has_wakeups = wakes;
 	for (size_t i = 0; i < ix->n; i++) {
-		unsigned type = ent_type(index_ent(ix, i));
+		const struct rec_ent *ent = index_ent(ix, i);
+		unsigned type = ent_type(ent), a = ent_attr(ent);
+		struct rec r;
 
 		if (type == PF_REC_SAMPLE) {
 			struct ent_who w = session_ent_who(s, i);
 
 			if (w.tid > 0)
 				thread_of(p, w.tid)->last = i;
+			if (wakes && (a == ENT_ATTR_NONE || (a < session_attrs(s)->n && locs[a].is_wake)) &&
+			    session_rec(s, ent_loc(ent), &r) == 0)
+				take_wake_rec(p, s, locs, i, &r);
 		} else if (type == PF_REC_SWITCH || type == PF_REC_SWITCH_CPU_WIDE) {
 			take_switch(p, s, i);
 		}
@@ -454,20 +545,21 @@ offcpu_build(const struct session *s, struct offcpu *o)
 	enum offcpu_none why = OFFCPU_NO_EVENT;
 	struct sw_locs *locs;
 	struct tpevent *tp;
-	bool *bpf, any_bpf = false;
+	bool *bpf, any_bpf = false, wakes;
 
 	memset(o, 0, sizeof *o);
 	if (at->n == 0)
 		return OFFCPU_NO_EVENT;
 	tp = tpevent_new(s);
-	locs = xreallocarray(NULL, at->n, sizeof *locs);
+	locs = xcalloc(at->n, sizeof *locs);
 	bpf = xreallocarray(NULL, at->n, sizeof *bpf);
+	wakes = find_wake_attrs(s, tp, locs);
 	for (size_t i = 0; i < at->n; i++)
 		any_bpf |= bpf[i] = is_bpf_attr(s, i);
 	if (find_switch_attrs(s, tp, locs, &why)) {
-		build_sched(s, locs, o);
+		build_sched(s, locs, wakes, o);
 	} else if (has_switch_records(s)) {
-		build_switch(s, o);
+		build_switch(s, locs, wakes, o);
 		why = OFFCPU_OK;
 	} else if (any_bpf) {
 		build_bpf(s, bpf, o);

@@ -36,6 +36,16 @@
  * Any span over OFFCPU_NS_MAX is damage: left out and counted (nbad).  The
  * model is an array of spans in index order; symbolize/hist.h charges them
  * (hist_opts.offcpu).  Nothing here prints.
+ *
+ * Who woke a thread: with sched:sched_waking samples in the recording (else
+ * sched:sched_wakeup: that one may fire on the woken thread's cpu, in
+ * another task than the waker), each sample is a wakeup of its payload's
+ * pid by the sample's own thread, with that thread's stack as its callchain.
+ * A span of the first two sources learns its waker: the last wakeup of its
+ * thread at or after its switch-out and at or before its switch-in, in
+ * index (time) order; the span keeps that sample's index position (waker).
+ * offcpu-time spans have no switch times: no waker.  Wakeups whose payload
+ * does not hold the pid are counted (nwakebad) and skipped.
  */
 #ifndef PERFNAV_SYMBOLIZE_OFFCPU_H
 #define PERFNAV_SYMBOLIZE_OFFCPU_H
@@ -68,6 +78,9 @@
 #define OFFCPU_BPF		4u	/* an offcpu-time sample: its fields as perf
 					 * writes them (offcpu_bpf_sample()) */
 
+/* offcpu_span.waker of a span no wakeup ended (or not known). */
+#define OFFCPU_NO_WAKER		UINT64_MAX
+
 /* One stretch of time a thread spent off CPU. */
 struct offcpu_span {
 	uint64_t	pos;		/* index position of the sample charged */
@@ -75,6 +88,8 @@ struct offcpu_span {
 	int32_t		tid;		/* the thread */
 	uint16_t	state;		/* prev_state as recorded (low 16 bits), or as above */
 	uint16_t	flags;		/* OFFCPU_* */
+	uint64_t	waker;		/* index position of the wakeup that ended it
+					 * (a sched_waking sample), or OFFCPU_NO_WAKER */
 };
 
 /* Where the spans came from. */
@@ -101,6 +116,11 @@ struct offcpu {
 					 * switch-ins timed before their switch-out,
 					 * spans over OFFCPU_NS_MAX */
 	uint64_t	 total_ns;	/* the spans' sum */
+	bool		 has_wakeups;	/* a sched_waking (or sched_wakeup) event with its pid */
+	uint64_t	 nwake;		/* its samples read */
+	uint64_t	 nwakebad;	/* of those, payloads without the pid (or time): skipped */
+	uint64_t	 nwoken;	/* spans that have a waker */
+	uint64_t	 woken_ns;	/* their sum */
 };
 
 /* Why offcpu_build() found nothing to pair. */
@@ -134,6 +154,8 @@ struct offcpu_pairing *offcpu_pairing_begin(struct offcpu *o);
 void offcpu_pairing_add(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t prev_pid,
     int64_t next_pid, int64_t prev_state);
 void offcpu_pairing_end(struct offcpu_pairing *p);
+/* A wakeup of thread pid at index position pos and time t, in the same order. */
+void offcpu_pairing_wake(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t pid);
 
 /* The first span at index position pos or after it (o->n: none). */
 size_t offcpu_lower(const struct offcpu *o, uint64_t pos);

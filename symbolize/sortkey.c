@@ -891,6 +891,40 @@ state_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_en
 	k->state = fe->state;
 }
 
+/* ---- waker (perfnav's own: the thread whose wakeup ended an off-CPU span) ---- */
+
+static void
+waker_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->waker_comm = src->waker_comm;
+	k->waker_tid = src->waker_tid;
+}
+
+static void
+waker_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->waker_comm = e->waker_comm;
+	k->waker_tid = e->waker_tid;
+}
+
+static void
+waker_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	k->waker_comm = fe->waker_comm ?
+	    hist_intern(x->into, hist_str(x->from, fe->waker_comm - 1)) + 1 : 0;
+	k->waker_tid = fe->waker_tid;
+}
+
+/* "comm tid", N/A for none. */
+static void
+waker_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	if (e->waker_comm == 0)
+		snprintf(buf, n, "N/A");
+	else
+		snprintf(buf, n, "%s %" PRId32, hist_str(h, e->waker_comm - 1), e->waker_tid);
+}
+
 /* ---- parallelism (perf 6.15's sort key: threads running when sampled) ---- */
 
 static void
@@ -1111,6 +1145,12 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.name = "parallelism", .header = "Parallelism", .width = 11,
 		.extract = par_extract, .keep = par_keep, .xlat = par_xlat,
 		.perf_cmp = par_perf_cmp, .text = par_text,
+	},
+	/* off-CPU time (perfnav's own): the thread whose wakeup ended a span */
+	[HIST_KEY_WAKER] = {
+		.name = "waker", .header = "Waker", .width = 24,
+		.extract = waker_extract, .keep = waker_keep, .xlat = waker_xlat,
+		.text = waker_text,
 	},
 };
 

@@ -408,7 +408,8 @@ span_gaps(struct timeline *tl, const struct build *b, const struct offcpu *oc, s
 		if (lane == TL_NONE || sp->ns == 0 || t > UINT64_MAX - sp->ns)
 			continue;
 		GROW(v, cap, nv + 1);
-		v[nv++] = (struct lgap){ lane, { t, t + sp->ns, (uint8_t)timeline_gap_kind(sp->state) } };
+		v[nv++] = (struct lgap){ lane, { t, t + sp->ns, (uint8_t)timeline_gap_kind(sp->state),
+		    sp->waker < tl->ix->n ? index_ent(tl->ix, (size_t)sp->waker)->time : 0 } };
 	}
 	store_gaps(tl, v, nv);
 	free(v);
@@ -464,7 +465,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n, const struct off
 		lane = gap_lane(tl, b, w.pid, w.tid);
 		if (lane != TL_NONE && e->time > outs[j]) {
 			GROW(v, cap, nv + 1);
-			v[nv++] = (struct lgap){ lane, { outs[j], e->time, TL_GAP_SLEEP } };
+			v[nv++] = (struct lgap){ lane, { outs[j], e->time, TL_GAP_SLEEP, 0 } };
 		}
 		outs[j] = UINT64_MAX;
 	}
@@ -881,6 +882,34 @@ timeline_gap_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint
 				out[k] += b - a;
 		}
 	}
+}
+
+uint64_t
+timeline_wake_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
+    unsigned w, uint32_t *out)
+{
+	const struct tl_lane *l = &tl->lanes[lane];
+	uint64_t sum = 0;
+
+	memset(out, 0, w * sizeof *out);
+	for (uint32_t i = l->gfirst; i < l->gfirst + l->gn && w; i++) {
+		uint64_t t = tl->gaps[i].wake;
+		unsigned lo = 0, hi = w - 1;
+
+		if (t == 0 || t < t0 || t >= t1)
+			continue;
+		while (lo < hi) {	/* the last column starting at or before t */
+			unsigned mid = lo + (hi - lo + 1) / 2;
+
+			if (timeline_col_start(t0, t1, w, mid) <= t)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		out[lo]++;
+		sum++;
+	}
+	return sum;
 }
 
 /* ---- the flame scope ---- */

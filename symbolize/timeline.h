@@ -77,6 +77,8 @@ enum tl_gap_kind {
 struct tl_gap {
 	uint64_t	start, end;	/* switch out, next switch in */
 	uint8_t		kind;		/* enum tl_gap_kind */
+	uint64_t	wake;		/* the time of the wakeup that ended it (an off-CPU
+					 * span's waker, symbolize/offcpu.h), 0: none known */
 };
 
 struct timeline {
@@ -163,6 +165,9 @@ void timeline_lost_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0
  */
 void timeline_gap_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
     unsigned w, uint64_t *out, uint8_t *kind);
+/* out[k]: the wakeups (tl_gap.wake) of the lane's gaps in column k; returns their sum. */
+uint64_t timeline_wake_buckets(const struct timeline *tl, uint32_t lane, uint64_t t0, uint64_t t1,
+    unsigned w, uint32_t *out);
 
 /*
  * out[k]: the parallelism of column k of [t0, t1) split in w (perf 6.15's

@@ -198,6 +198,17 @@ if want offcpu.data && [ -d /sys/kernel/tracing/events/sched ]; then
 		>"$exp/offcpu.data.offcpu-script.txt" 2>/dev/null
 	timehist offcpu.data -s
 fi
+# Who woke whom (perfnav top --off-cpu --sort waker, the browser's wakers view): the
+# off-CPU workload's sched_switch and sched_waking samples (of its threads woken: the
+# payload's comm), with callchains, system-wide; perf script's fields of it are what
+# tests/wakers-check.sh computes the wakers' off-CPU time from.
+if want wakers.data && [ -d /sys/kernel/tracing/events/sched ]; then
+	rec wakers.data -e sched:sched_switch \
+		--filter 'prev_comm == "offcpu" || next_comm == "offcpu"' \
+		-e sched:sched_waking --filter 'comm == "offcpu"' -g -a --buildid-all -- ./offcpu
+	"${PERF[@]}" script -i "$out/wakers.data" -F comm,tid,time,event,trace --ns \
+		>"$exp/wakers.data.wakers-script.txt" 2>/dev/null
+fi
 # perf sched record (system-wide: sched_switch, sched_waking, sched_wakeup_new, migrations...)
 # of a short run of the off-CPU workload, and what perf sched timehist prints of it:
 # expected/sched.data.timehist*.txt, compared byte for byte by tests/cli.sh (perfnav sched

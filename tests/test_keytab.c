@@ -16,6 +16,7 @@
 #include "core/core.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tests/tui_helpers.h"
 #include "tui/keytab.h"
@@ -390,6 +391,76 @@ Test(keytab, branch_table_follows_the_scope)
 	hist_free(h);
 	hist_free(all);
 	symbolizer_free(rz);
+	symbols_free(sy);
+	session_close(s);
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The off-cpu event's table by keys of off-CPU spans (state, waker): a
+ * table of its own with the spans beside the samples, whose rows are those
+ * of perfnav top --off-cpu --sort waker,state (a hist of the spans alone).
+ */
+Test(keytab, offcpu_keys_state_and_waker)
+{
+	struct session *s = open_fixture("wakers.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct hist_opts o = { .nkeys = 2, .event = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
+	char *want[256], *got[256], msg[200], a[256], b[256];
+	struct scope_sort sort;
+	struct offcpu oc;
+	const uint32_t *ix;
+	struct hist *h;
+	struct pane p;
+	struct row r[3];
+	size_t n;
+
+	cr_assert_eq(scope_parse_sort("waker,state", &sort, msg, sizeof msg), 0, "%s", msg);
+	symbols_run(sy);
+	sy->scope.hot_sort = sort;
+	for (size_t i = 0; i < hist_nevents(sy->h); i++)
+		if (symbols_event_offcpu(sy, i))
+			sy->scope.ev = i;
+	sy->scope.gen++;
+	cr_assert_eq(offcpu_build(s, &oc), OFFCPU_OK);
+	o.keys[0] = HIST_KEY_WAKER;
+	o.keys[1] = HIST_KEY_STATE;
+	o.offcpu = &oc;
+	h = hist_new(s, NULL, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	n = hist_rows(h, 0, 0, &ix);
+	cr_assert_gt(n, 5);
+	cr_assert_lt(n, 256);
+	hot_pane(&p, s, sy);
+	settle(&p, sy);
+	cr_assert_eq(widget_count(&p.w), n, "%zu rows, top's %zu", widget_count(&p.w), n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, ix[i]);
+
+		snprintf(a, sizeof a, "%.2f%% %s %s", hist_self_pct(h, e),
+		    hist_key_text(h, e, HIST_KEY_WAKER, msg, sizeof msg),
+		    hist_key_text(h, e, HIST_KEY_STATE, b, sizeof b));
+		want[i] = strdup(a);
+		snprintf(a, sizeof a, "%s %s %s", cell(&p, &r[0], i, "Self"), cell(&p, &r[1], i, "Waker"),
+		    cell(&p, &r[2], i, "State"));
+		got[i] = strdup(a);
+	}
+	qsort(want, n, sizeof *want, cmp_line);
+	qsort(got, n, sizeof *got, cmp_line);
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_str_eq(got[i], want[i]);
+		free(got[i]);
+		free(want[i]);
+	}
+	pane_destroy(&p);
+	hist_free(h);
+	offcpu_free(&oc);
 	symbols_free(sy);
 	session_close(s);
 }

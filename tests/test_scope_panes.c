@@ -529,3 +529,103 @@ Test(scope, offcpu_in_processes)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* The wakers pane's counted text, and its source row i's text in column col. */
+static const char *
+wakers_text(struct pane *p, size_t i, int col, char *buf, size_t n)
+{
+	struct row r;
+
+	if (i == SIZE_MAX) {
+		cr_assert(p->ops->counted(p, buf, n));
+		return buf;
+	}
+	row_reset(&r);
+	p->ops->row(p, i, &r);
+	snprintf(buf, n, "%s", r.col[col] != NULL ? r.col[col] : "");
+	return buf;
+}
+
+/*
+ * The wakers of a function of the off-cpu event (wakers.data, W on waiter):
+ * as many spans as the function's children samples in the hot functions,
+ * holder's thread first (the mutex's unlocks); a zoom to another thread
+ * leaves none through it, and taking the zoom back brings them again; the
+ * view of a frame of the top-down tree has the spans through that node.
+ */
+Test(scope, wakers_of_a_function_follow_the_scope)
+{
+	struct session *s = open_fixture("wakers.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct hist_entry *const *rows;
+	uint32_t func = CPATH_NONE, node = CPATH_NONE;
+	struct cpath_query q;
+	struct cpath *t;
+	size_t ev = SIZE_MAX, n;
+	uint64_t through = 0;
+	struct nav_view v;
+	struct pane p;
+	char buf[512], want[64];
+
+	symbols_run(sy);
+	for (size_t i = 0; i < hist_nevents(sy->h); i++)
+		if (symbols_event_offcpu(sy, i))
+			ev = i;
+	cr_assert_neq(ev, SIZE_MAX);
+	sy->scope.ev = ev;
+	sy->scope.gen++;
+	for (uint32_t i = 0; i < hist_nnodes(sy->h); i++)
+		if (strcmp(hist_str(sy->h, hist_node_get(sy->h, i)->label), "[.] waiter") == 0)
+			func = i;
+	cr_assert_neq(func, CPATH_NONE);
+	n = hist_rows_merged(sy->h, ev, NULL, HIST_KEEP(HIST_KEY_SYM), 0, &rows);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i]->node == func)
+			through = rows[i]->acc_samples;
+	cr_assert_gt(through, 30);
+	cr_assert_eq(pane_create_sym(&p, PANE_WAKERS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_WAKERS);
+	v.arg = ev;
+	v.arg2 = func;
+	go(&p, &v);
+	snprintf(want, sizeof want, "wakers of waiter: %" PRIu64 " spans,", through);
+	cr_expect_not_null(strstr(wakers_text(&p, SIZE_MAX, 0, buf, sizeof buf), want), "%s", buf);
+	cr_expect_str_eq(wakers_text(&p, 0, 3, buf, sizeof buf), "offcpu 25488");
+	cr_expect_str_eq(wakers_text(&p, 0, 2, buf, sizeof buf), "30");
+	cr_expect_str_eq(wakers_text(&p, 0, 1, buf, sizeof buf), "69.54%");
+	/* its stack: the holder's unlock, frames below it */
+	cr_expect_not_null(strstr(wakers_text(&p, 1, 3, buf, sizeof buf), "__GI___lll_lock_wake"), "%s",
+	    buf);
+	/* the holder's thread alone: nothing of it passes through waiter */
+	cr_assert(scope_zoom(&sy->scope, SZ_TID, 25479, 25488, 0, "thread 25488"));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	p.ops->resize(&p, 30, 100);
+	cr_expect_eq(p.ops->nrows(&p), 1);
+	cr_expect_not_null(strstr(wakers_text(&p, 0, 3, buf, sizeof buf), "no off-CPU span in the scope"),
+	    "%s", buf);
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	p.ops->resize(&p, 30, 100);
+	cr_expect_str_eq(wakers_text(&p, 0, 3, buf, sizeof buf), "offcpu 25488");
+	/* a frame of the top-down tree: the spans through that node */
+	scope_query(&sy->scope, false, &q);
+	t = cpath_build(sy->h, &q);
+	for (uint32_t i = 1; i < cpath_count(t) && node == CPATH_NONE; i++)
+		if (cpath_node(t, i)->func == func)
+			node = i;
+	cr_assert_neq(node, CPATH_NONE);
+	cr_assert_eq(pane_push_wakers_through(&p, t, node, "waiter"), PANE_HANDLED | PANE_PUSH, "%s",
+	    p.msg);
+	v = p.push;
+	go(&p, &v);
+	snprintf(want, sizeof want, "wakers of waiter (frame): %" PRIu64 " spans,",
+	    cpath_node(t, node)->total_samples);
+	cr_expect_not_null(strstr(wakers_text(&p, SIZE_MAX, 0, buf, sizeof buf), want), "%s", buf);
+	cr_expect_str_eq(wakers_text(&p, 0, 3, buf, sizeof buf), "offcpu 25488");
+	/* the root is no frame */
+	cr_expect_eq(pane_push_wakers_through(&p, t, 0, ""), PANE_HANDLED | PANE_MSG);
+	cpath_free(t);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

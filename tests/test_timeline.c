@@ -333,3 +333,61 @@ Test(timeline, offcpu_spans_are_the_gaps)
 	offcpu_free(&o);
 	session_close(s);
 }
+
+/*
+ * wakers.data: a gap's wake is the time of its span's waker, within the
+ * gap; the wake buckets of a lane count each wake in the gap's lane once,
+ * in the column that holds it.
+ */
+Test(timeline, wakeups_end_their_gaps)
+{
+	struct session *s = open_data("wakers.data");
+	const struct rec_index *ix = session_index(s);
+	struct offcpu o;
+	struct timeline *tl;
+	unsigned w = 500;
+	uint32_t *out = xcalloc(w, sizeof *out);
+	uint64_t wakes = 0, marks = 0, spans_woken = 0;
+
+	cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
+	tl = timeline_new_oc(s, TL_TASKS, -1, NULL, &o);
+	for (size_t g = 0; g < tl->ngaps; g++) {
+		if (tl->gaps[g].wake == 0)
+			continue;
+		wakes++;
+		cr_assert(tl->gaps[g].wake >= tl->gaps[g].start && tl->gaps[g].wake <= tl->gaps[g].end,
+		    "gap %zu: woken in it", g);
+	}
+	for (size_t k = 0; k < o.n; k++)
+		spans_woken += o.v[k].waker < ix->n;
+	cr_assert_gt(wakes, 200);
+	cr_assert_leq(wakes, spans_woken);
+	for (size_t l = 0; l < tl->nlanes; l++) {
+		uint64_t sum = timeline_wake_buckets(tl, (uint32_t)l, tl->first, tl->last + 1, w, out);
+		uint64_t cols = 0;
+
+		for (unsigned k = 0; k < w; k++)
+			cols += out[k];
+		cr_assert_eq(cols, sum);
+		marks += sum;
+		/* one column, the one holding the wake: the first gap of the lane woken */
+		for (uint32_t g = tl->lanes[l].gfirst; g < tl->lanes[l].gfirst + tl->lanes[l].gn; g++) {
+			uint64_t t = tl->gaps[g].wake;
+			unsigned k = 0;
+
+			if (t == 0 || t > tl->last)
+				continue;
+			while (k + 1 < w && timeline_col_start(tl->first, tl->last + 1, w, k + 1) <= t)
+				k++;
+			cr_assert_gt(out[k], 0, "lane %zu: the wake at %" PRIu64 " marked", l, t);
+			break;
+		}
+	}
+	cr_assert_leq(marks, wakes);
+	cr_assert_gt(marks * 10, wakes * 9, "%" PRIu64 " of %" PRIu64 " wakes within the samples", marks,
+	    wakes);
+	timeline_free(tl);
+	offcpu_free(&o);
+	free(out);
+	session_close(s);
+}

@@ -1221,6 +1221,31 @@ wait_for "[0-9] threads? running$" "parallelism: the cursor's column's threads r
 keys P
 wait_gone "threads running" "parallelism: P again colours by density"
 finish "latency"
+# ---- who woke whom (wakers.data: sched_switch and sched_waking with callchains): W ----
+start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/wakers.data'"
+wait_for "of event 'sched:sched_switch' \\(1 of 3, \\}: next\\)" "wakers: symbols in, three events"
+keys W
+wait_for "W lists who woke a function of the off-cpu event" "wakers: W wants the off-cpu event"
+keys '}' '}'
+wait_for "Samples: [0-9]+ of event 'off-cpu', 2\\.047 s off CPU" "wakers: } reaches the off-cpu event"
+keys / waiter Enter
+keys W
+wait_for "hot > wakers of waiter" "wakers: W opens the view of the selected function"
+wait_for "^ +Off-CPU +Share +Spans +Waker / its stacks" "wakers: its columns"
+wait_for "156\\.46 ms +69\\.54% +30 ▸ offcpu 25488$" "wakers: the holder's thread ended most of waiter's waits"
+keys Right
+wait_for "156\\.46 ms +69\\.54% +30 +▸ __GI___lll_lock_wake < start_thread$" "wakers: a waker's stacks"
+keys Down Right
+wait_for "^ +__GI___lll_lock_wake\\+0x13 \\(libc\\.so\\.6\\)$" "wakers: a stack's frames, as perf script prints them"
+keys Escape
+wait_for "^ hot \\[[0-9]+/[0-9]+\\]" "wakers: Esc returns to the hot functions"
+keys 9
+wait_for "25479/25488 offcpu +[^ ]*─↑" "wakers: the timeline marks where a thread was woken"
+keys 6 E / waiter Enter
+keys W
+wait_for "topdown > wakers of waiter \\(frame\\)" "wakers: W on a frame of the top-down tree"
+wait_for "156\\.46 ms +69\\.54% +30 [▸▾] offcpu 25488$" "wakers: the frame's wakers"
+finish "wakers"
 
 # ---- diff mode: annotate with Baseline, New, Delta (by source line for two builds, by offset for one) ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/diff-a.data' '$data/diff-b.data'"

@@ -143,6 +143,32 @@ open_tree(struct app *a, struct pane *p, bool bottom_up)
 	app_view_push(a, &v);
 }
 
+/* W: who woke the selected function of the off-cpu event. */
+static void
+open_wakers(struct app *a, struct pane *p)
+{
+	const char *why = pane_wakers_why(a->sym);
+	uint32_t f = selected_func(p);
+	struct nav_view v;
+	char name[256];
+
+	if (why != NULL) {
+		app_msg(a, EL_MESSAGE, "%s", why);
+		return;
+	}
+	if (f == CPATH_NONE) {
+		app_msg(a, EL_MESSAGE, "W lists who woke the selected function: %s", p->ops->func ?
+		    "select one" : "this pane has none (hot functions 1, trees 6 7, flame graph 8 have)");
+		return;
+	}
+	nav_view_init(&v, PANE_WAKERS);
+	v.arg = a->sym->scope.ev;
+	v.arg2 = f;
+	snprintf(v.label, sizeof v.label, "wakers of %s",
+	    TEXT_CLIP(cpath_func_name(a->sym->h, f, name, sizeof name), 36));
+	app_view_push(a, &v);
+}
+
 /* The call-path keys (false: act is none of them). */
 static bool
 cpath_action(struct app *a, struct pane *p, enum action act)
@@ -165,6 +191,9 @@ cpath_action(struct app *a, struct pane *p, enum action act)
 	case ACT_OPEN_TOPDOWN:
 	case ACT_OPEN_BOTTOMUP:
 		open_tree(a, p, act == ACT_OPEN_BOTTOMUP);
+		return true;
+	case ACT_WAKERS:
+		open_wakers(a, p);
 		return true;
 	default:
 		return false;

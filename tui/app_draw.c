@@ -321,7 +321,7 @@ draw_tabs(struct app *a)
 
 	if (top && top->pane >= PANE_NTABS)
 		extra = top->pane == PANE_HELP ? " ? Help " : top->pane == PANE_COUNTERS ?
-		    " S Counters " : " a Annotate ";
+		    " S Counters " : top->pane == PANE_WAKERS ? " W Wakers " : " a Annotate ";
 	level = tabs_level(extra);
 	fill_line(a, 1, EL_TAB);
 	for (int i = 0; i < PANE_NTABS; i++) {

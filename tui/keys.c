@@ -93,6 +93,7 @@ const char keys_default_text[] =
 	"bind global 8 pane-flame\n"
 	"bind global T open-topdown\n"
 	"bind global B open-bottomup\n"
+	"bind global W wakers\n"
 	"bind global o focus\n"
 	"bind global m merge\n"
 	"bind global D drop\n"

@@ -79,6 +79,7 @@
 	X(PANE_FLAME, "pane-flame", "flame graph pane") \
 	X(OPEN_TOPDOWN, "open-topdown", "the selected function in the top-down tree (its hottest call path)") \
 	X(OPEN_BOTTOMUP, "open-bottomup", "the selected function in the bottom-up tree (its callers)") \
+	X(WAKERS, "wakers", "off-cpu event: who woke the selected function (trees, flame graph: frame): the threads whose wakeups ended its waits, with their stacks") \
 	X(FOCUS, "focus", "call paths: focus on the selected function, merged over its call sites (Esc undoes)") \
 	X(MERGE, "merge", "call paths: merge the selected function into its callers (Esc undoes)") \
 	X(DROP, "drop", "call paths: drop the samples through the selected function (Esc undoes)") \

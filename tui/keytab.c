@@ -101,7 +101,7 @@ same_spec(const struct keytab_spec *a, const struct keytab_spec *b)
 {
 	return a->nkeys == b->nkeys && memcmp(a->keys, b->keys, a->nkeys * sizeof *a->keys) == 0 &&
 	    a->children == b->children && a->branch == b->branch && a->mem_mode == b->mem_mode &&
-	    a->parallel == b->parallel;
+	    a->parallel == b->parallel && a->offcpu == b->offcpu;
 }
 
 void
@@ -123,6 +123,9 @@ keytab_want(struct keytab *kt, const struct keytab_spec *sp, const struct hist_f
 	kt->ho.max_stack = HIST_DEFAULT_MAX_STACK;
 	kt->ho.branch = sp->branch;
 	kt->ho.mem_mode = sp->mem_mode;
+	/* off-CPU time as the browser's hist has it, beside (not in branch or memory mode) */
+	kt->ho.offcpu = sp->branch != HIST_BRANCH_ON && !sp->mem_mode ? sp->offcpu : NULL;
+	kt->ho.offcpu_beside = kt->ho.offcpu != NULL;
 	kt->ho.filter = filter_active(&kt->f) ? &kt->f : NULL;
 	atomic_store(&kt->stop, false);
 	atomic_store(&kt->finished, false);

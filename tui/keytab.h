@@ -40,6 +40,8 @@ struct keytab_spec {
 					 * memory mode): latency and the key parallelism from
 					 * perf 6.15's model (symbolize/parallel.h), made once
 					 * on the table's thread */
+	const struct offcpu *offcpu;	/* off-CPU spans beside the samples (hist_opts.offcpu_beside:
+					 * the keys state and waker), borrowed; NULL: none */
 };
 
 struct keytab *keytab_new(const struct session *s, const struct sym_opts *so);

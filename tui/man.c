@@ -331,6 +331,7 @@ static const struct {
 	{ "timeline-offcpu", "timeline: a column a thread spent mostly switched out (sleeping, or the state unknown)" },
 	{ "timeline-blocked", "timeline: a column a thread spent mostly blocked (uninterruptible, D)" },
 	{ "timeline-preempted", "timeline: a column a thread spent mostly preempted (runnable, R+)" },
+	{ "timeline-wakeup", "timeline: a column where a thread was woken (the wakeup that ended an off-CPU span)" },
 	{ "timeline-highlight", "timeline: where the function selected in the hot functions was sampled" },
 	{ "timeline-range", "timeline and heat map: the time range being marked" },
 	{ "diff-grew", "diff mode: a Delta that grew" },

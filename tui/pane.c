@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/pane.h"
 #include "tui/scope.h"
@@ -22,6 +23,7 @@ static const struct pane_ops *const pane_table[PANE_COUNT] = {
 	[PANE_HELP] = &pane_help_ops,
 	[PANE_ANNOTATE] = &pane_annotate_ops,
 	[PANE_COUNTERS] = &pane_counters_ops,
+	[PANE_WAKERS] = &pane_wakers_ops,
 };
 
 int
@@ -233,15 +235,43 @@ pane_push_annotate_scope(struct pane *p, uint32_t func)
 	return pane_push_annotate(p, func, sc->ev, zoom, sc->sel.pid, sc->sel.tid);
 }
 
+/*
+ * The scope's pick: node of t (a pane's tree) found again in a tree of the
+ * same query, which the scope keeps (scope_pick).  False (the message in
+ * p->msg, what names the caller) when it is not there.
+ */
+static bool
+pick_frame(struct pane *p, const struct cpath *t, uint32_t node, const char *what)
+{
+	struct symbols *sy = p->sym;
+	struct cpath_query q;
+	struct cpath *pick;
+	uint32_t *path, at;
+	size_t d;
+
+	/* The same query gives the same tree; the scope keeps this copy for frame:N. */
+	scope_query(&sy->scope, cpath_bottom_up(t), &q);
+	pick = cpath_build(sy->h, &q);
+	d = cpath_node(t, node)->depth;
+	path = xreallocarray(NULL, d + 1, sizeof *path);
+	cpath_path(t, node, path, d);
+	at = cpath_find(pick, path, d);
+	free(path);
+	if (at == CPATH_NONE) {
+		cpath_free(pick);
+		snprintf(p->msg, sizeof p->msg, "%s: not found (the tree changed)", what);
+		return false;
+	}
+	scope_pick(&sy->scope, pick, at);
+	return true;
+}
+
 int
 pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node, const char *name)
 {
 	struct symbols *sy = p->sym;
 	const struct hist_event *he;
-	struct cpath_query q;
-	struct cpath *pick;
-	uint32_t *path, at;
-	size_t d;
+	uint32_t at;
 
 	if (sy == NULL || t == NULL || node == 0 || node >= cpath_count(t)) {
 		snprintf(p->msg, sizeof p->msg, "v lists the samples through a frame: select one");
@@ -253,23 +283,49 @@ pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node, 
 		    "resolved (%.0f%% now)", 100 * symbols_progress(sy));
 		return PANE_HANDLED | PANE_MSG;
 	}
-	/* The same query gives the same tree; the scope keeps this copy for frame:N. */
-	scope_query(&sy->scope, cpath_bottom_up(t), &q);
-	pick = cpath_build(sy->h, &q);
-	d = cpath_node(t, node)->depth;
-	path = xreallocarray(NULL, d + 1, sizeof *path);
-	cpath_path(t, node, path, d);
-	at = cpath_find(pick, path, d);
-	free(path);
-	if (at == CPATH_NONE) {
-		cpath_free(pick);
-		snprintf(p->msg, sizeof p->msg, "the frame's samples: not found (the tree changed)");
+	if (!pick_frame(p, t, node, "the frame's samples"))
 		return PANE_HANDLED | PANE_MSG;
-	}
-	scope_pick(&sy->scope, pick, at);
+	at = sy->scope.pick_node;
 	nav_view_init(&p->push, PANE_EVENTS);
 	snprintf(p->push.filter, sizeof p->push.filter, "type:SAMPLE event:#%d frame:%" PRIu32,
 	    he->attr + 1, at);
 	snprintf(p->push.label, sizeof p->push.label, "samples through %s", TEXT_CLIP(name, 28));
+	return PANE_HANDLED | PANE_PUSH;
+}
+
+const char *
+pane_wakers_why(const struct symbols *sy)
+{
+	const struct offcpu *oc = sy != NULL ? symbols_offcpu(sy) : NULL;
+
+	if (oc == NULL)
+		return "W lists who woke an off-CPU function: this recording has no off-CPU time "
+		       "(or symbols are not resolved yet)";
+	if (!symbols_event_offcpu(sy, sy->scope.ev))
+		return "W lists who woke a function of the off-cpu event: } or { to it";
+	if (!oc->has_wakeups)
+		return "no wakeups in this recording: record sched:sched_waking with the switches "
+		       "(perf record -e sched:sched_switch -e sched:sched_waking -g -a)";
+	return NULL;
+}
+
+int
+pane_push_wakers_through(struct pane *p, const struct cpath *t, uint32_t node, const char *name)
+{
+	struct symbols *sy = p->sym;
+	const char *why = pane_wakers_why(sy);
+
+	if (why != NULL || t == NULL || node == 0 || node >= cpath_count(t)) {
+		snprintf(p->msg, sizeof p->msg, "%s", why != NULL ? why :
+		    "W lists who woke a frame: select one");
+		return PANE_HANDLED | PANE_MSG;
+	}
+	if (!pick_frame(p, t, node, "the frame's wakers"))
+		return PANE_HANDLED | PANE_MSG;
+	nav_view_init(&p->push, PANE_WAKERS);
+	p->push.arg = sy->scope.ev;
+	p->push.arg2 = cpath_func_node(sy->h, cpath_node(t, node)->func);
+	p->push.arg3 = 1;	/* a frame: the scope's pick */
+	snprintf(p->push.label, sizeof p->push.label, "wakers of %s (frame)", TEXT_CLIP(name, 28));
 	return PANE_HANDLED | PANE_PUSH;
 }

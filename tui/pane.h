@@ -57,6 +57,7 @@ enum pane_id {
 	PANE_HELP = PANE_NTABS,	/* the help screen: a pane without a tab */
 	PANE_ANNOTATE,		/* a function's instructions (from hot functions) */
 	PANE_COUNTERS,		/* the counts of a perf stat record file (S) */
+	PANE_WAKERS,		/* who woke an off-CPU function (W) */
 	PANE_COUNT
 };
 
@@ -158,6 +159,7 @@ PANES(X)
 extern const struct pane_ops pane_help_ops;
 extern const struct pane_ops pane_annotate_ops;
 extern const struct pane_ops pane_counters_ops;
+extern const struct pane_ops pane_wakers_ops;
 
 /* Create pane id over session s (keys for help); 0 or -1. */
 int pane_create(struct pane *p, enum pane_id id, struct session *s, const struct keys *keys);
@@ -211,6 +213,17 @@ int pane_push_annotate(struct pane *p, uint32_t func, size_t ev, unsigned zoom, 
     int32_t tid);
 int pane_push_annotate_scope(struct pane *p, uint32_t func);
 int pane_push_samples_through(struct pane *p, const struct cpath *t, uint32_t node,
+    const char *name);
+/*
+ * The wakers view (W): why it cannot open now (no off-CPU time, the
+ * scope's event another, no wakeups recorded), NULL when it can; and
+ * pane_push_wakers_through, the view of the spans whose call path goes
+ * through node of tree t (a frame of a tree or the flame graph: the scope
+ * keeps a tree of the same query, as for the samples through a frame).
+ * The app opens the view of a function (the hot functions' W).
+ */
+const char *pane_wakers_why(const struct symbols *sy);
+int pane_push_wakers_through(struct pane *p, const struct cpath *t, uint32_t node,
     const char *name);
 /*
  * A zoom step of the scope (tui/scope.h scope_zoom: kind, pid, tid, id,

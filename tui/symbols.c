@@ -851,6 +851,7 @@ keyed(struct symbols *sy, struct keytab **kt, const enum hist_key *keys, unsigne
 		*busy = false;
 	if (!sy->done || keytab_spec_of(sy->s, keys, n, sy->children, &sp, msg, sizeof msg) < 0)
 		return NULL;
+	sp.offcpu = sy->has_oc ? &sy->oc : NULL;
 	if (*kt == NULL)
 		*kt = keytab_new(sy->s, &sy->so);
 	scope_filter_named(&sy->scope, sy->start, sy->h, sy->z, &f);

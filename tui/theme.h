@@ -68,6 +68,7 @@
 	X(TL_OFFCPU, "timeline-offcpu") \
 	X(TL_BLOCKED, "timeline-blocked") \
 	X(TL_PREEMPTED, "timeline-preempted") \
+	X(TL_WAKEUP, "timeline-wakeup") \
 	X(TL_HIGHLIGHT, "timeline-highlight") \
 	X(TL_RANGE, "timeline-range") \
 	X(DIFF_GREW, "diff-grew") \

@@ -526,5 +526,8 @@ cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc)
 		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " of %" PRIu64 " %s (damaged%s, or a span over 52 days)\n",
 		    cmd, oc->nbad, oc->nswitch, offcpu_source_name(oc->source),
 		    oc->source == OFFCPU_SRC_BPF ? "" : ", a switch-in timed before its switch-out");
+	if (oc->nwakebad > 0)
+		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " of %" PRIu64 " wakeups (no time, or a payload without its pid)\n",
+		    cmd, oc->nwakebad, oc->nwake);
 	return 0;
 }

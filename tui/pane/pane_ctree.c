@@ -623,6 +623,22 @@ key_samples(struct pane *p)
 	return pane_push_samples_through(p, ct->t, node, name);
 }
 
+/* W: the wakers of the spans through the selected frame. */
+static int
+key_wakers(struct pane *p)
+{
+	struct ctree *ct = p->priv;
+	size_t src = widget_cursor_row(&p->w);
+	uint32_t node;
+	char name[256];
+
+	if (src == WIDGET_NONE || src >= ct->nrows)
+		return pane_push_wakers_through(p, ct->t, 0, "");
+	node = ct->rows[src].node;
+	cpath_func_name(H(ct), N(ct, node)->func, name, sizeof name);
+	return pane_push_wakers_through(p, ct->t, node, name);
+}
+
 static int
 ct_key(struct pane *p, enum action a)
 {
@@ -637,6 +653,8 @@ ct_key(struct pane *p, enum action a)
 		return pane_push_annotate_scope(p, ct_func(p));
 	case ACT_EVENTS:
 		return key_samples(p);
+	case ACT_WAKERS:
+		return key_wakers(p);
 	default:
 		return PANE_IGNORED;
 	}

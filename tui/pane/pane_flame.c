@@ -578,6 +578,21 @@ samples_view(struct pane *p)
 	return pane_push_samples_through(p, f->t, f->sel, buf);
 }
 
+/* W: the wakers of the spans through the selected frame. */
+static int
+wakers_view(struct pane *p)
+{
+	struct flame_pane *f = p->priv;
+	char buf[512];
+
+	if (f->tsy != f->sy)
+		return not_shown(p);
+	if (f->sel == 0)
+		return pane_push_wakers_through(p, f->t, 0, "");
+	frame_name(f, f->sel, buf, sizeof buf);
+	return pane_push_wakers_through(p, f->t, f->sel, buf);
+}
+
 /* ---- keys ---- */
 
 static int
@@ -629,6 +644,8 @@ do_key(struct pane *p, enum action a)
 		return annotate_view(p);
 	case ACT_EVENTS:
 		return samples_view(p);
+	case ACT_WAKERS:
+		return wakers_view(p);
 	case ACT_FILTER:
 	case ACT_CLEAR_FILTER:
 	case ACT_SORT_NEXT:

@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/timeline.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
@@ -78,6 +79,7 @@ struct tl_pane {
 	uint32_t	*pbuf;		/* par: each column's parallelism, at the last draw */
 	uint64_t	*lbuf, *gbuf;
 	uint8_t		*kbuf;		/* per column: the kind of its gap */
+	uint32_t	*wbuf;		/* per column: wakeups ending a gap */
 	unsigned	 cap;
 };
 
@@ -548,6 +550,7 @@ grow_bufs(struct tl_pane *t, unsigned w)
 	t->lbuf = xreallocarray(t->lbuf, w, sizeof *t->lbuf);
 	t->gbuf = xreallocarray(t->gbuf, w, sizeof *t->gbuf);
 	t->kbuf = xreallocarray(t->kbuf, w, sizeof *t->kbuf);
+	t->wbuf = xreallocarray(t->wbuf, w, sizeof *t->wbuf);
 	t->cap = w;
 }
 
@@ -617,6 +620,7 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	timeline_buckets(tl, lane, t->v0, t->v1, w, t->buf);
 	timeline_lost_buckets(tl, lane, t->v0, t->v1, w, t->lbuf);
 	timeline_gap_buckets(tl, lane, t->v0, t->v1, w, t->gbuf, t->kbuf);
+	timeline_wake_buckets(tl, lane, t->v0, t->v1, w, t->wbuf);
 	if (hl) {
 		pick_hl(p);
 		timeline_buckets_picked(tl, t->hl, t->nhl, lane, t->v0, t->v1, w, t->hbuf);
@@ -631,6 +635,8 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_LOST), 0, L'!', '!');
 		else if (hl && t->hbuf[k])
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_HIGHLIGHT), lv, 0, ' ');
+		else if (t->wbuf[k])	/* woken here: the end of a wait */
+			put_glyph(c, y, x + (int)k, col_el(t, k, ck, EL_TL_WAKEUP), 0, 0x2191, '^');	/* ↑ */
 		else if (n)
 			put_glyph(c, y, x + (int)k, col_el(t, k, ck, el), lv, 0, ' ');
 		else if (t->gbuf[k] * 2 >= colw && colw)	/* off CPU: by what the thread waited in */
@@ -709,7 +715,8 @@ head_line(struct pane *p, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " lost (!)", tl->lanes[0].lost);
 	if (tl->has_switch && symbols_offcpu(p->sym) != NULL &&
 	    symbols_offcpu(p->sym)->source == OFFCPU_SRC_SCHED)	/* spans with the states left in */
-		k += snprintf(buf + k, n - (size_t)k, " | off-CPU -S =D ~R+");
+		k += snprintf(buf + k, n - (size_t)k, " | off-CPU -S =D ~R+%s",
+		    symbols_offcpu(p->sym)->nwoken ? " ^woken" : "");
 	else if (tl->has_switch)
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU (-)");
 	if (t->highlight)
@@ -969,6 +976,7 @@ tl_free(struct pane *p)
 	free(t->lbuf);
 	free(t->gbuf);
 	free(t->kbuf);
+	free(t->wbuf);
 	free(t);
 }
 
