@@ -364,3 +364,15 @@ END {
 
 echo "== $swdata: PERF_RECORD_SWITCH records alone (approximate)"
 compare "$swdata" "$tmp/sw/indep" "burn waiter holder" 2
+
+# The browser's scope-command names its off-CPU event: top, folded and export take
+# --event off-cpu as --off-cpu, to the byte.
+for cmd in "top --children --sort sym --tsv" "folded" "export --format folded"; do
+	a=$("$bin" $cmd --off-cpu --kallsyms /dev/null "$data" 2>/dev/null)
+	b=$("$bin" $cmd --event off-cpu --kallsyms /dev/null "$data" 2>/dev/null)
+	if [ -z "$a" ] || [ "$a" != "$b" ]; then
+		echo "FAIL: perfnav $cmd --event off-cpu is not --off-cpu"
+		exit 1
+	fi
+done
+echo "--event off-cpu: as --off-cpu for top, folded and export"

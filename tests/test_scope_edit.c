@@ -129,6 +129,35 @@ Test(scope_edit, command_line)
 	session_close(s);
 }
 
+/*
+ * The off-CPU event's command line says --off-cpu (top, folded and export
+ * take --event off-cpu as that too), and running it gives the pane's total.
+ */
+Test(scope_edit, command_line_of_the_off_cpu_event)
+{
+	struct session *s = open_fixture("offcpu.data");
+	struct symbols *sy = resolved(s);
+	struct scope_edit_ctx cx = { s, sy->h, sy->z, false };
+	struct scope_cmd c = { .sub = "top", .common = "--kallsyms /dev/null", .file = "x.data" };
+	struct scope *sc = &sy->scope;
+	char msg[300], cmd[1024];
+	size_t ev = SIZE_MAX;
+
+	for (size_t i = 0; i < hist_nevents(sy->h); i++)
+		if (symbols_event_offcpu(sy, i))
+			ev = i;
+	cr_assert_neq(ev, SIZE_MAX, "the browser has the off-cpu event");
+	cr_assert_eq(scope_edit(sc, &cx, "-e off-cpu", msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(sc->ev, ev);
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav top --kallsyms /dev/null --off-cpu x.data");
+	c.sub = "folded";
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav folded --kallsyms /dev/null --off-cpu x.data");
+	symbols_free(sy);
+	session_close(s);
+}
+
 /* The title names the steps in the order they were taken, whatever their kind. */
 Test(scope_edit, title_in_step_order)
 {

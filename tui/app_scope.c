@@ -181,8 +181,9 @@ app_scope_command(struct app *a)
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	wrap_command(cmd, wrapped, sizeof wrapped, COLS - 6);
 	a->row_title = "the scope as a command line (any key closes it)";
-	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s%s",
+	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s%s%s",
 	    wrapped, sc->nxf ? "\n(the call-path transforms are the browser's own: not in the command)" :
-	    "");
+	    "", strcmp(c.sub, "tree") == 0 && symbols_event_offcpu(a->sym, sc->ev) ?
+	    "\n(tree counts samples; the On-CPU and Off-CPU columns are the browser's own)" : "");
 	app_msg(a, EL_MESSAGE, "%s", cmd);
 }

@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/top_graph.h"
@@ -575,8 +576,14 @@ scope_command(const struct scope *sc, const struct scope_edit_ctx *cx, const str
 		o += (size_t)snprintf(buf + o, n - o, " %s", c->common);
 	o = o < n ? o : n - 1;
 	if (hist_nevents(cx->h) > 1 && sc->ev < hist_nevents(cx->h) && strcmp(c->sub, "tree") != 0 &&
-	    !c->no_event)
-		o = put_opt(buf, n, o, "--event", hist_str(cx->h, hist_event(cx->h, sc->ev)->name));
+	    !c->no_event) {
+		const char *ev = hist_str(cx->h, hist_event(cx->h, sc->ev)->name);
+
+		if (strcmp(ev, OFFCPU_EVENT_NAME) == 0)	/* the browser's off-CPU event */
+			o = put_word(buf, n, o, "--off-cpu");
+		else
+			o = put_opt(buf, n, o, "--event", ev);
+	}
 	if (c->sort != NULL)
 		o = put_opt(buf, n, o, "--sort", c->sort);
 	if (c->no_children)

@@ -79,7 +79,11 @@ export_opt(void *arg, int val, const char *optarg)
 		a->out = optarg;
 		return 0;
 	case OPT_EVENT:
-		a->event = optarg;
+		/* the browser's off-CPU event, as its scope-command writes it: --off-cpu */
+		if (strcmp(optarg, OFFCPU_EVENT_NAME) == 0)
+			a->off_cpu = true;
+		else
+			a->event = optarg;
 		return 0;
 	case OPT_PERIOD:
 		a->period = true;

@@ -35,7 +35,7 @@ struct folded_args {
 };
 
 static const struct cmd_opt folded_opts[] = {
-	{ "event", 1, OPT_EVENT, "NAME: the event to fold (default: the first with samples)" },
+	{ "event", 1, OPT_EVENT, "NAME: the event to fold (default: the first with samples; off-cpu: the off-CPU time, as --off-cpu)" },
 	{ "period", 0, OPT_PERIOD, "count the sample period instead of samples" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
 	{ "off-cpu", 0, OPT_OFF_CPU, "fold off-CPU time instead, as perfnav top --off-cpu counts it (from sched:sched_switch samples, else PERF_RECORD_SWITCH records, approximate, else offcpu-time samples): each stack's count is its off-CPU nanoseconds" },
@@ -50,6 +50,11 @@ folded_opt(void *arg, int val, const char *optarg)
 
 	switch (val) {
 	case OPT_EVENT:
+		/* the browser's off-CPU event, as its scope-command writes it: --off-cpu */
+		if (strcmp(optarg, OFFCPU_EVENT_NAME) == 0) {
+			a->off_cpu = a->period = true;
+			break;
+		}
 		a->event = optarg;
 		break;
 	case OPT_PERIOD:

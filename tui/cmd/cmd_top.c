@@ -74,7 +74,7 @@ static const struct cmd_opt top_opts[] = {
 	{ "parallelism", 1, OPT_PARALLELISM, "LEVELS: rows of samples of these parallelisms only, e.g. 1-2 (serial phases), 1,64-128 (totals unchanged, as perf 6.15's)" },
 	{ "children", 0, OPT_CHILDREN, "add the periods of callees to callers (default with callchains, except for --tsv)" },
 	{ "no-children", 0, OPT_NO_CHILDREN, "self overhead only (default without callchains)" },
-	{ "event", 1, OPT_EVENT, "NAME: only this event" },
+	{ "event", 1, OPT_EVENT, "NAME: only this event (off-cpu: the off-CPU time, as --off-cpu)" },
 	{ "tsv", 0, OPT_TSV, "tab-separated rows: EVENT [CHILDREN_PCT] SELF_PCT SAMPLES KEY...; with --latency a LAT_ before each _PCT" },
 	{ "percent-limit", 1, OPT_PCT, "P: hide rows under P percent (and, as perf, call-graph nodes, unless a later -g gives a minimum)" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
@@ -106,6 +106,8 @@ top_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_EVENT:
 		a->event = optarg;
+		/* the browser's off-CPU event, as its scope-command writes it: --off-cpu */
+		a->off_cpu |= strcmp(optarg, OFFCPU_EVENT_NAME) == 0;
 		break;
 	case OPT_TSV:
 		a->tsv = true;
