@@ -38,6 +38,7 @@ struct thr {
 	uint32_t	 waiting;	/* span index or HMAP_NONE */
 	uint64_t	 wake_pos;	/* its last wakeup's index position, or NO_POS */
 	uint64_t	 wake_t;	/* and time */
+	uint64_t	 in_t;		/* its last switch-in's time, or NO_POS */
 };
 
 struct offcpu_pairing {
@@ -57,7 +58,7 @@ thread_of(struct offcpu_pairing *p, int64_t tid)
 	if (slot == HMAP_NONE) {
 		GROW(p->thr, p->capthr, p->nthr + 1);
 		slot = (uint32_t)p->nthr++;
-		p->thr[slot] = (struct thr){ NO_POS, HMAP_NONE, NO_POS, 0 };
+		p->thr[slot] = (struct thr){ NO_POS, HMAP_NONE, NO_POS, 0, NO_POS };
 		hmap_set(&p->slot_of, key, slot);
 	}
 	return &p->thr[slot];
@@ -71,6 +72,7 @@ pair_in(struct offcpu_pairing *p, int64_t tid, uint64_t t)
 	struct thr *th = thread_of(p, tid);
 	struct offcpu_span *sp;
 
+	th->in_t = t;	/* on CPU from here to its next switch-out */
 	if (th->waiting == HMAP_NONE)
 		return;
 	sp = &o->v[th->waiting];
@@ -101,7 +103,7 @@ span_new(struct offcpu *o, uint8_t **open, uint64_t pos, uint64_t ns, int64_t ti
 		if (open != NULL)
 			*open = xreallocarray(*open, o->cap, 1);
 	}
-	o->v[o->n] = (struct offcpu_span){ pos, ns, (int32_t)tid, state, flags, OFFCPU_NO_WAKER };
+	o->v[o->n] = (struct offcpu_span){ pos, ns, (int32_t)tid, state, flags, OFFCPU_NO_WAKER, 0 };
 	if (open != NULL)
 		(*open)[o->n] = 1;
 	return (uint32_t)o->n++;
@@ -115,7 +117,9 @@ pair_out(struct offcpu_pairing *p, int64_t tid, uint64_t pos, uint64_t t, uint16
 {
 	struct offcpu *o = p->o;
 	struct thr *th = thread_of(p, tid);
+	uint64_t on = th->in_t != NO_POS && t >= th->in_t ? t - th->in_t : 0;
 
+	th->in_t = NO_POS;
 	if (th->waiting != HMAP_NONE) {
 		o->nagain++;
 		p->open[th->waiting] = 2;	/* dropped, not counted as open */
@@ -126,6 +130,8 @@ pair_out(struct offcpu_pairing *p, int64_t tid, uint64_t pos, uint64_t t, uint16
 		return;
 	}
 	th->waiting = span_new(o, &p->open, pos, t, tid, state, flags);
+	if (th->waiting != HMAP_NONE)
+		o->v[th->waiting].on_ns = on;
 }
 
 /* One sched_switch at index position pos, time t: next_pid switched in, prev_pid out. */

@@ -90,6 +90,10 @@ struct offcpu_span {
 	uint16_t	flags;		/* OFFCPU_* */
 	uint64_t	waker;		/* index position of the wakeup that ended it
 					 * (a sched_waking sample), or OFFCPU_NO_WAKER */
+	uint64_t	on_ns;		/* the thread's time on CPU before it, from its
+					 * last switch-in to this switch-out; 0 when that
+					 * switch-in was not recorded (a per-task
+					 * recording's from idle) or the source has none */
 };
 
 /* Where the spans came from. */

@@ -406,29 +406,56 @@ Test(scope, transforms_in_hot_processes_and_events)
 }
 
 /*
- * The processes' On-CPU and Off-CPU columns of a thread: its spans' time
- * off CPU, and from each switch-in to its next switch-out, over the spans
- * whose switch-out is in [t0, t1]; worked out here from the spans.
+ * A thread's time off CPU in [t0, t1] from the spans (each whose
+ * switch-out is in it), and its time on CPU worked out here from perf's own
+ * text of the recording (tests/data/expected/offcpu.data.offcpu-script.txt,
+ * perf script's sched_switch lines): from each switch-in (next_pid) to the
+ * thread's next switch-out (prev_pid), counted when that switch-out is
+ * paired (switched in again before it is switched out again), as the spans
+ * are.
  */
 static void
 thread_times(const struct session *s, const struct offcpu *o, int32_t tid, uint64_t t0, uint64_t t1,
     uint64_t *on, uint64_t *off)
 {
-	uint64_t tin = 0;
+	FILE *fp = fopen(test_data("expected/offcpu.data.offcpu-script.txt"), "r");
+	char line[4096];
+	uint64_t in = 0, pend = 0;
+	bool has_in = false, has_pend = false;
 
 	*on = *off = 0;
 	for (size_t k = 0; k < o->n; k++) {
 		uint64_t t = index_ent(session_index(s), (size_t)o->v[k].pos)->time;
 
-		if (o->v[k].tid != tid)
-			continue;
-		if (t >= t0 && t <= t1) {
+		if (o->v[k].tid == tid && t >= t0 && t <= t1)
 			*off += o->v[k].ns;
-			if (tin != 0 && t >= tin)
-				*on += t - tin;
-		}
-		tin = t + o->v[k].ns;
 	}
+	cr_assert_not_null(fp);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		unsigned long sec, nsec;
+		long prev, next;
+		const char *pp = strstr(line, " prev_pid="), *np = strstr(line, " next_pid=");
+		uint64_t t;
+
+		if (pp == NULL || np == NULL || sscanf(line, " %*d %lu.%lu:", &sec, &nsec) != 2)
+			continue;
+		prev = strtol(pp + 10, NULL, 10);
+		next = strtol(np + 10, NULL, 10);
+		t = (uint64_t)sec * 1000000000u + nsec;
+		if (next == tid) {	/* switched in: a pending switch-out is paired */
+			if (has_pend)
+				*on += pend;
+			has_pend = false;
+			in = t;
+			has_in = true;
+		}
+		if (prev == tid) {	/* switched out: its run pends until it is paired */
+			has_pend = true;	/* a switch-out before: dropped */
+			pend = has_in && t >= in && t >= t0 && t <= t1 ? t - in : 0;
+			has_in = false;
+		}
+	}
+	fclose(fp);
 }
 
 /* A thread's row's cell of column title, or NULL when it has no row or several. */

@@ -586,7 +586,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	struct hot *ht = p->priv;
 	const struct hist_event *he = hist_event(hot_h(ht), ht->ev);
 	size_t nev = hist_nevents(hot_h(ht));
-	char keys[200], dur[96];
+	char keys[200], dur[160];
 	int k = 0;
 
 	buf[0] = '\0';

@@ -85,8 +85,8 @@ struct pr {
 	unsigned	 oc_gen, oc_sgen;
 	uint64_t	*toff;		/* ns per thread id */
 	uint64_t	*poff;		/* ns per tk->procs */
-	/* sched_switch spans: on-CPU time, from a switch-in to the next switch-out */
-	uint64_t	*ton, *pon, *tin;	/* ns per thread id, per process; the last switch-in */
+	/* on-CPU time: from each recorded switch-in to the next switch-out */
+	uint64_t	*ton, *pon;	/* ns per thread id, per process */
 };
 
 /* A logical column's place among those shown (no C_ON, C_OFF without off-CPU time): -1, none. */
@@ -311,14 +311,12 @@ count_offcpu(struct pane *p, struct pr *pr)
 		pr->poff = xcalloc(pr->tk->nprocs + 1, sizeof *pr->poff);
 		pr->ton = xcalloc(tt->n + 1, sizeof *pr->ton);
 		pr->pon = xcalloc(pr->tk->nprocs + 1, sizeof *pr->pon);
-		pr->tin = xcalloc(tt->n + 1, sizeof *pr->tin);
 	}
 	pr->oc = oc;
 	pr->oc_gen = p->sym->gen;
 	pr->oc_sgen = sc->gen;
 	memset(pr->toff, 0, (tt->n + 1) * sizeof *pr->toff);
 	memset(pr->ton, 0, (tt->n + 1) * sizeof *pr->ton);
-	memset(pr->tin, 0, (tt->n + 1) * sizeof *pr->tin);
 	scope_time_range(sc, &t0, &t1);
 	for (size_t k = 0; k < oc->n; k++) {
 		size_t pos = (size_t)oc->v[k].pos;
@@ -333,12 +331,11 @@ count_offcpu(struct pane *p, struct pr *pr)
 		in = e->time >= t0 && e->time <= t1 && (by_hist ? symbols_scope_has(p->sym, pos) :
 		    !((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, oc->v[k].tid) ||
 		    (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))));
-		/* on CPU from its last switch-in (its span before) to this switch-out */
-		if (in && pr->tin[th] != 0 && e->time >= pr->tin[th])
-			pr->ton[th] += e->time - pr->tin[th];
-		if (in)
+		/* on CPU from its last recorded switch-in to this switch-out; off CPU after */
+		if (in) {
+			pr->ton[th] += oc->v[k].on_ns;
 			pr->toff[th] += oc->v[k].ns;
-		pr->tin[th] = e->time + oc->v[k].ns;
+		}
 	}
 	for (size_t i = 0; i < pr->tk->nprocs; i++) {
 		const struct task_proc *pc = &pr->tk->procs[i];
@@ -446,7 +443,7 @@ pr_row(struct pane *p, size_t idx, struct row *r)
 		uint64_t on = w->kind == K_PROC ? pr->pon[w->proc] : pr->ton[w->thread];
 
 		row_set(r, col(pr, C_OFF), off ? EL_TIME : EL_DIM, "%s", off ? text_duration(t, sizeof t, off) : "0");
-		if (pr->oc->source != OFFCPU_SRC_SCHED)	/* no switch-in times: not known */
+		if (pr->oc->source == OFFCPU_SRC_BPF)	/* no switch-in times: not known */
 			row_set(r, col(pr, C_ON), EL_DIM, "-");
 		else
 			row_set(r, col(pr, C_ON), on ? EL_TIME : EL_DIM, "%s", on ? text_duration(t, sizeof t, on) : "0");
@@ -592,7 +589,6 @@ pr_free(struct pane *p)
 	free(pr->poff);
 	free(pr->ton);
 	free(pr->pon);
-	free(pr->tin);
 	free(pr->procs);
 	free(pr->rows);
 	free(pr);
