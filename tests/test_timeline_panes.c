@@ -62,6 +62,11 @@ Test(panes, timeline_lanes_of_switch_fixture)
 	cr_assert_eq(p.ops->nrows(&p), 2);
 	cr_assert(strstr(tl_row_text(&p, 1, r), "cpu ?"), "%s", r->col[0]);
 	cr_assert_str_eq(r->col[1], "228");
+	/* t on it: no cpu to zoom into (it made a zoom to cpu 4294967295) */
+	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_MSG);
+	cr_assert(strstr(p.msg, "record no cpu") != NULL, "%s", p.msg);
+	cr_assert_eq(p.ops->key(&p, ACT_UP), PANE_HANDLED | PANE_REDRAW);
 	/* no symbols: nothing to scope */
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_MARK), PANE_HANDLED | PANE_REDRAW);
 	cr_assert_eq(p.ops->key(&p, ACT_ENTER), PANE_HANDLED | PANE_MSG | PANE_REDRAW);

@@ -418,6 +418,10 @@ zoom_lane(struct pane *p)
 		    "cpu: select one");
 		return PANE_HANDLED | PANE_MSG;
 	}
+	if (l->kind == TL_KIND_CPU && l->cpu < 0) {	/* samples that record no cpu: no cpu to zoom to */
+		snprintf(p->msg, sizeof p->msg, "the samples of this lane record no cpu: no cpu zoom");
+		return PANE_HANDLED | PANE_MSG;
+	}
 	if (l->kind == TL_KIND_CPU) {
 		snprintf(label, sizeof label, "cpu %" PRId32, l->cpu);
 		return pane_push_zoom(p, PANE_TIMELINE, SZ_CPU, 0, 0, (uint32_t)l->cpu, label);
