@@ -1106,5 +1106,14 @@ for f in branch-bad.data mem-bad.data; do
 	done
 done
 
+# an inverted --time range is a usage error said as such (it printed nothing, exit 0)
+"$bin" top --time 50%-10% "$data/fp.data" > "$tmp/got" 2> "$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$tmp/got" ] && grep -q "ends before it starts" "$tmp/err"; then
+	ok
+else
+	ko "top --time 50%-10%: status $rc: $(head -c 200 "$tmp/err")"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -41,6 +41,7 @@ Test(scope_edit, errors_apply_nothing)
 		{ "--tid 26195,26196", "one at a time" },
 		{ "--tid 99999", "no such thread" },
 		{ "--time 0%-10%,50%-60%", "one range a step" },
+		{ "--time 50%-10%", "ends before it starts" },
 		{ "--dsos libnothere.so", "no shared object of that name" },
 		{ "--symbols no_such_function", "no function of that name" },
 		{ "--comms nobody", "no command of that name" },

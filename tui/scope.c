@@ -387,8 +387,10 @@ scope_time_refusal(const struct scope *sc, uint64_t start, uint64_t end)
 {
 	uint64_t s, e;
 
+	if (end < start)
+		return "that range ends before it starts";
 	/* outside the scope: the intersection would be empty */
-	if (end < start || (scope_time_range(sc, &s, &e) && (start > e || end < s)))
+	if (scope_time_range(sc, &s, &e) && (start > e || end < s))
 		return "that range is outside the current time scope";
 	if (sc->ntr >= SCOPE_TIME_MAX)
 		return SCOPE_STR(SCOPE_TIME_MAX) " time steps at most: Esc removes one";

@@ -119,6 +119,11 @@ filter_opts_setup(struct filter_opts *fo, const struct session *s, const char *f
 			    opt_what(FILTER_OPT_TIME));
 			return -1;
 		}
+		for (size_t i = 0; i < fo->f.ntime; i++)
+			if (fo->f.time[i].end != 0 && fo->f.time[i].end < fo->f.time[i].start) {
+				snprintf(msg, n, "--time %s: a range ends before it starts", textout_esc(fo->time));
+				return -1;
+			}
 	}
 	for (size_t i = 0; i < at->n; i++)
 		cpu |= (at->v[i].attr.sample_type & PERF_SAMPLE_CPU) != 0;
