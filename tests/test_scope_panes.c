@@ -656,3 +656,42 @@ Test(scope, wakers_of_a_function_follow_the_scope)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * With the scope's event off-cpu, the events list shows the switch-outs
+ * behind it (sched_switch samples) in place of nothing: the trial's
+ * "samples __schedule [0/0]".
+ */
+Test(scope, offcpu_event_lists_its_switch_outs)
+{
+	struct session *s = open_fixture("offcpu.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	struct pane ev;
+	struct nav_view v;
+	size_t off = SIZE_MAX, nsw = 0;
+	int swattr = -1;
+
+	symbols_run(sy);
+	for (size_t i = 0; i < hist_nevents(sy->h); i++)
+		if (symbols_event_offcpu(sy, i))
+			off = i;
+	cr_assert_neq(off, SIZE_MAX);
+	for (size_t i = 0; i < session_attrs(s)->n; i++)
+		if (strcmp(session_attr_name(s, (int)i), "sched:sched_switch") == 0)
+			swattr = (int)i;
+	for (size_t i = 0; i < ix->n; i++)
+		nsw += ent_type(index_ent(ix, i)) == PF_REC_SAMPLE && (int)ent_attr(index_ent(ix, i)) == swattr;
+	scope_set_event(&sy->scope, off);
+	cr_assert_eq(symbols_scope_attr(sy), swattr, "the off-CPU event's records are sched_switch's");
+	cr_assert_eq(pane_create_sym(&ev, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	snprintf(v.filter, sizeof v.filter, "type:SAMPLE");
+	ev.ops->enter(&ev, &v);
+	ev.ops->resize(&ev, 40, 200);
+	cr_assert_eq(widget_count(&ev.w), nsw, "%zu samples listed, %zu sched_switch samples", widget_count(&ev.w),
+	    nsw);
+	pane_destroy(&ev);
+	symbols_free(sy);
+	session_close(s);
+}

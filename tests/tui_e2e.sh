@@ -1160,6 +1160,8 @@ wait_for "Flame graph, top-down \\(b\\) \\| off-cpu \\(2 of 2, \\}\\) \\| [0-9]+
 keys 2
 wait_for "Off-CPU" "off-cpu: the processes' Off-CPU column"
 wait_for "778/784 +offcpu +[0-9]+ +[0-9.]+ .* [0-9.]+ ms" "off-cpu: a thread's time off CPU"
+# the legend comes last on the header line: a wider window holds it whole
+tmux -L "$sock" resize-window -t e2e -x 120 -y 30
 keys 9
 wait_for "\\| off-CPU -S =D ~R\\+$" "off-cpu: the timeline's gaps by state"
 wait_for "778/784 offcpu .*─" "off-cpu: a thread's gaps drawn"

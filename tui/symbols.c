@@ -836,6 +836,12 @@ symbols_scope_attr(const struct symbols *sy)
 
 	if (sy == NULL || sy->h == NULL || hist_nevents(sy->h) < 2)
 		return -1;
+	/* the off-CPU event's records are its spans' switch-out samples (sched_switch's) */
+	if (symbols_event_offcpu(sy, sy->scope.ev) && sy->oc.n > 0) {
+		unsigned a = ent_attr(index_ent(session_index(sy->s), (size_t)sy->oc.v[0].pos));
+
+		return a != ENT_ATTR_NONE ? (int)a : -1;
+	}
 	he = hist_event(sy->h, sy->scope.ev);
 	return he != NULL ? he->attr : -1;
 }

@@ -221,7 +221,11 @@ const struct cpath *symbols_scope_tree(struct symbols *sy);
  * time steps (hist_scope_has), and its call path left by the transforms?
  */
 bool symbols_scope_has(struct symbols *sy, size_t pos);
-/* The attr index of the scope's event when the hist has several, else -1 (every sample). */
+/*
+ * The attr index of the scope's event when the hist has several, else -1
+ * (every sample); for the off-CPU event, the attr of its spans' samples
+ * (sched_switch's: the switch-outs the events list and the timeline show).
+ */
 int symbols_scope_attr(const struct symbols *sy);
 
 /*
