@@ -1052,6 +1052,9 @@ wait_for "symbols in [0-9.]+ s" "annotate nav: symbols resolved"
 keys Home Down Down Down Down Down a
 wait_for "^ mix in cpu, cpu-clock: 8 samples" "annotate nav: mix annotated"
 wait_for "hot > annotate mix \[11/21\]" "annotate nav: on mix's hottest line, its call of mix_one"
+keys y
+wait_for "this view's rows have no command of their own" "y in annotate: says its line is the scope's hot functions"
+keys Escape
 keys Enter
 wait_for "^ mix_one in cpu, cpu-clock: 138 samples" "Enter on a call: the callee's annotate view"
 wait_for "hot > annotate mix > annotate mix_one \[10/16\]" "the callee: a view of the history, on its hottest"

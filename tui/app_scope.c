@@ -117,6 +117,24 @@ wrap_command(const char *cmd, char *out, size_t n, int width)
 	out[o] = '\0';
 }
 
+/* Append s to buf (n bytes), cut to fit. */
+static void
+text_append(char *buf, size_t n, const char *s)
+{
+	size_t k = strlen(buf);
+
+	if (k + 1 < n)
+		snprintf(buf + k, n - k, "%s", s);
+}
+
+/* Is pane id a view whose rows no subcommand prints (the command is then the scope's top)? */
+static bool
+own_view(enum pane_id id)
+{
+	return id != PANE_HOT && id != PANE_PROCS && id != PANE_TIMELINE && id != PANE_TOPDOWN &&
+	    id != PANE_BOTTOMUP && id != PANE_FLAME && id != PANE_FSCOPE;
+}
+
 void
 app_scope_command(struct app *a)
 {
@@ -181,9 +199,16 @@ app_scope_command(struct app *a)
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	wrap_command(cmd, wrapped, sizeof wrapped, COLS - 6);
 	a->row_title = "the scope as a command line (any key closes it)";
-	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s%s%s",
-	    wrapped, sc->nxf ? "\n(the call-path transforms are the browser's own: not in the command)" :
-	    "", strcmp(c.sub, "tree") == 0 && symbols_event_offcpu(a->sym, sc->ev) ?
-	    "\n(tree counts samples; the On-CPU and Off-CPU columns are the browser's own)" : "");
+	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s",
+	    wrapped);
+	if (sc->nxf)
+		text_append(a->row_text, sizeof a->row_text,
+		    "\n(the call-path transforms are the browser's own: not in the command)");
+	if (strcmp(c.sub, "tree") == 0 && symbols_event_offcpu(a->sym, sc->ev))
+		text_append(a->row_text, sizeof a->row_text,
+		    "\n(tree counts samples; the On-CPU and Off-CPU columns are the browser's own)");
+	if (own_view(p->id))
+		text_append(a->row_text, sizeof a->row_text, "\n(this view's rows have no command of "
+		    "their own: the line is the scope's hot functions)");
 	app_msg(a, EL_MESSAGE, "%s", cmd);
 }
