@@ -545,3 +545,40 @@ Test(summary_pane, names_drawn_escaped)
 	session_close(s);
 	pd_free(&b);
 }
+
+/*
+ * In a time step the unresolved rows (counted once over every sample) are
+ * a share of every sample, never over 100% (the trial's 120% was their
+ * count over the step's samples).
+ */
+Test(summary_pane, unresolved_share_in_a_time_step)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	struct pane p;
+	struct nav_view v;
+	struct row r;
+	size_t sect, at;
+	char want[32];
+
+	symbols_run(sy);
+	cr_assert(scope_time_push(&sy->scope, index_ent(ix, ix->n / 2)->time, index_ent(ix, ix->n * 3 / 5)->time));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_SUMMARY);
+	p.ops->enter(&p, &v);
+	sect = item_at(&p, 0, "Unresolved symbols");
+	cr_assert_neq(sect, WIDGET_NONE);
+	at = item_at(&p, sect + 1, "[kernel.kallsyms]");
+	cr_assert_neq(at, WIDGET_NONE);
+	row_reset(&r);
+	p.ops->row(&p, widget_source(&p.w, at), &r);
+	snprintf(want, sizeof want, "%.2f%%", 100.0 * (double)strtoull(r.col[1], NULL, 10) /
+	    (double)session_counts(s)->by_type[PF_REC_SAMPLE]);
+	cr_assert_str_eq(r.col[2], want, "share %s, of every sample %s", r.col[2], want);
+	cr_assert_lt(strtod(r.col[2], NULL), 100.0);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

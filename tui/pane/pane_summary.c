@@ -371,14 +371,14 @@ add_tasks(struct pane *p, struct sm *sm, bool threads)
 static void
 add_unres(struct sm *sm)
 {
-	struct srow *r = head(sm, 5, "Unresolved symbols");
+	struct srow *r = head(sm, 5, "Unresolved symbols (of the whole recording)");
 	struct symbolizer *z = sm->sy->z;
-	uint64_t total = 0;
+	/* the whys are counted once over every sample (perfnav top --why's): a share of all of
+	 * them, not of a time step's (the trial's 120%) */
+	uint64_t total = sm->sy->samples_total;
 
 	free(sm->unres);
 	sm->nunres = summary_unresolved(sm->sy->h, &sm->unres);
-	for (size_t i = 0; i < hist_nevents(sm->sy->h); i++)
-		total += hist_event(sm->sy->h, i)->nsamples;
 	for (size_t i = 0; i < sm->nunres; i++) {
 		const struct summary_unres *u = &sm->unres[i];
 
