@@ -404,7 +404,8 @@ Test(hot, drill_zoom_and_samples)
 	/* t: the thread of the row */
 	go(&p, &root);
 	widget_move(&p.w, (long)i);
-	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(p.ops->key(&p, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH | PANE_MSG);
+	cr_assert_not_null(strstr(p.msg, "busiest thread"), "a row of several threads: says which: %s", p.msg);
 	cr_assert_eq(p.push.arg, SZ_TID);
 	cr_assert_not_null(strstr(p.push.label, "thread 25671"), "%s", p.push.label);
 	go(&p, &p.push);
@@ -722,7 +723,7 @@ Test(hot, thread_zoom_call_paths_are_the_threads)
 	cr_assert_leq(whole, whole_st);
 	/* t on worker_mul: its thread */
 	i = find_text(&p, "[.] worker_mul");
-	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH | PANE_MSG);
 	tid = (int32_t)(uint32_t)p.push.arg2;
 	go(&p, &p.push);
 	i = find_text(&p, "[.] start_thread");
@@ -1086,7 +1087,7 @@ Test(hot, event_zoom_and_function_are_the_scopes)
 	widget_move(&p.w, (long)i);
 	cr_assert_eq(p.ops->func(&p), wm, "func: the selected symbol's function");
 	gen = sy->scope.gen;
-	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(key_at(&p, i, ACT_ZOOM_THREAD), PANE_HANDLED | PANE_PUSH | PANE_MSG);
 	go(&p, &p.push);
 	cr_assert(sy->scope.zoomed, "a thread zoom is the scope's");
 	cr_assert(sy->scope.sel.by_tid);

@@ -393,12 +393,20 @@ key_zoom_thread(struct pane *p, const struct hrow *w)
 	struct hot *ht = p->priv;
 	char label[NAV_LABEL_MAX];
 	const struct hist_entry *e;
+	int r;
 
 	if (w == NULL)
 		return PANE_HANDLED;
 	e = &ht->ents[w->ent];
 	snprintf(label, sizeof label, "thread %" PRId32 " %s", e->tid, TEXT_CLIP(thread_comm(p, e->tid), 24));
-	return pane_push_zoom(p, PANE_HOT, SZ_TID, e->pid, e->tid, 0, label);
+	r = pane_push_zoom(p, PANE_HOT, SZ_TID, e->pid, e->tid, 0, label);
+	if ((r & PANE_PUSH) && !(ht->keep & HIST_KEEP(HIST_KEY_TID))) {
+		/* a row of several threads (no tid key): its busiest one, said */
+		snprintf(p->msg, sizeof p->msg, "thread %" PRId32 ": the row's busiest thread (the row "
+		    "sums its threads: ':' --sort tid,sym lists them)", e->tid);
+		r |= PANE_MSG;
+	}
+	return r;
 }
 
 /* c: collapse the row, or its parent if it is not expanded. */
