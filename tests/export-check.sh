@@ -167,8 +167,74 @@ PYEOF2
 	if [ "$n" = "$want" ] && [ "$t" -lt "$want" ]; then ok; else ko "fork.data --aggregate: $n samples in $t traces, top counts $want"; fi
 fi
 
+# svg: well-formed XML (Python's parser); the root frame's samples are top's; each frame's
+# children fit in it; every function of perfnav folded's stacks has a frame; rendered by a
+# headless Chromium when one is installed: the picture has the SVG's size and is not blank.
+for f in fp.data fork.data; do
+	for inv in "" --inverted; do
+		"$bin" export --format svg $inv "${sym[@]}" "$data/$f" > "$tmp/g.svg" 2>/dev/null
+		want=$("$bin" top --tsv "${sym[@]}" "$data/$f" 2>/dev/null | awk -F'\t' 'NR > 1 { s += $3 } END { print s }')
+		"$bin" folded "${sym[@]}" "$data/$f" > "$tmp/gf" 2>/dev/null
+		if out=$(python3 - "$tmp/g.svg" "$want" "$tmp/gf" "$inv" <<'PYEOF2'
+import re, sys
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+frames = []
+for g in root.iter(ns + "g"):
+    r, t = g.find(ns + "rect"), g.find(ns + "title")
+    m = re.match(r"(.*) \((\d+) samples?, [\d.]+%\)$", t.text)
+    frames.append((m.group(1), int(m.group(2)), float(r.get("x")), float(r.get("y")), float(r.get("width"))))
+all_ = [f for f in frames if f[0] == "all"]
+if len(all_) != 1 or all_[0][1] != int(sys.argv[2]) or all_[0][4] != 1200:
+    print("root", all_, sys.argv[2]); sys.exit(1)
+step = 16 if sys.argv[4] else -16   # children below (an icicle) or above
+for a in frames:   # the frames one row on and inside a's columns: its children
+    kids = [b for b in frames if abs(b[3] - a[3] - step) < 0.1 and b[2] >= a[2] and b[2] + b[4] <= a[2] + a[4] + 0.01]
+    if sum(k[4] for k in kids) > a[4] + 0.01 or sum(k[1] for k in kids) > a[1]:
+        print("children wider than", a); sys.exit(1)
+names = {f[0] for f in frames}
+want = set()
+for line in open(sys.argv[3], encoding="utf-8", errors="replace"):
+    for fn in line.rsplit(" ", 1)[0].split(";")[1:]:
+        if not fn.startswith("["):
+            want.add(fn)
+missing = [n for n in want if n not in names and not any(n in x for x in names)]
+if missing:
+    print("no frame of", missing[:5]); sys.exit(1)
+print("%d frames" % len(frames))
+PYEOF2
+		); then ok; echo "export-check: $f svg $inv: $out"; else ko "$f: svg $inv: $out"; fi
+	done
+done
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ]; then
+	"$bin" export --format svg "${sym[@]}" "$data/fork.data" > "$tmp/r.svg" 2>/dev/null
+	h=$(sed -n 's/.*<svg [^>]*height="\([0-9]*\)".*/\1/p' "$tmp/r.svg" | head -1)
+	(cd "$tmp" && timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	    --window-size=1200,"$h" --screenshot="$tmp/r.png" "file://$tmp/r.svg" >/dev/null 2>&1)
+	if out=$(python3 - "$tmp/r.png" "$h" <<'PYEOF2'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+w, h = struct.unpack(">II", d[16:24])
+idat, i = b"", 8
+while i < len(d):
+    n, = struct.unpack(">I", d[i:i + 4]); kind = d[i + 4:i + 8]
+    if kind == b"IDAT":
+        idat += d[i + 8:i + 8 + n]
+    i += 12 + n
+px = zlib.decompress(idat)
+if w != 1200 or h != int(sys.argv[2]) or len(set(px[::97])) < 8:
+    print("picture %dx%d, %d distinct bytes" % (w, h, len(set(px[::97])))); sys.exit(1)
+print("rendered %dx%d" % (w, h))
+PYEOF2
+	); then ok; echo "export-check: svg in $browser: $out"; else ko "svg in $browser: $out"; fi
+else
+	echo "export-check: svg rendering: skipped (no chromium: apt-get install chromium)"
+fi
+
 # (names that are no valid UTF-8 or hold control characters: tests/fuzz/fuzz_export.c)
-for bad in svg nothing; do
+for bad in perf nothing; do
 	if "$bin" export --format "$bad" "$data/fp.data" >/dev/null 2>"$tmp/err"; then
 		ko "--format $bad accepted"
 	else

@@ -37,7 +37,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session *s = fuzz_open(data, size, NULL);
-	struct export_spec_args e = { EXPORT_SPEEDSCOPE, NULL, NULL, NULL, false, "fuzz\x01\xff.data", false };
+	struct export_spec_args e = { EXPORT_SPEEDSCOPE, NULL, NULL, NULL, false, "fuzz\x01\xff.data", false, false };
 	struct offcpu oc = { 0 };
 	struct sym_opts so;
 	struct symbolizer *z;
@@ -59,6 +59,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* a raw control character or bad UTF-8 in the JSON */
 	free(buf);
 	e.format = EXPORT_FOLDED;
+	if (export_print(s, z, &e, fuzz_null()) != 0)
+		abort();
+	e.format = EXPORT_SVG;
+	e.inverted = size % 4 == 0;
 	if (export_print(s, z, &e, fuzz_null()) != 0)
 		abort();
 	e.format = EXPORT_PPROF;	/* per sample, or per stack and thread */

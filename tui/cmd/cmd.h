@@ -172,7 +172,7 @@ int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 /* What perfnav export writes (tui/cmd/cmd_export.c), for the fuzz harness too. */
-enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE, EXPORT_PPROF };
+enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE, EXPORT_PPROF, EXPORT_SVG };
 struct hist_filter;
 struct offcpu;
 struct export_spec_args {
@@ -183,6 +183,7 @@ struct export_spec_args {
 	bool			 period;	/* folded: periods, not samples */
 	const char		*name;		/* the recording's name (speedscope's) */
 	bool			 aggregate;	/* pprof: a sample per stack and thread */
+	bool			 inverted;	/* svg: an icicle, the root at the top */
 };
 /* Write s's samples in format e->format to fp with symbols from z.  0, or -1 for another format. */
 int export_print(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, FILE *fp);

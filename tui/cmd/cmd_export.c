@@ -15,6 +15,7 @@
 #include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/export_pprof.h"
+#include "tui/cmd/export_svg.h"
 #include "tui/cmd/filter_opts.h"
 #include "tui/cmd/textout.h"
 
@@ -42,6 +43,7 @@ enum {
 	OPT_PERIOD,
 	OPT_OFF_CPU,
 	OPT_AGGREGATE,
+	OPT_INVERTED,
 };
 
 struct export_args {
@@ -51,14 +53,16 @@ struct export_args {
 	bool		 period;
 	bool		 off_cpu;
 	bool		 aggregate;
+	bool		 inverted;
 	struct filter_opts fo;
 };
 
 static const struct cmd_opt export_opts[] = {
-	{ "format", 1, OPT_FORMAT, "FORMAT: folded, speedscope or pprof (svg and perf are not written yet)" },
+	{ "format", 1, OPT_FORMAT, "FORMAT: folded, speedscope, pprof or svg (perf, carving, is not written yet)" },
 	{ "output", 1, 'o', "FILE: write there (default: standard output)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event (speedscope: one profile of it, every thread's)" },
 	{ "period", 0, OPT_PERIOD, "folded: count the sample period instead of samples" },
+	{ "inverted", 0, OPT_INVERTED, "svg: an icicle graph, the root at the top" },
 	{ "aggregate", 0, OPT_AGGREGATE, "pprof: a sample per distinct stack and thread (labels pid, tid, comm), not one per sample (labels cpu and time too)" },
 	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time instead of the samples, as perfnav top --off-cpu counts it (nanoseconds)" },
 	FILTER_OPTS_SAMPLES,
@@ -93,6 +97,9 @@ export_opt(void *arg, int val, const char *optarg)
 		return 0;
 	case OPT_AGGREGATE:
 		a->aggregate = true;
+		return 0;
+	case OPT_INVERTED:
+		a->inverted = true;
 		return 0;
 	default:
 		if (filter_opt_is(val)) {
@@ -411,12 +418,19 @@ export_print(const struct session *s, struct symbolizer *z, const struct export_
 
 	int rc = 0;
 
-	if (e->format != EXPORT_FOLDED && e->format != EXPORT_SPEEDSCOPE && e->format != EXPORT_PPROF)
+	char title[1024];
+
+	if (e->format != EXPORT_FOLDED && e->format != EXPORT_SPEEDSCOPE && e->format != EXPORT_PPROF &&
+	    e->format != EXPORT_SVG)
 		return -1;
 	h = export_hist(s, z, e, e->format != EXPORT_FOLDED);
 	if (e->format == EXPORT_SPEEDSCOPE)
 		speedscope(fp, h, z, e->name, e->event != NULL);
-	else if (e->format == EXPORT_PPROF)	/* off-CPU spans: several may share a sample */
+	else if (e->format == EXPORT_SVG && hist_nevents(h) > 0) {
+		snprintf(title, sizeof title, "%s of %s in %s (%" PRIu64 " samples)", e->inverted ? "Icicle graph" :
+		    "Flame graph", hist_str(h, hist_event(h, 0)->name), e->name, hist_event(h, 0)->nsamples);
+		rc = export_svg(h, z, 0, e->inverted, e->offcpu != NULL, title, fp);
+	} else if (e->format == EXPORT_PPROF)	/* off-CPU spans: several may share a sample */
 		rc = hist_nevents(h) == 0 ? 0 : export_pprof(s, h, z, 0, e->aggregate || e->offcpu != NULL, fp);
 	else
 		folded(fp, h, e->period || e->offcpu != NULL);
@@ -437,10 +451,10 @@ has_event(const struct session *s, const char *name)
 static int
 format_of(const char *f)
 {
-	static const char *const later[] = { "svg", "perf" };
+	static const char *const later[] = { "perf" };
 
 	if (f == NULL) {
-		fprintf(stderr, "perfnav export: --format is needed: folded, speedscope or pprof\n");
+		fprintf(stderr, "perfnav export: --format is needed: folded, speedscope, pprof or svg\n");
 		return -1;
 	}
 	if (strcmp(f, "folded") == 0)
@@ -449,12 +463,14 @@ format_of(const char *f)
 		return EXPORT_SPEEDSCOPE;
 	if (strcmp(f, "pprof") == 0)
 		return EXPORT_PPROF;
+	if (strcmp(f, "svg") == 0)
+		return EXPORT_SVG;
 	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
 		if (strcmp(f, later[i]) == 0) {
-			fprintf(stderr, "perfnav export: --format %s: not written yet (folded, speedscope and pprof are)\n", f);
+			fprintf(stderr, "perfnav export: --format %s: not written yet (folded, speedscope, pprof and svg are)\n", f);
 			return -1;
 		}
-	fprintf(stderr, "perfnav export: --format %s: unknown (folded, speedscope or pprof)\n", textout_esc(f));
+	fprintf(stderr, "perfnav export: --format %s: unknown (folded, speedscope, pprof or svg)\n", textout_esc(f));
 	return -1;
 }
 
@@ -499,7 +515,7 @@ cmd_export(int argc, char **argv)
 		return cmd_quit(&r, EXIT_FAIL);
 	}
 	e = (struct export_spec_args){ (enum export_format)fmt, a.event, filter_opts_filter(&a.fo),
-		a.off_cpu ? &oc : NULL, a.period, r.co.input, a.aggregate };
+		a.off_cpu ? &oc : NULL, a.period, r.co.input, a.aggregate, a.inverted };
 	if (export_print(r.s, cmd_symbolizer(&r), &e, fp) < 0) {
 		fprintf(stderr, "perfnav export: %s: a write error\n", a.out != NULL ? textout_esc(a.out) : "stdout");
 		r.status = EXIT_FAIL;
