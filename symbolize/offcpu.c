@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,35 +240,69 @@ find_switch_attrs(const struct session *s, struct tpevent *tp, struct sw_locs *l
 	return any && fields;
 }
 
-/* A sched_switch sample at index position pos into the pairing. */
+/* A sched_switch or sched_waking sample decoded: what the pairing takes of it. */
+enum { EV_NONE, EV_SWITCH, EV_SWITCH_BAD, EV_WAKE, EV_WAKE_BAD };
+struct sw_ev {
+	uint64_t	 pos, t;
+	int64_t		 prev, next, state;	/* EV_WAKE: next is the woken pid */
+	uint8_t		 kind;
+};
+
+/* Decode the sample r at index position pos into e (any thread: no pairing state read). */
 static void
-take_sample(struct offcpu_pairing *p, const struct session *s, const struct sw_locs *locs, uint64_t pos,
-    const struct rec *r)
+decode_ev(const struct session *s, const struct sw_locs *locs, uint64_t pos, const struct rec *r,
+    struct sw_ev *e)
 {
 	const struct attr_table *at = session_attrs(s);
 	const struct sw_locs *l;
 	struct sample smp;
-	int64_t prev, next, state;
+	bool has;
 
+	e->kind = EV_NONE;
+	e->pos = pos;
 	if (record_decode_sample(at, r, &smp, NULL) < 0 || smp.attr < 0 ||
 	    (size_t)smp.attr >= at->n)
 		return;
 	l = &locs[smp.attr];
+	e->t = smp.time;
+	has = (smp.sample_type & PERF_SAMPLE_TIME) && (smp.sample_type & PERF_SAMPLE_RAW);
 	if (l->is_wake) {
-		take_wake(p, l, pos, &smp);
+		has = has && tp_loc_read(&l->wake, smp.raw, smp.raw_size, &e->next);
+		e->kind = has ? EV_WAKE : EV_WAKE_BAD;
 		return;
 	}
 	if (!l->is_switch)
 		return;
-	p->o->nswitch++;
-	if (!l->ok || !(smp.sample_type & PERF_SAMPLE_TIME) || !(smp.sample_type & PERF_SAMPLE_RAW) ||
-	    !tp_loc_read(&l->prev, smp.raw, smp.raw_size, &prev) ||
-	    !tp_loc_read(&l->next, smp.raw, smp.raw_size, &next) ||
-	    !tp_loc_read(&l->state, smp.raw, smp.raw_size, &state)) {
+	has = has && l->ok && tp_loc_read(&l->prev, smp.raw, smp.raw_size, &e->prev) &&
+	    tp_loc_read(&l->next, smp.raw, smp.raw_size, &e->next) &&
+	    tp_loc_read(&l->state, smp.raw, smp.raw_size, &e->state);
+	e->kind = has ? EV_SWITCH : EV_SWITCH_BAD;
+}
+
+/* One decoded event into the pairing, in index order. */
+static void
+apply_ev(struct offcpu_pairing *p, const struct sw_ev *e)
+{
+	switch (e->kind) {
+	case EV_SWITCH:
+		p->o->nswitch++;
+		offcpu_pairing_add(p, e->pos, e->t, e->prev, e->next, e->state);
+		break;
+	case EV_SWITCH_BAD:
+		p->o->nswitch++;
 		p->o->nbad++;
-		return;
+		break;
+	case EV_WAKE:
+		p->o->nwake++;
+		offcpu_pairing_wake(p, e->pos, e->t, e->next);
+		break;
+	case EV_WAKE_BAD:
+		p->o->nwake++;
+		p->o->nwakebad++;
+		break;
+	default:
+		break;
 	}
-	offcpu_pairing_add(p, pos, smp.time, prev, next, state);
 }
 
 struct offcpu_pairing *
@@ -342,26 +377,81 @@ offcpu_pairing_end(struct offcpu_pairing *p)
 	free(p);
 }
 
-/* The sched_switch source: its samples paired. */
+/* Is index entry ent a sample the sched source reads (a switch or a wakeup)? */
+static bool
+sched_ent(const struct session *s, const struct sw_locs *locs, const struct rec_ent *ent)
+{
+	unsigned a = ent_attr(ent);
+
+	return ent_type(ent) == PF_REC_SAMPLE &&
+	    (a == ENT_ATTR_NONE || (a < session_attrs(s)->n && (locs[a].is_switch || locs[a].is_wake)));
+}
+
+/* The second half of a two-core decode: its events, in index order, for the pairing after. */
+struct half {
+	const struct session	*s;
+	const struct sw_locs	*locs;
+	size_t			 from, to;
+	struct sw_ev		*v;
+	size_t			 n, cap;
+};
+
+static void *
+decode_half(void *arg)
+{
+	struct half *hf = arg;
+	const struct rec_index *ix = session_index(hf->s);
+
+	for (size_t i = hf->from; i < hf->to; i++) {
+		struct rec r;
+
+		if (!sched_ent(hf->s, hf->locs, index_ent(ix, i)) ||
+		    session_rec(hf->s, ent_loc(index_ent(ix, i)), &r) < 0)
+			continue;
+		GROW(hf->v, hf->cap, hf->n + 1);
+		decode_ev(hf->s, hf->locs, i, &r, &hf->v[hf->n]);
+		hf->n += hf->v[hf->n].kind != EV_NONE;
+	}
+	return NULL;
+}
+
+size_t offcpu_par_min = 200000;
+
+/*
+ * The sched_switch source: its samples decoded (the second half of a large
+ * index on a second thread, into a table of events) and paired in index
+ * order.
+ */
 static void
 build_sched(const struct session *s, const struct sw_locs *locs, bool wakes, struct offcpu *o)
 {
-	const struct attr_table *at = session_attrs(s);
 	const struct rec_index *ix = session_index(s);
 	struct offcpu_pairing *p = offcpu_pairing_begin(o);
+	struct half hf = { s, locs, ix->n, ix->n, NULL, 0, 0 };
+	pthread_t th;
+	bool two = false;
 
 	o->has_wakeups = wakes;
-	for (size_t i = 0; i < ix->n; i++) {
-		const struct rec_ent *ent = index_ent(ix, i);
-		unsigned a = ent_attr(ent);
-		struct rec r;
-
-		if (ent_type(ent) != PF_REC_SAMPLE ||
-		    (a != ENT_ATTR_NONE && (a >= at->n || (!locs[a].is_switch && !locs[a].is_wake))))
-			continue;
-		if (session_rec(s, ent_loc(ent), &r) == 0)
-			take_sample(p, s, locs, i, &r);
+	if (ix->n >= offcpu_par_min && offcpu_par_min > 0) {
+		hf.from = ix->n / 2;
+		two = pthread_create(&th, NULL, decode_half, &hf) == 0;
+		if (!two)
+			hf.from = ix->n;
 	}
+	for (size_t i = 0; i < hf.from; i++) {
+		struct rec r;
+		struct sw_ev e;
+
+		if (!sched_ent(s, locs, index_ent(ix, i)) || session_rec(s, ent_loc(index_ent(ix, i)), &r) < 0)
+			continue;
+		decode_ev(s, locs, i, &r, &e);
+		apply_ev(p, &e);
+	}
+	if (two)
+		pthread_join(th, NULL);
+	for (size_t k = 0; k < hf.n; k++)
+		apply_ev(p, &hf.v[k]);
+	free(hf.v);
 	o->source = OFFCPU_SRC_SCHED;
 	offcpu_pairing_end(p);
 }

@@ -161,6 +161,13 @@ void offcpu_pairing_end(struct offcpu_pairing *p);
 /* A wakeup of thread pid at index position pos and time t, in the same order. */
 void offcpu_pairing_wake(struct offcpu_pairing *p, uint64_t pos, uint64_t t, int64_t pid);
 
+/*
+ * Index positions from which offcpu_build() decodes sched_switch samples on
+ * two cores (the second half on a thread of its own, paired after the
+ * first); tests lower it to check that both give the same spans.
+ */
+extern size_t offcpu_par_min;
+
 /* The first span at index position pos or after it (o->n: none). */
 size_t offcpu_lower(const struct offcpu *o, uint64_t pos);
 

@@ -602,3 +602,29 @@ Test(offcpu_bpf, embedded_fields)
 	smp.raw = NULL;
 	cr_expect_not(offcpu_embedded(&smp));
 }
+
+/* The sched_switch samples decoded on two cores give the spans (and wakers) of one pass. */
+Test(offcpu, two_core_decode_is_one_pass)
+{
+	const char *fx[] = { "offcpu.data", "wakers.data", "sched-g.data" };
+
+	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
+		struct session *s = open_data(fx[f]);
+		struct offcpu a, b;
+		size_t saved = offcpu_par_min;
+
+		offcpu_par_min = SIZE_MAX;
+		cr_assert_eq(offcpu_build(s, &a), OFFCPU_OK, "%s", fx[f]);
+		offcpu_par_min = 2;
+		cr_assert_eq(offcpu_build(s, &b), OFFCPU_OK, "%s", fx[f]);
+		offcpu_par_min = saved;
+		cr_assert_gt(a.n, 10, "%s: spans", fx[f]);
+		cr_assert_eq(a.n, b.n, "%s: %zu spans, %zu on two cores", fx[f], a.n, b.n);
+		cr_assert_eq(memcmp(a.v, b.v, a.n * sizeof *a.v), 0, "%s: the same spans", fx[f]);
+		cr_assert(a.nswitch == b.nswitch && a.nbad == b.nbad && a.nopen == b.nopen && a.nwake == b.nwake &&
+		    a.total_ns == b.total_ns, "%s: the same counts", fx[f]);
+		offcpu_free(&a);
+		offcpu_free(&b);
+		session_close(s);
+	}
+}
