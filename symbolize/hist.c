@@ -347,6 +347,7 @@ hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t samp
 	GROW(h->node, h->capnode, h->nnode + 1);
 	nd = &h->node[h->nnode];
 	nd->owner = owner;
+	nd->dso_mixed = false;
 	nd->f = f;
 	nd->label = hist_intern(h, buf);
 	fold_frame(h, &f, buf, sizeof buf);

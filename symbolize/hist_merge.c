@@ -282,8 +282,8 @@ merge_positions(struct hist *into, const struct hist *from, const uint32_t *evma
 	for (size_t p = from->rc.pos_lo; p < from->rc.pos_hi; p++)
 		into->rc.sample_row[p] = map_row(into->rc.sample_row[p], evmap, rowmap);
 	/* the off-CPU spans of from's positions (offcpu_beside) */
-	for (size_t k = into->rc.span_row != NULL ? offcpu_lower(oc, from->rc.pos_lo) : SIZE_MAX;
-	    k < oc->n && oc->v[k].pos < from->rc.pos_hi; k++)
+	for (size_t k = into->rc.span_row != NULL && oc != NULL ? offcpu_lower(oc, from->rc.pos_lo) : 0;
+	    into->rc.span_row != NULL && oc != NULL && k < oc->n && oc->v[k].pos < from->rc.pos_hi; k++)
 		into->rc.span_row[k] = map_row(into->rc.span_row[k], evmap, rowmap);
 	apply_bigp(into, into->rc.bigp, into->rc.nbigp);
 	apply_bigp(into, from->rc.bigp, from->rc.nbigp);
