@@ -432,8 +432,17 @@ build_sched(const struct session *s, const struct sw_locs *locs, bool wakes, str
 	bool two = false;
 
 	o->has_wakeups = wakes;
+	/* room for a span per index entry at most, reserved once: pages are touched as used,
+	 * never copied by a growing array */
+	if (ix->n > 0) {
+		o->v = xreallocarray(NULL, ix->n, sizeof *o->v);
+		o->cap = ix->n;
+		p->open = xreallocarray(NULL, ix->n, 1);
+	}
 	if (ix->n >= offcpu_par_min && offcpu_par_min > 0) {
 		hf.from = ix->n / 2;
+		hf.cap = hf.to - hf.from;	/* at most an event per entry: no copying growth */
+		hf.v = xreallocarray(NULL, hf.cap, sizeof *hf.v);
 		two = pthread_create(&th, NULL, decode_half, &hf) == 0;
 		if (!two)
 			hf.from = ix->n;

@@ -525,8 +525,8 @@ cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc)
 	/* a per-task recording has no switch-ins from idle: many switch-outs stay unpaired */
 	if (oc->source == OFFCPU_SRC_SCHED && (oc->nopen + oc->nagain) * 10 > oc->n)
 		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " switch-outs never switched back in "
-		    "(a recording of some tasks misses their switch-ins from idle: record with -a, "
-		    "and --filter on the comm)\n", cmd, oc->nopen + oc->nagain);
+		    "(a recording without -a misses switch-ins from idle; a filter, those it drops)\n",
+		    cmd, oc->nopen + oc->nagain);
 	if (oc->nbad > 0)
 		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " of %" PRIu64 " %s (damaged%s, or a span over 52 days)\n",
 		    cmd, oc->nbad, oc->nswitch, offcpu_source_name(oc->source),
