@@ -430,19 +430,23 @@ build_sched(const struct session *s, const struct sw_locs *locs, bool wakes, str
 	struct half hf = { s, locs, ix->n, ix->n, NULL, 0, 0 };
 	pthread_t th;
 	bool two = false;
+	size_t nsched[2] = { 0, 0 };	/* sched samples in each half of the index */
 
 	o->has_wakeups = wakes;
-	/* room for a span per index entry at most, reserved once: pages are touched as used,
-	 * never copied by a growing array */
-	if (ix->n > 0) {
-		o->v = xreallocarray(NULL, ix->n, sizeof *o->v);
-		o->cap = ix->n;
-		p->open = xreallocarray(NULL, ix->n, 1);
+	/* room for a span per sched sample at most, reserved once (the index says how many):
+	 * growing never copies */
+	for (size_t i = 0; i < ix->n; i++)
+		if (sched_ent(s, locs, index_ent(ix, i)))
+			nsched[i >= ix->n / 2]++;
+	if (nsched[0] + nsched[1] > 0) {
+		o->cap = nsched[0] + nsched[1];
+		o->v = xreallocarray(NULL, o->cap, sizeof *o->v);
+		p->open = xreallocarray(NULL, o->cap, 1);
 	}
 	if (ix->n >= offcpu_par_min && offcpu_par_min > 0) {
 		hf.from = ix->n / 2;
-		hf.cap = hf.to - hf.from;	/* at most an event per entry: no copying growth */
-		hf.v = xreallocarray(NULL, hf.cap, sizeof *hf.v);
+		hf.cap = nsched[1];
+		hf.v = hf.cap ? xreallocarray(NULL, hf.cap, sizeof *hf.v) : NULL;
 		two = pthread_create(&th, NULL, decode_half, &hf) == 0;
 		if (!two)
 			hf.from = ix->n;
