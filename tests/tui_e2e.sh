@@ -1272,5 +1272,49 @@ wait_for "steady in diffwork, cpu-clock:u: 20 samples; OLD and NEW paired by off
 wait_for "^ +5\.00% +33\.33% +\+28\.33% +11fb +shr +\\\$0x9,%eax" "diff annotate: an instruction in each and the change"
 finish "diff annotate by offset"
 
+# ---- export (P, X): the view to a file by a child process, the scope's export line in y ----
+start "'$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "export: symbols resolved"
+keys 2
+wait_for "26195 +forkexec +59 " "export: the processes"
+keys Down t 1
+wait_for "32\.60% +32\.60% +59 forkexec +forkexec +. \[\.\] spin" "export: the zoom's hot functions"
+keys P
+wait_for "export to: perfnav-hot\.txt" "export: P asks for a file name, a default by the view"
+keys Enter
+wait_for "wrote perfnav-hot\.txt: [0-9]+ rows?" "export: the child says where it wrote"
+if grep -qE '^# perfnav Hot functions of .*fork\.data, scope: .*26195' "$tmp/perfnav-hot.txt" &&
+	grep -qE '^ +32\.60% +32\.60% +59 +forkexec +forkexec +[+ ] \[\.\] spin$' "$tmp/perfnav-hot.txt"; then
+	ok "export: the file holds the rows as shown, the scope in its title"
+else
+	ko "export: perfnav-hot.txt: $(head -5 "$tmp/perfnav-hot.txt" 2>&1)"
+fi
+keys X C-u
+keys "out.bin" Enter
+wait_for "export: end the name with \.txt" "export: an unknown ending is said, the line kept"
+wait_for "export to: out\.bin" "export: the line stays open"
+keys Escape 8
+keys X
+wait_for "export to: perfnav-flame\.svg" "export: the flame graph's default is SVG"
+keys Enter
+wait_for "wrote perfnav-flame\.svg" "export: the flame graph written"
+if grep -q '</svg>' "$tmp/perfnav-flame.svg" && grep -q 'spin' "$tmp/perfnav-flame.svg"; then
+	ok "export: a whole SVG with the zoom's frames"
+else
+	ko "export: perfnav-flame.svg is not a whole SVG"
+fi
+keys y
+wait_for "perfnav export --format svg -o perfnav-flame\.svg" "export: y gives the export line too"
+keys Escape 1 X C-u
+keys "scope.folded" Enter
+wait_for "wrote scope\.folded" "export: the scope as folded stacks"
+if [ "$(cat "$tmp/scope.folded")" = "$("$bin" export --format folded --buildid-dir "$data/buildid" \
+	--pid 26195 "$data/fork.data" 2>/dev/null)" ] && [ -s "$tmp/scope.folded" ]; then
+	ok "export: the folded stacks are perfnav export --pid's"
+else
+	ko "export: scope.folded differs from perfnav export --pid 26195"
+fi
+finish "export"
+
 echo "tui_e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

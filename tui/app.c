@@ -200,8 +200,8 @@ loop(struct app *a)
 	bool dirty = true;
 
 	while (!a->quit) {
-		bool working = a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready) ||
-		    symbols_tables_busy(a->sym));
+		bool working = (a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready) ||
+		    symbols_tables_busy(a->sym))) || a->export_pid > 0;
 		wint_t wc;
 		int r, key;
 
@@ -213,7 +213,7 @@ loop(struct app *a)
 		}
 		if (working && a->diff && a->sym->done && pair_poll(a))
 			dirty = true;
-		if (note_refusals(a))
+		if (note_refusals(a) || app_export_poll(a))
 			dirty = true;
 		if (dirty || !working || now() - last_draw >= 0.1) {
 			app_draw(a);
@@ -479,6 +479,7 @@ tui_run(struct tui_opts *o)
 		    session_diags(a->s)->n, plural(session_diags(a->s)->n));
 	loop(a);
 	app_term_stop();
+	app_export_finish(a);
 	if (a->diff)
 		symbols_pair_stop(a->sym);	/* q before NEW was in: leave off */
 	if (a->shown)

@@ -361,6 +361,9 @@ own_action(struct app *a, struct pane *p, enum action act, int key)
 	case ACT_SCOPE_EDIT:
 		app_scope_edit_start(a);
 		break;
+	case ACT_EXPORT:
+		app_export_start(a);
+		break;
 	case ACT_SCOPE_COMMAND:
 		app_scope_command(a);
 		break;

@@ -354,7 +354,7 @@ draw_status(struct app *a)
 	fill_line(a, y, EL_STATUS);
 	if (a->in != IN_NONE) {
 		snprintf(buf, sizeof buf, "%s%s", a->in == IN_SEARCH ? "/" : a->in == IN_SCOPE ?
-		    "scope: " : "filter: ", a->in_buf);
+		    "scope: " : a->in == IN_EXPORT ? "export to: " : "filter: ", a->in_buf);
 		attrset((attr_t)a->ta.a[EL_STATUS]);
 		put_text(y, 0, COLS - 1, buf);
 		if (a->msg[0]) {

@@ -95,8 +95,8 @@ app_lineedit_key(struct app *a, int key)
 	case KEYS_ENTER:
 	case 13:
 	case KEYS_FN + KEY_ENTER:
-		if (a->in == IN_SCOPE) {
-			if (!app_scope_edit_enter(a))
+		if (a->in == IN_SCOPE || a->in == IN_EXPORT) {
+			if (!(a->in == IN_SCOPE ? app_scope_edit_enter(a) : app_export_enter(a)))
 				return;		/* stay in the editor */
 		} else if (a->in == IN_FILTER) {
 			err[0] = '\0';

@@ -8,6 +8,7 @@
  *   app_view.c      navigation: the view history over the panes
  *   app_lineedit.c  the line editor of search, filter and the typed scope
  *   app_scope.c     the typed scope and the scope's command line
+ *   app_export.c    the export action: the view written to a file by a child
  *   app_actions.c   what an action does (the pane's own first)
  *   app_draw.c      drawing: title, tabs, the pane, the status line
  *   app_mouse.c     the mouse: wheel, tabs, clicks on rows
@@ -34,7 +35,7 @@ struct session;
 struct symbols;
 
 /* What the status line is editing. */
-enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER, IN_SCOPE };
+enum input_mode { IN_NONE, IN_SEARCH, IN_FILTER, IN_SCOPE, IN_EXPORT };
 
 /* Diff mode: what the app keeps of the recording not shown (swapped with app's own). */
 struct app_other {
@@ -90,6 +91,10 @@ struct app {
 	char			 events[128];	/* event names for the title */
 	uint64_t		 t_first, t_last;
 	int			 tab_x[PANE_NTABS + 1];
+	/* The export being written by a child process (app_export.c), pid 0: none. */
+	int			 export_pid;
+	int			 export_fd;	/* its message pipe */
+	char			 export_path[NAV_FILTER_MAX];
 	char			*startup_msgs;	/* key/theme file problems */
 	size_t			 startup_len, startup_cap;
 };
@@ -156,6 +161,16 @@ void app_lineedit_key(struct app *a, int key);
 void app_scope_edit_start(struct app *a);
 /* app_scope.c: the typed scope applied as one step (true), or its error said (false). */
 bool app_scope_edit_enter(struct app *a);
+/*
+ * app_export.c: the export action: ask for a file name (start), write it
+ * in a child process (enter: false keeps the line open), and when the
+ * child is done say so (poll: true then).
+ */
+void app_export_start(struct app *a);
+bool app_export_enter(struct app *a);
+bool app_export_poll(struct app *a);
+/* Quitting: wait for an export being written, said on stderr. */
+void app_export_finish(struct app *a);
 /* app_scope.c: the command line printing the current view's rows (scope-command). */
 void app_scope_command(struct app *a);
 

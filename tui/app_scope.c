@@ -135,6 +135,22 @@ own_view(enum pane_id id)
 	    id != PANE_BOTTOMUP && id != PANE_FLAME && id != PANE_FSCOPE;
 }
 
+/* The perfnav export line of the scope (pprof; the flame graph's SVG) below the command. */
+static void
+export_line(struct app *a, const struct scope *sc, const struct scope_edit_ctx *cx,
+    const struct scope_cmd *c, bool svg)
+{
+	struct scope_cmd e = { .common = c->common, .start = c->start, .file = c->file };
+	char cmd[1500], wrapped[1800];
+
+	e.sub = svg ? "export --format svg -o perfnav-flame.svg" : "export --format pprof -o perfnav.pb.gz";
+	scope_command(sc, cx, &e, cmd, sizeof cmd);
+	wrap_command(cmd, wrapped, sizeof wrapped, COLS - 6);
+	text_append(a->row_text, sizeof a->row_text, "\nIts samples for other tools (P in the browser "
+	    "writes the view):\n");
+	text_append(a->row_text, sizeof a->row_text, wrapped);
+}
+
 void
 app_scope_command(struct app *a)
 {
@@ -201,6 +217,8 @@ app_scope_command(struct app *a)
 	a->row_title = "the scope as a command line (any key closes it)";
 	snprintf(a->row_text, sizeof a->row_text, "The same numbers from the command line:\n%s",
 	    wrapped);
+	if (!a->diff)
+		export_line(a, sc, &cx, &c, p->id == PANE_FLAME);
 	if (sc->nxf)
 		text_append(a->row_text, sizeof a->row_text,
 		    "\n(the call-path transforms are the browser's own: not in the command)");

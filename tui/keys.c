@@ -85,6 +85,8 @@ const char keys_default_text[] =
 	"bind global t zoom-thread\n"
 	"bind global : scope-edit\n"
 	"bind global y scope-command\n"
+	"bind global P export\n"
+	"bind global X export\n"
 	"bind global a annotate\n"
 	"bind global v events\n"
 	"bind global C-l redraw\n"

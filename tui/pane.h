@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tui/keys.h"
 #include "tui/nav.h"
@@ -131,6 +132,9 @@ struct pane_ops {
 	 * (a drag from the click's cell; the timeline selects a range): key()'s
 	 * PANE_* bits, PANE_IGNORED when the press started nothing. */
 	int		(*drag)(struct pane *p, int y, int x);
+	/* Optional: what the pane draws as a standalone SVG on fp (the export
+	 * action's .svg; without it, the scope's flame graph): 0 or -1. */
+	int		(*write_svg)(struct pane *p, FILE *fp);
 };
 
 struct pane {

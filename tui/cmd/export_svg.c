@@ -143,18 +143,13 @@ frame(FILE *fp, const struct hist *h, const struct cpath *t, const struct flame_
 }
 
 int
-export_svg(const struct hist *h, const struct symbolizer *z, size_t ev, bool inverted, bool offcpu,
-    const char *title, FILE *fp)
+export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
+    bool offcpu, const char *title, FILE *fp)
 {
-	struct cpath_query q = { .ev = ev, .entry = CPATH_NONE };
-	struct cpath *t;
 	struct flame fl = { 0 };
 	unsigned height;
 	uint64_t total;
 
-	if (ev >= hist_nevents(h))
-		return -1;
-	t = cpath_build((struct hist *)h, &q);
 	flame_layout(&fl, t, 0, SVG_WIDTH, h, z);
 	total = cpath_node(t, 0)->total_period;
 	height = SVG_TOP + (unsigned)fl.nrows * SVG_ROW + 24;
@@ -167,6 +162,21 @@ export_svg(const struct hist *h, const struct symbolizer *z, size_t ev, bool inv
 	}
 	fputs("</svg>\n", fp);
 	flame_free(&fl);
-	cpath_free(t);
 	return ferror(fp) ? -1 : 0;
+}
+
+int
+export_svg(const struct hist *h, const struct symbolizer *z, size_t ev, bool inverted, bool offcpu,
+    const char *title, FILE *fp)
+{
+	struct cpath_query q = { .ev = ev, .entry = CPATH_NONE };
+	struct cpath *t;
+	int rc;
+
+	if (ev >= hist_nevents(h))
+		return -1;
+	t = cpath_build((struct hist *)h, &q);
+	rc = export_svg_tree(h, z, t, inverted, offcpu, title, fp);
+	cpath_free(t);
+	return rc;
 }

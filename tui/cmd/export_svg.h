@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct cpath;
 struct hist;
 struct symbolizer;
 
@@ -19,5 +20,8 @@ struct symbolizer;
  */
 int export_svg(const struct hist *h, const struct symbolizer *z, size_t ev, bool inverted, bool offcpu,
     const char *title, FILE *fp);
+/* The same of call-path tree t of h (the browser's, its scope and transforms in it). */
+int export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
+    bool offcpu, const char *title, FILE *fp);
 
 #endif

@@ -18,6 +18,7 @@
 #include "symbolize/flame.h"
 #include "symbolize/hist.h"
 #include "symbolize/symbolizer.h"
+#include "tui/cmd/export_svg.h"
 #include "tui/pane.h"
 #include "tui/symbols.h"
 
@@ -1020,6 +1021,20 @@ flame_free_pane(struct pane *p)
 	free(f);
 }
 
+/* The export action's .svg: the graph as shown (its tree, event, scope), the head line its title. */
+static int
+flame_write_svg(struct pane *p, FILE *fp)
+{
+	struct flame_pane *f = p->priv;
+	char title[1024];
+
+	sync(p);
+	if (f->t == NULL)
+		return -1;
+	return export_svg_tree(H(f), f->sy->z, f->t, false, !f->built_wall && f->cd == NULL &&
+	    symbols_event_offcpu(f->sy, f->sy->scope.ev), head_line(p, title, sizeof title) + 1, fp);
+}
+
 const struct pane_ops pane_flame_ops = {
 	.name = "flame",
 	.description = "the flame graph (top-down or bottom-up)",
@@ -1038,4 +1053,5 @@ const struct pane_ops pane_flame_ops = {
 	.find = flame_find,
 	.click = flame_click,
 	.func = flame_func,
+	.write_svg = flame_write_svg,
 };
