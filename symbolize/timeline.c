@@ -396,7 +396,7 @@ span_gaps(struct timeline *tl, const struct build *b, const struct offcpu *oc, s
 
 	for (size_t k = 0; k < oc->n; k++) {
 		const struct offcpu_span *sp = &oc->v[k];
-		struct ent_who w;
+		struct ent_who w, ww;
 		uint64_t t;
 		uint32_t lane;
 
@@ -408,8 +408,10 @@ span_gaps(struct timeline *tl, const struct build *b, const struct offcpu *oc, s
 		if (lane == TL_NONE || sp->ns == 0 || t > UINT64_MAX - sp->ns)
 			continue;
 		GROW(v, cap, nv + 1);
+		ww = sp->waker < tl->ix->n ? session_ent_who(tl->s, (size_t)sp->waker) :
+		    (struct ent_who){ .pid = -1, .tid = -1 };
 		v[nv++] = (struct lgap){ lane, { t, t + sp->ns, (uint8_t)timeline_gap_kind(sp->state),
-		    sp->waker < tl->ix->n ? index_ent(tl->ix, (size_t)sp->waker)->time : 0 } };
+		    sp->waker < tl->ix->n ? index_ent(tl->ix, (size_t)sp->waker)->time : 0, ww.pid, ww.tid } };
 	}
 	store_gaps(tl, v, nv);
 	free(v);
@@ -465,7 +467,7 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n, const struct off
 		lane = gap_lane(tl, b, w.pid, w.tid);
 		if (lane != TL_NONE && e->time > outs[j]) {
 			GROW(v, cap, nv + 1);
-			v[nv++] = (struct lgap){ lane, { outs[j], e->time, TL_GAP_SLEEP, 0 } };
+			v[nv++] = (struct lgap){ lane, { outs[j], e->time, TL_GAP_SLEEP, 0, -1, -1 } };
 		}
 		outs[j] = UINT64_MAX;
 	}

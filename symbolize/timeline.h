@@ -79,6 +79,8 @@ struct tl_gap {
 	uint8_t		kind;		/* enum tl_gap_kind */
 	uint64_t	wake;		/* the time of the wakeup that ended it (an off-CPU
 					 * span's waker, symbolize/offcpu.h), 0: none known */
+	int32_t		waker_pid, waker_tid;	/* the thread that woke it (the wakeup
+					 * sample's), -1: none known */
 };
 
 struct timeline {

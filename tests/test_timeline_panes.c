@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include <curses.h>
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
 #include "symbolize/hist.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/timeline.h"
 #include "tests/tui_helpers.h"
 #include "tui/keys.h"
@@ -306,5 +308,88 @@ Test(panes, timeline_opens_the_flame_scope_of_a_row)
 	cr_assert_str_eq(v.filter, "");
 	pane_destroy(&f);
 	pane_destroy(&p);
+	session_close(s);
+}
+
+/* Row y of the screen as wide characters (static). */
+static const wchar_t *
+wline(int y)
+{
+	static wchar_t w[512];
+
+	if (mbstowcs(w, screen_line(y), 511) == (size_t)-1)
+		w[0] = 0;
+	w[511] = 0;
+	return w;
+}
+
+/* Did thread (pid, tid) wake one of tid 25488's waits (its spans' wakers, as offcpu paired them)? */
+static bool
+woke_25488(struct session *s, const struct offcpu *oc, long pid, long tid)
+{
+	for (size_t i = 0; i < oc->n; i++) {
+		struct ent_who w;
+
+		if (oc->v[i].tid != 25488 || oc->v[i].waker >= session_index(s)->n)
+			continue;
+		w = session_ent_who(s, (size_t)oc->v[i].waker);
+		if (w.tid == tid || (tid < 0 && w.pid == pid))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * wakers.data: the selected thread's wakeups are drawn from the waker's
+ * row (a corner) to the woken row's mark (↑) through every row between
+ * (│, or the corner of another waker in the same column); each corner's
+ * row is a thread that woke it; nothing is drawn while
+ * the selected row is not the thread's.
+ */
+Test(panes, timeline_draws_wakeups_from_the_waker)
+{
+	struct session *s = open_fixture("wakers.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	int me = -1, corners = 0;
+
+	symbols_run(sy);
+	cr_assert_not_null(symbols_offcpu(sy));
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	screen_draw(&p, 40, 120);
+	for (int y = 2; y < 39; y++)
+		cr_expect_null(wcspbrk(wline(y), L"┬┴│"), "no line while row 0 is selected: %s", screen_line(y));
+	for (int i = 0; i < 40 && strncmp(screen_line(39), " 25479/25488 ", 13) != 0; i++) {
+		p.ops->key(&p, ACT_DOWN);
+		screen_draw(&p, 40, 120);
+	}
+	cr_assert_eq(strncmp(screen_line(39), " 25479/25488 ", 13), 0, "the waiter selected: %s", screen_line(39));
+	for (int y = 2; y < 39; y++)
+		if (wcsstr(wline(y), L"25479/25488 ") != NULL)
+			me = y;
+	cr_assert_gt(me, 0);
+	for (int y = 2; y < 39; y++) {
+		const wchar_t *l = wline(y);
+		long pid = -1, tid = -1;
+
+		if (y == me)
+			continue;
+		if (swscanf(l, L" %ld/%ld", &pid, &tid) < 2 && swscanf(l + 2, L"%ld", &pid) < 1)
+			continue;	/* "▾ PID comm" rows: the process */
+		for (size_t x = 26; l[x]; x++) {
+			if (l[x] != L'┬' && l[x] != L'┴')
+				continue;
+			corners++;
+			cr_expect(woke_25488(s, symbols_offcpu(sy), pid, tid), "row %d (%ld/%ld) woke 25488", y, pid,
+			    tid);
+			cr_expect_eq(wline(me)[x], L'↑', "the corner's column (%zu) is a wakeup of the row", x);
+			for (int k = (y < me ? y : me) + 1; k < (y < me ? me : y); k++)
+				cr_expect(wcschr(L"│┬┴", wline(k)[x]) != NULL, "row %d column %zu between the two "
+				    "(a line, or another waker's corner): %s", k, x, screen_line(k));
+		}
+	}
+	cr_expect_gt(corners, 0, "the waiter's wakers are on screen");
+	pane_destroy(&p);
+	symbols_free(sy);
 	session_close(s);
 }

@@ -651,6 +651,59 @@ draw_lane(struct pane *p, const struct pane_canvas *c, int y, int x, uint32_t la
 	}
 }
 
+/* The row drawn of thread (pid, tid): its thread's lane, else its process's; -1: none. */
+static int
+row_of_thread(const struct tl_pane *t, int32_t pid, int32_t tid)
+{
+	const struct timeline *tl = TL(t);
+	int proc = -1;
+
+	for (int r = 0; r < t->rows && t->vtop + (size_t)r < t->nvis; r++) {
+		const struct tl_lane *l = &tl->lanes[t->vis[t->vtop + (size_t)r]];
+
+		if (l->kind == TL_KIND_THREAD && l->tid == tid)
+			return r;
+		if (l->kind == TL_KIND_PROC && l->pid == pid)
+			proc = r;	/* its threads folded into it, or it has one */
+	}
+	return proc;
+}
+
+/*
+ * The selected row's wakeups: from each wakeup's column on the waker's
+ * row (a corner) a line to the woken row's mark, over the rows between.
+ */
+static void
+draw_wake_lines(struct pane *p, const struct pane_canvas *c)
+{
+	struct tl_pane *t = p->priv;
+	const struct timeline *tl = TL(t);
+	const struct tl_lane *l;
+	unsigned ck = col_of(t, t->cur);
+	int me;
+
+	if (t->mode != TL_TASKS || t->row >= t->nvis || t->row < t->vtop ||
+	    t->row >= t->vtop + (size_t)t->rows)
+		return;
+	l = &tl->lanes[t->vis[t->row]];
+	me = (int)(t->row - t->vtop);
+	for (uint32_t i = l->gfirst; i < l->gfirst + l->gn; i++) {
+		const struct tl_gap *g = &tl->gaps[i];
+		unsigned k;
+		int w, step;
+
+		if (g->wake == 0 || g->wake < t->v0 || g->wake >= t->v1 || g->waker_tid < 0 ||
+		    (w = row_of_thread(t, g->waker_pid, g->waker_tid)) < 0 || w == me)
+			continue;
+		k = col_of(t, g->wake);
+		step = w < me ? 1 : -1;
+		for (int y = w + step; y != me; y += step)
+			put_glyph(c, t->y0 + y, t->x0 + (int)k, col_el(t, k, ck, EL_TL_WAKEUP), 0, 0x2502, '|');
+		put_glyph(c, t->y0 + w, t->x0 + (int)k, col_el(t, k, ck, EL_TL_WAKEUP), 0,
+		    w < me ? 0x252c : 0x2534, '+');	/* ┬ ┴ */
+	}
+}
+
 /* The axis: a tick and the time of its column every 16 columns or so. */
 static void
 draw_axis(struct tl_pane *t, const struct pane_canvas *c, int y, int x)
@@ -720,7 +773,7 @@ head_line(struct pane *p, char *buf, size_t n)
 	if (tl->has_switch && symbols_offcpu(p->sym) != NULL &&
 	    symbols_offcpu(p->sym)->source == OFFCPU_SRC_SCHED)	/* spans with the states left in */
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU -S =D ~R+%s",
-		    symbols_offcpu(p->sym)->nwoken ? " ^woken" : "");
+		    symbols_offcpu(p->sym)->nwoken ? " ^woken +waker" : "");
 	else if (tl->has_switch)
 		k += snprintf(buf + k, n - (size_t)k, " | off-CPU (-)");
 	if (t->highlight)
@@ -840,6 +893,7 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 		text_put(win, t->y0 + r, c->x, lw, buf);
 		draw_lane(p, c, t->y0 + r, t->x0, lane, lane == 0 || max == 0 ? max0 : max);
 	}
+	draw_wake_lines(p, c);
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	text_line(win, c->y, c->x, c->w, head_line(p, buf, sizeof buf));
 	draw_legend(p, c, buf);
