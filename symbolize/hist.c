@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "symbolize/hist_impl.h"
+#include "symbolize/offcpu.h"
 #include "symbolize/parallel.h"
 
 /*
@@ -811,6 +812,21 @@ const struct hist_event *
 hist_event(const struct hist *h, size_t i)
 {
 	return i < h->nev_order ? &h->ev[h->ev_order[i]] : NULL;
+}
+
+bool
+hist_event_clock(const struct hist *h, size_t ev)
+{
+	const char *name = ev < h->nev_order ? hist_str(h, hist_event(h, ev)->name) : "";
+
+	return strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
+}
+
+bool
+hist_event_in_ns(const struct hist *h, size_t ev)
+{
+	return hist_event_clock(h, ev) ||
+	    (ev < h->nev_order && strcmp(hist_str(h, hist_event(h, ev)->name), OFFCPU_EVENT_NAME) == 0);
 }
 
 int

@@ -433,6 +433,10 @@ size_t hist_nevents(const struct hist *h);
 const struct hist_event *hist_event(const struct hist *h, size_t i);
 /* Event index for a name, or -1. */
 int hist_event_find(const struct hist *h, const char *name);
+/* Is event ev a clock (cpu-clock, task-clock, with any modifier): its periods nanoseconds? */
+bool hist_event_clock(const struct hist *h, size_t ev);
+/* Are event ev's periods nanoseconds: a clock, or the off-CPU time (OFFCPU_EVENT_NAME)? */
+bool hist_event_in_ns(const struct hist *h, size_t ev);
 
 /*
  * The rows of event ev, sorted as perf sorts them (children, then self

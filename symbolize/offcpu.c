@@ -2,12 +2,14 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
 #include "core/hmap.h"
 #include "core/index.h"
+#include "symbolize/by_pos.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/tpevent.h"
 
@@ -695,6 +697,12 @@ offcpu_source_name(enum offcpu_source src)
 	}
 }
 
+bool
+offcpu_many_unpaired(const struct offcpu *o)
+{
+	return o->source == OFFCPU_SRC_SCHED && (o->nopen + o->nagain) * 10 > o->n;
+}
+
 void
 offcpu_free(struct offcpu *o)
 {
@@ -705,15 +713,5 @@ offcpu_free(struct offcpu *o)
 size_t
 offcpu_lower(const struct offcpu *o, uint64_t pos)
 {
-	size_t lo = 0, hi = o->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->v[mid].pos < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return by_pos_lower(o->v, o->n, sizeof *o->v, offsetof(struct offcpu_span, pos), pos);
 }

@@ -145,6 +145,12 @@ enum offcpu_none {
  */
 enum offcpu_none offcpu_build(const struct session *s, struct offcpu *o);
 void offcpu_free(struct offcpu *o);
+/*
+ * Did more than a tenth of o's sched_switch switch-outs go unpaired
+ * (never switched in, or out again first)?  Then the recording missed
+ * switches (a per-task one, or lost samples), which the views say.
+ */
+bool offcpu_many_unpaired(const struct offcpu *o);
 
 /*
  * The pairing alone, fed switches one at a time in time order (what

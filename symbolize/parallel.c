@@ -1,10 +1,12 @@
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
 #include "core/index.h"
+#include "symbolize/by_pos.h"
 #include "symbolize/parallel.h"
 
 /*
@@ -102,17 +104,7 @@ parallel_free(struct parallel *p)
 size_t
 parallel_lower(const struct parallel *p, uint64_t pos)
 {
-	size_t lo = 0, hi = p->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->v[mid].pos < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return by_pos_lower(p->v, p->n, sizeof *p->v, offsetof(struct parallel_step, pos), pos);
 }
 
 uint32_t

@@ -119,7 +119,7 @@ symbols_offcpu_text(const struct symbols *sy, uint64_t ns, char *buf, size_t n)
 
 	snprintf(buf, n, "%s off CPU%s%s", text_duration(d, sizeof d, ns), sy->has_oc && sy->oc.approx ?
 	    " (approximate: each switch-out at the thread's last sample)" : "",
-	    sy->has_oc && sy->oc.source == OFFCPU_SRC_SCHED && (sy->oc.nopen + sy->oc.nagain) * 10 > sy->oc.n ?
+	    sy->has_oc && offcpu_many_unpaired(&sy->oc) ?
 	    " (many switch-outs never switched back in, left out)" : "");
 	return buf;
 }

@@ -167,16 +167,6 @@ frame_index(struct frames *fr, uint32_t func)
 	return (uint32_t)fr->n++;
 }
 
-/* Is event ev's period a time in nanoseconds? */
-static bool
-event_in_ns(const struct hist *h, size_t ev)
-{
-	const char *name = hist_str(h, hist_event(h, ev)->name);
-
-	return strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0 ||
-	    strcmp(name, OFFCPU_EVENT_NAME) == 0;
-}
-
 /*
  * One sampled profile: the stacks of tree t (each node where samples
  * ended is a stack, its self period the weight), named name.
@@ -192,7 +182,7 @@ profile(FILE *fp, const struct hist *h, const struct cpath *t, size_t ev, const 
 	fprintf(fp, "%s\n    {\"type\": \"sampled\", \"name\": ", first ? "" : ",");
 	json_str(fp, name);
 	fprintf(fp, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %" PRIu64 ",\n     \"samples\": [",
-	    event_in_ns(h, ev) ? "nanoseconds" : "none", cpath_node(t, 0)->total_period);
+	    hist_event_in_ns(h, ev) ? "nanoseconds" : "none", cpath_node(t, 0)->total_period);
 	for (uint32_t i = 1; i < n; i++) {
 		const struct cpath_node *nd = cpath_node(t, i);
 		size_t d;

@@ -331,9 +331,9 @@ static void
 value_types(struct prof *pf, size_t ev)
 {
 	const char *name = hist_str(pf->h, hist_event(pf->h, ev)->name);
-	bool clock = strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
-	bool off = strcmp(name, OFFCPU_EVENT_NAME) == 0;
-	int64_t type = str_of(pf, clock ? "cpu" : name), unit = str_of(pf, clock || off ? "nanoseconds" : "count");
+	bool clock = hist_event_clock(pf->h, ev);
+	int64_t type = str_of(pf, clock ? "cpu" : name);
+	int64_t unit = str_of(pf, hist_event_in_ns(pf->h, ev) ? "nanoseconds" : "count");
 
 	pb_uint(&pf->m, 1, (uint64_t)str_of(pf, "samples"));
 	pb_uint(&pf->m, 2, (uint64_t)str_of(pf, "count"));

@@ -523,7 +523,7 @@ cmd_offcpu(const char *cmd, const struct cmd_run *r, struct offcpu *oc)
 	else if (oc->source == OFFCPU_SRC_BPF)
 		fprintf(stderr, "perfnav %s: --off-cpu: from %s\n", cmd, offcpu_source_name(oc->source));
 	/* a per-task recording has no switch-ins from idle: many switch-outs stay unpaired */
-	if (oc->source == OFFCPU_SRC_SCHED && (oc->nopen + oc->nagain) * 10 > oc->n)
+	if (offcpu_many_unpaired(oc))
 		fprintf(stderr, "perfnav %s: --off-cpu: left out: %" PRIu64 " switch-outs never switched back in "
 		    "(a recording without -a misses switch-ins from idle; a filter, those it drops)\n",
 		    cmd, oc->nopen + oc->nagain);

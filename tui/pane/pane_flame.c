@@ -457,12 +457,9 @@ wall_events(struct flame_pane *f)
 	size_t on = SIZE_MAX, off = SIZE_MAX;
 
 	for (size_t i = 0; i < hist_nevents(h); i++) {
-		const char *name = hist_str(h, hist_event(h, i)->name);
-		bool clock = strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
-
 		if (symbols_event_offcpu(f->sy, i))
 			off = i;
-		else if (clock && (on == SIZE_MAX || i == f->sy->scope.ev))
+		else if (hist_event_clock(h, i) && (on == SIZE_MAX || i == f->sy->scope.ev))
 			on = i;
 	}
 	f->wall_on = on;
