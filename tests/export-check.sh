@@ -207,6 +207,51 @@ PYEOF2
 		); then ok; echo "export-check: $f svg $inv: $out"; else ko "$f: svg $inv: $out"; fi
 	done
 done
+# svg OLD NEW: a differential flame graph; every function that is a frame of its own, a leaf
+# (no frame above it), met once, says the change perfnav diff gives it (self = total there),
+# red where it grew and blue where it shrank; a second file with another format is refused.
+"$bin" export --format svg "${sym[@]}" "$data/diff-a.data" "$data/diff-b.data" > "$tmp/d.svg" 2>/dev/null
+"$bin" diff "${sym[@]}" "$data/diff-a.data" "$data/diff-b.data" > "$tmp/dd" 2>/dev/null
+if out=$(python3 - "$tmp/d.svg" "$tmp/dd" <<'PYEOF2'
+import re, sys
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+frames = []
+for g in root.iter(ns + "g"):
+    r, t = g.find(ns + "rect"), g.find(ns + "title")
+    m = re.match(r"(.*) \(\d+ samples?, [\d.]+%(?:; OLD [\d.]+%, NEW [\d.]+%, ([-+][\d.]+) points|; NEW only: ([\d.]+)%)?\)$", t.text)
+    if not m:
+        print("tooltip", t.text); sys.exit(1)
+    pts = float(m.group(2)) if m.group(2) else float(m.group(3)) if m.group(3) else None
+    frames.append((m.group(1), pts, float(r.get("x")), float(r.get("y")), float(r.get("width")), r.get("fill")))
+delta = {}
+for line in open(sys.argv[2], encoding="utf-8", errors="replace"):
+    m = re.match(r"\s+(?:[\d.]+%)?\s+([-+][\d.]+)%\s+\S+\s+\[[.k]\] (\S+)$", line.rstrip("\n"))
+    if m:
+        delta[m.group(2)] = float(m.group(1))
+checked = 0
+for a in frames:
+    kids = [b for b in frames if abs(b[3] - a[3] + 16) < 0.1 and b[2] >= a[2] and b[2] + b[4] <= a[2] + a[4] + 0.01]
+    if kids or a[0] not in delta or sum(1 for f in frames if f[0] == a[0]) != 1:
+        continue
+    if a[1] is None or abs(a[1] - delta[a[0]]) > 0.011:
+        print(a[0], "points", a[1], "perf diff", delta[a[0]]); sys.exit(1)
+    red, blue = a[5] in ("#ffafaf", "#ff8787", "#ff5f5f"), a[5] in ("#afd7ff", "#87afff", "#5f87ff")
+    if (a[1] >= 0.1 and not red) or (a[1] <= -0.1 and not blue):
+        print(a[0], a[1], "fill", a[5]); sys.exit(1)
+    checked += 1
+if checked < 4:
+    print("only %d leaves checked of %s" % (checked, sorted(delta))); sys.exit(1)
+print("%d leaves' changes are perf diff's" % checked)
+PYEOF2
+); then ok; echo "export-check: svg OLD NEW: $out"; else ko "svg OLD NEW: $out"; fi
+if "$bin" export --format folded "${sym[@]}" "$data/diff-a.data" "$data/diff-b.data" >/dev/null 2>"$tmp/err" ||
+    ! grep -q "two files: --format svg" "$tmp/err"; then
+	ko "export --format folded with two files: $(cat "$tmp/err")"
+else
+	ok
+fi
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ]; then
 	"$bin" export --format svg "${sym[@]}" "$data/fork.data" > "$tmp/r.svg" 2>/dev/null

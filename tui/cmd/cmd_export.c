@@ -10,6 +10,7 @@
 #include "core/core.h"
 #include "core/hmap.h"
 #include "symbolize/cpath.h"
+#include "symbolize/diff.h"
 #include "symbolize/hist.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
@@ -55,6 +56,7 @@ struct export_args {
 	bool		 aggregate;
 	bool		 inverted;
 	struct filter_opts fo;
+	struct filter_opts fo2;		/* the same options, for a second file (svg OLD NEW) */
 };
 
 static const struct cmd_opt export_opts[] = {
@@ -103,7 +105,8 @@ export_opt(void *arg, int val, const char *optarg)
 		return 0;
 	default:
 		if (filter_opt_is(val)) {
-			if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0)
+			if (filter_opts_take(&a->fo, val, optarg, msg, sizeof msg) == 0 &&
+			    filter_opts_take(&a->fo2, val, optarg, msg, sizeof msg) == 0)
 				return 0;
 			fprintf(stderr, "perfnav export: %s\n", msg);
 		}
@@ -355,16 +358,20 @@ folded(FILE *fp, struct hist *h, bool period)
 
 const struct cmd_spec export_spec = {
 	.name = "export",
-	.summary = "the scope's samples for other tools (folded, speedscope)",
+	.summary = "the scope's samples for other tools (folded, speedscope, pprof, svg)",
 	.run = cmd_export,
-	.usage = "export --format FORMAT [-o FILE] [OPTIONS] [FILE]\n\n"
+	.usage = "export --format FORMAT [-o FILE] [OPTIONS] [FILE [NEW]]\n\n"
 	    "The samples, or with --off-cpu the time off CPU, in a format other tools\n"
 	    "read: folded (flamegraph.pl, inferno), speedscope (its JSON file format:\n"
-	    "a sampled profile per thread and event, or per event with --event).  The\n"
-	    "scope options leave other samples out, as perfnav folded's do.",
+	    "a sampled profile per thread and event, or per event with --event), pprof\n"
+	    "(gzipped profile.proto: pprof, Perfetto, Pyroscope, Parca, Grafana), svg\n"
+	    "(a standalone flame graph).  The scope options leave other samples out,\n"
+	    "as perfnav folded's do.  With a second file NEW, --format svg draws a\n"
+	    "differential flame graph: NEW's shape, each frame red where its share of\n"
+	    "the event grew from FILE's, blue where it shrank.",
 	.opts = export_opts,
 	.fn = export_opt,
-	.maxpos = 0,
+	.maxpos = 1,
 };
 
 /* The hist of what is exported: paths (speedscope: by thread) of the event chosen. */
@@ -428,6 +435,79 @@ export_print(const struct session *s, struct symbolizer *z, const struct export_
 	return rc;
 }
 
+/* Open the second file of export --format svg OLD NEW and set up its options: 0, or -1 (said). */
+static int
+open_new(struct cmd_run *r, struct export_args *a, struct session **s2, struct symbolizer **z2)
+{
+	struct common_opts co = r->co;
+	struct sym_opts so;
+	char msg[FILTER_OPTS_MSG];
+
+	co.input = r->pos[0];
+	if ((*s2 = cmd_open(&co, true)) == NULL)
+		return -1;
+	if (filter_opts_setup(&a->fo2, *s2, co.input, msg, sizeof msg) < 0) {
+		fprintf(stderr, "perfnav export: %s\n", msg);
+		return -1;
+	}
+	cmd_sym_opts(&co, &so);
+	so.no_path_cache = true;	/* the two builds may share a path */
+	*z2 = symbolizer_new(*s2, &so);
+	return 0;
+}
+
+/*
+ * perfnav export --format svg OLD NEW: the differential flame graph, NEW's
+ * shape coloured by each frame's change from OLD; the scope options apply
+ * to both, the event pairs by name.  The exit status.
+ */
+static int
+export_diff(struct cmd_run *r, struct export_args *a, FILE *fp)
+{
+	struct export_spec_args e = { .format = EXPORT_SVG, .event = a->event, .name = r->co.input };
+	struct session *s2 = NULL;
+	struct symbolizer *z1, *z2 = NULL;
+	struct sym_opts so;
+	struct hist *ho, *hn = NULL;
+	char title[1024];
+	const char *ev;
+	int evn = -1, status = EXIT_FAIL;
+
+	cmd_sym_opts(&r->co, &so);
+	so.no_path_cache = true;
+	z1 = symbolizer_new(r->s, &so);
+	e.filter = filter_opts_filter(&a->fo);
+	ho = export_hist(r->s, z1, &e, true);
+	if (hist_nevents(ho) == 0)
+		fprintf(stderr, "perfnav export: %s: no samples in the scope\n", textout_esc(r->co.input));
+	else if (open_new(r, a, &s2, &z2) == 0) {
+		e.filter = filter_opts_filter(&a->fo2);
+		hn = export_hist(s2, z2, &e, true);
+		ev = hist_str(ho, hist_event(ho, 0)->name);
+		if ((evn = (int)diff_event_for(hn, NULL, ev)) < 0)	/* as perf diff pairs them */
+			fprintf(stderr, "perfnav export: %s: no samples of event '%s' in the scope\n",
+			    textout_esc(r->pos[0]), textout_esc(ev));
+	}
+	if (evn >= 0) {
+		snprintf(title, sizeof title,
+		    "Differential flame graph of %s: %s against %s (red grew, blue "
+		    "shrank)",
+		    ev, r->pos[0], r->co.input);
+		status = export_svg_diff(ho, 0, hn, z2, (size_t)evn, a->inverted, title, fp) < 0 ?
+		    EXIT_FAIL :
+		    EXIT_OK;
+	}
+	if (hn != NULL)
+		hist_free(hn);
+	hist_free(ho);
+	if (z2 != NULL)
+		symbolizer_free(z2);
+	symbolizer_free(z1);
+	if (s2 != NULL)
+		session_close(s2);
+	return status;
+}
+
 static bool
 has_event(const struct session *s, const char *name)
 {
@@ -477,10 +557,17 @@ cmd_export(int argc, char **argv)
 
 	if (cmd_begin(&r, argc, argv, &export_spec, &a) < 0) {
 		filter_opts_free(&a.fo);
+		filter_opts_free(&a.fo2);
 		return r.status;
 	}
-	if ((fmt = format_of(a.format)) < 0 || cmd_load(&r, true) < 0) {
+	if ((fmt = format_of(a.format)) >= 0 && r.npos > 0 && (fmt != EXPORT_SVG || a.off_cpu)) {
+		fprintf(stderr, "perfnav export: two files: --format svg (a differential flame graph), "
+		    "without --off-cpu\n");
+		fmt = -1;
+	}
+	if (fmt < 0 || cmd_load(&r, true) < 0) {
 		filter_opts_free(&a.fo);
+		filter_opts_free(&a.fo2);
 		return fmt < 0 ? cmd_quit(&r, EXIT_USAGE) : r.status;
 	}
 	if (filter_opts_setup(&a.fo, r.s, r.co.input, msg, sizeof msg) < 0)
@@ -494,6 +581,7 @@ cmd_export(int argc, char **argv)
 		fmt += 8;	/* set up */
 	if (fmt < 8) {
 		filter_opts_free(&a.fo);
+		filter_opts_free(&a.fo2);
 		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_USAGE);
 	}
@@ -501,12 +589,15 @@ cmd_export(int argc, char **argv)
 	if (a.out != NULL && strcmp(a.out, "-") != 0 && (fp = fopen(a.out, "w")) == NULL) {
 		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
 		filter_opts_free(&a.fo);
+		filter_opts_free(&a.fo2);
 		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_FAIL);
 	}
 	e = (struct export_spec_args){ (enum export_format)fmt, a.event, filter_opts_filter(&a.fo),
 		a.off_cpu ? &oc : NULL, a.period, r.co.input, a.aggregate, a.inverted };
-	if (export_print(r.s, cmd_symbolizer(&r), &e, fp) < 0) {
+	if (r.npos > 0)
+		r.status = export_diff(&r, &a, fp);
+	else if (export_print(r.s, cmd_symbolizer(&r), &e, fp) < 0) {
 		fprintf(stderr, "perfnav export: %s: a write error\n", a.out != NULL ? textout_esc(a.out) : "stdout");
 		r.status = EXIT_FAIL;
 	}
@@ -516,5 +607,6 @@ cmd_export(int argc, char **argv)
 	}
 	offcpu_free(&oc);
 	filter_opts_free(&a.fo);
+	filter_opts_free(&a.fo2);
 	return cmd_end(&r);
 }

@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
+#include "symbolize/cpath_diff.h"
 #include "symbolize/flame.h"
 #include "symbolize/hist.h"
 #include "symbolize/symbolizer.h"
@@ -21,7 +22,11 @@
  * ellipsis), a <title> tooltip with its samples and share; the root at the
  * bottom, or at the top with inverted (an icicle).  A small script
  * searches: a click on "Search" asks for a pattern and marks the frames
- * whose names hold it, saying their share; "Reset" clears it.
+ * whose names hold it, saying their share; "Reset" clears it.  A
+ * differential graph has NEW's shape, each frame coloured by the change of
+ * its share of the event from OLD to NEW (red grew, blue shrank, by 0.1, 1
+ * and 5 points, grey the same; as the browser's diff mode), both shares
+ * in its tooltip.
  */
 
 #define SVG_WIDTH	1200u
@@ -108,13 +113,44 @@ header(FILE *fp, unsigned height, const char *title)
 	    SVG_WIDTH - 10, height - 4);
 }
 
+/* A differential graph: the tree's nodes paired with OLD's, each recording's event total. */
+struct svg_diff {
+	const struct cpath_diff	*d;
+	uint64_t		 tot_new, tot_old;
+};
+
+/* Differential: the frame's fill by its change, and the change said after its tooltip. */
+static const char *
+diff_fill(const struct svg_diff *dd, uint32_t node, char *say, size_t n)
+{
+	static const char *const grew[] = { "#ffafaf", "#ff8787", "#ff5f5f" };
+	static const char *const shrank[] = { "#afd7ff", "#87afff", "#5f87ff" };
+	struct cpath_dnode d;
+	double a, b, pts, m;
+
+	say[0] = '\0';
+	if (cpath_diff_node(dd->d, node, &d) < 0)
+		return "#dadada";
+	b = dd->tot_new ? 100.0 * (double)d.total[0] / (double)dd->tot_new : 0;
+	a = dd->tot_old ? 100.0 * (double)d.total[1] / (double)dd->tot_old : 0;
+	pts = b - a;
+	m = pts < 0 ? -pts : pts;
+	if (d.pair == CPATH_NONE)
+		snprintf(say, n, "; NEW only: %.2f%%", b);
+	else
+		snprintf(say, n, "; OLD %.2f%%, NEW %.2f%%, %+.2f points", a, b, pts);
+	if (m < 0.1)
+		return "#dadada";
+	return (pts > 0 ? grew : shrank)[m >= 5 ? 2 : m >= 1 ? 1 : 0];
+}
+
 /* One frame: a group with its tooltip, rectangle and name. */
 static void
 frame(FILE *fp, const struct hist *h, const struct cpath *t, const struct flame_frame *fr, unsigned y,
-    uint64_t total, bool offcpu)
+    uint64_t total, bool offcpu, const struct svg_diff *dd)
 {
 	const struct cpath_node *nd = cpath_node(t, fr->node);
-	char name[1024];
+	char name[1024], say[128] = "";
 	double pct = total ? 100.0 * (double)nd->total_period / (double)total : 0;
 	size_t room = (size_t)((fr->w - 4) / SVG_CHAR), len;
 	const char *fill = kind_fill[fr->kind < FLAME_NKINDS ? fr->kind : FLAME_USER];
@@ -125,14 +161,16 @@ frame(FILE *fp, const struct hist *h, const struct cpath *t, const struct flame_
 		cpath_func_name(h, nd->func, name, sizeof name);
 	if (offcpu && fr->node != 0)
 		fill = fr->kind == FLAME_KERNEL ? "#5f87d7" : "#87afff";
+	if (dd != NULL && fr->node != 0)
+		fill = diff_fill(dd, fr->node, say, sizeof say);
 	fprintf(fp, "<g class=\"f\"%s data-name=\"", fr->node == 0 ? " id=\"root\"" : "");
 	xml_text(fp, name, 1000);
 	fprintf(fp, "\" data-x=\"%u\" data-w=\"%u\" data-period=\"%" PRIu64 "\"><title>", fr->x, fr->w,
 	    nd->total_period);
 	xml_text(fp, name, 1000);
-	fprintf(fp, " (%" PRIu64 " sample%s, %.2f%%)</title><rect x=\"%u\" y=\"%u\" width=\"%u\" "
+	fprintf(fp, " (%" PRIu64 " sample%s, %.2f%%%s)</title><rect x=\"%u\" y=\"%u\" width=\"%u\" "
 	    "height=\"%u\" fill=\"%s\" rx=\"2\"/>", nd->total_samples, nd->total_samples == 1 ? "" : "s",
-	    pct, fr->x, y, fr->w, SVG_ROW - 1, fill);
+	    pct, say, fr->x, y, fr->w, SVG_ROW - 1, fill);
 	len = chars_of(name);
 	if (room >= 3) {
 		fprintf(fp, "<text x=\"%u\" y=\"%u\">", fr->x + 3, y + SVG_ROW - 4);
@@ -142,9 +180,9 @@ frame(FILE *fp, const struct hist *h, const struct cpath *t, const struct flame_
 	fputs("</g>\n", fp);
 }
 
-int
-export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
-    bool offcpu, const char *title, FILE *fp)
+static int
+svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
+    bool offcpu, const struct svg_diff *dd, const char *title, FILE *fp)
 {
 	struct flame fl = { 0 };
 	unsigned height;
@@ -158,11 +196,41 @@ export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct c
 		const struct flame_frame *fr = &fl.f[i];
 		unsigned y = inverted ? SVG_TOP + fr->row * SVG_ROW : height - 24 - (fr->row + 1) * SVG_ROW;
 
-		frame(fp, h, t, fr, y, total, offcpu);
+		frame(fp, h, t, fr, y, total, offcpu, dd);
 	}
 	fputs("</svg>\n", fp);
 	flame_free(&fl);
 	return ferror(fp) ? -1 : 0;
+}
+
+int
+export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
+    bool offcpu, const char *title, FILE *fp)
+{
+	return svg_tree(h, z, t, inverted, offcpu, NULL, title, fp);
+}
+
+int
+export_svg_diff(const struct hist *ho, size_t evo, const struct hist *hn, const struct symbolizer *zn,
+    size_t evn, bool inverted, const char *title, FILE *fp)
+{
+	struct cpath_query qo = { .ev = evo, .entry = CPATH_NONE }, qn = { .ev = evn, .entry = CPATH_NONE };
+	struct cpath *to, *tn;
+	struct svg_diff dd;
+	int rc;
+
+	if (evo >= hist_nevents(ho) || evn >= hist_nevents(hn))
+		return -1;
+	to = cpath_build((struct hist *)ho, &qo);
+	tn = cpath_build((struct hist *)hn, &qn);
+	dd.d = cpath_diff_new(hn, tn, ho, to);
+	dd.tot_new = hist_event(hn, evn)->total_period;
+	dd.tot_old = hist_event(ho, evo)->total_period;
+	rc = svg_tree(hn, zn, tn, inverted, false, &dd, title, fp);
+	cpath_diff_free((struct cpath_diff *)dd.d);
+	cpath_free(to);
+	cpath_free(tn);
+	return rc;
 }
 
 int

@@ -20,6 +20,14 @@ struct symbolizer;
  */
 int export_svg(const struct hist *h, const struct symbolizer *z, size_t ev, bool inverted, bool offcpu,
     const char *title, FILE *fp);
+/*
+ * A differential flame graph: NEW's (event evn of hn) shape, each frame
+ * coloured by the change of its share of the event's total from OLD's
+ * (event evo of ho), both in its tooltip.  0, or -1 (an event out of
+ * range, a write error).
+ */
+int export_svg_diff(const struct hist *ho, size_t evo, const struct hist *hn, const struct symbolizer *zn,
+    size_t evn, bool inverted, const char *title, FILE *fp);
 /* The same of call-path tree t of h (the browser's, its scope and transforms in it). */
 int export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
     bool offcpu, const char *title, FILE *fp);
