@@ -14,6 +14,8 @@ bin=${PERFNAV:-$PWD/perfnav}
 [ -x "$bin" ] || bin=$top/perfnav
 data=$top/tests/data
 tmp=$(mktemp -d)
+# the cache of loaded recordings goes to the temporary directory, not the home (perfnav cache)
+export XDG_CACHE_HOME="$tmp/cache"
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
