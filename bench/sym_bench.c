@@ -8,11 +8,16 @@
  *
  *   make bench/sym_bench && bench/sym_bench FILE
  *
+ *   SYM_BENCH_CACHE=DIR bench/sym_bench FILE: with the cache of loaded
+ *   recordings in DIR (docs/cache.md), its entry written on a thread as
+ *   the browser writes it: run twice for the first and the second open.
+ *
  * Never part of `make check`.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -56,12 +61,19 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: sym_bench FILE\n");
 		return 2;
 	}
+	/* SYM_BENCH_CACHE=DIR: the browser's cache in DIR (docs/cache.md), saved as it saves */
+	so.cache_dir = getenv("SYM_BENCH_CACHE");
+	so.cache_version = PACKAGE_VERSION;
 	t0 = ms_now();
 	if ((s = session_open(argv[1], &so, &err)) == NULL) {
 		fprintf(stderr, "sym_bench: %s\n", err.msg);
 		return 1;
 	}
 	t1 = ms_now();
+	if (so.cache_dir != NULL) {
+		printf("cache: %s\n", session_cache_state_name(session_cache_status(s).state));
+		(void)session_cache_save_start(s);
+	}
 	sy = symbols_new(s, NULL, NULL);
 	t3 = ms_now();
 	symbols_start(sy);

@@ -18,6 +18,7 @@
 #include "core/safefile.h"
 #include "core/sample_read.h"
 #include "core/session.h"
+#include "core/session_cache.h"
 #include "core/text.h"
 #include "core/thread.h"
 

@@ -304,6 +304,10 @@ index_free(struct rec_index *ix)
 {
 	void *base = ix->lv != NULL ? (void *)ix->lv : (void *)ix->v;
 
+	if (ix->borrowed) {
+		memset(ix, 0, sizeof *ix);
+		return;
+	}
 	if (base != NULL)
 		munmap(base, ix->map_bytes);
 	free(ix->who);

@@ -438,16 +438,10 @@ report_bad(struct loader *ld)
 	}
 }
 
+/* A record that changes the session's attrs or features (one a cache entry replays). */
 static void
-process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
+process_state_rec(struct session *s, const struct rec *r)
 {
-	struct session *s = ld->s;
-	struct sample smp;
-	const char *why;
-	bool whole;
-	int attr = -1;
-
-	*extra = session_rec_trailing(r);
 	switch (r->type) {
 	case PF_REC_ATTR:
 		process_header_attr(s, r);
@@ -466,6 +460,25 @@ process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
 		break;
 	default:
 		break;
+	}
+}
+
+static void
+process_rec(struct loader *ld, const struct rec *r, uint64_t *extra)
+{
+	struct session *s = ld->s;
+	struct sample smp;
+	const char *why;
+	bool whole;
+	int attr = -1;
+
+	*extra = session_rec_trailing(r);
+	if (session_cache_replays(r->type)) {
+		process_state_rec(s, r);
+		if (s->cache != NULL) {
+			GROW(s->replay, s->capreplay, s->nreplay + 1);
+			s->replay[s->nreplay++] = r->loc;
+		}
 	}
 	if (r->type == PF_REC_SAMPLE || r->type < PF_REC_USER_TYPE_START)
 		attr = record_attr(session_attrs(s), r);
@@ -915,6 +928,57 @@ open_mem(struct session *s, const struct session_mem *mem, size_t nmem, struct p
 	return 0;
 }
 
+/* Pages around the scattered records the thread table reads, given back in batches. */
+struct drop_batch {
+	bool		 on;
+	uint64_t	 lo, hi;
+	unsigned	 pending;
+};
+
+static void
+drop_batch_add(const struct session *s, struct drop_batch *b, uint64_t loc)
+{
+	/* in batches: one madvise for a run of nearby records */
+	uint64_t l = loc & ~(uint64_t)0xffff;
+
+	if (!b->on)
+		return;
+	l = l >= 0x10000 ? l - 0x10000 : 0;
+	b->lo = l < b->lo ? l : b->lo;
+	b->hi = l + 0x30000 > b->hi ? l + 0x30000 : b->hi;
+	if (++b->pending >= 256 || b->hi - b->lo > (UINT64_C(64) << 20)) {
+		session_drop_pages(s, b->lo, b->hi);
+		b->lo = UINT64_MAX;
+		b->hi = 0;
+		b->pending = 0;
+	}
+}
+
+/* Feed the thread table entry e (who: its packed who). */
+static inline void
+thread_entry(struct session *s, const struct rec_ent *e, uint64_t who, struct drop_batch *b)
+{
+	unsigned type = ent_type(e);
+	struct rec r;
+
+	if (type == PF_REC_SAMPLE) {
+		struct ent_who w;
+
+		/* a pid or tid too large to pack: read the record (so too the slow path) */
+		if (!who_unpack(who, &w))
+			w = session_load_who(s, e);
+		thread_table_add_sample(&s->threads, w.pid, w.tid, e->time);
+		return;
+	}
+	if (!thread_table_wants(type))
+		return;
+	s->threads.cached = false;	/* even if the record cannot be read */
+	if (session_rec(s, ent_loc(e), &r) < 0)
+		return;
+	thread_table_add(&s->threads, &r, e->time);
+	drop_batch_add(s, b, ent_loc(e));
+}
+
 /* Feed the thread table the index's samples and its COMM, FORK, EXIT and MMAP records. */
 static void
 build_threads(struct session *s, bool keep_who)
@@ -924,53 +988,39 @@ build_threads(struct session *s, bool keep_who)
 	 * maps the pages around it too: on a large recording, give them back
 	 * as we go, or the resident set grows by ~64 KiB per record.
 	 */
-	bool give_back = s->nfiles > 0 && s->files[0].size > (UINT64_C(256) << 20);
-	uint64_t lo = UINT64_MAX, hi = 0;
-	unsigned pending = 0;
+	struct drop_batch b = { s->nfiles > 0 && s->files[0].size > (UINT64_C(256) << 20),
+		UINT64_MAX, 0, 0 };
 
-	/* the index is packed to 16-byte entries in the same pass (index_finish) */
-	index_finish_begin(&s->index, keep_who);
-	for (size_t i = 0; i < s->index.n; i++) {
-		const struct load_ent lec = s->index.lv[i], *le = &lec;
-		const struct rec_ent *e = &le->e;
-		unsigned type = ent_type(e);
-		struct rec r;
+	if (s->index.borrowed) {
+		/* a cache entry's finished index (session_cache.c) */
+		for (size_t i = 0; i < s->index.n; i++)
+			thread_entry(s, &s->index.v[i], s->index.who[i], &b);
+	} else {
+		/* the index is packed to 16-byte entries in the same pass (index_finish) */
+		index_finish_begin(&s->index, keep_who);
+		for (size_t i = 0; i < s->index.n; i++) {
+			const struct load_ent lec = s->index.lv[i];
 
-		index_finish_step(&s->index, i, le);
-
-		if (type == PF_REC_SAMPLE) {
-			struct ent_who w;
-
-			/* a pid or tid too large to pack: read the record (so too the slow path) */
-			if (!who_unpack(le->who, &w))
-				w = session_load_who(s, e);
-			thread_table_add_sample(&s->threads, w.pid, w.tid, e->time);
-			continue;
-		}
-		if (!thread_table_wants(type))
-			continue;
-		s->threads.cached = false;	/* even if the record cannot be read */
-		if (session_rec(s, ent_loc(e), &r) < 0)
-			continue;
-		thread_table_add(&s->threads, &r, e->time);
-		if (give_back) {
-			/* in batches: one madvise for a run of nearby records */
-			uint64_t l = ent_loc(e) & ~(uint64_t)0xffff;
-
-			l = l >= 0x10000 ? l - 0x10000 : 0;
-			lo = l < lo ? l : lo;
-			hi = l + 0x30000 > hi ? l + 0x30000 : hi;
-			if (++pending >= 256 || hi - lo > (UINT64_C(64) << 20)) {
-				session_drop_pages(s, lo, hi);
-				lo = UINT64_MAX;
-				hi = 0;
-				pending = 0;
-			}
+			index_finish_step(&s->index, i, &lec);
+			thread_entry(s, &lec.e, lec.who, &b);
 		}
 	}
-	if (pending)
-		session_drop_pages(s, lo, hi);
-	index_finish_end(&s->index);
+	if (b.pending)
+		session_drop_pages(s, b.lo, b.hi);
+	if (!s->index.borrowed)
+		index_finish_end(&s->index);
+}
+
+/* A cache entry was adopted: the records that changed attrs and features, again. */
+static void
+replay_cached(struct session *s)
+{
+	for (size_t i = 0; i < s->nreplay; i++) {
+		struct rec r;
+
+		if (session_rec(s, s->replay[i], &r) == 0 && session_cache_replays(r.type))
+			process_state_rec(s, &r);
+	}
 }
 
 /* session_open() and session_open_mem(): from path, or from mem if not NULL. */
@@ -982,6 +1032,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	struct loader ld;
 	struct stat st;
 	double t0 = now_s(), t;
+	size_t ndiag;
 	int rc;
 
 	s->path = xstrdup(path);
@@ -1035,6 +1086,19 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	for (uint32_t i = 0; i < s->nfiles; i++)
 		if (!s->files[i].mapped && !s->files[i].borrowed)
 			ld.charged += s->files[i].size;
+	session_cache_begin(s, opts);
+	ndiag = s->diags.n + s->diags.dropped;
+	if (ld.index && session_cache_try(s)) {
+		replay_cached(s);
+		name_attrs(s);
+		s->t_walk = now_s() - t;
+		t = now_s();
+		build_threads(s, true);
+		s->t_threads = now_s() - t;
+		if (opts == NULL || !opts->keep_who)
+			s->index.who = NULL;	/* as a load without keep_who (still mapped) */
+		goto loaded;
+	}
 	for (uint32_t i = 0; i < s->nfiles && !ld.stop; i++) {
 		if (i > 0 && ld.index) {
 			GROW(ld.rounds, ld.caprounds, ld.nrounds + 1);
@@ -1054,9 +1118,12 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		index_sort(&s->index, ld.rounds, ld.nrounds);
 		s->t_sort = now_s() - t;
 		t = now_s();
-		build_threads(s, opts != NULL && opts->keep_who);
+		/* a cache entry keeps who: the next open reads it from there */
+		build_threads(s, opts != NULL && (opts->keep_who || opts->cache_dir != NULL));
 		s->t_threads = now_s() - t;
 	}
+	session_cache_done(s, ndiag);
+loaded:
 	/*
 	 * Nothing read while loading needs to stay resident; the thread table's
 	 * scattered reads of COMM/MMAP records alone map ~64 KiB around each.
@@ -1113,6 +1180,8 @@ session_close(struct session *s)
 	if (s->zctx != NULL)
 		ZSTD_freeDCtx(s->zctx);
 	index_free(&s->index);
+	session_cache_free(s);
+	free(s->replay);
 	free(s->attr_counts);
 	thread_table_free(&s->threads);
 	diag_free(&s->diags);

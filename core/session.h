@@ -86,6 +86,11 @@ struct session_opts {
 	 * a record, for callers that ask session_ent_who() of many records
 	 * again and again (the browser); without it each answer reads the record. */
 	bool			 keep_who;
+	/* A cache directory to take the index from and keep it in
+	 * (core/session_cache.h), or NULL; and the version string its
+	 * entries are keyed by (an entry of another is stale). */
+	const char		*cache_dir;
+	const char		*cache_version;
 };
 
 /* An open recording: opaque outside core/ (core/session_int.h). */

@@ -141,6 +141,18 @@ session_file_open(struct session *s, const char *path, bool in_dir, struct perf_
 			rc = 0;
 		}
 	}
+	if (rc == 0 && f->mapped && s->nfiles == 1 && !in_dir) {
+		struct stat st;
+
+		/* who the file is, for a cache entry (core/session_cache.h) */
+		if (fstat(fd, &st) == 0) {
+			s->id_ok = true;
+			s->id_dev = (uint64_t)st.st_dev;
+			s->id_ino = (uint64_t)st.st_ino;
+			s->id_mtime_s = (uint64_t)st.st_mtim.tv_sec;
+			s->id_mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
+		}
+	}
 	if (!is_stdin)
 		close(fd);
 	if (rc < 0)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/perf_file.h"
 #include "core/session.h"
 
 /* Pages of the mapped file behind the walk are given back every so often:
@@ -68,7 +69,36 @@ struct session {
 						   is decompressed; else SIZE_MAX */
 	bool			 input_cut;	/* standard input read only in part */
 	char			*kcore_dir;	/* directory mode: kcore_dir/ path, or NULL */
+
+	/* The file's identity when opened (file mode, a regular file). */
+	bool			 id_ok;
+	uint64_t		 id_dev, id_ino, id_mtime_s, id_mtime_ns;
+	/* Records that changed attrs or features while walking (ATTR,
+	 * EVENT_UPDATE, ID_INDEX, BUILD_ID, FEATURE): their locs, in walk
+	 * order, kept for a cache entry (session_cache.c). */
+	uint64_t		*replay;
+	size_t			 nreplay, capreplay;
+	struct session_cache	*cache;		/* NULL: no cache asked for */
 };
+
+/*
+ * session_cache.c: the cache entry of a session.  begin: after the file
+ * header (the key, the entry's path); try: before the walk, adopt the
+ * entry (true: the index, counts and replay list are set); done: after a
+ * walk, whether the load is one the cache can keep (ndiag: diagnostics
+ * before the walk).  session_cache_free: session_close's part.
+ */
+void session_cache_begin(struct session *s, const struct session_opts *opts);
+bool session_cache_try(struct session *s);
+void session_cache_done(struct session *s, size_t ndiag);
+void session_cache_free(struct session *s);
+/* A record the cache must replay on a hit (process_rec saw it). */
+static inline bool
+session_cache_replays(uint32_t type)
+{
+	return type == PF_REC_ATTR || type == PF_REC_EVENT_UPDATE || type == PF_REC_ID_INDEX ||
+	    type == PF_REC_BUILD_ID || type == PF_REC_FEATURE;
+}
 
 /*
  * Open one file of the recording into s->files (mapped, or read when it

@@ -14,6 +14,8 @@ bin=${PERFNAV:-$PWD/perfnav}
 [ -x "$bin" ] || bin=$top/perfnav
 data=$top/tests/data
 tmp=$(mktemp -d)
+# the cache of loaded recordings goes to the temporary directory, not the home (perfnav cache)
+export XDG_CACHE_HOME="$tmp/cache"
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
@@ -52,6 +54,30 @@ for exp in "$data"/expected/*.stats.txt; do
 		ko "dump $name exited $?"; cat "$tmp/err"
 	fi
 done
+
+# the cache of loaded recordings (docs/cache.md): written by the first top, used by the
+# second with the same rows, listed, refused when damaged, cleared; --no-cache writes none
+cache_case() {
+	export XDG_CACHE_HOME="$tmp/cache-cli"
+	rm -rf "$XDG_CACHE_HOME"
+	cp "$data/fp.data" "$tmp/cached.data"
+	"$bin" top --no-cache "$tmp/cached.data" > "$tmp/c0" 2>&1 &&
+		[ ! -e "$XDG_CACHE_HOME/perfnav" ] || { ko "cache: --no-cache wrote an entry"; return; }
+	"$bin" top "$tmp/cached.data" > "$tmp/c1" 2>&1 && "$bin" top "$tmp/cached.data" > "$tmp/c2" 2>&1 &&
+		cmp -s "$tmp/c0" "$tmp/c1" && cmp -s "$tmp/c1" "$tmp/c2" ||
+		{ ko "cache: top differs with a cache"; return; }
+	"$bin" cache list > "$tmp/cl" 2>&1 && grep -q "^1 entry, .* in $XDG_CACHE_HOME/perfnav" "$tmp/cl" &&
+		grep -q "cached.data" "$tmp/cl" || { ko "cache list"; cat "$tmp/cl"; return; }
+	for e in "$XDG_CACHE_HOME"/perfnav/idx-*.pnc; do truncate -s -8 "$e"; done
+	"$bin" top "$tmp/cached.data" > "$tmp/c3" 2> "$tmp/ce" && cmp -s "$tmp/c0" "$tmp/c3" &&
+		grep -q "idx-.*\.pnc: offset 0x.*truncated or grown: cache entry not used, loaded afresh" "$tmp/ce" ||
+		{ ko "cache: a truncated entry"; cat "$tmp/ce"; return; }
+	"$bin" cache clear > "$tmp/cc" 2>&1 && grep -q "^removed 1 file" "$tmp/cc" &&
+		"$bin" cache list | grep -q "^0 entries" || { ko "cache clear"; cat "$tmp/cc"; return; }
+	export XDG_CACHE_HOME="$tmp/cache"
+	ok
+}
+cache_case
 
 # hex: the first record of plain.data, its bytes and named fields
 if "$bin" hex "$data/plain.data" 0x108 > "$tmp/out" 2> "$tmp/err" &&

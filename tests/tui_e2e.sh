@@ -20,6 +20,8 @@ bin=${PERFNAV:-$PWD/perfnav}
 [ -x "$bin" ] || bin=$top/perfnav
 data=$top/tests/data
 tmp=$(mktemp -d)
+# the cache of loaded recordings goes to the temporary directory, not the home (perfnav cache)
+export XDG_CACHE_HOME="$tmp/cache"
 sock=perfnav-e2e-$$
 nsess=0
 pass=0

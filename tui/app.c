@@ -504,9 +504,12 @@ out:
 	symbols_free(a->sym);
 	symbols_free(a->other.sym);
 	keys_free(&a->keys);
+	cmd_cache_close(a->s);
 	session_close(a->s);
-	if (a->other.s)
+	if (a->other.s) {
+		cmd_cache_close(a->other.s);
 		session_close(a->other.s);
+	}
 	free(a);
 	return status;
 }

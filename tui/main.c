@@ -24,6 +24,7 @@ static const struct cmd_spec *const subcmds[] = {
 	&annotate_spec,
 	&diff_spec,
 	&sched_spec,
+	&cache_spec,
 	NULL,
 };
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "tests/fuzz/fuzz.h"
@@ -30,8 +31,16 @@
 #include "tests/offcpu_synth.h"
 
 const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
-	"load", "record", "feature", "zstd", "symbolize", "script", "export",
+	"load", "record", "feature", "zstd", "symbolize", "script", "export", "cache",
 };
+
+/* Harnesses whose input is a whole recording (the others have seeds of their own form). */
+static bool
+whole_recording(const char *harness)
+{
+	return strcmp(harness, "feature") != 0 && strcmp(harness, "zstd") != 0 &&
+	    strcmp(harness, "cache") != 0;
+}
 
 static seeds_fn emit;
 static void *emit_arg;
@@ -221,6 +230,55 @@ zstd_seeds(const char *name, const struct pdbuf *rec, uint8_t flags)
 	session_close(s);
 }
 
+/*
+ * cache: a small file-mode recording, FUZZ_SEP, a flag byte and its own
+ * cache entry, as session_cache_save writes it (a temporary directory),
+ * once for each flag (checked, sealed, the whole open).
+ */
+static void
+cache_seeds(const char *name, const struct pdbuf *rec)
+{
+	char dir[] = "/tmp/pn-seed-cache-XXXXXX", path[128];
+	struct session_opts so = { .keep_going = true, .cache_dir = dir, .cache_version = "fuzz" };
+	struct perf_err err;
+	struct session *s;
+	struct pdbuf img = { NULL, 0, 0, false };
+	FILE *fp;
+
+	if (rec->len > (1u << 20) || memmem(rec->p, rec->len, FUZZ_SEP, FUZZ_SEP_LEN) != NULL ||
+	    mkdtemp(dir) == NULL)
+		return;
+	snprintf(path, sizeof path, "%s/rec.data", dir);
+	if ((fp = fopen(path, "wb")) == NULL || fwrite(rec->p, 1, rec->len, fp) != rec->len) {
+		if (fp != NULL)
+			fclose(fp);
+		goto out;
+	}
+	fclose(fp);
+	s = session_open(path, &so, &err);
+	if (s != NULL && session_cache_status(s).savable && session_cache_save(s, &err) == 0 &&
+	    read_file(session_cache_status(s).path, &img)) {
+		for (uint8_t flags = 0; flags < 3; flags++) {
+			struct pdbuf b = { NULL, 0, 0, false };
+			char sname[256];
+
+			pd_bytes(&b, rec->p, rec->len);
+			pd_bytes(&b, FUZZ_SEP, FUZZ_SEP_LEN);
+			pd_bytes(&b, &flags, 1);
+			pd_bytes(&b, img.p, img.len);
+			snprintf(sname, sizeof sname, "%s-%u", name, flags);
+			write_seed("cache", sname, b.p, b.len);
+			pd_free(&b);
+		}
+		unlink(session_cache_status(s).path);
+	}
+	session_close(s);
+	free(img.p);
+out:
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The recordings of tests/offcpu_synth.c, whole and hostile, for the harnesses of whole files. */
 static void
 synth_seeds(void)
@@ -235,8 +293,7 @@ synth_seeds(void)
 			osyn_build(&b, (enum osyn_kind)k, false, hostile);
 			snprintf(name, sizeof name, "offcpu-%s%s.data", kinds[k], hostile ? "-bad" : "");
 			for (size_t h = 0; h < FUZZ_NHARNESS; h++)
-				if (strcmp(fuzz_harnesses[h], "feature") != 0 &&
-				    strcmp(fuzz_harnesses[h], "zstd") != 0)
+				if (whole_recording(fuzz_harnesses[h]))
 					write_seed(fuzz_harnesses[h], name, b.p, b.len);
 			pd_free(&b);
 		}
@@ -281,12 +338,12 @@ seeds_make(const char *datadir, seeds_fn fn, void *arg)
 			ok = S_ISDIR(st.st_mode) ? read_dir(path, &b) : read_file(path, &b);
 			if (ok && b.len > 0) {
 				for (size_t k = 0; k < FUZZ_NHARNESS; k++)
-					if (strcmp(fuzz_harnesses[k], "feature") != 0 &&
-					    strcmp(fuzz_harnesses[k], "zstd") != 0)
+					if (whole_recording(fuzz_harnesses[k]))
 						write_seed(fuzz_harnesses[k], names[i], b.p, b.len);
 				feature_seeds(names[i], &b);
 				zstd_seeds(names[i], &b, 0);
 				zstd_seeds(names[i], &b, 1);
+				cache_seeds(names[i], &b);
 			}
 		}
 		free(b.p);

@@ -26,6 +26,8 @@ struct common_opts {
 	const char	*theme;		/* --theme NAME|PATH */
 	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
 	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
+	bool		 no_cache;	/* --no-cache: no cache entry read or written */
+	uint64_t	 cache_size;	/* --cache-size SIZE, 0 for the default (2G) */
 };
 
 /* Exit statuses. */
@@ -116,7 +118,7 @@ int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *s
 /* The options every subcommand takes, and each subcommand's spec (its usage
  * and options): what --help prints, and the man page and completion too. */
 extern const struct cmd_opt cmd_common_opts[];
-extern const struct cmd_spec annotate_spec, diff_spec, dump_spec, export_spec, folded_spec, header_spec,
+extern const struct cmd_spec annotate_spec, cache_spec, diff_spec, dump_spec, export_spec, folded_spec, header_spec,
     hex_spec, sched_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
 /* Open r's recording into r->s (index: build the time-ordered index and
  * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
@@ -148,6 +150,24 @@ struct session *cmd_open_progress(const struct common_opts *co, bool index);
 int cmd_report_diags(const struct session *s, bool strict);
 
 int cmd_header(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
+
+/*
+ * The cache's policy (cmd_cache.c; core/session_cache.h keeps the
+ * entries).  cmd_cache_dir: $XDG_CACHE_HOME/perfnav or ~/.cache/perfnav
+ * into buf (NULL: neither is an absolute path).  cmd_cache_setup: the
+ * directory for co's open (made 0700 if need be) into dir, or -1 for
+ * none (--no-cache, standard input, a directory not safely the user's:
+ * said on stderr).  cmd_cache_opened: after the open, tell an entry that
+ * was refused, make room under the bound (least recently used first) and
+ * save the session's entry on a thread of its own.  cmd_cache_close:
+ * before session_close, wait for that save and tell if it failed.
+ */
+const char *cmd_cache_dir(char *buf, size_t n);
+uint64_t cmd_cache_bound(const struct common_opts *co);
+int cmd_cache_setup(const struct common_opts *co, char *dir, size_t n);
+void cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir);
+void cmd_cache_close(struct session *s);
 int cmd_stats(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

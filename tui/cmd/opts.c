@@ -30,6 +30,8 @@ enum {
 	OPT_THEME,
 	OPT_STRICT,
 	OPT_MAX_MEMORY,
+	OPT_NO_CACHE,
+	OPT_CACHE_SIZE,
 };
 
 const struct cmd_opt cmd_common_opts[] = {
@@ -41,6 +43,8 @@ const struct cmd_opt cmd_common_opts[] = {
 	{ "no-debuginfod", 0, OPT_NO_DEBUGINFOD, "never ask the debuginfod servers of DEBUGINFOD_URLS for a binary the build-id cache, --symfs and /usr/lib/debug lack" },
 	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
 	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 64M, at most a quarter of the machine's memory)" },
+	{ "no-cache", 0, OPT_NO_CACHE, "neither read nor write the cache of loaded recordings ($XDG_CACHE_HOME/perfnav, default ~/.cache/perfnav; see perfnav cache)" },
+	{ "cache-size", 1, OPT_CACHE_SIZE, "SIZE: how large the cache may grow, e.g. 4G (default 2G; the least recently used entries go first)" },
 	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
 	{ "help", 0, 'h', "show this help" },
 	{ NULL, 0, 0, NULL },
@@ -152,6 +156,17 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 				goto bad;
 			}
 			break;
+		case OPT_NO_CACHE:
+			co->no_cache = true;
+			break;
+		case OPT_CACHE_SIZE:
+			if (opts_size(optarg, &co->cache_size) < 0 ||
+			    co->cache_size < (UINT64_C(1) << 20)) {
+				fprintf(stderr, "perfnav%s%s: bad size '%s' for --cache-size (1M at least; e.g. 512M, 4G)\n",
+				    sep, name, optarg);
+				goto bad;
+			}
+			break;
 		case 'h':
 			usage(stdout, name, utext, extra);
 			*exit_status = EXIT_OK;
@@ -250,10 +265,15 @@ open_input(const struct common_opts *co, bool index, bool progress)
 	struct session_opts so = { .no_index = !index, .keep_going = true,
 		.mem_budget = co->max_memory, .keep_who = progress };
 	struct session *s;
+	char dir[4096];
 
 	if (progress && isatty(STDERR_FILENO)) {
 		so.progress = show_progress;
 		so.progress_arg = &lp;
+	}
+	if (index && cmd_cache_setup(co, dir, sizeof dir) == 0) {
+		so.cache_dir = dir;
+		so.cache_version = PACKAGE_VERSION;
 	}
 	memset(&err, 0, sizeof err);
 	s = session_open(co->input, &so, &err);
@@ -261,6 +281,8 @@ open_input(const struct common_opts *co, bool index, bool progress)
 		fputs("\r\033[K", textout_tty_err());
 	if (s == NULL)
 		fprintf(stderr, "perfnav: %s\n", err.msg);
+	else if (so.cache_dir != NULL)
+		cmd_cache_opened(co, s, dir);
 	return s;
 }
 
@@ -494,6 +516,7 @@ int
 cmd_quit(struct cmd_run *r, int status)
 {
 	symbolizer_free(r->z);
+	cmd_cache_close(r->s);
 	session_close(r->s);
 	r->z = NULL;
 	r->s = NULL;

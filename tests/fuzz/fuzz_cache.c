@@ -1,0 +1,164 @@
+/*
+ * fuzz_cache.c: a cache entry (core/session_cache.h) as hostile input.
+ * The input is a recording, FUZZ_SEP, a flag byte and a cache image.
+ * The image is checked against the recording loaded from memory
+ * (session_cache_check), with its checksums, or sealed first (flag bit 0)
+ * so the checks behind them are reached too.  With flag bit 1 the whole
+ * open is taken: the recording written to a file, the image given the
+ * key of that file's own entry and sealed, put in its place in a
+ * temporary cache directory, and the recording opened again: an entry
+ * that passes is adopted, and every index entry, who it is about and the
+ * threads are read back.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/fuzz/fuzz.h"
+
+/* struct chdr (core/session_cache.c): the key (device...content hash, version) is [32, 112). */
+#define KEY_OFF	32
+#define KEY_END	112
+
+static char dir[64];
+
+/* At exit: the temporary cache directory and what is in it. */
+static void
+remove_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
+static void
+write_file(const char *path, const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || (n > 0 && write(fd, p, n) != (ssize_t)n))
+		abort();
+	close(fd);
+}
+
+static uint8_t *
+read_all(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *p;
+	long len;
+
+	if (fp == NULL)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	len = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	p = malloc(len > 0 ? (size_t)len : 1);
+	if (p == NULL || fread(p, 1, (size_t)len, fp) != (size_t)len)
+		abort();
+	fclose(fp);
+	*n = (size_t)len;
+	return p;
+}
+
+static void
+use_session(const struct session *s)
+{
+	const struct rec_index *ix = session_index(s);
+
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = index_ent(ix, i);
+		struct ent_who w = session_ent_who(s, i);
+		struct rec r;
+
+		if (session_rec(s, ent_loc(e), &r) == 0)
+			fuzz_use(r.type + r.size);
+		fuzz_use(e->time + (uint64_t)w.cpu + (uint64_t)w.pid + (uint64_t)w.tid);
+	}
+	fuzz_use(session_threads(s)->n + session_counts(s)->total);
+}
+
+/* The whole open, the image in the entry's place with the file's key. */
+static void
+open_with(const struct session_mem *rec, const uint8_t *img, size_t len)
+{
+	struct session_opts so = { .keep_going = true, .keep_who = len % 2 == 0,
+		.cache_dir = dir, .cache_version = "fuzz" };
+	char path[128];
+	struct perf_err err;
+	struct session *s;
+	uint8_t *own, *mine;
+	size_t nown;
+
+	if (dir[0] == '\0') {
+		snprintf(dir, sizeof dir, "/tmp/pn-fuzz-cache-XXXXXX");
+		if (mkdtemp(dir) == NULL)
+			abort();
+		atexit(remove_dir);
+	}
+	snprintf(path, sizeof path, "%s/rec.data", dir);
+	write_file(path, rec->base, rec->size);
+	if ((s = session_open(path, &so, &err)) == NULL)
+		return;
+	if (session_cache_status(s).state == SESSION_CACHE_OFF) {
+		session_close(s);
+		return;
+	}
+	if (session_cache_status(s).savable && session_cache_save(s, &err) < 0)
+		abort();
+	own = read_all(session_cache_status(s).path, &nown);
+	mine = malloc(len ? len : 1);
+	memcpy(mine, img, len);
+	if (own != NULL && nown >= KEY_END && len >= KEY_END)
+		memcpy(mine + KEY_OFF, own + KEY_OFF, KEY_END - KEY_OFF);
+	session_cache_seal(mine, len);
+	write_file(session_cache_status(s).path, mine, len);
+	session_close(s);
+	free(own);
+	free(mine);
+	if ((s = session_open(path, &so, &err)) == NULL)
+		abort();	/* an entry refused or not, the recording loads as before */
+	use_session(s);
+	session_close(s);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct session_mem parts[2];
+	struct perf_err err;
+	struct session *s;
+	uint8_t *img, flags;
+	size_t len;
+
+	if (fuzz_split(data, size, parts, 2) != 2 || parts[1].size < 1)
+		return 0;
+	flags = *(const uint8_t *)parts[1].base;
+	len = parts[1].size - 1;
+	img = malloc(len ? len : 1);
+	memcpy(img, (const uint8_t *)parts[1].base + 1, len);
+	if ((s = session_open_mem("fuzz", parts, 1, NULL, &err)) != NULL) {
+		if (flags & 1)
+			session_cache_seal(img, len);
+		if (session_cache_check(s, img, len, true, &err) < 0 &&
+		    (err.msg[0] == '\0' || err.offset == PERF_ERR_OFF_NONE))
+			abort();	/* a refusal says where and what */
+		session_close(s);
+	}
+	if (flags & 2)
+		open_with(&parts[0], (const uint8_t *)parts[1].base + 1, len);
+	free(img);
+	return 0;
+}
