@@ -2,7 +2,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/err.h"
 
@@ -98,6 +100,29 @@ xrealloc(void *p, size_t n)
 	if (q == NULL)
 		fatal_oom(n);
 	return q;
+}
+
+/*
+ * A table made once at its full size and filled in one pass (off-CPU
+ * spans from a count of the index): its 2 MiB-aligned interior is asked to
+ * be backed by huge pages where the kernel gives them on request
+ * (transparent_hugepage=madvise, Debian's default), so that filling tens
+ * of megabytes takes a fault per 2 MiB, not per 4 KiB.  Only advice, and
+ * only for a table that is not grown afterwards (the index, which grows by
+ * mremap, measured worse with huge pages: core/index.c).
+ */
+void *
+xmalloc_table(size_t n, size_t m)
+{
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	void *p = xreallocarray(NULL, n, m);
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + n * m) & ~(huge - 1);
+
+#ifdef MADV_HUGEPAGE
+	if (n * m >= 2 * huge && e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#endif
+	return p;
 }
 
 void *

@@ -442,13 +442,13 @@ build_sched(const struct session *s, const struct sw_locs *locs, bool wakes, str
 			nsched[i >= ix->n / 2]++;
 	if (nsched[0] + nsched[1] > 0) {
 		o->cap = nsched[0] + nsched[1];
-		o->v = xreallocarray(NULL, o->cap, sizeof *o->v);
+		o->v = xmalloc_table(o->cap, sizeof *o->v);
 		p->open = xreallocarray(NULL, o->cap, 1);
 	}
 	if (ix->n >= offcpu_par_min && offcpu_par_min > 0) {
 		hf.from = ix->n / 2;
 		hf.cap = nsched[1];
-		hf.v = hf.cap ? xreallocarray(NULL, hf.cap, sizeof *hf.v) : NULL;
+		hf.v = hf.cap ? xmalloc_table(hf.cap, sizeof *hf.v) : NULL;
 		two = pthread_create(&th, NULL, decode_half, &hf) == 0;
 		if (!two)
 			hf.from = ix->n;
