@@ -324,6 +324,32 @@ Test(text, clip_ends_a_cut_in_an_ellipsis)
 	cr_assert_str_eq(text_clip(buf, sizeof buf, "hello world", 5), "hell~", "'~' without UTF-8");
 }
 
+/*
+ * A long name is never cut without a mark: a row's text longer than its
+ * buffer ends in an ellipsis; a C++ name of 3,000 bytes, nested 400 deep,
+ * is elided inside its brackets whole (its end kept), not cut at 1 KiB.
+ */
+Test(text, long_names_cut_with_a_mark)
+{
+	char *name = synth_long_name(3000), out[256];
+	struct row r;
+	size_t l;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	row_reset(&r);
+	row_set(&r, 0, 0, "%s", name);
+	l = strlen(r.col[0]);
+	cr_assert_lt(l, strlen(name));
+	cr_assert_str_eq(r.col[0] + l - 3, "\u2026", "a cut row text ends in an ellipsis");
+	cr_assert_eq(strncmp(r.col[0], name, l - 3), 0);
+	text_elide_cxx(name, out, sizeof out, 40);
+	cr_assert_str_eq(out, "ns::T0000<T0001<\u2026>>::operator()_end");
+	cr_assert_str_eq(text_clip_middle(out, sizeof out, name, 21), "ns::T0000<\u2026ator()_end");
+	free(name);
+	setlocale(LC_ALL, "C");
+}
+
 /* Control characters, DEL, C1 and invalid UTF-8 draw as "\xHH" escapes,
  * 4 columns each, measured as such and never cut in half. */
 Test(text, escapes_as_the_text_outputs)

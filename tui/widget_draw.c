@@ -23,8 +23,6 @@
 
 /* ---- C++ names cut inside their brackets ---- */
 
-#define CXX_MAX	1024
-
 /* The length of an operator's name at s ("operator<<=", "operator()"), 0 if none. */
 static size_t
 operator_len(const char *s)
@@ -52,9 +50,9 @@ operator_len(const char *s)
 static bool
 cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 {
-	size_t open[64], best = 0;
-	bool inner[64];
-	int sp = 0;
+	size_t n = strlen(s) + 1, *open = xreallocarray(NULL, n, sizeof *open), best = 0;
+	bool *inner = xmalloc(n), ok;
+	size_t sp = 0;
 
 	for (size_t i = 0; s[i] != '\0'; i++) {
 		size_t op = operator_len(s + i);
@@ -68,20 +66,20 @@ cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 			continue;
 		}
 		if (s[i] == '<' || s[i] == '(') {
-			if (sp == 64)
-				return false;
 			open[sp] = i;
 			inner[sp++] = true;
 		} else if (s[i] == '>' || s[i] == ')') {
-			size_t o, n;
+			size_t o, k;
 
-			if (sp == 0 || (s[open[sp - 1]] == '<') != (s[i] == '>'))
-				return false;
+			if (sp == 0 || (s[open[sp - 1]] == '<') != (s[i] == '>')) {
+				sp = 1;	/* unpaired */
+				break;
+			}
 			o = open[--sp] + 1;
-			n = i - o;
-			if (n > 0 && !(n == strlen(el) && strncmp(s + o, el, n) == 0)) {
-				if (inner[sp] && n > best) {
-					best = n;
+			k = i - o;
+			if (k > 0 && !(k == strlen(el) && strncmp(s + o, el, k) == 0)) {
+				if (inner[sp] && k > best) {
+					best = k;
 					*at = o;
 				}
 				if (sp > 0)
@@ -90,28 +88,37 @@ cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 		}
 	}
 	*len = best;
-	return sp == 0 && best > 0;
+	ok = sp == 0 && best > 0;
+	free(open);
+	free(inner);
+	return ok;
 }
 
 void
 text_elide_cxx(const char *s, char *out, size_t n, int maxcols)
 {
 	const char *el = text_utf8() ? "\u2026" : "~";
-	char buf[CXX_MAX];
-	size_t at = 0, len = 0;
+	size_t at = 0, len = 0, e = strlen(el), cap;
+	char *buf;
 
 	if (n == 0)
 		return;
-	snprintf(buf, sizeof buf, "%s", s != NULL ? s : "");
+	if (s == NULL)
+		s = "";
+	/* the whole name, however long: a list of two bytes may grow by one */
+	cap = strlen(s) * 2 + 8;
+	buf = xmalloc(cap);
+	snprintf(buf, cap, "%s", s);
 	while (text_width(buf) > maxcols && cxx_group(buf, el, &at, &len) && len > 1) {
-		size_t tail = strlen(buf + at + len) + 1, e = strlen(el);
+		size_t tail = strlen(buf + at + len) + 1;
 
-		if (at + e + tail > sizeof buf)
+		if (at + e + tail > cap)
 			break;
 		memmove(buf + at + e, buf + at + len, tail);
 		memcpy(buf + at, el, e);
 	}
 	snprintf(out, n, "%s", buf);
+	free(buf);
 }
 
 /* ---- drawing ---- */
@@ -130,10 +137,12 @@ put_text(WINDOW *win, int y, int x, int width, const char *s, unsigned flags)
 	    text_num_fit(s, num, sizeof num, width))
 		s = num;
 	if (middle && s != NULL && text_width(s) > width) {
-		char cut[CXX_MAX];
+		size_t n = strlen(s) * 2 + 8;
+		char *cut = xmalloc(n);
 
-		text_elide_cxx(s, cut, sizeof cut, width);
+		text_elide_cxx(s, cut, n, width);
 		cols = text_decode(cut, buf, sizeof buf / sizeof buf[0], width, true);
+		free(cut);
 	} else
 		cols = text_decode(s, buf, sizeof buf / sizeof buf[0], width, middle);
 	if (right && cols < width)
