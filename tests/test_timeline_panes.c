@@ -308,3 +308,46 @@ Test(panes, timeline_opens_the_flame_scope_of_a_row)
 	pane_destroy(&p);
 	session_close(s);
 }
+
+/*
+ * The time axes' labels are whole where there is room: nest.data's times
+ * (33801.634281, 12 characters) once showed as "33801.6342…" in the
+ * flame scope's 11 columns between ticks; a tick without room for its
+ * label is left out, never drawn cut.
+ */
+Test(panes, axis_labels_whole)
+{
+	struct session *s = open_fixture("nest.data");
+	struct symbols *sy = fixture_symbols(s);
+	static const int widths[] = { 100, 80, 67 };
+	struct pane p;
+
+	symbols_run(sy);
+	for (int id = 0; id < 2; id++) {
+		cr_assert_eq(pane_create_sym(&p, id ? PANE_FSCOPE : PANE_TIMELINE, s, NULL, sy), 0);
+		for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+			int labels = 0;
+
+			screen_draw(&p, 30, widths[i]);
+			for (int y = 0; y < 30; y++) {
+				const char *l = screen_line(y), *q = l;
+
+				if (strstr(l, "|33801.634281") == NULL)
+					continue;
+				cr_expect(strstr(l, "\u2026") == NULL, "%s at %d: a cut label: %s",
+				    id ? "flame scope" : "timeline", widths[i], l);
+				while ((q = strstr(q, "|33801.")) != NULL) {
+					cr_expect(strlen(q) >= 13 && q[7] >= '0' && q[7] <= '9' &&
+					    strspn(q + 7, "0123456789") == 6, "a whole label: %s", l);
+					labels++;
+					q++;
+				}
+			}
+			cr_expect_geq(labels, 2, "%s at %d: the axis' labels",
+			    id ? "flame scope" : "timeline", widths[i]);
+		}
+		pane_destroy(&p);
+	}
+	symbols_free(sy);
+	session_close(s);
+}

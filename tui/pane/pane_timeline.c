@@ -656,14 +656,24 @@ static void
 draw_axis(struct tl_pane *t, const struct pane_canvas *c, int y, int x)
 {
 	char buf[40];
-	unsigned step = 18;
+	unsigned step = 18, w;
 
 	wattrset((WINDOW *)c->win, (attr_t)c->ta->a[EL_TIME]);
+	if (t->width == 0)
+		return;
+	/* ticks every 18 columns, or as far apart as the widest (last) label needs */
+	text_time_us(buf, sizeof buf, col_start(t, t->width - 1));
+	if ((unsigned)text_width(buf) + 2 > step)
+		step = (unsigned)text_width(buf) + 2;
 	for (unsigned k = 0; k + 2 < t->width; k += step) {
+		unsigned room = t->width - k - 1;
+
 		text_time_us(buf, sizeof buf, col_start(t, k));
+		w = (unsigned)text_width(buf);
+		if (w > room && k > 0)
+			break;	/* no room for this label whole: no tick (the first is cut) */
 		mvwaddch(c->win, y, x + (int)k, '|');
-		text_put(c->win, y, x + (int)k + 1, (int)(t->width - k - 1 < step - 1 ?
-		    t->width - k - 1 : step - 1), buf);
+		text_put(c->win, y, x + (int)k + 1, (int)(w < room ? w : room), buf);
 	}
 }
 
