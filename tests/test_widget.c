@@ -816,6 +816,48 @@ Test(draw, tree_child_right_of_parent)
 	widget_free(&p.w);
 }
 
+/*
+ * A depth shows as a number only past a real limit: where the indentation
+ * and the name fit, rows are indented, never numbered.  A tree column of
+ * its own (the processes pane's: short names, depth 1) at 200 columns, and
+ * a flex tree (the trees': depth 9, names of 12) at 80.
+ */
+Test(draw, tree_depth_numbers_only_past_the_limit)
+{
+	static const struct frow procs[] = {
+		{ 0, "26193 forkexec", "5" }, { 1, "26193 forkexec", "3" }, { 1, "26194 sh", "2" },
+	};
+	struct frow deep[10];
+	char names[10][16];
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, procs, 3, true);
+	widget_expand_all(&p.w, true);
+	screen_draw(&p, 5, 200);
+	for (int y = 1; y <= 3; y++) {
+		cr_expect_null(strstr(screen_line(y), "[1]"), "row %d: '%s'", y, screen_line(y));
+		cr_expect_geq(screen_col(screen_line(y), y == 3 ? "26194" : "26193"), y == 1 ? 2 : 4,
+		    "row %d indented: '%s'", y, screen_line(y));
+	}
+	widget_free(&p.w);
+	for (int d = 0; d < 10; d++) {
+		snprintf(names[d], sizeof names[d], "function_%02d", d);
+		deep[d] = (struct frow){ d, names[d], "1" };
+	}
+	fake_pane(&p, &f, deep, 10, true);
+	p.cols = deep_cols;
+	widget_expand_all(&p.w, true);
+	screen_draw(&p, 12, 80);
+	for (int d = 0; d < 10; d++) {
+		const char *line = screen_line(1 + d);
+
+		cr_expect_null(strstr(line, "["), "row %d numbered: '%s'", d, line);
+		cr_expect_eq(screen_col(line, names[d]), 2 * d + 2, "row %d: '%s'", d, line);
+	}
+	widget_free(&p.w);
+}
+
 /* Counts say "1 problem", "2 problems": the browser's messages use plural(). */
 Test(text, plural_of_a_count)
 {

@@ -311,15 +311,15 @@ draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int f
 
 /*
  * The indentation of a tree row of depth d in a column cw wide: 2 columns
- * a level while the name keeps TREE_NAME_MIN columns; deeper rows sit at
- * the deepest such indentation that leaves room for their depth as a
- * number ("[23] " in label), so a child is always right of its parent and the name, not the
- * indentation, is what gets cut.
+ * a level while the glyph and the name (name_min columns) still fit after
+ * it; only deeper rows show their depth as a number ("[23] " in label), all
+ * one level right of the deepest indented row, so a child is always right
+ * of its parent and the name, not the indentation, is what gets cut.
  */
 static int
 tree_indent(int d, int cw, int name_min, char *label, size_t n)
 {
-	int maxd = (cw - TREE_LABEL_MAX - 2 - name_min) / 2;
+	int maxd = (cw - 2 - name_min) / 2;
 
 	label[0] = '\0';
 	if (maxd < 0)
@@ -327,7 +327,7 @@ tree_indent(int d, int cw, int name_min, char *label, size_t n)
 	if (d <= maxd)
 		return 2 * d;
 	snprintf(label, n, "[%d] ", d);
-	return 2 * maxd;
+	return 2 * maxd + 2 < cw - TREE_LABEL_MAX - 2 ? 2 * maxd + 2 : 2 * maxd;
 }
 
 /* A tree column's indentation, depth label and glyph; the columns they took. */
