@@ -351,3 +351,32 @@ Test(panes, axis_labels_whole)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * With the off-CPU event in the scope, the timeline's header states its
+ * spans and time in the scope (perfnav top --off-cpu: 476 spans, 1.675 s
+ * of offcpu.data), not the 486 sched_switch samples the lanes draw.
+ */
+Test(panes, timeline_header_of_the_offcpu_event)
+{
+	struct session *s = open_fixture("offcpu.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	size_t ev;
+	const char *head;
+
+	symbols_run(sy);
+	for (ev = 0; ev < hist_nevents(sy->h) && !symbols_event_offcpu(sy, ev); ev++)
+		;
+	cr_assert_lt(ev, hist_nevents(sy->h), "an off-CPU event");
+	sy->scope.ev = ev;
+	sy->scope.gen++;
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	screen_draw(&p, 20, 160);
+	head = screen_line(0);
+	cr_expect_not_null(strstr(head, "| 476 off-CPU spans, 1.675 s off CPU |"), "%s", head);
+	cr_expect_null(strstr(head, "486 samples"), "%s", head);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -700,6 +700,7 @@ head_line(struct pane *p, char *buf, size_t n)
 {
 	struct tl_pane *t = p->priv;
 	const struct timeline *tl = TL(t);
+	const struct hist *sh = p->sym != NULL ? symbols_scope_hist(p->sym) : NULL;
 	char a[32], b[32];
 	uint64_t s, e;
 	int k;
@@ -718,8 +719,18 @@ head_line(struct pane *p, char *buf, size_t n)
 				k += snprintf(buf + k, n - (size_t)k, lo == hi ? " %" PRIu32 : " %" PRIu32 "-%" PRIu32,
 				    lo, hi);
 	}
-	k += snprintf(buf + k, n - (size_t)k, " | %zu sample%s%s | %s-%s (z/Z)", tl->npos,
-	    plural(tl->npos), t->attr >= 0 ? " of the event" : "", a, b);
+	if (sh != NULL && symbols_event_offcpu(p->sym, p->sym->scope.ev)) {
+		/* the off-CPU event: its spans and time in the scope (as the hot functions say) */
+		const struct hist_event *he = hist_event(sh, p->sym->scope.ev);
+		char dur[160];
+
+		k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " off-CPU span%s, %s | %s-%s (z/Z)",
+		    he->nsamples, plural(he->nsamples), symbols_offcpu_text(p->sym, he->total_period, dur,
+		    sizeof dur), a, b);
+	} else {
+		k += snprintf(buf + k, n - (size_t)k, " | %zu sample%s%s | %s-%s (z/Z)", tl->npos,
+		    plural(tl->npos), t->attr >= 0 ? " of the event" : "", a, b);
+	}
 	if (p->sym && scope_time_range(&p->sym->scope, &s, &e)) {
 		text_time_us(a, sizeof a, s);
 		text_time_us(b, sizeof b, e);
