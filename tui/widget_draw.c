@@ -168,6 +168,7 @@ text_line(void *win, int y, int x, int width, const char *s)
 struct col_need {
 	int	need[ROW_MAXCOLS];
 	int	tree_text;	/* the widest text of the tree column, without indentation */
+	int	tree_depth;	/* the deepest row's depth */
 };
 
 static int
@@ -197,6 +198,8 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
 			if ((p->cols[k].flags & COL_TREE) && w->tree) {
 				if (need > cn->tree_text)
 					cn->tree_text = need;
+				if (w->depth[src] > cn->tree_depth)
+					cn->tree_depth = w->depth[src];
 				need += 2 * w->depth[src] + 2;
 			}
 			if (need > cn->need[k])
@@ -310,34 +313,41 @@ draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int f
 #define TREE_LABEL_MAX	6	/* "[255] " */
 
 /*
- * The indentation of a tree row of depth d in a column cw wide: 2 columns
- * a level while the glyph and the name (name_min columns) still fit after
- * it; only deeper rows show their depth as a number ("[23] " in label), all
- * one level right of the deepest indented row, so a child is always right
- * of its parent and the name, not the indentation, is what gets cut.
+ * The indentation of a tree row of depth d in a column cw wide, of rows as
+ * deep as deepest: 2 columns a level when the deepest row's glyph and name
+ * (name_min columns) fit after its indentation, and then no depth shows as
+ * a number.  Else 2 columns a level while the name keeps name_min columns
+ * after room for a depth label; deeper rows sit at the deepest such
+ * indentation and show their depth as a number ("[23] " in label), so a
+ * child is always right of its parent and the name, not the indentation, is
+ * what gets cut.
  */
 static int
-tree_indent(int d, int cw, int name_min, char *label, size_t n)
+tree_indent(int d, int deepest, int cw, int name_min, char *label, size_t n)
 {
-	int maxd = (cw - 2 - name_min) / 2;
+	int maxd = (cw - TREE_LABEL_MAX - 2 - name_min) / 2;
 
 	label[0] = '\0';
+	if (2 * deepest + 2 + name_min <= cw)
+		return 2 * d;	/* the whole tree fits indented */
 	if (maxd < 0)
 		maxd = 0;
 	if (d <= maxd)
 		return 2 * d;
 	snprintf(label, n, "[%d] ", d);
-	return 2 * maxd + 2 < cw - TREE_LABEL_MAX - 2 ? 2 * maxd + 2 : 2 * maxd;
+	return 2 * maxd;
 }
 
 /* A tree column's indentation, depth label and glyph; the columns they took. */
 static int
-draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, int name_min,
-    bool cur)
+draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw,
+    const struct col_need *cn, bool cur)
 {
 	bool utf8 = c->ta->utf8;
 	char label[16];
-	int ind = tree_indent(w->depth[src], cw, name_min, label, sizeof label), lw = (int)strlen(label);
+	int name_min = cn->tree_text < TREE_NAME_MIN ? cn->tree_text : TREE_NAME_MIN;
+	int ind = tree_indent(w->depth[src], cn->tree_depth, cw, name_min, label, sizeof label);
+	int lw = (int)strlen(label);
 	const char *g = "  ";
 
 	if (w->flags[src] & WF_KIDS)
@@ -387,8 +397,7 @@ widget_draw(struct widget *w, const struct pane_canvas *c)
 			}
 			wattrset(c->win, !cur && r->el[k] ? (attr_t)ta->a[r->el[k]] : base);
 			if ((p->cols[k].flags & COL_TREE) && w->tree) {
-				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw,
-				    cn.tree_text < TREE_NAME_MIN ? cn.tree_text : TREE_NAME_MIN, cur);
+				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw, &cn, cur);
 
 				if (!cur)
 					wattrset(c->win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));
