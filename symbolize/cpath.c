@@ -218,29 +218,34 @@ anode_eq(const void *ctx, uint32_t id)
  * level), else its offset in the symbol ("do_wp_page +1794") for a kernel
  * frame or "??:0"; the address when unresolved.
  */
-static void
-anode_name(struct hist *h, const struct frame *f, uint32_t node, char *buf, size_t n)
+static char *
+anode_name(struct hist *h, const struct frame *f, uint32_t node)
 {
-	const char *sl;
-	char name[1024];
-	size_t l;
+	const char *sl, *name;
+	size_t l, n;
+	char *buf;
 
 	if (f->sym == SYM_NONE || h->z == NULL) {
-		snprintf(buf, n, "%#" PRIx64, f->ip);
-		return;
+		buf = xmalloc(24);
+		snprintf(buf, 24, "%#" PRIx64, f->ip);
+		return buf;
 	}
-	snprintf(name, sizeof name, "%s", symbolizer_label_name(hist_str(h, h->node[node].label)));
+	/* whole, however long the (C++) name */
+	name = symbolizer_label_name(hist_str(h, h->node[node].label));
 	l = strlen(name);
 	if (l > 10 && strcmp(name + l - 10, " (inlined)") == 0)
-		name[l - 10] = '\0';
+		l -= 10;
 	sl = symbolizer_srcline(h->z, f);
+	n = l + (sl != NULL ? strlen(sl) : 0) + 48;
+	buf = xmalloc(n);
 	if (sl != NULL)
-		snprintf(buf, n, "%s %s%s", name, sl,
+		snprintf(buf, n, "%.*s %s%s", (int)l, name, sl,
 		    symbolizer_sym_inlined(h->z, f->sym) ? " (inlined)" : "");
 	else if (f->kernel)
-		snprintf(buf, n, "%s +%" PRIu64, name, f->symoff);
+		snprintf(buf, n, "%.*s +%" PRIu64, (int)l, name, f->symoff);
 	else
-		snprintf(buf, n, "%s ??:0", name);
+		snprintf(buf, n, "%.*s ??:0", (int)l, name);
+	return buf;
 }
 
 uint32_t
@@ -249,15 +254,16 @@ cpath_anode(struct hist *h, const struct frame *f, uint32_t node)
 	uint64_t hash = (uint64_t)node * UINT64_C(0x9e3779b97f4a7c15) ^ f->ip;
 	struct anode_want w = { h->ps.an, node, f->ip };
 	uint32_t id = hmap_find(&h->ps.an_tab, hash, anode_eq, &w);
-	char buf[2048];
+	char *buf;
 
 	if (id != HMAP_NONE)
 		return id;
-	anode_name(h, f, node, buf, sizeof buf);
+	buf = anode_name(h, f, node);
 	GROW(h->ps.an, h->ps.capan, h->ps.nan + 1);
 	h->ps.an[h->ps.nan].node = node;
 	h->ps.an[h->ps.nan].ip = f->ip;
 	h->ps.an[h->ps.nan].name = hist_intern(h, buf);
+	free(buf);
 	h->ps.an[h->ps.nan].srcline = h->ks.want_src ? hist_srcline_of(h, f) : 0;
 	hmap_add(&h->ps.an_tab, hash, (uint32_t)h->ps.nan);
 	return (uint32_t)h->ps.nan++;

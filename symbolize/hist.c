@@ -177,6 +177,41 @@ fold_frame(struct hist *h, const struct frame *f, char *buf, size_t n)
 }
 
 /*
+ * Room for a frame's label or folded name: its symbol's and its DSO's names
+ * whole (a C++ name may run to thousands of bytes) and the marks around them.
+ */
+static size_t
+frame_text_room(const struct hist *h, const struct frame *f)
+{
+	size_t n = 64;
+
+	if (h->z != NULL && f->sym != SYM_NONE)
+		n += strlen(symbolizer_sym_name(h->z, f->sym));
+	if (h->z != NULL && f->dso != DSO_NONE)
+		n += strlen(symbolizer_dso_short(h->z, f->dso));
+	return n;
+}
+
+/* A new node's label and folded name, interned whole. */
+static void
+node_texts(struct hist *h, struct hist_node *nd)
+{
+	char sbuf[1024], *buf = sbuf;
+	size_t n = frame_text_room(h, &nd->f);
+
+	if (n > sizeof sbuf)
+		buf = xmalloc(n);
+	else
+		n = sizeof sbuf;
+	hist_label_frame(h, &nd->f, buf, n);
+	nd->label = hist_intern(h, buf);
+	fold_frame(h, &nd->f, buf, n);
+	nd->fold = hist_intern(h, buf);
+	if (buf != sbuf)
+		free(buf);
+}
+
+/*
  * The node keyed (a, b): (DSO, symbol) for a resolved frame f, (UINT64_MAX,
  * address) for an unresolved one.  Returns its id, or NONE32 with *hash and
  * *slot set for inserting it.
@@ -231,7 +266,6 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	struct frame f = *fin;
 	uint64_t a, b, hash;
 	uint32_t id;
-	char buf[1024];
 	struct hist_node *nd;
 
 	if (f.sym != SYM_NONE) {
@@ -266,10 +300,7 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 	if (f.sym == SYM_NONE)
 		f.rel = b;
 	nd->f = f;
-	hist_label_frame(h, &f, buf, sizeof buf);
-	nd->label = hist_intern(h, buf);
-	fold_frame(h, &f, buf, sizeof buf);
-	nd->fold = hist_intern(h, buf);
+	node_texts(h, nd);
 	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
 	return (uint32_t)h->nnode++;
 }
@@ -323,7 +354,8 @@ hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t samp
 	uint32_t owner = !daddr ? NODE_OWNER_EDGE : NODE_OWNER_DADDR - (lv == '.' ? 0 : lv == 'k' ? 1 : 2);
 	uint32_t id;
 	uint64_t hash;
-	char buf[1024];
+	char sbuf[1024], *buf = sbuf;
+	size_t n = frame_text_room(h, fin);
 	struct hist_node *nd;
 
 	if (f.sym != SYM_NONE && !daddr)
@@ -334,25 +366,31 @@ hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t samp
 	id = hist_node_find(h, &f, UINT64_MAX, f.ip, owner, &hash);
 	if (id != NONE32)
 		return id;
+	if (n > sizeof sbuf)
+		buf = xmalloc(n);
+	else
+		n = sizeof sbuf;
 	if (daddr && fin->sym != SYM_NONE && h->z != NULL && symbolizer_sym_object(h->z, fin->sym))
-		snprintf(buf, sizeof buf, "[%c] %s+0x%" PRIx64, lv,	/* perf: a data object's offset */
+		snprintf(buf, n, "[%c] %s+0x%" PRIx64, lv,	/* perf: a data object's offset */
 		    symbolizer_sym_name(h->z, fin->sym), fin->symoff);
 	else if (daddr && fin->sym != SYM_NONE && h->z != NULL)
-		snprintf(buf, sizeof buf, "[%c] %s", lv, symbolizer_sym_name(h->z, fin->sym));
+		snprintf(buf, n, "[%c] %s", lv, symbolizer_sym_name(h->z, fin->sym));
 	else if (daddr)
-		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, f.ip);
+		snprintf(buf, n, "[%c] %#.16" PRIx64, lv, f.ip);
 	else if (fin->dso == DSO_NONE)
-		snprintf(buf, sizeof buf, "[H] %#.16" PRIx64, f.ip);
+		snprintf(buf, n, "[H] %#.16" PRIx64, f.ip);
 	else
-		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, edge_level(fin->cpumode), fin->rel);
+		snprintf(buf, n, "[%c] %#.16" PRIx64, edge_level(fin->cpumode), fin->rel);
 	GROW(h->node, h->capnode, h->nnode + 1);
 	nd = &h->node[h->nnode];
 	nd->owner = owner;
 	nd->dso_mixed = false;
 	nd->f = f;
 	nd->label = hist_intern(h, buf);
-	fold_frame(h, &f, buf, sizeof buf);
+	fold_frame(h, &f, buf, n);
 	nd->fold = hist_intern(h, buf);
+	if (buf != sbuf)
+		free(buf);
 	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
 	return (uint32_t)h->nnode++;
 }

@@ -452,7 +452,8 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		}
 		m->label_comm = b->label_comm;
 		m->label_tid = b->label_tid;
-		m->label_sym = b->label_sym;
+		/* perf's label of an entry in no map (the null frame's [k] or [.]): its first sample's */
+		m->label_sym = h->ent[h->mg.mfirst[i]].label_sym;
 		if (min_pct > 0 && pct < min_pct)
 			continue;
 		if (!h->o.children && m->samples == 0)

@@ -777,7 +777,9 @@ hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time, 
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	bool anon = mapped && !kernel && !(m.flags & MAP_SHARED) && !ids;
 	uint64_t line = f->rel & ~(CACHE_LINE - 1);
-	char key[160], buf[1024], lv;
+	const char *name = mapped && f->sym != SYM_NONE ? symbolizer_sym_name(h->z, f->sym) : "";
+	size_t n = strlen(name) + 48;	/* the name whole, however long */
+	char key[160], *buf = xmalloc(n), lv;
 	uint32_t id;
 
 	if (!mapped)
@@ -789,13 +791,14 @@ hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time, 
 	lv = !mapped ? 'X' : !kernel && !(m.prot & PROT_EXEC) && (m.flags & MAP_SHARED) && ids ?
 	    's' : hist_mem_level(cpumode);
 	if (mapped && f->sym != SYM_NONE && symbolizer_sym_object(h->z, f->sym))
-		snprintf(buf, sizeof buf, "[%c] %s+0x%" PRIx64, lv, symbolizer_sym_name(h->z, f->sym),
+		snprintf(buf, n, "[%c] %s+0x%" PRIx64, lv, name,
 		    line - (f->ip - f->symoff));
 	else if (mapped && f->sym != SYM_NONE)
-		snprintf(buf, sizeof buf, "[%c] %s", lv, symbolizer_sym_name(h->z, f->sym));
+		snprintf(buf, n, "[%c] %s", lv, name);
 	else
-		snprintf(buf, sizeof buf, "[%c] %#.16" PRIx64, lv, line);
+		snprintf(buf, n, "[%c] %#.16" PRIx64, lv, line);
 	*lab = hist_intern(h, buf);
+	free(buf);
 	if (hmap_get(&h->ks.dcl_lab_of, id) == HMAP_NONE)
 		hmap_set(&h->ks.dcl_lab_of, id, *lab);
 	return id;

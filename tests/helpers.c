@@ -356,6 +356,62 @@ synth_file(struct pdbuf *b, bool swap, int nsamples)
 	synth_layout.feat_table = feat_tab;
 }
 
+char *
+synth_long_name(size_t len)
+{
+	size_t levels = len / 7 + 1, cap = levels * 7 + 64, n = 0;
+	char *s = malloc(cap);
+
+	if (s == NULL)
+		abort();
+	n += (size_t)snprintf(s + n, cap - n, "ns::");
+	for (size_t i = 0; i < levels; i++)
+		n += (size_t)snprintf(s + n, cap - n, "T%04zu<", i % 10000);
+	n += (size_t)snprintf(s + n, cap - n, "int");
+	for (size_t i = 0; i < levels; i++)
+		s[n++] = '>';
+	snprintf(s + n, cap - n, "::operator()_end");
+	return s;
+}
+
+char *
+synth_jit_file(const char *sym, char *mapdir, int nsamples)
+{
+	static const struct synth_names nm = {
+		.comm = "longjit", .dso = "/nonexistent/d.so", .event = "cpu-clock",
+		.hostname = "h", .cmdline_arg = "a",
+	};
+	struct pdbuf b;
+	char map[128];
+	char *path;
+	FILE *fp;
+
+	synth_names_file(&b, &nm, nsamples);
+	path = tmp_write("jit", b.p, b.len);
+	pd_free(&b);
+	if (mkdtemp(mapdir) == NULL)
+		abort();
+	snprintf(map, sizeof map, "%s/perf-42.map", mapdir);
+	fp = fopen(map, "w");
+	if (fp == NULL)
+		abort();
+	fprintf(fp, "%llx 100 %s\n", SYNTH_JIT_ADDR, sym);
+	fclose(fp);
+	return path;
+}
+
+void
+synth_jit_remove(char *path, const char *mapdir)
+{
+	char map[128];
+
+	snprintf(map, sizeof map, "%s/perf-42.map", mapdir);
+	unlink(map);
+	rmdir(mapdir);
+	unlink(path);
+	free(path);
+}
+
 void
 synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 {

@@ -71,6 +71,21 @@ struct synth_names {
 void synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples);
 
 /*
+ * A C++-like name of at least len bytes (malloc'd): "ns::T0000<T0001<...
+ * int>...>::operator()_end", its template lists nested, its end unique.
+ */
+char *synth_long_name(size_t len);
+/*
+ * synth_names_file's recording (comm "longjit", DSO d.so, event cpu-clock,
+ * nsamples samples) with a perf-42.map in a new directory naming the JIT
+ * symbol sym: the recording's path (malloc'd) and the map's directory in
+ * mapdir (a template of mkdtemp's, "/tmp/...XXXXXX", filled in).
+ * synth_jit_remove() deletes both and frees the path.
+ */
+char *synth_jit_file(const char *sym, char *mapdir, int nsamples);
+void synth_jit_remove(char *path, const char *mapdir);
+
+/*
  * The start of a synthetic file-mode recording: the header (its data and
  * feature fields patched by the caller), ids {100, 101}, one cpu-clock attr
  * of 128 bytes (sample_type, attr flags) and its attrs section.  Returns

@@ -455,6 +455,36 @@ any_row_of(struct pane *p, uint32_t f)
 	return false;
 }
 
+/*
+ * At 80 columns dwarf.data's top-down tree, opened whole (ten levels, the
+ * deepest names of 18 characters), fits indented: no row shows its depth
+ * as a number ("[9]" once did, two levels short of the limit), none is cut.
+ */
+Test(ctree, topdown_indented_where_it_fits)
+{
+	struct session *s = open_fixture("dwarf.data");
+	struct symbols *sy = resolved(s);
+	struct pane p;
+	bool deep = false;
+
+	tree_pane(&p, PANE_TOPDOWN, s, sy);
+	widget_expand_all(&p.w, true);
+	cr_assert_lt(widget_count(&p.w), 38);
+	screen_draw(&p, 40, 80);
+	for (int y = 1; y < 39; y++) {
+		const char *line = screen_line(y);
+
+		cr_expect_null(strstr(line, "] "), "a depth number: '%s'", line);
+		cr_expect_null(strstr(line, "0xffffff\u2026"), "a name cut: '%s'", line);
+		if (strstr(line, "0xffffffff813ae293") != NULL)
+			deep = true;
+	}
+	cr_expect(deep, "the deepest row's name whole");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
 Test(ctree, topdown_rows_hot_path_sort_search)
 {
 	struct session *s = open_fixture("fp.data");

@@ -369,6 +369,67 @@ Test(diff_panes, sort_sym_pairs_two_binaries)
 	close_two(&t);
 }
 
+/*
+ * Diff mode by --sort sym shows what perfnav diff -s sym prints, row for
+ * row: the symbols, baselines and deltas in its order, a row of OLD only
+ * with no delta (it once said -1.10%), last; and the Shared Object column
+ * filled (it was blank) with the recording shown's DSO of the row.
+ */
+Test(diff_panes, sort_sym_rows_as_perfnav_diff)
+{
+	char cmd[1024], *out, *save = NULL;
+	struct two t;
+	struct pane p;
+	struct row r;
+	size_t i = 0;
+	int status;
+
+	snprintf(cmd, sizeof cmd, "%s/perfnav diff -s sym --buildid-dir %s/buildid --kallsyms /dev/null "
+	    "%s/diff-a.data %s/diff-d.data", TEST_BUILDDIR, TEST_DATA, TEST_DATA, TEST_DATA);
+	out = cmd_output(cmd, NULL, &status);
+	cr_assert(out != NULL && status == 0);
+	open_these(&t, "diff-a.data", "diff-d.data");
+	for (int k = 0; k < 2; k++) {
+		t.sy[k]->scope.hot_sort = (struct scope_sort){ .keys = { HIST_KEY_SYM }, .n = 1,
+			.keep = HIST_KEEP(HIST_KEY_SYM) };
+		t.sy[k]->scope.gen++;
+	}
+	hot_pane(&p, t.s[0], t.sy[0]);
+	widget_set_height(&p.w, 60);
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char a[32] = "", b[32] = "", base[32] = "", delta[32] = "";
+		int n = 0;
+		const char *sym;
+
+		if (line[0] == '#' || sscanf(line, "%31s %31s %n", a, b, &n) < 1)
+			continue;
+		if (b[0] == '[') {	/* one number: a delta (signed) or a baseline */
+			snprintf(a[0] == '+' || a[0] == '-' ? delta : base, 32, "%s", a);
+			sym = strstr(line, b);
+		} else {
+			snprintf(base, sizeof base, "%s", a);
+			snprintf(delta, sizeof delta, "%s", b);
+			sym = line + n;
+		}
+		cr_assert_lt(i, widget_count(&p.w), "perfnav diff has more rows: %s", line);
+		cols_of(&p, i, &r);
+		cr_expect_eq(strncmp(r.col[4], sym, strlen(sym)), 0, "row %zu: '%s', perfnav diff '%s'",
+		    i, r.col[4], sym);
+		cr_expect_str_eq(r.col[0] ? r.col[0] : "", base, "row %zu (%s): baseline", i, sym);
+		cr_expect_str_eq(r.col[2] ? r.col[2] : "", delta, "row %zu (%s): delta", i, sym);
+		cr_expect(r.col[3] != NULL && r.col[3][0] != '\0', "row %zu (%s): a shared object", i,
+		    sym);
+		if (strcmp(sym, "[.] spin") == 0)
+			cr_expect_str_eq(r.col[3], "diffwork", "OLD shown: OLD's binary");
+		i++;
+	}
+	cr_expect_eq(i, widget_count(&p.w), "as many rows as perfnav diff -s sym");
+	cr_expect_gt(i, 8);
+	pane_destroy(&p);
+	close_two(&t);
+	free(out);
+}
+
 /* The self samples of event 0's rows of sy (the scope's counts). */
 static uint64_t
 self_sum(struct symbols *sy)

@@ -387,3 +387,31 @@ Test(escape, tui_on_a_terminal)
 	scr = screen_with(" c\\x1b]0;title\\x07\\x1b[2J\\x1b[31m\\x0a\\x09\\x7f\\xc2\\x9b\\xffcaf\xc3\xa9");
 	free(scr);
 }
+
+/*
+ * A long name goes out whole, as perf prints it: a 6,000-byte C++ name of a
+ * JIT symbol (perf-42.map), in top's table, its --tsv and its folded
+ * stacks (fixed buffers of 1 KiB and 4 KiB once cut it with no mark).
+ */
+Test(long_names, top_prints_a_name_whole)
+{
+	static const char *const args[] = { "top", "top --tsv", "top --sort sym", "folded" };
+	char dir[] = "/tmp/perfnav-test-long-XXXXXX", cmd[512];
+	char *name = synth_long_name(6000), *path = synth_jit_file(name, dir, 20);
+
+	for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+		char *out;
+		int status;
+
+		snprintf(cmd, sizeof cmd, "%s/perfnav %s --perfmap-dir %s --kallsyms /dev/null %s "
+		    "2>&1", TEST_BUILDDIR, args[i], dir, path);
+		out = cmd_output(cmd, NULL, &status);
+		cr_assert_not_null(out);
+		cr_assert_eq(status, 0, "%s:\n%.300s", args[i], out);
+		cr_expect_not_null(strstr(out, name), "perfnav %s: the %zu-byte name not whole",
+		    args[i], strlen(name));
+		free(out);
+	}
+	synth_jit_remove(path, dir);
+	free(name);
+}

@@ -1063,6 +1063,56 @@ Test(annotate, next_symbol_starts_unfiltered)
 }
 
 /*
+ * Annotate's info line (name, DSO, event, samples) stays with a 1,500-byte
+ * C++ name (a JIT symbol's): the name is shortened with an ellipsis, its
+ * end and what follows it kept, at 100 and at 60 columns.
+ */
+Test(annotate, info_line_kept_with_a_long_name)
+{
+	char dir[] = "/tmp/perfnav-test-annot-XXXXXX";
+	char *name = synth_long_name(1500), *path = synth_jit_file(name, dir, 20);
+	struct perf_err err;
+	struct session *s = session_open(path, NULL, &err);
+	struct sym_opts so;
+	struct symbols *sy;
+	struct pane p, an;
+	size_t i;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&so, 0, sizeof so);
+	so.kallsyms = "/dev/null";
+	so.perfmap_dir = dir;
+	sy = symbols_new(s, &so, NULL);
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	i = find_text(&p, "T0000<");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_PUSH);
+	cr_assert_eq(pane_create_sym(&an, PANE_ANNOTATE, s, NULL, sy), 0);
+	go(&an, &p.push);
+	for (int w = 100; w >= 60; w -= 40) {
+		const char *line;
+
+		screen_draw(&an, 20, w);
+		line = screen_line(19);
+		cr_expect(strstr(line, "ns::T0000") != NULL, "%d columns: the name's start: %s", w,
+		    line);
+		cr_expect(strstr(line, "\u2026") != NULL, "%d columns: the cut marked: %s", w, line);
+		cr_expect(strstr(line, "()_end in ") != NULL, "%d columns: the name's end: %s",
+		    w, line);
+		cr_expect(strstr(line, ", cpu-clock: 10 samples") != NULL,
+		    "%d columns: the event and samples: %s", w, line);
+	}
+	pane_destroy(&an);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+	synth_jit_remove(path, dir);
+	free(name);
+}
+
+/*
  * The hot functions share the scope (tui/scope.h) with the call trees and
  * the flame graph: Tab sets its event, a zoom its selection (Esc back
  * clears it), and pane_ops.func gives the selected symbol's function.

@@ -164,8 +164,8 @@ check_sort(const char *fixture, const char *list, enum zoom z, bool keyed)
 				want++;
 			while (*got == ' ')
 				got++;
-			cr_expect_str_eq(got, want, "%s --sort %s row %zu: %s", fixture, list, i,
-			    hist_key_name(sort.keys[k]));
+			cr_expect_str_eq(got, want, "%s --sort %s row %zu: %s: '%s', perfnav top '%s'",
+			    fixture, list, i, hist_key_name(sort.keys[k]), got, want);
 		}
 	}
 	pane_destroy(&p);
@@ -463,4 +463,23 @@ Test(keytab, offcpu_keys_state_and_waker)
 	offcpu_free(&oc);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/*
+ * The null frame (address 0) and garbage frames in no map show the level
+ * perfnav top (and perf) gives them under any --sort: their first
+ * sample's, not that of the merged row's biggest part (chainlv.data: "[.]
+ * 0000000000000000" by sym as perf says, where the pane once said "[k]").
+ */
+Test(keytab, null_frame_level_as_top)
+{
+	static const char *const fx[] = { "chainlv.data", "offcpu.data", "wakers.data", "sched-g.data" };
+
+	for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
+		check_sort(fx[i], "sym", Z_NONE, false);
+		check_sort(fx[i], "dso,sym", Z_NONE, false);
+		check_sort(fx[i], "comm,sym", Z_TID, false);
+		check_sort(fx[i], "cpu,sym", Z_NONE, true);
+	}
+	check_sort("chainlv.data", "sym", Z_TIME, false);
 }

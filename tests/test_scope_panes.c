@@ -239,6 +239,72 @@ col_of(struct pane *p, const char *name, const char *title, struct row *r)
 	return NULL;
 }
 
+/* The share perfnav tree ARGS gives thread tid on fork.data ("32.60"), malloc'd. */
+static char *
+tree_share(const char *args, const char *tid)
+{
+	char cmd[512], *out, *line, *save = NULL, *got = NULL;
+	int status;
+
+	snprintf(cmd, sizeof cmd, "%s/perfnav tree %s %s/fork.data", TEST_BUILDDIR, args, TEST_DATA);
+	out = cmd_output(cmd, NULL, &status);
+	cr_assert(out != NULL && status == 0, "perfnav tree %s", args);
+	for (line = strtok_r(out, "\n", &save); line && got == NULL; line = strtok_r(NULL, "\n", &save)) {
+		char p[16], t[16], pct[16];
+
+		if (sscanf(line, "%15s %15s %*s %*s %15s", p, t, pct) == 3 && strcmp(t, tid) == 0) {
+			pct[strcspn(pct, "%")] = '\0';
+			got = strdup(pct);
+		}
+	}
+	free(out);
+	cr_assert_not_null(got, "perfnav tree %s: no thread %s", args, tid);
+	return got;
+}
+
+/*
+ * perfnav tree --pid N gives a thread the share the processes pane gives
+ * it with the same start option: of the samples the time and cpus take
+ * (perfnav top --pid's base), not of those the pid takes (once 100.00%).
+ */
+Test(scope, tree_shares_as_the_processes_pane)
+{
+	static const char *const opts[][2] = { { "26195", "" }, { "26195", "980.83," } };
+	struct session *s = open_fixture("fork.data");
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct hist_filter f = { 0 };
+		struct symbols *sy;
+		struct pane pr;
+		struct row r;
+		char args[64], *want;
+		const char *got;
+
+		snprintf(args, sizeof args, "--pid %s%s%s", opts[i][0], opts[i][1][0] ? " --time " : "",
+		    opts[i][1]);
+		want = tree_share(args, opts[i][0]);
+		cr_assert_eq(filter_parse_pids(&f, opts[i][0]), 0);
+		if (opts[i][1][0])
+			cr_assert_eq(filter_parse_time(&f, opts[i][1], 0, 0), 0);
+		sy = symbols_new(s, &so, &f);
+		symbols_run(sy);
+		cr_assert_eq(pane_create_sym(&pr, PANE_PROCS, s, NULL, sy), 0);
+		pr.ops->resize(&pr, 20, 100);
+		widget_expand_all(&pr.w, true);
+		got = col_of(&pr, opts[i][0], "%", &r);
+		cr_assert_not_null(got);
+		cr_expect_str_eq(got, want, "perfnav tree %s: %s%%, the processes pane %s%%", args, want,
+		    got);
+		cr_expect_neq(strcmp(want, "100.00"), 0, "%s: a share of the event's samples", args);
+		free(want);
+		pane_destroy(&pr);
+		symbols_free(sy);
+		filter_free(&f);
+	}
+	session_close(s);
+}
+
 /*
  * In a zoom, the trees give a function the share the hot functions give it
  * (of the event's total, as perfnav top --tid): not a share of the zoom's.

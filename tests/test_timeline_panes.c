@@ -393,3 +393,75 @@ Test(panes, timeline_draws_wakeups_from_the_waker)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * The time axes' labels are whole where there is room: nest.data's times
+ * (33801.634281, 12 characters) once showed as "33801.6342…" in the
+ * flame scope's 11 columns between ticks; a tick without room for its
+ * label is left out, never drawn cut.
+ */
+Test(panes, axis_labels_whole)
+{
+	struct session *s = open_fixture("nest.data");
+	struct symbols *sy = fixture_symbols(s);
+	static const int widths[] = { 100, 80, 67 };
+	struct pane p;
+
+	symbols_run(sy);
+	for (int id = 0; id < 2; id++) {
+		cr_assert_eq(pane_create_sym(&p, id ? PANE_FSCOPE : PANE_TIMELINE, s, NULL, sy), 0);
+		for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+			int labels = 0;
+
+			screen_draw(&p, 30, widths[i]);
+			for (int y = 0; y < 30; y++) {
+				const char *l = screen_line(y), *q = l;
+
+				if (strstr(l, "|33801.634281") == NULL)
+					continue;
+				cr_expect(strstr(l, "\u2026") == NULL, "%s at %d: a cut label: %s",
+				    id ? "flame scope" : "timeline", widths[i], l);
+				while ((q = strstr(q, "|33801.")) != NULL) {
+					cr_expect(strlen(q) >= 13 && q[7] >= '0' && q[7] <= '9' &&
+					    strspn(q + 7, "0123456789") == 6, "a whole label: %s", l);
+					labels++;
+					q++;
+				}
+			}
+			cr_expect_geq(labels, 2, "%s at %d: the axis' labels",
+			    id ? "flame scope" : "timeline", widths[i]);
+		}
+		pane_destroy(&p);
+	}
+	symbols_free(sy);
+	session_close(s);
+}
+
+/*
+ * With the off-CPU event in the scope, the timeline's header states its
+ * spans and time in the scope (perfnav top --off-cpu: 476 spans, 1.675 s
+ * of offcpu.data), not the 486 sched_switch samples the lanes draw.
+ */
+Test(panes, timeline_header_of_the_offcpu_event)
+{
+	struct session *s = open_fixture("offcpu.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	size_t ev;
+	const char *head;
+
+	symbols_run(sy);
+	for (ev = 0; ev < hist_nevents(sy->h) && !symbols_event_offcpu(sy, ev); ev++)
+		;
+	cr_assert_lt(ev, hist_nevents(sy->h), "an off-CPU event");
+	sy->scope.ev = ev;
+	sy->scope.gen++;
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	screen_draw(&p, 20, 160);
+	head = screen_line(0);
+	cr_expect_not_null(strstr(head, "| 476 off-CPU spans, 1.675 s off CPU |"), "%s", head);
+	cr_expect_null(strstr(head, "486 samples"), "%s", head);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

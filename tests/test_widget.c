@@ -324,6 +324,32 @@ Test(text, clip_ends_a_cut_in_an_ellipsis)
 	cr_assert_str_eq(text_clip(buf, sizeof buf, "hello world", 5), "hell~", "'~' without UTF-8");
 }
 
+/*
+ * A long name is never cut without a mark: a row's text longer than its
+ * buffer ends in an ellipsis; a C++ name of 3,000 bytes, nested 400 deep,
+ * is elided inside its brackets whole (its end kept), not cut at 1 KiB.
+ */
+Test(text, long_names_cut_with_a_mark)
+{
+	char *name = synth_long_name(3000), out[256];
+	struct row r;
+	size_t l;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		cr_skip_test("no C.UTF-8 locale");
+	row_reset(&r);
+	row_set(&r, 0, 0, "%s", name);
+	l = strlen(r.col[0]);
+	cr_assert_lt(l, strlen(name));
+	cr_assert_str_eq(r.col[0] + l - 3, "\u2026", "a cut row text ends in an ellipsis");
+	cr_assert_eq(strncmp(r.col[0], name, l - 3), 0);
+	text_elide_cxx(name, out, sizeof out, 40);
+	cr_assert_str_eq(out, "ns::T0000<T0001<\u2026>>::operator()_end");
+	cr_assert_str_eq(text_clip_middle(out, sizeof out, name, 21), "ns::T0000<\u2026ator()_end");
+	free(name);
+	setlocale(LC_ALL, "C");
+}
+
 /* Control characters, DEL, C1 and invalid UTF-8 draw as "\xHH" escapes,
  * 4 columns each, measured as such and never cut in half. */
 Test(text, escapes_as_the_text_outputs)
@@ -787,6 +813,48 @@ Test(draw, tree_child_right_of_parent)
 	}
 	cr_assert_gt(numbered, 0, "the deepest rows show their depth");
 	cr_assert_lt(numbered, N - 5, "shallow rows are indented");
+	widget_free(&p.w);
+}
+
+/*
+ * A depth shows as a number only past a real limit: where the indentation
+ * and the name fit, rows are indented, never numbered.  A tree column of
+ * its own (the processes pane's: short names, depth 1) at 200 columns, and
+ * a flex tree (the trees': depth 9, names of 12) at 80.
+ */
+Test(draw, tree_depth_numbers_only_past_the_limit)
+{
+	static const struct frow procs[] = {
+		{ 0, "26193 forkexec", "5" }, { 1, "26193 forkexec", "3" }, { 1, "26194 sh", "2" },
+	};
+	struct frow deep[10];
+	char names[10][16];
+	struct pane p;
+	struct fake f;
+
+	fake_pane(&p, &f, procs, 3, true);
+	widget_expand_all(&p.w, true);
+	screen_draw(&p, 5, 200);
+	for (int y = 1; y <= 3; y++) {
+		cr_expect_null(strstr(screen_line(y), "[1]"), "row %d: '%s'", y, screen_line(y));
+		cr_expect_geq(screen_col(screen_line(y), y == 3 ? "26194" : "26193"), y == 1 ? 2 : 4,
+		    "row %d indented: '%s'", y, screen_line(y));
+	}
+	widget_free(&p.w);
+	for (int d = 0; d < 10; d++) {
+		snprintf(names[d], sizeof names[d], "function_%02d", d);
+		deep[d] = (struct frow){ d, names[d], "1" };
+	}
+	fake_pane(&p, &f, deep, 10, true);
+	p.cols = deep_cols;
+	widget_expand_all(&p.w, true);
+	screen_draw(&p, 12, 80);
+	for (int d = 0; d < 10; d++) {
+		const char *line = screen_line(1 + d);
+
+		cr_expect_null(strstr(line, "["), "row %d numbered: '%s'", d, line);
+		cr_expect_eq(screen_col(line, names[d]), 2 * d + 2, "row %d: '%s'", d, line);
+	}
 	widget_free(&p.w);
 }
 

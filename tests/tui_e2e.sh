@@ -791,7 +791,7 @@ diff_scope()
 		if (b == "")
 			print "^ +[0-9.]+% +" d "% " $4 " +[^[]*" s "  \\(NEW only\\)"
 		else if (d == "")
-			print "^ +" b "% +-" b "% " $4 " +[^[]*" s "  \\(OLD only\\)"
+			print "^ +" b "% +" $4 " +[^[]*" s "  \\(OLD only\\)"
 		else
 			print "^ +" b "% +[0-9.]+% +" d "% " $4 " +[^[]*" s " *$"
 	}' "$tmp/diffs.tsv")

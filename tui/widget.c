@@ -57,8 +57,21 @@ row_set(struct row *r, int col, int el, const char *fmt, ...)
 	r->el[col] = (uint8_t)el;
 	if (k < 0)
 		k = 0;
-	if ((size_t)k >= room)
-		k = (int)room - 1;
+	if ((size_t)k >= room) {
+		/* cut: the text ends in an ellipsis (on a character's start), never looks whole */
+		const char *mark = text_utf8() ? "\u2026" : "~";
+		size_t e = strlen(mark), at = room - 1;
+
+		if (at >= e) {
+			at -= e;
+			while (at > 0 && (r->buf[r->used + at] & 0xc0) == 0x80)
+				at--;
+			memcpy(r->buf + r->used + at, mark, e + 1);
+			k = (int)(at + e);
+		} else {
+			k = (int)room - 1;
+		}
+	}
 	r->used += (size_t)k + 1;
 }
 
@@ -241,6 +254,53 @@ text_clip(char *buf, size_t n, const char *src, int max_cols)
 	if (max_cols >= 1 && o + el + 1 <= n) {
 		memcpy(buf + o, ell, el);
 		o += el;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+char *
+text_clip_middle(char *buf, size_t n, const char *src, int max_cols)
+{
+	bool utf8 = text_utf8();
+	const char *ell = utf8 ? "\xe2\x80\xa6" : "~", *p = src ? src : "", *q;
+	size_t o = 0, el = strlen(ell);
+	int cols = 0, head, skip;
+	struct glyph g;
+
+	if (n == 0)
+		return buf;
+	if (max_cols < 5 || (text_width(p) <= max_cols && strlen(p) < n))
+		return text_clip(buf, n, p, max_cols);
+	head = (max_cols - 1) / 2;
+	skip = text_width(p) - (max_cols - 1 - head);
+	for (q = p; *q;) {
+		const char *c = q;
+
+		next_glyph(&q, &g, utf8);
+		if (cols + g.width > head || o + (size_t)(q - c) + el + 1 > n)
+			break;
+		memcpy(buf + o, c, (size_t)(q - c));
+		o += (size_t)(q - c);
+		cols += g.width;
+	}
+	if (o + el + 1 > n)
+		return text_clip(buf, n, p, max_cols);
+	memcpy(buf + o, ell, el);
+	o += el;
+	/* the last columns: from where the columns left to skip run out */
+	for (cols = 0, q = p; *q && cols < skip;) {
+		next_glyph(&q, &g, utf8);
+		cols += g.width;
+	}
+	while (*q) {
+		const char *c = q;
+
+		next_glyph(&q, &g, utf8);
+		if (o + (size_t)(q - c) + 1 > n)
+			break;
+		memcpy(buf + o, c, (size_t)(q - c));
+		o += (size_t)(q - c);
 	}
 	buf[o] = '\0';
 	return buf;

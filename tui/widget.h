@@ -188,6 +188,9 @@ bool text_num_fit(const char *s, char *out, size_t n, int maxcols);
  * enclosing block (for a label's snprintf).
  */
 char *text_clip(char *buf, size_t n, const char *src, int max_cols);
+/* src in max_cols columns as text_clip, but its middle cut (start…end: the
+ * end is what tells C++ names apart). */
+char *text_clip_middle(char *buf, size_t n, const char *src, int max_cols);
 #define TEXT_CLIP_MAX	256
 #define TEXT_CLIP(src, max_cols) \
 	text_clip((char[TEXT_CLIP_MAX]){ 0 }, TEXT_CLIP_MAX, (src), (max_cols))

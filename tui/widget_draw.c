@@ -23,8 +23,6 @@
 
 /* ---- C++ names cut inside their brackets ---- */
 
-#define CXX_MAX	1024
-
 /* The length of an operator's name at s ("operator<<=", "operator()"), 0 if none. */
 static size_t
 operator_len(const char *s)
@@ -52,9 +50,9 @@ operator_len(const char *s)
 static bool
 cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 {
-	size_t open[64], best = 0;
-	bool inner[64];
-	int sp = 0;
+	size_t n = strlen(s) + 1, *open = xreallocarray(NULL, n, sizeof *open), best = 0;
+	bool *inner = xmalloc(n), ok;
+	size_t sp = 0;
 
 	for (size_t i = 0; s[i] != '\0'; i++) {
 		size_t op = operator_len(s + i);
@@ -68,20 +66,20 @@ cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 			continue;
 		}
 		if (s[i] == '<' || s[i] == '(') {
-			if (sp == 64)
-				return false;
 			open[sp] = i;
 			inner[sp++] = true;
 		} else if (s[i] == '>' || s[i] == ')') {
-			size_t o, n;
+			size_t o, k;
 
-			if (sp == 0 || (s[open[sp - 1]] == '<') != (s[i] == '>'))
-				return false;
+			if (sp == 0 || (s[open[sp - 1]] == '<') != (s[i] == '>')) {
+				sp = 1;	/* unpaired */
+				break;
+			}
 			o = open[--sp] + 1;
-			n = i - o;
-			if (n > 0 && !(n == strlen(el) && strncmp(s + o, el, n) == 0)) {
-				if (inner[sp] && n > best) {
-					best = n;
+			k = i - o;
+			if (k > 0 && !(k == strlen(el) && strncmp(s + o, el, k) == 0)) {
+				if (inner[sp] && k > best) {
+					best = k;
 					*at = o;
 				}
 				if (sp > 0)
@@ -90,28 +88,37 @@ cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 		}
 	}
 	*len = best;
-	return sp == 0 && best > 0;
+	ok = sp == 0 && best > 0;
+	free(open);
+	free(inner);
+	return ok;
 }
 
 void
 text_elide_cxx(const char *s, char *out, size_t n, int maxcols)
 {
 	const char *el = text_utf8() ? "\u2026" : "~";
-	char buf[CXX_MAX];
-	size_t at = 0, len = 0;
+	size_t at = 0, len = 0, e = strlen(el), cap;
+	char *buf;
 
 	if (n == 0)
 		return;
-	snprintf(buf, sizeof buf, "%s", s != NULL ? s : "");
+	if (s == NULL)
+		s = "";
+	/* the whole name, however long: a list of two bytes may grow by one */
+	cap = strlen(s) * 2 + 8;
+	buf = xmalloc(cap);
+	snprintf(buf, cap, "%s", s);
 	while (text_width(buf) > maxcols && cxx_group(buf, el, &at, &len) && len > 1) {
-		size_t tail = strlen(buf + at + len) + 1, e = strlen(el);
+		size_t tail = strlen(buf + at + len) + 1;
 
-		if (at + e + tail > sizeof buf)
+		if (at + e + tail > cap)
 			break;
 		memmove(buf + at + e, buf + at + len, tail);
 		memcpy(buf + at, el, e);
 	}
 	snprintf(out, n, "%s", buf);
+	free(buf);
 }
 
 /* ---- drawing ---- */
@@ -130,10 +137,12 @@ put_text(WINDOW *win, int y, int x, int width, const char *s, unsigned flags)
 	    text_num_fit(s, num, sizeof num, width))
 		s = num;
 	if (middle && s != NULL && text_width(s) > width) {
-		char cut[CXX_MAX];
+		size_t n = strlen(s) * 2 + 8;
+		char *cut = xmalloc(n);
 
-		text_elide_cxx(s, cut, sizeof cut, width);
+		text_elide_cxx(s, cut, n, width);
 		cols = text_decode(cut, buf, sizeof buf / sizeof buf[0], width, true);
+		free(cut);
 	} else
 		cols = text_decode(s, buf, sizeof buf / sizeof buf[0], width, middle);
 	if (right && cols < width)
@@ -159,6 +168,7 @@ text_line(void *win, int y, int x, int width, const char *s)
 struct col_need {
 	int	need[ROW_MAXCOLS];
 	int	tree_text;	/* the widest text of the tree column, without indentation */
+	int	tree_depth;	/* the deepest row's depth */
 };
 
 static int
@@ -188,6 +198,8 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
 			if ((p->cols[k].flags & COL_TREE) && w->tree) {
 				if (need > cn->tree_text)
 					cn->tree_text = need;
+				if (w->depth[src] > cn->tree_depth)
+					cn->tree_depth = w->depth[src];
 				need += 2 * w->depth[src] + 2;
 			}
 			if (need > cn->need[k])
@@ -301,18 +313,23 @@ draw_headers(struct widget *w, const struct pane_canvas *c, const int *wd, int f
 #define TREE_LABEL_MAX	6	/* "[255] " */
 
 /*
- * The indentation of a tree row of depth d in a column cw wide: 2 columns
- * a level while the name keeps TREE_NAME_MIN columns; deeper rows sit at
- * the deepest such indentation that leaves room for their depth as a
- * number ("[23] " in label), so a child is always right of its parent and the name, not the
- * indentation, is what gets cut.
+ * The indentation of a tree row of depth d in a column cw wide, of rows as
+ * deep as deepest: 2 columns a level when the deepest row's glyph and name
+ * (name_min columns) fit after its indentation, and then no depth shows as
+ * a number.  Else 2 columns a level while the name keeps name_min columns
+ * after room for a depth label; deeper rows sit at the deepest such
+ * indentation and show their depth as a number ("[23] " in label), so a
+ * child is always right of its parent and the name, not the indentation, is
+ * what gets cut.
  */
 static int
-tree_indent(int d, int cw, int name_min, char *label, size_t n)
+tree_indent(int d, int deepest, int cw, int name_min, char *label, size_t n)
 {
 	int maxd = (cw - TREE_LABEL_MAX - 2 - name_min) / 2;
 
 	label[0] = '\0';
+	if (2 * deepest + 2 + name_min <= cw)
+		return 2 * d;	/* the whole tree fits indented */
 	if (maxd < 0)
 		maxd = 0;
 	if (d <= maxd)
@@ -323,12 +340,14 @@ tree_indent(int d, int cw, int name_min, char *label, size_t n)
 
 /* A tree column's indentation, depth label and glyph; the columns they took. */
 static int
-draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw, int name_min,
-    bool cur)
+draw_tree(struct widget *w, const struct pane_canvas *c, size_t src, int y, int x, int cw,
+    const struct col_need *cn, bool cur)
 {
 	bool utf8 = c->ta->utf8;
 	char label[16];
-	int ind = tree_indent(w->depth[src], cw, name_min, label, sizeof label), lw = (int)strlen(label);
+	int name_min = cn->tree_text < TREE_NAME_MIN ? cn->tree_text : TREE_NAME_MIN;
+	int ind = tree_indent(w->depth[src], cn->tree_depth, cw, name_min, label, sizeof label);
+	int lw = (int)strlen(label);
 	const char *g = "  ";
 
 	if (w->flags[src] & WF_KIDS)
@@ -378,8 +397,7 @@ widget_draw(struct widget *w, const struct pane_canvas *c)
 			}
 			wattrset(c->win, !cur && r->el[k] ? (attr_t)ta->a[r->el[k]] : base);
 			if ((p->cols[k].flags & COL_TREE) && w->tree) {
-				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw,
-				    cn.tree_text < TREE_NAME_MIN ? cn.tree_text : TREE_NAME_MIN, cur);
+				int used = draw_tree(w, c, src, c->y + 1 + y, xx, cw, &cn, cur);
 
 				if (!cur)
 					wattrset(c->win, (attr_t)(r->el[k] ? ta->a[r->el[k]] : ta->a[EL_NORMAL]));

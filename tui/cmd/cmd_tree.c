@@ -65,15 +65,21 @@ tree_takes(const struct session *s, const struct hist_filter *f, struct symboliz
 	return filter_frame_ok(f, z, &fr);
 }
 
-/* Per thread (id), the samples filter f takes. */
+/*
+ * Per thread (id), the samples filter f takes; into *total the samples its
+ * time and cpus take, the base of the shares (as perfnav top's totals: the
+ * other options choose rows, not what they are a share of).
+ */
 static uint64_t *
-tree_counts(const struct session *s, const struct hist_filter *f, struct symbolizer *z)
+tree_counts(const struct session *s, const struct hist_filter *f, struct symbolizer *z,
+    uint64_t *total)
 {
 	const struct thread_table *t = session_threads(s);
 	const struct rec_index *ix = session_index(s);
 	uint64_t *cnt = xreallocarray(NULL, t->n ? t->n : 1, sizeof *cnt);
 
 	memset(cnt, 0, (t->n ? t->n : 1) * sizeof *cnt);
+	*total = 0;
 	for (size_t i = 0; i < ix->n; i++) {
 		struct sample smp;
 		struct rec r;
@@ -84,6 +90,8 @@ tree_counts(const struct session *s, const struct hist_filter *f, struct symboli
 		    record_sample_head(session_attrs(s), &r, record_attr(session_attrs(s), &r), &smp) < 0 ||
 		    !(smp.sample_type & PERF_SAMPLE_TID))
 			continue;
+		if (filter_sample_ok(f, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0, smp.cpu))
+			(*total)++;
 		th = thread_table_find(t, (int32_t)smp.tid, smp.time);
 		if (th != THREAD_NONE && tree_takes(s, f, z, &r, &smp, th))
 			cnt[th]++;
@@ -148,15 +156,15 @@ print_comms(FILE *fp, const struct thread_table *t, uint32_t th)
 	}
 }
 
-/* The tree; cnt: per thread the samples to show (NULL: every sample). */
+/* The tree; cnt: per thread the samples to show (NULL: every sample), shares of base. */
 static void
-print_tree(FILE *fp, const struct session *s, const uint64_t *cnt)
+print_tree(FILE *fp, const struct session *s, const uint64_t *cnt, uint64_t base)
 {
 	const struct thread_table *t = session_threads(s);
 	struct tasks *tk = tasks_new(s);
 	const struct task_row *rows = tk->rows;
 	size_t n = tk->nrows;
-	uint64_t total = 0, *proc = NULL;
+	uint64_t total = 0, shown = 0, *proc = NULL;
 	bool have_idle = false;
 
 	if (cnt != NULL) {
@@ -164,9 +172,10 @@ print_tree(FILE *fp, const struct session *s, const uint64_t *cnt)
 		tree_proc_counts(t, cnt, proc);
 	}
 	for (size_t i = 0; i < t->n; i++) {
-		total += cnt ? cnt[i] : t->v[i].samples;
+		shown += cnt ? cnt[i] : t->v[i].samples;
 		have_idle |= t->v[i].tid == 0;
 	}
+	total = cnt ? base : shown;
 	fprintf(fp, "# %8s %8s %8s %9s %8s %9s %8s %16s %16s  %s\n", "pid", "tid", "ppid", "samples",
 	    "%", "process", "proc%", "start", "exit", "comm (-> after exec)");
 	if (!have_idle)
@@ -192,7 +201,10 @@ print_tree(FILE *fp, const struct session *s, const uint64_t *cnt)
 		print_comms(fp, t, rows[i].thread);
 		fputc('\n', fp);
 	}
-	fprintf(fp, "# %zu threads, %" PRIu64 " samples\n", t->n, total);
+	if (cnt != NULL && shown != total)
+		fprintf(fp, "# %zu threads, %" PRIu64 " samples of %" PRIu64 "\n", t->n, shown, total);
+	else
+		fprintf(fp, "# %zu threads, %" PRIu64 " samples\n", t->n, shown);
 	free(proc);
 	tasks_free(tk);
 }
@@ -205,7 +217,8 @@ const struct cmd_spec tree_spec = {
 	    "The process tree (FORK, COMM, EXIT) as 'perf report --tasks' prints it, with\n"
 	    "samples and their share per thread and process, start and exit times, and\n"
 	    "the comms each thread had.  The scope options count only the samples they\n"
-	    "take.",
+	    "take; the shares are of the samples --time and --cpu take (the others choose\n"
+	    "threads, not the total), as perfnav top's.",
 	.opts = tree_opts,
 	.fn = tree_opt,
 	.maxpos = 0,
@@ -217,7 +230,7 @@ cmd_tree(int argc, char **argv)
 	struct tree_args a;
 	struct cmd_run r;
 	const struct hist_filter *f;
-	uint64_t *cnt = NULL;
+	uint64_t *cnt = NULL, base = 0;
 	char msg[FILTER_OPTS_MSG];
 
 	memset(&a, 0, sizeof a);
@@ -232,8 +245,8 @@ cmd_tree(int argc, char **argv)
 	}
 	f = filter_opts_filter(&a.fo);
 	if (f != NULL)
-		cnt = tree_counts(r.s, f, filter_has_frame(f) ? cmd_symbolizer(&r) : NULL);
-	print_tree(stdout, r.s, cnt);
+		cnt = tree_counts(r.s, f, filter_has_frame(f) ? cmd_symbolizer(&r) : NULL, &base);
+	print_tree(stdout, r.s, cnt, base);
 	free(cnt);
 	filter_opts_free(&a.fo);
 	return cmd_end(&r);

@@ -108,8 +108,10 @@ struct cg_print {
 	const struct cg_opts	*o;
 	uint64_t		 min_hit;	/* graph, flat, folded: global threshold */
 	unsigned		 printed;	/* lines of this entry so far */
-	char			 name[1024];
-	char			 text[1400];
+	char			*name;		/* a function's name, whole: grown to fit */
+	size_t			 name_cap;
+	char			*text;		/* a node's name and its branch counts */
+	size_t			 text_cap;
 };
 
 static const struct cpath_node *
@@ -135,7 +137,17 @@ run_end(const struct cg_print *p, uint32_t id)
 static const char *
 fname(struct cg_print *p, uint32_t func)
 {
-	return textout_esc(cpath_func_name(p->h, func, p->name, sizeof p->name));
+	for (;;) {
+		if (p->name_cap == 0) {
+			p->name_cap = 1024;
+			p->name = xmalloc(p->name_cap);
+		}
+		cpath_func_name(p->h, func, p->name, p->name_cap);
+		if (strlen(p->name) + 1 < p->name_cap)
+			return textout_esc(p->name);
+		p->name_cap *= 2;	/* a long (C++) name is printed whole, as perf does */
+		p->name = xrealloc(p->name, p->name_cap);
+	}
 }
 
 /*
@@ -148,10 +160,17 @@ node_text(struct cg_print *p, uint32_t x)
 	const struct brh_count *c = p->o->branch_counts ? cpath_node_branch(p->t, x) : NULL;
 	const char *name = fname(p, N(p, x)->func);
 	char br[256];
+	size_t need;
 
 	if (c == NULL)
 		return name;
-	snprintf(p->text, sizeof p->text, "%s%s", name, brhist_text(c, br, sizeof br));
+	brhist_text(c, br, sizeof br);
+	need = strlen(name) + strlen(br) + 1;
+	if (need > p->text_cap) {
+		p->text_cap = need;
+		p->text = xrealloc(p->text, need);
+	}
+	snprintf(p->text, p->text_cap, "%s%s", name, br);
 	return p->text;
 }
 
@@ -402,4 +421,6 @@ cg_print_entry(FILE *fp, struct hist *h, size_t ev, uint32_t id, const struct cg
 	else
 		print_paths(&p, ev_total);
 	cpath_free((struct cpath *)p.t);
+	free(p.name);
+	free(p.text);
 }

@@ -5,16 +5,40 @@
 #include <string.h>
 
 #include "core/hmap.h"
+#include "tui/cmd/fmt.h"
 #include "tui/cmd/textout.h"
 #include "tui/cmd/top_table.h"
 
 #define GROUP_MAX	16
 
-/* A row's text for key k, escaped. */
+/* A key's text, whole however long (a C++ name may run to thousands of bytes). */
+struct keybuf {
+	char	*p;
+	size_t	 cap;
+};
+
+/* A row's text for key k, whole: kb grows until the text fits. */
 static const char *
-key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, char *buf, size_t n)
+key_raw(const struct hist *h, const struct hist_entry *e, enum hist_key k, struct keybuf *kb)
 {
-	return textout_esc(hist_key_text(h, e, k, buf, n));
+	for (;;) {
+		if (kb->cap == 0) {
+			kb->cap = 4096;
+			kb->p = xmalloc(kb->cap);
+		}
+		hist_key_text(h, e, k, kb->p, kb->cap);
+		if (strlen(kb->p) + 1 < kb->cap)
+			return kb->p;
+		kb->cap *= 2;
+		kb->p = xrealloc(kb->p, kb->cap);
+	}
+}
+
+/* A row's text for key k, whole, escaped. */
+static const char *
+key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, struct keybuf *kb)
+{
+	return textout_esc(key_raw(h, e, k, kb));
 }
 
 /* The table of one event, or of a group (events ev[0..nev), the leader first). */
@@ -28,6 +52,7 @@ struct tbl {
 	uint32_t		(*row)[GROUP_MAX];	/* per row, per member: entry or NONE */
 	size_t			 nrow;
 	int			 w[HIST_MAX_KEYS], sw;
+	struct keybuf		 kb;
 };
 
 #define NO_ENT	UINT32_MAX
@@ -48,7 +73,7 @@ collect_rows(struct tbl *b)
 {
 	struct strtab keys;
 	struct hmap at;
-	char buf[4096], line[8192];
+	struct fmt line = { 0 };
 	size_t cap = 0;
 
 	memset(&keys, 0, sizeof keys);
@@ -59,13 +84,14 @@ collect_rows(struct tbl *b)
 
 		for (size_t i = 0; i < n; i++) {
 			const struct hist_entry *e = hist_entry_get(b->h, rows[i]);
-			size_t l = 0;
 			uint32_t id, r;
 
-			for (unsigned k = 0; k < b->o->nkeys && l < sizeof line; k++)
-				l += (size_t)snprintf(line + l, sizeof line - l, "%s\t",
-				    hist_key_text(b->h, e, b->o->keys[k], buf, sizeof buf));
-			id = strtab_intern(&keys, line, l < sizeof line ? l : sizeof line - 1);
+			line.len = 0;
+			for (unsigned k = 0; k < b->o->nkeys; k++) {
+				fmt_str(&line, key_raw(b->h, e, b->o->keys[k], &b->kb));
+				fmt_char(&line, '\t');
+			}
+			id = strtab_intern(&keys, line.len ? line.p : "", line.len);
 			r = b->nev > 1 ? hmap_get(&at, id) : HMAP_NONE;
 			if (r == HMAP_NONE) {
 				GROW(b->row, cap, b->nrow + 1);
@@ -80,6 +106,7 @@ collect_rows(struct tbl *b)
 	}
 	hmap_free(&at);
 	strtab_free(&keys);
+	fmt_free(&line);
 }
 
 /* A member's self (or children) percent of row r. */
@@ -130,7 +157,7 @@ widths(struct tbl *b)
 				b->sw = l;
 		}
 		for (unsigned k = 0; k + 1 < b->o->nkeys; k++) {
-			int l = (int)strlen(key_text(b->h, e, b->o->keys[k], buf, sizeof buf));
+			int l = (int)strlen(key_text(b->h, e, b->o->keys[k], &b->kb));
 
 			if (l > b->w[k])
 				b->w[k] = l;
@@ -271,7 +298,6 @@ print_row(struct tbl *b, size_t r)
 {
 	FILE *fp = b->fp;
 	const struct hist_entry *e = row_keys(b, r);
-	char buf[4096];
 
 	fputs("  ", fp);
 	if (b->nev == 1) {
@@ -296,7 +322,7 @@ print_row(struct tbl *b, size_t r)
 		    hist_entry_get(b->h, b->row[r][m])->samples);
 	fputs("  ", fp);
 	for (unsigned k = 0; k < b->o->nkeys; k++) {
-		const char *s = key_text(b->h, e, b->o->keys[k], buf, sizeof buf);
+		const char *s = key_text(b->h, e, b->o->keys[k], &b->kb);
 
 		if (k + 1 < b->o->nkeys)
 			fprintf(fp, "%-*s  ", b->w[k], s);
@@ -339,6 +365,8 @@ print_one(struct tbl *b, const char *name, bool first)
 	free(b->row);
 	b->row = NULL;
 	b->nrow = 0;
+	free(b->kb.p);
+	b->kb = (struct keybuf){ 0 };
 }
 
 /* The hist event of attr a, or -1. */
@@ -407,7 +435,7 @@ top_print_table(FILE *fp, struct hist *h, const struct hist_opts *o, const struc
 void
 top_print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 {
-	char buf[4096];
+	struct keybuf kb = { 0 };
 	enum pct_col c[4];
 	size_t nc = pct_cols(o, c);
 	static const char *const tsv_name[] = { "latency_children", "children", "latency", "self" };
@@ -433,9 +461,10 @@ top_print_tsv(FILE *fp, struct hist *h, const struct hist_opts *o, double pct)
 				fprintf(fp, "\t%.2f", pct_col_value(h, e, c[j]));
 			fprintf(fp, "\t%" PRIu64, e->samples);
 			for (unsigned k = 0; k < o->nkeys; k++)
-				fprintf(fp, "\t%s", key_text(h, e, o->keys[k], buf, sizeof buf));
+				fprintf(fp, "\t%s", key_text(h, e, o->keys[k], &kb));
 			fputc('\n', fp);
 		}
 		free(name);
 	}
+	free(kb.p);
 }

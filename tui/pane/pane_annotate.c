@@ -96,7 +96,9 @@ struct annot_view {
 	bool			 by_pid, by_tid;
 	int			 attr;			/* the event's */
 	bool			 pair_pending;		/* diff: the other not resolved yet */
-	char			 title[600];
+	char			*name;			/* the function's, whole */
+	char			 title[600];		/* after the name: " in DSO, event: ..." */
+	char			 more[400];		/* after that: notes, cut first */
 };
 
 static bool
@@ -313,6 +315,7 @@ annot_free(struct pane *p)
 		return;
 	annotate_free(av->an);
 	free(av->vis);
+	free(av->name);
 	free(av);
 }
 
@@ -372,7 +375,9 @@ build(struct pane *p, const struct nav_view *v)
 
 	annotate_free(av->an);
 	av->an = NULL;
-	av->title[0] = '\0';
+	free(av->name);
+	av->name = NULL;
+	av->title[0] = av->more[0] = '\0';
 	av->arg = v->arg;
 	av->arg2 = v->arg2;
 	av->arg3 = v->arg3;
@@ -405,11 +410,13 @@ build(struct pane *p, const struct nav_view *v)
 	}
 	annotate_build(av->an, NULL);
 	pair = build_pair(av, sy, ev);
-	snprintf(av->title, sizeof av->title, "%s in %s, %s: %" PRIu64 " sample%s%s%s%s%s%s",
-	    symbolizer_sym_name(sy->z, av->an->sym), symbolizer_dso_short(sy->z, av->an->dso),
+	av->name = xstrdup(symbolizer_sym_name(sy->z, av->an->sym));
+	snprintf(av->title, sizeof av->title, " in %s, %s: %" PRIu64 " sample%s%s%s",
+	    symbolizer_dso_short(sy->z, av->an->dso),
 	    hist_str(sy->h, he->name), av->an->samples, plural(av->an->samples),
 	    av->by_tid ? " of one thread" : av->by_pid ? " of one process" : "",
-	    av->partial ? " (resolved so far)" : "", av->an->note[0] ? "; " : "", av->an->note, pair);
+	    av->partial ? " (resolved so far)" : "");
+	snprintf(av->more, sizeof av->more, "%s%s%s", av->an->note[0] ? "; " : "", av->an->note, pair);
 }
 
 static void
@@ -655,6 +662,43 @@ annot_key(struct pane *p, enum action a)
 	}
 }
 
+/*
+ * The info line in w columns: the function's name shortened (C++ lists
+ * elided, then its middle cut with an ellipsis) so that what follows it
+ * (DSO, event, samples) stays whole; the notes after that are cut first.
+ */
+static void
+put_info(const struct annot_view *av, WINDOW *win, int y, int x, int w)
+{
+	size_t n;
+	int room;
+	char *cut, *line;
+
+	if (av->name == NULL) {
+		text_put(win, y, x, w, av->title);
+		return;
+	}
+	/* a column at least for the notes' ellipsis */
+	room = w - text_width(av->title) - (av->more[0] != '\0');
+	if (room < 16)
+		room = 16;	/* too narrow for both: some of the name, the rest cut */
+	n = strlen(av->name) * 2 + 8;
+	cut = xmalloc(n);
+	line = xmalloc(n + sizeof av->title + sizeof av->more);
+	text_elide_cxx(av->name, cut, n, room);
+	text_clip_middle(line, n, cut, room);
+	strcat(line, av->title);
+	room = w - text_width(line);
+	if (room > 0) {
+		size_t l = strlen(line);
+
+		text_clip(line + l, n + sizeof av->title + sizeof av->more - l, av->more, room);
+	}
+	text_put(win, y, x, w, line);
+	free(line);
+	free(cut);
+}
+
 static void
 annot_draw(struct pane *p, const struct pane_canvas *c)
 {
@@ -671,7 +715,7 @@ annot_draw(struct pane *p, const struct pane_canvas *c)
 	}
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	mvwhline(win, c->y + c->h - 1, c->x, ' ', c->w);
-	text_put(win, c->y + c->h - 1, c->x + 1, c->w - 1, av->title);
+	put_info(av, win, c->y + c->h - 1, c->x + 1, c->w - 1);
 }
 
 static const char *

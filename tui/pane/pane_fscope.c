@@ -327,6 +327,8 @@ fmt_unit(uint64_t ns, char *buf, size_t n)
 		snprintf(buf, n, "0 ms");
 	else if (ns >= 1000000000 && ns % 1000000000 == 0)
 		snprintf(buf, n, "%" PRIu64 " s", ns / 1000000000);
+	else if (ns >= 1000000000)
+		snprintf(buf, n, "%.3g s", (double)ns / 1e9);	/* not "1.5e+03 ms" */
 	else if (ns >= 1000000)
 		snprintf(buf, n, "%.3g ms", (double)ns / 1e6);
 	else
@@ -338,23 +340,32 @@ static void
 draw_labels(struct pane *p, const struct pane_canvas *c)
 {
 	struct fs_pane *f = p->priv;
-	char buf[40];
+	char buf[40], unit[24];
+	int step;
 
 	wattrset((WINDOW *)c->win, (attr_t)c->ta->a[EL_TIME]);
 	for (unsigned r = 0; r < f->ht.nrows; r += 5) {
 		snprintf(buf, sizeof buf, "+%s", fmt_unit(timeline_heat_cell_start(&f->ht, 0, r) -
-		    f->ht.origin, buf + 20, 20));
+		    f->ht.origin, unit, sizeof unit));
 		text_put(c->win, f->y0 + (int)r, c->x, FS_LABEL - 1, buf);
 	}
-	for (int k = 0; k + 2 < f->ncols; k += 12) {
+	if (f->ht.ncols == 0 || f->xoff >= f->ht.ncols)
+		return;
+	/* ticks every 12 columns, or as far apart as the widest (last) label needs */
+	text_time_us(buf, sizeof buf, timeline_heat_cell_start(&f->ht, f->ht.ncols - 1, 0));
+	step = text_width(buf) + 2 > 12 ? text_width(buf) + 2 : 12;
+	for (int k = 0; k + 2 < f->ncols; k += step) {
 		size_t col = f->xoff + (size_t)k;
+		int room = f->ncols - k - 1, w;
 
 		if (col >= f->ht.ncols)
 			break;
 		text_time_us(buf, sizeof buf, timeline_heat_cell_start(&f->ht, col, 0));
+		w = text_width(buf);
+		if (w > room && k > 0)
+			break;	/* no room for this label whole: no tick (the first is cut) */
 		mvwaddch(c->win, f->y0 + (int)f->ht.nrows, f->x0 + k, '|');
-		text_put(c->win, f->y0 + (int)f->ht.nrows, f->x0 + k + 1, f->ncols - k - 1 < 11 ?
-		    f->ncols - k - 1 : 11, buf);
+		text_put(c->win, f->y0 + (int)f->ht.nrows, f->x0 + k + 1, w < room ? w : room, buf);
 	}
 }
 

@@ -27,8 +27,9 @@
  * DSO are one row, named by the lowest), with the self period of each
  * recording: Baseline (OLD), New and Delta (New - Baseline), as percents of
  * each recording's event total (perfnav diff's numbers) or, A switches, as
- * periods.  Rows come sorted by the size of the change; every column
- * sorts (> <).  The event is the scope's of the recording shown, paired by
+ * periods.  Rows come sorted by the size of the change, those of OLD only
+ * last with no delta (as perfnav diff); every column sorts (> <).  By
+ * --sort sym (no DSO in the key) the DSO shown is the recording shown's.  The event is the scope's of the recording shown, paired by
  * name in the other.  Enter (or v) lists the row's samples in the events
  * pane of the recording shown (w there shows the other's); a annotates
  * its function in the recording shown.
@@ -80,7 +81,8 @@ struct dtree {
 
 /* One key text of either recording: [0] OLD, [1] NEW. */
 struct drow {
-	char		*dso, *sym;	/* texts (sym: "[.] name") */
+	char		*dso, *sym;	/* texts (sym: "[.] name"; dso: the key's, "" by --sort sym) */
+	char		*side_dso[2];	/* each recording's DSO of it (two builds: two names) */
 	bool		 in[2];
 	uint64_t	 period[2], samples[2];
 	uint32_t	 node[2];	/* a function node of each hist, CPATH_NONE */
@@ -108,6 +110,7 @@ struct hdiff {
 struct dent {
 	char		*key;		/* dso \x1f sym, or dso \x1f\x01 for an unresolved address */
 	char		*sym;
+	char		*dso;		/* its DSO's name, in the key or not */
 	int		 side;
 	uint64_t	 period, samples;
 	uint32_t	 node;
@@ -132,6 +135,8 @@ free_rows(struct hdiff *d)
 	for (size_t i = 0; i < d->nrows; i++) {
 		free(d->rows[i].dso);
 		free(d->rows[i].sym);
+		free(d->rows[i].side_dso[0]);
+		free(d->rows[i].side_dso[1]);
 		if (d->trees == NULL)
 			continue;
 		cpath_free(d->trees[i].t[0]);
@@ -164,8 +169,8 @@ collect(struct hdiff *d, int k, struct dent **v, size_t *n, size_t *cap)
 {
 	struct symbols *sy = d->side[k];
 	const struct hist_entry *const *m;
-	size_t ne;
-	char sym[1024];
+	size_t ne, cap_sym = 1024;
+	char *sym = xmalloc(cap_sym);
 	bool dsos = by_dso(d);
 
 	if (d->ev[k] < 0)
@@ -175,26 +180,32 @@ collect(struct hdiff *d, int k, struct dent **v, size_t *n, size_t *cap)
 	for (size_t i = 0; i < ne; i++) {
 		const struct hist_entry *e = m[i];
 		const struct hist_node *nd = hist_node_get(sy->h, e->node);
-		const char *dso = !dsos ? "" : e->dso == DSO_NONE ? "[unknown]" :
-		    symbolizer_dso_short(sy->z, e->dso);
+		/* a row merged to its symbol alone keeps no DSO: its function's */
+		uint32_t dn = dsos || nd == NULL ? e->dso : nd->f.dso;
+		const char *dname = dn == DSO_NONE ? "[unknown]" : symbolizer_dso_short(sy->z, dn);
+		const char *dso = dsos ? dname : "";
 		bool unres = nd == NULL || nd->f.sym == SYM_NONE;
 		struct dent *x;
 		size_t kl;
 
 		if (e->period == 0 && e->samples == 0)
 			continue;
-		hist_key_text(sy->h, e, HIST_KEY_SYM, sym, sizeof sym);
+		/* the name whole, however long */
+		while (strlen(hist_key_text(sy->h, e, HIST_KEY_SYM, sym, cap_sym)) + 1 >= cap_sym)
+			sym = xrealloc(sym, cap_sym *= 2);
 		GROW(*v, *cap, *n + 1);
 		x = &(*v)[(*n)++];
 		kl = strlen(dso) + strlen(sym) + 3;
 		x->key = xmalloc(kl);
 		snprintf(x->key, kl, "%s\x1f%s", dso, unres ? "\x01" : sym);
 		x->sym = xstrdup(sym);
+		x->dso = xstrdup(dname);
 		x->side = k;
 		x->period = e->period;
 		x->samples = e->samples;
 		x->node = e->node;
 	}
+	free(sym);
 }
 
 static double
@@ -205,7 +216,10 @@ value(const struct hdiff *d, const struct drow *r, int k)
 	return d->total[k] ? 100.0 * (double)r->period[k] / (double)d->total[k] : 0.0;
 }
 
-/* By the size of the change, then the key text. */
+/*
+ * By the size of the change, then the key text; the rows of OLD only (no
+ * change to show) last, by their baseline, as perfnav diff orders them.
+ */
 static int
 drow_cmp(const void *a, const void *b)
 {
@@ -213,6 +227,8 @@ drow_cmp(const void *a, const void *b)
 	double ax = x->delta < 0 ? -x->delta : x->delta, ay = y->delta < 0 ? -y->delta : y->delta;
 	int c;
 
+	if (x->in[1] != y->in[1])
+		return x->in[1] ? -1 : 1;
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
 	c = strcmp(x->dso, y->dso);
@@ -244,6 +260,10 @@ pair_rows(struct hdiff *d, struct dent *v, size_t n)
 				r->sym = x->sym;	/* OLD's first (lowest) if it has it */
 			else
 				free(x->sym);
+			if (r->side_dso[x->side] == NULL)
+				r->side_dso[x->side] = x->dso;
+			else
+				free(x->dso);
 		}
 		for (size_t k = i; k < j; k++)
 			free(v[k].key);
@@ -529,11 +549,14 @@ hd_row(struct pane *p, size_t idx, struct row *r)
 	}
 	put_value(d, w, 0, r);
 	put_value(d, w, 1, r);
-	if (d->abs)
+	if (!w->in[1])
+		row_set(r, D_DELTA, el, "%s", "");	/* OLD only: no delta, as perfnav diff */
+	else if (d->abs)
 		row_set(r, D_DELTA, el, "%+" PRId64, (int64_t)(w->period[1] - w->period[0]));
 	else
 		row_set(r, D_DELTA, el, "%+.2f%%", w->delta);
-	row_set(r, D_DSO, 0, "%s", w->dso);
+	/* the DSO of the recording shown (of the other's when only it has the row) */
+	row_set(r, D_DSO, 0, "%s", w->side_dso[w->in[d->sy->role] ? d->sy->role : !d->sy->role]);
 	row_set(r, D_SYM, w->in[0] && w->in[1] ? 0 : EL_DIM, "%s%s", w->sym,
 	    w->in[0] ? w->in[1] ? "" : "  (OLD only)" : "  (NEW only)");
 }
@@ -546,7 +569,7 @@ samples_view(struct pane *p, const struct drow *w)
 	int me = d->sy->role;
 	const struct hist_node *nd = w->node[me] == CPATH_NONE ? NULL :
 	    hist_node_get(d->sy->h, w->node[me]);
-	const char *name;
+	const char *name, *dso = w->side_dso[me] != NULL ? w->side_dso[me] : "";
 	char f[NAV_FILTER_MAX];
 
 	if (nd == NULL) {
@@ -556,10 +579,10 @@ samples_view(struct pane *p, const struct drow *w)
 	}
 	name = symbolizer_label_name(hist_str(d->sy->h, nd->label));
 	nav_view_init(&p->push, PANE_EVENTS);
-	if (strchr(w->dso, ' ') || strlen(name) + strlen(w->dso) + 30 >= sizeof f)
+	if (strchr(dso, ' ') || strlen(name) + strlen(dso) + 30 >= sizeof f)
 		snprintf(f, sizeof f, "type:SAMPLE sym:#%" PRIu32, w->node[me]);
 	else
-		snprintf(f, sizeof f, "type:SAMPLE dso:%s sym:%s", w->dso, name);
+		snprintf(f, sizeof f, "type:SAMPLE dso:%s sym:%s", dso, name);
 	memcpy(p->push.filter, f, strlen(f) + 1);
 	snprintf(p->push.label, sizeof p->push.label, "%s samples %s", me ? "NEW" : "OLD",
 	    TEXT_CLIP(name, 30));

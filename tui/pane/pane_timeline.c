@@ -709,14 +709,24 @@ static void
 draw_axis(struct tl_pane *t, const struct pane_canvas *c, int y, int x)
 {
 	char buf[40];
-	unsigned step = 18;
+	unsigned step = 18, w;
 
 	wattrset((WINDOW *)c->win, (attr_t)c->ta->a[EL_TIME]);
+	if (t->width == 0)
+		return;
+	/* ticks every 18 columns, or as far apart as the widest (last) label needs */
+	text_time_us(buf, sizeof buf, col_start(t, t->width - 1));
+	if ((unsigned)text_width(buf) + 2 > step)
+		step = (unsigned)text_width(buf) + 2;
 	for (unsigned k = 0; k + 2 < t->width; k += step) {
+		unsigned room = t->width - k - 1;
+
 		text_time_us(buf, sizeof buf, col_start(t, k));
+		w = (unsigned)text_width(buf);
+		if (w > room && k > 0)
+			break;	/* no room for this label whole: no tick (the first is cut) */
 		mvwaddch(c->win, y, x + (int)k, '|');
-		text_put(c->win, y, x + (int)k + 1, (int)(t->width - k - 1 < step - 1 ?
-		    t->width - k - 1 : step - 1), buf);
+		text_put(c->win, y, x + (int)k + 1, (int)(w < room ? w : room), buf);
 	}
 }
 
@@ -743,6 +753,7 @@ head_line(struct pane *p, char *buf, size_t n)
 {
 	struct tl_pane *t = p->priv;
 	const struct timeline *tl = TL(t);
+	const struct hist *sh = p->sym != NULL ? symbols_scope_hist(p->sym) : NULL;
 	char a[32], b[32];
 	uint64_t s, e;
 	int k;
@@ -761,8 +772,18 @@ head_line(struct pane *p, char *buf, size_t n)
 				k += snprintf(buf + k, n - (size_t)k, lo == hi ? " %" PRIu32 : " %" PRIu32 "-%" PRIu32,
 				    lo, hi);
 	}
-	k += snprintf(buf + k, n - (size_t)k, " | %zu sample%s%s | %s-%s (z/Z)", tl->npos,
-	    plural(tl->npos), t->attr >= 0 ? " of the event" : "", a, b);
+	if (sh != NULL && symbols_event_offcpu(p->sym, p->sym->scope.ev)) {
+		/* the off-CPU event: its spans and time in the scope (as the hot functions say) */
+		const struct hist_event *he = hist_event(sh, p->sym->scope.ev);
+		char dur[160];
+
+		k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " off-CPU span%s, %s | %s-%s (z/Z)",
+		    he->nsamples, plural(he->nsamples), symbols_offcpu_text(p->sym, he->total_period, dur,
+		    sizeof dur), a, b);
+	} else {
+		k += snprintf(buf + k, n - (size_t)k, " | %zu sample%s%s | %s-%s (z/Z)", tl->npos,
+		    plural(tl->npos), t->attr >= 0 ? " of the event" : "", a, b);
+	}
 	if (p->sym && scope_time_range(&p->sym->scope, &s, &e)) {
 		text_time_us(a, sizeof a, s);
 		text_time_us(b, sizeof b, e);
