@@ -391,24 +391,34 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 	return 0;
 }
 
-int
-tui_run(struct tui_opts *o)
+/* The app of a run, its files and panes' sets in place, started at t0. */
+static struct app *
+app_new(const struct tui_opts *o, double t0)
 {
-	const struct common_opts *co = &o->co;
 	struct app *a = xcalloc(1, sizeof *a);
-	const char *nc = getenv("NO_COLOR");
-	char err[512];
-	double t0 = now();
-	int status = EXIT_OK, tr;
-	struct sym_opts so;
 
-	a->co = co;
+	a->co = &o->co;
 	a->t_start = t0;
 	a->panes = a->pane_set[0];
 	a->roots = a->root_set[0];
 	a->diff = o->input2 != NULL;
-	a->names[0] = co->input;
+	a->names[0] = o->co.input;
 	a->names[1] = o->input2;
+	a->export_fd = -1;
+	return a;
+}
+
+int
+tui_run(struct tui_opts *o)
+{
+	const struct common_opts *co = &o->co;
+	double t0 = now();
+	struct app *a = app_new(o, t0);
+	const char *nc = getenv("NO_COLOR");
+	char err[512];
+	int status = EXIT_OK, tr;
+	struct sym_opts so;
+
 	tr = theme_load(&a->theme, co->theme, PKGDATADIR, err, sizeof err);
 	if (tr < 0) {
 		fprintf(stderr, "perfnav: %s\n", err);
