@@ -146,7 +146,7 @@ export_line(struct app *a, const struct scope *sc, const struct scope_edit_ctx *
 	e.sub = svg ? "export --format svg -o perfnav-flame.svg" : "export --format pprof -o perfnav.pb.gz";
 	scope_command(sc, cx, &e, cmd, sizeof cmd);
 	wrap_command(cmd, wrapped, sizeof wrapped, COLS - 6);
-	text_append(a->row_text, sizeof a->row_text, "\nIts samples for other tools (P in the browser "
+	text_append(a->row_text, sizeof a->row_text, "\n\nIts samples for other tools (P in the browser "
 	    "writes the view):\n");
 	text_append(a->row_text, sizeof a->row_text, wrapped);
 }
