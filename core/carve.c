@@ -8,6 +8,8 @@
 
 #include "core/bytes.h"
 #include "core/carve.h"
+#include "core/hmap.h"
+#include "core/sample_read.h"
 #include "core/session.h"
 
 /*
@@ -45,6 +47,12 @@ struct carver {
 	uint64_t		 t_first, t_last;
 	bool			 timed;
 	uint64_t		 since_round;
+	/* READ values: per id (slot), its last value and what left-out samples grew it */
+	bool			 has_read;
+	struct hmap		 ids;
+	uint64_t		*last, *gone;
+	size_t			 nids, capids;
+	uint8_t			*rbuf;		/* a kept sample with its values lowered */
 	/* compression */
 	bool			 z;
 	int			 level;
@@ -247,6 +255,85 @@ put_rec(struct carver *c, const uint8_t *p, uint32_t size, uint32_t type, const 
 	out_put(&c->o, tail, extra);
 }
 
+/* ---- READ values ---- */
+
+/* The byte offsets (from smp->read) of smp's READ values and their ids; their number. */
+static size_t
+read_offsets(const struct sample *smp, size_t *off, uint64_t *id, size_t max)
+{
+	uint64_t rf = smp->read_format, nr = 1, k = 0, words = smp->read_len / 8;
+	uint64_t each = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	size_t n = 0;
+
+	if (!(rf & PERF_FORMAT_ID))
+		return 0;	/* perf delivers nothing of them */
+	if (rf & PERF_FORMAT_GROUP) {
+		if (words < 1)
+			return 0;
+		nr = rd64(smp->read, smp->swap);
+		k = 1 + times;
+		for (; n < nr && n < max && k + each <= words; n++, k += each) {
+			off[n] = 8 * k;
+			id[n] = rd64(smp->read + 8 * (k + 1), smp->swap);
+		}
+		return n;
+	}
+	/* value, [enabled], [running], id, [lost] */
+	if (words < 2 + times || max == 0)
+		return 0;
+	off[0] = 0;
+	id[0] = rd64(smp->read + 8 * (1 + times), smp->swap);
+	return 1;
+}
+
+/*
+ * perf makes a READ sample's period the growth of each counter since the
+ * sample of the same id before it (leader sampling).  Left-out samples'
+ * growth is subtracted from the values of the kept ones after them, so
+ * that each kept sample keeps its period.  Returns the record's bytes to
+ * write (r->p, or c->rbuf changed).
+ */
+static const uint8_t *
+read_adjust(struct carver *c, const struct rec *r, bool kept)
+{
+	struct sample smp;
+	size_t off[64], n, at;
+	uint64_t id[64];
+	bool changed = false;
+
+	if (!c->has_read || record_decode_sample(session_attrs(c->s), r, &smp, NULL) < 0 ||
+	    !(smp.sample_type & PERF_SAMPLE_READ) || smp.read == NULL)
+		return r->p;
+	n = read_offsets(&smp, off, id, 64);
+	at = (size_t)(smp.read - r->p);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t slot = hmap_get(&c->ids, id[i]);
+		uint64_t v = rd64(smp.read + off[i], smp.swap);
+
+		if (slot == HMAP_NONE) {
+			if (c->nids == c->capids) {
+				c->capids = c->capids ? 2 * c->capids : 16;
+				c->last = xreallocarray(c->last, c->capids, sizeof *c->last);
+				c->gone = xreallocarray(c->gone, c->capids, sizeof *c->gone);
+			}
+			slot = (uint32_t)c->nids++;
+			c->last[slot] = c->gone[slot] = 0;
+			hmap_set(&c->ids, id[i], slot);
+		}
+		if (!kept) {
+			c->gone[slot] += v - c->last[slot];	/* modulo 2^64, as perf subtracts */
+		} else if (c->gone[slot] != 0) {
+			if (!changed)
+				memcpy(c->rbuf, r->p, r->size);
+			put64(c->rbuf + at + off[i], v - c->gone[slot], r->swap);
+			changed = true;
+		}
+		c->last[slot] = v;
+	}
+	return changed ? c->rbuf : r->p;
+}
+
 /* ---- records ---- */
 
 static void
@@ -270,7 +357,8 @@ static int
 carve_rec(struct carver *c, const struct rec *r)
 {
 	uint64_t extra = session_rec_trailing(r);
-	const uint8_t *tail = NULL;
+	const uint8_t *tail = NULL, *p = r->p;
+	bool kept;
 
 	switch (r->type) {
 	case PF_REC_COMPRESSED:
@@ -285,7 +373,9 @@ carve_rec(struct carver *c, const struct rec *r)
 		break;
 	case PF_REC_SAMPLE:
 		c->res.samples++;
-		if (c->keep != NULL && !c->keep(c->arg, r))
+		kept = c->keep == NULL || c->keep(c->arg, r);
+		p = read_adjust(c, r, kept);
+		if (!kept)
 			return 0;
 		c->res.kept++;
 		note_time(c, r);
@@ -295,7 +385,7 @@ carve_rec(struct carver *c, const struct rec *r)
 	}
 	if (extra > 0 && (tail = session_bytes(c->s, r->loc + r->size, extra)) == NULL)
 		return 0;	/* its data cut short: loading said so */
-	put_rec(c, r->p, r->size, r->type, tail, extra);
+	put_rec(c, p, r->size, r->type, tail, extra);
 	c->res.records++;
 	if (c->si.mode == SESSION_DIR && ++c->since_round == DIR_ROUND) {
 		uint8_t fr[8];
@@ -499,6 +589,8 @@ carve_write(const struct session *s, int fd, const struct carve_opts *o, carve_k
 	c.o.buf = xmalloc(OUT_BUF);
 	c.keep = keep;
 	c.arg = arg;
+	if ((c.has_read = session_has_read_samples(s)))
+		c.rbuf = xmalloc(65536);
 	if (o != NULL && o->compress) {
 		c.z = true;
 		c.level = o->level > 0 ? o->level : 1;
@@ -518,5 +610,9 @@ carve_write(const struct session *s, int fd, const struct carve_opts *o, carve_k
 	free(c.chunk);
 	free(c.zrec);
 	free(c.o.buf);
+	free(c.rbuf);
+	free(c.last);
+	free(c.gone);
+	hmap_free(&c.ids);
 	return rc;
 }

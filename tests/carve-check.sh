@@ -13,9 +13,8 @@
 # perf report's rows on the carved file must be those of perf report --time
 # or --tid on the original (the percent column aside for --tid, whose totals
 # perf keeps).  The header comment lines differ legitimately and are left
-# out.  leader.data is not compared: its periods are differences of READ
-# values, which dropping samples changes (perf derives a kept sample's
-# period from the sample before it in the file).
+# out.  leader.data's periods are differences of READ values (leader
+# sampling): the carved file keeps them, and top --time keeps them too.
 set -u
 top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
 bin=${PERFNAV:-$PWD/perfnav}
@@ -166,7 +165,8 @@ else
 		fi
 	}
 	for name in plain.data fp.data dwarf.data pipe.data dir.data zstd.data multi.data group.data \
-		fork.data switch.data tracepoint.data tpfork.data sched.data sched-g.data offcpu.data; do
+		fork.data switch.data tracepoint.data tpfork.data sched.data sched-g.data offcpu.data \
+		leader.data; do
 		# a span from the first quarter's last sample time to the third's, as perf prints times
 		mapfile -t t < <("$perf_bin" script -F time -i "$data/$name" 2> /dev/null |
 			sed -nE 's/^ *([0-9]+\.[0-9]+): *$/\1/p' | sort -n)
@@ -180,6 +180,7 @@ else
 		perf_same "$name" 0 comm,dso,sym --time "$span" -- -z --time "$span"
 	done
 	perf_same fp.data 0 comm,dso,sym --time 10%-40% -- --time 10%-40%
+	perf_same leader.data 0 comm,dso,sym --time 20%-60% -- --time 20%-60%
 	perf_same fork.data 0 comm,dso,sym --time 0%-25%,50%-75% -- --time 0%-25%,50%-75%
 	# perf's --tid, --pid and --comms choose rows (by an entry's first sample: keys by thread)
 	perf_same dir.data 1 pid,comm,dso,sym --tid 26125,26124 -- --tid 26125,26124
