@@ -12,7 +12,10 @@
  *    time order, the index's, with a FINISHED_ROUND every 4096 records),
  *    records decompressed from COMPRESSED ones in place of their container;
  *    left out: the samples the predicate refuses, and the records whose
- *    content moves to the header (ATTR, FEATURE, TRACING_DATA);
+ *    content moves to the header (ATTR, FEATURE, TRACING_DATA); records are
+ *    copied as they are, but for the READ values of kept samples, lowered
+ *    by what the counters grew in the left-out samples before them (perf
+ *    makes a sample's period the growth since the sample before it);
  *  - the feature sections are copied byte for byte, but for SAMPLE_TIME
  *    (the kept samples' first and last time), DIR_FORMAT and AUXTRACE
  *    (which name places in the input's data: dropped), COMPRESSED (dropped,
