@@ -110,6 +110,27 @@ for name in pipe.data dir.data zstd.data tppipe.data fp.data; do
 	fi
 done
 
+# perf stat record files: no samples, every record and section kept
+for name in stat.data stat-thread.data stat-cpu.data stat-socket-int.data; do
+	carve "$name" "$tmp/s.data" || continue
+	if "$bin" stat "$data/$name" > "$tmp/want" 2>&1 && "$bin" stat "$tmp/s.data" > "$tmp/got" 2>&1 &&
+		diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "stat on carved $name"
+		head -20 "$tmp/diff"
+	fi
+done
+
+# a pipe on standard input: the same file as from the pipe file
+if "$bin" export --format perf --time 10%-50% -o "$tmp/in.data" - < "$data/pipe.data" 2> "$tmp/err" &&
+	carve pipe.data "$tmp/f.data" --time 10%-50% && cmp -s "$tmp/in.data" "$tmp/f.data"; then
+	ok
+else
+	ko "export --format perf - < pipe.data"
+	cat "$tmp/err"
+fi
+
 # standard output: a file is fine, a pipe or the input itself is refused
 if "$bin" export --format perf --time 0%-50% "$data/plain.data" > "$tmp/so.data" 2> "$tmp/err" &&
 	carve plain.data "$tmp/o.data" --time 0%-50% && cmp -s "$tmp/so.data" "$tmp/o.data"; then
@@ -187,6 +208,17 @@ else
 	perf_same fork.data 1 pid,comm,dso,sym --pid 26195,26196 -- --pid 26195,26196
 	perf_same fork.data 1 pid,comm,dso,sym --comms forkexec,nosuch -- --comms forkexec,nosuch
 	perf_same fp.data 1 comm,dso,sym --symbols mix_one,fill -- --symbols mix_one,fill
+	for name in stat-thread.data stat-cpu.data; do
+		carve "$name" "$tmp/s.data" || continue
+		"$perf_bin" stat report -i "$data/$name" 2>&1 | grep -v '^#' > "$tmp/want"
+		"$perf_bin" stat report -i "$tmp/s.data" 2>&1 | grep -v '^#' > "$tmp/got"
+		if [ -s "$tmp/want" ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+			ok
+		else
+			ko "perf stat report on carved $name"
+			head -20 "$tmp/diff"
+		fi
+	done
 	# perf 6.1 stops reading tppipe.data after its TRACING_DATA record; the carved file it reads whole
 	carve tppipe.data "$tmp/c.data" && "${rep[@]}" -i "$tmp/c.data" > "$tmp/p1" 2> "$tmp/perr"
 	if [ "$(rows "$tmp/p1" | wc -l)" -gt 0 ] && grep -q "of event 'sched:sched_switch'" "$tmp/p1"; then

@@ -438,3 +438,79 @@ Test(carve, a_pipe_is_refused)
 	session_close(s);
 	pd_free(&in);
 }
+
+struct aux_found {
+	uint64_t	 n, trailing;
+	const uint8_t	*payload;
+};
+
+static int
+find_aux(void *arg, const struct rec *r, int depth)
+{
+	struct aux_found *f = arg;
+
+	(void)depth;
+	if (r->type == PF_REC_AUXTRACE) {
+		f->n++;
+		f->trailing = session_rec_trailing(r);
+		f->payload = r->p + r->size;
+	}
+	return 0;
+}
+
+/* An AUXTRACE record's data after it (perf's AUX area, Intel PT's trace) goes with it. */
+Test(carve, auxtrace_data_follows_its_record)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct pdbuf b;
+		uint8_t trace[40];
+		struct aux_found f = { 0 };
+		struct carve_result res;
+		struct session *s, *t;
+		size_t data_off, r, len;
+		uint8_t *out;
+		int n = 0;
+
+		for (size_t i = 0; i < sizeof trace; i++)
+			trace[i] = (uint8_t)(0xa0 + i);
+		data_off = synth_head_with(&b, swap, ST_IP | ST_TID | ST_TIME | ST_PERIOD, 0);
+		for (int i = 0; i < 4; i++) {
+			r = pd_rec_begin(&b, PF_REC_SAMPLE, 2);
+			pd_u64(&b, 0x401000);
+			pd_u32(&b, 7);
+			pd_u32(&b, 7);
+			pd_u64(&b, 1000 + (uint64_t)i);
+			pd_u64(&b, 4000);
+			pd_rec_end(&b, r);
+			if (i == 1) {
+				r = pd_rec_begin(&b, PF_REC_AUXTRACE, 0);
+				pd_u64(&b, sizeof trace);
+				pd_u64(&b, 0);
+				pd_u64(&b, 2000);
+				pd_u32(&b, 0);
+				pd_u32(&b, 7);
+				pd_u32(&b, 0);
+				pd_u32(&b, 0);
+				pd_rec_end(&b, r);
+				pd_bytes(&b, trace, sizeof trace);
+			}
+		}
+		pd_put64(&b, 40, data_off);
+		pd_put64(&b, 48, b.len - data_off);
+		s = open_buf("aux", b.p, b.len);
+		cr_assert_not(session_info(s).damaged);
+		out = carve_mem(s, NULL, keep_odd, &n, &res, &len);
+		cr_expect_eq(res.kept, 2);
+		t = open_buf("carved", out, len);
+		cr_expect_not(session_info(t).damaged);
+		session_walk(t, find_aux, &f);
+		cr_assert_eq(f.n, 1);
+		cr_expect_eq(f.trailing, sizeof trace);
+		cr_expect_eq(memcmp(f.payload, trace, sizeof trace), 0);
+		cr_expect_eq(session_counts(t)->by_type[PF_REC_SAMPLE], 2);
+		session_close(t);
+		session_close(s);
+		free(out);
+		pd_free(&b);
+	}
+}
