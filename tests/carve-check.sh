@@ -141,6 +141,14 @@ else
 fi
 "$bin" export --format perf "$data/plain.data" 2> "$tmp/err" | cat > /dev/null
 if [ "${PIPESTATUS[0]}" -eq 2 ] && grep -q 'writes a file' "$tmp/err"; then ok; else ko "export --format perf | cat"; cat "$tmp/err"; fi
+: > "$tmp/app.data"
+"$bin" export --format perf "$data/plain.data" >> "$tmp/app.data" 2> "$tmp/err"
+if [ $? -eq 2 ] && grep -q 'writes a file' "$tmp/err" && [ ! -s "$tmp/app.data" ]; then
+	ok
+else
+	ko "export --format perf >> FILE"
+	cat "$tmp/err"
+fi
 cp "$data/plain.data" "$tmp/self.data"
 "$bin" export --format perf -o "$tmp/self.data" "$tmp/self.data" 2> "$tmp/err"
 if [ $? -eq 2 ] && grep -q 'recording being read' "$tmp/err" && cmp -s "$data/plain.data" "$tmp/self.data"; then

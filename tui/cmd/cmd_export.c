@@ -575,9 +575,10 @@ export_perf_out(struct cmd_run *r, const struct export_args *a, const struct exp
 	struct perf_err err;
 	int fd = STDOUT_FILENO, status = EXIT_OK;
 
-	if (std && (isatty(fd) || lseek(fd, 0, SEEK_CUR) < 0)) {
+	/* the header is written last, at offset 0: a file, and not one appended to */
+	if (std && (isatty(fd) || lseek(fd, 0, SEEK_CUR) < 0 || (fcntl(fd, F_GETFL) & O_APPEND))) {
 		fprintf(stderr, "perfnav export: --format perf writes a file: -o FILE, or standard output "
-		    "redirected to one\n");
+		    "redirected to one (not >>)\n");
 		return EXIT_USAGE;
 	}
 	if (!std && is_input(r->s, a->out)) {
