@@ -551,6 +551,13 @@ format_of(const char *f)
 	return -1;
 }
 
+/* Where the output goes, for messages. */
+static const char *
+fp_name(const struct export_args *a)
+{
+	return a->out != NULL && strcmp(a->out, "-") != 0 ? textout_esc(a->out) : "stdout";
+}
+
 /* Is the file at path one of the recording's (writing it would truncate what is read)? */
 static bool
 is_input(const struct session *s, const char *path)
@@ -660,8 +667,12 @@ cmd_export(int argc, char **argv)
 		filter_opts_free(&a.fo2);
 		return r.status == EXIT_USAGE ? cmd_quit(&r, EXIT_USAGE) : cmd_end(&r);
 	}
-	if (a.out != NULL && strcmp(a.out, "-") != 0 && (fp = fopen(a.out, "w")) == NULL) {
-		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
+	if (a.out != NULL && strcmp(a.out, "-") != 0)
+		fp = fopen(a.out, "w");
+	else if (fmt == EXPORT_PPROF && fflush(stdout) == 0)
+		fp = fdopen(dup(STDOUT_FILENO), "w");	/* gzip: around the escaping filter */
+	if (fp == NULL) {
+		fprintf(stderr, "perfnav export: %s: %s\n", fp_name(&a), strerror(errno));
 		filter_opts_free(&a.fo);
 		filter_opts_free(&a.fo2);
 		offcpu_free(&oc);
@@ -670,11 +681,11 @@ cmd_export(int argc, char **argv)
 	if (r.npos > 0)
 		r.status = export_diff(&r, &a, fp);
 	else if (export_print(r.s, cmd_symbolizer(&r), &e, fp) < 0) {
-		fprintf(stderr, "perfnav export: %s: a write error\n", a.out != NULL ? textout_esc(a.out) : "stdout");
+		fprintf(stderr, "perfnav export: %s: a write error\n", fp_name(&a));
 		r.status = EXIT_FAIL;
 	}
 	if (fp != stdout && fclose(fp) != 0) {
-		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
+		fprintf(stderr, "perfnav export: %s: %s\n", fp_name(&a), strerror(errno));
 		r.status = EXIT_FAIL;
 	}
 	offcpu_free(&oc);
