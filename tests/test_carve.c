@@ -514,3 +514,61 @@ Test(carve, auxtrace_data_follows_its_record)
 		pd_free(&b);
 	}
 }
+
+/* The periods perf gives the READ values of the samples from time 'from' on, in file order. */
+struct periods {
+	const struct session	*s;
+	struct read_state	 st;
+	uint64_t		 from;
+	uint64_t		 v[4096];
+	size_t			 n;
+};
+
+static int
+read_periods(void *arg, const struct rec *r, int depth)
+{
+	struct periods *p = arg;
+	struct read_delivery d[64];
+	struct sample smp;
+	size_t n;
+
+	(void)depth;
+	if (r->type != PF_REC_SAMPLE || record_decode_sample(session_attrs(p->s), r, &smp, NULL) < 0)
+		return 0;
+	n = read_deliver(p->s, &p->st, &smp, d, 64);
+	for (size_t i = 0; i < n && smp.time >= p->from && p->n < 4096; i++)
+		p->v[p->n++] = d[i].period;
+	return 0;
+}
+
+/* Leader sampling: a kept sample keeps the periods its READ values give in the original. */
+Test(carve, read_values_keep_their_periods)
+{
+	struct session *s = open_path(test_data("leader.data")), *t;
+	static struct periods a, b;
+	struct carve_result res;
+	uint64_t from;
+	size_t len;
+	uint8_t *out;
+
+	cr_assert(session_has_read_samples(s));
+	from = index_ent(session_index(s), session_index(s)->n / 2)->time;
+	out = carve_mem(s, NULL, keep_from, &from, &res, &len);
+	cr_assert_gt(res.kept, 0);
+	cr_assert_lt(res.kept, res.samples);
+	t = open_buf("carved", out, len);
+	a = (struct periods){ .s = s, .from = from };
+	b = (struct periods){ .s = t, .from = 0 };
+	session_walk(s, read_periods, &a);
+	session_walk(t, read_periods, &b);
+	cr_assert_gt(a.n, 0);
+	cr_assert_eq(b.n, a.n);
+	for (size_t i = 0; i < a.n; i++)
+		cr_expect_eq(b.v[i], a.v[i], "value %zu: period %llu, %llu in the original", i,
+		    (unsigned long long)b.v[i], (unsigned long long)a.v[i]);
+	read_state_free(&a.st);
+	read_state_free(&b.st);
+	session_close(t);
+	session_close(s);
+	free(out);
+}
