@@ -110,6 +110,25 @@ for name in pipe.data dir.data zstd.data tppipe.data fp.data; do
 	fi
 done
 
+# the header: what perfnav header says of the original, but for the places, the sample
+# times (the kept samples'), the directory and compression lines, and a pipe's separators
+header_of()
+{
+	"$bin" header "$1" 2>&1 | sed '/^# perfnav: feature sections/,$d' |
+		grep -Ev '^# (captured on|data offset|data size|feat offset|time of (first|last) sample|sample duration|directory data version|missing features|compressed)[ :]|^# ========$|^#$'
+}
+for name in fp.data pipe.data dir.data zstd.data tracepoint.data tppipe.data group.data stat.data; do
+	carve "$name" "$tmp/h.data" || continue
+	header_of "$data/$name" > "$tmp/want"
+	header_of "$tmp/h.data" > "$tmp/got"
+	if [ "$(wc -l < "$tmp/want")" -gt 5 ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "header of carved $name"
+		head -20 "$tmp/diff"
+	fi
+done
+
 # perf stat record files: no samples, every record and section kept
 for name in stat.data stat-thread.data stat-cpu.data stat-socket-int.data; do
 	carve "$name" "$tmp/s.data" || continue
