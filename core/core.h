@@ -7,6 +7,7 @@
 
 #include "core/attr.h"
 #include "core/bytes.h"
+#include "core/carve.h"
 #include "core/err.h"
 #include "core/feature.h"
 #include "core/fields.h"

@@ -53,6 +53,12 @@ struct read_state {
  */
 size_t read_deliver(const struct session *s, struct read_state *st, const struct sample *smp,
     struct read_delivery *out, size_t max);
+/*
+ * Take in the values of a sample that is not counted: perf's --time and
+ * --cpu leave a sample out after its values were taken in, so the next
+ * sample's periods are what the counters grew since these.  Returns 0.
+ */
+int read_skip(const struct session *s, struct read_state *st, const struct sample *smp);
 void read_state_free(struct read_state *st);
 
 #endif

@@ -969,7 +969,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		return -1;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))
-		return 0;
+		return w->reads ? read_skip(s, &h->wk.rs, &smp) : 0;	/* as perf: values taken in */
 	period = smp.period;
 	/* A sample whose id names no event (attr -1) was decoded with the
 	 * layout of attr 0 (record.c), its default period is attr 0's. */

@@ -107,6 +107,15 @@ else
 	ko "offcpu.data --off-cpu: $out"
 fi
 
+# pprof on standard output: the gzip as written to a file, not through the escaping filter
+"$bin" export --format pprof "${sym[@]}" "$data/fp.data" > "$tmp/so.pb.gz" 2>/dev/null
+"$bin" export --format pprof -o "$tmp/o.pb.gz" "${sym[@]}" "$data/fp.data" 2>/dev/null
+if gzip -t "$tmp/so.pb.gz" 2>/dev/null && cmp -s "$tmp/so.pb.gz" "$tmp/o.pb.gz"; then
+	ok
+else
+	ko "export --format pprof > FILE: not the gzip -o writes"
+fi
+
 # pprof, read by the real pprof when Go and Debian's pprof sources are here (the package
 # golang-github-google-pprof-dev; PPROF=/path/to/pprof takes a built one): flat% and cum% of
 # every function against perfnav top --children --sort sym's self and children, the samples
@@ -279,7 +288,7 @@ else
 fi
 
 # (names that are no valid UTF-8 or hold control characters: tests/fuzz/fuzz_export.c)
-for bad in perf nothing; do
+for bad in nothing perfdata; do
 	if "$bin" export --format "$bad" "$data/fp.data" >/dev/null 2>"$tmp/err"; then
 		ko "--format $bad accepted"
 	else

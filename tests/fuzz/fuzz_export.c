@@ -37,7 +37,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session *s = fuzz_open(data, size, NULL);
-	struct export_spec_args e = { EXPORT_SPEEDSCOPE, NULL, NULL, NULL, false, "fuzz\x01\xff.data", false, false };
+	struct export_spec_args e = { EXPORT_SPEEDSCOPE, NULL, NULL, NULL, false, "fuzz\x01\xff.data", false, false, false };
 	struct offcpu oc = { 0 };
 	struct sym_opts so;
 	struct symbolizer *z;

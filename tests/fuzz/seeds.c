@@ -31,7 +31,7 @@
 #include "tests/offcpu_synth.h"
 
 const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
-	"load", "record", "feature", "zstd", "symbolize", "script", "export", "cache",
+	"load", "record", "feature", "zstd", "symbolize", "script", "export", "cache", "carve",
 };
 
 /* Harnesses whose input is a whole recording (the others have seeds of their own form). */

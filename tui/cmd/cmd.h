@@ -192,7 +192,7 @@ int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 /* What perfnav export writes (tui/cmd/cmd_export.c), for the fuzz harness too. */
-enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE, EXPORT_PPROF, EXPORT_SVG };
+enum export_format { EXPORT_FOLDED, EXPORT_SPEEDSCOPE, EXPORT_PPROF, EXPORT_SVG, EXPORT_PERF };
 struct hist_filter;
 struct offcpu;
 struct export_spec_args {
@@ -204,9 +204,20 @@ struct export_spec_args {
 	const char		*name;		/* the recording's name (speedscope's) */
 	bool			 aggregate;	/* pprof: a sample per stack and thread */
 	bool			 inverted;	/* svg: an icicle, the root at the top */
+	bool			 compress;	/* perf: -z, zstd COMPRESSED records */
 };
 /* Write s's samples in format e->format to fp with symbols from z.  0, or -1 for another format. */
 int export_print(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, FILE *fp);
+struct carve_result;
+struct perf_err;
+/*
+ * --format perf (tui/cmd/export_perf.c): a perf.data of s with the samples
+ * of e's scope (e->event, e->filter; z resolves them for --dsos and
+ * --symbols), written to fd from offset 0 (core/carve.h: fd must seek).
+ * 0, or -1 with err filled.
+ */
+int export_carve(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, int fd,
+    struct carve_result *res, struct perf_err *err);
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 

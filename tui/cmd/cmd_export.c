@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "core/core.h"
 #include "core/hmap.h"
@@ -55,17 +57,19 @@ struct export_args {
 	bool		 off_cpu;
 	bool		 aggregate;
 	bool		 inverted;
+	bool		 compress;
 	struct filter_opts fo;
 	struct filter_opts fo2;		/* the same options, for a second file (svg OLD NEW) */
 };
 
 static const struct cmd_opt export_opts[] = {
-	{ "format", 1, OPT_FORMAT, "FORMAT: folded, speedscope, pprof or svg (perf, carving, is not written yet)" },
+	{ "format", 1, OPT_FORMAT, "FORMAT: folded, speedscope, pprof, svg or perf (a smaller perf.data)" },
 	{ "output", 1, 'o', "FILE: write there (default: standard output)" },
 	{ "event", 1, OPT_EVENT, "NAME: only this event (speedscope: one profile of it, every thread's)" },
 	{ "period", 0, OPT_PERIOD, "folded: count the sample period instead of samples" },
 	{ "inverted", 0, OPT_INVERTED, "svg: an icicle graph, the root at the top" },
 	{ "aggregate", 0, OPT_AGGREGATE, "pprof: a sample per distinct stack and thread (labels pid, tid, comm), not one per sample (labels cpu and time too)" },
+	{ "compress", 0, 'z', "perf: the kernel's records zstd-compressed, as perf record -z writes them" },
 	{ "off-cpu", 0, OPT_OFF_CPU, "off-CPU time instead of the samples, as perfnav top --off-cpu counts it (nanoseconds)" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
@@ -102,6 +106,9 @@ export_opt(void *arg, int val, const char *optarg)
 		return 0;
 	case OPT_INVERTED:
 		a->inverted = true;
+		return 0;
+	case 'z':
+		a->compress = true;
 		return 0;
 	default:
 		if (filter_opt_is(val)) {
@@ -358,7 +365,7 @@ folded(FILE *fp, struct hist *h, bool period)
 
 const struct cmd_spec export_spec = {
 	.name = "export",
-	.summary = "the scope's samples for other tools (folded, speedscope, pprof, svg)",
+	.summary = "the scope's samples for other tools (folded, speedscope, pprof, svg), or a smaller perf.data",
 	.run = cmd_export,
 	.usage = "export --format FORMAT [-o FILE] [OPTIONS] [FILE [NEW]]\n\n"
 	    "The samples, or with --off-cpu the time off CPU, in a format other tools\n"
@@ -368,7 +375,12 @@ const struct cmd_spec export_spec = {
 	    "(a standalone flame graph).  The scope options leave other samples out,\n"
 	    "as perfnav folded's do.  With a second file NEW, --format svg draws a\n"
 	    "differential flame graph: NEW's shape, each frame red where its share of\n"
-	    "the event grew from FILE's, blue where it shrank.",
+	    "the event grew from FILE's, blue where it shrank.\n\n"
+	    "perf carves the recording: a perf.data that perf and perfnav read, with\n"
+	    "the samples of the scope (--event, --time, --pid, --tid, --comms, --cpu,\n"
+	    "--dsos, --symbols) and every other record; always in file mode (a pipe or\n"
+	    "a directory recording too) and in the input's byte order, uncompressed\n"
+	    "unless -z; to -o FILE, or to standard output when it is a file.",
 	.opts = export_opts,
 	.fn = export_opt,
 	.maxpos = 1,
@@ -521,10 +533,8 @@ has_event(const struct session *s, const char *name)
 static int
 format_of(const char *f)
 {
-	static const char *const later[] = { "perf" };
-
 	if (f == NULL) {
-		fprintf(stderr, "perfnav export: --format is needed: folded, speedscope, pprof or svg\n");
+		fprintf(stderr, "perfnav export: --format is needed: folded, speedscope, pprof, svg or perf\n");
 		return -1;
 	}
 	if (strcmp(f, "folded") == 0)
@@ -535,13 +545,73 @@ format_of(const char *f)
 		return EXPORT_PPROF;
 	if (strcmp(f, "svg") == 0)
 		return EXPORT_SVG;
-	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
-		if (strcmp(f, later[i]) == 0) {
-			fprintf(stderr, "perfnav export: --format %s: not written yet (folded, speedscope, pprof and svg are)\n", f);
-			return -1;
-		}
-	fprintf(stderr, "perfnav export: --format %s: unknown (folded, speedscope, pprof or svg)\n", textout_esc(f));
+	if (strcmp(f, "perf") == 0)
+		return EXPORT_PERF;
+	fprintf(stderr, "perfnav export: --format %s: unknown (folded, speedscope, pprof, svg or perf)\n", textout_esc(f));
 	return -1;
+}
+
+/* Where the output goes, for messages. */
+static const char *
+fp_name(const struct export_args *a)
+{
+	return a->out != NULL && strcmp(a->out, "-") != 0 ? textout_esc(a->out) : "stdout";
+}
+
+/* Is the file at path one of the recording's (writing it would truncate what is read)? */
+static bool
+is_input(const struct session *s, const char *path)
+{
+	struct stat o, in;
+
+	if (stat(path, &o) < 0)
+		return false;
+	for (size_t i = 0; i < session_nfiles(s); i++)
+		if (stat(session_file(s, i)->path, &in) == 0 && in.st_dev == o.st_dev && in.st_ino == o.st_ino)
+			return true;
+	return false;
+}
+
+/* --format perf: the carved recording to -o FILE, or to standard output when it is a file. */
+static int
+export_perf_out(struct cmd_run *r, const struct export_args *a, const struct export_spec_args *e)
+{
+	bool std = a->out == NULL || strcmp(a->out, "-") == 0;
+	const char *name = std ? "standard output" : textout_esc(a->out);
+	struct carve_result res;
+	struct perf_err err;
+	int fd = STDOUT_FILENO, status = EXIT_OK;
+
+	/* the header is written last, at offset 0: a file, and not one appended to */
+	if (std && (isatty(fd) || lseek(fd, 0, SEEK_CUR) < 0 || (fcntl(fd, F_GETFL) & O_APPEND))) {
+		fprintf(stderr, "perfnav export: --format perf writes a file: -o FILE, or standard output "
+		    "redirected to one (not >>)\n");
+		return EXIT_USAGE;
+	}
+	if (!std && is_input(r->s, a->out)) {
+		fprintf(stderr, "perfnav export: %s: that is the recording being read\n", name);
+		return EXIT_USAGE;
+	}
+	if (!std && (fd = open(a->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0) {
+		fprintf(stderr, "perfnav export: %s: %s\n", name, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (export_carve(r->s, filter_has_frame(&a->fo.f) ? cmd_symbolizer(r) : NULL, e, fd, &res,
+	    &err) < 0) {
+		fprintf(stderr, "perfnav export: %s: %s\n", name, textout_esc(err.msg));
+		status = EXIT_FAIL;
+	} else {
+		/* standard output opened without O_TRUNC: nothing of the file before stays */
+		if (ftruncate(fd, (off_t)res.size) < 0 && errno != EINVAL)
+			fprintf(stderr, "perfnav export: %s: %s\n", name, strerror(errno));
+		fprintf(stderr, "perfnav export: %s: %" PRIu64 " of %" PRIu64 " samples, %" PRIu64
+		    " records, %" PRIu64 " bytes\n", name, res.kept, res.samples, res.records, res.size);
+	}
+	if (!std && close(fd) != 0 && status == EXIT_OK) {
+		fprintf(stderr, "perfnav export: %s: %s\n", name, strerror(errno));
+		status = EXIT_FAIL;
+	}
+	return status;
 }
 
 int
@@ -563,6 +633,9 @@ cmd_export(int argc, char **argv)
 	if ((fmt = format_of(a.format)) >= 0 && r.npos > 0 && (fmt != EXPORT_SVG || a.off_cpu)) {
 		fprintf(stderr, "perfnav export: two files: --format svg (a differential flame graph), "
 		    "without --off-cpu\n");
+		fmt = -1;
+	} else if (fmt == EXPORT_PERF && a.off_cpu) {
+		fprintf(stderr, "perfnav export: --off-cpu: not with --format perf (it keeps samples, not spans)\n");
 		fmt = -1;
 	}
 	if (fmt < 0 || cmd_load(&r, true) < 0) {
@@ -586,23 +659,33 @@ cmd_export(int argc, char **argv)
 		return cmd_quit(&r, EXIT_USAGE);
 	}
 	fmt -= 8;
-	if (a.out != NULL && strcmp(a.out, "-") != 0 && (fp = fopen(a.out, "w")) == NULL) {
-		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
+	e = (struct export_spec_args){ (enum export_format)fmt, a.event, filter_opts_filter(&a.fo),
+		a.off_cpu ? &oc : NULL, a.period, r.co.input, a.aggregate, a.inverted, a.compress };
+	if (fmt == EXPORT_PERF) {
+		r.status = export_perf_out(&r, &a, &e);
+		filter_opts_free(&a.fo);
+		filter_opts_free(&a.fo2);
+		return r.status == EXIT_USAGE ? cmd_quit(&r, EXIT_USAGE) : cmd_end(&r);
+	}
+	if (a.out != NULL && strcmp(a.out, "-") != 0)
+		fp = fopen(a.out, "w");
+	else if (fmt == EXPORT_PPROF && fflush(stdout) == 0)
+		fp = fdopen(dup(STDOUT_FILENO), "w");	/* gzip: around the escaping filter */
+	if (fp == NULL) {
+		fprintf(stderr, "perfnav export: %s: %s\n", fp_name(&a), strerror(errno));
 		filter_opts_free(&a.fo);
 		filter_opts_free(&a.fo2);
 		offcpu_free(&oc);
 		return cmd_quit(&r, EXIT_FAIL);
 	}
-	e = (struct export_spec_args){ (enum export_format)fmt, a.event, filter_opts_filter(&a.fo),
-		a.off_cpu ? &oc : NULL, a.period, r.co.input, a.aggregate, a.inverted };
 	if (r.npos > 0)
 		r.status = export_diff(&r, &a, fp);
 	else if (export_print(r.s, cmd_symbolizer(&r), &e, fp) < 0) {
-		fprintf(stderr, "perfnav export: %s: a write error\n", a.out != NULL ? textout_esc(a.out) : "stdout");
+		fprintf(stderr, "perfnav export: %s: a write error\n", fp_name(&a));
 		r.status = EXIT_FAIL;
 	}
 	if (fp != stdout && fclose(fp) != 0) {
-		fprintf(stderr, "perfnav export: %s: %s\n", textout_esc(a.out), strerror(errno));
+		fprintf(stderr, "perfnav export: %s: %s\n", fp_name(&a), strerror(errno));
 		r.status = EXIT_FAIL;
 	}
 	offcpu_free(&oc);
