@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/filter.h"
@@ -171,6 +172,7 @@ Test(view_export, endings)
 	cr_expect_eq(view_export_kind_of("p.pprof"), VX_PPROF);
 	cr_expect_eq(view_export_kind_of("s.json"), VX_SPEEDSCOPE);
 	cr_expect_eq(view_export_kind_of("x.folded"), VX_FOLDED);
+	cr_expect_eq(view_export_kind_of("scope.data"), VX_PERF);
 	cr_expect_eq(view_export_kind_of("x.gz"), VX_NONE);
 	cr_expect_eq(view_export_kind_of(".txt"), VX_NONE, "an ending is not a name");
 	cr_expect_eq(view_export_kind_of("noend"), VX_NONE);
@@ -290,6 +292,71 @@ Test(view_export, flame_svg_is_the_pane)
 	free(scope);
 	free(buf);
 	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* SAMPLE records in session s. */
+static uint64_t
+nsamples(struct session *s)
+{
+	return session_counts(s)->by_type[PF_REC_SAMPLE];
+}
+
+/*
+ * .data: the scope (a thread, then a time step) carved: the file opens,
+ * and holds as many samples as the scope's folded stacks count.
+ */
+Test(view_export, scope_carved_perf_data)
+{
+	struct session *s = open_fixture("fork.data"), *c;
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	uint64_t t0 = UINT64_MAX, t1 = 0, want = 0;
+	int32_t pid = -1, tid = -1;
+	char path[] = "/tmp/perfnav-vx-XXXXXX", *folded, *p;
+	struct perf_err err;
+	FILE *fp;
+	int fd;
+
+	symbols_run(sy);
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = index_ent(ix, i);
+
+		if (ent_type(e) != PF_REC_SAMPLE)
+			continue;
+		t0 = e->time < t0 ? e->time : t0;
+		t1 = e->time > t1 ? e->time : t1;
+		if (tid < 0 && i > ix->n / 2) {
+			pid = session_ent_who(s, i).pid;
+			tid = session_ent_who(s, i).tid;
+		}
+	}
+	cr_assert(scope_zoom(&sy->scope, SZ_TID, pid, tid, 0, "thread"));
+	cr_assert(scope_time_push(&sy->scope, t0, t0 + (t1 - t0) * 3 / 4));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	folded = scope_of(s, sy, VX_FOLDED);
+	for (p = folded; (p = strchr(p, '\n')) != NULL; p++) {
+		const char *sp = p;
+
+		while (sp > folded && sp[-1] != ' ')
+			sp--;
+		want += strtoull(sp, NULL, 10);
+	}
+	cr_assert_gt(want, 0);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	fp = fdopen(fd, "w");
+	cr_assert_eq(view_export_scope(s, sy, "fork.data", VX_PERF, fp), 0);
+	cr_assert_eq(fclose(fp), 0);
+	memset(&err, 0, sizeof err);
+	c = session_open(path, NULL, &err);
+	cr_assert_not_null(c, "the carved file opens: %s", err.msg);
+	cr_expect_eq(nsamples(c), want, "the scope's samples: %llu", (unsigned long long)want);
+	cr_expect_lt(nsamples(c), nsamples(s));
+	session_close(c);
+	unlink(path);
+	free(folded);
 	symbols_free(sy);
 	session_close(s);
 }

@@ -128,8 +128,8 @@ app_export_enter(struct app *a)
 		return false;
 	}
 	if (kind == VX_TEXT && !p->is_list) {
-		app_msg(a, EL_ERROR, "export: this view has no rows to write: .svg, .pb.gz, .json or .folded "
-		    "write its scope");
+		app_msg(a, EL_ERROR, "export: this view has no rows to write: .svg, .pb.gz, .json, .folded or "
+		    ".data write its scope");
 		return false;
 	}
 	if (kind != VX_TEXT && (a->sym == NULL || hist_nevents(a->sym->h) == 0)) {

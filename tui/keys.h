@@ -112,7 +112,7 @@
 	X(EVENTS_SCOPE, "events-scope", "events: only the records in the scope (time steps, zoom, start options), or every record") \
 	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \
 	X(SCOPE_COMMAND, "scope-command", "the perfnav top (folded, tree) command line that prints the current view's numbers, and the perfnav export line of its scope") \
-	X(EXPORT, "export", "write the view to a file: .txt the rows as shown (every row, texts whole), .svg the flame graph, .pb.gz pprof, .json speedscope, .folded of the scope")
+	X(EXPORT, "export", "write the view to a file: .txt the rows as shown (every row, texts whole), .svg the flame graph, .pb.gz pprof, .json speedscope, .folded, .data a carved perf.data of the scope")
 
 enum action {
 #define X(id, name, help) ACT_##id,

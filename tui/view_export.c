@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/carve.h"
 #include "core/core.h"
 #include "core/text.h"
 #include "symbolize/cpath.h"
@@ -35,10 +36,11 @@ static const struct {
 	{ ".pprof", VX_PPROF },
 	{ ".json", VX_SPEEDSCOPE },
 	{ ".folded", VX_FOLDED },
+	{ ".data", VX_PERF },
 };
 
 const char view_export_endings[] = ".txt (the rows as shown), .svg (the flame graph), .pb.gz or "
-    ".pprof (pprof), .json (speedscope), .folded";
+    ".pprof (pprof), .json (speedscope), .folded, .data (a carved perf.data)";
 
 enum view_export_kind
 view_export_kind_of(const char *path)
@@ -173,7 +175,7 @@ view_export_scope(struct session *s, struct symbols *sy, const char *name, enum 
     FILE *fp)
 {
 	static const enum export_format fmt[] = { [VX_PPROF] = EXPORT_PPROF,
-		[VX_SPEEDSCOPE] = EXPORT_SPEEDSCOPE, [VX_FOLDED] = EXPORT_FOLDED };
+		[VX_SPEEDSCOPE] = EXPORT_SPEEDSCOPE, [VX_FOLDED] = EXPORT_FOLDED, [VX_PERF] = EXPORT_PERF };
 	struct export_spec_args e = { 0 };
 	struct hist_filter f;
 	bool off;
@@ -183,17 +185,24 @@ view_export_scope(struct session *s, struct symbols *sy, const char *name, enum 
 		return -1;
 	if (kind == VX_SVG)
 		return scope_svg(sy, name, fp);
-	if (kind != VX_PPROF && kind != VX_SPEEDSCOPE && kind != VX_FOLDED)
+	if (kind != VX_PPROF && kind != VX_SPEEDSCOPE && kind != VX_FOLDED && kind != VX_PERF)
 		return -1;
 	off = symbols_event_offcpu(sy, sy->scope.ev);
 	e.format = fmt[kind];
 	e.event = off ? NULL : hist_str(sy->h, hist_event(sy->h, sy->scope.ev)->name);
-	e.offcpu = off ? symbols_offcpu(sy) : NULL;
+	e.offcpu = off && kind != VX_PERF ? symbols_offcpu(sy) : NULL;
 	/* the options scope-command writes: the zoom's command, DSO and symbol by name */
 	scope_filter_named(&sy->scope, sy->start, sy->h, sy->z, &f);
 	e.filter = &f;
 	e.name = name;
-	rc = export_print(s, sy->z, &e, fp);
+	if (kind == VX_PERF) {	/* written by offsets: through the file's descriptor */
+		struct carve_result res;
+		struct perf_err err;
+
+		rc = fflush(fp) == 0 ? export_carve(s, sy->z, &e, fileno(fp), &res, &err) : -1;
+	} else {
+		rc = export_print(s, sy->z, &e, fp);
+	}
 	filter_free(&f);
 	return rc < 0 || ferror(fp) ? -1 : 0;
 }

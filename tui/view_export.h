@@ -22,6 +22,7 @@ enum view_export_kind {
 	VX_PPROF,	/* .pb.gz, .pprof: pprof */
 	VX_SPEEDSCOPE,	/* .json, .speedscope.json: speedscope */
 	VX_FOLDED,	/* .folded: folded stacks */
+	VX_PERF,	/* .data: a carved perf.data of the scope */
 	VX_NONE
 };
 
@@ -44,9 +45,10 @@ long view_export_text(struct pane *p, const char *title, FILE *fp);
 /*
  * The scope of sy (its event, zoom, time steps, the start options; not
  * the call-path transforms) of recording s, named name, in kind (VX_SVG,
- * VX_PPROF, VX_SPEEDSCOPE or VX_FOLDED) on fp, as perfnav export writes
- * it with the options scope-command shows.  0, or -1 (a write error,
- * another kind).
+ * VX_PPROF, VX_SPEEDSCOPE, VX_FOLDED, or VX_PERF: its samples carved, of
+ * every event when the scope's is off-CPU time) on fp, as perfnav export
+ * writes it with the options scope-command shows.  0, or -1 (a write
+ * error, another kind).
  */
 int view_export_scope(struct session *s, struct symbols *sy, const char *name,
     enum view_export_kind kind, FILE *fp);
