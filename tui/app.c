@@ -651,6 +651,9 @@ tui_main(int argc, char **argv)
 		    "commands; two files open a diff)\n", pos[npos - 1]);
 		return EXIT_USAGE;
 	}
+	/* a bundle (perfnav bundle) opens with its own symbols; not in a diff yet */
+	if (o.input2 == NULL && cmd_bundle_input(&o.co) < 0)
+		return EXIT_FAIL;
 	if (take_scope(&o) == 0)
 		status = tui_run(&o);
 	else
