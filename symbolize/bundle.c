@@ -262,6 +262,8 @@ put_dso(struct symbolizer *z, uint32_t d, const char *dir, bool whole, struct bu
 		n = k > 0 ? (size_t)k : 0;
 	}
 	if (n == 0 || (f.symfile == NULL && f.runfile == NULL && !f.vdso)) {
+		if (st->missing < sizeof st->missing_names / sizeof st->missing_names[0])
+			st->missing_names[st->missing] = name;
 		st->missing++;
 		return 0;
 	}

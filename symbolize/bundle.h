@@ -52,6 +52,7 @@ struct bundle_stats {
 	uint64_t	dsos;		/* DSOs with samples whose files were bundled */
 	uint64_t	trimmed;	/* ELF files trimmed */
 	uint64_t	missing;	/* DSOs with samples but no file to bundle */
+	const char	*missing_names[8];	/* the first of them (owned by the symbolizer) */
 	uint64_t	src_bytes;	/* the sizes of the files they came from */
 	uint64_t	kept_bytes;	/* the bytes of them kept */
 	uint64_t	ksym_lines;	/* kallsyms lines kept */

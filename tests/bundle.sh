@@ -199,6 +199,7 @@ ls /tmp | grep -q "^perfnav-bundle\.$" && ko "a temporary directory left behind"
 
 # Sizes (stated in docs/subcommands.md).
 full=$(sed -n 's/.* of their \([0-9]*\) bytes kept.*/\1/p' "$tmp/dwarf.bundle.out")
+[ -n "$full" ] || { ko "no sizes in bundle's summary: $(cat "$tmp/dwarf.bundle.out")"; full=0; }
 du_b=$(du -sk "$tmp/dwarf.bundle" | cut -f1)
 tar_b=$(stat -c %s "$tmp/dwarf.tar")
 "$bin" bundle --buildid-dir "$tmp/cache.gone" -o "$tmp/dwarf2.tar.zst" "$tmp/dwarf.data" >/dev/null 2>&1

@@ -152,11 +152,15 @@ cmd_bundle(int argc, char **argv)
 	    write_dir(&r, out, a.whole, &st);
 	if (rc < 0)
 		return cmd_quit(&r, EXIT_FAIL);
-	printf("perfnav bundle: wrote %s: %" PRIu64 " DSOs (%" PRIu64 " ELF files trimmed: %" PRIu64 " of their %" PRIu64 " bytes kept), %" PRIu64 " kallsyms lines, %" PRIu64 " JIT map lines\n",
-	    textout_esc(out), st.dsos, st.trimmed, st.kept_bytes, st.src_bytes, st.ksym_lines,
-	    st.jit_lines);
-	if (st.missing > 0)
-		fprintf(stderr, "perfnav bundle: %" PRIu64 " DSOs with samples had no file (or no build id) to bundle: their frames stay unresolved\n",
-		    st.missing);
+	printf("perfnav bundle: wrote %s: the files of %" PRIu64 " DSO%s with samples (%" PRIu64 " of their %" PRIu64 " bytes kept, %" PRIu64 " ELF file%s trimmed), %" PRIu64 " kallsyms line%s, %" PRIu64 " JIT map line%s\n",
+	    textout_esc(out), st.dsos, st.dsos == 1 ? "" : "s", st.kept_bytes, st.src_bytes,
+	    st.trimmed, st.trimmed == 1 ? "" : "s", st.ksym_lines, st.ksym_lines == 1 ? "" : "s",
+	    st.jit_lines, st.jit_lines == 1 ? "" : "s");
+	for (uint64_t i = 0; i < st.missing && i < 8; i++)
+		fprintf(stderr, "perfnav bundle: %s: no file (or no build id) to bundle: its frames stay unresolved in the bundle\n",
+		    textout_esc(st.missing_names[i]));
+	if (st.missing > 8)
+		fprintf(stderr, "perfnav bundle: %" PRIu64 " more DSOs with no file to bundle\n",
+		    st.missing - 8);
 	return cmd_end(&r);
 }
