@@ -300,7 +300,15 @@ Test(tree, a_link_out_or_a_fifo_is_refused)
 
 	snprintf(p, sizeof p, "%s/ok", d);
 	cr_assert_eq(symlink(".", p), 0);
+	snprintf(p, sizeof p, "%s/dangling", d);
+	cr_assert_eq(symlink("not/there/yet", p), 0);
 	cr_assert_eq(bundle_check_tree(d, &err), 0, "%s", err.msg);
+	snprintf(p, sizeof p, "%s/dangling-out", d);
+	cr_assert_eq(symlink("../../../nowhere/at/all", p), 0);
+	cr_assert_eq(bundle_check_tree(d, &err), -1, "a dangling link out accepted");
+	cr_assert(strstr(err.msg, "/dangling-out: a symbolic link out of the bundle") != NULL, "%s",
+	    err.msg);
+	unlink(p);
 	snprintf(p, sizeof p, "%s/kallsyms", d);
 	cr_assert_eq(symlink("/proc/kallsyms", p), 0);
 	cr_assert_eq(bundle_check_tree(d, &err), -1);
