@@ -68,6 +68,38 @@ b=$(HOME=$tmp/home "$bin" annotate "$tmp/whole" mix_one 2>&1)
 [ -n "$a" ] && [ "$a" = "$b" ] && ok "--whole: annotate's instructions from the bundle" ||
 	ko "--whole: annotate differs"
 
+# The browser: a bundle's tar, and two bundles as a diff, with an empty HOME.
+if command -v tmux >/dev/null 2>&1; then
+	rm -rf "$tmp/fpb" "$tmp/dw.tar"
+	"$bin" bundle --buildid-dir "$data/buildid" -o "$tmp/fpb" "$data/fp.data" >/dev/null 2>&1
+	"$bin" bundle --buildid-dir "$data/buildid" -o "$tmp/dw.tar" "$data/dwarf.data" >/dev/null 2>&1
+	sock=perfnav-bundle-$$
+	mkdir -p "$tmp/tmpdir"
+	for args in "$tmp/dw.tar" "$tmp/dw.tar $tmp/fpb"; do
+		tmux -L "$sock" new-session -d -x 160 -y 30 \
+			"TMPDIR=$tmp/tmpdir HOME=$tmp/home $bin $args; echo EXIT=\$?; sleep 10"
+		shot=
+		for _ in $(seq 50); do
+			sleep 0.2
+			shot=$(tmux -L "$sock" capture-pane -p 2>/dev/null)
+			grep -q 'mix_one' <<<"$shot" && break
+		done
+		during=$(ls -A "$tmp/tmpdir")
+		tmux -L "$sock" send-keys q
+		sleep 0.5
+		end=$(tmux -L "$sock" capture-pane -p 2>/dev/null)
+		tmux -L "$sock" kill-server 2>/dev/null
+		if grep -q 'mix_one' <<<"$shot" && grep -q 'EXIT=0' <<<"$end"; then
+			ok "the browser on ${args//$tmp\//}: mix_one resolved, q exits 0"
+		else
+			ko "the browser on $args: $shot"
+		fi
+		[ -n "$during" ] && [ -z "$(ls -A "$tmp/tmpdir")" ] &&
+			ok "the browser: the tar unpacked in TMPDIR ($during), removed at exit" ||
+			ko "the browser: TMPDIR held '$during', then '$(ls "$tmp/tmpdir")'"
+	done
+fi
+
 command -v perf >/dev/null 2>&1 || { echo "perf not installed: the rest skipped"; exit 0; }
 command -v gcc >/dev/null 2>&1 || { echo "gcc not installed: the rest skipped"; exit 0; }
 [ "$(uname -m)" = x86_64 ] || { echo "not x86-64: the rest skipped"; exit 0; }
