@@ -411,6 +411,8 @@ cmd_bundle_input(struct common_opts *co)
 	co->bundle = co->input;
 	co->input = k->data;
 	co->bundle_only = true;
+	if (k->tmp != NULL)
+		co->no_cache = true;	/* a tar's copy is gone at exit: no index kept of it */
 	if (co->buildid_dir == NULL)
 		co->buildid_dir = k->root;
 	if (co->kallsyms == NULL)
