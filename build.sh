@@ -21,6 +21,8 @@ PACKAGES=(
 	libncurses-dev libzstd-dev libdw-dev libelf-dev libunwind-dev libcriterion-dev
 	# gzip for perfnav export --format pprof
 	zlib1g-dev
+	# perfnav bundle's tar files, and perf archive's tarballs
+	libarchive-dev
 	# tracepoint payloads: the library perf decodes them with
 	libtraceevent-dev
 	# files by build id from the servers of DEBUGINFOD_URLS, as perf and gdb ask them

@@ -42,6 +42,7 @@ dso_table_free(struct dso_table *t)
 		strtab_free(&d->names);
 		free(d->symfile);
 		free(d->runfile);
+		free(d->linefile);
 		if (d->src)
 			srcline_close(d->src);
 		for (size_t k = 0; k < d->src_n; k++)
@@ -497,11 +498,14 @@ dso_why(const struct dso_table *t, uint32_t d)
 
 /* srcline_open, keeping a refusal of a file the DWARF refers to. */
 static struct srcline_h *
-lines_open(struct dso_table *t, uint32_t id, const char *symfile, const char *runfile)
+lines_open(struct dso_table *t, uint32_t id, const char *symfile, const char *runfile,
+    const struct dso_ctx *c)
 {
 	struct safefile_note sn;
 	char refused[PATH_MAX];
-	struct srcline_h *h = srcline_open(symfile, runfile, &sn, refused, sizeof refused);
+	struct srcline_h *h = srcline_open_in(symfile, runfile,
+	    c->no_system ? (c->buildid_dir ? c->buildid_dir : "") : NULL, &sn, refused,
+	    sizeof refused);
 
 	if (h == NULL && sn.status == SAFEFILE_REFUSED)
 		dso_add_refusal(t, id, refused, sn.why, false);
@@ -509,7 +513,7 @@ lines_open(struct dso_table *t, uint32_t id, const char *symfile, const char *ru
 }
 
 /* The DSO's line tables (opened once), or NULL. */
-static struct srcline_h *
+struct srcline_h *
 dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uint32_t id)
 {
 	struct dso_ent *d;
@@ -524,10 +528,10 @@ dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, uin
 	if (!d->src_tried) {
 		d->src_tried = true;
 		if (d->symfile != NULL)
-			d->src = lines_open(t, id, d->symfile, d->runfile);
+			d->src = lines_open(t, id, d->symfile, d->runfile, c);
 		if (d->src == NULL && d->runfile != NULL && d->symfile != NULL &&
 		    strcmp(d->runfile, d->symfile) != 0)
-			d->src = lines_open(t, id, d->runfile, d->runfile);
+			d->src = lines_open(t, id, d->runfile, d->runfile, c);
 	}
 	return d->src;
 }

@@ -53,6 +53,7 @@ struct dso_ent {
 	uint32_t		 sym_base;	/* global id of syms.v[0] */
 	char			*symfile;	/* file the symbols came from */
 	char			*runfile;	/* runtime image (program headers, PLT) */
+	char			*linefile;	/* kallsyms or perf-PID.map the symbols came from */
 	bool			 src_tried;
 	struct srcline_h	*src;
 	/* srcline memo: rel -> index in src_strs ("" when unknown) */
@@ -120,6 +121,7 @@ struct dso_ctx {
 	const char		*buildid_dir;
 	const char		*perfmap_dir;
 	struct dbgd		*dbgd;		/* debuginfod.h: NULL when not to ask */
+	bool			 no_system;	/* sym_opts.no_system: only buildid_dir's files */
 };
 
 void dso_table_init(struct dso_table *t);
@@ -173,6 +175,9 @@ int dso_source(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c
  */
 size_t dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
     uint32_t d, uint64_t rel, uint32_t base, const struct dso_inl **out);
+/* d's DWARF line tables (loading d and opening them once), or NULL. */
+struct srcline_h *dso_lines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c,
+    uint32_t d);
 /* A symbol's DSO and [start, end) (an inlined one's real symbol's); 0 or -1. */
 int dso_sym_range(const struct dso_table *t, uint32_t sym, uint32_t *dso, uint64_t *start,
     uint64_t *end);
@@ -198,6 +203,12 @@ uint32_t dso_sym_by_ident(struct dso_table *t, struct strtab *strs, const struct
  */
 struct srcline_h *srcline_open(const char *symfile, const char *runfile,
     struct safefile_note *why, char *refused, size_t n);
+/* The same, the .gnu_debugaltlink file looked for only as
+ * ALTDIR/.build-id/xx/rest.debug when altdir is not NULL (a bundle's). */
+struct srcline_h *srcline_open_in(const char *symfile, const char *runfile, const char *altdir,
+    struct safefile_note *why, char *refused, size_t n);
+/* The path of the .gnu_debugaltlink file h opened, or NULL. */
+const char *srcline_alt_path(const struct srcline_h *h);
 /* basename:line of a file offset, into buf; 0, or -1 if unknown. */
 int srcline_lookup(struct srcline_h *h, uint64_t fileoff, char *buf, size_t n);
 /* The source file (its path as the DWARF names it, owned by h) and line

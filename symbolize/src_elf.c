@@ -121,6 +121,8 @@ try_build_id(struct dso_table *t, struct cand *cd, const struct dso_ent *d, cons
 		cand_try(t, cd, d, p);
 	if (!cand_done(cd) && dso_cache_file(t, c->buildid_dir, hex, name, "debug", p, sizeof p))
 		cand_try(t, cd, d, p);
+	if (c->no_system)
+		return;	/* a bundle: its build-id cache only */
 	if (!cand_done(cd)) {
 		dso_path(p, sizeof p, "/usr/lib/debug%s.debug", name);
 		cand_try(t, cd, d, p);
@@ -196,7 +198,8 @@ elf_dso_load(struct dso_table *t, struct dso_ent *d, const char *name, const str
 
 	memset(&cd, 0, sizeof cd);
 	dso_path(path, sizeof path, "%s%s", symfs ? symfs : "", name);
-	path_ok = dso_probe(t, path, NULL);
+	/* a bundle never looks at the DSO's path on this machine */
+	path_ok = !c->no_system && dso_probe(t, path, NULL);
 	if (d->bid_len == 0 && path_ok) {
 		int n = elfsym_build_id(path, d->bid);
 

@@ -302,33 +302,39 @@ kallsyms_dso_load(struct dso_table *t, struct dso_ent *d, const char *name,
 	    t->kernel != DSO_NONE ? &t->v[t->kernel] : NULL;
 	const char *module = d->kind == DSO_KERNEL ? NULL : name;
 	char hex[41], p[PATH_MAX];
+	const char *from = NULL;
 	long nr = -1;
 
 	if (c->o->kallsyms != NULL) {
 		/* --kallsyms /dev/null: no kernel symbols, as asked. */
 		if (strcmp(c->o->kallsyms, "/dev/null") != 0)
-			nr = kallsyms_from(t, d, c->o->kallsyms, module);
+			nr = kallsyms_from(t, d, from = c->o->kallsyms, module);
 	} else {
-		if (si.kcore_dir != NULL) {
+		if (si.kcore_dir != NULL && !c->no_system) {
 			dso_path(p, sizeof p, "%s/kallsyms", si.kcore_dir);
 			nr = kallsyms_from(t, d, p, module);
+			from = p;
 		}
 		if (kd != NULL)
 			dso_bid_hex(kd, hex);
 		if (nr <= 0 && kd != NULL && kd->bid_len > 0 &&
-		    dso_cache_file(t, c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p))
+		    dso_cache_file(t, c->buildid_dir, hex, "[kernel.kallsyms]", "kallsyms", p, sizeof p)) {
 			nr = kallsyms_from(t, d, p, module);
-		if (nr <= 0 && kd != NULL) {
+			from = p;
+		}
+		if (nr <= 0 && kd != NULL && !c->no_system) {
 			uint8_t id[20];
 			size_t len = 0;
 
 			if (kd->bid_len > 0 && read_sysfs_bid(t, id, &len) && len == kd->bid_len &&
 			    memcmp(id, kd->bid, len) == 0)
-				nr = kallsyms_from(t, d, "/proc/kallsyms", module);
+				nr = kallsyms_from(t, d, from = "/proc/kallsyms", module);
 		}
 	}
-	if (nr > 0)
+	if (nr > 0) {
 		d->symfile = xstrdup("kallsyms");
+		d->linefile = xstrdup(from);
+	}
 	d->why = SYM_WHY_NO_KALLSYMS;
 }
 

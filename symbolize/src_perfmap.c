@@ -81,8 +81,10 @@ perfmap_dso_load(struct dso_table *t, struct dso_ent *d, const char *name,
 	dso_path(p, sizeof p, "%s/perf-%d.map", c->perfmap_dir, (int)d->pid);
 	if (perfmap_load(p, &d->syms, &d->names, &sn) < 0)
 		d->why = SYM_WHY_JIT_NO_MAP;
-	else
+	else {
 		d->symfile = xstrdup(p);
+		d->linefile = xstrdup(p);
+	}
 	dso_note_file(t, p, &sn);
 }
 

@@ -45,7 +45,10 @@ vdso_dso_load(struct dso_table *t, struct dso_ent *d, const char *name, const st
 	(void)name;
 	dso_bid_hex(d, hex);
 	if (d->bid_len == 0 || !dso_cache_file(t, c->buildid_dir, hex, "[vdso]", "vdso", p, sizeof p)) {
-		vdso_load_running(d, c);
+		if (c->no_system)
+			d->why = SYM_WHY_NO_DSO_FILE;	/* a bundle: not this machine's */
+		else
+			vdso_load_running(d, c);
 		return;
 	}
 	if (elfsym_load(p, p, !c->o->no_demangle, &d->syms, &d->names) < 0) {

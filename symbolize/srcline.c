@@ -59,6 +59,7 @@ struct srcline_h {
 	Dwarf		*dw;
 	Dwarf		*alt;		/* the .gnu_debugaltlink file we opened */
 	int		 altfd;
+	char		*altpath;	/* its path */
 	struct seg	*segs;
 	size_t		 nsegs;
 	int		 has_lines;	/* .debug_line present: -1 unknown */
@@ -112,8 +113,8 @@ read_segs(struct srcline_h *h, const char *runfile)
  * not used (-1).  0 otherwise.
  */
 static int
-open_alt(struct srcline_h *h, const char *symfile, struct safefile_note *why, char *refused,
-    size_t n)
+open_alt(struct srcline_h *h, const char *symfile, const char *altdir, struct safefile_note *why,
+    char *refused, size_t n)
 {
 	char cand[2][PATH_MAX], real[PATH_MAX];
 	const char *name;
@@ -126,14 +127,17 @@ open_alt(struct srcline_h *h, const char *symfile, struct safefile_note *why, ch
 		return 0;
 	id = idp;
 	if (idlen >= 3 && idlen <= 64) {
-		int o = snprintf(cand[k], PATH_MAX, "/usr/lib/debug/.build-id/%02x/", id[0]);
+		int o = snprintf(cand[k], PATH_MAX, "%s/.build-id/%02x/",
+		    altdir ? altdir : "/usr/lib/debug", id[0]);
 
 		for (ssize_t i = 1; i < idlen && o < PATH_MAX - 8; i++)
 			o += snprintf(cand[k] + o, (size_t)(PATH_MAX - o), "%02x", id[i]);
 		snprintf(cand[k] + o, (size_t)(PATH_MAX - o), ".debug");
 		k++;
 	}
-	if (name[0] == '/') {
+	if (altdir != NULL) {
+		/* a bundle: its own copy by build id, nothing of this machine's */
+	} else if (name[0] == '/') {
 		snprintf(cand[k++], PATH_MAX, "%s", name);
 	} else {
 		char *slash;
@@ -164,6 +168,7 @@ open_alt(struct srcline_h *h, const char *symfile, struct safefile_note *why, ch
 			return 0;	/* not DWARF: libdw would not use it either */
 		}
 		h->altfd = fd;
+		h->altpath = xstrdup(cand[i]);
 		dwarf_setalt(h->dw, h->alt);
 		return 0;
 	}
@@ -173,6 +178,19 @@ open_alt(struct srcline_h *h, const char *symfile, struct safefile_note *why, ch
 struct srcline_h *
 srcline_open(const char *symfile, const char *runfile, struct safefile_note *why,
     char *refused, size_t n)
+{
+	return srcline_open_in(symfile, runfile, NULL, why, refused, n);
+}
+
+const char *
+srcline_alt_path(const struct srcline_h *h)
+{
+	return h->altpath;
+}
+
+struct srcline_h *
+srcline_open_in(const char *symfile, const char *runfile, const char *altdir,
+    struct safefile_note *why, char *refused, size_t n)
 {
 	struct srcline_h *h;
 	struct safefile_note sn;
@@ -198,7 +216,7 @@ srcline_open(const char *symfile, const char *runfile, struct safefile_note *why
 	h->fd = fd;
 	h->dw = dw;
 	h->altfd = -1;
-	if (open_alt(h, symfile, why, refused, n) < 0) {
+	if (open_alt(h, symfile, altdir, why, refused, n) < 0) {
 		srcline_close(h);
 		return NULL;
 	}
@@ -260,6 +278,7 @@ srcline_close(struct srcline_h *h)
 		dwarf_end(h->alt);
 		close(h->altfd);
 	}
+	free(h->altpath);
 	free(h->segs);
 	free(h->fs);
 	hmap_free(&h->fs_of);

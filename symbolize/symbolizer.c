@@ -230,6 +230,9 @@ symbolizer_new(const struct session *s, const struct sym_opts *o)
 	z->ctx.o = &z->o;
 	z->ctx.buildid_dir = z->buildid_dir;
 	z->ctx.perfmap_dir = z->perfmap_dir;
+	z->ctx.no_system = z->o.no_system;
+	if (z->o.no_system)
+		z->o.no_debuginfod = true;
 	z->ctx.dbgd = dbgd_new(&z->o);
 	z->unwind_arch = ft->arch == NULL || strcmp(ft->arch, "x86_64") == 0;
 	dso_table_init(&z->dsos);
@@ -926,6 +929,26 @@ const char *
 symbolizer_dso_source(const struct symbolizer *z, uint32_t dso)
 {
 	return dso_source_name(&z->dsos, dso);
+}
+
+void
+symbolizer_dso_files(struct symbolizer *z, uint32_t dso, struct sym_dso_files *out)
+{
+	const struct dso_ent *d;
+	struct srcline_h *h;
+
+	memset(out, 0, sizeof *out);
+	if (dso >= z->dsos.n)
+		return;
+	(void)dso_image(&z->dsos, &z->strs, &z->ctx, dso);	/* loads it */
+	h = dso_lines(&z->dsos, &z->strs, &z->ctx, dso);
+	d = &z->dsos.v[dso];
+	out->symfile = d->linefile != NULL ? d->linefile : d->symfile;
+	out->runfile = d->runfile;
+	out->altfile = h != NULL ? srcline_alt_path(h) : NULL;
+	out->kernel = d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
+	out->jit = d->kind == DSO_JIT;
+	out->vdso = d->kind == DSO_VDSO;
 }
 
 size_t

@@ -36,6 +36,10 @@ struct sym_opts {
 					 * build-id cache entry of that path (which, in a
 					 * comparison of two builds, may be the other's) */
 	bool		 no_debuginfod;	/* never ask the servers of DEBUGINFOD_URLS */
+	bool		 no_system;	/* a bundle's files only (symbolize/bundle.h): files from
+					 * buildid_dir, kallsyms and perfmap_dir, never a DSO's
+					 * path, /usr/lib/debug, debuginfod, /proc/kallsyms
+					 * or this machine's vdso */
 	/* Downloads from those servers are counted here (may be NULL; shared
 	 * by symbolizers on several threads). */
 	struct sym_dbgd_progress *dbgd_progress;
@@ -286,6 +290,21 @@ int symbolizer_map_id(struct symbolizer *z, int32_t pid, uint64_t time, uint8_t 
  * file found).  Owned by the symbolizer.
  */
 const char *symbolizer_dso_image(struct symbolizer *z, uint32_t dso);
+
+/*
+ * The files symbols of dso came from (loading it, and its DWARF line
+ * tables, on first use): for a user DSO or the vdso its symbol file, its
+ * runtime image and the .gnu_debugaltlink file its DWARF uses; for the
+ * kernel and its modules the kallsyms file; for JIT code its perf-PID.map.
+ * Each NULL when there is none.  Owned by the symbolizer.
+ */
+struct sym_dso_files {
+	const char	*symfile, *runfile, *altfile;
+	bool		 kernel;	/* the kernel or a module: symfile is kallsyms */
+	bool		 jit;		/* symfile is a perf-PID.map */
+	bool		 vdso;
+};
+void symbolizer_dso_files(struct symbolizer *z, uint32_t dso, struct sym_dso_files *out);
 
 /* The name in such a label: after its "[.] " / "[k] " level, if it has one. */
 const char *symbolizer_label_name(const char *label);

@@ -365,11 +365,13 @@ make_symbols(const struct session *s, const struct sym_opts *so, const struct hi
 static int
 diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 {
-	struct common_opts co2 = o->co;
+	struct common_opts co2 = o->co2;	/* input2 and, for a bundle, its own files */
+	struct sym_opts so2;
 	double t0 = now();
 	char err[512];
 
-	co2.input = o->input2;
+	cmd_sym_opts(&co2, &so2);
+	so2.no_path_cache = so->no_path_cache;
 	swap_rec(a);
 	a->s = cmd_open_progress(&co2, true);
 	if (a->s == NULL) {
@@ -384,7 +386,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 		swap_rec(a);
 		return -2;
 	}
-	a->sym = make_symbols(a->s, so, filter_opts_filter(&o->fo2), o);
+	a->sym = make_symbols(a->s, &so2, filter_opts_filter(&o->fo2), o);
 	swap_rec(a);
 	/* both on workers: NEW's panes once both are in (pair_poll) */
 	symbols_pair_start(a->sym, a->other.sym);
@@ -402,8 +404,8 @@ app_new(const struct tui_opts *o, double t0)
 	a->panes = a->pane_set[0];
 	a->roots = a->root_set[0];
 	a->diff = o->input2 != NULL;
-	a->names[0] = o->co.input;
-	a->names[1] = o->input2;
+	a->names[0] = o->co.bundle ? o->co.bundle : o->co.input;
+	a->names[1] = o->co2.bundle ? o->co2.bundle : o->input2;
 	a->export_fd = -1;
 	return a;
 }
@@ -651,6 +653,16 @@ tui_main(int argc, char **argv)
 		    "commands; two files open a diff)\n", pos[npos - 1]);
 		return EXIT_USAGE;
 	}
+	/* a bundle (perfnav bundle) opens with its own symbols, each of a diff's its own */
+	if (o.input2 != NULL) {
+		o.co2 = o.co;
+		o.co2.input = o.input2;
+		if (cmd_bundle_input(&o.co2) < 0)
+			return EXIT_FAIL;
+		o.input2 = o.co2.input;
+	}
+	if (cmd_bundle_input(&o.co) < 0)
+		return EXIT_FAIL;
 	if (take_scope(&o) == 0)
 		status = tui_run(&o);
 	else

@@ -41,6 +41,7 @@ struct tui_opts {
 	struct filter_opts	 fo2;
 	char			 time_part[2][512];
 	const char		*input2;	/* perfnav OLD NEW: NEW (diff mode), else NULL */
+	struct common_opts	 co2;		/* diff mode: NEW's options (its own bundle's) */
 };
 
 /* perfnav [OPTIONS] [FILE]: returns the exit status. */

@@ -22,6 +22,7 @@ static const struct cmd_spec *const subcmds[] = {
 	&folded_spec,
 	&export_spec,
 	&annotate_spec,
+	&bundle_spec,
 	&diff_spec,
 	&sched_spec,
 	&cache_spec,

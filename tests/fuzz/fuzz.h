@@ -46,7 +46,7 @@ FILE *fuzz_null(void);
  * from the recordings in datadir (tests/data): fn gets each one (a
  * harness, a name, the bytes, valid during the call).  Returns 0, or -1
  * (messages on stderr) when some recording could not be read. */
-#define FUZZ_NHARNESS	9
+#define FUZZ_NHARNESS	10
 extern const char *const fuzz_harnesses[FUZZ_NHARNESS];
 typedef void (*seeds_fn)(void *arg, const char *harness, const char *name, const void *p,
     size_t n);

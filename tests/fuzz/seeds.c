@@ -13,6 +13,9 @@
  *    tests/offcpu_synth.c (off-CPU time from SWITCH records and from
  *    perf record --off-cpu's two forms, damage included), which perf 6.1
  *    cannot record.
+ *  - bundle: manifests ('m' first), and tars of a bundle byte-built here
+ *    (a ustar header per entry: the manifest, plain.data, a directory, a
+ *    build-id link) after another first byte.
  * seeds_main.c writes them to files (make fuzz), replay.c runs them.
  */
 #include "config.h"
@@ -31,7 +34,7 @@
 #include "tests/offcpu_synth.h"
 
 const char *const fuzz_harnesses[FUZZ_NHARNESS] = {
-	"load", "record", "feature", "zstd", "symbolize", "script", "export", "cache", "carve",
+	"load", "record", "feature", "zstd", "symbolize", "script", "export", "cache", "carve", "bundle",
 };
 
 /* Harnesses whose input is a whole recording (the others have seeds of their own form). */
@@ -39,7 +42,7 @@ static bool
 whole_recording(const char *harness)
 {
 	return strcmp(harness, "feature") != 0 && strcmp(harness, "zstd") != 0 &&
-	    strcmp(harness, "cache") != 0;
+	    strcmp(harness, "cache") != 0 && strcmp(harness, "bundle") != 0;
 }
 
 static seeds_fn emit;
@@ -300,6 +303,71 @@ synth_seeds(void)
 	}
 }
 
+/* One ustar entry (type '0' file, '5' directory, '2' link) into b. */
+static void
+tar_entry(struct pdbuf *b, const char *name, char type, const char *link, const void *p,
+    size_t n)
+{
+	uint8_t h[512];
+	unsigned sum = 0;
+	static const uint8_t zero[512];
+
+	memset(h, 0, sizeof h);
+	snprintf((char *)h, 100, "%s", name);
+	snprintf((char *)h + 100, 8, "%07o", type == '5' ? 0755 : 0644);
+	snprintf((char *)h + 108, 8, "%07o", 0);
+	snprintf((char *)h + 116, 8, "%07o", 0);
+	snprintf((char *)h + 124, 12, "%011llo", (unsigned long long)n);
+	snprintf((char *)h + 136, 12, "%011o", 0);
+	h[156] = (uint8_t)type;
+	if (link != NULL)
+		snprintf((char *)h + 157, 100, "%s", link);
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	memset(h + 148, ' ', 8);
+	for (int i = 0; i < 512; i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+	pd_bytes(b, h, sizeof h);
+	if (n > 0) {
+		pd_bytes(b, p, n);
+		pd_bytes(b, zero, (512 - n % 512) % 512);
+	}
+}
+
+/* bundle: manifests and a tar of a small bundle. */
+static void
+bundle_seeds(const char *datadir)
+{
+	static const char man[] = "perfnav-bundle 1\ndata perf.data\nkallsyms kallsyms\n"
+	    "created-by perfnav seeds\n";
+	static const char ks[] = "ffffffff81000000 T _stext\nffffffff81000100 t next\n";
+	static const uint8_t zero[1024];
+	struct pdbuf m = { NULL, 0, 0, false }, t = { NULL, 0, 0, false }, rec = { NULL, 0, 0, false };
+	char path[4096];
+
+	pd_bytes(&m, "m", 1);
+	pd_bytes(&m, man, sizeof man - 1);
+	write_seed("bundle", "manifest", m.p, m.len);
+	snprintf(path, sizeof path, "%s/plain.data", datadir);
+	if (read_file(path, &rec)) {
+		pd_bytes(&t, "t", 1);
+		tar_entry(&t, "perfnav-bundle", '0', NULL, man, sizeof man - 1);
+		tar_entry(&t, "perf.data", '0', NULL, rec.p, rec.len);
+		tar_entry(&t, "kallsyms", '0', NULL, ks, sizeof ks - 1);
+		tar_entry(&t, "tmp/x/d4aec36f57664181c7762a6851ef1dd35510a091/", '5', NULL, NULL, 0);
+		tar_entry(&t, "tmp/x/d4aec36f57664181c7762a6851ef1dd35510a091/elf", '0', NULL, "\177ELF", 4);
+		tar_entry(&t, ".build-id/d4/", '5', NULL, NULL, 0);
+		tar_entry(&t, ".build-id/d4/aec36f57664181c7762a6851ef1dd35510a091", '2',
+		    "../../tmp/x/d4aec36f57664181c7762a6851ef1dd35510a091", NULL, 0);
+		pd_bytes(&t, zero, sizeof zero);
+		write_seed("bundle", "plain.tar", t.p, t.len);
+	}
+	free(m.p);
+	free(t.p);
+	free(rec.p);
+}
+
 int
 seeds_make(const char *datadir, seeds_fn fn, void *arg)
 {
@@ -351,5 +419,6 @@ seeds_make(const char *datadir, seeds_fn fn, void *arg)
 	}
 	free(names);
 	synth_seeds();
+	bundle_seeds(datadir);
 	return status ? -1 : 0;
 }

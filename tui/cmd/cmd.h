@@ -23,6 +23,8 @@ struct common_opts {
 	const char	*perfmap_dir;	/* --perfmap-dir DIR */
 	const char	*symfs;		/* --symfs DIR */
 	bool		 no_debuginfod;	/* --no-debuginfod */
+	const char	*bundle;	/* the bundle input names (cmd_bundle_input), or NULL */
+	bool		 bundle_only;	/* symbols from the bundle's files alone */
 	const char	*theme;		/* --theme NAME|PATH */
 	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
 	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
@@ -118,7 +120,7 @@ int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *s
 /* The options every subcommand takes, and each subcommand's spec (its usage
  * and options): what --help prints, and the man page and completion too. */
 extern const struct cmd_opt cmd_common_opts[];
-extern const struct cmd_spec annotate_spec, cache_spec, diff_spec, dump_spec, export_spec, folded_spec, header_spec,
+extern const struct cmd_spec annotate_spec, bundle_spec, cache_spec, diff_spec, dump_spec, export_spec, folded_spec, header_spec,
     hex_spec, sched_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
 /* Open r's recording into r->s (index: build the time-ordered index and
  * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
@@ -219,6 +221,16 @@ struct perf_err;
 int export_carve(const struct session *s, struct symbolizer *z, const struct export_spec_args *e, int fd,
     struct carve_result *res, struct perf_err *err);
 int cmd_annotate(int argc, char **argv);
+int cmd_bundle(int argc, char **argv);
+/*
+ * If co->input is a bundle (symbolize/bundle.h: a directory or tar written
+ * by perfnav bundle), check it and point co at it: input its perf.data,
+ * and unless given, buildid_dir, kallsyms and perfmap_dir its own, with
+ * bundle_only set.  A --buildid-dir that is a tar (perf archive's
+ * tarball) is unpacked.  Unpacked tars are removed at exit.  0, or -1
+ * with the message on stderr (a damaged or hostile bundle).
+ */
+int cmd_bundle_input(struct common_opts *co);
 int cmd_diff(int argc, char **argv);
 
 struct symbolizer;

@@ -248,7 +248,7 @@ load_file(struct dfile *f)
 	const struct diff_args *a = f->a;
 	struct sym_opts so;
 
-	f->s = cmd_open(&f->co, true);
+	f->s = cmd_bundle_input(&f->co) < 0 ? NULL : cmd_open(&f->co, true);
 	if (f->s == NULL) {
 		f->status = EXIT_FAIL;
 		return;

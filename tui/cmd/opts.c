@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "symbolize/bundle.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/symbolizer.h"
 #include "tui/cmd/cmd.h"
@@ -338,6 +340,89 @@ cmd_sym_opts(const struct common_opts *co, struct sym_opts *so)
 	so->perfmap_dir = co->perfmap_dir;
 	so->symfs = co->symfs;
 	so->no_debuginfod = co->no_debuginfod;
+	so->no_system = co->bundle_only;
+}
+
+/* The bundles opened, their temporary directories removed at exit. */
+static struct bundle_in opened[8];
+static size_t nopened;
+static pthread_mutex_t opened_lock = PTHREAD_MUTEX_INITIALIZER;	/* diff loads on threads */
+
+static void
+close_bundles(void)
+{
+	for (size_t i = 0; i < nopened; i++)
+		bundle_in_free(&opened[i]);
+	nopened = 0;
+}
+
+/* Keep b until exit (its strings stay valid): its slot. */
+static struct bundle_in *
+keep_bundle(const struct bundle_in *b)
+{
+	struct bundle_in *k = NULL;
+
+	pthread_mutex_lock(&opened_lock);
+	if (nopened == 0)
+		atexit(close_bundles);
+	if (nopened == sizeof opened / sizeof opened[0])
+		fprintf(stderr, "perfnav: too many bundles at once\n");
+	else
+		k = &opened[nopened++];
+	if (k != NULL)
+		*k = *b;
+	pthread_mutex_unlock(&opened_lock);
+	return k;
+}
+
+int
+cmd_bundle_input(struct common_opts *co)
+{
+	struct bundle_in b, *k;
+	struct perf_err err;
+	int rc;
+
+	memset(&b, 0, sizeof b);
+	memset(&err, 0, sizeof err);
+	if (co->buildid_dir != NULL) {
+		rc = bundle_open_cache(co->buildid_dir, &b, &err);
+		if (rc < 0)
+			goto bad;
+		if (rc > 0) {
+			if ((k = keep_bundle(&b)) == NULL) {
+				bundle_in_free(&b);
+				return -1;
+			}
+			co->buildid_dir = k->root;
+		}
+	}
+	if (co->input == NULL || strcmp(co->input, "-") == 0)
+		return 0;
+	memset(&b, 0, sizeof b);
+	rc = bundle_open(co->input, &b, &err);
+	if (rc < 0)
+		goto bad;
+	if (rc == 0)
+		return 0;
+	if ((k = keep_bundle(&b)) == NULL) {
+		bundle_in_free(&b);
+		return -1;
+	}
+	co->bundle = co->input;
+	co->input = k->data;
+	co->bundle_only = true;
+	if (k->tmp != NULL)
+		co->no_cache = true;	/* a tar's copy is gone at exit: no index kept of it */
+	if (co->buildid_dir == NULL)
+		co->buildid_dir = k->root;
+	if (co->kallsyms == NULL)
+		co->kallsyms = k->kallsyms;
+	if (co->perfmap_dir == NULL)
+		co->perfmap_dir = k->root;
+	return 0;
+bad:
+	fprintf(stderr, "perfnav: %s\n", textout_esc(err.msg));
+	return -1;
 }
 
 int
@@ -468,6 +553,11 @@ cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *spec,
 		fprintf(stderr, "perfnav %s: unexpected argument '%s'\n", r->name,
 		    r->pos[spec->maxpos]);
 		r->status = EXIT_USAGE;
+		return -1;
+	}
+	/* diff opens each of its files so itself */
+	if (spec != &diff_spec && cmd_bundle_input(&r->co) < 0) {
+		r->status = EXIT_FAIL;
 		return -1;
 	}
 	return 0;
