@@ -104,13 +104,16 @@ mix_str(uint64_t h, const char *str)
 uint64_t
 hist_cache_sub(const struct hist_opts *o, const struct sym_opts *so)
 {
+	static const enum hist_key dflt[] = { HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM };
+	const enum hist_key *keys = o->nkeys ? o->keys : dflt;
+	unsigned nkeys = o->nkeys ? o->nkeys : 3;	/* hist_new's default */
 	uint64_t h = hash_bytes(HC_MAGIC, 8);
 
 	h = hash_mix64(h ^ opt_flags(o));
 	h = hash_mix64(h ^ ((uint64_t)(uint32_t)o->event << 32 | o->max_stack));
-	h = hash_mix64(h ^ o->nkeys);
-	for (unsigned i = 0; i < o->nkeys && i < HIST_MAX_KEYS; i++)
-		h = hash_mix64(h * 31 + o->keys[i]);
+	h = hash_mix64(h ^ nkeys);
+	for (unsigned i = 0; i < nkeys && i < HIST_MAX_KEYS; i++)
+		h = hash_mix64(h * 31 + keys[i]);
 	h = mix_str(h, so->buildid_dir);
 	h = mix_str(h, so->kallsyms);
 	h = mix_str(h, so->perfmap_dir);
