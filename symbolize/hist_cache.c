@@ -108,6 +108,7 @@ hist_cache_sub(const struct hist_opts *o, const struct sym_opts *so)
 	const enum hist_key *keys = o->nkeys ? o->keys : dflt;
 	unsigned nkeys = o->nkeys ? o->nkeys : 3;	/* hist_new's default */
 	uint64_t h = hash_bytes(HC_MAGIC, 8);
+	const char *urls;
 
 	h = hash_mix64(h ^ opt_flags(o));
 	h = hash_mix64(h ^ ((uint64_t)(uint32_t)o->event << 32 | o->max_stack));
@@ -122,7 +123,8 @@ hist_cache_sub(const struct hist_opts *o, const struct sym_opts *so)
 	    (uint64_t)so->no_unwind << 2 | (uint64_t)so->no_path_cache << 3 |
 	    (uint64_t)so->no_debuginfod << 4));
 	h = mix_str(h, getenv("HOME"));
-	return mix_str(h, so->no_debuginfod ? NULL : getenv("DEBUGINFOD_URLS"));
+	urls = so->no_debuginfod ? NULL : getenv("DEBUGINFOD_URLS");
+	return mix_str(h, urls != NULL && *urls != '\0' ? urls : NULL);	/* empty: none, as unset */
 }
 
 /* ---- packing ---- */

@@ -294,6 +294,21 @@ Test(hist_cache, other_options_are_not_used)
 		so.symfs = "/nonexistent";
 		cr_assert_neq(hist_cache_sub(&o, &so), hist_cache_sub(&o, &f.so));
 	}
+	/* DEBUGINFOD_URLS empty is none, as unset (perf sets it empty for its children) */
+	{
+		struct sym_opts so = f.so;
+		uint64_t unset, empty;
+
+		so.no_debuginfod = false;
+		unsetenv("DEBUGINFOD_URLS");
+		unset = hist_cache_sub(&o, &so);
+		setenv("DEBUGINFOD_URLS", "", 1);
+		empty = hist_cache_sub(&o, &so);
+		setenv("DEBUGINFOD_URLS", "http://localhost:1", 1);
+		cr_assert_eq(unset, empty);
+		cr_assert_neq(hist_cache_sub(&o, &so), unset);
+		unsetenv("DEBUGINFOD_URLS");
+	}
 	/* another version: the file is there, keyed for the other */
 	cr_assert_eq(again(&f, &o, "2", &rc, &got, &err), HIST_CACHE_STALE);
 	cr_assert_eq(rc, 0);
