@@ -124,7 +124,8 @@ hist_cache_sub(const struct hist_opts *o, const struct sym_opts *so)
 	    (uint64_t)so->no_debuginfod << 4));
 	h = mix_str(h, getenv("HOME"));
 	urls = so->no_debuginfod ? NULL : getenv("DEBUGINFOD_URLS");
-	return mix_str(h, urls != NULL && *urls != '\0' ? urls : NULL);	/* empty: none, as unset */
+	/* blank: no server, as unset (dbgd_new) */
+	return mix_str(h, urls != NULL && strspn(urls, " \t\n") != strlen(urls) ? urls : NULL);
 }
 
 /* ---- packing ---- */
