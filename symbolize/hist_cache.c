@@ -410,6 +410,8 @@ check_dsos(struct hc_view *v, struct symbolizer *z)
 		if (d.dso >= v->nd || d.source > v->hd.nstr || d.symfile > v->hd.nstr ||
 		    d.runfile > v->hd.nstr)
 			return refused(v, off, "a DSO state naming a DSO or string out of bounds");
+		if (v->known[d.dso])	/* each once: a DSO's table is digested once */
+			return refused(v, off, "a second state of one DSO");
 		v->known[d.dso] = 1;
 		symbolizer_dso_state(z, d.dso, &st);
 		if (!same_str(st.source, str_opt(v, d.source)) ||

@@ -519,6 +519,13 @@ Test(hist_cache, a_damaged_payload_is_refused_with_its_offset)
 	memcpy(c + y.len - 104, &big, 4);
 	cr_assert_eq(hist_cache_unpack(y.s, y.z, &o, c, y.len, &h, &err), HIST_CACHE_REFUSED);
 	cr_assert_eq(err.offset, y.len - 104, "offset %llx", (unsigned long long)err.offset);
+	/* one DSO's state twice (the last two records: fp.data's rows name several DSOs) */
+	memcpy(c, y.p, y.len);
+	memcpy(c + y.len - 208, c + y.len - 104, 104);
+	cr_assert_eq(hist_cache_unpack(y.s, y.z, &o, c, y.len, &h, &err), HIST_CACHE_REFUSED);
+	cr_assert_eq(err.offset, y.len - 104, "offset %llx: %s", (unsigned long long)err.offset,
+	    err.msg);
+	cr_assert_not_null(strstr(err.msg, "second state"), "%s", err.msg);
 	/* another magic */
 	memcpy(c, y.p, y.len);
 	c[0] ^= 1;
