@@ -402,8 +402,10 @@ const struct cmd_spec cache_spec = {
 	    "The browser and the subcommands keep what loading a recording computed\n"
 	    "(its record index) in $XDG_CACHE_HOME/perfnav (default ~/.cache/perfnav),\n"
 	    "and the next open of the same recording maps it back instead of reading\n"
-	    "the whole file.  'list' (the default) shows each entry, most recently\n"
-	    "used first, and the space they take of --cache-size; 'clear' removes them.",
+	    "the whole file; 'perfnav top' keeps its finished rows there too, per set\n"
+	    "of options (Records '(rows)').  'list' (the default) shows each entry, most\n"
+	    "recently used first, and the space they take of --cache-size; 'clear'\n"
+	    "removes them.",
 	.opts = NULL,
 	.fn = NULL,
 	.maxpos = 0,
