@@ -20,7 +20,10 @@
 #   BENCH_RUNS       timed runs per command (default 3; the median is reported)
 #   BENCH_PERF_RUNS  timed runs of perf's commands (default BENCH_RUNS; on fp-4G,
 #                    perf report -D alone takes ~8 minutes a run)
-#   BENCH_ONLY       space-separated subset of: stats dump self children script
+#   BENCH_ONLY       space-separated subset of: stats dump self children cached script
+#                    (cached: top --children from the cache of its rows, docs/cache.md,
+#                    against its first run; every other perfnav command runs with
+#                    --no-cache, so it is timed as a first run)
 #   BENCH_WARM       1 (default): an untimed run of perf's command first; 0: none
 #                    (perfnav's untimed run, which samples its memory, stays)
 #   PERFNAV_YARDSTICKS  the yardstick tree, which is not part of this repository:
@@ -38,7 +41,7 @@ cd "$root"
 BENCH_DIR=${BENCH_DIR:-/tmp/perfnav-bench}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_PERF_RUNS=${BENCH_PERF_RUNS:-$BENCH_RUNS}
-BENCH_ONLY=${BENCH_ONLY:-stats dump self children script}
+BENCH_ONLY=${BENCH_ONLY:-stats dump self children cached script}
 
 die()
 {
@@ -103,6 +106,8 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# perfnav's cache (docs/cache.md) in the temporary directory, never the user's
+export XDG_CACHE_HOME=$tmp/cache
 
 # anon_peak CMD...: runs CMD once (stdout to /dev/null), prints its peak
 # RssAnon in MB, sampled every 10 ms (bash builtins only while it runs).
@@ -187,26 +192,29 @@ for r in "${recs[@]}"; do
 	br-200k)
 		row "$r" "--branch-history" "" \
 			"perf --buildid-dir tests/data/buildid report --stdio --branch-history --no-children -i" \
-			"./perfnav top --buildid-dir tests/data/buildid --branch-history --no-children"
+			"./perfnav top --no-cache --buildid-dir tests/data/buildid --branch-history --no-children"
 		continue
 		;;
 	dwarf-100M | z-100M)
 		target="12x"
 		[ "$r" = dwarf-100M ] && target="3x"
 		wants children && row "$r" "hot functions, children" "$target" \
-			"perf report --stdio --children -i" "./perfnav top --children"
+			"perf report --stdio --children -i" "./perfnav top --no-cache --children"
 		continue
 		;;
 	esac
 	if wants stats; then
-		row "$r" "stats vs the header walk" "within 10% (0.91x)" "$walk count" "./perfnav stats"
-		row "$r" "stats" "" "perf report --stats -i" "./perfnav stats"
-		row "$r" "full index" "" "$walk index" "./perfnav stats --index"
+		row "$r" "stats vs the header walk" "within 10% (0.91x)" "$walk count" "./perfnav stats --no-cache"
+		row "$r" "stats" "" "perf report --stats -i" "./perfnav stats --no-cache"
+		row "$r" "full index" "" "$walk index" "./perfnav stats --no-cache --index"
 	fi
-	wants dump && row "$r" "dump" "20x" "perf report -D -i" "./perfnav dump"
+	wants dump && row "$r" "dump" "20x" "perf report -D -i" "./perfnav dump --no-cache"
 	wants self && row "$r" "hot functions, self" "10x" \
-		"perf report --stdio --no-children --sort sym -i" "./perfnav top --no-children --sort sym"
+		"perf report --stdio --no-children --sort sym -i" "./perfnav top --no-cache --no-children --sort sym"
 	wants children && row "$r" "hot functions, children" "12x" \
-		"perf report --stdio --children -i" "./perfnav top --children"
-	wants script && row "$r" "script" "10x" "perf script -i" "./perfnav script"
+		"perf report --stdio --children -i" "./perfnav top --no-cache --children"
+	# the first run (written into the cache by the untimed run) against the rows read back
+	wants cached && row "$r" "children, from the cache vs a first run" "5x (0.2x)" \
+		"./perfnav top --no-cache --children" "./perfnav top --children"
+	wants script && row "$r" "script" "10x" "perf script -i" "./perfnav script --no-cache"
 done

@@ -27,6 +27,8 @@
 
 #define CACHE_MAGIC	"PNIDXC1\n"
 #define CACHE_ENDIAN	UINT32_C(0x01020304)
+#define AUX_MAGIC	"PNAGGC1\n"
+#define AUX_PREFIX	"agg-"
 
 enum { SEC_ENT, SEC_WHO, SEC_COUNTS, SEC_ACOUNTS, SEC_REPLAY, SEC_PATH, SEC_N };
 
@@ -180,7 +182,8 @@ session_cache_file_name(const char *name, bool *tmp)
 	size_t n = strlen(name);
 
 	*tmp = false;
-	if (strncmp(name, "idx-", 4) != 0 || n < 4 + 16 + 4 ||
+	if ((strncmp(name, "idx-", 4) != 0 && strncmp(name, AUX_PREFIX, 4) != 0) ||
+	    n < 4 + 16 + 4 ||
 	    strspn(name + 4, "0123456789abcdef") != 16 || strncmp(name + 20, ".pnc", 4) != 0)
 		return false;
 	if (name[24] == '\0')
@@ -707,6 +710,227 @@ session_cache_save_wait(struct session *s, struct perf_err *err)
 	return c->th_rc;
 }
 
+/* ---- other files of a recording (session_cache_aux_read/_write) ---- */
+
+/* An aux file: this header, the recording's path, the payload (8-aligned). */
+struct ahdr {
+	char		magic[8];
+	uint32_t	endian;
+	uint32_t	hdr_size;
+	uint64_t	file_size;
+	uint64_t	hdr_sum;	/* of the header with this field 0 */
+	/* the key: the recording's, as the index entry's, and the caller's */
+	uint64_t	dev, ino, size, mtime_s, mtime_ns, content;
+	char		version[32];
+	uint64_t	sub;
+	uint64_t	path_off, path_len;
+	uint64_t	pay_off, pay_len, pay_sum;
+};
+_Static_assert(sizeof(struct ahdr) % 8 == 0, "the payload stays 8-aligned");
+
+static uint64_t
+ahdr_sum(const struct ahdr *h)
+{
+	struct ahdr c = *h;
+
+	c.hdr_sum = 0;
+	return csum(&c, sizeof c, 0xa5a5);
+}
+
+/* The name of the aux file of sub ("agg-HASH.pnc"), or NULL when s keeps none. */
+static char *
+aux_name(const struct session *s, uint64_t sub)
+{
+	const struct session_cache *c = s->cache;
+	char *name;
+	uint64_t h;
+
+	if (c == NULL || c->name == NULL || c->dir_bad ||
+	    (c->state != SESSION_CACHE_HIT && !c->clean))
+		return NULL;
+	h = mix(mix(s->id_dev * UINT64_C(0x9e3779b97f4a7c15) ^ mix(s->id_ino)) ^ sub);
+	if (asprintf(&name, AUX_PREFIX "%016llx.pnc", (unsigned long long)h) < 0)
+		fatal_oom(0);
+	return name;
+}
+
+static bool
+aux_key_matches(const struct session *s, const struct ahdr *h, uint64_t sub)
+{
+	const struct session_cache *c = s->cache;
+
+	return h->dev == s->id_dev && h->ino == s->id_ino && h->size == s->files[0].size &&
+	    h->mtime_s == s->id_mtime_s && h->mtime_ns == s->id_mtime_ns &&
+	    h->content == c->content && memcmp(h->version, c->version, sizeof c->version) == 0 &&
+	    h->sub == sub;
+}
+
+/* The header's bounds against a file of len bytes. */
+static int
+aux_check(const struct ahdr *h, uint64_t len, struct perf_err *err)
+{
+	if (h->endian != CACHE_ENDIAN || h->hdr_size != sizeof *h)
+		return bad(err, 8, "a cache file of another layout or byte order");
+	if (ahdr_sum(h) != h->hdr_sum)
+		return bad(err, offsetof(struct ahdr, hdr_sum), "the header does not match its checksum");
+	if (h->file_size != len)
+		return perf_err_set(err, PERF_E_TRUNCATED, len,
+		    "%llu bytes where the header says %llu: truncated or grown",
+		    (unsigned long long)len, (unsigned long long)h->file_size);
+	if (h->path_off != sizeof *h || h->path_len > len - h->path_off ||
+	    h->pay_off % 8 != 0 || h->pay_off < h->path_off + h->path_len || h->pay_off > len ||
+	    h->pay_len != len - h->pay_off)
+		return bad(err, offsetof(struct ahdr, path_off), "the path or payload lie out of the file's bounds");
+	return 0;
+}
+
+int
+session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void **img,
+    size_t *len, uint64_t *base, char **path, struct perf_err *err)
+{
+	const struct session_cache *c = s->cache;
+	char *name = aux_name(s, sub);
+	struct stat st;
+	struct ahdr h;
+	int dfd, fd, rc = 0;
+	uint8_t *buf;
+
+	*img = NULL;
+	*len = 0;
+	*base = 0;
+	*path = NULL;
+	if (name == NULL)
+		return 0;
+	if (asprintf(path, "%s/%s", c->dir, name) < 0)
+		fatal_oom(0);
+	dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd >= 0)
+		close(dfd);
+	free(name);
+	if (fd < 0 && (errno == ENOENT || dfd < 0))
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE, "not a regular file");
+	else if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		rc = perf_err_set(err, PERF_E_UNSUPPORTED, PERF_ERR_OFF_NONE,
+		    "owned by uid %lu, mode %03o: not this user's alone", (unsigned long)st.st_uid,
+		    (unsigned)(st.st_mode & 0777));
+	else if ((uint64_t)st.st_size < sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+		rc = perf_err_set(err, PERF_E_TRUNCATED, (uint64_t)st.st_size,
+		    "%llu bytes: shorter than a cache header (%zu)", (unsigned long long)st.st_size,
+		    sizeof h);
+	else if (memcmp(h.magic, AUX_MAGIC, 8) != 0)
+		rc = bad(err, 0, "not a perfnav cache file");
+	else if (aux_check(&h, (uint64_t)st.st_size, err) < 0)
+		rc = -1;
+	else if (!aux_key_matches(s, &h, sub))
+		rc = 0;		/* stale: another state of the recording, version or options */
+	else if (h.pay_len > max)
+		rc = bad(err, offsetof(struct ahdr, pay_len), "a payload larger than any this perfnav writes");
+	else {
+		buf = xreallocarray(NULL, h.pay_len ? h.pay_len : 1, 1);
+		if (pread(fd, buf, h.pay_len, (off_t)h.pay_off) != (ssize_t)h.pay_len) {
+			free(buf);
+			rc = perf_err_set(err, PERF_E_IO, h.pay_off, "cannot read the payload");
+		} else if (csum(buf, h.pay_len, h.sub) != h.pay_sum) {
+			free(buf);
+			rc = bad(err, h.pay_off, "the payload does not match its checksum");
+		} else {
+			*img = buf;
+			*len = h.pay_len;
+			*base = h.pay_off;
+			(void)futimens(fd, NULL);	/* used now */
+			rc = 1;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int
+session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, size_t len,
+    struct perf_err *err)
+{
+	static const uint8_t zero[8];
+	static unsigned seq;
+	const struct session_cache *c = s->cache;
+	char *name = aux_name(s, sub), tmp[128];
+	struct ahdr h;
+	int dfd, fd, rc;
+
+	if (name == NULL)
+		return 0;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, AUX_MAGIC, 8);
+	h.endian = CACHE_ENDIAN;
+	h.hdr_size = sizeof h;
+	h.dev = s->id_dev;
+	h.ino = s->id_ino;
+	h.size = s->files[0].size;
+	h.mtime_s = s->id_mtime_s;
+	h.mtime_ns = s->id_mtime_ns;
+	h.content = c->content;
+	memcpy(h.version, c->version, sizeof h.version);
+	h.sub = sub;
+	h.path_off = sizeof h;
+	h.path_len = strlen(s->path);
+	h.pay_off = (h.path_off + h.path_len + 7) & ~UINT64_C(7);
+	h.pay_len = len;
+	h.pay_sum = csum(img, len, sub);
+	h.file_size = h.pay_off + len;
+	h.hdr_sum = ahdr_sum(&h);
+	if ((dfd = open_dir(c->dir, err)) < 0) {
+		free(name);
+		return -1;
+	}
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", name, (long)getpid(),
+	    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	rc = fd < 0 || write_all(fd, &h, sizeof h) < 0 || write_all(fd, s->path, h.path_len) < 0 ||
+	    write_all(fd, zero, (size_t)(h.pay_off - h.path_off - h.path_len)) < 0 ||
+	    write_all(fd, img, len) < 0 ? -1 : 0;
+	if (rc < 0)
+		perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
+		    strerror(errno));
+	if (fd >= 0 && close(fd) < 0 && rc == 0)
+		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
+		    strerror(errno));
+	if (rc == 0 && renameat(dfd, tmp, dfd, name) < 0)
+		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, name,
+		    strerror(errno));
+	if (rc < 0 && fd >= 0)
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
+	free(name);
+	return rc;
+}
+
+/* session_cache_describe of an aux file open at fd. */
+static int
+aux_describe(int fd, const struct stat *st, struct session_cache_desc *d, struct perf_err *err)
+{
+	struct ahdr h;
+	size_t n;
+
+	if ((uint64_t)st->st_size < sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
+		return perf_err_set(err, PERF_E_TRUNCATED, (uint64_t)st->st_size,
+		    "shorter than a cache header");
+	if (aux_check(&h, (uint64_t)st->st_size, err) < 0)
+		return -1;
+	n = h.path_len < sizeof d->recording - 1 ? (size_t)h.path_len : sizeof d->recording - 1;
+	if (pread(fd, d->recording, n, (off_t)h.path_off) != (ssize_t)n)
+		return perf_err_set(err, PERF_E_IO, h.path_off, "cannot read the recording's path");
+	d->recording[n] = '\0';
+	memcpy(d->version, h.version, sizeof d->version - 1);
+	d->rec_size = h.size;
+	d->aux = true;
+	return 0;
+}
+
 /* ---- describing a file ---- */
 
 int
@@ -727,6 +951,10 @@ session_cache_describe(int dirfd, const char *name, struct session_cache_desc *d
 	d->file_size = (uint64_t)st.st_size;
 	if ((uint64_t)st.st_size < sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
 		perf_err_set(err, PERF_E_TRUNCATED, (uint64_t)st.st_size, "shorter than a cache header");
+		goto out;
+	}
+	if (memcmp(h.magic, AUX_MAGIC, 8) == 0) {
+		rc = aux_describe(fd, &st, d, err);
 		goto out;
 	}
 	if (memcmp(h.magic, CACHE_MAGIC, 8) != 0 || h.endian != CACHE_ENDIAN ||

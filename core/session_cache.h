@@ -86,6 +86,7 @@ struct session_cache_desc {
 	uint64_t	 rec_size;	/* its size */
 	uint64_t	 nrecords;	/* index entries */
 	uint64_t	 file_size;	/* the cache file's */
+	bool		 aux;		/* an aux file (session_cache_aux_write), no index */
 };
 /*
  * Read the header of a cache file (at dirfd/name) without trusting it:
@@ -93,7 +94,31 @@ struct session_cache_desc {
  */
 int session_cache_describe(int dirfd, const char *name, struct session_cache_desc *d,
     struct perf_err *err);
-/* Is name a cache entry's file name (idx-HASH.pnc), or a temporary one being written? */
+/*
+ * Other files of the session's recording in its cache directory (a
+ * finished aggregation, symbolize/hist_cache.h): DIR/agg-HASH.pnc, HASH
+ * mixing the recording's device and inode with sub, the caller's digest of
+ * what else the payload depends on.  The file holds a header (the
+ * recording's key as the index entry's, the version, sub; a checksum of
+ * itself and of the payload), the recording's path, then the payload.
+ * Only for a session whose index came from its entry or could be saved
+ * (else nothing is read or written: 0).  Written as the index entry is
+ * (a temporary file renamed over it).
+ *
+ * session_cache_aux_read: 1 with the payload (*img, malloc'd, *len
+ * bytes, found at *base in the file), 0 when there is none or it is
+ * stale (another key or sub), -1
+ * when refused (not the user's alone, truncated, a checksum wrong, over
+ * max bytes), err naming the offset and what is wrong.  *path (malloc'd,
+ * NULL when the session keeps none) is the file's, for messages.
+ */
+int session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void **img,
+    size_t *len, uint64_t *base, char **path, struct perf_err *err);
+/* 0 (written, or nothing to write for this session), or -1 with err. */
+int session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, size_t len,
+    struct perf_err *err);
+
+/* Is name a cache entry's file name (idx-HASH.pnc, agg-HASH.pnc), or a temporary one being written? */
 bool session_cache_file_name(const char *name, bool *tmp);
 
 /*

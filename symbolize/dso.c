@@ -738,3 +738,25 @@ dso_inlines(struct dso_table *t, struct strtab *strs, const struct dso_ctx *c, u
 	*out = t->inl + d->inl_runs[i].first;
 	return d->inl_runs[i].n;
 }
+
+void
+dso_state(const struct dso_table *t, uint32_t dso, struct sym_dso_state *out)
+{
+	const struct dso_ent *d = &t->v[dso];
+	uint64_t h = UINT64_C(0x84222325cbf29ce4);
+
+	out->source = dso_source_name(t, dso);
+	out->symfile = d->symfile;
+	out->runfile = d->runfile;
+	out->why = d->why;
+	out->nsyms = d->syms.n;
+	for (size_t i = 0; i < d->syms.n; i++) {
+		const struct sym *y = &d->syms.v[i];
+		const char *name = strtab_get(&d->names, y->name);
+		uint64_t w[2] = { y->start, y->end };
+
+		h = (h ^ hash_bytes(w, sizeof w)) * UINT64_C(0x100000001b3);
+		h = (h ^ hash_bytes(name, strlen(name))) * UINT64_C(0x100000001b3);
+	}
+	out->digest = h;
+}

@@ -189,6 +189,8 @@ const char *dso_image(struct dso_table *t, struct strtab *strs, const struct dso
 bool dso_sym_inlined(const struct dso_table *t, uint32_t sym);
 /* Is sym a data object (an ELF STT_OBJECT symbol, a kallsyms data symbol)? */
 bool dso_sym_object(const struct dso_table *t, uint32_t sym);
+/* symbolizer_dso_state() of a DSO loaded (symbolizer.h). */
+void dso_state(const struct dso_table *t, uint32_t dso, struct sym_dso_state *out);
 /* See symbolizer_sym_ident() and symbolizer_sym_by_ident() (symbolizer.h). */
 int dso_sym_ident(const struct dso_table *t, const struct strtab *strs, uint32_t sym,
     uint32_t *dso, uint32_t *index, const char **inl_name);

@@ -1040,6 +1040,16 @@ symbolizer_sym_at(struct symbolizer *z, uint32_t dso, uint64_t rel)
 	return f.sym;
 }
 
+void
+symbolizer_dso_state(struct symbolizer *z, uint32_t dso, struct sym_dso_state *out)
+{
+	memset(out, 0, sizeof *out);
+	if (dso == DSO_NONE || dso >= z->dsos.n)
+		return;
+	(void)symbolizer_sym_at(z, dso, 0);	/* loads it */
+	dso_state(&z->dsos, dso, out);
+}
+
 bool
 symbolizer_sym_object(const struct symbolizer *z, uint32_t sym)
 {

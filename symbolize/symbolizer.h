@@ -265,6 +265,21 @@ int symbolizer_sym_range(const struct symbolizer *z, uint32_t sym, uint32_t *dso
  * loading the DSO's symbols if needed; SYM_NONE if none holds it.
  */
 uint32_t symbolizer_sym_at(struct symbolizer *z, uint32_t dso, uint64_t rel);
+/*
+ * What dso's symbols came from, loading it if no lookup has yet: the source
+ * ("elf", "kallsyms"...; NULL: none), the files (NULL: none), why lookups
+ * fail (enum sym_why, when it has no symbols), its symbol count and a digest
+ * of its symbol table (each symbol's range and name).  A cache of what was
+ * resolved (symbolize/hist_cache.h) compares these, and the files' sizes and
+ * times, to tell whether a fresh symbolizer would resolve as the one it kept.
+ */
+struct sym_dso_state {
+	const char	*source, *symfile, *runfile;
+	uint8_t		 why;
+	uint64_t	 nsyms;
+	uint64_t	 digest;
+};
+void symbolizer_dso_state(struct symbolizer *z, uint32_t dso, struct sym_dso_state *out);
 /* The build id of dso (at most 20 bytes into out); its length, 0 if none. */
 size_t symbolizer_dso_build_id(const struct symbolizer *z, uint32_t dso, uint8_t out[20]);
 /* Is sym a data object (STT_OBJECT): perf prints such a symbol of a data

@@ -56,7 +56,8 @@ for exp in "$data"/expected/*.stats.txt; do
 done
 
 # the cache of loaded recordings (docs/cache.md): written by the first top, used by the
-# second with the same rows, listed, refused when damaged, cleared; --no-cache writes none
+# second with the same rows, listed, refused when damaged, cleared; --no-cache writes none;
+# top's kept rows (agg-*.pnc) likewise
 cache_case() {
 	export XDG_CACHE_HOME="$tmp/cache-cli"
 	rm -rf "$XDG_CACHE_HOME"
@@ -66,13 +67,19 @@ cache_case() {
 	"$bin" top "$tmp/cached.data" > "$tmp/c1" 2>&1 && "$bin" top "$tmp/cached.data" > "$tmp/c2" 2>&1 &&
 		cmp -s "$tmp/c0" "$tmp/c1" && cmp -s "$tmp/c1" "$tmp/c2" ||
 		{ ko "cache: top differs with a cache"; return; }
-	"$bin" cache list > "$tmp/cl" 2>&1 && grep -q "^1 entry, .* in $XDG_CACHE_HOME/perfnav" "$tmp/cl" &&
-		grep -q "cached.data" "$tmp/cl" || { ko "cache list"; cat "$tmp/cl"; return; }
+	"$bin" cache list > "$tmp/cl" 2>&1 && grep -q "^2 entries, .* in $XDG_CACHE_HOME/perfnav" "$tmp/cl" &&
+		grep -q "(rows) .*cached.data" "$tmp/cl" || { ko "cache list"; cat "$tmp/cl"; return; }
+	for e in "$XDG_CACHE_HOME"/perfnav/agg-*.pnc; do truncate -s -8 "$e"; done
+	"$bin" top "$tmp/cached.data" > "$tmp/c3" 2> "$tmp/ce" && cmp -s "$tmp/c0" "$tmp/c3" &&
+		grep -q "agg-.*\.pnc: offset 0x.*truncated or grown: cached rows not used, made afresh" "$tmp/ce" ||
+		{ ko "cache: truncated rows"; cat "$tmp/ce"; return; }
+	"$bin" top "$tmp/cached.data" > "$tmp/c3" 2> "$tmp/ce" && cmp -s "$tmp/c0" "$tmp/c3" &&
+		[ ! -s "$tmp/ce" ] || { ko "cache: rows kept again"; cat "$tmp/ce"; return; }
 	for e in "$XDG_CACHE_HOME"/perfnav/idx-*.pnc; do truncate -s -8 "$e"; done
 	"$bin" top "$tmp/cached.data" > "$tmp/c3" 2> "$tmp/ce" && cmp -s "$tmp/c0" "$tmp/c3" &&
 		grep -q "idx-.*\.pnc: offset 0x.*truncated or grown: cache entry not used, loaded afresh" "$tmp/ce" ||
 		{ ko "cache: a truncated entry"; cat "$tmp/ce"; return; }
-	"$bin" cache clear > "$tmp/cc" 2>&1 && grep -q "^removed 1 file" "$tmp/cc" &&
+	"$bin" cache clear > "$tmp/cc" 2>&1 && grep -q "^removed 2 files" "$tmp/cc" &&
 		"$bin" cache list | grep -q "^0 entries" || { ko "cache clear"; cat "$tmp/cc"; return; }
 	export XDG_CACHE_HOME="$tmp/cache"
 	ok

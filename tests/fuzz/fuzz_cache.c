@@ -9,6 +9,14 @@
  * temporary cache directory, and the recording opened again: an entry
  * that passes is adopted, and every index entry, who it is about and the
  * threads are read back.
+ *
+ * With flag bit 2 the image is a kept hist's payload instead
+ * (symbolize/hist_cache.h), unpacked over the recording and a symbolizer
+ * of the fixtures' build-id cache with the options of bits 4 and 5
+ * (children; keys comm,tid,dso,sym,cpu); with bit 3 it is first xored
+ * onto the payload of the recording's own fresh hist, so the checks past
+ * the head are reached.  A hist made is finished and every row's keys read;
+ * a refusal must say where and what.
  */
 #include "config.h"
 
@@ -19,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbolize/hist_cache.h"
 #include "tests/fuzz/fuzz.h"
 
 /* struct chdr (core/session_cache.c): the key (device...content hash, version) is [32, 112). */
@@ -134,6 +143,88 @@ open_with(const struct session_mem *rec, const uint8_t *img, size_t len)
 	session_close(s);
 }
 
+static struct hist_opts
+hist_opts_of(uint8_t flags)
+{
+	struct hist_opts o = { .event = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
+
+	o.children = (flags & 16) != 0;
+	o.chain_root_first = o.children;
+	if (flags & 32) {
+		const enum hist_key k[] = { HIST_KEY_COMM, HIST_KEY_TID, HIST_KEY_DSO, HIST_KEY_SYM,
+			HIST_KEY_CPU };
+
+		memcpy(o.keys, k, sizeof k);
+		o.nkeys = 5;
+	}
+	return o;
+}
+
+static void
+use_hist(struct hist *h)
+{
+	char buf[512];
+
+	hist_finish(h);
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const uint32_t *rows;
+		size_t n = hist_rows(h, ev, 0.0, &rows);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+			for (unsigned k = 0; k < hist_opts(h)->nkeys; k++)
+				fuzz_use(strlen(hist_key_text(h, e, hist_opts(h)->keys[k], buf,
+				    sizeof buf)));
+			fuzz_use(e->acc_period + e->period);
+		}
+	}
+}
+
+/* The image as a hist payload over the recording (flag bits 2-5). */
+static void
+unpack_hist(const struct session_mem *rec, uint8_t flags, const uint8_t *img, size_t len)
+{
+	struct hist_opts o = hist_opts_of(flags);
+	struct session *s = session_open_mem("fuzz", rec, 1, NULL, NULL);
+	struct symbolizer *z;
+	struct sym_opts so;
+	struct perf_err err;
+	struct hist *h;
+	uint8_t *p = NULL;
+	size_t n = len;
+
+	if (s == NULL)
+		return;
+	fuzz_sym_opts(&so);
+	z = symbolizer_new(s, &so);
+	if (flags & 8) {
+		h = hist_new(s, z, &o);
+		hist_add_session(h, NULL);
+		p = hist_cache_pack(h, &n);
+		hist_free(h);
+		for (size_t i = 0; p != NULL && i < len && i < n; i++)
+			p[i] ^= img[i];
+	}
+	if (!(flags & 8) || p != NULL) {
+		switch (hist_cache_unpack(s, z, &o, p != NULL ? p : img, n, &h, &err)) {
+		case HIST_CACHE_OK:
+			use_hist(h);
+			hist_free(h);
+			break;
+		case HIST_CACHE_REFUSED:
+			if (err.msg[0] == '\0' || err.offset == PERF_ERR_OFF_NONE)
+				abort();	/* a refusal says where and what */
+			break;
+		case HIST_CACHE_STALE:
+			break;
+		}
+	}
+	free(p);
+	symbolizer_free(z);
+	session_close(s);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -147,6 +238,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	flags = *(const uint8_t *)parts[1].base;
 	len = parts[1].size - 1;
+	if (flags & 4) {
+		unpack_hist(&parts[0], flags, (const uint8_t *)parts[1].base + 1, len);
+		return 0;
+	}
 	img = malloc(len ? len : 1);
 	memcpy(img, (const uint8_t *)parts[1].base + 1, len);
 	if ((s = session_open_mem("fuzz", parts, 1, NULL, &err)) != NULL) {

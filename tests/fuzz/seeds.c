@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "symbolize/hist_cache.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/helpers.h"
 #include "tests/offcpu_synth.h"
@@ -234,6 +235,64 @@ zstd_seeds(const char *name, const struct pdbuf *rec, uint8_t flags)
 }
 
 /*
+ * cache, a kept hist (flag bit 2): the recording, FUZZ_SEP, a flag byte
+ * and the payload of its own hist (symbolize/hist_cache.h) for the flag's
+ * options: as it is, and (bit 3) as zeros to xor onto it.
+ */
+static void
+hist_cache_seeds(const char *name, const struct pdbuf *rec, const struct session *s)
+{
+	static const uint8_t flag_set[] = { 4, 4 | 16, 4 | 32, 4 | 8 | 16 };
+	struct sym_opts so;
+
+	fuzz_sym_opts(&so);
+	for (size_t i = 0; i < sizeof flag_set; i++) {
+		uint8_t flags = flag_set[i];
+		struct hist_opts o = { .event = -1, .max_stack = HIST_DEFAULT_MAX_STACK,
+			.children = (flags & 16) != 0, .chain_root_first = (flags & 16) != 0 };
+		struct symbolizer *z = symbolizer_new(s, &so);
+		struct hist *h = hist_new(s, z, &o);
+		struct pdbuf b = { NULL, 0, 0, false };
+		char sname[256];
+		size_t len;
+		uint8_t *p;
+
+		if (flags & 32) {
+			o.keys[0] = HIST_KEY_COMM;
+			o.keys[1] = HIST_KEY_TID;
+			o.keys[2] = HIST_KEY_DSO;
+			o.keys[3] = HIST_KEY_SYM;
+			o.keys[4] = HIST_KEY_CPU;
+			o.nkeys = 5;
+			hist_free(h);
+			h = hist_new(s, z, &o);
+		}
+		hist_add_session(h, NULL);
+		p = hist_cache_pack(h, &len);
+		if (p != NULL && !(flags & 8)) {
+			pd_bytes(&b, rec->p, rec->len);
+			pd_bytes(&b, FUZZ_SEP, FUZZ_SEP_LEN);
+			pd_bytes(&b, &flags, 1);
+			pd_bytes(&b, p, len);
+		} else if (p != NULL) {
+			pd_bytes(&b, rec->p, rec->len);
+			pd_bytes(&b, FUZZ_SEP, FUZZ_SEP_LEN);
+			pd_bytes(&b, &flags, 1);
+			memset(p, 0, len);
+			pd_bytes(&b, p, len < 256 ? len : 256);
+		}
+		if (p != NULL) {
+			snprintf(sname, sizeof sname, "%s-h%u", name, flags);
+			write_seed("cache", sname, b.p, b.len);
+		}
+		pd_free(&b);
+		free(p);
+		hist_free(h);
+		symbolizer_free(z);
+	}
+}
+
+/*
  * cache: a small file-mode recording, FUZZ_SEP, a flag byte and its own
  * cache entry, as session_cache_save writes it (a temporary directory),
  * once for each flag (checked, sealed, the whole open).
@@ -275,6 +334,8 @@ cache_seeds(const char *name, const struct pdbuf *rec)
 		}
 		unlink(session_cache_status(s).path);
 	}
+	if (s != NULL)
+		hist_cache_seeds(name, rec, s);
 	session_close(s);
 	free(img.p);
 out:

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "symbolize/hist_cache.h"
+
 struct session;
 
 /* Options every subcommand and the TUI accept. */
@@ -170,6 +172,15 @@ uint64_t cmd_cache_bound(const struct common_opts *co);
 int cmd_cache_setup(const struct common_opts *co, char *dir, size_t n);
 void cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir);
 void cmd_cache_close(struct session *s);
+/*
+ * Finished hists kept beside the index (symbolize/hist_cache.h), for
+ * r->s and r->z, options ho and symbol options so.  get: HIST_CACHE_OK
+ * with *out (not finished), else build it (a refusal is said on stderr);
+ * put: keep h after use (said on stderr when it fails).
+ */
+enum hist_cache_result cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so,
+    const struct hist_opts *ho, struct hist **out);
+void cmd_cache_hist_put(struct cmd_run *r, const struct sym_opts *so, struct hist *h);
 int cmd_stats(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "symbolize/hist_cache.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 
@@ -214,6 +216,74 @@ cmd_cache_close(struct session *s)
 		fprintf(stderr, "perfnav: cache entry not saved: %s\n", textout_esc(err.msg));
 }
 
+/* ---- finished hists (symbolize/hist_cache.h) ---- */
+
+/* A hist payload larger than this is neither written nor read. */
+#define HIST_PAYLOAD_MAX	(UINT64_C(1) << 30)
+
+enum hist_cache_result
+cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so, const struct hist_opts *ho,
+    struct hist **out)
+{
+	uint64_t sub = hist_cache_sub(ho, so);
+	enum hist_cache_result res = HIST_CACHE_STALE;
+	struct perf_err err;
+	char *path;
+	void *img;
+	uint64_t base;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (r->co.no_cache || r->s == NULL || r->z == NULL || !hist_cache_able(r->s, ho))
+		return HIST_CACHE_STALE;
+	rc = session_cache_aux_read(r->s, sub, HIST_PAYLOAD_MAX, &img, &len, &base, &path, &err);
+	if (rc > 0)
+		res = hist_cache_unpack(r->s, r->z, ho, img, len, out, &err);
+	if (rc < 0 || res == HIST_CACHE_REFUSED) {
+		if (err.offset != PERF_ERR_OFF_NONE)
+			fprintf(stderr, "perfnav: %s: offset 0x%llx: %s: cached rows not used, made afresh\n",
+			    textout_esc(path), (unsigned long long)(err.offset + (rc > 0 ? base : 0)), textout_esc(err.msg));
+		else
+			fprintf(stderr, "perfnav: %s: %s: cached rows not used, made afresh\n",
+			    textout_esc(path), textout_esc(err.msg));
+		res = HIST_CACHE_REFUSED;
+	}
+	free(img);
+	free(path);
+	return rc > 0 ? res : HIST_CACHE_STALE;
+}
+
+void
+cmd_cache_hist_put(struct cmd_run *r, const struct sym_opts *so, struct hist *h)
+{
+	struct perf_err err;
+	size_t len;
+	void *img;
+	int dfd;
+
+	if (r->co.no_cache || r->s == NULL || !hist_cache_able(r->s, hist_opts(h)) ||
+	    session_cache_status(r->s).path == NULL)
+		return;
+	if ((img = hist_cache_pack(h, &len)) == NULL)
+		return;
+	if ((uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(&r->co)) {
+		const char *entry = session_cache_status(r->s).path;
+		char dir[PATH_MAX];
+		const char *slash = strrchr(entry, '/');
+
+		snprintf(dir, sizeof dir, "%.*s", slash != NULL ? (int)(slash - entry) : 0, entry);
+		if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+			evict(dfd, cmd_cache_bound(&r->co), len + 4096, NULL);
+			close(dfd);
+		}
+		if (session_cache_aux_write(r->s, hist_cache_sub(hist_opts(h), so), img, len,
+		    &err) < 0)
+			fprintf(stderr, "perfnav: cached rows not saved: %s\n", textout_esc(err.msg));
+	}
+	free(img);
+}
+
 /* ---- perfnav cache list|clear ---- */
 
 static int
@@ -244,8 +314,13 @@ cache_list(int dfd, const char *dir, uint64_t bound)
 			    (double)v[i].size / 1048576.0, "-", "-", v[i].name, textout_esc(err.msg));
 			continue;
 		}
-		printf("%-16s %8.1fM %10llu  %-8s %s\n", when, (double)v[i].size / 1048576.0,
-		    (unsigned long long)d.nrecords, textout_esc(d.version), textout_esc(d.recording));
+		if (d.aux)	/* a finished aggregation (symbolize/hist_cache.h) */
+			printf("%-16s %8.1fM %10s  %-8s %s\n", when, (double)v[i].size / 1048576.0,
+			    "(rows)", textout_esc(d.version), textout_esc(d.recording));
+		else
+			printf("%-16s %8.1fM %10llu  %-8s %s\n", when, (double)v[i].size / 1048576.0,
+			    (unsigned long long)d.nrecords, textout_esc(d.version),
+			    textout_esc(d.recording));
 	}
 	printf("%zu entr%s, %.1f MiB of %.1f MiB in %s\n", shown, shown == 1 ? "y" : "ies",
 	    (double)total / 1048576.0, (double)bound / 1048576.0, textout_esc(dir));
@@ -327,8 +402,10 @@ const struct cmd_spec cache_spec = {
 	    "The browser and the subcommands keep what loading a recording computed\n"
 	    "(its record index) in $XDG_CACHE_HOME/perfnav (default ~/.cache/perfnav),\n"
 	    "and the next open of the same recording maps it back instead of reading\n"
-	    "the whole file.  'list' (the default) shows each entry, most recently\n"
-	    "used first, and the space they take of --cache-size; 'clear' removes them.",
+	    "the whole file; 'perfnav top' keeps its finished rows there too, per set\n"
+	    "of options (Records '(rows)').  'list' (the default) shows each entry, most\n"
+	    "recently used first, and the space they take of --cache-size; 'clear'\n"
+	    "removes them.",
 	.opts = NULL,
 	.fn = NULL,
 	.maxpos = 0,

@@ -259,6 +259,28 @@ top_fill(const struct session *s, const struct sym_opts *so, const struct hist_o
 	}
 }
 
+/*
+ * The rows of a run: those a run with the same options kept
+ * (cmd_cache_hist_get), else h filled by top_fill.  *keep: worth keeping
+ * after use (made here, and nothing in them the cache leaves out: Intel PT
+ * samples, --why's counts, --path-stats).
+ */
+static struct hist *
+top_hist(struct cmd_run *r, const struct top_args *a, const struct sym_opts *so,
+    const struct hist_opts *ho, struct hist *h, bool *keep)
+{
+	struct hist *hc;
+
+	*keep = !pt_present(r->s) && !a->why && !a->path_stats;
+	if (*keep && cmd_cache_hist_get(r, so, ho, &hc) == HIST_CACHE_OK) {
+		hist_free(h);
+		*keep = false;	/* kept already */
+		return hc;
+	}
+	top_fill(r->s, so, ho, r->z, &h);
+	return h;
+}
+
 /* perf's Branch Statistics after branch mode's table (nothing when no entry had a type). */
 static void
 print_branch_stat(FILE *fp, const struct brstat *st)
@@ -585,6 +607,7 @@ cmd_top(int argc, char **argv)
 	struct session *s;
 	struct symbolizer *z;
 	struct hist *h;
+	bool cacheable;
 	struct offcpu oc = { 0 };
 	struct parallel par = { 0 };
 
@@ -651,7 +674,7 @@ cmd_top(int argc, char **argv)
 		ho.keys[2] = HIST_KEY_SYM;
 		ho.nkeys = 3;
 	}
-	top_fill(s, &so, &ho, z, &h);
+	h = top_hist(&r, &a, &so, &ho, h, &cacheable);
 	if (pt_present(s) && !a.off_cpu)
 		pt_hist_add(h, s, z);
 	hist_finish(h);
@@ -679,6 +702,10 @@ cmd_top(int argc, char **argv)
 		print_why(stdout, h, z, "# ");
 		cmd_report_debuginfod(stdout, z, "# ");
 		print_unwind_stops(stdout, z, "# ");
+	}
+	if (cacheable) {
+		fflush(stdout);	/* the rows first: keeping them is after */
+		cmd_cache_hist_put(&r, &so, h);
 	}
 	hist_free(h);
 	offcpu_free(&oc);

@@ -1,0 +1,585 @@
+/*
+ * hist_cache.c: a hist as a flat payload and back (hist_cache.h).
+ *
+ * Layout (8-aligned, the machine's byte order; the file around it is
+ * core/session_cache.c's, which checks its key and checksum): struct
+ * hc_head, the string table (padded to 8), the events (struct hist_event),
+ * the function nodes (struct hc_node), the entries (struct hist_entry),
+ * the failure counts (struct hist_why), the DSOs' states (struct hc_dso).
+ * Strings are referred to by offset in the table (+ 1 where 0 is "none").
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/session.h"
+#include "symbolize/chainsrc.h"
+#include "symbolize/hist_cache.h"
+#include "symbolize/hist_impl.h"
+
+#define HC_MAGIC	"PNHIST1\n"
+#define HC_KEYS	(HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID) | \
+	HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM) | HIST_KEEP(HIST_KEY_CPU))
+
+struct hc_head {
+	char		magic[8];
+	uint32_t	sz_ent, sz_ev, sz_why, sz_node, sz_dso;
+	uint32_t	nkeys;
+	uint32_t	keys[HIST_MAX_KEYS];
+	int32_t		event;
+	uint32_t	max_stack;
+	uint32_t	flags;
+	uint32_t	ndsos_all;	/* the symbolizer's DSOs (the recording's) */
+	uint64_t	nstr, nev, nnode, nent, nwhy, ndso;
+};
+
+/* A function node: its frame, the symbol by identity (index NONE32: none). */
+struct hc_node {
+	uint64_t	ip, rel, symoff;
+	uint32_t	dso, index, inl;	/* inl: string + 1 of an inlined symbol's name */
+	uint32_t	label, fold, owner;
+	uint8_t		cpumode, why, kernel, dso_mixed;
+	uint32_t	pad;
+};
+
+/* A file's identity. */
+struct hc_file {
+	uint64_t	size, mtime_s, mtime_ns, ino;
+};
+
+/* A DSO the rows name, as its symbols were loaded. */
+struct hc_dso {
+	uint32_t	dso;
+	uint32_t	source, symfile, runfile;	/* string + 1, 0: none */
+	uint32_t	why, pad;
+	uint64_t	nsyms, digest;
+	struct hc_file	sym, run;
+};
+
+_Static_assert(sizeof(struct hc_head) % 8 == 0 && sizeof(struct hc_node) % 8 == 0 &&
+    sizeof(struct hc_dso) % 8 == 0 && sizeof(struct hist_entry) % 8 == 0 &&
+    sizeof(struct hist_event) % 8 == 0 && sizeof(struct hist_why) % 8 == 0,
+    "the payload's arrays stay 8-aligned");
+
+enum {
+	HC_CHILDREN = 1,
+	HC_ROOT_FIRST = 2,
+	HC_CALLER = 4,
+	HC_LATENCY = 8,
+	HC_BRANCH_SHIFT = 8,
+};
+
+static unsigned
+opt_flags(const struct hist_opts *o)
+{
+	return (o->children ? HC_CHILDREN : 0) | (o->chain_root_first ? HC_ROOT_FIRST : 0) |
+	    (o->caller_order ? HC_CALLER : 0) | (o->by_latency ? HC_LATENCY : 0) |
+	    (unsigned)o->branch << HC_BRANCH_SHIFT;
+}
+
+bool
+hist_cache_able(const struct session *s, const struct hist_opts *o)
+{
+	unsigned mask = 0;
+
+	if (s == NULL || o->filter != NULL || o->offcpu != NULL || o->parallel != NULL ||
+	    o->callgraph || o->record_self || o->paths || o->paths_address || o->branch_history ||
+	    o->mem_mode || o->branch == HIST_BRANCH_ON || o->nkeys > HIST_MAX_KEYS ||
+	    (o->branch == HIST_BRANCH_AUTO && session_features(s)->sec[PF_FEAT_BRANCH_STACK].present) ||
+	    chainsrc_present(s))
+		return false;
+	for (unsigned i = 0; i < o->nkeys; i++)
+		mask |= HIST_KEEP(o->keys[i]);
+	return (mask & ~(unsigned)HC_KEYS) == 0;
+}
+
+static uint64_t
+mix_str(uint64_t h, const char *str)
+{
+	return hash_mix64(h * 31 + (str != NULL ? hash_bytes(str, strlen(str)) + 1 : 0));
+}
+
+uint64_t
+hist_cache_sub(const struct hist_opts *o, const struct sym_opts *so)
+{
+	static const enum hist_key dflt[] = { HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM };
+	const enum hist_key *keys = o->nkeys ? o->keys : dflt;
+	unsigned nkeys = o->nkeys ? o->nkeys : 3;	/* hist_new's default */
+	uint64_t h = hash_bytes(HC_MAGIC, 8);
+	const char *urls;
+
+	h = hash_mix64(h ^ opt_flags(o));
+	h = hash_mix64(h ^ ((uint64_t)(uint32_t)o->event << 32 | o->max_stack));
+	h = hash_mix64(h ^ nkeys);
+	for (unsigned i = 0; i < nkeys && i < HIST_MAX_KEYS; i++)
+		h = hash_mix64(h * 31 + keys[i]);
+	h = mix_str(h, so->buildid_dir);
+	h = mix_str(h, so->kallsyms);
+	h = mix_str(h, so->perfmap_dir);
+	h = mix_str(h, so->symfs);
+	h = hash_mix64(h ^ ((uint64_t)so->no_demangle | (uint64_t)so->no_srcline << 1 |
+	    (uint64_t)so->no_unwind << 2 | (uint64_t)so->no_path_cache << 3 |
+	    (uint64_t)so->no_debuginfod << 4));
+	h = mix_str(h, getenv("HOME"));
+	urls = so->no_debuginfod ? NULL : getenv("DEBUGINFOD_URLS");
+	/* blank: no server, as unset (dbgd_new) */
+	return mix_str(h, urls != NULL && strspn(urls, " \t\n") != strlen(urls) ? urls : NULL);
+}
+
+/* ---- packing ---- */
+
+struct sbuf {
+	char	*b;
+	size_t	 n, cap;
+};
+
+/* Append str (NUL included): its offset + 1; 0 for NULL. */
+static uint32_t
+sb_add(struct sbuf *sb, const char *str)
+{
+	size_t k, at = sb->n;
+
+	if (str == NULL)
+		return 0;
+	k = strlen(str) + 1;
+	GROW(sb->b, sb->cap, sb->n + k);
+	memcpy(sb->b + sb->n, str, k);
+	sb->n += k;
+	return (uint32_t)at + 1;
+}
+
+static void
+file_id(const char *path, struct hc_file *f)
+{
+	struct stat st;
+
+	memset(f, 0, sizeof *f);
+	if (path == NULL || stat(path, &st) < 0)
+		return;
+	f->size = (uint64_t)st.st_size;
+	f->mtime_s = (uint64_t)st.st_mtim.tv_sec;
+	f->mtime_ns = (uint64_t)st.st_mtim.tv_nsec;
+	f->ino = (uint64_t)st.st_ino;
+}
+
+static void
+dso_record(struct symbolizer *z, uint32_t dso, struct sbuf *sb, struct hc_dso *d)
+{
+	struct sym_dso_state st;
+
+	symbolizer_dso_state(z, dso, &st);
+	memset(d, 0, sizeof *d);
+	d->dso = dso;
+	d->source = sb_add(sb, st.source);
+	d->symfile = sb_add(sb, st.symfile);
+	d->runfile = sb_add(sb, st.runfile);
+	d->why = st.why;
+	d->nsyms = st.nsyms;
+	d->digest = st.digest;
+	file_id(st.symfile, &d->sym);
+	file_id(st.runfile, &d->run);
+}
+
+/* The DSOs the rows name (mark: one byte per DSO of the symbolizer). */
+static void
+mark_dsos(const struct hist *h, uint8_t *mark, size_t nd)
+{
+	for (size_t i = 0; i < h->nnode; i++)
+		if (h->node[i].f.dso < nd)
+			mark[h->node[i].f.dso] = 1;
+	for (size_t i = 0; i < h->nent; i++)
+		if (h->ent[i].dso < nd)
+			mark[h->ent[i].dso] = 1;
+	for (size_t i = 0; i < h->nwhy; i++)
+		if (h->why[i].dso < nd)
+			mark[h->why[i].dso] = 1;
+}
+
+static void
+pack_node(struct hist *h, const struct hist_node *n, struct sbuf *sb, struct hc_node *o)
+{
+	uint32_t dso, index;
+	const char *inl;
+
+	memset(o, 0, sizeof *o);
+	o->ip = n->f.ip;
+	o->rel = n->f.rel;
+	o->symoff = n->f.symoff;
+	o->dso = n->f.dso;
+	o->index = NONE32;
+	if (n->f.sym != SYM_NONE && symbolizer_sym_ident(h->z, n->f.sym, &dso, &index, &inl) == 0 &&
+	    dso == n->f.dso) {
+		o->index = index;
+		o->inl = sb_add(sb, inl);
+	}
+	o->label = n->label;
+	o->fold = n->fold;
+	o->owner = n->owner;
+	o->cpumode = n->f.cpumode;
+	o->why = n->f.why;
+	o->kernel = n->f.kernel;
+	o->dso_mixed = n->dso_mixed;
+}
+
+static size_t
+pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+void *
+hist_cache_pack(struct hist *h, size_t *len)
+{
+	size_t nd, ndso = 0, at;
+	struct hc_node *nodes;
+	struct hc_dso *dsos;
+	struct sbuf sb = { NULL, 0, 0 };
+	struct hc_head hd;
+	uint8_t *mark, *p;
+
+	if (h->z == NULL || !hist_cache_able(h->s, &h->o) || h->ptr.ptree || h->ks.ipc_node ||
+	    h->strs.len == 0 || h->nnode >= NONE32 || h->nent >= NONE32)
+		return NULL;
+	nd = symbolizer_ndsos(h->z);
+	GROW(sb.b, sb.cap, h->strs.len);
+	memcpy(sb.b, h->strs.buf, h->strs.len);
+	sb.n = h->strs.len;
+	nodes = xcalloc(h->nnode + 1, sizeof *nodes);
+	for (size_t i = 0; i < h->nnode; i++)
+		pack_node(h, &h->node[i], &sb, &nodes[i]);
+	mark = xcalloc(nd + 1, 1);
+	mark_dsos(h, mark, nd);
+	dsos = xcalloc(nd + 1, sizeof *dsos);
+	for (size_t d = 0; d < nd; d++)
+		if (mark[d])
+			dso_record(h->z, (uint32_t)d, &sb, &dsos[ndso++]);
+	free(mark);
+	memset(&hd, 0, sizeof hd);
+	memcpy(hd.magic, HC_MAGIC, 8);
+	hd.sz_ent = sizeof(struct hist_entry);
+	hd.sz_ev = sizeof(struct hist_event);
+	hd.sz_why = sizeof(struct hist_why);
+	hd.sz_node = sizeof(struct hc_node);
+	hd.sz_dso = sizeof(struct hc_dso);
+	hd.nkeys = h->o.nkeys;
+	for (unsigned i = 0; i < h->o.nkeys; i++)
+		hd.keys[i] = h->o.keys[i];
+	hd.event = h->o.event;
+	hd.max_stack = h->o.max_stack;
+	hd.flags = opt_flags(&h->o);
+	hd.ndsos_all = (uint32_t)nd;
+	hd.nstr = sb.n;
+	hd.nev = h->nev;
+	hd.nnode = h->nnode;
+	hd.nent = h->nent;
+	hd.nwhy = h->nwhy;
+	hd.ndso = ndso;
+	*len = sizeof hd + pad8(sb.n) + h->nev * sizeof *h->ev + h->nnode * sizeof *nodes +
+	    h->nent * sizeof *h->ent + h->nwhy * sizeof *h->why + ndso * sizeof *dsos;
+	p = xcalloc(*len, 1);
+	memcpy(p, &hd, sizeof hd);
+	at = sizeof hd;
+	memcpy(p + at, sb.b, sb.n);
+	at += pad8(sb.n);
+#define PUT(src, n, sz) \
+	do { \
+		if ((n) > 0) \
+			memcpy(p + at, (src), (n) * (sz)); \
+		at += (n) * (sz); \
+	} while (0)
+	PUT(h->ev, h->nev, sizeof *h->ev);
+	PUT(nodes, h->nnode, sizeof *nodes);
+	PUT(h->ent, h->nent, sizeof *h->ent);
+	PUT(h->why, h->nwhy, sizeof *h->why);
+	PUT(dsos, ndso, sizeof *dsos);
+#undef PUT
+	free(sb.b);
+	free(nodes);
+	free(dsos);
+	return p;
+}
+
+/* ---- unpacking ---- */
+
+/* The payload, its parts located and checked. */
+struct hc_view {
+	struct hc_head		 hd;
+	const uint8_t		*p;
+	const char		*str;
+	size_t			 off_ev, off_node, off_ent, off_why, off_dso;
+	size_t			 nd;		/* the symbolizer's DSOs */
+	uint8_t			*known;		/* per DSO: its state was recorded */
+	struct perf_err		*err;
+};
+
+static enum hist_cache_result
+refused(struct hc_view *v, size_t off, const char *what)
+{
+	perf_err_set(v->err, PERF_E_BAD_HEADER, off, "%s", what);
+	return HIST_CACHE_REFUSED;
+}
+
+/* Place n records of sz bytes at *at within len: false if they do not fit. */
+static bool
+place(size_t *at, size_t len, uint64_t n, size_t sz, size_t *off)
+{
+	if (*at > len || n > (len - *at) / sz)
+		return false;
+	*off = *at;
+	*at += (size_t)n * sz;
+	return true;
+}
+
+static enum hist_cache_result
+check_head(struct hc_view *v, const struct hist *h, size_t len)
+{
+	const struct hc_head *hd = &v->hd;
+	size_t at = sizeof *hd, soff;
+
+	if (len < sizeof *hd)
+		return refused(v, len, "a payload shorter than its head");
+	memcpy(&v->hd, v->p, sizeof *hd);
+	if (memcmp(hd->magic, HC_MAGIC, 8) != 0 || hd->sz_ent != sizeof(struct hist_entry) ||
+	    hd->sz_ev != sizeof(struct hist_event) || hd->sz_why != sizeof(struct hist_why) ||
+	    hd->sz_node != sizeof(struct hc_node) || hd->sz_dso != sizeof(struct hc_dso))
+		return refused(v, 0, "a payload of another layout");
+	if (hd->nkeys != h->o.nkeys || hd->event != h->o.event || hd->max_stack != h->o.max_stack ||
+	    hd->flags != opt_flags(&h->o))
+		return HIST_CACHE_STALE;
+	for (unsigned i = 0; i < hd->nkeys; i++)
+		if (hd->keys[i] != (uint32_t)h->o.keys[i])
+			return HIST_CACHE_STALE;
+	if (hd->ndsos_all != v->nd)
+		return refused(v, offsetof(struct hc_head, ndsos_all), "a count of DSOs the recording does not give");
+	if (hd->nstr == 0 || hd->nstr >= NONE32 || pad8((size_t)hd->nstr) > len - at ||
+	    v->p[at + hd->nstr - 1] != '\0')
+		return refused(v, offsetof(struct hc_head, nstr), "a string table out of bounds or not ended");
+	soff = at;
+	at += pad8((size_t)hd->nstr);
+	v->str = (const char *)v->p + soff;
+	if (!place(&at, len, hd->nev, sizeof(struct hist_event), &v->off_ev) ||
+	    !place(&at, len, hd->nnode, sizeof(struct hc_node), &v->off_node) ||
+	    !place(&at, len, hd->nent, sizeof(struct hist_entry), &v->off_ent) ||
+	    !place(&at, len, hd->nwhy, sizeof(struct hist_why), &v->off_why) ||
+	    !place(&at, len, hd->ndso, sizeof(struct hc_dso), &v->off_dso) || at != len ||
+	    hd->nnode >= NONE32 || hd->nent >= NONE32 || hd->nev >= 0xffff)
+		return refused(v, offsetof(struct hc_head, nev), "counts that do not match the payload's size");
+	return HIST_CACHE_OK;
+}
+
+static bool
+str_ok(const struct hc_view *v, uint64_t id)
+{
+	return id < v->hd.nstr;
+}
+
+/* A string + 1 (0: none) of the table, or NULL. */
+static const char *
+str_opt(const struct hc_view *v, uint32_t id1)
+{
+	return id1 == 0 ? NULL : v->str + id1 - 1;
+}
+
+static bool
+same_str(const char *a, const char *b)
+{
+	return (a == NULL) == (b == NULL) && (a == NULL || strcmp(a, b) == 0);
+}
+
+static bool
+same_file(const char *path, const struct hc_file *f)
+{
+	struct hc_file now;
+
+	file_id(path, &now);
+	return memcmp(&now, f, sizeof now) == 0;
+}
+
+/* The DSOs' states: recorded ones known (refused), then compared with z's now (stale). */
+static enum hist_cache_result
+check_dsos(struct hc_view *v, struct symbolizer *z)
+{
+	for (uint64_t i = 0; i < v->hd.ndso; i++) {
+		size_t off = v->off_dso + (size_t)i * sizeof(struct hc_dso);
+		struct sym_dso_state st;
+		struct hc_dso d;
+
+		memcpy(&d, v->p + off, sizeof d);
+		if (d.dso >= v->nd || d.source > v->hd.nstr || d.symfile > v->hd.nstr ||
+		    d.runfile > v->hd.nstr)
+			return refused(v, off, "a DSO state naming a DSO or string out of bounds");
+		if (v->known[d.dso])	/* each once: a DSO's table is digested once */
+			return refused(v, off, "a second state of one DSO");
+		v->known[d.dso] = 1;
+		symbolizer_dso_state(z, d.dso, &st);
+		if (!same_str(st.source, str_opt(v, d.source)) ||
+		    !same_str(st.symfile, str_opt(v, d.symfile)) ||
+		    !same_str(st.runfile, str_opt(v, d.runfile)) || st.why != d.why ||
+		    st.nsyms != d.nsyms || st.digest != d.digest || !same_file(st.symfile, &d.sym) ||
+		    !same_file(st.runfile, &d.run))
+			return HIST_CACHE_STALE;
+	}
+	return HIST_CACHE_OK;
+}
+
+static bool
+dso_ok(const struct hc_view *v, uint32_t dso)
+{
+	return dso == DSO_NONE || (dso < v->nd && v->known[dso]);
+}
+
+/* Read the function nodes into from, each symbol found by identity in z. */
+static enum hist_cache_result
+take_nodes(struct hc_view *v, struct hist *from, struct symbolizer *z)
+{
+	from->node = xcalloc(v->hd.nnode + 1, sizeof *from->node);
+	from->capnode = v->hd.nnode + 1;
+	for (uint64_t i = 0; i < v->hd.nnode; i++) {
+		size_t off = v->off_node + (size_t)i * sizeof(struct hc_node);
+		struct hist_node *n = &from->node[i];
+		struct hc_node c;
+
+		memcpy(&c, v->p + off, sizeof c);
+		if (!dso_ok(v, c.dso) || !str_ok(v, c.label) || !str_ok(v, c.fold) || c.owner != 0 ||
+		    c.inl > v->hd.nstr || c.why >= SYM_WHY_COUNT || c.kernel > 1 || c.dso_mixed > 1)
+			return refused(v, off, "a function node with a DSO, string or value out of bounds");
+		n->f.ip = c.ip;
+		n->f.rel = c.rel;
+		n->f.symoff = c.symoff;
+		n->f.dso = c.dso;
+		n->f.sym = SYM_NONE;
+		n->f.cpumode = c.cpumode;
+		n->f.why = c.why;
+		n->f.kernel = c.kernel != 0;
+		n->label = c.label;
+		n->fold = c.fold;
+		n->dso_mixed = c.dso_mixed != 0;
+		if (c.index != NONE32) {
+			if (c.dso == DSO_NONE)
+				return refused(v, off, "a symbol of no DSO");
+			n->f.sym = symbolizer_sym_by_ident(z, c.dso, c.index, str_opt(v, c.inl));
+			if (n->f.sym == SYM_NONE)
+				return refused(v, off, "a symbol its DSO does not have");
+		}
+		from->nnode++;
+	}
+	return HIST_CACHE_OK;
+}
+
+/* Read the entries and events into from. */
+static enum hist_cache_result
+take_entries(struct hc_view *v, struct hist *from, const struct session *s)
+{
+	unsigned km = from->ks.keymask;
+
+	from->ev = xcalloc(v->hd.nev + 1, sizeof *from->ev);
+	from->capev = v->hd.nev + 1;
+	for (uint64_t i = 0; i < v->hd.nev; i++) {
+		size_t off = v->off_ev + (size_t)i * sizeof(struct hist_event);
+		struct hist_event *e = &from->ev[i];
+
+		memcpy(e, v->p + off, sizeof *e);
+		if (e->attr < 0 || (size_t)e->attr >= session_attrs(s)->n || !str_ok(v, e->name))
+			return refused(v, off, "an event the recording does not have");
+		from->nev++;
+	}
+	from->ent = xcalloc(v->hd.nent + 1, sizeof *from->ent);
+	from->capent = v->hd.nent + 1;
+	for (uint64_t i = 0; i < v->hd.nent; i++) {
+		size_t off = v->off_ent + (size_t)i * sizeof(struct hist_entry);
+		struct hist_entry *e = &from->ent[i];
+
+		memcpy(e, v->p + off, sizeof *e);
+		if (e->event >= v->hd.nev || !str_ok(v, e->comm) || !dso_ok(v, e->dso) ||
+		    ((km & HIST_KEEP(HIST_KEY_SYM)) && e->node >= v->hd.nnode) ||
+		    !str_ok(v, e->label_comm) || e->label_sym > v->hd.nstr || e->label_phys > v->hd.nstr ||
+		    e->label_dcl > v->hd.nstr)
+			return refused(v, off, "an entry with an event, string, DSO or node out of bounds");
+		from->nent++;
+	}
+	return HIST_CACHE_OK;
+}
+
+static enum hist_cache_result
+take_whys(struct hc_view *v, struct hist *from)
+{
+	from->why = xcalloc(v->hd.nwhy + 1, sizeof *from->why);
+	from->capwhy = v->hd.nwhy + 1;
+	for (uint64_t i = 0; i < v->hd.nwhy; i++) {
+		size_t off = v->off_why + (size_t)i * sizeof(struct hist_why);
+
+		memcpy(&from->why[i], v->p + off, sizeof from->why[i]);
+		if (!dso_ok(v, from->why[i].dso))
+			return refused(v, off, "failure counts of a DSO out of bounds");
+		from->nwhy++;
+	}
+	return HIST_CACHE_OK;
+}
+
+/* from, the payload's hist over s and z, checked. */
+static enum hist_cache_result
+take_all(struct hc_view *v, struct hist *from, const struct session *s, struct symbolizer *z)
+{
+	enum hist_cache_result r = check_dsos(v, z);
+
+	if (r != HIST_CACHE_OK)
+		return r;
+	strtab_free(&from->strs);
+	from->strs.buf = xreallocarray(NULL, v->hd.nstr, 1);
+	memcpy(from->strs.buf, v->str, v->hd.nstr);
+	from->strs.len = from->strs.cap = v->hd.nstr;
+	free(from->ev);
+	free(from->node);
+	free(from->ent);
+	free(from->why);
+	from->ev = NULL;
+	from->node = NULL;
+	from->ent = NULL;
+	from->why = NULL;
+	from->nev = from->nnode = from->nent = from->nwhy = 0;
+	if ((r = take_nodes(v, from, z)) != HIST_CACHE_OK ||
+	    (r = take_entries(v, from, s)) != HIST_CACHE_OK)
+		return r;
+	return take_whys(v, from);
+}
+
+enum hist_cache_result
+hist_cache_unpack(const struct session *s, struct symbolizer *z, const struct hist_opts *o,
+    const void *p, size_t len, struct hist **out, struct perf_err *err)
+{
+	struct hc_view v;
+	struct hist *into, *from;
+	enum hist_cache_result r;
+
+	*out = NULL;
+	if (s == NULL || z == NULL || !hist_cache_able(s, o))
+		return HIST_CACHE_STALE;
+	memset(&v, 0, sizeof v);
+	v.p = p;
+	v.err = err;
+	v.nd = symbolizer_ndsos(z);
+	into = hist_new(s, z, o);
+	if (into->ptr.ptree || into->ks.ipc_node) {
+		hist_free(into);
+		return HIST_CACHE_STALE;
+	}
+	if ((r = check_head(&v, into, len)) != HIST_CACHE_OK) {
+		hist_free(into);
+		return r;
+	}
+	v.known = xcalloc(v.nd + 1, 1);
+	from = hist_new(s, z, o);
+	r = take_all(&v, from, s, z);
+	if (r == HIST_CACHE_OK && hist_merge(into, from) != 0)
+		r = refused(&v, 0, "a payload that does not make a hist");
+	hist_free(from);
+	free(v.known);
+	if (r != HIST_CACHE_OK) {
+		hist_free(into);
+		return r;
+	}
+	*out = into;
+	return HIST_CACHE_OK;
+}
