@@ -38,7 +38,7 @@ enum {
 
 const struct cmd_opt cmd_common_opts[] = {
 	{ "input", 1, 'i', "FILE: the recording (default ./perf.data; - for standard input)" },
-	{ "buildid-dir", 1, OPT_BUILDID_DIR, "DIR: build-id cache (default ~/.debug)" },
+	{ "buildid-dir", 1, OPT_BUILDID_DIR, "DIR: build-id cache (default ~/.debug; a tar of one, as perf archive writes, is unpacked)" },
 	{ "kallsyms", 1, OPT_KALLSYMS, "FILE: kernel symbols (default /proc/kallsyms)" },
 	{ "perfmap-dir", 1, OPT_PERFMAP_DIR, "DIR: where perf-PID.map JIT maps are (default /tmp)" },
 	{ "symfs", 1, OPT_SYMFS, "DIR: look for binaries under DIR" },
