@@ -140,7 +140,8 @@ evict(int dfd, uint64_t bound, uint64_t need, const char *keep)
 	uint64_t total = need;
 	time_t day_ago = time(NULL) - 86400;
 
-	qsort(v, n, sizeof *v, older_first);
+	if (n > 1)	/* none: v may be NULL */
+		qsort(v, n, sizeof *v, older_first);
 	for (size_t i = 0; i < n; i++)
 		if (!v[i].tmp && (keep == NULL || strcmp(v[i].name, keep) != 0))
 			total += v[i].size;
@@ -294,7 +295,8 @@ cache_list(int dfd, const char *dir, uint64_t bound)
 	uint64_t total = 0;
 	size_t shown = 0;
 
-	qsort(v, n, sizeof *v, older_first);
+	if (n > 1)	/* none: v may be NULL */
+		qsort(v, n, sizeof *v, older_first);
 	for (size_t i = n; i-- > 0;) {
 		struct session_cache_desc d;
 		struct perf_err err;
