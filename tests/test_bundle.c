@@ -258,7 +258,7 @@ Test(tar, fifos_huge_sizes_twice_and_truncation_are_refused)
 	refused(&t, "offset 0x400:", "in the tar twice");
 	/* 2000 bytes announced, 512 there */
 	memset(&t, 0, sizeof t);
-	tar_add(&t, "perf.data", '0', 512, NULL, "0123456789");
+	tar_add(&t, "perf.data", '0', 512, NULL, (const char[512]){ "0123456789" });	/* 512 bytes */
 	t.p[124 + 8] = '3';	/* size 01000 -> 03000 octal */
 	{
 		unsigned sum = 0;
