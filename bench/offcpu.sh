@@ -5,7 +5,8 @@
 # a filter on their comm), then times, alternated, `perfnav top` and
 # `perfnav top --off-cpu` (and their --children forms) on that file, and
 # prints the median wall times and their ratio (issue 26: --off-cpu within
-# 1.5x of top).  Timings are never part of `make check`.
+# 1.5x of top).  Each timed run is --no-cache: top's rows from the cache
+# would time a second run, not the work.  Timings are never part of `make check`.
 #
 # usage: bench/offcpu.sh
 # environment:
@@ -62,8 +63,8 @@ for mode in --no-children --children; do
 	declare -a a=() b=()
 	"$bin" top $mode "$rec" >/dev/null 2>&1 || true	# warm the page cache
 	for ((i = 0; i < BENCH_RUNS; i++)); do
-		a+=("$(secs "$bin" top $mode --kallsyms /dev/null "$rec")")
-		b+=("$(secs "$bin" top $mode --kallsyms /dev/null --off-cpu "$rec")")
+		a+=("$(secs "$bin" top --no-cache $mode --kallsyms /dev/null "$rec")")
+		b+=("$(secs "$bin" top --no-cache $mode --kallsyms /dev/null --off-cpu "$rec")")
 	done
 	ma=$(printf '%s\n' "${a[@]}" | median)
 	mb=$(printf '%s\n' "${b[@]}" | median)
