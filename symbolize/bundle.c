@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,20 +23,10 @@
 #include "core/safefile.h"
 #include "symbolize/bundle.h"
 #include "symbolize/symbolizer.h"
+#include "symbolize/symsrc.h"
 #include "symbolize/symtab.h"
 
 #define BUNDLE_FRAMES	4096
-
-/* snprintf for paths (a path too long is cut and then just not found). */
-static void __attribute__((format(printf, 3, 4)))
-pathf(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-}
 
 /* What the samples hit. */
 struct hits {
@@ -214,11 +203,11 @@ put_link(const char *dir, const char *hex, const char *name)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 
-	pathf(link, sizeof link, "%s/.build-id/%.2s", dir, hex);
+	dso_path(link, sizeof link, "%s/.build-id/%.2s", dir, hex);
 	if (mkdirs(link) < 0)
 		return;
-	pathf(link, sizeof link, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
-	pathf(target, sizeof target, "../..%s%s/%s", name[0] == '/' ? "" : "/", name, hex);
+	dso_path(link, sizeof link, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+	dso_path(target, sizeof target, "../..%s%s/%s", name[0] == '/' ? "" : "/", name, hex);
 	if (symlink(target, link) < 0 && errno != EEXIST)
 		return;
 }
@@ -235,11 +224,11 @@ put_alt(const char *dir, const char *alt, bool whole, struct bundle_stats *st,
 	if (n <= 0)
 		return 0;
 	hex_of(id, (size_t)n, hex);
-	pathf(p, sizeof p, "%s/.build-id/%.2s", dir, hex);
+	dso_path(p, sizeof p, "%s/.build-id/%.2s", dir, hex);
 	if (mkdirs(p) < 0)
 		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: cannot create: %s", p,
 		    strerror(errno));
-	pathf(p, sizeof p, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
+	dso_path(p, sizeof p, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
 	return put_elf(alt, p, whole, st, err);
 }
 
@@ -269,28 +258,28 @@ put_dso(struct symbolizer *z, uint32_t d, const char *dir, bool whole, struct bu
 	}
 	hex_of(id, n, hex);
 	if (name_ok(name)) {
-		pathf(ent, sizeof ent, "%s%s%s/%s", dir, name[0] == '/' ? "" : "/", name, hex);
+		dso_path(ent, sizeof ent, "%s%s%s/%s", dir, name[0] == '/' ? "" : "/", name, hex);
 		put_link(dir, hex, name);
 	} else {
 		/* a name not to make directories of: the entry is the link's place */
-		pathf(ent, sizeof ent, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+		dso_path(ent, sizeof ent, "%s/.build-id/%.2s/%s", dir, hex, hex + 2);
 	}
 	if (mkdirs(ent) < 0)
 		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: cannot create: %s", ent,
 		    strerror(errno));
 	st->dsos++;
 	if (f.vdso) {
-		pathf(p, sizeof p, "%s/vdso", ent);
+		dso_path(p, sizeof p, "%s/vdso", ent);
 		return f.runfile ? put_elf(f.runfile, p, true, st, err) :
 		    put_vdso_mem(p, st, err);
 	}
 	if (f.runfile != NULL) {
-		pathf(p, sizeof p, "%s/elf", ent);
+		dso_path(p, sizeof p, "%s/elf", ent);
 		if (put_elf(f.runfile, p, whole, st, err) < 0)
 			return -1;
 	}
 	if (f.symfile != NULL && (f.runfile == NULL || strcmp(f.symfile, f.runfile) != 0)) {
-		pathf(p, sizeof p, "%s/%s", ent, f.runfile ? "debug" : "elf");
+		dso_path(p, sizeof p, "%s/%s", ent, f.runfile ? "debug" : "elf");
 		if (put_elf(f.symfile, p, whole, st, err) < 0)
 			return -1;
 	}
@@ -386,7 +375,7 @@ put_line_files(struct hits *h, const char *dir, struct bundle_stats *st, struct 
 		if (!f.jit || f.symfile == NULL)
 			continue;
 		base = strrchr(f.symfile, '/');
-		pathf(p, sizeof p, "%s/%s", dir, base ? base + 1 : f.symfile);
+		dso_path(p, sizeof p, "%s/%s", dir, base ? base + 1 : f.symfile);
 		n = put_lines(f.symfile, p, &h->starts[d], false, err);
 		if (n < 0)
 			return -1;
@@ -394,7 +383,7 @@ put_line_files(struct hits *h, const char *dir, struct bundle_stats *st, struct 
 	}
 	if (kfrom == NULL)
 		return 0;
-	pathf(p, sizeof p, "%s/kallsyms", dir);
+	dso_path(p, sizeof p, "%s/kallsyms", dir);
 	n = put_lines(kfrom, p, &h->kstarts, true, err);
 	if (n < 0)
 		return -1;
@@ -438,7 +427,7 @@ put_manifest(const char *dir, bool kallsyms, struct perf_err *err)
 	char p[PATH_MAX];
 	FILE *fp;
 
-	pathf(p, sizeof p, "%s/%s", dir, BUNDLE_MANIFEST);
+	dso_path(p, sizeof p, "%s/%s", dir, BUNDLE_MANIFEST);
 	fp = fopen(p, "wx");
 	if (fp == NULL)
 		return perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: cannot create: %s", p,
@@ -478,10 +467,10 @@ bundle_write(const struct session *s, struct symbolizer *z, const char *data, co
 	}
 	if (put_line_files(&h, dir, st, err) < 0)
 		goto out;
-	pathf(p, sizeof p, "%s/perf.data", dir);
+	dso_path(p, sizeof p, "%s/perf.data", dir);
 	if (copy_file(data, p, err) < 0)
 		goto out;
-	pathf(p, sizeof p, "%s/kallsyms", dir);
+	dso_path(p, sizeof p, "%s/kallsyms", dir);
 	if (put_manifest(dir, lstat(p, &sb) == 0, err) < 0)
 		goto out;
 	rc = 0;

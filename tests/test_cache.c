@@ -26,23 +26,14 @@ struct fx {
 static void
 fx_init(struct fx *f, const char *fixture)
 {
-	char path[512];
-	FILE *fp;
-	uint8_t *buf;
-	long n;
+	char *buf;
+	size_t n;
 
 	snprintf(f->dir, sizeof f->dir, "/tmp/pn-cache-XXXXXX");
 	cr_assert_not_null(mkdtemp(f->dir));
-	snprintf(path, sizeof path, "%s/%s", TEST_DATA, fixture);
-	fp = fopen(path, "rb");
-	cr_assert_not_null(fp, "%s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = malloc((size_t)n);
-	cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	f->rec = tmp_write("cache", buf, (size_t)n);
+	buf = slurp(test_data(fixture), &n);
+	cr_assert_not_null(buf, "%s", test_data(fixture));
+	f->rec = tmp_write("cache", buf, n);
 	free(buf);
 	f->entry = NULL;
 }

@@ -29,10 +29,8 @@ struct fx {
 static void
 fx_init(struct fx *f, const char *fixture)
 {
-	char path[512], cmd[1024];
-	FILE *fp;
-	uint8_t *buf;
-	long n;
+	char cmd[1024], *buf;
+	size_t n;
 
 	snprintf(f->dir, sizeof f->dir, "/tmp/pn-hcache-XXXXXX");
 	cr_assert_not_null(mkdtemp(f->dir));
@@ -40,16 +38,9 @@ fx_init(struct fx *f, const char *fixture)
 	cr_assert_not_null(mkdtemp(f->bid));
 	snprintf(cmd, sizeof cmd, "cp -a %s/buildid/. %s/", TEST_DATA, f->bid);
 	cr_assert_eq(system(cmd), 0);
-	snprintf(path, sizeof path, "%s/%s", TEST_DATA, fixture);
-	fp = fopen(path, "rb");
-	cr_assert_not_null(fp, "%s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	buf = malloc((size_t)n);
-	cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	f->rec = tmp_write("hcache", buf, (size_t)n);
+	buf = slurp(test_data(fixture), &n);
+	cr_assert_not_null(buf, "%s", test_data(fixture));
+	f->rec = tmp_write("hcache", buf, n);
 	free(buf);
 	memset(&f->so, 0, sizeof f->so);
 	f->so.buildid_dir = f->bid;
