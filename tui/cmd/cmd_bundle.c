@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "core/core.h"
 #include "symbolize/bundle.h"
 #include "symbolize/symbolizer.h"
+#include "symbolize/symsrc.h"
 #include "tui/cmd/cmd.h"
 #include "tui/cmd/textout.h"
 
@@ -25,17 +25,6 @@
 enum {
 	OPT_WHOLE = 300,
 };
-
-/* snprintf for paths (a path too long is cut and then just not found). */
-static void __attribute__((format(printf, 3, 4)))
-pathf(char *out, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out, n, fmt, ap);
-	va_end(ap);
-}
 
 struct bundle_args {
 	const char	*out;
@@ -111,7 +100,7 @@ write_tar(struct cmd_run *r, const char *out, bool whole, struct bundle_stats *s
 	int rc;
 
 	memset(&err, 0, sizeof err);
-	pathf(tmp, sizeof tmp, "%s.tmp-%ld", out, (long)getpid());
+	dso_path(tmp, sizeof tmp, "%s.tmp-%ld", out, (long)getpid());
 	if (write_dir(r, tmp, whole, st) < 0)
 		return -1;
 	rc = bundle_pack(tmp, out, &err);
@@ -139,7 +128,7 @@ cmd_bundle(int argc, char **argv)
 		    textout_esc(r.co.input));
 		return cmd_quit(&r, EXIT_FAIL);
 	}
-	pathf(def, sizeof def, "%s.bundle", r.co.bundle ? r.co.bundle : r.co.input);
+	dso_path(def, sizeof def, "%s.bundle", r.co.bundle ? r.co.bundle : r.co.input);
 	out = a.out ? a.out : def;
 	if (lstat(out, &sb) == 0) {
 		fprintf(stderr, "perfnav bundle: %s: exists already\n", textout_esc(out));
