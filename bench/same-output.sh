@@ -25,7 +25,9 @@ same=0 differ=0
 run() {
 	local bin=$1 tag=$2
 	shift 2
-	timeout 300 "$bin" "$@" >"$tmp/$tag.out" 2>"$tmp/$tag.err" </dev/null
+	# each run with an empty cache of its own: both binaries load afresh
+	rm -rf "$tmp/xdg"
+	XDG_CACHE_HOME=$tmp/xdg timeout 300 "$bin" "$@" >"$tmp/$tag.out" 2>"$tmp/$tag.err" </dev/null
 	echo $? >"$tmp/$tag.rc"
 	# The binary's own path shows up in usage lines; make it the same.
 	sed -i "s|$bin|PERFNAV|g" "$tmp/$tag.err"

@@ -10,16 +10,11 @@
 #include "symbolize/parallel.h"
 
 /*
- * The histogram: construction, events, function nodes, entries, crediting
- * a sample to its entries (hist_add, hist_add_keys) and the rows.  The
- * other parts of struct hist are listed in hist_impl.h.
+ * The histogram: construction, entries, crediting a sample to its entries
+ * (hist_add_keys, hist_add) and the rows.  Its names (strings, events,
+ * function nodes, frame keys) are hist_keys.c's; the other parts of
+ * struct hist are listed in hist_impl.h.
  */
-
-uint32_t
-hist_intern(struct hist *h, const char *str)
-{
-	return strtab_intern(&h->strs, str, strlen(str));
-}
 
 /* ---- construction ---- */
 
@@ -113,312 +108,6 @@ hist_free(struct hist *h)
 	free(h->ptr.pt_dso);
 	free(h->ptr.pt_seen);
 	free(h);
-}
-
-/* Event index for an attr, created on first use. */
-uint32_t
-hist_event_of(struct hist *h, int attr, const char *name)
-{
-	size_t a = attr < 0 ? 0 : (size_t)attr + 1;
-	struct hist_event *e;
-
-	if (a < h->capattr && h->ev_of_attr[a] != 0)
-		return h->ev_of_attr[a] - 1;
-	if (a >= h->capattr) {
-		size_t old = h->capattr;
-
-		GROW(h->ev_of_attr, h->capattr, a + 1);
-		memset(h->ev_of_attr + old, 0, (h->capattr - old) * sizeof *h->ev_of_attr);
-	}
-	GROW(h->ev, h->capev, h->nev + 1);
-	e = &h->ev[h->nev];
-	memset(e, 0, sizeof *e);
-	e->attr = attr;
-	e->name = hist_intern(h, name ? name : "?");
-	e->tree_root = NONE32;
-	h->ev_of_attr[a] = (uint32_t)++h->nev;
-	return (uint32_t)(h->nev - 1);
-}
-
-/* ---- function nodes ---- */
-
-void
-hist_label_frame(struct hist *h, const struct frame *f, char *buf, size_t n)
-{
-	if (h->z != NULL) {
-		symbolizer_sym_label(h->z, f, buf, n);
-		return;
-	}
-	if (f->sym != SYM_NONE)
-		snprintf(buf, n, "[%c] s%" PRIu32, f->kernel ? 'k' : '.', f->sym);
-	else
-		snprintf(buf, n, "[%c] %#018" PRIx64, f->kernel ? 'k' : '.', f->kernel ? f->ip : f->rel);
-}
-
-static void
-fold_frame(struct hist *h, const struct frame *f, char *buf, size_t n)
-{
-	if (f->sym != SYM_NONE)
-		snprintf(buf, n, "%s", h->z ? symbolizer_sym_name(h->z, f->sym) : "");
-	else if (f->dso != DSO_NONE && h->z && symbolizer_dso_short(h->z, f->dso)[0] == '[')
-		snprintf(buf, n, "%s", symbolizer_dso_short(h->z, f->dso));
-	else if (f->dso != DSO_NONE)
-		snprintf(buf, n, "[%s]", h->z ? symbolizer_dso_short(h->z, f->dso) : "");
-	else
-		snprintf(buf, n, "[unknown]");
-	if (h->z == NULL && f->sym != SYM_NONE)
-		snprintf(buf, n, "s%" PRIu32, f->sym);
-	else if (h->z == NULL && f->dso != DSO_NONE)
-		snprintf(buf, n, "[d%" PRIu32 "]", f->dso);
-	/* A ';' would split the frame in folded output. */
-	for (char *p = buf; *p; p++)
-		if (*p == ';')
-			*p = ':';
-}
-
-/*
- * Room for a frame's label or folded name: its symbol's and its DSO's names
- * whole (a C++ name may run to thousands of bytes) and the marks around them.
- */
-static size_t
-frame_text_room(const struct hist *h, const struct frame *f)
-{
-	size_t n = 64;
-
-	if (h->z != NULL && f->sym != SYM_NONE)
-		n += strlen(symbolizer_sym_name(h->z, f->sym));
-	if (h->z != NULL && f->dso != DSO_NONE)
-		n += strlen(symbolizer_dso_short(h->z, f->dso));
-	return n;
-}
-
-/* A new node's label and folded name, interned whole. */
-static void
-node_texts(struct hist *h, struct hist_node *nd)
-{
-	char sbuf[1024], *buf = sbuf;
-	size_t n = frame_text_room(h, &nd->f);
-
-	if (n > sizeof sbuf)
-		buf = xmalloc(n);
-	else
-		n = sizeof sbuf;
-	hist_label_frame(h, &nd->f, buf, n);
-	nd->label = hist_intern(h, buf);
-	fold_frame(h, &nd->f, buf, n);
-	nd->fold = hist_intern(h, buf);
-	if (buf != sbuf)
-		free(buf);
-}
-
-/*
- * The node keyed (a, b): (DSO, symbol) for a resolved frame f, (UINT64_MAX,
- * address) for an unresolved one.  Returns its id, or NONE32 with *hash and
- * *slot set for inserting it.
- */
-/* What hist_node_find() seeks (node_eq's ctx). */
-struct node_want {
-	const struct hist	*h;
-	const struct frame	*f;
-	uint64_t		 b;
-	uint32_t		 owner;
-};
-
-/* hmap_eq_fn: is node id the one w seeks? */
-static bool
-node_eq(const void *ctx, uint32_t id)
-{
-	const struct node_want *w = ctx;
-	const struct hist_node *c = &w->h->node[id];
-
-	if (c->owner != w->owner)
-		return false;	/* another event's own node */
-	if (w->f->sym != SYM_NONE)
-		return c->f.sym == w->f->sym && c->f.dso == w->f->dso;
-	return c->f.sym == SYM_NONE && c->f.rel == w->b;
-}
-
-uint32_t
-hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, uint32_t owner,
-    uint64_t *hash)
-{
-	struct node_want w = { h, f, b, owner };
-
-	*hash = (a - owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b;
-	return hmap_find(&h->node_tab, *hash, node_eq, &w);
-}
-
-/*
- * The node of a frame.  A resolved function is (DSO, symbol); an
- * unresolved one is its address alone, as perf's symbol sort key compares
- * them: the address relative to the DSO for a sample's ip, the recorded
- * address for a callchain frame or branch target.  perf labels an
- * unmapped callchain frame with the level it inherits (sample_cpumode here:
- * hist_chain_cpumode's), and every branch target with the sample's [k]/[.].
- * The first frame that creates a node names it (an entry's own label,
- * hist_unmapped_label, is its first frame's).
- */
-uint32_t
-hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8_t sample_cpumode,
-    uint32_t owner)
-{
-	bool chain = mode != NODE_SELF;
-	struct frame f = *fin;
-	uint64_t a, b, hash;
-	uint32_t id;
-	struct hist_node *nd;
-
-	if (f.sym != SYM_NONE) {
-		a = f.dso;
-		b = f.sym;
-	} else {
-		if (chain)
-			f.rel = f.ip;
-	}
-	if (mode == NODE_BRANCH || (mode == NODE_CHAIN && f.dso == DSO_NONE)) {
-		f.cpumode = sample_cpumode;
-		f.kernel = sample_cpumode == PERF_RECORD_MISC_KERNEL ||
-		    sample_cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	}
-	if (f.sym == SYM_NONE) {
-		a = UINT64_MAX;
-		b = f.rel;
-	}
-	if (f.sym != SYM_NONE)
-		owner = 0;
-	id = hist_node_find(h, &f, a, b, owner, &hash);
-	if (id != NONE32) {
-		if (f.sym == SYM_NONE && h->node[id].f.dso != f.dso)
-			h->node[id].dso_mixed = true;	/* one address, several DSOs (processes) */
-		return id;
-	}
-	GROW(h->node, h->capnode, h->nnode + 1);
-	nd = &h->node[h->nnode];
-	nd->owner = owner;
-	nd->dso_mixed = false;
-	/* Keep the key in f.rel so the comparison above holds for both kinds. */
-	if (f.sym == SYM_NONE)
-		f.rel = b;
-	nd->f = f;
-	node_texts(h, nd);
-	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
-	return (uint32_t)h->nnode++;
-}
-
-uint8_t
-hist_chain_cpumode(uint8_t lv, const struct frame *f)
-{
-	if (f->dso == DSO_NONE)
-		return lv;
-	return f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-}
-
-uint32_t
-hist_unmapped_label(struct hist *h, const struct frame *fin, uint8_t cpumode)
-{
-	struct frame f = *fin;
-	char buf[128];
-
-	f.rel = f.ip;	/* a callchain frame: by its recorded address */
-	f.cpumode = cpumode;
-	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	hist_label_frame(h, &f, buf, sizeof buf);
-	return hist_intern(h, buf) + 1;
-}
-
-/* perf's level letter of a cpumode (its hist entries' al->level on a host). */
-static char
-edge_level(uint8_t cpumode)
-{
-	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL:
-		return 'k';
-	case PERF_RECORD_MISC_USER:
-		return '.';
-	default:
-		return 'H';
-	}
-}
-
-char
-hist_mem_level(uint8_t cpumode)
-{
-	return edge_level(cpumode);
-}
-
-uint32_t
-hist_edge_node(struct hist *h, const struct frame *fin, bool daddr, uint8_t sample_cpumode)
-{
-	struct frame f = *fin;
-	char lv = edge_level(sample_cpumode);
-	uint32_t owner = !daddr ? NODE_OWNER_EDGE : NODE_OWNER_DADDR - (lv == '.' ? 0 : lv == 'k' ? 1 : 2);
-	uint32_t id;
-	uint64_t hash;
-	char sbuf[1024], *buf = sbuf;
-	size_t n = frame_text_room(h, fin);
-	struct hist_node *nd;
-
-	if (f.sym != SYM_NONE && !daddr)
-		return hist_node_of(h, &f, NODE_SELF, sample_cpumode, 0);
-	/* unresolved, or a data address: keyed by the recorded address */
-	f.sym = SYM_NONE;
-	f.rel = f.ip;
-	id = hist_node_find(h, &f, UINT64_MAX, f.ip, owner, &hash);
-	if (id != NONE32)
-		return id;
-	if (n > sizeof sbuf)
-		buf = xmalloc(n);
-	else
-		n = sizeof sbuf;
-	if (daddr && fin->sym != SYM_NONE && h->z != NULL && symbolizer_sym_object(h->z, fin->sym))
-		snprintf(buf, n, "[%c] %s+0x%" PRIx64, lv,	/* perf: a data object's offset */
-		    symbolizer_sym_name(h->z, fin->sym), fin->symoff);
-	else if (daddr && fin->sym != SYM_NONE && h->z != NULL)
-		snprintf(buf, n, "[%c] %s", lv, symbolizer_sym_name(h->z, fin->sym));
-	else if (daddr)
-		snprintf(buf, n, "[%c] %#.16" PRIx64, lv, f.ip);
-	else if (fin->dso == DSO_NONE)
-		snprintf(buf, n, "[H] %#.16" PRIx64, f.ip);
-	else
-		snprintf(buf, n, "[%c] %#.16" PRIx64, edge_level(fin->cpumode), fin->rel);
-	GROW(h->node, h->capnode, h->nnode + 1);
-	nd = &h->node[h->nnode];
-	nd->owner = owner;
-	nd->dso_mixed = false;
-	nd->f = f;
-	nd->label = hist_intern(h, buf);
-	fold_frame(h, &f, buf, n);
-	nd->fold = hist_intern(h, buf);
-	if (buf != sbuf)
-		free(buf);
-	hmap_add(&h->node_tab, hash, (uint32_t)h->nnode);
-	return (uint32_t)h->nnode++;
-}
-
-size_t
-hist_nnodes(const struct hist *h)
-{
-	return h->nnode;
-}
-
-const struct hist_node *
-hist_node_get(const struct hist *h, uint32_t id)
-{
-	return id < h->nnode ? &h->node[id] : NULL;
-}
-
-const char *
-hist_str(const struct hist *h, uint32_t id)
-{
-	return strtab_get(&h->strs, id);
-}
-
-uint32_t
-hist_srcline_of(struct hist *h, const struct frame *f)
-{
-	const char *sl = h->z ? symbolizer_srcline(h->z, f) : NULL;
-
-	return hist_intern(h, sl ? sl : "??:0");
 }
 
 void
@@ -640,71 +329,26 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 }
 
 void
-hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample_cpumode,
-    struct fkey *out)
+hist_add_delivery(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
+    const struct fkey *chain, size_t n, size_t pos, size_t span)
 {
-	out->dso = f->dso;
-	out->why = f->why;
-	out->label = chain && f->dso == DSO_NONE && f->sym == SYM_NONE ?
-	    hist_unmapped_label(h, f, sample_cpumode) : 0;
-	out->node = hist_node_of(h, f, chain ? NODE_CHAIN : NODE_SELF, sample_cpumode, 0);
-	out->srcline = h->ks.want_src ? hist_srcline_of(h, f) : 0;
-	out->anode = h->o.paths_address && chain ? cpath_anode(h, f, out->node) : 0;
+	hist_add_keys(h, ev, src, period, chain, n);
+	if (h->rc.sample_ent != NULL && (span == SIZE_MAX || !h->o.offcpu_beside))
+		h->rc.sample_ent[pos] = h->rc.last_self;
+	hist_keep_row(h, pos, span, h->ps.last_row, period);
 }
 
 void
-hist_add(struct hist *h, const struct hist_sample *smp)
+hist_add_totals(struct hist *h, size_t pos, size_t span, uint32_t ev, uint64_t period,
+    uint32_t par)
 {
-	uint32_t ev;
-	struct fkey self;
-	struct key_src src;
-	uint8_t cm = smp->self->cpumode;
-
-	if (h->o.event >= 0 && smp->attr != h->o.event)
-		return;
-	memset(&src, 0, sizeof src);	/* no branch entry, no data address */
-	h->rc.no_rescope = true;	/* no index position: hist_rescope cannot place it */
-	/* The filter as the walk applies it (add_sample in hist_walk.c). */
-	if (!filter_sample_ok(h->o.filter, smp->time, smp->has_cpu, smp->cpu))
-		return;
-	ev = hist_event_of(h, smp->attr, smp->event_name);
-	src.par = smp->parallelism;
-	src.latency = smp->parallelism ? parallel_latency(smp->period, smp->parallelism) : 0;
-	if (h->o.filter != NULL &&
-	    (!filter_entry_ok(h->o.filter, smp->pid, smp->tid, smp->comm) ||
-	    !filter_par_ok(h->o.filter, smp->parallelism) ||
-	    !filter_frame_ok(h->o.filter, h->z, smp->self))) {
-		h->ev[ev].total_period += smp->period;
-		h->ev[ev].total_latency += src.latency;
-		h->ev[ev].nsamples++;
-		return;
-	}
-	hist_frame_key(h, smp->self, false, cm, &self);
-	if (smp->own_nodes && smp->self->sym == SYM_NONE) {
-		char buf[128];
-
-		self.node = hist_node_of(h, smp->self, NODE_SELF, cm, ev + 1);
-		hist_label_frame(h, smp->self, buf, sizeof buf);
-		self.label = hist_intern(h, buf) + 1;
-	}
-	GROW(h->wk.chain, h->wk.capchain, smp->nchain + 1);
-	for (size_t j = 0, lv = cm; j < smp->nchain; j++) {
-		/* the chain is callee first; perf's walk, in its order */
-		size_t i = h->o.chain_root_first ? smp->nchain - 1 - j : j;
-
-		lv = hist_chain_cpumode((uint8_t)lv, &smp->chain[i]);
-		hist_frame_key(h, &smp->chain[i], true, (uint8_t)lv, &h->wk.chain[i]);
-	}
-	src.comm = hist_intern(h, smp->comm ? smp->comm : "");
-	src.pid = smp->pid;
-	src.tid = smp->tid;
-	src.cpu = smp->cpu;
-	src.trace = 0;	/* a hist_sample carries no payload */
-	src.state = 0;
-	src.waker_comm = 0;
-	src.waker_tid = 0;
-	src.f = &self;
-	hist_add_keys(h, ev, &src, smp->period, h->wk.chain, smp->nchain);
+	h->ev[ev].total_period += period;
+	if (h->o.parallel != NULL)
+		h->ev[ev].total_latency += parallel_latency(period, par);
+	h->ev[ev].nsamples++;
+	if (h->rc.sample_row != NULL && ev >= 0xffff)
+		h->rc.no_rescope = true;
+	hist_keep_row(h, pos, span, ROW_TOTALS | (ev & 0xffff), period);
 }
 
 /* ---- results ---- */

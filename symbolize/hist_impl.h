@@ -3,12 +3,14 @@
  * symbolize/hist*.c, sortkey.c, callgraph.c, folded.c; nothing else
  * includes it).
  *
- *   hist.c        the histogram: construction, events, function nodes,
- *                 entries, crediting a sample (hist_add), rows
+ *   hist.c        the histogram: construction, entries, crediting a
+ *                 sample (hist_add_keys, hist_add), rows
  *   sortkey.c     the sort-key table (one entry per key) and its texts
  *   hist_ptree.c  perf's entry tree (children over inlined frames)
  *   callgraph.c   the call tree (comm first, for folded stacks)
  *   hist_walk.c   the session walk and its caches (hist_add_range)
+ *   hist_keys.c   strings, events, function nodes, frame keys; a walked
+ *                 sample named and credited (hist_take)
  *   hist_merge.c  merging hists, the split point, merged rows
  *   folded.c      folded stacks
  *   cpath.c       call paths and the trees built from them
@@ -223,6 +225,9 @@ struct hist_walk_state {
 	size_t			 capcs;
 	uint8_t			*lv;		/* and the cpumode of each one's level in no map */
 	size_t			 caplv;
+	bool			 chain_prepass;	/* its keys asked in caller order first */
+	uint32_t		*br;		/* branch mode: a sample's branch ends (hist_walk.c) */
+	size_t			 capbr;
 	/* the last chains of the last two address spaces (hist_walk.c chain_of) */
 	struct chain_memo {
 		int32_t		 pid;
@@ -589,7 +594,7 @@ uint32_t hist_mem_phys(struct hist *h, uint64_t phys, uint8_t cpumode);
 uint32_t hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time,
     uint8_t cpumode, uint32_t *lab);
 
-/* ---- hist.c ---- */
+/* ---- hist_keys.c: names ---- */
 
 /* perf's level letter of a sample's cpumode ('.', 'k', else 'H'). */
 char hist_mem_level(uint8_t cpumode);
@@ -624,7 +629,13 @@ uint32_t hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mo
  * cpumode; the walk starts from the sample's own).  Returns the cpumode
  * whose level f shows.
  */
-uint8_t hist_chain_cpumode(uint8_t lv, const struct frame *f);
+static inline uint8_t
+hist_chain_cpumode(uint8_t lv, const struct frame *f)
+{
+	if (f->dso == DSO_NONE)
+		return lv;
+	return f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+}
 /* The string id + 1 of the label of a callchain frame in no map at level cpumode. */
 uint32_t hist_unmapped_label(struct hist *h, const struct frame *f, uint8_t cpumode);
 /* Our string id of a frame's source line ("??:0" when unknown). */
@@ -632,6 +643,9 @@ uint32_t hist_srcline_of(struct hist *h, const struct frame *f);
 /* The keys a frame contributes. */
 void hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t sample_cpumode,
     struct fkey *out);
+
+/* ---- hist.c ---- */
+
 /* Count n failed frames of k (chain: callchain frames, else sample ips). */
 void hist_count_why(struct hist *h, const struct fkey *k, bool chain, uint64_t n);
 /* The entry keyed k, created (zero counts) on first use. */
@@ -639,6 +653,15 @@ struct hist_entry *hist_ent_get(struct hist *h, const struct hist_entry *k);
 /* Credit one sample whose frames are already reduced to keys. */
 void hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n);
+/*
+ * hist_add_keys for a delivery of the sample at index position pos (span:
+ * an off-CPU span's, or SIZE_MAX), then its row kept for the scope recount.
+ */
+void hist_add_delivery(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
+    const struct fkey *chain, size_t n, size_t pos, size_t span);
+/* A delivery a filter keeps in the totals only (parallelism par). */
+void hist_add_totals(struct hist *h, size_t pos, size_t span, uint32_t ev, uint64_t period,
+    uint32_t par);
 /* perf's row order: children (when shown), self, samples, then ix/iy. */
 int hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t ix,
     const struct hist_entry *y, uint32_t iy);
@@ -646,7 +669,43 @@ int hist_cmp_entries(const struct hist *h, const struct hist_entry *x, uint32_t 
 /* perf's Command column widths of the events, over the entries with samples. */
 void hist_comm_widths(struct hist *h);
 
-/* ---- hist_walk.c ---- */
+/* ---- hist_walk.c, hist_keys.c ---- */
+
+/* A sample with READ values is a sample per value delivered (core/sample_read.h). */
+#define READ_MAX	64
+
+/*
+ * A sample as the walk hands it to the keys (hist_take): what it delivers
+ * (events and periods), its values, its comm, its frames as frame cache
+ * ids; the keys stage names them, reduces the frames to keys and credits
+ * each delivery.  Its callchain is in h->wk.cs, h->wk.lv and h->wk.ips (the
+ * walk's chain_of), its branch ends in h->wk.br.
+ */
+struct walked {
+	const struct sample	*smp;
+	size_t			 pos;		/* its index position */
+	uint64_t		 period;
+	size_t			 nd;		/* deliveries */
+	struct read_delivery	 d[READ_MAX];
+	size_t			 sp[READ_MAX];	/* each one's off-CPU span, or SIZE_MAX */
+	struct key_src		 src;		/* its values; names and frames the keys' */
+	uint32_t		 comm;		/* the thread table's comm index, or NONE32 */
+	const char		*trace;		/* the trace key's payload text, or NULL */
+	uint32_t		 waker[READ_MAX];	/* a span's waker: comm index or NONE32 */
+	int32_t			 waker_tid[READ_MAX];
+	uint64_t		 waker_set;	/* bit k: delivery k has a waker */
+	bool			 kept;		/* false: in the totals only (a filter) */
+	bool			 branch_mode;	/* perf's branch mode: a row per branch entry */
+	uint8_t			 cpumode;
+	uint32_t		 self;		/* frame cache id of its ip, NONE32 (branch mode) */
+	uint32_t		 daddr;		/* memory mode: of its data address, or NONE32 */
+	size_t			 nchain;	/* its callchain's frames */
+	size_t			 nbranch;	/* branch mode: its branch entries */
+	struct fkey		 self_key, daddr_key;	/* the keys': of self, of daddr */
+};
+
+/* Credit a walked sample (hist_keys.c): the stage after the walk. */
+void hist_take(struct hist *h, struct walked *ws);
 
 /* Free the walk's frame caches, memos and scratch (made again should more samples come). */
 void hist_walk_drop(struct hist *h);
@@ -655,6 +714,9 @@ void hist_walk_drop(struct hist *h);
 
 /* Keep the period of the sample at index position pos (record_self with paths). */
 void hist_keep_period(struct hist *h, size_t pos, uint64_t period);
+/* The row of a delivery: the sample's at index position pos, or with
+ * offcpu_beside an off-CPU span's (span not SIZE_MAX). */
+void hist_keep_row(struct hist *h, size_t pos, size_t span, uint32_t row, uint64_t period);
 /* hist_add_keys credited entry id for the current sample (record_self with paths). */
 static inline void
 hist_credit(struct hist *h, uint32_t id)

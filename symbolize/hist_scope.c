@@ -23,6 +23,20 @@
  */
 
 void
+hist_keep_row(struct hist *h, size_t pos, size_t span, uint32_t row, uint64_t period)
+{
+	if (h->rc.sample_row == NULL)
+		return;
+	if (span != SIZE_MAX && h->o.offcpu_beside) {
+		if (h->rc.span_row != NULL)
+			h->rc.span_row[span] = row;	/* its period is the span's */
+		return;
+	}
+	h->rc.sample_row[pos] = row;
+	hist_keep_period(h, pos, period);
+}
+
+void
 hist_keep_period(struct hist *h, size_t pos, uint64_t period)
 {
 	size_t n = session_index(h->s)->n;

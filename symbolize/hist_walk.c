@@ -264,94 +264,20 @@ resolve(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint8_t cpumode
 	return id;
 }
 
-static void
-cached_key(struct hist *h, uint32_t ci, enum node_mode mode, uint8_t sample_cpumode,
-    struct fkey *out)
-{
-	struct fcache *c = &h->wk.fc[ci];
-	uint32_t *node = &c->node[mode];
-
-	if (*node == NONE32)
-		*node = hist_node_of(h, &c->f, mode, sample_cpumode, 0);
-	if (h->ks.want_src && c->srcline == NONE32)
-		c->srcline = hist_srcline_of(h, &c->f);
-	out->dso = c->f.dso;
-	out->node = *node;
-	out->srcline = h->ks.want_src ? c->srcline : 0;
-	out->why = c->f.why;
-	out->label = 0;
-	if (mode == NODE_CHAIN && c->f.dso == DSO_NONE && c->f.sym == SYM_NONE) {
-		/* its own label at the level it inherits (hist_chain_cpumode) */
-		bool k = sample_cpumode == PERF_RECORD_MISC_KERNEL;
-
-		if (c->lab[k] == 0) {
-			uint32_t l = hist_unmapped_label(h, &c->f, sample_cpumode);
-
-			c = &h->wk.fc[ci];
-			c->lab[k] = l;
-		}
-		out->label = c->lab[k];
-	}
-	out->anode = 0;
-	if (h->o.paths_address && mode == NODE_CHAIN) {
-		if (c->anode == NONE32)
-			c->anode = cpath_anode(h, &c->f, *node);
-		out->anode = h->wk.fc[ci].anode;
-	}
-}
-
 /*
- * The keys a callchain frame contributes: for a frame unwound from a
- * --call-graph dwarf stack, one per inline level (perf's append_inlines(),
- * asked once per cached address, in sample order as perf asks; perf's
- * entry tree asks in caller order first, see hist_add_range); else, or
- * without levels, the frame's own.  Appends to h->wk.chain[*k...]; returns the new
- * count.
+ * The comm of thread tid at time (perf's rules): its index in the thread
+ * table's comms, or NONE32 when the thread has none (the keys name it
+ * "swapper" or ":TID", hist_keys.c).
  */
-static size_t
-chain_keys(struct hist *h, uint32_t ci, bool unwound, uint8_t sample_cpumode, size_t k)
-{
-	struct fcache *c = &h->wk.fc[ci];
-
-	if (unwound && c->ninl == NONE32) {
-		struct frame lv[64];
-		size_t n = h->z ? symbolizer_inlines(h->z, &c->f, lv, sizeof lv / sizeof *lv) : 0;
-
-		if (n > sizeof lv / sizeof *lv)
-			n = sizeof lv / sizeof *lv;
-		GROW(h->wk.inl, h->wk.capinl, h->wk.ninl + n + 1);
-		for (size_t j = 0; j < n; j++)
-			hist_frame_key(h, &lv[j], true, sample_cpumode, &h->wk.inl[h->wk.ninl + j]);
-		c = &h->wk.fc[ci];
-		c->inl = (uint32_t)h->wk.ninl;
-		c->ninl = (uint32_t)n;
-		h->wk.ninl += n;
-	}
-	if (!unwound || c->ninl == 0) {
-		GROW(h->wk.chain, h->wk.capchain, k + 1);
-		cached_key(h, ci, NODE_CHAIN, sample_cpumode, &h->wk.chain[k]);
-		return k + 1;
-	}
-	GROW(h->wk.chain, h->wk.capchain, k + c->ninl);
-	memcpy(&h->wk.chain[k], &h->wk.inl[c->inl], c->ninl * sizeof *h->wk.chain);
-	return k + c->ninl;
-}
-
-/* Our string id for the comm of thread th at time (perf's rules). */
 static uint32_t
-comm_of(struct hist *h, int32_t tid, uint64_t time)
+comm_at(struct hist *h, int32_t tid, uint64_t time)
 {
 	const struct thread_table *t = session_threads(h->s);
 	uint32_t th = thread_table_find(t, tid, time);
 	struct tcomm *c;
-	char buf[32];
 
-	if (th == THREAD_NONE || t->v[th].first_comm == NONE32) {
-		if (tid == 0)
-			return hist_intern(h, "swapper");
-		snprintf(buf, sizeof buf, ":%" PRId32, tid);
-		return hist_intern(h, buf);
-	}
+	if (th == THREAD_NONE || t->v[th].first_comm == NONE32)
+		return NONE32;
 	if (th >= h->wk.captc) {
 		size_t old = h->wk.captc;
 
@@ -364,15 +290,7 @@ comm_of(struct hist *h, int32_t tid, uint64_t time)
 		c->ci = t->v[th].first_comm;
 	while (t->comms[c->ci].next != NONE32 && t->comms[t->comms[c->ci].next].time <= time)
 		c->ci = t->comms[c->ci].next;
-	if (c->ci >= h->wk.capcomm) {
-		size_t old = h->wk.capcomm;
-
-		GROW(h->wk.comm_id, h->wk.capcomm, (size_t)c->ci + 1);
-		memset(h->wk.comm_id + old, 0, (h->wk.capcomm - old) * sizeof *h->wk.comm_id);
-	}
-	if (h->wk.comm_id[c->ci] == 0)
-		h->wk.comm_id[c->ci] = hist_intern(h, strtab_get(&t->strs, t->comms[c->ci].name)) + 1;
-	return h->wk.comm_id[c->ci] - 1;
+	return c->ci;
 }
 
 /*
@@ -394,118 +312,8 @@ resolve_any(struct hist *h, int32_t pid, int32_t tid, uint64_t time, uint64_t ad
 	return c;
 }
 
-/* The key of a branch endpoint or data address: its own node (hist_edge_node). */
-static void
-edge_key(struct hist *h, uint32_t ci, uint64_t addr, bool daddr, uint8_t cpumode, struct fkey *out)
-{
-	struct frame f = h->wk.fc[ci].f;
-
-	f.ip = addr;	/* the cached frame's may be another address's */
-	memset(out, 0, sizeof *out);
-	out->dso = f.dso;
-	out->why = f.why;
-	if (!daddr && f.sym != SYM_NONE && h->wk.fc[ci].node[NODE_EDGE] != NONE32)
-		out->node = h->wk.fc[ci].node[NODE_EDGE];
-	else
-		out->node = hist_edge_node(h, &f, daddr, cpumode);
-	if (!daddr && f.sym != SYM_NONE)
-		h->wk.fc[ci].node[NODE_EDGE] = out->node;
-}
-
-/*
- * perf report's branch mode (the default when the recording has branch
- * stacks): every branch entry of a sample is a row of period 1, at the
- * branch target (resolved as user, then kernel address), labelled with
- * the sample's [k]/[.]; branch keys see its source and target as perf's
- * columns label them, and its cycles.
- */
-static void
-add_branches(struct hist *h, const struct sample *smp, uint32_t ev, struct key_src *src,
-    uint8_t cpumode, uint32_t *last_epoch)
-{
-	int32_t pid = src->pid, tid = src->tid;
-
-	for (uint64_t i = 0; i < smp->branch_nr; i++) {
-		struct branch_ent be = sample_branch(smp, i);
-		uint64_t from = be.from, to = be.to;
-		uint32_t c = resolve_any(h, pid, tid, smp->time, to, last_epoch);
-		struct fkey k, kf, kt;
-
-		brstat_add(&h->ks.brstat, be.flags, from, to);
-
-		cached_key(h, c, NODE_BRANCH, cpumode, &k);
-		src->f = &k;
-		if (h->ks.branch_keys) {
-			edge_key(h, c, to, false, cpumode, &kt);
-			c = resolve_any(h, pid, tid, smp->time, from, last_epoch);
-			edge_key(h, c, from, false, cpumode, &kf);
-			src->from = &kf;
-			src->to = &kt;
-			src->cycles = BRF_CYCLES(be.flags);
-		}
-		hist_add_keys(h, ev, src, 1, NULL, 0);
-	}
-	src->from = src->to = NULL;
-}
-
 #define HIST_DROP_STEP	(UINT64_C(64) << 20)
 #define HIST_DROP_SLACK	(UINT64_C(16) << 20)
-
-/* The row of a delivery: the sample's at index position i, or with
- * offcpu_beside an off-CPU span's (sp not SIZE_MAX: the span). */
-static void
-keep_row(struct hist *h, size_t i, size_t sp, uint32_t row, uint64_t period)
-{
-	if (h->rc.sample_row == NULL)
-		return;
-	if (sp != SIZE_MAX && h->o.offcpu_beside) {
-		if (h->rc.span_row != NULL)
-			h->rc.span_row[sp] = row;	/* its period is the span's */
-		return;
-	}
-	h->rc.sample_row[i] = row;
-	hist_keep_period(h, i, period);
-}
-
-/* A sample of event ev at index position i the filter keeps in the totals only. */
-static void
-totals_only(struct hist *h, size_t i, size_t sp, uint32_t ev, uint64_t period, uint32_t par)
-{
-	h->ev[ev].total_period += period;
-	if (h->o.parallel != NULL)
-		h->ev[ev].total_latency += parallel_latency(period, par);
-	h->ev[ev].nsamples++;
-	if (h->rc.sample_row != NULL && ev >= 0xffff)
-		h->rc.no_rescope = true;
-	keep_row(h, i, sp, ROW_TOTALS | (ev & 0xffff), period);
-}
-
-/*
- * perf report --mem-mode (add_sample makes a sample's period its WEIGHT,
- * 1 without one): with memory keys its data address (ADDR) is resolved
- * with the sample's cpumode, and its PHYS_ADDR's text and cache line key
- * made for the keys that want them.
- */
-static void
-mem_sample(struct hist *h, const struct sample *smp, struct key_src *src, uint8_t cpumode,
-    uint32_t *last_epoch, struct fkey *dk)
-{
-	uint32_t c;
-
-	if (!h->ks.mem_keys)
-		return;
-	c = resolve(h, src->pid, src->tid, smp->time, cpumode, smp->addr, last_epoch);
-	edge_key(h, c, smp->addr, true, cpumode, dk);
-	src->daddr = dk;
-	if (h->ks.keymask & HIST_KEEP(HIST_KEY_PHYS_DADDR))
-		src->phys_lab = hist_mem_phys(h, smp->phys_addr, cpumode);
-	if (h->ks.keymask & HIST_KEEP(HIST_KEY_DCACHELINE)) {
-		struct frame f = h->wk.fc[c].f;
-
-		f.ip = smp->addr;	/* the cached frame's may be another address's */
-		src->dcl = hist_mem_dcl(h, &f, src->pid, smp->time, cpumode, &src->dcl_lab);
-	}
-}
 
 /* The walk's state between samples. */
 struct walk {
@@ -641,6 +449,17 @@ chain_ips(struct hist *h, const struct sample *smp, uint16_t misc, struct chain_
 	return n;
 }
 
+/* Room for a chain of n frames in h->wk.cs and h->wk.lv. */
+static void
+chain_room(struct hist *h, size_t n)
+{
+	if (n > h->wk.capcs) {
+		h->wk.capcs = n;
+		h->wk.cs = xreallocarray(h->wk.cs, h->wk.capcs, sizeof *h->wk.cs);
+	}
+	GROW(h->wk.lv, h->wk.caplv, n + 1);
+}
+
 /*
  * The level each of the n frames of h->wk.cs takes where it is in no map
  * (hist_chain_cpumode), into h->wk.lv: perf's walk goes from the sample's own
@@ -651,7 +470,6 @@ chain_levels(struct hist *h, size_t n, uint8_t cpumode)
 {
 	uint8_t lv = cpumode;
 
-	GROW(h->wk.lv, h->wk.caplv, n + 1);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = h->o.chain_root_first ? n - 1 - j : j;
 
@@ -662,38 +480,29 @@ chain_levels(struct hist *h, size_t n, uint8_t cpumode)
 
 /*
  * perf's callchain walk of a sample (callee order), unwinding included:
- * the keys of its frames into h->wk.chain.  Returns their count.
+ * its frames into h->wk.cs (frame cache ids), h->wk.lv (their levels) and
+ * h->wk.ips (whether unwound).  Returns their count.
  */
 static size_t
 chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_t misc, int32_t pid,
     int32_t tid, uint8_t cpumode)
 {
-	size_t want = smp->callchain_nr + 256, n, nips;
+	size_t want = smp->callchain_nr + 256, n;
 
 	if (want > h->wk.capips) {
 		h->wk.ips = xreallocarray(h->wk.ips, want, sizeof *h->wk.ips);
 		h->wk.capips = want;
 	}
 	n = chain_ips(h, smp, misc, h->wk.ips, want);
-	GROW(h->wk.chain, h->wk.capchain, n + 1);
-	if (n > h->wk.capcs) {
-		h->wk.capcs = n;
-		h->wk.cs = xreallocarray(h->wk.cs, h->wk.capcs, sizeof *h->wk.cs);
-	}
+	chain_room(h, n);
 	resolve_chain(h, w, n, pid, tid, smp->time);
-	nips = n;
-	n = 0;
-	chain_levels(h, nips, cpumode);
+	chain_levels(h, n, cpumode);
 	/*
 	 * perf, with --children or -g caller, walks the chain in caller order
 	 * and asks for inline levels as it goes, and its answers depend on the
-	 * order of first questions.
+	 * order of first questions (the keys ask in that order first).
 	 */
-	if (h->ptr.ptree || h->o.caller_order)
-		for (size_t j = nips; j-- > 0;)
-			(void)chain_keys(h, h->wk.cs[j], h->wk.ips[j].unwound, h->wk.lv[j], 0);
-	for (size_t j = 0; j < nips; j++)
-		n = chain_keys(h, h->wk.cs[j], h->wk.ips[j].unwound, h->wk.lv[j], n);
+	h->wk.chain_prepass = h->ptr.ptree || h->o.caller_order;
 	return n;
 }
 
@@ -729,8 +538,8 @@ lbr_history_of(struct hist *h, struct walk *w, const struct sample *smp, uint16_
 
 /*
  * perf's --branch-history chain of a sample (symbolize/brhist.h): its
- * branch frames and the part of its callchain perf keeps, as keys into
- * h->wk.chain, innermost first (for caller order the reverse of perf's
+ * branch frames and the part of its callchain perf keeps, as frames into
+ * h->wk.cs (chain_of's), innermost first (for caller order the reverse of perf's
  * cursor, which the path tree reads root first), and what each frame
  * carried into h->ps.chbr beside them.  Returns their count.
  */
@@ -777,23 +586,18 @@ brhist_chain_of(struct hist *h, struct walk *w, const struct sample *smp, uint16
 	}
 	for (size_t j = 0; j < nc; j++)
 		h->ps.chbr[caller ? j : nb + j] = (struct brh_frame){ .kind = BRH_CHAIN };
-	GROW(h->wk.chain, h->wk.capchain, n + 1);
-	if (n > h->wk.capcs) {
-		h->wk.capcs = n;
-		h->wk.cs = xreallocarray(h->wk.cs, h->wk.capcs, sizeof *h->wk.cs);
-	}
+	chain_room(h, n);
 	h->ps.nchbr = n;
 	resolve_chain(h, w, n, pid, tid, smp->time);
-	for (size_t j = 0; j < n; j++)
-		(void)chain_keys(h, h->wk.cs[j], false, cpumode, j);
+	memset(h->wk.lv, cpumode, n);
 	return n;
 }
 
 /*
  * The chain perf report gives a sample without one in a trace session
- * (its thread's stack, from the trace: symbolize/chainsrc.h), as keys into
- * h->wk.chain: in a hist that keeps paths and not children, as the trace's
- * own samples get theirs.  Returns their count.
+ * (its thread's stack, from the trace: symbolize/chainsrc.h), as frames
+ * into h->wk.cs (chain_of's): in a hist that keeps paths and not children,
+ * as the trace's own samples get theirs.  Returns their count.
  */
 static size_t
 trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *smp, int32_t pid,
@@ -804,13 +608,18 @@ trace_chain_of(struct hist *h, struct walk *w, size_t i, const struct sample *sm
 
 	if (h->o.max_stack != 0 && n > h->o.max_stack)
 		n = h->o.max_stack;
-	GROW(h->wk.chain, h->wk.capchain, n + 1);
-	for (size_t j = 0; j < n; j++) {
-		uint32_t c = resolve(h, pid, tid, smp->time, h->wk.trace_src->cpumode(ips[j]), ips[j],
-		    &w->last_epoch);
-
-		cached_key(h, c, NODE_CHAIN, cpumode, &h->wk.chain[j]);
+	chain_room(h, n);
+	if (n > h->wk.capips) {
+		h->wk.ips = xreallocarray(h->wk.ips, n, sizeof *h->wk.ips);
+		h->wk.capips = n;
 	}
+	for (size_t j = 0; j < n; j++) {
+		uint8_t cm = h->wk.trace_src->cpumode(ips[j]);
+
+		h->wk.ips[j] = (struct chain_ip){ ips[j], cm, false };
+		h->wk.cs[j] = resolve(h, pid, tid, smp->time, cm, ips[j], &w->last_epoch);
+	}
+	memset(h->wk.lv, cpumode, n);
 	return n;
 }
 
@@ -820,23 +629,6 @@ static int
 offcpu_attr(const struct session *s)
 {
 	return (int)session_attrs(s)->n + 64;
-}
-
-/* An off-CPU span's waker into src (the waker key's: else none). */
-static void
-waker_of(struct hist *h, size_t span, struct key_src *src)
-{
-	uint64_t pos = span != SIZE_MAX ? h->o.offcpu->v[span].waker : OFFCPU_NO_WAKER;
-	const struct rec_index *ix = session_index(h->s);
-	struct ent_who w;
-
-	src->waker_comm = 0;
-	src->waker_tid = 0;
-	if (!(h->ks.keymask & HIST_KEEP(HIST_KEY_WAKER)) || pos >= ix->n)
-		return;
-	w = session_ent_who(h->s, (size_t)pos);
-	src->waker_tid = w.tid;
-	src->waker_comm = comm_of(h, w.tid, index_ent(ix, (size_t)pos)->time) + 1;
 }
 
 /* hist_opts.offcpu: how many spans the sample at index position i is the
@@ -868,9 +660,6 @@ par_at(const struct hist *h, struct walk *w, size_t i)
 	return parallel_clamp(p, w->pstep > 0 ? p->v[w->pstep - 1].count : 1);
 }
 
-/* A sample with READ values is a sample per value delivered (core/sample_read.h). */
-#define READ_MAX	64
-
 /* The off-CPU spans of the sample after the k deliveries in d: their
  * deliveries, sp[] their spans.  The new count. */
 static size_t
@@ -896,8 +685,6 @@ deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t pe
 {
 	size_t n, k = 0;
 
-	for (size_t j = 0; j < READ_MAX; j++)
-		sp[j] = SIZE_MAX;
 	if (h->o.offcpu != NULL && !h->o.offcpu_beside)
 		return span_deliveries(h, w, smp, d, sp, 0);
 	if (!(w->reads && (smp->sample_type & PERF_SAMPLE_READ))) {
@@ -914,47 +701,130 @@ deliveries(struct hist *h, struct walk *w, const struct sample *smp, uint64_t pe
 	/* perf's offcpu-time samples are the off-CPU event's: not twice */
 	if (h->o.offcpu != NULL && w->nspan > 0 && (h->o.offcpu->v[w->span].flags & OFFCPU_BPF))
 		k = 0;
+	for (size_t j = 0; j < k; j++)
+		sp[j] = SIZE_MAX;
 	return h->o.offcpu != NULL ? span_deliveries(h, w, smp, d, sp, k) : k;
 }
 
 /* The trace key's value of a sample: its payload's text as perf script
- * prints it (string id + 1), 0 for a sample of another type of event (perf's
- * "N/A") or when the key is not asked for. */
-static uint32_t
+ * prints it (valid until the next), NULL for a sample of another type of
+ * event (perf's "N/A") or when the key is not asked for. */
+static const char *
 trace_of(struct hist *h, const struct sample *smp)
 {
 	const struct attr_table *at = session_attrs(h->s);
-	const char *text;
 
 	if ((h->ks.keymask & HIST_KEEP(HIST_KEY_TRACE)) == 0 || smp->attr < 0 ||
 	    (size_t)smp->attr >= at->n || at->v[smp->attr].attr.type != PERF_TYPE_TRACEPOINT ||
 	    (smp->sample_type & PERF_SAMPLE_RAW) == 0)
-		return 0;
+		return NULL;
 	if (!h->wk.tp_tried) {
 		h->wk.tp = tpevent_new(h->s);
 		h->wk.tp_tried = true;
 	}
-	text = h->wk.tp != NULL ? tpevent_text(h->wk.tp, at->v[smp->attr].attr.config, smp->raw,
+	return h->wk.tp != NULL ? tpevent_text(h->wk.tp, at->v[smp->attr].attr.config, smp->raw,
 	    smp->raw_size, smp->cpu, NULL) : "[no tracing data]";
-	return hist_intern(h, text) + 1;
+}
+
+/* A sample's comm and, for the trace key, its payload's text, into ws. */
+static void
+sample_names(struct hist *h, const struct sample *smp, struct walked *ws)
+{
+	ws->comm = comm_at(h, ws->src.tid, smp->time);
+	ws->trace = trace_of(h, smp);
+	for (size_t k = 0; k < ws->nd && (h->ks.keymask & HIST_KEEP(HIST_KEY_WAKER)); k++) {
+		uint64_t pos = ws->sp[k] != SIZE_MAX ? h->o.offcpu->v[ws->sp[k]].waker : OFFCPU_NO_WAKER;
+		const struct rec_index *ix = session_index(h->s);
+
+		ws->waker[k] = NONE32;
+		ws->waker_tid[k] = 0;
+		if (pos < ix->n) {
+			struct ent_who who = session_ent_who(h->s, (size_t)pos);
+
+			ws->waker_tid[k] = who.tid;
+			ws->waker[k] = comm_at(h, who.tid, index_ent(ix, (size_t)pos)->time);
+			ws->waker_set |= (uint64_t)1 << k;
+		}
+	}
+}
+
+/* perf's --comms/--pid/--tid/--parallelism: whether the filter keeps the sample's rows. */
+static bool
+entry_kept(struct hist *h, const struct walked *ws)
+{
+	const struct thread_table *t = session_threads(h->s);
+	char buf[32];
+	const char *comm;
+
+	if (h->o.filter == NULL)
+		return true;
+	if (ws->comm != NONE32) {
+		comm = strtab_get(&t->strs, t->comms[ws->comm].name);
+	} else if (ws->src.tid == 0) {
+		comm = "swapper";
+	} else {
+		snprintf(buf, sizeof buf, ":%" PRId32, ws->src.tid);
+		comm = buf;
+	}
+	return filter_entry_ok(h->o.filter, ws->src.pid, ws->src.tid, comm) &&
+	    filter_par_ok(h->o.filter, ws->src.par);
 }
 
 /*
- * Add the sample at index position i, record r.  Returns 1 if added, 0 if
- * left out, -1 if undecodable.
+ * The frames of a sample's callchain (perf's walk of it, a --branch-history
+ * chain, or a trace session's stack) into h->wk.cs, h->wk.lv and h->wk.ips
+ * (chain_of's), and whether the keys are asked in caller order first
+ * (h->wk.chain_prepass).  Their count.
+ */
+static size_t
+sample_chain(struct hist *h, struct walk *w, size_t i, const struct sample *smp, uint16_t misc,
+    const struct walked *ws)
+{
+	bool chains = h->o.children || h->o.callgraph || h->o.paths;
+
+	h->wk.chain_prepass = false;
+	if (chains && h->o.branch_history && h->z != NULL)
+		return brhist_chain_of(h, w, smp, misc, ws->src.pid, ws->src.tid, ws->cpumode);
+	if (chains && symbolizer_has_chain(smp) && h->z != NULL)
+		return chain_of(h, w, smp, misc, ws->src.pid, ws->src.tid, ws->cpumode);
+	if (h->wk.trace_chains != NULL)
+		return trace_chain_of(h, w, i, smp, ws->src.pid, ws->src.tid, ws->cpumode);
+	return 0;
+}
+
+/*
+ * perf report's branch mode: each branch entry's target, and with branch
+ * keys its source, resolved as perf resolves branch entries (resolve_any),
+ * into h->wk.br (target, source or NONE32).  Their count.
+ */
+static size_t
+branch_ends(struct hist *h, const struct sample *smp, const struct key_src *src,
+    uint32_t *last_epoch)
+{
+	GROW(h->wk.br, h->wk.capbr, 2 * smp->branch_nr + 2);
+	for (uint64_t i = 0; i < smp->branch_nr; i++) {
+		struct branch_ent be = sample_branch(smp, i);
+
+		h->wk.br[2 * i] = resolve_any(h, src->pid, src->tid, smp->time, be.to, last_epoch);
+		h->wk.br[2 * i + 1] = h->ks.branch_keys ?
+		    resolve_any(h, src->pid, src->tid, smp->time, be.from, last_epoch) : NONE32;
+	}
+	return smp->branch_nr;
+}
+
+/*
+ * Add the sample at index position i, record r: decoded, its deliveries
+ * (events and periods), its values and frames resolved (frame cache ids)
+ * into a struct walked, handed to the keys (hist_take, hist_keys.c).
+ * Returns 1 if added, 0 if left out, -1 if undecodable.
  */
 static int
 add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 {
 	const struct session *s = h->s;
 	struct sample smp;
-	struct key_src src;
-	struct fkey sk, dk;
-	struct read_delivery d[READ_MAX];
-	uint8_t cpumode;
-	uint64_t period;
-	uint32_t ev[READ_MAX], self = 0;
-	size_t n = 0, nd, sp[READ_MAX];
+	struct walked ws;
+	struct key_src *src = &ws.src;
 	unsigned fl;
 	bool embedded;
 
@@ -970,97 +840,67 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu))
 		return w->reads ? read_skip(s, &h->wk.rs, &smp) : 0;	/* as perf: values taken in */
-	period = smp.period;
+	/* not the whole struct: its arrays are filled as far as they are used */
+	memset(&ws.src, 0, sizeof ws.src);
+	ws.waker_set = 0;
+	ws.daddr = NONE32;
+	ws.nchain = ws.nbranch = 0;
+	ws.smp = &smp;
+	ws.pos = i;
+	ws.period = smp.period;
 	/* A sample whose id names no event (attr -1) was decoded with the
 	 * layout of attr 0 (record.c), its default period is attr 0's. */
 	if (!(smp.sample_type & PERF_SAMPLE_PERIOD))
-		period = session_attrs(s)->v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
-	if ((nd = deliveries(h, w, &smp, period, d, sp)) == 0)
+		ws.period = session_attrs(s)->v[smp.attr >= 0 ? smp.attr : 0].attr.sample_period;
+	if ((ws.nd = deliveries(h, w, &smp, ws.period, ws.d, ws.sp)) == 0)
 		return 0;
-	for (size_t k = 0; k < nd && h->o.mem_mode; k++)
-		d[k].period = smp.weight != 0 ? smp.weight : 1;
-	src.pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
-	src.tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
-	src.cpu = smp.cpu;
-	src.from = src.to = src.daddr = NULL;
-	src.cycles = 0;
-	src.data_src = smp.data_src;
-	src.page_size = smp.data_page_size;
+	for (size_t k = 0; k < ws.nd && h->o.mem_mode; k++)
+		ws.d[k].period = smp.weight != 0 ? smp.weight : 1;
+	src->pid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.pid : -1;
+	src->tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
+	src->cpu = smp.cpu;
+	src->data_src = smp.data_src;
+	src->page_size = smp.data_page_size;
 	/* the weights are keys in any mode (perf's common keys): not of a head only */
-	src.weight = w->head_only ? 0 : smp.weight;
-	src.ins_lat = !w->head_only && (smp.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ?
+	src->weight = w->head_only ? 0 : smp.weight;
+	src->ins_lat = !w->head_only && (smp.sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ?
 	    smp.weight_var2 : 0;
-	src.phys = w->head_only ? 0 : smp.phys_addr;
-	src.phys_lab = src.dcl = src.dcl_lab = 0;
-	if (src.pid != w->last_pid) {
-		w->last_epoch = *epoch_slot(h, src.pid);
-		w->last_pid = src.pid;
+	src->phys = w->head_only ? 0 : smp.phys_addr;
+	if (src->pid != w->last_pid) {
+		w->last_epoch = *epoch_slot(h, src->pid);
+		w->last_pid = src->pid;
 	}
 	if (w->branch_mode && smp.branch == NULL)
 		return 0;	/* as perf: no branch stack, no rows */
-	cpumode = embedded ? PERF_RECORD_MISC_USER : r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	for (size_t k = 0; k < nd; k++)
-		ev[k] = hist_event_of(h, d[k].attr, sp[k] != SIZE_MAX ? OFFCPU_EVENT_NAME :
-		    session_attr_name(s, d[k].attr));
-	src.comm = comm_of(h, src.tid, smp.time);
-	src.trace = trace_of(h, &smp);
-	src.state = 0;
-	src.waker_comm = 0;
-	src.waker_tid = 0;
-	src.par = par_at(h, w, i);
-	src.latency = 0;
-	if (h->o.filter != NULL &&
-	    (!filter_entry_ok(h->o.filter, src.pid, src.tid, hist_str(h, src.comm)) ||
-	    !filter_par_ok(h->o.filter, src.par))) {
-		/* perf's --comms/--pid/--tid/--parallelism: out of the rows, in the totals */
-		for (size_t k = 0; k < nd; k++)
-			totals_only(h, i, sp[k], ev[k], d[k].period, src.par);
-		return 0;
-	}
-	if (!w->branch_mode || filter_has_frame(h->o.filter)) {
+	ws.cpumode = embedded ? PERF_RECORD_MISC_USER : r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	sample_names(h, &smp, &ws);
+	src->par = par_at(h, w, i);
+	ws.kept = entry_kept(h, &ws);
+	ws.self = NONE32;
+	if (ws.kept && (!w->branch_mode || filter_has_frame(h->o.filter))) {
 		struct frame sf;
 
-		self = resolve(h, src.pid, src.tid, smp.time, cpumode, smp.ip, &w->last_epoch);
-		sf = h->wk.fc[self].f;
+		ws.self = resolve(h, src->pid, src->tid, smp.time, ws.cpumode, smp.ip, &w->last_epoch);
+		sf = h->wk.fc[ws.self].f;
 		sf.ip = smp.ip;	/* the cached frame's may be another process's */
-		if (!filter_frame_ok(h->o.filter, h->z, &sf)) {
-			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
-			for (size_t k = 0; k < nd; k++)
-				totals_only(h, i, sp[k], ev[k], d[k].period, src.par);
-			return 0;
-		}
+		/* perf's --dsos/--symbols, by the sample's own address: as --comms */
+		ws.kept = filter_frame_ok(h->o.filter, h->z, &sf);
 	}
-	if (w->branch_mode) {
+	ws.branch_mode = w->branch_mode;
+	if (ws.kept && w->branch_mode) {
 		h->rc.no_rescope = true;	/* a row per branch: not one per sample */
-		for (size_t k = 0; k < nd; k++)
-			add_branches(h, &smp, ev[k], &src, cpumode, &w->last_epoch);
-		return 1;
+		ws.nbranch = branch_ends(h, &smp, src, &w->last_epoch);
+	} else if (ws.kept) {
+		if (h->o.mem_mode && h->ks.mem_keys)
+			ws.daddr = resolve(h, src->pid, src->tid, smp.time, ws.cpumode, smp.addr,
+			    &w->last_epoch);
+		ws.nchain = sample_chain(h, w, i, &smp, r->misc, &ws);
 	}
-	cached_key(h, self, NODE_SELF, cpumode, &sk);
-	if (h->o.mem_mode)
-		mem_sample(h, &smp, &src, cpumode, &w->last_epoch, &dk);
-	if ((h->o.children || h->o.callgraph || h->o.paths) && h->o.branch_history &&
-	    h->z != NULL)
-		n = brhist_chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
-	else if ((h->o.children || h->o.callgraph || h->o.paths) && symbolizer_has_chain(&smp) &&
-	    h->z != NULL)
-		n = chain_of(h, w, &smp, r->misc, src.pid, src.tid, cpumode);
-	else if (h->wk.trace_chains != NULL)
-		n = trace_chain_of(h, w, i, &smp, src.pid, src.tid, cpumode);
-	src.f = &sk;
-	for (size_t k = 0; k < nd; k++) {
-		/* an off-CPU span's state: its key (the state sort key) */
-		src.state = sp[k] != SIZE_MAX ? h->o.offcpu->v[sp[k]].state + 1 : 0;
-		waker_of(h, sp[k], &src);
-		if (h->o.parallel != NULL)
-			src.latency = parallel_latency(d[k].period, src.par);
-		hist_add_keys(h, ev[k], &src, d[k].period, h->wk.chain, n);
-		if (h->rc.sample_ent != NULL && (sp[k] == SIZE_MAX || !h->o.offcpu_beside))
-			h->rc.sample_ent[i] = h->rc.last_self;
-		keep_row(h, i, sp[k], h->ps.last_row, d[k].period);
-	}
+	hist_take(h, &ws);
+	if (!ws.kept)
+		return 0;
 	/* the spans in its place: a sample added per span */
-	return h->o.offcpu != NULL && !h->o.offcpu_beside ? (int)nd : 1;
+	return w->branch_mode || h->o.offcpu == NULL || h->o.offcpu_beside ? 1 : (int)ws.nd;
 }
 
 void
@@ -1087,6 +927,9 @@ hist_walk_drop(struct hist *h)
 	free(h->wk.lv);
 	h->wk.lv = NULL;
 	h->wk.caplv = 0;
+	free(h->wk.br);
+	h->wk.br = NULL;
+	h->wk.capbr = 0;
 	for (int i = 0; i < 2; i++) {
 		free(h->wk.cmemo[i].ip);
 		free(h->wk.cmemo[i].cpumode);

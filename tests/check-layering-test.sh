@@ -58,6 +58,50 @@ cat >"$clean/symbolize/hist_impl.h" <<'EOF'
 EOF
 cat >"$clean/symbolize/hist.c" <<'EOF'
 #include "symbolize/hist_impl.h"
+void
+hist_add_keys(int x)
+{
+	(void)hist_intern(x);	/* the string table: a service */
+}
+void
+hist_finish(int x)
+{
+	(void)x;
+}
+EOF
+# The stages of the path of a sample: the walk, the keys, the entries.
+cat >"$clean/symbolize/hist_walk.c" <<'EOF'
+#include "symbolize/hist_impl.h"
+static void
+walk(int x)
+{
+	hist_take(x);	/* hist_event_of() named in a comment is no call */
+}
+void
+hist_walk_drop(void)
+{
+}
+EOF
+cat >"$clean/symbolize/hist_keys.c" <<'EOF'
+#include "symbolize/hist_impl.h"
+int
+hist_intern(int x)
+{
+	return x;
+}
+int
+hist_event_of(int a)
+{
+	return a;
+}
+void
+hist_take(int x)
+{
+	/*
+	 * hist_finish() in a comment
+	 */
+	hist_add_keys(hist_event_of(x));
+}
 EOF
 cat >"$clean/tui/cmd/cmd.h" <<'EOF'
 #include "symbolize/s.h"
@@ -198,6 +242,29 @@ grep -qF "layering: the index array outside core/: tui/pane/p.c:" <<<"$out" ||
 	fail "index array: the line not named"
 grep -qF "layering: code outside core/ reads the index through index_ent: 1 violation(s)" <<<"$out" ||
 	fail "index array: not counted"
+
+# A call against the path of a sample: said with its line, and the check fails.
+# against NAME FILE 'LINE' CALLEE
+against()
+{
+	local name=$1 file=$2 text=$3 callee=$4 dir out rc=0 nline
+	cases=$((cases + 1))
+	dir=$tmp/path-$cases
+	cp -a "$clean" "$dir"
+	printf '%s\n' "$text" >>"$dir/$file"
+	nline=$(wc -l <"$dir/$file")
+	out=$("$check" "$dir" 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] || fail "$name: exit $rc, want 1"
+	grep -qF "layering: $file:$nline: calls $callee() of " <<<"$out" ||
+		fail "$name: $file:$nline not named in: $(grep 'path of a sample' <<<"$out" | head -n 2)"
+	grep -qF "layering: the path of a sample goes one way: 1 violation(s)" <<<"$out" ||
+		fail "$name: not counted once"
+}
+against "walk names an event" symbolize/hist_walk.c 'static int w2(void) { return hist_event_of(1); }' hist_event_of
+against "walk credits an entry" symbolize/hist_walk.c 'static void w3(void) { hist_add_keys(1); }' hist_add_keys
+against "keys finish the hist" symbolize/hist_keys.c 'static void k2(void) { hist_finish(1); }' hist_finish
+against "keys call the walk" symbolize/hist_keys.c 'static void k3(void) { hist_walk_drop(); }' hist_walk_drop
+against "entries name an event" symbolize/hist.c 'static int h2(void) { return hist_event_of(1); }' hist_event_of
 
 echo "check-layering-test: $cases cases, $failures failed"
 [ "$failures" -eq 0 ]

@@ -16,7 +16,13 @@
 #   - code outside core/ reads the record index through index_ent(), never
 #     its array (ix->v, session_index(...)->v);
 #   - tui/main.c is not a source of any library in Makefile.am (the tests
-#     link the libraries and Criterion brings its own main).
+#     link the libraries and Criterion brings its own main);
+#   - the path of a sample (docs/architecture.md) goes one way: the walk
+#     (symbolize/hist_walk.c) calls the keys and the entries (hist_keys.c,
+#     hist.c) only through hist_take, the keys call the entries only through
+#     hist_add_keys, hist_add_delivery and hist_add_totals and never the
+#     walk, and the entries call neither back but for the string table
+#     (hist_intern, hist_str) and the walk's teardown (hist_walk_drop).
 # An include is resolved as the compiler does: "x.h" next to the including
 # file first, then from the top of the tree (-I$(top_srcdir)); one that
 # names no file of the tree is judged by its text (a system header).
@@ -197,6 +203,47 @@ END {
 }
 ' || status=$?
 status=${status:-0}
+
+# The path of a sample: CALLER may call, of the functions FILE defines
+# (at the start of a line), only those listed.
+defined() { grep -oE '^[a-z_0-9]+\(' "$1" | tr -d '(' | sort -u; }
+one_way()
+{
+	local caller=$1 file=$2 allowed=$3 names
+	[ -f "$caller" ] && [ -f "$file" ] || return 0
+	names=$(defined "$file" | grep -vxE "${allowed:-^$}" | paste -sd' ' -)
+	[ -n "$names" ] || return 0
+	awk -v names="$names" -v caller="$caller" -v file="$file" '
+	BEGIN { n = split(names, v, " "); for (i = 1; i <= n; i++) want[v[i]] = 1 }
+	{
+		line = $0
+		# comments out (they may name anything)
+		if (incom) { if (sub(/^.*\*\//, "", line)) incom = 0; else next }
+		gsub(/\/\*([^*]|\*[^\/])*\*\//, "", line)
+		if (sub(/\/\*.*$/, "", line)) incom = 1
+		while (match(line, /[a-z_0-9]+\(/)) {
+			name = substr(line, RSTART, RLENGTH - 1)
+			if (name in want)
+				printf "layering: %s:%d: calls %s() of %s against the path of a sample\n", caller, FNR, name, file
+			line = substr(line, RSTART + RLENGTH)
+		}
+	}' "$caller"
+}
+paths=$( {
+	one_way symbolize/hist_walk.c symbolize/hist_keys.c 'hist_take'
+	one_way symbolize/hist_walk.c symbolize/hist.c ''
+	one_way symbolize/hist_keys.c symbolize/hist.c 'hist_add_keys|hist_add_delivery|hist_add_totals'
+	one_way symbolize/hist_keys.c symbolize/hist_walk.c ''
+	one_way symbolize/hist.c symbolize/hist_keys.c 'hist_intern|hist_str'
+	one_way symbolize/hist.c symbolize/hist_walk.c 'hist_walk_drop'
+} )
+if [ -n "$paths" ]; then
+	printf '%s\n' "$paths"
+	echo "layering: the path of a sample goes one way: $(printf '%s\n' "$paths" | wc -l) violation(s)"
+	status=1
+else
+	echo "layering: the path of a sample goes one way: ok"
+fi
 
 # The index's array outside core/: only index_ent() reads it.
 arr=$(grep -rnE --include='*.c' --include='*.h' '(\<ix|session_index\([^)]*\))->(v|lv|who)\>' \
