@@ -34,10 +34,20 @@ sym_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Whether t is in sym_cmp's order already (kallsyms is, by address). */
+static bool
+sorted(const struct symtab *t)
+{
+	for (size_t i = 1; i < t->n; i++)
+		if (sym_cmp(&t->v[i - 1], &t->v[i]) > 0)
+			return false;
+	return true;
+}
+
 void
 symtab_sort(struct symtab *t)
 {
-	if (t->n > 1)
+	if (t->n > 1 && !sorted(t))
 		qsort(t->v, t->n, sizeof *t->v, sym_cmp);
 	for (size_t i = 0; i < t->n; i++)
 		t->v[i].seq = (uint32_t)i;

@@ -86,6 +86,40 @@ Test(kallsyms, parse_and_fixup)
 	free(path);
 }
 
+/*
+ * Addresses of any case and length up to 16 digits; a line with 17 digits,
+ * a sign, a 0x prefix or leading blanks is no symbol; lines out of address
+ * order are sorted (an ordered file is taken as it is).
+ */
+Test(kallsyms, addresses_and_order)
+{
+	static const char text[] =
+	    "FFFFFFFF81000200 T upper\n"
+	    "ffffffff81000100 T lower_first\n"
+	    "1000 t short_addr\n"
+	    "1ffffffff81000300 T seventeen_digits\n"
+	    "0xffffffff81000400 T prefixed\n"
+	    " ffffffff81000500 T blank_led\n"
+	    "-1 T negative\n"
+	    "ffffffff81000600 T last\n";
+	char *path = tmp_write("kallsyms", text, sizeof text - 1);
+	struct symtab t = { 0 };
+	struct strtab s = { 0 };
+
+	cr_assert_eq(kallsyms_load(path, &t, &s, NULL), 4);
+	cr_assert_eq(t.n, 4);
+	cr_expect_eq(t.v[0].start, 0x1000);
+	cr_expect_str_eq(strtab_get(&s, t.v[1].name), "lower_first");
+	cr_expect_str_eq(strtab_get(&s, t.v[2].name), "upper");
+	cr_expect_eq(t.v[2].start, 0xffffffff81000200);
+	cr_expect_eq(t.v[2].end, 0xffffffff81000600, "up to the next kept symbol");
+	cr_expect_str_eq(strtab_get(&s, t.v[3].name), "last");
+	symtab_free(&t);
+	strtab_free(&s);
+	unlink(path);
+	free(path);
+}
+
 /* The name of the symbol of t holding addr ("" if none). */
 static const char *
 name_at(const struct symtab *t, const struct strtab *s, uint64_t addr)
