@@ -87,6 +87,11 @@ char *xstrndup(const char *s, size_t n);
 
 /* Grow *v (of *cap elements of size sz) to hold at least need elements. */
 void grow_array(void **v, size_t *cap, size_t need, size_t sz);
-#define GROW(vec, capv, need) grow_array((void **)&(vec), &(capv), (need), sizeof(*(vec)))
+#define GROW(vec, capv, need)                                                          \
+	do {                                                                           \
+		size_t grow_need_ = (need);	/* the room is there most often: no call */ \
+		if (grow_need_ > (capv))                                               \
+			grow_array((void **)&(vec), &(capv), grow_need_, sizeof(*(vec))); \
+	} while (0)
 
 #endif
