@@ -162,7 +162,6 @@ struct cp_index {
 /* Per-thread comm cursor (samples come in time order). */
 struct tcomm {
 	uint32_t	ci;		/* current comm_ev index, NONE32 if none */
-	uint32_t	id;		/* our string id for it */
 };
 
 struct pid_epoch {
