@@ -81,6 +81,28 @@ event_root(struct hist *h, uint32_t ev)
 	return h->ps.cp_root[ev];
 }
 
+void
+cpath_adopt(struct hist *h)
+{
+	hmap_reserve(&h->ps.cp_tab, h->ps.ncp);
+	hmap_reserve(&h->ps.cprow_tab, h->ps.ncprow);
+	for (size_t i = 0; i < h->ps.ncp; i++) {
+		const struct cp_bnode *b = &h->ps.cp[i];
+
+		if (b->parent == NONE32 && b->func >= h->ps.capcp_root) {
+			size_t old = h->ps.capcp_root;
+
+			GROW(h->ps.cp_root, h->ps.capcp_root, (size_t)b->func + 1);
+			memset(h->ps.cp_root + old, 0xff, (h->ps.capcp_root - old) * sizeof *h->ps.cp_root);
+		}
+		if (b->parent == NONE32 && h->ps.cp_root[b->func] == NONE32)
+			h->ps.cp_root[b->func] = (uint32_t)i;
+		hmap_set(&h->ps.cp_tab, pair_key(b->parent, b->func), (uint32_t)i);
+	}
+	for (size_t i = 0; i < h->ps.ncprow; i++)
+		hmap_set(&h->ps.cprow_tab, pair_key(h->ps.cprow[i].node, h->ps.cprow[i].entry), (uint32_t)i);
+}
+
 /*
  * The path node of a chain from the event's root (funcs outermost first),
  * through the memo of the last two paths (h->ps.pmemo: consecutive samples,

@@ -13,9 +13,11 @@
 #include "symbolize/diff.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/hist_cache.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/symbolizer.h"
+#include "tui/cmd/cmd.h"
 #include "tui/keytab.h"
 #include "tui/symbols.h"
 
@@ -45,6 +47,9 @@ struct sym_work {
 	atomic_uint_fast64_t	 done_a, done_b;	/* samples added */
 	atomic_bool		 finished;
 	atomic_bool		 stop;		/* symbols_free before the end: leave off */
+	bool			 cached;	/* ha came from the cache (sy->cache) */
+	void			*img;		/* ha packed for the cache, or NULL */
+	size_t			 len;
 };
 
 #define WORK_SLICE		16384
@@ -201,6 +206,7 @@ work_end(struct sym_work *w)
 		symbolizer_free(w->zb);
 		symbolizer_free(w->za);
 	}
+	free(w->img);
 	free(w);
 }
 
@@ -209,6 +215,7 @@ symbols_free(struct symbols *sy)
 {
 	if (sy == NULL)
 		return;
+	symbols_cache_wait(sy);
 	/* downloads under way are abandoned (they answer within a second) */
 	atomic_store(&sy->dbgd.stop, true);
 	work_end(sy->work);
@@ -460,12 +467,18 @@ work_b(void *arg)
 	return NULL;
 }
 
-/* A's set-up: the off-CPU spans, the hists, B started when the pass splits. */
+/* A's set-up: the off-CPU spans, the hists (from the cache when kept), B started when the pass splits. */
 static void
 work_setup(struct sym_work *w)
 {
 	offcpu_setup(w->sy);
 	hist_opts_of(w->sy, &w->ho);
+	if (w->sy->cache != NULL &&
+	    cmd_cache_hist_read(w->sy->cache, w->s, w->za, &w->sy->so, &w->ho, &w->ha) == HIST_CACHE_OK) {
+		w->cached = true;
+		w->mid = 0;
+		return;
+	}
 	w->ha = hist_new(w->s, w->za, &w->ho);
 	if (w->zb == NULL || !hist_parallel_split(w->s, &w->ho, &w->mid))
 		return;
@@ -488,6 +501,12 @@ work_a(void *arg)
 	bool ok;
 
 	work_setup(w);
+	if (w->cached) {
+		atomic_store(&w->done_a, w->sy->samples_total);
+		hist_finish(w->ha);
+		atomic_store_explicit(&w->finished, true, memory_order_release);
+		return NULL;
+	}
 	ok = work_part(w, w->ha, 0, w->mid, &w->done_a);
 
 	if (w->b_started)
@@ -508,8 +527,50 @@ work_a(void *arg)
 	if (pt_present(w->s))
 		pt_hist_add(w->ha, w->s, w->za);
 	hist_finish(w->ha);
+	/* packed here, while the hist and its symbolizer are still A's alone; written by cache_thr */
+	if (w->sy->cache != NULL && cmd_cache_hist_wanted(w->sy->cache, w->s, &w->ho))
+		w->img = hist_cache_pack(w->ha, &w->len);
 	atomic_store_explicit(&w->finished, true, memory_order_release);
 	return NULL;
+}
+
+/* The cache's writer: the packed hist into its file (the session outlives it). */
+static void *
+cache_write(void *arg)
+{
+	struct symbols *sy = arg;
+
+	cmd_cache_hist_write(sy->cache, sy->s, sy->cache_sub, sy->cache_img, sy->cache_len);
+	return NULL;
+}
+
+/* The UI thread, once A is joined: write what A packed, on a thread of its own. */
+static void
+cache_write_start(struct symbols *sy, struct sym_work *w)
+{
+	sy->cached = w->cached;
+	if (w->img == NULL)
+		return;
+	sy->cache_img = w->img;
+	sy->cache_len = w->len;
+	sy->cache_sub = hist_cache_sub(&w->ho, &sy->so);
+	w->img = NULL;
+	sy->cache_thr_on = pthread_create(&sy->cache_thr, NULL, cache_write, sy) == 0;
+	if (!sy->cache_thr_on) {
+		free(sy->cache_img);
+		sy->cache_img = NULL;
+	}
+}
+
+void
+symbols_cache_wait(struct symbols *sy)
+{
+	if (sy == NULL || !sy->cache_thr_on)
+		return;
+	pthread_join(sy->cache_thr, NULL);
+	sy->cache_thr_on = false;
+	free(sy->cache_img);
+	sy->cache_img = NULL;
 }
 
 void
@@ -572,6 +633,7 @@ symbols_poll(struct symbols *sy)
 		return false;
 	pthread_join(w->tha, NULL);
 	w->joined = true;
+	cache_write_start(sy, w);
 	/* A's symbolizer names the hist's ids: it becomes sy's, with what the others refused */
 	symbolizer_adopt_refusals(w->za, sy->z);
 	if (w->zb != NULL) {

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "symbolize/offcpu.h"
@@ -36,6 +37,7 @@ struct symbolizer;
 struct hist;
 
 struct hist_filter;
+struct common_opts;
 struct sym_work;
 struct keytab;
 
@@ -95,6 +97,20 @@ struct symbols {
 	int			 role;		/* 0: OLD (the baseline), 1: NEW */
 	bool			 diff_abs;
 	uint32_t		 pf_in, pf_out;	/* symbols_pair_func's last answer */
+	/*
+	 * The cache of finished hists (docs/cache.md), or NULL: the first
+	 * worker reads the hist from it when one is kept for these options
+	 * (cached), else packs its own once done, which a thread of its own
+	 * (cache_thr) writes while the panes show it.  Set before
+	 * symbols_start; borrowed.
+	 */
+	const struct common_opts *cache;
+	bool			 cached;
+	bool			 cache_thr_on;
+	pthread_t		 cache_thr;
+	void			*cache_img;
+	size_t			 cache_len;
+	uint64_t		 cache_sub;
 };
 
 /*
@@ -148,6 +164,8 @@ void symbols_run(struct symbols *sy);
 void symbols_start(struct symbols *sy);
 /* From the UI thread: true once resolved (the workers' hist taken, gen bumped). */
 bool symbols_poll(struct symbols *sy);
+/* Wait until the hist the workers packed is written to the cache (symbols_free waits too). */
+void symbols_cache_wait(struct symbols *sy);
 /* Wait until resolved (tests, tools). */
 void symbols_wait(struct symbols *sy);
 /* Make the rows so far readable (hist_peek) and bump gen. */
