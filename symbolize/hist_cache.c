@@ -319,64 +319,100 @@ rows_put(const struct hist *h, const struct hc_rows *r, uint8_t *p)
 		memcpy(p + at, h->rc.sample_p32, (size_t)r->npos * 4);
 }
 
-void *
-hist_cache_pack(struct hist *h, size_t *len)
+/* What hist_cache_pack_start took of a hist and its symbolizer. */
+struct hist_pack {
+	struct hc_head	 hd;
+	struct hc_rows	 rows;
+	bool		 with_rows;
+	struct sbuf	 sb;		/* the hist's strings, then the DSO states' and inline names */
+	struct hc_node	*nodes;
+	struct hc_dso	*dsos;
+};
+
+struct hist_pack *
+hist_cache_pack_start(struct hist *h)
 {
-	struct hc_rows rows;
+	struct hist_pack *k;
+	struct hc_head *hd;
+	size_t nd, ndso = 0;
+	uint8_t *mark;
 	bool with_rows = h->o.record_self && h->o.paths;
-	size_t nd, ndso = 0, at;
-	struct hc_node *nodes;
-	struct hc_dso *dsos;
-	struct sbuf sb = { NULL, 0, 0 };
-	struct hc_head hd;
-	uint8_t *mark, *p;
+	struct hc_rows rows;
 
 	if (h->z == NULL || !hist_cache_able(h->s, &h->o) || h->ptr.ptree || h->ks.ipc_node ||
 	    h->strs.len == 0 || h->nnode >= NONE32 || h->nent >= NONE32 ||
 	    (with_rows && !rows_head(h, &rows)))
 		return NULL;
+	k = xcalloc(1, sizeof *k);
+	k->with_rows = with_rows;
+	if (with_rows)
+		k->rows = rows;
 	nd = symbolizer_ndsos(h->z);
-	GROW(sb.b, sb.cap, h->strs.len);
-	memcpy(sb.b, h->strs.buf, h->strs.len);
-	sb.n = h->strs.len;
-	nodes = xcalloc(h->nnode + 1, sizeof *nodes);
+	GROW(k->sb.b, k->sb.cap, h->strs.len);
+	memcpy(k->sb.b, h->strs.buf, h->strs.len);
+	k->sb.n = h->strs.len;
+	k->nodes = xcalloc(h->nnode + 1, sizeof *k->nodes);
 	for (size_t i = 0; i < h->nnode; i++)
-		pack_node(h, &h->node[i], &sb, &nodes[i]);
+		pack_node(h, &h->node[i], &k->sb, &k->nodes[i]);
 	mark = xcalloc(nd + 1, 1);
 	mark_dsos(h, mark, nd);
-	dsos = xcalloc(nd + 1, sizeof *dsos);
+	k->dsos = xcalloc(nd + 1, sizeof *k->dsos);
 	for (size_t d = 0; d < nd; d++)
 		if (mark[d])
-			dso_record(h->z, (uint32_t)d, &sb, &dsos[ndso++]);
+			dso_record(h->z, (uint32_t)d, &k->sb, &k->dsos[ndso++]);
 	free(mark);
-	memset(&hd, 0, sizeof hd);
-	memcpy(hd.magic, HC_MAGIC, 8);
-	hd.sz_ent = sizeof(struct hist_entry);
-	hd.sz_ev = sizeof(struct hist_event);
-	hd.sz_why = sizeof(struct hist_why);
-	hd.sz_node = sizeof(struct hc_node);
-	hd.sz_dso = sizeof(struct hc_dso);
-	hd.nkeys = h->o.nkeys;
+	hd = &k->hd;
+	memcpy(hd->magic, HC_MAGIC, 8);
+	hd->sz_ent = sizeof(struct hist_entry);
+	hd->sz_ev = sizeof(struct hist_event);
+	hd->sz_why = sizeof(struct hist_why);
+	hd->sz_node = sizeof(struct hc_node);
+	hd->sz_dso = sizeof(struct hc_dso);
+	hd->nkeys = h->o.nkeys;
 	for (unsigned i = 0; i < h->o.nkeys; i++)
-		hd.keys[i] = h->o.keys[i];
-	hd.event = h->o.event;
-	hd.max_stack = h->o.max_stack;
-	hd.flags = opt_flags(&h->o);
-	hd.ndsos_all = (uint32_t)nd;
-	hd.nstr = sb.n;
-	hd.nev = h->nev;
-	hd.nnode = h->nnode;
-	hd.nent = h->nent;
-	hd.nwhy = h->nwhy;
-	hd.ndso = ndso;
-	*len = sizeof hd + pad8(sb.n) + h->nev * sizeof *h->ev + h->nnode * sizeof *nodes +
-	    h->nent * sizeof *h->ent + h->nwhy * sizeof *h->why + ndso * sizeof *dsos +
-	    (with_rows ? rows_size(&rows) : 0);
+		hd->keys[i] = h->o.keys[i];
+	hd->event = h->o.event;
+	hd->max_stack = h->o.max_stack;
+	hd->flags = opt_flags(&h->o);
+	hd->ndsos_all = (uint32_t)nd;
+	hd->nstr = k->sb.n;
+	hd->nnode = h->nnode;
+	hd->ndso = ndso;
+	return k;
+}
+
+void
+hist_cache_pack_free(struct hist_pack *k)
+{
+	if (k == NULL)
+		return;
+	free(k->sb.b);
+	free(k->nodes);
+	free(k->dsos);
+	free(k);
+}
+
+void *
+hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
+{
+	struct hc_head *hd;
+	size_t at;
+	uint8_t *p;
+
+	if (k == NULL)
+		return NULL;
+	hd = &k->hd;
+	hd->nev = h->nev;
+	hd->nent = h->nent;
+	hd->nwhy = h->nwhy;
+	*len = sizeof *hd + pad8(k->sb.n) + h->nev * sizeof *h->ev + hd->nnode * sizeof *k->nodes +
+	    h->nent * sizeof *h->ent + h->nwhy * sizeof *h->why + hd->ndso * sizeof *k->dsos +
+	    (k->with_rows ? rows_size(&k->rows) : 0);
 	p = xcalloc(*len, 1);
-	memcpy(p, &hd, sizeof hd);
-	at = sizeof hd;
-	memcpy(p + at, sb.b, sb.n);
-	at += pad8(sb.n);
+	memcpy(p, hd, sizeof *hd);
+	at = sizeof *hd;
+	memcpy(p + at, k->sb.b, k->sb.n);
+	at += pad8(k->sb.n);
 #define PUT(src, n, sz) \
 	do { \
 		if ((n) > 0) \
@@ -384,17 +420,21 @@ hist_cache_pack(struct hist *h, size_t *len)
 		at += (n) * (sz); \
 	} while (0)
 	PUT(h->ev, h->nev, sizeof *h->ev);
-	PUT(nodes, h->nnode, sizeof *nodes);
+	PUT(k->nodes, hd->nnode, sizeof *k->nodes);
 	PUT(h->ent, h->nent, sizeof *h->ent);
 	PUT(h->why, h->nwhy, sizeof *h->why);
-	PUT(dsos, ndso, sizeof *dsos);
+	PUT(k->dsos, hd->ndso, sizeof *k->dsos);
 #undef PUT
-	if (with_rows)
-		rows_put(h, &rows, p + at);
-	free(sb.b);
-	free(nodes);
-	free(dsos);
+	if (k->with_rows)
+		rows_put(h, &k->rows, p + at);
+	hist_cache_pack_free(k);
 	return p;
+}
+
+void *
+hist_cache_pack(struct hist *h, size_t *len)
+{
+	return hist_cache_pack_finish(hist_cache_pack_start(h), h, len);
 }
 
 /* ---- unpacking ---- */

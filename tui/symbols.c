@@ -48,8 +48,7 @@ struct sym_work {
 	atomic_bool		 finished;
 	atomic_bool		 stop;		/* symbols_free before the end: leave off */
 	bool			 cached;	/* ha came from the cache (sy->cache) */
-	void			*img;		/* ha packed for the cache, or NULL */
-	size_t			 len;
+	struct hist_pack	*pk;		/* ha's packing for the cache begun, or NULL */
 };
 
 #define WORK_SLICE		16384
@@ -206,7 +205,7 @@ work_end(struct sym_work *w)
 		symbolizer_free(w->zb);
 		symbolizer_free(w->za);
 	}
-	free(w->img);
+	hist_cache_pack_free(w->pk);
 	free(w);
 }
 
@@ -298,6 +297,7 @@ symbols_apply_scope(struct symbols *sy)
 
 	if (!sc->time_pending || !sy->done)
 		return 0;
+	symbols_cache_wait(sy);	/* the writer reads the hist a recount changes */
 	sc->time_pending = false;
 	if (scope_time_range(sc, &r.start, &r.end)) {
 		f.time = &r;
@@ -527,20 +527,32 @@ work_a(void *arg)
 	if (pt_present(w->s))
 		pt_hist_add(w->ha, w->s, w->za);
 	hist_finish(w->ha);
-	/* packed here, while the hist and its symbolizer are still A's alone; written by cache_thr */
+	/*
+	 * What the payload needs of the symbolizer taken here, while it is A's
+	 * alone; the rest (a copy of the hist's arrays) by cache_thr.
+	 */
 	if (w->sy->cache != NULL && cmd_cache_hist_wanted(w->sy->cache, w->s, &w->ho))
-		w->img = hist_cache_pack(w->ha, &w->len);
+		w->pk = hist_cache_pack_start(w->ha);
 	atomic_store_explicit(&w->finished, true, memory_order_release);
 	return NULL;
 }
 
-/* The cache's writer: the packed hist into its file (the session outlives it). */
+/*
+ * The cache's writer: the hist packed and written (the session outlives
+ * it); until it is joined nothing changes the hist (symbols_apply_scope
+ * waits for it).
+ */
 static void *
 cache_write(void *arg)
 {
 	struct symbols *sy = arg;
+	size_t len;
+	void *img = hist_cache_pack_finish(sy->cache_pk, sy->h, &len);
 
-	cmd_cache_hist_write(sy->cache, sy->s, sy->cache_sub, sy->cache_img, sy->cache_len);
+	sy->cache_pk = NULL;
+	if (img != NULL)
+		cmd_cache_hist_write(sy->cache, sy->s, sy->cache_sub, img, len);
+	free(img);
 	return NULL;
 }
 
@@ -549,16 +561,15 @@ static void
 cache_write_start(struct symbols *sy, struct sym_work *w)
 {
 	sy->cached = w->cached;
-	if (w->img == NULL)
+	if (w->pk == NULL)
 		return;
-	sy->cache_img = w->img;
-	sy->cache_len = w->len;
+	sy->cache_pk = w->pk;
 	sy->cache_sub = hist_cache_sub(&w->ho, &sy->so);
-	w->img = NULL;
+	w->pk = NULL;
 	sy->cache_thr_on = pthread_create(&sy->cache_thr, NULL, cache_write, sy) == 0;
 	if (!sy->cache_thr_on) {
-		free(sy->cache_img);
-		sy->cache_img = NULL;
+		hist_cache_pack_free(sy->cache_pk);
+		sy->cache_pk = NULL;
 	}
 }
 
@@ -569,8 +580,6 @@ symbols_cache_wait(struct symbols *sy)
 		return;
 	pthread_join(sy->cache_thr, NULL);
 	sy->cache_thr_on = false;
-	free(sy->cache_img);
-	sy->cache_img = NULL;
 }
 
 void
@@ -633,7 +642,6 @@ symbols_poll(struct symbols *sy)
 		return false;
 	pthread_join(w->tha, NULL);
 	w->joined = true;
-	cache_write_start(sy, w);
 	/* A's symbolizer names the hist's ids: it becomes sy's, with what the others refused */
 	symbolizer_adopt_refusals(w->za, sy->z);
 	if (w->zb != NULL) {
@@ -652,6 +660,7 @@ symbols_poll(struct symbols *sy)
 	sy->samples_done = sy->samples_total;
 	sy->done = true;
 	sy->gen++;
+	cache_write_start(sy, w);	/* sy->h is A's now */
 	return true;
 }
 

@@ -38,6 +38,7 @@ struct hist;
 
 struct hist_filter;
 struct common_opts;
+struct hist_pack;
 struct sym_work;
 struct keytab;
 
@@ -100,16 +101,16 @@ struct symbols {
 	/*
 	 * The cache of finished hists (docs/cache.md), or NULL: the first
 	 * worker reads the hist from it when one is kept for these options
-	 * (cached), else packs its own once done, which a thread of its own
-	 * (cache_thr) writes while the panes show it.  Set before
-	 * symbols_start; borrowed.
+	 * (cached), else takes what its packing needs of its symbolizer once
+	 * done, and a thread of its own (cache_thr) packs the hist and writes
+	 * it while the panes show it (a recount waits for it: it reads the
+	 * hist).  Set before symbols_start; borrowed.
 	 */
 	const struct common_opts *cache;
 	bool			 cached;
 	bool			 cache_thr_on;
 	pthread_t		 cache_thr;
-	void			*cache_img;
-	size_t			 cache_len;
+	struct hist_pack	*cache_pk;	/* the packing cache_thr finishes */
 	uint64_t		 cache_sub;
 };
 
