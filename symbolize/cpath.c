@@ -28,6 +28,7 @@ base_child(struct hist *h, uint32_t parent, uint32_t func)
 {
 	uint64_t key = pair_key(parent, func);
 	uint32_t id;
+	hist_tables_need(h);
 
 	if (parent != NONE32) {
 		uint32_t hint = h->ps.cp[parent].hint;
@@ -55,6 +56,7 @@ base_row(struct hist *h, uint32_t node, uint32_t entry)
 {
 	uint64_t key = pair_key(node, entry);
 	uint32_t id = hmap_get(&h->ps.cprow_tab, key);
+	hist_tables_need(h);
 
 	if (id == HMAP_NONE) {
 		GROW(h->ps.cprow, h->ps.capcprow, h->ps.ncprow + 1);
@@ -70,6 +72,7 @@ base_row(struct hist *h, uint32_t node, uint32_t entry)
 static uint32_t
 event_root(struct hist *h, uint32_t ev)
 {
+	hist_tables_need(h);
 	if (ev >= h->ps.capcp_root) {
 		size_t old = h->ps.capcp_root;
 

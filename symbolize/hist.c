@@ -244,6 +244,7 @@ hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, ui
 {
 	struct node_want w = { h, f, b, owner };
 
+	hist_tables_need(h);
 	*hash = (a - owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b;
 	return hmap_find(&h->node_tab, *hash, node_eq, &w);
 }
@@ -479,6 +480,16 @@ hist_adopt_index(struct hist *h)
 		hmap_add(&h->ent_tab, ent_hash(&h->ent[i]), (uint32_t)i);
 }
 
+void
+hist_tables_make(struct hist *h)
+{
+	if (!h->tabs_lazy)
+		return;
+	h->tabs_lazy = false;
+	hist_adopt_index(h);
+	cpath_adopt(h);
+}
+
 /* ---- entries ---- */
 
 struct hist_entry *
@@ -490,6 +501,7 @@ hist_ent_get(struct hist *h, const struct hist_entry *k)
 	uint32_t id;
 	struct hist_entry *e;
 
+	hist_tables_need(h);
 	/* consecutive samples mostly credit the same entries: a small table first */
 	if (m->hash == hash && m->id < h->nent && ent_eq(&w, m->id))
 		return &h->ent[m->id];

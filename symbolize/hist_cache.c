@@ -4,7 +4,7 @@
  * Layout (8-aligned, the machine's byte order; the file around it is
  * core/session_cache.c's, which checks its key and checksum): struct
  * hc_head, the string table (padded to 8), the events (struct hist_event),
- * the function nodes (struct hc_node), the entries (struct hist_entry),
+ * the function nodes (struct hc_node), the entries (struct hc_ent),
  * the failure counts (struct hist_why), the DSOs' states (struct hc_dso).
  * Strings are referred to by offset in the table (+ 1 where 0 is "none").
  */
@@ -19,7 +19,7 @@
 #include "symbolize/hist_cache.h"
 #include "symbolize/hist_impl.h"
 
-#define HC_MAGIC	"PNHIST1\n"
+#define HC_MAGIC	"PNHIST2\n"
 #define HC_KEYS	(HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID) | \
 	HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM) | HIST_KEEP(HIST_KEY_CPU))
 
@@ -44,6 +44,20 @@ struct hc_node {
 	uint32_t	pad;
 };
 
+/*
+ * An entry: the fields the kept shapes' keys and counts use (the others
+ * are 0 in such a hist: hist_cache_able's keys, no memory or branch mode).
+ */
+struct hc_ent {
+	uint32_t	event, comm;
+	int32_t		pid, tid;
+	uint32_t	cpu, dso, node;
+	uint32_t	label_comm;
+	int32_t		label_tid;
+	uint32_t	label_sym, label_phys, label_dcl;
+	uint64_t	period, samples, acc_period, acc_samples, latency, acc_latency;
+};
+
 /* A file's identity. */
 struct hc_file {
 	uint64_t	size, mtime_s, mtime_ns, ino;
@@ -59,6 +73,7 @@ struct hc_dso {
 };
 
 _Static_assert(sizeof(struct hc_head) % 8 == 0 && sizeof(struct hc_node) % 8 == 0 &&
+    sizeof(struct hc_ent) % 8 == 0 &&
     sizeof(struct hc_dso) % 8 == 0 && sizeof(struct hist_entry) % 8 == 0 &&
     sizeof(struct hist_event) % 8 == 0 && sizeof(struct hist_why) % 8 == 0,
     "the payload's arrays stay 8-aligned");
@@ -247,6 +262,57 @@ pack_node(struct hist *h, const struct hist_node *n, struct sbuf *sb, struct hc_
 	o->dso_mixed = n->dso_mixed;
 }
 
+/* Does e hold nothing but what struct hc_ent keeps (stamp aside)? */
+static bool
+ent_fits(const struct hist_entry *e)
+{
+	struct hist_entry k = *e;
+
+	k.event = k.comm = k.cpu = k.dso = k.node = 0;
+	k.pid = k.tid = 0;
+	k.period = k.samples = k.acc_period = k.acc_samples = k.latency = k.acc_latency = 0;
+	k.stamp = k.label_comm = k.label_sym = k.label_phys = k.label_dcl = 0;
+	k.label_tid = 0;
+	return memcmp(&k, &(struct hist_entry){ 0 }, sizeof k) == 0;
+}
+
+static void
+ent_put(const struct hist_entry *e, uint8_t *p)
+{
+	struct hc_ent c = { e->event, e->comm, e->pid, e->tid, e->cpu, e->dso, e->node,
+		e->label_comm, e->label_tid, e->label_sym, e->label_phys, e->label_dcl, e->period,
+		e->samples, e->acc_period, e->acc_samples, e->latency, e->acc_latency };
+
+	memcpy(p, &c, sizeof c);
+}
+
+static void
+ent_get(const uint8_t *p, struct hist_entry *e)
+{
+	struct hc_ent c;
+
+	memcpy(&c, p, sizeof c);
+	memset(e, 0, sizeof *e);
+	e->event = c.event;
+	e->comm = c.comm;
+	e->pid = c.pid;
+	e->tid = c.tid;
+	e->cpu = c.cpu;
+	e->dso = c.dso;
+	e->node = c.node;
+	e->label_comm = c.label_comm;
+	e->label_tid = c.label_tid;
+	e->label_sym = c.label_sym;
+	e->label_phys = c.label_phys;
+	e->label_dcl = c.label_dcl;
+	e->period = c.period;
+	e->samples = c.samples;
+	e->acc_period = c.acc_period;
+	e->acc_samples = c.acc_samples;
+	e->latency = c.latency;
+	e->acc_latency = c.acc_latency;
+}
+
 static size_t
 pad8(size_t n)
 {
@@ -363,7 +429,7 @@ hist_cache_pack_start(struct hist *h)
 	free(mark);
 	hd = &k->hd;
 	memcpy(hd->magic, HC_MAGIC, 8);
-	hd->sz_ent = sizeof(struct hist_entry);
+	hd->sz_ent = sizeof(struct hc_ent);
 	hd->sz_ev = sizeof(struct hist_event);
 	hd->sz_why = sizeof(struct hist_why);
 	hd->sz_node = sizeof(struct hc_node);
@@ -405,8 +471,13 @@ hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
 	hd->nev = h->nev;
 	hd->nent = h->nent;
 	hd->nwhy = h->nwhy;
+	for (size_t i = 0; i < h->nent; i++)
+		if (!ent_fits(&h->ent[i])) {
+			hist_cache_pack_free(k);
+			return NULL;
+		}
 	*len = sizeof *hd + pad8(k->sb.n) + h->nev * sizeof *h->ev + hd->nnode * sizeof *k->nodes +
-	    h->nent * sizeof *h->ent + h->nwhy * sizeof *h->why + hd->ndso * sizeof *k->dsos +
+	    h->nent * sizeof(struct hc_ent) + h->nwhy * sizeof *h->why + hd->ndso * sizeof *k->dsos +
 	    (k->with_rows ? rows_size(&k->rows) : 0);
 	p = xcalloc(*len, 1);
 	memcpy(p, hd, sizeof *hd);
@@ -421,7 +492,8 @@ hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
 	} while (0)
 	PUT(h->ev, h->nev, sizeof *h->ev);
 	PUT(k->nodes, hd->nnode, sizeof *k->nodes);
-	PUT(h->ent, h->nent, sizeof *h->ent);
+	for (size_t i = 0; i < h->nent; i++, at += sizeof(struct hc_ent))
+		ent_put(&h->ent[i], p + at);
 	PUT(h->why, h->nwhy, sizeof *h->why);
 	PUT(k->dsos, hd->ndso, sizeof *k->dsos);
 #undef PUT
@@ -510,7 +582,7 @@ check_head(struct hc_view *v, const struct hist *h, size_t len)
 	if (len < sizeof *hd)
 		return refused(v, len, "a payload shorter than its head");
 	memcpy(&v->hd, v->p, sizeof *hd);
-	if (memcmp(hd->magic, HC_MAGIC, 8) != 0 || hd->sz_ent != sizeof(struct hist_entry) ||
+	if (memcmp(hd->magic, HC_MAGIC, 8) != 0 || hd->sz_ent != sizeof(struct hc_ent) ||
 	    hd->sz_ev != sizeof(struct hist_event) || hd->sz_why != sizeof(struct hist_why) ||
 	    hd->sz_node != sizeof(struct hc_node) || hd->sz_dso != sizeof(struct hc_dso))
 		return refused(v, 0, "a payload of another layout");
@@ -530,7 +602,7 @@ check_head(struct hc_view *v, const struct hist *h, size_t len)
 	v->str = (const char *)v->p + soff;
 	if (!place(&at, len, hd->nev, sizeof(struct hist_event), &v->off_ev) ||
 	    !place(&at, len, hd->nnode, sizeof(struct hc_node), &v->off_node) ||
-	    !place(&at, len, hd->nent, sizeof(struct hist_entry), &v->off_ent) ||
+	    !place(&at, len, hd->nent, sizeof(struct hc_ent), &v->off_ent) ||
 	    !place(&at, len, hd->nwhy, sizeof(struct hist_why), &v->off_why) ||
 	    !place(&at, len, hd->ndso, sizeof(struct hc_dso), &v->off_dso) ||
 	    (at != len && !(hd->flags & HC_ROWS)) ||
@@ -658,10 +730,10 @@ take_entries(struct hc_view *v, struct hist *from, const struct session *s)
 	from->ent = xcalloc(v->hd.nent + 1, sizeof *from->ent);
 	from->capent = v->hd.nent + 1;
 	for (uint64_t i = 0; i < v->hd.nent; i++) {
-		size_t off = v->off_ent + (size_t)i * sizeof(struct hist_entry);
+		size_t off = v->off_ent + (size_t)i * sizeof(struct hc_ent);
 		struct hist_entry *e = &from->ent[i];
 
-		memcpy(e, v->p + off, sizeof *e);
+		ent_get(v->p + off, e);
 		if (e->event >= v->hd.nev || !str_ok(v, e->comm) || !dso_ok(v, e->dso) ||
 		    ((km & HIST_KEEP(HIST_KEY_SYM)) && e->node >= v->hd.nnode) ||
 		    !str_ok(v, e->label_comm) || e->label_sym > v->hd.nstr || e->label_phys > v->hd.nstr ||
@@ -885,8 +957,7 @@ adopt(struct hc_view *v, struct hist *into, struct hist *from)
 	into->rc.pos_split = false;
 	into->rc.pos_lo = from->rc.pos_lo;
 	into->rc.pos_hi = from->rc.pos_hi;
-	hist_adopt_index(into);
-	cpath_adopt(into);
+	into->tabs_lazy = true;	/* the tables of ids on first use: a finished hist needs none */
 	return HIST_CACHE_OK;
 }
 

@@ -428,6 +428,10 @@ struct hist {
 
 	uint32_t		 stamp;
 	bool			 finished;
+	/* the tables of ids (ent_tab, node_tab, the paths' cp_tab, cp_root,
+	 * cprow_tab) not made yet: a hist read from the cache makes them on
+	 * first use (hist_tables_need) */
+	bool			 tabs_lazy;
 
 	/* Scratch. */
 	uint32_t		*rows;
@@ -636,6 +640,14 @@ void hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t s
 void hist_count_why(struct hist *h, const struct fkey *k, bool chain, uint64_t n);
 /* The tables of h's function nodes and entries (node_tab, ent_tab) made from the arrays set whole. */
 void hist_adopt_index(struct hist *h);
+/* Make the tables of ids if tabs_lazy: before any lookup of an entry, node, path or row. */
+void hist_tables_make(struct hist *h);
+static inline void
+hist_tables_need(struct hist *h)
+{
+	if (h->tabs_lazy)
+		hist_tables_make(h);
+}
 /* The entry keyed k, created (zero counts) on first use. */
 struct hist_entry *hist_ent_get(struct hist *h, const struct hist_entry *k);
 /* Credit one sample whose frames are already reduced to keys. */

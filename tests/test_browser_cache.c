@@ -402,3 +402,49 @@ Test(browser_cache, a_damaged_rows_part_is_refused_never_trusted)
 	session_close(s);
 	fx_fini(&f);
 }
+
+/*
+ * A hist read back makes its tables of ids on first use: samples added to
+ * it again find its entries, nodes, paths and rows, as they do in the hist
+ * it was packed from.
+ */
+Test(browser_cache, a_kept_hist_finds_its_ids_when_added_to)
+{
+	struct session_opts sopts = { .keep_going = true, .keep_who = true };
+	struct hist_opts o = { .nkeys = 4, .keys = { HIST_KEY_COMM, HIST_KEY_TID, HIST_KEY_DSO,
+		HIST_KEY_SYM }, .children = true, .chain_root_first = true, .paths = true,
+		.record_self = true, .event = -1, .max_stack = HIST_DEFAULT_MAX_STACK };
+	struct perf_err err;
+	struct fx f;
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h, *g;
+	uint8_t *p;
+	size_t len;
+	char *want, *got;
+
+	fx_init(&f, "fp.data");
+	s = session_open(f.rec, &sopts, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	z = symbolizer_new(s, &f.so);
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	p = hist_cache_pack(h, &len);
+	cr_assert_not_null(p);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	want = dump(h, s);
+	cr_assert_eq(hist_cache_unpack(s, z, &o, p, len, &g, &err), HIST_CACHE_OK, "%s", err.msg);
+	hist_add_session(g, NULL);
+	hist_finish(g);
+	got = dump(g, s);
+	cr_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	free(p);
+	hist_free(g);
+	hist_free(h);
+	symbolizer_free(z);
+	session_close(s);
+	fx_fini(&f);
+}
