@@ -594,7 +594,7 @@ check_head(struct hc_view *v, const struct hist *h, size_t len)
 			return HIST_CACHE_STALE;
 	if (hd->ndsos_all != v->nd)
 		return refused(v, offsetof(struct hc_head, ndsos_all), "a count of DSOs the recording does not give");
-	if (hd->nstr == 0 || hd->nstr >= NONE32 || pad8((size_t)hd->nstr) > len - at ||
+	if (hd->nstr == 0 || hd->nstr >= NONE32 - 1 || pad8((size_t)hd->nstr) > len - at ||
 	    v->p[at + hd->nstr - 1] != '\0')
 		return refused(v, offsetof(struct hc_head, nstr), "a string table out of bounds or not ended");
 	soff = at;
