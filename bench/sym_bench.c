@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "tui/cmd/cmd.h"
 #include "tui/symbols.h"
 
 #include "bench/bench_util.h"
@@ -52,6 +53,7 @@ main(int argc, char **argv)
 	struct session *s;
 	struct symbols *sy;
 	struct rusage ru;
+	struct common_opts co = { .input = argv[1] };
 	/* as the browser opens a recording (tui/cmd/opts.c) */
 	struct session_opts so = { .keep_going = true, .keep_who = true };
 	double t0, t1, t2, t3;
@@ -75,6 +77,8 @@ main(int argc, char **argv)
 		(void)session_cache_save_start(s);
 	}
 	sy = symbols_new(s, NULL, NULL);
+	if (so.cache_dir != NULL)
+		sy->cache = &co;	/* the browser's finished hist too, written as it writes it */
 	t3 = ms_now();
 	symbols_start(sy);
 	while (!symbols_poll(sy)) {
@@ -85,6 +89,8 @@ main(int argc, char **argv)
 	t2 = ms_now();
 	if ((a = rss_anon_mb()) > peak)
 		peak = a;
+	if (so.cache_dir != NULL)
+		printf("hist: %s\n", sy->cached ? "from the cache" : "made");
 	getrusage(RUSAGE_SELF, &ru);
 	printf("%s: load %.0f ms, set-up %.0f ms, symbols %.0f ms, cpu %.2f s, peak anon %ld MB\n",
 	    argv[1], t1 - t0, t3 - t1, t2 - t1,

@@ -14,9 +14,17 @@
 # (bench/scope_bench: the recount, the hot rows and the flame graph); each
 # made here if it is not built.
 #
+# The start-up table is without the cache (--no-cache); a second table gives
+# the first and the second open with the cache of loaded recordings
+# (docs/cache.md) in an empty XDG_CACHE_HOME each round: the first loads,
+# resolves and writes the index and the finished hist, the second reads
+# them; each with its CPU time (user + sys, the writer thread included),
+# since on a shared machine wall times vary with the load.
+#
 # usage: bench/tui.sh [RECORDING...]   (default: fp-1G; made by bench/run.sh)
 # environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3),
-# BENCH_PANES (default 1; 0: the start-up table alone).
+# BENCH_PANES (default 1; 0: the start-up tables alone), BENCH_CACHE (default
+# 1; 0: no cache table).
 # Prints a Markdown table.  Never part of `make check`.
 set -euo pipefail
 
@@ -46,22 +54,25 @@ anon_mb()
 	echo 0
 }
 
-# one_run FILE: prints "FIRST_S ALL_S RSS_MB ANON_MB KEY_MS" or "fail".  While
+# one_run FILE [CACHE_HOME]: prints "FIRST_S ALL_S RSS_MB ANON_MB KEY_MS CPU_S"
+# or "fail"; with --no-cache, else with XDG_CACHE_HOME=CACHE_HOME.  While
 # symbols resolve, 4 is pressed once (the header pane) and KEY_MS is the time
 # until it shows (screen polled every ~10 ms; "-" if symbols were in first).
 one_run()
 {
-	local f=$1 t0 t1 t2 tk tk1= i screen rss pid= anon=0 a
+	local f=$1 t0 t1 t2 tk tk1= i screen rss pid= anon=0 a run
+	run="./perfnav --no-cache '$f'"
+	[ -z "${2:-}" ] || run="env XDG_CACHE_HOME='$2' ./perfnav '$f'"
 	rm -f "$tmp/rss"
 	tmux -L "$sock" kill-server >/dev/null 2>&1 || true
 	t0=$(now)
 	tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 50 \
-		"/usr/bin/time -f %M -o '$tmp/rss' ./perfnav '$f' 2>/dev/null; sleep 60"
+		"/usr/bin/time -f '%M %U %S' -o '$tmp/rss' $run 2>/dev/null; sleep 60"
 	t1=
 	tk=
 	for ((i = 0; i < 120000; i++)); do
 		screen=$(tmux -L "$sock" capture-pane -p 2>/dev/null || true)
-		[ -n "$pid" ] || pid=$(pgrep -n -f "^./perfnav $f" || true)
+		[ -n "$pid" ] || pid=$(pgrep -n -f "^./perfnav .*$f" || true)
 		if [ -n "$pid" ]; then
 			a=$(anon_mb "$pid")
 			[ "$a" -gt "$anon" ] && anon=$a
@@ -88,22 +99,24 @@ one_run()
 		[ -s "$tmp/rss" ] && break
 		sleep 0.01
 	done
-	rss=$(tail -1 "$tmp/rss" 2>/dev/null || echo 0)
+	read -r rss cu cs < <(tail -1 "$tmp/rss" 2>/dev/null || echo "0 0 0")
 	echo "$(secs "$t0" "$t1") $(secs "$t0" "$t2") $(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')" \
-		"$anon $([ -n "$tk1" ] && awk -v a="$tk" -v b="$tk1" 'BEGIN { printf "%.0f", (b - a) / 1e6 }' || echo -)"
+		"$anon $([ -n "$tk1" ] && awk -v a="$tk" -v b="$tk1" 'BEGIN { printf "%.0f", (b - a) / 1e6 }' || echo -)" \
+		"$(awk -v u="${cu:-0}" -v s="${cs:-0}" 'BEGIN { printf "%.2f", u + s }')"
 }
 
-echo "| recording | TUI: first screen (s) | TUI: every symbol resolved (s) | key while resolving (ms) | peak RSS (MB) | peak anon (MB) |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| recording | TUI: first screen (s) | TUI: every symbol resolved (s) | CPU (s) | key while resolving (ms) | peak RSS (MB) | peak anon (MB) |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for r in "${recs[@]}"; do
 	f=$BENCH_DIR/rec/$r.data
 	[ -s "$f" ] || { echo "bench/tui.sh: no $f (bench/run.sh $r makes it)" >&2; exit 1; }
 	cat "$f" >/dev/null
 	one_run "$f" >/dev/null # warm-up, untimed
-	firsts=() alls=() keys=() rss=0 anon=0
+	firsts=() alls=() keys=() cpus=() rss=0 anon=0
 	for ((k = 0; k < BENCH_RUNS; k++)); do
-		read -r a b m n kms <<<"$(one_run "$f")"
-		[ "$a" != fail ] || { echo "| $r | fail | fail | | | |"; continue 2; }
+		read -r a b m n kms c <<<"$(one_run "$f")"
+		[ "$a" != fail ] || { echo "| $r | fail | fail | | | | |"; continue 2; }
+		cpus+=("$c")
 		firsts+=("$a")
 		alls+=("$b")
 		[ "$kms" != - ] && keys+=("$kms")
@@ -111,9 +124,36 @@ for r in "${recs[@]}"; do
 		[ "$n" -gt "$anon" ] && anon=$n
 	done
 	echo "| $r ($(du -h "$f" | cut -f1)) | $(printf '%s\n' "${firsts[@]}" | median) |" \
-		"$(printf '%s\n' "${alls[@]}" | median) |" \
+		"$(printf '%s\n' "${alls[@]}" | median) | $(printf '%s\n' "${cpus[@]}" | median) |" \
 		"$( ((${#keys[@]})) && printf '%s\n' "${keys[@]}" | median || echo -) | $rss | $anon |"
 done
+
+if [ "${BENCH_CACHE:-1}" = 1 ]; then
+	echo
+	echo "| recording | first open: first screen (s) | every symbol (s) | CPU (s) | second open: first screen (s) | every symbol (s) | CPU (s) | second/first, every symbol | second/first, CPU |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for r in "${recs[@]}"; do
+		f=$BENCH_DIR/rec/$r.data
+		s1=() a1=() c1=() s2=() a2=() c2=()
+		for ((k = 0; k < BENCH_RUNS; k++)); do
+			rm -rf "$tmp/xdg"
+			mkdir -m 700 "$tmp/xdg"
+			read -r a b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
+			[ "$a" != fail ] || { echo "| $r | fail | | | | | | | |"; continue 2; }
+			s1+=("$a") a1+=("$b") c1+=("$c")
+			read -r a b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
+			[ "$a" != fail ] || { echo "| $r | | | | fail | | | | |"; continue 2; }
+			s2+=("$a") a2+=("$b") c2+=("$c")
+		done
+		m1=$(printf '%s\n' "${a1[@]}" | median) m2=$(printf '%s\n' "${a2[@]}" | median)
+		u1=$(printf '%s\n' "${c1[@]}" | median) u2=$(printf '%s\n' "${c2[@]}" | median)
+		echo "| $r | $(printf '%s\n' "${s1[@]}" | median) | $m1 | $u1 |" \
+			"$(printf '%s\n' "${s2[@]}" | median) | $m2 | $u2 |" \
+			"$(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2fx", b / a }') |" \
+			"$(awk -v a="$u1" -v b="$u2" 'BEGIN { printf "%.2fx", b / a }') |"
+	done
+	rm -rf "$tmp/xdg"
+fi
 
 echo
 [ "${BENCH_PANES:-1}" = 1 ] || exit 0

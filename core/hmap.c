@@ -27,6 +27,13 @@ hmap_grow(struct hmap *m)
 }
 
 void
+hmap_reserve(struct hmap *m, size_t n)
+{
+	while ((m->n + n + 1) * 2 > m->cap)
+		hmap_grow(m);
+}
+
+void
 hmap_free(struct hmap *m)
 {
 	free(m->slots);
@@ -81,6 +88,23 @@ strtab_intern(struct strtab *t, const char *s, size_t n)
 	t->len += k.len + 1;
 	hmap_add(&t->map, h, off);
 	return off;
+}
+
+void
+strtab_adopt(struct strtab *t, const char *buf, size_t n)
+{
+	if (n == 0 || buf[n - 1] != '\0' || n >= UINT32_MAX - 1)
+		return;
+	t->buf = xreallocarray(NULL, n, 1);
+	memcpy(t->buf, buf, n);
+	t->len = t->cap = n;
+	hmap_reserve(&t->map, n / 8 + 1);
+	for (size_t off = 0; off < n;) {
+		size_t len = strlen(t->buf + off);
+
+		hmap_add(&t->map, hash_bytes(t->buf + off, len), (uint32_t)off);
+		off += len + 1;
+	}
 }
 
 void

@@ -89,6 +89,8 @@ hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq, const void *ctx)
 
 /* Double the map's room (hmap_add() and hmap_set() call it when it is half full). */
 void hmap_grow(struct hmap *m);
+/* Room for n more values without growing (a table made whole at once). */
+void hmap_reserve(struct hmap *m, size_t n);
 
 /* Map key to val (val != HMAP_NONE), replacing the value key had.  Never fails (xmalloc). */
 static inline void
@@ -149,6 +151,12 @@ strtab_get(const struct strtab *t, uint32_t id)
 {
 	return t->buf + id;
 }
+/*
+ * Make t (empty) a copy of a table's arena, buf (n bytes, the last a NUL):
+ * each string's id its offset, as strtab_intern gave them (a string seen
+ * twice keeps both ids; interning it again gives one of them).
+ */
+void strtab_adopt(struct strtab *t, const char *buf, size_t n);
 /* Give the table's memory back. */
 void strtab_free(struct strtab *t);
 

@@ -831,12 +831,14 @@ session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void *
 	else if (h.pay_len > max)
 		rc = bad(err, offsetof(struct ahdr, pay_len), "a payload larger than any this perfnav writes");
 	else {
-		buf = xreallocarray(NULL, h.pay_len ? h.pay_len : 1, 1);
-		if (pread(fd, buf, h.pay_len, (off_t)h.pay_off) != (ssize_t)h.pay_len) {
-			free(buf);
-			rc = perf_err_set(err, PERF_E_IO, h.pay_off, "cannot read the payload");
+		/* mapped, not read: the page cache's pages, no copy of them */
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+
+		buf = map == MAP_FAILED ? NULL : (uint8_t *)map + h.pay_off;
+		if (buf == NULL) {
+			rc = perf_err_set(err, PERF_E_IO, h.pay_off, "cannot map the payload: %s", strerror(errno));
 		} else if (csum(buf, h.pay_len, h.sub) != h.pay_sum) {
-			free(buf);
+			munmap(map, (size_t)st.st_size);
 			rc = bad(err, h.pay_off, "the payload does not match its checksum");
 		} else {
 			*img = buf;
@@ -849,6 +851,13 @@ session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void *
 	if (fd >= 0)
 		close(fd);
 	return rc;
+}
+
+void
+session_cache_aux_free(void *img, size_t len, uint64_t base)
+{
+	if (img != NULL)
+		munmap((uint8_t *)img - base, (size_t)base + len);
 }
 
 int

@@ -105,8 +105,8 @@ int session_cache_describe(int dirfd, const char *name, struct session_cache_des
  * (else nothing is read or written: 0).  Written as the index entry is
  * (a temporary file renamed over it).
  *
- * session_cache_aux_read: 1 with the payload (*img, malloc'd, *len
- * bytes, found at *base in the file), 0 when there is none or it is
+ * session_cache_aux_read: 1 with the payload (*img, mapped read-only
+ * until session_cache_aux_free, *len bytes, found at *base in the file), 0 when there is none or it is
  * stale (another key or sub), -1
  * when refused (not the user's alone, truncated, a checksum wrong, over
  * max bytes), err naming the offset and what is wrong.  *path (malloc'd,
@@ -114,6 +114,8 @@ int session_cache_describe(int dirfd, const char *name, struct session_cache_des
  */
 int session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void **img,
     size_t *len, uint64_t *base, char **path, struct perf_err *err);
+/* Unmap what session_cache_aux_read gave (img may be NULL). */
+void session_cache_aux_free(void *img, size_t len, uint64_t base);
 /* 0 (written, or nothing to write for this session), or -1 with err. */
 int session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, size_t len,
     struct perf_err *err);

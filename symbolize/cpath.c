@@ -28,6 +28,7 @@ base_child(struct hist *h, uint32_t parent, uint32_t func)
 {
 	uint64_t key = pair_key(parent, func);
 	uint32_t id;
+	hist_tables_need(h);
 
 	if (parent != NONE32) {
 		uint32_t hint = h->ps.cp[parent].hint;
@@ -55,6 +56,7 @@ base_row(struct hist *h, uint32_t node, uint32_t entry)
 {
 	uint64_t key = pair_key(node, entry);
 	uint32_t id = hmap_get(&h->ps.cprow_tab, key);
+	hist_tables_need(h);
 
 	if (id == HMAP_NONE) {
 		GROW(h->ps.cprow, h->ps.capcprow, h->ps.ncprow + 1);
@@ -70,6 +72,7 @@ base_row(struct hist *h, uint32_t node, uint32_t entry)
 static uint32_t
 event_root(struct hist *h, uint32_t ev)
 {
+	hist_tables_need(h);
 	if (ev >= h->ps.capcp_root) {
 		size_t old = h->ps.capcp_root;
 
@@ -79,6 +82,28 @@ event_root(struct hist *h, uint32_t ev)
 	if (h->ps.cp_root[ev] == NONE32)
 		h->ps.cp_root[ev] = base_child(h, NONE32, ev);
 	return h->ps.cp_root[ev];
+}
+
+void
+cpath_adopt(struct hist *h)
+{
+	hmap_reserve(&h->ps.cp_tab, h->ps.ncp);
+	hmap_reserve(&h->ps.cprow_tab, h->ps.ncprow);
+	for (size_t i = 0; i < h->ps.ncp; i++) {
+		const struct cp_bnode *b = &h->ps.cp[i];
+
+		if (b->parent == NONE32 && b->func >= h->ps.capcp_root) {
+			size_t old = h->ps.capcp_root;
+
+			GROW(h->ps.cp_root, h->ps.capcp_root, (size_t)b->func + 1);
+			memset(h->ps.cp_root + old, 0xff, (h->ps.capcp_root - old) * sizeof *h->ps.cp_root);
+		}
+		if (b->parent == NONE32 && h->ps.cp_root[b->func] == NONE32)
+			h->ps.cp_root[b->func] = (uint32_t)i;
+		hmap_set(&h->ps.cp_tab, pair_key(b->parent, b->func), (uint32_t)i);
+	}
+	for (size_t i = 0; i < h->ps.ncprow; i++)
+		hmap_set(&h->ps.cprow_tab, pair_key(h->ps.cprow[i].node, h->ps.cprow[i].entry), (uint32_t)i);
 }
 
 /*

@@ -151,6 +151,33 @@ hist_branch_stat(const struct hist *h)
 	return &h->ks.brstat;
 }
 
+void
+hist_adopt_index(struct hist *h)
+{
+	hmap_reserve(&h->node_tab, h->nnode);
+	hmap_reserve(&h->ent_tab, h->nent);
+	for (size_t i = 0; i < h->nnode; i++) {
+		const struct hist_node *n = &h->node[i];
+		bool sym = n->f.sym != SYM_NONE;
+		uint64_t a = sym ? n->f.dso : UINT64_MAX, b = sym ? n->f.sym : n->f.rel;
+
+		/* as hist_node_find hashes it */
+		hmap_add(&h->node_tab, (a - n->owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b, (uint32_t)i);
+	}
+	for (size_t i = 0; i < h->nent; i++)
+		hmap_add(&h->ent_tab, ent_hash(&h->ent[i]), (uint32_t)i);
+}
+
+void
+hist_tables_make(struct hist *h)
+{
+	if (!h->tabs_lazy)
+		return;
+	h->tabs_lazy = false;
+	hist_adopt_index(h);
+	cpath_adopt(h);
+}
+
 /* ---- entries ---- */
 
 struct hist_entry *
@@ -162,6 +189,7 @@ hist_ent_get(struct hist *h, const struct hist_entry *k)
 	uint32_t id;
 	struct hist_entry *e;
 
+	hist_tables_need(h);
 	/* consecutive samples mostly credit the same entries: a small table first */
 	if (m->hash == hash && m->id < h->nent && ent_eq(&w, m->id))
 		return &h->ent[m->id];

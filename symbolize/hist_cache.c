@@ -4,7 +4,7 @@
  * Layout (8-aligned, the machine's byte order; the file around it is
  * core/session_cache.c's, which checks its key and checksum): struct
  * hc_head, the string table (padded to 8), the events (struct hist_event),
- * the function nodes (struct hc_node), the entries (struct hist_entry),
+ * the function nodes (struct hc_node), the entries (struct hc_ent),
  * the failure counts (struct hist_why), the DSOs' states (struct hc_dso).
  * Strings are referred to by offset in the table (+ 1 where 0 is "none").
  */
@@ -19,7 +19,7 @@
 #include "symbolize/hist_cache.h"
 #include "symbolize/hist_impl.h"
 
-#define HC_MAGIC	"PNHIST1\n"
+#define HC_MAGIC	"PNHIST2\n"
 #define HC_KEYS	(HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID) | \
 	HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM) | HIST_KEEP(HIST_KEY_CPU))
 
@@ -44,6 +44,20 @@ struct hc_node {
 	uint32_t	pad;
 };
 
+/*
+ * An entry: the fields the kept shapes' keys and counts use (the others
+ * are 0 in such a hist: hist_cache_able's keys, no memory or branch mode).
+ */
+struct hc_ent {
+	uint32_t	event, comm;
+	int32_t		pid, tid;
+	uint32_t	cpu, dso, node;
+	uint32_t	label_comm;
+	int32_t		label_tid;
+	uint32_t	label_sym, label_phys, label_dcl;
+	uint64_t	period, samples, acc_period, acc_samples, latency, acc_latency;
+};
+
 /* A file's identity. */
 struct hc_file {
 	uint64_t	size, mtime_s, mtime_ns, ino;
@@ -59,6 +73,7 @@ struct hc_dso {
 };
 
 _Static_assert(sizeof(struct hc_head) % 8 == 0 && sizeof(struct hc_node) % 8 == 0 &&
+    sizeof(struct hc_ent) % 8 == 0 &&
     sizeof(struct hc_dso) % 8 == 0 && sizeof(struct hist_entry) % 8 == 0 &&
     sizeof(struct hist_event) % 8 == 0 && sizeof(struct hist_why) % 8 == 0,
     "the payload's arrays stay 8-aligned");
@@ -68,15 +83,39 @@ enum {
 	HC_ROOT_FIRST = 2,
 	HC_CALLER = 4,
 	HC_LATENCY = 8,
+	HC_ROWS = 16,		/* record_self with paths: the browser's hist (struct hc_rows) */
 	HC_BRANCH_SHIFT = 8,
 };
+
+/*
+ * After the DSO states, with HC_ROWS: what the browser's hist keeps beyond
+ * the entries (hist_impl.h struct hist_path_state, struct hist_recount):
+ * the call-path tree (struct hc_cp, parents first), its rows (struct
+ * cp_row), each row's credited entries (rowent_off[nrow + 1], rowent),
+ * then per index position the sample's row (sample_row) and its period
+ * (32 or 64 bits); each array padded to 8.
+ */
+#define HC_ROWS_MAGIC	"PNROWS1\n"
+
+struct hc_rows {
+	char		magic[8];
+	uint64_t	ncp, nrow, nrowent, npos, pos_lo, pos_hi;
+	uint32_t	p64, pad;
+};
+
+struct hc_cp {
+	uint32_t	parent, func;
+};
+
+_Static_assert(sizeof(struct hc_rows) % 8 == 0 && sizeof(struct hc_cp) == 8 &&
+    sizeof(struct cp_row) % 8 == 0, "the rows' arrays stay 8-aligned");
 
 static unsigned
 opt_flags(const struct hist_opts *o)
 {
 	return (o->children ? HC_CHILDREN : 0) | (o->chain_root_first ? HC_ROOT_FIRST : 0) |
 	    (o->caller_order ? HC_CALLER : 0) | (o->by_latency ? HC_LATENCY : 0) |
-	    (unsigned)o->branch << HC_BRANCH_SHIFT;
+	    (o->record_self && o->paths ? HC_ROWS : 0) | (unsigned)o->branch << HC_BRANCH_SHIFT;
 }
 
 bool
@@ -85,7 +124,7 @@ hist_cache_able(const struct session *s, const struct hist_opts *o)
 	unsigned mask = 0;
 
 	if (s == NULL || o->filter != NULL || o->offcpu != NULL || o->parallel != NULL ||
-	    o->callgraph || o->record_self || o->paths || o->paths_address || o->branch_history ||
+	    o->callgraph || o->record_self != o->paths || o->paths_address || o->branch_history ||
 	    o->mem_mode || o->branch == HIST_BRANCH_ON || o->nkeys > HIST_MAX_KEYS ||
 	    (o->branch == HIST_BRANCH_AUTO && session_features(s)->sec[PF_FEAT_BRANCH_STACK].present) ||
 	    chainsrc_present(s))
@@ -223,66 +262,228 @@ pack_node(struct hist *h, const struct hist_node *n, struct sbuf *sb, struct hc_
 	o->dso_mixed = n->dso_mixed;
 }
 
+/* Does e hold nothing but what struct hc_ent keeps (stamp aside)? */
+static bool
+ent_fits(const struct hist_entry *e)
+{
+	struct hist_entry k = *e;
+
+	k.event = k.comm = k.cpu = k.dso = k.node = 0;
+	k.pid = k.tid = 0;
+	k.period = k.samples = k.acc_period = k.acc_samples = k.latency = k.acc_latency = 0;
+	k.stamp = k.label_comm = k.label_sym = k.label_phys = k.label_dcl = 0;
+	k.label_tid = 0;
+	return memcmp(&k, &(struct hist_entry){ 0 }, sizeof k) == 0;
+}
+
+static void
+ent_put(const struct hist_entry *e, uint8_t *p)
+{
+	struct hc_ent c = { e->event, e->comm, e->pid, e->tid, e->cpu, e->dso, e->node,
+		e->label_comm, e->label_tid, e->label_sym, e->label_phys, e->label_dcl, e->period,
+		e->samples, e->acc_period, e->acc_samples, e->latency, e->acc_latency };
+
+	memcpy(p, &c, sizeof c);
+}
+
+static void
+ent_get(const uint8_t *p, struct hist_entry *e)
+{
+	struct hc_ent c;
+
+	memcpy(&c, p, sizeof c);
+	memset(e, 0, sizeof *e);
+	e->event = c.event;
+	e->comm = c.comm;
+	e->pid = c.pid;
+	e->tid = c.tid;
+	e->cpu = c.cpu;
+	e->dso = c.dso;
+	e->node = c.node;
+	e->label_comm = c.label_comm;
+	e->label_tid = c.label_tid;
+	e->label_sym = c.label_sym;
+	e->label_phys = c.label_phys;
+	e->label_dcl = c.label_dcl;
+	e->period = c.period;
+	e->samples = c.samples;
+	e->acc_period = c.acc_period;
+	e->acc_samples = c.acc_samples;
+	e->latency = c.latency;
+	e->acc_latency = c.acc_latency;
+}
+
 static size_t
 pad8(size_t n)
 {
 	return (n + 7) & ~(size_t)7;
 }
 
-void *
-hist_cache_pack(struct hist *h, size_t *len)
+/*
+ * With HC_ROWS: the head of the rows part (false: h's rows cannot be kept,
+ * a recount refused or rows made other than one per sample).
+ */
+static bool
+rows_head(const struct hist *h, struct hc_rows *r)
 {
-	size_t nd, ndso = 0, at;
-	struct hc_node *nodes;
-	struct hc_dso *dsos;
-	struct sbuf sb = { NULL, 0, 0 };
-	struct hc_head hd;
-	uint8_t *mark, *p;
+	size_t npos = session_index(h->s)->n;
+
+	memset(r, 0, sizeof *r);
+	memcpy(r->magic, HC_ROWS_MAGIC, 8);
+	if (h->rc.no_rescope || h->rc.pos_split || h->rc.pos_lent || h->rc.span_row != NULL ||
+	    h->ps.nan > 0 || h->ps.ncp >= NONE32 || h->ps.ncprow >= ROW_TOTALS ||
+	    (h->rc.sample_row == NULL && npos > 0 && h->ps.ncprow > 0))
+		return false;
+	if (h->ps.ncprow > 0 && (h->rc.rowent_off == NULL || h->rc.caprowoff < h->ps.ncprow + 1 ||
+	    h->rc.rowent_off[0] != 0 || h->rc.rowent_off[h->ps.ncprow] != h->rc.nrowent))
+		return false;
+	r->ncp = h->ps.ncp;
+	r->nrow = h->ps.ncprow;
+	r->nrowent = h->ps.ncprow > 0 ? h->rc.nrowent : 0;
+	r->npos = h->rc.sample_row != NULL ? npos : 0;
+	r->pos_lo = h->rc.pos_lo <= h->rc.pos_hi ? h->rc.pos_lo : 0;
+	r->pos_hi = h->rc.pos_lo <= h->rc.pos_hi ? h->rc.pos_hi : 0;
+	r->p64 = h->rc.sample_p64 != NULL;
+	return true;
+}
+
+static size_t
+rows_size(const struct hc_rows *r)
+{
+	return sizeof *r + (size_t)r->ncp * sizeof(struct hc_cp) + (size_t)r->nrow * sizeof(struct cp_row) +
+	    pad8(((size_t)r->nrow + 1) * 4) + pad8((size_t)r->nrowent * 4) + pad8((size_t)r->npos * 4) +
+	    pad8((size_t)r->npos * (r->p64 ? 8 : 4));
+}
+
+/* The rows part at p (rows_size(r) bytes, zeroed). */
+static void
+rows_put(const struct hist *h, const struct hc_rows *r, uint8_t *p)
+{
+	size_t at = sizeof *r;
+
+	memcpy(p, r, sizeof *r);
+	for (size_t i = 0; i < r->ncp; i++, at += sizeof(struct hc_cp)) {
+		struct hc_cp c = { h->ps.cp[i].parent, h->ps.cp[i].func };
+
+		memcpy(p + at, &c, sizeof c);
+	}
+	if (r->nrow > 0)
+		memcpy(p + at, h->ps.cprow, (size_t)r->nrow * sizeof(struct cp_row));
+	at += (size_t)r->nrow * sizeof(struct cp_row);
+	if (r->nrow > 0)
+		memcpy(p + at, h->rc.rowent_off, ((size_t)r->nrow + 1) * 4);
+	at += pad8(((size_t)r->nrow + 1) * 4);
+	if (r->nrowent > 0)
+		memcpy(p + at, h->rc.rowent, (size_t)r->nrowent * 4);
+	at += pad8((size_t)r->nrowent * 4);
+	if (r->npos > 0)
+		memcpy(p + at, h->rc.sample_row, (size_t)r->npos * 4);
+	at += pad8((size_t)r->npos * 4);
+	if (r->npos > 0 && r->p64)
+		memcpy(p + at, h->rc.sample_p64, (size_t)r->npos * 8);
+	else if (r->npos > 0 && h->rc.sample_p32 != NULL)
+		memcpy(p + at, h->rc.sample_p32, (size_t)r->npos * 4);
+}
+
+/* What hist_cache_pack_start took of a hist and its symbolizer. */
+struct hist_pack {
+	struct hc_head	 hd;
+	struct hc_rows	 rows;
+	bool		 with_rows;
+	struct sbuf	 sb;		/* the hist's strings, then the DSO states' and inline names */
+	struct hc_node	*nodes;
+	struct hc_dso	*dsos;
+};
+
+struct hist_pack *
+hist_cache_pack_start(struct hist *h)
+{
+	struct hist_pack *k;
+	struct hc_head *hd;
+	size_t nd, ndso = 0;
+	uint8_t *mark;
+	bool with_rows = h->o.record_self && h->o.paths;
+	struct hc_rows rows;
 
 	if (h->z == NULL || !hist_cache_able(h->s, &h->o) || h->ptr.ptree || h->ks.ipc_node ||
-	    h->strs.len == 0 || h->nnode >= NONE32 || h->nent >= NONE32)
+	    h->strs.len == 0 || h->nnode >= NONE32 || h->nent >= NONE32 ||
+	    (with_rows && !rows_head(h, &rows)))
 		return NULL;
+	k = xcalloc(1, sizeof *k);
+	k->with_rows = with_rows;
+	if (with_rows)
+		k->rows = rows;
 	nd = symbolizer_ndsos(h->z);
-	GROW(sb.b, sb.cap, h->strs.len);
-	memcpy(sb.b, h->strs.buf, h->strs.len);
-	sb.n = h->strs.len;
-	nodes = xcalloc(h->nnode + 1, sizeof *nodes);
+	GROW(k->sb.b, k->sb.cap, h->strs.len);
+	memcpy(k->sb.b, h->strs.buf, h->strs.len);
+	k->sb.n = h->strs.len;
+	k->nodes = xcalloc(h->nnode + 1, sizeof *k->nodes);
 	for (size_t i = 0; i < h->nnode; i++)
-		pack_node(h, &h->node[i], &sb, &nodes[i]);
+		pack_node(h, &h->node[i], &k->sb, &k->nodes[i]);
 	mark = xcalloc(nd + 1, 1);
 	mark_dsos(h, mark, nd);
-	dsos = xcalloc(nd + 1, sizeof *dsos);
+	k->dsos = xcalloc(nd + 1, sizeof *k->dsos);
 	for (size_t d = 0; d < nd; d++)
 		if (mark[d])
-			dso_record(h->z, (uint32_t)d, &sb, &dsos[ndso++]);
+			dso_record(h->z, (uint32_t)d, &k->sb, &k->dsos[ndso++]);
 	free(mark);
-	memset(&hd, 0, sizeof hd);
-	memcpy(hd.magic, HC_MAGIC, 8);
-	hd.sz_ent = sizeof(struct hist_entry);
-	hd.sz_ev = sizeof(struct hist_event);
-	hd.sz_why = sizeof(struct hist_why);
-	hd.sz_node = sizeof(struct hc_node);
-	hd.sz_dso = sizeof(struct hc_dso);
-	hd.nkeys = h->o.nkeys;
+	hd = &k->hd;
+	memcpy(hd->magic, HC_MAGIC, 8);
+	hd->sz_ent = sizeof(struct hc_ent);
+	hd->sz_ev = sizeof(struct hist_event);
+	hd->sz_why = sizeof(struct hist_why);
+	hd->sz_node = sizeof(struct hc_node);
+	hd->sz_dso = sizeof(struct hc_dso);
+	hd->nkeys = h->o.nkeys;
 	for (unsigned i = 0; i < h->o.nkeys; i++)
-		hd.keys[i] = h->o.keys[i];
-	hd.event = h->o.event;
-	hd.max_stack = h->o.max_stack;
-	hd.flags = opt_flags(&h->o);
-	hd.ndsos_all = (uint32_t)nd;
-	hd.nstr = sb.n;
-	hd.nev = h->nev;
-	hd.nnode = h->nnode;
-	hd.nent = h->nent;
-	hd.nwhy = h->nwhy;
-	hd.ndso = ndso;
-	*len = sizeof hd + pad8(sb.n) + h->nev * sizeof *h->ev + h->nnode * sizeof *nodes +
-	    h->nent * sizeof *h->ent + h->nwhy * sizeof *h->why + ndso * sizeof *dsos;
+		hd->keys[i] = h->o.keys[i];
+	hd->event = h->o.event;
+	hd->max_stack = h->o.max_stack;
+	hd->flags = opt_flags(&h->o);
+	hd->ndsos_all = (uint32_t)nd;
+	hd->nstr = k->sb.n;
+	hd->nnode = h->nnode;
+	hd->ndso = ndso;
+	return k;
+}
+
+void
+hist_cache_pack_free(struct hist_pack *k)
+{
+	if (k == NULL)
+		return;
+	free(k->sb.b);
+	free(k->nodes);
+	free(k->dsos);
+	free(k);
+}
+
+void *
+hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
+{
+	struct hc_head *hd;
+	size_t at;
+	uint8_t *p;
+
+	if (k == NULL)
+		return NULL;
+	hd = &k->hd;
+	hd->nev = h->nev;
+	hd->nent = h->nent;
+	hd->nwhy = h->nwhy;
+	for (size_t i = 0; i < h->nent; i++)
+		if (!ent_fits(&h->ent[i])) {
+			hist_cache_pack_free(k);
+			return NULL;
+		}
+	*len = sizeof *hd + pad8(k->sb.n) + h->nev * sizeof *h->ev + hd->nnode * sizeof *k->nodes +
+	    h->nent * sizeof(struct hc_ent) + h->nwhy * sizeof *h->why + hd->ndso * sizeof *k->dsos +
+	    (k->with_rows ? rows_size(&k->rows) : 0);
 	p = xcalloc(*len, 1);
-	memcpy(p, &hd, sizeof hd);
-	at = sizeof hd;
-	memcpy(p + at, sb.b, sb.n);
-	at += pad8(sb.n);
+	memcpy(p, hd, sizeof *hd);
+	at = sizeof *hd;
+	memcpy(p + at, k->sb.b, k->sb.n);
+	at += pad8(k->sb.n);
 #define PUT(src, n, sz) \
 	do { \
 		if ((n) > 0) \
@@ -290,15 +491,22 @@ hist_cache_pack(struct hist *h, size_t *len)
 		at += (n) * (sz); \
 	} while (0)
 	PUT(h->ev, h->nev, sizeof *h->ev);
-	PUT(nodes, h->nnode, sizeof *nodes);
-	PUT(h->ent, h->nent, sizeof *h->ent);
+	PUT(k->nodes, hd->nnode, sizeof *k->nodes);
+	for (size_t i = 0; i < h->nent; i++, at += sizeof(struct hc_ent))
+		ent_put(&h->ent[i], p + at);
 	PUT(h->why, h->nwhy, sizeof *h->why);
-	PUT(dsos, ndso, sizeof *dsos);
+	PUT(k->dsos, hd->ndso, sizeof *k->dsos);
 #undef PUT
-	free(sb.b);
-	free(nodes);
-	free(dsos);
+	if (k->with_rows)
+		rows_put(h, &k->rows, p + at);
+	hist_cache_pack_free(k);
 	return p;
+}
+
+void *
+hist_cache_pack(struct hist *h, size_t *len)
+{
+	return hist_cache_pack_finish(hist_cache_pack_start(h), h, len);
 }
 
 /* ---- unpacking ---- */
@@ -309,6 +517,8 @@ struct hc_view {
 	const uint8_t		*p;
 	const char		*str;
 	size_t			 off_ev, off_node, off_ent, off_why, off_dso;
+	struct hc_rows		 rows;		/* with HC_ROWS */
+	size_t			 off_rows, off_cp, off_row, off_roff, off_rent, off_srow, off_per;
 	size_t			 nd;		/* the symbolizer's DSOs */
 	uint8_t			*known;		/* per DSO: its state was recorded */
 	struct perf_err		*err;
@@ -332,6 +542,37 @@ place(size_t *at, size_t len, uint64_t n, size_t sz, size_t *off)
 	return true;
 }
 
+/* The rows part from at to len: its head and arrays placed (HC_ROWS). */
+static enum hist_cache_result
+check_rows(struct hc_view *v, size_t at, size_t len)
+{
+	struct hc_rows *r = &v->rows;
+	size_t max;
+
+	v->off_rows = at;
+	if (len - at < sizeof *r)
+		return refused(v, at, "a payload without its rows");
+	memcpy(r, v->p + at, sizeof *r);
+	max = (len - at) / 4;
+	if (memcmp(r->magic, HC_ROWS_MAGIC, 8) != 0 || r->p64 > 1)
+		return refused(v, at, "rows of another layout");
+	if (r->ncp > max || r->ncp >= NONE32 || r->nrow > max || r->nrow >= ROW_TOTALS ||
+	    r->nrowent > max || r->nrowent >= NONE32 || r->npos > max || rows_size(r) != len - at)
+		return refused(v, at + offsetof(struct hc_rows, ncp), "row counts that do not match the payload's size");
+	at += sizeof *r;
+	v->off_cp = at;
+	at += (size_t)r->ncp * sizeof(struct hc_cp);
+	v->off_row = at;
+	at += (size_t)r->nrow * sizeof(struct cp_row);
+	v->off_roff = at;
+	at += pad8(((size_t)r->nrow + 1) * 4);
+	v->off_rent = at;
+	at += pad8((size_t)r->nrowent * 4);
+	v->off_srow = at;
+	v->off_per = at + pad8((size_t)r->npos * 4);
+	return HIST_CACHE_OK;
+}
+
 static enum hist_cache_result
 check_head(struct hc_view *v, const struct hist *h, size_t len)
 {
@@ -341,7 +582,7 @@ check_head(struct hc_view *v, const struct hist *h, size_t len)
 	if (len < sizeof *hd)
 		return refused(v, len, "a payload shorter than its head");
 	memcpy(&v->hd, v->p, sizeof *hd);
-	if (memcmp(hd->magic, HC_MAGIC, 8) != 0 || hd->sz_ent != sizeof(struct hist_entry) ||
+	if (memcmp(hd->magic, HC_MAGIC, 8) != 0 || hd->sz_ent != sizeof(struct hc_ent) ||
 	    hd->sz_ev != sizeof(struct hist_event) || hd->sz_why != sizeof(struct hist_why) ||
 	    hd->sz_node != sizeof(struct hc_node) || hd->sz_dso != sizeof(struct hc_dso))
 		return refused(v, 0, "a payload of another layout");
@@ -353,7 +594,7 @@ check_head(struct hc_view *v, const struct hist *h, size_t len)
 			return HIST_CACHE_STALE;
 	if (hd->ndsos_all != v->nd)
 		return refused(v, offsetof(struct hc_head, ndsos_all), "a count of DSOs the recording does not give");
-	if (hd->nstr == 0 || hd->nstr >= NONE32 || pad8((size_t)hd->nstr) > len - at ||
+	if (hd->nstr == 0 || hd->nstr >= NONE32 - 1 || pad8((size_t)hd->nstr) > len - at ||
 	    v->p[at + hd->nstr - 1] != '\0')
 		return refused(v, offsetof(struct hc_head, nstr), "a string table out of bounds or not ended");
 	soff = at;
@@ -361,12 +602,13 @@ check_head(struct hc_view *v, const struct hist *h, size_t len)
 	v->str = (const char *)v->p + soff;
 	if (!place(&at, len, hd->nev, sizeof(struct hist_event), &v->off_ev) ||
 	    !place(&at, len, hd->nnode, sizeof(struct hc_node), &v->off_node) ||
-	    !place(&at, len, hd->nent, sizeof(struct hist_entry), &v->off_ent) ||
+	    !place(&at, len, hd->nent, sizeof(struct hc_ent), &v->off_ent) ||
 	    !place(&at, len, hd->nwhy, sizeof(struct hist_why), &v->off_why) ||
-	    !place(&at, len, hd->ndso, sizeof(struct hc_dso), &v->off_dso) || at != len ||
+	    !place(&at, len, hd->ndso, sizeof(struct hc_dso), &v->off_dso) ||
+	    (at != len && !(hd->flags & HC_ROWS)) ||
 	    hd->nnode >= NONE32 || hd->nent >= NONE32 || hd->nev >= 0xffff)
 		return refused(v, offsetof(struct hc_head, nev), "counts that do not match the payload's size");
-	return HIST_CACHE_OK;
+	return hd->flags & HC_ROWS ? check_rows(v, at, len) : HIST_CACHE_OK;
 }
 
 static bool
@@ -488,10 +730,10 @@ take_entries(struct hc_view *v, struct hist *from, const struct session *s)
 	from->ent = xcalloc(v->hd.nent + 1, sizeof *from->ent);
 	from->capent = v->hd.nent + 1;
 	for (uint64_t i = 0; i < v->hd.nent; i++) {
-		size_t off = v->off_ent + (size_t)i * sizeof(struct hist_entry);
+		size_t off = v->off_ent + (size_t)i * sizeof(struct hc_ent);
 		struct hist_entry *e = &from->ent[i];
 
-		memcpy(e, v->p + off, sizeof *e);
+		ent_get(v->p + off, e);
 		if (e->event >= v->hd.nev || !str_ok(v, e->comm) || !dso_ok(v, e->dso) ||
 		    ((km & HIST_KEEP(HIST_KEY_SYM)) && e->node >= v->hd.nnode) ||
 		    !str_ok(v, e->label_comm) || e->label_sym > v->hd.nstr || e->label_phys > v->hd.nstr ||
@@ -518,9 +760,113 @@ take_whys(struct hc_view *v, struct hist *from)
 	return HIST_CACHE_OK;
 }
 
+static uint32_t
+u32_at(const struct hc_view *v, size_t off)
+{
+	uint32_t x;
+
+	memcpy(&x, v->p + off, sizeof x);
+	return x;
+}
+
+/* The call-path tree and its rows into from: parents first, ids within the payload. */
+static enum hist_cache_result
+take_tree(struct hc_view *v, struct hist *from)
+{
+	const struct hc_rows *r = &v->rows;
+
+	from->ps.cp = xcalloc(r->ncp + 1, sizeof *from->ps.cp);
+	from->ps.capcp = r->ncp + 1;
+	for (uint64_t i = 0; i < r->ncp; i++) {
+		size_t off = v->off_cp + (size_t)i * sizeof(struct hc_cp);
+		struct hc_cp c;
+
+		memcpy(&c, v->p + off, sizeof c);
+		if (c.parent == NONE32 ? c.func >= v->hd.nev : c.parent >= i || c.func >= v->hd.nnode)
+			return refused(v, off, "a call-path node with a parent, event or function out of bounds");
+		from->ps.cp[i].parent = c.parent;
+		from->ps.cp[i].func = c.func;
+		from->ps.cp[i].hint = NONE32;
+		from->ps.ncp++;
+	}
+	from->ps.cprow = xcalloc(r->nrow + 1, sizeof *from->ps.cprow);
+	from->ps.capcprow = r->nrow + 1;
+	for (uint64_t i = 0; i < r->nrow; i++) {
+		size_t off = v->off_row + (size_t)i * sizeof(struct cp_row);
+		struct cp_row *w = &from->ps.cprow[i];
+
+		memcpy(w, v->p + off, sizeof *w);
+		if (w->node >= r->ncp || (w->entry & ~CP_NOCHAIN) >= v->hd.nent)
+			return refused(v, off, "a path row with a node or entry out of bounds");
+		from->ps.ncprow++;
+	}
+	from->rc.rowent_off = xcalloc(r->nrow + 1, sizeof *from->rc.rowent_off);
+	from->rc.caprowoff = r->nrow + 1;
+	for (uint64_t i = 0; i <= r->nrow && r->nrow > 0; i++) {
+		uint32_t o = u32_at(v, v->off_roff + (size_t)i * 4);
+
+		if ((i == 0 && o != 0) || (i > 0 && o < from->rc.rowent_off[i - 1]) ||
+		    (i == r->nrow && o != r->nrowent))
+			return refused(v, v->off_roff + (size_t)i * 4, "a row's credited entries out of order or bounds");
+		from->rc.rowent_off[i] = o;
+	}
+	from->rc.rowent = xcalloc(r->nrowent + 1, sizeof *from->rc.rowent);
+	from->rc.caprowent = r->nrowent + 1;
+	for (uint64_t i = 0; i < r->nrowent; i++) {
+		from->rc.rowent[i] = u32_at(v, v->off_rent + (size_t)i * 4);
+		if (from->rc.rowent[i] >= v->hd.nent)
+			return refused(v, v->off_rent + (size_t)i * 4, "a credited entry out of bounds");
+	}
+	from->rc.nrowent = r->nrowent;
+	return HIST_CACHE_OK;
+}
+
+/*
+ * Each index position's row and period into into's arrays, lent to from
+ * as a parallel pass's second part borrows them (hist_share_positions):
+ * hist_merge translates from's row ids at from's positions.
+ */
+static enum hist_cache_result
+take_positions(struct hc_view *v, struct hist *into, struct hist *from, const struct session *s)
+{
+	const struct hc_rows *r = &v->rows;
+	size_t n = session_index(s)->n;
+
+	if (r->npos != n || r->pos_lo > r->pos_hi || r->pos_hi > n)
+		return refused(v, v->off_rows + offsetof(struct hc_rows, npos), "positions the recording's index does not have");
+	if (n > 0) {
+		into->rc.sample_row = xreallocarray(NULL, n, sizeof *into->rc.sample_row);
+		memcpy(into->rc.sample_row, v->p + v->off_srow, n * sizeof *into->rc.sample_row);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t w = into->rc.sample_row[i];
+
+		if (w == NONE32)
+			continue;
+		if ((i < r->pos_lo || i >= r->pos_hi) ||
+		    ((w & ROW_TOTALS) == ROW_TOTALS ? (w & 0xffff) >= v->hd.nev : w >= r->nrow))
+			return refused(v, v->off_srow + i * 4, "a sample's row out of bounds");
+	}
+	if (n > 0 && r->p64) {
+		into->rc.sample_p64 = xreallocarray(NULL, n, sizeof *into->rc.sample_p64);
+		memcpy(into->rc.sample_p64, v->p + v->off_per, n * sizeof *into->rc.sample_p64);
+	} else if (n > 0) {
+		into->rc.sample_p32 = xreallocarray(NULL, n, sizeof *into->rc.sample_p32);
+		memcpy(into->rc.sample_p32, v->p + v->off_per, n * sizeof *into->rc.sample_p32);
+	}
+	into->rc.pos_split = true;
+	from->rc.pos_lent = true;
+	from->rc.sample_row = into->rc.sample_row;
+	from->rc.sample_p32 = into->rc.sample_p32;
+	from->rc.pos_lo = r->pos_lo < r->pos_hi ? r->pos_lo : SIZE_MAX;
+	from->rc.pos_hi = r->pos_lo < r->pos_hi ? r->pos_hi : 0;
+	return HIST_CACHE_OK;
+}
+
 /* from, the payload's hist over s and z, checked. */
 static enum hist_cache_result
-take_all(struct hc_view *v, struct hist *from, const struct session *s, struct symbolizer *z)
+take_all(struct hc_view *v, struct hist *into, struct hist *from, const struct session *s,
+    struct symbolizer *z)
 {
 	enum hist_cache_result r = check_dsos(v, z);
 
@@ -540,10 +886,83 @@ take_all(struct hc_view *v, struct hist *from, const struct session *s, struct s
 	from->why = NULL;
 	from->nev = from->nnode = from->nent = from->nwhy = 0;
 	if ((r = take_nodes(v, from, z)) != HIST_CACHE_OK ||
-	    (r = take_entries(v, from, s)) != HIST_CACHE_OK)
+	    (r = take_entries(v, from, s)) != HIST_CACHE_OK ||
+	    (r = take_whys(v, from)) != HIST_CACHE_OK || !(v->hd.flags & HC_ROWS))
 		return r;
-	return take_whys(v, from);
+	if ((r = take_tree(v, from)) != HIST_CACHE_OK)
+		return r;
+	return take_positions(v, into, from, s);
 }
+
+#define TAKE(a, b) \
+	do { \
+		void *t_ = (void *)(a); \
+		(a) = (b); \
+		(b) = t_; \
+	} while (0)
+#define TAKE_N(a, b) \
+	do { \
+		size_t t_ = (a); \
+		(a) = (b); \
+		(b) = t_; \
+	} while (0)
+
+/*
+ * With HC_ROWS: into (empty but for the positions take_positions gave it)
+ * takes from's arrays as they are, ids unchanged (the ids a merge into an
+ * empty hist would give, without looking each up), and makes its tables
+ * of them: strings, events, nodes, entries, failure counts, the call-path
+ * tree, its rows and their credited entries.
+ */
+static enum hist_cache_result
+adopt(struct hc_view *v, struct hist *into, struct hist *from)
+{
+	strtab_free(&into->strs);
+	strtab_adopt(&into->strs, v->str, (size_t)v->hd.nstr);
+	for (size_t i = 0; i < from->nev; i++) {
+		const struct hist_event *fe = &from->ev[i];
+
+		if (hist_event_of(into, fe->attr, hist_str(from, fe->name)) != i)
+			return refused(v, v->off_ev + i * sizeof *fe, "one event twice");
+		into->ev[i].total_period = fe->total_period;
+		into->ev[i].total_latency = fe->total_latency;
+		into->ev[i].nsamples = fe->nsamples;
+	}
+	TAKE(into->node, from->node);
+	TAKE_N(into->nnode, from->nnode);
+	TAKE_N(into->capnode, from->capnode);
+	TAKE(into->ent, from->ent);
+	TAKE_N(into->nent, from->nent);
+	TAKE_N(into->capent, from->capent);
+	for (size_t i = 0; i < from->nwhy; i++)
+		for (unsigned r = 0; r < SYM_WHY_COUNT; r++) {
+			struct fkey fk = { .dso = from->why[i].dso, .why = (uint8_t)r };
+
+			if (from->why[i].self[r])
+				hist_count_why(into, &fk, false, from->why[i].self[r]);
+			if (from->why[i].chain[r])
+				hist_count_why(into, &fk, true, from->why[i].chain[r]);
+		}
+	TAKE(into->ps.cp, from->ps.cp);
+	TAKE_N(into->ps.ncp, from->ps.ncp);
+	TAKE_N(into->ps.capcp, from->ps.capcp);
+	TAKE(into->ps.cprow, from->ps.cprow);
+	TAKE_N(into->ps.ncprow, from->ps.ncprow);
+	TAKE_N(into->ps.capcprow, from->ps.capcprow);
+	TAKE(into->rc.rowent_off, from->rc.rowent_off);
+	TAKE_N(into->rc.caprowoff, from->rc.caprowoff);
+	TAKE(into->rc.rowent, from->rc.rowent);
+	TAKE_N(into->rc.nrowent, from->rc.nrowent);
+	TAKE_N(into->rc.caprowent, from->rc.caprowent);
+	into->rc.pos_split = false;
+	into->rc.pos_lo = from->rc.pos_lo;
+	into->rc.pos_hi = from->rc.pos_hi;
+	into->tabs_lazy = true;	/* the tables of ids on first use: a finished hist needs none */
+	return HIST_CACHE_OK;
+}
+
+#undef TAKE
+#undef TAKE_N
 
 enum hist_cache_result
 hist_cache_unpack(const struct session *s, struct symbolizer *z, const struct hist_opts *o,
@@ -571,8 +990,10 @@ hist_cache_unpack(const struct session *s, struct symbolizer *z, const struct hi
 	}
 	v.known = xcalloc(v.nd + 1, 1);
 	from = hist_new(s, z, o);
-	r = take_all(&v, from, s, z);
-	if (r == HIST_CACHE_OK && hist_merge(into, from) != 0)
+	r = take_all(&v, into, from, s, z);
+	if (r == HIST_CACHE_OK && (v.hd.flags & HC_ROWS))
+		r = adopt(&v, into, from);
+	else if (r == HIST_CACHE_OK && hist_merge(into, from) != 0)
 		r = refused(&v, 0, "a payload that does not make a hist");
 	hist_free(from);
 	free(v.known);

@@ -49,6 +49,17 @@ uint64_t hist_cache_sub(const struct hist_opts *o, const struct sym_opts *so);
 
 /* The payload of h (filled, finished or not): malloc'd, *len bytes; NULL if not able. */
 void *hist_cache_pack(struct hist *h, size_t *len);
+/*
+ * The same in two steps: start takes what the payload needs of h's
+ * symbolizer, its strings and function nodes (NULL if not able), so that
+ * finish (which frees k; NULL for a NULL k) may run on another thread
+ * while the symbolizer is in use, reading only h's arrays, which nothing
+ * may change meanwhile (hist_rescope).  free: a start not finished.
+ */
+struct hist_pack;
+struct hist_pack *hist_cache_pack_start(struct hist *h);
+void *hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len);
+void hist_cache_pack_free(struct hist_pack *k);
 
 enum hist_cache_result {
 	HIST_CACHE_OK,		/* *out: the hist, not finished */

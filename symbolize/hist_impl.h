@@ -432,6 +432,10 @@ struct hist {
 
 	uint32_t		 stamp;
 	bool			 finished;
+	/* the tables of ids (ent_tab, node_tab, the paths' cp_tab, cp_root,
+	 * cprow_tab) not made yet: a hist read from the cache makes them on
+	 * first use (hist_tables_need) */
+	bool			 tabs_lazy;
 
 	/* Scratch. */
 	uint32_t		*rows;
@@ -647,6 +651,16 @@ void hist_frame_key(struct hist *h, const struct frame *f, bool chain, uint8_t s
 
 /* Count n failed frames of k (chain: callchain frames, else sample ips). */
 void hist_count_why(struct hist *h, const struct fkey *k, bool chain, uint64_t n);
+/* The tables of h's function nodes and entries (node_tab, ent_tab) made from the arrays set whole. */
+void hist_adopt_index(struct hist *h);
+/* Make the tables of ids if tabs_lazy: before any lookup of an entry, node, path or row. */
+void hist_tables_make(struct hist *h);
+static inline void
+hist_tables_need(struct hist *h)
+{
+	if (h->tabs_lazy)
+		hist_tables_make(h);
+}
 /* The entry keyed k, created (zero counts) on first use. */
 struct hist_entry *hist_ent_get(struct hist *h, const struct hist_entry *k);
 /* Credit one sample whose frames are already reduced to keys. */
@@ -762,6 +776,12 @@ void cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const str
  */
 void cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *nodemap, const uint32_t *entmap, uint32_t *rowmap);
+/*
+ * h's stored tree and rows (ps.cp, ps.cprow) set whole, parents before
+ * children: their tables (cp_tab, cp_root, cprow_tab) made from them
+ * (a finished hist read from the cache, hist_cache.c).
+ */
+void cpath_adopt(struct hist *h);
 struct cpath;
 /* The node of t stored row r's path ended in (after t's transforms), or CPATH_NONE. */
 uint32_t cpath_row_node(const struct cpath *t, size_t r);

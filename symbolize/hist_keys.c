@@ -158,6 +158,7 @@ hist_node_find(struct hist *h, const struct frame *f, uint64_t a, uint64_t b, ui
 {
 	struct node_want w = { h, f, b, owner };
 
+	hist_tables_need(h);
 	*hash = (a - owner) * UINT64_C(0x9e3779b97f4a7c15) ^ b;
 	return hmap_find(&h->node_tab, *hash, node_eq, &w);
 }

@@ -180,7 +180,7 @@ again(struct fx *f, const struct hist_opts *o, const char *version, int *rc, cha
 		*dumped = dump(h);
 		hist_free(h);
 	}
-	free(p);
+	session_cache_aux_free(p, len, base);
 	free(path);
 	symbolizer_free(z);
 	session_close(s);

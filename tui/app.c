@@ -458,8 +458,10 @@ tui_run(struct tui_opts *o)
 	a->sym = make_symbols(a->s, &so, filter_opts_filter(&o->fo), o);
 	if (a->sym->done)
 		a->sym_wall = now() - t0;
-	if (!a->diff)
+	if (!a->diff) {
+		a->sym->cache = co;	/* its finished hist kept (docs/cache.md) */
 		symbols_start(a->sym);	/* diff mode: both at diff_open */
+	}
 	if (a->diff && (tr = diff_open(a, o, &so)) < 0) {
 		status = tr == -2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;

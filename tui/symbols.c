@@ -13,9 +13,11 @@
 #include "symbolize/diff.h"
 #include "symbolize/filter.h"
 #include "symbolize/hist.h"
+#include "symbolize/hist_cache.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/pt/intel_pt.h"
 #include "symbolize/symbolizer.h"
+#include "tui/cmd/cmd.h"
 #include "tui/keytab.h"
 #include "tui/symbols.h"
 
@@ -45,6 +47,8 @@ struct sym_work {
 	atomic_uint_fast64_t	 done_a, done_b;	/* samples added */
 	atomic_bool		 finished;
 	atomic_bool		 stop;		/* symbols_free before the end: leave off */
+	bool			 cached;	/* ha came from the cache (sy->cache) */
+	struct hist_pack	*pk;		/* ha's packing for the cache begun, or NULL */
 };
 
 #define WORK_SLICE		16384
@@ -201,6 +205,7 @@ work_end(struct sym_work *w)
 		symbolizer_free(w->zb);
 		symbolizer_free(w->za);
 	}
+	hist_cache_pack_free(w->pk);
 	free(w);
 }
 
@@ -209,6 +214,7 @@ symbols_free(struct symbols *sy)
 {
 	if (sy == NULL)
 		return;
+	symbols_cache_wait(sy);
 	/* downloads under way are abandoned (they answer within a second) */
 	atomic_store(&sy->dbgd.stop, true);
 	work_end(sy->work);
@@ -291,6 +297,7 @@ symbols_apply_scope(struct symbols *sy)
 
 	if (!sc->time_pending || !sy->done)
 		return 0;
+	symbols_cache_wait(sy);	/* the writer reads the hist a recount changes */
 	sc->time_pending = false;
 	if (scope_time_range(sc, &r.start, &r.end)) {
 		f.time = &r;
@@ -460,12 +467,18 @@ work_b(void *arg)
 	return NULL;
 }
 
-/* A's set-up: the off-CPU spans, the hists, B started when the pass splits. */
+/* A's set-up: the off-CPU spans, the hists (from the cache when kept), B started when the pass splits. */
 static void
 work_setup(struct sym_work *w)
 {
 	offcpu_setup(w->sy);
 	hist_opts_of(w->sy, &w->ho);
+	if (w->sy->cache != NULL &&
+	    cmd_cache_hist_read(w->sy->cache, w->s, w->za, &w->sy->so, &w->ho, &w->ha) == HIST_CACHE_OK) {
+		w->cached = true;
+		w->mid = 0;
+		return;
+	}
 	w->ha = hist_new(w->s, w->za, &w->ho);
 	if (w->zb == NULL || !hist_parallel_split(w->s, &w->ho, &w->mid))
 		return;
@@ -488,6 +501,12 @@ work_a(void *arg)
 	bool ok;
 
 	work_setup(w);
+	if (w->cached) {
+		atomic_store(&w->done_a, w->sy->samples_total);
+		hist_finish(w->ha);
+		atomic_store_explicit(&w->finished, true, memory_order_release);
+		return NULL;
+	}
 	ok = work_part(w, w->ha, 0, w->mid, &w->done_a);
 
 	if (w->b_started)
@@ -508,8 +527,59 @@ work_a(void *arg)
 	if (pt_present(w->s))
 		pt_hist_add(w->ha, w->s, w->za);
 	hist_finish(w->ha);
+	/*
+	 * What the payload needs of the symbolizer taken here, while it is A's
+	 * alone; the rest (a copy of the hist's arrays) by cache_thr.
+	 */
+	if (w->sy->cache != NULL && cmd_cache_hist_wanted(w->sy->cache, w->s, &w->ho))
+		w->pk = hist_cache_pack_start(w->ha);
 	atomic_store_explicit(&w->finished, true, memory_order_release);
 	return NULL;
+}
+
+/*
+ * The cache's writer: the hist packed and written (the session outlives
+ * it); until it is joined nothing changes the hist (symbols_apply_scope
+ * waits for it).
+ */
+static void *
+cache_write(void *arg)
+{
+	struct symbols *sy = arg;
+	size_t len;
+	void *img = hist_cache_pack_finish(sy->cache_pk, sy->h, &len);
+
+	sy->cache_pk = NULL;
+	if (img != NULL)
+		cmd_cache_hist_write(sy->cache, sy->s, sy->cache_sub, img, len);
+	free(img);
+	return NULL;
+}
+
+/* The UI thread, once A is joined: write what A packed, on a thread of its own. */
+static void
+cache_write_start(struct symbols *sy, struct sym_work *w)
+{
+	sy->cached = w->cached;
+	if (w->pk == NULL)
+		return;
+	sy->cache_pk = w->pk;
+	sy->cache_sub = hist_cache_sub(&w->ho, &sy->so);
+	w->pk = NULL;
+	sy->cache_thr_on = pthread_create(&sy->cache_thr, NULL, cache_write, sy) == 0;
+	if (!sy->cache_thr_on) {
+		hist_cache_pack_free(sy->cache_pk);
+		sy->cache_pk = NULL;
+	}
+}
+
+void
+symbols_cache_wait(struct symbols *sy)
+{
+	if (sy == NULL || !sy->cache_thr_on)
+		return;
+	pthread_join(sy->cache_thr, NULL);
+	sy->cache_thr_on = false;
 }
 
 void
@@ -590,6 +660,7 @@ symbols_poll(struct symbols *sy)
 	sy->samples_done = sy->samples_total;
 	sy->done = true;
 	sy->gen++;
+	cache_write_start(sy, w);	/* sy->h is A's now */
 	return true;
 }
 

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "symbolize/offcpu.h"
@@ -36,6 +37,8 @@ struct symbolizer;
 struct hist;
 
 struct hist_filter;
+struct common_opts;
+struct hist_pack;
 struct sym_work;
 struct keytab;
 
@@ -95,6 +98,20 @@ struct symbols {
 	int			 role;		/* 0: OLD (the baseline), 1: NEW */
 	bool			 diff_abs;
 	uint32_t		 pf_in, pf_out;	/* symbols_pair_func's last answer */
+	/*
+	 * The cache of finished hists (docs/cache.md), or NULL: the first
+	 * worker reads the hist from it when one is kept for these options
+	 * (cached), else takes what its packing needs of its symbolizer once
+	 * done, and a thread of its own (cache_thr) packs the hist and writes
+	 * it while the panes show it (a recount waits for it: it reads the
+	 * hist).  Set before symbols_start; borrowed.
+	 */
+	const struct common_opts *cache;
+	bool			 cached;
+	bool			 cache_thr_on;
+	pthread_t		 cache_thr;
+	struct hist_pack	*cache_pk;	/* the packing cache_thr finishes */
+	uint64_t		 cache_sub;
 };
 
 /*
@@ -148,6 +165,8 @@ void symbols_run(struct symbols *sy);
 void symbols_start(struct symbols *sy);
 /* From the UI thread: true once resolved (the workers' hist taken, gen bumped). */
 bool symbols_poll(struct symbols *sy);
+/* Wait until the hist the workers packed is written to the cache (symbols_free waits too). */
+void symbols_cache_wait(struct symbols *sy);
 /* Wait until resolved (tests, tools). */
 void symbols_wait(struct symbols *sy);
 /* Make the rows so far readable (hist_peek) and bump gen. */

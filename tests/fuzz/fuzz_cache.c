@@ -15,8 +15,11 @@
  * of the fixtures' build-id cache with the options of bits 4 and 5
  * (children; keys comm,tid,dso,sym,cpu); with bit 3 it is first xored
  * onto the payload of the recording's own fresh hist, so the checks past
- * the head are reached.  A hist made is finished and every row's keys read;
- * a refusal must say where and what.
+ * the head are reached (with bit 7, onto its end: the rows part).  With
+ * bit 6 the hist is the browser's (keys comm,tid,dso,sym, call paths and
+ * each sample's row: the payload's rows part).  A hist made is finished
+ * and every row's keys read, with bit 6 its call paths, each sample's
+ * entry and period and a recount too; a refusal must say where and what.
  */
 #include "config.h"
 
@@ -27,6 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbolize/cpath.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist_cache.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -157,11 +162,42 @@ hist_opts_of(uint8_t flags)
 		memcpy(o.keys, k, sizeof k);
 		o.nkeys = 5;
 	}
+	if (flags & 64) {	/* the browser's (tui/symbols.c) */
+		const enum hist_key k[] = { HIST_KEY_COMM, HIST_KEY_TID, HIST_KEY_DSO, HIST_KEY_SYM };
+
+		memcpy(o.keys, k, sizeof k);
+		o.nkeys = 4;
+		o.paths = o.record_self = true;
+	}
 	return o;
 }
 
+/* The browser's reads: each event's call paths, each sample's row, a recount. */
 static void
-use_hist(struct hist *h)
+use_paths(struct hist *h, size_t npos)
+{
+	struct filter_range r = { 0, UINT64_MAX / 2 };
+	struct hist_filter f = { .time = &r, .ntime = 1 };
+
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		struct cpath_query q = { .ev = ev, .entry = CPATH_NONE };
+		struct cpath *t = cpath_build(h, &q);
+
+		for (size_t i = 0; t != NULL && i < cpath_count(t); i++)
+			fuzz_use(cpath_node(t, (uint32_t)i)->total_period);
+		cpath_free(t);
+	}
+	for (size_t p = 0; p < npos; p++) {
+		uint32_t e = hist_sample_entry(h, p);
+
+		fuzz_use(hist_sample_period(h, p) + (e != UINT32_MAX ? hist_entry_get(h, e)->period : 0));
+	}
+	if (hist_rescope(h, &f) == 0)
+		hist_rescope(h, NULL);
+}
+
+static void
+use_hist(struct hist *h, const struct session *s)
 {
 	char buf[512];
 
@@ -179,6 +215,8 @@ use_hist(struct hist *h)
 			fuzz_use(e->acc_period + e->period);
 		}
 	}
+	if (hist_opts(h)->paths)
+		use_paths(h, session_index(s)->n);
 }
 
 /* The image as a hist payload over the recording (flag bits 2-5). */
@@ -204,12 +242,12 @@ unpack_hist(const struct session_mem *rec, uint8_t flags, const uint8_t *img, si
 		p = hist_cache_pack(h, &n);
 		hist_free(h);
 		for (size_t i = 0; p != NULL && i < len && i < n; i++)
-			p[i] ^= img[i];
+			p[flags & 128 ? n - 1 - i : i] ^= img[i];
 	}
 	if (!(flags & 8) || p != NULL) {
 		switch (hist_cache_unpack(s, z, &o, p != NULL ? p : img, n, &h, &err)) {
 		case HIST_CACHE_OK:
-			use_hist(h);
+			use_hist(h, s);
 			hist_free(h);
 			break;
 		case HIST_CACHE_REFUSED:

@@ -242,7 +242,8 @@ zstd_seeds(const char *name, const struct pdbuf *rec, uint8_t flags)
 static void
 hist_cache_seeds(const char *name, const struct pdbuf *rec, const struct session *s)
 {
-	static const uint8_t flag_set[] = { 4, 4 | 16, 4 | 32, 4 | 8 | 16 };
+	static const uint8_t flag_set[] = { 4, 4 | 16, 4 | 32, 4 | 8 | 16, 4 | 16 | 64,
+		4 | 8 | 16 | 64 | 128 };
 	struct sym_opts so;
 
 	fuzz_sym_opts(&so);
@@ -264,6 +265,16 @@ hist_cache_seeds(const char *name, const struct pdbuf *rec, const struct session
 			o.keys[3] = HIST_KEY_SYM;
 			o.keys[4] = HIST_KEY_CPU;
 			o.nkeys = 5;
+			hist_free(h);
+			h = hist_new(s, z, &o);
+		}
+		if (flags & 64) {	/* the browser's hist: its rows part */
+			o.keys[0] = HIST_KEY_COMM;
+			o.keys[1] = HIST_KEY_TID;
+			o.keys[2] = HIST_KEY_DSO;
+			o.keys[3] = HIST_KEY_SYM;
+			o.nkeys = 4;
+			o.paths = o.record_self = true;
 			hist_free(h);
 			h = hist_new(s, z, &o);
 		}

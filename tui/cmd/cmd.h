@@ -181,6 +181,19 @@ void cmd_cache_close(struct session *s);
 enum hist_cache_result cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so,
     const struct hist_opts *ho, struct hist **out);
 void cmd_cache_hist_put(struct cmd_run *r, const struct sym_opts *so, struct hist *h);
+/*
+ * The same for the browser (tui/symbols.c), from a worker thread: the hist
+ * of options ho kept for s read back into z (refusals said on stderr) ...
+ */
+enum hist_cache_result cmd_cache_hist_read(const struct common_opts *co, const struct session *s,
+    struct symbolizer *z, const struct sym_opts *so, const struct hist_opts *ho,
+    struct hist **out);
+/* ... whether a hist of options ho would be kept ... */
+bool cmd_cache_hist_wanted(const struct common_opts *co, const struct session *s,
+    const struct hist_opts *ho);
+/* ... and a packed one (hist_cache_pack) written, sub its hist_cache_sub, the bound kept. */
+void cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint64_t sub,
+    const void *img, size_t len);
 int cmd_stats(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

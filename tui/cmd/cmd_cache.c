@@ -223,8 +223,8 @@ cmd_cache_close(struct session *s)
 #define HIST_PAYLOAD_MAX	(UINT64_C(1) << 30)
 
 enum hist_cache_result
-cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so, const struct hist_opts *ho,
-    struct hist **out)
+cmd_cache_hist_read(const struct common_opts *co, const struct session *s, struct symbolizer *z,
+    const struct sym_opts *so, const struct hist_opts *ho, struct hist **out)
 {
 	uint64_t sub = hist_cache_sub(ho, so);
 	enum hist_cache_result res = HIST_CACHE_STALE;
@@ -236,11 +236,11 @@ cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so, const struct hi
 	int rc;
 
 	*out = NULL;
-	if (r->co.no_cache || r->s == NULL || r->z == NULL || !hist_cache_able(r->s, ho))
+	if (co->no_cache || s == NULL || z == NULL || !hist_cache_able(s, ho))
 		return HIST_CACHE_STALE;
-	rc = session_cache_aux_read(r->s, sub, HIST_PAYLOAD_MAX, &img, &len, &base, &path, &err);
+	rc = session_cache_aux_read(s, sub, HIST_PAYLOAD_MAX, &img, &len, &base, &path, &err);
 	if (rc > 0)
-		res = hist_cache_unpack(r->s, r->z, ho, img, len, out, &err);
+		res = hist_cache_unpack(s, z, ho, img, len, out, &err);
 	if (rc < 0 || res == HIST_CACHE_REFUSED) {
 		if (err.offset != PERF_ERR_OFF_NONE)
 			fprintf(stderr, "perfnav: %s: offset 0x%llx: %s: cached rows not used, made afresh\n",
@@ -250,38 +250,59 @@ cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so, const struct hi
 			    textout_esc(path), textout_esc(err.msg));
 		res = HIST_CACHE_REFUSED;
 	}
-	free(img);
+	session_cache_aux_free(img, len, base);
 	free(path);
 	return rc > 0 ? res : HIST_CACHE_STALE;
 }
 
+enum hist_cache_result
+cmd_cache_hist_get(struct cmd_run *r, const struct sym_opts *so, const struct hist_opts *ho,
+    struct hist **out)
+{
+	return cmd_cache_hist_read(&r->co, r->s, r->z, so, ho, out);
+}
+
+bool
+cmd_cache_hist_wanted(const struct common_opts *co, const struct session *s,
+    const struct hist_opts *ho)
+{
+	return !co->no_cache && s != NULL && hist_cache_able(s, ho) &&
+	    session_cache_status(s).path != NULL;
+}
+
 void
-cmd_cache_hist_put(struct cmd_run *r, const struct sym_opts *so, struct hist *h)
+cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint64_t sub,
+    const void *img, size_t len)
 {
 	struct perf_err err;
-	size_t len;
-	void *img;
 	int dfd;
 
-	if (r->co.no_cache || r->s == NULL || !hist_cache_able(r->s, hist_opts(h)) ||
-	    session_cache_status(r->s).path == NULL)
-		return;
-	if ((img = hist_cache_pack(h, &len)) == NULL)
-		return;
-	if ((uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(&r->co)) {
-		const char *entry = session_cache_status(r->s).path;
+	if ((uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(co)) {
+		const char *entry = session_cache_status(s).path;
 		char dir[PATH_MAX];
 		const char *slash = strrchr(entry, '/');
 
 		snprintf(dir, sizeof dir, "%.*s", slash != NULL ? (int)(slash - entry) : 0, entry);
 		if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
-			evict(dfd, cmd_cache_bound(&r->co), len + 4096, NULL);
+			evict(dfd, cmd_cache_bound(co), len + 4096, NULL);
 			close(dfd);
 		}
-		if (session_cache_aux_write(r->s, hist_cache_sub(hist_opts(h), so), img, len,
-		    &err) < 0)
+		if (session_cache_aux_write(s, sub, img, len, &err) < 0)
 			fprintf(stderr, "perfnav: cached rows not saved: %s\n", textout_esc(err.msg));
 	}
+}
+
+void
+cmd_cache_hist_put(struct cmd_run *r, const struct sym_opts *so, struct hist *h)
+{
+	size_t len;
+	void *img;
+
+	if (!cmd_cache_hist_wanted(&r->co, r->s, hist_opts(h)))
+		return;
+	if ((img = hist_cache_pack(h, &len)) == NULL)
+		return;
+	cmd_cache_hist_write(&r->co, r->s, hist_cache_sub(hist_opts(h), so), img, len);
 	free(img);
 }
 
