@@ -8,6 +8,7 @@
 
 #include "core/bytes.h"
 #include "core/carve.h"
+#include "core/carve_int.h"
 #include "core/hmap.h"
 #include "core/sample_read.h"
 #include "core/session.h"
@@ -20,71 +21,28 @@
  * table and the sections.
  */
 
-#define OUT_BUF		(1u << 16)
-#define ZCHUNK		(128u * 1024)	/* decompressed bytes per COMPRESSED run (mmap_len) */
-#define ZREC_MAX	(65535u - 8)	/* compressed bytes in one record */
-#define DIR_ROUND	4096		/* records between FINISHED_ROUNDs (directory mode) */
-#define ATTR_MAX	(4096u - 16)	/* the largest attr a reader takes */
-
-/* The output: bytes at off, buffered, written with pwrite. */
-struct out {
-	int		 fd;
-	bool		 swap;
-	uint64_t	 off;		/* file offset of buf[0] */
-	uint8_t		*buf;
-	size_t		 n;
-	int		 err;		/* errno of the first failed write, else 0 */
-	uint64_t	 err_off;
-};
-
-struct carver {
-	const struct session	*s;
-	struct session_info	 si;
-	struct out		 o;
-	carve_keep_fn		 keep;
-	void			*arg;
-	struct carve_result	 res;
-	uint64_t		 t_first, t_last;
-	bool			 timed;
-	uint64_t		 since_round;
-	/* READ values: per id (slot), its last value and what left-out samples grew it */
-	bool			 has_read;
-	struct hmap		 ids;
-	uint64_t		*last, *gone;
-	size_t			 nids, capids;
-	uint8_t			*rbuf;		/* a kept sample with its values lowered */
-	/* compression */
-	bool			 z;
-	int			 level;
-	ZSTD_CCtx		*cc;
-	uint8_t			*chunk, *zrec;
-	size_t			 nchunk;
-	uint64_t		 zin, zout;
-	const char		*zerr;
-};
-
-static void
+void
 put16(uint8_t *p, uint16_t v, bool swap)
 {
 	v = swap ? __builtin_bswap16(v) : v;
 	memcpy(p, &v, sizeof v);
 }
 
-static void
+void
 put32(uint8_t *p, uint32_t v, bool swap)
 {
 	v = swap ? __builtin_bswap32(v) : v;
 	memcpy(p, &v, sizeof v);
 }
 
-static void
+void
 put64(uint8_t *p, uint64_t v, bool swap)
 {
 	v = swap ? __builtin_bswap64(v) : v;
 	memcpy(p, &v, sizeof v);
 }
 
-static void
+void
 pwrite_all(struct out *o, const uint8_t *p, size_t n, uint64_t off)
 {
 	size_t done = 0;
@@ -103,7 +61,7 @@ pwrite_all(struct out *o, const uint8_t *p, size_t n, uint64_t off)
 	}
 }
 
-static void
+void
 out_flush(struct out *o)
 {
 	pwrite_all(o, o->buf, o->n, o->off);
@@ -111,7 +69,7 @@ out_flush(struct out *o)
 	o->n = 0;
 }
 
-static void
+void
 out_put(struct out *o, const void *p, uint64_t n)
 {
 	const uint8_t *b = p;
@@ -132,13 +90,13 @@ out_put(struct out *o, const void *p, uint64_t n)
 	}
 }
 
-static uint64_t
+uint64_t
 out_pos(const struct out *o)
 {
 	return o->off + o->n;
 }
 
-static void
+void
 out_u64(struct out *o, uint64_t v)
 {
 	uint8_t b[8];
@@ -147,7 +105,7 @@ out_u64(struct out *o, uint64_t v)
 	out_put(o, b, 8);
 }
 
-static void
+void
 out_pad8(struct out *o)
 {
 	static const uint8_t zero[8];
@@ -353,7 +311,7 @@ note_time(struct carver *c, const struct rec *r)
 }
 
 /* Record r into the output, or left out.  Non-zero stops the walk (a write error). */
-static int
+int
 carve_rec(struct carver *c, const struct rec *r)
 {
 	uint64_t extra = session_rec_trailing(r);
@@ -399,7 +357,7 @@ carve_rec(struct carver *c, const struct rec *r)
 	return c->o.err != 0 || c->zerr != NULL;
 }
 
-static int
+int
 walk_fn(void *arg, const struct rec *r, int depth)
 {
 	(void)depth;
@@ -407,7 +365,7 @@ walk_fn(void *arg, const struct rec *r, int depth)
 }
 
 /* Directory mode: the records of every file in time order (the index's). */
-static void
+void
 walk_index(struct carver *c)
 {
 	const struct rec_index *ix = session_index(c->s);
@@ -437,7 +395,8 @@ feat_kept(const struct carver *c, unsigned bit, bool *silent)
 		*silent = true;	/* a pipe's end marker */
 		return false;
 	}
-	if (bit == 0 || bit == PF_FEAT_DIR_FORMAT || bit == PF_FEAT_AUXTRACE)
+	if (bit == 0 || bit == PF_FEAT_DIR_FORMAT || bit == PF_FEAT_AUXTRACE ||
+	    bit == PF_FEAT_PERFNAV_ORIGINS)
 		return false;
 	return bit == PF_FEAT_SAMPLE_TIME || fs->size == 0 ||
 	    session_bytes(c->s, fs->offset, fs->size) != NULL;
@@ -509,7 +468,7 @@ write_features(struct carver *c, uint64_t bits[4])
 
 /* ---- the file ---- */
 
-static void
+void
 write_header(struct carver *c, uint32_t abytes, const struct pf_section *attrs,
     const struct pf_section *data, const struct pf_section *types, const uint64_t bits[4])
 {
