@@ -522,6 +522,8 @@ const char *hist_key_text(const struct hist *h, const struct hist_entry *e, enum
 const char *hist_file_name(const struct hist *h, uint32_t file);
 /* How many inputs the recording merges (1 when it is not merged). */
 size_t hist_nfiles(const struct hist *h);
+/* The input (the key file's value) of the record at location loc. */
+uint32_t hist_file_of(const struct hist *h, uint64_t loc);
 
 /* An off-CPU span's prev_state as the state key shows it ("S", "D", "R+", "S|D"). */
 void hist_state_text(uint32_t state, char *buf, size_t n);

@@ -1276,3 +1276,9 @@ hist_nfiles(const struct hist *h)
 {
 	return h->org.n;
 }
+
+uint32_t
+hist_file_of(const struct hist *h, uint64_t loc)
+{
+	return h->org.n > 1 ? origins_find(&h->org, loc) : 0;
+}
