@@ -285,6 +285,21 @@ feat_size(const struct merger *g, unsigned bit)
 	}
 }
 
+/* Do all inputs have section bit, byte for byte the same? */
+static bool
+same_everywhere(const struct merger *g, unsigned bit)
+{
+	const uint8_t *p0, *p;
+	uint64_t k0, k;
+
+	if ((p0 = feat_of(g->in[0].s, bit, &k0)) == NULL)
+		return false;
+	for (size_t i = 1; i < g->n; i++)
+		if ((p = feat_of(g->in[i].s, bit, &k)) == NULL || k != k0 || memcmp(p, p0, k) != 0)
+			return false;
+	return true;
+}
+
 /* Is bit written (sections that are written anew, or some input's)? */
 static bool
 feat_kept(const struct merger *g, unsigned bit)
@@ -302,6 +317,8 @@ feat_kept(const struct merger *g, unsigned bit)
 	case PF_FEAT_EVENT_DESC:
 	case PF_FEAT_PERFNAV_ORIGINS:
 		return true;
+	case PF_FEAT_GROUP_DESC:
+		return same_everywhere(g, bit);
 	default:
 		for (size_t i = 0; i < g->n; i++)
 			if (feat_of(g->in[i].s, bit, &k) != NULL)

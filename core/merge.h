@@ -19,7 +19,8 @@
  *  - the feature sections: SAMPLE_TIME (first and last sample of all),
  *    EVENT_DESC (the merged attrs' names and ids) and BUILD_ID (every
  *    input's entries) written anew; COMPRESSED, DIR_FORMAT, AUXTRACE and
- *    the inputs' own origins sections dropped; any other section copied
+ *    the inputs' own origins sections dropped; GROUP_DESC kept when every
+ *    input has the same (event groups are of each input); any other section copied
  *    from the first input that has it (the host's sections are the first
  *    input's); PERFNAV_ORIGINS: each input's name and data bytes.
  *

@@ -141,6 +141,7 @@ cmd_merge(int argc, char **argv)
 	char **files;
 	size_t n;
 	int fd, status;
+	bool made;
 
 	if (cmd_begin(&r, argc, argv, &merge_spec, &a) < 0)
 		return r.status;
@@ -149,6 +150,7 @@ cmd_merge(int argc, char **argv)
 		    a.out == NULL ? "no -o OUT" : "one file: nothing to merge it with");
 		return cmd_quit(&r, EXIT_USAGE);
 	}
+	made = access(a.out, F_OK) != 0;
 	if ((fd = open(a.out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0) {
 		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(a.out), strerror(errno));
 		return cmd_quit(&r, EXIT_FAIL);
@@ -165,6 +167,8 @@ cmd_merge(int argc, char **argv)
 		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(a.out), strerror(errno));
 		status = EXIT_FAIL;
 	}
+	if (status != EXIT_OK && made)
+		unlink(a.out);	/* nothing half-written left behind */
 	if (status == EXIT_OK)
 		fprintf(stderr, "perfnav merge: %s: %zu recordings, %zu events, %" PRIu64 " samples, %" PRIu64 " records, %" PRIu64 " bytes\n",
 		    textout_esc(a.out), n, res.nattrs, res.samples, res.records, res.size);
