@@ -158,11 +158,15 @@ int cmd_header(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 /*
  * --merge: co->input and the n files of pos merged (perfnav merge) into a
- * temporary file, removed when the process exits, which becomes
+ * temporary file (removed once opened, or at exit), which becomes
  * co->input (with no cache entry); *npos becomes 0.  0, or -1 with the
  * message printed (cmd names the command in it, "" for the browser).
  */
 int cmd_merge_inputs(struct common_opts *co, char **pos, int *npos, const char *cmd);
+/* After path was opened: if it is --merge's temporary file, remove it now
+ * (the session maps it; nothing opens it again), so that no end of the
+ * process, a signal's included, leaves it behind. */
+void cmd_merge_opened(const char *path);
 int cmd_cache(int argc, char **argv);
 
 /*

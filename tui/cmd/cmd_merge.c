@@ -185,6 +185,13 @@ merged_unlink(void)
 		unlink(merged_tmp);
 }
 
+void
+cmd_merge_opened(const char *path)
+{
+	if (merged_tmp[0] != '\0' && path == merged_tmp)
+		unlink(merged_tmp);
+}
+
 int
 cmd_merge_inputs(struct common_opts *co, char **pos, int *npos, const char *cmd)
 {

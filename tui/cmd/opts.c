@@ -284,6 +284,7 @@ open_input(const struct common_opts *co, bool index, bool progress)
 	}
 	memset(&err, 0, sizeof err);
 	s = session_open(co->input, &so, &err);
+	cmd_merge_opened(co->input);
 	if (lp.shown)
 		fputs("\r\033[K", textout_tty_err());
 	if (s == NULL)
