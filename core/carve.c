@@ -310,6 +310,21 @@ note_time(struct carver *c, const struct rec *r)
 	c->timed = true;
 }
 
+/* A record of size bytes about to go at the output's end: its origin's bytes grow. */
+static void
+note_origin(struct carver *c, const struct rec *r, uint64_t size)
+{
+	uint32_t k = origins_find(&c->org, r->loc);
+	uint64_t pos = out_pos(&c->o);
+
+	if (k >= c->org.n)
+		return;
+	if (!c->oseen[k])
+		c->ostart[k] = pos;
+	c->oseen[k] = true;
+	c->oend[k] = pos + size;
+}
+
 /* Record r into the output, or left out.  Non-zero stops the walk (a write error). */
 int
 carve_rec(struct carver *c, const struct rec *r)
@@ -343,6 +358,8 @@ carve_rec(struct carver *c, const struct rec *r)
 	}
 	if (extra > 0 && (tail = session_bytes(c->s, r->loc + r->size, extra)) == NULL)
 		return 0;	/* its data cut short: loading said so */
+	if (c->org.n > 0)
+		note_origin(c, r, r->size + extra);
 	put_rec(c, p, r->size, r->type, tail, extra);
 	c->res.records++;
 	if (c->si.mode == SESSION_DIR && ++c->since_round == DIR_ROUND) {
@@ -389,14 +406,15 @@ feat_kept(const struct carver *c, unsigned bit, bool *silent)
 	*silent = false;
 	if (bit == PF_FEAT_COMPRESSED)
 		return c->z;
+	if (bit == PF_FEAT_PERFNAV_ORIGINS)
+		return c->org.n > 0;	/* written anew (a merged input, not compressed) */
 	if (!fs->present)
 		return false;
 	if (bit >= PF_FEAT_FIRST_END_MARKER && fs->size == 0) {
 		*silent = true;	/* a pipe's end marker */
 		return false;
 	}
-	if (bit == 0 || bit == PF_FEAT_DIR_FORMAT || bit == PF_FEAT_AUXTRACE ||
-	    bit == PF_FEAT_PERFNAV_ORIGINS)
+	if (bit == 0 || bit == PF_FEAT_DIR_FORMAT || bit == PF_FEAT_AUXTRACE)
 		return false;
 	return bit == PF_FEAT_SAMPLE_TIME || fs->size == 0 ||
 	    session_bytes(c->s, fs->offset, fs->size) != NULL;
@@ -409,6 +427,8 @@ feat_size(const struct carver *c, unsigned bit)
 		return 16;
 	if (bit == PF_FEAT_COMPRESSED)
 		return 20;
+	if (bit == PF_FEAT_PERFNAV_ORIGINS)
+		return origins_sec_size(&c->org);
 	return session_features(c->s)->sec[bit].size;
 }
 
@@ -428,6 +448,8 @@ feat_write(struct carver *c, unsigned bit)
 		put32(b + 12, c->zout ? (uint32_t)((c->zin + c->zout / 2) / c->zout) : 1, c->si.swap);
 		put32(b + 16, ZCHUNK, c->si.swap);	/* mmap_len: the most a record decompresses to */
 		out_put(&c->o, b, 20);
+	} else if (bit == PF_FEAT_PERFNAV_ORIGINS) {
+		origins_sec_write(&c->o, &c->org);
 	} else if (fs->size > 0) {
 		out_put(&c->o, session_bytes(c->s, fs->offset, fs->size), fs->size);
 	}
@@ -504,6 +526,46 @@ write_event_types(struct carver *c, struct pf_section *types)
 	out_pad8(&c->o);
 }
 
+/* Origins with no record kept: empty, where the one before ended. */
+static void
+origins_close(struct carver *c, uint64_t data_off)
+{
+	uint64_t at = data_off;
+
+	for (size_t k = 0; k < c->org.n; k++) {
+		c->org.v[k].start = c->oseen[k] ? c->ostart[k] : at;
+		c->org.v[k].end = c->oseen[k] ? c->oend[k] : at;
+		at = c->org.v[k].end;
+	}
+}
+
+uint64_t
+origins_sec_size(const struct origins *o)
+{
+	uint64_t size = 8;
+
+	for (size_t i = 0; i < o->n; i++)
+		size += 24 + (strlen(o->v[i].name) + 8) / 8 * 8;
+	return size;
+}
+
+void
+origins_sec_write(struct out *out, const struct origins *o)
+{
+	static const uint8_t zero[8];
+
+	out_u64(out, o->n);
+	for (size_t i = 0; i < o->n; i++) {
+		size_t n = strlen(o->v[i].name), len = (n + 8) / 8 * 8;
+
+		out_u64(out, o->v[i].start);
+		out_u64(out, o->v[i].end);
+		out_u64(out, len);
+		out_put(out, o->v[i].name, n);
+		out_put(out, zero, len - n);
+	}
+}
+
 static int
 carve_body(struct carver *c, struct perf_err *err)
 {
@@ -525,6 +587,7 @@ carve_body(struct carver *c, struct perf_err *err)
 	if (c->zerr != NULL)
 		return perf_err_set(err, PERF_E_ZSTD, PERF_ERR_OFF_NONE, "compressing: %s", c->zerr);
 	data.size = out_pos(&c->o) - data.offset;
+	origins_close(c, data.offset);
 	/* the table right after the data (readers find it there), unaligned after COMPRESSED records */
 	write_features(c, bits);
 	c->res.size = out_pos(&c->o);
@@ -559,6 +622,17 @@ carve_write(const struct session *s, int fd, const struct carve_opts *o, carve_k
 		c.chunk = xmalloc(ZCHUNK);
 		c.zrec = xmalloc(8 + ZREC_MAX);
 	}
+	/* a merged input keeps its origins, uncompressed (a loc is then a file offset) */
+	if (!c.z && c.si.mode == SESSION_FILE &&
+	    session_features(s)->sec[PF_FEAT_PERFNAV_ORIGINS].present) {
+		struct perf_err oerr;
+
+		if (origins_load(s, &c.org, &oerr) < 0 || c.org.n < 2)
+			origins_free(&c.org);	/* damaged: dropped (the key file says so) */
+		c.ostart = xcalloc(c.org.n + 1, sizeof *c.ostart);
+		c.oend = xcalloc(c.org.n + 1, sizeof *c.oend);
+		c.oseen = xcalloc(c.org.n + 1, sizeof *c.oseen);
+	}
 	rc = carve_body(&c, err);
 	if (rc == 0 && c.o.err != 0)
 		rc = perf_err_set(err, PERF_E_IO, c.o.err_off, "offset 0x%llx: %s",
@@ -572,6 +646,10 @@ carve_write(const struct session *s, int fd, const struct carve_opts *o, carve_k
 	free(c.rbuf);
 	free(c.last);
 	free(c.gone);
+	origins_free(&c.org);
+	free(c.ostart);
+	free(c.oend);
+	free(c.oseen);
 	hmap_free(&c.ids);
 	return rc;
 }

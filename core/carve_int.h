@@ -12,6 +12,7 @@
 
 #include "core/carve.h"
 #include "core/hmap.h"
+#include "core/origin.h"
 #include "core/record.h"
 #include "core/session.h"
 
@@ -42,6 +43,10 @@ struct carver {
 	uint64_t		 t_first, t_last;
 	bool			 timed;
 	uint64_t		 since_round;
+	/* a merged input's origins (core/origin.h): each one's bytes in the output */
+	struct origins		 org;		/* n 0: none kept */
+	uint64_t		*ostart, *oend;
+	bool			*oseen;
 	/* READ values: per id (slot), its last value and what left-out samples grew it */
 	bool			 has_read;
 	struct hmap		 ids;
@@ -70,6 +75,9 @@ void out_pad8(struct out *o);
 /* The file header at offset 0 (written last). */
 void write_header(struct carver *c, uint32_t abytes, const struct pf_section *attrs,
     const struct pf_section *data, const struct pf_section *types, const uint64_t bits[4]);
+/* The origins section of o (core/origin.h): its size, its bytes into out. */
+uint64_t origins_sec_size(const struct origins *o);
+void origins_sec_write(struct out *out, const struct origins *o);
 /* One record of c->s into c->o (left out, or copied); non-zero: a write error. */
 int carve_rec(struct carver *c, const struct rec *r);
 /* session_walk's callback: carve_rec. */

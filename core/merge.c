@@ -36,7 +36,7 @@ struct merger {
 	struct hmap		  ids;	/* id -> merged attr */
 	struct carver		  c;	/* the output (c.o) and the input being walked */
 	uint32_t		  abytes;
-	uint64_t		 *ostart, *oend;	/* each input's data bytes */
+	struct origins		  org;	/* each input's name and data bytes */
 	uint64_t		  t_first, t_last;
 	bool			  timed;
 };
@@ -196,7 +196,7 @@ write_input(struct merger *g, size_t i)
 	c->si = session_info(c->s);
 	c->timed = false;
 	c->since_round = 0;
-	g->ostart[i] = out_pos(&c->o);
+	g->org.v[i].start = out_pos(&c->o);
 	if (c->si.mode == SESSION_DIR)
 		walk_index(c);
 	else
@@ -205,7 +205,7 @@ write_input(struct merger *g, size_t i)
 	put16(fr + 4, 0, c->o.swap);
 	put16(fr + 6, 8, c->o.swap);
 	out_put(&c->o, fr, 8);
-	g->oend[i] = out_pos(&c->o);
+	g->org.v[i].end = out_pos(&c->o);
 	if (c->timed) {
 		if (!g->timed || c->t_first < g->t_first)
 			g->t_first = c->t_first;
@@ -239,16 +239,14 @@ str_bytes(const char *s, uint64_t align)
 
 /* perf's string: u32 length (NUL and padding to align included), the bytes. */
 static void
-out_str(struct out *o, const char *s, uint64_t len, bool with_len)
+out_str(struct out *o, const char *s, uint64_t len)
 {
 	static const uint8_t zero[64];
 	size_t n = strlen(s);
 	uint8_t b[4];
 
-	if (with_len) {
-		put32(b, (uint32_t)len, o->swap);
-		out_put(o, b, 4);
-	}
+	put32(b, (uint32_t)len, o->swap);
+	out_put(o, b, 4);
 	out_put(o, s, n);
 	for (uint64_t k = n; k < len; k += sizeof zero)
 		out_put(o, zero, len - k < sizeof zero ? len - k : sizeof zero);
@@ -273,10 +271,7 @@ feat_size(const struct merger *g, unsigned bit)
 				size += k;
 		return size;
 	case PF_FEAT_PERFNAV_ORIGINS:
-		size = 8;
-		for (size_t i = 0; i < g->n; i++)
-			size += 24 + str_bytes(g->in[i].name, 8);
-		return size;
+		return origins_sec_size(&g->org);
 	default:
 		for (size_t i = 0; i < g->n; i++)
 			if (feat_of(g->in[i].s, bit, &k) != NULL)
@@ -349,7 +344,7 @@ event_desc_write(struct merger *g)
 		free(buf);
 		put32(b, (uint32_t)g->m[mi].nids, o->swap);
 		out_put(o, b, 4);
-		out_str(o, g->m[mi].name, str_bytes(g->m[mi].name, 64), true);
+		out_str(o, g->m[mi].name, str_bytes(g->m[mi].name, 64));
 		for (size_t k = 0; k < g->m[mi].nids; k++)
 			out_u64(o, g->m[mi].ids[k]);
 	}
@@ -376,13 +371,7 @@ feat_write(struct merger *g, unsigned bit)
 				out_put(o, p, k);
 		break;
 	case PF_FEAT_PERFNAV_ORIGINS:
-		out_u64(o, g->n);
-		for (size_t i = 0; i < g->n; i++) {
-			out_u64(o, g->ostart[i]);
-			out_u64(o, g->oend[i]);
-			out_u64(o, str_bytes(g->in[i].name, 8));
-			out_str(o, g->in[i].name, str_bytes(g->in[i].name, 8), false);
-		}
+		origins_sec_write(o, &g->org);
 		break;
 	default:
 		for (size_t i = 0; i < g->n; i++)
@@ -489,8 +478,10 @@ merge_write(const struct merge_input *in, size_t n, int fd, struct merge_result 
 	g.c.o.fd = fd;
 	g.c.o.swap = g.c.si.swap;
 	g.c.o.buf = xmalloc(OUT_BUF);
-	g.ostart = xcalloc(n, sizeof *g.ostart);
-	g.oend = xcalloc(n, sizeof *g.oend);
+	g.org.v = xcalloc(n, sizeof *g.org.v);
+	g.org.n = n;
+	for (size_t i = 0; i < n; i++)
+		g.org.v[i].name = (char *)in[i].name;	/* not freed: the caller's */
 	rc = merge_body(&g, err);
 	if (rc == 0 && g.c.o.err != 0)
 		rc = perf_err_set(err, PERF_E_IO, g.c.o.err_off, "offset 0x%llx: %s",
@@ -504,8 +495,7 @@ merge_write(const struct merge_input *in, size_t n, int fd, struct merge_result 
 	for (size_t mi = 0; mi < g.nm; mi++)
 		free(g.m[mi].ids);
 	free(g.m);
-	free(g.ostart);
-	free(g.oend);
+	free(g.org.v);
 	free(g.c.o.buf);
 	hmap_free(&g.ids);
 	return rc;

@@ -6,7 +6,8 @@
 # input's totals; top, folded and export --merge give what they give on the
 # file perfnav merge writes; inputs of another sample format are refused,
 # naming the file, with no output left; an output that is an input is
-# refused and the input left whole; a truncated input is merged as far as
+# refused and the input left whole; export --format perf of a merged file
+# keeps its inputs' rows of the scope; a truncated input is merged as far as
 # it reads, its damage said with its name and offset.
 #
 # Against perf (when it is installed; a message says so otherwise): perf
@@ -101,6 +102,18 @@ if gzip -dc "$tmp/p.pb.gz" | grep -aq "$data/dir.data" && ! gzip -dc "$tmp/q.pb.
 	ok
 else
 	ko "export --format pprof: no file label in a merged recording, or one in a plain one"
+fi
+
+# export --format perf of a merged file keeps each input's rows of the scope (uncompressed)
+"$bin" export --format perf "${sym[@]}" --comms cpu,forkexec -o "$tmp/carved.data" "$tmp/one.data" 2> /dev/null
+"$bin" top --tsv --no-children "${sym[@]}" --sort file --comms cpu,forkexec "$tmp/one.data" 2> /dev/null |
+	cut -f1,3- > "$tmp/want"
+"$bin" top --tsv --no-children "${sym[@]}" --sort file "$tmp/carved.data" 2> /dev/null | cut -f1,3- > "$tmp/got"
+if [ "$(grep -vc '^#' "$tmp/want")" -eq 2 ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+	ok
+else
+	ko "export --format perf of a merged file: its file rows"
+	head -10 "$tmp/diff" "$tmp/want"
 fi
 
 # refused: another sample_type under one name; nothing left behind

@@ -467,3 +467,63 @@ Test(merge, perf_fixtures_merged_sum_their_rows)
 		session_close(in[i]);
 	}
 }
+
+/* Every other sample, as met. */
+static bool
+keep_odd(void *arg, const struct rec *r)
+{
+	int *n = arg;
+
+	(void)r;
+	return (*n)++ % 2 == 1;
+}
+
+/* Carving a merged file keeps each input's origin, at the records' new places. */
+Test(merge, carving_a_merged_file_keeps_its_origins)
+{
+	struct pdbuf a, b;
+	struct session *in[2], *m, *c;
+	const char *names[2] = { "a.data", "b.data" };
+	struct merge_result res;
+	struct carve_result cres;
+	struct perf_err err;
+	struct hist *h;
+	const uint32_t *rows;
+	int fd = memfd_create("carve", 0), k = 0;
+	size_t len, clen, n;
+	uint8_t *p, *cp;
+	char buf[64];
+
+	synth_file(&a, false, 4);
+	synth_file(&b, false, 8);
+	in[0] = open_buf("a", a.p, a.len);
+	in[1] = open_buf("b", b.p, b.len);
+	p = merge_mem(in, names, 2, &res, &len, &err);
+	cr_assert_not_null(p, "%s", err.msg);
+	m = open_buf("merged", p, len);
+	cr_assert_eq(carve_write(m, fd, NULL, keep_odd, &k, &cres, &err), 0, "%s", err.msg);
+	clen = (size_t)cres.size;
+	cp = malloc(clen);
+	cr_assert_eq(pread(fd, cp, clen, 0), (ssize_t)clen);
+	close(fd);
+	c = open_buf("carved", cp, clen);
+	h = hist_of(c, "file");
+	n = hist_rows(h, 0, 0, &rows);
+	cr_assert_eq(n, 2, "both inputs have samples kept");
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+		hist_key_text(h, e, HIST_KEY_FILE, buf, sizeof buf);
+		cr_assert_eq(e->samples, strcmp(buf, "b.data") == 0 ? 4 : 2, "%s: %llu", buf,
+		    (unsigned long long)e->samples);
+	}
+	hist_free(h);
+	session_close(c);
+	free(cp);
+	session_close(m);
+	free(p);
+	session_close(in[0]);
+	session_close(in[1]);
+	pd_free(&a);
+	pd_free(&b);
+}
