@@ -74,9 +74,10 @@ same_file(const struct stat *o, const struct session *s)
 }
 
 /*
- * Open the n files and merge them to fd (out: its name, for messages and
- * the check that it is no input).  The inputs' problems are said on
- * stderr.  Returns EXIT_OK, or the exit status.
+ * Open the n files and merge them to fd (out: the output's name, for
+ * messages and, when it exists, the check that it is no input).  The
+ * inputs' problems are said on stderr.  Returns EXIT_OK, or the exit
+ * status.
  */
 static int
 merge_files(const struct common_opts *co, char **files, size_t n, int fd, const char *out,
@@ -86,7 +87,7 @@ merge_files(const struct common_opts *co, char **files, size_t n, int fd, const 
 	struct merge_input *in = xcalloc(n, sizeof *in);
 	struct stat ost;
 	struct perf_err err;
-	bool have_ost = fstat(fd, &ost) == 0;
+	bool have_ost = stat(out, &ost) == 0;
 	int status = EXIT_OK, rc;
 
 	memset(&err, 0, sizeof err);
@@ -138,10 +139,9 @@ cmd_merge(int argc, char **argv)
 	struct merge_args a = { NULL };
 	struct merge_result res;
 	struct cmd_run r;
-	char **files;
+	char **files, tmp[PATH_MAX];
 	size_t n;
 	int fd, status;
-	bool made;
 
 	if (cmd_begin(&r, argc, argv, &merge_spec, &a) < 0)
 		return r.status;
@@ -150,26 +150,26 @@ cmd_merge(int argc, char **argv)
 		    a.out == NULL ? "no -o OUT" : "one file: nothing to merge it with");
 		return cmd_quit(&r, EXIT_USAGE);
 	}
-	made = access(a.out, F_OK) != 0;
-	if ((fd = open(a.out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0) {
-		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(a.out), strerror(errno));
+	/* written beside OUT, renamed over it once whole: no half-written OUT, ever */
+	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", a.out, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
+		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(tmp), strerror(errno));
 		return cmd_quit(&r, EXIT_FAIL);
 	}
 	files = input_list(&r.co, r.pos, r.npos, &n);
 	memset(&res, 0, sizeof res);
 	status = merge_files(&r.co, files, n, fd, a.out, "merge", &res);
-	/* truncated only now: an output that is an input is refused before it is emptied */
-	if (status == EXIT_OK && ftruncate(fd, (off_t)res.size) < 0) {
-		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(a.out), strerror(errno));
-		status = EXIT_FAIL;
-	}
 	if (close(fd) != 0 && status == EXIT_OK) {
+		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(tmp), strerror(errno));
+		status = EXIT_FAIL;
+	}
+	if (status == EXIT_OK && rename(tmp, a.out) != 0) {
 		fprintf(stderr, "perfnav merge: %s: %s\n", textout_esc(a.out), strerror(errno));
 		status = EXIT_FAIL;
 	}
-	if (status != EXIT_OK && made)
-		unlink(a.out);	/* nothing half-written left behind */
-	if (status == EXIT_OK)
+	if (status != EXIT_OK)
+		unlink(tmp);
+	else
 		fprintf(stderr, "perfnav merge: %s: %zu recordings, %zu events, %" PRIu64 " samples, %" PRIu64 " records, %" PRIu64 " bytes\n",
 		    textout_esc(a.out), n, res.nattrs, res.samples, res.records, res.size);
 	free(files);
