@@ -8,6 +8,7 @@
 
 #include "core/bytes.h"
 #include "core/carve.h"
+#include "core/carve_int.h"
 #include "core/hmap.h"
 #include "core/sample_read.h"
 #include "core/session.h"
@@ -20,71 +21,28 @@
  * table and the sections.
  */
 
-#define OUT_BUF		(1u << 16)
-#define ZCHUNK		(128u * 1024)	/* decompressed bytes per COMPRESSED run (mmap_len) */
-#define ZREC_MAX	(65535u - 8)	/* compressed bytes in one record */
-#define DIR_ROUND	4096		/* records between FINISHED_ROUNDs (directory mode) */
-#define ATTR_MAX	(4096u - 16)	/* the largest attr a reader takes */
-
-/* The output: bytes at off, buffered, written with pwrite. */
-struct out {
-	int		 fd;
-	bool		 swap;
-	uint64_t	 off;		/* file offset of buf[0] */
-	uint8_t		*buf;
-	size_t		 n;
-	int		 err;		/* errno of the first failed write, else 0 */
-	uint64_t	 err_off;
-};
-
-struct carver {
-	const struct session	*s;
-	struct session_info	 si;
-	struct out		 o;
-	carve_keep_fn		 keep;
-	void			*arg;
-	struct carve_result	 res;
-	uint64_t		 t_first, t_last;
-	bool			 timed;
-	uint64_t		 since_round;
-	/* READ values: per id (slot), its last value and what left-out samples grew it */
-	bool			 has_read;
-	struct hmap		 ids;
-	uint64_t		*last, *gone;
-	size_t			 nids, capids;
-	uint8_t			*rbuf;		/* a kept sample with its values lowered */
-	/* compression */
-	bool			 z;
-	int			 level;
-	ZSTD_CCtx		*cc;
-	uint8_t			*chunk, *zrec;
-	size_t			 nchunk;
-	uint64_t		 zin, zout;
-	const char		*zerr;
-};
-
-static void
+void
 put16(uint8_t *p, uint16_t v, bool swap)
 {
 	v = swap ? __builtin_bswap16(v) : v;
 	memcpy(p, &v, sizeof v);
 }
 
-static void
+void
 put32(uint8_t *p, uint32_t v, bool swap)
 {
 	v = swap ? __builtin_bswap32(v) : v;
 	memcpy(p, &v, sizeof v);
 }
 
-static void
+void
 put64(uint8_t *p, uint64_t v, bool swap)
 {
 	v = swap ? __builtin_bswap64(v) : v;
 	memcpy(p, &v, sizeof v);
 }
 
-static void
+void
 pwrite_all(struct out *o, const uint8_t *p, size_t n, uint64_t off)
 {
 	size_t done = 0;
@@ -103,7 +61,7 @@ pwrite_all(struct out *o, const uint8_t *p, size_t n, uint64_t off)
 	}
 }
 
-static void
+void
 out_flush(struct out *o)
 {
 	pwrite_all(o, o->buf, o->n, o->off);
@@ -111,7 +69,7 @@ out_flush(struct out *o)
 	o->n = 0;
 }
 
-static void
+void
 out_put(struct out *o, const void *p, uint64_t n)
 {
 	const uint8_t *b = p;
@@ -132,13 +90,13 @@ out_put(struct out *o, const void *p, uint64_t n)
 	}
 }
 
-static uint64_t
+uint64_t
 out_pos(const struct out *o)
 {
 	return o->off + o->n;
 }
 
-static void
+void
 out_u64(struct out *o, uint64_t v)
 {
 	uint8_t b[8];
@@ -147,7 +105,7 @@ out_u64(struct out *o, uint64_t v)
 	out_put(o, b, 8);
 }
 
-static void
+void
 out_pad8(struct out *o)
 {
 	static const uint8_t zero[8];
@@ -352,8 +310,23 @@ note_time(struct carver *c, const struct rec *r)
 	c->timed = true;
 }
 
+/* A record of size bytes about to go at the output's end: its origin's bytes grow. */
+static void
+note_origin(struct carver *c, const struct rec *r, uint64_t size)
+{
+	uint32_t k = origins_find(&c->org, r->loc);
+	uint64_t pos = out_pos(&c->o);
+
+	if (k >= c->org.n)
+		return;
+	if (!c->oseen[k])
+		c->ostart[k] = pos;
+	c->oseen[k] = true;
+	c->oend[k] = pos + size;
+}
+
 /* Record r into the output, or left out.  Non-zero stops the walk (a write error). */
-static int
+int
 carve_rec(struct carver *c, const struct rec *r)
 {
 	uint64_t extra = session_rec_trailing(r);
@@ -385,6 +358,8 @@ carve_rec(struct carver *c, const struct rec *r)
 	}
 	if (extra > 0 && (tail = session_bytes(c->s, r->loc + r->size, extra)) == NULL)
 		return 0;	/* its data cut short: loading said so */
+	if (c->org.n > 0)
+		note_origin(c, r, r->size + extra);
 	put_rec(c, p, r->size, r->type, tail, extra);
 	c->res.records++;
 	if (c->si.mode == SESSION_DIR && ++c->since_round == DIR_ROUND) {
@@ -399,7 +374,7 @@ carve_rec(struct carver *c, const struct rec *r)
 	return c->o.err != 0 || c->zerr != NULL;
 }
 
-static int
+int
 walk_fn(void *arg, const struct rec *r, int depth)
 {
 	(void)depth;
@@ -407,7 +382,7 @@ walk_fn(void *arg, const struct rec *r, int depth)
 }
 
 /* Directory mode: the records of every file in time order (the index's). */
-static void
+void
 walk_index(struct carver *c)
 {
 	const struct rec_index *ix = session_index(c->s);
@@ -431,6 +406,8 @@ feat_kept(const struct carver *c, unsigned bit, bool *silent)
 	*silent = false;
 	if (bit == PF_FEAT_COMPRESSED)
 		return c->z;
+	if (bit == PF_FEAT_PERFNAV_ORIGINS)
+		return c->org.n > 0;	/* written anew (a merged input, not compressed) */
 	if (!fs->present)
 		return false;
 	if (bit >= PF_FEAT_FIRST_END_MARKER && fs->size == 0) {
@@ -450,6 +427,8 @@ feat_size(const struct carver *c, unsigned bit)
 		return 16;
 	if (bit == PF_FEAT_COMPRESSED)
 		return 20;
+	if (bit == PF_FEAT_PERFNAV_ORIGINS)
+		return origins_sec_size(&c->org);
 	return session_features(c->s)->sec[bit].size;
 }
 
@@ -469,6 +448,8 @@ feat_write(struct carver *c, unsigned bit)
 		put32(b + 12, c->zout ? (uint32_t)((c->zin + c->zout / 2) / c->zout) : 1, c->si.swap);
 		put32(b + 16, ZCHUNK, c->si.swap);	/* mmap_len: the most a record decompresses to */
 		out_put(&c->o, b, 20);
+	} else if (bit == PF_FEAT_PERFNAV_ORIGINS) {
+		origins_sec_write(&c->o, &c->org);
 	} else if (fs->size > 0) {
 		out_put(&c->o, session_bytes(c->s, fs->offset, fs->size), fs->size);
 	}
@@ -509,7 +490,7 @@ write_features(struct carver *c, uint64_t bits[4])
 
 /* ---- the file ---- */
 
-static void
+void
 write_header(struct carver *c, uint32_t abytes, const struct pf_section *attrs,
     const struct pf_section *data, const struct pf_section *types, const uint64_t bits[4])
 {
@@ -545,6 +526,46 @@ write_event_types(struct carver *c, struct pf_section *types)
 	out_pad8(&c->o);
 }
 
+/* Origins with no record kept: empty, where the one before ended. */
+static void
+origins_close(struct carver *c, uint64_t data_off)
+{
+	uint64_t at = data_off;
+
+	for (size_t k = 0; k < c->org.n; k++) {
+		c->org.v[k].start = c->oseen[k] ? c->ostart[k] : at;
+		c->org.v[k].end = c->oseen[k] ? c->oend[k] : at;
+		at = c->org.v[k].end;
+	}
+}
+
+uint64_t
+origins_sec_size(const struct origins *o)
+{
+	uint64_t size = 8;
+
+	for (size_t i = 0; i < o->n; i++)
+		size += 24 + (strlen(o->v[i].name) + 8) / 8 * 8;
+	return size;
+}
+
+void
+origins_sec_write(struct out *out, const struct origins *o)
+{
+	static const uint8_t zero[8];
+
+	out_u64(out, o->n);
+	for (size_t i = 0; i < o->n; i++) {
+		size_t n = strlen(o->v[i].name), len = (n + 8) / 8 * 8;
+
+		out_u64(out, o->v[i].start);
+		out_u64(out, o->v[i].end);
+		out_u64(out, len);
+		out_put(out, o->v[i].name, n);
+		out_put(out, zero, len - n);
+	}
+}
+
 static int
 carve_body(struct carver *c, struct perf_err *err)
 {
@@ -566,6 +587,7 @@ carve_body(struct carver *c, struct perf_err *err)
 	if (c->zerr != NULL)
 		return perf_err_set(err, PERF_E_ZSTD, PERF_ERR_OFF_NONE, "compressing: %s", c->zerr);
 	data.size = out_pos(&c->o) - data.offset;
+	origins_close(c, data.offset);
 	/* the table right after the data (readers find it there), unaligned after COMPRESSED records */
 	write_features(c, bits);
 	c->res.size = out_pos(&c->o);
@@ -600,6 +622,17 @@ carve_write(const struct session *s, int fd, const struct carve_opts *o, carve_k
 		c.chunk = xmalloc(ZCHUNK);
 		c.zrec = xmalloc(8 + ZREC_MAX);
 	}
+	/* a merged input keeps its origins, uncompressed (a loc is then a file offset) */
+	if (!c.z && c.si.mode == SESSION_FILE &&
+	    session_features(s)->sec[PF_FEAT_PERFNAV_ORIGINS].present) {
+		struct perf_err oerr;
+
+		if (origins_load(s, &c.org, &oerr) < 0 || c.org.n < 2)
+			origins_free(&c.org);	/* damaged: dropped (the key file says so) */
+		c.ostart = xcalloc(c.org.n + 1, sizeof *c.ostart);
+		c.oend = xcalloc(c.org.n + 1, sizeof *c.oend);
+		c.oseen = xcalloc(c.org.n + 1, sizeof *c.oseen);
+	}
 	rc = carve_body(&c, err);
 	if (rc == 0 && c.o.err != 0)
 		rc = perf_err_set(err, PERF_E_IO, c.o.err_off, "offset 0x%llx: %s",
@@ -613,6 +646,10 @@ carve_write(const struct session *s, int fd, const struct carve_opts *o, carve_k
 	free(c.rbuf);
 	free(c.last);
 	free(c.gone);
+	origins_free(&c.org);
+	free(c.ostart);
+	free(c.oend);
+	free(c.oseen);
 	hmap_free(&c.ids);
 	return rc;
 }

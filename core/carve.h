@@ -19,7 +19,9 @@
  *  - the feature sections are copied byte for byte, but for SAMPLE_TIME
  *    (the kept samples' first and last time), DIR_FORMAT and AUXTRACE
  *    (which name places in the input's data: dropped), COMPRESSED (dropped,
- *    or written anew with compress) and sections that cannot be read.
+ *    or written anew with compress), PERFNAV_ORIGINS (a merged input's:
+ *    written anew, each input's range where its records went; dropped with
+ *    compress or when damaged) and sections that cannot be read.
  *
  * Nothing here prints.  The output is written with pwrite() (the header
  * last), so fd must be a regular file (or anything that seeks).

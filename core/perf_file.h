@@ -194,6 +194,9 @@ enum pf_feature {
 	PF_FEATURES(X)
 #undef X
 	PF_FEAT_LAST_KNOWN = 34,
+	/* perfnav's own (perfnav merge: core/origin.h), far above perf's: perf
+	 * counts a section it does not know and skips it */
+	PF_FEAT_PERFNAV_ORIGINS = 255,
 	PF_FEAT_BITS = 256,
 };
 

@@ -29,6 +29,11 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 	h->rc.pos_lo = SIZE_MAX;
 	h->ps.pmemo[0].ev = h->ps.pmemo[1].ev = NONE32;
 	h->ps.pmemo[0].row_node = h->ps.pmemo[1].row_node = NONE32;
+	if (s != NULL) {
+		struct perf_err err;
+
+		origins_load(s, &h->org, &err);	/* damage: in the one origin's name */
+	}
 	if (h->o.nkeys == 0) {
 		h->o.keys[0] = HIST_KEY_COMM;
 		h->o.keys[1] = HIST_KEY_DSO;
@@ -65,6 +70,7 @@ hist_free(struct hist *h)
 	if (h == NULL)
 		return;
 	strtab_free(&h->strs);
+	origins_free(&h->org);
 	read_state_free(&h->wk.rs);
 	tpevent_free(h->wk.tp);
 	free(h->ev);

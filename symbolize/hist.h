@@ -87,6 +87,7 @@ enum hist_key {
 	HIST_KEY_STATE,		/* state: an off-CPU span's prev_state (S, D, R+...; hist_opts.offcpu) */
 	HIST_KEY_PARALLELISM,	/* parallelism: threads running when sampled (hist_opts.parallel) */
 	HIST_KEY_WAKER,		/* waker: the thread whose wakeup ended an off-CPU span (offcpu.h) */
+	HIST_KEY_FILE,		/* file: the recording a sample came from (perfnav merge; core/origin.h) */
 	HIST_KEY_COUNT
 };
 
@@ -201,6 +202,7 @@ struct hist_entry {
 	uint32_t	parallelism;	/* the sample's (hist_opts.parallel); 0: not a key */
 	uint32_t	waker_comm;	/* an off-CPU span's waker: its comm's string id + 1; */
 	int32_t		waker_tid;	/* and tid (waker_comm 0: none, or no key) */
+	uint32_t	file;		/* the input of a merged recording (origins index) */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */
@@ -512,6 +514,16 @@ double hist_children_lat_pct(const struct hist *h, const struct hist_entry *e);
  */
 const char *hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k,
     char *buf, size_t n);
+
+/*
+ * The name of input file (the key file: perfnav merge's input, core/origin.h;
+ * the recording's path when it is not merged), "[no input]" past them.
+ */
+const char *hist_file_name(const struct hist *h, uint32_t file);
+/* How many inputs the recording merges (1 when it is not merged). */
+size_t hist_nfiles(const struct hist *h);
+/* The input (the key file's value) of the record at location loc. */
+uint32_t hist_file_of(const struct hist *h, uint64_t loc);
 
 /* An off-CPU span's prev_state as the state key shows it ("S", "D", "R+", "S|D"). */
 void hist_state_text(uint32_t state, char *buf, size_t n);

@@ -22,6 +22,7 @@
 
 #include "core/bytes.h"
 #include "core/hmap.h"
+#include "core/origin.h"
 #include "core/sample_read.h"
 #include "symbolize/brhist.h"
 #include "symbolize/chainsrc.h"
@@ -436,6 +437,7 @@ struct hist {
 	 * cprow_tab) not made yet: a hist read from the cache makes them on
 	 * first use (hist_tables_need) */
 	bool			 tabs_lazy;
+	struct origins		 org;		/* the inputs of a merged recording (key file) */
 
 	/* Scratch. */
 	uint32_t		*rows;
@@ -527,6 +529,7 @@ struct key_src {
 	uint32_t		 waker_comm;	/* an off-CPU span's waker: comm string id + 1, 0: none */
 	int32_t			 waker_tid;	/* and its tid */
 	uint64_t		 latency;	/* its latency (parallel_latency), 0: none */
+	uint32_t		 file;		/* its input (origins_find), 0 but in a merged file */
 	const struct fkey	*f;	/* the sample's own frame or a callchain frame */
 	/* branch mode: the entry's source and target (hist_walk.c add_branches) */
 	const struct fkey	*from, *to;

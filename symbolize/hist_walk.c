@@ -875,6 +875,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	ws.cpumode = embedded ? PERF_RECORD_MISC_USER : r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	sample_names(h, &smp, &ws);
 	src->par = par_at(h, w, i);
+	src->file = hist_file_of(h, r->loc);
 	ws.kept = entry_kept(h, &ws);
 	ws.self = NONE32;
 	if (ws.kept && (!w->branch_mode || filter_has_frame(h->o.filter))) {

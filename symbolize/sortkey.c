@@ -928,6 +928,34 @@ waker_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n
 		snprintf(buf, n, "%s %" PRId32, hist_str(h, e->waker_comm - 1), e->waker_tid);
 }
 
+/* ---- file (perfnav's own: the input of a merged recording) ---- */
+
+static void
+file_extract(struct hist_entry *k, const struct key_src *src)
+{
+	k->file = src->file;
+}
+
+static void
+file_keep(struct hist_entry *k, const struct hist_entry *e)
+{
+	k->file = e->file;
+}
+
+/* The parts of a hist read one session: their origins are the same. */
+static void
+file_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+{
+	(void)x;
+	k->file = fe->file;
+}
+
+static void
+file_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", hist_file_name(h, e->file));
+}
+
 /* ---- parallelism (perf 6.15's sort key: threads running when sampled) ---- */
 
 static void
@@ -1155,6 +1183,12 @@ const struct sortkey sortkeys[HIST_KEY_COUNT] = {
 		.extract = waker_extract, .keep = waker_keep, .xlat = waker_xlat,
 		.text = waker_text,
 	},
+	/* perfnav merge's inputs (core/origin.h): the recording itself when not merged */
+	[HIST_KEY_FILE] = {
+		.name = "file", .header = "File", .width = 24,
+		.extract = file_extract, .keep = file_keep, .xlat = file_xlat,
+		.text = file_text,
+	},
 };
 
 bool
@@ -1229,4 +1263,22 @@ hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k,
 	else
 		snprintf(buf, n, "?");
 	return buf;
+}
+
+const char *
+hist_file_name(const struct hist *h, uint32_t file)
+{
+	return file < h->org.n ? h->org.v[file].name : "[no input]";
+}
+
+size_t
+hist_nfiles(const struct hist *h)
+{
+	return h->org.n;
+}
+
+uint32_t
+hist_file_of(const struct hist *h, uint64_t loc)
+{
+	return h->org.n > 1 ? origins_find(&h->org, loc) : 0;
 }

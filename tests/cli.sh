@@ -902,6 +902,12 @@ for cpus in 1 0-1; do
 done
 expect_fail "top: bad --time" 2 "bad value '1,2,3' for --time" top --time 1,2,3 "$data/fp.data"
 expect_fail "top: bad --time percent" 2 "bad value '150%' for --time" top --time 150% "$data/fp.data"
+# merge (tests/merge-check.sh has the rest): its usage errors, --merge where it is no option
+expect_fail "merge: no -o" 2 "no -o OUT" merge "$data/fp.data" "$data/zstd.data"
+expect_fail "merge: one file" 2 "one file: nothing to merge it with" merge -o "$tmp/m.data" "$data/fp.data"
+expect_fail "diff --merge" 2 "[-]-merge is not an option of diff" diff --merge "$data/fp.data" "$data/zstd.data"
+expect_fail "merge: an input missing" 1 "nosuch.data" merge -o "$tmp/m.data" "$data/fp.data" "$tmp/nosuch.data"
+if [ ! -e "$tmp/m.data" ]; then ok; else ko "merge: a failed merge left its output"; fi
 expect_fail "top: bad --pid" 2 "bad value 'x' for --pid" top --pid x "$data/fp.data"
 expect_fail "top: bad --cpu" 2 "bad value '2-1' for --cpu" top --cpu 2-1 "$data/fp.data"
 expect_fail "top: bad --comms" 2 "bad value 'a,,b' for --comms" top --comms a,,b "$data/fp.data"

@@ -648,6 +648,8 @@ tui_main(int argc, char **argv)
 	if (opts_parse(argc, argv, tui_usage, tui_options, tui_opt, &o, &o.co, &pos, &npos,
 	    &status))
 		return status;
+	if (o.co.merge && cmd_merge_inputs(&o.co, pos, &npos, "") < 0)
+		return EXIT_FAIL;
 	if (npos == 1)
 		o.input2 = pos[0];	/* perfnav OLD NEW: diff mode */
 	else if (npos > 0) {

@@ -23,6 +23,7 @@ static const struct cmd_spec *const subcmds[] = {
 	&export_spec,
 	&annotate_spec,
 	&bundle_spec,
+	&merge_spec,
 	&diff_spec,
 	&sched_spec,
 	&cache_spec,

@@ -5,7 +5,11 @@
  * event, -z), written to a memory file and loaded again.  It aborts when
  * carving fails, when the carved file does not load, when it holds another
  * number of samples than were kept, or when carving it again whole does
- * not give back the same bytes (uncompressed).
+ * not give back the same bytes (uncompressed).  Then perfnav merge
+ * (core/merge.c) of the recording with itself: when it merges, the merged
+ * file must load with the samples written and its origins section must
+ * name the two inputs; the input's own origins section (a bit-255 section
+ * the input may hold) is read too (core/origin.c).
  */
 #include "config.h"
 
@@ -74,6 +78,49 @@ pick_scope(const struct session *s, uint64_t h, struct hist_filter *f, struct fi
 	e->filter = filter_active(f) ? f : NULL;
 }
 
+/* The recording merged with itself, loaded again; its origins and the input's. */
+static void
+merge_self(const struct session *s)
+{
+	struct merge_input in[2] = { { s, "a.data" }, { s, "b/c.data" } };
+	struct session_opts so = { .keep_going = true };
+	struct merge_result res;
+	struct perf_err err;
+	struct session_mem m;
+	struct session *t;
+	struct origins o;
+	int fd = memfd_create("fuzz-merge", 0);
+	uint8_t *p;
+
+	if (fd < 0)
+		abort();
+	origins_load(s, &o, &err);
+	for (size_t i = 0; i < o.n; i++)
+		if (o.v[i].name == NULL || o.v[i].start > o.v[i].end)
+			abort();
+	origins_free(&o);
+	if (merge_write(in, 2, fd, &res, &err) < 0) {
+		close(fd);
+		return;	/* refused: said in err */
+	}
+	p = xmalloc(res.size + 1);
+	if (pread(fd, p, res.size, 0) != (ssize_t)res.size)
+		abort();
+	close(fd);
+	m = (struct session_mem){ p, res.size };
+	if ((t = session_open_mem("merged", &m, 1, &so, &err)) == NULL)
+		abort();	/* what was written does not load */
+	if (!session_info(t).over_budget && !session_info(s).over_budget &&
+	    session_counts(t)->by_type[PF_REC_SAMPLE] != res.samples)
+		abort();	/* another number of samples than were written */
+	if (origins_load(t, &o, &err) != 0 || o.n != 2 || strcmp(o.v[1].name, "b/c.data") != 0 ||
+	    o.v[0].end != o.v[1].start)
+		abort();	/* its own origins section does not read back */
+	origins_free(&o);
+	session_close(t);
+	free(p);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -121,6 +168,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.ntime = 0;
 	filter_free(&f);
 	symbolizer_free(z);
+	merge_self(s);
 	session_close(s);
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -375,6 +376,45 @@ synth_seeds(void)
 	}
 }
 
+/* A merged recording (perfnav merge of fp.data and fork.data: an origins section to mutate). */
+static void
+merge_seeds(const char *datadir)
+{
+	const char *names[2] = { "fp.data", "fork.data" };
+	struct merge_input in[2];
+	struct session *s[2] = { NULL, NULL };
+	struct merge_result res;
+	struct perf_err err;
+	char path[4096];
+	int fd = memfd_create("seed-merge", 0);
+	bool done = false;
+	uint8_t *p;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", datadir, names[i]);
+		if ((s[i] = session_open(path, NULL, &err)) == NULL)
+			goto out;
+		in[i].s = s[i];
+		in[i].name = names[i];
+	}
+	if (fd < 0 || merge_write(in, 2, fd, &res, &err) < 0)
+		goto out;
+	p = xmalloc(res.size);
+	if (pread(fd, p, res.size, 0) == (ssize_t)res.size)
+		for (size_t h = 0; h < FUZZ_NHARNESS; h++)
+			if (whole_recording(fuzz_harnesses[h]))
+				write_seed(fuzz_harnesses[h], "merged.data", p, res.size);
+	free(p);
+	done = true;
+out:
+	if (!done)
+		fail("cannot merge fp.data and fork.data of", datadir);
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < 2; i++)
+		session_close(s[i]);
+}
+
 /* One ustar entry (type '0' file, '5' directory, '2' link) into b. */
 static void
 tar_entry(struct pdbuf *b, const char *name, char type, const char *link, const void *p,
@@ -491,6 +531,7 @@ seeds_make(const char *datadir, seeds_fn fn, void *arg)
 	}
 	free(names);
 	synth_seeds();
+	merge_seeds(datadir);
 	bundle_seeds(datadir);
 	return status ? -1 : 0;
 }

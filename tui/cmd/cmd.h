@@ -32,6 +32,7 @@ struct common_opts {
 	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
 	bool		 no_cache;	/* --no-cache: no cache entry read or written */
 	uint64_t	 cache_size;	/* --cache-size SIZE, 0 for the default (2G) */
+	bool		 merge;		/* --merge: FILE FILE... opened as one */
 };
 
 /* Exit statuses. */
@@ -123,7 +124,7 @@ int cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *s
  * and options): what --help prints, and the man page and completion too. */
 extern const struct cmd_opt cmd_common_opts[];
 extern const struct cmd_spec annotate_spec, bundle_spec, cache_spec, diff_spec, dump_spec, export_spec, folded_spec, header_spec,
-    hex_spec, sched_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
+    hex_spec, merge_spec, sched_spec, script_spec, stat_spec, stats_spec, top_spec, tree_spec;
 /* Open r's recording into r->s (index: build the time-ordered index and
  * the threads).  0, or -1 with the message printed and r->status EXIT_FAIL. */
 int cmd_load(struct cmd_run *r, bool index);
@@ -154,6 +155,18 @@ struct session *cmd_open_progress(const struct common_opts *co, bool index);
 int cmd_report_diags(const struct session *s, bool strict);
 
 int cmd_header(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+/*
+ * --merge: co->input and the n files of pos merged (perfnav merge) into a
+ * temporary file (removed once opened, or at exit), which becomes
+ * co->input (with no cache entry); *npos becomes 0.  0, or -1 with the
+ * message printed (cmd names the command in it, "" for the browser).
+ */
+int cmd_merge_inputs(struct common_opts *co, char **pos, int *npos, const char *cmd);
+/* After path was opened: if it is --merge's temporary file, remove it now
+ * (the session maps it; nothing opens it again), so that no end of the
+ * process, a signal's included, leaves it behind. */
+void cmd_merge_opened(const char *path);
 int cmd_cache(int argc, char **argv);
 
 /*

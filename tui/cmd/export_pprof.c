@@ -23,7 +23,7 @@
  * .proto compiled by protoc-c at build time for the same bytes).
  *
  * Samples: one per sample of the recording (labels pid, tid, comm, cpu and
- * time in ns), or with aggregate one per distinct stack and thread (labels
+ * time in ns; file, its input, in a merged recording: perfnav merge), or with aggregate one per distinct stack and thread (labels
  * pid, tid, comm).  Values: samples/count, then the event's period
  * (cpu/nanoseconds for cpu-clock and task-clock, off-cpu/nanoseconds for
  * off-CPU time, EVENT/count otherwise), the default.  Locations: one per
@@ -116,7 +116,7 @@ struct prof {
 	struct hmap		 map_ix;	/* DSO -> mapping id */
 	uint32_t		*maps;
 	size_t			 nmap, capmap;
-	int64_t			 k_pid, k_tid, k_comm, k_cpu, k_time, k_ns;
+	int64_t			 k_pid, k_tid, k_comm, k_cpu, k_time, k_ns, k_file;
 };
 
 /* The string_table index of s. */
@@ -164,7 +164,7 @@ label(struct prof *pf, struct pb *s, int64_t key, int64_t str, int64_t num, int6
  */
 static void
 sample(struct prof *pf, const uint32_t *path, size_t n, uint64_t count, uint64_t period,
-    const struct hist_entry *e, int32_t cpu, uint64_t time)
+    const struct hist_entry *e, int32_t cpu, uint64_t time, int64_t file)
 {
 	struct pb s = { 0 };
 	uint64_t *loc = xreallocarray(NULL, n + 1, sizeof *loc), v[2] = { count, period };
@@ -181,6 +181,8 @@ sample(struct prof *pf, const uint32_t *path, size_t n, uint64_t count, uint64_t
 		label(pf, &s, pf->k_cpu, 0, cpu, 0);
 	if (time > 0)
 		label(pf, &s, pf->k_time, 0, (int64_t)time, pf->k_ns);
+	if (file > 0)
+		label(pf, &s, pf->k_file, file, 0, 0);
 	pb_msg(&pf->out, 2, &s);
 	free(s.p);
 	free(loc);
@@ -285,7 +287,8 @@ each_sample(struct prof *pf, const struct session *s, size_t ev)
 		}
 		d = cpath_path(t, node, path, cap);
 		sample(pf, path, d, 1, hist_sample_period(pf->h, pos), e, session_ent_who(s, pos).cpu,
-		    index_ent(ix, pos)->time);
+		    index_ent(ix, pos)->time, pf->k_file ? str_of(pf, hist_file_name(pf->h,
+		    hist_file_of(pf->h, ent_loc(index_ent(ix, pos))))) : 0);
 	}
 	free(path);
 	cpath_free(t);
@@ -318,7 +321,7 @@ each_stack(struct prof *pf, size_t ev)
 				path = xreallocarray(path, cap, sizeof *path);
 			}
 			sample(pf, path, cpath_path(t, k, path, cap), nd->self_samples, nd->self_period,
-			    &thr[i], -1, 0);
+			    &thr[i], -1, 0, 0);
 		}
 		cpath_free(t);
 	}
@@ -350,6 +353,7 @@ value_types(struct prof *pf, size_t ev)
 	pf->k_comm = str_of(pf, "comm");
 	pf->k_cpu = str_of(pf, "cpu");
 	pf->k_time = str_of(pf, "time");
+	pf->k_file = hist_nfiles(pf->h) > 1 ? str_of(pf, "file") : 0;
 	pf->k_ns = str_of(pf, "nanoseconds");
 }
 

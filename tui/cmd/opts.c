@@ -34,6 +34,7 @@ enum {
 	OPT_MAX_MEMORY,
 	OPT_NO_CACHE,
 	OPT_CACHE_SIZE,
+	OPT_MERGE,
 };
 
 const struct cmd_opt cmd_common_opts[] = {
@@ -47,6 +48,7 @@ const struct cmd_opt cmd_common_opts[] = {
 	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 64M, at most a quarter of the machine's memory)" },
 	{ "no-cache", 0, OPT_NO_CACHE, "neither read nor write the cache of loaded recordings ($XDG_CACHE_HOME/perfnav, default ~/.cache/perfnav; see perfnav cache)" },
 	{ "cache-size", 1, OPT_CACHE_SIZE, "SIZE: how large the cache may grow, e.g. 4G (default 2G; the least recently used entries go first)" },
+	{ "merge", 0, OPT_MERGE, "FILE FILE...: open several recordings as one (perfnav merge to a temporary file), each sample's input its sort key file" },
 	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
 	{ "help", 0, 'h', "show this help" },
 	{ NULL, 0, 0, NULL },
@@ -160,6 +162,9 @@ opts_parse(int argc, char **argv, const char *utext, const struct cmd_opt *extra
 			break;
 		case OPT_NO_CACHE:
 			co->no_cache = true;
+			break;
+		case OPT_MERGE:
+			co->merge = true;
 			break;
 		case OPT_CACHE_SIZE:
 			if (opts_size(optarg, &co->cache_size) < 0 ||
@@ -279,6 +284,7 @@ open_input(const struct common_opts *co, bool index, bool progress)
 	}
 	memset(&err, 0, sizeof err);
 	s = session_open(co->input, &so, &err);
+	cmd_merge_opened(co->input);
 	if (lp.shown)
 		fputs("\r\033[K", textout_tty_err());
 	if (s == NULL)
@@ -549,6 +555,15 @@ cmd_begin(struct cmd_run *r, int argc, char **argv, const struct cmd_spec *spec,
 	if (opts_parse(argc, argv, spec->usage, spec->opts, spec->fn, arg, &r->co, &r->pos,
 	    &r->npos, &r->status))
 		return -1;
+	if (r->co.merge && (spec == &diff_spec || spec == &merge_spec)) {
+		fprintf(stderr, "perfnav %s: --merge is not an option of %s\n", r->name, r->name);
+		r->status = EXIT_USAGE;
+		return -1;
+	}
+	if (r->co.merge && cmd_merge_inputs(&r->co, r->pos, &r->npos, r->name) < 0) {
+		r->status = EXIT_FAIL;
+		return -1;
+	}
 	if (spec->maxpos >= 0 && r->npos > spec->maxpos) {
 		fprintf(stderr, "perfnav %s: unexpected argument '%s'\n", r->name,
 		    r->pos[spec->maxpos]);
