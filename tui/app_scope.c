@@ -203,7 +203,7 @@ app_scope_command(struct app *a)
 		diffsc.sel.by_pid = diffsc.sel.by_tid = false;
 		diffsc.zoomed = diffsc.sel.by_dso || diffsc.sel.by_node || diffsc.sel.by_comm;
 		diffsc.ntr = 0;
-		c.sub = "diff -c delta";
+		c.sub = "diff";	/* delta-abs: the pane's order, by the size of the change */
 		c.sort = sc->hot_sort.n && !(sc->hot_sort.keep & HIST_KEEP(HIST_KEY_DSO)) ? "sym" : NULL;
 		c.no_children = false;
 		c.no_event = true;
