@@ -218,7 +218,9 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
  * value (where the line still cuts it, put_text writes it with a K, M, G
  * unit: text_num_fit); the flex column the rest, and when that is short of what its
  * texts need (up to FLEX_WANT), text columns (no numbers, no tree) give it
- * room down to SHRINK_MIN, the widest first: the symbol before the command.
+ * first the room past their widest text and title (nothing cut: a command
+ * column of "cc1" before a DSO's "[kernel.kallsyms]"), then room down to
+ * SHRINK_MIN, the widest first: the symbol before the command.
  */
 static void
 layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
@@ -238,6 +240,27 @@ layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
 	if (flex >= 0) {
 		int left = total - fixed, want = cn->need[flex] < FLEX_WANT ? cn->need[flex] : FLEX_WANT;
 
+		/* first the room a text column has past its widest text and title: nothing cut */
+		while (left < want) {
+			int give = -1, spare = 0;
+
+			for (int c = 0; c < p->ncols; c++) {
+				int title = p->cols[c].title ? text_width(p->cols[c].title) : 0;
+				int keep = cn->need[c] > title ? cn->need[c] : title, s;
+
+				if (c == flex || (p->cols[c].flags & (COL_NUM | COL_RIGHT | COL_TREE)))
+					continue;
+				s = wd[c] - (keep > SHRINK_MIN ? keep : SHRINK_MIN);
+				if (s > spare) {
+					spare = s;
+					give = c;
+				}
+			}
+			if (give < 0)
+				break;
+			wd[give]--;
+			left++;
+		}
 		while (left < want) {
 			int give = -1;
 
