@@ -1082,6 +1082,92 @@ lv_hist(const char *path, bool caller, struct session **s, struct symbolizer **z
 	return h;
 }
 
+/* lv_hist's hist kept for recounts (paths, each sample's row), of the samples f takes. */
+static struct hist *
+lv_scoped(struct session *s, struct symbolizer *z, const struct hist_filter *f)
+{
+	struct hist_opts o;
+	const char *bad;
+	size_t badlen;
+	struct hist *h;
+
+	memset(&o, 0, sizeof o);
+	cr_assert_eq(hist_parse_keys("comm,dso,sym", o.keys, &bad, &badlen), 3);
+	o.nkeys = 3;
+	o.event = -1;
+	o.children = true;
+	o.chain_root_first = true;
+	o.paths = true;
+	o.record_self = true;
+	o.filter = f;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+/* Every row's comm, DSO and symbol (its [k]/[.] label with it), in order. */
+static void
+lv_rows(struct hist *h, char *out, size_t n)
+{
+	const uint32_t *rows;
+	size_t nr = hist_rows(h, 0, 0, &rows), len = 0;
+	char c[64], d[64], y[64];
+
+	out[0] = '\0';
+	for (size_t i = 0; i < nr && len < n; i++) {
+		const struct hist_entry *e = hist_entry_get(h, rows[i]);
+
+		len += (size_t)snprintf(out + len, n - len, "%s %s %s\n",
+		    hist_key_text(h, e, HIST_KEY_COMM, c, sizeof c),
+		    hist_key_text(h, e, HIST_KEY_DSO, d, sizeof d),
+		    hist_key_text(h, e, HIST_KEY_SYM, y, sizeof y));
+	}
+}
+
+/* A frame in no map recounted for a time range: its label the range's first sample's, as a
+ * fresh pass gives it (a recount kept the whole recording's: kuser's null frame stayed [k]). */
+Test(hist, unmapped_frame_labels_of_a_recount)
+{
+	char *path = lv_recording(), kall[4096], a[4096], b[4096];
+	struct sym_opts so = { .buildid_dir = "/nonexistent", .kallsyms = kall };
+	struct hist_filter f = { 0 };
+	struct perf_err err;
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h, *fresh;
+
+	snprintf(kall, sizeof kall, "%s", test_data("mem-obj.kallsyms"));
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	z = symbolizer_new(s, &so);
+	h = lv_scoped(s, z, NULL);
+	f.time = calloc(1, sizeof *f.time);
+	f.ntime = 1;
+	for (int from = 0; from < 5; from++) {
+		f.time[0].start = 1000000 + 1000 * (uint64_t)from;
+		cr_assert_eq(hist_rescope(h, &f), 0);
+		fresh = lv_scoped(s, z, &f);
+		lv_rows(h, a, sizeof a);
+		lv_rows(fresh, b, sizeof b);
+		cr_expect_str_eq(a, b, "samples %d to 4", from);
+		hist_free(fresh);
+	}
+	cr_assert_eq(hist_rescope(h, NULL), 0);
+	fresh = lv_scoped(s, z, NULL);
+	lv_rows(h, a, sizeof a);
+	lv_rows(fresh, b, sizeof b);
+	cr_expect_str_eq(a, b, "every sample again");
+	cr_expect_not_null(strstr(a, "kuser [unknown] [k] 0000000000000000"), "%s", a);
+	hist_free(fresh);
+	filter_free(&f);
+	hist_free(h);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
+}
+
 /*
  * perf 6.1 labels a callchain frame in no map with the level of the entry
  * it filled before (fill_callchain_info keeps al->level): in its walk's
