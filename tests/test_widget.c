@@ -702,6 +702,9 @@ Test(text, cxx_names_cut_inside_brackets)
 	cr_assert_str_eq(out, "short<int>", "a name that fits is left whole");
 	text_elide_cxx("broken<name(of)", out, sizeof out, 8);
 	cr_assert_str_eq(out, "broken<name(of)", "brackets that do not pair up: left to the middle ellipsis");
+	/* perfnav's mark of an inlined function is no argument list: it stays whole */
+	text_elide_cxx("std::unordered_map<std::string, long>::operator[] (inlined)", out, sizeof out, 40);
+	cr_assert_str_eq(out, "std::unordered_map<\u2026>::operator[] (inlined)");
 	text_elide_cxx("f(a)", out, 3, 2);
 	cr_assert_str_eq(out, "f(", "cut to the buffer");
 	setlocale(LC_ALL, "C");

@@ -45,16 +45,19 @@ operator_len(const char *s)
 /*
  * The longest innermost bracket group of s whose contents are not yet the
  * ellipsis el: its contents' start and length; false if none (or the
- * brackets do not pair up).
+ * brackets do not pair up).  A last " (inlined)" is not one.
  */
 static bool
 cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 {
 	size_t n = strlen(s) + 1, *open = xreallocarray(NULL, n, sizeof *open), best = 0;
 	bool *inner = xmalloc(n), ok;
-	size_t sp = 0;
+	size_t sp = 0, end = n - 1;
 
-	for (size_t i = 0; s[i] != '\0'; i++) {
+	/* perfnav's " (inlined)" after an inline function's name is no argument list */
+	if (end >= 10 && strcmp(s + end - 10, " (inlined)") == 0)
+		end -= 10;
+	for (size_t i = 0; i < end; i++) {
 		size_t op = operator_len(s + i);
 
 		if (op > 0) {
