@@ -1047,6 +1047,11 @@ case $cmd in
 *) ko "diff scope: y gives '$cmd'" ;;
 esac
 keys Escape
+keys A
+wait_for "diff-a\.data vs diff-b\.data \[NEW, periods\]" "diff scope: A shows periods"
+keys y
+wait_for "A's periods and their order are the" "diff scope: y in A says the command prints percents"
+keys Escape
 finish "diff scope"
 
 # ---- annotate navigation: Enter on a call and on a jump, the jump's arrow, v, H, n/N, s ----
