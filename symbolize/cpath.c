@@ -295,8 +295,7 @@ cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		if (into->ps.ncprow > nrow && credits) {
 			into->rc.ncred = 0;
 			for (uint32_t k = from->rc.rowent_off[i]; k < from->rc.rowent_off[i + 1]; k++)
-				hist_credit(into, entmap[from->rc.rowent[k]],
-				    from->rc.rowlab != NULL ? from->rc.rowlab[k] : 0);
+				hist_credit(into, entmap[from->rc.rowent[k]]);
 			hist_row_made(into, r);
 		} else if (into->ps.ncprow > nrow) {
 			into->rc.no_rescope = true;	/* a row without its entries */

@@ -328,9 +328,7 @@ struct hist_recount {
 	uint32_t		*rowent;
 	size_t			 nrowent, caprowent;
 	uint32_t		*cred;
-	uint32_t		*credlab;	/* per cred, the label_sym the sample gave it */
 	size_t			 ncred, capcred;
-	uint32_t		*rowlab;	/* per rowent, its credlab: a fresh walk's label */
 	bool			 no_rescope;	/* samples came other than by index position */
 	/*
 	 * hist_opts.offcpu_beside: per span of the off-CPU model, the row its
@@ -670,23 +668,13 @@ void hist_walk_drop(struct hist *h);
 
 /* Keep the period of the sample at index position pos (record_self with paths). */
 void hist_keep_period(struct hist *h, size_t pos, uint64_t period);
-/*
- * hist_add_keys credited entry id for the current sample (record_self with
- * paths), whose frame there has label (struct hist_entry's label_sym).
- */
+/* hist_add_keys credited entry id for the current sample (record_self with paths). */
 static inline void
-hist_credit(struct hist *h, uint32_t id, uint32_t label)
+hist_credit(struct hist *h, uint32_t id)
 {
 	if (h->rc.sample_row == NULL)
 		return;
-	if (h->rc.ncred + 1 > h->rc.capcred) {
-		size_t cap = h->rc.capcred;
-
-		GROW(h->rc.cred, cap, h->rc.ncred + 1);
-		h->rc.credlab = xreallocarray(h->rc.credlab, cap, sizeof *h->rc.credlab);
-		h->rc.capcred = cap;
-	}
-	h->rc.credlab[h->rc.ncred] = label;
+	GROW(h->rc.cred, h->rc.capcred, h->rc.ncred + 1);
 	h->rc.cred[h->rc.ncred++] = id;
 }
 /* A path row was made for the current sample: keep what it credited. */
