@@ -62,7 +62,8 @@ row_of(struct rows_build *b, const struct hist_entry *e, uint32_t f, uint32_t fi
 		h->mg.mbestv[b->nm] = 0;
 		hmap_add(&b->tab, hash, (uint32_t)b->nm);
 		id = (uint32_t)b->nm++;
-	}
+	} else if (hist_row_order(h, first) < hist_row_order(h, h->mg.mfirst[id]))
+		h->mg.mfirst[id] = first;	/* the first made in the scope */
 	return &h->mg.mrows[id];
 }
 
@@ -103,7 +104,8 @@ cmp_rows(const void *a, const void *b, void *arg)
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
 
-	return hist_cmp_entries(h, x, h->mg.mfirst[x - h->mg.mrows], y, h->mg.mfirst[y - h->mg.mrows]);
+	return hist_cmp_entries(h, x, hist_row_order(h, h->mg.mfirst[x - h->mg.mrows]), y,
+	    hist_row_order(h, h->mg.mfirst[y - h->mg.mrows]));
 }
 
 /* The rows' labels and, for keys not kept, pid and tid from their biggest entry; filtered and sorted. */

@@ -617,7 +617,7 @@ cmp_rows(const void *a, const void *b, void *arg)
 	const struct hist *h = arg;
 	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
 
-	return hist_cmp_entries(h, &h->ent[ia], ia, &h->ent[ib], ib);
+	return hist_cmp_entries(h, &h->ent[ia], hist_ent_order(h, ia), &h->ent[ib], hist_ent_order(h, ib));
 }
 
 size_t

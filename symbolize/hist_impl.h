@@ -348,6 +348,19 @@ struct hist_recount {
 					 * recomputed from its period and parallelism) */
 	size_t			 caprowlat;
 	/*
+	 * hist_rescope_sel with a filter or a selection: per entry, its place
+	 * in the order a fresh walk of the scope's samples would make it (the
+	 * rows' first samples by index position, each row's entries as its
+	 * first sample credited them); the rows' ties go by it, as a fresh
+	 * hist's go by creation (hist_cmp_entries).  NULL: by creation.
+	 */
+	uint32_t		*rank;
+	size_t			 nrank;		/* entries ranked (those made later: after) */
+	uint32_t		*rowrank;	/* the same of the path rows (cpath_rows' ties) */
+	size_t			 nrowrank;
+	uint32_t		*roword;	/* the rows in the order of their first sample */
+	size_t			 nroword;
+	/*
 	 * hist_share_positions: the per-position arrays (sample_row,
 	 * sample_p32) are shared by the two parts of a parallel
 	 * pass; the part that borrows them (pos_lent) never frees or grows
@@ -744,6 +757,10 @@ hist_credit(struct hist *h, uint32_t id)
 }
 /* A path row was made for the current sample: keep what it credited. */
 void hist_row_made(struct hist *h, uint32_t row);
+/* Entry i's (path row r's) place in the ties' order: after a scoped
+ * recount, as a fresh walk of the scope would make them; else i (r). */
+uint32_t hist_ent_order(const struct hist *h, uint32_t i);
+uint32_t hist_row_order(const struct hist *h, uint32_t r);
 void hist_scope_free(struct hist *h);
 
 /* ---- hist_ptree.c ---- */

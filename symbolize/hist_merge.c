@@ -369,7 +369,8 @@ cmp_merged(const void *a, const void *b, void *arg)
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
 
-	return hist_cmp_entries(h, x, h->mg.mfirst[x - h->mg.mrows], y, h->mg.mfirst[y - h->mg.mrows]);
+	return hist_cmp_entries(h, x, hist_ent_order(h, h->mg.mfirst[x - h->mg.mrows]), y,
+	    hist_ent_order(h, h->mg.mfirst[y - h->mg.mrows]));
 }
 
 size_t
@@ -426,6 +427,9 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 			id = (uint32_t)nm++;
 		}
 		m = &h->mg.mrows[id];
+		/* first: the first made in the scope (hist_ent_order) */
+		if (hist_ent_order(h, (uint32_t)i) < hist_ent_order(h, h->mg.mfirst[id]))
+			h->mg.mfirst[id] = (uint32_t)i;
 		m->period += e->period;
 		m->samples += e->samples;
 		m->acc_period += e->acc_period;
@@ -472,7 +476,8 @@ cmp_self(const void *a, const void *b, void *arg)
 	const struct hist *h = arg;
 	const struct hist_entry *x = *(const struct hist_entry *const *)a;
 	const struct hist_entry *y = *(const struct hist_entry *const *)b;
-	uint32_t ix = h->mg.mfirst[x - h->mg.mrows], iy = h->mg.mfirst[y - h->mg.mrows];
+	uint32_t ix = hist_ent_order(h, h->mg.mfirst[x - h->mg.mrows]);
+	uint32_t iy = hist_ent_order(h, h->mg.mfirst[y - h->mg.mrows]);
 	char tx[1024], ty[1024];
 	int c;
 

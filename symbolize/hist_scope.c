@@ -100,6 +100,9 @@ hist_scope_free(struct hist *h)
 	free(h->rc.cred);
 	free(h->rc.scope_in);
 	free(h->rc.row_lat);
+	free(h->rc.rank);
+	free(h->rc.rowrank);
+	free(h->rc.roword);
 }
 
 /* Can h be recounted for f? */
@@ -257,6 +260,8 @@ count_one(struct hist *h, struct count_ctx *c, size_t pos, uint32_t r, uint64_t 
 	if (!hist_sel_entry(e, c->sel))
 		return;
 	h->rc.scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
+	if (h->ps.cprow[r].samples == 0)
+		h->rc.roword[h->rc.nroword++] = r;
 	h->ps.cprow[r].period += period;
 	h->ps.cprow[r].samples++;
 	if (h->rc.row_lat != NULL && h->o.parallel != NULL)
@@ -288,6 +293,65 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 		for (; oc != NULL && k < oc->n && oc->v[k].pos == pos; k++)
 			count_one(h, &c, pos, h->rc.span_row[k], oc->v[k].ns);
 	}
+}
+
+/*
+ * Each entry's place in the order a fresh walk of the counted samples
+ * makes entries: by the rows' first samples, each row's entries as its
+ * first sample credited them (own entry first).  Without a filter or a
+ * selection every sample counts and creation is that order: none kept.
+ */
+static void
+rank_entries(struct hist *h, bool scoped)
+{
+	uint32_t next = 0;
+
+	free(h->rc.rank);
+	h->rc.rank = NULL;
+	h->rc.nrank = 0;
+	free(h->rc.rowrank);
+	h->rc.rowrank = NULL;
+	h->rc.nrowrank = 0;
+	if (!scoped)
+		return;
+	h->rc.rowrank = xreallocarray(NULL, h->ps.ncprow + 1, sizeof *h->rc.rowrank);
+	memset(h->rc.rowrank, 0xff, (h->ps.ncprow + 1) * sizeof *h->rc.rowrank);
+	for (size_t k = 0; k < h->rc.nroword; k++)
+		h->rc.rowrank[h->rc.roword[k]] = (uint32_t)k;
+	for (size_t r = 0, k = h->rc.nroword; r < h->ps.ncprow; r++)
+		if (h->rc.rowrank[r] == NONE32)
+			h->rc.rowrank[r] = (uint32_t)k++;
+	h->rc.nrowrank = h->ps.ncprow;
+	h->rc.rank = xreallocarray(NULL, h->nent + 1, sizeof *h->rc.rank);
+	memset(h->rc.rank, 0xff, (h->nent + 1) * sizeof *h->rc.rank);
+	for (size_t k = 0; k < h->rc.nroword; k++) {
+		uint32_t r = h->rc.roword[k];
+
+		for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++)
+			if (h->rc.rank[h->rc.rowent[i]] == NONE32)
+				h->rc.rank[h->rc.rowent[i]] = next++;
+	}
+	/* entries of no counted sample: after, as made */
+	for (size_t i = 0; i < h->nent; i++)
+		if (h->rc.rank[i] == NONE32)
+			h->rc.rank[i] = next++;
+	h->rc.nrank = h->nent;
+}
+
+uint32_t
+hist_ent_order(const struct hist *h, uint32_t i)
+{
+	if (h->rc.rank == NULL)
+		return i;
+	return i < h->rc.nrank ? h->rc.rank[i] : i;
+}
+
+uint32_t
+hist_row_order(const struct hist *h, uint32_t r)
+{
+	if (h->rc.rowrank == NULL)
+		return r;
+	return r < h->rc.nrowrank ? h->rc.rowrank[r] : r;
 }
 
 int
@@ -333,8 +397,11 @@ hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_
 	event_fields(h, has);
 	if (h->rc.scope_in == NULL)
 		h->rc.scope_in = xcalloc((session_index(h->s)->n + 63) / 64 + 1, sizeof *h->rc.scope_in);
+	h->rc.roword = xreallocarray(h->rc.roword, h->ps.ncprow + 1, sizeof *h->rc.roword);
+	h->rc.nroword = 0;
 	count_samples(h, f, sel, has);
 	free(has);
+	rank_entries(h, f != NULL || sel != NULL);
 	for (size_t r = 0; r < h->ps.ncprow; r++) {
 		const struct cp_row *cr = &h->ps.cprow[r];
 		struct hist_entry *own = &h->ent[cr->entry & ~CP_NOCHAIN];

@@ -449,7 +449,8 @@ synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples)
 	}
 	for (int i = 0; i < nsamples; i++) {
 		r = pd_rec_begin(b, 9 /* SAMPLE */, 2);
-		pd_u64(b, i % 2 ? SYNTH_JIT_ADDR + 0x10 : 0x400100);	/* IP */
+		pd_u64(b, nm->nips > 0 ? nm->ips[i % nm->nips] :
+		    i % 2 ? SYNTH_JIT_ADDR + 0x10 : 0x400100);		/* IP */
 		pd_u32(b, 42);						/* TID */
 		pd_u32(b, 42);
 		pd_u64(b, 1000 + 10 * (uint64_t)i);			/* TIME */

@@ -62,10 +62,13 @@ extern struct synth_layout synth_layout;
  * 0x400000, the event's name (EVENT_DESC), the hostname and perf's second
  * argument (CMDLINE).  Pid 42 also maps anonymous memory (a JIT's) at
  * SYNTH_JIT_ADDR, whose symbols a perf-42.map may give.  nsamples samples
- * of pid 42 alternate between 0x400100 and SYNTH_JIT_ADDR + 0x10.
+ * of pid 42 alternate between 0x400100 and SYNTH_JIT_ADDR + 0x10 (or go
+ * through ips, when given).
  */
 struct synth_names {
 	const char	*comm, *dso, *event, *hostname, *cmdline_arg;
+	const uint64_t	*ips;		/* when set: the samples' IPs, cycled through */
+	int		 nips;
 };
 #define SYNTH_JIT_ADDR	0x7f0000000000ull
 void synth_names_file(struct pdbuf *b, const struct synth_names *nm, int nsamples);

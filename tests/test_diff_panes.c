@@ -370,26 +370,35 @@ Test(diff_panes, sort_sym_pairs_two_binaries)
 }
 
 /*
- * Diff mode by --sort sym shows what perfnav diff -s sym prints, row for
- * row: the symbols, baselines and deltas in its order, a row of OLD only
- * with no delta (it once said -1.10%), last; and the Shared Object column
- * filled (it was blank) with the recording shown's DSO of the row.
+ * The hot pane of OLD vs NEW (paths; by --sort sym when sym; JIT maps from
+ * mapdir when not NULL) row for row as perfnav diff's lines.
  */
-Test(diff_panes, sort_sym_rows_as_perfnav_diff)
+static void
+rows_as_perfnav_diff(const char *old, const char *new, bool sym, const char *mapdir)
 {
-	char cmd[1024], *out, *save = NULL;
+	char cmd[2048], *out, *save = NULL;
+	struct sym_opts so = { .buildid_dir = TEST_DATA "/buildid", .kallsyms = "/dev/null",
+			       .no_path_cache = true, .perfmap_dir = mapdir };
+	struct perf_err err;
 	struct two t;
 	struct pane p;
 	struct row r;
 	size_t i = 0;
 	int status;
 
-	snprintf(cmd, sizeof cmd, "%s/perfnav diff -s sym --buildid-dir %s/buildid --kallsyms /dev/null "
-	    "%s/diff-a.data %s/diff-d.data", TEST_BUILDDIR, TEST_DATA, TEST_DATA, TEST_DATA);
+	snprintf(cmd, sizeof cmd, "%s/perfnav diff %s --buildid-dir %s/buildid --kallsyms /dev/null "
+	    "%s%s %s %s", TEST_BUILDDIR, sym ? "-s sym" : "", TEST_DATA, mapdir ? "--perfmap-dir " : "",
+	    mapdir ? mapdir : "", old, new);
 	out = cmd_output(cmd, NULL, &status);
-	cr_assert(out != NULL && status == 0);
-	open_these(&t, "diff-a.data", "diff-d.data");
-	for (int k = 0; k < 2; k++) {
+	cr_assert(out != NULL && status == 0, "%s", cmd);
+	t.s[0] = session_open(old, NULL, &err);
+	cr_assert_not_null(t.s[0], "%s: %s", old, err.msg);
+	t.s[1] = session_open(new, NULL, &err);
+	cr_assert_not_null(t.s[1], "%s: %s", new, err.msg);
+	for (int k = 0; k < 2; k++)
+		t.sy[k] = symbols_new(t.s[k], &so, NULL);
+	symbols_run_pair(t.sy[0], t.sy[1]);
+	for (int k = 0; sym && k < 2; k++) {
 		t.sy[k]->scope.hot_sort = (struct scope_sort){ .keys = { HIST_KEY_SYM }, .n = 1,
 			.keep = HIST_KEEP(HIST_KEY_SYM) };
 		t.sy[k]->scope.gen++;
@@ -399,35 +408,103 @@ Test(diff_panes, sort_sym_rows_as_perfnav_diff)
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char a[32] = "", b[32] = "", base[32] = "", delta[32] = "";
 		int n = 0;
-		const char *sym;
+		const char *name = strstr(line, "[.] ") ? strstr(line, "[.] ") : strstr(line, "[k] ");
 
-		if (line[0] == '#' || sscanf(line, "%31s %31s %n", a, b, &n) < 1)
+		if (line[0] == '#' || sscanf(line, "%31s %31s %n", a, b, &n) < 1 || name == NULL)
 			continue;
-		if (b[0] == '[') {	/* one number: a delta (signed) or a baseline */
-			snprintf(a[0] == '+' || a[0] == '-' ? delta : base, 32, "%s", a);
-			sym = strstr(line, b);
-		} else {
+		if (b[0] == '+' || b[0] == '-') {
 			snprintf(base, sizeof base, "%s", a);
 			snprintf(delta, sizeof delta, "%s", b);
-			sym = line + n;
-		}
-		cr_assert_lt(i, widget_count(&p.w), "perfnav diff has more rows: %s", line);
+		} else	/* one number: a delta (signed) or a baseline */
+			snprintf(a[0] == '+' || a[0] == '-' ? delta : base, 32, "%s", a);
+		cr_assert_lt(i, widget_count(&p.w), "%s %s: perfnav diff has more rows: %s", old, new,
+		    line);
 		cols_of(&p, i, &r);
-		cr_expect_eq(strncmp(r.col[4], sym, strlen(sym)), 0, "row %zu: '%s', perfnav diff '%s'",
-		    i, r.col[4], sym);
-		cr_expect_str_eq(r.col[0] ? r.col[0] : "", base, "row %zu (%s): baseline", i, sym);
-		cr_expect_str_eq(r.col[2] ? r.col[2] : "", delta, "row %zu (%s): delta", i, sym);
+		cr_expect_eq(strncmp(r.col[4], name, strlen(name)), 0,
+		    "%s %s%s: row %zu: '%s', perfnav diff '%s'", old, new, sym ? " -s sym" : "", i,
+		    r.col[4], name);
+		cr_expect_str_eq(r.col[0] ? r.col[0] : "", base, "row %zu (%s): baseline", i, name);
+		cr_expect_str_eq(r.col[2] ? r.col[2] : "", delta, "row %zu (%s): delta", i, name);
 		cr_expect(r.col[3] != NULL && r.col[3][0] != '\0', "row %zu (%s): a shared object", i,
-		    sym);
-		if (strcmp(sym, "[.] spin") == 0)
+		    name);
+		if (sym && strstr(old, "diff-a.data") != NULL && strcmp(name, "[.] spin") == 0)
 			cr_expect_str_eq(r.col[3], "diffwork", "OLD shown: OLD's binary");
 		i++;
 	}
-	cr_expect_eq(i, widget_count(&p.w), "as many rows as perfnav diff -s sym");
-	cr_expect_gt(i, 8);
+	cr_expect_eq(i, widget_count(&p.w), "%s %s: as many rows as perfnav diff", old, new);
+	cr_expect_gt(i, 2);
 	pane_destroy(&p);
 	close_two(&t);
 	free(out);
+}
+
+/*
+ * Diff mode by --sort sym shows what perfnav diff -s sym prints, row for
+ * row: the symbols, baselines and deltas in its order, a row of OLD only
+ * with no delta (it once said -1.10%), last; and the Shared Object column
+ * filled (it was blank) with the recording shown's DSO of the row.
+ */
+Test(diff_panes, sort_sym_rows_as_perfnav_diff)
+{
+	rows_as_perfnav_diff(TEST_DATA "/diff-a.data", TEST_DATA "/diff-d.data", true, NULL);
+}
+
+/* A recording of pid 42's JIT code: per sample an IP of ips (each once, in turn). */
+static char *
+jit_recording(const char *tag, const uint64_t *ips, int n)
+{
+	struct synth_names nm = { .comm = "jit", .dso = "/nonexistent/d.so", .event = "cpu-clock",
+				  .hostname = "h", .cmdline_arg = "a", .ips = ips, .nips = n };
+	struct pdbuf b;
+	char *path;
+
+	synth_names_file(&b, &nm, n);
+	path = tmp_write(tag, b.p, b.len);
+	pd_free(&b);
+	return path;
+}
+
+/*
+ * Rows of equal change in perfnav diff's order: the greater baseline
+ * first, then the names; the pane once put them by name alone (aa, NEW
+ * only, before zz, which grew from 10% to 20% as much).
+ */
+Test(diff_panes, ties_as_perfnav_diff)
+{
+	static const char *const pairs[][2] = { { "diff-a.data", "diff-b.data" },
+		{ "diff-b.data", "diff-a.data" }, { "diff-a.data", "diff-c.data" },
+		{ "diff-d.data", "diff-a.data" } };
+	const uint64_t aa = SYNTH_JIT_ADDR, mm = SYNTH_JIT_ADDR + 0x100, zz = SYNTH_JIT_ADDR + 0x200;
+	const uint64_t old_ips[10] = { zz, mm, mm, mm, mm, mm, mm, mm, mm, mm };
+	const uint64_t new_ips[10] = { zz, zz, aa, mm, mm, mm, mm, mm, mm, mm };
+	char dir[] = "/tmp/perfnav-ties-XXXXXX", map[128], *old, *new;
+	FILE *fp;
+
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+		for (int sym = 0; sym < 2; sym++) {
+			char a[4096], b[4096];
+
+			snprintf(a, sizeof a, "%s/%s", TEST_DATA, pairs[i][0]);
+			snprintf(b, sizeof b, "%s/%s", TEST_DATA, pairs[i][1]);
+			rows_as_perfnav_diff(a, b, sym, NULL);
+		}
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(map, sizeof map, "%s/perf-42.map", dir);
+	fp = fopen(map, "w");
+	cr_assert_not_null(fp);
+	fprintf(fp, "%llx 100 aa\n%llx 100 mm\n%llx 100 zz\n", SYNTH_JIT_ADDR,
+	    SYNTH_JIT_ADDR + 0x100, SYNTH_JIT_ADDR + 0x200);
+	fclose(fp);
+	old = jit_recording("ties-old", old_ips, 10);
+	new = jit_recording("ties-new", new_ips, 10);
+	for (int sym = 0; sym < 2; sym++)
+		rows_as_perfnav_diff(old, new, sym, dir);
+	unlink(old);
+	unlink(new);
+	unlink(map);
+	rmdir(dir);
+	free(old);
+	free(new);
 }
 
 /* The self samples of event 0's rows of sy (the scope's counts). */

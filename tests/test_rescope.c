@@ -272,6 +272,91 @@ Test(rescope, equals_a_pass_with_the_filter)
 	}
 }
 
+/* Every event's rows in their order: keys only (ties are the point), as hist_rows and
+ * hist_rows_merged (comm, dso, sym: the browser's default) give them. */
+static char *
+rows_in_order(struct hist *h)
+{
+	size_t cap = 4096, len = 0;
+	char *v = malloc(cap), k[3][256];
+
+	v[0] = '\0';
+	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+		const struct hist_entry *const *rows;
+		const uint32_t *ids;
+		unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+		size_t nr = hist_rows_merged(h, ev, NULL, keep, 0, &rows), ni;
+
+		for (size_t i = 0; i < nr; i++) {
+			if (len + 1024 > cap)
+				v = realloc(v, cap *= 2);
+			len += (size_t)snprintf(v + len, cap - len, "merged %zu %s|%s|%s\n", ev,
+			    hist_key_text(h, rows[i], HIST_KEY_COMM, k[0], 256),
+			    hist_key_text(h, rows[i], HIST_KEY_DSO, k[1], 256),
+			    hist_key_text(h, rows[i], HIST_KEY_SYM, k[2], 256));
+		}
+		ni = hist_rows(h, ev, 0, &ids);
+		for (size_t i = 0; i < ni; i++) {
+			char t[600];
+
+			if (len + 1024 > cap)
+				v = realloc(v, cap *= 2);
+			len += (size_t)snprintf(v + len, cap - len, "row %zu %s\n", ev,
+			    entry_text(h, ids[i], t, sizeof t));
+		}
+	}
+	return v;
+}
+
+/* Rows of equal share come in the order a fresh pass with the filter gives (perfnav top's). */
+Test(rescope, ties_in_the_order_of_a_pass)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data", "offcpu-sw.data", "zstd.data" };
+	char bdir[4096];
+	size_t differ = 0;
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct fixture fx;
+		struct hist_filter f = { 0 };
+		uint64_t t0, t1;
+		int32_t tid;
+		uint32_t cpu;
+
+		fx.s = session_open(test_data(names[i]), NULL, &err);
+		cr_assert_not_null(fx.s, "%s: %s", names[i], err.msg);
+		fx.z = symbolizer_new(fx.s, &so);
+		fx.h = tui_hist(fx.s, fx.z, NULL, false);
+		first_sample(fx.s, &tid, &cpu, &t0, &t1);
+		f.time = calloc(1, sizeof *f.time);
+		f.ntime = 1;
+		for (unsigned part = 0; part < 10; part++) {
+			struct hist *fresh;
+			char *a, *b;
+
+			/* the parts of a tenth's steps from the start to the end: each a scope */
+			f.time[0].start = t0 + (t1 - t0) / 10 * part;
+			f.time[0].end = part == 9 ? t1 : t0 + (t1 - t0) / 10 * (part + 3);
+			cr_assert_eq(hist_rescope(fx.h, &f), 0, "%s: recounted", names[i]);
+			fresh = tui_hist(fx.s, fx.z, &f, false);
+			a = rows_in_order(fx.h);
+			b = rows_in_order(fresh);
+			differ += strcmp(a, b) != 0;
+			cr_expect_str_eq(a, b, "%s: part %u: the rows' order", names[i], part);
+			free(a);
+			free(b);
+			hist_free(fresh);
+		}
+		filter_free(&f);
+		hist_free(fx.h);
+		symbolizer_free(fx.z);
+		session_close(fx.s);
+	}
+	cr_assert_eq(differ, 0);
+}
+
 /* The TUI's hist made in two parts on their own symbolizers, as its workers make it. */
 static struct hist *
 split_hist(struct session *s, struct symbolizer *z, struct symbolizer *z2, size_t mid)

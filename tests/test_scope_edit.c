@@ -49,6 +49,8 @@ Test(scope_edit, errors_apply_nothing)
 		{ "--sort cpu,nokey", "unknown key 'nokey'" },
 		{ "--sort dso_from", "branch stacks" },
 		{ "--tid 26196 --cpu x", "--cpu" },
+		/* fork.data records no cpu: perfnav top --cpu refuses it, the line too */
+		{ "--cpu 1", "no event of this recording records its cpu" },
 		{ "", "nothing typed" },
 	};
 	struct session *s = open_fixture("fork.data");
@@ -111,16 +113,16 @@ Test(scope_edit, command_line)
 
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D 'my file.data'");
-	cr_assert_eq(scope_edit(sc, &cx, "--tid 26196 --time 980.813603406,980.836609817 --cpu 1",
+	cr_assert_eq(scope_edit(sc, &cx, "--tid 26196 --time 980.813603406,980.836609817",
 	    msg, sizeof msg), 0, "%s", msg);
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D --time 980.813603406,980.836609817 "
-	    "--tid 26196 --cpu 1 'my file.data'");
+	    "--tid 26196 'my file.data'");
 	c.latency = true;	/* the hot functions by latency */
 	c.sort = "sym";
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	cr_expect_str_eq(cmd, "perfnav top --buildid-dir D --sort sym --latency --time "
-	    "980.813603406,980.836609817 --tid 26196 --cpu 1 'my file.data'");
+	    "980.813603406,980.836609817 --tid 26196 'my file.data'");
 	c.latency = false;
 	c.sub = "folded";
 	c.sort = NULL;
@@ -155,6 +157,23 @@ Test(scope_edit, command_line_of_the_off_cpu_event)
 	c.sub = "folded";
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	cr_expect_str_eq(cmd, "perfnav folded --kallsyms /dev/null --off-cpu x.data");
+	symbols_free(sy);
+	session_close(s);
+}
+
+/* A recording that records cpus takes --cpu, and its command line says it (tpfork.data). */
+Test(scope_edit, cpu_where_recorded)
+{
+	struct session *s = open_fixture("tpfork.data");
+	struct symbols *sy = resolved(s);
+	struct scope_edit_ctx cx = { s, sy->h, sy->z, false };
+	struct scope_cmd c = { .sub = "top", .common = "--kallsyms /dev/null", .file = "x.data" };
+	char msg[300], cmd[1024];
+
+	cr_assert_eq(scope_edit(&sy->scope, &cx, "--cpu 0", msg, sizeof msg), 0, "%s", msg);
+	cr_expect_eq(sy->scope.ncpus, 1);
+	scope_command(&sy->scope, &cx, &c, cmd, sizeof cmd);
+	cr_expect_not_null(strstr(cmd, " --cpu 0 x.data"), "%s", cmd);
 	symbols_free(sy);
 	session_close(s);
 }

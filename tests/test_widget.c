@@ -702,6 +702,9 @@ Test(text, cxx_names_cut_inside_brackets)
 	cr_assert_str_eq(out, "short<int>", "a name that fits is left whole");
 	text_elide_cxx("broken<name(of)", out, sizeof out, 8);
 	cr_assert_str_eq(out, "broken<name(of)", "brackets that do not pair up: left to the middle ellipsis");
+	/* perfnav's mark of an inlined function is no argument list: it stays whole */
+	text_elide_cxx("std::unordered_map<std::string, long>::operator[] (inlined)", out, sizeof out, 40);
+	cr_assert_str_eq(out, "std::unordered_map<\u2026>::operator[] (inlined)");
 	text_elide_cxx("f(a)", out, 3, 2);
 	cr_assert_str_eq(out, "f(", "cut to the buffer");
 	setlocale(LC_ALL, "C");
@@ -758,6 +761,60 @@ Test(draw, cut_names_end_in_an_ellipsis)
 	cr_assert_str_eq(screen_line(2), "x86_64-li\u2026      2", "'%s'", screen_line(2));
 	cr_assert_str_eq(screen_line(3), "memfd:set\u2026      3", "'%s'", screen_line(3));
 	cr_assert_str_eq(screen_line(4), "short           4", "'%s'", screen_line(4));
+	widget_free(&p.w);
+}
+
+/* Three text columns as the hot pane's: command, DSO, symbol (flex). */
+static const char *const three_rows[][3] = {
+	{ "cc1", "[kernel.kallsyms]", "[k] a_kernel_function_of_a_long_name" },
+	{ "cc1", "libc.so.6", "[.] __memset_avx512_unaligned_erms" },
+};
+
+static size_t
+three_nrows(struct pane *p)
+{
+	(void)p;
+	return 2;
+}
+
+static void
+three_row(struct pane *p, size_t idx, struct row *r)
+{
+	(void)p;
+	for (int k = 0; k < 3; k++)
+		row_set(r, k, 0, "%s", three_rows[idx][k]);
+}
+
+static const struct pane_ops three_ops = {
+	.name = "three", .title = "Three", .nrows = three_nrows, .row = three_row,
+};
+
+static const struct column three_cols[3] = {
+	{ "Command", 15, 0 },
+	{ "Shared Object", 20, 0 },
+	{ "Symbol", 20, COL_FLEX | COL_MIDDLE },
+};
+
+/*
+ * The symbol column asks for room: a column wider than its texts and title
+ * (the command's "cc1") gives its spare room first, and nothing is cut
+ * while that is enough; "[kernel.kallsyms]" was cut for 4 more columns of
+ * symbol while "Command" kept 8 empty ones.
+ */
+Test(draw, spare_room_given_before_a_cut)
+{
+	struct pane p;
+
+	memset(&p, 0, sizeof p);
+	p.ops = &three_ops;
+	p.cols = three_cols;
+	p.ncols = 3;
+	p.is_list = true;
+	widget_init(&p.w, &p, false);
+	screen_draw(&p, 4, 66);
+	cr_assert_not_null(strstr(screen_line(1), "[kernel.kallsyms]"), "'%s'", screen_line(1));
+	cr_assert_not_null(strstr(screen_line(1), "a_kernel_function_of_a_long_name"), "'%s'",
+	    screen_line(1));
 	widget_free(&p.w);
 }
 

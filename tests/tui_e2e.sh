@@ -1042,10 +1042,16 @@ wait_for "The same numbers from the command line:" "diff scope: y"
 cmd=$(screen | sed -n '/The same numbers from the command line:/,/^ *$/p' | sed '1d;/^ *$/d' |
 	sed 's/^  //' | tr -d '\n' | sed 's/ \\ */ /g')
 case $cmd in
-*"perfnav diff -c delta "*"--dsos diffwork "*"diff-a.data "*"diff-b.data"*)
+*" -c "*) ko "diff scope: y gives '$cmd' (the pane sorts by the size of the change: delta-abs)" ;;
+*"perfnav diff "*"--dsos diffwork "*"diff-a.data "*"diff-b.data"*)
 	ok "diff scope: y gives perfnav diff with the zoom both take ($cmd)" ;;
 *) ko "diff scope: y gives '$cmd'" ;;
 esac
+keys Escape
+keys A
+wait_for "diff-a\.data vs diff-b\.data \[NEW, periods\]" "diff scope: A shows periods"
+keys y
+wait_for "A's periods and their order are the" "diff scope: y in A says the command prints percents"
 keys Escape
 finish "diff scope"
 

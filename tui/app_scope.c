@@ -203,7 +203,7 @@ app_scope_command(struct app *a)
 		diffsc.sel.by_pid = diffsc.sel.by_tid = false;
 		diffsc.zoomed = diffsc.sel.by_dso || diffsc.sel.by_node || diffsc.sel.by_comm;
 		diffsc.ntr = 0;
-		c.sub = "diff -c delta";
+		c.sub = "diff";	/* delta-abs: the pane's order, by the size of the change */
 		c.sort = sc->hot_sort.n && !(sc->hot_sort.keep & HIST_KEEP(HIST_KEY_DSO)) ? "sym" : NULL;
 		c.no_children = false;
 		c.no_event = true;
@@ -222,6 +222,9 @@ app_scope_command(struct app *a)
 	if (sc->nxf)
 		text_append(a->row_text, sizeof a->row_text,
 		    "\n(the call-path transforms are the browser's own: not in the command)");
+	if (a->diff && a->sym->diff_abs)
+		text_append(a->row_text, sizeof a->row_text, "\n(A's periods and their order are the "
+		    "browser's own: the command prints the percents, -p adds the baseline's periods)");
 	if (strcmp(c.sub, "tree") == 0 && symbols_event_offcpu(a->sym, sc->ev))
 		text_append(a->row_text, sizeof a->row_text,
 		    "\n(tree counts samples; the On-CPU and Off-CPU columns are the browser's own)");

@@ -307,6 +307,18 @@ take_hot(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v,
 	return 0;
 }
 
+/* Does an event of s record its samples' cpu (what --cpu chooses by)? */
+static bool
+records_cpu(const struct session *s)
+{
+	const struct attr_table *at = session_attrs(s);
+
+	for (size_t i = 0; i < at->n; i++)
+		if (at->v[i].attr.sample_type & PERF_SAMPLE_CPU)
+			return true;
+	return false;
+}
+
 /* What one option and its value do to the scope t; 0, or -1 with msg. */
 static int
 take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, char *msg, size_t n)
@@ -334,6 +346,12 @@ take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, cha
 		rc = take_name(t, cx, o, &fo.f, msg, n);
 		break;
 	case SE_CPU:
+		/* as perfnav top (and perf report -C): no cpu recorded, nothing to choose */
+		if (cx->s != NULL && !records_cpu(cx->s)) {
+			snprintf(msg, n, "--cpu: no event of this recording records its cpu: --cpu cannot choose");
+			rc = -1;
+			break;
+		}
 		t->ncpus = 0;
 		for (size_t i = 0; i < fo.f.ncpus && rc == 0; i++)
 			if (i >= SCOPE_CPU_MAX) {

@@ -45,16 +45,19 @@ operator_len(const char *s)
 /*
  * The longest innermost bracket group of s whose contents are not yet the
  * ellipsis el: its contents' start and length; false if none (or the
- * brackets do not pair up).
+ * brackets do not pair up).  A last " (inlined)" is not one.
  */
 static bool
 cxx_group(const char *s, const char *el, size_t *at, size_t *len)
 {
 	size_t n = strlen(s) + 1, *open = xreallocarray(NULL, n, sizeof *open), best = 0;
 	bool *inner = xmalloc(n), ok;
-	size_t sp = 0;
+	size_t sp = 0, end = n - 1;
 
-	for (size_t i = 0; s[i] != '\0'; i++) {
+	/* perfnav's " (inlined)" after an inline function's name is no argument list */
+	if (end >= 10 && strcmp(s + end - 10, " (inlined)") == 0)
+		end -= 10;
+	for (size_t i = 0; i < end; i++) {
 		size_t op = operator_len(s + i);
 
 		if (op > 0) {
@@ -218,7 +221,9 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
  * value (where the line still cuts it, put_text writes it with a K, M, G
  * unit: text_num_fit); the flex column the rest, and when that is short of what its
  * texts need (up to FLEX_WANT), text columns (no numbers, no tree) give it
- * room down to SHRINK_MIN, the widest first: the symbol before the command.
+ * first the room past their widest text and title (nothing cut: a command
+ * column of "cc1" before a DSO's "[kernel.kallsyms]"), then room down to
+ * SHRINK_MIN, the widest first: the symbol before the command.
  */
 static void
 layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
@@ -238,6 +243,27 @@ layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
 	if (flex >= 0) {
 		int left = total - fixed, want = cn->need[flex] < FLEX_WANT ? cn->need[flex] : FLEX_WANT;
 
+		/* first the room a text column has past its widest text and title: nothing cut */
+		while (left < want) {
+			int give = -1, spare = 0;
+
+			for (int c = 0; c < p->ncols; c++) {
+				int title = p->cols[c].title ? text_width(p->cols[c].title) : 0;
+				int keep = cn->need[c] > title ? cn->need[c] : title, s;
+
+				if (c == flex || (p->cols[c].flags & (COL_NUM | COL_RIGHT | COL_TREE)))
+					continue;
+				s = wd[c] - (keep > SHRINK_MIN ? keep : SHRINK_MIN);
+				if (s > spare) {
+					spare = s;
+					give = c;
+				}
+			}
+			if (give < 0)
+				break;
+			wd[give]--;
+			left++;
+		}
 		while (left < want) {
 			int give = -1;
 

@@ -87,6 +87,7 @@ struct drow {
 	uint64_t	 period[2], samples[2];
 	uint32_t	 node[2];	/* a function node of each hist, CPATH_NONE */
 	double		 delta;		/* New - Baseline, as shown (percents or periods) */
+	bool		 unres;		/* an unresolved address (its DSO's, one row) */
 };
 
 struct hdiff {
@@ -216,9 +217,27 @@ value(const struct hdiff *d, const struct drow *r, int k)
 	return d->total[k] ? 100.0 * (double)r->period[k] / (double)d->total[k] : 0.0;
 }
 
+/* Null last (perfnav diff's order of an [unknown] DSO, an unresolved symbol), else by text. */
+static int
+cmp_named(const char *a, bool anone, const char *b, bool bnone)
+{
+	if (anone || bnone)
+		return anone == bnone ? 0 : anone ? 1 : -1;
+	return strcmp(a, b);
+}
+
+/* A row's symbol name, after its "[.] " */
+static const char *
+sym_name(const struct drow *r)
+{
+	return strlen(r->sym) > 4 ? r->sym + 4 : r->sym;
+}
+
 /*
- * By the size of the change, then the key text; the rows of OLD only (no
- * change to show) last, by their baseline, as perfnav diff orders them.
+ * As perfnav diff (-c delta-abs, -o 1) orders them: the rows NEW has
+ * first, by the size of the change, then the baseline's period; the keys
+ * (DSO names ascending, [unknown] last; symbol names ascending without
+ * their "[.] ", unresolved last), then the key texts.
  */
 static int
 drow_cmp(const void *a, const void *b)
@@ -231,7 +250,13 @@ drow_cmp(const void *a, const void *b)
 		return x->in[1] ? -1 : 1;
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
-	c = strcmp(x->dso, y->dso);
+	if (x->period[0] != y->period[0])
+		return x->period[0] > y->period[0] ? -1 : 1;
+	c = cmp_named(x->dso, strcmp(x->dso, "[unknown]") == 0, y->dso, strcmp(y->dso, "[unknown]") == 0);
+	if (c == 0)
+		c = cmp_named(sym_name(x), x->unres, sym_name(y), y->unres);
+	if (c == 0)
+		c = strcmp(x->dso, y->dso);
 	return c ? c : strcmp(x->sym, y->sym);
 }
 
@@ -248,6 +273,7 @@ pair_rows(struct hdiff *d, struct dent *v, size_t n)
 		memcpy(r->dso, v[i].key, dl);
 		r->dso[dl] = '\0';
 		r->node[0] = r->node[1] = CPATH_NONE;
+		r->unres = v[i].key[dl + 1] == '\x01';
 		for (j = i; j < n && strcmp(v[j].key, v[i].key) == 0; j++) {
 			struct dent *x = &v[j];
 
