@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/bytes.h"
 #include "core/index.h"
 #include "core/sample_read.h"
 #include "core/session_cache.h"
@@ -77,17 +78,6 @@ struct session_cache {
 
 /* ---- checksums and the recording's content hash ---- */
 
-static inline uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= UINT64_C(0x7fb5d329728ea185);
-	x ^= x >> 27;
-	x *= UINT64_C(0x81dadef4bc2dd44d);
-	x ^= x >> 33;
-	return x;
-}
-
 /* A checksum of n bytes: four lanes of 64-bit words, folded at the end. */
 static uint64_t
 csum(const void *p, size_t n, uint64_t seed)
@@ -106,7 +96,7 @@ csum(const void *p, size_t n, uint64_t seed)
 		}
 	for (; i < n; i++)
 		a[i % 4] = (a[i % 4] ^ b[i]) * UINT64_C(0x100000001b3);
-	return mix(a[0] ^ mix(a[1] ^ mix(a[2] ^ mix(a[3]))));
+	return hash_mix64(a[0] ^ hash_mix64(a[1] ^ hash_mix64(a[2] ^ hash_mix64(a[3]))));
 }
 
 #define CONTENT_BLOCK	4096u
@@ -354,7 +344,7 @@ session_cache_begin(struct session *s, const struct session_opts *opts)
 	    !s->id_ok || s->from_stdin || s->files[0].size == 0)
 		return;
 	c->content = content_hash(s->files[0].base, s->files[0].size);
-	h = mix(s->id_dev * UINT64_C(0x9e3779b97f4a7c15) ^ mix(s->id_ino));
+	h = hash_mix64(s->id_dev * UINT64_C(0x9e3779b97f4a7c15) ^ hash_mix64(s->id_ino));
 	if (asprintf(&c->name, "idx-%016llx.pnc", (unsigned long long)h) < 0 ||
 	    asprintf(&c->path, "%s/%s", c->dir, c->name) < 0)
 		fatal_oom(0);
@@ -748,7 +738,7 @@ aux_name(const struct session *s, uint64_t sub)
 	if (c == NULL || c->name == NULL || c->dir_bad ||
 	    (c->state != SESSION_CACHE_HIT && !c->clean))
 		return NULL;
-	h = mix(mix(s->id_dev * UINT64_C(0x9e3779b97f4a7c15) ^ mix(s->id_ino)) ^ sub);
+	h = hash_mix64(hash_mix64(s->id_dev * UINT64_C(0x9e3779b97f4a7c15) ^ hash_mix64(s->id_ino)) ^ sub);
 	if (asprintf(&name, AUX_PREFIX "%016llx.pnc", (unsigned long long)h) < 0)
 		fatal_oom(0);
 	return name;
