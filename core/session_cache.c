@@ -42,7 +42,12 @@ struct csec {
 	uint64_t	off, len, sum;
 };
 
-struct chdr {
+/*
+ * What an index entry's file (struct chdr) and an aux file (struct ahdr)
+ * begin with: its layout, then the recording's key (cfile_set,
+ * cfile_key_matches).
+ */
+struct cfile {
 	char		magic[8];
 	uint32_t	endian;
 	uint32_t	hdr_size;
@@ -51,6 +56,10 @@ struct chdr {
 	/* the key */
 	uint64_t	dev, ino, size, mtime_s, mtime_ns, content;
 	char		version[32];
+};
+
+struct chdr {
+	struct cfile	f;
 	/* the session */
 	uint64_t	n, n_untimed, nrecords, nattrs, nattr_counts, nreplay, path_len;
 	uint64_t	counts_size;	/* sizeof(struct type_counts) */
@@ -123,7 +132,7 @@ hdr_sum(const struct chdr *h)
 {
 	struct chdr c = *h;
 
-	c.hdr_sum = 0;
+	c.f.hdr_sum = 0;
 	return csum(&c, sizeof c, 0x5eed);
 }
 
@@ -199,10 +208,10 @@ check_bounds(const struct chdr *h, size_t len, struct perf_err *err)
 	const uint64_t count[SEC_N] = { h->n, h->n, 1, h->nattr_counts, h->nreplay, h->path_len };
 	uint64_t at = sizeof *h;
 
-	if (h->file_size != len)
+	if (h->f.file_size != len)
 		return perf_err_set(err, PERF_E_TRUNCATED, len,
 		    "%zu bytes where the header says %llu: truncated or grown", len,
-		    (unsigned long long)h->file_size);
+		    (unsigned long long)h->f.file_size);
 	if (h->counts_size != sizeof(struct type_counts))
 		return bad(err, offsetof(struct chdr, counts_size), "record counts of another size");
 	for (int i = 0; i < SEC_N; i++) {
@@ -283,12 +292,12 @@ check_image(const struct session *s, const void *img, size_t len, bool sums, str
 		return perf_err_set(err, PERF_E_TRUNCATED, len,
 		    "%zu bytes: shorter than a cache header (%zu)", len, sizeof *h);
 	memcpy(h, img, sizeof *h);
-	if (memcmp(h->magic, CACHE_MAGIC, 8) != 0)
+	if (memcmp(h->f.magic, CACHE_MAGIC, 8) != 0)
 		return bad(err, 0, "not a perfnav cache file");
-	if (h->endian != CACHE_ENDIAN || h->hdr_size != sizeof *h)
+	if (h->f.endian != CACHE_ENDIAN || h->f.hdr_size != sizeof *h)
 		return bad(err, 8, "a cache file of another layout or byte order");
-	if (sums && hdr_sum(h) != h->hdr_sum)
-		return bad(err, offsetof(struct chdr, hdr_sum), "the header does not match its checksum");
+	if (sums && hdr_sum(h) != h->f.hdr_sum)
+		return bad(err, offsetof(struct chdr, f.hdr_sum), "the header does not match its checksum");
 	if (check_bounds(h, len, err) < 0)
 		return -1;
 	if (sums && check_sums(h, img, err) < 0)
@@ -321,7 +330,7 @@ session_cache_seal(void *img, size_t len)
 		ok = ok && h.sec[i].off <= len && h.sec[i].len <= len - h.sec[i].off;
 	for (int i = 0; i < SEC_N && ok; i++)
 		h.sec[i].sum = csum(p + h.sec[i].off, h.sec[i].len, (uint64_t)i);
-	h.hdr_sum = hdr_sum(&h);
+	h.f.hdr_sum = hdr_sum(&h);
 	memcpy(p, &h, sizeof h);
 }
 
@@ -359,15 +368,33 @@ refuse(struct session_cache *c, const struct perf_err *e)
 	return false;
 }
 
-/* Is the entry's header (checked) keyed for s as it is now? */
+/* Is a cache file's header (checked) keyed for s as it is now? */
 static bool
-key_matches(const struct session *s, const struct chdr *h)
+cfile_key_matches(const struct session *s, const struct cfile *f)
 {
 	const struct session_cache *c = s->cache;
 
-	return h->dev == s->id_dev && h->ino == s->id_ino && h->size == s->files[0].size &&
-	    h->mtime_s == s->id_mtime_s && h->mtime_ns == s->id_mtime_ns &&
-	    h->content == c->content && memcmp(h->version, c->version, sizeof c->version) == 0;
+	return f->dev == s->id_dev && f->ino == s->id_ino && f->size == s->files[0].size &&
+	    f->mtime_s == s->id_mtime_s && f->mtime_ns == s->id_mtime_ns &&
+	    f->content == c->content && memcmp(f->version, c->version, sizeof c->version) == 0;
+}
+
+/* A cache file's header start for s: magic, layout (hdr_size bytes of header), key. */
+static void
+cfile_set(const struct session *s, struct cfile *f, const char *magic, uint32_t hdr_size)
+{
+	const struct session_cache *c = s->cache;
+
+	memcpy(f->magic, magic, 8);
+	f->endian = CACHE_ENDIAN;
+	f->hdr_size = hdr_size;
+	f->dev = s->id_dev;
+	f->ino = s->id_ino;
+	f->size = s->files[0].size;
+	f->mtime_s = s->id_mtime_s;
+	f->mtime_ns = s->id_mtime_ns;
+	f->content = c->content;
+	memcpy(f->version, c->version, sizeof f->version);
 }
 
 /* Open the entry's file if it is there and safely ours: fd, -1 (none), -2 (refused). */
@@ -453,9 +480,9 @@ session_cache_try(struct session *s)
 		return refuse(c, &e);
 	}
 	/* a header that is whole and of another key: stale, whatever follows */
-	if (memcmp(h.magic, CACHE_MAGIC, 8) == 0 && h.endian == CACHE_ENDIAN &&
-	    h.hdr_size == sizeof h && hdr_sum(&h) == h.hdr_sum &&
-	    (!key_matches(s, &h) || h.n * SESSION_REC_CHARGE > s->mem_budget)) {
+	if (memcmp(h.f.magic, CACHE_MAGIC, 8) == 0 && h.f.endian == CACHE_ENDIAN &&
+	    h.f.hdr_size == sizeof h && hdr_sum(&h) == h.f.hdr_sum &&
+	    (!cfile_key_matches(s, &h.f) || h.n * SESSION_REC_CHARGE > s->mem_budget)) {
 		close(fd);
 		c->state = SESSION_CACHE_STALE;
 		return false;
@@ -563,20 +590,10 @@ write_all(int fd, const void *p, size_t n)
 static void
 lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
 {
-	const struct session_cache *c = s->cache;
 	uint64_t at = sizeof *h;
 
 	memset(h, 0, sizeof *h);
-	memcpy(h->magic, CACHE_MAGIC, 8);
-	h->endian = CACHE_ENDIAN;
-	h->hdr_size = sizeof *h;
-	h->dev = s->id_dev;
-	h->ino = s->id_ino;
-	h->size = s->files[0].size;
-	h->mtime_s = s->id_mtime_s;
-	h->mtime_ns = s->id_mtime_ns;
-	h->content = c->content;
-	memcpy(h->version, c->version, sizeof h->version);
+	cfile_set(s, &h->f, CACHE_MAGIC, sizeof *h);
 	h->n = s->index.n;
 	h->n_untimed = s->index.n_untimed;
 	h->nrecords = s->files[0].nrecords;
@@ -602,8 +619,8 @@ lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
 		h->sec[i].sum = csum(src[i], h->sec[i].len, (uint64_t)i);
 		at = (at + h->sec[i].len + 7) & ~UINT64_C(7);
 	}
-	h->file_size = h->sec[SEC_PATH].off + h->sec[SEC_PATH].len;
-	h->hdr_sum = hdr_sum(h);
+	h->f.file_size = h->sec[SEC_PATH].off + h->sec[SEC_PATH].len;
+	h->f.hdr_sum = hdr_sum(h);
 }
 
 static int
@@ -704,15 +721,8 @@ session_cache_save_wait(struct session *s, struct perf_err *err)
 
 /* An aux file: this header, the recording's path, the payload (8-aligned). */
 struct ahdr {
-	char		magic[8];
-	uint32_t	endian;
-	uint32_t	hdr_size;
-	uint64_t	file_size;
-	uint64_t	hdr_sum;	/* of the header with this field 0 */
-	/* the key: the recording's, as the index entry's, and the caller's */
-	uint64_t	dev, ino, size, mtime_s, mtime_ns, content;
-	char		version[32];
-	uint64_t	sub;
+	struct cfile	f;		/* the recording's key, as the index entry's */
+	uint64_t	sub;		/* and the caller's */
 	uint64_t	path_off, path_len;
 	uint64_t	pay_off, pay_len, pay_sum;
 };
@@ -723,7 +733,7 @@ ahdr_sum(const struct ahdr *h)
 {
 	struct ahdr c = *h;
 
-	c.hdr_sum = 0;
+	c.f.hdr_sum = 0;
 	return csum(&c, sizeof c, 0xa5a5);
 }
 
@@ -747,26 +757,21 @@ aux_name(const struct session *s, uint64_t sub)
 static bool
 aux_key_matches(const struct session *s, const struct ahdr *h, uint64_t sub)
 {
-	const struct session_cache *c = s->cache;
-
-	return h->dev == s->id_dev && h->ino == s->id_ino && h->size == s->files[0].size &&
-	    h->mtime_s == s->id_mtime_s && h->mtime_ns == s->id_mtime_ns &&
-	    h->content == c->content && memcmp(h->version, c->version, sizeof c->version) == 0 &&
-	    h->sub == sub;
+	return cfile_key_matches(s, &h->f) && h->sub == sub;
 }
 
 /* The header's bounds against a file of len bytes. */
 static int
 aux_check(const struct ahdr *h, uint64_t len, struct perf_err *err)
 {
-	if (h->endian != CACHE_ENDIAN || h->hdr_size != sizeof *h)
+	if (h->f.endian != CACHE_ENDIAN || h->f.hdr_size != sizeof *h)
 		return bad(err, 8, "a cache file of another layout or byte order");
-	if (ahdr_sum(h) != h->hdr_sum)
-		return bad(err, offsetof(struct ahdr, hdr_sum), "the header does not match its checksum");
-	if (h->file_size != len)
+	if (ahdr_sum(h) != h->f.hdr_sum)
+		return bad(err, offsetof(struct ahdr, f.hdr_sum), "the header does not match its checksum");
+	if (h->f.file_size != len)
 		return perf_err_set(err, PERF_E_TRUNCATED, len,
 		    "%llu bytes where the header says %llu: truncated or grown",
-		    (unsigned long long)len, (unsigned long long)h->file_size);
+		    (unsigned long long)len, (unsigned long long)h->f.file_size);
 	if (h->path_off != sizeof *h || h->path_len > len - h->path_off ||
 	    h->pay_off % 8 != 0 || h->pay_off < h->path_off + h->path_len || h->pay_off > len ||
 	    h->pay_len != len - h->pay_off)
@@ -812,7 +817,7 @@ session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void *
 		rc = perf_err_set(err, PERF_E_TRUNCATED, (uint64_t)st.st_size,
 		    "%llu bytes: shorter than a cache header (%zu)", (unsigned long long)st.st_size,
 		    sizeof h);
-	else if (memcmp(h.magic, AUX_MAGIC, 8) != 0)
+	else if (memcmp(h.f.magic, AUX_MAGIC, 8) != 0)
 		rc = bad(err, 0, "not a perfnav cache file");
 	else if (aux_check(&h, (uint64_t)st.st_size, err) < 0)
 		rc = -1;
@@ -864,24 +869,15 @@ session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, 
 	if (name == NULL)
 		return 0;
 	memset(&h, 0, sizeof h);
-	memcpy(h.magic, AUX_MAGIC, 8);
-	h.endian = CACHE_ENDIAN;
-	h.hdr_size = sizeof h;
-	h.dev = s->id_dev;
-	h.ino = s->id_ino;
-	h.size = s->files[0].size;
-	h.mtime_s = s->id_mtime_s;
-	h.mtime_ns = s->id_mtime_ns;
-	h.content = c->content;
-	memcpy(h.version, c->version, sizeof h.version);
+	cfile_set(s, &h.f, AUX_MAGIC, sizeof h);
 	h.sub = sub;
 	h.path_off = sizeof h;
 	h.path_len = strlen(s->path);
 	h.pay_off = (h.path_off + h.path_len + 7) & ~UINT64_C(7);
 	h.pay_len = len;
 	h.pay_sum = csum(img, len, sub);
-	h.file_size = h.pay_off + len;
-	h.hdr_sum = ahdr_sum(&h);
+	h.f.file_size = h.pay_off + len;
+	h.f.hdr_sum = ahdr_sum(&h);
 	if ((dfd = open_dir(c->dir, err)) < 0) {
 		free(name);
 		return -1;
@@ -924,8 +920,8 @@ aux_describe(int fd, const struct stat *st, struct session_cache_desc *d, struct
 	if (pread(fd, d->recording, n, (off_t)h.path_off) != (ssize_t)n)
 		return perf_err_set(err, PERF_E_IO, h.path_off, "cannot read the recording's path");
 	d->recording[n] = '\0';
-	memcpy(d->version, h.version, sizeof d->version - 1);
-	d->rec_size = h.size;
+	memcpy(d->version, h.f.version, sizeof d->version - 1);
+	d->rec_size = h.f.size;
 	d->aux = true;
 	return 0;
 }
@@ -952,12 +948,12 @@ session_cache_describe(int dirfd, const char *name, struct session_cache_desc *d
 		perf_err_set(err, PERF_E_TRUNCATED, (uint64_t)st.st_size, "shorter than a cache header");
 		goto out;
 	}
-	if (memcmp(h.magic, AUX_MAGIC, 8) == 0) {
+	if (memcmp(h.f.magic, AUX_MAGIC, 8) == 0) {
 		rc = aux_describe(fd, &st, d, err);
 		goto out;
 	}
-	if (memcmp(h.magic, CACHE_MAGIC, 8) != 0 || h.endian != CACHE_ENDIAN ||
-	    h.hdr_size != sizeof h || hdr_sum(&h) != h.hdr_sum) {
+	if (memcmp(h.f.magic, CACHE_MAGIC, 8) != 0 || h.f.endian != CACHE_ENDIAN ||
+	    h.f.hdr_size != sizeof h || hdr_sum(&h) != h.f.hdr_sum) {
 		bad(err, 0, "not a cache file of this perfnav, or its header is damaged");
 		goto out;
 	}
@@ -969,8 +965,8 @@ session_cache_describe(int dirfd, const char *name, struct session_cache_desc *d
 		goto out;
 	}
 	d->recording[n] = '\0';
-	memcpy(d->version, h.version, sizeof d->version - 1);
-	d->rec_size = h.size;
+	memcpy(d->version, h.f.version, sizeof d->version - 1);
+	d->rec_size = h.f.size;
 	d->nrecords = h.n;
 	rc = 0;
 out:
