@@ -21,17 +21,9 @@
 # where perf cannot record.
 set -uo pipefail
 
-top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-bin=${PERFNAV:-$PWD/perfnav}
-[ -x "$bin" ] || bin=$top/perfnav
-data=$top/tests/data
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 ok() { pass=$((pass + 1)); echo "ok: $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 mkdir -p "$tmp/home"
 
 # First the committed fixtures (no perf needed): each bundled with the options

@@ -16,17 +16,8 @@
 # out.  leader.data's periods are differences of READ values (leader
 # sampling): the carved file keeps them, and top --time keeps them too.
 set -u
-top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-bin=${PERFNAV:-$PWD/perfnav}
-[ -x "$bin" ] || bin=$top/perfnav
-data=$top/tests/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-sym=(--buildid-dir "$data/buildid" --kallsyms /dev/null)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # carve NAME OUT ARGS...: perfnav export --format perf ARGS -o OUT NAME
 carve()

@@ -9,17 +9,8 @@
 # sum to folded's count.  --format folded must print folded's lines byte for
 # byte; --event, --tid and --off-cpu narrow as they say.
 set -u
-top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-bin=${PERFNAV:-$PWD/perfnav}
-[ -x "$bin" ] || bin=$top/perfnav
-data=$top/tests/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-sym=(--buildid-dir "$data/buildid" --kallsyms /dev/null)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # check_ss JSON FOLDED: the speedscope file's form, and its weights against folded's counts
 check_ss()

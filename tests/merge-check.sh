@@ -18,17 +18,8 @@
 # kernel that fall outside it under [unknown] (perfnav's rows, above, keep
 # them: the kernel rows are compared there).
 set -u
-top=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-bin=${PERFNAV:-$PWD/perfnav}
-[ -x "$bin" ] || bin=$top/perfnav
-data=$top/tests/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
-sym=(--buildid-dir "$data/buildid" --kallsyms /dev/null)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 one=(fp.data dir.data diff-a.data diff-d.data fork.data)
 two=(multi.data group.data)
 
