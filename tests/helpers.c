@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/core.h"
 #include "tests/helpers.h"
 
 #ifndef FUZZ_DATA	/* the fuzz programs have tests/fuzz/fuzz.c's */
@@ -561,4 +562,21 @@ file_exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0;
+}
+
+struct session *
+open_fixture(const char *name)
+{
+	char path[4096];
+	struct perf_err err;
+	struct session *s;
+
+	snprintf(path, sizeof path, "%s/%s", TEST_DATA, name);
+	s = session_open(path, NULL, &err);
+	if (s == NULL) {
+		/* helpers.c is linked without Criterion too (the fuzz replays): a crash fails the test */
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+		abort();
+	}
+	return s;
 }

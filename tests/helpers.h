@@ -106,6 +106,8 @@ char *tmp_write(const char *tag, const void *p, size_t n);
 char *slurp(const char *path, size_t *len);
 /* Path under tests/data (static buffer). */
 const char *test_data(const char *name);
+/* Open tests/data/NAME (aborts, failing the running test, if it cannot). */
+struct session *open_fixture(const char *name);
 bool file_exists(const char *path);
 
 /*

@@ -105,19 +105,6 @@ fixtures(const char *suffix, char names[][64], size_t max)
 	return n;
 }
 
-static struct session *
-open_fixture(const char *name)
-{
-	struct perf_err err;
-	char path[4096];
-	struct session *s;
-
-	snprintf(path, sizeof path, "%s", test_data(name));
-	s = session_open(path, NULL, &err);
-	cr_assert_not_null(s, "%s: %s", name, err.msg);
-	return s;
-}
-
 Test(fixtures, stats_equal_perf)
 {
 	char names[64][64];

@@ -148,8 +148,9 @@ Test(inline, records_of_known_chains, .init = setup, .fini = teardown)
 	srcline_close(h);
 }
 
+/* tests/data/NAME opened as far as it reads (keep_going). */
 static struct session *
-open_fixture(const char *name)
+open_keep_going(const char *name)
 {
 	struct session_opts so = { .keep_going = true };
 	struct perf_err err;
@@ -230,7 +231,7 @@ Test(inline, dwarf_fixture_inlined_levels)
 	memset(&o, 0, sizeof o);
 	o.buildid_dir = bdir;
 	o.kallsyms = "/dev/null";
-	s = open_fixture("dwarf.data");
+	s = open_keep_going("dwarf.data");
 	z = symbolizer_new(s, &o);
 	for (size_t i = 0; i < session_index(s)->n && k < nw; i++) {
 		const struct rec_ent *e = index_ent(session_index(s), i);

@@ -28,29 +28,6 @@
 
 enum zoom { Z_NONE, Z_TIME, Z_TID, Z_DSO };
 
-/* The pane's rows once its table is in: a key syncs, the keytab is waited for. */
-static void
-settle(struct pane *p, struct symbols *sy)
-{
-	p->ops->key(p, ACT_NONE);
-	if (sy->kt != NULL)
-		keytab_wait(sy->kt);
-	p->ops->key(p, ACT_NONE);
-	widget_set_height(&p->w, 40);
-}
-
-/* The cell of column named header in row i ("" when the pane has no such column). */
-static const char *
-cell(struct pane *p, struct row *r, size_t i, const char *header)
-{
-	row_reset(r);
-	p->ops->row(p, widget_source(&p->w, i), r);
-	for (int c = 0; c < p->ncols; c++)
-		if (strcmp(p->cols[c].title, header) == 0)
-			return r->col[c] ? r->col[c] : "";
-	return "";
-}
-
 /*
  * The expected table: a hist of keys over the samples f chooses, in
  * perfnav top's modes (branch mode on a recording with branch stacks,
@@ -144,7 +121,7 @@ check_sort(const char *fixture, const char *list, enum zoom z, bool keyed)
 	zoom(sy, z, &f, &tr, &tid, &name);
 	h = reference(s, rz, sort.keys, sort.n, filter_active(&f) ? &f : NULL);
 	hot_pane(&p, s, sy);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	cr_assert_gt(hist_nevents(h), 0);
 	n = hist_rows(h, 0, 0, &ix);
 	cr_assert_gt(n, 0, "%s %s: the reference has rows", fixture, list);
@@ -154,11 +131,11 @@ check_sort(const char *fixture, const char *list, enum zoom z, bool keyed)
 		const struct hist_entry *e = hist_entry_get(h, ix[i]);
 
 		snprintf(pct, sizeof pct, "%.2f%%", hist_self_pct(h, e));
-		cr_expect_str_eq(cell(&p, &r, i, p.cols[0].title[0] == 'C' ? "Self" : "Overhead"), pct,
+		cr_expect_str_eq(pane_cell(&p, &r, i, p.cols[0].title[0] == 'C' ? "Self" : "Overhead"), pct,
 		    "%s --sort %s row %zu: self", fixture, list, i);
 		for (unsigned k = 0; k < sort.n; k++) {
 			const char *want = hist_key_text(h, e, sort.keys[k], text, sizeof text);
-			const char *got = cell(&p, &r, i, hist_key_header(sort.keys[k]));
+			const char *got = pane_cell(&p, &r, i, hist_key_header(sort.keys[k]));
 
 			while (*want == ' ')	/* perf's right-aligned pids */
 				want++;
@@ -210,7 +187,7 @@ Test(keytab, a_keyed_table_refuses_function_keys)
 	symbols_run(sy);
 	cr_assert_eq(scope_parse_sort("cpu", &sy->scope.hot_sort, msg, sizeof msg), 0);
 	hot_pane(&p, s, sy);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	cr_assert_gt(widget_count(&p.w), 0);
 	cr_expect_eq(p.ops->key(&p, ACT_ANNOTATE), PANE_HANDLED | PANE_MSG);
 	cr_expect(strstr(p.msg, "a table by cpu") != NULL, "said: %s", p.msg);
@@ -280,7 +257,7 @@ Test(keytab, event_group_columns)
 	cr_assert_eq(hist_nevents(h), 2, "two members with samples");
 	symbols_run(sy);
 	hot_pane(&p, s, sy);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	for (int c = 0; c < p.ncols; c++)
 		nself += strcmp(p.cols[c].title, "Self") == 0;
 	cr_expect_eq(nself, 2, "a Self column per member");
@@ -299,9 +276,9 @@ Test(keytab, event_group_columns)
 			if (k >= 0 && nc[k] < 2)
 				col[k][nc[k]++] = c;
 		}
-		snprintf(comm, sizeof comm, "%s", cell(&p, &r, i, "Command"));
-		snprintf(dso, sizeof dso, "%s", cell(&p, &r, i, "Shared Object"));
-		snprintf(sym, sizeof sym, "%s", cell(&p, &r, i, "Symbol"));
+		snprintf(comm, sizeof comm, "%s", pane_cell(&p, &r, i, "Command"));
+		snprintf(dso, sizeof dso, "%s", pane_cell(&p, &r, i, "Shared Object"));
+		snprintf(sym, sizeof sym, "%s", pane_cell(&p, &r, i, "Symbol"));
 		row_reset(&r);
 		p.ops->row(&p, widget_source(&p.w, i), &r);
 		for (size_t m = 0; m < 2; m++) {
@@ -349,7 +326,7 @@ Test(keytab, branch_table_follows_the_scope)
 	go(&p, &p.push);
 	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED);
 	keytab_wait(sy->kt_branch);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	cr_assert_eq(widget_count(&p.w), 8, "the whole table first");
 	/* then a DSO zoom (one that leaves rows out): the table follows */
 	all = reference(s, rz, keys, 5, NULL);
@@ -374,17 +351,17 @@ Test(keytab, branch_table_follows_the_scope)
 		cr_assert_not_null(h, "a DSO zoom that leaves branch rows out");
 		scope_zoom_set(&sy->scope, SZ_DSO, 0, 0, dso, "dso");
 	}
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	keytab_wait(sy->kt_branch);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	n = hist_rows(h, 0, 0, &ix);
 	cr_expect_eq(widget_count(&p.w), n, "%zu rows, top --time has %zu", widget_count(&p.w), n);
 	for (size_t i = 0; i < n && i < widget_count(&p.w); i++) {
 		const struct hist_entry *e = hist_entry_get(h, ix[i]);
 
 		snprintf(pct, sizeof pct, "%.2f%%", hist_self_pct(h, e));
-		cr_expect_str_eq(cell(&p, &r, i, "Overhead"), pct, "row %zu: %s vs %s", i, cell(&p, &r, i, "Overhead"), pct);
-		cr_expect_str_eq(cell(&p, &r, i, "Target Symbol"),
+		cr_expect_str_eq(pane_cell(&p, &r, i, "Overhead"), pct, "row %zu: %s vs %s", i, pane_cell(&p, &r, i, "Overhead"), pct);
+		cr_expect_str_eq(pane_cell(&p, &r, i, "Target Symbol"),
 		    hist_key_text(h, e, HIST_KEY_SYM_TO, text, sizeof text), "row %zu", i);
 	}
 	pane_destroy(&p);
@@ -438,7 +415,7 @@ Test(keytab, offcpu_keys_state_and_waker)
 	cr_assert_gt(n, 5);
 	cr_assert_lt(n, 256);
 	hot_pane(&p, s, sy);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	cr_assert_eq(widget_count(&p.w), n, "%zu rows, top's %zu", widget_count(&p.w), n);
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_entry *e = hist_entry_get(h, ix[i]);
@@ -447,8 +424,8 @@ Test(keytab, offcpu_keys_state_and_waker)
 		    hist_key_text(h, e, HIST_KEY_WAKER, msg, sizeof msg),
 		    hist_key_text(h, e, HIST_KEY_STATE, b, sizeof b));
 		want[i] = strdup(a);
-		snprintf(a, sizeof a, "%s %s %s", cell(&p, &r[0], i, "Self"), cell(&p, &r[1], i, "Waker"),
-		    cell(&p, &r[2], i, "State"));
+		snprintf(a, sizeof a, "%s %s %s", pane_cell(&p, &r[0], i, "Self"), pane_cell(&p, &r[1], i, "Waker"),
+		    pane_cell(&p, &r[2], i, "State"));
 		got[i] = strdup(a);
 	}
 	qsort(want, n, sizeof *want, cmp_line);

@@ -38,29 +38,6 @@ row_at(struct pane *p, size_t i)
 	return r;
 }
 
-/* The pane's rows once its table is in: a key syncs, the keytab is waited for. */
-static void
-settle(struct pane *p, struct symbols *sy)
-{
-	p->ops->key(p, ACT_NONE);
-	if (sy->kt != NULL)
-		keytab_wait(sy->kt);
-	p->ops->key(p, ACT_NONE);
-	widget_set_height(&p->w, 40);
-}
-
-/* The cell of column named header in row i ("" when the pane has no such column). */
-static const char *
-cell(struct pane *p, struct row *r, size_t i, const char *header)
-{
-	row_reset(r);
-	p->ops->row(p, widget_source(&p->w, i), r);
-	for (int c = 0; c < p->ncols; c++)
-		if (strcmp(p->cols[c].title, header) == 0)
-			return r->col[c] ? r->col[c] : "";
-	return "";
-}
-
 /* ---- the hot functions' Latency column ---- */
 
 /* The column titled title, or -1. */
@@ -209,10 +186,10 @@ Test(keytab, parallelism_levels_of_switch_events)
 	sy->scope.hot_sort = (struct scope_sort){ .keys = { HIST_KEY_PARALLELISM }, .n = 1,
 		.keep = HIST_KEEP(HIST_KEY_PARALLELISM) };
 	hot_pane(&p, s, sy);
-	settle(&p, sy);
+	pane_settle(&p, sy);
 	cr_assert_eq(widget_count(&p.w), 2, "two levels");
 	for (size_t i = 0; i < 2; i++) {
-		const char *lvl = cell(&p, &r, i, "Parallelism");
+		const char *lvl = pane_cell(&p, &r, i, "Parallelism");
 
 		if (strcmp(lvl, "1") == 0)
 			n1 = i;
@@ -220,9 +197,9 @@ Test(keytab, parallelism_levels_of_switch_events)
 			n2 = i;
 	}
 	cr_assert(n1 != SIZE_MAX && n2 != SIZE_MAX, "levels 1 and 2");
-	cr_expect_str_eq(cell(&p, &r, n1, "Samples"), "78");
-	cr_expect_str_eq(cell(&p, &r, n2, "Samples"), "150");
-	cr_expect_neq(cell(&p, &r, n1, "Latency")[0], '\0', "a Latency column");
+	cr_expect_str_eq(pane_cell(&p, &r, n1, "Samples"), "78");
+	cr_expect_str_eq(pane_cell(&p, &r, n2, "Samples"), "150");
+	cr_expect_neq(pane_cell(&p, &r, n1, "Latency")[0], '\0', "a Latency column");
 	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);

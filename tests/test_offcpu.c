@@ -105,22 +105,10 @@ Test(offcpu, out_twice_idle_and_backwards)
 	offcpu_free(&o);
 }
 
-static struct session *
-open_data(const char *name)
-{
-	struct perf_err err;
-	struct session *s;
-
-	memset(&err, 0, sizeof err);
-	s = session_open(test_data(name), NULL, &err);
-	cr_assert_not_null(s, "%s: %s", name, err.msg);
-	return s;
-}
-
 /* prev_pid, next_pid, prev_state of the first sched_switch payload of offcpu.data */
 Test(offcpu, payload_fields_and_short_payloads)
 {
-	struct session *s = open_data("offcpu.data");
+	struct session *s = open_fixture("offcpu.data");
 	const struct attr_table *at = session_attrs(s);
 	struct tpevent *tp = tpevent_new(s);
 	struct tp_loc prev, next, state, comm;
@@ -153,7 +141,7 @@ Test(offcpu, payload_fields_and_short_payloads)
  * workload's six threads among them, and the hist of it in "off-cpu". */
 Test(offcpu, fixture_model_and_hist)
 {
-	struct session *s = open_data("offcpu.data");
+	struct session *s = open_fixture("offcpu.data");
 	struct offcpu o;
 	struct hist_opts ho;
 	struct hist *h;
@@ -188,7 +176,7 @@ Test(offcpu, fixture_model_and_hist)
 
 Test(offcpu, recording_without_sched_switch)
 {
-	struct session *s = open_data("fp.data");
+	struct session *s = open_fixture("fp.data");
 	struct offcpu o;
 
 	cr_assert_eq(offcpu_build(s, &o), OFFCPU_NO_EVENT);
@@ -442,7 +430,7 @@ Test(offcpu_switch, hostile_records)
 /* The real thing: perf record --switch-events -e cpu-clock -g ./offcpu. */
 Test(offcpu_switch, fixture_spans_lie_at_their_threads_samples)
 {
-	struct session *s = open_data("offcpu-sw.data");
+	struct session *s = open_fixture("offcpu-sw.data");
 	struct offcpu o;
 	uint64_t sum = 0;
 
@@ -609,7 +597,7 @@ Test(offcpu, two_core_decode_is_one_pass)
 	const char *fx[] = { "offcpu.data", "wakers.data", "sched-g.data" };
 
 	for (size_t f = 0; f < sizeof fx / sizeof fx[0]; f++) {
-		struct session *s = open_data(fx[f]);
+		struct session *s = open_fixture(fx[f]);
 		struct offcpu a, b;
 		size_t saved = offcpu_par_min;
 

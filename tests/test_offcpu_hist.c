@@ -22,18 +22,6 @@
 #include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 
-static struct session *
-open_data(const char *name)
-{
-	struct perf_err err;
-	struct session *s;
-
-	memset(&err, 0, sizeof err);
-	s = session_open(test_data(name), NULL, &err);
-	cr_assert_not_null(s, "%s: %s", name, err.msg);
-	return s;
-}
-
 /* The browser's options (tui/symbols.c), with the model o beside or alone (beside false). */
 static void
 opts(struct hist_opts *ho, const struct offcpu *o, bool beside, const struct hist_filter *f)
@@ -129,7 +117,7 @@ fx_open(struct fx *x, const char *name)
 {
 	struct sym_opts so = { .kallsyms = "/dev/null" };
 
-	x->s = open_data(name);
+	x->s = open_fixture(name);
 	snprintf(x->bdir, sizeof x->bdir, "%s", test_data("buildid"));
 	so.buildid_dir = x->bdir;
 	x->z = symbolizer_new(x->s, &so);

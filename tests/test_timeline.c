@@ -16,16 +16,6 @@
 #include "symbolize/timeline.h"
 #include "tests/helpers.h"
 
-static struct session *
-open_data(const char *name)
-{
-	struct perf_err err;
-	struct session *s = session_open(test_data(name), NULL, &err);
-
-	cr_assert_not_null(s, "%s: %s", name, err.msg);
-	return s;
-}
-
 static uint32_t
 find_lane(const struct timeline *tl, enum tl_kind kind, int32_t pid, int32_t tid)
 {
@@ -153,7 +143,7 @@ Test(timeline, lost_records_per_lane)
 /* fork.data: three processes (perf script: 61, 59, 61 samples), the parent first. */
 Test(timeline, fork_fixture_processes)
 {
-	struct session *s = open_data("fork.data");
+	struct session *s = open_fixture("fork.data");
 	struct timeline *tl = timeline_new(s, TL_TASKS, -1);
 	uint32_t a = find_lane(tl, TL_KIND_PROC, 26193, 0);
 	uint32_t b = find_lane(tl, TL_KIND_PROC, 26195, 0);
@@ -175,7 +165,7 @@ Test(timeline, fork_fixture_processes)
 /* multi.data: two events of 92 samples each; one event alone. */
 Test(timeline, multi_fixture_one_event)
 {
-	struct session *s = open_data("multi.data");
+	struct session *s = open_fixture("multi.data");
 	struct timeline *all = timeline_new(s, TL_TASKS, -1);
 	struct timeline *one = timeline_new(s, TL_TASKS, 0);
 
@@ -197,7 +187,7 @@ Test(timeline, switch_fixture_threads_and_gaps)
 {
 	static const int32_t tids[4] = { 26216, 26218, 26219, 26220 };
 	static const uint32_t samples[4] = { 1, 61, 83, 83 }, gaps[4] = { 2, 135, 100, 149 };
-	struct session *s = open_data("switch.data");
+	struct session *s = open_fixture("switch.data");
 	struct timeline *tl = timeline_new(s, TL_TASKS, -1);
 	uint32_t p = find_lane(tl, TL_KIND_PROC, 26216, 0);
 	uint64_t *off;
@@ -236,7 +226,7 @@ Test(timeline, switch_fixture_threads_and_gaps)
 /* fp.data: 186 samples of one thread; the flame scope's cells hold them all. */
 Test(timeline, fp_fixture_heat)
 {
-	struct session *s = open_data("fp.data");
+	struct session *s = open_fixture("fp.data");
 	struct timeline *tl = timeline_new(s, TL_TASKS, -1);
 	struct tl_heat ht;
 	uint64_t sum = 0, a, b;
@@ -273,7 +263,7 @@ Test(timeline, fp_fixture_heat)
  */
 Test(timeline, offcpu_spans_are_the_gaps)
 {
-	struct session *s = open_data("offcpu.data");
+	struct session *s = open_fixture("offcpu.data");
 	struct offcpu o;
 	struct timeline *tl;
 	uint64_t want[TL_GAP_NKINDS] = { 0 }, total = 0, sum = 0, per[TL_GAP_NKINDS] = { 0 };
@@ -341,7 +331,7 @@ Test(timeline, offcpu_spans_are_the_gaps)
  */
 Test(timeline, wakeups_end_their_gaps)
 {
-	struct session *s = open_data("wakers.data");
+	struct session *s = open_fixture("wakers.data");
 	const struct rec_index *ix = session_index(s);
 	struct offcpu o;
 	struct timeline *tl;

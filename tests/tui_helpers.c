@@ -17,25 +17,13 @@
 #include "core/core.h"
 #include "symbolize/symbolizer.h"
 #include "tui/nav.h"
+#include "tui/keytab.h"
 #include "tui/pane.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"
 #include "tui/theme.h"
 #include "tui/widget.h"
 #include "tests/tui_helpers.h"
-
-struct session *
-open_fixture(const char *name)
-{
-	char path[4096];
-	struct perf_err err;
-	struct session *s;
-
-	snprintf(path, sizeof path, "%s/%s", TEST_DATA, name);
-	s = session_open(path, NULL, &err);
-	cr_assert_not_null(s, "%s: %s", path, err.msg);
-	return s;
-}
 
 bool
 row_has(struct pane *p, size_t src, const char *text)
@@ -160,4 +148,27 @@ screen_col(const char *line, const char *text)
 		return -1;
 	snprintf(head, sizeof head, "%.*s", (int)(at - line), line);
 	return text_width(head);
+}
+
+/* The pane's rows once its table is in: a key syncs, the keytab is waited for. */
+void
+pane_settle(struct pane *p, struct symbols *sy)
+{
+	p->ops->key(p, ACT_NONE);
+	if (sy->kt != NULL)
+		keytab_wait(sy->kt);
+	p->ops->key(p, ACT_NONE);
+	widget_set_height(&p->w, 40);
+}
+
+/* The cell of column named header in row i ("" when the pane has no such column). */
+const char *
+pane_cell(struct pane *p, struct row *r, size_t i, const char *header)
+{
+	row_reset(r);
+	p->ops->row(p, widget_source(&p->w, i), r);
+	for (int c = 0; c < p->ncols; c++)
+		if (strcmp(p->cols[c].title, header) == 0)
+			return r->col[c] ? r->col[c] : "";
+	return "";
 }

@@ -8,13 +8,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tests/helpers.h"	/* open_fixture */
+
 struct nav_view;
 struct pane;
+struct row;
 struct session;
 struct symbols;
 
-/* Open tests/data/NAME (the test fails if it cannot). */
-struct session *open_fixture(const char *name);
 /* Whether the pane's row of source index src shows text. */
 bool row_has(struct pane *p, size_t src, const char *text);
 /* A TUI symbolizer over s with the fixtures' build-id cache and no kallsyms. */
@@ -23,6 +24,10 @@ struct symbols *fixture_symbols(struct session *s);
 size_t find_text(struct pane *p, const char *text);
 /* Create p as the hot-functions pane over s and sy, entered at its root. */
 void hot_pane(struct pane *p, struct session *s, struct symbols *sy);
+/* Let p's table settle: a key of none, the sort-key table's thread waited for, 40 rows high. */
+void pane_settle(struct pane *p, struct symbols *sy);
+/* The cell of column named header in row i ("" when the pane has no such column). */
+const char *pane_cell(struct pane *p, struct row *r, size_t i, const char *header);
 /* Apply a pushed view to a pane of its kind (what the app's history does). */
 void go(struct pane *p, const struct nav_view *v);
 /*
