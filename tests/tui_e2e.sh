@@ -842,6 +842,24 @@ wait_for "symbols in [0-9.]+ s" "resolving: the workers finish"
 wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "resolving: then the rows are those of one pass"
 finish "resolving"
 
+# A first open keeps its index entry once the symbols are in, not while the workers resolve
+# (the write would take a core from them): no entry while resolving, one after.
+cp "$data/fp.data" "$tmp/late.data"
+start "PERFNAV_TEST_SYMBOLS_DELAY_MS=300 '$bin' --buildid-dir '$data/buildid' '$tmp/late.data'"
+wait_for "symbols [0-9]+%" "late save: the workers resolve"
+if "$bin" cache list 2>/dev/null | grep -q "late\.data"; then
+	ko "late save: no entry while the symbols resolve"
+else
+	ok "late save: no entry while the symbols resolve"
+fi
+wait_for "symbols in [0-9.]+ s" "late save: the workers finish"
+finish "late save"
+if "$bin" cache list 2>/dev/null | grep -q "late\.data"; then
+	ok "late save: the entry is there after"
+else
+	ko "late save: the entry is there after"
+fi
+
 # Annotate shows a kernel address whole (16 hex digits; it was cut to 12): a kernel function
 # from a kallsyms of our own, no disassembly, so the rows are the sampled addresses.
 printf 'ffffffff816a7a00 T kfunc_test\nffffffff816a8000 T kfunc_next\n' > "$tmp/kallsyms"

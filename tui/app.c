@@ -211,6 +211,11 @@ loop(struct app *a)
 			app_scope_apply(a);
 			dirty = true;
 		}
+		if (a->sym != NULL && a->sym->done && !a->late_saved) {
+			a->late_saved = true;
+			if (a->sym->cache != NULL)
+				cmd_cache_save_late(a->sym->cache, a->s);
+		}
 		if (working && a->diff && a->sym->done && pair_poll(a))
 			dirty = true;
 		if (note_refusals(a) || app_export_poll(a))
@@ -432,6 +437,8 @@ tui_run(struct tui_opts *o)
 	/* NO_COLOR asks for no colour unless a theme is named (then that one) */
 	a->mono = (nc && nc[0] && (co->theme == NULL || co->theme[0] == '\0')) ||
 	    strcmp(a->theme.name, "mono") == 0;
+	/* the index entry saved once the symbols are in: its write takes no core from them */
+	o->co.cache_late = !a->diff;
 	a->s = cmd_open_progress(co, true);
 	if (a->s == NULL) {
 		free(a);

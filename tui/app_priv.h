@@ -87,6 +87,7 @@ struct app {
 	char			 in_buf[NAV_FILTER_MAX];
 	size_t			 in_saved;	/* cursor before an incremental search */
 	bool			 quit;
+	bool			 late_saved;	/* cmd_cache_save_late asked (after the symbols) */
 	double			 load_secs;
 	char			 events[128];	/* event names for the title */
 	uint64_t		 t_first, t_last;

@@ -31,6 +31,8 @@ struct common_opts {
 	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
 	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
 	bool		 no_cache;	/* --no-cache: no cache entry read or written */
+	bool		 cache_late;	/* the index entry saved by cmd_cache_save_late, not at
+					 * the open (the browser: after its symbols are in) */
 	uint64_t	 cache_size;	/* --cache-size SIZE, 0 for the default (2G) */
 	bool		 merge;		/* --merge: FILE FILE... opened as one */
 };
@@ -177,13 +179,17 @@ int cmd_cache(int argc, char **argv);
  * none (--no-cache, standard input, a directory not safely the user's:
  * said on stderr).  cmd_cache_opened: after the open, tell an entry that
  * was refused, make room under the bound (least recently used first) and
- * save the session's entry on a thread of its own.  cmd_cache_close:
- * before session_close, wait for that save and tell if it failed.
+ * save the session's entry on a thread of its own (with co->cache_late,
+ * only the first: cmd_cache_save_late then does the rest, once the
+ * browser's symbol workers are done, so that the save does not take a
+ * core from them).  cmd_cache_close: before session_close, wait for that
+ * save and tell if it failed.
  */
 const char *cmd_cache_dir(char *buf, size_t n);
 uint64_t cmd_cache_bound(const struct common_opts *co);
 int cmd_cache_setup(const struct common_opts *co, char *dir, size_t n);
 void cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir);
+void cmd_cache_save_late(const struct common_opts *co, struct session *s);
 void cmd_cache_close(struct session *s);
 /*
  * Finished hists kept beside the index (symbolize/hist_cache.h), for

@@ -183,20 +183,15 @@ cmd_cache_setup(const struct common_opts *co, char *dir, size_t n)
 	return 0;
 }
 
-void
-cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir)
+/* Make room under the bound in dir and save s's entry on a thread of its own. */
+static void
+save_start(const struct common_opts *co, struct session *s, const char *dir)
 {
 	struct session_cache_status st = session_cache_status(s);
 	uint64_t bound = cmd_cache_bound(co);
 	const char *slash;
 	int dfd;
 
-	if (st.state == SESSION_CACHE_REFUSED && st.err.offset != PERF_ERR_OFF_NONE)
-		fprintf(stderr, "perfnav: %s: offset 0x%llx: %s: cache entry not used, loaded afresh\n",
-		    textout_esc(st.path), (unsigned long long)st.err.offset, textout_esc(st.err.msg));
-	else if (st.state == SESSION_CACHE_REFUSED)
-		fprintf(stderr, "perfnav: %s: %s: cache entry not used, loaded afresh\n",
-		    textout_esc(st.path), textout_esc(st.err.msg));
 	if (!st.savable || st.bytes > bound)
 		return;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -206,6 +201,33 @@ cmd_cache_opened(const struct common_opts *co, struct session *s, const char *di
 	evict(dfd, bound, st.bytes, slash != NULL ? slash + 1 : NULL);
 	close(dfd);
 	(void)session_cache_save_start(s);
+}
+
+void
+cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir)
+{
+	struct session_cache_status st = session_cache_status(s);
+
+	if (st.state == SESSION_CACHE_REFUSED && st.err.offset != PERF_ERR_OFF_NONE)
+		fprintf(stderr, "perfnav: %s: offset 0x%llx: %s: cache entry not used, loaded afresh\n",
+		    textout_esc(st.path), (unsigned long long)st.err.offset, textout_esc(st.err.msg));
+	else if (st.state == SESSION_CACHE_REFUSED)
+		fprintf(stderr, "perfnav: %s: %s: cache entry not used, loaded afresh\n",
+		    textout_esc(st.path), textout_esc(st.err.msg));
+	if (!co->cache_late)
+		save_start(co, s, dir);
+}
+
+void
+cmd_cache_save_late(const struct common_opts *co, struct session *s)
+{
+	char dir[4096];
+
+	/* the directory cmd_cache_setup checked at the open, when it gave one */
+	if (s == NULL || !co->cache_late || co->no_cache || cmd_cache_dir(dir, sizeof dir) == NULL ||
+	    !session_cache_status(s).savable)
+		return;
+	save_start(co, s, dir);
 }
 
 void
