@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 
 #ifndef FUZZ_DATA	/* the fuzz programs have tests/fuzz/fuzz.c's */
@@ -579,4 +580,41 @@ open_fixture(const char *name)
 		abort();
 	}
 	return s;
+}
+
+void
+cache_fixture(char *dir, char *bid, size_t n, char **rec, struct sym_opts *so,
+    const char *fixture, const char *tag)
+{
+	char cmd[1024], *buf;
+	size_t len;
+
+	snprintf(dir, n, "/tmp/pn-%s-XXXXXX", tag);
+	snprintf(bid, n, "/tmp/pn-%s-bid-XXXXXX", tag);
+	if (mkdtemp(dir) == NULL || mkdtemp(bid) == NULL)
+		abort();
+	snprintf(cmd, sizeof cmd, "cp -a %s/buildid/. %s/", TEST_DATA, bid);
+	if (system(cmd) != 0)
+		abort();
+	buf = slurp(test_data(fixture), &len);
+	if (buf == NULL)
+		abort();
+	*rec = tmp_write(tag, buf, len);
+	free(buf);
+	memset(so, 0, sizeof *so);
+	so->buildid_dir = bid;
+	so->kallsyms = "/dev/null";
+	so->no_debuginfod = true;
+}
+
+void
+cache_fixture_free(const char *dir, const char *bid, char *rec)
+{
+	char cmd[256];
+
+	unlink(rec);
+	free(rec);
+	snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s %s", dir, dir, bid);
+	if (system(cmd) != 0)
+		abort();
 }

@@ -108,6 +108,17 @@ char *slurp(const char *path, size_t *len);
 const char *test_data(const char *name);
 /* Open tests/data/NAME (aborts, failing the running test, if it cannot). */
 struct session *open_fixture(const char *name);
+/*
+ * A cache test's fixture: a cache directory dir and a copy of the
+ * fixtures' build-id cache bid (each of n bytes, made under /tmp with
+ * tag), a copy of tests/data/FIXTURE (*rec, to free), and symbol options
+ * so that read that build-id cache, no kallsyms and no server.
+ * cache_fixture_free removes them.  Both abort on failure.
+ */
+struct sym_opts;
+void cache_fixture(char *dir, char *bid, size_t n, char **rec, struct sym_opts *so,
+    const char *fixture, const char *tag);
+void cache_fixture_free(const char *dir, const char *bid, char *rec);
 bool file_exists(const char *path);
 
 /*

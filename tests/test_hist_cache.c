@@ -29,34 +29,13 @@ struct fx {
 static void
 fx_init(struct fx *f, const char *fixture)
 {
-	char cmd[1024], *buf;
-	size_t n;
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/pn-hcache-XXXXXX");
-	cr_assert_not_null(mkdtemp(f->dir));
-	snprintf(f->bid, sizeof f->bid, "/tmp/pn-hbid-XXXXXX");
-	cr_assert_not_null(mkdtemp(f->bid));
-	snprintf(cmd, sizeof cmd, "cp -a %s/buildid/. %s/", TEST_DATA, f->bid);
-	cr_assert_eq(system(cmd), 0);
-	buf = slurp(test_data(fixture), &n);
-	cr_assert_not_null(buf, "%s", test_data(fixture));
-	f->rec = tmp_write("hcache", buf, n);
-	free(buf);
-	memset(&f->so, 0, sizeof f->so);
-	f->so.buildid_dir = f->bid;
-	f->so.kallsyms = "/dev/null";
-	f->so.no_debuginfod = true;
+	cache_fixture(f->dir, f->bid, sizeof f->dir, &f->rec, &f->so, fixture, "hcache");
 }
 
 static void
 fx_fini(struct fx *f)
 {
-	char cmd[256];
-
-	unlink(f->rec);
-	free(f->rec);
-	snprintf(cmd, sizeof cmd, "chmod -R u+w %s; rm -rf %s %s", f->dir, f->dir, f->bid);
-	cr_assert_eq(system(cmd), 0);
+	cache_fixture_free(f->dir, f->bid, f->rec);
 }
 
 static struct session *
