@@ -70,3 +70,26 @@ hh_row(struct hist *h, size_t ev, enum hist_key k, const char *text)
 	}
 	return NULL;
 }
+
+void
+hh_dump_event(FILE *fp, struct hist *h, size_t ev)
+{
+	const struct hist_opts *o = hist_opts(h);
+	const struct hist_event *e = hist_event(h, ev);
+	const uint32_t *rows;
+	size_t n = hist_rows(h, ev, 0.0, &rows);
+	char key[512];
+
+	fprintf(fp, "event %d %s %llu %llu %zu rows\n", e->attr, hist_str(h, e->name),
+	    (unsigned long long)e->total_period, (unsigned long long)e->nsamples, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *r = hist_entry_get(h, rows[i]);
+
+		fprintf(fp, "%llu %llu %llu %llu", (unsigned long long)r->period,
+		    (unsigned long long)r->samples, (unsigned long long)r->acc_period,
+		    (unsigned long long)r->acc_samples);
+		for (unsigned k = 0; k < o->nkeys; k++)
+			fprintf(fp, " | %s", hist_key_text(h, r, o->keys[k], key, sizeof key));
+		fputc('\n', fp);
+	}
+}

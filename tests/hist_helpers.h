@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "symbolize/hist.h"
 #include "symbolize/symbolizer.h"
@@ -18,5 +19,8 @@ void hh_add(struct hist *h, int attr, const char *comm, int32_t tid, uint64_t pe
 struct hist *hh_new(const char *keys, bool children, bool callgraph);
 /* The row of event ev whose key k reads text, or NULL. */
 const struct hist_entry *hh_row(struct hist *h, size_t ev, enum hist_key k, const char *text);
+
+/* Event ev of a finished h as text into fp: its totals, then every row's counts and key texts. */
+void hh_dump_event(FILE *fp, struct hist *h, size_t ev);
 
 #endif

@@ -23,6 +23,7 @@
 #include "symbolize/filter.h"
 #include "symbolize/hist_cache.h"
 #include "tests/helpers.h"
+#include "tests/hist_helpers.h"
 #include "tui/cmd/cmd.h"
 #include "tui/symbols.h"
 
@@ -78,28 +79,12 @@ dump_tree(FILE *fp, struct hist *h, size_t ev, bool bottom_up)
 static char *
 dump(struct hist *h, const struct session *s)
 {
-	const struct hist_opts *o = hist_opts(h);
 	char *out = NULL, key[512];
 	size_t len = 0, npos = session_index(s)->n;
 	FILE *fp = open_memstream(&out, &len);
 
 	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
-		const struct hist_event *e = hist_event(h, ev);
-		const uint32_t *rows;
-		size_t n = hist_rows(h, ev, 0.0, &rows);
-
-		fprintf(fp, "event %d %s %llu %llu %zu rows\n", e->attr, hist_str(h, e->name),
-		    (unsigned long long)e->total_period, (unsigned long long)e->nsamples, n);
-		for (size_t i = 0; i < n; i++) {
-			const struct hist_entry *r = hist_entry_get(h, rows[i]);
-
-			fprintf(fp, "%llu %llu %llu %llu", (unsigned long long)r->period,
-			    (unsigned long long)r->samples, (unsigned long long)r->acc_period,
-			    (unsigned long long)r->acc_samples);
-			for (unsigned k = 0; k < o->nkeys; k++)
-				fprintf(fp, " | %s", hist_key_text(h, r, o->keys[k], key, sizeof key));
-			fputc('\n', fp);
-		}
+		hh_dump_event(fp, h, ev);
 		dump_tree(fp, h, ev, false);
 		dump_tree(fp, h, ev, true);
 	}

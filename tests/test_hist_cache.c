@@ -18,6 +18,7 @@
 #include "core/core.h"
 #include "symbolize/hist_cache.h"
 #include "tests/helpers.h"
+#include "tests/hist_helpers.h"
 
 struct fx {
 	char		 dir[64];	/* the cache directory */
@@ -65,30 +66,13 @@ fresh(const struct session *s, struct symbolizer *z, const struct hist_opts *o)
 static char *
 dump(struct hist *h)
 {
-	const struct hist_opts *o = hist_opts(h);
 	const struct hist_why *w;
-	char *out = NULL, key[512];
+	char *out = NULL;
 	size_t len = 0, nw;
 	FILE *fp = open_memstream(&out, &len);
 
-	for (size_t ev = 0; ev < hist_nevents(h); ev++) {
-		const struct hist_event *e = hist_event(h, ev);
-		const uint32_t *rows;
-		size_t n = hist_rows(h, ev, 0.0, &rows);
-
-		fprintf(fp, "event %d %s %llu %llu %zu rows\n", e->attr, hist_str(h, e->name),
-		    (unsigned long long)e->total_period, (unsigned long long)e->nsamples, n);
-		for (size_t i = 0; i < n; i++) {
-			const struct hist_entry *r = hist_entry_get(h, rows[i]);
-
-			fprintf(fp, "%llu %llu %llu %llu", (unsigned long long)r->period,
-			    (unsigned long long)r->samples, (unsigned long long)r->acc_period,
-			    (unsigned long long)r->acc_samples);
-			for (unsigned k = 0; k < o->nkeys; k++)
-				fprintf(fp, " | %s", hist_key_text(h, r, o->keys[k], key, sizeof key));
-			fputc('\n', fp);
-		}
-	}
+	for (size_t ev = 0; ev < hist_nevents(h); ev++)
+		hh_dump_event(fp, h, ev);
 	nw = hist_whys(h, &w);
 	for (size_t i = 0; i < nw; i++) {
 		fprintf(fp, "why %u", w[i].dso);
