@@ -618,3 +618,32 @@ cache_fixture_free(const char *dir, const char *bid, char *rec)
 	if (system(cmd) != 0)
 		abort();
 }
+
+struct session *
+session_of_buf(const char *name, const void *p, size_t n)
+{
+	struct session_mem m = { p, n };
+	struct session_opts so = { .keep_going = true };
+	struct perf_err err;
+	struct session *s = session_open_mem(name, &m, 1, &so, &err);
+
+	if (s == NULL) {
+		fprintf(stderr, "%s: %s\n", name, err.msg);
+		abort();
+	}
+	return s;
+}
+
+struct session *
+session_of_path(const char *path)
+{
+	struct session_opts so = { .keep_going = true };
+	struct perf_err err;
+	struct session *s = session_open(path, &so, &err);
+
+	if (s == NULL) {
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+		abort();
+	}
+	return s;
+}

@@ -115,6 +115,12 @@ struct session *open_fixture(const char *name);
  * so that read that build-id cache, no kallsyms and no server.
  * cache_fixture_free removes them.  Both abort on failure.
  */
+/*
+ * A recording in memory (p, n bytes, named name) or at path, opened as far
+ * as it reads (keep_going); aborts, failing the test, if it cannot be.
+ */
+struct session *session_of_buf(const char *name, const void *p, size_t n);
+struct session *session_of_path(const char *path);
 struct sym_opts;
 void cache_fixture(char *dir, char *bid, size_t n, char **rec, struct sym_opts *so,
     const char *fixture, const char *tag);

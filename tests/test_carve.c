@@ -45,29 +45,6 @@ carve_mem(const struct session *s, const struct carve_opts *o, carve_keep_fn kee
 	return p;
 }
 
-static struct session *
-open_buf(const char *name, const void *p, size_t n)
-{
-	struct session_mem m = { p, n };
-	struct session_opts so = { .keep_going = true };
-	struct perf_err err;
-	struct session *s = session_open_mem(name, &m, 1, &so, &err);
-
-	cr_assert_not_null(s, "%s: %s", name, err.msg);
-	return s;
-}
-
-static struct session *
-open_path(const char *path)
-{
-	struct session_opts so = { .keep_going = true };
-	struct perf_err err;
-	struct session *s = session_open(path, &so, &err);
-
-	cr_assert_not_null(s, "%s: %s", path, err.msg);
-	return s;
-}
-
 /* The sample records of a session in file order, concatenated. */
 struct samples {
 	struct pdbuf	 b;
@@ -157,12 +134,12 @@ Test(carve, file_mode_both_byte_orders)
 		int n = 0;
 
 		synth_file(&in, swap, 12);
-		s = open_buf("synth", in.p, in.len);
+		s = session_of_buf("synth", in.p, in.len);
 		samples_of(s, &all);
 		out = carve_mem(s, NULL, keep_odd, &n, &res, &len);
 		cr_expect_eq(res.samples, 12);
 		cr_expect_eq(res.kept, 6);
-		t = open_buf("carved", out, len);
+		t = session_of_buf("carved", out, len);
 		cr_expect_eq(session_info(t).swap, (bool)swap, "written in the input's byte order");
 		cr_expect_eq(session_info(t).mode, SESSION_FILE);
 		cr_expect_not(session_info(t).damaged);
@@ -254,13 +231,13 @@ Test(carve, pipe_and_compressed_inputs_both_byte_orders)
 		uint8_t *out;
 
 		pipe_build(&in, swap, 10, comp);
-		s = open_buf("pipe", in.p, in.len);
+		s = session_of_buf("pipe", in.p, in.len);
 		cr_assert_eq(session_info(s).mode, SESSION_PIPE);
 		samples_of(s, &all);
 		cr_assert_eq(all.n, 10);
 		out = carve_mem(s, NULL, keep_from, &from, &res, &len);
 		cr_expect_eq(res.kept, 5, "swap %d compressed %d", swap, comp);
-		t = open_buf("carved", out, len);
+		t = session_of_buf("carved", out, len);
 		cr_expect_eq(session_info(t).mode, SESSION_FILE);
 		cr_expect_eq(session_info(t).swap, swap);
 		cr_expect_not(session_info(t).damaged, "swap %d compressed %d", swap, comp);
@@ -294,14 +271,14 @@ Test(carve, compressed_output_reads_back_the_same)
 	uint64_t from = 0;
 	int n = 0;
 
-	s = open_path(test_data("fp.data"));
+	s = session_of_path(test_data("fp.data"));
 	pout = carve_mem(s, NULL, keep_odd, &n, &plain_res, &plen);
 	n = 0;
 	zout = carve_mem(s, &zo, keep_odd, &n, &zres, &zlen);
 	cr_expect_eq(zres.kept, plain_res.kept);
 	cr_expect_lt(zlen, plen, "-z is smaller (%zu, %zu)", zlen, plen);
-	p = open_buf("plain", pout, plen);
-	z = open_buf("z", zout, zlen);
+	p = session_of_buf("plain", pout, plen);
+	z = session_of_buf("z", zout, zlen);
 	cr_expect_not(session_info(z).damaged);
 	samples_of(p, &a);
 	samples_of(z, &b);
@@ -340,8 +317,8 @@ Test(carve, big_endian_copy_of_a_fixture)
 
 	cr_assert_not_null(le);
 	cr_assert_eq(swap_perf_file((const uint8_t *)le, n, &be), 0);
-	s1 = open_buf("le", le, n);
-	s2 = open_buf("be", be.p, be.len);
+	s1 = session_of_buf("le", le, n);
+	s2 = session_of_buf("be", be.p, be.len);
 	cr_assert(session_info(s2).swap);
 	from = index_ent(session_index(s1), session_index(s1)->n / 2)->time;
 	o1 = carve_mem(s1, NULL, keep_from, &from, &r1, &len1);
@@ -349,8 +326,8 @@ Test(carve, big_endian_copy_of_a_fixture)
 	cr_expect_gt(r1.kept, 0);
 	cr_expect_lt(r1.kept, r1.samples);
 	cr_expect_eq(r2.kept, r1.kept);
-	t1 = open_buf("le-carved", o1, len1);
-	t2 = open_buf("be-carved", o2, len2);
+	t1 = session_of_buf("le-carved", o1, len1);
+	t2 = session_of_buf("be-carved", o2, len2);
 	cr_expect(session_info(t2).swap);
 	cr_expect_not(session_info(t2).damaged);
 	same_attrs(t1, t2);
@@ -382,13 +359,13 @@ Test(carve, perf_made_modes)
 	static const char *const names[] = { "dir.data", "pipe.data", "zstd.data", "tppipe.data" };
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		struct session *s = open_path(test_data(names[i])), *t;
+		struct session *s = session_of_path(test_data(names[i])), *t;
 		const struct type_counts *c = session_counts(s), *d;
 		struct carve_result res;
 		size_t len;
 		uint8_t *out = carve_mem(s, NULL, NULL, NULL, &res, &len);
 
-		t = open_buf(names[i], out, len);
+		t = session_of_buf(names[i], out, len);
 		d = session_counts(t);
 		cr_expect_eq(session_info(t).mode, SESSION_FILE, "%s", names[i]);
 		cr_expect_not(session_info(t).damaged, "%s", names[i]);
@@ -428,7 +405,7 @@ Test(carve, a_pipe_is_refused)
 	int fds[2];
 
 	synth_file(&in, false, 4);
-	s = open_buf("synth", in.p, in.len);
+	s = session_of_buf("synth", in.p, in.len);
 	cr_assert_eq(pipe(fds), 0);
 	cr_expect_eq(carve_write(s, fds[1], NULL, NULL, NULL, NULL, &err), -1);
 	cr_expect_eq(err.code, PERF_E_IO);
@@ -497,11 +474,11 @@ Test(carve, auxtrace_data_follows_its_record)
 		}
 		pd_put64(&b, 40, data_off);
 		pd_put64(&b, 48, b.len - data_off);
-		s = open_buf("aux", b.p, b.len);
+		s = session_of_buf("aux", b.p, b.len);
 		cr_assert_not(session_info(s).damaged);
 		out = carve_mem(s, NULL, keep_odd, &n, &res, &len);
 		cr_expect_eq(res.kept, 2);
-		t = open_buf("carved", out, len);
+		t = session_of_buf("carved", out, len);
 		cr_expect_not(session_info(t).damaged);
 		session_walk(t, find_aux, &f);
 		cr_assert_eq(f.n, 1);
@@ -544,7 +521,7 @@ read_periods(void *arg, const struct rec *r, int depth)
 /* Leader sampling: a kept sample keeps the periods its READ values give in the original. */
 Test(carve, read_values_keep_their_periods)
 {
-	struct session *s = open_path(test_data("leader.data")), *t;
+	struct session *s = session_of_path(test_data("leader.data")), *t;
 	static struct periods a, b;
 	struct carve_result res;
 	uint64_t from;
@@ -556,7 +533,7 @@ Test(carve, read_values_keep_their_periods)
 	out = carve_mem(s, NULL, keep_from, &from, &res, &len);
 	cr_assert_gt(res.kept, 0);
 	cr_assert_lt(res.kept, res.samples);
-	t = open_buf("carved", out, len);
+	t = session_of_buf("carved", out, len);
 	a = (struct periods){ .s = s, .from = from };
 	b = (struct periods){ .s = t, .from = 0 };
 	session_walk(s, read_periods, &a);

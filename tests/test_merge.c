@@ -27,29 +27,6 @@
 #define ST_PERIOD	(1u << 8)
 #define ATTRS_OFF	120	/* synth_head_with's attr: after the header and two ids */
 
-static struct session *
-open_buf(const char *name, const void *p, size_t n)
-{
-	struct session_mem m = { p, n };
-	struct session_opts so = { .keep_going = true };
-	struct perf_err err;
-	struct session *s = session_open_mem(name, &m, 1, &so, &err);
-
-	cr_assert_not_null(s, "%s: %s", name, err.msg);
-	return s;
-}
-
-static struct session *
-open_path(const char *path)
-{
-	struct session_opts so = { .keep_going = true };
-	struct perf_err err;
-	struct session *s = session_open(path, &so, &err);
-
-	cr_assert_not_null(s, "%s: %s", path, err.msg);
-	return s;
-}
-
 /* merge_write of the n sessions into memory: the bytes (malloc'd), or NULL with err. */
 static uint8_t *
 merge_mem(struct session **s, const char **names, size_t n, struct merge_result *res,
@@ -106,13 +83,13 @@ Test(merge, byte_built_inputs_pair_by_name_and_keep_their_origin)
 
 	synth_file(&a, false, 6);
 	synth_file(&b, false, 10);
-	in[0] = open_buf("a", a.p, a.len);
-	in[1] = open_buf("b", b.p, b.len);
+	in[0] = session_of_buf("a", a.p, a.len);
+	in[1] = session_of_buf("b", b.p, b.len);
 	p = merge_mem(in, names, 2, &res, &len, &err);
 	cr_assert_not_null(p, "merge_write: %s", err.msg);
 	cr_assert_eq(res.samples, 16);
 	cr_assert_eq(res.nattrs, 1);
-	m = open_buf("merged", p, len);
+	m = session_of_buf("merged", p, len);
 	cr_assert_not(session_info(m).damaged, "the merged file loads clean");
 	at = session_attrs(m);
 	cr_assert_eq(at->n, 1, "cpu-clock of both inputs is one event");
@@ -154,11 +131,11 @@ Test(merge, file_key_rows_are_each_inputs_samples)
 
 	synth_file(&a, false, 4);
 	synth_file(&b, false, 12);
-	in[0] = open_buf("a", a.p, a.len);
-	in[1] = open_buf("b", b.p, b.len);
+	in[0] = session_of_buf("a", a.p, a.len);
+	in[1] = session_of_buf("b", b.p, b.len);
 	p = merge_mem(in, names, 2, &res, &len, &err);
 	cr_assert_not_null(p, "merge_write: %s", err.msg);
-	m = open_buf("merged", p, len);
+	m = session_of_buf("merged", p, len);
 	memset(&o, 0, sizeof o);
 	o.event = -1;
 	cr_assert_eq(hist_parse_keys("file", o.keys, &bad, &badlen), 1);
@@ -205,8 +182,8 @@ expect_refused(struct pdbuf *a, struct pdbuf *b, const char *want)
 	struct perf_err err;
 	size_t len;
 
-	in[0] = open_buf("a", a->p, a->len);
-	in[1] = open_buf("b", b->p, b->len);
+	in[0] = session_of_buf("a", a->p, a->len);
+	in[1] = session_of_buf("b", b->p, b->len);
 	memset(&err, 0, sizeof err);
 	cr_assert_null(merge_mem(in, names, 2, &res, &len, &err));
 	cr_assert(strstr(err.msg, "second.data") != NULL, "names the input: %s", err.msg);
@@ -345,16 +322,16 @@ Test(origins, a_damaged_section_is_said_in_the_one_origin)
 
 	synth_file(&a, false, 4);
 	synth_file(&b, false, 4);
-	in[0] = open_buf("a", a.p, a.len);
-	in[1] = open_buf("b", b.p, b.len);
+	in[0] = session_of_buf("a", a.p, a.len);
+	in[1] = session_of_buf("b", b.p, b.len);
 	p = merge_mem(in, names, 2, &res, &len, &err);
 	cr_assert_not_null(p, "%s", err.msg);
-	m = open_buf("merged", p, len);
+	m = session_of_buf("merged", p, len);
 	fs = &session_features(m)->sec[PF_FEAT_PERFNAV_ORIGINS];
 	cr_assert(fs->present);
 	memset(p + fs->offset, 0xff, 8);	/* its count */
 	session_close(m);
-	m = open_buf("merged", p, len);
+	m = session_of_buf("merged", p, len);
 	cr_assert_eq(origins_load(m, &org, &err), -1);
 	cr_assert_eq(org.n, 1);
 	cr_assert(strstr(org.v[0].name, "merged (origins section") != NULL, "%s", org.v[0].name);
@@ -414,12 +391,12 @@ Test(merge, perf_fixtures_merged_sum_their_rows)
 	char buf[512];
 
 	for (int i = 0; i < 2; i++) {
-		in[i] = open_path(fx[i]);
+		in[i] = session_of_path(fx[i]);
 		hi[i] = hist_of(in[i], "comm,pid");
 	}
 	p = merge_mem(in, fx, 2, &res, &len, &err);
 	cr_assert_not_null(p, "%s", err.msg);
-	m = open_buf("merged", p, len);
+	m = session_of_buf("merged", p, len);
 	hm = hist_of(m, "comm,pid");
 	cr_assert_eq(total_samples(hm), total_samples(hi[0]) + total_samples(hi[1]));
 	cr_assert_eq(hist_nevents(hm), 1, "cpu-clock of both");
@@ -496,17 +473,17 @@ Test(merge, carving_a_merged_file_keeps_its_origins)
 
 	synth_file(&a, false, 4);
 	synth_file(&b, false, 8);
-	in[0] = open_buf("a", a.p, a.len);
-	in[1] = open_buf("b", b.p, b.len);
+	in[0] = session_of_buf("a", a.p, a.len);
+	in[1] = session_of_buf("b", b.p, b.len);
 	p = merge_mem(in, names, 2, &res, &len, &err);
 	cr_assert_not_null(p, "%s", err.msg);
-	m = open_buf("merged", p, len);
+	m = session_of_buf("merged", p, len);
 	cr_assert_eq(carve_write(m, fd, NULL, keep_odd, &k, &cres, &err), 0, "%s", err.msg);
 	clen = (size_t)cres.size;
 	cp = malloc(clen);
 	cr_assert_eq(pread(fd, cp, clen, 0), (ssize_t)clen);
 	close(fd);
-	c = open_buf("carved", cp, clen);
+	c = session_of_buf("carved", cp, clen);
 	h = hist_of(c, "file");
 	n = hist_rows(h, 0, 0, &rows);
 	cr_assert_eq(n, 2, "both inputs have samples kept");
