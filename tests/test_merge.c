@@ -69,33 +69,60 @@ nsamples(const struct session *s)
 	return n;
 }
 
+/* Two byte-built inputs merged in memory, the merge opened (two_merged, two_free). */
+struct two {
+	struct pdbuf		 a, b;
+	struct session		*in[2], *m;
+	struct merge_result	 res;
+	uint8_t			*p;	/* the merged file's bytes */
+	size_t			 len;
+};
+
+/* Inputs of na and nb samples, named names[0] and names[1], merged. */
+static void
+two_merged(struct two *t, int na, int nb, const char *names[2])
+{
+	struct perf_err err;
+
+	synth_file(&t->a, false, na);
+	synth_file(&t->b, false, nb);
+	t->in[0] = session_of_buf("a", t->a.p, t->a.len);
+	t->in[1] = session_of_buf("b", t->b.p, t->b.len);
+	t->p = merge_mem(t->in, names, 2, &t->res, &t->len, &err);
+	cr_assert_not_null(t->p, "merge_write: %s", err.msg);
+	t->m = session_of_buf("merged", t->p, t->len);
+}
+
+static void
+two_free(struct two *t)
+{
+	session_close(t->m);
+	free(t->p);
+	for (int i = 0; i < 2; i++)
+		session_close(t->in[i]);
+	pd_free(&t->a);
+	pd_free(&t->b);
+}
+
 Test(merge, byte_built_inputs_pair_by_name_and_keep_their_origin)
 {
-	struct pdbuf a, b;
-	struct session *in[2], *m;
 	const char *names[2] = { "run-a.data", "run-b.data" };
-	struct merge_result res;
+	struct two t;
+	struct session *m;
 	struct perf_err err;
 	struct origins org;
 	const struct attr_table *at;
-	size_t len;
-	uint8_t *p;
 
-	synth_file(&a, false, 6);
-	synth_file(&b, false, 10);
-	in[0] = session_of_buf("a", a.p, a.len);
-	in[1] = session_of_buf("b", b.p, b.len);
-	p = merge_mem(in, names, 2, &res, &len, &err);
-	cr_assert_not_null(p, "merge_write: %s", err.msg);
-	cr_assert_eq(res.samples, 16);
-	cr_assert_eq(res.nattrs, 1);
-	m = session_of_buf("merged", p, len);
+	two_merged(&t, 6, 10, names);
+	m = t.m;
+	cr_assert_eq(t.res.samples, 16);
+	cr_assert_eq(t.res.nattrs, 1);
 	cr_assert_not(session_info(m).damaged, "the merged file loads clean");
 	at = session_attrs(m);
 	cr_assert_eq(at->n, 1, "cpu-clock of both inputs is one event");
 	cr_assert_eq(at->v[0].nids, 2, "ids 100 and 101 once");
 	cr_assert_eq(nsamples(m), 16);
-	cr_assert_str_eq(session_attr_name(m, 0), session_attr_name(in[0], 0), "EVENT_DESC names it");
+	cr_assert_str_eq(session_attr_name(m, 0), session_attr_name(t.in[0], 0), "EVENT_DESC names it");
 	cr_assert_eq(origins_load(m, &org, &err), 0, "%s", err.msg);
 	cr_assert_eq(org.n, 2);
 	cr_assert_str_eq(org.v[0].name, "run-a.data");
@@ -104,43 +131,28 @@ Test(merge, byte_built_inputs_pair_by_name_and_keep_their_origin)
 	cr_assert_eq(org.v[0].start, session_info(m).data_sec.offset);
 	cr_assert_eq(org.v[1].end, session_info(m).data_sec.offset + session_info(m).data_sec.size);
 	origins_free(&org);
-	session_close(m);
-	free(p);
-	for (int i = 0; i < 2; i++)
-		session_close(in[i]);
-	pd_free(&a);
-	pd_free(&b);
+	two_free(&t);
 }
 
 /* The sort key file: each input's samples on a row of their own, named after it. */
 Test(merge, file_key_rows_are_each_inputs_samples)
 {
-	struct pdbuf a, b;
-	struct session *in[2], *m;
 	const char *names[2] = { "one.data", "two.data" };
-	struct merge_result res;
-	struct perf_err err;
+	struct two t;
 	struct hist_opts o;
 	struct hist *h;
 	const uint32_t *rows;
 	const char *bad;
-	size_t len, badlen, n;
-	uint8_t *p;
+	size_t badlen, n;
 	char buf[256];
 	uint64_t got[2] = { 0, 0 };
 
-	synth_file(&a, false, 4);
-	synth_file(&b, false, 12);
-	in[0] = session_of_buf("a", a.p, a.len);
-	in[1] = session_of_buf("b", b.p, b.len);
-	p = merge_mem(in, names, 2, &res, &len, &err);
-	cr_assert_not_null(p, "merge_write: %s", err.msg);
-	m = session_of_buf("merged", p, len);
+	two_merged(&t, 4, 12, names);
 	memset(&o, 0, sizeof o);
 	o.event = -1;
 	cr_assert_eq(hist_parse_keys("file", o.keys, &bad, &badlen), 1);
 	o.nkeys = 1;
-	h = hist_new(m, NULL, &o);
+	h = hist_new(t.m, NULL, &o);
 	hist_add_session(h, NULL);
 	hist_finish(h);
 	cr_assert_eq(hist_nfiles(h), 2);
@@ -157,19 +169,14 @@ Test(merge, file_key_rows_are_each_inputs_samples)
 	cr_assert_eq(got[1], 12);
 	hist_free(h);
 	/* not merged: one row, the recording's own name */
-	h = hist_new(in[0], NULL, &o);
+	h = hist_new(t.in[0], NULL, &o);
 	hist_add_session(h, NULL);
 	hist_finish(h);
 	cr_assert_eq(hist_rows(h, 0, 0, &rows), 1);
 	cr_assert_str_eq(hist_key_text(h, hist_entry_get(h, rows[0]), HIST_KEY_FILE, buf, sizeof buf),
 	    "a");
 	hist_free(h);
-	session_close(m);
-	free(p);
-	for (int i = 0; i < 2; i++)
-		session_close(in[i]);
-	pd_free(&a);
-	pd_free(&b);
+	two_free(&t);
 }
 
 /* Two inputs merge_write refuses, and the input its message must name. */
@@ -310,39 +317,24 @@ Test(origins, decodes_and_refuses_what_is_wrong)
 /* A merged file whose origins section is damaged: one origin saying so, the samples kept. */
 Test(origins, a_damaged_section_is_said_in_the_one_origin)
 {
-	struct pdbuf a, b;
-	struct session *in[2], *m;
 	const char *names[2] = { "a.data", "b.data" };
-	struct merge_result res;
+	struct two t;
 	struct perf_err err;
 	struct origins org;
 	const struct feat_sec *fs;
-	size_t len;
-	uint8_t *p;
 
-	synth_file(&a, false, 4);
-	synth_file(&b, false, 4);
-	in[0] = session_of_buf("a", a.p, a.len);
-	in[1] = session_of_buf("b", b.p, b.len);
-	p = merge_mem(in, names, 2, &res, &len, &err);
-	cr_assert_not_null(p, "%s", err.msg);
-	m = session_of_buf("merged", p, len);
-	fs = &session_features(m)->sec[PF_FEAT_PERFNAV_ORIGINS];
+	two_merged(&t, 4, 4, names);
+	fs = &session_features(t.m)->sec[PF_FEAT_PERFNAV_ORIGINS];
 	cr_assert(fs->present);
-	memset(p + fs->offset, 0xff, 8);	/* its count */
-	session_close(m);
-	m = session_of_buf("merged", p, len);
-	cr_assert_eq(origins_load(m, &org, &err), -1);
+	memset(t.p + fs->offset, 0xff, 8);	/* its count */
+	session_close(t.m);
+	t.m = session_of_buf("merged", t.p, t.len);
+	cr_assert_eq(origins_load(t.m, &org, &err), -1);
 	cr_assert_eq(org.n, 1);
 	cr_assert(strstr(org.v[0].name, "merged (origins section") != NULL, "%s", org.v[0].name);
-	cr_assert_eq(nsamples(m), 8);
+	cr_assert_eq(nsamples(t.m), 8);
 	origins_free(&org);
-	session_close(m);
-	free(p);
-	session_close(in[0]);
-	session_close(in[1]);
-	pd_free(&a);
-	pd_free(&b);
+	two_free(&t);
 }
 
 /* ---- perf-made inputs ---- */
