@@ -647,3 +647,33 @@ session_of_path(const char *path)
 	}
 	return s;
 }
+
+void
+tar_header(uint8_t h[512], const char *name, char type, unsigned mode, uint64_t size,
+    const char *link)
+{
+	unsigned sum = 0;
+
+	memset(h, 0, 512);
+	snprintf((char *)h, 100, "%s", name);
+	snprintf((char *)h + 100, 8, "%07o", mode);
+	snprintf((char *)h + 108, 8, "%07o", 0);
+	snprintf((char *)h + 116, 8, "%07o", 0);
+	if (size < (UINT64_C(1) << 33)) {
+		snprintf((char *)h + 124, 12, "%011llo", (unsigned long long)size);
+	} else {
+		h[124] = 0x80;
+		for (int i = 0; i < 8; i++)
+			h[135 - i] = (uint8_t)(size >> (8 * i));
+	}
+	snprintf((char *)h + 136, 12, "%011o", 0);
+	h[156] = (uint8_t)type;
+	if (link != NULL)
+		snprintf((char *)h + 157, 100, "%s", link);
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	memset(h + 148, ' ', 8);
+	for (int i = 0; i < 512; i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06o", sum);
+}

@@ -121,6 +121,12 @@ struct session *open_fixture(const char *name);
  */
 struct session *session_of_buf(const char *name, const void *p, size_t n);
 struct session *session_of_path(const char *path);
+/*
+ * A ustar header for name of type ('0' file, '5' directory, '2' link...),
+ * mode, size bytes (over 8 GiB in base 256) and link, its checksum set.
+ */
+void tar_header(uint8_t h[512], const char *name, char type, unsigned mode, uint64_t size,
+    const char *link);
 struct sym_opts;
 void cache_fixture(char *dir, char *bid, size_t n, char **rec, struct sym_opts *so,
     const char *fixture, const char *tag);

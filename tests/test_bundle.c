@@ -76,12 +76,6 @@ struct tarbuf {
 	size_t	 n;
 };
 
-static void
-octal(char *f, size_t w, uint64_t v)
-{
-	snprintf(f, w, "%0*llo", (int)w - 1, (unsigned long long)v);
-}
-
 /* A ustar header (type '0' file, '5' dir, '2' link, '1' hard link, '6' FIFO)
  * and size bytes of data (a size over 8 GiB in base 256, data not given). */
 static void
@@ -89,31 +83,9 @@ tar_add(struct tarbuf *t, const char *name, char type, uint64_t size, const char
     const char *data)
 {
 	uint8_t h[512];
-	unsigned sum = 0;
 	size_t body = data ? (size + 511) / 512 * 512 : 0;
 
-	memset(h, 0, sizeof h);
-	snprintf((char *)h, 100, "%s", name);
-	octal((char *)h + 100, 8, 0644);
-	octal((char *)h + 108, 8, 0);
-	octal((char *)h + 116, 8, 0);
-	if (size < (UINT64_C(1) << 33)) {
-		octal((char *)h + 124, 12, size);
-	} else {
-		h[124] = 0x80;
-		for (int i = 0; i < 8; i++)
-			h[135 - i] = (uint8_t)(size >> (8 * i));
-	}
-	octal((char *)h + 136, 12, 0);
-	h[156] = (uint8_t)type;
-	if (link)
-		snprintf((char *)h + 157, 100, "%s", link);
-	memcpy(h + 257, "ustar", 6);
-	memcpy(h + 263, "00", 2);
-	memset(h + 148, ' ', 8);
-	for (int i = 0; i < 512; i++)
-		sum += h[i];
-	snprintf((char *)h + 148, 8, "%06o", sum);
+	tar_header(h, name, type, 0644, size, link);
 	t->p = xrealloc(t->p, t->n + 512 + body);
 	memcpy(t->p + t->n, h, 512);
 	t->n += 512;

@@ -421,25 +421,9 @@ tar_entry(struct pdbuf *b, const char *name, char type, const char *link, const 
     size_t n)
 {
 	uint8_t h[512];
-	unsigned sum = 0;
 	static const uint8_t zero[512];
 
-	memset(h, 0, sizeof h);
-	snprintf((char *)h, 100, "%s", name);
-	snprintf((char *)h + 100, 8, "%07o", type == '5' ? 0755 : 0644);
-	snprintf((char *)h + 108, 8, "%07o", 0);
-	snprintf((char *)h + 116, 8, "%07o", 0);
-	snprintf((char *)h + 124, 12, "%011llo", (unsigned long long)n);
-	snprintf((char *)h + 136, 12, "%011o", 0);
-	h[156] = (uint8_t)type;
-	if (link != NULL)
-		snprintf((char *)h + 157, 100, "%s", link);
-	memcpy(h + 257, "ustar", 6);
-	memcpy(h + 263, "00", 2);
-	memset(h + 148, ' ', 8);
-	for (int i = 0; i < 512; i++)
-		sum += h[i];
-	snprintf((char *)h + 148, 8, "%06o", sum);
+	tar_header(h, name, type, type == '5' ? 0755 : 0644, n, link);
 	pd_bytes(b, h, sizeof h);
 	if (n > 0) {
 		pd_bytes(b, p, n);
