@@ -319,8 +319,14 @@ cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
 
 		if (into->ps.ncprow > nrow && credits) {
 			into->rc.ncred = 0;
-			for (uint32_t k = from->rc.rowent_off[i]; k < from->rc.rowent_off[i + 1]; k++)
-				hist_credit(into, entmap[from->rc.rowent[k]]);
+			for (uint32_t k = from->rc.rowent_off[i]; k < from->rc.rowent_off[i + 1]; k++) {
+				uint32_t lab = from->rc.rowlab != NULL ? from->rc.rowlab[k] : 0;
+
+				/* a label is a string id + 1 of from's table: into's own */
+				if (lab != 0)
+					lab = hist_intern(into, hist_str(from, lab - 1)) + 1;
+				hist_credit(into, entmap[from->rc.rowent[k]], lab);
+			}
 			hist_row_made(into, r);
 		} else if (into->ps.ncprow > nrow) {
 			into->rc.no_rescope = true;	/* a row without its entries */

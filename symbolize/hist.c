@@ -301,7 +301,7 @@ add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint6
 			e->acc_period += period;
 			e->acc_latency += src->latency;
 			e->acc_samples++;
-			hist_credit(h, (uint32_t)(e - h->ent));
+			hist_credit(h, (uint32_t)(e - h->ent), chain[i].label);
 		}
 	}
 }
@@ -341,7 +341,7 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	}
 	h->rc.last_self = (uint32_t)(e - h->ent);
 	h->rc.ncred = 0;
-	hist_credit(h, h->rc.last_self);
+	hist_credit(h, h->rc.last_self, src->f->label);
 	e->period += period;
 	e->latency += src->latency;
 	e->samples++;

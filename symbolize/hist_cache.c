@@ -91,16 +91,17 @@ enum {
  * After the DSO states, with HC_ROWS: what the browser's hist keeps beyond
  * the entries (hist_impl.h struct hist_path_state, struct hist_recount):
  * the call-path tree (struct hc_cp, parents first), its rows (struct
- * cp_row), each row's credited entries (rowent_off[nrow + 1], rowent),
+ * cp_row), each row's credited entries (rowent_off[nrow + 1], rowent,
+ * and with lab set their labels, rowlab),
  * then per index position the sample's row (sample_row) and its period
  * (32 or 64 bits); each array padded to 8.
  */
-#define HC_ROWS_MAGIC	"PNROWS1\n"
+#define HC_ROWS_MAGIC	"PNROWS2\n"
 
 struct hc_rows {
 	char		magic[8];
 	uint64_t	ncp, nrow, nrowent, npos, pos_lo, pos_hi;
-	uint32_t	p64, pad;
+	uint32_t	p64, lab;
 };
 
 struct hc_cp {
@@ -344,6 +345,7 @@ rows_head(const struct hist *h, struct hc_rows *r)
 	r->pos_lo = h->rc.pos_lo <= h->rc.pos_hi ? h->rc.pos_lo : 0;
 	r->pos_hi = h->rc.pos_lo <= h->rc.pos_hi ? h->rc.pos_hi : 0;
 	r->p64 = h->rc.sample_p64 != NULL;
+	r->lab = r->nrowent > 0 && h->rc.rowlab != NULL;
 	return true;
 }
 
@@ -351,7 +353,8 @@ static size_t
 rows_size(const struct hc_rows *r)
 {
 	return sizeof *r + (size_t)r->ncp * sizeof(struct hc_cp) + (size_t)r->nrow * sizeof(struct cp_row) +
-	    pad8(((size_t)r->nrow + 1) * 4) + pad8((size_t)r->nrowent * 4) + pad8((size_t)r->npos * 4) +
+	    pad8(((size_t)r->nrow + 1) * 4) + pad8((size_t)r->nrowent * 4) * (r->lab ? 2 : 1) +
+	    pad8((size_t)r->npos * 4) +
 	    pad8((size_t)r->npos * (r->p64 ? 8 : 4));
 }
 
@@ -376,6 +379,10 @@ rows_put(const struct hist *h, const struct hc_rows *r, uint8_t *p)
 	if (r->nrowent > 0)
 		memcpy(p + at, h->rc.rowent, (size_t)r->nrowent * 4);
 	at += pad8((size_t)r->nrowent * 4);
+	if (r->lab) {
+		memcpy(p + at, h->rc.rowlab, (size_t)r->nrowent * 4);
+		at += pad8((size_t)r->nrowent * 4);
+	}
 	if (r->npos > 0)
 		memcpy(p + at, h->rc.sample_row, (size_t)r->npos * 4);
 	at += pad8((size_t)r->npos * 4);
@@ -518,7 +525,7 @@ struct hc_view {
 	const char		*str;
 	size_t			 off_ev, off_node, off_ent, off_why, off_dso;
 	struct hc_rows		 rows;		/* with HC_ROWS */
-	size_t			 off_rows, off_cp, off_row, off_roff, off_rent, off_srow, off_per;
+	size_t			 off_rows, off_cp, off_row, off_roff, off_rent, off_rlab, off_srow, off_per;
 	size_t			 nd;		/* the symbolizer's DSOs */
 	uint8_t			*known;		/* per DSO: its state was recorded */
 	struct perf_err		*err;
@@ -554,7 +561,7 @@ check_rows(struct hc_view *v, size_t at, size_t len)
 		return refused(v, at, "a payload without its rows");
 	memcpy(r, v->p + at, sizeof *r);
 	max = (len - at) / 4;
-	if (memcmp(r->magic, HC_ROWS_MAGIC, 8) != 0 || r->p64 > 1)
+	if (memcmp(r->magic, HC_ROWS_MAGIC, 8) != 0 || r->p64 > 1 || r->lab > 1)
 		return refused(v, at, "rows of another layout");
 	if (r->ncp > max || r->ncp >= NONE32 || r->nrow > max || r->nrow >= ROW_TOTALS ||
 	    r->nrowent > max || r->nrowent >= NONE32 || r->npos > max || rows_size(r) != len - at)
@@ -568,6 +575,8 @@ check_rows(struct hc_view *v, size_t at, size_t len)
 	at += pad8(((size_t)r->nrow + 1) * 4);
 	v->off_rent = at;
 	at += pad8((size_t)r->nrowent * 4);
+	v->off_rlab = at;
+	at += r->lab ? pad8((size_t)r->nrowent * 4) : 0;
 	v->off_srow = at;
 	v->off_per = at + pad8((size_t)r->npos * 4);
 	return HIST_CACHE_OK;
@@ -818,6 +827,13 @@ take_tree(struct hc_view *v, struct hist *from)
 			return refused(v, v->off_rent + (size_t)i * 4, "a credited entry out of bounds");
 	}
 	from->rc.nrowent = r->nrowent;
+	if (r->lab)
+		from->rc.rowlab = xcalloc(r->nrowent + 1, sizeof *from->rc.rowlab);
+	for (uint64_t i = 0; r->lab && i < r->nrowent; i++) {
+		from->rc.rowlab[i] = u32_at(v, v->off_rlab + (size_t)i * 4);
+		if (from->rc.rowlab[i] > v->hd.nstr)
+			return refused(v, v->off_rlab + (size_t)i * 4, "a credited label out of bounds");
+	}
 	return HIST_CACHE_OK;
 }
 
@@ -952,6 +968,7 @@ adopt(struct hc_view *v, struct hist *into, struct hist *from)
 	TAKE(into->rc.rowent_off, from->rc.rowent_off);
 	TAKE_N(into->rc.caprowoff, from->rc.caprowoff);
 	TAKE(into->rc.rowent, from->rc.rowent);
+	TAKE(into->rc.rowlab, from->rc.rowlab);
 	TAKE_N(into->rc.nrowent, from->rc.nrowent);
 	TAKE_N(into->rc.caprowent, from->rc.caprowent);
 	into->rc.pos_split = false;

@@ -333,7 +333,10 @@ struct hist_recount {
 	uint32_t		*rowent;
 	size_t			 nrowent, caprowent;
 	uint32_t		*cred;
+	uint32_t		*credlab;	/* per cred, the label_sym the sample gave it */
 	size_t			 ncred, capcred;
+	uint32_t		*rowlab;	/* per rowent, its credlab (a fresh walk's label);
+						 * NULL while every one is 0 */
 	bool			 no_rescope;	/* samples came other than by index position */
 	/*
 	 * hist_opts.offcpu_beside: per span of the off-CPU model, the row its
@@ -746,13 +749,23 @@ void hist_keep_period(struct hist *h, size_t pos, uint64_t period);
 /* The row of a delivery: the sample's at index position pos, or with
  * offcpu_beside an off-CPU span's (span not SIZE_MAX). */
 void hist_keep_row(struct hist *h, size_t pos, size_t span, uint32_t row, uint64_t period);
-/* hist_add_keys credited entry id for the current sample (record_self with paths). */
+/*
+ * hist_add_keys credited entry id for the current sample (record_self with
+ * paths), whose frame there has label (struct hist_entry's label_sym).
+ */
 static inline void
-hist_credit(struct hist *h, uint32_t id)
+hist_credit(struct hist *h, uint32_t id, uint32_t label)
 {
 	if (h->rc.sample_row == NULL)
 		return;
-	GROW(h->rc.cred, h->rc.capcred, h->rc.ncred + 1);
+	if (h->rc.ncred + 1 > h->rc.capcred) {
+		size_t cap = h->rc.capcred;
+
+		GROW(h->rc.cred, cap, h->rc.ncred + 1);
+		h->rc.credlab = xreallocarray(h->rc.credlab, cap, sizeof *h->rc.credlab);
+		h->rc.capcred = cap;
+	}
+	h->rc.credlab[h->rc.ncred] = label;
 	h->rc.cred[h->rc.ncred++] = id;
 }
 /* A path row was made for the current sample: keep what it credited. */

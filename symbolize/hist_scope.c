@@ -80,8 +80,21 @@ hist_row_made(struct hist *h, uint32_t row)
 		h->rc.no_rescope = true;
 		return;
 	}
-	GROW(h->rc.rowent, h->rc.caprowent, h->rc.nrowent + h->rc.ncred);
+	if (h->rc.nrowent + h->rc.ncred > h->rc.caprowent) {
+		size_t cap = h->rc.caprowent;
+
+		GROW(h->rc.rowent, cap, h->rc.nrowent + h->rc.ncred);
+		if (h->rc.rowlab != NULL)
+			h->rc.rowlab = xreallocarray(h->rc.rowlab, cap, sizeof *h->rc.rowlab);
+		h->rc.caprowent = cap;
+	}
 	memcpy(h->rc.rowent + h->rc.nrowent, h->rc.cred, h->rc.ncred * sizeof *h->rc.cred);
+	/* labels kept from the first row with a frame in no map on (most have none) */
+	for (size_t i = 0; h->rc.rowlab == NULL && i < h->rc.ncred; i++)
+		if (h->rc.credlab[i] != 0)
+			h->rc.rowlab = xcalloc(h->rc.caprowent, sizeof *h->rc.rowlab);
+	if (h->rc.rowlab != NULL)
+		memcpy(h->rc.rowlab + h->rc.nrowent, h->rc.credlab, h->rc.ncred * sizeof *h->rc.credlab);
 	h->rc.nrowent += h->rc.ncred;
 	h->rc.rowent_off[row + 1] = (uint32_t)h->rc.nrowent;
 }
@@ -98,6 +111,8 @@ hist_scope_free(struct hist *h)
 	free(h->rc.rowent_off);
 	free(h->rc.rowent);
 	free(h->rc.cred);
+	free(h->rc.credlab);
+	free(h->rc.rowlab);
 	free(h->rc.scope_in);
 	free(h->rc.row_lat);
 	free(h->rc.rank);
@@ -298,13 +313,17 @@ count_samples(struct hist *h, const struct hist_filter *f, const struct hist_sel
 /*
  * Each entry's place in the order a fresh walk of the counted samples
  * makes entries: by the rows' first samples, each row's entries as its
- * first sample credited them (own entry first).  Without a filter or a
- * selection every sample counts and creation is that order: none kept.
+ * first sample credited them (own entry first); and its label_sym, the
+ * one that row's first sample gave it (a fresh walk's is its first
+ * sample's in the scope: the same unless a row's samples label a frame
+ * in no map differently).  Without a filter or a selection every sample
+ * counts and creation is that order: no rank kept.
  */
 static void
 rank_entries(struct hist *h, bool scoped)
 {
 	uint32_t next = 0;
+	uint32_t *rank = xreallocarray(NULL, h->nent + 1, sizeof *rank);
 
 	free(h->rc.rank);
 	h->rc.rank = NULL;
@@ -312,8 +331,30 @@ rank_entries(struct hist *h, bool scoped)
 	free(h->rc.rowrank);
 	h->rc.rowrank = NULL;
 	h->rc.nrowrank = 0;
-	if (!scoped)
+	memset(rank, 0xff, (h->nent + 1) * sizeof *rank);
+	for (size_t k = 0; k < h->rc.nroword; k++) {
+		uint32_t r = h->rc.roword[k];
+
+		for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++) {
+			uint32_t e = h->rc.rowent[i];
+
+			if (rank[e] != NONE32)
+				continue;
+			rank[e] = next++;
+			if (h->rc.rowlab != NULL)
+				h->ent[e].label_sym = h->rc.rowlab[i];
+		}
+	}
+	if (!scoped) {
+		free(rank);
 		return;
+	}
+	/* entries of no counted sample: after, as made */
+	for (size_t i = 0; i < h->nent; i++)
+		if (rank[i] == NONE32)
+			rank[i] = next++;
+	h->rc.rank = rank;
+	h->rc.nrank = h->nent;
 	h->rc.rowrank = xreallocarray(NULL, h->ps.ncprow + 1, sizeof *h->rc.rowrank);
 	memset(h->rc.rowrank, 0xff, (h->ps.ncprow + 1) * sizeof *h->rc.rowrank);
 	for (size_t k = 0; k < h->rc.nroword; k++)
@@ -322,20 +363,6 @@ rank_entries(struct hist *h, bool scoped)
 		if (h->rc.rowrank[r] == NONE32)
 			h->rc.rowrank[r] = (uint32_t)k++;
 	h->rc.nrowrank = h->ps.ncprow;
-	h->rc.rank = xreallocarray(NULL, h->nent + 1, sizeof *h->rc.rank);
-	memset(h->rc.rank, 0xff, (h->nent + 1) * sizeof *h->rc.rank);
-	for (size_t k = 0; k < h->rc.nroword; k++) {
-		uint32_t r = h->rc.roword[k];
-
-		for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++)
-			if (h->rc.rank[h->rc.rowent[i]] == NONE32)
-				h->rc.rank[h->rc.rowent[i]] = next++;
-	}
-	/* entries of no counted sample: after, as made */
-	for (size_t i = 0; i < h->nent; i++)
-		if (h->rc.rank[i] == NONE32)
-			h->rc.rank[i] = next++;
-	h->rc.nrank = h->nent;
 }
 
 uint32_t
