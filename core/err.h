@@ -82,6 +82,7 @@ void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t n, size_t m);
 /* n elements of m bytes for a table filled once and never grown: huge pages asked for (err.c). */
 void *xmalloc_table(size_t n, size_t m);
+void *xcalloc_table(size_t n, size_t m);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

@@ -16,7 +16,7 @@ hmap_grow(struct hmap *m)
 	m->shift = ocap ? m->shift - 1 : 64 - 6;
 	if (m->cap / 2 <= m->n || m->cap > SIZE_MAX / sizeof *m->slots)
 		fatal_oom(SIZE_MAX);
-	m->slots = xmalloc(m->cap * sizeof *m->slots);
+	m->slots = xmalloc_table(m->cap, sizeof *m->slots);
 	for (size_t i = 0; i < m->cap; i++)
 		m->slots[i].val = HMAP_NONE;
 	m->n = 0;

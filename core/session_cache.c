@@ -487,7 +487,7 @@ session_cache_try(struct session *s)
 		c->state = SESSION_CACHE_STALE;
 		return false;
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED) {
 		close(fd);
 		perf_err_set(&e, PERF_E_IO, PERF_ERR_OFF_NONE, "mmap: %s", strerror(errno));

@@ -685,7 +685,7 @@ dso_ok(const struct hc_view *v, uint32_t dso)
 static enum hist_cache_result
 take_nodes(struct hc_view *v, struct hist *from, struct symbolizer *z)
 {
-	from->node = xcalloc(v->hd.nnode + 1, sizeof *from->node);
+	from->node = xcalloc_table(v->hd.nnode + 1, sizeof *from->node);
 	from->capnode = v->hd.nnode + 1;
 	for (uint64_t i = 0; i < v->hd.nnode; i++) {
 		size_t off = v->off_node + (size_t)i * sizeof(struct hc_node);
@@ -736,7 +736,7 @@ take_entries(struct hc_view *v, struct hist *from, const struct session *s)
 			return refused(v, off, "an event the recording does not have");
 		from->nev++;
 	}
-	from->ent = xcalloc(v->hd.nent + 1, sizeof *from->ent);
+	from->ent = xcalloc_table(v->hd.nent + 1, sizeof *from->ent);
 	from->capent = v->hd.nent + 1;
 	for (uint64_t i = 0; i < v->hd.nent; i++) {
 		size_t off = v->off_ent + (size_t)i * sizeof(struct hc_ent);
@@ -784,7 +784,7 @@ take_tree(struct hc_view *v, struct hist *from)
 {
 	const struct hc_rows *r = &v->rows;
 
-	from->ps.cp = xcalloc(r->ncp + 1, sizeof *from->ps.cp);
+	from->ps.cp = xcalloc_table(r->ncp + 1, sizeof *from->ps.cp);
 	from->ps.capcp = r->ncp + 1;
 	for (uint64_t i = 0; i < r->ncp; i++) {
 		size_t off = v->off_cp + (size_t)i * sizeof(struct hc_cp);
@@ -798,7 +798,7 @@ take_tree(struct hc_view *v, struct hist *from)
 		from->ps.cp[i].hint = NONE32;
 		from->ps.ncp++;
 	}
-	from->ps.cprow = xcalloc(r->nrow + 1, sizeof *from->ps.cprow);
+	from->ps.cprow = xcalloc_table(r->nrow + 1, sizeof *from->ps.cprow);
 	from->ps.capcprow = r->nrow + 1;
 	for (uint64_t i = 0; i < r->nrow; i++) {
 		size_t off = v->off_row + (size_t)i * sizeof(struct cp_row);
@@ -809,7 +809,7 @@ take_tree(struct hc_view *v, struct hist *from)
 			return refused(v, off, "a path row with a node or entry out of bounds");
 		from->ps.ncprow++;
 	}
-	from->rc.rowent_off = xcalloc(r->nrow + 1, sizeof *from->rc.rowent_off);
+	from->rc.rowent_off = xcalloc_table(r->nrow + 1, sizeof *from->rc.rowent_off);
 	from->rc.caprowoff = r->nrow + 1;
 	for (uint64_t i = 0; i <= r->nrow && r->nrow > 0; i++) {
 		uint32_t o = u32_at(v, v->off_roff + (size_t)i * 4);
@@ -819,7 +819,7 @@ take_tree(struct hc_view *v, struct hist *from)
 			return refused(v, v->off_roff + (size_t)i * 4, "a row's credited entries out of order or bounds");
 		from->rc.rowent_off[i] = o;
 	}
-	from->rc.rowent = xcalloc(r->nrowent + 1, sizeof *from->rc.rowent);
+	from->rc.rowent = xcalloc_table(r->nrowent + 1, sizeof *from->rc.rowent);
 	from->rc.caprowent = r->nrowent + 1;
 	for (uint64_t i = 0; i < r->nrowent; i++) {
 		from->rc.rowent[i] = u32_at(v, v->off_rent + (size_t)i * 4);
@@ -828,7 +828,7 @@ take_tree(struct hc_view *v, struct hist *from)
 	}
 	from->rc.nrowent = r->nrowent;
 	if (r->lab)
-		from->rc.rowlab = xcalloc(r->nrowent + 1, sizeof *from->rc.rowlab);
+		from->rc.rowlab = xcalloc_table(r->nrowent + 1, sizeof *from->rc.rowlab);
 	for (uint64_t i = 0; r->lab && i < r->nrowent; i++) {
 		from->rc.rowlab[i] = u32_at(v, v->off_rlab + (size_t)i * 4);
 		if (from->rc.rowlab[i] > v->hd.nstr)
@@ -851,7 +851,7 @@ take_positions(struct hc_view *v, struct hist *into, struct hist *from, const st
 	if (r->npos != n || r->pos_lo > r->pos_hi || r->pos_hi > n)
 		return refused(v, v->off_rows + offsetof(struct hc_rows, npos), "positions the recording's index does not have");
 	if (n > 0) {
-		into->rc.sample_row = xreallocarray(NULL, n, sizeof *into->rc.sample_row);
+		into->rc.sample_row = xmalloc_table(n, sizeof *into->rc.sample_row);
 		memcpy(into->rc.sample_row, v->p + v->off_srow, n * sizeof *into->rc.sample_row);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -864,10 +864,10 @@ take_positions(struct hc_view *v, struct hist *into, struct hist *from, const st
 			return refused(v, v->off_srow + i * 4, "a sample's row out of bounds");
 	}
 	if (n > 0 && r->p64) {
-		into->rc.sample_p64 = xreallocarray(NULL, n, sizeof *into->rc.sample_p64);
+		into->rc.sample_p64 = xmalloc_table(n, sizeof *into->rc.sample_p64);
 		memcpy(into->rc.sample_p64, v->p + v->off_per, n * sizeof *into->rc.sample_p64);
 	} else if (n > 0) {
-		into->rc.sample_p32 = xreallocarray(NULL, n, sizeof *into->rc.sample_p32);
+		into->rc.sample_p32 = xmalloc_table(n, sizeof *into->rc.sample_p32);
 		memcpy(into->rc.sample_p32, v->p + v->off_per, n * sizeof *into->rc.sample_p32);
 	}
 	into->rc.pos_split = true;

@@ -348,9 +348,9 @@ hist_share_positions(struct hist *a, struct hist *b)
 	if (!a->o.record_self || !a->o.paths || n == 0 || a->rc.sample_row != NULL ||
 	    b->rc.sample_row != NULL || a->s != b->s)
 		return;
-	a->rc.sample_row = xreallocarray(NULL, n, sizeof *a->rc.sample_row);
+	a->rc.sample_row = xmalloc_table(n, sizeof *a->rc.sample_row);
 	memset(a->rc.sample_row, 0xff, n * sizeof *a->rc.sample_row);
-	a->rc.sample_p32 = xcalloc(n, sizeof *a->rc.sample_p32);
+	a->rc.sample_p32 = xcalloc_table(n, sizeof *a->rc.sample_p32);
 	b->rc.sample_row = a->rc.sample_row;
 	b->rc.sample_p32 = a->rc.sample_p32;
 	if (a->o.offcpu_beside && a->o.offcpu != NULL && a->o.offcpu->n > 0) {

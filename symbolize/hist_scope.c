@@ -54,7 +54,7 @@ hist_keep_period(struct hist *h, size_t pos, uint64_t period)
 		return;
 	}
 	if (period > UINT32_MAX) {
-		h->rc.sample_p64 = xcalloc(n, sizeof *h->rc.sample_p64);
+		h->rc.sample_p64 = xcalloc_table(n, sizeof *h->rc.sample_p64);
 		for (size_t i = 0; h->rc.sample_p32 != NULL && i < n; i++)
 			h->rc.sample_p64[i] = h->rc.sample_p32[i];
 		free(h->rc.sample_p32);
@@ -63,7 +63,7 @@ hist_keep_period(struct hist *h, size_t pos, uint64_t period)
 		return;
 	}
 	if (h->rc.sample_p32 == NULL)
-		h->rc.sample_p32 = xcalloc(n, sizeof *h->rc.sample_p32);
+		h->rc.sample_p32 = xcalloc_table(n, sizeof *h->rc.sample_p32);
 	h->rc.sample_p32[pos] = (uint32_t)period;
 }
 

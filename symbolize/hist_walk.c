@@ -983,7 +983,7 @@ hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skipped)
 		h->wk.trace_chains_made = true;
 	}
 	if (h->o.record_self && h->o.paths && h->rc.sample_row == NULL && ix->n > 0) {
-		h->rc.sample_row = xreallocarray(NULL, ix->n, sizeof *h->rc.sample_row);
+		h->rc.sample_row = xmalloc_table(ix->n, sizeof *h->rc.sample_row);
 		memset(h->rc.sample_row, 0xff, ix->n * sizeof *h->rc.sample_row);
 	}
 	if (h->o.offcpu_beside && h->o.offcpu != NULL && h->rc.sample_row != NULL &&
