@@ -27,6 +27,8 @@ PACKAGES=(
 	libtraceevent-dev
 	# files by build id from the servers of DEBUGINFOD_URLS, as perf and gdb ask them
 	libdebuginfod-dev
+	# XXH3: the checksums of the cache of loaded recordings
+	libxxhash-dev
 	autoconf automake pkg-config gcc make tmux zstd python3 time
 	# objdump: annotate disassembles with it, as perf annotate does
 	binutils

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "core/bytes.h"
 #include "core/index.h"
@@ -26,9 +27,13 @@
 #include "core/session_cache.h"
 #include "core/session_int.h"
 
-#define CACHE_MAGIC	"PNIDXC1\n"
+/*
+ * The magics end in their layout's generation: a file of another (an older
+ * perfnav's, or one with other checksums) is stale, rebuilt without a word.
+ */
+#define CACHE_MAGIC	"PNIDXC2\n"
 #define CACHE_ENDIAN	UINT32_C(0x01020304)
-#define AUX_MAGIC	"PNAGGC1\n"
+#define AUX_MAGIC	"PNAGGC2\n"
 #define AUX_PREFIX	"agg-"
 
 enum { SEC_ENT, SEC_WHO, SEC_COUNTS, SEC_ACOUNTS, SEC_REPLAY, SEC_PATH, SEC_N };
@@ -87,25 +92,18 @@ struct session_cache {
 
 /* ---- checksums and the recording's content hash ---- */
 
-/* A checksum of n bytes: four lanes of 64-bit words, folded at the end. */
+/* A magic of want's kind from another generation of its layout. */
+static bool
+other_generation(const char magic[8], const char *want)
+{
+	return memcmp(magic, want, 6) == 0 && magic[6] != want[6] && magic[7] == '\n';
+}
+
+/* A checksum of n bytes: libxxhash's XXH3 (several GB/s: the reopen reads its files through it). */
 static uint64_t
 csum(const void *p, size_t n, uint64_t seed)
 {
-	const uint8_t *b = p;
-	uint64_t a[4] = { seed, seed ^ 0x9e3779b97f4a7c15u, ~seed, seed + n };
-	size_t i = 0;
-
-	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			uint64_t w;
-
-			memcpy(&w, b + i + 8 * k, 8);
-			a[k] = (a[k] ^ w) * UINT64_C(0x9fb21c651e98df25);
-			a[k] ^= a[k] >> 29;
-		}
-	for (; i < n; i++)
-		a[i % 4] = (a[i % 4] ^ b[i]) * UINT64_C(0x100000001b3);
-	return hash_mix64(a[0] ^ hash_mix64(a[1] ^ hash_mix64(a[2] ^ hash_mix64(a[3]))));
+	return XXH3_64bits_withSeed(p, n, seed);
 }
 
 #define CONTENT_BLOCK	4096u
@@ -479,10 +477,11 @@ session_cache_try(struct session *s)
 		    sizeof h);
 		return refuse(c, &e);
 	}
-	/* a header that is whole and of another key: stale, whatever follows */
-	if (memcmp(h.f.magic, CACHE_MAGIC, 8) == 0 && h.f.endian == CACHE_ENDIAN &&
+	/* a header that is whole and of another key or generation: stale, whatever follows */
+	if (other_generation(h.f.magic, CACHE_MAGIC) ||
+	    (memcmp(h.f.magic, CACHE_MAGIC, 8) == 0 && h.f.endian == CACHE_ENDIAN &&
 	    h.f.hdr_size == sizeof h && hdr_sum(&h) == h.f.hdr_sum &&
-	    (!cfile_key_matches(s, &h.f) || h.n * SESSION_REC_CHARGE > s->mem_budget)) {
+	    (!cfile_key_matches(s, &h.f) || h.n * SESSION_REC_CHARGE > s->mem_budget))) {
 		close(fd);
 		c->state = SESSION_CACHE_STALE;
 		return false;
@@ -817,6 +816,8 @@ session_cache_aux_read(const struct session *s, uint64_t sub, size_t max, void *
 		rc = perf_err_set(err, PERF_E_TRUNCATED, (uint64_t)st.st_size,
 		    "%llu bytes: shorter than a cache header (%zu)", (unsigned long long)st.st_size,
 		    sizeof h);
+	else if (other_generation(h.f.magic, AUX_MAGIC))
+		rc = 0;		/* stale: written by a perfnav of another layout */
 	else if (memcmp(h.f.magic, AUX_MAGIC, 8) != 0)
 		rc = bad(err, 0, "not a perfnav cache file");
 	else if (aux_check(&h, (uint64_t)st.st_size, err) < 0)

@@ -237,6 +237,31 @@ assert_refused(struct fx *f, const char *words, bool at_offset)
 	session_close(s);
 }
 
+/*
+ * An entry of another generation of the layout (an older perfnav's: its
+ * magic's digit) is stale, rebuilt without a message; a magic of no perfnav
+ * is refused.
+ */
+Test(cache, another_generation_is_stale_and_another_magic_refused)
+{
+	struct fx f;
+	struct session *s;
+
+	fx_init(&f, "fp.data");
+	fx_save(&f, "1", SESSION_CACHE_MISS);
+	damage(f.entry, 6, 0x03, 0);	/* PNIDXC2 -> PNIDXC1 */
+	s = fx_open(&f, "1", true, SESSION_CACHE_STALE);
+	cr_assert_eq(session_cache_status(s).err.msg[0], '\0', "%s", session_cache_status(s).err.msg);
+	assert_same_load(&f, s);
+	session_close(s);
+	fx_save(&f, "1", SESSION_CACHE_STALE);
+	s = fx_open(&f, "1", true, SESSION_CACHE_HIT);
+	session_close(s);
+	damage(f.entry, 2, 0x20, 0);	/* PNiDXC2: no perfnav's */
+	assert_refused(&f, "not a perfnav cache file", true);
+	fx_fini(&f);
+}
+
 Test(cache, a_truncated_entry_is_refused)
 {
 	struct fx f;

@@ -411,6 +411,14 @@ Test(hist_cache, a_damaged_file_is_refused)
 	cr_assert_eq(again(&f, &o, "1", &rc, &got, &err), HIST_CACHE_STALE);
 	cr_assert_eq(rc, -1);
 	cr_assert_not_null(strstr(err.msg, "not this user's alone"), "%s", err.msg);
+	cr_assert_eq(chmod(aux, 0600), 0);
+	free(want);
+	/* of another generation (its magic's digit changed): stale without a word */
+	want = keep(&f, &o, "1");
+	flip(aux, 6, 0);
+	err.msg[0] = '\0';
+	cr_assert_eq(again(&f, &o, "1", &rc, &got, &err), HIST_CACHE_STALE);
+	cr_assert_eq(rc, 0, "%s", err.msg);
 	free(want);
 	free(aux);
 	fx_fini(&f);
