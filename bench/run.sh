@@ -8,7 +8,8 @@
 # median wall time and the peak RSS (file pages included, /usr/bin/time).
 #
 # usage: bench/run.sh [RECORDING...]
-#   RECORDING: fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M br-200k
+#   RECORDING: fp-10M fp-100M fp-1G fp-4G fp-10G dwarf-100M z-100M br-200k
+#              (fp-10G: copies of fp-1G merged to 10 GiB by perfnav merge)
 #              (default: fp-100M fp-1G dwarf-100M z-100M)
 #              br-200k: 200,000 byte-built samples of 16 branches each
 #              (tests/mk-brhist.py --big; no PMU here for perf record -b), for
@@ -95,12 +96,22 @@ for r in "${recs[@]}"; do
 			-o rec/fp-4G.data -- ./work mix 2 500 >rec/fp-4G.log 2>&1)
 		tail -1 "$BENCH_DIR/rec/fp-4G.log" >&2
 		;;
+	fp-10G)
+		# 10 GiB: copies of fp-1G merged into one recording (perfnav merge: each
+		# copy's records in turn, timestamps as recorded, the same threads)
+		[ -s "$BENCH_DIR/rec/fp-1G.data" ] || sh "$bench_src/make-recordings.sh" "$BENCH_DIR" 1g >&2
+		one=$(stat -c %s "$BENCH_DIR/rec/fp-1G.data")
+		n=$(( (10 * 1024 * 1024 * 1024 + one - 1) / one ))
+		ins=()
+		for ((i = 0; i < n; i++)); do ins+=("$BENCH_DIR/rec/fp-1G.data"); done
+		./perfnav merge -o "$BENCH_DIR/rec/fp-10G.data" "${ins[@]}" >&2
+		;;
 	br-200k)
 		mkdir -p "$BENCH_DIR/rec"
 		bin=$(ls -d tests/data/buildid/tmp/perfnav-fixtures/cpu/*/elf | head -1)
 		python3 tests/mk-brhist.py --big 200000 "$BENCH_DIR/rec/br-200k.data" "$bin"
 		;;
-	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G dwarf-100M z-100M br-200k)" ;;
+	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G fp-10G dwarf-100M z-100M br-200k)" ;;
 	esac
 done
 

@@ -216,16 +216,26 @@ index_first_at(const struct rec_index *ix, uint64_t t)
 	return t == 0 ? 0 : upper_bound(ix->v, ix->n, t - 1);
 }
 
+/*
+ * A round whose merge would move more than this many times its own
+ * entries (plus a slack) starts a segment of its own: perf's rounds
+ * overlap the previous one's tail at most, but a recording of several
+ * runs (perfnav merge) goes back in time at each run's first round.
+ */
+#define SEGMENT_MOVES	4
+#define SEGMENT_SLACK	65536
+
 void
 index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 {
 	struct load_ent *tmp = NULL, *tmp2 = NULL;
-	size_t tmpcap = 0, tmp2cap = 0, start = 0, work = 0;
+	size_t tmpcap = 0, tmp2cap = 0, start = 0, work = 0, seg = 0, nseg = 1;
 	size_t n = ix->n;
 
 	/*
-	 * Sort each round on its own, then merge it into the sorted prefix:
-	 * only the prefix's tail newer than the round's first record moves.
+	 * Sort each round on its own, then merge it into the sorted segment
+	 * before it: only the segment's tail newer than the round's first
+	 * record moves.  Segments (sorted runs) are merged at the end.
 	 */
 	for (size_t r = 0; r <= nrounds; r++) {
 		size_t end = r < nrounds ? rounds[r] : n, p, ntail;
@@ -236,16 +246,17 @@ index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 			continue;
 		GROW(tmp, tmpcap, end - start);
 		sort_runs(ix->lv + start, end - start, tmp);
-		p = load_upper_bound(ix->lv, start, ix->lv[start].e.time);
+		p = seg + load_upper_bound(ix->lv + seg, start - seg, ix->lv[start].e.time);
 		ntail = start - p;
-		if (ntail > 0) {
+		if (ntail > SEGMENT_MOVES * (end - start) + SEGMENT_SLACK) {
+			seg = start;	/* back in time: a run of its own */
+			nseg++;
+		} else if (ntail > 0) {
 			work += ntail;
 			if (work > 8 * n + 1024) {
 				/* Rounds overlap badly: sort all at once. */
-				free(tmp);
-				tmp = xmalloc(n * sizeof *tmp);
-				sort_runs(ix->lv, n, tmp);
-				goto done;
+				nseg = 2;
+				break;
 			}
 			GROW(tmp2, tmp2cap, ntail);
 			memcpy(tmp2, ix->lv + p, ntail * sizeof *tmp2);
@@ -253,7 +264,11 @@ index_sort(struct rec_index *ix, const size_t *rounds, size_t nrounds)
 		}
 		start = end;
 	}
-done:
+	if (nseg > 1) {
+		free(tmp);
+		tmp = xmalloc(n * sizeof *tmp);
+		sort_runs(ix->lv, n, tmp);
+	}
 	free(tmp);
 	free(tmp2);
 }

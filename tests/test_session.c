@@ -344,6 +344,39 @@ Test(index, sort_matches_stable_reference)
 	}
 }
 
+/*
+ * Several runs one after the other (perfnav merge's output): each run's
+ * rounds go back to the first run's start, the sort takes each as a
+ * segment and merges them; ties keep file order.
+ */
+Test(index, runs_back_in_time_sort_as_the_reference)
+{
+	const size_t per = 150000, nruns = 3, n = per * nruns;
+	size_t rounds[1024], nr = 0;
+	struct rec_index ix;
+	struct load_ent *ref;
+
+	memset(&ix, 0, sizeof ix);
+	srand(7);
+	for (size_t i = 0; i < n; i++) {
+		struct load_ent e;
+		size_t k = i % per;	/* each run from time 0 again, jittered within rounds */
+
+		ent_set(&e, k / 2 + (uint64_t)(rand() % 300), i, 9, 0, 0, 1, 1);
+		index_push(&ix, &e);
+		if (k % 1000 == 999 && nr < 1024)
+			rounds[nr++] = i + 1;
+	}
+	ref = malloc(n * sizeof *ref);
+	memcpy(ref, ix.lv, n * sizeof *ref);
+	qsort(ref, n, sizeof *ref, ref_cmp);
+	index_sort(&ix, rounds, nr);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(ix.lv[i].e.loc, ref[i].e.loc, "position %zu", i);
+	free(ref);
+	index_free(&ix);
+}
+
 Test(index, entry_packing)
 {
 	struct load_ent e;
