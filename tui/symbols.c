@@ -353,7 +353,7 @@ symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t 
 	if (symbols_sample_frame(sy, r, &f, ip) < 0)
 		return NULL;
 	if (f.sym != SYM_NONE)
-		snprintf(buf, n, "%s+%#" PRIx64 " (%s)", symbolizer_sym_name(sy->z, f.sym), f.symoff,
+		snprintf(buf, n, "%s+0x%" PRIx64 " (%s)", symbolizer_sym_name(sy->z, f.sym), f.symoff,
 		    symbolizer_dso_short(sy->z, f.dso));
 	else
 		snprintf(buf, n, "[unknown] (%s)", f.dso == DSO_NONE ? "[unknown]" :
