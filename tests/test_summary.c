@@ -582,3 +582,45 @@ Test(summary_pane, unresolved_share_in_a_time_step)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * In a time step an event's row counts the step's samples, as its period
+ * is theirs (perfnav top --time's Samples and Event count), never the
+ * recording's samples beside the step's period.
+ */
+Test(summary_pane, events_in_a_time_step_are_the_step_s)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	const struct hist_event *he;
+	struct pane p;
+	struct nav_view v;
+	struct row r;
+	size_t sect, at;
+	char want[64];
+
+	symbols_run(sy);
+	cr_assert(scope_time_push(&sy->scope, index_ent(ix, ix->n / 2)->time, index_ent(ix, ix->n * 3 / 5)->time));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	he = hist_event(sy->h, 0);
+	cr_assert_lt(he->nsamples, session_counts(s)->by_type[PF_REC_SAMPLE], "a step of the samples");
+	cr_assert_gt(he->nsamples, 0);
+	cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_SUMMARY);
+	p.ops->enter(&p, &v);
+	sect = item_at(&p, 0, "Events");
+	cr_assert_neq(sect, WIDGET_NONE);
+	at = item_at(&p, sect + 1, hist_str(sy->h, he->name));
+	cr_assert_neq(at, WIDGET_NONE);
+	row_reset(&r);
+	p.ops->row(&p, widget_source(&p.w, at), &r);
+	snprintf(want, sizeof want, "%" PRIu64, he->nsamples);
+	cr_expect_str_eq(r.col[1], want, "the step's samples");
+	cr_expect_str_eq(r.col[2], "100.00%");
+	snprintf(want, sizeof want, "period %" PRIu64, he->total_period);
+	cr_expect(strncmp(r.col[3], want, strlen(want)) == 0, "%s: the step's period %s", r.col[3], want);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -23,7 +23,8 @@
  *     the last (the timeline), and from the header (core/feature.h) the
  *     command line, host, perf version and cpus (the header pane);
  *   Events: each event with its samples and, once symbols are resolved,
- *     its period (Enter: the scope's event, as } steps to it);
+ *     its period, both of the scope's time steps (Enter: the scope's
+ *     event, as } steps to it);
  *   Hot functions per event: the five with the most samples of their own,
  *     their share of the event's samples (Enter: that function's row in
  *     the hot functions, in that event); filled in while symbols are
@@ -33,8 +34,8 @@
  *   Unresolved symbols: per DSO, its samples whose address did not resolve
  *     and the main reason (`perfnav top --why`'s model; Enter says every
  *     reason).
- * Rows follow the hot functions' zoom (scope_sel) as the hot pane does;
- * the rest is the whole recording's.
+ * Rows follow the hot functions' zoom (scope_sel) as the hot pane does,
+ * the events' the time steps; the rest is the whole recording's.
  */
 
 enum { C_ITEM, C_COUNT, C_SHARE, C_DETAIL, C_N };
@@ -235,25 +236,43 @@ hist_ev_of(const struct hist *h, size_t a)
 	return SIZE_MAX;
 }
 
+/*
+ * Attr a's samples in the scope: once resolved, its hist event's (a time
+ * step's samples, as perfnav top --time counts them, beside the period
+ * of the same samples); before, or without one, the recording's.
+ */
+static uint64_t
+event_samples(const struct pane *p, const struct sm *sm, size_t a, size_t ev)
+{
+	if (ev != SIZE_MAX && sm->done)
+		return hist_event(sm->sy->h, ev)->nsamples;
+	return session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE];
+}
+
 static void
 add_events(struct pane *p, struct sm *sm)
 {
 	const struct hist *h = sm->sy->h;
 	struct srow *r = head(sm, 2, "Events");
+	uint64_t all = 0;
 	size_t n = 0;
 
+	for (size_t a = 0; session_attr_counts(p->s, a) != NULL; a++)
+		if (session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE] != 0)
+			all += event_samples(p, sm, a, hist_ev_of(h, a));
 	for (size_t a = 0; session_attr_counts(p->s, a) != NULL; a++) {
-		uint64_t ns = session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE];
 		size_t ev = hist_ev_of(h, a);
+		uint64_t ns;
 
-		if (ns == 0)
+		if (session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE] == 0)
 			continue;
+		ns = event_samples(p, sm, a, ev);
 		n++;
 		r = add(sm, SR_EVENT, 1, (uint32_t)a, a);
 		r->ev = ev;
 		set(r, C_ITEM, EL_COMM, "%s", session_attr_name(p->s, (int)a));
 		set(r, C_COUNT, 0, "%" PRIu64, ns);
-		share(r, ns, sm->sum.samples);
+		share(r, ns, all);
 		if (ev != SIZE_MAX)
 			set(r, C_DETAIL, 0, "period %" PRIu64 "%s", hist_event(h, ev)->total_period,
 			    ev == sm->sy->scope.ev ? "  (the scope's event)" : "");
