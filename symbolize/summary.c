@@ -33,26 +33,33 @@ task_keep(struct summary_task *v, size_t *n, const struct summary_task *t)
 	v[at] = *t;
 }
 
-static void
-count_tasks(const struct session *s, struct summary *out)
+void
+summary_tasks(const struct session *s, const uint64_t *tsamples, struct summary *out)
 {
 	const struct thread_table *tt = session_threads(s);
 	struct tasks *tk = tasks_new(s);
 
+	out->nprocs = out->nthreads = out->procs_with = out->threads_with = 0;
 	for (size_t i = 0; i < tk->nprocs; i++) {
 		const struct task_proc *pc = &tk->procs[i];
 		struct summary_task t = { pc->pid, pc->pid, pc->leader, pc->samples };
 
-		if (pc->samples == 0)
+		if (tsamples != NULL) {
+			t.samples = 0;
+			for (size_t k = 0; k < pc->nthreads; k++)
+				t.samples += tsamples[pc->threads[k]];
+		}
+		if (t.samples == 0)
 			continue;
 		out->procs_with++;
 		task_keep(out->procs, &out->nprocs, &t);
 	}
 	for (size_t i = 0; i < tt->n; i++) {
 		const struct pn_thread *th = &tt->v[i];
-		struct summary_task t = { th->pid, th->tid, (uint32_t)i, th->samples };
+		struct summary_task t = { th->pid, th->tid, (uint32_t)i,
+					  tsamples != NULL ? tsamples[i] : th->samples };
 
-		if (th->samples == 0)
+		if (t.samples == 0)
 			continue;
 		out->threads_with++;
 		task_keep(out->threads, &out->nthreads, &t);
@@ -107,7 +114,7 @@ summary_new(const struct session *s, struct summary *out)
 	out->samples = session_counts(s)->by_type[PF_REC_SAMPLE];
 	sample_span(s, out);
 	count_lost(s, out);
-	count_tasks(s, out);
+	summary_tasks(s, NULL, out);
 }
 
 /* Is a hotter than b: more self samples, then the larger self period. */

@@ -52,6 +52,13 @@ struct summary {
 void summary_new(const struct session *s, struct summary *out);
 
 /*
+ * The processes and threads of *out counted again: with tsamples (per
+ * thread of s's thread table, as a scope counts them), else the thread
+ * table's samples (what summary_new counts).
+ */
+void summary_tasks(const struct session *s, const uint64_t *tsamples, struct summary *out);
+
+/*
  * The n functions of event ev (a hist_event index) with the most samples
  * of their own (self), over the entries sel takes (NULL: all), the most
  * first (ties: the larger period, then as hist_rows_self orders them);

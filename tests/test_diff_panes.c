@@ -19,6 +19,7 @@
 #include "symbolize/symbolizer.h"
 #include "tests/helpers.h"
 #include "tests/tui_helpers.h"
+#include "tui/cmd/export_svg.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
 #include "tui/scope.h"
@@ -555,5 +556,63 @@ Test(diff_panes, the_other_takes_the_zoom_it_can)
 	cr_assert(scope_zoom(&t.sy[0]->scope, SZ_TID, 1, 1, 0, "thread 1"));
 	cr_assert_eq(symbols_apply_scope(t.sy[0]), 0);
 	cr_expect_not(symbols_pair_scope(t.sy[0]), "a thread: OLD's alone");
+	close_two(&t);
+}
+
+/* The SVG a flame pane's export writes, from its first frame on (the title left out). */
+static char *
+svg_frames(struct pane *p)
+{
+	char *buf = NULL, *g;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	cr_assert_eq(p->ops->write_svg(p, fp), 0);
+	fclose(fp);
+	g = strstr(buf, "<g class=");
+	cr_assert_not_null(g);
+	memmove(buf, g, strlen(g) + 1);
+	return buf;
+}
+
+/*
+ * The export action of the differential flame graph writes the graph as
+ * drawn: NEW's shape coloured by each frame's change, the frames and
+ * tooltips of perfnav export --format svg OLD NEW; with O, OLD's shape
+ * with the same changes (NEW's from OLD, not the other way round).
+ */
+Test(diff_panes, flame_svg_is_differential)
+{
+	struct two t;
+	struct pane p;
+	struct nav_view v;
+	char *pane_svg, *cmd_svg = NULL, *g, *old_svg, *at;
+	size_t n = 0;
+	FILE *fp;
+
+	open_two(&t);
+	cr_assert_eq(pane_create_sym(&p, PANE_FLAME, t.s[0], NULL, t.sy[0]), 0);
+	nav_view_init(&v, PANE_FLAME);
+	p.ops->enter(&p, &v);
+	pane_svg = svg_frames(&p);
+	fp = open_memstream(&cmd_svg, &n);
+	cr_assert_eq(export_svg_diff(t.sy[0]->h, 0, t.sy[1]->h, t.sy[1]->z, 0, false, "t", fp), 0);
+	fclose(fp);
+	g = strstr(cmd_svg, "<g class=");
+	cr_assert_not_null(g);
+	cr_expect_not_null(strstr(pane_svg, " points)</title>"), "the tooltips say the change");
+	cr_expect_str_eq(pane_svg, g, "the pane's SVG is perfnav export's differential one");
+	/* O: OLD's shape; spin shrank (85.71% of OLD, 74.50% of NEW) whichever shape */
+	cr_assert(p.ops->key(&p, ACT_DIFF_OLD) & PANE_HANDLED);
+	old_svg = svg_frames(&p);
+	at = strstr(old_svg, "data-name=\"spin\"");
+	cr_assert_not_null(at);
+	cr_expect_not_null(strstr(at, "; OLD "), "spin's tooltip: %.200s", at);
+	cr_expect(strstr(at, "-") != NULL && strstr(at, "-") < strstr(at, " points"),
+	    "spin shrank in OLD's shape too: %.200s", at);
+	free(old_svg);
+	free(pane_svg);
+	free(cmd_svg);
+	pane_destroy(&p);
 	close_two(&t);
 }

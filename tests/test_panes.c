@@ -83,6 +83,42 @@ Test(panes, events_rows_and_filters)
 	session_close(s);
 }
 
+/*
+ * A sample's row starts with where its ip is as perf script prints it: an
+ * ip at a symbol's first byte is "+0x0" (dir.data's first sample is at
+ * _dl_map_object+0x0), never "+0".
+ */
+Test(panes, events_sample_where_is_perf_scripts)
+{
+	struct session *s = open_fixture("dir.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct row *r = malloc(sizeof *r);
+	struct nav_view v;
+	struct pane p;
+	size_t seen = 0;
+
+	symbols_run(sy);
+	cr_assert_eq(pane_create_sym(&p, PANE_EVENTS, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_EVENTS);
+	p.ops->enter(&p, &v);
+	for (size_t i = 0; i < widget_count(&p.w); i++) {
+		const char *rec;
+
+		row_reset(r);
+		p.ops->row(&p, widget_source(&p.w, i), r);
+		rec = r->col[4] ? r->col[4] : "";
+		if (strncmp(rec, "_dl_map_object+", 15) != 0)
+			continue;
+		cr_expect(strncmp(rec, "_dl_map_object+0x", 17) == 0, "an offset in hex: %s", rec);
+		seen += strncmp(rec, "_dl_map_object+0x0 (", 20) == 0;
+	}
+	cr_expect_eq(seen, 1, "one sample at _dl_map_object+0x0, as perfnav script -G prints it");
+	free(r);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
 Test(panes, events_sort_by_cpu_keeps_count)
 {
 	struct session *s = open_fixture("tracepoint.data");

@@ -582,3 +582,111 @@ Test(summary_pane, unresolved_share_in_a_time_step)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * In a time step an event's row counts the step's samples, as its period
+ * is theirs (perfnav top --time's Samples and Event count), never the
+ * recording's samples beside the step's period.
+ */
+Test(summary_pane, events_in_a_time_step_are_the_step_s)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	const struct hist_event *he;
+	struct pane p;
+	struct nav_view v;
+	struct row r;
+	size_t sect, at;
+	char want[64];
+
+	symbols_run(sy);
+	cr_assert(scope_time_push(&sy->scope, index_ent(ix, ix->n / 2)->time, index_ent(ix, ix->n * 3 / 5)->time));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	he = hist_event(sy->h, 0);
+	cr_assert_lt(he->nsamples, session_counts(s)->by_type[PF_REC_SAMPLE], "a step of the samples");
+	cr_assert_gt(he->nsamples, 0);
+	cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_SUMMARY);
+	p.ops->enter(&p, &v);
+	sect = item_at(&p, 0, "Events");
+	cr_assert_neq(sect, WIDGET_NONE);
+	at = item_at(&p, sect + 1, hist_str(sy->h, he->name));
+	cr_assert_neq(at, WIDGET_NONE);
+	row_reset(&r);
+	p.ops->row(&p, widget_source(&p.w, at), &r);
+	snprintf(want, sizeof want, "%" PRIu64, he->nsamples);
+	cr_expect_str_eq(r.col[1], want, "the step's samples");
+	cr_expect_str_eq(r.col[2], "100.00%");
+	snprintf(want, sizeof want, "period %" PRIu64, he->total_period);
+	cr_expect(strncmp(r.col[3], want, strlen(want)) == 0, "%s: the step's period %s", r.col[3], want);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/*
+ * In a time step the processes are the step's, as the processes pane and
+ * perfnav tree --time count them: the busiest process of the step with
+ * its samples and its share of the step's samples.
+ */
+Test(summary_pane, processes_in_a_time_step_are_the_step_s)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	uint64_t t0 = index_ent(ix, ix->n / 2)->time, t1 = index_ent(ix, ix->n * 3 / 5)->time;
+	uint64_t in = 0, best = 0, cnt;
+	int32_t pids[64], best_pid = 0;
+	uint64_t n[64] = { 0 };
+	size_t np = 0, sect, at;
+	struct summary su;
+	struct pane p;
+	struct nav_view v;
+	struct row r;
+	char want[64];
+
+	/* the step's samples per process, from the index */
+	for (size_t i = 0; i < ix->n; i++) {
+		const struct rec_ent *e = index_ent(ix, i);
+		int32_t pid;
+		size_t k;
+
+		if (ent_type(e) != PF_REC_SAMPLE || e->time < t0 || e->time > t1)
+			continue;
+		in++;
+		pid = session_ent_who(s, i).pid;
+		for (k = 0; k < np && pids[k] != pid; k++)
+			;
+		if (k == np && np < 64)
+			pids[np++] = pid;
+		if (k < np && ++n[k] > best) {
+			best = n[k];
+			best_pid = pid;
+		}
+	}
+	cr_assert_gt(best, 0);
+	summary_new(s, &su);
+	cr_assert(su.procs[0].pid != best_pid || su.procs[0].samples != best,
+	    "the fixture's step differs from the whole recording");
+	symbols_run(sy);
+	cr_assert(scope_time_push(&sy->scope, t0, t1));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_assert_eq(pane_create_sym(&p, PANE_SUMMARY, s, NULL, sy), 0);
+	nav_view_init(&v, PANE_SUMMARY);
+	p.ops->enter(&p, &v);
+	sect = item_at(&p, 0, "Processes");
+	cr_assert_neq(sect, WIDGET_NONE);
+	at = sect + 1;
+	row_reset(&r);
+	p.ops->row(&p, widget_source(&p.w, at), &r);
+	snprintf(want, sizeof want, "%" PRId32 " ", best_pid);
+	cr_expect(strncmp(r.col[0], want, strlen(want)) == 0, "the step's busiest: %s, not %s", want, r.col[0]);
+	cnt = strtoull(r.col[1], NULL, 10);
+	cr_expect_eq(cnt, best, "its samples in the step: %" PRIu64 ", not %" PRIu64, best, cnt);
+	snprintf(want, sizeof want, "%.2f%%", 100.0 * (double)best / (double)in);
+	cr_expect_str_eq(r.col[2], want, "a share of the step's samples");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

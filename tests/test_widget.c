@@ -818,6 +818,61 @@ Test(draw, spare_room_given_before_a_cut)
 	widget_free(&p.w);
 }
 
+/* The counters pane's columns: a cpu column 16 wide for "0", an event (flex), the metric last. */
+static const char *const ctr_rows[][4] = {
+	{ "total", "0", "context-switches", "463.716 /sec" },
+	{ "total", "1", "page-faults", "33.670 K/sec" },
+};
+
+static size_t
+ctr_nrows(struct pane *p)
+{
+	(void)p;
+	return 2;
+}
+
+static void
+ctr_row(struct pane *p, size_t idx, struct row *r)
+{
+	(void)p;
+	for (int k = 0; k < 4; k++)
+		row_set(r, k, 0, "%s", ctr_rows[idx][k]);
+}
+
+static const struct pane_ops ctr_ops = {
+	.name = "ctr", .title = "Ctr", .nrows = ctr_nrows, .row = ctr_row,
+};
+
+static const struct column ctr_cols[4] = {
+	{ "Time", 12, COL_RIGHT | COL_NUM },
+	{ "CPU/thread", 16, COL_RIGHT },
+	{ "Event", 20, COL_FLEX },
+	{ "Metric", 24, COL_RIGHT | COL_NUM },
+};
+
+/*
+ * A line too short for every column: before the last one is cut (the
+ * metric "463.716 /sec" drawn "463.71…", a digit gone), the number
+ * columns give the room past their widest value and title.
+ */
+Test(draw, numbers_give_their_spare_room_before_a_cut)
+{
+	struct pane p;
+
+	memset(&p, 0, sizeof p);
+	p.ops = &ctr_ops;
+	p.cols = ctr_cols;
+	p.ncols = 4;
+	p.is_list = true;
+	widget_init(&p.w, &p, false);
+	screen_draw(&p, 4, 60);
+	cr_assert_not_null(strstr(screen_line(1), " 463.716 /sec"), "'%s'", screen_line(1));
+	cr_assert_not_null(strstr(screen_line(2), " 33.670 K/sec"), "'%s'", screen_line(2));
+	cr_assert_not_null(strstr(screen_line(1), "context-switches"), "'%s'", screen_line(1));
+	cr_assert_not_null(strstr(screen_line(0), "CPU/thread"), "titles kept: '%s'", screen_line(0));
+	widget_free(&p.w);
+}
+
 static const struct column deep_cols[2] = {
 	{ "Symbol", 20, COL_TREE | COL_FLEX | COL_MIDDLE },
 	{ "Num", 6, COL_NUM | COL_RIGHT },

@@ -1071,6 +1071,15 @@ wait_for "diff-a\.data vs diff-b\.data \[NEW, periods\]" "diff scope: A shows pe
 keys y
 wait_for "A's periods and their order are the" "diff scope: y in A says the command prints percents"
 keys Escape
+keys X C-u
+keys "diff.txt" Enter
+wait_for "wrote diff\.txt: [0-9]+ rows?" "diff scope: the diff's rows exported"
+if grep -qE '^# perfnav Hot functions of .*diff-a\.data vs .*diff-b\.data, scope: .*dso diffwork' "$tmp/diff.txt" &&
+	grep -qE '^Baseline +New +Delta ' "$tmp/diff.txt"; then
+	ok "diff scope: the export's title names both recordings"
+else
+	ko "diff scope: diff.txt: $(head -3 "$tmp/diff.txt" 2>&1)"
+fi
 finish "diff scope"
 
 # ---- annotate navigation: Enter on a call and on a jump, the jump's arrow, v, H, n/N, s ----

@@ -64,6 +64,13 @@ app_export_start(struct app *a)
 	    view_export_endings);
 }
 
+/* Diff mode: does pane id show the two recordings' diff (else the shown one's rows)? */
+static bool
+diff_pane(enum pane_id id)
+{
+	return id == PANE_HOT || id == PANE_TOPDOWN || id == PANE_BOTTOMUP || id == PANE_FLAME;
+}
+
 /* The child: write path's kind of the view, say how on fd, exit 0 or 1. */
 static void __attribute__((noreturn))
 child(struct app *a, enum view_export_kind kind, const char *path, int fd)
@@ -90,8 +97,12 @@ child(struct app *a, enum view_export_kind kind, const char *path, int fd)
 		z[0] = '\0';
 		if (a->sym != NULL && a->sym->done)
 			scope_text(&a->sym->scope, a->sym->h, a->start_scope, z, sizeof z);
-		snprintf(title, sizeof title, "perfnav %s of %s%s%s", p->ops->title, a->names[a->shown] ?
-		    a->names[a->shown] : a->co->input, z[0] ? ", scope: " : "", z);
+		if (a->diff && a->sym != NULL && a->sym->pair != NULL && diff_pane(p->id))
+			snprintf(title, sizeof title, "perfnav %s of %s vs %s%s%s", p->ops->title, a->names[0],
+			    a->names[1], z[0] ? ", scope: " : "", z);	/* the rows are the diff's */
+		else
+			snprintf(title, sizeof title, "perfnav %s of %s%s%s", p->ops->title, a->names[a->shown] ?
+			    a->names[a->shown] : a->co->input, z[0] ? ", scope: " : "", z);
 		rc = (rows = view_export_text(p, title, fp)) < 0 ? -1 : 0;
 	} else if (kind == VX_SVG && p->ops->write_svg != NULL)
 		rc = p->ops->write_svg(p, fp);

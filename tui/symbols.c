@@ -353,7 +353,7 @@ symbols_sample_where(struct symbols *sy, const struct rec *r, char *buf, size_t 
 	if (symbols_sample_frame(sy, r, &f, ip) < 0)
 		return NULL;
 	if (f.sym != SYM_NONE)
-		snprintf(buf, n, "%s+%#" PRIx64 " (%s)", symbolizer_sym_name(sy->z, f.sym), f.symoff,
+		snprintf(buf, n, "%s+0x%" PRIx64 " (%s)", symbolizer_sym_name(sy->z, f.sym), f.symoff,
 		    symbolizer_dso_short(sy->z, f.dso));
 	else
 		snprintf(buf, n, "[unknown] (%s)", f.dso == DSO_NONE ? "[unknown]" :
@@ -915,6 +915,72 @@ symbols_scope_attr(const struct symbols *sy)
 	}
 	he = hist_event(sy->h, sy->scope.ev);
 	return he != NULL ? he->attr : -1;
+}
+
+bool
+symbols_scope_on(const struct symbols *sy)
+{
+	const struct scope *sc = sy != NULL ? &sy->scope : NULL;
+	uint64_t t0, t1;
+
+	return (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus || sc->nxf)) ||
+	    (sy != NULL && sy->start != NULL) || symbols_scope_attr(sy) >= 0;
+}
+
+uint64_t
+symbols_thread_samples(struct symbols *sy, const struct session *s, uint64_t *tsamples)
+{
+	const struct thread_table *tt = session_threads(s);
+	const struct rec_index *ix = session_index(s);
+	const struct scope *sc = sy != NULL ? &sy->scope : NULL;
+	const struct hist_filter *sf = sy != NULL ? sy->start : NULL;
+	uint64_t t0 = 0, t1 = UINT64_MAX, total = 0;
+	int attr = symbols_scope_attr(sy);
+	bool by_hist = symbols_scope_hist(sy) != NULL;
+	uint32_t th = THREAD_NONE;
+	int32_t tid = INT32_MIN;
+	const struct offcpu *oc;
+
+	memset(tsamples, 0, (tt->n + 1) * sizeof *tsamples);
+	if (sc != NULL)
+		scope_time_range(sc, &t0, &t1);
+	/* the off-cpu event: its spans, each at its switch-out sample */
+	oc = sc != NULL && symbols_event_offcpu(sy, sc->ev) ? symbols_offcpu(sy) : NULL;
+	for (size_t i = index_first_at(ix, t0), k = 0; i < ix->n && index_ent(ix, i)->time <= t1; i++) {
+		const struct rec_ent *e = index_ent(ix, i);
+		struct ent_who w;
+		uint64_t n = 1;
+
+		if (ent_type(e) != PF_REC_SAMPLE)
+			continue;
+		if (oc != NULL) {
+			for (k = offcpu_lower(oc, i), n = 0; k + n < oc->n && oc->v[k + n].pos == i;)
+				n++;
+			if (n == 0)
+				continue;
+		} else if (attr >= 0 && ent_attr(e) != (unsigned)attr) {
+			continue;	/* another event's: not the scope's */
+		}
+		w = session_ent_who(s, i);
+		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
+		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
+			continue;
+		if (sc != NULL && sc->ncpus && !scope_cpu_in(sc, w.cpu))
+			continue;
+		total += n;
+		/* a tid's lifetime holds until it exits */
+		if (w.tid != tid || (th != THREAD_NONE && tt->v[th].exited && e->time > tt->v[th].end)) {
+			tid = w.tid;
+			th = thread_table_find(tt, tid, e->time);
+		}
+		if (th == THREAD_NONE)
+			continue;
+		if (by_hist ? !symbols_scope_has(sy, i) : ((sf != NULL && !filter_entry_ok(sf, w.pid, tid,
+		    thread_comm_at(tt, th, e->time))) || (sc != NULL && !scope_task_in(sc, w.pid, tid))))
+			continue;
+		tsamples[th] += n;
+	}
+	return total;
 }
 
 /* The table of keys over the scope's samples from *kt (made on first use); NULL while built. */

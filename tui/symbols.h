@@ -248,6 +248,21 @@ bool symbols_scope_has(struct symbols *sy, size_t pos);
 int symbols_scope_attr(const struct symbols *sy);
 
 /*
+ * Does the scope leave samples out or count one event of several (a time
+ * step, a zoom, cpus, transforms, start options, the scope's event of
+ * several)?  When not, every sample counts (the thread table's counts).
+ */
+bool symbols_scope_on(const struct symbols *sy);
+/*
+ * Samples of the scope (its event, time steps, cpus, zoom and transforms,
+ * over the start options; the off-CPU event's spans) per thread of s's
+ * thread table into tsamples (tt->n + 1 entries, zeroed first), as the
+ * processes pane and the summary count them.  Returns the scope's samples
+ * before the zoom (the total a share is of).  sy may be NULL: every sample.
+ */
+uint64_t symbols_thread_samples(struct symbols *sy, const struct session *s, uint64_t *tsamples);
+
+/*
  * Diff mode: make old and new a pair (old->pair = new, roles 0 and 1) and
  * resolve both to the end at once, new in a thread of its own (each has
  * its own symbolizer; build them with sym_opts.no_path_cache).

@@ -225,6 +225,34 @@ measure_rows(struct widget *w, int h, struct row *r, struct col_need *cn)
  * column of "cc1" before a DSO's "[kernel.kallsyms]"), then room down to
  * SHRINK_MIN, the widest first: the symbol before the command.
  */
+/*
+ * A line over by over columns: the number columns (COL_NUM, COL_RIGHT)
+ * give the room past their widest value and title, the first first, so
+ * that the last ones are not cut ("463.716 /sec" as "463.71…" beside a
+ * CPU column 16 wide for "0").  Returns the columns given.
+ */
+static int
+shrink_numbers(const struct pane *p, const struct col_need *cn, int flex, int *wd, int over)
+{
+	int given = 0;
+
+	for (int c = 0; c < p->ncols && given < over; c++) {
+		int title = p->cols[c].title ? text_width(p->cols[c].title) : 0;
+		int keep = cn->need[c] > title ? cn->need[c] : title, s;
+
+		if (c == flex || !(p->cols[c].flags & (COL_NUM | COL_RIGHT)) || (p->cols[c].flags & COL_TREE))
+			continue;
+		s = wd[c] - keep;
+		if (s <= 0)
+			continue;
+		if (s > over - given)
+			s = over - given;
+		wd[c] -= s;
+		given += s;
+	}
+	return given;
+}
+
 static void
 layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
 {
@@ -240,6 +268,8 @@ layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
 		if (c != flex)
 			fixed += wd[c] + 1;
 	}
+	if (flex < 0 && fixed - 1 > total)
+		shrink_numbers(p, cn, flex, wd, fixed - 1 - total);
 	if (flex >= 0) {
 		int left = total - fixed, want = cn->need[flex] < FLEX_WANT ? cn->need[flex] : FLEX_WANT;
 
@@ -276,6 +306,9 @@ layout_cols(const struct pane *p, int total, const struct col_need *cn, int *wd)
 			wd[give]--;
 			left++;
 		}
+		/* the last resort before the line cuts its last columns: the numbers' spare room */
+		if (left < p->cols[flex].width)
+			left += shrink_numbers(p, cn, flex, wd, p->cols[flex].width - left);
 		wd[flex] = left > p->cols[flex].width ? left : p->cols[flex].width;
 	}
 }

@@ -117,6 +117,7 @@ header(FILE *fp, unsigned height, const char *title)
 struct svg_diff {
 	const struct cpath_diff	*d;
 	uint64_t		 tot_new, tot_old;
+	bool			 t_old;		/* the tree drawn is OLD's (the pair NEW's) */
 };
 
 /* Differential: the frame's fill by its change, and the change said after its tooltip. */
@@ -131,11 +132,13 @@ diff_fill(const struct svg_diff *dd, uint32_t node, char *say, size_t n)
 	say[0] = '\0';
 	if (cpath_diff_node(dd->d, node, &d) < 0)
 		return "#dadada";
-	b = dd->tot_new ? 100.0 * (double)d.total[0] / (double)dd->tot_new : 0;
-	a = dd->tot_old ? 100.0 * (double)d.total[1] / (double)dd->tot_old : 0;
+	b = dd->tot_new ? 100.0 * (double)d.total[dd->t_old ? 1 : 0] / (double)dd->tot_new : 0;
+	a = dd->tot_old ? 100.0 * (double)d.total[dd->t_old ? 0 : 1] / (double)dd->tot_old : 0;
 	pts = b - a;
 	m = pts < 0 ? -pts : pts;
-	if (d.pair == CPATH_NONE)
+	if (d.pair == CPATH_NONE && dd->t_old)
+		snprintf(say, n, "; OLD only: %.2f%%", a);
+	else if (d.pair == CPATH_NONE)
 		snprintf(say, n, "; NEW only: %.2f%%", b);
 	else
 		snprintf(say, n, "; OLD %.2f%%, NEW %.2f%%, %+.2f points", a, b, pts);
@@ -211,12 +214,23 @@ export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct c
 }
 
 int
+export_svg_tree_diff(const struct hist *h, const struct symbolizer *z, const struct cpath *t,
+    const struct cpath_diff *d, uint64_t tot_t, uint64_t tot_other, bool t_old, bool inverted,
+    const char *title, FILE *fp)
+{
+	struct svg_diff dd = { .d = d, .tot_new = t_old ? tot_other : tot_t, .tot_old = t_old ? tot_t : tot_other,
+			       .t_old = t_old };
+
+	return svg_tree(h, z, t, inverted, false, &dd, title, fp);
+}
+
+int
 export_svg_diff(const struct hist *ho, size_t evo, const struct hist *hn, const struct symbolizer *zn,
     size_t evn, bool inverted, const char *title, FILE *fp)
 {
 	struct cpath_query qo = { .ev = evo, .entry = CPATH_NONE }, qn = { .ev = evn, .entry = CPATH_NONE };
 	struct cpath *to, *tn;
-	struct svg_diff dd;
+	struct svg_diff dd = { 0 };
 	int rc;
 
 	if (evo >= hist_nevents(ho) || evn >= hist_nevents(hn))

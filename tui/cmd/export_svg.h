@@ -6,9 +6,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct cpath;
+struct cpath_diff;
 struct hist;
 struct symbolizer;
 
@@ -31,5 +33,14 @@ int export_svg_diff(const struct hist *ho, size_t evo, const struct hist *hn, co
 /* The same of call-path tree t of h (the browser's, its scope and transforms in it). */
 int export_svg_tree(const struct hist *h, const struct symbolizer *z, const struct cpath *t, bool inverted,
     bool offcpu, const char *title, FILE *fp);
+/*
+ * The differential graph of the browser's tree t (of h), its nodes paired
+ * with the other recording's by d; tot_t and tot_other the two event
+ * totals, t_old when t is OLD's (the browser's O), so the colours and
+ * tooltips still say NEW's change from OLD.
+ */
+int export_svg_tree_diff(const struct hist *h, const struct symbolizer *z, const struct cpath *t,
+    const struct cpath_diff *d, uint64_t tot_t, uint64_t tot_other, bool t_old, bool inverted,
+    const char *title, FILE *fp);
 
 #endif

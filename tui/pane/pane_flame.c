@@ -1018,7 +1018,10 @@ flame_free_pane(struct pane *p)
 	free(f);
 }
 
-/* The export action's .svg: the graph as shown (its tree, event, scope), the head line its title. */
+/*
+ * The export action's .svg: the graph as shown (its tree, event, scope; in
+ * diff mode its colours by the change), the head line its title.
+ */
 static int
 flame_write_svg(struct pane *p, FILE *fp)
 {
@@ -1028,8 +1031,12 @@ flame_write_svg(struct pane *p, FILE *fp)
 	sync(p);
 	if (f->t == NULL)
 		return -1;
-	return export_svg_tree(H(f), f->sy->z, f->t, false, !f->built_wall && f->cd == NULL &&
-	    symbols_event_offcpu(f->sy, f->sy->scope.ev), head_line(p, title, sizeof title) + 1, fp);
+	head_line(p, title, sizeof title);
+	if (f->cd != NULL)	/* diff mode: coloured by the change, as drawn */
+		return export_svg_tree_diff(H(f), f->tsy->z, f->t, f->cd, f->tot[0], f->tot[1],
+		    f->tsy->role == 0, false, title + 1, fp);
+	return export_svg_tree(H(f), f->tsy->z, f->t, false, !f->built_wall &&
+	    symbols_event_offcpu(f->sy, f->sy->scope.ev), title + 1, fp);
 }
 
 const struct pane_ops pane_flame_ops = {

@@ -213,17 +213,9 @@ static void
 count_scope(struct pane *p, struct pr *pr)
 {
 	const struct thread_table *tt = session_threads(p->s);
-	const struct rec_index *ix = session_index(p->s);
 	const struct scope *sc = p->sym != NULL ? &p->sym->scope : NULL;
-	uint64_t t0 = 0, t1 = UINT64_MAX;
-	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
-	int attr = symbols_scope_attr(p->sym);
-	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus || sc->nxf)) ||
-	    sf != NULL || attr >= 0;
+	bool on = symbols_scope_on(p->sym);
 	bool by_hist = symbols_scope_hist(p->sym) != NULL;
-	uint32_t th = THREAD_NONE;
-	int32_t tid = INT32_MIN;
-	const struct offcpu *oc;
 
 	if (on == pr->scoped && (!on || (pr->sc_gen == sc->gen && pr->by_hist == by_hist)))
 		return;
@@ -237,46 +229,7 @@ count_scope(struct pane *p, struct pr *pr)
 		pr->tsamples = xcalloc(tt->n + 1, sizeof *pr->tsamples);
 		pr->psamples = xcalloc(pr->tk->nprocs + 1, sizeof *pr->psamples);
 	}
-	memset(pr->tsamples, 0, (tt->n + 1) * sizeof *pr->tsamples);
-	pr->total = 0;
-	/* the off-cpu event: its spans, each at its switch-out sample */
-	oc = sc != NULL && symbols_event_offcpu(p->sym, sc->ev) ? symbols_offcpu(p->sym) : NULL;
-	for (size_t i = index_first_at(ix, t0), k = 0; i < ix->n && index_ent(ix, i)->time <= t1; i++) {
-		const struct rec_ent *e = index_ent(ix, i);
-		struct ent_who w;
-		uint64_t n = 1;
-
-		if (ent_type(e) != PF_REC_SAMPLE)
-			continue;
-		if (oc != NULL) {
-			for (k = offcpu_lower(oc, i), n = 0; k + n < oc->n && oc->v[k + n].pos == i;)
-				n++;
-			if (n == 0)
-				continue;
-		} else if (attr >= 0 && ent_attr(e) != (unsigned)attr) {
-			continue;	/* another event's: not the scope's */
-		}
-		w = session_ent_who(p->s, i);
-		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
-		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
-			continue;
-		if (sc != NULL && sc->ncpus && !scope_cpu_in(sc, w.cpu))
-			continue;
-		pr->total += n;
-		/* a tid's lifetime holds until it exits */
-		if (w.tid != tid || (th != THREAD_NONE && tt->v[th].exited &&
-		    e->time > tt->v[th].end)) {
-			tid = w.tid;
-			th = thread_table_find(tt, tid, e->time);
-		}
-		if (th == THREAD_NONE)
-			continue;
-		if (by_hist ? !symbols_scope_has(p->sym, i) : ((sf != NULL && !filter_entry_ok(sf,
-		    w.pid, tid, thread_comm_at(tt, th, e->time))) ||
-		    (sc != NULL && !scope_task_in(sc, w.pid, tid))))
-			continue;
-		pr->tsamples[th] += n;
-	}
+	pr->total = symbols_thread_samples(p->sym, p->s, pr->tsamples);
 	for (size_t i = 0; i < pr->tk->nprocs; i++) {
 		const struct task_proc *pc = &pr->tk->procs[i];
 

@@ -23,18 +23,21 @@
  *     the last (the timeline), and from the header (core/feature.h) the
  *     command line, host, perf version and cpus (the header pane);
  *   Events: each event with its samples and, once symbols are resolved,
- *     its period (Enter: the scope's event, as } steps to it);
+ *     its period, both of the scope's time steps (Enter: the scope's
+ *     event, as } steps to it);
  *   Hot functions per event: the five with the most samples of their own,
  *     their share of the event's samples (Enter: that function's row in
  *     the hot functions, in that event); filled in while symbols are
  *     resolved (sym->gen), a "resolving..." row until they are;
- *   Processes and Threads: the ten of each with the most samples (Enter:
- *     the hot functions zoomed into it, a zoom step; v: its events);
+ *   Processes and Threads: the ten of each with the most samples of the
+ *     scope, as the processes pane counts them (Enter: the hot functions
+ *     zoomed into it, a zoom step; v: its events);
  *   Unresolved symbols: per DSO, its samples whose address did not resolve
  *     and the main reason (`perfnav top --why`'s model; Enter says every
  *     reason).
- * Rows follow the hot functions' zoom (scope_sel) as the hot pane does;
- * the rest is the whole recording's.
+ * Rows follow the hot functions' zoom (scope_sel) as the hot pane does,
+ * the events' the time steps, the processes' and threads' the scope as
+ * the processes pane's; the rest is the whole recording's.
  */
 
 enum { C_ITEM, C_COUNT, C_SHARE, C_DETAIL, C_N };
@@ -86,6 +89,8 @@ struct sm {
 	bool			 loaded;
 	unsigned		 gen, scope_gen;
 	bool			 done;
+	uint64_t		*tsamples;	/* the scope's samples per thread id */
+	uint64_t		 task_total;	/* the samples the tasks' shares are of */
 };
 
 static struct srow *
@@ -235,25 +240,43 @@ hist_ev_of(const struct hist *h, size_t a)
 	return SIZE_MAX;
 }
 
+/*
+ * Attr a's samples in the scope: once resolved, its hist event's (a time
+ * step's samples, as perfnav top --time counts them, beside the period
+ * of the same samples); before, or without one, the recording's.
+ */
+static uint64_t
+event_samples(const struct pane *p, const struct sm *sm, size_t a, size_t ev)
+{
+	if (ev != SIZE_MAX && sm->done)
+		return hist_event(sm->sy->h, ev)->nsamples;
+	return session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE];
+}
+
 static void
 add_events(struct pane *p, struct sm *sm)
 {
 	const struct hist *h = sm->sy->h;
 	struct srow *r = head(sm, 2, "Events");
+	uint64_t all = 0;
 	size_t n = 0;
 
+	for (size_t a = 0; session_attr_counts(p->s, a) != NULL; a++)
+		if (session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE] != 0)
+			all += event_samples(p, sm, a, hist_ev_of(h, a));
 	for (size_t a = 0; session_attr_counts(p->s, a) != NULL; a++) {
-		uint64_t ns = session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE];
 		size_t ev = hist_ev_of(h, a);
+		uint64_t ns;
 
-		if (ns == 0)
+		if (session_attr_counts(p->s, a)->by_type[PF_REC_SAMPLE] == 0)
 			continue;
+		ns = event_samples(p, sm, a, ev);
 		n++;
 		r = add(sm, SR_EVENT, 1, (uint32_t)a, a);
 		r->ev = ev;
 		set(r, C_ITEM, EL_COMM, "%s", session_attr_name(p->s, (int)a));
 		set(r, C_COUNT, 0, "%" PRIu64, ns);
-		share(r, ns, sm->sum.samples);
+		share(r, ns, all);
 		if (ev != SIZE_MAX)
 			set(r, C_DETAIL, 0, "period %" PRIu64 "%s", hist_event(h, ev)->total_period,
 			    ev == sm->sy->scope.ev ? "  (the scope's event)" : "");
@@ -340,6 +363,24 @@ comm_of(const struct pane *p, uint32_t thread)
 	return strtab_get(&tt->strs, tt->comms[th->last_comm].name);
 }
 
+/*
+ * The processes and threads of the scope's samples, as the processes pane
+ * counts them (symbols_thread_samples); without a scope, every sample.
+ */
+static void
+count_tasks(struct pane *p, struct sm *sm)
+{
+	if (!symbols_scope_on(sm->sy)) {
+		summary_tasks(p->s, NULL, &sm->sum);
+		sm->task_total = sm->sum.samples;
+		return;
+	}
+	if (sm->tsamples == NULL)
+		sm->tsamples = xcalloc(session_threads(p->s)->n + 1, sizeof *sm->tsamples);
+	sm->task_total = symbols_thread_samples(sm->sy, p->s, sm->tsamples);
+	summary_tasks(p->s, sm->tsamples, &sm->sum);
+}
+
 static void
 add_tasks(struct pane *p, struct sm *sm, bool threads)
 {
@@ -358,7 +399,7 @@ add_tasks(struct pane *p, struct sm *sm, bool threads)
 		set(r, C_ITEM, EL_COMM, "%" PRId32 " %s", threads ? v[i].tid : v[i].pid,
 		    comm_of(p, v[i].thread));
 		set(r, C_COUNT, 0, "%" PRIu64, v[i].samples);
-		share(r, v[i].samples, su->samples);
+		share(r, v[i].samples, sm->task_total);
 		if (threads)
 			set(r, C_DETAIL, EL_DIM, "pid %" PRId32, v[i].pid);
 	}
@@ -409,6 +450,7 @@ build(struct pane *p, struct sm *sm)
 	add_recording(p, sm);
 	add_events(p, sm);
 	add_hot(sm);
+	count_tasks(p, sm);
 	add_tasks(p, sm, false);
 	add_tasks(p, sm, true);
 	add_unres(sm);
@@ -649,6 +691,7 @@ sm_free(struct pane *p)
 	free(sm->rows);
 	free(sm->hot);
 	free(sm->unres);
+	free(sm->tsamples);
 	free(sm);
 }
 
