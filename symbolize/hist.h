@@ -119,6 +119,7 @@ enum hist_branch {
 
 struct offcpu;
 struct parallel;
+struct origins;
 
 struct hist_opts {
 	enum hist_key	 keys[HIST_MAX_KEYS];
@@ -524,6 +525,8 @@ const char *hist_file_name(const struct hist *h, uint32_t file);
 size_t hist_nfiles(const struct hist *h);
 /* The input (the key file's value) of the record at location loc. */
 uint32_t hist_file_of(const struct hist *h, uint64_t loc);
+/* The recording's inputs (core/origin.h), owned by h: what the key file's values index. */
+const struct origins *hist_origins(const struct hist *h);
 
 /* An off-CPU span's prev_state as the state key shows it ("S", "D", "R+", "S|D"). */
 void hist_state_text(uint32_t state, char *buf, size_t n);

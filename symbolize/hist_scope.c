@@ -245,6 +245,8 @@ count_one(struct hist *h, struct count_ctx *c, size_t pos, uint32_t r, uint64_t 
 	if (f != NULL && !filter_sample_ok(f, (c->has[ev] & 1) ? index_ent(session_index(h->s), pos)->time : 0,
 	    cpu >= 0, cpu >= 0 ? (uint32_t)cpu : 0))
 		return;
+	if (f != NULL && f->nflocs && !filter_loc_ok(f, ent_loc(index_ent(session_index(h->s), pos))))
+		return;
 	par = par_of(h, c, pos);
 	lat = h->o.parallel != NULL ? parallel_latency(period, par) : 0;
 	h->ev[ev].total_period += period;

@@ -3,7 +3,9 @@
 #
 # Against perfnav itself (always): top's rows (event, comm, dso, sym) on the
 # merged file are the sums of the inputs' rows; its file rows are each
-# input's totals; top, folded and export --merge give what they give on the
+# input's totals; top and folded with --files NAME (the input's path as
+# given, or its last component) give what they give on that input alone, and
+# an unknown name is refused; top, folded and export --merge give what they give on the
 # file perfnav merge writes; inputs of another sample format are refused,
 # naming the file, with no output left; an output that is an input is
 # refused and the input left whole; export --format perf of a merged file
@@ -71,6 +73,27 @@ for set in one two; do
 		ko "top --sort file on the merge of ${names[*]}"
 		head -20 "$tmp/diff"
 	fi
+	# --files: an input of the merged file is that input alone (rows and totals;
+	# top's header, the totals, of set one: a merged file shows no event group
+	# of one input), by the name the key file prints and by its last component
+	cmds=("top --tsv --no-children --sort comm,dso,sym" "top --tsv --children" "folded" "script")
+	[ "$set" = one ] && cmds+=("top --no-children")
+	for f in "${in[@]}"; do
+		for name in "$f" "${f##*/}"; do
+			for cmd in "${cmds[@]}"; do
+				# shellcheck disable=SC2086
+				"$bin" $cmd "${sym[@]}" "$f" > "$tmp/want" 2> /dev/null
+				# shellcheck disable=SC2086
+				"$bin" $cmd "${sym[@]}" --files "$name" "$tmp/$set.data" > "$tmp/got" 2> "$tmp/err"
+				if [ -s "$tmp/want" ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+					ok
+				else
+					ko "$cmd --files $name on the merge of ${names[*]}: not the input alone"
+					head -10 "$tmp/diff" "$tmp/err"
+				fi
+			done
+		done
+	done
 	# --merge: what the merged file gives
 	for cmd in "top --tsv --sort file,comm,dso,sym" "folded" "export --format folded"; do
 		# shellcheck disable=SC2086
@@ -105,6 +128,15 @@ if [ "$(grep -vc '^#' "$tmp/want")" -eq 2 ] && diff -u "$tmp/want" "$tmp/got" > 
 else
 	ko "export --format perf of a merged file: its file rows"
 	head -10 "$tmp/diff" "$tmp/want"
+fi
+
+# --files: an unknown input refused, the inputs named
+if "$bin" top "${sym[@]}" --files nosuch.data "$tmp/one.data" > /dev/null 2> "$tmp/err"; then
+	ko "top --files nosuch.data was not refused"
+elif grep -q "files nosuch.data: no input of that name (its inputs: $data/fp.data, $data/dir.data" "$tmp/err"; then
+	ok
+else
+	ko "top --files nosuch.data: $(cat "$tmp/err")"
 fi
 
 # refused: another sample_type under one name; nothing left behind
