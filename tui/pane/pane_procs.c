@@ -218,8 +218,8 @@ count_scope(struct pane *p, struct pr *pr)
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	const struct hist_filter *sf = p->sym != NULL ? p->sym->start : NULL;
 	int attr = symbols_scope_attr(p->sym);
-	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus || sc->nxf)) ||
-	    sf != NULL || attr >= 0;
+	bool on = (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus ||
+	    sc->by_file || sc->nxf)) || sf != NULL || attr >= 0;
 	bool by_hist = symbols_scope_hist(p->sym) != NULL;
 	uint32_t th = THREAD_NONE;
 	int32_t tid = INT32_MIN;
@@ -258,9 +258,10 @@ count_scope(struct pane *p, struct pr *pr)
 		}
 		w = session_ent_who(p->s, i);
 		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
-		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
+		if (sf != NULL && (!filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu) ||
+		    !filter_loc_ok(sf, ent_loc(e))))
 			continue;
-		if (sc != NULL && sc->ncpus && !scope_cpu_in(sc, w.cpu))
+		if (sc != NULL && ((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_loc_in(sc, ent_loc(e))))
 			continue;
 		pr->total += n;
 		/* a tid's lifetime holds until it exits */
@@ -330,6 +331,7 @@ count_offcpu(struct pane *p, struct pr *pr)
 		w = session_ent_who(p->s, pos);
 		in = e->time >= t0 && e->time <= t1 && (by_hist ? symbols_scope_has(p->sym, pos) :
 		    !((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, oc->v[k].tid) ||
+		    !scope_loc_in(sc, ent_loc(e)) || !filter_loc_ok(sf, ent_loc(e)) ||
 		    (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))));
 		/* on CPU from its last recorded switch-in to this switch-out; off CPU after */
 		if (in) {
