@@ -456,11 +456,12 @@ const struct hist_entry *hist_entry_get(const struct hist *h, uint32_t id);
  * (pid and tid need those keys in the hist; dso and node need dso / sym).
  */
 struct hist_select {
-	bool		 by_pid, by_tid, by_dso, by_node, by_comm;
+	bool		 by_pid, by_tid, by_dso, by_node, by_comm, by_file;
 	int32_t		 pid, tid;
 	uint32_t	 dso;		/* DSO id or DSO_NONE */
 	uint32_t	 node;		/* function node id */
 	uint32_t	 comm;		/* string id */
+	uint32_t	 file;		/* input (the key file's value; a hist with that key) */
 };
 
 /* Bits of hist_rows_merged()'s keep. */

@@ -392,7 +392,8 @@ hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_
 	if (sel != NULL && (((sel->by_pid || sel->by_tid) && !(h->ks.keymask & HIST_KEEP(HIST_KEY_TID))) ||
 	    (sel->by_comm && !(h->ks.keymask & HIST_KEEP(HIST_KEY_COMM))) ||
 	    (sel->by_dso && !(h->ks.keymask & HIST_KEEP(HIST_KEY_DSO))) ||
-	    (sel->by_node && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)))))
+	    (sel->by_node && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM))) ||
+	    (sel->by_file && !(h->ks.keymask & HIST_KEEP(HIST_KEY_FILE)))))
 		return -1;
 	zero_counts(h);
 	has = xcalloc(h->nev + 1, 1);

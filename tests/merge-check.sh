@@ -118,6 +118,33 @@ else
 	ko "export --format pprof: no file label in a merged recording, or one in a plain one"
 fi
 
+# export --format pprof --aggregate: a stack per thread and input, its file label the input's;
+# read by the real pprof where it is (lib.sh's find_pprof): each input's samples under its label
+"$bin" export --format pprof --aggregate "${sym[@]}" -o "$tmp/a.pb.gz" "$tmp/one.data" 2> /dev/null
+for f in "${one[@]}"; do
+	if gzip -dc "$tmp/a.pb.gz" | grep -aq "$data/$f"; then
+		ok
+	else
+		ko "export --format pprof --aggregate: no file label $data/$f"
+	fi
+done
+find_pprof
+if [ -z "$pprof" ]; then
+	echo "merge-check: pprof: skipped (no Go and pprof sources)"
+else
+	"$pprof" -tags -sample_index=samples "$tmp/a.pb.gz" 2> /dev/null |
+		awk '/^ file:/ { on = 1; next } /^ [a-z]+:/ { on = 0 } on && NF == 3 { print $3 "\t" $1 + 0 }' |
+		LC_ALL=C sort > "$tmp/got"
+	"$bin" top --tsv --no-children "${sym[@]}" --sort file "$tmp/one.data" 2> /dev/null |
+		awk -F'\t' '!/^#/ { print $4 "\t" $3 }' | LC_ALL=C sort > "$tmp/want"
+	if [ "$(wc -l < "$tmp/want")" -eq "${#one[@]}" ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "pprof -tags of export --aggregate: not each input's samples"
+		head -10 "$tmp/diff"
+	fi
+fi
+
 # export --format perf of a merged file keeps each input's rows of the scope (uncompressed)
 "$bin" export --format perf "${sym[@]}" --comms cpu,forkexec -o "$tmp/carved.data" "$tmp/one.data" 2> /dev/null
 "$bin" top --tsv --no-children "${sym[@]}" --sort file --comms cpu,forkexec "$tmp/one.data" 2> /dev/null |
