@@ -803,7 +803,8 @@ hot_func(struct pane *p)
 
 const struct pane_ops pane_hot_ops = {
 	.name = "hot",
-	.description = "the hot functions: perf report's table per event, call paths under each row",
+	.description = "the hot functions: perf report's table per event, call paths under each row "
+	    "(sorted by file, the inputs of a merged recording: Enter zooms into one)",
 	.keys = "} next-event\n" "{ prev-event\n" "s dsos\n" "% percent-limit\n" "b call-order\n" "p call-percent\n" "L latency-sort\n",
 	.title = "Hot functions",
 	.init = hot_init,
