@@ -55,10 +55,11 @@
  * Enter on a symbol lists its samples in the events pane; d / t zoom into
  * the row's DSO / thread, s lists DSOs, a annotates, each pushed on the
  * history stack.  In a table by keys with file (--sort file: the inputs of
- * a merged recording), Enter zooms the scope into the row's input.  A view's cursor may name a function rather than a row:
- * HOT_CURSOR_FUNC | comm << 32 | node (comm a hist string id, 0: any) puts
- * the cursor on that function's row (how the events pane opens a frame's
- * hot-functions entry).
+ * a merged recording), Enter zooms the scope into the row's input.  A
+ * view's cursor may name a function rather than a row: HOT_CURSOR_FUNC |
+ * comm << 32 | node (comm a hist string id, 0: any) puts the cursor on
+ * that function's row (how the events pane opens a frame's hot-functions
+ * entry).
  */
 
 /* ---- views ---- */
