@@ -118,7 +118,7 @@ annotate_collect_filter(struct annotation *a, const struct session *s, int attr,
 			continue;
 		if (attr >= 0 && ent_attr(ent) != ENT_ATTR_NONE && (int)ent_attr(ent) != attr)
 			continue;
-		if (want != NULL && !want(arg, i))
+		if ((want != NULL && !want(arg, i)) || !filter_loc_ok(flt, ent_loc(ent)))
 			continue;
 		if (session_rec(s, ent_loc(ent), &r) < 0 ||
 		    symbolizer_resolve_self(a->z, &r, &smp, &f) < 0)

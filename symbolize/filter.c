@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/origin.h"
 #include "symbolize/filter.h"
 #include "symbolize/symbolizer.h"
 
@@ -397,6 +398,69 @@ filter_parse_dsos(struct hist_filter *f, const char *s)
 	return parse_names(s, &f->dsos, &f->ndsos);
 }
 
+int
+filter_parse_files(struct hist_filter *f, const char *s)
+{
+	if (parse_names(s, &f->files, &f->nfiles) < 0)
+		return -1;
+	free(f->flocs);
+	f->flocs = NULL;
+	f->nflocs = 0;
+	return 0;
+}
+
+/* Does input name (as the key file prints it) answer to want: whole, or its last component? */
+static bool
+file_named(const char *name, const char *want)
+{
+	const char *base = strrchr(name, '/');
+
+	return strcmp(name, want) == 0 || (base != NULL && strcmp(base + 1, want) == 0);
+}
+
+int
+filter_place_files(struct hist_filter *f, const struct origins *o, const char **bad)
+{
+	size_t k = 0;
+
+	free(f->flocs);
+	f->flocs = NULL;
+	f->nflocs = 0;
+	if (f->nfiles == 0)
+		return 0;
+	for (size_t i = 0; i < f->nfiles; i++) {
+		size_t j = 0;
+
+		while (j < o->n && !file_named(o->v[j].name, f->files[i]))
+			j++;
+		if (j == o->n) {
+			*bad = f->files[i];
+			return -1;
+		}
+	}
+	f->flocs = xreallocarray(NULL, o->n, sizeof *f->flocs);
+	for (size_t j = 0; j < o->n; j++)
+		for (size_t i = 0; i < f->nfiles; i++)
+			if (file_named(o->v[j].name, f->files[i])) {
+				f->flocs[k].start = o->v[j].start;
+				f->flocs[k++].end = o->v[j].end;
+				break;
+			}
+	f->nflocs = k;
+	return 0;
+}
+
+bool
+filter_loc_ok(const struct hist_filter *f, uint64_t loc)
+{
+	if (f == NULL || f->nflocs == 0)
+		return true;
+	for (size_t i = 0; i < f->nflocs; i++)
+		if (loc >= f->flocs[i].start && loc < f->flocs[i].end)
+			return true;
+	return false;
+}
+
 /* Does name read whole as a hex number (perf's strtoul(.., 16), trailing blanks)? */
 static bool
 hex_addr(const char *name, uint64_t *ip)
@@ -448,7 +512,7 @@ filter_active(const struct hist_filter *f)
 {
 	return f != NULL &&
 	    (f->ntime || f->npids || f->ntids || f->ncomms || f->ncpus || f->ndsos || f->nsyms ||
-	    f->nsym_ips || f->npars);
+	    f->nsym_ips || f->npars || f->nfiles || f->nflocs);
 }
 
 bool
@@ -559,7 +623,10 @@ filter_equal(const struct hist_filter *a, const struct hist_filter *b)
 		return filter_active(a) == filter_active(b);
 	if (a->ntime != b->ntime || a->npids != b->npids || a->ntids != b->ntids ||
 	    a->ncomms != b->ncomms || a->ncpus != b->ncpus || a->ndsos != b->ndsos ||
-	    a->nsyms != b->nsyms || a->nsym_ips != b->nsym_ips || a->npars != b->npars)
+	    a->nsyms != b->nsyms || a->nsym_ips != b->nsym_ips || a->npars != b->npars ||
+	    a->nfiles != b->nfiles || a->nflocs != b->nflocs)
+		return false;
+	if (a->nflocs && memcmp(a->flocs, b->flocs, a->nflocs * sizeof *a->flocs))
 		return false;
 	if ((a->ntime && memcmp(a->time, b->time, a->ntime * sizeof *a->time)) ||
 	    (a->npids && memcmp(a->pids, b->pids, a->npids * sizeof *a->pids)) ||
@@ -569,7 +636,8 @@ filter_equal(const struct hist_filter *a, const struct hist_filter *b)
 	    (a->npars && memcmp(a->pars, b->pars, a->npars * sizeof *a->pars)))
 		return false;
 	return names_equal(a->comms, b->comms, a->ncomms) &&
-	    names_equal(a->dsos, b->dsos, a->ndsos) && names_equal(a->syms, b->syms, a->nsyms);
+	    names_equal(a->dsos, b->dsos, a->ndsos) && names_equal(a->syms, b->syms, a->nsyms) &&
+	    names_equal(a->files, b->files, a->nfiles);
 }
 
 static void *
@@ -613,6 +681,8 @@ filter_copy(struct hist_filter *dst, const struct hist_filter *src)
 	dst->comms = dup_names(src->comms, src->ncomms);
 	dst->dsos = dup_names(src->dsos, src->ndsos);
 	dst->syms = dup_names(src->syms, src->nsyms);
+	dst->files = dup_names(src->files, src->nfiles);
+	dst->flocs = dup_array(src->flocs, src->nflocs, sizeof *src->flocs);
 }
 
 void
@@ -630,6 +700,8 @@ filter_free(struct hist_filter *f)
 	free_names(f->comms, f->ncomms);
 	free_names(f->dsos, f->ndsos);
 	free_names(f->syms, f->nsyms);
+	free_names(f->files, f->nfiles);
+	free(f->flocs);
 	free(f->time);
 	free(f->pids);
 	free(f->tids);

@@ -5,7 +5,9 @@
  *
  * Two kinds of conditions, as in perf report 6.1:
  *  - time ranges and cpus leave a sample out altogether (perf skips it
- *    before counting: totals and percentages are of what is inside);
+ *    before counting: totals and percentages are of what is inside), and
+ *    so do the inputs of a merged recording (perfnav's --files: a sample
+ *    of another input is out, so an input's totals are its own);
  *  - pids, tids, comms, DSOs, symbols and parallelism levels (perf
  *    6.15's --parallelism, symbolize/parallel.h) leave a sample out of the rows
  *    only ("only consider symbols in these ..."): it still counts in its
@@ -45,9 +47,14 @@ struct hist_filter {
 	size_t			 nsym_ips;
 	uint64_t		*pars;		/* parallelism levels kept: a bitmap, */
 	size_t			 npars;		/* npars words (FILTER_PAR_WORDS); 0: all */
+	char			**files;	/* inputs of a merged recording (--files) */
+	size_t			 nfiles;
+	struct filter_range	*flocs;		/* their data bytes [start, end): */
+	size_t			 nflocs;	/* filter_place_files; 0: all */
 };
 
 struct frame;
+struct origins;
 struct symbolizer;
 
 /* Maximum cpu number filter_parse_cpus() accepts. */
@@ -84,6 +91,27 @@ int filter_parse_comms(struct hist_filter *f, const char *s);
  */
 int filter_parse_dsos(struct hist_filter *f, const char *s);
 int filter_parse_symbols(struct hist_filter *f, const char *s);
+
+/*
+ * Parse comma-separated input names (perfnav's --files: the inputs of a
+ * merged recording, core/origin.h) into f.  Returns 0, or -1 (f unchanged)
+ * for an empty name.  They choose nothing until placed (filter_place_files).
+ */
+int filter_parse_files(struct hist_filter *f, const char *s);
+
+/*
+ * Place f's input names on the recording's origins o: the data bytes of
+ * every origin whose name (as the sort key file prints it) or its last
+ * path component is one of them go into f->flocs.  Returns 0, or -1 with
+ * *bad the first name that no origin has (f->flocs then empty).
+ */
+int filter_place_files(struct hist_filter *f, const struct origins *o, const char **bad);
+
+/*
+ * Is the record at location loc (a file-mode offset) in f's inputs?  As
+ * --time and --cpu, a sample outside is out of the counts altogether.
+ */
+bool filter_loc_ok(const struct hist_filter *f, uint64_t loc);
 
 /*
  * Parse perf's --cpu list ("0-2,4") into f.  Returns 0, or -1 (f unchanged)

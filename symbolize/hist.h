@@ -119,6 +119,7 @@ enum hist_branch {
 
 struct offcpu;
 struct parallel;
+struct origins;
 
 struct hist_opts {
 	enum hist_key	 keys[HIST_MAX_KEYS];
@@ -455,11 +456,12 @@ const struct hist_entry *hist_entry_get(const struct hist *h, uint32_t id);
  * (pid and tid need those keys in the hist; dso and node need dso / sym).
  */
 struct hist_select {
-	bool		 by_pid, by_tid, by_dso, by_node, by_comm;
+	bool		 by_pid, by_tid, by_dso, by_node, by_comm, by_file;
 	int32_t		 pid, tid;
 	uint32_t	 dso;		/* DSO id or DSO_NONE */
 	uint32_t	 node;		/* function node id */
 	uint32_t	 comm;		/* string id */
+	uint32_t	 file;		/* input (the key file's value; a hist with that key) */
 };
 
 /* Bits of hist_rows_merged()'s keep. */
@@ -524,6 +526,8 @@ const char *hist_file_name(const struct hist *h, uint32_t file);
 size_t hist_nfiles(const struct hist *h);
 /* The input (the key file's value) of the record at location loc. */
 uint32_t hist_file_of(const struct hist *h, uint64_t loc);
+/* The recording's inputs (core/origin.h), owned by h: what the key file's values index. */
+const struct origins *hist_origins(const struct hist *h);
 
 /* An off-CPU span's prev_state as the state key shows it ("S", "D", "R+", "S|D"). */
 void hist_state_text(uint32_t state, char *buf, size_t n);

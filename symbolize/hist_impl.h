@@ -529,6 +529,8 @@ hist_sel_entry(const struct hist_entry *e, const struct hist_select *sel)
 		return false;
 	if (sel->by_comm && e->comm != sel->comm)
 		return false;
+	if (sel->by_file && e->file != sel->file)
+		return false;
 	return true;
 }
 

@@ -260,6 +260,8 @@ count_one(struct hist *h, struct count_ctx *c, size_t pos, uint32_t r, uint64_t 
 	if (f != NULL && !filter_sample_ok(f, (c->has[ev] & 1) ? index_ent(session_index(h->s), pos)->time : 0,
 	    cpu >= 0, cpu >= 0 ? (uint32_t)cpu : 0))
 		return;
+	if (f != NULL && f->nflocs && !filter_loc_ok(f, ent_loc(index_ent(session_index(h->s), pos))))
+		return;
 	par = par_of(h, c, pos);
 	lat = h->o.parallel != NULL ? parallel_latency(period, par) : 0;
 	h->ev[ev].total_period += period;
@@ -417,7 +419,8 @@ hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_
 	if (sel != NULL && (((sel->by_pid || sel->by_tid) && !(h->ks.keymask & HIST_KEEP(HIST_KEY_TID))) ||
 	    (sel->by_comm && !(h->ks.keymask & HIST_KEEP(HIST_KEY_COMM))) ||
 	    (sel->by_dso && !(h->ks.keymask & HIST_KEEP(HIST_KEY_DSO))) ||
-	    (sel->by_node && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM)))))
+	    (sel->by_node && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM))) ||
+	    (sel->by_file && !(h->ks.keymask & HIST_KEEP(HIST_KEY_FILE)))))
 		return -1;
 	zero_counts(h);
 	has = xcalloc(h->nev + 1, 1);

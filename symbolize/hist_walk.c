@@ -838,7 +838,7 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	if ((fl & OFFCPU_BPF) && !offcpu_bpf_sample(&smp))
 		return -1;
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
-	    smp.cpu))
+	    smp.cpu) || !filter_loc_ok(h->o.filter, r->loc))
 		return w->reads ? read_skip(s, &h->wk.rs, &smp) : 0;	/* as perf: values taken in */
 	/* not the whole struct: its arrays are filled as far as they are used */
 	memset(&ws.src, 0, sizeof ws.src);

@@ -1277,6 +1277,12 @@ hist_nfiles(const struct hist *h)
 	return h->org.n;
 }
 
+const struct origins *
+hist_origins(const struct hist *h)
+{
+	return &h->org;
+}
+
 uint32_t
 hist_file_of(const struct hist *h, uint64_t loc)
 {

@@ -111,15 +111,7 @@ fi
 # golang-github-google-pprof-dev; PPROF=/path/to/pprof takes a built one): flat% and cum% of
 # every function against perfnav top --children --sort sym's self and children, the samples
 # against top's count, and --aggregate's stacks against perfnav folded --period's.
-pprof=${PPROF:-}
-if [ -z "$pprof" ] && command -v go >/dev/null && [ -d /usr/share/gocode/src/github.com/google/pprof ]; then
-	if GOPATH=/usr/share/gocode GO111MODULE=off GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod \
-	    go build -o "$tmp/pprof" github.com/google/pprof >"$tmp/goerr" 2>&1; then
-		pprof=$tmp/pprof
-	else
-		ko "pprof: go build failed: $(head -3 "$tmp/goerr")"
-	fi
-fi
+find_pprof
 if [ -z "$pprof" ]; then
 	echo "export-check: pprof: skipped (no Go and pprof sources: apt-get install golang-go golang-github-google-pprof-dev)"
 else

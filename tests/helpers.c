@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -632,6 +633,37 @@ session_of_buf(const char *name, const void *p, size_t n)
 		abort();
 	}
 	return s;
+}
+
+struct session *
+merged_fixtures(const char *const *names, size_t n, void **bytes)
+{
+	struct merge_input in[8];
+	char paths[8][4096];
+	struct merge_result res;
+	struct perf_err err;
+	int fd = memfd_create("merged", 0);
+	uint8_t *p;
+
+	if (fd < 0 || n > 8)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s", test_data(names[i]));
+		in[i].s = session_of_path(paths[i]);
+		in[i].name = paths[i];
+	}
+	if (merge_write(in, n, fd, &res, &err) < 0) {
+		fprintf(stderr, "merge: %s\n", err.msg);
+		abort();
+	}
+	for (size_t i = 0; i < n; i++)
+		session_close((struct session *)in[i].s);
+	p = malloc(res.size ? res.size : 1);
+	if (p == NULL || pread(fd, p, res.size, 0) != (ssize_t)res.size)
+		abort();
+	close(fd);
+	*bytes = p;
+	return session_of_buf("merged", p, res.size);
 }
 
 struct session *

@@ -122,6 +122,13 @@ struct session *open_fixture(const char *name);
 struct session *session_of_buf(const char *name, const void *p, size_t n);
 struct session *session_of_path(const char *path);
 /*
+ * The perf-made fixtures names[0..n) (under tests/data) merged as perfnav
+ * merge merges them, each input named by its path (as test_data gives
+ * it), the merge opened from memory; *bytes holds the merged file (free
+ * it after session_close).  Aborts, failing the test, if they cannot be.
+ */
+struct session *merged_fixtures(const char *const *names, size_t n, void **bytes);
+/*
  * A ustar header for name of type ('0' file, '5' directory, '2' link...),
  * mode, size bytes (over 8 GiB in base 256) and link, its checksum set.
  */

@@ -3,7 +3,9 @@
 #
 # Against perfnav itself (always): top's rows (event, comm, dso, sym) on the
 # merged file are the sums of the inputs' rows; its file rows are each
-# input's totals; top, folded and export --merge give what they give on the
+# input's totals; top and folded with --files NAME (the input's path as
+# given, or its last component) give what they give on that input alone, and
+# an unknown name is refused; top, folded and export --merge give what they give on the
 # file perfnav merge writes; inputs of another sample format are refused,
 # naming the file, with no output left; an output that is an input is
 # refused and the input left whole; export --format perf of a merged file
@@ -71,6 +73,27 @@ for set in one two; do
 		ko "top --sort file on the merge of ${names[*]}"
 		head -20 "$tmp/diff"
 	fi
+	# --files: an input of the merged file is that input alone (rows and totals;
+	# top's header, the totals, of set one: a merged file shows no event group
+	# of one input), by the name the key file prints and by its last component
+	cmds=("top --tsv --no-children --sort comm,dso,sym" "top --tsv --children" "folded" "script")
+	[ "$set" = one ] && cmds+=("top --no-children")
+	for f in "${in[@]}"; do
+		for name in "$f" "${f##*/}"; do
+			for cmd in "${cmds[@]}"; do
+				# shellcheck disable=SC2086
+				"$bin" $cmd "${sym[@]}" "$f" > "$tmp/want" 2> /dev/null
+				# shellcheck disable=SC2086
+				"$bin" $cmd "${sym[@]}" --files "$name" "$tmp/$set.data" > "$tmp/got" 2> "$tmp/err"
+				if [ -s "$tmp/want" ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+					ok
+				else
+					ko "$cmd --files $name on the merge of ${names[*]}: not the input alone"
+					head -10 "$tmp/diff" "$tmp/err"
+				fi
+			done
+		done
+	done
 	# --merge: what the merged file gives
 	for cmd in "top --tsv --sort file,comm,dso,sym" "folded" "export --format folded"; do
 		# shellcheck disable=SC2086
@@ -95,6 +118,33 @@ else
 	ko "export --format pprof: no file label in a merged recording, or one in a plain one"
 fi
 
+# export --format pprof --aggregate: a stack per thread and input, its file label the input's;
+# read by the real pprof where it is (lib.sh's find_pprof): each input's samples under its label
+"$bin" export --format pprof --aggregate "${sym[@]}" -o "$tmp/a.pb.gz" "$tmp/one.data" 2> /dev/null
+for f in "${one[@]}"; do
+	if gzip -dc "$tmp/a.pb.gz" | grep -aq "$data/$f"; then
+		ok
+	else
+		ko "export --format pprof --aggregate: no file label $data/$f"
+	fi
+done
+find_pprof
+if [ -z "$pprof" ]; then
+	echo "merge-check: pprof: skipped (no Go and pprof sources)"
+else
+	"$pprof" -tags -sample_index=samples "$tmp/a.pb.gz" 2> /dev/null |
+		awk '/^ file:/ { on = 1; next } /^ [a-z]+:/ { on = 0 } on && NF == 3 { print $3 "\t" $1 + 0 }' |
+		LC_ALL=C sort > "$tmp/got"
+	"$bin" top --tsv --no-children "${sym[@]}" --sort file "$tmp/one.data" 2> /dev/null |
+		awk -F'\t' '!/^#/ { print $4 "\t" $3 }' | LC_ALL=C sort > "$tmp/want"
+	if [ "$(wc -l < "$tmp/want")" -eq "${#one[@]}" ] && diff -u "$tmp/want" "$tmp/got" > "$tmp/diff"; then
+		ok
+	else
+		ko "pprof -tags of export --aggregate: not each input's samples"
+		head -10 "$tmp/diff"
+	fi
+fi
+
 # export --format perf of a merged file keeps each input's rows of the scope (uncompressed)
 "$bin" export --format perf "${sym[@]}" --comms cpu,forkexec -o "$tmp/carved.data" "$tmp/one.data" 2> /dev/null
 "$bin" top --tsv --no-children "${sym[@]}" --sort file --comms cpu,forkexec "$tmp/one.data" 2> /dev/null |
@@ -105,6 +155,15 @@ if [ "$(grep -vc '^#' "$tmp/want")" -eq 2 ] && diff -u "$tmp/want" "$tmp/got" > 
 else
 	ko "export --format perf of a merged file: its file rows"
 	head -10 "$tmp/diff" "$tmp/want"
+fi
+
+# --files: an unknown input refused, the inputs named
+if "$bin" top "${sym[@]}" --files nosuch.data "$tmp/one.data" > /dev/null 2> "$tmp/err"; then
+	ko "top --files nosuch.data was not refused"
+elif grep -q "files nosuch.data: no input of that name (its inputs: $data/fp.data, $data/dir.data" "$tmp/err"; then
+	ok
+else
+	ko "top --files nosuch.data: $(cat "$tmp/err")"
 fi
 
 # refused: another sample_type under one name; nothing left behind

@@ -615,3 +615,42 @@ Test(filter, symbol_address_of_one_process)
 	symbolizer_free(z);
 	session_close(s);
 }
+
+/*
+ * --files: names placed on a recording's inputs (by the name the key file
+ * prints, or its last component), then a record's location in or out;
+ * an unknown name refused; copied and compared with the rest.
+ */
+Test(filter, files_placed_on_origins)
+{
+	struct origin v[3] = {
+		{ 0x100, 0x200, (char *)"runs/a.data" },
+		{ 0x200, 0x300, (char *)"runs/b.data" },
+		{ 0x300, 0x400, (char *)"/tmp/c.data" },
+	};
+	struct origins o = { v, 3 };
+	struct hist_filter f = { 0 }, g;
+	const char *bad = NULL;
+
+	cr_assert_eq(filter_parse_files(&f, "b.data,/tmp/c.data"), 0);
+	cr_assert(filter_active(&f));
+	cr_assert_eq(filter_place_files(&f, &o, &bad), 0);
+	cr_assert_eq(f.nflocs, 2);
+	cr_expect_not(filter_loc_ok(&f, 0x1ff), "a.data's");
+	cr_expect(filter_loc_ok(&f, 0x200));
+	cr_expect(filter_loc_ok(&f, 0x3ff));
+	cr_expect_not(filter_loc_ok(&f, 0x400), "past the last input");
+	cr_expect(filter_loc_ok(NULL, 0x1ff), "no filter: every record");
+	filter_copy(&g, &f);
+	cr_expect(filter_equal(&f, &g));
+	filter_free(&g);
+	cr_assert_eq(filter_parse_files(&f, "runs/a.data"), 0);
+	cr_expect_eq(f.nflocs, 0, "a new list: not placed yet");
+	cr_assert_eq(filter_place_files(&f, &o, &bad), 0);
+	cr_expect(filter_loc_ok(&f, 0x1ff) && !filter_loc_ok(&f, 0x200));
+	cr_assert_eq(filter_parse_files(&f, "a.data,nosuch.data"), 0);
+	cr_expect_eq(filter_place_files(&f, &o, &bad), -1);
+	cr_expect_str_eq(bad, "nosuch.data");
+	cr_expect_eq(filter_parse_files(&f, "a.data,,b.data"), -1, "an empty name");
+	filter_free(&f);
+}

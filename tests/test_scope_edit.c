@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "symbolize/filter.h"
 #include "symbolize/hist.h"
 #include "tests/tui_helpers.h"
 #include "tui/scope.h"
@@ -207,4 +208,61 @@ Test(scope_edit, title_in_step_order)
 	cr_expect(tm < dso && dso < th, "one step's words in the order typed: %s", t);
 	symbols_free(sy);
 	session_close(s);
+}
+
+/*
+ * A merged recording (perfnav merge): --files takes one of its inputs as a
+ * zoom, its samples alone; an unknown name is refused, the inputs named;
+ * the command line says --files, as the start option when the zoom has
+ * none.
+ */
+Test(scope_edit, files_of_a_merged_recording)
+{
+	const char *const in[] = { "fork.data", "fp.data" };
+	void *bytes;
+	struct session *m = merged_fixtures(in, 2, &bytes), *alone;
+	struct symbols *sy = resolved(m);
+	struct scope_edit_ctx cx = { m, sy->h, sy->z, false };
+	struct scope_cmd c = { .sub = "top", .file = "m.data" };
+	struct scope *sc = &sy->scope;
+	struct hist_filter f = { 0 };
+	char msg[300], cmd[1024], want[1024], z[200];
+	uint64_t whole = hist_event(sy->h, 0)->nsamples;
+	struct symbols *sa;
+
+	cr_expect_eq(scope_edit(sc, &cx, "--files nosuch.data", msg, sizeof msg), -1);
+	cr_expect_not_null(strstr(msg, "--files nosuch.data: no input of that name (its inputs: "),
+	    "said: %s", msg);
+	cr_expect_not_null(strstr(msg, test_data("fp.data")), "the inputs named: %s", msg);
+	cr_expect_eq(scope_edit(sc, &cx, "--files fork.data,fp.data", msg, sizeof msg), -1);
+	cr_expect_not_null(strstr(msg, "one input at a time"), "said: %s", msg);
+	cr_expect_eq(scope_depth(sc), 0, "nothing applied");
+
+	cr_assert_eq(scope_edit(sc, &cx, "--files fp.data", msg, sizeof msg), 0, "%s", msg);
+	cr_assert(scope_zoomed(sc, SZ_FILE));
+	cr_expect_str_eq(scope_file_name(sc), test_data("fp.data"));
+	cr_expect_not_null(strstr(scope_zoom_text(sc, z, sizeof z), "file "), "%s", z);
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	alone = session_of_path(test_data("fp.data"));
+	sa = resolved(alone);
+	cr_expect_eq(hist_event(sy->h, 0)->nsamples, hist_event(sa->h, 0)->nsamples,
+	    "fp.data's samples alone");
+	cr_expect_lt(hist_event(sy->h, 0)->nsamples, whole);
+	symbols_free(sa);
+	session_close(alone);
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	snprintf(want, sizeof want, "perfnav top --files %s m.data", test_data("fp.data"));
+	cr_expect_str_eq(cmd, want);
+	cr_expect_eq(scope_edit(sc, &cx, "--files fp.data", msg, sizeof msg), 1, "the same: no step");
+
+	/* the start options' --files, said as given when the zoom has none */
+	cr_assert(scope_undo(sc));
+	cr_assert_eq(filter_parse_files(&f, "fork.data,fp.data"), 0);
+	c.start = &f;
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav top --files fork.data,fp.data m.data");
+	filter_free(&f);
+	symbols_free(sy);
+	session_close(m);
+	free(bytes);
 }

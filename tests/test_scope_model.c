@@ -1,13 +1,13 @@
 /*
  * A model test of the browser's one scope (tui/scope.h): random sequences
- * (a fixed seed) of zooms (process, thread, DSO, symbol, cpu), time
- * steps, call-path transforms, event switches, undos (Esc) and pane
+ * (a fixed seed) of zooms (process, thread, DSO, symbol, cpu, and the
+ * input of a merged recording), time steps, call-path transforms, event switches, undos (Esc) and pane
  * switches, played on every multi-thread fixture.  After each step every
  * analysis pane (hot functions, top-down, bottom-up, processes, the events
  * list) must show
  * exactly what the same panes show over a fresh hist built with the
  * equivalent start options (--tid, --pid, --dsos, --symbols, --cpu,
- * --time, the same transforms), and the event's totals must be the same.
+ * --files, --time, the same transforms), and the event's totals must be the same.
  */
 #include "config.h"
 
@@ -248,8 +248,15 @@ equivalent_filter(const struct model *m, struct hist_filter *f, struct filter_ra
 {
 	const struct scope *sc = &m->sy->scope;
 	const struct hist_select *z = &sc->sel;
+	const char *bad;
 
 	memset(f, 0, sizeof *f);
+	if (sc->by_file) {	/* f->flocs its own (free it) */
+		names[2] = (char *)scope_file_name(sc);
+		f->files = &names[2];
+		f->nfiles = 1;
+		cr_assert_eq(filter_place_files(f, sc->org, &bad), 0);
+	}
 	if (scope_time_range(sc, &tr->start, &tr->end)) {
 		f->time = tr;
 		f->ntime = 1;
@@ -291,7 +298,7 @@ check(struct model *m, const char *what)
 	struct hist_filter f;
 	struct filter_range tr;
 	uint32_t cpus[SCOPE_CPU_MAX];
-	char *names[2];
+	char *names[3];
 	struct symbols *fresh;
 	const char *evname;
 	int fev;
@@ -356,6 +363,7 @@ check(struct model *m, const char *what)
 		pane_destroy(&q);
 	}
 	symbols_free(fresh);
+	free(f.flocs);
 	m->checks++;
 }
 
@@ -365,7 +373,8 @@ step(struct model *m, char *what, size_t n)
 {
 	struct scope *sc = &m->sy->scope;
 	uint64_t a, b;
-	uint32_t r = rnd(m, 10);
+	/* a merged recording: an eleventh kind of step, the file zoom */
+	uint32_t r = rnd(m, m->sy->org.n > 1 ? 11 : 10);
 	char label[48];
 
 	switch (r) {
@@ -429,6 +438,11 @@ step(struct model *m, char *what, size_t n)
 	case 8:
 		snprintf(what, n, "undo (%s)", scope_undo(sc) ? "a step" : "none");
 		break;
+	case 10:
+		a = rnd(m, (uint32_t)m->sy->org.n);
+		scope_zoom(sc, SZ_FILE, 0, 0, (uint32_t)a, "file");
+		snprintf(what, n, "zoom file %s", m->sy->org.v[a].name);
+		break;
 	default: {
 		int k = (int)rnd(m, M_N);
 		struct nav_view v;
@@ -442,13 +456,13 @@ step(struct model *m, char *what, size_t n)
 }
 
 static void
-play(const char *fixture, unsigned seqs, unsigned len)
+play_session(struct session *s, const char *fixture, unsigned seqs, unsigned len)
 {
 	struct model m;
 	char what[128], trail[2048];
 
 	memset(&m, 0, sizeof m);
-	m.s = open_fixture(fixture);
+	m.s = s;
 	m.sy = model_symbols(m.s, NULL);
 	symbols_run(m.sy);
 	candidates(&m);
@@ -486,6 +500,12 @@ play(const char *fixture, unsigned seqs, unsigned len)
 }
 
 /* Every multi-thread fixture, and one of two events (its switches). */
+static void
+play(const char *fixture, unsigned seqs, unsigned len)
+{
+	play_session(open_fixture(fixture), fixture, seqs, len);
+}
+
 Test(scope_model, fork, .timeout = 600)
 {
 	play("fork.data", 100, 10);
@@ -520,4 +540,14 @@ Test(scope_model, offcpu, .timeout = 600)
 Test(scope_model, two_events, .timeout = 600)
 {
 	play("multi.data", 100, 10);
+}
+
+/* a merged recording (perfnav merge): the file zoom among the steps */
+Test(scope_model, merged, .timeout = 600)
+{
+	const char *const in[] = { "fork.data", "fp.data", "diff-a.data" };
+	void *bytes;
+
+	play_session(merged_fixtures(in, 3, &bytes), "fork.data+fp.data+diff-a.data", 100, 10);
+	free(bytes);
 }

@@ -3,7 +3,7 @@
 # fixed size on the project's fixtures, send keys, and assert what a user
 # sees in capture-pane: the title, the hot functions (the hottest symbol on
 # the first screen once symbols are resolved, call paths, the samples of a
-# symbol, zooms, } and { between events, Tab between panes), the event list, a process's threads
+# symbol, zooms (by file of a merged recording too), } and { between events, Tab between panes), the event list, a process's threads
 # and their hot functions after drilling in, the first bytes of a record in
 # its hex view (a directory-mode record's data.N file), the events filter's
 # unknown keys and r on its time order, the header's hostname, the help
@@ -1045,6 +1045,22 @@ keys q
 keys Escape
 wait_for "^Children +Self +Samples Command +Shared Object +Symbol" "sort keys: Esc: the default keys again"
 finish "sort keys"
+
+# ---- a merged recording: Enter on an input of --sort file zooms into it, every pane its samples ----
+(cd "$data" && "$bin" merge -o "$tmp/m.data" fp.data fork.data 2>/dev/null)
+start "'$bin' --sort file --buildid-dir '$data/buildid' '$tmp/m.data'"
+wait_for "symbols in [0-9.]+ s" "zoom by file: symbols resolved"
+wait_for "^ +50\.68% +50\.68% +186 fp\.data *$" "zoom by file: a row per input"
+keys Enter
+wait_for "perfnav  m\.data \[file fp\.data \| sort file\]" "zoom by file: Enter zooms into the input, the title names it"
+wait_for "^ +100\.00% +100\.00% +186 fp\.data *$" "zoom by file: its samples are the totals (top --files fp.data)"
+keys 6
+wait_for "^ +98\.92% +0\.00% +184 libc\.so\.6 +. __libc_start_call_main" "zoom by file: the top-down tree is fp.data's alone"
+keys 1
+keys Escape
+wait_for "undone: file fp\.data" "zoom by file: Esc undoes it"
+wait_for "^ +49\.32% +49\.32% +181 fork\.data *$" "zoom by file: every input again"
+finish "zoom by file"
 
 # ---- diff mode: d zooms both recordings into a DSO (by its name); y gives perfnav diff ----
 start "'$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/diff-a.data' '$data/diff-b.data'"

@@ -225,6 +225,9 @@ loop(struct app *a)
 			last_draw = now();
 			dirty = false;
 		}
+		/* the draw may have started a table's build (the hot pane asks for its keys'
+		 * table when it draws): wait for it too, or its rows show at the next key */
+		working = working || (a->sym != NULL && symbols_tables_busy(a->sym));
 		timeout(!working ? -1 : 50);
 		r = get_wch(&wc);
 		if (r == ERR)

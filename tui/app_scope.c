@@ -32,7 +32,7 @@ app_scope_edit_start(struct app *a)
 	}
 	a->in = IN_SCOPE;
 	a->in_buf[0] = '\0';
-	app_msg(a, EL_MESSAGE, "--time 10%%-20%% --tid N --pid N --comms C --cpu L --dsos D "
+	app_msg(a, EL_MESSAGE, "--time 10%%-20%% --tid N --pid N --comms C --cpu L --dsos D --files F "
 	    "--symbols S -e EV --sort K -g ORDER; Enter applies");
 }
 

@@ -110,7 +110,7 @@
 	X(EDIT_SOURCE, "edit-source", "annotate: the selected line's source file in $EDITOR (default vi), at that line") \
 	X(ANNOT_MODE, "annotate-mode", "annotate: cycle source and instructions, source lines only (samples summed per line), instructions only") \
 	X(EVENTS_SCOPE, "events-scope", "events: only the records in the scope (time steps, zoom, start options), or every record") \
-	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols -e --sort -g): one step, Esc undoes it") \
+	X(SCOPE_EDIT, "scope-edit", "type the scope as the start options' words (--time 10%-20% --tid N --pid --comms --cpu --dsos --symbols --files -e --sort -g): one step, Esc undoes it") \
 	X(SCOPE_COMMAND, "scope-command", "the perfnav top (folded, tree) command line that prints the current view's numbers, and the perfnav export line of its scope") \
 	X(EXPORT, "export", "write the view to a file: .txt the rows as shown (every row, texts whole), .svg the flame graph, .pb.gz pprof, .json speedscope, .folded, .data a carved perf.data of the scope")
 

@@ -45,6 +45,7 @@ same_counts(const struct scope *a, const struct scope *b)
 {
 	return a->zoomed == b->zoomed && memcmp(&a->sel, &b->sel, sizeof a->sel) == 0 &&
 	    a->ncpus == b->ncpus && memcmp(a->cpus, b->cpus, a->ncpus * sizeof *a->cpus) == 0 &&
+	    a->by_file == b->by_file && (!a->by_file || a->file == b->file) &&
 	    a->ntr == b->ntr && memcmp(a->tr, b->tr, a->ntr * sizeof *a->tr) == 0;
 }
 
@@ -119,6 +120,8 @@ scope_zoomed(const struct scope *sc, enum scope_zoom_kind kind)
 		return sc->zoomed && z->by_node;
 	case SZ_CPU:
 		return sc->ncpus > 0;
+	case SZ_FILE:
+		return sc->by_file;
 	default:
 		return false;
 	}
@@ -137,6 +140,25 @@ cpu_add(struct scope *sc, uint32_t cpu)
 	memmove(&sc->cpus[i + 1], &sc->cpus[i], (sc->ncpus - i) * sizeof *sc->cpus);
 	sc->cpus[i] = cpu;
 	sc->ncpus++;
+	return true;
+}
+
+/* The input of a merged recording as a zoom: as the cpus, it takes samples out of the totals. */
+static bool
+zoom_file(struct scope *sc, uint32_t file, const char *label)
+{
+	if (sc->org == NULL || file >= sc->org->n)
+		return false;
+	/* another origin of the same name takes the same samples */
+	if (sc->by_file && strcmp(sc->org->v[sc->file].name, sc->org->v[file].name) == 0)
+		return false;
+	sc->by_file = true;
+	sc->file = file;
+	snprintf(sc->zlabel[SZ_FILE], sizeof sc->zlabel[SZ_FILE], "%s", label);
+	snprintf(sc->what, sizeof sc->what, "%s", label);
+	sc->zseq[SZ_FILE] = ++sc->seq;
+	sc->time_pending = true;
+	sc->gen++;
 	return true;
 }
 
@@ -160,6 +182,8 @@ scope_zoom_set(struct scope *sc, enum scope_zoom_kind kind, int32_t pid, int32_t
 		sc->gen++;
 		return true;
 	}
+	if (kind == SZ_FILE)
+		return zoom_file(sc, id, label);
 	switch (kind) {
 	case SZ_TID:
 		z.by_tid = z.by_pid = true;
@@ -230,6 +254,41 @@ scope_cpu_in(const struct scope *sc, int32_t cpu)
 	return false;
 }
 
+/* Does origin i's name answer to name, as --files takes it (filter_place_files)? */
+static bool
+origin_named(const struct origins *o, uint32_t i, const char *name)
+{
+	const char *base = strrchr(o->v[i].name, '/');
+
+	return strcmp(o->v[i].name, name) == 0 || (base != NULL && strcmp(base + 1, name) == 0);
+}
+
+bool
+scope_loc_in(const struct scope *sc, uint64_t loc)
+{
+	uint32_t i;
+
+	if (!sc->by_file || sc->org == NULL)
+		return true;
+	i = origins_find(sc->org, loc);
+	return i < sc->org->n && strcmp(sc->org->v[i].name, sc->org->v[sc->file].name) == 0;
+}
+
+const char *
+scope_file_name(const struct scope *sc)
+{
+	return sc->by_file && sc->org != NULL && sc->file < sc->org->n ? sc->org->v[sc->file].name : "";
+}
+
+uint32_t
+scope_file_find(const struct scope *sc, const char *name)
+{
+	for (uint32_t i = 0; sc->org != NULL && i < sc->org->n; i++)
+		if (origin_named(sc->org, i, name))
+			return i;
+	return UINT32_MAX;
+}
+
 bool
 scope_task_in(const struct scope *sc, int32_t pid, int32_t tid)
 {
@@ -240,7 +299,8 @@ scope_task_in(const struct scope *sc, int32_t pid, int32_t tid)
 const char *
 scope_zoom_text(const struct scope *sc, char *buf, size_t n)
 {
-	static const enum scope_zoom_kind order[] = { SZ_PID, SZ_TID, SZ_COMM, SZ_CPU, SZ_DSO, SZ_SYM };
+	static const enum scope_zoom_kind order[] = { SZ_FILE, SZ_PID, SZ_TID, SZ_COMM, SZ_CPU, SZ_DSO,
+		SZ_SYM };
 	size_t o = 0;
 
 	if (n == 0)
@@ -497,6 +557,45 @@ filter_cpus(const struct scope *sc, const struct hist_filter *start, struct hist
 		out->cpus[out->ncpus++] = UINT32_MAX;
 }
 
+/*
+ * out's input ranges: those of the file zoom's name (every origin of it)
+ * that start takes too, else start's; its own copy.
+ */
+static void
+filter_files(const struct scope *sc, const struct hist_filter *start, struct hist_filter *out)
+{
+	size_t ns = start != NULL ? start->nflocs : 0;
+
+	out->flocs = NULL;
+	out->nflocs = 0;
+	if (!sc->by_file || sc->org == NULL) {
+		if (ns == 0)
+			return;
+		out->flocs = xcalloc(ns, sizeof *out->flocs);
+		memcpy(out->flocs, start->flocs, ns * sizeof *out->flocs);
+		out->nflocs = ns;
+		return;
+	}
+	out->flocs = xcalloc(sc->org->n + 1, sizeof *out->flocs);
+	for (size_t i = 0; i < sc->org->n; i++) {
+		const struct origin *g = &sc->org->v[i];
+		bool in = ns == 0;
+
+		if (strcmp(g->name, sc->org->v[sc->file].name) != 0)
+			continue;
+		for (size_t j = 0; j < ns && !in; j++)
+			in = start->flocs[j].start == g->start && start->flocs[j].end == g->end;
+		if (in) {
+			out->flocs[out->nflocs].start = g->start;
+			out->flocs[out->nflocs++].end = g->end;
+		}
+	}
+	if (out->nflocs == 0) {	/* no input left: bytes no record is at */
+		out->flocs[0].start = out->flocs[0].end = UINT64_MAX;
+		out->nflocs = 1;
+	}
+}
+
 /* A copy of n ids, or of the one id when by (the zoom's in place of start's list). */
 static int32_t *
 ids_copy(const int32_t *v, size_t *n, bool by, int32_t id)
@@ -527,6 +626,7 @@ scope_filter(const struct scope *sc, const struct hist_filter *start, struct his
 	out->time = NULL;
 	out->ntime = 0;
 	filter_cpus(sc, start, out);
+	filter_files(sc, start, out);
 	/* the zoom's process and thread in place of start's lists; every list out's own */
 	out->pids = ids_copy(out->pids, &out->npids, scope_zoomed(sc, SZ_PID), sc->sel.pid);
 	out->tids = ids_copy(out->tids, &out->ntids, scope_zoomed(sc, SZ_TID), sc->sel.tid);
@@ -576,6 +676,8 @@ scope_filter_named(const struct scope *sc, const struct hist_filter *start, stru
 		scope_filter_free(&tmp);
 	if (scope_zoomed(sc, SZ_COMM))
 		filter_set_name(&out->comms, &out->ncomms, hist_str(h, sc->sel.comm));
+	if (scope_zoomed(sc, SZ_FILE))
+		filter_set_name(&out->files, &out->nfiles, scope_file_name(sc));
 	if (scope_zoomed(sc, SZ_DSO))
 		filter_set_name(&out->dsos, &out->ndsos, sc->sel.dso == DSO_NONE ? "[unknown]" :
 		    symbolizer_dso_short(z, sc->sel.dso));
@@ -595,6 +697,7 @@ scope_filter_free(struct hist_filter *out)
 {
 	free(out->time);
 	free(out->cpus);
+	free(out->flocs);
 	free(out->pids);
 	free(out->tids);
 	memset(out, 0, sizeof *out);

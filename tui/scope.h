@@ -4,7 +4,9 @@
  * timeline, the flame scope, the processes' counts, the events list's
  * scope filter, annotate): the event, the zoom (a process, thread, command,
  * DSO or symbol: the samples whose own entry, the one of their own
- * address, a struct hist_select takes; and cpus), the time steps and the
+ * address, a struct hist_select takes; and cpus and the input of a merged
+ * recording, which leave other samples out of the totals too, as --cpu and
+ * --files do), the time steps and the
  * call-path transforms (symbolize/cpath.h) in the order they were
  * applied, over the start options' samples.  The app owns one, in struct
  * symbols (p->sym->scope); every change bumps gen, and every pane that
@@ -41,6 +43,7 @@ enum scope_zoom_kind {
 	SZ_DSO,		/* a DSO: id */
 	SZ_SYM,		/* a symbol: id, a function node */
 	SZ_CPU,		/* a cpu: id */
+	SZ_FILE,	/* an input of a merged recording: id, an origin (core/origin.h) */
 	SZ_N
 };
 
@@ -76,6 +79,15 @@ struct scope {
 	uint32_t		 xseq[SCOPE_XF_MAX];
 	uint32_t		 cpus[SCOPE_CPU_MAX];	/* the cpu zoom, sorted */
 	size_t			 ncpus;
+	/*
+	 * The file zoom: the samples of the inputs named as origin file is
+	 * (every origin of that name, as --files takes it), when by_file.
+	 * org: the recording's inputs, borrowed (the app's symbols own them);
+	 * NULL: no file zoom can be made.
+	 */
+	bool			 by_file;
+	uint32_t		 file;
+	const struct origins	*org;
 	struct cpath_xform	 xf[SCOPE_XF_MAX];
 	size_t			 nxf;
 	unsigned		 gen;		/* bumped on every change */
@@ -160,6 +172,16 @@ bool scope_zoomed(const struct scope *sc, enum scope_zoom_kind kind);
 const struct hist_select *scope_sel(const struct scope *sc);
 /* Does a sample on cpu (-1: none recorded) pass the cpu zoom? */
 bool scope_cpu_in(const struct scope *sc, int32_t cpu);
+/* Does the record at location loc (a file-mode offset) pass the file zoom? */
+bool scope_loc_in(const struct scope *sc, uint64_t loc);
+/* The name of the file zoom's input ("" when there is none). */
+const char *scope_file_name(const struct scope *sc);
+/*
+ * The origin of the input named name (as --files takes it: the name the
+ * key file prints, or its last path component) among sc->org, or
+ * UINT32_MAX when none has it.
+ */
+uint32_t scope_file_find(const struct scope *sc, const char *name);
 /* Does a sample of pid, tid pass the zoom's process and thread? */
 bool scope_task_in(const struct scope *sc, int32_t pid, int32_t tid);
 /* The zoom as the title shows it: "thread 123 make > dso libc.so.6 > cpu 0,1"; "" if none. */
@@ -243,9 +265,9 @@ const char *scope_time_text(const struct scope *sc, char *buf, size_t n);
  * The samples the scope takes, as a filter for what walks samples itself
  * (annotate): start's conditions (the start options, may be NULL) with
  * their time ranges cut to the time steps, their cpus to the zoom's, and
- * the zoom's process and thread in place of theirs.  out's time ranges,
- * cpus, pids and tids are its own (scope_filter_free), the rest borrowed
- * from start.  Returns out, or NULL when nothing restricts.
+ * the zoom's process, thread and input (flocs) in place of theirs.  out's
+ * time ranges, cpus, pids, tids and flocs are its own (scope_filter_free),
+ * the rest borrowed from start.  Returns out, or NULL when nothing restricts.
  */
 const struct hist_filter *scope_filter(const struct scope *sc, const struct hist_filter *start,
     struct hist_filter *out);

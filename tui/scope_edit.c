@@ -35,6 +35,7 @@ enum se_opt {
 	SE_CPU,
 	SE_DSOS,
 	SE_SYMBOLS,
+	SE_FILES,
 	SE_EVENT,
 	SE_SORT,
 	SE_CALLGRAPH,
@@ -53,6 +54,7 @@ static const struct {
 	[SE_CPU] = { "cpu", 'C', FILTER_OPT_CPU },
 	[SE_DSOS] = { "dsos", 'd', FILTER_OPT_DSOS },
 	[SE_SYMBOLS] = { "symbols", 'S', FILTER_OPT_SYMBOLS },
+	[SE_FILES] = { "files", 0, FILTER_OPT_FILES },
 	[SE_EVENT] = { "event", 'e', 0 },
 	[SE_SORT] = { "sort", 's', 0 },
 	[SE_CALLGRAPH] = { "call-graph", 'g', 0 },
@@ -242,6 +244,35 @@ take_name(struct scope *t, const struct scope_edit_ctx *cx, int o, const struct 
 	return 0;
 }
 
+/* --files: one input of a merged recording, a zoom of t. */
+static int
+take_file(struct scope *t, const struct hist_filter *f, char *msg, size_t n)
+{
+	uint32_t id;
+	char label[64];
+	size_t k;
+
+	if (f->nfiles != 1) {
+		snprintf(msg, n, "--files: one input at a time in the browser (perfnav top takes a list)");
+		return -1;
+	}
+	id = scope_file_find(t, f->files[0]);
+	if (id == UINT32_MAX) {
+		k = (size_t)snprintf(msg, n, "--files %s: no input of that name (its inputs:",
+		    TEXT_CLIP(f->files[0], 40));
+		for (size_t i = 0; t->org != NULL && i < t->org->n && k + 1 < n; i++)
+			k += (size_t)snprintf(msg + k, n - k, "%s %s", i ? "," : "",
+			    TEXT_CLIP(t->org->v[i].name, 60));
+		if (k + 1 < n)
+			snprintf(msg + k, n - k, ")");
+		return -1;
+	}
+	snprintf(label, sizeof label, "file %s", text_clip_middle((char[TEXT_CLIP_MAX]){ 0 },
+	    TEXT_CLIP_MAX, t->org->v[id].name, 40));
+	scope_zoom_set(t, SZ_FILE, 0, 0, id, label);
+	return 0;
+}
+
 int
 scope_parse_sort(const char *v, struct scope_sort *out, char *msg, size_t n)
 {
@@ -345,6 +376,9 @@ take(struct scope *t, const struct scope_edit_ctx *cx, int o, const char *v, cha
 	case SE_SYMBOLS:
 		rc = take_name(t, cx, o, &fo.f, msg, n);
 		break;
+	case SE_FILES:
+		rc = take_file(t, &fo.f, msg, n);
+		break;
 	case SE_CPU:
 		/* as perfnav top (and perf report -C): no cpu recorded, nothing to choose */
 		if (cx->s != NULL && !records_cpu(cx->s)) {
@@ -409,7 +443,7 @@ scope_edit(struct scope *sc, const struct scope_edit_ctx *cx, const char *line, 
 
 		if (o < 0) {
 			snprintf(msg, n, "'%s': not an option the scope takes (--time --pid --tid "
-			    "--comms --cpu --dsos --symbols -e --sort -g)", words[i]);
+			    "--comms --cpu --dsos --symbols --files -e --sort -g)", words[i]);
 			return -1;
 		}
 		if (eq && words[i][1] == '-')
@@ -534,11 +568,18 @@ put_start(char *buf, size_t n, size_t o, const struct scope *sc, const struct hi
 			    f->sym_ips[i]);
 		o = put_opt(buf, n, o, "--symbols", v);
 	}
+	if (f->nfiles && !scope_zoomed(sc, SZ_FILE)) {
+		LIST(f->nfiles, "%s", f->files[i]);
+		o = put_opt(buf, n, o, "--files", v);
+	}
 #undef LIST
 	return o;
 }
 
-/* The zoom's options: --pid, --tid, --comms, --cpu (cut to the start's), --dsos, --symbols. */
+/*
+ * The zoom's options: --files, --pid, --tid, --comms, --cpu (cut to the
+ * start's), --dsos, --symbols.
+ */
 static size_t
 put_zoom(char *buf, size_t n, size_t o, const struct scope *sc, const struct scope_edit_ctx *cx,
     const struct hist_filter *start)
@@ -546,6 +587,8 @@ put_zoom(char *buf, size_t n, size_t o, const struct scope *sc, const struct sco
 	const struct hist_select *z = &sc->sel;
 	char v[512];
 
+	if (scope_zoomed(sc, SZ_FILE))
+		o = put_opt(buf, n, o, "--files", scope_file_name(sc));
 	if (scope_zoomed(sc, SZ_PID) && !scope_zoomed(sc, SZ_TID)) {	/* a thread names its process */
 		snprintf(v, sizeof v, "%" PRId32, z->pid);
 		o = put_opt(buf, n, o, "--pid", v);

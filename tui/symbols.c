@@ -169,6 +169,8 @@ symbols_new(const struct session *s, const struct sym_opts *so, const struct his
 	sy->z = symbolizer_new(s, &sy->so);
 	sy->scope.hl_func = CPATH_NONE;
 	sy->scope.hot_callers = -1;
+	origins_load(s, &sy->org, &(struct perf_err){ 0 });	/* damage: the key file says it */
+	sy->scope.org = &sy->org;
 	sy->callchains = attr_table_has_callchains(session_attrs(s));
 	sy->children = sy->callchains;
 	sy->start = f != NULL && filter_active(f) ? f : NULL;
@@ -232,6 +234,7 @@ symbols_free(struct symbols *sy)
 	symbolizer_free(sy->z);
 	offcpu_free(&sy->oc);
 	parallel_free(&sy->par);
+	origins_free(&sy->org);
 	free(sy);
 }
 
@@ -292,8 +295,9 @@ symbols_apply_scope(struct symbols *sy)
 {
 	struct scope *sc = &sy->scope;
 	struct filter_range r;
-	struct hist_filter f = { 0 };
+	struct hist_filter f = { 0 }, ff;
 	const struct hist_select *sel = sc->zoomed ? &sc->sel : NULL;
+	int rc;
 
 	if (!sc->time_pending || !sy->done)
 		return 0;
@@ -305,14 +309,20 @@ symbols_apply_scope(struct symbols *sy)
 	}
 	f.cpus = sc->cpus;
 	f.ncpus = sc->ncpus;
+	scope_filter(sc, NULL, &ff);	/* the file zoom's input ranges */
+	f.flocs = ff.flocs;
+	f.nflocs = ff.nflocs;
 	sc->recounted = false;
-	if (hist_rescope_sel(sy->h, filter_active(&f) ? &f : NULL, sel) == 0) {
+	rc = hist_rescope_sel(sy->h, filter_active(&f) ? &f : NULL, sel);
+	scope_filter_free(&ff);
+	if (rc == 0) {
 		sc->recounted = sel != NULL;
-	} else if (f.ntime || f.ncpus) {
-		/* no recount: the time steps and cpus cannot be, the zoom is selected by panes */
+	} else if (f.ntime || f.ncpus || f.nflocs) {
+		/* no recount: the time steps, cpus and input cannot be, the zoom is selected by panes */
 		sc->ntr = 0;
 		sc->ncpus = 0;
-		sc->zlabel[SZ_CPU][0] = '\0';
+		sc->by_file = false;
+		sc->zlabel[SZ_CPU][0] = sc->zlabel[SZ_FILE][0] = '\0';
 		hist_rescope(sy->h, NULL);
 		sc->gen++;
 		sy->gen++;
@@ -837,7 +847,7 @@ symbols_pair_scope(struct symbols *sy)
 		z.by_dso = true;
 		z.dso = UINT32_MAX - 1;
 	}
-	whole = whole && sc->ntr == 0;
+	whole = whole && sc->ntr == 0 && !sc->by_file;	/* inputs: the other's are its own */
 	oc->ev = ev < 0 ? oc->ev : (size_t)ev;
 	oc->zoomed = z.by_dso || z.by_node || z.by_comm;
 	oc->sel = z;
@@ -923,7 +933,8 @@ symbols_scope_on(const struct symbols *sy)
 	const struct scope *sc = sy != NULL ? &sy->scope : NULL;
 	uint64_t t0, t1;
 
-	return (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus || sc->nxf)) ||
+	return (sc != NULL && (scope_time_range(sc, &t0, &t1) || sc->zoomed || sc->ncpus || sc->by_file ||
+	    sc->nxf)) ||
 	    (sy != NULL && sy->start != NULL) || symbols_scope_attr(sy) >= 0;
 }
 
@@ -963,9 +974,10 @@ symbols_thread_samples(struct symbols *sy, const struct session *s, uint64_t *ts
 		}
 		w = session_ent_who(s, i);
 		/* the start options and the cpus: time and cpu leave a sample out, the rest its rows */
-		if (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
+		if (sf != NULL && (!filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu) ||
+		    !filter_loc_ok(sf, ent_loc(e))))
 			continue;
-		if (sc != NULL && sc->ncpus && !scope_cpu_in(sc, w.cpu))
+		if (sc != NULL && ((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_loc_in(sc, ent_loc(e))))
 			continue;
 		total += n;
 		/* a tid's lifetime holds until it exits */

@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "core/origin.h"
 #include "symbolize/offcpu.h"
 #include "symbolize/parallel.h"
 #include "symbolize/symbolizer.h"
@@ -66,6 +67,7 @@ struct symbols {
 	unsigned		 gen;		/* bumped whenever rows may have changed */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
+	struct origins		 org;		/* the recording's inputs (the scope's file zoom) */
 	/* the table of a --sort the hist does not merge to (symbols_keyed), the
 	 * branch table (symbols_branch_table), or NULL until first wanted */
 	struct keytab		*kt, *kt_branch;

@@ -409,6 +409,11 @@ export_hist(const struct session *s, struct symbolizer *z, const struct export_s
 		ho.keys[2] = HIST_KEY_SYM;
 		ho.nkeys = 3;
 		ho.paths = true;
+		if (e->format == EXPORT_PPROF) {	/* --aggregate: stacks per thread and input */
+			ho.keys[2] = HIST_KEY_FILE;
+			ho.keys[3] = HIST_KEY_SYM;
+			ho.nkeys = 4;
+		}
 	} else {
 		ho.keys[0] = HIST_KEY_SYM;
 		ho.nkeys = 1;

@@ -775,6 +775,8 @@ script_keeps_sample(const struct script *sc, const struct session *s, struct sym
 
 	if (sc->filter == NULL)
 		return true;
+	if (!filter_loc_ok(sc->filter, r->loc))
+		return false;	/* --files */
 	th = thread_table_find(tt, (int32_t)smp->tid, smp->time);
 	return script_keeps(sc, z, (int32_t)smp->pid, (int32_t)smp->tid, smp->time,
 	    (smp->sample_type & PERF_SAMPLE_CPU) != 0, smp->cpu,

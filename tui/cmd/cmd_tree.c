@@ -56,7 +56,7 @@ tree_takes(const struct session *s, const struct hist_filter *f, struct symboliz
 	struct frame fr;
 
 	if (!filter_sample_ok(f, smp->time, (smp->sample_type & PERF_SAMPLE_CPU) != 0, smp->cpu) ||
-	    !filter_entry_ok(f, pid, tid, thread_comm_at(t, th, smp->time)))
+	    !filter_loc_ok(f, r->loc) || !filter_entry_ok(f, pid, tid, thread_comm_at(t, th, smp->time)))
 		return false;
 	if (!filter_has_frame(f))
 		return true;
@@ -90,7 +90,8 @@ tree_counts(const struct session *s, const struct hist_filter *f, struct symboli
 		    record_sample_head(session_attrs(s), &r, record_attr(session_attrs(s), &r), &smp) < 0 ||
 		    !(smp.sample_type & PERF_SAMPLE_TID))
 			continue;
-		if (filter_sample_ok(f, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0, smp.cpu))
+		if (filter_sample_ok(f, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0, smp.cpu) &&
+		    filter_loc_ok(f, r.loc))
 			(*total)++;
 		th = thread_table_find(t, (int32_t)smp.tid, smp.time);
 		if (th != THREAD_NONE && tree_takes(s, f, z, &r, &smp, th))

@@ -48,7 +48,7 @@ scope_keeps(void *arg, const struct rec *r)
 	tid = (smp.sample_type & PERF_SAMPLE_TID) ? (int32_t)smp.tid : -1;
 	th = thread_table_find(tt, tid, smp.time);
 	if (!filter_sample_ok(f, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0, smp.cpu) ||
-	    !filter_entry_ok(f, pid, tid, th != THREAD_NONE ? thread_comm_at(tt, th, smp.time) : NULL))
+	    !filter_loc_ok(f, r->loc) || !filter_entry_ok(f, pid, tid, th != THREAD_NONE ? thread_comm_at(tt, th, smp.time) : NULL))
 		return false;
 	if (!filter_has_frame(f))
 		return true;

@@ -23,8 +23,9 @@
  * .proto compiled by protoc-c at build time for the same bytes).
  *
  * Samples: one per sample of the recording (labels pid, tid, comm, cpu and
- * time in ns; file, its input, in a merged recording: perfnav merge), or with aggregate one per distinct stack and thread (labels
- * pid, tid, comm).  Values: samples/count, then the event's period
+ * time in ns; file, its input, in a merged recording: perfnav merge), or
+ * with aggregate one per distinct stack and thread (labels pid, tid,
+ * comm; and file: one per input too).  Values: samples/count, then the event's period
  * (cpu/nanoseconds for cpu-clock and task-clock, off-cpu/nanoseconds for
  * off-CPU time, EVENT/count otherwise), the default.  Locations: one per
  * frame address (paths_address hists), with its function as one Line;
@@ -294,12 +295,16 @@ each_sample(struct prof *pf, const struct session *s, size_t ev)
 	cpath_free(t);
 }
 
-/* Per thread, each distinct stack once with its samples and period summed. */
+/*
+ * Per thread (and input of a merged recording: the hist has the key file),
+ * each distinct stack once with its samples and period summed.
+ */
 static void
 each_stack(struct prof *pf, size_t ev)
 {
 	const struct hist_entry *const *rows;
-	size_t nr = hist_rows_merged((struct hist *)pf->h, ev, NULL, HIST_KEEP(HIST_KEY_TID), 0, &rows);
+	size_t nr = hist_rows_merged((struct hist *)pf->h, ev, NULL, HIST_KEEP(HIST_KEY_TID) |
+	    (pf->k_file ? HIST_KEEP(HIST_KEY_FILE) : 0), 0, &rows);
 	struct hist_entry *thr = xreallocarray(NULL, nr + 1, sizeof *thr);
 	size_t cap = 64;
 	uint32_t *path = xreallocarray(NULL, cap, sizeof *path);
@@ -307,7 +312,9 @@ each_stack(struct prof *pf, size_t ev)
 	for (size_t i = 0; i < nr; i++)
 		thr[i] = *rows[i];
 	for (size_t i = 0; i < nr; i++) {
-		struct hist_select sel = { .by_tid = true, .tid = thr[i].tid };
+		struct hist_select sel = { .by_tid = true, .tid = thr[i].tid, .by_file = pf->k_file != 0,
+			.file = thr[i].file };
+		int64_t file = pf->k_file ? str_of(pf, hist_file_name(pf->h, thr[i].file)) : 0;
 		struct cpath_query q = { .ev = ev, .entry = CPATH_NONE, .sel = &sel };
 		struct cpath *t = cpath_build((struct hist *)pf->h, &q);
 
@@ -321,7 +328,7 @@ each_stack(struct prof *pf, size_t ev)
 				path = xreallocarray(path, cap, sizeof *path);
 			}
 			sample(pf, path, cpath_path(t, k, path, cap), nd->self_samples, nd->self_period,
-			    &thr[i], -1, 0, 0);
+			    &thr[i], -1, 0, file);
 		}
 		cpath_free(t);
 	}

@@ -30,6 +30,8 @@ opt_what(int val)
 		return "--cpu (cpu numbers and ranges such as 0-2,4)";
 	case FILTER_OPT_DSOS:
 		return "--dsos (comma-separated DSO names)";
+	case FILTER_OPT_FILES:
+		return "--files (comma-separated input names)";
 	default:
 		return "--symbols (comma-separated symbol names)";
 	}
@@ -67,6 +69,9 @@ filter_opts_take(struct filter_opts *fo, int val, const char *arg, char *msg, si
 	case FILTER_OPT_SYMBOLS:
 		rc = filter_parse_symbols(&fo->f, arg);
 		break;
+	case FILTER_OPT_FILES:
+		rc = filter_parse_files(&fo->f, arg);
+		break;
 	default:
 		rc = -1;
 		break;
@@ -101,6 +106,33 @@ filter_sample_span(const struct session *s, uint64_t *first, uint64_t *last)
 }
 
 int
+filter_opts_place_files(struct hist_filter *f, const struct session *s, const char *file,
+    char *msg, size_t n)
+{
+	struct origins o;
+	struct perf_err err;
+	const char *bad = NULL;
+	size_t used;
+
+	if (f->nfiles == 0)
+		return 0;
+	origins_load(s, &o, &err);	/* a damaged section: one origin, said by the key file */
+	if (filter_place_files(f, &o, &bad) == 0) {
+		origins_free(&o);
+		return 0;
+	}
+	snprintf(msg, n, "%s: --files %s: no input of that name (its inputs: ", textout_esc(file),
+	    textout_esc(bad));
+	for (size_t i = 0; i < o.n && (used = strlen(msg)) + 1 < n; i++)
+		snprintf(msg + used, n - used, "%s%s", i ? ", " : "", textout_esc(o.v[i].name));
+	used = strlen(msg);
+	if (used + 1 < n)
+		snprintf(msg + used, n - used, ")");
+	origins_free(&o);
+	return -1;
+}
+
+int
 filter_opts_setup(struct filter_opts *fo, const struct session *s, const char *file, char *msg,
     size_t n)
 {
@@ -125,6 +157,8 @@ filter_opts_setup(struct filter_opts *fo, const struct session *s, const char *f
 				return -1;
 			}
 	}
+	if (filter_opts_place_files(&fo->f, s, file, msg, n) < 0)
+		return -1;
 	for (size_t i = 0; i < at->n; i++)
 		cpu |= (at->v[i].attr.sample_type & PERF_SAMPLE_CPU) != 0;
 	if (fo->f.ncpus != 0 && !cpu) {

@@ -4,7 +4,7 @@
  * start: the entries to put in a subcommand's option table, their values
  * parsed into a struct hist_filter (symbolize/filter.h), and their setup
  * against the open recording (--time's percents need the samples' span,
- * --cpu an event that records the cpu).
+ * --cpu an event that records the cpu, --files the recording's inputs).
  *
  * Nothing here prints: a bad value or setup gives back a message (without
  * the "perfnav NAME: " prefix) for the caller to show where it shows
@@ -30,6 +30,7 @@ enum {
 	FILTER_OPT_CPU,
 	FILTER_OPT_DSOS,
 	FILTER_OPT_SYMBOLS,
+	FILTER_OPT_FILES,
 	FILTER_OPT_END
 };
 
@@ -55,6 +56,10 @@ filter_opt_is(int val)
 #define FILTER_OPT_CPU_HELP \
 	"CPUS: only samples on these cpus, e.g. 0-2,4 (samples of events that do not record the " \
 	"cpu are left out)"
+#define FILTER_OPT_FILES_HELP \
+	"FILE,...: only samples of these inputs of a merged recording (perfnav merge), named as the " \
+	"sort key file prints them or by their last path component; totals are of those, so an " \
+	"input's are its own (a recording not merged is one input, its path)"
 #define FILTER_OPTS_ROWS \
 	{ "time", 1, FILTER_OPT_TIME, FILTER_OPT_TIME_HELP "; percentages are then of the samples inside" }, \
 	{ "pid", 1, FILTER_OPT_PID, "PID,...: rows of these processes only (the totals stay the recording's, as perf report --pid)" }, \
@@ -64,7 +69,8 @@ filter_opt_is(int val)
 	{ "comms", 1, FILTER_OPT_COMMS, "COMM,...: rows of these commands only (totals unchanged, as perf report --comms)" }, \
 	{ "cpu", 1, FILTER_OPT_CPU, FILTER_OPT_CPU_HELP "; percentages are of those, as perf report --cpu" }, \
 	{ "dsos", 1, FILTER_OPT_DSOS, "DSO,...: rows of samples in these DSOs only, by short name (as the dso column) or path (totals unchanged, as perf report --dsos)" }, \
-	{ "symbols", 1, FILTER_OPT_SYMBOLS, "SYM,...: rows of samples in these functions (exact names) or at these addresses (0x55d5...) only (totals unchanged, as perf report --symbols)" }
+	{ "symbols", 1, FILTER_OPT_SYMBOLS, "SYM,...: rows of samples in these functions (exact names) or at these addresses (0x55d5...) only (totals unchanged, as perf report --symbols)" }, \
+	{ "files", 1, FILTER_OPT_FILES, FILTER_OPT_FILES_HELP }
 #define FILTER_OPTS_SAMPLES \
 	{ "time", 1, FILTER_OPT_TIME, FILTER_OPT_TIME_HELP }, \
 	{ "pid", 1, FILTER_OPT_PID, "PID,...: only samples of these processes" }, \
@@ -74,7 +80,8 @@ filter_opt_is(int val)
 	{ "comms", 1, FILTER_OPT_COMMS, "COMM,...: only samples of these commands" }, \
 	{ "cpu", 1, FILTER_OPT_CPU, FILTER_OPT_CPU_HELP }, \
 	{ "dsos", 1, FILTER_OPT_DSOS, "DSO,...: only samples in these DSOs, by short name (as the dso column) or path" }, \
-	{ "symbols", 1, FILTER_OPT_SYMBOLS, "SYM,...: only samples in these functions (exact names) or at these addresses (0x55d5...)" }
+	{ "symbols", 1, FILTER_OPT_SYMBOLS, "SYM,...: only samples in these functions (exact names) or at these addresses (0x55d5...)" }, \
+	{ "files", 1, FILTER_OPT_FILES, FILTER_OPT_FILES_HELP }
 /* clang-format on */
 
 /* The options as given: --time is placed once the recording is open. */
@@ -95,11 +102,21 @@ int filter_opts_take(struct filter_opts *fo, int val, const char *arg, char *msg
 
 /*
  * Set fo up against the open recording s (file: its name, for messages):
- * --time's ranges (percents of the samples' span), and a check that some
- * event records the cpu when cpus were given.  Returns 0, or -1 with msg
- * set ("FILE: no event records its cpu: --cpu cannot choose").
+ * --time's ranges (percents of the samples' span), a check that some
+ * event records the cpu when cpus were given, and --files placed on the
+ * recording's inputs (core/origin.h).  Returns 0, or -1 with msg set
+ * ("FILE: no event records its cpu: --cpu cannot choose", "FILE: --files
+ * X: no input of that name (its inputs: a, b)").
  */
 int filter_opts_setup(struct filter_opts *fo, const struct session *s, const char *file,
+    char *msg, size_t n);
+
+/*
+ * f's --files placed on the inputs of the open recording s (file: its
+ * name, for messages): filter_place_files with s's origins.  Returns 0, or
+ * -1 with msg naming the input not found and the recording's inputs.
+ */
+int filter_opts_place_files(struct hist_filter *f, const struct session *s, const char *file,
     char *msg, size_t n);
 
 /*

@@ -728,7 +728,7 @@ info_line(struct pane *p, char *buf, size_t n)
 		    N(ct, 0)->total_period, zt, sizeof zt));
 	if (nev > 1 && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " (%zu of %zu, }: next)", sc->ev + 1, nev);
-	if ((sc->zoomed || sc->ncpus) && k < n)
+	if ((sc->zoomed || sc->ncpus || sc->by_file) && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %s", scope_zoom_text(sc, zt, sizeof zt));
 	if (sc->nxf && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %s",

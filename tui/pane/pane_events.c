@@ -612,14 +612,14 @@ in_scope(struct pane *p, const struct ev *ev, const struct rec_ent *e, size_t id
 		return symbols_scope_has(p->sym, idx);
 	w = who_of(p, e);
 	/* as the start options: with cpus, a record about none is out; one about no thread in */
-	if (sc->ncpus && (w.cpu < 0 || !scope_cpu_in(sc, w.cpu)))
+	if ((sc->ncpus && (w.cpu < 0 || !scope_cpu_in(sc, w.cpu))) || !scope_loc_in(sc, ent_loc(e)))
 		return false;
 	if (w.pid >= 0 && (!scope_task_in(sc, w.pid, w.tid) || (scope_zoomed(sc, SZ_COMM) &&
 	    (comm_of(p, e) == NULL || strcmp(comm_of(p, e), hist_str(p->sym->h, sc->sel.comm)) != 0))))
 		return false;
 	if (sf == NULL)
 		return true;
-	if (!filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))
+	if (!filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu) || !filter_loc_ok(sf, ent_loc(e)))
 		return false;
 	return w.pid < 0 || filter_entry_ok(sf, w.pid, w.tid, comm_of(p, e));
 }
@@ -979,7 +979,7 @@ ev_resize(struct pane *p, int h, int w)
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 	int attr = symbols_scope_attr(p->sym);
 	bool on = sc != NULL && !ev->all && (scope_time_range(sc, &t0, &t1) || sc->zoomed ||
-	    sc->ncpus || sc->nxf || p->sym->start != NULL || attr >= 0);
+	    sc->ncpus || sc->by_file || sc->nxf || p->sym->start != NULL || attr >= 0);
 	bool by_hist = on && symbols_scope_hist(p->sym) != NULL;
 	char text[sizeof p->w.filter];
 

@@ -848,7 +848,7 @@ head_line(struct pane *p, char *buf, size_t n)
 	if (f->cd == NULL && !f->built_wall && symbols_event_offcpu(f->sy, sc->ev))	/* periods are ns */
 		k += snprintf(buf + k, n - (size_t)k, ", %s", symbols_offcpu_text(f->sy, N(f, 0)->total_period,
 		    name, sizeof name));
-	if (sc->zoomed || sc->ncpus)
+	if (sc->zoomed || sc->ncpus || sc->by_file)
 		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));
 	if (sc->nxf)
 		k += snprintf(buf + k, n - (size_t)k, " | %zu transform%s", sc->nxf,

@@ -54,10 +54,12 @@
  *
  * Enter on a symbol lists its samples in the events pane; d / t zoom into
  * the row's DSO / thread, s lists DSOs, a annotates, each pushed on the
- * history stack.  A view's cursor may name a function rather than a row:
- * HOT_CURSOR_FUNC | comm << 32 | node (comm a hist string id, 0: any) puts
- * the cursor on that function's row (how the events pane opens a frame's
- * hot-functions entry).
+ * history stack.  In a table by keys with file (--sort file: the inputs of
+ * a merged recording), Enter zooms the scope into the row's input.  A
+ * view's cursor may name a function rather than a row: HOT_CURSOR_FUNC |
+ * comm << 32 | node (comm a hist string id, 0: any) puts the cursor on
+ * that function's row (how the events pane opens a frame's hot-functions
+ * entry).
  */
 
 /* ---- views ---- */
@@ -228,6 +230,25 @@ self_samples_of(const struct hot *ht, uint32_t node)
 	return n;
 }
 
+/* Is the table one of its own keys with file among them (its rows name inputs)? */
+static bool
+keyed_by_file(const struct hot *ht)
+{
+	return ht->keyed && !ht->dsos && (ht->keep & HIST_KEEP(HIST_KEY_FILE));
+}
+
+/* Enter on a row of a table by file: zoom the scope into the row's input. */
+static int
+zoom_file(struct pane *p, const struct hist_entry *e)
+{
+	struct hot *ht = p->priv;
+	char label[NAV_LABEL_MAX];
+
+	snprintf(label, sizeof label, "file %s", text_clip_middle((char[TEXT_CLIP_MAX]){ 0 },
+	    TEXT_CLIP_MAX, hist_file_name(hot_h(ht), e->file), 40));
+	return pane_push_zoom(p, PANE_HOT, SZ_FILE, 0, 0, e->file, label);
+}
+
 static int
 drill(struct pane *p, const struct hrow *w)
 {
@@ -241,6 +262,8 @@ drill(struct pane *p, const struct hrow *w)
 	e = &ht->ents[w->ent];
 	switch (w->kind) {
 	case HR_ENTRY:
+		if (keyed_by_file(ht))
+			return zoom_file(p, e);
 		if (ht->dsos) {
 			snprintf(label, sizeof label, "dso %s", TEXT_CLIP(hot_dso_short(ht, e->dso), 40));
 			return pane_push_zoom(p, PANE_HOT, SZ_DSO, 0, 0, e->dso, label);
@@ -489,7 +512,7 @@ keyed_refuses(struct pane *p, enum action a)
 	struct hot *ht = p->priv;
 	char keys[200];
 
-	if (!ht->keyed || ht->dsos)
+	if (!ht->keyed || ht->dsos || (a == ACT_ENTER && keyed_by_file(ht)))
 		return false;
 	switch (a) {
 	case ACT_ENTER:
@@ -781,7 +804,8 @@ hot_func(struct pane *p)
 
 const struct pane_ops pane_hot_ops = {
 	.name = "hot",
-	.description = "the hot functions: perf report's table per event, call paths under each row",
+	.description = "the hot functions: perf report's table per event, call paths under each row "
+	    "(sorted by file, the inputs of a merged recording: Enter zooms into one)",
 	.keys = "} next-event\n" "{ prev-event\n" "s dsos\n" "% percent-limit\n" "b call-order\n" "p call-percent\n" "L latency-sort\n",
 	.title = "Hot functions",
 	.init = hot_init,

@@ -283,6 +283,7 @@ count_offcpu(struct pane *p, struct pr *pr)
 		w = session_ent_who(p->s, pos);
 		in = e->time >= t0 && e->time <= t1 && (by_hist ? symbols_scope_has(p->sym, pos) :
 		    !((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, oc->v[k].tid) ||
+		    !scope_loc_in(sc, ent_loc(e)) || !filter_loc_ok(sf, ent_loc(e)) ||
 		    (sf != NULL && !filter_sample_ok(sf, e->time, w.cpu >= 0, (uint32_t)w.cpu))));
 		/* on CPU from its last recorded switch-in to this switch-out; off CPU after */
 		if (in) {

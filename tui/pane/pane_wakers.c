@@ -94,6 +94,7 @@ take_span(void *arg, size_t k)
 	} else {
 		w = session_ent_who(a->sy->s, pos);
 		if ((sc->ncpus && !scope_cpu_in(sc, w.cpu)) || !scope_task_in(sc, w.pid, a->oc->v[k].tid) ||
+		    !scope_loc_in(sc, ent_loc(e)) || !filter_loc_ok(a->sy->start, ent_loc(e)) ||
 		    (a->sy->start != NULL && !filter_sample_ok(a->sy->start, e->time, w.cpu >= 0,
 		    (uint32_t)w.cpu)))
 			return false;
