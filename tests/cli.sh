@@ -81,6 +81,14 @@ cache_case() {
 		{ ko "cache: a truncated entry"; cat "$tmp/ce"; return; }
 	"$bin" cache clear > "$tmp/cc" 2>&1 && grep -q "^removed 2 files" "$tmp/cc" &&
 		"$bin" cache list | grep -q "^0 entries" || { ko "cache clear"; cat "$tmp/cc"; return; }
+	# an entry larger than --cache-size: not written, and said (50,000 samples: over 1 MiB of index)
+	python3 "$top/tests/mk-brhist.py" --big 50000 "$tmp/big.data" \
+		"$(ls -d "$data"/buildid/tmp/perfnav-fixtures/cpu/*/elf | head -1)" &&
+		"$bin" top --cache-size 1M "$tmp/big.data" > /dev/null 2> "$tmp/ce" &&
+		grep -q "big.data: not cached: its index entry (1\.[0-9] MiB) is larger than --cache-size (1\.0 MiB)" \
+			"$tmp/ce" && [ -z "$(ls "$XDG_CACHE_HOME/perfnav")" ] ||
+		{ ko "cache: an entry over --cache-size"; cat "$tmp/ce"; return; }
+	rm -f "$tmp/big.data"
 	export XDG_CACHE_HOME="$tmp/cache"
 	ok
 }

@@ -212,9 +212,13 @@ loop(struct app *a)
 			dirty = true;
 		}
 		if (a->sym != NULL && a->sym->done && !a->late_saved) {
+			char why[200];
+
 			a->late_saved = true;
-			if (a->sym->cache != NULL)
-				cmd_cache_save_late(a->sym->cache, a->s);
+			if (a->sym->cache != NULL && !cmd_cache_save_late(a->sym->cache, a->s, why, sizeof why)) {
+				app_msg(a, EL_WARNING, "%s", why);
+				dirty = true;
+			}
 		}
 		if (working && a->diff && a->sym->done && pair_poll(a))
 			dirty = true;

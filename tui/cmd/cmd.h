@@ -182,14 +182,15 @@ int cmd_cache(int argc, char **argv);
  * save the session's entry on a thread of its own (with co->cache_late,
  * only the first: cmd_cache_save_late then does the rest, once the
  * browser's symbol workers are done, so that the save does not take a
- * core from them).  cmd_cache_close: before session_close, wait for that
- * save and tell if it failed.
+ * core from them; false with why set when the entry is larger than the
+ * bound, which cmd_cache_opened says on stderr itself).  cmd_cache_close:
+ * before session_close, wait for that save and tell if it failed.
  */
 const char *cmd_cache_dir(char *buf, size_t n);
 uint64_t cmd_cache_bound(const struct common_opts *co);
 int cmd_cache_setup(const struct common_opts *co, char *dir, size_t n);
 void cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir);
-void cmd_cache_save_late(const struct common_opts *co, struct session *s);
+bool cmd_cache_save_late(const struct common_opts *co, struct session *s, char *why, size_t n);
 void cmd_cache_close(struct session *s);
 /*
  * Finished hists kept beside the index (symbolize/hist_cache.h), for

@@ -183,30 +183,42 @@ cmd_cache_setup(const struct common_opts *co, char *dir, size_t n)
 	return 0;
 }
 
-/* Make room under the bound in dir and save s's entry on a thread of its own. */
-static void
-save_start(const struct common_opts *co, struct session *s, const char *dir)
+/*
+ * Make room under the bound in dir and save s's entry on a thread of its
+ * own.  An entry larger than the bound is not saved: said in why (n bytes),
+ * and false returned.
+ */
+static bool
+save_start(const struct common_opts *co, struct session *s, const char *dir, char *why, size_t n)
 {
 	struct session_cache_status st = session_cache_status(s);
 	uint64_t bound = cmd_cache_bound(co);
 	const char *slash;
 	int dfd;
 
-	if (!st.savable || st.bytes > bound)
-		return;
+	if (st.savable && st.bytes > bound) {
+		snprintf(why, n, "not cached: its index entry (%.1f MiB) is larger than --cache-size "
+		    "(%.1f MiB); a larger --cache-size keeps it", (double)st.bytes / 1048576.0,
+		    (double)bound / 1048576.0);
+		return false;
+	}
+	if (!st.savable)
+		return true;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
-		return;
+		return true;
 	slash = strrchr(st.path, '/');
 	evict(dfd, bound, st.bytes, slash != NULL ? slash + 1 : NULL);
 	close(dfd);
 	(void)session_cache_save_start(s);
+	return true;
 }
 
 void
 cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir)
 {
 	struct session_cache_status st = session_cache_status(s);
+	char why[200];
 
 	if (st.state == SESSION_CACHE_REFUSED && st.err.offset != PERF_ERR_OFF_NONE)
 		fprintf(stderr, "perfnav: %s: offset 0x%llx: %s: cache entry not used, loaded afresh\n",
@@ -214,20 +226,20 @@ cmd_cache_opened(const struct common_opts *co, struct session *s, const char *di
 	else if (st.state == SESSION_CACHE_REFUSED)
 		fprintf(stderr, "perfnav: %s: %s: cache entry not used, loaded afresh\n",
 		    textout_esc(st.path), textout_esc(st.err.msg));
-	if (!co->cache_late)
-		save_start(co, s, dir);
+	if (!co->cache_late && !save_start(co, s, dir, why, sizeof why))
+		fprintf(stderr, "perfnav: %s: %s\n", textout_esc(co->input), why);
 }
 
-void
-cmd_cache_save_late(const struct common_opts *co, struct session *s)
+bool
+cmd_cache_save_late(const struct common_opts *co, struct session *s, char *why, size_t n)
 {
 	char dir[4096];
 
 	/* the directory cmd_cache_setup checked at the open, when it gave one */
 	if (s == NULL || !co->cache_late || co->no_cache || cmd_cache_dir(dir, sizeof dir) == NULL ||
 	    !session_cache_status(s).savable)
-		return;
-	save_start(co, s, dir);
+		return true;
+	return save_start(co, s, dir, why, n);
 }
 
 void
