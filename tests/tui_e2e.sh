@@ -859,6 +859,14 @@ if "$bin" cache list 2>/dev/null | grep -q "late\.data"; then
 else
 	ko "late save: the entry is there after"
 fi
+# an entry over --cache-size: the browser says on its message line that it is not kept
+python3 "$top/tests/mk-brhist.py" --big 50000 "$tmp/big.data" \
+	"$(ls -d "$data"/buildid/tmp/perfnav-fixtures/cpu/*/elf | head -1)"
+start "'$bin' --cache-size 1M '$tmp/big.data'"
+wait_for "not cached: its index entry \(1\.[0-9] MiB\) is larger than --cache-size" \
+	"late save: an entry over --cache-size is said"
+finish "cache size"
+rm -f "$tmp/big.data"
 
 # Annotate shows a kernel address whole (16 hex digits; it was cut to 12): a kernel function
 # from a kallsyms of our own, no disassembly, so the rows are the sampled addresses.
