@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/cpath.h"
 #include "symbolize/hist_impl.h"
 
 /*
@@ -48,8 +49,15 @@ hist_folded(struct hist *h, size_t evi, bool use_period, hist_fold_fn fn, void *
 		if (p != root)
 			continue;
 		for (i = depth; i-- > 0;) {
-			const char *nm = hist_str(h, h->tn[h->wk.path[i]].name);
-			size_t l = strlen(nm);
+			const struct hist_tnode *pt = &h->tn[h->wk.path[i]];
+			const char *nm = hist_str(h, pt->name);
+			char abuf[24];
+			size_t l;
+
+			if (h->o.fold_addresses && pt->node != NONE32 && pt->node < h->nnode &&
+			    h->node[pt->node].f.sym == SYM_NONE)
+				nm = cpath_func_name(h, pt->node, abuf, sizeof abuf);
+			l = strlen(nm);
 
 			GROW(buf, capb, len + l + 2);
 			memcpy(buf + len, nm, l);

@@ -126,6 +126,9 @@ struct hist_opts {
 	unsigned	 nkeys;		/* 0: comm,dso,sym */
 	bool		 children;	/* accumulate callchains (perf --children) */
 	bool		 callgraph;	/* also build the call tree (comm first; folded) */
+	bool		 fold_addresses;	/* hist_folded: a frame without a symbol by its address
+					 * as the call-path views name it (cpath_func_name),
+					 * not [unknown] or [dso] */
 	int		 event;		/* attr index to keep, -1: every event */
 	unsigned	 max_stack;	/* callchain frames used; 0: no limit */
 	bool		 record_self;	/* hist_add_range: keep each sample's self entry

@@ -316,3 +316,68 @@ Test(hist, unmapped_chain_frames_inherit_their_level)
 	unlink(path);
 	free(path);
 }
+
+/* hist_fold_fn: the lines, one after another. */
+static int
+lv_fold_cat(void *arg, const char *line, uint64_t count)
+{
+	char *out = arg;
+	size_t len = strlen(out);
+
+	snprintf(out + len, 8192 - len, "%s %llu\n", line, (unsigned long long)count);
+	return 0;
+}
+
+/* The folded stacks of lv_recording(), frames in no map named as fold_addresses says. */
+static void
+lv_folded(const char *path, bool addresses, char *out)
+{
+	char kall[4096];
+	struct sym_opts so = { .buildid_dir = "/nonexistent", .kallsyms = kall };
+	struct perf_err err;
+	struct hist_opts o;
+	struct session *s;
+	struct symbolizer *z;
+	struct hist *h;
+
+	snprintf(kall, sizeof kall, "%s", test_data("mem-obj.kallsyms"));
+	s = session_open(path, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	memset(&o, 0, sizeof o);
+	o.keys[0] = HIST_KEY_SYM;
+	o.nkeys = 1;
+	o.event = -1;
+	o.callgraph = true;
+	o.fold_addresses = addresses;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	z = symbolizer_new(s, &so);
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	out[0] = '\0';
+	hist_folded(h, 0, false, lv_fold_cat, out);
+	hist_free(h);
+	symbolizer_free(z);
+	session_close(s);
+}
+
+/*
+ * perfnav folded --addresses (the browser's scope-command for its call
+ * trees and flame graph): a frame in no map by its address as those views
+ * name it (cpath_func_name: the null frame 0, 0xdeadbeef), each its own
+ * frame, where plain folded merges them all into [unknown].
+ */
+Test(hist, folded_addresses_name_frames_as_the_trees)
+{
+	char *path = lv_recording(), plain[8192], addr[8192];
+
+	lv_folded(path, false, plain);
+	lv_folded(path, true, addr);
+	cr_expect_not_null(strstr(plain, "[unknown]"), "%s", plain);
+	cr_expect_null(strstr(plain, "0xdeadbeef"), "%s", plain);
+	cr_expect_null(strstr(addr, "[unknown]"), "%s", addr);
+	cr_expect_not_null(strstr(addr, ";0xdeadbeef;"), "%s", addr);
+	cr_expect(strstr(addr, ";0;") != NULL || strstr(addr, ";0 ") != NULL, "%s", addr);
+	unlink(path);
+	free(path);
+}

@@ -158,6 +158,9 @@ Test(scope_edit, command_line_of_the_off_cpu_event)
 	c.sub = "folded";
 	scope_command(sc, &cx, &c, cmd, sizeof cmd);
 	cr_expect_str_eq(cmd, "perfnav folded --kallsyms /dev/null --off-cpu x.data");
+	c.addresses = true;	/* the call trees' and flame graph's: frames named as they name them */
+	scope_command(sc, &cx, &c, cmd, sizeof cmd);
+	cr_expect_str_eq(cmd, "perfnav folded --kallsyms /dev/null --off-cpu --addresses x.data");
 	symbols_free(sy);
 	session_close(s);
 }

@@ -182,6 +182,7 @@ app_scope_command(struct app *a)
 	case PANE_FLAME:
 	case PANE_FSCOPE:
 		c.sub = "folded";
+		c.addresses = true;	/* its frames named as the trees name them */
 		break;
 	default:
 		c.sub = "top";

@@ -649,6 +649,8 @@ scope_command(const struct scope *sc, const struct scope_edit_ctx *cx, const str
 		o = put_opt(buf, n, o, "--sort", c->sort);
 	if (c->no_children)
 		o = put_word(buf, n, o, "--no-children");
+	if (c->addresses)
+		o = put_word(buf, n, o, "--addresses");
 	if (c->mem_mode)
 		o = put_word(buf, n, o, "--mem-mode");
 	if (c->latency)

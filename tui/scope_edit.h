@@ -56,6 +56,7 @@ struct scope_cmd {
 	const char		*file;
 	const char		*file2;		/* a second file (perfnav diff OLD NEW), or NULL */
 	bool			 no_event;	/* no --event (perfnav diff pairs every event) */
+	bool			 addresses;	/* folded --addresses (the call-path views' names) */
 };
 
 /*

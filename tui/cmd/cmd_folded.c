@@ -24,6 +24,7 @@ enum {
 	OPT_PERIOD,
 	OPT_MAX_STACK,
 	OPT_OFF_CPU,
+	OPT_ADDRESSES,
 };
 
 struct folded_args {
@@ -31,6 +32,7 @@ struct folded_args {
 	bool		 period;
 	long		 max_stack;
 	bool		 off_cpu;	/* --off-cpu */
+	bool		 addresses;	/* --addresses */
 	struct filter_opts fo;		/* --time, --pid, --tid, --comms, --cpu, --dsos, --symbols */
 };
 
@@ -39,6 +41,7 @@ static const struct cmd_opt folded_opts[] = {
 	{ "period", 0, OPT_PERIOD, "count the sample period instead of samples" },
 	{ "max-stack", 1, OPT_MAX_STACK, "N: use at most N callchain frames (default 127, as perf)" },
 	{ "off-cpu", 0, OPT_OFF_CPU, "fold off-CPU time instead, as perfnav top --off-cpu counts it (from sched:sched_switch samples, else PERF_RECORD_SWITCH records, approximate, else offcpu-time samples): each stack's count is its off-CPU nanoseconds" },
+	{ "addresses", 0, OPT_ADDRESSES, "a frame without a symbol by its address, as the browser's call trees and flame graph name it (0x1a2b, the null frame 0), not [unknown] or [DSO]" },
 	FILTER_OPTS_SAMPLES,
 	{ NULL, 0, 0, NULL },
 };
@@ -59,6 +62,9 @@ folded_opt(void *arg, int val, const char *optarg)
 		break;
 	case OPT_PERIOD:
 		a->period = true;
+		break;
+	case OPT_ADDRESSES:
+		a->addresses = true;
 		break;
 	case OPT_MAX_STACK:
 		return opts_count(optarg, INT32_MAX, &a->max_stack);
@@ -163,6 +169,7 @@ cmd_folded(int argc, char **argv)
 	ho.keys[0] = HIST_KEY_SYM;
 	ho.nkeys = 1;
 	ho.callgraph = true;
+	ho.fold_addresses = a.addresses;
 	ho.max_stack = (unsigned)a.max_stack;
 	z = cmd_symbolizer(&r);
 	h = hist_new(s, z, &ho);
