@@ -879,6 +879,17 @@ keys a
 wait_for "100\.00% +1 ffffffff816a7a27 " "annotate: a kernel address whole"
 finish "annotate kernel address"
 
+# The summary cuts a long C++ name in its middle, as the hot pane does, so that its end (the
+# function) shows: a kernel function of our own kallsyms named as a C++ member.
+printf 'ffffffff816a7a00 T std::__detail::_Map_base<std::string, std::pair<std::string const, unsigned long>>::operator[]\n' \
+	> "$tmp/kallsyms-cxx"
+start "'$bin' --kallsyms '$tmp/kallsyms-cxx' --buildid-dir '$data/buildid' '$data/fp.data'"
+wait_for "symbols in [0-9.]+ s" "summary C++: symbols resolved"
+keys I
+wait_for "^ +std::__detail:.*>::operator\[\] +1 +0\.54% \[kernel\.kallsyms\]" \
+	"summary: a long C++ name cut in its middle, its end kept"
+finish "summary C++ name"
+
 # q as in perf report: it leaves annotate (and help), and quits only at the top; Q quits from
 # anywhere; the hints say what q does here, with the keys as bound (a keys file rebinding q).
 start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"

@@ -43,7 +43,7 @@
 enum { C_ITEM, C_COUNT, C_SHARE, C_DETAIL, C_N };
 
 static const struct column sm_cols[C_N] = {
-	[C_ITEM] = { "Item", 28, COL_TREE },
+	[C_ITEM] = { "Item", 28, COL_TREE | COL_MIDDLE },	/* a C++ name elided as the hot pane elides it */
 	[C_COUNT] = { "Count", 10, COL_RIGHT | COL_NUM },
 	[C_SHARE] = { "Share", 7, COL_RIGHT | COL_NUM },
 	[C_DETAIL] = { "Detail", 20, COL_FLEX },
