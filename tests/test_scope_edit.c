@@ -236,7 +236,9 @@ Test(scope_edit, files_of_a_merged_recording)
 	cr_expect_eq(scope_edit(sc, &cx, "--files nosuch.data", msg, sizeof msg), -1);
 	cr_expect_not_null(strstr(msg, "--files nosuch.data: no input of that name (its inputs: "),
 	    "said: %s", msg);
-	cr_expect_not_null(strstr(msg, test_data("fp.data")), "the inputs named: %s", msg);
+	/* each by its path, a long one cut in its middle: its name kept */
+	cr_expect_not_null(strstr(msg, "fp.data)"), "the inputs named: %s", msg);
+	cr_expect_not_null(strstr(msg, "fork.data,"), "the inputs named: %s", msg);
 	cr_expect_eq(scope_edit(sc, &cx, "--files fork.data,fp.data", msg, sizeof msg), -1);
 	cr_expect_not_null(strstr(msg, "one input at a time"), "said: %s", msg);
 	cr_expect_eq(scope_depth(sc), 0, "nothing applied");

@@ -261,8 +261,8 @@ take_file(struct scope *t, const struct hist_filter *f, char *msg, size_t n)
 		k = (size_t)snprintf(msg, n, "--files %s: no input of that name (its inputs:",
 		    TEXT_CLIP(f->files[0], 40));
 		for (size_t i = 0; t->org != NULL && i < t->org->n && k + 1 < n; i++)
-			k += (size_t)snprintf(msg + k, n - k, "%s %s", i ? "," : "",
-			    TEXT_CLIP(t->org->v[i].name, 60));
+			k += (size_t)snprintf(msg + k, n - k, "%s %s", i ? "," : "",	/* its end kept */
+			    text_clip_middle((char[TEXT_CLIP_MAX]){ 0 }, TEXT_CLIP_MAX, t->org->v[i].name, 60));
 		if (k + 1 < n)
 			snprintf(msg + k, n - k, ")");
 		return -1;
