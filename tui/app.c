@@ -225,13 +225,16 @@ loop(struct app *a)
 		if (note_refusals(a) || app_export_poll(a))
 			dirty = true;
 		if (dirty || !working || now() - last_draw >= 0.1) {
+			unsigned tables = a->sym != NULL ? symbols_tables_changes(a->sym) : 0;
+
 			app_draw(a);
 			last_draw = now();
-			dirty = false;
+			/* a table started or made ready during the draw (the hot pane asks for its
+			 * keys' table when it draws, and takes it up when a later part of the draw
+			 * looks at its rows): draw again, or its rows show at the next key */
+			dirty = a->sym != NULL && symbols_tables_changes(a->sym) != tables;
 		}
-		/* the draw may have started a table's build (the hot pane asks for its keys'
-		 * table when it draws): wait for it too, or its rows show at the next key */
-		working = working || (a->sym != NULL && symbols_tables_busy(a->sym));
+		working = working || dirty || (a->sym != NULL && symbols_tables_busy(a->sym));
 		timeout(!working ? -1 : 50);
 		r = get_wch(&wc);
 		if (r == ERR)

@@ -29,6 +29,7 @@ struct keytab {
 	atomic_bool		 stop;
 	atomic_bool		 finished;
 	atomic_size_t		 pos;
+	unsigned		 changes;	/* builds started and tables made ready */
 	/* the parallelism model (spec.parallel), made by the first build that wants it */
 	struct parallel		 par;
 	bool			 par_made;
@@ -130,6 +131,7 @@ keytab_want(struct keytab *kt, const struct keytab_spec *sp, const struct hist_f
 	atomic_store(&kt->stop, false);
 	atomic_store(&kt->finished, false);
 	atomic_store(&kt->pos, 0);
+	kt->changes++;
 	kt->running = pthread_create(&kt->th, NULL, build, kt) == 0;
 	if (!kt->running) {	/* no thread: build here, once */
 		build(kt);
@@ -144,8 +146,15 @@ keytab_hist(struct keytab *kt)
 		pthread_join(kt->th, NULL);
 		kt->running = false;
 		kt->ready = true;
+		kt->changes++;
 	}
 	return kt->ready ? kt->h : NULL;
+}
+
+unsigned
+keytab_changes(const struct keytab *kt)
+{
+	return kt != NULL ? kt->changes : 0;
 }
 
 const struct symbolizer *

@@ -65,6 +65,8 @@ const struct symbolizer *keytab_symbolizer(const struct keytab *kt);
 
 /* Is a build under way, and how far (0..1)? */
 bool keytab_busy(const struct keytab *kt);
+/* Builds started plus tables taken up (keytab_hist) so far: 0 for NULL. */
+unsigned keytab_changes(const struct keytab *kt);
 double keytab_progress(const struct keytab *kt);
 
 /* Wait for the build under way (tests, text tools). */

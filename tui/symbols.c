@@ -1047,3 +1047,9 @@ symbols_tables_busy(const struct symbols *sy)
 {
 	return keytab_busy(sy->kt) || keytab_busy(sy->kt_branch);
 }
+
+unsigned
+symbols_tables_changes(const struct symbols *sy)
+{
+	return keytab_changes(sy->kt) + keytab_changes(sy->kt_branch);
+}

@@ -142,6 +142,8 @@ struct hist *symbols_keyed(struct symbols *sy, bool *busy);
 struct hist *symbols_branch_table(struct symbols *sy, bool *busy);
 /* Is a table of either kind being built (the UI polls while so)? */
 bool symbols_tables_busy(const struct symbols *sy);
+/* How many times a table's build started or a table was taken up (a draw that changes it draws again). */
+unsigned symbols_tables_changes(const struct symbols *sy);
 /*
  * perfnav --children / --no-children: children columns and sums on or off
  * (the default: on when the recording has callchains).  Only before the
