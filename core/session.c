@@ -16,6 +16,7 @@
 #include "core/names.h"
 #include "core/safefile.h"
 #include "core/session.h"
+#include "core/session_cache.h"
 #include "core/session_int.h"
 
 /* Cap on the bytes one COMPRESSED record may expand to. */
@@ -1163,6 +1164,8 @@ session_close(struct session *s)
 {
 	if (s == NULL)
 		return;
+	/* a save of the cache entry on its thread reads the files and the index: done first */
+	(void)session_cache_save_wait(s, NULL);
 	for (size_t i = 0; i < s->nfiles; i++) {
 		struct sfile *f = &s->files[i];
 

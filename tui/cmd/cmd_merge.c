@@ -113,8 +113,10 @@ merge_files(const struct common_opts *co, char **files, size_t n, int fd, const 
 		fprintf(stderr, "perfnav %s: %s\n", cmd, textout_esc(err.msg));
 		status = EXIT_FAIL;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		cmd_cache_close(s[i]);	/* its cache entry's save waited for, a failure said */
 		session_close(s[i]);
+	}
 	free(s);
 	free(in);
 	return status;
