@@ -409,9 +409,8 @@ filter_parse_files(struct hist_filter *f, const char *s)
 	return 0;
 }
 
-/* Does input name (as the key file prints it) answer to want: whole, or its last component? */
-static bool
-file_named(const char *name, const char *want)
+bool
+filter_file_named(const char *name, const char *want)
 {
 	const char *base = strrchr(name, '/');
 
@@ -431,7 +430,7 @@ filter_place_files(struct hist_filter *f, const struct origins *o, const char **
 	for (size_t i = 0; i < f->nfiles; i++) {
 		size_t j = 0;
 
-		while (j < o->n && !file_named(o->v[j].name, f->files[i]))
+		while (j < o->n && !filter_file_named(o->v[j].name, f->files[i]))
 			j++;
 		if (j == o->n) {
 			*bad = f->files[i];
@@ -441,7 +440,7 @@ filter_place_files(struct hist_filter *f, const struct origins *o, const char **
 	f->flocs = xreallocarray(NULL, o->n, sizeof *f->flocs);
 	for (size_t j = 0; j < o->n; j++)
 		for (size_t i = 0; i < f->nfiles; i++)
-			if (file_named(o->v[j].name, f->files[i])) {
+			if (filter_file_named(o->v[j].name, f->files[i])) {
 				f->flocs[k].start = o->v[j].start;
 				f->flocs[k++].end = o->v[j].end;
 				break;

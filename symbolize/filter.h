@@ -106,6 +106,8 @@ int filter_parse_files(struct hist_filter *f, const char *s);
  * *bad the first name that no origin has (f->flocs then empty).
  */
 int filter_place_files(struct hist_filter *f, const struct origins *o, const char **bad);
+/* Does input name (as the key file prints it) answer to want: whole, or its last component? */
+bool filter_file_named(const char *name, const char *want);
 
 /*
  * Is the record at location loc (a file-mode offset) in f's inputs?  As

@@ -254,15 +254,6 @@ scope_cpu_in(const struct scope *sc, int32_t cpu)
 	return false;
 }
 
-/* Does origin i's name answer to name, as --files takes it (filter_place_files)? */
-static bool
-origin_named(const struct origins *o, uint32_t i, const char *name)
-{
-	const char *base = strrchr(o->v[i].name, '/');
-
-	return strcmp(o->v[i].name, name) == 0 || (base != NULL && strcmp(base + 1, name) == 0);
-}
-
 bool
 scope_loc_in(const struct scope *sc, uint64_t loc)
 {
@@ -284,7 +275,7 @@ uint32_t
 scope_file_find(const struct scope *sc, const char *name)
 {
 	for (uint32_t i = 0; sc->org != NULL && i < sc->org->n; i++)
-		if (origin_named(sc->org, i, name))
+		if (filter_file_named(sc->org->v[i].name, name))	/* as --files takes it */
 			return i;
 	return UINT32_MAX;
 }
