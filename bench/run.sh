@@ -8,8 +8,10 @@
 # median wall time and the peak RSS (file pages included, /usr/bin/time).
 #
 # usage: bench/run.sh [RECORDING...]
-#   RECORDING: fp-10M fp-100M fp-1G fp-4G fp-10G dwarf-100M z-100M br-200k
-#              (fp-10G: copies of fp-1G merged to 10 GiB by perfnav merge)
+#   RECORDING: fp-10M fp-100M fp-1G fp-4G fp-10G fp-10G-same dwarf-100M z-100M br-200k
+#              (fp-10G: copies of fp-1G merged to 10 GiB by perfnav merge and
+#              laid end to end in time by bench/end_to_end; fp-10G-same: the
+#              copies as merged, all at the same times with the same threads)
 #              (default: fp-100M fp-1G dwarf-100M z-100M)
 #              br-200k: 200,000 byte-built samples of 16 branches each
 #              (tests/mk-brhist.py --big; no PMU here for perf record -b), for
@@ -96,22 +98,29 @@ for r in "${recs[@]}"; do
 			-o rec/fp-4G.data -- ./work mix 2 500 >rec/fp-4G.log 2>&1)
 		tail -1 "$BENCH_DIR/rec/fp-4G.log" >&2
 		;;
-	fp-10G)
-		# 10 GiB: copies of fp-1G merged into one recording (perfnav merge: each
-		# copy's records in turn, timestamps as recorded, the same threads)
+	fp-10G | fp-10G-same)
+		# 10 GiB: copies of fp-1G merged into one recording by perfnav merge
+		# (each copy's records in turn, each input's timestamps and threads as
+		# recorded: fp-10G-same, as a fleet's captures of one moment); fp-10G
+		# then lays them end to end in time with threads of their own
+		# (bench/end_to_end), as one recording of the workload 31 times longer
 		[ -s "$BENCH_DIR/rec/fp-1G.data" ] || sh "$bench_src/make-recordings.sh" "$BENCH_DIR" 1g >&2
 		one=$(stat -c %s "$BENCH_DIR/rec/fp-1G.data")
 		n=$(( (10 * 1024 * 1024 * 1024 + one - 1) / one ))
 		ins=()
 		for ((i = 0; i < n; i++)); do ins+=("$BENCH_DIR/rec/fp-1G.data"); done
-		./perfnav merge -o "$BENCH_DIR/rec/fp-10G.data" "${ins[@]}" >&2
+		./perfnav merge -o "$BENCH_DIR/rec/$r.data" "${ins[@]}" >&2
+		if [ "$r" = fp-10G ]; then
+			make -s bench/end_to_end >&2
+			bench/end_to_end "$BENCH_DIR/rec/$r.data" "$n" >&2
+		fi
 		;;
 	br-200k)
 		mkdir -p "$BENCH_DIR/rec"
 		bin=$(ls -d tests/data/buildid/tmp/perfnav-fixtures/cpu/*/elf | head -1)
 		python3 tests/mk-brhist.py --big 200000 "$BENCH_DIR/rec/br-200k.data" "$bin"
 		;;
-	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G fp-10G dwarf-100M z-100M br-200k)" ;;
+	*) die "unknown recording '$r' (fp-10M fp-100M fp-1G fp-4G fp-10G fp-10G-same dwarf-100M z-100M br-200k)" ;;
 	esac
 done
 

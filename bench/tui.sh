@@ -1,7 +1,8 @@
 #!/bin/bash
 # perfnav benchmark of the TUI's start-up: for each recording, the time from
 # starting `perfnav FILE` in a terminal (tmux, 160x50) until its first screen
-# is drawn (the title line is there), and until every symbol is resolved (the
+# is drawn (the title line is there: a long load's loading screen), until the
+# panes are (their tabs are there), and until every symbol is resolved (the
 # title says "symbols in S s"), median of BENCH_RUNS; how long a key (4, the
 # header pane) takes to show while symbols resolve; the peak RSS and peak
 # anonymous memory (file pages excluded, sampled with the screen); next to
@@ -54,13 +55,15 @@ anon_mb()
 	echo 0
 }
 
-# one_run FILE [CACHE_HOME]: prints "FIRST_S ALL_S RSS_MB ANON_MB KEY_MS CPU_S"
+# one_run FILE [CACHE_HOME]: prints "FIRST_S PANES_S ALL_S RSS_MB ANON_MB KEY_MS CPU_S"
+# (FIRST_S: the first screen, the loading screen of a long load; PANES_S:
+# the first screen with the panes' tabs)
 # or "fail"; with --no-cache, else with XDG_CACHE_HOME=CACHE_HOME.  While
 # symbols resolve, 4 is pressed once (the header pane) and KEY_MS is the time
 # until it shows (screen polled every ~10 ms; "-" if symbols were in first).
 one_run()
 {
-	local f=$1 t0 t1 t2 tk tk1= i screen rss pid= anon=0 a run
+	local f=$1 t0 t1 t2 t3 tk tk1= i screen rss pid= anon=0 a run
 	run="./perfnav --no-cache '$f'"
 	[ -z "${2:-}" ] || run="env XDG_CACHE_HOME='$2' ./perfnav '$f'"
 	rm -f "$tmp/rss"
@@ -69,6 +72,7 @@ one_run()
 	tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 50 \
 		"/usr/bin/time -f '%M %U %S' -o '$tmp/rss' $run 2>/dev/null; sleep 60"
 	t1=
+	t3=
 	tk=
 	for ((i = 0; i < 120000; i++)); do
 		screen=$(tmux -L "$sock" capture-pane -p 2>/dev/null || true)
@@ -79,6 +83,9 @@ one_run()
 		fi
 		if [ -z "$t1" ] && grep -q '^ perfnav  ' <<<"$screen"; then
 			t1=$(now)
+		fi
+		if [ -z "$t3" ] && grep -q '^ 1 Hot' <<<"$screen"; then
+			t3=$(now)
 		fi
 		if grep -q 'symbols in [0-9.]* s' <<<"$screen"; then
 			t2=$(now)
@@ -93,44 +100,46 @@ one_run()
 		fi
 		sleep 0.01
 	done
-	[ -n "$t1" ] && [ -n "${t2:-}" ] || { echo fail; return; }
+	[ -n "$t1" ] && [ -n "$t3" ] && [ -n "${t2:-}" ] || { echo fail; return; }
 	tmux -L "$sock" send-keys q
 	for ((i = 0; i < 3000; i++)); do
 		[ -s "$tmp/rss" ] && break
 		sleep 0.01
 	done
 	read -r rss cu cs < <(tail -1 "$tmp/rss" 2>/dev/null || echo "0 0 0")
-	echo "$(secs "$t0" "$t1") $(secs "$t0" "$t2") $(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')" \
+	echo "$(secs "$t0" "$t1") $(secs "$t0" "$t3") $(secs "$t0" "$t2") $(awk -v k="$rss" 'BEGIN { printf "%.0f", k / 1024 }')" \
 		"$anon $([ -n "$tk1" ] && awk -v a="$tk" -v b="$tk1" 'BEGIN { printf "%.0f", (b - a) / 1e6 }' || echo -)" \
 		"$(awk -v u="${cu:-0}" -v s="${cs:-0}" 'BEGIN { printf "%.2f", u + s }')"
 }
 
-echo "| recording | TUI: first screen (s) | TUI: every symbol resolved (s) | CPU (s) | key while resolving (ms) | peak RSS (MB) | peak anon (MB) |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| recording | TUI: first screen (s) | TUI: the panes (s) | TUI: every symbol resolved (s) | CPU (s) | key while resolving (ms) | peak RSS (MB) | peak anon (MB) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for r in "${recs[@]}"; do
 	f=$BENCH_DIR/rec/$r.data
 	[ -s "$f" ] || { echo "bench/tui.sh: no $f (bench/run.sh $r makes it)" >&2; exit 1; }
 	cat "$f" >/dev/null
 	one_run "$f" >/dev/null # warm-up, untimed
-	firsts=() alls=() keys=() cpus=() rss=0 anon=0
+	firsts=() panes=() alls=() keys=() cpus=() rss=0 anon=0
 	for ((k = 0; k < BENCH_RUNS; k++)); do
-		read -r a b m n kms c <<<"$(one_run "$f")"
-		[ "$a" != fail ] || { echo "| $r | fail | fail | | | | |"; continue 2; }
+		read -r a p b m n kms c <<<"$(one_run "$f")"
+		[ "$a" != fail ] || { echo "| $r | fail | fail | fail | | | | |"; continue 2; }
 		cpus+=("$c")
 		firsts+=("$a")
+		panes+=("$p")
 		alls+=("$b")
 		[ "$kms" != - ] && keys+=("$kms")
 		[ "$m" -gt "$rss" ] && rss=$m
 		[ "$n" -gt "$anon" ] && anon=$n
 	done
 	echo "| $r ($(du -h "$f" | cut -f1)) | $(printf '%s\n' "${firsts[@]}" | median) |" \
+		"$(printf '%s\n' "${panes[@]}" | median) |" \
 		"$(printf '%s\n' "${alls[@]}" | median) | $(printf '%s\n' "${cpus[@]}" | median) |" \
 		"$( ((${#keys[@]})) && printf '%s\n' "${keys[@]}" | median || echo -) | $rss | $anon |"
 done
 
 if [ "${BENCH_CACHE:-1}" = 1 ]; then
 	echo
-	echo "| recording | first open: first screen (s) | every symbol (s) | CPU (s) | second open: first screen (s) | every symbol (s) | CPU (s) | second/first, every symbol | second/first, CPU |"
+	echo "| recording | first open: the panes (s) | every symbol (s) | CPU (s) | second open: the panes (s) | every symbol (s) | CPU (s) | second/first, every symbol | second/first, CPU |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for r in "${recs[@]}"; do
 		f=$BENCH_DIR/rec/$r.data
@@ -138,12 +147,12 @@ if [ "${BENCH_CACHE:-1}" = 1 ]; then
 		for ((k = 0; k < BENCH_RUNS; k++)); do
 			rm -rf "$tmp/xdg"
 			mkdir -m 700 "$tmp/xdg"
-			read -r a b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
+			read -r a p b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
 			[ "$a" != fail ] || { echo "| $r | fail | | | | | | | |"; continue 2; }
-			s1+=("$a") a1+=("$b") c1+=("$c")
-			read -r a b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
+			s1+=("$p") a1+=("$b") c1+=("$c")
+			read -r a p b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
 			[ "$a" != fail ] || { echo "| $r | | | | fail | | | | |"; continue 2; }
-			s2+=("$a") a2+=("$b") c2+=("$c")
+			s2+=("$p") a2+=("$b") c2+=("$c")
 		done
 		m1=$(printf '%s\n' "${a1[@]}" | median) m2=$(printf '%s\n' "${a2[@]}" | median)
 		u1=$(printf '%s\n' "${c1[@]}" | median) u2=$(printf '%s\n' "${c2[@]}" | median)

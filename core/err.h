@@ -23,7 +23,8 @@
 	X(BAD_RECORD, "bad record") \
 	X(ZSTD, "decompression failed") \
 	X(NOMEM, "out of memory") \
-	X(UNSUPPORTED, "unsupported")
+	X(UNSUPPORTED, "unsupported") \
+	X(STOPPED, "stopped on request")
 
 enum perf_err_code {
 #define X(n, s) PERF_E_##n,

@@ -52,6 +52,7 @@ struct loader {
 	void		*progress_arg;
 	uint64_t	 total, done_before;	/* bytes to walk; of finished files */
 	uint64_t	 next_report;
+	struct par_part	*part;		/* walking the second half at once (walk_split), or NULL */
 	bool		 stop;
 	bool		 cut;		/* a walk_region of the file ended at damage */
 	/* walk_split: the first half's end is a guess, no damage at it; where it ended */
@@ -512,7 +513,9 @@ progress_stops(struct loader *ld, uint64_t loc, uint64_t off, uint64_t pos)
 	if (ld->progress == NULL || ld->done_before + pos < ld->next_report)
 		return false;
 	ld->next_report = ld->done_before + pos + PROGRESS_STEP;
-	if (ld->progress(ld->progress_arg, ld->done_before + pos, ld->total) == 0)
+	/* the second half's part walks at once: its bytes count too */
+	if (ld->progress(ld->progress_arg, ld->done_before + pos + (ld->part != NULL ?
+	    atomic_load_explicit(&ld->part->walked, memory_order_relaxed) : 0), ld->total) == 0)
 		return false;
 	ld->stop = true;
 	s->cancelled = true;
@@ -753,7 +756,9 @@ walk_split(struct loader *ld, const struct sfile *f)
 	}
 	ld->cut = false;
 	ld->soft_end = true;
+	ld->part = &p;
 	walk_region(ld, vbase, base, at, f->data_off, false);
+	ld->part = NULL;
 	ld->soft_end = false;
 	s->index.before_grow = NULL;
 	session_par_join(&p, ld->stop);
@@ -811,50 +816,19 @@ walk_file(struct loader *ld, uint32_t fi)
 	}
 }
 
-/* Where each file's records are, with salvage of a bad data section. */
+/* Every file's data section in turn (a round closed between files). */
 static void
-set_data_ranges(struct session *s)
+walk_files(struct loader *ld)
 {
-	struct sfile *f0 = &s->files[0];
+	struct session *s = ld->s;
 
-	if (s->mode == SESSION_PIPE) {
-		f0->data_off = sizeof(struct pf_pipe_header);
-		f0->data_end = f0->size;
-	} else {
-		uint64_t off = s->data_sec.offset, size = s->data_sec.size;
-
-		if (off < s->header_size && size > 0) {
-			diag_add(&s->diags, DIAG_ERROR, 0, 40,
-			    "data section offset 0x%llx lies inside the header",
-			    (unsigned long long)off);
-			s->damaged = true;
+	for (uint32_t i = 0; i < s->nfiles && !ld->stop; i++) {
+		if (i > 0 && ld->index) {
+			GROW(ld->rounds, ld->caprounds, ld->nrounds + 1);
+			ld->rounds[ld->nrounds++] = s->index.n;
 		}
-		if (off > f0->size) {
-			diag_add(&s->diags, DIAG_ERROR, 0, 40,
-			    "data section offset 0x%llx lies beyond the end of the file (0x%llx)",
-			    (unsigned long long)off, (unsigned long long)f0->size);
-			s->damaged = true;
-			off = f0->size;
-			size = 0;
-		} else if (size == 0 && s->nfiles == 1) {
-			diag_add(&s->diags, DIAG_WARN, 0, 48,
-			    "data size is 0 (perf record did not finish): reading records up to the end of the file");
-			size = f0->size - off;
-			s->damaged = true;
-		} else if (size > f0->size - off) {
-			diag_add(&s->diags, DIAG_ERROR, 0, 48,
-			    "data section [0x%llx, +0x%llx) runs past the end of the file (0x%llx): reading what is there",
-			    (unsigned long long)off, (unsigned long long)size,
-			    (unsigned long long)f0->size);
-			size = f0->size - off;
-			s->damaged = true;
-		}
-		f0->data_off = off;
-		f0->data_end = off + size;
-	}
-	for (size_t i = 1; i < s->nfiles; i++) {
-		s->files[i].data_off = 0;
-		s->files[i].data_end = s->files[i].size;
+		walk_file(ld, i);
+		ld->done_before += s->files[i].data_end - s->files[i].data_off;
 	}
 }
 
@@ -1064,7 +1038,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 		attr_table_finish(&s->attrs);
 		session_file_read_event_types(s);
 	}
-	set_data_ranges(s);
+	session_file_data_ranges(s);
 
 	t = now_s();
 	s->t_open = t - t0;
@@ -1100,13 +1074,12 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 			s->index.who = NULL;	/* as a load without keep_who (still mapped) */
 		goto loaded;
 	}
-	for (uint32_t i = 0; i < s->nfiles && !ld.stop; i++) {
-		if (i > 0 && ld.index) {
-			GROW(ld.rounds, ld.caprounds, ld.nrounds + 1);
-			ld.rounds[ld.nrounds++] = s->index.n;
-		}
-		walk_file(&ld, i);
-		ld.done_before += s->files[i].data_end - s->files[i].data_off;
+	walk_files(&ld);
+	if (s->cancelled && opts != NULL && opts->stop_abandons) {
+		perf_err_set(err, PERF_E_STOPPED, PERF_ERR_OFF_NONE, "%s: loading stopped on request",
+		    path);
+		free(ld.rounds);
+		goto fail;
 	}
 	report_bad(&ld);
 	session_read_recount(s);

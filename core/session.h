@@ -91,6 +91,10 @@ struct session_opts {
 	 * entries are keyed by (an entry of another is stale). */
 	const char		*cache_dir;
 	const char		*cache_version;
+	/* A stop the progress callback asks for gives no session:
+	 * session_open returns NULL (PERF_E_STOPPED) as soon as the walk has
+	 * stopped, the index left unsorted (a browser quit while loading). */
+	bool			 stop_abandons;
 };
 
 /* An open recording: opaque outside core/ (core/session_int.h). */

@@ -438,3 +438,50 @@ session_file_read_features(struct session *s)
 	if (k > 0 && !sec_ok(f, tab, 16 * k))
 		s->damaged = true;
 }
+
+/* Where each file's records are, with salvage of a bad data section. */
+void
+session_file_data_ranges(struct session *s)
+{
+	struct sfile *f0 = &s->files[0];
+
+	if (s->mode == SESSION_PIPE) {
+		f0->data_off = sizeof(struct pf_pipe_header);
+		f0->data_end = f0->size;
+	} else {
+		uint64_t off = s->data_sec.offset, size = s->data_sec.size;
+
+		if (off < s->header_size && size > 0) {
+			diag_add(&s->diags, DIAG_ERROR, 0, 40,
+			    "data section offset 0x%llx lies inside the header",
+			    (unsigned long long)off);
+			s->damaged = true;
+		}
+		if (off > f0->size) {
+			diag_add(&s->diags, DIAG_ERROR, 0, 40,
+			    "data section offset 0x%llx lies beyond the end of the file (0x%llx)",
+			    (unsigned long long)off, (unsigned long long)f0->size);
+			s->damaged = true;
+			off = f0->size;
+			size = 0;
+		} else if (size == 0 && s->nfiles == 1) {
+			diag_add(&s->diags, DIAG_WARN, 0, 48,
+			    "data size is 0 (perf record did not finish): reading records up to the end of the file");
+			size = f0->size - off;
+			s->damaged = true;
+		} else if (size > f0->size - off) {
+			diag_add(&s->diags, DIAG_ERROR, 0, 48,
+			    "data section [0x%llx, +0x%llx) runs past the end of the file (0x%llx): reading what is there",
+			    (unsigned long long)off, (unsigned long long)size,
+			    (unsigned long long)f0->size);
+			size = f0->size - off;
+			s->damaged = true;
+		}
+		f0->data_off = off;
+		f0->data_end = off + size;
+	}
+	for (size_t i = 1; i < s->nfiles; i++) {
+		s->files[i].data_off = 0;
+		s->files[i].data_end = s->files[i].size;
+	}
+}

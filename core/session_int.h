@@ -118,6 +118,8 @@ void session_file_read_attrs(struct session *s);
 void session_file_read_event_types(struct session *s);
 /* The feature sections named by the header's bitmap (damage goes to s->diags). */
 void session_file_read_features(struct session *s);
+/* Where each file's records are, with salvage of a bad data section. */
+void session_file_data_ranges(struct session *s);
 /* What a record costs in the index: its entry, and a round mark at most. */
 #define SESSION_REC_CHARGE	(sizeof(struct load_ent) + sizeof(size_t))
 
@@ -168,11 +170,14 @@ struct par_part {
 	bool			 started;
 	atomic_bool		 stop;
 	pthread_t		 th;
+	_Atomic uint64_t	 walked;	/* bytes walked so far, for the progress (relaxed) */
 };
 bool session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at);
 /* Do the headers of [base, base + at) lead exactly to at, with nothing
- * decompressed among them?  Their count into *n. */
-bool session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n);
+ * decompressed among them?  Their count into *n.  False too once *stop
+ * is set (may be NULL). */
+bool session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n,
+    atomic_bool *stop);
 int session_par_start(struct par_part *p);
 /* Wait for the part (stop: ask it to leave off first). */
 void session_par_join(struct par_part *p, bool stop);

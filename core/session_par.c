@@ -68,7 +68,8 @@ session_par_split(const struct session *s, const uint8_t *base, uint64_t len, ui
 }
 
 bool
-session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n)
+session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n,
+    atomic_bool *stop)
 {
 	uint64_t pos = 0, k = 0;
 
@@ -76,7 +77,8 @@ session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uin
 		struct rec r;
 		uint64_t extra;
 
-		if (at - pos < 8)
+		if (at - pos < 8 || ((k & 0xffff) == 0 && stop != NULL &&
+		    atomic_load_explicit(stop, memory_order_relaxed)))
 			return false;
 		r.p = base + pos;
 		r.size = rd16(r.p + 6, s->swap);
@@ -97,6 +99,9 @@ session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uin
 	return true;
 }
 
+/* How often the part says how far it got (bytes, a power of two). */
+#define PART_TELL	(UINT64_C(1) << 22)
+
 static void *
 part_walk(void *arg)
 {
@@ -106,7 +111,7 @@ part_walk(void *arg)
 
 	p->last_time = 0;
 	/* where the first half's entries end: the part's go from there */
-	if (!session_par_count(s, p->whole, p->at, &p->na))
+	if (!session_par_count(s, p->whole, p->at, &p->na, &p->stop))
 		goto fail;
 	p->ix.lv = s->index.lv + p->n0 + p->na;
 	p->ix.cap = s->index.cap - p->n0 - p->na;
@@ -139,6 +144,8 @@ part_walk(void *arg)
 			GROW(p->rounds, p->caprounds, p->nrounds + 1);
 			p->rounds[p->nrounds++] = p->ix.n;
 		}
+		if ((pos & ~(PART_TELL - 1)) != ((pos + r.size) & ~(PART_TELL - 1)))
+			atomic_store_explicit(&p->walked, pos + r.size, memory_order_relaxed);
 		untimed = p->ix.n_untimed;
 		session_index_rec(s, &p->ix, &p->last_time, &r, attr,
 		    r.type == PF_REC_SAMPLE ? &smp : NULL);
@@ -158,6 +165,7 @@ int
 session_par_start(struct par_part *p)
 {
 	atomic_init(&p->stop, false);
+	atomic_init(&p->walked, 0);
 	p->started = pthread_create(&p->th, NULL, part_walk, p) == 0;
 	return p->started ? 0 : -1;
 }

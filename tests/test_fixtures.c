@@ -550,3 +550,38 @@ Test(fixtures, load_progress_and_cancel)
 	cr_assert_lt(session_counts(s)->total, all);
 	session_close(s);
 }
+
+/*
+ * With stop_abandons, a stop asked by the progress callback gives no
+ * session but PERF_E_STOPPED (the browser's q while loading), in one walk
+ * and with the data indexed in two parts (the part is stopped too).
+ */
+Test(fixtures, load_stop_abandons)
+{
+	struct prog p = { .monotonic = true, .stop = true };
+	struct session_opts o = { .progress = on_progress, .progress_arg = &p, .keep_who = true,
+		.stop_abandons = true };
+	struct perf_err err;
+
+	for (int split = 0; split < 2; split++) {
+		struct session *s;
+
+		if (split)
+			setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
+		p = (struct prog){ .monotonic = true, .stop = true };
+		memset(&err, 0, sizeof err);
+		s = session_open(test_data("fp.data"), &o, &err);
+		unsetenv("PERFNAV_LOAD_SPLIT_MIN");
+		cr_assert_null(s, "split %d: no session once stopped", split);
+		cr_assert_eq(err.code, PERF_E_STOPPED, "split %d: %s", split, err.msg);
+		cr_assert_eq(p.calls, 1, "split %d: stopped at the first report", split);
+	}
+	/* a callback that never stops: the same load as without the option */
+	p = (struct prog){ .monotonic = true };
+	struct session *s = session_open(test_data("fp.data"), &o, &err);
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(session_info(s).cancelled, false);
+	cr_assert_eq(p.last_done, p.total);
+	session_close(s);
+}

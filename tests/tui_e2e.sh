@@ -390,6 +390,29 @@ keys 3 j
 wait_for "events \[2/" "keys work with the recording on stdin"
 finish "stdin"
 
+# ---- a long load: its own screen at once, which answers its keys ----
+# (standard input held back for a while: the load waits for it)
+printf '%s\n' "head -c 4096 '$data/plain.data'; sleep 3; tail -c +4097 '$data/plain.data'" > "$tmp/slow.sh"
+slow="sh '$tmp/slow.sh' | '$bin' -"
+start "$slow"
+wait_for "perfnav  \(stdin\) \| loading \| [0-9.]+ MiB \| [0-9.]+ s" "a load that takes a while shows a screen of its own at once"
+wait_for "The panes come once every record is indexed\.  q: stop and quit" "which says what comes and how to leave"
+keys 3	# the events pane's key: the loading screen takes it, nothing is left for later
+wait_for "perfnav  \(stdin\) \| perf 6\.1\.187" "the panes come once it is loaded"
+wait_for "^ hot \[1/" "the hot functions first, as after a quick load (a key pressed while loading is not kept)"
+finish "a long load"
+start "$slow"
+wait_for "perfnav  \(stdin\) \| loading" "the loading screen again"
+keys q
+if wait_for "EXIT=0" "q on the loading screen stops the load and quits"; then
+	wait_for "TTY-SANE" "q while loading: terminal restored"
+	if [ -s "$tmp/stderr" ]; then
+		ko "q while loading: nothing to say on stderr, got: $(head -c 300 "$tmp/stderr")"
+	else
+		ok "q while loading: nothing said on stderr"
+	fi
+fi
+
 # ---- a damaged recording opens and shows what is valid ----
 head -c 5000 "$data/plain.data" > "$tmp/cut.data"
 start "'$bin' '$tmp/cut.data'"

@@ -357,6 +357,29 @@ sort_setup(const struct app *a, const struct tui_opts *o, char *msg, size_t n)
 	return keytab_spec_of(a->s, o->hot_sort.keys, o->hot_sort.n, false, &sp, msg, n);
 }
 
+/* Cannot open, a bad start option, or q while loading: all let go, status returned. */
+static int
+start_failed(struct app *a, int status)
+{
+	session_close(a->s);
+	app_term_stop();
+	if (a->startup_msgs)
+		fputs(a->startup_msgs, stderr);
+	free(a->startup_msgs);
+	keys_free(&a->keys);
+	free(a);
+	return status;
+}
+
+/* The start options set up against the recording: 0, or -1 with err filled. */
+static int
+start_setup(struct app *a, struct tui_opts *o, char *err, size_t n)
+{
+	if (filter_opts_setup(&o->fo, a->s, a->co->input, err, n) < 0)
+		return -1;
+	return sort_setup(a, o, err, n);
+}
+
 /* A recording's symbols with the start options (scope f, --children, --sort, -g). */
 static struct symbols *
 make_symbols(const struct session *s, const struct sym_opts *so, const struct hist_filter *f,
@@ -375,7 +398,8 @@ make_symbols(const struct session *s, const struct sym_opts *so, const struct hi
  * Diff mode: open NEW (o->input2), set up the start options against it
  * (o->fo2), make its symbols (the options as OLD's) and start resolving
  * it in a thread (NEW's panes come once both are in: pair_poll).  0, or
- * -1 (cannot open) or -2 (a bad scope option) with a message on stderr.
+ * -1 (cannot open) or -2 (a bad scope option) with a message on stderr,
+ * or -3 (quit while it loaded).
  */
 static int
 diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
@@ -385,13 +409,15 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 	double t0 = now();
 	char err[512];
 
+	bool quit;
+
 	cmd_sym_opts(&co2, &so2);
 	so2.no_path_cache = so->no_path_cache;
 	swap_rec(a);
-	a->s = cmd_open_progress(&co2, true);
+	a->s = app_load(a, &co2, a->names[1], t0, &quit);
 	if (a->s == NULL) {
 		swap_rec(a);
-		return -1;
+		return quit ? -3 : -1;
 	}
 	a->load_secs = now() - t0;
 	title_info(a);
@@ -435,6 +461,7 @@ tui_run(struct tui_opts *o)
 	char err[512];
 	int status = EXIT_OK, tr;
 	struct sym_opts so;
+	bool quit;
 
 	tr = theme_load(&a->theme, co->theme, PKGDATADIR, err, sizeof err);
 	if (tr < 0) {
@@ -449,26 +476,18 @@ tui_run(struct tui_opts *o)
 	    strcmp(a->theme.name, "mono") == 0;
 	/* the index entry saved once the symbols are in: its write takes no core from them */
 	o->co.cache_late = !a->diff;
-	a->s = cmd_open_progress(co, true);
-	if (a->s == NULL) {
-		free(a);
-		return EXIT_FAIL;
-	}
-	a->load_secs = now() - t0;
-	if (filter_opts_setup(&o->fo, a->s, co->input, err, sizeof err) < 0) {
-		fprintf(stderr, "perfnav: %s\n", err);
-		session_close(a->s);
-		free(a);
-		return EXIT_USAGE;
-	}
-	if (sort_setup(a, o, err, sizeof err) < 0) {
-		fprintf(stderr, "perfnav: %s\n", err);
-		session_close(a->s);
-		free(a);
-		return EXIT_USAGE;
-	}
-	snprintf(a->start_scope, sizeof a->start_scope, "%s", o->scope_text);
 	load_keys(a);
+	/* a long load shows how far it got (the terminal is up then: what is said on
+	 * stderr until the end is kept and shown at exit, app_term.c) */
+	a->s = app_load(a, co, a->names[0], t0, &quit);
+	if (a->s != NULL && !quit && start_setup(a, o, err, sizeof err) < 0) {
+		fprintf(stderr, "perfnav: %s\n", err);
+		status = EXIT_USAGE;
+	}
+	if (a->s == NULL || quit || status != EXIT_OK)
+		return start_failed(a, a->s == NULL && !quit ? EXIT_FAIL : status);
+	a->load_secs = now() - t0;
+	snprintf(a->start_scope, sizeof a->start_scope, "%s", o->scope_text);
 	title_info(a);
 	cmd_sym_opts(co, &so);
 	so.no_path_cache = a->diff;	/* a path's cache entry may be the other file's build */
@@ -480,7 +499,7 @@ tui_run(struct tui_opts *o)
 		symbols_start(a->sym);	/* diff mode: both at diff_open */
 	}
 	if (a->diff && (tr = diff_open(a, o, &so)) < 0) {
-		status = tr == -2 ? EXIT_USAGE : EXIT_FAIL;
+		status = tr == -3 ? EXIT_OK : tr == -2 ? EXIT_USAGE : EXIT_FAIL;	/* -3: q */
 		goto out;
 	}
 	for (int i = 0; i < PANE_COUNT; i++) {
@@ -523,6 +542,7 @@ tui_run(struct tui_opts *o)
 			status = EXIT_DAMAGED;
 	}
 out:
+	app_term_stop();	/* up since a long load (app_load) when a later step failed */
 	if (a->startup_msgs)
 		fputs(a->startup_msgs, stderr);
 	free(a->startup_msgs);

@@ -87,6 +87,8 @@ struct app {
 	char			 in_buf[NAV_FILTER_MAX];
 	size_t			 in_saved;	/* cursor before an incremental search */
 	bool			 quit;
+	bool			 term_up;	/* app_term_start done (app_load may start it early) */
+	bool			 term_failed;	/* and it could not (said once) */
 	bool			 late_saved;	/* cmd_cache_save_late asked (after the symbols) */
 	double			 load_secs;
 	char			 events[128];	/* event names for the title */
@@ -123,6 +125,15 @@ void app_scope_undo(struct app *a, size_t n);
  * or -1 with a message on stderr.
  */
 int app_term_start(struct app *a);
+/*
+ * app_load.c: open the recording of co (started at t0; name as the title
+ * shows it) on a thread; should it take more than a moment, start the
+ * terminal (app_term_start) and show how far it got until it is done, or
+ * until the quit key stops it (*quit, and NULL).  The session, or NULL
+ * (the message on stderr, kept until exit if the terminal is up).
+ */
+struct session *app_load(struct app *a, const struct common_opts *co, const char *name, double t0,
+    bool *quit);
 /* app_term.c: restore the terminal and signals, show what stderr got. */
 void app_term_stop(void);
 /*

@@ -113,7 +113,10 @@ app_term_start(struct app *a)
 	FILE *in = stdin, *out = stdout;
 
 	/* the recording may be on stdin, and stdout may be a pipe: use the tty */
-	if (session_info(a->s).from_stdin || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	if (a->term_up || a->term_failed)
+		return a->term_up ? 0 : -1;
+	a->term_failed = true;	/* until it is up */
+	if (strcmp(a->co->input, "-") == 0 || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		tty_in = fopen("/dev/tty", "r");
 		tty_out = fopen("/dev/tty", "w");
 		if (tty_in == NULL || tty_out == NULL) {
@@ -152,6 +155,8 @@ app_term_start(struct app *a)
 	mousemask(ALL_MOUSE_EVENTS, NULL);
 	mouseinterval(0);
 	app_theme_apply(&a->theme, &a->ta, a->mono);
+	a->term_up = true;
+	a->term_failed = false;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/session.h"
 #include "symbolize/hist_cache.h"
 
 struct session;
@@ -151,6 +152,12 @@ struct session *cmd_open(const struct common_opts *co, bool index);
 /* The same, with a progress bar on standard error (when it is a
  * terminal) if loading takes more than a moment: for the TUI. */
 struct session *cmd_open_progress(const struct common_opts *co, bool index);
+/*
+ * The browser's open of co->input (indexed, who each record is about
+ * kept), its progress told to fn (core/session.h: a nonzero return stops
+ * the load); messages go to stderr as cmd_open's.
+ */
+struct session *cmd_open_browse(const struct common_opts *co, session_progress_fn fn, void *arg);
 /* Print the session's diagnostics to stderr; returns EXIT_DAMAGED if the
  * recording is damaged and strict (--strict, co->strict) is set, else
  * EXIT_OK. */

@@ -260,24 +260,22 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 /*
- * Open co->input, with a progress bar on a terminal when asked (the
- * browser, which also keeps who each record is about: its panes ask it of
- * every sample, again and again).
+ * Open co->input, for the browser when browse (which keeps who each record
+ * is about: its panes ask it of every sample, again and again), with
+ * progress told to fn (NULL: none).
  */
 static struct session *
-open_input(const struct common_opts *co, bool index, bool progress)
+open_input(const struct common_opts *co, bool index, bool browse, session_progress_fn fn,
+    void *arg)
 {
+	struct load_progress *lp = fn == show_progress ? arg : NULL;
 	struct perf_err err;
-	struct load_progress lp = { co->input, mono_now(), false };
 	struct session_opts so = { .no_index = !index, .keep_going = true,
-		.mem_budget = co->max_memory, .keep_who = progress };
+		.mem_budget = co->max_memory, .keep_who = browse,
+		.progress = fn, .progress_arg = arg, .stop_abandons = browse };
 	struct session *s;
 	char dir[4096];
 
-	if (progress && isatty(STDERR_FILENO)) {
-		so.progress = show_progress;
-		so.progress_arg = &lp;
-	}
 	if (index && cmd_cache_setup(co, dir, sizeof dir) == 0) {
 		so.cache_dir = dir;
 		so.cache_version = PACKAGE_VERSION;
@@ -285,9 +283,9 @@ open_input(const struct common_opts *co, bool index, bool progress)
 	memset(&err, 0, sizeof err);
 	s = session_open(co->input, &so, &err);
 	cmd_merge_opened(co->input);
-	if (lp.shown)
-		fputs("\r\033[K", textout_tty_err());
-	if (s == NULL)
+	if (lp != NULL && lp->shown)
+		fputs("\r\033[K", textout_tty_err());	/* the bar's line, for what follows */
+	if (s == NULL && err.code != PERF_E_STOPPED)	/* the user's own stop: nothing to say */
 		fprintf(stderr, "perfnav: %s\n", err.msg);
 	else if (so.cache_dir != NULL)
 		cmd_cache_opened(co, s, dir);
@@ -297,13 +295,21 @@ open_input(const struct common_opts *co, bool index, bool progress)
 struct session *
 cmd_open_progress(const struct common_opts *co, bool index)
 {
-	return open_input(co, index, true);
+	struct load_progress lp = { co->input, mono_now(), false };
+
+	return open_input(co, index, true, isatty(STDERR_FILENO) ? show_progress : NULL, &lp);
+}
+
+struct session *
+cmd_open_browse(const struct common_opts *co, session_progress_fn fn, void *arg)
+{
+	return open_input(co, true, true, fn, arg);
 }
 
 struct session *
 cmd_open(const struct common_opts *co, bool index)
 {
-	return open_input(co, index, false);
+	return open_input(co, index, false, NULL, NULL);
 }
 
 int
