@@ -102,9 +102,8 @@ xrealloc(void *p, size_t n)
 	return q;
 }
 
-/* Ask for huge pages under the 2 MiB-aligned interior of p's n bytes (xmalloc_table). */
-static void
-huge_advice(void *p, size_t n)
+void
+huge_advise(void *p, size_t n)
 {
 	const uintptr_t huge = (uintptr_t)2 << 20;
 	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + n) & ~(huge - 1);
@@ -127,15 +126,15 @@ huge_advice(void *p, size_t n)
  * of megabytes takes a fault per 2 MiB, not per 4 KiB (on this kind of VM
  * a fault costs microseconds: a reopen of a 356 MB recording spent a
  * third of its time in them).  Only advice, and only for a table that is
- * not grown afterwards (the index, which grows by mremap, measured worse
- * with huge pages: core/index.c).
+ * not grown afterwards (tables grown by grow_array's mremap measured worse
+ * with huge pages).
  */
 void *
 xmalloc_table(size_t n, size_t m)
 {
 	void *p = xreallocarray(NULL, n, m);
 
-	huge_advice(p, n * m);
+	huge_advise(p, n * m);
 	return p;
 }
 
@@ -148,7 +147,7 @@ xcalloc_table(size_t n, size_t m)
 {
 	void *p = xcalloc(n, m);
 
-	huge_advice(p, n * m);
+	huge_advise(p, n * m);
 	return p;
 }
 

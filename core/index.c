@@ -49,7 +49,7 @@ who_unpack(uint64_t who, struct ent_who *w)
 }
 
 /* The table lives in its own mapping, grown by mremap (no copy) and
- * backed by huge pages where the kernel allows: fewer faults per record. */
+ * backed by huge pages where the kernel gives them (index_grow). */
 #define INDEX_CHUNK	(UINT64_C(2) << 20)
 
 static size_t
@@ -60,9 +60,14 @@ index_bytes(size_t bytes)
 
 /*
  * Room for need entries: doubling (push), or exactly (reserve, which may
- * fail: false and nothing changed).  Pages are taken as they are written;
- * no huge pages are asked for (measured here: the kernel's compaction for
- * them, and moving them as the mapping grew, cost more than they saved).
+ * fail: false and nothing changed).  Pages are taken as they are written,
+ * huge ones where the kernel gives them on request: a file's walk reserves
+ * room for every record its data section can hold at once, so the mapping
+ * does not move as it fills.  Measured on a 10 GB recording (100 M
+ * records): 800,000 page faults -> 210,000-290,000, the walk 14-15.8 s ->
+ * 10.3-10.7 s; no change on 356 MB, nor on a pipe (which grows by doubling).
+ * (Before the walk reserved its room, the moves as the mapping grew made
+ * huge pages cost more than they saved.)
  */
 static bool
 index_grow(struct rec_index *ix, size_t need, bool reserve)
@@ -84,10 +89,12 @@ index_grow(struct rec_index *ix, size_t need, bool reserve)
 	while (ncap < need)
 		ncap = reserve ? need : ncap * 2;
 	nbytes = index_bytes(ncap * sizeof(struct load_ent));
-	if (ix->lv == NULL)
+	if (ix->lv == NULL) {
 		p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		    -1, 0);
-	else
+		if (p != MAP_FAILED)
+			huge_advise(p, nbytes);
+	} else
 		p = mremap(ix->lv, ix->map_bytes, nbytes, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED) {
 		if (reserve)
@@ -277,8 +284,11 @@ void
 index_finish_begin(struct rec_index *ix, bool keep_who)
 {
 	ix->who = NULL;
-	if (keep_who && ix->lv != NULL && ix->n > 0)
+	if (keep_who && ix->lv != NULL && ix->n > 0) {
 		ix->who = malloc(ix->n * sizeof *ix->who);	/* none: read from the records */
+		if (ix->who != NULL)
+			huge_advise(ix->who, ix->n * sizeof *ix->who);	/* filled once, in order */
+	}
 }
 
 void
