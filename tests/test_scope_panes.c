@@ -20,6 +20,7 @@
 #include "tests/tui_helpers.h"
 #include "tui/nav.h"
 #include "tui/pane.h"
+#include "tui/pane/hot_impl.h"
 #include "tui/scope.h"
 #include "tui/symbols.h"
 #include "tui/widget.h"
@@ -758,6 +759,52 @@ Test(scope, offcpu_event_lists_its_switch_outs)
 	cr_assert_eq(widget_count(&ev.w), nsw, "%zu samples listed, %zu sched_switch samples", widget_count(&ev.w),
 	    nsw);
 	pane_destroy(&ev);
+	symbols_free(sy);
+	session_close(s);
+}
+
+/*
+ * Back to the hot functions from another pane: the rows as they were left
+ * (expanded paths, cursor), not made again (a merge of every thread's
+ * entries); made again when the scope changed meanwhile.
+ */
+Test(scope_panes, hot_rows_kept_across_a_pane_switch)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	struct nav_view v;
+	struct hot *ht;
+	size_t i, n, made, all;
+	uint64_t t0, t1;
+
+	symbols_run(sy);
+	hot_pane(&p, s, sy);
+	ht = p.priv;
+	i = find_text(&p, "[.] main");
+	cr_assert_neq(i, WIDGET_NONE);
+	widget_home(&p.w);
+	widget_move(&p.w, (long)i);
+	cr_assert_eq(p.ops->key(&p, ACT_TOGGLE), PANE_HANDLED);
+	n = widget_count(&p.w);
+	all = hist_event(sy->h, 0)->nsamples;
+	pane_list_save(&p, &v);
+	v.target = NAV_T_HOT;
+	made = ht->reloads;
+	p.ops->enter(&p, &v);	/* back, the symbols and the scope as they were */
+	cr_assert_eq(ht->reloads, made, "the rows are not made again");
+	cr_assert_eq(widget_count(&p.w), n, "main's paths still expanded");
+	cr_assert(row_has(&p, widget_cursor_row(&p.w), "[.] main"), "the cursor where it was");
+	/* a time step taken elsewhere (the timeline): the rows are the scope's */
+	t0 = index_ent(session_index(s), session_index(s)->n / 10)->time;
+	t1 = index_ent(session_index(s), session_index(s)->n - 1)->time;
+	cr_assert_gt(t1, t0);
+	cr_assert(scope_time_push(&sy->scope, t0, t0 + (t1 - t0) / 2));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	p.ops->enter(&p, &v);
+	cr_assert_eq(ht->reloads, made + 1, "made again for the new scope");
+	cr_assert_lt(hist_event(sy->h, 0)->nsamples, all, "the first half's samples");
+	pane_destroy(&p);
 	symbols_free(sy);
 	session_close(s);
 }

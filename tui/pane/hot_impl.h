@@ -67,6 +67,7 @@ struct hot_tree {
 
 struct hot {
 	struct symbols		*sy;
+	size_t			 reloads;	/* rows made (hot_reload), for tests */
 	bool			 own;		/* made by us (no app symbols) */
 	size_t			 ev;
 	bool			 dsos;		/* list DSOs */

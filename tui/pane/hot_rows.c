@@ -523,6 +523,7 @@ hot_reload(struct pane *p, bool keep_cursor)
 		key = widget_cursor_key(&p->w);
 	ht->gen = ht->sy->gen;
 	ht->loaded = true;
+	ht->reloads++;
 	/* The event is the scope's: the other analysis panes show the same one. */
 	ht->ev = ht->sy->scope.ev;
 	if (ht->ev >= hist_nevents(hot_h(ht)))

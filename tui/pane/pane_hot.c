@@ -109,8 +109,22 @@ hot_enter(struct pane *p, const struct nav_view *v)
 {
 	struct hot *ht = p->priv;
 	unsigned f = v->target == NAV_T_HOT ? (unsigned)v->arg : 0;
+	bool dsos = (f & NAV_HOT_DSOS) != 0;
 
-	ht->dsos = (f & NAV_HOT_DSOS) != 0;
+	/*
+	 * Back to the rows it showed (another pane seen meanwhile): they are
+	 * current if neither the symbols nor the scope changed (what the
+	 * pane's own keys change, they reload at once); made again, they cost
+	 * a merge of every thread's entries (95 ms on a 356 MB recording).
+	 */
+	if (ht->loaded && !ht->branches && ht->dsos == dsos && ht->gen == ht->sy->gen &&
+	    ht->scope_gen == ht->sy->scope.gen && !(ht->keyed && ht->kbusy)) {
+		if (v->cursor == NAV_NONE)
+			widget_home(&p->w);
+		pane_list_enter(p, v);
+		return;
+	}
+	ht->dsos = dsos;
 	ht->branches = false;
 	hot_set_columns(p, ht);
 	hot_reload(p, false);
