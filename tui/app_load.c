@@ -22,14 +22,16 @@
  * app_load.c: the browser's recording loaded on a thread of its own, and,
  * once the load has taken LOAD_QUIET seconds, a screen saying how far it
  * got (the title with the share of the data walked, a bar, the bytes and
- * the seconds so far, the keys), redrawn every LOAD_TICK.  The first screen
+ * the seconds so far, the keys), redrawn every LOAD_TICK seconds; the
+ * load's end is seen within LOAD_LOOK_MS.  The first screen
  * of a recording of many gigabytes comes at once and answers its keys: the
  * key bound to quit (q) or quit-all stops the load and leaves, a resize
  * redraws; the panes come when the load is done.  A quicker load shows
  * nothing of this.
  */
 #define LOAD_QUIET	0.25
-#define LOAD_TICK_MS	100
+#define LOAD_TICK	0.1
+#define LOAD_LOOK_MS	10
 
 struct loading {
 	const struct common_opts *co;
@@ -138,14 +140,21 @@ draw_loading(struct app *a, const struct loading *l, double secs)
 static void
 loading_screen(struct app *a, struct loading *l, double t0, bool *quit)
 {
+	double drawn = 0;
+
 	while (!atomic_load(&l->finished)) {
 		wint_t wc;
 		enum action act;
 		int r;
 
-		draw_loading(a, l, now() - t0);
-		timeout(LOAD_TICK_MS);
+		if (now() - drawn >= LOAD_TICK) {
+			draw_loading(a, l, now() - t0);
+			drawn = now();
+		}
+		timeout(LOAD_LOOK_MS);	/* the load's end is seen within this */
 		r = get_wch(&wc);
+		if (r == KEY_CODE_YES && wc == KEY_RESIZE)
+			drawn = 0;
 		if (r == ERR || (r == KEY_CODE_YES && wc == KEY_RESIZE))
 			continue;
 		act = keys_lookup(&a->keys, NULL, r == KEY_CODE_YES ? KEYS_FN + (int)wc : (int)wc);
