@@ -412,6 +412,14 @@ if wait_for "EXIT=0" "q on the loading screen stops the load and quits"; then
 		ok "q while loading: nothing said on stderr"
 	fi
 fi
+# the same with the recording named by its path (a FIFO, slow to read) and the cache on
+mkfifo "$tmp/slow.fifo"
+start "'$bin' '$tmp/slow.fifo'"
+timeout 20 sh "$tmp/slow.sh" > "$tmp/slow.fifo" &
+wait_for "perfnav  slow\.fifo \| loading" "a path slow to read: the loading screen"
+keys q
+wait_for "EXIT=0" "q there stops the load and leaves (no cache entry to look at)"
+wait
 
 # ---- a damaged recording opens and shows what is valid ----
 head -c 5000 "$data/plain.data" > "$tmp/cut.data"

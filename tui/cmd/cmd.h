@@ -149,9 +149,6 @@ int cmd_quit(struct cmd_run *r, int status);
 /* Open co->input, printing diagnostics to stderr as
  * "perfnav: FILE: offset 0x...: what".  NULL (message printed) on failure. */
 struct session *cmd_open(const struct common_opts *co, bool index);
-/* The same, with a progress bar on standard error (when it is a
- * terminal) if loading takes more than a moment: for the TUI. */
-struct session *cmd_open_progress(const struct common_opts *co, bool index);
 /*
  * The browser's open of co->input (indexed, who each record is about
  * kept), its progress told to fn (core/session.h: a nonzero return stops

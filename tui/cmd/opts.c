@@ -222,43 +222,6 @@ diag_file(const struct session *s, uint32_t f)
 	return f < session_nfiles(s) ? session_file(s, f)->path : session_info(s).path;
 }
 
-/* A progress bar on standard error while a large recording loads. */
-struct load_progress {
-	const char	*path;
-	double		 t0;
-	bool		 shown;
-};
-
-static double
-mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-show_progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct load_progress *lp = arg;
-	int pct = total ? (int)(100.0 * (double)done / (double)total) : 100, w = 30, fill;
-
-	if (!lp->shown && mono_now() - lp->t0 < 0.3)
-		return 0;	/* quick loads show nothing */
-	if (done >= total && !lp->shown)
-		return 0;
-	lp->shown = true;
-	fill = pct * w / 100;
-	/* terminal controls on purpose: past the filter on stderr */
-	fprintf(textout_tty_err(), "\rperfnav: loading %s [%.*s%*s] %3d%%",
-	    textout_esc(lp->path), fill, "##############################", w - fill, "", pct);
-	if (done >= total)
-		fputs("\r\033[K", textout_tty_err());
-	fflush(textout_tty_err());
-	return 0;
-}
-
 /*
  * Open co->input, for the browser when browse (which keeps who each record
  * is about: its panes ask it of every sample, again and again), with
@@ -268,7 +231,6 @@ static struct session *
 open_input(const struct common_opts *co, bool index, bool browse, session_progress_fn fn,
     void *arg)
 {
-	struct load_progress *lp = fn == show_progress ? arg : NULL;
 	struct perf_err err;
 	struct session_opts so = { .no_index = !index, .keep_going = true,
 		.mem_budget = co->max_memory, .keep_who = browse,
@@ -283,21 +245,13 @@ open_input(const struct common_opts *co, bool index, bool browse, session_progre
 	memset(&err, 0, sizeof err);
 	s = session_open(co->input, &so, &err);
 	cmd_merge_opened(co->input);
-	if (lp != NULL && lp->shown)
-		fputs("\r\033[K", textout_tty_err());	/* the bar's line, for what follows */
-	if (s == NULL && err.code != PERF_E_STOPPED)	/* the user's own stop: nothing to say */
-		fprintf(stderr, "perfnav: %s\n", err.msg);
-	else if (so.cache_dir != NULL)
+	if (s == NULL) {
+		if (err.code != PERF_E_STOPPED)	/* the user's own stop: nothing to say */
+			fprintf(stderr, "perfnav: %s\n", err.msg);
+	} else if (so.cache_dir != NULL) {
 		cmd_cache_opened(co, s, dir);
+	}
 	return s;
-}
-
-struct session *
-cmd_open_progress(const struct common_opts *co, bool index)
-{
-	struct load_progress lp = { co->input, mono_now(), false };
-
-	return open_input(co, index, true, isatty(STDERR_FILENO) ? show_progress : NULL, &lp);
 }
 
 struct session *
