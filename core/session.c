@@ -53,6 +53,7 @@ struct loader {
 	uint64_t	 total, done_before;	/* bytes to walk; of finished files */
 	uint64_t	 next_report;
 	struct par_part	*part;		/* walking the second half at once (walk_split), or NULL */
+	uint64_t	 told;		/* the most done said so far */
 	bool		 stop;
 	bool		 cut;		/* a walk_region of the file ended at damage */
 	/* walk_split: the first half's end is a guess, no damage at it; where it ended */
@@ -509,13 +510,17 @@ static bool
 progress_stops(struct loader *ld, uint64_t loc, uint64_t off, uint64_t pos)
 {
 	struct session *s = ld->s;
+	uint64_t done;
 
 	if (ld->progress == NULL || ld->done_before + pos < ld->next_report)
 		return false;
 	ld->next_report = ld->done_before + pos + PROGRESS_STEP;
-	/* the second half's part walks at once: its bytes count too */
-	if (ld->progress(ld->progress_arg, ld->done_before + pos + (ld->part != NULL ?
-	    atomic_load_explicit(&ld->part->walked, memory_order_relaxed) : 0), ld->total) == 0)
+	/* the second half's part walks at once: its bytes count too (and never
+	 * count back when a part that failed leaves its half to the walk) */
+	done = ld->done_before + pos + (ld->part != NULL ?
+	    atomic_load_explicit(&ld->part->walked, memory_order_relaxed) : 0);
+	ld->told = done > ld->told ? done : ld->told;
+	if (ld->progress(ld->progress_arg, ld->told, ld->total) == 0)
 		return false;
 	ld->stop = true;
 	s->cancelled = true;

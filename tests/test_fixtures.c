@@ -576,12 +576,21 @@ Test(fixtures, load_stop_abandons)
 		cr_assert_eq(err.code, PERF_E_STOPPED, "split %d: %s", split, err.msg);
 		cr_assert_eq(p.calls, 1, "split %d: stopped at the first report", split);
 	}
-	/* a callback that never stops: the same load as without the option */
-	p = (struct prog){ .monotonic = true };
-	struct session *s = session_open(test_data("fp.data"), &o, &err);
+	/* a callback that never stops: the same load as without the option, its
+	 * reports never going back (both halves of a split walk counted) */
+	for (int split = 0; split < 2; split++) {
+		struct session *s;
 
-	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(session_info(s).cancelled, false);
-	cr_assert_eq(p.last_done, p.total);
-	session_close(s);
+		if (split)
+			setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
+		p = (struct prog){ .monotonic = true };
+		s = session_open(test_data("fp.data"), &o, &err);
+		unsetenv("PERFNAV_LOAD_SPLIT_MIN");
+		cr_assert_not_null(s, "%s", err.msg);
+		cr_assert_eq(session_info(s).cancelled, false);
+		cr_assert_eq(session_info(s).load_split, (unsigned)split, "split %d", split);
+		cr_assert(p.monotonic, "split %d", split);
+		cr_assert_eq(p.last_done, p.total);
+		session_close(s);
+	}
 }

@@ -408,7 +408,6 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 	struct sym_opts so2;
 	double t0 = now();
 	char err[512];
-
 	bool quit;
 
 	cmd_sym_opts(&co2, &so2);
