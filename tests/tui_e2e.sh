@@ -420,6 +420,13 @@ wait_for "perfnav  slow\.fifo \| loading" "a path slow to read: the loading scre
 keys q
 wait_for "EXIT=0" "q there stops the load and leaves (no cache entry to look at)"
 wait
+# diff mode: NEW slow to read gets the loading screen too
+start "'$bin' '$data/plain.data' '$tmp/slow.fifo'"
+timeout 20 sh "$tmp/slow.sh" > "$tmp/slow.fifo" &
+wait_for "perfnav  slow\.fifo \| loading" "diff mode: NEW slow to read, its loading screen"
+keys q
+wait_for "EXIT=0" "diff mode: q there leaves"
+wait
 
 # ---- a damaged recording opens and shows what is valid ----
 head -c 5000 "$data/plain.data" > "$tmp/cut.data"

@@ -414,7 +414,9 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 	so2.no_path_cache = so->no_path_cache;
 	swap_rec(a);
 	a->s = app_load(a, &co2, a->names[1], t0, &quit);
-	if (a->s == NULL) {
+	if (a->s == NULL || quit) {	/* q may come as the load ends: it still quits */
+		session_close(a->s);
+		a->s = NULL;
 		swap_rec(a);
 		return quit ? -3 : -1;
 	}

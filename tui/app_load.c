@@ -175,6 +175,10 @@ app_load(struct app *a, const struct common_opts *co, const char *name, double t
 	memset(&l, 0, sizeof l);
 	l.co = co;
 	l.name = name;
+	atomic_init(&l.done, 0);
+	atomic_init(&l.total, 0);
+	atomic_init(&l.stop, false);
+	atomic_init(&l.finished, false);
 	if (pthread_create(&th, NULL, load_main, &l) != 0)
 		return cmd_open_browse(co, NULL, NULL);
 	while (!atomic_load(&l.finished) && now() - t0 < LOAD_QUIET) {
