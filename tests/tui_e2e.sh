@@ -391,8 +391,9 @@ wait_for "events \[2/" "keys work with the recording on stdin"
 finish "stdin"
 
 # ---- a long load: its own screen at once, which answers its keys ----
-# (standard input held back for a while: the load waits for it)
-printf '%s\n' "head -c 4096 '$data/plain.data'; sleep 3; tail -c +4097 '$data/plain.data'" > "$tmp/slow.sh"
+# (the recording's bytes held back 5 s: the load waits for them; under load, time enough
+# for the screen to be seen)
+printf '%s\n' "head -c 4096 '$data/plain.data'; sleep 5; tail -c +4097 '$data/plain.data'" > "$tmp/slow.sh"
 slow="sh '$tmp/slow.sh' | '$bin' -"
 start "$slow"
 wait_for "perfnav  \(stdin\) \| loading \| [0-9.]+ MiB \| [0-9.]+ s" "a load that takes a while shows a screen of its own at once"
