@@ -398,6 +398,9 @@ slow="sh '$tmp/slow.sh' | '$bin' -"
 start "$slow"
 wait_for "perfnav  \(stdin\) \| loading \| [0-9.]+ MiB \| [0-9.]+ s" "a load that takes a while shows a screen of its own at once"
 wait_for "The panes come once every record is indexed\.  q: stop and quit" "which says what comes and how to leave"
+tmux -L "$sock" resize-window -t e2e -x 30 -y 5
+wait_for "^ perfnav  \(stdin\) \| loading *$" "5 lines of 30 columns: the title keeps its row, the bytes and seconds go first"
+tmux -L "$sock" resize-window -t e2e -x 100 -y 30
 keys 3	# the events pane's key: the loading screen takes it, nothing is left for later
 wait_for "perfnav  \(stdin\) \| perf 6\.1\.187" "the panes come once it is loaded"
 wait_for "^ hot \[1/" "the hot functions first, as after a quick load (a key pressed while loading is not kept)"

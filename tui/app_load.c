@@ -98,20 +98,28 @@ draw_loading(struct app *a, const struct loading *l, double secs)
 	const char *name = strcmp(l->name, "-") == 0 ? "(stdin)" : l->name;
 	const char *base = strrchr(name, '/');
 	int pct = total ? (int)(100.0 * (double)(done < total ? done : total) / (double)total) : 0;
-	int w = COLS - 4 < 60 ? COLS - 4 : 60, fill = w > 0 ? pct * w / 100 : 0, y = LINES / 2 - 1;
-	char line[1400], d[32], t[32], q[32];
+	int w = COLS - 4 < 60 ? COLS - 4 : 60, fill = w > 0 ? pct * w / 100 : 0;
+	int y = LINES / 2 - 1 < 2 ? 2 : LINES / 2 - 1;	/* below the title, whatever the height */
+	char line[1400], d[32], t[32], q[32], pc[16];
 
 	erase();
 	attrset((attr_t)a->ta.a[EL_TITLE]);
 	mvhline(0, 0, ' ', COLS);
 	fmt_size(d, sizeof d, done);
 	fmt_size(t, sizeof t, total);
-	if (total)
-		snprintf(line, sizeof line, " perfnav  %s | loading %d%% | %s of %s | %.1f s",
-		    base && base[1] ? base + 1 : name, pct, d, t, secs);
-	else	/* a pipe: no end known */
-		snprintf(line, sizeof line, " perfnav  %s | loading | %s | %.1f s",
-		    base && base[1] ? base + 1 : name, d, secs);
+	snprintf(pc, sizeof pc, total ? " %d%%" : "", pct);	/* a pipe: no end known */
+	/* where the line is narrow, the bytes go first, then the seconds: the share stays */
+	for (int drop = 0; drop < 3; drop++) {
+		int k = snprintf(line, sizeof line, " perfnav  %s | loading%s",
+		    base && base[1] ? base + 1 : name, pc);
+
+		if (drop < 1 && k > 0 && (size_t)k < sizeof line)
+			k += snprintf(line + k, sizeof line - (size_t)k, total ? " | %s of %s" : " | %s", d, t);
+		if (drop < 2 && k > 0 && (size_t)k < sizeof line)
+			snprintf(line + k, sizeof line - (size_t)k, " | %.1f s", secs);
+		if (text_width(line) <= COLS)
+			break;
+	}
 	put_line(0, 0, COLS, line, true);
 	attrset((attr_t)a->ta.a[EL_NORMAL]);
 	/* the walk's end is told once: sorting the index and the thread table follow */
@@ -129,7 +137,8 @@ draw_loading(struct app *a, const struct loading *l, double secs)
 	keys_bound(&a->keys, "global", ACT_QUIT, q, sizeof q);
 	snprintf(line, sizeof line, "The panes come once every record is indexed.  %s: stop and quit",
 	    q[0] ? q : "q");
-	put_line(y + 2, 2, COLS - 4, line, false);
+	if (y + 2 < LINES - 1)
+		put_line(y + 2, 2, COLS - 4, line, false);
 	attrset((attr_t)a->ta.a[EL_STATUS]);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	put_line(LINES - 1, 0, COLS, " loading", false);
