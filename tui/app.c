@@ -112,8 +112,8 @@ title_info(struct app *a)
 	}
 }
 
-static double
-now(void)
+double
+app_now(void)
 {
 	struct timespec ts;
 
@@ -181,7 +181,7 @@ pair_poll(struct app *a)
 		a->pair_ready = true;
 	else
 		a->diff = false;	/* w says: one recording */
-	a->sym_wall = now() - a->t_start;
+	a->sym_wall = app_now() - a->t_start;
 	a->sym->gen++;		/* the diff panes fill in */
 	app_scope_apply(a);
 	return true;
@@ -207,7 +207,7 @@ loop(struct app *a)
 
 		if (working && !a->sym->done && symbols_poll(a->sym)) {
 			if (!a->diff)
-				a->sym_wall = now() - a->t_start;
+				a->sym_wall = app_now() - a->t_start;
 			app_scope_apply(a);
 			dirty = true;
 		}
@@ -224,11 +224,11 @@ loop(struct app *a)
 			dirty = true;
 		if (note_refusals(a) || app_export_poll(a))
 			dirty = true;
-		if (dirty || !working || now() - last_draw >= 0.1) {
+		if (dirty || !working || app_now() - last_draw >= 0.1) {
 			unsigned tables = a->sym != NULL ? symbols_tables_changes(a->sym) : 0;
 
 			app_draw(a);
-			last_draw = now();
+			last_draw = app_now();
 			/* a table started or made ready during the draw (the hot pane asks for its
 			 * keys' table when it draws, and takes it up when a later part of the draw
 			 * looks at its rows): draw again, or its rows show at the next key */
@@ -357,20 +357,6 @@ sort_setup(const struct app *a, const struct tui_opts *o, char *msg, size_t n)
 	return keytab_spec_of(a->s, o->hot_sort.keys, o->hot_sort.n, false, &sp, msg, n);
 }
 
-/* Cannot open, a bad start option, or q while loading: all let go, status returned. */
-static int
-start_failed(struct app *a, int status)
-{
-	session_close(a->s);
-	app_term_stop();
-	if (a->startup_msgs)
-		fputs(a->startup_msgs, stderr);
-	free(a->startup_msgs);
-	keys_free(&a->keys);
-	free(a);
-	return status;
-}
-
 /* The start options set up against the recording: 0, or -1 with err filled. */
 static int
 start_setup(struct app *a, struct tui_opts *o, char *err, size_t n)
@@ -406,7 +392,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 {
 	struct common_opts co2 = o->co2;	/* input2 and, for a bundle, its own files */
 	struct sym_opts so2;
-	double t0 = now();
+	double t0 = app_now();
 	char err[512];
 	bool quit;
 
@@ -420,7 +406,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 		swap_rec(a);
 		return quit ? -3 : -1;
 	}
-	a->load_secs = now() - t0;
+	a->load_secs = app_now() - t0;
 	title_info(a);
 	/* the start options, set up against NEW's own recording (--time's percents: its span) */
 	if (filter_opts_setup(&o->fo2, a->s, o->input2, err, sizeof err) < 0) {
@@ -456,7 +442,7 @@ int
 tui_run(struct tui_opts *o)
 {
 	const struct common_opts *co = &o->co;
-	double t0 = now();
+	double t0 = app_now();
 	struct app *a = app_new(o, t0);
 	const char *nc = getenv("NO_COLOR");
 	char err[512];
@@ -485,16 +471,20 @@ tui_run(struct tui_opts *o)
 		fprintf(stderr, "perfnav: %s\n", err);
 		status = EXIT_USAGE;
 	}
-	if (a->s == NULL || quit || status != EXIT_OK)
-		return start_failed(a, a->s == NULL && !quit ? EXIT_FAIL : status);
-	a->load_secs = now() - t0;
+	if (a->s == NULL || quit || status != EXIT_OK) {
+		/* cannot open, a bad start option, or q while loading */
+		if (a->s == NULL && !quit)
+			status = EXIT_FAIL;
+		goto out;
+	}
+	a->load_secs = app_now() - t0;
 	snprintf(a->start_scope, sizeof a->start_scope, "%s", o->scope_text);
 	title_info(a);
 	cmd_sym_opts(co, &so);
 	so.no_path_cache = a->diff;	/* a path's cache entry may be the other file's build */
 	a->sym = make_symbols(a->s, &so, filter_opts_filter(&o->fo), o);
 	if (a->sym->done)
-		a->sym_wall = now() - t0;
+		a->sym_wall = app_now() - t0;
 	if (!a->diff) {
 		a->sym->cache = co;	/* its finished hist kept (docs/cache.md) */
 		symbols_start(a->sym);	/* diff mode: both at diff_open */
@@ -543,7 +533,7 @@ tui_run(struct tui_opts *o)
 			status = EXIT_DAMAGED;
 	}
 out:
-	app_term_stop();	/* up since a long load (app_load) when a later step failed */
+	app_term_stop();	/* up since a long load (app_load) when a step after it failed */
 	if (a->startup_msgs)
 		fputs(a->startup_msgs, stderr);
 	free(a->startup_msgs);

@@ -41,15 +41,6 @@ struct loading {
 	atomic_bool		 stop, finished;
 };
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int
 on_progress(void *arg, uint64_t done, uint64_t total)
 {
@@ -156,9 +147,9 @@ loading_screen(struct app *a, struct loading *l, double t0, bool *quit)
 		enum action act;
 		int r;
 
-		if (now() - drawn >= LOAD_TICK) {
-			draw_loading(a, l, now() - t0);
-			drawn = now();
+		if (app_now() - drawn >= LOAD_TICK) {
+			draw_loading(a, l, app_now() - t0);
+			drawn = app_now();
 		}
 		timeout(LOAD_LOOK_MS);	/* the load's end is seen within this */
 		r = get_wch(&wc);
@@ -190,7 +181,7 @@ app_load(struct app *a, const struct common_opts *co, const char *name, double t
 	atomic_init(&l.finished, false);
 	if (pthread_create(&th, NULL, load_main, &l) != 0)
 		return cmd_open_browse(co, NULL, NULL);
-	while (!atomic_load(&l.finished) && now() - t0 < LOAD_QUIET) {
+	while (!atomic_load(&l.finished) && app_now() - t0 < LOAD_QUIET) {
 		struct timespec ts = { 0, 5 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
