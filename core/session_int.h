@@ -175,7 +175,7 @@ struct par_part {
 bool session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at);
 /* Do the headers of [base, base + at) lead exactly to at, with nothing
  * decompressed among them?  Their count into *n.  False too once *stop
- * is set (may be NULL). */
+ * is set (the part's stop flag). */
 bool session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uint64_t *n,
     atomic_bool *stop);
 int session_par_start(struct par_part *p);

@@ -77,8 +77,8 @@ session_par_count(const struct session *s, const uint8_t *base, uint64_t at, uin
 		struct rec r;
 		uint64_t extra;
 
-		if (at - pos < 8 || ((k & 0xffff) == 0 && stop != NULL &&
-		    atomic_load_explicit(stop, memory_order_relaxed)))
+		if (at - pos < 8 ||
+		    ((k & 0xffff) == 0 && atomic_load_explicit(stop, memory_order_relaxed)))
 			return false;
 		r.p = base + pos;
 		r.size = rd16(r.p + 6, s->swap);

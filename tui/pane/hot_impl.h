@@ -148,6 +148,8 @@ void hot_set_columns(struct pane *p, struct hot *ht);
 /* Can the rows have a Latency column; is it shown (ht->lat as hot_set_columns sets it)? */
 bool hot_lat_possible(const struct hot *ht);
 bool hot_lat_wanted(const struct hot *ht);
+/* Are the rows those a reload would make now (symbols, scope, awaited tables)? */
+bool hot_rows_current(const struct hot *ht);
 void hot_sync(struct pane *p);
 /* A DSO's short name; the pane_ops of the rows; a logical column's place (-1: not shown). */
 const char *hot_dso_short(const struct hot *ht, uint32_t dso);

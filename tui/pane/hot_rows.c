@@ -595,6 +595,19 @@ hot_lat_wanted(const struct hot *ht)
 	    !parallel_serial(symbols_parallel(ht->sy)));
 }
 
+/*
+ * Are the rows those a reload would make now?  Not when the symbols or
+ * the scope changed since they were made, nor when the table they wait
+ * for (a keyed table, the branch table) is ready.
+ */
+bool
+hot_rows_current(const struct hot *ht)
+{
+	return ht->loaded && ht->gen == ht->sy->gen && ht->scope_gen == ht->sy->scope.gen &&
+	    !(ht->keyed && ht->kbusy && symbols_keyed(ht->sy, NULL) != NULL) &&
+	    !(ht->branches && hot_branch_ready(ht->br));
+}
+
 /* Rows follow the symbols as they come in. */
 void
 hot_sync(struct pane *p)
@@ -613,9 +626,7 @@ hot_sync(struct pane *p)
 			hot_set_columns(p, ht);
 		ht->loaded = false;
 	}
-	if (!ht->loaded || ht->gen != ht->sy->gen || ht->scope_gen != sc->gen ||
-	    (ht->keyed && ht->kbusy && symbols_keyed(ht->sy, NULL) != NULL) ||
-	    (ht->branches && hot_branch_ready(ht->br)))
+	if (!hot_rows_current(ht))
 		hot_reload(p, true);
 }
 

@@ -112,13 +112,12 @@ hot_enter(struct pane *p, const struct nav_view *v)
 	bool dsos = (f & NAV_HOT_DSOS) != 0;
 
 	/*
-	 * Back to the rows it showed (another pane seen meanwhile): they are
-	 * current if neither the symbols nor the scope changed (what the
-	 * pane's own keys change, they reload at once); made again, they cost
+	 * Back to the rows it showed (another pane seen meanwhile): kept while
+	 * current (hot_rows_current; what the pane's own keys change, they
+	 * reload at once) and the view asks for the same list; made again, they cost
 	 * a merge of every thread's entries (95 ms on a 356 MB recording).
 	 */
-	if (ht->loaded && !ht->branches && ht->dsos == dsos && ht->gen == ht->sy->gen &&
-	    ht->scope_gen == ht->sy->scope.gen && !(ht->keyed && ht->kbusy)) {
+	if (!ht->branches && ht->dsos == dsos && hot_rows_current(ht)) {
 		if (v->cursor == NAV_NONE)
 			widget_home(&p->w);
 		pane_list_enter(p, v);
