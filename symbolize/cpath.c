@@ -808,7 +808,7 @@ row_taken(const struct hist *h, const struct cp_row *r, uint32_t ev, uint32_t ev
 			return 0;
 		how = 2;
 	}
-	return hist_sel_entry(e, q->sel) ? how : 0;
+	return hist_sel_entry(h, e, q->sel) ? how : 0;
 }
 
 /* The stored path of node leaf, root first, below the event's root: into *p; returns its length. */
@@ -911,7 +911,7 @@ line_of(const struct hist *h, uint32_t a, const void *k)
 	const struct hist_entry *e = k;
 	uint32_t nd;
 
-	if (a >= h->ps.nan || h->ps.an[a].srcline != e->srcline)
+	if (a >= h->ps.nan || h->ps.an[a].srcline != hist_entry_xkey(h, e)->srcline)
 		return false;
 	nd = h->ps.an[a].node;
 	if (h->ks.keymask & HIST_KEEP(HIST_KEY_SYM))

@@ -32,19 +32,22 @@ row_of(struct rows_build *b, const struct hist_entry *e, uint32_t f, uint32_t fi
 {
 	struct hist *h = b->h;
 	struct hist_entry k;
+	struct ent_full kf, ef;
 	struct ent_want w = { NULL, &k };
 	uint64_t hash;
 	uint32_t id;
 
-	memset(&k, 0, sizeof k);
-	k.event = b->ev;
+	ent_unpack(h, e, &ef);
+	memset(&kf, 0, sizeof kf);
+	kf.event = b->ev;
 	for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
 		if (b->keep & HIST_KEEP(kk))
-			sortkeys[kk].keep(&k, e);
+			sortkeys[kk].keep(&kf, &ef);
 	if (b->keep & HIST_KEEP(HIST_KEY_SYM))
-		k.node = f;
+		kf.node = f;
 	if (b->keep & HIST_KEEP(HIST_KEY_DSO))
-		k.dso = h->node[f].f.dso;
+		kf.dso = h->node[f].f.dso;
+	ent_pack(h, &kf, &k);
 	hash = ent_hash(&k);
 	w.v = h->mg.mrows;
 	id = hmap_find(&b->tab, hash, ent_eq, &w);

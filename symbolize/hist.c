@@ -78,6 +78,8 @@ hist_free(struct hist *h)
 	free(h->ev_order);
 	free(h->ent);
 	hmap_free(&h->ent_tab);
+	free(h->xk);
+	hmap_free(&h->xk_tab);
 	free(h->ks.ctxk);
 	hmap_free(&h->ks.ctx_tab);
 	free(h->node);
@@ -186,8 +188,61 @@ hist_tables_make(struct hist *h)
 
 /* ---- entries ---- */
 
-struct hist_entry *
-hist_ent_get(struct hist *h, const struct hist_entry *k)
+/* hmap_eq_fn: are the values of xkey id those sought (ctx)? */
+static bool
+xkey_eq(const void *ctx, uint32_t id)
+{
+	const struct hist_xkey *const *w = ctx;
+
+	return memcmp(&w[0][id], w[1], sizeof **w) == 0;
+}
+
+uint32_t
+hist_xkey_id(struct hist *h, const struct hist_xkey *x)
+{
+	static const struct hist_xkey zero;
+	const struct hist_xkey *w[2] = { h->xk, x };
+	uint64_t hash = 0;
+	uint64_t v[sizeof *x / 8];
+	uint32_t id;
+
+	_Static_assert(sizeof *x % 8 == 0, "an xkey is whole 64-bit words");
+	if (memcmp(x, &zero, sizeof *x) == 0)
+		return 0;
+	if (h->xk_last < h->nxk && memcmp(&h->xk[h->xk_last], x, sizeof *x) == 0)
+		return h->xk_last;
+	memcpy(v, x, sizeof v);
+	for (size_t i = 0; i < sizeof v / 8; i++)
+		hash = hash_mix64(hash * 31 + v[i]);
+	id = hmap_find(&h->xk_tab, hash, xkey_eq, w);
+	if (id == HMAP_NONE) {
+		if (h->nxk == 0) {	/* [0]: the values of id 0 */
+			GROW(h->xk, h->capxk, 1);
+			h->xk[h->nxk++] = zero;
+		}
+		GROW(h->xk, h->capxk, h->nxk + 1);
+		h->xk[h->nxk] = *x;
+		id = (uint32_t)h->nxk++;
+		hmap_add(&h->xk_tab, hash, id);
+	}
+	h->xk_last = id;
+	return id;
+}
+
+/* The browser's table holds an entry per function and thread (with children): keep it small. */
+_Static_assert(sizeof(struct hist_entry) <= 104, "an entry is its common keys, counts, labels");
+
+const struct hist_xkey *
+hist_entry_xkey(const struct hist *h, const struct hist_entry *e)
+{
+	static const struct hist_xkey zero;
+
+	return e->xkey != 0 && e->xkey < h->nxk ? &h->xk[e->xkey] : &zero;
+}
+
+/* The entry keyed as packed key k (counts 0), created on first use. */
+static struct hist_entry *
+ent_get_packed(struct hist *h, const struct hist_entry *k)
 {
 	uint64_t hash = ent_hash(k);
 	struct ent_memo *m = &h->ememo[hash & (ENT_MEMO - 1)];
@@ -195,7 +250,6 @@ hist_ent_get(struct hist *h, const struct hist_entry *k)
 	uint32_t id;
 	struct hist_entry *e;
 
-	hist_tables_need(h);
 	/* consecutive samples mostly credit the same entries: a small table first */
 	if (m->hash == hash && m->id < h->nent && ent_eq(&w, m->id))
 		return &h->ent[m->id];
@@ -215,6 +269,16 @@ hist_ent_get(struct hist *h, const struct hist_entry *k)
 	return e;
 }
 
+struct hist_entry *
+hist_ent_get(struct hist *h, const struct ent_full *k)
+{
+	struct hist_entry p;
+
+	hist_tables_need(h);
+	ent_pack(h, k, &p);
+	return ent_get_packed(h, &p);
+}
+
 const struct hist_entry *
 hist_entry_get(const struct hist *h, uint32_t id)
 {
@@ -224,13 +288,14 @@ hist_entry_get(const struct hist *h, uint32_t id)
 
 /* The number of k's context: its keys but the per-frame DSO and node. */
 static uint32_t
-chain_ctx(struct hist *h, const struct hist_entry *k)
+chain_ctx(struct hist *h, const struct ent_full *k)
 {
-	struct hist_entry c = *k;
+	struct hist_entry c;
 	uint64_t hash;
 	struct ent_want w = { h->ks.ctxk, &c };
 	uint32_t id;
 
+	ent_pack(h, k, &c);
 	c.dso = 0;
 	c.node = 0;
 	hash = ent_hash(&c);
@@ -245,7 +310,7 @@ chain_ctx(struct hist *h, const struct hist_entry *k)
 
 /* The entry of chain frame f in context ctx (k: the context's keys, its frame fields set here). */
 static struct hist_entry *
-chain_entry(struct hist *h, struct hist_entry *k, struct key_src *fs, const struct fkey *f,
+chain_entry(struct hist *h, struct ent_full *k, struct key_src *fs, const struct fkey *f,
     uint32_t ctx)
 {
 	struct node_memo *m;
@@ -282,7 +347,7 @@ chain_entry(struct hist *h, struct hist_entry *k, struct key_src *fs, const stru
 
 /* Children by key: one entry per callchain frame, credited once per sample. */
 static void
-add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src, uint64_t period,
+add_chain(struct hist *h, struct ent_full *k, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n)
 {
 	struct key_src fs = *src;
@@ -314,7 +379,8 @@ void
 hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n)
 {
-	struct hist_entry k, *e;
+	struct ent_full k;
+	struct hist_entry *e;
 	const struct hist_opts *o = &h->o;
 
 	if (++h->stamp == 0) {
@@ -459,8 +525,10 @@ hist_comm_widths(struct hist *h)
 		if (w > h->ev[e->event].comm_width)
 			h->ev[e->event].comm_width = (uint32_t)w;
 		if (h->ks.branch_keys) {
-			branch_dso_width(h, e->from_node, e->from_dso, &h->ev[e->event].dso_from_width);
-			branch_dso_width(h, e->to_node, e->dso, &h->ev[e->event].dso_to_width);
+			const struct hist_xkey *x = hist_entry_xkey(h, e);
+
+			branch_dso_width(h, x->from_node, x->from_dso, &h->ev[e->event].dso_from_width);
+			branch_dso_width(h, x->to_node, e->dso, &h->ev[e->event].dso_to_width);
 		}
 	}
 }

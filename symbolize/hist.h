@@ -179,7 +179,42 @@ struct hist_opts {
 /* perf report's default --max-stack (the kernel's perf_event_max_stack). */
 #define HIST_DEFAULT_MAX_STACK	127
 
-/* A row of a hot-function table: one combination of key values. */
+/*
+ * The values of the keys only some sorts have (source lines, branch,
+ * memory, tracepoint and off-CPU modes, latency, merged inputs), kept
+ * once per distinct combination: an entry holds its combination's id
+ * (0: every such value 0, as in a plain hot-function table).
+ */
+#define HIST_XKEY_FIELDS \
+	uint32_t	srcline;	/* string id */ \
+	uint32_t	from_dso;	/* branch source: DSO id or DSO_NONE */ \
+	uint32_t	from_node;	/* branch source: function node */ \
+	uint32_t	to_node;	/* branch target (dso_to is dso): function node */ \
+	uint32_t	cycles;		/* branch entry's cycles (0: none recorded) */ \
+	uint32_t	daddr_dso;	/* data address: DSO id or DSO_NONE */ \
+	uint32_t	daddr_node;	/* data address: function node */ \
+	uint32_t	dcl;		/* string id of the cache line's key (hist_mem_dcl) */ \
+	uint64_t	data_src;	/* DATA_SRC (perf_mem_data_src) */ \
+	uint64_t	page_size;	/* DATA_PAGE_SIZE */ \
+	uint64_t	weight;		/* the sample's WEIGHT (local_weight, weight) */ \
+	uint64_t	phys;		/* PHYS_ADDR (phys_daddr) */ \
+	uint32_t	ins_lat;	/* WEIGHT_STRUCT's var2 (local_ins_lat, ins_lat) */ \
+	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */ \
+	uint32_t	state;		/* an off-CPU span's prev_state + 1; 0: none */ \
+	uint32_t	parallelism;	/* the sample's (hist_opts.parallel); 0: not a key */ \
+	uint32_t	waker_comm;	/* an off-CPU span's waker: its comm's string id + 1; */ \
+	int32_t		waker_tid;	/* and tid (waker_comm 0: none, or no key) */ \
+	uint32_t	file;		/* the input of a merged recording (origins index) */ \
+	uint32_t	pad;
+struct hist_xkey {
+	HIST_XKEY_FIELDS
+};
+
+/*
+ * A row of a hot-function table: one combination of key values.  Kept
+ * small (one per function, thread and event, with children, in the
+ * browser's table): the keys most sorts have, then the id of the others'.
+ */
 struct hist_entry {
 	/* Key values (unused keys 0): string ids, ids, numbers. */
 	uint32_t	event;		/* index into hist's events */
@@ -188,25 +223,7 @@ struct hist_entry {
 	uint32_t	cpu;
 	uint32_t	dso;		/* DSO id or DSO_NONE */
 	uint32_t	node;		/* function node id (hist_node) */
-	uint32_t	srcline;	/* string id */
-	uint32_t	from_dso;	/* branch source: DSO id or DSO_NONE */
-	uint32_t	from_node;	/* branch source: function node */
-	uint32_t	to_node;	/* branch target (dso_to is dso): function node */
-	uint32_t	cycles;		/* branch entry's cycles (0: none recorded) */
-	uint32_t	daddr_dso;	/* data address: DSO id or DSO_NONE */
-	uint32_t	daddr_node;	/* data address: function node */
-	uint64_t	data_src;	/* DATA_SRC (perf_mem_data_src) */
-	uint64_t	page_size;	/* DATA_PAGE_SIZE */
-	uint64_t	weight;		/* the sample's WEIGHT (local_weight, weight) */
-	uint64_t	phys;		/* PHYS_ADDR (phys_daddr) */
-	uint32_t	dcl;		/* string id of the cache line's key (hist_mem_dcl) */
-	uint32_t	ins_lat;	/* WEIGHT_STRUCT's var2 (local_ins_lat, ins_lat) */
-	uint32_t	trace;		/* string id + 1 of the payload's text; 0: not a tracepoint */
-	uint32_t	state;		/* an off-CPU span's prev_state + 1; 0: none */
-	uint32_t	parallelism;	/* the sample's (hist_opts.parallel); 0: not a key */
-	uint32_t	waker_comm;	/* an off-CPU span's waker: its comm's string id + 1; */
-	int32_t		waker_tid;	/* and tid (waker_comm 0: none, or no key) */
-	uint32_t	file;		/* the input of a merged recording (origins index) */
+	uint32_t	xkey;		/* its other keys' values (hist_entry_xkey) */
 	/* Counts. */
 	uint64_t	period, samples;		/* self */
 	uint64_t	acc_period, acc_samples;	/* children (inclusive) */
@@ -453,6 +470,8 @@ bool hist_event_in_ns(const struct hist *h, size_t ev);
  */
 size_t hist_rows(struct hist *h, size_t ev, double min_pct, const uint32_t **rows);
 const struct hist_entry *hist_entry_get(const struct hist *h, uint32_t id);
+/* The values of e's keys beyond its own fields (e an entry of h, or of its rows). */
+const struct hist_xkey *hist_entry_xkey(const struct hist *h, const struct hist_entry *e);
 
 /*
  * Which entries hist_rows_merged() takes: every condition set must hold

@@ -263,18 +263,11 @@ pack_node(struct hist *h, const struct hist_node *n, struct sbuf *sb, struct hc_
 	o->dso_mixed = n->dso_mixed;
 }
 
-/* Does e hold nothing but what struct hc_ent keeps (stamp aside)? */
+/* Does e hold nothing but what struct hc_ent keeps (stamp aside): no other key's value? */
 static bool
 ent_fits(const struct hist_entry *e)
 {
-	struct hist_entry k = *e;
-
-	k.event = k.comm = k.cpu = k.dso = k.node = 0;
-	k.pid = k.tid = 0;
-	k.period = k.samples = k.acc_period = k.acc_samples = k.latency = k.acc_latency = 0;
-	k.stamp = k.label_comm = k.label_sym = k.label_phys = k.label_dcl = 0;
-	k.label_tid = 0;
-	return memcmp(&k, &(struct hist_entry){ 0 }, sizeof k) == 0;
+	return e->xkey == 0;
 }
 
 static void

@@ -433,6 +433,11 @@ struct hist {
 	}			 ememo[ENT_MEMO];
 	size_t			 nent, capent;
 	struct hmap		 ent_tab;
+	/* the entries' other keys' values (hist_xkey_id): [0] all 0 */
+	struct hist_xkey	*xk;
+	size_t			 nxk, capxk;
+	struct hmap		 xk_tab;
+	uint32_t		 xk_last;	/* the id found last */
 
 	struct hist_node	*node;
 	size_t			 nnode, capnode;
@@ -471,14 +476,66 @@ struct hist {
 /* ---- entries: the key bytes, hashed and compared whole ---- */
 
 /*
- * An entry's key is its bytes before period: every sort key's fields
- * (unused ones 0) and the event.  A key's field goes there, so equality
- * (memcmp) and the hash cover it with nothing written per key.
+ * An entry's key is its bytes before period: the common keys' fields
+ * (unused ones 0), the event and the id of its other keys' values
+ * (struct hist_xkey, interned: ent_pack).  A key's field goes
+ * there, so equality (memcmp) and the hash cover it with nothing written
+ * per key.
  */
 #define ENT_KEY_BYTES	offsetof(struct hist_entry, period)
 #define ENT_KEY_WORDS	(ENT_KEY_BYTES / 8)
 
 _Static_assert(ENT_KEY_BYTES % 8 == 0, "an entry's key is whole 64-bit words");
+
+/*
+ * An entry as the sort keys see it: every key's field in place (struct
+ * hist_entry with its xkey's values spelt out).  Samples are keyed in
+ * this form, packed to find their entry; a stored entry is unpacked for
+ * the keys' texts and comparisons.
+ */
+struct ent_full {
+	uint32_t	event, comm;
+	int32_t		pid, tid;
+	uint32_t	cpu, dso, node;
+	uint32_t	xkey;		/* unused: the values are x's */
+	union {
+		struct hist_xkey	x;
+		struct {
+			HIST_XKEY_FIELDS
+		};
+	};
+	uint64_t	period, samples, acc_period, acc_samples, latency, acc_latency;
+	uint32_t	stamp, label_comm;
+	int32_t		label_tid;
+	uint32_t	label_sym, label_phys, label_dcl;
+};
+
+_Static_assert(offsetof(struct ent_full, x) == ENT_KEY_BYTES &&
+    offsetof(struct ent_full, period) == ENT_KEY_BYTES + sizeof(struct hist_xkey) &&
+    sizeof(struct ent_full) - offsetof(struct ent_full, period) ==
+    sizeof(struct hist_entry) - offsetof(struct hist_entry, period),
+    "a key is an entry with its xkey's values in place");
+
+/* The id of x's values in h (0: all 0), interned on first use. */
+uint32_t hist_xkey_id(struct hist *h, const struct hist_xkey *x);
+
+/* Entry e's key fields (its counts and labels 0) from k, its values interned in h. */
+static inline void
+ent_pack(struct hist *h, const struct ent_full *k, struct hist_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	memcpy(e, k, ENT_KEY_BYTES);
+	e->xkey = hist_xkey_id(h, &k->x);
+}
+
+/* Entry e of h (or of its rows), every key in place. */
+static inline void
+ent_unpack(const struct hist *h, const struct hist_entry *e, struct ent_full *k)
+{
+	memcpy(k, e, ENT_KEY_BYTES);
+	k->x = *hist_entry_xkey(h, e);
+	memcpy(&k->period, &e->period, sizeof *e - ENT_KEY_BYTES);
+}
 
 /* A digest of an entry's key bytes, for hmap_find()/hmap_add() (which mix it once more). */
 static inline uint64_t
@@ -517,7 +574,7 @@ hist_sel_thread(const struct hist_select *sel, int32_t pid, int32_t tid)
 
 /* Does sel (NULL: all) take entry e? */
 static inline bool
-hist_sel_entry(const struct hist_entry *e, const struct hist_select *sel)
+hist_sel_entry(const struct hist *h, const struct hist_entry *e, const struct hist_select *sel)
 {
 	if (sel == NULL)
 		return true;
@@ -529,7 +586,7 @@ hist_sel_entry(const struct hist_entry *e, const struct hist_select *sel)
 		return false;
 	if (sel->by_comm && e->comm != sel->comm)
 		return false;
-	if (sel->by_file && e->file != sel->file)
+	if (sel->by_file && hist_entry_xkey(h, e)->file != sel->file)
 		return false;
 	return true;
 }
@@ -569,8 +626,8 @@ struct hist_xlat {
 };
 
 /*
- * One sort key.  Its value lives in fields of struct hist_entry's key
- * bytes (see ENT_KEY_BYTES): equal keys are equal bytes.
+ * One sort key.  Its value lives in fields of struct ent_full (equal keys are
+ * equal bytes when packed: ENT_KEY_BYTES).
  */
 struct sortkey {
 	const char	*name;		/* --sort name */
@@ -586,21 +643,21 @@ struct sortkey {
 	bool		 whole_sample;	/* reads past a sample's fixed head (payload, weight):
 					 * self rows with it walk the whole sample */
 	/* Set the key's fields of k from what the sample gives. */
-	void		(*extract)(struct hist_entry *k, const struct key_src *src);
+	void		(*extract)(struct ent_full *k, const struct key_src *src);
 	/* Copy the key's fields of e into k (hist_rows_merged keeps the key). */
-	void		(*keep)(struct hist_entry *k, const struct hist_entry *e);
+	void		(*keep)(struct ent_full *k, const struct ent_full *e);
 	/* Set the key's fields of k from fe, an entry of x->from (hist_merge). */
-	void		(*xlat)(const struct hist_xlat *x, struct hist_entry *k,
-			    const struct hist_entry *fe);
+	void		(*xlat)(const struct hist_xlat *x, struct ent_full *k,
+			    const struct ent_full *fe);
 	/*
 	 * perf's comparison in its entry tree, old the entry in the tree, nw
 	 * the one sought (sign only); NULL: perf merges by this key in a later
 	 * pass, so hists with it do not use perf's tree (hist_ptree.c).
 	 */
-	int64_t		(*perf_cmp)(struct hist *h, const struct hist_entry *old,
-			    const struct hist_entry *nw);
+	int64_t		(*perf_cmp)(struct hist *h, const struct ent_full *old,
+			    const struct ent_full *nw);
 	/* The key's text in a row (hist_key_text). */
-	void		(*text)(const struct hist *h, const struct hist_entry *e, char *buf,
+	void		(*text)(const struct hist *h, const struct ent_full *e, char *buf,
 			    size_t n);
 };
 
@@ -683,7 +740,7 @@ hist_tables_need(struct hist *h)
 		hist_tables_make(h);
 }
 /* The entry keyed k, created (zero counts) on first use. */
-struct hist_entry *hist_ent_get(struct hist *h, const struct hist_entry *k);
+struct hist_entry *hist_ent_get(struct hist *h, const struct ent_full *k);
 /* Credit one sample whose frames are already reduced to keys. */
 void hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n);
@@ -783,11 +840,11 @@ void hist_scope_free(struct hist *h);
 /* Should entries be found through perf's tree?  (At hist_new.) */
 bool hist_ptree_wanted(const struct hist *h);
 /* perf's hist_entry__cmp(): every sort key in order, old in the tree. */
-int64_t hist_ptree_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw);
+int64_t hist_ptree_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw);
 /* The entry perf's tree gives for key k, else a new one linked there. */
-struct hist_entry *hist_ptree_find(struct hist *h, const struct hist_entry *k);
+struct hist_entry *hist_ptree_find(struct hist *h, const struct ent_full *k);
 /* Children through perf's tree, as perf's cumulative iterator adds them. */
-void hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src,
+void hist_ptree_add_chain(struct hist *h, struct ent_full *k, const struct key_src *src,
     uint64_t period, const struct fkey *chain, size_t n);
 
 /* ---- callgraph.c ---- */

@@ -191,14 +191,16 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 
 	for (size_t i = 0; i < from->nent; i++) {
 		const struct hist_entry *fe = &from->ent[i];
-		struct hist_entry k, *e;
+		struct ent_full k, f;
+		struct hist_entry *e;
 		size_t before = into->nent;
 
+		ent_unpack(from, fe, &f);
 		memset(&k, 0, sizeof k);
 		k.event = evmap[fe->event];
 		for (unsigned j = 0; j < HIST_KEY_COUNT; j++)	/* strings in key order */
 			if (into->ks.keymask & HIST_KEEP(j))
-				sortkeys[j].xlat(&x, &k, fe);
+				sortkeys[j].xlat(&x, &k, &f);
 		if (into->ks.ipc_node)
 			k.node = nodemap[fe->node];
 		e = hist_ent_get(into, &k);
@@ -395,19 +397,22 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		struct hist_entry k;
+		struct ent_full kf, ef;
 		struct ent_want w = { h->mg.mrows, &k };
 		uint64_t hash, v;
 		uint32_t id;
 		struct hist_entry *m;
 
-		if (e->event != ev || !hist_sel_entry(e, sel) ||
+		if (e->event != ev || !hist_sel_entry(h, e, sel) ||
 		    (e->samples == 0 && e->acc_samples == 0))
 			continue;
-		memset(&k, 0, sizeof k);
-		k.event = ev;
+		ent_unpack(h, e, &ef);
+		memset(&kf, 0, sizeof kf);
+		kf.event = ev;
 		for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
 			if (keep & HIST_KEEP(kk))
-				sortkeys[kk].keep(&k, e);
+				sortkeys[kk].keep(&kf, &ef);
+		ent_pack(h, &kf, &k);
 		hash = ent_hash(&k);
 		w.v = h->mg.mrows;
 		id = hmap_find(&tab, hash, ent_eq, &w);

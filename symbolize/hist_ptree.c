@@ -47,7 +47,7 @@ hist_ptree_wanted(const struct hist *h)
 }
 
 int64_t
-hist_ptree_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+hist_ptree_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	int64_t c = 0;
 
@@ -60,15 +60,17 @@ hist_ptree_cmp(struct hist *h, const struct hist_entry *old, const struct hist_e
 
 struct pt_search {
 	struct hist		*h;
-	const struct hist_entry	*k;
+	const struct ent_full	*k;
 };
 
 static int64_t
 pt_search_cmp(void *arg, uint32_t old)
 {
 	struct pt_search *q = arg;
+	struct ent_full o;
 
-	return hist_ptree_cmp(q->h, &q->h->ent[old], q->k);
+	ent_unpack(q->h, &q->h->ent[old], &o);
+	return hist_ptree_cmp(q->h, &o, q->k);
 }
 
 /*
@@ -77,7 +79,7 @@ pt_search_cmp(void *arg, uint32_t old)
  * ended.  Ids are those of the entry table; ent_tab is not used.
  */
 struct hist_entry *
-hist_ptree_find(struct hist *h, const struct hist_entry *k)
+hist_ptree_find(struct hist *h, const struct ent_full *k)
 {
 	struct pt_search q = { h, k };
 	uint32_t id, parent;
@@ -96,8 +98,7 @@ hist_ptree_find(struct hist *h, const struct hist_entry *k)
 		return &h->ent[id];
 	GROW(h->ent, h->capent, h->nent + 1);
 	e = &h->ent[h->nent];
-	memset(e, 0, sizeof *e);
-	memcpy(e, k, ENT_KEY_BYTES);
+	ent_pack(h, k, e);
 	perftree_insert(&h->ptr.pt, &h->ptr.pt_root[k->event], (uint32_t)h->nent, parent, side);
 	h->nent++;
 	return e;
@@ -111,7 +112,7 @@ hist_ptree_find(struct hist *h, const struct hist_entry *k)
  * counts in.  k holds the sample's keys; its frame keys are overwritten.
  */
 void
-hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src *src,
+hist_ptree_add_chain(struct hist *h, struct ent_full *k, const struct key_src *src,
     uint64_t period, const struct fkey *chain, size_t n)
 {
 	size_t nseen = 0;
@@ -126,8 +127,12 @@ hist_ptree_add_chain(struct hist *h, struct hist_entry *k, const struct key_src 
 		fs.f = &chain[i];
 		for (unsigned j = 0; j < h->ks.nfkeys; j++)
 			h->ks.fkeys[j]->extract(k, &fs);
-		for (size_t j = 0; j < nseen && !dup; j++)
-			dup = hist_ptree_cmp(h, &h->ent[h->ptr.pt_seen[j]], k) == 0;
+		for (size_t j = 0; j < nseen && !dup; j++) {
+			struct ent_full o;
+
+			ent_unpack(h, &h->ent[h->ptr.pt_seen[j]], &o);
+			dup = hist_ptree_cmp(h, &o, k) == 0;
+		}
 		if (dup)
 			continue;
 		e = hist_ptree_find(h, k);

@@ -274,7 +274,7 @@ count_one(struct hist *h, struct count_ctx *c, size_t pos, uint32_t r, uint64_t 
 	/* --parallelism: as --comms, out of the rows, in the totals */
 	if (f != NULL && f->npars && !filter_par_ok(f, par))
 		return;
-	if (!hist_sel_entry(e, c->sel))
+	if (!hist_sel_entry(h, e, c->sel))
 		return;
 	h->rc.scope_in[pos / 64] |= UINT64_C(1) << (pos % 64);
 	if (h->ps.cprow[r].samples == 0)

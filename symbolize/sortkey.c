@@ -12,37 +12,38 @@
 /*
  * The sort keys, as perf's sort.c keeps them: one entry per key (the
  * table at the end) with the functions that read, compare and print its
- * value.  A key's value lives in fields of the entry's key bytes
- * (struct hist_entry before period), so entries with equal keys have
- * equal bytes and hist.c hashes and compares them whole.
+ * value.  A key's value lives in fields of struct ent_full (an entry
+ * with every key in place); packed (hist_impl.h: the common keys and the
+ * id of the others' values), entries with equal keys have equal bytes
+ * and hist.c hashes and compares them whole.
  *
- * To add a key: its enum value (hist.h), its field in struct hist_entry
- * before period if it needs a new one, and its entry here.
+ * To add a key: its enum value (hist.h), its field in HIST_XKEY_FIELDS
+ * (hist.h) if it needs a new one, and its entry here.
  */
 
 /* ---- comm ---- */
 
 static void
-comm_extract(struct hist_entry *k, const struct key_src *src)
+comm_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->comm = src->comm;
 }
 
 static void
-comm_keep(struct hist_entry *k, const struct hist_entry *e)
+comm_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->comm = e->comm;
 }
 
 static void
-comm_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+comm_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->comm = fe->comm ? hist_intern(x->into, hist_str(x->from, fe->comm)) : 0;
 }
 
 /* As perf, cut to the Command column's width (see hist_key_text). */
 static void
-comm_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+comm_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	int w = (int)h->ev[e->event].comm_width;
 
@@ -52,40 +53,40 @@ comm_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- process and pid (perf's per-thread "pid") ---- */
 
 static void
-pid_extract(struct hist_entry *k, const struct key_src *src)
+pid_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->pid = src->pid;
 }
 
 static void
-pid_keep(struct hist_entry *k, const struct hist_entry *e)
+pid_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->pid = e->pid;
 }
 
 static void
-pid_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+pid_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->pid = fe->pid;
 }
 
 static void
-tid_extract(struct hist_entry *k, const struct key_src *src)
+tid_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->pid = src->pid;
 	k->tid = src->tid;
 }
 
 static void
-tid_keep(struct hist_entry *k, const struct hist_entry *e)
+tid_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->pid = e->pid;
 	k->tid = e->tid;
 }
 
 static void
-tid_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+tid_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	tid_keep(k, fe);
@@ -93,7 +94,7 @@ tid_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entr
 
 /* perf's sort__thread_cmp. */
 static int64_t
-tid_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+tid_perf_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	(void)h;
 	return (int64_t)nw->tid - (int64_t)old->tid;
@@ -116,13 +117,13 @@ thread_comm_label(const struct hist *h, int32_t tid, uint32_t fallback)
 }
 
 static void
-pid_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+pid_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	snprintf(buf, n, "%7" PRId32 ":%s", e->pid, thread_comm_label(h, e->pid, e->label_comm));
 }
 
 static void
-tid_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+tid_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	snprintf(buf, n, "%7" PRId32 ":%s", e->tid, thread_comm_label(h, e->tid, e->label_comm));
 }
@@ -130,19 +131,19 @@ tid_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- dso ---- */
 
 static void
-dso_extract(struct hist_entry *k, const struct key_src *src)
+dso_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->dso = src->f->dso;
 }
 
 static void
-dso_keep(struct hist_entry *k, const struct hist_entry *e)
+dso_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->dso = e->dso;
 }
 
 static void
-dso_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+dso_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;	/* DSO ids are the same in both (hist_merge checks) */
 	k->dso = fe->dso;
@@ -187,13 +188,13 @@ pt_dso(const struct hist *h, uint32_t old, uint32_t nw)
 }
 
 static int64_t
-dso_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+dso_perf_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	return pt_dso(h, pt_dso_name(h, old->dso), pt_dso_name(h, nw->dso));
 }
 
 static void
-dso_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+dso_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	if (e->dso == DSO_NONE)
 		snprintf(buf, n, "[unknown]");
@@ -206,19 +207,19 @@ dso_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- sym ---- */
 
 static void
-sym_extract(struct hist_entry *k, const struct key_src *src)
+sym_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->node = src->f->node;
 }
 
 static void
-sym_keep(struct hist_entry *k, const struct hist_entry *e)
+sym_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->node = e->node;
 }
 
 static void
-sym_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+sym_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->node = x->nodemap[fe->node];
 }
@@ -295,13 +296,13 @@ pt_sym_cmp(struct hist *h, uint32_t old, uint32_t nw)
 }
 
 static int64_t
-sym_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+sym_perf_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	return pt_sym_cmp(h, old->node, nw->node);
 }
 
 static void
-sym_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+sym_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", hist_str(h, e->label_sym ? e->label_sym - 1 :
 	    h->node[e->node].label));
@@ -310,19 +311,19 @@ sym_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- cpu ---- */
 
 static void
-cpu_extract(struct hist_entry *k, const struct key_src *src)
+cpu_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->cpu = src->cpu;
 }
 
 static void
-cpu_keep(struct hist_entry *k, const struct hist_entry *e)
+cpu_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->cpu = e->cpu;
 }
 
 static void
-cpu_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+cpu_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->cpu = fe->cpu;
@@ -330,14 +331,14 @@ cpu_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entr
 
 /* perf's sort__cpu_cmp. */
 static int64_t
-cpu_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+cpu_perf_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	(void)h;
 	return (int64_t)(int32_t)nw->cpu - (int64_t)(int32_t)old->cpu;
 }
 
 static void
-cpu_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+cpu_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	snprintf(buf, n, "%" PRId32, (int32_t)e->cpu);
@@ -346,25 +347,25 @@ cpu_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- srcline ---- */
 
 static void
-srcline_extract(struct hist_entry *k, const struct key_src *src)
+srcline_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->srcline = src->f->srcline;
 }
 
 static void
-srcline_keep(struct hist_entry *k, const struct hist_entry *e)
+srcline_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->srcline = e->srcline;
 }
 
 static void
-srcline_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+srcline_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->srcline = fe->srcline ? hist_intern(x->into, hist_str(x->from, fe->srcline)) : 0;
 }
 
 static void
-srcline_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+srcline_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", hist_str(h, e->srcline));
 }
@@ -372,19 +373,19 @@ srcline_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t
 /* ---- branch mode: a branch entry's source and target, its cycles ---- */
 
 static void
-dso_from_extract(struct hist_entry *k, const struct key_src *src)
+dso_from_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->from_dso = src->from != NULL ? src->from->dso : DSO_NONE;
 }
 
 static void
-dso_from_keep(struct hist_entry *k, const struct hist_entry *e)
+dso_from_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->from_dso = e->from_dso;
 }
 
 static void
-dso_from_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+dso_from_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->from_dso = fe->from_dso;
@@ -394,7 +395,7 @@ dso_from_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist
 static void
 dso_id_text(const struct hist *h, uint32_t dso, char *buf, size_t n)
 {
-	struct hist_entry e;
+	struct ent_full e;
 
 	memset(&e, 0, sizeof e);
 	e.dso = dso;
@@ -410,39 +411,39 @@ cut_to(char *buf, size_t n, uint32_t width)
 }
 
 static void
-dso_from_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+dso_from_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	dso_id_text(h, e->from_dso, buf, n);
 	cut_to(buf, n, h->ev[e->event].dso_from_width);
 }
 
 static void
-dso_to_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+dso_to_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	dso_id_text(h, e->dso, buf, n);
 	cut_to(buf, n, h->ev[e->event].dso_to_width);
 }
 
 static void
-dso_to_extract(struct hist_entry *k, const struct key_src *src)
+dso_to_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->dso = src->to != NULL ? src->to->dso : DSO_NONE;
 }
 
 static void
-sym_from_extract(struct hist_entry *k, const struct key_src *src)
+sym_from_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->from_node = src->from != NULL ? src->from->node : NONE32;
 }
 
 static void
-sym_from_keep(struct hist_entry *k, const struct hist_entry *e)
+sym_from_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->from_node = e->from_node;
 }
 
 static void
-sym_from_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+sym_from_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->from_node = fe->from_node == NONE32 ? NONE32 : x->nodemap[fe->from_node];
 }
@@ -459,56 +460,56 @@ node_text(const struct hist *h, uint32_t node, bool have, char *buf, size_t n)
 }
 
 static void
-sym_from_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+sym_from_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	node_text(h, e->from_node, h->o.branch != HIST_BRANCH_OFF, buf, n);
 }
 
 static void
-sym_to_extract(struct hist_entry *k, const struct key_src *src)
+sym_to_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->to_node = src->to != NULL ? src->to->node : NONE32;
 }
 
 static void
-sym_to_keep(struct hist_entry *k, const struct hist_entry *e)
+sym_to_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->to_node = e->to_node;
 }
 
 static void
-sym_to_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+sym_to_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->to_node = fe->to_node == NONE32 ? NONE32 : x->nodemap[fe->to_node];
 }
 
 static void
-sym_to_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+sym_to_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	node_text(h, e->to_node, h->o.branch != HIST_BRANCH_OFF, buf, n);
 }
 
 static void
-cycles_extract(struct hist_entry *k, const struct key_src *src)
+cycles_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->cycles = src->cycles;
 }
 
 static void
-cycles_keep(struct hist_entry *k, const struct hist_entry *e)
+cycles_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->cycles = e->cycles;
 }
 
 static void
-cycles_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+cycles_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->cycles = fe->cycles;
 }
 
 static void
-cycles_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+cycles_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	if (e->cycles == 0)
@@ -520,50 +521,50 @@ cycles_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t 
 /* ---- memory mode: the data address, DATA_SRC, DATA_PAGE_SIZE ---- */
 
 static void
-daddr_extract(struct hist_entry *k, const struct key_src *src)
+daddr_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->daddr_node = src->daddr != NULL ? src->daddr->node : NONE32;
 }
 
 static void
-daddr_keep(struct hist_entry *k, const struct hist_entry *e)
+daddr_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->daddr_node = e->daddr_node;
 }
 
 static void
-daddr_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+daddr_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->daddr_node = fe->daddr_node == NONE32 ? NONE32 : x->nodemap[fe->daddr_node];
 }
 
 static void
-daddr_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+daddr_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	node_text(h, e->daddr_node, h->o.mem_mode, buf, n);
 }
 
 static void
-dso_daddr_extract(struct hist_entry *k, const struct key_src *src)
+dso_daddr_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->daddr_dso = src->daddr != NULL ? src->daddr->dso : DSO_NONE;
 }
 
 static void
-dso_daddr_keep(struct hist_entry *k, const struct hist_entry *e)
+dso_daddr_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->daddr_dso = e->daddr_dso;
 }
 
 static void
-dso_daddr_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+dso_daddr_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->daddr_dso = fe->daddr_dso;
 }
 
 static void
-dso_daddr_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+dso_daddr_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	dso_id_text(h, e->daddr_dso, buf, n);
 }
@@ -574,23 +575,23 @@ dso_daddr_text(const struct hist *h, const struct hist_entry *e, char *buf, size
  */
 #define DS_KEY(name, mask, fn) \
 	static void \
-	name##_extract(struct hist_entry *k, const struct key_src *src) \
+	name##_extract(struct ent_full *k, const struct key_src *src) \
 	{ \
 		k->data_src |= src->data_src & (mask); \
 	} \
 	static void \
-	name##_keep(struct hist_entry *k, const struct hist_entry *e) \
+	name##_keep(struct ent_full *k, const struct ent_full *e) \
 	{ \
 		k->data_src |= e->data_src & (mask); \
 	} \
 	static void \
-	name##_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe) \
+	name##_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe) \
 	{ \
 		(void)x; \
 		k->data_src |= fe->data_src & (mask); \
 	} \
 	static void \
-	name##_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n) \
+	name##_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n) \
 	{ \
 		(void)h; \
 		fn(e->data_src, buf, n); \
@@ -603,26 +604,26 @@ DS_KEY(locked, MEMSRC_LOCK, memsrc_lock)
 DS_KEY(blocked, MEMSRC_BLK, memsrc_blk)
 
 static void
-page_extract(struct hist_entry *k, const struct key_src *src)
+page_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->page_size = src->page_size;
 }
 
 static void
-page_keep(struct hist_entry *k, const struct hist_entry *e)
+page_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->page_size = e->page_size;
 }
 
 static void
-page_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+page_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->page_size = fe->page_size;
 }
 
 static void
-page_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+page_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	memsrc_page_size(e->page_size, buf, n);
@@ -635,66 +636,66 @@ page_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
  * WEIGHT_STRUCT's var2 (the instruction latency).
  */
 static void
-weight_extract(struct hist_entry *k, const struct key_src *src)
+weight_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->weight = src->weight;
 }
 
 static void
-weight_keep(struct hist_entry *k, const struct hist_entry *e)
+weight_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->weight = e->weight;
 }
 
 static void
-weight_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+weight_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->weight = fe->weight;
 }
 
 static void
-local_weight_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+local_weight_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	snprintf(buf, n, "%" PRIu64, e->weight);
 }
 
 static void
-weight_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+weight_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	snprintf(buf, n, "%" PRIu64, e->weight * e->samples);
 }
 
 static void
-ins_lat_extract(struct hist_entry *k, const struct key_src *src)
+ins_lat_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->ins_lat = src->ins_lat;
 }
 
 static void
-ins_lat_keep(struct hist_entry *k, const struct hist_entry *e)
+ins_lat_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->ins_lat = e->ins_lat;
 }
 
 static void
-ins_lat_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+ins_lat_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->ins_lat = fe->ins_lat;
 }
 
 static void
-local_ins_lat_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+local_ins_lat_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	snprintf(buf, n, "%" PRIu32, e->ins_lat);
 }
 
 static void
-ins_lat_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+ins_lat_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	snprintf(buf, n, "%" PRIu64, (uint64_t)e->ins_lat * e->samples);
@@ -702,7 +703,7 @@ ins_lat_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t
 
 /*
  * phys_daddr: keyed by PHYS_ADDR; perf labels a row with its first
- * sample's level ("[.] 0x...": struct hist_entry's label_phys).  The first
+ * sample's level ("[.] 0x...": struct ent_full's label_phys).  The first
  * sample's text of each address is kept too, for rows hist_merge made,
  * which have no label_phys.
  */
@@ -720,20 +721,20 @@ hist_mem_phys(struct hist *h, uint64_t phys, uint8_t cpumode)
 }
 
 static void
-phys_extract(struct hist_entry *k, const struct key_src *src)
+phys_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->phys = src->phys;
 }
 
 static void
-phys_keep(struct hist_entry *k, const struct hist_entry *e)
+phys_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->phys = e->phys;
 }
 
 /* The key; into keeps its own first text of the address, else takes from's. */
 static void
-phys_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+phys_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	uint32_t lab = hmap_get(&x->from->ks.phys_lab_of, fe->phys);
 
@@ -743,7 +744,7 @@ phys_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_ent
 }
 
 static void
-phys_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+phys_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	uint32_t lab = e->label_phys ? e->label_phys - 1 : hmap_get(&h->ks.phys_lab_of, e->phys);
 
@@ -759,7 +760,7 @@ phys_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
  * ids, the process when the map is anonymous user memory (private, ids
  * 0), and the 64-byte line of the address in the map (perf's al_addr).
  * The key is that tuple as a string; a row's text is that of its first
- * sample (struct hist_entry's label_dcl): the level ('X' unmapped, 's' a
+ * sample (struct ent_full's label_dcl): the level ('X' unmapped, 's' a
  * shared data map), then the data address's symbol (a data object
  * "name+0x...": the line in the map less the object's runtime address, as
  * perf computes it, wrapping when the map does not start at its file
@@ -805,20 +806,20 @@ hist_mem_dcl(struct hist *h, const struct frame *f, int32_t pid, uint64_t time, 
 }
 
 static void
-dcl_extract(struct hist_entry *k, const struct key_src *src)
+dcl_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->dcl = src->dcl;
 }
 
 static void
-dcl_keep(struct hist_entry *k, const struct hist_entry *e)
+dcl_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->dcl = e->dcl;
 }
 
 /* The key in into's strings; its text into's when into had the key first. */
 static void
-dcl_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+dcl_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	uint32_t lab = fe->dcl ? hmap_get(&x->from->ks.dcl_lab_of, fe->dcl) : HMAP_NONE;
 
@@ -828,7 +829,7 @@ dcl_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entr
 }
 
 static void
-dcl_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+dcl_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	uint32_t lab = e->label_dcl ? e->label_dcl - 1 :
 	    e->dcl ? hmap_get(&h->ks.dcl_lab_of, e->dcl) : HMAP_NONE;
@@ -842,19 +843,19 @@ dcl_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- trace: a tracepoint sample's payload, as perf report --sort trace ---- */
 
 static void
-trace_extract(struct hist_entry *k, const struct key_src *src)
+trace_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->trace = src->trace;
 }
 
 static void
-trace_keep(struct hist_entry *k, const struct hist_entry *e)
+trace_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->trace = e->trace;
 }
 
 static void
-trace_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+trace_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->trace = fe->trace ? hist_intern(x->into, hist_str(x->from, fe->trace - 1)) + 1 : 0;
 }
@@ -862,7 +863,7 @@ trace_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_en
 /* perf's sort__trace_cmp: the texts, the sought entry's first; equal for
  * events that are not tracepoints (all "N/A"). */
 static int64_t
-trace_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+trace_perf_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	if (old->trace == 0 || nw->trace == 0)
 		return (int64_t)(nw->trace != 0) - (int64_t)(old->trace != 0);
@@ -870,25 +871,25 @@ trace_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_e
 }
 
 static void
-trace_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+trace_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", e->trace ? hist_str(h, e->trace - 1) : "N/A");
 }
 
 static void
-state_extract(struct hist_entry *k, const struct key_src *src)
+state_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->state = src->state;
 }
 
 static void
-state_keep(struct hist_entry *k, const struct hist_entry *e)
+state_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->state = e->state;
 }
 
 static void
-state_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+state_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->state = fe->state;
@@ -897,21 +898,21 @@ state_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_en
 /* ---- waker (perfnav's own: the thread whose wakeup ended an off-CPU span) ---- */
 
 static void
-waker_extract(struct hist_entry *k, const struct key_src *src)
+waker_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->waker_comm = src->waker_comm;
 	k->waker_tid = src->waker_tid;
 }
 
 static void
-waker_keep(struct hist_entry *k, const struct hist_entry *e)
+waker_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->waker_comm = e->waker_comm;
 	k->waker_tid = e->waker_tid;
 }
 
 static void
-waker_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+waker_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	k->waker_comm = fe->waker_comm ?
 	    hist_intern(x->into, hist_str(x->from, fe->waker_comm - 1)) + 1 : 0;
@@ -920,7 +921,7 @@ waker_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_en
 
 /* "comm tid", N/A for none. */
 static void
-waker_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+waker_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	if (e->waker_comm == 0)
 		snprintf(buf, n, "N/A");
@@ -931,27 +932,27 @@ waker_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n
 /* ---- file (perfnav's own: the input of a merged recording) ---- */
 
 static void
-file_extract(struct hist_entry *k, const struct key_src *src)
+file_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->file = src->file;
 }
 
 static void
-file_keep(struct hist_entry *k, const struct hist_entry *e)
+file_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->file = e->file;
 }
 
 /* The parts of a hist read one session: their origins are the same. */
 static void
-file_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+file_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->file = fe->file;
 }
 
 static void
-file_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+file_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", hist_file_name(h, e->file));
 }
@@ -959,19 +960,19 @@ file_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
 /* ---- parallelism (perf 6.15's sort key: threads running when sampled) ---- */
 
 static void
-par_extract(struct hist_entry *k, const struct key_src *src)
+par_extract(struct ent_full *k, const struct key_src *src)
 {
 	k->parallelism = src->par;
 }
 
 static void
-par_keep(struct hist_entry *k, const struct hist_entry *e)
+par_keep(struct ent_full *k, const struct ent_full *e)
 {
 	k->parallelism = e->parallelism;
 }
 
 static void
-par_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entry *fe)
+par_xlat(const struct hist_xlat *x, struct ent_full *k, const struct ent_full *fe)
 {
 	(void)x;
 	k->parallelism = fe->parallelism;
@@ -979,14 +980,14 @@ par_xlat(const struct hist_xlat *x, struct hist_entry *k, const struct hist_entr
 
 /* perf's sort__parallelism_cmp (right - left: the sought less the one in the tree). */
 static int64_t
-par_perf_cmp(struct hist *h, const struct hist_entry *old, const struct hist_entry *nw)
+par_perf_cmp(struct hist *h, const struct ent_full *old, const struct ent_full *nw)
 {
 	(void)h;
 	return (int64_t)nw->parallelism - (int64_t)old->parallelism;
 }
 
 static void
-par_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+par_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	snprintf(buf, n, "%" PRIu32, e->parallelism);
@@ -1017,7 +1018,7 @@ hist_state_text(uint32_t state, char *buf, size_t n)
 }
 
 static void
-state_text(const struct hist *h, const struct hist_entry *e, char *buf, size_t n)
+state_text(const struct hist *h, const struct ent_full *e, char *buf, size_t n)
 {
 	(void)h;
 	if (e->state == 0)
@@ -1258,9 +1259,12 @@ const char *
 hist_key_text(const struct hist *h, const struct hist_entry *e, enum hist_key k, char *buf,
     size_t n)
 {
-	if (k < HIST_KEY_COUNT)
-		sortkeys[k].text(h, e, buf, n);
-	else
+	struct ent_full w;
+
+	if (k < HIST_KEY_COUNT) {
+		ent_unpack(h, e, &w);
+		sortkeys[k].text(h, &w, buf, n);
+	} else
 		snprintf(buf, n, "?");
 	return buf;
 }

@@ -267,6 +267,41 @@ Test(parallel, latency_per_thread_and_its_order)
 	phases_free(h, &p, s, &b);
 }
 
+/*
+ * A mode's key values (here parallelism) live apart from the entry,
+ * once per distinct set: entries of one value share its id, a table
+ * without such keys has none.
+ */
+Test(parallel, key_values_kept_once_per_value)
+{
+	struct pdbuf b;
+	struct session *s;
+	struct parallel p;
+	struct hist *h = phases_hist("pid,parallelism", false, NULL, &p, &s, &b);
+	const uint32_t *rows;
+	size_t n = hist_rows(h, 0, 0, &rows);
+
+	cr_assert_geq(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *x = hist_entry_get(h, rows[i]);
+
+		cr_expect_neq(x->xkey, 0, "row %zu: parallelism is a value", i);
+		for (size_t j = 0; j < n; j++) {
+			const struct hist_entry *y = hist_entry_get(h, rows[j]);
+			bool same = hist_entry_xkey(h, x)->parallelism ==
+			    hist_entry_xkey(h, y)->parallelism;
+
+			cr_expect_eq(x->xkey == y->xkey, same, "rows %zu and %zu", i, j);
+		}
+	}
+	phases_free(h, &p, s, &b);
+	h = phases_hist("pid", false, NULL, &p, &s, &b);
+	n = hist_rows(h, 0, 0, &rows);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(hist_entry_get(h, rows[i])->xkey, 0);
+	phases_free(h, &p, s, &b);
+}
+
 Test(parallel, rows_per_parallelism)
 {
 	struct pdbuf b;
@@ -298,7 +333,7 @@ Test(parallel, rows_per_parallelism)
 
 	h = phases_hist("parallelism", true, NULL, &p, &s, &b);
 	cr_assert_eq(hist_rows(h, 0, 0, &rows), 2);
-	cr_expect_eq(hist_entry_get(h, rows[0])->parallelism, 1);
+	cr_expect_eq(hist_entry_xkey(h, hist_entry_get(h, rows[0]))->parallelism, 1);
 	phases_free(h, &p, s, &b);
 }
 
@@ -551,7 +586,8 @@ Test(parallel, split_in_two_gives_one_pass)
 			const struct hist_entry *x = hist_entry_get(a, rows[i]);
 			const struct hist_entry *y = hist_entry_get(one, rows1[i]);
 
-			cr_expect(x->tid == y->tid && x->parallelism == y->parallelism &&
+			cr_expect(x->tid == y->tid &&
+			    hist_entry_xkey(a, x)->parallelism == hist_entry_xkey(one, y)->parallelism &&
 			    x->latency == y->latency && x->period == y->period, "cut %zu row %zu", cut, i);
 		}
 		hist_free(a);

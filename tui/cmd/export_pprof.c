@@ -312,9 +312,10 @@ each_stack(struct prof *pf, size_t ev)
 	for (size_t i = 0; i < nr; i++)
 		thr[i] = *rows[i];
 	for (size_t i = 0; i < nr; i++) {
+		uint32_t in = hist_entry_xkey(pf->h, &thr[i])->file;
 		struct hist_select sel = { .by_tid = true, .tid = thr[i].tid, .by_file = pf->k_file != 0,
-			.file = thr[i].file };
-		int64_t file = pf->k_file ? str_of(pf, hist_file_name(pf->h, thr[i].file)) : 0;
+			.file = in };
+		int64_t file = pf->k_file ? str_of(pf, hist_file_name(pf->h, in)) : 0;
 		struct cpath_query q = { .ev = ev, .entry = CPATH_NONE, .sel = &sel };
 		struct cpath *t = cpath_build((struct hist *)pf->h, &q);
 

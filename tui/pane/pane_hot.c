@@ -256,10 +256,11 @@ zoom_file(struct pane *p, const struct hist_entry *e)
 {
 	struct hot *ht = p->priv;
 	char label[NAV_LABEL_MAX];
+	uint32_t in = hist_entry_xkey(hot_eh(ht), e)->file;
 
 	snprintf(label, sizeof label, "file %s", text_clip_middle((char[TEXT_CLIP_MAX]){ 0 },
-	    TEXT_CLIP_MAX, hist_file_name(hot_h(ht), e->file), 40));
-	return pane_push_zoom(p, PANE_HOT, SZ_FILE, 0, 0, e->file, label);
+	    TEXT_CLIP_MAX, hist_file_name(hot_h(ht), in), 40));
+	return pane_push_zoom(p, PANE_HOT, SZ_FILE, 0, 0, in, label);
 }
 
 static int
