@@ -320,7 +320,8 @@ uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skippe
  * counts are then those of one pass.  Children sums are exact: a sample
  * credits an entry once, and it lies in one part.  Ids of from (events,
  * strings, DSOs, symbols, nodes) are translated into into's.  into must
- * get no more samples afterwards; from is not changed (free it).
+ * get no more samples afterwards; from is spent once merged (its entries
+ * go as soon as they are in into's, for the peak's sake): only free it.
  * Both need the same session and options, callgraph off (call trees do
  * not merge; call paths do), record_self only with paths over arrays
  * shared by hist_share_positions, neither finished.  Returns 0; -1 (nothing changed) when refused: options differ
@@ -329,7 +330,7 @@ uint64_t hist_add_range(struct hist *h, size_t from, size_t to, uint64_t *skippe
  * (into half-merged: discard it) if a symbol of from is not found in
  * into's symbolizer.
  */
-int hist_merge(struct hist *into, const struct hist *from);
+int hist_merge(struct hist *into, struct hist *from);
 /*
  * record_self with paths, before two fresh parts of one pass run: b writes
  * each sample's entry, row and period into arrays a owns (disjoint

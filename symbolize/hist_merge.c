@@ -302,8 +302,29 @@ merge_positions(struct hist *into, const struct hist *from, const uint32_t *evma
 		into->rc.pos_hi = from->rc.pos_hi;
 }
 
+/* Free from's entries, merged (entmap has their ids in into): the merge's peak holds one table. */
+static void
+spend_entries(struct hist *from)
+{
+	free(from->ent);
+	from->ent = NULL;
+	from->nent = from->capent = 0;
+	hmap_free(&from->ent_tab);
+	free(from->xk);
+	from->xk = NULL;
+	from->nxk = from->capxk = 0;
+	hmap_free(&from->xk_tab);
+	free(from->ks.ctxk);
+	from->ks.ctxk = NULL;
+	from->ks.nctx = from->ks.capctx = 0;
+	hmap_free(&from->ks.ctx_tab);
+	free(from->ks.nmemo);
+	from->ks.nmemo = NULL;
+	from->ks.capnmemo = 0;
+}
+
 int
-hist_merge(struct hist *into, const struct hist *from)
+hist_merge(struct hist *into, struct hist *from)
 {
 	uint32_t *evmap, *nodemap, *entmap, *rowmap;
 	int rc;
@@ -328,6 +349,7 @@ hist_merge(struct hist *into, const struct hist *from)
 	rc = merge_nodes(into, from, nodemap);
 	if (rc == 0) {
 		merge_entries(into, from, evmap, nodemap, entmap);
+		spend_entries(from);
 		merge_whys(into, from);
 		brstat_sum(&into->ks.brstat, &from->ks.brstat);
 		if (into->o.paths)
