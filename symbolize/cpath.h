@@ -105,6 +105,23 @@ struct cpath;
 struct cpath *cpath_build(struct hist *h, const struct cpath_query *q);
 void cpath_free(struct cpath *t);
 
+/*
+ * The same build in steps, for a caller that must answer between them
+ * (the browser's panes): cpath_job_new() copies the query (its selection
+ * and transforms too) and finds the rows to take; cpath_job_step() takes
+ * up to nrows of them, then links the tree: true once it is whole.  h
+ * must not change between the steps (a new scope or symbols: free the
+ * job, which touches nothing of h, and start another).  The share of the
+ * rows taken (0..1) says how far it is; cpath_job_take() finishes the
+ * build if need be and returns the tree, freeing the job.
+ */
+struct cpath_job;
+struct cpath_job *cpath_job_new(struct hist *h, const struct cpath_query *q);
+bool cpath_job_step(struct cpath_job *j, size_t nrows);
+double cpath_job_share(const struct cpath_job *j);
+struct cpath *cpath_job_take(struct cpath_job *j);
+void cpath_job_free(struct cpath_job *j);
+
 /* Nodes: ids 0 (the root) .. cpath_count() - 1, parents before children. */
 size_t cpath_count(const struct cpath *t);
 const struct cpath_node *cpath_node(const struct cpath *t, uint32_t id);

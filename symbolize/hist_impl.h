@@ -13,7 +13,8 @@
  *                 sample named and credited (hist_take)
  *   hist_merge.c  merging hists, the split point, merged rows
  *   folded.c      folded stacks
- *   cpath.c       call paths and the trees built from them
+ *   cpath_store.c the call paths stored: added, merged, adopted, indexed
+ *   cpath.c       the trees built from them
  */
 #ifndef PERFNAV_SYMBOLIZE_HIST_IMPL_H
 #define PERFNAV_SYMBOLIZE_HIST_IMPL_H
@@ -878,6 +879,14 @@ struct cpath;
 /* The node of t stored row r's path ended in (after t's transforms), or CPATH_NONE. */
 uint32_t cpath_row_node(const struct cpath *t, size_t r);
 void cpath_free_base(struct hist *h);
+/* h's rows grouped by own entry and by function (made on first use). */
+const struct cp_index *cpath_row_index(struct hist *h);
+/* A stored or built tree's table key of func under parent. */
+static inline uint64_t
+cp_pair_key(uint32_t a, uint32_t b)
+{
+	return (uint64_t)a << 32 | b;
+}
 /* paths_address: the address node of frame f (function node node), made on first use. */
 uint32_t cpath_anode(struct hist *h, const struct frame *f, uint32_t node);
 

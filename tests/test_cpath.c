@@ -660,3 +660,81 @@ Test(cpath, unresolved_address_in_several_dsos)
 	cr_assert(single, "0x7000 in DSO 3 alone: not mixed");
 	hist_free(h);
 }
+
+/* t and u have the same nodes (ids, functions, counts): the same tree. */
+static void
+same_tree(const struct cpath *t, const struct cpath *u, const char *what)
+{
+	cr_assert_eq(cpath_count(t), cpath_count(u), "%s: nodes", what);
+	for (uint32_t i = 0; i < cpath_count(t); i++) {
+		const struct cpath_node *x = cpath_node(t, i), *y = cpath_node(u, i);
+
+		cr_assert(x->func == y->func && x->parent == y->parent &&
+		    x->first_child == y->first_child && x->next_sibling == y->next_sibling &&
+		    x->total_period == y->total_period && x->self_period == y->self_period &&
+		    x->total_samples == y->total_samples, "%s: node %u", what, i);
+	}
+}
+
+/*
+ * A build in steps (the browser's panes take rows between keys) gives the
+ * tree of one build, whatever the queries (both directions, transforms,
+ * an entry's own rows and those through it: two lists of rows); its share
+ * only grows, and it holds its own copy of the query's transforms.
+ */
+Test(cpath, a_build_in_steps_is_one_build)
+{
+	struct hist *h = sample_hist(true);
+	const struct hist_entry *eb = hh_row(h, 0, HIST_KEY_SYM, "[.] s2");
+	struct cpath_xform xf[2] = { { CPATH_MERGE, func_of(h, B) }, { CPATH_NORECURSE, 0 } };
+	const uint32_t *rows;
+	size_t nrows = hist_rows(h, 0, 0, &rows);
+	uint32_t id = CPATH_NONE;
+
+	for (size_t i = 0; i < nrows; i++)
+		if (hist_entry_get(h, rows[i]) == eb)
+			id = rows[i];
+	cr_assert_neq(id, CPATH_NONE);
+	for (int v = 0; v < 6; v++) {
+		struct cpath_query q = { .ev = 0, .entry = CPATH_NONE, .bottom_up = v & 1 };
+		struct cpath *one, *stepped;
+		struct cpath_job *j;
+		double last = 0;
+		size_t steps = 0;
+		char what[32];
+
+		if (v >= 2 && v < 4) {
+			q.xf = xf;
+			q.nxf = 2;
+		} else if (v >= 4) {
+			q.entry = id;
+			q.through = true;
+		}
+		snprintf(what, sizeof what, "query %d", v);
+		one = cpath_build(h, &q);
+		j = cpath_job_new(h, &q);
+		xf[0].op = CPATH_DROP;	/* the caller's array changes: the job's copy does not */
+		while (!cpath_job_step(j, 1)) {
+			cr_assert_geq(cpath_job_share(j), last, "%s: the share grows", what);
+			last = cpath_job_share(j);
+			cr_assert_lt(last, 1.0, "%s", what);
+			steps++;
+		}
+		xf[0].op = CPATH_MERGE;
+		cr_assert_eq(cpath_job_share(j), 1.0);
+		cr_assert_gt(steps, 1, "%s: a row a step", what);
+		stepped = cpath_job_take(j);
+		same_tree(one, stepped, what);
+		cpath_free(one);
+		cpath_free(stepped);
+	}
+	/* a job dropped half way frees what it made, nothing of the hist */
+	{
+		struct cpath_query q = { .ev = 0, .entry = CPATH_NONE };
+		struct cpath_job *j = cpath_job_new(h, &q);
+
+		cpath_job_step(j, 2);
+		cpath_job_free(j);
+	}
+	hist_free(h);
+}
