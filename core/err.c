@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 
 #include "core/err.h"
@@ -100,6 +101,15 @@ xrealloc(void *p, size_t n)
 	if (q == NULL)
 		fatal_oom(n);
 	return q;
+}
+
+double
+mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void

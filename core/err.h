@@ -84,6 +84,8 @@ void *xreallocarray(void *p, size_t n, size_t m);
 /* Ask for huge pages under the 2 MiB-aligned interior of p's n bytes
  * (advice only; nothing below 4 MiB): a table filled once, in a pass. */
 void huge_advise(void *p, size_t n);
+/* The monotonic clock, in seconds: progress, time budgets, figures. */
+double mono_seconds(void);
 /* n elements of m bytes for a table filled once and never grown: huge pages asked for (err.c). */
 void *xmalloc_table(size_t n, size_t m);
 void *xcalloc_table(size_t n, size_t m);

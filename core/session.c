@@ -78,15 +78,6 @@ struct loader {
 
 #define PROGRESS_STEP	(UINT64_C(16) << 20)
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---- records ---- */
 
 void
@@ -1011,7 +1002,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	struct session *s = xcalloc(1, sizeof *s);
 	struct loader ld;
 	struct stat st;
-	double t0 = now_s(), t;
+	double t0 = mono_seconds(), t;
 	size_t ndiag;
 	int rc;
 
@@ -1045,7 +1036,7 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	}
 	session_file_data_ranges(s);
 
-	t = now_s();
+	t = mono_seconds();
 	s->t_open = t - t0;
 	memset(&ld, 0, sizeof ld);
 	ld.s = s;
@@ -1071,10 +1062,10 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	if (ld.index && session_cache_try(s)) {
 		replay_cached(s);
 		name_attrs(s);
-		s->t_walk = now_s() - t;
-		t = now_s();
+		s->t_walk = mono_seconds() - t;
+		t = mono_seconds();
 		build_threads(s, true);
-		s->t_threads = now_s() - t;
+		s->t_threads = mono_seconds() - t;
 		if (opts == NULL || !opts->keep_who)
 			s->index.who = NULL;	/* as a load without keep_who (still mapped) */
 		goto loaded;
@@ -1091,15 +1082,15 @@ open_session(const char *path, const struct session_mem *mem, size_t nmem,
 	if (ld.progress != NULL && !ld.stop)
 		ld.progress(ld.progress_arg, ld.total, ld.total);
 	name_attrs(s);
-	s->t_walk = now_s() - t;
+	s->t_walk = mono_seconds() - t;
 	if (ld.index) {
-		t = now_s();
+		t = mono_seconds();
 		index_sort(&s->index, ld.rounds, ld.nrounds);
-		s->t_sort = now_s() - t;
-		t = now_s();
+		s->t_sort = mono_seconds() - t;
+		t = mono_seconds();
 		/* a cache entry keeps who: the next open reads it from there */
 		build_threads(s, opts != NULL && (opts->keep_who || opts->cache_dir != NULL));
-		s->t_threads = now_s() - t;
+		s->t_threads = mono_seconds() - t;
 	}
 	session_cache_done(s, ndiag);
 loaded:

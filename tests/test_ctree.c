@@ -800,3 +800,95 @@ Test(ctree, annotate_and_samples_through_a_node)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* Every row's function and Children cells, the tree opened whole, into one text. */
+static char *
+rows_text(struct pane *p)
+{
+	struct row rf, rc;
+	size_t cap = 4096, len = 0;
+	char *out = malloc(cap);
+
+	cr_assert_not_null(out);
+	out[0] = '\0';
+	widget_expand_all(&p->w, true);
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		const char *f = pane_cell(p, &rf, i, "Function"), *c = pane_cell(p, &rc, i, "Children");
+		size_t need = strlen(f) + strlen(c) + 4;
+
+		while (len + need >= cap)
+			out = realloc(out, cap *= 2);
+		len += (size_t)snprintf(out + len, cap - len, "%s %s\n", c, f);
+	}
+	return out;
+}
+
+/* Does the drawn pane show text on some line? */
+static bool
+drawn(struct pane *p, const char *text)
+{
+	screen_draw(p, 30, 100);
+	for (int y = 0; y < 30; y++)
+		if (strstr(screen_line(y), text) != NULL)
+			return true;
+	return false;
+}
+
+/*
+ * With the app's steps on, a tree is built a few rows at a time between
+ * keys: meanwhile the pane shows how far it is and no row (none of a
+ * scope gone), its keys do nothing to rows, a view entered (a function
+ * opened in the tree) is applied once it is built, and a new scope
+ * starts the build again.  The tree built is the one built at once.
+ */
+Test(ctree, built_in_steps_between_keys)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = resolved(s);
+	uint32_t fmix = func_named(sy, "mix_one"), fmain = func_named(sy, "main");
+	struct pane one, p;
+	struct nav_view v;
+	char *want, *got;
+	int w, calls = 0;
+
+	tree_pane(&one, PANE_TOPDOWN, s, sy);
+	want = rows_text(&one);
+	pane_destroy(&one);
+
+	sy->steps = 1;	/* a row a step */
+	tree_pane(&p, PANE_TOPDOWN, s, sy);
+	cr_assert_eq(widget_count(&p.w), 0, "no row before the tree is built");
+	cr_assert(drawn(&p, "building the tree, 0% of its rows taken"));
+	cr_assert_eq(p.ops->func(&p), CPATH_NONE);
+	cr_assert_eq(p.ops->key(&p, ACT_DOWN), PANE_IGNORED);
+	nav_view_init(&v, PANE_TOPDOWN);
+	v.target = NAV_T_CTREE;
+	v.arg = fmix;
+	go(&p, &v);	/* applied once built */
+	while ((w = p.ops->work(&p, 0)) == PANE_WORK_MORE)
+		calls++;
+	cr_assert_eq(w, PANE_WORK_DONE);
+	cr_assert_gt(calls, 2, "built in steps");
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
+	cr_assert(cur_has(&p, "mix_one"), "the view entered while building");
+	cr_assert_eq(p.ops->func(&p), fmix);
+	got = rows_text(&p);
+	cr_assert_str_eq(got, want, "the tree of one build");
+	free(got);
+	/* a transform half way: the build starts again, for it */
+	scope_xf_push(&sy->scope, CPATH_DROP, fmain);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	scope_xf_truncate(&sy->scope, 0);
+	scope_xf_push(&sy->scope, CPATH_MERGE, fmain);
+	while ((w = p.ops->work(&p, 0)) == PANE_WORK_MORE)
+		;
+	cr_assert_eq(w, PANE_WORK_DONE);
+	cr_assert_not(any_row_of(&p, fmain), "main merged away");
+	cr_assert(any_row_of(&p, fmix));
+	scope_xf_truncate(&sy->scope, 0);
+	pane_destroy(&p);
+	free(want);
+	symbols_free(sy);
+	session_close(s);
+}

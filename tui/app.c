@@ -112,15 +112,6 @@ title_info(struct app *a)
 	}
 }
 
-double
-app_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * A file the symbolizer refused (a perf-PID.map that is a FIFO, a DSO path
  * that is a device...) since the last look: said on the status line, the
@@ -181,33 +172,47 @@ pair_poll(struct app *a)
 		a->pair_ready = true;
 	else
 		a->diff = false;	/* w says: one recording */
-	a->sym_wall = app_now() - a->t_start;
+	a->sym_wall = mono_seconds() - a->t_start;
 	a->sym->gen++;		/* the diff panes fill in */
 	app_scope_apply(a);
 	return true;
 }
 
+#define PANE_WORK_SECS	0.02	/* a step of a pane's long work: a key waits at most this */
+#define PANE_STEP_ROWS	8192	/* rows of a tree a step takes between looks at the clock */
+
 /*
  * The input loop.  While symbols are being resolved on the workers
  * (symbols_start), keys are read with a short timeout and every turn
  * looks whether they are done (symbols_poll, an atomic load) and redraws
- * the progress every 0.1 s; the UI thread itself resolves nothing.
+ * the progress every 0.1 s; the UI thread itself resolves nothing.  A
+ * pane building a tree gets a step of PANE_WORK_SECS a turn and keys are
+ * looked at between the steps.
  */
 static void
 loop(struct app *a)
 {
 	double last_draw = 0;
-	bool dirty = true;
+	bool dirty = true, busy = false;
 
 	while (!a->quit) {
 		bool working = (a->sym != NULL && (!a->sym->done || (a->diff && !a->pair_ready) ||
 		    symbols_tables_busy(a->sym))) || a->export_pid > 0;
+		struct pane *vp = app_view_pane(a);
+		bool was_busy = busy;
 		wint_t wc;
-		int r, key;
+		int r, key, w;
 
-		if (working && !a->sym->done && symbols_poll(a->sym)) {
+		/* the shown pane's long work (a tree being built): a step, then keys again */
+		w = vp->ops->work != NULL ? vp->ops->work(vp, PANE_WORK_SECS) : PANE_WORK_NONE;
+		busy = w == PANE_WORK_MORE;
+		if (w == PANE_WORK_DONE || (was_busy && !busy))
+			dirty = true;	/* built: shown at once */
+		working = working || busy;
+
+		if (working && a->sym != NULL && !a->sym->done && symbols_poll(a->sym)) {
 			if (!a->diff)
-				a->sym_wall = app_now() - a->t_start;
+				a->sym_wall = mono_seconds() - a->t_start;
 			app_scope_apply(a);
 			dirty = true;
 		}
@@ -224,18 +229,25 @@ loop(struct app *a)
 			dirty = true;
 		if (note_refusals(a) || app_export_poll(a))
 			dirty = true;
-		if (dirty || !working || app_now() - last_draw >= 0.1) {
+		if (dirty || !working || mono_seconds() - last_draw >= 0.1) {
 			unsigned tables = a->sym != NULL ? symbols_tables_changes(a->sym) : 0;
 
 			app_draw(a);
-			last_draw = app_now();
+			last_draw = mono_seconds();
 			/* a table started or made ready during the draw (the hot pane asks for its
 			 * keys' table when it draws, and takes it up when a later part of the draw
 			 * looks at its rows): draw again, or its rows show at the next key */
 			dirty = a->sym != NULL && symbols_tables_changes(a->sym) != tables;
+			/* a build the draw started (a pane shown first, a new scope): its first
+			 * step now, drawn again at once if that was all */
+			if (!busy && vp->ops->work != NULL) {
+				w = vp->ops->work(vp, PANE_WORK_SECS);
+				busy = w == PANE_WORK_MORE;
+				dirty = dirty || w == PANE_WORK_DONE;
+			}
 		}
 		working = working || dirty || (a->sym != NULL && symbols_tables_busy(a->sym));
-		timeout(!working ? -1 : 50);
+		timeout(busy || dirty ? 0 : !working ? -1 : 50);
 		r = get_wch(&wc);
 		if (r == ERR)
 			continue;
@@ -377,6 +389,7 @@ make_symbols(const struct session *s, const struct sym_opts *so, const struct hi
 		symbols_set_children(sy, o->children > 0);
 	sy->scope.hot_sort = o->hot_sort;
 	sy->scope.hot_callers = o->hot_callers;
+	sy->steps = PANE_STEP_ROWS;	/* the loop steps the panes' trees between keys */
 	return sy;
 }
 
@@ -392,7 +405,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 {
 	struct common_opts co2 = o->co2;	/* input2 and, for a bundle, its own files */
 	struct sym_opts so2;
-	double t0 = app_now();
+	double t0 = mono_seconds();
 	char err[512];
 	bool quit;
 
@@ -406,7 +419,7 @@ diff_open(struct app *a, struct tui_opts *o, const struct sym_opts *so)
 		swap_rec(a);
 		return quit ? -3 : -1;
 	}
-	a->load_secs = app_now() - t0;
+	a->load_secs = mono_seconds() - t0;
 	title_info(a);
 	/* the start options, set up against NEW's own recording (--time's percents: its span) */
 	if (filter_opts_setup(&o->fo2, a->s, o->input2, err, sizeof err) < 0) {
@@ -442,7 +455,7 @@ int
 tui_run(struct tui_opts *o)
 {
 	const struct common_opts *co = &o->co;
-	double t0 = app_now();
+	double t0 = mono_seconds();
 	struct app *a = app_new(o, t0);
 	const char *nc = getenv("NO_COLOR");
 	char err[512];
@@ -477,14 +490,14 @@ tui_run(struct tui_opts *o)
 			status = EXIT_FAIL;
 		goto out;
 	}
-	a->load_secs = app_now() - t0;
+	a->load_secs = mono_seconds() - t0;
 	snprintf(a->start_scope, sizeof a->start_scope, "%s", o->scope_text);
 	title_info(a);
 	cmd_sym_opts(co, &so);
 	so.no_path_cache = a->diff;	/* a path's cache entry may be the other file's build */
 	a->sym = make_symbols(a->s, &so, filter_opts_filter(&o->fo), o);
 	if (a->sym->done)
-		a->sym_wall = app_now() - t0;
+		a->sym_wall = mono_seconds() - t0;
 	if (!a->diff) {
 		a->sym->cache = co;	/* its finished hist kept (docs/cache.md) */
 		symbols_start(a->sym);	/* diff mode: both at diff_open */

@@ -147,9 +147,9 @@ loading_screen(struct app *a, struct loading *l, double t0, bool *quit)
 		enum action act;
 		int r;
 
-		if (app_now() - drawn >= LOAD_TICK) {
-			draw_loading(a, l, app_now() - t0);
-			drawn = app_now();
+		if (mono_seconds() - drawn >= LOAD_TICK) {
+			draw_loading(a, l, mono_seconds() - t0);
+			drawn = mono_seconds();
 		}
 		timeout(LOAD_LOOK_MS);	/* the load's end is seen within this */
 		r = get_wch(&wc);
@@ -181,7 +181,7 @@ app_load(struct app *a, const struct common_opts *co, const char *name, double t
 	atomic_init(&l.finished, false);
 	if (pthread_create(&th, NULL, load_main, &l) != 0)
 		return cmd_open_browse(co, NULL, NULL);
-	while (!atomic_load(&l.finished) && app_now() - t0 < LOAD_QUIET) {
+	while (!atomic_load(&l.finished) && mono_seconds() - t0 < LOAD_QUIET) {
 		struct timespec ts = { 0, 5 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);

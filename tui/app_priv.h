@@ -105,8 +105,6 @@ struct app {
 /* app.c, diff mode: show the other recording in the per-recording panes. */
 void app_diff_swap(struct app *a);
 
-/* app.c: seconds on the monotonic clock (the app's times: start, load, symbols). */
-double app_now(void);
 /* app.c: set the status line's message (el: its theme element). */
 /* Nothing to leave: the root view, no call-path transform or time step (q quits there). */
 bool app_at_top(const struct app *a);

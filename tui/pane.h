@@ -135,7 +135,17 @@ struct pane_ops {
 	/* Optional: what the pane draws as a standalone SVG on fp (the export
 	 * action's .svg; without it, the scope's flame graph): 0 or -1. */
 	int		(*write_svg)(struct pane *p, FILE *fp);
+	/*
+	 * Optional: long work in steps (a tree being built, with the app's
+	 * symbols' steps on): do about budget seconds of it.  PANE_WORK_MORE
+	 * while some is left (the app calls again without waiting for a key,
+	 * answering keys between the calls), PANE_WORK_DONE when this call
+	 * ended it (draw again), PANE_WORK_NONE when there was none.
+	 */
+	int		(*work)(struct pane *p, double budget);
 };
+
+enum { PANE_WORK_NONE, PANE_WORK_MORE, PANE_WORK_DONE };
 
 struct pane {
 	const struct pane_ops	*ops;

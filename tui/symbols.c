@@ -54,15 +54,6 @@ struct sym_work {
 #define WORK_SLICE		16384
 #define POLL_SLICE_SECS		0.03
 
-static double
-mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The hist's options: keyed comm,tid,dso,sym, paths and each sample's entry and row kept. */
 static void
 hist_opts_of(const struct symbols *sy, struct hist_opts *ho)
@@ -243,7 +234,7 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 {
 	const struct session *s = sy->s;
 	const struct rec_index *ix = session_index(s);
-	double t0 = mono_now(), t;
+	double t0 = mono_seconds(), t;
 
 	if (sy->done)
 		return true;
@@ -266,7 +257,7 @@ symbols_step(struct symbols *sy, double budget, size_t slice)
 				sy->samples_done++;
 		hist_add_range(sy->h, sy->pos, to, NULL);
 		sy->pos = to;
-		t = mono_now();
+		t = mono_seconds();
 	} while (sy->pos < ix->n && t - t0 < budget);
 	if (sy->pos >= ix->n) {
 		if (pt_present(s))

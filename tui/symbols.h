@@ -64,6 +64,10 @@ struct symbols {
 	uint64_t		 samples_done;	/* SAMPLE records among them */
 	uint64_t		 samples_total;
 	bool			 done;		/* finished: rows are final */
+	size_t			 steps;		/* the app steps the panes' long work
+						 * (pane_ops.work: trees built between
+						 * keys), this many rows a step between
+						 * looks at the clock; 0: at once */
 	unsigned		 gen;		/* bumped whenever rows may have changed */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */

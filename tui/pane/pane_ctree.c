@@ -106,6 +106,14 @@ struct ctree {
 	uint32_t		*path;		/* scratch: a node's path */
 	size_t			 cappath;
 	char			 note[160];	/* on the info line */
+	/* the tree being built in steps (symbols' steps on: ct_work), the
+	 * cursor's path of functions in the tree shown before, a view
+	 * entered meanwhile (applied once built) */
+	struct cpath_job	*job;
+	uint32_t		*old;
+	size_t			 nold;
+	struct nav_view		 pend;
+	bool			 has_pend;
 };
 
 static struct hist *
@@ -385,46 +393,79 @@ dvalue(const struct ctree *ct, const struct cpath_dnode *d, int k)
 	return ct->tot[side] ? 100.0 * (double)d->total[side] / (double)ct->tot[side] : 0.0;
 }
 
-/* The tree again for the scope (new symbols, event, zoom, transforms). */
+static void ct_enter(struct pane *p, const struct nav_view *v);
+
+/* The tree the job built shown: its rows, the cursor back on its path, a view entered meanwhile. */
+static void
+finish(struct pane *p)
+{
+	struct ctree *ct = p->priv;
+	const struct scope *sc = &ct->sy->scope;
+	struct cpath_query q;
+	bool added = sc->nxf == ct->nxf + 1 && same_xf(sc->xf, ct->xf, ct->nxf);
+	const struct hist_event *he;
+
+	ct->t = cpath_job_take(ct->job);
+	ct->job = NULL;
+	scope_query(sc, ct->bottom_up, &q);	/* the job's: the scope did not change */
+	he = hist_event(H(ct), q.ev);
+	ct->tot[0] = he ? he->total_period : 0;	/* the base of every share */
+	if (ct->sy->pair != NULL)
+		diff_build(ct, &q);
+	memcpy(ct->xf, sc->xf, sizeof ct->xf);
+	ct->nxf = sc->nxf;
+	ct->loaded = true;
+	build_rows(ct);
+	widget_refresh(&p->w);
+	restore_cursor(p, ct->old, ct->nold, added ? &sc->xf[sc->nxf - 1] : NULL);
+	free(ct->old);
+	ct->old = NULL;
+	ct->nold = 0;
+	ct->build_cost = clock() - ct->built_at;
+	if (ct->has_pend) {
+		ct->has_pend = false;
+		ct_enter(p, &ct->pend);
+	}
+}
+
+/*
+ * The tree again for the scope (new symbols, event, zoom, transforms):
+ * the rows shown go (the cursor's path kept for the new tree), the build
+ * starts, and ends here unless the app steps it (ct_work).
+ */
 static void
 reload(struct pane *p)
 {
 	struct ctree *ct = p->priv;
 	const struct scope *sc = &ct->sy->scope;
 	struct cpath_query q;
-	uint32_t *old = NULL;
-	size_t nold = 0, cur = widget_cursor_row(&p->w);
-	bool added = sc->nxf == ct->nxf + 1 && same_xf(sc->xf, ct->xf, ct->nxf);
+	size_t cur = widget_cursor_row(&p->w);
 
 	if (ct->loaded) {
 		harvest(p);
+		free(ct->old);
+		ct->old = NULL;
+		ct->nold = 0;
 		if (cur != WIDGET_NONE && cur < ct->nrows) {
-			nold = node_path(ct, ct->rows[cur].node);
-			old = xreallocarray(NULL, nold + 1, sizeof *old);
-			memcpy(old, ct->path, nold * sizeof *old);
+			ct->nold = node_path(ct, ct->rows[cur].node);
+			ct->old = xreallocarray(NULL, ct->nold + 1, sizeof *ct->old);
+			memcpy(ct->old, ct->path, ct->nold * sizeof *ct->old);
 		}
 	}
-	ct->built_at = clock();
+	cpath_job_free(ct->job);
 	cpath_free(ct->t);
+	ct->t = NULL;
+	ct->loaded = false;
+	ct->nrows = 0;
+	ct->hidden = 0;
+	widget_refresh(&p->w);
+	ct->built_at = clock();
 	scope_query(sc, ct->bottom_up, &q);
-	ct->t = cpath_build(H(ct), &q);
-	{
-		const struct hist_event *he = hist_event(H(ct), q.ev);
-
-		ct->tot[0] = he ? he->total_period : 0;	/* the base of every share */
-	}
-	if (ct->sy->pair != NULL)
-		diff_build(ct, &q);
-	memcpy(ct->xf, sc->xf, sizeof ct->xf);
-	ct->nxf = sc->nxf;
+	ct->job = cpath_job_new(H(ct), &q);
 	ct->sym_gen = ct->sy->gen;
 	ct->scope_gen = sc->gen;
-	ct->loaded = true;
-	build_rows(ct);
-	widget_refresh(&p->w);
-	restore_cursor(p, old, nold, added ? &sc->xf[sc->nxf - 1] : NULL);
-	free(old);
-	ct->build_cost = clock() - ct->built_at;
+	if (!ct->sy->steps)
+		finish(p);
 }
 
 /*
@@ -444,10 +485,28 @@ sync(struct pane *p)
 		reload(p);
 		return;
 	}
-	if (ct->loaded && ct->scope_gen == ct->sy->scope.gen && (ct->sym_gen == ct->sy->gen ||
+	if ((ct->loaded || ct->job != NULL) && ct->scope_gen == ct->sy->scope.gen &&
+	    (ct->sym_gen == ct->sy->gen ||
 	    (!ct->sy->done && clock() - ct->built_at < 4 * ct->build_cost)))
 		return;
 	reload(p);
+}
+
+/* A step of the build under way: rows until budget seconds are spent, the tree shown once built. */
+static int
+ct_work(struct pane *p, double budget)
+{
+	struct ctree *ct = p->priv;
+	double end = mono_seconds() + budget;
+
+	sync(p);	/* a build for another scope or other symbols starts again */
+	if (ct->job == NULL)
+		return PANE_WORK_NONE;
+	while (!cpath_job_step(ct->job, ct->sy->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	finish(p);
+	return PANE_WORK_DONE;
 }
 
 /* ---- row text ---- */
@@ -642,8 +701,12 @@ key_wakers(struct pane *p)
 static int
 ct_key(struct pane *p, enum action a)
 {
+	struct ctree *ct = p->priv;
+
 	sync(p);
-	if (!((struct ctree *)p->priv)->loaded)
+	if (ct->job != NULL && (a == ACT_NEXT_EVENT || a == ACT_PREV_EVENT))
+		return key_event(p, a);	/* another event's tree: the build starts again */
+	if (!ct->loaded)
 		return PANE_IGNORED;
 	switch (a) {
 	case ACT_NEXT_EVENT:
@@ -680,6 +743,11 @@ ct_enter(struct pane *p, const struct nav_view *v)
 
 	sync(p);
 	ct->note[0] = '\0';
+	if (ct->job != NULL) {	/* once built */
+		ct->pend = *v;
+		ct->has_pend = true;
+		return;
+	}
 	if (!ct->loaded)
 		return;
 	if (v->target == NAV_T_CTREE)
@@ -709,6 +777,11 @@ info_line(struct pane *p, char *buf, size_t n)
 	char xf[256], zt[200];
 	size_t k;
 
+	if (ct->job != NULL) {
+		snprintf(buf, n, " %s: building the tree, %.0f%% of its rows taken",
+		    ct->bottom_up ? "Bottom-up" : "Top-down", 100 * cpath_job_share(ct->job));
+		return;
+	}
 	if (!ct->loaded) {	/* diff mode: waiting for both */
 		snprintf(buf, n, " Diff of the call paths: waiting for the %s",
 		    symbols_pair_wait_text(ct->sy, xf, sizeof xf));
@@ -762,7 +835,8 @@ ct_draw(struct pane *p, const struct pane_canvas *c)
 	lc.h = c->h - 1;
 	widget_draw(&p->w, &lc);
 	if (ct->nrows == 0 && c->h > 4) {
-		const char *m = !ct->loaded ? "resolving both recordings: the diff of the call paths "
+		const char *m = ct->job != NULL ? "building the call tree for this scope "
+		    "(keys answer meanwhile)" : !ct->loaded ? "resolving both recordings: the diff of the call paths "
 		    "shows here once both are in" : !ct->sy->done ? "resolving symbols: the call paths show here once "
 		    "they are in" : ct->sy->scope.nxf ? "no samples left after the transforms "
 		    "(Esc undoes one)" : "no samples here";
@@ -828,6 +902,8 @@ ct_free(struct pane *p)
 		p->sym = NULL;
 	}
 	cpath_free(ct->t);
+	cpath_job_free(ct->job);
+	free(ct->old);
 	cpath_diff_free(ct->cd);
 	cpath_free(ct->t2);
 	hmap_free(&ct->by_key);
@@ -843,7 +919,7 @@ ct_free(struct pane *p)
 		.name = nm, .title = ttl, .description = desc, .keys = "} next-event\n{ prev-event\n", \
 		.init = init_fn, .free = ct_free, .draw = ct_draw, \
 		.key = ct_key, .nrows = ct_nrows, .row = ct_row, .cmp = ct_cmp, .enter = ct_enter, \
-		.save = ct_save, .help = ct_help, .find = ct_find, .func = ct_func, \
+		.save = ct_save, .help = ct_help, .find = ct_find, .func = ct_func, .work = ct_work, \
 	}
 
 const struct pane_ops pane_topdown_ops = CT_OPS(td_init, "topdown", "Top-down",
