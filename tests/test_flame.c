@@ -800,3 +800,72 @@ Test(flame_pane, tab_steps_through_events)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* Step p's build to its end: the number of steps it took. */
+static int
+work_out(struct pane *p)
+{
+	int w, calls = 0;
+
+	while ((w = p->ops->work(p, 0)) == PANE_WORK_MORE)
+		calls++;
+	cr_assert_eq(w, PANE_WORK_DONE);
+	return calls;
+}
+
+/*
+ * With the app's steps on, the flame graph's tree is built a row at a
+ * time between keys: meanwhile no frame, the progress drawn, keys leave
+ * it be; once built, the frames of one build.  A new scope builds again
+ * and keeps the selection; flipping back takes the other direction's
+ * tree at once.
+ */
+Test(flame_pane, built_in_steps_between_keys)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+	bool shown = false;
+	uint32_t mix = UINT32_MAX;
+
+	symbols_run(sy);
+	sy->steps = 1;
+	flame_pane(&p, s, sy);
+	cr_assert_eq(widget_count(&p.w), 0, "no frame before the tree is built");
+	screen_draw(&p, 27, 100);
+	for (int y = 0; y < 27; y++)
+		shown |= strstr(screen_line(y), "Flame graph: building the tree, 0%") != NULL;
+	cr_assert(shown, "the build's progress drawn");
+	cr_assert_eq(p.ops->func(&p), CPATH_NONE);
+	cr_assert_eq(key(&p, ACT_DOWN), PANE_IGNORED);
+	cr_assert_gt(work_out(&p), 2, "built in steps");
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
+	cr_assert_eq(widget_count(&p.w), 7, "the frames of one build");
+	key(&p, ACT_DOWN);
+	key(&p, ACT_DOWN);
+	key(&p, ACT_FLAME_RIGHT);
+	cr_assert(sel_is(&p, "fill"));
+	/* a transform (mix merged away): built again, the selection kept */
+	for (uint32_t i = 0; i < hist_nnodes(sy->h) && mix == UINT32_MAX; i++)
+		if (strcmp(hist_str(sy->h, hist_node_get(sy->h, i)->label), "[.] mix") == 0)
+			mix = i;
+	cr_assert_neq(mix, UINT32_MAX);
+	scope_xf_push(&sy->scope, CPATH_DROP, mix);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(widget_count(&p.w), 0);
+	work_out(&p);
+	cr_assert(sel_is(&p, "fill"), "the selection's path found again");
+	cr_assert_eq(widget_count(&p.w), 6, "mix dropped");
+	/* b builds bottom-up in steps; b again has top-down at once */
+	cr_assert_eq(key(&p, ACT_FLAME_FLIP), PANE_HANDLED | PANE_MSG);
+	cr_assert_eq(widget_count(&p.w), 0);
+	work_out(&p);
+	cr_assert_gt(widget_count(&p.w), 1);
+	key(&p, ACT_FLAME_FLIP);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE, "the other direction's tree kept");
+	cr_assert_eq(widget_count(&p.w), 6);
+	scope_xf_truncate(&sy->scope, 0);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -96,6 +96,16 @@ struct flame_pane {
 	struct flame_search	 found;
 	char			 pat[128];	/* what found was searched for */
 	bool			 found_ok;	/* found is of this tree */
+	/*
+	 * A tree being built in steps (the symbols' steps on: flame_work),
+	 * and of the tree shown before it: the tree (kept for the other
+	 * direction), its selection's path, what it was built for.
+	 */
+	struct cpath_job	*job;
+	struct cpath		*jold;
+	struct fzoom		 jsel;
+	bool			 jold_bu, jold_shown, jold_wall;
+	unsigned		 jold_scope, jold_sym;
 };
 
 static const struct column flame_cols[] = {
@@ -117,12 +127,18 @@ N(const struct flame_pane *f, uint32_t id)
 /* ---- paths of functions: zooms and the selection across rebuilds ---- */
 
 static void
-path_of(const struct flame_pane *f, uint32_t node, struct fzoom *z)
+path_in(const struct cpath *t, uint32_t node, struct fzoom *z)
 {
-	size_t d = N(f, node)->depth;
+	size_t d = cpath_node(t, node)->depth;
 
 	z->f = xreallocarray(NULL, d + 1, sizeof *z->f);
-	z->n = cpath_path(f->t, node, z->f, d);
+	z->n = cpath_path(t, node, z->f, d);
+}
+
+static void
+path_of(const struct flame_pane *f, uint32_t node, struct fzoom *z)
+{
+	path_in(f->t, node, z);
 }
 
 /* The deepest node of the tree along path z. */
@@ -159,7 +175,8 @@ stale(const struct flame_pane *f)
 	const struct symbols *sy = f->sy;
 	uint64_t grown = f->built_samples / 2;
 
-	if (f->t == NULL || sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu ||
+	if ((f->t == NULL && f->job == NULL) || sy->scope.gen != f->scope_gen ||
+	    f->bottom_up != f->built_bu ||
 	    f->show_old != f->built_old || f->wall != f->built_wall)
 		return true;
 	if (sy->gen == f->sym_gen)
@@ -171,7 +188,7 @@ stale(const struct flame_pane *f)
 /*
  * The tree the scope asks for in the wanted direction: the other
  * direction's tree of the same scope when there is one (b flips back at
- * once), else built.
+ * once), else a build of it started.
  */
 static struct cpath *
 tree_for(struct flame_pane *f)
@@ -181,7 +198,7 @@ tree_for(struct flame_pane *f)
 	struct cpath *t = f->alt.t;
 
 	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
-	    f->alt.sym_gen == f->sy->gen && f->built_old == f->show_old && f->wall == f->built_wall) {
+	    f->alt.sym_gen == f->sy->gen && f->jold_shown == f->show_old && f->wall == f->jold_wall) {
 		f->alt.t = NULL;
 		return t;
 	}
@@ -196,9 +213,11 @@ tree_for(struct flame_pane *f)
 		struct cpath_query q2;
 
 		symbols_pair_query(f->sy, &q, &q2, xf);
-		return cpath_build(H(f), &q2);
+		f->job = cpath_job_new(H(f), &q2);
+	} else {
+		f->job = cpath_job_new(H(f), &q);
 	}
-	return cpath_build(H(f), &q);
+	return NULL;
 }
 
 /* Diff mode: the other recording's tree of the scope, its pairing with t, the totals. */
@@ -225,47 +244,79 @@ diff_build(struct flame_pane *f)
 		f->tot[f->tsy == f->sy ? 1 : 0] = 0;	/* the pair lacks the event */
 }
 
+/* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
+static void
+finish(struct flame_pane *f)
+{
+	struct cpath *old = f->jold;
+
+	if (f->job != NULL) {
+		f->t = cpath_job_take(f->job);
+		f->job = NULL;
+	}
+	cpath_free(f->alt.t);
+	f->alt.t = NULL;
+	f->jold = NULL;
+	/* the tree of the other direction is kept while the scope stays */
+	if (old && f->jold_bu != f->built_bu && f->jold_scope == f->scope_gen &&
+	    f->jold_sym == f->sym_gen && f->jold_shown == f->built_old) {
+		f->alt.t = old;
+		f->alt.bu = f->jold_bu;
+		f->alt.scope_gen = f->jold_scope;
+		f->alt.sym_gen = f->jold_sym;
+	} else {
+		cpath_free(old);
+	}
+	if (f->sy->pair != NULL)
+		diff_build(f);
+	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
+	f->sel = refind(f, &f->jsel);
+	if (!cpath_within(f->t, f->sel, f->top))
+		f->sel = f->top;
+	free(f->jsel.f);
+	f->jsel.f = NULL;
+	f->jsel.n = 0;
+	f->laid = false;
+	f->found_ok = false;
+}
+
+/*
+ * The tree again (new scope, symbols, direction, recording shown, wall
+ * view): started, and finished here unless the app steps it (flame_work).
+ * A build started again keeps what the tree shown before it had.
+ */
 static void
 build(struct flame_pane *f)
 {
-	struct cpath *old = f->t;
-	struct fzoom sel = { NULL, 0 };
-
-	if (old && f->built_old == f->show_old)
-		path_of(f, f->sel, &sel);
-	if (f->built_old != f->show_old) {
+	if (f->job != NULL) {
+		cpath_job_free(f->job);
+		f->job = NULL;
+	} else {
+		f->jold = f->t;
+		f->t = NULL;
+		if (f->jold && f->built_old == f->show_old)
+			path_in(f->jold, f->sel, &f->jsel);
+		f->jold_bu = f->built_bu;
+		f->jold_shown = f->built_old;
+		f->jold_wall = f->built_wall;
+		f->jold_scope = f->scope_gen;
+		f->jold_sym = f->sym_gen;
+	}
+	if (f->jold_shown != f->show_old) {
 		zoom_clear(f);
 		cpath_free(f->alt.t);
 		f->alt.t = NULL;
 	}
+	f->laid = false;
 	f->t = tree_for(f);
-	cpath_free(f->alt.t);
-	f->alt.t = NULL;
-	/* the tree of the other direction is kept while the scope stays */
-	if (old && f->built_bu != f->bottom_up && f->scope_gen == f->sy->scope.gen &&
-	    f->sym_gen == f->sy->gen && f->built_old == f->show_old) {
-		f->alt.t = old;
-		f->alt.bu = f->built_bu;
-		f->alt.scope_gen = f->scope_gen;
-		f->alt.sym_gen = f->sym_gen;
-	} else {
-		cpath_free(old);
-	}
 	f->built_bu = f->bottom_up;
 	f->built_old = f->show_old;
 	f->built_wall = f->wall;
-	if (f->sy->pair != NULL)
-		diff_build(f);
 	f->scope_gen = f->sy->scope.gen;
 	f->sym_gen = f->sy->gen;
 	f->built_samples = f->sy->samples_done;
-	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
-	f->sel = refind(f, &sel);
-	if (!cpath_within(f->t, f->sel, f->top))
-		f->sel = f->top;
-	free(sel.f);
-	f->laid = false;
-	f->found_ok = false;
+	if (f->job == NULL || f->sy->steps == 0)
+		finish(f);
 }
 
 /* The frame of the selection: the selected node, else its nearest ancestor shown. */
@@ -296,6 +347,26 @@ select_frame(struct pane *p, uint32_t i, unsigned col)
 	widget_goto_row(&p->w, i);
 }
 
+static void sync(struct pane *p);
+
+/* A step of the build under way: rows until budget seconds are spent, laid out once built. */
+static int
+flame_work(struct pane *p, double budget)
+{
+	struct flame_pane *f = p->priv;
+	double end = mono_seconds() + budget;
+
+	sync(p);	/* a build for another scope or other symbols starts again */
+	if (f->job == NULL)
+		return PANE_WORK_NONE;
+	while (!cpath_job_step(f->job, f->sy->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	finish(f);
+	sync(p);
+	return PANE_WORK_DONE;
+}
+
 /* Tree and layout up to date; the widget's rows are the frames. */
 static void
 sync(struct pane *p)
@@ -305,8 +376,13 @@ sync(struct pane *p)
 
 	if (symbols_pair_waiting(f->sy))	/* diff mode: no tree until both are in */
 		return;
-	if (stale(f))
+	if (stale(f)) {
 		build(f);
+		if (f->job != NULL)
+			widget_refresh(&p->w);	/* no frame until it is built */
+	}
+	if (f->job != NULL)	/* building: no layout yet */
+		return;
 	if (!f->laid || f->fl.width != f->width) {
 		flame_layout(&f->fl, f->t, f->top, f->width, H(f), f->tsy->z);
 		f->laid = true;
@@ -666,10 +742,13 @@ do_key(struct pane *p, enum action a)
 static int
 flame_key(struct pane *p, enum action a)
 {
+	struct flame_pane *f = p->priv;
 	int r;
 
 	sync(p);
-	if (!((struct flame_pane *)p->priv)->laid)
+	if (f->job != NULL && (a == ACT_NEXT_EVENT || a == ACT_PREV_EVENT))
+		return key_event(p, a);	/* another event's tree: the build starts again */
+	if (!f->laid)
 		return PANE_IGNORED;
 	r = do_key(p, a);
 	sync(p);	/* a zoom or a flip shows at once */
@@ -903,15 +982,19 @@ flame_draw(struct pane *p, const struct pane_canvas *c)
 
 	f->width = c->w > 0 ? (unsigned)c->w : 1;
 	sync(p);
-	if (!f->laid) {	/* diff mode: waiting for both */
+	if (!f->laid) {	/* building, or diff mode: waiting for both */
 		wattrset(win, (attr_t)c->ta->a[EL_NORMAL]);
 		for (int y = c->y; y < c->y + c->h; y++)
 			mvwhline(win, y, c->x, ' ', c->w);
 		wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 		char w[96];
 
-		snprintf(buf, sizeof buf, " Differential flame graph: waiting for the %s",
-		    symbols_pair_wait_text(f->sy, w, sizeof w));
+		if (f->job != NULL)
+			snprintf(buf, sizeof buf, " Flame graph: building the tree, %.0f%% of its rows "
+			    "taken (keys answer meanwhile)", 100 * cpath_job_share(f->job));
+		else
+			snprintf(buf, sizeof buf, " Differential flame graph: waiting for the %s",
+			    symbols_pair_wait_text(f->sy, w, sizeof w));
 		text_line(win, c->y, c->x, c->w, buf);
 		return;
 	}
@@ -1006,6 +1089,9 @@ flame_free_pane(struct pane *p)
 		return;
 	zoom_clear(f);
 	cpath_free(f->t);
+	cpath_job_free(f->job);
+	cpath_free(f->jold);
+	free(f->jsel.f);
 	cpath_free(f->alt.t);
 	cpath_diff_free(f->cd);
 	cpath_free(f->t2);
@@ -1029,6 +1115,10 @@ flame_write_svg(struct pane *p, FILE *fp)
 	char title[1024];
 
 	sync(p);
+	if (f->job != NULL) {	/* the file is of the whole tree: its build ends now */
+		finish(f);
+		sync(p);
+	}
 	if (f->t == NULL)
 		return -1;
 	head_line(p, title, sizeof title);
@@ -1058,4 +1148,5 @@ const struct pane_ops pane_flame_ops = {
 	.click = flame_click,
 	.func = flame_func,
 	.write_svg = flame_write_svg,
+	.work = flame_work,
 };
