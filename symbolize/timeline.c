@@ -15,7 +15,9 @@
  * Building: one pass over the index counts the samples of each key (a
  * pid, a pid/tid pair, a CPU), the keys are ordered into lanes (the
  * process tree's order for tasks), and a second pass files each sample's
- * position under its lanes (the prefix sums of the counts place them).
+ * position under its lanes (the prefix sums of the counts place them);
+ * passes over lost records and context switches follow when there are
+ * any.  A build runs in steps of positions (struct timeline_job) or whole.
  */
 
 struct tkey {
@@ -64,34 +66,32 @@ key_add(struct hmap *m, struct tkey **v, size_t *n, size_t *cap, uint64_t key,
 }
 
 static void
-count_keys(struct timeline *tl, struct build *b, size_t n)
+count_one(struct timeline *tl, struct build *b, size_t i)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = index_ent(tl->ix, i);
-		struct ent_who w;
-		struct tkey k;
-		uint32_t j;
+	const struct rec_ent *e = index_ent(tl->ix, i);
+	struct ent_who w;
+	struct tkey k;
+	uint32_t j;
 
-		if (!is_sample(tl, e, i))
-			continue;
-		w = session_ent_who(tl->s, i);
-		k = (struct tkey){ w.pid, w.tid, w.cpu, 0, 0, 0, 0 };
-		if (tl->npos == 0)
-			tl->first = e->time;
-		tl->last = e->time;
-		tl->npos++;
-		if (tl->mode == TL_ALL)
-			continue;
-		if (tl->mode == TL_CPU) {
-			j = key_add(&b->pmap, &b->pk, &b->npk, &b->cappk, (uint32_t)k.cpu, &k);
-			b->pk[j].count++;
-			continue;
-		}
-		j = key_add(&b->pmap, &b->pk, &b->npk, &b->cappk, (uint32_t)k.pid, &k);
+	if (!is_sample(tl, e, i))
+		return;
+	w = session_ent_who(tl->s, i);
+	k = (struct tkey){ w.pid, w.tid, w.cpu, 0, 0, 0, 0 };
+	if (tl->npos == 0)
+		tl->first = e->time;
+	tl->last = e->time;
+	tl->npos++;
+	if (tl->mode == TL_ALL)
+		return;
+	if (tl->mode == TL_CPU) {
+		j = key_add(&b->pmap, &b->pk, &b->npk, &b->cappk, (uint32_t)k.cpu, &k);
 		b->pk[j].count++;
-		j = key_add(&b->tmap, &b->tk, &b->ntk, &b->captk, tkey_of(k.pid, k.tid), &k);
-		b->tk[j].count++;
+		return;
 	}
+	j = key_add(&b->pmap, &b->pk, &b->npk, &b->cappk, (uint32_t)k.pid, &k);
+	b->pk[j].count++;
+	j = key_add(&b->tmap, &b->tk, &b->ntk, &b->captk, tkey_of(k.pid, k.tid), &k);
+	b->tk[j].count++;
 }
 
 /* Rank processes in the process tree's depth-first order, threads in their process's order. */
@@ -243,10 +243,11 @@ lanes_of(const struct timeline *tl, const struct build *b, int32_t pid, int32_t 
 	*thl = j == HMAP_NONE ? TL_NONE : b->tk[j].lane;
 }
 
-static void
-fill_positions(struct timeline *tl, const struct build *b, size_t n)
+/* Room for every lane's positions: at[lane] the next one's slot. */
+static uint32_t *
+fill_begin(struct timeline *tl)
 {
-	uint32_t *at = xcalloc(tl->nlanes, sizeof *at), off = 0;
+	uint32_t *at = xcalloc(tl->nlanes + 1, sizeof *at), off = 0;
 
 	for (size_t i = 0; i < tl->nlanes; i++) {
 		tl->lanes[i].first = off;
@@ -254,22 +255,25 @@ fill_positions(struct timeline *tl, const struct build *b, size_t n)
 		off += tl->lanes[i].n;
 	}
 	tl->pos = xcalloc(off ? off : 1, sizeof *tl->pos);
-	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = index_ent(tl->ix, i);
-		struct ent_who w;
-		uint32_t pl, thl;
+	return at;
+}
 
-		if (!is_sample(tl, e, i))
-			continue;
-		tl->pos[at[0]++] = (uint32_t)i;
-		w = session_ent_who(tl->s, i);
-		lanes_of(tl, b, w.pid, w.tid, w.cpu, &pl, &thl);
-		if (pl != TL_NONE)
-			tl->pos[at[pl]++] = (uint32_t)i;
-		if (thl != TL_NONE)
-			tl->pos[at[thl]++] = (uint32_t)i;
-	}
-	free(at);
+static void
+fill_one(struct timeline *tl, const struct build *b, uint32_t *at, size_t i)
+{
+	const struct rec_ent *e = index_ent(tl->ix, i);
+	struct ent_who w;
+	uint32_t pl, thl;
+
+	if (!is_sample(tl, e, i))
+		return;
+	tl->pos[at[0]++] = (uint32_t)i;
+	w = session_ent_who(tl->s, i);
+	lanes_of(tl, b, w.pid, w.tid, w.cpu, &pl, &thl);
+	if (pl != TL_NONE)
+		tl->pos[at[pl]++] = (uint32_t)i;
+	if (thl != TL_NONE)
+		tl->pos[at[thl]++] = (uint32_t)i;
 }
 
 static void
@@ -291,42 +295,44 @@ label_threads(struct timeline *tl)
 
 /* ---- lost records and context switches ---- */
 
-static void
-find_lost(struct timeline *tl, const struct build *b, size_t n)
+/* Does the recording have lost records (a pass to find them)? */
+static bool
+has_lost(const struct timeline *tl)
 {
 	const struct type_counts *cnt = session_counts(tl->s);
-	size_t cap = 0;
 
-	if (cnt->by_type[PF_REC_LOST] == 0 && cnt->by_type[PF_REC_LOST_SAMPLES] == 0)
+	return cnt->by_type[PF_REC_LOST] != 0 || cnt->by_type[PF_REC_LOST_SAMPLES] != 0;
+}
+
+static void
+lost_one(struct timeline *tl, const struct build *b, size_t i, size_t *cap)
+{
+	const struct rec_ent *e = index_ent(tl->ix, i);
+	unsigned t = ent_type(e);
+	struct rec r;
+	struct rec_lost l;
+	struct tl_lost *o;
+	struct ent_who w;
+	uint32_t pl, thl;
+
+	if (t != PF_REC_LOST && t != PF_REC_LOST_SAMPLES)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = index_ent(tl->ix, i);
-		unsigned t = ent_type(e);
-		struct rec r;
-		struct rec_lost l;
-		struct tl_lost *o;
-		struct ent_who w;
-		uint32_t pl, thl;
-
-		if (t != PF_REC_LOST && t != PF_REC_LOST_SAMPLES)
-			continue;
-		if (session_rec(tl->s, ent_loc(e), &r) < 0 || record_lost(&r, &l) < 0)
-			continue;
-		GROW(tl->lost, cap, tl->nlost + 1);
-		o = &tl->lost[tl->nlost++];
-		o->time = e->time;
-		o->lost = l.lost;
-		w = session_ent_who(tl->s, i);
-		o->pid = w.pid;
-		o->tid = w.tid;
-		o->cpu = w.cpu;
-		tl->lanes[0].lost += l.lost;
-		lanes_of(tl, b, o->pid, o->tid, o->cpu, &pl, &thl);
-		if (pl != TL_NONE)
-			tl->lanes[pl].lost += l.lost;
-		if (thl != TL_NONE)
-			tl->lanes[thl].lost += l.lost;
-	}
+	if (session_rec(tl->s, ent_loc(e), &r) < 0 || record_lost(&r, &l) < 0)
+		return;
+	GROW(tl->lost, *cap, tl->nlost + 1);
+	o = &tl->lost[tl->nlost++];
+	o->time = e->time;
+	o->lost = l.lost;
+	w = session_ent_who(tl->s, i);
+	o->pid = w.pid;
+	o->tid = w.tid;
+	o->cpu = w.cpu;
+	tl->lanes[0].lost += l.lost;
+	lanes_of(tl, b, o->pid, o->tid, o->cpu, &pl, &thl);
+	if (pl != TL_NONE)
+		tl->lanes[pl].lost += l.lost;
+	if (thl != TL_NONE)
+		tl->lanes[thl].lost += l.lost;
 }
 
 struct lgap {
@@ -417,14 +423,23 @@ span_gaps(struct timeline *tl, const struct build *b, const struct offcpu *oc, s
 	free(v);
 }
 
-static void
-find_gaps(struct timeline *tl, const struct build *b, size_t n, const struct offcpu *oc)
+/* The pass over context switches: each thread's last switch-out, the gaps found. */
+struct gaps {
+	struct hmap	 out;		/* pid/tid -> index into outs */
+	uint64_t	*outs;
+	struct lgap	*v;
+	size_t		 capo, nouts, cap, nv;
+};
+
+/*
+ * The gaps that need no pass (an off-CPU model's sched_switch spans, or
+ * none for lanes that are not tasks, or without switches): stored, and
+ * false; true when the pass over SWITCH records is to come.
+ */
+static bool
+gaps_begin(struct timeline *tl, const struct build *b, size_t n, const struct offcpu *oc)
 {
 	const struct type_counts *cnt = session_counts(tl->s);
-	struct hmap out = { 0 };	/* pid/tid -> index into outs */
-	uint64_t *outs = NULL;
-	struct lgap *v = NULL;
-	size_t capo = 0, nouts = 0, cap = 0, nv = 0;
 
 	tl->has_switch = cnt->by_type[PF_REC_SWITCH] || cnt->by_type[PF_REC_SWITCH_CPU_WIDE];
 	/* sched_switch spans: their switch-outs' times and states (the other
@@ -432,49 +447,192 @@ find_gaps(struct timeline *tl, const struct build *b, size_t n, const struct off
 	if (oc != NULL && oc->n > 0 && oc->source == OFFCPU_SRC_SCHED && tl->mode == TL_TASKS) {
 		tl->has_switch = true;
 		span_gaps(tl, b, oc, n);
-		return;
+		return false;
 	}
 	if (!tl->has_switch || tl->mode != TL_TASKS) {
 		tl->gaps = xcalloc(1, sizeof *tl->gaps);
+		return false;
+	}
+	return true;
+}
+
+static void
+gaps_one(struct timeline *tl, const struct build *b, struct gaps *g, size_t i)
+{
+	const struct rec_ent *e = index_ent(tl->ix, i);
+	unsigned t = ent_type(e);
+	struct ent_who w;
+	uint64_t key;
+	uint32_t j, lane;
+	struct rec r;
+
+	if (t != PF_REC_SWITCH && t != PF_REC_SWITCH_CPU_WIDE)
+		return;
+	w = session_ent_who(tl->s, i);
+	key = tkey_of(w.pid, w.tid);
+	if (w.tid < 0 || session_rec(tl->s, ent_loc(e), &r) < 0)
+		return;
+	j = hmap_get(&g->out, key);
+	if (r.misc & PERF_RECORD_MISC_SWITCH_OUT) {
+		if (j == HMAP_NONE) {
+			GROW(g->outs, g->capo, g->nouts + 1);
+			j = (uint32_t)g->nouts++;
+			hmap_set(&g->out, key, j);
+		}
+		g->outs[j] = e->time;
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct rec_ent *e = index_ent(tl->ix, i);
-		unsigned t = ent_type(e);
-		struct ent_who w;
-		uint64_t key;
-		uint32_t j, lane;
-		struct rec r;
-
-		if (t != PF_REC_SWITCH && t != PF_REC_SWITCH_CPU_WIDE)
-			continue;
-		w = session_ent_who(tl->s, i);
-		key = tkey_of(w.pid, w.tid);
-		if (w.tid < 0 || session_rec(tl->s, ent_loc(e), &r) < 0)
-			continue;
-		j = hmap_get(&out, key);
-		if (r.misc & PERF_RECORD_MISC_SWITCH_OUT) {
-			if (j == HMAP_NONE) {
-				GROW(outs, capo, nouts + 1);
-				j = (uint32_t)nouts++;
-				hmap_set(&out, key, j);
-			}
-			outs[j] = e->time;
-			continue;
-		}
-		if (j == HMAP_NONE || outs[j] == UINT64_MAX)
-			continue;
-		lane = gap_lane(tl, b, w.pid, w.tid);
-		if (lane != TL_NONE && e->time > outs[j]) {
-			GROW(v, cap, nv + 1);
-			v[nv++] = (struct lgap){ lane, { outs[j], e->time, TL_GAP_SLEEP, 0, -1, -1 } };
-		}
-		outs[j] = UINT64_MAX;
+	if (j == HMAP_NONE || g->outs[j] == UINT64_MAX)
+		return;
+	lane = gap_lane(tl, b, w.pid, w.tid);
+	if (lane != TL_NONE && e->time > g->outs[j]) {
+		GROW(g->v, g->cap, g->nv + 1);
+		g->v[g->nv++] = (struct lgap){ lane, { g->outs[j], e->time, TL_GAP_SLEEP, 0, -1, -1 } };
 	}
-	store_gaps(tl, v, nv);
-	free(v);
-	free(outs);
-	hmap_free(&out);
+	g->outs[j] = UINT64_MAX;
+}
+
+static void
+gaps_free(struct gaps *g)
+{
+	free(g->v);
+	free(g->outs);
+	hmap_free(&g->out);
+	memset(g, 0, sizeof *g);
+}
+
+/* ---- the build, in steps ---- */
+
+/* The passes over the index, in order. */
+enum { PASS_COUNT, PASS_FILL, PASS_LOST, PASS_GAPS, PASS_DONE };
+
+struct timeline_job {
+	struct timeline		*tl;
+	struct build		 b;
+	const struct offcpu	*oc;
+	size_t			 n;		/* positions looked at (the index, cut at 4G) */
+	int			 pass;
+	size_t			 i;		/* the pass's next position */
+	size_t			 passes, done;	/* passes to make, made */
+	uint32_t		*at;		/* PASS_FILL: each lane's next slot */
+	size_t			 caplost;
+	struct gaps		 g;
+};
+
+struct timeline_job *
+timeline_job_new(const struct session *s, enum tl_mode mode, int attr, const struct hist *in,
+    const struct offcpu *oc)
+{
+	const struct rec_index *ix = session_index(s);
+	struct timeline_job *j = xcalloc(1, sizeof *j);
+	struct timeline *tl = xcalloc(1, sizeof *tl);
+
+	tl->s = s;
+	tl->ix = ix;
+	tl->mode = mode;
+	tl->attr = attr;
+	tl->in = in;
+	j->tl = tl;
+	j->oc = oc;
+	/* positions are 32 bits: a longer index is cut (4G records) */
+	j->n = ix->n < UINT32_MAX ? ix->n : UINT32_MAX;
+	j->passes = 2 + has_lost(tl) + 1;	/* the gaps' pass counted until known */
+	return j;
+}
+
+/* The pass after j's current one begins (what lies between them done). */
+static void
+next_pass(struct timeline_job *j)
+{
+	struct timeline *tl = j->tl;
+
+	j->i = 0;
+	j->done++;
+	if (j->pass == PASS_COUNT) {
+		if (tl->mode == TL_TASKS)
+			rank_keys(tl, &j->b);
+		make_lanes(tl, &j->b);
+		j->at = fill_begin(tl);
+		j->pass = PASS_FILL;
+		return;
+	}
+	if (j->pass == PASS_FILL) {
+		free(j->at);
+		j->at = NULL;
+		label_threads(tl);
+		j->pass = PASS_LOST;
+		if (has_lost(tl))
+			return;
+	}
+	if (j->pass == PASS_LOST) {
+		j->pass = PASS_GAPS;
+		if (gaps_begin(tl, &j->b, j->n, j->oc))
+			return;
+		j->done = j->passes;
+		j->pass = PASS_DONE;
+		return;
+	}
+	store_gaps(tl, j->g.v, j->g.nv);
+	gaps_free(&j->g);
+	j->pass = PASS_DONE;
+}
+
+bool
+timeline_job_step(struct timeline_job *j, size_t npos)
+{
+	while (j->pass != PASS_DONE && npos > 0) {
+		size_t end = j->n - j->i < npos ? j->n : j->i + npos;
+
+		npos -= end - j->i;
+		for (; j->i < end; j->i++) {
+			if (j->pass == PASS_COUNT)
+				count_one(j->tl, &j->b, j->i);
+			else if (j->pass == PASS_FILL)
+				fill_one(j->tl, &j->b, j->at, j->i);
+			else if (j->pass == PASS_LOST)
+				lost_one(j->tl, &j->b, j->i, &j->caplost);
+			else
+				gaps_one(j->tl, &j->b, &j->g, j->i);
+		}
+		if (j->i == j->n)
+			next_pass(j);
+	}
+	return j->pass == PASS_DONE;
+}
+
+double
+timeline_job_share(const struct timeline_job *j)
+{
+	if (j->pass == PASS_DONE)
+		return 1.0;
+	return ((double)j->done + (j->n ? (double)j->i / (double)j->n : 0)) / (double)(j->passes + 1);
+}
+
+struct timeline *
+timeline_job_take(struct timeline_job *j)
+{
+	struct timeline *tl;
+
+	timeline_job_step(j, SIZE_MAX);
+	tl = j->tl;
+	j->tl = NULL;
+	timeline_job_free(j);
+	return tl;
+}
+
+void
+timeline_job_free(struct timeline_job *j)
+{
+	if (j == NULL)
+		return;
+	timeline_free(j->tl);
+	hmap_free(&j->b.pmap);
+	hmap_free(&j->b.tmap);
+	free(j->b.pk);
+	free(j->b.tk);
+	free(j->at);
+	gaps_free(&j->g);
+	free(j);
 }
 
 struct timeline *
@@ -493,30 +651,7 @@ struct timeline *
 timeline_new_oc(const struct session *s, enum tl_mode mode, int attr, const struct hist *in,
     const struct offcpu *oc)
 {
-	const struct rec_index *ix = session_index(s);
-	struct timeline *tl = xcalloc(1, sizeof *tl);
-	struct build b = { 0 };
-	/* positions are 32 bits: a longer index is cut (4G records) */
-	size_t n = ix->n < UINT32_MAX ? ix->n : UINT32_MAX;
-
-	tl->s = s;
-	tl->ix = ix;
-	tl->mode = mode;
-	tl->attr = attr;
-	tl->in = in;
-	count_keys(tl, &b, n);
-	if (mode == TL_TASKS)
-		rank_keys(tl, &b);
-	make_lanes(tl, &b);
-	fill_positions(tl, &b, n);
-	label_threads(tl);
-	find_lost(tl, &b, n);
-	find_gaps(tl, &b, n, oc);
-	hmap_free(&b.pmap);
-	hmap_free(&b.tmap);
-	free(b.pk);
-	free(b.tk);
-	return tl;
+	return timeline_job_take(timeline_job_new(s, mode, attr, in, oc));
 }
 
 void

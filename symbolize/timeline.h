@@ -124,6 +124,21 @@ struct timeline *timeline_new_oc(const struct session *s, enum tl_mode mode, int
 /* The kind of gap a switch-out in prev_state state (struct offcpu_span.state) makes. */
 enum tl_gap_kind timeline_gap_kind(uint32_t state);
 void timeline_free(struct timeline *tl);
+/*
+ * The same build in steps, for a caller that must answer between them
+ * (the browser's timeline): timeline_job_new() takes timeline_new_oc's
+ * arguments, timeline_job_step() looks at up to npos index positions of
+ * its passes (true once the lanes are whole); the share made (0..1);
+ * timeline_job_take() ends it if need be and returns the timeline,
+ * freeing the job.  in and oc must not change between the steps.
+ */
+struct timeline_job;
+struct timeline_job *timeline_job_new(const struct session *s, enum tl_mode mode, int attr,
+    const struct hist *in, const struct offcpu *oc);
+bool timeline_job_step(struct timeline_job *j, size_t npos);
+double timeline_job_share(const struct timeline_job *j);
+struct timeline *timeline_job_take(struct timeline_job *j);
+void timeline_job_free(struct timeline_job *j);
 
 /* A lane's label: "1234 comm", "1234/1240 comm", "cpu 3", "all"; escaped.  Returns buf. */
 const char *timeline_label(const struct timeline *tl, uint32_t lane, char *buf, size_t n);

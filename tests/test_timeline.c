@@ -381,3 +381,96 @@ Test(timeline, wakeups_end_their_gaps)
 	free(out);
 	session_close(s);
 }
+
+/* t and u are the same lanes, positions, lost records and gaps. */
+static void
+same_timeline(const struct timeline *t, const struct timeline *u, const char *what)
+{
+	cr_assert(t->nlanes == u->nlanes && t->npos == u->npos && t->nlost == u->nlost &&
+	    t->ngaps == u->ngaps && t->first == u->first && t->last == u->last &&
+	    t->has_switch == u->has_switch, "%s: the counts", what);
+	cr_assert(t->nlanes == 0 || memcmp(t->lanes, u->lanes, t->nlanes * sizeof *t->lanes) == 0,
+	    "%s: the lanes", what);
+	for (size_t i = 0; i < t->nlanes; i++)
+		cr_assert(t->lanes[i].n == 0 || memcmp(t->pos + t->lanes[i].first,
+		    u->pos + u->lanes[i].first, t->lanes[i].n * sizeof *t->pos) == 0,
+		    "%s: lane %zu's positions", what, i);
+	for (size_t i = 0; i < t->nlost; i++)
+		cr_assert(t->lost[i].time == u->lost[i].time && t->lost[i].lost == u->lost[i].lost &&
+		    t->lost[i].pid == u->lost[i].pid && t->lost[i].tid == u->lost[i].tid,
+		    "%s: lost record %zu", what, i);
+	for (size_t i = 0; i < t->ngaps; i++)
+		cr_assert(t->gaps[i].start == u->gaps[i].start && t->gaps[i].end == u->gaps[i].end &&
+		    t->gaps[i].kind == u->gaps[i].kind && t->gaps[i].wake == u->gaps[i].wake &&
+		    t->gaps[i].waker_tid == u->gaps[i].waker_tid, "%s: gap %zu", what, i);
+}
+
+/* Made a position a step (the browser makes lanes between keys): the share grows to 1. */
+static struct timeline *
+stepped(const struct session *s, enum tl_mode mode, const struct offcpu *oc, const char *what)
+{
+	struct timeline_job *j = timeline_job_new(s, mode, -1, NULL, oc);
+	double last = 0;
+	size_t steps = 0;
+
+	while (!timeline_job_step(j, 1)) {
+		cr_assert_geq(timeline_job_share(j), last, "%s: the share grows", what);
+		last = timeline_job_share(j);
+		cr_assert_lt(last, 1.0, "%s", what);
+		steps++;
+	}
+	cr_assert_eq(timeline_job_share(j), 1.0);
+	cr_assert_geq(steps, session_index(s)->n, "%s: a position a step", what);
+	return timeline_job_take(j);
+}
+
+/*
+ * Lanes made in steps are those made at once, in every mode, with every
+ * pass: lost records (the synthetic file), switch records (switch.data)
+ * and an off-CPU model's spans (offcpu.data).
+ */
+Test(timeline, made_in_steps_as_at_once)
+{
+	const char *fx[] = { "fork.data", "switch.data", "offcpu.data", NULL };
+	struct pdbuf b = { 0 };
+	size_t at;
+
+	for (size_t f = 0; f < 4; f++) {
+		struct session *s;
+		struct offcpu o = { 0 };
+		bool oc = false;
+
+		if (fx[f] != NULL) {
+			s = open_fixture(fx[f]);
+			oc = strcmp(fx[f], "offcpu.data") == 0;
+			if (oc)
+				cr_assert_eq(offcpu_build(s, &o), OFFCPU_OK);
+		} else {
+			synth_file(&b, false, 8);
+			at = synth_layout.feat_table - 64;
+			pd_put32(&b, at, 2 /* LOST */);
+			pd_put64(&b, at + 8, 100);
+			pd_put64(&b, at + 16, 7);
+			s = open_bytes(&b);
+		}
+		for (int m = TL_TASKS; m <= TL_ALL; m++) {
+			char what[64];
+			struct timeline *one = timeline_new_oc(s, (enum tl_mode)m, -1, NULL, oc ? &o : NULL);
+			struct timeline *st;
+
+			snprintf(what, sizeof what, "%s mode %d", fx[f] ? fx[f] : "lost", m);
+			st = stepped(s, (enum tl_mode)m, oc ? &o : NULL, what);
+			same_timeline(one, st, what);
+			if (fx[f] == NULL && m == TL_TASKS)
+				cr_assert_eq(st->nlost, 1, "the lost records' pass");
+			if (fx[f] != NULL && m == TL_TASKS && strcmp(fx[f], "fork.data") != 0)
+				cr_assert_gt(st->ngaps, 0, "%s: the gaps' pass", what);
+			timeline_free(one);
+			timeline_free(st);
+		}
+		if (oc)
+			offcpu_free(&o);
+		session_close(s);
+	}
+	pd_free(&b);
+}

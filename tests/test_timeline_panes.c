@@ -465,3 +465,86 @@ Test(panes, timeline_header_of_the_offcpu_event)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* The drawn screen's lines, joined. */
+static char *
+screen_text(struct pane *p)
+{
+	size_t cap = 8192, len = 0;
+	char *out = malloc(cap);
+
+	cr_assert_not_null(out);
+	screen_draw(p, 20, 120);
+	for (int y = 0; y < 20; y++) {
+		const char *l = screen_line(y);
+
+		while (len + strlen(l) + 2 >= cap)
+			out = realloc(out, cap *= 2);
+		len += (size_t)snprintf(out + len, cap - len, "%s\n", l);
+	}
+	return out;
+}
+
+/* Step p's lanes to their end: the steps it took. */
+static int
+work_out(struct pane *p)
+{
+	int w, calls = 0;
+
+	while ((w = p->ops->work(p, 0)) == PANE_WORK_MORE)
+		calls++;
+	cr_assert_eq(w, PANE_WORK_DONE);
+	return calls;
+}
+
+/*
+ * With the app's steps on, the lanes are made a few positions at a time
+ * between keys: meanwhile no row and the progress drawn, keys leave them
+ * be, a time step entered is applied once they are made, and the pane
+ * then draws what it draws with the lanes made at once.  The CPU lanes
+ * (p) are made in steps too.
+ */
+Test(panes, timeline_lanes_made_in_steps)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	const struct rec_index *ix = session_index(s);
+	struct nav_view v;
+	struct pane one, p;
+	char *want, *got, *during;
+
+	symbols_run(sy);
+	nav_view_init(&v, PANE_TIMELINE);
+	v.target = NAV_T_TIME;
+	v.arg = index_ent(ix, ix->n / 3)->time;
+	v.arg2 = index_ent(ix, ix->n / 2)->time;
+	cr_assert_eq(pane_create_sym(&one, PANE_TIMELINE, s, NULL, sy), 0);
+	one.ops->enter(&one, &v);
+	want = screen_text(&one);
+	pane_destroy(&one);
+
+	sy->steps = 1;
+	cr_assert_eq(pane_create_sym(&p, PANE_TIMELINE, s, NULL, sy), 0);
+	cr_assert_eq(p.ops->nrows(&p), 0, "no lane before they are made");
+	during = screen_text(&p);
+	cr_assert(strstr(during, "Timeline: making the processes' and threads' lanes, 0% done"),
+	    "%s", during);
+	free(during);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_IGNORED);
+	p.ops->enter(&p, &v);	/* applied once made */
+	cr_assert_gt(work_out(&p), 10, "made in steps");
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
+	cr_assert_eq(p.ops->nrows(&p), 6);
+	got = screen_text(&p);
+	cr_assert_str_eq(got, want, "as made at once, the time step's range shown");
+	free(got);
+	/* p: the CPU lanes, made in steps */
+	cr_assert_eq(p.ops->key(&p, ACT_TIMELINE_LANES), PANE_HANDLED | PANE_REDRAW);
+	cr_assert_eq(p.ops->nrows(&p), 0);
+	work_out(&p);
+	cr_assert_eq(p.ops->nrows(&p), 2);
+	free(want);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

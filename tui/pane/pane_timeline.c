@@ -50,6 +50,13 @@
 
 struct tl_pane {
 	struct timeline	*tl[2];		/* TL_TASKS, TL_CPU: made when first shown */
+	/* lanes being made in steps (the symbols' steps on: tl_work): for
+	 * which mode, whether the bounds follow, a view entered meanwhile */
+	struct timeline_job	*job;
+	enum tl_mode	 job_mode;
+	bool		 job_bounds;
+	struct nav_view	 pend;
+	bool		 has_pend;
 	enum tl_mode	 mode;
 	int		 attr;		/* the event its timelines were built for */
 	bool		*open;		/* per lane of tl[TL_TASKS]: threads shown */
@@ -160,13 +167,12 @@ set_bounds(struct pane *p, bool have, uint64_t lo, uint64_t hi)
 	set_view(t, t->lo, t->hi);
 }
 
+/* The rows of mode's lanes (made): threads shown when there are few. */
 static void
-make_timeline(struct pane *p, enum tl_mode mode)
+lanes_shown(struct pane *p, enum tl_mode mode)
 {
 	struct tl_pane *t = p->priv;
 
-	if (t->tl[mode] == NULL)
-		t->tl[mode] = timeline_new_oc(p->s, mode, t->attr, t->in, symbols_offcpu(p->sym));
 	t->mode = mode;
 	if (mode == TL_TASKS && t->open == NULL) {
 		struct timeline *tl = t->tl[TL_TASKS];
@@ -177,6 +183,50 @@ make_timeline(struct pane *p, enum tl_mode mode)
 			t->open[i] = tl->nlanes <= 60;
 	}
 	build_vis(t);
+}
+
+static void tl_enter(struct pane *p, const struct nav_view *v);
+
+/* The lanes the job made shown (with the bounds, if it was asked), then a view entered meanwhile. */
+static void
+finish(struct pane *p)
+{
+	struct tl_pane *t = p->priv;
+
+	t->tl[t->job_mode] = timeline_job_take(t->job);
+	t->job = NULL;
+	lanes_shown(p, t->job_mode);
+	if (t->job_bounds)
+		set_bounds(p, false, 0, 0);
+	if (t->has_pend) {
+		t->has_pend = false;
+		tl_enter(p, &t->pend);
+	}
+}
+
+/*
+ * Show mode's lanes, made first if need be: at once, or in steps when
+ * the app steps them (tl_work; bounds: the bounds set again once made).
+ */
+static void
+make_timeline(struct pane *p, enum tl_mode mode, bool bounds)
+{
+	struct tl_pane *t = p->priv;
+
+	if (t->tl[mode] != NULL) {
+		lanes_shown(p, mode);
+		if (bounds)
+			set_bounds(p, false, 0, 0);
+		return;
+	}
+	timeline_job_free(t->job);
+	t->job = timeline_job_new(p->s, mode, t->attr, t->in, symbols_offcpu(p->sym));
+	t->job_mode = mode;
+	t->job_bounds = bounds;
+	t->mode = mode;
+	t->nvis = 0;
+	if (p->sym == NULL || p->sym->steps == 0)
+		finish(p);
 }
 
 /*
@@ -210,19 +260,36 @@ sync(struct pane *p)
 			timeline_free(t->tl[m]);
 			t->tl[m] = NULL;
 		}
+		timeline_job_free(t->job);
+		t->job = NULL;
 		free(t->open);
 		t->open = NULL;
 		t->attr = attr;
 	}
-	if (TL(t) == NULL) {
-		/* the first time the pane is shown, or another event */
-		make_timeline(p, t->mode);
-		set_bounds(p, false, 0, 0);
-	}
+	if (TL(t) == NULL && t->job == NULL)	/* the first time the pane is shown, or another event */
+		make_timeline(p, t->mode, true);
 	if (p->sym == NULL || p->sym->scope.gen == t->scope_gen)
 		return;
 	t->scope_gen = p->sym->scope.gen;
-	set_bounds(p, false, 0, 0);
+	if (t->job == NULL)
+		set_bounds(p, false, 0, 0);
+}
+
+/* A step of the lanes being made: positions until budget seconds are spent, shown once made. */
+static int
+tl_work(struct pane *p, double budget)
+{
+	struct tl_pane *t = p->priv;
+	double end = mono_seconds() + budget;
+
+	sync(p);	/* lanes for another event or scope start again */
+	if (t->job == NULL)
+		return PANE_WORK_NONE;
+	while (!timeline_job_step(t->job, p->sym->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	finish(p);
+	return PANE_WORK_DONE;
 }
 
 /* ---- columns ---- */
@@ -462,6 +529,8 @@ tl_key(struct pane *p, enum action a)
 	int r;
 
 	sync(p);
+	if (t->job != NULL)	/* the lanes are being made */
+		return PANE_IGNORED;
 	switch (a) {
 	case ACT_TIME_LEFT:
 	case ACT_TIME_RIGHT:
@@ -484,7 +553,7 @@ tl_key(struct pane *p, enum action a)
 		t->marking = false;
 		return PANE_HANDLED | PANE_REDRAW;
 	case ACT_TIMELINE_LANES:
-		make_timeline(p, t->mode == TL_TASKS ? TL_CPU : TL_TASKS);
+		make_timeline(p, t->mode == TL_TASKS ? TL_CPU : TL_TASKS, false);
 		t->row = 0;
 		return PANE_HANDLED | PANE_REDRAW;
 	case ACT_TIME_FSCOPE:
@@ -885,6 +954,17 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 	uint32_t max, max0;
 
 	sync(p);
+	if (t->job != NULL) {
+		wattrset(win, (attr_t)c->ta->a[EL_NORMAL]);
+		for (int y = c->y; y < c->y + c->h; y++)
+			mvwhline(win, y, c->x, ' ', c->w);
+		wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
+		snprintf(buf, sizeof buf, " Timeline: making the %s lanes, %.0f%% done (keys answer "
+		    "meanwhile)", t->job_mode == TL_CPU ? "CPUs'" : "processes' and threads'",
+		    100 * timeline_job_share(t->job));
+		text_line(win, c->y, c->x, c->w, buf);
+		return;
+	}
 	t->width = c->w > lw + 2 ? (unsigned)(c->w - lw - 1) : 1;
 	grow_bufs(t, t->width);
 	set_view(t, t->v0, t->v1);
@@ -932,6 +1012,8 @@ tl_click(struct pane *p, int y, int x)
 	struct tl_pane *t = p->priv;
 
 	t->drag = false;
+	if (t->job != NULL)
+		return false;
 	if (y >= t->y0 && y < t->y0 + t->rows && t->vtop + (size_t)(y - t->y0) < t->nvis)
 		t->row = t->vtop + (size_t)(y - t->y0);
 	if (x < t->x0 || x >= t->x0 + (int)t->width)
@@ -968,8 +1050,10 @@ tl_drag(struct pane *p, int y, int x)
 static size_t
 tl_nrows(struct pane *p)
 {
+	struct tl_pane *t = p->priv;
+
 	sync(p);
-	return ((struct tl_pane *)p->priv)->nvis;
+	return t->job != NULL ? 0 : t->nvis;
 }
 
 static void
@@ -992,6 +1076,12 @@ tl_enter(struct pane *p, const struct nav_view *v)
 {
 	struct tl_pane *t = p->priv;
 
+	sync(p);
+	if (t->job != NULL) {	/* once the lanes are made */
+		t->pend = *v;
+		t->has_pend = true;
+		return;
+	}
 	if (v->target == NAV_T_TIME) {
 		/* the step's range, whether or not the scope has it yet */
 		sync(p);
@@ -1046,6 +1136,7 @@ tl_free(struct pane *p)
 		return;
 	for (int m = 0; m < 2; m++)
 		timeline_free(t->tl[m]);
+	timeline_job_free(t->job);
 	free(t->open);
 	free(t->vis);
 	free(t->hl);
@@ -1095,4 +1186,5 @@ const struct pane_ops pane_timeline_ops = {
 	.help = tl_help,
 	.click = tl_click,
 	.drag = tl_drag,
+	.work = tl_work,
 };
