@@ -548,3 +548,41 @@ Test(panes, timeline_lanes_made_in_steps)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * The heat map too: its lanes made in steps between keys (progress drawn,
+ * keys left be), then the cells of lanes made at once.
+ */
+Test(panes, fscope_lanes_made_in_steps)
+{
+	struct session *s = open_fixture("switch.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct nav_view v;
+	struct pane one, p;
+	char *want, *got, *during;
+
+	symbols_run(sy);
+	nav_view_init(&v, PANE_FSCOPE);
+	cr_assert_eq(pane_create_sym(&one, PANE_FSCOPE, s, NULL, sy), 0);
+	one.ops->enter(&one, &v);
+	want = screen_text(&one);
+	pane_destroy(&one);
+
+	sy->steps = 1;
+	cr_assert_eq(pane_create_sym(&p, PANE_FSCOPE, s, NULL, sy), 0);
+	p.ops->enter(&p, &v);
+	during = screen_text(&p);
+	cr_assert(strstr(during, "Heat map | making the lanes, 0% done"), "%s", during);
+	free(during);
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_IGNORED);
+	cr_assert_gt(work_out(&p), 10, "made in steps");
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
+	got = screen_text(&p);
+	cr_assert_str_eq(got, want, "as made at once");
+	cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_HANDLED | PANE_REDRAW);
+	free(got);
+	free(want);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -45,6 +45,8 @@ static const uint64_t fs_units[] = {
 
 struct fs_pane {
 	struct timeline	*tl;
+	struct timeline_job *job;	/* tl being made in steps (the symbols' steps on: fs_work) */
+	bool		 job_done;	/* its steps are over: build takes tl */
 	int		 attr;
 	size_t		 unit;		/* index in fs_units */
 	struct tl_heat	 ht;
@@ -85,6 +87,18 @@ find_lane(const struct fs_pane *f)
 	return 0;
 }
 
+/* The lanes, their making and the cells go (another who, scope or event). */
+static void
+drop_lanes(struct fs_pane *f)
+{
+	timeline_free(f->tl);
+	f->tl = NULL;
+	timeline_job_free(f->job);
+	f->job = NULL;
+	timeline_heat_free(&f->ht);
+	f->have = false;
+}
+
 /* Show the samples of who ("pid:N", "tid:N", "cpu:N"; "": every sample). */
 static void
 set_who(struct fs_pane *f, const char *who)
@@ -92,10 +106,7 @@ set_who(struct fs_pane *f, const char *who)
 	if (strcmp(f->who, who) == 0)
 		return;
 	snprintf(f->who, sizeof f->who, "%s", who);
-	timeline_free(f->tl);
-	f->tl = NULL;
-	timeline_heat_free(&f->ht);
-	f->have = false;
+	drop_lanes(f);
 	f->marking = false;
 }
 
@@ -123,9 +134,14 @@ build(struct pane *p)
 {
 	struct fs_pane *f = p->priv;
 
-	if (f->tl == NULL) {
-		f->tl = timeline_new_in(p->s, strncmp(f->who, "cpu:", 4) == 0 ? TL_CPU : f->who[0] ?
-		    TL_TASKS : TL_ALL, f->attr, f->in);
+	if (f->tl == NULL && f->job == NULL)
+		f->job = timeline_job_new(p->s, strncmp(f->who, "cpu:", 4) == 0 ? TL_CPU :
+		    f->who[0] ? TL_TASKS : TL_ALL, f->attr, f->in, NULL);
+	/* made in steps (fs_work) when the app steps them, else at once */
+	if (f->job != NULL && (p->sym == NULL || p->sym->steps == 0 || f->job_done)) {
+		f->tl = timeline_job_take(f->job);
+		f->job = NULL;
+		f->job_done = false;
 		f->lane = find_lane(f);
 		/* a short recording: columns short enough for about 20 of them (1 s at most);
 		 * once chosen, the user's (z/Z) whatever the scope does */
@@ -134,7 +150,7 @@ build(struct pane *p)
 			f->unit--;
 		f->unit_set = f->tl->npos > 0;
 	}
-	if (f->have && f->ht.nrows == f->nrows && f->ht.unit == fs_units[f->unit])
+	if (f->tl == NULL || (f->have && f->ht.nrows == f->nrows && f->ht.unit == fs_units[f->unit]))
 		return;
 	timeline_heat_free(&f->ht);
 	f->have = false;
@@ -164,21 +180,34 @@ sync(struct pane *p)
 		follow_scope(p);
 	/* the samples of the scope, once the hist is counted for it */
 	if (in != f->in || (in != NULL && p->sym->scope.gen != f->in_gen)) {
-		timeline_free(f->tl);
-		f->tl = NULL;
-		timeline_heat_free(&f->ht);
-		f->have = false;
+		drop_lanes(f);
 		f->in = in;
 		f->in_gen = p->sym != NULL ? p->sym->scope.gen : 0;
 	}
 	/* the hist may find a second event only as symbols are resolved */
 	if (attr != f->attr) {
-		timeline_free(f->tl);
-		f->tl = NULL;
+		drop_lanes(f);
 		f->attr = attr;
-		f->have = false;
 	}
 	build(p);
+}
+
+/* A step of the lanes being made: positions until budget seconds are spent, laid out once made. */
+static int
+fs_work(struct pane *p, double budget)
+{
+	struct fs_pane *f = p->priv;
+	double end = mono_seconds() + budget;
+
+	sync(p);	/* another scope or event: made again */
+	if (f->job == NULL)
+		return PANE_WORK_NONE;
+	while (!timeline_job_step(f->job, p->sym->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	f->job_done = true;
+	build(p);	/* the lanes taken, the cells laid out */
+	return PANE_WORK_DONE;
 }
 
 static uint32_t
@@ -423,6 +452,12 @@ fs_draw(struct pane *p, const struct pane_canvas *c)
 		mvwhline(win, y, c->x, ' ', c->w);
 	wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 	mvwhline(win, c->y, c->x, ' ', c->w);
+	if (f->job != NULL) {
+		snprintf(buf, sizeof buf, " Heat map | making the lanes, %.0f%% done (keys answer "
+		    "meanwhile)", 100 * timeline_job_share(f->job));
+		text_put(win, c->y, c->x, c->w, buf);
+		return;
+	}
 	if (!f->have) {
 		text_put(win, c->y, c->x, c->w, " Heat map | no samples");
 		return;
@@ -534,6 +569,7 @@ fs_free(struct pane *p)
 		return;
 	timeline_heat_free(&f->ht);
 	timeline_free(f->tl);
+	timeline_job_free(f->job);
 	free(f);
 }
 
@@ -558,4 +594,5 @@ const struct pane_ops pane_fscope_ops = {
 	.help = fs_help,
 	.click = fs_click,
 	.drag = fs_drag,
+	.work = fs_work,
 };
