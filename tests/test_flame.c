@@ -801,18 +801,6 @@ Test(flame_pane, tab_steps_through_events)
 	session_close(s);
 }
 
-/* Step p's build to its end: the number of steps it took. */
-static int
-work_out(struct pane *p)
-{
-	int w, calls = 0;
-
-	while ((w = p->ops->work(p, 0)) == PANE_WORK_MORE)
-		calls++;
-	cr_assert_eq(w, PANE_WORK_DONE);
-	return calls;
-}
-
 /*
  * With the app's steps on, the flame graph's tree is built a row at a
  * time between keys: meanwhile no frame, the progress drawn, keys leave
@@ -838,7 +826,7 @@ Test(flame_pane, built_in_steps_between_keys)
 	cr_assert(shown, "the build's progress drawn");
 	cr_assert_eq(p.ops->func(&p), CPATH_NONE);
 	cr_assert_eq(key(&p, ACT_DOWN), PANE_IGNORED);
-	cr_assert_gt(work_out(&p), 2, "built in steps");
+	cr_assert_gt(pane_work_out(&p), 2, "built in steps");
 	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
 	cr_assert_eq(widget_count(&p.w), 7, "the frames of one build");
 	key(&p, ACT_DOWN);
@@ -853,13 +841,13 @@ Test(flame_pane, built_in_steps_between_keys)
 	scope_xf_push(&sy->scope, CPATH_DROP, mix);
 	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
 	cr_assert_eq(widget_count(&p.w), 0);
-	work_out(&p);
+	pane_work_out(&p);
 	cr_assert(sel_is(&p, "fill"), "the selection's path found again");
 	cr_assert_eq(widget_count(&p.w), 6, "mix dropped");
 	/* b builds bottom-up in steps; b again has top-down at once */
 	cr_assert_eq(key(&p, ACT_FLAME_FLIP), PANE_HANDLED | PANE_MSG);
 	cr_assert_eq(widget_count(&p.w), 0);
-	work_out(&p);
+	pane_work_out(&p);
 	cr_assert_gt(widget_count(&p.w), 1);
 	key(&p, ACT_FLAME_FLIP);
 	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE, "the other direction's tree kept");

@@ -485,18 +485,6 @@ screen_text(struct pane *p)
 	return out;
 }
 
-/* Step p's lanes to their end: the steps it took. */
-static int
-work_out(struct pane *p)
-{
-	int w, calls = 0;
-
-	while ((w = p->ops->work(p, 0)) == PANE_WORK_MORE)
-		calls++;
-	cr_assert_eq(w, PANE_WORK_DONE);
-	return calls;
-}
-
 /*
  * With the app's steps on, the lanes are made a few positions at a time
  * between keys: meanwhile no row and the progress drawn, keys leave them
@@ -532,7 +520,7 @@ Test(panes, timeline_lanes_made_in_steps)
 	free(during);
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_IGNORED);
 	p.ops->enter(&p, &v);	/* applied once made */
-	cr_assert_gt(work_out(&p), 10, "made in steps");
+	cr_assert_gt(pane_work_out(&p), 10, "made in steps");
 	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
 	cr_assert_eq(p.ops->nrows(&p), 6);
 	got = screen_text(&p);
@@ -541,7 +529,7 @@ Test(panes, timeline_lanes_made_in_steps)
 	/* p: the CPU lanes, made in steps */
 	cr_assert_eq(p.ops->key(&p, ACT_TIMELINE_LANES), PANE_HANDLED | PANE_REDRAW);
 	cr_assert_eq(p.ops->nrows(&p), 0);
-	work_out(&p);
+	pane_work_out(&p);
 	cr_assert_eq(p.ops->nrows(&p), 2);
 	free(want);
 	pane_destroy(&p);
@@ -575,7 +563,7 @@ Test(panes, fscope_lanes_made_in_steps)
 	cr_assert(strstr(during, "Heat map | making the lanes, 0% done"), "%s", during);
 	free(during);
 	cr_assert_eq(p.ops->key(&p, ACT_TIME_RIGHT), PANE_IGNORED);
-	cr_assert_gt(work_out(&p), 10, "made in steps");
+	cr_assert_gt(pane_work_out(&p), 10, "made in steps");
 	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
 	got = screen_text(&p);
 	cr_assert_str_eq(got, want, "as made at once");

@@ -161,6 +161,17 @@ pane_settle(struct pane *p, struct symbols *sy)
 	widget_set_height(&p->w, 40);
 }
 
+int
+pane_work_out(struct pane *p)
+{
+	int w, calls = 0;
+
+	while ((w = p->ops->work(p, 0)) == PANE_WORK_MORE)
+		calls++;
+	cr_assert_eq(w, PANE_WORK_DONE);
+	return calls;
+}
+
 /* The cell of column named header in row i ("" when the pane has no such column). */
 const char *
 pane_cell(struct pane *p, struct row *r, size_t i, const char *header)

@@ -26,6 +26,8 @@ size_t find_text(struct pane *p, const char *text);
 void hot_pane(struct pane *p, struct session *s, struct symbols *sy);
 /* Let p's table settle: a key of none, the sort-key table's thread waited for, 40 rows high. */
 void pane_settle(struct pane *p, struct symbols *sy);
+/* Step p's long work (pane_ops.work, budget 0) to its end: the steps it took (fails unless done). */
+int pane_work_out(struct pane *p);
 /* The cell of column named header in row i ("" when the pane has no such column). */
 const char *pane_cell(struct pane *p, struct row *r, size_t i, const char *header);
 /* Apply a pushed view to a pane of its kind (what the app's history does). */
