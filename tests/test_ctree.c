@@ -886,3 +886,46 @@ Test(ctree, built_in_steps_between_keys)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * In steps, new symbols for the same scope rebuild the tree with its
+ * rows kept on screen meanwhile (the expansion and cursor the user left,
+ * kept after it), where a new scope shows none until its tree is built.
+ */
+Test(ctree, new_symbols_keep_the_rows_while_built)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	uint32_t fmix;
+	struct pane p;
+
+	sy->steps = 1;
+	tree_pane(&p, PANE_TOPDOWN, s, sy);
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 0, "no symbols yet");
+	symbols_run(sy);
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 8);
+	widget_goto_row(&p.w, widget_source(&p.w, 1));
+	widget_collapse(&p.w);
+	cr_assert(widget_search(&p.w, "fill", 1, false));
+	sy->gen++;	/* new symbols, the same scope */
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(widget_count(&p.w), 6, "the rows shown stay while it is built");
+	cr_assert(cur_has(&p, "fill"));
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 6, "main stays closed");
+	cr_assert(cur_has(&p, "fill"), "the cursor on the same path");
+	/* a new scope: no row of the old one meanwhile */
+	fmix = func_named(sy, "mix_one");
+	scope_xf_push(&sy->scope, CPATH_DROP, fmix);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(widget_count(&p.w), 0);
+	pane_work_out(&p);
+	cr_assert_gt(widget_count(&p.w), 0);
+	cr_assert_not(any_row_of(&p, fmix));
+	scope_xf_truncate(&sy->scope, 0);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -857,3 +857,33 @@ Test(flame_pane, built_in_steps_between_keys)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* In steps, new symbols for the same view keep the frames shown (and the selection) until built. */
+Test(flame_pane, new_symbols_keep_the_frames_while_built)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+
+	symbols_run(sy);
+	sy->steps = 1;
+	flame_pane(&p, s, sy);
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 7);
+	key(&p, ACT_DOWN);
+	key(&p, ACT_DOWN);
+	key(&p, ACT_FLAME_RIGHT);
+	cr_assert(sel_is(&p, "fill"));
+	sy->gen++;	/* new symbols, the same view */
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(widget_count(&p.w), 7, "the frames shown stay while it is built");
+	cr_assert(sel_is(&p, "fill"));
+	cr_assert_eq(key(&p, ACT_FLAME_LEFT), PANE_HANDLED, "keys act on them");
+	cr_assert(sel_is(&p, "main"));
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 7);
+	cr_assert(sel_is(&p, "main"), "the selection found in the new tree");
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -110,6 +110,8 @@ struct ctree {
 	 * cursor's path of functions in the tree shown before, a view
 	 * entered meanwhile (applied once built) */
 	struct cpath_job	*job;
+	bool			 jkeep;		/* the rows shown stay until it is built
+						 * (new symbols, the same scope) */
 	uint32_t		*old;
 	size_t			 nold;
 	struct nav_view		 pend;
@@ -395,6 +397,24 @@ dvalue(const struct ctree *ct, const struct cpath_dnode *d, int k)
 
 static void ct_enter(struct pane *p, const struct nav_view *v);
 
+/* The expansion the user chose and the cursor's path of functions, for the next tree. */
+static void
+keep_cursor(struct pane *p)
+{
+	struct ctree *ct = p->priv;
+	size_t cur = widget_cursor_row(&p->w);
+
+	harvest(p);
+	free(ct->old);
+	ct->old = NULL;
+	ct->nold = 0;
+	if (cur != WIDGET_NONE && cur < ct->nrows) {
+		ct->nold = node_path(ct, ct->rows[cur].node);
+		ct->old = xreallocarray(NULL, ct->nold + 1, sizeof *ct->old);
+		memcpy(ct->old, ct->path, ct->nold * sizeof *ct->old);
+	}
+}
+
 /* The tree the job built shown: its rows, the cursor back on its path, a view entered meanwhile. */
 static void
 finish(struct pane *p)
@@ -404,9 +424,15 @@ finish(struct pane *p)
 	struct cpath_query q;
 	bool added = sc->nxf == ct->nxf + 1 && same_xf(sc->xf, ct->xf, ct->nxf);
 	const struct hist_event *he;
+	struct cpath *t = cpath_job_take(ct->job);
 
-	ct->t = cpath_job_take(ct->job);
 	ct->job = NULL;
+	if (ct->jkeep) {	/* the rows shown until now: their expansion and cursor */
+		keep_cursor(p);
+		cpath_free(ct->t);
+		ct->jkeep = false;
+	}
+	ct->t = t;
 	scope_query(sc, ct->bottom_up, &q);	/* the job's: the scope did not change */
 	he = hist_event(H(ct), q.ev);
 	ct->tot[0] = he ? he->total_period : 0;	/* the base of every share */
@@ -439,26 +465,21 @@ reload(struct pane *p)
 	struct ctree *ct = p->priv;
 	const struct scope *sc = &ct->sy->scope;
 	struct cpath_query q;
-	size_t cur = widget_cursor_row(&p->w);
 
-	if (ct->loaded) {
-		harvest(p);
-		free(ct->old);
-		ct->old = NULL;
-		ct->nold = 0;
-		if (cur != WIDGET_NONE && cur < ct->nrows) {
-			ct->nold = node_path(ct, ct->rows[cur].node);
-			ct->old = xreallocarray(NULL, ct->nold + 1, sizeof *ct->old);
-			memcpy(ct->old, ct->path, ct->nold * sizeof *ct->old);
-		}
-	}
 	cpath_job_free(ct->job);
-	cpath_free(ct->t);
-	ct->t = NULL;
-	ct->loaded = false;
-	ct->nrows = 0;
-	ct->hidden = 0;
-	widget_refresh(&p->w);
+	ct->job = NULL;
+	/* new symbols for the same scope, built in steps: the rows shown stay until then */
+	ct->jkeep = ct->loaded && ct->scope_gen == sc->gen && ct->sy->steps != 0;
+	if (!ct->jkeep) {
+		if (ct->loaded)
+			keep_cursor(p);
+		cpath_free(ct->t);
+		ct->t = NULL;
+		ct->loaded = false;
+		ct->nrows = 0;
+		ct->hidden = 0;
+		widget_refresh(&p->w);
+	}
 	ct->built_at = clock();
 	scope_query(sc, ct->bottom_up, &q);
 	ct->job = cpath_job_new(H(ct), &q);
@@ -485,8 +506,13 @@ sync(struct pane *p)
 		reload(p);
 		return;
 	}
-	if ((ct->loaded || ct->job != NULL) && ct->scope_gen == ct->sy->scope.gen &&
-	    (ct->sym_gen == ct->sy->gen ||
+	if (ct->job != NULL) {
+		/* a build under way: again for another scope, or for the last symbols */
+		if (ct->scope_gen != ct->sy->scope.gen || (ct->sy->done && ct->sym_gen != ct->sy->gen))
+			reload(p);
+		return;
+	}
+	if (ct->loaded && ct->scope_gen == ct->sy->scope.gen && (ct->sym_gen == ct->sy->gen ||
 	    (!ct->sy->done && clock() - ct->built_at < 4 * ct->build_cost)))
 		return;
 	reload(p);
@@ -743,7 +769,7 @@ ct_enter(struct pane *p, const struct nav_view *v)
 
 	sync(p);
 	ct->note[0] = '\0';
-	if (ct->job != NULL) {	/* once built */
+	if (ct->job != NULL && !ct->loaded) {	/* once built */
 		ct->pend = *v;
 		ct->has_pend = true;
 		return;
@@ -777,7 +803,7 @@ info_line(struct pane *p, char *buf, size_t n)
 	char xf[256], zt[200];
 	size_t k;
 
-	if (ct->job != NULL) {
+	if (ct->job != NULL && !ct->loaded) {
 		snprintf(buf, n, " %s: building the tree, %.0f%% of its rows taken",
 		    ct->bottom_up ? "Bottom-up" : "Top-down", 100 * cpath_job_share(ct->job));
 		return;

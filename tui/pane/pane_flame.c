@@ -102,6 +102,8 @@ struct flame_pane {
 	 * direction), its selection's path, what it was built for.
 	 */
 	struct cpath_job	*job;
+	bool			 jkeep;		/* t stays shown until it is built (new
+						 * symbols, the same view) */
 	struct cpath		*jold;
 	struct fzoom		 jsel;
 	bool			 jold_bu, jold_shown, jold_wall;
@@ -181,6 +183,8 @@ stale(const struct flame_pane *f)
 		return true;
 	if (sy->gen == f->sym_gen)
 		return false;
+	if (f->job != NULL)	/* a build under way: again for the last symbols only */
+		return sy->done;
 	/* while symbols are resolved: when the samples grew by half (or 20000) */
 	return sy->done || sy->samples_done >= f->built_samples + (grown > 20000 ? grown : 20000);
 }
@@ -191,14 +195,14 @@ stale(const struct flame_pane *f)
  * once), else a build of it started.
  */
 static struct cpath *
-tree_for(struct flame_pane *f)
+tree_for(struct flame_pane *f, bool was_old, bool was_wall)
 {
 	const struct scope *sc = &f->sy->scope;
 	struct cpath_query q;
 	struct cpath *t = f->alt.t;
 
 	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
-	    f->alt.sym_gen == f->sy->gen && f->jold_shown == f->show_old && f->wall == f->jold_wall) {
+	    f->alt.sym_gen == f->sy->gen && was_old == f->show_old && f->wall == was_wall) {
 		f->alt.t = NULL;
 		return t;
 	}
@@ -245,15 +249,40 @@ diff_build(struct flame_pane *f)
 }
 
 /* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
+/* The tree shown goes, kept for the finish: its selection's path, itself for the other direction. */
+static void
+stash_shown(struct flame_pane *f, bool shown_old)
+{
+	cpath_free(f->jold);
+	f->jold = f->t;
+	f->t = NULL;
+	free(f->jsel.f);
+	f->jsel.f = NULL;
+	f->jsel.n = 0;
+	if (f->jold && shown_old == f->show_old)
+		path_in(f->jold, f->sel, &f->jsel);
+	f->jold_bu = f->built_bu;
+	f->jold_shown = shown_old;
+	f->jold_wall = f->built_wall;
+	f->jold_scope = f->scope_gen;
+	f->jold_sym = f->sym_gen;
+}
+
 static void
 finish(struct flame_pane *f)
 {
-	struct cpath *old = f->jold;
+	struct cpath *old;
 
 	if (f->job != NULL) {
-		f->t = cpath_job_take(f->job);
+		struct cpath *t = cpath_job_take(f->job);
+
 		f->job = NULL;
+		if (f->jkeep)	/* the tree shown until now */
+			stash_shown(f, f->built_old);
+		f->jkeep = false;
+		f->t = t;
 	}
+	old = f->jold;
 	cpath_free(f->alt.t);
 	f->alt.t = NULL;
 	f->jold = NULL;
@@ -288,27 +317,31 @@ finish(struct flame_pane *f)
 static void
 build(struct flame_pane *f)
 {
-	if (f->job != NULL) {
-		cpath_job_free(f->job);
-		f->job = NULL;
-	} else {
-		f->jold = f->t;
-		f->t = NULL;
-		if (f->jold && f->built_old == f->show_old)
-			path_in(f->jold, f->sel, &f->jsel);
-		f->jold_bu = f->built_bu;
-		f->jold_shown = f->built_old;
-		f->jold_wall = f->built_wall;
-		f->jold_scope = f->scope_gen;
-		f->jold_sym = f->sym_gen;
-	}
-	if (f->jold_shown != f->show_old) {
+	bool was_old = f->built_old, was_wall = f->built_wall;
+	bool view = f->sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu ||
+	    f->show_old != f->built_old || f->wall != f->built_wall;
+	struct cpath *t;
+
+	cpath_job_free(f->job);
+	f->job = NULL;
+	/* new symbols for the same view, built in steps: the tree shown stays until then */
+	f->jkeep = f->t != NULL && !view && f->sy->steps != 0;
+	if (f->t != NULL && !f->jkeep)
+		stash_shown(f, was_old);
+	if (was_old != f->show_old) {
 		zoom_clear(f);
 		cpath_free(f->alt.t);
 		f->alt.t = NULL;
 	}
-	f->laid = false;
-	f->t = tree_for(f);
+	t = tree_for(f, was_old, was_wall);
+	if (t != NULL) {	/* the other direction's, kept */
+		if (f->jkeep)
+			stash_shown(f, was_old);
+		f->jkeep = false;
+		f->t = t;
+	}
+	if (!f->jkeep)
+		f->laid = false;
 	f->built_bu = f->bottom_up;
 	f->built_old = f->show_old;
 	f->built_wall = f->wall;
@@ -378,10 +411,10 @@ sync(struct pane *p)
 		return;
 	if (stale(f)) {
 		build(f);
-		if (f->job != NULL)
+		if (f->t == NULL)
 			widget_refresh(&p->w);	/* no frame until it is built */
 	}
-	if (f->job != NULL)	/* building: no layout yet */
+	if (f->t == NULL)	/* building: no layout yet */
 		return;
 	if (!f->laid || f->fl.width != f->width) {
 		flame_layout(&f->fl, f->t, f->top, f->width, H(f), f->tsy->z);
