@@ -456,8 +456,9 @@ finish(struct pane *p)
 
 /*
  * The tree again for the scope (new symbols, event, zoom, transforms):
- * the rows shown go (the cursor's path kept for the new tree), the build
- * starts, and ends here unless the app steps it (ct_work).
+ * the build starts, and ends here unless the app steps it (ct_work).
+ * Meanwhile the rows shown go (the cursor's path kept for the new tree),
+ * but for new symbols of the same scope: they stay until it is built.
  */
 static void
 reload(struct pane *p)

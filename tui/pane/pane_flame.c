@@ -248,7 +248,6 @@ diff_build(struct flame_pane *f)
 		f->tot[f->tsy == f->sy ? 1 : 0] = 0;	/* the pair lacks the event */
 }
 
-/* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
 /* The tree shown goes, kept for the finish: its selection's path, itself for the other direction. */
 static void
 stash_shown(struct flame_pane *f, bool shown_old)
@@ -268,6 +267,7 @@ stash_shown(struct flame_pane *f, bool shown_old)
 	f->jold_sym = f->sym_gen;
 }
 
+/* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
 static void
 finish(struct flame_pane *f)
 {
