@@ -616,3 +616,41 @@ Test(diff_panes, flame_svg_is_differential)
 	pane_destroy(&p);
 	close_two(&t);
 }
+
+/*
+ * Diff mode in steps: A (percents or periods) while the tree is being
+ * rebuilt, then the other recording's symbols changing, start the build
+ * again once each and let it end (each used to start it again at every
+ * look, for ever), the columns as A left them.
+ */
+Test(diff_panes, tree_built_in_steps_follows_the_pair)
+{
+	struct two t;
+	struct pane p;
+	struct nav_view v;
+	struct row r;
+	size_t at;
+
+	open_two(&t);
+	t.sy[0]->steps = t.sy[1]->steps = 1;
+	cr_assert_eq(pane_create_sym(&p, PANE_TOPDOWN, t.s[0], NULL, t.sy[0]), 0);
+	nav_view_init(&v, PANE_TOPDOWN);
+	p.ops->enter(&p, &v);
+	pane_work_out(&p);
+	t.sy[0]->gen++;	/* new symbols: rebuilt with the rows kept */
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	t.sy[0]->diff_abs = t.sy[1]->diff_abs = true;
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	t.sy[1]->gen++;
+	for (int i = 0; i < 100000 && p.ops->work(&p, 0) == PANE_WORK_MORE; i++)
+		;
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE, "the build ended, not started again");
+	widget_set_height(&p.w, 30);
+	widget_expand_all(&p.w, true);
+	at = find_text(&p, "spin");
+	cr_assert_neq(at, WIDGET_NONE);
+	cols_of(&p, at, &r);
+	cr_expect(strchr(r.col[0], '%') == NULL, "periods, as A set: %s", r.col[0]);
+	pane_destroy(&p);
+	close_two(&t);
+}

@@ -887,3 +887,38 @@ Test(flame_pane, new_symbols_keep_the_frames_while_built)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * b while new symbols are being built in: the tree shown then (of the
+ * symbols before) is not kept as the other direction's, so b back builds
+ * again rather than show it.
+ */
+Test(flame_pane, flip_while_updating_keeps_no_stale_tree)
+{
+	struct session *s = open_fixture("fp.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane p;
+
+	symbols_run(sy);
+	sy->steps = 1;
+	flame_pane(&p, s, sy);
+	pane_work_out(&p);
+	sy->gen++;	/* new symbols: the frames stay while it is built */
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(key(&p, ACT_FLAME_FLIP), PANE_HANDLED | PANE_MSG);
+	pane_work_out(&p);
+	key(&p, ACT_FLAME_FLIP);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE, "top-down built again");
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 7);
+	/* a hist replaced (another one's function ids): no frame of the old kept */
+	sy->h_serial++;
+	sy->gen++;
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	cr_assert_eq(widget_count(&p.w), 0);
+	pane_work_out(&p);
+	cr_assert_eq(widget_count(&p.w), 7);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -138,6 +138,7 @@ make_hist(struct symbols *sy)
 
 	hist_opts_of(sy, &ho);
 	sy->h = hist_new(sy->s, sy->z, &ho);
+	sy->h_serial++;
 	if (session_index(sy->s)->n == 0) {
 		hist_finish(sy->h);
 		sy->done = true;
@@ -656,6 +657,7 @@ symbols_poll(struct symbols *sy)
 	hist_free(sy->h);
 	symbolizer_free(sy->z);
 	sy->h = w->ha;
+	sy->h_serial++;
 	sy->z = w->za;
 	sy->pos = w->n;
 	sy->samples_done = sy->samples_total;

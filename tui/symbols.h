@@ -69,6 +69,8 @@ struct symbols {
 						 * keys), this many rows a step between
 						 * looks at the clock; 0: at once */
 	unsigned		 gen;		/* bumped whenever rows may have changed */
+	unsigned		 h_serial;	/* bumped whenever h is another hist (its
+						 * ids, a tree's functions, are others) */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
 	struct origins		 org;		/* the recording's inputs (the scope's file zoom) */

@@ -111,7 +111,8 @@ struct ctree {
 	 * entered meanwhile (applied once built) */
 	struct cpath_job	*job;
 	bool			 jkeep;		/* the rows shown stay until it is built
-						 * (new symbols, the same scope) */
+						 * (new symbols, the same scope and hist) */
+	unsigned		 h_serial;	/* the symbols' hist the tree shown is of */
 	uint32_t		*old;
 	size_t			 nold;
 	struct nav_view		 pend;
@@ -433,6 +434,7 @@ finish(struct pane *p)
 		ct->jkeep = false;
 	}
 	ct->t = t;
+	ct->h_serial = ct->sy->h_serial;
 	scope_query(sc, ct->bottom_up, &q);	/* the job's: the scope did not change */
 	he = hist_event(H(ct), q.ev);
 	ct->tot[0] = he ? he->total_period : 0;	/* the base of every share */
@@ -470,7 +472,8 @@ reload(struct pane *p)
 	cpath_job_free(ct->job);
 	ct->job = NULL;
 	/* new symbols for the same scope, built in steps: the rows shown stay until then */
-	ct->jkeep = ct->loaded && ct->scope_gen == sc->gen && ct->sy->steps != 0;
+	ct->jkeep = ct->loaded && ct->scope_gen == sc->gen && ct->h_serial == ct->sy->h_serial &&
+	    ct->sy->steps != 0;
 	if (!ct->jkeep) {
 		if (ct->loaded)
 			keep_cursor(p);
@@ -479,7 +482,12 @@ reload(struct pane *p)
 		ct->loaded = false;
 		ct->nrows = 0;
 		ct->hidden = 0;
-		widget_refresh(&p->w);
+		if (ct->sy->steps != 0)
+			widget_refresh(&p->w);	/* no row until it is built */
+	}
+	if (ct->sy->pair != NULL) {
+		ct->pair_gen = ct->sy->pair->gen;
+		ct->abs = ct->sy->diff_abs;
 	}
 	ct->built_at = clock();
 	scope_query(sc, ct->bottom_up, &q);
@@ -499,18 +507,21 @@ static void
 sync(struct pane *p)
 {
 	struct ctree *ct = p->priv;
+	bool pair;
 
 	if (symbols_pair_waiting(ct->sy))	/* diff mode: no tree until both are in */
 		return;
-	if (ct->sy->pair != NULL && ct->loaded && (ct->pair_gen != ct->sy->pair->gen ||
-	    ct->abs != ct->sy->diff_abs)) {
-		reload(p);
+	pair = ct->sy->pair != NULL && (ct->pair_gen != ct->sy->pair->gen ||
+	    ct->abs != ct->sy->diff_abs);
+	if (ct->job != NULL) {
+		/* a build under way: again for another scope or pair, or for the last symbols */
+		if (ct->scope_gen != ct->sy->scope.gen || pair ||
+		    (ct->sy->done && ct->sym_gen != ct->sy->gen))
+			reload(p);
 		return;
 	}
-	if (ct->job != NULL) {
-		/* a build under way: again for another scope, or for the last symbols */
-		if (ct->scope_gen != ct->sy->scope.gen || (ct->sy->done && ct->sym_gen != ct->sy->gen))
-			reload(p);
+	if (pair && ct->loaded) {
+		reload(p);
 		return;
 	}
 	if (ct->loaded && ct->scope_gen == ct->sy->scope.gen && (ct->sym_gen == ct->sy->gen ||
@@ -836,6 +847,9 @@ info_line(struct pane *p, char *buf, size_t n)
 	if (!ct->sy->done && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | symbols %.0f%%",
 		    100 * symbols_progress(ct->sy));
+	if (ct->job != NULL && k < n)	/* the rows shown stay until then */
+		k += (size_t)snprintf(buf + k, n - k, " | updating for new symbols, %.0f%%",
+		    100 * cpath_job_share(ct->job));
 	if (ct->hidden && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %zu small or deep node%s not shown",
 		    ct->hidden, plural(ct->hidden));

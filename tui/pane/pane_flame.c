@@ -5,6 +5,7 @@
 #endif
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,9 @@ struct flame_pane {
 	 */
 	struct cpath_job	*job;
 	bool			 jkeep;		/* t stays shown until it is built (new
-						 * symbols, the same view) */
+						 * symbols, the same view and hist) */
+	unsigned		 shown_scope, shown_sym;	/* what t was built for: */
+	unsigned		 shown_h;		/* scope, symbols, hist */
 	struct cpath		*jold;
 	struct fzoom		 jsel;
 	bool			 jold_bu, jold_shown, jold_wall;
@@ -263,8 +266,8 @@ stash_shown(struct flame_pane *f, bool shown_old)
 	f->jold_bu = f->built_bu;
 	f->jold_shown = shown_old;
 	f->jold_wall = f->built_wall;
-	f->jold_scope = f->scope_gen;
-	f->jold_sym = f->sym_gen;
+	f->jold_scope = f->shown_scope;
+	f->jold_sym = f->shown_sym;
 }
 
 /* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
@@ -307,6 +310,9 @@ finish(struct flame_pane *f)
 	f->jsel.n = 0;
 	f->laid = false;
 	f->found_ok = false;
+	f->shown_scope = f->scope_gen;
+	f->shown_sym = f->sym_gen;
+	f->shown_h = f->tsy->h_serial;
 }
 
 /*
@@ -325,7 +331,7 @@ build(struct flame_pane *f)
 	cpath_job_free(f->job);
 	f->job = NULL;
 	/* new symbols for the same view, built in steps: the tree shown stays until then */
-	f->jkeep = f->t != NULL && !view && f->sy->steps != 0;
+	f->jkeep = f->t != NULL && !view && f->shown_h == f->tsy->h_serial && f->sy->steps != 0;
 	if (f->t != NULL && !f->jkeep)
 		stash_shown(f, was_old);
 	if (was_old != f->show_old) {
@@ -928,6 +934,23 @@ base_total(const struct flame_pane *f)
 }
 
 /* The line above the frames: the tree, event, scope, zoom, search. */
+
+/* Append to buf (n bytes, *k used): cut at its end, never past it. */
+static void __attribute__((format(printf, 4, 5)))
+addf(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (*k + 1 >= n)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*k = *k + (size_t)r < n ? *k + (size_t)r : n - 1;
+}
+
 static const char *
 head_line(struct pane *p, char *buf, size_t n)
 {
@@ -936,41 +959,45 @@ head_line(struct pane *p, char *buf, size_t n)
 	const struct hist_event *he = hist_event(f->sy->h, sc->ev);
 	size_t nev = hist_nevents(f->sy->h);
 	char name[512];
-	int k;
+	size_t k = 0;
 
-	k = snprintf(buf, n, " %slame graph, %s | %s", f->cd ? "Differential f" : "F",
+	addf(buf, n, &k, " %slame graph, %s | %s", f->cd ? "Differential f" : "F",
 	    f->built_bu ? "bottom-up (b)" : "top-down (b)",
 	    he ? hist_str(f->sy->h, he->name) : "no samples");
 	if (f->built_wall && f->t != NULL) {	/* the wall view: both events, by what they hold */
 		uint64_t off = cpath_node_part(f->t, 0), all = N(f, 0)->total_period;
 		char a[32], b[32];
 
-		k = snprintf(buf, n, " Wall view (L), %s | %s on CPU (%s) + %s off CPU", f->built_bu ?
+		k = 0;	/* instead of the line above */
+		addf(buf, n, &k, " Wall view (L), %s | %s on CPU (%s) + %s off CPU", f->built_bu ?
 		    "bottom-up (b)" : "top-down (b)", text_duration(a, sizeof a, all - off),
 		    hist_str(f->sy->h, hist_event(f->sy->h, f->wall_on)->name), text_duration(b, sizeof b, off));
 	}
 	if (f->cd)
-		k += snprintf(buf + k, n - (size_t)k, " | %s's shape (O: %s's) | red grew, blue "
+		addf(buf, n, &k, " | %s's shape (O: %s's) | red grew, blue "
 		    "shrank, grey the same", f->tsy->role ? "NEW" : "OLD", f->tsy->role ? "OLD" :
 		    "NEW");
 	if (nev > 1 && !f->built_wall)
-		k += snprintf(buf + k, n - (size_t)k, " (%zu of %zu, })", sc->ev + 1, nev);
-	k += snprintf(buf + k, n - (size_t)k, " | %" PRIu64 " sample%s", N(f, 0)->total_samples,
+		addf(buf, n, &k, " (%zu of %zu, })", sc->ev + 1, nev);
+	addf(buf, n, &k, " | %" PRIu64 " sample%s", N(f, 0)->total_samples,
 	    plural(N(f, 0)->total_samples));
 	if (f->cd == NULL && !f->built_wall && symbols_event_offcpu(f->sy, sc->ev))	/* periods are ns */
-		k += snprintf(buf + k, n - (size_t)k, ", %s", symbols_offcpu_text(f->sy, N(f, 0)->total_period,
+		addf(buf, n, &k, ", %s", symbols_offcpu_text(f->sy, N(f, 0)->total_period,
 		    name, sizeof name));
 	if (sc->zoomed || sc->ncpus || sc->by_file)
-		k += snprintf(buf + k, n - (size_t)k, " | %s", scope_zoom_text(sc, name, sizeof name));
+		addf(buf, n, &k, " | %s", scope_zoom_text(sc, name, sizeof name));
 	if (sc->nxf)
-		k += snprintf(buf + k, n - (size_t)k, " | %zu transform%s", sc->nxf,
+		addf(buf, n, &k, " | %zu transform%s", sc->nxf,
 		    sc->nxf == 1 ? "" : "s");
 	if (f->nzoom)
-		k += snprintf(buf + k, n - (size_t)k, " | zoom %zu: %s (Esc: out)", f->nzoom,
+		addf(buf, n, &k, " | zoom %zu: %s (Esc: out)", f->nzoom,
 		    TEXT_CLIP(frame_name(f, f->top, name, sizeof name), 60));
 	if (!f->sy->done)
-		snprintf(buf + k, n - (size_t)k, " | resolving symbols %.0f%%",
+		addf(buf, n, &k, " | resolving symbols %.0f%%",
 		    100 * symbols_progress(f->sy));
+	if (f->job != NULL)	/* the frames shown stay until then */
+		addf(buf, n, &k, " | updating for new symbols, %.0f%%",
+		    100 * cpath_job_share(f->job));
 	return buf;
 }
 
@@ -983,24 +1010,24 @@ info_line(struct pane *p, char *buf, size_t n)
 	const struct hist_node *hn = f->sel ? hist_node_get(H(f), nd->func) : NULL;
 	uint64_t self, self_samples;
 	char name[512];
-	int k;
+	size_t k = 0;
 
 	cpath_view_self(f->t, f->sel, &self, &self_samples);
-	k = snprintf(buf, n, " %s", frame_name(f, f->sel, name, sizeof name));
+	addf(buf, n, &k, " %s", frame_name(f, f->sel, name, sizeof name));
 	if (hn)
-		k += snprintf(buf + k, n - (size_t)k, "  %s (%s)", hn->dso_mixed ? "[several]" :
+		addf(buf, n, &k, "  %s (%s)", hn->dso_mixed ? "[several]" :
 		    hn->f.dso == DSO_NONE ? "[unknown]" : symbolizer_dso_short(f->tsy->z, hn->f.dso),
 		    flame_kind_name(flame_kind(H(f), f->tsy->z, nd->func)));
-	k += snprintf(buf + k, n - (size_t)k, " | total %.2f%%  self %.2f%% | %" PRIu64
+	addf(buf, n, &k, " | total %.2f%%  self %.2f%% | %" PRIu64
 	    " samples, %" PRIu64 " self", pct(nd->total_period, base_total(f)),
 	    pct(self, base_total(f)), nd->total_samples, self_samples);
 	if (f->cd != NULL && f->sel != 0)
-		k += snprintf(buf + k, n - (size_t)k, " | NEW - OLD %+.2f%%", diff_points(f, f->sel));
+		addf(buf, n, &k, " | NEW - OLD %+.2f%%", diff_points(f, f->sel));
 	if (f->top != 0)
-		k += snprintf(buf + k, n - (size_t)k, " | %.2f%% of the zoom",
+		addf(buf, n, &k, " | %.2f%% of the zoom",
 		    pct(nd->total_period, top->total_period));
 	if (f->pat[0])
-		snprintf(buf + k, n - (size_t)k, " | /%s: %zu frame%s, %.2f%%", f->pat,
+		addf(buf, n, &k, " | /%s: %zu frame%s, %.2f%%", f->pat,
 		    f->found.nodes, plural(f->found.nodes), pct(f->found.period, base_total(f)));
 	return buf;
 }

@@ -273,6 +273,8 @@ sync(struct pane *p)
 	t->scope_gen = p->sym->scope.gen;
 	if (t->job == NULL)
 		set_bounds(p, false, 0, 0);
+	else
+		t->job_bounds = true;	/* once the lanes are made */
 }
 
 /* A step of the lanes being made: positions until budget seconds are spent, shown once made. */
