@@ -197,28 +197,26 @@ xkey_eq(const void *ctx, uint32_t id)
 	return memcmp(&w[0][id], w[1], sizeof **w) == 0;
 }
 
+/* The values of xkey id 0: every one 0. */
+static const struct hist_xkey xkey_zero;
+
 uint32_t
 hist_xkey_id(struct hist *h, const struct hist_xkey *x)
 {
-	static const struct hist_xkey zero;
 	const struct hist_xkey *w[2] = { h->xk, x };
-	uint64_t hash = 0;
-	uint64_t v[sizeof *x / 8];
+	uint64_t hash;
 	uint32_t id;
 
-	_Static_assert(sizeof *x % 8 == 0, "an xkey is whole 64-bit words");
-	if (memcmp(x, &zero, sizeof *x) == 0)
+	if (memcmp(x, &xkey_zero, sizeof *x) == 0)
 		return 0;
 	if (h->xk_last < h->nxk && memcmp(&h->xk[h->xk_last], x, sizeof *x) == 0)
 		return h->xk_last;
-	memcpy(v, x, sizeof v);
-	for (size_t i = 0; i < sizeof v / 8; i++)
-		hash = hash_mix64(hash * 31 + v[i]);
+	hash = hash_bytes(x, sizeof *x);
 	id = hmap_find(&h->xk_tab, hash, xkey_eq, w);
 	if (id == HMAP_NONE) {
 		if (h->nxk == 0) {	/* [0]: the values of id 0 */
 			GROW(h->xk, h->capxk, 1);
-			h->xk[h->nxk++] = zero;
+			h->xk[h->nxk++] = xkey_zero;
 		}
 		GROW(h->xk, h->capxk, h->nxk + 1);
 		h->xk[h->nxk] = *x;
@@ -235,9 +233,7 @@ _Static_assert(sizeof(struct hist_entry) <= 104, "an entry is its common keys, c
 const struct hist_xkey *
 hist_entry_xkey(const struct hist *h, const struct hist_entry *e)
 {
-	static const struct hist_xkey zero;
-
-	return e->xkey != 0 && e->xkey < h->nxk ? &h->xk[e->xkey] : &zero;
+	return e->xkey != 0 && e->xkey < h->nxk ? &h->xk[e->xkey] : &xkey_zero;
 }
 
 /* The entry keyed as packed key k (counts 0), created on first use. */
