@@ -105,12 +105,11 @@ struct flame_pane {
 	struct cpath_job	*job;
 	bool			 jkeep;		/* t stays shown until it is built (new
 						 * symbols, the same view and hist) */
-	unsigned		 shown_scope, shown_sym;	/* what t was built for: */
-	unsigned		 shown_h;		/* scope, symbols, hist */
+	/* what the tree shown (t, or jold once stashed) was built for */
+	bool			 shown_bu, shown_old;
+	unsigned		 shown_scope, shown_sym, shown_h;
 	struct cpath		*jold;
 	struct fzoom		 jsel;
-	bool			 jold_bu, jold_shown, jold_wall;
-	unsigned		 jold_scope, jold_sym;
 };
 
 static const struct column flame_cols[] = {
@@ -253,7 +252,7 @@ diff_build(struct flame_pane *f)
 
 /* The tree shown goes, kept for the finish: its selection's path, itself for the other direction. */
 static void
-stash_shown(struct flame_pane *f, bool shown_old)
+stash_shown(struct flame_pane *f)
 {
 	cpath_free(f->jold);
 	f->jold = f->t;
@@ -261,13 +260,8 @@ stash_shown(struct flame_pane *f, bool shown_old)
 	free(f->jsel.f);
 	f->jsel.f = NULL;
 	f->jsel.n = 0;
-	if (f->jold && shown_old == f->show_old)
+	if (f->jold && f->shown_old == f->show_old)
 		path_in(f->jold, f->sel, &f->jsel);
-	f->jold_bu = f->built_bu;
-	f->jold_shown = shown_old;
-	f->jold_wall = f->built_wall;
-	f->jold_scope = f->shown_scope;
-	f->jold_sym = f->shown_sym;
 }
 
 /* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
@@ -281,7 +275,7 @@ finish(struct flame_pane *f)
 
 		f->job = NULL;
 		if (f->jkeep)	/* the tree shown until now */
-			stash_shown(f, f->built_old);
+			stash_shown(f);
 		f->jkeep = false;
 		f->t = t;
 	}
@@ -290,12 +284,12 @@ finish(struct flame_pane *f)
 	f->alt.t = NULL;
 	f->jold = NULL;
 	/* the tree of the other direction is kept while the scope stays */
-	if (old && f->jold_bu != f->built_bu && f->jold_scope == f->scope_gen &&
-	    f->jold_sym == f->sym_gen && f->jold_shown == f->built_old) {
+	if (old && f->shown_bu != f->built_bu && f->shown_scope == f->scope_gen &&
+	    f->shown_sym == f->sym_gen && f->shown_old == f->built_old) {
 		f->alt.t = old;
-		f->alt.bu = f->jold_bu;
-		f->alt.scope_gen = f->jold_scope;
-		f->alt.sym_gen = f->jold_sym;
+		f->alt.bu = f->shown_bu;
+		f->alt.scope_gen = f->shown_scope;
+		f->alt.sym_gen = f->shown_sym;
 	} else {
 		cpath_free(old);
 	}
@@ -310,6 +304,8 @@ finish(struct flame_pane *f)
 	f->jsel.n = 0;
 	f->laid = false;
 	f->found_ok = false;
+	f->shown_bu = f->built_bu;
+	f->shown_old = f->built_old;
 	f->shown_scope = f->scope_gen;
 	f->shown_sym = f->sym_gen;
 	f->shown_h = f->tsy->h_serial;
@@ -333,7 +329,7 @@ build(struct flame_pane *f)
 	/* new symbols for the same view, built in steps: the tree shown stays until then */
 	f->jkeep = f->t != NULL && !view && f->shown_h == f->tsy->h_serial && f->sy->steps != 0;
 	if (f->t != NULL && !f->jkeep)
-		stash_shown(f, was_old);
+		stash_shown(f);
 	if (was_old != f->show_old) {
 		zoom_clear(f);
 		cpath_free(f->alt.t);
@@ -342,7 +338,7 @@ build(struct flame_pane *f)
 	t = tree_for(f, was_old, was_wall);
 	if (t != NULL) {	/* the other direction's, kept */
 		if (f->jkeep)
-			stash_shown(f, was_old);
+			stash_shown(f);
 		f->jkeep = false;
 		f->t = t;
 	}
