@@ -367,8 +367,6 @@ diff_build(struct ctree *ct, const struct cpath_query *q)
 		ct->cd = cpath_diff_new(H(ct), ct->t, o->h, ct->t2);
 		ct->tot[1] = hist_event(o->h, q2.ev)->total_period;
 	}
-	ct->pair_gen = o->gen;
-	ct->abs = ct->sy->diff_abs;
 }
 
 /* Diff mode: node's counts, [0] the shown recording's, [1] the other's. */

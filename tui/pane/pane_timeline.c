@@ -50,10 +50,9 @@
 
 struct tl_pane {
 	struct timeline	*tl[2];		/* TL_TASKS, TL_CPU: made when first shown */
-	/* lanes being made in steps (the symbols' steps on: tl_work): for
-	 * which mode, whether the bounds follow, a view entered meanwhile */
+	/* lanes of mode being made in steps (the symbols' steps on:
+	 * tl_work): whether the bounds follow, a view entered meanwhile */
 	struct timeline_job	*job;
-	enum tl_mode	 job_mode;
 	bool		 job_bounds;
 	struct nav_view	 pend;
 	bool		 has_pend;
@@ -193,9 +192,9 @@ finish(struct pane *p)
 {
 	struct tl_pane *t = p->priv;
 
-	t->tl[t->job_mode] = timeline_job_take(t->job);
+	t->tl[t->mode] = timeline_job_take(t->job);
 	t->job = NULL;
-	lanes_shown(p, t->job_mode);
+	lanes_shown(p, t->mode);
 	if (t->job_bounds)
 		set_bounds(p, false, 0, 0);
 	if (t->has_pend) {
@@ -221,7 +220,6 @@ make_timeline(struct pane *p, enum tl_mode mode, bool bounds)
 	}
 	timeline_job_free(t->job);
 	t->job = timeline_job_new(p->s, mode, t->attr, t->in, symbols_offcpu(p->sym));
-	t->job_mode = mode;
 	t->job_bounds = bounds;
 	t->mode = mode;
 	t->nvis = 0;
@@ -962,7 +960,7 @@ tl_draw(struct pane *p, const struct pane_canvas *c)
 			mvwhline(win, y, c->x, ' ', c->w);
 		wattrset(win, (attr_t)c->ta->a[EL_COLUMN_HEADER]);
 		snprintf(buf, sizeof buf, " Timeline: making the %s lanes, %.0f%% done (keys answer "
-		    "meanwhile)", t->job_mode == TL_CPU ? "CPUs'" : "processes' and threads'",
+		    "meanwhile)", t->mode == TL_CPU ? "CPUs'" : "processes' and threads'",
 		    100 * timeline_job_share(t->job));
 		text_line(win, c->y, c->x, c->w, buf);
 		return;
