@@ -284,10 +284,19 @@ void
 index_finish_begin(struct rec_index *ix, bool keep_who)
 {
 	ix->who = NULL;
+	ix->who_bytes = 0;
 	if (keep_who && ix->lv != NULL && ix->n > 0) {
-		ix->who = malloc(ix->n * sizeof *ix->who);	/* none: read from the records */
-		if (ix->who != NULL)
-			huge_advise(ix->who, ix->n * sizeof *ix->who);	/* filled once, in order */
+		/* a mapping of its own, page-aligned: session_cache_save can put
+		 * the saved entry's pages in its place */
+		size_t nbytes = index_bytes(ix->n * sizeof *ix->who);
+		void *p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (p != MAP_FAILED) {	/* none: read from the records */
+			huge_advise(p, nbytes);	/* filled once, in order */
+			ix->who = p;
+			ix->who_bytes = nbytes;
+		}
 	}
 }
 
@@ -335,6 +344,7 @@ index_free(struct rec_index *ix)
 	}
 	if (base != NULL)
 		munmap(base, ix->map_bytes);
-	free(ix->who);
+	if (ix->who_bytes)
+		munmap(ix->who, ix->who_bytes);
 	memset(ix, 0, sizeof *ix);
 }

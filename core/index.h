@@ -89,6 +89,7 @@ struct rec_index {
 	void		(*before_grow)(void *arg);
 	void		*grow_arg;
 	size_t		 map_bytes;	/* of the mapping lv, then v, live in */
+	size_t		 who_bytes;	/* of who's own mapping (0: none) */
 	/* v and who live in memory of another owner (a cache entry mapped
 	 * by the session, core/session_cache.h): index_free leaves them. */
 	bool		 borrowed;

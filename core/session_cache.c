@@ -585,11 +585,24 @@ write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* The header of s's entry, its sections laid out from the data at src[]. */
+/* The page size mappings are made in (a power of two). */
+static uint64_t
+page_bytes(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	return pg >= 8 && (pg & (pg - 1)) == 0 ? (uint64_t)pg : 4096;
+}
+
+/*
+ * The header of s's entry, its sections laid out from the data at src[].
+ * The entries and who start on a page of their own, so that the saved
+ * file can be mapped in their place (map_saved).
+ */
 static void
 lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
 {
-	uint64_t at = sizeof *h;
+	uint64_t at = sizeof *h, pg = page_bytes();
 
 	memset(h, 0, sizeof *h);
 	cfile_set(s, &h->f, CACHE_MAGIC, sizeof *h);
@@ -614,6 +627,8 @@ lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
 	h->sec[SEC_REPLAY].len = h->nreplay * 8;
 	h->sec[SEC_PATH].len = h->path_len;
 	for (int i = 0; i < SEC_N; i++) {
+		if (i == SEC_ENT || i == SEC_WHO)
+			at = (at + pg - 1) & ~(pg - 1);
 		h->sec[i].off = at;
 		h->sec[i].sum = csum(src[i], h->sec[i].len, (uint64_t)i);
 		at = (at + h->sec[i].len + 7) & ~UINT64_C(7);
@@ -622,19 +637,31 @@ lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
 	h->f.hdr_sum = hdr_sum(h);
 }
 
+/* n zero bytes to fd. */
 static int
-write_entry(const struct session *s, int fd)
+write_zeros(int fd, uint64_t n)
 {
-	static const uint8_t zero[8];
+	static const uint8_t zero[4096];
+
+	for (; n > 0; n -= n < sizeof zero ? n : sizeof zero)
+		if (write_all(fd, zero, n < sizeof zero ? (size_t)n : sizeof zero) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+write_entry(const struct session *s, int fd, struct chdr *hp)
+{
 	const void *src[SEC_N];
 	struct chdr h;
 	uint64_t at = sizeof h;
 
 	lay_out(s, &h, src);
+	*hp = h;
 	if (write_all(fd, &h, sizeof h) < 0)
 		return -1;
 	for (int i = 0; i < SEC_N; i++) {
-		if (h.sec[i].off > at && write_all(fd, zero, (size_t)(h.sec[i].off - at)) < 0)
+		if (h.sec[i].off > at && write_zeros(fd, h.sec[i].off - at) < 0)
 			return -1;
 		if (write_all(fd, src[i], (size_t)h.sec[i].len) < 0)
 			return -1;
@@ -643,11 +670,79 @@ write_entry(const struct session *s, int fd)
 	return 0;
 }
 
+/* A table of the index and its pages in the file just saved (map_saved). */
+struct saved_map {
+	void	*at, *p;
+	size_t	 len;
+};
+
+/*
+ * One of the index's tables (at, in a mapping of its own of room bytes),
+ * just written to fd as the section c: the file's pages mapped (m->p),
+ * when they hold the same bytes, to be put in the table's place once the
+ * entry is in place (map_saved_swap).  The table then lives in the page
+ * cache (clean pages of a file, which the kernel can drop and read again)
+ * instead of anonymous memory.
+ */
+static void
+map_saved_table(struct saved_map *m, void *at, size_t room, int fd, const struct csec *c)
+{
+	uint64_t pg = page_bytes(), len = (c->len + pg - 1) & ~(pg - 1);
+
+	m->p = NULL;
+	if (at == NULL || c->len == 0 || c->off % pg != 0 || (uintptr_t)at % pg != 0 ||
+	    len > room || len > SIZE_MAX || c->off > (uint64_t)INT64_MAX)
+		return;
+	m->p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, (off_t)c->off);
+	if (m->p == MAP_FAILED) {
+		m->p = NULL;
+		return;
+	}
+	m->at = at;
+	m->len = (size_t)len;
+	if (memcmp(m->p, at, (size_t)c->len) != 0) {
+		munmap(m->p, m->len);
+		m->p = NULL;
+	}
+}
+
+/* After a save to fd (laid out as h): the index's tables' pages mapped from it. */
+static void
+map_saved(const struct session *s, struct saved_map m[2], int fd, const struct chdr *h)
+{
+	const struct rec_index *ix = &s->index;
+
+	m[0].p = m[1].p = NULL;
+	if (h == NULL || ix->borrowed || ix->lv != NULL || ix->n != h->n)
+		return;
+	map_saved_table(&m[0], ix->v, ix->map_bytes, fd, &h->sec[SEC_ENT]);
+	map_saved_table(&m[1], ix->who, ix->who_bytes, fd, &h->sec[SEC_WHO]);
+}
+
+/*
+ * The pages map_saved mapped put in their tables' place (swap), or let go.
+ * Readers of the tables on other threads see the same bytes throughout:
+ * mremap moves the pages in under the mapping lock.
+ */
+static void
+map_saved_end(struct saved_map m[2], bool swap)
+{
+	for (int i = 0; i < 2; i++) {
+		if (m[i].p == NULL)
+			continue;
+		if (!swap || mremap(m[i].p, m[i].len, m[i].len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		    m[i].at) == MAP_FAILED)
+			munmap(m[i].p, m[i].len);
+	}
+}
+
 int
 session_cache_save(struct session *s, struct perf_err *err)
 {
 	static unsigned seq;
 	struct session_cache *c = s->cache;
+	struct saved_map m[2];
+	struct chdr h;
 	char tmp[128];
 	int dfd, fd, rc;
 
@@ -657,23 +752,25 @@ session_cache_save(struct session *s, struct perf_err *err)
 		return -1;
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->name, (long)getpid(),
 	    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
 		close(dfd);
 		return rc;
 	}
-	rc = write_entry(s, fd);
+	rc = write_entry(s, fd, &h);
 	if (rc < 0)
 		perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
+	map_saved(s, m, fd, rc == 0 ? &h : NULL);
 	if (close(fd) < 0 && rc == 0)
 		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
 	if (rc == 0 && renameat(dfd, tmp, dfd, c->name) < 0)
 		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s", c->path,
 		    strerror(errno));
+	map_saved_end(m, rc == 0);
 	if (rc < 0)
 		unlinkat(dfd, tmp, 0);
 	close(dfd);
@@ -885,7 +982,7 @@ session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, 
 	}
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", name, (long)getpid(),
 	    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	rc = fd < 0 || write_all(fd, &h, sizeof h) < 0 || write_all(fd, s->path, h.path_len) < 0 ||
 	    write_all(fd, zero, (size_t)(h.pay_off - h.path_off - h.path_len)) < 0 ||
 	    write_all(fd, img, len) < 0 ? -1 : 0;

@@ -8,6 +8,9 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +150,115 @@ Test(cache, save_on_a_thread)
 	cr_assert_eq(session_cache_save_wait(s, &err), 0, "%s", err.msg);
 	session_close(s);
 	s = fx_open(&f, "1", true, SESSION_CACHE_HIT);
+	session_close(s);
+	fx_fini(&f);
+}
+
+/* The file /proc/self/maps names for the mapping holding p ("" if anonymous). */
+static void
+mapped_file(const void *p, char *out, size_t n)
+{
+	FILE *fp = fopen("/proc/self/maps", "r");
+	char line[4096];
+
+	cr_assert_not_null(fp);
+	out[0] = 0;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		unsigned long lo, hi;
+		int at = 0;
+
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi, &at) < 2 ||
+		    (uintptr_t)p < lo || (uintptr_t)p >= hi)
+			continue;
+		snprintf(out, n, "%s", line + at);
+		out[strcspn(out, "\n")] = 0;
+		break;
+	}
+	fclose(fp);
+}
+
+/* Does the mapping of every page of [p, p + len) name the file path? */
+static bool
+mapped_from(const void *p, size_t len, const char *path)
+{
+	char got[4096];
+
+	for (size_t off = 0; off < len; off += 4096) {
+		mapped_file((const char *)p + off, got, sizeof got);
+		if (strcmp(got, path) != 0)
+			return false;
+	}
+	mapped_file((const char *)p + len - 1, got, sizeof got);
+	return strcmp(got, path) == 0;
+}
+
+struct reader {
+	const struct rec_index	*ix;
+	volatile bool		 stop;
+	bool			 changed;
+	unsigned long		 rounds;
+};
+
+/* Sum the index's entries and who over and over until told to stop. */
+static void *
+read_index(void *arg)
+{
+	struct reader *r = arg;
+	uint64_t first = 0;
+
+	do {
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < r->ix->n; i++)
+			sum = sum * 31 + index_ent(r->ix, i)->time + r->ix->who[i];
+		if (r->rounds++ == 0)
+			first = sum;
+		else if (sum != first)
+			r->changed = true;
+	} while (!r->stop);
+	return NULL;
+}
+
+Test(cache, a_saved_index_is_read_from_the_entrys_pages)
+{
+	struct fx f;
+	struct session *s;
+	struct perf_err err;
+	const struct rec_index *ix;
+	struct reader rd = { 0 };
+	pthread_t th;
+	void *v, *who;
+
+	fx_init(&f, "fp.data");
+	s = fx_open(&f, "1", true, SESSION_CACHE_MISS);
+	ix = session_index(s);
+	cr_assert(ix->n > 100 && ix->who != NULL, "%zu entries", ix->n);
+	cr_assert_not(mapped_from(ix->v, ix->n * sizeof *ix->v, f.entry));
+	v = malloc(ix->n * sizeof *ix->v);
+	who = malloc(ix->n * 8);
+	memcpy(v, ix->v, ix->n * sizeof *ix->v);
+	memcpy(who, ix->who, ix->n * 8);
+	/* a reader on another thread all along sees the same bytes */
+	rd.ix = ix;
+	cr_assert_eq(pthread_create(&th, NULL, read_index, &rd), 0);
+	while (__atomic_load_n(&rd.rounds, __ATOMIC_RELAXED) < 2)
+		usleep(100);
+	cr_assert_eq(session_cache_save_start(s), 0);
+	cr_assert_eq(session_cache_save_wait(s, &err), 0, "%s", err.msg);
+	rd.stop = true;
+	pthread_join(th, NULL);
+	cr_assert_not(rd.changed);
+	/* the tables now live in the entry's pages, with the same bytes */
+	cr_assert(mapped_from(ix->v, ix->n * sizeof *ix->v, f.entry), "entries not from %s", f.entry);
+	cr_assert(mapped_from(ix->who, ix->n * 8, f.entry), "who not from %s", f.entry);
+	cr_assert_eq(memcmp(v, ix->v, ix->n * sizeof *ix->v), 0);
+	cr_assert_eq(memcmp(who, ix->who, ix->n * 8), 0);
+	assert_same_load(&f, s);
+	session_close(s);
+	free(v);
+	free(who);
+	s = fx_open(&f, "1", true, SESSION_CACHE_HIT);
+	assert_same_load(&f, s);
 	session_close(s);
 	fx_fini(&f);
 }
