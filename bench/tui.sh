@@ -20,7 +20,8 @@
 # (docs/cache.md) in an empty XDG_CACHE_HOME each round: the first loads,
 # resolves and writes the index and the finished hist, the second reads
 # them; each with its CPU time (user + sys, the writer thread included),
-# since on a shared machine wall times vary with the load.
+# since on a shared machine wall times vary with the load, and the peak
+# anonymous memory of each (the highest of the runs).
 #
 # usage: bench/tui.sh [RECORDING...]   (default: fp-1G; made by bench/run.sh)
 # environment: BENCH_DIR (default /tmp/perfnav-bench), BENCH_RUNS (default 3),
@@ -150,25 +151,27 @@ done
 
 if [ "${BENCH_CACHE:-1}" = 1 ]; then
 	echo
-	echo "| recording | first open: the panes (s) | every symbol (s) | CPU (s) | second open: the panes (s) | every symbol (s) | CPU (s) | second/first, every symbol | second/first, CPU |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| recording | first open: the panes (s) | every symbol (s) | CPU (s) | peak anon (MB) | second open: the panes (s) | every symbol (s) | CPU (s) | peak anon (MB) | second/first, every symbol | second/first, CPU |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for r in "${recs[@]}"; do
 		f=$BENCH_DIR/rec/$r.data
-		s1=() a1=() c1=() s2=() a2=() c2=()
+		s1=() a1=() c1=() s2=() a2=() c2=() n1=0 n2=0
 		for ((k = 0; k < BENCH_RUNS; k++)); do
 			rm -rf "$tmp/xdg"
 			mkdir -m 700 "$tmp/xdg"
 			read -r a p b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
-			[ "$a" != fail ] || { echo "| $r | fail | | | | | | | |"; continue 2; }
+			[ "$a" != fail ] || { echo "| $r | fail | | | | | | | | | |"; continue 2; }
 			s1+=("$p") a1+=("$b") c1+=("$c")
+			[ "$n" -gt "$n1" ] && n1=$n
 			read -r a p b m n kms c <<<"$(one_run "$f" "$tmp/xdg")"
-			[ "$a" != fail ] || { echo "| $r | | | | fail | | | | |"; continue 2; }
+			[ "$a" != fail ] || { echo "| $r | | | | | fail | | | | | |"; continue 2; }
 			s2+=("$p") a2+=("$b") c2+=("$c")
+			[ "$n" -gt "$n2" ] && n2=$n
 		done
 		m1=$(printf '%s\n' "${a1[@]}" | median) m2=$(printf '%s\n' "${a2[@]}" | median)
 		u1=$(printf '%s\n' "${c1[@]}" | median) u2=$(printf '%s\n' "${c2[@]}" | median)
-		echo "| $r | $(printf '%s\n' "${s1[@]}" | median) | $m1 | $u1 |" \
-			"$(printf '%s\n' "${s2[@]}" | median) | $m2 | $u2 |" \
+		echo "| $r | $(printf '%s\n' "${s1[@]}" | median) | $m1 | $u1 | $n1 |" \
+			"$(printf '%s\n' "${s2[@]}" | median) | $m2 | $u2 | $n2 |" \
 			"$(awk -v a="$m1" -v b="$m2" 'BEGIN { printf "%.2fx", b / a }') |" \
 			"$(awk -v a="$u1" -v b="$u2" 'BEGIN { printf "%.2fx", b / a }') |"
 	done

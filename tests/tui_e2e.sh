@@ -884,29 +884,39 @@ wait_for "symbols in [0-9.]+ s" "resolving: the workers finish"
 wait_for "^ +74\.19% +74\.19% +138 cpu +cpu +. \[\.\] mix_one" "resolving: then the rows are those of one pass"
 finish "resolving"
 
-# A first open keeps its index entry once the symbols are in, not while the workers resolve
-# (the write would take a core from them): no entry while resolving, one after.
-cp "$data/fp.data" "$tmp/late.data"
-start "PERFNAV_TEST_SYMBOLS_DELAY_MS=300 '$bin' --buildid-dir '$data/buildid' '$tmp/late.data'"
-wait_for "symbols [0-9]+%" "late save: the workers resolve"
-if "$bin" cache list 2>/dev/null | grep -q "late\.data"; then
-	ko "late save: no entry while the symbols resolve"
+# A first open keeps its index entry as soon as the load is done, while the workers resolve,
+# and then reads its index from the entry's pages (not from anonymous memory).
+cp "$data/fp.data" "$tmp/early.data"
+start "PERFNAV_TEST_SYMBOLS_DELAY_MS=300 '$bin' --buildid-dir '$data/buildid' '$tmp/early.data'"
+wait_for "symbols [0-9]+%" "early save: the workers resolve"
+saved=no mapped=no
+for _ in $(seq 40); do
+	"$bin" cache list 2>/dev/null | grep -q "early\.data" && saved=yes
+	for pid in $(pgrep -f "early\.data" || true); do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = perfnav ] &&
+			grep -qE "/idx-[0-9a-f]+\.pnc$" "/proc/$pid/maps" 2>/dev/null && mapped=yes
+	done
+	[ $saved$mapped = yesyes ] && break
+	sleep 0.05
+done
+if [ $saved = yes ] && screen | grep -qE "symbols [0-9]+%"; then
+	ok "early save: the entry is there while the symbols resolve"
 else
-	ok "late save: no entry while the symbols resolve"
+	ko "early save: the entry is there while the symbols resolve"
 fi
-wait_for "symbols in [0-9.]+ s" "late save: the workers finish"
-finish "late save"
-if "$bin" cache list 2>/dev/null | grep -q "late\.data"; then
-	ok "late save: the entry is there after"
+if [ $mapped = yes ]; then
+	ok "early save: the index is read from the entry's pages"
 else
-	ko "late save: the entry is there after"
+	ko "early save: the index is read from the entry's pages"
 fi
+wait_for "symbols in [0-9.]+ s" "early save: the workers finish"
+finish "early save"
 # an entry over --cache-size: the browser says on its message line that it is not kept
 python3 "$top/tests/mk-brhist.py" --big 50000 "$tmp/big.data" \
 	"$(ls -d "$data"/buildid/tmp/perfnav-fixtures/cpu/*/elf | head -1)"
 start "'$bin' --cache-size 1M '$tmp/big.data'"
 wait_for "not cached: its index entry \(1\.[0-9] MiB\) is larger than --cache-size" \
-	"late save: an entry over --cache-size is said"
+	"an entry over --cache-size is said"
 finish "cache size"
 rm -f "$tmp/big.data"
 

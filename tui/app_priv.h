@@ -89,7 +89,6 @@ struct app {
 	bool			 quit;
 	bool			 term_up;	/* app_term_start done (app_load may start it early) */
 	bool			 term_failed;	/* and it could not (said once) */
-	bool			 late_saved;	/* cmd_cache_save_late asked (after the symbols) */
 	double			 load_secs;
 	char			 events[128];	/* event names for the title */
 	uint64_t		 t_first, t_last;

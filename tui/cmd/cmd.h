@@ -32,8 +32,8 @@ struct common_opts {
 	bool		 strict;	/* --strict: damage gives EXIT_DAMAGED */
 	uint64_t	 max_memory;	/* --max-memory SIZE, 0 for the default */
 	bool		 no_cache;	/* --no-cache: no cache entry read or written */
-	bool		 cache_late;	/* the index entry saved by cmd_cache_save_late, not at
-					 * the open (the browser: after its symbols are in) */
+	bool		 cache_own;	/* the index entry saved by cmd_cache_save_index, not
+					 * by cmd_cache_opened (the browser: its own message) */
 	uint64_t	 cache_size;	/* --cache-size SIZE, 0 for the default (2G) */
 	bool		 merge;		/* --merge: FILE FILE... opened as one */
 };
@@ -183,18 +183,19 @@ int cmd_cache(int argc, char **argv);
  * none (--no-cache, standard input, a directory not safely the user's:
  * said on stderr).  cmd_cache_opened: after the open, tell an entry that
  * was refused, make room under the bound (least recently used first) and
- * save the session's entry on a thread of its own (with co->cache_late,
- * only the first: cmd_cache_save_late then does the rest, once the
- * browser's symbol workers are done, so that the save does not take a
- * core from them; false with why set when the entry is larger than the
- * bound, which cmd_cache_opened says on stderr itself).  cmd_cache_close:
+ * save the session's entry on a thread of its own (with co->cache_own,
+ * only the first: cmd_cache_save_index then does the rest, false with why
+ * set when the entry is larger than the bound, which cmd_cache_opened says
+ * on stderr itself; the browser calls it after its load, and shows why).
+ * Once saved, the session's index is read from the entry's pages
+ * (core/session_cache.h).  cmd_cache_close:
  * before session_close, wait for that save and tell if it failed.
  */
 const char *cmd_cache_dir(char *buf, size_t n);
 uint64_t cmd_cache_bound(const struct common_opts *co);
 int cmd_cache_setup(const struct common_opts *co, char *dir, size_t n);
 void cmd_cache_opened(const struct common_opts *co, struct session *s, const char *dir);
-bool cmd_cache_save_late(const struct common_opts *co, struct session *s, char *why, size_t n);
+bool cmd_cache_save_index(const struct common_opts *co, struct session *s, char *why, size_t n);
 void cmd_cache_close(struct session *s);
 /*
  * Finished hists kept beside the index (symbolize/hist_cache.h), for

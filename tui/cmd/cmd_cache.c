@@ -226,17 +226,17 @@ cmd_cache_opened(const struct common_opts *co, struct session *s, const char *di
 	else if (st.state == SESSION_CACHE_REFUSED)
 		fprintf(stderr, "perfnav: %s: %s: cache entry not used, loaded afresh\n",
 		    textout_esc(st.path), textout_esc(st.err.msg));
-	if (!co->cache_late && !save_start(co, s, dir, why, sizeof why))
+	if (!co->cache_own && !save_start(co, s, dir, why, sizeof why))
 		fprintf(stderr, "perfnav: %s: %s\n", textout_esc(co->input), why);
 }
 
 bool
-cmd_cache_save_late(const struct common_opts *co, struct session *s, char *why, size_t n)
+cmd_cache_save_index(const struct common_opts *co, struct session *s, char *why, size_t n)
 {
 	char dir[4096];
 
 	/* the directory cmd_cache_setup checked at the open, when it gave one */
-	if (s == NULL || !co->cache_late || co->no_cache || cmd_cache_dir(dir, sizeof dir) == NULL ||
+	if (s == NULL || !co->cache_own || co->no_cache || cmd_cache_dir(dir, sizeof dir) == NULL ||
 	    !session_cache_status(s).savable)
 		return true;
 	return save_start(co, s, dir, why, n);
