@@ -953,11 +953,55 @@ session_cache_aux_free(void *img, size_t len, uint64_t base)
 		munmap((uint8_t *)img - base, (size_t)base + len);
 }
 
+/* session_cache_aux_write's fill: a copy of the payload in memory. */
+static void
+fill_copy(void *dst, size_t len, void *arg)
+{
+	memcpy(dst, arg, len);
+}
+
 int
 session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, size_t len,
     struct perf_err *err)
 {
-	static const uint8_t zero[8];
+	return session_cache_aux_fill(s, sub, len, fill_copy, (void *)(uintptr_t)img, err);
+}
+
+/*
+ * The aux file's bytes (h, the path, the payload fill writes) put in fd
+ * through a shared mapping: its blocks taken first (posix_fallocate), so
+ * that a full disk is an error here, never a fault in the writes.
+ */
+static int
+aux_fill_fd(const struct session *s, int fd, struct ahdr *h,
+    void (*fill)(void *dst, size_t len, void *arg), void *arg)
+{
+	uint8_t *p;
+	int e;
+
+	if (h->f.file_size > SIZE_MAX || h->f.file_size > (uint64_t)INT64_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	if ((e = posix_fallocate(fd, 0, (off_t)h->f.file_size)) != 0) {
+		errno = e;
+		return -1;
+	}
+	p = mmap(NULL, (size_t)h->f.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	memcpy(p + h->path_off, s->path, (size_t)h->path_len);
+	fill(p + h->pay_off, (size_t)h->pay_len, arg);
+	h->pay_sum = csum(p + h->pay_off, (size_t)h->pay_len, h->sub);
+	h->f.hdr_sum = ahdr_sum(h);
+	memcpy(p, h, sizeof *h);
+	return munmap(p, (size_t)h->f.file_size);
+}
+
+int
+session_cache_aux_fill(const struct session *s, uint64_t sub, size_t len,
+    void (*fill)(void *dst, size_t len, void *arg), void *arg, struct perf_err *err)
+{
 	static unsigned seq;
 	const struct session_cache *c = s->cache;
 	char *name = aux_name(s, sub), tmp[128];
@@ -973,9 +1017,7 @@ session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, 
 	h.path_len = strlen(s->path);
 	h.pay_off = (h.path_off + h.path_len + 7) & ~UINT64_C(7);
 	h.pay_len = len;
-	h.pay_sum = csum(img, len, sub);
 	h.f.file_size = h.pay_off + len;
-	h.f.hdr_sum = ahdr_sum(&h);
 	if ((dfd = open_dir(c->dir, err)) < 0) {
 		free(name);
 		return -1;
@@ -983,9 +1025,7 @@ session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, 
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", name, (long)getpid(),
 	    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	rc = fd < 0 || write_all(fd, &h, sizeof h) < 0 || write_all(fd, s->path, h.path_len) < 0 ||
-	    write_all(fd, zero, (size_t)(h.pay_off - h.path_off - h.path_len)) < 0 ||
-	    write_all(fd, img, len) < 0 ? -1 : 0;
+	rc = fd < 0 || aux_fill_fd(s, fd, &h, fill, arg) < 0 ? -1 : 0;
 	if (rc < 0)
 		perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));

@@ -119,6 +119,13 @@ void session_cache_aux_free(void *img, size_t len, uint64_t base);
 /* 0 (written, or nothing to write for this session), or -1 with err. */
 int session_cache_aux_write(const struct session *s, uint64_t sub, const void *img, size_t len,
     struct perf_err *err);
+/*
+ * The same with the payload written by fill (len bytes at dst, zeroed)
+ * straight into the file's pages, mapped shared: no copy of it in
+ * anonymous memory.  The file's room is taken first (a full disk is -1).
+ */
+int session_cache_aux_fill(const struct session *s, uint64_t sub, size_t len,
+    void (*fill)(void *dst, size_t len, void *arg), void *arg, struct perf_err *err);
 
 /* Is name a cache entry's file name (idx-HASH.pnc, agg-HASH.pnc), or a temporary one being written? */
 bool session_cache_file_name(const char *name, bool *tmp);

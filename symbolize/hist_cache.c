@@ -458,15 +458,13 @@ hist_cache_pack_free(struct hist_pack *k)
 	free(k);
 }
 
-void *
-hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
+size_t
+hist_cache_pack_size(struct hist_pack *k, const struct hist *h)
 {
 	struct hc_head *hd;
-	size_t at;
-	uint8_t *p;
 
 	if (k == NULL)
-		return NULL;
+		return 0;
 	hd = &k->hd;
 	hd->nev = h->nev;
 	hd->nent = h->nent;
@@ -474,12 +472,20 @@ hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
 	for (size_t i = 0; i < h->nent; i++)
 		if (!ent_fits(&h->ent[i])) {
 			hist_cache_pack_free(k);
-			return NULL;
+			return 0;
 		}
-	*len = sizeof *hd + pad8(k->sb.n) + h->nev * sizeof *h->ev + hd->nnode * sizeof *k->nodes +
+	return sizeof *hd + pad8(k->sb.n) + h->nev * sizeof *h->ev + hd->nnode * sizeof *k->nodes +
 	    h->nent * sizeof(struct hc_ent) + h->nwhy * sizeof *h->why + hd->ndso * sizeof *k->dsos +
 	    (k->with_rows ? rows_size(&k->rows) : 0);
-	p = xcalloc(*len, 1);
+}
+
+void
+hist_cache_pack_fill(struct hist_pack *k, const struct hist *h, void *dst)
+{
+	const struct hc_head *hd = &k->hd;
+	uint8_t *p = dst;
+	size_t at;
+
 	memcpy(p, hd, sizeof *hd);
 	at = sizeof *hd;
 	memcpy(p + at, k->sb.b, k->sb.n);
@@ -500,6 +506,17 @@ hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
 	if (k->with_rows)
 		rows_put(h, &k->rows, p + at);
 	hist_cache_pack_free(k);
+}
+
+void *
+hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len)
+{
+	void *p;
+
+	if ((*len = hist_cache_pack_size(k, h)) == 0)
+		return NULL;
+	p = xcalloc(*len, 1);
+	hist_cache_pack_fill(k, h, p);
 	return p;
 }
 

@@ -59,6 +59,13 @@ void *hist_cache_pack(struct hist *h, size_t *len);
 struct hist_pack;
 struct hist_pack *hist_cache_pack_start(struct hist *h);
 void *hist_cache_pack_finish(struct hist_pack *k, const struct hist *h, size_t *len);
+/*
+ * finish in two steps, for a payload written in place (a file's pages):
+ * size gives its length (0: not able, k freed), fill writes it to dst
+ * (that many bytes, zeroed) and frees k.
+ */
+size_t hist_cache_pack_size(struct hist_pack *k, const struct hist *h);
+void hist_cache_pack_fill(struct hist_pack *k, const struct hist *h, void *dst);
 void hist_cache_pack_free(struct hist_pack *k);
 
 enum hist_cache_result {

@@ -8,7 +8,12 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +90,49 @@ dump(struct hist *h)
 	return out;
 }
 
-/* Open (a fresh load: the index entry saved), build, keep the hist; its dump. */
+struct in_place {
+	struct hist_pack	*k;
+	const struct hist	*h;
+	bool			 zeroed;	/* dst was zeroed when given */
+};
+
+static void
+fill_in_place(void *dst, size_t len, void *arg)
+{
+	struct in_place *ip = arg;
+	const uint8_t *b = dst;
+
+	ip->zeroed = true;
+	for (size_t i = 0; i < len; i++)
+		ip->zeroed = ip->zeroed && b[i] == 0;
+	hist_cache_pack_fill(ip->k, ip->h, dst);
+	ip->k = NULL;
+}
+
+/* The payload of the aux file sub of s, as read back: equal to want's len bytes? */
+static bool
+kept_payload_is(const struct session *s, uint64_t sub, const void *want, size_t len)
+{
+	struct perf_err err;
+	uint64_t base;
+	char *path;
+	void *p;
+	size_t n;
+	bool same;
+
+	cr_assert_eq(session_cache_aux_read(s, sub, SIZE_MAX, &p, &n, &base, &path, &err), 1, "%s",
+	    err.msg);
+	same = n == len && memcmp(p, want, len) == 0;
+	session_cache_aux_free(p, n, base);
+	free(path);
+	return same;
+}
+
+/*
+ * Open (a fresh load: the index entry saved), build, keep the hist as the
+ * browser and the subcommands do (packed straight into the file's pages);
+ * the bytes are hist_cache_pack's.  Its dump.
+ */
 static char *
 keep(struct fx *f, const struct hist_opts *o, const char *version)
 {
@@ -96,6 +143,7 @@ keep(struct fx *f, const struct hist_opts *o, const char *version)
 	size_t len;
 	void *p = hist_cache_pack(h, &len);
 	char *d = dump(h);
+	struct in_place ip;
 
 	if (p == NULL) {	/* perf's entry tree: children by sym over DWARF stacks */
 		cr_assert(o->children && strstr(f->rec, "hcache") != NULL);
@@ -106,8 +154,14 @@ keep(struct fx *f, const struct hist_opts *o, const char *version)
 		return NULL;
 	}
 	cr_assert_eq(session_cache_save(s, &err), 0, "%s", err.msg);
-	cr_assert_eq(session_cache_aux_write(s, hist_cache_sub(hist_opts(h), &f->so), p, len,
-	    &err), 0, "%s", err.msg);
+	ip.h = h;
+	ip.k = hist_cache_pack_start(h);
+	cr_assert_eq(hist_cache_pack_size(ip.k, h), len);
+	cr_assert_eq(session_cache_aux_fill(s, hist_cache_sub(hist_opts(h), &f->so), len,
+	    fill_in_place, &ip, &err), 0, "%s", err.msg);
+	cr_assert_null(ip.k);
+	cr_assert(ip.zeroed);
+	cr_assert(kept_payload_is(s, hist_cache_sub(hist_opts(h), &f->so), p, len));
 	free(p);
 	hist_free(h);
 	symbolizer_free(z);
@@ -504,4 +558,53 @@ Test(hist_cache, a_damaged_payload_is_refused_with_its_offset)
 	}
 	free(c);
 	pay_free(&y);
+}
+
+static void
+fill_ones(void *dst, size_t len, void *arg)
+{
+	(void)arg;
+	memset(dst, 1, len);
+}
+
+/* Files of dir whose name holds part. */
+static int
+files_with(const char *dir, const char *part)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d)) != NULL)
+		n += strstr(e->d_name, part) != NULL;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A payload written in place whose file cannot get its room (here: over
+ * the process's file size limit; a full disk is the same) is an error
+ * naming the file, not a fault in the writes, and leaves no file behind.
+ */
+Test(hist_cache, a_payload_without_room_is_an_error_not_a_fault)
+{
+	struct fx f;
+	struct session *s;
+	struct perf_err err;
+	struct rlimit rl = { 1 << 20, 1 << 20 };
+
+	fx_init(&f, "fp.data");
+	s = fx_open(&f, "1");
+	cr_assert_eq(session_cache_save(s, &err), 0, "%s", err.msg);
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	cr_assert_eq(session_cache_aux_fill(s, 7, 4 << 20, fill_ones, NULL, &err), -1);
+	cr_assert(strstr(err.msg, f.dir) != NULL && strstr(err.msg, ".tmp.") != NULL, "%s", err.msg);
+	cr_assert_eq(files_with(f.dir, "agg-"), 0);
+	/* within the limit: written */
+	cr_assert_eq(session_cache_aux_fill(s, 7, 4096, fill_ones, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(files_with(f.dir, "agg-"), 1);
+	session_close(s);
+	fx_fini(&f);
 }

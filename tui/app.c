@@ -47,6 +47,23 @@ app_msg(struct app *a, int el, const char *fmt, ...)
 	a->msg_el = el;
 }
 
+/*
+ * The index entry written after the load, on a thread of its own beside
+ * the symbol workers: once written, the index is read from its pages, not
+ * from anonymous memory (measured on fp-1G: the first open's "symbols in"
+ * the same as without the cache within the noise, its peak anonymous
+ * memory 772 -> 524 MB against saving once the symbols are in).  An entry
+ * over --cache-size is said on the message line.
+ */
+static void
+save_index(struct app *a, const struct common_opts *co)
+{
+	char why[200];
+
+	if (co->cache_own && !cmd_cache_save_index(co, a->s, why, sizeof why))
+		app_msg(a, EL_WARNING, "%s", why);
+}
+
 static void
 startup_err(void *arg, int line, const char *m)
 {
@@ -482,15 +499,7 @@ tui_run(struct tui_opts *o)
 		goto out;
 	}
 	a->load_secs = mono_seconds() - t0;
-	/*
-	 * The index entry written now, on a thread of its own beside the symbol
-	 * workers: once written, the index is read from its pages, not from
-	 * anonymous memory (measured on fp-1G: the first open's "symbols in"
-	 * the same as without the cache within the noise, its peak anonymous
-	 * memory 772 -> 524 MB against saving once the symbols are in).
-	 */
-	if (o->co.cache_own && !cmd_cache_save_index(&o->co, a->s, err, sizeof err))
-		app_msg(a, EL_WARNING, "%s", err);
+	save_index(a, &o->co);
 	snprintf(a->start_scope, sizeof a->start_scope, "%s", o->scope_text);
 	title_info(a);
 	cmd_sym_opts(co, &so);

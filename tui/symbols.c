@@ -548,13 +548,10 @@ static void *
 cache_write(void *arg)
 {
 	struct symbols *sy = arg;
-	size_t len;
-	void *img = hist_cache_pack_finish(sy->cache_pk, sy->h, &len);
+	struct hist_pack *k = sy->cache_pk;
 
 	sy->cache_pk = NULL;
-	if (img != NULL)
-		cmd_cache_hist_write(sy->cache, sy->s, sy->cache_sub, img, len);
-	free(img);
+	cmd_cache_hist_write(sy->cache, sy->s, sy->cache_sub, k, sy->h);
 	return NULL;
 }
 

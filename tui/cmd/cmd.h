@@ -216,9 +216,13 @@ enum hist_cache_result cmd_cache_hist_read(const struct common_opts *co, const s
 /* ... whether a hist of options ho would be kept ... */
 bool cmd_cache_hist_wanted(const struct common_opts *co, const struct session *s,
     const struct hist_opts *ho);
-/* ... and a packed one (hist_cache_pack) written, sub its hist_cache_sub, the bound kept. */
+/*
+ * ... and one written from its pack k (hist_cache_pack_start of h; freed
+ * here, NULL: nothing), sub its hist_cache_sub, the bound kept: straight
+ * into the file's pages (session_cache_aux_fill).
+ */
 void cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint64_t sub,
-    const void *img, size_t len);
+    struct hist_pack *k, const struct hist *h);
 int cmd_stats(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -304,14 +304,31 @@ cmd_cache_hist_wanted(const struct common_opts *co, const struct session *s,
 	    session_cache_status(s).path != NULL;
 }
 
+struct pack_fill {
+	struct hist_pack	*k;
+	const struct hist	*h;
+};
+
+static void
+fill_pack(void *dst, size_t len, void *arg)
+{
+	struct pack_fill *f = arg;
+
+	(void)len;
+	hist_cache_pack_fill(f->k, f->h, dst);
+	f->k = NULL;
+}
+
 void
 cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint64_t sub,
-    const void *img, size_t len)
+    struct hist_pack *k, const struct hist *h)
 {
+	struct pack_fill f = { k, h };
 	struct perf_err err;
+	size_t len = hist_cache_pack_size(k, h);	/* 0: k freed */
 	int dfd;
 
-	if ((uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(co)) {
+	if (len > 0 && (uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(co)) {
 		const char *entry = session_cache_status(s).path;
 		char dir[PATH_MAX];
 		const char *slash = strrchr(entry, '/');
@@ -321,23 +338,19 @@ cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint
 			evict(dfd, cmd_cache_bound(co), len + 4096, NULL);
 			close(dfd);
 		}
-		if (session_cache_aux_write(s, sub, img, len, &err) < 0)
+		if (session_cache_aux_fill(s, sub, len, fill_pack, &f, &err) < 0)
 			fprintf(stderr, "perfnav: cached rows not saved: %s\n", textout_esc(err.msg));
 	}
+	hist_cache_pack_free(f.k);	/* not written */
 }
 
 void
 cmd_cache_hist_put(struct cmd_run *r, const struct sym_opts *so, struct hist *h)
 {
-	size_t len;
-	void *img;
-
 	if (!cmd_cache_hist_wanted(&r->co, r->s, hist_opts(h)))
 		return;
-	if ((img = hist_cache_pack(h, &len)) == NULL)
-		return;
-	cmd_cache_hist_write(&r->co, r->s, hist_cache_sub(hist_opts(h), so), img, len);
-	free(img);
+	cmd_cache_hist_write(&r->co, r->s, hist_cache_sub(hist_opts(h), so),
+	    hist_cache_pack_start(h), h);
 }
 
 /* ---- perfnav cache list|clear ---- */
