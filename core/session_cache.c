@@ -86,6 +86,7 @@ struct session_cache {
 	/* a save on a thread of its own */
 	pthread_t		 th;
 	bool			 th_on;
+	bool			 th_spill;	/* the thread's save: session_cache_spill */
 	int			 th_rc;
 	struct perf_err		 th_err;
 };
@@ -736,8 +737,37 @@ map_saved_end(struct saved_map m[2], bool swap)
 	}
 }
 
-int
-session_cache_save(struct session *s, struct perf_err *err)
+/*
+ * A file of the directory dfd that no name will ever point to (spill):
+ * O_TMPFILE, or where the file system has none, a name unlinked at once.
+ */
+static int
+open_unnamed(int dfd, const char *dir, char *tmp, size_t n, struct perf_err *err)
+{
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = openat(dfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		snprintf(tmp, n, "(unnamed)");
+		return fd;
+	}
+#endif
+	fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		unlinkat(dfd, tmp, 0);
+	else
+		perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", dir, tmp, strerror(errno));
+	return fd;
+}
+
+/*
+ * Write s's entry to a temporary file of the directory, its index then
+ * read from the file's pages; renamed over the entry unless spill (the
+ * file then never named, freed with the session's index).
+ */
+static int
+save_as(struct session *s, bool spill, struct perf_err *err)
 {
 	static unsigned seq;
 	struct session_cache *c = s->cache;
@@ -752,12 +782,15 @@ session_cache_save(struct session *s, struct perf_err *err)
 		return -1;
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->name, (long)getpid(),
 	    __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
+	if (spill)
+		fd = open_unnamed(dfd, c->dir, tmp, sizeof tmp, err);
+	else if ((fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600)) < 0)
+		perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
+	if (fd < 0) {
 		close(dfd);
-		return rc;
+		return -1;
 	}
 	rc = write_entry(s, fd, &h);
 	if (rc < 0)
@@ -767,14 +800,26 @@ session_cache_save(struct session *s, struct perf_err *err)
 	if (close(fd) < 0 && rc == 0)
 		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
-	if (rc == 0 && renameat(dfd, tmp, dfd, c->name) < 0)
+	if (rc == 0 && !spill && renameat(dfd, tmp, dfd, c->name) < 0)
 		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s: %s", c->path,
 		    strerror(errno));
 	map_saved_end(m, rc == 0);
-	if (rc < 0)
+	if (rc < 0 && !spill)
 		unlinkat(dfd, tmp, 0);
 	close(dfd);
 	return rc;
+}
+
+int
+session_cache_save(struct session *s, struct perf_err *err)
+{
+	return save_as(s, false, err);
+}
+
+int
+session_cache_spill(struct session *s, struct perf_err *err)
+{
+	return save_as(s, true, err);
 }
 
 static void *
@@ -782,21 +827,35 @@ save_thread(void *arg)
 {
 	struct session *s = arg;
 
-	s->cache->th_rc = session_cache_save(s, &s->cache->th_err);
+	s->cache->th_rc = save_as(s, s->cache->th_spill, &s->cache->th_err);
 	return NULL;
 }
 
-int
-session_cache_save_start(struct session *s)
+/* save_as(s, spill) on a thread of its own. */
+static int
+save_start(struct session *s, bool spill)
 {
 	struct session_cache *c = s->cache;
 
 	if (c == NULL || c->th_on || !session_cache_status(s).savable)
 		return 0;
+	c->th_spill = spill;
 	if (pthread_create(&c->th, NULL, save_thread, s) != 0)
 		return -1;
 	c->th_on = true;
 	return 0;
+}
+
+int
+session_cache_spill_start(struct session *s)
+{
+	return save_start(s, true);
+}
+
+int
+session_cache_save_start(struct session *s)
+{
+	return save_start(s, false);
 }
 
 int

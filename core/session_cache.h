@@ -64,6 +64,15 @@ int session_cache_save(struct session *s, struct perf_err *err);
  * started (or nothing to save), -1 if no thread could be made.
  */
 int session_cache_save_start(struct session *s);
+/*
+ * For an entry that will not be kept (over the caller's size bound): the
+ * same write to a file of the directory that is never named (O_TMPFILE),
+ * only so that the index is read from its pages rather than from
+ * anonymous memory; the file goes with the session's index.  _start: on
+ * a thread of its own, waited for as a save.
+ */
+int session_cache_spill(struct session *s, struct perf_err *err);
+int session_cache_spill_start(struct session *s);
 /* Wait for a save session_cache_save_start began: its result (0: none was begun). */
 int session_cache_save_wait(struct session *s, struct perf_err *err);
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -259,6 +260,51 @@ Test(cache, a_saved_index_is_read_from_the_entrys_pages)
 	free(who);
 	s = fx_open(&f, "1", true, SESSION_CACHE_HIT);
 	assert_same_load(&f, s);
+	session_close(s);
+	fx_fini(&f);
+}
+
+/* Entries of dir (files not . or ..). */
+static int
+dir_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+/* An index not kept (over the bound) is spilled: read from a file of the directory never named. */
+Test(cache, a_spilled_index_is_read_from_a_file_never_named)
+{
+	struct fx f;
+	struct session *s;
+	struct perf_err err;
+	const struct rec_index *ix;
+	char got[4096], *slash;
+
+	fx_init(&f, "fp.data");
+	s = fx_open(&f, "1", true, SESSION_CACHE_MISS);
+	ix = session_index(s);
+	cr_assert_eq(session_cache_spill_start(s), 0);
+	cr_assert_eq(session_cache_save_wait(s, &err), 0, "%s", err.msg);
+	cr_assert_eq(dir_files(f.dir), 0, "nothing named in the directory");
+	mapped_file(ix->v, got, sizeof got);
+	slash = strrchr(got, '/');
+	cr_assert_not_null(slash, "entries mapped from '%s'", got);
+	cr_assert(strncmp(got, f.dir, strlen(f.dir)) == 0 && strstr(got, "(deleted)") != NULL,
+	    "entries mapped from '%s'", got);
+	cr_assert(mapped_from(ix->v, ix->n * sizeof *ix->v, got));
+	cr_assert(mapped_from(ix->who, ix->n * 8, got));
+	assert_same_load(&f, s);
+	session_close(s);
+	/* not an entry: the next open loads afresh */
+	s = fx_open(&f, "1", true, SESSION_CACHE_MISS);
 	session_close(s);
 	fx_fini(&f);
 }

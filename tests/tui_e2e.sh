@@ -917,6 +917,22 @@ python3 "$top/tests/mk-brhist.py" --big 50000 "$tmp/big.data" \
 start "'$bin' --cache-size 1M '$tmp/big.data'"
 wait_for "not cached: its index entry \(1\.[0-9] MiB\) is larger than --cache-size" \
 	"an entry over --cache-size is said"
+# ... and its index is still read from a file of the cache directory, one never named
+spilled=no
+for _ in $(seq 40); do
+	for pid in $(pgrep -f "big\.data" || true); do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = perfnav ] &&
+			grep -qE " $XDG_CACHE_HOME/perfnav/.* \(deleted\)$" "/proc/$pid/maps" 2>/dev/null &&
+			spilled=yes
+	done
+	[ $spilled = yes ] && break
+	sleep 0.05
+done
+if [ $spilled = yes ] && ! "$bin" cache list 2>/dev/null | grep -q "big\.data"; then
+	ok "an index over --cache-size is read from a file never named, not kept"
+else
+	ko "an index over --cache-size is read from a file never named, not kept"
+fi
 finish "cache size"
 rm -f "$tmp/big.data"
 

@@ -5,7 +5,8 @@
  * 0700), how large the cache may grow (--cache-size, 2 GiB by default: the
  * least recently used entries go first), when an entry is written (after
  * an open that loaded afresh, on a thread of its own) and what the user is
- * told (an entry refused, a save that failed).  core/session_cache.h keeps
+ * told (an entry refused, a save that failed); an index over the bound is
+ * still moved to a file never named (session_cache_spill).  core/session_cache.h keeps
  * and checks the entries themselves.  perfnav cache list|clear shows and
  * empties the directory.
  */
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -184,9 +186,23 @@ cmd_cache_setup(const struct common_opts *co, char *dir, size_t n)
 }
 
 /*
+ * May an index of bytes be spilled to a file of dir (never named) for the
+ * session's life: its file system keeps twice that free.
+ */
+static bool
+spill_room(const char *dir, uint64_t bytes)
+{
+	struct statvfs v;
+
+	return statvfs(dir, &v) == 0 && bytes <= UINT64_MAX / 2 &&
+	    (uint64_t)v.f_bavail >= 2 * bytes / (v.f_frsize ? v.f_frsize : 1);
+}
+
+/*
  * Make room under the bound in dir and save s's entry on a thread of its
  * own.  An entry larger than the bound is not saved: said in why (n bytes),
- * and false returned.
+ * and false returned; its index is still moved to a file of dir that is
+ * never named (session_cache_spill), when the disk has room.
  */
 static bool
 save_start(const struct common_opts *co, struct session *s, const char *dir, char *why, size_t n)
@@ -200,6 +216,8 @@ save_start(const struct common_opts *co, struct session *s, const char *dir, cha
 		snprintf(why, n, "not cached: its index entry (%.1f MiB) is larger than --cache-size "
 		    "(%.1f MiB); a larger --cache-size keeps it", (double)st.bytes / 1048576.0,
 		    (double)bound / 1048576.0);
+		if (spill_room(dir, st.bytes))
+			(void)session_cache_spill_start(s);
 		return false;
 	}
 	if (!st.savable)
