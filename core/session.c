@@ -707,9 +707,10 @@ par_fence(void *arg)
 }
 
 /*
- * A large data section of a file: its second half indexed by a thread of
- * its own (session_par.c) while this walk does the first; true if the
- * section was walked here (whole, either way), false to walk it as one.
+ * A large data section of a file: its second half indexed (a load without
+ * an index: counted) by a thread of its own (session_par.c) while this
+ * walk does the first; true if the section was walked here (whole, either
+ * way), false to walk it as one.
  * The part writes its entries into the session's index right where the
  * walk's end: it first counts the headers before its start (which also
  * checks that they lead to it), in room made beforehand for the most
@@ -729,8 +730,8 @@ walk_split(struct loader *ld, const struct sfile *f)
 
 	if (env != NULL && *env != '\0')
 		min = strtoull(env, NULL, 10);
-	if (!ld->index || s->mode == SESSION_PIPE || len < min || len < 64 ||
-	    !session_par_split(s, base, len, &at))
+	if (s->mode == SESSION_PIPE || len < min || len < 64 ||
+	    !session_par_split(s, base, len, ld->index, &at))
 		return false;
 	memset(&p, 0, sizeof p);
 	p.s = s;
@@ -740,11 +741,14 @@ walk_split(struct loader *ld, const struct sfile *f)
 	p.vstart = vbase + at;
 	p.len = len - at;
 	p.n0 = s->index.n;
+	p.no_index = !ld->index;
 	/* a record is 8 bytes at least: room for both halves, wherever the first ends */
-	if (!index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2))
+	if (ld->index && !index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2))
 		return false;
-	s->index.before_grow = par_fence;
-	s->index.grow_arg = &p;
+	if (ld->index) {
+		s->index.before_grow = par_fence;
+		s->index.grow_arg = &p;
+	}
 	if (session_par_start(&p) < 0) {
 		s->index.before_grow = NULL;
 		session_par_free(&p);
@@ -758,8 +762,8 @@ walk_split(struct loader *ld, const struct sfile *f)
 	ld->soft_end = false;
 	s->index.before_grow = NULL;
 	session_par_join(&p, ld->stop);
-	if (!ld->stop && !ld->cut && ld->ended_at == at && !p.failed && s->index.n == p.n0 + p.na &&
-	    loader_used(ld) + p.charged <= ld->budget) {
+	if (!ld->stop && !ld->cut && ld->ended_at == at && !p.failed &&
+	    (p.no_index || s->index.n == p.n0 + p.na) && loader_used(ld) + p.charged <= ld->budget) {
 		par_merge(ld, &p);
 		merged = true;
 		s->load_split++;

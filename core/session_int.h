@@ -166,13 +166,15 @@ struct par_part {
 	uint64_t		 last_time;
 	size_t			 lead_untimed;	/* untimed entries before its first timed one */
 	bool			 timed_seen;
+	bool			 no_index;	/* a load without an index: the part counts only */
 	bool			 failed;
 	bool			 started;
 	atomic_bool		 stop;
 	pthread_t		 th;
 	_Atomic uint64_t	 walked;	/* bytes walked so far, for the progress (relaxed) */
 };
-bool session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at);
+bool session_par_split(const struct session *s, const uint8_t *base, uint64_t len, bool counts,
+    uint64_t *at);
 /* Do the headers of [base, base + at) lead exactly to at, with nothing
  * decompressed among them?  Their count into *n.  False too once *stop
  * is set (the part's stop flag). */

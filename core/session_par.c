@@ -9,7 +9,8 @@
 
 /*
  * session_par.c: indexing the second half of a large data section on a
- * thread of its own while the loader walks the first (session.c).  Where
+ * thread of its own while the loader walks the first (session.c); for a
+ * load without an index (perfnav stats), counting it.  Where
  * the second half starts is a guess (session_par_split: a record boundary
  * found by the shape of the headers after it), checked when the first
  * walk arrives there: it must end exactly on it, else the part is thrown
@@ -23,8 +24,9 @@
 /* Headers in a row that must look like records for a guess to be taken
  * (or all those to the end, where it ends exactly). */
 #define PAR_CHAIN	256
-/* How far past the split point (three fifths in: the part first counts the headers
- * before it, so the first half is the longer) a boundary is looked for. */
+/* How far past the split point (three fifths in when the part first counts
+ * the headers before it, so that the first half is the longer; else half
+ * way) a boundary is looked for. */
 #define PAR_SEEK	(UINT64_C(4) << 20)
 
 /* Could a record the part takes start at base + pos (of len)? Its size, or 0. */
@@ -44,9 +46,10 @@ plausible(const struct session *s, const uint8_t *base, uint64_t len, uint64_t p
 }
 
 bool
-session_par_split(const struct session *s, const uint8_t *base, uint64_t len, uint64_t *at)
+session_par_split(const struct session *s, const uint8_t *base, uint64_t len, bool counts,
+    uint64_t *at)
 {
-	uint64_t from = len / 5 * 3 & ~(uint64_t)7;
+	uint64_t from = (counts ? len / 5 * 3 : len / 2) & ~(uint64_t)7;
 
 	for (uint64_t c = from; c < len && c < from + PAR_SEEK; c += 8) {
 		uint64_t p = c;
@@ -111,10 +114,12 @@ part_walk(void *arg)
 
 	p->last_time = 0;
 	/* where the first half's entries end: the part's go from there */
-	if (!session_par_count(s, p->whole, p->at, &p->na, &p->stop))
-		goto fail;
-	p->ix.lv = s->index.lv + p->n0 + p->na;
-	p->ix.cap = s->index.cap - p->n0 - p->na;
+	if (!p->no_index) {
+		if (!session_par_count(s, p->whole, p->at, &p->na, &p->stop))
+			goto fail;
+		p->ix.lv = s->index.lv + p->n0 + p->na;
+		p->ix.cap = s->index.cap - p->n0 - p->na;
+	}
 	while (pos < p->len) {
 		struct rec r;
 		struct sample smp;
@@ -132,20 +137,25 @@ part_walk(void *arg)
 		r.misc = rd16(r.p + 4, s->swap);
 		r.swap = s->swap;
 		r.loc = p->vstart + pos;
-		if (session_rec_trailing(&r) != 0 || record_check(session_attrs(s), &r, &smp, &why) != 0 ||
-		    p->ix.n >= p->ix.cap)
+		if (session_rec_trailing(&r) != 0 ||
+		    record_check(session_attrs(s), &r, p->no_index ? NULL : &smp, &why) != 0 ||
+		    (!p->no_index && p->ix.n >= p->ix.cap))
 			goto fail;
 		if (r.type != PF_REC_FINISHED_ROUND)
 			attr = record_attr(session_attrs(s), &r);
 		session_count_into(&p->counts, &p->attr_counts, &p->nattr, 0, r.type, attr);
 		p->nrecords++;
+		if ((pos & ~(PART_TELL - 1)) != ((pos + r.size) & ~(PART_TELL - 1)))
+			atomic_store_explicit(&p->walked, pos + r.size, memory_order_relaxed);
+		if (p->no_index) {
+			pos += r.size;
+			continue;
+		}
 		p->charged += SESSION_REC_CHARGE;
 		if (r.type == PF_REC_FINISHED_ROUND) {
 			GROW(p->rounds, p->caprounds, p->nrounds + 1);
 			p->rounds[p->nrounds++] = p->ix.n;
 		}
-		if ((pos & ~(PART_TELL - 1)) != ((pos + r.size) & ~(PART_TELL - 1)))
-			atomic_store_explicit(&p->walked, pos + r.size, memory_order_relaxed);
 		untimed = p->ix.n_untimed;
 		session_index_rec(s, &p->ix, &p->last_time, &r, attr,
 		    r.type == PF_REC_SAMPLE ? &smp : NULL);

@@ -645,6 +645,32 @@ split_equals_one(const char *path, const char *name)
 	return split;
 }
 
+/* The same for a load without an index (perfnav stats): the counts, the diagnostics. */
+static int
+count_split_equals_one(const char *path, const char *name)
+{
+	struct perf_err e1, e2;
+	struct session_opts o = { .keep_going = true, .no_index = true };
+	struct session *s, *t;
+	int split = 0;
+
+	setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
+	s = session_open(path, &o, &e1);
+	unsetenv("PERFNAV_LOAD_SPLIT_MIN");
+	t = session_open(path, &o, &e2);
+	cr_assert_eq(s == NULL, t == NULL, "%s: opens", name);
+	if (s != NULL) {
+		cr_assert_eq(session_index(s)->n, 0, "%s: no index", name);
+		same_load(s, t, name);
+		cr_assert_eq(session_file(s, 0)->nrecords, session_file(t, 0)->nrecords, "%s", name);
+		split = session_info(s).load_split > 0;
+		cr_assert_eq(session_info(t).load_split, 0, "%s: one walk", name);
+	}
+	session_close(s);
+	session_close(t);
+	return split;
+}
+
 static uint8_t *
 read_all(const char *path, size_t *n)
 {
@@ -674,13 +700,16 @@ Test(session, split_load_equals_one_walk)
 {
 	const char *names[] = { "fp.data", "fork.data", "dwarf.data", "multi.data", "zstd.data",
 		"plain.data", "switch.data", "tracepoint.data", "group.data", "diff-a.data", "dir.data" };
-	size_t n, nsplit = 0, ndamaged = 0;
+	size_t n, nsplit = 0, ncsplit = 0, ndamaged = 0, ncdamaged = 0;
 	uint8_t *p;
 	char name[64];
 
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		nsplit += (size_t)split_equals_one(test_data(names[i]), names[i]);
+		ncsplit += (size_t)count_split_equals_one(test_data(names[i]), names[i]);
+	}
 	cr_assert_geq(nsplit, 6, "most fixtures load in two parts (%zu did)", nsplit);
+	cr_assert_geq(ncsplit, 6, "most fixtures are counted in two parts (%zu were)", ncsplit);
 	p = read_all(test_data("fp.data"), &n);
 	for (size_t k = 1; k < 64; k++) {
 		size_t at = n / 64 * k & ~(size_t)7, m;
@@ -692,16 +721,19 @@ Test(session, split_load_equals_one_walk)
 		path = tmp_write("split", q, n);
 		snprintf(name, sizeof name, "fp.data damaged at %zu", at);
 		ndamaged += (size_t)split_equals_one(path, name);
+		ncdamaged += (size_t)count_split_equals_one(path, name);
 		unlink(path);
 		free(path);
 		m = n - n / 64 * k;
 		path = tmp_write("split", p, m);
 		snprintf(name, sizeof name, "fp.data cut at %zu", m);
 		split_equals_one(path, name);
+		count_split_equals_one(path, name);
 		unlink(path);
 		free(path);
 		free(q);
 	}
 	cr_assert_geq(ndamaged, 20, "damaged copies load in two parts too (%zu did)", ndamaged);
+	cr_assert_geq(ncdamaged, 20, "damaged copies are counted in two parts too (%zu were)", ncdamaged);
 	free(p);
 }
