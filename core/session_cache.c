@@ -601,7 +601,7 @@ page_bytes(void)
  * file can be mapped in their place (map_saved).
  */
 static void
-lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
+lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N], bool sums)
 {
 	uint64_t at = sizeof *h, pg = page_bytes();
 
@@ -631,7 +631,7 @@ lay_out(const struct session *s, struct chdr *h, const void *src[SEC_N])
 		if (i == SEC_ENT || i == SEC_WHO)
 			at = (at + pg - 1) & ~(pg - 1);
 		h->sec[i].off = at;
-		h->sec[i].sum = csum(src[i], h->sec[i].len, (uint64_t)i);
+		h->sec[i].sum = sums ? csum(src[i], h->sec[i].len, (uint64_t)i) : 0;
 		at = (at + h->sec[i].len + 7) & ~UINT64_C(7);
 	}
 	h->f.file_size = h->sec[SEC_PATH].off + h->sec[SEC_PATH].len;
@@ -650,14 +650,15 @@ write_zeros(int fd, uint64_t n)
 	return 0;
 }
 
+/* s's entry to fd (its header into *hp); without its checksums unless sums. */
 static int
-write_entry(const struct session *s, int fd, struct chdr *hp)
+write_entry(const struct session *s, int fd, struct chdr *hp, bool sums)
 {
 	const void *src[SEC_N];
 	struct chdr h;
 	uint64_t at = sizeof h;
 
-	lay_out(s, &h, src);
+	lay_out(s, &h, src, sums);
 	*hp = h;
 	if (write_all(fd, &h, sizeof h) < 0)
 		return -1;
@@ -680,13 +681,15 @@ struct saved_map {
 /*
  * One of the index's tables (at, in a mapping of its own of room bytes),
  * just written to fd as the section c: the file's pages mapped (m->p),
- * when they hold the same bytes, to be put in the table's place once the
- * entry is in place (map_saved_swap).  The table then lives in the page
+ * when they hold the same bytes (compared if check; else only mapped in
+ * at once, as the comparison would), to be put in the table's place once
+ * the entry is in place (map_saved_end).  The table then lives in the page
  * cache (clean pages of a file, which the kernel can drop and read again)
  * instead of anonymous memory.
  */
 static void
-map_saved_table(struct saved_map *m, void *at, size_t room, int fd, const struct csec *c)
+map_saved_table(struct saved_map *m, void *at, size_t room, int fd, const struct csec *c,
+    bool check)
 {
 	uint64_t pg = page_bytes(), len = (c->len + pg - 1) & ~(pg - 1);
 
@@ -694,14 +697,15 @@ map_saved_table(struct saved_map *m, void *at, size_t room, int fd, const struct
 	if (at == NULL || c->len == 0 || c->off % pg != 0 || (uintptr_t)at % pg != 0 ||
 	    len > room || len > SIZE_MAX || c->off > (uint64_t)INT64_MAX)
 		return;
-	m->p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, (off_t)c->off);
+	m->p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | (check ? 0 : MAP_POPULATE), fd,
+	    (off_t)c->off);
 	if (m->p == MAP_FAILED) {
 		m->p = NULL;
 		return;
 	}
 	m->at = at;
 	m->len = (size_t)len;
-	if (memcmp(m->p, at, (size_t)c->len) != 0) {
+	if (check && memcmp(m->p, at, (size_t)c->len) != 0) {
 		munmap(m->p, m->len);
 		m->p = NULL;
 	}
@@ -709,15 +713,16 @@ map_saved_table(struct saved_map *m, void *at, size_t room, int fd, const struct
 
 /* After a save to fd (laid out as h): the index's tables' pages mapped from it. */
 static void
-map_saved(const struct session *s, struct saved_map m[2], int fd, const struct chdr *h)
+map_saved(const struct session *s, struct saved_map m[2], int fd, const struct chdr *h,
+    bool check)
 {
 	const struct rec_index *ix = &s->index;
 
 	m[0].p = m[1].p = NULL;
 	if (h == NULL || ix->borrowed || ix->lv != NULL || ix->n != h->n)
 		return;
-	map_saved_table(&m[0], ix->v, ix->map_bytes, fd, &h->sec[SEC_ENT]);
-	map_saved_table(&m[1], ix->who, ix->who_bytes, fd, &h->sec[SEC_WHO]);
+	map_saved_table(&m[0], ix->v, ix->map_bytes, fd, &h->sec[SEC_ENT], check);
+	map_saved_table(&m[1], ix->who, ix->who_bytes, fd, &h->sec[SEC_WHO], check);
 }
 
 /*
@@ -764,7 +769,9 @@ open_unnamed(int dfd, const char *dir, char *tmp, size_t n, struct perf_err *err
 /*
  * Write s's entry to a temporary file of the directory, its index then
  * read from the file's pages; renamed over the entry unless spill (the
- * file then never named, freed with the session's index).
+ * file then never named, or named only until it is unlinked at once where
+ * O_TMPFILE is missing; freed with the session's index: its bytes are
+ * neither checksummed, as no open reads them, nor compared back).
  */
 static int
 save_as(struct session *s, bool spill, struct perf_err *err)
@@ -792,11 +799,11 @@ save_as(struct session *s, bool spill, struct perf_err *err)
 		close(dfd);
 		return -1;
 	}
-	rc = write_entry(s, fd, &h);
+	rc = write_entry(s, fd, &h, !spill);
 	if (rc < 0)
 		perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
-	map_saved(s, m, fd, rc == 0 ? &h : NULL);
+	map_saved(s, m, fd, rc == 0 ? &h : NULL, !spill);
 	if (close(fd) < 0 && rc == 0)
 		rc = perf_err_set(err, PERF_E_IO, PERF_ERR_OFF_NONE, "%s/%s: %s", c->dir, tmp,
 		    strerror(errno));
