@@ -428,6 +428,24 @@ struct hist_select;
 int hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_select *sel);
 
 /*
+ * hist_rescope_sel in steps, for a caller that must not wait for it whole
+ * (the browser's UI thread): begin zeroes the counts and returns the job
+ * (NULL, nothing changed, where hist_rescope_sel returns -1); each step
+ * counts at most npos more index positions and says whether all are;
+ * end(finish) completes what is left and makes the counts whole, or (not
+ * finish: the hist is about to be freed) leaves them partial.  Between
+ * begin and end the hist's counts, rows and scope are not to be read; f
+ * and sel must live until end.  done/total: the positions counted and to
+ * count, for a progress.
+ */
+struct hist_rescope_job;
+struct hist_rescope_job *hist_rescope_begin(struct hist *h, const struct hist_filter *f,
+    const struct hist_select *sel);
+bool hist_rescope_step(struct hist_rescope_job *j, size_t npos);
+void hist_rescope_progress(const struct hist_rescope_job *j, size_t *done, size_t *total);
+void hist_rescope_end(struct hist_rescope_job *j, bool finish);
+
+/*
  * Is the sample at index position pos in the rows of the last recount
  * (hist_rescope, hist_rescope_sel), or before any, in the rows of the
  * finished hist (its filter's)?  False for a position that is no sample

@@ -286,30 +286,41 @@ count_one(struct hist *h, struct count_ctx *c, size_t pos, uint32_t r, uint64_t 
 }
 
 /*
- * The samples f takes into the events' counts, and those sel takes too
- * into the rows'; with offcpu_beside, the off-CPU spans at their
- * switch-outs' positions as well.
+ * A recount under way: the samples f takes into the events' counts, and
+ * those sel takes too into the rows'; with offcpu_beside, the off-CPU
+ * spans at their switch-outs' positions as well.
  */
-static void
-count_samples(struct hist *h, const struct hist_filter *f, const struct hist_select *sel,
-    const uint8_t *has)
-{
-	const struct rec_index *ix = session_index(h->s);
-	const struct offcpu *oc = h->rc.span_row != NULL ? h->o.offcpu : NULL;
-	struct count_ctx c = { f, sel, has, f != NULL && (f->npids || f->ntids || f->ncomms), 0 };
-	size_t from, to, k;
+struct hist_rescope_job {
+	struct hist		*h;
+	struct count_ctx	 c;
+	uint8_t			*has;
+	const struct offcpu	*oc;
+	size_t			 from, pos, to, k;
+	bool			 scoped;
+};
 
-	span_of(h, f, has, &from, &to);
-	if (h->o.parallel != NULL)
-		c.pstep = parallel_lower(h->o.parallel, from);
-	memset(h->rc.scope_in, 0, (ix->n + 63) / 64 * sizeof *h->rc.scope_in);
-	k = oc != NULL ? offcpu_lower(oc, from) : 0;
-	for (size_t pos = from; pos < to; pos++) {
-		count_one(h, &c, pos, h->rc.sample_row[pos],
+/* Count the positions [j->pos, j->pos + npos) (at most to the span's end); true when all are. */
+bool
+hist_rescope_step(struct hist_rescope_job *j, size_t npos)
+{
+	struct hist *h = j->h;
+	size_t end = j->to - j->pos > npos ? j->pos + npos : j->to;
+
+	for (size_t pos = j->pos; pos < end; pos++) {
+		count_one(h, &j->c, pos, h->rc.sample_row[pos],
 		    h->rc.sample_p64 ? h->rc.sample_p64[pos] : h->rc.sample_p32[pos]);
-		for (; oc != NULL && k < oc->n && oc->v[k].pos == pos; k++)
-			count_one(h, &c, pos, h->rc.span_row[k], oc->v[k].ns);
+		for (; j->oc != NULL && j->k < j->oc->n && j->oc->v[j->k].pos == pos; j->k++)
+			count_one(h, &j->c, pos, h->rc.span_row[j->k], j->oc->v[j->k].ns);
 	}
+	j->pos = end;
+	return j->pos == j->to;
+}
+
+void
+hist_rescope_progress(const struct hist_rescope_job *j, size_t *done, size_t *total)
+{
+	*done = j->pos - j->from;
+	*total = j->to - j->from;
 }
 
 /*
@@ -408,48 +419,86 @@ hist_scope_has(const struct hist *h, size_t pos)
 	return h->rc.sample_row[pos] < ROW_TOTALS;
 }
 
-int
-hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_select *sel)
+struct hist_rescope_job *
+hist_rescope_begin(struct hist *h, const struct hist_filter *f, const struct hist_select *sel)
 {
-	uint8_t *has;
+	const struct rec_index *ix;
+	struct hist_rescope_job *j;
 
 	if (!rescope_ok(h, f))
-		return -1;
+		return NULL;
 	/* an own entry's comm, thread, DSO and symbol are its keys, or not known */
 	if (sel != NULL && (((sel->by_pid || sel->by_tid) && !(h->ks.keymask & HIST_KEEP(HIST_KEY_TID))) ||
 	    (sel->by_comm && !(h->ks.keymask & HIST_KEEP(HIST_KEY_COMM))) ||
 	    (sel->by_dso && !(h->ks.keymask & HIST_KEEP(HIST_KEY_DSO))) ||
 	    (sel->by_node && !(h->ks.keymask & HIST_KEEP(HIST_KEY_SYM))) ||
 	    (sel->by_file && !(h->ks.keymask & HIST_KEEP(HIST_KEY_FILE)))))
-		return -1;
+		return NULL;
+	ix = session_index(h->s);
+	j = xcalloc(1, sizeof *j);
+	j->h = h;
+	j->scoped = f != NULL || sel != NULL;
 	zero_counts(h);
-	has = xcalloc(h->nev + 1, 1);
-	event_fields(h, has);
+	j->has = xcalloc(h->nev + 1, 1);
+	event_fields(h, j->has);
 	if (h->rc.scope_in == NULL)
-		h->rc.scope_in = xcalloc((session_index(h->s)->n + 63) / 64 + 1, sizeof *h->rc.scope_in);
+		h->rc.scope_in = xcalloc((ix->n + 63) / 64 + 1, sizeof *h->rc.scope_in);
 	h->rc.roword = xreallocarray(h->rc.roword, h->ps.ncprow + 1, sizeof *h->rc.roword);
 	h->rc.nroword = 0;
-	count_samples(h, f, sel, has);
-	free(has);
-	rank_entries(h, f != NULL || sel != NULL);
-	for (size_t r = 0; r < h->ps.ncprow; r++) {
-		const struct cp_row *cr = &h->ps.cprow[r];
-		struct hist_entry *own = &h->ent[cr->entry & ~CP_NOCHAIN];
-		uint64_t lat = h->o.parallel != NULL ? h->rc.row_lat[r] : 0;
+	j->c = (struct count_ctx){ f, sel, j->has, f != NULL && (f->npids || f->ntids || f->ncomms),
+		0 };
+	j->oc = h->rc.span_row != NULL ? h->o.offcpu : NULL;
+	span_of(h, f, j->has, &j->from, &j->to);
+	j->pos = j->from;
+	if (h->o.parallel != NULL)
+		j->c.pstep = parallel_lower(h->o.parallel, j->from);
+	memset(h->rc.scope_in, 0, (ix->n + 63) / 64 * sizeof *h->rc.scope_in);
+	j->k = j->oc != NULL ? offcpu_lower(j->oc, j->from) : 0;
+	return j;
+}
 
-		if (cr->samples == 0)
-			continue;
-		own->period += cr->period;
-		own->latency += lat;
-		own->samples += cr->samples;
-		for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++) {
-			struct hist_entry *e = &h->ent[h->rc.rowent[i]];
+void
+hist_rescope_end(struct hist_rescope_job *j, bool finish)
+{
+	struct hist *h;
 
-			e->acc_period += cr->period;
-			e->acc_latency += lat;
-			e->acc_samples += cr->samples;
+	if (j == NULL)
+		return;
+	h = j->h;
+	if (finish) {
+		(void)hist_rescope_step(j, SIZE_MAX);
+		rank_entries(h, j->scoped);
+		for (size_t r = 0; r < h->ps.ncprow; r++) {
+			const struct cp_row *cr = &h->ps.cprow[r];
+			struct hist_entry *own = &h->ent[cr->entry & ~CP_NOCHAIN];
+			uint64_t lat = h->o.parallel != NULL ? h->rc.row_lat[r] : 0;
+
+			if (cr->samples == 0)
+				continue;
+			own->period += cr->period;
+			own->latency += lat;
+			own->samples += cr->samples;
+			for (uint32_t i = h->rc.rowent_off[r]; i < h->rc.rowent_off[r + 1]; i++) {
+				struct hist_entry *e = &h->ent[h->rc.rowent[i]];
+
+				e->acc_period += cr->period;
+				e->acc_latency += lat;
+				e->acc_samples += cr->samples;
+			}
 		}
+		hist_comm_widths(h);
 	}
-	hist_comm_widths(h);
+	free(j->has);
+	free(j);
+}
+
+int
+hist_rescope_sel(struct hist *h, const struct hist_filter *f, const struct hist_select *sel)
+{
+	struct hist_rescope_job *j = hist_rescope_begin(h, f, sel);
+
+	if (j == NULL)
+		return -1;
+	hist_rescope_end(j, true);
 	return 0;
 }
