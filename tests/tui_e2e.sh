@@ -1111,6 +1111,29 @@ keys Escape
 wait_gone "\[thread 26196" "typed scope: Esc undoes the step"
 finish "typed scope"
 
+# ---- a scope's recount in steps between keys: the panes wait for it, keys are answered ----
+start "PERFNAV_TEST_RECOUNT_DELAY_MS=150 '$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
+wait_for "symbols in [0-9.]+ s" "recount: symbols resolved"
+keys :
+keys -- "--tid 26196 --time 10%-60%"
+keys Enter
+wait_for "recounting the scope's samples: [0-9]+% \(Q quits\)" "recount: the pane waits, how far it is shown"
+keys 4
+wait_for "recounting the scope's samples: a moment" "recount: a key meanwhile is answered, said to wait"
+if screen | grep -qE "^ header "; then
+	ko "recount: no pane is switched to meanwhile"
+else
+	ok "recount: no pane is switched to meanwhile"
+fi
+want=$("$bin" top --tid 26196 --time 10%-60% --buildid-dir "$data/buildid" "$data/fork.data" |
+	grep -m1 '\[\.\] spin' | awk '{print $1, $2, $3}')
+wait_for "^ *${want// / +} forkexec +forkexec +. \[\.\] spin" "recount: then top's numbers ($want)"
+keys :
+keys -- "--time 0%-90%"
+keys Enter
+wait_for "recounting the scope's samples: [0-9]+%" "recount: another scope, another recount"
+finish "recount: Q while it goes on"
+
 # ---- every sort key: a table of its own, built in the background, as perfnav top prints it ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/fork.data'"
 wait_for "symbols in [0-9.]+ s" "sort keys: symbols resolved"

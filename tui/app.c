@@ -199,6 +199,39 @@ pair_poll(struct app *a)
 #define PANE_STEP_ROWS	8192	/* rows of a tree a step takes between looks at the clock */
 
 /*
+ * A step of a scope's recount (symbols_scope_step).  For tests of the
+ * screen while it goes on, PERFNAV_TEST_RECOUNT_DELAY_MS (at most 1,000)
+ * makes each step a pause and 16 positions.
+ */
+static void
+recount_step(struct app *a)
+{
+	const char *env = getenv("PERFNAV_TEST_RECOUNT_DELAY_MS");
+	long ms = env != NULL ? strtol(env, NULL, 10) : 0;
+
+	if (ms > 0 && ms <= 1000) {
+		struct timespec ts = { 0, ms * 1000000L };
+
+		nanosleep(&ts, NULL);
+		if (symbols_scope_step_n(a->sym, 16) && a->sym->scope.time_pending)
+			app_scope_apply(a);
+		return;
+	}
+	if (symbols_scope_step(a->sym, PANE_WORK_SECS) && a->sym->scope.time_pending)
+		app_scope_apply(a);	/* changed meanwhile (nothing does: keys wait) */
+}
+
+/* A key while a recount goes on: the panes wait for it; Q (quit-all) leaves, any other is said to wait. */
+static void
+recount_key(struct app *a, int key)
+{
+	if (keys_lookup(&a->keys, app_view_pane(a)->ops->name, key) == ACT_QUIT_ALL)
+		a->quit = true;
+	else
+		app_msg(a, EL_MESSAGE, "recounting the scope's samples: a moment");
+}
+
+/*
  * The input loop.  While symbols are being resolved on the workers
  * (symbols_start), keys are read with a short timeout and every turn
  * looks whether they are done (symbols_poll, an atomic load) and redraws
@@ -220,9 +253,15 @@ loop(struct app *a)
 		wint_t wc;
 		int r, key, w;
 
+		/* a scope's recount: a step, then keys again; the panes wait for it */
+		if (a->sym != NULL && symbols_scope_busy(a->sym)) {
+			recount_step(a);
+			dirty = true;
+		}
 		/* the shown pane's long work (a tree being built): a step, then keys again */
-		w = vp->ops->work != NULL ? vp->ops->work(vp, PANE_WORK_SECS) : PANE_WORK_NONE;
-		busy = w == PANE_WORK_MORE;
+		w = vp->ops->work != NULL && !symbols_scope_busy(a->sym) ?
+		    vp->ops->work(vp, PANE_WORK_SECS) : PANE_WORK_NONE;
+		busy = w == PANE_WORK_MORE || symbols_scope_busy(a->sym);
 		if (w == PANE_WORK_DONE || (was_busy && !busy))
 			dirty = true;	/* built: shown at once */
 		working = working || busy;
@@ -248,7 +287,7 @@ loop(struct app *a)
 			dirty = a->sym != NULL && symbols_tables_changes(a->sym) != tables;
 			/* a build the draw started (a pane shown first, a new scope): its first
 			 * step now, drawn again at once if that was all */
-			if (!busy && vp->ops->work != NULL) {
+			if (!busy && vp->ops->work != NULL && !symbols_scope_busy(a->sym)) {
 				w = vp->ops->work(vp, PANE_WORK_SECS);
 				busy = w == PANE_WORK_MORE;
 				dirty = dirty || w == PANE_WORK_DONE;
@@ -262,6 +301,10 @@ loop(struct app *a)
 		dirty = true;
 		if (r == KEY_CODE_YES && wc == KEY_RESIZE) {
 			clear();
+			continue;
+		}
+		if (symbols_scope_busy(a->sym)) {
+			recount_key(a, r == KEY_CODE_YES ? KEYS_FN + (int)wc : (int)wc);
 			continue;
 		}
 		if (r == KEY_CODE_YES && wc == KEY_MOUSE) {

@@ -153,8 +153,8 @@ title_samples(struct app *a, char *buf, size_t n)
 
 	k = snprintf(buf, n, "%" PRIu64 " sample%s", session_counts(a->s)->by_type[PF_REC_SAMPLE],
 	    plural(session_counts(a->s)->by_type[PF_REC_SAMPLE]));
-	if (p != NULL && p->ops->counted != NULL && p->ops->counted(p, what, sizeof what) &&
-	    k > 0 && (size_t)k < n)
+	if (p != NULL && p->ops->counted != NULL && !symbols_scope_busy(a->sym) &&
+	    p->ops->counted(p, what, sizeof what) && k > 0 && (size_t)k < n)
 		snprintf(buf + k, n - (size_t)k, " (table: %s)", what);
 }
 
@@ -417,6 +417,20 @@ draw_small(struct app *a)
 		mvaddnstr(LINES / 2, 0, "make it larger, or press q to quit", COLS);
 }
 
+/* In the pane's place while a scope's recount goes on: how far it is. */
+static void
+draw_recount(struct app *a, const struct pane_canvas *c)
+{
+	char buf[160];
+
+	attrset((attr_t)a->ta.a[EL_NORMAL]);
+	for (int y = c->y; y < c->y + c->h; y++)
+		mvhline(y, 0, ' ', c->w);
+	snprintf(buf, sizeof buf, "recounting the scope's samples: %.0f%% (Q quits)",
+	    100 * symbols_scope_progress(a->sym));
+	mvaddnstr(c->y + c->h / 2, 2, buf, c->w > 4 ? c->w - 4 : 0);
+}
+
 /* The selected row's full text (=), in a box over the pane, each line wrapped. */
 static void
 draw_row_text(struct app *a, const struct pane_canvas *c)
@@ -473,16 +487,20 @@ app_draw(struct app *a)
 	c.w = COLS;
 	c.ta = &a->ta;
 	/* the function selected in an analysis pane: the timeline can highlight it */
-	if (a->sym != NULL && p->ops->func != NULL)
+	if (a->sym != NULL && p->ops->func != NULL && !symbols_scope_busy(a->sym))
 		a->sym->scope.hl_func = p->ops->func(p);
 	draw_title(a);
 	draw_tabs(a);
-	if (p->ops->resize)
-		p->ops->resize(p, c.h, c.w);
-	if (p->ops->draw)
-		p->ops->draw(p, &c);
-	else if (p->is_list)
-		widget_draw(&p->w, &c);
+	if (symbols_scope_busy(a->sym)) {
+		draw_recount(a, &c);	/* the panes read the hist: they wait */
+	} else {
+		if (p->ops->resize)
+			p->ops->resize(p, c.h, c.w);
+		if (p->ops->draw)
+			p->ops->draw(p, &c);
+		else if (p->is_list)
+			widget_draw(&p->w, &c);
+	}
 	if (a->row_text[0] != '\0')
 		draw_row_text(a, &c);
 	draw_status(a);

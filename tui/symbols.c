@@ -209,6 +209,10 @@ symbols_free(struct symbols *sy)
 	if (sy == NULL)
 		return;
 	symbols_cache_wait(sy);
+	if (sy->rj != NULL) {	/* a recount under way: the hist goes with it */
+		hist_rescope_end(sy->rj, false);
+		scope_filter_free(&sy->rj_ff);
+	}
 	/* downloads under way are abandoned (they answer within a second) */
 	atomic_store(&sy->dbgd.stop, true);
 	work_end(sy->work);
@@ -282,49 +286,116 @@ symbols_run(struct symbols *sy)
 		;
 }
 
+/* Positions a recount's step counts between looks at the clock. */
+#define RECOUNT_STEP_POS	(1u << 16)
+
 int
-symbols_apply_scope(struct symbols *sy)
+symbols_scope_begin(struct symbols *sy)
 {
 	struct scope *sc = &sy->scope;
-	struct filter_range r;
-	struct hist_filter f = { 0 }, ff;
+	struct hist_filter *f = &sy->rj_f;
 	const struct hist_select *sel = sc->zoomed ? &sc->sel : NULL;
-	int rc;
+	int rc = 0;
 
-	if (!sc->time_pending || !sy->done)
+	if (!sc->time_pending || !sy->done || sy->rj != NULL)
 		return 0;
 	symbols_cache_wait(sy);	/* the writer reads the hist a recount changes */
 	sc->time_pending = false;
-	if (scope_time_range(sc, &r.start, &r.end)) {
-		f.time = &r;
-		f.ntime = 1;
+	memset(f, 0, sizeof *f);
+	if (scope_time_range(sc, &sy->rj_range.start, &sy->rj_range.end)) {
+		f->time = &sy->rj_range;
+		f->ntime = 1;
 	}
-	f.cpus = sc->cpus;
-	f.ncpus = sc->ncpus;
-	scope_filter(sc, NULL, &ff);	/* the file zoom's input ranges */
-	f.flocs = ff.flocs;
-	f.nflocs = ff.nflocs;
+	f->cpus = sc->cpus;
+	f->ncpus = sc->ncpus;
+	scope_filter(sc, NULL, &sy->rj_ff);	/* the file zoom's input ranges */
+	f->flocs = sy->rj_ff.flocs;
+	f->nflocs = sy->rj_ff.nflocs;
 	sc->recounted = false;
-	rc = hist_rescope_sel(sy->h, filter_active(&f) ? &f : NULL, sel);
-	scope_filter_free(&ff);
-	if (rc == 0) {
-		sc->recounted = sel != NULL;
-	} else if (f.ntime || f.ncpus || f.nflocs) {
-		/* no recount: the time steps, cpus and input cannot be, the zoom is selected by panes */
-		sc->ntr = 0;
-		sc->ncpus = 0;
-		sc->by_file = false;
-		sc->zlabel[SZ_CPU][0] = sc->zlabel[SZ_FILE][0] = '\0';
-		hist_rescope(sy->h, NULL);
+	sy->rj = hist_rescope_begin(sy->h, filter_active(f) ? f : NULL, sel);
+	sy->rj_recounted = sy->rj != NULL && sel != NULL;
+	if (sy->rj == NULL) {
+		if (f->ntime || f->ncpus || f->nflocs) {
+			/* no recount: the time steps, cpus and input cannot be, the zoom is selected by panes */
+			sc->ntr = 0;
+			sc->ncpus = 0;
+			sc->by_file = false;
+			sc->zlabel[SZ_CPU][0] = sc->zlabel[SZ_FILE][0] = '\0';
+			rc = -1;
+		}
+		sy->rj = hist_rescope_begin(sy->h, NULL, NULL);
+	}
+	if (sy->rj == NULL) {	/* nothing can be recounted: the rows stay */
+		scope_filter_free(&sy->rj_ff);
 		sc->gen++;
 		sy->gen++;
-		return -1;
-	} else {
-		hist_rescope(sy->h, NULL);
 	}
-	sc->gen++;
+	return rc;
+}
+
+/* The recount done: the counts whole, the scope's gen bumped. */
+static void
+recount_done(struct symbols *sy)
+{
+	hist_rescope_end(sy->rj, true);
+	sy->rj = NULL;
+	scope_filter_free(&sy->rj_ff);
+	sy->scope.recounted = sy->rj_recounted;
+	sy->scope.gen++;
 	sy->gen++;
-	return 0;
+}
+
+bool
+symbols_scope_step(struct symbols *sy, double budget)
+{
+	double t0 = mono_seconds();
+	bool done;
+
+	if (sy->rj == NULL)
+		return true;
+	do
+		done = hist_rescope_step(sy->rj, RECOUNT_STEP_POS);
+	while (!done && mono_seconds() - t0 < budget);
+	if (done)
+		recount_done(sy);
+	return done;
+}
+
+bool
+symbols_scope_step_n(struct symbols *sy, size_t npos)
+{
+	if (sy->rj == NULL)
+		return true;
+	if (!hist_rescope_step(sy->rj, npos))
+		return false;
+	recount_done(sy);
+	return true;
+}
+
+bool
+symbols_scope_busy(const struct symbols *sy)
+{
+	return sy != NULL && sy->rj != NULL;
+}
+
+double
+symbols_scope_progress(const struct symbols *sy)
+{
+	size_t done, total;
+
+	if (sy->rj == NULL)
+		return 1;
+	hist_rescope_progress(sy->rj, &done, &total);
+	return total ? (double)done / (double)total : 1;
+}
+
+int
+symbols_apply_scope(struct symbols *sy)
+{
+	int rc = symbols_scope_begin(sy);
+
+	(void)symbols_scope_step(sy, 1e9);
+	return rc;
 }
 
 void

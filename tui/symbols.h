@@ -120,6 +120,15 @@ struct symbols {
 	pthread_t		 cache_thr;
 	struct hist_pack	*cache_pk;	/* the packing cache_thr finishes */
 	uint64_t		 cache_sub;
+	/*
+	 * A scope's recount under way (symbols_scope_begin), or NULL: until
+	 * it is done the hist's counts and rows are not to be read; the
+	 * filter it counts with lives here.
+	 */
+	struct hist_rescope_job	*rj;
+	struct filter_range	 rj_range;
+	struct hist_filter	 rj_f, rj_ff;
+	bool			 rj_recounted;	/* scope.recounted once done */
 };
 
 /*
@@ -206,6 +215,21 @@ const char *symbols_sample_where(struct symbols *sy, const struct rec *r, char *
  * panes: scope_sel).
  */
 int symbols_apply_scope(struct symbols *sy);
+/*
+ * The same in steps, for the UI thread: begin starts the recount (its
+ * return as symbols_apply_scope's; the scope is what it will be at once),
+ * step counts for at most budget seconds and says whether it is done
+ * (then gen is bumped), busy says whether one is under way: while it is,
+ * nothing may read the hist's counts, rows or scope (the panes).
+ * symbols_free ends one under way.
+ */
+int symbols_scope_begin(struct symbols *sy);
+bool symbols_scope_step(struct symbols *sy, double budget);
+/* A step of at most npos index positions (tests). */
+bool symbols_scope_step_n(struct symbols *sy, size_t npos);
+bool symbols_scope_busy(const struct symbols *sy);
+/* How far a recount under way is, 0 to 1. */
+double symbols_scope_progress(const struct symbols *sy);
 
 /*
  * Diff mode: give the other recording (sy->pair) the part of sy's scope
