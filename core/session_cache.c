@@ -736,9 +736,14 @@ map_saved_end(struct saved_map m[2], bool swap)
 	for (int i = 0; i < 2; i++) {
 		if (m[i].p == NULL)
 			continue;
-		if (!swap || mremap(m[i].p, m[i].len, m[i].len, MREMAP_MAYMOVE | MREMAP_FIXED,
-		    m[i].at) == MAP_FAILED)
-			munmap(m[i].p, m[i].len);
+		if (swap && mremap(m[i].p, m[i].len, m[i].len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		    m[i].at) != MAP_FAILED)
+			continue;
+		/* a move that failed may have unmapped the table already: its bytes put back */
+		if (swap && mmap(m[i].at, m[i].len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+			memcpy(m[i].at, m[i].p, m[i].len);
+		munmap(m[i].p, m[i].len);
 	}
 }
 

@@ -145,13 +145,13 @@ part_walk(void *arg)
 			attr = record_attr(session_attrs(s), &r);
 		session_count_into(&p->counts, &p->attr_counts, &p->nattr, 0, r.type, attr);
 		p->nrecords++;
+		p->charged += SESSION_REC_CHARGE;	/* with an index or not, as the walk charges */
 		if ((pos & ~(PART_TELL - 1)) != ((pos + r.size) & ~(PART_TELL - 1)))
 			atomic_store_explicit(&p->walked, pos + r.size, memory_order_relaxed);
 		if (p->no_index) {
 			pos += r.size;
 			continue;
 		}
-		p->charged += SESSION_REC_CHARGE;
 		if (r.type == PF_REC_FINISHED_ROUND) {
 			GROW(p->rounds, p->caprounds, p->nrounds + 1);
 			p->rounds[p->nrounds++] = p->ix.n;

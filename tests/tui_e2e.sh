@@ -1128,6 +1128,13 @@ fi
 want=$("$bin" top --tid 26196 --time 10%-60% --buildid-dir "$data/buildid" "$data/fork.data" |
 	grep -m1 '\[\.\] spin' | awk '{print $1, $2, $3}')
 wait_for "^ *${want// / +} forkexec +forkexec +. \[\.\] spin" "recount: then top's numbers ($want)"
+# Esc takes the step back: a recount too, the view entered once it is done
+keys Escape
+wait_for "recounting the scope's samples: [0-9]+%" "recount: Esc's undo recounts in steps too"
+wait_gone "recounting the scope" "recount: the undo's recount ends"
+want=$("$bin" top --buildid-dir "$data/buildid" "$data/fork.data" |
+	grep -m1 '\[\.\] spin' | awk '{print $1, $2}')
+wait_for "^ *${want// / +} +[0-9]+ .*\[\.\] spin" "recount: then the whole recording's rows ($want)"
 keys :
 keys -- "--time 0%-90%"
 keys Enter

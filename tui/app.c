@@ -213,19 +213,30 @@ recount_step(struct app *a)
 		struct timespec ts = { 0, ms * 1000000L };
 
 		nanosleep(&ts, NULL);
-		if (symbols_scope_step_n(a->sym, 16) && a->sym->scope.time_pending)
-			app_scope_apply(a);
+		if (!symbols_scope_step_n(a->sym, 16))
+			return;
+	} else if (!symbols_scope_step(a->sym, PANE_WORK_SECS)) {
 		return;
 	}
-	if (symbols_scope_step(a->sym, PANE_WORK_SECS) && a->sym->scope.time_pending)
+	if (a->enter_pending)
+		app_view_apply(a);	/* the view entered meanwhile (Esc) */
+	if (a->sym->scope.time_pending)
 		app_scope_apply(a);	/* changed meanwhile (nothing does: keys wait) */
 }
 
-/* A key while a recount goes on: the panes wait for it; Q (quit-all) leaves, any other is said to wait. */
+/*
+ * A key while a recount goes on: the panes wait for it; Q (quit-all)
+ * leaves (not as text in a line being edited), any other is said to wait.
+ */
 static void
 recount_key(struct app *a, int key)
 {
-	if (keys_lookup(&a->keys, app_view_pane(a)->ops->name, key) == ACT_QUIT_ALL)
+	MEVENT ev;
+
+	if (key == KEYS_FN + KEY_MOUSE)
+		(void)getmouse(&ev);	/* taken off the queue, not acted on */
+	if (a->in == IN_NONE &&
+	    keys_lookup(&a->keys, app_view_pane(a)->ops->name, key) == ACT_QUIT_ALL)
 		a->quit = true;
 	else
 		app_msg(a, EL_MESSAGE, "recounting the scope's samples: a moment");

@@ -89,6 +89,7 @@ struct app {
 	bool			 quit;
 	bool			 term_up;	/* app_term_start done (app_load may start it early) */
 	bool			 term_failed;	/* and it could not (said once) */
+	bool			 enter_pending;	/* a view's enter waits for a recount */
 	double			 load_secs;
 	char			 events[128];	/* event names for the title */
 	uint64_t		 t_first, t_last;

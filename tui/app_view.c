@@ -74,6 +74,12 @@ app_view_apply(struct app *a)
 
 	if (v == NULL)
 		return;
+	/* a view's enter reads the hist: after a recount under way (Esc's undo starts one) */
+	if (symbols_scope_busy(a->sym)) {
+		a->enter_pending = true;
+		return;
+	}
+	a->enter_pending = false;
 	p = &a->panes[v->pane];
 	if (p->ops->enter)
 		p->ops->enter(p, v);

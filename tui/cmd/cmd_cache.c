@@ -266,7 +266,8 @@ cmd_cache_close(struct session *s)
 	struct perf_err err;
 
 	if (s != NULL && session_cache_save_wait(s, &err) < 0)
-		fprintf(stderr, "perfnav: cache entry not saved: %s\n", textout_esc(err.msg));
+		fprintf(stderr, "perfnav: index not written to the cache directory: %s\n",
+		    textout_esc(err.msg));
 }
 
 /* ---- finished hists (symbolize/hist_cache.h) ---- */
@@ -343,8 +344,11 @@ cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint
 {
 	struct pack_fill f = { k, h };
 	struct perf_err err;
-	size_t len = hist_cache_pack_size(k, h);	/* 0: k freed */
+	size_t len = hist_cache_pack_size(k, h);
 	int dfd;
+
+	if (len == 0)
+		f.k = NULL;	/* freed by hist_cache_pack_size */
 
 	if (len > 0 && (uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(co)) {
 		const char *entry = session_cache_status(s).path;
