@@ -47,7 +47,7 @@ const struct cmd_opt cmd_common_opts[] = {
 	{ "theme", 1, OPT_THEME, "NAME|PATH: colour theme (TUI)" },
 	{ "max-memory", 1, OPT_MAX_MEMORY, "SIZE: memory budget for the recording's decompressed data and index, e.g. 8G (default: 64 times the file size, at least 64M, at most a quarter of the machine's memory)" },
 	{ "no-cache", 0, OPT_NO_CACHE, "neither read nor write the cache of loaded recordings ($XDG_CACHE_HOME/perfnav, default ~/.cache/perfnav; see perfnav cache)" },
-	{ "cache-size", 1, OPT_CACHE_SIZE, "SIZE: how large the cache may grow, e.g. 4G (default 2G; the least recently used entries go first)" },
+	{ "cache-size", 1, OPT_CACHE_SIZE, "SIZE: how large the cache may grow, e.g. 4G (default 2G; the least recently used entries go first; an index larger than that is not kept, but is read from a file of the cache directory, never named, while the recording is open)" },
 	{ "merge", 0, OPT_MERGE, "FILE FILE...: open several recordings as one (perfnav merge to a temporary file), each sample's input its sort key file" },
 	{ "strict", 0, OPT_STRICT, "exit with status 3 if the recording is damaged (default: 0 once what could be read is shown)" },
 	{ "help", 0, 'h', "show this help" },
