@@ -294,14 +294,18 @@ chain_ctx(struct hist *h, const struct ent_full *k)
 	ent_pack(h, k, &c);
 	c.dso = 0;
 	c.node = 0;
+	if (h->ks.ctx_last != 0 && h->ks.ctx_last <= h->ks.nctx && ent_eq(&w, h->ks.ctx_last - 1))
+		return h->ks.ctx_last - 1;
 	hash = ent_hash(&c);
 	id = hmap_find(&h->ks.ctx_tab, hash, ent_eq, &w);
-	if (id != HMAP_NONE)
-		return id;
-	GROW(h->ks.ctxk, h->ks.capctx, h->ks.nctx + 1);
-	h->ks.ctxk[h->ks.nctx] = c;
-	hmap_add(&h->ks.ctx_tab, hash, (uint32_t)h->ks.nctx);
-	return (uint32_t)h->ks.nctx++;
+	if (id == HMAP_NONE) {
+		GROW(h->ks.ctxk, h->ks.capctx, h->ks.nctx + 1);
+		h->ks.ctxk[h->ks.nctx] = c;
+		id = (uint32_t)h->ks.nctx++;
+		hmap_add(&h->ks.ctx_tab, hash, id);
+	}
+	h->ks.ctx_last = id + 1;
+	return id;
 }
 
 /* The entry of chain frame f in context ctx (k: the context's keys, its frame fields set here). */

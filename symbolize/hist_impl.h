@@ -270,6 +270,8 @@ struct hist_key_state {
 	 * (node_memo_ok).  Contexts are numbered (ctx_tab: hash of the key
 	 * with the frame fields zeroed -> ctx id, ctxk their keys) and each
 	 * function node remembers the entries of its last two contexts.
+	 * ctx_last: the last context found, + 1 (0: none), tried first (a
+	 * thread's samples mostly follow one another).
 	 */
 	bool			 node_memo_ok;
 	struct node_memo	*nmemo;
@@ -277,6 +279,7 @@ struct hist_key_state {
 	struct hist_entry	*ctxk;
 	size_t			 nctx, capctx;
 	struct hmap		 ctx_tab;
+	uint32_t		 ctx_last;
 	struct brstat		 brstat;	/* branch mode: perf's branch statistics */
 };
 

@@ -317,6 +317,7 @@ spend_entries(struct hist *from)
 	free(from->ks.ctxk);
 	from->ks.ctxk = NULL;
 	from->ks.nctx = from->ks.capctx = 0;
+	from->ks.ctx_last = 0;
 	hmap_free(&from->ks.ctx_tab);
 	free(from->ks.nmemo);
 	from->ks.nmemo = NULL;
