@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -708,4 +709,20 @@ tar_header(uint8_t h[512], const char *name, char type, unsigned mode, uint64_t 
 	for (int i = 0; i < 512; i++)
 		sum += h[i];
 	snprintf((char *)h + 148, 8, "%06o", sum);
+}
+
+int
+dir_files_with(const char *dir, const char *part)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += part != NULL ? strstr(e->d_name, part) != NULL :
+		    strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
 }

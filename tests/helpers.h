@@ -139,6 +139,8 @@ void cache_fixture(char *dir, char *bid, size_t n, char **rec, struct sym_opts *
     const char *fixture, const char *tag);
 void cache_fixture_free(const char *dir, const char *bid, char *rec);
 bool file_exists(const char *path);
+/* Files of dir whose name holds part (NULL: every one but . and ..); -1 if dir cannot be read. */
+int dir_files_with(const char *dir, const char *part);
 
 /*
  * One test at a time, for a suite whose tests have timeouts (a regression

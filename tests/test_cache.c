@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -264,21 +263,6 @@ Test(cache, a_saved_index_is_read_from_the_entrys_pages)
 	fx_fini(&f);
 }
 
-/* Entries of dir (files not . or ..). */
-static int
-dir_files(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
-}
-
 /* An index not kept (over the bound) is spilled: read from a file of the directory never named. */
 Test(cache, a_spilled_index_is_read_from_a_file_never_named)
 {
@@ -293,7 +277,7 @@ Test(cache, a_spilled_index_is_read_from_a_file_never_named)
 	ix = session_index(s);
 	cr_assert_eq(session_cache_spill_start(s), 0);
 	cr_assert_eq(session_cache_save_wait(s, &err), 0, "%s", err.msg);
-	cr_assert_eq(dir_files(f.dir), 0, "nothing named in the directory");
+	cr_assert_eq(dir_files_with(f.dir, NULL), 0, "nothing named in the directory");
 	mapped_file(ix->v, got, sizeof got);
 	slash = strrchr(got, '/');
 	cr_assert_not_null(slash, "entries mapped from '%s'", got);

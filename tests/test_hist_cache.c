@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -567,21 +566,6 @@ fill_ones(void *dst, size_t len, void *arg)
 	memset(dst, 1, len);
 }
 
-/* Files of dir whose name holds part. */
-static int
-files_with(const char *dir, const char *part)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((e = readdir(d)) != NULL)
-		n += strstr(e->d_name, part) != NULL;
-	closedir(d);
-	return n;
-}
-
 /*
  * A payload written in place whose file cannot get its room (here: over
  * the process's file size limit; a full disk is the same) is an error
@@ -601,10 +585,10 @@ Test(hist_cache, a_payload_without_room_is_an_error_not_a_fault)
 	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
 	cr_assert_eq(session_cache_aux_fill(s, 7, 4 << 20, fill_ones, NULL, &err), -1);
 	cr_assert(strstr(err.msg, f.dir) != NULL && strstr(err.msg, ".tmp.") != NULL, "%s", err.msg);
-	cr_assert_eq(files_with(f.dir, "agg-"), 0);
+	cr_assert_eq(dir_files_with(f.dir, "agg-"), 0);
 	/* within the limit: written */
 	cr_assert_eq(session_cache_aux_fill(s, 7, 4096, fill_ones, NULL, &err), 0, "%s", err.msg);
-	cr_assert_eq(files_with(f.dir, "agg-"), 1);
+	cr_assert_eq(dir_files_with(f.dir, "agg-"), 1);
 	session_close(s);
 	fx_fini(&f);
 }

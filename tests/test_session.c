@@ -616,63 +616,35 @@ same_load(const struct session *s, const struct session *t, const char *name)
 }
 
 /*
- * path loaded with its data indexed in two parts (walk_split) and in one
- * walk, under a memory budget (0: the default); 1 if split.  The first
- * keeps who each record is about in the index, the second reads it from
- * the records: the same answers.
+ * path loaded with its data in two parts (walk_split) and in one walk,
+ * under a memory budget (0: the default); 1 if split.  Indexed (index):
+ * the first keeps who each record is about in the index, the second reads
+ * it from the records; else a load without an index (perfnav stats) that
+ * only counts.  The same answers: the counts, the diagnostics, the entries.
  */
 static int
-split_equals_one_in(const char *path, const char *name, uint64_t budget)
+split_equals_one_as(const char *path, const char *name, uint64_t budget, bool index)
 {
 	struct perf_err e1, e2;
 	struct session *s, *t;
 	struct session_opts keep = { .keep_going = true, .keep_who = true, .mem_budget = budget };
 	struct session_opts one = { .keep_going = true, .mem_budget = budget };
+	struct session_opts count = { .keep_going = true, .no_index = true, .mem_budget = budget };
 	int split = 0;
 
 	setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
-	s = session_open(path, &keep, &e1);
+	s = session_open(path, index ? &keep : &count, &e1);
 	unsetenv("PERFNAV_LOAD_SPLIT_MIN");
-	t = session_open(path, budget ? &one : NULL, &e2);
+	t = session_open(path, !index ? &count : budget ? &one : NULL, &e2);
 	cr_assert_eq(s == NULL, t == NULL, "%s: opens", name);
 	if (s != NULL) {
-		cr_assert(session_index(s)->n == 0 || session_index(s)->who != NULL, "%s: who kept", name);
-		cr_assert_null(session_index(t)->who, "%s: who let go", name);
-		same_load(s, t, name);
-		cr_assert_eq(session_info(s).over_budget, session_info(t).over_budget, "%s", name);
-		split = session_info(s).load_split > 0;
-		cr_assert_eq(session_info(t).load_split, 0, "%s: one walk", name);
-	}
-	session_close(s);
-	session_close(t);
-	return split;
-}
-
-static int
-split_equals_one(const char *path, const char *name)
-{
-	return split_equals_one_in(path, name, 0);
-}
-
-/*
- * The same for a load without an index (perfnav stats): the counts, the
- * diagnostics; under a memory budget (0: the default) too.
- */
-static int
-count_split_equals_one_in(const char *path, const char *name, uint64_t budget)
-{
-	struct perf_err e1, e2;
-	struct session_opts o = { .keep_going = true, .no_index = true, .mem_budget = budget };
-	struct session *s, *t;
-	int split = 0;
-
-	setenv("PERFNAV_LOAD_SPLIT_MIN", "0", 1);
-	s = session_open(path, &o, &e1);
-	unsetenv("PERFNAV_LOAD_SPLIT_MIN");
-	t = session_open(path, &o, &e2);
-	cr_assert_eq(s == NULL, t == NULL, "%s: opens", name);
-	if (s != NULL) {
-		cr_assert_eq(session_index(s)->n, 0, "%s: no index", name);
+		if (index) {
+			cr_assert(session_index(s)->n == 0 || session_index(s)->who != NULL,
+			    "%s: who kept", name);
+			cr_assert_null(session_index(t)->who, "%s: who let go", name);
+		} else {
+			cr_assert_eq(session_index(s)->n, 0, "%s: no index", name);
+		}
 		same_load(s, t, name);
 		cr_assert_eq(session_file(s, 0)->nrecords, session_file(t, 0)->nrecords, "%s", name);
 		cr_assert_eq(session_info(s).over_budget, session_info(t).over_budget, "%s", name);
@@ -685,9 +657,15 @@ count_split_equals_one_in(const char *path, const char *name, uint64_t budget)
 }
 
 static int
+split_equals_one(const char *path, const char *name)
+{
+	return split_equals_one_as(path, name, 0, true);
+}
+
+static int
 count_split_equals_one(const char *path, const char *name)
 {
-	return count_split_equals_one_in(path, name, 0);
+	return split_equals_one_as(path, name, 0, false);
 }
 
 static uint8_t *
@@ -732,8 +710,8 @@ Test(session, split_load_equals_one_walk)
 	/* under budgets that end the load in either half: where one walk stops */
 	for (uint64_t b = 1024; b <= 16384; b += 512) {
 		snprintf(name, sizeof name, "fp.data under a budget of %llu", (unsigned long long)b);
-		count_split_equals_one_in(test_data("fp.data"), name, b);
-		split_equals_one_in(test_data("fp.data"), name, b);
+		split_equals_one_as(test_data("fp.data"), name, b, false);
+		split_equals_one_as(test_data("fp.data"), name, b, true);
 	}
 	p = read_all(test_data("fp.data"), &n);
 	for (size_t k = 1; k < 64; k++) {
