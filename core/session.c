@@ -742,10 +742,10 @@ walk_split(struct loader *ld, const struct sfile *f)
 	p.len = len - at;
 	p.n0 = s->index.n;
 	p.no_index = !ld->index;
-	/* a record is 8 bytes at least: room for both halves, wherever the first ends */
-	if (ld->index && !index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2))
-		return false;
 	if (ld->index) {
+		/* a record is 8 bytes at least: room for both halves, wherever the first ends */
+		if (!index_reserve(&s->index, p.n0 + (size_t)(len / 8) + 2))
+			return false;
 		s->index.before_grow = par_fence;
 		s->index.grow_arg = &p;
 	}

@@ -265,7 +265,7 @@ loop(struct app *a)
 		int r, key, w;
 
 		/* a scope's recount: a step, then keys again; the panes wait for it */
-		if (a->sym != NULL && symbols_scope_busy(a->sym)) {
+		if (symbols_scope_busy(a->sym)) {
 			recount_step(a);
 			dirty = true;
 		}

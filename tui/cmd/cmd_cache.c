@@ -342,13 +342,10 @@ void
 cmd_cache_hist_write(const struct common_opts *co, const struct session *s, uint64_t sub,
     struct hist_pack *k, const struct hist *h)
 {
-	struct pack_fill f = { k, h };
+	size_t len = hist_cache_pack_size(k, h);	/* 0: k freed */
+	struct pack_fill f = { len > 0 ? k : NULL, h };
 	struct perf_err err;
-	size_t len = hist_cache_pack_size(k, h);
 	int dfd;
-
-	if (len == 0)
-		f.k = NULL;	/* freed by hist_cache_pack_size */
 
 	if (len > 0 && (uint64_t)len <= HIST_PAYLOAD_MAX && (uint64_t)len < cmd_cache_bound(co)) {
 		const char *entry = session_cache_status(s).path;
