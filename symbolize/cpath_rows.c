@@ -38,7 +38,7 @@ row_of(struct rows_build *b, const struct hist_entry *e, uint32_t f, uint32_t fi
 	uint32_t id;
 
 	ent_unpack(h, e, &ef);
-	memset(&kf, 0, sizeof kf);
+	kf = hist_ent_full_zero;
 	kf.event = b->ev;
 	for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
 		if (b->keep & HIST_KEEP(kk))

@@ -200,6 +200,8 @@ xkey_eq(const void *ctx, uint32_t id)
 /* The values of xkey id 0: every one 0. */
 static const struct hist_xkey xkey_zero;
 
+const struct ent_full hist_ent_full_zero;
+
 uint32_t
 hist_xkey_id(struct hist *h, const struct hist_xkey *x)
 {
@@ -271,7 +273,7 @@ hist_ent_get(struct hist *h, const struct ent_full *k)
 	struct hist_entry p;
 
 	hist_tables_need(h);
-	ent_pack(h, k, &p);
+	ent_pack_key(h, k, &p);
 	return ent_get_packed(h, &p);
 }
 
@@ -391,7 +393,7 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	h->ev[ev].total_period += period;
 	h->ev[ev].total_latency += src->latency;
 	h->ev[ev].nsamples++;
-	memset(&k, 0, sizeof k);
+	k = hist_ent_full_zero;
 	k.event = ev;
 	for (unsigned i = 0; i < o->nkeys; i++)
 		sortkeys[o->keys[i]].extract(&k, src);

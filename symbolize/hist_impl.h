@@ -520,16 +520,30 @@ _Static_assert(offsetof(struct ent_full, x) == ENT_KEY_BYTES &&
     sizeof(struct hist_entry) - offsetof(struct hist_entry, period),
     "a key is an entry with its xkey's values in place");
 
+/* Every key 0: copied to clear a key (a copy of a constant, not memset,
+ * which compilers make a string instruction, slow to start, per entry). */
+extern const struct ent_full hist_ent_full_zero;
+
 /* The id of x's values in h (0: all 0), interned on first use. */
 uint32_t hist_xkey_id(struct hist *h, const struct hist_xkey *x);
+
+/* Entry e's key fields from k, its values interned in h; the rest of e as it was
+ * (a key sought: ent_hash and ent_eq read its key bytes only). */
+static inline void
+ent_pack_key(struct hist *h, const struct ent_full *k, struct hist_entry *e)
+{
+	memcpy(e, k, ENT_KEY_BYTES);
+	e->xkey = hist_xkey_id(h, &k->x);
+}
 
 /* Entry e's key fields (its counts and labels 0) from k, its values interned in h. */
 static inline void
 ent_pack(struct hist *h, const struct ent_full *k, struct hist_entry *e)
 {
-	memset(e, 0, sizeof *e);
-	memcpy(e, k, ENT_KEY_BYTES);
-	e->xkey = hist_xkey_id(h, &k->x);
+	static const struct hist_entry zero;
+
+	*e = zero;	/* a copy: memset would be a string instruction (see hist_ent_full_zero) */
+	ent_pack_key(h, k, e);
 }
 
 /* Entry e of h (or of its rows), every key in place. */

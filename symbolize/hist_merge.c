@@ -196,7 +196,7 @@ merge_entries(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		size_t before = into->nent;
 
 		ent_unpack(from, fe, &f);
-		memset(&k, 0, sizeof k);
+		k = hist_ent_full_zero;
 		k.event = evmap[fe->event];
 		for (unsigned j = 0; j < HIST_KEY_COUNT; j++)	/* strings in key order */
 			if (into->ks.keymask & HIST_KEEP(j))
@@ -430,7 +430,7 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		    (e->samples == 0 && e->acc_samples == 0))
 			continue;
 		ent_unpack(h, e, &ef);
-		memset(&kf, 0, sizeof kf);
+		kf = hist_ent_full_zero;
 		kf.event = ev;
 		for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
 			if (keep & HIST_KEEP(kk))

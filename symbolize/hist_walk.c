@@ -818,6 +818,8 @@ branch_ends(struct hist *h, const struct sample *smp, const struct key_src *src,
  * into a struct walked, handed to the keys (hist_take, hist_keys.c).
  * Returns 1 if added, 0 if left out, -1 if undecodable.
  */
+static const struct key_src key_src_zero;
+
 static int
 add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 {
@@ -840,8 +842,9 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 	if (!filter_sample_ok(h->o.filter, smp.time, (smp.sample_type & PERF_SAMPLE_CPU) != 0,
 	    smp.cpu) || !filter_loc_ok(h->o.filter, r->loc))
 		return w->reads ? read_skip(s, &h->wk.rs, &smp) : 0;	/* as perf: values taken in */
-	/* not the whole struct: its arrays are filled as far as they are used */
-	memset(&ws.src, 0, sizeof ws.src);
+	/* not the whole struct: its arrays are filled as far as they are used;
+	 * a copy, not memset (a string instruction's start-up, per sample) */
+	ws.src = key_src_zero;
 	ws.waker_set = 0;
 	ws.daddr = NONE32;
 	ws.nchain = ws.nbranch = 0;
@@ -882,10 +885,12 @@ add_sample(struct hist *h, struct walk *w, size_t i, const struct rec *r)
 		struct frame sf;
 
 		ws.self = resolve(h, src->pid, src->tid, smp.time, ws.cpumode, smp.ip, &w->last_epoch);
-		sf = h->wk.fc[ws.self].f;
-		sf.ip = smp.ip;	/* the cached frame's may be another process's */
-		/* perf's --dsos/--symbols, by the sample's own address: as --comms */
-		ws.kept = filter_frame_ok(h->o.filter, h->z, &sf);
+		if (filter_has_frame(h->o.filter)) {
+			sf = h->wk.fc[ws.self].f;
+			sf.ip = smp.ip;	/* the cached frame's may be another process's */
+			/* perf's --dsos/--symbols, by the sample's own address: as --comms */
+			ws.kept = filter_frame_ok(h->o.filter, h->z, &sf);
+		}
 	}
 	ws.branch_mode = w->branch_mode;
 	if (ws.kept && w->branch_mode) {
