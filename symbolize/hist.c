@@ -110,6 +110,10 @@ hist_free(struct hist *h)
 	free(h->mg.mbest);
 	free(h->mg.mbestv);
 	free(h->mg.mout);
+	free(h->mg.kof);
+	free(h->mg.keys);
+	hmap_free(&h->mg.ktab);
+	free(h->mg.krow);
 	perftree_free(&h->ptr.pt);
 	free(h->ptr.pt_root);
 	free(h->ptr.pt_sym);

@@ -413,6 +413,20 @@ struct hist_merged {
 	const struct hist_entry	**mout;
 	size_t			 capmout;
 	unsigned		 mkeep;		/* hist_rows_self(): the keys its ties compare */
+	/*
+	 * Each entry's merged key for one (keep, event), made once: an
+	 * entry's keys never change, so a recount merges by these ids alone.
+	 */
+	bool			 kon;
+	unsigned		 kkeep;
+	uint32_t		 kev;
+	uint32_t		*kof;		/* per entry: key id, NONE32 until asked */
+	size_t			 nkof, capkof;
+	struct hist_entry	*keys;		/* per key id: its keys, counts 0 */
+	size_t			 nkeys, capkeys;
+	struct hmap		 ktab;		/* ent_hash -> key id */
+	uint32_t		*krow;		/* per key id: its row in this call, NONE32 */
+	size_t			 capkrow;
 };
 
 struct hist {

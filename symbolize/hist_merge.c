@@ -398,11 +398,93 @@ cmp_merged(const void *a, const void *b, void *arg)
 	    hist_ent_order(h, h->mg.mfirst[y - h->mg.mrows]));
 }
 
+/* The merged keys are for (keep, ev) and cover every entry (NONE32 until asked). */
+static void
+merged_keys_for(struct hist *h, uint32_t ev, unsigned keep)
+{
+	struct hist_merged *mg = &h->mg;
+
+	if (!mg->kon || mg->kkeep != keep || mg->kev != ev || mg->nkof > h->nent) {
+		hmap_free(&mg->ktab);
+		memset(&mg->ktab, 0, sizeof mg->ktab);
+		mg->nkof = mg->nkeys = 0;
+		mg->kon = true;
+		mg->kkeep = keep;
+		mg->kev = ev;
+	}
+	if (mg->nkof < h->nent) {
+		GROW(mg->kof, mg->capkof, h->nent);
+		memset(mg->kof + mg->nkof, 0xff, (h->nent - mg->nkof) * sizeof *mg->kof);
+		mg->nkof = h->nent;
+	}
+}
+
+/* Entry i's merged key id: its keys but those not kept, interned once. */
+static uint32_t
+merged_key(struct hist *h, size_t i)
+{
+	struct hist_merged *mg = &h->mg;
+	struct hist_entry k;
+	struct ent_full kf, ef;
+	struct ent_want w = { NULL, &k };
+	uint64_t hash;
+	uint32_t id;
+
+	if (mg->kof[i] != NONE32)
+		return mg->kof[i];
+	ent_unpack(h, &h->ent[i], &ef);
+	kf = hist_ent_full_zero;
+	kf.event = mg->kev;
+	for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
+		if (mg->kkeep & HIST_KEEP(kk))
+			sortkeys[kk].keep(&kf, &ef);
+	ent_pack(h, &kf, &k);
+	hash = ent_hash(&k);
+	w.v = mg->keys;
+	id = hmap_find(&mg->ktab, hash, ent_eq, &w);
+	if (id == HMAP_NONE) {
+		GROW(mg->keys, mg->capkeys, mg->nkeys + 1);
+		mg->keys[mg->nkeys] = k;
+		id = (uint32_t)mg->nkeys++;
+		hmap_add(&mg->ktab, hash, id);
+	}
+	mg->kof[i] = id;
+	return id;
+}
+
+/* Key id mk's row of this call: made (counts 0) the first time, for entry i. */
+static uint32_t
+merged_row(struct hist *h, uint32_t mk, size_t *nm, size_t i)
+{
+	struct hist_merged *mg = &h->mg;
+
+	if (mk >= mg->capkrow) {
+		size_t old = mg->capkrow;
+
+		GROW(mg->krow, mg->capkrow, (size_t)mk + 1);
+		memset(mg->krow + old, 0xff, (mg->capkrow - old) * sizeof *mg->krow);
+	}
+	if (mg->krow[mk] != NONE32)
+		return mg->krow[mk];
+	GROW(mg->mrows, mg->capmrows, *nm + 1);
+	if (*nm + 1 > mg->capmfirst) {
+		mg->capmfirst = mg->capmrows;
+		mg->mfirst = xreallocarray(mg->mfirst, mg->capmfirst, sizeof *mg->mfirst);
+		mg->mbest = xreallocarray(mg->mbest, mg->capmfirst, sizeof *mg->mbest);
+		mg->mbestv = xreallocarray(mg->mbestv, mg->capmfirst, sizeof *mg->mbestv);
+	}
+	mg->mrows[*nm] = mg->keys[mk];
+	mg->mfirst[*nm] = (uint32_t)i;
+	mg->mbest[*nm] = (uint32_t)i;
+	mg->mbestv[*nm] = 0;
+	mg->krow[mk] = (uint32_t)*nm;
+	return (uint32_t)(*nm)++;
+}
+
 size_t
 hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out)
 {
-	struct hmap tab;
 	size_t nm = 0, n = 0;
 	uint32_t ev;
 	uint64_t total;
@@ -416,44 +498,17 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	for (unsigned k = 0; k < HIST_KEY_COUNT; k++)
 		if (sortkeys[k].thread)
 			thread_keys |= HIST_KEEP(k);
-	memset(&tab, 0, sizeof tab);
+	merged_keys_for(h, ev, keep);
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
-		struct hist_entry k;
-		struct ent_full kf, ef;
-		struct ent_want w = { h->mg.mrows, &k };
-		uint64_t hash, v;
-		uint32_t id;
 		struct hist_entry *m;
+		uint32_t id;
+		uint64_t v;
 
 		if (e->event != ev || !hist_sel_entry(h, e, sel) ||
 		    (e->samples == 0 && e->acc_samples == 0))
 			continue;
-		ent_unpack(h, e, &ef);
-		kf = hist_ent_full_zero;
-		kf.event = ev;
-		for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
-			if (keep & HIST_KEEP(kk))
-				sortkeys[kk].keep(&kf, &ef);
-		ent_pack(h, &kf, &k);
-		hash = ent_hash(&k);
-		w.v = h->mg.mrows;
-		id = hmap_find(&tab, hash, ent_eq, &w);
-		if (id == HMAP_NONE) {
-			GROW(h->mg.mrows, h->mg.capmrows, nm + 1);
-			if (nm + 1 > h->mg.capmfirst) {
-				h->mg.capmfirst = h->mg.capmrows;
-				h->mg.mfirst = xreallocarray(h->mg.mfirst, h->mg.capmfirst, sizeof *h->mg.mfirst);
-				h->mg.mbest = xreallocarray(h->mg.mbest, h->mg.capmfirst, sizeof *h->mg.mbest);
-				h->mg.mbestv = xreallocarray(h->mg.mbestv, h->mg.capmfirst, sizeof *h->mg.mbestv);
-			}
-			h->mg.mrows[nm] = k;
-			h->mg.mfirst[nm] = (uint32_t)i;
-			h->mg.mbest[nm] = (uint32_t)i;
-			h->mg.mbestv[nm] = 0;
-			hmap_add(&tab, hash, (uint32_t)nm);
-			id = (uint32_t)nm++;
-		}
+		id = merged_row(h, merged_key(h, i), &nm, i);
 		m = &h->mg.mrows[id];
 		/* first: the first made in the scope (hist_ent_order) */
 		if (hist_ent_order(h, (uint32_t)i) < hist_ent_order(h, h->mg.mfirst[id]))
@@ -470,7 +525,9 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 			h->mg.mbest[id] = (uint32_t)i;
 		}
 	}
-	hmap_free(&tab);
+	/* the rows' marks taken back: the next call starts from none */
+	for (size_t r = 0; r < nm; r++)
+		h->mg.krow[h->mg.kof[h->mg.mfirst[r]]] = NONE32;
 	GROW(h->mg.mout, h->mg.capmout, nm + 1);
 	for (size_t i = 0; i < nm; i++) {
 		struct hist_entry *m = &h->mg.mrows[i];

@@ -560,3 +560,97 @@ Test(rescope, time_steps_of_the_tui_scope)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* Event ev's rows merged by keep over sel, keys and counts as text. */
+static char *
+merged_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep)
+{
+	static const enum hist_key kk[] = { HIST_KEY_COMM, HIST_KEY_PID, HIST_KEY_TID, HIST_KEY_DSO,
+		HIST_KEY_SYM };
+	const struct hist_entry *const *rows;
+	size_t nr = hist_rows_merged(h, ev, sel, keep, 0, &rows), cap = 4096, len = 0;
+	char *v = malloc(cap), k[256];
+
+	v[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		if (len + 2048 > cap)
+			v = realloc(v, cap *= 2);
+		for (size_t j = 0; j < sizeof kk / sizeof kk[0]; j++)
+			if (keep & HIST_KEEP(kk[j]))
+				len += (size_t)snprintf(v + len, cap - len, "%s|",
+				    hist_key_text(h, rows[i], kk[j], k, sizeof k));
+		len += (size_t)snprintf(v + len, cap - len, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		    "\n", rows[i]->samples, rows[i]->period, rows[i]->acc_samples, rows[i]->acc_period);
+	}
+	return v;
+}
+
+/*
+ * hist_rows_merged keeps each entry's merged key for the last keys and
+ * event asked: whatever was asked before (other keys, another event, a
+ * zoom, a recount), its rows are those of a hist asked nothing yet.
+ */
+Test(rescope, merged_rows_whatever_was_asked_before)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data" };
+	const unsigned keeps[] = {
+		HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM),
+		HIST_KEEP(HIST_KEY_SYM),
+		HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_DSO) |
+		    HIST_KEEP(HIST_KEY_SYM),
+		HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_DSO),
+	};
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct session *s = session_open(test_data(names[i]), NULL, &err);
+		struct symbolizer *z, *z2;
+		struct hist *h, *fresh;
+		struct hist_select sel = { .by_tid = true };
+		struct hist_filter f = { 0 };
+		uint64_t t0, t1;
+		uint32_t cpu;
+		size_t asked = 0, nev;
+
+		cr_assert_not_null(s, "%s: %s", names[i], err.msg);
+		z = symbolizer_new(s, &so);
+		z2 = symbolizer_new(s, &so);
+		h = tui_hist(s, z, NULL, false);
+		first_sample(s, &sel.tid, &cpu, &t0, &t1);
+		nev = hist_nevents(h);
+		f.time = calloc(1, sizeof *f.time);
+		f.time[0].start = t0 + (t1 - t0) / 3;
+		f.time[0].end = t1 - (t1 - t0) / 3;
+		f.ntime = 1;
+		/* each (keys, event, zoom), then again after a recount of the middle third */
+		for (size_t round = 0; round < 2; round++) {
+			if (round == 1)
+				cr_assert_eq(hist_rescope(h, &f), 0, "%s: recounted", names[i]);
+			for (size_t a = 0; a < 2 * nev * 4; a++) {
+				unsigned keep = keeps[(round ? 3 - a % 4 : a % 4)];
+				size_t ev = a / 4 % nev;
+				const struct hist_select *sl = a / (4 * nev) ? &sel : NULL;
+				char *got = merged_text(h, ev, sl, keep), *want;
+
+				fresh = tui_hist(s, z2, round ? &f : NULL, false);
+				want = merged_text(fresh, ev, sl, keep);
+				cr_assert_str_eq(got, want, "%s: keys %#x, event %zu, %s, after %zu asked",
+				    names[i], keep, ev, sl ? "a thread" : "everything", asked);
+				cr_assert(round > 0 || strlen(want) > 0 || sl != NULL,
+				    "%s: rows to compare", names[i]);
+				asked++;
+				free(got);
+				free(want);
+				hist_free(fresh);
+			}
+		}
+		filter_free(&f);
+		hist_free(h);
+		symbolizer_free(z2);
+		symbolizer_free(z);
+		session_close(s);
+	}
+}
