@@ -534,7 +534,7 @@ Test(diff_panes, the_other_takes_the_zoom_it_can)
 			       .no_path_cache = true };
 	struct symbols *fresh;
 	uint32_t dso = DSO_NONE;
-	uint64_t whole;
+	uint64_t whole, dsosum;
 
 	open_two(&t);
 	whole = self_sum(t.sy[1]);
@@ -545,17 +545,32 @@ Test(diff_panes, the_other_takes_the_zoom_it_can)
 	cr_assert(scope_zoom(&t.sy[0]->scope, SZ_DSO, 0, 0, dso, "dso diffwork"));
 	cr_assert_eq(symbols_apply_scope(t.sy[0]), 0);
 	cr_expect(symbols_pair_scope(t.sy[0]), "a DSO: both can take it");
+	/* NEW's recount is begun, stepped as OLD's was: the panes wait for both */
+	cr_assert(symbols_scope_busy(t.sy[0]) && symbols_scope_busy(t.sy[1]));
+	cr_assert_lt(symbols_scope_progress(t.sy[0]), 1.0);
+	cr_assert_not_null(t.sy[1]->rj, "NEW's own recount");
+	for (double last = symbols_scope_progress(t.sy[0]); !symbols_scope_step_n(t.sy[0], 1);) {
+		double now = symbols_scope_progress(t.sy[0]);
+
+		cr_assert_geq(now, last, "the progress goes one way");
+		cr_assert_lt(now, 1.0);
+		last = now;
+	}
+	cr_assert_not(symbols_scope_busy(t.sy[0]) || symbols_scope_busy(t.sy[1]));
 	cr_assert_eq(filter_parse_dsos(&f, "diffwork"), 0);
 	fresh = symbols_new(t.s[1], &so, &f);
 	symbols_run(fresh);
 	cr_expect_eq(self_sum(t.sy[1]), self_sum(fresh), "NEW counted for diffwork: %llu",
 	    (unsigned long long)self_sum(t.sy[1]));
 	cr_expect_lt(self_sum(t.sy[1]), whole);
+	dsosum = self_sum(fresh);
 	symbols_free(fresh);
 	filter_free(&f);
 	cr_assert(scope_zoom(&t.sy[0]->scope, SZ_TID, 1, 1, 0, "thread 1"));
 	cr_assert_eq(symbols_apply_scope(t.sy[0]), 0);
 	cr_expect_not(symbols_pair_scope(t.sy[0]), "a thread: OLD's alone");
+	cr_assert(symbols_scope_step(t.sy[0], 1e9), "both recounted at once");
+	cr_expect_eq(self_sum(t.sy[1]), dsosum, "NEW: diffwork still (no thread of its own)");
 	close_two(&t);
 }
 

@@ -1215,6 +1215,18 @@ else
 fi
 finish "diff scope"
 
+# ---- diff mode: a zoom's recount in steps too, the other recording's after the shown one's ----
+start "PERFNAV_TEST_RECOUNT_DELAY_MS=100 '$bin' --buildid-dir '$data/buildid' --kallsyms /dev/null '$data/diff-a.data' '$data/diff-b.data'"
+wait_for "^ +[0-9.]+% +[0-9.]+% +-[0-9.]+% diffwork +. \[\.\] spin" "diff recount: the diff's rows"
+keys d
+wait_for "recounting the scope's samples: [0-9]+% \(Q quits\)" "diff recount: the panes wait, how far it is shown"
+wait_for "recounting the scope's samples: [5-9][0-9]%" "diff recount: then the other recording's (past half way)"
+wait_gone "recounting the scope" "diff recount: both done"
+wait_for "diff-a\.data vs diff-b\.data \[OLD, % of totals\] \[dso diffwork\]" "diff recount: the zoom's rows"
+keys w
+wait_for "diff-a\.data vs diff-b\.data \[NEW, % of totals\] \[dso diffwork\]" "diff recount: NEW took it"
+finish "diff recount"
+
 # ---- annotate navigation: Enter on a call and on a jump, the jump's arrow, v, H, n/N, s ----
 start "'$bin' --buildid-dir '$data/buildid' '$data/fp.data'"
 wait_for "symbols in [0-9.]+ s" "annotate nav: symbols resolved"

@@ -254,9 +254,9 @@ app_scope_apply(struct app *a)
 {
 	if (a->sym == NULL || !a->sym->scope.time_pending || !a->sym->done)
 		return;
-	/* the recount in steps between keys (the loop), but in diff mode, where
-	 * the other recording takes the scope once it is done */
-	if ((a->diff ? symbols_apply_scope(a->sym) : symbols_scope_begin(a->sym)) < 0)
+	/* the recount in steps between keys (the loop); in diff mode the other
+	 * recording's after it (symbols_pair_scope) */
+	if (symbols_scope_begin(a->sym) < 0)
 		app_msg(a, EL_WARNING, "time steps and cpus cannot be applied to this recording's "
 		    "samples (Intel PT or branch stacks: the events pane's time: filter can)");
 	/* diff mode: the other recording takes what it can of the scope */

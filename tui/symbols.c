@@ -345,41 +345,57 @@ recount_done(struct symbols *sy)
 	sy->gen++;
 }
 
+/* The recount under way of sy, then of its pair (diff mode), or NULL when none is. */
+static struct symbols *
+recounting(struct symbols *sy)
+{
+	if (sy->rj != NULL)
+		return sy;
+	return sy->pair != NULL && sy->pair->rj != NULL ? sy->pair : NULL;
+}
+
 bool
 symbols_scope_step(struct symbols *sy, double budget)
 {
 	double t0 = mono_seconds();
-	bool done;
+	struct symbols *r;
 
-	if (sy->rj == NULL)
-		return true;
-	do
-		done = hist_rescope_step(sy->rj, RECOUNT_STEP_POS);
-	while (!done && mono_seconds() - t0 < budget);
-	if (done)
-		recount_done(sy);
-	return done;
+	while ((r = recounting(sy)) != NULL) {
+		bool done;
+
+		do
+			done = hist_rescope_step(r->rj, RECOUNT_STEP_POS);
+		while (!done && mono_seconds() - t0 < budget);
+		if (!done)
+			return false;
+		recount_done(r);
+	}
+	sy->rj_paired = false;
+	return true;
 }
 
 bool
 symbols_scope_step_n(struct symbols *sy, size_t npos)
 {
-	if (sy->rj == NULL)
-		return true;
-	if (!hist_rescope_step(sy->rj, npos))
+	struct symbols *r = recounting(sy);
+
+	if (r != NULL && hist_rescope_step(r->rj, npos))
+		recount_done(r);
+	if (recounting(sy) != NULL)
 		return false;
-	recount_done(sy);
+	sy->rj_paired = false;
 	return true;
 }
 
 bool
 symbols_scope_busy(const struct symbols *sy)
 {
-	return sy != NULL && sy->rj != NULL;
+	return sy != NULL && (sy->rj != NULL || (sy->pair != NULL && sy->pair->rj != NULL));
 }
 
-double
-symbols_scope_progress(const struct symbols *sy)
+/* How far sy's own recount is, 0 to 1 (1: none under way). */
+static double
+rj_progress(const struct symbols *sy)
 {
 	size_t done, total;
 
@@ -387,6 +403,15 @@ symbols_scope_progress(const struct symbols *sy)
 		return 1;
 	hist_rescope_progress(sy->rj, &done, &total);
 	return total ? (double)done / (double)total : 1;
+}
+
+double
+symbols_scope_progress(const struct symbols *sy)
+{
+	/* diff mode: sy's recount the first half, the pair's the second */
+	if (sy->rj_paired && sy->pair != NULL)
+		return (rj_progress(sy) + rj_progress(sy->pair)) / 2;
+	return rj_progress(sy);
 }
 
 int
@@ -926,7 +951,9 @@ symbols_pair_scope(struct symbols *sy)
 	oc->recounted = false;
 	oc->time_pending = true;
 	oc->gen++;
-	symbols_apply_scope(sy->pair);
+	/* its recount stepped after sy's (symbols_scope_step) */
+	(void)symbols_scope_begin(sy->pair);
+	sy->rj_paired = sy->pair->rj != NULL;
 	return whole;
 }
 

@@ -129,6 +129,7 @@ struct symbols {
 	struct filter_range	 rj_range;
 	struct hist_filter	 rj_f, rj_ff;
 	bool			 rj_recounted;	/* scope.recounted once done */
+	bool			 rj_paired;	/* diff mode: the pair's recount goes with it */
 };
 
 /*
@@ -220,8 +221,9 @@ int symbols_apply_scope(struct symbols *sy);
  * return as symbols_apply_scope's; the scope is what it will be at once),
  * step counts for at most budget seconds and says whether it is done
  * (then gen is bumped), busy says whether one is under way: while it is,
- * nothing may read the hist's counts, rows or scope (the panes).
- * symbols_free ends one under way.
+ * nothing may read the hist's counts, rows or scope (the panes).  In diff
+ * mode the pair's recount (symbols_pair_scope) is sy's too: stepped after
+ * sy's, busy until both are done.  symbols_free ends one under way.
  */
 int symbols_scope_begin(struct symbols *sy);
 bool symbols_scope_step(struct symbols *sy, double budget);
@@ -235,8 +237,9 @@ double symbols_scope_progress(const struct symbols *sy);
  * Diff mode: give the other recording (sy->pair) the part of sy's scope
  * it can take: the event by name, the zoom's DSO, symbol and command by
  * name (one it lacks: none of its samples), the cpus; not its process,
- * thread or time steps (another run, another clock).  Its hist is
- * recounted for it.  Returns false when some of sy's scope is sy's alone.
+ * thread or time steps (another run, another clock).  Its hist's recount
+ * is begun, stepped with sy's (symbols_scope_step).  Returns false when
+ * some of sy's scope is sy's alone.
  */
 bool symbols_pair_scope(struct symbols *sy);
 
