@@ -669,3 +669,57 @@ Test(diff_panes, tree_built_in_steps_follows_the_pair)
 	pane_destroy(&p);
 	close_two(&t);
 }
+
+/* The steps of one row a cpath_job for q on h takes to be whole. */
+static size_t
+job_steps(struct hist *h, const struct cpath_query *q)
+{
+	struct cpath_job *j = cpath_job_new(h, q);
+	size_t n = 1;
+
+	while (!cpath_job_step(j, 1))
+		n++;
+	cpath_free(cpath_job_take(j));
+	return n;
+}
+
+/*
+ * A diff tree (top-down, flame graph) is built in steps on both sides:
+ * the other recording's tree is a job stepped after the shown one's, not
+ * built in one piece when the shown one is done (one row a step and no
+ * time: as many calls as both jobs' steps).
+ */
+Test(diff_panes, the_other_tree_built_in_steps_too)
+{
+	struct two t;
+	struct pane p;
+	struct nav_view v;
+	struct cpath_query q, q2;
+	struct cpath_xform xf[SCOPE_XF_MAX];
+	size_t n1, n2, calls = 0;
+
+	open_two(&t);
+	scope_query(&t.sy[0]->scope, false, &q);
+	cr_assert(symbols_pair_query(t.sy[0], &q, &q2, xf));
+	n1 = job_steps(t.sy[0]->h, &q);
+	n2 = job_steps(t.sy[1]->h, &q2);
+	cr_assert_gt(n2, 3, "the other tree has rows to take: %zu", n2);
+	t.sy[0]->steps = t.sy[1]->steps = 1;
+	for (int k = 0; k < 2; k++) {
+		enum pane_id id = k == 0 ? PANE_TOPDOWN : PANE_FLAME;
+
+		calls = 0;
+		cr_assert_eq(pane_create_sym(&p, id, t.s[0], NULL, t.sy[0]), 0);
+		nav_view_init(&v, id);
+		p.ops->enter(&p, &v);
+		while (p.ops->work(&p, 0) == PANE_WORK_MORE)
+			calls++;
+		cr_assert_geq(calls + 2, n1 + n2, "pane %d: %zu calls for %zu + %zu steps", k, calls,
+		    n1, n2);
+		cr_assert_leq(calls, n1 + n2, "pane %d: %zu calls for %zu + %zu steps", k, calls, n1,
+		    n2);
+		cr_assert_neq(find_text(&p, "spin"), WIDGET_NONE, "pane %d: the diff's rows", k);
+		pane_destroy(&p);
+	}
+	close_two(&t);
+}

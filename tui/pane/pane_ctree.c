@@ -110,6 +110,8 @@ struct ctree {
 	 * cursor's path of functions in the tree shown before, a view
 	 * entered meanwhile (applied once built) */
 	struct cpath_job	*job;
+	struct cpath_job	*job2;		/* diff mode: the other recording's, after it */
+	uint32_t		 ev2;		/* its event */
 	bool			 jkeep;		/* the rows shown stay until it is built
 						 * (new symbols, the same scope and hist) */
 	unsigned		 h_serial;	/* the symbols' hist the tree shown is of */
@@ -347,13 +349,26 @@ same_xf(const struct cpath_xform *a, const struct cpath_xform *b, size_t n)
 	return true;
 }
 
-/* Diff mode: the other recording's tree for query q (as mapped by name) and the pairing. */
+/* Diff mode: the other recording's tree for query q (as mapped by name), built in steps after ct->job. */
 static void
-diff_build(struct ctree *ct, const struct cpath_query *q)
+diff_job(struct ctree *ct, const struct cpath_query *q)
 {
-	struct symbols *o = ct->sy->pair;
 	struct cpath_xform xf[SCOPE_XF_MAX];
 	struct cpath_query q2;
+
+	cpath_job_free(ct->job2);
+	ct->job2 = NULL;
+	if (ct->sy->pair != NULL && symbols_pair_query(ct->sy, q, &q2, xf)) {
+		ct->job2 = cpath_job_new(ct->sy->pair->h, &q2);	/* the query copied */
+		ct->ev2 = q2.ev;
+	}
+}
+
+/* Diff mode: the other recording's tree taken from its job (finished if need be), the pairing. */
+static void
+diff_take(struct ctree *ct, const struct cpath_query *q)
+{
+	struct symbols *o = ct->sy->pair;
 	const struct hist_event *he = hist_event(H(ct), q->ev);
 
 	cpath_diff_free(ct->cd);
@@ -362,11 +377,21 @@ diff_build(struct ctree *ct, const struct cpath_query *q)
 	ct->t2 = NULL;
 	ct->tot[0] = he ? he->total_period : 0;
 	ct->tot[1] = 0;
-	if (symbols_pair_query(ct->sy, q, &q2, xf)) {
-		ct->t2 = cpath_build(o->h, &q2);
+	if (ct->job2 != NULL) {
+		ct->t2 = cpath_job_take(ct->job2);
+		ct->job2 = NULL;
 		ct->cd = cpath_diff_new(H(ct), ct->t, o->h, ct->t2);
-		ct->tot[1] = hist_event(o->h, q2.ev)->total_period;
+		ct->tot[1] = hist_event(o->h, ct->ev2)->total_period;
 	}
+}
+
+/* How far the build under way is (diff mode: the other recording's tree is its second half). */
+static double
+build_share(const struct ctree *ct)
+{
+	double a = ct->job != NULL ? cpath_job_share(ct->job) : 1;
+
+	return ct->job2 != NULL ? (a + cpath_job_share(ct->job2)) / 2 : a;
 }
 
 /* Diff mode: node's counts, [0] the shown recording's, [1] the other's. */
@@ -437,7 +462,7 @@ finish(struct pane *p)
 	he = hist_event(H(ct), q.ev);
 	ct->tot[0] = he ? he->total_period : 0;	/* the base of every share */
 	if (ct->sy->pair != NULL)
-		diff_build(ct, &q);
+		diff_take(ct, &q);
 	memcpy(ct->xf, sc->xf, sizeof ct->xf);
 	ct->nxf = sc->nxf;
 	ct->loaded = true;
@@ -469,6 +494,8 @@ reload(struct pane *p)
 
 	cpath_job_free(ct->job);
 	ct->job = NULL;
+	cpath_job_free(ct->job2);
+	ct->job2 = NULL;
 	/* new symbols for the same scope, built in steps: the rows shown stay until then */
 	ct->jkeep = ct->loaded && ct->scope_gen == sc->gen && ct->h_serial == ct->sy->h_serial &&
 	    ct->sy->steps != 0;
@@ -490,6 +517,7 @@ reload(struct pane *p)
 	ct->built_at = clock();
 	scope_query(sc, ct->bottom_up, &q);
 	ct->job = cpath_job_new(H(ct), &q);
+	diff_job(ct, &q);
 	ct->sym_gen = ct->sy->gen;
 	ct->scope_gen = sc->gen;
 	if (!ct->sy->steps)
@@ -539,6 +567,9 @@ ct_work(struct pane *p, double budget)
 	if (ct->job == NULL)
 		return PANE_WORK_NONE;
 	while (!cpath_job_step(ct->job, ct->sy->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	while (ct->job2 != NULL && !cpath_job_step(ct->job2, ct->sy->steps))
 		if (mono_seconds() >= end)
 			return PANE_WORK_MORE;
 	finish(p);
@@ -815,7 +846,7 @@ info_line(struct pane *p, char *buf, size_t n)
 
 	if (ct->job != NULL && !ct->loaded) {
 		snprintf(buf, n, " %s: building the tree, %.0f%% of its rows taken",
-		    ct->bottom_up ? "Bottom-up" : "Top-down", 100 * cpath_job_share(ct->job));
+		    ct->bottom_up ? "Bottom-up" : "Top-down", 100 * build_share(ct));
 		return;
 	}
 	if (!ct->loaded) {	/* diff mode: waiting for both */
@@ -847,7 +878,7 @@ info_line(struct pane *p, char *buf, size_t n)
 		    100 * symbols_progress(ct->sy));
 	if (ct->job != NULL && k < n)	/* the rows shown stay until then */
 		k += (size_t)snprintf(buf + k, n - k, " | updating for new symbols, %.0f%%",
-		    100 * cpath_job_share(ct->job));
+		    100 * build_share(ct));
 	if (ct->hidden && k < n)
 		k += (size_t)snprintf(buf + k, n - k, " | %zu small or deep node%s not shown",
 		    ct->hidden, plural(ct->hidden));
@@ -942,6 +973,7 @@ ct_free(struct pane *p)
 	}
 	cpath_free(ct->t);
 	cpath_job_free(ct->job);
+	cpath_job_free(ct->job2);
 	free(ct->old);
 	cpath_diff_free(ct->cd);
 	cpath_free(ct->t2);

@@ -54,305 +54,11 @@
  * shrank, three intensities (0.1, 1 and 5 points or more), grey the same.
  */
 
-#define FLAME_ZOOM_MAX	32
-#define FLAME_WIDTH	100	/* until the first draw */
-
-struct fzoom {
-	uint32_t	*f;		/* a node's path of functions (a zoom; the selection) */
-	size_t		 n;
-};
-
-struct flame_pane {
-	struct symbols		*sy;
-	struct symbols		*tsy;		/* whose tree is drawn: sy, or in diff mode NEW's
-					 * (OLD's with O) */
-	bool			 show_old, built_old;
-	struct cpath		*t2;		/* diff mode: the other recording's tree */
-	struct cpath_diff	*cd;		/* t's nodes paired with t2's */
-	uint64_t		 tot[2];	/* event totals: [0] t's recording, [1] t2's */
-	bool			 own;		/* made by us (no app symbols) */
-	struct cpath		*t;
-	struct {
-		struct cpath	*t;		/* the other direction's tree, or NULL */
-		bool		 bu;
-		unsigned	 scope_gen, sym_gen;
-	} alt;
-	bool			 bottom_up;	/* wanted; the tree is rebuilt when it differs */
-	bool			 built_bu;
-	/* the wall view (L): an on-CPU event in ns and off-cpu in one tree */
-	bool			 wall, built_wall;
-	size_t			 wall_on, wall_off;	/* their events */
-	unsigned		 scope_gen, sym_gen;
-	uint64_t		 built_samples;
-	struct flame		 fl;
-	bool			 laid;		/* fl is t's layout at width from top */
-	unsigned		 width;
-	uint32_t		 top;		/* node at full width */
-	uint32_t		 sel;		/* selected node (always shown) */
-	unsigned		 col;		/* the column up and down keep to */
-	size_t			 vtop;		/* first row on screen */
-	int			 y0, x0, rows;	/* where frames were drawn last */
-	struct fzoom		 zoom[FLAME_ZOOM_MAX];
-	size_t			 nzoom;
-	struct flame_search	 found;
-	char			 pat[128];	/* what found was searched for */
-	bool			 found_ok;	/* found is of this tree */
-	/*
-	 * A tree being built in steps (the symbols' steps on: flame_work),
-	 * and of the tree shown before it: the tree (kept for the other
-	 * direction), its selection's path, what it was built for.
-	 */
-	struct cpath_job	*job;
-	bool			 jkeep;		/* t stays shown until it is built (new
-						 * symbols, the same view and hist) */
-	/* what the tree shown (t, or jold once stashed) was built for */
-	bool			 shown_bu, shown_old;
-	unsigned		 shown_scope, shown_sym, shown_h;
-	struct cpath		*jold;
-	struct fzoom		 jsel;
-};
+#include "tui/pane/flame_impl.h"
 
 static const struct column flame_cols[] = {
 	{ "Frame", 20, COL_FLEX | COL_NOSORT },
 };
-
-static struct hist *
-H(const struct flame_pane *f)
-{
-	return f->tsy->h;
-}
-
-static const struct cpath_node *
-N(const struct flame_pane *f, uint32_t id)
-{
-	return cpath_node(f->t, id);
-}
-
-/* ---- paths of functions: zooms and the selection across rebuilds ---- */
-
-static void
-path_in(const struct cpath *t, uint32_t node, struct fzoom *z)
-{
-	size_t d = cpath_node(t, node)->depth;
-
-	z->f = xreallocarray(NULL, d + 1, sizeof *z->f);
-	z->n = cpath_path(t, node, z->f, d);
-}
-
-static void
-path_of(const struct flame_pane *f, uint32_t node, struct fzoom *z)
-{
-	path_in(f->t, node, z);
-}
-
-/* The deepest node of the tree along path z. */
-static uint32_t
-refind(const struct flame_pane *f, const struct fzoom *z)
-{
-	uint32_t at = 0;
-
-	for (size_t i = 0; i < z->n; i++) {
-		uint32_t c = N(f, at)->first_child;
-
-		while (c != CPATH_NONE && N(f, c)->func != z->f[i])
-			c = N(f, c)->next_sibling;
-		if (c == CPATH_NONE)
-			break;
-		at = c;
-	}
-	return at;
-}
-
-static void
-zoom_clear(struct flame_pane *f)
-{
-	for (size_t i = 0; i < f->nzoom; i++)
-		free(f->zoom[i].f);
-	f->nzoom = 0;
-}
-
-/* ---- the tree and its layout ---- */
-
-static bool
-stale(const struct flame_pane *f)
-{
-	const struct symbols *sy = f->sy;
-	uint64_t grown = f->built_samples / 2;
-
-	if ((f->t == NULL && f->job == NULL) || sy->scope.gen != f->scope_gen ||
-	    f->bottom_up != f->built_bu ||
-	    f->show_old != f->built_old || f->wall != f->built_wall)
-		return true;
-	if (sy->gen == f->sym_gen)
-		return false;
-	if (f->job != NULL)	/* a build under way: again for the last symbols only */
-		return sy->done;
-	/* while symbols are resolved: when the samples grew by half (or 20000) */
-	return sy->done || sy->samples_done >= f->built_samples + (grown > 20000 ? grown : 20000);
-}
-
-/*
- * The tree the scope asks for in the wanted direction: the other
- * direction's tree of the same scope when there is one (b flips back at
- * once), else a build of it started.
- */
-static struct cpath *
-tree_for(struct flame_pane *f, bool was_old, bool was_wall)
-{
-	const struct scope *sc = &f->sy->scope;
-	struct cpath_query q;
-	struct cpath *t = f->alt.t;
-
-	if (t && f->alt.bu == f->bottom_up && f->alt.scope_gen == sc->gen &&
-	    f->alt.sym_gen == f->sy->gen && was_old == f->show_old && f->wall == was_wall) {
-		f->alt.t = NULL;
-		return t;
-	}
-	scope_query(sc, f->bottom_up, &q);
-	if (f->wall) {	/* the scope's zoom, time and transforms over both events */
-		q.ev = f->wall_on;
-		q.with_ev2 = true;
-		q.ev2 = f->wall_off;
-	}
-	if (f->tsy != f->sy) {
-		struct cpath_xform xf[SCOPE_XF_MAX];
-		struct cpath_query q2;
-
-		symbols_pair_query(f->sy, &q, &q2, xf);
-		f->job = cpath_job_new(H(f), &q2);
-	} else {
-		f->job = cpath_job_new(H(f), &q);
-	}
-	return NULL;
-}
-
-/* Diff mode: the other recording's tree of the scope, its pairing with t, the totals. */
-static void
-diff_build(struct flame_pane *f)
-{
-	struct symbols *o = f->tsy == f->sy ? f->sy->pair : f->sy;
-	struct cpath_xform xf[SCOPE_XF_MAX];
-	struct cpath_query q, q2;
-	bool both;
-
-	cpath_diff_free(f->cd);
-	cpath_free(f->t2);
-	scope_query(&f->sy->scope, f->built_bu, &q);
-	both = symbols_pair_query(f->sy, &q, &q2, xf);
-	/* q reads the shown recording's hist, q2 its pair's */
-	f->t2 = cpath_build(o->h, o == f->sy ? &q : &q2);
-	f->cd = cpath_diff_new(H(f), f->t, o->h, f->t2);
-	f->tot[0] = hist_event(H(f), f->tsy == f->sy ? q.ev : q2.ev) ?
-	    hist_event(H(f), f->tsy == f->sy ? q.ev : q2.ev)->total_period : 0;
-	f->tot[1] = hist_event(o->h, o == f->sy ? q.ev : q2.ev) ?
-	    hist_event(o->h, o == f->sy ? q.ev : q2.ev)->total_period : 0;
-	if (!both)
-		f->tot[f->tsy == f->sy ? 1 : 0] = 0;	/* the pair lacks the event */
-}
-
-/* The tree shown goes, kept for the finish: its selection's path, itself for the other direction. */
-static void
-stash_shown(struct flame_pane *f)
-{
-	cpath_free(f->jold);
-	f->jold = f->t;
-	f->t = NULL;
-	free(f->jsel.f);
-	f->jsel.f = NULL;
-	f->jsel.n = 0;
-	if (f->jold && f->shown_old == f->show_old)
-		path_in(f->jold, f->sel, &f->jsel);
-}
-
-/* The tree built (or taken from the other direction) shown: the selection and zooms found in it again. */
-static void
-finish(struct flame_pane *f)
-{
-	struct cpath *old;
-
-	if (f->job != NULL) {
-		struct cpath *t = cpath_job_take(f->job);
-
-		f->job = NULL;
-		if (f->jkeep)	/* the tree shown until now */
-			stash_shown(f);
-		f->jkeep = false;
-		f->t = t;
-	}
-	old = f->jold;
-	cpath_free(f->alt.t);
-	f->alt.t = NULL;
-	f->jold = NULL;
-	/* the tree of the other direction is kept while the scope stays */
-	if (old && f->shown_bu != f->built_bu && f->shown_scope == f->scope_gen &&
-	    f->shown_sym == f->sym_gen && f->shown_old == f->built_old) {
-		f->alt.t = old;
-		f->alt.bu = f->shown_bu;
-		f->alt.scope_gen = f->shown_scope;
-		f->alt.sym_gen = f->shown_sym;
-	} else {
-		cpath_free(old);
-	}
-	if (f->sy->pair != NULL)
-		diff_build(f);
-	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
-	f->sel = refind(f, &f->jsel);
-	if (!cpath_within(f->t, f->sel, f->top))
-		f->sel = f->top;
-	free(f->jsel.f);
-	f->jsel.f = NULL;
-	f->jsel.n = 0;
-	f->laid = false;
-	f->found_ok = false;
-	f->shown_bu = f->built_bu;
-	f->shown_old = f->built_old;
-	f->shown_scope = f->scope_gen;
-	f->shown_sym = f->sym_gen;
-	f->shown_h = f->tsy->h_serial;
-}
-
-/*
- * The tree again (new scope, symbols, direction, recording shown, wall
- * view): started, and finished here unless the app steps it (flame_work).
- * A build started again keeps what the tree shown before it had.
- */
-static void
-build(struct flame_pane *f)
-{
-	bool was_old = f->built_old, was_wall = f->built_wall;
-	bool view = f->sy->scope.gen != f->scope_gen || f->bottom_up != f->built_bu ||
-	    f->show_old != f->built_old || f->wall != f->built_wall;
-	struct cpath *t;
-
-	cpath_job_free(f->job);
-	f->job = NULL;
-	/* new symbols for the same view, built in steps: the tree shown stays until then */
-	f->jkeep = f->t != NULL && !view && f->shown_h == f->tsy->h_serial && f->sy->steps != 0;
-	if (f->t != NULL && !f->jkeep)
-		stash_shown(f);
-	if (was_old != f->show_old) {
-		zoom_clear(f);
-		cpath_free(f->alt.t);
-		f->alt.t = NULL;
-	}
-	t = tree_for(f, was_old, was_wall);
-	if (t != NULL) {	/* the other direction's, kept */
-		if (f->jkeep)
-			stash_shown(f);
-		f->jkeep = false;
-		f->t = t;
-	}
-	if (!f->jkeep)
-		f->laid = false;
-	f->built_bu = f->bottom_up;
-	f->built_old = f->show_old;
-	f->built_wall = f->wall;
-	f->scope_gen = f->sy->scope.gen;
-	f->sym_gen = f->sy->gen;
-	f->built_samples = f->sy->samples_done;
-	if (f->job == NULL || f->sy->steps == 0)
-		finish(f);
-}
 
 /* The frame of the selection: the selected node, else its nearest ancestor shown. */
 static uint32_t
@@ -397,7 +103,10 @@ flame_work(struct pane *p, double budget)
 	while (!cpath_job_step(f->job, f->sy->steps))
 		if (mono_seconds() >= end)
 			return PANE_WORK_MORE;
-	finish(f);
+	while (f->job2 != NULL && !cpath_job_step(f->job2, f->sy->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	flame_finish(f);
 	sync(p);
 	return PANE_WORK_DONE;
 }
@@ -411,8 +120,8 @@ sync(struct pane *p)
 
 	if (symbols_pair_waiting(f->sy))	/* diff mode: no tree until both are in */
 		return;
-	if (stale(f)) {
-		build(f);
+	if (flame_stale(f)) {
+		flame_build(f);
 		if (f->t == NULL)
 			widget_refresh(&p->w);	/* no frame until it is built */
 	}
@@ -536,7 +245,7 @@ zoom_in(struct pane *p)
 		memmove(&f->zoom[0], &f->zoom[1], (FLAME_ZOOM_MAX - 1) * sizeof f->zoom[0]);
 		f->nzoom--;
 	}
-	path_of(f, f->sel, &f->zoom[f->nzoom++]);
+	flame_path_of(f, f->sel, &f->zoom[f->nzoom++]);
 	f->top = f->sel;
 	f->laid = false;
 	return PANE_HANDLED;
@@ -551,7 +260,7 @@ zoom_out(struct pane *p)
 		return PANE_IGNORED;
 	free(f->zoom[--f->nzoom].f);
 	/* the frame zoomed into stays selected, now inside the wider view */
-	f->top = f->nzoom ? refind(f, &f->zoom[f->nzoom - 1]) : 0;
+	f->top = f->nzoom ? flame_refind(f, &f->zoom[f->nzoom - 1]) : 0;
 	f->laid = false;
 	return PANE_HANDLED;
 }
@@ -591,7 +300,7 @@ key_wall(struct pane *p)
 		return PANE_HANDLED | PANE_MSG;
 	}
 	f->wall = !f->wall;
-	zoom_clear(f);
+	flame_zoom_clear(f);
 	f->top = f->sel = 0;
 	f->vtop = 0;
 	sync(p);
@@ -607,7 +316,7 @@ flip(struct pane *p)
 	struct flame_pane *f = p->priv;
 
 	f->bottom_up = !f->bottom_up;
-	zoom_clear(f);
+	flame_zoom_clear(f);
 	f->top = f->sel = 0;
 	f->col = f->width / 2;
 	f->vtop = 0;
@@ -993,7 +702,7 @@ head_line(struct pane *p, char *buf, size_t n)
 		    100 * symbols_progress(f->sy));
 	if (f->job != NULL)	/* the frames shown stay until then */
 		addf(buf, n, &k, " | updating for new symbols, %.0f%%",
-		    100 * cpath_job_share(f->job));
+		    100 * flame_build_share(f));
 	return buf;
 }
 
@@ -1047,7 +756,7 @@ flame_draw(struct pane *p, const struct pane_canvas *c)
 
 		if (f->job != NULL)
 			snprintf(buf, sizeof buf, " Flame graph: building the tree, %.0f%% of its rows "
-			    "taken (keys answer meanwhile)", 100 * cpath_job_share(f->job));
+			    "taken (keys answer meanwhile)", 100 * flame_build_share(f));
 		else
 			snprintf(buf, sizeof buf, " Differential flame graph: waiting for the %s",
 			    symbols_pair_wait_text(f->sy, w, sizeof w));
@@ -1143,9 +852,10 @@ flame_free_pane(struct pane *p)
 
 	if (f == NULL)
 		return;
-	zoom_clear(f);
+	flame_zoom_clear(f);
 	cpath_free(f->t);
 	cpath_job_free(f->job);
+	cpath_job_free(f->job2);
 	cpath_free(f->jold);
 	free(f->jsel.f);
 	cpath_free(f->alt.t);
@@ -1172,7 +882,7 @@ flame_write_svg(struct pane *p, FILE *fp)
 
 	sync(p);
 	if (f->job != NULL) {	/* the file is of the whole tree: its build ends now */
-		finish(f);
+		flame_finish(f);
 		sync(p);
 	}
 	if (f->t == NULL)
