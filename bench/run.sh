@@ -33,7 +33,8 @@
 #                    the directory holding bench/make-recordings.sh and bench/walk.c
 #                    (required; a relative path is from the current directory)
 # The TUI's start-up (first screen, every symbol resolved, keys meanwhile) is
-# bench/tui.sh.  Prints a Markdown table; a command that fails shows 'fail'.
+# bench/tui.sh.  Prints what a first touch of memory costs here (bench/touch),
+# then a Markdown table; a command that fails shows 'fail'.
 # Timings are never part of `make check`.
 set -euo pipefail
 
@@ -203,6 +204,17 @@ row()
 
 wants() { [[ " $BENCH_ONLY " == *" $1 "* ]]; }
 
+# The machine's memory, for reading the figures: what a first touch of
+# 256 MB costs, again at once, and again after 5 s idle (a VM whose host
+# takes free memory back makes every run after a long perf run pay the
+# first and last kind for its index and tables: bench/touch.c)
+[ -x bench/touch ] || make bench/touch >/dev/null 2>&1 || true
+if [ -x bench/touch ]; then
+	echo "Memory not touched yet (bench/touch 256 5):"
+	echo
+	bench/touch 256 5 | sed 's/^/    /'
+	echo
+fi
 echo "| recording | what | perf (or the floor) | s | perfnav | s | faster by | target | peak RSS MB (perf / perfnav) | perfnav peak anon MB |"
 echo "|---|---|---|---:|---|---:|---:|---|---:|---:|"
 for r in "${recs[@]}"; do
