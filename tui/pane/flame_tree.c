@@ -288,4 +288,3 @@ flame_build(struct flame_pane *f)
 	if (f->job == NULL || f->sy->steps == 0)
 		flame_finish(f);
 }
-
