@@ -148,38 +148,33 @@ struct sib_key {
  * made its DSOs (the header's build ids, then the maps as met), which is
  * the order of perf's DSO pointers on the recordings we compare with.
  */
-static void
-sib_key_of(const struct hist *h, const struct cpath *t, size_t i, struct sib_key *k)
-{
-	uint32_t f = t->v[i].func, nid = cpath_func_node(h, f);
-	const struct hist_node *nd = nid < h->nnode ? &h->node[nid] : NULL;
-
-	if (nd == NULL)
-		return;
-	k->dso = nd->f.dso == DSO_NONE ? 0 : nd->f.dso + 1;
-	k->ip = nd->f.ip;
-	if (h->o.paths_address) {
-		k->ip = f < h->ps.nan ? h->ps.an[f].ip : nd->f.ip;
-		return;
-	}
-	if (nd->f.sym == SYM_NONE)
-		return;
-	k->sym = true;
-	k->start = nd->f.rel - nd->f.symoff;
-	k->inl = h->z != NULL && symbolizer_sym_inlined(h->z, nd->f.sym);
-	k->name = symbolizer_label_name(hist_str(h, nd->label));
-	k->nlen = strlen(k->name);
-	if (k->nlen > 10 && strcmp(k->name + k->nlen - 10, " (inlined)") == 0)
-		k->nlen -= 10;
-}
-
 static struct sib_key *
 sib_keys(const struct hist *h, const struct cpath *t)
 {
 	struct sib_key *k = xcalloc(t->n, sizeof *k);
 
-	for (size_t i = 1; i < t->n; i++)
-		sib_key_of(h, t, i, &k[i]);
+	for (size_t i = 1; i < t->n; i++) {
+		uint32_t f = t->v[i].func, nid = cpath_func_node(h, f);
+		const struct hist_node *nd = nid < h->nnode ? &h->node[nid] : NULL;
+
+		if (nd == NULL)
+			continue;
+		k[i].dso = nd->f.dso == DSO_NONE ? 0 : nd->f.dso + 1;
+		k[i].ip = nd->f.ip;
+		if (h->o.paths_address) {
+			k[i].ip = f < h->ps.nan ? h->ps.an[f].ip : nd->f.ip;
+			continue;
+		}
+		if (nd->f.sym == SYM_NONE)
+			continue;
+		k[i].sym = true;
+		k[i].start = nd->f.rel - nd->f.symoff;
+		k[i].inl = h->z != NULL && symbolizer_sym_inlined(h->z, nd->f.sym);
+		k[i].name = symbolizer_label_name(hist_str(h, nd->label));
+		k[i].nlen = strlen(k[i].name);
+		if (k[i].nlen > 10 && strcmp(k[i].name + k[i].nlen - 10, " (inlined)") == 0)
+			k[i].nlen -= 10;
+	}
 	return k;
 }
 
@@ -230,89 +225,31 @@ cmp_nodes(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Linking a tree's sibling lists in steps (cpath_job_step): each node's
- * key, then the nodes grouped by parent (ids ascending), then each group
- * sorted by cmp_nodes (a total order: the lists are those one sort of all
- * the nodes gives), then the lists linked.
- */
-struct link {
-	struct sib_key	*k;
-	uint32_t	*ord;		/* nodes 1..n-1 by parent */
-	uint32_t	*start;		/* per node as a parent: its children's first in ord; [n]: n - 1 */
-	size_t		 at;		/* the next node (keys) or parent (groups) */
-	int		 phase;		/* LINK_KEYS, LINK_GROUPS, LINK_DONE */
-};
-
-enum { LINK_KEYS, LINK_GROUPS, LINK_DONE };
-
-/* The nodes grouped by parent, in id order within each group (a counting sort). */
 static void
-link_group(struct link *l, const struct cpath *t)
+link_children(const struct hist *h, struct cpath *t)
 {
-	size_t n = t->n;
+	uint32_t *ord;
+	size_t m = t->n - 1;
+	struct sib_ctx c = { t, NULL };
+	struct sib_key *k;
 
-	l->start = xcalloc(n + 1, sizeof *l->start);
-	l->ord = xreallocarray(NULL, n, sizeof *l->ord);
-	for (size_t i = 1; i < n; i++)
-		l->start[t->v[i].parent + 1]++;
-	for (size_t p = 0; p < n; p++)
-		l->start[p + 1] += l->start[p];
-	for (size_t i = 1; i < n; i++)
-		l->ord[l->start[t->v[i].parent]++] = (uint32_t)i;
-	/* each start moved to its group's end: back one group */
-	for (size_t p = n; p > 0; p--)
-		l->start[p] = l->start[p - 1];
-	l->start[0] = 0;
-}
+	if (t->n < 2)
+		return;
+	k = sib_keys(h, t);
+	c.k = k;
+	ord = xreallocarray(NULL, m, sizeof *ord);
+	for (size_t i = 0; i < m; i++)
+		ord[i] = (uint32_t)(i + 1);
+	qsort_r(ord, m, sizeof *ord, cmp_nodes, &c);
+	/* Backwards, so each list comes out in order. */
+	for (size_t i = m; i-- > 0;) {
+		struct cpath_node *n = &t->v[ord[i]];
 
-/* Up to budget nodes' worth of the linking; true once t's lists are linked. */
-static bool
-link_step(const struct hist *h, struct cpath *t, struct link *l, size_t budget)
-{
-	struct sib_ctx c = { t, l->k };
-
-	if (l->phase == LINK_KEYS) {
-		if (l->k == NULL)
-			l->k = xcalloc(t->n, sizeof *l->k);
-		for (; l->at < t->n && budget > 0; l->at++, budget--)
-			if (l->at > 0)
-				sib_key_of(h, t, l->at, &l->k[l->at]);
-		if (l->at < t->n)
-			return false;
-		link_group(l, t);
-		l->phase = LINK_GROUPS;
-		l->at = 0;
-		c.k = l->k;
+		n->next_sibling = t->v[n->parent].first_child;
+		t->v[n->parent].first_child = ord[i];
 	}
-	for (; l->phase == LINK_GROUPS && l->at < t->n && budget > 0; l->at++) {
-		size_t a = l->start[l->at], e = l->start[l->at + 1];
-
-		if (e - a > 1)
-			qsort_r(l->ord + a, e - a, sizeof *l->ord, cmp_nodes, &c);
-		budget = e - a + 1 > budget ? 0 : budget - (e - a + 1);
-		for (size_t i = e; i-- > a;) {
-			t->v[l->ord[i]].next_sibling = t->v[l->at].first_child;
-			t->v[l->at].first_child = l->ord[i];
-		}
-	}
-	if (l->at < t->n)
-		return false;
-	l->phase = LINK_DONE;
-	free(l->k);
-	free(l->ord);
-	free(l->start);
-	l->k = NULL;
-	l->ord = l->start = NULL;
-	return true;
-}
-
-static void
-link_free(struct link *l)
-{
-	free(l->k);
-	free(l->ord);
-	free(l->start);
+	free(ord);
+	free(k);
 }
 
 /* Siblings by perf's key alone, descending, then by id (the order perf walks them in). */
@@ -602,7 +539,6 @@ struct cpath_job {
 	int			 list;		/* the row list being taken; nl: the rows are in */
 	size_t			 k;		/* the next row of it */
 	size_t			 total, taken;	/* rows of every list, taken so far */
-	struct link		 link;		/* once the rows are in: the lists linked in steps */
 	bool			 done;
 };
 
@@ -657,10 +593,10 @@ cpath_job_step(struct cpath_job *j, size_t nrows)
 		size_t r;
 
 		if (j->list == j->nl) {
-			if (j->b.ev2 != NONE32 && j->b.t->part == NULL)
+			if (j->b.ev2 != NONE32)
 				part_of_ev2(h, j->b.t, j->b.ev2);
-			/* the linking in steps too: a node's worth a row's */
-			j->done = link_step(h, j->b.t, &j->link, nrows);
+			link_children(h, j->b.t);
+			j->done = true;
 			break;
 		}
 		if (j->k == j->l.n[j->list]) {
@@ -683,15 +619,9 @@ cpath_job_step(struct cpath_job *j, size_t nrows)
 double
 cpath_job_share(const struct cpath_job *j)
 {
-	const struct link *l = &j->link;
-	double rows = j->total ? (double)j->taken / (double)j->total : 1, link = 0;
-
 	if (j->done)
 		return 1.0;
-	/* the rows nine tenths, the linking (keys, then groups) the last tenth */
-	if (j->list == j->nl && j->b.t->n > 0)
-		link = (l->phase == LINK_KEYS ? 0 : 0.5) + 0.5 * (double)l->at / (double)(j->b.t->n + 1);
-	return 0.9 * rows + 0.1 * link;
+	return (double)j->taken / (double)(j->total + 1);	/* + 1: linking the tree */
 }
 
 struct cpath *
@@ -714,7 +644,6 @@ cpath_job_free(struct cpath_job *j)
 	cpath_free(j->b.t);
 	free(j->b.p);
 	free(j->xf);
-	link_free(&j->link);
 	free(j);
 }
 
