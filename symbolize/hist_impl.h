@@ -414,12 +414,12 @@ struct hist_merged {
 	size_t			 capmout;
 	unsigned		 mkeep;		/* hist_rows_self(): the keys its ties compare */
 	/*
-	 * Each entry's merged key for one (keep, event), made once: an
-	 * entry's keys never change, so a recount merges by these ids alone.
+	 * Each entry's merged key (its event and the keys kept) for one keep,
+	 * made once: an entry's keys never change, so a recount merges by
+	 * these ids alone.
 	 */
 	bool			 kon;
 	unsigned		 kkeep;
-	uint32_t		 kev;
 	uint32_t		*kof;		/* per entry: key id, NONE32 until asked */
 	size_t			 nkof, capkof;
 	struct hist_entry	*keys;		/* per key id: its keys, counts 0 */

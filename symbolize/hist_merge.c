@@ -398,19 +398,18 @@ cmp_merged(const void *a, const void *b, void *arg)
 	    hist_ent_order(h, h->mg.mfirst[y - h->mg.mrows]));
 }
 
-/* The merged keys are for (keep, ev) and cover every entry (NONE32 until asked). */
+/* The merged keys are for keep and cover every entry (NONE32 until asked). */
 static void
-merged_keys_for(struct hist *h, uint32_t ev, unsigned keep)
+merged_keys_for(struct hist *h, unsigned keep)
 {
 	struct hist_merged *mg = &h->mg;
 
-	if (!mg->kon || mg->kkeep != keep || mg->kev != ev || mg->nkof > h->nent) {
+	if (!mg->kon || mg->kkeep != keep || mg->nkof > h->nent) {
 		hmap_free(&mg->ktab);
 		memset(&mg->ktab, 0, sizeof mg->ktab);
 		mg->nkof = mg->nkeys = 0;
 		mg->kon = true;
 		mg->kkeep = keep;
-		mg->kev = ev;
 	}
 	if (mg->nkof < h->nent) {
 		GROW(mg->kof, mg->capkof, h->nent);
@@ -419,7 +418,8 @@ merged_keys_for(struct hist *h, uint32_t ev, unsigned keep)
 	}
 }
 
-/* Entry i's merged key id: its keys but those not kept, interned once. */
+/* Entry i's merged key id: its event and kept keys, interned once (an entry is of one event:
+ * the ids serve every event asked). */
 static uint32_t
 merged_key(struct hist *h, size_t i)
 {
@@ -434,7 +434,7 @@ merged_key(struct hist *h, size_t i)
 		return mg->kof[i];
 	ent_unpack(h, &h->ent[i], &ef);
 	kf = hist_ent_full_zero;
-	kf.event = mg->kev;
+	kf.event = h->ent[i].event;
 	for (unsigned kk = 0; kk < HIST_KEY_COUNT; kk++)
 		if (mg->kkeep & HIST_KEEP(kk))
 			sortkeys[kk].keep(&kf, &ef);
@@ -498,7 +498,7 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 	for (unsigned k = 0; k < HIST_KEY_COUNT; k++)
 		if (sortkeys[k].thread)
 			thread_keys |= HIST_KEEP(k);
-	merged_keys_for(h, ev, keep);
+	merged_keys_for(h, keep);
 	for (size_t i = 0; i < h->nent; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		struct hist_entry *m;

@@ -569,6 +569,9 @@ Test(diff_panes, the_other_takes_the_zoom_it_can)
 	cr_assert(scope_zoom(&t.sy[0]->scope, SZ_TID, 1, 1, 0, "thread 1"));
 	cr_assert_eq(symbols_apply_scope(t.sy[0]), 0);
 	cr_expect_not(symbols_pair_scope(t.sy[0]), "a thread: OLD's alone");
+	/* OLD's recount done already: NEW's alone is the whole of the progress */
+	cr_assert(t.sy[0]->rj == NULL && t.sy[1]->rj != NULL);
+	cr_assert_lt(symbols_scope_progress(t.sy[0]), 0.5, "NEW's recount alone starts at 0");
 	cr_assert(symbols_scope_step(t.sy[0], 1e9), "both recounted at once");
 	cr_expect_eq(self_sum(t.sy[1]), dsosum, "NEW: diffwork still (no thread of its own)");
 	close_two(&t);

@@ -654,3 +654,67 @@ Test(rescope, merged_rows_whatever_was_asked_before)
 		session_close(s);
 	}
 }
+
+/* h's entries (hist_entry_get answers up to their count). */
+static size_t
+nentries(const struct hist *h)
+{
+	size_t n = 0;
+
+	while (hist_entry_get(h, (uint32_t)n) != NULL)
+		n++;
+	return n;
+}
+
+/*
+ * Rows asked of a hist still being added to (hist_peek, as the browser
+ * reads one between its steps when no worker thread could start): the
+ * entries made since are merged too, the rows at the end are a whole
+ * pass's.
+ */
+Test(rescope, merged_rows_of_a_hist_that_grows)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data" };
+	const unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) |
+	    HIST_KEEP(HIST_KEY_SYM);
+	char bdir[4096];
+	size_t grew = 0;
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct session *s = session_open(test_data(names[i]), NULL, &err);
+		struct symbolizer *z, *z2;
+		struct hist *h, *fresh;
+		size_t n, nent0;
+		char *got, *want;
+
+		cr_assert_not_null(s, "%s: %s", names[i], err.msg);
+		n = session_index(s)->n;
+		z = symbolizer_new(s, &so);
+		z2 = symbolizer_new(s, &so);
+		h = tui_hist_new(s, z);
+		hist_add_range(h, 0, n / 3, NULL);
+		hist_peek(h);
+		free(merged_text(h, 0, NULL, keep));
+		nent0 = nentries(h);
+		hist_add_range(h, n / 3, n, NULL);
+		grew += nentries(h) > nent0;
+		hist_finish(h);
+		fresh = tui_hist(s, z2, NULL, false);
+		for (size_t ev = 0; ev < hist_nevents(h); ev++) {
+			got = merged_text(h, ev, NULL, keep);
+			want = merged_text(fresh, ev, NULL, keep);
+			cr_assert_str_eq(got, want, "%s: event %zu", names[i], ev);
+			free(got);
+			free(want);
+		}
+		hist_free(fresh);
+		hist_free(h);
+		symbolizer_free(z2);
+		symbolizer_free(z);
+		session_close(s);
+	}
+	cr_assert_gt(grew, 0, "entries made after the first rows, in some recording");
+}

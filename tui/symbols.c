@@ -408,10 +408,10 @@ rj_progress(const struct symbols *sy)
 double
 symbols_scope_progress(const struct symbols *sy)
 {
-	/* diff mode: sy's recount the first half, the pair's the second */
+	/* diff mode: sy's recount the first half, the pair's the second (or all, alone) */
 	if (sy->rj_paired && sy->pair != NULL)
 		return (rj_progress(sy) + rj_progress(sy->pair)) / 2;
-	return rj_progress(sy);
+	return sy->rj == NULL && sy->pair != NULL ? rj_progress(sy->pair) : rj_progress(sy);
 }
 
 int
@@ -951,9 +951,10 @@ symbols_pair_scope(struct symbols *sy)
 	oc->recounted = false;
 	oc->time_pending = true;
 	oc->gen++;
-	/* its recount stepped after sy's (symbols_scope_step) */
+	/* its recount stepped after sy's (symbols_scope_step); the progress
+	 * halved between them when both have one */
 	(void)symbols_scope_begin(sy->pair);
-	sy->rj_paired = sy->pair->rj != NULL;
+	sy->rj_paired = sy->rj != NULL && sy->pair->rj != NULL;
 	return whole;
 }
 
