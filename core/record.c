@@ -748,6 +748,9 @@ sample_walk(const struct perf_event_attr *at, struct cursor *c, struct sample *o
 		return -1; \
 	} while (0)
 
+/* Every field 0: what a decode starts from. */
+static const struct sample sample_zero;
+
 int
 record_decode_sample(const struct attr_table *at, const struct rec *r, struct sample *out,
     const char **why)
@@ -760,7 +763,7 @@ record_decode_sample(const struct attr_table *at, const struct rec *r, struct sa
 	if (why == NULL)
 		why = &dummy;
 	*why = NULL;
-	memset(out, 0, sizeof *out);
+	*out = sample_zero;	/* a copy, not memset: no string instruction per sample */
 	out->attr = -1;
 	out->swap = r->swap;
 	if (r->type != PF_REC_SAMPLE)
