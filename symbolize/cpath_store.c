@@ -183,6 +183,32 @@ branch_counts(struct hist *h, uint32_t r, size_t n)
 		brhist_count(&c[d], &h->ps.chbr[n - 1 - d]);
 }
 
+uint32_t
+cpath_row_known(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
+    size_t n, uint32_t e)
+{
+	struct path_memo *m = NULL;
+	uint32_t t, entry = e, r;
+
+	if (n == 0) {
+		t = base_child(h, event_root(h, ev), src->f->node);
+		entry |= CP_NOCHAIN;
+	} else {
+		t = memo_path(h, ev, chain, n, h->o.paths_address, &m);
+	}
+	if (m != NULL && m->row_node == t && m->row_entry == entry)
+		return m->row;
+	r = hmap_get(&h->ps.cprow_tab, cp_pair_key(t, entry));
+	if (r == HMAP_NONE)
+		return NONE32;
+	if (m != NULL) {	/* cpath_add's, after: found at once */
+		m->row_node = t;
+		m->row_entry = entry;
+		m->row = r;
+	}
+	return r;
+}
+
 void
 cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
     size_t n, uint64_t period, uint32_t e)

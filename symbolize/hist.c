@@ -378,6 +378,41 @@ add_chain(struct hist *h, struct ent_full *k, const struct key_src *src, uint64_
 }
 
 /*
+ * With paths and each sample's row kept (the browser's hist), a row is one
+ * own entry and one path of function nodes, all that its frames' entries
+ * are keyed by (hist_scope.c), and a made row holds the entries its first
+ * sample credited (hist_row_made), its own first: a later sample of the
+ * row credits those, with no lookup per frame.  False (nothing done) when
+ * the row is not made yet or rows do not hold their entries.
+ */
+static bool
+credit_known_row(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
+    const struct fkey *chain, size_t n)
+{
+	uint32_t r, a, b;
+
+	if (!h->o.paths || h->o.paths_address || h->o.branch_history || h->ks.want_src ||
+	    h->rc.sample_row == NULL || h->rc.no_rescope)
+		return false;
+	r = cpath_row_known(h, ev, src, chain, n, h->rc.last_self);
+	if (r == NONE32 || r >= h->ps.ncprow || (size_t)r + 1 >= h->rc.caprowoff)
+		return false;
+	a = h->rc.rowent_off[r];
+	b = h->rc.rowent_off[r + 1];
+	if (a >= b || b > h->rc.nrowent || h->rc.rowent[a] != h->rc.last_self)
+		return false;
+	for (uint32_t i = a + 1; i < b; i++) {
+		struct hist_entry *e = &h->ent[h->rc.rowent[i]];
+
+		e->stamp = h->stamp;
+		e->acc_period += period;
+		e->acc_latency += src->latency;
+		e->acc_samples++;
+	}
+	return true;
+}
+
+/*
  * The core of both entry points: credit one sample (src: its values and
  * its own frame's keys) whose callchain frames are already reduced to keys.
  */
@@ -426,7 +461,7 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 		hist_count_why(h, &chain[i], true, 1);
 	if (o->children && h->ptr.ptree)
 		hist_ptree_add_chain(h, &k, src, period, chain, n);
-	else if (o->children)
+	else if (o->children && !credit_known_row(h, ev, src, period, chain, n))
 		add_chain(h, &k, src, period, chain, n);
 	if (o->callgraph)
 		callgraph_add(h, ev, src, chain, n, period);

@@ -889,6 +889,13 @@ void callgraph_sort_tree(struct hist *h);
 
 /* ---- cpath.c ---- */
 
+/*
+ * The row a sample with this chain (n 0: its own frame alone) and own
+ * entry e adds to, if it is made already, else NONE32; the path's nodes
+ * are made if need be, and cpath_add, which follows, finds the row at once.
+ */
+uint32_t cpath_row_known(struct hist *h, uint32_t ev, const struct key_src *src,
+    const struct fkey *chain, size_t n, uint32_t e);
 /* Add one sample's path (chain leaf first, n frames; none: its own frame), own entry e. */
 void cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
     size_t n, uint64_t period, uint32_t e);

@@ -718,3 +718,60 @@ Test(rescope, merged_rows_of_a_hist_that_grows)
 	}
 	cr_assert_gt(grew, 0, "entries made after the first rows, in some recording");
 }
+
+/*
+ * The browser's hist credits a sample of a known row by the row's entries
+ * (credit_known_row), not frame by frame: its entries, made in the same
+ * order, have the counts and labels of a hist with the same keys that
+ * keeps no paths (each frame's entry looked up for every sample).
+ */
+Test(rescope, a_rows_entries_are_its_samples_frames)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data", "zstd.data", "chainlv.data" };
+	char bdir[4096];
+	size_t credited = 0;
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct session *s = session_open(test_data(names[i]), NULL, &err);
+		struct symbolizer *z, *z2;
+		struct hist *h, *plain;
+		struct hist_opts o;
+		size_t n;
+		char x[600], y[600];
+
+		cr_assert_not_null(s, "%s: %s", names[i], err.msg);
+		z = symbolizer_new(s, &so);
+		z2 = symbolizer_new(s, &so);
+		h = tui_hist(s, z, NULL, false);
+		tui_opts(s, &o, NULL, false);
+		o.paths = false;
+		o.record_self = false;
+		plain = hist_new(s, z2, &o);
+		hist_add_session(plain, NULL);
+		hist_finish(plain);
+		n = nentries(h);
+		cr_assert_eq(n, nentries(plain), "%s: entries %zu vs %zu", names[i], n, nentries(plain));
+		for (uint32_t e = 0; e < n; e++) {
+			const struct hist_entry *a = hist_entry_get(h, e), *b = hist_entry_get(plain, e);
+
+			cr_assert_str_eq(entry_text(h, e, x, sizeof x), entry_text(plain, e, y, sizeof y),
+			    "%s: entry %u", names[i], e);
+			cr_assert(a->samples == b->samples && a->period == b->period &&
+			    a->acc_samples == b->acc_samples && a->acc_period == b->acc_period &&
+			    a->latency == b->latency && a->acc_latency == b->acc_latency,
+			    "%s: entry %u (%s): %" PRIu64 "/%" PRIu64 " vs %" PRIu64 "/%" PRIu64, names[i],
+			    e, x, a->acc_samples, a->acc_period, b->acc_samples, b->acc_period);
+			cr_assert_eq(a->label_sym, b->label_sym, "%s: entry %u's label", names[i], e);
+			credited += a->acc_samples > a->samples;
+		}
+		hist_free(plain);
+		hist_free(h);
+		symbolizer_free(z2);
+		symbolizer_free(z);
+		session_close(s);
+	}
+	cr_assert_gt(credited, 0, "entries credited by frames");
+}
