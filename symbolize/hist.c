@@ -18,6 +18,19 @@
 
 /* ---- construction ---- */
 
+/* Own entries' memo slots (a power of two). */
+#define SMEMO	4096
+
+/* Are the keys among comm, pid, tid, dso and sym alone, with no entry tree (smemo)? */
+static bool
+simple_keys(const struct hist *h)
+{
+	const unsigned simple = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_PID) |
+	    HIST_KEEP(HIST_KEY_TID) | HIST_KEEP(HIST_KEY_DSO) | HIST_KEEP(HIST_KEY_SYM);
+
+	return (h->ks.keymask & ~simple) == 0 && !h->ks.ipc_node && !h->ptr.ptree;
+}
+
 struct hist *
 hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *o)
 {
@@ -60,6 +73,10 @@ hist_new(const struct session *s, struct symbolizer *z, const struct hist_opts *
 		    h->o.keys[i] != HIST_KEY_SYM)
 			h->ks.node_memo_ok = false;
 	h->ptr.ptree = hist_ptree_wanted(h);
+	if (simple_keys(h)) {
+		h->ks.smemo = xreallocarray(NULL, SMEMO, sizeof *h->ks.smemo);
+		memset(h->ks.smemo, 0xff, SMEMO * sizeof *h->ks.smemo);
+	}
 	hist_intern(h, "");
 	return h;
 }
@@ -82,6 +99,7 @@ hist_free(struct hist *h)
 	hmap_free(&h->xk_tab);
 	free(h->ks.ctxk);
 	hmap_free(&h->ks.ctx_tab);
+	free(h->ks.smemo);
 	free(h->node);
 	hmap_free(&h->node_tab);
 	hmap_free(&h->ks.phys_lab_of);
@@ -412,6 +430,48 @@ credit_known_row(struct hist *h, uint32_t ev, const struct key_src *src, uint64_
 	return true;
 }
 
+/* A sample's own key: event ev and every key's value from src. */
+static void
+sample_key(struct hist *h, uint32_t ev, const struct key_src *src, struct ent_full *k)
+{
+	*k = hist_ent_full_zero;
+	k->event = ev;
+	for (unsigned i = 0; i < h->o.nkeys; i++)
+		sortkeys[h->o.keys[i]].extract(k, src);
+	if (h->ks.ipc_node)
+		k->node = src->f->node;
+}
+
+/*
+ * With keys among comm, pid, tid, dso and sym (h->ks.smemo), a sample's own
+ * entry by a hash of those values (as the extractors set them: 0 where not
+ * a key) in the memo, checked against the entry's own fields; NULL when
+ * not there, *slot then the slot for the entry found otherwise.
+ */
+static struct hist_entry *
+own_entry_memo(struct hist *h, uint32_t ev, const struct key_src *src, uint32_t **slot)
+{
+	unsigned m = h->ks.keymask;
+	uint32_t comm = m & HIST_KEEP(HIST_KEY_COMM) ? src->comm : 0;
+	int32_t pid = m & (HIST_KEEP(HIST_KEY_PID) | HIST_KEEP(HIST_KEY_TID)) ? src->pid : 0;
+	int32_t tid = m & HIST_KEEP(HIST_KEY_TID) ? src->tid : 0;
+	uint32_t dso = m & HIST_KEEP(HIST_KEY_DSO) ? src->f->dso : 0;
+	uint32_t node = m & HIST_KEEP(HIST_KEY_SYM) ? src->f->node : 0;
+	uint64_t x = hash_mix64(((uint64_t)ev << 32 | comm) * UINT64_C(0x9e3779b97f4a7c15) ^
+	    ((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid)) ^ ((uint64_t)dso << 32 | node);
+	uint32_t *s = &h->ks.smemo[hash_mix64(x) & (SMEMO - 1)];
+	const struct hist_entry *e;
+
+	*slot = s;
+	if (*s >= h->nent)
+		return NULL;
+	e = &h->ent[*s];
+	if (e->event != ev || e->comm != comm || e->pid != pid || e->tid != tid || e->dso != dso ||
+	    e->node != node)
+		return NULL;
+	return &h->ent[*s];
+}
+
 /*
  * The core of both entry points: credit one sample (src: its values and
  * its own frame's keys) whose callchain frames are already reduced to keys.
@@ -423,6 +483,8 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	struct ent_full k;
 	struct hist_entry *e;
 	const struct hist_opts *o = &h->o;
+	uint32_t *slot = NULL;
+	bool kmade = false;
 
 	if (++h->stamp == 0) {
 		for (size_t i = 0; i < h->nent; i++)
@@ -432,13 +494,14 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	h->ev[ev].total_period += period;
 	h->ev[ev].total_latency += src->latency;
 	h->ev[ev].nsamples++;
-	k = hist_ent_full_zero;
-	k.event = ev;
-	for (unsigned i = 0; i < o->nkeys; i++)
-		sortkeys[o->keys[i]].extract(&k, src);
-	if (h->ks.ipc_node)
-		k.node = src->f->node;
-	e = h->ptr.ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
+	e = h->ks.smemo != NULL ? own_entry_memo(h, ev, src, &slot) : NULL;
+	if (e == NULL) {
+		sample_key(h, ev, src, &k);
+		kmade = true;
+		e = h->ptr.ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
+		if (slot != NULL)
+			*slot = (uint32_t)(e - h->ent);
+	}
 	if (e->samples == 0 && e->acc_samples == 0) {
 		e->label_comm = src->comm;
 		e->label_tid = src->tid;
@@ -459,10 +522,15 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	hist_count_why(h, src->f, false, 1);
 	for (size_t i = 0; i < n; i++)
 		hist_count_why(h, &chain[i], true, 1);
-	if (o->children && h->ptr.ptree)
+	if (o->children && h->ptr.ptree) {
+		if (!kmade)
+			sample_key(h, ev, src, &k);
 		hist_ptree_add_chain(h, &k, src, period, chain, n);
-	else if (o->children && !credit_known_row(h, ev, src, period, chain, n))
+	} else if (o->children && !credit_known_row(h, ev, src, period, chain, n)) {
+		if (!kmade)
+			sample_key(h, ev, src, &k);
 		add_chain(h, &k, src, period, chain, n);
+	}
 	if (o->callgraph)
 		callgraph_add(h, ev, src, chain, n, period);
 	if (o->paths)

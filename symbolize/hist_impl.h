@@ -264,6 +264,13 @@ struct hist_key_state {
 	const struct sortkey	*fkeys[HIST_MAX_KEYS];	/* the per_frame keys */
 	unsigned		 nfkeys;
 	/*
+	 * Keys among comm, pid, tid, dso and sym alone (and no entry tree):
+	 * a sample's own entry is found first in smemo, slots of entry ids
+	 * by a hash of those values (hist.c own_entry_memo), checked against
+	 * the entry's fields; NULL otherwise.
+	 */
+	uint32_t		*smemo;
+	/*
 	 * Children: a chain frame's entry is its sample's context (the keys
 	 * that are not per frame: event, comm, pid, tid...) with its own DSO
 	 * and function node, when those are the only per-frame keys

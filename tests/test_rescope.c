@@ -775,3 +775,77 @@ Test(rescope, a_rows_entries_are_its_samples_frames)
 	}
 	cr_assert_gt(credited, 0, "entries credited by frames");
 }
+
+/* A hist of names[i] keyed by keys[0..nk), with children when it has chains, finished. */
+static struct hist *
+keyed_hist(struct session *s, struct symbolizer *z, const enum hist_key *keys, unsigned nk)
+{
+	struct hist_opts o;
+	struct hist *h;
+
+	memset(&o, 0, sizeof o);
+	for (unsigned i = 0; i < nk; i++)
+		o.keys[i] = keys[i];
+	o.nkeys = nk;
+	o.children = attr_table_has_callchains(session_attrs(s));
+	o.event = -1;
+	o.max_stack = HIST_DEFAULT_MAX_STACK;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+/*
+ * With keys among comm, pid, tid, dso and sym a sample's own entry is
+ * found through a memo of those values (hist.c own_entry_memo); with cpu
+ * as well it is not.  The cpu-keyed hist's rows merged over cpu are the
+ * memo'd hist's rows, self and children.
+ */
+Test(rescope, own_entry_memo_gives_the_entry_of_its_keys)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data", "zstd.data", "plain.data",
+		"offcpu-sw.data", "sched.data" };
+	const enum hist_key sets[2][4] = {
+		{ HIST_KEY_COMM, HIST_KEY_DSO, HIST_KEY_SYM, HIST_KEY_CPU },
+		{ HIST_KEY_COMM, HIST_KEY_TID, HIST_KEY_DSO, HIST_KEY_SYM },
+	};
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct session *s = session_open(test_data(names[i]), NULL, &err);
+		struct symbolizer *z;
+
+		cr_assert_not_null(s, "%s: %s", names[i], err.msg);
+		z = symbolizer_new(s, &so);
+		for (int k = 0; k < 2; k++) {
+			enum hist_key withcpu[5];
+			unsigned keep = 0, nk = k == 0 ? 3 : 4;
+			struct hist *memo, *plain;
+
+			for (unsigned j = 0; j < nk; j++) {
+				withcpu[j] = sets[k][j];
+				keep |= HIST_KEEP(sets[k][j]);
+			}
+			withcpu[nk] = HIST_KEY_CPU;
+			memo = keyed_hist(s, z, sets[k], nk);
+			plain = keyed_hist(s, z, withcpu, nk + 1);
+			cr_assert_eq(hist_nevents(memo), hist_nevents(plain), "%s", names[i]);
+			for (size_t ev = 0; ev < hist_nevents(memo); ev++) {
+				char *a = merged_text(memo, ev, NULL, keep), *b = merged_text(plain, ev, NULL, keep);
+
+				cr_assert_str_eq(a, b, "%s: keys %#x, event %zu", names[i], keep, ev);
+				cr_assert(strlen(a) > 0, "%s: rows", names[i]);
+				free(a);
+				free(b);
+			}
+			hist_free(plain);
+			hist_free(memo);
+		}
+		symbolizer_free(z);
+		session_close(s);
+	}
+}
