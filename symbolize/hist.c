@@ -224,6 +224,9 @@ static const struct hist_xkey xkey_zero;
 
 const struct ent_full hist_ent_full_zero;
 
+/* Every field 0: an entry's, as a key's copy starts. */
+static const struct hist_entry hist_ent_zero;
+
 uint32_t
 hist_xkey_id(struct hist *h, const struct hist_xkey *x)
 {
@@ -306,16 +309,16 @@ hist_entry_get(const struct hist *h, uint32_t id)
 }
 /* ---- adding samples ---- */
 
-/* The number of k's context: its keys but the per-frame DSO and node. */
+/* The number of the context of own entry own: its keys but the per-frame DSO and node. */
 static uint32_t
-chain_ctx(struct hist *h, const struct ent_full *k)
+chain_ctx(struct hist *h, const struct hist_entry *own)
 {
-	struct hist_entry c;
+	struct hist_entry c = hist_ent_zero;
 	uint64_t hash;
 	struct ent_want w = { h->ks.ctxk, &c };
 	uint32_t id;
 
-	ent_pack(h, k, &c);
+	memcpy(&c, own, ENT_KEY_BYTES);	/* the sample's key, packed: found by it */
 	c.dso = 0;
 	c.node = 0;
 	if (h->ks.ctx_last != 0 && h->ks.ctx_last <= h->ks.nctx && ent_eq(&w, h->ks.ctx_last - 1))
@@ -332,16 +335,37 @@ chain_ctx(struct hist *h, const struct ent_full *k)
 	return id;
 }
 
-/* The entry of chain frame f in context ctx (k: the context's keys, its frame fields set here). */
+/* A sample's key, made on first use (the frames' entries found through the memo need none). */
+struct lazy_key {
+	struct ent_full	 k;
+	bool		 made;
+	uint32_t	 ev;
+	const struct key_src	*src;
+};
+
+static void sample_key(struct hist *h, uint32_t ev, const struct key_src *src, struct ent_full *k);
+
+static struct ent_full *
+lazy_key(struct hist *h, struct lazy_key *lk)
+{
+	if (!lk->made)
+		sample_key(h, lk->ev, lk->src, &lk->k);
+	lk->made = true;
+	return &lk->k;
+}
+
+/* The entry of chain frame f in context ctx (lk: the sample's keys, its frame fields set here). */
 static struct hist_entry *
-chain_entry(struct hist *h, struct ent_full *k, struct key_src *fs, const struct fkey *f,
+chain_entry(struct hist *h, struct lazy_key *lk, struct key_src *fs, const struct fkey *f,
     uint32_t ctx)
 {
 	struct node_memo *m;
 	struct hist_entry *e;
+	struct ent_full *k;
 
 	fs->f = f;
 	if (ctx == NONE32 || f->node == NONE32) {
+		k = lazy_key(h, lk);
 		for (unsigned j = 0; j < h->ks.nfkeys; j++)
 			h->ks.fkeys[j]->extract(k, fs);
 		return hist_ent_get(h, k);
@@ -357,6 +381,7 @@ chain_entry(struct hist *h, struct ent_full *k, struct key_src *fs, const struct
 		return &h->ent[m->ent[0]];
 	if (m->ctx[1] == ctx && m->dso[1] == f->dso)
 		return &h->ent[m->ent[1]];
+	k = lazy_key(h, lk);
 	for (unsigned j = 0; j < h->ks.nfkeys; j++)
 		h->ks.fkeys[j]->extract(k, fs);
 	e = hist_ent_get(h, k);
@@ -371,14 +396,14 @@ chain_entry(struct hist *h, struct ent_full *k, struct key_src *fs, const struct
 
 /* Children by key: one entry per callchain frame, credited once per sample. */
 static void
-add_chain(struct hist *h, struct ent_full *k, const struct key_src *src, uint64_t period,
+add_chain(struct hist *h, struct lazy_key *lk, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n)
 {
 	struct key_src fs = *src;
-	uint32_t ctx = h->ks.node_memo_ok && n > 0 ? chain_ctx(h, k) : NONE32;
+	uint32_t ctx = h->ks.node_memo_ok && n > 0 ? chain_ctx(h, &h->ent[h->rc.last_self]) : NONE32;
 
 	for (size_t i = 0; i < n; i++) {
-		struct hist_entry *e = chain_entry(h, k, &fs, &chain[i], ctx);
+		struct hist_entry *e = chain_entry(h, lk, &fs, &chain[i], ctx);
 
 		if (e->acc_samples == 0) {
 			e->label_comm = src->comm;
@@ -480,12 +505,14 @@ void
 hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t period,
     const struct fkey *chain, size_t n)
 {
-	struct ent_full k;
+	struct lazy_key lk;	/* its key made only if asked: not cleared here */
 	struct hist_entry *e;
 	const struct hist_opts *o = &h->o;
 	uint32_t *slot = NULL;
-	bool kmade = false;
 
+	lk.made = false;
+	lk.ev = ev;
+	lk.src = src;
 	if (++h->stamp == 0) {
 		for (size_t i = 0; i < h->nent; i++)
 			h->ent[i].stamp = 0;
@@ -496,9 +523,9 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	h->ev[ev].nsamples++;
 	e = h->ks.smemo != NULL ? own_entry_memo(h, ev, src, &slot) : NULL;
 	if (e == NULL) {
-		sample_key(h, ev, src, &k);
-		kmade = true;
-		e = h->ptr.ptree ? hist_ptree_find(h, &k) : hist_ent_get(h, &k);
+		struct ent_full *k = lazy_key(h, &lk);
+
+		e = h->ptr.ptree ? hist_ptree_find(h, k) : hist_ent_get(h, k);
 		if (slot != NULL)
 			*slot = (uint32_t)(e - h->ent);
 	}
@@ -522,15 +549,10 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	hist_count_why(h, src->f, false, 1);
 	for (size_t i = 0; i < n; i++)
 		hist_count_why(h, &chain[i], true, 1);
-	if (o->children && h->ptr.ptree) {
-		if (!kmade)
-			sample_key(h, ev, src, &k);
-		hist_ptree_add_chain(h, &k, src, period, chain, n);
-	} else if (o->children && !credit_known_row(h, ev, src, period, chain, n)) {
-		if (!kmade)
-			sample_key(h, ev, src, &k);
-		add_chain(h, &k, src, period, chain, n);
-	}
+	if (o->children && h->ptr.ptree)
+		hist_ptree_add_chain(h, lazy_key(h, &lk), src, period, chain, n);
+	else if (o->children && !credit_known_row(h, ev, src, period, chain, n))
+		add_chain(h, &lk, src, period, chain, n);
 	if (o->callgraph)
 		callgraph_add(h, ev, src, chain, n, period);
 	if (o->paths)
