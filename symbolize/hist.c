@@ -437,6 +437,12 @@ credit_known_row(struct hist *h, uint32_t ev, const struct key_src *src, uint64_
 	if (!h->o.paths || h->o.paths_address || h->o.branch_history || h->ks.want_src ||
 	    h->rc.sample_row == NULL || h->rc.no_rescope)
 		return false;
+	/* an address in no symbol is one node whatever its DSO (dso_mixed): with the DSO a key,
+	 * such a frame's entry is not the path's, and goes frame by frame */
+	for (size_t i = 0; h->ks.any_dso_mixed && i < n; i++)
+		if ((h->ks.keymask & HIST_KEEP(HIST_KEY_DSO)) && chain[i].node < h->nnode &&
+		    h->node[chain[i].node].dso_mixed)
+			return false;
 	r = cpath_row_known(h, ev, src, chain, n, h->rc.last_self);
 	if (r == NONE32 || r >= h->ps.ncprow || (size_t)r + 1 >= h->rc.caprowoff)
 		return false;

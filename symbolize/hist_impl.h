@@ -270,6 +270,7 @@ struct hist_key_state {
 	 * the entry's fields; NULL otherwise.
 	 */
 	uint32_t		*smemo;
+	bool			 any_dso_mixed;	/* a node is dso_mixed (credit_known_row) */
 	/*
 	 * Children: a chain frame's entry is its sample's context (the keys
 	 * that are not per frame: event, comm, pid, tid...) with its own DSO

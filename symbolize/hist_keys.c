@@ -203,8 +203,10 @@ hist_node_of(struct hist *h, const struct frame *fin, enum node_mode mode, uint8
 		owner = 0;
 	id = hist_node_find(h, &f, a, b, owner, &hash);
 	if (id != NONE32) {
-		if (f.sym == SYM_NONE && h->node[id].f.dso != f.dso)
+		if (f.sym == SYM_NONE && h->node[id].f.dso != f.dso) {
 			h->node[id].dso_mixed = true;	/* one address, several DSOs (processes) */
+			h->ks.any_dso_mixed = true;
+		}
 		return id;
 	}
 	GROW(h->node, h->capnode, h->nnode + 1);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "symbolize/cpath.h"
@@ -848,4 +849,128 @@ Test(rescope, own_entry_memo_gives_the_entry_of_its_keys)
 		symbolizer_free(z);
 		session_close(s);
 	}
+}
+
+/* One sample_id_all trailer of mixed_recording's attr (TID, TIME, CPU). */
+static void
+mixed_trailer(struct pdbuf *b, uint64_t time)
+{
+	pd_u32(b, 42);
+	pd_u32(b, 42);
+	pd_u64(b, time);
+	pd_u32(b, 0);
+	pd_u32(b, 0);
+}
+
+/* An MMAP of [start, start + 0x1000) to path for process 42 at time. */
+static void
+mixed_mmap(struct pdbuf *b, uint64_t start, const char *path, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, PF_REC_MMAP, PERF_RECORD_MISC_USER);
+
+	pd_u32(b, 42);
+	pd_u32(b, 42);
+	pd_u64(b, start);
+	pd_u64(b, 0x1000);
+	pd_u64(b, 0);
+	pd_str8(b, path);
+	mixed_trailer(b, time);
+	pd_rec_end(b, r);
+}
+
+/*
+ * One thread whose samples all end in the same function of one library
+ * (0x10010, in no symbol), called from 0x5010: in a.so for the first two
+ * samples, then, that address mapped again, in b.so for two more.  In no
+ * symbol, the frame is one function node (by address) in two DSOs.
+ */
+static char *
+mixed_recording(void)
+{
+	struct pdbuf b;
+	size_t data = synth_head_with(&b, false, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
+	    1ull << 18 /* sample_id_all */), r;
+	char *path;
+
+	r = pd_rec_begin(&b, PF_REC_COMM, 0);
+	pd_u32(&b, 42);
+	pd_u32(&b, 42);
+	pd_str8(&b, "mixed");
+	mixed_trailer(&b, 1000);
+	pd_rec_end(&b, r);
+	mixed_mmap(&b, 0x10000, "/nonexistent/leaf.so", 1001);
+	mixed_mmap(&b, 0x5000, "/nonexistent/a.so", 1002);
+	for (int i = 0; i < 4; i++) {
+		if (i == 2)
+			mixed_mmap(&b, 0x5000, "/nonexistent/b.so", 2000);
+		r = pd_rec_begin(&b, PF_REC_SAMPLE, PERF_RECORD_MISC_USER);
+		pd_u64(&b, 0x10010);
+		pd_u32(&b, 42);
+		pd_u32(&b, 42);
+		pd_u64(&b, (i < 2 ? 1500 : 2500) + 100 * (uint64_t)(i % 2));
+		pd_u32(&b, 0);
+		pd_u32(&b, 0);
+		pd_u64(&b, 4000);
+		pd_u64(&b, 3);
+		pd_u64(&b, (uint64_t)PERF_CONTEXT_USER);
+		pd_u64(&b, 0x10010);
+		pd_u64(&b, 0x5010);
+		pd_rec_end(&b, r);
+	}
+	pd_put64(&b, 40, data);
+	pd_put64(&b, 48, b.len - data);
+	path = tmp_write("mixed", b.p, b.len);
+	pd_free(&b);
+	return path;
+}
+
+/*
+ * A path row is not always its frames' entries: a frame in no symbol is
+ * one node in several DSOs, and with the DSO a key the browser's hist
+ * credits each sample's own DSO (frame by frame), as a hist without paths
+ * does: a.so's and b.so's rows of the caller, two samples each.
+ */
+Test(rescope, a_frame_in_no_symbol_in_two_dsos)
+{
+	char *path = mixed_recording();
+	struct session *s = session_of_path(path);
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct symbolizer *z, *z2;
+	struct hist *h, *plain;
+	struct hist_opts o;
+	size_t n, found = 0;
+	char x[600], y[600];
+
+	cr_assert_not_null(s);
+	z = symbolizer_new(s, &so);
+	z2 = symbolizer_new(s, &so);
+	h = tui_hist(s, z, NULL, false);
+	tui_opts(s, &o, NULL, false);
+	o.paths = false;
+	o.record_self = false;
+	plain = hist_new(s, z2, &o);
+	hist_add_session(plain, NULL);
+	hist_finish(plain);
+	n = nentries(h);
+	cr_assert_eq(n, nentries(plain), "entries %zu vs %zu", n, nentries(plain));
+	for (uint32_t e = 0; e < n; e++) {
+		const struct hist_entry *a = hist_entry_get(h, e), *c = hist_entry_get(plain, e);
+
+		cr_assert_str_eq(entry_text(h, e, x, sizeof x), entry_text(plain, e, y, sizeof y));
+		cr_assert(a->acc_samples == c->acc_samples && a->acc_period == c->acc_period,
+		    "entry %u (%s): %" PRIu64 " vs %" PRIu64, e, x, a->acc_samples, c->acc_samples);
+		if (strstr(x, ".so|") != NULL && (strstr(x, "a.so") || strstr(x, "b.so"))) {
+			cr_assert_eq(a->acc_samples, 2, "%s: two samples", x);
+			found++;
+		}
+	}
+	cr_assert_eq(found, 2, "the caller in a.so and in b.so");
+	hist_free(plain);
+	hist_free(h);
+	symbolizer_free(z2);
+	symbolizer_free(z);
+	session_close(s);
+	unlink(path);
+	free(path);
 }
