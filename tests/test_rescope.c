@@ -720,6 +720,45 @@ Test(rescope, merged_rows_of_a_hist_that_grows)
 	cr_assert_gt(grew, 0, "entries made after the first rows, in some recording");
 }
 
+/* The browser's hist's options without paths or rows: each frame's entry looked up, always. */
+static struct hist *
+plain_hist(struct session *s, struct symbolizer *z)
+{
+	struct hist_opts o;
+	struct hist *h;
+
+	tui_opts(s, &o, NULL, false);
+	o.paths = false;
+	o.record_self = false;
+	h = hist_new(s, z, &o);
+	hist_add_session(h, NULL);
+	hist_finish(h);
+	return h;
+}
+
+/* h and plain have the same entries in the same order: keys, counts, labels.  Their count. */
+static size_t
+same_entries(struct hist *h, struct hist *plain, const char *name)
+{
+	size_t n = nentries(h);
+	char x[600], y[600];
+
+	cr_assert_eq(n, nentries(plain), "%s: entries %zu vs %zu", name, n, nentries(plain));
+	for (uint32_t e = 0; e < n; e++) {
+		const struct hist_entry *a = hist_entry_get(h, e), *b = hist_entry_get(plain, e);
+
+		cr_assert_str_eq(entry_text(h, e, x, sizeof x), entry_text(plain, e, y, sizeof y),
+		    "%s: entry %u", name, e);
+		cr_assert(a->samples == b->samples && a->period == b->period &&
+		    a->acc_samples == b->acc_samples && a->acc_period == b->acc_period &&
+		    a->latency == b->latency && a->acc_latency == b->acc_latency,
+		    "%s: entry %u (%s): %" PRIu64 "/%" PRIu64 " vs %" PRIu64 "/%" PRIu64, name, e, x,
+		    a->acc_samples, a->acc_period, b->acc_samples, b->acc_period);
+		cr_assert_eq(a->label_sym, b->label_sym, "%s: entry %u's label", name, e);
+	}
+	return n;
+}
+
 /*
  * The browser's hist credits a sample of a known row by the row's entries
  * (credit_known_row), not frame by frame: its entries, made in the same
@@ -739,35 +778,16 @@ Test(rescope, a_rows_entries_are_its_samples_frames)
 		struct session *s = session_open(test_data(names[i]), NULL, &err);
 		struct symbolizer *z, *z2;
 		struct hist *h, *plain;
-		struct hist_opts o;
 		size_t n;
-		char x[600], y[600];
 
 		cr_assert_not_null(s, "%s: %s", names[i], err.msg);
 		z = symbolizer_new(s, &so);
 		z2 = symbolizer_new(s, &so);
 		h = tui_hist(s, z, NULL, false);
-		tui_opts(s, &o, NULL, false);
-		o.paths = false;
-		o.record_self = false;
-		plain = hist_new(s, z2, &o);
-		hist_add_session(plain, NULL);
-		hist_finish(plain);
-		n = nentries(h);
-		cr_assert_eq(n, nentries(plain), "%s: entries %zu vs %zu", names[i], n, nentries(plain));
-		for (uint32_t e = 0; e < n; e++) {
-			const struct hist_entry *a = hist_entry_get(h, e), *b = hist_entry_get(plain, e);
-
-			cr_assert_str_eq(entry_text(h, e, x, sizeof x), entry_text(plain, e, y, sizeof y),
-			    "%s: entry %u", names[i], e);
-			cr_assert(a->samples == b->samples && a->period == b->period &&
-			    a->acc_samples == b->acc_samples && a->acc_period == b->acc_period &&
-			    a->latency == b->latency && a->acc_latency == b->acc_latency,
-			    "%s: entry %u (%s): %" PRIu64 "/%" PRIu64 " vs %" PRIu64 "/%" PRIu64, names[i],
-			    e, x, a->acc_samples, a->acc_period, b->acc_samples, b->acc_period);
-			cr_assert_eq(a->label_sym, b->label_sym, "%s: entry %u's label", names[i], e);
-			credited += a->acc_samples > a->samples;
-		}
+		plain = plain_hist(s, z2);
+		n = same_entries(h, plain, names[i]);
+		for (uint32_t e = 0; e < n; e++)
+			credited += hist_entry_get(h, e)->acc_samples > hist_entry_get(h, e)->samples;
 		hist_free(plain);
 		hist_free(h);
 		symbolizer_free(z2);
@@ -938,30 +958,19 @@ Test(rescope, a_frame_in_no_symbol_in_two_dsos)
 	struct sym_opts so = { .kallsyms = "/dev/null" };
 	struct symbolizer *z, *z2;
 	struct hist *h, *plain;
-	struct hist_opts o;
 	size_t n, found = 0;
-	char x[600], y[600];
+	char x[600];
 
 	cr_assert_not_null(s);
 	z = symbolizer_new(s, &so);
 	z2 = symbolizer_new(s, &so);
 	h = tui_hist(s, z, NULL, false);
-	tui_opts(s, &o, NULL, false);
-	o.paths = false;
-	o.record_self = false;
-	plain = hist_new(s, z2, &o);
-	hist_add_session(plain, NULL);
-	hist_finish(plain);
-	n = nentries(h);
-	cr_assert_eq(n, nentries(plain), "entries %zu vs %zu", n, nentries(plain));
+	plain = plain_hist(s, z2);
+	n = same_entries(h, plain, "mixed");
 	for (uint32_t e = 0; e < n; e++) {
-		const struct hist_entry *a = hist_entry_get(h, e), *c = hist_entry_get(plain, e);
-
-		cr_assert_str_eq(entry_text(h, e, x, sizeof x), entry_text(plain, e, y, sizeof y));
-		cr_assert(a->acc_samples == c->acc_samples && a->acc_period == c->acc_period,
-		    "entry %u (%s): %" PRIu64 " vs %" PRIu64, e, x, a->acc_samples, c->acc_samples);
-		if (strstr(x, ".so|") != NULL && (strstr(x, "a.so") || strstr(x, "b.so"))) {
-			cr_assert_eq(a->acc_samples, 2, "%s: two samples", x);
+		entry_text(h, e, x, sizeof x);
+		if (strstr(x, "a.so|") != NULL || strstr(x, "b.so|") != NULL) {
+			cr_assert_eq(hist_entry_get(h, e)->acc_samples, 2, "%s: two samples", x);
 			found++;
 		}
 	}
