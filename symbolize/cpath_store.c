@@ -183,9 +183,15 @@ branch_counts(struct hist *h, uint32_t r, size_t n)
 		brhist_count(&c[d], &h->ps.chbr[n - 1 - d]);
 }
 
-uint32_t
-cpath_row_known(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
-    size_t n, uint32_t e)
+/*
+ * The row of a sample's path (chain leaf first, n frames; none: its own
+ * frame) and own entry e, through the memo of the last paths: made if
+ * make, else NONE32 when it is not made yet; the path's nodes are made
+ * either way.
+ */
+static uint32_t
+path_row(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
+    size_t n, uint32_t e, bool make)
 {
 	struct path_memo *m = NULL;
 	uint32_t t, entry = e, r;
@@ -198,10 +204,11 @@ cpath_row_known(struct hist *h, uint32_t ev, const struct key_src *src, const st
 	}
 	if (m != NULL && m->row_node == t && m->row_entry == entry)
 		return m->row;
-	r = hmap_get(&h->ps.cprow_tab, cp_pair_key(t, entry));
-	if (r == HMAP_NONE)
+	if (make)
+		r = base_row(h, t, entry);
+	else if ((r = hmap_get(&h->ps.cprow_tab, cp_pair_key(t, entry))) == HMAP_NONE)
 		return NONE32;
-	if (m != NULL) {	/* cpath_add's, after: found at once */
+	if (m != NULL) {
 		m->row_node = t;
 		m->row_entry = entry;
 		m->row = r;
@@ -209,31 +216,20 @@ cpath_row_known(struct hist *h, uint32_t ev, const struct key_src *src, const st
 	return r;
 }
 
+uint32_t
+cpath_row_known(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
+    size_t n, uint32_t e)
+{
+	return path_row(h, ev, src, chain, n, e, false);
+}
+
 void
 cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct fkey *chain,
     size_t n, uint64_t period, uint32_t e)
 {
-	uint32_t t, entry = e, r;
-	bool by_addr = h->o.paths_address;
 	size_t nrow = h->ps.ncprow;
-	struct path_memo *m = NULL;
+	uint32_t r = path_row(h, ev, src, chain, n, e, true);
 
-	if (n == 0) {
-		t = base_child(h, event_root(h, ev), src->f->node);
-		entry |= CP_NOCHAIN;
-	} else {
-		t = memo_path(h, ev, chain, n, by_addr, &m);
-	}
-	if (m != NULL && m->row_node == t && m->row_entry == entry) {
-		r = m->row;
-	} else {
-		r = base_row(h, t, entry);
-		if (m != NULL) {
-			m->row_node = t;
-			m->row_entry = entry;
-			m->row = r;
-		}
-	}
 	if (h->ps.ncprow > nrow)
 		hist_row_made(h, r);
 	if (h->o.branch_history && n > 0 && n == h->ps.nchbr)

@@ -223,9 +223,7 @@ xkey_eq(const void *ctx, uint32_t id)
 static const struct hist_xkey xkey_zero;
 
 const struct ent_full hist_ent_full_zero;
-
-/* Every field 0: an entry's, as a key's copy starts. */
-static const struct hist_entry hist_ent_zero;
+const struct hist_entry hist_entry_zero;
 
 uint32_t
 hist_xkey_id(struct hist *h, const struct hist_xkey *x)
@@ -313,7 +311,7 @@ hist_entry_get(const struct hist *h, uint32_t id)
 static uint32_t
 chain_ctx(struct hist *h, const struct hist_entry *own)
 {
-	struct hist_entry c = hist_ent_zero;
+	struct hist_entry c = hist_entry_zero;
 	uint64_t hash;
 	struct ent_want w = { h->ks.ctxk, &c };
 	uint32_t id;
@@ -439,10 +437,10 @@ credit_known_row(struct hist *h, uint32_t ev, const struct key_src *src, uint64_
 		return false;
 	/* an address in no symbol is one node whatever its DSO (dso_mixed): with the DSO a key,
 	 * such a frame's entry is not the path's, and goes frame by frame */
-	for (size_t i = 0; h->ks.any_dso_mixed && i < n; i++)
-		if ((h->ks.keymask & HIST_KEEP(HIST_KEY_DSO)) && chain[i].node < h->nnode &&
-		    h->node[chain[i].node].dso_mixed)
-			return false;
+	if (h->ks.any_dso_mixed && (h->ks.keymask & HIST_KEEP(HIST_KEY_DSO)))
+		for (size_t i = 0; i < n; i++)
+			if (chain[i].node < h->nnode && h->node[chain[i].node].dso_mixed)
+				return false;
 	r = cpath_row_known(h, ev, src, chain, n, h->rc.last_self);
 	if (r == NONE32 || r >= h->ps.ncprow || (size_t)r + 1 >= h->rc.caprowoff)
 		return false;

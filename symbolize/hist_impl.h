@@ -542,9 +542,10 @@ _Static_assert(offsetof(struct ent_full, x) == ENT_KEY_BYTES &&
     sizeof(struct hist_entry) - offsetof(struct hist_entry, period),
     "a key is an entry with its xkey's values in place");
 
-/* Every key 0: copied to clear a key (a copy of a constant, not memset,
- * which compilers make a string instruction, slow to start, per entry). */
+/* Every key 0, every field of an entry 0: copied to clear one (a copy of a constant, not
+ * memset, which compilers make a string instruction, slow to start, per entry). */
 extern const struct ent_full hist_ent_full_zero;
+extern const struct hist_entry hist_entry_zero;
 
 /* The id of x's values in h (0: all 0), interned on first use. */
 uint32_t hist_xkey_id(struct hist *h, const struct hist_xkey *x);
@@ -562,9 +563,7 @@ ent_pack_key(struct hist *h, const struct ent_full *k, struct hist_entry *e)
 static inline void
 ent_pack(struct hist *h, const struct ent_full *k, struct hist_entry *e)
 {
-	static const struct hist_entry zero;
-
-	*e = zero;	/* a copy: memset would be a string instruction (see hist_ent_full_zero) */
+	*e = hist_entry_zero;
 	ent_pack_key(h, k, e);
 }
 
