@@ -26,8 +26,8 @@ session_bytes(const struct session *s, uint64_t loc, uint64_t len)
 	if (loc >= SESSION_ZLOC) {
 		uint64_t z = loc - SESSION_ZLOC;
 
-		if (z > s->zlen || len > s->zlen - z)
-			return NULL;
+		if (s->zbuf == NULL || z > s->zlen || len > s->zlen - z)
+			return NULL;	/* nothing decompressed (an offset on NULL is undefined) */
 		return s->zbuf + z;
 	}
 	for (size_t i = 0; i < s->nfiles; i++) {
