@@ -232,6 +232,8 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 
 	if (h->ps.ncprow > nrow)
 		hist_row_made(h, r);
+	else if (h->rc.cred_frames)
+		hist_row_again(h, r, h->rc.cred, h->rc.credlab, h->rc.ncred);
 	if (h->o.branch_history && n > 0 && n == h->ps.nchbr)
 		branch_counts(h, r, n);
 	h->ps.nchbr = 0;
@@ -312,6 +314,21 @@ cpath_anode(struct hist *h, const struct frame *f, uint32_t node)
 	return (uint32_t)h->ps.nan++;
 }
 
+/* into's cred: what from's row i credited, in into's ids and strings. */
+static void
+cred_of_row(struct hist *into, const struct hist *from, const uint32_t *entmap, size_t i)
+{
+	into->rc.ncred = 0;
+	for (uint32_t k = from->rc.rowent_off[i]; k < from->rc.rowent_off[i + 1]; k++) {
+		uint32_t lab = from->rc.rowlab != NULL ? from->rc.rowlab[k] : 0;
+
+		/* a label is a string id + 1 of from's table: into's own */
+		if (lab != 0)
+			lab = hist_intern(into, hist_str(from, lab - 1)) + 1;
+		hist_credit(into, entmap[from->rc.rowent[k]], lab);
+	}
+}
+
 void
 cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
     const uint32_t *nodemap, const uint32_t *entmap, uint32_t *rowmap)
@@ -336,18 +353,14 @@ cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		uint32_t r = base_row(into, map[fr->node], ent);
 
 		if (into->ps.ncprow > nrow && credits) {
-			into->rc.ncred = 0;
-			for (uint32_t k = from->rc.rowent_off[i]; k < from->rc.rowent_off[i + 1]; k++) {
-				uint32_t lab = from->rc.rowlab != NULL ? from->rc.rowlab[k] : 0;
-
-				/* a label is a string id + 1 of from's table: into's own */
-				if (lab != 0)
-					lab = hist_intern(into, hist_str(from, lab - 1)) + 1;
-				hist_credit(into, entmap[from->rc.rowent[k]], lab);
-			}
+			cred_of_row(into, from, entmap, i);
 			hist_row_made(into, r);
 		} else if (into->ps.ncprow > nrow) {
 			into->rc.no_rescope = true;	/* a row without its entries */
+		} else if (credits && !into->rc.no_rescope) {
+			/* a row of both parts: the same entries, or no recount */
+			cred_of_row(into, from, entmap, i);
+			hist_row_again(into, r, into->rc.cred, into->rc.credlab, into->rc.ncred);
 		}
 		if (rowmap != NULL)
 			rowmap[i] = r;

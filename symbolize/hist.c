@@ -553,10 +553,13 @@ hist_add_keys(struct hist *h, uint32_t ev, const struct key_src *src, uint64_t p
 	hist_count_why(h, src->f, false, 1);
 	for (size_t i = 0; i < n; i++)
 		hist_count_why(h, &chain[i], true, 1);
-	if (o->children && h->ptr.ptree)
+	h->rc.cred_frames = false;
+	if (o->children && h->ptr.ptree) {
 		hist_ptree_add_chain(h, lazy_key(h, &lk), src, period, chain, n);
-	else if (o->children && !credit_known_row(h, ev, src, period, chain, n))
+	} else if (o->children && !credit_known_row(h, ev, src, period, chain, n)) {
 		add_chain(h, &lk, src, period, chain, n);
+		h->rc.cred_frames = true;
+	}
 	if (o->callgraph)
 		callgraph_add(h, ev, src, chain, n, period);
 	if (o->paths)

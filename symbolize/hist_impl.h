@@ -350,6 +350,8 @@ struct hist_recount {
 	uint32_t		*rowlab;	/* per rowent, its credlab (a fresh walk's label);
 						 * NULL while every one is 0 */
 	bool			 no_rescope;	/* samples came other than by index position */
+	bool			 cred_frames;	/* the current sample's chain credited frame
+						 * by frame (cred holds its entries) */
 	/*
 	 * hist_opts.offcpu_beside: per span of the off-CPU model, the row its
 	 * delivery made (as sample_row: ROW_TOTALS | event, NONE32: none);
@@ -868,6 +870,10 @@ hist_credit(struct hist *h, uint32_t id, uint32_t label)
 }
 /* A path row was made for the current sample: keep what it credited. */
 void hist_row_made(struct hist *h, uint32_t row);
+/* The current sample of made row `row` credited cred (ncred ids, labels
+ * credlab): the hist is not recounted if they are not the row's. */
+void hist_row_again(struct hist *h, uint32_t row, const uint32_t *cred, const uint32_t *credlab,
+    size_t ncred);
 /* Entry i's (path row r's) place in the ties' order: after a scoped
  * recount, as a fresh walk of the scope would make them; else i (r). */
 uint32_t hist_ent_order(const struct hist *h, uint32_t i);

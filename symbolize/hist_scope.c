@@ -16,7 +16,9 @@
  * credits the same entries: a row is one own entry (comm, thread, cpu,
  * DSO, symbol) and one path of function nodes, and those are all that the
  * entries of its callchain frames are keyed by (hist_rescope refuses the
- * keys where that is not so).  With hist_opts.parallel, a sample's latency
+ * keys where that is not so, and a hist where a later sample of a row
+ * credited other entries: a frame in no symbol is one node whatever its
+ * DSO, hist_row_again).  With hist_opts.parallel, a sample's latency
  * is its period over the parallelism at its index position, both known:
  * recomputed as the walk computes it and summed per row (row_lat, made
  * only then), so no latency is kept per sample.
@@ -97,6 +99,31 @@ hist_row_made(struct hist *h, uint32_t row)
 		memcpy(h->rc.rowlab + h->rc.nrowent, h->rc.credlab, h->rc.ncred * sizeof *h->rc.credlab);
 	h->rc.nrowent += h->rc.ncred;
 	h->rc.rowent_off[row + 1] = (uint32_t)h->rc.nrowent;
+}
+
+void
+hist_row_again(struct hist *h, uint32_t row, const uint32_t *cred, const uint32_t *credlab,
+    size_t ncred)
+{
+	uint32_t a, b;
+
+	if (h->rc.sample_row == NULL || h->rc.no_rescope)
+		return;
+	if (row >= h->ps.ncprow || (size_t)row + 1 >= h->rc.caprowoff) {
+		h->rc.no_rescope = true;
+		return;
+	}
+	a = h->rc.rowent_off[row];
+	b = h->rc.rowent_off[row + 1];
+	/* a frame in no symbol is one node in several DSOs (dso_mixed): the row's
+	 * first sample may have credited another DSO's entry there */
+	if (b - a != ncred || memcmp(h->rc.rowent + a, cred, ncred * sizeof *cred) != 0) {
+		h->rc.no_rescope = true;
+		return;
+	}
+	for (size_t i = 0; i < ncred; i++)
+		if ((h->rc.rowlab != NULL ? h->rc.rowlab[a + i] : 0) != credlab[i])
+			h->rc.no_rescope = true;
 }
 
 void

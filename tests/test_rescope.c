@@ -983,3 +983,44 @@ Test(rescope, a_frame_in_no_symbol_in_two_dsos)
 	unlink(path);
 	free(path);
 }
+
+/*
+ * The recount credits a sample of a row the entries the row keeps, which
+ * is wrong where a sample of the same row (its frame in no symbol now in
+ * b.so) credited others: such a hist is not recounted, or recounted right.
+ * The window keeps one sample in a.so (1600) and one in b.so (2500); the
+ * same made in two parts, where each part's row has the entries of its own.
+ */
+Test(rescope, a_row_whose_samples_credit_other_entries)
+{
+	char *path = mixed_recording();
+	struct fixture fx = { .s = session_of_path(path) };
+	struct sym_opts so = { .kallsyms = "/dev/null" };
+	struct filter_range win = { 1550, 2550 };
+	struct hist_filter f = { .time = &win, .ntime = 1 };
+	const struct rec_index *ix;
+	struct symbolizer *z2;
+	size_t mid = 0;
+
+	cr_assert_not_null(fx.s);
+	ix = session_index(fx.s);
+	fx.z = symbolizer_new(fx.s, &so);
+	z2 = symbolizer_new(fx.s, &so);
+	fx.h = tui_hist(fx.s, fx.z, NULL, false);
+	if (hist_rescope(fx.h, &f) == 0)
+		same_as_pass(&fx, "mixed", "time window", &f);
+	hist_free(fx.h);
+	/* in two parts, one a.so's samples, the other b.so's: each row its first sample's */
+	while (mid < ix->n && index_ent(ix, mid)->time < 2000)
+		mid++;
+	cr_assert_lt(mid, ix->n);
+	fx.h = split_hist(fx.s, fx.z, z2, mid);
+	if (hist_rescope(fx.h, &f) == 0)
+		same_as_pass(&fx, "mixed", "two parts, time window", &f);
+	hist_free(fx.h);
+	symbolizer_free(z2);
+	symbolizer_free(fx.z);
+	session_close(fx.s);
+	unlink(path);
+	free(path);
+}
