@@ -154,6 +154,7 @@ cpath_rows_merged(struct hist *h, const struct cpath *t, size_t evi, unsigned ke
 	size_t n;
 
 	*out = NULL;
+	hist_rows_stop(h);	/* its arrays are the ones used here */
 	if (evi >= h->nev_order || cpath_bottom_up(t))
 		return 0;
 	b.ev = h->ev_order[evi];

@@ -524,6 +524,20 @@ struct hist_select {
  */
 size_t hist_rows_merged(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out);
+/*
+ * The same in steps (a large hist's merge, off the UI's critical path):
+ * begin (its ticket; sel is borrowed until the end), steps of n entries
+ * each until one returns true, then the rows of hist_rows_merged().  One
+ * merge at a time per hist: a begin, or a hist_rows_merged() or
+ * hist_rows_self() call, ends the one under way, whose ticket then fails
+ * (a step returns true, the end returns SIZE_MAX and no rows: begin
+ * again).  hist_rows_progress: entries merged and to merge.
+ */
+unsigned hist_rows_begin(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep);
+bool hist_rows_step(struct hist *h, unsigned ticket, size_t n);
+size_t hist_rows_end(struct hist *h, unsigned ticket, double min_pct,
+    const struct hist_entry *const **out);
+void hist_rows_progress(const struct hist *h, unsigned ticket, size_t *done, size_t *total);
 
 /*
  * hist_rows_merged()'s rows by self alone, as a table of overhead: only

@@ -437,7 +437,23 @@ struct hist_merged {
 	struct hmap		 ktab;		/* ent_hash -> key id */
 	uint32_t		*krow;		/* per key id: its row in this call, NONE32 */
 	size_t			 capkrow;
+	/*
+	 * The merge under way (hist_rows_begin ... hist_rows_end; one at a
+	 * time: a begin ends the one before, whose ticket then fails): its
+	 * rows so far (nm, their keys marked in krow), the next entry, the
+	 * entries it covers, and what it was asked.
+	 */
+	bool			 live;
+	unsigned		 ticket;
+	size_t			 nm, next, nent;
+	uint32_t		 ev;
+	const struct hist_select *sel;
+	unsigned		 keep;
 };
+
+/* The merge of rows under way (hist_rows_begin) ends, its ticket failing
+ * from now on: its rows' marks taken back (the next starts from none). */
+void hist_rows_stop(struct hist *h);
 
 struct hist {
 	const struct session	*s;

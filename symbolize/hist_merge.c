@@ -481,38 +481,60 @@ merged_row(struct hist *h, uint32_t mk, size_t *nm, size_t i)
 	return (uint32_t)(*nm)++;
 }
 
-size_t
-hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
-    double min_pct, const struct hist_entry *const **out)
+void
+hist_rows_stop(struct hist *h)
 {
-	size_t nm = 0, n = 0;
-	uint32_t ev;
-	uint64_t total;
-	unsigned thread_keys = 0;
+	struct hist_merged *mg = &h->mg;
 
-	*out = NULL;
-	if (evi >= h->nev_order)
-		return 0;
-	ev = h->ev_order[evi];
-	total = h->ev[ev].total_period;
-	for (unsigned k = 0; k < HIST_KEY_COUNT; k++)
-		if (sortkeys[k].thread)
-			thread_keys |= HIST_KEEP(k);
+	if (!mg->live)
+		return;
+	for (size_t r = 0; r < mg->nm; r++)
+		mg->krow[mg->kof[mg->mfirst[r]]] = NONE32;
+	mg->live = false;
+	mg->nm = 0;
+}
+
+unsigned
+hist_rows_begin(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep)
+{
+	struct hist_merged *mg = &h->mg;
+
+	hist_rows_stop(h);
+	mg->ticket++;
+	mg->live = true;
+	mg->nm = 0;
+	mg->next = 0;
+	mg->nent = evi < h->nev_order ? h->nent : 0;
+	mg->ev = evi < h->nev_order ? h->ev_order[evi] : NONE32;
+	mg->sel = sel;
+	mg->keep = keep;
 	merged_keys_for(h, keep);
-	for (size_t i = 0; i < h->nent; i++) {
+	return mg->ticket;
+}
+
+bool
+hist_rows_step(struct hist *h, unsigned ticket, size_t n)
+{
+	struct hist_merged *mg = &h->mg;
+	size_t end;
+
+	if (!mg->live || mg->ticket != ticket)
+		return true;
+	end = n < mg->nent - mg->next ? mg->next + n : mg->nent;
+	for (size_t i = mg->next; i < end; i++) {
 		const struct hist_entry *e = &h->ent[i];
 		struct hist_entry *m;
 		uint32_t id;
 		uint64_t v;
 
-		if (e->event != ev || !hist_sel_entry(h, e, sel) ||
+		if (e->event != mg->ev || !hist_sel_entry(h, e, mg->sel) ||
 		    (e->samples == 0 && e->acc_samples == 0))
 			continue;
-		id = merged_row(h, merged_key(h, i), &nm, i);
-		m = &h->mg.mrows[id];
+		id = merged_row(h, merged_key(h, i), &mg->nm, i);
+		m = &mg->mrows[id];
 		/* first: the first made in the scope (hist_ent_order) */
-		if (hist_ent_order(h, (uint32_t)i) < hist_ent_order(h, h->mg.mfirst[id]))
-			h->mg.mfirst[id] = (uint32_t)i;
+		if (hist_ent_order(h, (uint32_t)i) < hist_ent_order(h, mg->mfirst[id]))
+			mg->mfirst[id] = (uint32_t)i;
 		m->period += e->period;
 		m->samples += e->samples;
 		m->acc_period += e->acc_period;
@@ -520,38 +542,77 @@ hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsi
 		m->latency += e->latency;
 		m->acc_latency += e->acc_latency;
 		v = h->o.children ? e->acc_period : e->period;
-		if (v > h->mg.mbestv[id]) {
-			h->mg.mbestv[id] = v;
-			h->mg.mbest[id] = (uint32_t)i;
+		if (v > mg->mbestv[id]) {
+			mg->mbestv[id] = v;
+			mg->mbest[id] = (uint32_t)i;
 		}
 	}
-	/* the rows' marks taken back: the next call starts from none */
-	for (size_t r = 0; r < nm; r++)
-		h->mg.krow[h->mg.kof[h->mg.mfirst[r]]] = NONE32;
-	GROW(h->mg.mout, h->mg.capmout, nm + 1);
+	mg->next = end;
+	return end >= mg->nent;
+}
+
+void
+hist_rows_progress(const struct hist *h, unsigned ticket, size_t *done, size_t *total)
+{
+	bool live = h->mg.live && h->mg.ticket == ticket;
+
+	*done = live ? h->mg.next : 0;
+	*total = live ? h->mg.nent : 0;
+}
+
+size_t
+hist_rows_end(struct hist *h, unsigned ticket, double min_pct, const struct hist_entry *const **out)
+{
+	struct hist_merged *mg = &h->mg;
+	size_t n = 0, nm;
+	uint64_t total;
+	unsigned thread_keys = 0;
+
+	*out = NULL;
+	if (!mg->live || mg->ticket != ticket)
+		return SIZE_MAX;
+	(void)hist_rows_step(h, ticket, SIZE_MAX);	/* what is left, if any */
+	nm = mg->nm;
+	hist_rows_stop(h);
+	if (mg->ev == NONE32)
+		return 0;
+	total = h->ev[mg->ev].total_period;
+	for (unsigned k = 0; k < HIST_KEY_COUNT; k++)
+		if (sortkeys[k].thread)
+			thread_keys |= HIST_KEEP(k);
+	GROW(mg->mout, mg->capmout, nm + 1);
 	for (size_t i = 0; i < nm; i++) {
-		struct hist_entry *m = &h->mg.mrows[i];
-		const struct hist_entry *b = &h->ent[h->mg.mbest[i]];
+		struct hist_entry *m = &mg->mrows[i];
+		const struct hist_entry *b = &h->ent[mg->mbest[i]];
 		double pct = total ? 100.0 * (double)(h->o.children ? m->acc_period : m->period) /
 		    (double)total : 0.0;
 
-		if (!(keep & thread_keys)) {
+		if (!(mg->keep & thread_keys)) {
 			m->pid = b->pid;
 			m->tid = b->tid;
 		}
 		m->label_comm = b->label_comm;
 		m->label_tid = b->label_tid;
 		/* perf's label of an entry in no map (the null frame's [k] or [.]): its first sample's */
-		m->label_sym = h->ent[h->mg.mfirst[i]].label_sym;
+		m->label_sym = h->ent[mg->mfirst[i]].label_sym;
 		if (min_pct > 0 && pct < min_pct)
 			continue;
 		if (!h->o.children && m->samples == 0)
 			continue;
-		h->mg.mout[n++] = m;
+		mg->mout[n++] = m;
 	}
-	qsort_r(h->mg.mout, n, sizeof *h->mg.mout, cmp_merged, h);
-	*out = h->mg.mout;
+	qsort_r(mg->mout, n, sizeof *mg->mout, cmp_merged, h);
+	*out = mg->mout;
 	return n;
+}
+
+size_t
+hist_rows_merged(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
+    double min_pct, const struct hist_entry *const **out)
+{
+	unsigned t = hist_rows_begin(h, evi, sel, keep);
+
+	return hist_rows_end(h, t, min_pct, out);
 }
 
 /* Rows by self period, descending; ties by the kept keys' text, then as first made. */

@@ -1024,3 +1024,106 @@ Test(rescope, a_row_whose_samples_credit_other_entries)
 	unlink(path);
 	free(path);
 }
+
+/* Event ev's rows merged by keep over sel in steps of n entries, as merged_text gives them. */
+static char *
+stepped_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep, size_t n)
+{
+	static const enum hist_key kk[] = { HIST_KEY_COMM, HIST_KEY_PID, HIST_KEY_TID, HIST_KEY_DSO,
+		HIST_KEY_SYM };
+	const struct hist_entry *const *rows;
+	unsigned t = hist_rows_begin(h, ev, sel, keep);
+	size_t done = 0, total = 0, last = 0, nr, cap = 4096, len = 0;
+	char *v = malloc(cap), k[256];
+
+	while (!hist_rows_step(h, t, n)) {
+		hist_rows_progress(h, t, &done, &total);
+		cr_assert_eq(done, last + n, "a step of %zu entries", n);
+		cr_assert_lt(done, total);
+		last = done;
+	}
+	nr = hist_rows_end(h, t, 0, &rows);
+	cr_assert_neq(nr, SIZE_MAX, "the merge ended whole");
+	v[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		if (len + 2048 > cap)
+			v = realloc(v, cap *= 2);
+		for (size_t j = 0; j < sizeof kk / sizeof kk[0]; j++)
+			if (keep & HIST_KEEP(kk[j]))
+				len += (size_t)snprintf(v + len, cap - len, "%s|",
+				    hist_key_text(h, rows[i], kk[j], k, sizeof k));
+		len += (size_t)snprintf(v + len, cap - len, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		    "\n", rows[i]->samples, rows[i]->period, rows[i]->acc_samples, rows[i]->acc_period);
+	}
+	return v;
+}
+
+/*
+ * The merge of rows in steps (the hot pane's on a large hist) gives
+ * hist_rows_merged's rows whatever the step; a merge begun, or rows asked
+ * otherwise, meanwhile ends it (its ticket fails) and leaves no mark on
+ * the rows asked after.
+ */
+Test(rescope, merged_rows_in_steps)
+{
+	const char *names[] = { "fp.data", "fork.data", "multi.data" };
+	const unsigned keep = HIST_KEEP(HIST_KEY_COMM) | HIST_KEEP(HIST_KEY_DSO) |
+	    HIST_KEEP(HIST_KEY_SYM);
+	char bdir[4096];
+
+	snprintf(bdir, sizeof bdir, "%s", test_data("buildid"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct perf_err err;
+		struct sym_opts so = { .buildid_dir = bdir, .kallsyms = "/dev/null" };
+		struct session *s = session_open(test_data(names[i]), NULL, &err);
+		struct hist_select sel = { .by_tid = true };
+		const struct hist_entry *const *rows;
+		struct symbolizer *z;
+		struct cpath_query q = { .ev = 0, .entry = CPATH_NONE };
+		struct cpath *t;
+		struct hist *h;
+		uint32_t cpu;
+		uint64_t t0, t1;
+		unsigned a, b;
+		char *want, *got;
+
+		cr_assert_not_null(s, "%s: %s", names[i], err.msg);
+		z = symbolizer_new(s, &so);
+		h = tui_hist(s, z, NULL, false);
+		first_sample(s, &sel.tid, &cpu, &t0, &t1);
+		want = merged_text(h, 0, NULL, keep);
+		cr_assert_gt(strlen(want), 0, "%s: rows", names[i]);
+		for (size_t n = 1; n < 12; n += 5) {
+			got = stepped_text(h, 0, NULL, keep, n);
+			cr_assert_str_eq(got, want, "%s: steps of %zu", names[i], n);
+			free(got);
+		}
+		/* a merge under way ended by another begin, by rows asked, by a tree's rows */
+		a = hist_rows_begin(h, 0, NULL, keep);
+		cr_assert(!hist_rows_step(h, a, 1), "%s: more than one entry", names[i]);
+		b = hist_rows_begin(h, 0, &sel, HIST_KEEP(HIST_KEY_SYM));
+		cr_assert(hist_rows_step(h, a, 1), "%s: the first ended", names[i]);
+		cr_assert_eq(hist_rows_end(h, a, 0, &rows), SIZE_MAX, "%s", names[i]);
+		cr_assert_null(rows);
+		cr_assert(!hist_rows_step(h, b, 1), "%s: the second goes on", names[i]);
+		got = merged_text(h, 0, NULL, keep);
+		cr_assert_str_eq(got, want, "%s: rows asked after a merge ended half-way", names[i]);
+		free(got);
+		cr_assert_eq(hist_rows_end(h, b, 0, &rows), SIZE_MAX, "%s: ended by the rows asked",
+		    names[i]);
+		a = hist_rows_begin(h, 0, NULL, keep);
+		cr_assert(!hist_rows_step(h, a, 1), "%s", names[i]);
+		t = cpath_build(h, &q);
+		(void)cpath_rows_merged(h, t, 0, keep, 0, &rows);
+		cpath_free(t);
+		cr_assert_eq(hist_rows_end(h, a, 0, &rows), SIZE_MAX, "%s: ended by a tree's rows",
+		    names[i]);
+		got = merged_text(h, 0, NULL, keep);
+		cr_assert_str_eq(got, want, "%s: rows asked after a tree's", names[i]);
+		free(got);
+		free(want);
+		hist_free(h);
+		symbolizer_free(z);
+		session_close(s);
+	}
+}
