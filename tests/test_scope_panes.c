@@ -808,3 +808,96 @@ Test(scope_panes, hot_rows_kept_across_a_pane_switch)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/* The hot pane's rows as text, a line per row. */
+static char *
+hot_rows_text(struct pane *p)
+{
+	size_t cap = 4096, len = 0;
+	char *v = malloc(cap);
+	struct row r;
+
+	v[0] = '\0';
+	for (size_t i = 0; i < widget_count(&p->w); i++) {
+		row_reset(&r);
+		p->ops->row(p, widget_source(&p->w, i), &r);
+		for (int c = 0; c < p->ncols; c++) {
+			if (len + 512 > cap)
+				v = realloc(v, cap *= 2);
+			len += (size_t)snprintf(v + len, cap - len, "%.400s|", r.col[c] ? r.col[c] : "");
+		}
+		len += (size_t)snprintf(v + len, cap - len, "\n");
+	}
+	return v;
+}
+
+/*
+ * With the app's steps on, the hot functions' rows of a hist with more
+ * entries than 8 steps are merged in steps (pane_ops.work): no row and a
+ * progress line meanwhile, then the rows made at once; a view entered
+ * meanwhile is applied once they are in, and a zoom half-way merges again
+ * for it.
+ */
+Test(scope, hot_rows_merged_in_steps)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	struct pane one, p;
+	struct nav_view v;
+	char *want, *want_zoom, *got, cur[512];
+	struct row r;
+	int32_t pid;
+
+	symbols_run(sy);
+	cr_assert(sy->done, "symbols all in");
+	hot_pane(&one, s, sy);
+	want = hot_rows_text(&one);
+	cr_assert_gt(widget_count(&one.w), 3, "rows to merge");
+	widget_move(&one.w, 2);
+	row_reset(&r);
+	one.ops->row(&one, widget_source(&one.w, 2), &r);
+	snprintf(cur, sizeof cur, "%s", r.col[one.ncols - 1]);
+	pid = hist_entry_get(sy->h, 0)->pid;
+	cr_assert(scope_zoom(&sy->scope, SZ_PID, pid, -1, 0, "the first process"));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	pane_settle(&one, sy);
+	want_zoom = hot_rows_text(&one);
+	cr_assert_str_neq(want_zoom, want, "the zoom has other rows");
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+
+	sy->steps = 1;
+	hot_pane(&p, s, sy);
+	cr_assert_eq(widget_count(&p.w), 0, "no row before they are merged");
+	screen_draw(&p, 20, 120);
+	cr_assert_geq(screen_col(screen_line(19), "Merging the rows: 0% of"), 0, "%s", screen_line(19));
+	one.ops->save(&one, &v);	/* the cursor on the third row, entered while merging */
+	go(&p, &v);
+	cr_assert_gt(pane_work_out(&p), 2, "merged in steps");
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_NONE);
+	got = hot_rows_text(&p);
+	cr_assert_str_eq(got, want, "the rows of a merge at once");
+	free(got);
+	row_reset(&r);
+	p.ops->row(&p, widget_cursor_row(&p.w), &r);
+	cr_assert_str_eq(r.col[p.ncols - 1], cur, "the view entered meanwhile");
+	/* a zoom half-way: merged again for it */
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	p.ops->key(&p, ACT_PCT_LIMIT);
+	p.ops->key(&p, ACT_PCT_LIMIT);	/* back to no limit */
+	cr_assert(scope_zoom(&sy->scope, SZ_PID, pid, -1, 0, "the first process"));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	pane_work_out(&p);
+	got = hot_rows_text(&p);
+	cr_assert_str_eq(got, want_zoom, "the zoom's rows");
+	free(got);
+	free(want);
+	free(want_zoom);
+	pane_destroy(&one);
+	pane_destroy(&p);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -126,6 +126,17 @@ struct hot {
 	bool			 truncated;
 	struct hmap		 exp;		/* expansion set */
 	char			 info[256];
+	/*
+	 * The rows merged in steps (hot_work; a large hist with the app's
+	 * steps on, symbols all in): the merge's ticket (hist_rows_begin),
+	 * the hist it is of (sy->h_serial), the cursor key to restore, and a
+	 * view entered meanwhile, applied once the rows are in.
+	 */
+	bool			 rbusy;
+	unsigned		 rticket, rserial;
+	uint64_t		 rkey;
+	struct nav_view		 pend;
+	bool			 has_pend;
 };
 
 /* hot_rows.c: the expansion set (row key -> expanded), row keys (below 2^62). */
@@ -144,6 +155,9 @@ const struct hot_tree *hot_entry_tree(struct hot *ht, uint32_t i);
 /* Rows again (cursor to key), the table again from the hist, the columns, the scope followed. */
 void hot_rebuild(struct pane *p, uint64_t key);
 void hot_reload(struct pane *p, bool keep_cursor);
+/* The rows merged in steps (hot_reload started them): a step of about
+ * budget seconds; pane_ops.work's answer. */
+int hot_rows_work(struct pane *p, double budget);
 void hot_set_columns(struct pane *p, struct hot *ht);
 /* Can the rows have a Latency column; is it shown (ht->lat as hot_set_columns sets it)? */
 bool hot_lat_possible(const struct hot *ht);

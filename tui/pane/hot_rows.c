@@ -510,6 +510,73 @@ dso_self_rows(struct hot *ht, size_t n)
 	return k;
 }
 
+static void take_rows(struct pane *p, const struct hist_entry *const *m, size_t n, uint64_t key);
+
+/*
+ * With the app's steps on and every symbol in, a large hist's rows are
+ * merged in steps (hot_rows_work): begun here (true), none shown until
+ * then.  Merges of up to 8 steps' worth of entries are made at once; a
+ * step takes 2 steps' worth (16,384 entries in the app) between looks at
+ * the clock.
+ */
+static bool
+rows_in_steps(struct pane *p, unsigned keep, uint64_t key)
+{
+	struct hot *ht = p->priv;
+	size_t done, total;
+
+	ht->rbusy = false;
+	if (ht->sy->steps == 0 || !ht->sy->done)
+		return false;
+	ht->rticket = hist_rows_begin(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep);
+	hist_rows_progress(hot_h(ht), ht->rticket, &done, &total);
+	if (total <= 8 * ht->sy->steps)
+		return false;
+	ht->rbusy = true;
+	ht->rserial = ht->sy->h_serial;
+	ht->rkey = key;
+	ht->nents = 0;
+	hot_rebuild(p, UINT64_MAX);
+	return true;
+}
+
+int
+hot_rows_work(struct pane *p, double budget)
+{
+	struct hot *ht = p->priv;
+	double end = mono_seconds() + budget;
+	const struct hist_entry *const *m;
+	size_t n;
+
+	/* nothing else is done here: the rows are made when drawn (hot_sync), where the
+	 * app looks for a keys' table started or made ready */
+	if (!ht->rbusy)
+		return PANE_WORK_NONE;
+	hot_sync(p);	/* another scope or other symbols: a merge again */
+	if (!ht->rbusy)
+		return PANE_WORK_DONE;
+	if (ht->rserial != ht->sy->h_serial) {	/* its hist is gone */
+		ht->rbusy = false;
+		hot_reload(p, true);
+		return ht->rbusy ? PANE_WORK_MORE : PANE_WORK_DONE;
+	}
+	while (!hist_rows_step(hot_h(ht), ht->rticket, 2 * ht->sy->steps))
+		if (mono_seconds() >= end)
+			return PANE_WORK_MORE;
+	ht->rbusy = false;
+	n = hist_rows_end(hot_h(ht), ht->rticket, ht->pct, &m);
+	if (n == SIZE_MAX) {	/* ended by rows asked of the hist meanwhile: again */
+		hot_reload(p, true);
+		return ht->rbusy ? PANE_WORK_MORE : PANE_WORK_DONE;
+	}
+	take_rows(p, m, n, ht->rkey);
+	if (ht->has_pend) {
+		ht->has_pend = false;
+		pane_list_enter(p, &ht->pend);
+	}
+	return PANE_WORK_DONE;
+}
+
 void
 hot_reload(struct pane *p, bool keep_cursor)
 {
@@ -551,8 +618,19 @@ hot_reload(struct pane *p, bool keep_cursor)
 		n = xform_rows(ht, keep, &m);
 	else if (ht->dsos)	/* the DSOs' own overhead: by it, those without samples left out */
 		n = hist_rows_self(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
+	else if (rows_in_steps(p, keep, key))
+		return;	/* the rows once merged (hot_rows_work) */
 	else
 		n = hist_rows_merged(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep, ht->pct, &m);
+	take_rows(p, m, n, key);
+}
+
+/* The table's rows are m[0..n) (copied), the cursor to key. */
+static void
+take_rows(struct pane *p, const struct hist_entry *const *m, size_t n, uint64_t key)
+{
+	struct hot *ht = p->priv;
+
 	GROW(ht->ents, ht->capents, n + 1);
 	GROW(ht->trees, ht->captrees, n + 1);
 	memset(ht->ents, 0, (n + 1) * sizeof *ht->ents);

@@ -99,6 +99,19 @@ zoom_of(const struct hot *ht)
 	return sc->zoomed ? sc->sel : (struct hist_select){ 0 };
 }
 
+/* v's cursor on the rows, or once they are merged (hot_rows_work). */
+static void
+enter_rows(struct pane *p, const struct nav_view *v)
+{
+	struct hot *ht = p->priv;
+
+	ht->has_pend = ht->rbusy;
+	if (ht->rbusy)
+		ht->pend = *v;
+	else
+		pane_list_enter(p, v);
+}
+
 /*
  * A view of the hot functions names its rows (symbols or DSOs) and its
  * cursor; what they count is the scope's (tui/scope.h), which no view
@@ -120,14 +133,14 @@ hot_enter(struct pane *p, const struct nav_view *v)
 	if (!ht->branches && ht->dsos == dsos && hot_rows_current(ht)) {
 		if (v->cursor == NAV_NONE)
 			widget_home(&p->w);
-		pane_list_enter(p, v);
+		enter_rows(p, v);
 		return;
 	}
 	ht->dsos = dsos;
 	ht->branches = false;
 	hot_set_columns(p, ht);
 	hot_reload(p, false);
-	pane_list_enter(p, v);
+	enter_rows(p, v);
 }
 
 static void
@@ -635,6 +648,14 @@ info_line(struct pane *p, char *buf, size_t n)
 	int k = 0;
 
 	buf[0] = '\0';
+	if (ht->rbusy) {
+		size_t done, total;
+
+		hist_rows_progress(hot_h(ht), ht->rticket, &done, &total);
+		snprintf(buf, n, " Merging the rows: %.0f%% of %zu entries (keys work meanwhile)",
+		    total ? 100.0 * (double)done / (double)total : 0.0, total);
+		return;
+	}
 	if (ht->keyed && he != NULL) {
 		scope_sort_text(&ht->sy->scope.hot_sort, keys, sizeof keys);
 		if (ht->kbusy) {
@@ -694,7 +715,7 @@ hot_draw(struct pane *p, const struct pane_canvas *c)
 	widget_draw(&p->w, &lc);
 	if (ht->nents == 0 && c->h > 4) {
 		const char *m = !ht->sy->done ? "resolving symbols: the hottest functions show here "
-		    "once they are in" : ht->keyed && ht->kbusy ? "building the table of these keys "
+		    "once they are in" : ht->rbusy ? "merging the entries of the scope into rows" : ht->keyed && ht->kbusy ? "building the table of these keys "
 		    "over the scope's samples" : ht->branches && hot_branch_busy(ht->br) ?
 		    "building the branch table over the scope's samples" : hist_nevents(hot_h(ht)) == 0 ? "no samples in this recording" :
 		    "no samples here (Esc goes back)";
@@ -834,4 +855,5 @@ const struct pane_ops pane_hot_ops = {
 	.counted = hot_counted,
 	.find = hot_find,
 	.func = hot_func,
+	.work = hot_rows_work,
 };
