@@ -2,7 +2,8 @@
  * scope_bench: how long applying a time scope takes once symbols are
  * resolved, as the TUI applies one (issue 12's figure): recounting the
  * hist for the range (symbols_apply_scope, i.e. hist_rescope), then the
- * hot functions' rows (hist_rows_merged, as the hot pane merges them) and
+ * hot functions' rows (hist_rows_begin/step/end, as the hot pane merges
+ * them, in steps: the longest step is printed too) and
  * the flame graph (cpath_build and flame_layout at WIDTH columns).  For a
  * few ranges (percent of the recording's sample span), then the whole
  * recording again.  Median of RUNS each.
@@ -29,7 +30,11 @@
 
 #include "bench/bench_util.h"
 
-/* One application of [a, b] (a > b: the whole recording): the times of its three parts. */
+/* The hot pane's step in the app: 2 x PANE_STEP_ROWS entries (tui/pane/hot_rows.c). */
+#define HOT_STEP	16384
+
+/* One application of [a, b] (a > b: the whole recording): the times of its three parts,
+ * and in t[3] the longest step of the hot rows' merge. */
 static void
 apply_once(struct symbols *sy, uint64_t a, uint64_t b, int w, double *t)
 {
@@ -39,6 +44,7 @@ apply_once(struct symbols *sy, uint64_t a, uint64_t b, int w, double *t)
 	struct flame fl;
 	struct cpath *tr;
 	double t0 = ms_now(), t1, t2;
+	unsigned tk;
 
 	scope_time_truncate(&sy->scope, 0);
 	sy->scope.time_pending = true;
@@ -46,7 +52,19 @@ apply_once(struct symbols *sy, uint64_t a, uint64_t b, int w, double *t)
 		scope_time_push(&sy->scope, a, b);
 	symbols_apply_scope(sy);
 	t1 = ms_now();
-	hist_rows_merged(sy->h, 0, NULL, keep, 0, &rows);
+	/* as the hot pane merges them in the app: steps of HOT_STEP entries */
+	tk = hist_rows_begin(sy->h, 0, NULL, keep);
+	for (bool done = false; !done;) {
+		double a0 = ms_now();
+
+		done = hist_rows_step(sy->h, tk, HOT_STEP);
+		if (ms_now() - a0 > t[3])
+			t[3] = ms_now() - a0;
+	}
+	t2 = ms_now();
+	hist_rows_end(sy->h, tk, 0, &rows);	/* the rows sorted: a step too */
+	if (ms_now() - t2 > t[3])
+		t[3] = ms_now() - t2;
 	t2 = ms_now();
 	memset(&q, 0, sizeof q);
 	q.entry = CPATH_NONE;
@@ -57,28 +75,32 @@ apply_once(struct symbols *sy, uint64_t a, uint64_t b, int w, double *t)
 	cpath_free(tr);
 	t[0] = t1 - t0;
 	t[1] = t2 - t1;
+	/* t[3]: set above */
 	t[2] = ms_now() - t2;
 }
 
 static void
 measure(struct symbols *sy, const char *what, uint64_t a, uint64_t b, int w, int runs)
 {
-	double *v = calloc((size_t)runs * 4, sizeof *v), t[3], med[4];
+	double *v = calloc((size_t)runs * 5, sizeof *v), t[4], med[5];
 
 	for (int i = 0; i < runs; i++) {
+		t[3] = 0;
 		apply_once(sy, a, b, w, t);
 		v[i] = t[0];
 		v[runs + i] = t[1];
 		v[2 * runs + i] = t[2];
 		v[3 * runs + i] = t[0] + t[1] + t[2];
+		v[4 * runs + i] = t[3];
 	}
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		qsort(v + k * runs, (size_t)runs, sizeof *v, cmp_double);
 		med[k] = v[k * runs + runs / 2];
 	}
-	printf("%-22s %10" PRIu64 " samples: recount %7.1f ms, hot rows %6.1f ms, flame graph "
-	    "%6.1f ms, all %7.1f ms\n", what, hist_nevents(sy->h) ? hist_event(sy->h, 0)->nsamples : 0,
-	    med[0], med[1], med[2], med[3]);
+	printf("%-22s %10" PRIu64 " samples: recount %7.1f ms, hot rows %6.1f ms (longest step "
+	    "%4.1f ms), flame graph %6.1f ms, all %7.1f ms\n", what,
+	    hist_nevents(sy->h) ? hist_event(sy->h, 0)->nsamples : 0, med[0], med[1], med[4], med[2],
+	    med[3]);
 	free(v);
 }
 

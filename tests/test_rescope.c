@@ -562,14 +562,13 @@ Test(rescope, time_steps_of_the_tui_scope)
 	session_close(s);
 }
 
-/* Event ev's rows merged by keep over sel, keys and counts as text. */
+/* Rows (nr of them, merged by keep), keys and counts as text. */
 static char *
-merged_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep)
+rows_text(struct hist *h, const struct hist_entry *const *rows, size_t nr, unsigned keep)
 {
 	static const enum hist_key kk[] = { HIST_KEY_COMM, HIST_KEY_PID, HIST_KEY_TID, HIST_KEY_DSO,
 		HIST_KEY_SYM };
-	const struct hist_entry *const *rows;
-	size_t nr = hist_rows_merged(h, ev, sel, keep, 0, &rows), cap = 4096, len = 0;
+	size_t cap = 4096, len = 0;
 	char *v = malloc(cap), k[256];
 
 	v[0] = '\0';
@@ -584,6 +583,16 @@ merged_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned k
 		    "\n", rows[i]->samples, rows[i]->period, rows[i]->acc_samples, rows[i]->acc_period);
 	}
 	return v;
+}
+
+/* Event ev's rows merged by keep over sel, keys and counts as text. */
+static char *
+merged_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep)
+{
+	const struct hist_entry *const *rows;
+	size_t nr = hist_rows_merged(h, ev, sel, keep, 0, &rows);
+
+	return rows_text(h, rows, nr, keep);
 }
 
 /*
@@ -1029,12 +1038,9 @@ Test(rescope, a_row_whose_samples_credit_other_entries)
 static char *
 stepped_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep, size_t n)
 {
-	static const enum hist_key kk[] = { HIST_KEY_COMM, HIST_KEY_PID, HIST_KEY_TID, HIST_KEY_DSO,
-		HIST_KEY_SYM };
 	const struct hist_entry *const *rows;
 	unsigned t = hist_rows_begin(h, ev, sel, keep);
-	size_t done = 0, total = 0, last = 0, nr, cap = 4096, len = 0;
-	char *v = malloc(cap), k[256];
+	size_t done = 0, total = 0, last = 0, nr;
 
 	while (!hist_rows_step(h, t, n)) {
 		hist_rows_progress(h, t, &done, &total);
@@ -1044,18 +1050,7 @@ stepped_text(struct hist *h, size_t ev, const struct hist_select *sel, unsigned 
 	}
 	nr = hist_rows_end(h, t, 0, &rows);
 	cr_assert_neq(nr, SIZE_MAX, "the merge ended whole");
-	v[0] = '\0';
-	for (size_t i = 0; i < nr; i++) {
-		if (len + 2048 > cap)
-			v = realloc(v, cap *= 2);
-		for (size_t j = 0; j < sizeof kk / sizeof kk[0]; j++)
-			if (keep & HIST_KEEP(kk[j]))
-				len += (size_t)snprintf(v + len, cap - len, "%s|",
-				    hist_key_text(h, rows[i], kk[j], k, sizeof k));
-		len += (size_t)snprintf(v + len, cap - len, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-		    "\n", rows[i]->samples, rows[i]->period, rows[i]->acc_samples, rows[i]->acc_period);
-	}
-	return v;
+	return rows_text(h, rows, nr, keep);
 }
 
 /*
