@@ -96,7 +96,7 @@ enum {
  * then per index position the sample's row (sample_row) and its period
  * (32 or 64 bits); each array padded to 8.
  */
-#define HC_ROWS_MAGIC	"PNROWS2\n"
+#define HC_ROWS_MAGIC	"PNROWS3\n"
 
 struct hc_rows {
 	char		magic[8];

@@ -334,7 +334,7 @@ Test(browser_cache, a_damaged_rows_part_is_refused_never_trusted)
 	symbols_run(sy);
 	p = hist_cache_pack(sy->h, &len);
 	cr_assert_not_null(p, "the browser's hist packs");
-	rows = memmem(p, len, "PNROWS2\n", 8);
+	rows = memmem(p, len, "PNROWS3\n", 8);
 	cr_assert_not_null(rows, "with its rows part");
 	z = symbolizer_new(s, &f.so);
 	cr_assert_eq(hist_cache_unpack(s, z, hist_opts(sy->h), p, len, &h, &err), HIST_CACHE_OK,

@@ -880,41 +880,56 @@ Test(rescope, own_entry_memo_gives_the_entry_of_its_keys)
 	}
 }
 
-/* One sample_id_all trailer of mixed_recording's attr (TID, TIME, CPU). */
+/* One sample_id_all trailer of mixed_recording's attr (TID, TIME, CPU), of process pid. */
 static void
-mixed_trailer(struct pdbuf *b, uint64_t time)
+mixed_trailer(struct pdbuf *b, uint32_t pid, uint64_t time)
 {
-	pd_u32(b, 42);
-	pd_u32(b, 42);
+	pd_u32(b, pid);
+	pd_u32(b, pid);
 	pd_u64(b, time);
 	pd_u32(b, 0);
 	pd_u32(b, 0);
 }
 
-/* An MMAP of [start, start + 0x1000) to path for process 42 at time. */
+/* An MMAP of [start, start + 0x1000) to path for process pid at time. */
 static void
-mixed_mmap(struct pdbuf *b, uint64_t start, const char *path, uint64_t time)
+mixed_mmap(struct pdbuf *b, uint32_t pid, uint64_t start, const char *path, uint64_t time)
 {
 	size_t r = pd_rec_begin(b, PF_REC_MMAP, PERF_RECORD_MISC_USER);
 
-	pd_u32(b, 42);
-	pd_u32(b, 42);
+	pd_u32(b, pid);
+	pd_u32(b, pid);
 	pd_u64(b, start);
 	pd_u64(b, 0x1000);
 	pd_u64(b, 0);
 	pd_str8(b, path);
-	mixed_trailer(b, time);
+	mixed_trailer(b, pid, time);
+	pd_rec_end(b, r);
+}
+
+/* A COMM naming process pid "mixed" at time. */
+static void
+mixed_comm(struct pdbuf *b, uint32_t pid, uint64_t time)
+{
+	size_t r = pd_rec_begin(b, PF_REC_COMM, 0);
+
+	pd_u32(b, pid);
+	pd_u32(b, pid);
+	pd_str8(b, "mixed");
+	mixed_trailer(b, pid, time);
 	pd_rec_end(b, r);
 }
 
 /*
- * One thread whose samples all end in the same function of one library
- * (0x10010, in no symbol), called from 0x5010: in a.so for the first two
- * samples, then, that address mapped again, in b.so for two more.  In no
- * symbol, the frame is one function node (by address) in two DSOs.
+ * Samples that all end in the same function of one library (0x10010, in
+ * no symbol), called from 0x5010: with moved, one process whose first two
+ * samples have that address in a.so, and, mapped again, the next two in
+ * b.so; else two processes, 42 with a.so there (its two samples) and 43
+ * with b.so (its two).  In no symbol, the frame is one function node (by
+ * address) in two DSOs either way.
  */
 static char *
-mixed_recording(void)
+mixed_recording(bool moved)
 {
 	struct pdbuf b;
 	size_t data = synth_head_with(&b, false, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -922,21 +937,21 @@ mixed_recording(void)
 	    1ull << 18 /* sample_id_all */), r;
 	char *path;
 
-	r = pd_rec_begin(&b, PF_REC_COMM, 0);
-	pd_u32(&b, 42);
-	pd_u32(&b, 42);
-	pd_str8(&b, "mixed");
-	mixed_trailer(&b, 1000);
-	pd_rec_end(&b, r);
-	mixed_mmap(&b, 0x10000, "/nonexistent/leaf.so", 1001);
-	mixed_mmap(&b, 0x5000, "/nonexistent/a.so", 1002);
+	for (uint32_t pid = 42; pid < (moved ? 43u : 44u); pid++) {
+		mixed_comm(&b, pid, 1000);
+		mixed_mmap(&b, pid, 0x10000, "/nonexistent/leaf.so", 1001);
+		mixed_mmap(&b, pid, 0x5000, pid == 42 ? "/nonexistent/a.so" : "/nonexistent/b.so",
+		    1002);
+	}
 	for (int i = 0; i < 4; i++) {
-		if (i == 2)
-			mixed_mmap(&b, 0x5000, "/nonexistent/b.so", 2000);
+		uint32_t pid = moved || i < 2 ? 42 : 43;
+
+		if (i == 2 && moved)
+			mixed_mmap(&b, 42, 0x5000, "/nonexistent/b.so", 2000);
 		r = pd_rec_begin(&b, PF_REC_SAMPLE, PERF_RECORD_MISC_USER);
 		pd_u64(&b, 0x10010);
-		pd_u32(&b, 42);
-		pd_u32(&b, 42);
+		pd_u32(&b, pid);
+		pd_u32(&b, pid);
 		pd_u64(&b, (i < 2 ? 1500 : 2500) + 100 * (uint64_t)(i % 2));
 		pd_u32(&b, 0);
 		pd_u32(&b, 0);
@@ -962,7 +977,7 @@ mixed_recording(void)
  */
 Test(rescope, a_frame_in_no_symbol_in_two_dsos)
 {
-	char *path = mixed_recording();
+	char *path = mixed_recording(true);
 	struct session *s = session_of_path(path);
 	struct sym_opts so = { .kallsyms = "/dev/null" };
 	struct symbolizer *z, *z2;
@@ -996,42 +1011,53 @@ Test(rescope, a_frame_in_no_symbol_in_two_dsos)
 /*
  * The recount credits a sample of a row the entries the row keeps, which
  * is wrong where a sample of the same row (its frame in no symbol now in
- * b.so) credited others: such a hist is not recounted, or recounted right.
- * The window keeps one sample in a.so (1600) and one in b.so (2500); the
- * same made in two parts, where each part's row has the entries of its own.
+ * b.so) credited others: such a hist is refused.  The window keeps one
+ * sample in a.so (1600) and one in b.so (2500); the same made in two
+ * parts, where each part's row has the entries of its own.  Where each
+ * process keeps its DSO there (a frame in no symbol in two DSOs all the
+ * same), each row's samples credit its entries, and the hist is
+ * recounted, as a fresh pass with the window counts it.
  */
 Test(rescope, a_row_whose_samples_credit_other_entries)
 {
-	char *path = mixed_recording();
-	struct fixture fx = { .s = session_of_path(path) };
 	struct sym_opts so = { .kallsyms = "/dev/null" };
 	struct filter_range win = { 1550, 2550 };
 	struct hist_filter f = { .time = &win, .ntime = 1 };
-	const struct rec_index *ix;
-	struct symbolizer *z2;
-	size_t mid = 0;
 
-	cr_assert_not_null(fx.s);
-	ix = session_index(fx.s);
-	fx.z = symbolizer_new(fx.s, &so);
-	z2 = symbolizer_new(fx.s, &so);
-	fx.h = tui_hist(fx.s, fx.z, NULL, false);
-	if (hist_rescope(fx.h, &f) == 0)
-		same_as_pass(&fx, "mixed", "time window", &f);
-	hist_free(fx.h);
-	/* in two parts, one a.so's samples, the other b.so's: each row its first sample's */
-	while (mid < ix->n && index_ent(ix, mid)->time < 2000)
-		mid++;
-	cr_assert_lt(mid, ix->n);
-	fx.h = split_hist(fx.s, fx.z, z2, mid);
-	if (hist_rescope(fx.h, &f) == 0)
-		same_as_pass(&fx, "mixed", "two parts, time window", &f);
-	hist_free(fx.h);
-	symbolizer_free(z2);
-	symbolizer_free(fx.z);
-	session_close(fx.s);
-	unlink(path);
-	free(path);
+	for (int moved = 1; moved >= 0; moved--) {
+		char *path = mixed_recording(moved);
+		struct fixture fx = { .s = session_of_path(path) };
+		const struct rec_index *ix;
+		struct symbolizer *z2;
+		size_t mid = 0;
+		int want = moved ? -1 : 0;
+
+		cr_assert_not_null(fx.s);
+		ix = session_index(fx.s);
+		fx.z = symbolizer_new(fx.s, &so);
+		z2 = symbolizer_new(fx.s, &so);
+		fx.h = tui_hist(fx.s, fx.z, NULL, false);
+		cr_assert_eq(hist_rescope(fx.h, &f), want, "moved %d: %s", moved,
+		    moved ? "refused" : "recounted");
+		if (!moved)
+			same_as_pass(&fx, "mixed", "time window", &f);
+		hist_free(fx.h);
+		/* in two parts, one with the first two samples, the other the last two */
+		while (mid < ix->n && index_ent(ix, mid)->time < 2000)
+			mid++;
+		cr_assert_lt(mid, ix->n);
+		fx.h = split_hist(fx.s, fx.z, z2, mid);
+		cr_assert_eq(hist_rescope(fx.h, &f), want, "moved %d, two parts: %s", moved,
+		    moved ? "refused" : "recounted");
+		if (!moved)
+			same_as_pass(&fx, "mixed", "two parts, time window", &f);
+		hist_free(fx.h);
+		symbolizer_free(z2);
+		symbolizer_free(fx.z);
+		session_close(fx.s);
+		unlink(path);
+		free(path);
+	}
 }
 
 /* Event ev's rows merged by keep over sel in steps of n entries, as merged_text gives them. */

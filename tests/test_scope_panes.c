@@ -844,7 +844,7 @@ Test(scope, hot_rows_merged_in_steps)
 	struct symbols *sy = fixture_symbols(s);
 	struct pane one, p;
 	struct nav_view v;
-	char *want, *want_zoom, *got, cur[512];
+	char *want, *want_zoom, *want_dsos, *got, cur[512];
 	struct row r;
 	int32_t pid;
 
@@ -888,12 +888,32 @@ Test(scope, hot_rows_merged_in_steps)
 	p.ops->key(&p, ACT_PCT_LIMIT);
 	p.ops->key(&p, ACT_PCT_LIMIT);
 	p.ops->key(&p, ACT_PCT_LIMIT);	/* back to no limit */
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE, "a step before the zoom");
 	cr_assert(scope_zoom(&sy->scope, SZ_PID, pid, -1, 0, "the first process"));
 	cr_assert_eq(symbols_apply_scope(sy), 0);
 	pane_work_out(&p);
 	got = hot_rows_text(&p);
 	cr_assert_str_eq(got, want_zoom, "the zoom's rows");
 	free(got);
+	/* the DSOs' table asked half-way: its rows, not the merge's left behind */
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	cr_assert_eq(one.ops->key(&one, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
+	go(&one, &one.push);
+	pane_settle(&one, sy);
+	want_dsos = hot_rows_text(&one);
+	p.ops->work(&p, 0);
+	for (int k = 0; k < 5; k++)	/* round to no limit again: a merge each time */
+		cr_assert(p.ops->key(&p, ACT_PCT_LIMIT) != PANE_IGNORED);
+	cr_assert_eq(p.ops->work(&p, 0), PANE_WORK_MORE, "a merge under way");
+	cr_assert_eq(p.ops->key(&p, ACT_DSOS), PANE_HANDLED | PANE_PUSH);
+	go(&p, &p.push);
+	for (int k = 0; p.ops->work(&p, 0) == PANE_WORK_MORE; k++)
+		cr_assert_lt(k, 1000, "the work ends");
+	got = hot_rows_text(&p);
+	cr_assert_str_eq(got, want_dsos, "the DSOs' rows:\n%s\nvs\n%s", got, want_dsos);
+	free(got);
+	free(want_dsos);
 	free(want);
 	free(want_zoom);
 	pane_destroy(&one);

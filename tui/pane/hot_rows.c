@@ -511,6 +511,7 @@ dso_self_rows(struct hot *ht, size_t n)
 }
 
 static void take_rows(struct pane *p, const struct hist_entry *const *m, size_t n, uint64_t key);
+static void pending_view(struct pane *p);
 
 /*
  * With the app's steps on and every symbol in, a large hist's rows are
@@ -525,7 +526,6 @@ rows_in_steps(struct pane *p, unsigned keep, uint64_t key)
 	struct hot *ht = p->priv;
 	size_t done, total;
 
-	ht->rbusy = false;
 	if (ht->sy->steps == 0 || !ht->sy->done)
 		return false;
 	ht->rticket = hist_rows_begin(hot_h(ht), ht->ev, scope_sel(&ht->sy->scope), keep);
@@ -553,28 +553,36 @@ hot_rows_work(struct pane *p, double budget)
 	if (!ht->rbusy)
 		return PANE_WORK_NONE;
 	hot_sync(p);	/* another scope or other symbols: a merge again */
-	if (!ht->rbusy)
-		return PANE_WORK_DONE;
-	if (ht->rserial != ht->sy->h_serial) {	/* its hist is gone */
-		ht->rbusy = false;
+	if (ht->rbusy && ht->rserial != ht->sy->h_serial)	/* its hist is gone */
 		hot_reload(p, true);
-		return ht->rbusy ? PANE_WORK_MORE : PANE_WORK_DONE;
-	}
-	while (!hist_rows_step(hot_h(ht), ht->rticket, 2 * ht->sy->steps))
+	while (ht->rbusy && !hist_rows_step(hot_h(ht), ht->rticket, 2 * ht->sy->steps))
 		if (mono_seconds() >= end)
 			return PANE_WORK_MORE;
-	ht->rbusy = false;
-	n = hist_rows_end(hot_h(ht), ht->rticket, ht->pct, &m);
-	if (n == SIZE_MAX) {	/* ended by rows asked of the hist meanwhile: again */
-		hot_reload(p, true);
-		return ht->rbusy ? PANE_WORK_MORE : PANE_WORK_DONE;
+	if (ht->rbusy) {
+		n = hist_rows_end(hot_h(ht), ht->rticket, ht->pct, &m);
+		if (n == SIZE_MAX) {	/* ended by rows asked of the hist meanwhile: again */
+			hot_reload(p, true);
+			if (ht->rbusy)
+				return PANE_WORK_MORE;
+		} else {
+			ht->rbusy = false;
+			take_rows(p, m, n, ht->rkey);
+		}
 	}
-	take_rows(p, m, n, ht->rkey);
-	if (ht->has_pend) {
+	pending_view(p);
+	return PANE_WORK_DONE;
+}
+
+/* The rows are in (merged in steps, or made at once): a view entered meanwhile is applied. */
+static void
+pending_view(struct pane *p)
+{
+	struct hot *ht = p->priv;
+
+	if (ht->has_pend && !ht->rbusy) {
 		ht->has_pend = false;
 		pane_list_enter(p, &ht->pend);
 	}
-	return PANE_WORK_DONE;
 }
 
 void
@@ -588,6 +596,9 @@ hot_reload(struct pane *p, bool keep_cursor)
 
 	if (keep_cursor && p->w.cursor > 0)
 		key = widget_cursor_key(&p->w);
+	else if (keep_cursor && ht->rbusy)
+		key = ht->rkey;	/* a merge begun again: its cursor */
+	ht->rbusy = false;	/* a merge under way is left (its ticket goes stale) */
 	ht->gen = ht->sy->gen;
 	ht->loaded = true;
 	ht->reloads++;
@@ -706,6 +717,7 @@ hot_sync(struct pane *p)
 	}
 	if (!hot_rows_current(ht))
 		hot_reload(p, true);
+	pending_view(p);
 }
 
 /* ---- row text ---- */
