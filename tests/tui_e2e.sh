@@ -1118,13 +1118,16 @@ keys :
 keys -- "--tid 26196 --time 10%-60%"
 keys Enter
 wait_for "recounting the scope's samples: [0-9]+% \(Q quits\)" "recount: the pane waits, how far it is shown"
-keys 4
-wait_for "recounting the scope's samples: a moment" "recount: a key meanwhile is answered, said to wait"
+keys 4 Down
+wait_for "recounting the scope: 2 keys kept for after" \
+	"recount: keys meanwhile are answered, kept for after"
 if screen | grep -qE "^ header "; then
 	ko "recount: no pane is switched to meanwhile"
 else
 	ok "recount: no pane is switched to meanwhile"
 fi
+wait_for "^ header \[" "recount: then the keys typed, in order (4: the header pane)"
+keys 1
 want=$("$bin" top --tid 26196 --time 10%-60% --buildid-dir "$data/buildid" "$data/fork.data" |
 	grep -m1 '\[\.\] spin' | awk '{print $1, $2, $3}')
 wait_for "^ *${want// / +} forkexec +forkexec +. \[\.\] spin" "recount: then top's numbers ($want)"

@@ -222,24 +222,46 @@ recount_step(struct app *a)
 		app_view_apply(a);	/* the view entered meanwhile (Esc) */
 	if (a->sym->scope.time_pending)
 		app_scope_apply(a);	/* changed meanwhile (nothing does: keys wait) */
+	/* the keys typed meanwhile, read next in the order typed (curses gives back
+	 * the last pushed first) */
+	while (!symbols_scope_busy(a->sym) && a->nahead > 0) {
+		a->nahead--;
+		if (a->ahead[a->nahead].r == KEY_CODE_YES)
+			ungetch((int)a->ahead[a->nahead].wc);
+		else
+			unget_wch((wchar_t)a->ahead[a->nahead].wc);
+	}
 }
 
 /*
  * A key while a recount goes on: the panes wait for it; Q (quit-all)
- * leaves (not as text in a line being edited), any other is said to wait.
+ * leaves (not as text in a line being edited), any other is kept and
+ * acted on once the recount is done (the mouse's are not).
  */
 static void
-recount_key(struct app *a, int key)
+recount_key(struct app *a, int r, wint_t wc)
 {
+	int key = r == KEY_CODE_YES ? KEYS_FN + (int)wc : (int)wc;
 	MEVENT ev;
 
-	if (key == KEYS_FN + KEY_MOUSE)
+	if (key == KEYS_FN + KEY_MOUSE) {
 		(void)getmouse(&ev);	/* taken off the queue, not acted on */
+		return;
+	}
 	if (a->in == IN_NONE &&
-	    keys_lookup(&a->keys, app_view_pane(a)->ops->name, key) == ACT_QUIT_ALL)
+	    keys_lookup(&a->keys, app_view_pane(a)->ops->name, key) == ACT_QUIT_ALL) {
 		a->quit = true;
-	else
-		app_msg(a, EL_MESSAGE, "recounting the scope's samples: a moment");
+		return;
+	}
+	if (a->nahead < APP_AHEAD) {
+		a->ahead[a->nahead].r = r;
+		a->ahead[a->nahead++].wc = wc;
+		app_msg(a, EL_MESSAGE, "recounting the scope: %zu key%s kept for after", a->nahead,
+		    a->nahead == 1 ? "" : "s");
+	} else {
+		app_msg(a, EL_WARNING, "recounting the scope: %d keys kept, the rest dropped",
+		    APP_AHEAD);
+	}
 }
 
 /*
@@ -315,7 +337,7 @@ loop(struct app *a)
 			continue;
 		}
 		if (symbols_scope_busy(a->sym)) {
-			recount_key(a, r == KEY_CODE_YES ? KEYS_FN + (int)wc : (int)wc);
+			recount_key(a, r, wc);
 			continue;
 		}
 		if (r == KEY_CODE_YES && wc == KEY_MOUSE) {

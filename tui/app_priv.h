@@ -47,6 +47,8 @@ struct app_other {
 	size_t			 refusals_seen;
 };
 
+#define APP_AHEAD	32
+
 struct app {
 	struct session		*s;
 	struct symbols		*sym;
@@ -90,6 +92,13 @@ struct app {
 	bool			 term_up;	/* app_term_start done (app_load may start it early) */
 	bool			 term_failed;	/* and it could not (said once) */
 	bool			 enter_pending;	/* a view's enter waits for a recount */
+	/* Keys typed during a recount (get_wch's answer and its key), acted on once it
+	 * is done, in order; more than APP_AHEAD are said to be dropped. */
+	struct {
+		int	 r;
+		wint_t	 wc;
+	}			 ahead[APP_AHEAD];
+	size_t			 nahead;
 	double			 load_secs;
 	char			 events[128];	/* event names for the title */
 	uint64_t		 t_first, t_last;
