@@ -921,3 +921,46 @@ Test(scope, hot_rows_merged_in_steps)
 	symbols_free(sy);
 	session_close(s);
 }
+
+/*
+ * The scope's samples per thread are counted once per scope, symbols and
+ * recount (a pass over every sample), and again when any of them moves:
+ * a zoom, its undo, a time step.
+ */
+Test(scope, thread_samples_once_per_scope)
+{
+	struct session *s = open_fixture("fork.data");
+	struct symbols *sy = fixture_symbols(s);
+	size_t n = session_threads(s)->n + 1;
+	uint64_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *z = calloc(n, sizeof *z);
+	uint64_t ta, tb, tz, t0, t1;
+	int32_t pid;
+
+	symbols_run(sy);
+	pid = hist_entry_get(sy->h, 0)->pid;
+	ta = symbols_thread_samples(sy, s, a);
+	tb = symbols_thread_samples(sy, s, b);
+	cr_assert_eq(ta, tb);
+	cr_assert_arr_eq(a, b, n * sizeof *a, "the same answer again");
+	cr_assert(scope_zoom(&sy->scope, SZ_PID, pid, -1, 0, "the first process"));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	tz = symbols_thread_samples(sy, s, z);
+	cr_assert(memcmp(a, z, n * sizeof *a) != 0, "the zoom's: other threads' counts gone");
+	cr_assert(scope_undo(&sy->scope));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	tb = symbols_thread_samples(sy, s, b);
+	cr_assert_eq(tb, ta);
+	cr_assert_arr_eq(a, b, n * sizeof *a, "the undo's: the first answer");
+	/* a time step: fewer samples in all */
+	t0 = session_features(s)->sample_time_first;
+	t1 = session_features(s)->sample_time_last;
+	cr_assert(scope_time_push(&sy->scope, t0, t0 + (t1 - t0) / 2));
+	cr_assert_eq(symbols_apply_scope(sy), 0);
+	tz = symbols_thread_samples(sy, s, z);
+	cr_assert_lt(tz, ta, "the time step's total");
+	free(a);
+	free(b);
+	free(z);
+	symbols_free(sy);
+	session_close(s);
+}

@@ -209,6 +209,7 @@ symbols_free(struct symbols *sy)
 	if (sy == NULL)
 		return;
 	symbols_cache_wait(sy);
+	free(sy->tsm.v);
 	if (sy->rj != NULL) {	/* a recount under way: the hist goes with it */
 		hist_rescope_end(sy->rj, false);
 		scope_filter_free(&sy->rj_ff);
@@ -1027,8 +1028,39 @@ symbols_scope_on(const struct symbols *sy)
 	    (sy != NULL && sy->start != NULL) || symbols_scope_attr(sy) >= 0;
 }
 
+static uint64_t thread_samples(struct symbols *sy, const struct session *s, uint64_t *tsamples);
+
 uint64_t
 symbols_thread_samples(struct symbols *sy, const struct session *s, uint64_t *tsamples)
+{
+	size_t n = session_threads(s)->n + 1;
+	bool by_hist = symbols_scope_hist(sy) != NULL;
+
+	if (sy == NULL)
+		return thread_samples(sy, s, tsamples);
+	if (sy->tsm.valid && sy->tsm.scope_gen == sy->scope.gen && sy->tsm.gen == sy->gen &&
+	    sy->tsm.h_serial == sy->h_serial && sy->tsm.by_hist == by_hist && sy->tsm.n == n) {
+		memcpy(tsamples, sy->tsm.v, n * sizeof *tsamples);
+		return sy->tsm.total;
+	}
+	sy->tsm.total = thread_samples(sy, s, tsamples);
+	if (sy->tsm.n != n) {
+		free(sy->tsm.v);
+		sy->tsm.v = xcalloc(n, sizeof *sy->tsm.v);
+		sy->tsm.n = n;
+	}
+	memcpy(sy->tsm.v, tsamples, n * sizeof *tsamples);
+	sy->tsm.valid = true;
+	sy->tsm.scope_gen = sy->scope.gen;
+	sy->tsm.gen = sy->gen;
+	sy->tsm.h_serial = sy->h_serial;
+	sy->tsm.by_hist = by_hist;
+	return sy->tsm.total;
+}
+
+/* symbols_thread_samples's pass over every sample. */
+static uint64_t
+thread_samples(struct symbols *sy, const struct session *s, uint64_t *tsamples)
 {
 	const struct thread_table *tt = session_threads(s);
 	const struct rec_index *ix = session_index(s);

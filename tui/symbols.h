@@ -73,6 +73,15 @@ struct symbols {
 						 * ids, a tree's functions, are others) */
 	double			 busy_secs;	/* time spent symbolizing */
 	struct scope		 scope;		/* what the analysis panes show (tui/scope.h) */
+	/* symbols_thread_samples's last answer (a pass over every sample: seconds on a
+	 * 10 GB recording), for the same scope, symbols and recount */
+	struct {
+		bool		 valid, by_hist;
+		unsigned	 scope_gen, gen, h_serial;
+		uint64_t	*v;		/* per thread, n of them */
+		size_t		 n;
+		uint64_t	 total;
+	}			 tsm;
 	struct origins		 org;		/* the recording's inputs (the scope's file zoom) */
 	/* the table of a --sort the hist does not merge to (symbols_keyed), the
 	 * branch table (symbols_branch_table), or NULL until first wanted */
