@@ -4,7 +4,9 @@
  * hist for the range (symbols_apply_scope, i.e. hist_rescope), then the
  * hot functions' rows (hist_rows_begin/step/end, as the hot pane merges
  * them, in steps: the longest step is printed too) and
- * the flame graph (cpath_build and flame_layout at WIDTH columns).  For a
+ * the flame graph (cpath_build and flame_layout at WIDTH columns), and
+ * apart, the scope's samples per thread (symbols_thread_samples: the
+ * processes pane's and the Summary's count).  For a
  * few ranges (percent of the recording's sample span), then the whole
  * recording again.  Median of RUNS each.
  *
@@ -44,6 +46,7 @@ apply_once(struct symbols *sy, uint64_t a, uint64_t b, int w, double *t)
 	struct flame fl;
 	struct cpath *tr;
 	double t0 = ms_now(), t1, t2;
+	uint64_t *tsm;
 	unsigned tk;
 
 	scope_time_truncate(&sy->scope, 0);
@@ -77,12 +80,18 @@ apply_once(struct symbols *sy, uint64_t a, uint64_t b, int w, double *t)
 	t[1] = t2 - t1;
 	/* t[3]: set above */
 	t[2] = ms_now() - t2;
+	/* the processes pane's and the Summary's count of the scope's samples per thread */
+	t2 = ms_now();
+	tsm = calloc(session_threads(sy->s)->n + 1, sizeof *tsm);
+	(void)symbols_thread_samples(sy, sy->s, tsm);
+	free(tsm);
+	t[4] = ms_now() - t2;
 }
 
 static void
 measure(struct symbols *sy, const char *what, uint64_t a, uint64_t b, int w, int runs)
 {
-	double *v = calloc((size_t)runs * 5, sizeof *v), t[4], med[5];
+	double *v = calloc((size_t)runs * 6, sizeof *v), t[5], med[6];
 
 	for (int i = 0; i < runs; i++) {
 		t[3] = 0;
@@ -92,15 +101,16 @@ measure(struct symbols *sy, const char *what, uint64_t a, uint64_t b, int w, int
 		v[2 * runs + i] = t[2];
 		v[3 * runs + i] = t[0] + t[1] + t[2];
 		v[4 * runs + i] = t[3];
+		v[5 * runs + i] = t[4];
 	}
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 6; k++) {
 		qsort(v + k * runs, (size_t)runs, sizeof *v, cmp_double);
 		med[k] = v[k * runs + runs / 2];
 	}
 	printf("%-22s %10" PRIu64 " samples: recount %7.1f ms, hot rows %6.1f ms (longest step "
-	    "%4.1f ms), flame graph %6.1f ms, all %7.1f ms\n", what,
+	    "%4.1f ms), flame graph %6.1f ms, all %7.1f ms; samples per thread %6.1f ms\n", what,
 	    hist_nevents(sy->h) ? hist_event(sy->h, 0)->nsamples : 0, med[0], med[1], med[4], med[2],
-	    med[3]);
+	    med[3], med[5]);
 	free(v);
 }
 

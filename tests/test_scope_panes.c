@@ -934,6 +934,7 @@ Test(scope, thread_samples_once_per_scope)
 	size_t n = session_threads(s)->n + 1;
 	uint64_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *z = calloc(n, sizeof *z);
 	uint64_t ta, tb, tz, t0, t1;
+	struct symbols *sy2;
 	int32_t pid;
 
 	symbols_run(sy);
@@ -946,6 +947,16 @@ Test(scope, thread_samples_once_per_scope)
 	cr_assert_eq(symbols_apply_scope(sy), 0);
 	tz = symbols_thread_samples(sy, s, z);
 	cr_assert(memcmp(a, z, n * sizeof *a) != 0, "the zoom's: other threads' counts gone");
+	/* counted in two halves, on two threads (as on a large recording): the same */
+	setenv("PERFNAV_PARALLEL_MIN", "0", 1);
+	sy2 = fixture_symbols(s);
+	symbols_run(sy2);
+	cr_assert(scope_zoom(&sy2->scope, SZ_PID, pid, -1, 0, "the first process"));
+	cr_assert_eq(symbols_apply_scope(sy2), 0);
+	cr_assert_eq(symbols_thread_samples(sy2, s, b), tz, "two halves: the total");
+	cr_assert_arr_eq(b, z, n * sizeof *b, "two halves: the threads' counts");
+	unsetenv("PERFNAV_PARALLEL_MIN");
+	symbols_free(sy2);
 	cr_assert(scope_undo(&sy->scope));
 	cr_assert_eq(symbols_apply_scope(sy), 0);
 	tb = symbols_thread_samples(sy, s, b);
