@@ -160,4 +160,3 @@ thread_samples(struct symbols *sy, const struct session *s, uint64_t *tsamples)
 	free(c2.tsamples);
 	return c.total + c2.total;
 }
-
