@@ -589,7 +589,7 @@ void
 hot_reload(struct pane *p, bool keep_cursor)
 {
 	struct hot *ht = p->priv;
-	const struct hist_entry *const *m;
+	const struct hist_entry *const *m = NULL;
 	uint64_t key = UINT64_MAX;
 	size_t n, ng;
 	unsigned keep = ht->dsos ? HIST_KEEP(HIST_KEY_DSO) : ht->keep;
