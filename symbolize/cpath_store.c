@@ -233,7 +233,7 @@ cpath_add(struct hist *h, uint32_t ev, const struct key_src *src, const struct f
 	if (h->ps.ncprow > nrow)
 		hist_row_made(h, r);
 	else if (h->rc.cred_frames)
-		hist_row_again(h, r, h->rc.cred, h->rc.credlab, h->rc.ncred);
+		hist_row_again(h, r);
 	if (h->o.branch_history && n > 0 && n == h->ps.nchbr)
 		branch_counts(h, r, n);
 	h->ps.nchbr = 0;
@@ -360,7 +360,7 @@ cpath_merge(struct hist *into, const struct hist *from, const uint32_t *evmap,
 		} else if (credits && !into->rc.no_rescope) {
 			/* a row of both parts: the same entries, or no recount */
 			cred_of_row(into, from, entmap, i);
-			hist_row_again(into, r, into->rc.cred, into->rc.credlab, into->rc.ncred);
+			hist_row_again(into, r);
 		}
 		if (rowmap != NULL)
 			rowmap[i] = r;

@@ -548,9 +548,6 @@ void hist_rows_progress(const struct hist *h, unsigned ticket, size_t *done, siz
  */
 size_t hist_rows_self(struct hist *h, size_t ev, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out);
-/* Its end for a merge begun and stepped as hist_rows_merged's (SIZE_MAX: ended meanwhile). */
-size_t hist_rows_self_end(struct hist *h, unsigned ticket, double min_pct,
-    const struct hist_entry *const **out);
 
 /*
  * The string id of command name among h's rows (of any event, in the

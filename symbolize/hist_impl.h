@@ -886,10 +886,9 @@ hist_credit(struct hist *h, uint32_t id, uint32_t label)
 }
 /* A path row was made for the current sample: keep what it credited. */
 void hist_row_made(struct hist *h, uint32_t row);
-/* The current sample of made row `row` credited cred (ncred ids, labels
- * credlab): the hist is not recounted if they are not the row's. */
-void hist_row_again(struct hist *h, uint32_t row, const uint32_t *cred, const uint32_t *credlab,
-    size_t ncred);
+/* The current sample of made row `row` credited h->rc.cred (labels credlab):
+ * the hist is not recounted if they are not the row's. */
+void hist_row_again(struct hist *h, uint32_t row);
 /* Entry i's (path row r's) place in the ties' order: after a scoped
  * recount, as a fresh walk of the scope would make them; else i (r). */
 uint32_t hist_ent_order(const struct hist *h, uint32_t i);

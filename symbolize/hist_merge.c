@@ -644,18 +644,8 @@ size_t
 hist_rows_self(struct hist *h, size_t evi, const struct hist_select *sel, unsigned keep,
     double min_pct, const struct hist_entry *const **out)
 {
-	return hist_rows_self_end(h, hist_rows_begin(h, evi, sel, keep), min_pct, out);
-}
+	size_t n = hist_rows_merged(h, evi, sel, keep, 0, out), k = 0;
 
-size_t
-hist_rows_self_end(struct hist *h, unsigned ticket, double min_pct,
-    const struct hist_entry *const **out)
-{
-	unsigned keep = h->mg.keep;
-	size_t n = hist_rows_end(h, ticket, 0, out), k = 0;
-
-	if (n == SIZE_MAX)
-		return SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_entry *m = h->mg.mout[i];
 

@@ -102,9 +102,10 @@ hist_row_made(struct hist *h, uint32_t row)
 }
 
 void
-hist_row_again(struct hist *h, uint32_t row, const uint32_t *cred, const uint32_t *credlab,
-    size_t ncred)
+hist_row_again(struct hist *h, uint32_t row)
 {
+	const uint32_t *cred = h->rc.cred, *credlab = h->rc.credlab;
+	size_t ncred = h->rc.ncred;
 	uint32_t a, b;
 
 	if (h->rc.sample_row == NULL || h->rc.no_rescope)
